@@ -1,0 +1,58 @@
+"""tapeflow: TensorFlow's GradientTape programming model on NumPy.
+
+``import tapeflow as tf`` and TensorFlow 2.21 custom-training-loop code runs unchanged.
+Public names only re-export; ``keras``, ``data`` and ``function`` load on first use.
+"""
+import importlib as _importlib
+
+from ._core import errors
+from ._core.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128, double,
+                           float16, float32, float64, half, int8, int16, int32, int64, string,
+                           uint8, uint16, uint32, uint64)
+from ._core.tape import GradientTape, UnconnectedGradients
+from ._core.tensor import Tensor, TensorShape, constant, convert_to_tensor, is_tensor
+from ._core.variable import Variable
+from . import ops as _ops  # binds the Python operators on Tensor and Variable
+from .ops.array_ops import (broadcast_to, concat, expand_dims, fill, gather, identity,
+                            newaxis, one_hot, ones, range, rank, reshape, shape, size,
+                            squeeze, stack, stop_gradient, tile, transpose, unstack, where,
+                            zeros)
+from .ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, cumprod, cumsum,
+                           divide, equal, exp, floor, floordiv, greater, greater_equal,
+                           less, less_equal, log, logical_and, logical_not, logical_or,
+                           matmul, maximum, minimum, multiply, negative, not_equal,
+                           ones_like, pow, reduce_all, reduce_any, reduce_max, reduce_mean,
+                           reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin,
+                           sqrt, square, subtract, tanh, truediv, zeros_like)
+from ._misc import (clip_by_value, device, executing_eagerly, name_scope, init_scope,
+                    get_static_value)
+
+__version__ = "0.1.0"
+
+_LAZY_MODULES = {
+    "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
+    "debugging", "test", "dtypes", "experimental",
+}
+_LAZY_ATTRS = {
+    "function": ("tapeflow.function", "function"),
+    "print": ("tapeflow.function", "print"),
+    "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
+    "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
+}
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:
+        module = _importlib.import_module(f"tapeflow.{name}")
+        globals()[name] = module
+        return module
+    if name in _LAZY_ATTRS:
+        mod, attr = _LAZY_ATTRS[name]
+        value = getattr(_importlib.import_module(mod), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tapeflow' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_ATTRS))

@@ -1,0 +1,120 @@
+"""The reverse sweep over a tape's entries: pruning, accumulation and sum-to-shape.
+
+Gradients are Tensors made by tapeflow's own ops, so when an outer tape is recording, the
+sweep itself is recorded and can be differentiated again.
+"""
+from .backend import np
+from .tensor import Tensor
+
+__all__ = ["backward", "sum_to_shape"]
+
+_ops = None  # the op functions the sweep needs, bound on first use (ops import the engine)
+
+
+def _math():
+    global _ops
+    if _ops is None:
+        import types
+
+        from ..ops import array_ops, math_ops
+        _ops = types.SimpleNamespace(add=math_ops.add, reduce_sum=math_ops.reduce_sum,
+                                     zeros_like=math_ops.zeros_like,
+                                     reshape=array_ops.reshape)
+    return _ops
+
+
+def sum_to_shape(g, shape):
+    """Sum ``g`` over the axes that broadcasting added or stretched to reach ``shape``."""
+    gshape = g._value.shape
+    if gshape == shape:
+        return g
+    m = _math()
+    lead = len(gshape) - len(shape)
+    axes = list(range(lead))
+    for i, d in enumerate(shape):
+        if d == 1 and gshape[lead + i] != 1:
+            axes.append(lead + i)
+    if axes:
+        g = m.reduce_sum(g, axis=axes, keepdims=True)
+    if g._value.shape != shape:
+        g = m.reshape(g, shape)
+    return g
+
+
+def _reachable(entries, source_ids):
+    """The entries on some path from a source, and every id those entries make."""
+    reach = set(source_ids)
+    relevant = []
+    for e in entries:
+        for i in e.in_ids:
+            if i in reach:
+                reach.update(e.out_ids)
+                relevant.append(e)
+                break
+    return relevant, reach
+
+
+def backward(entries, target_grads, source_ids):
+    """Run the reverse sweep.
+
+    Args:
+        entries: the tape's entries in execution order.
+        target_grads: (id, gradient Tensor) pairs to start from; repeated ids accumulate.
+        source_ids: the ids whose gradients are wanted.
+
+    Returns:
+        A dict from source id to its accumulated gradient Tensor; unconnected ids are absent.
+    """
+    relevant, reach = _reachable(entries, source_ids)
+    sources = set(source_ids)
+    grads = {}
+    add = None
+    for tid, g in target_grads:
+        if tid in grads:
+            add = add or _math().add
+            grads[tid] = add(grads[tid], g)
+        else:
+            grads[tid] = g
+    for e in reversed(relevant):
+        prim = e.prim
+        if prim.n_outputs == 1:
+            oid = e.out_ids[0]
+            g = grads.get(oid)
+            if g is None:
+                continue
+            if oid not in sources:
+                del grads[oid]
+        else:
+            gs = [grads.get(o) for o in e.out_ids]
+            if all(x is None for x in gs):
+                continue
+            for o in e.out_ids:
+                if o not in sources:
+                    grads.pop(o, None)
+            m = _math()
+            g = tuple(m.zeros_like(y) if x is None else x for x, y in zip(gs, e.out))
+        inputs = e.in_shapes if e.inputs is None else e.inputs
+        y = e.out
+        attrs = e.attrs
+        vjps = prim.vjps
+        for k, iid in enumerate(e.in_ids):
+            if iid not in reach or k >= len(vjps) or vjps[k] is None:
+                continue
+            gi = vjps[k](g, y, *inputs, **attrs) if attrs else vjps[k](g, y, *inputs)
+            if gi is None:
+                continue
+            shape = e.in_shapes[k]
+            if gi._value.shape != shape:
+                gi = sum_to_shape(gi, shape)
+            prev = grads.get(iid)
+            if prev is None:
+                grads[iid] = gi
+            else:
+                add = add or _math().add
+                grads[iid] = add(prev, gi)
+    return {i: grads[i] for i in source_ids if i in grads}
+
+
+def ones_like_value(t):
+    """The default output gradient: ones shaped and typed like ``t``."""
+    return Tensor(np.ones_like(t._value))

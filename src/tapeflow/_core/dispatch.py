@@ -1,0 +1,135 @@
+"""apply(op, inputs, attrs): compute, then record on the active tapes. The hot path.
+
+With no tape active anywhere an op costs its NumPy call, one Tensor and one list test.
+"""
+import threading
+
+from . import errors
+from .tensor import Tensor
+
+__all__ = ["apply", "record", "tape_stack", "push_tape", "remove_tape", "Entry", "ACTIVE"]
+
+
+class _ThreadState(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_state = _ThreadState()
+# How many tapes are recording in all threads together. While it is zero no thread needs
+# to look at its own (thread-local) stack: the check on the hot path is one list index.
+ACTIVE = [0]
+_lock = threading.Lock()
+
+
+def tape_stack() -> list:
+    """This thread's stack of recording tapes, innermost last."""
+    return _state.stack
+
+
+def push_tape(tape):
+    _state.stack.append(tape)
+    with _lock:
+        ACTIVE[0] += 1
+
+
+def remove_tape(tape):
+    stack = _state.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is tape:
+            del stack[i]
+            with _lock:
+                ACTIVE[0] -= 1
+            return
+
+
+class Entry:
+    """One recorded op: what the reverse sweep needs, and ids for everything else."""
+
+    __slots__ = ("prim", "in_ids", "in_shapes", "inputs", "out", "out_ids", "attrs")
+
+    def __init__(self, prim, in_ids, in_shapes, inputs, out, out_ids, attrs):
+        self.prim = prim
+        self.in_ids = in_ids
+        self.in_shapes = in_shapes
+        self.inputs = inputs
+        self.out = out
+        self.out_ids = out_ids
+        self.attrs = attrs
+
+
+def _snapshot(t):
+    # A variable's value may be reassigned later; the tape keeps the value it had.
+    return t if type(t) is Tensor else Tensor(t._value, t._id)
+
+
+def record(prim, inputs, out, attrs):
+    """Record one op on every recording tape of this thread that watches one of its inputs."""
+    stack = _state.stack
+    if not stack:
+        return
+    entry = None
+    for tape in stack:
+        watched = tape.watched
+        hit = False
+        for t in inputs:
+            if t._id in watched:
+                hit = True
+            elif tape.watch_accessed and type(t) is not Tensor and t._watchable():
+                tape.watch_variable(t)
+                hit = True
+        if not hit or not prim.differentiable:
+            continue
+        if entry is None:
+            if prim.n_outputs == 1:
+                out_ids = (out._id,)
+            else:
+                out_ids = tuple(o._id for o in out)
+            entry = Entry(
+                prim,
+                tuple(t._id for t in inputs),
+                tuple(t._value.shape for t in inputs),
+                tuple(_snapshot(t) for t in inputs) if prim.save_inputs else None,
+                out if prim.save_output else None,
+                out_ids,
+                attrs,
+            )
+        tape.entries.append(entry)
+        watched.update(entry.out_ids)
+
+
+def raise_op_error(prim, values, attrs, exc):
+    """Turn a NumPy failure inside ``prim``'s forward into TensorFlow's error class and text."""
+    if isinstance(exc, errors.OpError):
+        raise exc
+    if prim.error is not None:
+        cls, text = prim.error(values, attrs or {}, exc)
+    else:
+        cls, text = errors.InvalidArgumentError, str(exc)
+    raise errors.op_error(cls, text, prim.name) from None
+
+
+def apply(prim, inputs, attrs=None):
+    """Run ``prim`` on Tensors/Variables ``inputs`` (already of matching dtypes) and record it.
+
+    Returns:
+        A Tensor, or a tuple of Tensors for a multi-output primitive.
+
+    Raises:
+        tf.errors.InvalidArgumentError (or the class the primitive names) if NumPy fails.
+    """
+    values = [t._value for t in inputs]
+    try:
+        if attrs:
+            out = prim.forward(*values, **attrs)
+        else:
+            out = prim.forward(*values)
+    except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
+        raise_op_error(prim, values, attrs, exc)
+    if prim.n_outputs == 1:
+        out = Tensor(out)
+    else:
+        out = tuple(Tensor(o) for o in out)
+    if ACTIVE[0]:
+        record(prim, inputs, out, attrs)
+    return out

@@ -1,0 +1,57 @@
+"""TensorFlow's exception classes (``tf.errors``), with the same names and hierarchy."""
+
+__all__ = [
+    "OpError", "CancelledError", "UnknownError", "InvalidArgumentError",
+    "DeadlineExceededError", "NotFoundError", "AlreadyExistsError",
+    "PermissionDeniedError", "UnauthenticatedError", "ResourceExhaustedError",
+    "FailedPreconditionError", "AbortedError", "OutOfRangeError",
+    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+]
+
+
+class OpError(Exception):
+    """A failed op, as ``tf.errors.OpError``.
+
+    Args:
+        node_def: unused, kept for TensorFlow's signature.
+        op: unused, kept for TensorFlow's signature.
+        message: the error text; ``str(err)`` returns it.
+        *args: ignored.
+    """
+
+    def __init__(self, node_def=None, op=None, message="", *args):
+        super().__init__(message)
+        self.node_def = node_def
+        self.op = op
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+def _make(name, doc):
+    cls = type(name, (OpError,), {"__doc__": doc, "__module__": __name__})
+    return cls
+
+
+CancelledError = _make("CancelledError", "An op was cancelled.")
+UnknownError = _make("UnknownError", "An unknown error.")
+InvalidArgumentError = _make("InvalidArgumentError", "An op received an invalid argument.")
+DeadlineExceededError = _make("DeadlineExceededError", "A deadline expired.")
+NotFoundError = _make("NotFoundError", "A requested entity was not found.")
+AlreadyExistsError = _make("AlreadyExistsError", "An entity already exists.")
+PermissionDeniedError = _make("PermissionDeniedError", "Permission denied.")
+UnauthenticatedError = _make("UnauthenticatedError", "Not authenticated.")
+ResourceExhaustedError = _make("ResourceExhaustedError", "A resource was exhausted.")
+FailedPreconditionError = _make("FailedPreconditionError", "A precondition failed.")
+AbortedError = _make("AbortedError", "An operation was aborted.")
+OutOfRangeError = _make("OutOfRangeError", "An operation ran past the valid range.")
+UnimplementedError = _make("UnimplementedError", "An operation is not implemented.")
+InternalError = _make("InternalError", "An internal invariant was broken.")
+UnavailableError = _make("UnavailableError", "The runtime is unavailable.")
+DataLossError = _make("DataLossError", "Unrecoverable data loss.")
+
+
+def op_error(cls, text, op_name):
+    """Build ``cls`` with TensorFlow's eager message form ``'<text> [Op:<name>] name: '``."""
+    return cls(None, None, f"{text} [Op:{op_name}] name: ")

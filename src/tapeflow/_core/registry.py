@@ -1,0 +1,70 @@
+"""The op table: a primitive is a NumPy forward plus one derivative rule per input.
+
+A rule is ``rule(g, y, *inputs, **attrs)`` written with tapeflow's own ops on Tensors, so an
+outer tape records it and derivatives of any order come for free. ``g`` is the upstream
+gradient (a tuple of them for multi-output ops), ``y`` the op's output when the primitive
+saves it, ``inputs`` the input Tensors when it saves them (else each input's shape). A rule may
+return ``None`` for "no gradient". Broadcasting is undone by the engine, never by a rule.
+"""
+
+__all__ = ["Primitive", "primitive", "defvjp", "defjvp", "nondifferentiable", "PRIMITIVES"]
+
+PRIMITIVES = {}
+
+
+class Primitive:
+    """One op type, named as TensorFlow names it (``AddV2``, ``MatMul``) for error messages.
+
+    Attributes:
+        name: the TF op type.
+        forward: ``forward(*arrays, **attrs) -> array`` (a tuple for multi-output ops).
+        vjps: per input, the rule giving that input's gradient, or ``None``.
+        jvp: optional forward-mode rule ``jvp(tangents, y, *inputs, **attrs)``.
+        save_inputs / save_output: whether the tape must keep the inputs / the output.
+        n_outputs: 1, or the number of outputs of a multi-output op.
+        differentiable: False for ops that record nothing (comparisons, argmax).
+        error: optional ``error(arrays, attrs, exc) -> (exception class, message)``.
+    """
+
+    __slots__ = ("name", "forward", "vjps", "jvp", "save_inputs", "save_output",
+                 "n_outputs", "differentiable", "error")
+
+    def __init__(self, name, forward, save_inputs=True, save_output=False, n_outputs=1,
+                 differentiable=True, error=None):
+        self.name = name
+        self.forward = forward
+        self.vjps = ()
+        self.jvp = None
+        self.save_inputs = save_inputs
+        self.save_output = save_output
+        self.n_outputs = n_outputs
+        self.differentiable = differentiable
+        self.error = error
+
+    def __repr__(self):
+        return f"<Primitive {self.name}>"
+
+
+def primitive(name, forward, **kwargs) -> Primitive:
+    """Declare a primitive and add it to the op table."""
+    if name in PRIMITIVES:
+        raise ValueError(f"primitive {name} is declared twice")
+    p = PRIMITIVES[name] = Primitive(name, forward, **kwargs)
+    return p
+
+
+def defvjp(prim: Primitive, *rules) -> Primitive:
+    """Give ``prim`` one reverse-mode rule per input (``None`` where an input has none)."""
+    prim.vjps = rules
+    return prim
+
+
+def defjvp(prim: Primitive, rule) -> Primitive:
+    """Give ``prim`` a forward-mode rule; without one forward mode differentiates the VJP."""
+    prim.jvp = rule
+    return prim
+
+
+def nondifferentiable(name, forward, **kwargs) -> Primitive:
+    """Declare a primitive without gradient: it records nothing on any tape."""
+    return primitive(name, forward, differentiable=False, save_inputs=False, **kwargs)

@@ -1,0 +1,315 @@
+"""GradientTape: watch, record (via dispatch), gradient, jacobian, reset, stop_recording."""
+import contextlib
+import enum
+import logging
+
+from . import nest
+from .backend import np
+from .backprop import backward
+from .dispatch import push_tape, remove_tape
+from .tensor import Tensor, _TensorLike
+
+__all__ = ["GradientTape", "UnconnectedGradients"]
+
+logger = logging.getLogger("tapeflow")
+
+_CONSUMED = ("A non-persistent GradientTape can only be used to compute one set of "
+             "gradients (or jacobians)")
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on.
+
+    ``NONE`` gives ``None``; ``ZERO`` gives zeros shaped like the source.
+    TensorFlow counterpart: ``tf.UnconnectedGradients``.
+    """
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class _Tape:
+    """The recording itself: watched ids, entries in execution order, watched variables."""
+
+    __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables")
+
+    def __init__(self, persistent, watch_accessed):
+        self.watched = set()
+        self.entries = []
+        self.persistent = persistent
+        self.watch_accessed = watch_accessed
+        self.variables = {}
+
+    def watch_variable(self, v):
+        if v._id not in self.variables:
+            self.variables[v._id] = v
+        self.watched.add(v._id)
+
+
+def _is_float(t):
+    return t._value.dtype.kind in "fc"
+
+
+def _check_unconnected(value):
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+class GradientTape:
+    """Record operations for automatic differentiation, as ``tf.GradientTape``.
+
+    Ops run inside the ``with`` block are recorded when one of their inputs is watched:
+    trainable Variables are watched when they are read (unless
+    ``watch_accessed_variables=False``), tensors when passed to :meth:`watch`.
+
+    Args:
+        persistent: allow more than one ``gradient``/``jacobian`` call on this tape.
+        watch_accessed_variables: watch every trainable Variable the block reads.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as g:
+        ...     g.watch(x)
+        ...     y = x * x
+        >>> print(g.gradient(y, x))
+        tf.Tensor(6.0, shape=(), dtype=float32)
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self._tape = None
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._recording = False
+        self._watched_variables = ()
+
+    def __enter__(self):
+        self._push_tape()
+        return self
+
+    def __exit__(self, typ, value, traceback):
+        if self._recording:
+            self._pop_tape()
+
+    def _push_tape(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to "
+                             "re-enter an already-active tape.")
+        if self._tape is None:
+            self._tape = _Tape(self._persistent, self._watch_accessed_variables)
+        push_tape(self._tape)
+        self._recording = True
+
+    def _pop_tape(self):
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        remove_tape(self._tape)
+        self._recording = False
+
+    def watch(self, tensor):
+        """Watch a tensor, a variable, or a nested structure of them.
+
+        Args:
+            tensor: a Tensor or Variable, or a list/tuple/dict nesting them.
+
+        Raises:
+            ValueError: if a leaf is not a Tensor or Variable.
+
+        Integer and bool tensors are not watched: a warning says so, as in TensorFlow.
+        """
+        if self._tape is None:
+            self._tape = _Tape(self._persistent, self._watch_accessed_variables)
+        for t in nest.flatten(tensor):
+            if not isinstance(t, _TensorLike):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable or ExtensionType.")
+            if not _is_float(t):
+                logger.warning("The dtype of the watched tensor must be floating (e.g. "
+                               "tf.float32), got %r", t.dtype)
+                continue
+            if type(t) is Tensor:
+                self._tape.watched.add(t._id)
+            else:
+                self._tape.watch_variable(t)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """A context in which ops are not recorded on this tape.
+
+        Raises:
+            RuntimeError: if the tape is not recording.
+        """
+        if not self._recording:
+            raise RuntimeError("Cannot stop recording on a tape that is not recording.")
+        self._pop_tape()
+        try:
+            yield
+        finally:
+            self._push_tape()
+
+    def reset(self):
+        """Forget everything recorded so far, as if the block had just been entered."""
+        was_recording = self._recording
+        if was_recording:
+            self._pop_tape()
+        self._tape = None
+        if was_recording:
+            self._push_tape()
+
+    def watched_variables(self) -> tuple:
+        """The variables this tape watches, in the order they were first watched."""
+        if self._tape is not None:
+            self._watched_variables = tuple(self._tape.variables.values())
+        return self._watched_variables
+
+    def _begin_gradient(self):
+        if self._tape is None:
+            raise RuntimeError(_CONSUMED)
+        if self._recording:
+            if not self._persistent:
+                self._pop_tape()
+            else:
+                logger.warning(
+                    "Calling GradientTape.gradient on a persistent tape inside its context is "
+                    "significantly less efficient than calling it outside the context (it "
+                    "causes the gradient ops to be recorded on the tape, leading to increased "
+                    "CPU and memory usage). Only call GradientTape.gradient inside the context "
+                    "if you actually want to trace the gradient in order to compute higher "
+                    "order derivatives.")
+
+    def _end_gradient(self):
+        if not self._persistent:
+            self._watched_variables = tuple(self._tape.variables.values())
+            self._tape = None
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """Gradients of ``target`` with respect to ``sources``.
+
+        Args:
+            target: a Tensor or Variable, or a nested structure of them; several targets
+                are summed.
+            sources: a Tensor or Variable, or a nested structure (list, tuple, dict) of them.
+            output_gradients: optional upstream gradients, one per target (``None`` means
+                ones), each shaped like its target.
+            unconnected_gradients: ``UnconnectedGradients.NONE`` (or ``'none'``) or
+                ``ZERO`` (``'zero'``): what an unconnected source gets.
+
+        Returns:
+            Gradients packed like ``sources``: Tensors shaped and typed like each source,
+            ``None`` for an unconnected, unwatched or integer source.
+
+        Raises:
+            RuntimeError: on a second call to a non-persistent tape.
+            ValueError: for an unknown ``unconnected_gradients``, or output gradients
+                that do not match the targets.
+        """
+        unconnected = _check_unconnected(unconnected_gradients)
+        self._begin_gradient()
+        flat_sources = nest.flatten(sources)
+        result = self._gradient(target, flat_sources, output_gradients, unconnected)
+        self._end_gradient()
+        return nest.pack_sequence_as(sources, result)
+
+    def _target_grads(self, target, output_gradients):
+        flat_targets = nest.flatten(target)
+        if output_gradients is None:
+            flat_og = [None] * len(flat_targets)
+        else:
+            flat_og = nest.flatten(output_gradients)
+            if len(flat_og) != len(flat_targets):
+                raise ValueError(
+                    f"Length of output_gradients ({len(flat_og)}) must match the number of "
+                    f"targets ({len(flat_targets)}).")
+        pairs = []
+        for t, og in zip(flat_targets, flat_og):
+            if not isinstance(t, _TensorLike):
+                raise ValueError(f"Argument `target` should be a list or nested structure of "
+                                 f"Tensors, Variables or CompositeTensors to be "
+                                 f"differentiated, but received {t!r}.")
+            if not _is_float(t):
+                logger.warning("The dtype of the target tensor must be floating (e.g. "
+                               "tf.float32) when calling GradientTape.gradient, got %r",
+                               t.dtype)
+            if og is None:
+                g = Tensor(np.ones_like(t._value))
+            else:
+                from .tensor import convert_to_tensor
+                g = convert_to_tensor(og, dtype=t.dtype)
+                if g._value.shape != t._value.shape:
+                    g = Tensor(np.broadcast_to(g._value, t._value.shape).copy())
+            pairs.append((t._id, g))
+        return pairs
+
+    def _gradient(self, target, flat_sources, output_gradients, unconnected):
+        ids = []
+        for s in flat_sources:
+            if not isinstance(s, _TensorLike):
+                raise ValueError(f"Argument `sources` should be a list or nested structure "
+                                 f"of Tensors or Variables, but received {s!r}.")
+            if not _is_float(s):
+                logger.warning("The dtype of the source tensor must be floating (e.g. "
+                               "tf.float32) when calling GradientTape.gradient, got %r",
+                               s.dtype)
+                ids.append(None)
+            else:
+                ids.append(s._id)
+        pairs = self._target_grads(target, output_gradients)
+        watched = self._tape.watched
+        found = backward(self._tape.entries, pairs, [i for i in ids if i in watched])
+        out = []
+        for s, i in zip(flat_sources, ids):
+            g = found.get(i) if i is not None else None
+            if g is None and unconnected is UnconnectedGradients.ZERO:
+                g = Tensor(np.zeros_like(s._value))
+            out.append(g)
+        return out
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """The Jacobian of ``target`` with respect to each source.
+
+        Args:
+            target: a Tensor of shape ``T``.
+            sources: a Tensor or Variable of shape ``S``, or a nested structure of them.
+            unconnected_gradients: as in :meth:`gradient`.
+            parallel_iterations, experimental_use_pfor: accepted for TensorFlow's signature.
+
+        Returns:
+            Per source a Tensor of shape ``T + S`` (``None`` if unconnected), packed like
+            ``sources``.
+
+        Raises:
+            RuntimeError: on a non-persistent tape that was already used.
+        """
+        from . import jacobians
+        unconnected = _check_unconnected(unconnected_gradients)
+        self._begin_gradient()
+        flat_sources = nest.flatten(sources)
+        result = jacobians.jacobian(self, target, flat_sources, unconnected)
+        self._end_gradient()
+        return nest.pack_sequence_as(sources, result)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians: ``result[i] = d target[i] / d source[i]``.
+
+        Args:
+            target: a Tensor of shape ``[b, y1, ...]``; row ``i`` depends on ``source[i]`` only.
+            source: a Tensor or Variable of shape ``[b, x1, ...]``.
+            unconnected_gradients: as in :meth:`gradient`.
+
+        Returns:
+            A Tensor of shape ``[b, y1, ..., x1, ...]``, or ``None`` if unconnected.
+
+        Raises:
+            ValueError: if the first dimensions of target and source differ.
+        """
+        from . import jacobians
+        unconnected = _check_unconnected(unconnected_gradients)
+        self._begin_gradient()
+        result = jacobians.batch_jacobian(self, target, source, unconnected)
+        self._end_gradient()
+        return result

@@ -1,0 +1,428 @@
+"""Tensor (immutable, ``__slots__``, a process-unique integer id), TensorShape, conversion."""
+import itertools
+
+from . import dtypes as _dt
+from .backend import np
+
+__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor"]
+
+_next_id = itertools.count(1).__next__
+
+
+class TensorShape:
+    """The shape of a tensor, as ``tf.TensorShape``: a tuple of ints, ``None`` for unknown dims.
+
+    ``str`` gives ``(3, 2)``, ``repr`` gives ``TensorShape([3, 2])``, as in TensorFlow.
+
+    Args:
+        dims: an iterable of ints (or ``None``), or ``None`` for an unknown rank.
+    """
+
+    __slots__ = ("_dims",)
+
+    def __init__(self, dims):
+        if dims is None:
+            self._dims = None
+        elif isinstance(dims, TensorShape):
+            self._dims = dims._dims
+        elif isinstance(dims, (int, np.integer)):
+            self._dims = (int(dims),)
+        else:
+            self._dims = tuple(None if d is None else int(d) for d in dims)
+
+    @property
+    def rank(self):
+        return None if self._dims is None else len(self._dims)
+
+    ndims = rank
+
+    @property
+    def dims(self):
+        return None if self._dims is None else list(self._dims)
+
+    def as_list(self) -> list:
+        if self._dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return list(self._dims)
+
+    def num_elements(self):
+        if self._dims is None or None in self._dims:
+            return None
+        n = 1
+        for d in self._dims:
+            n *= d
+        return n
+
+    def is_fully_defined(self) -> bool:
+        return self._dims is not None and None not in self._dims
+
+    def is_compatible_with(self, other) -> bool:
+        other = TensorShape(other)
+        if self._dims is None or other._dims is None:
+            return True
+        if len(self._dims) != len(other._dims):
+            return False
+        return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+
+    def merge_with(self, other) -> "TensorShape":
+        other = TensorShape(other)
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
+
+    def concatenate(self, other) -> "TensorShape":
+        other = TensorShape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
+
+    def __len__(self):
+        if self._dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self._dims)
+
+    def __iter__(self):
+        if self._dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
+        return iter(self._dims)
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return TensorShape(self._dims[key])
+        return self._dims[key]
+
+    def __eq__(self, other):
+        try:
+            other = TensorShape(other)
+        except TypeError:
+            return NotImplemented
+        return self._dims == other._dims
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        return hash(self._dims)
+
+    def __bool__(self):
+        return self._dims is not None
+
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return TensorShape(other).concatenate(self)
+
+    def __str__(self):
+        if self._dims is None:
+            return "<unknown>"
+        if len(self._dims) == 1:
+            return f"({self._dims[0]},)"
+        return "(" + ", ".join(str(d) for d in self._dims) + ")"
+
+    def __repr__(self):
+        if self._dims is None:
+            return "TensorShape(None)"
+        return f"TensorShape({list(self._dims)})"
+
+
+def _numpy_text(value, is_repr):
+    if is_repr:
+        text = repr(value.item()) if value.ndim == 0 else repr(np.asarray(value))
+    else:
+        text = str(value)
+    if "\n" in text:
+        text = "\n" + text
+    return text
+
+
+class _TensorLike:
+    """What Tensor and Variable share: a value, an id, printing and the Python protocols.
+
+    Operators (``+ - * / @`` ...) are attached by ``tapeflow.ops`` once the ops exist.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 100
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def get_shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return _dt.FROM_NUMPY[self._value.dtype]
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self):
+        """The value as a NumPy array (a copy) or, for a scalar, a NumPy scalar."""
+        v = self._value
+        if v.ndim == 0:
+            return v[()]
+        return v.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        v = np.asarray(self._value)
+        if dtype is not None and v.dtype != dtype:
+            return v.astype(dtype)
+        if copy:
+            return v.copy()
+        return v
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        if self._value.dtype.kind not in "iu" or self._value.ndim != 0:
+            raise TypeError("Only integer scalar tensors can be converted to an index")
+        return int(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __format__(self, format_spec):
+        return self.numpy().__format__(format_spec)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return constant, (np.asarray(self._value),)
+
+
+class Tensor(_TensorLike):
+    """An immutable multidimensional array, as TensorFlow's eager ``tf.Tensor``.
+
+    Made by ops and by :func:`constant` / :func:`convert_to_tensor`, never directly.
+    Each tensor has a process-unique integer id by which tapes refer to it.
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+
+    def __init__(self, value, _id=None):
+        self._value = value
+        self._id = _next_id() if _id is None else _id
+
+    def ref(self):
+        return _Reference(self)
+
+    def experimental_ref(self):
+        return _Reference(self)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __str__(self):
+        return (f"tf.Tensor({_numpy_text(self._value, False)}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
+
+    def __repr__(self):
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_numpy_text(self._value, True)}>")
+
+
+def wrap(value):
+    """A new Tensor around a backend array or scalar (no checks: the engine's constructor)."""
+    return Tensor(value)
+
+
+class _Reference:
+    """A hashable reference to a tensor or variable (``tensor.ref()``)."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return self._obj._id
+
+    def __eq__(self, other):
+        return isinstance(other, _Reference) and other._obj is self._obj
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"
+
+
+def is_tensor(x) -> bool:
+    """True for a Tensor or Variable (``tf.is_tensor``)."""
+    return isinstance(x, _TensorLike)
+
+
+_PY_SCALARS = (float, int, bool)
+
+
+def _array_from_python(value, dtype):
+    """NumPy value for a Python scalar or nested list, with TensorFlow's inference."""
+    if dtype is None:
+        t = type(value)
+        if t in _PY_SCALARS or t is complex or t is str or t is bytes:
+            dtype = _dt.infer_dtype(value)
+            return dtype._np.type(value) if dtype is not _dt.string else np.array(value, object)
+        arr = np.array(value)
+        kind = arr.dtype.kind
+        if kind == "f":
+            return arr.astype(np.float32) if arr.dtype != np.float32 else arr
+        if kind in "iu":
+            if arr.size and (arr.max() >= 2**31 or arr.min() < -2**31):
+                return arr.astype(np.int64)
+            return arr.astype(np.int32)
+        if kind == "c":
+            return arr.astype(np.complex128)
+        if kind in "US":
+            return arr.astype(object)
+        if kind == "O":
+            raise ValueError(
+                "Can't convert non-rectangular Python sequence to Tensor.")
+        return arr
+    np_dtype = dtype._np
+    arr = np.asarray(value)
+    _check_castable(arr, dtype, value)
+    return arr.astype(np_dtype) if arr.ndim else np_dtype.type(arr[()])
+
+
+def _check_castable(arr, dtype, original):
+    kind = arr.dtype.kind
+    target = dtype._np.kind
+    if kind == "O" and dtype is not _dt.string:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    bad = ((kind in "fc" and target in "iub") or (kind == "c" and target == "f")
+           or (kind in "US" and dtype is not _dt.string)
+           or (kind in "iuf" and target == "b"))
+    if bad:
+        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {dtype.name}")
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """Convert a Tensor, Variable, NumPy array or Python value to a Tensor (``tf.convert_to_tensor``).
+
+    Args:
+        value: the value; Python floats become float32, ints int32, NumPy arrays keep their dtype.
+        dtype: optional DType (or anything ``tf.as_dtype`` takes) the result must have.
+        dtype_hint: a dtype used only when ``value`` has none of its own (a Python value).
+        name: ignored (eager mode).
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        ValueError: if ``value`` is a tensor of another dtype than ``dtype``.
+        TypeError: if ``value`` cannot become a tensor of ``dtype``.
+    """
+    if isinstance(value, _TensorLike):
+        if type(value) is not Tensor:
+            value = value._read()
+        if dtype is not None:
+            dtype = _dt.as_dtype(dtype)
+            if value._value.dtype != dtype._np:
+                raise ValueError(
+                    f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                    f"{value.dtype.name}: {value!r}")
+        return value
+    if dtype is not None:
+        dtype = _dt.as_dtype(dtype)
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind in "US":
+            value = np.asarray(value, dtype=object)
+        if dtype is not None and value.dtype != dtype._np:
+            _check_castable(np.asarray(value), dtype, value)
+            value = value.astype(dtype._np)
+        elif isinstance(value, np.ndarray):
+            value = value.copy()
+        return Tensor(value)
+    if hasattr(value, "__tf_tensor__"):
+        return convert_to_tensor(value.__tf_tensor__(dtype, name), dtype)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return Tensor(_array_from_python(value, _dt.as_dtype(dtype_hint)))
+        except (TypeError, ValueError):
+            pass
+    try:
+        return Tensor(_array_from_python(value, dtype))
+    except TypeError:
+        raise
+    except ValueError:
+        raise
+    except Exception as err:  # e.g. an arbitrary object NumPy cannot hold
+        raise ValueError(
+            f"Attempt to convert a value ({value!r}) with an unsupported type "
+            f"({type(value)}) to a Tensor.") from err
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """A constant tensor from a Python value or array (``tf.constant``).
+
+    Args:
+        value: a Python scalar, nested list, NumPy array or Tensor.
+        dtype: optional result DType; values are cast to it.
+        shape: optional result shape; a scalar (or one-element) value is broadcast to it,
+            a value with as many elements is reshaped.
+        name: ignored (eager mode).
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        TypeError: if the value cannot be represented in ``dtype``.
+        TypeError: if ``shape`` does not fit the number of elements.
+    """
+    if isinstance(value, _TensorLike):
+        t = value if type(value) is Tensor else value._read()
+        if dtype is not None and _dt.as_dtype(dtype)._np != t._value.dtype:
+            t = Tensor(t._value.astype(_dt.as_dtype(dtype)._np))
+    else:
+        if dtype is not None:
+            dtype = _dt.as_dtype(dtype)
+        if isinstance(value, (np.ndarray, np.generic)) and dtype is not None:
+            arr = np.asarray(value)
+            t = Tensor(arr.astype(dtype._np) if arr.ndim else dtype._np.type(arr[()]))
+        else:
+            t = convert_to_tensor(value, dtype)
+    if shape is not None:
+        shape = tuple(TensorShape(shape).as_list())
+        v = t._value
+        if v.shape != shape:
+            size = int(np.prod(shape)) if shape else 1
+            if v.size == 1:
+                v = np.full(shape, v.reshape(()), dtype=v.dtype)
+            elif v.size == size:
+                v = np.reshape(v, shape)
+            else:
+                raise TypeError(
+                    f"Eager execution of tf.constant with unsupported shape. Tensor "
+                    f"{t} (converted from {value}) has {v.size} elements, but got `shape` "
+                    f"{TensorShape(shape)} with {size} elements).")
+            t = Tensor(v)
+    return t

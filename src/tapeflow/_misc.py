@@ -1,0 +1,53 @@
+"""Small TensorFlow functions that eager programs call: scopes, devices, clip_by_value."""
+import contextlib
+
+from ._core.tensor import _TensorLike
+from .ops import array_ops as _a
+from .ops import math_ops as _m
+from .ops._helpers import to_tensor
+
+__all__ = ["clip_by_value", "device", "executing_eagerly", "name_scope", "init_scope",
+           "get_static_value"]
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clamp ``t`` to ``[clip_value_min, clip_value_max]`` (``tf.clip_by_value``).
+
+    The gradient passes where ``t`` is inside the range and is zero outside, as in
+    TensorFlow.
+    """
+    t = to_tensor(t)
+    return _m.minimum(_m.maximum(t, clip_value_min), clip_value_max)
+
+
+@contextlib.contextmanager
+def device(device_name):
+    """``tf.device``: accepted and ignored; everything runs on the CPU with NumPy."""
+    yield
+
+
+@contextlib.contextmanager
+def name_scope(name):
+    """``tf.name_scope``: accepted; names do not matter in eager mode."""
+    yield name
+
+
+@contextlib.contextmanager
+def init_scope():
+    """``tf.init_scope``: a no-op in eager mode."""
+    yield
+
+
+def executing_eagerly() -> bool:
+    """Always True: tapeflow runs eagerly (``tf.executing_eagerly``)."""
+    return True
+
+
+def get_static_value(tensor, partial=False):
+    """The NumPy value of a tensor (``tf.get_static_value``); other values pass through."""
+    if isinstance(tensor, _TensorLike):
+        return tensor.numpy()
+    return tensor
+
+
+del _a

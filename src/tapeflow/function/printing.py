@@ -1,0 +1,71 @@
+"""``tf.print``: TensorFlow's text for tensors (``[1 2 ... 9]``), to standard error."""
+import sys
+
+from .._core.backend import np
+from .._core.tensor import _TensorLike
+
+__all__ = ["print"]
+
+
+def _scalar_text(v):
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (float, np.floating)):
+        # C++ ostream's default: 6 significant digits, no trailing zeros.
+        return f"{float(v):.6g}"
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    return str(v)
+
+
+def _format(value, summarize):
+    if value.ndim == 0:
+        return _scalar_text(value[()] if isinstance(value, np.ndarray) else value)
+
+    def rec(a, depth):
+        if a.ndim == 1:
+            items = list(a)
+            if summarize >= 0 and len(items) > 2 * summarize:
+                parts = ([_scalar_text(x) for x in items[:summarize]] + ["..."]
+                         + [_scalar_text(x) for x in items[-summarize:]])
+            else:
+                parts = [_scalar_text(x) for x in items]
+            return "[" + " ".join(parts) + "]"
+        n = a.shape[0]
+        idx = list(range(n))
+        if summarize >= 0 and n > 2 * summarize:
+            idx = idx[:summarize] + [None] + idx[-summarize:]
+        sep = "\n" + " " * (depth + 1)
+        rows = ["..." if i is None else rec(a[i], depth + 1) for i in idx]
+        return "[" + sep.join(rows) + "]"
+
+    return rec(np.asarray(value), 0)
+
+
+def print(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
+    """Print tensors and Python values as TensorFlow's ``tf.print`` does.
+
+    Args:
+        *inputs: tensors, Python values, or nested structures of them.
+        output_stream: ``sys.stderr`` (default), ``sys.stdout``, or a ``'file://path'``.
+        summarize: elements shown at each end of every axis; -1 shows all.
+        sep, end: strings between inputs and at the end.
+    """
+    parts = []
+    for x in inputs:
+        if isinstance(x, _TensorLike):
+            parts.append(_format(x._value, summarize))
+        else:
+            parts.append(str(x))
+    text = sep.join(parts) + end
+    if isinstance(output_stream, str) and output_stream.startswith("file://"):
+        with open(output_stream[len("file://"):], "a") as f:
+            f.write(text)
+        return
+    stream = output_stream
+    if stream is sys.stderr:
+        stream = sys.stderr  # the current stream, in case it was replaced
+    elif stream is sys.stdout:
+        stream = sys.stdout
+    stream.write(text)
+    stream.flush()

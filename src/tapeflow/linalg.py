@@ -1,0 +1,5 @@
+"""``tf.linalg``: re-exports of the linear-algebra ops."""
+from .ops.array_ops import transpose
+from .ops.math_ops import matmul
+
+__all__ = ["matmul", "transpose"]

@@ -1,0 +1,98 @@
+"""Every op once, grouped as TensorFlow groups them; Python operators are bound here."""
+from .._core.backend import np
+from .._core.dispatch import ACTIVE
+from .._core.tensor import Tensor, _TensorLike
+from . import array_ops, math_ops, nn_ops, random_ops
+from .math_ops import (add, divide, equal, floordiv, floormod, greater, greater_equal, less,
+                       less_equal, logical_and, logical_not, logical_or, logical_xor, matmul,
+                       multiply, negative, not_equal, pow, subtract)
+
+__all__ = ["array_ops", "math_ops", "nn_ops", "random_ops"]
+
+
+def _reflected(f):
+    def op(self, other):
+        return f(other, self)
+    op.__name__ = f"r{f.__name__}"
+    return op
+
+
+def _eq(self, other):
+    if other is None:
+        return False
+    try:
+        return equal(self, other)
+    except Exception:  # noqa: BLE001 - TF answers False for incomparable operands
+        return False
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    try:
+        return not_equal(self, other)
+    except Exception:  # noqa: BLE001
+        return True
+
+
+def _logic_or_bits(logical, bitwise):
+    def op(self, other):
+        x = self
+        if isinstance(other, _TensorLike) or x._value.dtype.kind == "b":
+            return logical(x, other)
+        return Tensor(bitwise(x._value, x._value.dtype.type(other)))
+    return op
+
+
+def _invert(self):
+    if self._value.dtype.kind == "b":
+        return logical_not(self)
+    return Tensor(np.invert(self._value))
+
+
+def _iter(self):
+    v = self._value
+    if v.ndim == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    if ACTIVE[0]:
+        return (array_ops.strided_slice_getitem(self, i) for i in range(v.shape[0]))
+    return map(Tensor, v)
+
+
+def _bind(cls):
+    cls.__add__ = add
+    cls.__radd__ = _reflected(add)
+    cls.__sub__ = subtract
+    cls.__rsub__ = _reflected(subtract)
+    cls.__mul__ = multiply
+    cls.__rmul__ = _reflected(multiply)
+    cls.__truediv__ = divide
+    cls.__rtruediv__ = _reflected(divide)
+    cls.__floordiv__ = floordiv
+    cls.__rfloordiv__ = _reflected(floordiv)
+    cls.__mod__ = floormod
+    cls.__rmod__ = _reflected(floormod)
+    cls.__pow__ = lambda self, other, modulo=None: pow(self, other)
+    cls.__rpow__ = _reflected(pow)
+    cls.__matmul__ = matmul
+    cls.__rmatmul__ = _reflected(matmul)
+    cls.__neg__ = negative
+    cls.__abs__ = math_ops.abs
+    cls.__invert__ = _invert
+    cls.__lt__ = less
+    cls.__le__ = less_equal
+    cls.__gt__ = greater
+    cls.__ge__ = greater_equal
+    cls.__eq__ = _eq
+    cls.__ne__ = _ne
+    cls.__and__ = _logic_or_bits(logical_and, np.bitwise_and)
+    cls.__rand__ = _reflected(cls.__and__)
+    cls.__or__ = _logic_or_bits(logical_or, np.bitwise_or)
+    cls.__ror__ = _reflected(cls.__or__)
+    cls.__xor__ = _logic_or_bits(logical_xor, np.bitwise_xor)
+    cls.__rxor__ = _reflected(cls.__xor__)
+    cls.__getitem__ = array_ops.strided_slice_getitem
+    cls.__iter__ = _iter
+
+
+_bind(_TensorLike)

@@ -1,0 +1,97 @@
+"""Conversion and dtype checks shared by the op modules."""
+from .._core import dtypes as _dt
+from .._core import errors
+from .._core.backend import np
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+
+# TensorFlow's DataTypeString names, used in its error messages.
+TF_TYPE_NAME = {"float32": "float", "float64": "double", "float16": "half"}
+
+FLOAT_TYPES = "bfloat16, half, float, double"
+FLOAT_COMPLEX_TYPES = "bfloat16, half, float, double, complex64, complex128"
+
+
+def tf_type_name(np_dtype) -> str:
+    name = _dt.FROM_NUMPY[np_dtype].name
+    return TF_TYPE_NAME.get(name, name)
+
+
+def to_tensor(x):
+    """A Tensor or Variable as it is; anything else through ``convert_to_tensor``."""
+    if isinstance(x, _TensorLike):
+        return x
+    return convert_to_tensor(x)
+
+
+def like(value, ref):
+    """``value`` as a tensor of ``ref``'s dtype: how a Python scalar joins a tensor."""
+    t = type(value)
+    dt = ref._value.dtype
+    if t is float or t is int:
+        if t is float and dt.kind in "iub":
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
+                            f"{_dt.FROM_NUMPY[dt].name}")
+        return Tensor(dt.type(value))
+    return convert_to_tensor(value, dtype=_dt.FROM_NUMPY[dt])
+
+
+def dtype_mismatch(op_name, index, expected, got):
+    return errors.op_error(
+        errors.InvalidArgumentError,
+        f"cannot compute {op_name} as input #{index}(zero-based) was expected to be a "
+        f"{tf_type_name(expected)} tensor but is a {tf_type_name(got)} tensor", op_name)
+
+
+def pair(x, y, op_name):
+    """Two operands of one dtype: Python values take the tensor's dtype; tensors must agree.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for two tensors of different dtypes.
+    """
+    if isinstance(x, _TensorLike):
+        if isinstance(y, _TensorLike):
+            if x._value.dtype is not y._value.dtype:
+                raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
+            return x, y
+        return x, like(y, x)
+    if isinstance(y, _TensorLike):
+        return like(x, y), y
+    x = convert_to_tensor(x)
+    return x, like(y, x)
+
+
+def check_kind(x, kinds, op_name, allowed):
+    """Refuse a dtype outside ``kinds`` (NumPy kind letters) with TensorFlow's message."""
+    if x._value.dtype.kind not in kinds:
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in the list of "
+            f"allowed values: {allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
+
+
+def norm_axis(axis, ndim):
+    """An axis argument (int, list, tuple, tensor or None) as a sorted tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, _TensorLike):
+        axis = axis._value.tolist()
+    if isinstance(axis, (int, np.integer)):
+        axis = (int(axis),)
+    out = []
+    for a in axis:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1):
+            raise ValueError(f"Invalid reduction dimension ({a} for input with {ndim} "
+                             f"dimension(s)")
+        out.append(a % ndim if ndim else 0)
+    return tuple(sorted(set(out)))
+
+
+def shape_tuple(shape):
+    """A shape argument (list, tuple, TensorShape, tensor) as a tuple of ints."""
+    if isinstance(shape, _TensorLike):
+        shape = shape._value.tolist()
+        return tuple(shape) if isinstance(shape, list) else (shape,)
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(d) if not isinstance(d, _TensorLike) else int(d._value) for d in shape)

@@ -1,0 +1,105 @@
+"""Random tensors (``tf.random``): a global seed as in TensorFlow, NumPy's PCG64 generator.
+
+The streams differ from TensorFlow's Philox, so seeded values are reproducible within
+tapeflow but not equal to TensorFlow's.
+"""
+from .._core import dtypes as _dt
+from .._core.backend import np
+from .._core.tensor import Tensor, _TensorLike
+from ._helpers import shape_tuple
+
+__all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed"]
+
+_state = {"seed": None, "rng": np.random.default_rng(), "ops": {}}
+
+
+def set_seed(seed):
+    """Set the global random seed (``tf.random.set_seed``); ``None`` clears it.
+
+    Every later op draws from a generator restarted from this seed, so a program that
+    sets it prints the same numbers on every run.
+    """
+    _state["seed"] = None if seed is None else int(seed)
+    _state["rng"] = np.random.default_rng(seed)
+    _state["ops"] = {}
+
+
+def get_global_seed():
+    return _state["seed"]
+
+
+def _rng(seed):
+    if seed is None:
+        return _state["rng"]
+    key = (_state["seed"], int(seed))
+    rng = _state["ops"].get(key)
+    if rng is None:
+        rng = _state["ops"][key] = np.random.default_rng([int(seed), _state["seed"] or 0])
+    return rng
+
+
+def _value(v):
+    return v._value if isinstance(v, _TensorLike) else v
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
+    """Samples from N(mean, stddev**2) (``tf.random.normal``).
+
+    Args:
+        shape: the output shape (list, tuple, TensorShape or 1-D int tensor).
+        mean, stddev: scalars or tensors broadcastable to ``shape``.
+        dtype: a floating DType (default float32).
+        seed: an op-level seed; with the global seed it fixes the stream.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+    """
+    dtype = _dt.as_dtype(dtype)
+    shape = shape_tuple(shape)
+    out = _rng(seed).standard_normal(shape) * _value(stddev) + _value(mean)
+    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
+    """Normal samples redrawn until within two standard deviations (``tf.random.truncated_normal``)."""
+    dtype = _dt.as_dtype(dtype)
+    shape = shape_tuple(shape)
+    rng = _rng(seed)
+    z = rng.standard_normal(shape)
+    bad = np.abs(z) > 2
+    while np.any(bad):
+        z[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(z) > 2
+    out = z * _value(stddev) + _value(mean)
+    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+
+
+def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
+    """Samples from the uniform distribution on ``[minval, maxval)`` (``tf.random.uniform``).
+
+    Args:
+        shape: the output shape.
+        minval, maxval: the range; ``maxval`` defaults to 1 for floats and is required for
+            integer dtypes.
+        dtype: float16/32/64 or int32/int64.
+
+    Raises:
+        ValueError: for an integer dtype without ``maxval``.
+    """
+    dtype = _dt.as_dtype(dtype)
+    shape = shape_tuple(shape)
+    rng = _rng(seed)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        out = rng.integers(_value(minval), _value(maxval), size=shape)
+    else:
+        hi = 1.0 if maxval is None else _value(maxval)
+        out = rng.random(shape) * (hi - _value(minval)) + _value(minval)
+    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+
+
+def shuffle(value, seed=None, name=None):
+    """``value`` with its first axis randomly permuted (``tf.random.shuffle``)."""
+    v = value._value if isinstance(value, _TensorLike) else np.asarray(value)
+    return Tensor(v[_rng(seed).permutation(v.shape[0])])
