@@ -8,11 +8,14 @@ from .._core.tensor import Tensor, _TensorLike
 from . import _naming
 from . import losses as _losses
 from ._variable import KerasVariable
+from .losses import (binary_crossentropy, categorical_crossentropy, mae, mse,
+                     sparse_categorical_crossentropy)
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanSquaredError",
            "MeanAbsoluteError", "sparse_categorical_accuracy", "categorical_accuracy",
-           "accuracy", "binary_accuracy"]
+           "accuracy", "binary_accuracy", "sparse_categorical_crossentropy",
+           "categorical_crossentropy", "binary_crossentropy", "mse", "mae"]
 
 
 def _np(x):
