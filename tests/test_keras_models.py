@@ -103,6 +103,6 @@ def test_one_training_step_lowers_the_loss():
         with tf.GradientTape() as tape:
             loss = mse(y, model(x))
         opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
-                                model.trainable_variables))
+                                model.trainable_variables, strict=True))
         losses.append(float(loss))
     assert losses[-1] < 0.2 * losses[0]

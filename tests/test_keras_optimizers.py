@@ -15,8 +15,8 @@ CASES = FIX["cases"]
 def test_optimizer_steps_match_tensorflow(case):
     w, b = tf.Variable(f32(FIX["w0"])), tf.Variable(f32(FIX["b0"]))
     opt = getattr(tf.keras.optimizers, case["optimizer"])(**case["kwargs"])
-    for (gw, gb), want in zip(FIX["grads"], case["steps"]):
-        opt.apply_gradients(zip([tf.constant(f32(gw)), tf.constant(f32(gb))], [w, b]))
+    for (gw, gb), want in zip(FIX["grads"], case["steps"], strict=True):
+        opt.apply_gradients(zip([tf.constant(f32(gw)), tf.constant(f32(gb))], [w, b], strict=True))
         np.testing.assert_allclose(w.numpy(), f32(want["w"]), rtol=1e-5, atol=1e-7)
         np.testing.assert_allclose(b.numpy(), f32(want["b"]), rtol=1e-5, atol=1e-7)
     assert int(opt.iterations.numpy()) == case["iterations"]

@@ -48,7 +48,7 @@ def optimizer_cases():
         opt = getattr(tf.keras.optimizers, cls)(**kwargs)
         steps = []
         for gw, gb in grads:
-            opt.apply_gradients(zip([tf.constant(gw), tf.constant(gb)], [w, b]))
+            opt.apply_gradients(zip([tf.constant(gw), tf.constant(gb)], [w, b], strict=True))
             steps.append({"w": lists(w.numpy()), "b": lists(b.numpy())})
         cases.append({"optimizer": cls, "kwargs": kwargs, "iterations": int(opt.iterations),
                       "steps": steps})

@@ -184,7 +184,7 @@ class Dataset:
     def _over_indices(arrays, indices, n):
         def it():
             for i in indices():
-                yield _map(lambda a: a[i], arrays)
+                yield _map(lambda a, i=i: a[i], arrays)
         return Dataset(it, n, lambda: _map(lambda a: TensorSpec(
             np.shape(a)[1:], _dt.FROM_NUMPY[np.asarray(a).dtype]), arrays),
             indices=indices, arrays=arrays)
@@ -258,9 +258,9 @@ class Dataset:
             card = UNKNOWN
 
         def it():
-            for elements in zip(*(p._make_iter() for p in parts)):
+            for elements in zip(*(p._make_iter() for p in parts), strict=False):
                 flat = iter(elements)
-                yield _map(lambda _: next(flat), structure)
+                yield _map(lambda _, flat=flat: next(flat), structure)
         ds = Dataset(it, card)
         ds._kind = "_ZipDataset"
         return ds
@@ -357,9 +357,9 @@ class Dataset:
                     if len(chunk) and chunk[-1] - chunk[0] == len(chunk) - 1 and np.all(
                             np.diff(chunk) == 1):
                         sl = slice(int(chunk[0]), int(chunk[-1]) + 1)
-                        yield _map(lambda a: a[sl], arrays)
+                        yield _map(lambda a, sl=sl: a[sl], arrays)
                     else:
-                        yield _map(lambda a: a[chunk], arrays)
+                        yield _map(lambda a, chunk=chunk: a[chunk], arrays)
         else:
             parent = self._make_iter
 

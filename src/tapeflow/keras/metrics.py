@@ -8,8 +8,13 @@ from .._core.tensor import Tensor, _TensorLike
 from . import _naming
 from . import losses as _losses
 from ._variable import KerasVariable
-from .losses import (binary_crossentropy, categorical_crossentropy, mae, mse,
-                     sparse_categorical_crossentropy)
+from .losses import (
+    binary_crossentropy,
+    categorical_crossentropy,
+    mae,
+    mse,
+    sparse_categorical_crossentropy,
+)
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanSquaredError",
@@ -96,7 +101,9 @@ class Mean(Metric):
 
     >>> import tapeflow as tf
     >>> m = tf.keras.metrics.Mean()
-    >>> m([1.0, 2.0]); m(6.0).numpy()
+    >>> float(m([1.0, 2.0]))
+    1.5
+    >>> float(m(6.0))
     3.0
     """
 

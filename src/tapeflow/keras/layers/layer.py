@@ -187,7 +187,7 @@ class Layer:
             raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a "
                              f"weight list of length {len(weights)}, but the layer was "
                              f"expecting {len(mine)} weights.")
-        for var, value in zip(mine, weights):
+        for var, value in zip(mine, weights, strict=True):
             var.assign(convert_to_tensor(value, dtype=var.dtype))
 
     def count_params(self) -> int:

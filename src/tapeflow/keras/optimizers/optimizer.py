@@ -124,7 +124,7 @@ class Optimizer:
         pairs = list(grads_and_vars)
         if not pairs:
             return self._iterations
-        grads, variables = zip(*pairs)
+        grads, variables = zip(*pairs, strict=True)
         self.apply(grads, variables)
         return self._iterations
 
@@ -134,11 +134,11 @@ class Optimizer:
         if not grads:
             return
         self._build_for(variables)
-        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        kept = [(g, v) for g, v in zip(grads, variables, strict=True) if g is not None]
         if not kept:
             raise ValueError("No gradients provided for any variable.")
         if len(kept) < len(grads):
-            missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables)
+            missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables, strict=True)
                        if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
@@ -146,7 +146,7 @@ class Optimizer:
         values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
         values = self._clip(values)
         rate = self._current_rate()
-        for g, (_, v) in zip(values, kept):
+        for g, (_, v) in zip(values, kept, strict=True):
             dt = v._value.dtype
             self.update_step(np.asarray(g, dt), v, dt.type(rate))
             if v.constraint is not None:
