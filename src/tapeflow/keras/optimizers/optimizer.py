@@ -77,7 +77,8 @@ class Optimizer:
 
     def add_variable_from_reference(self, reference_variable, name):
         """A zero slot variable shaped like ``reference_variable``, named after it."""
-        short = reference_variable.name.split(":")[0].replace("/", "_")
+        ref = getattr(reference_variable, "path", reference_variable.name.split(":")[0])
+        short = ref.replace("/", "_")
         with _naming.name_scope(self.name, self):
             var = KerasVariable(np.zeros_like(reference_variable._value),
                                 name=f"{short}_{name}", trainable=False,
