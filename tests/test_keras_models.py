@@ -106,3 +106,18 @@ def test_one_training_step_lowers_the_loss():
                                 model.trainable_variables, strict=True))
         losses.append(float(loss))
     assert losses[-1] < 0.2 * losses[0]
+
+
+def test_summary_prints_keras_table():
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.Input(shape=(8, 8)), tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(128, activation="relu"), tf.keras.layers.Dropout(0.2),
+        tf.keras.layers.Dense(10)])
+    lazy = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    lines = []
+    model.summary(print_fn=lines.append)
+    lazy.summary(print_fn=lines.append)
+    lazy(tf.ones((5, 7)))
+    lazy.summary(print_fn=lines.append)
+    assert "\n".join(lines).splitlines() == load("summary.json")["lines"]

@@ -182,6 +182,22 @@ def naming_cases():
         "optimizer_repr": [repr(opt.iterations), repr(opt.learning_rate)]})
 
 
+def summary_cases():
+    import keras
+    keras.backend.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.Input(shape=(8, 8)), tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(128, activation="relu"), tf.keras.layers.Dropout(0.2),
+        tf.keras.layers.Dense(10)])
+    lazy = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    lines = []
+    model.summary(print_fn=lines.append)
+    lazy.summary(print_fn=lines.append)
+    lazy(tf.ones((5, 7)))
+    lazy.summary(print_fn=lines.append)
+    dump("summary.json", {"lines": "\n".join(lines).splitlines()})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -190,6 +206,7 @@ def main():
     metric_cases()
     dense_cases()
     naming_cases()
+    summary_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

@@ -220,7 +220,7 @@ class Layer:
             finally:
                 _training_stack.pop()
         if isinstance(out, _TensorLike):
-            self._output_shape = (None,) + tuple(out._value.shape[1:])
+            self._output_shape = tuple(out._value.shape)
         return out
 
     def __repr__(self):
