@@ -174,3 +174,12 @@ def test_initializers_have_keras_scales():
     n = tf.keras.initializers.RandomNormal(stddev=0.5)((500, 100)).numpy()
     assert np.std(n) == pytest.approx(0.5, rel=0.02)
     assert np.all(tf.keras.initializers.get("ones")((2,)).numpy() == 1.0)
+
+
+def test_dense_refuses_an_input_of_another_width_like_keras():
+    layer = tf.keras.layers.Dense(3, name="probe")
+    layer(tf.ones((1, 3)))
+    with pytest.raises(ValueError, match=r"^Input 0 with name 'None' of layer 'probe' is "
+                       r"incompatible with the layer: expected axis -1 of input shape to have "
+                       r"value 3, but received input with shape \(1, 4\)$"):
+        layer(tf.ones((1, 4)))

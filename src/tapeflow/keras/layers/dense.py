@@ -23,8 +23,8 @@ class Dense(Layer):
         name, trainable, dtype, input_shape: as for ``Layer``.
 
     Raises:
-        ValueError: for a non-positive ``units``, or (on the first call) an input whose last
-            dimension is unknown.
+        ValueError: for a non-positive ``units``, or an input whose last dimension differs
+            from the one the layer was built for.
 
     >>> import tapeflow as tf
     >>> layer = tf.keras.layers.Dense(3, kernel_initializer='ones')
@@ -66,6 +66,12 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        shape = inputs._value.shape
+        if not shape or shape[-1] != self.kernel._value.shape[0]:
+            raise ValueError(
+                f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
+                f"layer: expected axis -1 of input shape to have value "
+                f"{self.kernel._value.shape[0]}, but received input with shape {shape}")
         rank = inputs._value.ndim
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)
