@@ -198,6 +198,38 @@ def summary_cases():
     dump("summary.json", {"lines": "\n".join(lines).splitlines()})
 
 
+def conv_cases():
+    x = arr((2, 7, 6, 3))
+    filters = arr((3, 2, 3, 4))
+    cases = []
+    for padding in ("SAME", "VALID"):
+        for strides in (1, 2):
+            xt = tf.constant(x)
+            ft = tf.constant(filters)
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch([xt, ft])
+                conv = tf.nn.conv2d(xt, ft, strides, padding)
+                conv_loss = tf.reduce_sum(conv * tf.sin(conv))
+                mx = tf.nn.max_pool2d(xt, 3, strides, padding)
+                mx_loss = tf.reduce_sum(mx * mx)
+                av = tf.nn.avg_pool2d(xt, 3, strides, padding)
+                av_loss = tf.reduce_sum(av * av)
+            gx, gf = tape.gradient(conv_loss, [xt, ft])
+            cases.append({
+                "padding": padding, "strides": strides, "conv": lists(conv),
+                "conv_grad_input": lists(gx), "conv_grad_filters": lists(gf),
+                "max_pool": lists(mx), "max_pool_grad": lists(tape.gradient(mx_loss, xt)),
+                "avg_pool": lists(av), "avg_pool_grad": lists(tape.gradient(av_loss, xt))})
+    layer = tf.keras.layers.Conv2D(4, (3, 2), strides=2, padding="same", activation="relu")
+    layer.build((None, 7, 6, 3))
+    layer.kernel.assign(filters)
+    layer.bias.assign(arr((4,)))
+    dump("conv.json", {"x": lists(x), "filters": lists(filters), "cases": cases,
+                       "layer_bias": lists(layer.bias.numpy()),
+                       "layer_output": lists(layer(x)), "layer_name": layer.name,
+                       "pool_name": tf.keras.layers.MaxPooling2D().name})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -207,6 +239,7 @@ def main():
     dense_cases()
     naming_cases()
     summary_cases()
+    conv_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 
