@@ -37,3 +37,11 @@ def test_regression_recovers_the_line_and_reports_its_time(tmp_path):
     assert "Weight: 5.00, Bias: 3.00" in stdout
     assert re.search(r"^2000 tape steps in [\d.]+ s", stdout, re.M)
     assert out.stat().st_size > 10_000
+
+
+def test_cnn_quickstart_on_digits_learns():
+    pytest.importorskip("sklearn")
+    stdout = run("cnn_digits.py")
+    accuracies = re.findall(r"Test Accuracy: ([\d.]+)$", stdout, re.M)
+    assert len(accuracies) == 8 and float(accuracies[-1]) > 90.0
+    assert 'Model: "my_model"' in stdout

@@ -219,8 +219,8 @@ class Layer:
                 out = self.call(inputs, *args, **kwargs)
             finally:
                 _training_stack.pop()
-        if isinstance(out, _TensorLike):
-            self._output_shape = tuple(out._value.shape)
+        if self._output_shape is None and isinstance(out, _TensorLike):
+            self._output_shape = tuple(out._value.shape)  # the build-time shape, as Keras
         return out
 
     def __repr__(self):
