@@ -228,9 +228,9 @@ class Tensor(_TensorLike):
 
     __slots__ = ("_value", "_id", "__weakref__")
 
-    def __init__(self, value, _id=None):
+    def __init__(self, value):
         self._value = value
-        self._id = _next_id() if _id is None else _id
+        self._id = _next_id()
 
     def ref(self):
         return _Reference(self)
@@ -250,9 +250,19 @@ class Tensor(_TensorLike):
                 f"numpy={_numpy_text(self._value, True)}>")
 
 
-def wrap(value):
-    """A new Tensor around a backend array or scalar (no checks: the engine's constructor)."""
-    return Tensor(value)
+_new = object.__new__
+
+
+def alias(value, tensor_id):
+    """A Tensor that shares ``tensor_id`` with an existing tensor or variable.
+
+    Tapes know a variable by its id; a snapshot of its value under that id keeps the
+    gradient connected while later ``assign`` calls cannot change what was recorded.
+    """
+    t = _new(Tensor)
+    t._value = value
+    t._id = tensor_id
+    return t
 
 
 class _Reference:

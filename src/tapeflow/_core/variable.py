@@ -2,7 +2,8 @@
 from . import dtypes as _dt
 from . import dispatch
 from .backend import np
-from .tensor import Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike
+from .tensor import (Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike,
+                     alias)
 from .tensor import convert_to_tensor
 
 __all__ = ["Variable"]
@@ -69,7 +70,7 @@ class Variable(_TensorLike):
             for tape in dispatch.tape_stack():
                 if tape.watch_accessed and self._watchable():
                     tape.watch_variable(self)
-        return Tensor(self._value, self._id)
+        return alias(self._value, self._id)
 
     def read_value(self) -> Tensor:
         """The current value as a Tensor (``tf.Variable.read_value``)."""

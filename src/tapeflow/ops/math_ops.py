@@ -3,14 +3,17 @@
 Every rule is written with these same ops, so gradients are differentiable again. A primitive
 that does not save its inputs hands its rules their shapes instead.
 """
+import operator
+
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
-from ._helpers import (FLOAT_COMPLEX_TYPES, check_kind, norm_axis, pair, to_tensor)
+from ._helpers import (FLOAT_COMPLEX_TYPES, check_kind, dtype_mismatch, like, norm_axis,
+                       pair, to_tensor)
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
@@ -34,28 +37,45 @@ def _broadcast_error(values, attrs, exc):
 
 
 def _binary(prim):
-    name = prim.name
+    """The public function of a binary element-wise primitive. This is the hot path:
+    two tensors of one dtype go straight to NumPy, a Tensor and the recording check."""
+    op_name = prim.name
+    forward = prim.forward
 
     def op(x, y, name=None):
-        x, y = pair(x, y, name_)
-        return apply(prim, (x, y))
+        if isinstance(x, _TensorLike):
+            if not isinstance(y, _TensorLike):
+                y = like(y, x)
+            elif x._value.dtype is not y._value.dtype:
+                raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
+        else:
+            x, y = pair(x, y, op_name)
+        try:
+            out = Tensor(forward(x._value, y._value))
+        except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
+            raise_op_error(prim, (x._value, y._value), None, exc)
+        if ACTIVE[0]:
+            record(prim, (x, y), out, None)
+        return out
 
-    name_ = name
+    op.__name__ = op_name
     return op
 
 
 def _pow_forward(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise ValueError("Integers to negative integer powers are not allowed.")
-    return np.power(x, y)
+    return x ** y
 
 
-_ADD = primitive("AddV2", np.add, save_inputs=False, error=_broadcast_error)
-_SUB = primitive("Sub", np.subtract, save_inputs=False, error=_broadcast_error)
-_MUL = primitive("Mul", np.multiply, error=_broadcast_error)
-_DIV = primitive("RealDiv", np.true_divide, save_output=True, error=_broadcast_error)
-_FLOORDIV = primitive("FloorDiv", np.floor_divide, error=_broadcast_error)
-_FLOORMOD = primitive("FloorMod", np.mod, error=_broadcast_error)
+# Python's operators reach NumPy's scalar fast paths: 0.07 us for two float32 scalars where
+# the ufunc call takes 0.6 us; on arrays they are the same ufuncs.
+_ADD = primitive("AddV2", operator.add, save_inputs=False, error=_broadcast_error)
+_SUB = primitive("Sub", operator.sub, save_inputs=False, error=_broadcast_error)
+_MUL = primitive("Mul", operator.mul, error=_broadcast_error)
+_DIV = primitive("RealDiv", operator.truediv, save_output=True, error=_broadcast_error)
+_FLOORDIV = primitive("FloorDiv", operator.floordiv, error=_broadcast_error)
+_FLOORMOD = primitive("FloorMod", operator.mod, error=_broadcast_error)
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
 _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
@@ -95,7 +115,13 @@ truediv = divide
 
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    """``x ** y`` element-wise (``tf.math.pow``); shapes broadcast, dtypes must agree."""
+    """``x ** y`` element-wise (``tf.math.pow``); shapes broadcast, dtypes must agree.
+
+    A Python exponent of 2 (``x ** 2``, the usual squared error) runs as Square, whose
+    derivative needs no logarithm; the values are the same.
+    """
+    if type(y) is int and y == 2 and isinstance(x, _TensorLike):
+        return apply(_SQUARE, (x,))
     return _pow(x, y)
 
 
@@ -153,15 +179,24 @@ defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x
 
 
 def _unary(prim, kinds=None, allowed=None):
-    name = prim.name
+    """The public function of a one-input primitive, with an optional dtype-kind check."""
+    op_name = prim.name
+    forward = prim.forward
 
     def op(x, name=None):
-        x = to_tensor(x)
-        if kinds is not None:
-            check_kind(x, kinds, name_, allowed)
-        return apply(prim, (x,))
+        if not isinstance(x, _TensorLike):
+            x = to_tensor(x)
+        if kinds is not None and x._value.dtype.kind not in kinds:
+            check_kind(x, kinds, op_name, allowed)
+        try:
+            out = Tensor(forward(x._value))
+        except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
+            raise_op_error(prim, (x._value,), None, exc)
+        if ACTIVE[0]:
+            record(prim, (x,), out, None)
+        return out
 
-    name_ = name
+    op.__name__ = op_name
     return op
 
 
@@ -173,9 +208,9 @@ def _softplus_forward(x):
     return np.logaddexp(x.dtype.type(0), x)
 
 
-_NEG = primitive("Neg", np.negative, save_inputs=False)
-_ABS = primitive("Abs", np.abs)
-_SQUARE = primitive("Square", np.square)
+_NEG = primitive("Neg", operator.neg, save_inputs=False)
+_ABS = primitive("Abs", operator.abs)
+_SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
 _RSQRT = primitive("Rsqrt", lambda x: 1 / np.sqrt(x), save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
