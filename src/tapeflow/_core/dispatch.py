@@ -101,6 +101,13 @@ def raise_op_error(prim, values, attrs, exc):
     """Turn a NumPy failure inside ``prim``'s forward into TensorFlow's error class and text."""
     if isinstance(exc, errors.OpError):
         raise exc
+    for v in values:
+        if getattr(v, "dtype", None) is not None and v.dtype.kind in "OSU":
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                "Value for attr 'T' of string is not in the list of allowed values: "
+                "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
+                "uint32, uint64, complex64, complex128", prim.name) from None
     if prim.error is not None:
         cls, text = prim.error(values, attrs or {}, exc)
     else:

@@ -28,6 +28,8 @@ __all__ = [
 
 
 def _broadcast_error(values, attrs, exc):
+    if "broadcast" not in str(exc):
+        return errors.InvalidArgumentError, str(exc)
     shapes = [list(np.shape(v)) for v in values]
     text = " vs. ".join("[" + ",".join(str(d) for d in s) + "]" for s in shapes)
     return errors.InvalidArgumentError, f"Incompatible shapes: {text}"
@@ -64,7 +66,7 @@ def _binary(prim):
 
 def _pow_forward(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
-        raise ValueError("Integers to negative integer powers are not allowed.")
+        raise ValueError("Integers to negative integer powers are not allowed")
     return x ** y
 
 
