@@ -138,7 +138,7 @@ class Variable(_TensorLike):
         # variable, no tape snapshot): NumPy's speed for big weights, and what any reader
         # already holding the old value could never observe. The count is this attribute,
         # the local name and getrefcount's own argument.
-        if type(v) is np.ndarray and _getrefcount(v) <= 3:
+        if type(v) is np.ndarray and _getrefcount(v) <= 3 and v.flags.writeable:
             ufunc(v, d, out=v)
         else:
             self._value = ufunc(v, d)

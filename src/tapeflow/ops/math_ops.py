@@ -417,7 +417,9 @@ _ANY = nondifferentiable("Any", lambda x, axis, keepdims: np.any(x, axis=axis,
 
 def _spread(g, x_shape, axis, keepdims):
     """``g`` of a reduction, broadcast back over the reduced axes."""
-    if not keepdims:
+    if not keepdims and axis != tuple(range(len(axis))):
+        # Reduced axes that are not leading must come back as length-1 axes first;
+        # leading ones broadcasting restores by itself.
         g = _a.reshape(g, _kept_shape(x_shape, axis))
     return _a.broadcast_to(g, x_shape)
 
@@ -430,7 +432,8 @@ def _mean_rule(g, y, x_shape, axis, keepdims):
     n = 1
     for a in axis:
         n *= x_shape[a]
-    return _realdiv(_spread(g, x_shape, axis, keepdims), max(n, 1))
+    # Divide before broadcasting: the division then runs on the small, reduced tensor.
+    return _spread(_realdiv(g, max(n, 1)), x_shape, axis, keepdims)
 
 
 def _extremum_rule(g, y, x, axis, keepdims):

@@ -88,20 +88,35 @@ def log_softmax(logits, axis=None, name=None):
 
 def _sparse_xent_forward(labels, logits):
     z = logits - np.max(logits, axis=-1, keepdims=True)
-    log_norm = np.log(np.sum(np.exp(z), axis=-1))
-    picked = np.take_along_axis(z, labels[..., None].astype(np.intp), -1)[..., 0]
-    return log_norm - picked
+    e = np.exp(z)
+    total = np.sum(e, axis=-1, keepdims=True)
+    depth = logits.shape[-1]
+    hot = labels[..., None] == np.arange(depth)
+    loss = np.log(total[..., 0]) - np.sum(np.where(hot, z, 0), axis=-1)
+    backprop = e / total - hot
+    return loss.astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
 
 
 def _sparse_xent_rule(g, y, labels, logits):
-    depth = logits._value.shape[-1]
-    onehot = _a.one_hot(labels, depth, dtype=logits.dtype)
-    return _m.multiply(_a.expand_dims(g, -1), _m.subtract(softmax(logits), onehot))
+    g_loss, g_backprop = g
+    loss, backprop = y
+    grad = None
+    if g_loss is not None:
+        grad = _m.multiply(_a.expand_dims(g_loss, -1), backprop)
+    if g_backprop is not None:
+        # backprop = softmax(logits) - onehot: its derivative is softmax's.
+        probs = softmax(logits)
+        more = _m.multiply(_m.subtract(
+            g_backprop, _m.reduce_sum(_m.multiply(g_backprop, probs), -1, keepdims=True)), probs)
+        grad = more if grad is None else _m.add(grad, more)
+    return grad
 
 
-# A primitive for the same reasons as TensorFlow's fused op: one stable pass forward, and
-# softmax - onehot backward instead of the chain through log_softmax.
-_SPARSE_XENT = primitive("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward)
+# Two outputs as in TensorFlow's fused op: the loss, and its gradient softmax - onehot,
+# computed in the same pass and used by the rule (one multiply backward). Unlike
+# TensorFlow's, this rule is differentiable again.
+_SPARSE_XENT = primitive("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward,
+                         save_output=True, n_outputs=2, none_grads=True)
 defvjp(_SPARSE_XENT, None, _sparse_xent_rule)
 
 
@@ -137,7 +152,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             f"Received a label value of {bad} which is outside the valid range of "
             f"[0, {depth}).  Label values: {' '.join(str(v) for v in lab.ravel())}",
             "SparseSoftmaxCrossEntropyWithLogits")
-    return apply(_SPARSE_XENT, (labels, logits))
+    return apply(_SPARSE_XENT, (labels, logits))[0]
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
