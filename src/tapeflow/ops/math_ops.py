@@ -23,7 +23,7 @@ __all__ = [
     "logical_and", "logical_or", "logical_not", "logical_xor", "reduce_sum", "reduce_mean",
     "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any", "argmax",
     "argmin", "matmul", "add_n", "zeros_like", "ones_like", "cast", "squared_difference",
-    "round", "floor", "ceil", "is_nan", "is_finite", "is_inf",
+    "round", "floor", "ceil", "is_nan", "is_finite", "is_inf", "matvec",
 ]
 
 
@@ -260,8 +260,18 @@ defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
 defvjp(_EXPM1, lambda g, y, x: multiply(g, add(y, 1)))
-defvjp(_TANH, lambda g, y, x: multiply(g, subtract(1, square(y))))
-defvjp(_SIGMOID, lambda g, y, x: multiply(g, multiply(y, subtract(1, y))))
+# As TensorFlow's TanhGrad and SigmoidGrad: the first derivative is one NumPy expression
+# (one op instead of three), and it is itself differentiable for higher orders.
+_TANH_GRAD = primitive("TanhGrad", lambda y, g: g * (1 - y * y))
+_SIGMOID_GRAD = primitive("SigmoidGrad", lambda y, g: g * (y * (1 - y)))
+defvjp(_TANH, lambda g, y, x: apply(_TANH_GRAD, (y, g)))
+defvjp(_SIGMOID, lambda g, y, x: apply(_SIGMOID_GRAD, (y, g)))
+defvjp(_TANH_GRAD,
+       lambda gg, out, y, g: multiply(gg, multiply(g, multiply(y, -2))),
+       lambda gg, out, y, g: apply(_TANH_GRAD, (y, gg)))
+defvjp(_SIGMOID_GRAD,
+       lambda gg, out, y, g: multiply(gg, multiply(g, subtract(1, multiply(y, 2)))),
+       lambda gg, out, y, g: apply(_SIGMOID_GRAD, (y, gg)))
 defvjp(_RECIP, lambda g, y, x: negative(multiply(g, square(y))))
 defvjp(_SIN, lambda g, y, x: multiply(g, cos(x)))
 defvjp(_COS, lambda g, y, x: negative(multiply(g, sin(x))))
@@ -683,3 +693,60 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     prim = _MATMUL if ra == 2 and rb == 2 else _BATCH_MATMUL
     return apply(prim, (a, b), {"transpose_a": bool(transpose_a),
                                 "transpose_b": bool(transpose_b)})
+
+
+def _matvec_forward(a, b, transpose_a):
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    return np.matmul(a, b[..., None])[..., 0]
+
+
+def _matvec_error(values, attrs, exc):
+    a, b = values
+    return errors.InvalidArgumentError, (
+        f"Matrix size-incompatible: In[0]: {_dims(np.shape(a))}, In[1]: "
+        f"{_dims(np.shape(b) + (1,))}")
+
+
+# A primitive, not matmul between reshapes: Hessian-vector products over vectors run
+# through it several times per call, and each reshape is a recorded op.
+_MATVEC = primitive("MatVec", _matvec_forward, error=_matvec_error)
+
+
+def _matvec_grad_a(g, y, a, b, transpose_a):
+    outer = multiply(_a.expand_dims(g, -1), _a.expand_dims(b, -2))
+    return _a.transpose(outer, _swap_last(outer)) if transpose_a else outer
+
+
+def _swap_last(t):
+    n = t._value.ndim
+    return list(range(n - 2)) + [n - 1, n - 2]
+
+
+defvjp(_MATVEC, _matvec_grad_a,
+       lambda g, y, a, b, transpose_a: matvec(a, g, transpose_a=not transpose_a))
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+    """Matrix-vector product ``a @ b`` (``tf.linalg.matvec``).
+
+    Args:
+        a: a tensor of shape ``[..., m, n]`` (``[..., n, m]`` if transposed), rank >= 2.
+        b: a tensor of shape ``[..., n]``, same dtype; batch axes broadcast.
+        transpose_a, adjoint_a: transpose (conjugate-transpose) ``a`` first.
+
+    Returns:
+        A tensor of shape ``[..., m]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for mismatched inner dimensions or dtypes.
+    """
+    a, b = pair(a, b, "MatMul")
+    if adjoint_a:
+        a = _a.conj(a)
+        transpose_a = True
+    if a._value.ndim < 2 or b._value.ndim < 1:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"In[0] ndims must be >= 2: {a._value.ndim}", "MatMul")
+    return apply(_MATVEC, (a, b), {"transpose_a": bool(transpose_a)})
