@@ -45,6 +45,10 @@ class _Tape:
             self.variables[v._id] = v
         self.watched.add(v._id)
 
+    def sorted_variables(self):
+        # Ids grow with creation, so this is creation order.
+        return tuple(self.variables[i] for i in sorted(self.variables))
+
 
 def _check_unconnected(value):
     if value is UnconnectedGradients.NONE:
@@ -140,7 +144,7 @@ class GradientTape:
             RuntimeError: if the tape is not recording.
         """
         if not self._recording:
-            raise RuntimeError("Cannot stop recording on a tape that is not recording.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop_tape()
         try:
             yield
@@ -157,9 +161,9 @@ class GradientTape:
             self._push_tape()
 
     def watched_variables(self) -> tuple:
-        """The variables this tape watches, in the order they were first watched."""
+        """The variables this tape watches, in the order they were created (as TensorFlow)."""
         if self._tape is not None:
-            self._watched_variables = tuple(self._tape.variables.values())
+            self._watched_variables = self._tape.sorted_variables()
         return self._watched_variables
 
     def _begin_gradient(self):
@@ -179,7 +183,7 @@ class GradientTape:
 
     def _end_gradient(self):
         if not self._persistent:
-            self._watched_variables = tuple(self._tape.variables.values())
+            self._watched_variables = self._tape.sorted_variables()
             self._tape = None
 
     def gradient(self, target, sources, output_gradients=None,
@@ -224,9 +228,9 @@ class GradientTape:
         pairs = []
         for k, t in enumerate(flat_targets):
             if not isinstance(t, _TensorLike):
-                raise ValueError(f"Argument `target` should be a list or nested structure of "
-                                 f"Tensors, Variables or CompositeTensors to be "
-                                 f"differentiated, but received {t!r}.")
+                raise TypeError(f"Argument `target` should be a list or nested structure of "
+                                f"Tensors, Variables or CompositeTensors to be "
+                                f"differentiated, but received {t!r}.")
             v = t._value
             if v.dtype.kind not in "fc":
                 logger.warning("The dtype of the target tensor must be floating (e.g. "
@@ -305,7 +309,8 @@ class GradientTape:
             unconnected_gradients: as in :meth:`gradient`.
 
         Returns:
-            A Tensor of shape ``[b, y1, ..., x1, ...]``, or ``None`` if unconnected.
+            A Tensor of shape ``[b, y1, ..., x1, ...]``; zeros if unconnected, as in
+            TensorFlow.
 
         Raises:
             ValueError: if the first dimensions of target and source differ.
