@@ -90,8 +90,8 @@ def batch_jacobian(gtape, target, source, unconnected):
     if m == 0 or b == 0:
         return Tensor(np.zeros(tshape + sshape[1:], source._value.dtype))
     jac = _assemble(rows, (b, m), source, unconnected, 1)
-    if jac is None:
-        return None
+    if jac is None:  # TensorFlow answers zeros here whatever `unconnected_gradients` says
+        return Tensor(np.zeros(tshape + sshape[1:], target._value.dtype))
     if jac._value.shape[:2] != (b, m):  # the all-zero case returns the final shape directly
         return Tensor(np.zeros(tshape + sshape[1:], source._value.dtype))
     return array_ops.reshape(jac, tshape + sshape[1:])

@@ -23,7 +23,7 @@ def _eq(self, other):
     try:
         return equal(self, other)
     except Exception:  # noqa: BLE001 - TF answers False for incomparable operands
-        return False
+        return Tensor(np.False_)
 
 
 def _ne(self, other):
@@ -32,7 +32,7 @@ def _ne(self, other):
     try:
         return not_equal(self, other)
     except Exception:  # noqa: BLE001
-        return True
+        return Tensor(np.True_)
 
 
 def _logic_or_bits(logical, bitwise):
