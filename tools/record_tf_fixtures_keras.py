@@ -230,6 +230,55 @@ def conv_cases():
                        "pool_name": tf.keras.layers.MaxPooling2D().name})
 
 
+def normalization_cases():
+    x = arr((6, 4), 2.0) + 1.0
+    x4 = arr((2, 3, 3, 2))
+    w = arr((6, 4))
+    bn = tf.keras.layers.BatchNormalization(momentum=0.9)
+    bn.build((None, 4))
+    bn.gamma.assign(arr((4,)))
+    bn.beta.assign(arr((4,)))
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = bn(xt, training=True)
+        loss = tf.reduce_sum(y * w)
+    gx, gg, gb = tape.gradient(loss, [xt, bn.gamma, bn.beta])
+    bn(x * 0.5, training=True)
+    bn4 = tf.keras.layers.BatchNormalization()
+    y4 = bn4(x4, training=True)
+    ln = tf.keras.layers.LayerNormalization()
+    ln.build((None, 4))
+    ln.gamma.assign(arr((4,)))
+    ln.beta.assign(arr((4,)))
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        ly = ln(xt)
+        lloss = tf.reduce_sum(ly * w)
+    lgx, lgg = tape.gradient(lloss, [xt, ln.gamma])
+    emb = tf.keras.layers.Embedding(5, 3)
+    emb.build()
+    table = arr((5, 3))
+    emb.embeddings.assign(table)
+    ids = np.array([[0, 3], [3, 4]])
+    with tf.GradientTape() as tape:
+        e = emb(ids)
+        eloss = tf.reduce_sum(e * e)
+    egrad = tf.convert_to_tensor(tape.gradient(eloss, emb.embeddings))
+    dump("normalization.json", {
+        "x": lists(x), "x4": lists(x4), "w": lists(w),
+        "bn_gamma": lists(bn.gamma.numpy()), "bn_beta": lists(bn.beta.numpy()),
+        "bn_train": lists(y), "bn_grad_x": lists(gx), "bn_grad_gamma": lists(gg),
+        "bn_grad_beta": lists(gb), "bn_moving_mean": lists(bn.moving_mean.numpy()),
+        "bn_moving_variance": lists(bn.moving_variance.numpy()),
+        "bn_inference": lists(bn(x, training=False)), "bn4_train": lists(y4),
+        "bn_names": [v.name for v in bn.weights],
+        "ln_gamma": lists(ln.gamma.numpy()), "ln_beta": lists(ln.beta.numpy()),
+        "ln": lists(ly), "ln_grad_x": lists(lgx), "ln_grad_gamma": lists(lgg),
+        "table": lists(table), "ids": lists(ids), "embedding": lists(e),
+        "embedding_grad": lists(egrad)})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -240,6 +289,7 @@ def main():
     naming_cases()
     summary_cases()
     conv_cases()
+    normalization_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

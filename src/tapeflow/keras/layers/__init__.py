@@ -3,13 +3,17 @@ from .activation import Activation, ReLU, Softmax
 from .conv import AveragePooling2D, Conv2D, MaxPooling2D
 from .dense import Dense
 from .dropout import Dropout
+from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
 from .layer import Layer
+from .normalization import BatchNormalization, LayerNormalization
+from .reshape import Reshape
 
-__all__ = ["Activation", "AveragePooling2D", "AvgPool2D", "Conv2D", "Convolution2D", "Dense",
-           "Dropout", "Flatten", "Input", "InputLayer", "Layer", "MaxPool2D", "MaxPooling2D",
-           "ReLU", "Softmax"]
+__all__ = ["Activation", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D",
+           "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "Input", "InputLayer",
+           "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU", "Reshape",
+           "Softmax"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D

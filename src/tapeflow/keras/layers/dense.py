@@ -32,6 +32,8 @@ class Dense(Layer):
     [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
     """
 
+    _cast_kinds = "fiub"
+
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,

@@ -15,12 +15,13 @@ __all__ = ["Layer"]
 _training_stack = []
 
 
-def _convert_input(x, dtype):
+def _convert_input(x, dtype, kinds):
+    """``x`` as a tensor, cast to ``dtype`` if its dtype is of one of ``kinds`` ('f', 'fiub')."""
     if isinstance(x, (tuple, list, dict)) or x is None:
         return x
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
-    if x._value.dtype != dtype._np and x._value.dtype.kind in "fiub":
+    if x._value.dtype != dtype._np and x._value.dtype.kind in kinds:
         x = _m.cast(x, dtype)
     return x
 
@@ -49,6 +50,10 @@ class Layer:
         input_shape: the shape of one example, without the batch axis (used by
             ``Sequential`` to build ahead of the first call).
     """
+
+    # Float inputs take the layer's dtype, as Keras autocasts; Dense and Conv2D also cast
+    # integer and bool inputs (Keras promotes them in the matmul).
+    _cast_kinds = "f"
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, **kwargs):
@@ -204,7 +209,7 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
-        inputs = _convert_input(inputs, self.dtype_policy)
+        inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
             training = _training_stack[-1]
