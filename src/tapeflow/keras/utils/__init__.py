@@ -1,11 +1,12 @@
-"""``tf.keras.utils``: seeding and one-hot labels."""
+"""``tf.keras.utils``: seeding, one-hot labels and the progress bar."""
 import random as _random
 
-from .._core.backend import np
-from .._core.tensor import _TensorLike
-from ..ops import random_ops as _random_ops
+from ..._core.backend import np
+from ..._core.tensor import _TensorLike
+from ...ops import random_ops as _random_ops
+from .progbar import Progbar
 
-__all__ = ["set_random_seed", "to_categorical"]
+__all__ = ["Progbar", "set_random_seed", "to_categorical"]
 
 
 def set_random_seed(seed: int):
