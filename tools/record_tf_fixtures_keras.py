@@ -41,6 +41,7 @@ def optimizer_cases():
         ("Adam", {"learning_rate": 0.01, "amsgrad": True}),
         ("SGD", {}), ("SGD", {"learning_rate": 0.1, "momentum": 0.9}),
         ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True}),
+        ("RMSprop", {}), ("RMSprop", {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),
     ]
     cases = []
     for cls, kwargs in configs:
@@ -279,6 +280,45 @@ def normalization_cases():
         "embedding_grad": lists(egrad)})
 
 
+FIT_PROGRAM = """
+x = np.random.default_rng(0).random((100, 4)).astype("float32")
+y = (x.sum(1) > 2).astype("int64")
+model = tf.keras.Sequential([tf.keras.Input(shape=(4,)),
+                             tf.keras.layers.Dense(8, activation="relu"),
+                             tf.keras.layers.Dense(2)])
+model.compile(optimizer="adam",
+              loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+              metrics=["accuracy"])
+history = model.fit(x, y, epochs=2, batch_size=32, validation_data=(x, y))
+print(sorted(history.history), history.epoch)
+print(len(model.evaluate(x, y)))
+print(model.predict(x[:3]).shape)
+model.fit(x, y, epochs=1, verbose=2)
+model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(50), epochs=1, verbose=1)
+print(model.evaluate(x, y, verbose=0, return_dict=True).keys())
+"""
+
+
+def screen_lines(text):
+    """What a terminal shows: each line's text after its last carriage return, with
+    backspaces dropped, trailing blanks stripped and every number replaced by N."""
+    import re
+    out = []
+    for line in text.replace("\b", "").split("\n"):
+        shown = re.sub(r"\d+(ms|us|s)/step", "T/step", line.split("\r")[-1].rstrip())
+        out.append(re.sub(r"\d+(\.\d+)?(e[-+]\d+)?", "N", shown))
+    return out
+
+
+def fit_cases():
+    import contextlib
+    import io
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(FIT_PROGRAM, {"np": np, "tf": tf})
+    dump("fit.json", {"program": FIT_PROGRAM, "screen": screen_lines(buffer.getvalue())})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -290,6 +330,7 @@ def main():
     summary_cases()
     conv_cases()
     normalization_cases()
+    fit_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

@@ -5,11 +5,12 @@ from .._core.backend import np
 from .._core.tensor import Tensor
 from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
+from .trainer import Trainer
 
 __all__ = ["Model", "Sequential"]
 
 
-class Model(Layer):
+class Model(Trainer, Layer):
     """A layer that groups layers; subclass it and define ``call`` (``tf.keras.Model``).
 
     Layers, models and lists of layers assigned as attributes are tracked in assignment
