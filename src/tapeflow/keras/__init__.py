@@ -3,5 +3,5 @@ from . import activations, backend, initializers, layers, losses, metrics, model
 from .layers import Input
 from .models import Model, Sequential
 
-__all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses", "metrics", "models",
-           "optimizers", "utils", "Input", "Model", "Sequential"]
+__all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses",
+           "metrics", "models", "optimizers", "utils", "Input", "Model", "Sequential"]
