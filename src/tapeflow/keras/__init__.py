@@ -1,5 +1,6 @@
 """Keras 3's training pieces (``tf.keras``): layers, models, losses, optimizers, metrics."""
-from . import activations, backend, initializers, layers, losses, metrics, models, optimizers, utils
+from . import (activations, backend, callbacks, initializers, layers, losses, metrics, models,
+               optimizers, utils)
 from .layers import Input
 from .models import Model, Sequential
 
