@@ -183,3 +183,28 @@ def test_dense_refuses_an_input_of_another_width_like_keras():
                        r"incompatible with the layer: expected axis -1 of input shape to have "
                        r"value 3, but received input with shape \(1, 4\)$"):
         layer(tf.ones((1, 4)))
+
+
+def test_regularization_and_added_losses_follow_keras():
+    # Values printed by TensorFlow 2.21 for the same program.
+    dense = tf.keras.layers.Dense(2, kernel_regularizer=tf.keras.regularizers.L2(0.1),
+                                  bias_regularizer="l1", kernel_initializer="ones")
+    dense(tf.ones((1, 3)))
+    np.testing.assert_allclose([float(v) for v in dense.losses], [0.6, 0.0], rtol=1e-6)
+
+    class AddsSum(tf.keras.layers.Layer):
+        def call(self, x):
+            self.add_loss(tf.reduce_sum(x))
+            return x
+
+    model = tf.keras.Sequential([AddsSum(), dense])
+    model(tf.ones((1, 3)))
+    model(tf.ones((1, 3)) * 2)
+    np.testing.assert_allclose([float(v) for v in model.losses], [6.0, 0.6, 0.0], rtol=1e-6)
+    l1l2 = tf.keras.regularizers.L1L2(l1=0.1, l2=0.2)(tf.constant([1.0, -2.0]))
+    assert float(l1l2) == pytest.approx(1.3)
+    assert tf.keras.regularizers.get("l2").l2 == 0.01
+    with tf.GradientTape() as tape:
+        penalty = tf.add_n(dense.losses)
+    grad = tape.gradient(penalty, dense.kernel)
+    np.testing.assert_allclose(grad.numpy(), 0.2 * dense.kernel.numpy(), rtol=1e-6)

@@ -1,8 +1,8 @@
 """Keras 3's training pieces (``tf.keras``): layers, models, losses, optimizers, metrics."""
 from . import (activations, backend, callbacks, initializers, layers, losses, metrics, models,
-               optimizers, utils)
+               optimizers, regularizers, utils)
 from .layers import Input
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers", "utils", "Input", "Model", "Sequential"]
+           "metrics", "models", "optimizers", "regularizers", "utils", "Input", "Model", "Sequential"]

@@ -53,15 +53,18 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
+        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.kernel = None
         self.bias = None
 
     def build(self, input_shape):
         self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
-                                      initializer=self.kernel_initializer, name="kernel")
+                                      initializer=self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.filters,), name="bias",
-                                        initializer=self.bias_initializer)
+                                        initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
         self.built = True
 
     def call(self, inputs):

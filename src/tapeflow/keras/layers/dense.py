@@ -20,6 +20,7 @@ class Dense(Layer):
         activation: an activation name or callable; None for linear.
         use_bias: whether to add a bias.
         kernel_initializer, bias_initializer: initializer names or instances.
+        kernel_regularizer, bias_regularizer: optional penalties (see ``layer.losses``).
         name, trainable, dtype, input_shape: as for ``Layer``.
 
     Raises:
@@ -50,6 +51,8 @@ class Dense(Layer):
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
+        self.kernel_regularizer = kernel_regularizer
+        self.bias_regularizer = bias_regularizer
         self.kernel = None
         self.bias = None
 
@@ -60,10 +63,12 @@ class Dense(Layer):
                              f"defined. Found None. Full input shape received: {input_shape}")
         self.kernel = self.add_weight(shape=(input_dim, self.units), name="kernel",
                                       initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.units,), name="bias",
                                         initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer,
                                         constraint=self.bias_constraint)
         self.built = True
 

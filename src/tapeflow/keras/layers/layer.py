@@ -7,6 +7,7 @@ from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import math_ops as _m
 from .. import _naming
 from .. import initializers as _init
+from .. import regularizers as _reg
 from .._variable import KerasVariable
 
 __all__ = ["Layer"]
@@ -58,6 +59,7 @@ class Layer:
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, **kwargs):
         object.__setattr__(self, "_own_weights", [])
+        object.__setattr__(self, "_added_losses", [])
         self.name = name or _naming.auto_name(type(self).__name__)
         self._trainable = bool(trainable)
         self.dtype_policy = _dt.as_dtype(dtype or "float32")
@@ -100,6 +102,7 @@ class Layer:
             var = KerasVariable(init(shape, dtype=dtype), name=name or "variable",
                                 trainable=trainable, dtype=dtype)
         var.constraint = constraint
+        var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
         return var
 
@@ -118,7 +121,7 @@ class Layer:
                     visit(v)
 
         for key, value in vars(self).items():
-            if key != "_own_weights":
+            if key not in ("_own_weights", "_added_losses"):
                 visit(value)
         return found
 
@@ -199,6 +202,28 @@ class Layer:
         """The number of scalars in all weights."""
         return int(sum(w._value.size for w in self.weights))
 
+    # -- losses --------------------------------------------------------------------------
+    def add_loss(self, loss):
+        """Add a scalar loss term (from ``call``); the outermost call starts the list afresh."""
+        self._added_losses.append(loss)
+
+    def _clear_losses(self):
+        self._added_losses.clear()
+        for layer in self._sublayers():
+            layer._clear_losses()
+
+    @property
+    def losses(self) -> list:
+        """Losses added by ``add_loss`` in the last call, then the weights' regularization
+        penalties (computed now, so they are differentiable), this layer first, then each
+        sublayer's."""
+        out = list(self._added_losses)
+        out += [w.regularizer(w) for w in self._own_weights
+                if getattr(w, "regularizer", None) is not None]
+        for layer in self._sublayers():
+            out += layer.losses
+        return out
+
     # -- calling -------------------------------------------------------------------------
     def build(self, input_shape):
         """Create the weights for inputs of ``input_shape``; the base does nothing."""
@@ -213,6 +238,8 @@ class Layer:
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
             training = _training_stack[-1]
+        if not _training_stack:
+            self._clear_losses()
         with _naming.name_scope(self.name, self):
             if not self.built:
                 self.build(_shape_of(inputs))
