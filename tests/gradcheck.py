@@ -14,8 +14,8 @@ import numpy as np
 import tapeflow as tf
 
 EPS = 1e-6
-RTOL = 1e-5
-ATOL = 1e-7
+RTOL = 1e-7
+ATOL = 1e-8
 
 
 def _np(t):
@@ -114,7 +114,7 @@ def vjp_dot(f, u, ws):
     return G
 
 
-def check_second_order(f, args, rng, eps=1e-5, rtol=1e-5, atol=1e-6):
+def check_second_order(f, args, rng, eps=1e-5, rtol=1e-6, atol=1e-7):
     """The first-order check of ``vjp_dot(f, u, w)`` for random ``u`` and ``w``."""
     args = [np.asarray(a, dtype=np.float64) for a in args]
     u = rng.standard_normal(np.shape(_call(f, args)))
