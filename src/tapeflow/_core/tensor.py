@@ -291,7 +291,10 @@ def _array_from_python(value, dtype):
         if t in _PY_SCALARS or t is complex or t is str or t is bytes:
             dtype = _dt.infer_dtype(value)
             return dtype._np.type(value) if dtype is not _dt.string else np.array(value, object)
-        arr = np.array(value)
+        try:
+            arr = np.array(value)
+        except ValueError:  # NumPy refuses ragged nesting
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
         kind = arr.dtype.kind
         if kind == "f":
             return arr.astype(np.float32) if arr.dtype != np.float32 else arr
@@ -313,6 +316,9 @@ def _array_from_python(value, dtype):
     return arr.astype(np_dtype) if arr.ndim else np_dtype.type(arr[()])
 
 
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _check_castable(arr, dtype, original):
     kind = arr.dtype.kind
     target = dtype._np.kind
@@ -322,7 +328,9 @@ def _check_castable(arr, dtype, original):
            or (kind in "US" and dtype is not _dt.string)
            or (kind in "iuf" and target == "b"))
     if bad:
-        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {dtype.name}")
+        # TensorFlow names the dtype as its C++ core does (float, double, half).
+        name = _C_NAMES.get(dtype.name, dtype.name)
+        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {name}")
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):

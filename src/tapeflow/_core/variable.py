@@ -1,11 +1,15 @@
 """Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
 from . import dtypes as _dt
-from . import dispatch
+from . import dispatch, errors
 from .backend import np
 from .tensor import Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike
 from .tensor import convert_to_tensor
 
 __all__ = ["Variable"]
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 class Variable(_TensorLike):
@@ -30,7 +34,9 @@ class Variable(_TensorLike):
                  import_scope=None, constraint=None, synchronization=None,
                  aggregation=None, shape=None, experimental_enable_variable_lifting=True):
         if initial_value is None:
-            raise ValueError("The `initial_value` arg (None) must be specified.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified "
+                             "except when you are not providing a `variable_def`. You "
+                             "provided neither.")
         if callable(initial_value):
             initial_value = initial_value()
         if isinstance(initial_value, _TensorLike) and dtype is not None:
@@ -43,7 +49,8 @@ class Variable(_TensorLike):
             t = convert_to_tensor(initial_value, dtype=dtype)
         value = t._value
         if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
-            raise ValueError(f"The initial value's shape ({TensorShape(value.shape)}) is not "
+            raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                             f"({TensorShape(value.shape)}) is not "
                              f"compatible with the explicitly supplied `shape` argument "
                              f"({TensorShape(shape)}).")
         self._value = value
@@ -102,18 +109,11 @@ class Variable(_TensorLike):
                     f"Cannot assign value to variable ' {self.name}': Shape mismatch.The "
                     f"variable shape {TensorShape(self._value.shape)}, and the assigned value "
                     f"shape {TensorShape(v.shape)} are incompatible.")
-            try:
-                np.broadcast_shapes(v.shape, self._value.shape)
-            except ValueError:
-                raise ValueError(
-                    f"Cannot update variable with shape {TensorShape(self._value.shape)} "
-                    f"using a Tensor with shape {TensorShape(v.shape)}, shapes must be "
-                    f"equal.") from None
-            if np.broadcast_shapes(v.shape, self._value.shape) != self._value.shape:
-                raise ValueError(
-                    f"Cannot update variable with shape {TensorShape(self._value.shape)} "
-                    f"using a Tensor with shape {TensorShape(v.shape)}, shapes must be "
-                    f"equal.")
+            op_type = "AssignAddVariableOp" if op == "assign_add" else "AssignSubVariableOp"
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                f"Cannot update variable with shape {_dims(self._value.shape)} using a "
+                f"Tensor with shape {_dims(v.shape)}, shapes must be equal.", op_type)
         return v
 
     def assign(self, value, use_locking=None, name=None, read_value=True):

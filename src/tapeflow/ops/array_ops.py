@@ -372,7 +372,7 @@ def strided_slice_getitem(x, key):
     key = _norm_key(key)
     if x._value.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
         raise errors.op_error(errors.InvalidArgumentError,
-                              "Index out of range using input dim 0; input has only 0 dims",
+                              "Attempting to slice scalar input.",
                               "StridedSlice")
     return apply(_STRIDED_SLICE, (x,), {"key": key})
 

@@ -46,7 +46,8 @@ def _binary(prim):
 
 def _pow_forward(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
-        raise ValueError("Integers to negative integer powers are not allowed.")
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Integers to negative integer powers are not allowed", "Pow")
     return np.power(x, y)
 
 
@@ -83,6 +84,9 @@ def divide(x, y, name=None):
     Raises:
         tf.errors.InvalidArgumentError: for different dtypes or incompatible shapes.
     """
+    if isinstance(x, _TensorLike) and isinstance(y, _TensorLike) and x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
+                        f"{y.dtype!r}.")
     x, y = pair(x, y, "RealDiv")
     kind = x._value.dtype.kind
     if kind in "iu":
@@ -636,13 +640,12 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         transpose_b = True
     ra, rb = a._value.ndim, b._value.ndim
     if ra < 2 or rb < 2:
-        if ra != rb:
-            raise errors.op_error(
-                errors.InvalidArgumentError,
-                f"In[0] and In[1] has different ndims: {_dims(a._value.shape)} vs. "
-                f"{_dims(b._value.shape)}", "MatMul")
+        k = 0 if ra < 2 else 1
+        if max(ra, rb) <= 2:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  f"In[{k}] ndims must be >= 2", "MatMul")
         raise errors.op_error(errors.InvalidArgumentError,
-                              f"In[0] ndims must be >= 2: {ra}", "MatMul")
+                              f"In[{k}] ndims must be >= 2: {min(ra, rb)}", "BatchMatMulV2")
     prim = _MATMUL if ra == 2 and rb == 2 else _BATCH_MATMUL
     return apply(prim, (a, b), {"transpose_a": bool(transpose_a),
                                 "transpose_b": bool(transpose_b)})
