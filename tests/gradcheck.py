@@ -58,13 +58,14 @@ def check_vjp(f, args, rng, eps=EPS, rtol=RTOL, atol=ATOL):
     recorded = _ops(tape)
     u = rng.standard_normal(np.shape(y.numpy()))
     grads = tape.gradient(y, xs, output_gradients=tf.constant(u))
-    for g, a in zip(grads, args):
+    for g, a in zip(grads, args, strict=True):
         if g is not None:
             assert g.dtype == tf.float64 and tuple(g.shape) == a.shape, (g, a.shape)
     vs = [rng.standard_normal(a.shape) for a in args]
-    analytic = sum(float(np.sum(_np(g) * v)) for g, v in zip(grads, vs) if g is not None)
-    plus = _call(f, [a + eps * v for a, v in zip(args, vs)])
-    minus = _call(f, [a - eps * v for a, v in zip(args, vs)])
+    analytic = sum(float(np.sum(_np(g) * v))
+                   for g, v in zip(grads, vs, strict=True) if g is not None)
+    plus = _call(f, [a + eps * v for a, v in zip(args, vs, strict=True)])
+    minus = _call(f, [a - eps * v for a, v in zip(args, vs, strict=True)])
     numeric = float(np.sum(u * (plus - minus))) / (2 * eps)
     _assert_close(analytic, numeric, rtol, atol, "<VJP(u), v> vs <u, JVP(v)>")
     return recorded
@@ -106,7 +107,7 @@ def vjp_dot(f, u, ws):
             y = f(*xs)
         grads = inner.gradient(y, list(xs), output_gradients=tf.constant(u))
         total = tf.constant(0.0, dtype=tf.float64)
-        for g, w in zip(grads, ws):
+        for g, w in zip(grads, ws, strict=True):
             if g is not None:
                 total = total + tf.reduce_sum(g * tf.constant(w))
         return total

@@ -141,10 +141,10 @@ def test_watch_accessed_variables_false_ignores_unwatched_variables():
 def test_watched_variables_is_a_tuple_in_creation_order():
     a, b, c = tf.Variable(1.0), tf.Variable(2.0), tf.Variable(3.0)
     with tf.GradientTape() as t:
-        y = c * b * a
+        c * b * a
     watched = t.watched_variables()
-    assert isinstance(watched, tuple)
-    assert [v is w for v, w in zip(watched, (a, b, c))] == [True, True, True]
+    assert isinstance(watched, tuple) and len(watched) == 3
+    assert watched[0] is a and watched[1] is b and watched[2] is c
 
 
 def test_watched_variables_after_gradient_on_nonpersistent_tape():
@@ -625,9 +625,12 @@ def test_persistent_gradient_inside_context_is_differentiable_again():
     assert _val(g) == 12.0 and _val(t.gradient(g, x)) == 12.0
 
 
+_UNSET = object()
+
+
 def _nested(placement):
     x = tf.Variable(1.0)
-    d2 = "unset"
+    d2 = _UNSET
     with tf.GradientTape() as tape_2:
         with tf.GradientTape() as tape_1:
             y = x * x * x
@@ -639,7 +642,7 @@ def _nested(placement):
             d2 = tape_2.gradient(dy_dx, x)
     if placement.startswith("first-outside"):
         dy_dx = tape_1.gradient(y, x)
-    if d2 == "unset":
+    if d2 is _UNSET:
         d2 = tape_2.gradient(dy_dx, x)
     return dy_dx, d2
 
