@@ -4,7 +4,7 @@ import builtins
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from . import math_ops as _m
@@ -512,6 +512,8 @@ def fill(dims, value, name=None, layout=None):
         raise errors.op_error(errors.InvalidArgumentError,
                               f"value must be a scalar. Got {v._value.ndim}", "Fill")
     shape = _creation_shape(dims)
+    if ACTIVE[0]:  # the gradient flows to ``value`` (summed), as TensorFlow's Fill
+        return broadcast_to(v, shape)
     return Tensor(np.full(shape, v._value, v._value.dtype) if shape else v._value)
 
 
