@@ -7,7 +7,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from ._helpers import (FLOAT_COMPLEX_TYPES, check_kind, norm_axis, pair, to_tensor)
@@ -300,6 +300,9 @@ def _cast_forward(x, dtype, src):
 
 
 _CAST = primitive("Cast", _cast_forward, save_inputs=False)
+# Casts to or from integers and bool have no gradient: they record nothing and their
+# outputs are never watched (one op type, two table entries, so not in the registry).
+_CAST_NO_GRADIENT = Primitive("Cast", _cast_forward, save_inputs=False, differentiable=False)
 
 
 def _cast_rule(g, y, x_shape, dtype, src):
@@ -328,7 +331,8 @@ def cast(x, dtype, name=None):
     x = to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
-    return apply(_CAST, (x,), {"dtype": dtype._np, "src": x._value.dtype})
+    prim = _CAST if x._value.dtype.kind in "fc" and dtype._np.kind in "fc" else _CAST_NO_GRADIENT
+    return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
