@@ -382,6 +382,66 @@ def test_broadcast_operand_gradient_is_summed_to_its_shape():
     assert _val(t.gradient(y, b)) == [8.0, 8.0, 8.0]
 
 
+def test_gradient_of_watched_tensor_with_respect_to_itself_is_ones():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+    assert _val(t.gradient(x, x)) == [1.0, 1.0]
+
+
+def test_ops_after_the_block_are_not_recorded():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+    y = x * x
+    assert t.gradient(y, x) is None
+
+
+def test_entering_a_tape_again_continues_its_recording():
+    x = tf.constant([1.0, 2.0])
+    t = tf.GradientTape()
+    with t:
+        t.watch(x)
+        y = x * x
+    with t:
+        z = y * 3.0
+    assert _val(t.gradient(z, x)) == [6.0, 12.0]
+
+
+def test_gradient_on_a_tape_never_entered_raises_runtime_error():
+    x = tf.constant(1.0)
+    with pytest.raises(RuntimeError, match="only be used to compute one set"):
+        tf.GradientTape().gradient(x, x)
+
+
+def test_scalar_output_gradient_scales_every_element():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+    assert _val(t.gradient(y, x, output_gradients=tf.constant(2.0))) == [4.0, 8.0]
+
+
+def test_variable_read_before_and_after_assign_add():
+    v = tf.Variable(1.0)
+    with tf.GradientTape() as t:
+        y = v * 2.0
+        v.assign_add(1.0)
+        z = y * v
+    # z = (2 v0) * v1 with both reads of the same variable: 2 * v1 + 2 * v0 = 4 + 2.
+    assert _val(t.gradient(z, v)) == 6.0
+
+
+def test_leaving_through_numpy_cuts_the_gradient():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        escaped = tf.constant(x.numpy() * 2.0)
+        y = tf.constant(x.numpy()) * x
+    assert t.gradient(escaped, x) is None
+    assert _val(t.gradient(y, x)) == [1.0, 2.0]
+
+
 # ----------------------------------------------------------------------- jacobians
 
 
