@@ -225,6 +225,11 @@ case("matmul-batch-transpose", lambda a, b: tf.matmul(a, b, transpose_a=True,
                                                       transpose_b=True),
      normal((2, 3, 2)), normal((2, 2, 3)))
 case("matmul-1x1", tf.matmul, normal((1, 1)), normal((1, 1)))
+case("matvec", tf.linalg.matvec, normal((2, 3)), normal((3,)))
+case("matvec-transpose_a", lambda a, b: tf.linalg.matvec(a, b, transpose_a=True),
+     normal((3, 2)), normal((3,)))
+case("matvec-batch", tf.linalg.matvec, normal((2, 2, 3)), normal((2, 3)))
+case("matvec-batch-broadcast", tf.linalg.matvec, normal((2, 3)), normal((4, 3)))
 
 # ----------------------------------------------------------------------- shapes and slicing
 

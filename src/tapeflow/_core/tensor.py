@@ -228,9 +228,9 @@ class Tensor(_TensorLike):
 
     __slots__ = ("_value", "_id", "__weakref__")
 
-    def __init__(self, value, _id=None):
+    def __init__(self, value):
         self._value = value
-        self._id = _next_id() if _id is None else _id
+        self._id = _next_id()
 
     def ref(self):
         return _Reference(self)
@@ -250,9 +250,19 @@ class Tensor(_TensorLike):
                 f"numpy={_numpy_text(self._value, True)}>")
 
 
-def wrap(value):
-    """A new Tensor around a backend array or scalar (no checks: the engine's constructor)."""
-    return Tensor(value)
+_new = object.__new__
+
+
+def alias(value, tensor_id):
+    """A Tensor that shares ``tensor_id`` with an existing tensor or variable.
+
+    Tapes know a variable by its id; a snapshot of its value under that id keeps the
+    gradient connected while later ``assign`` calls cannot change what was recorded.
+    """
+    t = _new(Tensor)
+    t._value = value
+    t._id = tensor_id
+    return t
 
 
 class _Reference:
@@ -291,6 +301,8 @@ def _array_from_python(value, dtype):
         if t in _PY_SCALARS or t is complex or t is str or t is bytes:
             dtype = _dt.infer_dtype(value)
             return dtype._np.type(value) if dtype is not _dt.string else np.array(value, object)
+        if not isinstance(value, (list, tuple)):
+            _unsupported(value)
         try:
             arr = np.array(value)
         except ValueError:  # NumPy refuses ragged nesting
@@ -307,13 +319,22 @@ def _array_from_python(value, dtype):
         if kind in "US":
             return arr.astype(object)
         if kind == "O":
-            raise ValueError(
-                "Can't convert non-rectangular Python sequence to Tensor.")
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
         return arr
+    if not isinstance(value, (list, tuple, float, int, complex, str, bytes)):
+        _unsupported(value)
     np_dtype = dtype._np
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     _check_castable(arr, dtype, value)
     return arr.astype(np_dtype) if arr.ndim else np_dtype.type(arr[()])
+
+
+def _unsupported(value):
+    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                     f"({type(value)}) to a Tensor.")
 
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
@@ -377,16 +398,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             return Tensor(_array_from_python(value, _dt.as_dtype(dtype_hint)))
         except (TypeError, ValueError):
             pass
-    try:
-        return Tensor(_array_from_python(value, dtype))
-    except TypeError:
-        raise
-    except ValueError:
-        raise
-    except Exception as err:  # e.g. an arbitrary object NumPy cannot hold
-        raise ValueError(
-            f"Attempt to convert a value ({value!r}) with an unsupported type "
-            f"({type(value)}) to a Tensor.") from err
+    return Tensor(_array_from_python(value, dtype))
 
 
 def constant(value, dtype=None, shape=None, name="Const"):

@@ -1,11 +1,16 @@
 """Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
-from . import dtypes as _dt
+import sys
+
 from . import dispatch, errors
+from . import dtypes as _dt
 from .backend import np
-from .tensor import Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike
+from .tensor import (Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike,
+                     alias)
 from .tensor import convert_to_tensor
 
 __all__ = ["Variable"]
+
+_getrefcount = sys.getrefcount
 
 
 def _dims(shape):
@@ -76,7 +81,7 @@ class Variable(_TensorLike):
             for tape in dispatch.tape_stack():
                 if tape.watch_accessed and self._watchable():
                     tape.watch_variable(self)
-        return Tensor(self._value, self._id)
+        return alias(self._value, self._id)
 
     def read_value(self) -> Tensor:
         """The current value as a Tensor (``tf.Variable.read_value``)."""
@@ -126,15 +131,34 @@ class Variable(_TensorLike):
         self._value = v
         return self
 
-    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Add ``delta`` (same dtype, broadcastable to the shape). Returns the variable."""
-        self._value = self._value + self._new_value(delta, "assign_add")
+    def _update(self, delta, ufunc, op):
+        d = self._new_value(delta, op)
+        v = self._value
+        # Update in place when nothing else holds the array (no tensor read from this
+        # variable, no tape snapshot): NumPy's speed for big weights, and what any reader
+        # already holding the old value could never observe. The count is this attribute,
+        # the local name and getrefcount's own argument.
+        if type(v) is np.ndarray and _getrefcount(v) <= 3 and v.flags.writeable:
+            ufunc(v, d, out=v)
+        else:
+            self._value = ufunc(v, d)
         return self
 
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Add ``delta`` (same dtype, broadcastable to the shape). Returns the variable.
+
+        Raises:
+            ValueError: on a dtype mismatch or a shape that does not broadcast.
+        """
+        return self._update(delta, np.add, "assign_add")
+
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtract ``delta`` (same dtype, broadcastable to the shape). Returns the variable."""
-        self._value = self._value - self._new_value(delta, "assign_sub")
-        return self
+        """Subtract ``delta`` (same dtype, broadcastable to the shape). Returns the variable.
+
+        Raises:
+            ValueError: on a dtype mismatch or a shape that does not broadcast.
+        """
+        return self._update(delta, np.subtract, "assign_sub")
 
     def __repr__(self):
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "

@@ -61,7 +61,8 @@ def reshape(tensor, shape, name=None):
 
 
 def _broadcast_forward(x, shape):
-    return np.broadcast_to(x, shape).copy()
+    # A read-only view: tensors are immutable, so the stretched copy is never needed.
+    return np.broadcast_to(x, shape)
 
 
 _BROADCAST = primitive("BroadcastTo", _broadcast_forward, save_inputs=False,
