@@ -57,7 +57,7 @@ def _floormod_pair(x_shape, y_shape):
 
 class Case:
     def __init__(self, name, fn, *domains, gen=None, eps=None, rtol=None, second=True,
-                 jacobian=True, second_xfail=None):
+                 jacobian=True, second_xfail=None, float32=True):
         self.name = name
         self.fn = fn
         self.domains = domains
@@ -67,6 +67,7 @@ class Case:
         self.second = second
         self.jacobian = jacobian
         self.second_xfail = second_xfail
+        self.float32 = float32
 
     def inputs(self):
         rng = np.random.default_rng(zlib.crc32(self.name.encode()))
@@ -233,13 +234,13 @@ case("matvec-batch-broadcast", tf.linalg.matvec, normal((2, 3)), normal((4, 3)))
 
 # ----------------------------------------------------------------------- shapes and slicing
 
-case("reshape", lambda x: tf.reshape(x, (3, 2)) * tf.constant([[1.0, 2.0]] * 3, F64),
+case("reshape", lambda x: tf.reshape(x, (3, 2)) * tf.constant([[1.0, 2.0]] * 3, x.dtype),
      normal((2, 3)))
 case("reshape-minus-one", lambda x: tf.reshape(x, (-1,)), normal((2, 2)))
 case("broadcast_to", lambda x: tf.broadcast_to(x, (2, 3, 3)), normal((3, 1)))
 case("transpose", lambda x: tf.transpose(x), normal((2, 3)))
 case("transpose-perm", lambda x: tf.transpose(x, [1, 2, 0]), normal((2, 3, 2)))
-case("expand_dims", lambda x: tf.expand_dims(x, 1) * tf.constant([[[1.0], [2.0]]], F64),
+case("expand_dims", lambda x: tf.expand_dims(x, 1) * tf.constant([[[1.0], [2.0]]], x.dtype),
      normal((3, 2)))
 case("squeeze", lambda x: tf.squeeze(x, axis=1), normal((2, 1, 3)))
 case("concat", lambda a, b, c: tf.concat([a, b, c], axis=1), normal((2, 1)), normal((2, 3)),
@@ -269,7 +270,7 @@ case("getitem-newaxis-ellipsis", lambda x: x[None, ..., 0], normal((2, 3, 2)))
 case("getitem-tensor-index", lambda x: x[tf.constant(1)] * x[0], normal((2, 2)))
 case("iterate-rows", lambda x: tf.add_n([r * r for r in x]), normal((3, 2)))
 case("bias_add", tf.nn.bias_add, normal((2, 3)), normal((3,)))
-case("fill", lambda v: tf.fill([2, 3], v) * tf.constant([1.0, 2.0, 3.0], F64), normal(()))
+case("fill", lambda v: tf.fill([2, 3], v) * tf.constant([1.0, 2.0, 3.0], v.dtype), normal(()))
 
 # ----------------------------------------------------------------------- losses
 
@@ -289,7 +290,7 @@ case("sparse_softmax_cross_entropy_with_logits",
      lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(
          labels=tf.constant([2, 0]), logits=x), normal((2, 3)))
 case("composite-mlp-loss", lambda w, b, x: tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(
-    labels=tf.constant([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]], F64),
+    labels=tf.constant([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]], w.dtype),
     logits=tf.tanh(tf.matmul(x, w) + b))), normal((3, 2)), normal((2,)), normal((3, 3)))
 
 CASE_IDS = [c.name for c in CASES]
@@ -469,3 +470,27 @@ def test_kink_conventions_match_tensorflow():
     assert got == {"abs": [-1.0, 0.0, 1.0], "relu": [0.0, 0.0, 1.0],
                    "maximum": [0.0, 1.0, 1.0], "minimum": [1.0, 1.0, 0.0],
                    "clip": [0.0, 1.0, 1.0], "leaky_relu": [0.2, 0.2, 1.0]}
+
+
+# ----------------------------------------------------------------------- float32
+
+
+def _float32_params():
+    return [pytest.param(c, id=c.name) for c in CASES if c.float32]
+
+
+@pytest.mark.parametrize("c", _float32_params())
+def test_float32_gradients_keep_dtype_and_shape_and_agree_with_float64(c):
+    args, _ = c.inputs()
+    grads = {}
+    for dtype in (tf.float32, F64):
+        xs = [tf.constant(a, dtype=dtype) for a in args]
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            y = c.fn(*xs)
+        grads[dtype] = tape.gradient(y, xs)
+    for g32, g64, a in zip(grads[tf.float32], grads[F64], args, strict=True):
+        assert (g32 is None) == (g64 is None)
+        if g32 is not None:
+            assert g32.dtype == tf.float32 and tuple(g32.shape) == a.shape
+            np.testing.assert_allclose(g32.numpy(), g64.numpy(), rtol=2e-4, atol=2e-4)
