@@ -9,6 +9,8 @@ import zlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tapeflow as tf
 from gradcheck import check_jacobian, check_second_order, check_vjp, recorded_ops
@@ -494,3 +496,34 @@ def test_float32_gradients_keep_dtype_and_shape_and_agree_with_float64(c):
         if g32 is not None:
             assert g32.dtype == tf.float32 and tuple(g32.shape) == a.shape
             np.testing.assert_allclose(g32.numpy(), g64.numpy(), rtol=2e-4, atol=2e-4)
+
+
+# ----------------------------------------------------------------------- random broadcasting
+
+@st.composite
+def _broadcast_pair(draw):
+    # Two shapes that broadcast: each axis of the result, kept or set to 1 per operand,
+    # and the leading axes of one operand possibly dropped.
+    out = draw(st.lists(st.integers(1, 3), min_size=0, max_size=3))
+    shapes = []
+    for _ in range(2):
+        dims = [d if draw(st.booleans()) else 1 for d in out]
+        drop = draw(st.integers(0, len(dims)))
+        shapes.append(tuple(dims[drop:]))
+    return shapes
+
+
+_BROADCAST_OPS = {
+    "add": tf.add, "subtract": tf.subtract, "multiply": tf.multiply,
+    "squared_difference": tf.math.squared_difference,
+    "divide": lambda x, y: x / (y * y + 1.0), "where": lambda x, y: tf.where(x > 0.0, x, y),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes=_broadcast_pair(), name=st.sampled_from(sorted(_BROADCAST_OPS)),
+       seed=st.integers(0, 2**16))
+def test_broadcasting_gradients_sum_back_to_each_operand_shape(shapes, name, seed):
+    rng = np.random.default_rng(seed)
+    args = [rng.standard_normal(s) for s in shapes]
+    check_vjp(_BROADCAST_OPS[name], args, rng)
