@@ -300,7 +300,9 @@ def _array_from_python(value, dtype):
         t = type(value)
         if t in _PY_SCALARS or t is complex or t is str or t is bytes:
             dtype = _dt.infer_dtype(value)
-            return dtype._np.type(value) if dtype is not _dt.string else np.array(value, object)
+            if dtype is _dt.string:
+                return np.array(value.encode() if t is str else value, object)
+            return dtype._np.type(value)
         if not isinstance(value, (list, tuple)):
             _unsupported(value)
         try:
@@ -317,7 +319,7 @@ def _array_from_python(value, dtype):
         if kind == "c":
             return arr.astype(np.complex128)
         if kind in "US":
-            return arr.astype(object)
+            return _bytes(arr)
         if kind == "O":
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
         return arr
@@ -329,6 +331,8 @@ def _array_from_python(value, dtype):
     except ValueError:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     _check_castable(arr, dtype, value)
+    if dtype is _dt.string:
+        return _bytes(arr)
     return arr.astype(np_dtype) if arr.ndim else np_dtype.type(arr[()])
 
 
@@ -338,6 +342,13 @@ def _unsupported(value):
 
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _bytes(arr):
+    """A string array as TensorFlow holds it: an object array of bytes (``b'a'``)."""
+    if arr.dtype.kind == "U":
+        arr = np.char.encode(arr, "utf-8")
+    return arr.astype(object)
 
 
 def _check_castable(arr, dtype, original):
@@ -384,7 +395,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         dtype = _dt.as_dtype(dtype)
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "US":
-            value = np.asarray(value, dtype=object)
+            value = _bytes(np.asarray(value))
         if dtype is not None and value.dtype != dtype._np:
             _check_castable(np.asarray(value), dtype, value)
             value = value.astype(dtype._np)
