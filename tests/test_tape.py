@@ -496,6 +496,20 @@ def test_jacobian_unconnected_is_none_or_zeros():
     assert j.shape == (2, 1, 3) and not np.any(j.numpy())
 
 
+def test_jacobian_packs_results_like_nested_sources_with_variables():
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    x = tf.constant([1.0, -1.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.linalg.matvec(w, x)
+    j = t.jacobian(y, {"w": w, "x": x}, experimental_use_pfor=False)
+    assert sorted(j) == ["w", "x"]
+    np.testing.assert_allclose(j["x"].numpy(), w.numpy())
+    want_w = np.zeros((2, 2, 2))
+    want_w[0, 0], want_w[1, 1] = x.numpy(), x.numpy()
+    np.testing.assert_allclose(j["w"].numpy(), want_w)
+
+
 def test_batch_jacobian_values_and_shape():
     with tf.GradientTape() as g:
         x = tf.constant([[1.0, 2.0], [3.0, 4.0]], dtype=tf.float32)
