@@ -1,4 +1,5 @@
 """Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
+import operator
 import sys
 
 from . import dispatch, errors
@@ -131,7 +132,7 @@ class Variable(_TensorLike):
         self._value = v
         return self
 
-    def _update(self, delta, ufunc, op):
+    def _update(self, delta, ufunc, pyop, op):
         d = self._new_value(delta, op)
         v = self._value
         # Update in place when nothing else holds the array (no tensor read from this
@@ -141,24 +142,27 @@ class Variable(_TensorLike):
         if type(v) is np.ndarray and _getrefcount(v) <= 3 and v.flags.writeable:
             ufunc(v, d, out=v)
         else:
-            self._value = ufunc(v, d)
+            # The operator reaches NumPy's scalar fast path for 0-d variables.
+            self._value = pyop(v, d)
         return self
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Add ``delta`` (same dtype, broadcastable to the shape). Returns the variable.
+        """Add ``delta`` (same dtype and shape). Returns the variable.
 
         Raises:
-            ValueError: on a dtype mismatch or a shape that does not broadcast.
+            ValueError: on a dtype mismatch.
+            tf.errors.InvalidArgumentError: on a shape mismatch.
         """
-        return self._update(delta, np.add, "assign_add")
+        return self._update(delta, np.add, operator.add, "assign_add")
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtract ``delta`` (same dtype, broadcastable to the shape). Returns the variable.
+        """Subtract ``delta`` (same dtype and shape). Returns the variable.
 
         Raises:
-            ValueError: on a dtype mismatch or a shape that does not broadcast.
+            ValueError: on a dtype mismatch.
+            tf.errors.InvalidArgumentError: on a shape mismatch.
         """
-        return self._update(delta, np.subtract, "assign_sub")
+        return self._update(delta, np.subtract, operator.sub, "assign_sub")
 
     def __repr__(self):
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
