@@ -267,6 +267,12 @@ class GradientTape:
             out.append(g)
         return out
 
+    def _check_pfor(self, use_pfor):
+        if not use_pfor and not self._persistent:
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the jacobian "
+                "with eager execution enabled and with  experimental_use_pfor set to False.")
+
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
         """The Jacobian of ``target`` with respect to each source.
@@ -275,20 +281,25 @@ class GradientTape:
             target: a Tensor of shape ``T``.
             sources: a Tensor or Variable of shape ``S``, or a nested structure of them.
             unconnected_gradients: as in :meth:`gradient`.
-            parallel_iterations, experimental_use_pfor: accepted for TensorFlow's signature.
+            parallel_iterations: accepted for TensorFlow's signature.
+            experimental_use_pfor: True (default) runs one reverse sweep with a batch of
+                one-hot cotangents; False runs one sweep per element of ``target``.
 
         Returns:
             Per source a Tensor of shape ``T + S`` (``None`` if unconnected), packed like
             ``sources``.
 
         Raises:
-            RuntimeError: on a non-persistent tape that was already used.
+            RuntimeError: on a non-persistent tape that was already used, or with
+                ``experimental_use_pfor=False`` on a non-persistent tape (as TensorFlow).
         """
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
+        self._check_pfor(experimental_use_pfor)
         self._begin_gradient()
         flat_sources = nest.flatten(sources)
-        result = jacobians.jacobian(self, target, flat_sources, unconnected)
+        result = jacobians.jacobian(self, target, flat_sources, unconnected,
+                                    bool(experimental_use_pfor))
         self._end_gradient()
         return nest.pack_sequence_as(sources, result)
 
@@ -300,16 +311,20 @@ class GradientTape:
             target: a Tensor of shape ``[b, y1, ...]``; row ``i`` depends on ``source[i]`` only.
             source: a Tensor or Variable of shape ``[b, x1, ...]``.
             unconnected_gradients: as in :meth:`gradient`.
+            parallel_iterations, experimental_use_pfor: as in :meth:`jacobian`.
 
         Returns:
             A Tensor of shape ``[b, y1, ..., x1, ...]``, or ``None`` if unconnected.
 
         Raises:
             ValueError: if the first dimensions of target and source differ.
+            RuntimeError: as in :meth:`jacobian`.
         """
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
+        self._check_pfor(experimental_use_pfor)
         self._begin_gradient()
-        result = jacobians.batch_jacobian(self, target, source, unconnected)
+        result = jacobians.batch_jacobian(self, target, source, unconnected,
+                                          bool(experimental_use_pfor))
         self._end_gradient()
         return result
