@@ -3,6 +3,7 @@ import contextlib
 import enum
 import logging
 
+from . import explain as _explain
 from . import nest
 from .backend import np
 from .backprop import backward
@@ -31,14 +32,17 @@ class UnconnectedGradients(enum.Enum):
 class _Tape:
     """The recording itself: watched ids, entries in execution order, watched variables."""
 
-    __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables")
+    __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables", "events",
+                 "started")
 
     def __init__(self, persistent, watch_accessed):
         self.watched = set()
-        self.entries = []
+        self.entries = _explain.EntryList(self)
         self.persistent = persistent
         self.watch_accessed = watch_accessed
         self.variables = {}
+        self.events = None  # what explain() needs: see explain.py
+        self.started = None
 
     def watch_variable(self, v):
         if v._id not in self.variables:
@@ -84,6 +88,8 @@ class GradientTape:
         self._watch_accessed_variables = watch_accessed_variables
         self._recording = False
         self._watched_variables = ()
+        self._consumed_at = None
+        self._retained = None
 
     def __enter__(self):
         self._push_tape()
@@ -99,6 +105,7 @@ class GradientTape:
                              "re-enter an already-active tape.")
         if self._tape is None:
             self._tape = _Tape(self._persistent, self._watch_accessed_variables)
+            self._tape.started = _explain.user_site(3)
         push_tape(self._tape)
         self._recording = True
 
@@ -144,9 +151,11 @@ class GradientTape:
         if not self._recording:
             raise RuntimeError("Cannot stop recording on a tape that is not recording.")
         self._pop_tape()
+        shadow = _explain.start_shadow(self._tape)
         try:
             yield
         finally:
+            _explain.end_shadow(self._tape, shadow)
             self._push_tape()
 
     def reset(self):
@@ -181,6 +190,7 @@ class GradientTape:
 
     def _end_gradient(self):
         if not self._persistent:
+            _explain.note_consumed(self)
             self._watched_variables = tuple(self._tape.variables.values())
             self._tape = None
 
@@ -210,6 +220,7 @@ class GradientTape:
         self._begin_gradient()
         flat_sources = nest.flatten(sources)
         result = self._gradient(target, flat_sources, output_gradients, unconnected)
+        _explain.remember_none(self, target, flat_sources, result)
         self._end_gradient()
         return nest.pack_sequence_as(sources, result)
 
@@ -266,6 +277,38 @@ class GradientTape:
                 g = Tensor(np.zeros_like(s._value))
             out.append(g)
         return out
+
+    def explain(self, target, sources):
+        """Why each source's gradient is ``None``: one short reason per source.
+
+        Beyond TensorFlow. The reasons name the place in your code where the chain broke:
+        never watched, integer dtype, not connected, left the tape through ``.numpy()`` /
+        ``float()`` / ``np.*``, written by ``assign``, recorded under ``stop_recording``,
+        or the tape consumed by an earlier ``gradient`` call.
+
+        Args:
+            target: the Tensor (or nested structure) you take the gradient of.
+            sources: a Tensor/Variable or a nested structure of them.
+
+        Returns:
+            A str per source, packed like ``sources``.
+        """
+        return _explain.explain(self, target, sources)
+
+    def summary(self, print_fn=None):
+        """Print the number of entries, the ops, the bytes held and where recording began.
+
+        Args:
+            print_fn: the function that prints the text (default ``print``).
+        """
+        _explain.summary(self, print_fn)
+
+    def to_dot(self, target=None, filename=None, format=None):  # noqa: A002
+        """The recorded graph as Graphviz DOT text, the path to ``target`` in red.
+
+        See :func:`tapeflow._core.explain.to_dot` for rendering to PNG/SVG.
+        """
+        return _explain.to_dot(self, target, filename, format)
 
     def _check_pfor(self, use_pfor):
         if not use_pfor and not self._persistent:

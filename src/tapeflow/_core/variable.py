@@ -123,16 +123,22 @@ class Variable(_TensorLike):
             ValueError: on a shape or dtype mismatch.
         """
         v = self._new_value(value, "assign")
+        if dispatch.ACTIVE[0]:
+            _assigned(self, value, "assign")
         self._value = v
         return self
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` (same dtype, broadcastable to the shape). Returns the variable."""
+        if dispatch.ACTIVE[0]:
+            _assigned(self, delta, "assign_add")
         self._value = self._value + self._new_value(delta, "assign_add")
         return self
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` (same dtype, broadcastable to the shape). Returns the variable."""
+        if dispatch.ACTIVE[0]:
+            _assigned(self, delta, "assign_sub")
         self._value = self._value - self._new_value(delta, "assign_sub")
         return self
 
@@ -141,3 +147,9 @@ class Variable(_TensorLike):
                 f"numpy={_numpy_text(self._value, True)}>")
 
     __str__ = __repr__
+
+
+def _assigned(var, value, op):
+    # Written while a tape records: explain() reports that the chain stops here.
+    from .explain import on_assign
+    on_assign(var, value, op)
