@@ -105,11 +105,25 @@ def test_entry_without_batch_rule_falls_back_row_by_row(monkeypatch):
     np.testing.assert_allclose(vec[0].numpy(), numeric_jacobian(f, xs)[0], atol=1e-6)
 
 
-def test_vectorised_jacobian_uses_no_fallback_for_dense_layer():
+def test_dense_layer_jacobian_never_makes_the_identity_batch():
+    stats = {}
+    f = lambda x: tf.tanh(tf.squeeze(tf.matmul(tf.constant(W), x[:, None]), 1) + 1.0)  # noqa
+    tape_jacobian(f, [RNG.normal(size=(3,))], stats=stats)
+    assert stats == {}
     stats = {}
     f = lambda x: tf.tanh(tf.matmul(tf.constant(W), x[:, None])[:, 0] + 1.0)  # noqa: E731
     tape_jacobian(f, [RNG.normal(size=(3,))], stats=stats)
-    assert stats == {}
+    assert stats == {"dense": 1}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_diagonal_seed_matches_dense_identity_seed(name, monkeypatch):
+    f, xs = CASES[name]
+    structured = tape_jacobian(f, xs)
+    monkeypatch.setattr(jacobians, "STRUCTURED", [False])
+    dense = tape_jacobian(f, xs)
+    for a, b in zip(structured, dense):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-13, atol=1e-14)
 
 
 def test_jacobian_of_variable_and_nested_sources():

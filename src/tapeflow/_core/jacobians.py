@@ -2,7 +2,9 @@
 
 The seed is ``n`` one-hot rows stacked on a new leading axis, so every gradient in the sweep
 carries that batch axis. Element-wise rules broadcast over it as they are; a primitive whose
-rule reshapes, reduces or indexes declares a batch-aware rule with :func:`defbatch`. An entry
+rule reshapes, reduces or indexes declares a batch-aware rule with :func:`defbatch`. The
+identity seed itself is kept implicit (``_Diag``) for as long as rules act element by element,
+so a dense ``n x n`` batch is made only where one is needed. An entry
 whose primitive has neither runs its ordinary rule once per row (the per-entry fallback), so
 the answer is the same in every case; ``experimental_use_pfor=False`` loops over whole sweeps.
 """
@@ -10,7 +12,8 @@ from .backend import np
 from .backprop import backward, sum_to_shape
 from .tensor import Tensor, _TensorLike
 
-__all__ = ["jacobian", "batch_jacobian", "defbatch", "batch_safe", "BATCHED"]
+__all__ = ["jacobian", "batch_jacobian", "defbatch", "batch_safe", "BATCHED", "DIAGONAL",
+           "DIAGONAL_SAFE"]
 
 # Primitive -> per-input batch-aware rules ``rule(g, y, *inputs, **attrs)`` where ``g`` has a
 # leading batch axis and the result must too; ``SAFE`` marks the ordinary rules as such.
@@ -95,14 +98,65 @@ def _reachable(entries, source_ids):
     return relevant, reach
 
 
+class _Diag:
+    """A batch of cotangents that is still diagonal: row ``k`` is ``d.flat[k]`` times the
+    ``k``-th one-hot. The identity seed starts so, element-wise rules keep it so (they act on
+    ``d`` alone), and it is made dense only where a rule mixes elements."""
+
+    __slots__ = ("d",)
+
+    def __init__(self, d):
+        self.d = d
+
+
+def _dense(g):
+    if type(g) is not _Diag:
+        return g
+    a, m = _ops()
+    d = g.d
+    n = d._value.size
+    eye = Tensor(np.eye(n, dtype=d._value.dtype))
+    return a.reshape(m.multiply(eye, a.reshape(d, (1, n))), (n,) + d._value.shape)
+
+
+# Primitives whose rule maps an output-shaped ``g`` element by element to an input of the
+# same shape: on a diagonal batch they run once, on ``d``.
+DIAGONAL_SAFE = set()
+# Primitive -> per-input rules ``rule(d, y, *inputs, **attrs)`` for a diagonal batch,
+# returning a batched (dense) gradient or a ``_Diag``.
+DIAGONAL = {}
+STRUCTURED = [True]
+
+
+def _diag_rule(prim, k, d, in_shape, vjp):
+    """The rule for a diagonal cotangent, or None when it must be made dense first."""
+    if prim in DIAGONAL_SAFE and in_shape == d._value.shape:
+        return lambda g, y, *xs, **attrs: _Diag(vjp(g.d, y, *xs, **attrs))
+    rules = DIAGONAL.get(prim)
+    if rules is not None and k < len(rules) and rules[k] is not None:
+        rule = rules[k]
+        return lambda g, y, *xs, **attrs: rule(g.d, y, *xs, **attrs)
+    return None
+
+
+def _accumulate(prev, gi):
+    add = _ops()[1].add
+    if type(prev) is _Diag and type(gi) is _Diag:
+        return _Diag(add(prev.d, gi.d))
+    return add(_dense(prev), _dense(gi))
+
+
 def backward_batched(entries, target_id, seed, source_ids, stats=None):
     """The reverse sweep with a leading batch axis on every gradient.
 
     Args:
         entries: the tape's entries in execution order.
-        target_id: the id of the target; ``seed`` (shape ``[n] + target.shape``) starts there.
+        target_id: the id of the target where the sweep starts.
+        seed: the batch of cotangents, a Tensor of shape ``[n] + target.shape``, or a
+            ``_Diag`` (the identity, without making it).
         source_ids: the ids whose gradients are wanted.
-        stats: optional dict; counts ``"fallback"`` entries that ran row by row.
+        stats: optional dict; counts ``"fallback"`` entries that ran row by row and
+            ``"dense"`` diagonal batches made dense.
 
     Returns:
         A dict from source id to its ``[n] + source.shape`` gradient; unconnected ids absent.
@@ -110,9 +164,8 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
     _load_rules()
     relevant, reach = _reachable(entries, source_ids)
     sources = set(source_ids)
-    n = seed._value.shape[0]
+    n = seed.d._value.size if type(seed) is _Diag else seed._value.shape[0]
     grads = {target_id: seed}
-    add = None
     for e in reversed(relevant):
         prim = e.prim
         if prim.n_outputs == 1:
@@ -130,7 +183,7 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
                 if o not in sources:
                     grads.pop(o, None)
             g = tuple(Tensor(np.zeros((n,) + np.shape(y._value), y._value.dtype))
-                      if x is None else x for x, y in zip(gs, e.out))
+                      if x is None else _dense(x) for x, y in zip(gs, e.out))
         inputs = e.in_shapes if e.inputs is None else e.inputs
         batched = BATCHED.get(prim)
         vjps = prim.vjps
@@ -138,26 +191,30 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
             if iid not in reach or k >= len(vjps) or vjps[k] is None:
                 continue
             shape = e.in_shapes[k]
-            if batched is SAFE:
-                rule = vjps[k]
-            elif batched is not None and k < len(batched) and batched[k] is not None:
-                rule = batched[k]
-            else:
-                rule = _rows_rule(vjps[k], n, shape)
-                if stats is not None:
-                    stats["fallback"] = stats.get("fallback", 0) + 1
-            gi = rule(g, e.out, *inputs, **e.attrs) if e.attrs else rule(g, e.out, *inputs)
+            gk = g
+            rule = _diag_rule(prim, k, g.d, shape, vjps[k]) if type(g) is _Diag else None
+            if rule is None:
+                if type(g) is _Diag:
+                    gk = _dense(g)
+                    if stats is not None:
+                        stats["dense"] = stats.get("dense", 0) + 1
+                if batched is SAFE:
+                    rule = vjps[k]
+                elif batched is not None and k < len(batched) and batched[k] is not None:
+                    rule = batched[k]
+                else:
+                    rule = _rows_rule(vjps[k], n, shape)
+                    if stats is not None:
+                        stats["fallback"] = stats.get("fallback", 0) + 1
+            gi = rule(gk, e.out, *inputs, **e.attrs) if e.attrs else rule(gk, e.out, *inputs)
             if gi is None:
                 continue
-            if gi._value.shape[1:] != shape or gi._value.ndim != len(shape) + 1:
+            if type(gi) is not _Diag and (gi._value.shape[1:] != shape
+                                          or gi._value.ndim != len(shape) + 1):
                 gi = _sum_to_batched(gi, shape)
             prev = grads.get(iid)
-            if prev is None:
-                grads[iid] = gi
-            else:
-                add = add or _ops()[1].add
-                grads[iid] = add(prev, gi)
-    return {i: grads[i] for i in source_ids if i in grads}
+            grads[iid] = gi if prev is None else _accumulate(prev, gi)
+    return {i: _dense(grads[i]) for i in source_ids if i in grads}
 
 
 # ----------------------------------------------------------------------------- jacobians
@@ -216,7 +273,10 @@ def jacobian(gtape, target, flat_sources, unconnected, use_pfor=True, stats=None
         if n == 0:
             return [_zeros(tshape + s._value.shape, s._value.dtype) for s in flat_sources]
     elif use_pfor:
-        seed = _eye_seed(n, tshape, dtype)
+        if STRUCTURED[0]:
+            seed = _Diag(Tensor(np.ones(tshape, dtype) if tshape else dtype.type(1)))
+        else:
+            seed = _eye_seed(n, tshape, dtype)
         found = backward_batched(gtape._tape.entries, target._id, seed, live, stats)
     else:
         found = _loop(gtape._tape.entries, target._id, tshape, dtype, n, live)

@@ -8,7 +8,7 @@ import builtins
 
 from .._core.backend import np
 from .._core.dispatch import apply
-from .._core.jacobians import BATCHED, batch_safe, defbatch
+from .._core.jacobians import BATCHED, DIAGONAL, DIAGONAL_SAFE, _Diag, batch_safe, defbatch
 from .._core.registry import PRIMITIVES
 from . import array_ops as _a
 from . import math_ops as _m
@@ -164,3 +164,57 @@ def _tile_rule(g, y, x_shape, multiples):
 
 
 _declare("Tile", _tile_rule)
+
+
+# ----------------------------------------------------------------- diagonal (identity) batches
+
+_ELEMENTWISE = (
+    "AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum",
+    "SquaredDifference", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p",
+    "Expm1", "Tanh", "Sigmoid", "Reciprocal", "Sin", "Cos", "Softplus", "Cast", "Identity",
+    "Conj", "SelectV2", "Relu",
+)
+DIAGONAL_SAFE.update(PRIMITIVES[name] for name in _ELEMENTWISE if name in PRIMITIVES)
+
+
+def _diag_reshape(d, y, x_shape, shape):
+    # Reshaping keeps the flat order, so the batch stays diagonal.
+    return _Diag(_a.reshape(d, x_shape))
+
+
+def _eye(n, dtype):
+    return _a.reshape(_m.cast(_a.one_hot(_a.range(n), n), dtype), (n, n))
+
+
+def _diag_matmul_a(d, y, a, b, transpose_a, transpose_b):
+    # Row (i, j) of the batch is d[i, j] e_i e_j^T; times op(b)^T it has one non-zero row.
+    m, p = d._value.shape
+    bt = b if transpose_b else _a.transpose(b)
+    rows = _m.multiply(_a.reshape(d, (m, p, 1)), _a.reshape(bt, (1, p, -1)))
+    kdim = rows._value.shape[-1]
+    if m == 1:
+        da = _a.reshape(rows, (p, 1, kdim))
+    else:
+        eye = _a.reshape(_eye(m, d.dtype), (m, 1, m, 1))
+        da = _a.reshape(_m.multiply(eye, _a.reshape(rows, (m, p, 1, kdim))), (m * p, m, kdim))
+    return _a.transpose(da, [0, 2, 1]) if transpose_a else da
+
+
+def _diag_matmul_b(d, y, a, b, transpose_a, transpose_b):
+    # op(a)^T times d[i, j] e_i e_j^T has one non-zero column, j: d[i, j] op(a)[i, :].
+    m, p = d._value.shape
+    at = _a.transpose(a) if transpose_a else a
+    cols = _m.multiply(_a.reshape(d, (m, p, 1)), _a.reshape(at, (m, 1, -1)))
+    kdim = cols._value.shape[-1]
+    if p == 1:
+        db = _a.reshape(cols, (m, kdim, 1))
+    else:
+        eye = _a.reshape(_eye(p, d.dtype), (1, p, 1, p))
+        db = _a.reshape(_m.multiply(eye, _a.reshape(cols, (m, p, kdim, 1))), (m * p, kdim, p))
+    return _a.transpose(db, [0, 2, 1]) if transpose_b else db
+
+
+for _name, _rules in (("Reshape", (_diag_reshape,)),
+                      ("MatMul", (_diag_matmul_a, _diag_matmul_b))):
+    if _name in PRIMITIVES:
+        DIAGONAL[PRIMITIVES[_name]] = _rules
