@@ -231,3 +231,35 @@ def test_batch_jacobian_unconnected_and_mismatch():
     assert tape.batch_jacobian(y, x, unconnected_gradients="zero").shape == (2, 2, 3)
     with pytest.raises(ValueError, match="first dimension"):
         tape.batch_jacobian(z[:1], x)
+
+
+W2 = RNG.normal(size=(3, 4))
+BATCH_CASES = {
+    "dense_layer": lambda x: tf.tanh(tf.matmul(x, tf.constant(W2)) + 0.5),
+    "dense_transposed": lambda x: tf.sigmoid(tf.matmul(x, tf.constant(W2.T), transpose_b=True)),
+    "x_transposed": lambda x: tf.matmul(tf.transpose(x), tf.constant(RNG.normal(size=(3, 2))),
+                                        transpose_a=True) * x[:, :1],
+    "reshape_keeps_batch": lambda x: tf.reshape(tf.exp(x) * x, (5, 3, 1)),
+    "reshape_mixes_batch": lambda x: tf.reshape(tf.reshape(x * x, (15,)), (5, 3)),
+    "softmax": lambda x: tf.nn.softmax(x * 2.0),
+    "rank3_target": lambda x: tf.reshape(tf.matmul(x, tf.constant(RNG.normal(size=(3, 6)))),
+                                         (5, 2, 3)) ** 2,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BATCH_CASES))
+def test_batch_jacobian_structured_dense_loop_and_full_agree(name, monkeypatch):
+    f = BATCH_CASES[name]
+    x = tf.constant(RNG.normal(size=(5, 3)))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+    structured = tape.batch_jacobian(y, x).numpy()
+    loop = tape.batch_jacobian(y, x, experimental_use_pfor=False).numpy()
+    full = tape.jacobian(y, x).numpy()
+    monkeypatch.setattr(jacobians, "STRUCTURED", [False])
+    dense = tape.batch_jacobian(y, x).numpy()
+    np.testing.assert_allclose(structured, dense, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(structured, loop, rtol=1e-13, atol=1e-14)
+    for i in range(5):
+        np.testing.assert_allclose(structured[i], full[i, ..., i, :], rtol=1e-13, atol=1e-14)

@@ -99,14 +99,16 @@ def _reachable(entries, source_ids):
 
 
 class _Diag:
-    """A batch of cotangents that is still diagonal: row ``k`` is ``d.flat[k]`` times the
-    ``k``-th one-hot. The identity seed starts so, element-wise rules keep it so (they act on
-    ``d`` alone), and it is made dense only where a rule mixes elements."""
+    """A batch of cotangents that is still diagonal: row ``k`` is ``d`` masked to element
+    ``k`` of its trailing axes (all ``lead`` leading axes kept: batch_jacobian's examples).
+    The identity seed starts so, element-wise rules keep it so (they act on ``d`` alone),
+    and it is made dense only where a rule mixes elements."""
 
-    __slots__ = ("d",)
+    __slots__ = ("d", "lead")
 
-    def __init__(self, d):
+    def __init__(self, d, lead=0):
         self.d = d
+        self.lead = lead
 
 
 def _dense(g):
@@ -114,9 +116,11 @@ def _dense(g):
         return g
     a, m = _ops()
     d = g.d
-    n = d._value.size
-    eye = Tensor(np.eye(n, dtype=d._value.dtype))
-    return a.reshape(m.multiply(eye, a.reshape(d, (1, n))), (n,) + d._value.shape)
+    shape = d._value.shape
+    b = int(np.prod(shape[:g.lead]))
+    n = int(np.prod(shape[g.lead:]))
+    eye = Tensor(np.eye(n, dtype=d._value.dtype).reshape(n, 1, n))
+    return a.reshape(m.multiply(eye, a.reshape(d, (1, b, n))), (n,) + shape)
 
 
 # Primitives whose rule maps an output-shaped ``g`` element by element to an input of the
@@ -131,18 +135,17 @@ STRUCTURED = [True]
 def _diag_rule(prim, k, d, in_shape, vjp):
     """The rule for a diagonal cotangent, or None when it must be made dense first."""
     if prim in DIAGONAL_SAFE and in_shape == d._value.shape:
-        return lambda g, y, *xs, **attrs: _Diag(vjp(g.d, y, *xs, **attrs))
+        return lambda g, y, *xs, **attrs: _Diag(vjp(g.d, y, *xs, **attrs), g.lead)
     rules = DIAGONAL.get(prim)
     if rules is not None and k < len(rules) and rules[k] is not None:
-        rule = rules[k]
-        return lambda g, y, *xs, **attrs: rule(g.d, y, *xs, **attrs)
+        return rules[k]
     return None
 
 
 def _accumulate(prev, gi):
     add = _ops()[1].add
-    if type(prev) is _Diag and type(gi) is _Diag:
-        return _Diag(add(prev.d, gi.d))
+    if type(prev) is _Diag and type(gi) is _Diag and prev.lead == gi.lead:
+        return _Diag(add(prev.d, gi.d), gi.lead)
     return add(_dense(prev), _dense(gi))
 
 
@@ -164,7 +167,10 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
     _load_rules()
     relevant, reach = _reachable(entries, source_ids)
     sources = set(source_ids)
-    n = seed.d._value.size if type(seed) is _Diag else seed._value.shape[0]
+    if type(seed) is _Diag:
+        n = int(np.prod(seed.d._value.shape[seed.lead:]))
+    else:
+        n = seed._value.shape[0]
     grads = {target_id: seed}
     for e in reversed(relevant):
         prim = e.prim
@@ -207,6 +213,13 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
                     if stats is not None:
                         stats["fallback"] = stats.get("fallback", 0) + 1
             gi = rule(gk, e.out, *inputs, **e.attrs) if e.attrs else rule(gk, e.out, *inputs)
+            if gi is NotImplemented:  # a diagonal rule that does not apply here
+                gk = _dense(g)
+                rule = vjps[k] if batched is SAFE else (
+                    batched[k] if batched is not None and k < len(batched)
+                    and batched[k] is not None else _rows_rule(vjps[k], n, shape))
+                gi = rule(gk, e.out, *inputs, **e.attrs) if e.attrs else rule(gk, e.out,
+                                                                              *inputs)
             if gi is None:
                 continue
             if type(gi) is not _Diag and (gi._value.shape[1:] != shape
@@ -336,7 +349,8 @@ def batch_jacobian(gtape, target, source, unconnected, use_pfor=True, stats=None
         seed = seed.reshape((m,) + tshape)
         entries = gtape._tape.entries
         if use_pfor:
-            found = backward_batched(entries, target._id, Tensor(seed), [sid], stats).get(sid)
+            start = _Diag(Tensor(np.ones(tshape, dtype)), 1) if STRUCTURED[0] else Tensor(seed)
+            found = backward_batched(entries, target._id, start, [sid], stats).get(sid)
         else:
             a, _ = _ops()
             rows = [backward(entries, [(target._id, Tensor(seed[k]))], [sid]).get(sid)

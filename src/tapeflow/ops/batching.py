@@ -177,19 +177,25 @@ _ELEMENTWISE = (
 DIAGONAL_SAFE.update(PRIMITIVES[name] for name in _ELEMENTWISE if name in PRIMITIVES)
 
 
-def _diag_reshape(d, y, x_shape, shape):
-    # Reshaping keeps the flat order, so the batch stays diagonal.
-    return _Diag(_a.reshape(d, x_shape))
+def _diag_reshape(g, y, x_shape, shape):
+    # Reshaping keeps the flat order, so the batch stays diagonal (if examples stay apart).
+    if g.lead and tuple(x_shape[:g.lead]) != g.d._value.shape[:g.lead]:
+        return NotImplemented
+    return _Diag(_a.reshape(g.d, x_shape), g.lead)
 
 
 def _eye(n, dtype):
-    return _a.reshape(_m.cast(_a.one_hot(_a.range(n), n), dtype), (n, n))
+    return _m.cast(_a.reshape(_a.one_hot(_a.range(n), n), (n, n)), dtype)
 
 
-def _diag_matmul_a(d, y, a, b, transpose_a, transpose_b):
+def _diag_matmul_a(g, y, a, b, transpose_a, transpose_b):
     # Row (i, j) of the batch is d[i, j] e_i e_j^T; times op(b)^T it has one non-zero row.
+    d = g.d
     m, p = d._value.shape
     bt = b if transpose_b else _a.transpose(b)
+    if g.lead:  # rows are examples: row j of the batch keeps column j of every example
+        da = _m.multiply(_a.reshape(_a.transpose(d), (p, m, 1)), _a.reshape(bt, (p, 1, -1)))
+        return _a.transpose(da, [0, 2, 1]) if transpose_a else da
     rows = _m.multiply(_a.reshape(d, (m, p, 1)), _a.reshape(bt, (1, p, -1)))
     kdim = rows._value.shape[-1]
     if m == 1:
@@ -200,8 +206,11 @@ def _diag_matmul_a(d, y, a, b, transpose_a, transpose_b):
     return _a.transpose(da, [0, 2, 1]) if transpose_a else da
 
 
-def _diag_matmul_b(d, y, a, b, transpose_a, transpose_b):
+def _diag_matmul_b(g, y, a, b, transpose_a, transpose_b):
     # op(a)^T times d[i, j] e_i e_j^T has one non-zero column, j: d[i, j] op(a)[i, :].
+    if g.lead:
+        return NotImplemented
+    d = g.d
     m, p = d._value.shape
     at = _a.transpose(a) if transpose_a else a
     cols = _m.multiply(_a.reshape(d, (m, p, 1)), _a.reshape(at, (m, 1, -1)))
