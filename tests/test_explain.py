@@ -205,7 +205,7 @@ def test_summary_counts_entries_ops_and_bytes():
     x = tf.constant(np.ones((2, 4), np.float32))
     lines = []
     with tf.GradientTape() as tape:
-        y = tf.tanh(tf.matmul(x, w)) * 2.0
+        tf.tanh(tf.matmul(x, w)) * 2.0
     tape.summary(print_fn=lines.append)
     text = lines[0].splitlines()
     assert text[0].startswith("GradientTape(persistent=False) started at test_explain.py:")
@@ -227,7 +227,7 @@ def test_to_dot_highlights_the_path_to_the_target(tmp_path):
     assert f't{a._id} [shape=ellipse, label="Variable \'a:0\'\\n()"' in dot
     assert 'label="Sin", color=red' in dot
     assert 'label="Exp"];' in dot  # not on the path: plain
-    assert f'label="target\\n()", style=filled, fillcolor=salmon' in dot
+    assert 'label="target\\n()", style=filled, fillcolor=salmon' in dot
     assert side is not None
     path = tmp_path / "tape.dot"
     assert tape.to_dot(y, filename=str(path)) == path.read_text()

@@ -18,8 +18,8 @@ def explain_gradient(tape, target, sources):
         >>> x = tf.constant(2.0)
         >>> with tf.GradientTape() as tape:
         ...     y = x * x
-        >>> print(tf.debugging.explain_gradient(tape, y, x)[:18])
-        x: never watched: 
+        >>> print(tf.debugging.explain_gradient(tape, y, x)[:17])
+        x: never watched:
     """
     return tape.explain(target, sources)
 

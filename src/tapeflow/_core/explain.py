@@ -297,11 +297,12 @@ def _explain_variable(v):
         if s is v and g is None:
             tape = gtape._tape
             if tape is None:
-                tape = getattr(gtape, "_retained", (None,))[0]
+                retained = getattr(gtape, "_retained", None)
+                tape = retained[0] if retained else None
             if tape is None:
                 return None
-            from .tensor import Tensor, _TensorLike
             from . import nest
+            from .tensor import Tensor, _TensorLike
             targets = [t for t in nest.flatten(target) if isinstance(t, _TensorLike)]
             return _reason(tape, s, targets, Tensor)
     return None
@@ -335,7 +336,7 @@ def no_gradients_message(grads_and_vars) -> str:
     """
     from .tensor import Tensor
     lines = ["No gradients provided for any variable."]
-    for g, v in grads_and_vars:
+    for _, v in grads_and_vars:
         if type(v) is Tensor:
             label = f"a tf.Tensor of shape {v.shape}"
             why = ("a tf.Tensor was passed where a tf.Variable is needed (an update like "

@@ -21,6 +21,12 @@ def compute_gradient(f, x, delta=None):
 
     Raises:
         ValueError: if ``x`` is not a list or tuple.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> theoretical, numerical = tf.test.compute_gradient(tf.square, [tf.constant(3.0)])
+        >>> print(theoretical[0], numerical[0])
+        [[6.]] [[6.]]
     """
     from .tape import GradientTape
     if not isinstance(x, (list, tuple)):
@@ -74,6 +80,11 @@ def check_gradients(f, args, order=2, modes=("rev", "fwd"), eps=1e-6, rtol=1e-5,
     Raises:
         AssertionError: naming the mode and order where the derivatives disagree.
         ValueError: for an unknown mode.
+
+    Example:
+        >>> import numpy as np
+        >>> import tapeflow as tf
+        >>> tf.test.check_gradients(lambda x: tf.tanh(x) * x, [np.array([0.5, -1.0])])
     """
     for mode in modes:
         if mode not in ("rev", "fwd"):

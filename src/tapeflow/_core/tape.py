@@ -292,6 +292,14 @@ class GradientTape:
 
         Returns:
             A str per source, packed like ``sources``.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> w = tf.Variable(2.0, name="w")
+            >>> with tf.GradientTape() as tape:
+            ...     loss = tf.constant(float(w * 3.0)) ** 2
+            >>> print(tape.explain(loss, w).split(":")[:2])
+            ["w (Variable 'w", "0')"]
         """
         return _explain.explain(self, target, sources)
 
@@ -335,6 +343,16 @@ class GradientTape:
         Raises:
             RuntimeError: on a non-persistent tape that was already used, or with
                 ``experimental_use_pfor=False`` on a non-persistent tape (as TensorFlow).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> x = tf.constant([1.0, 2.0])
+            >>> with tf.GradientTape() as g:
+            ...     g.watch(x)
+            ...     y = x * x
+            >>> print(g.jacobian(y, x).numpy())
+            [[2. 0.]
+             [0. 4.]]
         """
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
