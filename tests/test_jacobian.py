@@ -263,3 +263,25 @@ def test_batch_jacobian_structured_dense_loop_and_full_agree(name, monkeypatch):
     np.testing.assert_allclose(structured, loop, rtol=1e-13, atol=1e-14)
     for i in range(5):
         np.testing.assert_allclose(structured[i], full[i, ..., i, :], rtol=1e-13, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_forward_mode_jvp_equals_jacobian_times_tangent(name):
+    f, xs = CASES[name]
+    ts = [tf.constant(np.array(x, np.float64)) for x in xs]
+    vs = [tf.constant(RNG.normal(size=np.shape(x))) for x in xs]
+    with tf.autodiff.ForwardAccumulator(ts, vs) as acc:
+        y = f(*ts)
+    jvp = acc.jvp(y, unconnected_gradients="zero").numpy()
+    expected = sum(np.tensordot(j.numpy(), v.numpy(), axes=v.numpy().ndim)
+                   for j, v in zip(tape_jacobian(f, xs), vs))
+    np.testing.assert_allclose(jvp, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_batch_jacobian_of_empty_batch():
+    x = tf.constant(np.zeros((0, 3)))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(x)[:, :2]
+    bj = tape.batch_jacobian(y, x)
+    assert bj.shape == (0, 2, 3)
