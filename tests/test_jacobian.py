@@ -285,3 +285,21 @@ def test_batch_jacobian_of_empty_batch():
         y = tf.tanh(x)[:, :2]
     bj = tape.batch_jacobian(y, x)
     assert bj.shape == (0, 2, 3)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jvp_rules_match_the_transposed_vjp(name, monkeypatch):
+    from tapeflow._core.registry import PRIMITIVES
+    f, xs = CASES[name]
+    ts = [tf.constant(np.array(x, np.float64)) for x in xs]
+    vs = [tf.constant(RNG.normal(size=np.shape(x))) for x in xs]
+    with tf.autodiff.ForwardAccumulator(ts, vs) as acc:
+        y = f(*ts)
+    with_rules = acc.jvp(y, unconnected_gradients="zero").numpy()
+    for prim in PRIMITIVES.values():
+        if prim.name != "Cast":
+            monkeypatch.setattr(prim, "jvp", None)
+    with tf.autodiff.ForwardAccumulator(ts, vs) as acc:
+        y = f(*ts)
+    np.testing.assert_allclose(with_rules, acc.jvp(y, unconnected_gradients="zero").numpy(),
+                               rtol=1e-12, atol=1e-13)

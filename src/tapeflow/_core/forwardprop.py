@@ -132,22 +132,9 @@ _rules_loaded = [False]
 
 
 def _load_rules():
-    """Forward rules the transposition trick cannot give: Cast changes the dtype."""
-    if _rules_loaded[0]:
-        return
-    from . import dtypes
-    from .registry import PRIMITIVES, defjvp
-
-    def cast_jvp(tangents, y, x_shape, dtype, src):
-        from ..ops.math_ops import cast
-        (t,) = tangents
-        if dtype.kind in "fc" and src.kind in "fc":
-            return cast(t, dtypes.FROM_NUMPY[dtype])
-        return None
-
-    if "Cast" in PRIMITIVES and PRIMITIVES["Cast"].jvp is None:
-        defjvp(PRIMITIVES["Cast"], cast_jvp)
-    _rules_loaded[0] = True
+    if not _rules_loaded[0]:
+        from ..ops import jvp_rules  # noqa: F401 - registers the built-in ops' JVP rules
+        _rules_loaded[0] = True
 
 
 def _entry_jvp(e, tangents, out_shapes):
