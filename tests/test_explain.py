@@ -259,3 +259,21 @@ def test_tape_size_warning_once_naming_where_recording_started():
     msg = str(caught[0].message)
     assert f"started recording at test_explain.py:{line_of('# the leaky tape')}" in msg
     assert "persistent tape for a whole epoch" in msg
+
+
+def test_to_dot_renders_through_the_graphviz_package(monkeypatch, tmp_path):
+    calls = []
+
+    class Source:
+        def __init__(self, text):
+            calls.append(text)
+
+        def render(self, base, format, cleanup):  # noqa: A002 - graphviz's signature
+            calls.append((base, format, cleanup))
+
+    monkeypatch.setitem(sys.modules, "graphviz", type(sys)("graphviz"))
+    sys.modules["graphviz"].Source = Source
+    with tf.GradientTape() as tape:
+        y = tf.Variable(1.0) * 2.0
+    text = tape.to_dot(y, filename=str(tmp_path / "tape.svg"), format="svg")
+    assert calls == [text, (str(tmp_path / "tape"), "svg", True)]
