@@ -26,6 +26,7 @@ def test_constant_never_watched():
     reason = tape.explain(y, x)
     assert reason.startswith("x: never watched")
     assert "tape.watch" in reason and "assign_sub" in reason
+    assert "inside the `with` block at test_explain.py:" in reason
 
 
 def test_nontrainable_and_unaccessed_variables_never_watched():

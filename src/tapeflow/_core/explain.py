@@ -238,10 +238,11 @@ def explain(gtape, target, sources):
 
 
 def _reason(tape, s, targets, tensor_type):
+    block = f"the `with` block at {_where(tape.started)}" if tape.started else "the `with` block"
     if s._id not in tape.watched:
         if type(s) is tensor_type:
             return ("never watched: a tape watches trainable tf.Variables by itself, but this "
-                    "is a tf.Tensor. Call tape.watch(...) on it inside the `with` block (or, "
+                    f"is a tf.Tensor. Call tape.watch(...) on it inside {block} (or, "
                     "if it was a tf.Variable, update it with assign_sub instead of "
                     "`w = w - lr * g`, which replaces the Variable by a Tensor).")
         if not getattr(s, "trainable", True):
@@ -250,8 +251,8 @@ def _reason(tape, s, targets, tensor_type):
         if not tape.watch_accessed:
             return ("never watched: the tape was created with "
                     "watch_accessed_variables=False. Call tape.watch(...) on it.")
-        return ("never watched: it was not read inside the tape's `with` block. Compute the "
-                "target from it inside the block.")
+        return (f"never watched: it was not read inside {block}. Compute the target "
+                "from it inside the block.")
     entries = tape.entries
     tids = [t._id for t in targets]
     need = _backward(entries, tids)
@@ -280,7 +281,7 @@ def _reason(tape, s, targets, tensor_type):
                     f"tape.stop_recording() at {_where(ev[3])} and were not recorded.")
     if not any(t in tape.watched for t in tids):
         return ("not connected: the target was not computed on this tape from watched "
-                "values (was it computed before or outside the `with` block?).")
+                f"values (was it computed before or outside {block}?).")
     return ("not connected: no recorded op leads from it to the target (tf.stop_gradient, "
             "argmax, comparisons and casts to integers also cut the path).")
 
