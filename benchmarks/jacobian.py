@@ -35,7 +35,7 @@ def main():
     w, b, x = tf.constant(w_np), tf.constant(b_np), tf.constant(x_np)
 
     def f(x):
-        return tf.tanh(tf.squeeze(tf.matmul(w, tf.expand_dims(x, 1)), 1) + b)
+        return tf.tanh(tf.linalg.matvec(w, x) + b)
 
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)

@@ -1,5 +1,5 @@
 """``tf.linalg``: re-exports of the linear-algebra ops."""
 from .ops.array_ops import transpose
-from .ops.math_ops import matmul
+from .ops.math_ops import matmul, matvec
 
-__all__ = ["matmul", "transpose"]
+__all__ = ["matmul", "matvec", "transpose"]

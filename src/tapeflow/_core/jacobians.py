@@ -359,9 +359,11 @@ def batch_jacobian(gtape, target, source, unconnected, use_pfor=True, stats=None
                 zero = Tensor(np.zeros(sshape, source._value.dtype))
                 found = a.stack([zero if r is None else r for r in rows], axis=0)
     if found is None:
+        # As TensorFlow: zeros either way, of the source's dtype for 'zero' and of the
+        # target's dtype for 'none'.
         if unconnected is UnconnectedGradients.ZERO:
             return _zeros(out_shape, source._value.dtype)
-        return None
+        return _zeros(out_shape, dtype)
     a, _ = _ops()
     rest = len(sshape) - 1
     found = a.reshape(found, (m, b) + sshape[1:])

@@ -8,7 +8,7 @@ from . import nest
 from .backend import np
 from .backprop import backward
 from .dispatch import push_tape, remove_tape
-from .tensor import Tensor, _TensorLike
+from .tensor import Tensor, _TensorLike, convert_to_tensor
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -49,12 +49,14 @@ class _Tape:
             self.variables[v._id] = v
         self.watched.add(v._id)
 
-
-def _is_float(t):
-    return t._value.dtype.kind in "fc"
+    def sorted_variables(self):
+        # Ids grow with creation, so this is creation order.
+        return tuple(self.variables[i] for i in sorted(self.variables))
 
 
 def _check_unconnected(value):
+    if value is UnconnectedGradients.NONE:
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:
@@ -132,7 +134,7 @@ class GradientTape:
             if not isinstance(t, _TensorLike):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
-            if not _is_float(t):
+            if t._value.dtype.kind not in "fc":
                 logger.warning("The dtype of the watched tensor must be floating (e.g. "
                                "tf.float32), got %r", t.dtype)
                 continue
@@ -149,7 +151,7 @@ class GradientTape:
             RuntimeError: if the tape is not recording.
         """
         if not self._recording:
-            raise RuntimeError("Cannot stop recording on a tape that is not recording.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop_tape()
         shadow = _explain.start_shadow(self._tape)
         try:
@@ -168,9 +170,9 @@ class GradientTape:
             self._push_tape()
 
     def watched_variables(self) -> tuple:
-        """The variables this tape watches, in the order they were first watched."""
+        """The variables this tape watches, in the order they were created (as TensorFlow)."""
         if self._tape is not None:
-            self._watched_variables = tuple(self._tape.variables.values())
+            self._watched_variables = self._tape.sorted_variables()
         return self._watched_variables
 
     def _begin_gradient(self):
@@ -191,7 +193,7 @@ class GradientTape:
     def _end_gradient(self):
         if not self._persistent:
             _explain.note_consumed(self)
-            self._watched_variables = tuple(self._tape.variables.values())
+            self._watched_variables = self._tape.sorted_variables()
             self._tape = None
 
     def gradient(self, target, sources, output_gradients=None,
@@ -227,7 +229,7 @@ class GradientTape:
     def _target_grads(self, target, output_gradients):
         flat_targets = nest.flatten(target)
         if output_gradients is None:
-            flat_og = [None] * len(flat_targets)
+            flat_og = None
         else:
             flat_og = nest.flatten(output_gradients)
             if len(flat_og) != len(flat_targets):
@@ -235,47 +237,55 @@ class GradientTape:
                     f"Length of output_gradients ({len(flat_og)}) must match the number of "
                     f"targets ({len(flat_targets)}).")
         pairs = []
-        for t, og in zip(flat_targets, flat_og):
+        for k, t in enumerate(flat_targets):
             if not isinstance(t, _TensorLike):
-                raise ValueError(f"Argument `target` should be a list or nested structure of "
-                                 f"Tensors, Variables or CompositeTensors to be "
-                                 f"differentiated, but received {t!r}.")
-            if not _is_float(t):
+                raise TypeError(f"Argument `target` should be a list or nested structure of "
+                                f"Tensors, Variables or CompositeTensors to be "
+                                f"differentiated, but received {t!r}.")
+            v = t._value
+            if v.dtype.kind not in "fc":
                 logger.warning("The dtype of the target tensor must be floating (e.g. "
                                "tf.float32) when calling GradientTape.gradient, got %r",
                                t.dtype)
+            og = None if flat_og is None else flat_og[k]
             if og is None:
-                g = Tensor(np.ones_like(t._value))
+                g = Tensor(v.dtype.type(1) if v.ndim == 0 else np.ones(v.shape, v.dtype))
             else:
-                from .tensor import convert_to_tensor
                 g = convert_to_tensor(og, dtype=t.dtype)
-                if g._value.shape != t._value.shape:
-                    g = Tensor(np.broadcast_to(g._value, t._value.shape).copy())
+                if g._value.shape != v.shape:
+                    try:  # TensorFlow accepts one that broadcasts to the target (a scalar)
+                        g = Tensor(np.broadcast_to(g._value, v.shape).copy())
+                    except ValueError:
+                        raise ValueError(
+                            f"Shape of output_gradients[{k}] {g.shape} does not match the "
+                            f"shape of target[{k}] {t.shape}.") from None
             pairs.append((t._id, g))
         return pairs
 
     def _gradient(self, target, flat_sources, output_gradients, unconnected):
+        watched = self._tape.watched
         ids = []
+        live = []
         for s in flat_sources:
             if not isinstance(s, _TensorLike):
                 raise ValueError(f"Argument `sources` should be a list or nested structure "
                                  f"of Tensors or Variables, but received {s!r}.")
-            if not _is_float(s):
+            if s._value.dtype.kind not in "fc":
                 logger.warning("The dtype of the source tensor must be floating (e.g. "
                                "tf.float32) when calling GradientTape.gradient, got %r",
                                s.dtype)
                 ids.append(None)
-            else:
-                ids.append(s._id)
-        pairs = self._target_grads(target, output_gradients)
-        watched = self._tape.watched
-        found = backward(self._tape.entries, pairs, [i for i in ids if i in watched])
-        out = []
-        for s, i in zip(flat_sources, ids):
-            g = found.get(i) if i is not None else None
-            if g is None and unconnected is UnconnectedGradients.ZERO:
-                g = Tensor(np.zeros_like(s._value))
-            out.append(g)
+                continue
+            i = s._id
+            ids.append(i)
+            if i in watched:
+                live.append(i)
+        found = backward(self._tape.entries, self._target_grads(target, output_gradients),
+                         live)
+        out = [found.get(i) for i in ids]
+        if unconnected is UnconnectedGradients.ZERO:
+            out = [Tensor(np.zeros_like(s._value)) if g is None else g
+                   for g, s in zip(out, flat_sources)]
         return out
 
     def explain(self, target, sources):
@@ -375,7 +385,8 @@ class GradientTape:
             parallel_iterations, experimental_use_pfor: as in :meth:`jacobian`.
 
         Returns:
-            A Tensor of shape ``[b, y1, ..., x1, ...]``, or ``None`` if unconnected.
+            A Tensor of shape ``[b, y1, ..., x1, ...]``; zeros if unconnected, as in
+            TensorFlow.
 
         Raises:
             ValueError: if the first dimensions of target and source differ.

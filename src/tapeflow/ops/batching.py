@@ -17,7 +17,7 @@ _SAFE = (
     "AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum",
     "SquaredDifference", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p",
     "Expm1", "Tanh", "Sigmoid", "Reciprocal", "Sin", "Cos", "Softplus", "Cast", "BroadcastTo",
-    "Identity", "Conj", "SelectV2", "Relu", "BatchMatMulV2",
+    "Identity", "Conj", "SelectV2", "Relu", "BatchMatMulV2", "MatVec",
 )
 batch_safe(*(PRIMITIVES[name] for name in _SAFE if name in PRIMITIVES))
 
@@ -223,7 +223,16 @@ def _diag_matmul_b(g, y, a, b, transpose_a, transpose_b):
     return _a.transpose(db, [0, 2, 1]) if transpose_b else db
 
 
+def _diag_matvec_b(g, y, a, b, transpose_a):
+    # Row i of the batch is d[i] e_i: op(a)^T e_i d[i] is row i of op(a), scaled.
+    if g.lead or a._value.ndim != 2 or b._value.ndim != 1:
+        return NotImplemented
+    op_a = _a.transpose(a) if transpose_a else a
+    return _m.multiply(_a.reshape(g.d, (-1, 1)), op_a)
+
+
 for _name, _rules in (("Reshape", (_diag_reshape,)),
-                      ("MatMul", (_diag_matmul_a, _diag_matmul_b))):
+                      ("MatMul", (_diag_matmul_a, _diag_matmul_b)),
+                      ("MatVec", (None, _diag_matvec_b))):
     if _name in PRIMITIVES:
         DIAGONAL[PRIMITIVES[_name]] = _rules

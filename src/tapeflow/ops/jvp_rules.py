@@ -59,6 +59,12 @@ def _matmul(ts, y, a, b, transpose_a, transpose_b):
                                           transpose_b=transpose_b))
 
 
+def _matvec(ts, y, a, b, transpose_a):
+    ta, tb = ts
+    return _sum_of(None if ta is None else _m.matvec(ta, b, transpose_a=transpose_a),
+                   None if tb is None else _m.matvec(a, tb, transpose_a=transpose_a))
+
+
 def _cast(ts, y, x_shape, dtype, src):
     if ts[0] is None or dtype.kind not in "fc" or src.kind not in "fc":
         return None
@@ -97,7 +103,7 @@ def _unary(fn):
 
 _RULES = {
     "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div,
-    "MatMul": _matmul, "BatchMatMulV2": _matmul, "Cast": _cast,
+    "MatMul": _matmul, "BatchMatMulV2": _matmul, "MatVec": _matvec, "Cast": _cast,
     "Softmax": _softmax, "LogSoftmax": _log_softmax,
     "Identity": _linear(lambda t: t),
     "Reshape": _linear(lambda t, shape: _a.reshape(t, shape)),
