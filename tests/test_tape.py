@@ -499,7 +499,7 @@ def test_jacobian_unconnected_is_none_or_zeros():
 def test_jacobian_packs_results_like_nested_sources_with_variables():
     w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
     x = tf.constant([1.0, -1.0])
-    with tf.GradientTape() as t:
+    with tf.GradientTape(persistent=True) as t:  # use_pfor=False needs it, as in TF
         t.watch(x)
         y = tf.linalg.matvec(w, x)
     j = t.jacobian(y, {"w": w, "x": x}, experimental_use_pfor=False)

@@ -171,12 +171,16 @@ class _TensorLike:
 
     def numpy(self):
         """The value as a NumPy array (a copy) or, for a scalar, a NumPy scalar."""
+        if _dispatch.ACTIVE[0]:
+            _left(self, "numpy")
         v = self._value
         if v.ndim == 0:
             return v[()]
         return v.copy()
 
     def __array__(self, dtype=None, copy=None):
+        if _dispatch.ACTIVE[0]:
+            _left(self, "array")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
             return v.astype(dtype)
@@ -193,9 +197,13 @@ class _TensorLike:
         return bool(self._value)
 
     def __float__(self):
+        if _dispatch.ACTIVE[0]:
+            _left(self, "float")
         return float(self._value)
 
     def __int__(self):
+        if _dispatch.ACTIVE[0]:
+            _left(self, "int")
         return int(self._value)
 
     def __index__(self):
@@ -457,3 +465,12 @@ def constant(value, dtype=None, shape=None, name="Const"):
                     f"{TensorShape(shape)} with {size} elements).")
             t = Tensor(v)
     return t
+
+
+def _left(t, how):
+    # A value leaves the tapes as NumPy/Python: explain() reports where (only while taping).
+    from .explain import on_leave
+    on_leave(t, how)
+
+
+from . import dispatch as _dispatch  # noqa: E402 - dispatch imports this module first

@@ -129,11 +129,15 @@ class Variable(_TensorLike):
             ValueError: on a shape or dtype mismatch.
         """
         v = self._new_value(value, "assign")
+        if dispatch.ACTIVE[0]:
+            _assigned(self, value, "assign")
         self._value = v
         return self
 
     def _update(self, delta, ufunc, pyop, op):
         d = self._new_value(delta, op)
+        if dispatch.ACTIVE[0]:
+            _assigned(self, delta, op)
         v = self._value
         # Update in place when nothing else holds the array (no tensor read from this
         # variable, no tape snapshot): NumPy's speed for big weights, and what any reader
@@ -169,3 +173,9 @@ class Variable(_TensorLike):
                 f"numpy={_numpy_text(self._value, True)}>")
 
     __str__ = __repr__
+
+
+def _assigned(var, value, op):
+    # Written while a tape records: explain() reports that the chain stops here.
+    from .explain import on_assign
+    on_assign(var, value, op)
