@@ -14,11 +14,10 @@ import warnings
 from . import dispatch
 
 __all__ = ["explain", "no_gradients_message", "not_a_variable_message", "summary", "to_dot",
-           "set_tape_size_warning", "EntryList", "user_site"]
+           "set_tape_size_warning", "check_size", "held", "user_site"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TAPE_BYTES_WARNING = [512 * 1024 * 1024]
-_CHECK_EVERY = 1024
 # The last gradient call that returned None for some source, for the optimizer's message.
 _last_none = threading.local()
 
@@ -359,51 +358,52 @@ def _bytes_of(t):
     return getattr(getattr(t, "_value", None), "nbytes", 0)
 
 
-class EntryList(list):
-    """A tape's entries; every ``_CHECK_EVERY`` appends it counts the bytes held."""
+class _SizeMeter:
+    """What a tape's size check has counted so far (made at the first check)."""
 
-    __slots__ = ("tape", "counted", "seen", "nbytes", "warned")
+    __slots__ = ("counted", "seen", "nbytes", "warned")
 
-    def __init__(self, tape):
-        super().__init__()
-        self.tape = tape
+    def __init__(self):
         self.counted = 0
         self.seen = set()
         self.nbytes = 0
         self.warned = False
 
-    def append(self, entry, _append=list.append):
-        _append(self, entry)
-        if not len(self) % _CHECK_EVERY and _TAPE_BYTES_WARNING[0]:
-            self.check()
 
-    def held(self):
-        seen = self.seen
-        for e in self[self.counted:]:
-            saved = list(e.inputs or ())
-            if e.out is not None:
-                saved.extend(e.out if isinstance(e.out, tuple) else (e.out,))
-            for t in saved:
-                v = getattr(t, "_value", None)
-                if v is not None and id(v) not in seen:
-                    seen.add(id(v))
-                    self.nbytes += getattr(v, "nbytes", 0)
-        self.counted = len(self)
-        return self.nbytes
+def held(tape):
+    """The bytes of the arrays ``tape`` keeps alive, counting only new entries each time."""
+    meter = tape.meter
+    if meter is None:
+        meter = tape.meter = _SizeMeter()
+    seen = meter.seen
+    entries = tape.entries
+    for e in entries[meter.counted:]:
+        saved = list(e.inputs or ())
+        if e.out is not None:
+            saved.extend(e.out if isinstance(e.out, tuple) else (e.out,))
+        for t in saved:
+            v = getattr(t, "_value", None)
+            if v is not None and id(v) not in seen:
+                seen.add(id(v))
+                meter.nbytes += getattr(v, "nbytes", 0)
+    meter.counted = len(entries)
+    return meter.nbytes
 
-    def check(self):
-        limit = _TAPE_BYTES_WARNING[0]
-        if self.warned or not limit or self.held() <= limit:
-            return
-        self.warned = True
-        started = getattr(self.tape, "started", None)
-        warnings.warn(
-            f"A GradientTape holds {self.nbytes:,} bytes in {len(self):,} recorded ops "
-            f"(more than {limit:,}); it started recording at {_where(started)}. A tape keeps "
-            f"every op run inside its `with` block: a loop that accumulates a loss inside a "
-            f"persistent tape for a whole epoch keeps every step alive. Open one tape per "
-            f"step (tapeflow.debugging.set_tape_size_warning changes this limit).",
-            ResourceWarning, stacklevel=4)
+
+def check_size(tape):
+    """Warn once if ``tape`` holds more than the limit; ``dispatch.record`` calls this
+    every 1024 entries (``dispatch._CHECK_MASK``), so recording pays one length test per op."""
+    limit = _TAPE_BYTES_WARNING[0]
+    if not limit or (tape.meter is not None and tape.meter.warned) or held(tape) <= limit:
+        return
+    tape.meter.warned = True
+    warnings.warn(
+        f"A GradientTape holds {tape.meter.nbytes:,} bytes in {len(tape.entries):,} recorded "
+        f"ops (more than {limit:,}); it started recording at {_where(tape.started)}. A tape "
+        f"keeps every op run inside its `with` block: a loop that accumulates a loss inside "
+        f"a persistent tape for a whole epoch keeps every step alive. Open one tape per "
+        f"step (tapeflow.debugging.set_tape_size_warning changes this limit).",
+        ResourceWarning, stacklevel=5)
 
 
 # ----------------------------------------------------------------------------- text, DOT
@@ -419,14 +419,14 @@ def summary(gtape, print_fn=None):
                  "entered).")
         return
     entries = tape.entries
-    held = entries.held() if isinstance(entries, EntryList) else 0
+    held_bytes = held(tape)
     ops = Counter(e.prim.name for e in entries)
     variables = [v.name for v in tape.variables.values()]
     lines = [
         f"GradientTape(persistent={tape.persistent}) started at "
         f"{_where(getattr(tape, 'started', None))}",
         f"  entries: {len(entries)}   watched tensors: {len(tape.watched)}   "
-        f"bytes held: {held:,}",
+        f"bytes held: {held_bytes:,}",
         f"  variables: {len(variables)}" + (f" ({', '.join(variables)})" if variables else ""),
         "  ops: " + (", ".join(f"{n} x{c}" for n, c in ops.most_common()) or "none"),
     ]

@@ -33,11 +33,12 @@ class _Tape:
     """The recording itself: watched ids, entries in execution order, watched variables."""
 
     __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables", "events",
-                 "started")
+                 "started", "meter")
 
     def __init__(self, persistent, watch_accessed):
         self.watched = set()
-        self.entries = _explain.EntryList(self)
+        self.entries = []
+        self.meter = None  # the size check's count, made at its first run (explain.py)
         self.persistent = persistent
         self.watch_accessed = watch_accessed
         self.variables = {}
