@@ -14,8 +14,8 @@ import numpy as np
 import tapeflow as tf
 
 EPS = 1e-6
-RTOL = 1e-5
-ATOL = 1e-7
+RTOL = 1e-7
+ATOL = 1e-8
 
 
 def _np(t):
@@ -58,13 +58,14 @@ def check_vjp(f, args, rng, eps=EPS, rtol=RTOL, atol=ATOL):
     recorded = _ops(tape)
     u = rng.standard_normal(np.shape(y.numpy()))
     grads = tape.gradient(y, xs, output_gradients=tf.constant(u))
-    for g, a in zip(grads, args):
+    for g, a in zip(grads, args, strict=True):
         if g is not None:
             assert g.dtype == tf.float64 and tuple(g.shape) == a.shape, (g, a.shape)
     vs = [rng.standard_normal(a.shape) for a in args]
-    analytic = sum(float(np.sum(_np(g) * v)) for g, v in zip(grads, vs) if g is not None)
-    plus = _call(f, [a + eps * v for a, v in zip(args, vs)])
-    minus = _call(f, [a - eps * v for a, v in zip(args, vs)])
+    analytic = sum(float(np.sum(_np(g) * v))
+                   for g, v in zip(grads, vs, strict=True) if g is not None)
+    plus = _call(f, [a + eps * v for a, v in zip(args, vs, strict=True)])
+    minus = _call(f, [a - eps * v for a, v in zip(args, vs, strict=True)])
     numeric = float(np.sum(u * (plus - minus))) / (2 * eps)
     _assert_close(analytic, numeric, rtol, atol, "<VJP(u), v> vs <u, JVP(v)>")
     return recorded
@@ -106,7 +107,7 @@ def vjp_dot(f, u, ws):
             y = f(*xs)
         grads = inner.gradient(y, list(xs), output_gradients=tf.constant(u))
         total = tf.constant(0.0, dtype=tf.float64)
-        for g, w in zip(grads, ws):
+        for g, w in zip(grads, ws, strict=True):
             if g is not None:
                 total = total + tf.reduce_sum(g * tf.constant(w))
         return total
@@ -114,7 +115,7 @@ def vjp_dot(f, u, ws):
     return G
 
 
-def check_second_order(f, args, rng, eps=1e-5, rtol=1e-5, atol=1e-6):
+def check_second_order(f, args, rng, eps=1e-5, rtol=1e-6, atol=1e-7):
     """The first-order check of ``vjp_dot(f, u, w)`` for random ``u`` and ``w``."""
     args = [np.asarray(a, dtype=np.float64) for a in args]
     u = rng.standard_normal(np.shape(_call(f, args)))

@@ -141,10 +141,10 @@ def test_watch_accessed_variables_false_ignores_unwatched_variables():
 def test_watched_variables_is_a_tuple_in_creation_order():
     a, b, c = tf.Variable(1.0), tf.Variable(2.0), tf.Variable(3.0)
     with tf.GradientTape() as t:
-        y = c * b * a
+        c * b * a
     watched = t.watched_variables()
-    assert isinstance(watched, tuple)
-    assert [v is w for v, w in zip(watched, (a, b, c))] == [True, True, True]
+    assert isinstance(watched, tuple) and len(watched) == 3
+    assert watched[0] is a and watched[1] is b and watched[2] is c
 
 
 def test_watched_variables_after_gradient_on_nonpersistent_tape():
@@ -382,6 +382,66 @@ def test_broadcast_operand_gradient_is_summed_to_its_shape():
     assert _val(t.gradient(y, b)) == [8.0, 8.0, 8.0]
 
 
+def test_gradient_of_watched_tensor_with_respect_to_itself_is_ones():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+    assert _val(t.gradient(x, x)) == [1.0, 1.0]
+
+
+def test_ops_after_the_block_are_not_recorded():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+    y = x * x
+    assert t.gradient(y, x) is None
+
+
+def test_entering_a_tape_again_continues_its_recording():
+    x = tf.constant([1.0, 2.0])
+    t = tf.GradientTape()
+    with t:
+        t.watch(x)
+        y = x * x
+    with t:
+        z = y * 3.0
+    assert _val(t.gradient(z, x)) == [6.0, 12.0]
+
+
+def test_gradient_on_a_tape_never_entered_raises_runtime_error():
+    x = tf.constant(1.0)
+    with pytest.raises(RuntimeError, match="only be used to compute one set"):
+        tf.GradientTape().gradient(x, x)
+
+
+def test_scalar_output_gradient_scales_every_element():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+    assert _val(t.gradient(y, x, output_gradients=tf.constant(2.0))) == [4.0, 8.0]
+
+
+def test_variable_read_before_and_after_assign_add():
+    v = tf.Variable(1.0)
+    with tf.GradientTape() as t:
+        y = v * 2.0
+        v.assign_add(1.0)
+        z = y * v
+    # z = (2 v0) * v1 with both reads of the same variable: 2 * v1 + 2 * v0 = 4 + 2.
+    assert _val(t.gradient(z, v)) == 6.0
+
+
+def test_leaving_through_numpy_cuts_the_gradient():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        escaped = tf.constant(x.numpy() * 2.0)
+        y = tf.constant(x.numpy()) * x
+    assert t.gradient(escaped, x) is None
+    assert _val(t.gradient(y, x)) == [1.0, 2.0]
+
+
 # ----------------------------------------------------------------------- jacobians
 
 
@@ -434,6 +494,20 @@ def test_jacobian_unconnected_is_none_or_zeros():
     assert t.jacobian(y, z) is None
     j = t.jacobian(y, z, unconnected_gradients=tf.UnconnectedGradients.ZERO)
     assert j.shape == (2, 1, 3) and not np.any(j.numpy())
+
+
+def test_jacobian_packs_results_like_nested_sources_with_variables():
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    x = tf.constant([1.0, -1.0])
+    with tf.GradientTape(persistent=True) as t:  # use_pfor=False needs it, as in TF
+        t.watch(x)
+        y = tf.linalg.matvec(w, x)
+    j = t.jacobian(y, {"w": w, "x": x}, experimental_use_pfor=False)
+    assert sorted(j) == ["w", "x"]
+    np.testing.assert_allclose(j["x"].numpy(), w.numpy())
+    want_w = np.zeros((2, 2, 2))
+    want_w[0, 0], want_w[1, 1] = x.numpy(), x.numpy()
+    np.testing.assert_allclose(j["w"].numpy(), want_w)
 
 
 def test_batch_jacobian_values_and_shape():
@@ -625,9 +699,12 @@ def test_persistent_gradient_inside_context_is_differentiable_again():
     assert _val(g) == 12.0 and _val(t.gradient(g, x)) == 12.0
 
 
+_UNSET = object()
+
+
 def _nested(placement):
     x = tf.Variable(1.0)
-    d2 = "unset"
+    d2 = _UNSET
     with tf.GradientTape() as tape_2:
         with tf.GradientTape() as tape_1:
             y = x * x * x
@@ -639,7 +716,7 @@ def _nested(placement):
             d2 = tape_2.gradient(dy_dx, x)
     if placement.startswith("first-outside"):
         dy_dx = tape_1.gradient(y, x)
-    if d2 == "unset":
+    if d2 is _UNSET:
         d2 = tape_2.gradient(dy_dx, x)
     return dy_dx, d2
 

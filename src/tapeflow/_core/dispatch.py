@@ -20,6 +20,8 @@ _state = _ThreadState()
 # to look at its own (thread-local) stack: the check on the hot path is one list index.
 ACTIVE = [0]
 _lock = threading.Lock()
+# Every 1024 recorded entries a tape checks the bytes it holds (explain.check_size).
+_CHECK_MASK = 1023
 
 
 def tape_stack() -> list:
@@ -90,11 +92,12 @@ def record(prim, inputs, out, attrs):
             entry = Entry(prim, tuple([t._id for t in inputs]),
                           tuple([t._value.shape for t in inputs]), saved,
                           out if prim.save_output else None, out_ids, attrs)
-            tape.entries.append(entry)
-            watched.update(out_ids)
-        else:
-            tape.entries.append(entry)
-            watched.update(entry.out_ids)
+        entries = tape.entries
+        entries.append(entry)
+        watched.update(entry.out_ids)
+        if not len(entries) & _CHECK_MASK:
+            from .explain import check_size
+            check_size(tape)
 
 
 def raise_op_error(prim, values, attrs, exc):

@@ -4,7 +4,7 @@ import builtins
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from . import math_ops as _m
@@ -373,7 +373,7 @@ def strided_slice_getitem(x, key):
     key = _norm_key(key)
     if x._value.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
         raise errors.op_error(errors.InvalidArgumentError,
-                              "Index out of range using input dim 0; input has only 0 dims",
+                              "Attempting to slice scalar input.",
                               "StridedSlice")
     return apply(_STRIDED_SLICE, (x,), {"key": key})
 
@@ -513,6 +513,8 @@ def fill(dims, value, name=None, layout=None):
         raise errors.op_error(errors.InvalidArgumentError,
                               f"value must be a scalar. Got {v._value.ndim}", "Fill")
     shape = _creation_shape(dims)
+    if ACTIVE[0]:  # the gradient flows to ``value`` (summed), as TensorFlow's Fill
+        return broadcast_to(v, shape)
     return Tensor(np.full(shape, v._value, v._value.dtype) if shape else v._value)
 
 

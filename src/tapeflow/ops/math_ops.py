@@ -9,7 +9,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, raise_op_error, record
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from ._helpers import (FLOAT_COMPLEX_TYPES, check_kind, dtype_mismatch, like, norm_axis,
@@ -47,7 +47,10 @@ def _binary(prim):
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
             if not isinstance(y, _TensorLike):
-                y = like(y, x)
+                try:
+                    y = like(y, x)
+                except TypeError:  # pair raises TensorFlow's error for this op (AddV2's differs)
+                    x, y = pair(x, y, op_name)
             elif x._value.dtype is not y._value.dtype:
                 raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
         else:
@@ -66,7 +69,8 @@ def _binary(prim):
 
 def _pow_forward(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
-        raise ValueError("Integers to negative integer powers are not allowed")
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Integers to negative integer powers are not allowed", "Pow")
     return x ** y
 
 
@@ -105,6 +109,9 @@ def divide(x, y, name=None):
     Raises:
         tf.errors.InvalidArgumentError: for different dtypes or incompatible shapes.
     """
+    if isinstance(x, _TensorLike) and isinstance(y, _TensorLike) and x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
+                        f"{y.dtype!r}.")
     x, y = pair(x, y, "RealDiv")
     kind = x._value.dtype.kind
     if kind in "iu":
@@ -343,6 +350,9 @@ def _cast_forward(x, dtype, src):
 
 
 _CAST = primitive("Cast", _cast_forward, save_inputs=False)
+# Casts to or from integers and bool have no gradient: they record nothing and their
+# outputs are never watched (one op type, two table entries, so not in the registry).
+_CAST_NO_GRADIENT = Primitive("Cast", _cast_forward, save_inputs=False, differentiable=False)
 
 
 def _cast_rule(g, y, x_shape, dtype, src):
@@ -371,7 +381,8 @@ def cast(x, dtype, name=None):
     x = to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
-    return apply(_CAST, (x,), {"dtype": dtype._np, "src": x._value.dtype})
+    prim = _CAST if x._value.dtype.kind in "fc" and dtype._np.kind in "fc" else _CAST_NO_GRADIENT
+    return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -686,13 +697,12 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         transpose_b = True
     ra, rb = a._value.ndim, b._value.ndim
     if ra < 2 or rb < 2:
-        if ra != rb:
-            raise errors.op_error(
-                errors.InvalidArgumentError,
-                f"In[0] and In[1] has different ndims: {_dims(a._value.shape)} vs. "
-                f"{_dims(b._value.shape)}", "MatMul")
+        k = 0 if ra < 2 else 1
+        if max(ra, rb) <= 2:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  f"In[{k}] ndims must be >= 2", "MatMul")
         raise errors.op_error(errors.InvalidArgumentError,
-                              f"In[0] ndims must be >= 2: {ra}", "MatMul")
+                              f"In[{k}] ndims must be >= 2: {min(ra, rb)}", "BatchMatMulV2")
     prim = _MATMUL if ra == 2 and rb == 2 else _BATCH_MATMUL
     return apply(prim, (a, b), {"transpose_a": bool(transpose_a),
                                 "transpose_b": bool(transpose_b)})
