@@ -319,6 +319,30 @@ def fit_cases():
     dump("fit.json", {"program": FIT_PROGRAM, "screen": screen_lines(buffer.getvalue())})
 
 
+def rnn_cases():
+    x = arr((2, 4, 3))
+    w = arr((2, 4, 5))
+    out = {"x": lists(x), "w": lists(w), "cases": []}
+    for cls, kwargs in (("SimpleRNN", {}), ("LSTM", {}), ("GRU", {}),
+                        ("GRU", {"reset_after": False}), ("LSTM", {"go_backwards": True})):
+        layer = getattr(tf.keras.layers, cls)(5, return_sequences=True, return_state=True,
+                                              **kwargs)
+        layer.build((None, 4, 3))
+        values = [arr(tuple(v.shape), 0.5) for v in layer.weights]
+        for v, value in zip(layer.weights, values, strict=True):
+            v.assign(value)
+        xt = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            seq, *states = layer(xt)
+            loss = tf.reduce_sum(seq * w) + tf.reduce_sum(states[-1])
+        grads = tape.gradient(loss, [xt] + layer.trainable_weights)
+        out["cases"].append({"layer": cls, "kwargs": kwargs, "weights": [lists(v) for v in values],
+                             "sequence": lists(seq), "states": [lists(s) for s in states],
+                             "grads": [lists(g) for g in grads]})
+    dump("rnn.json", out)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -331,6 +355,7 @@ def main():
     conv_cases()
     normalization_cases()
     fit_cases()
+    rnn_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

@@ -9,10 +9,12 @@ from .input_layer import Input, InputLayer
 from .layer import Layer
 from .normalization import BatchNormalization, LayerNormalization
 from .reshape import Reshape
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
 __all__ = ["Activation", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D",
-           "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "Input", "InputLayer",
-           "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU", "Reshape",
+           "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU", "GRUCell",
+           "Input", "InputLayer", "LSTM", "LSTMCell", "Layer", "LayerNormalization",
+           "MaxPool2D", "MaxPooling2D", "RNN", "ReLU", "Reshape", "SimpleRNN", "SimpleRNNCell",
            "Softmax"]
 
 MaxPool2D = MaxPooling2D
