@@ -5,4 +5,5 @@ from .layers import Input
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers", "regularizers", "utils", "Input", "Model", "Sequential"]
+           "metrics", "models", "optimizers", "regularizers", "utils", "Input", "Model",
+           "Sequential"]
