@@ -122,3 +122,23 @@ def test_summary_prints_keras_table():
     lazy(tf.ones((5, 7)))
     lazy.summary(print_fn=lines.append)
     assert "\n".join(lines).splitlines() == load("summary.json")["lines"]
+
+
+def test_build_with_an_input_shape_creates_the_weights():
+    class Net2(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(4)
+            self.out = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    net = Net2()
+    net.build((None, 5))
+    assert net.built and [tuple(v.shape) for v in net.trainable_variables] == [
+        (5, 4), (4,), (4, 1), (1,)]
+    seq = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    seq.build((None, 4))
+    assert [tuple(w.shape) for w in seq.weights] == [(4, 3), (3,)]
+    assert seq.layers[0]._output_shape == (None, 3)

@@ -343,6 +343,34 @@ def rnn_cases():
     dump("rnn.json", out)
 
 
+SCHEDULES = [
+    ("ExponentialDecay", [0.1, 10, 0.5], {}),
+    ("ExponentialDecay", [0.1, 10, 0.5], {"staircase": True}),
+    ("PiecewiseConstantDecay", [[5, 15], [1.0, 0.5, 0.1]], {}),
+    ("InverseTimeDecay", [0.1, 10, 0.5], {}),
+    ("CosineDecay", [0.1, 20], {}),
+    ("CosineDecay", [0.1, 20], {"alpha": 0.1, "warmup_target": 0.2, "warmup_steps": 5}),
+    ("PolynomialDecay", [0.1, 20, 0.01], {"power": 2.0}),
+    ("PolynomialDecay", [0.1, 20, 0.01], {"cycle": True}),
+]
+SCHEDULE_STEPS = [0, 3, 5, 12, 15, 25, 40]
+
+
+def schedule_cases():
+    S = tf.keras.optimizers.schedules
+    cases = []
+    for cls, args, kwargs in SCHEDULES:
+        schedule = getattr(S, cls)(*args, **kwargs)
+        cases.append([float(schedule(s)) for s in SCHEDULE_STEPS])
+    opt = tf.keras.optimizers.SGD(S.ExponentialDecay(0.1, 1, 0.5))
+    v = tf.Variable(1.0)
+    for _ in range(3):
+        opt.apply_gradients([(tf.constant(1.0), v)])
+    dump("schedules.json", {"schedules": SCHEDULES, "steps": SCHEDULE_STEPS, "rates": cases,
+                            "sgd_variable": float(v.numpy()),
+                            "sgd_rate_after": float(opt.learning_rate)})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -356,6 +384,7 @@ def main():
     normalization_cases()
     fit_cases()
     rnn_cases()
+    schedule_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

@@ -4,6 +4,7 @@ import sys
 from .._core.backend import np
 from .._core.tensor import Tensor
 from .layers.input_layer import InputLayer, KerasTensor
+from .layers import layer as _layer
 from .layers.layer import Layer
 from .trainer import Trainer
 
@@ -32,6 +33,31 @@ class Model(Trainer, Layer):
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` "
                                   "method implemented.")
+
+    def build(self, input_shape=None):
+        """Create every weight by running the model once on zeros of ``input_shape``
+        (``None`` dimensions taken as 1), as ``model.build((None, 784))`` does in Keras."""
+        if (_layer.building and _layer.building[-1] is self) or input_shape is None:
+            self.built = True
+            return
+        self._build_from_shape(tuple(input_shape))
+
+    def _build_from_shape(self, input_shape):
+        self.built = True
+        shape = tuple(1 if d is None else d for d in input_shape)
+        self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        if input_shape[0] is None:
+            for layer in [self, *self._all_layers()]:
+                if layer._output_shape:
+                    layer._output_shape = (None,) + layer._output_shape[1:]
+
+    def _all_layers(self):
+        found = []
+        for layer in self.layers:
+            found.append(layer)
+            if isinstance(layer, Model):
+                found += layer._all_layers()
+        return found
 
     def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
         """Print each sublayer's name, type, output shape and parameter count, and totals,
@@ -160,15 +186,14 @@ class Sequential(Model):
         if all(layer.built for layer in self._layers):
             self.built = True
             return
-        shape = tuple(1 if d is None else d for d in self._input_shape)
-        self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
-        if self._input_shape[0] is None:
-            for layer in [self, *self._layers]:
-                if layer._output_shape:
-                    layer._output_shape = (None,) + layer._output_shape[1:]
+        self._build_from_shape(self._input_shape)
 
     def build(self, input_shape=None):
-        self.built = True
+        if (_layer.building and _layer.building[-1] is self) or input_shape is None:
+            self.built = True
+            return
+        self._input_shape = tuple(input_shape)
+        self._maybe_build_from_input_shape()
 
     def call(self, inputs, training=None):
         x = inputs

@@ -14,6 +14,8 @@ __all__ = ["Layer"]
 
 # The ``training`` flag of the outermost call, seen by nested layers that are not given one.
 _training_stack = []
+# Layers whose ``build`` runs from their first call (not from user code), innermost last.
+building = []
 
 
 def _convert_input(x, dtype, kinds):
@@ -242,7 +244,11 @@ class Layer:
             self._clear_losses()
         with _naming.name_scope(self.name, self):
             if not self.built:
-                self.build(_shape_of(inputs))
+                building.append(self)
+                try:
+                    self.build(_shape_of(inputs))
+                finally:
+                    building.pop()
                 self.built = True
             if self._call_has_training:
                 kwargs["training"] = training

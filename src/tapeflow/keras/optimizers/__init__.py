@@ -1,10 +1,11 @@
 """Keras 3 optimizers (``tf.keras.optimizers``)."""
+from . import schedules
 from .adam import Adam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Adam", "Optimizer", "RMSprop", "SGD", "get"]
+__all__ = ["Adam", "Optimizer", "RMSprop", "SGD", "get", "schedules"]
 
 
 def get(identifier):

@@ -3,7 +3,7 @@ import warnings
 
 from ..._core import dtypes as _dt
 from ..._core.backend import np
-from ..._core.tensor import _TensorLike
+from ..._core.tensor import Tensor, _TensorLike
 from .. import _naming
 from .._variable import KerasVariable
 
@@ -47,9 +47,10 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The learning rate (a float32 variable; assignable)."""
+        """The learning rate: a float32 variable (assignable), or with a schedule the
+        schedule's rate at the current step (a Tensor), as in Keras."""
         if self._schedule is not None:
-            self._learning_rate._value = np.float32(self._current_rate())
+            return Tensor(np.float32(self._current_rate()))
         return self._learning_rate
 
     @learning_rate.setter
