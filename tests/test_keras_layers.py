@@ -208,3 +208,9 @@ def test_regularization_and_added_losses_follow_keras():
         penalty = tf.add_n(dense.losses)
     grad = tape.gradient(penalty, dense.kernel)
     np.testing.assert_allclose(grad.numpy(), 0.2 * dense.kernel.numpy(), rtol=1e-6)
+
+
+def test_unknown_keyword_arguments_are_refused_like_keras():
+    with pytest.raises(ValueError, match=r"^Unrecognized keyword arguments passed to Dense: "
+                       r"\{'foo': 1\}$"):
+        tf.keras.layers.Dense(3, foo=1)

@@ -14,6 +14,9 @@ __all__ = ["Layer"]
 
 # The ``training`` flag of the outermost call, seen by nested layers that are not given one.
 _training_stack = []
+# Keyword arguments every Keras layer accepts (and tapeflow ignores).
+_ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "activity_regularizer",
+                    "autocast", "implementation", "input_length", "dynamic"}
 # Layers whose ``build`` runs from their first call (not from user code), innermost last.
 building = []
 
@@ -60,6 +63,10 @@ class Layer:
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, **kwargs):
+        unknown = {k: v for k, v in kwargs.items() if k not in _ACCEPTED_KWARGS}
+        if unknown:
+            raise ValueError(f"Unrecognized keyword arguments passed to "
+                             f"{type(self).__name__}: {unknown}")
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_added_losses", [])
         self.name = name or _naming.auto_name(type(self).__name__)
