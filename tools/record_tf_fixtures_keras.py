@@ -371,6 +371,39 @@ def schedule_cases():
                             "sgd_rate_after": float(opt.learning_rate)})
 
 
+def extra_loss_metric_cases():
+    y_true, y_pred = arr((5, 3)), arr((5, 3), 2.0)
+    probs_t = tf.nn.softmax(arr((5, 3))).numpy()
+    probs_p = tf.nn.softmax(arr((5, 3))).numpy()
+    counts = RNG.poisson(2.0, (5, 3)).astype(np.float32)
+    rates = RNG.uniform(0.5, 3.0, (5, 3)).astype(np.float32)
+    L, M = tf.keras.losses, tf.keras.metrics
+    labels = np.array([0, 2, 1, 1, 2])
+    bin_true = (RNG.random(12) > 0.5).astype(np.float32)
+    bin_pred = RNG.random(12).astype(np.float32)
+    precision, recall = M.Precision(), M.Recall()
+    precision.update_state(bin_true, bin_pred)
+    recall.update_state(bin_true, bin_pred)
+    multi = M.Precision(thresholds=[0.3, 0.6])
+    multi.update_state(bin_true, bin_pred)
+    topk = M.SparseTopKCategoricalAccuracy(k=2)
+    topk.update_state(labels, probs_p)
+    rmse = M.RootMeanSquaredError()
+    rmse.update_state(y_true, y_pred)
+    dump("extra.json", {
+        "y_true": lists(y_true), "y_pred": lists(y_pred), "probs_t": lists(probs_t),
+        "probs_p": lists(probs_p), "counts": lists(counts), "rates": lists(rates),
+        "labels": lists(labels), "bin_true": lists(bin_true), "bin_pred": lists(bin_pred),
+        "huber": float(L.Huber()(y_true, y_pred)),
+        "huber_delta": float(L.Huber(delta=0.5)(y_true, y_pred)),
+        "kl_divergence": float(L.KLDivergence()(probs_t, probs_p)),
+        "poisson": float(L.Poisson()(counts, rates)),
+        "cosine_similarity": float(L.CosineSimilarity()(y_true, y_pred)),
+        "precision": float(precision.result()), "recall": float(recall.result()),
+        "precision_thresholds": lists(multi.result()),
+        "sparse_top_2": float(topk.result()), "rmse": float(rmse.result())})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -385,6 +418,7 @@ def main():
     fit_cases()
     rnn_cases()
     schedule_cases()
+    extra_loss_metric_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 
