@@ -276,7 +276,8 @@ class Recall(_Confusion):
 
 
 class RootMeanSquaredError(Mean):
-    """``sqrt`` of the running mean of squared errors (``tf.keras.metrics.RootMeanSquaredError``)."""
+    """The square root of the running mean of squared errors
+    (``tf.keras.metrics.RootMeanSquaredError``)."""
 
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name, dtype)
