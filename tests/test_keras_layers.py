@@ -214,3 +214,21 @@ def test_unknown_keyword_arguments_are_refused_like_keras():
     with pytest.raises(ValueError, match=r"^Unrecognized keyword arguments passed to Dense: "
                        r"\{'foo': 1\}$"):
         tf.keras.layers.Dense(3, foo=1)
+
+
+def test_merge_and_global_pooling_layers():
+    # Expected values as TensorFlow 2.21 printed them for the same inputs.
+    tf.keras.backend.clear_session()
+    a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = a * 2.0
+    layers = tf.keras.layers
+    assert layers.Add()([a, b]).numpy().tolist() == [[0, 3, 6], [9, 12, 15]]
+    assert layers.Subtract()([a, b]).numpy().tolist() == [[0, -1, -2], [-3, -4, -5]]
+    assert layers.Average()([a, b]).numpy().tolist() == [[0, 1.5, 3], [4.5, 6, 7.5]]
+    assert layers.Concatenate().name == "concatenate"
+    assert layers.Concatenate()([a, b]).shape == (2, 6)
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 2, 3, 2))
+    assert layers.GlobalAveragePooling2D()(x).numpy().tolist() == [[5, 6], [17, 18]]
+    assert layers.GlobalMaxPooling2D(keepdims=True)(x).shape == (2, 1, 1, 2)
+    with pytest.raises(ValueError, match="A merge layer should be called on a list of inputs"):
+        layers.Add()(a)

@@ -7,11 +7,16 @@ from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
 from .layer import Layer
+from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
+from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
+                      GlobalMaxPooling2D)
 from .reshape import Reshape
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
-__all__ = ["Activation", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D",
+__all__ = ["Activation", "Add", "Average", "Concatenate", "GlobalAveragePooling1D",
+           "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Maximum",
+           "Minimum", "Multiply", "Subtract", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D",
            "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU", "GRUCell",
            "Input", "InputLayer", "LSTM", "LSTMCell", "Layer", "LayerNormalization",
            "MaxPool2D", "MaxPooling2D", "RNN", "ReLU", "Reshape", "SimpleRNN", "SimpleRNNCell",
