@@ -7,7 +7,8 @@ from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
 from .layer import Layer
-from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
+from .merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
+                      Subtract)
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                       GlobalMaxPooling2D)
