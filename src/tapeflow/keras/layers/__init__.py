@@ -15,13 +15,13 @@ from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxP
 from .reshape import Reshape
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
-__all__ = ["Activation", "Add", "Average", "Concatenate", "GlobalAveragePooling1D",
-           "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Maximum",
-           "Minimum", "Multiply", "Subtract", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Conv2D",
-           "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU", "GRUCell",
-           "Input", "InputLayer", "LSTM", "LSTMCell", "Layer", "LayerNormalization",
-           "MaxPool2D", "MaxPooling2D", "RNN", "ReLU", "Reshape", "SimpleRNN", "SimpleRNNCell",
-           "Softmax"]
+__all__ = ["Activation", "Add", "Average", "AveragePooling2D", "AvgPool2D", "BatchNormalization",
+           "Concatenate", "Conv2D", "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten",
+           "GRU", "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+           "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "LSTM", "LSTMCell",
+           "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "Maximum", "Minimum",
+           "Multiply", "RNN", "ReLU", "Reshape", "SimpleRNN", "SimpleRNNCell", "Softmax",
+           "Subtract"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
