@@ -116,3 +116,27 @@ def test_small_cnn_trains_in_a_custom_loop():
         opt.apply_gradients(zip(grads, model.trainable_variables, strict=True))
         losses.append(float(loss))
     assert losses[-1] < 0.5 * losses[0]
+
+
+C1 = load("conv1d.json")
+
+
+@pytest.mark.parametrize("index", range(len(C1["cases"])),
+                         ids=[c["padding"] for c in C1["cases"]])
+def test_conv1d_matches_tensorflow(index):
+    case = C1["cases"][index]
+    tf.keras.backend.clear_session()
+    for _ in range(index):  # the recording made this many Conv1D layers before
+        tf.keras.layers.Conv1D(1, 1)
+    layer = tf.keras.layers.Conv1D(4, 3, strides=case["strides"], padding=case["padding"])
+    layer.build((None, 7, 3))
+    layer.kernel.assign(f32(C1["kernel"]))
+    close(layer(f32(C1["x"])), case["output"])
+    assert layer.name == case["name"]
+    assert [v.path for v in layer.weights] == case["paths"]
+
+
+def test_pooling1d_matches_tensorflow():
+    x = f32(C1["x"])
+    close(tf.keras.layers.MaxPooling1D()(x), C1["max_pool"])
+    close(tf.keras.layers.AveragePooling1D(3, 2, padding="same")(x), C1["avg_pool_same"])

@@ -404,6 +404,24 @@ def extra_loss_metric_cases():
         "sparse_top_2": float(topk.result()), "rmse": float(rmse.result())})
 
 
+def conv1d_cases():
+    import keras
+    keras.backend.clear_session()
+    x = np.random.default_rng(0).standard_normal((2, 7, 3)).astype(np.float32)
+    kernel = np.arange(36, dtype=np.float32).reshape(3, 3, 4) / 50
+    cases = []
+    for padding, strides in (("valid", 2), ("same", 2), ("causal", 1)):
+        layer = tf.keras.layers.Conv1D(4, 3, strides=strides, padding=padding)
+        layer.build((None, 7, 3))
+        layer.kernel.assign(kernel)
+        cases.append({"padding": padding, "strides": strides, "name": layer.name,
+                      "paths": [v.path for v in layer.weights], "output": lists(layer(x))})
+    dump("conv1d.json", {
+        "x": lists(x), "kernel": lists(kernel), "cases": cases,
+        "max_pool": lists(tf.keras.layers.MaxPooling1D()(x)),
+        "avg_pool_same": lists(tf.keras.layers.AveragePooling1D(3, 2, padding="same")(x))})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -419,6 +437,7 @@ def main():
     rnn_cases()
     schedule_cases()
     extra_loss_metric_cases()
+    conv1d_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

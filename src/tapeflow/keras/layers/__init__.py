@@ -1,6 +1,7 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import Activation, ReLU, Softmax
-from .conv import AveragePooling2D, Conv2D, MaxPooling2D
+from .conv import (AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D,
+                   MaxPooling2D)
 from .dense import Dense
 from .dropout import Dropout
 from .embedding import Embedding
@@ -15,7 +16,8 @@ from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxP
 from .reshape import Reshape
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
-__all__ = ["Activation", "Add", "Average", "AveragePooling2D", "AvgPool2D", "BatchNormalization",
+__all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "Conv1D",
+           "MaxPooling1D", "AvgPool2D", "BatchNormalization",
            "Concatenate", "Conv2D", "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten",
            "GRU", "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
            "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "LSTM", "LSTMCell",

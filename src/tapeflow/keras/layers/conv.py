@@ -1,11 +1,13 @@
 """Conv2D and 2-D pooling layers (channels-last)."""
+from ...ops import array_ops as _a
 from ...ops import conv_ops as _conv
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import initializers as _init
 from .layer import Layer
 
-__all__ = ["Conv2D", "MaxPooling2D", "AveragePooling2D"]
+__all__ = ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D",
+           "AveragePooling2D"]
 
 
 def _pair(value):
@@ -104,5 +106,67 @@ class MaxPooling2D(_Pooling2D):
 
 class AveragePooling2D(_Pooling2D):
     """The mean over ``pool_size`` windows (``tf.keras.layers.AveragePooling2D``)."""
+
+    _fn = staticmethod(_conv.avg_pool2d)
+
+
+class Conv1D(Conv2D):
+    """1-D convolution over ``(batch, steps, channels)`` (``tf.keras.layers.Conv1D``),
+    computed as a 2-D convolution of height 1. ``padding='causal'`` pads on the left only.
+
+    Args:
+        filters, kernel_size (int), strides (int), padding ('valid', 'same', 'causal'),
+        activation, use_bias, initializers: as for ``Conv2D``.
+    """
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", **kwargs):
+        k = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
+        s = strides if isinstance(strides, int) else strides[0]
+        self._causal = padding.lower() == "causal"
+        super().__init__(filters, (1, k), strides=(1, s),
+                         padding="valid" if self._causal else padding, **kwargs)
+
+    def build(self, input_shape):
+        k = self.kernel_size[1]
+        self.kernel = self.add_weight(shape=(k, input_shape[-1], self.filters), name="kernel",
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.filters,), name="bias",
+                                        initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
+        self.built = True
+
+    def call(self, inputs):
+        k = self.kernel._value.shape[0]
+        if self._causal and k > 1:
+            pad = _a.zeros((inputs._value.shape[0], k - 1, inputs._value.shape[2]),
+                           dtype=inputs.dtype)
+            inputs = _a.concat([pad, inputs], 1)
+        y = _conv.conv2d(_a.expand_dims(inputs, 1), _a.expand_dims(self.kernel, 0),
+                         self.strides, self.padding.upper())
+        if self.use_bias:
+            y = _m.add(y, self.bias)
+        return self.activation(_a.squeeze(y, 1))
+
+
+class _Pooling1D(_Pooling2D):
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
+        p = pool_size if isinstance(pool_size, int) else pool_size[0]
+        st = p if strides is None else (strides if isinstance(strides, int) else strides[0])
+        super().__init__((1, p), (1, st), padding, data_format, **kwargs)
+
+    def call(self, inputs):
+        return _a.squeeze(super().call(_a.expand_dims(inputs, 1)), 1)
+
+
+class MaxPooling1D(_Pooling1D):
+    """The maximum over windows of ``(batch, steps, channels)``."""
+
+    _fn = staticmethod(_conv.max_pool2d)
+
+
+class AveragePooling1D(_Pooling1D):
+    """The mean over windows of ``(batch, steps, channels)``."""
 
     _fn = staticmethod(_conv.avg_pool2d)
