@@ -101,3 +101,19 @@ def test_fit_requires_compile():
     model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
     with pytest.raises(RuntimeError, match="compile"):
         model.fit(np.zeros((2, 2)), np.zeros((2, 1)), verbose=0)
+
+
+def test_steps_per_epoch_continues_one_iterator_across_epochs():
+    seen = []
+
+    class Record(tf.keras.layers.Layer):
+        def call(self, x):
+            seen.append(int(x.numpy()[0, 0]))
+            return x
+
+    model = tf.keras.Sequential([Record(), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    ds = tf.data.Dataset.range(100).map(
+        lambda i: (tf.reshape(tf.cast(i, tf.float32), (1,)), tf.zeros((1,)))).batch(1).repeat()
+    model.fit(ds, epochs=3, steps_per_epoch=2, verbose=0)
+    assert seen == [0, 1, 2, 3, 4, 5]

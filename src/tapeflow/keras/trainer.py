@@ -81,6 +81,7 @@ class _Batches:
                                  "the dataset `x`.")
             card = self.dataset._cardinality
             self.steps = steps if steps is not None else (card if card >= 0 else None)
+            self._fixed_steps, self._iterator = steps, None
             return
         self.arrays = nest.map_structure(_value, (x, y, sample_weight))
         self.n = len(nest.flatten(self.arrays[0])[0])
@@ -90,8 +91,18 @@ class _Batches:
 
     def __iter__(self):
         if self.dataset is not None:
-            for i, batch in enumerate(self.dataset):
-                if self.steps is not None and i >= self.steps:
+            if self._fixed_steps is None:
+                for batch in self.dataset:
+                    yield _unpack(batch)
+                return
+            # With a step count, one iterator runs on across epochs, as in Keras.
+            for _ in range(self._fixed_steps):
+                if self._iterator is None:
+                    self._iterator = iter(self.dataset)
+                try:
+                    batch = next(self._iterator)
+                except StopIteration:
+                    self._iterator = None
                     return
                 yield _unpack(batch)
             return
