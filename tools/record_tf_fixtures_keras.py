@@ -422,6 +422,30 @@ def conv1d_cases():
         "avg_pool_same": lists(tf.keras.layers.AveragePooling1D(3, 2, padding="same")(x))})
 
 
+def functional_cases():
+    import contextlib
+    import io
+    import keras
+    keras.backend.clear_session()
+    inputs = tf.keras.Input(shape=(784,), name="digits")
+    x1 = tf.keras.layers.Dense(64, activation="relu")(inputs)
+    x2 = tf.keras.layers.Dense(64, activation="relu")(x1)
+    outputs = tf.keras.layers.Dense(10, name="predictions")(x2)
+    model = tf.keras.Model(inputs=inputs, outputs=outputs)
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        model.summary()
+    a, b = tf.keras.Input(shape=(3,)), tf.keras.Input(shape=(3,))
+    c = tf.keras.layers.Add()([tf.keras.layers.Dense(3)(a), b])
+    two = tf.keras.Model([a, b], c)
+    dump("functional.json", {
+        "reprs": [repr(inputs), repr(x1)], "name": model.name,
+        "layers": [layer.name for layer in model.layers],
+        "paths": [v.path for v in model.trainable_variables],
+        "summary": buffer.getvalue().splitlines(), "two_name": two.name,
+        "two_layers": [layer.name for layer in two.layers]})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -438,6 +462,7 @@ def main():
     schedule_cases()
     extra_loss_metric_cases()
     conv1d_cases()
+    functional_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

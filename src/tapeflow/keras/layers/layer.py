@@ -5,7 +5,7 @@ import warnings
 from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import math_ops as _m
-from .. import _naming
+from .. import _naming, _symbolic
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
@@ -243,6 +243,8 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
+        if _symbolic.is_symbolic(inputs):
+            return _symbolic.symbolic_call(self, inputs, kwargs)
         inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
