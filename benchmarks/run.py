@@ -75,6 +75,17 @@ def worker_env(env_extra):
     return env
 
 
+def thread_env(threads):
+    """Environment limiting the compute threads of NumPy's BLAS and of every peer."""
+    if not threads:
+        return {}
+    n = str(threads)
+    return {"OMP_NUM_THREADS": n, "OPENBLAS_NUM_THREADS": n, "MKL_NUM_THREADS": n,
+            "TF_NUM_INTRAOP_THREADS": n, "TF_NUM_INTEROP_THREADS": n,
+            "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen={'true' if threads > 1 else 'false'}"
+                         f" intra_op_parallelism_threads={n}"}
+
+
 def run_python(python, env_extra, argv, timeout):
     env = worker_env(env_extra)
     proc = subprocess.run([python] + argv, capture_output=True, text=True, env=env,
@@ -86,9 +97,12 @@ def run_python(python, env_extra, argv, timeout):
     return {"ok": False, "error": f"exit {proc.returncode}: {tail[0]}"}
 
 
-def run_worker(interp, impl, workload, data_path, args, profile=None):
+def run_worker(interp, impl, workload, data_path, args, profile=None, repeats=None):
     python, env = interp
+    env = dict(env, **thread_env(args.threads))
     argv = [os.path.join(HERE, "worker.py"), impl, workload]
+    if repeats:
+        argv += ["--repeats", str(repeats)]
     if data_path:
         argv += ["--data", data_path]
     if args.quick:
@@ -142,18 +156,29 @@ def bench_workload(workload, interps, args, tmp):
     # In a child, so that this process stays small (see worker.peak_rss_kb).
     subprocess.run([sys.executable, os.path.join(HERE, "_data.py"), workload, path],
                    check=True)
-    impls = {}
-    for impl in IMPLS:
-        if impl not in args.impls:
-            continue
-        if impl not in interps:
-            impls[impl] = {"ok": False, "error": "not importable"}
-            continue
-        res = run_worker(interps[impl], impl, workload, path, args)
-        if res.get("ok"):
+    repeats = spec["repeats"][1 if args.quick else 0]
+    rounds = args.rounds or spec.get("rounds", (1, 1))[1 if args.quick else 0]
+    per_round = max(1, -(-repeats // rounds))
+    impls = {i: ({"ok": False, "error": "not importable"} if i not in interps else None)
+             for i in IMPLS if i in args.impls}
+    # With several rounds the implementations take turns, so that a change in the load
+    # of a shared machine hits all of them alike.
+    for _ in range(rounds):
+        for impl in impls:
+            if impl not in interps or (impls[impl] and not impls[impl].get("ok")):
+                continue
+            res = run_worker(interps[impl], impl, workload, path, args, repeats=per_round)
+            if not res.get("ok"):
+                impls[impl] = res
+                continue
             r = res.pop("results")[workload]
-            res.update(summarize(r["times"]), times=r["times"], check=r["check"])
-        impls[impl] = res
+            prev = impls[impl]
+            if prev:
+                r["times"] = prev["times"] + r["times"]
+                res["peak_rss_kb"] = max(res["peak_rss_kb"], prev["peak_rss_kb"])
+            res.update(summarize(r["times"]), times=r["times"], check=r["check"],
+                       rounds=rounds)
+            impls[impl] = res
     out = {"title": spec["title"], "unit": f"{spec['unit']}/{spec['per']}", "impls": impls}
     print_workload(workload, out)
     return out
@@ -392,6 +417,12 @@ def parse_args(argv=None):
     p.add_argument("--profile", metavar="DIR",
                    help="also profile tapeflow on W1/W2 (those selected) with pyinstrument "
                         "and write DIR/tapeflow_<W>.txt")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="worker processes per implementation, taking turns (default: 3 for "
+                        "W3, else 1); the repeats are shared out between them")
+    p.add_argument("--threads", type=int, default=None,
+                   help="limit BLAS/peer compute threads (OMP/OpenBLAS/MKL/TF/XLA); "
+                        "default: each library's own choice")
     p.add_argument("--timeout", type=float, default=900, help="seconds per worker")
     args = p.parse_args(argv)
     sel = [s.strip() for s in (args.only or ",".join(ALL)).split(",") if s.strip()]
@@ -416,7 +447,7 @@ def main(argv=None):
         "date": started.isoformat(timespec="seconds"), "python": sys.version.split()[0],
         "platform": platform.platform(), "cpus": os.cpu_count(), "quick": args.quick,
         "tf_python": interps.get("tensorflow", (None,))[0], "src": args.src,
-        "selected": args.only, "loadavg_start": os.getloadavg()[0]},
+        "selected": args.only, "threads": args.threads, "loadavg_start": os.getloadavg()[0]},
         "workloads": {}}
     print(f"tapeflow benchmarks {report['meta']['date']}  python {report['meta']['python']}"
           f"  cpus {report['meta']['cpus']}  quick={args.quick}")
