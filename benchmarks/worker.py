@@ -130,10 +130,14 @@ def measure(mod, workload, data, repeats, profile=None):
     spec = WORKLOADS[workload]
     build = getattr(mod, workload.lower())
     build(data, spec["warmup"])()
+    gc.collect()
     if profile:
         write_profile(build, data, spec["steps"], profile)
-    times, check = [], None
+    times, check, run = [], None, None
     for _ in range(repeats):
+        # The previous run's objects go before the next are made: a peak RSS is one run's.
+        run = None
+        gc.collect()
         run = build(data, spec["steps"])
         gc.collect()
         t0 = time.perf_counter()
