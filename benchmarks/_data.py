@@ -14,7 +14,7 @@ def _he(rng, fan_in, fan_out):
 
 def _mlp_params(rng, sizes):
     out = {}
-    for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
+    for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
         out[f"W{i}"] = _he(rng, a, b)
         out[f"b{i}"] = np.zeros((b,), np.float32)
     return out

@@ -2,7 +2,6 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-
 from _spec import BATCH_W2, LR_W1, LR_W2, LR_W3
 
 
@@ -22,7 +21,7 @@ def w1(data, steps):
         w, b = state["w"], state["b"]
         w_trace, b_trace = [np.asarray(w)], [np.asarray(b)]
         for _ in range(epochs):
-            for x, y in zip(x_data, y_data):
+            for x, y in zip(x_data, y_data):  # noqa: B905 - as seed000
                 gw, gb = grad((w, b), x, y)
                 w = w - LR_W1 * gw
                 b = b - LR_W1 * gb
@@ -62,7 +61,7 @@ def w2(data, steps):
         params, loss = state["p"], None
         for step in range(steps):
             loss, grads = value_and_grad(params, *batches[step % n_batches])
-            params = [v - LR_W2 * g for v, g in zip(params, grads)]
+            params = [v - LR_W2 * g for v, g in zip(params, grads, strict=True)]
         state["p"] = params
         return float(loss)
 
@@ -82,7 +81,7 @@ def w3(data, steps):
         params, loss = state["p"], None
         for _ in range(steps):
             loss, grads = value_and_grad(params)
-            params = [v - LR_W3 * g for v, g in zip(params, grads)]
+            params = [v - LR_W3 * g for v, g in zip(params, grads, strict=True)]
         state["p"] = params
         return float(loss)
 

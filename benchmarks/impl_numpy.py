@@ -3,7 +3,6 @@
 Same math, dtypes and update order as ``impl_tfapi``; derivatives written out by hand.
 """
 import numpy as np
-
 from _spec import BATCH_W2, LR_W1, LR_W2, LR_W3
 
 f32 = np.float32
@@ -20,7 +19,7 @@ def w1(data, steps):
         w, b = state["w"], state["b"]
         w_trace, b_trace = [w], [b]
         for _ in range(epochs):
-            for x, y in zip(x_data, y_data):
+            for x, y in zip(x_data, y_data):  # noqa: B905 - as seed000
                 pred = w * x + b
                 r = y - pred
                 loss = r * r  # noqa: F841 - the forward pass computes it, as the others do
@@ -70,7 +69,7 @@ def w2(data, steps):
             gW1, gb1 = h0.T @ dz1, dz1.sum(axis=0)
             dz0 = (dz1 @ W1.T) * (z0 > 0)
             gW0, gb0 = xb.T @ dz0, dz0.sum(axis=0)
-            for v, g in zip(params, (gW0, gb0, gW1, gb1, gW2, gb2)):
+            for v, g in zip(params, (gW0, gb0, gW1, gb1, gW2, gb2), strict=True):
                 v -= lr * g
         return float(loss)
 
@@ -99,7 +98,7 @@ def w3(data, steps):
             gW1, gb1 = h0.T @ dz1, dz1.sum(axis=0)
             dz0 = (dz1 @ W1.T) * (z0 > 0)
             gW0, gb0 = x.T @ dz0, dz0.sum(axis=0)
-            for v, g in zip(params, (gW0, gb0, gW1, gb1, gW2, gb2)):
+            for v, g in zip(params, (gW0, gb0, gW1, gb1, gW2, gb2), strict=True):
                 v -= lr * g
         return float(loss)
 

@@ -6,7 +6,6 @@ public API the seed programs use appears here.
 import contextlib
 
 import numpy as np
-
 from _spec import BATCH_W2, LR_W1, LR_W2, LR_W3
 
 
@@ -24,7 +23,7 @@ def w1(tf, data, steps):
     def run():
         w_trace, b_trace = [w.numpy()], [b.numpy()]
         for _ in range(epochs):
-            for x, y in zip(x_data, y_data):
+            for x, y in zip(x_data, y_data):  # noqa: B905 - as seed000
                 with tf.GradientTape() as tape:
                     pred = w * x + b
                     loss = loss_func(target=y, pred=pred)
@@ -64,7 +63,7 @@ def w2(tf, data, steps):
                 loss = tf.reduce_mean(
                     tf.nn.sparse_softmax_cross_entropy_with_logits(labels=yb, logits=logits))
             grads = tape.gradient(loss, params)
-            for v, g in zip(params, grads):
+            for v, g in zip(params, grads, strict=True):
                 v.assign_sub(LR_W2 * g)
         return float(loss.numpy())
 
@@ -84,7 +83,7 @@ def w3(tf, data, steps):
                 pred = tf.matmul(h, W2) + b2
                 loss = tf.reduce_mean(tf.square(pred - y))
             grads = tape.gradient(loss, params)
-            for v, g in zip(params, grads):
+            for v, g in zip(params, grads, strict=True):
                 v.assign_sub(LR_W3 * g)
         return float(loss.numpy())
 

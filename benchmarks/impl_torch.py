@@ -4,7 +4,6 @@ import contextlib
 import numpy as np
 import torch
 import torch.nn.functional as F
-
 from _spec import BATCH_W2, LR_W1, LR_W2, LR_W3
 
 
@@ -21,7 +20,7 @@ def w1(data, steps):
     def run():
         w_trace, b_trace = [w.item()], [b.item()]
         for _ in range(epochs):
-            for x, y in zip(x_data, y_data):
+            for x, y in zip(x_data, y_data):  # noqa: B905 - as seed000
                 pred = w * x + b
                 loss = loss_func(target=y, pred=pred)
                 gradients = torch.autograd.grad(loss, [w, b])
@@ -42,7 +41,7 @@ def _params(data, n_layers):
 
 def _sgd(params, grads, lr):
     with torch.no_grad():
-        for v, g in zip(params, grads):
+        for v, g in zip(params, grads, strict=True):
             v.sub_(lr * g)
 
 

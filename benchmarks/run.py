@@ -136,7 +136,7 @@ def fmt(x, digits=4):
 def table(header, rows):
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
     line = lambda r: "  ".join(str(c).rjust(w) if i else str(c).ljust(w)  # noqa: E731
-                               for i, (c, w) in enumerate(zip(r, widths)))
+                               for i, (c, w) in enumerate(zip(r, widths, strict=True)))
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
@@ -157,7 +157,7 @@ def bench_workload(workload, interps, args, tmp):
     subprocess.run([sys.executable, os.path.join(HERE, "_data.py"), workload, path],
                    check=True)
     repeats = spec["repeats"][1 if args.quick else 0]
-    rounds = args.rounds or spec.get("rounds", (1, 1))[1 if args.quick else 0]
+    rounds = args.rounds or spec["rounds"][1 if args.quick else 0]
     per_round = max(1, -(-repeats // rounds))
     impls = {i: ({"ok": False, "error": "not importable"} if i not in interps else None)
              for i in IMPLS if i in args.impls}
@@ -194,7 +194,7 @@ def print_workload(workload, res):
     rows = []
     for impl, r in impls.items():
         if not r.get("ok"):
-            rows.append([impl, "n/a", "", "", "", "", r.get("error", "").strip()
+            rows.append([impl, "n/a", "", "", "", "", "", r.get("error", "").strip()
                          .splitlines()[-1][:60]])
             continue
         check = f"{r['check']:.7g}"
@@ -203,11 +203,12 @@ def print_workload(workload, res):
         rows.append([
             impl, fmt(r["median"] * k), f"{fmt(r['min'] * k)}-{fmt(r['max'] * k)}",
             fmt(r["median"] / ref["median"], 3) if ref else "n/a",
+            fmt(r["min"] / ref["min"], 3) if ref else "n/a",
             fmt(tfl["median"] / r["median"], 3) if tfl else "n/a",
             f"{r['peak_rss_kb'] / 1024:.1f}", check])
     print(f"\n{res['title']}   [{spec['unit']}/{spec['per']}]")
-    print(table(["impl", "median", "min-max", "x NumPy", "tapeflow/impl", "peak RSS MB",
-                 "check"], rows), flush=True)
+    print(table(["impl", "median", "min-max", "x NumPy", "(by min)", "tapeflow/impl",
+                 "peak RSS MB", "check"], rows), flush=True)
 
 
 def bench_micro(interps, args):
@@ -418,8 +419,8 @@ def parse_args(argv=None):
                    help="also profile tapeflow on W1/W2 (those selected) with pyinstrument "
                         "and write DIR/tapeflow_<W>.txt")
     p.add_argument("--rounds", type=int, default=None,
-                   help="worker processes per implementation, taking turns (default: 3 for "
-                        "W3, else 1); the repeats are shared out between them")
+                   help="worker processes per implementation, taking turns (default 3, "
+                        "--quick 1); the repeats are shared out between them")
     p.add_argument("--threads", type=int, default=None,
                    help="limit BLAS/peer compute threads (OMP/OpenBLAS/MKL/TF/XLA); "
                         "default: each library's own choice")

@@ -35,19 +35,16 @@ def load_impl(name):
                for k in ("w1", "w2", "w3", "w5", "micro")})
         return ns, getattr(tf, "__version__", "?")
     if name == "numpy":
-        import numpy
-
         import impl_numpy
+        import numpy
         return impl_numpy, numpy.__version__
     if name == "torch":
-        import torch
-
         import impl_torch
+        import torch
         return impl_torch, torch.__version__
     if name == "jax":
-        import jax
-
         import impl_jax
+        import jax
         return impl_jax, jax.__version__
     raise SystemExit(f"unknown implementation {name!r}")
 
