@@ -421,9 +421,10 @@ def parse_args(argv=None):
     p.add_argument("--rounds", type=int, default=None,
                    help="worker processes per implementation, taking turns (default 3, "
                         "--quick 1); the repeats are shared out between them")
-    p.add_argument("--threads", type=int, default=None,
-                   help="limit BLAS/peer compute threads (OMP/OpenBLAS/MKL/TF/XLA); "
-                        "default: each library's own choice")
+    p.add_argument("--threads", type=int, default=1,
+                   help="compute threads of NumPy's BLAS and the peers (OMP/OpenBLAS/MKL/"
+                        "TF/XLA); default 1, which keeps timings steady on a shared machine; "
+                        "0 leaves each library its own choice")
     p.add_argument("--timeout", type=float, default=900, help="seconds per worker")
     args = p.parse_args(argv)
     sel = [s.strip() for s in (args.only or ",".join(ALL)).split(",") if s.strip()]
@@ -451,7 +452,8 @@ def main(argv=None):
         "selected": args.only, "threads": args.threads, "loadavg_start": os.getloadavg()[0]},
         "workloads": {}}
     print(f"tapeflow benchmarks {report['meta']['date']}  python {report['meta']['python']}"
-          f"  cpus {report['meta']['cpus']}  quick={args.quick}")
+          f"  cpus {report['meta']['cpus']}  threads {args.threads or 'default'}"
+          f"  quick={args.quick}")
     if report["meta"]["loadavg_start"] > 0.5:
         print(f"warning: load average {report['meta']['loadavg_start']:.2f}: other processes "
               "compete for the CPUs; timings will be noisy")
