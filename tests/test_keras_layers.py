@@ -232,3 +232,16 @@ def test_merge_and_global_pooling_layers():
     assert layers.GlobalMaxPooling2D(keepdims=True)(x).shape == (2, 1, 1, 2)
     with pytest.raises(ValueError, match="A merge layer should be called on a list of inputs"):
         layers.Add()(a)
+
+
+def test_lambda_rescaling_and_identity_layers():
+    # Values and names as TensorFlow 2.21 printed them.
+    tf.keras.backend.clear_session()
+    double = tf.keras.layers.Lambda(lambda x: x * 2)
+    assert double.name == "lambda" and double(tf.constant([1.0])).numpy().tolist() == [2.0]
+    shift = tf.keras.layers.Rescaling(0.5, offset=1.0)
+    assert shift.name == "rescaling"
+    assert shift(tf.constant([[2.0, 4.0]])).numpy().tolist() == [[2.0, 3.0]]
+    scaled = tf.keras.layers.Rescaling(0.5)(tf.constant([[2, 4]], dtype=tf.uint8))
+    assert scaled.dtype == tf.float32 and scaled.numpy().tolist() == [[1.0, 2.0]]
+    assert tf.keras.layers.Identity()(tf.ones(2)).numpy().tolist() == [1.0, 1.0]
