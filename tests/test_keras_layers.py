@@ -245,3 +245,19 @@ def test_lambda_rescaling_and_identity_layers():
     scaled = tf.keras.layers.Rescaling(0.5)(tf.constant([[2, 4]], dtype=tf.uint8))
     assert scaled.dtype == tf.float32 and scaled.numpy().tolist() == [[1.0, 2.0]]
     assert tf.keras.layers.Identity()(tf.ones(2)).numpy().tolist() == [1.0, 1.0]
+
+
+def test_normalization_adapts_like_keras():
+    # Values as TensorFlow 2.21 printed them for the same data.
+    data = np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]], np.float32)
+    norm = tf.keras.layers.Normalization()
+    norm.adapt(tf.data.Dataset.from_tensor_slices(data).batch(2))
+    np.testing.assert_allclose(norm(data).numpy(), [[-1.2247448, -1.2247448], [0, 0],
+                                                    [1.2247448, 1.2247448]], rtol=1e-6)
+    assert [v.name for v in norm.weights] == ["mean", "variance", "count"]
+    np.testing.assert_allclose(norm.variance.numpy(), [[2.6666667, 10.666667]], rtol=1e-6)
+    flat = tf.keras.layers.Normalization(axis=None)
+    flat.adapt(data)
+    np.testing.assert_allclose(flat(data).numpy()[0], [-1.1721057, -0.8372183], rtol=1e-6)
+    back = tf.keras.layers.Normalization(invert=True, mean=2.0, variance=4.0)
+    assert back(data).numpy().tolist() == [[4, 6], [8, 14], [12, 22]]

@@ -14,6 +14,7 @@ from .merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                       GlobalMaxPooling2D)
+from .preprocessing import Normalization
 from .reshape import Reshape
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
@@ -22,8 +23,9 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D
            "Dropout", "Embedding", "Flatten", "GRU", "GRUCell", "GlobalAveragePooling1D",
            "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Identity",
            "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization",
-           "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "Multiply", "RNN",
-           "ReLU", "Rescaling", "Reshape", "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract"]
+           "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "Multiply",
+           "Normalization", "RNN", "ReLU", "Rescaling", "Reshape", "SimpleRNN", "SimpleRNNCell",
+           "Softmax", "Subtract"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
