@@ -446,6 +446,27 @@ def functional_cases():
         "two_layers": [layer.name for layer in two.layers]})
 
 
+def wrapper_cases():
+    x = arr((2, 4, 3))
+    out = {"x": lists(x), "cases": []}
+    for merge_mode, sequences in (("concat", True), ("sum", False), ("ave", True)):
+        layer = tf.keras.layers.Bidirectional(
+            tf.keras.layers.GRU(2, return_sequences=sequences), merge_mode=merge_mode)
+        layer(x)
+        values = [arr(tuple(v.shape), 0.5) for v in layer.weights]
+        for v, value in zip(layer.weights, values, strict=True):
+            v.assign(value)
+        out["cases"].append({"merge_mode": merge_mode, "sequences": sequences,
+                             "weights": [lists(v) for v in values], "output": lists(layer(x))})
+    dense = tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(2))
+    dense(x)
+    values = [arr(tuple(v.shape)) for v in dense.weights]
+    for v, value in zip(dense.weights, values, strict=True):
+        v.assign(value)
+    out["time_distributed"] = {"weights": [lists(v) for v in values], "output": lists(dense(x))}
+    dump("wrappers.json", out)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -463,6 +484,7 @@ def main():
     extra_loss_metric_cases()
     conv1d_cases()
     functional_cases()
+    wrapper_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

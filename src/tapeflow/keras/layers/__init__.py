@@ -16,16 +16,17 @@ from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxP
                       GlobalMaxPooling2D)
 from .preprocessing import Normalization
 from .reshape import Reshape
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .rnn import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell,
+                  TimeDistributed)
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
-           "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Convolution2D", "Dense",
-           "Dropout", "Embedding", "Flatten", "GRU", "GRUCell", "GlobalAveragePooling1D",
-           "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Identity",
-           "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization",
-           "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "Multiply",
-           "Normalization", "RNN", "ReLU", "Rescaling", "Reshape", "SimpleRNN", "SimpleRNNCell",
-           "Softmax", "Subtract"]
+           "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",
+           "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU", "GRUCell",
+           "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D",
+           "GlobalMaxPooling2D", "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda",
+           "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum",
+           "Minimum", "Multiply", "Normalization", "RNN", "ReLU", "Rescaling", "Reshape",
+           "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
