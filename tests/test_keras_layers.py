@@ -261,3 +261,10 @@ def test_normalization_adapts_like_keras():
     np.testing.assert_allclose(flat(data).numpy()[0], [-1.1721057, -0.8372183], rtol=1e-6)
     back = tf.keras.layers.Normalization(invert=True, mean=2.0, variance=4.0)
     assert back(data).numpy().tolist() == [[4, 6], [8, 14], [12, 22]]
+
+
+def test_activity_regularizer_is_divided_by_the_batch_size():
+    # TensorFlow 2.21 gives 0.18: 0.01 * sum(3.0 ** 2 over 4 x 2 outputs) / 4.
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones", activity_regularizer="l2")
+    dense(tf.ones((4, 3)))
+    np.testing.assert_allclose([float(v) for v in dense.losses], [0.18], rtol=1e-6)
