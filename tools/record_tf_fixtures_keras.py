@@ -42,6 +42,8 @@ def optimizer_cases():
         ("SGD", {}), ("SGD", {"learning_rate": 0.1, "momentum": 0.9}),
         ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True}),
         ("RMSprop", {}), ("RMSprop", {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),
+        ("AdamW", {}), ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.1}),
+        ("SGD", {"learning_rate": 0.1, "weight_decay": 0.05, "clipnorm": 0.5}),
     ]
     cases = []
     for cls, kwargs in configs:
