@@ -268,3 +268,16 @@ def test_activity_regularizer_is_divided_by_the_batch_size():
     dense = tf.keras.layers.Dense(2, kernel_initializer="ones", activity_regularizer="l2")
     dense(tf.ones((4, 3)))
     np.testing.assert_allclose([float(v) for v in dense.losses], [0.18], rtol=1e-6)
+
+
+def test_constraints_project_weights_after_each_update():
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones", bias_constraint="non_neg",
+                                  kernel_constraint=tf.keras.constraints.MaxNorm(1.0))
+    dense(tf.ones((1, 3)))
+    tf.keras.optimizers.SGD(1.0).apply_gradients(
+        zip([-tf.ones((3, 2)), tf.ones((2,))], dense.trainable_variables, strict=True))
+    # kernel columns (2, 2, 2) have norm sqrt(12) > 1: scaled to unit norm; bias -1 -> 0.
+    np.testing.assert_allclose(dense.kernel.numpy(), np.full((3, 2), 3 ** -0.5), rtol=1e-6)
+    assert dense.bias.numpy().tolist() == [0.0, 0.0]
+    unit = tf.keras.constraints.UnitNorm()(tf.constant([[3.0, 0.0], [4.0, 2.0]]))
+    np.testing.assert_allclose(unit.numpy(), [[0.6, 0.0], [0.8, 1.0]], rtol=1e-6)

@@ -56,17 +56,20 @@ class Conv2D(Layer):
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel = None
         self.bias = None
 
     def build(self, input_shape):
         self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
                                       initializer=self.kernel_initializer, name="kernel",
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.filters,), name="bias",
                                         initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer)
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs):

@@ -7,6 +7,7 @@ from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import math_ops as _m
 from .. import _naming, _symbolic
 from .. import initializers as _init
+from .. import constraints as _constraints
 from .. import regularizers as _reg
 from .._variable import KerasVariable
 
@@ -113,7 +114,7 @@ class Layer:
         with _naming.name_scope(self.name, self):
             var = KerasVariable(init(shape, dtype=dtype), name=name or "variable",
                                 trainable=trainable, dtype=dtype)
-        var.constraint = constraint
+        var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
         return var
