@@ -4,6 +4,6 @@ from . import (activations, backend, callbacks, constraints, datasets, initializ
 from .layers import Input
 from .models import Model, Sequential
 
-__all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers", "regularizers", "utils", "Input", "Model",
-           "Sequential"]
+__all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
+           "layers", "losses", "metrics", "models", "optimizers", "regularizers", "utils", "Input",
+           "Model", "Sequential"]
