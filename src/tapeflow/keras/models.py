@@ -46,6 +46,24 @@ class Model(Trainer, Layer):
         first = _symbolic.flatten(outputs)[0]
         self._output_shape = first.shape
 
+    def get_layer(self, name=None, index=None):
+        """The layer called ``name`` (or at position ``index`` of ``layers``).
+
+        Raises:
+            ValueError: if no layer matches.
+        """
+        layers = self.layers
+        if index is not None:
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(layers)} layers.")
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: "
+                         f"{[layer.name for layer in layers]}.")
+
     @property
     def inputs(self) -> list:
         return _symbolic.flatten(getattr(self, "_fn_inputs", None) or [])
