@@ -2,8 +2,10 @@
 import warnings
 
 from ..._core import dtypes as _dt
+from ..._core import explain as _explain
 from ..._core.backend import np
 from ..._core.tensor import Tensor, _TensorLike
+from ..._core.variable import Variable
 from .. import _naming
 from .._variable import KerasVariable
 
@@ -127,7 +129,10 @@ class Optimizer:
 
         Raises:
             ValueError: if every gradient is None ("No gradients provided for any
-                variable.").
+                variable.", then a ``Hint:`` line per variable saying why, from
+                ``GradientTape.explain``).
+            AttributeError: if a Tensor stands where a Variable is needed (the usual
+                ``w = w - lr * g`` mistake); the message says so.
         """
         pairs = list(grads_and_vars)
         if not pairs:
@@ -141,10 +146,13 @@ class Optimizer:
         grads, variables = list(grads), list(trainable_variables)
         if not grads:
             return
+        for i, v in enumerate(variables):
+            if not isinstance(v, Variable):
+                raise AttributeError(_explain.not_a_variable_message(v, i))
         self._build_for(variables)
         kept = [(g, v) for g, v in zip(grads, variables, strict=True) if g is not None]
         if not kept:
-            raise ValueError("No gradients provided for any variable.")
+            raise ValueError(_explain.no_gradients_message(zip(grads, variables)))
         if len(kept) < len(grads):
             missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables, strict=True)
                        if g is None]
