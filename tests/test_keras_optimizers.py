@@ -35,6 +35,31 @@ def test_all_none_gradients_raise_like_keras():
         tf.keras.optimizers.Adam().apply_gradients([(None, v)])
 
 
+def test_all_none_gradients_say_why_each_gradient_is_none():
+    w = tf.Variable(2.0, name="w")
+    with tf.GradientTape() as tape:
+        loss = tf.constant(float(w * 3.0)) ** 2
+    grads = tape.gradient(loss, [w])
+    with pytest.raises(ValueError) as err:
+        tf.keras.optimizers.SGD(0.1).apply_gradients(zip(grads, [w]))
+    first, hint = str(err.value).splitlines()[:2]
+    assert first == "No gradients provided for any variable."
+    assert hint.startswith("Hint: 'w:0': the chain left the tape")
+    assert "float()" in hint and "Mul" in hint
+
+
+def test_tensor_in_place_of_variable_names_the_mistake():
+    w = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        loss = w * w
+    g = tape.gradient(loss, w)
+    w = w - 0.1 * g
+    with pytest.raises(AttributeError) as err:
+        tf.keras.optimizers.SGD(0.1).apply_gradients([(g, w)])
+    assert "_unique_id" in str(err.value).splitlines()[0]
+    assert "w = w - lr * g" in str(err.value)
+
+
 def test_some_none_gradients_warn_and_skip_those_variables():
     a, b = tf.Variable(1.0), tf.Variable(1.0)
     opt = tf.keras.optimizers.SGD(0.5)
