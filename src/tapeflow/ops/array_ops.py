@@ -425,8 +425,12 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     p = to_tensor(params)
     i = to_tensor(indices)
+    if batch_dims:
+        nb = int(batch_dims) % (i._value.ndim + 1)
+        ax = nb if axis is None else int(axis) % p._value.ndim
+        return _batched_gather(p, i, ax, nb)
     ax = 0 if axis is None else int(axis) % p._value.ndim
-    return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": int(batch_dims)})
+    return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": 0})
 
 
 # ----------------------------------------------------------------------------- creation
@@ -590,3 +594,738 @@ def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
             f"Expected multiples argument to be a vector of length {x._value.ndim} but got "
             f"length {len(mult)}", "Tile")
     return apply(_TILE, (x,), {"multiples": mult})
+
+
+# =============================================================================
+# The op library, part 2 (tf / tf.linalg array ops): splitting, padding, scatter and
+# gather by index tuples, masks, rolls, grids and einsum. Appended in one section.
+# =============================================================================
+
+__all__ += [
+    "split", "pad", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add", "boolean_mask", "slice_", "strided_slice", "reverse", "roll",
+    "repeat", "meshgrid", "linspace", "eye", "sequence_mask", "einsum", "tensordot",
+    "zeros_like", "ones_like", "reverse_sequence",
+]
+
+zeros_like = _m.zeros_like
+ones_like = _m.ones_like
+
+
+def _err(text, op_name):
+    return errors.op_error(errors.InvalidArgumentError, text, op_name)
+
+
+def _int_list(v):
+    if isinstance(v, _TensorLike):
+        v = v._value.tolist()
+    if isinstance(v, (int, np.integer)):
+        return [int(v)]
+    return [int(d._value) if isinstance(d, _TensorLike) else int(d) for d in v]
+
+
+def _batched_gather(p, i, axis, batch_dims):
+    """gather with leading batch axes, written as a flat gather so gradients come free."""
+    pshape = p._value.shape
+    ishape = i._value.shape
+    for d in builtins.range(batch_dims):
+        if pshape[d] != ishape[d]:
+            raise _err(f"params.shape[{d}]: {pshape[d]} should be equal to "
+                       f"indices.shape[{d}]: {ishape[d]}", "GatherV2")
+    batch = pshape[:batch_dims]
+    nb = int(np.prod(batch)) if batch else 1
+    mid = pshape[batch_dims:axis]
+    n = pshape[axis]
+    rest = pshape[axis + 1:]
+    iv = i._value
+    if iv.size and (iv.min() < 0 or iv.max() >= n):
+        pos = np.argwhere((iv < 0) | (iv >= n))[0]
+        raise _err(f"indices[{','.join(str(int(q)) for q in pos)}] = "
+                   f"{int(iv[tuple(pos)])} is not in [0, {n})", "GatherV2")
+    # [batch, n, mid, rest] flattened to [nb * n, mid + rest].
+    perm = (list(builtins.range(batch_dims)) + [axis]
+            + list(builtins.range(batch_dims, axis))
+            + list(builtins.range(axis + 1, len(pshape))))
+    flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
+    inner = ishape[batch_dims:]
+    offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
+    idx = Tensor(iv.reshape((nb,) + tuple(inner)) + offsets)
+    out = gather(flat, idx)  # [nb, inner, mid, rest]
+    out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
+    b, ni, nm = len(batch), len(inner), len(mid)
+    perm = (list(builtins.range(b)) + list(builtins.range(b + ni, b + ni + nm))
+            + list(builtins.range(b, b + ni))
+            + list(builtins.range(b + ni + nm, b + ni + nm + len(rest))))
+    return transpose(out, perm)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """Split ``value`` along ``axis`` into pieces (``tf.split``).
+
+    Args:
+        value: a tensor.
+        num_or_size_splits: an int (that many equal pieces) or a list of sizes, one of
+            which may be -1 (the rest).
+        axis: the axis to split.
+
+    Returns:
+        A list of tensors.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if the pieces do not fit the axis.
+    """
+    x = to_tensor(value)
+    n = x._value.ndim
+    ax = int(axis._value if isinstance(axis, _TensorLike) else axis)
+    if not -n <= ax < n:
+        raise _err(f"-{n} <= split_dim < {n} but got {ax}" if n else
+                   "-input rank(-1) <= split_dim < input rank (1), but got 0", "Split")
+    ax %= n
+    dim = x._value.shape[ax]
+    if isinstance(num_or_size_splits, (int, np.integer)) or (
+            isinstance(num_or_size_splits, _TensorLike)
+            and num_or_size_splits._value.ndim == 0):
+        k = int(num_or_size_splits)
+        if k <= 0 or dim % k:
+            raise _err(f"Number of ways to split should evenly divide the split dimension, "
+                       f"but got split_dim {ax} (size = {dim}) and num_split {k}", "Split")
+        sizes = [dim // k] * k
+    else:
+        sizes = _int_list(num_or_size_splits)
+        if sizes.count(-1) > 1:
+            raise _err("Only one dimensions can have a value of -1. Second one found at "
+                       f"dimension {[i for i, s in enumerate(sizes) if s == -1][1]}",
+                       "SplitV")
+        if -1 in sizes:
+            known = builtins.sum(s for s in sizes if s != -1)
+            sizes[sizes.index(-1)] = dim - known
+        if builtins.sum(sizes) != dim or builtins.min(sizes, default=0) < 0:
+            raise _err("Determined shape must either match input shape along split_dim "
+                       "exactly if fully specified, or be less than the size of the input "
+                       f"along split_dim if not fully specified.  Got: "
+                       f"{builtins.sum(sizes)}", "SplitV")
+    out, start = [], 0
+    for s in sizes:
+        out.append(_slice_axis(x, ax, start, start + s))
+        start += s
+    return out
+
+
+def _pad_forward(x, paddings, value):
+    return np.pad(x, paddings, mode="constant", constant_values=value)
+
+
+_PAD = primitive("PadV2", _pad_forward, save_inputs=False)
+
+
+def _pad_rule(g, y, x_shape, paddings, value):
+    key = tuple(builtins.slice(lo, lo + d) for (lo, _), d in zip(paddings, x_shape))
+    return strided_slice_getitem(g, key)
+
+
+defvjp(_PAD, _pad_rule)
+
+
+def _mirror_index(n, lo, hi, mode):
+    """Source positions along one axis for reflect/symmetric padding."""
+    shift = 1 if mode == "REFLECT" else 0
+    idx = np.arange(-lo, n + hi)
+    period = 2 * n - 2 * shift
+    idx = np.mod(idx, period) if period else np.zeros_like(idx)
+    if shift:
+        return np.where(idx >= n, period - idx, idx)
+    return np.where(idx >= n, period - 1 - idx, idx)
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """Pad ``tensor`` with ``paddings[i] = [before, after]`` on axis i (``tf.pad``).
+
+    Args:
+        tensor: a tensor.
+        paddings: an int ``[rank, 2]`` list or tensor.
+        mode: ``CONSTANT``, ``REFLECT`` (edge not repeated) or ``SYMMETRIC`` (repeated),
+            case-insensitive.
+        constant_values: the fill for ``CONSTANT``.
+
+    Raises:
+        ValueError: for an unknown mode.
+        tf.errors.InvalidArgumentError: if ``paddings`` does not fit the rank, or mirror
+            padding is wider than the axis allows.
+    """
+    x = to_tensor(tensor)
+    pv = paddings._value.tolist() if isinstance(paddings, _TensorLike) else paddings
+    pads = tuple((int(a), int(b)) for a, b in (pv if len(pv) else []))
+    n = x._value.ndim
+    mode = mode.upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
+                         f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
+    op_name = "PadV2" if mode == "CONSTANT" else "MirrorPad"
+    if len(pads) != n:
+        raise _err(f"The first dimension of paddings must be the rank of inputs"
+                   f"[{len(pads)},2] {_show(x._value.shape)}", op_name)
+    if builtins.any(a < 0 or b < 0 for a, b in pads):
+        raise _err(f"Paddings must be non-negative: {pads[0][0]} {pads[0][1]}", op_name)
+    if mode == "CONSTANT":
+        cv = constant_values._value if isinstance(constant_values, _TensorLike) \
+            else constant_values
+        return apply(_PAD, (x,), {"paddings": pads, "value": np.asarray(cv, x._value.dtype)})
+    shift = 1 if mode == "REFLECT" else 0
+    out = x
+    for ax, (lo, hi) in enumerate(pads):
+        d = x._value.shape[ax]
+        if lo > d - shift or hi > d - shift:
+            raise _err(f"paddings must be less than the dimension size: {lo}, {hi} not less "
+                       f"than {d}" if shift else
+                       f"paddings must be no greater than the dimension size: {lo}, {hi} "
+                       f"greater than {d}", op_name)
+        if lo or hi:
+            out = gather(out, Tensor(_mirror_index(d, lo, hi, mode).astype(np.int32)),
+                         axis=ax)
+    return out if out is not x else identity(x)
+
+
+def _nd_flat_index(p_shape, iv, op_name):
+    k = iv.shape[-1]
+    if k > len(p_shape):
+        raise _err(f"index innermost dimension length must be <= params rank; saw: {k} vs. "
+                   f"{len(p_shape)}", op_name)
+    lead = p_shape[:k]
+    flat_iv = iv.reshape(-1, k) if iv.size else iv.reshape(0, k)
+    bad = np.any((flat_iv < 0) | (flat_iv >= np.array(lead, dtype=np.int64)), axis=1)
+    if bad.any():
+        j = int(np.argmax(bad))
+        pos = np.unravel_index(j, iv.shape[:-1]) if iv.ndim > 1 else ()
+        where_ = ",".join(str(int(q)) for q in pos)
+        return None, (where_, flat_iv[j], k)
+    strides = np.array([int(np.prod(lead[i + 1:])) for i in builtins.range(k)], np.int64)
+    return (flat_iv.astype(np.int64) @ strides).reshape(iv.shape[:-1]), None
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """Gather slices of ``params`` at index tuples (``tf.gather_nd``).
+
+    Args:
+        params: a tensor of rank >= ``indices.shape[-1]``.
+        indices: an int tensor whose last axis holds index tuples into ``params``.
+        batch_dims: leading axes shared by ``params`` and ``indices``.
+
+    Returns:
+        A tensor of shape ``indices.shape[:-1] + params.shape[indices.shape[-1]:]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range.
+    """
+    p = to_tensor(params)
+    i = to_tensor(indices)
+    iv = i._value
+    if batch_dims:
+        b = int(batch_dims)
+        batch = p._value.shape[:b]
+        nb = int(np.prod(batch))
+        pr = reshape(p, (nb,) + p._value.shape[b:])
+        ir = iv.reshape((nb,) + iv.shape[b:])
+        bidx = np.broadcast_to(np.arange(nb).reshape((nb,) + (1,) * (ir.ndim - 1)),
+                               ir.shape[:-1] + (1,)).astype(iv.dtype)
+        out = gather_nd(pr, Tensor(np.concatenate([bidx, ir], -1)))
+        return reshape(out, tuple(batch) + out._value.shape[1:])
+    pshape = p._value.shape
+    flat_idx, bad = _nd_flat_index(pshape, iv, "GatherNd")
+    if bad is not None:
+        where_, tup, k = bad
+        raise _err(f"indices[{where_}] = [{', '.join(str(int(t)) for t in tup)}] does not "
+                   f"index into param shape {_show(pshape)}, node name: GatherNd", "GatherNd")
+    k = iv.shape[-1]
+    flat = reshape(p, (int(np.prod(pshape[:k])),) + pshape[k:])
+    return gather(flat, Tensor(flat_idx))
+
+
+def _scatter_nd_forward(indices, updates, shape):
+    out = np.zeros(shape, updates.dtype)
+    k = indices.shape[-1]
+    idx = tuple(np.moveaxis(indices, -1, 0)) if k else ()
+    np.add.at(out, idx, updates)
+    return out
+
+
+_SCATTER_ND = primitive("ScatterNd", _scatter_nd_forward, save_inputs=True)
+defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: gather_nd(g, indices))
+
+
+def _check_scatter(iv, u_shape, shape, op_name):
+    k = iv.shape[-1]
+    if u_shape != iv.shape[:-1] + tuple(shape[k:]):
+        raise _err(f"Dimensions [{iv.ndim - 1},{len(u_shape)}) of updates[shape="
+                   f"{_show(u_shape)}] = {_show(u_shape[iv.ndim - 1:])} must match "
+                   f"dimensions [{k},{len(shape)}) of {'input' if 'Tensor' in op_name else 'output'}"
+                   f"[shape={_show(shape)}] = {_show(shape[k:])}", op_name)
+    flat = iv.reshape(-1, k)
+    bad = np.any((flat < 0) | (flat >= np.array(shape[:k], dtype=np.int64)), axis=1)
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise _err(f"indices[{j}] = [{', '.join(str(int(t)) for t in flat[j])}] does not "
+                   f"index into shape {_show(shape)}", op_name)
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """A zero tensor of ``shape`` with ``updates`` added at ``indices`` (``tf.scatter_nd``).
+
+    Duplicate indices add up. The gradient with respect to ``updates`` is
+    ``gather_nd(g, indices)``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+    """
+    i = to_tensor(indices)
+    u = to_tensor(updates)
+    shp = tuple(_int_list(shape))
+    _check_scatter(i._value, u._value.shape, shp, "ScatterNd")
+    return apply(_SCATTER_ND, (i, u), {"shape": shp})
+
+
+def _tensor_scatter_update_forward(tensor, indices, updates):
+    out = np.array(tensor, copy=True)
+    k = indices.shape[-1]
+    out[tuple(np.moveaxis(indices, -1, 0)) if k else ()] = updates
+    return out
+
+
+_TS_UPDATE = primitive("TensorScatterUpdate", _tensor_scatter_update_forward)
+
+
+def _ts_update_tensor_rule(g, y, tensor, indices, updates):
+    hit = scatter_nd(indices, _m.ones_like(updates), tensor._value.shape)
+    return where(_m.greater(hit, 0), _m.zeros_like(g), g)
+
+
+defvjp(_TS_UPDATE, _ts_update_tensor_rule, None,
+       lambda g, y, tensor, indices, updates: gather_nd(g, indices))
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """``tensor`` with the slices at ``indices`` replaced by ``updates``.
+
+    TensorFlow counterpart: ``tf.tensor_scatter_nd_update``. For duplicate indices the
+    last update wins (TF leaves the order unspecified).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+    """
+    t = to_tensor(tensor)
+    i = to_tensor(indices)
+    u = _m.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
+        else updates
+    _check_scatter(i._value, u._value.shape, t._value.shape, "TensorScatterUpdate")
+    if u._value.dtype is not t._value.dtype:
+        from ._helpers import dtype_mismatch
+        raise dtype_mismatch("TensorScatterUpdate", 2, t._value.dtype, u._value.dtype)
+    return apply(_TS_UPDATE, (t, i, u))
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """``tensor`` plus ``updates`` added at ``indices`` (``tf.tensor_scatter_nd_add``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+    """
+    t = to_tensor(tensor)
+    i = to_tensor(indices)
+    u = _m.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
+        else updates
+    _check_scatter(i._value, u._value.shape, t._value.shape, "TensorScatterAdd")
+    if u._value.dtype is not t._value.dtype:
+        from ._helpers import dtype_mismatch
+        raise dtype_mismatch("TensorScatterAdd", 2, t._value.dtype, u._value.dtype)
+    return _m.add(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The entries of ``tensor`` where ``mask`` is true, flattened over the mask's axes.
+
+    TensorFlow counterpart: ``tf.boolean_mask``.
+
+    Args:
+        tensor: a tensor of rank >= ``mask``'s rank.
+        mask: a bool tensor matching ``tensor.shape[axis:axis + mask.ndim]``.
+        axis: where the mask starts (default 0).
+
+    Raises:
+        ValueError: for a scalar mask or mismatched shapes.
+    """
+    x = to_tensor(tensor)
+    m = to_tensor(mask)
+    mv = m._value
+    k = mv.ndim
+    ax = 0 if axis is None else int(axis) % max(x._value.ndim, 1)
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
+    xs = x._value.shape
+    if xs[ax:ax + k] != mv.shape:
+        raise ValueError(f"Shapes {TensorShape(xs[ax:ax + k])} and {TensorShape(mv.shape)} "
+                         f"are incompatible")
+    flat = reshape(x, xs[:ax] + (int(np.prod(mv.shape)),) + xs[ax + k:])
+    keep = Tensor(np.flatnonzero(mv.reshape(-1)).astype(np.int64))
+    return gather(flat, keep, axis=ax)
+
+
+def slice_(input_, begin, size, name=None):
+    """The block of ``size`` starting at ``begin`` (``tf.slice``); size -1 means the rest.
+
+    Named ``slice_`` here so the module keeps Python's ``slice``; exported as ``slice``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if the block does not fit.
+    """
+    x = to_tensor(input_)
+    b = _int_list(begin)
+    s = _int_list(size)
+    shp = x._value.shape
+    if len(b) != len(shp) or len(s) != len(shp):
+        raise _err(f"Expected begin and size arguments to be 1-D tensors of size "
+                   f"{len(shp)}, but got shapes [{len(b)}] and [{len(s)}] instead.", "Slice")
+    key = []
+    for i, (bi, si, d) in enumerate(zip(b, s, shp)):
+        if si == -1:
+            si = d - bi
+        if not (0 <= bi <= d and 0 <= si and bi + si <= d):
+            raise _err(f"Expected size[{i}] in [0, {d - bi}], but got {si}"
+                       if 0 <= bi <= d else
+                       f"Expected begin[{i}] in [0, {d}], but got {bi}", "Slice")
+        key.append(builtins.slice(bi, bi + si))
+    return strided_slice_getitem(x, tuple(key))
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
+                  ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """``input_[begin:end:strides]`` with TensorFlow's bit masks (``tf.strided_slice``).
+
+    Args:
+        begin, end, strides: int lists of one length.
+        begin_mask, end_mask: bit i set ignores ``begin[i]`` / ``end[i]``.
+        ellipsis_mask: bit i makes spec i an ellipsis.
+        new_axis_mask: bit i inserts a new axis.
+        shrink_axis_mask: bit i takes the single index ``begin[i]``.
+    """
+    b = _int_list(begin)
+    e = _int_list(end)
+    st = _int_list(strides) if strides is not None else [1] * len(b)
+    key = []
+    for i in builtins.range(len(b)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b[i])
+        else:
+            key.append(builtins.slice(None if begin_mask & bit else b[i],
+                                      None if end_mask & bit else e[i], st[i]))
+    return strided_slice_getitem(input_, tuple(key))
+
+
+def reverse(tensor, axis, name=None):
+    """``tensor`` reversed along the axes in ``axis`` (``tf.reverse``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an axis out of range.
+    """
+    x = to_tensor(tensor)
+    n = x._value.ndim
+    axes = _int_list(axis)
+    for a in axes:
+        if not -n <= a < n:
+            raise _err(f"'axis'[0] = {a} is out of valid range [0, {n - 1}]", "ReverseV2")
+    axes = {a % n for a in axes}
+    key = tuple(builtins.slice(None, None, -1) if i in axes else builtins.slice(None)
+                for i in builtins.range(n))
+    return strided_slice_getitem(x, key)
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
+    """Shift elements cyclically by ``shift`` along ``axis`` (``tf.roll``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if shift and axis lengths differ.
+    """
+    x = to_tensor(input)
+    shifts = _int_list(shift)
+    axes = _int_list(axis)
+    if len(shifts) != len(axes):
+        raise _err(f"shift and axis must have the same size", "Roll")
+    n = x._value.ndim
+    total = {}
+    for s, a in zip(shifts, axes):
+        if not -n <= a < n:
+            raise _err(f"axis {a} is out of range", "Roll")
+        total[a % n] = total.get(a % n, 0) + s
+    out = x
+    for a, s in sorted(total.items()):
+        d = x._value.shape[a]
+        if d and s % d:
+            out = gather(out, Tensor(((np.arange(d) - s) % d).astype(np.int32)), axis=a)
+    return out if out is not x else identity(x)
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
+    """Repeat each element ``repeats`` times along ``axis`` (``tf.repeat``).
+
+    With ``axis=None`` the input is flattened first.
+    """
+    x = to_tensor(input)
+    if axis is None:
+        x = reshape(x, [-1])
+        axis = 0
+    ax = int(axis) % max(x._value.ndim, 1)
+    r = _int_list(repeats)
+    d = x._value.shape[ax]
+    if len(r) == 1:
+        r = r * d
+    if len(r) != d:
+        raise _err(f"Dimensions {len(r)} and {d} are not compatible", "Repeat")
+    idx = np.repeat(np.arange(d), r).astype(np.int32)
+    return gather(x, Tensor(idx), axis=ax)
+
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D tensors (``tf.meshgrid``).
+
+    Args:
+        *args: 1-D tensors.
+        indexing: ``'xy'`` (Cartesian, default: first two outputs axes swapped) or
+            ``'ij'`` (matrix).
+
+    Returns:
+        A list of N-D tensors, one per input.
+
+    Raises:
+        TypeError: for another keyword argument.
+        ValueError: for an unknown ``indexing``.
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        key = list(kwargs)[0]
+        raise TypeError(f"'{key}' is an invalid keyword argument for this function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got "
+                         f"'{indexing}'")
+    xs = [reshape(to_tensor(a), [-1]) for a in args]
+    sizes = [t._value.shape[0] for t in xs]
+    n = len(xs)
+    if indexing == "xy" and n > 1:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for i, t in enumerate(xs):
+        shape_ = [1] * n
+        pos = i
+        if indexing == "xy" and n > 1 and i < 2:
+            pos = 1 - i
+        shape_[pos] = -1
+        out.append(broadcast_to(reshape(t, shape_), sizes))
+    return out
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive (``tf.linspace``).
+
+    ``start`` and ``stop`` may be tensors (they broadcast; the new axis goes at ``axis``);
+    the gradient flows to both.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``num`` is not positive.
+    """
+    s = to_tensor(start)
+    if s._value.dtype.kind in "iu":
+        s = _m.cast(s, _dt.float64 if s._value.dtype.itemsize >= 4 else _dt.float32)
+    e = _m.cast(to_tensor(stop), s.dtype)
+    num = int(num._value if isinstance(num, _TensorLike) else num)
+    if num <= 0:
+        raise _err(f"Requires num > 0: {num}", "LinSpace")
+    s, e = expand_dims(s, axis), expand_dims(e, axis)
+    n = builtins.max(s._value.ndim, e._value.ndim)
+    ax = int(axis) % n
+    frac = np.arange(num, dtype=s._value.dtype) / builtins.max(num - 1, 1)
+    frac = Tensor(frac.reshape([num if i == ax else 1 for i in builtins.range(n)]))
+    out = _m.add(s, _m.multiply(_m.subtract(e, s), frac))
+    if num > 1:
+        # the last value is exactly ``stop``, as TensorFlow's
+        last = (builtins.slice(None),) * ax + (builtins.slice(num - 1, num),)
+        head = (builtins.slice(None),) * ax + (builtins.slice(0, num - 1),)
+        out = concat([strided_slice_getitem(out, head),
+                      broadcast_to(e, strided_slice_getitem(out, last)._value.shape)], ax)
+    return out
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
+    """An identity matrix, optionally batched (``tf.eye``)."""
+    nc = num_rows if num_columns is None else num_columns
+    m = np.eye(int(num_rows), int(nc), dtype=_dt.as_dtype(dtype)._np)
+    if batch_shape is not None:
+        m = np.broadcast_to(m, tuple(_int_list(batch_shape)) + m.shape).copy()
+    return Tensor(m)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=_dt.bool, name=None):
+    """``mask[..., j] = j < lengths[...]`` (``tf.sequence_mask``); no gradient.
+
+    Args:
+        lengths: an int tensor.
+        maxlen: the last dimension (default ``max(lengths)``).
+        dtype: the output dtype.
+    """
+    lv = to_tensor(lengths)._value
+    n = int(lv.max()) if maxlen is None and lv.size else int(maxlen or 0)
+    mask = np.arange(n) < np.asarray(lv)[..., None]
+    return Tensor(mask.astype(_dt.as_dtype(dtype)._np))
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
+    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``)."""
+    x = to_tensor(input)
+    lens = to_tensor(seq_lengths)._value
+    sa = int(seq_axis)
+    ba = 0 if batch_axis is None else int(batch_axis)
+    nb, ns = x._value.shape[ba], x._value.shape[sa]
+    idx = np.tile(np.arange(ns), (nb, 1))
+    for b, L in enumerate(lens):
+        idx[b, :L] = idx[b, :L][::-1]
+    # move batch then seq axes to the front, gather with batch_dims=1, move back
+    n = x._value.ndim
+    perm = [ba, sa] + [i for i in builtins.range(n) if i not in (ba, sa)]
+    xt = transpose(x, perm)
+    out = gather(xt, Tensor(idx.astype(np.int32)), axis=1, batch_dims=1)
+    return transpose(out, np.argsort(perm).tolist())
+
+
+# ----------------------------------------------------------------------------- einsum
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _parse_einsum(equation, shapes):
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, out = eq.split("->")
+    else:
+        lhs, out = eq, None
+    ins = lhs.split(",")
+    if len(ins) != len(shapes):
+        raise ValueError(f"Expected {len(ins)} inputs but got: {len(shapes)}")
+    used = set(eq)
+    spare = [c for c in _LETTERS if c not in used]
+    ell = None
+    fixed = []
+    for spec, shp in zip(ins, shapes):
+        if "..." in spec:
+            n = len(shp) - (len(spec) - 3)
+            if ell is None or n > len(ell):
+                ell = "".join(spare[:n])
+            spec = spec.replace("...", ell[len(ell) - n:] if n else "")
+        fixed.append(spec)
+    if out is None:
+        counts = {}
+        for s in fixed:
+            for c in s:
+                counts[c] = counts.get(c, 0) + 1
+        letters = sorted(c for c, k in counts.items() if k == 1 and c not in (ell or ""))
+        out = (ell or "") + "".join(letters)
+    else:
+        out = out.replace("...", ell or "")
+    return fixed, out
+
+
+def _einsum_forward(*xs, ins, out):
+    return np.einsum(",".join(ins) + "->" + out, *xs)
+
+
+_EINSUM = primitive("Einsum", _einsum_forward,
+                    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
+
+
+def _einsum_rule(k):
+    def rule(g, y, *xs, ins, out):
+        target = ins[k]
+        if len(set(target)) != len(target):
+            raise NotImplementedError("einsum gradient for an operand with a repeated "
+                                      "subscript (a diagonal) is not supported")
+        others = [ins[j] for j in builtins.range(len(ins)) if j != k]
+        operands = [g] + [xs[j] for j in builtins.range(len(ins)) if j != k]
+        avail = set(out).union(*others) if others else set(out)
+        kept = "".join(c for c in target if c in avail)
+        # Letters only in this operand (summed away) come back by broadcasting; letters
+        # broadcast from 1 in this operand are summed by the engine.
+        gk = einsum(",".join([out] + others) + "->" + kept, *operands)
+        if kept != target:
+            shape = xs[k]._value.shape
+            gk = reshape(gk, [shape[i] if c in avail else 1 for i, c in enumerate(target)])
+            gk = broadcast_to(gk, shape)
+        return gk
+    return rule
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Sum of products over index letters, as NumPy's einsum (``tf.einsum``).
+
+    Args:
+        equation: e.g. ``'ij,jk->ik'``, ``'bij,bjk->bik'``, ``'...ij,...j->...i'``; an
+            implicit output (no ``->``) lists the letters used once, sorted.
+        *inputs: tensors of one dtype.
+
+    Returns:
+        A tensor of the output subscripts' shape. Gradients flow to every operand except
+        one that repeats a letter (a diagonal), which raises NotImplementedError.
+
+    Raises:
+        ValueError: if the number of inputs does not match the equation.
+        tf.errors.InvalidArgumentError: for mismatched dimensions.
+    """
+    xs = [to_tensor(x) for x in inputs]
+    for j, t in enumerate(xs[1:], 1):
+        if t._value.dtype is not xs[0]._value.dtype:
+            from ._helpers import dtype_mismatch
+            raise dtype_mismatch("Einsum", j, xs[0]._value.dtype, t._value.dtype)
+    ins, out = _parse_einsum(equation, [t._value.shape for t in xs])
+    if len(_EINSUM.vjps) < len(xs):
+        _EINSUM.vjps = tuple(_einsum_rule(k) for k in builtins.range(len(xs)))
+    return apply(_EINSUM, xs, {"ins": tuple(ins), "out": out})
+
+
+def tensordot(a, b, axes, name=None):
+    """Contract ``a`` and ``b`` over the given axes (``tf.tensordot``).
+
+    Args:
+        a, b: tensors of one dtype.
+        axes: an int N (last N of ``a`` with first N of ``b``) or a pair of axis lists.
+
+    Raises:
+        ValueError: for axes that do not match.
+    """
+    a = to_tensor(a)
+    b = to_tensor(b)
+    na, nb = a._value.ndim, b._value.ndim
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n > na or n > nb or n < 0:
+            raise ValueError(f"'axes' must not be larger than the number of dimensions of "
+                             f"tensor {a if n > na else b}.")
+        ax_a, ax_b = list(builtins.range(na - n, na)), list(builtins.range(n))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [int(v) % na for v in _int_list(ax_a)]
+        ax_b = [int(v) % nb for v in _int_list(ax_b)]
+        if len(ax_a) != len(ax_b):
+            raise ValueError(f"Different number of contraction axes 'a' and 'b', "
+                             f"{len(ax_a)} != {len(ax_b)}.")
+    letters = iter(_LETTERS)
+    sa = [next(letters) for _ in builtins.range(na)]
+    sb = [next(letters) for _ in builtins.range(nb)]
+    for i, j in zip(ax_a, ax_b):
+        if a._value.shape[i] != b._value.shape[j]:
+            raise ValueError(f"Dimensions {a._value.shape[i]} and {b._value.shape[j]} are "
+                             f"not compatible")
+        sb[j] = sa[i]
+    out = [c for i, c in enumerate(sa) if i not in ax_a] + \
+          [c for j, c in enumerate(sb) if j not in ax_b]
+    return einsum("".join(sa) + "," + "".join(sb) + "->" + "".join(out), a, b)

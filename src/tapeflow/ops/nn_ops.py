@@ -201,3 +201,204 @@ def silu(features, beta=1.0, name=None):
 
 
 swish = silu
+
+
+# =============================================================================
+# The op library, part 2 (tf.nn): gelu, losses, moments and normalisation, dropout,
+# embedding lookup; convolutions and pooling live in nn_conv_ops.
+# =============================================================================
+from .._core import dtypes as _dt  # noqa: E402 - this section keeps its imports with it
+from .._core.tensor import Tensor, _TensorLike  # noqa: E402
+
+__all__ += [
+    "gelu", "softsign", "log_sigmoid", "weighted_cross_entropy_with_logits", "moments",
+    "batch_normalization", "normalize_moments", "dropout", "embedding_lookup",
+    "l2_normalize", "log_poisson_loss", "compute_average_loss", "crelu",
+]
+
+softsign = _m.softsign
+log_sigmoid = _m.log_sigmoid
+l2_normalize = _m.l2_normalize
+
+
+def gelu(features, approximate=False, name=None):
+    """Gaussian error linear unit (``tf.nn.gelu``; Hendrycks & Gimpel 2016).
+
+    ``x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2)))``, or with ``approximate=True``
+    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
+
+    Args:
+        features: a float tensor.
+        approximate: use the tanh form.
+    """
+    x = to_tensor(features)
+    check_kind(x, "f", "Gelu", FLOAT_TYPES)
+    if approximate:
+        inner = _m.multiply(_m.add(x, _m.multiply(_m.pow(x, 3), 0.044715)),
+                            0.7978845608028654)
+        return _m.multiply(_m.multiply(x, 0.5), _m.add(_m.tanh(inner), 1))
+    return _m.multiply(_m.multiply(x, 0.5),
+                       _m.add(_m.erf(_m.multiply(x, 0.7071067811865476)), 1))
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with positives weighted by ``pos_weight``.
+
+    ``(1 - z) x + (1 + (q - 1) z) (log1p(exp(-|x|)) + max(-x, 0))`` for logits x, labels z
+    and ``pos_weight`` q, computed stably. TensorFlow counterpart:
+    ``tf.nn.weighted_cross_entropy_with_logits``.
+
+    Raises:
+        ValueError: if labels and logits differ in shape.
+    """
+    labels, logits = pair(labels, logits, "WeightedCrossEntropy")
+    if labels._value.shape != logits._value.shape:
+        raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs "
+                         f"{labels.shape})")
+    q = pos_weight
+    log_weight = _m.add(_m.multiply(_m.subtract(q, 1), labels), 1)
+    softplus_neg = _m.add(_m.log1p(_m.exp(_m.negative(_m.abs(logits)))),
+                          relu(_m.negative(logits)))
+    return _m.add(_m.multiply(_m.subtract(1, labels), logits),
+                  _m.multiply(log_weight, softplus_neg))
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """Mean and (population) variance of ``x`` over ``axes`` (``tf.nn.moments``).
+
+    float16 inputs are accumulated in float32 and cast back, as TensorFlow. Unlike
+    TensorFlow the mean inside the variance is not wrapped in ``stop_gradient``: first
+    derivatives are equal either way, and second derivatives are then exact.
+
+    Returns:
+        ``(mean, variance)``.
+    """
+    x = to_tensor(x)
+    y = _m.cast(x, _dt.float32) if x._value.dtype == np.float16 else x
+    mean = _m.reduce_mean(y, axes, keepdims=True)
+    var = _m.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
+    if not keepdims:
+        ax = _m._axis_arg(axes, x._value.ndim, "Mean")
+        shape = [d for i, d in enumerate(x._value.shape) if i not in ax]
+        mean = _a.reshape(mean, shape)
+        var = _a.reshape(var, shape)
+    if y is not x:
+        mean, var = _m.cast(mean, x.dtype), _m.cast(var, x.dtype)
+    return mean, var
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from sufficient statistics (``tf.nn.normalize_moments``)."""
+    divisor = _m.reciprocal(to_tensor(counts))
+    mean = _m.multiply(mean_ss, divisor)
+    if shift is not None:
+        mean = _m.add(mean, shift)
+    var = _m.subtract(_m.multiply(variance_ss, divisor),
+                      _m.square(_m.multiply(mean_ss, divisor)))
+    return mean, var
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """``scale * (x - mean) / sqrt(variance + eps) + offset`` (``tf.nn.batch_normalization``).
+
+    ``offset`` and ``scale`` may be None; all parameters broadcast against ``x``
+    (Ioffe & Szegedy 2015).
+    """
+    x = to_tensor(x)
+    inv = _m.rsqrt(_m.add(variance, variance_epsilon))
+    if scale is not None:
+        inv = _m.multiply(inv, scale)
+    shift = _m.negative(_m.multiply(mean, inv))
+    if offset is not None:
+        shift = _m.add(shift, offset)
+    return _m.add(_m.multiply(x, _m.cast(inv, x.dtype)), _m.cast(shift, x.dtype))
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zero each element with probability ``rate``, scale the rest by ``1/(1-rate)``.
+
+    TensorFlow counterpart: ``tf.nn.dropout`` (Srivastava et al. 2014). The mask comes from
+    tapeflow's own generator, so which elements drop differs from TensorFlow's for a seed.
+
+    Args:
+        x: a float tensor.
+        rate: the drop probability, in ``[0, 1)``.
+        noise_shape: a shape broadcastable to ``x``'s; elements sharing a mask entry drop
+            together.
+        seed: an op seed (with the global seed, reproducible).
+
+    Raises:
+        ValueError: for a rate outside ``[0, 1)`` or an integer ``x``.
+    """
+    from . import random_ops
+
+    x = to_tensor(x)
+    if x._value.dtype.kind != "f":
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                         f"Received: x={x}")
+    r = float(rate._value if isinstance(rate, _TensorLike) else rate)
+    if not 0 <= r < 1:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                         f"Received: rate={rate}")
+    if r == 0:
+        return x
+    shape = x._value.shape if noise_shape is None else tuple(
+        d if d is not None else x._value.shape[i]
+        for i, d in enumerate(_a._int_list(noise_shape)
+                              if not isinstance(noise_shape, (list, tuple))
+                              else noise_shape))
+    u = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
+    keep = _m.cast(_m.greater_equal(u, r), x.dtype)
+    return _m.multiply(x, _m.multiply(keep, 1.0 / (1.0 - r)))
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of ``params`` at ``ids`` (``tf.nn.embedding_lookup``); ``gather(params, ids)``.
+
+    Args:
+        params: ``[vocab, ...]``, or a list of such tensors (concatenated, the "div"
+            partition is not supported).
+        ids: an int tensor of any shape.
+        max_norm: if given, rows with a larger L2 norm are rescaled to it.
+    """
+    if isinstance(params, (list, tuple)):
+        params = params[0] if len(params) == 1 else _a.concat(list(params), 0)
+    out = _a.gather(params, ids)
+    if max_norm is not None:
+        ids_rank = to_tensor(ids)._value.ndim
+        axes = list(range(ids_rank, out._value.ndim))
+        out = _m.clip_by_norm(out, max_norm, axes=axes) if axes else out
+    return out
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """``exp(c) - z * c`` for log-rate c and targets z (``tf.nn.log_poisson_loss``).
+
+    With ``compute_full_loss`` Stirling's term ``z log z - z + 0.5 log(2 pi z)`` is added
+    where ``z > 1``.
+    """
+    z, c = pair(targets, log_input, "LogPoissonLoss")
+    loss = _m.subtract(_m.exp(c), _m.multiply(c, z))
+    if compute_full_loss:
+        safe = _a.where(_m.greater(z, 1), z, _m.ones_like(z))
+        stirling = _m.add(_m.subtract(_m.multiply(safe, _m.log(safe)), safe),
+                          _m.multiply(_m.log(_m.multiply(safe, 2 * np.pi)), 0.5))
+        loss = _m.add(loss, _a.where(_m.greater(z, 1), stirling, _m.zeros_like(z)))
+    return loss
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """Sum of per-example losses over the global batch size (``tf.nn.compute_average_loss``)."""
+    loss = to_tensor(per_example_loss)
+    if sample_weight is not None:
+        loss = _m.multiply(loss, sample_weight)
+    n = global_batch_size
+    if n is None:
+        n = loss._value.shape[0] if loss._value.ndim else 1
+    return _m.divide(_m.reduce_sum(loss), _m.cast(n, loss.dtype))
+
+
+def crelu(features, axis=-1, name=None):
+    """``concat([relu(x), relu(-x)], axis)`` (``tf.nn.crelu``; Shang et al. 2016)."""
+    x = to_tensor(features)
+    return _a.concat([relu(x), relu(_m.negative(x))], axis)
