@@ -394,8 +394,9 @@ def _gather_forward(params, indices, axis, batch_dims):
 def _gather_scatter(g, indices, shape, axis):
     out = np.zeros(shape, g.dtype)
     moved = np.moveaxis(out, axis, 0)
-    gm = np.moveaxis(g.reshape(shape[:axis] + indices.shape + shape[axis + 1:]), axis, 0)
-    np.add.at(moved, indices.reshape(-1), gm.reshape((-1,) + moved.shape[1:]))
+    # The index axes of g are flattened into one before it moves to the front.
+    gm = np.moveaxis(g.reshape(shape[:axis] + (indices.size,) + shape[axis + 1:]), axis, 0)
+    np.add.at(moved, indices.reshape(-1), gm)
     return out
 
 
