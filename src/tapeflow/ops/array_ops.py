@@ -386,8 +386,9 @@ def _gather_forward(params, indices, axis, batch_dims):
     n = params.shape[axis]
     if indices.size and (indices.min() < -0 or indices.max() >= n):
         bad = indices[(indices < 0) | (indices >= n)].ravel()[0]
-        raise IndexError(f"indices[{int(np.argmax((indices.ravel() < 0) | (indices.ravel() >= n)))}]"
-                         f" = {int(bad)} is not in [0, {n})")
+        pos = np.argwhere((indices < 0) | (indices >= n))[0]
+        raise IndexError(f"indices[{','.join(str(int(p)) for p in pos)}] = {int(bad)} is not "
+                         f"in [0, {n})")
     return np.take(params, indices, axis=axis)
 
 

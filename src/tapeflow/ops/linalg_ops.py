@@ -258,7 +258,8 @@ def _slogdet_forward(x):
         np.real(np.zeros((), x.dtype)).dtype)[()]
 
 
-_SLOGDET = primitive("LogMatrixDeterminant", _slogdet_forward, n_outputs=2)
+# Multi-output primitives save their outputs: the sweep shapes absent cotangents from them.
+_SLOGDET = primitive("LogMatrixDeterminant", _slogdet_forward, n_outputs=2, save_output=True)
 defvjp(_SLOGDET, lambda g, y, x: _m.multiply(
     _a.expand_dims(_a.expand_dims(_m.cast(g[1], x.dtype), -1), -1), adjoint_(inv(x))))
 

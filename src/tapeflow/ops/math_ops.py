@@ -1199,6 +1199,13 @@ def global_norm(t_list, name=None):
     return sqrt(add_n(parts))
 
 
+def _scalar_like(v, ref):
+    """``v`` in ``ref``'s dtype; a Python number converts straight to it (not via float32)."""
+    if isinstance(v, _TensorLike):
+        return cast(v, ref.dtype)
+    return convert_to_tensor(v, dtype=ref.dtype)
+
+
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescale ``t`` so its L2 norm over ``axes`` is at most ``clip_norm`` (``tf.clip_by_norm``).
 
@@ -1215,7 +1222,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     positive = greater(sq, 0)
     safe = _a.where(positive, sq, ones_like(sq))
     norm_ = _a.where(positive, sqrt(safe), sq)
-    c = cast(to_tensor(clip_norm), t.dtype)
+    c = _scalar_like(clip_norm, t)
     return _realdiv(multiply(t, c), maximum(norm_, c))
 
 
@@ -1234,7 +1241,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         raise TypeError("`t_list` should be a sequence of tensors. Received "
                         f"{type(t_list)}.")
     gn = global_norm(t_list) if use_norm is None else to_tensor(use_norm)
-    c = cast(to_tensor(clip_norm), gn.dtype)
+    c = _scalar_like(clip_norm, gn)
     scale = multiply(c, minimum(_realdiv(ones_like(gn), gn), _realdiv(ones_like(c), c)))
     out = [None if t is None else multiply(to_tensor(t), cast(scale, to_tensor(t).dtype))
            for t in t_list]

@@ -175,8 +175,12 @@ def relu6(features, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """``features`` where positive, else ``alpha * features`` (``tf.nn.leaky_relu``)."""
+    """``features`` where positive, else ``alpha * features`` (``tf.nn.leaky_relu``).
+
+    ``alpha`` is a float32 attribute in TensorFlow, so it is rounded to float32 first.
+    """
     x = to_tensor(features)
+    alpha = float(np.float32(alpha._value if hasattr(alpha, "_value") else alpha))
     return _a.where(_m.greater(x, 0), x, _m.multiply(x, alpha))
 
 
@@ -255,7 +259,7 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     if labels._value.shape != logits._value.shape:
         raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs "
                          f"{labels.shape})")
-    q = pos_weight
+    q = _m._scalar_like(pos_weight, logits)
     log_weight = _m.add(_m.multiply(_m.subtract(q, 1), labels), 1)
     softplus_neg = _m.add(_m.log1p(_m.exp(_m.negative(_m.abs(logits)))),
                           relu(_m.negative(logits)))
