@@ -54,7 +54,7 @@ _ADD = primitive("AddV2", np.add, save_inputs=False, error=_broadcast_error)
 _SUB = primitive("Sub", np.subtract, save_inputs=False, error=_broadcast_error)
 _MUL = primitive("Mul", np.multiply, error=_broadcast_error)
 _DIV = primitive("RealDiv", np.true_divide, save_output=True, error=_broadcast_error)
-_FLOORDIV = primitive("FloorDiv", np.floor_divide, error=_broadcast_error)
+_FLOORDIV = nondifferentiable("FloorDiv", np.floor_divide, error=_broadcast_error)
 _FLOORMOD = primitive("FloorMod", np.mod, error=_broadcast_error)
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
@@ -188,7 +188,7 @@ _RECIP = primitive("Reciprocal", np.reciprocal, save_inputs=False, save_output=T
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
 _SOFTPLUS = primitive("Softplus", _softplus_forward)
-_SIGN = nondifferentiable("Sign", np.sign)
+_SIGN = primitive("Sign", np.sign, save_inputs=False)
 _ROUND = nondifferentiable("Round", np.round)
 _FLOOR = nondifferentiable("Floor", np.floor)
 _CEIL = nondifferentiable("Ceil", np.ceil)
@@ -229,6 +229,7 @@ defvjp(_RECIP, lambda g, y, x: negative(multiply(g, square(y))))
 defvjp(_SIN, lambda g, y, x: multiply(g, cos(x)))
 defvjp(_COS, lambda g, y, x: negative(multiply(g, sin(x))))
 defvjp(_SOFTPLUS, lambda g, y, x: multiply(g, sigmoid(x)))
+defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))  # zeros, not None, as TensorFlow
 
 # ------------------------------------------------------------------ comparisons, logic
 
@@ -506,8 +507,10 @@ defvjp(_CUMSUM, lambda g, y, x, axis, exclusive, reverse:
 
 
 def _cumprod_rule(g, y, x, axis, exclusive, reverse):
-    # Valid where x has no zeros, as TensorFlow's own rule.
-    return _realdiv(cumsum(multiply(g, y), axis, exclusive=exclusive, reverse=not reverse), x)
+    # TensorFlow's rule: exact where x has no zeros, and 0 (div_no_nan) where it has.
+    out = cumsum(multiply(g, y), axis, exclusive=exclusive, reverse=not reverse)
+    nonzero = not_equal(x, 0)
+    return _a.where(nonzero, _realdiv(out, _a.where(nonzero, x, ones_like(x))), zeros_like(x))
 
 
 defvjp(_CUMPROD, _cumprod_rule)
