@@ -517,7 +517,8 @@ def fill(dims, value, name=None, layout=None):
         raise errors.op_error(errors.InvalidArgumentError,
                               f"value must be a scalar. Got {v._value.ndim}", "Fill")
     shape = _creation_shape(dims)
-    return Tensor(np.full(shape, v._value, v._value.dtype) if shape else v._value)
+    # broadcast_to, so that the gradient reaches ``value`` as in TensorFlow.
+    return broadcast_to(v, shape)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001

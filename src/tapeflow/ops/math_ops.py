@@ -1301,14 +1301,14 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
 
 
 _ARGSORT = nondifferentiable(
-    "ArgSort", lambda x, descending: (np.argsort(-x if descending else x, axis=-1,
-                                                 kind="stable").astype(np.int32)))
+    "ArgSort", lambda x, descending, axis: (np.argsort(-x if descending else x, axis=axis,
+                                                       kind="stable").astype(np.int32)))
 
 
 def _argsort_last(x, descending):
     if x._value.dtype.kind == "b":
         x = cast(x, _dt.int32)
-    return apply(_ARGSORT, (x,), {"descending": descending})
+    return apply(_ARGSORT, (x,), {"descending": descending, "axis": -1})
 
 
 def _take_last(x, idx):
@@ -1387,13 +1387,9 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     _check_direction(direction)
     x = to_tensor(values)
     ax = _sort_axis(x, axis)
-    last = x._value.ndim - 1
-    if ax != last:
-        perm = list(builtins_range(x._value.ndim))
-        perm[ax], perm[last] = last, ax
-        return _a.transpose(_argsort_last(_a.transpose(x, perm), direction == "DESCENDING"),
-                            perm)
-    return _argsort_last(x, direction == "DESCENDING")
+    if x._value.dtype.kind == "b":
+        x = cast(x, _dt.int32)
+    return apply(_ARGSORT, (x,), {"descending": direction == "DESCENDING", "axis": ax})
 
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):
@@ -1615,11 +1611,8 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
 
 
 
-# Fixes to the primitives declared above, kept here so the hunk stays local:
-# TensorFlow's Sign has a zero gradient (not None), and integer FloorDiv/FloorMod by zero
-# raise InvalidArgumentError "Integer division by zero" instead of NumPy's warning.
-_SIGN.differentiable = True
-defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))
+# Integer FloorDiv/FloorMod by zero raise InvalidArgumentError "Integer division by zero",
+# as TensorFlow, instead of NumPy's warning; set here so the hunk stays local.
 _FLOORDIV.forward = _int_division_check(np.floor_divide)
 _FLOORDIV.error = _int_division_error
 _FLOORMOD.forward = _int_division_check(np.mod)
