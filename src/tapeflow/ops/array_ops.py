@@ -97,9 +97,9 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     perm = tuple(range(n))[::-1] if perm is None else tuple(int(p) % max(n, 1)
                                                              for p in shape_tuple(perm))
     if sorted(perm) != list(builtins.range(n)):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              f"transpose expects a vector of size {n}. But input(1) is a "
-                              f"vector of size {len(perm)}", "Transpose")
+        raise errors.InvalidArgumentError(
+            None, None, f"transpose expects a vector of size {n}. But input(1) is a vector "
+            f"of size {len(perm)} [Op:Transpose]")
     out = apply(_TRANSPOSE, (x,), {"perm": perm})
     return conj(out) if conjugate else out
 
@@ -244,7 +244,8 @@ def concat(values, axis, name="concat"):
     for i, t in enumerate(xs[1:], 1):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
-            raise dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype)
+            raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
+                         name)
     n = xs[0]._value.ndim
     ax = int(axis) % max(n, 1)
     if len(_CONCAT.vjps) < len(xs):
@@ -278,7 +279,7 @@ def stack(values, axis=0, name="stack"):
     for i, t in enumerate(xs[1:], 1):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
-            raise dtype_mismatch("Pack", i, xs[0]._value.dtype, t._value.dtype)
+            raise _named(dtype_mismatch("Pack", i, xs[0]._value.dtype, t._value.dtype), name)
     n = xs[0]._value.ndim + 1
     ax = int(axis)
     if not -n <= ax < n:
@@ -371,9 +372,9 @@ def strided_slice_getitem(x, key):
     x = to_tensor(x)
     key = _norm_key(key)
     if x._value.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "Index out of range using input dim 0; input has only 0 dims",
-                              "StridedSlice")
+        raise errors.InvalidArgumentError(
+            None, None, "Index out of range using input dim 0; input has only 0 dims "
+            "[Op:StridedSlice] name: strided_slice/")
     return apply(_STRIDED_SLICE, (x,), {"key": key})
 
 
@@ -466,6 +467,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         A tensor of shape ``indices.shape + [depth]`` (axis moved as asked).
     """
     idx = to_tensor(indices)
+    if idx._value.dtype.kind not in "iu":
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'TI' of {idx.dtype.name.replace('32', '')} is not in "
+            "the list of allowed values: uint8, int8, int32, int64\n\t; NodeDef: "
+            "{{node OneHot}}")
     if dtype is None:
         dtype = (on_value.dtype if isinstance(on_value, _TensorLike) else
                  off_value.dtype if isinstance(off_value, _TensorLike) else _dt.float32)
@@ -592,10 +598,9 @@ def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     x = to_tensor(input)
     mult = shape_tuple(multiples)
     if len(mult) != x._value.ndim:
-        raise errors.op_error(
-            errors.InvalidArgumentError,
-            f"Expected multiples argument to be a vector of length {x._value.ndim} but got "
-            f"length {len(mult)}", "Tile")
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples argument to be a vector of length "
+            f"{x._value.ndim} but got length {len(mult)} [Op:Tile]")
     return apply(_TILE, (x,), {"multiples": mult})
 
 
@@ -615,8 +620,19 @@ zeros_like = _m.zeros_like
 ones_like = _m.ones_like
 
 
-def _err(text, op_name):
-    return errors.op_error(errors.InvalidArgumentError, text, op_name)
+def _err(text, op_name, name=""):
+    """TF's eager error text: ``name: <name>`` ends it, or nothing for ops that omit it."""
+    if name is None:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}]")
+    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}] name: {name}")
+
+
+def _named(exc, name):
+    """``exc`` with TF's trailing ``name: `` filled in (or dropped for ``None``)."""
+    msg = exc.message
+    if msg.endswith(" name: "):
+        msg = msg[:-len(" name: ")] + ("" if name is None else f" name: {name}")
+    return type(exc)(None, None, msg)
 
 
 def _int_list(v):
@@ -682,7 +698,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     ax = int(axis._value if isinstance(axis, _TensorLike) else axis)
     if not -n <= ax < n:
         raise _err(f"-{n} <= split_dim < {n} but got {ax}" if n else
-                   "-input rank(-1) <= split_dim < input rank (1), but got 0", "Split")
+                   "-input rank(-1) <= split_dim < input rank (1), but got 0", "Split", name)
     ax %= n
     dim = x._value.shape[ax]
     if isinstance(num_or_size_splits, (int, np.integer)) or (
@@ -691,14 +707,14 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         k = int(num_or_size_splits)
         if k <= 0 or dim % k:
             raise _err(f"Number of ways to split should evenly divide the split dimension, "
-                       f"but got split_dim {ax} (size = {dim}) and num_split {k}", "Split")
+                       f"but got split_dim {ax} (size = {dim}) and num_split {k}", "Split", name)
         sizes = [dim // k] * k
     else:
         sizes = _int_list(num_or_size_splits)
         if sizes.count(-1) > 1:
             raise _err("Only one dimensions can have a value of -1. Second one found at "
                        f"dimension {[i for i, s in enumerate(sizes) if s == -1][1]}",
-                       "SplitV")
+                       "SplitV", name)
         if -1 in sizes:
             known = builtins.sum(s for s in sizes if s != -1)
             sizes[sizes.index(-1)] = dim - known
@@ -706,7 +722,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             raise _err("Determined shape must either match input shape along split_dim "
                        "exactly if fully specified, or be less than the size of the input "
                        f"along split_dim if not fully specified.  Got: "
-                       f"{builtins.sum(sizes)}", "SplitV")
+                       f"{builtins.sum(sizes)}", "SplitV", name)
     out, start = [], 0
     for s in sizes:
         out.append(_slice_axis(x, ax, start, start + s))
@@ -763,15 +779,15 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
                          f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
-    op_name = "PadV2" if mode == "CONSTANT" else "MirrorPad"
+    cv = constant_values._value if isinstance(constant_values, _TensorLike) \
+        else constant_values
+    op_name = "MirrorPad" if mode != "CONSTANT" else ("Pad" if not np.any(cv) else "PadV2")
     if len(pads) != n:
         raise _err(f"The first dimension of paddings must be the rank of inputs"
-                   f"[{len(pads)},2] {_show(x._value.shape)}", op_name)
+                   f"[{len(pads)},2] {_show(x._value.shape)}", op_name, None)
     if builtins.any(a < 0 or b < 0 for a, b in pads):
-        raise _err(f"Paddings must be non-negative: {pads[0][0]} {pads[0][1]}", op_name)
+        raise _err(f"Paddings must be non-negative: {pads[0][0]} {pads[0][1]}", op_name, None)
     if mode == "CONSTANT":
-        cv = constant_values._value if isinstance(constant_values, _TensorLike) \
-            else constant_values
         return apply(_PAD, (x,), {"paddings": pads, "value": np.asarray(cv, x._value.dtype)})
     shift = 1 if mode == "REFLECT" else 0
     out = x
@@ -781,7 +797,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             raise _err(f"paddings must be less than the dimension size: {lo}, {hi} not less "
                        f"than {d}" if shift else
                        f"paddings must be no greater than the dimension size: {lo}, {hi} "
-                       f"greater than {d}", op_name)
+                       f"greater than {d}", op_name, None)
         if lo or hi:
             out = gather(out, Tensor(_mirror_index(d, lo, hi, mode).astype(np.int32)),
                          axis=ax)
@@ -857,17 +873,23 @@ defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: gather_nd(g, ind
 
 def _check_scatter(iv, u_shape, shape, op_name):
     k = iv.shape[-1]
+    name = None if op_name == "ScatterNd" else ""
     if u_shape != iv.shape[:-1] + tuple(shape[k:]):
+        if op_name != "ScatterNd":
+            inner = len(shape) - k
+            raise _err(f"The inner {inner} dimensions of output.shape={_show(shape)} must "
+                       f"match the inner {inner} dimensions of updates.shape="
+                       f"{_show(u_shape)}", op_name, name)
         raise _err(f"Dimensions [{iv.ndim - 1},{len(u_shape)}) of updates[shape="
                    f"{_show(u_shape)}] = {_show(u_shape[iv.ndim - 1:])} must match "
-                   f"dimensions [{k},{len(shape)}) of {'input' if 'Tensor' in op_name else 'output'}"
-                   f"[shape={_show(shape)}] = {_show(shape[k:])}", op_name)
+                   f"dimensions [{k},{len(shape)}) of output[shape={_show(shape)}] = "
+                   f"{_show(shape[k:])}", op_name, name)
     flat = iv.reshape(-1, k)
     bad = np.any((flat < 0) | (flat >= np.array(shape[:k], dtype=np.int64)), axis=1)
     if bad.any():
         j = int(np.argmax(bad))
         raise _err(f"indices[{j}] = [{', '.join(str(int(t)) for t in flat[j])}] does not "
-                   f"index into shape {_show(shape)}", op_name)
+                   f"index into shape {_show(shape)}", op_name, name)
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -985,7 +1007,7 @@ def slice_(input_, begin, size, name=None):
     shp = x._value.shape
     if len(b) != len(shp) or len(s) != len(shp):
         raise _err(f"Expected begin and size arguments to be 1-D tensors of size "
-                   f"{len(shp)}, but got shapes [{len(b)}] and [{len(s)}] instead.", "Slice")
+                   f"{len(shp)}, but got shapes [{len(b)}] and [{len(s)}] instead.", "Slice", None)
     key = []
     for i, (bi, si, d) in enumerate(zip(b, s, shp)):
         if si == -1:
@@ -993,7 +1015,7 @@ def slice_(input_, begin, size, name=None):
         if not (0 <= bi <= d and 0 <= si and bi + si <= d):
             raise _err(f"Expected size[{i}] in [0, {d - bi}], but got {si}"
                        if 0 <= bi <= d else
-                       f"Expected begin[{i}] in [0, {d}], but got {bi}", "Slice")
+                       f"Expected begin[{i}] in [0, {d}], but got {bi}", "Slice", None)
         key.append(builtins.slice(bi, bi + si))
     return strided_slice_getitem(x, tuple(key))
 
@@ -1215,7 +1237,8 @@ def _parse_einsum(equation, shapes):
         lhs, out = eq, None
     ins = lhs.split(",")
     if len(ins) != len(shapes):
-        raise ValueError(f"Expected {len(ins)} inputs but got: {len(shapes)}")
+        raise ValueError(f"Got {len(shapes)} inputs for equation \"{equation}\", expecting "
+                         f"{len(ins)}")
     used = set(eq)
     spare = [c for c in _LETTERS if c not in used]
     ell = None
@@ -1332,3 +1355,27 @@ def tensordot(a, b, axes, name=None):
     out = [c for i, c in enumerate(sa) if i not in ax_a] + \
           [c for j, c in enumerate(sb) if j not in ax_b]
     return einsum("".join(sa) + "," + "".join(sb) + "->" + "".join(out), a, b)
+
+
+
+# TensorFlow's eager messages for these ops end without ``name:`` (Reshape, Tile, ...) or
+# with the Python wrapper's default name (concat, stack, x[...]). Their forwards fail inside
+# the shared dispatcher, which appends ``name: ``; each error hook below raises the final
+# exception itself instead, so the hot path is untouched.
+
+
+def _final_error(prim, name):
+    hook = prim.error
+
+    def error(values, attrs, exc):
+        cls, text = hook(values, attrs, exc)
+        suffix = "" if name is None else f" name: {name}"
+        raise cls(None, None, f"{text} [Op:{prim.name}]{suffix}") from None
+    prim.error = error
+
+
+for _prim, _name in ((_RESHAPE, None), (_BROADCAST, None), (_TILE, None), (_CONCAT, "concat"),
+                     (_PACK, "stack"), (_STRIDED_SLICE, "strided_slice/")):
+    if _prim.error is None:
+        _prim.error = lambda values, attrs, exc: (errors.InvalidArgumentError, str(exc))
+    _final_error(_prim, _name)

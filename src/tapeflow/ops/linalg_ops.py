@@ -247,7 +247,7 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
     The gradient is ``g * det(x) * inv(x)^H`` (Jacobi's formula), undefined for singular x.
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "MatrixDeterminant", _FLOATS)
+    check_kind(x, "fc", "MatrixDeterminant", "half, float, double, complex64, complex128")
     _square(x, "MatrixDeterminant")
     return apply(_DET, (x,))
 
@@ -289,11 +289,19 @@ def logdet(matrix, name=None):
 
 
 def _cholesky_forward(x):
+    # TensorFlow's CPU kernel does not raise for a matrix that is not positive definite;
+    # its output is then meaningless. tapeflow returns NaN for such a matrix.
     try:
         return np.linalg.cholesky(x)
     except np.linalg.LinAlgError:
-        raise ValueError("Cholesky decomposition was not successful. The input might not "
-                         "be valid.") from None
+        flat = x.reshape((-1,) + x.shape[-2:])
+        out = np.full(flat.shape, np.nan, x.dtype)
+        for i, m in enumerate(flat):
+            try:
+                out[i] = np.linalg.cholesky(m)
+            except np.linalg.LinAlgError:
+                pass
+        return out.reshape(x.shape)
 
 
 _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=True)
@@ -371,8 +379,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
     check_kind(a, "fc", "MatrixSolve", _FLOATS)
     _square(a, "MatrixSolve")
     if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
-        raise _err("Input matrix and right-hand side must have the same number of rows.",
-                   "MatrixSolve")
+        raise _err("Input matrix and rhs are incompatible.", "MatrixSolve")
     return apply(_SOLVE, (a, b), {"adjoint": bool(adjoint)})
 
 

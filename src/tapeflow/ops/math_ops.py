@@ -642,7 +642,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                 f"In[0] and In[1] has different ndims: {_dims(a._value.shape)} vs. "
                 f"{_dims(b._value.shape)}", "MatMul")
         raise errors.op_error(errors.InvalidArgumentError,
-                              f"In[0] ndims must be >= 2: {ra}", "MatMul")
+                              "In[0] ndims must be >= 2", "MatMul")
     prim = _MATMUL if ra == 2 and rb == 2 else _BATCH_MATMUL
     return apply(prim, (a, b), {"transpose_a": bool(transpose_a),
                                 "transpose_b": bool(transpose_b)})
@@ -989,7 +989,7 @@ def _safe_binary(prim, doc):
     return op
 
 
-divide_no_nan = _safe_binary(_DIVNONAN, """``x / y``, but 0 where ``y == 0`` (``tf.math.divide_no_nan``).
+_divide_no_nan_float = _safe_binary(_DIVNONAN, """``x / y``, but 0 where ``y == 0`` (``tf.math.divide_no_nan``).
 
 Args:
     x, y: float tensors of one dtype; shapes broadcast.
@@ -997,6 +997,26 @@ Args:
 Raises:
     tf.errors.InvalidArgumentError: for integer inputs, mixed dtypes or bad shapes.
 """)
+
+
+def divide_no_nan(x, y, name=None):
+    """``x / y``, but 0 where ``y == 0`` (``tf.math.divide_no_nan``).
+
+    Integer inputs are first cast to float64 (int32, int64) or float32, as ``divide``.
+
+    Args:
+        x, y: tensors of one dtype; shapes broadcast.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for mixed dtypes or incompatible shapes.
+    """
+    x, y = pair(x, y, "DivNoNan")
+    if x._value.dtype.kind in "iu":
+        target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
+        x, y = cast(x, target), cast(y, target)
+    return _divide_no_nan_float(x, y)
+
+
 xlogy = _safe_binary(_XLOGY, "``x * log(y)``, but 0 where ``x == 0`` (``tf.math.xlogy``).")
 xlog1py = _safe_binary(_XLOG1PY, "``x * log1p(y)``, 0 where ``x == 0`` (``tf.math.xlog1py``).")
 xdivy = _safe_binary(_XDIVY, "``x / y``, but 0 where ``x == 0`` (``tf.math.xdivy``).")
@@ -1374,7 +1394,7 @@ def _sort_axis(x, axis):
 
 def _check_direction(direction):
     if direction not in ("ASCENDING", "DESCENDING"):
-        raise ValueError(f"`direction` should be one of {{'ASCENDING', 'DESCENDING'}}. "
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
                          f"Received: direction={direction}")
 
 
@@ -1475,7 +1495,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
     a = to_tensor(arr)._value
     if a.size and a.min() < 0:
         raise errors.op_error(errors.InvalidArgumentError,
-                              f"Input arr must be non-negative!", "Bincount")
+                              "Input arr must be non-negative!", "DenseBincount")
     n = int(a.max()) + 1 if a.size else 0
     if minlength is not None:
         n = max(n, int(minlength))

@@ -408,7 +408,7 @@ def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002
                    prim.name)
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     if x._value.ndim != 4:
-        raise ValueError(f"Input tensor must be of rank 4 but was {x._value.ndim}.")
+        raise _err("Input must be 4 or 5-dimensional", prim.name)
     k, st, pads, oh, ow = _pool_geometry(x._value, ksize, strides, padding, prim.name)
     if oh <= 0 or ow <= 0:
         raise _err(f"Computed output size would be negative: {builtins.min(oh, ow) - 1} "

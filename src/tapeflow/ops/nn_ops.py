@@ -53,8 +53,8 @@ def _softmax_like(prim, logits, axis):
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     n = x._value.ndim
     if n == 0:
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "logits must have >= 1 dimension, got []", prim.name)
+        raise errors.op_error(errors.AbortedError, "Input dims must be <= 5 and >=1",
+                              prim.name)
     ax = -1 if axis is None else int(axis)
     if not -n <= ax < n:
         raise errors.op_error(errors.InvalidArgumentError,
@@ -102,8 +102,9 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     logits = to_tensor(logits)
     if labels._value.ndim != logits._value.ndim - 1:
         raise ValueError(
-            f"Rank mismatch: Rank of labels (received {labels._value.ndim}) should equal rank "
-            f"of logits minus 1 (received {logits._value.ndim}).")
+            f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+            f"labels.shape={labels.shape} of rank {labels._value.ndim} and "
+            f"logits.shape={logits.shape} of rank {logits._value.ndim}")
     depth = logits._value.shape[-1]
     lab = labels._value
     if lab.size and (lab.min() < 0 or lab.max() >= depth):
