@@ -248,6 +248,49 @@ def test_first_order_matches_finite_differences(info):
                     _check(info, float(grads[i][idx]), fd, f"sample {j}: d/dx{i}{list(idx)}")
 
 
+def _outputs64(info, sample, values):
+    outs, _ = run(info, sample, "float64", values)
+    return [o.numpy() for o in outs if o.dtype.is_floating]
+
+
+def _tiny(x, outs):
+    return sum(np.size(a) for a in x) <= 12 and sum(np.size(o) for o in outs) <= 48
+
+
+@pytest.mark.parametrize("info", GRAD_OPS, ids=IDS)
+def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
+    checked = 0
+    for j, sample in enumerate(info.make_samples()):
+        x = _float_arrays(sample)
+        base = _outputs64(info, sample, x) if x else []
+        if not x or not _tiny(x, base):
+            continue
+        with tf.GradientTape(persistent=True) as tape:
+            args, kwargs, sources = op_db.convert(tf, sample, "float64", x)
+            for s in sources:
+                tape.watch(s)
+            outs = [o for o in op_db.flatten(info.call(tf, *args, **kwargs))
+                    if o.dtype.is_floating]
+        for k, out in enumerate(outs):
+            jac = tape.jacobian(out, sources)
+            for i, a in enumerate(x):
+                if i in info.fd_skip:
+                    continue
+                got = np.zeros(out.shape + np.shape(a)) if jac[i] is None else jac[i].numpy()
+                for idx in np.ndindex(np.shape(a)):
+                    e = [np.zeros_like(b) for b in x]
+                    e[i][idx] = EPS
+                    col = (_outputs64(info, sample, [b + d for b, d in zip(x, e)])[k]
+                           - _outputs64(info, sample, [b - d for b, d in zip(x, e)])[k]) / (
+                        2 * EPS)
+                    np.testing.assert_allclose(
+                        got[(Ellipsis,) + idx], col, rtol=info.fd_rtol, atol=1e-6,
+                        err_msg=f"{info.name} sample {j}: d out{k} / d x{i}{list(idx)}")
+                    checked += 1
+    if checked == 0:
+        pytest.skip("no sample small enough for the full Jacobian")
+
+
 def hvp_scalar(info, sample, values, u):
     """``h(x) = <grad loss(x), u>`` and its gradient, by nested tapes."""
     with tf.GradientTape() as outer:
