@@ -563,6 +563,58 @@ op("tensordot", lambda g: [Sample((g.normal(2, 3), g.normal(3, 4), 1)),
                            Sample((g.normal(2), g.normal(3), 0))],
    rtol=1e-4, atol=1e-5)
 
+# ---------------------------------------------------------------------------- complex
+
+C64_128 = ("complex64", "complex128")
+
+
+def _cplx(g, *shape):
+    return g.normal(*shape) + 1j * g.normal(*shape)
+
+
+def _cplx_away(g, *shape):
+    return g.away(*shape) * np.exp(1j * g.uniform(-3, 3, *shape))
+
+
+def complex_row(name, fn, samples, **kw):
+    op(name, samples, fn=fn, dtypes=C64_128, rtol=1e-4, atol=1e-5, **kw)
+
+
+_C_UNARY = lambda make: lambda g: [Sample((make(g, 3, 2),)), Sample((make(g),))]  # noqa
+_C_BINARY = lambda mx, my: lambda g: [Sample((mx(g, 3, 2), my(g, 3, 2))),  # noqa
+                                      Sample((mx(g, 2, 1), my(g, 3))),
+                                      Sample((mx(g), my(g, 2)))]
+
+complex_row("complex.add", lambda tf, x, y: tf.math.add(x, y), _C_BINARY(_cplx, _cplx))
+complex_row("complex.subtract", lambda tf, x, y: x - y, _C_BINARY(_cplx, _cplx))
+complex_row("complex.multiply", lambda tf, x, y: x * y, _C_BINARY(_cplx, _cplx))
+complex_row("complex.divide", lambda tf, x, y: x / y, _C_BINARY(_cplx, _cplx_away))
+complex_row("complex.exp", lambda tf, x: tf.math.exp(x), _C_UNARY(_cplx))
+complex_row("complex.log", lambda tf, x: tf.math.log(x), _C_UNARY(_cplx_away))
+complex_row("complex.sin", lambda tf, x: tf.math.sin(x), _C_UNARY(_cplx))
+complex_row("complex.cos", lambda tf, x: tf.math.cos(x), _C_UNARY(_cplx))
+complex_row("complex.tanh", lambda tf, x: tf.math.tanh(x), _C_UNARY(
+    lambda g, *s: 0.5 * _cplx(g, *s)))
+complex_row("complex.square", lambda tf, x: tf.math.square(x), _C_UNARY(_cplx))
+complex_row("complex.sqrt", lambda tf, x: tf.math.sqrt(x), _C_UNARY(
+    lambda g, *s: g.positive(*s) * np.exp(1j * g.uniform(-2, 2, *s))))
+complex_row("complex.reciprocal", lambda tf, x: tf.math.reciprocal(x), _C_UNARY(_cplx_away))
+complex_row("complex.abs", lambda tf, x: tf.math.abs(x), _C_UNARY(_cplx_away))
+complex_row("complex.conj", lambda tf, x: tf.math.conj(x), _C_UNARY(_cplx))
+complex_row("complex.real", lambda tf, x: tf.math.real(x), _C_UNARY(_cplx))
+complex_row("complex.imag", lambda tf, x: tf.math.imag(x), _C_UNARY(_cplx))
+complex_row("complex.reduce_sum", lambda tf, x: tf.reduce_sum(x, axis=0), lambda g: [
+    Sample((_cplx(g, 3, 2),))])
+complex_row("complex.reduce_mean", lambda tf, x: tf.reduce_mean(x), lambda g: [
+    Sample((_cplx(g, 3, 2),))])
+complex_row("complex.matmul", lambda tf, a, b: tf.linalg.matmul(a, b), lambda g: [
+    Sample((_cplx(g, 2, 3), _cplx(g, 3, 2))), Sample((_cplx(g, 2, 2, 3), _cplx(g, 3, 1)))])
+complex_row("complex.matmul_adjoint", lambda tf, a, b: tf.linalg.matmul(
+    a, b, adjoint_a=True, transpose_b=True), lambda g: [Sample((_cplx(g, 3, 2),
+                                                                _cplx(g, 2, 3)))])
+complex_row("complex.transpose_reshape", lambda tf, x: tf.reshape(tf.transpose(x), [-1]),
+            lambda g: [Sample((_cplx(g, 3, 2),))])
+
 # ----------------------------------------------------------------------------- linalg
 
 
@@ -634,7 +686,7 @@ def _qr_canonical(tf, x):
 
 
 def is_source(a):
-    return isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind == "f"
+    return isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind in "fc"
 
 
 def convert(tf, sample, dtype, values=None):
@@ -649,7 +701,7 @@ def convert(tf, sample, dtype, values=None):
             return [one(b) for b in a]
         if isinstance(a, (np.ndarray, np.generic)):
             arr = np.asarray(a)
-            if arr.dtype.kind == "f":
+            if arr.dtype.kind in "fc":
                 if values is not None:
                     arr = np.asarray(values[len(sources)])
                 t = tf.constant(arr.astype(dtype))
@@ -776,6 +828,24 @@ err("unique_2d", lambda tf: tf.unique(_c(tf, 2, 2)))
 err("bincount_negative", lambda tf: tf.math.bincount(tf.constant([1, -1])))
 err("einsum_inputs", lambda tf: tf.einsum("ij,jk->ik", _c(tf, 2, 3)))
 err("sort_direction", lambda tf: tf.sort(_c(tf, 3), direction="UP"))
+
+
+def weighted_loss(tf, outs):
+    """``sum_k sum(out_k * w_k)`` over the float outputs, as a float64 scalar (or None).
+
+    Complex outputs contribute ``sum(real(out_k * w_k * (1 + 0.3i)))``."""
+    loss = None
+    for k, o in enumerate(outs):
+        w = loss_weights(o.shape.as_list(), k)
+        if o.dtype.is_complex:
+            term = tf.reduce_sum(tf.math.real(o * tf.constant(w * (1 + 0.3j), o.dtype)))
+        elif o.dtype.is_floating:
+            term = tf.reduce_sum(o * tf.constant(w, o.dtype))
+        else:
+            continue
+        term = tf.cast(term, tf.float64)
+        loss = term if loss is None else loss + term
+    return loss
 
 
 def by_name():

@@ -35,6 +35,8 @@ IDS = lambda o: o.name  # noqa: E731
 def fixture(key):
     offset, shape, dtype = META["arrays"][key]
     n = int(np.prod(shape)) if shape else 1
+    if np.dtype(dtype).kind == "c":
+        return _VALUES[offset:offset + 2 * n].view(np.complex128).reshape(shape).astype(dtype)
     return _VALUES[offset:offset + n].reshape(shape).astype(dtype)
 
 
@@ -44,17 +46,11 @@ def run(info, sample, dtype, values=None):
 
 
 def weighted_loss(outs):
-    loss = None
-    for k, o in enumerate(outs):
-        if o.dtype.is_floating:
-            w = tf.constant(op_db.loss_weights(o.shape.as_list(), k), o.dtype)
-            term = tf.reduce_sum(tf.cast(o * w, tf.float64))
-            loss = term if loss is None else loss + term
-    return loss
+    return op_db.weighted_loss(tf, outs)
 
 
 def tolerances(info, dtype):
-    if dtype == "float64":
+    if dtype in ("float64", "complex128"):
         return info.rtol64, info.atol64
     if dtype == "float16":
         return 1e-2, 1e-2
@@ -68,7 +64,8 @@ def assert_close(got, want, rtol, atol, what):
     if want.dtype.kind in "biu":
         np.testing.assert_array_equal(got, want, err_msg=what)
     else:
-        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+        kind = np.complex128 if "c" in (got.dtype.kind, want.dtype.kind) else np.float64
+        np.testing.assert_allclose(got.astype(kind), want.astype(kind),
                                    rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
 
 
@@ -198,15 +195,26 @@ def _rng(name, salt):
     return np.random.default_rng(zlib.crc32(f"{name}/{salt}".encode()))
 
 
+def fd_dtype(info):
+    return "complex128" if "complex128" in info.dtypes else "float64"
+
+
+def _direction(rng, a):
+    d = rng.standard_normal(np.shape(a))
+    if np.iscomplexobj(a):
+        d = d + 1j * rng.standard_normal(np.shape(a))
+    return d
+
+
 def loss_value(info, sample, values):
-    outs, _ = run(info, sample, "float64", values)
+    outs, _ = run(info, sample, fd_dtype(info), values)
     loss = weighted_loss(outs)
     return float(loss.numpy())
 
 
 def loss_and_grad(info, sample, values):
     with tf.GradientTape() as tape:
-        args, kwargs, sources = op_db.convert(tf, sample, "float64", values)
+        args, kwargs, sources = op_db.convert(tf, sample, fd_dtype(info), values)
         for s in sources:
             tape.watch(s)
         loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
@@ -229,14 +237,14 @@ def test_first_order_matches_finite_differences(info):
             continue
         _, grads = loss_and_grad(info, sample, x)
         rng = _rng(info.name, j)
-        v = [np.zeros_like(a) if i in info.fd_skip else rng.standard_normal(np.shape(a))
+        v = [np.zeros_like(a) if i in info.fd_skip else _direction(rng, a)
              for i, a in enumerate(x)]
         plus = loss_value(info, sample, [a + EPS * d for a, d in zip(x, v)])
         minus = loss_value(info, sample, [a - EPS * d for a, d in zip(x, v)])
         fd = (plus - minus) / (2 * EPS)
-        ad = sum(float(np.sum(g * d)) for g, d in zip(grads, v))
+        ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(grads, v))
         _check(info, ad, fd, f"sample {j}: directional derivative")
-        if sum(np.size(a) for a in x) <= 12:
+        if sum(np.size(a) for a in x) <= 12 and not any(np.iscomplexobj(a) for a in x):
             for i, a in enumerate(x):
                 if i in info.fd_skip:
                     continue
@@ -262,8 +270,10 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
     checked = 0
     for j, sample in enumerate(info.make_samples()):
         x = _float_arrays(sample)
-        base = _outputs64(info, sample, x) if x else []
-        if not x or not _tiny(x, base):
+        if not x or any(np.iscomplexobj(a) for a in x):
+            continue
+        base = _outputs64(info, sample, x)
+        if not _tiny(x, base):
             continue
         with tf.GradientTape(persistent=True) as tape:
             args, kwargs, sources = op_db.convert(tf, sample, "float64", x)
@@ -294,7 +304,7 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
 def hvp_scalar(info, sample, values, u):
     """``h(x) = <grad loss(x), u>`` and its gradient, by nested tapes."""
     with tf.GradientTape() as outer:
-        args, kwargs, sources = op_db.convert(tf, sample, "float64", values)
+        args, kwargs, sources = op_db.convert(tf, sample, fd_dtype(info), values)
         for s in sources:
             outer.watch(s)
         with tf.GradientTape() as inner:
@@ -306,12 +316,12 @@ def hvp_scalar(info, sample, values, u):
         for g, ui in zip(grads, u):
             if g is None:
                 continue
-            term = tf.reduce_sum(g * tf.constant(ui))
+            term = tf.reduce_sum(tf.math.real(tf.math.conj(g) * tf.constant(ui, g.dtype)))
             h = term if h is None else h + term
     if h is None:
         return 0.0, [np.zeros(np.shape(a)) for a in values]
     hv = outer.gradient(h, sources)
-    return float(h.numpy()), [np.zeros(s.shape) if g is None else g.numpy()
+    return float(np.real(h.numpy())), [np.zeros(s.shape) if g is None else g.numpy()
                               for g, s in zip(hv, sources)]
 
 
@@ -324,13 +334,13 @@ def test_second_order_matches_finite_differences(info):
             continue
         rng = _rng(info.name, f"2/{j}")
         mask = [0.0 if i in info.fd_skip else 1.0 for i in range(len(x))]
-        u = [m * rng.standard_normal(np.shape(a)) for m, a in zip(mask, x)]
-        v = [m * rng.standard_normal(np.shape(a)) for m, a in zip(mask, x)]
+        u = [m * _direction(rng, a) for m, a in zip(mask, x)]
+        v = [m * _direction(rng, a) for m, a in zip(mask, x)]
         _, hv = hvp_scalar(info, sample, x, u)
         plus, _ = hvp_scalar(info, sample, [a + eps * d for a, d in zip(x, v)], u)
         minus, _ = hvp_scalar(info, sample, [a - eps * d for a, d in zip(x, v)], u)
         fd = (plus - minus) / (2 * eps)
-        ad = sum(float(np.sum(g * d)) for g, d in zip(hv, v))
+        ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(hv, v))
         _check(info, ad, fd, f"sample {j}: second directional derivative",
                rtol=max(info.fd_rtol, 1e-4))
 

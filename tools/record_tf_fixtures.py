@@ -47,12 +47,7 @@ def record_sample(info, sample, dtype, arrays, key):
             for s in sources:
                 tape.watch(s)
             outs = op_db.flatten(info.call(tf, *args, **kwargs))
-            loss = None
-            for k, o in enumerate(outs):
-                if o.dtype.is_floating:
-                    w = tf.constant(op_db.loss_weights(o.shape.as_list(), k), o.dtype)
-                    term = tf.reduce_sum(tf.cast(o * w, tf.float64))
-                    loss = term if loss is None else loss + term
+            loss = op_db.weighted_loss(tf, outs)
     except Exception as exc:  # noqa: BLE001 - recorded
         entry["error"] = [type(exc).__name__, first_line(exc)]
         return entry
@@ -75,7 +70,7 @@ def record_sample(info, sample, dtype, arrays, key):
                 arrays[f"{key}/grad{i}"] = g.numpy()
                 entry["grads"].append(g.dtype.name)
     elif not info.grad and sources:
-        floats = [o for o in outs if o.dtype.is_floating]
+        floats = [o for o in outs if o.dtype.is_floating or o.dtype.is_complex]
         try:
             grads = tape.gradient(floats, sources) if floats else [None] * len(sources)
             entry["nograd"] = [g is None for g in grads]
@@ -110,8 +105,12 @@ def main():
     for key, a in arrays.items():
         a = np.asarray(a)
         index[key] = [offset, list(a.shape), a.dtype.name]
-        chunks.append(a.astype(np.float64).reshape(-1))
-        offset += a.size
+        if a.dtype.kind == "c":  # real and imaginary parts, interleaved
+            flat = a.astype(np.complex128).reshape(-1).view(np.float64)
+        else:
+            flat = a.astype(np.float64).reshape(-1)
+        chunks.append(flat)
+        offset += flat.size
     meta["arrays"] = index
     np.savez_compressed(os.path.join(OUT, "ops.npz"), values=np.concatenate(chunks))
     with open(os.path.join(OUT, "ops.json"), "w") as f:

@@ -1637,3 +1637,49 @@ _FLOORDIV.forward = _int_division_check(np.floor_divide)
 _FLOORDIV.error = _int_division_error
 _FLOORMOD.forward = _int_division_check(np.mod)
 _FLOORMOD.error = _int_division_error
+
+
+# Complex gradients follow TensorFlow's convention: for a real loss L of z = x + iy the
+# gradient is dL/dx + i dL/dy, so a holomorphic op passes g * conj(f'(z)). The rules above
+# are written for real inputs (g * f'(z)); for complex cotangents each holomorphic rule is
+# run as conj(rule(conj(g))), which gives exactly that, and leaves real dtypes untouched.
+
+
+def _conj_aware(rule):
+    def wrapped(g, y, *inputs, **attrs):
+        if g._value.dtype.kind != "c":
+            return rule(g, y, *inputs, **attrs)
+        out = rule(_a.conj(g), y, *inputs, **attrs)
+        return None if out is None else _a.conj(out)
+    return wrapped
+
+
+for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECIP, _SIN,
+           _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _POW, _MATMUL, _BATCH_MATMUL, _DIVNONAN,
+           _XLOGY, _XDIVY):
+    _p.vjps = tuple(None if r is None else _conj_aware(r) for r in _p.vjps)
+
+
+def _abs_rule(g, y, x):
+    if x._value.dtype.kind != "c":
+        return _ABS_REAL_RULE(g, y, x)
+    # |z| is not holomorphic: its gradient is z / |z| (0 at 0), times the real cotangent.
+    return multiply(cast(g, x.dtype), divide_no_nan(x, cast(y, x.dtype)))
+
+
+_ABS_REAL_RULE = _ABS.vjps[0]
+_ABS.save_output = True
+defvjp(_ABS, _abs_rule)
+
+
+def _cast_rule_complex_aware(rule):
+    # A complex cotangent returning to a real source keeps its real part (as TF's cast
+    # does), taken explicitly so that NumPy does not warn about the discarded part.
+    def wrapped(g, y, x_shape, dtype, src):
+        if g._value.dtype.kind == "c" and src.kind != "c":
+            g = real(g)
+        return rule(g, y, x_shape, dtype=dtype, src=src)
+    return wrapped
+
+
+_CAST.vjps = (_cast_rule_complex_aware(_CAST.vjps[0]),)
