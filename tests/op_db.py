@@ -488,7 +488,13 @@ op("gather", lambda g: [Sample((g.normal(5, 3), np.array([4, 0, 4], np.int32))),
                         Sample((g.normal(2, 5, 3), np.array([[1, 2], [0, 0]], np.int32)),
                                {"axis": 1}),
                         Sample((g.normal(2, 4, 3), np.array([[3, 0], [1, 1]], np.int32)),
-                               {"axis": 1, "batch_dims": 1})])
+                               {"axis": 1, "batch_dims": 1}),
+                        Sample((g.normal(2, 2, 3, 2), np.array([[2, 0, 2], [1, 1, 0]],
+                                                               np.int32)),
+                               {"axis": 2, "batch_dims": 1}),
+                        Sample((g.normal(2, 3, 4), np.array([[[1], [3], [0]], [[2], [2], [1]]],
+                                                            np.int32)),
+                               {"axis": 2, "batch_dims": -1})])
 op("gather_nd", lambda g: [Sample((g.normal(3, 4), np.array([[0, 1], [2, 3], [0, 1]],
                                                              np.int32))),
                            Sample((g.normal(3, 4, 2), np.array([[2], [0]], np.int32))),
@@ -556,7 +562,10 @@ op("einsum", lambda g: [Sample(("ij,jk->ik", g.normal(2, 3), g.normal(3, 4))),
                         Sample(("i,j->ij", g.normal(3), g.normal(2))),
                         Sample(("...ij,...j->...i", g.normal(2, 3, 4), g.normal(2, 4))),
                         Sample(("ij,ij", g.normal(2, 3), g.normal(2, 3))),
-                        Sample(("bi,bi->b", g.normal(4, 3), g.normal(4, 3)))],
+                        Sample(("bi,bi->b", g.normal(4, 3), g.normal(4, 3))),
+                        Sample(("ii->i", g.normal(3, 3))),
+                        Sample(("ii", g.normal(3, 3))),
+                        Sample(("bii,bj->bij", g.normal(2, 2, 2), g.normal(2, 3)))],
    rtol=1e-4, atol=1e-5)
 op("tensordot", lambda g: [Sample((g.normal(2, 3), g.normal(3, 4), 1)),
                            Sample((g.normal(2, 3, 4), g.normal(4, 3, 2), [[1, 2], [1, 0]])),
@@ -670,6 +679,11 @@ op("linalg.svd", lambda g: [Sample((np.diag([3.0, 2.0, 1.0]) + 0.2 * g.normal(3,
                             Sample((np.eye(4, 3) * [3.0, 2.0, 1.0] + 0.2 * g.normal(4, 3),))],
    fn=lambda tf, x: tf.linalg.svd(x, compute_uv=False), rtol=1e-4, atol=1e-5,
    note="singular values only (distinct, non-zero)")
+op("linalg.svd_uv", lambda g: [Sample((np.diag([3.0, 2.0, 1.0]) + 0.2 * g.normal(3, 3),)),
+                               Sample((np.eye(4, 3) * [3.0, 2.0, 1.0] + 0.2 * g.normal(4, 3),)),
+                               Sample((np.eye(2, 4) * [[3.0], [1.0]] + 0.2 * g.normal(2, 4),))],
+   fn=lambda tf, x: _svd_canonical(tf, x), rtol=1e-4, atol=1e-5,
+   note="with singular vectors, their signs fixed (LAPACK builds may flip them)")
 op("linalg.norm", lambda g: [Sample((g.away(3, 4),)), Sample((g.away(2, 3, 3),),
                                                               {"axis": [-2, -1]})])
 op("linalg.global_norm", lambda g: [Sample(([g.normal(3, 2), g.normal(4)],))])
@@ -846,6 +860,12 @@ def weighted_loss(tf, outs):
         term = tf.cast(term, tf.float64)
         loss = term if loss is None else loss + term
     return loss
+
+
+def _svd_canonical(tf, x):
+    s, u, v = tf.linalg.svd(x)
+    sign = tf.sign(v[..., :1, :])  # first row of v positive
+    return s, u * sign, v * sign
 
 
 def by_name():

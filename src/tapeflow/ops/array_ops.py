@@ -429,7 +429,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     p = to_tensor(params)
     i = to_tensor(indices)
     if batch_dims:
-        nb = int(batch_dims) % (i._value.ndim + 1)
+        nb = int(batch_dims)
+        nb = nb + i._value.ndim if nb < 0 else nb
         ax = nb if axis is None else int(axis) % p._value.ndim
         return _batched_gather(p, i, ax, nb)
     ax = 0 if axis is None else int(axis) % p._value.ndim
@@ -1273,20 +1274,34 @@ _EINSUM = primitive("Einsum", _einsum_forward,
 def _einsum_rule(k):
     def rule(g, y, *xs, ins, out):
         target = ins[k]
-        if len(set(target)) != len(target):
-            raise NotImplementedError("einsum gradient for an operand with a repeated "
-                                      "subscript (a diagonal) is not supported")
         others = [ins[j] for j in builtins.range(len(ins)) if j != k]
         operands = [g] + [xs[j] for j in builtins.range(len(ins)) if j != k]
         avail = set(out).union(*others) if others else set(out)
-        kept = "".join(c for c in target if c in avail)
+        unique = "".join(dict.fromkeys(target))
+        kept = "".join(c for c in unique if c in avail)
         # Letters only in this operand (summed away) come back by broadcasting; letters
         # broadcast from 1 in this operand are summed by the engine.
         gk = einsum(",".join([out] + others) + "->" + kept, *operands)
-        if kept != target:
-            shape = xs[k]._value.shape
-            gk = reshape(gk, [shape[i] if c in avail else 1 for i, c in enumerate(target)])
-            gk = broadcast_to(gk, shape)
+        shape = dict(zip(target, xs[k]._value.shape))
+        if kept != unique:
+            gk = reshape(gk, [shape[c] if c in avail else 1 for c in unique])
+            gk = broadcast_to(gk, [shape[c] for c in unique])
+        if unique != target:
+            # A repeated letter (a diagonal): put the gradient back on that diagonal by
+            # multiplying with identity matrices, one per repeat.
+            spare = iter(c for c in _LETTERS if c not in target)
+            full, eyes, specs = [], [], []
+            seen = set()
+            for c in target:
+                if c in seen:
+                    d = next(spare)
+                    full.append(d)
+                    specs.append(c + d)
+                    eyes.append(Tensor(np.eye(shape[c], dtype=g._value.dtype)))
+                else:
+                    seen.add(c)
+                    full.append(c)
+            gk = einsum(",".join([unique] + specs) + "->" + "".join(full), gk, *eyes)
         return gk
     return rule
 
@@ -1300,8 +1315,8 @@ def einsum(equation, *inputs, **kwargs):
         *inputs: tensors of one dtype.
 
     Returns:
-        A tensor of the output subscripts' shape. Gradients flow to every operand except
-        one that repeats a letter (a diagonal), which raises NotImplementedError.
+        A tensor of the output subscripts' shape; gradients flow to every operand
+        (a repeated letter, a diagonal, gets its gradient on that diagonal).
 
     Raises:
         ValueError: if the number of inputs does not match the equation.
