@@ -71,12 +71,11 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     kh, kw, c, o = filter_shape
     xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
     oh, ow = dy.shape[1:3]
-    dwt = np.zeros(filter_shape, np.result_type(x, dy))
-    flat_dy = dy.reshape(-1, o)
-    for i in builtins.range(kh):
-        for j in builtins.range(kw):
-            dwt[i, j] = _window(xp, i, j, dh, dw, sh, sw, oh, ow).reshape(-1, c).T @ flat_dy
-    return dwt
+    # im2col again: one contiguous [positions, kh*kw*c] matrix, one BLAS product.
+    cols = np.concatenate([_window(xp, i, j, dh, dw, sh, sw, oh, ow)
+                           for i in builtins.range(kh) for j in builtins.range(kw)], axis=-1)
+    dwt = cols.reshape(-1, kh * kw * c).T @ np.ascontiguousarray(dy).reshape(-1, o)
+    return dwt.reshape(filter_shape).astype(np.result_type(x, dy), copy=False)
 
 
 _CONV = primitive("Conv2D", _conv_forward)
