@@ -804,7 +804,7 @@ def _lgamma64(x):
         s = np.abs(np.sin(np.pi * x))
         refl = np.log(np.pi / s) - lg
     out = np.where(reflect, refl, lg)
-    out = np.where(reflect & (s == 0), np.inf, out)
+    out = np.where(reflect & (x == np.floor(x)), np.inf, out)  # poles at 0, -1, -2, ...
     return np.where(np.isinf(x), np.inf, out)
 
 
