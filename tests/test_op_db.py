@@ -15,8 +15,8 @@ import zlib
 import numpy as np
 import pytest
 
-import tapeflow as tf
 import op_db
+import tapeflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures", "ops")
@@ -162,7 +162,7 @@ def test_gradients_match_tensorflow(info):
                 loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
             grads = tape.gradient(loss, sources)
             rtol, atol = tolerances(info, dtype)
-            for i, (g, want) in enumerate(zip(grads, rec["grads"])):
+            for i, (g, want) in enumerate(zip(grads, rec["grads"], strict=True)):
                 if want is None:
                     assert g is None, f"{key}/grad{i}: TF gives None"
                     continue
@@ -220,7 +220,7 @@ def loss_and_grad(info, sample, values):
         loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
     grads = tape.gradient(loss, sources)
     return float(loss.numpy()), [np.zeros(s.shape) if g is None else g.numpy()
-                                 for g, s in zip(grads, sources)]
+                                 for g, s in zip(grads, sources, strict=True)]
 
 
 def _check(info, got, want, what, rtol=None):
@@ -239,10 +239,10 @@ def test_first_order_matches_finite_differences(info):
         rng = _rng(info.name, j)
         v = [np.zeros_like(a) if i in info.fd_skip else _direction(rng, a)
              for i, a in enumerate(x)]
-        plus = loss_value(info, sample, [a + EPS * d for a, d in zip(x, v)])
-        minus = loss_value(info, sample, [a - EPS * d for a, d in zip(x, v)])
+        plus = loss_value(info, sample, [a + EPS * d for a, d in zip(x, v, strict=True)])
+        minus = loss_value(info, sample, [a - EPS * d for a, d in zip(x, v, strict=True)])
         fd = (plus - minus) / (2 * EPS)
-        ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(grads, v))
+        ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(grads, v, strict=True))
         _check(info, ad, fd, f"sample {j}: directional derivative")
         if sum(np.size(a) for a in x) <= 12 and not any(np.iscomplexobj(a) for a in x):
             for i, a in enumerate(x):
@@ -251,8 +251,8 @@ def test_first_order_matches_finite_differences(info):
                 for idx in np.ndindex(np.shape(a)):
                     e = [np.zeros_like(b) for b in x]
                     e[i][idx] = EPS
-                    fd = (loss_value(info, sample, [b + d for b, d in zip(x, e)])
-                          - loss_value(info, sample, [b - d for b, d in zip(x, e)])) / (2 * EPS)
+                    fd = (loss_value(info, sample, [b + d for b, d in zip(x, e, strict=True)])
+                          - loss_value(info, sample, [b - d for b, d in zip(x, e, strict=True)])) / (2 * EPS)
                     _check(info, float(grads[i][idx]), fd, f"sample {j}: d/dx{i}{list(idx)}")
 
 
@@ -290,8 +290,8 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
                 for idx in np.ndindex(np.shape(a)):
                     e = [np.zeros_like(b) for b in x]
                     e[i][idx] = EPS
-                    col = (_outputs64(info, sample, [b + d for b, d in zip(x, e)])[k]
-                           - _outputs64(info, sample, [b - d for b, d in zip(x, e)])[k]) / (
+                    col = (_outputs64(info, sample, [b + d for b, d in zip(x, e, strict=True)])[k]
+                           - _outputs64(info, sample, [b - d for b, d in zip(x, e, strict=True)])[k]) / (
                         2 * EPS)
                     np.testing.assert_allclose(
                         got[(Ellipsis,) + idx], col, rtol=info.fd_rtol, atol=1e-6,
@@ -313,7 +313,7 @@ def hvp_scalar(info, sample, values, u):
             loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
         grads = inner.gradient(loss, sources)
         h = None
-        for g, ui in zip(grads, u):
+        for g, ui in zip(grads, u, strict=True):
             if g is None:
                 continue
             term = tf.reduce_sum(tf.math.real(tf.math.conj(g) * tf.constant(ui, g.dtype)))
@@ -322,7 +322,7 @@ def hvp_scalar(info, sample, values, u):
         return 0.0, [np.zeros(np.shape(a)) for a in values]
     hv = outer.gradient(h, sources)
     return float(np.real(h.numpy())), [np.zeros(s.shape) if g is None else g.numpy()
-                              for g, s in zip(hv, sources)]
+                              for g, s in zip(hv, sources, strict=True)]
 
 
 @pytest.mark.parametrize("info", GRAD2_OPS, ids=IDS)
@@ -334,13 +334,13 @@ def test_second_order_matches_finite_differences(info):
             continue
         rng = _rng(info.name, f"2/{j}")
         mask = [0.0 if i in info.fd_skip else 1.0 for i in range(len(x))]
-        u = [m * _direction(rng, a) for m, a in zip(mask, x)]
-        v = [m * _direction(rng, a) for m, a in zip(mask, x)]
+        u = [m * _direction(rng, a) for m, a in zip(mask, x, strict=True)]
+        v = [m * _direction(rng, a) for m, a in zip(mask, x, strict=True)]
         _, hv = hvp_scalar(info, sample, x, u)
-        plus, _ = hvp_scalar(info, sample, [a + eps * d for a, d in zip(x, v)], u)
-        minus, _ = hvp_scalar(info, sample, [a - eps * d for a, d in zip(x, v)], u)
+        plus, _ = hvp_scalar(info, sample, [a + eps * d for a, d in zip(x, v, strict=True)], u)
+        minus, _ = hvp_scalar(info, sample, [a - eps * d for a, d in zip(x, v, strict=True)], u)
         fd = (plus - minus) / (2 * eps)
-        ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(hv, v))
+        ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(hv, v, strict=True))
         _check(info, ad, fd, f"sample {j}: second directional derivative",
                rtol=max(info.fd_rtol, 1e-4))
 

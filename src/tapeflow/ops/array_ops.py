@@ -1078,7 +1078,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
     shifts = _int_list(shift)
     axes = _int_list(axis)
     if len(shifts) != len(axes):
-        raise _err(f"shift and axis must have the same size", "Roll")
+        raise _err("shift and axis must have the same size", "Roll")
     n = x._value.ndim
     total = {}
     for s, a in zip(shifts, axes):

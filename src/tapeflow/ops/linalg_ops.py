@@ -23,7 +23,6 @@ __all__ = [
 ]
 
 matmul = _m.matmul
-transpose = matrix_transpose = None  # bound below
 einsum = _a.einsum
 tensordot = _a.tensordot
 eye = _a.eye
@@ -69,7 +68,7 @@ def _square(x, op_name):
     if len(shp) < 2:
         raise _err(f"Input must have rank >= 2, got {len(shp)}", op_name)
     if shp[-1] != shp[-2]:
-        raise _err(f"Input matrix must be square.", op_name)
+        raise _err("Input matrix must be square.", op_name)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,

@@ -989,14 +989,7 @@ def _safe_binary(prim, doc):
     return op
 
 
-_divide_no_nan_float = _safe_binary(_DIVNONAN, """``x / y``, but 0 where ``y == 0`` (``tf.math.divide_no_nan``).
-
-Args:
-    x, y: float tensors of one dtype; shapes broadcast.
-
-Raises:
-    tf.errors.InvalidArgumentError: for integer inputs, mixed dtypes or bad shapes.
-""")
+_divide_no_nan_float = _safe_binary(_DIVNONAN, "``x / y``, 0 where ``y == 0`` (floats).")
 
 
 def divide_no_nan(x, y, name=None):

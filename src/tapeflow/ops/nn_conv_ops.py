@@ -141,7 +141,7 @@ def _pads(padding, in_sizes, k_sizes, strides, dilations, op_name):
         raise ValueError(f"`padding` must be one of 'SAME', 'VALID' or 'EXPLICIT'. "
                          f"Received: padding={padding}")
     out = []
-    for size, k, s, d in zip(in_sizes, k_sizes, strides, dilations):
+    for size, k, s, d in zip(in_sizes, k_sizes, strides, dilations, strict=True):
         o = -(-size // s)
         total = builtins.max((o - 1) * s + (k - 1) * d + 1 - size, 0)
         out.append((total // 2, total - total // 2))
@@ -187,7 +187,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     st = _spatial(strides, 2, "strides", "Conv2D")
     dl = _spatial(dilations, 2, "dilations", "Conv2D")
     pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl, "Conv2D")
-    for size, k, d, (lo, hi) in zip(x._value.shape[1:3], w._value.shape[:2], dl, pads):
+    for size, k, d, (lo, hi) in zip(x._value.shape[1:3], w._value.shape[:2], dl, pads, strict=True):
         if size + lo + hi < (k - 1) * d + 1:
             raise _err(f"Computed output size would be negative: "
                        f"{size + lo + hi - (k - 1) * d - 1} [input_size: "
@@ -217,7 +217,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     dl = _spatial(dilations, 2, "dilations", "Conv2DBackpropInput")
     pads = _pads(padding, out[1:3], w._value.shape[:2], st, dl, "Conv2DBackpropInput")
     expect = tuple(_out_size(s, k, q, d, lo, hi) for s, k, q, d, (lo, hi) in
-                   zip(out[1:3], w._value.shape[:2], st, dl, pads))
+                   zip(out[1:3], w._value.shape[:2], st, dl, pads, strict=True))
     if out[3] != w._value.shape[2]:
         raise _err(f"Conv2DCustomBackpropInputOp: input and filter must have the same "
                    f"depth: {out[3]} vs {w._value.shape[2]}", "Conv2DBackpropInput")

@@ -213,7 +213,7 @@ swish = silu
 # embedding lookup; convolutions and pooling live in nn_conv_ops.
 # =============================================================================
 from .._core import dtypes as _dt  # noqa: E402 - this section keeps its imports with it
-from .._core.tensor import Tensor, _TensorLike  # noqa: E402
+from .._core.tensor import _TensorLike  # noqa: E402
 
 __all__ += [
     "gelu", "softsign", "log_sigmoid", "weighted_cross_entropy_with_logits", "moments",
