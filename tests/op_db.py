@@ -172,6 +172,11 @@ def binary(name, make_x=normal, make_y=None, dtypes=F32_64, **kw):
     op(name, binary_samples(make_x, make_y), dtypes=dtypes, **kw)
 
 
+def _tapeflow_nn_ops(tf):
+    import importlib
+    return importlib.import_module(tf.__name__ + ".ops.nn_ops")
+
+
 def _off_six(x):
     """Move values within 0.3 of relu6's upper kink at 6 away from it."""
     return np.where(np.abs(x - 6) < 0.3, x + 0.7, x)
@@ -228,6 +233,11 @@ unary("nn.swish")
 unary("nn.softsign", away)
 op("nn.leaky_relu", lambda g: [Sample((g.away(3, 4),)), Sample((g.away(5),), {"alpha": 0.1}),
                                Sample((g.away(),))])
+op("keras.activations.hard_sigmoid", lambda g: [
+    Sample((np.array([-4.1, -2.9, -1.0, 0.3, 2.2, 3.4]),)), Sample((g.uniform(-2.5, 2.5, 3, 4),))],
+   fn=lambda tf, x: (tf.keras.activations.hard_sigmoid(x) if tf.__name__ == "tensorflow"
+                     else _tapeflow_nn_ops(tf).hard_sigmoid(x)),
+   note="Keras' function; tapeflow keeps it in ops.nn_ops for its Keras layer")
 op("nn.gelu", lambda g: [Sample((g.normal(3, 4),)), Sample((g.normal(5),),
                                                            {"approximate": True}),
                          Sample((g.normal(),), {"approximate": False})], rtol=2e-5,

@@ -407,3 +407,13 @@ def crelu(features, axis=-1, name=None):
     """``concat([relu(x), relu(-x)], axis)`` (``tf.nn.crelu``; Shang et al. 2016)."""
     x = to_tensor(features)
     return _a.concat([relu(x), relu(_m.negative(x))], axis)
+
+
+def hard_sigmoid(x):
+    """``clip(x / 6 + 0.5, 0, 1)``, Keras 3's piecewise-linear sigmoid.
+
+    TensorFlow has no ``tf.nn.hard_sigmoid``; this is ``tf.keras.activations.hard_sigmoid``,
+    kept here for the Keras layer of tapeflow to re-export.
+    """
+    x = to_tensor(x)
+    return _m.multiply(relu6(_m.add(x, 3.0)), 1.0 / 6.0)
