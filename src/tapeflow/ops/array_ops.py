@@ -693,6 +693,12 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
     Raises:
         tf.errors.InvalidArgumentError: if the pieces do not fit the axis.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.split(tf.range(5), [2, -1])
+        >>> print(a.numpy(), b.numpy())
+        [0 1] [2 3 4]
     """
     x = to_tensor(value)
     n = x._value.ndim
@@ -739,7 +745,7 @@ _PAD = primitive("PadV2", _pad_forward, save_inputs=False)
 
 
 def _pad_rule(g, y, x_shape, paddings, value):
-    key = tuple(builtins.slice(lo, lo + d) for (lo, _), d in zip(paddings, x_shape))
+    key = tuple(builtins.slice(lo, lo + d) for (lo, _), d in zip(paddings, x_shape, strict=True))
     return strided_slice_getitem(g, key)
 
 
@@ -771,6 +777,11 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         ValueError: for an unknown mode.
         tf.errors.InvalidArgumentError: if ``paddings`` does not fit the rank, or mirror
             padding is wider than the axis allows.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.pad(tf.constant([1, 2, 3]), [[2, 1]], 'REFLECT').numpy())
+        [3 2 1 2 3 2]
     """
     x = to_tensor(tensor)
     pv = paddings._value.tolist() if isinstance(paddings, _TensorLike) else paddings
@@ -835,6 +846,11 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]]).numpy())
+        [3 2]
     """
     p = to_tensor(params)
     i = to_tensor(indices)
@@ -901,6 +917,12 @@ def scatter_nd(indices, updates, shape, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> indices, updates = tf.constant([[1], [3], [1]]), tf.constant([1.0, 2.0, 5.0])
+        >>> print(tf.scatter_nd(indices, updates, [4]).numpy())
+        [0. 6. 0. 2.]
     """
     i = to_tensor(indices)
     u = to_tensor(updates)
@@ -977,6 +999,12 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 
     Raises:
         ValueError: for a scalar mask or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> mask = tf.constant([True, False, True])
+        >>> print(tf.boolean_mask(tf.constant([1, 2, 3]), mask).numpy())
+        [1 3]
     """
     x = to_tensor(tensor)
     m = to_tensor(mask)
@@ -1010,7 +1038,7 @@ def slice_(input_, begin, size, name=None):
         raise _err(f"Expected begin and size arguments to be 1-D tensors of size "
                    f"{len(shp)}, but got shapes [{len(b)}] and [{len(s)}] instead.", "Slice", None)
     key = []
-    for i, (bi, si, d) in enumerate(zip(b, s, shp)):
+    for i, (bi, si, d) in enumerate(zip(b, s, shp, strict=True)):
         if si == -1:
             si = d - bi
         if not (0 <= bi <= d and 0 <= si and bi + si <= d):
@@ -1073,6 +1101,11 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
 
     Raises:
         tf.errors.InvalidArgumentError: if shift and axis lengths differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.roll(tf.constant([1, 2, 3, 4]), shift=1, axis=0).numpy())
+        [4 1 2 3]
     """
     x = to_tensor(input)
     shifts = _int_list(shift)
@@ -1081,7 +1114,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
         raise _err("shift and axis must have the same size", "Roll")
     n = x._value.ndim
     total = {}
-    for s, a in zip(shifts, axes):
+    for s, a in zip(shifts, axes, strict=True):
         if not -n <= a < n:
             raise _err(f"axis {a} is out of range", "Roll")
         total[a % n] = total.get(a % n, 0) + s
@@ -1244,7 +1277,7 @@ def _parse_einsum(equation, shapes):
     spare = [c for c in _LETTERS if c not in used]
     ell = None
     fixed = []
-    for spec, shp in zip(ins, shapes):
+    for spec, shp in zip(ins, shapes, strict=True):
         if "..." in spec:
             n = len(shp) - (len(spec) - 3)
             if ell is None or n > len(ell):
@@ -1282,7 +1315,7 @@ def _einsum_rule(k):
         # Letters only in this operand (summed away) come back by broadcasting; letters
         # broadcast from 1 in this operand are summed by the engine.
         gk = einsum(",".join([out] + others) + "->" + kept, *operands)
-        shape = dict(zip(target, xs[k]._value.shape))
+        shape = dict(zip(target, xs[k]._value.shape, strict=True))
         if kept != unique:
             gk = reshape(gk, [shape[c] if c in avail else 1 for c in unique])
             gk = broadcast_to(gk, [shape[c] for c in unique])
@@ -1321,6 +1354,15 @@ def einsum(equation, *inputs, **kwargs):
     Raises:
         ValueError: if the number of inputs does not match the equation.
         tf.errors.InvalidArgumentError: for mismatched dimensions.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(tf.einsum('ij,jk->ik', a, a).numpy())
+        [[ 7. 10.]
+         [15. 22.]]
+        >>> print(tf.einsum('ii', a).numpy())
+        5.0
     """
     xs = [to_tensor(x) for x in inputs]
     for j, t in enumerate(xs[1:], 1):
@@ -1362,7 +1404,7 @@ def tensordot(a, b, axes, name=None):
     letters = iter(_LETTERS)
     sa = [next(letters) for _ in builtins.range(na)]
     sb = [next(letters) for _ in builtins.range(nb)]
-    for i, j in zip(ax_a, ax_b):
+    for i, j in zip(ax_a, ax_b, strict=True):
         if a._value.shape[i] != b._value.shape[j]:
             raise ValueError(f"Dimensions {a._value.shape[i]} and {b._value.shape[j]} are "
                              f"not compatible")

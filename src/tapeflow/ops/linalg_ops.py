@@ -226,6 +226,12 @@ def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
 
     Raises:
         tf.errors.InvalidArgumentError: for non-square or singular input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.linalg.inv(tf.constant([[2.0, 0.0], [0.0, 4.0]])).numpy())
+        [[0.5  0.  ]
+         [0.   0.25]]
     """
     x = to_tensor(input)
     check_kind(x, "fc", "MatrixInverse", _FLOATS)
@@ -333,6 +339,12 @@ def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
 
     Raises:
         tf.errors.InvalidArgumentError: for non-square or not positive-definite input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 2.0]])).numpy())
+        [[2. 0.]
+         [1. 1.]]
     """
     x = to_tensor(input)
     check_kind(x, "fc", "Cholesky", _FLOATS)
@@ -373,6 +385,13 @@ def solve(matrix, rhs, adjoint=False, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for mismatched shapes or a singular matrix.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.constant([[2.0, 0.0], [0.0, 4.0]]), tf.constant([[2.0], [2.0]])
+        >>> print(tf.linalg.solve(a, b).numpy())
+        [[1. ]
+         [0.5]]
     """
     a, b = pair(matrix, rhs, "MatrixSolve")
     check_kind(a, "fc", "MatrixSolve", _FLOATS)

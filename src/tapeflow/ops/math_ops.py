@@ -729,6 +729,11 @@ def atan2(y, x, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for different dtypes or incompatible shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.math.atan2(1.0, -1.0).numpy())
+        2.3561945
     """
     y, x = pair(y, x, "Atan2")
     check_kind(y, "f", "Atan2", _FLOATS)
@@ -1036,6 +1041,12 @@ def divide_no_nan(x, y, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for mixed dtypes or incompatible shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x, y = tf.constant([3.0, 1.0]), tf.constant([2.0, 0.0])
+        >>> print(tf.math.divide_no_nan(x, y).numpy())
+        [1.5 0. ]
     """
     x, y = pair(x, y, "DivNoNan")
     if x._value.dtype.kind in "iu":
@@ -1161,6 +1172,12 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
         input_tensor: a float tensor.
         axis: None, an int or a list of ints.
         keepdims: keep the reduced axes with length 1.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant([[0.0, 0.0], [1000.0, 1000.0]])
+        >>> print(tf.math.reduce_logsumexp(x, axis=1).numpy())
+        [6.9314718e-01 1.0006932e+03]
     """
     x = to_tensor(input_tensor)
     ax = _axis_arg(axis, x._value.ndim, "Max")
@@ -1266,6 +1283,11 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
         t: a float tensor.
         clip_norm: a positive scalar.
         axes: the axes of the norm (default all).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy())
+        [0.6 0.8]
     """
     t = to_tensor(t)
     sq = reduce_sum(square(t), axes, keepdims=True)
@@ -1377,6 +1399,12 @@ def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A0
 
     Raises:
         tf.errors.InvalidArgumentError: if ``k`` is negative or exceeds the last dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> values, indices = tf.math.top_k(tf.constant([1.0, 5.0, 3.0]), k=2)
+        >>> print(values.numpy(), indices.numpy())
+        [5. 3.] [1 2]
     """
     x = to_tensor(input)
     k = int(k._value if isinstance(k, _TensorLike) else k)
@@ -1444,6 +1472,11 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
 
     Raises:
         ValueError: for an unknown ``direction`` or an axis out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.sort(tf.constant([3, 1, 2]), direction='DESCENDING').numpy())
+        [3 2 1]
     """
     _check_direction(direction)
     x = to_tensor(values)
@@ -1490,6 +1523,12 @@ def unique(x, out_idx=_dt.int32, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: if ``x`` is not 1-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> y, idx = tf.unique(tf.constant([4, 1, 4, 2]))
+        >>> print(y.numpy(), idx.numpy())
+        [4 1 2] [0 1 0 2]
     """
     t = to_tensor(x)
     v = t._value
@@ -1552,6 +1591,12 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
 
     Returns:
         A tensor of shape ``[num_segments] + rest``; the gradient is ``gather(g, ids)``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> data, ids = tf.constant([1.0, 2.0, 3.0]), tf.constant([1, 0, 1])
+        >>> print(tf.math.unsorted_segment_sum(data, ids, num_segments=2).numpy())
+        [2. 4.]
     """
     d = to_tensor(data)
     ids = to_tensor(segment_ids)
@@ -1606,6 +1651,11 @@ def polyval(coeffs, x, name=None):
 
     Raises:
         ValueError: if ``coeffs`` is not a list.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.math.polyval([2.0, 0.0, 1.0], tf.constant(3.0)).numpy())
+        19.0
     """
     if not isinstance(coeffs, (list, tuple)):
         raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")

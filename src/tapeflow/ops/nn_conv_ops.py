@@ -171,6 +171,16 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 
     Raises:
         tf.errors.InvalidArgumentError: for mismatched channels, ranks or dtypes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.ones([1, 4, 4, 1])
+        >>> w = tf.ones([3, 3, 1, 2])
+        >>> print(tf.nn.conv2d(x, w, strides=1, padding='SAME').shape)
+        (1, 4, 4, 2)
+        >>> print(tf.nn.conv2d(x, w, strides=1, padding='VALID')[0, :, :, 0].numpy())
+        [[9. 9.]
+         [9. 9.]]
     """
     x = to_tensor(input)
     w = to_tensor(filters)
@@ -428,6 +438,13 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
     Returns:
         ``[batch, out_h, out_w, channels]``; the gradient goes to each window's first
         maximum.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+        >>> print(tf.nn.max_pool2d(x, 2, 2, 'VALID')[0, :, :, 0].numpy())
+        [[ 5.  7.]
+         [13. 15.]]
     """
     return _pool2d(_MAXPOOL, input, ksize, strides, padding, data_format)
 

@@ -235,6 +235,11 @@ def gelu(features, approximate=False, name=None):
     Args:
         features: a float tensor.
         approximate: use the tanh form.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.nn.gelu(tf.constant([0.0, 1.0])).numpy())
+        [0.        0.8413447]
     """
     x = to_tensor(features)
     check_kind(x, "f", "Gelu", FLOAT_TYPES)
@@ -277,6 +282,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
     Returns:
         ``(mean, variance)``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> mean, variance = tf.nn.moments(tf.constant([1.0, 2.0, 3.0, 6.0]), axes=[0])
+        >>> print(mean.numpy(), variance.numpy())
+        3.0 3.5
     """
     x = to_tensor(x)
     y = _m.cast(x, _dt.float32) if x._value.dtype == np.float16 else x
