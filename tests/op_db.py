@@ -452,6 +452,16 @@ def _conv_samples(g):
 
 
 op("nn.conv2d", _conv_samples, rtol=1e-4, atol=1e-5)
+op("nn.conv2d_nchw", lambda g: [Sample((g.normal(1, 2, 5, 4), g.normal(2, 2, 2, 3),
+                                        [1, 1, 2, 1], "VALID"), {"data_format": "NCHW"})],
+   fn=lambda tf, *a, **k: tf.nn.conv2d(*a, **k), dtypes=("float32",), rtol=1e-4, atol=1e-5,
+   note="TF runs NCHW on CPU only through oneDNN (float32; float64 raises "
+        "UnimplementedError); tapeflow transposes to NHWC for every dtype")
+op("nn.conv2d_window_too_large", lambda g: [Sample((g.normal(1, 2, 2, 1), g.normal(3, 3, 1, 2),
+                                                    1, "VALID"))],
+   fn=lambda tf, *a: tf.nn.conv2d(*a), dtypes=("float64",),
+   note="an empty output, as TF's reference kernel (float64); its oneDNN float32 kernel "
+        "returns a non-empty tensor instead")
 op("nn.conv1d", lambda g: [Sample((g.normal(2, 8, 3), g.normal(3, 3, 4), 1, "SAME")),
                            Sample((g.normal(1, 9, 2), g.normal(4, 2, 3), 2, "VALID")),
                            Sample((g.normal(1, 9, 2), g.normal(2, 2, 2), 1, "VALID"),
@@ -762,8 +772,8 @@ def loss_weights(shape, k):
 class ErrorCase:
     """A call that must fail with TensorFlow's exception class and first message line.
 
-    ``fn(tf)`` builds its own inputs. ``match`` is ``"line"`` (class and first line) or
-    ``"class"`` (class only; ``note`` says why).
+    ``fn(tf)`` builds its own inputs. ``match`` is ``"line"`` (class and first line),
+    ``"class"`` (class only) or ``"raises"`` (both raise, classes differ); ``note`` says why.
     """
 
     name: str
@@ -852,6 +862,43 @@ err("unique_2d", lambda tf: tf.unique(_c(tf, 2, 2)))
 err("bincount_negative", lambda tf: tf.math.bincount(tf.constant([1, -1])))
 err("einsum_inputs", lambda tf: tf.einsum("ij,jk->ik", _c(tf, 2, 3)))
 err("sort_direction", lambda tf: tf.sort(_c(tf, 3), direction="UP"))
+err("conv2d_padding", lambda tf: tf.nn.conv2d(_c(tf, 1, 4, 4, 2), _c(tf, 2, 2, 2, 1), 1,
+                                              "FULL"))
+err("conv2d_transpose_shape", lambda tf: tf.nn.conv2d_transpose(
+    _c(tf, 1, 3, 3, 2), _c(tf, 3, 3, 1, 2), [1, 8, 8, 1], 2, "SAME"), match="raises",
+    note="TF's oneDNN kernel fails with AbortedError and an internal message; tapeflow raises "
+         "InvalidArgumentError with the message of TF's reference kernel")
+err("avg_pool_window", lambda tf: tf.nn.avg_pool2d(_c(tf, 1, 2, 2, 1), 3, 1, "VALID"))
+err("gather_batch_dims", lambda tf: tf.gather(_c(tf, 2, 3), tf.constant([[0], [1], [0]]),
+                                              batch_dims=1))
+err("boolean_mask_shape", lambda tf: tf.boolean_mask(_c(tf, 3, 2), tf.constant([True, False])))
+err("einsum_dims", lambda tf: tf.einsum("ij,jk->ik", _c(tf, 2, 3), _c(tf, 2, 3)))
+err("tensordot_dims", lambda tf: tf.tensordot(_c(tf, 2, 3), _c(tf, 2, 3), 1))
+err("reverse_axis", lambda tf: tf.reverse(_c(tf, 2, 3), [2]))
+err("roll_sizes", lambda tf: tf.roll(_c(tf, 4), [1, 2], [0]))
+err("linspace_num", lambda tf: tf.linspace(0.0, 1.0, 0))
+err("atan2_int", lambda tf: tf.math.atan2(_c(tf, 2, dtype="int32"), _c(tf, 2, dtype="int32")))
+err("segment_sum_unsorted", lambda tf: tf.math.segment_sum(_c(tf, 3), tf.constant([1, 0, 1])))
+err("unsorted_segment_shape", lambda tf: tf.math.unsorted_segment_sum(
+    _c(tf, 3, 2), tf.constant([0, 1]), 2))
+err("scatter_nd_updates_shape", lambda tf: tf.scatter_nd(tf.constant([[0], [1]]),
+                                                         _c(tf, 3, 2), [4, 2]))
+err("triangular_solve_shapes", lambda tf: tf.linalg.triangular_solve(_c(tf, 3, 3) + tf.eye(3),
+                                                                     _c(tf, 2, 1)))
+err("cholesky_not_square", lambda tf: tf.linalg.cholesky(_c(tf, 2, 3)))
+err("qr_rank1", lambda tf: tf.linalg.qr(_c(tf, 3)))
+err("diag_part_rank1", lambda tf: tf.linalg.diag_part(_c(tf, 3)))
+err("band_part_too_wide", lambda tf: tf.linalg.band_part(_c(tf, 2, 2), 3, 0))
+err("top_k_scalar", lambda tf: tf.math.top_k(_c(tf), 1))
+err("moments_axis", lambda tf: tf.nn.moments(_c(tf, 2, 3), [2]))
+err("l2_loss_int", lambda tf: tf.nn.l2_loss(_c(tf, 3, dtype="int32")), match="class",
+    note="TF's message carries its NodeDef dump after the first line")
+err("depthwise_channels", lambda tf: tf.nn.depthwise_conv2d(
+    _c(tf, 1, 4, 4, 3), _c(tf, 2, 2, 2, 1), [1, 1, 1, 1], "SAME"))
+err("bias_add_size", lambda tf: tf.nn.bias_add(_c(tf, 2, 3), _c(tf, 2)))
+err("split_axis", lambda tf: tf.split(_c(tf, 4, 2), 2, axis=2))
+err("sequence_mask_float", lambda tf: tf.sequence_mask(_c(tf, 3)), match="class",
+    note="both refuse float lengths; TF words it through its internal ops")
 
 
 def weighted_loss(tf, outs):

@@ -704,7 +704,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     n = x._value.ndim
     ax = int(axis._value if isinstance(axis, _TensorLike) else axis)
     if not -n <= ax < n:
-        raise _err(f"-{n} <= split_dim < {n} but got {ax}" if n else
+        raise _err(f"-input rank(-{n}) <= split_dim < input rank ({n}), but got {ax}" if n else
                    "-input rank(-1) <= split_dim < input rank (1), but got 0", "Split", name)
     ax %= n
     dim = x._value.shape[ax]
@@ -891,6 +891,10 @@ defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: gather_nd(g, ind
 def _check_scatter(iv, u_shape, shape, op_name):
     k = iv.shape[-1]
     name = None if op_name == "ScatterNd" else ""
+    outer = iv.ndim - 1
+    if u_shape[:outer] != iv.shape[:-1]:
+        raise _err(f"Dimensions [0,{outer}) of indices[shape={_show(iv.shape)}] must match "
+                   f"dimensions [0,{outer}) of updates[shape={_show(u_shape)}]", op_name, name)
     if u_shape != iv.shape[:-1] + tuple(shape[k:]):
         if op_name != "ScatterNd":
             inner = len(shape) - k
@@ -1089,7 +1093,8 @@ def reverse(tensor, axis, name=None):
     axes = _int_list(axis)
     for a in axes:
         if not -n <= a < n:
-            raise _err(f"'axis'[0] = {a} is out of valid range [0, {n - 1}]", "ReverseV2")
+            # (sic: TensorFlow's message lacks the closing bracket)
+            raise _err(f"'axis'[0] = {a} is out of valid range [0, {n - 1}", "ReverseV2", None)
     axes = {a % n for a in axes}
     key = tuple(builtins.slice(None, None, -1) if i in axes else builtins.slice(None)
                 for i in builtins.range(n))
@@ -1111,12 +1116,12 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
     shifts = _int_list(shift)
     axes = _int_list(axis)
     if len(shifts) != len(axes):
-        raise _err("shift and axis must have the same size", "Roll")
+        raise _err("shift and axis must have the same size", "Roll", None)
     n = x._value.ndim
     total = {}
     for s, a in zip(shifts, axes, strict=True):
         if not -n <= a < n:
-            raise _err(f"axis {a} is out of range", "Roll")
+            raise _err(f"axis {a} is out of range", "Roll", None)
         total[a % n] = total.get(a % n, 0) + s
     out = x
     for a, s in sorted(total.items()):
@@ -1199,11 +1204,15 @@ def linspace(start, stop, num, name=None, axis=0):
         s = _m.cast(s, _dt.float64 if s._value.dtype.itemsize >= 4 else _dt.float32)
     e = _m.cast(to_tensor(stop), s.dtype)
     num = int(num._value if isinstance(num, _TensorLike) else num)
-    if num <= 0:
+    if num < 0:
         raise _err(f"Requires num > 0: {num}", "LinSpace")
     s, e = expand_dims(s, axis), expand_dims(e, axis)
     n = builtins.max(s._value.ndim, e._value.ndim)
     ax = int(axis) % n
+    if num == 0:
+        shape = list(np.broadcast_shapes(s._value.shape, e._value.shape))
+        shape[ax] = 0
+        return Tensor(np.zeros(shape, s._value.dtype))
     frac = np.arange(num, dtype=s._value.dtype) / builtins.max(num - 1, 1)
     frac = Tensor(frac.reshape([num if i == ax else 1 for i in builtins.range(n)]))
     out = _m.add(s, _m.multiply(_m.subtract(e, s), frac))
@@ -1370,6 +1379,12 @@ def einsum(equation, *inputs, **kwargs):
             from ._helpers import dtype_mismatch
             raise dtype_mismatch("Einsum", j, xs[0]._value.dtype, t._value.dtype)
     ins, out = _parse_einsum(equation, [t._value.shape for t in xs])
+    sizes = {}
+    for spec, t in zip(ins, xs, strict=True):
+        for axis, (c, d) in enumerate(zip(spec, t._value.shape, strict=True)):
+            if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
+                raise _err(f"Expected dimension {sizes[c]} at axis {axis} of the input shaped "
+                           f"{_show(t._value.shape)} but got dimension {d}", "Einsum")
     if len(_EINSUM.vjps) < len(xs):
         _EINSUM.vjps = tuple(_einsum_rule(k) for k in builtins.range(len(xs)))
     return apply(_EINSUM, xs, {"ins": tuple(ins), "out": out})
@@ -1404,10 +1419,16 @@ def tensordot(a, b, axes, name=None):
     letters = iter(_LETTERS)
     sa = [next(letters) for _ in builtins.range(na)]
     sb = [next(letters) for _ in builtins.range(nb)]
+    sha, shb = a._value.shape, b._value.shape
+    if builtins.any(sha[i] != shb[j] for i, j in zip(ax_a, ax_b, strict=True)):
+        # TensorFlow contracts by a matmul of the reshaped operands and fails there.
+        def _mat(shape, contract, first):
+            free = int(np.prod([d for k, d in enumerate(shape) if k not in contract]))
+            inner = int(np.prod([shape[k] for k in contract]))
+            return [free, inner] if first else [inner, free]
+        raise _err(f"Matrix size-incompatible: In[0]: {_show(_mat(sha, ax_a, True))}, "
+                   f"In[1]: {_show(_mat(shb, ax_b, False))}", "MatMul")
     for i, j in zip(ax_a, ax_b, strict=True):
-        if a._value.shape[i] != b._value.shape[j]:
-            raise ValueError(f"Dimensions {a._value.shape[i]} and {b._value.shape[j]} are "
-                             f"not compatible")
         sb[j] = sa[i]
     out = [c for i, c in enumerate(sa) if i not in ax_a] + \
           [c for j, c in enumerate(sb) if j not in ax_b]

@@ -32,8 +32,8 @@ global_norm = _m.global_norm
 _FLOATS = "double, float, half, complex64, complex128"
 
 
-def _err(text, op_name):
-    return errors.op_error(errors.InvalidArgumentError, text, op_name)
+def _err(text, op_name, name=""):
+    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}] name: {name}")
 
 
 def _show(shape):
@@ -123,7 +123,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     x = to_tensor(input)
     if x._value.ndim < 2:
         raise _err(f"input must be at least 2-dim, received shape: "
-                   f"{_show(x._value.shape)}", "MatrixDiagPartV3")
+                   f"{_show(x._value.shape)}", "MatrixDiagPartV3", name)
     if k != 0:
         raise NotImplementedError("diag_part with k != 0")
     return apply(_DIAG_PART, (x,))
@@ -438,8 +438,10 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     a, b = pair(matrix, rhs, "MatrixTriangularSolve")
     _square(a, "MatrixTriangularSolve")
     if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
-        raise _err(f"Incompatible shapes: {_show(a._value.shape)} vs. "
-                   f"{_show(b._value.shape)}", "MatrixTriangularSolve")
+        raise _err(f"In[0] mismatch In[1] shape: {a._value.shape[-1]} vs. "
+                   f"{b._value.shape[-2] if b._value.ndim >= 2 else b._value.shape[-1]}: "
+                   f"{_show(a._value.shape)} {_show(b._value.shape)} {int(bool(lower))} "
+                   f"{int(bool(adjoint))}", "MatrixTriangularSolve")
     return apply(_TRI_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 
@@ -512,7 +514,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
     x = to_tensor(input)
     check_kind(x, "fc", "Qr", _FLOATS)
     if x._value.ndim < 2:
-        raise _err(f"input must have rank >= 2, got {x._value.ndim}", "Qr")
+        raise _err(f"Input tensor 0 must have rank >= 2, got {x._value.ndim}", "Qr")
     q, r = apply(_QR, (x,), {"full_matrices": bool(full_matrices)})
     return _QrResult(q, r)
 

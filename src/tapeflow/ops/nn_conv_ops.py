@@ -60,6 +60,8 @@ def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
     kh, kw = w.shape[:2]
     oh, ow = dy.shape[1:3]
     dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
+    if dy.size == 0:
+        return dxp[:, pt:pt + h, pl:pl + wd, :]
     for i in builtins.range(kh):
         for j in builtins.range(kw):
             _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += dy @ w[i, j].T
@@ -69,6 +71,8 @@ def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
 def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     (sh, sw), ((pt, pb), (pl, pr)), (dh, dw) = strides, pads, dilations
     kh, kw, c, o = filter_shape
+    if dy.size == 0:
+        return np.zeros(filter_shape, np.result_type(x, dy))
     xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
     oh, ow = dy.shape[1:3]
     # im2col again: one contiguous [positions, kh*kw*c] matrix, one BLAS product.
@@ -138,8 +142,10 @@ def _pads(padding, in_sizes, k_sizes, strides, dilations, op_name):
     if padding == "VALID":
         return ((0, 0),) * len(in_sizes)
     if padding != "SAME":
-        raise ValueError(f"`padding` must be one of 'SAME', 'VALID' or 'EXPLICIT'. "
-                         f"Received: padding={padding}")
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list of "
+            f"allowed values: \"SAME\", \"VALID\", \"EXPLICIT\"\n\t; NodeDef: "
+            f"{{{{node {op_name}}}}}")
     out = []
     for size, k, s, d in zip(in_sizes, k_sizes, strides, dilations, strict=True):
         o = -(-size // s)
@@ -166,8 +172,11 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
             at the bottom/right), ``'VALID'``, or explicit ``[[0,0],[t,b],[l,r],[0,0]]``.
         dilations: an int or list like ``strides``.
 
+        data_format: ``'NHWC'`` (default) or ``'NCHW'`` (computed by transposing).
+
     Returns:
-        ``[batch, out_height, out_width, out_channels]``.
+        ``[batch, out_height, out_width, out_channels]`` (empty if the window does not
+        fit, as TensorFlow).
 
     Raises:
         tf.errors.InvalidArgumentError: for mismatched channels, ranks or dtypes.
@@ -184,8 +193,16 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     """
     x = to_tensor(input)
     w = to_tensor(filters)
+    if data_format == "NCHW":
+        def nhwc(v):
+            return [v[0], v[2], v[3], v[1]] if isinstance(v, (list, tuple)) and len(v) == 4 \
+                else v
+        out = conv2d(_a.transpose(x, [0, 2, 3, 1]), w, nhwc(strides), nhwc(padding), "NHWC",
+                     nhwc(dilations))
+        return _a.transpose(out, [0, 3, 1, 2])
     if data_format not in (None, "NHWC"):
-        raise _err("Conv2D only supports NHWC on CPU", "Conv2D")
+        raise ValueError(f"`data_format` must be 'NHWC' or 'NCHW'. Received: "
+                         f"data_format={data_format}")
     _check_pair(x, w, "Conv2D")
     if x._value.ndim != 4:
         raise _err(f"input must be 4-dimensional{_a._show(x._value.shape)}", "Conv2D")
@@ -197,12 +214,6 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     st = _spatial(strides, 2, "strides", "Conv2D")
     dl = _spatial(dilations, 2, "dilations", "Conv2D")
     pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl, "Conv2D")
-    for size, k, d, (lo, hi) in zip(x._value.shape[1:3], w._value.shape[:2], dl, pads, strict=True):
-        if size + lo + hi < (k - 1) * d + 1:
-            raise _err(f"Computed output size would be negative: "
-                       f"{size + lo + hi - (k - 1) * d - 1} [input_size: "
-                       f"{size}, effective_filter_size: {(k - 1) * d + 1}, stride: "
-                       f"{st[0]}]", "Conv2D")
     return _conv(x, w, strides=st, pads=pads, dilations=dl)
 
 
@@ -290,8 +301,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     _check_pair(x, w, "DepthwiseConv2dNative")
     kh, kw, c, m = w._value.shape
     if x._value.shape[3] != c:
-        raise _err(f"input and filter must have the same depth: {x._value.shape[3]} vs {c}",
-                   "DepthwiseConv2dNative")
+        raise _err(f"input depth must be evenly divisible by filter depth: "
+                   f"{x._value.shape[3]} vs {c}", "DepthwiseConv2dNative")
     eye = Tensor(np.eye(c, dtype=w._value.dtype))
     full = _a.reshape(_a.einsum("hwcm,cd->hwcdm", w, eye), (kh, kw, c, c * m))
     return conv2d(x, full, strides, padding, dilations=dilations)
@@ -322,6 +333,9 @@ def _max_pool_forward(x, ksize, strides, pads):
     (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
     oh = _out_size(x.shape[1], kh, sh, 1, pt, pb)
     ow = _out_size(x.shape[2], kw, sw, 1, pl, pr)
+    if oh <= 0 or ow <= 0:
+        return np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), x.shape[3]),
+                        x.dtype)
     xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=-np.inf)
     out = np.full((x.shape[0], oh, ow, x.shape[3]), -np.inf, x.dtype)
     for i in builtins.range(kh):
@@ -377,8 +391,11 @@ def _avg_sum(x, ksize, strides, pads):
     (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
     oh = _out_size(x.shape[1], kh, sh, 1, pt, pb)
     ow = _out_size(x.shape[2], kw, sw, 1, pl, pr)
+    out = np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), x.shape[3]),
+                   x.dtype)
+    if oh <= 0 or ow <= 0:
+        return out
     xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
-    out = np.zeros((x.shape[0], oh, ow, x.shape[3]), x.dtype)
     for i in builtins.range(kh):
         for j in builtins.range(kw):
             out += _window(xp, i, j, 1, 1, sh, sw, oh, ow)
@@ -395,6 +412,8 @@ def _avg_pool_grad_forward(g, input_shape, ksize, strides, pads):
     (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
     n, h, w, c = input_shape
     oh, ow = g.shape[1:3]
+    if g.size == 0:
+        return np.zeros(input_shape, g.dtype)
     share = g / _avg_counts(input_shape, ksize, strides, pads, g.dtype)
     dxp = np.zeros((n, h + pt + pb, w + pl + pr, c), g.dtype)
     for i in builtins.range(kh):
@@ -419,11 +438,7 @@ def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002
     if x._value.ndim != 4:
         raise _err("Input must be 4 or 5-dimensional", prim.name)
     k, st, pads, oh, ow = _pool_geometry(x._value, ksize, strides, padding, prim.name)
-    if oh <= 0 or ow <= 0:
-        raise _err(f"Computed output size would be negative: {builtins.min(oh, ow) - 1} "
-                   f"[input_size: {x._value.shape[1 if oh <= 0 else 2]}, "
-                   f"effective_filter_size: {k[0 if oh <= 0 else 1]}, stride: "
-                   f"{st[0 if oh <= 0 else 1]}]", prim.name)
+    del oh, ow  # an empty output when the window does not fit, as TensorFlow
     return apply(prim, (x,), {"ksize": k, "strides": st, "pads": pads})
 
 

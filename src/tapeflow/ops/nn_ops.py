@@ -152,6 +152,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 def l2_loss(t, name=None):
     """``sum(t ** 2) / 2`` (``tf.nn.l2_loss``)."""
+    t = to_tensor(t)
+    check_kind(t, "f", "L2Loss", FLOAT_TYPES)
     return _m.multiply(_m.reduce_sum(_m.square(t)), 0.5)
 
 
@@ -164,6 +166,13 @@ def bias_add(value, bias, data_format=None, name=None):
     value, bias = pair(value, bias, "BiasAdd")
     if bias._value.ndim != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {bias._value.ndim}")
+    channels = value._value.shape[1 if data_format and data_format.startswith("NC") else -1] \
+        if value._value.ndim else None
+    if channels != bias._value.shape[0]:
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"Must provide as many biases as the last dimension of the input tensor: "
+            f"{_a._show(bias._value.shape)} vs. {_a._show(value._value.shape)}", "BiasAdd")
     if data_format is not None and data_format.startswith("NC"):
         shape = [1, -1] + [1] * (value._value.ndim - 2)
         return _m.add(value, _a.reshape(bias, shape))
@@ -291,6 +300,10 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     """
     x = to_tensor(x)
     y = _m.cast(x, _dt.float32) if x._value.dtype == np.float16 else x
+    try:
+        _m._axis_arg(axes, x._value.ndim, "Mean")
+    except errors.InvalidArgumentError as exc:
+        raise _a._named(exc, None) from None  # TF's message here ends at [Op:Mean]
     mean = _m.reduce_mean(y, axes, keepdims=True)
     var = _m.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
     if not keepdims:
