@@ -265,7 +265,7 @@ def _outputs64(info, sample, values):
 
 
 def _tiny(x, outs):
-    return sum(np.size(a) for a in x) <= 12 and sum(np.size(o) for o in outs) <= 48
+    return sum(np.size(a) for a in x) <= 24 and sum(np.size(o) for o in outs) <= 64
 
 
 @pytest.mark.parametrize("info", GRAD_OPS, ids=IDS)
