@@ -268,7 +268,8 @@ def _tiny(x, outs):
     return sum(np.size(a) for a in x) <= 24 and sum(np.size(o) for o in outs) <= 64
 
 
-@pytest.mark.parametrize("info", GRAD_OPS, ids=IDS)
+@pytest.mark.parametrize("info", [o for o in GRAD_OPS if "complex128" not in o.dtypes],
+                         ids=IDS)
 def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
     checked = 0
     for j, sample in enumerate(info.make_samples()):
@@ -300,8 +301,7 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
                         got[(Ellipsis,) + idx], col, rtol=info.fd_rtol, atol=1e-6,
                         err_msg=f"{info.name} sample {j}: d out{k} / d x{i}{list(idx)}")
                     checked += 1
-    if checked == 0:
-        pytest.skip("no sample small enough for the full Jacobian")
+    assert checked, "no sample small enough for the full Jacobian"
 
 
 def hvp_scalar(info, sample, values, u):
