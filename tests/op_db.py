@@ -360,6 +360,10 @@ op("math.count_nonzero", lambda g: [Sample((g.ints(0, 2, 3, 4).astype(float),),
                                            {"axis": 1}),
                                     Sample((g.ints(0, 2, 5).astype(float),))], grad=False)
 op("norm", lambda g: [Sample((g.away(3, 4),)), Sample((g.away(3, 4),), {"ord": 1, "axis": 1}),
+                      Sample((np.diag([3.0, 2.0, 1.0]) + 0.2 * g.normal(3, 3),),
+                             {"ord": 2, "axis": [0, 1]}),
+                      Sample((g.away(2, 3),), {"ord": np.inf, "axis": [-2, -1],
+                                              "keepdims": True}),
                       Sample((g.away(3, 4),), {"ord": np.inf, "axis": 0}),
                       Sample((g.away(2, 3, 4),), {"ord": "fro", "axis": [1, 2]}),
                       Sample((g.away(5),), {"ord": 3})], rtol=2e-5)
@@ -905,6 +909,30 @@ err("depthwise_channels", lambda tf: tf.nn.depthwise_conv2d(
     _c(tf, 1, 4, 4, 3), _c(tf, 2, 2, 2, 1), [1, 1, 1, 1], "SAME"))
 err("bias_add_size", lambda tf: tf.nn.bias_add(_c(tf, 2, 3), _c(tf, 2)))
 err("split_axis", lambda tf: tf.split(_c(tf, 4, 2), 2, axis=2))
+err("sort_scalar", lambda tf: tf.sort(_c(tf)))
+err("sort_axis", lambda tf: tf.sort(_c(tf, 2), axis=1))
+err("argsort_axis", lambda tf: tf.argsort(_c(tf, 2), axis=-2))
+err("norm_ord", lambda tf: tf.norm(_c(tf, 2, 2), ord=-1))
+err("top_k_float_k", lambda tf: tf.math.top_k(_c(tf, 3), k=2.5))
+err("clip_by_global_norm_tensor", lambda tf: tf.clip_by_global_norm(_c(tf, 2), 1.0),
+    match="class", note="the message names the library's tensor class")
+err("polyval_tensor", lambda tf: tf.math.polyval(_c(tf, 2), 1.0), match="class",
+    note="the message names the library's tensor class")
+err("repeat_sizes", lambda tf: tf.repeat(_c(tf, 3), [1, 2], axis=0))
+err("meshgrid_indexing", lambda tf: tf.meshgrid(_c(tf, 2), indexing="ab"))
+err("gather_batch_dims_rank", lambda tf: tf.gather(_c(tf, 2, 3), [[0]], batch_dims=2))
+err("matvec_inner", lambda tf: tf.linalg.matvec(_c(tf, 2, 3), _c(tf, 2)))
+err("band_part_rank", lambda tf: tf.linalg.band_part(_c(tf, 2), 1, 1))
+err("unstack_axis", lambda tf: tf.unstack(_c(tf, 2, 3), axis=2))
+err("dropout_rate_one", lambda tf: tf.nn.dropout(_c(tf, 2), 1.0))
+err("moments_duplicate_axes", lambda tf: tf.nn.moments(_c(tf, 2, 3), axes=[0, 0]))
+err("confusion_out_of_bound", lambda tf: tf.math.confusion_matrix([0, 3], [1, 1],
+                                                                  num_classes=2))
+err("one_hot_depth", lambda tf: tf.one_hot([0, 1], -1))
+err("eye_negative", lambda tf: tf.eye(-1))
+err("segment_sum_size", lambda tf: tf.math.segment_sum(_c(tf, 3), [0, 0]))
+err("gather_nd_depth", lambda tf: tf.gather_nd(_c(tf, 2), [[0, 0]]))
+err("tile_negative", lambda tf: tf.tile(_c(tf, 2), [-1]))
 err("sequence_mask_float", lambda tf: tf.sequence_mask(_c(tf, 3)), match="class",
     note="both refuse float lengths; TF words it through its internal ops")
 

@@ -293,6 +293,8 @@ def unstack(value, num=None, axis=0, name="unstack"):
     """Split a tensor along ``axis`` into a list of tensors (``tf.unstack``)."""
     x = to_tensor(value)
     n = x._value.ndim
+    if not -n <= int(axis) < n:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
     ax = int(axis) % n
     return [strided_slice_getitem(x, (slice(None),) * ax + (i,))
             for i in builtins.range(x._value.shape[ax])]
@@ -468,6 +470,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         A tensor of shape ``indices.shape + [depth]`` (axis moved as asked).
     """
     idx = to_tensor(indices)
+    if int(depth) < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"depth must be non-negative, got: {int(depth)} [Op:OneHot]")
     if idx._value.dtype.kind not in "iu":
         raise errors.InvalidArgumentError(
             None, None, f"Value for attr 'TI' of {idx.dtype.name.replace('32', '')} is not in "
@@ -602,6 +607,10 @@ def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
         raise errors.InvalidArgumentError(
             None, None, f"Expected multiples argument to be a vector of length "
             f"{x._value.ndim} but got length {len(mult)} [Op:Tile]")
+    for i, m in enumerate(mult):
+        if m < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected multiples[{i}] >= 0, but got {m} [Op:Tile]")
     return apply(_TILE, (x,), {"multiples": mult})
 
 
@@ -648,6 +657,9 @@ def _batched_gather(p, i, axis, batch_dims):
     """gather with leading batch axes, written as a flat gather so gradients come free."""
     pshape = p._value.shape
     ishape = i._value.shape
+    if len(pshape) < batch_dims + 1:
+        raise _err(f"Shape must be at least rank {batch_dims + 1} but is rank {len(pshape)}",
+                   "GatherV2", None)
     for d in builtins.range(batch_dims):
         if pshape[d] != ishape[d]:
             raise _err(f"params.shape[{d}]: {pshape[d]} should be equal to "
@@ -820,7 +832,7 @@ def _nd_flat_index(p_shape, iv, op_name):
     k = iv.shape[-1]
     if k > len(p_shape):
         raise _err(f"index innermost dimension length must be <= params rank; saw: {k} vs. "
-                   f"{len(p_shape)}", op_name)
+                   f"{len(p_shape)}", op_name, None)
     lead = p_shape[:k]
     flat_iv = iv.reshape(-1, k) if iv.size else iv.reshape(0, k)
     bad = np.any((flat_iv < 0) | (flat_iv >= np.array(lead, dtype=np.int64)), axis=1)
@@ -1146,7 +1158,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
     if len(r) == 1:
         r = r * d
     if len(r) != d:
-        raise _err(f"Dimensions {len(r)} and {d} are not compatible", "Repeat")
+        raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
     idx = np.repeat(np.arange(d), r).astype(np.int32)
     return gather(x, Tensor(idx), axis=ax)
 
@@ -1228,6 +1240,9 @@ def linspace(start, stop, num, name=None, axis=0):
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
     """An identity matrix, optionally batched (``tf.eye``)."""
     nc = num_rows if num_columns is None else num_columns
+    for d in (num_rows, nc):
+        if int(d) < 0:
+            raise _err(f"Dimension {int(d)} must be >= 0", "Fill")
     m = np.eye(int(num_rows), int(nc), dtype=_dt.as_dtype(dtype)._np)
     if batch_shape is not None:
         m = np.broadcast_to(m, tuple(_int_list(batch_shape)) + m.shape).copy()

@@ -1349,6 +1349,15 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     ax = abs(x)
     if is_matrix:
         r, c = (int(a) % x._value.ndim for a in axis)
+        if ord == 2:
+            # the spectral norm: the largest singular value
+            rest = [i for i in builtins_range(x._value.ndim) if i not in (r, c)]
+            from . import linalg_ops
+            s = linalg_ops.svd(_a.transpose(x, rest + [r, c]), compute_uv=False)
+            out = reduce_max(s, -1)
+            if keep:
+                out = _a.expand_dims(_a.expand_dims(out, min(r, c)), max(r, c))
+            return out
         if ord == 1:
             out = reduce_max(reduce_sum(ax, r, keepdims=True), c, keepdims=True)
         elif ord == np.inf:
@@ -1407,6 +1416,8 @@ def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A0
         [5. 3.] [1 2]
     """
     x = to_tensor(input)
+    if isinstance(k, float):
+        raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
     k = int(k._value if isinstance(k, _TensorLike) else k)
     if x._value.ndim == 0:
         raise errors.op_error(errors.InvalidArgumentError,
@@ -1442,8 +1453,11 @@ def _sort_axis(x, axis):
     n = x._value.ndim
     ax = int(axis)
     if not -n <= ax < n:
-        raise ValueError(f"axis = {axis} not in range [{-n}, {n})") if n else \
-            ValueError("Shape must be at least rank 1 but is rank 0")
+        # TensorFlow fails while slicing the shape vector with the axis.
+        raise errors.InvalidArgumentError(
+            None, None, f"slice index {ax + n if ax < 0 else ax} of dimension 0 out of bounds. "
+            f"[Op:StridedSlice] "
+            f"name: strided_slice/")
     return ax % n
 
 
@@ -1625,6 +1639,10 @@ def segment_sum(data, segment_ids, name=None):
         tf.errors.InvalidArgumentError: if the ids are not sorted.
     """
     ids = to_tensor(segment_ids)._value
+    if ids.ndim != 1 or ids.shape[0] != to_tensor(data)._value.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, None, "segment_ids should be the same size as dimension 0 of input. "
+            "[Op:SegmentSum]")
     if ids.size and np.any(np.diff(ids) < 0):
         raise errors.op_error(errors.InvalidArgumentError,
                               "segment ids are not increasing", "SegmentSum")
@@ -1658,7 +1676,7 @@ def polyval(coeffs, x, name=None):
         19.0
     """
     if not isinstance(coeffs, (list, tuple)):
-        raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     x = to_tensor(x)
     if not coeffs:
         return zeros_like(x)
@@ -1687,17 +1705,17 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         raise ValueError(f"Dimensions {lab.size} and {pred.size} are not compatible")
     if (lab.size and lab.min() < 0) or (pred.size and pred.min() < 0):
         raise errors.InvalidArgumentError(
-            None, None, "`labels` contains negative values.  Condition x >= 0 did not hold "
+            None, None, "`labels` contains negative values.\nCondition x >= 0 did not hold "
             "element-wise:" if lab.size and lab.min() < 0 else
-            "`predictions` contains negative values.  Condition x >= 0 did not hold "
+            "`predictions` contains negative values.\nCondition x >= 0 did not hold "
             "element-wise:")
     n = int(num_classes) if num_classes is not None else int(max(lab.max(initial=-1),
                                                                  pred.max(initial=-1)) + 1)
     if lab.size and lab.max() >= n:
-        raise errors.InvalidArgumentError(None, None, "`labels` out of bound  Condition x < y "
+        raise errors.InvalidArgumentError(None, None, "`labels` out of bound\nCondition x < y "
                                           "did not hold element-wise:")
     if pred.size and pred.max() >= n:
-        raise errors.InvalidArgumentError(None, None, "`predictions` out of bound  Condition "
+        raise errors.InvalidArgumentError(None, None, "`predictions` out of bound\nCondition "
                                           "x < y did not hold element-wise:")
     npd = _dt.as_dtype(dtype)._np
     out = np.zeros((n, n), npd)

@@ -304,6 +304,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
         _m._axis_arg(axes, x._value.ndim, "Mean")
     except errors.InvalidArgumentError as exc:
         raise _a._named(exc, None) from None  # TF's message here ends at [Op:Mean]
+    listed = [int(a) % max(x._value.ndim, 1) for a in _a._int_list(axes)]
+    if len(set(listed)) != len(listed):
+        dup = next(a for a in listed if listed.count(a) > 1)
+        raise errors.InvalidArgumentError(
+            None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: "
+            f"{dup} [Op:Mean]")
     mean = _m.reduce_mean(y, axes, keepdims=True)
     var = _m.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
     if not keepdims:
