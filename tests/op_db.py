@@ -38,6 +38,7 @@ class OpInfo:
         rtol, atol: float32 tolerances against TensorFlow (float64: ``rtol64``, ``atol64``).
         fd_rtol: tolerance of the finite-difference checks.
         fd_skip: indices of float inputs not differentiated (e.g. polygamma's order).
+        fd: run the finite-difference checks (False where the output is infinite).
         tf_grad: compare the gradient with TensorFlow's (False where TF differs on
             purpose; the reason is in ``note``).
         note: why the row is special.
@@ -55,6 +56,7 @@ class OpInfo:
     atol64: float = 1e-12
     fd_rtol: float = 1e-5
     fd_skip: tuple = ()
+    fd: bool = True
     tf_grad: bool = True
     note: str = ""
 
@@ -404,6 +406,41 @@ op("math.in_top_k", lambda g: [Sample((np.array([0, 2, 1], np.int32), g.distinct
    fn=lambda tf, t, p, k: tf.math.in_top_k(t, tf.cast(p, tf.float32), k), grad=False,
    dtypes=("float32",))
 
+op("math.scalar_mul", lambda g: [Sample((np.float64(1.5), g.normal(3, 2)))])
+op("math.multiply_no_nan", lambda g: [Sample((g.normal(2, 3), np.array([0.0, 1.5, -2.0]))),
+                                      Sample((g.normal(3), g.normal(2, 3)))])
+op("math.unsorted_segment_mean", lambda g: [
+    Sample((g.normal(5, 2), np.array([2, 0, 2, 2, 0], np.int32), 4))])
+op("math.unsorted_segment_sqrt_n", lambda g: [
+    Sample((g.normal(5, 2), np.array([2, 0, 2, 2, 0], np.int32), 3))])
+op("math.unsorted_segment_max", lambda g: [
+    Sample((g.distinct(5, 2), np.array([1, 0, 1, 1, 0], np.int32), 2))])
+op("math.unsorted_segment_max_empty", lambda g: [
+    Sample((g.distinct(4), np.array([0, 2, 0, 0], np.int32), 3))],
+   fn=lambda tf, *a: tf.math.unsorted_segment_max(*a), fd=False,
+   note="an empty segment holds the dtype's lowest value (forward only: it overflows "
+        "finite differences)")
+op("math.unsorted_segment_min", lambda g: [
+    Sample((g.distinct(5, 2), np.array([1, 0, 1, 1, 0], np.int32), 2))])
+op("math.segment_max", lambda g: [Sample((g.distinct(5), np.array([0, 0, 2, 2, 3], np.int32)))])
+op("math.segment_min", lambda g: [Sample((g.distinct(4, 2), np.array([0, 1, 1, 1], np.int32)))])
+op("math.cumulative_logsumexp", lambda g: [Sample((g.normal(3, 4),), {"axis": 1}),
+                                           Sample((g.normal(5),), {"reverse": True})],
+   rtol=2e-5)
+op("math.cumulative_logsumexp_exclusive", lambda g: [Sample((g.normal(4),), {"exclusive": True})],
+   fn=lambda tf, *a, **k: tf.math.cumulative_logsumexp(*a, **k), fd=False,
+   note="starts at -inf (forward only: the weighted loss is -inf)")
+op("math.lbeta", lambda g: [Sample((g.uniform(0.5, 3.0, 2, 3),)),
+                            Sample((g.uniform(0.5, 3.0, 4),))], rtol=5e-5, rtol64=1e-8)
+op("math.invert_permutation", lambda g: [Sample((np.array([2, 0, 3, 1], np.int32),))],
+   grad=False, dtypes=("float32",))
+op("math.is_non_decreasing", lambda g: [Sample((np.array([1, 2, 2, 5], np.int32),)),
+                                        Sample((np.array([3.0, 1.0]),))], grad=False)
+op("math.is_strictly_increasing", lambda g: [Sample((np.array([1, 2, 2, 5], np.int32),)),
+                                             Sample((np.array([1.0, 3.0]),))], grad=False)
+op("math.softmax", lambda g: [Sample((g.normal(3, 4),))])
+op("math.log_softmax", lambda g: [Sample((g.normal(3, 4),), {"axis": 0})])
+
 # ------------------------------------------------------------------------------ nn
 
 op("nn.softmax", lambda g: [Sample((g.normal(3, 4),)), Sample((g.normal(3, 4),), {"axis": 0}),
@@ -498,6 +535,25 @@ op("nn.max_pool1d", lambda g: [Sample((g.distinct(2, 7, 3), 2, 2, "VALID")),
                                Sample((g.distinct(1, 7, 2), 3, 2, "SAME"))])
 op("nn.avg_pool1d", lambda g: [Sample((g.normal(2, 7, 3), 2, 2, "VALID")),
                                Sample((g.normal(1, 7, 2), 3, 2, "SAME"))])
+
+op("nn.separable_conv2d", lambda g: [
+    Sample((g.normal(1, 5, 5, 2), g.normal(3, 3, 2, 2), g.normal(1, 1, 4, 3), [1, 1, 1, 1],
+            "SAME")),
+    Sample((g.normal(1, 3, 3, 1), g.normal(2, 2, 1, 2), g.normal(1, 1, 2, 1), [1, 1, 1, 1],
+            "VALID"))], rtol=1e-4, atol=1e-5)
+op("nn.atrous_conv2d", lambda g: [Sample((g.normal(1, 6, 6, 2), g.normal(2, 2, 2, 3), 2,
+                                          "SAME")),
+                                  Sample((g.normal(1, 4, 4, 1), g.normal(2, 2, 1, 1), 2,
+                                          "VALID"))],
+   dtypes=("float32",), rtol=1e-4, atol=1e-5,
+   note="float32 only: TF's CPU kernels lack the float64 dilated gradient")
+op("nn.space_to_depth", lambda g: [Sample((g.normal(1, 4, 6, 2), 2)),
+                                   Sample((g.normal(1, 2, 4, 2), 2))])
+op("nn.depth_to_space", lambda g: [Sample((g.normal(1, 2, 3, 8), 2)),
+                                   Sample((g.normal(1, 1, 2, 8), 2))])
+op("nn.sufficient_statistics", lambda g: [Sample((g.normal(4, 3), [0])),
+                                          Sample((g.normal(2, 3), [0, 1]), {"keepdims": True})])
+op("nn.scale_regularization_loss", lambda g: [Sample((g.normal(3),))])
 
 # ------------------------------------------------------------------------------ array
 
@@ -716,6 +772,20 @@ op("linalg.svd_uv", lambda g: [Sample((np.diag([3.0, 2.0, 1.0]) + 0.2 * g.normal
                                Sample((np.eye(2, 4) * [[3.0], [1.0]] + 0.2 * g.normal(2, 4),))],
    fn=lambda tf, x: _svd_canonical(tf, x), rtol=1e-4, atol=1e-5,
    note="with singular vectors, their signs fixed (LAPACK builds may flip them)")
+op("linalg.eigh", lambda g: [Sample((np.diag([3.0, 1.0, -1.5]) + 0.3 * g.normal(3, 3),)),
+                             Sample((np.diag([2.0, 0.5]) + 0.3 * g.normal(2, 2, 2),))],
+   fn=lambda tf, x: _eigh_canonical(tf, _sym(tf, x)), rtol=1e-4, atol=1e-5,
+   note="symmetrised input, eigenvector signs fixed (LAPACK builds may flip them)")
+op("linalg.eigvalsh", lambda g: [Sample((np.diag([3.0, 1.0, -1.5]) + 0.3 * g.normal(3, 3),))],
+   fn=lambda tf, x: tf.linalg.eigvalsh(_sym(tf, x)), rtol=1e-4, atol=1e-5)
+op("linalg.expm", lambda g: [Sample((g.normal(3, 3),)), Sample((3.0 * g.normal(2, 2, 2),))],
+   rtol=1e-4, atol=1e-5, rtol64=1e-8, atol64=1e-10)
+op("linalg.cross", lambda g: [Sample((g.normal(3), g.normal(3))),
+                              Sample((g.normal(2, 3), g.normal(2, 3)))])
+op("linalg.normalize", lambda g: [Sample((g.away(3, 4),), {"axis": 1}),
+                                  Sample((g.away(4),), {"ord": 1})])
+op("linalg.matrix_rank", lambda g: [Sample((np.array([[1.0, 2.0], [2.0, 4.0]]),)),
+                                    Sample((g.well_conditioned(2, 3, 3),))], grad=False)
 op("linalg.norm", lambda g: [Sample((g.away(3, 4),)), Sample((g.away(2, 3, 3),),
                                                               {"axis": [-2, -1]})])
 op("linalg.global_norm", lambda g: [Sample(([g.normal(3, 2), g.normal(4)],))])
@@ -768,7 +838,7 @@ def flatten(out):
         for o in out:
             flat.extend(flatten(o))
         return flat
-    return [out]
+    return [] if out is None else [out]
 
 
 def loss_weights(shape, k):
@@ -953,6 +1023,11 @@ def weighted_loss(tf, outs):
         term = tf.cast(term, tf.float64)
         loss = term if loss is None else loss + term
     return loss
+
+
+def _eigh_canonical(tf, x):
+    e, v = tf.linalg.eigh(x)
+    return e, v * tf.sign(v[..., :1, :])
 
 
 def _svd_canonical(tf, x):

@@ -23,13 +23,14 @@ from .ops.array_ops import (boolean_mask, broadcast_to, concat, einsum, expand_d
 from .ops.math_ops import (abs, acos, acosh, add, add_n, argmax, argmin, argsort, asin,
                            asinh, atan, atan2, atanh, cast, ceil, clip_by_global_norm,
                            clip_by_norm, cos, cosh, cumprod, cumsum, divide, equal, exp,
-                           floor, floordiv, greater, greater_equal, less, less_equal, log,
-                           logical_and, logical_not, logical_or, matmul, maximum, minimum,
-                           multiply, negative, norm, not_equal, ones_like, pow, reduce_all,
-                           reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
-                           reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin,
-                           sinh, sort, sqrt, square, subtract, tan, tanh, truediv,
-                           truncatediv, truncatemod, unique, zeros_like)
+                           floor, floordiv, greater, greater_equal, invert_permutation,
+                           less, less_equal, log, logical_and, logical_not, logical_or,
+                           matmul, maximum, minimum, multiply, negative, norm, not_equal,
+                           ones_like, pow, reduce_all, reduce_any, reduce_logsumexp,
+                           reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+                           round, scalar_mul, sigmoid, sign, sin, sinh, sort, sqrt, square,
+                           subtract, tan, tanh, truediv, truncatediv, truncatemod, unique,
+                           zeros_like)
 from ._misc import (clip_by_value, device, executing_eagerly, name_scope, init_scope,
                     get_static_value)
 

@@ -590,3 +590,127 @@ def pinv(a, rcond=None, validate_args=False, name=None):
 
 
 del nondifferentiable
+
+
+# ------------------------------------------------- eigh, expm, cross, normalize, rank
+
+__all__ += ["eigh", "eigvalsh", "expm", "cross", "normalize", "matrix_rank"]
+
+
+def _eigh_forward(x):
+    e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
+    return e.astype(np.real(np.zeros((), x.dtype)).dtype), v
+
+
+_EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True)
+
+
+def _eigh_rule(g, y, x_shape):
+    # Magnus (1985) / Giles (2008) for distinct eigenvalues; the result is folded onto the
+    # lower triangle (the part the forward reads), as TensorFlow returns it.
+    ge, gv = g
+    e, v = y
+    diff = _m.subtract(_a.expand_dims(e, -2), _a.expand_dims(e, -1))  # e_j - e_i
+    f = _m.divide_no_nan(_m.ones_like(diff), diff)
+    inner = _m.add(diag(_m.cast(ge, v.dtype)),
+                   _m.multiply(_m.cast(f, v.dtype), matmul(v, gv, adjoint_a=True)))
+    ga = matmul(v, matmul(inner, v, adjoint_b=True))
+    ga = _tril(_m.add(ga, adjoint_(ga)))
+    return _m.subtract(ga, _m.multiply(diag(diag_part(ga)), 0.5))
+
+
+defvjp(_EIGH, _eigh_rule)
+_EIGH.save_inputs = False
+
+
+def eigh(tensor, name=None):
+    """Eigenvalues (ascending) and eigenvectors of self-adjoint matrices (``tf.linalg.eigh``).
+
+    Only the lower triangle is read; the gradient is returned on the lower triangle, as
+    TensorFlow's (assumes distinct eigenvalues).
+
+    Returns:
+        ``(e, v)`` with ``e`` of shape ``[..., n]`` and ``v`` of shape ``[..., n, n]``.
+    """
+    x = to_tensor(tensor)
+    check_kind(x, "fc", "SelfAdjointEigV2", _FLOATS)
+    _square(x, "SelfAdjointEigV2")
+    return apply(_EIGH, (x,))
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues of self-adjoint matrices, ascending (``tf.linalg.eigvalsh``)."""
+    return eigh(tensor)[0]
+
+
+# Higham (2005), "The scaling and squaring method for the matrix exponential revisited":
+# the [13/13] Pade approximant after scaling the 1-norm below theta_13.
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
+           1187353796428800.0, 129060195264000.0, 10559470521600.0, 670442572800.0,
+           33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+_THETA13 = 5.371920351148152
+
+
+def expm(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The matrix exponential of square matrices (``tf.linalg.expm``).
+
+    Scaling and squaring with the [13/13] Pade approximant (Higham 2005), written with
+    matmul and solve, so gradients of any order follow from theirs.
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "MatrixExponential", _FLOATS)
+    _square(x, "MatrixExponential")
+    n = x._value.shape[-1]
+    norm1 = float(np.max(np.sum(np.abs(x._value), axis=-2))) if x._value.size else 0.0
+    s = max(0, int(np.ceil(np.log2(norm1 / _THETA13)))) if norm1 > _THETA13 else 0
+    a = _m.multiply(x, 1.0 / 2 ** s) if s else x
+    ident = Tensor(np.broadcast_to(np.eye(n, dtype=x._value.dtype), x._value.shape).copy())
+    a2 = matmul(a, a)
+    a4 = matmul(a2, a2)
+    a6 = matmul(a4, a2)
+    b = _PADE13
+
+    def comb(c6, c4, c2, c0):
+        return _m.add_n([_m.multiply(a6, c6), _m.multiply(a4, c4), _m.multiply(a2, c2),
+                         _m.multiply(ident, c0)])
+
+    u = matmul(a, _m.add(matmul(a6, comb(b[13], b[11], b[9], 0.0)),
+                         comb(b[7], b[5], b[3], b[1])))
+    v = _m.add(matmul(a6, comb(b[12], b[10], b[8], 0.0)), comb(b[6], b[4], b[2], b[0]))
+    r = solve(_m.subtract(v, u), _m.add(v, u))
+    for _ in range(s):
+        r = matmul(r, r)
+    return r
+
+
+def cross(a, b, name=None):
+    """The cross product of 3-vectors over the last axis (``tf.linalg.cross``)."""
+    a, b = pair(a, b, "Cross")
+    if a._value.shape != b._value.shape:
+        raise _err(f"Both inputs must be of same shape: {_show(a._value.shape)} vs. "
+                   f"{_show(b._value.shape)}", "Cross")
+    if a._value.shape[-1:] != (3,) or b._value.shape[-1:] != (3,):
+        raise _err(f"inner dimensions of arguments must be size 3: "
+                   f"{_show(a._value.shape)} {_show(b._value.shape)}", "Cross")
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    return _a.stack([_m.subtract(_m.multiply(a1, b2), _m.multiply(a2, b1)),
+                     _m.subtract(_m.multiply(a2, b0), _m.multiply(a0, b2)),
+                     _m.subtract(_m.multiply(a0, b1), _m.multiply(a1, b0))], axis=-1)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
+    """``(tensor / norm, norm)`` with :func:`norm`'s arguments (``tf.linalg.normalize``)."""
+    x = to_tensor(tensor)
+    nrm = _m.norm(x, ord=ord, axis=axis, keepdims=True)
+    return _m.divide(x, nrm), nrm
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above ``tol`` (``tf.linalg.matrix_rank``); int32."""
+    x = to_tensor(a)
+    s = np.linalg.svd(x._value, compute_uv=False)
+    if tol is None:
+        m, n = x._value.shape[-2:]
+        tol = np.max(s, axis=-1, keepdims=True) * max(m, n) * np.finfo(x._value.dtype).eps
+    return Tensor(np.sum(s > tol, axis=-1).astype(np.int32))

@@ -1778,3 +1778,200 @@ def _cast_rule_complex_aware(rule):
 
 
 _CAST.vjps = (_cast_rule_complex_aware(_CAST.vjps[0]),)
+
+
+# --------------------------------------------------- segment reductions, small extras
+
+__all__ += [
+    "scalar_mul", "multiply_no_nan", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
+    "unsorted_segment_max", "unsorted_segment_min", "segment_max", "segment_min",
+    "cumulative_logsumexp", "lbeta", "invert_permutation", "is_non_decreasing",
+    "is_strictly_increasing",
+]
+
+
+def scalar_mul(scalar, x, name=None):
+    """``scalar * x`` for a scalar (``tf.math.scalar_mul``).
+
+    Raises:
+        ValueError: if ``scalar`` is not a scalar.
+    """
+    if isinstance(scalar, _TensorLike) and scalar._value.ndim != 0:
+        raise ValueError(f"`scalar` must be a 0-D tensor. Received shape: {scalar.shape}")
+    return multiply(scalar, x)
+
+
+def _mul_no_nan_forward(x, y):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(y == 0, np.zeros((), x.dtype), x * y).astype(x.dtype)[()]
+
+
+_MULNONAN = primitive("MulNoNan", _mul_no_nan_forward, error=_broadcast_error)
+defvjp(_MULNONAN, lambda g, z, x, y: multiply_no_nan(g, y),
+       lambda g, z, x, y: multiply_no_nan(x, g))
+
+
+def multiply_no_nan(x, y, name=None):
+    """``x * y``, but 0 where ``y == 0`` even if ``x`` is inf or NaN (``tf.math.multiply_no_nan``).
+
+    The gradients are ``multiply_no_nan(g, y)`` for ``x`` and ``multiply_no_nan(x, g)`` for
+    ``y``, as TensorFlow's.
+    """
+    x, y = pair(x, y, "MulNoNan")
+    return apply(_MULNONAN, (x, y))
+
+
+def _segment_ids_and_count(data, segment_ids, num_segments):
+    d = to_tensor(data)
+    ids = to_tensor(segment_ids)
+    n = int(num_segments._value if isinstance(num_segments, _TensorLike) else num_segments)
+    ones = ones_like(ids, dtype=d.dtype)
+    return d, ids, n, unsorted_segment_sum(ones, ids, n)
+
+
+def _per_segment(count, rest_rank):
+    return _a.reshape(count, [-1] + [1] * rest_rank)
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """Mean of the slices of ``data`` sharing a segment id; 0 for empty segments.
+
+    TensorFlow counterpart: ``tf.math.unsorted_segment_mean``.
+    """
+    d, ids, n, count = _segment_ids_and_count(data, segment_ids, num_segments)
+    total = unsorted_segment_sum(d, ids, n)
+    rest = total._value.ndim - 1
+    return divide_no_nan(total, _per_segment(count, rest))
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """Sum over each segment divided by the square root of its size.
+
+    TensorFlow counterpart: ``tf.math.unsorted_segment_sqrt_n``.
+    """
+    d, ids, n, count = _segment_ids_and_count(data, segment_ids, num_segments)
+    total = unsorted_segment_sum(d, ids, n)
+    return divide_no_nan(total, _per_segment(sqrt(count), total._value.ndim - 1))
+
+
+def _segment_extremum_forward(data, ids, num_segments, is_max):
+    rest = data.shape[ids.ndim:]
+    flat_ids = ids.reshape(-1)
+    flat = data.reshape((-1,) + rest)
+    info = np.finfo(data.dtype) if data.dtype.kind == "f" else np.iinfo(data.dtype)
+    out = np.full((num_segments,) + rest, info.min if is_max else info.max, data.dtype)
+    keep = (flat_ids >= 0) & (flat_ids < num_segments)
+    (np.maximum if is_max else np.minimum).at(out, flat_ids[keep], flat[keep])
+    return out
+
+
+def _segment_extremum_rule(g, y, data, ids, num_segments, is_max):
+    # The gradient goes to the entries equal to their segment's extremum, shared equally
+    # among ties, as TensorFlow's.
+    picked = _a.gather(y, ids)
+    hit = cast(equal(data, picked), g.dtype)
+    share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
+    return multiply(_a.gather(share, ids), hit)
+
+
+_SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_output=True)
+defvjp(_SEG_MAX, _segment_extremum_rule, None)
+
+
+def _segment_extremum(data, segment_ids, num_segments, is_max, op_name):
+    d = to_tensor(data)
+    ids = to_tensor(segment_ids)
+    n = int(num_segments._value if isinstance(num_segments, _TensorLike) else num_segments)
+    if d._value.shape[:ids._value.ndim] != ids._value.shape:
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"data.shape = {_a._show(d._value.shape)} does not start with segment_ids.shape "
+            f"= {_a._show(ids._value.shape)}", op_name)
+    return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max})
+
+
+def unsorted_segment_max(data, segment_ids, num_segments, name=None):
+    """Maximum over the slices of ``data`` sharing a segment id.
+
+    Empty segments hold the dtype's lowest value, as TensorFlow. TensorFlow counterpart:
+    ``tf.math.unsorted_segment_max``; the gradient is shared among tied maxima.
+    """
+    return _segment_extremum(data, segment_ids, num_segments, True, "UnsortedSegmentMax")
+
+
+def unsorted_segment_min(data, segment_ids, num_segments, name=None):
+    """Minimum over each segment; empty segments hold the dtype's largest value.
+
+    TensorFlow counterpart: ``tf.math.unsorted_segment_min``.
+    """
+    return _segment_extremum(data, segment_ids, num_segments, False, "UnsortedSegmentMin")
+
+
+def _sorted_count(segment_ids):
+    ids = to_tensor(segment_ids)._value
+    if ids.size and np.any(np.diff(ids) < 0):
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "segment ids are not increasing", "SegmentMax")
+    return int(ids[-1]) + 1 if ids.size else 0
+
+
+def segment_max(data, segment_ids, name=None):
+    """Maximum over sorted segments (``tf.math.segment_max``); empty segments give 0."""
+    n = _sorted_count(segment_ids)
+    out = unsorted_segment_max(data, segment_ids, n)
+    present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
+    shape = [-1] + [1] * (out._value.ndim - 1)
+    return _a.where(_a.reshape(present, shape), out, zeros_like(out))
+
+
+def segment_min(data, segment_ids, name=None):
+    """Minimum over sorted segments (``tf.math.segment_min``); empty segments give 0."""
+    n = _sorted_count(segment_ids)
+    out = unsorted_segment_min(data, segment_ids, n)
+    present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
+    shape = [-1] + [1] * (out._value.ndim - 1)
+    return _a.where(_a.reshape(present, shape), out, zeros_like(out))
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``log(cumsum(exp(x)))`` along ``axis``, computed stably.
+
+    TensorFlow counterpart: ``tf.math.cumulative_logsumexp``. An exclusive sum starts at
+    ``-inf``.
+    """
+    x = to_tensor(x)
+    ax = int(axis) % max(x._value.ndim, 1)
+    raw = reduce_max(x, ax, keepdims=True)
+    m = _a.stop_gradient(_a.where(is_finite(raw), raw, zeros_like(raw)))
+    with np.errstate(divide="ignore"):
+        return add(log(cumsum(exp(subtract(x, m)), ax, exclusive=exclusive,
+                              reverse=reverse)), m)
+
+
+def lbeta(x, name=None):
+    """``log|B(x)|`` of the multivariate beta function over the last axis (``tf.math.lbeta``).
+
+    ``sum(lgamma(x), -1) - lgamma(sum(x, -1))``.
+    """
+    x = to_tensor(x)
+    return subtract(reduce_sum(lgamma(x), -1), lgamma(reduce_sum(x, -1)))
+
+
+def invert_permutation(x, name=None):
+    """The inverse permutation of a 1-D int tensor (``tf.math.invert_permutation``)."""
+    v = to_tensor(x)._value
+    out = np.empty_like(v)
+    out[v] = np.arange(v.size, dtype=v.dtype)
+    return Tensor(out)
+
+
+def is_non_decreasing(x, name=None):
+    """Whether the flattened ``x`` never decreases (``tf.math.is_non_decreasing``)."""
+    v = to_tensor(x)._value.reshape(-1)
+    return Tensor(np.bool_(np.all(v[1:] >= v[:-1])))
+
+
+def is_strictly_increasing(x, name=None):
+    """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``)."""
+    v = to_tensor(x)._value.reshape(-1)
+    return Tensor(np.bool_(np.all(v[1:] > v[:-1])))

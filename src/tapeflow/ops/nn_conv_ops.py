@@ -501,3 +501,64 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # no
     x = to_tensor(input)
     fn = avg_pool1d if x._value.ndim == 3 else avg_pool2d
     return fn(x, ksize, strides, padding)
+
+
+__all__ += ["separable_conv2d", "atrous_conv2d", "space_to_depth", "depth_to_space"]
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002
+                     data_format=None, dilations=None, name=None):
+    """A depthwise convolution followed by a 1x1 convolution (``tf.nn.separable_conv2d``).
+
+    Args:
+        input: ``[batch, h, w, channels]``.
+        depthwise_filter: ``[kh, kw, channels, multiplier]``.
+        pointwise_filter: ``[1, 1, channels * multiplier, out_channels]``.
+    """
+    mid = depthwise_conv2d(input, depthwise_filter, strides, padding, dilations=dilations)
+    return conv2d(mid, pointwise_filter, 1, "VALID")
+
+
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """:func:`conv2d` with stride 1 and dilation ``rate`` (``tf.nn.atrous_conv2d``).
+
+    Raises:
+        ValueError: for a rate below 1.
+    """
+    if int(rate) < 1:
+        raise ValueError(f"rate {rate} cannot be less than one")
+    return conv2d(value, filters, 1, padding, dilations=int(rate))
+
+
+def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+    """Move ``block_size x block_size`` spatial blocks into channels (``tf.nn.space_to_depth``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if height or width is not divisible by the block.
+    """
+    x = to_tensor(input)
+    n, h, w, c = x._value.shape
+    b = int(block_size)
+    if h % b or w % b:
+        raise _err(f"Image width {w} and height {h} should be divisible by block_size: {b}",
+                   "SpaceToDepth")
+    y = _a.reshape(x, [n, h // b, b, w // b, b, c])
+    y = _a.transpose(y, [0, 1, 3, 2, 4, 5])
+    return _a.reshape(y, [n, h // b, w // b, b * b * c])
+
+
+def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+    """The inverse of :func:`space_to_depth` (``tf.nn.depth_to_space``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if channels are not divisible by ``block_size**2``.
+    """
+    x = to_tensor(input)
+    n, h, w, c = x._value.shape
+    b = int(block_size)
+    if c % (b * b):
+        raise _err(f"Input depth dimension {c} should be divisible by: {b * b}",
+                   "DepthToSpace")
+    y = _a.reshape(x, [n, h, w, b, b, c // (b * b)])
+    y = _a.transpose(y, [0, 1, 3, 2, 4, 5])
+    return _a.reshape(y, [n, h * b, w * b, c // (b * b)])

@@ -447,3 +447,30 @@ def hard_sigmoid(x):
     """
     x = to_tensor(x)
     return _m.multiply(relu6(_m.add(x, 3.0)), 1.0 / 6.0)
+
+
+__all__ += ["sufficient_statistics", "scale_regularization_loss"]
+
+
+def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
+    """``(count, sum(x - shift), sum((x - shift)**2), shift)`` over ``axes``.
+
+    TensorFlow counterpart: ``tf.nn.sufficient_statistics``; ``count`` has ``x``'s dtype.
+    """
+    x = to_tensor(x)
+    ax = _m._axis_arg(axes, x._value.ndim, "Sum")
+    count = 1
+    for a in ax:
+        count *= x._value.shape[a]
+    y = _m.subtract(x, shift) if shift is not None else x
+    m_ss = _m.reduce_sum(y, ax, keepdims=keepdims)
+    v_ss = _m.reduce_sum(_m.square(y), ax, keepdims=keepdims)
+    return _m.cast(count, x.dtype), m_ss, v_ss, (None if shift is None else to_tensor(shift))
+
+
+def scale_regularization_loss(regularization_loss):
+    """The summed regularisation loss over the number of replicas (one here).
+
+    TensorFlow counterpart: ``tf.nn.scale_regularization_loss``.
+    """
+    return _m.reduce_sum(regularization_loss)
