@@ -536,6 +536,22 @@ op("nn.max_pool1d", lambda g: [Sample((g.distinct(2, 7, 3), 2, 2, "VALID")),
 op("nn.avg_pool1d", lambda g: [Sample((g.normal(2, 7, 3), 2, 2, "VALID")),
                                Sample((g.normal(1, 7, 2), 3, 2, "SAME"))])
 
+op("nn.max_pool", lambda g: [Sample((g.distinct(1, 4, 4, 2), 2, 2, "VALID")),
+                             Sample((g.distinct(2, 5, 2), 2, 1, "SAME"))])
+op("nn.avg_pool", lambda g: [Sample((g.normal(1, 4, 4, 2), 2, 2, "VALID")),
+                             Sample((g.normal(2, 5, 2), 3, 2, "SAME"))])
+op("nn.convolution", lambda g: [Sample((g.normal(1, 5, 5, 2), g.normal(3, 3, 2, 2)),
+                                       {"padding": "SAME"}),
+                                Sample((g.normal(2, 6, 2), g.normal(2, 2, 3)),
+                                       {"strides": 2}),
+                                Sample((g.normal(1, 5, 1), g.normal(2, 1, 2)))],
+   rtol=1e-4, atol=1e-5)
+op("nn.conv1d_transpose", lambda g: [Sample((g.normal(2, 3, 4), g.normal(3, 2, 4), [2, 6, 2],
+                                             2, "SAME")),
+                                     Sample((g.normal(1, 3, 2), g.normal(2, 1, 2), [1, 6, 1],
+                                             2, "VALID"))], rtol=1e-4, atol=1e-5)
+op("nn.dropout", lambda g: [Sample((g.normal(3, 4), 0.0))],
+   note="rate 0 only: the random mask differs from TF's stream (tests/test_op_extras.py)")
 op("nn.separable_conv2d", lambda g: [
     Sample((g.normal(1, 5, 5, 2), g.normal(3, 3, 2, 2), g.normal(1, 1, 4, 3), [1, 1, 1, 1],
             "SAME")),
@@ -772,6 +788,16 @@ op("linalg.svd_uv", lambda g: [Sample((np.diag([3.0, 2.0, 1.0]) + 0.2 * g.normal
                                Sample((np.eye(2, 4) * [[3.0], [1.0]] + 0.2 * g.normal(2, 4),))],
    fn=lambda tf, x: _svd_canonical(tf, x), rtol=1e-4, atol=1e-5,
    note="with singular vectors, their signs fixed (LAPACK builds may flip them)")
+op("linalg.adjoint", lambda g: [Sample((g.normal(2, 3, 4),))])
+op("linalg.adjoint_complex", lambda g: [Sample((_cplx(g, 2, 3),))],
+   fn=lambda tf, x: tf.linalg.adjoint(x), dtypes=C64_128, rtol=1e-4, atol=1e-5)
+op("linalg.lstsq", lambda g: [Sample((g.normal(5, 3) + np.eye(5, 3), g.normal(5, 2))),
+                              Sample((g.normal(4, 2) + np.eye(4, 2), g.normal(4, 1)),
+                                     {"l2_regularizer": 0.5})], rtol=1e-3, atol=1e-4,
+   rtol64=1e-7, atol64=1e-9)
+op("linalg.pinv", lambda g: [Sample((np.eye(4, 3) * [3.0, 2.0, 1.0] + 0.2 * g.normal(4, 3),)),
+                             Sample((np.eye(2, 3) * [[2.0], [1.0]] + 0.2 * g.normal(2, 3),))],
+   rtol=1e-4, atol=1e-5, rtol64=1e-8, atol64=1e-10)
 op("linalg.eigh", lambda g: [Sample((np.diag([3.0, 1.0, -1.5]) + 0.3 * g.normal(3, 3),)),
                              Sample((np.diag([2.0, 0.5]) + 0.3 * g.normal(2, 2, 2),))],
    fn=lambda tf, x: _eigh_canonical(tf, _sym(tf, x)), rtol=1e-4, atol=1e-5,

@@ -4,6 +4,7 @@
 Public names only re-export; ``keras``, ``data`` and ``function`` load on first use.
 """
 import importlib as _importlib
+import warnings as _warnings
 
 from ._core import errors
 from ._core.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128, double,
@@ -35,6 +36,10 @@ from ._misc import (clip_by_value, device, executing_eagerly, name_scope, init_s
                     get_static_value)
 
 __version__ = "0.1.0"
+
+# TensorFlow returns inf and nan silently (1/0, sqrt(-1)); so does tapeflow. Only warnings
+# raised inside tapeflow's own modules are silenced.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\.")
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",

@@ -30,12 +30,11 @@ def sum_to_shape(g, shape):
         return g
     m = _math()
     lead = len(gshape) - len(shape)
-    axes = list(range(lead))
-    for i, d in enumerate(shape):
-        if d == 1 and gshape[lead + i] != 1:
-            axes.append(lead + i)
-    if axes:
-        g = m.reduce_sum(g, axis=axes, keepdims=True)
+    stretched = [lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1]
+    if not stretched:
+        # Only leading axes were added (a bias, say): one reduction, no reshape.
+        return m.reduce_sum(g, axis=list(range(lead)))
+    g = m.reduce_sum(g, axis=list(range(lead)) + stretched, keepdims=True)
     if g._value.shape != shape:
         g = m.reshape(g, shape)
     return g
@@ -91,8 +90,11 @@ def backward(entries, target_grads, source_ids):
             for o in e.out_ids:
                 if o not in sources:
                     grads.pop(o, None)
-            m = _math()
-            g = tuple(m.zeros_like(y) if x is None else x for x, y in zip(gs, e.out))
+            if prim.none_grads:
+                g = tuple(gs)
+            else:
+                m = _math()
+                g = tuple(m.zeros_like(y) if x is None else x for x, y in zip(gs, e.out))
         inputs = e.in_shapes if e.inputs is None else e.inputs
         y = e.out
         attrs = e.attrs

@@ -5,7 +5,7 @@ With no tape active anywhere an op costs its NumPy call, one Tensor and one list
 import threading
 
 from . import errors
-from .tensor import Tensor
+from .tensor import Tensor, alias
 
 __all__ = ["apply", "record", "tape_stack", "push_tape", "remove_tape", "Entry", "ACTIVE"]
 
@@ -20,6 +20,8 @@ _state = _ThreadState()
 # to look at its own (thread-local) stack: the check on the hot path is one list index.
 ACTIVE = [0]
 _lock = threading.Lock()
+# Every 1024 recorded entries a tape checks the bytes it holds (explain.check_size).
+_CHECK_MASK = 1023
 
 
 def tape_stack() -> list:
@@ -58,50 +60,57 @@ class Entry:
         self.attrs = attrs
 
 
-def _snapshot(t):
-    # A variable's value may be reassigned later; the tape keeps the value it had.
-    return t if type(t) is Tensor else Tensor(t._value, t._id)
-
-
 def record(prim, inputs, out, attrs):
-    """Record one op on every recording tape of this thread that watches one of its inputs."""
-    stack = _state.stack
-    if not stack:
-        return
+    """Record one op on every recording tape of this thread that watches one of its inputs.
+
+    A trainable variable read under a tape with ``watch_accessed_variables`` becomes
+    watched here, for differentiable and non-differentiable ops alike.
+    """
     entry = None
-    for tape in stack:
+    for tape in _state.stack:
         watched = tape.watched
         hit = False
         for t in inputs:
             if t._id in watched:
                 hit = True
-            elif tape.watch_accessed and type(t) is not Tensor and t._watchable():
+            elif type(t) is not Tensor and tape.watch_accessed and t._watchable():
                 tape.watch_variable(t)
                 hit = True
         if not hit or not prim.differentiable:
             continue
         if entry is None:
+            if prim.save_inputs:
+                # A variable may be reassigned later: keep the value it has now.
+                saved = tuple([t if type(t) is Tensor else alias(t._value, t._id)
+                               for t in inputs])
+            else:
+                saved = None
             if prim.n_outputs == 1:
                 out_ids = (out._id,)
             else:
-                out_ids = tuple(o._id for o in out)
-            entry = Entry(
-                prim,
-                tuple(t._id for t in inputs),
-                tuple(t._value.shape for t in inputs),
-                tuple(_snapshot(t) for t in inputs) if prim.save_inputs else None,
-                out if prim.save_output else None,
-                out_ids,
-                attrs,
-            )
-        tape.entries.append(entry)
+                out_ids = tuple([o._id for o in out])
+            entry = Entry(prim, tuple([t._id for t in inputs]),
+                          tuple([t._value.shape for t in inputs]), saved,
+                          out if prim.save_output else None, out_ids, attrs)
+        entries = tape.entries
+        entries.append(entry)
         watched.update(entry.out_ids)
+        if not len(entries) & _CHECK_MASK:
+            from .explain import check_size
+            check_size(tape)
 
 
 def raise_op_error(prim, values, attrs, exc):
     """Turn a NumPy failure inside ``prim``'s forward into TensorFlow's error class and text."""
     if isinstance(exc, errors.OpError):
         raise exc
+    for v in values:
+        if getattr(v, "dtype", None) is not None and v.dtype.kind in "OSU":
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                "Value for attr 'T' of string is not in the list of allowed values: "
+                "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
+                "uint32, uint64, complex64, complex128", prim.name) from None
     if prim.error is not None:
         cls, text = prim.error(values, attrs or {}, exc)
     else:

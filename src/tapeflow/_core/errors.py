@@ -52,6 +52,14 @@ UnavailableError = _make("UnavailableError", "The runtime is unavailable.")
 DataLossError = _make("DataLossError", "Unrecoverable data loss.")
 
 
+# What follows ``name:`` in TensorFlow's eager errors is the default name its Python wrapper
+# gives the op; the wrappers of some ops give none, and their messages end after ``[Op:...]``.
+_DEFAULT_NAMES = {"StridedSlice": "strided_slice/", "ConcatV2": "concat", "Pack": "stack"}
+_UNNAMED = frozenset({"Reshape", "GatherV2"})
+
+
 def op_error(cls, text, op_name):
     """Build ``cls`` with TensorFlow's eager message form ``'<text> [Op:<name>] name: '``."""
-    return cls(None, None, f"{text} [Op:{op_name}] name: ")
+    if op_name in _UNNAMED:
+        return cls(None, None, f"{text} [Op:{op_name}]")
+    return cls(None, None, f"{text} [Op:{op_name}] name: {_DEFAULT_NAMES.get(op_name, '')}")

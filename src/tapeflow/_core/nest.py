@@ -12,9 +12,30 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+_PLAIN = (list, tuple, dict)
+
+
 def is_nested(structure) -> bool:
     """True for a list, tuple, namedtuple or mapping (``tf.nest.is_nested``)."""
+    t = type(structure)
+    if t in _PLAIN:
+        return True
+    if t.__module__ == "tapeflow._core.tensor" or t.__module__ == "tapeflow._core.variable":
+        return False
     return isinstance(structure, (list, tuple, _abc.Mapping))
+
+
+def _is_flat(structure):
+    """A plain list or tuple whose items are all leaves: the common case, done quickly."""
+    if type(structure) is not list and type(structure) is not tuple:
+        return False
+    for x in structure:
+        if type(x) in _PLAIN or (type(x).__module__ not in _ENGINE and is_nested(x)):
+            return False
+    return True
+
+
+_ENGINE = ("tapeflow._core.tensor", "tapeflow._core.variable")
 
 
 def _children(structure):
@@ -34,6 +55,8 @@ def flatten(structure, expand_composites=False) -> list:
     """The leaves of ``structure`` in tf.nest order (``tf.nest.flatten``)."""
     if not is_nested(structure):
         return [structure]
+    if _is_flat(structure):
+        return list(structure)
     out = []
     stack = [structure]
     # Depth-first, left to right, without recursion limits.
@@ -76,6 +99,12 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
         ValueError: if the number of leaves does not match.
     """
     flat_sequence = list(flat_sequence)
+    if _is_flat(structure):
+        if len(flat_sequence) != len(structure):
+            raise ValueError(
+                f"Could not pack sequence. Structure had {len(structure)} atoms, but "
+                f"flat_sequence had {len(flat_sequence)} items.")
+        return flat_sequence if type(structure) is list else tuple(flat_sequence)
     if not is_nested(structure):
         if len(flat_sequence) != 1:
             raise ValueError(

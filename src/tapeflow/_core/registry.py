@@ -24,13 +24,15 @@ class Primitive:
         n_outputs: 1, or the number of outputs of a multi-output op.
         differentiable: False for ops that record nothing (comparisons, argmax).
         error: optional ``error(arrays, attrs, exc) -> (exception class, message)``.
+        none_grads: for a multi-output op, hand its rules ``None`` for outputs that got no
+            gradient instead of zeros (the rule then skips that term).
     """
 
     __slots__ = ("name", "forward", "vjps", "jvp", "save_inputs", "save_output",
-                 "n_outputs", "differentiable", "error")
+                 "n_outputs", "differentiable", "error", "none_grads")
 
     def __init__(self, name, forward, save_inputs=True, save_output=False, n_outputs=1,
-                 differentiable=True, error=None):
+                 differentiable=True, error=None, none_grads=False):
         self.name = name
         self.forward = forward
         self.vjps = ()
@@ -40,6 +42,7 @@ class Primitive:
         self.n_outputs = n_outputs
         self.differentiable = differentiable
         self.error = error
+        self.none_grads = none_grads
 
     def __repr__(self):
         return f"<Primitive {self.name}>"

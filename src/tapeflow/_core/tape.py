@@ -3,11 +3,12 @@ import contextlib
 import enum
 import logging
 
+from . import explain as _explain
 from . import nest
 from .backend import np
 from .backprop import backward
 from .dispatch import push_tape, remove_tape
-from .tensor import Tensor, _TensorLike
+from .tensor import Tensor, _TensorLike, convert_to_tensor
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -31,26 +32,32 @@ class UnconnectedGradients(enum.Enum):
 class _Tape:
     """The recording itself: watched ids, entries in execution order, watched variables."""
 
-    __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables")
+    __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables", "events",
+                 "started", "meter")
 
     def __init__(self, persistent, watch_accessed):
         self.watched = set()
         self.entries = []
+        self.meter = None  # the size check's count, made at its first run (explain.py)
         self.persistent = persistent
         self.watch_accessed = watch_accessed
         self.variables = {}
+        self.events = None  # what explain() needs: see explain.py
+        self.started = None
 
     def watch_variable(self, v):
         if v._id not in self.variables:
             self.variables[v._id] = v
         self.watched.add(v._id)
 
-
-def _is_float(t):
-    return t._value.dtype.kind in "fc"
+    def sorted_variables(self):
+        # Ids grow with creation, so this is creation order.
+        return tuple(self.variables[i] for i in sorted(self.variables))
 
 
 def _check_unconnected(value):
+    if value is UnconnectedGradients.NONE:
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:
@@ -84,6 +91,8 @@ class GradientTape:
         self._watch_accessed_variables = watch_accessed_variables
         self._recording = False
         self._watched_variables = ()
+        self._consumed_at = None
+        self._retained = None
 
     def __enter__(self):
         self._push_tape()
@@ -99,6 +108,7 @@ class GradientTape:
                              "re-enter an already-active tape.")
         if self._tape is None:
             self._tape = _Tape(self._persistent, self._watch_accessed_variables)
+            self._tape.started = _explain.user_site(3)
         push_tape(self._tape)
         self._recording = True
 
@@ -125,7 +135,7 @@ class GradientTape:
             if not isinstance(t, _TensorLike):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
-            if not _is_float(t):
+            if t._value.dtype.kind not in "fc":
                 logger.warning("The dtype of the watched tensor must be floating (e.g. "
                                "tf.float32), got %r", t.dtype)
                 continue
@@ -142,11 +152,13 @@ class GradientTape:
             RuntimeError: if the tape is not recording.
         """
         if not self._recording:
-            raise RuntimeError("Cannot stop recording on a tape that is not recording.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop_tape()
+        shadow = _explain.start_shadow(self._tape)
         try:
             yield
         finally:
+            _explain.end_shadow(self._tape, shadow)
             self._push_tape()
 
     def reset(self):
@@ -159,9 +171,9 @@ class GradientTape:
             self._push_tape()
 
     def watched_variables(self) -> tuple:
-        """The variables this tape watches, in the order they were first watched."""
+        """The variables this tape watches, in the order they were created (as TensorFlow)."""
         if self._tape is not None:
-            self._watched_variables = tuple(self._tape.variables.values())
+            self._watched_variables = self._tape.sorted_variables()
         return self._watched_variables
 
     def _begin_gradient(self):
@@ -181,7 +193,8 @@ class GradientTape:
 
     def _end_gradient(self):
         if not self._persistent:
-            self._watched_variables = tuple(self._tape.variables.values())
+            _explain.note_consumed(self)
+            self._watched_variables = self._tape.sorted_variables()
             self._tape = None
 
     def gradient(self, target, sources, output_gradients=None,
@@ -210,13 +223,14 @@ class GradientTape:
         self._begin_gradient()
         flat_sources = nest.flatten(sources)
         result = self._gradient(target, flat_sources, output_gradients, unconnected)
+        _explain.remember_none(self, target, flat_sources, result)
         self._end_gradient()
         return nest.pack_sequence_as(sources, result)
 
     def _target_grads(self, target, output_gradients):
         flat_targets = nest.flatten(target)
         if output_gradients is None:
-            flat_og = [None] * len(flat_targets)
+            flat_og = None
         else:
             flat_og = nest.flatten(output_gradients)
             if len(flat_og) != len(flat_targets):
@@ -224,48 +238,102 @@ class GradientTape:
                     f"Length of output_gradients ({len(flat_og)}) must match the number of "
                     f"targets ({len(flat_targets)}).")
         pairs = []
-        for t, og in zip(flat_targets, flat_og):
+        for k, t in enumerate(flat_targets):
             if not isinstance(t, _TensorLike):
-                raise ValueError(f"Argument `target` should be a list or nested structure of "
-                                 f"Tensors, Variables or CompositeTensors to be "
-                                 f"differentiated, but received {t!r}.")
-            if not _is_float(t):
+                raise TypeError(f"Argument `target` should be a list or nested structure of "
+                                f"Tensors, Variables or CompositeTensors to be "
+                                f"differentiated, but received {t!r}.")
+            v = t._value
+            if v.dtype.kind not in "fc":
                 logger.warning("The dtype of the target tensor must be floating (e.g. "
                                "tf.float32) when calling GradientTape.gradient, got %r",
                                t.dtype)
+            og = None if flat_og is None else flat_og[k]
             if og is None:
-                g = Tensor(np.ones_like(t._value))
+                g = Tensor(v.dtype.type(1) if v.ndim == 0 else np.ones(v.shape, v.dtype))
             else:
-                from .tensor import convert_to_tensor
                 g = convert_to_tensor(og, dtype=t.dtype)
-                if g._value.shape != t._value.shape:
-                    g = Tensor(np.broadcast_to(g._value, t._value.shape).copy())
+                if g._value.shape != v.shape:
+                    try:  # TensorFlow accepts one that broadcasts to the target (a scalar)
+                        g = Tensor(np.broadcast_to(g._value, v.shape).copy())
+                    except ValueError:
+                        raise ValueError(
+                            f"Shape of output_gradients[{k}] {g.shape} does not match the "
+                            f"shape of target[{k}] {t.shape}.") from None
             pairs.append((t._id, g))
         return pairs
 
     def _gradient(self, target, flat_sources, output_gradients, unconnected):
+        watched = self._tape.watched
         ids = []
+        live = []
         for s in flat_sources:
             if not isinstance(s, _TensorLike):
                 raise ValueError(f"Argument `sources` should be a list or nested structure "
                                  f"of Tensors or Variables, but received {s!r}.")
-            if not _is_float(s):
+            if s._value.dtype.kind not in "fc":
                 logger.warning("The dtype of the source tensor must be floating (e.g. "
                                "tf.float32) when calling GradientTape.gradient, got %r",
                                s.dtype)
                 ids.append(None)
-            else:
-                ids.append(s._id)
-        pairs = self._target_grads(target, output_gradients)
-        watched = self._tape.watched
-        found = backward(self._tape.entries, pairs, [i for i in ids if i in watched])
-        out = []
-        for s, i in zip(flat_sources, ids):
-            g = found.get(i) if i is not None else None
-            if g is None and unconnected is UnconnectedGradients.ZERO:
-                g = Tensor(np.zeros_like(s._value))
-            out.append(g)
+                continue
+            i = s._id
+            ids.append(i)
+            if i in watched:
+                live.append(i)
+        found = backward(self._tape.entries, self._target_grads(target, output_gradients),
+                         live)
+        out = [found.get(i) for i in ids]
+        if unconnected is UnconnectedGradients.ZERO:
+            out = [Tensor(np.zeros_like(s._value)) if g is None else g
+                   for g, s in zip(out, flat_sources)]
         return out
+
+    def explain(self, target, sources):
+        """Why each source's gradient is ``None``: one short reason per source.
+
+        Beyond TensorFlow. The reasons name the place in your code where the chain broke:
+        never watched, integer dtype, not connected, left the tape through ``.numpy()`` /
+        ``float()`` / ``np.*``, written by ``assign``, recorded under ``stop_recording``,
+        or the tape consumed by an earlier ``gradient`` call.
+
+        Args:
+            target: the Tensor (or nested structure) you take the gradient of.
+            sources: a Tensor/Variable or a nested structure of them.
+
+        Returns:
+            A str per source, packed like ``sources``.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> w = tf.Variable(2.0, name="w")
+            >>> with tf.GradientTape() as tape:
+            ...     loss = tf.constant(float(w * 3.0)) ** 2
+            >>> print(tape.explain(loss, w).split(":")[:2])
+            ["w (Variable 'w", "0')"]
+        """
+        return _explain.explain(self, target, sources)
+
+    def summary(self, print_fn=None):
+        """Print the number of entries, the ops, the bytes held and where recording began.
+
+        Args:
+            print_fn: the function that prints the text (default ``print``).
+        """
+        _explain.summary(self, print_fn)
+
+    def to_dot(self, target=None, filename=None, format=None):  # noqa: A002
+        """The recorded graph as Graphviz DOT text, the path to ``target`` in red.
+
+        See :func:`tapeflow._core.explain.to_dot` for rendering to PNG/SVG.
+        """
+        return _explain.to_dot(self, target, filename, format)
+
+    def _check_pfor(self, use_pfor):
+        if not use_pfor and not self._persistent:
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the jacobian "
+                "with eager execution enabled and with  experimental_use_pfor set to False.")
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -275,20 +343,35 @@ class GradientTape:
             target: a Tensor of shape ``T``.
             sources: a Tensor or Variable of shape ``S``, or a nested structure of them.
             unconnected_gradients: as in :meth:`gradient`.
-            parallel_iterations, experimental_use_pfor: accepted for TensorFlow's signature.
+            parallel_iterations: accepted for TensorFlow's signature.
+            experimental_use_pfor: True (default) runs one reverse sweep with a batch of
+                one-hot cotangents; False runs one sweep per element of ``target``.
 
         Returns:
             Per source a Tensor of shape ``T + S`` (``None`` if unconnected), packed like
             ``sources``.
 
         Raises:
-            RuntimeError: on a non-persistent tape that was already used.
+            RuntimeError: on a non-persistent tape that was already used, or with
+                ``experimental_use_pfor=False`` on a non-persistent tape (as TensorFlow).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> x = tf.constant([1.0, 2.0])
+            >>> with tf.GradientTape() as g:
+            ...     g.watch(x)
+            ...     y = x * x
+            >>> print(g.jacobian(y, x).numpy())
+            [[2. 0.]
+             [0. 4.]]
         """
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
+        self._check_pfor(experimental_use_pfor)
         self._begin_gradient()
         flat_sources = nest.flatten(sources)
-        result = jacobians.jacobian(self, target, flat_sources, unconnected)
+        result = jacobians.jacobian(self, target, flat_sources, unconnected,
+                                    bool(experimental_use_pfor))
         self._end_gradient()
         return nest.pack_sequence_as(sources, result)
 
@@ -300,16 +383,21 @@ class GradientTape:
             target: a Tensor of shape ``[b, y1, ...]``; row ``i`` depends on ``source[i]`` only.
             source: a Tensor or Variable of shape ``[b, x1, ...]``.
             unconnected_gradients: as in :meth:`gradient`.
+            parallel_iterations, experimental_use_pfor: as in :meth:`jacobian`.
 
         Returns:
-            A Tensor of shape ``[b, y1, ..., x1, ...]``, or ``None`` if unconnected.
+            A Tensor of shape ``[b, y1, ..., x1, ...]``; zeros if unconnected, as in
+            TensorFlow.
 
         Raises:
             ValueError: if the first dimensions of target and source differ.
+            RuntimeError: as in :meth:`jacobian`.
         """
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
+        self._check_pfor(experimental_use_pfor)
         self._begin_gradient()
-        result = jacobians.batch_jacobian(self, target, source, unconnected)
+        result = jacobians.batch_jacobian(self, target, source, unconnected,
+                                          bool(experimental_use_pfor))
         self._end_gradient()
         return result

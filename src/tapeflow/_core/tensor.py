@@ -171,12 +171,16 @@ class _TensorLike:
 
     def numpy(self):
         """The value as a NumPy array (a copy) or, for a scalar, a NumPy scalar."""
+        if _dispatch.ACTIVE[0]:
+            _left(self, "numpy")
         v = self._value
         if v.ndim == 0:
             return v[()]
         return v.copy()
 
     def __array__(self, dtype=None, copy=None):
+        if _dispatch.ACTIVE[0]:
+            _left(self, "array")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
             return v.astype(dtype)
@@ -193,9 +197,13 @@ class _TensorLike:
         return bool(self._value)
 
     def __float__(self):
+        if _dispatch.ACTIVE[0]:
+            _left(self, "float")
         return float(self._value)
 
     def __int__(self):
+        if _dispatch.ACTIVE[0]:
+            _left(self, "int")
         return int(self._value)
 
     def __index__(self):
@@ -228,9 +236,9 @@ class Tensor(_TensorLike):
 
     __slots__ = ("_value", "_id", "__weakref__")
 
-    def __init__(self, value, _id=None):
+    def __init__(self, value):
         self._value = value
-        self._id = _next_id() if _id is None else _id
+        self._id = _next_id()
 
     def ref(self):
         return _Reference(self)
@@ -250,9 +258,19 @@ class Tensor(_TensorLike):
                 f"numpy={_numpy_text(self._value, True)}>")
 
 
-def wrap(value):
-    """A new Tensor around a backend array or scalar (no checks: the engine's constructor)."""
-    return Tensor(value)
+_new = object.__new__
+
+
+def alias(value, tensor_id):
+    """A Tensor that shares ``tensor_id`` with an existing tensor or variable.
+
+    Tapes know a variable by its id; a snapshot of its value under that id keeps the
+    gradient connected while later ``assign`` calls cannot change what was recorded.
+    """
+    t = _new(Tensor)
+    t._value = value
+    t._id = tensor_id
+    return t
 
 
 class _Reference:
@@ -290,8 +308,15 @@ def _array_from_python(value, dtype):
         t = type(value)
         if t in _PY_SCALARS or t is complex or t is str or t is bytes:
             dtype = _dt.infer_dtype(value)
-            return dtype._np.type(value) if dtype is not _dt.string else np.array(value, object)
-        arr = np.array(value)
+            if dtype is _dt.string:
+                return np.array(value.encode() if t is str else value, object)
+            return dtype._np.type(value)
+        if not isinstance(value, (list, tuple)):
+            _unsupported(value)
+        try:
+            arr = np.array(value)
+        except ValueError:  # NumPy refuses ragged nesting
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
         kind = arr.dtype.kind
         if kind == "f":
             return arr.astype(np.float32) if arr.dtype != np.float32 else arr
@@ -302,15 +327,36 @@ def _array_from_python(value, dtype):
         if kind == "c":
             return arr.astype(np.complex128)
         if kind in "US":
-            return arr.astype(object)
+            return _bytes(arr)
         if kind == "O":
-            raise ValueError(
-                "Can't convert non-rectangular Python sequence to Tensor.")
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
         return arr
+    if not isinstance(value, (list, tuple, float, int, complex, str, bytes)):
+        _unsupported(value)
     np_dtype = dtype._np
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     _check_castable(arr, dtype, value)
+    if dtype is _dt.string:
+        return _bytes(arr)
     return arr.astype(np_dtype) if arr.ndim else np_dtype.type(arr[()])
+
+
+def _unsupported(value):
+    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                     f"({type(value)}) to a Tensor.")
+
+
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _bytes(arr):
+    """A string array as TensorFlow holds it: an object array of bytes (``b'a'``)."""
+    if arr.dtype.kind == "U":
+        arr = np.char.encode(arr, "utf-8")
+    return arr.astype(object)
 
 
 def _check_castable(arr, dtype, original):
@@ -322,7 +368,9 @@ def _check_castable(arr, dtype, original):
            or (kind in "US" and dtype is not _dt.string)
            or (kind in "iuf" and target == "b"))
     if bad:
-        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {dtype.name}")
+        # TensorFlow names the dtype as its C++ core does (float, double, half).
+        name = _C_NAMES.get(dtype.name, dtype.name)
+        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {name}")
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
@@ -355,7 +403,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         dtype = _dt.as_dtype(dtype)
     if isinstance(value, (np.ndarray, np.generic)):
         if value.dtype.kind in "US":
-            value = np.asarray(value, dtype=object)
+            value = _bytes(np.asarray(value))
         if dtype is not None and value.dtype != dtype._np:
             _check_castable(np.asarray(value), dtype, value)
             value = value.astype(dtype._np)
@@ -369,16 +417,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             return Tensor(_array_from_python(value, _dt.as_dtype(dtype_hint)))
         except (TypeError, ValueError):
             pass
-    try:
-        return Tensor(_array_from_python(value, dtype))
-    except TypeError:
-        raise
-    except ValueError:
-        raise
-    except Exception as err:  # e.g. an arbitrary object NumPy cannot hold
-        raise ValueError(
-            f"Attempt to convert a value ({value!r}) with an unsupported type "
-            f"({type(value)}) to a Tensor.") from err
+    return Tensor(_array_from_python(value, dtype))
 
 
 def constant(value, dtype=None, shape=None, name="Const"):
@@ -426,3 +465,12 @@ def constant(value, dtype=None, shape=None, name="Const"):
                     f"{TensorShape(shape)} with {size} elements).")
             t = Tensor(v)
     return t
+
+
+def _left(t, how):
+    # A value leaves the tapes as NumPy/Python: explain() reports where (only while taping).
+    from .explain import on_leave
+    on_leave(t, how)
+
+
+from . import dispatch as _dispatch  # noqa: E402 - dispatch imports this module first

@@ -1,11 +1,21 @@
 """Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
+import operator
+import sys
+
+from . import dispatch, errors
 from . import dtypes as _dt
-from . import dispatch
 from .backend import np
-from .tensor import Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike
+from .tensor import (Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike,
+                     alias)
 from .tensor import convert_to_tensor
 
 __all__ = ["Variable"]
+
+_getrefcount = sys.getrefcount
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 class Variable(_TensorLike):
@@ -30,7 +40,9 @@ class Variable(_TensorLike):
                  import_scope=None, constraint=None, synchronization=None,
                  aggregation=None, shape=None, experimental_enable_variable_lifting=True):
         if initial_value is None:
-            raise ValueError("The `initial_value` arg (None) must be specified.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified "
+                             "except when you are not providing a `variable_def`. You "
+                             "provided neither.")
         if callable(initial_value):
             initial_value = initial_value()
         if isinstance(initial_value, _TensorLike) and dtype is not None:
@@ -43,7 +55,8 @@ class Variable(_TensorLike):
             t = convert_to_tensor(initial_value, dtype=dtype)
         value = t._value
         if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
-            raise ValueError(f"The initial value's shape ({TensorShape(value.shape)}) is not "
+            raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                             f"({TensorShape(value.shape)}) is not "
                              f"compatible with the explicitly supplied `shape` argument "
                              f"({TensorShape(shape)}).")
         self._value = value
@@ -69,7 +82,7 @@ class Variable(_TensorLike):
             for tape in dispatch.tape_stack():
                 if tape.watch_accessed and self._watchable():
                     tape.watch_variable(self)
-        return Tensor(self._value, self._id)
+        return alias(self._value, self._id)
 
     def read_value(self) -> Tensor:
         """The current value as a Tensor (``tf.Variable.read_value``)."""
@@ -102,18 +115,11 @@ class Variable(_TensorLike):
                     f"Cannot assign value to variable ' {self.name}': Shape mismatch.The "
                     f"variable shape {TensorShape(self._value.shape)}, and the assigned value "
                     f"shape {TensorShape(v.shape)} are incompatible.")
-            try:
-                np.broadcast_shapes(v.shape, self._value.shape)
-            except ValueError:
-                raise ValueError(
-                    f"Cannot update variable with shape {TensorShape(self._value.shape)} "
-                    f"using a Tensor with shape {TensorShape(v.shape)}, shapes must be "
-                    f"equal.") from None
-            if np.broadcast_shapes(v.shape, self._value.shape) != self._value.shape:
-                raise ValueError(
-                    f"Cannot update variable with shape {TensorShape(self._value.shape)} "
-                    f"using a Tensor with shape {TensorShape(v.shape)}, shapes must be "
-                    f"equal.")
+            op_type = "AssignAddVariableOp" if op == "assign_add" else "AssignSubVariableOp"
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                f"Cannot update variable with shape {_dims(self._value.shape)} using a "
+                f"Tensor with shape {_dims(v.shape)}, shapes must be equal.", op_type)
         return v
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -123,21 +129,53 @@ class Variable(_TensorLike):
             ValueError: on a shape or dtype mismatch.
         """
         v = self._new_value(value, "assign")
+        if dispatch.ACTIVE[0]:
+            _assigned(self, value, "assign")
         self._value = v
         return self
 
-    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Add ``delta`` (same dtype, broadcastable to the shape). Returns the variable."""
-        self._value = self._value + self._new_value(delta, "assign_add")
+    def _update(self, delta, ufunc, pyop, op):
+        d = self._new_value(delta, op)
+        if dispatch.ACTIVE[0]:
+            _assigned(self, delta, op)
+        v = self._value
+        # Update in place when nothing else holds the array (no tensor read from this
+        # variable, no tape snapshot): NumPy's speed for big weights, and what any reader
+        # already holding the old value could never observe. The count is this attribute,
+        # the local name and getrefcount's own argument.
+        if type(v) is np.ndarray and _getrefcount(v) <= 3 and v.flags.writeable:
+            ufunc(v, d, out=v)
+        else:
+            # The operator reaches NumPy's scalar fast path for 0-d variables.
+            self._value = pyop(v, d)
         return self
 
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Add ``delta`` (same dtype and shape). Returns the variable.
+
+        Raises:
+            ValueError: on a dtype mismatch.
+            tf.errors.InvalidArgumentError: on a shape mismatch.
+        """
+        return self._update(delta, np.add, operator.add, "assign_add")
+
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtract ``delta`` (same dtype, broadcastable to the shape). Returns the variable."""
-        self._value = self._value - self._new_value(delta, "assign_sub")
-        return self
+        """Subtract ``delta`` (same dtype and shape). Returns the variable.
+
+        Raises:
+            ValueError: on a dtype mismatch.
+            tf.errors.InvalidArgumentError: on a shape mismatch.
+        """
+        return self._update(delta, np.subtract, operator.sub, "assign_sub")
 
     def __repr__(self):
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
 
     __str__ = __repr__
+
+
+def _assigned(var, value, op):
+    # Written while a tape records: explain() reports that the chain stops here.
+    from .explain import on_assign
+    on_assign(var, value, op)

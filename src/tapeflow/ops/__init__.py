@@ -1,8 +1,10 @@
 """Every op once, grouped as TensorFlow groups them; Python operators are bound here."""
+from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops
+from ._helpers import like
 from .math_ops import (add, divide, equal, floordiv, floormod, greater, greater_equal, less,
                        less_equal, logical_and, logical_not, logical_or, logical_xor, matmul,
                        multiply, negative, not_equal, pow, subtract)
@@ -11,7 +13,10 @@ __all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "rand
 
 
 def _reflected(f):
+    # As TensorFlow's reflected operators, the Python operand must fit the tensor's dtype.
     def op(self, other):
+        if not isinstance(other, _TensorLike):
+            other = like(other, self)
         return f(other, self)
     op.__name__ = f"r{f.__name__}"
     return op
@@ -22,8 +27,11 @@ def _eq(self, other):
         return False
     try:
         return equal(self, other)
-    except Exception:  # noqa: BLE001 - TF answers False for incomparable operands
-        return False
+    except errors.InvalidArgumentError as err:
+        # TensorFlow compares with incompatible_shape_error=False: a scalar answer.
+        if str(err).startswith("Incompatible shapes"):
+            return Tensor(np.bool_(False))
+        raise
 
 
 def _ne(self, other):
@@ -31,8 +39,10 @@ def _ne(self, other):
         return True
     try:
         return not_equal(self, other)
-    except Exception:  # noqa: BLE001
-        return True
+    except errors.InvalidArgumentError as err:
+        if str(err).startswith("Incompatible shapes"):
+            return Tensor(np.bool_(True))
+        raise
 
 
 def _logic_or_bits(logical, bitwise):

@@ -42,20 +42,38 @@ def dtype_mismatch(op_name, index, expected, got):
         f"{tf_type_name(expected)} tensor but is a {tf_type_name(got)} tensor", op_name)
 
 
+# TensorFlow's wrappers of these ops convert a Python operand that does not fit the other's
+# dtype on its own, so the kernel reports the mismatch; the others raise TypeError.
+_OWN_DTYPE_FALLBACK = frozenset({"AddV2", "MatMul"})
+
+
+def _join(value, ref, op_name, index):
+    try:
+        return like(value, ref)
+    except TypeError:
+        if op_name not in _OWN_DTYPE_FALLBACK:
+            raise
+        own = convert_to_tensor(value)._value.dtype
+        if index == 1:
+            raise dtype_mismatch(op_name, 1, ref._value.dtype, own) from None
+        raise dtype_mismatch(op_name, 1, own, ref._value.dtype) from None
+
+
 def pair(x, y, op_name):
     """Two operands of one dtype: Python values take the tensor's dtype; tensors must agree.
 
     Raises:
         tf.errors.InvalidArgumentError: for two tensors of different dtypes.
+        TypeError: for a Python value the tensor's dtype cannot hold.
     """
     if isinstance(x, _TensorLike):
         if isinstance(y, _TensorLike):
             if x._value.dtype is not y._value.dtype:
                 raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
             return x, y
-        return x, like(y, x)
+        return x, _join(y, x, op_name, 1)
     if isinstance(y, _TensorLike):
-        return like(x, y), y
+        return _join(x, y, op_name, 0), y
     x = convert_to_tensor(x)
     return x, like(y, x)
 

@@ -4,7 +4,7 @@ import builtins
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from . import math_ops as _m
@@ -61,7 +61,8 @@ def reshape(tensor, shape, name=None):
 
 
 def _broadcast_forward(x, shape):
-    return np.broadcast_to(x, shape).copy()
+    # A read-only view: tensors are immutable, so the stretched copy is never needed.
+    return np.broadcast_to(x, shape)
 
 
 _BROADCAST = primitive("BroadcastTo", _broadcast_forward, save_inputs=False,
@@ -374,9 +375,9 @@ def strided_slice_getitem(x, key):
     x = to_tensor(x)
     key = _norm_key(key)
     if x._value.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
-        raise errors.InvalidArgumentError(
-            None, None, "Index out of range using input dim 0; input has only 0 dims "
-            "[Op:StridedSlice] name: strided_slice/")
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Attempting to slice scalar input.",
+                              "StridedSlice")
     return apply(_STRIDED_SLICE, (x,), {"key": key})
 
 
@@ -436,7 +437,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         ax = nb if axis is None else int(axis) % p._value.ndim
         return _batched_gather(p, i, ax, nb)
     ax = 0 if axis is None else int(axis) % p._value.ndim
-    return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": 0})
+    try:
+        return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": 0})
+    except errors.InvalidArgumentError as exc:
+        # TensorFlow's eager fast path (all inputs tensors) ends its message with
+        # ``name: ``; its fallback for Python indices ends at ``[Op:GatherV2]``.
+        if isinstance(indices, _TensorLike) and exc.message.endswith("[Op:GatherV2]"):
+            raise type(exc)(None, None, exc.message + " name: ") from None
+        raise
 
 
 # ----------------------------------------------------------------------------- creation
@@ -529,8 +537,9 @@ def fill(dims, value, name=None, layout=None):
         raise errors.op_error(errors.InvalidArgumentError,
                               f"value must be a scalar. Got {v._value.ndim}", "Fill")
     shape = _creation_shape(dims)
-    # broadcast_to, so that the gradient reaches ``value`` as in TensorFlow.
-    return broadcast_to(v, shape)
+    if ACTIVE[0]:  # the gradient flows to ``value`` (summed), as TensorFlow's Fill
+        return broadcast_to(v, shape)
+    return Tensor(np.full(shape, v._value, v._value.dtype) if shape else v._value)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001

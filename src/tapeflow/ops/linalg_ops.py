@@ -23,6 +23,7 @@ __all__ = [
 ]
 
 matmul = _m.matmul
+matvec = _m.matvec
 einsum = _a.einsum
 tensordot = _a.tensordot
 eye = _a.eye
@@ -69,22 +70,6 @@ def _square(x, op_name):
         raise _err(f"Input must have rank >= 2, got {len(shp)}", op_name)
     if shp[-1] != shp[-2]:
         raise _err("Input matrix must be square.", op_name)
-
-
-def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
-           name=None):
-    """Matrix times vector over the last axes (``tf.linalg.matvec``).
-
-    Args:
-        a: ``[..., m, n]``.
-        b: ``[..., n]``; batch axes broadcast.
-
-    Returns:
-        ``[..., m]``.
-    """
-    a, b = pair(a, b, "MatMul")
-    out = matmul(a, _a.expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a)
-    return _a.squeeze(out, -1)
 
 
 # ------------------------------------------------------------------------ diagonals

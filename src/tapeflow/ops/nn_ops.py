@@ -18,7 +18,11 @@ tanh = _m.tanh
 softplus = _m.softplus
 
 _RELU = primitive("Relu", lambda x: np.maximum(x, 0), save_inputs=False, save_output=True)
-defvjp(_RELU, lambda g, y, x_shape: _m.multiply(g, _m.cast(_m.greater(y, 0), g.dtype)))
+# ReluGrad(g, y) = g where y > 0, else 0: one NumPy pass where compare-cast-multiply takes three.
+# Its own derivative is ReluGrad again for g; for y it is zero almost everywhere.
+_RELU_GRAD = primitive("ReluGrad", lambda g, y: g * (y > 0), save_inputs=True)
+defvjp(_RELU, lambda g, y, x_shape: apply(_RELU_GRAD, (g, y)))
+defvjp(_RELU_GRAD, lambda gg, y, g, y_fwd: apply(_RELU_GRAD, (gg, y_fwd)), None)
 
 
 def relu(features, name=None):
@@ -82,6 +86,40 @@ def log_softmax(logits, axis=None, name=None):
     return _softmax_like(_LOG_SOFTMAX, logits, axis)
 
 
+def _sparse_xent_forward(labels, logits):
+    z = logits - np.max(logits, axis=-1, keepdims=True)
+    e = np.exp(z)
+    total = np.sum(e, axis=-1, keepdims=True)
+    depth = logits.shape[-1]
+    hot = labels[..., None] == np.arange(depth)
+    loss = np.log(total[..., 0]) - np.sum(np.where(hot, z, 0), axis=-1)
+    backprop = e / total - hot
+    return loss.astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
+
+
+def _sparse_xent_rule(g, y, labels, logits):
+    g_loss, g_backprop = g
+    loss, backprop = y
+    grad = None
+    if g_loss is not None:
+        grad = _m.multiply(_a.expand_dims(g_loss, -1), backprop)
+    if g_backprop is not None:
+        # backprop = softmax(logits) - onehot: its derivative is softmax's.
+        probs = softmax(logits)
+        more = _m.multiply(_m.subtract(
+            g_backprop, _m.reduce_sum(_m.multiply(g_backprop, probs), -1, keepdims=True)), probs)
+        grad = more if grad is None else _m.add(grad, more)
+    return grad
+
+
+# Two outputs as in TensorFlow's fused op: the loss, and its gradient softmax - onehot,
+# computed in the same pass and used by the rule (one multiply backward). Unlike
+# TensorFlow's, this rule is differentiable again.
+_SPARSE_XENT = primitive("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward,
+                         save_output=True, n_outputs=2, none_grads=True)
+defvjp(_SPARSE_XENT, None, _sparse_xent_rule)
+
+
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Cross-entropy of integer class ``labels`` against unscaled ``logits``.
 
@@ -92,7 +130,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         logits: float tensor of shape ``[d0, ..., dn-1, C]``.
 
     Returns:
-        The per-example loss, shape ``[d0, ..., dn-1]``, logits' dtype.
+        The per-example loss ``logsumexp(logits) - logits[label]``, shape
+        ``[d0, ..., dn-1]``, logits' dtype.
 
     Raises:
         ValueError: if the ranks do not fit.
@@ -114,8 +153,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             f"Received a label value of {bad} which is outside the valid range of "
             f"[0, {depth}).  Label values: {' '.join(str(v) for v in lab.ravel())}",
             "SparseSoftmaxCrossEntropyWithLogits")
-    onehot = _a.one_hot(labels, depth, dtype=logits.dtype)
-    return _m.negative(_m.reduce_sum(_m.multiply(onehot, log_softmax(logits)), -1))
+    return apply(_SPARSE_XENT, (labels, logits))[0]
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

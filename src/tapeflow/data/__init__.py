@@ -1,0 +1,17 @@
+"""``tf.data``: input pipelines (``Dataset``) over NumPy arrays."""
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, TensorSpec
+
+INFINITE_CARDINALITY = INFINITE
+UNKNOWN_CARDINALITY = UNKNOWN
+
+
+class experimental:  # noqa: N801 - TensorFlow's namespace name
+    """``tf.data.experimental``: the constants programs use."""
+
+    AUTOTUNE = AUTOTUNE
+    INFINITE_CARDINALITY = INFINITE
+    UNKNOWN_CARDINALITY = UNKNOWN
+
+
+__all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "TensorSpec",
+           "UNKNOWN_CARDINALITY", "experimental"]

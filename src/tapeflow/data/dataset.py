@@ -1,0 +1,546 @@
+"""``tf.data.Dataset``: input pipelines over NumPy arrays, yielding tapeflow Tensors.
+
+Elements are kept as nested structures (tuples, dicts, namedtuples) of NumPy values and
+become Tensors only when iterated. ``from_tensor_slices(...).shuffle(...).batch(...)``
+gathers each batch with one fancy-index per array rather than stacking element tensors.
+
+``shuffle`` follows TensorFlow's algorithm -- a buffer of ``buffer_size`` elements from
+which a uniformly random one is emitted and replaced by the next input -- but draws from
+NumPy's PCG64, so the orders differ from TensorFlow's while being reproducible under
+``tf.random.set_seed`` or an explicit ``seed``.
+"""
+import collections.abc as _abc
+import itertools
+
+from .._core import dtypes as _dt
+from .._core.backend import np
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from ..ops import random_ops as _random
+
+__all__ = ["Dataset", "TensorSpec", "INFINITE", "UNKNOWN", "AUTOTUNE"]
+
+INFINITE = -1
+UNKNOWN = -2
+AUTOTUNE = -1
+
+
+class TensorSpec:
+    """The shape and dtype of one component of a dataset's elements (``tf.TensorSpec``)."""
+
+    def __init__(self, shape, dtype=_dt.float32, name=None):
+        self.shape = tuple(shape)
+        self.dtype = _dt.as_dtype(dtype)
+        self.name = name
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype.name))
+
+    def __repr__(self):
+        shape = "(" + ", ".join(str(d) for d in self.shape) + ("," if len(self.shape) == 1
+                                                                else "") + ")"
+        return f"TensorSpec(shape={shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+
+
+# -- nested structures -------------------------------------------------------------------
+def _is_struct(x):
+    return isinstance(x, (tuple, _abc.Mapping))
+
+
+def _map(fn, structure):
+    """``fn`` applied to every leaf; tuples, namedtuples and mappings keep their type."""
+    if isinstance(structure, _abc.Mapping):
+        return type(structure)((k, _map(fn, v)) for k, v in structure.items())
+    if isinstance(structure, tuple):
+        items = [_map(fn, v) for v in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
+    return fn(structure)
+
+
+def _leaves(structure):
+    if isinstance(structure, _abc.Mapping):
+        return [leaf for v in structure.values() for leaf in _leaves(v)]
+    if isinstance(structure, tuple):
+        return [leaf for v in structure for leaf in _leaves(v)]
+    return [structure]
+
+
+def _zip_map(fn, structures):
+    """``fn(leaves...)`` over several structures of one shape (the first one's)."""
+    first = structures[0]
+    if isinstance(first, _abc.Mapping):
+        return type(first)((k, _zip_map(fn, [s[k] for s in structures])) for k in first)
+    if isinstance(first, tuple):
+        items = [_zip_map(fn, [s[i] for s in structures]) for i in range(len(first))]
+        return type(first)(*items) if hasattr(first, "_fields") else tuple(items)
+    return fn(structures)
+
+
+def _to_numpy(x):
+    """A leaf as a NumPy value with TensorFlow's dtype rules (Python float -> float32)."""
+    if isinstance(x, _TensorLike):
+        return x._value
+    if isinstance(x, np.ndarray):
+        return x
+    return convert_to_tensor(x)._value
+
+
+def _from_user(structure):
+    """A user's structure as NumPy leaves; a list is one leaf (read as a tensor, as in TF)."""
+    return _map(_to_numpy, structure)
+
+
+def _from_fn_output(structure):
+    if isinstance(structure, list):
+        structure = tuple(structure)
+    return _map(_to_numpy, structure)
+
+
+def _tensors(element):
+    return _map(Tensor, element)
+
+
+def _spec_of(element, batch_axis=None):
+    def spec(v):
+        shape = tuple(np.shape(v))
+        if batch_axis is not None:
+            shape = (batch_axis,) + shape
+        return TensorSpec(shape, _dt.FROM_NUMPY[np.asarray(v).dtype])
+    return _map(spec, element)
+
+
+def _seeded_rng(seed):
+    """A generator fixed by (global seed, op seed), or fresh entropy if neither is set."""
+    global_seed = _random.get_global_seed()
+    if seed is None and global_seed is None:
+        return np.random.default_rng()
+    if seed is None:
+        seed = _random._rng(None).integers(2**31)
+    return np.random.default_rng([int(seed), global_seed or 0])
+
+
+def _stack(elements):
+    return _zip_map(lambda leaves: np.stack([np.asarray(v) for v in leaves]), elements)
+
+
+class Dataset:
+    """A sequence of elements with a pipeline of transformations (``tf.data.Dataset``).
+
+    Build one with :meth:`from_tensor_slices`, :meth:`from_tensors`, :meth:`range`,
+    :meth:`zip` or :meth:`from_generator`; chain ``shuffle``, ``batch``, ``map``, ...;
+    iterate it with ``for``: each element is a Tensor, or a tuple/dict of Tensors packed
+    like the input. Iterating again starts over (and reshuffles, by default).
+
+    >>> import tapeflow as tf
+    >>> ds = tf.data.Dataset.from_tensor_slices(([1, 2, 3], [4, 5, 6])).batch(2)
+    >>> [x.numpy().tolist() for x, _ in ds]
+    [[1, 2], [3]]
+    """
+
+    _kind = "Dataset"
+
+    def __init__(self, make_iter, cardinality, spec_fn=None, indices=None, arrays=None):
+        self._make_iter = make_iter
+        self._cardinality = cardinality
+        self._spec_fn = spec_fn
+        # For datasets that are an index order over arrays (slices, shuffled slices ...):
+        # ``indices()`` gives one pass's order, ``arrays`` the structure of arrays.
+        self._indices = indices
+        self._arrays = arrays
+
+    # -- sources -------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors, name=None) -> "Dataset":
+        """Slice ``tensors`` along their first axis: one element per row.
+
+        Args:
+            tensors: an array-like, or a tuple/dict/namedtuple nesting array-likes that share
+                their first dimension (a list is read as one tensor, as in TensorFlow).
+
+        Returns:
+            A Dataset of ``len`` the shared first dimension.
+
+        Raises:
+            ValueError: if a component is a scalar or the first dimensions differ.
+        """
+        arrays = _from_user(tensors)
+        leaves = _leaves(arrays)
+        for a in leaves:
+            if np.ndim(a) == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        sizes = {np.shape(a)[0] for a in leaves}
+        if len(sizes) != 1:
+            raise ValueError("Dimensions of the components must match, got "
+                             f"{sorted(sizes)}")
+        n = sizes.pop()
+        ds = Dataset._over_indices(arrays, lambda: np.arange(n), n)
+        ds._kind = "_TensorSliceDataset"
+        return ds
+
+    @staticmethod
+    def _over_indices(arrays, indices, n):
+        def it():
+            for i in indices():
+                yield _map(lambda a: a[i], arrays)
+        return Dataset(it, n, lambda: _map(lambda a: TensorSpec(
+            np.shape(a)[1:], _dt.FROM_NUMPY[np.asarray(a).dtype]), arrays),
+            indices=indices, arrays=arrays)
+
+    @staticmethod
+    def from_tensors(tensors, name=None) -> "Dataset":
+        """A dataset of one element: ``tensors`` itself (a tensor or a nested structure)."""
+        element = _from_user(tensors)
+        ds = Dataset(lambda: iter([element]), 1, lambda: _spec_of(element))
+        ds._kind = "_TensorDataset"
+        return ds
+
+    @staticmethod
+    def range(*args, output_type=_dt.int64, name=None) -> "Dataset":
+        """``range(stop)``, ``range(start, stop)`` or ``range(start, stop, step)`` as int64.
+
+        Raises:
+            ValueError: for a zero step.
+        """
+        r = range(*args)
+        dtype = _dt.as_dtype(output_type)._np
+        values = np.arange(r.start, r.stop, r.step, dtype=dtype)
+        ds = Dataset._over_indices(values, lambda: np.arange(len(values)), len(values))
+        ds._kind = "_RangeDataset"
+        return ds
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None) -> "Dataset":
+        """Elements from calling ``generator()`` afresh on every iteration.
+
+        Args:
+            generator: a callable returning an iterator of elements.
+            output_types / output_signature: optional dtypes (a structure of DTypes or
+                TensorSpecs) the elements are cast to.
+        """
+        spec = output_signature if output_signature is not None else output_types
+
+        def leaf_cast(pair):
+            value, want = pair
+            dtype = want.dtype if isinstance(want, TensorSpec) else _dt.as_dtype(want)
+            return np.asarray(value).astype(dtype._np)
+
+        def it():
+            for item in generator(*(args or ())):
+                element = _from_fn_output(item)
+                yield element if spec is None else _zip_map(leaf_cast, [element, spec])
+        ds = Dataset(it, UNKNOWN)
+        ds._kind = "_GeneratorDataset"
+        return ds
+
+    @staticmethod
+    def zip(*datasets, name=None) -> "Dataset":
+        """Elements of several datasets side by side, as a tuple (or the nesting given).
+
+        Args:
+            datasets: datasets, or one tuple/dict of datasets.
+
+        Returns:
+            A Dataset as long as the shortest input.
+        """
+        if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
+            structure = datasets[0]
+        else:
+            structure = tuple(datasets)
+        parts = _leaves(structure)
+        cards = [d._cardinality for d in parts]
+        finite = [c for c in cards if c >= 0]
+        card = min(finite) if finite else (UNKNOWN if UNKNOWN in cards else INFINITE)
+        if UNKNOWN in cards and card >= 0:
+            card = UNKNOWN
+
+        def it():
+            for elements in zip(*(p._make_iter() for p in parts)):
+                flat = iter(elements)
+                yield _map(lambda _: next(flat), structure)
+        ds = Dataset(it, card)
+        ds._kind = "_ZipDataset"
+        return ds
+
+    # -- transformations -----------------------------------------------------------------
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True,
+                name=None) -> "Dataset":
+        """Randomly reorder the elements through a buffer of ``buffer_size`` elements.
+
+        With ``buffer_size`` at least the dataset's length the order is a uniform random
+        permutation. The order differs from TensorFlow's (another generator); see the module
+        docstring.
+
+        Args:
+            buffer_size: how many elements the buffer holds (>= 1).
+            seed: optional op-level seed; with the global seed it fixes the orders.
+            reshuffle_each_iteration: draw a new order on every pass (default) or repeat the
+                first one.
+
+        Raises:
+            ValueError: for a buffer size below 1.
+        """
+        buffer_size = int(buffer_size._value if isinstance(buffer_size, _TensorLike)
+                          else buffer_size)
+        if buffer_size < 1 and buffer_size != AUTOTUNE:
+            raise ValueError("buffer_size must be greater than zero.")
+        rng_box = [_seeded_rng(seed)]
+        first_state = rng_box[0].bit_generator.state
+
+        def rng():
+            if not reshuffle_each_iteration:
+                rng_box[0].bit_generator.state = first_state
+            return rng_box[0]
+
+        def order(items):
+            r = rng()
+            buf = []
+            for item in items:
+                if len(buf) < buffer_size:
+                    buf.append(item)
+                    continue
+                j = int(r.integers(len(buf)))
+                yield buf[j]
+                buf[j] = item
+            while buf:
+                j = int(r.integers(len(buf)))
+                buf[j], buf[-1] = buf[-1], buf[j]
+                yield buf.pop()
+
+        if self._indices is not None:
+            parent = self._indices
+            n = self._cardinality
+
+            def indices():
+                if buffer_size >= n:
+                    return rng().permutation(parent())
+                return np.fromiter(order(parent()), dtype=np.int64, count=n)
+            ds = Dataset._over_indices(self._arrays, indices, n)
+        else:
+            ds = Dataset(lambda: order(self._make_iter()), self._cardinality,
+                         self._spec_fn)
+        ds._kind = "_ShuffleDataset"
+        return ds
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None) -> "Dataset":
+        """Combine consecutive elements into batches along a new first axis.
+
+        Args:
+            batch_size: elements per batch (>= 1).
+            drop_remainder: drop a last, smaller batch.
+
+        Returns:
+            A Dataset whose components gain a leading axis (``None`` in ``element_spec``
+            unless ``drop_remainder``).
+
+        Raises:
+            ValueError: for a batch size below 1.
+        """
+        batch_size = int(batch_size)
+        if batch_size < 1:
+            raise ValueError("batch_size must be greater than zero.")
+        card = self._cardinality
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        if self._indices is not None:
+            arrays, indices = self._arrays, self._indices
+
+            def it():
+                order = indices()
+                stop = len(order) - (len(order) % batch_size if drop_remainder else 0)
+                for start in range(0, stop, batch_size):
+                    chunk = order[start:start + batch_size]
+                    if len(chunk) and chunk[-1] - chunk[0] == len(chunk) - 1 and np.all(
+                            np.diff(chunk) == 1):
+                        sl = slice(int(chunk[0]), int(chunk[-1]) + 1)
+                        yield _map(lambda a: a[sl], arrays)
+                    else:
+                        yield _map(lambda a: a[chunk], arrays)
+        else:
+            parent = self._make_iter
+
+            def it():
+                source = parent()
+                while True:
+                    chunk = list(itertools.islice(source, batch_size))
+                    if not chunk or (drop_remainder and len(chunk) < batch_size):
+                        return
+                    yield _stack(chunk)
+        spec_fn = self._spec_fn
+        size = batch_size if drop_remainder else None
+        ds = Dataset(it, card, None if spec_fn is None else lambda: _map(
+            lambda s: TensorSpec((size,) + s.shape, s.dtype), spec_fn()))
+        ds._kind = "_BatchDataset"
+        return ds
+
+    def unbatch(self, name=None) -> "Dataset":
+        """Split each element along its first axis (the inverse of ``batch``)."""
+        parent = self._make_iter
+
+        def it():
+            for element in parent():
+                n = np.shape(_leaves(element)[0])[0]
+                for i in range(n):
+                    yield _map(lambda a, i=i: a[i], element)
+        ds = Dataset(it, UNKNOWN if self._cardinality != INFINITE else INFINITE)
+        ds._kind = "_UnbatchDataset"
+        return ds
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None,
+            name=None) -> "Dataset":
+        """Apply ``map_func`` to every element.
+
+        A tuple element is passed as separate arguments (``map_func(x, y)``), anything else
+        as one. ``map_func`` works on Tensors with tapeflow ops and returns a tensor or a
+        nested structure of them (a list is read as a tuple).
+        """
+        parent = self._make_iter
+
+        def call(element):
+            args = _tensors(element)
+            out = map_func(*args) if type(element) is tuple else map_func(args)
+            return _from_fn_output(out)
+
+        def it():
+            for element in parent():
+                yield call(element)
+        ds = Dataset(it, self._cardinality)
+        ds._kind = "_MapDataset"
+        return ds
+
+    def filter(self, predicate, name=None) -> "Dataset":
+        """Keep the elements for which ``predicate`` (a scalar bool) is True."""
+        parent = self._make_iter
+
+        def keep(element):
+            args = _tensors(element)
+            out = predicate(*args) if type(element) is tuple else predicate(args)
+            return bool(out._value if isinstance(out, _TensorLike) else out)
+
+        ds = Dataset(lambda: (e for e in parent() if keep(e)),
+                     INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
+        ds._kind = "_FilterDataset"
+        return ds
+
+    def repeat(self, count=None, name=None) -> "Dataset":
+        """Repeat the dataset ``count`` times (forever for ``None`` or -1)."""
+        count = None if count is None or int(count) < 0 else int(count)
+        parent = self._make_iter
+        card = self._cardinality
+        if count is None:
+            card = INFINITE if card != 0 else 0
+        elif card >= 0:
+            card *= count
+
+        def it():
+            passes = itertools.count() if count is None else range(count)
+            for _ in passes:
+                empty = True
+                for element in parent():
+                    empty = False
+                    yield element
+                if empty:
+                    return
+        ds = Dataset(it, card, self._spec_fn)
+        ds._kind = "_RepeatDataset"
+        return ds
+
+    def take(self, count, name=None) -> "Dataset":
+        """The first ``count`` elements (all of them for -1)."""
+        count = int(count)
+        if count < 0:
+            return self
+        card = self._cardinality
+        card = count if card == INFINITE else (min(card, count) if card >= 0 else UNKNOWN)
+        if self._indices is not None:
+            parent = self._indices
+            ds = Dataset._over_indices(self._arrays, lambda: parent()[:count], card)
+        else:
+            parent = self._make_iter
+            ds = Dataset(lambda: itertools.islice(parent(), count), card, self._spec_fn)
+        ds._kind = "_TakeDataset"
+        return ds
+
+    def skip(self, count, name=None) -> "Dataset":
+        """All but the first ``count`` elements."""
+        count = int(count)
+        card = self._cardinality
+        if card >= 0:
+            card = max(card - count, 0) if count >= 0 else 0
+        if self._indices is not None and count >= 0:
+            parent = self._indices
+            ds = Dataset._over_indices(self._arrays, lambda: parent()[count:], card)
+        else:
+            parent = self._make_iter
+            stop = None if count >= 0 else 0
+            ds = Dataset(lambda: itertools.islice(parent(), max(count, 0), stop), card,
+                         self._spec_fn)
+        ds._kind = "_SkipDataset"
+        return ds
+
+    def concatenate(self, dataset, name=None) -> "Dataset":
+        """This dataset's elements followed by ``dataset``'s."""
+        a, b = self._make_iter, dataset._make_iter
+        c1, c2 = self._cardinality, dataset._cardinality
+        card = INFINITE if INFINITE in (c1, c2) else (
+            UNKNOWN if UNKNOWN in (c1, c2) else c1 + c2)
+        ds = Dataset(lambda: itertools.chain(a(), b()), card, self._spec_fn)
+        ds._kind = "_ConcatenateDataset"
+        return ds
+
+    def enumerate(self, start=0, name=None) -> "Dataset":
+        """Pairs ``(i, element)`` with an int64 counter from ``start``."""
+        counter = Dataset(lambda: (np.int64(i) for i in itertools.count(start)), INFINITE)
+        ds = Dataset.zip(counter, self)
+        ds._kind = "_EnumerateDataset"
+        return ds
+
+    def prefetch(self, buffer_size=None, name=None) -> "Dataset":
+        """The same dataset: tapeflow computes eagerly, there is nothing to overlap."""
+        return self
+
+    def cache(self, filename="", name=None) -> "Dataset":
+        """The same dataset: elements are already in memory, nothing to cache."""
+        return self
+
+    def apply(self, transformation_func) -> "Dataset":
+        """``transformation_func(self)``."""
+        return transformation_func(self)
+
+    def as_numpy_iterator(self):
+        """Iterate elements as NumPy values (scalars as NumPy scalars)."""
+        return (_map(lambda v: v[()] if np.ndim(v) == 0 else v, e) for e in self._make_iter())
+
+    def __iter__(self):
+        return (_tensors(element) for element in self._make_iter())
+
+    def cardinality(self) -> Tensor:
+        """The number of elements as an int64 Tensor; -1 if infinite, -2 if unknown."""
+        return Tensor(np.int64(self._cardinality))
+
+    def __len__(self):
+        if self._cardinality == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if self._cardinality == UNKNOWN:
+            raise TypeError("The dataset length is unknown.")
+        return self._cardinality
+
+    def __bool__(self):
+        return True
+
+    @property
+    def element_spec(self):
+        """The TensorSpec (or nesting of them) of one element."""
+        if self._spec_fn is not None:
+            return self._spec_fn()
+        for element in self._make_iter():
+            return _spec_of(element)
+        raise ValueError("element_spec of an empty dataset of unknown structure")
+
+    def __repr__(self):
+        return f"<{self._kind} element_spec={self.element_spec!r}>"
+

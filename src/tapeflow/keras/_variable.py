@@ -1,0 +1,41 @@
+"""KerasVariable: a tapeflow Variable that names and prints itself as Keras 3's variables do."""
+from .._core.variable import Variable
+from . import _naming
+
+__all__ = ["KerasVariable"]
+
+
+class KerasVariable(Variable):
+    """A Variable whose ``name`` is its short name (``kernel``, no ``:0``) and whose
+    ``path`` adds the layer scopes (``sequential/dense/kernel``), as in Keras 3.
+
+    Tapes, ops and optimizers treat it exactly as a ``Variable``.
+
+    Args:
+        initial_value: the value (Tensor, array, or a callable returning one).
+        name: the short name.
+        trainable: whether tapes watch it when it is read.
+        dtype: optional DType.
+    """
+
+    __slots__ = ("_path",)
+
+    def __init__(self, initial_value, name="variable", trainable=True, dtype=None):
+        super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
+        self._path = _naming.current_path(self._name)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    def __repr__(self):
+        v = self._value
+        text = str(v.item()) if v.ndim == 0 else str(v)
+        return (f"<Variable path={self._path}, shape={tuple(v.shape)}, "
+                f"dtype={self.dtype.name}, value={text}>")
+
+    __str__ = __repr__

@@ -1,0 +1,209 @@
+"""Weight initialisers (``tf.keras.initializers``), drawing from tapeflow's random ops.
+
+``tf.random.set_seed`` makes them reproducible; the streams differ from TensorFlow's.
+Formulas: Glorot & Bengio 2010 (Glorot*), He et al. 2015 (He*), LeCun et al. 1998 (Lecun*).
+"""
+import math
+
+from .._core import dtypes as _dt
+from .._core.backend import np
+from .._core.tensor import Tensor
+from ..ops import random_ops as _r
+
+__all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
+           "TruncatedNormal", "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal",
+           "LecunUniform", "LecunNormal", "VarianceScaling", "get", "zeros", "ones",
+           "constant", "random_normal", "random_uniform", "truncated_normal",
+           "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
+           "lecun_normal"]
+
+
+def _fans(shape):
+    shape = tuple(shape)
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = math.prod(shape[:-2])
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class Initializer:
+    """Base class: ``init(shape, dtype=None)`` returns a Tensor of that shape."""
+
+    def __call__(self, shape, dtype=None):
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {}
+
+
+class Constant(Initializer):
+    """Every element equal to ``value`` (``keras.initializers.Constant``)."""
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None):
+        dtype = _dt.as_dtype(dtype or "float32")
+        return Tensor(np.full(tuple(shape), self.value, dtype=dtype._np))
+
+    def get_config(self):
+        return {"value": self.value}
+
+
+class Zeros(Constant):
+    """All zeros (``keras.initializers.Zeros``)."""
+
+    def __init__(self):
+        super().__init__(0.0)
+
+
+class Ones(Constant):
+    """All ones (``keras.initializers.Ones``)."""
+
+    def __init__(self):
+        super().__init__(1.0)
+
+
+class RandomNormal(Initializer):
+    """Samples of N(mean, stddev**2) (``keras.initializers.RandomNormal``)."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None):
+        return _r.normal(shape, self.mean, self.stddev, dtype or "float32", seed=self.seed)
+
+
+class TruncatedNormal(Initializer):
+    """Normal samples within two standard deviations (``keras.initializers.TruncatedNormal``)."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None):
+        return _r.truncated_normal(shape, self.mean, self.stddev, dtype or "float32",
+                                   seed=self.seed)
+
+
+class RandomUniform(Initializer):
+    """Samples of U[minval, maxval) (``keras.initializers.RandomUniform``)."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def __call__(self, shape, dtype=None):
+        return _r.uniform(shape, self.minval, self.maxval, dtype or "float32", seed=self.seed)
+
+
+class VarianceScaling(Initializer):
+    """Samples with variance ``scale / n`` where n is fan_in, fan_out or their mean.
+
+    Args:
+        scale: the variance scale.
+        mode: 'fan_in', 'fan_out' or 'fan_avg'.
+        distribution: 'truncated_normal', 'untruncated_normal' or 'uniform'.
+        seed: optional op-level seed.
+    """
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+        if scale <= 0.0:
+            raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
+        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def __call__(self, shape, dtype=None):
+        dtype = dtype or "float32"
+        fan_in, fan_out = _fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out}.get(self.mode, (fan_in + fan_out) / 2.0)
+        scale = self.scale / max(1.0, n)
+        if self.distribution == "uniform":
+            limit = math.sqrt(3.0 * scale)
+            return _r.uniform(shape, -limit, limit, dtype, seed=self.seed)
+        if self.distribution == "untruncated_normal":
+            return _r.normal(shape, 0.0, math.sqrt(scale), dtype, seed=self.seed)
+        # 0.879... is the stddev of a unit normal truncated to [-2, 2].
+        stddev = math.sqrt(scale) / 0.87962566103423978
+        return _r.truncated_normal(shape, 0.0, stddev, dtype, seed=self.seed)
+
+    def get_config(self):
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "seed": self.seed}
+
+
+class GlorotUniform(VarianceScaling):
+    """U[-l, l] with ``l = sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio 2010)."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed)
+
+
+class GlorotNormal(VarianceScaling):
+    """Truncated normal with stddev ``sqrt(2 / (fan_in + fan_out))`` (Glorot & Bengio 2010)."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+
+
+class HeUniform(VarianceScaling):
+    """U[-l, l] with ``l = sqrt(6 / fan_in)`` (He et al. 2015)."""
+
+    def __init__(self, seed=None):
+        super().__init__(2.0, "fan_in", "uniform", seed)
+
+
+class HeNormal(VarianceScaling):
+    """Truncated normal with stddev ``sqrt(2 / fan_in)`` (He et al. 2015)."""
+
+    def __init__(self, seed=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+
+
+class LecunUniform(VarianceScaling):
+    """U[-l, l] with ``l = sqrt(3 / fan_in)`` (LeCun et al. 1998)."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+class LecunNormal(VarianceScaling):
+    """Truncated normal with stddev ``sqrt(1 / fan_in)`` (LeCun et al. 1998)."""
+
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+
+
+zeros, ones, constant = Zeros, Ones, Constant
+random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+glorot_uniform, glorot_normal = GlorotUniform, GlorotNormal
+he_uniform, he_normal, lecun_uniform, lecun_normal = HeUniform, HeNormal, LecunUniform, LecunNormal
+
+_BY_NAME = {
+    "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
+    "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
+    "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
+    "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
+    "variance_scaling": VarianceScaling,
+}
+
+
+def get(identifier):
+    """An Initializer from a name (``'glorot_uniform'``, ``'GlorotUniform'``), an instance
+    or a callable ``f(shape, dtype)``.
+
+    Raises:
+        ValueError: for an unknown identifier.
+    """
+    if isinstance(identifier, Initializer) or (callable(identifier)
+                                               and not isinstance(identifier, type)):
+        return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Initializer):
+        return identifier()
+    if isinstance(identifier, str):
+        from ._naming import to_snake_case
+        cls = _BY_NAME.get(to_snake_case(identifier)) or _BY_NAME.get(identifier)
+        if cls is not None:
+            return cls()
+    raise ValueError(f"Could not interpret initializer identifier: {identifier}")

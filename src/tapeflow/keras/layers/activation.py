@@ -1,0 +1,38 @@
+"""Activation: apply an activation function as a layer."""
+from .. import activations as _act
+from .layer import Layer
+
+__all__ = ["Activation", "ReLU", "Softmax"]
+
+
+class Activation(Layer):
+    """``activation(inputs)`` as a layer (``tf.keras.layers.Activation``).
+
+    Args:
+        activation: a name ('relu', 'softmax', ...) or a callable.
+    """
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = _act.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+
+class ReLU(Layer):
+    """``max(inputs, 0)`` as a layer (``tf.keras.layers.ReLU``)."""
+
+    def call(self, inputs):
+        return _act.relu(inputs)
+
+
+class Softmax(Layer):
+    """Softmax along ``axis`` as a layer (``tf.keras.layers.Softmax``)."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def call(self, inputs):
+        return _act.softmax(inputs, axis=self.axis)

@@ -1,0 +1,82 @@
+"""Dense: ``activation(inputs @ kernel + bias)``."""
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from .. import activations as _act
+from .. import initializers as _init
+from .layer import Layer
+
+__all__ = ["Dense"]
+
+
+class Dense(Layer):
+    """A densely connected layer, as ``tf.keras.layers.Dense`` (Keras 3).
+
+    ``outputs = activation(inputs @ kernel + bias)`` with ``kernel`` of shape
+    ``(input_dim, units)`` and ``bias`` of shape ``(units,)``. Inputs of rank > 2 are
+    contracted on their last axis.
+
+    Args:
+        units: the output width (positive int).
+        activation: an activation name or callable; None for linear.
+        use_bias: whether to add a bias.
+        kernel_initializer, bias_initializer: initializer names or instances.
+        name, trainable, dtype, input_shape: as for ``Layer``.
+
+    Raises:
+        ValueError: for a non-positive ``units``, or (on the first call) an input whose last
+            dimension is unknown.
+
+    >>> import tapeflow as tf
+    >>> layer = tf.keras.layers.Dense(3, kernel_initializer='ones')
+    >>> layer(tf.ones((2, 4))).numpy().tolist()
+    [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
+    """
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        units = int(units)
+        if units <= 0:
+            raise ValueError("Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units}")
+        self.units = units
+        self.activation = _act.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = _init.get(kernel_initializer)
+        self.bias_initializer = _init.get(bias_initializer)
+        self.kernel_constraint = kernel_constraint
+        self.bias_constraint = bias_constraint
+        self.kernel = None
+        self.bias = None
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1]
+        if input_dim is None:
+            raise ValueError("The last dimension of the inputs to a Dense layer should be "
+                             f"defined. Found None. Full input shape received: {input_shape}")
+        self.kernel = self.add_weight(shape=(input_dim, self.units), name="kernel",
+                                      initializer=self.kernel_initializer,
+                                      constraint=self.kernel_constraint)
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.units,), name="bias",
+                                        initializer=self.bias_initializer,
+                                        constraint=self.bias_constraint)
+        self.built = True
+
+    def call(self, inputs):
+        rank = inputs._value.ndim
+        if rank == 2:
+            y = _m.matmul(inputs, self.kernel)
+        else:
+            lead = tuple(inputs._value.shape[:-1])
+            y = _m.matmul(_a.reshape(inputs, (-1, inputs._value.shape[-1])), self.kernel)
+            y = _a.reshape(y, lead + (self.units,))
+        if self.use_bias:
+            y = _m.add(y, self.bias)
+        return self.activation(y)
+
+    def get_config(self):
+        return dict(super().get_config(), units=self.units, use_bias=self.use_bias,
+                    activation=_act.serialize(self.activation))

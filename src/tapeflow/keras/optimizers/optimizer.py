@@ -1,0 +1,176 @@
+"""Optimizer: Keras 3's base: ``apply_gradients``, ``iterations``, a learning-rate variable."""
+import warnings
+
+from ..._core import dtypes as _dt
+from ..._core.backend import np
+from ..._core.tensor import _TensorLike
+from .. import _naming
+from .._variable import KerasVariable
+
+__all__ = ["Optimizer"]
+
+
+class Optimizer:
+    """Base class of the optimizers (``tf.keras.optimizers.Optimizer``, Keras 3).
+
+    Subclasses implement ``build(variables)`` (make slot variables) and
+    ``update_step(gradient, variable, learning_rate)`` on NumPy values; the base filters
+    missing gradients, counts ``iterations`` and keeps slots per variable. Updates are
+    assignments, never recorded on a tape.
+
+    Args:
+        learning_rate: a float, or a callable of no arguments (or of the step) returning one.
+        name: the optimizer's name (default the class name in snake case).
+        clipnorm, clipvalue, global_clipnorm: optional gradient clipping, as in Keras.
+    """
+
+    def __init__(self, learning_rate, name=None, weight_decay=None, clipnorm=None,
+                 clipvalue=None, global_clipnorm=None, **kwargs):
+        self.name = name or _naming.to_snake_case(type(self).__name__)
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.weight_decay = weight_decay
+        self._schedule = learning_rate if callable(learning_rate) else None
+        with _naming.name_scope(self.name, self):
+            self._iterations = KerasVariable(np.int64(0), name="iteration", trainable=False,
+                                             dtype=_dt.int64)
+            initial = 0.0 if self._schedule else learning_rate
+            self._learning_rate = KerasVariable(np.float32(initial), name="learning_rate",
+                                                trainable=False, dtype=_dt.float32)
+        self._slots = {}
+        self._variables = [self._iterations, self._learning_rate]
+        self.built = False
+
+    @property
+    def iterations(self) -> KerasVariable:
+        """How many times ``apply_gradients`` has run (an int64 variable)."""
+        return self._iterations
+
+    @property
+    def learning_rate(self):
+        """The learning rate (a float32 variable; assignable)."""
+        if self._schedule is not None:
+            self._learning_rate._value = np.float32(self._current_rate())
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if callable(value):
+            self._schedule = value
+        else:
+            self._schedule = None
+            self._learning_rate._value = np.float32(value)
+
+    lr = learning_rate
+
+    @property
+    def variables(self) -> list:
+        return list(self._variables)
+
+    def _current_rate(self):
+        if self._schedule is None:
+            return self._learning_rate._value
+        try:
+            rate = self._schedule(self._iterations)
+        except TypeError:
+            rate = self._schedule()
+        return np.float32(rate._value if isinstance(rate, _TensorLike) else rate)
+
+    def add_variable_from_reference(self, reference_variable, name):
+        """A zero slot variable shaped like ``reference_variable``, named after it."""
+        short = reference_variable.name.split(":")[0].replace("/", "_")
+        with _naming.name_scope(self.name, self):
+            var = KerasVariable(np.zeros_like(reference_variable._value),
+                                name=f"{short}_{name}", trainable=False,
+                                dtype=reference_variable.dtype)
+        self._variables.append(var)
+        return var
+
+    def _slot(self, variable, kind):
+        return self._slots[(variable._id, kind)]
+
+    def build(self, variables):
+        """Create the slot variables for ``variables``; the base creates none."""
+        self.built = True
+
+    def _build_for(self, variables):
+        new = [v for v in variables if all((v._id, k) not in self._slots
+                                           for k in self._slot_kinds())]
+        if new or not self.built:
+            self.build(new)
+            self.built = True
+
+    def _slot_kinds(self):
+        return ("",)
+
+    def _make_slots(self, variables, kinds):
+        for v in variables:
+            for kind in kinds:
+                self._slots[(v._id, kind)] = self.add_variable_from_reference(v, kind)
+
+    def apply_gradients(self, grads_and_vars):
+        """Update each variable from its gradient; then ``iterations += 1``.
+
+        Args:
+            grads_and_vars: an iterable of ``(gradient, variable)`` pairs; a ``None``
+                gradient skips its variable (with a warning).
+
+        Returns:
+            The ``iterations`` variable.
+
+        Raises:
+            ValueError: if every gradient is None ("No gradients provided for any
+                variable.").
+        """
+        pairs = list(grads_and_vars)
+        if not pairs:
+            return self._iterations
+        grads, variables = zip(*pairs)
+        self.apply(grads, variables)
+        return self._iterations
+
+    def apply(self, grads, trainable_variables):
+        """Update ``trainable_variables`` from ``grads`` (same order). See apply_gradients."""
+        grads, variables = list(grads), list(trainable_variables)
+        if not grads:
+            return
+        self._build_for(variables)
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not kept:
+            raise ValueError("No gradients provided for any variable.")
+        if len(kept) < len(grads):
+            missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables)
+                       if g is None]
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
+                          "the loss. If using `model.compile()`, did you forget to provide a "
+                          "`loss` argument?", stacklevel=3)
+        values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
+        values = self._clip(values)
+        rate = self._current_rate()
+        for g, (_, v) in zip(values, kept):
+            dt = v._value.dtype
+            self.update_step(np.asarray(g, dt), v, dt.type(rate))
+            if v.constraint is not None:
+                v.assign(v.constraint(v))
+        self._iterations._value = self._iterations._value + np.int64(1)
+
+    def _clip(self, values):
+        if self.clipnorm:
+            out = []
+            for g in values:
+                norm = np.sqrt(np.sum(np.square(g)))
+                out.append(g * (self.clipnorm / norm) if norm > self.clipnorm else g)
+            values = out
+        elif self.global_clipnorm:
+            norm = np.sqrt(sum(np.sum(np.square(g)) for g in values))
+            if norm > self.global_clipnorm:
+                values = [g * (self.global_clipnorm / norm) for g in values]
+        if self.clipvalue:
+            values = [np.clip(g, -self.clipvalue, self.clipvalue) for g in values]
+        return values
+
+    def update_step(self, gradient, variable, learning_rate):
+        """Update ``variable`` in place from the NumPy ``gradient``; subclasses implement it."""
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "learning_rate": float(self._current_rate())}

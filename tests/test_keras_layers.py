@@ -1,0 +1,176 @@
+"""Keras layers: Dense against TensorFlow's outputs and gradients, finite differences,
+build on first call, names and reprs, Flatten, Dropout, Activation."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from _keras_fixtures import f32, load
+
+FIX = load("dense.json")
+NAMES = load("naming.json")
+
+
+def dense_from_fixture(activation):
+    layer = tf.keras.layers.Dense(3, activation=activation)
+    layer.build((None, 4))
+    layer.kernel.assign(f32(FIX["kernel"]))
+    layer.bias.assign(f32(FIX["bias"]))
+    return layer
+
+
+@pytest.mark.parametrize("activation", ["linear", "relu", "softmax", "sigmoid", "tanh"])
+def test_dense_output_matches_tensorflow(activation):
+    layer = dense_from_fixture(activation)
+    np.testing.assert_allclose(layer(f32(FIX["x2"])).numpy(), f32(FIX[f"y2_{activation}"]),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(layer(f32(FIX["x3"])).numpy(), f32(FIX[f"y3_{activation}"]),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_dense_loss_gradient_matches_tensorflow():
+    layer = dense_from_fixture("softmax")
+    with tf.GradientTape() as tape:
+        loss = tf.keras.losses.SparseCategoricalCrossentropy()(
+            np.asarray(FIX["labels"]), layer(f32(FIX["x2"])))
+    gk, gb = tape.gradient(loss, layer.trainable_variables)
+    assert float(loss) == pytest.approx(FIX["loss"], rel=1e-5)
+    np.testing.assert_allclose(gk.numpy(), f32(FIX["grad_kernel"]), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(gb.numpy(), f32(FIX["grad_bias"]), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "softmax"])
+def test_dense_gradients_match_float64_finite_differences(activation):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((5, 4))
+    w = rng.standard_normal((5, 3))
+    layer = tf.keras.layers.Dense(3, activation=activation, dtype="float64",
+                                  bias_initializer="random_normal")
+    layer(x)
+    assert layer.kernel.dtype == tf.float64
+
+    def loss_of(kernel, bias):
+        layer.kernel.assign(kernel)
+        layer.bias.assign(bias)
+        return float(tf.reduce_sum(layer(x) * w))
+
+    k0, b0 = layer.kernel.numpy(), layer.bias.numpy()
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(layer(x) * w)
+    gk, gb = (g.numpy() for g in tape.gradient(loss, [layer.kernel, layer.bias]))
+    eps = 1e-6
+    for params, grad, is_kernel in ((k0, gk, True), (b0, gb, False)):
+        numeric = np.zeros_like(params)
+        for idx in np.ndindex(params.shape):
+            up, down = params.copy(), params.copy()
+            up[idx] += eps
+            down[idx] -= eps
+            if is_kernel:
+                numeric[idx] = (loss_of(up, b0) - loss_of(down, b0)) / (2 * eps)
+            else:
+                numeric[idx] = (loss_of(k0, up) - loss_of(k0, down)) / (2 * eps)
+        np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_dense_builds_on_first_call_with_the_input_width():
+    layer = tf.keras.layers.Dense(7)
+    assert not layer.built and layer.variables == []
+    layer(tf.ones((2, 5)))
+    assert layer.built
+    assert [tuple(v.shape) for v in layer.trainable_variables] == [(5, 7), (7,)]
+    assert np.all(layer.bias.numpy() == 0)
+    limit = np.sqrt(6 / (5 + 7))
+    assert np.all(np.abs(layer.kernel.numpy()) <= limit)
+
+
+def test_seeded_initialisation_is_reproducible():
+    def kernel():
+        tf.random.set_seed(3)
+        layer = tf.keras.layers.Dense(4)
+        layer(tf.ones((1, 3)))
+        return layer.kernel.numpy()
+    np.testing.assert_array_equal(kernel(), kernel())
+
+
+def test_dense_casts_float64_and_integer_inputs_to_float32():
+    layer = tf.keras.layers.Dense(2)
+    assert layer(np.ones((1, 3))).dtype == tf.float32
+    assert layer(tf.ones((1, 3), dtype=tf.int32)).dtype == tf.float32
+
+
+def test_variable_names_and_reprs_follow_keras():
+    tf.keras.backend.clear_session()
+    layer = tf.keras.layers.Dense(3, kernel_initializer="ones")
+    layer(tf.ones((1, 2)))
+    assert [repr(v) for v in layer.variables] == NAMES["dense_repr"]
+    assert [v.name for v in layer.variables] == NAMES["dense_names"]
+
+
+def test_layer_names_are_made_unique():
+    tf.keras.backend.clear_session()
+    names = [tf.keras.layers.Dense(1).name for _ in range(3)]
+    assert names == ["dense", "dense_1", "dense_2"]
+    assert tf.keras.layers.Flatten().name == "flatten"
+    assert tf.keras.layers.Dense(1, name="head").name == "head"
+
+
+def test_untrainable_layer_has_no_trainable_variables():
+    layer = tf.keras.layers.Dense(2)
+    layer(tf.ones((1, 2)))
+    layer.trainable = False
+    assert layer.trainable_variables == []
+    assert len(layer.non_trainable_variables) == 2
+
+
+def test_add_weight_in_a_custom_layer_and_weights_order():
+    class Scale(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = tf.keras.layers.Dense(2)
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(2,), initializer="ones", name="w")
+            self.steps = self.add_weight(shape=(), initializer="zeros", trainable=False,
+                                         name="steps")
+
+        def call(self, x):
+            return self.inner(x) * self.w
+
+    layer = Scale()
+    layer(tf.ones((1, 3)))
+    assert [v.name for v in layer.trainable_variables] == ["w", "kernel", "bias"]
+    assert [v.name for v in layer.non_trainable_variables] == ["steps"]
+    assert layer.count_params() == 2 + 1 + 3 * 2 + 2
+
+
+def test_flatten_collapses_all_but_the_batch_axis():
+    flat = tf.keras.layers.Flatten()
+    assert flat(tf.ones((4, 2, 3))).shape == (4, 6)
+    assert flat(tf.ones((4,))).shape == (4, 1)
+
+
+def test_dropout_scales_kept_units_and_is_identity_at_inference():
+    tf.random.set_seed(1)
+    drop = tf.keras.layers.Dropout(0.25)
+    x = tf.ones((200, 50))
+    np.testing.assert_array_equal(drop(x).numpy(), x.numpy())
+    y = drop(x, training=True).numpy()
+    assert set(np.unique(y)) <= {0.0, np.float32(1 / 0.75)}
+    assert abs((y == 0).mean() - 0.25) < 0.02
+
+
+def test_activation_layer_and_lookup_by_name():
+    x = tf.constant([[-1.0, 2.0]])
+    np.testing.assert_allclose(tf.keras.layers.Activation("relu")(x).numpy(), [[0.0, 2.0]])
+    assert tf.keras.activations.get("linear")(x) is x
+    with pytest.raises(ValueError):
+        tf.keras.activations.get("nope")
+
+
+def test_initializers_have_keras_scales():
+    tf.random.set_seed(0)
+    w = tf.keras.initializers.HeUniform()((400, 300)).numpy()
+    assert np.abs(w).max() <= np.sqrt(6 / 400)
+    assert np.std(w) == pytest.approx(np.sqrt(2 / 400), rel=0.02)
+    n = tf.keras.initializers.RandomNormal(stddev=0.5)((500, 100)).numpy()
+    assert np.std(n) == pytest.approx(0.5, rel=0.02)
+    assert np.all(tf.keras.initializers.get("ones")((2,)).numpy() == 1.0)
