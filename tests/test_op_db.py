@@ -306,6 +306,31 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
     assert checked, "no sample small enough for the full Jacobian"
 
 
+@pytest.mark.parametrize("info", [o for o in FD_OPS if "complex128" not in o.dtypes],
+                         ids=IDS)
+def test_forward_mode_jvp_matches_finite_differences(info):
+    """``tf.autodiff.ForwardAccumulator`` along a random direction, per float output."""
+    for j, sample in enumerate(info.make_samples()):
+        x = _float_arrays(sample)
+        if not x:
+            continue
+        rng = _rng(info.name, f"jvp/{j}")
+        v = [np.zeros_like(a) if i in info.fd_skip else _direction(rng, a)
+             for i, a in enumerate(x)]
+        args, kwargs, sources = op_db.convert(tf, sample, "float64", x)
+        with tf.autodiff.ForwardAccumulator(sources, [tf.constant(d) for d in v]) as acc:
+            outs = [o for o in op_db.flatten(info.call(tf, *args, **kwargs))
+                    if o.dtype.is_floating]
+        plus = _outputs64(info, sample, [a + EPS * d for a, d in zip(x, v, strict=True)])
+        minus = _outputs64(info, sample, [a - EPS * d for a, d in zip(x, v, strict=True)])
+        for k, o in enumerate(outs):
+            jvp = acc.jvp(o)
+            got = np.zeros(o.shape) if jvp is None else jvp.numpy()
+            np.testing.assert_allclose(got, (plus[k] - minus[k]) / (2 * EPS),
+                                       rtol=max(info.fd_rtol, 1e-5), atol=1e-6,
+                                       err_msg=f"{info.name} sample {j}: jvp of out{k}")
+
+
 def hvp_scalar(info, sample, values, u):
     """``h(x) = <grad loss(x), u>`` and its gradient, by nested tapes."""
     with tf.GradientTape() as outer:
