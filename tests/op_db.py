@@ -174,9 +174,13 @@ def binary(name, make_x=normal, make_y=None, dtypes=F32_64, **kw):
     op(name, binary_samples(make_x, make_y), dtypes=dtypes, **kw)
 
 
-def _tapeflow_nn_ops(tf):
+def _tapeflow_module(tf, name):
     import importlib
-    return importlib.import_module(tf.__name__ + ".ops.nn_ops")
+    return importlib.import_module(f"{tf.__name__}.{name}")
+
+
+def _tapeflow_nn_ops(tf):
+    return _tapeflow_module(tf, "ops.nn_ops")
 
 
 def _off_six(x):
@@ -552,6 +556,12 @@ op("nn.conv1d_transpose", lambda g: [Sample((g.normal(2, 3, 4), g.normal(3, 2, 4
                                              2, "VALID"))], rtol=1e-4, atol=1e-5)
 op("nn.dropout", lambda g: [Sample((g.normal(3, 4), 0.0))],
    note="rate 0 only: the random mask differs from TF's stream (tests/test_op_extras.py)")
+op("image.extract_patches", lambda g: [
+    Sample((g.normal(1, 5, 5, 2), [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME")),
+    Sample((g.normal(2, 4, 3, 1), [1, 3, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"))],
+   fn=lambda tf, *a, **k: (tf.image.extract_patches(*a, **k) if tf.__name__ == "tensorflow"
+                           else _tapeflow_module(tf, "ops.conv_ops").extract_patches(*a, **k)),
+   note="tapeflow keeps it in ops.conv_ops (its Keras layers' convolution)")
 op("nn.separable_conv2d", lambda g: [
     Sample((g.normal(1, 5, 5, 2), g.normal(3, 3, 2, 2), g.normal(1, 1, 4, 3), [1, 1, 1, 1],
             "SAME")),

@@ -148,3 +148,16 @@ def test_prefetch_and_cache_pass_through_and_iteration_restarts():
     ds = Dataset.range(3).cache().prefetch(tf.data.AUTOTUNE)
     assert values(ds) == values(ds) == [0, 1, 2]
     assert values(Dataset.range(2, 8, 2)) == [2, 4, 6]
+
+
+def test_shard_reduce_and_get_single_element():
+    ds = Dataset.range(10)
+    assert values(ds.shard(3, 1)) == [1, 4, 7] and len(ds.shard(3, 1)) == 3
+    assert values(ds.map(lambda x: x).shard(4, 3)) == [3, 7]
+    total = ds.reduce(tf.constant(0, tf.int64), lambda state, x: state + x)
+    assert int(total) == 45
+    assert int(Dataset.from_tensors(7).get_single_element()) == 7
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        ds.get_single_element()
+    with pytest.raises(ValueError):
+        ds.shard(2, 2)

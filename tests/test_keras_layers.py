@@ -174,3 +174,61 @@ def test_initializers_have_keras_scales():
     n = tf.keras.initializers.RandomNormal(stddev=0.5)((500, 100)).numpy()
     assert np.std(n) == pytest.approx(0.5, rel=0.02)
     assert np.all(tf.keras.initializers.get("ones")((2,)).numpy() == 1.0)
+
+
+def test_dense_refuses_an_input_of_another_width_like_keras():
+    layer = tf.keras.layers.Dense(3, name="probe")
+    layer(tf.ones((1, 3)))
+    with pytest.raises(ValueError, match=r"^Input 0 with name 'None' of layer 'probe' is "
+                       r"incompatible with the layer: expected axis -1 of input shape to have "
+                       r"value 3, but received input with shape \(1, 4\)$"):
+        layer(tf.ones((1, 4)))
+
+
+def test_regularization_and_added_losses_follow_keras():
+    # Values printed by TensorFlow 2.21 for the same program.
+    dense = tf.keras.layers.Dense(2, kernel_regularizer=tf.keras.regularizers.L2(0.1),
+                                  bias_regularizer="l1", kernel_initializer="ones")
+    dense(tf.ones((1, 3)))
+    np.testing.assert_allclose([float(v) for v in dense.losses], [0.6, 0.0], rtol=1e-6)
+
+    class AddsSum(tf.keras.layers.Layer):
+        def call(self, x):
+            self.add_loss(tf.reduce_sum(x))
+            return x
+
+    model = tf.keras.Sequential([AddsSum(), dense])
+    model(tf.ones((1, 3)))
+    model(tf.ones((1, 3)) * 2)
+    np.testing.assert_allclose([float(v) for v in model.losses], [6.0, 0.6, 0.0], rtol=1e-6)
+    l1l2 = tf.keras.regularizers.L1L2(l1=0.1, l2=0.2)(tf.constant([1.0, -2.0]))
+    assert float(l1l2) == pytest.approx(1.3)
+    assert tf.keras.regularizers.get("l2").l2 == 0.01
+    with tf.GradientTape() as tape:
+        penalty = tf.add_n(dense.losses)
+    grad = tape.gradient(penalty, dense.kernel)
+    np.testing.assert_allclose(grad.numpy(), 0.2 * dense.kernel.numpy(), rtol=1e-6)
+
+
+def test_unknown_keyword_arguments_are_refused_like_keras():
+    with pytest.raises(ValueError, match=r"^Unrecognized keyword arguments passed to Dense: "
+                       r"\{'foo': 1\}$"):
+        tf.keras.layers.Dense(3, foo=1)
+
+
+def test_merge_and_global_pooling_layers():
+    # Expected values as TensorFlow 2.21 printed them for the same inputs.
+    tf.keras.backend.clear_session()
+    a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = a * 2.0
+    layers = tf.keras.layers
+    assert layers.Add()([a, b]).numpy().tolist() == [[0, 3, 6], [9, 12, 15]]
+    assert layers.Subtract()([a, b]).numpy().tolist() == [[0, -1, -2], [-3, -4, -5]]
+    assert layers.Average()([a, b]).numpy().tolist() == [[0, 1.5, 3], [4.5, 6, 7.5]]
+    assert layers.Concatenate().name == "concatenate"
+    assert layers.Concatenate()([a, b]).shape == (2, 6)
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 2, 3, 2))
+    assert layers.GlobalAveragePooling2D()(x).numpy().tolist() == [[5, 6], [17, 18]]
+    assert layers.GlobalMaxPooling2D(keepdims=True)(x).shape == (2, 1, 1, 2)
+    with pytest.raises(ValueError, match="A merge layer should be called on a list of inputs"):
+        layers.Add()(a)

@@ -71,9 +71,10 @@ def test_sequential_with_input_and_add():
     model.add(tf.keras.layers.Dense(2, activation="relu"))
     assert model.built and len(model.layers) == 1
     assert model.count_params() == 8
-    lines = []
-    model.summary(print_fn=lines.append)
-    assert "(None, 2)" in "\n".join(lines) and " Total params: 8 (32.00 B)" in lines
+    chunks = []
+    model.summary(print_fn=chunks.append)
+    assert len(chunks) == 1
+    assert "(None, 2)" in chunks[0] and " Total params: 8 (32.00 B)\n" in chunks[0]
 
 
 def test_training_flag_reaches_nested_dropout():
@@ -103,6 +104,41 @@ def test_one_training_step_lowers_the_loss():
         with tf.GradientTape() as tape:
             loss = mse(y, model(x))
         opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
-                                model.trainable_variables))
+                                model.trainable_variables, strict=True))
         losses.append(float(loss))
     assert losses[-1] < 0.2 * losses[0]
+
+
+def test_summary_prints_keras_table():
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([
+        tf.keras.Input(shape=(8, 8)), tf.keras.layers.Flatten(),
+        tf.keras.layers.Dense(128, activation="relu"), tf.keras.layers.Dropout(0.2),
+        tf.keras.layers.Dense(10)])
+    lazy = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    lines = []
+    model.summary(print_fn=lines.append)
+    lazy.summary(print_fn=lines.append)
+    lazy(tf.ones((5, 7)))
+    lazy.summary(print_fn=lines.append)
+    assert "\n".join(lines).splitlines() == load("summary.json")["lines"]
+
+
+def test_build_with_an_input_shape_creates_the_weights():
+    class Net2(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(4)
+            self.out = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    net = Net2()
+    net.build((None, 5))
+    assert net.built and [tuple(v.shape) for v in net.trainable_variables] == [
+        (5, 4), (4,), (4, 1), (1,)]
+    seq = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    seq.build((None, 4))
+    assert [tuple(w.shape) for w in seq.weights] == [(4, 3), (3,)]
+    assert seq.layers[0]._output_shape == (None, 3)

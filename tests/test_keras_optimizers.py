@@ -15,8 +15,8 @@ CASES = FIX["cases"]
 def test_optimizer_steps_match_tensorflow(case):
     w, b = tf.Variable(f32(FIX["w0"])), tf.Variable(f32(FIX["b0"]))
     opt = getattr(tf.keras.optimizers, case["optimizer"])(**case["kwargs"])
-    for (gw, gb), want in zip(FIX["grads"], case["steps"]):
-        opt.apply_gradients(zip([tf.constant(f32(gw)), tf.constant(f32(gb))], [w, b]))
+    for (gw, gb), want in zip(FIX["grads"], case["steps"], strict=True):
+        opt.apply_gradients(zip([tf.constant(f32(gw)), tf.constant(f32(gb))], [w, b], strict=True))
         np.testing.assert_allclose(w.numpy(), f32(want["w"]), rtol=1e-5, atol=1e-7)
         np.testing.assert_allclose(b.numpy(), f32(want["b"]), rtol=1e-5, atol=1e-7)
     assert int(opt.iterations.numpy()) == case["iterations"]
@@ -74,3 +74,25 @@ def test_apply_gradients_is_not_recorded_on_a_tape():
 def test_momentum_out_of_range_is_rejected():
     with pytest.raises(ValueError, match="momentum"):
         tf.keras.optimizers.SGD(momentum=1.5)
+
+
+SCHED = load("schedules.json")
+
+
+@pytest.mark.parametrize("index", range(len(SCHED["schedules"])),
+                         ids=[f"{c}-{k}" for c, _, k in SCHED["schedules"]])
+def test_learning_rate_schedules_match_tensorflow(index):
+    cls, args, kwargs = SCHED["schedules"][index]
+    schedule = getattr(tf.keras.optimizers.schedules, cls)(*args, **kwargs)
+    got = [float(schedule(step)) for step in SCHED["steps"]]
+    np.testing.assert_allclose(got, SCHED["rates"][index], rtol=1e-5, atol=1e-8)
+
+
+def test_optimizer_evaluates_its_schedule_at_each_step():
+    schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5)
+    opt = tf.keras.optimizers.SGD(schedule)
+    v = tf.Variable(1.0)
+    for _ in range(3):
+        opt.apply_gradients([(tf.constant(1.0), v)])
+    assert float(v.numpy()) == pytest.approx(SCHED["sgd_variable"], rel=1e-6)
+    assert float(opt.learning_rate) == pytest.approx(SCHED["sgd_rate_after"], rel=1e-6)

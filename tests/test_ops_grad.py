@@ -295,6 +295,15 @@ case("composite-mlp-loss", lambda w, b, x: tf.reduce_mean(tf.nn.softmax_cross_en
     labels=tf.constant([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]], w.dtype),
     logits=tf.tanh(tf.matmul(x, w) + b))), normal((3, 2)), normal((2,)), normal((3, 3)))
 
+# ----------------------------------------------------------------------- convolution, pooling
+
+case("conv2d-same-stride2", lambda x, f: tf.nn.conv2d(x, f, 2, "SAME"), normal((1, 5, 4, 2)),
+     normal((2, 3, 2, 3)))
+case("conv2d-valid", lambda x, f: tf.nn.conv2d(x, f, 1, "VALID"), normal((2, 4, 4, 1)),
+     normal((3, 2, 1, 2)))
+case("max_pool2d-same", lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME"), distinct((1, 3, 5, 2)))
+case("avg_pool2d-same", lambda x: tf.nn.avg_pool2d(x, 3, 2, "SAME"), normal((1, 5, 4, 2)))
+
 CASE_IDS = [c.name for c in CASES]
 assert len(set(CASE_IDS)) == len(CASE_IDS), "case names must be unique"
 

@@ -1,7 +1,6 @@
 """GradientTape: watch, record (via dispatch), gradient, jacobian, reset, stop_recording."""
 import contextlib
 import enum
-import logging
 
 from . import explain as _explain
 from . import nest
@@ -12,7 +11,15 @@ from .tensor import Tensor, _TensorLike, convert_to_tensor
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
-logger = logging.getLogger("tapeflow")
+
+
+def _warn(message, *args):
+    """Log a warning on the ``tapeflow`` logger, as TensorFlow logs its tape warnings.
+
+    ``logging`` is imported here, on the first warning, to keep it off ``import tapeflow``.
+    """
+    import logging
+    logging.getLogger("tapeflow").warning(message, *args)
 
 _CONSUMED = ("A non-persistent GradientTape can only be used to compute one set of "
              "gradients (or jacobians)")
@@ -136,7 +143,7 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
             if t._value.dtype.kind not in "fc":
-                logger.warning("The dtype of the watched tensor must be floating (e.g. "
+                _warn("The dtype of the watched tensor must be floating (e.g. "
                                "tf.float32), got %r", t.dtype)
                 continue
             if type(t) is Tensor:
@@ -183,7 +190,7 @@ class GradientTape:
             if not self._persistent:
                 self._pop_tape()
             else:
-                logger.warning(
+                _warn(
                     "Calling GradientTape.gradient on a persistent tape inside its context is "
                     "significantly less efficient than calling it outside the context (it "
                     "causes the gradient ops to be recorded on the tape, leading to increased "
@@ -245,7 +252,7 @@ class GradientTape:
                                 f"differentiated, but received {t!r}.")
             v = t._value
             if v.dtype.kind not in "fc":
-                logger.warning("The dtype of the target tensor must be floating (e.g. "
+                _warn("The dtype of the target tensor must be floating (e.g. "
                                "tf.float32) when calling GradientTape.gradient, got %r",
                                t.dtype)
             og = None if flat_og is None else flat_og[k]
@@ -272,7 +279,7 @@ class GradientTape:
                 raise ValueError(f"Argument `sources` should be a list or nested structure "
                                  f"of Tensors or Variables, but received {s!r}.")
             if s._value.dtype.kind not in "fc":
-                logger.warning("The dtype of the source tensor must be floating (e.g. "
+                _warn("The dtype of the source tensor must be floating (e.g. "
                                "tf.float32) when calling GradientTape.gradient, got %r",
                                s.dtype)
                 ids.append(None)

@@ -184,7 +184,7 @@ class Dataset:
     def _over_indices(arrays, indices, n):
         def it():
             for i in indices():
-                yield _map(lambda a: a[i], arrays)
+                yield _map(lambda a, i=i: a[i], arrays)
         return Dataset(it, n, lambda: _map(lambda a: TensorSpec(
             np.shape(a)[1:], _dt.FROM_NUMPY[np.asarray(a).dtype]), arrays),
             indices=indices, arrays=arrays)
@@ -258,9 +258,9 @@ class Dataset:
             card = UNKNOWN
 
         def it():
-            for elements in zip(*(p._make_iter() for p in parts)):
+            for elements in zip(*(p._make_iter() for p in parts), strict=False):
                 flat = iter(elements)
-                yield _map(lambda _: next(flat), structure)
+                yield _map(lambda _, flat=flat: next(flat), structure)
         ds = Dataset(it, card)
         ds._kind = "_ZipDataset"
         return ds
@@ -357,9 +357,9 @@ class Dataset:
                     if len(chunk) and chunk[-1] - chunk[0] == len(chunk) - 1 and np.all(
                             np.diff(chunk) == 1):
                         sl = slice(int(chunk[0]), int(chunk[-1]) + 1)
-                        yield _map(lambda a: a[sl], arrays)
+                        yield _map(lambda a, sl=sl: a[sl], arrays)
                     else:
-                        yield _map(lambda a: a[chunk], arrays)
+                        yield _map(lambda a, chunk=chunk: a[chunk], arrays)
         else:
             parent = self._make_iter
 
@@ -498,6 +498,53 @@ class Dataset:
         ds = Dataset.zip(counter, self)
         ds._kind = "_EnumerateDataset"
         return ds
+
+    def shard(self, num_shards, index, name=None) -> "Dataset":
+        """Every ``num_shards``-th element starting at ``index`` (one worker's share).
+
+        Raises:
+            ValueError: unless ``0 <= index < num_shards``.
+        """
+        num_shards, index = int(num_shards), int(index)
+        if num_shards < 1 or not 0 <= index < num_shards:
+            raise ValueError(f"Invalid shard: num_shards={num_shards}, index={index}")
+        card = self._cardinality
+        if card >= 0:
+            card = (card - index + num_shards - 1) // num_shards
+        if self._indices is not None:
+            parent = self._indices
+            ds = Dataset._over_indices(self._arrays, lambda: parent()[index::num_shards], card)
+        else:
+            parent = self._make_iter
+            ds = Dataset(lambda: itertools.islice(parent(), index, None, num_shards), card,
+                         self._spec_fn)
+        ds._kind = "_ShardDataset"
+        return ds
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """Fold the elements: ``state = reduce_func(state, element)`` from ``initial_state``.
+
+        Returns:
+            The final state (Tensors).
+        """
+        state = _tensors(_from_user(initial_state))
+        for element in self:
+            state = reduce_func(state, element)
+        return _tensors(_from_fn_output(state))
+
+    def get_single_element(self, name=None):
+        """The only element of a one-element dataset.
+
+        Raises:
+            tf.errors.InvalidArgumentError: if the dataset has no element or more than one.
+        """
+        from .._core import errors
+        items = list(itertools.islice(self._make_iter(), 2))
+        if len(items) != 1:
+            raise errors.InvalidArgumentError(
+                None, None, "Dataset was empty." if not items
+                else "Dataset had more than one element.")
+        return _tensors(items[0])
 
     def prefetch(self, buffer_size=None, name=None) -> "Dataset":
         """The same dataset: tapeflow computes eagerly, there is nothing to overlap."""

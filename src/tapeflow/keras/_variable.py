@@ -18,11 +18,12 @@ class KerasVariable(Variable):
         dtype: optional DType.
     """
 
-    __slots__ = ("_path",)
+    __slots__ = ("_path", "regularizer")
 
     def __init__(self, initial_value, name="variable", trainable=True, dtype=None):
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
         self._path = _naming.current_path(self._name)
+        self.regularizer = None
 
     @property
     def name(self) -> str:

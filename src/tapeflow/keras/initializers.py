@@ -15,7 +15,7 @@ __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUn
            "LecunUniform", "LecunNormal", "VarianceScaling", "get", "zeros", "ones",
            "constant", "random_normal", "random_uniform", "truncated_normal",
            "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
-           "lecun_normal"]
+           "lecun_normal", "Orthogonal", "orthogonal"]
 
 
 def _fans(shape):
@@ -175,7 +175,31 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix times ``gain``, from the QR decomposition of a normal
+    sample (``keras.initializers.Orthogonal``; Saxe et al. 2014)."""
+
+    def __init__(self, gain=1.0, seed=None):
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape, dtype=None):
+        shape = tuple(shape)
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        flat = (max(rows, cols), min(rows, cols))
+        a = _r.normal(flat, dtype="float64", seed=self.seed)._value
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        dtype = _dt.as_dtype(dtype or "float32")
+        return Tensor((self.gain * q).reshape(shape).astype(dtype._np))
+
+
 zeros, ones, constant = Zeros, Ones, Constant
+orthogonal = Orthogonal
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
 glorot_uniform, glorot_normal = GlorotUniform, GlorotNormal
 he_uniform, he_normal, lecun_uniform, lecun_normal = HeUniform, HeNormal, LecunUniform, LecunNormal
@@ -185,7 +209,7 @@ _BY_NAME = {
     "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
     "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
-    "variance_scaling": VarianceScaling,
+    "variance_scaling": VarianceScaling, "orthogonal": Orthogonal,
 }
 
 

@@ -14,7 +14,8 @@ __all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
            "BinaryCrossentropy", "MeanSquaredError", "MeanAbsoluteError",
            "sparse_categorical_crossentropy", "categorical_crossentropy",
            "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "mse", "mae",
-           "get", "EPSILON"]
+           "Huber", "KLDivergence", "Poisson", "CosineSimilarity", "huber", "kl_divergence",
+           "kld", "poisson", "cosine_similarity", "get", "EPSILON"]
 
 EPSILON = 1e-7
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", None)
@@ -170,8 +171,55 @@ def mean_absolute_error(y_true, y_pred):
     return _m.reduce_mean(_m.abs(_m.subtract(y_true, y_pred)), -1)
 
 
+def huber(y_true, y_pred, delta=1.0):
+    """Mean over the last axis of ``e**2 / 2`` where ``|e| <= delta``, else
+    ``delta * |e| - delta**2 / 2``, with ``e = y_pred - y_true`` (Huber 1964)."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    error = _m.subtract(y_pred, y_true)
+    abs_error = _m.abs(error)
+    quadratic = _m.multiply(_m.square(error), 0.5)
+    linear = _m.subtract(_m.multiply(abs_error, delta), 0.5 * delta * delta)
+    return _m.reduce_mean(_a.where(_m.less_equal(abs_error, delta), quadratic, linear), -1)
+
+
+def kl_divergence(y_true, y_pred):
+    """``sum(y_true * log(y_true / y_pred), -1)``, both clipped to ``[1e-7, 1]``."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    t = _m.minimum(_m.maximum(y_true, EPSILON), 1.0)
+    p = _m.minimum(_m.maximum(y_pred, EPSILON), 1.0)
+    return _m.reduce_sum(_m.multiply(t, _m.log(_m.divide(t, p))), -1)
+
+
+def poisson(y_true, y_pred):
+    """``mean(y_pred - y_true * log(y_pred + 1e-7), -1)``."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    return _m.reduce_mean(_m.subtract(y_pred, _m.multiply(y_true, _m.log(
+        _m.add(y_pred, EPSILON)))), -1)
+
+
+def _l2_normalize(x, axis):
+    inv = _m.minimum(_m.rsqrt(_m.reduce_sum(_m.square(x), axis, keepdims=True)),
+                     1.0 / EPSILON)
+    return _m.multiply(x, inv)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """``-sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)``: -1 for parallel
+    vectors."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    return _m.negative(_m.reduce_sum(_m.multiply(_l2_normalize(y_true, axis),
+                                                 _l2_normalize(y_pred, axis)), axis))
+
+
 mse = mean_squared_error
 mae = mean_absolute_error
+kld = kl_divergence
 
 
 def _reduce(values, reduction, sample_weight):
@@ -298,7 +346,47 @@ class MeanAbsoluteError(_Wrapper):
         super().__init__(reduction, name, dtype)
 
 
+class Huber(_Wrapper):
+    """The Huber loss (``tf.keras.losses.Huber``); see :func:`huber`."""
+
+    _fn = staticmethod(huber)
+
+    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss",
+                 dtype=None):
+        super().__init__(reduction, name, dtype, delta=delta)
+
+
+class KLDivergence(_Wrapper):
+    """Kullback-Leibler divergence (``tf.keras.losses.KLDivergence``)."""
+
+    _fn = staticmethod(kl_divergence)
+
+    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence", dtype=None):
+        super().__init__(reduction, name, dtype)
+
+
+class Poisson(_Wrapper):
+    """Poisson negative log-likelihood up to a constant (``tf.keras.losses.Poisson``)."""
+
+    _fn = staticmethod(poisson)
+
+    def __init__(self, reduction="sum_over_batch_size", name="poisson", dtype=None):
+        super().__init__(reduction, name, dtype)
+
+
+class CosineSimilarity(_Wrapper):
+    """Negative cosine similarity (``tf.keras.losses.CosineSimilarity``)."""
+
+    _fn = staticmethod(cosine_similarity)
+
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity",
+                 dtype=None):
+        super().__init__(reduction, name, dtype, axis=axis)
+
+
 _BY_NAME = {
+    "huber": Huber, "kl_divergence": KLDivergence, "kld": KLDivergence, "poisson": Poisson,
+    "cosine_similarity": CosineSimilarity,
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
     "categorical_crossentropy": CategoricalCrossentropy,
     "binary_crossentropy": BinaryCrossentropy, "mean_squared_error": MeanSquaredError,

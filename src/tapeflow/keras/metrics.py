@@ -8,13 +8,21 @@ from .._core.tensor import Tensor, _TensorLike
 from . import _naming
 from . import losses as _losses
 from ._variable import KerasVariable
-from .losses import (binary_crossentropy, categorical_crossentropy, mae, mse,
-                     sparse_categorical_crossentropy)
+from .losses import (
+    binary_crossentropy,
+    categorical_crossentropy,
+    mae,
+    mse,
+    sparse_categorical_crossentropy,
+)
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanSquaredError",
            "MeanAbsoluteError", "sparse_categorical_accuracy", "categorical_accuracy",
            "accuracy", "binary_accuracy", "sparse_categorical_crossentropy",
+           "Precision", "Recall", "RootMeanSquaredError", "SparseTopKCategoricalAccuracy",
+           "TopKCategoricalAccuracy", "sparse_top_k_categorical_accuracy",
+           "top_k_categorical_accuracy",
            "categorical_crossentropy", "binary_crossentropy", "mse", "mae"]
 
 
@@ -96,7 +104,9 @@ class Mean(Metric):
 
     >>> import tapeflow as tf
     >>> m = tf.keras.metrics.Mean()
-    >>> m([1.0, 2.0]); m(6.0).numpy()
+    >>> float(m([1.0, 2.0]))
+    1.5
+    >>> float(m(6.0))
     3.0
     """
 
@@ -178,6 +188,107 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
     t = _squeeze_last(t, p) if t.ndim == p.ndim + 1 else t
     p = _squeeze_last(p, t) if p.ndim == t.ndim + 1 else p
     return Tensor(((p > threshold) == (t > 0.5)).astype(np.float32).mean(-1))
+
+
+def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
+    """1.0 where the label's score is among the ``k`` largest (ties count as in), else 0.0."""
+    t, p = _np(y_true).astype(np.int64), _np(y_pred)
+    if t.ndim == p.ndim and t.shape[-1] == 1:
+        t = t[..., 0]
+    p2 = p.reshape(-1, p.shape[-1])
+    score = np.take_along_axis(p2, t.reshape(-1, 1), axis=1)
+    hit = (p2 > score).sum(-1) < k
+    return Tensor(hit.reshape(t.shape).astype(np.float32))
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    """As :func:`sparse_top_k_categorical_accuracy` with one-hot labels."""
+    return sparse_top_k_categorical_accuracy(np.argmax(_np(y_true), -1), y_pred, k)
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the label is among the top ``k`` predictions."""
+
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None):
+        super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k)
+
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the one-hot label is among the top ``k`` predictions."""
+
+    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
+        super().__init__(top_k_categorical_accuracy, name, dtype, k=k)
+
+
+class _Confusion(Metric):
+    """True/false positives and negatives of ``y_pred > thresholds`` against 0/1 labels."""
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        super().__init__(name, dtype)
+        if top_k is not None or class_id is not None:
+            raise NotImplementedError("tapeflow's Precision/Recall take no top_k or class_id")
+        self.thresholds = 0.5 if thresholds is None else thresholds
+        n = len(self.thresholds) if isinstance(self.thresholds, (list, tuple)) else None
+        shape = () if n is None else (n,)
+        self.true_positives = self.add_variable(shape, name="true_positives")
+        self.false_positives = self.add_variable(shape, name="false_positives")
+        self.false_negatives = self.add_variable(shape, name="false_negatives")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        t = _np(y_true).astype(bool).ravel()
+        p = _np(y_pred).astype(np.float64).ravel()
+        th = np.asarray(self.thresholds, np.float64)
+        above = p[:, None] > th.reshape(1, -1)
+        w = (np.ones_like(p) if sample_weight is None
+             else np.broadcast_to(_np(sample_weight), _np(y_pred).shape).ravel())[:, None]
+        dt = self._dtype._np
+        shape = self.true_positives._value.shape
+        for var, mask in ((self.true_positives, above & t[:, None]),
+                          (self.false_positives, above & ~t[:, None]),
+                          (self.false_negatives, ~above & t[:, None])):
+            var._value = (var._value + (mask * w).sum(0).astype(dt).reshape(shape)).astype(dt)
+
+    def _ratio(self, num, other):
+        n, d = num._value, num._value + other._value
+        return Tensor(np.where(d > 0, n / np.where(d > 0, d, 1), 0).astype(self._dtype._np))
+
+
+class Precision(_Confusion):
+    """``true_positives / (true_positives + false_positives)`` of ``y_pred > thresholds``
+    (``tf.keras.metrics.Precision``; 0 when nothing is predicted positive)."""
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name="precision",
+                 dtype=None):
+        super().__init__(thresholds, top_k, class_id, name, dtype)
+
+    def result(self):
+        return self._ratio(self.true_positives, self.false_positives)
+
+
+class Recall(_Confusion):
+    """``true_positives / (true_positives + false_negatives)`` (``tf.keras.metrics.Recall``)."""
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name="recall", dtype=None):
+        super().__init__(thresholds, top_k, class_id, name, dtype)
+
+    def result(self):
+        return self._ratio(self.true_positives, self.false_negatives)
+
+
+class RootMeanSquaredError(Mean):
+    """The square root of the running mean of squared errors
+    (``tf.keras.metrics.RootMeanSquaredError``)."""
+
+    def __init__(self, name="root_mean_squared_error", dtype=None):
+        super().__init__(name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        p = _np(y_pred).astype(self._dtype._np)
+        t = _np(y_true).astype(p.dtype)
+        super().update_state(np.square(t - p), sample_weight)
+
+    def result(self):
+        return Tensor(np.sqrt(super().result()._value))
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):

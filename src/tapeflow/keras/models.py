@@ -1,13 +1,17 @@
 """Model (subclassable) and Sequential (a stack of layers), as in Keras 3."""
+import sys
+
 from .._core.backend import np
 from .._core.tensor import Tensor
 from .layers.input_layer import InputLayer, KerasTensor
+from .layers import layer as _layer
 from .layers.layer import Layer
+from .trainer import Trainer
 
 __all__ = ["Model", "Sequential"]
 
 
-class Model(Layer):
+class Model(Trainer, Layer):
     """A layer that groups layers; subclass it and define ``call`` (``tf.keras.Model``).
 
     Layers, models and lists of layers assigned as attributes are tracked in assignment
@@ -30,35 +34,91 @@ class Model(Layer):
         raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` "
                                   "method implemented.")
 
-    def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
-        """Print each sublayer's name, type, output shape and parameter count, and totals.
+    def build(self, input_shape=None):
+        """Create every weight by running the model once on zeros of ``input_shape``
+        (``None`` dimensions taken as 1), as ``model.build((None, 784))`` does in Keras."""
+        if (_layer.building and _layer.building[-1] is self) or input_shape is None:
+            self.built = True
+            return
+        self._build_from_shape(tuple(input_shape))
 
-        Shapes are known once the model has been called (or built from an input shape).
+    def _build_from_shape(self, input_shape):
+        self.built = True
+        shape = tuple(1 if d is None else d for d in input_shape)
+        self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        if input_shape[0] is None:
+            for layer in [self, *self._all_layers()]:
+                if layer._output_shape:
+                    layer._output_shape = (None,) + layer._output_shape[1:]
+
+    def _all_layers(self):
+        found = []
+        for layer in self.layers:
+            found.append(layer)
+            if isinstance(layer, Model):
+                found += layer._all_layers()
+        return found
+
+    def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
+        """Print each sublayer's name, type, output shape and parameter count, and totals,
+        in Keras 3's table (as it prints on an 80-column console).
+
+        Output shapes are those of the last call (``None`` batch for a ``Sequential``
+        built from an input shape); an unbuilt layer shows ``?`` and ``0 (unbuilt)``.
+
+        Args:
+            print_fn: called once with the whole table (default: written to stdout).
         """
-        print_fn = print_fn or print
-        rows = [(f"{layer.name} ({type(layer).__name__})",
-                 str(layer._output_shape) if layer._output_shape else "?",
-                 f"{layer.count_params():,}") for layer in self.layers]
-        width = (33, 24, 15)
-        print_fn(f'Model: "{self.name}"')
-        rule = "+" + "+".join("-" * w for w in width) + "+"
-        print_fn(rule)
-        print_fn("|" + "Layer (type)".ljust(width[0]) + "|" + "Output Shape".ljust(width[1])
-                 + "|" + "Param #".rjust(width[2]) + "|")
-        print_fn(rule.replace("-", "="))
-        for name, shape, count in rows:
-            print_fn("|" + name[:width[0]].ljust(width[0]) + "|" + shape.ljust(width[1])
-                     + "|" + count.rjust(width[2]) + "|")
-        print_fn(rule)
+        widths = (33, 24, 15)
+
+        def rule(left, fill, mid, right):
+            return left + mid.join(fill * w for w in widths) + right
+
+        def row(bar, cells):
+            name, shape, params = cells
+            return (f"{bar} {name.ljust(widths[0] - 2)} {bar} {shape.ljust(widths[1] - 2)} "
+                    f"{bar} {params.rjust(widths[2] - 2)} {bar}")
+
+        lines = [f'Model: "{self.name}"', rule("\u250f", "\u2501", "\u2533", "\u2513"),
+                 row("\u2503", ("Layer (type)", "Output Shape", "Param #")),
+                 rule("\u2521", "\u2501", "\u2547", "\u2529")]
+        layers = self.layers
+        for i, layer in enumerate(layers):
+            if layer.built:
+                shape = "?" if layer._output_shape is None else _shape_text(layer._output_shape)
+                params = f"{layer.count_params():,}"
+            else:
+                shape, params = "?", "0 (unbuilt)"
+            lines.append(row("\u2502", (f"{layer.name} ({type(layer).__name__})", shape,
+                                        params)))
+            if i < len(layers) - 1:
+                lines.append(rule("\u251c", "\u2500", "\u253c", "\u2524"))
+        lines.append(rule("\u2514", "\u2500", "\u2534", "\u2518"))
         total = self.count_params()
         trainable = int(sum(w._value.size for w in self.trainable_weights))
+        sizes = {w._id: w._value.nbytes for w in self.weights}
+        total_bytes = sum(sizes.values())
+        train_bytes = sum(sizes[w._id] for w in self.trainable_weights)
+        lines += [f" Total params: {total:,} ({_bytes_text(total_bytes)})",
+                  f" Trainable params: {trainable:,} ({_bytes_text(train_bytes)})",
+                  f" Non-trainable params: {total - trainable:,} "
+                  f"({_bytes_text(total_bytes - train_bytes)})"]
+        text = "\n".join(lines) + "\n"
+        if print_fn is None:
+            sys.stdout.write(text)
+        else:
+            print_fn(text)
 
-        def size(n):
-            nbytes = 4 * n
-            return f"{nbytes / 1024:.2f} KB" if nbytes >= 1024 else f"{nbytes:.2f} B"
-        print_fn(f" Total params: {total:,} ({size(total)})")
-        print_fn(f" Trainable params: {trainable:,} ({size(trainable)})")
-        print_fn(f" Non-trainable params: {total - trainable:,} ({size(total - trainable)})")
+
+def _shape_text(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _bytes_text(n):
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.2f} {unit}"
+        n /= 1024
 
 
 class Sequential(Model):
@@ -126,11 +186,14 @@ class Sequential(Model):
         if all(layer.built for layer in self._layers):
             self.built = True
             return
-        shape = tuple(1 if d is None else d for d in self._input_shape)
-        self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        self._build_from_shape(self._input_shape)
 
     def build(self, input_shape=None):
-        self.built = True
+        if (_layer.building and _layer.building[-1] is self) or input_shape is None:
+            self.built = True
+            return
+        self._input_shape = tuple(input_shape)
+        self._maybe_build_from_input_shape()
 
     def call(self, inputs, training=None):
         x = inputs

@@ -10,7 +10,8 @@ from ._helpers import shape_tuple
 
 __all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed"]
 
-_state = {"seed": None, "rng": np.random.default_rng(), "ops": {}}
+# The generator is made on first use: numpy.random stays off ``import tapeflow``.
+_state = {"seed": None, "rng": None, "ops": {}}
 
 
 def set_seed(seed):
@@ -30,7 +31,10 @@ def get_global_seed():
 
 def _rng(seed):
     if seed is None:
-        return _state["rng"]
+        rng = _state["rng"]
+        if rng is None:
+            rng = _state["rng"] = np.random.default_rng(_state["seed"])
+        return rng
     key = (_state["seed"], int(seed))
     rng = _state["ops"].get(key)
     if rng is None:

@@ -20,17 +20,20 @@ class Dense(Layer):
         activation: an activation name or callable; None for linear.
         use_bias: whether to add a bias.
         kernel_initializer, bias_initializer: initializer names or instances.
+        kernel_regularizer, bias_regularizer: optional penalties (see ``layer.losses``).
         name, trainable, dtype, input_shape: as for ``Layer``.
 
     Raises:
-        ValueError: for a non-positive ``units``, or (on the first call) an input whose last
-            dimension is unknown.
+        ValueError: for a non-positive ``units``, or an input whose last dimension differs
+            from the one the layer was built for.
 
     >>> import tapeflow as tf
     >>> layer = tf.keras.layers.Dense(3, kernel_initializer='ones')
     >>> layer(tf.ones((2, 4))).numpy().tolist()
     [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]
     """
+
+    _cast_kinds = "fiub"
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -48,6 +51,8 @@ class Dense(Layer):
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
+        self.kernel_regularizer = kernel_regularizer
+        self.bias_regularizer = bias_regularizer
         self.kernel = None
         self.bias = None
 
@@ -58,14 +63,22 @@ class Dense(Layer):
                              f"defined. Found None. Full input shape received: {input_shape}")
         self.kernel = self.add_weight(shape=(input_dim, self.units), name="kernel",
                                       initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.units,), name="bias",
                                         initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer,
                                         constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs):
+        shape = inputs._value.shape
+        if not shape or shape[-1] != self.kernel._value.shape[0]:
+            raise ValueError(
+                f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
+                f"layer: expected axis -1 of input shape to have value "
+                f"{self.kernel._value.shape[0]}, but received input with shape {shape}")
         rank = inputs._value.ndim
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)

@@ -7,20 +7,27 @@ from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import math_ops as _m
 from .. import _naming
 from .. import initializers as _init
+from .. import regularizers as _reg
 from .._variable import KerasVariable
 
 __all__ = ["Layer"]
 
 # The ``training`` flag of the outermost call, seen by nested layers that are not given one.
 _training_stack = []
+# Keyword arguments every Keras layer accepts (and tapeflow ignores).
+_ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "activity_regularizer",
+                    "autocast", "implementation", "input_length", "dynamic"}
+# Layers whose ``build`` runs from their first call (not from user code), innermost last.
+building = []
 
 
-def _convert_input(x, dtype):
+def _convert_input(x, dtype, kinds):
+    """``x`` as a tensor, cast to ``dtype`` if its dtype is of one of ``kinds`` ('f', 'fiub')."""
     if isinstance(x, (tuple, list, dict)) or x is None:
         return x
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
-    if x._value.dtype != dtype._np and x._value.dtype.kind in "fiub":
+    if x._value.dtype != dtype._np and x._value.dtype.kind in kinds:
         x = _m.cast(x, dtype)
     return x
 
@@ -50,9 +57,18 @@ class Layer:
             ``Sequential`` to build ahead of the first call).
     """
 
+    # Float inputs take the layer's dtype, as Keras autocasts; Dense and Conv2D also cast
+    # integer and bool inputs (Keras promotes them in the matmul).
+    _cast_kinds = "f"
+
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, **kwargs):
+        unknown = {k: v for k, v in kwargs.items() if k not in _ACCEPTED_KWARGS}
+        if unknown:
+            raise ValueError(f"Unrecognized keyword arguments passed to "
+                             f"{type(self).__name__}: {unknown}")
         object.__setattr__(self, "_own_weights", [])
+        object.__setattr__(self, "_added_losses", [])
         self.name = name or _naming.auto_name(type(self).__name__)
         self._trainable = bool(trainable)
         self.dtype_policy = _dt.as_dtype(dtype or "float32")
@@ -95,6 +111,7 @@ class Layer:
             var = KerasVariable(init(shape, dtype=dtype), name=name or "variable",
                                 trainable=trainable, dtype=dtype)
         var.constraint = constraint
+        var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
         return var
 
@@ -113,7 +130,7 @@ class Layer:
                     visit(v)
 
         for key, value in vars(self).items():
-            if key != "_own_weights":
+            if key not in ("_own_weights", "_added_losses"):
                 visit(value)
         return found
 
@@ -187,12 +204,34 @@ class Layer:
             raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a "
                              f"weight list of length {len(weights)}, but the layer was "
                              f"expecting {len(mine)} weights.")
-        for var, value in zip(mine, weights):
+        for var, value in zip(mine, weights, strict=True):
             var.assign(convert_to_tensor(value, dtype=var.dtype))
 
     def count_params(self) -> int:
         """The number of scalars in all weights."""
         return int(sum(w._value.size for w in self.weights))
+
+    # -- losses --------------------------------------------------------------------------
+    def add_loss(self, loss):
+        """Add a scalar loss term (from ``call``); the outermost call starts the list afresh."""
+        self._added_losses.append(loss)
+
+    def _clear_losses(self):
+        self._added_losses.clear()
+        for layer in self._sublayers():
+            layer._clear_losses()
+
+    @property
+    def losses(self) -> list:
+        """Losses added by ``add_loss`` in the last call, then the weights' regularization
+        penalties (computed now, so they are differentiable), this layer first, then each
+        sublayer's."""
+        out = list(self._added_losses)
+        out += [w.regularizer(w) for w in self._own_weights
+                if getattr(w, "regularizer", None) is not None]
+        for layer in self._sublayers():
+            out += layer.losses
+        return out
 
     # -- calling -------------------------------------------------------------------------
     def build(self, input_shape):
@@ -204,13 +243,19 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
-        inputs = _convert_input(inputs, self.dtype_policy)
+        inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
             training = _training_stack[-1]
+        if not _training_stack:
+            self._clear_losses()
         with _naming.name_scope(self.name, self):
             if not self.built:
-                self.build(_shape_of(inputs))
+                building.append(self)
+                try:
+                    self.build(_shape_of(inputs))
+                finally:
+                    building.pop()
                 self.built = True
             if self._call_has_training:
                 kwargs["training"] = training
@@ -219,8 +264,8 @@ class Layer:
                 out = self.call(inputs, *args, **kwargs)
             finally:
                 _training_stack.pop()
-        if isinstance(out, _TensorLike):
-            self._output_shape = (None,) + tuple(out._value.shape[1:])
+        if self._output_shape is None and isinstance(out, _TensorLike):
+            self._output_shape = tuple(out._value.shape)  # the build-time shape, as Keras
         return out
 
     def __repr__(self):

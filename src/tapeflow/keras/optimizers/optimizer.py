@@ -3,7 +3,7 @@ import warnings
 
 from ..._core import dtypes as _dt
 from ..._core.backend import np
-from ..._core.tensor import _TensorLike
+from ..._core.tensor import Tensor, _TensorLike
 from .. import _naming
 from .._variable import KerasVariable
 
@@ -47,9 +47,10 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The learning rate (a float32 variable; assignable)."""
+        """The learning rate: a float32 variable (assignable), or with a schedule the
+        schedule's rate at the current step (a Tensor), as in Keras."""
         if self._schedule is not None:
-            self._learning_rate._value = np.float32(self._current_rate())
+            return Tensor(np.float32(self._current_rate()))
         return self._learning_rate
 
     @learning_rate.setter
@@ -77,7 +78,8 @@ class Optimizer:
 
     def add_variable_from_reference(self, reference_variable, name):
         """A zero slot variable shaped like ``reference_variable``, named after it."""
-        short = reference_variable.name.split(":")[0].replace("/", "_")
+        ref = getattr(reference_variable, "path", reference_variable.name.split(":")[0])
+        short = ref.replace("/", "_")
         with _naming.name_scope(self.name, self):
             var = KerasVariable(np.zeros_like(reference_variable._value),
                                 name=f"{short}_{name}", trainable=False,
@@ -124,7 +126,7 @@ class Optimizer:
         pairs = list(grads_and_vars)
         if not pairs:
             return self._iterations
-        grads, variables = zip(*pairs)
+        grads, variables = zip(*pairs, strict=True)
         self.apply(grads, variables)
         return self._iterations
 
@@ -134,11 +136,11 @@ class Optimizer:
         if not grads:
             return
         self._build_for(variables)
-        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        kept = [(g, v) for g, v in zip(grads, variables, strict=True) if g is not None]
         if not kept:
             raise ValueError("No gradients provided for any variable.")
         if len(kept) < len(grads):
-            missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables)
+            missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables, strict=True)
                        if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
@@ -146,7 +148,7 @@ class Optimizer:
         values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
         values = self._clip(values)
         rate = self._current_rate()
-        for g, (_, v) in zip(values, kept):
+        for g, (_, v) in zip(values, kept, strict=True):
             dt = v._value.dtype
             self.update_step(np.asarray(g, dt), v, dt.type(rate))
             if v.constraint is not None:

@@ -15,7 +15,7 @@ class SGD(Optimizer):
         learning_rate: the step size (default 0.01).
         momentum: in ``[0, 1]`` (default 0).
         nesterov: whether to use Nesterov momentum.
-        name: the optimizer's name (default ``SGD``).
+        name: the optimizer's name (default ``sgd``).
 
     Raises:
         ValueError: for a momentum outside ``[0, 1]``.
@@ -27,7 +27,7 @@ class SGD(Optimizer):
     0.8
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="sgd", **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         if not isinstance(momentum, float) or momentum < 0 or momentum > 1:
             if not (isinstance(momentum, int) and 0 <= momentum <= 1):

@@ -1,0 +1,172 @@
+"""Conv2D and 2-D pooling layers (channels-last)."""
+from ...ops import array_ops as _a
+from ...ops import conv_ops as _conv
+from ...ops import math_ops as _m
+from .. import activations as _act
+from .. import initializers as _init
+from .layer import Layer
+
+__all__ = ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D",
+           "AveragePooling2D"]
+
+
+def _pair(value):
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+class Conv2D(Layer):
+    """2-D convolution over ``(batch, rows, cols, channels)`` (``tf.keras.layers.Conv2D``).
+
+    ``outputs = activation(conv2d(inputs, kernel) + bias)`` with ``kernel`` of shape
+    ``(*kernel_size, in_channels, filters)``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or a pair.
+        strides: an int or a pair (default 1).
+        padding: 'valid' or 'same'.
+        activation, use_bias, kernel_initializer, bias_initializer: as for ``Dense``.
+
+    Raises:
+        ValueError: for a non-positive ``filters`` or a ``data_format`` other than
+            channels_last.
+    """
+
+    _cast_kinds = "fiub"
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
+                 dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        if int(filters) <= 0:
+            raise ValueError("Invalid value for argument `filters`. Expected a strictly "
+                             f"positive value. Received filters={filters}.")
+        if data_format not in (None, "channels_last"):
+            raise ValueError("tapeflow's Conv2D supports data_format='channels_last' only")
+        if _pair(dilation_rate) != (1, 1) or groups != 1:
+            raise ValueError("tapeflow's Conv2D supports dilation_rate=1 and groups=1 only")
+        self.filters = int(filters)
+        self.kernel_size = _pair(kernel_size)
+        self.strides = _pair(strides)
+        self.padding = padding.lower()
+        self.activation = _act.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = _init.get(kernel_initializer)
+        self.bias_initializer = _init.get(bias_initializer)
+        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        self.kernel = None
+        self.bias = None
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
+                                      initializer=self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer)
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.filters,), name="bias",
+                                        initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
+        self.built = True
+
+    def call(self, inputs):
+        y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper())
+        if self.use_bias:
+            y = _m.add(y, self.bias)
+        return self.activation(y)
+
+
+class _Pooling2D(Layer):
+    _fn = None
+
+    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise ValueError("tapeflow's pooling supports data_format='channels_last' only")
+        self.pool_size = _pair(pool_size)
+        self.strides = self.pool_size if strides is None else _pair(strides)
+        self.padding = padding.lower()
+
+    def call(self, inputs):
+        return type(self)._fn(inputs, self.pool_size, self.strides, self.padding.upper())
+
+
+class MaxPooling2D(_Pooling2D):
+    """The maximum over ``pool_size`` windows (``tf.keras.layers.MaxPooling2D``).
+
+    Args:
+        pool_size: an int or a pair (default 2).
+        strides: default ``pool_size``.
+        padding: 'valid' or 'same'.
+    """
+
+    _fn = staticmethod(_conv.max_pool2d)
+
+
+class AveragePooling2D(_Pooling2D):
+    """The mean over ``pool_size`` windows (``tf.keras.layers.AveragePooling2D``)."""
+
+    _fn = staticmethod(_conv.avg_pool2d)
+
+
+class Conv1D(Conv2D):
+    """1-D convolution over ``(batch, steps, channels)`` (``tf.keras.layers.Conv1D``),
+    computed as a 2-D convolution of height 1. ``padding='causal'`` pads on the left only.
+
+    Args:
+        filters, kernel_size (int), strides (int), padding ('valid', 'same', 'causal'),
+        activation, use_bias, initializers: as for ``Conv2D``.
+    """
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", **kwargs):
+        k = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
+        s = strides if isinstance(strides, int) else strides[0]
+        self._causal = padding.lower() == "causal"
+        super().__init__(filters, (1, k), strides=(1, s),
+                         padding="valid" if self._causal else padding, **kwargs)
+
+    def build(self, input_shape):
+        k = self.kernel_size[1]
+        self.kernel = self.add_weight(shape=(k, input_shape[-1], self.filters), name="kernel",
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        if self.use_bias:
+            self.bias = self.add_weight(shape=(self.filters,), name="bias",
+                                        initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
+        self.built = True
+
+    def call(self, inputs):
+        k = self.kernel._value.shape[0]
+        if self._causal and k > 1:
+            pad = _a.zeros((inputs._value.shape[0], k - 1, inputs._value.shape[2]),
+                           dtype=inputs.dtype)
+            inputs = _a.concat([pad, inputs], 1)
+        y = _conv.conv2d(_a.expand_dims(inputs, 1), _a.expand_dims(self.kernel, 0),
+                         self.strides, self.padding.upper())
+        if self.use_bias:
+            y = _m.add(y, self.bias)
+        return self.activation(_a.squeeze(y, 1))
+
+
+class _Pooling1D(_Pooling2D):
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
+        p = pool_size if isinstance(pool_size, int) else pool_size[0]
+        st = p if strides is None else (strides if isinstance(strides, int) else strides[0])
+        super().__init__((1, p), (1, st), padding, data_format, **kwargs)
+
+    def call(self, inputs):
+        return _a.squeeze(super().call(_a.expand_dims(inputs, 1)), 1)
+
+
+class MaxPooling1D(_Pooling1D):
+    """The maximum over windows of ``(batch, steps, channels)``."""
+
+    _fn = staticmethod(_conv.max_pool2d)
+
+
+class AveragePooling1D(_Pooling1D):
+    """The mean over windows of ``(batch, steps, channels)``."""
+
+    _fn = staticmethod(_conv.avg_pool2d)

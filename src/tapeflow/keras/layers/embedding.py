@@ -1,0 +1,45 @@
+"""Embedding: integer ids to learned vectors."""
+from ..._core import dtypes as _dt
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from .. import initializers as _init
+from .layer import Layer
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Layer):
+    """Row ``i`` of an ``(input_dim, output_dim)`` table for each id ``i``
+    (``tf.keras.layers.Embedding``).
+
+    Args:
+        input_dim: the vocabulary size.
+        output_dim: the vector size.
+        embeddings_initializer: default uniform on [-0.05, 0.05].
+
+    Raises:
+        ValueError: for non-positive sizes.
+    """
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+        kwargs.pop("input_length", None)
+        super().__init__(**kwargs)
+        if input_dim <= 0 or output_dim <= 0:
+            raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
+                             f"input_dim = {input_dim} and output_dim = {output_dim}")
+        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        init = "random_uniform" if embeddings_initializer == "uniform" else (
+            embeddings_initializer)
+        self.embeddings_initializer = _init.get(init)
+        self.embeddings = None
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer,
+                                          name="embeddings")
+        self.built = True
+
+    def call(self, inputs):
+        if inputs._value.dtype.kind not in "iu":
+            inputs = _m.cast(inputs, _dt.int32)
+        return _a.gather(self.embeddings, inputs)

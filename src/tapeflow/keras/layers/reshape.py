@@ -1,0 +1,17 @@
+"""Reshape: a new shape for each example."""
+from ...ops import array_ops as _a
+from .layer import Layer
+
+__all__ = ["Reshape"]
+
+
+class Reshape(Layer):
+    """Reshape each example to ``target_shape`` (``tf.keras.layers.Reshape``); one entry
+    may be -1."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(target_shape)
+
+    def call(self, inputs):
+        return _a.reshape(inputs, (inputs._value.shape[0],) + self.target_shape)

@@ -1,0 +1,238 @@
+"""Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's cells and gate layouts)."""
+from ..._core.backend import np
+from ..._core.tensor import Tensor
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from .. import activations as _act
+from .. import initializers as _init
+from .layer import Layer
+
+__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU"]
+
+
+class _Cell(Layer):
+    """A cell maps ``(x_t, states) -> (output_t, new_states)``; subclasses set the gates."""
+
+    _gates = 1
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0,
+                 recurrent_dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if dropout or recurrent_dropout:
+            raise NotImplementedError("tapeflow's recurrent cells have no dropout yet")
+        self.units = int(units)
+        self.activation = _act.get(activation)
+        self.recurrent_activation = _act.get(recurrent_activation)
+        self.use_bias = use_bias
+        self._inits = (_init.get(kernel_initializer), _init.get(recurrent_initializer),
+                       _init.get(bias_initializer))
+
+    def _bias_shape(self):
+        return (self._gates * self.units,)
+
+    def _bias_initializer(self):
+        return self._inits[2]
+
+    def build(self, input_shape):
+        width = self._gates * self.units
+        self.kernel = self.add_weight(shape=(input_shape[-1], width), name="kernel",
+                                      initializer=self._inits[0])
+        self.recurrent_kernel = self.add_weight(shape=(self.units, width),
+                                                name="recurrent_kernel",
+                                                initializer=self._inits[1])
+        self.bias = (self.add_weight(shape=self._bias_shape(), name="bias",
+                                     initializer=self._bias_initializer())
+                     if self.use_bias else None)
+        self.built = True
+
+    @property
+    def state_size(self):
+        return [self.units]
+
+
+class SimpleRNNCell(_Cell):
+    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+
+    def __init__(self, units, activation="tanh", **kwargs):
+        super().__init__(units, activation=activation, **kwargs)
+
+    def call(self, inputs, states):
+        h = _m.matmul(inputs, self.kernel)
+        if self.use_bias:
+            h = _m.add(h, self.bias)
+        h = self.activation(_m.add(h, _m.matmul(states[0], self.recurrent_kernel)))
+        return h, [h]
+
+
+class LSTMCell(_Cell):
+    """Long short-term memory (Hochreiter & Schmidhuber 1997), gates in Keras's order
+    input, forget, cell, output; the forget bias starts at 1 (``unit_forget_bias``)."""
+
+    _gates = 4
+
+    def __init__(self, units, unit_forget_bias=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.unit_forget_bias = unit_forget_bias
+
+    def _bias_initializer(self):
+        base = self._inits[2]
+        if not self.unit_forget_bias:
+            return base
+        units = self.units
+
+        def init(shape, dtype=None):
+            value = np.array(base((units * 4,), dtype=dtype)._value)
+            value[units:2 * units] = 1
+            return Tensor(value)
+        return init
+
+    @property
+    def state_size(self):
+        return [self.units, self.units]
+
+    def call(self, inputs, states):
+        h_prev, c_prev = states
+        z = _m.add(_m.matmul(inputs, self.kernel), _m.matmul(h_prev, self.recurrent_kernel))
+        if self.use_bias:
+            z = _m.add(z, self.bias)
+        u = self.units
+        i = self.recurrent_activation(z[:, :u])
+        f = self.recurrent_activation(z[:, u:2 * u])
+        c = _m.add(_m.multiply(f, c_prev), _m.multiply(i, self.activation(z[:, 2 * u:3 * u])))
+        o = self.recurrent_activation(z[:, 3 * u:])
+        h = _m.multiply(o, self.activation(c))
+        return h, [h, c]
+
+
+class GRUCell(_Cell):
+    """Gated recurrent unit (Cho et al. 2014), gates update, reset, candidate; with
+    ``reset_after`` (Keras's default) the reset gate scales ``h_prev @ U_h + b_h``, and the
+    bias has a second row for the recurrent side. ``h = z * h_prev + (1 - z) * candidate``.
+    """
+
+    _gates = 3
+
+    def __init__(self, units, reset_after=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.reset_after = reset_after
+
+    def _bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def call(self, inputs, states):
+        h_prev = states[0]
+        u = self.units
+        x = _m.matmul(inputs, self.kernel)
+        r_in = None
+        if self.use_bias:
+            if self.reset_after:
+                x = _m.add(x, self.bias[0])
+                r_in = self.bias[1]
+            else:
+                x = _m.add(x, self.bias)
+        rec = _m.matmul(h_prev, self.recurrent_kernel[:, :2 * u])
+        if r_in is not None:
+            rec = _m.add(rec, r_in[:2 * u])
+        z = self.recurrent_activation(_m.add(x[:, :u], rec[:, :u]))
+        r = self.recurrent_activation(_m.add(x[:, u:2 * u], rec[:, u:]))
+        if self.reset_after:
+            rh = _m.matmul(h_prev, self.recurrent_kernel[:, 2 * u:])
+            if r_in is not None:
+                rh = _m.add(rh, r_in[2 * u:])
+            rh = _m.multiply(r, rh)
+        else:
+            rh = _m.matmul(_m.multiply(r, h_prev), self.recurrent_kernel[:, 2 * u:])
+        candidate = self.activation(_m.add(x[:, 2 * u:], rh))
+        h = _m.add(_m.multiply(z, h_prev), _m.multiply(_m.subtract(1.0, z), candidate))
+        return h, [h]
+
+
+class RNN(Layer):
+    """Run ``cell`` over the time axis of ``(batch, time, features)`` inputs
+    (``tf.keras.layers.RNN``).
+
+    Args:
+        cell: a recurrent cell.
+        return_sequences: return every step's output (``(batch, time, units)``) rather
+            than the last.
+        return_state: also return the final states (a list ``[output, *states]``).
+        go_backwards: run over the sequence in reverse.
+    """
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, **kwargs):
+        super().__init__(**kwargs)
+        if stateful:
+            raise NotImplementedError("tapeflow's RNN layers are not stateful")
+        self.cell = cell
+        self.return_sequences = return_sequences
+        self.return_state = return_state
+        self.go_backwards = go_backwards
+
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, initial_state=None, training=None):
+        batch = inputs._value.shape[0]
+        if initial_state is None:
+            states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
+        else:
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [
+                initial_state]
+        steps = _a.unstack(inputs, axis=1)
+        if self.go_backwards:
+            steps = steps[::-1]
+        outputs = []
+        for x_t in steps:
+            out, states = self.cell(x_t, states)
+            outputs.append(out)
+        result = _a.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+        return [result, *states] if self.return_state else result
+
+
+class SimpleRNN(RNN):
+    """A fully connected recurrent layer (``tf.keras.layers.SimpleRNN``)."""
+
+    def __init__(self, units, activation="tanh", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", return_sequences=False, return_state=False,
+                 go_backwards=False, **kwargs):
+        cell = SimpleRNNCell(units, activation=activation, use_bias=use_bias,
+                             kernel_initializer=kernel_initializer,
+                             recurrent_initializer=recurrent_initializer,
+                             bias_initializer=bias_initializer, name="simple_rnn_cell")
+        super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+
+
+class LSTM(RNN):
+    """Long short-term memory layer (``tf.keras.layers.LSTM``); see :class:`LSTMCell`."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, return_sequences=False, return_state=False,
+                 go_backwards=False, **kwargs):
+        cell = LSTMCell(units, activation=activation, recurrent_activation=recurrent_activation,
+                        use_bias=use_bias, kernel_initializer=kernel_initializer,
+                        recurrent_initializer=recurrent_initializer,
+                        bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
+                        name="lstm_cell")
+        super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+
+
+class GRU(RNN):
+    """Gated recurrent unit layer (``tf.keras.layers.GRU``); see :class:`GRUCell`."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 return_sequences=False, return_state=False, go_backwards=False,
+                 reset_after=True, **kwargs):
+        cell = GRUCell(units, activation=activation, recurrent_activation=recurrent_activation,
+                       use_bias=use_bias, kernel_initializer=kernel_initializer,
+                       recurrent_initializer=recurrent_initializer,
+                       bias_initializer=bias_initializer, reset_after=reset_after,
+                       name="gru_cell")
+        super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)

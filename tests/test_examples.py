@@ -1,0 +1,47 @@
+"""The example programs run and reach their advertised results."""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run(script, *args):
+    env = dict(os.environ, MPLBACKEND="Agg",
+               PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / script), *args],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_train_digits_passes_95_percent_and_saves_curves(tmp_path):
+    pytest.importorskip("sklearn")
+    out = tmp_path / "curves.png"
+    stdout = run("train_digits.py", str(out))
+    lines = [m for m in map(re.compile(
+        r"^Epoch: \d+, Loss: [\d.]+, Accuracy: [\d.]+%, Test loss: [\d.]+, "
+        r"Test accuracy: ([\d.]+)%$").match, stdout.splitlines()) if m]
+    assert len(lines) >= 5
+    assert float(lines[-1].group(1)) > 95.0
+    assert out.stat().st_size > 10_000
+
+
+def test_regression_recovers_the_line_and_reports_its_time(tmp_path):
+    out = tmp_path / "regression.png"
+    stdout = run("regression.py", str(out))
+    assert "Weight: 5.00, Bias: 3.00" in stdout
+    assert re.search(r"^2000 tape steps in [\d.]+ s", stdout, re.M)
+    assert out.stat().st_size > 10_000
+
+
+def test_cnn_quickstart_on_digits_learns():
+    pytest.importorskip("sklearn")
+    stdout = run("cnn_digits.py")
+    accuracies = re.findall(r"Test Accuracy: ([\d.]+)$", stdout, re.M)
+    assert len(accuracies) == 8 and float(accuracies[-1]) > 90.0
+    assert 'Model: "my_model"' in stdout
