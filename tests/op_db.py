@@ -183,10 +183,60 @@ def _tapeflow_nn_ops(tf):
     return _tapeflow_module(tf, "ops.nn_ops")
 
 
+def _bool_pair_fixed(g):
+    return [Sample((g.bools(3, 4), g.bools(3, 4)))]
+
+
 def _off_six(x):
     """Move values within 0.3 of relu6's upper kink at 6 away from it."""
     return np.where(np.abs(x - 6) < 0.3, x + 0.7, x)
 
+
+# ------------------------------------------------------------- integer ops (no gradients)
+
+
+def _int_row(name, fn, samples):
+    op(name, samples, fn=fn, grad=False, dtypes=("float32",),
+       note="integer tensors: values and dtypes as TensorFlow's, no gradient")
+
+
+def _ints(g, *shape):
+    return g.ints(-5, 6, *shape)
+
+
+_INT_BINARY = lambda g: [Sample((_ints(g, 3, 4), _ints(g, 3, 4))),  # noqa: E731
+                         Sample((_ints(g, 2, 1, 4), _ints(g, 3, 1))),
+                         Sample((np.int32(3), _ints(g, 3)))]
+_int_row("int.add", lambda tf, x, y: tf.math.add(x, y), _INT_BINARY)
+_int_row("int.subtract", lambda tf, x, y: x - y, _INT_BINARY)
+_int_row("int.multiply", lambda tf, x, y: x * y, _INT_BINARY)
+_int_row("int.maximum", lambda tf, x, y: tf.math.maximum(x, y), _INT_BINARY)
+_int_row("int.minimum", lambda tf, x, y: tf.math.minimum(x, y), _INT_BINARY)
+_int_row("int.squared_difference", lambda tf, x, y: tf.math.squared_difference(x, y),
+         _INT_BINARY)
+_int_row("int.pow", lambda tf, x, y: tf.math.pow(x, y), lambda g: [
+    Sample((_ints(g, 3, 4), g.ints(0, 4, 3, 4)))])
+_int_row("int.abs_negative_square_sign", lambda tf, x: [tf.abs(x), -x, tf.square(x),
+                                                        tf.sign(x)],
+         lambda g: [Sample((_ints(g, 3, 4),)), Sample((g.ints(-9, 9, 5, dtype=np.int64),))])
+_int_row("int.reductions", lambda tf, x: [tf.reduce_sum(x, 1), tf.reduce_max(x),
+                                          tf.reduce_min(x, 0), tf.reduce_prod(x, 1),
+                                          tf.reduce_mean(x, 1), tf.argmax(x, 1),
+                                          tf.math.cumsum(x, 1), tf.math.cumprod(x, 0)],
+         lambda g: [Sample((_ints(g, 3, 4),)), Sample((g.ints(-3, 4, 2, 3, dtype=np.int64),))])
+_int_row("int.matmul", lambda tf, a, b: tf.linalg.matmul(a, b), lambda g: [
+    Sample((_ints(g, 2, 3), _ints(g, 3, 4)))])
+_int_row("int.sort_top_k", lambda tf, x: [tf.sort(x), tf.math.top_k(x, 2).values,
+                                          tf.argsort(x, direction="DESCENDING")],
+         lambda g: [Sample((np.array([[4, -1, 7, 0], [2, 9, -3, 5]], np.int32),))])
+_int_row("int.array_ops", lambda tf, x: [tf.concat([x, x], 0), tf.reverse(x, [1]),
+                                         tf.roll(x, 1, 1), tf.pad(x, [[1, 0], [0, 2]]),
+                                         tf.gather(x, [1, 0]), tf.transpose(x),
+                                         tf.tile(x, [2, 1]), tf.boolean_mask(x, x > 0)],
+         lambda g: [Sample((_ints(g, 2, 3),))])
+_int_row("bool.ops", lambda tf, x, y: [tf.logical_and(x, y), tf.reduce_any(x, 0),
+                                       tf.reduce_all(y), tf.where(x), tf.math.count_nonzero(y),
+                                       tf.cast(x, tf.int32)], _bool_pair_fixed)
 
 # --------------------------------------------------------------------- math: element-wise
 
@@ -252,15 +302,15 @@ op("nn.gelu", lambda g: [Sample((g.normal(3, 4),)), Sample((g.normal(5),),
 
 # ----------------------------------------------------------------------- math: binary
 
-binary("math.add")
-binary("math.subtract")
-binary("math.multiply")
-binary("math.divide", normal, away)
+binary("math.add", dtypes=F16_32_64)
+binary("math.subtract", dtypes=F16_32_64)
+binary("math.multiply", dtypes=F16_32_64)
+binary("math.divide", normal, away, dtypes=F16_32_64)
 binary("math.truediv", normal, away)
-binary("math.maximum", distinct, distinct, note="inputs never tie")
-binary("math.minimum", distinct, distinct)
-binary("math.squared_difference")
-binary("math.pow", positive, normal)
+binary("math.maximum", distinct, distinct, note="inputs never tie", dtypes=F16_32_64)
+binary("math.minimum", distinct, distinct, dtypes=F16_32_64)
+binary("math.squared_difference", dtypes=F16_32_64)
+binary("math.pow", positive, normal, dtypes=F16_32_64)
 op("math.pow_negative_base", lambda g: [
     Sample((-g.positive(3, 4), np.array([[2.0], [3.0], [-1.0]]))),
     Sample((g.away(4), np.float64(2.0)))],
@@ -348,9 +398,9 @@ def _reduce(name, make=normal, scalar=True, **kw):
        + ([Sample((make(g, ()),))] if scalar else []), **kw)
 
 
-_reduce("math.reduce_sum")
-_reduce("math.reduce_mean")
-_reduce("math.reduce_max", distinct)
+_reduce("math.reduce_sum", dtypes=F16_32_64)
+_reduce("math.reduce_mean", dtypes=F16_32_64)
+_reduce("math.reduce_max", distinct, dtypes=F16_32_64)
 _reduce("math.reduce_min", distinct)
 _reduce("math.reduce_prod", away)
 _reduce("math.reduce_logsumexp")
@@ -448,7 +498,7 @@ op("math.log_softmax", lambda g: [Sample((g.normal(3, 4),), {"axis": 0})])
 # ------------------------------------------------------------------------------ nn
 
 op("nn.softmax", lambda g: [Sample((g.normal(3, 4),)), Sample((g.normal(3, 4),), {"axis": 0}),
-                            Sample((g.normal(2, 3, 4),), {"axis": 1})])
+                            Sample((g.normal(2, 3, 4),), {"axis": 1})], dtypes=F16_32_64)
 op("nn.log_softmax", lambda g: [Sample((g.normal(3, 4),)),
                                 Sample((g.normal(3, 4),), {"axis": 0})])
 op("nn.sigmoid_cross_entropy_with_logits", lambda g: [
