@@ -891,11 +891,12 @@ def is_source(a):
     return isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind in "fc"
 
 
-def convert(tf, sample, dtype, values=None):
+def convert(tf, sample, dtype, values=None, variables=False):
     """``(args, kwargs, sources)``: arrays made tensors (floats in ``dtype``), and the list
     of float tensors to differentiate, in argument order (kwargs by sorted key).
 
-    ``values`` replaces the float arrays, in that order (for finite differences)."""
+    ``values`` replaces the float arrays, in that order (for finite differences);
+    ``variables`` makes them ``tf.Variable``s instead of constants."""
     sources = []
 
     def one(a):
@@ -906,7 +907,7 @@ def convert(tf, sample, dtype, values=None):
             if arr.dtype.kind in "fc":
                 if values is not None:
                     arr = np.asarray(values[len(sources)])
-                t = tf.constant(arr.astype(dtype))
+                t = (tf.Variable if variables else tf.constant)(arr.astype(dtype))
                 sources.append(t)
                 return t
             return tf.constant(arr)

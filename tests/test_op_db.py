@@ -174,6 +174,26 @@ def test_gradients_match_tensorflow(info):
                              f"{key}/grad{i}")
 
 
+@pytest.mark.parametrize("info", [o for o in GRAD_OPS if o.tf_grad and "float32" in o.dtypes],
+                         ids=IDS)
+def test_variables_as_inputs_are_watched_and_match_tensorflow(info):
+    """Model code passes Variables: the tape watches them on read, gradients as for tensors."""
+    sample = info.make_samples()[0]
+    rec = META["ops"][info.name][0]["float32"]
+    if "grads" not in rec:
+        pytest.skip("TensorFlow recorded no gradient for this sample")
+    with tf.GradientTape() as tape:
+        args, kwargs, sources = op_db.convert(tf, sample, "float32", variables=True)
+        loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
+    grads = tape.gradient(loss, sources)
+    for i, (g, want) in enumerate(zip(grads, rec["grads"], strict=True)):
+        if want is None:
+            assert g is None
+            continue
+        assert_close(g.numpy(), fixture(f"{info.name}/0/float32/grad{i}"), info.rtol,
+                     info.atol * 10, f"{info.name}: variable {i}")
+
+
 @pytest.mark.parametrize("case", op_db.ERRORS, ids=lambda c: c.name)
 def test_errors_match_tensorflow(case):
     want = META["errors"][case.name]
