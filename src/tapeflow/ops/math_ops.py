@@ -2103,3 +2103,15 @@ def is_strictly_increasing(x, name=None):
     """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``)."""
     v = to_tensor(x)._value.reshape(-1)
     return Tensor(np.bool_(np.all(v[1:] > v[:-1])))
+
+
+def _declare_batch_safe():
+    # The element-wise rules of this section broadcast over a leading batch of cotangents,
+    # so the vectorised jacobian can run them as they are.
+    from .._core.jacobians import batch_safe
+    batch_safe(_TAN, _ASIN, _ACOS, _ATAN, _SINH, _COSH, _ASINH, _ACOSH, _ATANH, _ATAN2,
+               _ERF, _ERFC, _LGAMMA, _DIGAMMA, _POLYGAMMA, _DIVNONAN, _XLOGY, _XLOG1PY,
+               _XDIVY, _MULNONAN, _TRUNCMOD, _REAL, _IMAG)
+
+
+_declare_batch_safe()
