@@ -276,8 +276,10 @@ def test_first_order_matches_finite_differences(info):
                 for idx in np.ndindex(np.shape(a)):
                     e = [np.zeros_like(b) for b in x]
                     e[i][idx] = EPS
-                    fd = (loss_value(info, sample, [b + d for b, d in zip(x, e, strict=True)])
-                          - loss_value(info, sample, [b - d for b, d in zip(x, e, strict=True)])) / (2 * EPS)
+                    up = [b + d for b, d in zip(x, e, strict=True)]
+                    down = [b - d for b, d in zip(x, e, strict=True)]
+                    fd = (loss_value(info, sample, up) - loss_value(info, sample, down)) / (
+                        2 * EPS)
                     _check(info, float(grads[i][idx]), fd, f"sample {j}: d/dx{i}{list(idx)}")
 
 
@@ -316,8 +318,9 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
                 for idx in np.ndindex(np.shape(a)):
                     e = [np.zeros_like(b) for b in x]
                     e[i][idx] = EPS
-                    col = (_outputs64(info, sample, [b + d for b, d in zip(x, e, strict=True)])[k]
-                           - _outputs64(info, sample, [b - d for b, d in zip(x, e, strict=True)])[k]) / (
+                    up = [b + d for b, d in zip(x, e, strict=True)]
+                    down = [b - d for b, d in zip(x, e, strict=True)]
+                    col = (_outputs64(info, sample, up)[k] - _outputs64(info, sample, down)[k]) / (
                         2 * EPS)
                     np.testing.assert_allclose(
                         got[(Ellipsis,) + idx], col, rtol=info.fd_rtol, atol=1e-6,
