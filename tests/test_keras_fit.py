@@ -117,3 +117,18 @@ def test_steps_per_epoch_continues_one_iterator_across_epochs():
         lambda i: (tf.reshape(tf.cast(i, tf.float32), (1,)), tf.zeros((1,)))).batch(1).repeat()
     model.fit(ds, epochs=3, steps_per_epoch=2, verbose=0)
     assert seen == [0, 1, 2, 3, 4, 5]
+
+
+def test_mnist_load_data_reads_the_cached_file(tmp_path, monkeypatch):
+    import hashlib
+    from tapeflow.keras.datasets import mnist
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    (tmp_path / "datasets").mkdir()
+    target = tmp_path / "datasets" / "mnist.npz"
+    images = np.arange(2 * 28 * 28, dtype=np.uint8).reshape(2, 28, 28)
+    np.savez(target, x_train=images, y_train=np.array([3, 7], np.uint8),
+             x_test=images[:1], y_test=np.array([1], np.uint8))
+    monkeypatch.setattr(mnist, "SHA256", hashlib.sha256(target.read_bytes()).hexdigest())
+    (x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data()
+    assert x_train.shape == (2, 28, 28) and y_train.tolist() == [3, 7]
+    assert x_test.shape == (1, 28, 28) and y_test.tolist() == [1]

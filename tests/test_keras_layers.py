@@ -232,3 +232,52 @@ def test_merge_and_global_pooling_layers():
     assert layers.GlobalMaxPooling2D(keepdims=True)(x).shape == (2, 1, 1, 2)
     with pytest.raises(ValueError, match="A merge layer should be called on a list of inputs"):
         layers.Add()(a)
+
+
+def test_lambda_rescaling_and_identity_layers():
+    # Values and names as TensorFlow 2.21 printed them.
+    tf.keras.backend.clear_session()
+    double = tf.keras.layers.Lambda(lambda x: x * 2)
+    assert double.name == "lambda" and double(tf.constant([1.0])).numpy().tolist() == [2.0]
+    shift = tf.keras.layers.Rescaling(0.5, offset=1.0)
+    assert shift.name == "rescaling"
+    assert shift(tf.constant([[2.0, 4.0]])).numpy().tolist() == [[2.0, 3.0]]
+    scaled = tf.keras.layers.Rescaling(0.5)(tf.constant([[2, 4]], dtype=tf.uint8))
+    assert scaled.dtype == tf.float32 and scaled.numpy().tolist() == [[1.0, 2.0]]
+    assert tf.keras.layers.Identity()(tf.ones(2)).numpy().tolist() == [1.0, 1.0]
+
+
+def test_normalization_adapts_like_keras():
+    # Values as TensorFlow 2.21 printed them for the same data.
+    data = np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]], np.float32)
+    norm = tf.keras.layers.Normalization()
+    norm.adapt(tf.data.Dataset.from_tensor_slices(data).batch(2))
+    np.testing.assert_allclose(norm(data).numpy(), [[-1.2247448, -1.2247448], [0, 0],
+                                                    [1.2247448, 1.2247448]], rtol=1e-6)
+    assert [v.name for v in norm.weights] == ["mean", "variance", "count"]
+    np.testing.assert_allclose(norm.variance.numpy(), [[2.6666667, 10.666667]], rtol=1e-6)
+    flat = tf.keras.layers.Normalization(axis=None)
+    flat.adapt(data)
+    np.testing.assert_allclose(flat(data).numpy()[0], [-1.1721057, -0.8372183], rtol=1e-6)
+    back = tf.keras.layers.Normalization(invert=True, mean=2.0, variance=4.0)
+    assert back(data).numpy().tolist() == [[4, 6], [8, 14], [12, 22]]
+
+
+def test_activity_regularizer_is_divided_by_the_batch_size():
+    # TensorFlow 2.21 gives 0.18: 0.01 * sum(3.0 ** 2 over 4 x 2 outputs) / 4.
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones", activity_regularizer="l2")
+    dense(tf.ones((4, 3)))
+    np.testing.assert_allclose([float(v) for v in dense.losses], [0.18], rtol=1e-6)
+
+
+def test_constraints_project_weights_after_each_update():
+    dense = tf.keras.layers.Dense(2, kernel_initializer="ones", bias_constraint="non_neg",
+                                  kernel_constraint=tf.keras.constraints.MaxNorm(1.0))
+    dense(tf.ones((1, 3)))
+    tf.keras.optimizers.SGD(1.0).apply_gradients(
+        zip([-tf.ones((3, 2)), tf.ones((2,))], dense.trainable_variables, strict=True))
+    # kernel columns (2, 2, 2) have norm sqrt(12) > 1: scaled to unit norm; bias -1 -> 0.
+    np.testing.assert_allclose(dense.kernel.numpy(), np.full((3, 2), 3 ** -0.5), rtol=1e-6)
+    assert dense.bias.numpy().tolist() == [0.0, 0.0]
+    unit = tf.keras.constraints.UnitNorm()(tf.constant([[3.0, 0.0], [4.0, 2.0]]))
+    np.testing.assert_allclose(unit.numpy(), [[0.6, 0.0], [0.8, 1.0]], rtol=1e-6)

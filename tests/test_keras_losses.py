@@ -69,3 +69,17 @@ def test_rank_mismatch_is_a_value_error():
 def test_unknown_reduction_is_rejected():
     with pytest.raises(ValueError, match="reduction"):
         L.MeanSquaredError(reduction="avg")
+
+
+def test_ignore_class_masks_entries_as_keras_does():
+    # Values as TensorFlow 2.21 printed them for the same inputs.
+    y = np.array([0, 2, 1, 2])
+    p = np.array([[.7, .2, .1], [.1, .1, .8], [.3, .4, .3], [.2, .2, .6]], np.float32)
+    scce = L.SparseCategoricalCrossentropy
+    assert float(scce(ignore_class=2)(y, p)) == pytest.approx(0.636482834815979, rel=1e-6)
+    assert float(scce(ignore_class=2, reduction="sum")(y, p)) == pytest.approx(
+        1.272965669631958, rel=1e-6)
+    np.testing.assert_allclose(L.sparse_categorical_crossentropy(y, p, ignore_class=2).numpy(),
+                               [0.3566749691963196, 0.0, 0.9162907600402832, 0.0], rtol=1e-6)
+    assert float(scce(ignore_class=2)(y, p, sample_weight=[1.0, 2.0, 3.0, 4.0])) == (
+        pytest.approx(1.5527735948562622, rel=1e-6))

@@ -64,3 +64,25 @@ def test_metric_update_inside_a_tape_records_nothing():
         mean(y)
     assert float(tape.gradient(y, x)) == 3.0
     assert all(not v.trainable for v in mean.variables)
+
+
+def test_subclassed_metric_with_add_variable_and_initializer():
+    class TruePositives(tf.keras.metrics.Metric):
+        def __init__(self, name="ctp", **kwargs):
+            super().__init__(name=name, **kwargs)
+            self.count = self.add_variable(shape=(), name="count", initializer="ones")
+
+        def update_state(self, y_true, y_pred, sample_weight=None):
+            hits = tf.cast(tf.equal(tf.argmax(y_pred, 1), tf.cast(y_true, tf.int64)),
+                           tf.float32)
+            self.count.assign_add(tf.reduce_sum(hits))
+
+        def result(self):
+            return self.count
+
+    metric = TruePositives()
+    metric.update_state(np.array([0, 1]), np.array([[0.9, 0.1], [0.8, 0.2]], np.float32))
+    assert float(metric.result().numpy()) == 2.0
+    assert metric.count.path == "ctp/count"
+    metric.reset_state()
+    assert float(metric.result().numpy()) == 1.0

@@ -85,8 +85,8 @@ def test_training_flag_reaches_nested_dropout():
     assert (model(x, training=True).numpy() == 0).any()
 
 
-def test_functional_model_is_refused_with_a_hint():
-    with pytest.raises(NotImplementedError, match="Hint"):
+def test_functional_model_needs_inputs_and_outputs():
+    with pytest.raises(ValueError, match="both `inputs` and `outputs`"):
         tf.keras.Model(tf.keras.Input(shape=(2,)), None)
 
 
@@ -142,3 +142,11 @@ def test_build_with_an_input_shape_creates_the_weights():
     seq.build((None, 4))
     assert [tuple(w.shape) for w in seq.weights] == [(4, 3), (3,)]
     assert seq.layers[0]._output_shape == (None, 3)
+
+
+def test_get_layer_by_name_and_index():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, name="a"),
+                                 tf.keras.layers.Dense(1, name="b")])
+    assert model.get_layer("b").name == "b" and model.get_layer(index=0).name == "a"
+    with pytest.raises(ValueError, match=r"^No such layer: zz. Existing layers are: "):
+        model.get_layer("zz")

@@ -43,3 +43,28 @@ def test_recurrent_weight_paths_and_defaults_follow_keras():
     u = lstm.cell.recurrent_kernel.numpy()
     np.testing.assert_allclose(u @ u.T, np.eye(3), atol=1e-5)
     assert tuple(tf.keras.layers.GRU(3).cell._bias_shape()) == (2, 9)
+
+
+WRAP = load("wrappers.json")
+
+
+@pytest.mark.parametrize("case", WRAP["cases"], ids=[c["merge_mode"] for c in WRAP["cases"]])
+def test_bidirectional_matches_tensorflow(case):
+    layer = tf.keras.layers.Bidirectional(
+        tf.keras.layers.GRU(2, return_sequences=case["sequences"]),
+        merge_mode=case["merge_mode"])
+    x = f32(WRAP["x"])
+    layer(x)
+    for var, value in zip(layer.weights, case["weights"], strict=True):
+        var.assign(f32(value))
+    np.testing.assert_allclose(layer(x).numpy(), f32(case["output"]), rtol=1e-5, atol=1e-6)
+
+
+def test_time_distributed_matches_tensorflow():
+    layer = tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(2))
+    x = f32(WRAP["x"])
+    layer(x)
+    for var, value in zip(layer.weights, WRAP["time_distributed"]["weights"], strict=True):
+        var.assign(f32(value))
+    np.testing.assert_allclose(layer(x).numpy(), f32(WRAP["time_distributed"]["output"]),
+                               rtol=1e-5, atol=1e-6)

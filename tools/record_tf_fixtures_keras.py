@@ -42,6 +42,8 @@ def optimizer_cases():
         ("SGD", {}), ("SGD", {"learning_rate": 0.1, "momentum": 0.9}),
         ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True}),
         ("RMSprop", {}), ("RMSprop", {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),
+        ("AdamW", {}), ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.1}),
+        ("SGD", {"learning_rate": 0.1, "weight_decay": 0.05, "clipnorm": 0.5}),
     ]
     cases = []
     for cls, kwargs in configs:
@@ -422,6 +424,51 @@ def conv1d_cases():
         "avg_pool_same": lists(tf.keras.layers.AveragePooling1D(3, 2, padding="same")(x))})
 
 
+def functional_cases():
+    import contextlib
+    import io
+    import keras
+    keras.backend.clear_session()
+    inputs = tf.keras.Input(shape=(784,), name="digits")
+    x1 = tf.keras.layers.Dense(64, activation="relu")(inputs)
+    x2 = tf.keras.layers.Dense(64, activation="relu")(x1)
+    outputs = tf.keras.layers.Dense(10, name="predictions")(x2)
+    model = tf.keras.Model(inputs=inputs, outputs=outputs)
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        model.summary()
+    a, b = tf.keras.Input(shape=(3,)), tf.keras.Input(shape=(3,))
+    c = tf.keras.layers.Add()([tf.keras.layers.Dense(3)(a), b])
+    two = tf.keras.Model([a, b], c)
+    dump("functional.json", {
+        "reprs": [repr(inputs), repr(x1)], "name": model.name,
+        "layers": [layer.name for layer in model.layers],
+        "paths": [v.path for v in model.trainable_variables],
+        "summary": buffer.getvalue().splitlines(), "two_name": two.name,
+        "two_layers": [layer.name for layer in two.layers]})
+
+
+def wrapper_cases():
+    x = arr((2, 4, 3))
+    out = {"x": lists(x), "cases": []}
+    for merge_mode, sequences in (("concat", True), ("sum", False), ("ave", True)):
+        layer = tf.keras.layers.Bidirectional(
+            tf.keras.layers.GRU(2, return_sequences=sequences), merge_mode=merge_mode)
+        layer(x)
+        values = [arr(tuple(v.shape), 0.5) for v in layer.weights]
+        for v, value in zip(layer.weights, values, strict=True):
+            v.assign(value)
+        out["cases"].append({"merge_mode": merge_mode, "sequences": sequences,
+                             "weights": [lists(v) for v in values], "output": lists(layer(x))})
+    dense = tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(2))
+    dense(x)
+    values = [arr(tuple(v.shape)) for v in dense.weights]
+    for v, value in zip(dense.weights, values, strict=True):
+        v.assign(value)
+    out["time_distributed"] = {"weights": [lists(v) for v in values], "output": lists(dense(x))}
+    dump("wrappers.json", out)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     tf.keras.utils.set_random_seed(0)
@@ -438,6 +485,8 @@ def main():
     schedule_cases()
     extra_loss_metric_cases()
     conv1d_cases()
+    functional_cases()
+    wrapper_cases()
     print("TensorFlow", tf.__version__, file=sys.stderr)
 
 

@@ -18,7 +18,7 @@ class KerasVariable(Variable):
         dtype: optional DType.
     """
 
-    __slots__ = ("_path", "regularizer")
+    __slots__ = ("_path", "regularizer", "_initial")
 
     def __init__(self, initial_value, name="variable", trainable=True, dtype=None):
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)

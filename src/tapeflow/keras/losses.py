@@ -5,6 +5,7 @@ log, and the loss objects reduce per-example values by 'sum_over_batch_size' (th
 every element divided by their count), as Keras 3 does.
 """
 from .._core import dtypes as _dt
+from .._core.backend import np
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import math_ops as _m
@@ -64,6 +65,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
             squeezed); any numeric dtype (cast to int64).
         y_pred: probabilities (or logits if ``from_logits``), shape ``[batch, ..., C]``.
         from_logits: whether ``y_pred`` holds logits.
+        ignore_class: a label whose entries get zero loss (and, in the loss object, do not
+            count in the mean).
 
     Returns:
         A float tensor of shape ``[batch, ...]``.
@@ -83,8 +86,16 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     if target._value.ndim != y_pred._value.ndim - 1:
         raise ValueError("Argument `output` must have rank (ndim) `target.ndim - 1`. "
                          f"Received: target.shape={target.shape}, output.shape={y_pred.shape}")
+    valid = None
+    if ignore_class is not None:
+        valid = _m.not_equal(target, ignore_class)
+        target = _a.where(valid, target, _m.zeros_like(target))
+        y_pred = _a.where(_a.expand_dims(valid, -1), y_pred, _m.zeros_like(y_pred))
     logits = y_pred if from_logits else _m.log(_clip(y_pred))
-    return _nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=logits)
+    loss = _nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=logits)
+    if valid is not None:
+        loss = _a.where(valid, loss, _m.zeros_like(loss))
+    return loss
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -299,8 +310,28 @@ class SparseCategoricalCrossentropy(_Wrapper):
 
     def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
                  name="sparse_categorical_crossentropy", dtype=None):
-        super().__init__(reduction, name, dtype, from_logits=from_logits)
+        super().__init__(reduction, name, dtype, from_logits=from_logits,
+                         ignore_class=ignore_class)
         self.from_logits = from_logits
+        self.ignore_class = ignore_class
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if self.ignore_class is None or self.reduction not in ("sum_over_batch_size", "mean"):
+            return super().__call__(y_true, y_pred, sample_weight)
+        # Ignored entries weigh 0 and the others total / valid, so the mean is over the
+        # valid entries only, as Keras weighs its mask.
+        y_pred = _tensor(y_pred, self.dtype)
+        y_true = _tensor(y_true, self.dtype)
+        values = self.call(y_true, y_pred)
+        labels = y_true._value.reshape(values._value.shape)
+        valid = labels != self.ignore_class
+        count = valid.sum()
+        weight = np.where(valid, valid.size / count if count else 0.0, 0.0).astype(
+            values._value.dtype)
+        if sample_weight is not None:
+            weight = weight * np.broadcast_to(
+                np.asarray(_tensor(sample_weight, values.dtype)._value), weight.shape)
+        return _reduce(values, self.reduction, weight)
 
 
 class CategoricalCrossentropy(_Wrapper):

@@ -39,19 +39,24 @@ class Metric:
         dtype: the dtype of the state and the result (default float32).
     """
 
-    def __init__(self, name=None, dtype=None):
+    def __init__(self, name=None, dtype=None, **kwargs):
         self.name = name or _naming.to_snake_case(type(self).__name__)
         self._dtype = _dt.as_dtype(dtype or "float32")
         self._variables = []
 
-    def add_variable(self, shape=(), initializer="zeros", dtype=None, name=None):
-        """A non-trainable state variable, zero-initialised."""
+    def add_variable(self, shape=(), initializer="zeros", dtype=None, aggregation="sum",
+                     name=None):
+        """A non-trainable state variable (``initializer`` default zeros)."""
+        from . import initializers as _init
         dtype = _dt.as_dtype(dtype or self._dtype)
+        value = _init.get(initializer)(tuple(shape), dtype=dtype)
         with _naming.name_scope(self.name, self):
-            var = KerasVariable(np.zeros(tuple(shape), dtype._np), name=name,
-                                trainable=False, dtype=dtype)
+            var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
+        var._initial = value._value
         self._variables.append(var)
         return var
+
+    add_weight = add_variable
 
     @property
     def variables(self) -> list:
@@ -68,9 +73,9 @@ class Metric:
         raise NotImplementedError
 
     def reset_state(self):
-        """Set every state variable back to zero."""
+        """Set every state variable back to its initial value."""
         for v in self._variables:
-            v._value = np.zeros_like(v._value)
+            v._value = np.array(getattr(v, "_initial", np.zeros_like(v._value)))
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)

@@ -4,6 +4,7 @@ import sys
 from .._core.backend import np
 from .._core.tensor import Tensor
 from .layers.input_layer import InputLayer, KerasTensor
+from . import _naming, _symbolic
 from .layers import layer as _layer
 from .layers.layer import Layer
 from .trainer import Trainer
@@ -12,27 +13,99 @@ __all__ = ["Model", "Sequential"]
 
 
 class Model(Trainer, Layer):
-    """A layer that groups layers; subclass it and define ``call`` (``tf.keras.Model``).
+    """A layer that groups layers (``tf.keras.Model``): subclass it and define ``call``, or
+    build it from symbolic tensors as ``Model(inputs, outputs)`` (the functional API).
 
-    Layers, models and lists of layers assigned as attributes are tracked in assignment
-    order, so ``trainable_variables`` lists each one's weights in that order, after any
-    weights the model made itself.
+    In a subclass, layers, models and lists of layers assigned as attributes are tracked in
+    assignment order, so ``trainable_variables`` lists each one's weights in that order,
+    after any weights the model made itself. A functional model lists its layers (inputs
+    included) in the order the graph reaches them from its outputs, as Keras does.
+
+    Args:
+        inputs, outputs: for the functional form, the ``tf.keras.Input`` tensors and the
+            symbolic tensors computed from them (single, list or dict).
+        name: the model's name (default ``functional`` or the class name in snake case).
 
     Raises:
-        NotImplementedError: for the functional form ``Model(inputs, outputs)``, which
-            tapeflow does not build.
+        ValueError: for ``Model(inputs)`` without outputs.
     """
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise NotImplementedError(
-                "tapeflow does not build functional models (Model(inputs, outputs)). "
-                "Hint: subclass tf.keras.Model or use tf.keras.Sequential.")
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        if inputs is None and outputs is None:
+            super().__init__(**kwargs)
+            return
+        if inputs is None or outputs is None:
+            raise ValueError("A functional model needs both `inputs` and `outputs`.")
+        kwargs["name"] = kwargs.get("name") or _naming.auto_name("Functional")
         super().__init__(**kwargs)
+        self._fn_layers = _graph_layers(outputs)
+        self._fn_inputs, self._fn_outputs = inputs, outputs
+        self.built = True
+        first = _symbolic.flatten(outputs)[0]
+        self._output_shape = first.shape
+
+    def get_layer(self, name=None, index=None):
+        """The layer called ``name`` (or at position ``index`` of ``layers``).
+
+        Raises:
+            ValueError: if no layer matches.
+        """
+        layers = self.layers
+        if index is not None:
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(layers)} layers.")
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: "
+                         f"{[layer.name for layer in layers]}.")
+
+    @property
+    def inputs(self) -> list:
+        return _symbolic.flatten(getattr(self, "_fn_inputs", None) or [])
+
+    @property
+    def outputs(self) -> list:
+        return _symbolic.flatten(getattr(self, "_fn_outputs", None) or [])
 
     def call(self, inputs, training=None):
+        if getattr(self, "_fn_outputs", None) is not None:
+            return self._run_graph(inputs, training)
         raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` "
                                   "method implemented.")
+
+    def _run_graph(self, inputs, training):
+        symbols = _symbolic.flatten(self._fn_inputs)
+        if isinstance(inputs, dict):
+            given = [inputs[kt._input_layer.name if kt._input_layer else kt.name]
+                     for kt in symbols]
+        else:
+            given = _symbolic.flatten(inputs)
+        if len(given) != len(symbols):
+            raise ValueError(f"Model {self.name} expects {len(symbols)} input(s), but it "
+                             f"received {len(given)} input tensors.")
+        values = {id(kt): v for kt, v in zip(symbols, given, strict=True)}
+        node_outputs = {}
+
+        def value_of(kt):
+            if id(kt) in values:
+                return values[id(kt)]
+            node = kt._node
+            if id(node) not in node_outputs:
+                args = _symbolic.map_structure(
+                    lambda a: value_of(a) if type(a) is _symbolic.KerasTensor else a,
+                    node.args)
+                node_outputs[id(node)] = node.layer(args, training=training, **node.kwargs)
+            out = node_outputs[id(node)]
+            value = out if kt._index is None else out[kt._index]
+            values[id(kt)] = value
+            return value
+
+        return _symbolic.map_structure(value_of, self._fn_outputs)
 
     def build(self, input_shape=None):
         """Create every weight by running the model once on zeros of ``input_shape``
@@ -108,6 +181,27 @@ class Model(Trainer, Layer):
             sys.stdout.write(text)
         else:
             print_fn(text)
+
+
+def _graph_layers(outputs):
+    """The layers that compute ``outputs``, inputs first, in depth-first order."""
+    order, seen = [], set()
+
+    def visit(kt):
+        if kt._node is None:
+            layer = kt._input_layer
+        else:
+            for arg in _symbolic.flatten(kt._node.args):
+                if type(arg) is _symbolic.KerasTensor:
+                    visit(arg)
+            layer = kt._node.layer
+        if layer is not None and id(layer) not in seen:
+            seen.add(id(layer))
+            order.append(layer)
+
+    for kt in _symbolic.flatten(outputs):
+        visit(kt)
+    return order
 
 
 def _shape_text(shape):

@@ -2,6 +2,7 @@
 from .activation import Activation, ReLU, Softmax
 from .conv import (AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D,
                    MaxPooling2D)
+from .core_extra import Identity, Lambda, Rescaling
 from .dense import Dense
 from .dropout import Dropout
 from .embedding import Embedding
@@ -13,17 +14,19 @@ from .merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
                       GlobalMaxPooling2D)
+from .preprocessing import Normalization
 from .reshape import Reshape
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .rnn import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell,
+                  TimeDistributed)
 
-__all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "Conv1D",
-           "MaxPooling1D", "AvgPool2D", "BatchNormalization",
-           "Concatenate", "Conv2D", "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten",
-           "GRU", "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-           "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "LSTM", "LSTMCell",
-           "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "Maximum", "Minimum",
-           "Multiply", "RNN", "ReLU", "Reshape", "SimpleRNN", "SimpleRNNCell", "Softmax",
-           "Subtract"]
+__all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
+           "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",
+           "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU", "GRUCell",
+           "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D",
+           "GlobalMaxPooling2D", "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda",
+           "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum",
+           "Minimum", "Multiply", "Normalization", "RNN", "ReLU", "Rescaling", "Reshape",
+           "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D

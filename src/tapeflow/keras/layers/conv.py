@@ -39,7 +39,7 @@ class Conv2D(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if int(filters) <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              f"positive value. Received filters={filters}.")
@@ -56,17 +56,20 @@ class Conv2D(Layer):
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel = None
         self.bias = None
 
     def build(self, input_shape):
         self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
                                       initializer=self.kernel_initializer, name="kernel",
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         if self.use_bias:
             self.bias = self.add_weight(shape=(self.filters,), name="bias",
                                         initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer)
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs):

@@ -39,7 +39,7 @@ class Dense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         units = int(units)
         if units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "

@@ -5,8 +5,9 @@ import warnings
 from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import math_ops as _m
-from .. import _naming
+from .. import _naming, _symbolic
 from .. import initializers as _init
+from .. import constraints as _constraints
 from .. import regularizers as _reg
 from .._variable import KerasVariable
 
@@ -15,8 +16,8 @@ __all__ = ["Layer"]
 # The ``training`` flag of the outermost call, seen by nested layers that are not given one.
 _training_stack = []
 # Keyword arguments every Keras layer accepts (and tapeflow ignores).
-_ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "activity_regularizer",
-                    "autocast", "implementation", "input_length", "dynamic"}
+_ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "autocast",
+                    "implementation", "input_length", "dynamic"}
 # Layers whose ``build`` runs from their first call (not from user code), innermost last.
 building = []
 
@@ -55,6 +56,8 @@ class Layer:
         dtype: the dtype of the weights and computations (default float32).
         input_shape: the shape of one example, without the batch axis (used by
             ``Sequential`` to build ahead of the first call).
+        activity_regularizer: a penalty on the outputs, divided by the batch size and added
+            to ``losses`` at each call.
     """
 
     # Float inputs take the layer's dtype, as Keras autocasts; Dense and Conv2D also cast
@@ -62,7 +65,7 @@ class Layer:
     _cast_kinds = "f"
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
-                 input_dim=None, **kwargs):
+                 input_dim=None, activity_regularizer=None, **kwargs):
         unknown = {k: v for k, v in kwargs.items() if k not in _ACCEPTED_KWARGS}
         if unknown:
             raise ValueError(f"Unrecognized keyword arguments passed to "
@@ -81,6 +84,7 @@ class Layer:
                 "Sequential models, prefer using an `Input(shape)` object as the first "
                 "layer in the model instead.", UserWarning, stacklevel=3)
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
+        self.activity_regularizer = _reg.get(activity_regularizer)
         self._output_shape = None
         params = inspect.signature(self.call).parameters
         self._call_has_training = "training" in params or any(
@@ -110,7 +114,7 @@ class Layer:
         with _naming.name_scope(self.name, self):
             var = KerasVariable(init(shape, dtype=dtype), name=name or "variable",
                                 trainable=trainable, dtype=dtype)
-        var.constraint = constraint
+        var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
         return var
@@ -243,6 +247,8 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
+        if _symbolic.is_symbolic(inputs):
+            return _symbolic.symbolic_call(self, inputs, kwargs)
         inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
@@ -264,6 +270,13 @@ class Layer:
                 out = self.call(inputs, *args, **kwargs)
             finally:
                 _training_stack.pop()
+        if self.activity_regularizer is not None:
+            for t in _symbolic.flatten(out):
+                if isinstance(t, _TensorLike):
+                    penalty = self.activity_regularizer(t)
+                    if t._value.ndim:
+                        penalty = _m.divide(penalty, float(t._value.shape[0] or 1))
+                    self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out._value.shape)  # the build-time shape, as Keras
         return out

@@ -7,7 +7,8 @@ from .. import activations as _act
 from .. import initializers as _init
 from .layer import Layer
 
-__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU"]
+__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU",
+           "Bidirectional", "TimeDistributed"]
 
 
 class _Cell(Layer):
@@ -199,11 +200,14 @@ class SimpleRNN(RNN):
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
                  go_backwards=False, **kwargs):
+        config = {k: v for k, v in locals().items()
+                  if k not in ("self", "kwargs", "__class__")}
         cell = SimpleRNNCell(units, activation=activation, use_bias=use_bias,
                              kernel_initializer=kernel_initializer,
                              recurrent_initializer=recurrent_initializer,
                              bias_initializer=bias_initializer, name="simple_rnn_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self._config = config
 
 
 class LSTM(RNN):
@@ -214,12 +218,15 @@ class LSTM(RNN):
                  recurrent_initializer="orthogonal", bias_initializer="zeros",
                  unit_forget_bias=True, return_sequences=False, return_state=False,
                  go_backwards=False, **kwargs):
+        config = {k: v for k, v in locals().items()
+                  if k not in ("self", "kwargs", "__class__")}
         cell = LSTMCell(units, activation=activation, recurrent_activation=recurrent_activation,
                         use_bias=use_bias, kernel_initializer=kernel_initializer,
                         recurrent_initializer=recurrent_initializer,
                         bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
                         name="lstm_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self._config = config
 
 
 class GRU(RNN):
@@ -230,9 +237,74 @@ class GRU(RNN):
                  recurrent_initializer="orthogonal", bias_initializer="zeros",
                  return_sequences=False, return_state=False, go_backwards=False,
                  reset_after=True, **kwargs):
+        config = {k: v for k, v in locals().items()
+                  if k not in ("self", "kwargs", "__class__")}
         cell = GRUCell(units, activation=activation, recurrent_activation=recurrent_activation,
                        use_bias=use_bias, kernel_initializer=kernel_initializer,
                        recurrent_initializer=recurrent_initializer,
                        bias_initializer=bias_initializer, reset_after=reset_after,
                        name="gru_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self._config = config
+
+
+class Bidirectional(Layer):
+    """Run a recurrent layer forwards and a copy of it backwards, then merge
+    (``tf.keras.layers.Bidirectional``).
+
+    The copies are named ``forward_<name>`` and ``backward_<name>``; with
+    ``return_sequences`` the backward outputs are put back in time order before merging.
+
+    Args:
+        layer: a ``SimpleRNN``, ``LSTM`` or ``GRU`` (without ``return_state``).
+        merge_mode: 'concat' (default), 'sum', 'mul', 'ave', or None for a list.
+
+    Raises:
+        ValueError: for another merge mode or a layer that returns its state.
+    """
+
+    def __init__(self, layer, merge_mode="concat", backward_layer=None, **kwargs):
+        super().__init__(**kwargs)
+        if merge_mode not in ("concat", "sum", "mul", "ave", None):
+            raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should "
+                             "be one of {\"sum\", \"mul\", \"ave\", \"concat\", None}")
+        if layer.return_state:
+            raise ValueError("tapeflow's Bidirectional does not return states")
+        config = dict(layer._config)
+        self.forward_layer = type(layer)(**dict(config, name=f"forward_{layer.name}"))
+        if backward_layer is None:
+            config["go_backwards"] = not config.get("go_backwards", False)
+            backward_layer = type(layer)(**dict(config, name=f"backward_{layer.name}"))
+        self.backward_layer = backward_layer
+        self.merge_mode = merge_mode
+        self.return_sequences = layer.return_sequences
+
+    def call(self, inputs, training=None):
+        forward = self.forward_layer(inputs, training=training)
+        backward = self.backward_layer(inputs, training=training)
+        if self.return_sequences:
+            backward = backward[:, ::-1]
+        if self.merge_mode == "concat":
+            return _a.concat([forward, backward], -1)
+        if self.merge_mode == "sum":
+            return _m.add(forward, backward)
+        if self.merge_mode == "mul":
+            return _m.multiply(forward, backward)
+        if self.merge_mode == "ave":
+            return _m.multiply(_m.add(forward, backward), 0.5)
+        return [forward, backward]
+
+
+class TimeDistributed(Layer):
+    """Apply ``layer`` to every time step of ``(batch, time, ...)`` inputs
+    (``tf.keras.layers.TimeDistributed``), as one call on ``(batch * time, ...)``."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def call(self, inputs, training=None):
+        shape = inputs._value.shape
+        flat = _a.reshape(inputs, (shape[0] * shape[1],) + tuple(shape[2:]))
+        out = self.layer(flat, training=training)
+        return _a.reshape(out, (shape[0], shape[1]) + tuple(out._value.shape[1:]))

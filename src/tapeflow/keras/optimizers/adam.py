@@ -2,7 +2,7 @@
 from ..._core.backend import np
 from .optimizer import Optimizer
 
-__all__ = ["Adam"]
+__all__ = ["Adam", "AdamW"]
 
 
 class Adam(Optimizer):
@@ -52,3 +52,13 @@ class Adam(Optimizer):
             second = v_hat._value
         variable._value = np.asarray(
             variable._value - (m._value * alpha) / (np.sqrt(second) + t(self.epsilon)))
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``tf.keras.optimizers.AdamW``; Loshchilov & Hutter
+    2019): ``w -= w * weight_decay * lr`` before each Adam step (default decay 0.004)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
+                 epsilon=1e-7, amsgrad=False, name="adamw", **kwargs):
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name=name,
+                         weight_decay=weight_decay, **kwargs)

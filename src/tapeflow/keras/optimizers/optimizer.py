@@ -21,6 +21,8 @@ class Optimizer:
     Args:
         learning_rate: a float, or a callable of no arguments (or of the step) returning one.
         name: the optimizer's name (default the class name in snake case).
+        weight_decay: optional decoupled weight decay: before each update
+            ``w -= w * weight_decay * learning_rate`` (Loshchilov & Hutter 2019).
         clipnorm, clipvalue, global_clipnorm: optional gradient clipping, as in Keras.
     """
 
@@ -29,6 +31,10 @@ class Optimizer:
         self.name = name or _naming.to_snake_case(type(self).__name__)
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.weight_decay = weight_decay
+        if kwargs.get("use_ema") or kwargs.get("gradient_accumulation_steps"):
+            raise NotImplementedError("tapeflow's optimizers have no EMA or gradient "
+                                      "accumulation")
+        self._no_decay_ids, self._no_decay_names = set(), ()
         self._schedule = learning_rate if callable(learning_rate) else None
         with _naming.name_scope(self.name, self):
             self._iterations = KerasVariable(np.int64(0), name="iteration", trainable=False,
@@ -148,12 +154,28 @@ class Optimizer:
         values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
         values = self._clip(values)
         rate = self._current_rate()
+        if self.weight_decay:
+            for _, v in kept:
+                if self._decays(v):
+                    dt = v._value.dtype.type
+                    v._value = v._value - v._value * dt(self.weight_decay) * dt(rate)
         for g, (_, v) in zip(values, kept, strict=True):
             dt = v._value.dtype
             self.update_step(np.asarray(g, dt), v, dt.type(rate))
             if v.constraint is not None:
                 v.assign(v.constraint(v))
         self._iterations._value = self._iterations._value + np.int64(1)
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Keep weight decay off the variables given, or those whose name contains one of
+        ``var_names``."""
+        self._no_decay_ids |= {v._id for v in var_list or ()}
+        self._no_decay_names = tuple(var_names or ())
+
+    def _decays(self, variable):
+        if variable._id in self._no_decay_ids:
+            return False
+        return not any(n in variable.name for n in self._no_decay_names)
 
     def _clip(self, values):
         if self.clipnorm:

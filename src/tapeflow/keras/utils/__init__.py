@@ -4,9 +4,10 @@ import random as _random
 from ..._core.backend import np
 from ..._core.tensor import _TensorLike
 from ...ops import random_ops as _random_ops
+from .file_utils import get_file
 from .progbar import Progbar
 
-__all__ = ["Progbar", "set_random_seed", "to_categorical"]
+__all__ = ["Progbar", "get_file", "set_random_seed", "to_categorical"]
 
 
 def set_random_seed(seed: int):

@@ -1,0 +1,98 @@
+"""Symbolic tensors for the functional API: ``Input`` makes one, calling a layer on one
+records a node, and ``Model(inputs, outputs)`` replays the recorded nodes on real tensors."""
+from .._core import dtypes as _dt
+from .._core.backend import np
+from .._core.tensor import Tensor, _TensorLike
+from . import _naming
+
+__all__ = ["KerasTensor", "Node", "is_symbolic", "symbolic_call", "flatten", "map_structure"]
+
+
+class KerasTensor:
+    """A symbolic tensor: a shape (``None`` for the batch axis) and a dtype, and the node
+    (layer call) that makes it, as ``keras.KerasTensor``."""
+
+    def __init__(self, shape, dtype="float32", name=None, node=None, index=None):
+        self.shape = tuple(shape)
+        self.dtype = _dt.as_dtype(dtype).name
+        self.name = name or _naming.uniquify("keras_tensor")
+        self._node = node
+        self._index = index
+        self._input_layer = None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self):
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, "
+                f"ragged=False, name={self.name}>")
+
+
+class Node:
+    """One recorded layer call: the layer and its (symbolic) arguments."""
+
+    __slots__ = ("layer", "args", "kwargs")
+
+    def __init__(self, layer, args, kwargs):
+        self.layer, self.args, self.kwargs = layer, args, kwargs
+
+
+def flatten(x) -> list:
+    if isinstance(x, (list, tuple)):
+        return [leaf for item in x for leaf in flatten(item)]
+    if isinstance(x, dict):
+        return [leaf for item in x.values() for leaf in flatten(item)]
+    return [x]
+
+
+def map_structure(fn, x):
+    if isinstance(x, list):
+        return [map_structure(fn, item) for item in x]
+    if isinstance(x, tuple):
+        return tuple(map_structure(fn, item) for item in x)
+    if isinstance(x, dict):
+        return {k: map_structure(fn, v) for k, v in x.items()}
+    return fn(x)
+
+
+def is_symbolic(inputs) -> bool:
+    if type(inputs) is KerasTensor:
+        return True
+    if isinstance(inputs, (list, tuple, dict)):
+        return any(type(leaf) is KerasTensor for leaf in flatten(inputs))
+    return False
+
+
+def _zeros(kt):
+    shape = tuple(1 if d is None else d for d in kt.shape)
+    return Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
+
+
+def symbolic_call(layer, inputs, kwargs):
+    """Record ``layer(inputs)`` and return KerasTensors shaped like its outputs.
+
+    The layer is built, and the output shapes found, by calling it once on zeros (``None``
+    dimensions taken as 1) with ``training=False``.
+    """
+    kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+    concrete = map_structure(lambda v: _zeros(v) if type(v) is KerasTensor else v, inputs)
+    out = layer(concrete, training=False, **kwargs)
+    layer._clear_losses()
+    node = Node(layer, inputs, kwargs)
+    unknown_batch = any(type(v) is KerasTensor and v.shape[:1] == (None,)
+                        for v in flatten(inputs))
+
+    def symbolic(t, index):
+        shape = tuple(t._value.shape)
+        if unknown_batch and shape:
+            shape = (None,) + shape[1:]
+        return KerasTensor(shape, t.dtype.name, node=node, index=index)
+
+    if isinstance(out, _TensorLike):
+        result = symbolic(out, None)
+        layer._output_shape = result.shape
+        return result
+    results = [symbolic(t, i) for i, t in enumerate(out)]
+    layer._output_shape = results[0].shape
+    return results
