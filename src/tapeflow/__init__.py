@@ -14,17 +14,24 @@ from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import Tensor, TensorShape, constant, convert_to_tensor, is_tensor
 from ._core.variable import Variable
 from . import ops as _ops  # binds the Python operators on Tensor and Variable
-from .ops.array_ops import (broadcast_to, concat, expand_dims, fill, gather, identity,
-                            newaxis, one_hot, ones, range, rank, reshape, shape, size,
-                            squeeze, stack, stop_gradient, tile, transpose, unstack, where,
-                            zeros)
-from .ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, cumprod, cumsum,
-                           divide, equal, exp, floor, floordiv, greater, greater_equal,
+from .ops.array_ops import (boolean_mask, broadcast_to, concat, einsum, expand_dims, eye,
+                            fill, gather, gather_nd, identity, linspace, meshgrid, newaxis,
+                            one_hot, ones, pad, range, rank, repeat, reshape, reverse,
+                            reverse_sequence, roll, scatter_nd, sequence_mask, shape, size,
+                            slice_ as slice, split, squeeze, stack, stop_gradient,
+                            strided_slice, tensor_scatter_nd_add, tensor_scatter_nd_update,
+                            tensordot, tile, transpose, unstack, where, zeros)
+from .ops.math_ops import (abs, acos, acosh, add, add_n, argmax, argmin, argsort, asin,
+                           asinh, atan, atan2, atanh, cast, ceil, clip_by_global_norm,
+                           clip_by_norm, cos, cosh, cumprod, cumsum, divide, equal, exp,
+                           floor, floordiv, greater, greater_equal, invert_permutation,
                            less, less_equal, log, logical_and, logical_not, logical_or,
-                           matmul, maximum, minimum, multiply, negative, not_equal,
-                           ones_like, pow, reduce_all, reduce_any, reduce_max, reduce_mean,
-                           reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin,
-                           sqrt, square, subtract, tanh, truediv, zeros_like)
+                           matmul, maximum, minimum, multiply, negative, norm, not_equal,
+                           ones_like, pow, reduce_all, reduce_any, reduce_logsumexp,
+                           reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+                           round, scalar_mul, sigmoid, sign, sin, sinh, sort, sqrt, square,
+                           subtract, tan, tanh, truediv, truncatediv, truncatemod, unique,
+                           zeros_like)
 from ._misc import (clip_by_value, device, executing_eagerly, name_scope, init_scope,
                     get_static_value)
 

@@ -1,14 +1,26 @@
-"""``tf.nn``: re-exports of activations, losses, convolution and pooling."""
-from .ops.conv_ops import avg_pool2d, conv2d, max_pool2d
-from .ops.nn_ops import (bias_add, elu, l2_loss, leaky_relu, log_softmax, relu, relu6, selu,
+"""``tf.nn``: re-exports of activations, losses, normalisation, convolution and pooling."""
+from .ops.nn_conv_ops import (atrous_conv2d, avg_pool, avg_pool1d, avg_pool2d, conv1d,
+                              conv1d_transpose, conv2d, conv2d_transpose, convolution,
+                              depth_to_space, depthwise_conv2d, max_pool, max_pool1d,
+                              max_pool2d, separable_conv2d, space_to_depth)
+from .ops.nn_ops import (batch_normalization, bias_add, compute_average_loss, crelu,
+                         dropout, elu, embedding_lookup, gelu, l2_loss, l2_normalize,
+                         leaky_relu, log_poisson_loss, log_softmax, moments,
+                         normalize_moments, relu, relu6, scale_regularization_loss, selu,
                          sigmoid, sigmoid_cross_entropy_with_logits, silu, softmax,
-                         softmax_cross_entropy_with_logits, softplus,
-                         sparse_softmax_cross_entropy_with_logits, swish, tanh)
+                         softmax_cross_entropy_with_logits, softplus, softsign,
+                         sparse_softmax_cross_entropy_with_logits, sufficient_statistics,
+                         swish, tanh, weighted_cross_entropy_with_logits)
 
 __all__ = [
-    "avg_pool2d", "conv2d", "max_pool2d",
-    "bias_add", "elu", "l2_loss", "leaky_relu", "log_softmax", "relu", "relu6", "selu",
-    "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax",
-    "softmax_cross_entropy_with_logits", "softplus", "sparse_softmax_cross_entropy_with_logits",
-    "swish", "tanh",
+    "atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool2d", "batch_normalization",
+    "bias_add", "compute_average_loss", "conv1d", "conv1d_transpose", "conv2d",
+    "conv2d_transpose", "convolution", "crelu", "depth_to_space", "depthwise_conv2d",
+    "dropout", "elu", "embedding_lookup", "gelu", "l2_loss", "l2_normalize", "leaky_relu",
+    "log_poisson_loss", "log_softmax", "max_pool", "max_pool1d", "max_pool2d", "moments",
+    "normalize_moments", "relu", "relu6", "scale_regularization_loss", "selu",
+    "separable_conv2d", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax",
+    "softmax_cross_entropy_with_logits", "softplus", "softsign", "space_to_depth",
+    "sparse_softmax_cross_entropy_with_logits", "sufficient_statistics", "swish", "tanh",
+    "weighted_cross_entropy_with_logits",
 ]

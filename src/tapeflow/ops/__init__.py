@@ -3,13 +3,13 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
-from . import array_ops, math_ops, nn_ops, random_ops
+from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops
 from ._helpers import like
 from .math_ops import (add, divide, equal, floordiv, floormod, greater, greater_equal, less,
                        less_equal, logical_and, logical_not, logical_or, logical_xor, matmul,
                        multiply, negative, not_equal, pow, subtract)
 
-__all__ = ["array_ops", "math_ops", "nn_ops", "random_ops"]
+__all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops"]
 
 
 def _reflected(f):

@@ -98,9 +98,9 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     perm = tuple(range(n))[::-1] if perm is None else tuple(int(p) % max(n, 1)
                                                              for p in shape_tuple(perm))
     if sorted(perm) != list(builtins.range(n)):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              f"transpose expects a vector of size {n}. But input(1) is a "
-                              f"vector of size {len(perm)}", "Transpose")
+        raise errors.InvalidArgumentError(
+            None, None, f"transpose expects a vector of size {n}. But input(1) is a vector "
+            f"of size {len(perm)} [Op:Transpose]")
     out = apply(_TRANSPOSE, (x,), {"perm": perm})
     return conj(out) if conjugate else out
 
@@ -245,7 +245,8 @@ def concat(values, axis, name="concat"):
     for i, t in enumerate(xs[1:], 1):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
-            raise dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype)
+            raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
+                         name)
     n = xs[0]._value.ndim
     ax = int(axis) % max(n, 1)
     if len(_CONCAT.vjps) < len(xs):
@@ -279,7 +280,7 @@ def stack(values, axis=0, name="stack"):
     for i, t in enumerate(xs[1:], 1):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
-            raise dtype_mismatch("Pack", i, xs[0]._value.dtype, t._value.dtype)
+            raise _named(dtype_mismatch("Pack", i, xs[0]._value.dtype, t._value.dtype), name)
     n = xs[0]._value.ndim + 1
     ax = int(axis)
     if not -n <= ax < n:
@@ -293,6 +294,8 @@ def unstack(value, num=None, axis=0, name="unstack"):
     """Split a tensor along ``axis`` into a list of tensors (``tf.unstack``)."""
     x = to_tensor(value)
     n = x._value.ndim
+    if not -n <= int(axis) < n:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
     ax = int(axis) % n
     return [strided_slice_getitem(x, (slice(None),) * ax + (i,))
             for i in builtins.range(x._value.shape[ax])]
@@ -387,8 +390,9 @@ def _gather_forward(params, indices, axis, batch_dims):
     n = params.shape[axis]
     if indices.size and (indices.min() < -0 or indices.max() >= n):
         bad = indices[(indices < 0) | (indices >= n)].ravel()[0]
-        raise IndexError(f"indices[{int(np.argmax((indices.ravel() < 0) | (indices.ravel() >= n)))}]"
-                         f" = {int(bad)} is not in [0, {n})")
+        pos = np.argwhere((indices < 0) | (indices >= n))[0]
+        raise IndexError(f"indices[{','.join(str(int(p)) for p in pos)}] = {int(bad)} is not "
+                         f"in [0, {n})")
     return np.take(params, indices, axis=axis)
 
 
@@ -427,8 +431,20 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     p = to_tensor(params)
     i = to_tensor(indices)
+    if batch_dims:
+        nb = int(batch_dims)
+        nb = nb + i._value.ndim if nb < 0 else nb
+        ax = nb if axis is None else int(axis) % p._value.ndim
+        return _batched_gather(p, i, ax, nb)
     ax = 0 if axis is None else int(axis) % p._value.ndim
-    return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": int(batch_dims)})
+    try:
+        return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": 0})
+    except errors.InvalidArgumentError as exc:
+        # TensorFlow's eager fast path (all inputs tensors) ends its message with
+        # ``name: ``; its fallback for Python indices ends at ``[Op:GatherV2]``.
+        if isinstance(indices, _TensorLike) and exc.message.endswith("[Op:GatherV2]"):
+            raise type(exc)(None, None, exc.message + " name: ") from None
+        raise
 
 
 # ----------------------------------------------------------------------------- creation
@@ -462,6 +478,14 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         A tensor of shape ``indices.shape + [depth]`` (axis moved as asked).
     """
     idx = to_tensor(indices)
+    if int(depth) < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"depth must be non-negative, got: {int(depth)} [Op:OneHot]")
+    if idx._value.dtype.kind not in "iu":
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'TI' of {idx.dtype.name.replace('32', '')} is not in "
+            "the list of allowed values: uint8, int8, int32, int64\n\t; NodeDef: "
+            "{{node OneHot}}")
     if dtype is None:
         dtype = (on_value.dtype if isinstance(on_value, _TensorLike) else
                  off_value.dtype if isinstance(off_value, _TensorLike) else _dt.float32)
@@ -589,8 +613,871 @@ def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     x = to_tensor(input)
     mult = shape_tuple(multiples)
     if len(mult) != x._value.ndim:
-        raise errors.op_error(
-            errors.InvalidArgumentError,
-            f"Expected multiples argument to be a vector of length {x._value.ndim} but got "
-            f"length {len(mult)}", "Tile")
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples argument to be a vector of length "
+            f"{x._value.ndim} but got length {len(mult)} [Op:Tile]")
+    for i, m in enumerate(mult):
+        if m < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected multiples[{i}] >= 0, but got {m} [Op:Tile]")
     return apply(_TILE, (x,), {"multiples": mult})
+
+
+# =============================================================================
+# The op library, part 2 (tf / tf.linalg array ops): splitting, padding, scatter and
+# gather by index tuples, masks, rolls, grids and einsum. Appended in one section.
+# =============================================================================
+
+__all__ += [
+    "split", "pad", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add", "boolean_mask", "slice_", "strided_slice", "reverse", "roll",
+    "repeat", "meshgrid", "linspace", "eye", "sequence_mask", "einsum", "tensordot",
+    "zeros_like", "ones_like", "reverse_sequence",
+]
+
+zeros_like = _m.zeros_like
+ones_like = _m.ones_like
+
+
+def _err(text, op_name, name=""):
+    """TF's eager error text: ``name: <name>`` ends it, or nothing for ops that omit it."""
+    if name is None:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}]")
+    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}] name: {name}")
+
+
+def _named(exc, name):
+    """``exc`` with TF's trailing ``name: `` filled in (or dropped for ``None``)."""
+    msg = exc.message
+    if msg.endswith(" name: "):
+        msg = msg[:-len(" name: ")] + ("" if name is None else f" name: {name}")
+    return type(exc)(None, None, msg)
+
+
+def _int_list(v):
+    if isinstance(v, _TensorLike):
+        v = v._value.tolist()
+    if isinstance(v, (int, np.integer)):
+        return [int(v)]
+    return [int(d._value) if isinstance(d, _TensorLike) else int(d) for d in v]
+
+
+def _batched_gather(p, i, axis, batch_dims):
+    """gather with leading batch axes, written as a flat gather so gradients come free."""
+    pshape = p._value.shape
+    ishape = i._value.shape
+    if len(pshape) < batch_dims + 1:
+        raise _err(f"Shape must be at least rank {batch_dims + 1} but is rank {len(pshape)}",
+                   "GatherV2", None)
+    for d in builtins.range(batch_dims):
+        if pshape[d] != ishape[d]:
+            raise _err(f"params.shape[{d}]: {pshape[d]} should be equal to "
+                       f"indices.shape[{d}]: {ishape[d]}", "GatherV2")
+    batch = pshape[:batch_dims]
+    nb = int(np.prod(batch)) if batch else 1
+    mid = pshape[batch_dims:axis]
+    n = pshape[axis]
+    rest = pshape[axis + 1:]
+    iv = i._value
+    if iv.size and (iv.min() < 0 or iv.max() >= n):
+        pos = np.argwhere((iv < 0) | (iv >= n))[0]
+        raise _err(f"indices[{','.join(str(int(q)) for q in pos)}] = "
+                   f"{int(iv[tuple(pos)])} is not in [0, {n})", "GatherV2")
+    # [batch, n, mid, rest] flattened to [nb * n, mid + rest].
+    perm = (list(builtins.range(batch_dims)) + [axis]
+            + list(builtins.range(batch_dims, axis))
+            + list(builtins.range(axis + 1, len(pshape))))
+    flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
+    inner = ishape[batch_dims:]
+    offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
+    idx = Tensor(iv.reshape((nb,) + tuple(inner)) + offsets)
+    out = gather(flat, idx)  # [nb, inner, mid, rest]
+    out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
+    b, ni, nm = len(batch), len(inner), len(mid)
+    perm = (list(builtins.range(b)) + list(builtins.range(b + ni, b + ni + nm))
+            + list(builtins.range(b, b + ni))
+            + list(builtins.range(b + ni + nm, b + ni + nm + len(rest))))
+    return transpose(out, perm)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """Split ``value`` along ``axis`` into pieces (``tf.split``).
+
+    Args:
+        value: a tensor.
+        num_or_size_splits: an int (that many equal pieces) or a list of sizes, one of
+            which may be -1 (the rest).
+        axis: the axis to split.
+
+    Returns:
+        A list of tensors.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if the pieces do not fit the axis.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.split(tf.range(5), [2, -1])
+        >>> print(a.numpy(), b.numpy())
+        [0 1] [2 3 4]
+    """
+    x = to_tensor(value)
+    n = x._value.ndim
+    ax = int(axis._value if isinstance(axis, _TensorLike) else axis)
+    if not -n <= ax < n:
+        raise _err(f"-input rank(-{n}) <= split_dim < input rank ({n}), but got {ax}" if n else
+                   "-input rank(-1) <= split_dim < input rank (1), but got 0", "Split", name)
+    ax %= n
+    dim = x._value.shape[ax]
+    if isinstance(num_or_size_splits, (int, np.integer)) or (
+            isinstance(num_or_size_splits, _TensorLike)
+            and num_or_size_splits._value.ndim == 0):
+        k = int(num_or_size_splits)
+        if k <= 0 or dim % k:
+            raise _err(f"Number of ways to split should evenly divide the split dimension, "
+                       f"but got split_dim {ax} (size = {dim}) and num_split {k}", "Split", name)
+        sizes = [dim // k] * k
+    else:
+        sizes = _int_list(num_or_size_splits)
+        if sizes.count(-1) > 1:
+            raise _err("Only one dimensions can have a value of -1. Second one found at "
+                       f"dimension {[i for i, s in enumerate(sizes) if s == -1][1]}",
+                       "SplitV", name)
+        if -1 in sizes:
+            known = builtins.sum(s for s in sizes if s != -1)
+            sizes[sizes.index(-1)] = dim - known
+        if builtins.sum(sizes) != dim or builtins.min(sizes, default=0) < 0:
+            raise _err("Determined shape must either match input shape along split_dim "
+                       "exactly if fully specified, or be less than the size of the input "
+                       f"along split_dim if not fully specified.  Got: "
+                       f"{builtins.sum(sizes)}", "SplitV", name)
+    out, start = [], 0
+    for s in sizes:
+        out.append(_slice_axis(x, ax, start, start + s))
+        start += s
+    return out
+
+
+def _pad_forward(x, paddings, value):
+    return np.pad(x, paddings, mode="constant", constant_values=value)
+
+
+_PAD = primitive("PadV2", _pad_forward, save_inputs=False)
+
+
+def _pad_rule(g, y, x_shape, paddings, value):
+    key = tuple(builtins.slice(lo, lo + d) for (lo, _), d in zip(paddings, x_shape, strict=True))
+    return strided_slice_getitem(g, key)
+
+
+defvjp(_PAD, _pad_rule)
+
+
+def _mirror_index(n, lo, hi, mode):
+    """Source positions along one axis for reflect/symmetric padding."""
+    shift = 1 if mode == "REFLECT" else 0
+    idx = np.arange(-lo, n + hi)
+    period = 2 * n - 2 * shift
+    idx = np.mod(idx, period) if period else np.zeros_like(idx)
+    if shift:
+        return np.where(idx >= n, period - idx, idx)
+    return np.where(idx >= n, period - 1 - idx, idx)
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """Pad ``tensor`` with ``paddings[i] = [before, after]`` on axis i (``tf.pad``).
+
+    Args:
+        tensor: a tensor.
+        paddings: an int ``[rank, 2]`` list or tensor.
+        mode: ``CONSTANT``, ``REFLECT`` (edge not repeated) or ``SYMMETRIC`` (repeated),
+            case-insensitive.
+        constant_values: the fill for ``CONSTANT``.
+
+    Raises:
+        ValueError: for an unknown mode.
+        tf.errors.InvalidArgumentError: if ``paddings`` does not fit the rank, or mirror
+            padding is wider than the axis allows.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.pad(tf.constant([1, 2, 3]), [[2, 1]], 'REFLECT').numpy())
+        [3 2 1 2 3 2]
+    """
+    x = to_tensor(tensor)
+    pv = paddings._value.tolist() if isinstance(paddings, _TensorLike) else paddings
+    pads = tuple((int(a), int(b)) for a, b in (pv if len(pv) else []))
+    n = x._value.ndim
+    mode = mode.upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
+                         f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
+    cv = constant_values._value if isinstance(constant_values, _TensorLike) \
+        else constant_values
+    op_name = "MirrorPad" if mode != "CONSTANT" else ("Pad" if not np.any(cv) else "PadV2")
+    if len(pads) != n:
+        raise _err(f"The first dimension of paddings must be the rank of inputs"
+                   f"[{len(pads)},2] {_show(x._value.shape)}", op_name, None)
+    if builtins.any(a < 0 or b < 0 for a, b in pads):
+        raise _err(f"Paddings must be non-negative: {pads[0][0]} {pads[0][1]}", op_name, None)
+    if mode == "CONSTANT":
+        return apply(_PAD, (x,), {"paddings": pads, "value": np.asarray(cv, x._value.dtype)})
+    shift = 1 if mode == "REFLECT" else 0
+    out = x
+    for ax, (lo, hi) in enumerate(pads):
+        d = x._value.shape[ax]
+        if lo > d - shift or hi > d - shift:
+            raise _err(f"paddings must be less than the dimension size: {lo}, {hi} not less "
+                       f"than {d}" if shift else
+                       f"paddings must be no greater than the dimension size: {lo}, {hi} "
+                       f"greater than {d}", op_name, None)
+        if lo or hi:
+            out = gather(out, Tensor(_mirror_index(d, lo, hi, mode).astype(np.int32)),
+                         axis=ax)
+    return out if out is not x else identity(x)
+
+
+def _nd_flat_index(p_shape, iv, op_name):
+    k = iv.shape[-1]
+    if k > len(p_shape):
+        raise _err(f"index innermost dimension length must be <= params rank; saw: {k} vs. "
+                   f"{len(p_shape)}", op_name, None)
+    lead = p_shape[:k]
+    flat_iv = iv.reshape(-1, k) if iv.size else iv.reshape(0, k)
+    bad = np.any((flat_iv < 0) | (flat_iv >= np.array(lead, dtype=np.int64)), axis=1)
+    if bad.any():
+        j = int(np.argmax(bad))
+        pos = np.unravel_index(j, iv.shape[:-1]) if iv.ndim > 1 else ()
+        where_ = ",".join(str(int(q)) for q in pos)
+        return None, (where_, flat_iv[j], k)
+    strides = np.array([int(np.prod(lead[i + 1:])) for i in builtins.range(k)], np.int64)
+    return (flat_iv.astype(np.int64) @ strides).reshape(iv.shape[:-1]), None
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """Gather slices of ``params`` at index tuples (``tf.gather_nd``).
+
+    Args:
+        params: a tensor of rank >= ``indices.shape[-1]``.
+        indices: an int tensor whose last axis holds index tuples into ``params``.
+        batch_dims: leading axes shared by ``params`` and ``indices``.
+
+    Returns:
+        A tensor of shape ``indices.shape[:-1] + params.shape[indices.shape[-1]:]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]]).numpy())
+        [3 2]
+    """
+    p = to_tensor(params)
+    i = to_tensor(indices)
+    iv = i._value
+    if batch_dims:
+        b = int(batch_dims)
+        batch = p._value.shape[:b]
+        nb = int(np.prod(batch))
+        pr = reshape(p, (nb,) + p._value.shape[b:])
+        ir = iv.reshape((nb,) + iv.shape[b:])
+        bidx = np.broadcast_to(np.arange(nb).reshape((nb,) + (1,) * (ir.ndim - 1)),
+                               ir.shape[:-1] + (1,)).astype(iv.dtype)
+        out = gather_nd(pr, Tensor(np.concatenate([bidx, ir], -1)))
+        return reshape(out, tuple(batch) + out._value.shape[1:])
+    pshape = p._value.shape
+    flat_idx, bad = _nd_flat_index(pshape, iv, "GatherNd")
+    if bad is not None:
+        where_, tup, k = bad
+        raise _err(f"indices[{where_}] = [{', '.join(str(int(t)) for t in tup)}] does not "
+                   f"index into param shape {_show(pshape)}, node name: GatherNd", "GatherNd")
+    k = iv.shape[-1]
+    flat = reshape(p, (int(np.prod(pshape[:k])),) + pshape[k:])
+    return gather(flat, Tensor(flat_idx))
+
+
+def _scatter_nd_forward(indices, updates, shape):
+    out = np.zeros(shape, updates.dtype)
+    k = indices.shape[-1]
+    idx = tuple(np.moveaxis(indices, -1, 0)) if k else ()
+    np.add.at(out, idx, updates)
+    return out
+
+
+_SCATTER_ND = primitive("ScatterNd", _scatter_nd_forward, save_inputs=True)
+defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: gather_nd(g, indices))
+
+
+def _check_scatter(iv, u_shape, shape, op_name):
+    k = iv.shape[-1]
+    name = None if op_name == "ScatterNd" else ""
+    outer = iv.ndim - 1
+    if u_shape[:outer] != iv.shape[:-1]:
+        raise _err(f"Dimensions [0,{outer}) of indices[shape={_show(iv.shape)}] must match "
+                   f"dimensions [0,{outer}) of updates[shape={_show(u_shape)}]", op_name, name)
+    if u_shape != iv.shape[:-1] + tuple(shape[k:]):
+        if op_name != "ScatterNd":
+            inner = len(shape) - k
+            raise _err(f"The inner {inner} dimensions of output.shape={_show(shape)} must "
+                       f"match the inner {inner} dimensions of updates.shape="
+                       f"{_show(u_shape)}", op_name, name)
+        raise _err(f"Dimensions [{iv.ndim - 1},{len(u_shape)}) of updates[shape="
+                   f"{_show(u_shape)}] = {_show(u_shape[iv.ndim - 1:])} must match "
+                   f"dimensions [{k},{len(shape)}) of output[shape={_show(shape)}] = "
+                   f"{_show(shape[k:])}", op_name, name)
+    flat = iv.reshape(-1, k)
+    bad = np.any((flat < 0) | (flat >= np.array(shape[:k], dtype=np.int64)), axis=1)
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise _err(f"indices[{j}] = [{', '.join(str(int(t)) for t in flat[j])}] does not "
+                   f"index into shape {_show(shape)}", op_name, name)
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """A zero tensor of ``shape`` with ``updates`` added at ``indices`` (``tf.scatter_nd``).
+
+    Duplicate indices add up. The gradient with respect to ``updates`` is
+    ``gather_nd(g, indices)``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> indices, updates = tf.constant([[1], [3], [1]]), tf.constant([1.0, 2.0, 5.0])
+        >>> print(tf.scatter_nd(indices, updates, [4]).numpy())
+        [0. 6. 0. 2.]
+    """
+    i = to_tensor(indices)
+    u = to_tensor(updates)
+    shp = tuple(_int_list(shape))
+    _check_scatter(i._value, u._value.shape, shp, "ScatterNd")
+    return apply(_SCATTER_ND, (i, u), {"shape": shp})
+
+
+def _tensor_scatter_update_forward(tensor, indices, updates):
+    out = np.array(tensor, copy=True)
+    k = indices.shape[-1]
+    out[tuple(np.moveaxis(indices, -1, 0)) if k else ()] = updates
+    return out
+
+
+_TS_UPDATE = primitive("TensorScatterUpdate", _tensor_scatter_update_forward)
+
+
+def _ts_update_tensor_rule(g, y, tensor, indices, updates):
+    hit = scatter_nd(indices, _m.ones_like(updates), tensor._value.shape)
+    return where(_m.greater(hit, 0), _m.zeros_like(g), g)
+
+
+defvjp(_TS_UPDATE, _ts_update_tensor_rule, None,
+       lambda g, y, tensor, indices, updates: gather_nd(g, indices))
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """``tensor`` with the slices at ``indices`` replaced by ``updates``.
+
+    TensorFlow counterpart: ``tf.tensor_scatter_nd_update``. For duplicate indices the
+    last update wins (TF leaves the order unspecified).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+    """
+    t = to_tensor(tensor)
+    i = to_tensor(indices)
+    u = _m.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
+        else updates
+    _check_scatter(i._value, u._value.shape, t._value.shape, "TensorScatterUpdate")
+    if u._value.dtype is not t._value.dtype:
+        from ._helpers import dtype_mismatch
+        raise dtype_mismatch("TensorScatterUpdate", 2, t._value.dtype, u._value.dtype)
+    return apply(_TS_UPDATE, (t, i, u))
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """``tensor`` plus ``updates`` added at ``indices`` (``tf.tensor_scatter_nd_add``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+    """
+    t = to_tensor(tensor)
+    i = to_tensor(indices)
+    u = _m.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
+        else updates
+    _check_scatter(i._value, u._value.shape, t._value.shape, "TensorScatterAdd")
+    if u._value.dtype is not t._value.dtype:
+        from ._helpers import dtype_mismatch
+        raise dtype_mismatch("TensorScatterAdd", 2, t._value.dtype, u._value.dtype)
+    return _m.add(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The entries of ``tensor`` where ``mask`` is true, flattened over the mask's axes.
+
+    TensorFlow counterpart: ``tf.boolean_mask``.
+
+    Args:
+        tensor: a tensor of rank >= ``mask``'s rank.
+        mask: a bool tensor matching ``tensor.shape[axis:axis + mask.ndim]``.
+        axis: where the mask starts (default 0).
+
+    Raises:
+        ValueError: for a scalar mask or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> mask = tf.constant([True, False, True])
+        >>> print(tf.boolean_mask(tf.constant([1, 2, 3]), mask).numpy())
+        [1 3]
+    """
+    x = to_tensor(tensor)
+    m = to_tensor(mask)
+    mv = m._value
+    k = mv.ndim
+    ax = 0 if axis is None else int(axis) % max(x._value.ndim, 1)
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
+    xs = x._value.shape
+    if xs[ax:ax + k] != mv.shape:
+        raise ValueError(f"Shapes {TensorShape(xs[ax:ax + k])} and {TensorShape(mv.shape)} "
+                         f"are incompatible")
+    flat = reshape(x, xs[:ax] + (int(np.prod(mv.shape)),) + xs[ax + k:])
+    keep = Tensor(np.flatnonzero(mv.reshape(-1)).astype(np.int64))
+    return gather(flat, keep, axis=ax)
+
+
+def slice_(input_, begin, size, name=None):
+    """The block of ``size`` starting at ``begin`` (``tf.slice``); size -1 means the rest.
+
+    Named ``slice_`` here so the module keeps Python's ``slice``; exported as ``slice``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if the block does not fit.
+    """
+    x = to_tensor(input_)
+    b = _int_list(begin)
+    s = _int_list(size)
+    shp = x._value.shape
+    if len(b) != len(shp) or len(s) != len(shp):
+        raise _err(f"Expected begin and size arguments to be 1-D tensors of size "
+                   f"{len(shp)}, but got shapes [{len(b)}] and [{len(s)}] instead.", "Slice", None)
+    key = []
+    for i, (bi, si, d) in enumerate(zip(b, s, shp, strict=True)):
+        if si == -1:
+            si = d - bi
+        if not (0 <= bi <= d and 0 <= si and bi + si <= d):
+            raise _err(f"Expected size[{i}] in [0, {d - bi}], but got {si}"
+                       if 0 <= bi <= d else
+                       f"Expected begin[{i}] in [0, {d}], but got {bi}", "Slice", None)
+        key.append(builtins.slice(bi, bi + si))
+    return strided_slice_getitem(x, tuple(key))
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
+                  ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """``input_[begin:end:strides]`` with TensorFlow's bit masks (``tf.strided_slice``).
+
+    Args:
+        begin, end, strides: int lists of one length.
+        begin_mask, end_mask: bit i set ignores ``begin[i]`` / ``end[i]``.
+        ellipsis_mask: bit i makes spec i an ellipsis.
+        new_axis_mask: bit i inserts a new axis.
+        shrink_axis_mask: bit i takes the single index ``begin[i]``.
+    """
+    b = _int_list(begin)
+    e = _int_list(end)
+    st = _int_list(strides) if strides is not None else [1] * len(b)
+    key = []
+    for i in builtins.range(len(b)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b[i])
+        else:
+            key.append(builtins.slice(None if begin_mask & bit else b[i],
+                                      None if end_mask & bit else e[i], st[i]))
+    return strided_slice_getitem(input_, tuple(key))
+
+
+def reverse(tensor, axis, name=None):
+    """``tensor`` reversed along the axes in ``axis`` (``tf.reverse``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an axis out of range.
+    """
+    x = to_tensor(tensor)
+    n = x._value.ndim
+    axes = _int_list(axis)
+    for a in axes:
+        if not -n <= a < n:
+            # (sic: TensorFlow's message lacks the closing bracket)
+            raise _err(f"'axis'[0] = {a} is out of valid range [0, {n - 1}", "ReverseV2", None)
+    axes = {a % n for a in axes}
+    key = tuple(builtins.slice(None, None, -1) if i in axes else builtins.slice(None)
+                for i in builtins.range(n))
+    return strided_slice_getitem(x, key)
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
+    """Shift elements cyclically by ``shift`` along ``axis`` (``tf.roll``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if shift and axis lengths differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.roll(tf.constant([1, 2, 3, 4]), shift=1, axis=0).numpy())
+        [4 1 2 3]
+    """
+    x = to_tensor(input)
+    shifts = _int_list(shift)
+    axes = _int_list(axis)
+    if len(shifts) != len(axes):
+        raise _err("shift and axis must have the same size", "Roll", None)
+    n = x._value.ndim
+    total = {}
+    for s, a in zip(shifts, axes, strict=True):
+        if not -n <= a < n:
+            raise _err(f"axis {a} is out of range", "Roll", None)
+        total[a % n] = total.get(a % n, 0) + s
+    out = x
+    for a, s in sorted(total.items()):
+        d = x._value.shape[a]
+        if d and s % d:
+            out = gather(out, Tensor(((np.arange(d) - s) % d).astype(np.int32)), axis=a)
+    return out if out is not x else identity(x)
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
+    """Repeat each element ``repeats`` times along ``axis`` (``tf.repeat``).
+
+    With ``axis=None`` the input is flattened first.
+    """
+    x = to_tensor(input)
+    if axis is None:
+        x = reshape(x, [-1])
+        axis = 0
+    ax = int(axis) % max(x._value.ndim, 1)
+    r = _int_list(repeats)
+    d = x._value.shape[ax]
+    if len(r) == 1:
+        r = r * d
+    if len(r) != d:
+        raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
+    idx = np.repeat(np.arange(d), r).astype(np.int32)
+    return gather(x, Tensor(idx), axis=ax)
+
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D tensors (``tf.meshgrid``).
+
+    Args:
+        *args: 1-D tensors.
+        indexing: ``'xy'`` (Cartesian, default: first two outputs axes swapped) or
+            ``'ij'`` (matrix).
+
+    Returns:
+        A list of N-D tensors, one per input.
+
+    Raises:
+        TypeError: for another keyword argument.
+        ValueError: for an unknown ``indexing``.
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        key = list(kwargs)[0]
+        raise TypeError(f"'{key}' is an invalid keyword argument for this function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got "
+                         f"'{indexing}'")
+    xs = [reshape(to_tensor(a), [-1]) for a in args]
+    sizes = [t._value.shape[0] for t in xs]
+    n = len(xs)
+    if indexing == "xy" and n > 1:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for i, t in enumerate(xs):
+        shape_ = [1] * n
+        pos = i
+        if indexing == "xy" and n > 1 and i < 2:
+            pos = 1 - i
+        shape_[pos] = -1
+        out.append(broadcast_to(reshape(t, shape_), sizes))
+    return out
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive (``tf.linspace``).
+
+    ``start`` and ``stop`` may be tensors (they broadcast; the new axis goes at ``axis``);
+    the gradient flows to both.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``num`` is not positive.
+    """
+    s = to_tensor(start)
+    if s._value.dtype.kind in "iu":
+        s = _m.cast(s, _dt.float64 if s._value.dtype.itemsize >= 4 else _dt.float32)
+    e = _m.cast(to_tensor(stop), s.dtype)
+    num = int(num._value if isinstance(num, _TensorLike) else num)
+    if num < 0:
+        raise _err(f"Requires num > 0: {num}", "LinSpace")
+    s, e = expand_dims(s, axis), expand_dims(e, axis)
+    n = builtins.max(s._value.ndim, e._value.ndim)
+    ax = int(axis) % n
+    if num == 0:
+        shape = list(np.broadcast_shapes(s._value.shape, e._value.shape))
+        shape[ax] = 0
+        return Tensor(np.zeros(shape, s._value.dtype))
+    frac = np.arange(num, dtype=s._value.dtype) / builtins.max(num - 1, 1)
+    frac = Tensor(frac.reshape([num if i == ax else 1 for i in builtins.range(n)]))
+    out = _m.add(s, _m.multiply(_m.subtract(e, s), frac))
+    if num > 1:
+        # the last value is exactly ``stop``, as TensorFlow's
+        last = (builtins.slice(None),) * ax + (builtins.slice(num - 1, num),)
+        head = (builtins.slice(None),) * ax + (builtins.slice(0, num - 1),)
+        out = concat([strided_slice_getitem(out, head),
+                      broadcast_to(e, strided_slice_getitem(out, last)._value.shape)], ax)
+    return out
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
+    """An identity matrix, optionally batched (``tf.eye``)."""
+    nc = num_rows if num_columns is None else num_columns
+    for d in (num_rows, nc):
+        if int(d) < 0:
+            raise _err(f"Dimension {int(d)} must be >= 0", "Fill")
+    m = np.eye(int(num_rows), int(nc), dtype=_dt.as_dtype(dtype)._np)
+    if batch_shape is not None:
+        m = np.broadcast_to(m, tuple(_int_list(batch_shape)) + m.shape).copy()
+    return Tensor(m)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=_dt.bool, name=None):
+    """``mask[..., j] = j < lengths[...]`` (``tf.sequence_mask``); no gradient.
+
+    Args:
+        lengths: an int tensor.
+        maxlen: the last dimension (default ``max(lengths)``).
+        dtype: the output dtype.
+    """
+    lv = to_tensor(lengths)._value
+    n = int(lv.max()) if maxlen is None and lv.size else int(maxlen or 0)
+    mask = np.arange(n) < np.asarray(lv)[..., None]
+    return Tensor(mask.astype(_dt.as_dtype(dtype)._np))
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
+    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``)."""
+    x = to_tensor(input)
+    lens = to_tensor(seq_lengths)._value
+    sa = int(seq_axis)
+    ba = 0 if batch_axis is None else int(batch_axis)
+    nb, ns = x._value.shape[ba], x._value.shape[sa]
+    idx = np.tile(np.arange(ns), (nb, 1))
+    for b, L in enumerate(lens):
+        idx[b, :L] = idx[b, :L][::-1]
+    # move batch then seq axes to the front, gather with batch_dims=1, move back
+    n = x._value.ndim
+    perm = [ba, sa] + [i for i in builtins.range(n) if i not in (ba, sa)]
+    xt = transpose(x, perm)
+    out = gather(xt, Tensor(idx.astype(np.int32)), axis=1, batch_dims=1)
+    return transpose(out, np.argsort(perm).tolist())
+
+
+# ----------------------------------------------------------------------------- einsum
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _parse_einsum(equation, shapes):
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, out = eq.split("->")
+    else:
+        lhs, out = eq, None
+    ins = lhs.split(",")
+    if len(ins) != len(shapes):
+        raise ValueError(f"Got {len(shapes)} inputs for equation \"{equation}\", expecting "
+                         f"{len(ins)}")
+    used = set(eq)
+    spare = [c for c in _LETTERS if c not in used]
+    ell = None
+    fixed = []
+    for spec, shp in zip(ins, shapes, strict=True):
+        if "..." in spec:
+            n = len(shp) - (len(spec) - 3)
+            if ell is None or n > len(ell):
+                ell = "".join(spare[:n])
+            spec = spec.replace("...", ell[len(ell) - n:] if n else "")
+        fixed.append(spec)
+    if out is None:
+        counts = {}
+        for s in fixed:
+            for c in s:
+                counts[c] = counts.get(c, 0) + 1
+        letters = sorted(c for c, k in counts.items() if k == 1 and c not in (ell or ""))
+        out = (ell or "") + "".join(letters)
+    else:
+        out = out.replace("...", ell or "")
+    return fixed, out
+
+
+def _einsum_forward(*xs, ins, out):
+    return np.einsum(",".join(ins) + "->" + out, *xs)
+
+
+_EINSUM = primitive("Einsum", _einsum_forward,
+                    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
+
+
+def _einsum_rule(k):
+    def rule(g, y, *xs, ins, out):
+        target = ins[k]
+        others = [ins[j] for j in builtins.range(len(ins)) if j != k]
+        operands = [g] + [xs[j] for j in builtins.range(len(ins)) if j != k]
+        avail = set(out).union(*others) if others else set(out)
+        unique = "".join(dict.fromkeys(target))
+        kept = "".join(c for c in unique if c in avail)
+        # Letters only in this operand (summed away) come back by broadcasting; letters
+        # broadcast from 1 in this operand are summed by the engine.
+        gk = einsum(",".join([out] + others) + "->" + kept, *operands)
+        shape = dict(zip(target, xs[k]._value.shape, strict=True))
+        if kept != unique:
+            gk = reshape(gk, [shape[c] if c in avail else 1 for c in unique])
+            gk = broadcast_to(gk, [shape[c] for c in unique])
+        if unique != target:
+            # A repeated letter (a diagonal): put the gradient back on that diagonal by
+            # multiplying with identity matrices, one per repeat.
+            spare = iter(c for c in _LETTERS if c not in target)
+            full, eyes, specs = [], [], []
+            seen = set()
+            for c in target:
+                if c in seen:
+                    d = next(spare)
+                    full.append(d)
+                    specs.append(c + d)
+                    eyes.append(Tensor(np.eye(shape[c], dtype=g._value.dtype)))
+                else:
+                    seen.add(c)
+                    full.append(c)
+            gk = einsum(",".join([unique] + specs) + "->" + "".join(full), gk, *eyes)
+        return gk
+    return rule
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Sum of products over index letters, as NumPy's einsum (``tf.einsum``).
+
+    Args:
+        equation: e.g. ``'ij,jk->ik'``, ``'bij,bjk->bik'``, ``'...ij,...j->...i'``; an
+            implicit output (no ``->``) lists the letters used once, sorted.
+        *inputs: tensors of one dtype.
+
+    Returns:
+        A tensor of the output subscripts' shape; gradients flow to every operand
+        (a repeated letter, a diagonal, gets its gradient on that diagonal).
+
+    Raises:
+        ValueError: if the number of inputs does not match the equation.
+        tf.errors.InvalidArgumentError: for mismatched dimensions.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(tf.einsum('ij,jk->ik', a, a).numpy())
+        [[ 7. 10.]
+         [15. 22.]]
+        >>> print(tf.einsum('ii', a).numpy())
+        5.0
+    """
+    xs = [to_tensor(x) for x in inputs]
+    for j, t in enumerate(xs[1:], 1):
+        if t._value.dtype is not xs[0]._value.dtype:
+            from ._helpers import dtype_mismatch
+            raise dtype_mismatch("Einsum", j, xs[0]._value.dtype, t._value.dtype)
+    ins, out = _parse_einsum(equation, [t._value.shape for t in xs])
+    sizes = {}
+    for spec, t in zip(ins, xs, strict=True):
+        for axis, (c, d) in enumerate(zip(spec, t._value.shape, strict=True)):
+            if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
+                raise _err(f"Expected dimension {sizes[c]} at axis {axis} of the input shaped "
+                           f"{_show(t._value.shape)} but got dimension {d}", "Einsum")
+    if len(_EINSUM.vjps) < len(xs):
+        _EINSUM.vjps = tuple(_einsum_rule(k) for k in builtins.range(len(xs)))
+    return apply(_EINSUM, xs, {"ins": tuple(ins), "out": out})
+
+
+def tensordot(a, b, axes, name=None):
+    """Contract ``a`` and ``b`` over the given axes (``tf.tensordot``).
+
+    Args:
+        a, b: tensors of one dtype.
+        axes: an int N (last N of ``a`` with first N of ``b``) or a pair of axis lists.
+
+    Raises:
+        ValueError: for axes that do not match.
+    """
+    a = to_tensor(a)
+    b = to_tensor(b)
+    na, nb = a._value.ndim, b._value.ndim
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n > na or n > nb or n < 0:
+            raise ValueError(f"'axes' must not be larger than the number of dimensions of "
+                             f"tensor {a if n > na else b}.")
+        ax_a, ax_b = list(builtins.range(na - n, na)), list(builtins.range(n))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [int(v) % na for v in _int_list(ax_a)]
+        ax_b = [int(v) % nb for v in _int_list(ax_b)]
+        if len(ax_a) != len(ax_b):
+            raise ValueError(f"Different number of contraction axes 'a' and 'b', "
+                             f"{len(ax_a)} != {len(ax_b)}.")
+    letters = iter(_LETTERS)
+    sa = [next(letters) for _ in builtins.range(na)]
+    sb = [next(letters) for _ in builtins.range(nb)]
+    sha, shb = a._value.shape, b._value.shape
+    if builtins.any(sha[i] != shb[j] for i, j in zip(ax_a, ax_b, strict=True)):
+        # TensorFlow contracts by a matmul of the reshaped operands and fails there.
+        def _mat(shape, contract, first):
+            free = int(np.prod([d for k, d in enumerate(shape) if k not in contract]))
+            inner = int(np.prod([shape[k] for k in contract]))
+            return [free, inner] if first else [inner, free]
+        raise _err(f"Matrix size-incompatible: In[0]: {_show(_mat(sha, ax_a, True))}, "
+                   f"In[1]: {_show(_mat(shb, ax_b, False))}", "MatMul")
+    for i, j in zip(ax_a, ax_b, strict=True):
+        sb[j] = sa[i]
+    out = [c for i, c in enumerate(sa) if i not in ax_a] + \
+          [c for j, c in enumerate(sb) if j not in ax_b]
+    return einsum("".join(sa) + "," + "".join(sb) + "->" + "".join(out), a, b)
+
+
+
+# TensorFlow's eager messages for these ops end without ``name:`` (Reshape, Tile, ...) or
+# with the Python wrapper's default name (concat, stack, x[...]). Their forwards fail inside
+# the shared dispatcher, which appends ``name: ``; each error hook below raises the final
+# exception itself instead, so the hot path is untouched.
+
+
+def _final_error(prim, name):
+    hook = prim.error
+
+    def error(values, attrs, exc):
+        cls, text = hook(values, attrs, exc)
+        suffix = "" if name is None else f" name: {name}"
+        raise cls(None, None, f"{text} [Op:{prim.name}]{suffix}") from None
+    prim.error = error
+
+
+for _prim, _name in ((_RESHAPE, None), (_BROADCAST, None), (_TILE, None), (_CONCAT, "concat"),
+                     (_PACK, "stack"), (_STRIDED_SLICE, "strided_slice/")):
+    if _prim.error is None:
+        _prim.error = lambda values, attrs, exc: (errors.InvalidArgumentError, str(exc))
+    _final_error(_prim, _name)

@@ -57,8 +57,8 @@ def _softmax_like(prim, logits, axis):
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     n = x._value.ndim
     if n == 0:
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "logits must have >= 1 dimension, got []", prim.name)
+        raise errors.op_error(errors.AbortedError, "Input dims must be <= 5 and >=1",
+                              prim.name)
     ax = -1 if axis is None else int(axis)
     if not -n <= ax < n:
         raise errors.op_error(errors.InvalidArgumentError,
@@ -141,8 +141,9 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     logits = to_tensor(logits)
     if labels._value.ndim != logits._value.ndim - 1:
         raise ValueError(
-            f"Rank mismatch: Rank of labels (received {labels._value.ndim}) should equal rank "
-            f"of logits minus 1 (received {logits._value.ndim}).")
+            f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+            f"labels.shape={labels.shape} of rank {labels._value.ndim} and "
+            f"logits.shape={logits.shape} of rank {logits._value.ndim}")
     depth = logits._value.shape[-1]
     lab = labels._value
     if lab.size and (lab.min() < 0 or lab.max() >= depth):
@@ -189,6 +190,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 def l2_loss(t, name=None):
     """``sum(t ** 2) / 2`` (``tf.nn.l2_loss``)."""
+    t = to_tensor(t)
+    check_kind(t, "f", "L2Loss", FLOAT_TYPES)
     return _m.multiply(_m.reduce_sum(_m.square(t)), 0.5)
 
 
@@ -201,6 +204,13 @@ def bias_add(value, bias, data_format=None, name=None):
     value, bias = pair(value, bias, "BiasAdd")
     if bias._value.ndim != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {bias._value.ndim}")
+    channels = value._value.shape[1 if data_format and data_format.startswith("NC") else -1] \
+        if value._value.ndim else None
+    if channels != bias._value.shape[0]:
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"Must provide as many biases as the last dimension of the input tensor: "
+            f"{_a._show(bias._value.shape)} vs. {_a._show(value._value.shape)}", "BiasAdd")
     if data_format is not None and data_format.startswith("NC"):
         shape = [1, -1] + [1] * (value._value.ndim - 2)
         return _m.add(value, _a.reshape(bias, shape))
@@ -213,8 +223,12 @@ def relu6(features, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """``features`` where positive, else ``alpha * features`` (``tf.nn.leaky_relu``)."""
+    """``features`` where positive, else ``alpha * features`` (``tf.nn.leaky_relu``).
+
+    ``alpha`` is a float32 attribute in TensorFlow, so it is rounded to float32 first.
+    """
     x = to_tensor(features)
+    alpha = float(np.float32(alpha._value if hasattr(alpha, "_value") else alpha))
     return _a.where(_m.greater(x, 0), x, _m.multiply(x, alpha))
 
 
@@ -239,3 +253,262 @@ def silu(features, beta=1.0, name=None):
 
 
 swish = silu
+
+
+# =============================================================================
+# The op library, part 2 (tf.nn): gelu, losses, moments and normalisation, dropout,
+# embedding lookup; convolutions and pooling live in nn_conv_ops.
+# =============================================================================
+from .._core import dtypes as _dt  # noqa: E402 - this section keeps its imports with it
+from .._core.tensor import _TensorLike  # noqa: E402
+
+__all__ += [
+    "gelu", "softsign", "log_sigmoid", "weighted_cross_entropy_with_logits", "moments",
+    "batch_normalization", "normalize_moments", "dropout", "embedding_lookup",
+    "l2_normalize", "log_poisson_loss", "compute_average_loss", "crelu",
+]
+
+softsign = _m.softsign
+log_sigmoid = _m.log_sigmoid
+l2_normalize = _m.l2_normalize
+
+
+def gelu(features, approximate=False, name=None):
+    """Gaussian error linear unit (``tf.nn.gelu``; Hendrycks & Gimpel 2016).
+
+    ``x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2)))``, or with ``approximate=True``
+    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
+
+    Args:
+        features: a float tensor.
+        approximate: use the tanh form.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.nn.gelu(tf.constant([0.0, 1.0])).numpy())
+        [0.        0.8413447]
+    """
+    x = to_tensor(features)
+    check_kind(x, "f", "Gelu", FLOAT_TYPES)
+    if approximate:
+        inner = _m.multiply(_m.add(x, _m.multiply(_m.pow(x, 3), 0.044715)),
+                            0.7978845608028654)
+        return _m.multiply(_m.multiply(x, 0.5), _m.add(_m.tanh(inner), 1))
+    return _m.multiply(_m.multiply(x, 0.5),
+                       _m.add(_m.erf(_m.multiply(x, 0.7071067811865476)), 1))
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with positives weighted by ``pos_weight``.
+
+    ``(1 - z) x + (1 + (q - 1) z) (log1p(exp(-|x|)) + max(-x, 0))`` for logits x, labels z
+    and ``pos_weight`` q, computed stably. TensorFlow counterpart:
+    ``tf.nn.weighted_cross_entropy_with_logits``.
+
+    Raises:
+        ValueError: if labels and logits differ in shape.
+    """
+    labels, logits = pair(labels, logits, "WeightedCrossEntropy")
+    if labels._value.shape != logits._value.shape:
+        raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs "
+                         f"{labels.shape})")
+    q = _m._scalar_like(pos_weight, logits)
+    log_weight = _m.add(_m.multiply(_m.subtract(q, 1), labels), 1)
+    softplus_neg = _m.add(_m.log1p(_m.exp(_m.negative(_m.abs(logits)))),
+                          relu(_m.negative(logits)))
+    return _m.add(_m.multiply(_m.subtract(1, labels), logits),
+                  _m.multiply(log_weight, softplus_neg))
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """Mean and (population) variance of ``x`` over ``axes`` (``tf.nn.moments``).
+
+    float16 inputs are accumulated in float32 and cast back, as TensorFlow. Unlike
+    TensorFlow the mean inside the variance is not wrapped in ``stop_gradient``: first
+    derivatives are equal either way, and second derivatives are then exact.
+
+    Returns:
+        ``(mean, variance)``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> mean, variance = tf.nn.moments(tf.constant([1.0, 2.0, 3.0, 6.0]), axes=[0])
+        >>> print(mean.numpy(), variance.numpy())
+        3.0 3.5
+    """
+    x = to_tensor(x)
+    y = _m.cast(x, _dt.float32) if x._value.dtype == np.float16 else x
+    try:
+        _m._axis_arg(axes, x._value.ndim, "Mean")
+    except errors.InvalidArgumentError as exc:
+        raise _a._named(exc, None) from None  # TF's message here ends at [Op:Mean]
+    listed = [int(a) % max(x._value.ndim, 1) for a in _a._int_list(axes)]
+    if len(set(listed)) != len(listed):
+        dup = next(a for a in listed if listed.count(a) > 1)
+        raise errors.InvalidArgumentError(
+            None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: "
+            f"{dup} [Op:Mean]")
+    mean = _m.reduce_mean(y, axes, keepdims=True)
+    var = _m.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
+    if not keepdims:
+        ax = _m._axis_arg(axes, x._value.ndim, "Mean")
+        shape = [d for i, d in enumerate(x._value.shape) if i not in ax]
+        mean = _a.reshape(mean, shape)
+        var = _a.reshape(var, shape)
+    if y is not x:
+        mean, var = _m.cast(mean, x.dtype), _m.cast(var, x.dtype)
+    return mean, var
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from sufficient statistics (``tf.nn.normalize_moments``)."""
+    divisor = _m.reciprocal(to_tensor(counts))
+    mean = _m.multiply(mean_ss, divisor)
+    if shift is not None:
+        mean = _m.add(mean, shift)
+    var = _m.subtract(_m.multiply(variance_ss, divisor),
+                      _m.square(_m.multiply(mean_ss, divisor)))
+    return mean, var
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """``scale * (x - mean) / sqrt(variance + eps) + offset`` (``tf.nn.batch_normalization``).
+
+    ``offset`` and ``scale`` may be None; all parameters broadcast against ``x``
+    (Ioffe & Szegedy 2015).
+    """
+    x = to_tensor(x)
+    inv = _m.rsqrt(_m.add(variance, variance_epsilon))
+    if scale is not None:
+        inv = _m.multiply(inv, scale)
+    shift = _m.negative(_m.multiply(mean, inv))
+    if offset is not None:
+        shift = _m.add(shift, offset)
+    return _m.add(_m.multiply(x, _m.cast(inv, x.dtype)), _m.cast(shift, x.dtype))
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zero each element with probability ``rate``, scale the rest by ``1/(1-rate)``.
+
+    TensorFlow counterpart: ``tf.nn.dropout`` (Srivastava et al. 2014). The mask comes from
+    tapeflow's own generator, so which elements drop differs from TensorFlow's for a seed.
+
+    Args:
+        x: a float tensor.
+        rate: the drop probability, in ``[0, 1)``.
+        noise_shape: a shape broadcastable to ``x``'s; elements sharing a mask entry drop
+            together.
+        seed: an op seed (with the global seed, reproducible).
+
+    Raises:
+        ValueError: for a rate outside ``[0, 1)`` or an integer ``x``.
+    """
+    from . import random_ops
+
+    x = to_tensor(x)
+    if x._value.dtype.kind != "f":
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                         f"Received: x={x}")
+    r = float(rate._value if isinstance(rate, _TensorLike) else rate)
+    if not 0 <= r < 1:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                         f"Received: rate={rate}")
+    if r == 0:
+        return x
+    shape = x._value.shape if noise_shape is None else tuple(
+        d if d is not None else x._value.shape[i]
+        for i, d in enumerate(_a._int_list(noise_shape)
+                              if not isinstance(noise_shape, (list, tuple))
+                              else noise_shape))
+    u = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
+    keep = _m.cast(_m.greater_equal(u, r), x.dtype)
+    return _m.multiply(x, _m.multiply(keep, 1.0 / (1.0 - r)))
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of ``params`` at ``ids`` (``tf.nn.embedding_lookup``); ``gather(params, ids)``.
+
+    Args:
+        params: ``[vocab, ...]``, or a list of such tensors (concatenated, the "div"
+            partition is not supported).
+        ids: an int tensor of any shape.
+        max_norm: if given, rows with a larger L2 norm are rescaled to it.
+    """
+    if isinstance(params, (list, tuple)):
+        params = params[0] if len(params) == 1 else _a.concat(list(params), 0)
+    out = _a.gather(params, ids)
+    if max_norm is not None:
+        ids_rank = to_tensor(ids)._value.ndim
+        axes = list(range(ids_rank, out._value.ndim))
+        out = _m.clip_by_norm(out, max_norm, axes=axes) if axes else out
+    return out
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """``exp(c) - z * c`` for log-rate c and targets z (``tf.nn.log_poisson_loss``).
+
+    With ``compute_full_loss`` Stirling's term ``z log z - z + 0.5 log(2 pi z)`` is added
+    where ``z > 1``.
+    """
+    z, c = pair(targets, log_input, "LogPoissonLoss")
+    loss = _m.subtract(_m.exp(c), _m.multiply(c, z))
+    if compute_full_loss:
+        safe = _a.where(_m.greater(z, 1), z, _m.ones_like(z))
+        stirling = _m.add(_m.subtract(_m.multiply(safe, _m.log(safe)), safe),
+                          _m.multiply(_m.log(_m.multiply(safe, 2 * np.pi)), 0.5))
+        loss = _m.add(loss, _a.where(_m.greater(z, 1), stirling, _m.zeros_like(z)))
+    return loss
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """Sum of per-example losses over the global batch size (``tf.nn.compute_average_loss``)."""
+    loss = to_tensor(per_example_loss)
+    if sample_weight is not None:
+        loss = _m.multiply(loss, sample_weight)
+    n = global_batch_size
+    if n is None:
+        n = loss._value.shape[0] if loss._value.ndim else 1
+    return _m.divide(_m.reduce_sum(loss), _m.cast(n, loss.dtype))
+
+
+def crelu(features, axis=-1, name=None):
+    """``concat([relu(x), relu(-x)], axis)`` (``tf.nn.crelu``; Shang et al. 2016)."""
+    x = to_tensor(features)
+    return _a.concat([relu(x), relu(_m.negative(x))], axis)
+
+
+def hard_sigmoid(x):
+    """``clip(x / 6 + 0.5, 0, 1)``, Keras 3's piecewise-linear sigmoid.
+
+    TensorFlow has no ``tf.nn.hard_sigmoid``; this is ``tf.keras.activations.hard_sigmoid``,
+    kept here for the Keras layer of tapeflow to re-export.
+    """
+    x = to_tensor(x)
+    return _m.multiply(relu6(_m.add(x, 3.0)), 1.0 / 6.0)
+
+
+__all__ += ["sufficient_statistics", "scale_regularization_loss"]
+
+
+def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
+    """``(count, sum(x - shift), sum((x - shift)**2), shift)`` over ``axes``.
+
+    TensorFlow counterpart: ``tf.nn.sufficient_statistics``; ``count`` has ``x``'s dtype.
+    """
+    x = to_tensor(x)
+    ax = _m._axis_arg(axes, x._value.ndim, "Sum")
+    count = 1
+    for a in ax:
+        count *= x._value.shape[a]
+    y = _m.subtract(x, shift) if shift is not None else x
+    m_ss = _m.reduce_sum(y, ax, keepdims=keepdims)
+    v_ss = _m.reduce_sum(_m.square(y), ax, keepdims=keepdims)
+    return _m.cast(count, x.dtype), m_ss, v_ss, (None if shift is None else to_tensor(shift))
+
+
+def scale_regularization_loss(regularization_loss):
+    """The summed regularisation loss over the number of replicas (one here).
+
+    TensorFlow counterpart: ``tf.nn.scale_regularization_loss``.
+    """
+    return _m.reduce_sum(regularization_loss)

@@ -1,0 +1,701 @@
+"""``tf.linalg``: products, diagonals, triangular and general solves, factorisations.
+
+Primitives are the factorisations and solves (inverse, determinant, Cholesky, QR, SVD,
+solves); their rules are written with these same ops, so second derivatives work.
+The rest (matvec, trace, band_part, logdet, tensordot, einsum) are compositions.
+"""
+import builtins
+
+from .._core import errors
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.tensor import Tensor
+from . import array_ops as _a
+from . import math_ops as _m
+from ._helpers import check_kind, pair, to_tensor
+
+__all__ = [
+    "matmul", "matvec", "diag_part", "diag", "set_diag", "band_part", "trace", "inv", "det",
+    "logdet", "slogdet", "cholesky", "solve", "triangular_solve", "cholesky_solve", "qr",
+    "svd", "transpose", "adjoint", "einsum", "tensordot", "eye", "norm", "l2_normalize",
+    "global_norm", "matrix_transpose", "lstsq", "pinv",
+]
+
+matmul = _m.matmul
+matvec = _m.matvec
+einsum = _a.einsum
+tensordot = _a.tensordot
+eye = _a.eye
+norm = _m.norm
+l2_normalize = _m.l2_normalize
+global_norm = _m.global_norm
+_FLOATS = "double, float, half, complex64, complex128"
+
+
+def _err(text, op_name, name=""):
+    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}] name: {name}")
+
+
+def _show(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """Swap the last two axes (``tf.linalg.matrix_transpose``).
+
+    Raises:
+        ValueError: for rank < 2.
+    """
+    x = to_tensor(a)
+    n = x._value.ndim
+    if n < 2:
+        raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  "
+                         f"Received `a` = {x} with shape: {x.shape}")
+    perm = list(builtins.range(n - 2)) + [n - 1, n - 2]
+    return _a.transpose(x, perm, conjugate=conjugate)
+
+
+transpose = matrix_transpose
+
+
+def adjoint(matrix, name=None):
+    """Conjugate transpose of the last two axes (``tf.linalg.adjoint``)."""
+    return matrix_transpose(matrix, conjugate=True)
+
+
+def _square(x, op_name):
+    shp = x._value.shape
+    if len(shp) < 2:
+        raise _err(f"Input must have rank >= 2, got {len(shp)}", op_name)
+    if shp[-1] != shp[-2]:
+        raise _err("Input matrix must be square.", op_name)
+
+
+# ------------------------------------------------------------------------ diagonals
+
+
+_DIAG_PART = primitive("MatrixDiagPartV3",
+                       lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy(),
+                       save_inputs=False)
+
+
+def _embed_diag(g, shape):
+    out = np.zeros(shape, g.dtype)
+    k = builtins.min(shape[-2], shape[-1])
+    idx = np.arange(k)
+    out[..., idx, idx] = g
+    return out
+
+
+_DIAG_EMBED = primitive("MatrixDiagV3", _embed_diag, save_inputs=False)
+defvjp(_DIAG_PART, lambda g, y, x_shape: apply(_DIAG_EMBED, (g,), {"shape": x_shape}))
+defvjp(_DIAG_EMBED, lambda g, y, g_shape, shape: diag_part(g))
+
+
+def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+    """The main diagonal of the last two axes (``tf.linalg.diag_part``).
+
+    Args:
+        input: a tensor of shape ``[..., m, n]``.
+
+    Returns:
+        ``[..., min(m, n)]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for rank < 2.
+    """
+    x = to_tensor(input)
+    if x._value.ndim < 2:
+        raise _err(f"input must be at least 2-dim, received shape: "
+                   f"{_show(x._value.shape)}", "MatrixDiagPartV3", name)
+    if k != 0:
+        raise NotImplementedError("diag_part with k != 0")
+    return apply(_DIAG_PART, (x,))
+
+
+def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
+         align="RIGHT_LEFT"):
+    """Square matrices with ``diagonal`` on the main diagonal (``tf.linalg.diag``).
+
+    Args:
+        diagonal: ``[..., n]``.
+
+    Returns:
+        ``[..., n, n]``, zero off the diagonal.
+    """
+    d = to_tensor(diagonal)
+    n = d._value.shape[-1]
+    return apply(_DIAG_EMBED, (d,), {"shape": d._value.shape + (n,)})
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+    """``input`` with its main diagonal replaced (``tf.linalg.set_diag``)."""
+    x = to_tensor(input)
+    d = to_tensor(diagonal)
+    mask = Tensor(_embed_diag(np.ones(d._value.shape, bool), x._value.shape))
+    return _a.where(mask, apply(_DIAG_EMBED, (d,), {"shape": x._value.shape}), x)
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TensorFlow's name
+    """Zero everything outside a band of the last two axes (``tf.linalg.band_part``).
+
+    Args:
+        input: ``[..., m, n]``.
+        num_lower, num_upper: how many sub-/super-diagonals to keep; negative keeps all.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for rank < 2 or a band wider than the matrix.
+    """
+    x = to_tensor(input)
+    if x._value.ndim < 2:
+        raise _err(f"input must be at least 2-dim, received shape: "
+                   f"{_show(x._value.shape)}", "MatrixBandPart")
+    m, n = x._value.shape[-2:]
+    lo, up = int(num_lower), int(num_upper)
+    if lo > m:
+        raise _err(f"num_lower must be negative or less or equal to number of rows ({m}) "
+                   f"got: {lo}", "MatrixBandPart")
+    if up > n:
+        raise _err(f"num_upper must be negative or less or equal to number of columns ({n})"
+                   f" got: {up}", "MatrixBandPart")
+    i = np.arange(m)[:, None]
+    j = np.arange(n)[None, :]
+    keep = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
+    return _a.where(Tensor(keep), x, _m.zeros_like(x))
+
+
+def _tril(x):
+    return band_part(x, -1, 0)
+
+
+def _triu(x):
+    return band_part(x, 0, -1)
+
+
+def trace(x, name=None):
+    """Sum of the main diagonal of the last two axes (``tf.linalg.trace``)."""
+    return _m.reduce_sum(diag_part(x), -1)
+
+
+# --------------------------------------------------------------- inverse, determinant
+
+
+def _linalg_error(op_name):
+    def error(values, attrs, exc):
+        if isinstance(exc, np.linalg.LinAlgError):
+            return errors.InvalidArgumentError, "Input is not invertible."
+        return errors.InvalidArgumentError, str(exc)
+    return error
+
+
+_INV = primitive("MatrixInverse", lambda x, adjoint: np.linalg.inv(
+    np.conj(np.swapaxes(x, -1, -2)) if adjoint else x), save_inputs=False, save_output=True,
+    error=_linalg_error("MatrixInverse"))
+
+
+def _inv_rule(g, y, x_shape, adjoint):
+    gx = _m.negative(matmul(matmul(y, g, adjoint_a=True), y, adjoint_b=True))
+    return adjoint_(gx) if adjoint else gx
+
+
+def adjoint_(x):
+    return matrix_transpose(x, conjugate=True)
+
+
+defvjp(_INV, _inv_rule)
+
+
+def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
+    """The inverse of square matrices ``[..., n, n]`` (``tf.linalg.inv``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for non-square or singular input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.linalg.inv(tf.constant([[2.0, 0.0], [0.0, 4.0]])).numpy())
+        [[0.5  0.  ]
+         [0.   0.25]]
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "MatrixInverse", _FLOATS)
+    _square(x, "MatrixInverse")
+    return apply(_INV, (x,), {"adjoint": bool(adjoint)})
+
+
+_DET = primitive("MatrixDeterminant", np.linalg.det, save_output=True,
+                 error=_linalg_error("MatrixDeterminant"))
+defvjp(_DET, lambda g, y, x: _m.multiply(
+    _a.expand_dims(_a.expand_dims(_m.multiply(g, y), -1), -1),
+    adjoint_(inv(x))))
+
+
+def det(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The determinant of square matrices ``[..., n, n]`` (``tf.linalg.det``).
+
+    The gradient is ``g * det(x) * inv(x)^H`` (Jacobi's formula), undefined for singular x.
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "MatrixDeterminant", "half, float, double, complex64, complex128")
+    _square(x, "MatrixDeterminant")
+    return apply(_DET, (x,))
+
+
+def _slogdet_forward(x):
+    sign, logabs = np.linalg.slogdet(x)
+    return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(
+        np.real(np.zeros((), x.dtype)).dtype)[()]
+
+
+# Multi-output primitives save their outputs: the sweep shapes absent cotangents from them.
+_SLOGDET = primitive("LogMatrixDeterminant", _slogdet_forward, n_outputs=2, save_output=True)
+defvjp(_SLOGDET, lambda g, y, x: _m.multiply(
+    _a.expand_dims(_a.expand_dims(_m.cast(g[1], x.dtype), -1), -1), adjoint_(inv(x))))
+
+
+def slogdet(input, name=None):  # noqa: A002 - TensorFlow's name
+    """``(sign, log|det|)`` of square matrices (``tf.linalg.slogdet``); stable for large n.
+
+    Returns:
+        Two tensors of shape ``[...]``; the gradient flows through ``log|det|`` only.
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "LogMatrixDeterminant", _FLOATS)
+    _square(x, "LogMatrixDeterminant")
+    return apply(_SLOGDET, (x,))
+
+
+def logdet(matrix, name=None):
+    """``log(det(matrix))`` of Hermitian positive-definite matrices via Cholesky.
+
+    TensorFlow counterpart: ``tf.linalg.logdet``.
+    """
+    chol = cholesky(matrix)
+    return _m.multiply(_m.reduce_sum(_m.log(_m.real(diag_part(chol))), -1), 2.0)
+
+
+# ------------------------------------------------------------------------- Cholesky
+
+
+def _cholesky_forward(x):
+    # TensorFlow's CPU kernel does not raise for a matrix that is not positive definite;
+    # its output is then meaningless. tapeflow returns NaN for such a matrix.
+    try:
+        return np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        flat = x.reshape((-1,) + x.shape[-2:])
+        out = np.full(flat.shape, np.nan, x.dtype)
+        for i, m in enumerate(flat):
+            try:
+                out[i] = np.linalg.cholesky(m)
+            except np.linalg.LinAlgError:
+                pass
+        return out.reshape(x.shape)
+
+
+_CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=True)
+
+
+def _cholesky_rule(g, L, x_shape):
+    # Murray (2016), "Differentiation of the Cholesky decomposition", eq. (10):
+    # Phi(L^H G) with the diagonal halved, then L^-H (.) L^-1, symmetrised.
+    p = _m.multiply(_tril(matmul(L, g, adjoint_a=True)),
+                    _half_diag_mask(x_shape, L._value.dtype))
+    s = triangular_solve(L, adjoint_(triangular_solve(L, adjoint_(p), lower=True,
+                                                      adjoint=True)),
+                         lower=True, adjoint=True)
+    return _m.multiply(_m.add(s, adjoint_(s)), 0.5)
+
+
+def _half_diag_mask(shape, dtype):
+    n = shape[-1]
+    return Tensor((np.tril(np.ones((n, n)), -1) + 0.5 * np.eye(n)).astype(dtype))
+
+
+defvjp(_CHOL, _cholesky_rule)
+
+
+def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The lower Cholesky factor ``L`` with ``L L^H = input`` (``tf.linalg.cholesky``).
+
+    Only the lower triangle of ``input`` is read; the gradient is returned symmetric
+    (Murray 2016), as TensorFlow's, so check it on symmetric perturbations.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for non-square or not positive-definite input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 2.0]])).numpy())
+        [[2. 0.]
+         [1. 1.]]
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "Cholesky", _FLOATS)
+    _square(x, "Cholesky")
+    return apply(_CHOL, (x,))
+
+
+# ---------------------------------------------------------------------------- solves
+
+
+def _solve_forward(a, b, adjoint):
+    if adjoint:
+        a = np.conj(np.swapaxes(a, -1, -2))
+    return np.linalg.solve(a, b)
+
+
+_SOLVE = primitive("MatrixSolve", _solve_forward, save_output=True,
+                   error=_linalg_error("MatrixSolve"))
+
+
+def _solve_grad_a(g, y, a, b, adjoint):
+    gb = solve(a, g, adjoint=not adjoint)
+    if adjoint:
+        return _m.negative(matmul(y, gb, adjoint_b=True))
+    return _m.negative(matmul(gb, y, adjoint_b=True))
+
+
+defvjp(_SOLVE, _solve_grad_a, lambda g, y, a, b, adjoint: solve(a, g, adjoint=not adjoint))
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """``X`` with ``matrix @ X = rhs`` (``tf.linalg.solve``).
+
+    Args:
+        matrix: ``[..., n, n]``.
+        rhs: ``[..., n, k]``, same dtype and batch shape.
+        adjoint: solve with ``matrix^H`` instead.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for mismatched shapes or a singular matrix.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.constant([[2.0, 0.0], [0.0, 4.0]]), tf.constant([[2.0], [2.0]])
+        >>> print(tf.linalg.solve(a, b).numpy())
+        [[1. ]
+         [0.5]]
+    """
+    a, b = pair(matrix, rhs, "MatrixSolve")
+    check_kind(a, "fc", "MatrixSolve", _FLOATS)
+    _square(a, "MatrixSolve")
+    if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
+        raise _err("Input matrix and rhs are incompatible.", "MatrixSolve")
+    return apply(_SOLVE, (a, b), {"adjoint": bool(adjoint)})
+
+
+def _tri_solve_forward(a, b, lower, adjoint):
+    t = np.tril(a) if lower else np.triu(a)
+    if adjoint:
+        t = np.conj(np.swapaxes(t, -1, -2))
+    batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
+    t = np.broadcast_to(t, batch + t.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    return np.linalg.solve(t, b)
+
+
+_TRI_SOLVE = primitive("MatrixTriangularSolve", _tri_solve_forward, save_output=True,
+                       error=_linalg_error("MatrixTriangularSolve"))
+
+
+def _tri_grad_a(g, y, a, b, lower, adjoint):
+    gb = triangular_solve(a, g, lower=lower, adjoint=not adjoint)
+    ga = _m.negative(matmul(y, gb, adjoint_b=True) if adjoint
+                     else matmul(gb, y, adjoint_b=True))
+    return _tril(ga) if lower else _triu(ga)
+
+
+defvjp(_TRI_SOLVE, _tri_grad_a,
+       lambda g, y, a, b, lower, adjoint: triangular_solve(a, g, lower=lower,
+                                                           adjoint=not adjoint))
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """Solve ``matrix @ X = rhs`` for triangular ``matrix`` (``tf.linalg.triangular_solve``).
+
+    Only the lower (``lower=True``) or upper triangle of ``matrix`` is read.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for mismatched shapes.
+    """
+    a, b = pair(matrix, rhs, "MatrixTriangularSolve")
+    _square(a, "MatrixTriangularSolve")
+    if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
+        raise _err(f"In[0] mismatch In[1] shape: {a._value.shape[-1]} vs. "
+                   f"{b._value.shape[-2] if b._value.ndim >= 2 else b._value.shape[-1]}: "
+                   f"{_show(a._value.shape)} {_show(b._value.shape)} {int(bool(lower))} "
+                   f"{int(bool(adjoint))}", "MatrixTriangularSolve")
+    return apply(_TRI_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """Solve ``A X = rhs`` given ``chol``, the Cholesky factor of ``A``.
+
+    TensorFlow counterpart: ``tf.linalg.cholesky_solve``.
+    """
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True)
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """Least-squares solution by the regularised normal equations (``tf.linalg.lstsq``)."""
+    a, b = pair(matrix, rhs, "MatrixSolveLs")
+    gram = matmul(a, a, adjoint_a=True)
+    if l2_regularizer:
+        gram = _m.add(gram, _m.multiply(eye(a._value.shape[-1], dtype=a.dtype),
+                                        float(l2_regularizer)))
+    return cholesky_solve(cholesky(gram), matmul(a, b, adjoint_a=True))
+
+
+# ------------------------------------------------------------------------- QR and SVD
+
+
+def _qr_forward(x, full_matrices):
+    q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    return q, r
+
+
+_QR = primitive("Qr", _qr_forward, n_outputs=2, save_output=True)
+
+
+def _qr_rule(g, y, x, full_matrices):
+    # For m >= n with reduced factors (Walter & Lehmann 2018; Liao et al. 2019):
+    # M = R dR^H - dQ^H Q, dA = (dQ + Q copyltu(M)) R^-H.
+    dq, dr = g
+    q, r = y
+    m_ = _m.subtract(matmul(r, dr, adjoint_b=True), matmul(dq, q, adjoint_a=True))
+    low = _tril(m_)
+    copyltu = _m.add(low, adjoint_(_m.subtract(low, diag(diag_part(m_)))))
+    b = _m.add(dq, matmul(q, copyltu))
+    # b R^-H = (R^-1 b^H)^H
+    return adjoint_(triangular_solve(r, adjoint_(b), lower=False))
+
+
+defvjp(_QR, _qr_rule)
+
+
+class _QrResult(tuple):
+    __slots__ = ()
+
+    def __new__(cls, q, r):
+        return tuple.__new__(cls, (q, r))
+
+    q = property(lambda self: self[0])
+    r = property(lambda self: self[1])
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
+    """QR factorisation ``input = q @ r`` (``tf.linalg.qr``).
+
+    Args:
+        input: ``[..., m, n]`` floats.
+        full_matrices: return the complete ``[m, m]`` q (no gradient then).
+
+    Returns:
+        ``(q, r)``. Gradients are defined for ``m >= n`` with reduced factors.
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "Qr", _FLOATS)
+    if x._value.ndim < 2:
+        raise _err(f"Input tensor 0 must have rank >= 2, got {x._value.ndim}", "Qr")
+    q, r = apply(_QR, (x,), {"full_matrices": bool(full_matrices)})
+    return _QrResult(q, r)
+
+
+def _svd_forward(x, full_matrices):
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+
+
+_SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
+
+
+def _svd_rule(g, y, x, full_matrices):
+    # Townsend (2016), "Differentiating the singular value decomposition", for distinct
+    # non-zero singular values of a (tall or wide) matrix with reduced factors.
+    gs, gu, gv = g
+    s, u, v = y
+    m, n = x._value.shape[-2:]
+    k = builtins.min(m, n)
+    s2 = _m.square(s)
+    diff = _m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))  # s_j^2 - s_i^2
+    f = _m.divide_no_nan(_m.ones_like(diff), diff)
+    sdiag = diag(s)
+    ga = matmul(_m.multiply(u, _a.expand_dims(gs, -2)), v, adjoint_b=True)
+    ut_gu = matmul(u, gu, adjoint_a=True)
+    vt_gv = matmul(v, gv, adjoint_a=True)
+    j = _m.multiply(f, _m.subtract(ut_gu, adjoint_(ut_gu)))
+    kk = _m.multiply(f, _m.subtract(vt_gv, adjoint_(vt_gv)))
+    inner = _m.add(matmul(j, sdiag), matmul(sdiag, kk))
+    ga = _m.add(ga, matmul(u, matmul(inner, v, adjoint_b=True)))
+    s_inv = diag(_m.reciprocal(s))
+    if m > k:
+        proj = _m.subtract(Tensor(np.eye(m, dtype=x._value.dtype)), matmul(u, u, adjoint_b=True))
+        ga = _m.add(ga, matmul(proj, matmul(gu, matmul(s_inv, v, adjoint_b=True))))
+    if n > k:
+        proj = _m.subtract(Tensor(np.eye(n, dtype=x._value.dtype)), matmul(v, v, adjoint_b=True))
+        ga = _m.add(ga, matmul(u, matmul(s_inv, matmul(gv, proj, adjoint_a=True))))
+    return ga
+
+
+defvjp(_SVD, _svd_rule)
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """Singular values (and vectors) of ``[..., m, n]`` matrices (``tf.linalg.svd``).
+
+    Returns:
+        ``s`` (descending) if ``compute_uv`` is False, else ``(s, u, v)`` with
+        ``tensor = u @ diag(s) @ adjoint(v)``. Gradients assume distinct, non-zero
+        singular values and reduced factors.
+    """
+    x = to_tensor(tensor)
+    check_kind(x, "fc", "Svd", _FLOATS)
+    if x._value.ndim < 2:
+        raise _err(f"input must have rank >= 2, got {x._value.ndim}", "Svd")
+    s, u, v = apply(_SVD, (x,), {"full_matrices": bool(full_matrices)})
+    if not compute_uv:
+        return s
+    return s, u, v
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The Moore-Penrose pseudo-inverse via the SVD (``tf.linalg.pinv``)."""
+    x = to_tensor(a)
+    s, u, v = svd(x)
+    m, n = x._value.shape[-2:]
+    if rcond is None:
+        rcond = 10.0 * builtins.max(m, n) * float(np.finfo(x._value.dtype).eps)
+    cutoff = _m.multiply(_m.reduce_max(s, -1, keepdims=True), rcond)
+    keep = _m.greater(s, cutoff)
+    s_inv = _a.where(keep, _m.divide_no_nan(_m.ones_like(s), s), _m.zeros_like(s))
+    return matmul(_m.multiply(v, _a.expand_dims(s_inv, -2)), u, adjoint_b=True)
+
+
+del nondifferentiable
+
+
+# ------------------------------------------------- eigh, expm, cross, normalize, rank
+
+__all__ += ["eigh", "eigvalsh", "expm", "cross", "normalize", "matrix_rank"]
+
+
+def _eigh_forward(x):
+    e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
+    return e.astype(np.real(np.zeros((), x.dtype)).dtype), v
+
+
+_EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True)
+
+
+def _eigh_rule(g, y, x_shape):
+    # Magnus (1985) / Giles (2008) for distinct eigenvalues; the result is folded onto the
+    # lower triangle (the part the forward reads), as TensorFlow returns it.
+    ge, gv = g
+    e, v = y
+    diff = _m.subtract(_a.expand_dims(e, -2), _a.expand_dims(e, -1))  # e_j - e_i
+    f = _m.divide_no_nan(_m.ones_like(diff), diff)
+    inner = _m.add(diag(_m.cast(ge, v.dtype)),
+                   _m.multiply(_m.cast(f, v.dtype), matmul(v, gv, adjoint_a=True)))
+    ga = matmul(v, matmul(inner, v, adjoint_b=True))
+    ga = _tril(_m.add(ga, adjoint_(ga)))
+    return _m.subtract(ga, _m.multiply(diag(diag_part(ga)), 0.5))
+
+
+defvjp(_EIGH, _eigh_rule)
+_EIGH.save_inputs = False
+
+
+def eigh(tensor, name=None):
+    """Eigenvalues (ascending) and eigenvectors of self-adjoint matrices (``tf.linalg.eigh``).
+
+    Only the lower triangle is read; the gradient is returned on the lower triangle, as
+    TensorFlow's (assumes distinct eigenvalues).
+
+    Returns:
+        ``(e, v)`` with ``e`` of shape ``[..., n]`` and ``v`` of shape ``[..., n, n]``.
+    """
+    x = to_tensor(tensor)
+    check_kind(x, "fc", "SelfAdjointEigV2", _FLOATS)
+    _square(x, "SelfAdjointEigV2")
+    return apply(_EIGH, (x,))
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues of self-adjoint matrices, ascending (``tf.linalg.eigvalsh``)."""
+    return eigh(tensor)[0]
+
+
+# Higham (2005), "The scaling and squaring method for the matrix exponential revisited":
+# the [13/13] Pade approximant after scaling the 1-norm below theta_13.
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
+           1187353796428800.0, 129060195264000.0, 10559470521600.0, 670442572800.0,
+           33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+_THETA13 = 5.371920351148152
+
+
+def expm(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The matrix exponential of square matrices (``tf.linalg.expm``).
+
+    Scaling and squaring with the [13/13] Pade approximant (Higham 2005), written with
+    matmul and solve, so gradients of any order follow from theirs.
+    """
+    x = to_tensor(input)
+    check_kind(x, "fc", "MatrixExponential", _FLOATS)
+    _square(x, "MatrixExponential")
+    n = x._value.shape[-1]
+    norm1 = float(np.max(np.sum(np.abs(x._value), axis=-2))) if x._value.size else 0.0
+    s = max(0, int(np.ceil(np.log2(norm1 / _THETA13)))) if norm1 > _THETA13 else 0
+    a = _m.multiply(x, 1.0 / 2 ** s) if s else x
+    ident = Tensor(np.broadcast_to(np.eye(n, dtype=x._value.dtype), x._value.shape).copy())
+    a2 = matmul(a, a)
+    a4 = matmul(a2, a2)
+    a6 = matmul(a4, a2)
+    b = _PADE13
+
+    def comb(c6, c4, c2, c0):
+        return _m.add_n([_m.multiply(a6, c6), _m.multiply(a4, c4), _m.multiply(a2, c2),
+                         _m.multiply(ident, c0)])
+
+    u = matmul(a, _m.add(matmul(a6, comb(b[13], b[11], b[9], 0.0)),
+                         comb(b[7], b[5], b[3], b[1])))
+    v = _m.add(matmul(a6, comb(b[12], b[10], b[8], 0.0)), comb(b[6], b[4], b[2], b[0]))
+    r = solve(_m.subtract(v, u), _m.add(v, u))
+    for _ in range(s):
+        r = matmul(r, r)
+    return r
+
+
+def cross(a, b, name=None):
+    """The cross product of 3-vectors over the last axis (``tf.linalg.cross``)."""
+    a, b = pair(a, b, "Cross")
+    if a._value.shape != b._value.shape:
+        raise _err(f"Both inputs must be of same shape: {_show(a._value.shape)} vs. "
+                   f"{_show(b._value.shape)}", "Cross")
+    if a._value.shape[-1:] != (3,) or b._value.shape[-1:] != (3,):
+        raise _err(f"inner dimensions of arguments must be size 3: "
+                   f"{_show(a._value.shape)} {_show(b._value.shape)}", "Cross")
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    return _a.stack([_m.subtract(_m.multiply(a1, b2), _m.multiply(a2, b1)),
+                     _m.subtract(_m.multiply(a2, b0), _m.multiply(a0, b2)),
+                     _m.subtract(_m.multiply(a0, b1), _m.multiply(a1, b0))], axis=-1)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
+    """``(tensor / norm, norm)`` with :func:`norm`'s arguments (``tf.linalg.normalize``)."""
+    x = to_tensor(tensor)
+    nrm = _m.norm(x, ord=ord, axis=axis, keepdims=True)
+    return _m.divide(x, nrm), nrm
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above ``tol`` (``tf.linalg.matrix_rank``); int32."""
+    x = to_tensor(a)
+    s = np.linalg.svd(x._value, compute_uv=False)
+    if tol is None:
+        m, n = x._value.shape[-2:]
+        tol = np.max(s, axis=-1, keepdims=True) * max(m, n) * np.finfo(x._value.dtype).eps
+    return Tensor(np.sum(s > tol, axis=-1).astype(np.int32))
