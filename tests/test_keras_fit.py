@@ -121,6 +121,7 @@ def test_steps_per_epoch_continues_one_iterator_across_epochs():
 
 def test_mnist_load_data_reads_the_cached_file(tmp_path, monkeypatch):
     import hashlib
+
     from tapeflow.keras.datasets import mnist
     monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     (tmp_path / "datasets").mkdir()

@@ -427,6 +427,7 @@ def conv1d_cases():
 def functional_cases():
     import contextlib
     import io
+
     import keras
     keras.backend.clear_session()
     inputs = tf.keras.Input(shape=(784,), name="digits")

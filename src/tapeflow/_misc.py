@@ -7,6 +7,7 @@ from .ops import math_ops as _m
 from .ops._helpers import to_tensor
 
 __all__ = ["clip_by_value", "device", "executing_eagerly", "name_scope", "init_scope",
+           "is_built_with_cuda", "is_gpu_available",
            "get_static_value"]
 
 
@@ -51,3 +52,13 @@ def get_static_value(tensor, partial=False):
 
 
 del _a
+
+
+def is_built_with_cuda() -> bool:
+    """False: tapeflow runs on NumPy (``tf.test.is_built_with_cuda``)."""
+    return False
+
+
+def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None) -> bool:
+    """False: no GPU device (``tf.test.is_gpu_available``)."""
+    return False

@@ -1,7 +1,26 @@
 """``tf.dtypes``: re-exports of the DType objects."""
-from ._core.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128, double,
-                           float16, float32, float64, half, int8, int16, int32, int64, string,
-                           uint8, uint16, uint32, uint64)
+from ._core.dtypes import (
+                           DType,
+                           as_dtype,
+                           bfloat16,
+                           bool,
+                           complex64,
+                           complex128,
+                           double,
+                           float16,
+                           float32,
+                           float64,
+                           half,
+                           int8,
+                           int16,
+                           int32,
+                           int64,
+                           string,
+                           uint8,
+                           uint16,
+                           uint32,
+                           uint64,
+)
 from .ops.math_ops import cast
 
 __all__ = ["DType", "as_dtype", "bfloat16", "bool", "cast", "complex64", "complex128",

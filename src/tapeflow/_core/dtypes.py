@@ -162,7 +162,8 @@ def as_dtype(type_value) -> DType:
             d = None
         if d is not None:
             return d
-    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType.")
+    raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a "
+                    f"TensorFlow DType.")
 
 
 def infer_dtype(value) -> DType:

@@ -14,7 +14,8 @@ import warnings
 from . import dispatch
 
 __all__ = ["explain", "no_gradients_message", "not_a_variable_message", "summary", "to_dot",
-           "set_tape_size_warning", "check_size", "held", "user_site"]
+           "set_tape_size_warning", "check_size", "held", "user_site",
+           "explain_gradient"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TAPE_BYTES_WARNING = [512 * 1024 * 1024]
@@ -234,6 +235,31 @@ def explain(gtape, target, sources):
             continue
         reasons.append(f"{name}: " + _reason(tape, s, flat_targets, Tensor))
     return nest.pack_sequence_as(sources, reasons)
+
+
+
+def explain_gradient(tape, target, sources):
+    """Why each source's gradient is ``None``; the same as ``tape.explain(target, sources)``.
+
+    TensorFlow has no counterpart (``tf.debugging.explain_gradient`` is tapeflow's own).
+
+    Args:
+        tape: a ``tf.GradientTape`` (used or not).
+        target: the Tensor (or nested structure) the gradient is taken of.
+        sources: a Tensor/Variable or a nested structure of them.
+
+    Returns:
+        One short reason (a str) per source, packed like ``sources``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> print(tf.debugging.explain_gradient(tape, y, x)[:17])
+        x: never watched:
+    """
+    return tape.explain(target, sources)
 
 
 def _reason(tape, s, targets, tensor_type):

@@ -374,7 +374,7 @@ def _check_castable(arr, dtype, original):
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    """Convert a Tensor, Variable, NumPy array or Python value to a Tensor (``tf.convert_to_tensor``).
+    """A Tensor from a Tensor, Variable, NumPy array or Python value (``tf.convert_to_tensor``).
 
     Args:
         value: the value; Python floats become float32, ints int32, NumPy arrays keep their dtype.

@@ -5,9 +5,16 @@ import sys
 from . import dispatch, errors
 from . import dtypes as _dt
 from .backend import np
-from .tensor import (Tensor, TensorShape, _next_id, _numpy_text, _Reference, _TensorLike,
-                     alias)
-from .tensor import convert_to_tensor
+from .tensor import (
+    Tensor,
+    TensorShape,
+    _next_id,
+    _numpy_text,
+    _Reference,
+    _TensorLike,
+    alias,
+    convert_to_tensor,
+)
 
 __all__ = ["Variable"]
 

@@ -1,6 +1,19 @@
 """Keras 3's training pieces (``tf.keras``): layers, models, losses, optimizers, metrics."""
-from . import (activations, backend, callbacks, constraints, datasets, initializers, layers,
-               losses, metrics, models, optimizers, regularizers, utils)
+from . import (
+               activations,
+               backend,
+               callbacks,
+               constraints,
+               datasets,
+               initializers,
+               layers,
+               losses,
+               metrics,
+               models,
+               optimizers,
+               regularizers,
+               utils,
+)
 from .layers import Input
 from .models import Model, Sequential
 

@@ -3,9 +3,9 @@ import sys
 
 from .._core.backend import np
 from .._core.tensor import Tensor
-from .layers.input_layer import InputLayer, KerasTensor
 from . import _naming, _symbolic
 from .layers import layer as _layer
+from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
 from .trainer import Trainer
 

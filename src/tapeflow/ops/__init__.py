@@ -5,9 +5,27 @@ from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops
 from ._helpers import like
-from .math_ops import (add, divide, equal, floordiv, floormod, greater, greater_equal, less,
-                       less_equal, logical_and, logical_not, logical_or, logical_xor, matmul,
-                       multiply, negative, not_equal, pow, subtract)
+from .math_ops import (
+    add,
+    divide,
+    equal,
+    floordiv,
+    floormod,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    matmul,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    subtract,
+)
 
 __all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops"]
 

@@ -88,7 +88,7 @@ def check_kind(x, kinds, op_name, allowed):
 
 
 def norm_axis(axis, ndim):
-    """An axis argument (int, list, tuple, tensor or None) as a sorted tuple of non-negative ints."""
+    """An axis argument (int, list, tuple, tensor or None) as sorted non-negative ints."""
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, _TensorLike):

@@ -6,7 +6,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply
 from .._core.registry import defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, TensorShape, _TensorLike
 from . import math_ops as _m
 from ._helpers import pair, shape_tuple, to_tensor
 
@@ -35,7 +35,7 @@ def _reshape_error(values, attrs, exc):
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1]))
         return errors.InvalidArgumentError, (
-            f"Only one input size may be -1, not both 0 and 1" if shape.count(-1) > 1 else
+            "Only one input size may be -1, not both 0 and 1" if shape.count(-1) > 1 else
             f"Input to reshape is a tensor with {size} values, but the requested shape "
             f"requires a multiple of {known}")
     return errors.InvalidArgumentError, (

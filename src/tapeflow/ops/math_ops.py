@@ -12,8 +12,15 @@ from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
-from ._helpers import (FLOAT_COMPLEX_TYPES, check_kind, dtype_mismatch, like, norm_axis,
-                       pair, to_tensor)
+from ._helpers import (
+    FLOAT_COMPLEX_TYPES,
+    check_kind,
+    dtype_mismatch,
+    like,
+    norm_axis,
+    pair,
+    to_tensor,
+)
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",

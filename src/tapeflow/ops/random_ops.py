@@ -65,7 +65,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
-    """Normal samples redrawn until within two standard deviations (``tf.random.truncated_normal``)."""
+    """Normal samples, redrawn beyond two standard deviations (``tf.random.truncated_normal``)."""
     dtype = _dt.as_dtype(dtype)
     shape = shape_tuple(shape)
     rng = _rng(seed)

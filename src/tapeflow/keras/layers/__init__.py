@@ -1,7 +1,6 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import Activation, ReLU, Softmax
-from .conv import (AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D,
-                   MaxPooling2D)
+from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .core_extra import Identity, Lambda, Rescaling
 from .dense import Dense
 from .dropout import Dropout
@@ -9,15 +8,27 @@ from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
 from .layer import Layer
-from .merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply,
-                      Subtract)
+from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
-from .pooling import (GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalMaxPooling1D,
-                      GlobalMaxPooling2D)
+from .pooling import (
+                   GlobalAveragePooling1D,
+                   GlobalAveragePooling2D,
+                   GlobalMaxPooling1D,
+                   GlobalMaxPooling2D,
+)
 from .preprocessing import Normalization
 from .reshape import Reshape
-from .rnn import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell,
-                  TimeDistributed)
+from .rnn import (
+                   GRU,
+                   LSTM,
+                   RNN,
+                   Bidirectional,
+                   GRUCell,
+                   LSTMCell,
+                   SimpleRNN,
+                   SimpleRNNCell,
+                   TimeDistributed,
+)
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
            "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",

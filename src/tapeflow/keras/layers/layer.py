@@ -6,8 +6,8 @@ from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import math_ops as _m
 from .. import _naming, _symbolic
-from .. import initializers as _init
 from .. import constraints as _constraints
+from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
 
