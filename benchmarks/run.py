@@ -352,52 +352,62 @@ def bench_startup(interps, args, tmp):
 
 
 def evaluate(report):
-    """[(target, measured, limit, status)] for every target the selected workloads allow."""
+    """Every target the selected workloads allow: measured (by medians), by minima, status.
+
+    The status follows the medians; the ratio of the fastest runs is shown beside them
+    because on a loaded machine it is the steadier of the two.
+    """
     out = []
     wl = report["workloads"]
 
-    def med(w, impl):
+    def stat(w, impl, key):
         r = wl.get(w, {}).get("impls", {}).get(impl, {})
-        return r.get("median") if r.get("ok") else None
+        return r.get(key) if r.get("ok") else None
 
     def status(value, limit):
         if value is None or limit is None:
             return "n/a"
         return "met" if value <= limit else "MISSED"
 
+    def ratio(a, b):
+        return a / b if a is not None and b is not None else None
+
     if "W1" in wl:
-        t, torch = med("W1", "tapeflow"), med("W1", "torch")
+        t, t_min = stat("W1", "tapeflow", "median"), stat("W1", "tapeflow", "min")
+        ref, ref_min = stat("W1", "torch", "median"), stat("W1", "torch", "min")
         source = "PyTorch eager"
-        if torch is None:
-            torch, source = TORCH_W1_RECORDED_US / 1e6, "PyTorch recorded 49 us"
-        out.append(("W1 tapeflow us/step <= " + source,
-                    t and t * 1e6, torch * 1e6, status(t, torch)))
+        if ref is None:
+            ref = ref_min = TORCH_W1_RECORDED_US / 1e6
+            source = "PyTorch as recorded"
+        r = ratio(t, ref)
+        out.append((f"W1 tapeflow / {source} ({ref * 1e6:.1f} us/step) <= 1", r,
+                    ratio(t_min, ref_min), 1.0, status(r, 1.0)))
     for w, limit in TARGETS.items():
         if w in wl:
-            t, n = med(w, "tapeflow"), med(w, "numpy")
-            ratio = t / n if t and n else None
-            out.append((f"{w} tapeflow / NumPy <= {limit}", ratio, limit,
-                        status(ratio, limit)))
+            r = ratio(stat(w, "tapeflow", "median"), stat(w, "numpy", "median"))
+            r_min = ratio(stat(w, "tapeflow", "min"), stat(w, "numpy", "min"))
+            out.append((f"{w} tapeflow / NumPy <= {limit}", r, r_min, limit,
+                        status(r, limit)))
     if "startup" in report:
         r = report["startup"]["imports"]["tapeflow"]
         t = r.get("median") if r.get("ok") else None
-        out.append((f"W7 import tapeflow s <= {IMPORT_TARGET_S}", t, IMPORT_TARGET_S,
+        t_min = r.get("min") if r.get("ok") else None
+        out.append((f"W7 import tapeflow s <= {IMPORT_TARGET_S}", t, t_min, IMPORT_TARGET_S,
                     status(t, IMPORT_TARGET_S)))
     for w in ("W1", "W2", "W3", "W5"):
         if w in wl:
-            t, n = (wl[w]["impls"].get(i, {}) for i in ("tapeflow", "numpy"))
-            ratio = (t["peak_rss_kb"] / n["peak_rss_kb"]
-                     if t.get("ok") and n.get("ok") else None)
-            out.append((f"{w} peak RSS tapeflow / NumPy <= {RSS_TARGET}", ratio, RSS_TARGET,
-                        status(ratio, RSS_TARGET)))
-    return [{"target": a, "measured": b, "limit": c, "status": d} for a, b, c, d in out]
+            r = ratio(stat(w, "tapeflow", "peak_rss_kb"), stat(w, "numpy", "peak_rss_kb"))
+            out.append((f"{w} peak RSS tapeflow / NumPy <= {RSS_TARGET}", r, None,
+                        RSS_TARGET, status(r, RSS_TARGET)))
+    keys = ("target", "measured", "measured_by_min", "limit", "status")
+    return [dict(zip(keys, row, strict=True)) for row in out]
 
 
 def print_targets(targets):
-    rows = [[t["target"], fmt(t["measured"], 3), fmt(t["limit"], 3), t["status"]]
-            for t in targets]
-    print("\nTargets")
-    print(table(["target", "measured", "limit", "status"], rows))
+    rows = [[t["target"], fmt(t["measured"], 4), fmt(t["measured_by_min"], 4),
+             fmt(t["limit"], 3), t["status"]] for t in targets]
+    print("\nTargets (status by medians)")
+    print(table(["target", "measured", "by min", "limit", "status"], rows))
 
 
 # ---------------------------------------------------------------------------- main
