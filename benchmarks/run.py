@@ -44,7 +44,7 @@ PYCACHE = os.path.join(tempfile.gettempdir(), "tapeflow-bench-pycache")
 def find_tf_python(arg):
     """The interpreter to run TensorFlow in, or None."""
     if arg:
-        return arg if arg.lower() != "none" else None
+        return arg if arg.lower() != "none" and os.path.exists(arg) else None
     if os.path.exists("/work/tfenv/bin/python"):
         return "/work/tfenv/bin/python"
     if importlib.util.find_spec("tensorflow") is not None:
@@ -113,6 +113,8 @@ def run_worker(interp, impl, workload, data_path, args, profile=None, repeats=No
         return run_python(python, env, argv, args.timeout)
     except subprocess.TimeoutExpired:
         return {"ok": False, "error": f"timed out after {args.timeout} s"}
+    except OSError as exc:
+        return {"ok": False, "error": f"cannot run {python}: {exc}"}
 
 
 # ---------------------------------------------------------------------------- statistics
