@@ -412,6 +412,39 @@ def print_targets(targets):
     print(table(["target", "measured", "by min", "limit", "status"], rows))
 
 
+def print_compare(report, old_path):
+    """tapeflow now against a previous ``--json`` file: medians, minima and the speed-up."""
+    with open(old_path) as f:
+        old = json.load(f)
+    rows = []
+    for w, res in report["workloads"].items():
+        new_r = res["impls"].get("tapeflow", {})
+        old_r = old.get("workloads", {}).get(w, {}).get("impls", {}).get("tapeflow", {})
+        if not (new_r.get("ok") and old_r.get("ok")):
+            continue
+        k = UNITS[WORKLOADS[w]["unit"]]
+        rows.append([f"{w} [{res['unit']}]", fmt(old_r["median"] * k), fmt(new_r["median"] * k),
+                     fmt(old_r["median"] / new_r["median"], 3),
+                     fmt(old_r["min"] / new_r["min"], 3),
+                     f"{old_r['peak_rss_kb'] / 1024:.1f} -> {new_r['peak_rss_kb'] / 1024:.1f}"])
+    old_micro = old.get("micro", {}).get("tapeflow", {}).get("results", {})
+    new_micro = report.get("micro", {}).get("tapeflow", {}).get("results", {})
+    for op in MICRO:
+        if op in old_micro and op in new_micro:
+            o, n = old_micro[op], new_micro[op]
+            rows.append([f"micro {op} [us]", fmt(o["median"] * 1e6, 3),
+                         fmt(n["median"] * 1e6, 3), fmt(o["median"] / n["median"], 3),
+                         fmt(o["min"] / n["min"], 3), ""])
+    old_imp = old.get("startup", {}).get("imports", {}).get("tapeflow", {})
+    new_imp = report.get("startup", {}).get("imports", {}).get("tapeflow", {})
+    if old_imp.get("ok") and new_imp.get("ok"):
+        rows.append(["W7 import [s]", fmt(old_imp["median"]), fmt(new_imp["median"]),
+                     fmt(old_imp["median"] / new_imp["median"], 3),
+                     fmt(old_imp["min"] / new_imp["min"], 3), ""])
+    print(f"\ntapeflow against {old_path} ({old.get('meta', {}).get('date', '?')})")
+    print(table(["workload", "before", "now", "speed-up", "(by min)", "peak RSS MB"], rows))
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -425,6 +458,8 @@ def parse_args(argv=None):
                    "default /work/tfenv/bin/python if present, else this one if it has it")
     p.add_argument("--impls", default=",".join(IMPLS),
                    help=f"comma-separated subset of {','.join(IMPLS)}")
+    p.add_argument("--compare", metavar="OLD_JSON",
+                   help="also show tapeflow's change against a previous --json file")
     p.add_argument("--src", default=os.path.join(ROOT, "src"),
                    help="directory holding the tapeflow package to measure")
     p.add_argument("--profile", metavar="DIR",
@@ -490,6 +525,8 @@ def main(argv=None):
                                                           f"failed: {r.get('error')}"))
     report["targets"] = evaluate(report)
     print_targets(report["targets"])
+    if args.compare:
+        print_compare(report, args.compare)
     elapsed = (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds()
     report["meta"]["elapsed_s"] = elapsed
     report["meta"]["loadavg_end"] = os.getloadavg()[0]
