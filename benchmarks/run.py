@@ -463,8 +463,8 @@ def parse_args(argv=None):
     p.add_argument("--src", default=os.path.join(ROOT, "src"),
                    help="directory holding the tapeflow package to measure")
     p.add_argument("--profile", metavar="DIR",
-                   help="also profile tapeflow on W1/W2 (those selected) with pyinstrument "
-                        "and write DIR/tapeflow_<W>.txt")
+                   help="also profile tapeflow on each selected workload (pyinstrument tree "
+                        "and flat, cProfile call counts) into DIR/tapeflow_<W>.txt")
     p.add_argument("--rounds", type=int, default=None,
                    help="worker processes per implementation, taking turns (default 3, "
                         "--quick 1); the repeats are shared out between them")
@@ -516,7 +516,7 @@ def main(argv=None):
                 report["micro"] = bench_micro(interps, args)
         if args.profile:
             os.makedirs(args.profile, exist_ok=True)
-            for w in ("W1", "W2"):
+            for w in WORKLOADS:
                 if w in args.only:
                     path = os.path.join(tmp, f"{w}.npz")
                     out = os.path.abspath(os.path.join(args.profile, f"tapeflow_{w}.txt"))
