@@ -110,21 +110,20 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
             raise ValueError(
                 f"Structure is a scalar but len(flat_sequence) == {len(flat_sequence)} > 1")
         return flat_sequence[0]
-    pos = 0
-
-    def build(s):
-        nonlocal pos
-        if not is_nested(s):
-            pos += 1
-            return flat_sequence[pos - 1]
-        return _rebuild(s, [build(c) for c in _children(s)])
-
     n = len(flatten(structure))
     if n != len(flat_sequence):
         raise ValueError(
             f"Could not pack sequence. Structure had {n} atoms, but flat_sequence had "
             f"{len(flat_sequence)} items.")
-    return build(structure)
+    return _build(structure, iter(flat_sequence))
+
+
+def _build(structure, leaves):
+    # A module-level function, not a closure calling itself: such a closure is a reference
+    # cycle that keeps the packed gradients alive until the cyclic collector runs.
+    if not is_nested(structure):
+        return next(leaves)
+    return _rebuild(structure, [_build(c, leaves) for c in _children(structure)])
 
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
