@@ -43,7 +43,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "experimental",
+    "debugging", "test", "dtypes", "experimental", "image",
 }
 _LAZY_ATTRS = {
     "function": ("tapeflow.function", "function"),

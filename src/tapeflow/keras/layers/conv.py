@@ -1,6 +1,6 @@
 """Conv2D and 2-D pooling layers (channels-last)."""
 from ...ops import array_ops as _a
-from ...ops import conv_ops as _conv
+from ...ops import nn_conv_ops as _conv
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import initializers as _init
