@@ -235,3 +235,20 @@ def test_keras_causal_conv1d_with_a_dilation_rate_sees_only_the_past():
     x = tf.reshape(tf.range(1.0, 7.0), [1, 6, 1])
     # out[t] = x[t - 3] + x[t] (zero before the start)
     np.testing.assert_array_equal(layer(x).numpy().ravel(), [1, 2, 3, 5, 7, 9])
+
+
+@pytest.mark.parametrize("k,s,padding", [(2, 2, "VALID"), (3, 1, "SAME")])
+def test_max_pool_gradient_keeps_an_infinite_upstream_off_the_other_cells(k, s, padding):
+    x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    g = np.ones(tf.nn.max_pool2d(x, k, s, padding).shape, np.float32)
+    g[0, 0, 0, 0] = np.inf
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.nn.max_pool2d(xt, k, s, padding)
+    got = tape.gradient(y, xt, output_gradients=tf.constant(g)).numpy()
+    finite_g = np.where(np.isinf(g), 1000.0, g).astype(np.float32)
+    want = _first_max_grad(x, k, s, padding, finite_g)
+    want[want >= 1000] = np.inf
+    assert not np.isnan(got).any()
+    np.testing.assert_array_equal(got, want)

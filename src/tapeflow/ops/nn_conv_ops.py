@@ -458,8 +458,14 @@ def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
         dx[:, :oh * kh, :ow * kw, :] = dx6
         return dx
     dxp = np.zeros((n, h + pt + pb, w + pl + pr, c), g.dtype)
+    finite = np.isfinite(g).all()
+    share = np.empty_like(g)
     for k in builtins.range(kh * kw):
-        _window(dxp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)[...] += np.where(route[k], g, zero)
+        if finite:  # a product into one buffer is much faster than a fresh select
+            np.multiply(g, route[k], out=share)
+        else:
+            share = np.where(route[k], g, zero)
+        _window(dxp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)[...] += share
     return dxp[:, pt:pt + h, pl:pl + w, :]
 
 
