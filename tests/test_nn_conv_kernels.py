@@ -252,3 +252,16 @@ def test_max_pool_gradient_keeps_an_infinite_upstream_off_the_other_cells(k, s, 
     want[want >= 1000] = np.inf
     assert not np.isnan(got).any()
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shape,k,s", [((1, 2, 2, 1), 3, 2), ((1, 2, 2, 1), (2, 3), (1, 2)),
+                                       ((0, 4, 4, 2), 2, 2)])
+def test_pooling_with_an_empty_output_has_a_zero_gradient(shape, k, s):
+    xt = tf.constant(np.ones(shape, np.float32))
+    for op in (tf.nn.max_pool2d, tf.nn.avg_pool2d):
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            y = op(xt, k, s, "VALID")
+            loss = tf.reduce_sum(y * y)
+        assert y.numpy().size == 0
+        np.testing.assert_array_equal(tape.gradient(loss, xt).numpy(), np.zeros(shape))

@@ -416,6 +416,8 @@ def _max_pool_route(x, y, ksize, strides, pads):
     """
     (kh, kw), (sh, sw) = ksize, strides
     n, oh, ow, c = y.shape
+    if y.size == 0:
+        return np.zeros((kh * kw,) + y.shape, bool)
     if _tiles(x.shape, ksize, strides, pads, oh, ow):
         x6 = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
         hit = x6 == y[:, :, None, :, None, :]
@@ -444,6 +446,8 @@ def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
     (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
     n, h, w, c = input_shape
     oh, ow = g.shape[1:3]
+    if g.size == 0:
+        return np.zeros(input_shape, g.dtype)
     zero = np.zeros((), g.dtype)
     if route.ndim == 6:
         g6 = g[:, :, None, :, None, :]
