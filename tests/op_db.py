@@ -608,10 +608,7 @@ op("nn.dropout", lambda g: [Sample((g.normal(3, 4), 0.0))],
    note="rate 0 only: the random mask differs from TF's stream (tests/test_op_extras.py)")
 op("image.extract_patches", lambda g: [
     Sample((g.normal(1, 5, 5, 2), [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME")),
-    Sample((g.normal(2, 4, 3, 1), [1, 3, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"))],
-   fn=lambda tf, *a, **k: (tf.image.extract_patches(*a, **k) if tf.__name__ == "tensorflow"
-                           else _tapeflow_module(tf, "ops.conv_ops").extract_patches(*a, **k)),
-   note="tapeflow keeps it in ops.conv_ops (its Keras layers' convolution)")
+    Sample((g.normal(2, 4, 3, 1), [1, 3, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"))])
 op("nn.separable_conv2d", lambda g: [
     Sample((g.normal(1, 5, 5, 2), g.normal(3, 3, 2, 2), g.normal(1, 1, 4, 3), [1, 1, 1, 1],
             "SAME")),

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-THIN = ["math", "nn", "linalg", "random", "nest", "dtypes", "autodiff", "debugging", "test",
+THIN = ["math", "nn", "linalg", "random", "nest", "dtypes", "autodiff", "debugging", "test", "image",
         "errors"]
 
 

@@ -164,7 +164,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes",
+    "debugging", "test", "dtypes", "image",
 }
 _LAZY_ATTRS = {
     "function": ("tapeflow.function", "function"),

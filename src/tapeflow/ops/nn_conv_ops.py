@@ -3,12 +3,20 @@
 Three primitives close conv2d under differentiation: ``Conv2D`` (x, w),
 ``Conv2DBackpropInput`` (dy, w) and ``Conv2DBackpropFilter`` (x, dy). Each is bilinear, so
 each one's derivatives are the other two: second derivatives come for free. The NumPy
-forward is an im2col matmul; the two backprops loop over the (small) kernel window.
-Pooling is ``MaxPool`` (gradient routed to the first maximum of each window, by a scatter
-that is itself differentiable) and ``AvgPool``/``AvgPoolGrad`` (a linear map and its
-transpose). conv1d, pool1d and depthwise_conv2d are compositions.
+kernels work on image patches: :func:`_patches` is a zero-copy strided view
+``[batch, out_h, out_w, kh, kw, channels]`` of the padded input (dilations and strides are
+just strides of the view), so ``Conv2D`` is one copy (im2col) and one matrix product,
+``Conv2DBackpropFilter`` is im2col and one product, and ``Conv2DBackpropInput`` is one
+product per kernel offset added into the input's window (col2im).
+
+Pooling reduces over the same windows. ``MaxPool``'s gradient goes to each window's first
+maximum: ``MaxPoolGrad`` scatters by a saved route mask (a linear map whose derivative is a
+``gather`` at the same cells, whose derivative is a scatter again). ``AvgPool``/``AvgPoolGrad``
+are a linear map and its transpose. conv1d, pool1d and depthwise_conv2d are compositions.
+The same patch view backs ``tf.image.extract_patches`` (``ops/image_ops.py``).
 """
 import builtins
+import threading
 
 from .._core import errors
 from .._core.backend import np
@@ -16,7 +24,6 @@ from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops as _a
-from . import math_ops as _m
 from ._helpers import check_kind, dtype_mismatch, to_tensor
 
 __all__ = [
@@ -41,45 +48,97 @@ def _out_size(size, k, s, d, lo, hi):
     return (size + lo + hi - (k - 1) * d - 1) // s + 1
 
 
+def _pad(x, pads, value=0):
+    """``x`` [N, H, W, C] padded spatially by ``((top, bottom), (left, right))`` with
+    ``value`` (``x`` itself when there is no padding)."""
+    ((pt, pb), (pl, pr)) = pads
+    if not (pt or pb or pl or pr):
+        return x
+    n, h, w, c = x.shape
+    out = np.empty((n, h + pt + pb, w + pl + pr, c), x.dtype)
+    out.fill(value)
+    out[:, pt:pt + h, pl:pl + w, :] = x
+    return out
+
+
+def _patches(xp, kh, kw, sh, sw, dh, dw, oh, ow):
+    """The read-only strided view ``[N, oh, ow, kh, kw, C]`` of padded ``xp``: element
+    ``[b, r, s, i, j, c]`` is ``xp[b, r*sh + i*dh, s*sw + j*dw, c]``. No copy."""
+    n, _, _, c = xp.shape
+    s0, s1, s2, s3 = xp.strides
+    return np.lib.stride_tricks.as_strided(
+        xp, (n, oh, ow, kh, kw, c), (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw, s3),
+        writeable=False)
+
+
+_SCRATCH = threading.local()
+_SCRATCH_LIMIT = 1 << 26  # bytes; larger patch matrices are allocated afresh
+
+
+def _scratch(shape, dtype):
+    """A per-thread reusable buffer for a patch matrix that dies before the next one is made.
+
+    Reusing it spares the page faults of a fresh multi-megabyte allocation each step, which
+    otherwise cost about as much as the matrix product itself.
+    """
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    if nbytes > _SCRATCH_LIMIT:
+        return np.empty(shape, dtype)
+    buf = getattr(_SCRATCH, "buf", None)
+    if buf is None or buf.nbytes < nbytes:
+        buf = _SCRATCH.buf = np.empty(builtins.max(nbytes, 1 << 20), np.uint8)
+    return buf[:nbytes].view(dtype).reshape(shape)
+
+
+def _im2col(x, kh, kw, strides, pads, dilations, oh, ow):
+    """The contiguous ``[N*oh*ow, kh*kw*C]`` patch matrix of ``x`` (zero padding), in the
+    thread's scratch buffer: use it before the next call."""
+    (sh, sw), (dh, dw) = strides, dilations
+    view = _patches(_pad(x, pads), kh, kw, sh, sw, dh, dw, oh, ow)
+    cols = _scratch(view.shape, x.dtype)
+    np.copyto(cols, view)
+    return cols.reshape(x.shape[0] * oh * ow, kh * kw * x.shape[3])
+
+
 def _conv_forward(x, w, strides, pads, dilations):
-    (sh, sw), ((pt, pb), (pl, pr)), (dh, dw) = strides, pads, dilations
     kh, kw, c, o = w.shape
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
-    oh = _out_size(x.shape[1], kh, sh, dh, pt, pb)
-    ow = _out_size(x.shape[2], kw, sw, dw, pl, pr)
-    if oh <= 0 or ow <= 0:
-        return np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), o), x.dtype)
-    cols = np.concatenate([_window(xp, i, j, dh, dw, sh, sw, oh, ow)
-                           for i in builtins.range(kh) for j in builtins.range(kw)], axis=-1)
-    return np.matmul(cols, w.reshape(kh * kw * c, o))
+    oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
+    ow = _out_size(x.shape[2], kw, strides[1], dilations[1], *pads[1])
+    n = x.shape[0]
+    if oh <= 0 or ow <= 0 or x.size == 0:
+        return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
+                        np.result_type(x, w))
+    cols = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+    return np.matmul(cols, w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o)
 
 
 def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
     (sh, sw), ((pt, pb), (pl, pr)), (dh, dw) = strides, pads, dilations
     n, h, wd, c = input_shape
-    kh, kw = w.shape[:2]
+    kh, kw, _, o = w.shape
     oh, ow = dy.shape[1:3]
     dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
-    if dy.size == 0:
+    if dy.size == 0 or dxp.size == 0:
         return dxp[:, pt:pt + h, pl:pl + wd, :]
+    # col2im: one contiguous [positions, C] product per kernel offset, added into its window.
+    dy2 = dy.reshape(n * oh * ow, o)
     for i in builtins.range(kh):
         for j in builtins.range(kw):
-            _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += dy @ w[i, j].T
+            _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += \
+                np.matmul(dy2, w[i, j].T).reshape(n, oh, ow, c)
     return dxp[:, pt:pt + h, pl:pl + wd, :]
 
 
 def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
-    (sh, sw), ((pt, pb), (pl, pr)), (dh, dw) = strides, pads, dilations
     kh, kw, c, o = filter_shape
-    if dy.size == 0:
-        return np.zeros(filter_shape, np.result_type(x, dy))
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
+    dtype = np.result_type(x, dy)
+    if dy.size == 0 or x.size == 0:
+        return np.zeros(filter_shape, dtype)
     oh, ow = dy.shape[1:3]
-    # im2col again: one contiguous [positions, kh*kw*c] matrix, one BLAS product.
-    cols = np.concatenate([_window(xp, i, j, dh, dw, sh, sw, oh, ow)
-                           for i in builtins.range(kh) for j in builtins.range(kw)], axis=-1)
-    dwt = cols.reshape(-1, kh * kw * c).T @ np.ascontiguousarray(dy).reshape(-1, o)
-    return dwt.reshape(filter_shape).astype(np.result_type(x, dy), copy=False)
+    cols = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+    dwt = np.matmul(cols.T, dy.reshape(-1, o))
+    return dwt.reshape(filter_shape).astype(dtype, copy=False)
 
 
 _CONV = primitive("Conv2D", _conv_forward)
@@ -329,57 +388,129 @@ def _pool_geometry(x, ksize, strides, padding, op_name):
     return k, st, pads, oh, ow
 
 
+def _pool_out(shape, ksize, strides, pads):
+    oh = _out_size(shape[1], ksize[0], strides[0], 1, *pads[0])
+    ow = _out_size(shape[2], ksize[1], strides[1], 1, *pads[1])
+    return oh, ow
+
+
 def _max_pool_forward(x, ksize, strides, pads):
-    (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
-    oh = _out_size(x.shape[1], kh, sh, 1, pt, pb)
-    ow = _out_size(x.shape[2], kw, sw, 1, pl, pr)
+    (kh, kw), (sh, sw) = ksize, strides
+    oh, ow = _pool_out(x.shape, ksize, strides, pads)
     if oh <= 0 or ow <= 0:
         return np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), x.shape[3]),
                         x.dtype)
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=-np.inf)
-    out = np.full((x.shape[0], oh, ow, x.shape[3]), -np.inf, x.dtype)
-    for i in builtins.range(kh):
-        for j in builtins.range(kw):
-            np.maximum(out, _window(xp, i, j, 1, 1, sh, sw, oh, ow), out=out)
+    xp = _pad(x, pads, -np.inf)
+    out = _window(xp, 0, 0, 1, 1, sh, sw, oh, ow).copy()
+    for k in builtins.range(1, kh * kw):
+        np.maximum(out, _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), out=out)
     return out
 
 
-def _max_pool_argmax(x, ksize, strides, pads):
-    """Flat index into ``x`` of each window's first maximum (row-major window order)."""
+def _max_pool_route(x, y, ksize, strides, pads):
+    """Where each window's gradient goes: a bool mask of each window's first maximum
+    (row-major window order, as TensorFlow routes it; none for a NaN window).
+
+    Returns ``[N, oh, kh, ow, kw, C]`` (a reshape of the input) when the windows tile the
+    input without overlap or padding, else ``[kh * kw, N, oh, ow, C]`` (one mask per offset).
+    """
+    (kh, kw), (sh, sw) = ksize, strides
+    n, oh, ow, c = y.shape
+    if y.size == 0:
+        return np.zeros((kh * kw,) + y.shape, bool)
+    if _tiles(x.shape, ksize, strides, pads, oh, ow):
+        x6 = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
+        hit = x6 == y[:, :, None, :, None, :]
+        # y is its window's maximum, so every non-NaN window holds at least one hit; as many
+        # hits as windows then means exactly one each (no ties to break).
+        if np.count_nonzero(hit) == y.size and not np.isnan(y).any():
+            return hit
+    xp = _pad(x, pads, -np.inf)
+    masks = np.empty((kh * kw,) + y.shape, bool)
+    taken = np.zeros(y.shape, bool)
+    for k in builtins.range(kh * kw):
+        np.equal(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), y, out=masks[k])
+        masks[k] &= ~taken
+        taken |= masks[k]
+    return masks
+
+
+def _tiles(shape, ksize, strides, pads, oh, ow):
+    """Whether the windows tile the input without overlap or padding (stride == ksize)."""
+    return (tuple(strides) == tuple(ksize) and not builtins.any(builtins.sum(pads, ()))
+            and oh * ksize[0] <= shape[1] and ow * ksize[1] <= shape[2])
+
+
+def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
+    """Add ``g`` [N, oh, ow, C] into an input-shaped zero at the cells ``route`` marks."""
     (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
-    n, h, w, c = x.shape
-    oh = _out_size(h, kh, sh, 1, pt, pb)
-    ow = _out_size(w, kw, sw, 1, pl, pr)
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=-np.inf)
-    best = np.full((n, oh, ow, c), -np.inf, x.dtype)
-    idx = np.zeros((n, oh, ow, c), np.int64)
-    bn = np.arange(n)[:, None, None, None]
-    bc = np.arange(c)[None, None, None, :]
-    ro = np.arange(oh)[None, :, None, None] * sh - pt
-    co = np.arange(ow)[None, None, :, None] * sw - pl
-    first = True
-    for i in builtins.range(kh):
-        for j in builtins.range(kw):
-            v = _window(xp, i, j, 1, 1, sh, sw, oh, ow)
-            hit = (v > best) | (first & (v == best))
-            first = False
-            best = np.where(hit, v, best)
-            flat = ((bn * h + (ro + i)) * w + (co + j)) * c + bc
-            idx = np.where(hit, flat, idx)
-    return idx
+    n, h, w, c = input_shape
+    oh, ow = g.shape[1:3]
+    if g.size == 0:
+        return np.zeros(input_shape, g.dtype)
+    zero = np.zeros((), g.dtype)
+    if route.ndim == 6:
+        g6 = g[:, :, None, :, None, :]
+        if np.isfinite(g).all():  # a product is fast here; 0 * inf would make NaN
+            dx6 = np.multiply(route, g6, dtype=g.dtype)
+        else:
+            dx6 = np.where(route, g6, zero)
+        dx6 = dx6.reshape(n, oh * kh, ow * kw, c)
+        if (oh * kh, ow * kw) == (h, w):
+            return dx6
+        dx = np.zeros(input_shape, g.dtype)
+        dx[:, :oh * kh, :ow * kw, :] = dx6
+        return dx
+    dxp = np.zeros((n, h + pt + pb, w + pl + pr, c), g.dtype)
+    finite = np.isfinite(g).all()
+    share = np.empty_like(g)
+    for k in builtins.range(kh * kw):
+        if finite:  # a product into one buffer is much faster than a fresh select
+            np.multiply(g, route[k], out=share)
+        else:
+            share = np.where(route[k], g, zero)
+        _window(dxp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)[...] += share
+    return dxp[:, pt:pt + h, pl:pl + w, :]
 
 
-_MAXPOOL = primitive("MaxPool", _max_pool_forward)
+def _route_index(route, input_shape, ksize, strides, pads):
+    """Flat index into the input of the cell each window's gradient goes to, and whether
+    the window has one (a NaN window has none)."""
+    (kh, kw), (sh, sw), ((pt, _), (pl, _)) = ksize, strides, pads
+    _, h, w, c = input_shape
+    if route.ndim == 6:
+        n, oh, _, ow, _, _ = route.shape
+        route = np.moveaxis(route, (2, 4), (0, 1)).reshape((kh * kw, n, oh, ow, c))
+    _, n, oh, ow, _ = route.shape
+    k = np.argmax(route, axis=0)
+    rows = np.arange(oh).reshape(1, oh, 1, 1) * sh - pt + k // kw
+    cols = np.arange(ow).reshape(1, 1, ow, 1) * sw - pl + k % kw
+    flat = ((np.arange(n).reshape(n, 1, 1, 1) * h + rows) * w + cols) * c + np.arange(c)
+    has = route.any(axis=0) & (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+    return np.where(has, flat, 0), has
+
+
+def _max_pool_grad_vjp(g, y, g_shape, input_shape, route, ksize, strides, pads):
+    # MaxPoolGrad is linear in g; its transpose gathers each window's routed cell.
+    flat, has = _route_index(route, input_shape, ksize, strides, pads)
+    picked = _a.gather(_a.reshape(g, [-1]), Tensor(flat))
+    if has.all():
+        return picked
+    return _a.where(Tensor(has), picked, _a.zeros_like(picked))
+
+
+_MAXPOOL = primitive("MaxPool", _max_pool_forward, save_output=True)
+_MAXPOOL_GRAD = primitive("MaxPoolGrad", _max_pool_grad_forward, save_inputs=False)
 
 
 def _max_pool_rule(g, y, x, ksize, strides, pads):
-    idx = Tensor(_max_pool_argmax(x._value, ksize, strides, pads))
-    size = int(np.prod(x._value.shape))
-    flat = _m.unsorted_segment_sum(_a.reshape(g, [-1]), _a.reshape(idx, [-1]), size)
-    return _a.reshape(flat, x._value.shape)
+    route = _max_pool_route(x._value, y._value, ksize, strides, pads)
+    return apply(_MAXPOOL_GRAD, (g,), {"input_shape": x._value.shape, "route": route,
+                                       "ksize": ksize, "strides": strides, "pads": pads})
 
 
 defvjp(_MAXPOOL, _max_pool_rule)
+defvjp(_MAXPOOL_GRAD, _max_pool_grad_vjp)
 
 
 def _avg_counts(shape, ksize, strides, pads, dtype):
@@ -388,24 +519,24 @@ def _avg_counts(shape, ksize, strides, pads, dtype):
 
 
 def _avg_sum(x, ksize, strides, pads):
-    (kh, kw), (sh, sw), ((pt, pb), (pl, pr)) = ksize, strides, pads
-    oh = _out_size(x.shape[1], kh, sh, 1, pt, pb)
-    ow = _out_size(x.shape[2], kw, sw, 1, pl, pr)
-    out = np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), x.shape[3]),
-                   x.dtype)
+    (kh, kw), (sh, sw) = ksize, strides
+    oh, ow = _pool_out(x.shape, ksize, strides, pads)
     if oh <= 0 or ow <= 0:
-        return out
-    xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
-    for i in builtins.range(kh):
-        for j in builtins.range(kw):
-            out += _window(xp, i, j, 1, 1, sh, sw, oh, ow)
+        return np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), x.shape[3]),
+                        x.dtype)
+    xp = _pad(x, pads, 0)
+    out = _window(xp, 0, 0, 1, 1, sh, sw, oh, ow).copy()
+    for k in builtins.range(1, kh * kw):
+        out += _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)
     return out
 
 
 def _avg_pool_forward(x, ksize, strides, pads):
     # Padded cells do not count toward the mean, as TensorFlow's SAME average pooling.
-    return _avg_sum(x, ksize, strides, pads) / _avg_counts(x.shape, ksize, strides, pads,
-                                                           x.dtype)
+    total = _avg_sum(x, ksize, strides, pads)
+    if not builtins.any(builtins.sum(pads, ())):
+        return total / np.asarray(ksize[0] * ksize[1], x.dtype)
+    return total / _avg_counts(x.shape, ksize, strides, pads, x.dtype)
 
 
 def _avg_pool_grad_forward(g, input_shape, ksize, strides, pads):
@@ -414,11 +545,13 @@ def _avg_pool_grad_forward(g, input_shape, ksize, strides, pads):
     oh, ow = g.shape[1:3]
     if g.size == 0:
         return np.zeros(input_shape, g.dtype)
-    share = g / _avg_counts(input_shape, ksize, strides, pads, g.dtype)
+    if builtins.any(builtins.sum(pads, ())):
+        share = g / _avg_counts(input_shape, ksize, strides, pads, g.dtype)
+    else:
+        share = g / np.asarray(kh * kw, g.dtype)
     dxp = np.zeros((n, h + pt + pb, w + pl + pr, c), g.dtype)
-    for i in builtins.range(kh):
-        for j in builtins.range(kw):
-            _window(dxp, i, j, 1, 1, sh, sw, oh, ow)[...] += share
+    for k in builtins.range(kh * kw):
+        _window(dxp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)[...] += share
     return dxp[:, pt:pt + h, pl:pl + w, :]
 
 

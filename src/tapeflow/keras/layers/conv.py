@@ -1,7 +1,7 @@
 """Conv2D and 2-D pooling layers (channels-last)."""
 from ...ops import array_ops as _a
-from ...ops import conv_ops as _conv
 from ...ops import math_ops as _m
+from ...ops import nn_conv_ops as _conv
 from .. import activations as _act
 from .. import initializers as _init
 from .layer import Layer
@@ -25,6 +25,7 @@ class Conv2D(Layer):
         kernel_size: an int or a pair.
         strides: an int or a pair (default 1).
         padding: 'valid' or 'same'.
+        dilation_rate: an int or a pair (default 1), the step between kernel taps.
         activation, use_bias, kernel_initializer, bias_initializer: as for ``Dense``.
 
     Raises:
@@ -45,11 +46,12 @@ class Conv2D(Layer):
                              f"positive value. Received filters={filters}.")
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's Conv2D supports data_format='channels_last' only")
-        if _pair(dilation_rate) != (1, 1) or groups != 1:
-            raise ValueError("tapeflow's Conv2D supports dilation_rate=1 and groups=1 only")
+        if groups != 1:
+            raise ValueError("tapeflow's Conv2D supports groups=1 only")
         self.filters = int(filters)
         self.kernel_size = _pair(kernel_size)
         self.strides = _pair(strides)
+        self.dilation_rate = _pair(dilation_rate)
         self.padding = padding.lower()
         self.activation = _act.get(activation)
         self.use_bias = use_bias
@@ -73,7 +75,8 @@ class Conv2D(Layer):
         self.built = True
 
     def call(self, inputs):
-        y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper())
+        y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
+                         dilations=self.dilation_rate)
         if self.use_bias:
             y = _m.add(y, self.bias)
         return self.activation(y)
@@ -125,8 +128,10 @@ class Conv1D(Conv2D):
     def __init__(self, filters, kernel_size, strides=1, padding="valid", **kwargs):
         k = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
         s = strides if isinstance(strides, int) else strides[0]
+        d = kwargs.pop("dilation_rate", 1)
+        d = d if isinstance(d, int) else d[0]
         self._causal = padding.lower() == "causal"
-        super().__init__(filters, (1, k), strides=(1, s),
+        super().__init__(filters, (1, k), strides=(1, s), dilation_rate=(1, d),
                          padding="valid" if self._causal else padding, **kwargs)
 
     def build(self, input_shape):
@@ -141,13 +146,13 @@ class Conv1D(Conv2D):
         self.built = True
 
     def call(self, inputs):
-        k = self.kernel._value.shape[0]
-        if self._causal and k > 1:
-            pad = _a.zeros((inputs._value.shape[0], k - 1, inputs._value.shape[2]),
+        span = (self.kernel._value.shape[0] - 1) * self.dilation_rate[1]
+        if self._causal and span > 0:
+            pad = _a.zeros((inputs._value.shape[0], span, inputs._value.shape[2]),
                            dtype=inputs.dtype)
             inputs = _a.concat([pad, inputs], 1)
         y = _conv.conv2d(_a.expand_dims(inputs, 1), _a.expand_dims(self.kernel, 0),
-                         self.strides, self.padding.upper())
+                         self.strides, self.padding.upper(), dilations=self.dilation_rate)
         if self.use_bias:
             y = _m.add(y, self.bias)
         return self.activation(_a.squeeze(y, 1))
