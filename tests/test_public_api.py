@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-THIN = ["math", "nn", "linalg", "random", "nest", "dtypes", "autodiff", "debugging", "test", "image",
-        "errors"]
+THIN = ["math", "nn", "linalg", "random", "nest", "dtypes", "autodiff", "debugging", "test",
+        "image", "errors"]
 
 
 def test_public_names_match_the_committed_list():
