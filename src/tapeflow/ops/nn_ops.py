@@ -87,14 +87,18 @@ def log_softmax(logits, axis=None, name=None):
 
 
 def _sparse_xent_forward(labels, logits):
-    z = logits - np.max(logits, axis=-1, keepdims=True)
-    e = np.exp(z)
-    total = np.sum(e, axis=-1, keepdims=True)
     depth = logits.shape[-1]
-    hot = labels[..., None] == np.arange(depth)
-    loss = np.log(total[..., 0]) - np.sum(np.where(hot, z, 0), axis=-1)
-    backprop = e / total - hot
-    return loss.astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
+    z = logits.reshape(-1, depth)
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    total = e.sum(axis=-1)
+    rows = np.arange(z.shape[0])
+    index = labels.reshape(-1)
+    loss = np.log(total) - z[rows, index]
+    # backprop = softmax - onehot, made in place: no one-hot array, no extra pass.
+    e /= total[:, None]
+    e[rows, index] -= 1
+    return loss.reshape(labels.shape), e.reshape(logits.shape)
 
 
 def _sparse_xent_rule(g, y, labels, logits):
