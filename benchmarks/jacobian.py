@@ -7,15 +7,20 @@ The "dense identity seed" row turns off the implicit diagonal seed (one GEMM rem
 For scale, from the issue: TensorFlow 2.21 eager 58 ms per such jacobian, tf.function
 0.7 ms, PyTorch (vectorize=True) 2.9 ms, JAX jitted jacrev 0.2 ms.
 
-    PYTHONPATH=src python benchmarks/jacobian.py [--size 256]
+    python benchmarks/jacobian.py [--size 256]      # this checkout's src/
 """
 import argparse
+import os
+import sys
 import timeit
 
 import numpy as np
 
-import tapeflow as tf
-from tapeflow._core import jacobians
+# Measure this checkout's tapeflow, as run.py and conv.py do.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "src"))
+import tapeflow as tf  # noqa: E402
+from tapeflow._core import jacobians  # noqa: E402
 
 
 def best_ms(fn, number, repeat=7):
