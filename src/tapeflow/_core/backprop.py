@@ -6,7 +6,7 @@ sweep itself is recorded and can be differentiated again.
 from .backend import np
 from .tensor import Tensor
 
-__all__ = ["backward", "sum_to_shape"]
+__all__ = ["backward", "reachable", "sum_to_shape", "take_output_grads"]
 
 _ops = None  # the op functions the sweep needs, bound on first use (ops import the engine)
 
@@ -40,7 +40,26 @@ def sum_to_shape(g, shape):
     return g
 
 
-def _reachable(entries, source_ids):
+def take_output_grads(e, grads, sources):
+    """The gradients reaching entry ``e``'s outputs, taken out of ``grads`` (kept there for
+    ids wanted as sources): a Tensor for a one-output op, a list with ``None`` gaps for a
+    multi-output op, or ``None`` when no gradient reaches the entry."""
+    if e.prim.n_outputs == 1:
+        oid = e.out_ids[0]
+        g = grads.get(oid)
+        if g is not None and oid not in sources:
+            del grads[oid]
+        return g
+    gs = [grads.get(o) for o in e.out_ids]
+    if all(x is None for x in gs):
+        return None
+    for o in e.out_ids:
+        if o not in sources:
+            grads.pop(o, None)
+    return gs
+
+
+def reachable(entries, source_ids):
     """The entries on some path from a source, and every id those entries make."""
     reach = set(source_ids)
     relevant = []
@@ -64,7 +83,7 @@ def backward(entries, target_grads, source_ids):
     Returns:
         A dict from source id to its accumulated gradient Tensor; unconnected ids are absent.
     """
-    relevant, reach = _reachable(entries, source_ids)
+    relevant, reach = reachable(entries, source_ids)
     sources = set(source_ids)
     grads = {}
     add = None
@@ -75,26 +94,16 @@ def backward(entries, target_grads, source_ids):
         else:
             grads[tid] = g
     for e in reversed(relevant):
+        g = take_output_grads(e, grads, sources)
+        if g is None:
+            continue
         prim = e.prim
-        if prim.n_outputs == 1:
-            oid = e.out_ids[0]
-            g = grads.get(oid)
-            if g is None:
-                continue
-            if oid not in sources:
-                del grads[oid]
-        else:
-            gs = [grads.get(o) for o in e.out_ids]
-            if all(x is None for x in gs):
-                continue
-            for o in e.out_ids:
-                if o not in sources:
-                    grads.pop(o, None)
+        if prim.n_outputs != 1:
             if prim.none_grads:
-                g = tuple(gs)
+                g = tuple(g)
             else:
                 m = _math()
-                g = tuple(m.zeros_like(y) if x is None else x for x, y in zip(gs, e.out))
+                g = tuple(m.zeros_like(y) if x is None else x for x, y in zip(g, e.out))
         inputs = e.in_shapes if e.inputs is None else e.inputs
         y = e.out
         attrs = e.attrs

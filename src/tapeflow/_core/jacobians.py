@@ -9,7 +9,7 @@ whose primitive has neither runs its ordinary rule once per row (the per-entry f
 the answer is the same in every case; ``experimental_use_pfor=False`` loops over whole sweeps.
 """
 from .backend import np
-from .backprop import backward, sum_to_shape
+from .backprop import backward, reachable, sum_to_shape, take_output_grads
 from .tensor import Tensor, _TensorLike
 
 __all__ = ["jacobian", "batch_jacobian", "defbatch", "batch_safe", "BATCHED", "DIAGONAL",
@@ -86,18 +86,6 @@ def _rows_rule(rule, n, in_shape):
     return run
 
 
-def _reachable(entries, source_ids):
-    reach = set(source_ids)
-    relevant = []
-    for e in entries:
-        for i in e.in_ids:
-            if i in reach:
-                reach.update(e.out_ids)
-                relevant.append(e)
-                break
-    return relevant, reach
-
-
 class _Diag:
     """A batch of cotangents that is still diagonal: row ``k`` is ``d`` masked to element
     ``k`` of its trailing axes (all ``lead`` leading axes kept: batch_jacobian's examples).
@@ -165,7 +153,7 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
         A dict from source id to its ``[n] + source.shape`` gradient; unconnected ids absent.
     """
     _load_rules()
-    relevant, reach = _reachable(entries, source_ids)
+    relevant, reach = reachable(entries, source_ids)
     sources = set(source_ids)
     if type(seed) is _Diag:
         n = int(np.prod(seed.d._value.shape[seed.lead:]))
@@ -173,23 +161,13 @@ def backward_batched(entries, target_id, seed, source_ids, stats=None):
         n = seed._value.shape[0]
     grads = {target_id: seed}
     for e in reversed(relevant):
+        g = take_output_grads(e, grads, sources)
+        if g is None:
+            continue
         prim = e.prim
-        if prim.n_outputs == 1:
-            oid = e.out_ids[0]
-            g = grads.get(oid)
-            if g is None:
-                continue
-            if oid not in sources:
-                del grads[oid]
-        else:
-            gs = [grads.get(o) for o in e.out_ids]
-            if all(x is None for x in gs):
-                continue
-            for o in e.out_ids:
-                if o not in sources:
-                    grads.pop(o, None)
+        if prim.n_outputs != 1:
             g = tuple(Tensor(np.zeros((n,) + np.shape(y._value), y._value.dtype))
-                      if x is None else _dense(x) for x, y in zip(gs, e.out))
+                      if x is None else _dense(x) for x, y in zip(g, e.out))
         inputs = e.in_shapes if e.inputs is None else e.inputs
         batched = BATCHED.get(prim)
         vjps = prim.vjps
