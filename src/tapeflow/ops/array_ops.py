@@ -987,15 +987,21 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
     """
+    t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterUpdate")
+    return apply(_TS_UPDATE, (t, i, u))
+
+
+def _scatter_args(tensor, indices, updates, op_name):
+    """The three tensors of a tensor_scatter_nd_* call, checked as TensorFlow checks them."""
     t = to_tensor(tensor)
     i = to_tensor(indices)
     u = _m.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
         else updates
-    _check_scatter(i._value, u._value.shape, t._value.shape, "TensorScatterUpdate")
+    _check_scatter(i._value, u._value.shape, t._value.shape, op_name)
     if u._value.dtype is not t._value.dtype:
         from ._helpers import dtype_mismatch
-        raise dtype_mismatch("TensorScatterUpdate", 2, t._value.dtype, u._value.dtype)
-    return apply(_TS_UPDATE, (t, i, u))
+        raise dtype_mismatch(op_name, 2, t._value.dtype, u._value.dtype)
+    return t, i, u
 
 
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
@@ -1004,14 +1010,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
     """
-    t = to_tensor(tensor)
-    i = to_tensor(indices)
-    u = _m.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
-        else updates
-    _check_scatter(i._value, u._value.shape, t._value.shape, "TensorScatterAdd")
-    if u._value.dtype is not t._value.dtype:
-        from ._helpers import dtype_mismatch
-        raise dtype_mismatch("TensorScatterAdd", 2, t._value.dtype, u._value.dtype)
+    t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterAdd")
     return _m.add(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
 
 
