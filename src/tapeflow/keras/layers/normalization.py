@@ -1,6 +1,7 @@
 """BatchNormalization and LayerNormalization."""
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import nn_ops as _nn
 from .layer import Layer
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
@@ -19,13 +20,7 @@ def _moments(x, axes):
 
 
 def _normalize(x, mean, variance, gamma, beta, epsilon):
-    inv = _m.rsqrt(_m.add(variance, epsilon))
-    if gamma is not None:
-        inv = _m.multiply(inv, gamma)
-    shift = _m.negative(_m.multiply(mean, inv))
-    if beta is not None:
-        shift = _m.add(shift, beta)
-    return _m.add(_m.multiply(x, inv), shift)
+    return _nn.batch_normalization(x, mean, variance, beta, gamma, epsilon)
 
 
 class BatchNormalization(Layer):
