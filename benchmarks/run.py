@@ -533,6 +533,7 @@ def main(argv=None):
     print(f"\ntotal time {elapsed:.0f} s; load average at the end "
           f"{report['meta']['loadavg_end']:.2f}")
     if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
         print(f"wrote {args.json}")
