@@ -921,3 +921,32 @@ def test_consumed_tape_frees_its_recording():
     t.gradient(y, x)
     gc.collect()
     assert ref_a() is None
+
+
+def test_assign_sub_after_recording_keeps_the_recorded_value():
+    # Variables update in place only when no tensor or tape snapshot shares their array.
+    v = tf.Variable(np.array([1.0, 2.0], np.float32))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v * v)
+    v.assign_sub(tf.constant([10.0, 10.0]))
+    np.testing.assert_array_equal(tape.gradient(y, v).numpy(), [2.0, 4.0])
+    np.testing.assert_array_equal(v.numpy(), [-9.0, -8.0])
+
+
+def test_assign_add_leaves_tensors_read_earlier_unchanged():
+    v = tf.Variable(np.array([1.0, 2.0], np.float32))
+    read = v.read_value()
+    view = tf.identity(v)
+    v.assign_add(tf.constant([1.0, 1.0]))
+    np.testing.assert_array_equal(read.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(view.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(v.numpy(), [2.0, 3.0])
+
+
+def test_unshared_variable_updates_in_place():
+    v = tf.Variable(np.zeros(4, np.float32))
+    buffer_id = id(v._value)
+    for _ in range(3):
+        v.assign_sub(tf.constant(np.ones(4, np.float32)))
+    assert id(v._value) == buffer_id
+    np.testing.assert_array_equal(v.numpy(), [-3.0] * 4)

@@ -21,6 +21,24 @@ __all__ = ["Variable"]
 _getrefcount = sys.getrefcount
 
 
+def _unshared_refcount():
+    """What ``getrefcount`` reports inside ``Variable._update`` for an array that only the
+    variable holds: its attribute, the local name, the call's own argument. Measured here in
+    the same pattern rather than assumed, since interpreters count borrowed references
+    differently (3.14 skips some); one more holder anywhere makes the count larger."""
+
+    class Probe:
+        __slots__ = ("_value",)
+
+    probe = Probe()
+    probe._value = np.empty(1)
+    v = probe._value
+    return _getrefcount(v)
+
+
+_UNSHARED = _unshared_refcount()
+
+
 def _dims(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
@@ -148,9 +166,8 @@ class Variable(_TensorLike):
         v = self._value
         # Update in place when nothing else holds the array (no tensor read from this
         # variable, no tape snapshot): NumPy's speed for big weights, and what any reader
-        # already holding the old value could never observe. The count is this attribute,
-        # the local name and getrefcount's own argument.
-        if type(v) is np.ndarray and _getrefcount(v) <= 3 and v.flags.writeable:
+        # already holding the old value could never observe (see _unshared_refcount).
+        if type(v) is np.ndarray and _getrefcount(v) <= _UNSHARED and v.flags.writeable:
             ufunc(v, d, out=v)
         else:
             # The operator reaches NumPy's scalar fast path for 0-d variables.
