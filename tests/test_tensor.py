@@ -23,8 +23,6 @@ def _load(group):
 # Where tapeflow knowingly answers otherwise. strict: a fix makes the test fail until the
 # entry is removed here.
 KNOWN_DIFFERENCES = {
-    "tf.constant([[1.5, -2.0, 3.0], [-4.5, 5.0, -6.0]]) % 2.0":
-        "FloorMod on floats gives +0.0 (NumPy's sign rule) where TensorFlow gives -0.0",
     "tf.Variable(1.0).assign(5.0)":
         "assign returns the variable itself, which prints its name, not 'UnreadVariable'",
     "tf.Variable([1.0, 2.0]).assign_add([1.0, 1.0])": "as assign: no 'UnreadVariable'",
