@@ -278,3 +278,14 @@ def test_to_dot_renders_through_the_graphviz_package(monkeypatch, tmp_path):
         y = tf.Variable(1.0) * 2.0
     text = tape.to_dot(y, filename=str(tmp_path / "tape.svg"), format="svg")
     assert calls == [text, (str(tmp_path / "tape"), "svg", True)]
+
+
+def test_numpy_on_a_variable_inside_the_tape_watches_it_and_explains_the_break():
+    # As in TensorFlow, .numpy() reads the variable: the tape watches it.
+    b = tf.Variable(1.0, name="b")
+    with tf.GradientTape() as tape:
+        loss = tf.constant(b.numpy()) * 2.0
+    watched = tape.watched_variables()
+    assert len(watched) == 1 and watched[0] is b
+    reason = tape.explain(loss, b)
+    assert "left the tape" in reason and "`.numpy()`" in reason

@@ -12,6 +12,7 @@ import threading
 import warnings
 
 from . import dispatch
+from .tensor import Tensor
 
 __all__ = ["explain", "no_gradients_message", "not_a_variable_message", "summary", "to_dot",
            "set_tape_size_warning", "check_size", "held", "user_site",
@@ -67,9 +68,15 @@ def _note(tape, event):
 
 
 def on_leave(t, how):
-    """A watched tensor's value left the tapes as NumPy/Python (``numpy()``, ``float()``)."""
+    """A watched tensor's value left the tapes as NumPy/Python (``numpy()``, ``float()``).
+
+    Reading a trainable variable this way watches it, as in TensorFlow (where ``.numpy()``
+    is a read): ``watched_variables()`` lists it and ``explain`` says where it left.
+    """
     site = None
     for tape in dispatch.tape_stack():
+        if type(t) is not Tensor and tape.watch_accessed and t._watchable():
+            tape.watch_variable(t)
         if t._id in tape.watched:
             site = site or user_site(3)
             _note(tape, ("left", t._id, how, site))
@@ -166,7 +173,6 @@ def _backward(entries, target_ids):
 
 
 def _name_of(s, names, index):
-    from .tensor import Tensor
     local = names.get(id(s))
     if type(s) is not Tensor and hasattr(s, "name"):
         label = f"Variable '{s.name}'"
@@ -360,7 +366,6 @@ def no_gradients_message(grads_and_vars) -> str:
         TensorFlow 2.21's first line, then one ``Hint:`` line per variable saying why its
         gradient is None (from the last ``GradientTape.gradient`` call that returned None).
     """
-    from .tensor import Tensor
     lines = ["No gradients provided for any variable."]
     for _, v in grads_and_vars:
         if type(v) is Tensor:
