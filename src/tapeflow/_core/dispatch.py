@@ -79,6 +79,11 @@ def record(prim, inputs, out, attrs):
         if not hit or not prim.differentiable:
             continue
         if entry is None:
+            ids = []
+            shapes = []
+            for t in inputs:
+                ids.append(t._id)
+                shapes.append(t._value.shape)
             if prim.save_inputs:
                 # A variable may be reassigned later: keep the value it has now.
                 saved = tuple([t if type(t) is Tensor else alias(t._value, t._id)
@@ -89,12 +94,14 @@ def record(prim, inputs, out, attrs):
                 out_ids = (out._id,)
             else:
                 out_ids = tuple([o._id for o in out])
-            entry = Entry(prim, tuple([t._id for t in inputs]),
-                          tuple([t._value.shape for t in inputs]), saved,
+            entry = Entry(prim, tuple(ids), tuple(shapes), saved,
                           out if prim.save_output else None, out_ids, attrs)
         entries = tape.entries
         entries.append(entry)
-        watched.update(entry.out_ids)
+        if prim.n_outputs == 1:
+            watched.add(out._id)
+        else:
+            watched.update(entry.out_ids)
         if not len(entries) & _CHECK_MASK:
             from .explain import check_size
             check_size(tape)
