@@ -57,9 +57,10 @@ class _Tape:
             self.variables[v._id] = v
         self.watched.add(v._id)
 
-    def sorted_variables(self):
-        # Ids grow with creation, so this is creation order.
-        return tuple(self.variables[i] for i in sorted(self.variables))
+
+def _creation_order(variables):
+    """The variables of an id -> variable dict in creation order (ids grow with creation)."""
+    return tuple(variables[i] for i in sorted(variables))
 
 
 def _check_unconnected(value):
@@ -97,7 +98,7 @@ class GradientTape:
         self._persistent = persistent
         self._watch_accessed_variables = watch_accessed_variables
         self._recording = False
-        self._watched_variables = ()
+        self._watched_variables = {}  # id -> variable, kept when the tape is consumed
         self._consumed_at = None
         self._retained = None
 
@@ -180,8 +181,8 @@ class GradientTape:
     def watched_variables(self) -> tuple:
         """The variables this tape watches, in the order they were created (as TensorFlow)."""
         if self._tape is not None:
-            self._watched_variables = self._tape.sorted_variables()
-        return self._watched_variables
+            return _creation_order(self._tape.variables)
+        return _creation_order(self._watched_variables)
 
     def _begin_gradient(self):
         if self._tape is None:
@@ -201,7 +202,7 @@ class GradientTape:
     def _end_gradient(self):
         if not self._persistent:
             _explain.note_consumed(self)
-            self._watched_variables = self._tape.sorted_variables()
+            self._watched_variables = self._tape.variables
             self._tape = None
 
     def gradient(self, target, sources, output_gradients=None,
