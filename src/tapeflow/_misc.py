@@ -2,7 +2,6 @@
 import contextlib
 
 from ._core.tensor import _TensorLike
-from .ops import array_ops as _a
 from .ops import math_ops as _m
 from .ops._helpers import to_tensor
 
@@ -50,8 +49,6 @@ def get_static_value(tensor, partial=False):
         return tensor.numpy()
     return tensor
 
-
-del _a
 
 
 def is_built_with_cuda() -> bool:
