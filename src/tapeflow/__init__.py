@@ -41,6 +41,14 @@ from ._misc import (
     init_scope,
     name_scope,
 )
+
+# Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
+# shadow the decorator of the same name.
+from .function import (
+    TensorSpec,
+    function,
+    print,  # noqa: A004 - TensorFlow's name
+)
 from .ops.array_ops import (
     boolean_mask,
     broadcast_to,
@@ -167,8 +175,6 @@ _LAZY_MODULES = {
     "debugging", "test", "dtypes", "image",
 }
 _LAZY_ATTRS = {
-    "function": ("tapeflow.function", "function"),
-    "print": ("tapeflow.function", "print"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
 }

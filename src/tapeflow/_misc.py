@@ -39,8 +39,9 @@ def init_scope():
 
 
 def executing_eagerly() -> bool:
-    """Always True: tapeflow runs eagerly (``tf.executing_eagerly``)."""
-    return True
+    """False while a ``tf.function`` traces its body, else True (``tf.executing_eagerly``)."""
+    from ._core.dispatch import current_tracer
+    return current_tracer() is None
 
 
 def get_static_value(tensor, partial=False):
