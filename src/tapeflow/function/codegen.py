@@ -23,8 +23,9 @@ _OPERATORS = {
 _UNARY = {operator.neg: "-"}
 
 
-def compile_program(program, name="program"):
-    """Python source and function for ``program``: ``fn(*flat_args) -> tuple of arrays``.
+def compile_program(program, name="program", single_output=False):
+    """Python source and function for ``program``: ``fn(*flat_args) -> tuple of arrays``
+    (the array itself when ``single_output``).
 
     Flat arguments are NumPy values for tensor arguments and Variables for variable ones.
     """
@@ -114,7 +115,10 @@ def compile_program(program, name="program"):
             lines.append(f"if not _holds({g}, _guard({how!r}, r{s})): "
                          f"raise GuardFailed({k})")
     outs = ", ".join("None" if s is None else f"r{s}" for s in program.outputs)
-    lines.append(f"return ({outs}{',' if len(program.outputs) == 1 else ''})")
+    if single_output:
+        lines.append(f"return {outs}")
+    else:
+        lines.append(f"return ({outs}{',' if len(program.outputs) == 1 else ''})")
 
     body = lines
     if guarded:

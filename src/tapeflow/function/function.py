@@ -29,27 +29,35 @@ import weakref
 
 from .. import config as _config
 from .._core import dispatch
+from .._core import errors as _errors
 from .._core import nest as _nest
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
+from ..config import _eager as _EAGER
 from .codegen import compile_program
 from .program import GuardFailed, Program
-from .trace_type import TensorSpec, generalize, is_subtype, make_key, specificity
+from .trace_type import TensorSpec, generalize, is_subtype, make_key, ranks, specificity
 from .tracer import NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
 
 __all__ = ["function", "Function", "ConcreteFunction"]
 
 MAX_VARIANTS = 8
+_SHAPE_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
+                 "ConcatOp : Dimension", "Dimensions must be equal", "In[0] mismatch In[1]")
 _HISTORY = 10       # TensorFlow's FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY
 _THRESHOLD = 5      # FREQUENT_TRACING_WARNING_THRESHOLD
 _MAX_WARNINGS = 2   # FREQUENT_TRACING_WARNING_MAX_WARNING_PER_DETECTOR
 
 
-def _env_eager():
-    return os.environ.get("TAPEFLOW_RUN_FUNCTIONS_EAGERLY", "") not in ("", "0", "false")
+def _env_flag(name):
+    return os.environ.get(name, "") not in ("", "0", "false", "False")
 
 
-def _env_validate():
-    return os.environ.get("TAPEFLOW_VALIDATE_FUNCTIONS", "") not in ("", "0", "false")
+# Read once: a call must not pay for the environment. TAPEFLOW_RUN_FUNCTIONS_EAGERLY=1 is
+# tf.config.run_functions_eagerly(True) for a whole run; TAPEFLOW_VALIDATE_FUNCTIONS=1 checks
+# every replay against an eager run of the body (the soundness switch).
+if _env_flag("TAPEFLOW_RUN_FUNCTIONS_EAGERLY"):
+    _config._eager["functions"] = True
+_VALIDATE = [_env_flag("TAPEFLOW_VALIDATE_FUNCTIONS")]
 
 
 class _Detector:
@@ -107,8 +115,9 @@ class _Graph:
     """What ``ConcreteFunction.graph`` shows of a program: its operations by TF op type."""
 
     def __init__(self, program, n_inputs):
-        self._types = ["Placeholder"] * n_inputs + program.op_types() + ["Identity"] * sum(
-            s is not None for s in program.outputs)
+        self._types = (["Placeholder"] * n_inputs + ["Const"] * len(program.consts)
+                       + program.op_types()
+                       + ["Identity"] * sum(s is not None for s in program.outputs))
 
     def get_operations(self):
         return [_Operation(t) for t in self._types]
@@ -134,7 +143,8 @@ class ConcreteFunction:
         graph: ``get_operations()`` lists the recorded ops under TF's op type names.
     """
 
-    def __init__(self, function, key, program, out_struct, in_signature, name, relaxed):
+    def __init__(self, function, key, program, out_struct, in_signature, name, relaxed,
+                 relaxed_sizes=()):
         self._function = function
         self._key = key
         self.program = program
@@ -142,12 +152,16 @@ class ConcreteFunction:
         self.structured_input_signature = in_signature
         self.name = name
         self.relaxed = relaxed
-        self.variants = {}      # concrete key -> program (relaxed traces, guards)
-        self.source, self._run = compile_program(program, _identifier(name))
-        self._single = len(program.outputs) == 1 and not isinstance(out_struct, (list, tuple,
-                                                                                 dict))
+        self._single = len(program.outputs) == 1 and not _nest.is_nested(out_struct)
+        self.source, self._run = compile_program(program, _identifier(name), self._single)
+        counter = iter(range(1 << 30))
         self.structured_outputs = _nest.map_structure(
-            lambda t: _symbolic_spec(t), out_struct) if out_struct is not None else None
+            lambda t: None if t is None else _SymbolicOutput(t, next(counter), relaxed_sizes),
+            out_struct) if out_struct is not None else None
+        # A relaxed trace whose steps hold no value of a relaxed dimension serves every
+        # concrete shape with the same program (no Python re-run, as TensorFlow).
+        self.shape_generic = relaxed and program.shape_generic(relaxed_sizes)
+        self.traced_ranks = ()
 
     @property
     def graph(self):
@@ -176,8 +190,7 @@ class ConcreteFunction:
             program.interpret(leaves)
             raise
         if self._single:
-            v = values[0]
-            return None if v is None else Tensor(v)
+            return None if values is None else Tensor(values)
         return self._pack([None if v is None else Tensor(v) for v in values])
 
     def _pack(self, outs):
@@ -226,15 +239,43 @@ def _type_text(x):
     return f"Literal[{x!r}]"
 
 
-def _symbolic_spec(t):
-    if t is None:
-        return None
-    return TensorSpec(t.shape, t.dtype)
+class _SymbolicOutput:
+    """An output of a concrete function as TensorFlow prints it (``Tensor("Identity:0", ...)``);
+    dims of the trace's relaxed sizes show as None."""
+
+    def __init__(self, t, index, relaxed_sizes):
+        dims = list(t._value.shape)
+        self.shape = TensorShape([None if d in relaxed_sizes else d for d in dims])
+        self.dtype = t.dtype
+        self.name = "Identity:0" if index == 0 else f"Identity_{index}:0"
+
+    def __repr__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+
+    __str__ = __repr__
 
 
 def _identifier(name):
     out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return out if out and not out[0].isdigit() else "f_" + out
+
+
+class _Variants:
+    """The programs that serve one exact trace key: the trace's own, then re-specialized
+    variants (another guard outcome; a relaxed trace's new concrete shapes)."""
+
+    __slots__ = ("owner", "programs", "fast", "single")
+
+    def __init__(self, owner, programs=None):
+        self.owner = owner
+        self.programs = programs if programs is not None else []
+        self.fast = None
+        self.single = owner._single
+        if len(self.programs) == 1:
+            program, run = self.programs[0]
+            if not program.n_guards and all(s is not None for s in program.inputs) \
+                    and not _VALIDATE[0]:
+                self.fast = run
 
 
 class Function:
@@ -292,6 +333,7 @@ class Function:
             target = target.__wrapped__
         target = getattr(target, "__func__", target)
         self._code = getattr(target, "__code__", self)
+        self._detector = _detector(self._code)
         functools.update_wrapper(self, python_function, updated=())
 
     # ------------------------------------------------------------------ TF's attributes
@@ -326,6 +368,7 @@ class Function:
             f = Function(bound, self._input_signature, self._autograph, self._jit_compile,
                          self._reduce_retracing, self._name)
             f._code = self._code
+            f._detector = self._detector
             self._descriptor_cache[instance] = f
         return f
 
@@ -334,28 +377,49 @@ class Function:
 
     # ------------------------------------------------------------------ calls
     def __call__(self, *args, **kwargs):
-        if _config._eager["functions"] or _env_eager():
+        if _EAGER["functions"]:
             return self._python_function(*args, **kwargs)
+        if not kwargs and self._simple:
+            # The fast path: tensor arguments only, one compiled program without guards.
+            key = []
+            for a in args:
+                if type(a) is not Tensor:
+                    break
+                v = a._value
+                key.append((v.shape, v.dtype))
+            else:
+                entry = self._cache.get(tuple(key))
+                if entry is not None and entry.fast is not None and not dispatch.ACTIVE[0]:
+                    self._detector.not_traced()
+                    out = entry.fast(*[a._value for a in args])
+                    if entry.single:
+                        return None if out is None else Tensor(out)
+                    return entry.owner._pack([None if v is None else Tensor(v) for v in out])
         if kwargs or not self._simple or self._input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
         key, leaves = make_key(args, kwargs)
-        concrete = self._cache.get(key)
-        if concrete is None:
+        entry = self._cache.get(key)
+        if entry is None:
             return self._miss(key, leaves, args, kwargs)
-        _detector(self._code).not_traced()
-        return self._replay(concrete, key, leaves, args, kwargs)
+        self._detector.not_traced()
+        return self._replay(entry, key, leaves, args, kwargs)
 
-    def _replay(self, concrete, key, leaves, args, kwargs):
-        program, run = concrete if type(concrete) is tuple else (concrete.program, concrete._run)
-        owner = concrete[2] if type(concrete) is tuple else concrete
+    def _replay(self, entry, key, leaves, args, kwargs):
         if key in self._eager_fallback:
             return self._python_function(*args, **kwargs)
-        try:
-            if _env_validate():
-                return self._validated(owner, program, run, leaves, args, kwargs)
-            return owner._execute(program, run, leaves)
-        except GuardFailed as failed:
-            return self._respecialize(owner, key, leaves, args, kwargs, failed)
+        owner = entry.owner
+        failed = None
+        for program, run in entry.programs:
+            try:
+                if _VALIDATE[0]:
+                    return self._validated(owner, program, run, leaves, args, kwargs)
+                return owner._execute(program, run, leaves)
+            except GuardFailed as exc:
+                if exc.site is None and exc.index < len(program.steps):
+                    step = program.steps[exc.index]
+                    exc.how, exc.site = step[2], step[4]
+                failed = exc
+        return self._respecialize(entry, key, leaves, args, kwargs, failed)
 
     def _bind(self, args, kwargs):
         if self._input_signature is not None:
@@ -383,7 +447,8 @@ class Function:
         out = []
         for a, spec in zip(args, specs):
             try:
-                out.append(_nest.map_structure(lambda s, v: _cast(s, v), spec, a))
+                out.append(_cast(spec, a) if isinstance(spec, TensorSpec) else
+                           _nest.map_structure(lambda s, v: _cast(s, v), spec, a))
             except _CastError as err:
                 raise TypeError(
                     f"Binding inputs to tf.function failed due to `{err}`. Received args: "
@@ -406,8 +471,13 @@ class Function:
                 concrete = self._relaxed_match(key)
             if concrete is not None:
                 # A relaxed trace covers this call: a new concrete variant, not a TF trace.
-                _detector(self._code).not_traced()
-                return self._respecialize(concrete, key, leaves, args, kwargs, None)
+                self._detector.not_traced()
+                if concrete.shape_generic and ranks(key) == concrete.traced_ranks:
+                    entry = self._cache[key] = _Variants(
+                        concrete, [(concrete.program, concrete._run)])
+                    return self._replay(entry, key, leaves, args, kwargs)
+                entry = self._cache[key] = _Variants(concrete)
+                return self._respecialize(entry, key, leaves, args, kwargs, None)
             general = key
             if self._reduce_retracing and self._traces:
                 for c in self._traces:
@@ -429,9 +499,14 @@ class Function:
         return best
 
     def _signature_key(self, key):
-        def relax(k, spec):
-            return (None if spec.shape.rank is None else tuple(spec.shape.as_list()), k[1])
-        return tuple(_nest.map_structure(relax, list(key), list(self._input_signature)))
+        out = []
+        for k, spec in zip(key, self._input_signature):
+            if isinstance(spec, TensorSpec):
+                out.append((None if spec.shape.rank is None else tuple(spec.shape.as_list()),
+                            spec.dtype._np))
+            else:
+                out.append(k)
+        return tuple(out)
 
     def _trace(self, key, general, leaves, args, kwargs, reason=None):
         first = self._created_variables is None
@@ -460,15 +535,21 @@ class Function:
             self._log("trace", key, reason or self._why_retrace(key))
         inputs, out_struct, flat_out, out_slots, arg_vars = info
         program = Program(tracer, inputs, arg_vars, out_slots)
+        sizes = _relaxed_sizes(leaves, general)
+        traced_ranks = ranks(key)
         concrete = ConcreteFunction(self, general, program, out_struct,
-                                    _input_signature(args, kwargs, general), self._name,
-                                    relaxed)
+                                    _input_signature(args, kwargs, general,
+                                                     _leaf_names(args, kwargs,
+                                                                 self._param_names)),
+                                    self._name,
+                                    relaxed, sizes)
+        concrete.traced_ranks = traced_ranks
         if tracer.orphans or program.n_guards:
             self._log("note", key, _orphan_text(program))
         self._traces.append(concrete)
-        self._cache[key] = concrete
+        self._cache[key] = _Variants(concrete, [(program, concrete._run)])
         tracer.commit()
-        _detector(self._code).traced(self._python_function, self._retrace_detail(key))
+        self._detector.traced(self._python_function, self._retrace_detail(key))
         return _pack(out_struct, flat_out)
 
     def _run_traced(self, leaves, args, kwargs, general, allow, text=SINGLETON_TEXT,
@@ -484,9 +565,13 @@ class Function:
             else:
                 result = self._python_function(*call_args, **call_kwargs)
             out_struct, flat_out, out_slots = _outputs(tracer, result, self._python_function)
-        except BaseException:
+        except BaseException as exc:
             dispatch.pop_tracer(tracer)
             tracer.rollback()
+            if isinstance(exc, _errors.InvalidArgumentError) and \
+                    str(exc).startswith(_SHAPE_ERRORS):
+                # TensorFlow finds shape errors while building the graph: a ValueError.
+                raise ValueError(str(exc)) from exc
             raise
         dispatch.pop_tracer(tracer)
         return tracer, (inputs, out_struct, flat_out, out_slots, arg_vars)
@@ -506,25 +591,26 @@ class Function:
                 f"{_key_diff(self._traces[-2]._key, key, self._param_names)}; use "
                 f"reduce_retracing=True or an input_signature if this argument varies.")
 
-    def _respecialize(self, concrete, key, leaves, args, kwargs, failed):
+    def _respecialize(self, entry, key, leaves, args, kwargs, failed):
         """Run the body again for a call its trace does not cover as compiled (a relaxed
         trace's new shape, or a guard that failed): a new variant, not a TensorFlow trace."""
         why = ("new shapes under a relaxed trace" if failed is None
                else f"a Python value read at {_site_text(failed)} changed")
-        if len(concrete.variants) >= MAX_VARIANTS:
+        if len(entry.programs) >= MAX_VARIANTS:
             if key not in self._eager_fallback:
                 self._eager_fallback[key] = why
                 self._log("eager", key, f"more than {MAX_VARIANTS} variants ({why}); this "
                           "signature now runs eagerly")
             return self._python_function(*args, **kwargs)
-        tracer, out = self._run_traced(leaves, args, kwargs, concrete._key, allow=False,
+        owner = entry.owner
+        tracer, out = self._run_traced(leaves, args, kwargs, owner._key, allow=False,
                                        text=SINGLETON_TEXT if self._created_variables
                                        else NON_FIRST_TEXT, mute=True)
         inputs, out_struct, flat_out, out_slots, arg_vars = out
         program = Program(tracer, inputs, arg_vars, out_slots)
-        _, run = compile_program(program, _identifier(self._name))
-        concrete.variants[key] = program
-        self._cache[key] = (program, run, concrete)
+        _, run = compile_program(program, _identifier(self._name), owner._single)
+        entry.programs.append((program, run))
+        entry.fast = None
         self._log("variant", key, why)
         tracer.commit()
         return _pack(out_struct, flat_out)
@@ -593,7 +679,7 @@ class Function:
         re-specialization (a new variant of a trace's program) and every fallback to eager
         execution, in plain words. (tapeflow only.)"""
         lines = [f"tf.function `{self._name}`: {self._tracing_count} trace(s), "
-                 f"{sum(len(c.variants) for c in self._traces)} extra variant(s)"]
+                 f"{sum(1 for kind, _, _ in self._report if kind == 'variant')} extra variant(s)"]
         n = 0
         for kind, key, reason in self._report:
             sig = _key_text(key, self._param_names)
@@ -675,6 +761,20 @@ def _flat_tensor_shapes(general):
     return out
 
 
+def _relaxed_sizes(leaves, general):
+    """The concrete sizes the trace saw for dimensions its key leaves unknown."""
+    sizes = set()
+    for leaf, shape in zip(leaves, _flat_tensor_shapes(general)):
+        if hasattr(leaf, "_read") and type(leaf) is not Tensor:
+            continue
+        concrete = leaf._value.shape
+        if shape is None:
+            sizes.update(concrete)
+        else:
+            sizes.update(d for d, g in zip(concrete, shape) if g is None)
+    return frozenset(sizes)
+
+
 def _leaf_names(args, kwargs, params):
     names = []
     for i, a in enumerate(args):
@@ -732,20 +832,19 @@ def _pack(out_struct, flat_out):
     return _nest.pack_sequence_as(out_struct, flat_out)
 
 
-def _input_signature(args, kwargs, general):
-    flat = _flat_tensor_shapes(general)
-    it = iter(flat)
-    names = iter(range(10**6))
+def _input_signature(args, kwargs, general, names):
+    """``(args, kwargs)`` with a TensorSpec (named after its parameter) for each tensor."""
+    shapes = iter(_flat_tensor_shapes(general))
+    leaf_names = iter(names)
 
     def spec(x):
-        if isinstance(x, _TensorLike) and not hasattr(x, "_read"):
-            shape = next(it, x.shape)
-            next(names)
-            return TensorSpec(TensorShape(shape) if shape is not None or True else x.shape,
-                              x.dtype)
-        if isinstance(x, _TensorLike):
-            next(it, None)
-            return x
+        if isinstance(x, _TensorLike) or type(x).__name__ == "ndarray":
+            shape = next(shapes, None)
+            name = next(leaf_names, None)
+            if hasattr(x, "_read") and type(x) is not Tensor:
+                return x
+            dtype = convert_to_tensor(x).dtype
+            return TensorSpec(TensorShape(shape), dtype, name)
         return x
     a = tuple(_nest.map_structure(spec, list(args))) if args else ()
     k = _nest.map_structure(spec, dict(kwargs)) if kwargs else {}
@@ -774,7 +873,7 @@ def _outputs(tracer, result, fn):
                 f"ExtensionType.")
         slots.append(tracer.slot_of(t))
         out_values.append(Tensor(t._value) if t is not x else t)
-    return result, out_values, slots
+    return _pack(result, out_values), out_values, slots
 
 
 def _key_text(key, names):

@@ -60,6 +60,7 @@ class Program:
         self.consts = dict(tracer.consts)
         self.n_slots = tracer.n
         self.orphans = list(tracer.orphans)
+        self.grad_consts = set(tracer.grad_consts)
         self.n_guards = tracer.n_guards
         self.variables = list(tracer.variables.values())
         self.compiled = None
@@ -67,6 +68,30 @@ class Program:
         # a variable argument is read through the argument at replay, not the traced object
         self.var_arg_index = {id(v): i for i, v in enumerate(arg_vars) if v is not None}
         self.writes = [s[1] for s in self.steps if s[0] == "assign"]
+
+    def shape_generic(self, sizes):
+        """True when no step attribute and no constant holds one of ``sizes`` (the concrete
+        sizes of dimensions a relaxed trace leaves unknown), so the same steps compute any
+        other size: element-wise ops, matmul, reductions over given axes... A reshape to the
+        traced batch size, a mean's element count or a constant of that shape are not."""
+        sizes = {d for d in sizes if d > 1}
+        if not sizes:
+            return True
+        for step in self.steps:
+            if step[0] == "op" and step[3] and _holds_size(step[3].values(), sizes):
+                return False
+            if step[0] == "call":
+                return False
+        for s, v in self.consts.items():
+            a = np.asarray(v)
+            if any(d in sizes for d in a.shape):
+                return False
+            # Integers (shapes, counts) anywhere; floats only where a gradient computation
+            # made them (a mean's 1/n), not the user's own literals (``x * 2.0``).
+            kinds = "iuf" if s in self.grad_consts else "iu"
+            if a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel()):
+                return False
+        return True
 
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
@@ -97,8 +122,18 @@ class Program:
         for var in self.variables:
             # TensorFlow marks every captured variable accessed on each call.
             self._var(var, leaves)._read()
+        saved = [(v, v._value) for v in {id(v): v for v in self.writes}.values()] \
+            if self.n_guards else ()
+        try:
+            return self._steps(env, leaves)
+        except GuardFailed:
+            for v, value in saved:
+                v._value = value
+            raise
+
+    def _steps(self, env, leaves):
         apply = dispatch.apply
-        for step in self.steps:
+        for k, step in enumerate(self.steps):
             kind = step[0]
             if kind == "op":
                 _, prim, ins, attrs, outs, site = step
@@ -126,12 +161,28 @@ class Program:
                 _, s, how, expected, site = step
                 got = run_guard(how, env[s]._value)
                 if not guard_holds(expected, got):
-                    raise GuardFailed(len(env), site, how, expected, got)
+                    raise GuardFailed(k, site, how, expected, got)
         return [None if s is None else env[s] for s in self.outputs]
 
     def _var(self, var, leaves):
         i = self.var_arg_index.get(id(var))
         return var if i is None else leaves[i]
+
+
+def _holds_size(values, sizes):
+    for v in values:
+        if isinstance(v, (bool, np.bool_)):
+            continue
+        if isinstance(v, (int, np.integer)):
+            if int(v) in sizes:
+                return True
+        elif isinstance(v, (tuple, list)):
+            if _holds_size(v, sizes):
+                return True
+        elif isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size <= 16:
+            if any(int(x) in sizes for x in v.ravel()):
+                return True
+    return False
 
 
 def _add_site(exc, site):

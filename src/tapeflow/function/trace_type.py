@@ -182,8 +182,17 @@ def _key(x, leaves, aliases):
 
 
 def _is_tensor_key(k):
-    return (type(k) is tuple and len(k) == 2 and type(k[0]) is tuple
+    return (type(k) is tuple and len(k) == 2 and (type(k[0]) is tuple or k[0] is None)
             and isinstance(k[1], np.dtype))
+
+
+def ranks(key):
+    """The ranks of a key's tensors, in order (None for an unknown rank)."""
+    if _is_tensor_key(key):
+        return (None if key[0] is None else len(key[0]),)
+    if type(key) is tuple:
+        return sum((ranks(k) for k in key), ())
+    return ()
 
 
 def generalize(a, b):

@@ -40,6 +40,21 @@ class TracingError(Exception):
     """An internal signal: the trace cannot become a program (it is run eagerly instead)."""
 
 
+_GRADIENT_FILES = tuple(os.path.join(_PACKAGE, "_core", f) for f in (
+    "backprop.py", "jacobians.py", "forwardprop.py", "custom_gradient.py"))
+
+
+def in_gradient(skip=2):
+    """True when the caller runs inside a gradient computation (between the user's frame and
+    here there is a reverse or forward sweep of the engine)."""
+    f = sys._getframe(skip)
+    while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
+        if f.f_code.co_filename.startswith(_GRADIENT_FILES):
+            return True
+        f = f.f_back
+    return False
+
+
 def user_site(skip=2):
     """``(filename, lineno, line)`` of the innermost frame outside tapeflow, or None."""
     f = sys._getframe(skip)
@@ -73,6 +88,7 @@ class Tracer:
         self.variables = {}        # variable id -> Variable (captured or argument)
         self.consts = {}           # slot -> value
         self.orphans = []          # (slot, site) for constants the trace itself made
+        self.grad_consts = set()   # slots of constants made by a gradient computation
         self.keep = []             # keeps arrays alive so their ids stay unique
         self.new_variables = []    # variables created while tracing
         self.snapshots = {}        # variable id -> (variable, value before the first write)
@@ -138,8 +154,10 @@ class Tracer:
         s = self.slots.get(tid)
         if s is not None:
             return s
-        orphan = user_site(3) if tid > self.start_id else None
+        orphan = user_site(2) if tid > self.start_id else None
         s = self.const(t._value, orphan)
+        if orphan is not None and in_gradient(2):
+            self.grad_consts.add(s)
         self.slots[tid] = s
         return s
 
@@ -171,7 +189,7 @@ class Tracer:
             outs = tuple([self.new_slot() for _ in out])
             for o, s in zip(out, outs):
                 self.slots[o._id] = s
-        self.steps.append(("op", prim, ins, attrs, outs, user_site(3)))
+        self.steps.append(("op", prim, ins, attrs, outs, user_site(2)))
 
     def read(self, var):
         if self.parent is not None:
@@ -193,7 +211,7 @@ class Tracer:
             s = self.slot_of(value)
         else:
             s = self.const(array)
-        self.steps.append(("assign", var, kind, s, user_site(4)))
+        self.steps.append(("assign", var, kind, s, user_site(2)))
 
     def created(self, var):
         if self.parent is not None:
@@ -219,7 +237,7 @@ class Tracer:
         while tr is not None:
             if not tr.suspended:
                 tr.n_guards += 1
-                tr.steps.append(("guard", tr.slot_of(t), how, value, user_site(4)))
+                tr.steps.append(("guard", tr.slot_of(t), how, value, user_site(2)))
             tr = tr.parent
         return value
 
@@ -233,7 +251,7 @@ class Tracer:
                 outs = tuple([tr.new_slot() for _ in outputs])
                 for o, s in zip(outputs, outs):
                     tr.slots[o._id] = s
-                tr.steps.append(("call", fn, ins, outs, user_site(3)))
+                tr.steps.append(("call", fn, ins, outs, user_site(2)))
             tr = tr.parent
 
     # ------------------------------------------------------------------ transaction
