@@ -447,3 +447,172 @@ def nan_literal(tf):
     f(tf.constant(1.0), float("nan"))
     f(tf.constant(1.0), math.inf)
     return {"count": f.experimental_get_tracing_count()}
+
+
+def _both(tf, fn):
+    """``fn`` eagerly and under ``tf.function``, with its trace-time Python log."""
+    log = []
+    eager = fn(log)
+    log_eager = list(log)
+    log.clear()
+    traced = tf.function(fn)
+    return eager, log_eager, traced, log
+
+
+@case
+def cond_values_and_traces(tf):
+    log = []
+
+    def f(x):
+        def t():
+            log.append("true")
+            return x * 2.0
+
+        def e():
+            log.append("false")
+            return x - 1.0
+        return tf.cond(x > 0, t, e)
+
+    g = tf.function(f)
+    out = [_v(g(tf.constant(3.0))), _v(g(tf.constant(-3.0))), _v(g(tf.constant(5.0)))]
+    trace_log = list(log)
+    log.clear()
+    eager = [_v(f(tf.constant(3.0))), _v(f(tf.constant(-3.0)))]
+    x = tf.constant(-2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = g(x)
+    return {"out": out, "trace_log": trace_log, "eager": eager, "eager_log": log,
+            "count": g.experimental_get_tracing_count(), "grad": _v(tape.gradient(y, x))}
+
+
+@case
+def cond_structure_mismatch(tf):
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: (x, x), lambda: x)
+
+    err = _err(lambda: f(tf.constant(1.0)))
+    return {"err": err["class"] in ("ValueError", "TypeError", "AssertionError")}
+
+
+@case
+def while_loop_values(tf):
+    log = []
+
+    @tf.function
+    def f(n):
+        def body(i, s):
+            log.append("body")
+            return i + 1, s + tf.cast(i, tf.float32)
+        return tf.while_loop(lambda i, s: i < n, body, (tf.constant(0), tf.constant(0.0)))
+
+    out = [[_v(t) for t in f(tf.constant(5))], [_v(t) for t in f(tf.constant(0))],
+           [_v(t) for t in f(tf.constant(10))]]
+    eager = [_v(t) for t in tf.while_loop(lambda i: i < 3, lambda i: [i + 2], [tf.constant(0)])]
+    m = [_v(t) for t in tf.while_loop(lambda i: i < 100, lambda i: [i + 1], [0],
+                                      maximum_iterations=7)]
+    single = _err(lambda: tf.while_loop(lambda i: i < 5, lambda i: i + 2, tf.constant(1)))
+    return {"out": out, "log": log, "eager": eager, "max": m, "single": single,
+            "count": f.experimental_get_tracing_count()}
+
+
+@case
+def while_loop_gradient(tf):
+    x = tf.constant(1.5)
+
+    def power(x):
+        return tf.while_loop(lambda i, p: i < 3, lambda i, p: (i + 1, p * x),
+                             (tf.constant(0), tf.constant(1.0)))[1]
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = power(x)
+    g_eager = tape.gradient(y, x)
+    f = tf.function(power)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y2 = f(x)
+    return {"y": _v(y), "g": _v(g_eager), "y_fn": _v(y2), "g_fn": _v(tape.gradient(y2, x))}
+
+
+@case
+def while_loop_assigns_variable(tf):
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(n):
+        def body(i):
+            v.assign(v * 2.0)
+            return (i + 1,)
+        tf.while_loop(lambda i: i < n, body, (tf.constant(0),))
+        return v.read_value()
+
+    return {"out": [_v(f(tf.constant(3))), _v(f(tf.constant(2)))], "v": _v(v)}
+
+
+@case
+def switch_case_and_case(tf):
+    @tf.function
+    def f(i):
+        return tf.switch_case(i, [lambda: tf.constant(10), lambda: tf.constant(20),
+                                  lambda: tf.constant(30)])
+
+    x = tf.constant(3)
+
+    def pick(x):
+        return tf.case([(x < 2, lambda: tf.constant(-1)), (x < 5, lambda: tf.constant(0))],
+                       default=lambda: tf.constant(1))
+
+    return {"switch": [_v(f(tf.constant(i))) for i in (0, 2, 7, -1)],
+            "case": [_v(pick(tf.constant(i))) for i in (1, 3, 9)],
+            "case_fn": [_v(tf.function(pick)(tf.constant(i))) for i in (1, 3, 9)],
+            "eager_switch": _v(tf.switch_case(x - 2, [lambda: x, lambda: x * 2]))}
+
+
+@case
+def map_scan_fold(tf):
+    elems = tf.constant([1.0, 2.0, 3.0, 4.0])
+    out = {
+        "map": _v(tf.map_fn(lambda e: e * e, elems)),
+        "map_struct": [_v(t) for t in tf.map_fn(lambda e: (e[0], e[1] * 2), (elems, elems))],
+        "scan": _v(tf.scan(lambda a, e: a + e, elems)),
+        "scan_init": _v(tf.scan(lambda a, e: a * e, elems, initializer=tf.constant(1.0))),
+        "scan_rev": _v(tf.scan(lambda a, e: a + e, elems, reverse=True)),
+        "foldl": _v(tf.foldl(lambda a, e: a - e, elems)),
+        "foldr": _v(tf.foldr(lambda a, e: a - e, elems)),
+        "foldl_init": _v(tf.foldl(lambda a, e: a + e, elems, initializer=tf.constant(10.0))),
+    }
+    f = tf.function(lambda e: tf.map_fn(lambda x: x * 3.0, e))
+    out["map_fn_in_function"] = _v(f(elems))
+    x = tf.constant([0.5, 1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.map_fn(lambda e: e * e * e, x))
+    out["map_grad"] = _v(tape.gradient(y, x))
+    return out
+
+
+@case
+def tensor_array(tf):
+    ta = tf.TensorArray(tf.float32, size=3)
+    ta = ta.write(0, 1.0)
+    ta = ta.write(1, 2.0)
+    ta = ta.write(2, 3.0)
+    out = {"stack": _v(ta.stack()), "read": _v(ta.read(1)), "size": _v(ta.size())}
+    dyn = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    for i in range(4):
+        dyn = dyn.write(i, i * i)
+    out["dynamic"] = _v(dyn.stack())
+    out["oob"] = _err(lambda: tf.TensorArray(tf.float32, size=1).write(3, 1.0))
+    u = tf.TensorArray(tf.float32, size=2).unstack(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    out["unstack_read"] = _v(u.read(1))
+
+    @tf.function
+    def squares(n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            ta = ta.write(i, tf.cast(i * i, tf.float32))
+        return ta.stack()
+    out["in_function"] = [_v(squares(tf.constant(4))), _v(squares(tf.constant(2)))]
+    return out

@@ -92,6 +92,17 @@ from .ops.array_ops import (
     zeros,
 )
 from .ops.array_ops import slice_ as slice
+from .ops.control_flow_ops import (
+    TensorArray,
+    case,
+    cond,
+    foldl,
+    foldr,
+    map_fn,
+    scan,
+    switch_case,
+    while_loop,
+)
 from .ops.math_ops import (
     abs,
     acos,

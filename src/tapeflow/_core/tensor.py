@@ -4,7 +4,8 @@ import itertools
 from . import dtypes as _dt
 from .backend import np
 
-__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor"]
+__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor",
+           "static_value"]
 
 _next_id = itertools.count(1).__next__
 
@@ -223,6 +224,8 @@ class _TensorLike:
         return complex(self._value)
 
     def __format__(self, format_spec):
+        if not format_spec and _dispatch.ACTIVE[0] and _dispatch.current_tracer() is not None:
+            return str(self)   # a traced tensor formats as its symbolic text, as in TF
         return self.numpy().__format__(format_spec)
 
     def __copy__(self):
@@ -481,6 +484,18 @@ def constant(value, dtype=None, shape=None, name="Const"):
                     f"{TensorShape(shape)} with {size} elements).")
             t = Tensor(v)
     return t
+
+
+def static_value(t):
+    """``t``'s NumPy value for a Python decision about a shape, an axis, a count or an index:
+    the one way code outside op forwards reads a tensor's value. Under a ``tf.function``
+    trace the read becomes a guard of the program, so a replay where the value differs
+    re-traces instead of reusing a baked-in constant."""
+    if _dispatch.ACTIVE[0]:
+        tracer = _dispatch.current_tracer()
+        if tracer is not None:
+            return tracer.leave(t, "value", None)
+    return t._value
 
 
 def _symbolic_text(t, is_repr):

@@ -2,6 +2,7 @@
 run it: compiled (``codegen.py``, NumPy values only) and through dispatch (Tensors, so outer
 tapes and forward accumulators record every op; also the path that reports errors).
 """
+import functools
 import operator
 
 from .._core import dispatch
@@ -24,7 +25,7 @@ class GuardFailed(Exception):
         self.got = got
 
 
-_CONVERT = {"bool": bool, "float": float, "int": int, "index": int}
+_CONVERT = {"bool": bool, "float": float, "int": int, "index": int, "value": lambda v: v}
 
 
 def run_guard(how, value):
@@ -32,6 +33,9 @@ def run_guard(how, value):
 
 
 def guard_holds(expected, got):
+    if isinstance(expected, (np.ndarray, np.generic)):
+        return (np.shape(expected) == np.shape(got) and
+                np.array_equal(expected, got, equal_nan=expected.dtype.kind in "fc"))
     if expected != expected and got != got:   # NaN == NaN, as TensorFlow's trace keys
         return True
     return expected == got and type(expected) is type(got)
@@ -61,13 +65,13 @@ class Program:
         self.n_slots = tracer.n
         self.orphans = list(tracer.orphans)
         self.grad_consts = set(tracer.grad_consts)
-        self.n_guards = tracer.n_guards
+        self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
         self.variables = list(tracer.variables.values())
         self.compiled = None
         self.source = None
         # a variable argument is read through the argument at replay, not the traced object
         self.var_arg_index = {id(v): i for i, v in enumerate(arg_vars) if v is not None}
-        self.writes = [s[1] for s in self.steps if s[0] == "assign"]
+        self.writes = [s[1] for s in walk(self.steps) if s[0] == "assign"]
 
     def shape_generic(self, sizes):
         """True when no step attribute and no constant holds one of ``sizes`` (the concrete
@@ -95,18 +99,7 @@ class Program:
 
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
-        names = []
-        for s in self.steps:
-            if s[0] == "op":
-                names.append(s[1].name)
-            elif s[0] == "read":
-                names.append("ReadVariableOp")
-            elif s[0] == "assign":
-                names.append({"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
-                              "assign_sub": "AssignSubVariableOp"}[s[2]])
-            elif s[0] == "call":
-                names.append(getattr(s[1], "op_type", "PyFunc"))
-        return names
+        return _op_types(self.steps)
 
     # ------------------------------------------------------------------ through dispatch
     def interpret(self, leaves):
@@ -125,15 +118,16 @@ class Program:
         saved = [(v, v._value) for v in {id(v): v for v in self.writes}.values()] \
             if self.n_guards else ()
         try:
-            return self._steps(env, leaves)
+            self._steps(self.steps, env, leaves)
         except GuardFailed:
             for v, value in saved:
                 v._value = value
             raise
+        return [None if s is None else env[s] for s in self.outputs]
 
-    def _steps(self, env, leaves):
+    def _steps(self, steps, env, leaves):
         apply = dispatch.apply
-        for k, step in enumerate(self.steps):
+        for k, step in enumerate(steps):
             kind = step[0]
             if kind == "op":
                 _, prim, ins, attrs, outs, site = step
@@ -157,16 +151,145 @@ class Program:
                 res = fn(*[env[s] for s in ins])
                 for s, o in zip(outs, res or ()):
                     env[s] = o
-            else:
+            elif kind == "guard":
                 _, s, how, expected, site = step
                 got = run_guard(how, env[s]._value)
                 if not guard_holds(expected, got):
                     raise GuardFailed(k, site, how, expected, got)
-        return [None if s is None else env[s] for s in self.outputs]
+            else:
+                self._structured(step, env, leaves)
+
+    def _structured(self, step, env, leaves):
+        # Through the public control-flow ops, so an outer tracer records a structured step
+        # again and an outer tape records the ops of the path taken.
+        from ..ops import control_flow_ops as cf
+        kind, ins, subs, outs, extra, _site = step
+
+        def run_sub(sub, args):
+            steps, in_slots, out_slots = sub
+            for s, a in zip(in_slots, args):
+                env[s] = a
+            self._steps(steps, env, leaves)
+            return [env[s] for s in out_slots]
+
+        if kind == "switch":
+            fns = [functools.partial(run_sub, sub, ()) for sub in subs]
+            if extra == "bool":
+                result = cf.cond(env[ins[0]], fns[1], fns[0])
+            else:
+                result = cf.switch_case(env[ins[0]], fns)
+        else:
+            n = len(subs[0][1])
+            init = [env[s] for s in ins[:n]]
+            max_iter = env[ins[n]] if len(ins) > n else None
+            result = cf.while_loop(lambda *xs: run_sub(subs[0], xs)[0],
+                                   lambda *xs: run_sub(subs[1], xs), init,
+                                   maximum_iterations=max_iter)
+        for s, o in zip(outs, result):
+            env[s] = o
 
     def _var(self, var, leaves):
         i = self.var_arg_index.get(id(var))
         return var if i is None else leaves[i]
+
+
+def walk(steps):
+    """Every step, those of branches and loop bodies included."""
+    for step in steps:
+        yield step
+        if step[0] in ("switch", "while"):
+            for sub in step[2]:
+                yield from walk(sub[0])
+
+
+def _op_types(steps):
+    names = []
+    for s in steps:
+        if s[0] == "op":
+            names.append(s[1].name)
+        elif s[0] == "read":
+            names.append("ReadVariableOp")
+        elif s[0] == "assign":
+            names.append({"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+                          "assign_sub": "AssignSubVariableOp"}[s[2]])
+        elif s[0] == "call":
+            names.append(getattr(s[1], "op_type", "PyFunc"))
+        elif s[0] == "switch":
+            names.append("StatelessIf" if s[4] == "bool" else "StatelessCase")
+        elif s[0] == "while":
+            names.append("StatelessWhile")
+    return names
+
+
+def eval_steps(steps, env, tracer=None):
+    """Run steps on raw NumPy values (a loop's later iterations while tracing): no Tensor,
+    no recording. Variable writes are noted with ``tracer`` so a rolled-back trace undoes
+    them."""
+    for step in steps:
+        kind = step[0]
+        if kind == "op":
+            _, prim, ins, attrs, outs, _site = step
+            args = [env[s] for s in ins]
+            out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+            if len(outs) == 1:
+                env[outs[0]] = out
+            else:
+                for s, o in zip(outs, out):
+                    env[s] = o
+        elif kind == "read":
+            env[step[2]] = step[1]._value
+        elif kind == "assign":
+            _, var, how, s, _site = step
+            if tracer is not None:
+                for tr in tracer.chain():
+                    tr.note_write(var)
+            if how == "assign":
+                var._value = env[s]
+            else:
+                ufunc, pyop = UPDATES[how]
+                var._value = pyop(var._value, env[s])
+        elif kind == "call":
+            _, fn, ins, outs, _site = step
+            res = fn(*[Tensor(env[s]) for s in ins])
+            for s, o in zip(outs, res or ()):
+                env[s] = o._value
+        elif kind == "guard":
+            _, s, how, expected, site = step
+            got = run_guard(how, env[s])
+            if not guard_holds(expected, got):
+                raise GuardFailed(0, site, how, expected, got)
+        elif kind == "switch":
+            _, ins, subs, outs, extra, _site = step
+            i = int(bool(env[ins[0]])) if extra == "bool" else _branch(env[ins[0]], len(subs))
+            sub_steps, _, sub_outs = subs[i]
+            eval_steps(sub_steps, env, tracer)
+            for s, o in zip(outs, sub_outs):
+                env[s] = env[o]
+        else:
+            _, ins, subs, outs, extra, _site = step
+            (c_steps, c_in, c_out), (b_steps, b_in, b_out) = subs
+            n = len(c_in)
+            cur = [env[s] for s in ins[:n]]
+            limit = int(env[ins[n]]) if len(ins) > n else None
+            i = 0
+            while limit is None or i < limit:
+                for s, v in zip(c_in, cur):
+                    env[s] = v
+                eval_steps(c_steps, env, tracer)
+                if not bool(env[c_out[0]]):
+                    break
+                for s, v in zip(b_in, cur):
+                    env[s] = v
+                eval_steps(b_steps, env, tracer)
+                cur = [env[s] for s in b_out]
+                i += 1
+            for s, v in zip(outs, cur):
+                env[s] = v
+
+
+def _branch(index, n):
+    i = int(index)
+    return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
 
 
 def _holds_size(values, sizes):

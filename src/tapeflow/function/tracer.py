@@ -21,6 +21,7 @@ Steps are tuples (see ``program.py``):
 """
 import os
 import sys
+import weakref
 
 from .._core import dispatch
 from .._core.tensor import Tensor, _next_id
@@ -95,6 +96,8 @@ class Tracer:
         self.effects = []          # tf.print output of this run, flushed on commit
         self.n_guards = 0
         self.suspended = 0         # > 0 inside an opaque call: its ops are not steps
+        self.known = {}            # slot -> weakref to its Tensor, or its array (reads)
+        self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
         self._name_counts = {}
@@ -109,9 +112,24 @@ class Tracer:
         """A fresh input slot for argument tensor ``t``."""
         s = self.new_slot()
         self.slots[t._id] = s
+        self.known[s] = weakref.ref(t)
         if name is not None:
             self.names[s] = name
         return s
+
+    def value_of(self, s):
+        """The value slot ``s`` holds in this trace (a loop's body reads the enclosing
+        program's slots while the trace runs its later iterations)."""
+        if s in self.consts:
+            return self.consts[s]
+        k = self.known.get(s)
+        if isinstance(k, weakref.ref):
+            t = k()
+            if t is not None:
+                return t._value
+        elif k is not None:
+            return k
+        raise RuntimeError(f"tf.function: the value of slot {s} is no longer available")
 
     def symbolic_text(self, t, is_repr):
         """How TensorFlow prints ``t`` while tracing (``Tensor("x:0", shape=(2,), ...)``),
@@ -171,6 +189,7 @@ class Tracer:
             self.variables[vid] = var
             self.keep.append(value)
             s = self.var_reads[key] = self.new_slot()
+            self.known[s] = value
             self.steps.append(("read", var, s))
         return s
 
@@ -184,11 +203,13 @@ class Tracer:
         if prim.n_outputs == 1:
             outs = (self.new_slot(),)
             self.slots[out._id] = outs[0]
+            self.known[outs[0]] = weakref.ref(out)
             self.names[outs[0]] = self._op_name(prim)
         else:
             outs = tuple([self.new_slot() for _ in out])
             for o, s in zip(out, outs):
                 self.slots[o._id] = s
+                self.known[s] = weakref.ref(o)
         self.steps.append(("op", prim, ins, attrs, outs, user_site(2)))
 
     def read(self, var):
@@ -203,6 +224,9 @@ class Tracer:
         vid = var._id
         if vid not in self.snapshots:
             self.snapshots[vid] = (var, var._value)
+        for undo in self.dry:
+            if vid not in undo:
+                undo[vid] = (var, var._value)
         if self.suspended:
             return
         self.var_ids.add(vid)
@@ -212,6 +236,16 @@ class Tracer:
         else:
             s = self.const(array)
         self.steps.append(("assign", var, kind, s, user_site(2)))
+
+    def note_write(self, var):
+        """A write made outside ``Variable.assign*`` while tracing (a loop's later iterations
+        run as raw values): kept for rollback like any other."""
+        vid = var._id
+        if vid not in self.snapshots:
+            self.snapshots[vid] = (var, var._value)
+        for undo in self.dry:
+            if vid not in undo:
+                undo[vid] = (var, var._value)
 
     def created(self, var):
         if self.parent is not None:
@@ -233,11 +267,12 @@ class Tracer:
                 f"This error may indicate that you're trying to pass a Tensor to a NumPy call, "
                 f"which is not supported.")
         value = convert(t._value) if convert is not None else t._value
+        expected = value.copy() if how == "value" and hasattr(value, "copy") else value
         tr = self
         while tr is not None:
             if not tr.suspended:
                 tr.n_guards += 1
-                tr.steps.append(("guard", tr.slot_of(t), how, value, user_site(2)))
+                tr.steps.append(("guard", tr.slot_of(t), how, expected, user_site(2)))
             tr = tr.parent
         return value
 
@@ -251,8 +286,64 @@ class Tracer:
                 outs = tuple([tr.new_slot() for _ in outputs])
                 for o, s in zip(outputs, outs):
                     tr.slots[o._id] = s
+                    tr.known[s] = weakref.ref(o)
                 tr.steps.append(("call", fn, ins, outs, user_site(2)))
             tr = tr.parent
+
+    # ------------------------------------------------------------------ sub-programs
+    def chain(self):
+        out = []
+        tr = self
+        while tr is not None:
+            out.append(tr)
+            tr = tr.parent
+        return out
+
+    def sub(self, fn, args, dry=False):
+        """Run ``fn(*args)`` (``args`` fresh Tensors) recording its steps as a sub-program on
+        every tracer of the chain (a branch, a loop body). A dry run (an untaken branch, a
+        body that runs zero times) leaves no variable write and no ``tf.print`` output
+        behind. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]`` is
+        ``(steps, in_slots, out_slots)`` for the i-th tracer of the chain."""
+        from .._core import nest
+        chain = self.chain()
+        saved = [tr.steps for tr in chain]
+        root = chain[-1]
+        n_effects = len(root.effects)
+        undo = {}
+        for tr in chain:
+            tr.steps = []
+            if dry:
+                tr.dry.append(undo)
+        ins = [[tr.input(a) for a in args] for tr in chain]
+        try:
+            result = fn(*args)
+            flat = [_as_tensor(x) for x in nest.flatten(result)]
+            outs = [[tr.slot_of(t) for t in flat] for tr in chain]
+            subs = [(tr.steps, ins[i], outs[i]) for i, tr in enumerate(chain)]
+        finally:
+            for tr, steps in zip(chain, saved):
+                tr.steps = steps
+                if dry:
+                    tr.dry.pop()
+            if dry:
+                for var, value in undo.values():
+                    var._value = value
+                del root.effects[n_effects:]
+        return flat, result, subs
+
+    def structured(self, kind, subs_per_branch, inputs, outputs, extra=None):
+        """Append a structured step on every tracer of the chain: ``kind`` is ``"switch"``
+        (``inputs[0]`` the branch index or predicate) or ``"while"`` (``inputs`` the loop's
+        initial values). ``outputs`` are fresh Tensors holding this run's results."""
+        for i, tr in enumerate(self.chain()):
+            ins = tuple([tr.slot_of(t) for t in inputs])
+            outs = tuple([tr.new_slot() for _ in outputs])
+            for o, s in zip(outputs, outs):
+                tr.slots[o._id] = s
+                tr.known[s] = weakref.ref(o)
+            tr.steps.append((kind, ins, [subs[i] for subs in subs_per_branch], outs, extra,
+                             user_site(2)))
 
     # ------------------------------------------------------------------ transaction
     def rollback(self):
@@ -265,6 +356,15 @@ class Tracer:
         for fn in self.effects:
             fn()
         self.effects.clear()
+
+
+def _as_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    if hasattr(x, "_read"):
+        return x._read()
+    from .._core.tensor import convert_to_tensor
+    return convert_to_tensor(x)
 
 
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",

@@ -7,7 +7,7 @@ from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
-from .._core.tensor import Tensor, _TensorLike
+from .._core.tensor import Tensor, _TensorLike, static_value
 from ._helpers import shape_tuple
 
 __all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed"]
@@ -152,7 +152,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
 
 
 def _static(v):
-    return v._value[()] if isinstance(v, _TensorLike) else v
+    return static_value(v)[()] if isinstance(v, _TensorLike) else v
 
 
 def shuffle(value, seed=None, name=None):
