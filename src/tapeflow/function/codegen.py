@@ -107,6 +107,27 @@ class _Emitter:
                         lines.append(f"{pad}    r{o} = r{so}")
                     if not sub_steps and not outs:
                         lines.append(f"{pad}    pass")
+            elif kind == "dataset":
+                _, ins, subs, outs, extra, _site = step
+                dataset, k, brk = extra
+                (b_steps, b_in, b_out), = subs
+                d = self.const("D", tag, dataset)
+                loop = [f"_w{tag}_{j}" for j in range(len(ins))]
+                if loop:
+                    init = ", ".join(f"r{s}" for s in ins)
+                    lines.append(f"{pad}{', '.join(loop)}, = {init},")
+                lines.append(f"{pad}for _e{tag} in {d}._iter_values():")
+                lines.append(f"{pad}    {', '.join(f'r{s}' for s in b_in[:k])}, = _e{tag}")
+                for s, v in zip(b_in[k:], loop):
+                    lines.append(f"{pad}    r{s} = {v}")
+                self.steps(b_steps, indent + 1, False, lines)
+                if loop:
+                    lines.append(f"{pad}    {', '.join(loop)}, = "
+                                 f"{', '.join(f'r{s}' for s in b_out)},")
+                if brk is not None:
+                    lines.append(f"{pad}    if {loop[brk]}: break")
+                for o, v in zip(outs, loop):
+                    lines.append(f"{pad}r{o} = {v}")
             else:  # while
                 _, ins, subs, outs, extra, _site = step
                 (c_steps, c_in, c_out), (b_steps, b_in, b_out) = subs
@@ -206,7 +227,7 @@ def _uses(step):
         return (step[3],)
     if kind == "guard":
         return (step[1],)
-    if kind in ("switch", "while"):
+    if kind in ("switch", "while", "dataset"):
         used = list(step[1])
         for sub in step[2]:
             for inner in walk(sub[0]):
@@ -224,7 +245,7 @@ def _defs(step):
         return step[4]
     if kind == "call":
         return step[3]
-    if kind in ("switch", "while"):
+    if kind in ("switch", "while", "dataset"):
         return step[3]
     return ()
 

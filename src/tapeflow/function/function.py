@@ -312,7 +312,7 @@ class Function:
         self._eager_fallback = {}
         self._descriptor_cache = weakref.WeakKeyDictionary()
         self._lock = threading.RLock()
-        self._last = None                # (key, concrete) of the last call: the fast path
+        self._converted = None
         try:
             import inspect
             sig = inspect.signature(python_function)
@@ -420,6 +420,18 @@ class Function:
                     exc.how, exc.site = step[2], step[4]
                 failed = exc
         return self._respecialize(entry, key, leaves, args, kwargs, failed)
+
+    def _traced_function(self):
+        """What a trace runs: the function as AutoGraph converted it (unless
+        ``autograph=False``), converted once."""
+        fn = self._converted
+        if fn is None:
+            fn = self._python_function
+            if self._autograph:
+                from . import autograph
+                fn = autograph.convert(fn)
+            self._converted = fn
+        return fn
 
     def _bind(self, args, kwargs):
         if self._input_signature is not None:
@@ -559,11 +571,12 @@ class Function:
             tracer, leaves, args, kwargs, general, _leaf_names(args, kwargs, self._param_names))
         dispatch.push_tracer(tracer)
         try:
+            fn = self._traced_function()
             if mute:
                 with contextlib.redirect_stdout(io.StringIO()):
-                    result = self._python_function(*call_args, **call_kwargs)
+                    result = fn(*call_args, **call_kwargs)
             else:
-                result = self._python_function(*call_args, **call_kwargs)
+                result = fn(*call_args, **call_kwargs)
             out_struct, flat_out, out_slots = _outputs(tracer, result, self._python_function)
         except BaseException as exc:
             dispatch.pop_tracer(tracer)

@@ -172,6 +172,16 @@ class Program:
             self._steps(steps, env, leaves)
             return [env[s] for s in out_slots]
 
+        if kind == "dataset":
+            dataset, k, brk = extra
+            cur = [env[s] for s in ins]
+            for element in dataset._iter_values():
+                cur = run_sub(subs[0], [Tensor(v) for v in element] + cur)
+                if brk is not None and bool(cur[brk]._value):
+                    break
+            for s, o in zip(outs, cur):
+                env[s] = o
+            return
         if kind == "switch":
             fns = [functools.partial(run_sub, sub, ()) for sub in subs]
             if extra == "bool":
@@ -197,7 +207,7 @@ def walk(steps):
     """Every step, those of branches and loop bodies included."""
     for step in steps:
         yield step
-        if step[0] in ("switch", "while"):
+        if step[0] in ("switch", "while", "dataset"):
             for sub in step[2]:
                 yield from walk(sub[0])
 
@@ -218,6 +228,8 @@ def _op_types(steps):
             names.append("StatelessIf" if s[4] == "bool" else "StatelessCase")
         elif s[0] == "while":
             names.append("StatelessWhile")
+        elif s[0] == "dataset":
+            names.append("ReduceDataset")
     return names
 
 
@@ -265,6 +277,20 @@ def eval_steps(steps, env, tracer=None):
             eval_steps(sub_steps, env, tracer)
             for s, o in zip(outs, sub_outs):
                 env[s] = env[o]
+        elif kind == "dataset":
+            _, ins, subs, outs, extra, _site = step
+            dataset, k, brk = extra
+            (b_steps, b_in, b_out), = subs
+            cur = [env[s] for s in ins]
+            for element in dataset._iter_values():
+                for s, v in zip(b_in, list(element) + cur):
+                    env[s] = v
+                eval_steps(b_steps, env, tracer)
+                cur = [env[s] for s in b_out]
+                if brk is not None and bool(cur[brk]):
+                    break
+            for s, v in zip(outs, cur):
+                env[s] = v
         else:
             _, ins, subs, outs, extra, _site = step
             (c_steps, c_in, c_out), (b_steps, b_in, b_out) = subs

@@ -146,7 +146,9 @@ class Tracer:
         return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
 
     def _op_name(self, prim):
-        base = _OP_NAMES.get(prim.name, prim.name)
+        return self._op_name_text(_OP_NAMES.get(prim.name, prim.name))
+
+    def _op_name_text(self, base):
         n = self._name_counts.get(base, 0)
         self._name_counts[base] = n + 1
         return base if n == 0 else f"{base}_{n}"
@@ -315,7 +317,7 @@ class Tracer:
             tr.steps = []
             if dry:
                 tr.dry.append(undo)
-        ins = [[tr.input(a) for a in args] for tr in chain]
+        ins = [[tr.input(a, tr._op_name_text("Placeholder")) for a in args] for tr in chain]
         try:
             result = fn(*args)
             flat = [_as_tensor(x) for x in nest.flatten(result)]
@@ -345,6 +347,51 @@ class Tracer:
             tr.steps.append((kind, ins, [subs[i] for subs in subs_per_branch], outs, extra,
                              user_site(2)))
 
+    def dataset_loop(self, dataset, body, init, brk_index, names):
+        """``for element in dataset: vals = body(element, *vals)`` inside a trace: the body is
+        traced once (on the first element) and replayed per element, in the trace and at
+        every call; elements are pulled without recording (the pipeline runs as Python, as
+        TensorFlow runs it outside the graph). Returns the final loop values."""
+        from .._core import nest
+        from .._core.tensor import Tensor
+        from .program import eval_steps
+        for v, n in zip(init, names):
+            if v is _UNDEFINED():
+                raise ValueError(f"'{n}' must be defined before the loop")
+        init_t = [_as_tensor(v) for v in init]
+        values = dataset._iter_values()
+        with suspend():
+            first = next(values, None)
+        spec = dataset.element_spec
+        if first is None:
+            return tuple(init)
+        k = len(first)
+        args = [Tensor(a) for a in first] + [Tensor(t._value) for t in init_t]
+
+        def run(*xs):
+            element = nest.pack_sequence_as(spec, list(xs[:k])) if nest.is_nested(spec) \
+                else xs[0]
+            return list(body(element, *xs[k:]))
+
+        flat, _, subs = self.sub(run, args)
+        steps, in_slots, out_slots = subs[0]
+        cur = [t._value for t in flat]
+        stop = brk_index is not None and bool(cur[brk_index])
+        env = _ValueEnv(self)
+        while not stop:
+            with suspend():
+                element = next(values, None)
+            if element is None:
+                break
+            for s, v in zip(in_slots, list(element) + cur):
+                env[s] = v
+            eval_steps(steps, env, self)
+            cur = [env[s] for s in out_slots]
+            stop = brk_index is not None and bool(cur[brk_index])
+        outs = [Tensor(v) for v in cur]
+        self.structured("dataset", [subs], init_t, outs, (dataset, k, brk_index))
+        return tuple(outs)
+
     # ------------------------------------------------------------------ transaction
     def rollback(self):
         """Undo this run's variable writes (a first run that created variables, an error)."""
@@ -356,6 +403,24 @@ class Tracer:
         for fn in self.effects:
             fn()
         self.effects.clear()
+
+
+def _UNDEFINED():
+    from .autograph import UNDEFINED
+    return UNDEFINED
+
+
+class _ValueEnv(dict):
+    """Slot values for a loop's later iterations at trace time; the enclosing program's
+    slots come from the tracer."""
+
+    def __init__(self, tracer):
+        super().__init__()
+        self.tracer = tracer
+
+    def __missing__(self, s):
+        v = self[s] = self.tracer.value_of(s)
+        return v
 
 
 def _as_tensor(x):

@@ -12,6 +12,7 @@ that path.
 from .._core import dispatch
 from .._core import nest as _nest
 from .._core.backend import np
+from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
 
@@ -158,9 +159,15 @@ class _Chain:
 
 
 def _flat_loop(loop_vars):
-    flat = [_tensor(x) if not isinstance(x, TensorArray) else x
+    return [x._as_handle() if isinstance(x, TensorArray) else _tensor(x)
             for x in _nest.flatten(loop_vars)]
-    return flat
+
+
+def _unflat_loop(struct, flat_struct_leaves, xs):
+    """Loop values back in the loop's structure; TensorArray positions get arrays again."""
+    vals = [TensorArray._from_handle(x, leaf) if isinstance(leaf, TensorArray) else x
+            for x, leaf in zip(xs, flat_struct_leaves)]
+    return _nest.pack_sequence_as(struct, vals)
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
@@ -192,13 +199,14 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         loop_vars = list(loop_vars)
     single = not isinstance(loop_vars, (list, tuple))
     struct = [loop_vars] if single else loop_vars
-    flat = _flat_loop(struct)
     tracer = _structured_tracer()
-    if tracer is None or any(isinstance(x, TensorArray) for x in flat):
+    if tracer is None:
         return _eager_while(cond, body, struct, single, maximum_iterations)
+    leaves = _nest.flatten(struct)
+    flat = _flat_loop(struct)
 
     def unpack(xs):
-        return _nest.pack_sequence_as(struct, list(xs))
+        return _unflat_loop(struct, leaves, list(xs))
 
     def cond_flat(*xs):
         return cond(*unpack(xs))
@@ -207,7 +215,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         out = body(*unpack(xs))
         if single and not isinstance(out, (list, tuple)):
             out = [out]
-        return list(_nest.flatten(out))
+        return _flat_loop(out)
 
     from ..function.program import eval_steps
     limit = None if maximum_iterations is None else _tensor(maximum_iterations)
@@ -222,7 +230,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if go:
         cur = [t._value for t in new]
         (c_steps, c_in, c_out), (b_steps, b_in, b_out) = cond_subs[0], body_subs[0]
-        env = _Env(tracer)
+        from ..function.tracer import _ValueEnv
+        env = _ValueEnv(tracer)
         inner = tracer
         i = 1
         while limit is None or i < int(limit._value):
@@ -241,21 +250,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     outs = [Tensor(v) for v in cur]
     ins = flat + ([limit] if limit is not None else [])
     tracer.structured("while", [cond_subs, body_subs], ins, outs)
-    result = _nest.pack_sequence_as(struct, outs)
+    result = unpack(outs)
     return result[0] if single else result
-
-
-class _Env(dict):
-    """Slot values for a loop's later iterations at trace time; the enclosing program's
-    slots (what the body reads from outside) come from the tracer."""
-
-    def __init__(self, tracer):
-        super().__init__()
-        self.tracer = tracer
-
-    def __missing__(self, s):
-        v = self[s] = self.tracer.value_of(s)
-        return v
 
 
 def _eager_while(cond, body, struct, single, maximum_iterations):
@@ -367,11 +363,36 @@ def _fold(fn, elems, initializer, reverse):
     return _nest.map_structure(_tensor, acc)
 
 
+def _ta_write(h, i, v, dynamic):
+    i = int(i)
+    if i >= len(h):
+        if not dynamic:
+            from .._core import errors
+            raise errors.op_error(errors.OutOfRangeError,
+                                  f"Tried to write to index {i} but array is not resizeable "
+                                  f"and size is: {len(h)}", "TensorArrayWriteV3")
+        h = h + (None,) * (i + 1 - len(h))
+    return h[:i] + (v,) + h[i + 1:]
+
+
+def _ta_stack(h, dtype, element_shape):
+    if not h:
+        return np.zeros((0,) + tuple(element_shape or ()), dtype._np)
+    return np.stack([np.zeros(np.shape(h[0]), dtype._np) if v is None else v for v in h])
+
+
+_TA_WRITE = nondifferentiable("TensorArrayWriteV3", _ta_write)
+_TA_READ = nondifferentiable("TensorArrayReadV3", lambda h, i: h[int(i)])
+_TA_STACK = nondifferentiable("TensorArrayGatherV3", _ta_stack)
+_TA_SIZE = nondifferentiable("TensorArraySizeV3", lambda h: np.int32(len(h)))
+
+
 class TensorArray:
     """A list of tensors written by index, stacked at the end (``tf.TensorArray``).
 
     ``write`` returns the array itself (TensorFlow returns a new handle to the same array),
-    so ``ta = ta.write(i, x)`` works as in TensorFlow.
+    so ``ta = ta.write(i, x)`` works as in TensorFlow. Inside a traced loop the array is a
+    handle tensor whose writes are steps of the loop's body.
 
     Args:
         dtype: the element dtype.
@@ -394,6 +415,21 @@ class TensorArray:
         self._items = [None] * n
         self._dynamic = bool(dynamic_size)
         self._element_shape = element_shape
+        self._handle = None
+
+    def _as_handle(self):
+        if self._handle is not None:
+            return self._handle
+        return Tensor(tuple(None if v is None else v._value for v in self._items))
+
+    @classmethod
+    def _from_handle(cls, handle, like):
+        ta = cls.__new__(cls)
+        ta._dtype, ta._dynamic, ta._element_shape = like._dtype, like._dynamic, \
+            like._element_shape
+        ta._items = None
+        ta._handle = handle
+        return ta
 
     @property
     def dtype(self):
@@ -404,6 +440,8 @@ class TensorArray:
         return self._dynamic
 
     def size(self, name=None):
+        if self._handle is not None:
+            return dispatch.apply(_TA_SIZE, (self._handle,))
         return Tensor(np.int32(len(self._items)))
 
     def _index(self, index, op):
@@ -419,6 +457,12 @@ class TensorArray:
 
     def write(self, index, value, name=None):
         from .._core import errors
+        if self._handle is not None:
+            v = _tensor(value) if isinstance(value, _TensorLike) else convert_to_tensor(
+                value, dtype=self._dtype)
+            h = dispatch.apply(_TA_WRITE, (self._handle, _tensor(index), v),
+                               {"dynamic": self._dynamic})
+            return TensorArray._from_handle(h, self)
         i = self._index(index, "write")
         v = _tensor(value) if isinstance(value, _TensorLike) else convert_to_tensor(
             value, dtype=self._dtype)
@@ -433,6 +477,8 @@ class TensorArray:
         return self
 
     def read(self, index, name=None):
+        if self._handle is not None:
+            return dispatch.apply(_TA_READ, (self._handle, _tensor(index)))
         i = self._index(index, "read")
         v = self._items[i]
         if v is None:
@@ -441,6 +487,9 @@ class TensorArray:
         return v
 
     def stack(self, name=None):
+        if self._handle is not None:
+            return dispatch.apply(_TA_STACK, (self._handle,),
+                                  {"dtype": self._dtype, "element_shape": self._element_shape})
         if not self._items:
             shape = tuple(self._element_shape or ())
             return Tensor(np.zeros((0,) + shape, self._dtype._np))
