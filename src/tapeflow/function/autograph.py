@@ -110,6 +110,8 @@ class _Unsupported(Exception):
 def _convert(fn):
     source = textwrap.dedent(inspect.getsource(fn))
     tree = ast.parse(source)
+    # Tracebacks and trace reports point at the user's file and lines.
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
     fdef = tree.body[0]
     if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)):
         raise _Unsupported("not a def")

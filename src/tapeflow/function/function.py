@@ -584,7 +584,9 @@ class Function:
             if isinstance(exc, _errors.InvalidArgumentError) and \
                     str(exc).startswith(_SHAPE_ERRORS):
                 # TensorFlow finds shape errors while building the graph: a ValueError.
-                raise ValueError(str(exc)) from exc
+                exc = ValueError(str(exc))
+            if self._autograph and type(exc) in _USER_CODE_ERRORS:
+                raise _in_user_code(exc, sys.exc_info()[2]) from None
             raise
         dispatch.pop_tracer(tracer)
         return tracer, (inputs, out_struct, flat_out, out_slots, arg_vars)
@@ -772,6 +774,35 @@ def _flat_tensor_shapes(general):
                 walk(e)
     walk(general)
     return out
+
+
+_USER_CODE_ERRORS = {ValueError, TypeError, AttributeError, NotImplementedError, IndexError,
+                     ZeroDivisionError, RuntimeError, AssertionError, KeyError, NameError,
+                     UnboundLocalError}
+
+
+def _in_user_code(exc, tb):
+    """``exc`` as TensorFlow's AutoGraph reports errors raised while tracing: "in user code:",
+    the user's frames, then the original class and message (the last line)."""
+    import linecache
+
+    from .tracer import _PACKAGE
+    frames = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.startswith(_PACKAGE) and not code.co_name.startswith("__ag"):
+            line = linecache.getline(code.co_filename, tb.tb_lineno).strip()
+            frames.append(f'    File "{code.co_filename}", line {tb.tb_lineno}, in '
+                          f'{code.co_name}  *\n        {line}\n')
+        tb = tb.tb_next
+    message = str(exc.args[0]) if len(exc.args) == 1 else str(exc)
+    text = ("in user code:\n\n" + "".join(f + "\n" for f in frames[1:])
+            + f"    {type(exc).__name__}: {message}\n")
+    try:
+        new = type(exc)(text)
+    except Exception:  # noqa: BLE001 - a class that takes other arguments keeps its own text
+        return exc
+    return new.with_traceback(exc.__traceback__)
 
 
 def _relaxed_sizes(leaves, general):

@@ -12,8 +12,13 @@ def _scalar_text(v):
     if isinstance(v, (bool, np.bool_)):
         return "1" if v else "0"
     if isinstance(v, (float, np.floating)):
-        # C++ ostream's default: 6 significant digits, no trailing zeros.
-        return f"{float(v):.6g}"
+        # TensorFlow's StrCat (FloatToBuffer/DoubleToBuffer): 6 (15) significant digits
+        # when that reads back as the same value, else 9 (17).
+        if isinstance(v, (np.float32, np.float16)):
+            short = f"{float(v):.6g}"
+            return short if np.float32(short) == v else f"{float(v):.9g}"
+        short = f"{float(v):.15g}"
+        return short if float(short) == float(v) else f"{float(v):.17g}"
     if isinstance(v, bytes):
         return v.decode("utf-8", "replace")
     return str(v)
@@ -99,7 +104,8 @@ def _traced_print(tracer, inputs, output_stream, summarize, sep, end):
         return ()
 
     replay.op_type = "PrintV2"
-    tracer.call(replay, tensors, [])
+    if not tracer.suspended:
+        tracer.call(replay, tensors, [])
     text = _render(inputs, summarize, sep, end)
     root = tracer
     while root.parent is not None:

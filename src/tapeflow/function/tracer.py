@@ -101,6 +101,7 @@ class Tracer:
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
         self._name_counts = {}
+        self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
 
     # ------------------------------------------------------------------ slots
     def new_slot(self):
@@ -149,9 +150,17 @@ class Tracer:
         return self._op_name_text(_OP_NAMES.get(prim.name, prim.name))
 
     def _op_name_text(self, base):
-        n = self._name_counts.get(base, 0)
-        self._name_counts[base] = n + 1
-        return base if n == 0 else f"{base}_{n}"
+        key = self.scope + base
+        n = self._name_counts.get(key, 0)
+        self._name_counts[key] = n + 1
+        return key if n == 0 else f"{key}_{n}"
+
+    def new_scope(self, base):
+        """A fresh name scope (``while``, ``while_1``, ...) under the current one."""
+        key = self.scope + base + "/"
+        n = self._name_counts.get(key, 0)
+        self._name_counts[key] = n + 1
+        return key if n == 0 else f"{self.scope}{base}_{n}/"
 
     def const(self, value, orphan_site=None):
         s = self.new_slot()
@@ -301,7 +310,7 @@ class Tracer:
             tr = tr.parent
         return out
 
-    def sub(self, fn, args, dry=False):
+    def sub(self, fn, args, dry=False, scope=None):
         """Run ``fn(*args)`` (``args`` fresh Tensors) recording its steps as a sub-program on
         every tracer of the chain (a branch, a loop body). A dry run (an untaken branch, a
         body that runs zero times) leaves no variable write and no ``tf.print`` output
@@ -313,8 +322,13 @@ class Tracer:
         root = chain[-1]
         n_effects = len(root.effects)
         undo = {}
+        scopes = [tr.scope for tr in chain]
+        counts = [tr._name_counts for tr in chain]
         for tr in chain:
             tr.steps = []
+            tr._name_counts = {}   # a branch or body is a graph of its own: names restart
+            if scope is not None:
+                tr.scope = scope if tr is self else tr.scope
             if dry:
                 tr.dry.append(undo)
         ins = [[tr.input(a, tr._op_name_text("Placeholder")) for a in args] for tr in chain]
@@ -324,8 +338,10 @@ class Tracer:
             outs = [[tr.slot_of(t) for t in flat] for tr in chain]
             subs = [(tr.steps, ins[i], outs[i]) for i, tr in enumerate(chain)]
         finally:
-            for tr, steps in zip(chain, saved):
+            for tr, steps, sc, cn in zip(chain, saved, scopes, counts):
                 tr.steps = steps
+                tr.scope = sc
+                tr._name_counts = cn
                 if dry:
                     tr.dry.pop()
             if dry:
@@ -385,7 +401,8 @@ class Tracer:
                 break
             for s, v in zip(in_slots, list(element) + cur):
                 env[s] = v
-            eval_steps(steps, env, self)
+            with suspend():
+                eval_steps(steps, env, self)
             cur = [env[s] for s in out_slots]
             stop = brk_index is not None and bool(cur[brk_index])
         outs = [Tensor(v) for v in cur]

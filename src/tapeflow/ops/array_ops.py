@@ -4,7 +4,7 @@ import builtins
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE, apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value
 from . import math_ops as _m
@@ -313,7 +313,7 @@ def _norm_key(key):
     out = []
     for k in key:
         if isinstance(k, _TensorLike):
-            v = k._value
+            v = static_value(k)
             if v.ndim == 0 and v.dtype.kind in "iu":
                 k = int(v)
             else:
@@ -321,7 +321,7 @@ def _norm_key(key):
                     "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                     "scalar tf.int32/tf.int64 tensors are valid indices, got " + repr(k))
         elif isinstance(k, slice):
-            k = slice(*(int(p) if isinstance(p, _TensorLike) else p
+            k = slice(*(int(static_value(p)) if isinstance(p, _TensorLike) else p
                         for p in (k.start, k.stop, k.step)))
         elif isinstance(k, (list, np.ndarray)) or isinstance(k, builtins.bool):
             raise TypeError(
@@ -376,6 +376,11 @@ def strided_slice_getitem(x, key):
         TypeError: for an index of another kind.
     """
     x = to_tensor(x)
+    if ACTIVE[0] and isinstance(key, _TensorLike) and key._value.ndim == 0 \
+            and key._value.dtype.kind in "iu" and x._value.ndim and current_tracer():
+        # Inside a trace a tensor index stays a tensor (a traced loop's ``x[i]``): a gather,
+        # not a slice whose position would be baked into the program.
+        return gather(x, key)
     key = _norm_key(key)
     if x._value.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
         raise errors.op_error(errors.InvalidArgumentError,

@@ -220,29 +220,32 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     from ..function.program import eval_steps
     limit = None if maximum_iterations is None else _tensor(maximum_iterations)
     args = [Tensor(t._value) for t in flat]
-    pred, _, cond_subs = tracer.sub(cond_flat, args)
+    scope = tracer.new_scope("while")
+    pred, _, cond_subs = tracer.sub(cond_flat, args, scope=scope)
     go = bool(pred[0]._value) and (limit is None or int(limit._value) > 0)
     body_args = [Tensor(t._value) for t in flat]
-    new, _, body_subs = tracer.sub(body_flat, body_args, dry=not go)
+    new, _, body_subs = tracer.sub(body_flat, body_args, dry=not go, scope=scope)
     if len(new) != len(flat):
         raise ValueError(f"body must return as many loop variables as loop_vars has "
                          f"({len(flat)}), got {len(new)}.")
     if go:
         cur = [t._value for t in new]
         (c_steps, c_in, c_out), (b_steps, b_in, b_out) = cond_subs[0], body_subs[0]
-        from ..function.tracer import _ValueEnv
+        from ..function.tracer import _ValueEnv, suspend
         env = _ValueEnv(tracer)
         inner = tracer
         i = 1
         while limit is None or i < int(limit._value):
             for s, v in zip(c_in, cur):
                 env[s] = v
-            eval_steps(c_steps, env, inner)
+            with suspend():
+                eval_steps(c_steps, env, inner)
             if not bool(env[c_out[0]]):
                 break
             for s, v in zip(b_in, cur):
                 env[s] = v
-            eval_steps(b_steps, env, inner)
+            with suspend():
+                eval_steps(b_steps, env, inner)
             cur = [env[s] for s in b_out]
             i += 1
     else:
