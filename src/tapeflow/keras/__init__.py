@@ -14,9 +14,10 @@ from . import (
                regularizers,
                utils,
 )
+from ._variable import KerasVariable as Variable
 from .layers import Input
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "optimizers", "regularizers", "utils", "Input",
-           "Model", "Sequential"]
+           "Model", "Sequential", "Variable"]
