@@ -5,8 +5,6 @@ Run with the TensorFlow venv from the repository root:
 Writes tests/fixtures/keras_train/*.json (sections: optimizers, losses, metrics, protocol,
 callbacks, summary). tapeflow itself never imports TensorFlow.
 """
-import contextlib
-import io
 import json
 import os
 import sys
