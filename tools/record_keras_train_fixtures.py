@@ -137,7 +137,173 @@ def optimizers():
                              "shape_errors": errors, "messages": messages})
 
 
-SECTIONS = {"optimizers": optimizers}
+def _data():
+    r = rng()
+    prob = r.random((4, 3)).astype(np.float32) * 0.9 + 0.05
+    return {
+        "reg_true": r.standard_normal((4, 3)).astype(np.float32),
+        "reg_pred": r.standard_normal((4, 3)).astype(np.float32),
+        "pos_true": r.random((4, 3)).astype(np.float32) + 0.1,
+        "pos_pred": r.random((4, 3)).astype(np.float32) + 0.1,
+        "bin_true": r.integers(0, 2, (4, 3)).astype(np.float32),
+        "bin_pred": prob,
+        "onehot_true": np.eye(3, dtype=np.float32)[r.integers(0, 3, 4)],
+        "softmax_pred": (prob / prob.sum(-1, keepdims=True)).astype(np.float32),
+        "logits": r.standard_normal((4, 3)).astype(np.float32),
+        "sparse_true": r.integers(0, 3, 4).astype(np.int32),
+        "pm_true": (r.integers(0, 2, (4, 3)) * 2 - 1).astype(np.float32),
+        "weights": np.array([1.0, 0.5, 2.0, 0.0], np.float32),
+        "seg_true": r.integers(0, 2, (2, 4, 4)).astype(np.float32),
+        "seg_pred": r.random((2, 4, 4)).astype(np.float32),
+        "scores": r.random(40).astype(np.float32),
+        "labels": r.integers(0, 2, 40).astype(np.float32),
+        "multi_true": r.integers(0, 2, (6, 3)).astype(np.float32),
+        "multi_pred": r.random((6, 3)).astype(np.float32),
+    }
+
+
+LOSS_CASES = [
+    ("MeanSquaredError", {}, "reg"), ("MeanAbsoluteError", {}, "reg"),
+    ("MeanAbsolutePercentageError", {}, "reg"), ("MeanSquaredLogarithmicError", {}, "pos"),
+    ("CosineSimilarity", {}, "reg"), ("LogCosh", {}, "reg"), ("Huber", {"delta": 0.5}, "reg"),
+    ("KLDivergence", {}, "pos"), ("Poisson", {}, "pos"), ("Hinge", {}, "bin"),
+    ("Hinge", {}, "pm"), ("SquaredHinge", {}, "bin"), ("CategoricalHinge", {}, "onehot"),
+    ("BinaryCrossentropy", {}, "bin"),
+    ("BinaryCrossentropy", {"from_logits": True, "label_smoothing": 0.1}, "binlogits"),
+    ("CategoricalCrossentropy", {"label_smoothing": 0.2}, "onehot"),
+    ("CategoricalCrossentropy", {"from_logits": True}, "onehotlogits"),
+    ("SparseCategoricalCrossentropy", {}, "sparse"),
+    ("SparseCategoricalCrossentropy", {"from_logits": True, "ignore_class": 1}, "sparselogits"),
+    ("BinaryFocalCrossentropy", {}, "bin"),
+    ("BinaryFocalCrossentropy", {"apply_class_balancing": True, "alpha": 0.3, "gamma": 1.5,
+                                 "label_smoothing": 0.1}, "bin"),
+    ("BinaryFocalCrossentropy", {"from_logits": True}, "binlogits"),
+    ("CategoricalFocalCrossentropy", {}, "onehot"),
+    ("CategoricalFocalCrossentropy", {"from_logits": True, "gamma": 1.0, "alpha": 0.5,
+                                      "label_smoothing": 0.1}, "onehotlogits"),
+    ("Dice", {}, "seg"), ("Dice", {"axis": (1, 2)}, "seg"),
+    ("Tversky", {"alpha": 0.3, "beta": 0.7}, "seg"), ("Tversky", {"axis": (1, 2)}, "seg"),
+    ("CategoricalGeneralizedCrossEntropy", {"q": 0.7}, "sparse"),
+]
+LOSS_FUNCTIONS = ["mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",
+                  "mean_squared_logarithmic_error", "log_cosh", "huber", "kl_divergence",
+                  "poisson", "hinge", "squared_hinge", "cosine_similarity"]
+ALIASES = ["mse", "MSE", "mae", "MAE", "mape", "MAPE", "msle", "MSLE", "kld", "KLD",
+           "logcosh", "kullback_leibler_divergence"]
+
+
+def _pair(d, kind):
+    return {"reg": ("reg_true", "reg_pred"), "pos": ("pos_true", "pos_pred"),
+            "bin": ("bin_true", "bin_pred"), "pm": ("pm_true", "reg_pred"),
+            "binlogits": ("bin_true", "logits"), "onehot": ("onehot_true", "softmax_pred"),
+            "onehotlogits": ("onehot_true", "logits"), "sparse": ("sparse_true", "softmax_pred"),
+            "sparselogits": ("sparse_true", "logits"), "seg": ("seg_true", "seg_pred"),
+            "scores": ("labels", "scores"), "multi": ("multi_true", "multi_pred")}[kind]
+
+
+def losses():
+    d = _data()
+    out = []
+    for cls, kwargs, kind in LOSS_CASES:
+        t, p = _pair(d, kind)
+        row = {"cls": cls, "kwargs": kwargs, "kind": kind, "values": {}}
+        for reduction in ("sum_over_batch_size", "sum", "none", "mean_with_sample_weight"):
+            loss = getattr(keras.losses, cls)(reduction=reduction, **kwargs)
+            w = d["weights"] if kind != "seg" else None
+            row["values"][reduction] = lists(loss(d[t], d[p]))
+            if w is not None:
+                row["values"][reduction + "_weighted"] = lists(loss(d[t], d[p],
+                                                                    sample_weight=w))
+        row["name"] = getattr(keras.losses, cls)(**kwargs).name
+        out.append(row)
+    functions = {f: lists(getattr(keras.losses, f)(d["pos_true"], d["pos_pred"]))
+                 for f in LOSS_FUNCTIONS}
+    aliases = {a: getattr(tf.keras.losses, a).__name__ for a in ALIASES}
+    aliases_get = {a: keras.losses.get(a).__name__ for a in ("mse", "MAE", "mape", "MSLE",
+                                                              "kld", "bce")}
+    dump("losses.json", {"data": {k: lists(v) for k, v in d.items()}, "cases": out,
+                         "functions": functions, "aliases": aliases,
+                         "aliases_get": aliases_get})
+
+
+METRIC_CASES = [
+    ("Mean", {}, "values"), ("Sum", {}, "values"), ("Accuracy", {}, "acc"),
+    ("BinaryAccuracy", {"threshold": 0.4}, "bin"), ("CategoricalAccuracy", {}, "onehot"),
+    ("SparseCategoricalAccuracy", {}, "sparse"),
+    ("TopKCategoricalAccuracy", {"k": 2}, "onehot"),
+    ("SparseTopKCategoricalAccuracy", {"k": 2}, "sparse"),
+    ("MeanSquaredError", {}, "reg"), ("MeanAbsoluteError", {}, "reg"),
+    ("MeanAbsolutePercentageError", {}, "reg"), ("MeanSquaredLogarithmicError", {}, "pos"),
+    ("RootMeanSquaredError", {}, "reg"), ("CosineSimilarity", {}, "reg"),
+    ("LogCoshError", {}, "reg"), ("Hinge", {}, "bin"), ("SquaredHinge", {}, "bin"),
+    ("CategoricalHinge", {}, "onehot"), ("KLDivergence", {}, "pos"), ("Poisson", {}, "pos"),
+    ("BinaryCrossentropy", {}, "bin"), ("CategoricalCrossentropy", {}, "onehot"),
+    ("SparseCategoricalCrossentropy", {"from_logits": True}, "sparselogits"),
+    ("TruePositives", {}, "scores"), ("FalsePositives", {"thresholds": [0.3, 0.6]}, "scores"),
+    ("TrueNegatives", {}, "scores"), ("FalseNegatives", {}, "scores"),
+    ("Precision", {}, "scores"), ("Recall", {"thresholds": [0.2, 0.5, 0.8]}, "scores"),
+    ("Precision", {"top_k": 1}, "multi"), ("Recall", {"class_id": 1}, "multi"),
+    ("AUC", {}, "scores"), ("AUC", {"curve": "PR"}, "scores"),
+    ("AUC", {"num_thresholds": 20, "summation_method": "minoring"}, "scores"),
+    ("AUC", {"curve": "PR", "summation_method": "majoring", "num_thresholds": 50}, "scores"),
+    ("PrecisionAtRecall", {"recall": 0.5}, "scores"),
+    ("RecallAtPrecision", {"precision": 0.6}, "scores"),
+    ("SensitivityAtSpecificity", {"specificity": 0.5}, "scores"),
+    ("SpecificityAtSensitivity", {"sensitivity": 0.5, "num_thresholds": 10}, "scores"),
+    ("MeanIoU", {"num_classes": 3}, "ids"),
+    ("IoU", {"num_classes": 3, "target_class_ids": [0, 2]}, "ids"),
+    ("BinaryIoU", {"target_class_ids": [1], "threshold": 0.4}, "scores"),
+    ("OneHotMeanIoU", {"num_classes": 3}, "onehot"),
+    ("OneHotIoU", {"num_classes": 3, "target_class_ids": [1]}, "onehot"),
+    ("F1Score", {}, "multi"), ("F1Score", {"average": "macro", "threshold": 0.5}, "multi"),
+    ("FBetaScore", {"beta": 2.0, "average": "weighted", "threshold": 0.4}, "multi"),
+    ("FBetaScore", {"average": "micro"}, "multi"),
+    ("R2Score", {}, "reg"), ("R2Score", {"class_aggregation": None}, "reg"),
+    ("R2Score", {"class_aggregation": "variance_weighted_average", "num_regressors": 1}, "reg"),
+]
+
+
+def _metric_inputs(d, kind):
+    if kind == "values":
+        return (d["reg_pred"],), (d["reg_true"][:, 0],)
+    if kind == "acc":
+        a = np.round(d["bin_pred"])
+        return (d["bin_true"], a), (d["bin_true"][:2], a[:2])
+    if kind == "ids":
+        r = rng()
+        return ((r.integers(0, 3, 10), r.integers(0, 3, 10)),
+                (r.integers(0, 3, 6), r.integers(0, 3, 6)))
+    t, p = _pair(d, kind)
+    half = len(d[t]) // 2
+    return (d[t], d[p]), (d[t][:half], d[p][:half])
+
+
+def metrics():
+    d = _data()
+    out = []
+    for cls, kwargs, kind in METRIC_CASES:
+        m = getattr(keras.metrics, cls)(**kwargs)
+        first, second = _metric_inputs(d, kind)
+        n = len(first[0])
+        weights = np.linspace(0.0, 1.5, n).astype(np.float32)
+        results = []
+        m.update_state(*first)
+        results.append(lists(m.result()))
+        m.update_state(*second)
+        results.append(lists(m.result()))
+        m.reset_state()
+        m.update_state(*first, sample_weight=weights)
+        results.append(lists(m.result()))
+        config = jsonable(m.get_config())
+        out.append({"cls": cls, "kwargs": kwargs, "kind": kind, "results": results,
+                    "variables": [v.path.split("/", 1)[-1] for v in m.variables],
+                    "name": m.name, "config": config,
+                    "inputs": [[lists(a) for a in first], [lists(a) for a in second],
+                               lists(weights)]})
+    dump("metrics.json", {"cases": out})
+
+
+SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(SECTIONS):

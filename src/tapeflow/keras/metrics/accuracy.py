@@ -132,3 +132,9 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
                  from_sorted_ids=False):
         super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k,
                          from_sorted_ids=from_sorted_ids)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        if not config["from_sorted_ids"]:
+            del config["from_sorted_ids"]
+        return config

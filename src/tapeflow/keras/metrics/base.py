@@ -70,7 +70,7 @@ class Metric:
     def __init__(self, name=None, dtype=None, **kwargs):
         if kwargs:
             raise TypeError(f"Unexpected keyword arguments: {sorted(kwargs)}")
-        self.name = name or _naming.to_snake_case(type(self).__name__)
+        self.name = name or _naming.auto_name(type(self).__name__)
         self._dtype = _dt.as_dtype(dtype or "float32")
         self._variables = []
 

@@ -92,7 +92,7 @@ class _Counts(Metric):
 
 
 def _counts(cls_name, kind, name):
-    def __init__(self, thresholds=None, name=name, dtype=None):
+    def __init__(self, thresholds=None, name=None, dtype=None):
         _Counts.__init__(self, thresholds, name, dtype)
     doc = (f"The weighted number of {kind.replace('_', ' ')} at each threshold "
            f"(``tf.keras.metrics.{cls_name}``).")
@@ -151,8 +151,7 @@ class Precision(_PrecisionRecall):
 
     _other = "false_positives"
 
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name="precision",
-                 dtype=None):
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(thresholds, top_k, class_id, name, dtype)
 
 
@@ -162,7 +161,7 @@ class Recall(_PrecisionRecall):
 
     _other = "false_negatives"
 
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name="recall", dtype=None):
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(thresholds, top_k, class_id, name, dtype)
 
 
@@ -326,7 +325,7 @@ def _at(cls_name, value_name, constrained, dependent, default_name, doc):
         value = args[0] if args else kwargs.pop(value_name)
         if kwargs:
             raise TypeError(f"Unexpected keyword arguments: {sorted(kwargs)}")
-        _AtBase.__init__(self, value, num_thresholds, class_id, name or default_name, dtype)
+        _AtBase.__init__(self, value, num_thresholds, class_id, name, dtype)
     return type(cls_name, (_AtBase,), {"__init__": __init__, "_constrained": constrained,
                                         "_dependent": dependent, "__doc__": doc,
                                         "__module__": __name__})

@@ -12,7 +12,8 @@ _EPSILON = 1e-7
 class _IoUBase(Metric):
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
                  sparse_y_true=True, sparse_y_pred=True, axis=-1):
-        super().__init__(name=name, dtype=dtype or "float32")
+        # Keras 3 counts in int64 by default (float weights are truncated, as it warns).
+        super().__init__(name=name, dtype=dtype or "int64")
         self.num_classes, self.ignore_class = num_classes, ignore_class
         self.sparse_y_true, self.sparse_y_pred, self.axis = sparse_y_true, sparse_y_pred, axis
         self.total_cm = self.add_variable((num_classes, num_classes), name="total_confusion_matrix")
@@ -25,14 +26,14 @@ class _IoUBase(Metric):
         dt = self._dtype
         y_true = _a.reshape(_tensor(y_true, dt), [-1])
         y_pred = _a.reshape(_tensor(y_pred, dt), [-1])
-        w = _tensor(1.0 if sample_weight is None else sample_weight, dt)
+        w = _tensor(1 if sample_weight is None else sample_weight, dt)
         w = _a.broadcast_to(_a.reshape(w, [-1]) if w.ndim > 1 else w, _a.shape(y_true))
-        n = float(self.num_classes)
+        n, zero = _tensor(self.num_classes, dt), _tensor(0, dt)
         valid = _m.logical_and(
-            _m.logical_and(_m.greater_equal(y_true, 0.0), _m.less(y_true, n)),
-            _m.logical_and(_m.greater_equal(y_pred, 0.0), _m.less(y_pred, n)))
+            _m.logical_and(_m.greater_equal(y_true, zero), _m.less(y_true, n)),
+            _m.logical_and(_m.greater_equal(y_pred, zero), _m.less(y_pred, n)))
         if self.ignore_class is not None:
-            valid = _m.logical_and(valid, _m.not_equal(y_true, float(self.ignore_class)))
+            valid = _m.logical_and(valid, _m.not_equal(y_true, _tensor(self.ignore_class, dt)))
         zeros = _a.zeros_like(y_true)
         y_true = _m.cast(_a.where(valid, y_true, zeros), _dt.int32)
         y_pred = _m.cast(_a.where(valid, y_pred, zeros), _dt.int32)
@@ -43,7 +44,7 @@ class _IoUBase(Metric):
         self.total_cm.assign_add(_m.matmul(true_hot, pred_hot, transpose_a=True))
 
     def _iou(self, target_class_ids):
-        cm = self.total_cm
+        cm = _m.cast(self.total_cm, _dt.float32)
         rows, cols = _m.reduce_sum(cm, 0), _m.reduce_sum(cm, 1)
         tp = _a.gather_nd(cm, [[i, i] for i in range(self.num_classes)])
         denominator = _m.subtract(_m.add(rows, cols), tp)
@@ -52,7 +53,7 @@ class _IoUBase(Metric):
         valid = _m.greater(denominator, 1e-9)
         iou = _m.divide(tp, _m.add(denominator, _EPSILON))
         iou = _a.where(valid, iou, _a.zeros_like(iou))
-        count = _m.reduce_sum(_m.cast(valid, self._dtype))
+        count = _m.reduce_sum(_m.cast(valid, _dt.float32))
         return _m.divide(_m.reduce_sum(iou), _m.add(count, _EPSILON))
 
     def result(self):
@@ -117,7 +118,7 @@ class BinaryIoU(IoU):
         self.threshold = threshold
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_pred = _m.cast(_m.greater_equal(_tensor(y_pred, _dt.float32), self.threshold),
+        y_pred = _m.cast(_m.greater_equal(_tensor(y_pred, _dt.float32), float(self.threshold)),
                          self._dtype)
         super().update_state(y_true, y_pred, sample_weight)
 
@@ -129,6 +130,11 @@ class BinaryIoU(IoU):
 class OneHotIoU(IoU):
     """IoU of one-hot labels and score vectors (``tf.keras.metrics.OneHotIoU``)."""
 
+    def get_config(self) -> dict:
+        config = super().get_config()
+        del config["sparse_y_true"]
+        return config
+
     def __init__(self, num_classes, target_class_ids, name=None, dtype=None,
                  ignore_class=None, sparse_y_pred=False, axis=-1):
         super().__init__(num_classes, target_class_ids, name, dtype, ignore_class,
@@ -137,6 +143,11 @@ class OneHotIoU(IoU):
 
 class OneHotMeanIoU(MeanIoU):
     """Mean IoU of one-hot labels and score vectors (``tf.keras.metrics.OneHotMeanIoU``)."""
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        del config["sparse_y_true"]
+        return config
 
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
                  sparse_y_pred=False, axis=-1):

@@ -12,12 +12,12 @@ __all__ = ["MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError
            "SparseCategoricalCrossentropy", "cosine_similarity"]
 
 
-def _wrapper(cls_name, fn, default_name, params=(), doc=""):
-    names = [p for p, _ in params]
+def _wrapper(cls_name, fn, default_name, params=(), doc="", config_keys=None):
+    """A MeanMetricWrapper subclass with Keras's constructor ``(name, dtype, **params)``."""
+    shown = [p for p, _ in params] if config_keys is None else config_keys
 
-    def __init__(self, *args, name=default_name, dtype=None, **kwargs):
+    def __init__(self, name=default_name, dtype=None, **kwargs):
         values = dict(params)
-        values.update(zip(names, args, strict=False))
         for key in list(kwargs):
             if key in values:
                 values[key] = kwargs.pop(key)
@@ -28,8 +28,13 @@ def _wrapper(cls_name, fn, default_name, params=(), doc=""):
         for key, value in values.items():
             setattr(self, key, value)
 
+    def get_config(self):
+        config = {"name": self.name, "dtype": self.dtype}
+        config.update({k: self._fn_kwargs[k] for k in shown})
+        return config
+
     return type(cls_name, (MeanMetricWrapper,), {
-        "__init__": __init__, "__module__": __name__,
+        "__init__": __init__, "__module__": __name__, "get_config": get_config,
         "__doc__": doc or f"The running mean of ``{fn.__name__}`` "
                           f"(``tf.keras.metrics.{cls_name}``)."})
 
@@ -50,7 +55,7 @@ MeanSquaredLogarithmicError = _wrapper("MeanSquaredLogarithmicError",
                                        _l.mean_squared_logarithmic_error,
                                        "mean_squared_logarithmic_error")
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
-                            [("axis", -1)])
+                            [("axis", -1)], config_keys=[])
 LogCoshError = _wrapper("LogCoshError", _l.log_cosh, "logcosh")
 Hinge = _wrapper("Hinge", _l.hinge, "hinge")
 SquaredHinge = _wrapper("SquaredHinge", _l.squared_hinge, "squared_hinge")
@@ -66,7 +71,8 @@ CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", _l.categorical_cro
                                     ("axis", -1)])
 SparseCategoricalCrossentropy = _wrapper(
     "SparseCategoricalCrossentropy", _l.sparse_categorical_crossentropy,
-    "sparse_categorical_crossentropy", [("from_logits", False), ("axis", -1)])
+    "sparse_categorical_crossentropy",
+    [("from_logits", False), ("ignore_class", None), ("axis", -1)])
 
 
 class RootMeanSquaredError(Mean):
