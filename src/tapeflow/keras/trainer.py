@@ -8,7 +8,7 @@ import math
 from .._core import nest
 from .._core.backend import np
 from .._core.tape import GradientTape
-from .._core.tensor import Tensor, _TensorLike
+from .._core.tensor import Tensor
 from ..data.dataset import Dataset
 from ..ops import random_ops as _random
 from . import losses as _losses
@@ -55,7 +55,7 @@ def _make_metric(identifier, y_true, y_pred):
 def _value(x):
     if x is None:
         return None
-    return x._value if isinstance(x, _TensorLike) else np.asarray(x)
+    return np.asarray(x)
 
 
 def _unpack(batch):
