@@ -5,6 +5,8 @@ Run with the TensorFlow venv from the repository root:
 Writes tests/fixtures/keras_train/*.json (sections: optimizers, losses, metrics, protocol,
 callbacks, summary). tapeflow itself never imports TensorFlow.
 """
+import contextlib
+import io
 import json
 import os
 import sys
@@ -303,7 +305,32 @@ def metrics():
     dump("metrics.json", {"cases": out})
 
 
-SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics}
+PROGRAMS = os.path.join(os.path.dirname(__file__), "..", "tests", "compat", "keras_train")
+
+
+def run_program(path, tf_module):
+    """Run one guide-like program with ``tf``, ``keras`` and ``np`` given; its stdout."""
+    import hashlib
+    source = open(path).read()
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(compile(source, path, "exec"), {"tf": tf_module, "keras": tf_module.keras,
+                                             "np": np, "__name__": "__program__"})
+    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def protocol():
+    out = {}
+    for name in sorted(os.listdir(PROGRAMS)):
+        if name.endswith(".py") and not name.startswith("_"):
+            keras.utils.set_random_seed(0)
+            text, digest = run_program(os.path.join(PROGRAMS, name), tf)
+            out[name] = {"stdout": text, "sha": digest}
+    dump("programs.json", out)
+
+
+SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics,
+            "protocol": protocol}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(SECTIONS):

@@ -11,6 +11,7 @@ from . import (
                metrics,
                models,
                optimizers,
+               random,
                regularizers,
                utils,
 )
@@ -19,5 +20,5 @@ from .layers import Input
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
-           "layers", "losses", "metrics", "models", "optimizers", "regularizers", "utils", "Input",
-           "Model", "Sequential", "Variable"]
+           "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",
+           "utils", "Input", "Model", "Sequential", "Variable"]

@@ -20,15 +20,6 @@ from .callbacks import CallbackList
 
 __all__ = ["Trainer"]
 
-_METRICS_BY_NAME = {
-    "sparse_categorical_accuracy": _metrics.SparseCategoricalAccuracy,
-    "categorical_accuracy": _metrics.CategoricalAccuracy,
-    "binary_accuracy": _metrics.BinaryAccuracy,
-    "mse": _metrics.MeanSquaredError, "mean_squared_error": _metrics.MeanSquaredError,
-    "mae": _metrics.MeanAbsoluteError, "mean_absolute_error": _metrics.MeanAbsoluteError,
-}
-
-
 def _accuracy_for(name, y_true, y_pred):
     """Keras's choice for 'accuracy': binary, sparse categorical or categorical."""
     t, p = np.shape(y_true), np.shape(y_pred)
@@ -39,16 +30,28 @@ def _accuracy_for(name, y_true, y_pred):
     return _metrics.CategoricalAccuracy(name=name)
 
 
+def _crossentropy_for(name, y_true, y_pred):
+    """Keras's choice for 'crossentropy': binary, sparse categorical or categorical."""
+    t, p = np.shape(y_true), np.shape(y_pred)
+    if p[-1:] == (1,):
+        return _metrics.BinaryCrossentropy(name=name)
+    if len(t) < len(p) or (t[-1:] == (1,) and p[-1] > 1):
+        return _metrics.SparseCategoricalCrossentropy(name=name)
+    return _metrics.CategoricalCrossentropy(name=name)
+
+
 def _make_metric(identifier, y_true, y_pred):
     if isinstance(identifier, _metrics.Metric):
         return identifier
     if isinstance(identifier, str):
         if identifier.lower() in ("accuracy", "acc"):
             return _accuracy_for(identifier, y_true, y_pred)
-        cls = _METRICS_BY_NAME.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret metric identifier: {identifier}")
-        return cls(name=identifier)
+        if identifier.lower() in ("crossentropy", "ce"):
+            return _crossentropy_for(identifier, y_true, y_pred)
+        found = _metrics.get(identifier)
+        if isinstance(found, _metrics.Metric):
+            return found
+        return _metrics.MeanMetricWrapper(found, name=identifier)
     if callable(identifier):
         return _metrics.MeanMetricWrapper(identifier, name=identifier.__name__)
     raise ValueError(f"Could not interpret metric identifier: {identifier}")

@@ -228,14 +228,16 @@ class Layer:
 
     @property
     def losses(self) -> list:
-        """Losses added by ``add_loss`` in the last call, then the weights' regularization
-        penalties (computed now, so they are differentiable), this layer first, then each
-        sublayer's."""
+        """Losses added by ``add_loss`` in the last call (this layer's, then each sublayer's),
+        then the regularization penalties of every weight (computed now, so they are
+        differentiable), in Keras 3's order."""
+        return self._added_loss_terms() + [w.regularizer(w) for w in self.weights
+                                           if getattr(w, "regularizer", None) is not None]
+
+    def _added_loss_terms(self):
         out = list(self._added_losses)
-        out += [w.regularizer(w) for w in self._own_weights
-                if getattr(w, "regularizer", None) is not None]
         for layer in self._sublayers():
-            out += layer.losses
+            out += layer._added_loss_terms()
         return out
 
     # -- calling -------------------------------------------------------------------------
