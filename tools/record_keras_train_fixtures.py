@@ -329,8 +329,60 @@ def protocol():
     dump("programs.json", out)
 
 
+SUMMARY_PROGRAM = os.path.join(os.path.dirname(__file__), "..", "tests", "compat", "summary",
+                               "write_summaries.py")
+
+
+def read_with_tensorboard(logdir):
+    """What TensorBoard's EventAccumulator reads from ``logdir``: per tag, the steps and the
+    values (scalars, histogram tables, image sizes and pixels, text)."""
+    from tensorboard.backend.event_processing import event_accumulator
+    ea = event_accumulator.EventAccumulator(logdir, size_guidance={"tensors": 0})
+    ea.Reload()
+    out = {}
+    for tag in ea.Tags()["tensors"]:
+        rows = []
+        for event in ea.Tensors(tag):
+            value = tf.make_ndarray(event.tensor_proto)
+            plugin = ea.SummaryMetadata(tag).plugin_data.plugin_name
+            if plugin == "images":
+                pixels = [lists(tf.io.decode_png(v).numpy()) for v in value[2:]]
+                value = {"size": [int(value[0]), int(value[1])], "pixels": pixels}
+            elif plugin == "text":
+                value = value.item().decode() if value.ndim == 0 else [
+                    v.decode() for v in value.ravel()]
+            else:
+                value = lists(value)
+            rows.append({"step": event.step, "plugin": plugin, "value": value})
+        out[tag] = rows
+    return out
+
+
+def summary():
+    import subprocess
+    import tempfile
+    source = open(SUMMARY_PROGRAM).read()
+    theirs = tempfile.mkdtemp()
+    exec(compile(source, SUMMARY_PROGRAM, "exec"), {"tf": tf, "np": np, "logdir": theirs})
+    ours = tempfile.mkdtemp()
+    root = os.path.join(os.path.dirname(__file__), "..")
+    runner = ("import sys, numpy as np, tapeflow as tf\n"
+              "exec(open(sys.argv[1]).read(), {'tf': tf, 'np': np, 'logdir': sys.argv[2]})\n")
+    subprocess.run([os.environ.get("TAPEFLOW_PYTHON", "python3"), "-c", runner,
+                    SUMMARY_PROGRAM, ours], check=True,
+                   env=dict(os.environ, PYTHONPATH=os.path.join(root, "src")))
+    iterated = []
+    for name in os.listdir(ours):
+        for event in tf.compat.v1.train.summary_iterator(os.path.join(ours, name)):
+            iterated += [[event.step, v.tag] for v in event.summary.value]
+    dump("summary.json", {"tensorflow_wrote": read_with_tensorboard(theirs),
+                          "tensorboard_read_tapeflow": read_with_tensorboard(ours),
+                          "summary_iterator_read_tapeflow": iterated,
+                          "files": [os.listdir(theirs), os.listdir(ours)]})
+
+
 SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics,
-            "protocol": protocol}
+            "protocol": protocol, "summary": summary}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(SECTIONS):

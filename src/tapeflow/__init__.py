@@ -165,6 +165,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image",
+    "summary",
 }
 _LAZY_ATTRS = {
     "function": ("tapeflow.function", "function"),
