@@ -4,8 +4,8 @@ A writer appends ``Event`` records to ``<logdir>/events.out.tfevents.<time>.<hos
 through tensorboardX's synchronous ``EventsWriter`` (the TFRecord framing and CRCs
 TensorBoard reads), in the calling thread: ``flush`` returns with every event on disk, as
 TensorFlow's does. tensorboardX is the optional extra ``tapeflow[tensorboard]``, imported
-only when a writer is created. The default writer, the default step and ``record_if`` conditions are per thread,
-as in TensorFlow.
+only when a writer is created. The default writer, the default step and ``record_if``
+conditions are per thread, as in TensorFlow.
 """
 import contextlib
 import os
