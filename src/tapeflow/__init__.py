@@ -183,7 +183,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "image", "autograph",
+    "debugging", "test", "dtypes", "image", "autograph", "summary",
 }
 _LAZY_ATTRS = {
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),

@@ -84,7 +84,7 @@ def symbolic_call(layer, inputs, kwargs):
                         for v in flatten(inputs))
 
     def symbolic(t, index):
-        shape = tuple(t._value.shape)
+        shape = tuple(t.shape)
         if unknown_batch and shape:
             shape = (None,) + shape[1:]
         return KerasTensor(shape, t.dtype.name, node=node, index=index)

@@ -34,7 +34,7 @@ class KerasVariable(Variable):
         return self._path
 
     def __repr__(self):
-        v = self._value
+        v = self._value  # lint: allow (printing shows the value, as Keras's repr does)
         text = str(v.item()) if v.ndim == 0 else str(v)
         return (f"<Variable path={self._path}, shape={tuple(v.shape)}, "
                 f"dtype={self.dtype.name}, value={text}>")

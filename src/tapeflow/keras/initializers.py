@@ -8,6 +8,9 @@ import math
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor
+from ..ops import array_ops as _a
+from ..ops import linalg_ops as _linalg
+from ..ops import math_ops as _m
 from ..ops import random_ops as _r
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
@@ -189,13 +192,13 @@ class Orthogonal(Initializer):
                              f"Received: shape={shape} of rank {len(shape)}.")
         rows, cols = math.prod(shape[:-1]), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        a = _r.normal(flat, dtype="float64", seed=self.seed)._value
-        q, r = np.linalg.qr(a)
-        q = q * np.sign(np.diag(r))
+        a = _r.normal(flat, dtype="float64", seed=self.seed)
+        q, r = _linalg.qr(a)
+        q = _m.multiply(q, _m.sign(_linalg.diag_part(r)))
         if rows < cols:
-            q = q.T
+            q = _a.transpose(q)
         dtype = _dt.as_dtype(dtype or "float32")
-        return Tensor((self.gain * q).reshape(shape).astype(dtype._np))
+        return _m.cast(_a.reshape(_m.multiply(q, float(self.gain)), shape), dtype)
 
 
 zeros, ones, constant = Zeros, Ones, Constant

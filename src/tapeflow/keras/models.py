@@ -168,8 +168,8 @@ class Model(Trainer, Layer):
                 lines.append(rule("\u251c", "\u2500", "\u253c", "\u2524"))
         lines.append(rule("\u2514", "\u2500", "\u2534", "\u2518"))
         total = self.count_params()
-        trainable = int(sum(w._value.size for w in self.trainable_weights))
-        sizes = {w._id: w._value.nbytes for w in self.weights}
+        trainable = int(sum(w.shape.num_elements() for w in self.trainable_weights))
+        sizes = {w._id: w.shape.num_elements() * w.dtype.size for w in self.weights}
         total_bytes = sum(sizes.values())
         train_bytes = sum(sizes[w._id] for w in self.trainable_weights)
         lines += [f" Total params: {total:,} ({_bytes_text(total_bytes)})",

@@ -146,9 +146,9 @@ class Conv1D(Conv2D):
         self.built = True
 
     def call(self, inputs):
-        span = (self.kernel._value.shape[0] - 1) * self.dilation_rate[1]
+        span = (self.kernel.shape[0] - 1) * self.dilation_rate[1]
         if self._causal and span > 0:
-            pad = _a.zeros((inputs._value.shape[0], span, inputs._value.shape[2]),
+            pad = _a.zeros((inputs.shape[0], span, inputs.shape[2]),
                            dtype=inputs.dtype)
             inputs = _a.concat([pad, inputs], 1)
         y = _conv.conv2d(_a.expand_dims(inputs, 1), _a.expand_dims(self.kernel, 0),

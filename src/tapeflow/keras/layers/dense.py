@@ -73,18 +73,19 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        shape = inputs._value.shape
-        if not shape or shape[-1] != self.kernel._value.shape[0]:
+        shape = tuple(inputs.shape)
+        units_in = self.kernel.shape[0]
+        if not shape or shape[-1] != units_in:
             raise ValueError(
                 f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
                 f"layer: expected axis -1 of input shape to have value "
-                f"{self.kernel._value.shape[0]}, but received input with shape {shape}")
-        rank = inputs._value.ndim
+                f"{units_in}, but received input with shape {shape}")
+        rank = len(shape)
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)
         else:
-            lead = tuple(inputs._value.shape[:-1])
-            y = _m.matmul(_a.reshape(inputs, (-1, inputs._value.shape[-1])), self.kernel)
+            lead = shape[:-1]
+            y = _m.matmul(_a.reshape(inputs, (-1, shape[-1])), self.kernel)
             y = _a.reshape(y, lead + (self.units,))
         if self.use_bias:
             y = _m.add(y, self.bias)

@@ -1,6 +1,5 @@
 """Dropout: zero a random fraction of inputs while training, scaling the rest up."""
-from ..._core.backend import np
-from ..._core.tensor import Tensor
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import random_ops as _r
 from .layer import Layer
@@ -35,9 +34,10 @@ class Dropout(Layer):
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
-        shape = self.noise_shape or inputs._value.shape
-        keep = _r.uniform(shape, seed=self.seed)._value >= self.rate
-        dt = inputs._value.dtype
-        mask = Tensor((keep / dt.type(1 - self.rate)).astype(dt) if self.rate < 1
-                      else np.zeros(keep.shape, dt))
+        shape = self.noise_shape or inputs.shape
+        if self.rate == 1:
+            return _m.multiply(inputs, _a.zeros(shape, inputs.dtype))
+        # The mask comes from the random op and ops, so a replay draws a fresh one.
+        keep = _m.greater_equal(_r.uniform(shape, seed=self.seed), self.rate)
+        mask = _m.multiply(_m.cast(keep, inputs.dtype), 1.0 / (1.0 - self.rate))
         return _m.multiply(inputs, mask)

@@ -40,6 +40,6 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
-        if inputs._value.dtype.kind not in "iu":
+        if not inputs.dtype.is_integer:
             inputs = _m.cast(inputs, _dt.int32)
         return _a.gather(self.embeddings, inputs)

@@ -19,5 +19,5 @@ class Flatten(Layer):
         self.data_format = data_format
 
     def call(self, inputs):
-        shape = inputs._value.shape
+        shape = tuple(inputs.shape)
         return _a.reshape(inputs, (shape[0] if shape else 1, -1))

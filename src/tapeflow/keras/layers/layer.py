@@ -28,14 +28,15 @@ def _convert_input(x, dtype, kinds):
         return x
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
-    if x._value.dtype != dtype._np and x._value.dtype.kind in kinds:
+    have = x.dtype
+    if have != dtype and have._np.kind in kinds:
         x = _m.cast(x, dtype)
     return x
 
 
 def _shape_of(x):
     if isinstance(x, _TensorLike):
-        return tuple(x._value.shape)
+        return tuple(x.shape)
     if isinstance(x, (list, tuple)):
         return [_shape_of(e) for e in x]
     return None
@@ -213,7 +214,7 @@ class Layer:
 
     def count_params(self) -> int:
         """The number of scalars in all weights."""
-        return int(sum(w._value.size for w in self.weights))
+        return int(sum(w.shape.num_elements() for w in self.weights))
 
     # -- losses --------------------------------------------------------------------------
     def add_loss(self, loss):
@@ -227,14 +228,16 @@ class Layer:
 
     @property
     def losses(self) -> list:
-        """Losses added by ``add_loss`` in the last call, then the weights' regularization
-        penalties (computed now, so they are differentiable), this layer first, then each
-        sublayer's."""
+        """Losses added by ``add_loss`` in the last call (this layer's, then each sublayer's),
+        then the regularization penalties of every weight (computed now, so they are
+        differentiable), in Keras 3's order."""
+        return self._added_loss_terms() + [w.regularizer(w) for w in self.weights
+                                           if getattr(w, "regularizer", None) is not None]
+
+    def _added_loss_terms(self):
         out = list(self._added_losses)
-        out += [w.regularizer(w) for w in self._own_weights
-                if getattr(w, "regularizer", None) is not None]
         for layer in self._sublayers():
-            out += layer.losses
+            out += layer._added_loss_terms()
         return out
 
     # -- calling -------------------------------------------------------------------------
@@ -274,11 +277,11 @@ class Layer:
             for t in _symbolic.flatten(out):
                 if isinstance(t, _TensorLike):
                     penalty = self.activity_regularizer(t)
-                    if t._value.ndim:
-                        penalty = _m.divide(penalty, float(t._value.shape[0] or 1))
+                    if t.ndim:
+                        penalty = _m.divide(penalty, float(t.shape[0] or 1))
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
-            self._output_shape = tuple(out._value.shape)  # the build-time shape, as Keras
+            self._output_shape = tuple(out.shape)  # the build-time shape, as Keras
         return out
 
     def __repr__(self):

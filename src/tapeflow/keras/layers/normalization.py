@@ -74,13 +74,13 @@ class BatchNormalization(Layer):
         if training and self.trainable:
             mean, variance = _moments(inputs, self._reduction_axes)
             m = self.momentum
-            dt = self.moving_mean._value.dtype
-            self.moving_mean._value = (self.moving_mean._value * dt.type(m) + mean._value.reshape(
-                self.moving_mean._value.shape) * dt.type(1.0 - m)).astype(dt)
-            self.moving_variance._value = (
-                self.moving_variance._value * dt.type(m)
-                + variance._value.reshape(self.moving_variance._value.shape)
-                * dt.type(1.0 - m)).astype(dt)
+            # The running statistics are state, not part of the loss: updated by ops the
+            # tape need not record, and stored with assign.
+            for var, batch in ((self.moving_mean, mean), (self.moving_variance, variance)):
+                batch = _a.reshape(_a.stop_gradient(batch), var.shape)
+                if batch.dtype != var.dtype:
+                    batch = _m.cast(batch, var.dtype)
+                var.assign(_m.add(_m.multiply(var, m), _m.multiply(batch, 1.0 - m)))
         else:
             mean = self._param(self.moving_mean)
             variance = self._param(self.moving_variance)

@@ -1,6 +1,6 @@
 """Normalization: standardise features with statistics learned by ``adapt``."""
 from ..._core.backend import np
-from ..._core.tensor import Tensor, _TensorLike
+from ..._core.tensor import Tensor
 from ...data.dataset import Dataset
 from ...ops import math_ops as _m
 from ..backend import epsilon
@@ -42,11 +42,10 @@ class Normalization(Layer):
         """Learn the mean and variance of ``data`` (an array, a tensor or a Dataset of
         batches)."""
         if isinstance(data, Dataset):
-            parts = [np.asarray(b._value if isinstance(b, _TensorLike) else b)
-                     for b in data]
+            parts = [np.asarray(b) for b in data]
             values = np.concatenate(parts)
         else:
-            values = np.asarray(data._value if isinstance(data, _TensorLike) else data)
+            values = np.asarray(data)
         values = values.astype(np.float64)
         keep = self._keep(values.ndim)
         reduce = tuple(a for a in range(values.ndim) if a not in keep)

@@ -14,4 +14,4 @@ class Reshape(Layer):
         self.target_shape = tuple(target_shape)
 
     def call(self, inputs):
-        return _a.reshape(inputs, (inputs._value.shape[0],) + self.target_shape)
+        return _a.reshape(inputs, (inputs.shape[0],) + self.target_shape)

@@ -1,5 +1,4 @@
 """Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's cells and gate layouts)."""
-from ..._core.backend import np
 from ..._core.tensor import Tensor
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
@@ -84,7 +83,7 @@ class LSTMCell(_Cell):
         units = self.units
 
         def init(shape, dtype=None):
-            value = np.array(base((units * 4,), dtype=dtype)._value)
+            value = base((units * 4,), dtype=dtype).numpy()
             value[units:2 * units] = 1
             return Tensor(value)
         return init
@@ -176,7 +175,7 @@ class RNN(Layer):
         self.built = True
 
     def call(self, inputs, initial_state=None, training=None):
-        batch = inputs._value.shape[0]
+        batch = inputs.shape[0]
         if initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
         else:
@@ -304,7 +303,7 @@ class TimeDistributed(Layer):
         self.layer = layer
 
     def call(self, inputs, training=None):
-        shape = inputs._value.shape
+        shape = tuple(inputs.shape)
         flat = _a.reshape(inputs, (shape[0] * shape[1],) + tuple(shape[2:]))
         out = self.layer(flat, training=training)
-        return _a.reshape(out, (shape[0], shape[1]) + tuple(out._value.shape[1:]))
+        return _a.reshape(out, (shape[0], shape[1]) + tuple(out.shape[1:]))

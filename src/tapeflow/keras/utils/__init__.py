@@ -2,7 +2,6 @@
 import random as _random
 
 from ..._core.backend import np
-from ..._core.tensor import _TensorLike
 from ...ops import random_ops as _random_ops
 from .file_utils import get_file
 from .progbar import Progbar
@@ -34,7 +33,7 @@ def to_categorical(x, num_classes=None):
     Returns:
         A float32 NumPy array of shape ``x.shape + (num_classes,)``.
     """
-    x = np.asarray(x._value if isinstance(x, _TensorLike) else x, dtype=np.int64)
+    x = np.asarray(x, dtype=np.int64)
     if x.ndim > 1 and x.shape[-1] == 1:
         x = x[..., 0]
     n = int(x.max()) + 1 if num_classes is None else int(num_classes)
