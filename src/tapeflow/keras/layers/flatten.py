@@ -20,4 +20,13 @@ class Flatten(Layer):
 
     def call(self, inputs):
         shape = tuple(inputs.shape)
-        return _a.reshape(inputs, (shape[0] if shape else 1, -1))
+        if not shape:
+            return _a.reshape(inputs, (1, -1))
+        rest = shape[1:]
+        if None not in rest:
+            # The batch size may be unknown (a relaxed tf.function trace): -1 stands for it.
+            n = 1
+            for d in rest:
+                n *= d
+            return _a.reshape(inputs, (-1, n))
+        return _a.reshape(inputs, (shape[0], -1))

@@ -176,7 +176,9 @@ class Mean(Metric):
         elif values.ndim >= 1:
             count = _m.cast(_a.size(values), self._dtype)
         else:
-            count = _ONE.get(self._dtype) or convert_to_tensor(1, dtype=self._dtype)
+            count = _ONE.get(self._dtype)
+            if count is None:   # (not ``or``: that would read a tensor's truth value)
+                count = convert_to_tensor(1, dtype=self._dtype)
         self.count.assign_add(count)
 
     def reset_state(self):
