@@ -19,6 +19,8 @@ from .tensor import (
 __all__ = ["Variable"]
 
 _getrefcount = sys.getrefcount
+# The current ``tf.name_scope`` (``"outer/inner/"`` or ``""``): prefixes new variables' names.
+name_scope_stack = [""]
 
 
 def _unshared_refcount():
@@ -87,7 +89,7 @@ class Variable(_TensorLike):
         self._value = value
         self._id = _next_id()
         self._trainable = bool(trainable)
-        self._name = "Variable" if name is None else str(name)
+        self._name = name_scope_stack[-1] + ("Variable" if name is None else str(name))
         self.constraint = constraint
 
     @property
