@@ -1,0 +1,94 @@
+"""Atomic file writes: a temporary in the destination directory, fsync, rename, fsync dir.
+
+A reader sees the old file or the complete new one, never a part, even after a crash or
+power loss: the bytes are on disk (``fsync``) before the rename makes them visible, and
+the rename itself is made durable by fsyncing the directory. Temporaries are named
+``.<name>.tmp-<pid>-<random>``; loaders ignore them and :func:`remove_stale` deletes those
+left by a process that died.
+"""
+import contextlib
+import os
+import re
+import secrets
+
+__all__ = ["atomic_write", "write_bytes", "fsync_dir", "remove_stale", "is_temporary"]
+
+_TMP = re.compile(r"^\..+\.tmp-(\d+)-[0-9a-f]+$")
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` (a base name) is one of these writers' temporaries."""
+    return _TMP.match(name) is not None
+
+
+def fsync_dir(directory: str):
+    """Make renames and deletions in ``directory`` durable (a no-op where unsupported)."""
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_write(path: str, sync_dir: bool = True):
+    """Open a temporary beside ``path`` for binary writing; on success it replaces ``path``.
+
+    On any exception (disk full, KeyboardInterrupt, ...) the temporary is removed and the
+    exception propagates; ``path`` is untouched.
+    """
+    directory, name = os.path.split(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    f = open(tmp, "xb")
+    try:
+        with f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+    if sync_dir:
+        fsync_dir(directory)
+
+
+def write_bytes(path: str, data, sync_dir: bool = True):
+    """Atomically replace ``path`` with ``data`` (bytes-like)."""
+    with atomic_write(path, sync_dir) as f:
+        f.write(data)
+
+
+def remove_stale(directory: str):
+    """Delete temporaries in ``directory`` left by processes that no longer run."""
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return
+    for name in names:
+        m = _TMP.match(name)
+        if m is None:
+            continue
+        pid = int(m.group(1))
+        if pid != os.getpid() and _alive(pid):
+            continue  # another live process is writing it now
+        if pid == os.getpid():
+            continue
+        with contextlib.suppress(OSError):
+            os.remove(os.path.join(directory, name))
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

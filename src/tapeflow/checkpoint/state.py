@@ -1,0 +1,125 @@
+"""The ``checkpoint`` state file: which checkpoints a directory holds, newest last.
+
+A text ``CheckpointState`` protobuf, written atomically (temporary, fsync, rename):
+``model_checkpoint_path: "ckpt-3"``, then ``all_model_checkpoint_paths`` and
+``all_model_checkpoint_timestamps`` per checkpoint, then ``last_preserved_timestamp``.
+Paths inside the directory are stored relative, as TensorFlow's managers do.
+"""
+import os
+import re
+
+from . import atomic, bundle
+
+__all__ = ["CheckpointState", "get_checkpoint_state", "update_checkpoint_state",
+           "latest_checkpoint"]
+
+_LINE = re.compile(r'^\s*(\w+)\s*:\s*(".*"|[-+0-9.eE]+|inf|nan)\s*$')
+
+
+class CheckpointState:
+    """The parsed state file (``tf.train.get_checkpoint_state``'s result)."""
+
+    def __init__(self, model_checkpoint_path="", all_model_checkpoint_paths=(),
+                 all_model_checkpoint_timestamps=(), last_preserved_timestamp=0.0):
+        self.model_checkpoint_path = model_checkpoint_path
+        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
+        self.all_model_checkpoint_timestamps = list(all_model_checkpoint_timestamps)
+        self.last_preserved_timestamp = last_preserved_timestamp
+
+    def __repr__(self):
+        return _format(self)
+
+
+def _quote(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _unquote(text):
+    return re.sub(r"\\(.)", lambda m: {"n": "\n"}.get(m.group(1), m.group(1)), text[1:-1])
+
+
+def _format(st):
+    lines = [f"model_checkpoint_path: {_quote(st.model_checkpoint_path)}"]
+    lines += [f"all_model_checkpoint_paths: {_quote(p)}" for p in st.all_model_checkpoint_paths]
+    lines += [f"all_model_checkpoint_timestamps: {t!r}"
+              for t in st.all_model_checkpoint_timestamps]
+    if st.last_preserved_timestamp:
+        lines.append(f"last_preserved_timestamp: {st.last_preserved_timestamp!r}")
+    return "\n".join(lines) + "\n"
+
+
+def _state_path(directory, latest_filename):
+    return os.path.join(directory, latest_filename or "checkpoint")
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The directory's CheckpointState (relative paths joined to ``checkpoint_dir``), or
+    None without a state file."""
+    path = _state_path(checkpoint_dir, latest_filename)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    st = CheckpointState()
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        key, raw = m.groups()
+        value = _unquote(raw) if raw.startswith('"') else float(raw)
+        if key == "model_checkpoint_path":
+            st.model_checkpoint_path = value
+        elif key == "all_model_checkpoint_paths":
+            st.all_model_checkpoint_paths.append(value)
+        elif key == "all_model_checkpoint_timestamps":
+            st.all_model_checkpoint_timestamps.append(value)
+        elif key == "last_preserved_timestamp":
+            st.last_preserved_timestamp = value
+    if st.model_checkpoint_path and not os.path.isabs(st.model_checkpoint_path):
+        st.model_checkpoint_path = os.path.join(checkpoint_dir, st.model_checkpoint_path)
+    st.all_model_checkpoint_paths = [p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
+                                     for p in st.all_model_checkpoint_paths]
+    return st
+
+
+def _relative(directory, path):
+    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(directory or "."):
+        return os.path.basename(path)
+    return path
+
+
+def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
+                            all_model_checkpoint_timestamps=None, last_preserved_timestamp=None,
+                            latest_filename=None):
+    """Atomically replace the state file of ``save_dir``."""
+    paths = list(all_model_checkpoint_paths or [])
+    if model_checkpoint_path not in paths:
+        paths.append(model_checkpoint_path)
+    st = CheckpointState(_relative(save_dir, model_checkpoint_path),
+                         [_relative(save_dir, p) for p in paths],
+                         list(all_model_checkpoint_timestamps or []),
+                         last_preserved_timestamp or 0.0)
+    atomic.write_bytes(_state_path(save_dir, latest_filename), _format(st).encode("utf-8"))
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    """The newest checkpoint's path in ``checkpoint_dir`` (``tf.train.latest_checkpoint``).
+
+    Read from the directory's ``checkpoint`` state file; None if there is none or its
+    checkpoint's index file is missing.
+
+    Args:
+        checkpoint_dir: the directory.
+        latest_filename: the state file's name (default ``checkpoint``).
+
+    Returns:
+        A path such as ``'dir/ckpt-3'``, or None.
+    """
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    st = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if st is None or not st.model_checkpoint_path:
+        return None
+    if os.path.exists(bundle.index_path(st.model_checkpoint_path)):
+        return st.model_checkpoint_path
+    return None
