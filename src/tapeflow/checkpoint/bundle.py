@@ -186,7 +186,8 @@ class BundleReader:
         if arr.size != n:
             raise DataLossError(None, None, f"{key} in {path}: {e.size} bytes for shape "
                                 f"{list(e.shape)}")
-        return arr.reshape(e.shape).astype(arr.dtype.newbyteorder("="), copy=True)
+        # A native, canonical dtype object: ops compare dtypes by identity.
+        return arr.reshape(e.shape).astype(np.dtype(arr.dtype.type), copy=True)
 
 
 def _parse_strings(buf, n, path, key):

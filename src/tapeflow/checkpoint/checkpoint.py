@@ -183,7 +183,7 @@ class _Restore:
 
     def __init__(self, reader, graph, path):
         self.reader, self.graph, self.path = reader, graph, path
-        self.matched = {}          # node id -> live object
+        self.matched = {}          # node id -> id of the live object (None: a list, dict)
         self.restored = set()      # node ids whose values were assigned
         self.flag = _Flag()
         n = len(graph.nodes)
@@ -217,16 +217,19 @@ class _Restore:
         if node_id in visiting or node_id >= len(self.graph.nodes):
             return True
         visiting.add(node_id)
-        prev = self.matched.get(node_id)
-        if prev is not None and prev is not obj:
-            return True
-        self.matched[node_id] = obj
+        structural = isinstance(obj, (list, tuple, dict, tracking.Placeholder,
+                                      tracking.StructNode))
+        # Ids, not references: a pending restore must not keep the objects alive.
+        key = None if structural else id(obj)
+        prev = self.matched.get(node_id, key)
+        if prev != key:
+            return True  # this node is bound to another object already
+        self.matched[node_id] = key
         node = self.graph.nodes[node_id]
         if node.attributes and node_id not in self.restored:
             self._assign(node, obj)
             self.restored.add(node_id)
-        if not isinstance(obj, (list, tuple, dict, tracking.Placeholder)) and not (
-                type(obj).__name__ == "_Node"):
+        if not structural:
             owner, owner_id = obj, node_id
         live = dict(tracking.children(obj))
         complete = True
@@ -299,7 +302,7 @@ class CheckpointLoadStatus:
             The status, for chaining.
         """
         s = self._session
-        bound = {id(o) for o in s.matched.values()}
+        bound = set(s.matched.values())
         unused = [v for v in self._live_variables() if id(v) not in bound]
         if unused:
             shown = unused[:10]

@@ -19,6 +19,7 @@ layer not built, optimizer slots before the first step) registers itself on the 
 existing object; that object calls :func:`created` when it makes variables or children,
 and the restore continues there.
 """
+import functools
 import weakref
 
 from .._core.variable import Variable
@@ -33,7 +34,7 @@ class Placeholder:
         return []
 
 
-class _Node:
+class StructNode:
     """A structural node made on the fly (Keras 3's ``_functional`` wrapper)."""
 
     def __init__(self, items):
@@ -106,7 +107,7 @@ def _layer_children(layer, k):
     out = []
     if isinstance(layer, k.Sequential):
         ops = [Placeholder()] + list(layer._layers)
-        out.append(("_functional", _Node([("_operations", ops)])))
+        out.append(("_functional", StructNode([("_operations", ops)])))
     elif getattr(layer, "_fn_layers", None) is not None:
         out.append(("_operations", list(layer._fn_layers)))
     renames = {}
@@ -124,10 +125,11 @@ def _layer_children(layer, k):
             name = renames.get(name, name)
         out.append((name, value))
     names = {n for n, _ in out}
-    for w in layer._own_weights:  # weights kept in no attribute: by their own name
-        if id(w) not in attached and w.name not in names:
-            names.add(w.name)
-            out.append((w.name, w))
+    for w in layer._own_weights:  # weights in no attribute (yet, inside add_weight): by name
+        name = renames.get(w.name, w.name)
+        if id(w) not in attached and name not in names:
+            names.add(name)
+            out.append((name, w))
     return out
 
 
@@ -153,12 +155,17 @@ def register_pending(owner, session, node_id):
     entry = _PENDING.get(key)
     if entry is None or entry[0]() is not owner:
         try:
-            ref = weakref.ref(owner, lambda _, key=key: _PENDING.pop(key, None))
+            ref = weakref.ref(owner, functools.partial(_forget, key))
         except TypeError:
             return
         entry = _PENDING[key] = (ref, [])
     if all(s is not session or n != node_id for s, n in entry[1]):
         entry[1].append((session, node_id))
+
+
+def _forget(key, _ref):
+    if _PENDING is not None:  # None during interpreter shutdown
+        _PENDING.pop(key, None)
 
 
 def created(owner):

@@ -6,6 +6,7 @@ from ..._core import explain as _explain
 from ..._core.backend import np
 from ..._core.tensor import Tensor, _TensorLike
 from ..._core.variable import Variable
+from ...checkpoint import tracking as _tracking
 from .. import _naming
 from .._variable import KerasVariable
 
@@ -46,6 +47,7 @@ class Optimizer:
                                                 trainable=False, dtype=_dt.float32)
         self._slots = {}
         self._variables = [self._iterations, self._learning_rate]
+        self._tracked_variables = []  # the variables built for, in order (for checkpoints)
         self.built = False
 
     @property
@@ -108,6 +110,9 @@ class Optimizer:
         if new or not self.built:
             self.build(new)
             self.built = True
+            known = {v._id for v in self._tracked_variables}
+            self._tracked_variables += [v for v in new if v._id not in known]
+            _tracking.created(self)  # a pending checkpoint restore fills the new slots
 
     def _slot_kinds(self):
         return ("",)

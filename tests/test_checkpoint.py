@@ -1,0 +1,429 @@
+"""tf.Module, tf.train.Checkpoint/CheckpointManager and TensorFlow's checkpoint files.
+
+Fixtures in tests/fixtures/checkpoint were written and read by TensorFlow 2.21 + Keras 3
+(tools/record_tf_fixtures_checkpoint.py)."""
+import json
+import os
+import shutil
+import struct
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.checkpoint import _proto, crc32c, sstable
+from tapeflow.checkpoint.bundle import BundleReader
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
+import checkpoint_programs as programs  # noqa: E402
+
+FIX = os.path.join(os.path.dirname(__file__), "fixtures", "checkpoint")
+with open(os.path.join(FIX, "expected.json")) as _f:
+    EXPECTED = json.load(_f)
+
+
+def _values(path):
+    reader = tf.train.load_checkpoint(path)
+    out = {}
+    for key, shape in tf.train.list_variables(path):
+        if key == "_CHECKPOINTABLE_OBJECT_GRAPH":
+            continue
+        v = np.asarray(reader.get_tensor(key))
+        out[key] = {"dtype": reader.get_variable_to_dtype_map()[key].name, "shape": shape,
+                    "value": v.astype(np.float64).tolist() if v.dtype.kind in "fc"
+                    else v.tolist()}
+    return out
+
+
+# -- CRC32C ------------------------------------------------------------------------------
+def test_crc32c_known_vectors_pure_numpy(monkeypatch):
+    monkeypatch.setattr(crc32c, "_accel", None)
+    assert crc32c.value(b"123456789") == 0xE3069283
+    assert crc32c.value(b"") == 0
+    assert crc32c.value(bytes(32)) == 0x8A9136AA  # RFC 3720 B.4 test vectors
+    assert crc32c.value(b"\xff" * 32) == 0x62A8AB43
+    assert crc32c.value(bytes(range(32))) == 0x46DD794E
+
+
+def test_crc32c_lanes_agree_with_bytewise_loop(monkeypatch):
+    monkeypatch.setattr(crc32c, "_accel", None)
+    rng = np.random.default_rng(0)
+    for n in (2047, 2048, 4099, 70001):
+        data = rng.integers(0, 256, n, dtype=np.uint8)
+        expected = crc32c._raw_small(0xFFFFFFFF, data) ^ 0xFFFFFFFF
+        assert crc32c.value(data) == expected
+        assert crc32c.extend(crc32c.value(data[:13]), data[13:]) == expected
+
+
+def test_crc32c_mask_roundtrip_and_tensorflow_constant():
+    assert crc32c.mask(0) == 0xA282EAD8
+    for c in (0, 1, 0xDEADBEEF, 0xFFFFFFFF):
+        assert crc32c.unmask(crc32c.mask(c)) == c
+
+
+# -- reading TensorFlow's files ----------------------------------------------------------
+@pytest.mark.parametrize("name", ["tf_module", "tf_keras", "tf_rnn"])
+def test_reads_tensorflow_checkpoints_with_identical_values(name):
+    assert _values(os.path.join(FIX, name, "ckpt")) == EXPECTED[name]["values"]
+
+
+def test_index_table_and_object_graph_reencode_to_tensorflows_bytes():
+    for name in ("tf_module", "tf_keras", "tf_rnn"):
+        prefix = os.path.join(FIX, name, "ckpt")
+        raw = open(prefix + ".index", "rb").read()
+        assert sstable.build_table(sstable.read_table(raw)) == raw
+        graph = BundleReader(prefix).read("_CHECKPOINTABLE_OBJECT_GRAPH")[()]
+        assert _proto.ObjectGraph.decode(graph).encode() == graph
+
+
+def test_module_names_and_order_as_tensorflow():
+    net = programs.module_program(tf)
+    assert [v.name for v in net.variables] == EXPECTED["tf_module"]["variable_names"]
+    assert [m.name for m in net.submodules] == EXPECTED["tf_module"]["submodules"]
+
+
+def test_tapeflow_module_checkpoint_is_byte_identical_to_tensorflows(tmp_path):
+    net = programs.module_program(tf)
+    prefix = tf.train.Checkpoint(model=net).write(str(tmp_path / "c"))
+    for ext in (".index", ".data-00000-of-00001"):
+        mine = open(prefix + ext, "rb").read()
+        assert mine == open(os.path.join(FIX, "tf_module", "ckpt" + ext), "rb").read()
+        assert mine == open(os.path.join(FIX, "tapeflow_module", "ckpt" + ext), "rb").read()
+
+
+def test_tensorflow_read_and_restored_tapeflows_checkpoints():
+    for name in ("tapeflow_module", "tapeflow_keras"):
+        rec = EXPECTED[name]
+        assert rec["tf_restore"] == "assert_consumed passed"
+        assert rec["tf_reads"] == _values(os.path.join(FIX, name, "ckpt"))
+    restored = EXPECTED["tapeflow_module"]["tf_restored"]
+    net = programs.module_program(tf)
+    assert {v.name: np.asarray(v.numpy()).tolist() for v in net.variables} == restored
+
+
+def test_tapeflow_keras_checkpoint_is_reproduced_byte_for_byte(tmp_path):
+    # The committed files are the ones TensorFlow restored (assert_consumed passed).
+    model, opt, _, _ = programs.keras_program(tf)
+    prefix = tf.train.Checkpoint(model=model, optimizer=opt).write(str(tmp_path / "c"))
+    ref = os.path.join(FIX, "tapeflow_keras", "ckpt")
+    assert open(prefix + ".index", "rb").read() == open(ref + ".index", "rb").read()
+    assert (open(prefix + ".data-00000-of-00001", "rb").read()
+            == open(ref + ".data-00000-of-00001", "rb").read())
+    keys = {k for k, _ in tf.train.list_variables(prefix)}
+    assert keys == set(EXPECTED["tf_keras"]["values"]) | {"_CHECKPOINTABLE_OBJECT_GRAPH"}
+
+
+def test_tensorflow_keras_checkpoint_restores_deferred_and_training_continues():
+    rec = EXPECTED["tf_keras"]
+    keras = tf.keras
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                              keras.layers.BatchNormalization(), keras.layers.Dense(2)])
+    opt = keras.optimizers.Adam(0.01)
+    status = tf.train.Checkpoint(model=model, optimizer=opt).read(
+        os.path.join(FIX, "tf_keras", "ckpt"))
+    with pytest.raises(AssertionError, match="Unresolved object"):
+        status.assert_consumed()  # the Adam slots do not exist yet
+    status.assert_existing_objects_matched()
+    x, y = np.float32(rec["x"]), np.float32(rec["y"])
+    with tf.GradientTape() as tape:
+        loss = keras.losses.MeanSquaredError()(y, model(x, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))  # slots restored, then used
+    status.assert_consumed()
+    assert int(opt.iterations.numpy()) == 3
+    np.testing.assert_allclose(float(loss), rec["next_step_loss"], rtol=1e-5)
+    for w, ref in zip(model.weights, rec["next_step_weights"]):
+        if "bias" in w.path and "dense/" in w.path:
+            continue  # Adam on a bias feeding BatchNorm: a ~0 gradient, sign-unstable
+        np.testing.assert_allclose(w.numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_tensorflow_embedding_lstm_checkpoint_predicts_the_same():
+    rec = EXPECTED["tf_rnn"]
+    keras = tf.keras
+    model = keras.Sequential([keras.layers.Embedding(10, 3), keras.layers.LSTM(4),
+                              keras.layers.Dense(1)])
+    status = tf.train.Checkpoint(model=model).read(os.path.join(FIX, "tf_rnn", "ckpt"))
+    out = model(np.int32(rec["x"]))  # built now: values assigned as the weights appear
+    status.assert_consumed()
+    np.testing.assert_allclose(out.numpy(), rec["prediction"], rtol=1e-5, atol=1e-6)
+
+
+# -- tf.Module ---------------------------------------------------------------------------
+def test_module_name_scope_prefixes_and_validation():
+    class M(tf.Module):
+        @tf.Module.with_name_scope
+        def make(self):
+            return tf.Variable(1.0, name="v")
+
+    m = M()
+    assert m.name == "m" and m.name_scope.name == "m/"
+    assert m.make().name == "m/v:0"
+    with tf.name_scope("outer"):
+        inner = tf.Module(name="inner")
+    assert inner.name_scope.name == "outer/inner/"
+    with pytest.raises(ValueError, match="'bad name' is not a valid module name"):
+        tf.Module(name="bad name")
+
+
+def test_module_trainable_and_non_trainable_variables():
+    m = tf.Module()
+    m.a = tf.Variable(1.0, trainable=False, name="a")
+    m.b = tf.Variable(2.0, name="b")
+    m.sub = tf.Module(name="sub")
+    m.sub.c = tf.Variable(3.0, name="c")
+    assert [v.name for v in m.trainable_variables] == ["b:0", "c:0"]
+    assert [v.name for v in m.non_trainable_variables] == ["a:0"]
+    assert [s.name for s in m.submodules] == ["sub"]
+
+
+# -- Checkpoint API ----------------------------------------------------------------------
+def _net():
+    m = tf.Module(name="m")
+    m.w = tf.Variable([1.0, 2.0])
+    m.layers = [tf.Module(name="l")]
+    m.layers[0].k = tf.Variable(np.int64(5))
+    return m
+
+
+def test_save_counts_writes_state_file_and_restore_matches_by_graph(tmp_path):
+    m = _net()
+    ckpt = tf.train.Checkpoint(model=m)
+    p1 = ckpt.save(str(tmp_path / "c"))
+    m.w.assign([3.0, 4.0])
+    p2 = ckpt.save(str(tmp_path / "c"))
+    assert (os.path.basename(p1), os.path.basename(p2)) == ("c-1", "c-2")
+    assert open(tmp_path / "checkpoint").read() == (
+        'model_checkpoint_path: "c-2"\nall_model_checkpoint_paths: "c-2"\n')
+    assert tf.train.latest_checkpoint(str(tmp_path)) == p2
+    other = _net()  # another object with the same attribute names
+    other.w.assign([0.0, 0.0])
+    ck2 = tf.train.Checkpoint(model=other)
+    ck2.restore(p1).assert_consumed()
+    assert other.w.numpy().tolist() == [1.0, 2.0] and int(ck2.save_counter.numpy()) == 1
+    assert tf.train.load_variable(p2, "model/w/.ATTRIBUTES/VARIABLE_VALUE").tolist() == [3, 4]
+
+
+def test_write_read_use_no_counter_and_no_state_file(tmp_path):
+    m = _net()
+    ckpt = tf.train.Checkpoint(model=m)
+    assert ckpt.write(str(tmp_path / "w")) == str(tmp_path / "w")
+    assert not (tmp_path / "checkpoint").exists()
+    assert "save_counter/.ATTRIBUTES/VARIABLE_VALUE" not in dict(
+        tf.train.list_variables(str(tmp_path / "w")))
+    m.w.assign([9.0, 9.0])
+    tf.train.Checkpoint(model=m).read(str(tmp_path / "w")).assert_consumed()
+    assert m.w.numpy().tolist() == [1.0, 2.0]
+
+
+def test_restore_none_is_a_no_op_status():
+    status = tf.train.Checkpoint(v=tf.Variable(1.0)).restore(None)
+    assert status.expect_partial() is status
+    with pytest.raises(AssertionError, match="No checkpoint specified"):
+        status.assert_consumed()
+
+
+def test_deferred_restore_of_a_variable_added_later(tmp_path):
+    m = _net()
+    path = tf.train.Checkpoint(model=m).write(str(tmp_path / "c"))
+    late = tf.Module(name="m")
+    status = tf.train.Checkpoint(model=late).read(path)
+    status.assert_existing_objects_matched()
+    with pytest.raises(AssertionError, match=r"Unresolved object in checkpoint \(root\)"):
+        status.assert_consumed()
+    late.w = tf.Variable([0.0, 0.0])  # assigned its saved value on creation
+    assert late.w.numpy().tolist() == [1.0, 2.0]
+    late.layers = [tf.Module(name="l")]
+    late.layers[0].k = tf.Variable(np.int64(0))
+    assert int(late.layers[0].k.numpy()) == 5
+    status.assert_consumed()
+
+
+def test_unmatched_values_warn_unless_expect_partial(tmp_path):
+    path = tf.train.Checkpoint(model=_net()).write(str(tmp_path / "c"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tf.train.Checkpoint(model=tf.Module()).read(path)
+        import gc
+        gc.collect()
+    assert any("Value in checkpoint could not be found in the restored object: "
+               "(root).model.w" in str(w.message) for w in caught)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tf.train.Checkpoint(model=tf.Module()).read(path).expect_partial()
+        gc.collect()
+    assert not [w for w in caught if "could not be found" in str(w.message)]
+
+
+def test_nontrivial_match_and_existing_objects(tmp_path):
+    path = tf.train.Checkpoint(a=tf.Variable(1.0)).write(str(tmp_path / "c"))
+    status = tf.train.Checkpoint(b=tf.Variable(2.0)).read(path)
+    with pytest.raises(AssertionError, match="Nothing except the root object matched"):
+        status.assert_nontrivial_match()
+    with pytest.raises(AssertionError, match="Found 1 Python objects that were not bound"):
+        status.assert_existing_objects_matched()
+    status.expect_partial()
+
+
+def test_restore_shape_mismatch_raises(tmp_path):
+    path = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(str(tmp_path / "c"))
+    with pytest.raises(ValueError, match="Received incompatible tensor with shape"):
+        tf.train.Checkpoint(w=tf.Variable([1.0, 2.0, 3.0])).read(path)
+
+
+def test_checkpoint_rejects_untrackable_and_missing_files(tmp_path):
+    with pytest.raises(ValueError, match="was expecting model to be a trackable object"):
+        tf.train.Checkpoint(model=3)
+    with pytest.raises(tf.errors.NotFoundError, match="Failed to find any matching files"):
+        tf.train.Checkpoint(v=tf.Variable(1.0)).restore(str(tmp_path / "nope"))
+    reader = tf.train.load_checkpoint(
+        tf.train.Checkpoint(v=tf.Variable(1.0)).write(str(tmp_path / "c")))
+    with pytest.raises(tf.errors.NotFoundError, match="Key x not found in checkpoint"):
+        reader.get_tensor("x")
+    assert reader.get_variable_to_dtype_map()["v/.ATTRIBUTES/VARIABLE_VALUE"] == tf.float32
+    with pytest.raises(ValueError, match="Couldn't find 'checkpoint' file"):
+        tf.train.load_checkpoint(str(tmp_path / "empty_dir") if os.makedirs(
+            tmp_path / "empty_dir") is None else "")
+
+
+def _train(model, opt, x, y, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.keras.losses.MeanSquaredError()(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        losses.append(float(loss))
+    return losses
+
+
+def _keras_model():
+    keras = tf.keras
+    tf.random.set_seed(1)
+    return keras.Sequential([keras.layers.Dense(5, activation="relu"),
+                             keras.layers.BatchNormalization(), keras.layers.Dense(1)])
+
+
+def test_restore_then_train_resumes_bit_for_bit(tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((16, 3)).astype(np.float32)
+    y = rng.standard_normal((16, 1)).astype(np.float32)
+    model, opt = _keras_model(), tf.keras.optimizers.Adam(0.05)
+    _train(model, opt, x, y, 3)
+    path = tf.train.Checkpoint(model=model, optimizer=opt).save(str(tmp_path / "c"))
+    straight = _train(model, opt, x, y, 4)
+    fresh, fresh_opt = _keras_model(), tf.keras.optimizers.Adam(0.05)  # unbuilt
+    status = tf.train.Checkpoint(model=fresh, optimizer=fresh_opt).restore(path)
+    resumed = _train(fresh, fresh_opt, x, y, 4)
+    status.assert_consumed()
+    assert resumed == straight
+    for a, b in zip(model.weights + opt.variables, fresh.weights + fresh_opt.variables):
+        assert np.array_equal(a.numpy(), b.numpy())
+
+
+# -- CheckpointManager -------------------------------------------------------------------
+def test_manager_keeps_max_to_keep_and_writes_tensorflows_state_file(tmp_path):
+    v = tf.Variable(1.0)
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), 2)
+    paths = [manager.save() for _ in range(3)]
+    assert [os.path.basename(p) for p in paths] == ["ckpt-1", "ckpt-2", "ckpt-3"]
+    assert sorted(os.listdir(tmp_path)) == [
+        "checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index",
+        "ckpt-3.data-00000-of-00001", "ckpt-3.index"]
+    assert manager.checkpoints == paths[1:] and manager.latest_checkpoint == paths[2]
+    assert tf.train.latest_checkpoint(str(tmp_path)) == paths[2]
+    lines = open(tmp_path / "checkpoint").read().splitlines()
+    assert lines[:3] == ['model_checkpoint_path: "ckpt-3"', 'all_model_checkpoint_paths: '
+                         '"ckpt-2"', 'all_model_checkpoint_paths: "ckpt-3"']
+    assert [line.split(":")[0] for line in lines[3:]] == [
+        "all_model_checkpoint_timestamps"] * 2 + ["last_preserved_timestamp"]
+    again = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), 2)
+    assert again.checkpoints == paths[1:]
+
+
+def test_manager_restore_or_initialize_interval_and_arguments(tmp_path):
+    v, step = tf.Variable(0.0), tf.Variable(0, dtype=tf.int64)
+    called = []
+    manager = tf.train.CheckpointManager(
+        tf.train.Checkpoint(v=v, step=step), str(tmp_path), max_to_keep=None,
+        step_counter=step, checkpoint_interval=2, init_fn=lambda: called.append(1))
+    assert manager.restore_or_initialize() is None and called == [1]
+    saved = []
+    for i in range(5):
+        step.assign(i)
+        v.assign(float(i))
+        saved.append(manager.save())
+    assert [p and os.path.basename(p) for p in saved] == ["ckpt-1", None, "ckpt-2", None,
+                                                          "ckpt-3"]
+    v.assign(-1.0)
+    m2 = tf.train.CheckpointManager(tf.train.Checkpoint(v=v, step=step), str(tmp_path), None)
+    assert m2.restore_or_initialize() == saved[-1] and float(v.numpy()) == 4.0
+    with pytest.raises(ValueError, match="Expected a positive integer or `None`"):
+        tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), 0)
+    with pytest.raises(ValueError, match="`step_counter` should be passed"):
+        tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), 1,
+                                   checkpoint_interval=3)
+
+
+def test_manager_keep_checkpoint_every_n_hours_keeps_files_off_the_list(tmp_path, monkeypatch):
+    import tapeflow.checkpoint.manager as mgr
+    clock = [1000.0]
+    monkeypatch.setattr(mgr.time, "time", lambda: clock[0])
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)),
+                                         str(tmp_path), 1, keep_checkpoint_every_n_hours=1)
+    for t in (1000.0 + 3601, 1000.0 + 3700, 1000.0 + 3800):
+        clock[0] = t
+        manager.save()
+    # ckpt-1 is an hour after the start: preserved on disk, dropped from the list.
+    assert os.path.exists(tmp_path / "ckpt-1.index")
+    assert not os.path.exists(tmp_path / "ckpt-2.index")
+    assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-3"]
+
+
+def test_untracked_leftovers_are_ignored_and_removed(tmp_path):
+    v = tf.Variable(1.0)
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), 3)
+    manager.save()
+    stale = tmp_path / ".ckpt-2.index.tmp-999999-abcd1234"
+    stale.write_bytes(b"partial")
+    orphan = tmp_path / "ckpt-9.data-00000-of-00001"
+    orphan.write_bytes(b"x")
+    assert tf.train.latest_checkpoint(str(tmp_path)).endswith("ckpt-1")
+    manager.save()
+    assert not stale.exists() and not orphan.exists()
+
+
+def test_bfloat16_and_strings_round_trip(tmp_path):
+    from tapeflow.checkpoint import bundle
+    prefix = str(tmp_path / "b")
+    bundle.write_bundle(prefix, [
+        ("bf", "bfloat16", (3,), np.float32([1.0, -2.5, 3.140625])),
+        ("s", "string", (2,), np.array([b"ab", b""], object))])
+    r = BundleReader(prefix)
+    assert r.read("bf").tolist() == [1.0, -2.5, 3.140625]
+    assert r.read("s").tolist() == [b"ab", b""]
+
+
+def test_index_layout_is_a_leveldb_table_with_tensorflows_entries(tmp_path):
+    prefix = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(str(tmp_path / "c"))
+    raw = open(prefix + ".index", "rb").read()
+    assert struct.unpack("<Q", raw[-8:])[0] == 0xDB4775248B80FB57
+    entries = dict(sstable.read_table(raw))
+    assert entries[b""] == b"\x08\x01\x1a\x02\x08\x01"  # num_shards 1, version {producer 1}
+    e = _proto.BundleEntry.decode(entries[b"w/.ATTRIBUTES/VARIABLE_VALUE"])
+    data = open(prefix + ".data-00000-of-00001", "rb").read()
+    assert (e.dtype, e.shape, e.offset, e.size) == (1, (2,), 0, 8)
+    assert data[:8] == np.float32([1, 2]).tobytes()
+    assert crc32c.unmask(e.crc32c) == crc32c.value(data[:8])
+
+
+def test_copy_of_fixture_loads_from_its_directory_with_a_state_file(tmp_path):
+    for ext in (".index", ".data-00000-of-00001"):
+        shutil.copy(os.path.join(FIX, "tf_module", "ckpt" + ext), tmp_path / ("ckpt-7" + ext))
+    (tmp_path / "checkpoint").write_text('model_checkpoint_path: "ckpt-7"\n'
+                                         'all_model_checkpoint_paths: "ckpt-7"\n')
+    assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "ckpt-7")
+    names = [n for n, _ in tf.train.list_variables(str(tmp_path))]
+    assert "model/encoder/w/.ATTRIBUTES/VARIABLE_VALUE" in names

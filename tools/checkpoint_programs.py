@@ -1,0 +1,59 @@
+"""The programs whose checkpoints tests compare with TensorFlow's: written once, run with
+``tf`` = tensorflow (tools/record_tf_fixtures_checkpoint.py) or ``tf`` = tapeflow (tests)."""
+import numpy as np
+
+
+def module_program(tfm):
+    """A tf.Module graph: nested module, list, dict, several dtypes. Same code for both."""
+
+    class Block(tfm.Module):
+        def __init__(self, n, name=None):
+            super().__init__(name=name)
+            with self.name_scope:
+                self.w = tfm.Variable(np.arange(n * 2, dtype=np.float32).reshape(n, 2) / 7,
+                                      name="w")
+                self.b = tfm.Variable(np.float64([0.5, -1.25]), name="b")
+
+    class Net(tfm.Module):
+        def __init__(self):
+            super().__init__(name="net")
+            self.encoder = Block(3, name="encoder")
+            self.blocks = [Block(2, name="b0"), Block(1, name="b1")]
+            self.extras = {"steps": tfm.Variable(np.int64(7), name="steps"),
+                           "flag": tfm.Variable(True, name="flag"),
+                           "small": tfm.Variable(np.int32([1, -2, 3]), name="small"),
+                           "half": tfm.Variable(np.float16([1.5, 2.25]), name="half")}
+
+    return Net()
+
+
+def keras_program(tfm):
+    """Sequential(Input, Dense, BatchNormalization, Dense) + Adam, two GradientTape steps."""
+    keras = tfm.keras
+    rng = np.random.default_rng(7)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                              keras.layers.BatchNormalization(), keras.layers.Dense(2)])
+    model.set_weights([rng.standard_normal(w.shape).astype(np.float32) * 0.5 + (
+        1.0 if "variance" in w.path else 0.0) * np.abs(rng.standard_normal(w.shape)).astype(
+        np.float32) for w in model.weights])
+    opt = keras.optimizers.Adam(0.01)
+    x = rng.standard_normal((8, 3)).astype(np.float32)
+    y = rng.standard_normal((8, 2)).astype(np.float32)
+    loss_fn = keras.losses.MeanSquaredError()
+    for _ in range(2):
+        with tfm.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+    return model, opt, x, y
+
+
+def rnn_program(tfm):
+    keras = tfm.keras
+    rng = np.random.default_rng(3)
+    model = keras.Sequential([keras.layers.Embedding(10, 3), keras.layers.LSTM(4),
+                              keras.layers.Dense(1)])
+    model(np.zeros((1, 5), np.int32))
+    model.set_weights([rng.standard_normal(w.shape).astype(np.float32)
+                       for w in model.weights])
+    return model

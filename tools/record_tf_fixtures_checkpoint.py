@@ -1,0 +1,118 @@
+"""Record TensorFlow 2.21 / Keras 3 checkpoints and what TensorFlow reads from tapeflow's.
+
+Run from the repository root with the TensorFlow venv:
+    /work/tfvenv/bin/python tools/record_tf_fixtures_checkpoint.py
+Writes tests/fixtures/checkpoint/:
+- ``tf_module/``, ``tf_keras/``: checkpoints written by TensorFlow (a tf.Module graph of
+  several dtypes; a Keras Sequential + Adam after two steps, an Embedding/LSTM stack);
+- ``tapeflow_module/``, ``tapeflow_keras/``: the same programs saved by tapeflow (imported
+  from src/ here), then read back by TensorFlow: list_variables, every value, and a
+  ``tf.train.Checkpoint.restore`` into the same TensorFlow objects with assert_consumed;
+- ``expected.json``: all of that. tapeflow's tests never import TensorFlow.
+"""
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import tensorflow as tf  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+OUT = os.path.join(ROOT, "tests", "fixtures", "checkpoint")
+sys.path.insert(0, os.path.join(ROOT, "src"))
+import tapeflow  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint_programs import keras_program, module_program, rnn_program  # noqa: E402
+
+
+def values(path):
+    reader = tf.train.load_checkpoint(path)
+    out = {}
+    for key, shape in tf.train.list_variables(path):
+        if key == "_CHECKPOINTABLE_OBJECT_GRAPH":
+            continue
+        v = np.asarray(reader.get_tensor(key))
+        out[key] = {"dtype": reader.get_variable_to_dtype_map()[key].name, "shape": shape,
+                    "value": v.astype(np.float64).tolist() if v.dtype.kind in "fc" else
+                    v.tolist()}
+    return out
+
+
+def copy(src_prefix, name):
+    dest = os.path.join(OUT, name)
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    for ext in (".index", ".data-00000-of-00001"):
+        shutil.copy(src_prefix + ext, os.path.join(dest, "ckpt" + ext))
+    return os.path.join(dest, "ckpt")
+
+
+def main(tmp="/tmp/tapeflow_ckpt_fixtures"):
+    shutil.rmtree(tmp, ignore_errors=True)
+    expected = {}
+
+    # TensorFlow writes.
+    net = module_program(tf)
+    path = copy(tf.train.Checkpoint(model=net).write(f"{tmp}/tf_module/c"), "tf_module")
+    expected["tf_module"] = {"values": values(path),
+                             "variable_names": [v.name for v in net.variables],
+                             "submodules": [m.name for m in net.submodules]}
+    model, opt, x, y = keras_program(tf)
+    path = copy(tf.train.Checkpoint(model=model, optimizer=opt).write(f"{tmp}/tf_keras/c"),
+                "tf_keras")
+    with tf.GradientTape() as tape:
+        loss = tf.keras.losses.MeanSquaredError()(y, model(x, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    expected["tf_keras"] = {
+        "values": values(path), "x": x.tolist(), "y": y.tolist(),
+        "next_step_weights": [w.numpy().astype(np.float64).tolist() for w in model.weights],
+        "next_step_loss": float(loss)}
+    rnn = rnn_program(tf)
+    path = copy(tf.train.Checkpoint(model=rnn).write(f"{tmp}/tf_rnn/c"), "tf_rnn")
+    xr = np.array([[1, 2, 3, 4, 5], [0, 9, 8, 7, 6]], np.int32)
+    expected["tf_rnn"] = {"values": values(path), "x": xr.tolist(),
+                          "prediction": rnn(xr).numpy().astype(np.float64).tolist()}
+
+    # tapeflow writes; TensorFlow reads and restores.
+    net_tp = module_program(tapeflow)
+    path = copy(tapeflow.train.Checkpoint(model=net_tp).write(f"{tmp}/tp_module/c"),
+                "tapeflow_module")
+    fresh = module_program(tf)
+    for v in fresh.variables:
+        v.assign(tf.zeros_like(v))
+    status = tf.train.Checkpoint(model=fresh).read(path)
+    status.assert_consumed()
+    expected["tapeflow_module"] = {
+        "tf_reads": values(path), "tf_restore": "assert_consumed passed",
+        "tf_restored": {v.name: np.asarray(v.numpy()).astype(np.float64).tolist()
+                        if v.dtype.is_floating else np.asarray(v.numpy()).tolist()
+                        for v in fresh.variables}}
+    model_tp, opt_tp, _, _ = keras_program(tapeflow)
+    path = copy(tapeflow.train.Checkpoint(model=model_tp, optimizer=opt_tp).write(
+        f"{tmp}/tp_keras/c"), "tapeflow_keras")
+    model_tf = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4),
+                                    tf.keras.layers.BatchNormalization(),
+                                    tf.keras.layers.Dense(2)])
+    opt_tf = tf.keras.optimizers.Adam(0.01)
+    status = tf.train.Checkpoint(model=model_tf, optimizer=opt_tf).read(path)
+    opt_tf.build(model_tf.trainable_variables)  # slots: restored on creation (deferred)
+    status.assert_consumed()
+    expected["tapeflow_keras"] = {
+        "tf_reads": values(path), "tf_restore": "assert_consumed passed",
+        "tf_model_weights": [w.numpy().astype(np.float64).tolist() for w in model_tf.weights],
+        "tf_optimizer_variables": [np.asarray(v.numpy()).astype(np.float64).tolist()
+                                   for v in opt_tf.variables],
+        "tf_prediction": model_tf(x).numpy().astype(np.float64).tolist()}
+    with open(os.path.join(OUT, "expected.json"), "w") as f:
+        json.dump(expected, f, indent=1)
+        f.write("\n")
+    print("wrote", os.path.relpath(OUT))
+
+
+if __name__ == "__main__":
+    main()
