@@ -36,11 +36,12 @@ def fsync_dir(directory: str):
 
 
 @contextlib.contextmanager
-def atomic_write(path: str, sync_dir: bool = True):
+def atomic_write(path: str, sync_dir: bool = True, before_replace=None):
     """Open a temporary beside ``path`` for binary writing; on success it replaces ``path``.
 
-    On any exception (disk full, KeyboardInterrupt, ...) the temporary is removed and the
-    exception propagates; ``path`` is untouched.
+    ``before_replace()``, if given, runs once the temporary is complete and on disk, just
+    before the rename. On any exception (disk full, KeyboardInterrupt, ...) the temporary
+    is removed and the exception propagates; ``path`` is untouched.
     """
     directory, name = os.path.split(os.path.abspath(path))
     tmp = os.path.join(directory, f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
@@ -50,6 +51,8 @@ def atomic_write(path: str, sync_dir: bool = True):
             yield f
             f.flush()
             os.fsync(f.fileno())
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

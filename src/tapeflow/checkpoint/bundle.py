@@ -80,14 +80,19 @@ def write_bundle(prefix: str, tensors):
     """
     directory = os.path.dirname(os.path.abspath(prefix))
     os.makedirs(directory, exist_ok=True)
-    if os.path.exists(index_path(prefix)):
-        # Uncommit the old version first: a crash between the two renames below must
-        # leave "no checkpoint here", never an old index over new data.
-        os.remove(index_path(prefix))
-        atomic.fsync_dir(directory)
+
+    def uncommit_old():
+        # Overwriting a checkpoint: once the new data is safely on disk, remove the old
+        # index, so that a crash before the new index is in place leaves "no checkpoint
+        # here", never an old index over new data. A failed write leaves the old intact.
+        if os.path.exists(index_path(prefix)):
+            os.remove(index_path(prefix))
+            atomic.fsync_dir(directory)
+
     entries = []
     offset = 0
-    with atomic.atomic_write(data_path(prefix), sync_dir=False) as f:
+    with atomic.atomic_write(data_path(prefix), sync_dir=False,
+                             before_replace=uncommit_old) as f:
         for key, dtype_name, shape, value in tensors:
             buf, crc = _payload(dtype_name, value)
             f.write(buf)
