@@ -26,6 +26,16 @@ def _tables():
 
 _T = _tables()
 _T0_LIST = [int(x) for x in _T[0]]
+_wide = []  # two 65536-entry tables: four bytes in two lookups (made on first use)
+
+
+def _wide_tables():
+    if not _wide:
+        x = np.arange(65536, dtype=np.uint32)
+        lo, hi = x & 0xFF, x >> 8
+        _wide.append((_T[3][lo] ^ _T[2][hi]).astype(np.uint32))
+        _wide.append((_T[1][lo] ^ _T[0][hi]).astype(np.uint32))
+    return _wide
 
 try:  # an optional accelerator, never required
     import google_crc32c as _accel
@@ -83,21 +93,16 @@ def _raw(reg, data):
     block = data[:body].view("<u4").reshape(lanes, words)
     regs = np.zeros(lanes, np.uint32)
     regs[0] = reg
-    t0, t1, t2, t3 = _T
+    low, high = _wide_tables()
     tmp = np.empty(lanes, np.uint32)
-    for j in range(words):
+    acc = np.empty(lanes, np.uint32)
+    for j in range(words):  # slicing-by-4 with two 16-bit lookups per lane
         np.bitwise_xor(regs, block[:, j], out=regs)
-        np.bitwise_and(regs, 0xFF, out=tmp)
-        acc = t3[tmp]
-        np.right_shift(regs, 8, out=tmp)
-        tmp &= 0xFF
-        acc ^= t2[tmp]
+        np.bitwise_and(regs, 0xFFFF, out=tmp)
+        np.take(low, tmp, out=acc, mode="clip")
         np.right_shift(regs, 16, out=tmp)
-        tmp &= 0xFF
-        acc ^= t1[tmp]
-        np.right_shift(regs, 24, out=tmp)
-        acc ^= t0[tmp]
-        regs = acc
+        np.take(high, tmp, out=regs, mode="clip")
+        regs ^= acc
     length = 4 * words
     while regs.size > 1:  # join neighbours: left shifted past the right lane's bytes
         regs = _shift(regs[0::2], length) ^ regs[1::2]
