@@ -2,7 +2,6 @@
 from .checkpoint import (
     Checkpoint,
     CheckpointManager,
-    CheckpointReader,
     get_checkpoint_state,
     latest_checkpoint,
     list_variables,
@@ -10,5 +9,5 @@ from .checkpoint import (
     load_variable,
 )
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "get_checkpoint_state",
-           "latest_checkpoint", "list_variables", "load_checkpoint", "load_variable"]
+__all__ = ["Checkpoint", "CheckpointManager", "get_checkpoint_state", "latest_checkpoint",
+           "list_variables", "load_checkpoint", "load_variable"]
