@@ -31,12 +31,13 @@ def keras_program(tfm):
     """Sequential(Input, Dense, BatchNormalization, Dense) + Adam, two GradientTape steps."""
     keras = tfm.keras
     rng = np.random.default_rng(7)
-    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
-                              keras.layers.BatchNormalization(), keras.layers.Dense(2)])
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="d1"),
+                              keras.layers.BatchNormalization(name="bn"),
+                              keras.layers.Dense(2, name="d2")], name="seq")
     model.set_weights([rng.standard_normal(w.shape).astype(np.float32) * 0.5 + (
-        1.0 if "variance" in w.path else 0.0) * np.abs(rng.standard_normal(w.shape)).astype(
+        1.0 if "variance" in w.name else 0.0) * np.abs(rng.standard_normal(w.shape)).astype(
         np.float32) for w in model.weights])
-    opt = keras.optimizers.Adam(0.01)
+    opt = keras.optimizers.Adam(0.01, name="adam")
     x = rng.standard_normal((8, 3)).astype(np.float32)
     y = rng.standard_normal((8, 2)).astype(np.float32)
     loss_fn = keras.losses.MeanSquaredError()
@@ -51,9 +52,30 @@ def keras_program(tfm):
 def rnn_program(tfm):
     keras = tfm.keras
     rng = np.random.default_rng(3)
-    model = keras.Sequential([keras.layers.Embedding(10, 3), keras.layers.LSTM(4),
-                              keras.layers.Dense(1)])
+    model = keras.Sequential([keras.layers.Embedding(10, 3, name="emb"),
+                              keras.layers.LSTM(4, name="lstm"),
+                              keras.layers.Dense(1, name="out")], name="rnn")
     model(np.zeros((1, 5), np.int32))
     model.set_weights([rng.standard_normal(w.shape).astype(np.float32)
                        for w in model.weights])
     return model
+
+
+def functional_program(tfm):
+    """Model(Input, Conv2D, Flatten, Dense) + SGD with momentum, one GradientTape step."""
+    keras = tfm.keras
+    rng = np.random.default_rng(11)
+    inputs = keras.Input((4, 5, 2), name="image")
+    conv = keras.layers.Conv2D(3, 2, activation="relu", name="conv")(inputs)
+    hidden = keras.layers.Flatten(name="flat")(conv)
+    model = keras.Model(inputs, keras.layers.Dense(2, name="head")(hidden), name="fn")
+    model.set_weights([rng.standard_normal(w.shape).astype(np.float32) * 0.3
+                       for w in model.weights])
+    opt = keras.optimizers.SGD(0.05, momentum=0.9, name="sgd")
+    x = rng.standard_normal((6, 4, 5, 2)).astype(np.float32)
+    y = rng.standard_normal((6, 2)).astype(np.float32)
+    with tfm.GradientTape() as tape:
+        loss = keras.losses.MeanSquaredError()(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    return model, opt, x, y

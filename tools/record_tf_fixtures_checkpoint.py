@@ -3,9 +3,10 @@
 Run from the repository root with the TensorFlow venv:
     /work/tfvenv/bin/python tools/record_tf_fixtures_checkpoint.py
 Writes tests/fixtures/checkpoint/:
-- ``tf_module/``, ``tf_keras/``: checkpoints written by TensorFlow (a tf.Module graph of
-  several dtypes; a Keras Sequential + Adam after two steps, an Embedding/LSTM stack);
-- ``tapeflow_module/``, ``tapeflow_keras/``: the same programs saved by tapeflow (imported
+- ``tf_module/``, ``tf_keras/``, ``tf_rnn/``, ``tf_functional/``: checkpoints written by
+  TensorFlow (a tf.Module graph of several dtypes; a Keras Sequential + Adam after two
+  steps; an Embedding/LSTM stack; a functional Conv2D model + SGD with momentum);
+- ``tapeflow_*/``: the same programs saved by tapeflow (imported
   from src/ here), then read back by TensorFlow: list_variables, every value, and a
   ``tf.train.Checkpoint.restore`` into the same TensorFlow objects with assert_consumed;
 - ``expected.json``: all of that. tapeflow's tests never import TensorFlow.
@@ -26,7 +27,12 @@ sys.path.insert(0, os.path.join(ROOT, "src"))
 import tapeflow  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_programs import keras_program, module_program, rnn_program  # noqa: E402
+from checkpoint_programs import (  # noqa: E402
+    functional_program,
+    keras_program,
+    module_program,
+    rnn_program,
+)
 
 
 def values(path):
@@ -78,6 +84,12 @@ def main(tmp="/tmp/tapeflow_ckpt_fixtures"):
     expected["tf_rnn"] = {"values": values(path), "x": xr.tolist(),
                           "prediction": rnn(xr).numpy().astype(np.float64).tolist()}
 
+    fn_model, fn_opt, xf, _ = functional_program(tf)
+    path = copy(tf.train.Checkpoint(model=fn_model, optimizer=fn_opt).write(
+        f"{tmp}/tf_functional/c"), "tf_functional")
+    expected["tf_functional"] = {"values": values(path), "x": xf.tolist(),
+                                 "prediction": fn_model(xf).numpy().astype(np.float64).tolist()}
+
     # tapeflow writes; TensorFlow reads and restores.
     net_tp = module_program(tapeflow)
     path = copy(tapeflow.train.Checkpoint(model=net_tp).write(f"{tmp}/tp_module/c"),
@@ -108,6 +120,19 @@ def main(tmp="/tmp/tapeflow_ckpt_fixtures"):
         "tf_optimizer_variables": [np.asarray(v.numpy()).astype(np.float64).tolist()
                                    for v in opt_tf.variables],
         "tf_prediction": model_tf(x).numpy().astype(np.float64).tolist()}
+    fn_tp, fn_opt_tp, xf, _ = functional_program(tapeflow)
+    path = copy(tapeflow.train.Checkpoint(model=fn_tp, optimizer=fn_opt_tp).write(
+        f"{tmp}/tp_functional/c"), "tapeflow_functional")
+    inputs = tf.keras.Input((4, 5, 2))
+    hidden = tf.keras.layers.Flatten()(tf.keras.layers.Conv2D(3, 2, activation="relu")(inputs))
+    fn_tf = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(hidden))
+    sgd_tf = tf.keras.optimizers.SGD(0.05, momentum=0.9)
+    status = tf.train.Checkpoint(model=fn_tf, optimizer=sgd_tf).read(path)
+    sgd_tf.build(fn_tf.trainable_variables)
+    status.assert_consumed()
+    expected["tapeflow_functional"] = {
+        "tf_reads": values(path), "tf_restore": "assert_consumed passed",
+        "tf_prediction": fn_tf(xf).numpy().astype(np.float64).tolist()}
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
         f.write("\n")
