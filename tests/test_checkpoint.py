@@ -478,3 +478,21 @@ def test_copy_of_fixture_loads_from_its_directory_with_a_state_file(tmp_path):
     assert tf.train.latest_checkpoint(str(tmp_path)) == str(tmp_path / "ckpt-7")
     names = [n for n, _ in tf.train.list_variables(str(tmp_path))]
     assert "model/encoder/w/.ATTRIBUTES/VARIABLE_VALUE" in names
+
+
+def test_state_files_interoperate_with_tensorflows_manager(tmp_path):
+    # TensorFlow read tapeflow's directory (recorded) ...
+    assert EXPECTED["tapeflow_manager"] == {"tf_latest": "ckpt-3", "tf_restored_v": 3.0,
+                                            "tf_manager_checkpoints": ["ckpt-2", "ckpt-3"]}
+    # ... and tapeflow continues a directory TensorFlow's manager wrote.
+    directory = tmp_path / "run"
+    shutil.copytree(os.path.join(FIX, "tf_manager"), directory)
+    v = tf.Variable(0.0)
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(directory), 2)
+    assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-2", "ckpt-3"]
+    assert manager.restore_or_initialize() == str(directory / "ckpt-3")
+    assert float(v.numpy()) == 3.0
+    assert os.path.basename(manager.save()) == "ckpt-4"  # save_counter came back as 3
+    assert sorted(os.listdir(directory)) == [
+        "checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
+        "ckpt-4.data-00000-of-00001", "ckpt-4.index"]

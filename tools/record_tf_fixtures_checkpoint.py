@@ -133,6 +133,28 @@ def main(tmp="/tmp/tapeflow_ckpt_fixtures"):
     expected["tapeflow_functional"] = {
         "tf_reads": values(path), "tf_restore": "assert_consumed passed",
         "tf_prediction": fn_tf(xf).numpy().astype(np.float64).tolist()}
+    # State files: a TensorFlow manager's directory for tapeflow; tapeflow's read by TF.
+    tf_dir = os.path.join(OUT, "tf_manager")
+    shutil.rmtree(tf_dir, ignore_errors=True)
+    counter = tf.Variable(0.0)
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=counter), tf_dir, max_to_keep=2)
+    for i in range(3):
+        counter.assign(float(i + 1))
+        manager.save()
+    tp_dir = f"{tmp}/tp_manager"
+    tp_counter = tapeflow.Variable(0.0)
+    tp_manager = tapeflow.train.CheckpointManager(tapeflow.train.Checkpoint(v=tp_counter),
+                                                  tp_dir, max_to_keep=2)
+    for i in range(3):
+        tp_counter.assign(float(i + 1))
+        tp_manager.save()
+    tf_view = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(0.0)), tp_dir, 2)
+    restored = tf.Variable(0.0)
+    tf.train.Checkpoint(v=restored).restore(tf.train.latest_checkpoint(tp_dir)).assert_consumed()
+    expected["tapeflow_manager"] = {
+        "tf_latest": os.path.basename(tf.train.latest_checkpoint(tp_dir)),
+        "tf_manager_checkpoints": [os.path.basename(p) for p in tf_view.checkpoints],
+        "tf_restored_v": float(restored.numpy())}
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
         f.write("\n")
