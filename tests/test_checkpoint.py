@@ -496,3 +496,24 @@ def test_state_files_interoperate_with_tensorflows_manager(tmp_path):
     assert sorted(os.listdir(directory)) == [
         "checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
         "ckpt-4.data-00000-of-00001", "ckpt-4.index"]
+
+
+def test_restore_dtype_mismatch_raises_tensorflows_error(tmp_path):
+    path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(str(tmp_path / "c"))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="tensor_name = v/.ATTRIBUTES/VARIABLE_VALUE; expected dtype "
+                             "int32 does not equal original dtype float"):
+        tf.train.Checkpoint(v=tf.Variable(1, dtype=tf.int32)).read(path)
+
+
+def test_optimizer_with_a_schedule_saves_no_learning_rate_as_keras(tmp_path):
+    schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+    opt = tf.keras.optimizers.Adam(schedule)
+    v = tf.Variable([1.0, 2.0])
+    opt.apply_gradients([(tf.constant([0.5, 0.5]), v)])
+    path = tf.train.Checkpoint(o=opt).write(str(tmp_path / "c"))
+    # The keys TensorFlow 2.21 + Keras 3 write for the same optimizer (probed).
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "o/_iterations/.ATTRIBUTES/VARIABLE_VALUE",
+        "o/_trainable_variables/0/.ATTRIBUTES/VARIABLE_VALUE",
+        "o/_variables/1/.ATTRIBUTES/VARIABLE_VALUE", "o/_variables/2/.ATTRIBUTES/VARIABLE_VALUE"]

@@ -4,6 +4,7 @@ import warnings
 import weakref
 
 from .._core import dtypes as _dt
+from .._core import errors
 from .._core.backend import np
 from .._core.errors import NotFoundError
 from .._core.variable import Variable
@@ -178,6 +179,10 @@ class _no_scope:  # noqa: N801
         name_scope_stack.pop()
 
 
+# TensorFlow's DataTypeString names, as RestoreV2's messages print them.
+_TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 class _Restore:
     """One restore: the saved graph walked alongside the live objects, resumable."""
 
@@ -249,6 +254,12 @@ class _Restore:
         for name, _, key in node.attributes:
             if name != VALUE or not isinstance(obj, Variable):
                 continue
+            stored = self.reader.dtype_name(key)
+            if stored != obj.dtype.name:
+                want = _TF_NAMES.get(obj.dtype.name, obj.dtype.name)
+                raise errors.InvalidArgumentError(
+                    None, None, f"tensor_name = {key}; expected dtype {want} does not equal "
+                    f"original dtype {_TF_NAMES.get(stored, stored)} [Op:RestoreV2]")
             value = self.reader.read(key)
             var_shape = tuple(obj.shape.as_list()) if hasattr(obj.shape, "as_list") else ()
             if tuple(value.shape) != var_shape:

@@ -135,8 +135,14 @@ def _layer_children(layer, k):
 
 def _optimizer_children(opt):
     tracked = getattr(opt, "_tracked_variables", [])
-    out = [("_variables", opt._variables), ("_trainable_variables", tracked),
-           ("_iterations", opt._iterations), ("_learning_rate", opt._learning_rate)]
+    if getattr(opt, "_schedule", None) is not None:
+        # Keras 3 keeps the schedule, not a variable, as the learning rate: it is not saved.
+        variables = [v for v in opt._variables if v is not opt._learning_rate]
+        out = [("_variables", variables), ("_trainable_variables", tracked),
+               ("_iterations", opt._iterations)]
+    else:
+        out = [("_variables", opt._variables), ("_trainable_variables", tracked),
+               ("_iterations", opt._iterations), ("_learning_rate", opt._learning_rate)]
     for kind, name in _OPTIMIZER_LISTS:
         if kind in opt._slot_kinds():
             out.append((name, [opt._slots[(v._id, kind)] for v in tracked
