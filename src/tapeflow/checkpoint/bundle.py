@@ -138,18 +138,28 @@ class BundleReader:
         if header.num_shards != 1:
             raise DataLossError(None, None, f"{path}: checkpoints in {header.num_shards} "
                                 "shards are not supported")
-        self._data = None
+        self._size = None
 
-    def _data_bytes(self):
-        if self._data is None:
-            path = data_path(self.prefix)
-            try:
-                with open(path, "rb") as f:
-                    self._data = np.fromfile(f, np.uint8)
-            except FileNotFoundError:
-                raise DataLossError(None, None, f"{path} is missing: the checkpoint "
-                                    f"{self.prefix} is incomplete") from None
-        return self._data
+    def _bytes(self, offset, size, key):
+        """``size`` bytes at ``offset`` of the data file, read into a fresh array."""
+        path = data_path(self.prefix)
+        try:
+            with open(path, "rb", buffering=0) as f:
+                if self._size is None:
+                    self._size = os.fstat(f.fileno()).st_size
+                if offset + size > self._size:
+                    raise DataLossError(None, None, f"Truncated data file {path}: {key} needs "
+                                        f"bytes {offset}..{offset + size} of {self._size}")
+                buf = np.empty(size, np.uint8)
+                f.seek(offset)
+                got = f.readinto(memoryview(buf)) if size else 0
+        except FileNotFoundError:
+            raise DataLossError(None, None, f"{path} is missing: the checkpoint "
+                                f"{self.prefix} is incomplete") from None
+        if got != size:
+            raise DataLossError(None, None, f"Truncated data file {path}: read {got} of "
+                                f"{size} bytes for {key}")
+        return buf
 
     @staticmethod
     def _check(key, path, entry, actual):
@@ -169,11 +179,7 @@ class BundleReader:
         if e.has_slices:
             raise DataLossError(None, None, f"{key} in {path} is a partitioned (sliced) "
                                 "variable; tapeflow reads whole tensors only")
-        data = self._data_bytes()
-        if e.offset + e.size > data.size:
-            raise DataLossError(None, None, f"Truncated data file {path}: {key} needs bytes "
-                                f"{e.offset}..{e.offset + e.size} of {data.size}")
-        buf = data[e.offset:e.offset + e.size]
+        buf = self._bytes(e.offset, e.size, key)
         name = DTYPES.get(e.dtype)
         n = int(np.prod(e.shape, dtype=np.int64)) if e.shape else 1
         if name == "string":
@@ -191,8 +197,9 @@ class BundleReader:
         if arr.size != n:
             raise DataLossError(None, None, f"{key} in {path}: {e.size} bytes for shape "
                                 f"{list(e.shape)}")
-        # A native, canonical dtype object: ops compare dtypes by identity.
-        return arr.reshape(e.shape).astype(np.dtype(arr.dtype.type), copy=True)
+        # A native, canonical dtype object (ops compare dtypes by identity); no copy when
+        # the stored order is the machine's.
+        return arr.reshape(e.shape).astype(np.dtype(arr.dtype.type), copy=False)
 
 
 def _parse_strings(buf, n, path, key):

@@ -7,6 +7,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.errors import NotFoundError
+from .._core.tensor import Tensor
 from .._core.variable import Variable
 from . import atomic, bundle, state, tracking
 from ._proto import ObjectGraph
@@ -266,7 +267,8 @@ class _Restore:
                 raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
                                  f"attempting to restore variable with shape "
                                  f"{tuple(var_shape)} and name {obj.name}.")
-            obj.assign(np.asarray(value).astype(obj.dtype._np, copy=False))
+            # RestoreV2's output: a fresh array the variable may own, no further copy.
+            obj.assign(Tensor(np.asarray(value).astype(obj.dtype._np, copy=False)))
 
     def unmatched_nodes(self):
         return [i for i, node in enumerate(self.graph.nodes)
