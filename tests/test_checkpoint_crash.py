@@ -61,6 +61,10 @@ def test_sigkill_at_random_moments_always_leaves_a_complete_latest_checkpoint(tm
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         steps.append(_check_latest(directory))
+        # Loaders ignored the killed process's temporary; earlier ones were removed by the
+        # next process's first save.
+        from tapeflow.checkpoint.atomic import is_temporary
+        assert len([n for n in os.listdir(directory) if is_temporary(n)]) <= 1
     # Progress across rounds: each restart resumes from the last committed step.
     reached = [s for s in steps if s is not None]
     assert reached == sorted(reached) and len(reached) >= rounds // 2
