@@ -203,6 +203,17 @@ def test_checkpoint_root_puts_the_roots_children_on_top(tmp_path):
 
 
 # -- tf.Module ---------------------------------------------------------------------------
+def test_nested_modules_order_and_keys_as_tensorflow(tmp_path):
+    rec = EXPECTED["tf_nested_module"]
+    top = programs.nested_module_program(tf)
+    assert [m.name for m in top.submodules] == rec["submodules"]
+    assert [v.name for v in top.variables] == rec["variables"]
+    assert [v.name for v in top.trainable_variables] == rec["trainable_variables"]
+    assert [m.name for m in top.a.submodules] == rec["a_submodules"]
+    path = tf.train.Checkpoint(top=top).write(str(tmp_path / "c"))
+    assert [k for k, _ in tf.train.list_variables(path)] == rec["keys"]
+
+
 def test_module_name_scope_prefixes_and_validation():
     class M(tf.Module):
         @tf.Module.with_name_scope
@@ -517,3 +528,22 @@ def test_optimizer_with_a_schedule_saves_no_learning_rate_as_keras(tmp_path):
         "_CHECKPOINTABLE_OBJECT_GRAPH", "o/_iterations/.ATTRIBUTES/VARIABLE_VALUE",
         "o/_trainable_variables/0/.ATTRIBUTES/VARIABLE_VALUE",
         "o/_variables/1/.ATTRIBUTES/VARIABLE_VALUE", "o/_variables/2/.ATTRIBUTES/VARIABLE_VALUE"]
+
+
+def test_deferred_restore_reaches_sublayers_made_in_build(tmp_path):
+    class Block(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.inner = tf.keras.layers.Dense(2)
+            self.inner.build(input_shape)
+
+        def call(self, x):
+            return self.inner(x)
+
+    x = np.ones((1, 3), np.float32)
+    block = Block()
+    expected = block(x).numpy()
+    path = tf.train.Checkpoint(block=block).write(str(tmp_path / "c"))
+    fresh = Block()
+    status = tf.train.Checkpoint(block=fresh).read(path)
+    np.testing.assert_array_equal(fresh(x).numpy(), expected)
+    status.assert_consumed()

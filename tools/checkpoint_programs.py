@@ -79,3 +79,23 @@ def functional_program(tfm):
     grads = tape.gradient(loss, model.trainable_variables)
     opt.apply_gradients(zip(grads, model.trainable_variables))
     return model, opt, x, y
+
+
+def nested_module_program(tfm):
+    """Three levels of tf.Module, through attributes, a tuple and a dict."""
+
+    def leaf(name, value):
+        m = tfm.Module(name=name)
+        with m.name_scope:
+            m.v = tfm.Variable(value, name="v")
+        return m
+
+    top = tfm.Module(name="top")
+    top.z = leaf("z", 1.0)
+    top.a = tfm.Module(name="a")
+    top.a.pair = (leaf("a_first", 2.0), leaf("a_second", 3.0))
+    top.a.deep = tfm.Module(name="deep")
+    top.a.deep.d = {"y": leaf("deep_y", 4.0), "x": leaf("deep_x", 5.0)}
+    with top.name_scope:
+        top.w = tfm.Variable(0.5, name="w", trainable=False)
+    return top

@@ -31,6 +31,7 @@ from checkpoint_programs import (  # noqa: E402
     functional_program,
     keras_program,
     module_program,
+    nested_module_program,
     rnn_program,
 )
 
@@ -67,6 +68,14 @@ def main(tmp="/tmp/tapeflow_ckpt_fixtures"):
     expected["tf_module"] = {"values": values(path),
                              "variable_names": [v.name for v in net.variables],
                              "submodules": [m.name for m in net.submodules]}
+    nested = nested_module_program(tf)
+    expected["tf_nested_module"] = {
+        "submodules": [m.name for m in nested.submodules],
+        "variables": [v.name for v in nested.variables],
+        "trainable_variables": [v.name for v in nested.trainable_variables],
+        "a_submodules": [m.name for m in nested.a.submodules],
+        "keys": [k for k, _ in tf.train.list_variables(
+            tf.train.Checkpoint(top=nested).write(f"{tmp}/nested/c"))]}
     model, opt, x, y = keras_program(tf)
     path = copy(tf.train.Checkpoint(model=model, optimizer=opt).write(f"{tmp}/tf_keras/c"),
                 "tf_keras")

@@ -265,6 +265,7 @@ class Layer:
                 finally:
                     building.pop()
                 self.built = True
+                _tracking.created(self)  # sublayers made in build: pending restores reach them
             if self._call_has_training:
                 kwargs["training"] = training
             _training_stack.append(training)
