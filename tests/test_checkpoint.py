@@ -78,6 +78,19 @@ def test_index_table_and_object_graph_reencode_to_tensorflows_bytes():
         assert _proto.ObjectGraph.decode(graph).encode() == graph
 
 
+def test_tensorflow_module_checkpoint_restores_into_the_same_module_graph():
+    net = programs.module_program(tf)
+    for v in net.variables:
+        v.assign(np.zeros(v.shape, v.dtype.as_numpy_dtype))
+    tf.train.Checkpoint(model=net).read(os.path.join(FIX, "tf_module", "ckpt")).assert_consumed()
+    values = EXPECTED["tf_module"]["values"]
+    assert net.encoder.w.numpy().tolist() == values[
+        "model/encoder/w/.ATTRIBUTES/VARIABLE_VALUE"]["value"]
+    assert net.blocks[1].b.numpy().tolist() == [0.5, -1.25]
+    assert net.extras["half"].numpy().tolist() == [1.5, 2.25]
+    assert bool(net.extras["flag"].numpy()) and int(net.extras["steps"].numpy()) == 7
+
+
 def test_module_names_and_order_as_tensorflow():
     net = programs.module_program(tf)
     assert [v.name for v in net.variables] == EXPECTED["tf_module"]["variable_names"]
