@@ -560,3 +560,13 @@ def test_deferred_restore_reaches_sublayers_made_in_build(tmp_path):
     status = tf.train.Checkpoint(block=fresh).read(path)
     np.testing.assert_array_equal(fresh(x).numpy(), expected)
     status.assert_consumed()
+
+
+def test_checkpoint_options_write_callbacks_get_the_path(tmp_path):
+    seen = []
+    options = tf.train.CheckpointOptions(experimental_write_callbacks=[seen.append])
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    path = ckpt.save(str(tmp_path / "c"), options=options)
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path / "m"), 1)
+    path2 = manager.save(options=options)
+    assert seen == [path, path2]

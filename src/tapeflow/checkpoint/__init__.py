@@ -9,15 +9,17 @@ One module per concept, bottom up:
 - ``tracking``: the named children of modules, Keras objects, lists and dicts, and
   deferred restoration; ``module``: ``tf.Module``;
 - ``graph``: the object graph as saved; ``checkpoint``: ``tf.train.Checkpoint``;
+  ``options``: ``tf.train.CheckpointOptions``;
 - ``state``: the ``checkpoint`` state file; ``manager``: ``tf.train.CheckpointManager``;
 - ``reader``: ``load_checkpoint``, ``list_variables``, ``load_variable``.
 """
 from .checkpoint import Checkpoint, CheckpointLoadStatus
 from .manager import CheckpointManager
 from .module import Module
+from .options import CheckpointOptions
 from .reader import CheckpointReader, list_variables, load_checkpoint, load_variable
 from .state import CheckpointState, get_checkpoint_state, latest_checkpoint
 
-__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "Module",
+__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "Module", "CheckpointOptions",
            "CheckpointReader", "list_variables", "load_checkpoint", "load_variable",
            "CheckpointState", "get_checkpoint_state", "latest_checkpoint"]

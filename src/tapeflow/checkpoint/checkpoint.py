@@ -99,6 +99,8 @@ class Checkpoint:
         graph, tensors = serialize(self)
         tensors.append((OBJECT_GRAPH_KEY, "string", (), np.array(graph.encode(), object)))
         bundle.write_bundle(file_prefix, tensors)
+        for callback in getattr(options, "experimental_write_callbacks", None) or ():
+            callback(file_prefix)
         return file_prefix
 
     def save(self, file_prefix, options=None) -> str:
@@ -118,7 +120,7 @@ class Checkpoint:
         n = int(counter.numpy())
         path = f"{file_prefix}-{n}"
         try:
-            self.write(path)
+            self.write(path, options)
         except BaseException:
             counter.assign_sub(np.int64(1))
             raise

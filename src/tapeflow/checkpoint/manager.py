@@ -164,7 +164,7 @@ class CheckpointManager:
         counter.assign_add(counter.dtype.as_numpy_dtype(1))
         try:
             number = _evaluate(counter if checkpoint_number is None else checkpoint_number)
-            path = self._checkpoint.write(f"{self._checkpoint_prefix}-{number}")
+            path = self._checkpoint.write(f"{self._checkpoint_prefix}-{number}", options)
         except BaseException:
             counter.assign_sub(counter.dtype.as_numpy_dtype(1))
             raise
