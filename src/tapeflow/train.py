@@ -10,5 +10,5 @@ from .checkpoint import (
     load_variable,
 )
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "get_checkpoint_state", "latest_checkpoint",
-           "list_variables", "load_checkpoint", "load_variable"]
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "get_checkpoint_state",
+           "latest_checkpoint", "list_variables", "load_checkpoint", "load_variable"]
