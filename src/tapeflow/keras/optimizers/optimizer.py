@@ -48,6 +48,7 @@ class Optimizer:
         self._slots = {}
         self._variables = [self._iterations, self._learning_rate]
         self._tracked_variables = []  # the variables built for, in order (for checkpoints)
+        self._tracked_ids = set()
         self.built = False
 
     @property
@@ -110,8 +111,10 @@ class Optimizer:
         if new or not self.built:
             self.build(new)
             self.built = True
-            known = {v._id for v in self._tracked_variables}
-            self._tracked_variables += [v for v in new if v._id not in known]
+            for v in new:
+                if v._id not in self._tracked_ids:
+                    self._tracked_ids.add(v._id)
+                    self._tracked_variables.append(v)
             _tracking.created(self)  # a pending checkpoint restore fills the new slots
 
     def _slot_kinds(self):
