@@ -4,6 +4,7 @@ Fixtures in tests/fixtures/checkpoint were written and read by TensorFlow 2.21 +
 (tools/record_tf_fixtures_checkpoint.py)."""
 import json
 import os
+import pathlib
 import shutil
 import struct
 import sys
@@ -72,7 +73,7 @@ def test_reads_tensorflow_checkpoints_with_identical_values(name):
 def test_index_table_and_object_graph_reencode_to_tensorflows_bytes():
     for name in ("tf_module", "tf_keras", "tf_rnn", "tf_functional"):
         prefix = os.path.join(FIX, name, "ckpt")
-        raw = open(prefix + ".index", "rb").read()
+        raw = pathlib.Path(prefix + ".index").read_bytes()
         assert sstable.build_table(sstable.read_table(raw)) == raw
         graph = BundleReader(prefix).read("_CHECKPOINTABLE_OBJECT_GRAPH")[()]
         assert _proto.ObjectGraph.decode(graph).encode() == graph
@@ -101,9 +102,9 @@ def test_tapeflow_module_checkpoint_is_byte_identical_to_tensorflows(tmp_path):
     net = programs.module_program(tf)
     prefix = tf.train.Checkpoint(model=net).write(str(tmp_path / "c"))
     for ext in (".index", ".data-00000-of-00001"):
-        mine = open(prefix + ext, "rb").read()
-        assert mine == open(os.path.join(FIX, "tf_module", "ckpt" + ext), "rb").read()
-        assert mine == open(os.path.join(FIX, "tapeflow_module", "ckpt" + ext), "rb").read()
+        mine = pathlib.Path(prefix + ext).read_bytes()
+        assert mine == pathlib.Path(os.path.join(FIX, "tf_module", "ckpt" + ext)).read_bytes()
+        assert mine == pathlib.Path(os.path.join(FIX, "tapeflow_module", "ckpt" + ext)).read_bytes()
 
 
 def test_tensorflow_read_and_restored_tapeflows_checkpoints():
@@ -121,9 +122,9 @@ def test_tapeflow_keras_checkpoint_is_reproduced_byte_for_byte(tmp_path):
     model, opt, _, _ = programs.keras_program(tf)
     prefix = tf.train.Checkpoint(model=model, optimizer=opt).write(str(tmp_path / "c"))
     ref = os.path.join(FIX, "tapeflow_keras", "ckpt")
-    assert open(prefix + ".index", "rb").read() == open(ref + ".index", "rb").read()
-    assert (open(prefix + ".data-00000-of-00001", "rb").read()
-            == open(ref + ".data-00000-of-00001", "rb").read())
+    assert pathlib.Path(prefix + ".index").read_bytes() == pathlib.Path(ref + ".index").read_bytes()
+    assert (pathlib.Path(prefix + ".data-00000-of-00001").read_bytes()
+            == pathlib.Path(ref + ".data-00000-of-00001").read_bytes())
     keys = {k for k, _ in tf.train.list_variables(prefix)}
     assert keys == set(EXPECTED["tf_keras"]["values"]) | {"_CHECKPOINTABLE_OBJECT_GRAPH"}
 
@@ -170,7 +171,7 @@ def test_functional_conv_model_and_sgd_momentum_both_ways(tmp_path):
     ref = os.path.join(FIX, "tapeflow_functional", "ckpt")
     prefix = tf.train.Checkpoint(model=model, optimizer=opt).write(str(tmp_path / "c"))
     for ext in (".index", ".data-00000-of-00001"):  # the files TensorFlow restored
-        assert open(prefix + ext, "rb").read() == open(ref + ext, "rb").read()
+        assert pathlib.Path(prefix + ext).read_bytes() == pathlib.Path(ref + ext).read_bytes()
     np.testing.assert_allclose(model(x).numpy(), EXPECTED["tapeflow_functional"][
         "tf_prediction"], rtol=1e-5, atol=1e-6)  # what TensorFlow predicts from our file
     fresh, fresh_opt, _, _ = programs.functional_program(tf)
@@ -270,7 +271,7 @@ def test_save_counts_writes_state_file_and_restore_matches_by_graph(tmp_path):
     m.w.assign([3.0, 4.0])
     p2 = ckpt.save(str(tmp_path / "c"))
     assert (os.path.basename(p1), os.path.basename(p2)) == ("c-1", "c-2")
-    assert open(tmp_path / "checkpoint").read() == (
+    assert (tmp_path / "checkpoint").read_text() == (
         'model_checkpoint_path: "c-2"\nall_model_checkpoint_paths: "c-2"\n')
     assert tf.train.latest_checkpoint(str(tmp_path)) == p2
     other = _net()  # another object with the same attribute names
@@ -409,7 +410,7 @@ def test_manager_keeps_max_to_keep_and_writes_tensorflows_state_file(tmp_path):
         "ckpt-3.data-00000-of-00001", "ckpt-3.index"]
     assert manager.checkpoints == paths[1:] and manager.latest_checkpoint == paths[2]
     assert tf.train.latest_checkpoint(str(tmp_path)) == paths[2]
-    lines = open(tmp_path / "checkpoint").read().splitlines()
+    lines = (tmp_path / "checkpoint").read_text().splitlines()
     assert lines[:3] == ['model_checkpoint_path: "ckpt-3"', 'all_model_checkpoint_paths: '
                          '"ckpt-2"', 'all_model_checkpoint_paths: "ckpt-3"']
     assert [line.split(":")[0] for line in lines[3:]] == [
@@ -483,12 +484,12 @@ def test_bfloat16_and_strings_round_trip(tmp_path):
 
 def test_index_layout_is_a_leveldb_table_with_tensorflows_entries(tmp_path):
     prefix = tf.train.Checkpoint(w=tf.Variable([1.0, 2.0])).write(str(tmp_path / "c"))
-    raw = open(prefix + ".index", "rb").read()
+    raw = pathlib.Path(prefix + ".index").read_bytes()
     assert struct.unpack("<Q", raw[-8:])[0] == 0xDB4775248B80FB57
     entries = dict(sstable.read_table(raw))
     assert entries[b""] == b"\x08\x01\x1a\x02\x08\x01"  # num_shards 1, version {producer 1}
     e = _proto.BundleEntry.decode(entries[b"w/.ATTRIBUTES/VARIABLE_VALUE"])
-    data = open(prefix + ".data-00000-of-00001", "rb").read()
+    data = pathlib.Path(prefix + ".data-00000-of-00001").read_bytes()
     assert (e.dtype, e.shape, e.offset, e.size) == (1, (2,), 0, 8)
     assert data[:8] == np.float32([1, 2]).tobytes()
     assert crc32c.unmask(e.crc32c) == crc32c.value(data[:8])

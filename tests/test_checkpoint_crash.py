@@ -1,5 +1,6 @@
 """Nothing lost: SIGKILL during saves, disk full, damaged files (checkpoint package)."""
 import os
+import pathlib
 import random
 import signal
 import subprocess
@@ -132,12 +133,12 @@ def _saved(tmp_path):
 
 
 def _corrupt(path, offset, data=None):
-    raw = bytearray(open(path, "rb").read())
+    raw = bytearray(pathlib.Path(path).read_bytes())
     if data is None:
         raw = raw[:offset]
     else:
         raw[offset:offset + len(data)] = data
-    open(path, "wb").write(bytes(raw))
+    pathlib.Path(path).write_bytes(bytes(raw))
 
 
 def test_flipped_byte_in_data_raises_data_loss_naming_the_file(tmp_path):
@@ -158,13 +159,13 @@ def test_truncated_data_raises_data_loss(tmp_path):
 
 def test_wrong_magic_and_bad_block_checksum_in_index_raise_data_loss(tmp_path):
     prefix = _saved(tmp_path)
-    good = open(prefix + ".index", "rb").read()
+    good = pathlib.Path(prefix + ".index").read_bytes()
     _corrupt(prefix + ".index", len(good) - 8, b"\x00" * 8)
     with pytest.raises(tf.errors.DataLossError, match=r"bad magic number.*|c\.index"):
         tf.train.list_variables(prefix)
     with pytest.raises(tf.errors.DataLossError, match=r"c\.index"):
         tf.train.list_variables(prefix)
-    open(prefix + ".index", "wb").write(good)
+    pathlib.Path(prefix + ".index").write_bytes(good)
     _corrupt(prefix + ".index", 3, b"\xee")
     with pytest.raises(tf.errors.DataLossError, match=r"block checksum mismatch in .*c\.index"):
         tf.train.load_checkpoint(prefix)
