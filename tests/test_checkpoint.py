@@ -571,3 +571,27 @@ def test_checkpoint_options_write_callbacks_get_the_path(tmp_path):
     manager = tf.train.CheckpointManager(ckpt, str(tmp_path / "m"), 1)
     path2 = manager.save(options=options)
     assert seen == [path, path2]
+
+
+def test_restore_then_fit_continues_like_an_uninterrupted_fit(tmp_path):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((32, 3)).astype(np.float32)
+    y = rng.standard_normal((32, 1)).astype(np.float32)
+
+    def compiled():
+        model = _keras_model()
+        model.compile(tf.keras.optimizers.Adam(0.02), "mse")
+        return model
+
+    model = compiled()
+    model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "c"))  # optimizer: model's
+    model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    fresh = compiled()
+    status = tf.train.Checkpoint(model=fresh).restore(path)
+    fresh.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    status.assert_consumed()
+    assert int(fresh.optimizer.iterations.numpy()) == 16
+    for a, b in zip(model.weights + model.optimizer.variables,
+                    fresh.weights + fresh.optimizer.variables):
+        assert np.array_equal(a.numpy(), b.numpy())
