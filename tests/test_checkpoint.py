@@ -595,3 +595,14 @@ def test_restore_then_fit_continues_like_an_uninterrupted_fit(tmp_path):
     for a, b in zip(model.weights + model.optimizer.variables,
                     fresh.weights + fresh.optimizer.variables):
         assert np.array_equal(a.numpy(), b.numpy())
+
+
+def test_name_scopes_are_per_thread():
+    import threading
+    names = []
+    with tf.name_scope("main"):
+        t = threading.Thread(target=lambda: names.append(tf.Variable(1.0, name="v").name))
+        t.start()
+        t.join()
+        names.append(tf.Variable(1.0, name="v").name)
+    assert names == ["v:0", "main/v:0"]

@@ -2,7 +2,7 @@
 import contextlib
 
 from ._core.tensor import _TensorLike
-from ._core.variable import name_scope_stack as _name_scopes
+from ._core.variable import name_scopes as _name_scopes
 from .ops import math_ops as _m
 from .ops._helpers import to_tensor
 
@@ -57,7 +57,8 @@ class name_scope:  # noqa: N801 (TensorFlow's name)
         return self._name
 
     def __enter__(self) -> str:
-        old = _name_scopes[-1]
+        stack = _name_scopes.stack
+        old = stack[-1]
         name = self._name
         if not name:
             scope = ""
@@ -65,11 +66,11 @@ class name_scope:  # noqa: N801 (TensorFlow's name)
             scope = name
         else:
             scope = f"{old}{name}/"
-        _name_scopes.append(scope)
+        stack.append(scope)
         return scope
 
     def __exit__(self, *exc):
-        _name_scopes.pop()
+        _name_scopes.stack.pop()
         return False
 
 

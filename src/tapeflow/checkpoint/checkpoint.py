@@ -8,7 +8,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.errors import NotFoundError
 from .._core.tensor import Tensor
-from .._core.variable import Variable
+from .._core.variable import Variable, name_scopes
 from . import atomic, bundle, state, tracking
 from ._proto import ObjectGraph
 from .graph import OBJECT_GRAPH_KEY, VALUE, serialize
@@ -174,12 +174,10 @@ class _no_scope:  # noqa: N801
     """Make a variable outside any tf.name_scope (``save_counter`` is never prefixed)."""
 
     def __enter__(self):
-        from .._core.variable import name_scope_stack
-        name_scope_stack.append("")
+        name_scopes.stack.append("")
 
     def __exit__(self, *exc):
-        from .._core.variable import name_scope_stack
-        name_scope_stack.pop()
+        name_scopes.stack.pop()
 
 
 # TensorFlow's DataTypeString names, as RestoreV2's messages print them.
