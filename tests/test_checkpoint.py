@@ -606,3 +606,12 @@ def test_name_scopes_are_per_thread():
         t.join()
         names.append(tf.Variable(1.0, name="v").name)
     assert names == ["v:0", "main/v:0"]
+
+
+def test_a_two_block_index_is_byte_identical_to_tensorflows(tmp_path):
+    import hashlib
+    prefix = programs.many_variables_program(tf).write(str(tmp_path / "c"))
+    for ext, digest in EXPECTED["tf_many_variables"].items():
+        assert hashlib.sha256(pathlib.Path(prefix + ext).read_bytes()).hexdigest() == digest
+    raw = pathlib.Path(prefix + ".index").read_bytes()
+    assert len(raw) > 2 * sstable.BLOCK_SIZE // 2 and len(sstable.read_table(raw)) == 9002

@@ -99,3 +99,9 @@ def nested_module_program(tfm):
     with top.name_scope:
         top.w = tfm.Variable(0.5, name="w", trainable=False)
     return top
+
+
+def many_variables_program(tfm, n=9000):
+    """Enough variables for a two-block index (over 256 KiB of entries)."""
+    return tfm.train.Checkpoint(**{f"variable_with_a_rather_long_name_{i:05d}":
+                                   tfm.Variable(np.float32(i)) for i in range(n)})

@@ -11,6 +11,7 @@ Writes tests/fixtures/checkpoint/:
   ``tf.train.Checkpoint.restore`` into the same TensorFlow objects with assert_consumed;
 - ``expected.json``: all of that. tapeflow's tests never import TensorFlow.
 """
+import hashlib
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint_programs import (  # noqa: E402
     functional_program,
     keras_program,
+    many_variables_program,
     module_program,
     nested_module_program,
     rnn_program,
@@ -76,6 +78,10 @@ def main(tmp="/tmp/tapeflow_ckpt_fixtures"):
         "a_submodules": [m.name for m in nested.a.submodules],
         "keys": [k for k, _ in tf.train.list_variables(
             tf.train.Checkpoint(top=nested).write(f"{tmp}/nested/c"))]}
+    path = many_variables_program(tf).write(f"{tmp}/many/c")  # too big to commit: hashes
+    expected["tf_many_variables"] = {
+        ext: hashlib.sha256(open(path + ext, "rb").read()).hexdigest()
+        for ext in (".index", ".data-00000-of-00001")}
     model, opt, x, y = keras_program(tf)
     path = copy(tf.train.Checkpoint(model=model, optimizer=opt).write(f"{tmp}/tf_keras/c"),
                 "tf_keras")

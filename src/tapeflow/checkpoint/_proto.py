@@ -15,6 +15,7 @@ trackable_object_graph.proto; tensor_shape.proto; versions.proto):
   {original_variable_node_id=1, slot_name=2, slot_variable_node_id=3}, registered_saver=4,
   has_checkpoint_values=5 (BoolValue: value=1)).
 """
+import functools
 import struct
 
 from .._core.errors import DataLossError
@@ -23,7 +24,12 @@ __all__ = ["encode_varint", "decode_varint", "fields", "BundleHeader", "BundleEn
            "ObjectGraph", "Node"]
 
 
+_ONE_BYTE = [bytes((i,)) for i in range(128)]
+
+
 def encode_varint(n: int) -> bytes:
+    if 0 <= n < 128:
+        return _ONE_BYTE[n]
     if n < 0:
         n += 1 << 64
     out = bytearray()
@@ -48,6 +54,7 @@ def decode_varint(buf, pos: int):
         shift += 7
 
 
+@functools.lru_cache(maxsize=None)
 def _key(number, wire):
     return encode_varint((number << 3) | wire)
 

@@ -21,24 +21,32 @@ BLOCK_SIZE = 262144  # TensorFlow's table_options.h default
 RESTART_INTERVAL = 16
 
 
-def _block(entries, restart_interval):
-    out, restarts, last = bytearray(), [], b""
-    for i, (key, value) in enumerate(entries):
+class _BlockBuilder:
+    """LevelDB's BlockBuilder: prefix-compressed entries, then the restart offsets."""
+
+    def __init__(self, restart_interval):
+        self.interval = restart_interval
+        self.buf, self.restarts, self.last, self.count = bytearray(), [0], b"", 0
+
+    def add(self, key, value):
         shared = 0
-        if i % restart_interval:
-            limit = min(len(last), len(key))
-            while shared < limit and last[shared] == key[shared]:
+        if self.count < self.interval:
+            limit = min(len(self.last), len(key))
+            while shared < limit and self.last[shared] == key[shared]:
                 shared += 1
         else:
-            restarts.append(len(out))
-        out += encode_varint(shared) + encode_varint(len(key) - shared)
-        out += encode_varint(len(value)) + key[shared:] + value
-        last = key
-    if not restarts:
-        restarts = [0]
-    out += b"".join(struct.pack("<I", r) for r in restarts)
-    out += struct.pack("<I", len(restarts))
-    return bytes(out)
+            self.restarts.append(len(self.buf))
+            self.count = 0
+        self.buf += encode_varint(shared) + encode_varint(len(key) - shared)
+        self.buf += encode_varint(len(value)) + key[shared:] + value
+        self.last, self.count = key, self.count + 1
+
+    def size_estimate(self):
+        return len(self.buf) + 4 * len(self.restarts) + 4
+
+    def finish(self):
+        return bytes(self.buf + b"".join(struct.pack("<I", r) for r in self.restarts)
+                     + struct.pack("<I", len(self.restarts)))
 
 
 def _separator(start, limit):
@@ -63,9 +71,11 @@ def _successor(key):
 
 
 def build_table(entries) -> bytes:
-    """The table holding ``entries`` (``(key bytes, value bytes)``, sorted by key)."""
+    """The table holding ``entries`` (``(key bytes, value bytes)``, sorted by key), laid
+    out as TensorFlow's TableBuilder does (a data block is cut once its size estimate
+    reaches 256 KiB)."""
     out = bytearray()
-    index = []
+    index = _BlockBuilder(1)
 
     def emit(block):
         handle = encode_varint(len(out)) + encode_varint(len(block))
@@ -75,25 +85,23 @@ def build_table(entries) -> bytes:
             crc32c.extend(crc32c.value(block), trailer))))
         return handle
 
-    pending, size = [], 0
-    blocks = []
+    data = _BlockBuilder(RESTART_INTERVAL)
+    pending_handle, last_key = None, b""
     for key, value in entries:
-        pending.append((key, value))
-        size += len(key) + len(value) + 8
-        if size >= BLOCK_SIZE:
-            blocks.append(pending)
-            pending, size = [], 0
-    if pending or not blocks:
-        blocks.append(pending)
-    for i, block in enumerate(blocks):
-        handle = emit(_block(block, RESTART_INTERVAL))
-        if not block:
-            continue
-        last = block[-1][0]
-        key = _separator(last, blocks[i + 1][0][0]) if i + 1 < len(blocks) else _successor(last)
-        index.append((key, handle))
-    meta = emit(_block([], RESTART_INTERVAL))
-    idx = emit(_block(index, 1))
+        if pending_handle is not None:  # the previous block's index entry, now bounded
+            index.add(_separator(last_key, key), pending_handle)
+            pending_handle = None
+        data.add(key, value)
+        last_key = key
+        if data.size_estimate() >= BLOCK_SIZE:
+            pending_handle = emit(data.finish())
+            data = _BlockBuilder(RESTART_INTERVAL)
+    if data.count or data.buf:
+        pending_handle = emit(data.finish())
+    if pending_handle is not None:
+        index.add(_successor(last_key), pending_handle)
+    meta = emit(_BlockBuilder(RESTART_INTERVAL).finish())
+    idx = emit(index.finish())
     footer = meta + idx
     footer += b"\x00" * (FOOTER_SIZE - 8 - len(footer)) + struct.pack("<Q", MAGIC)
     out.extend(footer)
