@@ -42,6 +42,10 @@ def encode_varint(n: int) -> bytes:
 
 def decode_varint(buf, pos: int):
     """``(value, next position)``; DataLossError past the end or after 10 bytes."""
+    if pos < len(buf):
+        b = buf[pos]
+        if b < 0x80:
+            return b, pos + 1
     result = shift = 0
     while True:
         if pos >= len(buf) or shift > 63:
@@ -75,7 +79,8 @@ def _str(number, text):
 
 def fields(buf):
     """Yield ``(number, wire type, value)``: an int, or bytes for types 1, 2 and 5."""
-    buf = memoryview(buf)
+    if not isinstance(buf, bytes):
+        buf = bytes(buf)
     pos, end = 0, len(buf)
     while pos < end:
         key, pos = decode_varint(buf, pos)
@@ -86,11 +91,11 @@ def fields(buf):
             size, pos = decode_varint(buf, pos)
             if pos + size > end:
                 raise DataLossError(None, None, "truncated length-delimited field")
-            value, pos = bytes(buf[pos:pos + size]), pos + size
+            value, pos = buf[pos:pos + size], pos + size
         elif wire == 5:
-            value, pos = bytes(buf[pos:pos + 4]), pos + 4
+            value, pos = buf[pos:pos + 4], pos + 4
         elif wire == 1:
-            value, pos = bytes(buf[pos:pos + 8]), pos + 8
+            value, pos = buf[pos:pos + 8], pos + 8
         else:
             raise DataLossError(None, None, f"unsupported protobuf wire type {wire}")
         if pos > end:

@@ -8,6 +8,7 @@ those lengths (as 4-byte integers), then the bytes (tensor_bundle.cc, WriteStrin
 """
 import os
 import struct
+import weakref
 
 from .._core.backend import np
 from .._core.errors import DataLossError, NotFoundError
@@ -138,27 +139,36 @@ class BundleReader:
         if header.num_shards != 1:
             raise DataLossError(None, None, f"{path}: checkpoints in {header.num_shards} "
                                 "shards are not supported")
-        self._size = None
+        self._fd = self._size = None
+
+    def _open(self):
+        if self._fd is None:
+            path = data_path(self.prefix)
+            try:
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            except FileNotFoundError:
+                raise DataLossError(None, None, f"{path} is missing: the checkpoint "
+                                    f"{self.prefix} is incomplete") from None
+            self._fd, self._size = fd, os.fstat(fd).st_size
+            weakref.finalize(self, os.close, fd)
+        return self._fd
 
     def _bytes(self, offset, size, key):
         """``size`` bytes at ``offset`` of the data file, read into a fresh array."""
+        fd = self._open()
         path = data_path(self.prefix)
-        try:
-            with open(path, "rb", buffering=0) as f:
-                if self._size is None:
-                    self._size = os.fstat(f.fileno()).st_size
-                if offset + size > self._size:
-                    raise DataLossError(None, None, f"Truncated data file {path}: {key} needs "
-                                        f"bytes {offset}..{offset + size} of {self._size}")
-                buf = np.empty(size, np.uint8)
-                f.seek(offset)
-                got = f.readinto(memoryview(buf)) if size else 0
-        except FileNotFoundError:
-            raise DataLossError(None, None, f"{path} is missing: the checkpoint "
-                                f"{self.prefix} is incomplete") from None
-        if got != size:
-            raise DataLossError(None, None, f"Truncated data file {path}: read {got} of "
-                                f"{size} bytes for {key}")
+        if offset + size > self._size:
+            raise DataLossError(None, None, f"Truncated data file {path}: {key} needs bytes "
+                                f"{offset}..{offset + size} of {self._size}")
+        buf = np.empty(size, np.uint8)
+        view, got = memoryview(buf), 0
+        while got < size:  # pread may return less than asked (large reads)
+            n = os.preadv(fd, [view[got:]], offset + got) if hasattr(os, "preadv") else \
+                _pread_into(fd, view[got:], offset + got)
+            if n <= 0:
+                raise DataLossError(None, None, f"Truncated data file {path}: read {got} of "
+                                    f"{size} bytes for {key}")
+            got += n
         return buf
 
     @staticmethod
@@ -200,6 +210,13 @@ class BundleReader:
         # A native, canonical dtype object (ops compare dtypes by identity); no copy when
         # the stored order is the machine's.
         return arr.reshape(e.shape).astype(np.dtype(arr.dtype.type), copy=False)
+
+
+def _pread_into(fd, view, offset):
+    os.lseek(fd, offset, os.SEEK_SET)
+    data = os.read(fd, len(view))
+    view[:len(data)] = data
+    return len(data)
 
 
 def _parse_strings(buf, n, path, key):
