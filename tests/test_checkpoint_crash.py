@@ -15,13 +15,14 @@ import tapeflow as tf
 
 SRC = os.path.join(os.path.dirname(__file__), "..", "src")
 
-def _save_forever(directory):
+def _save_forever(directory, ready_fd):
     """The child: resume, then save checkpoints stamped with their step, until killed."""
     big = tf.Variable(np.zeros(5_300_000, np.float32))  # 21 MB per checkpoint
     step = tf.Variable(np.int64(0))
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(big=big, step=step), directory,
                                          max_to_keep=2)
     manager.restore_or_initialize()
+    os.write(ready_fd, b"r")  # the kill comes at a random moment of the saving loop
     while True:
         s = int(step.numpy()) + 1
         step.assign(np.int64(s))
@@ -52,12 +53,16 @@ def test_sigkill_at_random_moments_always_leaves_a_complete_latest_checkpoint(tm
     rng = random.Random(1234)
     steps, rounds = [], 20
     for _ in range(rounds):
+        ready, ready_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child never returns: it is killed
             try:
-                _save_forever(directory)
+                _save_forever(directory, ready_w)
             finally:
                 os._exit(1)
+        os.close(ready_w)
+        assert os.read(ready, 1) == b"r"
+        os.close(ready)
         time.sleep(rng.uniform(0.0, 0.3))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)

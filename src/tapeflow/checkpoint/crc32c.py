@@ -87,8 +87,10 @@ def _raw(reg, data):
     n = data.size
     if n < 2048:
         return _raw_small(reg, data)
-    lanes = 1 << min(16, (n // 256).bit_length() - 1)  # a power of two, lanes >= 4 words
-    words = n // (4 * lanes)
+    # Powers of two for both, so the joining operators are shared by every input size; the
+    # body covers at least half of the input, the rest is one more (smaller) pass.
+    lanes = 1 << min(16, (n // 256).bit_length() - 1)
+    words = 1 << ((n // (4 * lanes)).bit_length() - 1)
     body = lanes * words * 4
     block = data[:body].view("<u4").reshape(lanes, words)
     regs = np.zeros(lanes, np.uint32)
@@ -113,6 +115,7 @@ def _raw(reg, data):
     return reg
 
 
+_matrices = {}  # nbytes (a power of two) -> the operator "append nbytes zero bytes"
 _shift_tables = {}
 
 
@@ -124,20 +127,27 @@ def _apply(cols, v):
     return out
 
 
+def _matrix(nbytes):
+    m = _matrices.get(nbytes)
+    if m is None:
+        if nbytes == 1:
+            basis = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
+            m = (_T[0][basis & 0xFF] ^ (basis >> 8)).astype(np.uint32)
+        else:
+            half = _matrix(nbytes // 2)
+            m = _apply(half, half)  # twice half as many zero bytes
+        _matrices[nbytes] = m
+    return m
+
+
 def _shift(regs, nbytes):
-    """Registers after ``nbytes`` zero bytes each (a linear map, tabled per byte lane)."""
+    """Registers after ``nbytes`` (a power of two) zero bytes each: a linear map, applied
+    through one 256-entry table per byte of the register."""
     tables = _shift_tables.get(nbytes)
     if tables is None:
-        basis = (np.uint32(1) << np.arange(32, dtype=np.uint32)).astype(np.uint32)
-        one = (_T[0][basis & 0xFF] ^ (basis >> 8)).astype(np.uint32)  # one zero byte
-        result, power, k = basis.copy(), one, nbytes
-        while k:
-            if k & 1:
-                result = _apply(power, result)
-            power = _apply(power, power)
-            k >>= 1
+        m = _matrix(nbytes)
         b = np.arange(256, dtype=np.uint32)
-        tables = [_apply(result, (b << np.uint32(8 * i)).astype(np.uint32)) for i in range(4)]
+        tables = [_apply(m, (b << np.uint32(8 * i)).astype(np.uint32)) for i in range(4)]
         _shift_tables[nbytes] = tables
     s0, s1, s2, s3 = tables
     return (s0[regs & 0xFF] ^ s1[(regs >> 8) & 0xFF] ^ s2[(regs >> 16) & 0xFF]
