@@ -462,13 +462,19 @@ def test_untracked_leftovers_are_ignored_and_removed(tmp_path):
     v = tf.Variable(1.0)
     manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), 3)
     manager.save()
-    stale = tmp_path / ".ckpt-2.index.tmp-999999-abcd1234"
+    from tapeflow.checkpoint import atomic
+    stale = tmp_path / f".ckpt-2.index.tmp-{atomic._HOST}-999999-abcd1234"  # a dead saver
     stale.write_bytes(b"partial")
+    foreign = tmp_path / ".ckpt-2.index.tmp-otherhost-999999-abcd1234"
+    foreign.write_bytes(b"another machine may still be writing this")
     orphan = tmp_path / "ckpt-9.data-00000-of-00001"
     orphan.write_bytes(b"x")
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith("ckpt-1")
     manager.save()
-    assert not stale.exists() and not orphan.exists()
+    assert not stale.exists() and not orphan.exists() and foreign.exists()
+    os.utime(foreign, (0, 0))  # a day old: left by a dead process on another host
+    manager.save()
+    assert not foreign.exists()
 
 
 def test_bfloat16_and_strings_round_trip(tmp_path):

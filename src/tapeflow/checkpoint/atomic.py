@@ -3,17 +3,22 @@
 A reader sees the old file or the complete new one, never a part, even after a crash or
 power loss: the bytes are on disk (``fsync``) before the rename makes them visible, and
 the rename itself is made durable by fsyncing the directory. Temporaries are named
-``.<name>.tmp-<pid>-<random>``; loaders ignore them and :func:`remove_stale` deletes those
-left by a process that died.
+``.<name>.tmp-<host>-<pid>-<random>``; loaders ignore them and :func:`remove_stale`
+deletes those left by a process of this host that died (another host's only after a day:
+its process may still be writing to a shared file system).
 """
 import contextlib
 import os
 import re
 import secrets
+import socket
+import time
 
 __all__ = ["atomic_write", "write_bytes", "fsync_dir", "remove_stale", "is_temporary"]
 
-_TMP = re.compile(r"^\..+\.tmp-(\d+)-[0-9a-f]+$")
+_TMP = re.compile(r"^\..+\.tmp-([A-Za-z0-9_-]*)-(\d+)-[0-9a-f]+$")
+_HOST = re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname())[:40]
+_FOREIGN_AGE = 24 * 3600.0
 
 
 def is_temporary(name: str) -> bool:
@@ -44,7 +49,8 @@ def atomic_write(path: str, sync_dir: bool = True, before_replace=None):
     is removed and the exception propagates; ``path`` is untouched.
     """
     directory, name = os.path.split(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    tmp = os.path.join(directory,
+                       f".{name}.tmp-{_HOST}-{os.getpid()}-{secrets.token_hex(4)}")
     f = open(tmp, "xb")
     try:
         with f:
@@ -78,13 +84,17 @@ def remove_stale(directory: str):
         m = _TMP.match(name)
         if m is None:
             continue
-        pid = int(m.group(1))
-        if pid != os.getpid() and _alive(pid):
-            continue  # another live process is writing it now
-        if pid == os.getpid():
-            continue
+        path = os.path.join(directory, name)
+        host, pid = m.group(1), int(m.group(2))
+        if host == _HOST:
+            if pid == os.getpid() or _alive(pid):
+                continue  # a live process (maybe this one) is writing it now
+        else:
+            with contextlib.suppress(OSError):
+                if time.time() - os.path.getmtime(path) < _FOREIGN_AGE:
+                    continue
         with contextlib.suppress(OSError):
-            os.remove(os.path.join(directory, name))
+            os.remove(path)
 
 
 def _alive(pid):
