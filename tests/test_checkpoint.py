@@ -621,3 +621,12 @@ def test_a_two_block_index_is_byte_identical_to_tensorflows(tmp_path):
         assert hashlib.sha256(pathlib.Path(prefix + ext).read_bytes()).hexdigest() == digest
     raw = pathlib.Path(prefix + ".index").read_bytes()
     assert len(raw) > 2 * sstable.BLOCK_SIZE // 2 and len(sstable.read_table(raw)) == 9002
+
+
+def test_deferred_restore_under_a_root_object(tmp_path):
+    path = tf.train.Checkpoint(root=_net()).write(str(tmp_path / "c"))
+    root = tf.Module(name="m")
+    status = tf.train.Checkpoint(root=root).read(path)
+    root.w = tf.Variable([0.0, 0.0])
+    assert root.w.numpy().tolist() == [1.0, 2.0]
+    status.expect_partial()

@@ -139,7 +139,10 @@ class Checkpoint:
                                 "tf.train.load_checkpoint instead.")
         graph = ObjectGraph.decode(reader.read(OBJECT_GRAPH_KEY)[()])
         session = _Restore(reader, graph, save_path)
-        session.resume(0, self)
+        if not session.resume(0, self) and self._root is not None:
+            # The root's children sit at the top of the graph: when the root gains one,
+            # resume from this checkpoint object.
+            tracking.register_pending(self._root, _ResumeAt(session, self), 0)
         return CheckpointLoadStatus(session, self)
 
     def restore(self, save_path, options=None):
@@ -160,6 +163,17 @@ class Checkpoint:
         status = self.read(save_path, options)
         self._maybe_create_save_counter()
         return status
+
+
+class _ResumeAt:
+    """Resumes ``session`` at the checkpoint object whatever object reports the change."""
+
+    def __init__(self, session, checkpoint):
+        self.session, self.checkpoint = session, weakref.ref(checkpoint)
+
+    def resume(self, node_id, owner) -> bool:
+        checkpoint = self.checkpoint()
+        return checkpoint is None or self.session.resume(0, checkpoint)
 
 
 def _check_trackable(name, value):
