@@ -630,3 +630,29 @@ def test_deferred_restore_under_a_root_object(tmp_path):
     root.w = tf.Variable([0.0, 0.0])
     assert root.w.numpy().tolist() == [1.0, 2.0]
     status.expect_partial()
+
+
+def test_checkpoints_iterator_yields_new_checkpoints_until_timeout(tmp_path, monkeypatch):
+    import tapeflow.checkpoint.state as state
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    first = ckpt.save(str(tmp_path / "c"))
+
+    class Clock:  # TensorFlow polls once a second; a fake clock keeps this test instant
+        now = 0.0
+
+        def time(self):
+            return self.now
+
+        def sleep(self, seconds):
+            self.now += seconds
+            if self.now == 1.0:
+                ckpt.save(str(tmp_path / "c"))  # the trainer writes another one
+
+    monkeypatch.setattr(state, "time", Clock())
+    seen = list(tf.train.checkpoints_iterator(str(tmp_path), timeout=2.5))
+    assert seen == [first, str(tmp_path / "c-2")]
+    timeouts = []
+    assert list(tf.train.checkpoints_iterator(
+        str(tmp_path / "none"), timeout=1.5,
+        timeout_fn=lambda: timeouts.append(1) or len(timeouts) >= 2)) == []
+    assert len(timeouts) == 2

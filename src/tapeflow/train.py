@@ -3,6 +3,7 @@ from .checkpoint import (
     Checkpoint,
     CheckpointManager,
     CheckpointOptions,
+    checkpoints_iterator,
     get_checkpoint_state,
     latest_checkpoint,
     list_variables,
@@ -10,5 +11,6 @@ from .checkpoint import (
     load_variable,
 )
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "get_checkpoint_state",
-           "latest_checkpoint", "list_variables", "load_checkpoint", "load_variable"]
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "checkpoints_iterator",
+           "get_checkpoint_state", "latest_checkpoint", "list_variables", "load_checkpoint",
+           "load_variable"]

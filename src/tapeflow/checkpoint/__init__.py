@@ -18,8 +18,13 @@ from .manager import CheckpointManager
 from .module import Module
 from .options import CheckpointOptions
 from .reader import CheckpointReader, list_variables, load_checkpoint, load_variable
-from .state import CheckpointState, get_checkpoint_state, latest_checkpoint
+from .state import (
+    CheckpointState,
+    checkpoints_iterator,
+    get_checkpoint_state,
+    latest_checkpoint,
+)
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "Module", "CheckpointOptions",
            "CheckpointReader", "list_variables", "load_checkpoint", "load_variable",
-           "CheckpointState", "get_checkpoint_state", "latest_checkpoint"]
+           "CheckpointState", "get_checkpoint_state", "latest_checkpoint", "checkpoints_iterator"]

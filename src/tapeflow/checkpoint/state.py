@@ -7,11 +7,12 @@ Paths inside the directory are stored relative, as TensorFlow's managers do.
 """
 import os
 import re
+import time
 
 from . import atomic, bundle
 
 __all__ = ["CheckpointState", "get_checkpoint_state", "update_checkpoint_state",
-           "latest_checkpoint"]
+           "latest_checkpoint", "checkpoints_iterator"]
 
 _LINE = re.compile(r'^\s*(\w+)\s*:\s*(".*"|[-+0-9.eE]+|inf|nan)\s*$')
 
@@ -123,3 +124,44 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     if os.path.exists(bundle.index_path(st.model_checkpoint_path)):
         return st.model_checkpoint_path
     return None
+
+
+def _wait_for_new_checkpoint(checkpoint_dir, last_checkpoint=None, seconds_to_sleep=1.0,
+                             timeout=None):
+    stop = None if timeout is None else time.time() + timeout
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last_checkpoint:
+            return path
+        if stop is not None and time.time() + seconds_to_sleep > stop:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
+    """Yield each new latest checkpoint of ``checkpoint_dir`` as it appears
+    (``tf.train.checkpoints_iterator``), e.g. for an evaluator beside a training job.
+
+    Args:
+        checkpoint_dir: the directory to watch.
+        min_interval_secs: the least time between two yielded checkpoints.
+        timeout: seconds to wait for a new checkpoint before stopping (None: forever).
+        timeout_fn: called on a timeout; the iteration stops if it returns True, else
+            waiting goes on.
+
+    Yields:
+        Checkpoint paths, newest each time.
+    """
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    path = None
+    while True:
+        path = _wait_for_new_checkpoint(checkpoint_dir, path, timeout=timeout)
+        if path is None:
+            if timeout_fn is None or timeout_fn():
+                return
+            continue
+        start = time.time()
+        yield path
+        wait = start + min_interval_secs - time.time()
+        if wait > 0:
+            time.sleep(wait)
