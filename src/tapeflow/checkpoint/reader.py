@@ -66,6 +66,15 @@ def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
     Raises:
         ValueError: if a directory holds no checkpoint.
         tf.errors.NotFoundError: if the file does not exist.
+
+    >>> import tapeflow as tf, tempfile, os
+    >>> path = tf.train.Checkpoint(step=tf.Variable(7, dtype=tf.int64)).write(
+    ...     os.path.join(tempfile.mkdtemp(), "c"))
+    >>> reader = tf.train.load_checkpoint(path)
+    >>> reader.get_tensor("step/.ATTRIBUTES/VARIABLE_VALUE")
+    np.int64(7)
+    >>> reader.get_variable_to_dtype_map()["step/.ATTRIBUTES/VARIABLE_VALUE"]
+    tf.int64
     """
     return CheckpointReader(_prefix(ckpt_dir_or_file))
 

@@ -54,8 +54,17 @@ def _state_path(directory, latest_filename):
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
-    """The directory's CheckpointState (relative paths joined to ``checkpoint_dir``), or
-    None without a state file."""
+    """The directory's ``checkpoint`` state file (``tf.train.get_checkpoint_state``).
+
+    Args:
+        checkpoint_dir: the directory.
+        latest_filename: the state file's name (default ``checkpoint``).
+
+    Returns:
+        A CheckpointState (``model_checkpoint_path``, ``all_model_checkpoint_paths``,
+        ``all_model_checkpoint_timestamps``, ``last_preserved_timestamp``; relative paths
+        joined to ``checkpoint_dir``), or None without a state file.
+    """
     path = _state_path(checkpoint_dir, latest_filename)
     try:
         with open(path, encoding="utf-8") as f:
@@ -116,6 +125,16 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
 
     Returns:
         A path such as ``'dir/ckpt-3'``, or None.
+
+    >>> import tapeflow as tf, tempfile, os
+    >>> directory = tempfile.mkdtemp()
+    >>> tf.train.latest_checkpoint(directory) is None
+    True
+    >>> ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    >>> _ = ckpt.save(os.path.join(directory, "ckpt"))
+    >>> _ = ckpt.save(os.path.join(directory, "ckpt"))
+    >>> os.path.basename(tf.train.latest_checkpoint(directory))
+    'ckpt-2'
     """
     checkpoint_dir = os.fspath(checkpoint_dir)
     st = get_checkpoint_state(checkpoint_dir, latest_filename)
