@@ -10,7 +10,6 @@ its process may still be writing to a shared file system).
 import contextlib
 import os
 import re
-import secrets
 import socket
 import time
 
@@ -50,7 +49,7 @@ def atomic_write(path: str, sync_dir: bool = True, before_replace=None):
     """
     directory, name = os.path.split(os.path.abspath(path))
     tmp = os.path.join(directory,
-                       f".{name}.tmp-{_HOST}-{os.getpid()}-{secrets.token_hex(4)}")
+                       f".{name}.tmp-{_HOST}-{os.getpid()}-{os.urandom(4).hex()}")
     f = open(tmp, "xb")
     try:
         with f:
