@@ -192,3 +192,34 @@ def test_every_file_is_fsynced_and_renamed_into_place(tmp_path, monkeypatch):
         "replace c-1.data-00000-of-00001", "replace c-1.index", "replace checkpoint"]
     # data: file fsync; index: file + directory; state file: file + directory
     assert calls.count("fsync") == 5
+
+
+def test_manager_deletes_old_checkpoints_only_after_the_state_file_names_the_new_one(
+        tmp_path, monkeypatch):
+    import tapeflow.checkpoint.atomic as atomic
+    import tapeflow.checkpoint.manager as mgr
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)),
+                                         str(tmp_path), max_to_keep=1)
+    manager.save()
+    events = []
+    real_replace, real_remove = os.replace, os.remove
+
+    def replace(a, b):
+        if os.path.basename(b) == "checkpoint":
+            events.append("state: " + pathlib.Path(a).read_text().splitlines()[0])
+        else:
+            events.append("commit " + os.path.basename(b))
+        real_replace(a, b)
+
+    def remove(path):
+        events.append("delete " + os.path.basename(path))
+        real_remove(path)
+
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    monkeypatch.setattr(mgr.os, "remove", remove)
+    manager.save()
+    assert events == [
+        "commit ckpt-2.data-00000-of-00001", "commit ckpt-2.index",
+        'state: model_checkpoint_path: "ckpt-2"',
+        "delete ckpt-1.index", "delete ckpt-1.data-00000-of-00001",
+        'state: model_checkpoint_path: "ckpt-2"']
