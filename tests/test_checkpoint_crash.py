@@ -121,6 +121,7 @@ _DISK_FULL = textwrap.dedent("""
 """)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs RLIMIT_FSIZE (POSIX)")
 def test_disk_full_reaches_the_caller_and_keeps_the_previous_checkpoint(tmp_path):
     out = subprocess.run([sys.executable, "-c", _DISK_FULL, str(tmp_path)], env=_env(),
                          capture_output=True, text=True, timeout=60)
