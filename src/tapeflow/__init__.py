@@ -183,11 +183,12 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "image", "autograph", "summary",
+    "debugging", "test", "dtypes", "image", "autograph", "summary", "train",
 }
 _LAZY_ATTRS = {
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
+    "Module": ("tapeflow.checkpoint.module", "Module"),
 }
 
 

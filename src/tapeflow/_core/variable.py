@@ -1,6 +1,7 @@
 """Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
 import operator
 import sys
+import threading
 
 from . import dispatch, errors
 from . import dtypes as _dt
@@ -19,6 +20,17 @@ from .tensor import (
 __all__ = ["Variable"]
 
 _getrefcount = sys.getrefcount
+
+
+class _NameScopes(threading.local):
+    """Per thread, as in TensorFlow: the ``tf.name_scope`` stack (``"outer/inner/"``, ...);
+    the innermost prefixes new variables' names."""
+
+    def __init__(self):
+        self.stack = [""]
+
+
+name_scopes = _NameScopes()
 
 
 def _unshared_refcount():
@@ -87,7 +99,7 @@ class Variable(_TensorLike):
         self._value = value
         self._id = _next_id()
         self._trainable = bool(trainable)
-        self._name = "Variable" if name is None else str(name)
+        self._name = name_scopes.stack[-1] + ("Variable" if name is None else str(name))
         self.constraint = constraint
         if dispatch.ACTIVE[0]:
             tracer = dispatch.current_tracer()

@@ -96,6 +96,7 @@ class Tracer:
         self.effects = []          # tf.print output of this run, flushed on commit
         self.n_guards = 0
         self.suspended = 0         # > 0 inside an opaque call: its ops are not steps
+        self.lifted = 0            # > 0 inside tf.init_scope: as if outside the function
         self.known = {}            # slot -> weakref to its Tensor, or its array (reads)
         self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
@@ -232,6 +233,8 @@ class Tracer:
     def assign(self, var, kind, value, array):
         if self.parent is not None:
             self.parent.assign(var, kind, value, array)
+        if self.lifted:
+            return   # tf.init_scope: initialization outside the function, never undone
         vid = var._id
         if vid not in self.snapshots:
             self.snapshots[vid] = (var, var._value)
@@ -457,19 +460,25 @@ def _tensor_name(t):
     return f"{type(t).__name__.lower()}:0"
 
 
-def suspend():
-    """A context manager in which ops are not recorded as steps (inside opaque calls)."""
-    return _Suspend()
+def suspend(lift=False):
+    """A context manager in which ops are not recorded as steps (a loop's later iterations
+    at trace time); with ``lift`` also variable writes are outside the function, never
+    undone (``tf.init_scope``)."""
+    return _Suspend(lift)
 
 
 class _Suspend:
-    __slots__ = ("tracers",)
+    __slots__ = ("tracers", "lift")
+
+    def __init__(self, lift):
+        self.lift = lift
 
     def __enter__(self):
         tracers = []
         tr = dispatch.current_tracer()
         while tr is not None:
             tr.suspended += 1
+            tr.lifted += self.lift
             tracers.append(tr)
             tr = tr.parent
         self.tracers = tracers
@@ -477,3 +486,4 @@ class _Suspend:
     def __exit__(self, *exc):
         for tr in self.tracers:
             tr.suspended -= 1
+            tr.lifted -= self.lift

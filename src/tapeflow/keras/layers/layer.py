@@ -4,6 +4,7 @@ import warnings
 
 from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
+from ...checkpoint import tracking as _tracking
 from ...ops import math_ops as _m
 from .. import _naming, _symbolic
 from .. import constraints as _constraints
@@ -118,6 +119,7 @@ class Layer:
         var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
+        _tracking.created(self)  # a pending checkpoint restore assigns it now
         return var
 
     def _sublayers(self):
@@ -266,6 +268,7 @@ class Layer:
                 finally:
                     building.pop()
                 self.built = True
+                _tracking.created(self)  # sublayers made in build: pending restores reach them
             if self._call_has_training:
                 kwargs["training"] = training
             _training_stack.append(training)

@@ -11,6 +11,7 @@ from ..._core import dtypes as _dt
 from ..._core import explain as _explain
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ..._core.variable import Variable
+from ...checkpoint import tracking as _tracking
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import training_ops as _t
@@ -256,6 +257,7 @@ class Optimizer:
                 with _naming.name_scope(self.name, self):
                     self.build(variables)
                 self.built = True
+                _tracking.created(self)  # a pending checkpoint restore fills the new slots
             index = self._index
             for v in variables:
                 if id(v) not in index:
