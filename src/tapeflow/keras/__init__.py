@@ -12,11 +12,12 @@ from . import (
                models,
                optimizers,
                regularizers,
+               saving,
                utils,
 )
 from .layers import Input
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
-           "layers", "losses", "metrics", "models", "optimizers", "regularizers", "utils", "Input",
-           "Model", "Sequential"]
+           "layers", "losses", "metrics", "models", "optimizers", "regularizers", "saving",
+           "utils", "Input", "Model", "Sequential"]

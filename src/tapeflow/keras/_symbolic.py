@@ -69,6 +69,15 @@ def _zeros(kt):
     return Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
 
 
+def unknown_batch_shape(shape):
+    """``shape`` (or each shape of a list) with ``None`` for the batch dimension."""
+    if not shape:
+        return shape
+    if isinstance(shape[0], (list, tuple)):
+        return [unknown_batch_shape(s) for s in shape]
+    return (None,) + tuple(shape[1:])
+
+
 def symbolic_call(layer, inputs, kwargs):
     """Record ``layer(inputs)`` and return KerasTensors shaped like its outputs.
 
@@ -77,11 +86,15 @@ def symbolic_call(layer, inputs, kwargs):
     """
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
     concrete = map_structure(lambda v: _zeros(v) if type(v) is KerasTensor else v, inputs)
+    was_built = layer.built
     out = layer(concrete, training=False, **kwargs)
     layer._clear_losses()
     node = Node(layer, inputs, kwargs)
+    layer.__dict__.setdefault("_inbound_nodes", []).append(node)
     unknown_batch = any(type(v) is KerasTensor and v.shape[:1] == (None,)
                         for v in flatten(inputs))
+    if unknown_batch and not was_built:
+        layer._build_shape = unknown_batch_shape(layer._build_shape)
 
     def symbolic(t, index):
         shape = tuple(t._value.shape)

@@ -16,12 +16,20 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.activation = _act.get(activation)
 
+    def get_config(self):
+        return dict(super().get_config(), activation=_act.serialize(self.activation))
+
     def call(self, inputs):
         return self.activation(inputs)
 
 
 class ReLU(Layer):
     """``max(inputs, 0)`` as a layer (``tf.keras.layers.ReLU``)."""
+
+    _config_fixed = {"max_value": None, "negative_slope": 0.0, "threshold": 0.0}
+
+    def get_config(self):
+        return dict(super().get_config(), max_value=None, negative_slope=0.0, threshold=0.0)
 
     def call(self, inputs):
         return _act.relu(inputs)
@@ -33,6 +41,9 @@ class Softmax(Layer):
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
+
+    def get_config(self):
+        return dict(super().get_config(), axis=self.axis)
 
     def call(self, inputs):
         return _act.softmax(inputs, axis=self.axis)

@@ -32,6 +32,10 @@ class Dropout(Layer):
         self.noise_shape = noise_shape
         self.seed = seed
 
+    def get_config(self):
+        return dict(super().get_config(), rate=self.rate, seed=self.seed,
+                    noise_shape=self.noise_shape)
+
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs

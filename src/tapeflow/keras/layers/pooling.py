@@ -16,6 +16,10 @@ class _GlobalPooling(Layer):
             raise ValueError("tapeflow's global pooling supports channels_last only")
         self.keepdims = keepdims
 
+    def get_config(self):
+        return dict(super().get_config(), data_format="channels_last",
+                    keepdims=self.keepdims)
+
     def call(self, inputs):
         return type(self)._reduce(inputs, list(self._axes), keepdims=self.keepdims)
 

@@ -13,5 +13,8 @@ class Reshape(Layer):
         super().__init__(**kwargs)
         self.target_shape = tuple(target_shape)
 
+    def get_config(self):
+        return dict(super().get_config(), target_shape=list(self.target_shape))
+
     def call(self, inputs):
         return _a.reshape(inputs, (inputs._value.shape[0],) + self.target_shape)

@@ -5,7 +5,7 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import initializers as _init
-from .layer import Layer
+from .layer import Layer, serialize
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU",
            "Bidirectional", "TimeDistributed"]
@@ -193,6 +193,36 @@ class RNN(Layer):
         return [result, *states] if self.return_state else result
 
 
+_RNN_FIXED = {"zero_output_for_mask": False, "kernel_regularizer": None,
+              "recurrent_regularizer": None, "bias_regularizer": None,
+              "kernel_constraint": None, "recurrent_constraint": None, "bias_constraint": None,
+              "dropout": 0.0, "recurrent_dropout": 0.0, "seed": None}
+
+
+def _rnn_config(layer, extra_keys):
+    """A SimpleRNN / LSTM / GRU config in Keras 3's keys."""
+    c = layer._config
+    config = dict(Layer.get_config(layer), return_sequences=layer.return_sequences,
+                  return_state=layer.return_state, go_backwards=layer.go_backwards,
+                  stateful=False, unroll=False, zero_output_for_mask=False, units=c["units"],
+                  activation=_act.serialize(_act.get(c["activation"])))
+    if "recurrent_activation" in c:
+        config["recurrent_activation"] = _act.serialize(_act.get(c["recurrent_activation"]))
+    config.update(use_bias=c["use_bias"],
+                  kernel_initializer=serialize(_init.get(c["kernel_initializer"])),
+                  recurrent_initializer=serialize(_init.get(c["recurrent_initializer"])),
+                  bias_initializer=serialize(_init.get(c["bias_initializer"])))
+    if "unit_forget_bias" in c:
+        config["unit_forget_bias"] = c["unit_forget_bias"]
+    config.update(kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                  activity_regularizer=serialize(layer.activity_regularizer),
+                  kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
+                  dropout=0.0, recurrent_dropout=0.0)
+    for key in extra_keys:
+        config[key] = c.get(key)
+    return config
+
+
 class SimpleRNN(RNN):
     """A fully connected recurrent layer (``tf.keras.layers.SimpleRNN``)."""
 
@@ -208,6 +238,11 @@ class SimpleRNN(RNN):
                              bias_initializer=bias_initializer, name="simple_rnn_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
         self._config = config
+
+    _config_fixed = _RNN_FIXED
+
+    def get_config(self):
+        return _rnn_config(self, ())
 
 
 class LSTM(RNN):
@@ -228,6 +263,11 @@ class LSTM(RNN):
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
         self._config = config
 
+    _config_fixed = _RNN_FIXED
+
+    def get_config(self):
+        return dict(_rnn_config(self, ()), seed=None)
+
 
 class GRU(RNN):
     """Gated recurrent unit layer (``tf.keras.layers.GRU``); see :class:`GRUCell`."""
@@ -246,6 +286,11 @@ class GRU(RNN):
                        name="gru_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
         self._config = config
+
+    _config_fixed = _RNN_FIXED
+
+    def get_config(self):
+        return dict(_rnn_config(self, ("reset_after",)), seed=None)
 
 
 class Bidirectional(Layer):
@@ -279,6 +324,20 @@ class Bidirectional(Layer):
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
 
+    def get_config(self):
+        return dict(super().get_config(), merge_mode=self.merge_mode,
+                    layer=serialize(self.forward_layer),
+                    backward_layer=serialize(self.backward_layer))
+
+    @classmethod
+    def from_config(cls, config):
+        from ..saving.serialization import deserialize_config_values
+        config = deserialize_config_values(config)
+        forward = config.pop("layer")
+        name = forward.name[len("forward_"):] if forward.name.startswith("forward_") else None
+        forward.name = name or forward.name
+        return cls(forward, **config)
+
     def call(self, inputs, training=None):
         forward = self.forward_layer(inputs, training=training)
         backward = self.backward_layer(inputs, training=training)
@@ -302,6 +361,9 @@ class TimeDistributed(Layer):
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
         self.layer = layer
+
+    def get_config(self):
+        return dict(super().get_config(), layer=serialize(self.layer))
 
     def call(self, inputs, training=None):
         shape = inputs._value.shape

@@ -205,4 +205,26 @@ class Optimizer:
         raise NotImplementedError
 
     def get_config(self) -> dict:
-        return {"name": self.name, "learning_rate": float(self._current_rate())}
+        """The constructor's arguments in Keras 3's keys (a schedule as its config), so
+        Keras and tapeflow both rebuild the optimizer from it."""
+        from ..saving.serialization import serialize_keras_object, signature_config
+        rate = (serialize_keras_object(self._schedule) if self._schedule is not None
+                else float(self._learning_rate.numpy()))
+        config = {"name": self.name, "learning_rate": rate,
+                  "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
+                  "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                  "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                  "loss_scale_factor": None, "gradient_accumulation_steps": None}
+        own = signature_config(self, skip=("learning_rate", "name"))
+        config.update({k: v for k, v in own.items() if k not in config})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """An optimizer from :meth:`get_config`'s dict (or Keras 3's)."""
+        from ..saving.serialization import deserialize_keras_object
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = deserialize_keras_object(config["learning_rate"],
+                                                               custom_objects)
+        return cls(**config)
