@@ -129,16 +129,30 @@ def _walk_container(container, path, visited, seen_containers):
             yield from _walk_container(item, f"{path}/{name}", visited, seen_containers)
 
 
-def own_variables(obj):
+def keras_trainable_order(layer):
+    """``layer.trainable_variables`` in Keras 3's order (a functional model lists its
+    layers' variables in Keras's layer order)."""
+    if not _functional_or_sequential(layer):
+        return layer.trainable_weights
+    out, seen = [], set()
+    for sub in keras_layer_order(layer):
+        for v in keras_trainable_order(sub):
+            if v._id not in seen:
+                seen.add(v._id)
+                out.append(v)
+    return out
+
+
+def own_variables(obj, model=None):
     """The variables Keras stores in ``obj``'s own ``vars`` group, in order."""
     from ..optimizers.optimizer import Optimizer
     if isinstance(obj, Optimizer):
-        return optimizer_variables(obj)
+        return optimizer_variables(obj, model)
     own = list(obj._own_weights)
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
 
-def optimizer_variables(opt):
+def optimizer_variables(opt, model=None):
     """``iterations``, the learning rate (unless a schedule drives it), then the slots in
     Keras 3's order: Adam's momentum and velocity interleaved per variable, any other kind
     (AMSGrad's ``velocity_hat``, RMSprop's momentum and average gradient) after them, one
@@ -152,6 +166,10 @@ def optimizer_variables(opt):
             refs.append(ref_id)
         if kind not in kinds:
             kinds.append(kind)
+    if model is not None:
+        # Keras makes the slots in the order of the model's trainable variables.
+        rank = {v._id: i for i, v in enumerate(keras_trainable_order(model))}
+        refs.sort(key=lambda r: rank.get(r, len(rank)))
     groups = [[k] for k in kinds]
     if "momentum" in kinds and "velocity" in kinds and type(opt).__name__.startswith("Adam"):
         rest = [[k] for k in kinds if k not in ("momentum", "velocity")]
@@ -175,7 +193,7 @@ def save_weights_to_h5(model, file):
         name = getattr(obj, "name", None)
         if isinstance(name, str):
             group.attrs["name"] = name
-        for i, var in enumerate(own_variables(obj)):
+        for i, var in enumerate(own_variables(obj, model)):
             group[str(i)] = _value_of(var)
 
 
@@ -209,8 +227,8 @@ def _load_optimizer(opt, store, model):
     from ..models import Model
     if len(store) > len(optimizer_variables(opt)) and isinstance(model, Model):
         # Slots are made on the first update; make them now so saved state can land.
-        opt._build_for(model.trainable_variables)
-    variables = optimizer_variables(opt)
+        opt._build_for(keras_trainable_order(model))
+    variables = optimizer_variables(opt, model)
     if len(store) != len(variables):
         import warnings
         msg = (f"Skipping variable loading for optimizer '{opt.name}', because it has "

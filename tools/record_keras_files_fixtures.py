@@ -1,0 +1,212 @@
+"""Record Keras 3 file fixtures for tapeflow's saving tests (tests/fixtures/keras_files/).
+
+Three modes, run in this order:
+
+    /work/tfvenv/bin/python tools/record_keras_files_fixtures.py keras
+        Keras 3 builds the models below, trains them one step, writes ``<name>.weights.h5``
+        and ``<name>.keras`` and the predictions on fixed inputs (``keras_predictions.npz``).
+    PYTHONPATH=src python tools/record_keras_files_fixtures.py tapeflow
+        tapeflow builds the same models, trains one step and writes its files into
+        ``tapeflow/`` with its own predictions (``tapeflow/tapeflow_predictions.npz``).
+    /work/tfvenv/bin/python tools/record_keras_files_fixtures.py keras-load
+        Keras 3 loads tapeflow's files (``load_model`` and ``load_weights``) and records its
+        predictions and what it loaded (``tapeflow/keras_predictions.npz``,
+        ``tapeflow/keras_load_report.json``).
+
+The model definitions are shared: ``make_models(keras)`` takes ``keras`` or
+``tapeflow.keras``, so the tests build exactly these models.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, os.pardir, "tests", "fixtures", "keras_files")
+NAMES = ("sequential_cnn", "sequential_rnn", "functional", "subclassed")
+
+
+def make_tower_class(keras):
+    """A subclassed model with an attribute layer, a list of layers and BatchNormalization,
+    registered as ``fixtures>Tower``."""
+
+    @keras.saving.register_keras_serializable(package="fixtures", name="Tower")
+    class Tower(keras.Model):
+        def __init__(self, units=6, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.hidden = keras.layers.Dense(units, activation="relu")
+            self.blocks = [keras.layers.Dense(units, activation="tanh"),
+                           keras.layers.Dense(units)]
+            self.norm = keras.layers.BatchNormalization()
+            self.head = keras.layers.Dense(3)
+
+        def call(self, x, training=None):
+            x = self.hidden(x)
+            for block in self.blocks:
+                x = block(x)
+            return self.head(self.norm(x, training=training))
+
+        def get_config(self):
+            return {"units": self.units, "name": self.name}
+
+    return Tower
+
+
+def make_models(keras):
+    """``{name: (model, x)}``: the four fixture models (built) and their fixed inputs."""
+    layers = keras.layers
+    cnn = keras.Sequential([
+        keras.Input((8, 8, 1)), layers.Conv2D(3, 3, activation="relu"), layers.MaxPooling2D(),
+        layers.Conv2D(2, 2, padding="same"), layers.AveragePooling2D(2), layers.Flatten(),
+        layers.Dropout(0.3), layers.BatchNormalization(),
+        layers.Dense(4, activation="softmax")])
+    rnn = keras.Sequential([
+        keras.Input((6,), dtype="int32"), layers.Embedding(12, 4),
+        layers.SimpleRNN(5, return_sequences=True), layers.LSTM(4, return_sequences=True),
+        layers.GRU(3), layers.Dense(2)])
+    inp = keras.Input((7, 3))
+    a = layers.LSTM(4)(inp)
+    b = layers.SimpleRNN(3)(layers.GRU(4, return_sequences=True)(inp))
+    c = layers.Dense(5, activation="tanh")(layers.Flatten()(inp))
+    x = layers.BatchNormalization()(layers.Concatenate()([a, b, c]))
+    functional = keras.Model(inp, layers.Dense(2)(layers.Dropout(0.2)(x)))
+    tower = make_tower_class(keras)(units=6)
+    tower(np.zeros((1, 5), np.float32))
+    rng = np.random.default_rng(7)
+    inputs = {
+        "sequential_cnn": rng.uniform(0, 1, (4, 8, 8, 1)).astype(np.float32),
+        "sequential_rnn": rng.integers(0, 12, (4, 6)).astype(np.int32),
+        "functional": rng.normal(size=(4, 7, 3)).astype(np.float32),
+        "subclassed": rng.normal(size=(4, 5)).astype(np.float32),
+    }
+    models = {"sequential_cnn": cnn, "sequential_rnn": rnn, "functional": functional,
+              "subclassed": tower}
+    return {name: (models[name], inputs[name]) for name in NAMES}
+
+
+def targets(name, x):
+    """Fixed training targets for one step of ``fit``."""
+    n = len(x)
+    if name == "sequential_cnn":
+        return np.arange(n) % 4
+    return np.linspace(-1, 1, n * {"sequential_rnn": 2, "functional": 2,
+                                   "subclassed": 3}[name]).reshape(n, -1).astype(np.float32)
+
+
+def set_fixed_weights(model, seed):
+    """Overwrite every weight with seeded uniform values (variances positive)."""
+    rng = np.random.default_rng(seed)
+    values = []
+    for w in model.weights:
+        shape = tuple(w.shape)
+        if "variance" in w.name:
+            values.append(rng.uniform(0.5, 1.5, shape).astype(np.float32))
+        else:
+            values.append(rng.uniform(-0.5, 0.5, shape).astype(np.float32))
+    model.set_weights(values)
+
+
+def compile_and_step(keras, model, name, x):
+    """Compile with Adam and train one step (so the files carry optimizer state)."""
+    loss = "sparse_categorical_crossentropy" if name == "sequential_cnn" else "mse"
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01), loss=loss,
+                  metrics=["mae"])
+    model.fit(x, targets(name, x), batch_size=len(x), epochs=1, shuffle=False, verbose=0)
+
+
+def continue_one_step(keras, model, name, x):
+    """Train one more step without dropout (so both libraries draw no random masks) and
+    return the predictions: they depend on the optimizer state the file carried."""
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.Dropout):
+            layer.rate = 0.0
+    model.fit(x, targets(name, x), batch_size=len(x), epochs=1, shuffle=False, verbose=0)
+    return np.asarray(model.predict(x, verbose=0))
+
+
+def adam_slot_sums(model):
+    """``[[shape, sum(momentum), sum(velocity)], ...]`` per trainable variable in Keras's
+    order: where the optimizer state landed."""
+    opt = model.optimizer
+    out = []
+    for v in model.trainable_variables:
+        i = opt._get_variable_index(v)
+        out.append([list(v.shape), float(np.sum(opt._momentums[i].numpy())),
+                    float(np.sum(opt._velocities[i].numpy()))])
+    return out
+
+
+def record_keras():
+    import keras
+    os.makedirs(OUT, exist_ok=True)
+    keras.utils.set_random_seed(0)
+    predictions, slots = {}, {}
+    for i, (name, (model, x)) in enumerate(make_models(keras).items()):
+        set_fixed_weights(model, i)
+        compile_and_step(keras, model, name, x)
+        slots[name] = adam_slot_sums(model)
+        model.save_weights(os.path.join(OUT, f"{name}.weights.h5"))
+        model.save(os.path.join(OUT, f"{name}.keras"))
+        predictions[f"x_{name}"] = x
+        predictions[f"y_{name}"] = np.asarray(model.predict(x, verbose=0))
+        predictions[f"step_{name}"] = continue_one_step(keras, model, name, x)
+    np.savez(os.path.join(OUT, "keras_predictions.npz"), **predictions)
+    with open(os.path.join(OUT, "keras_optimizer_slots.json"), "w") as f:
+        json.dump({"keras": keras.__version__, "slots": slots}, f)
+
+
+def record_tapeflow():
+    import tapeflow as tf
+    folder = os.path.join(OUT, "tapeflow")
+    os.makedirs(folder, exist_ok=True)
+    tf.keras.utils.set_random_seed(0)
+    predictions = {}
+    for i, (name, (model, x)) in enumerate(make_models(tf.keras).items()):
+        set_fixed_weights(model, 100 + i)
+        compile_and_step(tf.keras, model, name, x)
+        model.save_weights(os.path.join(folder, f"{name}.weights.h5"))
+        model.save(os.path.join(folder, f"{name}.keras"))
+        predictions[f"x_{name}"] = x
+        predictions[f"y_{name}"] = np.asarray(model.predict(x, verbose=0))
+        predictions[f"step_{name}"] = continue_one_step(tf.keras, model, name, x)
+    np.savez(os.path.join(folder, "tapeflow_predictions.npz"), **predictions)
+
+
+def load_tapeflow_files_in_keras():
+    import keras
+    folder = os.path.join(OUT, "tapeflow")
+    given = np.load(os.path.join(folder, "tapeflow_predictions.npz"))
+    fresh = make_models(keras)
+    predictions, report = {}, {}
+    for name in NAMES:
+        x = given[f"x_{name}"]
+        entry = {}
+        try:
+            model = keras.models.load_model(os.path.join(folder, f"{name}.keras"))
+            predictions[f"keras_{name}"] = np.asarray(model.predict(x, verbose=0))
+            entry["keras_class"] = type(model).__name__
+            entry["optimizer_iterations"] = int(model.optimizer.iterations.numpy())
+            entry["optimizer"] = type(model.optimizer).__name__
+            entry["adam_slot_sums"] = adam_slot_sums(model)
+            predictions[f"step_{name}"] = continue_one_step(keras, model, name, x)
+        except Exception as e:  # recorded for the test to show
+            entry["keras_error"] = f"{type(e).__name__}: {e}"
+        try:
+            model = fresh[name][0]
+            model.load_weights(os.path.join(folder, f"{name}.weights.h5"))
+            predictions[f"weights_{name}"] = np.asarray(model.predict(x, verbose=0))
+        except Exception as e:
+            entry["weights_error"] = f"{type(e).__name__}: {e}"
+        report[name] = entry
+    np.savez(os.path.join(folder, "keras_predictions.npz"), **predictions)
+    with open(os.path.join(folder, "keras_load_report.json"), "w") as f:
+        json.dump(report, f, indent=1, sort_keys=True)
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1] if len(sys.argv) > 1 else "keras"
+    {"keras": record_keras, "tapeflow": record_tapeflow,
+     "keras-load": load_tapeflow_files_in_keras}[mode]()
