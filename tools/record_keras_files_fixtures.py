@@ -86,6 +86,77 @@ def make_models(keras):
     return {name: (models[name], inputs[name]) for name in NAMES}
 
 
+# (layer factory, input shapes): one of each layer, built by a symbolic call.
+LAYER_SPECS = {
+    "Dense": (lambda L: L.Dense(3, activation="relu"), (4,)),
+    "Dense_options": (lambda L: L.Dense(2, use_bias=False, kernel_initializer="he_normal",
+                                        kernel_regularizer="l2"), (4,)),
+    "Conv2D": (lambda L: L.Conv2D(2, 3, strides=2, padding="same"), (8, 8, 1)),
+    "Conv1D": (lambda L: L.Conv1D(2, 3, activation="sigmoid"), (8, 2)),
+    "MaxPooling2D": (lambda L: L.MaxPooling2D(2), (4, 4, 1)),
+    "AveragePooling2D": (lambda L: L.AveragePooling2D((2, 2), strides=1, padding="same"),
+                         (4, 4, 1)),
+    "MaxPooling1D": (lambda L: L.MaxPooling1D(2), (4, 2)),
+    "AveragePooling1D": (lambda L: L.AveragePooling1D(2), (4, 2)),
+    "GlobalAveragePooling2D": (lambda L: L.GlobalAveragePooling2D(), (4, 4, 2)),
+    "GlobalMaxPooling1D": (lambda L: L.GlobalMaxPooling1D(keepdims=True), (4, 2)),
+    "Flatten": (lambda L: L.Flatten(), (2, 3)),
+    "Dropout": (lambda L: L.Dropout(0.25, seed=3), (3,)),
+    "BatchNormalization": (lambda L: L.BatchNormalization(momentum=0.9, epsilon=1e-5), (3,)),
+    "LayerNormalization": (lambda L: L.LayerNormalization(), (3,)),
+    "Embedding": (lambda L: L.Embedding(10, 4), ("int32", 5)),
+    "SimpleRNN": (lambda L: L.SimpleRNN(3, return_sequences=True), (5, 2)),
+    "LSTM": (lambda L: L.LSTM(3, go_backwards=True), (5, 2)),
+    "GRU": (lambda L: L.GRU(3, reset_after=False), (5, 2)),
+    "Activation": (lambda L: L.Activation("tanh"), (3,)),
+    "ReLU": (lambda L: L.ReLU(), (3,)),
+    "Softmax": (lambda L: L.Softmax(), (3,)),
+    "Reshape": (lambda L: L.Reshape((3, 2)), (6,)),
+    "Rescaling": (lambda L: L.Rescaling(0.5, offset=1.0), (3,)),
+    "Identity": (lambda L: L.Identity(), (3,)),
+    "Concatenate": (lambda L: L.Concatenate(), [(2,), (3,)]),
+    "Add": (lambda L: L.Add(), [(2,), (2,)]),
+    "TimeDistributed": (lambda L: L.TimeDistributed(L.Dense(2)), (5, 3)),
+    "Bidirectional": (lambda L: L.Bidirectional(L.LSTM(2)), (5, 3)),
+}
+
+
+def build_spec(keras, name):
+    """The layer of ``LAYER_SPECS[name]``, called once on ``keras.Input``."""
+    factory, shape = LAYER_SPECS[name]
+    layer = factory(keras.layers)
+    if isinstance(shape, list):
+        layer([keras.Input(s) for s in shape])
+    elif shape[0] == "int32":
+        layer(keras.Input(shape[1:], dtype="int32"))
+    else:
+        layer(keras.Input(shape))
+    return layer
+
+
+def make_optimizers(keras):
+    """Optimizers whose variable order in the file differs between kinds of slots."""
+    o = keras.optimizers
+    return {"sgd_momentum": o.SGD(0.1, momentum=0.9),
+            "rmsprop_centered": o.RMSprop(momentum=0.5, centered=True),
+            "adam_amsgrad": o.Adam(amsgrad=True),
+            "adam_schedule": o.Adam(o.schedules.ExponentialDecay(0.1, 10, 0.9)),
+            "adamw": o.AdamW(weight_decay=0.01)}
+
+
+def optimizer_file_order(keras, path):
+    """The optimizer's variable shapes, in file order, after one step of a small model."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        group = f["optimizer/vars"]
+        return [list(group[str(i)].shape) for i in range(len(group))]
+
+
+def small_model(keras):
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                             keras.layers.Dense(2)])
+
+
 def targets(name, x):
     """Fixed training targets for one step of ``fit``."""
     n = len(x)
@@ -151,10 +222,26 @@ def record_keras():
         model.save(os.path.join(OUT, f"{name}.keras"))
         predictions[f"x_{name}"] = x
         predictions[f"y_{name}"] = np.asarray(model.predict(x, verbose=0))
-        predictions[f"step_{name}"] = continue_one_step(keras, model, name, x)
+        # From the file: Keras's traced train step would keep the old dropout rate.
+        reloaded = keras.models.load_model(os.path.join(OUT, f"{name}.keras"))
+        predictions[f"step_{name}"] = continue_one_step(keras, reloaded, name, x)
     np.savez(os.path.join(OUT, "keras_predictions.npz"), **predictions)
     with open(os.path.join(OUT, "keras_optimizer_slots.json"), "w") as f:
         json.dump({"keras": keras.__version__, "slots": slots}, f)
+    configs = {name: keras.saving.serialize_keras_object(build_spec(keras, name))
+               for name in LAYER_SPECS}
+    optimizers = {}
+    for name, opt in make_optimizers(keras).items():
+        model = small_model(keras)
+        model.compile(optimizer=opt, loss="mse")
+        model.fit(np.ones((2, 3)), np.ones((2, 2)), verbose=0)
+        path = os.path.join(OUT, "_optimizer.weights.h5")
+        model.save_weights(path)
+        optimizers[name] = {"file_order": optimizer_file_order(keras, path),
+                            "config": keras.saving.serialize_keras_object(opt)}
+        os.remove(path)
+    with open(os.path.join(OUT, "keras_configs.json"), "w") as f:
+        json.dump({"layers": configs, "optimizers": optimizers}, f, indent=0)
 
 
 def record_tapeflow():
@@ -170,7 +257,8 @@ def record_tapeflow():
         model.save(os.path.join(folder, f"{name}.keras"))
         predictions[f"x_{name}"] = x
         predictions[f"y_{name}"] = np.asarray(model.predict(x, verbose=0))
-        predictions[f"step_{name}"] = continue_one_step(tf.keras, model, name, x)
+        reloaded = tf.keras.models.load_model(os.path.join(folder, f"{name}.keras"))
+        predictions[f"step_{name}"] = continue_one_step(tf.keras, reloaded, name, x)
     np.savez(os.path.join(folder, "tapeflow_predictions.npz"), **predictions)
 
 

@@ -85,16 +85,20 @@ def symbolic_call(layer, inputs, kwargs):
     dimensions taken as 1) with ``training=False``.
     """
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+    from .layers import layer as _layer
     concrete = map_structure(lambda v: _zeros(v) if type(v) is KerasTensor else v, inputs)
-    was_built = layer.built
-    out = layer(concrete, training=False, **kwargs)
+    unknown_batch = any(type(v) is KerasTensor and v.shape[:1] == (None,)
+                        for v in flatten(inputs))
+    if unknown_batch:
+        _layer.unknown_batch.append(True)
+    try:
+        out = layer(concrete, training=False, **kwargs)
+    finally:
+        if unknown_batch:
+            _layer.unknown_batch.pop()
     layer._clear_losses()
     node = Node(layer, inputs, kwargs)
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)
-    unknown_batch = any(type(v) is KerasTensor and v.shape[:1] == (None,)
-                        for v in flatten(inputs))
-    if unknown_batch and not was_built:
-        layer._build_shape = unknown_batch_shape(layer._build_shape)
 
     def symbolic(t, index):
         shape = tuple(t._value.shape)

@@ -119,12 +119,17 @@ class Model(Trainer, Layer):
         self.built = True
         self._build_shape = tuple(input_shape)
         shape = tuple(1 if d is None else d for d in input_shape)
-        self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        if input_shape[0] is None:
+            _layer.unknown_batch.append(True)
+        try:
+            self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        finally:
+            if input_shape[0] is None:
+                _layer.unknown_batch.pop()
         if input_shape[0] is None:
             for layer in [self, *self._all_layers()]:
                 if layer._output_shape:
                     layer._output_shape = (None,) + layer._output_shape[1:]
-                layer._build_shape = _symbolic.unknown_batch_shape(layer._build_shape)
 
     def _all_layers(self):
         found = []
@@ -233,6 +238,11 @@ class Model(Trainer, Layer):
         self.compile(**config)
         if self.built:
             self.optimizer._build_for(self.trainable_variables)
+
+    def get_build_config(self):
+        if getattr(self, "_fn_outputs", None) is not None:
+            return {"input_shape": self._build_shape}  # Keras writes None for a graph
+        return super().get_build_config()
 
     def build_from_config(self, config):
         if config and config.get("input_shape") is not None:

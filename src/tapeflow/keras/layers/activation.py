@@ -5,7 +5,11 @@ from .layer import Layer
 __all__ = ["Activation", "ReLU", "Softmax"]
 
 
-class Activation(Layer):
+class _Weightless(Layer):
+    _built_at_init = True
+
+
+class Activation(_Weightless):
     """``activation(inputs)`` as a layer (``tf.keras.layers.Activation``).
 
     Args:
@@ -23,7 +27,7 @@ class Activation(Layer):
         return self.activation(inputs)
 
 
-class ReLU(Layer):
+class ReLU(_Weightless):
     """``max(inputs, 0)`` as a layer (``tf.keras.layers.ReLU``)."""
 
     _config_fixed = {"max_value": None, "negative_slope": 0.0, "threshold": 0.0}
@@ -35,7 +39,7 @@ class ReLU(Layer):
         return _act.relu(inputs)
 
 
-class Softmax(Layer):
+class Softmax(_Weightless):
     """Softmax along ``axis`` as a layer (``tf.keras.layers.Softmax``)."""
 
     def __init__(self, axis=-1, **kwargs):

@@ -102,6 +102,7 @@ class Conv2D(Layer):
 
 class _Pooling2D(Layer):
     _fn = None
+    _built_at_init = True
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):

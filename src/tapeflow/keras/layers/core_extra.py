@@ -43,5 +43,7 @@ class Rescaling(Layer):
 class Identity(Layer):
     """Return the input unchanged (``tf.keras.layers.Identity``)."""
 
+    _built_at_init = True
+
     def call(self, inputs):
         return inputs

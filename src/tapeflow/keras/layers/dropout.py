@@ -23,6 +23,8 @@ class Dropout(Layer):
         ValueError: for a rate outside ``[0, 1]``.
     """
 
+    _built_at_init = True
+
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:

@@ -20,6 +20,9 @@ _ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "autocast",
                     "implementation", "input_length", "dynamic"}
 # Layers whose ``build`` runs from their first call (not from user code), innermost last.
 building = []
+# Non-empty while layers are built from a symbolic input (unknown batch size): the build
+# shape they record for ``get_build_config`` then has ``None`` for the batch.
+unknown_batch = []
 
 
 def _convert_input(x, dtype, kinds):
@@ -100,6 +103,8 @@ class Layer:
     # Keys Keras 3 writes in this layer's config that tapeflow supports at one value only:
     # written as such by ``get_config`` and checked by ``from_config``.
     _config_fixed = {}
+    # Keras 3 marks some weightless layers built at construction: no ``build_config``.
+    _built_at_init = False
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
@@ -120,7 +125,7 @@ class Layer:
         self._build_shape = None
         self._trainable = bool(trainable)
         self.dtype_policy = _dt.as_dtype(dtype or "float32")
-        self.built = False
+        self.built = self._built_at_init
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         if input_shape is not None:
@@ -304,6 +309,8 @@ class Layer:
             if not self.built:
                 building.append(self)
                 self._build_shape = _shape_of(inputs)
+                if unknown_batch:
+                    self._build_shape = _symbolic.unknown_batch_shape(self._build_shape)
                 try:
                     self.build(_shape_of(inputs))
                 finally:
@@ -344,7 +351,8 @@ class Layer:
         """
         from ..saving.serialization import dtype_policy_config, serialize_keras_object
         config = {"name": self.name}
-        if type(self).get_config is Layer.get_config:
+        if (type(self).get_config is Layer.get_config
+                and not type(self).__module__.startswith("tapeflow.")):
             if self._auto_config is None:
                 raise NotImplementedError(
                     f"Layer {type(self).__name__} (name '{self.name}') cannot be saved: it "
@@ -384,7 +392,7 @@ class Layer:
 
     def get_build_config(self):
         """``{"input_shape": ...}``: the shape the layer was built for, or None."""
-        if self._build_shape is not None:
+        if self._build_shape is not None and not self._built_at_init:
             return {"input_shape": self._build_shape}
         return None
 
@@ -394,7 +402,14 @@ class Layer:
         if not config or "input_shape" not in config:
             return
         shape = config["input_shape"]
-        self(_zeros_like_shape(shape, self.dtype_policy), training=False)
+        first = shape[0] if shape and isinstance(shape[0], (list, tuple)) else shape
+        if first and first[0] is None:
+            unknown_batch.append(True)
+        try:
+            self(_zeros_like_shape(shape, self.dtype_policy), training=False)
+        finally:
+            if first and first[0] is None:
+                unknown_batch.pop()
         self._build_shape = shape
 
 

@@ -7,6 +7,7 @@ __all__ = ["GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling
 
 
 class _GlobalPooling(Layer):
+    _built_at_init = True
     _axes = (1,)
     _reduce = None
 

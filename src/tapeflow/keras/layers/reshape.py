@@ -9,6 +9,8 @@ class Reshape(Layer):
     """Reshape each example to ``target_shape`` (``tf.keras.layers.Reshape``); one entry
     may be -1."""
 
+    _built_at_init = True
+
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = tuple(target_shape)

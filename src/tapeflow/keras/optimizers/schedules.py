@@ -27,7 +27,7 @@ class LearningRateSchedule:
 
     def get_config(self) -> dict:
         """The constructor's arguments (Keras 3's keys)."""
-        from ...saving.serialization import signature_config
+        from ..saving.serialization import signature_config
         return signature_config(self)
 
     @classmethod

@@ -160,7 +160,11 @@ def functional_from_config(config, custom_objects=None):
                 waiting.append((layer, node))
                 continue
             args = resolve(node["args"])
-            out = layer(*args, **resolve(node["kwargs"]))
+            kwargs = resolve(node["kwargs"])
+            kwargs.pop("training", None)  # Keras records the call's default
+            if kwargs.get("mask", 0) is None:
+                kwargs.pop("mask")
+            out = layer(*args, **kwargs)
             i = calls.get(layer.name, 0)
             calls[layer.name] = i + 1
             outputs[(layer.name, i)] = out
