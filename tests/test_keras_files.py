@@ -458,3 +458,9 @@ def test_stale_temporaries_of_a_crashed_writer_are_removed_by_the_next_save(tmp_
     model, _ = fresh("subclassed")
     model.save_weights(str(tmp_path / "w.weights.h5"))
     assert sorted(os.listdir(tmp_path)) == ["w.weights.h5"]
+
+
+@pytest.mark.parametrize("name", sorted(tool.LAYER_SPECS))
+def test_each_layer_weights_layout_matches_keras(name, tmp_path):
+    """A functional model of one layer: Keras 3.15's groups, datasets, shapes, attributes."""
+    assert tool.spec_layout(tf.keras, name, str(tmp_path)) == KERAS_CONFIGS["layouts"][name]

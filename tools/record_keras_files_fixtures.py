@@ -118,6 +118,7 @@ LAYER_SPECS = {
     "Add": (lambda L: L.Add(), [(2,), (2,)]),
     "TimeDistributed": (lambda L: L.TimeDistributed(L.Dense(2)), (5, 3)),
     "Bidirectional": (lambda L: L.Bidirectional(L.LSTM(2)), (5, 3)),
+    "Normalization": (lambda L: L.Normalization(), (3,)),
 }
 
 
@@ -132,6 +133,38 @@ def build_spec(keras, name):
     else:
         layer(keras.Input(shape))
     return layer
+
+
+def h5_paths(path):
+    """``[[path, shape or None for a group, sorted attribute names], ...]`` of an h5 file."""
+    import h5py
+    out = []
+
+    def visit(name, obj):
+        shape = list(obj.shape) if isinstance(obj, h5py.Dataset) else None
+        out.append([name, shape, sorted(obj.attrs)])
+
+    with h5py.File(path, "r") as f:
+        f.visititems(visit)
+    return out
+
+
+def spec_layout(keras, name, folder):
+    """The ``.weights.h5`` layout of a functional model made of the one layer ``name``."""
+    factory, shape = LAYER_SPECS[name]
+    layer = factory(keras.layers)
+    if isinstance(shape, list):
+        inputs = [keras.Input(s) for s in shape]
+    elif shape[0] == "int32":
+        inputs = keras.Input(shape[1:], dtype="int32")
+    else:
+        inputs = keras.Input(shape)
+    model = keras.Model(inputs, layer(inputs))
+    path = os.path.join(folder, "_layer.weights.h5")
+    model.save_weights(path)
+    layout = h5_paths(path)
+    os.remove(path)
+    return layout
 
 
 def make_optimizers(keras):
@@ -230,6 +263,7 @@ def record_keras():
         json.dump({"keras": keras.__version__, "slots": slots}, f)
     configs = {name: keras.saving.serialize_keras_object(build_spec(keras, name))
                for name in LAYER_SPECS}
+    layouts = {name: spec_layout(keras, name, OUT) for name in LAYER_SPECS}
     optimizers = {}
     for name, opt in make_optimizers(keras).items():
         model = small_model(keras)
@@ -241,7 +275,8 @@ def record_keras():
                             "config": keras.saving.serialize_keras_object(opt)}
         os.remove(path)
     with open(os.path.join(OUT, "keras_configs.json"), "w") as f:
-        json.dump({"layers": configs, "optimizers": optimizers}, f, indent=0)
+        json.dump({"layers": configs, "layouts": layouts, "optimizers": optimizers}, f,
+                  indent=0)
 
 
 def record_tapeflow():
