@@ -58,6 +58,17 @@ class Metric:
 
     add_weight = add_variable
 
+    def get_config(self) -> dict:
+        """``name``, ``dtype`` and the metric's own arguments (Keras 3's keys)."""
+        from .saving.serialization import signature_config
+        return {"name": self.name, "dtype": self._dtype.name,
+                **signature_config(self, skip=("name", "dtype", "fn")),
+                **getattr(self, "_fn_kwargs", {})}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
     @property
     def variables(self) -> list:
         return list(self._variables)

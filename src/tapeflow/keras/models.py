@@ -9,7 +9,7 @@ from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
 from .trainer import Trainer
 
-__all__ = ["Model", "Sequential", "load_model", "save_model"]
+__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
 
 class Model(Trainer, Layer):
@@ -452,4 +452,8 @@ class Sequential(Model):
         return x
 
 
-from .saving.saving_lib import load_model, save_model  # noqa: E402  (tf.keras.models.load_model)
+from .saving.saving_lib import (  # noqa: E402  (tf.keras.models.load_model, ...)
+    load_model,
+    model_from_json,
+    save_model,
+)

@@ -10,7 +10,8 @@ from . import _atomic
 from .serialization import deserialize_keras_object, serialize_keras_object
 from .weights_h5 import import_h5py, load_weights_from_h5, save_weights_to_h5
 
-__all__ = ["save_weights", "load_weights", "save_model", "load_model", "KERAS_VERSION"]
+__all__ = ["save_weights", "load_weights", "save_model", "load_model", "model_from_json",
+           "KERAS_VERSION"]
 
 # The Keras 3 release whose file layout tapeflow writes (``metadata.json``'s version).
 KERAS_VERSION = "3.15.1"
@@ -36,7 +37,14 @@ def _proceed(filepath, overwrite):
 
 
 def save_weights(model, filepath, overwrite=True, max_shard_size=None):
-    """Write ``model``'s weights (and its optimizer's) to a Keras 3 ``.weights.h5`` file.
+    """Write ``model``'s weights (and its optimizer's) to a Keras 3 ``.weights.h5`` file
+    (``tf.keras.saving.save_weights``; ``Model.save_weights`` calls it).
+
+    Args:
+        model: a built model.
+        filepath: a path ending in ``.weights.h5``.
+        overwrite: if False and the file exists, ask on the console.
+        max_shard_size: not supported (sharded files).
 
     Raises:
         ValueError: if the model is not built, or the name does not end in ``.weights.h5``.
@@ -60,7 +68,25 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
-    """Assign the weights in a ``.weights.h5`` or ``.keras`` file to ``model``.
+    """Assign the weights in a ``.weights.h5`` or ``.keras`` file to ``model``
+    (``tf.keras.saving.load_weights``), matched by Keras 3's group paths.
+
+    Args:
+        model: a built model of the same architecture.
+        filepath: a ``.weights.h5`` or ``.keras`` file (from tapeflow or Keras 3).
+        skip_mismatch: warn, instead of raising, about objects that do not fit.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import tapeflow as tf
+    >>> def make():
+    ...     return tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    >>> model, copy = make(), make()
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
+    >>> model.save_weights(path)
+    >>> copy.load_weights(path)
+    >>> bool(np.array_equal(copy.layers[0].kernel.numpy(), model.layers[0].kernel.numpy()))
+    True
 
     Raises:
         ValueError: if the model is not built, for another file type, or when variables
@@ -95,7 +121,13 @@ def _config_json(model):
 
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     """Write ``model`` to a Keras 3 ``.keras`` file: a stored zip of ``metadata.json``,
-    ``config.json`` and ``model.weights.h5``.
+    ``config.json`` and ``model.weights.h5`` (``tf.keras.models.save_model``).
+
+    Args:
+        model: the model (its layers must have configs; a ``Lambda`` has none).
+        filepath: a path ending in ``.keras``.
+        overwrite: if False and the file exists, ask on the console.
+        zipped: only True (the default) is supported.
 
     Raises:
         ValueError: for a name not ending in ``.keras``, or a layer without a config.
@@ -133,7 +165,31 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Rebuild a model from a Keras 3 ``.keras`` file (its config, then its weights).
+    """Rebuild a model from a Keras 3 ``.keras`` file: its config, compile arguments and
+    weights, optimizer state included (``tf.keras.models.load_model``).
+
+    Args:
+        filepath: a ``.keras`` file written by tapeflow or Keras 3.
+        custom_objects: ``{name: class}`` for classes not registered with
+            ``register_keras_serializable``.
+        compile: whether to compile the model with the saved arguments.
+        safe_mode: accepted for Keras's signature (tapeflow never loads code).
+
+    Returns:
+        The model.
+
+    >>> import os, tempfile
+    >>> import tapeflow as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    >>> model.compile(optimizer="adam", loss="mse")
+    >>> _ = model.fit(tf.ones((4, 3)), tf.zeros((4, 2)), verbose=0)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> model.save(path)
+    >>> again = tf.keras.models.load_model(path)
+    >>> again.layers[0].units, type(again.optimizer).__name__
+    (2, 'Adam')
+    >>> int(again.optimizer.iterations.numpy())
+    1
 
     Raises:
         ValueError: for another file type or a missing file.
@@ -163,3 +219,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     with h5py.File(weights, "r") as f:
         load_weights_from_h5(model, f)
     return model
+
+
+def model_from_json(json_string, custom_objects=None):
+    """A new (unweighted) model from ``Model.to_json()``'s text
+    (``tf.keras.models.model_from_json``).
+
+    >>> import tapeflow as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    >>> tf.keras.models.model_from_json(model.to_json()).layers[0].units
+    2
+    """
+    return deserialize_keras_object(json.loads(json_string), custom_objects)
