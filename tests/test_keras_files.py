@@ -464,3 +464,89 @@ def test_stale_temporaries_of_a_crashed_writer_are_removed_by_the_next_save(tmp_
 def test_each_layer_weights_layout_matches_keras(name, tmp_path):
     """A functional model of one layer: Keras 3.15's groups, datasets, shapes, attributes."""
     assert tool.spec_layout(tf.keras, name, str(tmp_path)) == KERAS_CONFIGS["layouts"][name]
+
+
+def _stamped_model():
+    model = tf.keras.Sequential([tf.keras.Input((700,)), tf.keras.layers.Dense(700)])
+    return model
+
+
+def _stamp(model, step):
+    for w in model.weights:
+        w.assign(np.full(w.shape, step, np.float32))
+
+
+def _stamps_in(path):
+    """The distinct values stored in a weights file or a .keras file's weights."""
+    if path.endswith(".keras"):
+        with zipfile.ZipFile(path) as archive:
+            data = io.BytesIO(archive.read("model.weights.h5"))
+        f = h5py.File(data, "r")
+    else:
+        f = h5py.File(path, "r")
+    with f:
+        group = f["layers/dense/vars"]
+        return {float(v) for i in range(len(group)) for v in np.unique(group[str(i)][()])}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_files_killed_mid_save_always_hold_one_complete_version(tmp_path):
+    """SIGKILL a child that saves in a loop (2 MB per version), 20 times at random moments:
+    each final-named file is readable and holds a single version."""
+    import signal
+    import time
+    weights, archive = str(tmp_path / "w.weights.h5"), str(tmp_path / "m.keras")
+    model = _stamped_model()
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(20):
+        pid = os.fork()
+        if pid == 0:  # the child: save forever, each version stamped with its step
+            try:
+                for step in range(1, 10**6):
+                    _stamp(model, step)
+                    model.save_weights(weights)
+                    model.save(archive)
+            finally:
+                os._exit(1)
+        time.sleep(rng.uniform(0.0, 0.12))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        for path in (weights, archive):
+            if os.path.exists(path):
+                stamps = _stamps_in(path)
+                assert len(stamps) == 1, (path, stamps)
+                seen |= stamps
+    assert len(seen) > 1  # the kills landed at different steps
+    model.save_weights(weights)  # and the next save sweeps the leftovers
+    model.save(archive)
+    assert sorted(os.listdir(tmp_path)) == ["m.keras", "w.weights.h5"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_disk_full_during_save_raises_and_keeps_the_previous_file(tmp_path):
+    """A file-size limit (RLIMIT_FSIZE) makes the write fail part-way, as a full disk does."""
+    import resource
+    import signal
+    path = str(tmp_path / "w.weights.h5")
+    model = _stamped_model()
+    _stamp(model, 1)
+    model.save_weights(path)
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+            _stamp(model, 2)
+            try:
+                model.save_weights(path)
+                code = 1
+            except OSError:
+                code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0  # the error reached the caller
+    assert sorted(os.listdir(tmp_path)) == ["w.weights.h5"]
+    assert _stamps_in(path) == {1.0}
