@@ -52,18 +52,26 @@ def _plain(value):
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+_SIGNATURES = {}
+
+
 def _auto_config(cls, args, kwargs):
     """The arguments ``cls(*args, **kwargs)`` was made with, if they are plain data (so a
-    subclass without ``get_config`` still saves, as Keras 3's ``Operation.__new__`` does)."""
+    subclass without ``get_config`` still saves, as Keras 3's ``Operation.__new__`` does).
+    tapeflow's own layers have a ``get_config`` each: None for them, at no cost."""
+    if cls.__module__.startswith("tapeflow."):
+        return None
+    params = _SIGNATURES.get(cls)
+    if params is None:
+        params = _SIGNATURES[cls] = inspect.signature(cls.__init__)
     try:
-        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+        bound = params.bind(None, *args, **kwargs)
     except TypeError:
         return None
     bound.apply_defaults()
-    params = inspect.signature(cls.__init__).parameters
     config = {}
     for i, (name, value) in enumerate(bound.arguments.items()):
-        kind = params[name].kind
+        kind = params.parameters[name].kind
         if i == 0 or kind is inspect.Parameter.POSITIONAL_ONLY:
             continue
         if kind is inspect.Parameter.VAR_POSITIONAL:
