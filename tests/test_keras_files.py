@@ -550,3 +550,38 @@ def test_disk_full_during_save_raises_and_keeps_the_previous_file(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 0  # the error reached the caller
     assert sorted(os.listdir(tmp_path)) == ["w.weights.h5"]
     assert _stamps_in(path) == {1.0}
+
+
+def test_keras_options_and_classes_tapeflow_lacks_are_named():
+    config = json.loads(json.dumps(KERAS_CONFIGS["layers"]["LSTM"]))
+    config["config"]["dropout"] = 0.25
+    with pytest.raises(ValueError, match=r"tapeflow's LSTM does not support `dropout=0.25`"):
+        tf.keras.saving.deserialize_keras_object(config)
+    config = {"module": "keras.layers", "class_name": "MultiHeadAttention", "config": {},
+              "registered_name": None}
+    with pytest.raises(TypeError, match="tapeflow does not implement Keras's "
+                                        "`keras.layers.MultiHeadAttention`"):
+        tf.keras.saving.deserialize_keras_object(config)
+
+
+def test_functional_model_with_two_inputs_two_outputs_and_a_nested_model(tmp_path):
+    a, b = tf.keras.Input((3,), name="a"), tf.keras.Input((2,), name="b")
+    inner = tf.keras.Sequential([tf.keras.Input((5,)), tf.keras.layers.Dense(4),
+                                 tf.keras.layers.BatchNormalization()], name="inner")
+    joined = tf.keras.layers.Concatenate()([a, b])
+    h = inner(joined)
+    model = tf.keras.Model([a, b], [tf.keras.layers.Dense(1, name="y1")(h),
+                                    tf.keras.layers.Dense(2, name="y2")(h)])
+    path = str(tmp_path / "two.keras")
+    model.save(path)
+    again = tf.keras.models.load_model(path)
+    rng = np.random.default_rng(1)
+    xa, xb = rng.normal(size=(4, 3)), rng.normal(size=(4, 2))
+    for got, want in zip(again([xa, xb]), model([xa, xb])):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-6)
+    with zipfile.ZipFile(path) as archive:
+        config = json.loads(archive.read("config.json"))["config"]
+        layout = h5_layout(h5py.File(io.BytesIO(archive.read("model.weights.h5")), "r"))
+    assert config["input_layers"] == [["a", 0, 0], ["b", 0, 0]]
+    assert config["output_layers"] == [["y1", 0, 0], ["y2", 0, 0]]
+    assert "layers/sequential/layers/batch_normalization/vars/3" in layout

@@ -234,6 +234,9 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
             raise _unknown("function", inner, config)
         return fn
     cls = _lookup(class_name, config.get("registered_name"), module, custom_objects)
+    if cls is None and (module or "").startswith("keras"):
+        raise TypeError(f"Could not locate class '{class_name}': tapeflow does not implement "
+                        f"Keras's `{module}.{class_name}`. Full object config: {config}")
     if cls is None:
         raise _unknown("class", class_name, config)
     if not hasattr(cls, "from_config"):
