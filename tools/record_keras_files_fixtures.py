@@ -119,6 +119,9 @@ LAYER_SPECS = {
     "TimeDistributed": (lambda L: L.TimeDistributed(L.Dense(2)), (5, 3)),
     "Bidirectional": (lambda L: L.Bidirectional(L.LSTM(2)), (5, 3)),
     "Normalization": (lambda L: L.Normalization(), (3,)),
+    "RNN_LSTMCell": (lambda L: L.RNN(L.LSTMCell(3), return_sequences=True), (5, 2)),
+    "RNN_GRUCell": (lambda L: L.RNN(L.GRUCell(3)), (5, 2)),
+    "RNN_SimpleRNNCell": (lambda L: L.RNN(L.SimpleRNNCell(3)), (5, 2)),
 }
 
 

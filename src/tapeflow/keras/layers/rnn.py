@@ -3,6 +3,7 @@ from ..._core.backend import np
 from ..._core.tensor import Tensor
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from .. import _naming
 from .. import activations as _act
 from .. import initializers as _init
 from .layer import Layer, serialize
@@ -51,6 +52,35 @@ class _Cell(Layer):
     @property
     def state_size(self):
         return [self.units]
+
+    def build_from_config(self, config):
+        """Make the weights for ``config["input_shape"]`` (a cell is called with states,
+        so it is built directly rather than by a call)."""
+        if config and config.get("input_shape"):
+            with _naming.name_scope(self.name, self):
+                self.build(tuple(config["input_shape"]))
+            self._build_shape = config["input_shape"]
+
+    _config_fixed = {"kernel_regularizer": None, "recurrent_regularizer": None,
+                     "bias_regularizer": None, "kernel_constraint": None,
+                     "recurrent_constraint": None, "bias_constraint": None, "dropout": 0.0,
+                     "recurrent_dropout": 0.0, "seed": None}
+
+    def get_config(self):
+        config = dict(super().get_config(), units=self.units,
+                      activation=_act.serialize(self.activation))
+        if not isinstance(self, SimpleRNNCell):
+            config["recurrent_activation"] = _act.serialize(self.recurrent_activation)
+        config["use_bias"] = self.use_bias
+        if isinstance(self, LSTMCell):
+            config["unit_forget_bias"] = self.unit_forget_bias
+        kernel, recurrent, bias = (serialize(i) for i in self._inits)
+        config.update(kernel_initializer=kernel, recurrent_initializer=recurrent,
+                      bias_initializer=bias, **self._config_fixed)
+        if isinstance(self, GRUCell):
+            config["reset_after"] = self.reset_after
+            config["seed"] = config.pop("seed")
+        return config
 
 
 class SimpleRNNCell(_Cell):
@@ -174,6 +204,14 @@ class RNN(Layer):
 
     def build(self, input_shape):
         self.built = True
+
+    _config_fixed = {"zero_output_for_mask": False}
+
+    def get_config(self):
+        return dict(super().get_config(), return_sequences=self.return_sequences,
+                    return_state=self.return_state, go_backwards=self.go_backwards,
+                    stateful=False, unroll=False, zero_output_for_mask=False,
+                    cell=serialize(self.cell))
 
     def call(self, inputs, initial_state=None, training=None):
         batch = inputs._value.shape[0]
