@@ -585,3 +585,25 @@ def test_functional_model_with_two_inputs_two_outputs_and_a_nested_model(tmp_pat
     assert config["input_layers"] == [["a", 0, 0], ["b", 0, 0]]
     assert config["output_layers"] == [["y1", 0, 0], ["y2", 0, 0]]
     assert "layers/sequential/layers/batch_normalization/vars/3" in layout
+
+
+def test_sequential_built_by_a_call_and_weights_from_a_keras_archive(tmp_path):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    x = np.random.default_rng(2).normal(size=(3, 5)).astype(np.float32)
+    model(x)
+    path = str(tmp_path / "called.keras")
+    model.save(path)
+    with zipfile.ZipFile(path) as archive:
+        config = json.loads(archive.read("config.json"))["config"]
+    assert config["build_input_shape"] == [3, 5]
+    assert [entry["class_name"] for entry in config["layers"]] == ["InputLayer", "Dense", "Dense"]
+    again = tf.keras.models.load_model(path)
+    np.testing.assert_allclose(again(x).numpy(), model(x).numpy(), atol=1e-6)
+    other = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    other(x)
+    other.load_weights(path)  # weights straight from a .keras archive
+    np.testing.assert_allclose(other(x).numpy(), model(x).numpy(), atol=1e-6)
+    with pytest.warns(UserWarning, match="has not yet been built"):
+        tf.keras.Sequential([tf.keras.layers.Dense(2)]).save(str(tmp_path / "unbuilt.keras"))

@@ -24,7 +24,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, os.pardir, "tests", "fixtures", "keras_files")
-NAMES = ("sequential_cnn", "sequential_rnn", "functional", "subclassed")
+NAMES = ("sequential_cnn", "sequential_rnn", "functional", "subclassed", "sequential_called")
 
 
 def make_tower_class(keras):
@@ -74,15 +74,20 @@ def make_models(keras):
     functional = keras.Model(inp, layers.Dense(2)(layers.Dropout(0.2)(x)))
     tower = make_tower_class(keras)(units=6)
     tower(np.zeros((1, 5), np.float32))
+    called = keras.Sequential([  # no Input: built by its first call
+        layers.Reshape((6, 2)), layers.Conv1D(3, 2, activation="relu"),
+        layers.GlobalAveragePooling1D(), layers.LayerNormalization(), layers.Dense(2)])
+    called(np.zeros((2, 12), np.float32))
     rng = np.random.default_rng(7)
     inputs = {
         "sequential_cnn": rng.uniform(0, 1, (4, 8, 8, 1)).astype(np.float32),
         "sequential_rnn": rng.integers(0, 12, (4, 6)).astype(np.int32),
         "functional": rng.normal(size=(4, 7, 3)).astype(np.float32),
         "subclassed": rng.normal(size=(4, 5)).astype(np.float32),
+        "sequential_called": rng.normal(size=(4, 12)).astype(np.float32),
     }
     models = {"sequential_cnn": cnn, "sequential_rnn": rnn, "functional": functional,
-              "subclassed": tower}
+              "subclassed": tower, "sequential_called": called}
     return {name: (models[name], inputs[name]) for name in NAMES}
 
 
@@ -198,8 +203,9 @@ def targets(name, x):
     n = len(x)
     if name == "sequential_cnn":
         return np.arange(n) % 4
-    return np.linspace(-1, 1, n * {"sequential_rnn": 2, "functional": 2,
-                                   "subclassed": 3}[name]).reshape(n, -1).astype(np.float32)
+    return np.linspace(-1, 1, n * {"sequential_rnn": 2, "functional": 2, "subclassed": 3,
+                                   "sequential_called": 2}[name]).reshape(n, -1).astype(
+                                       np.float32)
 
 
 def set_fixed_weights(model, seed):

@@ -419,14 +419,14 @@ class Sequential(Model):
         input shape is known) and ``build_input_shape``, as Keras 3 writes them."""
         from .saving.serialization import dtype_policy_config, serialize_keras_object
         layers = [serialize_keras_object(layer) for layer in self._layers]
-        if self._input_shape is not None:
+        shape = self._input_shape or self._build_shape
+        if shape is not None:  # Keras adds an InputLayer once the input shape is known
             given = getattr(self, "_input_layer", None)
             if given is None:
-                given = InputLayer(batch_shape=self._input_shape, name="input_layer")
+                given = InputLayer(batch_shape=shape, name="input_layer")
             layers.insert(0, serialize_keras_object(given))
         config = {"name": self.name, "trainable": self.trainable,
                   "dtype": dtype_policy_config(self.dtype), "layers": layers}
-        shape = self._input_shape or self._build_shape
         if shape is not None:
             config["build_input_shape"] = list(shape)
         return config

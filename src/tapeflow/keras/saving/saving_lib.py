@@ -4,6 +4,7 @@ import datetime
 import io
 import json
 import os
+import warnings
 import zipfile
 
 from . import _atomic
@@ -148,6 +149,10 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
             f"TFLite/TFServing/etc. Received: filepath={filepath}."
             + (_LEGACY_HINT if _is_legacy(filepath) else ""))
     h5py = import_h5py()
+    if not model.built:
+        warnings.warn("You are saving a model that has not yet been built. It might not "
+                      "contain any weights yet. Consider building the model first by calling "
+                      "it on some data.", stacklevel=3)
     config_json = _config_json(model)
     metadata_json = json.dumps({
         "keras_version": KERAS_VERSION,
