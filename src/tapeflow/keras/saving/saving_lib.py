@@ -166,7 +166,7 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as archive:
             archive.writestr(_METADATA, metadata_json)
             archive.writestr(_CONFIG, config_json)
-            archive.writestr(_WEIGHTS, weights.getvalue())
+            archive.writestr(_WEIGHTS, weights.getbuffer())
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
