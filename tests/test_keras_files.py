@@ -139,11 +139,20 @@ def test_keras_model_file_loads_with_custom_objects_instead_of_the_registry():
 
 def test_keras_read_every_tapeflow_file_without_error():
     report = json.load(open(os.path.join(FROM_TAPEFLOW, "keras_load_report.json")))
-    assert sorted(report) == sorted(NAMES)
+    configs = json.load(open(os.path.join(FROM_TAPEFLOW, "tapeflow_configs.json")))
+    assert sorted(report) == sorted(list(NAMES) + [f"layers/{n}" for n in tool.LAYER_SPECS]
+                                    + [f"optimizers/{n}" for n in configs["optimizers"]])
     for name, entry in report.items():
         assert "keras_error" not in entry and "weights_error" not in entry, (name, entry)
-        assert entry["optimizer"] == "Adam" and entry["optimizer_iterations"] == 1
+    for name in NAMES:
+        assert report[name]["optimizer"] == "Adam"
+        assert report[name]["optimizer_iterations"] == 1
     assert report["subclassed"]["keras_class"] == "Tower"
+    # Every layer and optimizer config tapeflow writes is one Keras 3 rebuilds.
+    for name in tool.LAYER_SPECS:
+        assert report[f"layers/{name}"]["keras_class"] == configs["layers"][name]["class_name"]
+    for name, config in configs["optimizers"].items():
+        assert report[f"optimizers/{name}"]["keras_class"] == config["class_name"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -304,6 +304,12 @@ def record_tapeflow():
         reloaded = tf.keras.models.load_model(os.path.join(folder, f"{name}.keras"))
         predictions[f"step_{name}"] = continue_one_step(tf.keras, reloaded, name, x)
     np.savez(os.path.join(folder, "tapeflow_predictions.npz"), **predictions)
+    configs = {name: tf.keras.saving.serialize_keras_object(build_spec(tf.keras, name))
+               for name in LAYER_SPECS}
+    optimizers = {name: tf.keras.saving.serialize_keras_object(opt)
+                  for name, opt in make_optimizers(tf.keras).items()}
+    with open(os.path.join(folder, "tapeflow_configs.json"), "w") as f:
+        json.dump({"layers": configs, "optimizers": optimizers}, f, indent=0)
 
 
 def load_tapeflow_files_in_keras():
@@ -332,6 +338,15 @@ def load_tapeflow_files_in_keras():
         except Exception as e:
             entry["weights_error"] = f"{type(e).__name__}: {e}"
         report[name] = entry
+    with open(os.path.join(folder, "tapeflow_configs.json")) as f:
+        configs = json.load(f)
+    for kind in ("layers", "optimizers"):
+        for name, config in configs[kind].items():
+            try:
+                obj = keras.saving.deserialize_keras_object(config)
+                report[f"{kind}/{name}"] = {"keras_class": type(obj).__name__}
+            except Exception as e:
+                report[f"{kind}/{name}"] = {"keras_error": f"{type(e).__name__}: {e}"}
     np.savez(os.path.join(folder, "keras_predictions.npz"), **predictions)
     with open(os.path.join(folder, "keras_load_report.json"), "w") as f:
         json.dump(report, f, indent=1, sort_keys=True)
