@@ -616,3 +616,20 @@ def test_sequential_built_by_a_call_and_weights_from_a_keras_archive(tmp_path):
     np.testing.assert_allclose(other(x).numpy(), model(x).numpy(), atol=1e-6)
     with pytest.warns(UserWarning, match="has not yet been built"):
         tf.keras.Sequential([tf.keras.layers.Dense(2)]).save(str(tmp_path / "unbuilt.keras"))
+
+
+def test_a_registered_activation_function_round_trips(tmp_path):
+    @tf.keras.saving.register_keras_serializable(package="tests")
+    def cube(x):
+        return x * x * x
+
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(2, activation=cube)])
+    config = model.layers[0].get_config()
+    assert config["activation"] == {"module": __name__, "class_name": "function",
+                                    "config": "tests>cube", "registered_name": "tests>cube"}
+    path = str(tmp_path / "cube.keras")
+    model.save(path)
+    again = tf.keras.models.load_model(path)
+    assert again.layers[0].activation is cube
+    x = np.array([[1.0, -2.0]], np.float32)
+    np.testing.assert_allclose(again(x).numpy(), model(x).numpy(), atol=1e-6)

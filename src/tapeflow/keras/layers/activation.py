@@ -1,6 +1,6 @@
 """Activation: apply an activation function as a layer."""
 from .. import activations as _act
-from .layer import Layer
+from .layer import Layer, serialize
 
 __all__ = ["Activation", "ReLU", "Softmax"]
 
@@ -21,7 +21,7 @@ class Activation(_Weightless):
         self.activation = _act.get(activation)
 
     def get_config(self):
-        return dict(super().get_config(), activation=_act.serialize(self.activation))
+        return dict(super().get_config(), activation=serialize(self.activation))
 
     def call(self, inputs):
         return self.activation(inputs)

@@ -82,7 +82,7 @@ class Conv2D(Layer):
                     kernel_size=list(self.kernel_size[-n:]), strides=list(self.strides[-n:]),
                     padding="causal" if getattr(self, "_causal", False) else self.padding,
                     data_format="channels_last", dilation_rate=list(self.dilation_rate[-n:]),
-                    groups=1, activation=_act.serialize(self.activation),
+                    groups=1, activation=serialize(self.activation),
                     use_bias=self.use_bias,
                     kernel_initializer=serialize(self.kernel_initializer),
                     bias_initializer=serialize(self.bias_initializer),

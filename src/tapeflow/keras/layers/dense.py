@@ -96,7 +96,7 @@ class Dense(Layer):
 
     def get_config(self):
         return dict(super().get_config(), units=self.units,
-                    activation=_act.serialize(self.activation), use_bias=self.use_bias,
+                    activation=serialize(self.activation), use_bias=self.use_bias,
                     kernel_initializer=serialize(self.kernel_initializer),
                     bias_initializer=serialize(self.bias_initializer),
                     kernel_regularizer=serialize(_reg.get(self.kernel_regularizer)),

@@ -68,9 +68,9 @@ class _Cell(Layer):
 
     def get_config(self):
         config = dict(super().get_config(), units=self.units,
-                      activation=_act.serialize(self.activation))
+                      activation=serialize(self.activation))
         if not isinstance(self, SimpleRNNCell):
-            config["recurrent_activation"] = _act.serialize(self.recurrent_activation)
+            config["recurrent_activation"] = serialize(self.recurrent_activation)
         config["use_bias"] = self.use_bias
         if isinstance(self, LSTMCell):
             config["unit_forget_bias"] = self.unit_forget_bias
@@ -243,9 +243,9 @@ def _rnn_config(layer, extra_keys):
     config = dict(Layer.get_config(layer), return_sequences=layer.return_sequences,
                   return_state=layer.return_state, go_backwards=layer.go_backwards,
                   stateful=False, unroll=False, zero_output_for_mask=False, units=c["units"],
-                  activation=_act.serialize(_act.get(c["activation"])))
+                  activation=serialize(_act.get(c["activation"])))
     if "recurrent_activation" in c:
-        config["recurrent_activation"] = _act.serialize(_act.get(c["recurrent_activation"]))
+        config["recurrent_activation"] = serialize(_act.get(c["recurrent_activation"]))
     config.update(use_bias=c["use_bias"],
                   kernel_initializer=serialize(_init.get(c["kernel_initializer"])),
                   recurrent_initializer=serialize(_init.get(c["recurrent_initializer"])),
