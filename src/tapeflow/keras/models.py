@@ -153,6 +153,15 @@ class Model(Trainer, Layer):
             ValueError: for another extension (the legacy ``.h5`` included) or a layer
                 that cannot be saved (named in the message).
             ImportError: without h5py (``pip install "tapeflow[h5]"``).
+
+        >>> import os, tempfile
+        >>> import tapeflow as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+        >>> model.save(path)
+        >>> import zipfile
+        >>> zipfile.ZipFile(path).namelist()
+        ['metadata.json', 'config.json', 'model.weights.h5']
         """
         from .saving import saving_lib
         saving_lib.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
@@ -168,6 +177,16 @@ class Model(Trainer, Layer):
         Raises:
             ValueError: if the model is not built, or for another extension.
             ImportError: without h5py (``pip install "tapeflow[h5]"``).
+
+        >>> import os, tempfile
+        >>> import h5py
+        >>> import tapeflow as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
+        >>> model.save_weights(path)
+        >>> with h5py.File(path) as f:
+        ...     print(f["layers/dense/vars/0"].shape, f["layers/dense/vars/1"].shape)
+        (3, 2) (2,)
         """
         from .saving import saving_lib
         saving_lib.save_weights(self, filepath, overwrite=overwrite,
