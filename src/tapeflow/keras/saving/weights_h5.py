@@ -53,7 +53,6 @@ def keras_layer_order(model):
 
 def _attributes(obj):
     """``(name, value)`` pairs in Keras 3's walk order."""
-    from ..layers.layer import Layer
     from ..models import Model
     from ..optimizers.optimizer import Optimizer
     if _functional_or_sequential(obj):
@@ -63,8 +62,7 @@ def _attributes(obj):
     names = set(vars(obj))
     if isinstance(obj, Model):
         names |= {"layers", "optimizer"}
-    base = _base_attributes(Model if isinstance(obj, Model) else Layer)
-    for name in sorted(names - base, key=_name_key):
+    for name in sorted(names - _base_attributes(), key=_name_key):
         if name.startswith("__"):
             continue
         if name == "layers":
@@ -74,20 +72,20 @@ def _attributes(obj):
         yield name, value
 
 
-_BASE = {}
+_BASE = set()
 
 
-def _base_attributes(cls):
-    """Attributes tapeflow's own base classes set: internals, never user state."""
-    if cls not in _BASE:
+def _base_attributes():
+    """Attributes tapeflow's own Layer / Model / Trainer set: internals, never user state
+    (Keras skips its base classes' attributes the same way)."""
+    if not _BASE:
         from ..layers.layer import Layer
-        names = set(vars(Layer(name="_saving_probe")))
-        names |= {"_fn_layers", "_fn_inputs", "_fn_outputs", "_layers", "_input_shape",
-                  "_loss_tracker", "_compiled_metrics", "_metric_ids", "_loss_fn", "loss",
-                  "compiled", "history", "stop_training", "_initial_epoch", "_inbound_nodes",
-                  "_input_layer"}
-        _BASE[cls] = names
-    return _BASE[cls]
+        _BASE.update(vars(Layer(name="_saving_probe")))
+        _BASE.update({"_fn_layers", "_fn_inputs", "_fn_outputs", "_layers", "_input_shape",
+                      "_loss_tracker", "_compiled_metrics", "_metric_ids", "_loss_fn", "loss",
+                      "compiled", "history", "stop_training", "_initial_epoch",
+                      "_inbound_nodes", "_input_layer"})
+    return _BASE
 
 
 def walk(obj, path="", visited=None):
