@@ -14,6 +14,7 @@ MODULES = [
     "tapeflow.keras.optimizers", "tapeflow.keras.metrics", "tapeflow.keras.initializers",
     "tapeflow.keras.activations", "tapeflow.image", "tapeflow.keras.random",
     "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
+    "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
 ]
 
 

@@ -51,7 +51,8 @@ _KERAS_RENAMES = {"Dense": {"kernel": "_kernel"}, "Conv2D": {"kernel": "_kernel"
 # Attributes that are structure, not state: Keras lays these out itself (below).
 _KERAS_SKIP = frozenset(("_own_weights", "_added_losses", "_layers", "_fn_layers",
                          "_fn_inputs", "_fn_outputs", "_slots", "_variables",
-                         "_trainable_variables", "_iterations", "_learning_rate"))
+                         "_trainable_variables", "_iterations", "_learning_rate",
+                         "_input_layer", "_slot_refs", "_index"))
 
 def _keras():
     import sys

@@ -18,6 +18,9 @@ class Flatten(Layer):
         super().__init__(**kwargs)
         self.data_format = data_format
 
+    def get_config(self):
+        return dict(super().get_config(), data_format=self.data_format or "channels_last")
+
     def call(self, inputs):
         shape = tuple(inputs.shape)
         if not shape:
