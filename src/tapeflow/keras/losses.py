@@ -458,10 +458,6 @@ class Loss:
     def from_config(cls, config):
         return cls(**config)
 
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
-
 
 class LossFunctionWrapper(Loss):
     """A Loss from a function ``fn(y_true, y_pred, **kwargs)`` (Keras 3's wrapper): the
