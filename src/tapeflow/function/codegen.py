@@ -10,7 +10,9 @@ trace read with the replayed one and raise ``GuardFailed`` before any variable w
 visible (programs with guards restore the variables they write).
 """
 import operator
+import threading
 
+from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.variable import update_in_place
 from .program import UPDATES, GuardFailed, guard_holds, run_guard, walk
@@ -22,6 +24,19 @@ _OPERATORS = {
     operator.matmul: "@", operator.floordiv: "//", operator.pow: "**",
 }
 _UNARY = {operator.neg: "-"}
+# Forwards with a NumPy ufunc that can write into a given buffer (``out=``).
+_OUT_UFUNCS = {operator.add: "np.add", operator.sub: "np.subtract", operator.mul: "np.multiply",
+               operator.truediv: "np.divide"}
+# Primitives whose output is always a new array (never a view of an input): a buffer that
+# feeds any other primitive stays busy while that primitive's output lives.
+_FRESH = frozenset((
+    "MatMul", "AddV2", "Sub", "Mul", "RealDiv", "Relu", "ReluGrad", "Sum", "Mean", "Max",
+    "Min", "Square", "Tanh", "Sigmoid", "Exp", "Log", "Neg", "TanhGrad", "SigmoidGrad",
+    "Maximum", "Minimum", "SparseSoftmaxCrossEntropyWithLogits", "Softmax", "LogSoftmax",
+    "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad",
+    "AvgPool", "AvgPoolGrad", "Cast", "Sqrt", "Rsqrt", "Pow", "Abs", "Sign", "Greater",
+    "Less", "Equal", "NotEqual", "GreaterEqual", "LessEqual", "SelectV2"))
+_MIN_BUFFER_BYTES = 16384
 
 
 def _branch_index(index, n):
@@ -30,13 +45,14 @@ def _branch_index(index, n):
 
 
 class _Emitter:
-    def __init__(self, program):
+    def __init__(self, program, buffers=None):
         self.program = program
         self.ns = {"Tensor": Tensor, "GuardFailed": GuardFailed, "_guard": run_guard,
                    "_holds": guard_holds, "_update": update_in_place,
-                   "_branch": _branch_index}
+                   "_branch": _branch_index, "np": np}
         self.defaults = []
         self.var_names = {}
+        self.buffers = buffers or {}   # top-level slot -> buffer index
 
     def const(self, prefix, i, value):
         n = f"{prefix}{i}"
@@ -55,7 +71,23 @@ class _Emitter:
                 fwd = prim.forward
                 target = ", ".join(f"r{s}" for s in outs) + ("," if len(outs) > 1 else "")
                 sym = _OPERATORS.get(fwd) if not attrs and len(args) == 2 else None
-                if sym is not None:
+                buf = self.buffers.get(outs[0]) if top and len(outs) == 1 else None
+                if prim.name == "MatMul" and len(args) == 2:
+                    a = args[0] + (".mT" if attrs.get("transpose_a") else "")
+                    b = args[1] + (".mT" if attrs.get("transpose_b") else "")
+                    if buf is not None:
+                        lines.append(f"{pad}{target} = np.matmul({a}, {b}, out=_B{buf})")
+                    else:
+                        lines.append(f"{pad}{target} = {a} @ {b}")
+                elif buf is not None and not attrs and fwd in _OUT_UFUNCS:
+                    lines.append(f"{pad}{target} = {_OUT_UFUNCS[fwd]}({args[0]}, {args[1]}, "
+                                 f"out=_B{buf})")
+                elif buf is not None and prim.name == "Relu":
+                    lines.append(f"{pad}{target} = np.maximum({args[0]}, 0, out=_B{buf})")
+                elif buf is not None and prim.name == "ReluGrad":
+                    lines.append(f"{pad}{target} = np.multiply({args[0]}, {args[1]} > 0, "
+                                 f"out=_B{buf})")
+                elif sym is not None:
                     lines.append(f"{pad}{target} = {args[0]} {sym} {args[1]}")
                 elif not attrs and len(args) == 1 and fwd in _UNARY:
                     lines.append(f"{pad}{target} = {_UNARY[fwd]}{args[0]}")
@@ -158,13 +190,17 @@ class _Emitter:
                     lines.append(f"{pad}r{o} = {v}")
 
 
-def compile_program(program, name="program", single_output=False):
+def compile_program(program, name="program", single_output=False, buffers=True):
     """Python source and function for ``program``: ``fn(*flat_args) -> tuple of arrays``
     (the array itself when ``single_output``).
 
     Flat arguments are NumPy values for tensor arguments and Variables for variable ones.
+    With ``buffers`` (programs for fixed shapes only), large temporaries of matmuls and
+    element-wise arithmetic are written into per-thread buffers reused from call to call
+    (a fresh 128 KiB array costs page faults; see ``_plan_buffers``).
     """
-    em = _Emitter(program)
+    plan, specs = _plan_buffers(program) if buffers else ({}, [])
+    em = _Emitter(program, plan)
     params = []
     for s, value in program.consts.items():
         em.const("r", s, value)
@@ -191,6 +227,9 @@ def compile_program(program, name="program", single_output=False):
             deleted.update(int(d[1:]) for d in dead)
 
     lines = []
+    if specs:
+        em.ns["_buffers"] = _thread_buffers(specs)
+        lines.append(", ".join(f"_B{i}" for i in range(len(specs))) + ", = _buffers()")
     em.steps(program.steps, 0, True, lines, free_dead)
     outs = ", ".join("None" if s is None else f"r{s}" for s in program.outputs)
     if single_output:
@@ -217,6 +256,95 @@ def compile_program(program, name="program", single_output=False):
     code = compile(src, f"<tf.function {name}>", "exec")
     exec(code, em.ns)  # noqa: S102 - our own generated source
     return src, em.ns[name]
+
+
+def _thread_buffers(specs):
+    """``get()`` -> this thread's buffers for ``specs`` (made on a thread's first call):
+    replicas of a strategy may run one program in several threads at once."""
+    local = threading.local()
+
+    def get():
+        try:
+            return local.buffers
+        except AttributeError:
+            local.buffers = tuple(np.empty(shape, dtype) for shape, dtype in specs)
+            return local.buffers
+    return get
+
+
+def _plan_buffers(program):
+    """``(slot -> buffer index, [(shape, dtype)])``: which top-level temporaries may live in
+    reused buffers. A temporary qualifies when a primitive writes it with ``out=`` (matmul,
+    add/sub/mul/div, relu), it is at least 16 KiB of floats, and neither it nor anything
+    that may alias it (the outputs of non-``_FRESH`` primitives it feeds) leaves the
+    program: an output, a value assigned to a variable, an argument of a Python call, a use
+    inside a branch or loop. A buffer is free again after the last use of every alias."""
+    steps = program.steps
+    meta = program.meta
+    escapes = set(s for s in program.outputs if s is not None)
+    alias_of = {}            # slot -> root slots whose buffer it may alias
+    last = {}
+    for k, step in enumerate(steps):
+        kind = step[0]
+        used = _uses(step)
+        for s in used:
+            last[s] = k
+        if kind == "assign" and step[2] == "assign":
+            escapes.add(step[3])   # the variable keeps the array (assign_add/sub consume it)
+        elif kind == "call" or kind in ("switch", "while", "dataset"):
+            escapes.update(used)
+        elif kind == "op" and step[1].name not in _FRESH:
+            roots = set()
+            for s in step[2]:
+                roots |= alias_of.get(s, {s})
+            for o in step[4]:
+                alias_of[o] = roots
+    # a root escapes when any alias of it does; it is busy until the last alias use
+    root_last = {}
+    bad = set()
+    for s, k in last.items():
+        for r in alias_of.get(s, {s}):
+            root_last[r] = max(root_last.get(r, -1), k)
+    for s in escapes:
+        bad |= alias_of.get(s, {s})
+    plan, specs, free = {}, [], {}
+    releases = {}
+    for k, step in enumerate(steps):
+        for b, spec in releases.pop(k, ()):
+            free.setdefault(spec, []).append(b)
+        if step[0] != "op" or len(step[4]) != 1:
+            continue
+        prim, attrs, out = step[1], step[3], step[4][0]
+        writable = (prim.name in ("MatMul", "Relu", "ReluGrad")
+                    or (not attrs and prim.forward in _OUT_UFUNCS))
+        if not writable or out in bad or out not in meta or out not in root_last:
+            continue
+        shape, dtype = meta[out]
+        if dtype.kind != "f" or np.prod(shape) * dtype.itemsize < _MIN_BUFFER_BYTES:
+            continue
+        spec = (tuple(shape), dtype)
+        pool = free.get(spec)
+        b = None
+        if prim.name != "MatMul":
+            # element-wise: write over an input that dies here (same cache lines)
+            for s in step[2]:
+                if (s in plan and root_last.get(s) == k and s not in alias_of
+                        and specs[plan[s]] == spec and (plan[s], spec) in releases.get(k + 1,
+                                                                                   ())):
+                    b = plan[s]
+                    releases[k + 1].remove((b, spec))
+                    break
+        if b is not None:
+            pass
+        elif pool:
+            b = pool.pop()
+        else:
+            b = len(specs)
+            specs.append(spec)
+        plan[out] = b
+        # free once every alias has had its last use (from the next step on)
+        releases.setdefault(root_last[out] + 1, []).append((b, spec))
+    return plan, specs
 
 
 def _uses(step):

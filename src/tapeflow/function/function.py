@@ -153,7 +153,9 @@ class ConcreteFunction:
         self.name = name
         self.relaxed = relaxed
         self._single = len(program.outputs) == 1 and not _nest.is_nested(out_struct)
-        self.source, self._run = compile_program(program, _identifier(name), self._single)
+        # A relaxed trace's program may serve other shapes: no fixed-shape buffers there.
+        self.source, self._run = compile_program(program, _identifier(name), self._single,
+                                                 buffers=not relaxed)
         counter = iter(range(1 << 30))
         self.structured_outputs = _nest.map_structure(
             lambda t: None if t is None else _SymbolicOutput(t, next(counter), relaxed_sizes),

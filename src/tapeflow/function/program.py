@@ -65,6 +65,8 @@ class Program:
         self.n_slots = tracer.n
         self.orphans = list(tracer.orphans)
         self.grad_consts = set(tracer.grad_consts)
+        self.meta = dict(tracer.meta)
+        self.n_folded = self._fold_constants()
         self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
         self.variables = list(tracer.variables.values())
         self.compiled = None
@@ -72,6 +74,30 @@ class Program:
         # a variable argument is read through the argument at replay, not the traced object
         self.var_arg_index = {id(v): i for i, v in enumerate(arg_vars) if v is not None}
         self.writes = [s[1] for s in walk(self.steps) if s[0] == "assign"]
+
+    def _fold_constants(self):
+        """Evaluate now the top-level steps of pure primitives whose inputs are all
+        constants (a mean's ``1/n`` broadcast and reshaped, say): they become constants."""
+        kept, n = [], 0
+        outputs = set(self.outputs)
+        for step in self.steps:
+            if (step[0] == "op" and step[2] and all(s in self.consts for s in step[2])
+                    and not _stateful(step[1]) and not (set(step[4]) & outputs)):
+                _, prim, ins, attrs, outs, _site = step
+                try:
+                    args = [self.consts[s] for s in ins]
+                    out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+                except Exception:  # noqa: BLE001 - left to fail at run time, as recorded
+                    kept.append(step)
+                    continue
+                values = (out,) if len(outs) == 1 else out
+                for s, v in zip(outs, values):
+                    self.consts[s] = v
+                n += 1
+                continue
+            kept.append(step)
+        self.steps = kept
+        return n
 
     def shape_generic(self, sizes):
         """True when no step attribute and no constant holds one of ``sizes`` (the concrete
@@ -316,6 +342,14 @@ def eval_steps(steps, env, tracer=None):
 def _branch(index, n):
     i = int(index)
     return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
+
+
+_STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")
+
+
+def _stateful(prim):
+    """Primitives that must run at every replay (they draw random numbers)."""
+    return any(w in prim.name for w in _STATEFUL_WORDS)
 
 
 def _holds_size(values, sizes):

@@ -24,7 +24,10 @@ import sys
 import weakref
 
 from .._core import dispatch
+from .._core.backend import np as _np
 from .._core.tensor import Tensor, _next_id
+
+_ndarray = _np.ndarray
 
 __all__ = ["Tracer", "TracingError", "user_site", "SINGLETON_TEXT", "NON_FIRST_TEXT"]
 
@@ -101,6 +104,7 @@ class Tracer:
         self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
+        self.meta = {}             # op output slot -> (shape, dtype) seen while tracing
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
 
@@ -217,6 +221,9 @@ class Tracer:
             self.slots[out._id] = outs[0]
             self.known[outs[0]] = weakref.ref(out)
             self.names[outs[0]] = self._op_name(prim)
+            v = out._value
+            if type(v) is _ndarray:
+                self.meta[outs[0]] = (v.shape, v.dtype)
         else:
             outs = tuple([self.new_slot() for _ in out])
             for o, s in zip(out, outs):
