@@ -616,3 +616,22 @@ def tensor_array(tf):
         return ta.stack()
     out["in_function"] = [_v(squares(tf.constant(4))), _v(squares(tf.constant(2)))]
     return out
+
+
+@case
+def py_and_numpy_function(tf):
+    calls = []
+
+    def double(x):
+        calls.append(1)
+        return x * 2
+
+    @tf.function
+    def f(x):
+        a = tf.py_function(double, [x], tf.float32)
+        b = tf.numpy_function(lambda v: (v + 1).astype("float32"), [x], tf.float32)
+        return a + b
+
+    out = [_v(f(tf.constant(1.0))), _v(f(tf.constant(2.0))), _v(f(tf.constant(3.0)))]
+    return {"out": out, "calls": len(calls), "count": f.experimental_get_tracing_count(),
+            "eager": _v(tf.py_function(double, [tf.constant(5.0)], tf.float32))}

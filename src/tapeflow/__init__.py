@@ -42,6 +42,8 @@ from ._misc import (
     name_scope,
 )
 
+from .ops.script_ops import numpy_function, py_function
+
 # Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
 # shadow the decorator of the same name.
 from .function import (
