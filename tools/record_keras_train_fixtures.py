@@ -313,10 +313,10 @@ def run_program(path, tf_module):
     import hashlib
     source = open(path).read()
     buffer = io.StringIO()
+    scope = {"tf": tf_module, "keras": tf_module.keras, "np": np, "__name__": "__program__"}
     with contextlib.redirect_stdout(buffer):
-        exec(compile(source, path, "exec"), {"tf": tf_module, "keras": tf_module.keras,
-                                             "np": np, "__name__": "__program__"})
-    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16]
+        exec(compile(source, path, "exec"), scope)
+    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16], scope
 
 
 def protocol():
@@ -324,8 +324,12 @@ def protocol():
     for name in sorted(os.listdir(PROGRAMS)):
         if name.endswith(".py") and not name.startswith("_"):
             keras.utils.set_random_seed(0)
-            text, digest = run_program(os.path.join(PROGRAMS, name), tf)
+            text, digest, scope = run_program(os.path.join(PROGRAMS, name), tf)
             out[name] = {"stdout": text, "sha": digest}
+            if "logdir" in scope:
+                out[name]["tensorboard"] = {
+                    d: read_with_tensorboard(os.path.join(scope["logdir"], d))
+                    for d in sorted(os.listdir(scope["logdir"]))}
     dump("programs.json", out)
 
 

@@ -85,6 +85,8 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
 class Accuracy(MeanMetricWrapper):
     """How often predictions equal labels exactly (``tf.keras.metrics.Accuracy``)."""
 
+    _direction = "up"
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name, dtype)
 
@@ -93,12 +95,16 @@ class BinaryAccuracy(MeanMetricWrapper):
     """How often ``y_pred > threshold`` matches 0/1 labels (``tf.keras.metrics.BinaryAccuracy``).
     """
 
+    _direction = "up"
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name, dtype, threshold=threshold)
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
     """How often the argmaxes of one-hot labels and predictions agree."""
+
+    _direction = "up"
 
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name, dtype)
@@ -114,6 +120,8 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
     0.5
     """
 
+    _direction = "up"
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
@@ -121,12 +129,16 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
 class TopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the one-hot label is among the top ``k`` predictions."""
 
+    _direction = "up"
+
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
         super().__init__(top_k_categorical_accuracy, name, dtype, k=k)
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the integer label is among the top ``k`` predictions."""
+
+    _direction = "up"
 
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None,
                  from_sorted_ids=False):

@@ -204,6 +204,10 @@ class MeanMetricWrapper(Mean):
         super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
         self._fn = fn
         self._fn_kwargs = kwargs
+        from .. import losses
+        if getattr(fn, "__module__", None) == losses.__name__:
+            # A loss function goes down as the model improves (EarlyStopping's 'auto').
+            self._direction = "down"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         values = self._fn(y_true, y_pred, **self._fn_kwargs)

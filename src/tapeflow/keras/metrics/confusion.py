@@ -97,6 +97,7 @@ def _counts(cls_name, kind, name):
     doc = (f"The weighted number of {kind.replace('_', ' ')} at each threshold "
            f"(``tf.keras.metrics.{cls_name}``).")
     return type(cls_name, (_Counts,), {"_kind": kind, "__init__": __init__, "__doc__": doc,
+                                        "_direction": "up" if kind.startswith("true") else "down",
                                         "__module__": __name__})
 
 
@@ -108,6 +109,7 @@ FalseNegatives = _counts("FalseNegatives", "false_negatives", "false_negatives")
 
 class _PrecisionRecall(Metric):
     _other = None
+    _direction = "up"
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -167,6 +169,8 @@ class Recall(_PrecisionRecall):
 
 class _AllCounts(Metric):
     """The four counts at each of ``thresholds``."""
+
+    _direction = "up"
 
     def _make_counts(self, n):
         for kind in _KINDS:

@@ -35,6 +35,7 @@ def _wrapper(cls_name, fn, default_name, params=(), doc="", config_keys=None):
 
     return type(cls_name, (MeanMetricWrapper,), {
         "__init__": __init__, "__module__": __name__, "get_config": get_config,
+        "_direction": "up" if fn is cosine_similarity else "down",
         "__doc__": doc or f"The running mean of ``{fn.__name__}`` "
                           f"(``tf.keras.metrics.{cls_name}``)."})
 
@@ -79,6 +80,8 @@ class RootMeanSquaredError(Mean):
     """The square root of the running mean of squared errors
     (``tf.keras.metrics.RootMeanSquaredError``)."""
 
+    _direction = "down"
+
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name=name, dtype=dtype)
 
@@ -106,6 +109,8 @@ class R2Score(Metric):
         ValueError: for an unknown aggregation, ``num_regressors < 0``, or inputs that are
             not ``[batch, outputs]``.
     """
+
+    _direction = "up"
 
     def __init__(self, class_aggregation="uniform_average", num_regressors=0,
                  name="r2_score", dtype=None):
