@@ -100,3 +100,20 @@ def test_optimizer_round_trips_through_its_config():
     assert type(again) is tf.keras.optimizers.RMSprop
     assert again.momentum == 0.5 and again.centered and again.clipnorm == 1.0
     assert float(again.learning_rate.numpy()) == pytest.approx(0.01)
+
+
+def test_loss_scale_optimizer_skips_non_finite_steps_as_keras():
+    want = FIX["loss_scale"]
+    w = tf.Variable(np.array([1.0, -2.0], np.float32))
+    opt = tf.keras.optimizers.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1, momentum=0.5),
+                                                 initial_scale=4.0, dynamic_growth_steps=2)
+    grads = ([4.0, 8.0], [np.nan, 1.0], [2.0, 2.0], [4.0, -4.0], [np.inf, 0.0], [1.0, 1.0])
+    for g, step in zip(grads, want["steps"], strict=True):
+        opt.apply_gradients([(tf.constant(np.array(g, np.float32)), w)])
+        np.testing.assert_allclose(w.numpy(), step["w"], rtol=1e-6)
+        assert float(opt.dynamic_scale.numpy()) == step["scale"]
+        assert int(opt.step_counter.numpy()) == step["counter"]
+        assert int(opt.iterations.numpy()) == step["iterations"]
+    assert float(opt.scale_loss(3.0)) == want["scaled_loss"]
+    names = [v.path.split("/", 1)[1] for v in opt.variables]
+    assert names[:4] == want["variables"][:4]

@@ -133,7 +133,18 @@ def optimizers():
             make()
         except Exception as e:  # noqa: BLE001
             messages[label] = [type(e).__name__, str(e)]
-    dump("optimizers.json", {"w0": lists(w0), "b0": lists(b0),
+    lso = []
+    w = keras.Variable(np.array([1.0, -2.0], np.float32))
+    opt = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.1, momentum=0.5),
+                                              initial_scale=4.0, dynamic_growth_steps=2)
+    for g in ([4.0, 8.0], [np.nan, 1.0], [2.0, 2.0], [4.0, -4.0], [np.inf, 0.0], [1.0, 1.0]):
+        opt.apply_gradients([(tf.constant(np.array(g, np.float32)), w)])
+        lso.append({"w": lists(w.numpy()), "scale": float(opt.dynamic_scale.numpy()),
+                    "counter": int(opt.step_counter.numpy()),
+                    "iterations": int(opt.iterations.numpy())})
+    lso_info = {"steps": lso, "scaled_loss": float(opt.scale_loss(3.0)),
+                "variables": [v.path.split("/", 1)[1] for v in opt.variables]}
+    dump("optimizers.json", {"loss_scale": lso_info, "w0": lists(w0), "b0": lists(b0),
                              "grads": [[lists(a), lists(b)] for a, b in grads],
                              "cases": cases, "schedules": schedules,
                              "shape_errors": errors, "messages": messages})

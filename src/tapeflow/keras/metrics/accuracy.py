@@ -49,7 +49,11 @@ def categorical_accuracy(y_true, y_pred):
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where ``argmax(y_pred, -1)`` equals the integer label, else 0.0 (float32)."""
     y_pred = _pred(y_pred)
-    y_true = _tensor(y_true, y_pred.dtype)
+    y_true = _pred(y_true)
+    if not y_true.dtype.is_integer:
+        y_true = _tensor(y_true, y_pred.dtype)
+    # Integer labels are compared with the argmax cast to their dtype: the same matches as
+    # Keras's comparison of both in the prediction's float dtype, with one cast fewer.
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
         y_true = _a.squeeze(y_true, -1)
     matches = _argmax_matches(y_true, y_pred)

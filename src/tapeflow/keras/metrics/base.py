@@ -170,14 +170,13 @@ class Mean(Metric):
         """
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight,
                                                             _m.reduce_mean, self._dtype)
-        self.total.assign_add(_m.reduce_sum(values))
         if sample_weight is not None:
-            count = _m.reduce_sum(sample_weight)
-        elif values.ndim >= 1:
-            count = _m.cast(_a.size(values), self._dtype)
-        else:
-            count = _ONE.get(self._dtype) or convert_to_tensor(1, dtype=self._dtype)
-        self.count.assign_add(count)
+            self.total.assign_add(_m.reduce_sum(values))
+            self.count.assign_add(_m.reduce_sum(sample_weight))
+            return
+        # Without weights each sample counts once: a constant of the static batch size.
+        self.total.assign_add(_m.reduce_sum(values) if values.ndim else values)
+        self.count.assign_add(_count(values.shape[0] if values.ndim else 1, self._dtype))
 
     def reset_state(self):
         self.total.assign(_a.zeros_like(self.total))
@@ -187,7 +186,17 @@ class Mean(Metric):
         return _m.divide_no_nan(self.total, self.count)
 
 
-_ONE = {_dt.float32: convert_to_tensor(1.0, dtype=_dt.float32)}
+_COUNTS = {}
+
+
+def _count(n, dtype):
+    key = (n, dtype)
+    t = _COUNTS.get(key)
+    if t is None:
+        if len(_COUNTS) > 256:
+            _COUNTS.clear()
+        t = _COUNTS[key] = convert_to_tensor(n, dtype=dtype)
+    return t
 
 
 class MeanMetricWrapper(Mean):
