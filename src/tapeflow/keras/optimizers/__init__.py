@@ -10,8 +10,8 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion",
-           "LossScaleOptimizer", "Nadam", "Optimizer", "RMSprop", "SGD", "get", "schedules", "serialize",
-           "deserialize"]
+           "LossScaleOptimizer", "Nadam", "Optimizer", "RMSprop", "SGD", "get", "schedules",
+           "serialize", "deserialize"]
 
 _BY_NAME = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax,
                                             Ftrl, Lion, Nadam, RMSprop, SGD)}
