@@ -72,6 +72,9 @@ OPTIMIZER_CASES = [
     ("Adam", {"learning_rate": 0.05, "use_ema": True, "ema_momentum": 0.9,
               "ema_overwrite_frequency": 2}),
     ("SGD", {"learning_rate": 0.1, "loss_scale_factor": 4.0}),
+    ("Adam", {"learning_rate": 0.05, "gradient_accumulation_steps": 2}),
+    ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "gradient_accumulation_steps": 3,
+             "weight_decay": 0.1}),
 ]
 SCHEDULE_CASES = [
     ("ExponentialDecay", [0.1, 2, 0.5], {"staircase": True}),
