@@ -33,9 +33,12 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 
 
 def _argmax_matches(y_true, y_pred):
-    y_pred = _m.argmax(y_pred, -1)
-    if y_pred.dtype != y_true.dtype:
-        y_pred = _m.cast(y_pred, y_true.dtype)
+    if y_true.dtype in (_dt.int32, _dt.int64):
+        y_pred = _m.argmax(y_pred, -1, output_type=y_true.dtype)
+    else:
+        y_pred = _m.argmax(y_pred, -1)
+        if y_pred.dtype != y_true.dtype:
+            y_pred = _m.cast(y_pred, y_true.dtype)
     return _m.cast(_m.equal(y_true, y_pred), _dt.float32)
 
 
