@@ -91,10 +91,10 @@ class TensorBoard(Callback):
     def on_test_end(self, logs=None):
         optimizer = getattr(self.model, "optimizer", None)
         if optimizer is not None and hasattr(optimizer, "iterations"):
-            step = int(optimizer.iterations.numpy())
             with self._writer("val").as_default():
                 for name, value in (logs or {}).items():
-                    _summary.scalar(f"evaluation_{name}_vs_iterations", value, step=step)
+                    _summary.scalar(f"evaluation_{name}_vs_iterations", value,
+                                    step=optimizer.iterations)
         self._pop_writer()
 
     def on_train_batch_begin(self, batch, logs=None):

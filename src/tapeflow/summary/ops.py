@@ -9,7 +9,6 @@ string tensor). Histogram buckets and image conversion follow TensorBoard's
 import struct
 import zlib
 
-from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from ..ops import summary_ops as _s
@@ -65,7 +64,7 @@ def _write(name, data, plugin, step, description, make_tensor):
     if not isinstance(data, _TensorLike):
         data = convert_to_tensor(np.asarray(data))
     if not isinstance(step, _TensorLike):
-        step = convert_to_tensor(step, dtype=_dt.int64)
+        step = convert_to_tensor(np.int64(step))
     return _s.write_summary(data, step, _w.default_writer(), name,
                             _value_encoder(plugin, description, make_tensor))
 

@@ -231,7 +231,8 @@ def set_step(step):
 
 
 def resolve_step(step):
-    """``step`` as an int, else the default step.
+    """``step`` (a tensor or variable as given, read when the write op runs; else an int),
+    or the default step.
 
     Raises:
         ValueError: if neither is set, with TensorFlow's text.
@@ -241,6 +242,8 @@ def resolve_step(step):
     if step is None:
         raise ValueError("No step set. Please specify one either through the `step` argument "
                          "or through tf.summary.experimental.set_step()")
+    if hasattr(step, "dtype") and hasattr(step, "shape"):
+        return step
     return int(step)
 
 
