@@ -309,7 +309,7 @@ class Trainer:
 
     def _check_compiled(self):
         if not self.compiled:
-            raise RuntimeError("You must call `compile()` before using the model.")
+            raise ValueError("You must call `compile()` before using the model.")
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss of ``(y, y_pred)`` plus every loss of ``self.losses``
@@ -419,7 +419,7 @@ class Trainer:
             The History callback (``history.history`` maps each log to its per-epoch list).
 
         Raises:
-            RuntimeError: if the model is not compiled.
+            ValueError: if the model is not compiled (Keras 3's text).
         """
         self._check_compiled()
         if validation_split and validation_data is None:
