@@ -118,6 +118,12 @@ def test_keras_random_functions_have_the_right_laws():
     assert abs(c.mean() - 0.9) < 0.03
     with pytest.raises(ValueError, match="floating point"):
         tf.keras.random.uniform((2,), dtype="int32")
+    gam = tf.keras.random.gamma((4000,), alpha=3.0, seed=g).numpy()
+    assert abs(gam.mean() - 3.0) < 0.15 and gam.min() > 0
+    bet = tf.keras.random.beta((4000,), alpha=2.0, beta=6.0, seed=g).numpy()
+    assert abs(bet.mean() - 0.25) < 0.02 and 0 < bet.min() and bet.max() < 1
+    b = tf.keras.random.binomial((4000,), counts=10, probabilities=0.3, seed=g)
+    assert b.dtype == tf.float32 and abs(b.numpy().mean() - 3.0) < 0.15
 
 
 def test_compile_metrics_before_and_after_building():
