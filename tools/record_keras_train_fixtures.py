@@ -44,6 +44,8 @@ def jsonable(x):
         return [jsonable(v) for v in x]
     if isinstance(x, (np.floating, np.integer)):
         return x.item()
+    if hasattr(x, "numpy"):
+        return lists(x.numpy())
     return x
 
 
@@ -262,6 +264,11 @@ METRIC_CASES = [
     ("AUC", {}, "scores"), ("AUC", {"curve": "PR"}, "scores"),
     ("AUC", {"num_thresholds": 20, "summation_method": "minoring"}, "scores"),
     ("AUC", {"curve": "PR", "summation_method": "majoring", "num_thresholds": 50}, "scores"),
+    ("AUC", {"multi_label": True}, "multi"),
+    ("AUC", {"multi_label": True, "num_labels": 3, "label_weights": [1.0, 2.0, 0.5],
+             "curve": "PR"}, "multi"),
+    ("AUC", {"label_weights": [1.0, 0.0, 2.0], "num_thresholds": 30}, "multi"),
+    ("AUC", {"from_logits": True, "thresholds": [0.2, 0.4, 0.6]}, "scores"),
     ("PrecisionAtRecall", {"recall": 0.5}, "scores"),
     ("RecallAtPrecision", {"precision": 0.6}, "scores"),
     ("SensitivityAtSpecificity", {"specificity": 0.5}, "scores"),
