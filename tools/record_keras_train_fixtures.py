@@ -281,6 +281,7 @@ METRIC_CASES = [
     ("F1Score", {}, "multi"), ("F1Score", {"average": "macro", "threshold": 0.5}, "multi"),
     ("FBetaScore", {"beta": 2.0, "average": "weighted", "threshold": 0.4}, "multi"),
     ("FBetaScore", {"average": "micro"}, "multi"),
+    ("PearsonCorrelation", {}, "reg"), ("ConcordanceCorrelation", {}, "reg"),
     ("R2Score", {}, "reg"), ("R2Score", {"class_aggregation": None}, "reg"),
     ("R2Score", {"class_aggregation": "variance_weighted_average", "num_regressors": 1}, "reg"),
 ]

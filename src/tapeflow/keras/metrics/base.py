@@ -17,10 +17,11 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "reduce_to_samplewise_v
 
 
 def _tensor(x, dtype):
+    """``x`` as a tensor of ``dtype`` (None: its own dtype)."""
     if isinstance(x, _TensorLike):
-        return x if x.dtype == dtype else _m.cast(x, dtype)
+        return x if dtype is None or x.dtype == dtype else _m.cast(x, dtype)
     t = convert_to_tensor(x)
-    return t if t.dtype == dtype else _m.cast(t, dtype)
+    return t if dtype is None or t.dtype == dtype else _m.cast(t, dtype)
 
 
 def _same_rank(x1, x2):
