@@ -48,6 +48,15 @@ def test_aliases_name_the_functions_keras_names():
     assert isinstance(tf.keras.losses.get("MeanSquaredError"), tf.keras.losses.Loss)
 
 
+def test_circle_loss_matches_keras():
+    case = LOSSES["circle"]
+    emb = np.asarray(case["embeddings"], np.float32)
+    ids = np.asarray(case["labels"], np.int32)
+    for label, (kwargs, want) in case["values"].items():
+        got = tf.keras.losses.Circle(**kwargs)(ids, emb)
+        np.testing.assert_allclose(got.numpy(), want, rtol=2e-5, atol=1e-5, err_msg=label)
+
+
 def test_unknown_reduction_is_refused():
     with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
         tf.keras.losses.MeanSquaredError(reduction="average")

@@ -239,7 +239,17 @@ def losses():
     aliases = {a: getattr(tf.keras.losses, a).__name__ for a in ALIASES}
     aliases_get = {a: keras.losses.get(a).__name__ for a in ("mse", "MAE", "mape", "MSLE",
                                                               "kld", "bce")}
-    dump("losses.json", {"data": {k: lists(v) for k, v in d.items()}, "cases": out,
+    r = rng()
+    emb = r.standard_normal((6, 4)).astype(np.float32)
+    emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+    ids = np.array([0, 1, 0, 2, 1, 3], np.int32)
+    circle = {"embeddings": lists(emb), "labels": lists(ids), "values": {}}
+    for label, kwargs in (("default", {}), ("small", {"gamma": 10.0, "margin": 0.25}),
+                          ("diag", {"remove_diagonal": False, "reduction": "sum"}),
+                          ("none", {"reduction": "none"})):
+        circle["values"][label] = [kwargs, lists(keras.losses.Circle(**kwargs)(ids, emb))]
+    dump("losses.json", {"circle": circle, "data": {k: lists(v) for k, v in d.items()},
+                         "cases": out,
                          "functions": functions, "aliases": aliases,
                          "aliases_get": aliases_get})
 
