@@ -13,7 +13,8 @@ MODULES = [
     "tapeflow.keras", "tapeflow.keras.layers", "tapeflow.keras.losses",
     "tapeflow.keras.optimizers", "tapeflow.keras.metrics", "tapeflow.keras.initializers",
     "tapeflow.keras.activations", "tapeflow.image", "tapeflow.keras.random",
-    "tapeflow.summary", "tapeflow.summary.experimental",
+    "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
+    "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
 ]
 
 

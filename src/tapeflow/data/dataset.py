@@ -562,6 +562,14 @@ class Dataset:
     def __iter__(self):
         return (_tensors(element) for element in self._make_iter())
 
+    def _iter_values(self):
+        """Each element as the flat list of its NumPy values (tf.nest order): what a traced
+        ``for x in dataset`` loop of a ``tf.function`` program consumes."""
+        from .._core.nest import flatten
+        for element in self._make_iter():
+            yield [np.asarray(v) if not isinstance(v, (np.ndarray, np.generic)) else v
+                   for v in flatten(element)]
+
     def cardinality(self) -> Tensor:
         """The number of elements as an int64 Tensor; -1 if infinite, -2 if unknown."""
         return Tensor(np.int64(self._cardinality))

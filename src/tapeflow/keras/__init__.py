@@ -13,6 +13,7 @@ from . import (
                optimizers,
                random,
                regularizers,
+               saving,
                utils,
 )
 from ._variable import KerasVariable as Variable
@@ -21,4 +22,4 @@ from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",
-           "utils", "Input", "Model", "Sequential", "Variable"]
+           "saving", "utils", "Input", "Model", "Sequential", "Variable"]

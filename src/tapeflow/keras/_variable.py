@@ -22,6 +22,7 @@ class KerasVariable(Variable):
 
     def __init__(self, initial_value, name="variable", trainable=True, dtype=None):
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
+        self._name = name  # Keras names ignore tf.name_scope
         self._path = _naming.current_path(self._name)
         self.regularizer = None
 

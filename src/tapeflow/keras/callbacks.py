@@ -10,7 +10,7 @@ from .utils.progbar import Progbar
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
            "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
-           "TerminateOnNaN", "TensorBoard"]
+           "TerminateOnNaN", "TensorBoard", "ModelCheckpoint", "BackupAndRestore"]
 
 _HOOKS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end",
           "on_train_batch_begin", "on_train_batch_end", "on_test_begin", "on_test_end",
@@ -477,4 +477,6 @@ class CallbackList:
         return call
 
 
+# Callbacks that write Keras files live with the saving code.
+from .saving.callbacks import BackupAndRestore, ModelCheckpoint  # noqa: E402
 from .tensorboard_callback import TensorBoard  # noqa: E402 - it subclasses Callback

@@ -40,7 +40,17 @@ class Initializer:
         raise NotImplementedError
 
     def get_config(self) -> dict:
-        return {}
+        """The constructor's arguments (Keras 3's keys)."""
+        from .saving.serialization import signature_config
+        return signature_config(self)
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        for key in ("input_axes", "output_axes"):  # Keras 3.15's fan axes; None = default
+            if config.pop(key, None) is not None:
+                raise ValueError(f"tapeflow's {cls.__name__} does not support `{key}`.")
+        return cls(**config)
 
 
 class Constant(Initializer):
@@ -52,9 +62,6 @@ class Constant(Initializer):
     def __call__(self, shape, dtype=None):
         dtype = _dt.as_dtype(dtype or "float32")
         return Tensor(np.full(tuple(shape), self.value, dtype=dtype._np))
-
-    def get_config(self):
-        return {"value": self.value}
 
 
 class Zeros(Constant):
@@ -130,10 +137,6 @@ class VarianceScaling(Initializer):
         # 0.879... is the stddev of a unit normal truncated to [-2, 2].
         stddev = math.sqrt(scale) / 0.87962566103423978
         return _r.truncated_normal(shape, 0.0, stddev, dtype, seed=self.seed)
-
-    def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "seed": self.seed}
 
 
 class GlorotUniform(VarianceScaling):

@@ -489,7 +489,9 @@ class Loss:
         return _reduce(self.call(y_true, y_pred), self.reduction, sample_weight)
 
     def get_config(self) -> dict:
-        return {"name": self.name, "reduction": self.reduction}
+        """``name``, ``reduction`` and the loss function's options (Keras 3's keys)."""
+        return {"name": self.name, "reduction": self.reduction,
+                **getattr(self, "_fn_kwargs", {})}
 
     @classmethod
     def from_config(cls, config):

@@ -240,6 +240,8 @@ class Trainer:
     _loss_tracker = None
     _compile_metrics = None
     _loss_fn = None
+    # Set by BackupAndRestore in on_train_begin: the epoch a resumed fit starts at.
+    _initial_epoch = None
 
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
                 weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
@@ -446,6 +448,8 @@ class Trainer:
                                      steps=batches.steps)
         self.stop_training = False
         callback_list.on_train_begin()
+        initial_epoch = self._initial_epoch or initial_epoch
+        self._initial_epoch = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)

@@ -2,8 +2,10 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
+from .. import constraints as _constraints
 from .. import initializers as _init
-from .layer import Layer
+from .. import regularizers as _reg
+from .layer import Layer, serialize
 
 __all__ = ["Dense"]
 
@@ -91,6 +93,15 @@ class Dense(Layer):
             y = _m.add(y, self.bias)
         return self.activation(y)
 
+    _config_fixed = {"quantization_config": None, "lora_rank": None, "lora_alpha": None}
+
     def get_config(self):
-        return dict(super().get_config(), units=self.units, use_bias=self.use_bias,
-                    activation=_act.serialize(self.activation))
+        return dict(super().get_config(), units=self.units,
+                    activation=serialize(self.activation), use_bias=self.use_bias,
+                    kernel_initializer=serialize(self.kernel_initializer),
+                    bias_initializer=serialize(self.bias_initializer),
+                    kernel_regularizer=serialize(_reg.get(self.kernel_regularizer)),
+                    bias_regularizer=serialize(_reg.get(self.bias_regularizer)),
+                    kernel_constraint=serialize(_constraints.get(self.kernel_constraint)),
+                    bias_constraint=serialize(_constraints.get(self.bias_constraint)),
+                    quantization_config=None)

@@ -22,6 +22,8 @@ class Dropout(Layer):
         ValueError: for a rate outside ``[0, 1]``.
     """
 
+    _built_at_init = True
+
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
@@ -30,6 +32,10 @@ class Dropout(Layer):
         self.rate = rate
         self.noise_shape = noise_shape
         self.seed = seed
+
+    def get_config(self):
+        return dict(super().get_config(), rate=self.rate, seed=self.seed,
+                    noise_shape=self.noise_shape)
 
     def call(self, inputs, training=False):
         if not training or self.rate == 0:

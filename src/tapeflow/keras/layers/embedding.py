@@ -3,7 +3,7 @@ from ..._core import dtypes as _dt
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import initializers as _init
-from .layer import Layer
+from .layer import Layer, serialize
 
 __all__ = ["Embedding"]
 
@@ -32,6 +32,17 @@ class Embedding(Layer):
             embeddings_initializer)
         self.embeddings_initializer = _init.get(init)
         self.embeddings = None
+
+    _config_fixed = {"embeddings_regularizer": None, "embeddings_constraint": None,
+                     "mask_zero": False, "quantization_config": None, "lora_rank": None,
+                     "lora_alpha": None, "weights": None}
+
+    def get_config(self):
+        return dict(super().get_config(), input_dim=self.input_dim, output_dim=self.output_dim,
+                    embeddings_initializer=serialize(self.embeddings_initializer),
+                    embeddings_regularizer=None,
+                    activity_regularizer=serialize(self.activity_regularizer),
+                    embeddings_constraint=None, mask_zero=False, quantization_config=None)
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),

@@ -2,7 +2,8 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
-from .layer import Layer
+from .. import initializers as _init
+from .layer import Layer, serialize
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
 
@@ -48,6 +49,17 @@ class BatchNormalization(Layer):
         self._inits = (gamma_initializer, beta_initializer, moving_mean_initializer,
                        moving_variance_initializer)
         self.gamma = self.beta = None
+
+    _config_fixed = {"beta_regularizer": None, "gamma_regularizer": None,
+                     "beta_constraint": None, "gamma_constraint": None, "synchronized": False,
+                     "renorm": False, "renorm_clipping": None, "renorm_momentum": 0.99}
+
+    def get_config(self):
+        g, b, mm, mv = (serialize(_init.get(i)) for i in self._inits)
+        return dict(super().get_config(), axis=self.axis, momentum=self.momentum,
+                    epsilon=self.epsilon, center=self.center, scale=self.scale,
+                    beta_initializer=b, gamma_initializer=g, moving_mean_initializer=mm,
+                    moving_variance_initializer=mv, **self._config_fixed)
 
     def build(self, input_shape):
         rank = len(input_shape)
@@ -106,6 +118,19 @@ class LayerNormalization(Layer):
         self.center, self.scale = center, scale
         self._inits = (gamma_initializer, beta_initializer)
         self.gamma = self.beta = None
+
+    _config_fixed = {"rms_scaling": False, "beta_regularizer": None,
+                     "gamma_regularizer": None, "beta_constraint": None,
+                     "gamma_constraint": None}
+
+    def get_config(self):
+        axis = [self.axis] if isinstance(self.axis, int) else list(self.axis)
+        return dict(super().get_config(), axis=axis, epsilon=self.epsilon, center=self.center,
+                    scale=self.scale, rms_scaling=False,
+                    beta_initializer=serialize(_init.get(self._inits[1])),
+                    gamma_initializer=serialize(_init.get(self._inits[0])),
+                    beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                    gamma_constraint=None)
 
     def build(self, input_shape):
         rank = len(input_shape)

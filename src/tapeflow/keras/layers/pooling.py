@@ -7,6 +7,7 @@ __all__ = ["GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling
 
 
 class _GlobalPooling(Layer):
+    _built_at_init = True
     _axes = (1,)
     _reduce = None
 
@@ -15,6 +16,10 @@ class _GlobalPooling(Layer):
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's global pooling supports channels_last only")
         self.keepdims = keepdims
+
+    def get_config(self):
+        return dict(super().get_config(), data_format="channels_last",
+                    keepdims=self.keepdims)
 
     def call(self, inputs):
         return type(self)._reduce(inputs, list(self._axes), keepdims=self.keepdims)

@@ -79,9 +79,7 @@ class LossScaleOptimizer(Optimizer):
         grads = list(grads)
         variables = (list(trainable_variables) if trainable_variables is not None
                      else self._trainable_variables)
-        if not self.built:
-            self.build(variables)
-            self.built = True
+        self._build_once(variables)
         finite = self.check_finite(grads)
         scale = self.dynamic_scale
         touched = variables + self.inner_optimizer.variables

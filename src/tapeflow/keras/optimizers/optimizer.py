@@ -11,6 +11,7 @@ from ..._core import dtypes as _dt
 from ..._core import explain as _explain
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ..._core.variable import Variable
+from ...checkpoint import tracking as _tracking
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import training_ops as _t
@@ -84,6 +85,7 @@ class Optimizer:
                              f"global_clipnorm={global_clipnorm}")
         self.built = False
         self._variables = []
+        self._slot_refs = {}
         self._trainable_variables = []
         self._index = {}
         self._no_decay_ids, self._no_decay_pattern = set(), None
@@ -184,10 +186,22 @@ class Optimizer:
         inits = initializer if isinstance(initializer, (list, tuple)) else [initializer] * len(
             names)
         out = tuple([] for _ in names)
+        block = len(self._slot_refs)
         for v in trainable_variables:
             for i, (n, init) in enumerate(zip(names, inits, strict=True)):
-                out[i].append(self.add_variable_from_reference(v, n, init))
+                slot = self.add_variable_from_reference(v, n, init)
+                out[i].append(slot)
+                # Which call and which variable made this slot: files order slots by it.
+                self._slot_refs[id(slot)] = (block, v)
         return out[0] if isinstance(name, str) else out
+
+    def _build_once(self, variables):
+        """Build for ``variables`` (make the slots) unless already built."""
+        if not self.built:
+            with _naming.name_scope(self.name, self):
+                self.build(variables)
+            self.built = True
+            _tracking.created(self)  # a pending checkpoint restore fills the new slots
 
     def _get_variable_index(self, variable) -> int:
         return self._index[id(variable)]
@@ -259,10 +273,7 @@ class Optimizer:
             for i, v in enumerate(variables):
                 if not isinstance(v, Variable):
                     raise AttributeError(_explain.not_a_variable_message(v, i))
-            if not self.built:
-                with _naming.name_scope(self.name, self):
-                    self.build(variables)
-                self.built = True
+            self._build_once(variables)
             index = self._index
             for v in variables:
                 if id(v) not in index:
@@ -400,26 +411,35 @@ class Optimizer:
         return loss
 
     def get_config(self) -> dict:
-        """Keras 3's config: the base arguments, then the subclass's hyperparameters."""
+        """Keras 3's config: the base arguments (a schedule as its serialized config), then
+        the subclass's hyperparameters, so Keras and tapeflow both rebuild the optimizer."""
+        from ..saving.serialization import serialize_keras_object, signature_config
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
-            learning_rate = {"module": "keras.optimizers.schedules",
-                             "class_name": type(lr).__name__, "config": lr.get_config(),
-                             "registered_name": None}
+            learning_rate = serialize_keras_object(lr)
         elif isinstance(lr, Variable):
             learning_rate = float(lr.numpy())
         else:
             learning_rate = lr
-        return {"name": self.name, "learning_rate": learning_rate,
-                "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
-                "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
-                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
-                "ema_overwrite_frequency": self.ema_overwrite_frequency,
-                "loss_scale_factor": self.loss_scale_factor,
-                "gradient_accumulation_steps": self.gradient_accumulation_steps}
+        config = {"name": self.name, "learning_rate": learning_rate,
+                  "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
+                  "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                  "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                  "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                  "loss_scale_factor": self.loss_scale_factor,
+                  "gradient_accumulation_steps": self.gradient_accumulation_steps}
+        own = signature_config(self, skip=("learning_rate", "name"))
+        config.update({k: v for k, v in own.items() if k not in config})
+        return config
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """An optimizer from :meth:`get_config`'s dict (or Keras 3's)."""
+        from ..saving.serialization import deserialize_keras_object
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = deserialize_keras_object(config["learning_rate"],
+                                                               custom_objects)
         return cls(**config)
 
     def _fused(self, kind, variable, slots, gradient, extra, **attrs):

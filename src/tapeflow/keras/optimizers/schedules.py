@@ -38,8 +38,9 @@ class LearningRateSchedule:
                                   "override `__call__(self, step)`.")
 
     def get_config(self) -> dict:
-        raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must "
-                                  "override `get_config()` in order to be serializable.")
+        """The constructor's arguments (Keras 3's keys)."""
+        from ..saving.serialization import signature_config
+        return signature_config(self)
 
     @classmethod
     def from_config(cls, config):

@@ -3,10 +3,23 @@ import random as _random
 
 from ..._core.backend import np
 from ...ops import random_ops as _random_ops
+from ..saving import (  # Keras 3 also exports its serialization registry here
+    CustomObjectScope,
+    custom_object_scope,
+    deserialize_keras_object,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+    serialize_keras_object,
+)
 from .file_utils import get_file
 from .progbar import Progbar
 
-__all__ = ["Progbar", "get_file", "set_random_seed", "to_categorical"]
+__all__ = ["CustomObjectScope", "Progbar", "custom_object_scope", "deserialize_keras_object",
+           "get_custom_objects", "get_file", "get_registered_name", "get_registered_object",
+           "register_keras_serializable", "serialize_keras_object", "set_random_seed",
+           "to_categorical"]
 
 
 def set_random_seed(seed: int):
