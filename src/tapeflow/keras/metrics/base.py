@@ -175,9 +175,14 @@ class Mean(Metric):
             self.total.assign_add(_m.reduce_sum(values))
             self.count.assign_add(_m.reduce_sum(sample_weight))
             return
-        # Without weights each sample counts once: a constant of the static batch size.
-        self.total.assign_add(_m.reduce_sum(values) if values.ndim else values)
-        self.count.assign_add(_count(values.shape[0] if values.ndim else 1, self._dtype))
+        # Without weights each sample counts once: the size op (a run-time count under a
+        # relaxed-shape trace), or for a scalar a constant 1 made before any trace.
+        if values.ndim:
+            self.total.assign_add(_m.reduce_sum(values))
+            self.count.assign_add(_m.cast(_a.size(values), self._dtype))
+        else:
+            self.total.assign_add(values)
+            self.count.assign_add(_one(self._dtype))
 
     def reset_state(self):
         self.total.assign(_a.zeros_like(self.total))
@@ -187,17 +192,14 @@ class Mean(Metric):
         return _m.divide_no_nan(self.total, self.count)
 
 
-_COUNTS = {}
+_ONES = {dt: convert_to_tensor(1, dtype=dt) for dt in (_dt.float16, _dt.float32, _dt.float64)}
 
 
-def _count(n, dtype):
-    key = (n, dtype)
-    t = _COUNTS.get(key)
-    if t is None:
-        if len(_COUNTS) > 256:
-            _COUNTS.clear()
-        t = _COUNTS[key] = convert_to_tensor(n, dtype=dtype)
-    return t
+def _one(dtype):
+    one = _ONES.get(dtype)
+    if one is None:
+        one = _ONES[dtype] = convert_to_tensor(1, dtype=dtype)
+    return one
 
 
 class MeanMetricWrapper(Mean):
