@@ -346,8 +346,7 @@ class Optimizer:
         for v in variables:
             if self._use_weight_decay(v):
                 lr = _m.cast(learning_rate, v.dtype)
-                wd = convert_to_tensor(self.weight_decay, dtype=v.dtype)
-                v.assign_sub(_m.multiply(_m.multiply(v, wd), lr))
+                v.assign_sub(_m.multiply(_m.multiply(v, float(self.weight_decay)), lr))
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Keep weight decay off the variables given, or those whose name contains one of
