@@ -85,6 +85,9 @@ def _compare_tensorboard_logs(logdir, want):
                     value = np.frombuffer(tensor.tensor_content, np.float32)[0]
                     np.testing.assert_allclose(value, row["value"], rtol=2e-4, atol=1e-6,
                                                err_msg=f"{sub} {tag}")
+                elif plugin == "graph_keras_model":
+                    config = json.loads(tensor.string_val[0].decode())
+                    assert config["class_name"] == row["value"]["class_name"]
 
 
 def test_seed_generator_advances_and_int_seeds_repeat():

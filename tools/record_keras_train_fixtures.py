@@ -384,6 +384,8 @@ def read_with_tensorboard(logdir):
             if plugin == "images":
                 pixels = [lists(tf.io.decode_png(v).numpy()) for v in value[2:]]
                 value = {"size": [int(value[0]), int(value[1])], "pixels": pixels}
+            elif plugin == "graph_keras_model":
+                value = {"class_name": json.loads(value.item())["class_name"]}
             elif plugin == "text":
                 value = value.item().decode() if value.ndim == 0 else [
                     v.decode() for v in value.ravel()]

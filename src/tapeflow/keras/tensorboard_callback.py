@@ -2,6 +2,7 @@
 ``tf.summary``, in Keras 3's layout (``<log_dir>/train``, ``<log_dir>/validation``)."""
 import os
 import time
+import warnings
 
 from .. import summary as _summary
 from .._core.backend import np
@@ -22,7 +23,9 @@ class TensorBoard(Callback):
     Args:
         log_dir: the directory.
         histogram_freq: epochs between weight histograms (0: none).
-        write_graph: accepted; tapeflow has no graph to write (nothing is written).
+        write_graph: write the model's JSON config (tag ``keras``) for TensorBoard's graph
+            view, for Sequential and functional models, as Keras does (tapeflow has no
+            TF graph of the train function to add).
         write_images: also write each weight as an image.
         write_steps_per_second: log the training speed too.
         update_freq: 'epoch', 'batch' or a number of batches.
@@ -53,6 +56,17 @@ class TensorBoard(Callback):
         self._train_dir = os.path.join(self.log_dir, "train")
         self._val_dir = os.path.join(self.log_dir, "validation")
         self._writers = {}
+        functional = getattr(model, "_fn_outputs", None) is not None
+        if self.write_graph and (type(model).__name__ == "Sequential" or functional):
+            try:
+                text = model.to_json()
+            except Exception as exc:  # noqa: BLE001 - Keras warns and goes on
+                warnings.warn(f"Model failed to serialize as JSON. Ignoring... {exc}",
+                              stacklevel=2)
+                return
+            with self._writer("train").as_default():
+                _summary.write("keras", np.array(text, dtype=object), step=0,
+                               metadata=("graph_keras_model", b"1"))
 
     def _writer(self, key):
         if key not in self._writers:

@@ -45,18 +45,19 @@ def _tensor_proto(array, dtype_name):
                                   tensor_content=np.ascontiguousarray(array, np_dtype).tobytes())
 
 
-def _value_encoder(plugin, description, make_tensor):
+def _value_encoder(plugin, description, make_tensor, content=b""):
     """``array -> Summary.Value`` (tag filled in by the writer) for one plugin."""
     def encode(array):
         summary_pb2 = _proto()[0]
         metadata = summary_pb2.SummaryMetadata(
-            plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name=plugin),
+            plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name=plugin,
+                                                              content=content),
             summary_description=description or "")
         return summary_pb2.Summary.Value(metadata=metadata, tensor=make_tensor(array))
     return encode
 
 
-def _write(name, data, plugin, step, description, make_tensor):
+def _write(name, data, plugin, step, description, make_tensor, content=b""):
     """Write through the WriteSummary op when recording; TF's bool tensor either way."""
     if not _w.should_record_summaries():
         return convert_to_tensor(False)
@@ -66,18 +67,25 @@ def _write(name, data, plugin, step, description, make_tensor):
     if not isinstance(step, _TensorLike):
         step = convert_to_tensor(np.int64(step))
     return _s.write_summary(data, step, _w.default_writer(), name,
-                            _value_encoder(plugin, description, make_tensor))
+                            _value_encoder(plugin, description, make_tensor, content))
 
 
 def write(tag, tensor, step=None, metadata=None, name=None) -> bool:
-    """Write ``tensor`` (float or string) under ``tag`` with an optional plugin name
-    (``metadata`` a plugin-name string); see :func:`scalar` for the return value."""
+    """Write ``tensor`` (float or string) under ``tag`` (``tf.summary.write``).
+
+    Args:
+        metadata: the plugin: a name, or a ``(name, content bytes)`` pair.
+
+    Returns:
+        See :func:`scalar`.
+    """
+    plugin, content = (metadata, b"") if not isinstance(metadata, tuple) else metadata
     value = _array(tensor)
     kind = "string" if value.dtype.kind in "OSU" else "float"
     if kind == "string" and not isinstance(tensor, _TensorLike):
         tensor = Tensor(value.astype(object))
-    return _write(tag, tensor, metadata or "", step, None,
-                  lambda a: _tensor_proto(np.asarray(a), kind))
+    return _write(tag, tensor, plugin or "", step, None,
+                  lambda a: _tensor_proto(np.asarray(a), kind), content)
 
 
 def scalar(name, data, step=None, description=None) -> bool:

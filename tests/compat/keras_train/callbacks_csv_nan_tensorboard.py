@@ -31,8 +31,7 @@ print(len(h.history["loss"]))
 
 logdir = os.path.join(folder, "tb")
 model = fresh_model(0.05)
-board = keras.callbacks.TensorBoard(log_dir=logdir, histogram_freq=1, update_freq="batch",
-                                    write_graph=False)
+board = keras.callbacks.TensorBoard(log_dir=logdir, histogram_freq=1, update_freq="batch")
 model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0, validation_data=(x, y),
           callbacks=[board])
 print(sorted(os.listdir(logdir)), [len(os.listdir(os.path.join(logdir, d)))
