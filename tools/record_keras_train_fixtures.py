@@ -248,7 +248,16 @@ def losses():
                           ("diag", {"remove_diagonal": False, "reduction": "sum"}),
                           ("none", {"reduction": "none"})):
         circle["values"][label] = [kwargs, lists(keras.losses.Circle(**kwargs)(ids, emb))]
-    dump("losses.json", {"circle": circle, "data": {k: lists(v) for k, v in d.items()},
+    logits = r.standard_normal((3, 7, 4)).astype(np.float32)
+    targets = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]], np.int32)
+    lv = tf.Variable(logits)
+    with tf.GradientTape() as tape:
+        value = keras.losses.CTC()(targets, lv)
+    ctc_case = {"logits": lists(logits), "labels": lists(targets),
+                "per_example": lists(keras.losses.ctc(targets, logits)),
+                "mean": float(value), "grad": lists(tape.gradient(value, lv))}
+    dump("losses.json", {"ctc": ctc_case, "circle": circle,
+                         "data": {k: lists(v) for k, v in d.items()},
                          "cases": out,
                          "functions": functions, "aliases": aliases,
                          "aliases_get": aliases_get})
