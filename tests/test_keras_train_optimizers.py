@@ -117,3 +117,27 @@ def test_loss_scale_optimizer_skips_non_finite_steps_as_keras():
     assert float(opt.scale_loss(3.0)) == want["scaled_loss"]
     names = [v.path.split("/", 1)[1] for v in opt.variables]
     assert names[:4] == want["variables"][:4]
+
+
+def test_a_user_optimizer_subclass_runs_with_ops_and_assign():
+    class SignSGD(tf.keras.optimizers.Optimizer):
+        def __init__(self, learning_rate=0.1, name="sign_sgd", **kwargs):
+            super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+
+        def build(self, var_list):
+            super().build(var_list)
+            self.steps = self.add_optimizer_variables(var_list, "steps")
+
+        def update_step(self, gradient, variable, learning_rate):
+            self.assign_sub(variable, tf.sign(gradient) * learning_rate)
+            self.assign_add(self.steps[self._get_variable_index(variable)],
+                            tf.ones_like(variable))
+
+    w = tf.Variable([1.0, -1.0, 0.5])
+    opt = SignSGD(0.25)
+    for _ in range(2):
+        opt.apply_gradients([(tf.constant([3.0, -0.1, 0.0]), w)])
+    np.testing.assert_allclose(w.numpy(), [0.5, -0.5, 0.5])
+    assert [v.path for v in opt.variables][2:] == [opt.steps[0].path]
+    np.testing.assert_allclose(opt.steps[0].numpy(), [2.0, 2.0, 2.0])
+    assert int(opt.iterations.numpy()) == 2
