@@ -558,7 +558,7 @@ class Function:
                                     self._name,
                                     relaxed, sizes)
         concrete.traced_ranks = traced_ranks
-        if tracer.orphans or program.n_guards:
+        if program.orphans or program.n_guards:
             self._log("note", key, _orphan_text(program))
         self._traces.append(concrete)
         self._cache[key] = _Variants(concrete, [(program, concrete._run)])
@@ -999,8 +999,9 @@ def _orphan_text(program):
     if program.orphans:
         sites = ", ".join(f"{os.path.basename(s[0])}:{s[1]}" for _, s in program.orphans[:5]
                           if s)
-        parts.append(f"{len(program.orphans)} constant(s) made outside the op layer during "
-                     f"the trace ({sites})")
+        parts.append(f"{len(program.orphans)} constant(s) made during the trace outside the "
+                     f"op layer, baked into the program (Python numbers made tensors; "
+                     f"anything else computed from a tensor's value would be frozen: {sites})")
     return "; ".join(parts)
 
 

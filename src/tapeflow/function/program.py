@@ -63,8 +63,9 @@ class Program:
         self.outputs = outputs
         self.consts = dict(tracer.consts)
         self.n_slots = tracer.n
-        self.orphans = list(tracer.orphans)
         self.grad_consts = set(tracer.grad_consts)
+        # constants the trace made outside ops, the engine's shape-made seeds left out
+        self.orphans = [(s, site) for s, site in tracer.orphans if s not in self.grad_consts]
         self.meta = dict(tracer.meta)
         self.n_folded = self._fold_constants()
         self.stateful = any(s[0] == "op" and _stateful(s[1]) for s in walk(self.steps))
