@@ -38,7 +38,7 @@ from .program import GuardFailed, Program
 from .trace_type import TensorSpec, generalize, is_subtype, make_key, ranks, specificity
 from .tracer import NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
 
-__all__ = ["function", "Function", "ConcreteFunction"]
+__all__ = ["Function", "ConcreteFunction"]
 
 MAX_VARIANTS = 8
 _SHAPE_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
@@ -1003,44 +1003,3 @@ def _orphan_text(program):
                      f"op layer, baked into the program (Python numbers made tensors; "
                      f"anything else computed from a tensor's value would be frozen: {sites})")
     return "; ".join(parts)
-
-
-def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_implements=None,
-             experimental_autograph_options=None, experimental_attributes=None,
-             experimental_relax_shapes=None, experimental_compile=None,
-             experimental_follow_type_hints=None):
-    """Compile ``func`` into a traced, replayed program (``tf.function``); usable as
-    ``@tf.function`` or ``@tf.function(...)``.
-
-    Args:
-        func: the Python function, or None when used with arguments.
-        input_signature: a list of ``tf.TensorSpec``: one trace for every call that fits.
-        autograph: accepted; Python control flow on tensors is guarded (module docstring).
-        reduce_retracing: generalize tensor shapes to ``None`` dims after a second shape.
-        experimental_relax_shapes: the deprecated name of ``reduce_retracing``.
-        jit_compile, experimental_*: accepted for TensorFlow's signature.
-
-    Returns:
-        A :class:`Function`, or a decorator when ``func`` is None.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> @tf.function
-        ... def f(x):
-        ...     return x * x + 1.0
-        ...
-        >>> print(f(tf.constant(3.0)))
-        tf.Tensor(10.0, shape=(), dtype=float32)
-        >>> f.experimental_get_tracing_count()
-        1
-    """
-    relax = bool(reduce_retracing or experimental_relax_shapes)
-
-    def decorate(f):
-        return Function(f, input_signature=input_signature, autograph=autograph,
-                        jit_compile=jit_compile, reduce_retracing=relax)
-
-    if func is None:
-        return decorate
-    return decorate(func)
