@@ -672,6 +672,17 @@ op("tensor_scatter_nd_update", lambda g: [
 op("tensor_scatter_nd_add", lambda g: [
     Sample((g.normal(4, 2), np.array([[0], [3], [0]], np.int32), g.normal(3, 2))),
     Sample((g.normal(2, 3), np.array([[1, 1], [0, 2]], np.int32), g.normal(2)))])
+op("tensor_scatter_nd_sub", lambda g: [
+    Sample((g.normal(4, 2), np.array([[0], [3], [0]], np.int32), g.normal(3, 2)))])
+# Distinct values keep away from ties, where the extremum's gradient is split.
+op("tensor_scatter_nd_max", lambda g: [
+    Sample((np.array([0.5, -1.0, 2.0, 0.1]), np.array([[0], [2], [3]], np.int32),
+            np.array([1.5, 1.0, -0.7]))),
+    Sample((g.normal(2, 3), np.array([[1], [0]], np.int32), g.normal(2, 3)))])
+op("tensor_scatter_nd_min", lambda g: [
+    Sample((np.array([0.5, -1.0, 2.0, 0.1]), np.array([[0], [2], [3]], np.int32),
+            np.array([1.5, 1.0, -0.7]))),
+    Sample((g.normal(2, 3), np.array([[1], [0]], np.int32), g.normal(2, 3)))])
 op("boolean_mask", lambda g: [Sample((g.normal(4, 3), np.array([True, False, True, True]))),
                               Sample((g.normal(2, 3, 2), np.array([[True, False, True],
                                                                     [False, True, True]]))),

@@ -34,6 +34,16 @@ NOGRAD_OPS = [o for o in OPS if not o.grad]
 IDS = lambda o: o.name  # noqa: E731
 
 
+
+def _dense(grads):
+    """Gradients as dense tensors: tf.gather's IndexedSlices become Tensors, as
+    ``tf.convert_to_tensor`` makes them in TensorFlow."""
+    if isinstance(grads, tf.IndexedSlices):
+        return tf.convert_to_tensor(grads)
+    if isinstance(grads, list):
+        return [_dense(g) for g in grads]
+    return grads
+
 def fixture(key):
     offset, shape, dtype = META["arrays"][key]
     n = int(np.prod(shape)) if shape else 1
@@ -162,7 +172,7 @@ def test_gradients_match_tensorflow(info):
                 for s in sources:
                     tape.watch(s)
                 loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-            grads = tape.gradient(loss, sources)
+            grads = _dense(tape.gradient(loss, sources))
             rtol, atol = tolerances(info, dtype)
             for i, (g, want) in enumerate(zip(grads, rec["grads"], strict=True)):
                 if want is None:
@@ -185,7 +195,7 @@ def test_variables_as_inputs_are_watched_and_match_tensorflow(info):
     with tf.GradientTape() as tape:
         args, kwargs, sources = op_db.convert(tf, sample, "float32", variables=True)
         loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-    grads = tape.gradient(loss, sources)
+    grads = _dense(tape.gradient(loss, sources))
     for i, (g, want) in enumerate(zip(grads, rec["grads"], strict=True)):
         if want is None:
             assert g is None
@@ -243,7 +253,7 @@ def loss_and_grad(info, sample, values):
         for s in sources:
             tape.watch(s)
         loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-    grads = tape.gradient(loss, sources)
+    grads = _dense(tape.gradient(loss, sources))
     return float(loss.numpy()), [np.zeros(s.shape) if g is None else g.numpy()
                                  for g, s in zip(grads, sources, strict=True)]
 
@@ -364,7 +374,7 @@ def hvp_scalar(info, sample, values, u):
             for s in sources:
                 inner.watch(s)
             loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-        grads = inner.gradient(loss, sources)
+        grads = _dense(inner.gradient(loss, sources))
         h = None
         for g, ui in zip(grads, u, strict=True):
             if g is None:
@@ -373,7 +383,7 @@ def hvp_scalar(info, sample, values, u):
             h = term if h is None else h + term
     if h is None:
         return 0.0, [np.zeros(np.shape(a)) for a in values]
-    hv = outer.gradient(h, sources)
+    hv = _dense(outer.gradient(h, sources))
     return float(np.real(h.numpy())), [np.zeros(s.shape) if g is None else g.numpy()
                               for g, s in zip(hv, sources, strict=True)]
 

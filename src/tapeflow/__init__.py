@@ -30,8 +30,11 @@ from ._core.dtypes import (
     uint32,
     uint64,
 )
+from ._core.indexed_slices import IndexedSlices
 from ._core.tape import GradientTape, UnconnectedGradients
-from ._core.tensor import Tensor, TensorShape, constant, convert_to_tensor, is_tensor
+from ._core.tensor import TensorShape, constant, convert_to_tensor, is_tensor
+from ._core.tensor import TensorType as Tensor
+from ._core.tensor_spec import TensorSpec
 from ._core.variable import Variable
 from ._misc import (
     clip_by_value,
@@ -75,6 +78,9 @@ from .ops.array_ops import (
     stop_gradient,
     strided_slice,
     tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
     tensordot,
     tile,

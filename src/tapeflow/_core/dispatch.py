@@ -73,7 +73,7 @@ def record(prim, inputs, out, attrs):
         for t in inputs:
             if t._id in watched:
                 hit = True
-            elif type(t) is not Tensor and tape.watch_accessed and t._watchable():
+            elif type(t) is not Tensor and tape.watch_accessed and t._watchable(tape):
                 tape.watch_variable(t)
                 hit = True
         if not hit or not prim.differentiable:

@@ -75,7 +75,7 @@ def on_leave(t, how):
     """
     site = None
     for tape in dispatch.tape_stack():
-        if type(t) is not Tensor and tape.watch_accessed and t._watchable():
+        if type(t) is not Tensor and tape.watch_accessed and t._watchable(tape):
             tape.watch_variable(t)
         if t._id in tape.watched:
             site = site or user_site(3)

@@ -8,6 +8,7 @@ from .backend import np
 from .backprop import backward
 from .dispatch import push_tape, remove_tape
 from .tensor import Tensor, _TensorLike, convert_to_tensor
+from .variable import Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -54,7 +55,8 @@ class _Tape:
 
     def watch_variable(self, v):
         if v._id not in self.variables:
-            self.variables[v._id] = v
+            # An UnreadVariable (what assign returns) stands for its variable.
+            self.variables[v._id] = getattr(v, "_parent", v)
         self.watched.add(v._id)
 
 
@@ -147,7 +149,7 @@ class GradientTape:
                 _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
                       "got %r", t.dtype)
                 continue
-            if type(t) is Tensor:
+            if not isinstance(t, Variable):  # a Tensor, or a slice of a Variable
                 self._tape.watched.add(t._id)
             else:
                 self._tape.watch_variable(t)
@@ -288,7 +290,7 @@ class GradientTape:
             if i in watched:
                 live.append(i)
         found = backward(self._tape.entries, self._target_grads(target, output_gradients),
-                         live)
+                         live, keep_sparse=True)
         out = [found.get(i) for i in ids]
         if unconnected is UnconnectedGradients.ZERO:
             out = [Tensor(np.zeros_like(s._value)) if g is None else g

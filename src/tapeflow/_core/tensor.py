@@ -4,9 +4,19 @@ import itertools
 from . import dtypes as _dt
 from .backend import np
 
-__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor"]
+__all__ = ["Tensor", "TensorShape", "TensorType", "convert_to_tensor", "constant", "is_tensor"]
 
 _next_id = itertools.count(1).__next__
+
+
+class _TFNamedType(type):
+    """Classes that print as TensorFlow's (``<class '...ops.EagerTensor'>``): programs print
+    ``type(t)``. Only the class's repr changes; instances are made as fast as before.
+    Only leaf classes get it: ``isinstance(x, _TensorLike)`` (the hot check) stays on
+    CPython's fast path, which a custom metaclass on the class checked against leaves."""
+
+    def __repr__(cls):
+        return f"<class '{cls.__dict__.get('_tf_path', cls.__module__ + '.' + cls.__qualname__)}'>"
 
 
 class TensorShape:
@@ -130,6 +140,16 @@ class TensorShape:
             return "TensorShape(None)"
         return f"TensorShape({list(self._dims)})"
 
+    def __tf_tensor__(self, dtype=None, name=None):
+        # tf.constant(shape), tf.reduce_prod(x.shape): a fully known shape is an int32
+        # vector (int64 when asked for), as TensorFlow converts it.
+        if self._dims is None or None in self._dims:
+            _unsupported(None)
+        dtype = _dt.int32 if dtype is None else _dt.as_dtype(dtype)
+        if dtype not in (_dt.int32, _dt.int64):
+            raise TypeError(f"Cannot convert {self!r} to {dtype.name}: only int32 and int64")
+        return Tensor(np.array(self._dims, dtype._np))
+
 
 def _numpy_text(value, is_repr):
     if is_repr:
@@ -227,14 +247,17 @@ class _TensorLike:
         return constant, (np.asarray(self._value),)
 
 
-class Tensor(_TensorLike):
+class Tensor(_TensorLike, metaclass=_TFNamedType):
     """An immutable multidimensional array, as TensorFlow's eager ``tf.Tensor``.
 
     Made by ops and by :func:`constant` / :func:`convert_to_tensor`, never directly.
-    Each tensor has a process-unique integer id by which tapes refer to it.
+    Each tensor has a process-unique integer id by which tapes refer to it. Its class is
+    named ``EagerTensor`` as TensorFlow's (``type(t).__name__``); ``tf.Tensor`` is
+    :class:`TensorType`, which every tensor is an instance of.
     """
 
     __slots__ = ("_value", "_id", "__weakref__")
+    _tf_path = "tensorflow.python.framework.ops.EagerTensor"
 
     def __init__(self, value):
         self._value = value
@@ -257,6 +280,38 @@ class Tensor(_TensorLike):
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
 
+
+Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
+
+
+class _TensorTypeMeta(_TFNamedType):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, Tensor)
+
+
+class TensorType(metaclass=_TensorTypeMeta):
+    """``tf.Tensor``: the type every tensor is an instance of (``isinstance(t, tf.Tensor)``).
+
+    Eager tensors are of the concrete class ``EagerTensor``, as in TensorFlow; Variables are
+    not tensors (``isinstance(tf.Variable(1.0), tf.Tensor)`` is False).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> isinstance(tf.constant(1.0), tf.Tensor), type(tf.constant(1.0)).__name__
+        (True, 'EagerTensor')
+    """
+
+    _tf_path = "tensorflow.python.framework.tensor.Tensor"
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("tf.Tensor cannot be created directly: use tf.constant or "
+                        "tf.convert_to_tensor.")
+
+
+TensorType.__name__ = TensorType.__qualname__ = "Tensor"
 
 _new = object.__new__
 

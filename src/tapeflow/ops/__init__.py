@@ -3,7 +3,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
-from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops
+from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops, state_ops
 from ._helpers import like
 from .math_ops import (
     add,
@@ -27,7 +27,8 @@ from .math_ops import (
     subtract,
 )
 
-__all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops"]
+__all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops",
+           "state_ops"]
 
 
 def _reflected(f):
@@ -124,3 +125,4 @@ def _bind(cls):
 
 
 _bind(_TensorLike)
+state_ops._bind(state_ops.Variable)  # v[1:3].assign(...), v.scatter_nd_update(...)

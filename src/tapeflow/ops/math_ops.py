@@ -1526,7 +1526,7 @@ def _argsort_last(x, descending):
 
 
 def _take_last(x, idx):
-    return _a.gather(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
+    return _a._gather_dense(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
 
 
 def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A002
@@ -1763,8 +1763,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
-        flat_ids = _a.gather(flat_ids, keep)
-        flat = _a.gather(flat, keep)
+        flat_ids = _a._gather_dense(flat_ids, keep)
+        flat = _a._gather_dense(flat, keep)
     return _a.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
 
 
@@ -2005,10 +2005,10 @@ def _segment_extremum_forward(data, ids, num_segments, is_max):
 def _segment_extremum_rule(g, y, data, ids, num_segments, is_max):
     # The gradient goes to the entries equal to their segment's extremum, shared equally
     # among ties, as TensorFlow's.
-    picked = _a.gather(y, ids)
+    picked = _a._gather_dense(y, ids)
     hit = cast(equal(data, picked), g.dtype)
     share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
-    return multiply(_a.gather(share, ids), hit)
+    return multiply(_a._gather_dense(share, ids), hit)
 
 
 _SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_output=True)

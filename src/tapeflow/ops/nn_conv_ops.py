@@ -493,7 +493,7 @@ def _route_index(route, input_shape, ksize, strides, pads):
 def _max_pool_grad_vjp(g, y, g_shape, input_shape, route, ksize, strides, pads):
     # MaxPoolGrad is linear in g; its transpose gathers each window's routed cell.
     flat, has = _route_index(route, input_shape, ksize, strides, pads)
-    picked = _a.gather(_a.reshape(g, [-1]), Tensor(flat))
+    picked = _a._gather_dense(_a.reshape(g, [-1]), Tensor(flat))
     if has.all():
         return picked
     return _a.where(Tensor(has), picked, _a.zeros_like(picked))

@@ -1,0 +1,192 @@
+"""Programs whose TensorFlow answers are recorded into fixtures/tensors/*.json.
+
+Each case is a small program over ``tf`` and ``np``: statements separated by ``;`` or
+newlines, the last one an expression whose value is described. The recorder
+(``tools/record_tf_fixtures_tensors.py``) runs it with TensorFlow 2.21; ``test_tensors.py``
+runs it with tapeflow and compares. Groups in ``PRINTED`` compare printed forms exactly;
+groups in ``VALUES`` compare numbers within float32 rounding. This module imports neither
+library.
+"""
+import ast
+import re
+
+_NODE_PREFIX = re.compile(r"^\{\{function_node [^}]*\}\} ")
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+TYPES = [
+    "type(tf.constant(1.0)).__name__",
+    "repr(type(tf.constant(1.0)))",
+    "repr(tf.Tensor)",
+    "isinstance(tf.constant(1.0), tf.Tensor)",
+    "isinstance(tf.Variable(1.0), tf.Tensor)",
+    "isinstance(tf.Variable(1.0), tf.Variable)",
+    "repr(type(tf.Variable(1.0)))",
+    "type(tf.Variable(1.0)).__name__",
+    "type(tf.Variable(1.0).assign(2.0)).__name__",
+    "isinstance(tf.Variable(1.0).assign(2.0), tf.Variable)",
+    "tf.Variable(1.0).assign(2.0, read_value=False)",
+    "v = tf.Variable(1.0); u = v.assign(5.0); v.assign(7.0); u",
+    "v = tf.Variable([1.0, 2.0]); u = v.assign_add([1.0, 1.0]); (u * 2.0, u.shape, u.dtype)",
+    "tf.Variable(1.0).assign(3.0).name",
+    "tf.Variable([1, 2]).assign_add([1, 1])",
+    "v = tf.Variable(2.0); v.assign(4.0).assign_add(1.0); v",
+    "tf.TensorSpec([2, None], tf.float32)",
+    "tf.TensorSpec([2], name='x')",
+    "tf.TensorSpec([])",
+    "tf.TensorSpec(None)",
+    "tf.TensorSpec(shape=[], dtype=tf.int32)",
+    "tf.TensorSpec([3], 'float64')",
+    "str(tf.TensorSpec([3, 1]))",
+    "s = tf.TensorSpec([2, None], tf.float32, name='x'); (s.shape, s.dtype, s.name)",
+    "s = tf.TensorSpec([2, None]); [s.is_compatible_with(x) for x in "
+    "(tf.ones((2, 5)), tf.ones((3, 5)), tf.TensorSpec([2, 4]), tf.ones((2, 5), tf.float64), "
+    "np.ones((2, 3), np.float32), tf.Variable(tf.ones((2, 1))))]",
+    "tf.TensorSpec([2, None], name='x') == tf.TensorSpec([2, None], name='x')",
+    "tf.TensorSpec([2, None], name='x') == tf.TensorSpec([2, None])",
+    "tf.TensorSpec([2, 3]) != tf.TensorSpec([2, 3], tf.int32)",
+    "tf.TensorSpec.from_tensor(tf.ones((2, 3)))",
+    "tf.TensorSpec.from_tensor(tf.constant([1, 2]), name='a')",
+    "tf.TensorSpec([2], tf.float32, name=3)",
+    "tf.reduce_prod(tf.Variable(tf.ones((2, 3))).shape)",
+    "tf.constant(tf.TensorShape([2, 3]))",
+    "tf.convert_to_tensor(tf.TensorShape([2, 3]))",
+    "tf.constant(tf.TensorShape([2, 3]), dtype=tf.int64)",
+    "tf.zeros(tf.constant([1.0, 2.0, 3.0]).shape)",
+    "tf.reshape(tf.range(6), tf.TensorShape([2, 3]))",
+    "tf.constant(tf.TensorShape([None, 3]))",
+    "tf.cast(tf.ones((4, 2)).shape, tf.float32)",
+    "tf.ones((4, 2)).shape + tf.constant([1, 1])",
+]
+
+VARIABLES = [
+    "v = tf.Variable([1.0, 2.0, 3.0]); u = v[1].assign(5.0); (u, v)",
+    "v = tf.Variable([1.0, 2.0, 3.0]); v[1:3].assign([7.0, 8.0])",
+    "v = tf.Variable([[1, 2], [3, 4]]); v[:, 0].assign([9, 9]); v",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0]]); v[1].assign(tf.constant([5.0, 6.0])); v",
+    "v = tf.Variable([1.0, 2.0, 3.0]); v[1:3].assign([7.0])",
+    "v = tf.Variable([1.0, 2.0, 3.0]); v.scatter_nd_update([[0], [2]], [9.0, 8.0])",
+    "v = tf.Variable([1.0, 2.0, 3.0]); v.scatter_nd_add([[0], [0]], [1.0, 2.0])",
+    "v = tf.Variable([1.0, 2.0, 3.0]); v.scatter_nd_sub([[1]], [1.0])",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0]]); "
+    "v.scatter_update(tf.IndexedSlices(tf.constant([[5.0, 6.0]]), tf.constant([1])))",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0]]); "
+    "v.scatter_add(tf.IndexedSlices(tf.constant([[5.0, 6.0]]), tf.constant([0])))",
+    "v = tf.Variable([1.0, 2.0]); v.scatter_sub(tf.IndexedSlices(tf.constant([5.0]), "
+    "tf.constant([1])))",
+    "tf.tensor_scatter_nd_update(tf.zeros((4,)), [[1], [3]], [5.0, 6.0])",
+    "tf.tensor_scatter_nd_add(tf.ones((2, 2)), [[0, 1]], [5.0])",
+    "tf.tensor_scatter_nd_sub(tf.ones((2, 2)), [[0, 1]], [5.0])",
+    "tf.tensor_scatter_nd_max(tf.ones((3,)), [[0], [2]], [5.0, -1.0])",
+    "tf.tensor_scatter_nd_min(tf.ones((3,)), [[0], [2]], [5.0, -1.0])",
+    "tf.scatter_nd([[1], [3]], [5, 6], [5])",
+    "tf.constant([1, 2, 3])[tf.constant([True, False, True])]",
+    "tf.constant([[1, 2], [3, 4]])[tf.constant([False, True])]",
+    "x = tf.constant([1.0, -2.0, 3.0]); x[x > 0]",
+    "tf.boolean_mask(tf.constant([[1, 2], [3, 4], [5, 6]]), [True, False, True])",
+    "tf.boolean_mask(tf.constant([[1, 2], [3, 4]]), [[True, False], [False, True]])",
+    "tf.boolean_mask(tf.constant([[1, 2], [3, 4]]), [True, False], axis=1)",
+    "x = tf.Variable(2); b = tf.Variable(True); w = tf.Variable(1.0)\n"
+    "with tf.GradientTape() as t:\n    z = x * 2; q = tf.logical_not(b); y = w * 3.0\n"
+    "(t.watched_variables(), t.gradient(y, [x, w]))",
+    "v = tf.Variable(3)\nwith tf.GradientTape() as t:\n    y = v * v\n"
+    "(t.watched_variables(), t.gradient(y, v))",
+    "tf.Variable([True, False])",
+    "v = tf.Variable([1, 2]); v.assign_add([3, 4]); v",
+    "v = tf.Variable(True); v.assign(False); v",
+]
+
+_GATHER_TAPE = (
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\n"
+    "with tf.GradientTape(persistent=True) as t:\n"
+    "    y = tf.reduce_sum(tf.gather(v, [2, 0, 2]) * 2.0)\n"
+    "    z = y + tf.reduce_sum(v)\n"
+    "    w = tf.reduce_sum(tf.gather(v, [1])) + tf.reduce_sum(tf.gather(v, [0]))\n"
+    "    e = tf.reduce_sum(tf.nn.embedding_lookup(v, [[0, 1], [1, 1]]) ** 2)\n"
+    "g = t.gradient(y, v)\n")
+
+INDEXED_SLICES = [
+    _GATHER_TAPE + "g",
+    _GATHER_TAPE + "(g.values, g.indices, g.dense_shape, g.dtype, g.shape)",
+    _GATHER_TAPE + "type(g).__name__",
+    _GATHER_TAPE + "t.gradient(z, v)",
+    _GATHER_TAPE + "t.gradient(w, v)",
+    _GATHER_TAPE + "t.gradient(e, v)",
+    _GATHER_TAPE + "t.gradient(y, v, output_gradients=tf.constant(3.0))",
+    _GATHER_TAPE + "tf.convert_to_tensor(g)",
+    _GATHER_TAPE + "-g",
+    _GATHER_TAPE + "g * 2.0",
+    _GATHER_TAPE + "tf.multiply(g, 2.0)",
+    _GATHER_TAPE + "tf.reduce_sum(g)",
+    _GATHER_TAPE + "tf.IndexedSlices(g.values, g.indices) ",
+    "tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), "
+    "dense_shape=tf.constant([3, 2]))",
+    "tf.convert_to_tensor(tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0]]), "
+    "tf.constant([1, 1]), dense_shape=tf.constant([3, 2])))",
+    "x = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as t:\n"
+    "    t.watch(x); y = tf.reduce_sum(tf.gather(x, [1, 1]))\nt.gradient(y, x)",
+    "x = tf.constant([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as t:\n"
+    "    t.watch(x); y = tf.reduce_sum(tf.gather(x, [1], axis=1))\nt.gradient(y, x)",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.gather(v * 1.0, [1, 1]))\nt.gradient(y, v)",
+    "v = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.pad(v, [[1, 1]], mode='REFLECT'))\nt.gradient(y, v)",
+]
+
+PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES}
+VALUES = {}
+GROUPS = {**PRINTED, **VALUES}
+
+
+def first_line(exc) -> str:
+    """The first line of an exception's text, without TensorFlow's node-name prefix."""
+    lines = str(exc).splitlines()
+    return _NODE_PREFIX.sub("", lines[0] if lines else "")
+
+
+_PRINTED_TYPES = {"TensorShape", "TensorSpec", "RaggedTensor", "SparseTensor",
+                  "IndexedSlices", "DType", "RaggedTensorSpec", "SparseTensorSpec"}
+
+
+def describe(value):
+    """The printed forms of a result (tensors, shapes, specs, composites), recursively for
+    tuples and lists; Python values by repr."""
+    if isinstance(value, (list, tuple)):
+        return {type(value).__name__: [describe(v) for v in value]}
+    name = type(value).__name__
+    if (hasattr(value, "numpy") and hasattr(value, "dtype")) or name in _PRINTED_TYPES:
+        return {"str": str(value), "repr": _ADDRESS.sub(" at 0x?", repr(value))}
+    if type(value).__module__ == "numpy" or name == "ndarray":
+        return {"numpy": repr(value)}
+    return {"py": repr(value), "type": name}
+
+
+def values(value):
+    """The numbers of a result (tensors or nests of them) for comparison with tolerance."""
+    if isinstance(value, (list, tuple)):
+        return [values(v) for v in value]
+    if hasattr(value, "numpy"):
+        arr = value.numpy()
+        kind = arr.dtype.kind
+        out = arr.astype(float).tolist() if kind in "fiub" else arr.tolist()
+        if kind == "c":
+            out = [[z.real, z.imag] for z in arr.ravel().tolist()]
+        return {"values": out, "dtype": value.dtype.name, "shape": list(arr.shape)}
+    return {"py": repr(value)}
+
+
+def run(code, tf, np):
+    """The value of ``code``'s last expression, after its statements ran."""
+    tree = ast.parse(code)
+    last = tree.body.pop()
+    env = {"tf": tf, "np": np}
+    exec(compile(tree, "<case>", "exec"), env)  # noqa: S102 - a fixed table of cases
+    return eval(compile(ast.Expression(last.value), "<case>", "eval"), env)  # noqa: S307
+
+
+def evaluate(code, tf, np, how=describe):
+    """``how`` (describe or values) of ``code``'s value, or the exception it raises."""
+    try:
+        value = run(code, tf, np)
+    except Exception as exc:  # noqa: BLE001 - the exception is the recorded answer
+        return {"error": type(exc).__name__, "message": first_line(exc)}
+    return how(value)

@@ -1,0 +1,62 @@
+"""Tensors and ops of TensorFlow's API long tail against TensorFlow 2.21's recorded answers:
+type names, UnreadVariable, TensorSpec, sliced and scatter assignment, boolean masks, complex
+and bfloat16 dtypes, random ops, strings, ragged and sparse tensors, IndexedSlices, images.
+
+The programs live in tensors_cases.py; TensorFlow's answers in fixtures/tensors/*.json
+(re-record with ``/work/tfvenv/bin/python tools/record_tf_fixtures_tensors.py``).
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+import tensors_cases as cases
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tensors"
+
+# Where tapeflow knowingly answers otherwise (strict: a fix fails until removed here).
+KNOWN_DIFFERENCES = {}
+
+
+def _params(group):
+    recorded = json.loads((FIXTURES / f"{group}.json").read_text())["cases"]
+    missing = [c for c in cases.GROUPS[group] if c not in recorded]
+    assert not missing, f"re-record the fixtures: {missing}"
+    params = []
+    for code in cases.GROUPS[group]:
+        marks = ()
+        if code in KNOWN_DIFFERENCES:
+            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[code], strict=True)
+        params.append(pytest.param(group, code, recorded[code], id=code[:60], marks=marks))
+    return params
+
+
+def _close(got, want):
+    if isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _close(g, w)
+    elif isinstance(want, dict) and "values" in want:
+        assert got["dtype"] == want["dtype"] and got["shape"] == want["shape"]
+        if want["dtype"] in ("string", "bool") or want["dtype"].startswith(("int", "uint")):
+            assert got["values"] == want["values"]
+        else:
+            np.testing.assert_allclose(np.array(got["values"], float),
+                                       np.array(want["values"], float),
+                                       rtol=2e-6, atol=1e-6)
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize("group,code,want",
+                         [p for g in cases.PRINTED for p in _params(g)])
+def test_printed_result_matches_tensorflow(group, code, want):
+    assert cases.evaluate(code, tf, np) == want
+
+
+@pytest.mark.parametrize("group,code,want",
+                         [p for g in cases.VALUES for p in _params(g)])
+def test_values_match_tensorflow(group, code, want):
+    _close(cases.evaluate(code, tf, np, cases.values), want)
