@@ -132,8 +132,28 @@ INDEXED_SLICES = [
     "    y = tf.reduce_sum(tf.pad(v, [[1, 1]], mode='REFLECT'))\nt.gradient(y, v)",
 ]
 
+
+def _embedding_training(optimizer):
+    # An Embedding trained a few steps: its gradient is an IndexedSlices (ids repeat).
+    return (
+        "layer = tf.keras.layers.Embedding(5, 3, embeddings_initializer="
+        "tf.keras.initializers.Constant(np.arange(15, dtype=np.float32).reshape(5, 3) / 10))\n"
+        f"opt = tf.keras.optimizers.{optimizer}\n"
+        "ids = tf.constant([[0, 2, 2], [4, 0, 1]])\n"
+        "target = tf.constant(np.linspace(-1, 1, 18, dtype=np.float32).reshape(2, 3, 3))\n"
+        "for _ in range(3):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        loss = tf.reduce_mean((layer(ids) - target) ** 2)\n"
+        "    grads = tape.gradient(loss, layer.trainable_variables)\n"
+        "    opt.apply_gradients(zip(grads, layer.trainable_variables))\n"
+        "(type(grads[0]).__name__, tf.convert_to_tensor(layer.embeddings))")
+
+
+SPARSE_TRAINING = [_embedding_training(opt) for opt in (
+    "SGD(0.5)", "SGD(0.5, momentum=0.9)", "Adam(0.1)", "RMSprop(0.1)")]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES}
-VALUES = {}
+VALUES = {"sparse_training": SPARSE_TRAINING}
 GROUPS = {**PRINTED, **VALUES}
 
 

@@ -1,6 +1,6 @@
 """Adam (Kingma & Ba 2015, https://arxiv.org/abs/1412.6980) with Keras 3's update rule."""
 from ..._core.backend import np
-from .optimizer import Optimizer
+from .optimizer import Optimizer, square
 
 __all__ = ["Adam", "AdamW"]
 
@@ -44,7 +44,7 @@ class Adam(Optimizer):
         m = self._slot(variable, "momentum")
         v = self._slot(variable, "velocity")
         m._value = np.asarray(m._value + (gradient - m._value) * t(1 - self.beta_1))
-        v._value = np.asarray(v._value + (np.square(gradient) - v._value) * t(1 - self.beta_2))
+        v._value = np.asarray(v._value + (square(gradient) - v._value) * t(1 - self.beta_2))
         second = v._value
         if self.amsgrad:
             v_hat = self._slot(variable, "velocity_hat")

@@ -4,6 +4,7 @@ import warnings
 from ..._core import dtypes as _dt
 from ..._core import explain as _explain
 from ..._core.backend import np
+from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import Tensor, _TensorLike
 from ..._core.variable import Variable
 from .. import _naming
@@ -159,7 +160,8 @@ class Optimizer:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
                           "`loss` argument?", stacklevel=3)
-        values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
+        values = [g._value if isinstance(g, _TensorLike) else _from_slices(g, v)
+                  if isinstance(g, IndexedSlices) else np.asarray(g) for g, v in kept]
         values = self._clip(values)
         rate = self._current_rate()
         if self.weight_decay:
@@ -169,7 +171,8 @@ class Optimizer:
                     v._value = v._value - v._value * dt(self.weight_decay) * dt(rate)
         for g, (_, v) in zip(values, kept, strict=True):
             dt = v._value.dtype
-            self.update_step(np.asarray(g, dt), v, dt.type(rate))
+            self.update_step(g if type(g) is SparseGradient else np.asarray(g, dt), v,
+                             dt.type(rate))
             if v.constraint is not None:
                 v.assign(v.constraint(v))
         self._iterations._value = self._iterations._value + np.int64(1)
@@ -206,3 +209,37 @@ class Optimizer:
 
     def get_config(self) -> dict:
         return {"name": self.name, "learning_rate": float(self._current_rate())}
+
+
+class SparseGradient(np.ndarray):
+    """The dense value of an ``IndexedSlices`` gradient, which also knows the squares of
+    its slices: Keras squares an IndexedSlices slice by slice (``ops.square``) before
+    adding up repeated rows, so Adam's and RMSprop's second moments see the sum of
+    squares where an index repeats, not the square of the sum."""
+
+    squared = None
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        # Arithmetic on it gives plain arrays: nothing else carries the subclass along.
+        arr = arr.view(np.ndarray)
+        return arr[()] if return_scalar else arr
+
+
+def _from_slices(g, variable):
+    dt = variable._value.dtype
+    values = np.asarray(g.values._value, dt)
+    idx = np.asarray(g.indices._value).reshape(-1)
+    dense = np.zeros(variable._value.shape, dt)
+    np.add.at(dense, idx, values)
+    squared = np.zeros(variable._value.shape, dt)
+    np.add.at(squared, idx, np.square(values))
+    out = dense.view(SparseGradient)
+    out.squared = squared
+    return out
+
+
+def square(gradient):
+    """``gradient ** 2`` as Keras computes it for a dense or an IndexedSlices gradient."""
+    if type(gradient) is SparseGradient:
+        return gradient.squared
+    return np.square(gradient)

@@ -1,7 +1,7 @@
 """RMSprop (Hinton, lecture 6e of "Neural Networks for Machine Learning", 2012), with Keras
 3's update rule."""
 from ..._core.backend import np
-from .optimizer import Optimizer
+from .optimizer import Optimizer, square
 
 __all__ = ["RMSprop"]
 
@@ -41,7 +41,7 @@ class RMSprop(Optimizer):
         t = variable._value.dtype.type
         rho = t(self.rho)
         v = self._slot(variable, "velocity")
-        v._value = np.asarray(rho * v._value + t(1 - self.rho) * np.square(gradient))
+        v._value = np.asarray(rho * v._value + t(1 - self.rho) * square(gradient))
         if self.centered:
             a = self._slot(variable, "average_gradient")
             a._value = np.asarray(rho * a._value + t(1 - self.rho) * gradient)
