@@ -152,8 +152,42 @@ def _embedding_training(optimizer):
 SPARSE_TRAINING = [_embedding_training(opt) for opt in (
     "SGD(0.5)", "SGD(0.5, momentum=0.9)", "Adam(0.1)", "RMSprop(0.1)")]
 
+RANDOM = [
+    "tf.random.stateless_uniform([10], seed=[1, 2], dtype=tf.uint32, minval=None, "
+    "maxval=None)",
+    "tf.random.stateless_uniform([2, 3], seed=[1, 2])",
+    "tf.random.stateless_uniform([5], seed=[-7, 2**40], minval=-2.0, maxval=3.0)",
+    "tf.random.stateless_uniform([5], seed=tf.constant([3, 4], tf.int64), dtype=tf.float64)",
+    "tf.random.stateless_uniform([7], seed=[5, 6], minval=3, maxval=17, dtype=tf.int32)",
+    "tf.random.stateless_uniform([5], seed=[5, 6], minval=-9, maxval=2**40, dtype=tf.int64)",
+    "tf.random.stateless_uniform([3], seed=[5, 6], minval=None, maxval=None, dtype=tf.int64)",
+    "tf.random.stateless_normal([7], seed=[1, 2])",
+    "tf.random.stateless_normal([2, 2], seed=[11, 12], mean=3.0, stddev=0.5)",
+    "tf.random.stateless_normal([5], seed=[1, 2], dtype=tf.float64)",
+    "tf.random.stateless_truncated_normal([10], seed=[1, 2])",
+    "tf.random.stateless_truncated_normal([3, 3], seed=[8, 9], mean=1.0, stddev=2.0)",
+    "tf.random.stateless_categorical(tf.math.log([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), 8, "
+    "seed=[1, 2])",
+    "tf.random.stateless_categorical([[1.0, -1.0, float('-inf'), 2.0]], 6, seed=[3, 3], "
+    "dtype=tf.int32)",
+    "g = tf.random.Generator.from_seed(1); (g.state, g.normal([3]), g.state, g.normal([5]))",
+    "g = tf.random.Generator.from_seed(7); (g.uniform([4]), g.uniform([2], 1.0, 5.0), "
+    "g.uniform([3], minval=0, maxval=10, dtype=tf.int32), g.state)",
+    "g = tf.random.Generator.from_seed(3); (g.uniform_full_int([3], tf.int64), "
+    "g.uniform_full_int([2]), g.state)",
+    "g = tf.random.Generator.from_seed(2**40 + 5); (g.state, g.truncated_normal([6]))",
+    "g = tf.random.Generator.from_seed(1); [x.state for x in g.split(2)] + [g.state]",
+    "g = tf.random.Generator.from_seed(1); s = g.split(3); (s[1].normal([4]), g.normal([2]))",
+    "g = tf.random.Generator.from_seed(5); a = g.normal([3]); g.reset_from_seed(5); "
+    "(a, g.normal([3]))",
+    "g = tf.random.Generator.from_seed(4); (g.make_seeds(2), g.state)",
+    "g = tf.random.Generator.from_seed(4); g.normal([2, 3], dtype=tf.float64)",
+    "g = tf.random.Generator.from_state([1, 2, 3], tf.random.Algorithm.PHILOX); "
+    "(g.uniform([3]), g.state)",
+]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES}
-VALUES = {"sparse_training": SPARSE_TRAINING}
+VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM}
 GROUPS = {**PRINTED, **VALUES}
 
 
@@ -187,7 +221,7 @@ def values(value):
     if hasattr(value, "numpy"):
         arr = value.numpy()
         kind = arr.dtype.kind
-        out = arr.astype(float).tolist() if kind in "fiub" else arr.tolist()
+        out = arr.astype(float).tolist() if kind in "fb" else arr.tolist()
         if kind == "c":
             out = [[z.real, z.imag] for z in arr.ravel().tolist()]
         return {"values": out, "dtype": value.dtype.name, "shape": list(arr.shape)}

@@ -5,10 +5,13 @@ tapeflow but not equal to TensorFlow's.
 """
 from .._core import dtypes as _dt
 from .._core.backend import np
-from .._core.tensor import Tensor, _TensorLike
+from .._core.dispatch import apply
+from .._core.registry import nondifferentiable
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from ._helpers import shape_tuple
 
-__all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed"]
+__all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed",
+           "categorical"]
 
 # The generator is made on first use: numpy.random stays off ``import tapeflow``.
 _state = {"seed": None, "rng": None, "ops": {}}
@@ -107,3 +110,49 @@ def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted (``tf.random.shuffle``)."""
     v = value._value if isinstance(value, _TensorLike) else np.asarray(value)
     return Tensor(v[_rng(seed).permutation(v.shape[0])])
+
+
+def _categorical_forward(logits, num_samples, dtype, seed):
+    # Drawn in the forward, so a replayed program draws again (as a stateful op).
+    u = _rng(seed).random((logits.shape[0], num_samples))
+    out = np.empty(u.shape, dtype)
+    for b, row in enumerate(logits.astype(np.float64)):
+        finite = np.isfinite(row)
+        top = row[finite].max() if finite.any() else 0.0
+        cdf = np.cumsum(np.where(finite, np.exp(row - top), 0.0))
+        out[b] = np.searchsorted(cdf, u[b] * cdf[-1], side="right")
+    return out
+
+
+_MULTINOMIAL = nondifferentiable("Multinomial", _categorical_forward)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """Class indices drawn from ``softmax(logits)`` for each row (``tf.random.categorical``).
+
+    The stream is tapeflow's (seeded by ``tf.random.set_seed`` and ``seed``); TensorFlow's
+    exact numbers come from ``tf.random.stateless_categorical`` or a ``tf.random.Generator``.
+
+    Args:
+        logits: ``[batch, num_classes]`` unnormalised log-probabilities.
+        num_samples: draws per row.
+        dtype: int64 (default) or int32.
+        seed: an op-level seed.
+
+    Returns:
+        A ``[batch, num_samples]`` integer tensor.
+
+    Raises:
+        ValueError: if ``logits`` is not 2-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.categorical(tf.math.log([[0.0, 1.0]]), 3).numpy()
+        array([[1, 1, 1]])
+    """
+    x = logits if isinstance(logits, _TensorLike) else convert_to_tensor(logits)
+    if x._value.ndim != 2:
+        raise ValueError(f"logits should be a matrix, got shape {x.shape}")
+    dtype = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    return apply(_MULTINOMIAL, (x,), {"num_samples": int(num_samples), "dtype": dtype._np,
+                                      "seed": seed})
