@@ -186,7 +186,119 @@ RANDOM = [
     "(g.uniform([3]), g.state)",
 ]
 
-PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES}
+_S = "tf.constant(['Hello', 'TensorFlow', ' a b '])"
+
+STRINGS = [
+    "tf.constant('abc')",
+    "tf.constant(['a', 'bc', ''])",
+    "tf.constant([['ab', 'c'], ['d', 'ef']])",
+    "tf.constant('abc') + tf.constant('d')",
+    "tf.constant(['a', 'b']) + 'x'",
+    "'x' + tf.constant(['a', 'b'])",
+    "tf.constant(['a', 'b']) == tf.constant(['a', 'c'])",
+    "tf.constant(['a', 'b']) != 'a'",
+    "tf.constant('a') == 'a'",
+    "tf.constant('café')",
+    "tf.constant('🥳')",
+    "tf.constant(['🥳', 'ü'])",
+    f"tf.strings.length({_S})",
+    "tf.strings.length(tf.constant('café'))",
+    "tf.strings.length(tf.constant('café'), unit='UTF8_CHAR')",
+    f"tf.strings.upper({_S})",
+    f"tf.strings.lower({_S})",
+    f"tf.strings.strip({_S})",
+    f"tf.strings.split({_S})",
+    "tf.strings.split(tf.constant('a,b,,c'), sep=',')",
+    "tf.strings.split(tf.constant(['a b', 'c d e']))",
+    "tf.strings.split(tf.constant(['a b', 'c d e'])).to_tensor()",
+    "tf.strings.join([tf.constant(['a', 'b']), tf.constant(['c', 'd'])], separator='-')",
+    "tf.strings.join(['x', tf.constant(['a', 'b'])])",
+    f"tf.strings.reduce_join({_S})",
+    "tf.strings.reduce_join(tf.constant([['a', 'b'], ['c', 'd']]), axis=1, separator=' ')",
+    f"tf.strings.substr({_S}, 1, 3)",
+    "tf.strings.substr(tf.constant('hello'), -3, 2)",
+    f"tf.strings.regex_replace({_S}, 'l+', 'L')",
+    "tf.strings.regex_replace(tf.constant('a1b22c'), '[0-9]', '#', replace_global=False)",
+    "tf.strings.regex_full_match(tf.constant(['abc', 'a1']), '[a-z]+')",
+    "tf.strings.to_number(tf.constant(['1.5', '-2', '3e2']))",
+    "tf.strings.to_number(tf.constant(['7', '-2']), out_type=tf.int32)",
+    "tf.strings.to_number(tf.constant('x'))",
+    "tf.strings.as_string(tf.constant([1.5, 2.0]))",
+    "tf.strings.as_string(tf.constant([1, 22]))",
+    "tf.strings.as_string(tf.constant([True, False]))",
+    "tf.strings.as_string(tf.constant([3.14159]), precision=2)",
+    "tf.strings.format('x={} y={}', (tf.constant(1), tf.constant([1.5, 2.0])))",
+    "tf.strings.format('{}', tf.constant('s'))",
+    "tf.strings.unicode_decode(tf.constant('héllo'), 'UTF-8')",
+    "tf.strings.unicode_decode(tf.constant(['ab', 'ü']), 'UTF-8')",
+    "tf.strings.unicode_encode(tf.constant([104, 105]), 'UTF-8')",
+    "tf.strings.unicode_split(tf.constant('añb'), 'UTF-8')",
+    "tf.strings.bytes_split(tf.constant('abc'))",
+    "tf.io.decode_raw(tf.constant('\\x01\\x02\\x03\\x04'), tf.uint8)",
+    "tf.io.decode_raw(tf.constant(['abcd', 'efgh']), tf.int32)",
+    "tf.io.decode_raw(tf.constant(np.array([1.5, 2.0], np.float32).tobytes()), tf.float32)",
+    "tf.strings.length(tf.constant(['ab', 'c'])).dtype",
+    "tf.constant(['a', 'b']).dtype",
+    "tf.constant(['a', 'b']).numpy()",
+    "tf.constant('abc').numpy()",
+    "tf.constant(['b', 'a'])[1]",
+    "tf.reshape(tf.constant(['a', 'b', 'c', 'd']), (2, 2))",
+    "tf.concat([tf.constant(['a']), tf.constant(['b'])], 0)",
+]
+
+_R = "tf.ragged.constant([[1, 2], [3], [], [4, 5, 6]])"
+_RF = "tf.ragged.constant([[1.5, -2.0], [3.0], [], [4.0, 5.0, 6.0]])"
+
+RAGGED = [
+    _R, f"str({_R})", f"{_R}.shape", f"{_R}.dtype", f"{_R}.ragged_rank",
+    f"{_R}.row_splits", f"{_R}.values", f"{_R}.row_lengths()", f"{_R}.nrows()",
+    f"{_R}.value_rowids()", f"{_R}.to_tensor()", f"{_R}.to_list()",
+    f"{_R}.to_tensor(default_value=-1)", f"{_R}.bounding_shape()", f"{_R}.flat_values",
+    f"{_R}.nested_row_splits", f"type({_R}).__name__", f"repr(type({_R}))",
+    f"isinstance({_R}, tf.RaggedTensor)",
+    "tf.ragged.constant([[[1, 2], [3]], [[4]]])",
+    "tf.ragged.constant([[[1, 2], [3]], [[4]]]).shape",
+    "tf.ragged.constant([[1.5], [2.0, 3.0]])",
+    "tf.ragged.constant([['a', 'b'], ['c']])",
+    "tf.ragged.constant([[1, 2], [3]], dtype=tf.float64)",
+    "tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)",
+    "tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1).shape",
+    f"{_R} + 1", f"{_R} * 2", f"{_R} + {_R}", f"-{_R}", f"{_R} == 1", f"2 * {_R}",
+    f"{_RF} / 2.0", f"{_R} > 2",
+    f"tf.reduce_sum({_R}, axis=1)", f"tf.reduce_mean({_R}, axis=1)",
+    f"tf.reduce_max({_R}, axis=1)", f"tf.reduce_min({_R}, axis=1)", f"tf.reduce_sum({_R})",
+    f"tf.reduce_prod({_R}, axis=1)", f"tf.reduce_sum({_R}, axis=0)",
+    f"tf.reduce_mean({_RF}, axis=1)", f"tf.reduce_max({_RF}, axis=0)",
+    f"tf.math.reduce_sum({_R}, axis=1)",
+    f"{_R}[0]", f"{_R}[-1]", f"{_R}[1:3]", f"{_R}[:, 0:1]", f"{_R}[::2]",
+    "tf.RaggedTensor.from_row_splits([1, 2, 3, 4], [0, 1, 4])",
+    "tf.RaggedTensor.from_row_lengths([1, 2, 3, 4], [3, 1])",
+    "tf.RaggedTensor.from_value_rowids([1, 2, 3], [0, 0, 2], nrows=3)",
+    "tf.RaggedTensor.from_row_starts([1, 2, 3], [0, 2])",
+    "tf.RaggedTensor.from_tensor([[1, 0], [2, 3]], padding=0)",
+    "tf.RaggedTensor.from_tensor([[1, 0, 0], [2, 3, 4]], lengths=[1, 2])",
+    "tf.RaggedTensor.from_nested_row_splits([1, 2, 3], [[0, 1, 2], [0, 2, 3]])",
+    "tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 1])",
+    "tf.RaggedTensor([1], [0, 1])",
+    f"tf.ragged.map_flat_values(tf.math.square, {_R})",
+    f"tf.concat([{_R}, tf.ragged.constant([[7]])], axis=0)",
+    f"tf.concat([{_R}, {_R}], axis=1)",
+    f"len({_R})",
+    "[r for r in tf.ragged.constant([[1], [2, 3]])]",
+    f"x = {_RF}\nwith tf.GradientTape() as t:\n    t.watch(x.flat_values)\n"
+    "    y = tf.reduce_sum(x * x)\nt.gradient(y, x.flat_values)",
+    "v = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as t:\n"
+    "    r = tf.RaggedTensor.from_row_lengths(v, [2, 1])\n"
+    "    y = tf.reduce_sum(tf.reduce_max(r, axis=1) * tf.constant([1.0, 10.0]))\n"
+    "t.gradient(y, v)",
+    "v = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as t:\n"
+    "    r = tf.RaggedTensor.from_row_lengths(v, [2, 0, 1])\n"
+    "    y = tf.reduce_sum(r.to_tensor() * tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))\n"
+    "t.gradient(y, v)",
+]
+
+PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES,
+           "strings": STRINGS, "ragged": RAGGED}
 VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM}
 GROUPS = {**PRINTED, **VALUES}
 

@@ -13,6 +13,7 @@ MODULES = [
     "tapeflow.keras", "tapeflow.keras.layers", "tapeflow.keras.losses",
     "tapeflow.keras.optimizers", "tapeflow.keras.metrics", "tapeflow.keras.initializers",
     "tapeflow.keras.activations", "tapeflow.image",
+    "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse",
 ]
 
 

@@ -162,6 +162,17 @@ from .ops.math_ops import (
     zeros_like,
 )
 
+# tf.reduce_* and tf.concat take RaggedTensors too, as TensorFlow dispatches them.
+from .ops.ragged import ragged_math_ops as _rm  # noqa: E402
+from .ops.ragged.ragged_tensor import RaggedTensor  # noqa: E402
+
+concat = _rm.dispatch(concat, _rm.concat)
+reduce_sum = _rm.dispatch(reduce_sum, _rm.reduce_sum)
+reduce_mean = _rm.dispatch(reduce_mean, _rm.reduce_mean)
+reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
+reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
+reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
+
 __version__ = "0.1.0"
 
 # TensorFlow returns inf and nan silently (1/0, sqrt(-1)); so does tapeflow. Only warnings
@@ -170,7 +181,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "image",
+    "debugging", "test", "dtypes", "image", "strings", "ragged", "io", "sparse",
 }
 _LAZY_ATTRS = {
     "function": ("tapeflow.function", "function"),

@@ -111,6 +111,13 @@ from .ops.math_ops import (
                            xlogy,
 )
 from .ops.nn_ops import log_softmax, softmax
+from .ops.ragged import ragged_math_ops as _rm  # noqa: E402 - ragged dispatch
+
+reduce_sum = _rm.dispatch(reduce_sum, _rm.reduce_sum)
+reduce_mean = _rm.dispatch(reduce_mean, _rm.reduce_mean)
+reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
+reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
+reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
 
 __all__ = [
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",

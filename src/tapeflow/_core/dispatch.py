@@ -111,7 +111,7 @@ def raise_op_error(prim, values, attrs, exc):
     """Turn a NumPy failure inside ``prim``'s forward into TensorFlow's error class and text."""
     if isinstance(exc, errors.OpError):
         raise exc
-    for v in values:
+    for v in values if prim.error is None else ():  # string ops name their own errors
         if getattr(v, "dtype", None) is not None and v.dtype.kind in "OSU":
             raise errors.op_error(
                 errors.InvalidArgumentError,

@@ -364,7 +364,7 @@ def _array_from_python(value, dtype):
         if t in _PY_SCALARS or t is complex or t is str or t is bytes:
             dtype = _dt.infer_dtype(value)
             if dtype is _dt.string:
-                return np.array(value.encode() if t is str else value, object)
+                return string_value(value.encode() if t is str else value)
             return dtype._np.type(value)
         if not isinstance(value, (list, tuple)):
             _unsupported(value)
@@ -407,11 +407,31 @@ def _unsupported(value):
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
+class StringArray(np.ndarray):
+    """A scalar string tensor's value: a 0-d object array that stays an array through
+    NumPy operators (``s1 + s2`` on plain 0-d object arrays gives a bare ``bytes``).
+    Results of other dtypes come back as ordinary arrays and NumPy scalars."""
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        if not isinstance(arr, np.ndarray):
+            arr = np.asarray(arr)
+        if arr.dtype.kind == "O":
+            return arr.view(StringArray) if arr.ndim == 0 else arr.view(np.ndarray)
+        arr = arr.view(np.ndarray)
+        return arr[()] if arr.ndim == 0 else arr
+
+
+def string_value(arr):
+    """``arr`` (bytes, or an array of them) as a string tensor's value."""
+    arr = np.asarray(arr, dtype=object)
+    return arr.view(StringArray) if arr.ndim == 0 else arr
+
+
 def _bytes(arr):
     """A string array as TensorFlow holds it: an object array of bytes (``b'a'``)."""
     if arr.dtype.kind == "U":
         arr = np.char.encode(arr, "utf-8")
-    return arr.astype(object)
+    return string_value(arr.astype(object))
 
 
 def _check_castable(arr, dtype, original):

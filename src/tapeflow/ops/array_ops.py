@@ -6,7 +6,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply
 from .._core.registry import defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, TensorShape, _TensorLike
+from .._core.tensor import Tensor, TensorShape, _TensorLike, string_value
 from . import math_ops as _m
 from ._helpers import pair, shape_tuple, to_tensor
 
@@ -337,6 +337,8 @@ def _norm_key(key):
 
 def _getitem_forward(x, key):
     out = x[key]
+    if type(out) is bytes:  # one element of a string tensor: keep it an array
+        return string_value(out)
     return out
 
 

@@ -1,0 +1,1 @@
+"""``tf.sparse``: re-exports of the sparse tensor ops."""
