@@ -297,8 +297,46 @@ RAGGED = [
     "t.gradient(y, v)",
 ]
 
+_ST = ("tf.sparse.SparseTensor(indices=[[0, 0], [1, 2]], values=[1.0, 2.0], "
+       "dense_shape=[3, 4])")
+
+SPARSE = [
+    _ST, f"type({_ST}).__name__", f"repr(type({_ST}))", f"{_ST}.shape", f"{_ST}.dtype",
+    f"({_ST}.indices, {_ST}.values, {_ST}.dense_shape)",
+    "tf.SparseTensor is tf.sparse.SparseTensor",
+    f"tf.sparse.to_dense({_ST})", f"tf.sparse.to_dense({_ST}, default_value=-1.0)",
+    "tf.sparse.from_dense(tf.constant([[0, 1], [2, 0]]))",
+    f"tf.sparse.reduce_sum({_ST})", f"tf.sparse.reduce_sum({_ST}, axis=1)",
+    f"tf.sparse.reduce_sum({_ST}, axis=0, keepdims=True)",
+    f"tf.sparse.reduce_max({_ST}, axis=1)",
+    f"tf.sparse.sparse_dense_matmul({_ST}, tf.reshape(tf.range(8.0), (4, 2)))",
+    f"tf.sparse.sparse_dense_matmul({_ST}, tf.ones((3, 2)), adjoint_a=True)",
+    f"tf.sparse.add({_ST}, {_ST})", f"tf.sparse.add({_ST}, tf.ones((3, 4)))",
+    "tf.sparse.add(tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2]), "
+    "tf.sparse.SparseTensor([[1, 0], [0, 1]], [2.0, 3.0], [2, 2]))",
+    "tf.sparse.reorder(tf.sparse.SparseTensor([[1, 0], [0, 1]], [1, 2], [2, 2]))",
+    f"tf.sparse.transpose({_ST})", f"tf.sparse.reshape({_ST}, [4, 3])",
+    f"tf.sparse.reshape({_ST}, [-1, 2])",
+    "tf.sparse.to_dense(tf.sparse.SparseTensor([[0], [2]], ['a', 'b'], [3]))",
+    f"tf.sparse.retain({_ST}, [True, False])", f"tf.sparse.slice({_ST}, [0, 0], [2, 2])",
+    f"tf.sparse.maximum({_ST}, {_ST})", f"tf.sparse.expand_dims({_ST}, 0).shape",
+    f"tf.sparse.concat(0, [{_ST}, {_ST}])", f"tf.sparse.concat(1, [{_ST}, {_ST}]).shape",
+    f"{_ST} * 3.0", f"{_ST} * tf.ones((3, 4)) * 2.0",
+    "v = tf.Variable([1.0, 2.0])\nwith tf.GradientTape() as t:\n"
+    "    st = tf.sparse.SparseTensor([[0, 0], [1, 2]], v, [3, 4])\n"
+    "    y = tf.reduce_sum(tf.sparse.sparse_dense_matmul(st, tf.reshape(tf.range(8.0), "
+    "(4, 2))))\nt.gradient(y, v)",
+    "v = tf.Variable([1.0, 2.0])\nb = tf.Variable(tf.ones((4, 2)))\n"
+    "with tf.GradientTape() as t:\n"
+    "    st = tf.sparse.SparseTensor([[0, 0], [1, 2]], v, [3, 4])\n"
+    "    y = tf.reduce_sum(tf.sparse.to_dense(st) ** 2) + "
+    "tf.reduce_sum(tf.sparse.sparse_dense_matmul(st, b))\nt.gradient(y, [v, b])",
+    "tf.sparse.SparseTensor([[0, 0]], [1.0, 2.0], [2, 2])",
+]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES,
-           "strings": STRINGS, "ragged": RAGGED}
+           "strings": STRINGS, "ragged": RAGGED,
+           "sparse": SPARSE}
 VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM}
 GROUPS = {**PRINTED, **VALUES}
 

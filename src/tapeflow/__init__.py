@@ -165,6 +165,7 @@ from .ops.math_ops import (
 # tf.reduce_* and tf.concat take RaggedTensors too, as TensorFlow dispatches them.
 from .ops.ragged import ragged_math_ops as _rm  # noqa: E402
 from .ops.ragged.ragged_tensor import RaggedTensor  # noqa: E402
+from .ops.sparse.sparse_tensor import SparseTensor  # noqa: E402
 
 concat = _rm.dispatch(concat, _rm.concat)
 reduce_sum = _rm.dispatch(reduce_sum, _rm.reduce_sum)
