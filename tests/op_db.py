@@ -636,6 +636,30 @@ op("stack", lambda g: [Sample(([g.normal(2, 3), g.normal(2, 3)],)),
                        Sample(([g.normal(3), g.normal(3), g.normal(3)],), {"axis": 1})])
 op("unstack", lambda g: [Sample((g.normal(3, 2),)), Sample((g.normal(2, 3),), {"axis": 1})])
 op("split", lambda g: [Sample((g.normal(6, 2), 3)), Sample((g.normal(2, 6), [1, -1, 2], 1))])
+op("image.resize", lambda g: [Sample((g.normal(1, 3, 4, 2), [5, 7])),
+                              Sample((g.normal(3, 5, 1), [2, 3])),
+                              Sample((g.normal(2, 3, 4, 1), [4, 9]), {"method": "nearest"})],
+   dtypes=("float32",), grad2=False, fd=False, rtol=1e-4, atol=1e-5,
+   note="TensorFlow's bilinear resize computes in float32 whatever the input: no float64 "
+        "finite differences; gradients are checked against TensorFlow's")
+op("image.per_image_standardization", lambda g: [Sample((g.normal(2, 3, 3, 2),))],
+   dtypes=("float32",), fd=False, rtol=1e-4, atol=1e-5,
+   note="float32 whatever the input, as in TensorFlow: checked against TensorFlow's")
+op("image.flip_left_right", lambda g: [Sample((g.normal(2, 3, 4, 1),))])
+op("image.flip_up_down", lambda g: [Sample((g.normal(3, 4, 2),))])
+op("image.rot90", lambda g: [Sample((g.normal(3, 4, 2),)), Sample((g.normal(2, 3, 4, 1), 3))])
+op("image.central_crop", lambda g: [Sample((g.normal(5, 6, 2), 0.5)),
+                                    Sample((g.normal(3, 4, 1), 0.5))])
+op("image.adjust_brightness", lambda g: [Sample((g.normal(2, 3, 1), 0.3))],
+   dtypes=("float32",), fd=False,
+   note="a float64 image is adjusted in float32, as in TensorFlow: checked against TF's")
+op("sparse.sparse_dense_matmul", lambda g: [Sample((g.normal(3, 2),))],
+   fn=lambda tf, b: tf.sparse.sparse_dense_matmul(
+       tf.sparse.SparseTensor([[0, 0], [1, 2], [2, 1]], tf.constant([1.5, -2.0, 0.5], b.dtype),
+                              [3, 3]), b))
+op("random.stateless_normal", lambda g: [Sample((g.normal(2, 3), g.normal(2, 3)))],
+   fn=lambda tf, mean, std: tf.random.stateless_normal([2, 3], [1, 2], mean, std,
+                                                       dtype=mean.dtype))
 op("tile", lambda g: [Sample((g.normal(2, 3), [2, 1])), Sample((g.normal(3), [3]))])
 op("pad", lambda g: [Sample((g.normal(2, 3), [[1, 0], [2, 1]])),
                      Sample((g.normal(3, 4), [[1, 2], [2, 1]], "REFLECT")),

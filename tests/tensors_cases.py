@@ -334,10 +334,61 @@ SPARSE = [
     "tf.sparse.SparseTensor([[0, 0]], [1.0, 2.0], [2, 2])",
 ]
 
+_IMG = "tf.constant(np.arange(2 * 3 * 4 * 2, dtype=np.float32).reshape(2, 3, 4, 2) / 10)"
+_IMG3 = "tf.constant(np.arange(3 * 5 * 3, dtype=np.float32).reshape(3, 5, 3) / 7)"
+_U8 = "tf.constant(np.arange(0, 250, 10, dtype=np.uint8).reshape(1, 5, 5, 1))"
+
+
+def _image_grad(expr):
+    return (f"x = tf.Variable({_IMG})\nw = tf.constant(np.linspace(-1, 1, 120, dtype="
+            "np.float32))\nwith tf.GradientTape() as t:\n"
+            f"    y = {expr}\n    loss = tf.reduce_sum(tf.reshape(y, [-1]) * w[:tf.size(y)])\n"
+            "t.gradient(loss, x)")
+
+
+IMAGES = [
+    f"tf.image.flip_left_right({_IMG})", f"tf.image.flip_up_down({_IMG3})",
+    f"tf.image.rot90({_IMG3})", f"tf.image.rot90({_IMG}, k=2)", f"tf.image.rot90({_IMG3}, 3)",
+    f"tf.image.central_crop({_IMG3}, 0.5)", f"tf.image.central_crop({_IMG}, 0.7)",
+    f"tf.image.resize({_IMG}, [5, 7])", f"tf.image.resize({_IMG3}, [2, 3])",
+    f"tf.image.resize({_IMG}, [6, 2], method='nearest')",
+    f"tf.image.resize({_U8}, [3, 7], method='nearest')",
+    f"tf.image.resize({_U8}, [8, 3])",
+    f"tf.image.resize({_IMG3}, [9, 4], preserve_aspect_ratio=True)",
+    f"tf.image.adjust_brightness({_IMG}, 0.25)", f"tf.image.adjust_brightness({_U8}, 0.1)",
+    f"tf.image.adjust_contrast({_IMG}, 1.7)", f"tf.image.adjust_contrast({_U8}, 0.5)",
+    f"tf.image.per_image_standardization({_IMG})",
+    f"tf.image.per_image_standardization({_U8})",
+    "tf.image.per_image_standardization(tf.ones((2, 2, 1)))",
+    f"tf.image.convert_image_dtype({_U8}, tf.float32)",
+    "tf.image.convert_image_dtype(tf.constant([0.0, 0.5, 1.0]), tf.uint8)",
+    "tf.image.convert_image_dtype(tf.constant([-0.5, 1.5]), tf.uint8, saturate=True)",
+    "tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.int32)",
+    "tf.image.convert_image_dtype(tf.constant([0, 2**30], tf.int32), tf.uint8)",
+    "tf.image.convert_image_dtype(tf.constant([0.25], tf.float64), tf.float32)",
+    f"tf.image.stateless_random_flip_left_right({_IMG}, seed=[1, 2])",
+    f"tf.image.stateless_random_flip_left_right({_IMG}, seed=[3, 4])",
+    f"tf.image.stateless_random_flip_up_down({_IMG}, seed=[5, 6])",
+    f"tf.image.stateless_random_flip_up_down({_IMG3}, seed=[7, 9])",
+    f"tf.image.random_flip_left_right({_IMG}).shape",
+    _image_grad("tf.image.resize(x, [5, 7])"),
+    _image_grad("tf.image.resize(x, [2, 3])"),
+    _image_grad("tf.image.resize(x, [4, 9], method='nearest')"),
+    _image_grad("tf.image.per_image_standardization(x)"),
+    _image_grad("tf.image.rot90(tf.image.flip_left_right(x))"),
+    _image_grad("tf.image.central_crop(x, 0.5)"),
+    _image_grad("tf.image.adjust_contrast(tf.stop_gradient(x), 2.0) * x"),
+]
+
+NO_GRADIENT = [
+    f"x = tf.Variable({_IMG})\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.image.adjust_contrast(x, 2.0))\nt.gradient(y, x)",
+]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES,
            "strings": STRINGS, "ragged": RAGGED,
-           "sparse": SPARSE}
-VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM}
+           "sparse": SPARSE, "no_gradient": NO_GRADIENT}
+VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM, "images": IMAGES}
 GROUPS = {**PRINTED, **VALUES}
 
 

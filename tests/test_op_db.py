@@ -429,6 +429,11 @@ def test_nondifferentiable_ops_record_nothing(info):
                 assert rec["nograd"] == [True] * len(sources)
 
 
+# TensorFlow registers no gradient for these: the tape raises LookupError (checked against
+# TF's text in test_tensors.py), so no row differentiates them.
+NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2"})
+
+
 @functools.lru_cache(maxsize=None)
 def reached_primitives():
     """The op types the table's rows run: forward ops and the ops of their rules."""
@@ -464,5 +469,6 @@ def test_the_table_reaches_every_differentiable_primitive():
 
     reached = reached_primitives()
     wanted = {name for name, p in PRIMITIVES.items() if p.differentiable}
+    wanted -= NO_REGISTERED_GRADIENT
     missing = sorted(wanted - reached)
     assert not missing, f"no op-table row reaches {missing}"
