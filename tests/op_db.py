@@ -808,6 +808,11 @@ complex_row("complex.abs", lambda tf, x: tf.math.abs(x), _C_UNARY(_cplx_away))
 complex_row("complex.conj", lambda tf, x: tf.math.conj(x), _C_UNARY(_cplx))
 complex_row("complex.real", lambda tf, x: tf.math.real(x), _C_UNARY(_cplx))
 complex_row("complex.imag", lambda tf, x: tf.math.imag(x), _C_UNARY(_cplx))
+complex_row("math.angle", lambda tf, x: tf.math.angle(x), _C_UNARY(_cplx_away))
+op("complex", lambda g: [Sample((g.normal(3, 2), g.normal(3, 2))),
+                         Sample((g.normal(2, 1), g.normal(3)))],
+   fn=lambda tf, x, y: tf.math.real(tf.complex(x, y) * tf.complex(y, x)) + tf.math.imag(
+       tf.complex(x, y) ** 2))
 complex_row("complex.reduce_sum", lambda tf, x: tf.reduce_sum(x, axis=0), lambda g: [
     Sample((_cplx(g, 3, 2),))])
 complex_row("complex.reduce_mean", lambda tf, x: tf.reduce_mean(x), lambda g: [

@@ -385,9 +385,54 @@ NO_GRADIENT = [
     "    y = tf.reduce_sum(tf.image.adjust_contrast(x, 2.0))\nt.gradient(y, x)",
 ]
 
+_Z = "tf.constant([1 + 2j, -3 + 0.5j, -1 - 1j], dtype=tf.complex64)"
+
+COMPLEX = [
+    "tf.complex(tf.constant([1.0, 2.0]), tf.constant([3.0, -4.0]))",
+    "tf.complex(tf.constant(1.0, tf.float64), tf.constant(2.0, tf.float64))",
+    "tf.complex(tf.constant(1.0), tf.constant(2.0, tf.float64))",
+    "tf.complex(tf.constant(1), tf.constant(2))",
+    _Z, f"tf.math.real({_Z})", f"tf.math.imag({_Z})", f"tf.math.conj({_Z})",
+    f"tf.math.angle({_Z})", f"tf.abs({_Z})", f"tf.math.abs({_Z})",
+    "tf.math.angle(tf.constant([-2.0, 0.0, 3.0]))",
+    "tf.constant(np.complex128(1 - 2j))",
+    "tf.Variable([1 + 1j, 2 - 1j])",
+    "tf.Variable(tf.complex(1.0, 1.0))",
+    f"{_Z} * {_Z}", f"{_Z} + 1", f"{_Z}.dtype.real_dtype",
+    "z = tf.Variable([1 + 2j, -3 + 0.5j])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.abs(z) ** 2)\nt.gradient(y, z)",
+    "z = tf.Variable([1 + 2j, -3 + 0.5j])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.math.real(z * tf.math.conj(z)))\nt.gradient(y, z)",
+    "z = tf.Variable([1 + 2j, -3 + 0.5j])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.math.angle(z))\nt.gradient(y, z)",
+    "z = tf.Variable([1 + 2j, -3 + 0.5j])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.abs(z))\nt.gradient(y, z)",
+    "z = tf.Variable([1 + 2j, -3 + 0.5j])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.math.real(tf.reduce_sum(z * z))\nt.gradient(y, z)",
+    "x = tf.Variable([1.0, 2.0]); y = tf.Variable([0.5, -1.0])\n"
+    "with tf.GradientTape() as t:\n    z = tf.complex(x, y)\n"
+    "    loss = tf.reduce_sum(tf.abs(z * z))\nt.gradient(loss, [x, y])",
+    "x = tf.Variable([1.0, 2.0]); y = tf.Variable([0.5, -1.0])\n"
+    "with tf.GradientTape() as t:\n    loss = tf.reduce_sum(tf.math.angle(tf.complex(x, y)))"
+    "\nt.gradient(loss, [x, y])",
+]
+
+BFLOAT16 = [
+    "tf.constant(1.5, dtype=tf.bfloat16)",
+    "tf.cast(tf.constant([1.1, 2.7]), tf.bfloat16)",
+    "tf.cast(tf.constant([1.1, 2.7]), tf.bfloat16) * 3",
+    "tf.constant([1.0, 2.0], dtype=tf.bfloat16) + tf.constant([0.5, 0.25], dtype=tf.bfloat16)",
+    "tf.bfloat16", "tf.bfloat16.is_floating", "tf.as_dtype('bfloat16')",
+    "tf.constant([1.0, 2.0], dtype=tf.bfloat16).numpy().dtype.name",
+    "tf.Variable([1.0, 2.0], dtype=tf.bfloat16)",
+    "tf.reduce_sum(tf.constant([1.0, 2.0, 3.5], dtype=tf.bfloat16))",
+    "tf.cast(tf.constant([1.5], dtype=tf.bfloat16), tf.float32)",
+]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES,
            "strings": STRINGS, "ragged": RAGGED,
-           "sparse": SPARSE, "no_gradient": NO_GRADIENT}
+           "sparse": SPARSE, "no_gradient": NO_GRADIENT,
+           "complex": COMPLEX, "bfloat16": BFLOAT16}
 VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM, "images": IMAGES}
 GROUPS = {**PRINTED, **VALUES}
 

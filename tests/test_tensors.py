@@ -17,7 +17,12 @@ import tensors_cases as cases
 FIXTURES = Path(__file__).parent / "fixtures" / "tensors"
 
 # Where tapeflow knowingly answers otherwise (strict: a fix fails until removed here).
-KNOWN_DIFFERENCES = {}
+_ABS_ULP = ("NumPy's complex64 abs (hypotf) can round one ulp away from TensorFlow's "
+            "(3.0413811 vs 3.0413814 here)")
+KNOWN_DIFFERENCES = {
+    "tf.abs(tf.constant([1 + 2j, -3 + 0.5j, -1 - 1j], dtype=tf.complex64))": _ABS_ULP,
+    "tf.math.abs(tf.constant([1 + 2j, -3 + 0.5j, -1 - 1j], dtype=tf.complex64))": _ABS_ULP,
+}
 
 
 def _params(group):

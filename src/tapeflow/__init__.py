@@ -90,6 +90,7 @@ from .ops.array_ops import (
     zeros,
 )
 from .ops.array_ops import slice_ as slice
+from .ops.complex_ops import complex  # noqa: E402
 from .ops.math_ops import (
     abs,
     acos,

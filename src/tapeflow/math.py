@@ -1,5 +1,6 @@
 """``tf.math``: re-exports of the element-wise, reduction and comparison ops."""
 from .ops.array_ops import conj
+from .ops.complex_ops import angle  # noqa: E402
 from .ops.math_ops import (
                            abs,
                            acos,
@@ -119,7 +120,7 @@ reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
 reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
 reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
 
-__all__ = [
+__all__ = ["angle",
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",
     "atan2", "atanh", "bincount", "ceil", "confusion_matrix", "conj", "cos", "cosh",
     "count_nonzero", "cumprod", "cumsum", "cumulative_logsumexp", "digamma", "divide",

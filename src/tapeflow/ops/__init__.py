@@ -3,7 +3,18 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
-from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops, state_ops
+from . import (
+    array_ops,
+    complex_ops,
+    image_ops,
+    linalg_ops,
+    math_ops,
+    nn_conv_ops,
+    nn_ops,
+    random_ops,
+    state_ops,
+    string_ops,
+)
 from ._helpers import like
 from .math_ops import (
     add,
@@ -27,8 +38,8 @@ from .math_ops import (
     subtract,
 )
 
-__all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops",
-           "state_ops"]
+__all__ = ["array_ops", "complex_ops", "image_ops", "linalg_ops", "math_ops", "nn_conv_ops",
+           "nn_ops", "random_ops", "state_ops", "string_ops"]
 
 
 def _reflected(f):
