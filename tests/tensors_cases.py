@@ -30,6 +30,8 @@ TYPES = [
     "tf.Variable(1.0).assign(3.0).name",
     "tf.Variable([1, 2]).assign_add([1, 1])",
     "v = tf.Variable(2.0); v.assign(4.0).assign_add(1.0); v",
+    "d = tf.keras.layers.Dense(1, kernel_initializer='ones'); d.build((None, 1)); "
+    "v = d.kernel; (v.assign([[2.0]]), v.assign_add([[1.0]]), v.assign_sub([[0.5]]))",
     "tf.TensorSpec([2, None], tf.float32)",
     "tf.TensorSpec([2], name='x')",
     "tf.TensorSpec([])",

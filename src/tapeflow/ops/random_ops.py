@@ -1,13 +1,15 @@
 """Random tensors (``tf.random``): a global seed as in TensorFlow, NumPy's PCG64 generator.
 
-The streams differ from TensorFlow's Philox, so seeded values are reproducible within
-tapeflow but not equal to TensorFlow's.
+The streams differ from TensorFlow's, so seeded values are reproducible within tapeflow but
+not equal to TensorFlow's (the stateless ops and ``tf.random.Generator`` give TensorFlow's
+exact numbers: ``stateless_random_ops``, ``stateful_random_ops``). Every draw happens in a
+primitive's forward, so a replayed (traced) program draws again.
 """
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import _TensorLike, convert_to_tensor
 from ._helpers import shape_tuple
 
 __all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed",
@@ -45,8 +47,39 @@ def _rng(seed):
     return rng
 
 
-def _value(v):
-    return v._value if isinstance(v, _TensorLike) else v
+def _draw_forward(*arrays, kind, shape, dtype, seed, consts):
+    # The draw happens here, in a primitive's forward: a replayed program draws again.
+    it = iter(arrays)
+    params = [next(it) if c is None else c for c in consts]
+    rng = _rng(seed)
+    if kind == "normal":
+        mean, stddev = params
+        out = rng.standard_normal(shape) * stddev + mean
+    elif kind == "truncated":
+        mean, stddev = params
+        z = rng.standard_normal(shape)
+        bad = np.abs(z) > 2
+        while np.any(bad):
+            z[bad] = rng.standard_normal(int(bad.sum()))
+            bad = np.abs(z) > 2
+        out = z * stddev + mean
+    elif kind == "uniform_int":
+        lo, hi = params
+        out = rng.integers(lo, hi, size=shape)
+    else:
+        lo, hi = params
+        out = rng.random(shape) * (hi - lo) + lo
+    return np.asarray(out, dtype) if shape else dtype.type(out)
+
+
+_RANDOM = nondifferentiable("RandomV2", _draw_forward)
+
+
+def _draw(kind, shape, dtype, seed, *params):
+    tensors = tuple(p for p in params if isinstance(p, _TensorLike))
+    consts = tuple(None if isinstance(p, _TensorLike) else p for p in params)
+    return apply(_RANDOM, tensors, {"kind": kind, "shape": shape, "dtype": dtype._np,
+                                    "seed": seed, "consts": consts})
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
@@ -61,24 +94,12 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     Returns:
         A Tensor of ``shape`` and ``dtype``.
     """
-    dtype = _dt.as_dtype(dtype)
-    shape = shape_tuple(shape)
-    out = _rng(seed).standard_normal(shape) * _value(stddev) + _value(mean)
-    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+    return _draw("normal", shape_tuple(shape), _dt.as_dtype(dtype), seed, mean, stddev)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Normal samples, redrawn beyond two standard deviations (``tf.random.truncated_normal``)."""
-    dtype = _dt.as_dtype(dtype)
-    shape = shape_tuple(shape)
-    rng = _rng(seed)
-    z = rng.standard_normal(shape)
-    bad = np.abs(z) > 2
-    while np.any(bad):
-        z[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(z) > 2
-    out = z * _value(stddev) + _value(mean)
-    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+    return _draw("truncated", shape_tuple(shape), _dt.as_dtype(dtype), seed, mean, stddev)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
@@ -95,21 +116,21 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     """
     dtype = _dt.as_dtype(dtype)
     shape = shape_tuple(shape)
-    rng = _rng(seed)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        out = rng.integers(_value(minval), _value(maxval), size=shape)
-    else:
-        hi = 1.0 if maxval is None else _value(maxval)
-        out = rng.random(shape) * (hi - _value(minval)) + _value(minval)
-    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+        return _draw("uniform_int", shape, dtype, seed, minval, maxval)
+    return _draw("uniform", shape, dtype, seed, minval, 1.0 if maxval is None else maxval)
+
+
+_SHUFFLE = nondifferentiable("RandomShuffle", lambda v, seed: v[_rng(seed).permutation(
+    v.shape[0])])
 
 
 def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted (``tf.random.shuffle``)."""
-    v = value._value if isinstance(value, _TensorLike) else np.asarray(value)
-    return Tensor(v[_rng(seed).permutation(v.shape[0])])
+    v = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
+    return apply(_SHUFFLE, (v,), {"seed": seed})
 
 
 def _categorical_forward(logits, num_samples, dtype, seed):
