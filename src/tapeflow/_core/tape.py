@@ -55,8 +55,7 @@ class _Tape:
 
     def watch_variable(self, v):
         if v._id not in self.variables:
-            # An UnreadVariable (what assign returns) stands for its variable.
-            self.variables[v._id] = getattr(v, "_parent", v)
+            self.variables[v._id] = v
         self.watched.add(v._id)
 
 

@@ -178,7 +178,8 @@ class Variable(_TensorLike):
         if dispatch.ACTIVE[0]:
             _assigned(self, value, "assign")
         self._value = v
-        return _unread(self) if read_value else None
+        u = self._unread
+        return (u if u is not None else _unread(self)) if read_value else None
 
     def _update(self, delta, ufunc, pyop, op, read_value):
         d = self._new_value(delta, op)
@@ -193,7 +194,8 @@ class Variable(_TensorLike):
         else:
             # The operator reaches NumPy's scalar fast path for 0-d variables.
             self._value = pyop(v, d)
-        return _unread(self) if read_value else None
+        u = self._unread
+        return (u if u is not None else _unread(self)) if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` (same dtype and shape). Returns an ``UnreadVariable`` (or None).
@@ -247,7 +249,13 @@ class UnreadVariable(Variable, metaclass=_TFNamedType):
         return "UnreadVariable"
 
     def _watchable(self, tape=None):
-        return self._parent._watchable(tape)
+        # The tape lists the variable itself, not this view of it.
+        parent = self._parent
+        if parent._watchable(tape):
+            if tape is not None:
+                tape.watch_variable(parent)
+            return True
+        return False
 
     def _read(self):
         return self._parent._read()
