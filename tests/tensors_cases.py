@@ -431,12 +431,46 @@ BFLOAT16 = [
     "tf.cast(tf.constant([1.5], dtype=tf.bfloat16), tf.float32)",
 ]
 
+# Guide-like programs (written for these tests): what they print is compared whole.
+PROGRAMS = [
+    "rows = [[0, 1, 2, 3], [4, 5], [6, 7, 8], [9]]\n"
+    "try:\n    tf.constant(rows)\nexcept Exception as e:\n    print(type(e).__name__, e)\n"
+    "r = tf.ragged.constant(rows)\nprint(r)\nprint(r.shape)\n"
+    "print(tf.reduce_mean(tf.cast(r, tf.float32), axis=1))\nprint(r.to_tensor(default_value=-1))",
+    "s = tf.constant('Gray wolf')\nt = tf.constant(['Gray wolf', 'Quick brown fox', 'Lazy dog'])\n"
+    "print(s)\nprint(t)\nprint(tf.strings.split(s, sep=' '))\nprint(tf.strings.split(t))\n"
+    "print(tf.strings.to_number(tf.strings.split(tf.constant('1 10 100'), ' ')))\n"
+    "print('Byte strings:', tf.strings.bytes_split(tf.constant('Duck')))\n"
+    "print('Bytes:', tf.io.decode_raw(tf.constant('Duck'), tf.uint8))\n"
+    "u = tf.constant('アヒル 🦆')\nprint(u)\nprint(tf.strings.unicode_split(u, 'UTF-8'))\n"
+    "print(tf.strings.unicode_decode(u, 'UTF-8'))\nprint(repr(tf.constant('🥳👍')))",
+    "st = tf.sparse.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])\n"
+    "print(st, '\\n')\nprint(tf.sparse.to_dense(st))\nprint(tf.sparse.reduce_sum(st, axis=1))",
+    "x = tf.constant([2.2, 3.3, 4.4], dtype=tf.float64)\nh = tf.cast(x, tf.float16)\n"
+    "print(tf.cast(h, tf.uint8))\nshape = tf.ones((3, 2, 4)).shape\n"
+    "print(shape, tf.reduce_prod(shape), tf.constant(shape))\n"
+    "print(tf.TensorSpec(shape, tf.float32))",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name='m')\nprint(v.assign(v * 2))\n"
+    "print(v[0].assign([0.0, 0.0]))\nprint(type(v).__name__, type(v.assign_add(v)).__name__)\n"
+    "print(v.scatter_nd_update([[1, 1]], [9.0]))\nprint(v[v > 1.0])",
+    "emb = tf.Variable(tf.reshape(tf.range(12.0), (4, 3)))\n"
+    "with tf.GradientTape() as tape:\n    rows = tf.gather(emb, [3, 1, 3])\n"
+    "    loss = tf.reduce_sum(rows * rows)\ng = tape.gradient(loss, emb)\n"
+    "print(type(g).__name__)\nprint(g)\nprint(tf.convert_to_tensor(g))\n"
+    "opt = tf.keras.optimizers.SGD(0.1)\nopt.apply_gradients([(g, emb)])\nprint(emb.numpy())",
+    "g = tf.random.Generator.from_seed(42)\nprint(np.round(g.normal([2, 2]).numpy(), 5))\n"
+    "print(g.uniform([3]))\nprint(g.state)\n"
+    "print(np.round(tf.random.stateless_normal([3], seed=[4, 2]).numpy(), 5))\n"
+    "print(tf.random.stateless_categorical(tf.math.log([[0.5, 0.5]]), 6, seed=[1, 1]))",
+]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES,
            "strings": STRINGS, "ragged": RAGGED,
            "sparse": SPARSE, "no_gradient": NO_GRADIENT,
            "complex": COMPLEX, "bfloat16": BFLOAT16}
 VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM, "images": IMAGES}
-GROUPS = {**PRINTED, **VALUES}
+STDOUT = {"programs": PROGRAMS}
+GROUPS = {**PRINTED, **VALUES, **STDOUT}
 
 
 def first_line(exc) -> str:
@@ -483,6 +517,22 @@ def run(code, tf, np):
     env = {"tf": tf, "np": np}
     exec(compile(tree, "<case>", "exec"), env)  # noqa: S102 - a fixed table of cases
     return eval(compile(ast.Expression(last.value), "<case>", "eval"), env)  # noqa: S307
+
+
+def stdout(code, tf, np):
+    """What ``code`` prints (its last line's value too, if not None), or the exception."""
+    import contextlib
+    import io
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            value = run(code, tf, np)
+            if value is not None:
+                print(value)
+    except Exception as exc:  # noqa: BLE001 - the exception is the recorded answer
+        return {"stdout": buf.getvalue(), "error": type(exc).__name__,
+                "message": first_line(exc)}
+    return {"stdout": buf.getvalue()}
 
 
 def evaluate(code, tf, np, how=describe):

@@ -65,3 +65,9 @@ def test_printed_result_matches_tensorflow(group, code, want):
                          [p for g in cases.VALUES for p in _params(g)])
 def test_values_match_tensorflow(group, code, want):
     _close(cases.evaluate(code, tf, np, cases.values), want)
+
+
+@pytest.mark.parametrize("group,code,want",
+                         [p for g in cases.STDOUT for p in _params(g)])
+def test_guide_like_program_prints_what_tensorflow_prints(group, code, want):
+    assert cases.stdout(code, tf, np) == want

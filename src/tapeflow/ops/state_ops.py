@@ -55,7 +55,8 @@ _VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
 def variable_getitem(var, key):
     """``v[key]`` for a Variable: a tensor that also has ``assign`` (``v[1:3].assign(x)``)."""
     t = _a.strided_slice_getitem(var, key)
-    if not isinstance(var, Variable) or type(t) is not Tensor:
+    if not isinstance(var, Variable) or type(t) is not Tensor or (
+            isinstance(key, _TensorLike) and key.dtype.is_bool):
         return t
     out = _VariableSlice.__new__(_VariableSlice)
     out._value = t._value

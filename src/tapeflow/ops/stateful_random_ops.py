@@ -101,7 +101,7 @@ class Generator:
         if isinstance(state, _TensorLike):
             state = state.numpy()
         state = np.asarray(state, np.int64).reshape(-1)
-        self._state_var = Variable(state, trainable=False)
+        self._state_var = Variable(state, trainable=False, name="StateVar")
 
     @classmethod
     def from_seed(cls, seed, alg=None) -> "Generator":

@@ -218,6 +218,7 @@ class SparseGradient(np.ndarray):
     squares where an index repeats, not the square of the sum."""
 
     squared = None
+    slices = None  # (values, flat indices) as the IndexedSlices holds them
 
     def __array_wrap__(self, arr, context=None, return_scalar=False):
         # Arithmetic on it gives plain arrays: nothing else carries the subclass along.
@@ -235,6 +236,7 @@ def _from_slices(g, variable):
     np.add.at(squared, idx, np.square(values))
     out = dense.view(SparseGradient)
     out.squared = squared
+    out.slices = (values, idx)
     return out
 
 

@@ -1,6 +1,6 @@
 """SGD with optional (Nesterov) momentum, with Keras 3's update rule."""
 from ..._core.backend import np
-from .optimizer import Optimizer
+from .optimizer import Optimizer, SparseGradient
 
 __all__ = ["SGD"]
 
@@ -42,6 +42,13 @@ class SGD(Optimizer):
         self._make_slots(variables, self._slot_kinds())
 
     def update_step(self, gradient, variable, learning_rate):
+        if self.momentum == 0 and type(gradient) is SparseGradient:
+            # Keras 3 scatter-subtracts lr * each slice: repeated rows one after another.
+            values, idx = gradient.slices
+            out = np.array(variable._value, copy=True)
+            np.subtract.at(out, idx, values * learning_rate)
+            variable._value = out
+            return
         step = gradient * learning_rate
         if self.momentum == 0:
             variable._value = variable._value - step

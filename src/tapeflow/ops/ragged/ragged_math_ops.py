@@ -12,7 +12,7 @@ from .. import math_ops as _m
 from .ragged_tensor import RaggedTensor
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "concat",
-           "dispatch"]
+           "dispatch", "dispatch_elementwise"]
 
 
 def _segment(kind, data, ids, n):
@@ -119,5 +119,22 @@ def dispatch(dense_fn, ragged_fn):
         if type(x) is RaggedTensor or (type(x) is list and any(
                 type(v) is RaggedTensor for v in x)):
             return ragged_fn(x, *args, **kwargs)
+        return dense_fn(x, *args, **kwargs)
+    return fn
+
+
+def dispatch_elementwise(dense_fn):
+    """``dense_fn`` (an element-wise op: cast, square, ...) that also maps over the values
+    of a RaggedTensor or SparseTensor first argument, as TensorFlow dispatches it."""
+    import functools
+
+    from ..sparse.sparse_tensor import SparseTensor
+
+    @functools.wraps(dense_fn)
+    def fn(x, *args, **kwargs):
+        if type(x) is RaggedTensor:
+            return x.with_flat_values(dense_fn(x.flat_values, *args, **kwargs))
+        if type(x) is SparseTensor:
+            return x.with_values(dense_fn(x.values, *args, **kwargs))
         return dense_fn(x, *args, **kwargs)
     return fn
