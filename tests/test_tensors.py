@@ -71,3 +71,38 @@ def test_values_match_tensorflow(group, code, want):
                          [p for g in cases.STDOUT for p in _params(g)])
 def test_guide_like_program_prints_what_tensorflow_prints(group, code, want):
     assert cases.stdout(code, tf, np) == want
+
+
+def test_non_deterministic_generator_draws_from_its_own_state():
+    a = tf.random.Generator.from_non_deterministic_state()
+    b = tf.random.Generator.from_non_deterministic_state()
+    assert a.state.dtype == tf.int64 and a.state.shape == (3,)
+    assert a.state.numpy().tolist() != b.state.numpy().tolist()
+    first = a.state.numpy()
+    x = a.normal([5])
+    assert x.shape == (5,) and x.dtype == tf.float32
+    assert int(a.state.numpy()[0]) - int(first[0]) == 5 * 256  # TensorFlow's skip per draw
+    again = tf.random.Generator.from_state(first, tf.random.Algorithm.PHILOX)
+    np.testing.assert_array_equal(again.normal([5]).numpy(), x.numpy())
+
+
+def test_random_ops_draw_inside_primitives():
+    # A tape (and a tracer) sees the draw as an op: replaying it draws again.
+    from tapeflow._core.registry import PRIMITIVES
+    for name in ("RandomV2", "RandomShuffle", "Multinomial", "StatelessRandomV2",
+                 "StatelessMultinomial", "StatefulRandomV2"):
+        assert name in PRIMITIVES and not PRIMITIVES[name].differentiable
+
+
+def test_gather_gradient_reaching_an_intermediate_tensor_is_dense():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        h = v * 2.0
+        y = tf.reduce_sum(tf.gather(h, [1, 1]))
+    g_h = tape.gradient(y, h)
+    assert isinstance(g_h, tf.IndexedSlices)  # h itself is a source here
+    g_v = tape.gradient(y, v)
+    assert isinstance(g_v, tf.Tensor)
+    np.testing.assert_array_equal(g_v.numpy(), [[0.0, 0.0], [4.0, 4.0]])
+    j = tape.jacobian(y, v)  # the jacobian sweep stays dense
+    np.testing.assert_array_equal(j.numpy(), [[0.0, 0.0], [4.0, 4.0]])
