@@ -174,11 +174,7 @@ reduce_mean = _rm.dispatch(reduce_mean, _rm.reduce_mean)
 reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
 reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
 reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
-cast = _rm.dispatch_elementwise(cast)
-abs = _rm.dispatch_elementwise(abs)  # noqa: A001 - TensorFlow's name
-square = _rm.dispatch_elementwise(square)
-sqrt = _rm.dispatch_elementwise(sqrt)
-exp = _rm.dispatch_elementwise(exp)
+cast = _rm.dispatch_cast(cast)
 
 __version__ = "0.1.0"
 
