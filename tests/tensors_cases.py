@@ -471,11 +471,23 @@ PROGRAMS = [
     "print(tf.random.stateless_categorical(tf.math.log([[0.5, 0.5]]), 6, seed=[1, 1]))",
 ]
 
+BFLOAT16_MATH = [
+    "x = tf.constant([1.0, 2.0, -0.5], tf.bfloat16)\n"
+    "(tf.exp(x), tf.nn.relu(x), tf.sigmoid(x), tf.nn.softmax(x), tf.math.log(tf.abs(x)))",
+    "a = tf.constant([[1.5, 2.0], [0.25, -1.0]], tf.bfloat16)\n(a @ a, tf.reduce_mean(a, 0))",
+    "w = tf.Variable([[0.5, -1.0], [2.0, 0.25]], dtype=tf.bfloat16)\n"
+    "x = tf.constant([[1.0, 2.0]], tf.bfloat16)\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.tanh(x @ w))\nt.gradient(y, w)",
+    "w = tf.Variable([[0.5, -1.0], [2.0, 0.25]])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.square(tf.cast(w, tf.bfloat16)) * 3.0)\nt.gradient(y, w)",
+]
+
 PRINTED = {"types": TYPES, "variables": VARIABLES, "indexed_slices": INDEXED_SLICES,
            "strings": STRINGS, "ragged": RAGGED,
            "sparse": SPARSE, "no_gradient": NO_GRADIENT,
            "complex": COMPLEX, "bfloat16": BFLOAT16}
-VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM, "images": IMAGES}
+VALUES = {"sparse_training": SPARSE_TRAINING, "random": RANDOM, "images": IMAGES,
+          "bfloat16_math": BFLOAT16_MATH}
 STDOUT = {"programs": PROGRAMS}
 GROUPS = {**PRINTED, **VALUES, **STDOUT}
 

@@ -224,7 +224,7 @@ def explain(gtape, target, sources):
         if not isinstance(s, _TensorLike):
             reasons.append(f"{name}: {s!r} is not a Tensor or Variable, so it has no gradient.")
             continue
-        if s._value.dtype.kind not in "fc":
+        if s._value.dtype.kind not in "fcV":
             reasons.append(
                 f"{name}: its dtype is {s.dtype.name}; only floating-point and complex "
                 f"tensors have gradients. Make it float, e.g. tf.cast(x, tf.float32), before "

@@ -144,7 +144,7 @@ class GradientTape:
             if not isinstance(t, _TensorLike):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
-            if t._value.dtype.kind not in "fc":
+            if t._value.dtype.kind not in "fcV":
                 _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
                       "got %r", t.dtype)
                 continue
@@ -253,7 +253,7 @@ class GradientTape:
                                 f"Tensors, Variables or CompositeTensors to be "
                                 f"differentiated, but received {t!r}.")
             v = t._value
-            if v.dtype.kind not in "fc":
+            if v.dtype.kind not in "fcV":
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", t.dtype)
             og = None if flat_og is None else flat_og[k]
@@ -279,7 +279,7 @@ class GradientTape:
             if not isinstance(s, _TensorLike):
                 raise ValueError(f"Argument `sources` should be a list or nested structure "
                                  f"of Tensors or Variables, but received {s!r}.")
-            if s._value.dtype.kind not in "fc":
+            if s._value.dtype.kind not in "fcV":
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", s.dtype)
                 ids.append(None)

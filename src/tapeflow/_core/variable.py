@@ -112,7 +112,7 @@ class Variable(_TensorLike):
         ``watched_variables()``, as TensorFlow lists it, but never gets a gradient."""
         if not self._trainable:
             return False
-        if self._value.dtype.kind in "fc":
+        if self._value.dtype.kind in "fcV":  # V: bfloat16
             return True
         if tape is not None and self._id not in tape.variables:
             tape.variables[self._id] = self

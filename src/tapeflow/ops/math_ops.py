@@ -390,7 +390,7 @@ _CAST_NO_GRADIENT = Primitive("Cast", _cast_forward, save_inputs=False, differen
 
 def _cast_rule(g, y, x_shape, dtype, src):
     # The gradient flows only between floating (or complex) dtypes, and returns to ``src``.
-    if src.kind in "fc" and dtype.kind in "fc":
+    if src.kind in "fcV" and dtype.kind in "fcV":  # V: bfloat16
         return cast(g, _dt.FROM_NUMPY[src])
     return None
 
@@ -414,7 +414,8 @@ def cast(x, dtype, name=None):
     x = to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
-    prim = _CAST if x._value.dtype.kind in "fc" and dtype._np.kind in "fc" else _CAST_NO_GRADIENT
+    prim = _CAST if x._value.dtype.kind in "fcV" and dtype._np.kind in "fcV" else \
+        _CAST_NO_GRADIENT
     return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
 
 
@@ -671,7 +672,9 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b)
+    out = np.matmul(a, b)
+    # bfloat16 products come back as float32 from NumPy: keep the inputs' dtype.
+    return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def _dims(shape):
