@@ -139,6 +139,18 @@ INDEXED_SLICES = [
     "    y = tf.reduce_sum(tf.gather(v * 1.0, [1, 1]))\nt.gradient(y, v)",
     "v = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as t:\n"
     "    y = tf.reduce_sum(tf.pad(v, [[1, 1]], mode='REFLECT'))\nt.gradient(y, v)",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\nwith tf.GradientTape() as outer:\n"
+    "    with tf.GradientTape() as inner:\n"
+    "        y = tf.reduce_sum(tf.gather(v, [0, 0, 1]) ** 3)\n"
+    "    g = inner.gradient(y, v)\n    z = tf.reduce_sum(tf.convert_to_tensor(g) ** 2)\n"
+    "(g, outer.gradient(z, v))",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\n(v.sparse_read([2, 0]), "
+    "v.gather_nd([[1, 0], [2, 1]]))",
+    "v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(v.sparse_read([2, 2]))\nt.gradient(y, v)",
+    "v = tf.Variable([1.0, 2.0, 3.0])\nwith tf.GradientTape() as t:\n"
+    "    y = tf.reduce_sum(tf.gather(v, [0, 2]) * tf.gather(v, [1, 1]))\n"
+    "g = t.gradient(y, v)\n(g, tf.math.unsorted_segment_sum(g.values, g.indices, 3))",
 ]
 
 

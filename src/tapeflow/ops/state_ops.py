@@ -155,8 +155,21 @@ def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
     return _sparse(self, sparse_delta, _a.tensor_scatter_nd_update)
 
 
+def sparse_read(self, indices, name=None):
+    """The rows at ``indices`` (``Variable.sparse_read``): ``tf.gather(v, indices)``, whose
+    gradient with respect to the variable is an IndexedSlices."""
+    return _a.gather(self, indices)
+
+
+def gather_nd(self, indices, name=None):
+    """``tf.gather_nd(v, indices)`` (``Variable.gather_nd``)."""
+    return _a.gather_nd(self, indices)
+
+
 def _bind(cls):
     cls.__getitem__ = variable_getitem
+    cls.sparse_read = sparse_read
+    cls.gather_nd = gather_nd
     for f in (scatter_nd_update, scatter_nd_add, scatter_nd_sub, scatter_update,
               scatter_add, scatter_sub, scatter_max, scatter_min, scatter_mul, scatter_div,
               batch_scatter_update):
