@@ -127,6 +127,13 @@ INDEXED_SLICES = [
     _GATHER_TAPE + "tf.multiply(g, 2.0)",
     _GATHER_TAPE + "tf.reduce_sum(g)",
     _GATHER_TAPE + "tf.IndexedSlices(g.values, g.indices) ",
+    _GATHER_TAPE + "tf.add_n([g, g])",
+    _GATHER_TAPE + "tf.add_n([g])",
+    _GATHER_TAPE + "tf.add_n([g, tf.ones((3, 2))])",
+    _GATHER_TAPE + "tf.clip_by_norm(g, 1.0)",
+    _GATHER_TAPE + "tf.clip_by_global_norm([g, tf.constant([3.0, 4.0])], 2.0)",
+    _GATHER_TAPE + "tf.linalg.global_norm([g, tf.constant([3.0, 4.0])])",
+    _GATHER_TAPE + "tf.math.add_n([g, g, g])",
     "tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), "
     "dense_shape=tf.constant([3, 2]))",
     "tf.convert_to_tensor(tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0]]), "

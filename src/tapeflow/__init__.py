@@ -175,6 +175,8 @@ reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
 reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
 reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
 cast = _rm.dispatch_cast(cast)
+# IndexedSlices stay sparse through these, as in TensorFlow.
+from .ops.indexed_slices_ops import clip_by_global_norm, clip_by_norm  # noqa: E402
 
 __version__ = "0.1.0"
 
