@@ -107,8 +107,6 @@ from .ops.math_ops import (
     atanh,
     cast,
     ceil,
-    clip_by_global_norm,
-    clip_by_norm,
     cos,
     cosh,
     cumprod,
