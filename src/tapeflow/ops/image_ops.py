@@ -8,6 +8,7 @@ strided patch view that backs ``tf.nn``'s convolutions (``nn_conv_ops._patches``
 import builtins
 
 from .._core import dtypes as _dt
+from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
@@ -21,7 +22,10 @@ __all__ = ["extract_patches", "flip_left_right", "flip_up_down", "random_flip_le
            "random_flip_up_down", "stateless_random_flip_left_right",
            "stateless_random_flip_up_down", "rot90", "central_crop", "resize",
            "adjust_brightness", "adjust_contrast", "per_image_standardization",
-           "convert_image_dtype"]
+           "convert_image_dtype", "random_brightness", "stateless_random_brightness",
+           "random_contrast", "stateless_random_contrast", "random_crop",
+           "stateless_random_crop", "resize_with_crop_or_pad", "rgb_to_grayscale",
+           "grayscale_to_rgb"]
 
 
 def _extract_forward(x, ksizes, strides, rates, pads):
@@ -385,3 +389,123 @@ def per_image_standardization(image):
     return _m.divide(_m.subtract(x, mean), _m.maximum(std, floor))
 
 
+
+
+# ---------------------------------------------------------------- random augmentation
+
+
+def random_brightness(image, max_delta, seed=None):
+    """``adjust_brightness`` by a delta drawn from ``[-max_delta, max_delta)``
+    (``tf.image.random_brightness``; tapeflow's random stream).
+
+    Raises:
+        ValueError: if ``max_delta`` is negative.
+    """
+    from .random_ops import uniform
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_brightness(image, uniform([], -max_delta, max_delta, seed=seed))
+
+
+def stateless_random_brightness(image, max_delta, seed):
+    """``adjust_brightness`` by ``stateless_uniform([], seed, -max_delta, max_delta)``
+    (``tf.image.stateless_random_brightness``: TensorFlow's exact delta)."""
+    from .stateless_random_ops import stateless_uniform
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_brightness(image, stateless_uniform([], seed, -max_delta, max_delta))
+
+
+def _check_contrast(lower, upper):
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+
+
+def random_contrast(image, lower, upper, seed=None):
+    """``adjust_contrast`` by a factor drawn from ``[lower, upper)``
+    (``tf.image.random_contrast``; tapeflow's random stream)."""
+    from .random_ops import uniform
+    _check_contrast(lower, upper)
+    return adjust_contrast(image, uniform([], lower, upper, seed=seed))
+
+
+def stateless_random_contrast(image, lower, upper, seed):
+    """``adjust_contrast`` by ``stateless_uniform([], seed, lower, upper)``
+    (``tf.image.stateless_random_contrast``: TensorFlow's exact factor)."""
+    from .stateless_random_ops import stateless_uniform
+    _check_contrast(lower, upper)
+    return adjust_contrast(image, stateless_uniform([], seed, lower, upper))
+
+
+def _crop_at(x, size, offsets):
+    key = tuple(slice(int(o), int(o) + int(s)) for o, s in zip(offsets, size))
+    return _a.strided_slice_getitem(x, key)
+
+
+def _crop_size(x, size):
+    size = [int(d) for d in (size._value.tolist() if isinstance(size, _TensorLike) else size)]
+    shape = x._value.shape
+    if len(size) != len(shape) or any(s > d for s, d in zip(size, shape)):
+        # TensorFlow's Assert op text (its data follows on further lines).
+        raise errors.InvalidArgumentError(
+            None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+            "Summarized data: b'Need value.shape >= size, got '")
+    return size, [d - s + 1 for s, d in zip(size, shape)]
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A ``size`` slice of ``value`` at a random offset (``tf.image.random_crop``;
+    tapeflow's random stream).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``size`` exceeds ``value``'s shape.
+    """
+    from .random_ops import uniform
+    x = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
+    size, limit = _crop_size(x, size)
+    draws = uniform([len(size)], 0, np.iinfo(np.int32).max, dtype=_dt.int32, seed=seed)
+    return _crop_at(x, size, [int(d) % lim for d, lim in zip(draws.numpy(), limit)])
+
+
+def stateless_random_crop(value, size, seed, name=None):
+    """A ``size`` slice of ``value`` at TensorFlow's offset for ``seed``
+    (``tf.image.stateless_random_crop``): ``stateless_uniform(int32 full range) % limit``."""
+    from .stateless_random_ops import stateless_uniform
+    x = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
+    size, limit = _crop_size(x, size)
+    draws = stateless_uniform([len(size)], seed, 0, np.iinfo(np.int32).max, dtype=_dt.int32)
+    return _crop_at(x, size, [int(d) % lim for d, lim in zip(draws.numpy(), limit)])
+
+
+def resize_with_crop_or_pad(image, target_height, target_width):
+    """The image centred in a ``target_height x target_width`` frame: cropped where larger,
+    zero-padded where smaller (``tf.image.resize_with_crop_or_pad``)."""
+    x = _image(image)
+    h_ax = x._value.ndim - 3
+    h, w = x._value.shape[h_ax:h_ax + 2]
+    th, tw = int(target_height), int(target_width)
+    top, left = max((h - th) // 2, 0), max((w - tw) // 2, 0)
+    key = (slice(None),) * h_ax + (slice(top, top + min(h, th)), slice(left, left + min(w, tw)))
+    x = _a.strided_slice_getitem(x, key)
+    pt, pl = max((th - h) // 2, 0), max((tw - w) // 2, 0)
+    pads = [[0, 0]] * h_ax + [[pt, th - min(h, th) - pt], [pl, tw - min(w, tw) - pl], [0, 0]]
+    return _a.pad(x, pads)
+
+
+def rgb_to_grayscale(images, name=None):
+    """Luma ``0.2989 R + 0.587 G + 0.114 B`` with one channel kept
+    (``tf.image.rgb_to_grayscale``; integer images computed in float32 and converted back)."""
+    x = images if isinstance(images, _TensorLike) else convert_to_tensor(images)
+    orig = x.dtype
+    flt = convert_image_dtype(x, _dt.float32)
+    weights = Tensor(np.array([0.2989, 0.5870, 0.1140], np.float32))
+    gray = _m.reduce_sum(_m.multiply(flt, weights), axis=-1, keepdims=True)
+    return convert_image_dtype(gray, orig)
+
+
+def grayscale_to_rgb(images, name=None):
+    """The one channel repeated three times (``tf.image.grayscale_to_rgb``)."""
+    x = images if isinstance(images, _TensorLike) else convert_to_tensor(images)
+    return _a.concat([x, x, x], axis=-1)
