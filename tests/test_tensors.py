@@ -106,5 +106,8 @@ def test_gather_gradient_reaching_an_intermediate_tensor_is_dense():
     g_v = tape.gradient(y, v)
     assert isinstance(g_v, tf.Tensor)
     np.testing.assert_array_equal(g_v.numpy(), [[0.0, 0.0], [4.0, 4.0]])
+    g_h, g_v = tape.gradient(y, [h, v])  # h's slices flow on, dense, into v * 2.0
+    assert isinstance(g_h, tf.IndexedSlices)
+    np.testing.assert_array_equal(g_v.numpy(), [[0.0, 0.0], [4.0, 4.0]])
     j = tape.jacobian(y, v)  # the jacobian sweep stays dense
     np.testing.assert_array_equal(j.numpy(), [[0.0, 0.0], [4.0, 4.0]])

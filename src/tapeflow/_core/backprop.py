@@ -99,6 +99,8 @@ def backward(entries, target_grads, source_ids, keep_sparse=False):
         g = take_output_grads(e, grads, sources)
         if g is None:
             continue
+        if add is _accumulate:  # a source's IndexedSlices may flow on into its producer
+            g = _densify(g)
         prim = e.prim
         if prim.sparse_vjps is not None and keep_sparse and _sparse_entry(
                 e, g, grads, sources, reach):
@@ -137,6 +139,12 @@ def _accumulate(a, b):
         return _math().add(a, b)
     from .indexed_slices import accumulate
     return accumulate(a, b)
+
+
+def _densify(g):
+    if type(g) is list:
+        return [x if x is None or type(x) is Tensor else x._dense() for x in g]
+    return g if type(g) is Tensor else g._dense()
 
 
 def _sparse_entry(e, g, grads, sources, reach):
