@@ -210,6 +210,10 @@ RANDOM = [
     "(a, g.normal([3]))",
     "g = tf.random.Generator.from_seed(4); (g.make_seeds(2), g.state)",
     "g = tf.random.Generator.from_seed(4); g.normal([2, 3], dtype=tf.float64)",
+    "tf.random.split(tf.constant([1, 2]), 3)",
+    "tf.random.split(tf.constant([7, -3], tf.int64))",
+    "tf.random.fold_in(tf.constant([1, 2]), 5)",
+    "tf.random.fold_in(tf.constant([1, 2], tf.int64), tf.constant(9, tf.int64))",
     "g = tf.random.Generator.from_state([1, 2, 3], tf.random.Algorithm.PHILOX); "
     "(g.uniform([3]), g.state)",
 ]
@@ -380,6 +384,7 @@ IMAGES = [
     f"tf.image.central_crop({_IMG3}, 0.5)", f"tf.image.central_crop({_IMG}, 0.7)",
     f"tf.image.resize({_IMG}, [5, 7])", f"tf.image.resize({_IMG3}, [2, 3])",
     f"tf.image.resize({_IMG}, [6, 2], method='nearest')",
+    f"tf.image.resize({_IMG}, [3, 3], method=tf.image.ResizeMethod.NEAREST_NEIGHBOR)",
     f"tf.image.resize({_U8}, [3, 7], method='nearest')",
     f"tf.image.resize({_U8}, [8, 3])",
     f"tf.image.resize({_IMG3}, [9, 4], preserve_aspect_ratio=True)",

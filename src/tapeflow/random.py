@@ -7,13 +7,16 @@ from .ops.stateful_random_ops import (
     set_global_generator,
 )
 from .ops.stateless_random_ops import (
+    fold_in,
+    split,
     stateless_categorical,
     stateless_normal,
     stateless_truncated_normal,
     stateless_uniform,
 )
 
-__all__ = ["Algorithm", "Generator", "categorical", "get_global_generator", "normal",
+__all__ = ["Algorithm", "Generator", "categorical", "fold_in", "get_global_generator", "normal",
+           "split",
            "set_global_generator", "set_seed", "shuffle", "stateless_categorical",
            "stateless_normal", "stateless_truncated_normal", "stateless_uniform",
            "truncated_normal", "uniform"]

@@ -25,7 +25,7 @@ __all__ = ["extract_patches", "flip_left_right", "flip_up_down", "random_flip_le
            "convert_image_dtype", "random_brightness", "stateless_random_brightness",
            "random_contrast", "stateless_random_contrast", "random_crop",
            "stateless_random_crop", "resize_with_crop_or_pad", "rgb_to_grayscale",
-           "grayscale_to_rgb"]
+           "grayscale_to_rgb", "ResizeMethod"]
 
 
 def _extract_forward(x, ksizes, strides, rates, pads):
@@ -220,6 +220,20 @@ def central_crop(image, central_fraction):
 
 
 # ----------------------------------------------------------------------------- resize
+
+
+class ResizeMethod:
+    """The names of ``tf.image.resize``'s methods (``tf.image.ResizeMethod``); tapeflow
+    implements BILINEAR and NEAREST_NEIGHBOR."""
+
+    BILINEAR = "bilinear"
+    NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
 
 
 def _bilinear_axis(in_size, out_size):

@@ -16,7 +16,7 @@ from . import philox
 from ._helpers import shape_tuple
 
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
-           "stateless_categorical", "bits", "uniform_ints", "full_ints"]
+           "stateless_categorical", "split", "fold_in", "bits", "uniform_ints", "full_ints"]
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -252,3 +252,25 @@ def stateless_categorical(logits, num_samples, seed, dtype=_dt.int64, name=None)
         raise ValueError(f"logits should be a matrix, got shape {x.shape}")
     return apply(_CATEGORICAL, (x, _seed(seed)),
                  {"num_samples": int(num_samples), "dtype": _dt.as_dtype(dtype)._np})
+
+
+def split(seed, num=2, alg="auto_select"):
+    """``num`` new seeds drawn from ``seed`` (``tf.random.split``): a ``[num, 2]`` tensor of
+    ``seed``'s dtype, TensorFlow's numbers.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.split(tf.constant([1, 2]), 3).shape
+        TensorShape([3, 2])
+    """
+    s = _seed(seed)
+    return stateless_uniform([int(num), 2], s, minval=None, maxval=None, dtype=s.dtype)
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """A new seed from ``seed`` and an integer ``data`` (``tf.random.fold_in``):
+    ``[draw, data]`` as TensorFlow makes it."""
+    from . import array_ops as _a
+    d = data if isinstance(data, _TensorLike) else convert_to_tensor(data)
+    first = stateless_uniform([], _seed(seed), minval=None, maxval=None, dtype=d.dtype)
+    return _a.stack([first, d])
