@@ -26,7 +26,8 @@ from .ops.image_ops import (
     stateless_random_flip_up_down,
 )
 
-__all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
+__all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop",
+           "convert_image_dtype",
            "extract_patches", "flip_left_right", "flip_up_down", "per_image_standardization",
            "grayscale_to_rgb", "random_brightness", "random_contrast", "random_crop",
            "random_flip_left_right", "random_flip_up_down", "resize", "resize_with_crop_or_pad",
