@@ -674,7 +674,7 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         b = np.swapaxes(b, -1, -2)
     out = np.matmul(a, b)
     # bfloat16 products come back as float32 from NumPy: keep the inputs' dtype.
-    return out if out.dtype == a.dtype else out.astype(a.dtype)
+    return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def _dims(shape):
