@@ -1054,6 +1054,11 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_sub(tf.ones((3,)), [[0], [2]], [1.0, 2.0]).numpy()
+        array([ 0.,  1., -1.], dtype=float32)
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterSub")
     return _m.subtract(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
@@ -1099,6 +1104,11 @@ def tensor_scatter_nd_max(tensor, indices, updates, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_max(tf.ones((3,)), [[0], [2]], [5.0, -1.0]).numpy()
+        array([5., 1., 1.], dtype=float32)
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterMax")
     return apply(_TS_MAX, (t, i, u), {"ufunc": np.maximum})
@@ -1111,6 +1121,11 @@ def tensor_scatter_nd_min(tensor, indices, updates, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_min(tf.ones((3,)), [[0], [2]], [5.0, -1.0]).numpy()
+        array([ 1.,  1., -1.], dtype=float32)
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterMin")
     return apply(_TS_MIN, (t, i, u), {"ufunc": np.minimum})

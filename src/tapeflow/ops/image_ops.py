@@ -133,7 +133,14 @@ def flip_left_right(image):
 
 
 def flip_up_down(image):
-    """The image mirrored top to bottom (``tf.image.flip_up_down``)."""
+    """The image mirrored top to bottom (``tf.image.flip_up_down``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.flip_up_down(tf.reshape(tf.range(4), (2, 2, 1)))[:, :, 0].numpy()
+        array([[2, 3],
+               [0, 1]], dtype=int32)
+    """
     x = _image(image)
     return _a.reverse(x, [x._value.ndim - 3])
 
@@ -154,7 +161,13 @@ def _batch(x):
 
 def random_flip_left_right(image, seed=None):
     """Each image mirrored left to right with probability 1/2
-    (``tf.image.random_flip_left_right``; tapeflow's random stream)."""
+    (``tf.image.random_flip_left_right``; tapeflow's random stream).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.random_flip_left_right(tf.ones((2, 2, 3))).shape
+        TensorShape([2, 2, 3])
+    """
     from .random_ops import uniform
     x = _image(image)
     return _flip_where(x, uniform(_batch(x), 0, 1.0, seed=seed), x._value.ndim - 2)
@@ -162,7 +175,13 @@ def random_flip_left_right(image, seed=None):
 
 def random_flip_up_down(image, seed=None):
     """Each image mirrored top to bottom with probability 1/2
-    (``tf.image.random_flip_up_down``; tapeflow's random stream)."""
+    (``tf.image.random_flip_up_down``; tapeflow's random stream).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.random_flip_up_down(tf.ones((2, 2, 3))).shape
+        TensorShape([2, 2, 3])
+    """
     from .random_ops import uniform
     x = _image(image)
     return _flip_where(x, uniform(_batch(x), 0, 1.0, seed=seed), x._value.ndim - 3)
@@ -170,7 +189,14 @@ def random_flip_up_down(image, seed=None):
 
 def stateless_random_flip_left_right(image, seed):
     """Each image mirrored left to right where its ``stateless_uniform`` draw is below 1/2
-    (``tf.image.stateless_random_flip_left_right``: TensorFlow's exact choice)."""
+    (``tf.image.stateless_random_flip_left_right``: TensorFlow's exact choice).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.stateless_random_flip_left_right(tf.reshape(tf.range(2), (1, 2, 1)), seed=[1,
+        ...     2])[0, :, 0].numpy()
+        array([0, 1], dtype=int32)
+    """
     from .stateless_random_ops import stateless_uniform
     x = _image(image)
     return _flip_where(x, stateless_uniform(_batch(x), seed), x._value.ndim - 2)
@@ -178,14 +204,28 @@ def stateless_random_flip_left_right(image, seed):
 
 def stateless_random_flip_up_down(image, seed):
     """Each image mirrored top to bottom where its ``stateless_uniform`` draw is below 1/2
-    (``tf.image.stateless_random_flip_up_down``)."""
+    (``tf.image.stateless_random_flip_up_down``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.stateless_random_flip_up_down(tf.reshape(tf.range(2), (2, 1, 1)), seed=[1,
+        ...     2])[:, 0, 0].numpy()
+        array([0, 1], dtype=int32)
+    """
     from .stateless_random_ops import stateless_uniform
     x = _image(image)
     return _flip_where(x, stateless_uniform(_batch(x), seed), x._value.ndim - 3)
 
 
 def rot90(image, k=1, name=None):
-    """The image rotated ``k`` quarter turns counter-clockwise (``tf.image.rot90``)."""
+    """The image rotated ``k`` quarter turns counter-clockwise (``tf.image.rot90``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.rot90(tf.reshape(tf.range(4), (2, 2, 1)))[:, :, 0].numpy()
+        array([[1, 3],
+               [0, 2]], dtype=int32)
+    """
     x = _image(image)
     h = x._value.ndim - 3
     perm = list(range(x._value.ndim))
@@ -205,6 +245,11 @@ def central_crop(image, central_fraction):
 
     Raises:
         ValueError: if ``central_fraction`` is not in (0, 1].
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.central_crop(tf.ones((4, 4, 3)), 0.5).shape
+        TensorShape([2, 2, 3])
     """
     if central_fraction <= 0.0 or central_fraction > 1.0:
         raise ValueError("central_fraction must be within (0, 1]")
@@ -348,7 +393,13 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
 
 def adjust_brightness(image, delta):
     """``image + delta``, computed in float for integer images
-    (``tf.image.adjust_brightness``)."""
+    (``tf.image.adjust_brightness``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.adjust_brightness(tf.constant([[[0.25]]]), 0.5).numpy()
+        array([[[0.75]]], dtype=float32)
+    """
     x = image if isinstance(image, _TensorLike) else convert_to_tensor(image)
     orig = x.dtype
     # As TensorFlow: float16/float32 images stay, others go through float32 and back.
@@ -380,6 +431,11 @@ def adjust_contrast(images, contrast_factor):
 
     As in TensorFlow the op has no registered gradient: a tape asked to differentiate
     through it raises ``LookupError``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.adjust_contrast(tf.constant([[[1.0], [3.0]]]), 2.0).numpy()[:, :, 0]
+        array([[0., 4.]], dtype=float32)
     """
     x = _image(images, "images")
     orig = x.dtype
@@ -393,7 +449,13 @@ def adjust_contrast(images, contrast_factor):
 def per_image_standardization(image):
     """Each image scaled to mean 0 and variance 1: ``(x - mean) / max(stddev,
     1/sqrt(N))`` over its pixels and channels (``tf.image.per_image_standardization``).
-    Differentiable; the result is float32 whatever the input's dtype, as in TensorFlow."""
+    Differentiable; the result is float32 whatever the input's dtype, as in TensorFlow.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.per_image_standardization(tf.constant([[[1.0], [3.0]]])).numpy()[:, :, 0]
+        array([[-1.,  1.]], dtype=float32)
+    """
     x = _m.cast(_image(image), _dt.float32)  # float32 whatever the input, as TensorFlow
     axes = [-1, -2, -3]
     n = int(np.prod(x._value.shape[-3:]))
@@ -414,6 +476,11 @@ def random_brightness(image, max_delta, seed=None):
 
     Raises:
         ValueError: if ``max_delta`` is negative.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.random_brightness(tf.ones((2, 2, 3)), 0.1).shape
+        TensorShape([2, 2, 3])
     """
     from .random_ops import uniform
     if max_delta < 0:
@@ -423,7 +490,14 @@ def random_brightness(image, max_delta, seed=None):
 
 def stateless_random_brightness(image, max_delta, seed):
     """``adjust_brightness`` by ``stateless_uniform([], seed, -max_delta, max_delta)``
-    (``tf.image.stateless_random_brightness``: TensorFlow's exact delta)."""
+    (``tf.image.stateless_random_brightness``: TensorFlow's exact delta).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.stateless_random_brightness(tf.zeros((1, 1, 1)), 0.5, seed=[1,
+        ...     2]).numpy().round(4)
+        array([[[0.3441]]], dtype=float32)
+    """
     from .stateless_random_ops import stateless_uniform
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
@@ -439,7 +513,13 @@ def _check_contrast(lower, upper):
 
 def random_contrast(image, lower, upper, seed=None):
     """``adjust_contrast`` by a factor drawn from ``[lower, upper)``
-    (``tf.image.random_contrast``; tapeflow's random stream)."""
+    (``tf.image.random_contrast``; tapeflow's random stream).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.random_contrast(tf.ones((2, 2, 3)), 0.5, 1.5).shape
+        TensorShape([2, 2, 3])
+    """
     from .random_ops import uniform
     _check_contrast(lower, upper)
     return adjust_contrast(image, uniform([], lower, upper, seed=seed))
@@ -447,7 +527,13 @@ def random_contrast(image, lower, upper, seed=None):
 
 def stateless_random_contrast(image, lower, upper, seed):
     """``adjust_contrast`` by ``stateless_uniform([], seed, lower, upper)``
-    (``tf.image.stateless_random_contrast``: TensorFlow's exact factor)."""
+    (``tf.image.stateless_random_contrast``: TensorFlow's exact factor).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.stateless_random_contrast(tf.ones((2, 2, 1)), 0.5, 1.5, seed=[1, 2]).shape
+        TensorShape([2, 2, 1])
+    """
     from .stateless_random_ops import stateless_uniform
     _check_contrast(lower, upper)
     return adjust_contrast(image, stateless_uniform([], seed, lower, upper))
@@ -475,6 +561,11 @@ def random_crop(value, size, seed=None, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: if ``size`` exceeds ``value``'s shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.random_crop(tf.ones((4, 4, 3)), [2, 2, 3]).shape
+        TensorShape([2, 2, 3])
     """
     from .random_ops import uniform
     x = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
@@ -485,7 +576,15 @@ def random_crop(value, size, seed=None, name=None):
 
 def stateless_random_crop(value, size, seed, name=None):
     """A ``size`` slice of ``value`` at TensorFlow's offset for ``seed``
-    (``tf.image.stateless_random_crop``): ``stateless_uniform(int32 full range) % limit``."""
+    (``tf.image.stateless_random_crop``): ``stateless_uniform(int32 full range) % limit``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.stateless_random_crop(tf.reshape(tf.range(9), (3, 3, 1)), [2, 2, 1], seed=[1,
+        ...     2])[:, :, 0].numpy()
+        array([[1, 2],
+               [4, 5]], dtype=int32)
+    """
     from .stateless_random_ops import stateless_uniform
     x = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
     size, limit = _crop_size(x, size)
@@ -495,7 +594,16 @@ def stateless_random_crop(value, size, seed, name=None):
 
 def resize_with_crop_or_pad(image, target_height, target_width):
     """The image centred in a ``target_height x target_width`` frame: cropped where larger,
-    zero-padded where smaller (``tf.image.resize_with_crop_or_pad``)."""
+    zero-padded where smaller (``tf.image.resize_with_crop_or_pad``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.resize_with_crop_or_pad(tf.ones((2, 2, 1)), 4, 1)[:, :, 0].numpy()
+        array([[0.],
+               [1.],
+               [1.],
+               [0.]], dtype=float32)
+    """
     x = _image(image)
     h_ax = x._value.ndim - 3
     h, w = x._value.shape[h_ax:h_ax + 2]
@@ -510,7 +618,13 @@ def resize_with_crop_or_pad(image, target_height, target_width):
 
 def rgb_to_grayscale(images, name=None):
     """Luma ``0.2989 R + 0.587 G + 0.114 B`` with one channel kept
-    (``tf.image.rgb_to_grayscale``; integer images computed in float32 and converted back)."""
+    (``tf.image.rgb_to_grayscale``; integer images computed in float32 and converted back).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.rgb_to_grayscale(tf.constant([[[1.0, 1.0, 1.0]]])).shape
+        TensorShape([1, 1, 1])
+    """
     x = images if isinstance(images, _TensorLike) else convert_to_tensor(images)
     orig = x.dtype
     flt = convert_image_dtype(x, _dt.float32)
@@ -520,6 +634,12 @@ def rgb_to_grayscale(images, name=None):
 
 
 def grayscale_to_rgb(images, name=None):
-    """The one channel repeated three times (``tf.image.grayscale_to_rgb``)."""
+    """The one channel repeated three times (``tf.image.grayscale_to_rgb``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.image.grayscale_to_rgb(tf.constant([[[0.5]]])).numpy()
+        array([[[0.5, 0.5, 0.5]]], dtype=float32)
+    """
     x = images if isinstance(images, _TensorLike) else convert_to_tensor(images)
     return _a.concat([x, x, x], axis=-1)

@@ -112,7 +112,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, nam
     Example:
         >>> import tapeflow as tf
         >>> tf.random.stateless_uniform([3], seed=[1, 2]).numpy()
-        array([0.84406042, 0.19204533, 0.99622321], dtype=float32)
+        array([0.8440604 , 0.19204533, 0.9962232 ], dtype=float32)
     """
     dtype = _dt.as_dtype(dtype)
     if dtype.is_integer:
@@ -269,7 +269,13 @@ def split(seed, num=2, alg="auto_select"):
 
 def fold_in(seed, data, alg="auto_select"):
     """A new seed from ``seed`` and an integer ``data`` (``tf.random.fold_in``):
-    ``[draw, data]`` as TensorFlow makes it."""
+    ``[draw, data]`` as TensorFlow makes it.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.fold_in(tf.constant([1, 2]), 5).shape
+        TensorShape([2])
+    """
     from . import array_ops as _a
     d = data if isinstance(data, _TensorLike) else convert_to_tensor(data)
     first = stateless_uniform([], _seed(seed), minval=None, maxval=None, dtype=d.dtype)

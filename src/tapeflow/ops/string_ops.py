@@ -83,17 +83,35 @@ def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's name
 
 
 def upper(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
-    """ASCII letters upper-cased (``tf.strings.upper``); other bytes unchanged."""
+    """ASCII letters upper-cased (``tf.strings.upper``); other bytes unchanged.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.upper(tf.constant(['ab', 'Cd'])).numpy()
+        array([b'AB', b'CD'], dtype=object)
+    """
     return apply(_UPPER, (_strings(input, "StringUpper"),))
 
 
 def lower(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
-    """ASCII letters lower-cased (``tf.strings.lower``); other bytes unchanged."""
+    """ASCII letters lower-cased (``tf.strings.lower``); other bytes unchanged.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.lower(tf.constant(['AB', 'Cd'])).numpy()
+        array([b'ab', b'cd'], dtype=object)
+    """
     return apply(_LOWER, (_strings(input, "StringLower"),))
 
 
 def strip(input, name=None):  # noqa: A002 - TensorFlow's name
-    """Leading and trailing whitespace removed (``tf.strings.strip``)."""
+    """Leading and trailing whitespace removed (``tf.strings.strip``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.strip(tf.constant(' a b ')).numpy()
+        b'a b'
+    """
     return apply(_STRIP, (_strings(input, "StringStrip"),))
 
 
@@ -134,7 +152,13 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TensorFlow's
 
 
 def bytes_split(input, name=None):  # noqa: A002 - TensorFlow's name
-    """Each string split into single bytes (``tf.strings.bytes_split``)."""
+    """Each string split into single bytes (``tf.strings.bytes_split``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.bytes_split(tf.constant('abc')).numpy()
+        array([b'a', b'b', b'c'], dtype=object)
+    """
     x = _strings(input, "BytesSplit")
     v = x._value
     if v.ndim == 0:
@@ -167,6 +191,11 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """The strings of ``inputs`` joined along ``axis`` (all axes by default).
 
     TensorFlow counterpart: ``tf.strings.reduce_join``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.reduce_join(tf.constant([['a', 'b'], ['c', 'd']]), axis=1).numpy()
+        array([b'ab', b'cd'], dtype=object)
     """
     x = _strings(inputs, "ReduceJoin")
     sep = separator.encode() if isinstance(separator, str) else separator
@@ -205,6 +234,11 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TensorFlow'
 
     Raises:
         tf.errors.InvalidArgumentError: if ``pos`` is outside a string.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.substr(tf.constant('hello'), 1, 3).numpy()
+        b'ell'
     """
     p = int(pos._value) if isinstance(pos, _TensorLike) else int(pos)
     n = int(len._value) if isinstance(len, _TensorLike) else int(len)
@@ -224,7 +258,13 @@ _REGEX_MATCH = nondifferentiable("StaticRegexFullMatch", _map(
 
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Matches of ``pattern`` replaced by ``rewrite`` (``tf.strings.regex_replace``; RE2
-    syntax, run by Python's ``re``, which agrees on the common subset; ``\\1`` groups)."""
+    syntax, run by Python's ``re``, which agrees on the common subset; ``\\1`` groups).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.regex_replace(tf.constant('a1b22'), '[0-9]+', '#').numpy()
+        b'a#b#'
+    """
     rewrite = rewrite.numpy() if isinstance(rewrite, _TensorLike) else rewrite
     rewrite = rewrite.encode() if isinstance(rewrite, str) else rewrite
     return apply(_REGEX_REPLACE, (_strings(input, "RegexReplace"),),
@@ -233,7 +273,13 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
 
 
 def regex_full_match(input, pattern, name=None):  # noqa: A002 - TensorFlow's name
-    """Whether each whole string matches ``pattern`` (``tf.strings.regex_full_match``)."""
+    """Whether each whole string matches ``pattern`` (``tf.strings.regex_full_match``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.regex_full_match(tf.constant(['abc', 'a1']), '[a-z]+').numpy()
+        array([ True, False])
+    """
     return apply(_REGEX_MATCH, (_strings(input, "RegexFullMatch"),),
                  {"pattern": _regex(pattern)})
 
@@ -259,6 +305,11 @@ def to_number(string_tensor, out_type=_dt.float32, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: for a string that is not a number.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.to_number(tf.constant(['1.5', '-2'])).numpy()
+        array([ 1.5, -2. ], dtype=float32)
     """
     dt = _dt.as_dtype(out_type)
     return apply(_TO_NUMBER, (_strings(string_tensor, "StringToNumber"),),
@@ -290,6 +341,11 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  
     """Each number (or bool) as a string, formatted as TensorFlow's ``AsString``.
 
     TensorFlow counterpart: ``tf.strings.as_string``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.as_string(tf.constant([1.5, 2.0]), precision=1).numpy()
+        array([b'1.5', b'2.0'], dtype=object)
     """
     x = input if isinstance(input, _TensorLike) else convert_to_tensor(input)
     v = np.asarray(x._value)
@@ -333,7 +389,13 @@ def _summary(t, summarize):
 
 def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001
     """``template`` with each ``{}`` replaced by an input's printed value, as
-    ``tf.strings.format`` prints tensors (a scalar string tensor)."""
+    ``tf.strings.format`` prints tensors (a scalar string tensor).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.format('x={}', tf.constant([1, 2])).numpy()
+        b'x=[1 2]'
+    """
     if not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     pieces = template.split(placeholder)
@@ -351,6 +413,11 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
     """Each string's Unicode code points (int32): a vector for a scalar, else ragged.
 
     TensorFlow counterpart: ``tf.strings.unicode_decode``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.unicode_decode(tf.constant('héllo'), 'UTF-8').numpy()
+        array([104, 233, 108, 108, 111], dtype=int32)
     """
     x = _strings(input, "UnicodeDecode")
     codec = input_encoding.replace("-", "").lower()
@@ -370,7 +437,13 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    name=None):
     """Code points (int32 vector, or ragged rows) encoded as strings
-    (``tf.strings.unicode_encode``)."""
+    (``tf.strings.unicode_encode``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.unicode_encode(tf.constant([104, 105]), 'UTF-8').numpy()
+        b'hi'
+    """
     enc = output_encoding.lower()
     if isinstance(input, RaggedTensor):
         return Tensor(string_value(np.array(
@@ -387,7 +460,13 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                   name=None):
     """Each string split into its characters, as UTF-8 strings
-    (``tf.strings.unicode_split``)."""
+    (``tf.strings.unicode_split``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.unicode_split(tf.constant('añ'), 'UTF-8').numpy()
+        array([b'a', b'\xc3\xb1'], dtype=object)
+    """
     x = _strings(input, "UnicodeSplit")
     v = x._value
 

@@ -52,7 +52,14 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
 
 
 def from_dense(tensor, name=None) -> SparseTensor:
-    """The non-zero entries of a dense tensor, in row-major order (``tf.sparse.from_dense``)."""
+    """The non-zero entries of a dense tensor, in row-major order (``tf.sparse.from_dense``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.from_dense(tf.constant([[0, 1], [2, 0]])).indices.numpy()
+        array([[0, 1],
+               [1, 0]])
+    """
     t = tensor if isinstance(tensor, _TensorLike) else convert_to_tensor(tensor)
     v = np.asarray(t._value)
     zero = b"" if t.dtype == _dt.string else 0
@@ -62,7 +69,14 @@ def from_dense(tensor, name=None) -> SparseTensor:
 
 
 def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
-    """The sum of the entries along ``axis`` (all by default) (``tf.sparse.reduce_sum``)."""
+    """The sum of the entries along ``axis`` (all by default) (``tf.sparse.reduce_sum``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.reduce_sum(tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2]),
+        ...     axis=1).numpy()
+        array([1., 2.], dtype=float32)
+    """
     sp = _sparse(sp_input)
     if axis is None:
         out = _m.reduce_sum(sp.values)
@@ -74,7 +88,14 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
 
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
     """The maximum of the stored entries along ``axis``; positions with none give 0 as
-    for a dense tensor of zeros elsewhere (``tf.sparse.reduce_max``)."""
+    for a dense tensor of zeros elsewhere (``tf.sparse.reduce_max``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.reduce_max(tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2]),
+        ...     axis=0).numpy()
+        array([2., 1.], dtype=float32)
+    """
     sp = _sparse(sp_input)
     low = np.finfo(sp.values._value.dtype).min if sp.dtype.is_floating else \
         np.iinfo(sp.values._value.dtype).min
@@ -118,7 +139,14 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None) ->
 
 def add(a, b, threshold=0) -> "SparseTensor | Tensor":
     """``a + b``: sparse + sparse is sparse (entries at the same index add up), sparse +
-    dense is dense (``tf.sparse.add``)."""
+    dense is dense (``tf.sparse.add``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.add(tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2]), tf.ones((2, 2))).numpy()
+        array([[1., 2.],
+               [1., 1.]], dtype=float32)
+    """
     if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
         # TensorFlow's merge of two index lists taken as sorted: equal indices add up.
         ia, ib = a.indices._value.tolist(), b.indices._value.tolist()
@@ -151,7 +179,14 @@ def add(a, b, threshold=0) -> "SparseTensor | Tensor":
 
 
 def reorder(sp_input, name=None) -> SparseTensor:
-    """The entries sorted in row-major order of their indices (``tf.sparse.reorder``)."""
+    """The entries sorted in row-major order of their indices (``tf.sparse.reorder``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.reorder(tf.sparse.SparseTensor([[1, 0], [0, 1]], [1, 2], [2,
+        ...     2])).values.numpy()
+        array([2, 1], dtype=int32)
+    """
     sp = _sparse(sp_input)
     idx = sp.indices._value
     order = np.lexsort(idx.T[::-1]) if idx.size else np.zeros(0, np.int64)
@@ -160,7 +195,13 @@ def reorder(sp_input, name=None) -> SparseTensor:
 
 
 def transpose(sp_input, perm=None, name=None) -> SparseTensor:
-    """Axes permuted (reversed by default), entries reordered (``tf.sparse.transpose``)."""
+    """Axes permuted (reversed by default), entries reordered (``tf.sparse.transpose``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.transpose(tf.sparse.SparseTensor([[0, 1]], [5], [2, 3])).indices.numpy()
+        array([[1, 0]])
+    """
     sp = _sparse(sp_input)
     rank = sp.ndim
     perm = list(range(rank))[::-1] if perm is None else [int(p) for p in perm]
@@ -170,7 +211,13 @@ def transpose(sp_input, perm=None, name=None) -> SparseTensor:
 
 
 def reshape(sp_input, shape, name=None) -> SparseTensor:
-    """The same entries in a dense tensor of a new ``shape`` (one ``-1`` allowed)."""
+    """The same entries in a dense tensor of a new ``shape`` (one ``-1`` allowed).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.reshape(tf.sparse.SparseTensor([[0, 2]], [5], [2, 3]), [3, 2]).indices.numpy()
+        array([[1, 0]])
+    """
     sp = _sparse(sp_input)
     old = sp.dense_shape._value
     new = np.array([int(d) for d in (shape._value.tolist() if isinstance(shape, _TensorLike)
@@ -184,7 +231,14 @@ def reshape(sp_input, shape, name=None) -> SparseTensor:
 
 
 def retain(sp_input, to_retain) -> SparseTensor:
-    """Only the entries where the bool vector ``to_retain`` is true (``tf.sparse.retain``)."""
+    """Only the entries where the bool vector ``to_retain`` is true (``tf.sparse.retain``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.retain(tf.sparse.SparseTensor([[0, 0], [1, 1]], [1, 2], [2, 2]), [False,
+        ...     True]).values.numpy()
+        array([2], dtype=int32)
+    """
     sp = _sparse(sp_input)
     keep = np.flatnonzero(np.asarray(
         to_retain._value if isinstance(to_retain, _TensorLike) else to_retain, bool))
@@ -194,7 +248,14 @@ def retain(sp_input, to_retain) -> SparseTensor:
 
 
 def slice(sp_input, start, size, name=None) -> SparseTensor:  # noqa: A001 - TensorFlow's name
-    """The entries inside the box ``[start, start + size)``, re-based (``tf.sparse.slice``)."""
+    """The entries inside the box ``[start, start + size)``, re-based (``tf.sparse.slice``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.slice(tf.sparse.SparseTensor([[0, 0], [1, 1]], [1, 2], [2, 2]), [1, 0], [1,
+        ...     2]).indices.numpy()
+        array([[0, 1]])
+    """
     sp = _sparse(sp_input)
     start = np.asarray(start, np.int64)
     shape = sp.dense_shape._value
@@ -211,17 +272,37 @@ def _elementwise(a, b, fn):
 
 
 def maximum(sp_a, sp_b, name=None) -> SparseTensor:
-    """The element-wise maximum of two SparseTensors (``tf.sparse.maximum``)."""
+    """The element-wise maximum of two SparseTensors (``tf.sparse.maximum``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.to_dense(tf.sparse.maximum(tf.sparse.SparseTensor([[0, 0]], [1.0], [1, 2]),
+        ...     tf.sparse.SparseTensor([[0, 1]], [3.0], [1, 2]))).numpy()
+        array([[1., 3.]], dtype=float32)
+    """
     return _elementwise(sp_a, sp_b, _m.maximum)
 
 
 def minimum(sp_a, sp_b, name=None) -> SparseTensor:
-    """The element-wise minimum of two SparseTensors (``tf.sparse.minimum``)."""
+    """The element-wise minimum of two SparseTensors (``tf.sparse.minimum``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.to_dense(tf.sparse.minimum(tf.sparse.SparseTensor([[0, 0]], [-1.0], [1, 2]),
+        ...     tf.sparse.SparseTensor([[0, 1]], [3.0], [1, 2]))).numpy()
+        array([[-1.,  0.]], dtype=float32)
+    """
     return _elementwise(sp_a, sp_b, _m.minimum)
 
 
 def expand_dims(sp_input, axis=None, name=None) -> SparseTensor:
-    """A new axis of size 1 at ``axis`` (``tf.sparse.expand_dims``)."""
+    """A new axis of size 1 at ``axis`` (``tf.sparse.expand_dims``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.expand_dims(tf.sparse.SparseTensor([[0, 1]], [5], [2, 3]), 0).shape
+        TensorShape([1, 2, 3])
+    """
     sp = _sparse(sp_input)
     rank = sp.ndim
     ax = 0 if axis is None else int(axis) % (rank + 1)
@@ -231,7 +312,14 @@ def expand_dims(sp_input, axis=None, name=None) -> SparseTensor:
 
 
 def concat(axis, sp_inputs, name=None, expand_nonconcat_dims=False) -> SparseTensor:
-    """SparseTensors joined along ``axis`` (``tf.sparse.concat``)."""
+    """SparseTensors joined along ``axis`` (``tf.sparse.concat``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.sparse.concat(0, [tf.sparse.SparseTensor([[0, 1]], [5], [1, 2])] * 2).indices.numpy()
+        array([[0, 1],
+               [1, 1]])
+    """
     sps = [_sparse(s) for s in sp_inputs]
     ax = int(axis) % sps[0].ndim
     offset, idxs = 0, []
