@@ -3,6 +3,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
+from .._core.variable import Variable
 from . import (
     array_ops,
     complex_ops,
@@ -136,4 +137,4 @@ def _bind(cls):
 
 
 _bind(_TensorLike)
-state_ops._bind(state_ops.Variable)  # v[1:3].assign(...), v.scatter_nd_update(...)
+state_ops._bind(Variable)  # v[1:3].assign(...), v.scatter_nd_update(...)

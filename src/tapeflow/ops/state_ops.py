@@ -9,7 +9,6 @@ from .._core.dispatch import apply
 from .._core.indexed_slices import IndexedSlices
 from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, alias, convert_to_tensor
-from .._core.variable import Variable
 from . import array_ops as _a
 from . import math_ops as _m
 
@@ -46,7 +45,8 @@ class _VariableSlice(Tensor):
         """
         var = self._var
         value = convert_to_tensor(value, dtype=var.dtype)
-        return var.assign(apply(_SLICE_UPDATE, (var, value), {"key": self._key}))
+        key = _a._norm_key(self._key)
+        return var.assign(apply(_SLICE_UPDATE, (var, value), {"key": key}))
 
 
 _VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
@@ -55,15 +55,15 @@ _VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
 def variable_getitem(var, key):
     """``v[key]`` for a Variable: a tensor that also has ``assign`` (``v[1:3].assign(x)``)."""
     t = _a.strided_slice_getitem(var, key)
-    if not isinstance(var, Variable) or type(t) is not Tensor or (
-            isinstance(key, _TensorLike) and key.dtype.is_bool):
-        return t
-    out = _VariableSlice.__new__(_VariableSlice)
+    out = _new(_VariableSlice)
     out._value = t._value
     out._id = t._id  # the same tensor for the tapes: gradients flow through the slice
     out._var = var
-    out._key = _a._norm_key(key)
+    out._key = key  # normalised only if assigned to
     return out
+
+
+_new = object.__new__
 
 
 def _indices(x):
