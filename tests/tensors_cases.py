@@ -425,6 +425,8 @@ IMAGES = [
     _image_grad("tf.image.rot90(tf.image.flip_left_right(x))"),
     _image_grad("tf.image.central_crop(x, 0.5)"),
     _image_grad("tf.image.adjust_contrast(tf.stop_gradient(x), 2.0) * x"),
+    _image_grad("tf.image.stateless_random_crop(x, [2, 2, 3, 1], seed=[1, 2])"),
+    _image_grad("tf.image.resize_with_crop_or_pad(x, 2, 6)"),
 ]
 
 NO_GRADIENT = [

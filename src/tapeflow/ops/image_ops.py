@@ -411,7 +411,7 @@ def adjust_brightness(image, delta):
 
 def _contrast_forward(x, factor):
     mean = x.mean(axis=(-3, -2), keepdims=True, dtype=np.float64).astype(x.dtype)
-    return ((x - mean) * x.dtype.type(factor) + mean).astype(x.dtype)
+    return ((x - mean) * np.asarray(factor, x.dtype) + mean).astype(x.dtype)
 
 
 def _no_gradient(op_type):
@@ -422,7 +422,7 @@ def _no_gradient(op_type):
 
 
 _CONTRAST = primitive("AdjustContrastv2", _contrast_forward, save_inputs=False)
-defvjp(_CONTRAST, _no_gradient("AdjustContrastv2"))
+defvjp(_CONTRAST, _no_gradient("AdjustContrastv2"), _no_gradient("AdjustContrastv2"))
 
 
 def adjust_contrast(images, contrast_factor):
@@ -440,9 +440,10 @@ def adjust_contrast(images, contrast_factor):
     x = _image(images, "images")
     orig = x.dtype
     flt = x if orig.is_floating else convert_image_dtype(x, _dt.float32)
-    factor = float(contrast_factor._value if isinstance(contrast_factor, _TensorLike)
-                   else contrast_factor)
-    out = apply(_CONTRAST, (flt,), {"factor": factor})
+    # The factor is an input (a random one is drawn anew when a traced program replays).
+    factor = _m.cast(contrast_factor, flt.dtype) if isinstance(contrast_factor, _TensorLike) \
+        else Tensor(flt._value.dtype.type(contrast_factor))
+    out = apply(_CONTRAST, (flt, factor))
     return out if orig.is_floating else convert_image_dtype(out, orig, saturate=True)
 
 
@@ -539,9 +540,17 @@ def stateless_random_contrast(image, lower, upper, seed):
     return adjust_contrast(image, stateless_uniform([], seed, lower, upper))
 
 
-def _crop_at(x, size, offsets):
-    key = tuple(slice(int(o), int(o) + int(s)) for o, s in zip(offsets, size))
-    return _a.strided_slice_getitem(x, key)
+def _crop_at(x, size, draws, limit):
+    # Offsets stay tensors (draw % limit) and the crop is a gather per axis: a replayed
+    # program crops where its new draws say, and the gradient reaches the image.
+    offsets = _m.floormod(draws, Tensor(np.array(limit, np.int32)))
+    out = x
+    for ax, s in enumerate(size):
+        if s == x._value.shape[ax]:
+            continue
+        idx = _m.add(Tensor(np.arange(s, dtype=np.int32)), offsets[ax])
+        out = _a._gather_dense(out, idx, axis=ax)
+    return out
 
 
 def _crop_size(x, size):
@@ -571,7 +580,7 @@ def random_crop(value, size, seed=None, name=None):
     x = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
     size, limit = _crop_size(x, size)
     draws = uniform([len(size)], 0, np.iinfo(np.int32).max, dtype=_dt.int32, seed=seed)
-    return _crop_at(x, size, [int(d) % lim for d, lim in zip(draws.numpy(), limit)])
+    return _crop_at(x, size, draws, limit)
 
 
 def stateless_random_crop(value, size, seed, name=None):
@@ -589,7 +598,7 @@ def stateless_random_crop(value, size, seed, name=None):
     x = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
     size, limit = _crop_size(x, size)
     draws = stateless_uniform([len(size)], seed, 0, np.iinfo(np.int32).max, dtype=_dt.int32)
-    return _crop_at(x, size, [int(d) % lim for d, lim in zip(draws.numpy(), limit)])
+    return _crop_at(x, size, draws, limit)
 
 
 def resize_with_crop_or_pad(image, target_height, target_width):
