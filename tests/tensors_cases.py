@@ -270,6 +270,9 @@ STRINGS = [
     "tf.io.decode_raw(tf.constant(['abcd', 'efgh']), tf.int32)",
     "tf.io.decode_raw(tf.constant(np.array([1.5, 2.0], np.float32).tobytes()), tf.float32)",
     "tf.strings.length(tf.constant(['ab', 'c'])).dtype",
+    "w = tf.strings.split(tf.constant(['the quick fox', 'jumps'])); "
+    "(tf.strings.substr(w, 0, 2), tf.strings.length(w), tf.strings.upper(w))",
+    "tf.strings.to_number(tf.strings.split(tf.constant(['1 2', '3'])))",
     "tf.constant(['a', 'b']).dtype",
     "tf.constant(['a', 'b']).numpy()",
     "tf.constant('abc').numpy()",

@@ -41,6 +41,19 @@ def _map(fn, out_dtype=object):
     return forward
 
 
+def _ragged_aware(fn):
+    """``fn`` mapped over the flat values of a RaggedTensor first argument (TensorFlow
+    dispatches the element-wise string ops so)."""
+    import functools
+
+    @functools.wraps(fn)
+    def op(input, *args, **kwargs):  # noqa: A002 - TensorFlow's name
+        if type(input) is RaggedTensor:
+            return input.with_flat_values(fn(input.flat_values, *args, **kwargs))
+        return fn(input, *args, **kwargs)
+    return op
+
+
 def _text(b):
     return b.decode("utf-8", errors="replace") if isinstance(b, bytes) else str(b)
 
@@ -57,6 +70,7 @@ _LOWER = nondifferentiable("StringLower", _map(lambda b: bytes(
 _STRIP = nondifferentiable("StringStrip", _map(lambda b: b.strip()))
 
 
+@_ragged_aware
 def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's name
     """The length of each string, in bytes or (``unit='UTF8_CHAR'``) characters.
 
@@ -82,6 +96,7 @@ def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's name
     return apply(_LENGTH, (_strings(input, "StringLength"),), {"unit": unit})
 
 
+@_ragged_aware
 def upper(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
     """ASCII letters upper-cased (``tf.strings.upper``); other bytes unchanged.
 
@@ -93,6 +108,7 @@ def upper(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
     return apply(_UPPER, (_strings(input, "StringUpper"),))
 
 
+@_ragged_aware
 def lower(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
     """ASCII letters lower-cased (``tf.strings.lower``); other bytes unchanged.
 
@@ -104,6 +120,7 @@ def lower(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
     return apply(_LOWER, (_strings(input, "StringLower"),))
 
 
+@_ragged_aware
 def strip(input, name=None):  # noqa: A002 - TensorFlow's name
     """Leading and trailing whitespace removed (``tf.strings.strip``).
 
@@ -227,6 +244,7 @@ _SUBSTR = nondifferentiable("Substr", _map(_substr),
                             error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
+@_ragged_aware
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's names
     """``len`` bytes (or characters) from ``pos`` on; a negative ``pos`` counts from the end.
 
@@ -256,6 +274,7 @@ _REGEX_MATCH = nondifferentiable("StaticRegexFullMatch", _map(
     lambda b, pattern: pattern.fullmatch(b) is not None, np.bool_))
 
 
+@_ragged_aware
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Matches of ``pattern`` replaced by ``rewrite`` (``tf.strings.regex_replace``; RE2
     syntax, run by Python's ``re``, which agrees on the common subset; ``\\1`` groups).
@@ -272,6 +291,7 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
                   "count": 0 if replace_global else 1})
 
 
+@_ragged_aware
 def regex_full_match(input, pattern, name=None):  # noqa: A002 - TensorFlow's name
     """Whether each whole string matches ``pattern`` (``tf.strings.regex_full_match``).
 
@@ -300,6 +320,7 @@ _TO_NUMBER = nondifferentiable("StringToNumber", lambda x, out_type: _map(
     error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
+@_ragged_aware
 def to_number(string_tensor, out_type=_dt.float32, name=None):
     """Each string parsed as a number (``tf.strings.to_number``).
 
@@ -336,6 +357,7 @@ def _as_string(v, precision, scientific, shortest, width, fill):
     return text.encode()
 
 
+@_ragged_aware
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  # noqa: A002
               fill="", name=None):
     """Each number (or bool) as a string, formatted as TensorFlow's ``AsString``.
