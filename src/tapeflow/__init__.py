@@ -44,6 +44,10 @@ from ._misc import (
     init_scope,
     name_scope,
 )
+
+# tf.reduce_*, tf.concat and tf.cast take RaggedTensors (and SparseTensors) too, as
+# TensorFlow dispatches them; the ragged and sparse packages load on first use.
+from .ops import composite_dispatch as _cd  # noqa: E402
 from .ops.array_ops import (
     boolean_mask,
     broadcast_to,
@@ -161,18 +165,13 @@ from .ops.math_ops import (
     zeros_like,
 )
 
-# tf.reduce_* and tf.concat take RaggedTensors too, as TensorFlow dispatches them.
-from .ops.ragged import ragged_math_ops as _rm  # noqa: E402
-from .ops.ragged.ragged_tensor import RaggedTensor  # noqa: E402
-from .ops.sparse.sparse_tensor import SparseTensor  # noqa: E402
-
-concat = _rm.dispatch(concat, _rm.concat)
-reduce_sum = _rm.dispatch(reduce_sum, _rm.reduce_sum)
-reduce_mean = _rm.dispatch(reduce_mean, _rm.reduce_mean)
-reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
-reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
-reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
-cast = _rm.dispatch_cast(cast)
+concat = _cd.dispatch_concat(concat)
+reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")
+reduce_mean = _cd.dispatch_reduce(reduce_mean, "reduce_mean")
+reduce_max = _cd.dispatch_reduce(reduce_max, "reduce_max")
+reduce_min = _cd.dispatch_reduce(reduce_min, "reduce_min")
+reduce_prod = _cd.dispatch_reduce(reduce_prod, "reduce_prod")
+cast = _cd.dispatch_cast(cast)
 # IndexedSlices stay sparse through these, as in TensorFlow.
 from .ops.indexed_slices_ops import clip_by_global_norm, clip_by_norm  # noqa: E402
 
@@ -187,6 +186,8 @@ _LAZY_MODULES = {
     "debugging", "test", "dtypes", "image", "strings", "ragged", "io", "sparse",
 }
 _LAZY_ATTRS = {
+    "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
+    "SparseTensor": ("tapeflow.ops.sparse.sparse_tensor", "SparseTensor"),
     "function": ("tapeflow.function", "function"),
     "print": ("tapeflow.function", "print"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),

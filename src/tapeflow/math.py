@@ -1,4 +1,5 @@
 """``tf.math``: re-exports of the element-wise, reduction and comparison ops."""
+from .ops import composite_dispatch as _cd  # noqa: E402 - ragged dispatch
 from .ops.array_ops import conj
 from .ops.complex_ops import angle  # noqa: E402
 from .ops.math_ops import (
@@ -112,13 +113,12 @@ from .ops.math_ops import (
                            xlogy,
 )
 from .ops.nn_ops import log_softmax, softmax
-from .ops.ragged import ragged_math_ops as _rm  # noqa: E402 - ragged dispatch
 
-reduce_sum = _rm.dispatch(reduce_sum, _rm.reduce_sum)
-reduce_mean = _rm.dispatch(reduce_mean, _rm.reduce_mean)
-reduce_max = _rm.dispatch(reduce_max, _rm.reduce_max)
-reduce_min = _rm.dispatch(reduce_min, _rm.reduce_min)
-reduce_prod = _rm.dispatch(reduce_prod, _rm.reduce_prod)
+reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")
+reduce_mean = _cd.dispatch_reduce(reduce_mean, "reduce_mean")
+reduce_max = _cd.dispatch_reduce(reduce_max, "reduce_max")
+reduce_min = _cd.dispatch_reduce(reduce_min, "reduce_min")
+reduce_prod = _cd.dispatch_reduce(reduce_prod, "reduce_prod")
 
 __all__ = ["angle",
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",

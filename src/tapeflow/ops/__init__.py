@@ -7,14 +7,12 @@ from .._core.variable import Variable
 from . import (
     array_ops,
     complex_ops,
-    image_ops,
     linalg_ops,
     math_ops,
     nn_conv_ops,
     nn_ops,
     random_ops,
     state_ops,
-    string_ops,
 )
 from ._helpers import like
 from .math_ops import (
@@ -39,8 +37,10 @@ from .math_ops import (
     subtract,
 )
 
-__all__ = ["array_ops", "complex_ops", "image_ops", "linalg_ops", "math_ops", "nn_conv_ops",
-           "nn_ops", "random_ops", "state_ops", "string_ops"]
+# image_ops, string_ops, ragged/, sparse/ and the Philox ops load with tf.image, tf.strings,
+# tf.ragged, tf.sparse, tf.random's stateless ops: off ``import tapeflow``.
+__all__ = ["array_ops", "complex_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops",
+           "random_ops", "state_ops"]
 
 
 def _reflected(f):

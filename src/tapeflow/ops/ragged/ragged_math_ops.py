@@ -11,8 +11,7 @@ from .. import array_ops as _a
 from .. import math_ops as _m
 from .ragged_tensor import RaggedTensor
 
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "concat",
-           "dispatch", "dispatch_cast"]
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "concat"]
 
 
 def _segment(kind, data, ids, n):
@@ -107,38 +106,3 @@ def concat(values, axis, name=None):
                 lens[i] += r.row_lengths()._value[i]
         return RaggedTensor.from_row_lengths(_a.concat(pieces, 0), lens)
     raise ValueError(f"concat of RaggedTensors along axis {axis} is not supported")
-
-
-def dispatch(dense_fn, ragged_fn):
-    """``dense_fn`` (TensorFlow's name, signature and docstring) that hands a RaggedTensor
-    first argument (or a list holding one, for ``concat``) to ``ragged_fn``. Reductions
-    get a wrapper with their own signature: one call more than the dense op, no packing."""
-    import functools
-
-    if ragged_fn is not concat:
-        def fn(input_tensor, axis=None, keepdims=False, name=None):
-            if type(input_tensor) is RaggedTensor:
-                return ragged_fn(input_tensor, axis, keepdims)
-            return dense_fn(input_tensor, axis, keepdims)
-    else:
-        def fn(values, axis, name="concat"):
-            if type(values) is list and any(type(v) is RaggedTensor for v in values):
-                return ragged_fn(values, axis)
-            return dense_fn(values, axis)
-    return functools.wraps(dense_fn)(fn)
-
-
-def dispatch_cast(dense_fn):
-    """``tf.cast`` that also maps over the values of a RaggedTensor or SparseTensor."""
-    import functools
-
-    from ..sparse.sparse_tensor import SparseTensor
-
-    def cast(x, dtype, name=None):
-        t = type(x)
-        if t is RaggedTensor:
-            return x.with_flat_values(dense_fn(x.flat_values, dtype))
-        if t is SparseTensor:
-            return x.with_values(dense_fn(x.values, dtype))
-        return dense_fn(x, dtype)
-    return functools.wraps(dense_fn)(cast)

@@ -9,6 +9,7 @@ from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
 from .. import array_ops as _a
+from .. import composite_dispatch as _composite
 from .. import math_ops as _m
 
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
@@ -412,6 +413,9 @@ for _name, _fn in (("lt", _m.less), ("le", _m.less_equal), ("gt", _m.greater),
 RaggedTensor.__neg__ = _unary(_m.negative)
 RaggedTensor.__abs__ = _unary(_m.abs)
 RaggedTensor.__invert__ = _unary(_m.logical_not)
+
+
+_composite.register(ragged=RaggedTensor)
 
 
 def _infer(pylist, depth=0):

@@ -1,6 +1,7 @@
 """SparseTensor: ``values`` at ``indices`` of a ``dense_shape`` tensor, zeros elsewhere."""
 from ..._core.backend import np
 from ..._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
+from .. import composite_dispatch as _composite
 
 __all__ = ["SparseTensor"]
 
@@ -101,6 +102,9 @@ class SparseTensor(metaclass=_TFNamedType):
         return self * math_ops.reciprocal(other)
 
     __hash__ = None
+
+
+_composite.register(sparse=SparseTensor)
 
 
 def _int64(x, shape):
