@@ -18,6 +18,16 @@ RTOL = 1e-7
 ATOL = 1e-8
 
 
+
+def _dense(grads):
+    """Gradients as dense tensors: tf.gather's IndexedSlices become Tensors, as
+    ``tf.convert_to_tensor`` makes them in TensorFlow."""
+    if isinstance(grads, tf.IndexedSlices):
+        return tf.convert_to_tensor(grads)
+    if isinstance(grads, list):
+        return [_dense(g) for g in grads]
+    return grads
+
 def _np(t):
     return np.asarray(t.numpy(), dtype=np.float64)
 
@@ -57,7 +67,7 @@ def check_vjp(f, args, rng, eps=EPS, rtol=RTOL, atol=ATOL):
         y = f(*xs)
     recorded = _ops(tape)
     u = rng.standard_normal(np.shape(y.numpy()))
-    grads = tape.gradient(y, xs, output_gradients=tf.constant(u))
+    grads = _dense(tape.gradient(y, xs, output_gradients=tf.constant(u)))
     for g, a in zip(grads, args, strict=True):
         if g is not None:
             assert g.dtype == tf.float64 and tuple(g.shape) == a.shape, (g, a.shape)
@@ -105,7 +115,7 @@ def vjp_dot(f, u, ws):
         with tf.GradientTape() as inner:
             inner.watch(list(xs))
             y = f(*xs)
-        grads = inner.gradient(y, list(xs), output_gradients=tf.constant(u))
+        grads = _dense(inner.gradient(y, list(xs), output_gradients=tf.constant(u)))
         total = tf.constant(0.0, dtype=tf.float64)
         for g, w in zip(grads, ws, strict=True):
             if g is not None:

@@ -636,6 +636,30 @@ op("stack", lambda g: [Sample(([g.normal(2, 3), g.normal(2, 3)],)),
                        Sample(([g.normal(3), g.normal(3), g.normal(3)],), {"axis": 1})])
 op("unstack", lambda g: [Sample((g.normal(3, 2),)), Sample((g.normal(2, 3),), {"axis": 1})])
 op("split", lambda g: [Sample((g.normal(6, 2), 3)), Sample((g.normal(2, 6), [1, -1, 2], 1))])
+op("image.resize", lambda g: [Sample((g.normal(1, 3, 4, 2), [5, 7])),
+                              Sample((g.normal(3, 5, 1), [2, 3])),
+                              Sample((g.normal(2, 3, 4, 1), [4, 9]), {"method": "nearest"})],
+   dtypes=("float32",), grad2=False, fd=False, rtol=1e-4, atol=1e-5,
+   note="TensorFlow's bilinear resize computes in float32 whatever the input: no float64 "
+        "finite differences; gradients are checked against TensorFlow's")
+op("image.per_image_standardization", lambda g: [Sample((g.normal(2, 3, 3, 2),))],
+   dtypes=("float32",), fd=False, rtol=1e-4, atol=1e-5,
+   note="float32 whatever the input, as in TensorFlow: checked against TensorFlow's")
+op("image.flip_left_right", lambda g: [Sample((g.normal(2, 3, 4, 1),))])
+op("image.flip_up_down", lambda g: [Sample((g.normal(3, 4, 2),))])
+op("image.rot90", lambda g: [Sample((g.normal(3, 4, 2),)), Sample((g.normal(2, 3, 4, 1), 3))])
+op("image.central_crop", lambda g: [Sample((g.normal(5, 6, 2), 0.5)),
+                                    Sample((g.normal(3, 4, 1), 0.5))])
+op("image.adjust_brightness", lambda g: [Sample((g.normal(2, 3, 1), 0.3))],
+   dtypes=("float32",), fd=False,
+   note="a float64 image is adjusted in float32, as in TensorFlow: checked against TF's")
+op("sparse.sparse_dense_matmul", lambda g: [Sample((g.normal(3, 2),))],
+   fn=lambda tf, b: tf.sparse.sparse_dense_matmul(
+       tf.sparse.SparseTensor([[0, 0], [1, 2], [2, 1]], tf.constant([1.5, -2.0, 0.5], b.dtype),
+                              [3, 3]), b))
+op("random.stateless_normal", lambda g: [Sample((g.normal(2, 3), g.normal(2, 3)))],
+   fn=lambda tf, mean, std: tf.random.stateless_normal([2, 3], [1, 2], mean, std,
+                                                       dtype=mean.dtype))
 op("tile", lambda g: [Sample((g.normal(2, 3), [2, 1])), Sample((g.normal(3), [3]))])
 op("pad", lambda g: [Sample((g.normal(2, 3), [[1, 0], [2, 1]])),
                      Sample((g.normal(3, 4), [[1, 2], [2, 1]], "REFLECT")),
@@ -672,6 +696,17 @@ op("tensor_scatter_nd_update", lambda g: [
 op("tensor_scatter_nd_add", lambda g: [
     Sample((g.normal(4, 2), np.array([[0], [3], [0]], np.int32), g.normal(3, 2))),
     Sample((g.normal(2, 3), np.array([[1, 1], [0, 2]], np.int32), g.normal(2)))])
+op("tensor_scatter_nd_sub", lambda g: [
+    Sample((g.normal(4, 2), np.array([[0], [3], [0]], np.int32), g.normal(3, 2)))])
+# Distinct values keep away from ties, where the extremum's gradient is split.
+op("tensor_scatter_nd_max", lambda g: [
+    Sample((np.array([0.5, -1.0, 2.0, 0.1]), np.array([[0], [2], [3]], np.int32),
+            np.array([1.5, 1.0, -0.7]))),
+    Sample((g.normal(2, 3), np.array([[1], [0]], np.int32), g.normal(2, 3)))])
+op("tensor_scatter_nd_min", lambda g: [
+    Sample((np.array([0.5, -1.0, 2.0, 0.1]), np.array([[0], [2], [3]], np.int32),
+            np.array([1.5, 1.0, -0.7]))),
+    Sample((g.normal(2, 3), np.array([[1], [0]], np.int32), g.normal(2, 3)))])
 op("boolean_mask", lambda g: [Sample((g.normal(4, 3), np.array([True, False, True, True]))),
                               Sample((g.normal(2, 3, 2), np.array([[True, False, True],
                                                                     [False, True, True]]))),
@@ -773,6 +808,11 @@ complex_row("complex.abs", lambda tf, x: tf.math.abs(x), _C_UNARY(_cplx_away))
 complex_row("complex.conj", lambda tf, x: tf.math.conj(x), _C_UNARY(_cplx))
 complex_row("complex.real", lambda tf, x: tf.math.real(x), _C_UNARY(_cplx))
 complex_row("complex.imag", lambda tf, x: tf.math.imag(x), _C_UNARY(_cplx))
+complex_row("math.angle", lambda tf, x: tf.math.angle(x), _C_UNARY(_cplx_away))
+op("complex", lambda g: [Sample((g.normal(3, 2), g.normal(3, 2))),
+                         Sample((g.normal(2, 1), g.normal(3)))],
+   fn=lambda tf, x, y: tf.math.real(tf.complex(x, y) * tf.complex(y, x)) + tf.math.imag(
+       tf.complex(x, y) ** 2))
 complex_row("complex.reduce_sum", lambda tf, x: tf.reduce_sum(x, axis=0), lambda g: [
     Sample((_cplx(g, 3, 2),))])
 complex_row("complex.reduce_mean", lambda tf, x: tf.reduce_mean(x), lambda g: [

@@ -34,6 +34,16 @@ NOGRAD_OPS = [o for o in OPS if not o.grad]
 IDS = lambda o: o.name  # noqa: E731
 
 
+
+def _dense(grads):
+    """Gradients as dense tensors: tf.gather's IndexedSlices become Tensors, as
+    ``tf.convert_to_tensor`` makes them in TensorFlow."""
+    if isinstance(grads, tf.IndexedSlices):
+        return tf.convert_to_tensor(grads)
+    if isinstance(grads, list):
+        return [_dense(g) for g in grads]
+    return grads
+
 def fixture(key):
     offset, shape, dtype = META["arrays"][key]
     n = int(np.prod(shape)) if shape else 1
@@ -162,7 +172,7 @@ def test_gradients_match_tensorflow(info):
                 for s in sources:
                     tape.watch(s)
                 loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-            grads = tape.gradient(loss, sources)
+            grads = _dense(tape.gradient(loss, sources))
             rtol, atol = tolerances(info, dtype)
             for i, (g, want) in enumerate(zip(grads, rec["grads"], strict=True)):
                 if want is None:
@@ -185,7 +195,7 @@ def test_variables_as_inputs_are_watched_and_match_tensorflow(info):
     with tf.GradientTape() as tape:
         args, kwargs, sources = op_db.convert(tf, sample, "float32", variables=True)
         loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-    grads = tape.gradient(loss, sources)
+    grads = _dense(tape.gradient(loss, sources))
     for i, (g, want) in enumerate(zip(grads, rec["grads"], strict=True)):
         if want is None:
             assert g is None
@@ -243,7 +253,7 @@ def loss_and_grad(info, sample, values):
         for s in sources:
             tape.watch(s)
         loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-    grads = tape.gradient(loss, sources)
+    grads = _dense(tape.gradient(loss, sources))
     return float(loss.numpy()), [np.zeros(s.shape) if g is None else g.numpy()
                                  for g, s in zip(grads, sources, strict=True)]
 
@@ -364,7 +374,7 @@ def hvp_scalar(info, sample, values, u):
             for s in sources:
                 inner.watch(s)
             loss = weighted_loss(op_db.flatten(info.call(tf, *args, **kwargs)))
-        grads = inner.gradient(loss, sources)
+        grads = _dense(inner.gradient(loss, sources))
         h = None
         for g, ui in zip(grads, u, strict=True):
             if g is None:
@@ -373,7 +383,7 @@ def hvp_scalar(info, sample, values, u):
             h = term if h is None else h + term
     if h is None:
         return 0.0, [np.zeros(np.shape(a)) for a in values]
-    hv = outer.gradient(h, sources)
+    hv = _dense(outer.gradient(h, sources))
     return float(np.real(h.numpy())), [np.zeros(s.shape) if g is None else g.numpy()
                               for g, s in zip(hv, sources, strict=True)]
 
@@ -419,6 +429,11 @@ def test_nondifferentiable_ops_record_nothing(info):
                 assert rec["nograd"] == [True] * len(sources)
 
 
+# TensorFlow registers no gradient for these: the tape raises LookupError (checked against
+# TF's text in test_tensors.py), so no row differentiates them.
+NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2"})
+
+
 @functools.lru_cache(maxsize=None)
 def reached_primitives():
     """The op types the table's rows run: forward ops and the ops of their rules."""
@@ -454,5 +469,6 @@ def test_the_table_reaches_every_differentiable_primitive():
 
     reached = reached_primitives()
     wanted = {name for name, p in PRIMITIVES.items() if p.differentiable}
+    wanted -= NO_REGISTERED_GRADIENT
     missing = sorted(wanted - reached)
     assert not missing, f"no op-table row reaches {missing}"

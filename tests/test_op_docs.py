@@ -4,17 +4,34 @@ import inspect
 
 import pytest
 
-from tapeflow.ops import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops
+from tapeflow.ops import (
+    array_ops,
+    complex_ops,
+    image_ops,
+    linalg_ops,
+    math_ops,
+    nn_conv_ops,
+    nn_ops,
+    random_ops,
+    state_ops,
+    stateful_random_ops,
+    stateless_random_ops,
+    string_ops,
+)
+from tapeflow.ops.ragged import ragged_math_ops, ragged_tensor
+from tapeflow.ops.sparse import sparse_ops, sparse_tensor
 
-MODULES = (array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops)
+MODULES = (array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, complex_ops, image_ops,
+           random_ops, state_ops, stateful_random_ops, stateless_random_ops, string_ops,
+           ragged_math_ops, ragged_tensor, sparse_ops, sparse_tensor)
 
 
 def _documented():
     for module in MODULES:
         for name in sorted(module.__all__):
             fn = getattr(module, name, None)
-            if inspect.isfunction(fn) and fn.__doc__ and ">>>" in fn.__doc__ \
-                    and fn.__module__ == module.__name__:
+            if (inspect.isfunction(fn) or inspect.isclass(fn)) and fn.__doc__ \
+                    and ">>>" in fn.__doc__ and fn.__module__ == module.__name__:
                 yield pytest.param(fn, id=f"{module.__name__.rsplit('.', 1)[1]}.{name}")
 
 

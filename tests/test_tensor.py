@@ -22,13 +22,7 @@ def _load(group):
 
 # Where tapeflow knowingly answers otherwise. strict: a fix makes the test fail until the
 # entry is removed here.
-KNOWN_DIFFERENCES = {
-    "tf.Variable(1.0).assign(5.0)":
-        "assign returns the variable itself, which prints its name, not 'UnreadVariable'",
-    "tf.Variable([1.0, 2.0]).assign_add([1.0, 1.0])": "as assign: no 'UnreadVariable'",
-    "tf.Variable([1.0, 2.0]).assign_sub([0.5, 0.5])": "as assign: no 'UnreadVariable'",
-    "tf.Variable(2).assign_add(3)": "as assign: no 'UnreadVariable'",
-}
+KNOWN_DIFFERENCES = {}
 
 
 def _params(group):

@@ -30,8 +30,11 @@ from ._core.dtypes import (
     uint32,
     uint64,
 )
+from ._core.indexed_slices import IndexedSlices
 from ._core.tape import GradientTape, UnconnectedGradients
-from ._core.tensor import Tensor, TensorShape, constant, convert_to_tensor, is_tensor
+from ._core.tensor import TensorShape, constant, convert_to_tensor, is_tensor
+from ._core.tensor import TensorType as Tensor
+from ._core.tensor_spec import TensorSpec
 from ._core.variable import Variable
 from ._misc import (
     clip_by_value,
@@ -45,10 +48,13 @@ from ._misc import (
 # Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
 # shadow the decorator of the same name.
 from .function import (
-    TensorSpec,
     function,
     print,  # noqa: A004 - TensorFlow's name
 )
+
+# tf.reduce_*, tf.concat and tf.cast take RaggedTensors (and SparseTensors) too, as
+# TensorFlow dispatches them; the ragged and sparse packages load on first use.
+from .ops import composite_dispatch as _cd  # noqa: E402
 from .ops.array_ops import (
     boolean_mask,
     broadcast_to,
@@ -83,6 +89,9 @@ from .ops.array_ops import (
     stop_gradient,
     strided_slice,
     tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
     tensordot,
     tile,
@@ -92,6 +101,7 @@ from .ops.array_ops import (
     zeros,
 )
 from .ops.array_ops import slice_ as slice
+from .ops.complex_ops import complex  # noqa: E402
 from .ops.control_flow_ops import (
     TensorArray,
     case,
@@ -119,8 +129,6 @@ from .ops.math_ops import (
     atanh,
     cast,
     ceil,
-    clip_by_global_norm,
-    clip_by_norm,
     cos,
     cosh,
     cumprod,
@@ -176,6 +184,16 @@ from .ops.math_ops import (
 )
 from .ops.script_ops import numpy_function, py_function
 
+concat = _cd.dispatch_concat(concat)
+reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")
+reduce_mean = _cd.dispatch_reduce(reduce_mean, "reduce_mean")
+reduce_max = _cd.dispatch_reduce(reduce_max, "reduce_max")
+reduce_min = _cd.dispatch_reduce(reduce_min, "reduce_min")
+reduce_prod = _cd.dispatch_reduce(reduce_prod, "reduce_prod")
+cast = _cd.dispatch_cast(cast)
+# IndexedSlices stay sparse through these, as in TensorFlow.
+from .ops.indexed_slices_ops import clip_by_global_norm, clip_by_norm  # noqa: E402
+
 __version__ = "0.1.0"
 
 # TensorFlow returns inf and nan silently (1/0, sqrt(-1)); so does tapeflow. Only warnings
@@ -184,9 +202,12 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "image", "autograph", "summary", "train",
+    "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
+    "ragged", "io", "sparse",
 }
 _LAZY_ATTRS = {
+    "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
+    "SparseTensor": ("tapeflow.ops.sparse.sparse_tensor", "SparseTensor"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),

@@ -1,4 +1,36 @@
 """``tf.image``: re-exports of the image ops."""
-from .ops.image_ops import extract_patches
+from .ops.image_ops import (
+    ResizeMethod,
+    adjust_brightness,
+    adjust_contrast,
+    central_crop,
+    convert_image_dtype,
+    extract_patches,
+    flip_left_right,
+    flip_up_down,
+    grayscale_to_rgb,
+    per_image_standardization,
+    random_brightness,
+    random_contrast,
+    random_crop,
+    random_flip_left_right,
+    random_flip_up_down,
+    resize,
+    resize_with_crop_or_pad,
+    rgb_to_grayscale,
+    rot90,
+    stateless_random_brightness,
+    stateless_random_contrast,
+    stateless_random_crop,
+    stateless_random_flip_left_right,
+    stateless_random_flip_up_down,
+)
 
-__all__ = ["extract_patches"]
+__all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop",
+           "convert_image_dtype",
+           "extract_patches", "flip_left_right", "flip_up_down", "per_image_standardization",
+           "grayscale_to_rgb", "random_brightness", "random_contrast", "random_crop",
+           "random_flip_left_right", "random_flip_up_down", "resize", "resize_with_crop_or_pad",
+           "rgb_to_grayscale", "rot90", "stateless_random_brightness",
+           "stateless_random_contrast", "stateless_random_crop",
+           "stateless_random_flip_left_right", "stateless_random_flip_up_down"]

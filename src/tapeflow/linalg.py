@@ -1,5 +1,6 @@
 """``tf.linalg``: re-exports of the linear-algebra ops."""
 from .ops.array_ops import transpose
+from .ops.indexed_slices_ops import global_norm  # keeps IndexedSlices as TF does
 from .ops.linalg_ops import (
                              adjoint,
                              band_part,
@@ -14,7 +15,6 @@ from .ops.linalg_ops import (
                              einsum,
                              expm,
                              eye,
-                             global_norm,
                              inv,
                              l2_normalize,
                              logdet,

@@ -1,5 +1,7 @@
 """``tf.math``: re-exports of the element-wise, reduction and comparison ops."""
+from .ops import composite_dispatch as _cd  # noqa: E402 - ragged dispatch
 from .ops.array_ops import conj
+from .ops.complex_ops import angle  # noqa: E402
 from .ops.math_ops import (
                            abs,
                            acos,
@@ -112,7 +114,13 @@ from .ops.math_ops import (
 )
 from .ops.nn_ops import log_softmax, softmax
 
-__all__ = [
+reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")
+reduce_mean = _cd.dispatch_reduce(reduce_mean, "reduce_mean")
+reduce_max = _cd.dispatch_reduce(reduce_max, "reduce_max")
+reduce_min = _cd.dispatch_reduce(reduce_min, "reduce_min")
+reduce_prod = _cd.dispatch_reduce(reduce_prod, "reduce_prod")
+
+__all__ = ["angle",
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",
     "atan2", "atanh", "bincount", "ceil", "confusion_matrix", "conj", "cos", "cosh",
     "count_nonzero", "cumprod", "cumsum", "cumulative_logsumexp", "digamma", "divide",

@@ -63,16 +63,18 @@ def reachable(entries, source_ids):
     return relevant, reach
 
 
-def backward(entries, target_grads, source_ids):
+def backward(entries, target_grads, source_ids, keep_sparse=False):
     """Run the reverse sweep.
 
     Args:
         entries: the tape's entries in execution order.
         target_grads: (id, gradient Tensor) pairs to start from; repeated ids accumulate.
         source_ids: the ids whose gradients are wanted.
+        keep_sparse: give a source that an op with a sparse rule (``tf.gather``) reads
+            directly an ``IndexedSlices``, as ``GradientTape.gradient`` does; else dense.
 
     Returns:
-        A dict from source id to its accumulated gradient Tensor; unconnected ids are absent.
+        A dict from source id to its accumulated gradient; unconnected ids are absent.
     """
     relevant, reach = reachable(entries, source_ids)
     sources = set(source_ids)
@@ -88,7 +90,13 @@ def backward(entries, target_grads, source_ids):
         g = take_output_grads(e, grads, sources)
         if g is None:
             continue
+        if add is _accumulate:  # a source's IndexedSlices may flow on into its producer
+            g = _densify(g)
         prim = e.prim
+        if prim.sparse_vjps is not None and keep_sparse and _sparse_entry(
+                e, g, grads, sources, reach):
+            add = _accumulate  # an IndexedSlices is among the gradients from now on
+            continue
         if prim.n_outputs != 1:
             if prim.none_grads:
                 g = tuple(g)
@@ -115,6 +123,45 @@ def backward(entries, target_grads, source_ids):
                 add = add or _math().add
                 grads[iid] = add(prev, gi)
     return {i: grads[i] for i in source_ids if i in grads}
+
+
+def _accumulate(a, b):
+    if type(a) is Tensor and type(b) is Tensor:
+        return _math().add(a, b)
+    from .indexed_slices import accumulate
+    return accumulate(a, b)
+
+
+def _densify(g):
+    if type(g) is list:
+        return [x if x is None or type(x) is Tensor else x._dense() for x in g]
+    return g if type(g) is Tensor else g._dense()
+
+
+def _sparse_entry(e, g, grads, sources, reach):
+    """The sweep's step for an op with sparse rules, when one of its inputs is a source:
+    that input gets an IndexedSlices. False (nothing done) when no input is a source."""
+    prim = e.prim
+    sparse = prim.sparse_vjps
+    if not any(iid in sources and k < len(sparse) and sparse[k] is not None
+               for k, iid in enumerate(e.in_ids)):
+        return False
+    inputs = e.in_shapes if e.inputs is None else e.inputs
+    attrs = e.attrs or {}
+    for k, iid in enumerate(e.in_ids):
+        if iid not in reach or k >= len(prim.vjps) or prim.vjps[k] is None:
+            continue
+        if iid in sources and k < len(sparse) and sparse[k] is not None:
+            gi = sparse[k](g, e.out, *inputs, **attrs)
+        else:
+            gi = prim.vjps[k](g, e.out, *inputs, **attrs)
+            if gi is not None and gi._value.shape != e.in_shapes[k]:
+                gi = sum_to_shape(gi, e.in_shapes[k])
+        if gi is None:
+            continue
+        prev = grads.get(iid)
+        grads[iid] = gi if prev is None else _accumulate(prev, gi)
+    return True
 
 
 def ones_like_value(t):

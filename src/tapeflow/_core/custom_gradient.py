@@ -107,7 +107,7 @@ def recompute_grad(f):
         def grad_fn(*dys, variables=()):
             from .tape import GradientTape
             with GradientTape() as tape:
-                tape.watch([x for x in inputs if x._value.dtype.kind in "fc"])
+                tape.watch([x for x in inputs if x._value.dtype.kind in "fcV"])
                 again = f(*args, **kwargs)
             sources = list(inputs) + list(variables)
             grads = tape.gradient(nest.flatten(again), sources, output_gradients=list(dys))

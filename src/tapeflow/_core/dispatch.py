@@ -99,7 +99,7 @@ def record(prim, inputs, out, attrs):
         for t in inputs:
             if t._id in watched:
                 hit = True
-            elif type(t) is not Tensor and tape.watch_accessed and t._watchable():
+            elif type(t) is not Tensor and tape.watch_accessed and t._watchable(tape):
                 tape.watch_variable(t)
                 hit = True
         if not hit or not prim.differentiable:
@@ -137,7 +137,7 @@ def raise_op_error(prim, values, attrs, exc):
     """Turn a NumPy failure inside ``prim``'s forward into TensorFlow's error class and text."""
     if isinstance(exc, errors.OpError):
         raise exc
-    for v in values:
+    for v in values if prim.error is None else ():  # string ops name their own errors
         if getattr(v, "dtype", None) is not None and v.dtype.kind in "OSU":
             raise errors.op_error(
                 errors.InvalidArgumentError,

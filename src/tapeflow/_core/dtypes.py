@@ -124,13 +124,67 @@ bool = DType("bool", np.bool_)  # noqa: A001 - TensorFlow's public name
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
-# bfloat16 has no NumPy type; it is stored as float32 and named apart.
-bfloat16 = DType("bfloat16", np.float32)
+
+
+class _BFloat16(DType):
+    """bfloat16, stored as ``ml_dtypes.bfloat16`` (as TensorFlow stores it): the optional
+    package is imported the first time a bfloat16 value is made, not at ``import
+    tapeflow``."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self.name = "bfloat16"
+
+    @property
+    def _np(self):
+        return np.dtype(_ml_dtypes().bfloat16)
+
+    @property
+    def as_numpy_dtype(self):
+        return _ml_dtypes().bfloat16
+
+    @property
+    def is_floating(self) -> bool:
+        return True
+
+    @property
+    def min(self):
+        return float(_ml_dtypes().finfo(_ml_dtypes().bfloat16).min)
+
+    @property
+    def max(self):
+        return float(_ml_dtypes().finfo(_ml_dtypes().bfloat16).max)
+
+
+def _ml_dtypes():
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError('bfloat16 needs the ml_dtypes package: pip install '
+                          '"tapeflow[bfloat16]"') from None
+    FROM_NUMPY.setdefault(np.dtype(ml_dtypes.bfloat16), bfloat16)
+    return ml_dtypes
+
+
+_BFloat16.__name__ = _BFloat16.__qualname__ = "DType"  # type(tf.bfloat16) as TensorFlow's
+bfloat16 = _BFloat16()
+
+
+class _DTypeTable(dict):
+    """NumPy dtype -> DType; a bfloat16 array met before any bfloat16 tensor registers it."""
+
+    def __missing__(self, key):
+        if getattr(key, "name", None) == "bfloat16":
+            _ml_dtypes()
+            return self[key]
+        raise KeyError(key)
+
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
         uint64, bool, complex64, complex128, string)
 # NumPy dtype -> DType. Keys are np.dtype objects (hashable, singletons for builtins).
-FROM_NUMPY = {d._np: d for d in _ALL}
+FROM_NUMPY = _DTypeTable({d._np: d for d in _ALL})
 FROM_NUMPY[np.dtype(np.str_)] = string
 FROM_NUMPY[np.dtype(np.bytes_)] = string
 _BY_NAME = {d.name: d for d in _ALL + (bfloat16,)}
@@ -157,7 +211,8 @@ def as_dtype(type_value) -> DType:
         if type_value is _builtins.bool:
             return bool
         try:
-            d = FROM_NUMPY.get(np.dtype(type_value))
+            key = np.dtype(type_value)
+            d = FROM_NUMPY[key] if key.name == "bfloat16" else FROM_NUMPY.get(key)
         except TypeError:
             d = None
         if d is not None:

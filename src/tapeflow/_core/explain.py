@@ -75,7 +75,7 @@ def on_leave(t, how):
     """
     site = None
     for tape in dispatch.tape_stack():
-        if type(t) is not Tensor and tape.watch_accessed and t._watchable():
+        if type(t) is not Tensor and tape.watch_accessed and t._watchable(tape):
             tape.watch_variable(t)
         if t._id in tape.watched:
             site = site or user_site(3)
@@ -225,7 +225,7 @@ def explain(gtape, target, sources):
         if not isinstance(s, _TensorLike):
             reasons.append(f"{name}: {s!r} is not a Tensor or Variable, so it has no gradient.")
             continue
-        if s._value.dtype.kind not in "fc":
+        if s._value.dtype.kind not in "fcV":
             reasons.append(
                 f"{name}: its dtype is {s.dtype.name}; only floating-point and complex "
                 f"tensors have gradients. Make it float, e.g. tf.cast(x, tf.float32), before "

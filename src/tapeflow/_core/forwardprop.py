@@ -56,7 +56,7 @@ class ForwardAccumulator:
             if t._value.shape != p._value.shape:
                 raise ValueError(f"Tangent {t} was expected to be of shape {p.shape} but is "
                                  f"instead of shape {t.shape}")
-            if p._value.dtype.kind not in "fc":
+            if p._value.dtype.kind not in "fcV":
                 continue
             self._tape.watched.add(p._id)
             self._tangents[p._id] = t

@@ -217,7 +217,7 @@ def _source_ids(flat_sources, watched):
         if not isinstance(s, _TensorLike):
             raise ValueError(f"Argument `sources` should be a list or nested structure of "
                              f"Tensors or Variables, but received {s!r}.")
-        ok = s._value.dtype.kind in "fc" and s._id in watched
+        ok = s._value.dtype.kind in "fcV" and s._id in watched
         ids.append(s._id if ok else None)
     return ids
 

@@ -26,10 +26,12 @@ class Primitive:
         error: optional ``error(arrays, attrs, exc) -> (exception class, message)``.
         none_grads: for a multi-output op, hand its rules ``None`` for outputs that got no
             gradient instead of zeros (the rule then skips that term).
+        sparse_vjps: optional per-input rules giving an ``IndexedSlices``, used by
+            ``GradientTape.gradient`` when that input is itself a source (``tf.gather``).
     """
 
     __slots__ = ("name", "forward", "vjps", "jvp", "save_inputs", "save_output",
-                 "n_outputs", "differentiable", "error", "none_grads")
+                 "n_outputs", "differentiable", "error", "none_grads", "sparse_vjps")
 
     def __init__(self, name, forward, save_inputs=True, save_output=False, n_outputs=1,
                  differentiable=True, error=None, none_grads=False):
@@ -43,6 +45,7 @@ class Primitive:
         self.differentiable = differentiable
         self.error = error
         self.none_grads = none_grads
+        self.sparse_vjps = None
 
     def __repr__(self):
         return f"<Primitive {self.name}>"

@@ -8,6 +8,7 @@ from .backend import np
 from .backprop import backward
 from .dispatch import push_tape, remove_tape
 from .tensor import Tensor, _TensorLike, convert_to_tensor
+from .variable import Variable
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -143,11 +144,11 @@ class GradientTape:
             if not isinstance(t, _TensorLike):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
-            if t._value.dtype.kind not in "fc":
+            if t._value.dtype.kind not in "fcV":
                 _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
                       "got %r", t.dtype)
                 continue
-            if type(t) is Tensor:
+            if not isinstance(t, Variable):  # a Tensor, or a slice of a Variable
                 self._tape.watched.add(t._id)
             else:
                 self._tape.watch_variable(t)
@@ -252,7 +253,7 @@ class GradientTape:
                                 f"Tensors, Variables or CompositeTensors to be "
                                 f"differentiated, but received {t!r}.")
             v = t._value
-            if v.dtype.kind not in "fc":
+            if v.dtype.kind not in "fcV":
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", t.dtype)
             og = None if flat_og is None else flat_og[k]
@@ -278,7 +279,7 @@ class GradientTape:
             if not isinstance(s, _TensorLike):
                 raise ValueError(f"Argument `sources` should be a list or nested structure "
                                  f"of Tensors or Variables, but received {s!r}.")
-            if s._value.dtype.kind not in "fc":
+            if s._value.dtype.kind not in "fcV":
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", s.dtype)
                 ids.append(None)
@@ -288,7 +289,7 @@ class GradientTape:
             if i in watched:
                 live.append(i)
         found = backward(self._tape.entries, self._target_grads(target, output_gradients),
-                         live)
+                         live, keep_sparse=True)
         out = [found.get(i) for i in ids]
         if unconnected is UnconnectedGradients.ZERO:
             out = [Tensor(np.zeros_like(s._value)) if g is None else g

@@ -4,10 +4,20 @@ import itertools
 from . import dtypes as _dt
 from .backend import np
 
-__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor",
+__all__ = ["Tensor", "TensorShape", "TensorType", "convert_to_tensor", "constant", "is_tensor",
            "static_value"]
 
 _next_id = itertools.count(1).__next__
+
+
+class _TFNamedType(type):
+    """Classes that print as TensorFlow's (``<class '...ops.EagerTensor'>``): programs print
+    ``type(t)``. Only the class's repr changes; instances are made as fast as before.
+    Only leaf classes get it: ``isinstance(x, _TensorLike)`` (the hot check) stays on
+    CPython's fast path, which a custom metaclass on the class checked against leaves."""
+
+    def __repr__(cls):
+        return f"<class '{cls.__dict__.get('_tf_path', cls.__module__ + '.' + cls.__qualname__)}'>"
 
 
 class TensorShape:
@@ -131,6 +141,16 @@ class TensorShape:
             return "TensorShape(None)"
         return f"TensorShape({list(self._dims)})"
 
+    def __tf_tensor__(self, dtype=None, name=None):
+        # tf.constant(shape), tf.reduce_prod(x.shape): a fully known shape is an int32
+        # vector (int64 when asked for), as TensorFlow converts it.
+        if self._dims is None or None in self._dims:
+            _unsupported(None)
+        dtype = _dt.int32 if dtype is None else _dt.as_dtype(dtype)
+        if dtype not in (_dt.int32, _dt.int64):
+            raise TypeError(f"Cannot convert {self!r} to {dtype.name}: only int32 and int64")
+        return Tensor(np.array(self._dims, dtype._np))
+
 
 def _numpy_text(value, is_repr):
     if is_repr:
@@ -238,14 +258,17 @@ class _TensorLike:
         return constant, (np.asarray(self._value),)
 
 
-class Tensor(_TensorLike):
+class Tensor(_TensorLike, metaclass=_TFNamedType):
     """An immutable multidimensional array, as TensorFlow's eager ``tf.Tensor``.
 
     Made by ops and by :func:`constant` / :func:`convert_to_tensor`, never directly.
-    Each tensor has a process-unique integer id by which tapes refer to it.
+    Each tensor has a process-unique integer id by which tapes refer to it. Its class is
+    named ``EagerTensor`` as TensorFlow's (``type(t).__name__``); ``tf.Tensor`` is
+    :class:`TensorType`, which every tensor is an instance of.
     """
 
     __slots__ = ("_value", "_id", "__weakref__")
+    _tf_path = "tensorflow.python.framework.ops.EagerTensor"
 
     def __init__(self, value):
         self._value = value
@@ -276,6 +299,38 @@ class Tensor(_TensorLike):
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
 
+
+Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
+
+
+class _TensorTypeMeta(_TFNamedType):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, Tensor)
+
+
+class TensorType(metaclass=_TensorTypeMeta):
+    """``tf.Tensor``: the type every tensor is an instance of (``isinstance(t, tf.Tensor)``).
+
+    Eager tensors are of the concrete class ``EagerTensor``, as in TensorFlow; Variables are
+    not tensors (``isinstance(tf.Variable(1.0), tf.Tensor)`` is False).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> isinstance(tf.constant(1.0), tf.Tensor), type(tf.constant(1.0)).__name__
+        (True, 'EagerTensor')
+    """
+
+    _tf_path = "tensorflow.python.framework.tensor.Tensor"
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("tf.Tensor cannot be created directly: use tf.constant or "
+                        "tf.convert_to_tensor.")
+
+
+TensorType.__name__ = TensorType.__qualname__ = "Tensor"
 
 _new = object.__new__
 
@@ -328,7 +383,7 @@ def _array_from_python(value, dtype):
         if t in _PY_SCALARS or t is complex or t is str or t is bytes:
             dtype = _dt.infer_dtype(value)
             if dtype is _dt.string:
-                return np.array(value.encode() if t is str else value, object)
+                return string_value(value.encode() if t is str else value)
             return dtype._np.type(value)
         if not isinstance(value, (list, tuple)):
             _unsupported(value)
@@ -371,11 +426,31 @@ def _unsupported(value):
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
+class StringArray(np.ndarray):
+    """A scalar string tensor's value: a 0-d object array that stays an array through
+    NumPy operators (``s1 + s2`` on plain 0-d object arrays gives a bare ``bytes``).
+    Results of other dtypes come back as ordinary arrays and NumPy scalars."""
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        if not isinstance(arr, np.ndarray):
+            arr = np.asarray(arr)
+        if arr.dtype.kind == "O":
+            return arr.view(StringArray) if arr.ndim == 0 else arr.view(np.ndarray)
+        arr = arr.view(np.ndarray)
+        return arr[()] if arr.ndim == 0 else arr
+
+
+def string_value(arr):
+    """``arr`` (bytes, or an array of them) as a string tensor's value."""
+    arr = np.asarray(arr, dtype=object)
+    return arr.view(StringArray) if arr.ndim == 0 else arr
+
+
 def _bytes(arr):
     """A string array as TensorFlow holds it: an object array of bytes (``b'a'``)."""
     if arr.dtype.kind == "U":
         arr = np.char.encode(arr, "utf-8")
-    return arr.astype(object)
+    return string_value(arr.astype(object))
 
 
 def _check_castable(arr, dtype, original):

@@ -13,11 +13,12 @@ from .tensor import (
     _numpy_text,
     _Reference,
     _TensorLike,
+    _TFNamedType,
     alias,
     convert_to_tensor,
 )
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "ResourceVariable", "UnreadVariable"]
 
 _getrefcount = sys.getrefcount
 
@@ -70,7 +71,13 @@ class Variable(_TensorLike):
         TypeError: if the value cannot be represented in ``dtype``.
     """
 
-    __slots__ = ("_value", "_id", "_trainable", "_name", "constraint", "__weakref__")
+    __slots__ = ("_value", "_id", "_trainable", "_name", "constraint", "_unread",
+                 "__weakref__")
+
+    def __new__(cls, *args, **kwargs):
+        # tf.Variable(...) makes a ResourceVariable, as TensorFlow's does; subclasses
+        # (KerasVariable) are made as themselves.
+        return object.__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
@@ -105,6 +112,7 @@ class Variable(_TensorLike):
             tracer = dispatch.current_tracer()
             if tracer is not None:
                 tracer.created(self)
+        self._unread = None
 
     @property
     def name(self) -> str:
@@ -114,14 +122,23 @@ class Variable(_TensorLike):
     def trainable(self) -> bool:
         return self._trainable
 
-    def _watchable(self):
-        return self._trainable and self._value.dtype.kind in "fc"
+    def _watchable(self, tape=None):
+        """Whether reading this variable under ``tape`` watches it: trainable and floating.
+        A trainable integer or bool variable is listed in the tape's
+        ``watched_variables()``, as TensorFlow lists it, but never gets a gradient."""
+        if not self._trainable:
+            return False
+        if self._value.dtype.kind in "fcV":  # V: bfloat16
+            return True
+        if tape is not None and self._id not in tape.variables:
+            tape.variables[self._id] = self
+        return False
 
     def _read(self):
         """A Tensor with this variable's current value and id; active tapes see the read."""
         if dispatch.ACTIVE[0]:
             for tape in dispatch.tape_stack():
-                if tape.watch_accessed and self._watchable():
+                if tape.watch_accessed and self._watchable(tape):
                     tape.watch_variable(self)
             tracer = dispatch.current_tracer()
             if tracer is not None:
@@ -167,7 +184,11 @@ class Variable(_TensorLike):
         return v
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        """Set the value (same shape and dtype). Returns the variable.
+        """Set the value (same shape and dtype).
+
+        Returns:
+            An ``UnreadVariable`` that reads this variable when used (as TensorFlow's), or
+            None with ``read_value=False``.
 
         Raises:
             ValueError: on a shape or dtype mismatch.
@@ -176,9 +197,10 @@ class Variable(_TensorLike):
         if dispatch.ACTIVE[0]:
             _assigned(self, value, "assign", v)
         self._value = v
-        return self
+        u = self._unread
+        return (u if u is not None else _unread(self)) if read_value else None
 
-    def _update(self, delta, ufunc, pyop, op):
+    def _update(self, delta, ufunc, pyop, op, read_value):
         d = self._new_value(delta, op)
         if dispatch.ACTIVE[0]:
             _assigned(self, delta, op, d)
@@ -191,31 +213,100 @@ class Variable(_TensorLike):
         else:
             # The operator reaches NumPy's scalar fast path for 0-d variables.
             self._value = pyop(v, d)
-        return self
+        u = self._unread
+        return (u if u is not None else _unread(self)) if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Add ``delta`` (same dtype and shape). Returns the variable.
+        """Add ``delta`` (same dtype and shape). Returns an ``UnreadVariable`` (or None).
 
         Raises:
             ValueError: on a dtype mismatch.
             tf.errors.InvalidArgumentError: on a shape mismatch.
         """
-        return self._update(delta, np.add, operator.add, "assign_add")
+        return self._update(delta, np.add, operator.add, "assign_add", read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtract ``delta`` (same dtype and shape). Returns the variable.
+        """Subtract ``delta`` (same dtype and shape). Returns an ``UnreadVariable`` (or None).
 
         Raises:
             ValueError: on a dtype mismatch.
             tf.errors.InvalidArgumentError: on a shape mismatch.
         """
-        return self._update(delta, np.subtract, operator.sub, "assign_sub")
+        return self._update(delta, np.subtract, operator.sub, "assign_sub", read_value)
 
     def __repr__(self):
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
 
     __str__ = __repr__
+
+
+class ResourceVariable(Variable, metaclass=_TFNamedType):
+    """The class of every ``tf.Variable(...)``, named as TensorFlow's."""
+
+    __slots__ = ()
+    _tf_path = "tensorflow.python.ops.resource_variable_ops.ResourceVariable"
+
+
+class UnreadVariable(Variable, metaclass=_TFNamedType):
+    """What ``assign`` returns: a view of the assigned variable that reads its value when
+    used, printed as TensorFlow prints its ``_UnreadVariable``."""
+
+    __slots__ = ("_parent",)
+    _tf_path = "tensorflow.python.ops.resource_variable_ops._UnreadVariable"
+
+    # The parent's state, read at each use: a later assign shows through, as in TensorFlow.
+    _value = property(lambda self: self._parent._value)
+    _id = property(lambda self: self._parent._id)
+    _trainable = property(lambda self: self._parent._trainable)
+    _name = "UnreadVariable"
+    constraint = property(lambda self: self._parent.constraint)
+    _unread = property(lambda self: self._parent._unread)
+
+    @property
+    def name(self) -> str:
+        return "UnreadVariable"
+
+    def _watchable(self, tape=None):
+        # The tape lists the variable itself, not this view of it.
+        parent = self._parent
+        if parent._watchable(tape):
+            if tape is not None:
+                tape.watch_variable(parent)
+            return True
+        return False
+
+    def _read(self):
+        return self._parent._read()
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._parent.assign(value, use_locking, name, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._parent.assign_add(delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._parent.assign_sub(delta, use_locking, name, read_value)
+
+    def __repr__(self):
+        return (f"<tf.Variable 'UnreadVariable' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={_numpy_text(self._value, True)}>")
+
+    __str__ = __repr__
+
+
+UnreadVariable.__name__ = UnreadVariable.__qualname__ = "_UnreadVariable"
+_new_object = object.__new__
+
+
+def _unread(var):
+    # An UnreadVariable holds no state of its own (it reads its variable at each use),
+    # so one per variable serves every assign: no allocation on the update path.
+    u = var._unread
+    if u is None:
+        u = var._unread = _new_object(UnreadVariable)
+        u._parent = var
+    return u
 
 
 def _assigned(var, value, op, array):

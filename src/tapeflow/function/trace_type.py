@@ -10,9 +10,9 @@
 import math
 import weakref
 
-from .._core import dtypes as _dt
 from .._core.backend import np
-from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor_spec import TensorSpec
 
 __all__ = ["TensorSpec", "make_key", "generalize", "is_subtype", "NAN"]
 
@@ -31,66 +31,6 @@ class _NaN:
 
 
 NAN = _NaN()
-
-
-class TensorSpec:
-    """The type of a tensor argument: shape (``None`` dims allowed), dtype, name
-    (``tf.TensorSpec``).
-
-    Args:
-        shape: a TensorShape, list or tuple (``None`` for unknown dims), or None (any rank).
-        dtype: a DType or its name (default ``tf.float32``).
-        name: an optional name.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.TensorSpec([None, 3], tf.float32)
-        TensorSpec(shape=(None, 3), dtype=tf.float32, name=None)
-    """
-
-    __slots__ = ("_shape", "_dtype", "_name")
-
-    def __init__(self, shape, dtype=_dt.float32, name=None):
-        self._shape = TensorShape(shape)
-        self._dtype = _dt.as_dtype(dtype)
-        self._name = name
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None):
-        return cls(tensor.shape, tensor.dtype, name)
-
-    @property
-    def shape(self) -> TensorShape:
-        return self._shape
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def name(self):
-        return self._name
-
-    def is_compatible_with(self, spec_or_value) -> bool:
-        """True when ``spec_or_value`` (a TensorSpec or tensor) has this dtype and a shape
-        compatible with this one."""
-        other = spec_or_value
-        if not isinstance(other, TensorSpec):
-            if not isinstance(other, _TensorLike):
-                other = convert_to_tensor(other)
-            other = TensorSpec(other.shape, other.dtype)
-        return other._dtype == self._dtype and self._shape.is_compatible_with(other._shape)
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self._shape == other._shape
-                and self._dtype == other._dtype and self._name == other._name)
-
-    def __hash__(self):
-        return hash((self._shape, self._dtype.name, self._name))
-
-    def __repr__(self):
-        name = "None" if self._name is None else repr(self._name)
-        return f"TensorSpec(shape={self._shape}, dtype=tf.{self._dtype.name}, name={name})"
 
 
 class _Weak:

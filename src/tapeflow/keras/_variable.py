@@ -34,6 +34,19 @@ class KerasVariable(Variable):
     def path(self) -> str:
         return self._path
 
+    # Keras 3's variables return the new value as a tensor, not TensorFlow's UnreadVariable.
+    def assign(self, value):
+        super().assign(value, read_value=False)
+        return self.read_value()
+
+    def assign_add(self, value):
+        super().assign_add(value, read_value=False)
+        return self.read_value()
+
+    def assign_sub(self, value):
+        super().assign_sub(value, read_value=False)
+        return self.read_value()
+
     def __repr__(self):
         v = self._value  # lint: allow (printing shows the value, as Keras's repr does)
         text = str(v.item()) if v.ndim == 0 else str(v)

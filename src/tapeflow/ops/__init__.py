@@ -4,7 +4,17 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
 from .._core.tensor import Tensor, _TensorLike
-from . import array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, random_ops
+from .._core.variable import Variable
+from . import (
+    array_ops,
+    complex_ops,
+    linalg_ops,
+    math_ops,
+    nn_conv_ops,
+    nn_ops,
+    random_ops,
+    state_ops,
+)
 from ._helpers import like
 from .math_ops import (
     add,
@@ -28,7 +38,10 @@ from .math_ops import (
     subtract,
 )
 
-__all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops"]
+# image_ops, string_ops, ragged/, sparse/ and the Philox ops load with tf.image, tf.strings,
+# tf.ragged, tf.sparse, tf.random's stateless ops: off ``import tapeflow``.
+__all__ = ["array_ops", "complex_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops",
+           "random_ops", "state_ops"]
 
 
 def _load_batching_rules():
@@ -144,3 +157,4 @@ def _bind(cls):
 
 
 _bind(_TensorLike)
+state_ops._bind(Variable)  # v[1:3].assign(...), v.scatter_nd_update(...)

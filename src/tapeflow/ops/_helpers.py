@@ -79,8 +79,10 @@ def pair(x, y, op_name):
 
 
 def check_kind(x, kinds, op_name, allowed):
-    """Refuse a dtype outside ``kinds`` (NumPy kind letters) with TensorFlow's message."""
-    if x._value.dtype.kind not in kinds:
+    """Refuse a dtype outside ``kinds`` (NumPy kind letters) with TensorFlow's message.
+    bfloat16 (kind ``V`` in NumPy, through ml_dtypes) counts as a float."""
+    dt = x._value.dtype
+    if dt.kind not in kinds and not (dt.kind == "V" and "f" in kinds and dt.name == "bfloat16"):
         raise errors.op_error(
             errors.InvalidArgumentError,
             f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in the list of "

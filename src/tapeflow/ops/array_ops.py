@@ -6,7 +6,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value
+from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value, string_value
 from . import math_ops as _m
 from ._helpers import pair, shape_tuple, to_tensor
 
@@ -337,6 +337,8 @@ def _norm_key(key):
 
 def _getitem_forward(x, key):
     out = x[key]
+    if type(out) is bytes:  # one element of a string tensor: keep it an array
+        return string_value(out)
     return out
 
 
@@ -376,6 +378,8 @@ def strided_slice_getitem(x, key):
         TypeError: for an index of another kind.
     """
     x = to_tensor(x)
+    if isinstance(key, _TensorLike) and key._value.dtype.kind == "b":
+        return boolean_mask(x, key)  # x[mask], as TensorFlow's __getitem__
     if ACTIVE[0] and isinstance(key, _TensorLike) and key._value.ndim == 0 \
             and key._value.dtype.kind in "iu" and x._value.ndim and current_tracer():
         # Inside a trace a tensor index stays a tensor (a traced loop's ``x[i]``): a gather,
@@ -392,7 +396,7 @@ def strided_slice_getitem(x, key):
 # ----------------------------------------------------------------------------- gather
 
 
-def _gather_forward(params, indices, axis, batch_dims):
+def _gather_forward(params, indices, axis, batch_dims, sparse=False):
     if batch_dims:
         raise NotImplementedError("batch_dims")
     n = params.shape[axis]
@@ -417,14 +421,34 @@ _GATHER = primitive("GatherV2", _gather_forward,
                     error=lambda v, a, e: (errors.InvalidArgumentError, str(e).strip("'\"")))
 _GATHER_GRAD = primitive("GatherGrad", lambda g, indices, shape, axis: _gather_scatter(
     g, indices, shape, axis))
-defvjp(_GATHER, lambda g, y, params, indices, axis, batch_dims: apply(
+defvjp(_GATHER, lambda g, y, params, indices, axis, batch_dims, sparse=False: apply(
     _GATHER_GRAD, (g, indices), {"shape": params._value.shape, "axis": axis}), None)
-defvjp(_GATHER_GRAD, lambda g, y, gg, indices, shape, axis: gather(g, indices, axis=axis),
+defvjp(_GATHER_GRAD, lambda g, y, gg, indices, shape, axis: _gather_dense(g, indices, axis=axis),
        None)
+
+
+def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
+    # What tf.gather's gradient is for a source it reads: IndexedSlices (axis 0 only).
+    # Ops composed of gathers (pad, roll, top_k) keep TensorFlow's dense gradients.
+    if not sparse or axis != 0 or batch_dims:
+        return _GATHER.vjps[0](g, y, params, indices, axis, batch_dims)
+    from .._core.indexed_slices import IndexedSlices
+    shape = params._value.shape
+    n = indices._value.size
+    values = reshape(g, (n,) + shape[1:]) if g._value.shape[0] != n or \
+        g._value.ndim != len(shape) else g
+    flat = indices if indices._value.ndim == 1 else reshape(indices, (n,))
+    return IndexedSlices(values, flat, Tensor(np.array(shape, indices._value.dtype)))
+
+
+_GATHER.sparse_vjps = (_gather_sparse_rule,)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Take slices of ``params`` along ``axis`` at ``indices`` (``tf.gather``).
+
+    The gradient with respect to ``params``, when ``params`` is itself the source
+    (a Variable, say) and ``axis`` is 0, is an ``IndexedSlices``, as in TensorFlow.
 
     Args:
         params: a tensor of rank >= 1.
@@ -437,6 +461,15 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     Raises:
         tf.errors.InvalidArgumentError: for an index out of range.
     """
+    return _gather(params, indices, axis, batch_dims, True)
+
+
+def _gather_dense(params, indices, axis=None, batch_dims=0):
+    """``gather`` whose gradient is always dense: for ops composed of gathers."""
+    return _gather(params, indices, axis, batch_dims, False)
+
+
+def _gather(params, indices, axis, batch_dims, sparse):
     p = to_tensor(params)
     i = to_tensor(indices)
     if batch_dims:
@@ -446,7 +479,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         return _batched_gather(p, i, ax, nb)
     ax = 0 if axis is None else int(axis) % p._value.ndim
     try:
-        return apply(_GATHER, (p, i), {"axis": ax, "batch_dims": 0})
+        attrs = {"axis": ax, "batch_dims": 0, "sparse": True} if sparse else \
+            {"axis": ax, "batch_dims": 0}
+        return apply(_GATHER, (p, i), attrs)
     except errors.InvalidArgumentError as exc:
         # TensorFlow's eager fast path (all inputs tensors) ends its message with
         # ``name: ``; its fallback for Python indices ends at ``[Op:GatherV2]``.
@@ -700,7 +735,7 @@ def _batched_gather(p, i, axis, batch_dims):
     offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
     # an op on the index tensor, not its value: a traced program gathers where it is told
     idx = _m.add(reshape(i, (nb,) + tuple(inner)), Tensor(offsets))
-    out = gather(flat, idx)  # [nb, inner, mid, rest]
+    out = _gather_dense(flat, idx)  # [nb, inner, mid, rest]
     out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
     b, ni, nm = len(batch), len(inner), len(mid)
     perm = (list(builtins.range(b)) + list(builtins.range(b + ni, b + ni + nm))
@@ -841,7 +876,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                        f"paddings must be no greater than the dimension size: {lo}, {hi} "
                        f"greater than {d}", op_name, None)
         if lo or hi:
-            out = gather(out, Tensor(_mirror_index(d, lo, hi, mode).astype(np.int32)),
+            out = _gather_dense(out, Tensor(_mirror_index(d, lo, hi, mode).astype(np.int32)),
                          axis=ax)
     return out if out is not x else identity(x)
 
@@ -903,7 +938,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
                    f"index into param shape {_show(pshape)}, node name: GatherNd", "GatherNd")
     k = iv.shape[-1]
     flat = reshape(p, (int(np.prod(pshape[:k])),) + pshape[k:])
-    return gather(flat, Tensor(flat_idx))
+    return _gather_dense(flat, Tensor(flat_idx))
 
 
 def _scatter_nd_forward(indices, updates, shape):
@@ -1020,6 +1055,88 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     return _m.add(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
 
 
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    """``tensor`` minus ``updates`` at ``indices`` (``tf.tensor_scatter_nd_sub``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_sub(tf.ones((3,)), [[0], [2]], [1.0, 2.0]).numpy()
+        array([ 0.,  1., -1.], dtype=float32)
+    """
+    t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterSub")
+    return _m.subtract(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+
+
+def _ts_extremum_forward(tensor, indices, updates, ufunc):
+    out = np.array(tensor, copy=True)
+    k = indices.shape[-1]
+    ufunc.at(out, tuple(np.moveaxis(indices, -1, 0)) if k else (), updates)
+    return out
+
+
+def _ts_extremum_rules():
+    # TensorFlow's rule: the gradient is shared equally among the inputs that reached the
+    # extremum (the tensor's entry and every update equal to the output).
+    def split(g, y, tensor, indices, updates):
+        x_hit = _m.cast(_m.equal(tensor, y), g.dtype)
+        u_hit = _m.cast(_m.equal(updates, gather_nd(y, indices)), g.dtype)
+        count = _m.add(x_hit, scatter_nd(indices, u_hit, tensor._value.shape))
+        share = _m.divide(g, count)
+        return share, x_hit, u_hit
+
+    def tensor_rule(g, y, tensor, indices, updates, ufunc):
+        share, x_hit, _ = split(g, y, tensor, indices, updates)
+        return _m.multiply(share, x_hit)
+
+    def updates_rule(g, y, tensor, indices, updates, ufunc):
+        share, _, u_hit = split(g, y, tensor, indices, updates)
+        return _m.multiply(gather_nd(share, indices), u_hit)
+    return tensor_rule, None, updates_rule
+
+
+_TS_MAX = primitive("TensorScatterMax", _ts_extremum_forward, save_output=True)
+_TS_MIN = primitive("TensorScatterMin", _ts_extremum_forward, save_output=True)
+defvjp(_TS_MAX, *_ts_extremum_rules())
+defvjp(_TS_MIN, *_ts_extremum_rules())
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """``tensor`` with each indexed entry raised to the update if larger.
+
+    TensorFlow counterpart: ``tf.tensor_scatter_nd_max``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_max(tf.ones((3,)), [[0], [2]], [5.0, -1.0]).numpy()
+        array([5., 1., 1.], dtype=float32)
+    """
+    t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterMax")
+    return apply(_TS_MAX, (t, i, u), {"ufunc": np.maximum})
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """``tensor`` with each indexed entry lowered to the update if smaller.
+
+    TensorFlow counterpart: ``tf.tensor_scatter_nd_min``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_min(tf.ones((3,)), [[0], [2]], [5.0, -1.0]).numpy()
+        array([ 1.,  1., -1.], dtype=float32)
+    """
+    t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterMin")
+    return apply(_TS_MIN, (t, i, u), {"ufunc": np.minimum})
+
+
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of ``tensor`` where ``mask`` is true, flattened over the mask's axes.
 
@@ -1052,7 +1169,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
                          f"are incompatible")
     flat = reshape(x, xs[:ax] + (int(np.prod(mv.shape)),) + xs[ax + k:])
     keep = Tensor(np.flatnonzero(mv.reshape(-1)).astype(np.int64))
-    return gather(flat, keep, axis=ax)
+    return _gather_dense(flat, keep, axis=ax)
 
 
 def slice_(input_, begin, size, name=None):
@@ -1156,7 +1273,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
     for a, s in sorted(total.items()):
         d = x._value.shape[a]
         if d and s % d:
-            out = gather(out, Tensor(((np.arange(d) - s) % d).astype(np.int32)), axis=a)
+            out = _gather_dense(out, Tensor(((np.arange(d) - s) % d).astype(np.int32)), axis=a)
     return out if out is not x else identity(x)
 
 
@@ -1177,7 +1294,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
     if len(r) != d:
         raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
     idx = np.repeat(np.arange(d), r).astype(np.int32)
-    return gather(x, Tensor(idx), axis=ax)
+    return _gather_dense(x, Tensor(idx), axis=ax)
 
 
 def meshgrid(*args, **kwargs):
@@ -1294,7 +1411,7 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
     n = x._value.ndim
     perm = [ba, sa] + [i for i in builtins.range(n) if i not in (ba, sa)]
     xt = transpose(x, perm)
-    out = gather(xt, Tensor(idx.astype(np.int32)), axis=1, batch_dims=1)
+    out = _gather_dense(xt, Tensor(idx.astype(np.int32)), axis=1, batch_dims=1)
     return transpose(out, np.argsort(perm).tolist())
 
 

@@ -145,13 +145,13 @@ for _name, _make in (("ConcatV2", _concat_rule), ("Pack", _pack_rule)):
         BATCHED[PRIMITIVES[_name]] = _PerInput(_make)
 
 
-def _gather_rule(g, y, params, indices, axis, batch_dims):
+def _gather_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     return apply(PRIMITIVES["GatherGrad"], (g, indices),
                  {"shape": (_n(g),) + params._value.shape, "axis": axis + 1})
 
 
 _declare("GatherV2", _gather_rule, None)
-_declare("GatherGrad", lambda g, y, gg, indices, shape, axis: _a.gather(
+_declare("GatherGrad", lambda g, y, gg, indices, shape, axis: _a._gather_dense(
     g, indices, axis=axis + 1), None)
 
 

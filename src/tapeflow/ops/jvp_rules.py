@@ -66,7 +66,7 @@ def _matvec(ts, y, a, b, transpose_a):
 
 
 def _cast(ts, y, x_shape, dtype, src):
-    if ts[0] is None or dtype.kind not in "fc" or src.kind not in "fc":
+    if ts[0] is None or dtype.kind not in "fcV" or src.kind not in "fcV":
         return None
     return _m.cast(ts[0], dtypes.FROM_NUMPY[dtype])
 

@@ -390,7 +390,7 @@ _CAST_NO_GRADIENT = Primitive("Cast", _cast_forward, save_inputs=False, differen
 
 def _cast_rule(g, y, x_shape, dtype, src):
     # The gradient flows only between floating (or complex) dtypes, and returns to ``src``.
-    if src.kind in "fc" and dtype.kind in "fc":
+    if src.kind in "fcV" and dtype.kind in "fcV":  # V: bfloat16
         return cast(g, _dt.FROM_NUMPY[src])
     return None
 
@@ -414,7 +414,8 @@ def cast(x, dtype, name=None):
     x = to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
-    prim = _CAST if x._value.dtype.kind in "fc" and dtype._np.kind in "fc" else _CAST_NO_GRADIENT
+    prim = _CAST if x._value.dtype.kind in "fcV" and dtype._np.kind in "fcV" else \
+        _CAST_NO_GRADIENT
     return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
 
 
@@ -672,7 +673,9 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b)
+    out = np.matmul(a, b)
+    # bfloat16 products come back as float32 from NumPy: keep the inputs' dtype.
+    return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def _dims(shape):
@@ -1527,7 +1530,7 @@ def _argsort_last(x, descending):
 
 
 def _take_last(x, idx):
-    return _a.gather(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
+    return _a._gather_dense(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
 
 
 def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A002
@@ -1764,8 +1767,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
-        flat_ids = _a.gather(flat_ids, keep)
-        flat = _a.gather(flat, keep)
+        flat_ids = _a._gather_dense(flat_ids, keep)
+        flat = _a._gather_dense(flat, keep)
     return _a.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
 
 
@@ -2006,10 +2009,10 @@ def _segment_extremum_forward(data, ids, num_segments, is_max):
 def _segment_extremum_rule(g, y, data, ids, num_segments, is_max):
     # The gradient goes to the entries equal to their segment's extremum, shared equally
     # among ties, as TensorFlow's.
-    picked = _a.gather(y, ids)
+    picked = _a._gather_dense(y, ids)
     hit = cast(equal(data, picked), g.dtype)
     share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
-    return multiply(_a.gather(share, ids), hit)
+    return multiply(_a._gather_dense(share, ids), hit)
 
 
 _SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_output=True)

@@ -495,7 +495,7 @@ def _max_pool_grad_vjp(gg, y, g, route, input_shape, ksize, strides, pads):
     flat, has = apply(_MAXPOOL_ROUTE_INDEX, (route,), {"input_shape": input_shape,
                                                        "ksize": ksize, "strides": strides,
                                                        "pads": pads})
-    picked = _a.gather(_a.reshape(gg, [-1]), flat)
+    picked = _a._gather_dense(_a.reshape(gg, [-1]), flat)
     return _a.where(has, picked, _a.zeros_like(picked)), None
 
 

@@ -1,16 +1,19 @@
 """Random tensors (``tf.random``): a global seed as in TensorFlow, NumPy's PCG64 generator.
 
-The streams differ from TensorFlow's Philox, so seeded values are reproducible within
-tapeflow but not equal to TensorFlow's.
+The streams differ from TensorFlow's, so seeded values are reproducible within tapeflow but
+not equal to TensorFlow's (the stateless ops and ``tf.random.Generator`` give TensorFlow's
+exact numbers: ``stateless_random_ops``, ``stateful_random_ops``). Every draw happens in a
+primitive's forward, so a replayed (traced) program draws again.
 """
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
-from .._core.tensor import Tensor, _TensorLike, static_value
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from ._helpers import shape_tuple
 
-__all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed"]
+__all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed",
+           "categorical"]
 
 # The generator is made on first use: numpy.random stays off ``import tapeflow``.
 _state = {"seed": None, "rng": None, "ops": {}}
@@ -71,17 +74,10 @@ def _uniform01(rng, shape, npdt):
     return np.asarray(out, npdt) if shape else npdt.type(out)
 
 
-def _uniform_int(rng, shape, npdt, low, high):
-    out = rng.integers(low, high, size=shape)
-    return np.asarray(out, npdt) if shape else npdt.type(out)
-
-
-_DRAWS = {"normal": _standard_normal, "truncated": _truncated, "uniform": _uniform01,
-          "int": _uniform_int}
+_DRAWS = {"normal": _standard_normal, "truncated": _truncated, "uniform": _uniform01}
 _NORMAL = nondifferentiable("RandomStandardNormal", _draw("normal"))
 _TRUNCATED = nondifferentiable("TruncatedNormal", _draw("truncated"))
 _UNIFORM = nondifferentiable("RandomUniform", _draw("uniform"))
-_UNIFORM_INT = nondifferentiable("RandomUniformInt", _draw("int"))
 _SHUFFLE = nondifferentiable(
     "RandomShuffle", lambda v, seed: v[_rng(seed).permutation(v.shape[0])] if v.ndim else v)
 
@@ -102,6 +98,41 @@ def _is_const(v, c):
 
 def _as(v, dtype):
     return v if isinstance(v, _TensorLike) else Tensor(np.asarray(v, dtype._np)[()])
+
+
+def _draw_forward(*arrays, kind, shape, dtype, seed, consts):
+    # The draw happens here, in a primitive's forward: a replayed program draws again.
+    it = iter(arrays)
+    params = [next(it) if c is None else c for c in consts]
+    rng = _rng(seed)
+    if kind == "normal":
+        mean, stddev = params
+        out = rng.standard_normal(shape) * stddev + mean
+    elif kind == "truncated":
+        mean, stddev = params
+        z = rng.standard_normal(shape)
+        bad = np.abs(z) > 2
+        while np.any(bad):
+            z[bad] = rng.standard_normal(int(bad.sum()))
+            bad = np.abs(z) > 2
+        out = z * stddev + mean
+    elif kind == "uniform_int":
+        lo, hi = params
+        out = rng.integers(lo, hi, size=shape)
+    else:
+        lo, hi = params
+        out = rng.random(shape) * (hi - lo) + lo
+    return np.asarray(out, dtype) if shape else dtype.type(out)
+
+
+_RANDOM = nondifferentiable("RandomV2", _draw_forward)
+
+
+def _draw_v2(kind, shape, dtype, seed, *params):
+    tensors = tuple(p for p in params if isinstance(p, _TensorLike))
+    consts = tuple(None if isinstance(p, _TensorLike) else p for p in params)
+    return apply(_RANDOM, tensors, {"kind": kind, "shape": shape, "dtype": dtype._np,
+                                    "seed": seed, "consts": consts})
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
@@ -141,8 +172,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        return apply(_UNIFORM_INT, (), {"shape": shape, "dtype": dtype, "seed": seed,
-                                        "low": _static(minval), "high": _static(maxval)})
+        return _draw_v2("uniform_int", shape, dtype, seed, minval, maxval)
     u = apply(_UNIFORM, (), {"shape": shape, "dtype": dtype, "seed": seed})
     hi = 1.0 if maxval is None else maxval
     if _is_const(minval, 0) and _is_const(hi, 1.0):
@@ -151,11 +181,53 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     return u * (_as(hi, dtype) - lo) + lo
 
 
-def _static(v):
-    return static_value(v)[()] if isinstance(v, _TensorLike) else v
-
-
 def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted (``tf.random.shuffle``)."""
-    v = value if isinstance(value, _TensorLike) else Tensor(np.asarray(value))
+    v = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
     return apply(_SHUFFLE, (v,), {"seed": seed})
+
+
+def _categorical_forward(logits, num_samples, dtype, seed):
+    # Drawn in the forward, so a replayed program draws again (as a stateful op).
+    u = _rng(seed).random((logits.shape[0], num_samples))
+    out = np.empty(u.shape, dtype)
+    for b, row in enumerate(logits.astype(np.float64)):
+        finite = np.isfinite(row)
+        top = row[finite].max() if finite.any() else 0.0
+        cdf = np.cumsum(np.where(finite, np.exp(row - top), 0.0))
+        out[b] = np.searchsorted(cdf, u[b] * cdf[-1], side="right")
+    return out
+
+
+_MULTINOMIAL = nondifferentiable("Multinomial", _categorical_forward)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """Class indices drawn from ``softmax(logits)`` for each row (``tf.random.categorical``).
+
+    The stream is tapeflow's (seeded by ``tf.random.set_seed`` and ``seed``); TensorFlow's
+    exact numbers come from ``tf.random.stateless_categorical`` or a ``tf.random.Generator``.
+
+    Args:
+        logits: ``[batch, num_classes]`` unnormalised log-probabilities.
+        num_samples: draws per row.
+        dtype: int64 (default) or int32.
+        seed: an op-level seed.
+
+    Returns:
+        A ``[batch, num_samples]`` integer tensor.
+
+    Raises:
+        ValueError: if ``logits`` is not 2-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.categorical(tf.math.log([[0.0, 1.0]]), 3).numpy()
+        array([[1, 1, 1]])
+    """
+    x = logits if isinstance(logits, _TensorLike) else convert_to_tensor(logits)
+    if x._value.ndim != 2:
+        raise ValueError(f"logits should be a matrix, got shape {x.shape}")
+    dtype = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    return apply(_MULTINOMIAL, (x,), {"num_samples": int(num_samples), "dtype": dtype._np,
+                                      "seed": seed})

@@ -1,0 +1,99 @@
+"""Complex numbers from parts and back (``tf.complex``, ``tf.math.angle``).
+
+``real``, ``imag``, ``conj`` and ``abs`` live with the element-wise ops; these rules follow
+TensorFlow's convention for a real loss ``L`` of complex ``z``: the gradient is
+``dL/dx + i dL/dy``.
+"""
+from .._core import dtypes as _dt
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import PRIMITIVES, defjvp, defvjp, primitive
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from . import array_ops as _a
+from . import math_ops as _m
+
+__all__ = ["complex", "angle"]
+
+_PAIR = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+
+
+def _complex_forward(real, imag):
+    return (real + 1j * imag).astype(_PAIR[np.result_type(real, imag)])
+
+
+_COMPLEX = primitive("Complex", _complex_forward, save_inputs=False)
+defvjp(_COMPLEX, lambda g, y, re_shape, im_shape: _m.real(g),
+       lambda g, y, re_shape, im_shape: _m.imag(g))
+
+
+def _complex_jvp(tangents, y, re_shape, im_shape):
+    dre, dim = tangents
+    if dre is None and dim is None:
+        return None
+    like = dre if dre is not None else dim
+    return complex(_m.zeros_like(like) if dre is None else dre,
+                   _m.zeros_like(like) if dim is None else dim)
+
+
+defjvp(_COMPLEX, _complex_jvp)
+
+# Real and Imag are real-linear but not complex-linear: their tangents are the parts of
+# the input's tangent (differentiating their VJPs instead would leak imaginary parts).
+for _name, _part in (("Real", _m.real), ("Imag", _m.imag)):
+    if _name in PRIMITIVES and PRIMITIVES[_name].jvp is None:
+        defjvp(PRIMITIVES[_name], lambda ts, y, x, _part=_part: None if ts[0] is None
+               else _part(ts[0]))
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
+    """``real + i * imag`` (``tf.complex``): float32 parts give complex64, float64 parts
+    complex128. The gradient of each part is the real or imaginary part of the gradient.
+
+    Args:
+        real, imag: float32 or float64 tensors of one dtype (broadcastable shapes).
+
+    Returns:
+        A complex tensor.
+
+    Raises:
+        TypeError: for parts of different or non-floating dtypes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.complex(tf.constant([1.0]), tf.constant([2.0]))
+        <tf.Tensor: shape=(1,), dtype=complex64, numpy=array([1.+2.j], dtype=complex64)>
+    """
+    re = real if isinstance(real, _TensorLike) else convert_to_tensor(real)
+    im = imag if isinstance(imag, _TensorLike) else convert_to_tensor(imag, re.dtype)
+    if re.dtype != im.dtype or re.dtype not in (_dt.float32, _dt.float64):
+        raise TypeError(f"The `real` and `imag` components have incorrect types: "
+                        f"{re.dtype.name} {im.dtype.name}. They must be consistent, and "
+                        "one of [tf.float32, tf.float64]")
+    return apply(_COMPLEX, (re, im))
+
+
+def _angle_rule(g, y, x):
+    # TensorFlow's: -g / (Im(x) + i Re(x)).
+    z = _m.reciprocal(complex(_m.imag(x), _m.real(x)))
+    return _m.negative(_m.multiply(complex(g, _m.zeros_like(g)), z))
+
+
+_ANGLE = primitive("Angle", lambda x: np.angle(x).astype(x.real.dtype))
+defvjp(_ANGLE, _angle_rule)
+
+
+def angle(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The argument of each complex number, in ``[-pi, pi]`` (``tf.math.angle``); for real
+    input ``pi`` where negative, else 0.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.angle(tf.constant([1j, -1 + 0j])).numpy().round(4)
+        array([1.5708, 3.1416])
+    """
+    x = input if isinstance(input, _TensorLike) else convert_to_tensor(input)
+    if x.dtype.is_complex:
+        return apply(_ANGLE, (x,))
+    pi = Tensor(x._value.dtype.type(np.pi))
+    return _a.where(_m.less(x, Tensor(x._value.dtype.type(0))),
+                    _a.broadcast_to(pi, _a.shape(x)), _m.zeros_like(x))

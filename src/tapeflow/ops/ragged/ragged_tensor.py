@@ -1,0 +1,494 @@
+"""RaggedTensor: rows of different lengths, as ``values`` cut by ``row_splits``.
+
+A ragged tensor of ragged rank 1 is a flat ``values`` tensor and an int64 ``row_splits``
+vector: row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``. Deeper raggedness nests:
+``values`` is itself a RaggedTensor. Element-wise work runs on ``flat_values`` with ordinary
+(differentiable) ops; only the partition is bookkeeping.
+"""
+from ..._core import dtypes as _dt
+from ..._core.backend import np
+from ..._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
+from .. import array_ops as _a
+from .. import composite_dispatch as _composite
+from .. import math_ops as _m
+
+__all__ = ["RaggedTensor", "constant", "map_flat_values"]
+
+
+def _int64(x):
+    t = x if isinstance(x, _TensorLike) else convert_to_tensor(np.asarray(x, np.int64))
+    return t if t.dtype == _dt.int64 else _m.cast(t, _dt.int64)
+
+
+class RaggedTensor(metaclass=_TFNamedType):
+    """A tensor whose rows have different lengths (``tf.RaggedTensor``).
+
+    Made with :func:`tf.ragged.constant` or the ``from_*`` factories, never directly.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> rt = tf.ragged.constant([[1, 2], [3], [], [4, 5, 6]])
+        >>> rt
+        <tf.RaggedTensor [[1, 2], [3], [], [4, 5, 6]]>
+        >>> rt.shape, rt.row_lengths().numpy()
+        (TensorShape([4, None]), array([2, 1, 0, 3]))
+    """
+
+    __slots__ = ("_values", "_row_splits")
+    _tf_path = "tensorflow.python.ops.ragged.ragged_tensor.RaggedTensor"
+
+    def __init__(self, values, row_splits, internal=False):
+        if not internal:
+            raise ValueError("RaggedTensor constructor is private; please use one of the "
+                             "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
+        self._values = values
+        self._row_splits = row_splits
+
+    # ------------------------------------------------------------------ factories
+
+    @classmethod
+    def from_row_splits(cls, values, row_splits, name=None, validate=True):
+        """Rows ``values[row_splits[i]:row_splits[i + 1]]``.
+
+        Raises:
+            tf.errors.InvalidArgumentError: if ``row_splits`` does not start at 0, decreases,
+                or does not end at ``len(values)``.
+        """
+        values = values if isinstance(values, (RaggedTensor, _TensorLike)) else \
+            convert_to_tensor(values)
+        splits = _int64(row_splits)
+        s = splits._value
+        n = values.nrows()._value if isinstance(values, RaggedTensor) else \
+            values._value.shape[0]
+        if validate:
+            why = ("zero" if s.ndim != 1 or s.size == 0 or s[0] != 0 else
+                   "monotonic" if np.any(np.diff(s) < 0) else
+                   "Final value of ragged splits must match the length the corresponding "
+                   "values" if s[-1] != n else None)
+            if why is not None:
+                from ..._core import errors
+                raise errors.InvalidArgumentError(
+                    None, None, "Arguments to from_row_splits do not form a valid "
+                    f"RaggedTensor:{why}.  ")
+        return cls(values, splits, internal=True)
+
+    @classmethod
+    def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        """Rows of the given lengths, in order."""
+        lengths = _int64(row_lengths)
+        splits = np.concatenate([[0], np.cumsum(lengths._value)]).astype(np.int64)
+        return cls.from_row_splits(values, splits, validate=validate)
+
+    @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        """Row ``value_rowids[j]`` holds ``values[j]`` (ids sorted)."""
+        ids = _int64(value_rowids)._value
+        n = int(nrows) if nrows is not None else (int(ids[-1]) + 1 if ids.size else 0)
+        lengths = np.bincount(ids, minlength=n).astype(np.int64)
+        return cls.from_row_lengths(values, lengths, validate=validate)
+
+    @classmethod
+    def from_row_starts(cls, values, row_starts, name=None, validate=True):
+        starts = _int64(row_starts)._value
+        if not isinstance(values, (RaggedTensor, _TensorLike)):
+            values = convert_to_tensor(values)
+        n = values.shape[0] if not isinstance(values, RaggedTensor) else int(
+            values.nrows()._value)
+        return cls.from_row_splits(values, np.append(starts, n), validate=validate)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None,
+                               validate=True):
+        result = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None,
+                                validate=True):
+        result = flat_values
+        for lengths in reversed(list(nested_row_lengths)):
+            result = cls.from_row_lengths(result, lengths, validate=validate)
+        return result
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None):
+        """Rows of a dense ``[rows, cols, ...]`` tensor, cut at ``lengths`` or where only
+        ``padding`` remains."""
+        t = tensor if isinstance(tensor, _TensorLike) else convert_to_tensor(tensor)
+        v = t._value
+        rows, cols = v.shape[0], v.shape[1]
+        if lengths is not None:
+            lens = np.asarray(_int64(lengths)._value)
+        elif padding is not None:
+            pad = np.asarray(padding._value if isinstance(padding, _TensorLike) else padding)
+            keep = ~np.all((v == pad).reshape(rows, cols, -1), axis=2)
+            lens = np.array([(np.flatnonzero(r)[-1] + 1) if r.any() else 0 for r in keep],
+                            np.int64)
+        else:
+            lens = np.full(rows, cols, np.int64)
+        mask = np.arange(cols)[None, :] < lens[:, None]
+        values = _a.boolean_mask(t, Tensor(mask))
+        return cls.from_row_lengths(values, lens)
+
+    # ------------------------------------------------------------------ structure
+
+    @property
+    def values(self):
+        return self._values
+
+    @property
+    def row_splits(self) -> Tensor:
+        return self._row_splits
+
+    @property
+    def flat_values(self):
+        v = self._values
+        while isinstance(v, RaggedTensor):
+            v = v._values
+        return v
+
+    @property
+    def nested_row_splits(self) -> tuple:
+        out = [self._row_splits]
+        v = self._values
+        while isinstance(v, RaggedTensor):
+            out.append(v._row_splits)
+            v = v._values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self) -> int:
+        return len(self.nested_row_splits)
+
+    @property
+    def dtype(self):
+        return self.flat_values.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        inner = self._values.shape
+        return TensorShape([self._row_splits._value.shape[0] - 1, None] + list(inner)[1:])
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.shape.rank
+
+    def row_lengths(self, axis=1, name=None) -> Tensor:
+        s = self._row_splits._value
+        return Tensor(np.diff(s))
+
+    def row_starts(self, name=None) -> Tensor:
+        return Tensor(self._row_splits._value[:-1])
+
+    def row_limits(self, name=None) -> Tensor:
+        return Tensor(self._row_splits._value[1:])
+
+    def nrows(self, out_type=None, name=None) -> Tensor:
+        n = np.int64(self._row_splits._value.shape[0] - 1)
+        return Tensor(n if out_type is None else _dt.as_dtype(out_type)._np.type(n))
+
+    def value_rowids(self, name=None) -> Tensor:
+        return Tensor(np.repeat(np.arange(len(self._row_splits._value) - 1, dtype=np.int64),
+                                np.diff(self._row_splits._value)))
+
+    def nested_row_lengths(self, name=None) -> tuple:
+        return tuple(Tensor(np.diff(s._value)) for s in self.nested_row_splits)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None) -> Tensor:
+        """The shape of the smallest dense tensor holding every row (int64)."""
+        dims = [len(self._row_splits._value) - 1]
+        lens = np.diff(self._row_splits._value)
+        dims.append(int(lens.max()) if lens.size else 0)
+        if isinstance(self._values, RaggedTensor):
+            inner = self._values.bounding_shape()._value.tolist()
+            dims[1] = max(dims[1], 0)
+            dims.extend(inner[1:])
+        else:
+            dims.extend(self._values._value.shape[1:])
+        out = np.array(dims, np.int64)
+        return Tensor(out if axis is None else out[axis])
+
+    def with_values(self, new_values) -> "RaggedTensor":
+        return RaggedTensor(new_values, self._row_splits, internal=True)
+
+    def with_flat_values(self, new_values) -> "RaggedTensor":
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    # ------------------------------------------------------------------ conversion
+
+    def to_tensor(self, default_value=None, name=None, shape=None) -> Tensor:
+        """The rows padded with ``default_value`` (zero, or ``b''`` for strings) into a
+        dense tensor (differentiable with respect to the values).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> print(tf.ragged.constant([[1, 2], [3]]).to_tensor().numpy())
+            [[1 2]
+             [3 0]]
+        """
+        values = self._values
+        if isinstance(values, RaggedTensor):
+            values = values.to_tensor(default_value)
+        dims = [len(self._row_splits._value) - 1]
+        lens = np.diff(self._row_splits._value)
+        width = int(lens.max()) if lens.size else 0
+        if shape is not None:
+            want = list(TensorShape(shape))
+            dims = [dims[0] if want[0] is None else want[0]]
+            width = width if want[1] is None else want[1]
+        inner = values._value.shape[1:]
+        rows = self.value_rowids()._value
+        cols = np.arange(values._value.shape[0]) - self._row_splits._value[:-1][rows] \
+            if rows.size else np.zeros(0, np.int64)
+        keep = (rows < dims[0]) & (cols < width)
+        idx = np.stack([rows[keep], cols[keep]], axis=1).astype(np.int64)
+        out_shape = (dims[0], width) + tuple(inner)
+        if default_value is None:
+            fill = np.zeros(out_shape, values._value.dtype) if values.dtype != _dt.string \
+                else np.full(out_shape, b"", object)
+        else:
+            fill = np.full(out_shape, np.asarray(
+                default_value._value if isinstance(default_value, _TensorLike)
+                else default_value), values._value.dtype)
+        # A gather, as TensorFlow's: a Variable of values gets an IndexedSlices gradient.
+        picked = _a.gather(values, Tensor(np.flatnonzero(keep).astype(np.int32)))
+        base = Tensor(fill)
+        if values.dtype == _dt.string:
+            out = np.array(fill, copy=True)
+            out[tuple(idx.T)] = picked._value
+            return Tensor(out)
+        return _a.tensor_scatter_nd_update(base, Tensor(idx.reshape(-1, 2)), picked)
+
+    def to_list(self) -> list:
+        """The rows as nested Python lists."""
+        values = self._values.to_list() if isinstance(self._values, RaggedTensor) else \
+            self._values._value.tolist()
+        s = self._row_splits._value.tolist()
+        return [values[s[i]:s[i + 1]] for i in range(len(s) - 1)]
+
+    def numpy(self):
+        """The rows as NumPy arrays: an object array of rows when their lengths differ,
+        else one array (as TensorFlow's ``numpy()``)."""
+        values = self._values.numpy() if isinstance(self._values, RaggedTensor) else \
+            np.asarray(self._values._value)
+        s = self._row_splits._value.tolist()
+        rows = [values[s[i]:s[i + 1]] for i in range(len(s) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if any(len(r) != len(rows[0]) for r in rows):
+            out = np.empty(len(rows), object)
+            for i, r in enumerate(rows):
+                out[i] = r
+            return out
+        return np.array(rows)
+
+    # ------------------------------------------------------------------ indexing
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            key = (key,)
+        first, rest = key[0], key[1:]
+        s = self._row_splits._value
+        if isinstance(first, _TensorLike):
+            first = int(first._value)
+        if isinstance(first, (int, np.integer)):
+            n = len(s) - 1
+            i = int(first) + n if first < 0 else int(first)
+            if not 0 <= i < n:
+                from ..._core import errors
+                raise errors.InvalidArgumentError(
+                    None, None, f"slice index {first} of dimension 0 out of bounds.")
+            if isinstance(self._values, RaggedTensor):
+                row = self._values[int(s[i]):int(s[i + 1])]
+            else:
+                row = _a.strided_slice_getitem(self._values, slice(int(s[i]), int(s[i + 1])))
+            return row[rest] if rest else row
+        if isinstance(first, slice):
+            rows = range(len(s) - 1)[first]
+            if not rows:
+                picked = RaggedTensor.from_row_lengths(self._values[0:0] if isinstance(
+                    self._values, RaggedTensor) else _a.strided_slice_getitem(
+                        self._values, slice(0, 0)), np.zeros(0, np.int64))
+            else:
+                starts, limits = s[:-1][first], s[1:][first]
+                if rows.step == 1:
+                    values = self._values[int(starts[0]):int(limits[-1])] if isinstance(
+                        self._values, RaggedTensor) else _a.strided_slice_getitem(
+                            self._values, slice(int(starts[0]), int(limits[-1])))
+                    picked = RaggedTensor.from_row_lengths(values, limits - starts)
+                else:
+                    idx = np.concatenate([np.arange(a, b) for a, b in zip(starts, limits)]
+                                         ).astype(np.int64)
+                    picked = RaggedTensor.from_row_lengths(
+                        _a.gather(self._values, Tensor(idx)), limits - starts)
+            if not rest:
+                return picked
+            inner = rest[0]
+            if isinstance(inner, slice):
+                pieces, lens = [], []
+                ps = picked._row_splits._value
+                for i in range(len(ps) - 1):
+                    sel = np.arange(ps[i], ps[i + 1])[inner]
+                    pieces.append(sel)
+                    lens.append(sel.size)
+                idx = np.concatenate(pieces).astype(np.int64) if pieces else \
+                    np.zeros(0, np.int64)
+                out = RaggedTensor.from_row_lengths(_a.gather(picked._values, Tensor(idx)),
+                                                    np.array(lens, np.int64))
+                return out
+        raise TypeError(f"Unsupported index for a RaggedTensor: {key!r}")
+
+    # ------------------------------------------------------------------ printing
+
+    def __str__(self):
+        # TensorFlow's text: NumPy's array printing of numpy(), every element by str.
+        with np.printoptions(formatter={"all": _formatter}):
+            return f"<tf.RaggedTensor {_formatter(self.numpy())}>"
+
+    __repr__ = __str__
+
+    def __iter__(self):
+        return (self[i] for i in range(int(self.nrows()._value)))
+
+    def __bool__(self):
+        raise TypeError("RaggedTensor may not be used as a boolean.")
+
+    __hash__ = None
+
+
+def _formatter(x):
+    if isinstance(x, np.ndarray):
+        if x.size != 0:
+            return np.array2string(x, separator=", ")
+        return repr(x.tolist())
+    return str(x)
+
+
+def _same_partition(a, b):
+    sa, sb = a.nested_row_splits, b.nested_row_splits
+    return len(sa) == len(sb) and all(
+        x._value.shape == y._value.shape and np.array_equal(x._value, y._value)
+        for x, y in zip(sa, sb))
+
+
+def _elementwise(fn, reflected=False):
+    def op(self, other):
+        if isinstance(other, RaggedTensor):
+            if not _same_partition(self, other):
+                from ..._core import errors
+                raise errors.InvalidArgumentError(
+                    None, None, "Inputs must have identical ragged splits")
+            other = other.flat_values
+        elif isinstance(other, _TensorLike) and other._value.ndim > 0:
+            raise ValueError("Only scalars and RaggedTensors of the same row partition "
+                             "combine with a RaggedTensor here.")
+        flat = self.flat_values
+        out = fn(other, flat) if reflected else fn(flat, other)
+        return self.with_flat_values(out)
+    return op
+
+
+def _unary(fn):
+    def op(self):
+        return self.with_flat_values(fn(self.flat_values))
+    return op
+
+
+for _name, _fn in (("add", _m.add), ("sub", _m.subtract), ("mul", _m.multiply),
+                   ("truediv", _m.divide), ("floordiv", _m.floordiv), ("mod", _m.floormod),
+                   ("pow", _m.pow)):
+    setattr(RaggedTensor, f"__{_name}__", _elementwise(_fn))
+    setattr(RaggedTensor, f"__r{_name}__", _elementwise(_fn, reflected=True))
+for _name, _fn in (("lt", _m.less), ("le", _m.less_equal), ("gt", _m.greater),
+                   ("ge", _m.greater_equal), ("eq", _m.equal), ("ne", _m.not_equal),
+                   ("and", _m.logical_and), ("or", _m.logical_or)):
+    setattr(RaggedTensor, f"__{_name}__", _elementwise(_fn))
+RaggedTensor.__neg__ = _unary(_m.negative)
+RaggedTensor.__abs__ = _unary(_m.abs)
+RaggedTensor.__invert__ = _unary(_m.logical_not)
+
+
+_composite.register(ragged=RaggedTensor)
+
+
+def _infer(pylist, depth=0):
+    """The ragged depth of a nested list: how many levels have lists of unequal length."""
+    if not isinstance(pylist, (list, tuple)):
+        return 0
+    inner = [_infer(x, depth + 1) for x in pylist]
+    return 1 + (max(inner) if inner else 0)
+
+
+def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
+             row_splits_dtype=_dt.int64):
+    """A RaggedTensor from a nested Python list (``tf.ragged.constant``).
+
+    Args:
+        pylist: nested lists whose leaves are scalars (numbers, bools or strings).
+        dtype: optional element dtype (default inferred as ``tf.constant`` does).
+        ragged_rank: how many dimensions are ragged (default: all but the innermost
+            scalars, i.e. ``depth - 1``).
+
+    Returns:
+        A RaggedTensor of rank ``depth``.
+
+    Raises:
+        ValueError: if the leaves sit at different depths.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.ragged.constant([[1.5], [2.0, 3.0]])
+        <tf.RaggedTensor [[1.5], [2.0, 3.0]]>
+    """
+    depth = _infer(pylist)
+    if depth < 1:
+        return convert_to_tensor(pylist, dtype)
+    ragged_rank = depth - 1 if ragged_rank is None else int(ragged_rank)
+    if ragged_rank == 0:
+        return convert_to_tensor(pylist, dtype)
+    splits_levels = []
+    level = list(pylist)
+    for _ in range(ragged_rank):
+        splits = [0]
+        flat = []
+        for row in level:
+            if not isinstance(row, (list, tuple)):
+                raise ValueError("all scalar values must have the same nesting depth")
+            flat.extend(row)
+            splits.append(len(flat))
+        splits_levels.append(np.array(splits, np.int64))
+        level = flat
+    if any(isinstance(x, (list, tuple)) for x in level) and not all(
+            isinstance(x, (list, tuple)) for x in level):
+        raise ValueError("all scalar values must have the same nesting depth")
+    if not level and dtype is None:
+        values = Tensor(np.zeros((0,), np.float32))
+    else:
+        values = convert_to_tensor(level, dtype)
+    return RaggedTensor.from_nested_row_splits(values, [Tensor(s) for s in splits_levels])
+
+
+def map_flat_values(op, *args, **kwargs):
+    """``op`` applied to the flat values of the RaggedTensor arguments, which keep their
+    row partition (``tf.ragged.map_flat_values``).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.ragged.map_flat_values(tf.square, tf.ragged.constant([[1, 2], [3]]))
+        <tf.RaggedTensor [[1, 4], [9]]>
+    """
+    ragged = [a for a in list(args) + list(kwargs.values()) if isinstance(a, RaggedTensor)]
+    if not ragged:
+        return op(*args, **kwargs)
+    first = ragged[0]
+    args = [a.flat_values if isinstance(a, RaggedTensor) else a for a in args]
+    kwargs = {k: v.flat_values if isinstance(v, RaggedTensor) else v
+              for k, v in kwargs.items()}
+    return first.with_flat_values(op(*args, **kwargs))

@@ -1,0 +1,282 @@
+"""Stateless random ops (``tf.random.stateless_*``): the same seed gives the same numbers.
+
+TensorFlow's own streams: its seed scrambling, Philox4x32-10 and its transformations
+(``philox.py``), so ``stateless_normal([3], seed=[1, 2])`` equals TensorFlow's (normals to
+within float32 rounding of ``sin``/``cos``/``log``). Each draw is a primitive with the seed
+as its input.
+"""
+from .._core import dtypes as _dt
+from .._core import errors
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import nondifferentiable
+from .._core.tensor import _TensorLike, convert_to_tensor
+from . import math_ops as _m
+from . import philox
+from ._helpers import shape_tuple
+
+__all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
+           "stateless_categorical", "split", "fold_in", "bits", "uniform_ints", "full_ints"]
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def bits(kind, key, counter, n, np_dtype):
+    """``n`` draws of ``kind`` (uniform, normal, truncated) as ``np_dtype``, from
+    ``key``/``counter``, as TensorFlow's kernels compute them."""
+    double = np_dtype == np.float64
+    if kind == "uniform":
+        out = philox.uniform_double(key, counter, n) if double else \
+            philox.uniform_float(key, counter, n)
+    elif kind == "normal":
+        out = philox.normal_double(key, counter, n) if double else \
+            philox.normal_float(key, counter, n)
+    else:
+        out = philox.truncated_normal_float(key, counter, n)
+    return out.astype(np_dtype, copy=False)
+
+
+def full_ints(key, counter, n, np_dtype):
+    """``n`` integers over the whole range of ``np_dtype`` (32- or 64-bit)."""
+    if np.dtype(np_dtype).itemsize == 4:
+        return philox.philox(key, counter, -(-n // 4))[:n].view(np_dtype)
+    w = philox.philox(key, counter, -(-n // 2)).astype(np.uint64)
+    return ((w[1::2] << np.uint64(32)) | w[0::2])[:n].view(np_dtype)
+
+
+def uniform_ints(key, counter, n, lo, hi, np_dtype):
+    """``n`` integers in ``[lo, hi)``: ``lo + bits % (hi - lo)``, as TensorFlow."""
+    span = int(hi) - int(lo)
+    wide = np.dtype(np_dtype).itemsize == 8
+    raw = full_ints(key, counter, n, np.uint64 if wide else np.uint32)
+    return (int(lo) + (raw % np.uint64(span) if wide else raw % np.uint32(span))
+            .astype(np.int64)).astype(np_dtype)
+
+
+def _seed_words(seed):
+    s = np.asarray(seed).reshape(-1).tolist()
+    return philox.key_counter_from_seed(s[0], s[1])
+
+
+def _stateless_forward(seed, shape, kind, dtype, lo=None, hi=None):
+    key, counter = _seed_words(seed)
+    n = int(np.prod(shape)) if shape else 1
+    if kind == "int":
+        out = uniform_ints(key, counter, n, lo, hi, dtype)
+    elif kind == "full":
+        out = full_ints(key, counter, n, dtype)
+    else:
+        out = bits(kind, key, counter, n, dtype)
+    return out.reshape(shape)
+
+
+_STATELESS = nondifferentiable("StatelessRandomV2", _stateless_forward)
+
+
+def _seed(seed):
+    s = seed if isinstance(seed, _TensorLike) else convert_to_tensor(seed)
+    if s._value.shape != (2,):
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"seed must have shape [2], not {list(s._value.shape)}",
+                              "StatelessRandomGetKeyCounter")
+    if s._value.dtype.kind not in "iu":
+        raise TypeError(f"seed must be an int32 or int64 tensor, got {s.dtype.name}")
+    return s
+
+
+def _draw(shape, seed, kind, dtype, **attrs):
+    shape = shape_tuple(shape)
+    return apply(_STATELESS, (_seed(seed),), dict(shape=shape, kind=kind,
+                                                  dtype=dtype._np, **attrs))
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, name=None,
+                      alg="auto_select"):
+    """Uniform samples in ``[minval, maxval)``, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_uniform`` (the same numbers).
+
+    Args:
+        shape: the output shape.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        minval, maxval: the range (``maxval`` defaults to 1 for floats; for integer
+            dtypes both are required, or both ``None`` for the full range).
+        dtype: float16/32/64, int32/int64, uint32/uint64.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Raises:
+        ValueError: for an integer dtype with only one of ``minval``/``maxval``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_uniform([3], seed=[1, 2]).numpy()
+        array([0.8440604 , 0.19204533, 0.9962232 ], dtype=float32)
+    """
+    dtype = _dt.as_dtype(dtype)
+    if dtype.is_integer:
+        if minval is None and maxval is None:
+            return _draw(shape, seed, "full", dtype)
+        if minval is None or maxval is None:
+            raise ValueError("For integer `dtype` argument "
+                             f"{dtype!r}, argument `minval` and `maxval` must be both None "
+                             f"or not None. Got `minval`={minval} and `maxval`={maxval}.")
+        if dtype.name.startswith("uint"):
+            raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. For unsigned "
+                             "integer dtype, argument `minval` and `maxval` must be None.")
+        lo, hi = (int(v._value) if isinstance(v, _TensorLike) else int(v)
+                  for v in (minval, maxval))
+        if hi <= lo:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  f"Need minval < maxval, got {lo} >= {hi}",
+                                  "StatelessRandomUniformIntV2")
+        return _draw(shape, seed, "int", dtype, lo=lo, hi=hi)
+    if dtype.name not in _FLOATS:
+        raise ValueError(f"Invalid dtype {dtype!r}: a float or integer dtype is needed")
+    u = _draw(shape, seed, "uniform", dtype)
+    maxval = 1 if maxval is None else maxval
+    lo, hi = (v if isinstance(v, _TensorLike) else convert_to_tensor(v, dtype)
+              for v in (minval, maxval))
+    return _m.add(_m.multiply(u, _m.subtract(hi, lo)), lo)
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None,
+                     alg="auto_select"):
+    """Normal samples ``mean + stddev * z``, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_normal`` (the same numbers).
+
+    Args:
+        shape: the output shape.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        mean, stddev: scalars or tensors broadcastable to ``shape`` (differentiable).
+        dtype: float16/32/64.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_normal([2], seed=[1, 2]).numpy().round(5)
+        array([0.54411, 0.20738], dtype=float32)
+    """
+    dtype = _dt.as_dtype(dtype)
+    z = _draw(shape, seed, "normal", dtype)
+    return _affine(z, mean, stddev, dtype)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32,
+                               name=None, alg="auto_select"):
+    """Normal samples within two standard deviations, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_truncated_normal`` (the same numbers).
+
+    Args:
+        shape: the output shape.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        mean, stddev: scalars or tensors broadcastable to ``shape``.
+        dtype: float16/32/64.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``, every value within ``mean +- 2 stddev``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.stateless_truncated_normal([100], seed=[3, 4])
+        >>> bool(tf.reduce_all(tf.abs(x) < 2.0))
+        True
+    """
+    dtype = _dt.as_dtype(dtype)
+    z = _draw(shape, seed, "truncated", dtype)
+    return _affine(z, mean, stddev, dtype)
+
+
+def _affine(z, mean, stddev, dtype):
+    m, s = (v if isinstance(v, _TensorLike) else convert_to_tensor(v, dtype)
+            for v in (mean, stddev))
+    return _m.add(_m.multiply(z, s), m)
+
+
+def _categorical_forward(logits, seed, num_samples, dtype):
+    key, counter = _seed_words(seed)
+    return categorical_rows(key, counter, logits, num_samples, dtype)
+
+
+def categorical_rows(key, counter, logits, num_samples, np_dtype):
+    """TensorFlow's multinomial sampler: per row, a cumulative sum of ``exp(logit - max)``
+    in float64 and one uniform double (two words) per sample, rows drawn in turn."""
+    batch, classes = logits.shape
+    out = np.empty((batch, num_samples), np_dtype)
+    need = batch * num_samples * 2
+    words = philox.philox(key, counter, -(-need // 4))
+    u = philox._to_double(words[0:need:2], words[1:need:2]).reshape(batch, num_samples) \
+        if need else np.zeros((batch, num_samples))
+    for b in range(batch):
+        row = logits[b].astype(np.float64)
+        finite = np.isfinite(row)
+        top = row[finite].max() if finite.any() else np.finfo(np.float64).min
+        cdf = np.cumsum(np.where(finite, np.exp(row - top), 0.0))
+        out[b] = np.searchsorted(cdf, u[b] * cdf[-1], side="right")
+    return out
+
+
+_CATEGORICAL = nondifferentiable("StatelessMultinomial", _categorical_forward)
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=_dt.int64, name=None):
+    """Class indices drawn from ``softmax(logits)`` per row, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_categorical`` (the same numbers).
+
+    Args:
+        logits: ``[batch, num_classes]`` float tensor (unnormalised log-probabilities).
+        num_samples: how many draws per row.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        dtype: int32 or int64 (default).
+
+    Returns:
+        A ``[batch, num_samples]`` integer tensor.
+
+    Raises:
+        ValueError: if ``logits`` is not 2-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> logits = tf.math.log([[0.1, 0.9]])
+        >>> tf.random.stateless_categorical(logits, 5, seed=[7, 1]).shape
+        TensorShape([1, 5])
+    """
+    x = logits if isinstance(logits, _TensorLike) else convert_to_tensor(logits)
+    if x._value.ndim != 2:
+        raise ValueError(f"logits should be a matrix, got shape {x.shape}")
+    return apply(_CATEGORICAL, (x, _seed(seed)),
+                 {"num_samples": int(num_samples), "dtype": _dt.as_dtype(dtype)._np})
+
+
+def split(seed, num=2, alg="auto_select"):
+    """``num`` new seeds drawn from ``seed`` (``tf.random.split``): a ``[num, 2]`` tensor of
+    ``seed``'s dtype, TensorFlow's numbers.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.split(tf.constant([1, 2]), 3).shape
+        TensorShape([3, 2])
+    """
+    s = _seed(seed)
+    return stateless_uniform([int(num), 2], s, minval=None, maxval=None, dtype=s.dtype)
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """A new seed from ``seed`` and an integer ``data`` (``tf.random.fold_in``):
+    ``[draw, data]`` as TensorFlow makes it.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.fold_in(tf.constant([1, 2]), 5).shape
+        TensorShape([2])
+    """
+    from . import array_ops as _a
+    d = data if isinstance(data, _TensorLike) else convert_to_tensor(data)
+    first = stateless_uniform([], _seed(seed), minval=None, maxval=None, dtype=d.dtype)
+    return _a.stack([first, d])
