@@ -4,6 +4,7 @@ The streams differ from TensorFlow's Philox, so seeded values are reproducible w
 tapeflow but not equal to TensorFlow's.
 """
 from .._core import dtypes as _dt
+from .._core import errors
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike
 from ._helpers import shape_tuple
@@ -42,6 +43,11 @@ def _rng(seed):
     return rng
 
 
+def _check_dims(shape, op):
+    from .array_ops import check_dims
+    check_dims(shape, op)
+
+
 def _value(v):
     return v._value if isinstance(v, _TensorLike) else v
 
@@ -60,6 +66,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     """
     dtype = _dt.as_dtype(dtype)
     shape = shape_tuple(shape)
+    _check_dims(shape, "RandomStandardNormal")
     out = _rng(seed).standard_normal(shape) * _value(stddev) + _value(mean)
     return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
 
@@ -96,9 +103,15 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        _check_dims(shape, "RandomUniformInt")
+        lo, hi = _value(minval), _value(maxval)
+        if np.any(np.asarray(lo) >= np.asarray(hi)):
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  f"Need minval < maxval, got {lo} >= {hi}", "RandomUniformInt")
         out = rng.integers(_value(minval), _value(maxval), size=shape)
     else:
         hi = 1.0 if maxval is None else _value(maxval)
+        _check_dims(shape, "RandomUniform")
         out = rng.random(shape) * (hi - _value(minval)) + _value(minval)
     return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
 
