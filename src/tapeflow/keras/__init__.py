@@ -14,9 +14,9 @@ from . import (
                regularizers,
                utils,
 )
-from .layers import Input
+from .layers import Input, InputSpec
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "optimizers", "regularizers", "utils", "Input",
-           "Model", "Sequential"]
+           "InputSpec", "Model", "Sequential"]

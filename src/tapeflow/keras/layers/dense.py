@@ -1,8 +1,10 @@
 """Dense: ``activation(inputs @ kernel + bias)``."""
+from ..._core.backend import np
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import initializers as _init
+from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["Dense"]
@@ -24,8 +26,8 @@ class Dense(Layer):
         name, trainable, dtype, input_shape: as for ``Layer``.
 
     Raises:
-        ValueError: for a non-positive ``units``, or an input whose last dimension differs
-            from the one the layer was built for.
+        ValueError: for ``units`` that is not a positive int, an input of rank < 2, or
+            one whose last dimension differs from the one the layer was built for.
 
     >>> import tapeflow as tf
     >>> layer = tf.keras.layers.Dense(3, kernel_initializer='ones')
@@ -39,12 +41,12 @@ class Dense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        units = int(units)
-        if units <= 0:
+        if not isinstance(units, (int, np.integer)) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units}")
-        self.units = units
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.units = int(units)
+        self.input_spec = InputSpec(min_ndim=2)
         self.activation = _act.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = _init.get(kernel_initializer)
@@ -61,6 +63,7 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError("The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.kernel = self.add_weight(shape=(input_dim, self.units), name="kernel",
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,
@@ -73,12 +76,6 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        shape = inputs._value.shape
-        if not shape or shape[-1] != self.kernel._value.shape[0]:
-            raise ValueError(
-                f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
-                f"layer: expected axis -1 of input shape to have value "
-                f"{self.kernel._value.shape[0]}, but received input with shape {shape}")
         rank = inputs._value.ndim
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)

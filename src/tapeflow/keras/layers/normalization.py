@@ -2,6 +2,7 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
+from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
@@ -52,6 +53,8 @@ class BatchNormalization(Layer):
     def build(self, input_shape):
         rank = len(input_shape)
         self._feature_axes = _axes(self.axis, rank)
+        if isinstance(self.axis, int):
+            self.input_spec = InputSpec(ndim=rank, axes={self.axis: input_shape[self.axis]})
         shape = tuple(input_shape[a] for a in self._feature_axes)
         self._broadcast = tuple(input_shape[a] if a in self._feature_axes else 1
                                 for a in range(rank))

@@ -5,6 +5,7 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import initializers as _init
+from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU",
@@ -20,6 +21,9 @@ class _Cell(Layer):
                  use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0,
                  recurrent_dropout=0.0, **kwargs):
+        if units <= 0:
+            raise ValueError("Received an invalid value for argument `units`, expected a "
+                             f"positive integer, got {units}.")
         super().__init__(**kwargs)
         if dropout or recurrent_dropout:
             raise NotImplementedError("tapeflow's recurrent cells have no dropout yet")
@@ -207,6 +211,7 @@ class SimpleRNN(RNN):
                              recurrent_initializer=recurrent_initializer,
                              bias_initializer=bias_initializer, name="simple_rnn_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self.input_spec = InputSpec(ndim=3)
         self._config = config
 
 
@@ -226,6 +231,7 @@ class LSTM(RNN):
                         bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
                         name="lstm_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self.input_spec = InputSpec(ndim=3)
         self._config = config
 
 
@@ -245,6 +251,7 @@ class GRU(RNN):
                        bias_initializer=bias_initializer, reset_after=reset_after,
                        name="gru_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self.input_spec = InputSpec(ndim=3)
         self._config = config
 
 
