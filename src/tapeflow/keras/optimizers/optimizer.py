@@ -12,6 +12,34 @@ from .._variable import KerasVariable
 __all__ = ["Optimizer"]
 
 
+# Keyword arguments of Keras 3's base optimizer that tapeflow's names as **kwargs.
+_KERAS_KWARGS = {"use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
+                 "gradient_accumulation_steps", "decay"}
+
+
+def _is_number(value):
+    if isinstance(value, _TensorLike):
+        return value._value.ndim == 0 and value._value.dtype.kind in "iuf"
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, bool)
+
+
+def _check_shapes(kept):
+    """TensorFlow's error for a gradient shaped unlike its variable (never a silent
+    broadcast into the variable)."""
+    from ..._core import errors
+    for i, (g, v) in enumerate(kept):
+        gshape = tuple(np.shape(g._value if isinstance(g, _TensorLike) else g))
+        vshape = tuple(v._value.shape)
+        if gshape != vshape:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot update variable with shape [{','.join(map(str, vshape))}] "
+                f"using a Tensor with shape [{','.join(map(str, gshape))}], shapes must be "
+                f"equal. [Op:AssignSubVariableOp] name: \nHint: the gradient for variable "
+                f"{v.name!r} (pair {i} of grads_and_vars) has shape {gshape}, the variable "
+                f"{vshape}.")
+
+
 class Optimizer:
     """Base class of the optimizers (``tf.keras.optimizers.Optimizer``, Keras 3).
 
@@ -25,11 +53,29 @@ class Optimizer:
         name: the optimizer's name (default the class name in snake case).
         weight_decay: optional decoupled weight decay: before each update
             ``w -= w * weight_decay * learning_rate`` (Loshchilov & Hutter 2019).
-        clipnorm, clipvalue, global_clipnorm: optional gradient clipping, as in Keras.
+        clipnorm, clipvalue, global_clipnorm: optional gradient clipping, as in Keras
+            (at most one of them).
+
+    Raises:
+        ValueError: for an unknown keyword argument, more than one clipping argument, or a
+            learning rate that is neither a number nor a callable (Keras's texts).
     """
 
     def __init__(self, learning_rate, name=None, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, **kwargs):
+        unknown = {k: v for k, v in kwargs.items() if k not in _KERAS_KWARGS}
+        if unknown:
+            raise ValueError(f"Argument(s) not recognized: {unknown}")
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be "
+                             f"set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}")
+        if not callable(learning_rate) and not _is_number(learning_rate):
+            raise ValueError(
+                "Argument `learning_rate` should be float, or an instance of "
+                "LearningRateSchedule, or a callable (that takes in the current iteration "
+                "value and returns the corresponding learning rate value). Received instead: "
+                f"learning_rate={learning_rate}")
         self.name = name or _naming.to_snake_case(type(self).__name__)
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.weight_decay = weight_decay
@@ -133,6 +179,7 @@ class Optimizer:
                 ``GradientTape.explain``).
             AttributeError: if a Tensor stands where a Variable is needed (the usual
                 ``w = w - lr * g`` mistake); the message says so.
+            InvalidArgumentError: if a gradient's shape differs from its variable's.
         """
         pairs = list(grads_and_vars)
         if not pairs:
@@ -159,6 +206,7 @@ class Optimizer:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
                           "`loss` argument?", stacklevel=3)
+        _check_shapes(kept)
         values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
         values = self._clip(values)
         rate = self._current_rate()
