@@ -352,8 +352,11 @@ class GradientTape:
             ids.append(i)
             if i in watched:
                 live.append(i)
-        found = backward(self._tape.entries, self._target_grads(target, output_gradients),
-                         live)
+        pairs = self._target_grads(target, output_gradients)
+        if len(live) < len(ids):  # a target that is itself a source gets its seed, watched
+            targets = {t for t, _ in pairs}  # or not, as in TensorFlow
+            live += [i for i in ids if i in targets and i not in watched]
+        found = backward(self._tape.entries, pairs, live)
         out = [found.get(i) for i in ids]
         if unconnected is UnconnectedGradients.ZERO:
             out = [Tensor(np.zeros_like(s._value)) if g is None else g
