@@ -54,6 +54,13 @@ with tf.GradientTape() as t:
     with t.stop_recording():
         t.reset()
 """, "exact"),
+    ("gradient_of_a_source_itself", """
+v = tf.Variable(2.0)
+x = tf.constant(3.0)
+with tf.GradientTape(persistent=True) as t:
+    y = v * 1.0
+print(t.gradient(v, v), t.gradient(x, x), t.gradient([y, v], [v, x]))
+""", "exact"),
     ("reset_inside_context_then_gradient", """
 x = tf.constant(2.0)
 with tf.GradientTape() as t:
@@ -392,6 +399,26 @@ KERAS = [
      "l = tf.keras.layers.Dense(3)\nl(tf.ones((2, 4)))\nl(tf.ones((2, 3)))", "exact"),
     ("dense_none_input", "tf.keras.layers.Dense(3)(None)", "exact"),
     ("dense_string_input", 'tf.keras.layers.Dense(3)("abc")', "exact"),
+    ("dense_string_tensor_input", 'tf.keras.layers.Dense(3)(tf.constant([["a", "b"]]))',
+     "keras"),
+    ("dense_python_list_input", "tf.keras.layers.Dense(3)([[1.0, 2.0]])", "exact"),
+    ("dense_numpy_input_accepted", "print(tf.keras.layers.Dense(3)(np.ones((1, 2))).shape)",
+     "exact"),
+    ("custom_layer_error_in_call", """
+class Boom(tf.keras.layers.Layer):
+    def call(self, x):
+        raise ValueError("boom")
+Boom()(tf.ones((1,)))
+""", "keras"),
+    ("custom_layer_op_error_in_call", """
+class Index(tf.keras.layers.Layer):
+    def call(self, x, training=None):
+        return tf.gather(x, [5])
+Index()(tf.ones((1,)))
+""", "keras"),
+    ("input_spec_repr", 'print(tf.keras.layers.InputSpec(ndim=2, axes={-1: 3}))\n'
+     'l = tf.keras.layers.Dense(3)\nl.build((None, 4))\nprint(l.input_spec)', "exact"),
+    ("input_spec_axis_too_large", "tf.keras.layers.InputSpec(ndim=2, axes={3: 1})", "exact"),
     ("dense_units_negative", "tf.keras.layers.Dense(units=-1)", "exact"),
     ("dense_units_zero", "tf.keras.layers.Dense(units=0)", "exact"),
     ("dense_units_string", 'tf.keras.layers.Dense("a")', "exact"),

@@ -76,6 +76,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if inputs._value.dtype.kind == "O":
+            raise ValueError(f"dtype='{inputs.dtype.name}' is not a valid dtype for Keras type "
+                             "promotion.")
         rank = inputs._value.ndim
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)

@@ -191,6 +191,9 @@ class Optimizer:
     def apply(self, grads, trainable_variables):
         """Update ``trainable_variables`` from ``grads`` (same order). See apply_gradients."""
         grads, variables = list(grads), list(trainable_variables)
+        if len(grads) != len(variables):  # Keras zips and silently drops the extra ones
+            raise ValueError(f"`grads` and `trainable_variables` must have the same length, "
+                             f"got {len(grads)} and {len(variables)}.")
         if not grads:
             return
         for i, v in enumerate(variables):
