@@ -8,6 +8,7 @@ scope, after ``tf.keras.backend.clear_session()`` (layer names restart at ``dens
 
 How a case is compared (its third field):
   ``exact``  the class and the whole message (tapeflow may add ``\\nHint: ...`` lines);
+  ``first_line``  the class and the first line (TensorFlow dumps the op's NodeDef after it);
   ``keras``  Keras re-raised an error from inside ``call()`` with its argument report: the
              class, the first line and the original message's first line (between the
              bold marks; TensorFlow's NodeDef dump after it is not compared);
@@ -344,6 +345,11 @@ SHAPES = [
     ("sparse_softmax_xent_label_shape",
      "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([0, 1, 2]), "
      "logits=tf.ones((2, 4)))", "exact"),
+    ("reduce_duplicate_axes", "tf.reduce_sum(tf.ones((2, 3)), axis=[0, 0])", "exact"),
+    ("reshape_float_shape", "tf.reshape(tf.ones((2, 3)), (2.0, 3))", "first_line"),
+    ("index_too_many_dims", "tf.ones((2, 3))[:, :, 0]", "exact"),
+    ("gather_float_indices", "tf.gather(tf.ones((3,)), [1.0])", "first_line"),
+    ("random_normal_int_dtype", "tf.random.normal((2,), dtype=tf.int32)", "exact"),
     ("stack_axis_out_of_range", "tf.stack([tf.ones((2,)), tf.ones((2,))], axis=3)", "exact"),
     ("mse_shapes", "tf.keras.losses.MeanSquaredError()(tf.ones((2, 3)), tf.ones((2, 4)))",
      "exact"),
@@ -439,6 +445,12 @@ Index()(tf.ones((1,)))
     ("conv2d_channels_change",
      "l = tf.keras.layers.Conv2D(4, 3)\nl(tf.ones((1, 5, 5, 2)))\nl(tf.ones((1, 5, 5, 3)))",
      "exact"),
+    ("conv2d_no_output_position", "tf.keras.layers.Conv2D(4, 3)(tf.ones((1, 2, 5, 1)))",
+     "exact"),
+    ("conv2d_no_output_position_strided",
+     "tf.keras.layers.Conv2D(4, 3, strides=2)(tf.ones((1, 5, 2, 1)))", "exact"),
+    ("conv1d_no_output_position",
+     "tf.keras.layers.Conv1D(4, 3, dilation_rate=2)(tf.ones((1, 4, 5)))", "exact"),
     ("conv1d_rank2_input", "tf.keras.layers.Conv1D(4, 3)(tf.ones((5, 5)))", "exact"),
     ("maxpool2d_rank3_input", "tf.keras.layers.MaxPooling2D()(tf.ones((2, 5, 5)))", "exact"),
     ("maxpool2d_pool_size_zero", "tf.keras.layers.MaxPooling2D(pool_size=0)", "exact"),
@@ -505,6 +517,16 @@ m.compile(optimizer="sgd", loss="mse")
 m.fit(np.ones((4, 2)), np.ones((4, 1)), verbose=0,
       validation_data=(np.ones((2, 2)), np.ones((3, 1))))
 """, "exact"),
+    ("fit_dataset_and_y", """
+m = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+m.compile(optimizer="sgd", loss="mse")
+ds = tf.data.Dataset.from_tensor_slices((np.ones((4, 2)), np.ones((4, 1)))).batch(2)
+m.fit(ds, np.ones((4, 1)), verbose=0)
+""", "exact"),
+    ("dense_unknown_regularizer", 'tf.keras.layers.Dense(3, kernel_regularizer="bogus")',
+     "exact"),
+    ("conv2d_unknown_regularizer", 'tf.keras.layers.Conv2D(3, 2, bias_regularizer="bogus")',
+     "exact"),
     ("compile_unknown_optimizer", """
 m = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 m.compile(optimizer="bogus", loss="mse")

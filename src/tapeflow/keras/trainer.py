@@ -90,7 +90,7 @@ class _Batches:
             if y is not None:
                 raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be "
                                  "passed. Instead, the targets should be included as part of "
-                                 "the dataset `x`.")
+                                 "the tf.data.Dataset.")
             card = self.dataset._cardinality
             self.steps = steps if steps is not None else (card if card >= 0 else None)
             self._fixed_steps, self._iterator = steps, None

@@ -57,6 +57,10 @@ def reshape(tensor, shape, name=None):
     Raises:
         tf.errors.InvalidArgumentError: if the element counts differ.
     """
+    if isinstance(shape, (list, tuple)) and builtins.any(isinstance(d, float) for d in shape):
+        raise errors.InvalidArgumentError(
+            None, None, "Value for attr 'Tshape' of float is not in the list of allowed values: "
+            "int32, int64\n\t; NodeDef: {{node Reshape}} [Op:Reshape]")
     return apply(_RESHAPE, (to_tensor(tensor),), {"shape": shape_tuple(shape)})
 
 
@@ -365,7 +369,11 @@ def _getitem_forward(x, key):
 def _getitem_error(values, attrs, exc):
     (x,) = values
     key = attrs["key"]
-    for i, k in enumerate(k for k in key if k is not None and k is not Ellipsis):
+    used = [k for k in key if k is not None and k is not Ellipsis]
+    if len(used) > np.ndim(x):
+        return errors.InvalidArgumentError, (
+            f"Index out of range using input dim {np.ndim(x)}; input has only {np.ndim(x)} dims")
+    for i, k in enumerate(used):
         if isinstance(k, int) and i < np.ndim(x):
             size = np.shape(x)[i]
             if not -size <= k < size:
@@ -456,6 +464,12 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     p = to_tensor(params)
     i = to_tensor(indices)
+    if i._value.dtype.kind not in "iu":
+        from ._helpers import tf_type_name
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'Tindices' of {tf_type_name(i._value.dtype)} is not in "
+            "the list of allowed values: int16, int32, int64\n\t; NodeDef: {{node GatherV2}} "
+            "[Op:GatherV2]")
     if batch_dims:
         nb = int(batch_dims)
         nb = nb + i._value.ndim if nb < 0 else nb

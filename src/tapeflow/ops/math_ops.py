@@ -554,6 +554,9 @@ def _reducer(prim, kinds=None):
         try:
             ax = norm_axis(axis, x._value.ndim)
         except ValueError as err:
+            if "duplicate" in str(err):  # TensorFlow's check of an axis list ends at [Op:]
+                raise errors.InvalidArgumentError(None, None,
+                                                  f"{err} [Op:{op_name}]") from None
             raise errors.op_error(errors.InvalidArgumentError, str(err), op_name) from None
         return apply(prim, (x,), {"axis": ax, "keepdims": bool(keepdims)})
 

@@ -48,6 +48,14 @@ def _check_dims(shape, op):
     check_dims(shape, op)
 
 
+def _check_float(mean, dtype):
+    """TensorFlow's error for a normal draw of a non-float dtype (it converts ``mean``)."""
+    if not (dtype.is_floating or dtype.is_complex):
+        from .._core.tensor import _C_NAMES
+        raise TypeError(f"Cannot convert {_value(mean)!r} to EagerTensor of dtype "
+                        f"{_C_NAMES.get(dtype.name, dtype.name)}")
+
+
 def _value(v):
     return v._value if isinstance(v, _TensorLike) else v
 
@@ -65,6 +73,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
         A Tensor of ``shape`` and ``dtype``.
     """
     dtype = _dt.as_dtype(dtype)
+    _check_float(mean, dtype)
     shape = shape_tuple(shape)
     _check_dims(shape, "RandomStandardNormal")
     out = _rng(seed).standard_normal(shape) * _value(stddev) + _value(mean)
@@ -74,6 +83,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Normal samples, redrawn beyond two standard deviations (``tf.random.truncated_normal``)."""
     dtype = _dt.as_dtype(dtype)
+    _check_float(mean, dtype)
     shape = shape_tuple(shape)
     rng = _rng(seed)
     z = rng.standard_normal(shape)

@@ -4,12 +4,27 @@ from ...ops import math_ops as _m
 from ...ops import nn_conv_ops as _conv
 from .. import activations as _act
 from .. import initializers as _init
+from .. import regularizers as _reg
 from ..utils.argument_validation import standardize_padding, standardize_tuple
 from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D",
            "AveragePooling2D"]
+
+
+def _check_output_size(input_shape, kernel_shape, dilation, strides, padding):
+    """Keras's error when a 'valid' convolution would leave no output position."""
+    if padding != "valid":
+        return
+    spatial = input_shape[1:-1]
+    for n, k, d, s in zip(spatial, kernel_shape, dilation, strides):
+        if n is not None and (n - d * (k - 1) - 1) // s + 1 <= 0:
+            dil = "[" + " ".join(str(v) for v in dilation) + "]"
+            raise ValueError(
+                "Computed output size would be zero or negative. Received `inputs shape="
+                f"{tuple(input_shape)}`, `kernel shape={tuple(kernel_shape)}`, `dilation_rate="
+                f"{dil}`, `strides={tuple(strides)}`, `padding={padding}`.")
 
 
 def _pair(value):
@@ -66,13 +81,16 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
-        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        self.kernel_regularizer = _reg.get(kernel_regularizer)
+        self.bias_regularizer = _reg.get(bias_regularizer)
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel = None
         self.bias = None
 
     def build(self, input_shape):
         self.input_spec = InputSpec(min_ndim=4, axes={-1: input_shape[-1]})
+        _check_output_size(input_shape, self.kernel_size + (input_shape[-1], self.filters),
+                           self.dilation_rate, self.strides, self.padding)
         self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
                                       initializer=self.kernel_initializer, name="kernel",
                                       regularizer=self.kernel_regularizer,
@@ -155,6 +173,9 @@ class Conv1D(Conv2D):
     def build(self, input_shape):
         self.input_spec = InputSpec(min_ndim=3, axes={-1: input_shape[-1]})
         k = self.kernel_size[1]
+        _check_output_size(input_shape, (k, input_shape[-1], self.filters),
+                           self.dilation_rate[1:], self.strides[1:],
+                           "causal" if self._causal else self.padding)
         self.kernel = self.add_weight(shape=(k, input_shape[-1], self.filters), name="kernel",
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer)

@@ -4,6 +4,7 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import initializers as _init
+from .. import regularizers as _reg
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -53,8 +54,8 @@ class Dense(Layer):
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
-        self.kernel_regularizer = kernel_regularizer
-        self.bias_regularizer = bias_regularizer
+        self.kernel_regularizer = _reg.get(kernel_regularizer)
+        self.bias_regularizer = _reg.get(bias_regularizer)
         self.kernel = None
         self.bias = None
 
