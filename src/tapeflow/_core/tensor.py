@@ -334,8 +334,10 @@ def _array_from_python(value, dtype):
             return arr.astype(np.complex128)
         if kind in "US":
             return _bytes(arr)
-        if kind == "O":
-            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        if kind == "O":  # numbers only (checked above): ints beyond int64, maybe floats
+            if any(isinstance(v, float) for v in arr.ravel()):
+                return arr.astype(np.float32)
+            raise ValueError(_OUT_OF_RANGE)
         return arr
     if not isinstance(value, (list, tuple, float, int, complex, str, bytes)):
         _unsupported(value)
