@@ -456,6 +456,14 @@ Index()(tf.ones((1,)))
      "tf.keras.layers.Conv2D(4, 3, strides=2)(tf.ones((1, 5, 2, 1)))", "exact"),
     ("conv1d_no_output_position",
      "tf.keras.layers.Conv1D(4, 3, dilation_rate=2)(tf.ones((1, 4, 5)))", "exact"),
+    ("conv2d_on_symbolic_rank3_input",
+     "tf.keras.layers.Conv2D(4, 3)(tf.keras.Input((5, 5)))", "exact"),
+    ("functional_dense_width_changes", """
+inputs = tf.keras.Input((3,))
+hidden = tf.keras.layers.Dense(2, name="h")
+hidden(tf.ones((1, 4)))
+hidden(inputs)
+""", "exact"),
     ("conv1d_rank2_input", "tf.keras.layers.Conv1D(4, 3)(tf.ones((5, 5)))", "exact"),
     ("maxpool2d_rank3_input", "tf.keras.layers.MaxPooling2D()(tf.ones((2, 5, 5)))", "exact"),
     ("maxpool2d_pool_size_zero", "tf.keras.layers.MaxPooling2D(pool_size=0)", "exact"),

@@ -305,6 +305,8 @@ class Layer:
 
     def __call__(self, inputs, *args, **kwargs):
         if _symbolic.is_symbolic(inputs):
+            if self.input_spec is not None:  # with the batch axis as None, as Keras shows it
+                assert_input_compatibility(self.input_spec, inputs, self.name)
             return _symbolic.symbolic_call(self, inputs, kwargs)
         if not self._allow_non_tensor_positional_args:
             _check_positional((inputs,) + args)
