@@ -51,6 +51,7 @@ class Conv2D(Layer):
     """
 
     _cast_kinds = "fiub"
+    _numeric_only = True
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,

@@ -37,6 +37,7 @@ class Dense(Layer):
     """
 
     _cast_kinds = "fiub"
+    _numeric_only = True
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
@@ -77,9 +78,6 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        if inputs._value.dtype.kind == "O":
-            raise ValueError(f"dtype='{inputs.dtype.name}' is not a valid dtype for Keras type "
-                             "promotion.")
         rank = inputs._value.ndim
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)

@@ -118,6 +118,8 @@ class Layer:
     _cast_kinds = "f"
     # What the first argument of a call must be (an InputSpec, a list of them, or None).
     input_spec = None
+    # Layers that compute in floats refuse string inputs, as Keras's type promotion does.
+    _numeric_only = False
     # Keras refuses Python values (lists, floats, strings) as positional call arguments.
     _allow_non_tensor_positional_args = False
 
@@ -330,6 +332,10 @@ class Layer:
                 kwargs["training"] = training
             _training_stack.append(training)
             try:
+                if self._numeric_only and isinstance(inputs, _TensorLike) \
+                        and inputs._value.dtype.kind == "O":
+                    raise ValueError(f"dtype='{inputs.dtype.name}' is not a valid dtype for "
+                                     "Keras type promotion.")
                 out = self.call(inputs, *args, **kwargs)
             except Exception as e:  # noqa: BLE001 - re-raised with Keras's call report
                 raise _with_call_info(e, self, (inputs,) + args, kwargs) from None

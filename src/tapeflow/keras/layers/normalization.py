@@ -40,6 +40,9 @@ class BatchNormalization(Layer):
         center, scale: whether to learn ``beta`` / ``gamma``.
     """
 
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones", **kwargs):
@@ -101,6 +104,9 @@ class LayerNormalization(Layer):
         epsilon: added to the variance (1e-3).
         center, scale: whether to learn ``beta`` / ``gamma``.
     """
+
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):

@@ -16,6 +16,8 @@ class _Cell(Layer):
     """A cell maps ``(x_t, states) -> (output_t, new_states)``; subclasses set the gates."""
 
     _gates = 1
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
                  use_bias=True, kernel_initializer="glorot_uniform",
@@ -165,6 +167,9 @@ class RNN(Layer):
         return_state: also return the final states (a list ``[output, *states]``).
         go_backwards: run over the sequence in reverse.
     """
+
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, **kwargs):
