@@ -228,6 +228,38 @@ with tf.GradientTape() as t:
     y = x * x
 print(t.gradient(y, x, output_gradients=tf.constant(3.0)))
 """, "exact"),
+    ("forward_accumulator_reentered", """
+x = tf.constant(1.0)
+with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+    y = x * 2.0
+    with acc:
+        pass
+""", "exact"),
+    ("forward_accumulator_jvp_of_float", """
+x = tf.constant(1.0)
+with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+    y = x * 2.0
+acc.jvp(3.0)
+""", "exact"),
+    ("forward_accumulator_unknown_unconnected", """
+x = tf.constant(1.0)
+with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+    y = x * 2.0
+acc.jvp(y, unconnected_gradients="bogus")
+""", "exact"),
+    ("forward_accumulator_tangent_dtype", """
+tf.autodiff.ForwardAccumulator(tf.constant([1.0, 2.0]), tf.constant([1, 2]))
+""", "exact"),
+    ("custom_gradient_too_many_gradients", """
+@tf.custom_gradient
+def f(x):
+    return x * 2.0, lambda dy: (dy, dy)
+x = tf.constant(1.0)
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = f(x)
+t.gradient(y, x)
+""", "exact"),
     ("batch_jacobian_scalar_target", """
 x = tf.constant([[1.0, 2.0]])
 with tf.GradientTape() as t:
