@@ -581,6 +581,14 @@ m.fit(ds, np.ones((4, 1)), verbose=0)
      "exact"),
     ("conv2d_unknown_regularizer", 'tf.keras.layers.Conv2D(3, 2, bias_regularizer="bogus")',
      "exact"),
+    ("sparse_accuracy_shapes", "tf.keras.metrics.SparseCategoricalAccuracy().update_state("
+     "[0, 1, 2], tf.ones((2, 3)))", "exact"),
+    ("categorical_accuracy_shapes", "tf.keras.metrics.CategoricalAccuracy().update_state("
+     "tf.ones((3, 3)), tf.ones((2, 3)))", "exact"),
+    ("accuracy_shapes", "tf.keras.metrics.Accuracy().update_state([1, 2, 3], [1, 2])",
+     "exact"),
+    ("binary_accuracy_shapes",
+     "tf.keras.metrics.BinaryAccuracy().update_state([1, 0, 1], [0.3, 0.8])", "exact"),
     ("compile_unknown_optimizer", """
 m = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 m.compile(optimizer="bogus", loss="mse")

@@ -167,24 +167,37 @@ def _squeeze_last(a, b):
     return a
 
 
+def _equal(a, b):
+    """``a == b`` element-wise, with TensorFlow's Equal error for shapes that do not
+    broadcast (NumPy's would be a ValueError)."""
+    try:
+        np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:
+        from .._core import errors
+        dims = lambda x: "[" + ",".join(str(d) for d in np.shape(x)) + "]"  # noqa: E731
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"Incompatible shapes: {dims(a)} vs. {dims(b)}", "Equal") from None
+    return a == b
+
+
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where ``argmax(y_pred, -1)`` equals the integer label, else 0.0 (float32)."""
     t, p = _np(y_true), _np(y_pred)
     if t.ndim == p.ndim and t.shape[-1] == 1:
         t = t[..., 0]
-    return Tensor((np.argmax(p, -1) == t).astype(np.float32))
+    return Tensor(_equal(t, np.argmax(p, -1)).astype(np.float32))
 
 
 def categorical_accuracy(y_true, y_pred):
     """1.0 where the argmaxes of one-hot labels and predictions agree, else 0.0."""
     t, p = _np(y_true), _np(y_pred)
-    return Tensor((np.argmax(p, -1) == np.argmax(t, -1)).astype(np.float32))
+    return Tensor(_equal(np.argmax(t, -1), np.argmax(p, -1)).astype(np.float32))
 
 
 def accuracy(y_true, y_pred):
     """1.0 where ``y_true == y_pred`` element-wise, else 0.0."""
     t, p = _np(y_true), _np(y_pred)
-    return Tensor((t == p).astype(np.float32))
+    return Tensor(_equal(t, p).astype(np.float32))
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
@@ -192,7 +205,7 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
     t, p = _np(y_true), _np(y_pred)
     t = _squeeze_last(t, p) if t.ndim == p.ndim + 1 else t
     p = _squeeze_last(p, t) if p.ndim == t.ndim + 1 else p
-    return Tensor(((p > threshold) == (t > 0.5)).astype(np.float32).mean(-1))
+    return Tensor(_equal(t > 0.5, p > threshold).astype(np.float32).mean(-1))
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
