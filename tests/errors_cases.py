@@ -589,6 +589,8 @@ m.fit(ds, np.ones((4, 1)), verbose=0)
      "exact"),
     ("binary_accuracy_shapes",
      "tf.keras.metrics.BinaryAccuracy().update_state([1, 0, 1], [0.3, 0.8])", "exact"),
+    ("mean_metric_of_a_string", 'tf.keras.metrics.Mean().update_state("1.5")', "exact"),
+    ("sum_metric_of_strings", 'tf.keras.metrics.Sum().update_state(["1", "2"])', "exact"),
     ("compile_unknown_optimizer", """
 m = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 m.compile(optimizer="bogus", loss="mse")

@@ -30,6 +30,20 @@ def _np(x):
     return x._value if isinstance(x, _TensorLike) else np.asarray(x)
 
 
+def _numbers(x, dtype):
+    """``x`` as a NumPy array of ``dtype``; strings raise TensorFlow's Cast error (NumPy
+    would parse ``"1.5"`` silently)."""
+    v = _np(x)
+    if v.dtype.kind in "USO":
+        from .._core import errors
+        from .._core.dtypes import as_dtype
+        name = {"float32": "float", "float64": "double"}.get(as_dtype(dtype).name,
+                                                            as_dtype(dtype).name)
+        raise errors.op_error(errors.UnimplementedError,
+                              f"Cast string to {name} is not supported", "Cast")
+    return v.astype(dtype)
+
+
 class Metric:
     """Base class: ``update_state(...)`` accumulates, ``result()`` reads, ``reset_state()``
     clears; calling the metric updates it and returns the result (``tf.keras.metrics.Metric``).
@@ -93,7 +107,7 @@ class Sum(Metric):
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
-        v = _np(values).astype(self._dtype._np)
+        v = _numbers(values, self._dtype._np)
         if sample_weight is not None:
             v = v * np.broadcast_to(_np(sample_weight).astype(v.dtype), v.shape)
         self.total._value = self.total._value + v.sum(dtype=v.dtype)
@@ -128,7 +142,7 @@ class Mean(Metric):
             sample_weight: optional weights broadcastable to ``values``.
         """
         dt = self._dtype._np
-        v = _np(values).astype(dt)
+        v = _numbers(values, dt)
         if sample_weight is None:
             total, count = v.sum(dtype=dt), dt.type(v.size)
         else:
