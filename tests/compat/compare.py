@@ -39,12 +39,8 @@ TIMEOUT_S = 120
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
 XFAIL = {
-    "custom_fit_train_step": "fit does not call an overridden train_step with Keras 3's "
-                             "(x, y) tuple yet",
     "strings_ragged_sparse": "tf.strings, tf.ragged and tf.sparse are not implemented yet",
     "indexed_slices": "gather's gradient is a dense Tensor, not tf.IndexedSlices",
-    "tf_function_basics": "tf.function tracing semantics (trace-time print, tracing count, "
-                          "concrete functions) are in progress",
     "keras_generative_layers": "LeakyReLU, Conv2DTranspose, UpSampling2D, ZeroPadding2D and "
                                "model.summary() are not implemented yet",
     "type_names": "type names as TensorFlow prints them (EagerTensor, ResourceVariable, "
