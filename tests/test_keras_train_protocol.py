@@ -103,5 +103,5 @@ def test_compile_metrics_before_and_after_building():
 
 def test_fit_before_compile_raises():
     model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
-    with pytest.raises(RuntimeError, match="compile"):
+    with pytest.raises(ValueError, match=r"You must call `compile\(\)` before using the model"):
         model.fit(np.ones((2, 2)), np.ones((2, 1)), verbose=0)
