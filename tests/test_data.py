@@ -159,5 +159,5 @@ def test_shard_reduce_and_get_single_element():
     assert int(Dataset.from_tensors(7).get_single_element()) == 7
     with pytest.raises(tf.errors.InvalidArgumentError):
         ds.get_single_element()
-    with pytest.raises(ValueError):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Index must be between 0 and 1"):
         ds.shard(2, 2)

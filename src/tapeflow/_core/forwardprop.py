@@ -62,6 +62,8 @@ class ForwardAccumulator:
             self._tangents[p._id] = t
 
     def __enter__(self):
+        if self._recording:
+            raise ValueError("Accumulator is already recording.")
         dispatch.push_tape(self._tape)
         self._recording = True
         return self
@@ -81,13 +83,25 @@ class ForwardAccumulator:
 
         Returns:
             Tangents packed like ``primals``.
+
+        Raises:
+            AttributeError: for a leaf of ``primals`` that is not a Tensor (TensorFlow's
+                first line, then a hint).
+            ValueError: for an unknown ``unconnected_gradients``.
         """
-        from .tape import UnconnectedGradients, _check_unconnected
-        unconnected = _check_unconnected(unconnected_gradients)
+        from .tape import UnconnectedGradients
+        try:
+            unconnected = UnconnectedGradients(getattr(unconnected_gradients, "value",
+                                                       unconnected_gradients))
+        except ValueError:
+            raise ValueError(f"{unconnected_gradients!r} is not a valid "
+                             "UnconnectedGradients") from None
         flat = nest.flatten(primals)
         for p in flat:
             if not isinstance(p, _TensorLike):
-                raise ValueError(f"Expected a Tensor or Variable, got {p!r}")
+                raise AttributeError(
+                    f"'{type(p).__name__}' object has no attribute '_id'\nHint: the `primals` "
+                    f"of ForwardAccumulator.jvp must be Tensors or Variables, got {p!r}.")
         self._resolve({p._id: p._value.shape for p in flat})
         out = []
         for p in flat:

@@ -215,8 +215,8 @@ def _source_ids(flat_sources, watched):
     ids = []
     for s in flat_sources:
         if not isinstance(s, _TensorLike):
-            raise ValueError(f"Argument `sources` should be a list or nested structure of "
-                             f"Tensors or Variables, but received {s!r}.")
+            from .tape import _not_a_tensor
+            raise _not_a_tensor(s, "sources", "jacobian")
         ok = s._value.dtype.kind in "fcV" and s._id in watched
         ids.append(s._id if ok else None)
     return ids
@@ -309,10 +309,6 @@ def batch_jacobian(gtape, target, source, unconnected, use_pfor=True, stats=None
     from .tape import UnconnectedGradients
     tshape = target._value.shape
     sshape = source._value.shape
-    if not tshape or not sshape or tshape[0] != sshape[0]:
-        raise ValueError(
-            f"Need first dimension of target shape ({target.shape}) and source shape "
-            f"({source.shape}) to match.")
     b = tshape[0]
     m = int(np.prod(tshape[1:])) if len(tshape) > 1 else 1
     dtype = target._value.dtype

@@ -26,6 +26,69 @@ _CONSUMED = ("A non-persistent GradientTape can only be used to compute one set 
              "gradients (or jacobians)")
 
 
+def _not_a_tensor(value, arg, method="gradient"):
+    """The error TensorFlow raises for a leaf of ``arg`` that is not a Tensor or Variable.
+
+    TensorFlow's text comes from where its code first touches the value (``as_dtype``, the
+    ``_id`` of a tensor); tapeflow keeps that first line and adds a hint naming ``arg``.
+    """
+    hint = (f"\nHint: `{arg}` of GradientTape.{method} must be Tensors or Variables (or a "
+            f"nested structure of them), but received {value!r} of type "
+            f"{type(value).__name__!r}.")
+    if value is None or isinstance(value, str):
+        return TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
+                         f"TensorFlow DType.{hint}")
+    if isinstance(value, np.ndarray):
+        return AttributeError(f"'numpy.ndarray' object has no attribute '_id'{hint}")
+    return AttributeError(f"'{type(value).__name__}' object has no attribute 'dtype'{hint}")
+
+
+def _shape_of(value, arg, method):
+    """``value.shape`` as TensorFlow reads it in jacobian/batch_jacobian, naming ``arg``."""
+    if isinstance(value, _TensorLike):
+        return value._value.shape
+    raise AttributeError(
+        f"'{type(value).__name__}' object has no attribute 'shape': the `{arg}` of "
+        f"GradientTape.{method} must be a single Tensor or Variable, but received "
+        f"{value!r}.")
+
+
+def _output_gradient(og, t, k):
+    """``output_gradients[k]`` checked against ``target[k]``: TensorFlow's class
+    (InvalidArgumentError from the first op of the sweep), a message naming the argument."""
+    from .errors import InvalidArgumentError
+    v = t._value
+    g = convert_to_tensor(og) if not isinstance(og, _TensorLike) else og
+    if g._value.dtype != v.dtype:
+        if isinstance(og, _TensorLike):
+            raise InvalidArgumentError(
+                None, None, f"output_gradients[{k}] has dtype {g.dtype.name} but target[{k}] "
+                f"has dtype {t.dtype.name}: they must be the same.")
+        g = convert_to_tensor(og, dtype=t.dtype)
+    if g._value.shape != v.shape:
+        try:  # TensorFlow accepts one that broadcasts to the target (a scalar)
+            g = Tensor(np.broadcast_to(g._value, v.shape).copy())
+        except ValueError:
+            raise InvalidArgumentError(
+                None, None, f"Shape of output_gradients[{k}] {g.shape} does not match the "
+                f"shape of target[{k}] {t.shape}.") from None
+    return g
+
+
+def _check_batch_ranks(tshape, sshape):
+    """batch_jacobian's shape checks, in TensorFlow's order and words."""
+    if not tshape:
+        raise IndexError("list index out of range\nHint: the `target` of "
+                         "GradientTape.batch_jacobian must have rank >= 2 (batch first); "
+                         "it is a scalar.")
+    for shape in (tshape, sshape):
+        if len(shape) < 2:
+            raise ValueError(f"Shape {tuple(shape)} must have rank at least 2")
+    if tshape[0] != sshape[0]:
+        raise ValueError(f"Need first dimension of target shape ({tuple(tshape)}) and source "
+                         f"shape ({tuple(sshape)}) to match.")
+
+
 class UnconnectedGradients(enum.Enum):
     """What ``gradient`` returns for a source the target does not depend on.
 
@@ -158,9 +221,11 @@ class GradientTape:
         """A context in which ops are not recorded on this tape.
 
         Raises:
-            RuntimeError: if the tape is not recording.
+            RuntimeError: if the tape was never entered or has been used up.
+            ValueError: if the tape is not recording (outside its ``with`` block, or
+                already inside ``stop_recording``).
         """
-        if not self._recording:
+        if self._tape is None:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop_tape()
         shadow = _explain.start_shadow(self._tape)
@@ -171,13 +236,15 @@ class GradientTape:
             self._push_tape()
 
     def reset(self):
-        """Forget everything recorded so far, as if the block had just been entered."""
-        was_recording = self._recording
-        if was_recording:
-            self._pop_tape()
+        """Forget everything recorded so far, as if the block had just been entered.
+
+        Raises:
+            ValueError: if the tape is not recording (outside its ``with`` block or inside
+                ``stop_recording``), as in TensorFlow.
+        """
+        self._pop_tape()
         self._tape = None
-        if was_recording:
-            self._push_tape()
+        self._push_tape()
 
     def watched_variables(self) -> tuple:
         """The variables this tape watches, in the order they were created (as TensorFlow)."""
@@ -214,8 +281,8 @@ class GradientTape:
             target: a Tensor or Variable, or a nested structure of them; several targets
                 are summed.
             sources: a Tensor or Variable, or a nested structure (list, tuple, dict) of them.
-            output_gradients: optional upstream gradients, one per target (``None`` means
-                ones), each shaped like its target.
+            output_gradients: optional upstream gradients, one per target, each shaped
+                like its target (or a scalar, broadcast) and of its dtype.
             unconnected_gradients: ``UnconnectedGradients.NONE`` (or ``'none'``) or
                 ``ZERO`` (``'zero'``): what an unconnected source gets.
 
@@ -225,8 +292,13 @@ class GradientTape:
 
         Raises:
             RuntimeError: on a second call to a non-persistent tape.
-            ValueError: for an unknown ``unconnected_gradients``, or output gradients
-                that do not match the targets.
+            ValueError: for an unknown ``unconnected_gradients``, or a number of output
+                gradients other than the number of targets (TensorFlow silently drops
+                the extra ones).
+            InvalidArgumentError: for an output gradient whose shape or dtype differs
+                from its target's.
+            TypeError, AttributeError: for a target or source that is not a Tensor or
+                Variable (TensorFlow's classes and first lines).
         """
         unconnected = _check_unconnected(unconnected_gradients)
         self._begin_gradient()
@@ -249,25 +321,19 @@ class GradientTape:
         pairs = []
         for k, t in enumerate(flat_targets):
             if not isinstance(t, _TensorLike):
-                raise TypeError(f"Argument `target` should be a list or nested structure of "
-                                f"Tensors, Variables or CompositeTensors to be "
-                                f"differentiated, but received {t!r}.")
+                if target is None:
+                    raise TypeError("Argument `target` should be a list or nested structure "
+                                    "of Tensors, Variables or CompositeTensors to be "
+                                    "differentiated, but received None.")
+                raise _not_a_tensor(t, "target")
             v = t._value
             if v.dtype.kind not in "fcV":
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", t.dtype)
-            og = None if flat_og is None else flat_og[k]
-            if og is None:
+            if flat_og is None:
                 g = Tensor(v.dtype.type(1) if v.ndim == 0 else np.ones(v.shape, v.dtype))
             else:
-                g = convert_to_tensor(og, dtype=t.dtype)
-                if g._value.shape != v.shape:
-                    try:  # TensorFlow accepts one that broadcasts to the target (a scalar)
-                        g = Tensor(np.broadcast_to(g._value, v.shape).copy())
-                    except ValueError:
-                        raise ValueError(
-                            f"Shape of output_gradients[{k}] {g.shape} does not match the "
-                            f"shape of target[{k}] {t.shape}.") from None
+                g = _output_gradient(flat_og[k], t, k)
             pairs.append((t._id, g))
         return pairs
 
@@ -277,8 +343,7 @@ class GradientTape:
         live = []
         for s in flat_sources:
             if not isinstance(s, _TensorLike):
-                raise ValueError(f"Argument `sources` should be a list or nested structure "
-                                 f"of Tensors or Variables, but received {s!r}.")
+                raise _not_a_tensor(s, "sources")
             if s._value.dtype.kind not in "fcV":
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", s.dtype)
@@ -288,8 +353,11 @@ class GradientTape:
             ids.append(i)
             if i in watched:
                 live.append(i)
-        found = backward(self._tape.entries, self._target_grads(target, output_gradients),
-                         live, keep_sparse=True)
+        pairs = self._target_grads(target, output_gradients)
+        if len(live) < len(ids):  # a target that is itself a source gets its seed, watched
+            targets = {t for t, _ in pairs}  # or not, as in TensorFlow
+            live += [i for i in ids if i in targets and i not in watched]
+        found = backward(self._tape.entries, pairs, live, keep_sparse=True)
         out = [found.get(i) for i in ids]
         if unconnected is UnconnectedGradients.ZERO:
             out = [Tensor(np.zeros_like(s._value)) if g is None else g
@@ -375,6 +443,8 @@ class GradientTape:
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
         self._check_pfor(experimental_use_pfor)
+        if target is None or isinstance(target, (list, tuple, dict, float, int)):
+            _shape_of(target, "target", "jacobian")
         self._begin_gradient()
         flat_sources = nest.flatten(sources)
         result = jacobians.jacobian(self, target, flat_sources, unconnected,
@@ -397,12 +467,21 @@ class GradientTape:
             TensorFlow.
 
         Raises:
-            ValueError: if the first dimensions of target and source differ.
+            ValueError: if target or source has rank < 2 or their first dimensions
+                differ (TensorFlow's texts).
+            IndexError: for a scalar target, as TensorFlow.
+            AttributeError: for a target or source that is not a Tensor or Variable.
             RuntimeError: as in :meth:`jacobian`.
         """
         from . import jacobians
         unconnected = _check_unconnected(unconnected_gradients)
-        self._check_pfor(experimental_use_pfor)
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the "
+                "batch_jacobian with eager execution enabled and  with experimental_use_pfor "
+                "set to False.")
+        _check_batch_ranks(_shape_of(target, "target", "batch_jacobian"),
+                           _shape_of(source, "source", "batch_jacobian"))
         self._begin_gradient()
         result = jacobians.batch_jacobian(self, target, source, unconnected,
                                           bool(experimental_use_pfor))

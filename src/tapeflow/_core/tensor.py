@@ -384,6 +384,8 @@ def _array_from_python(value, dtype):
             dtype = _dt.infer_dtype(value)
             if dtype is _dt.string:
                 return string_value(value.encode() if t is str else value)
+            if t is int and not -2**63 <= value < 2**63:
+                raise ValueError(_OUT_OF_RANGE)
             return dtype._np.type(value)
         if not isinstance(value, (list, tuple)):
             _unsupported(value)
@@ -391,7 +393,11 @@ def _array_from_python(value, dtype):
             arr = np.array(value)
         except ValueError:  # NumPy refuses ragged nesting
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+        except OverflowError:
+            raise ValueError(_OUT_OF_RANGE) from None
         kind = arr.dtype.kind
+        if kind in "USO":
+            _check_leaf_types(value)
         if kind == "f":
             return arr.astype(np.float32) if arr.dtype != np.float32 else arr
         if kind in "iu":
@@ -402,8 +408,10 @@ def _array_from_python(value, dtype):
             return arr.astype(np.complex128)
         if kind in "US":
             return _bytes(arr)
-        if kind == "O":
-            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+        if kind == "O":  # numbers only (checked above): ints beyond int64, maybe floats
+            if any(isinstance(v, float) for v in arr.ravel()):
+                return arr.astype(np.float32)
+            raise ValueError(_OUT_OF_RANGE)
         return arr
     if not isinstance(value, (list, tuple, float, int, complex, str, bytes)):
         _unsupported(value)
@@ -416,6 +424,24 @@ def _array_from_python(value, dtype):
     if dtype is _dt.string:
         return _bytes(arr)
     return arr.astype(np_dtype) if arr.ndim else np_dtype.type(arr[()])
+
+
+_OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
+def _check_leaf_types(value):
+    """TensorFlow's error for a nested list mixing strings, numbers or None."""
+    kinds = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            kinds.add("s" if isinstance(v, (str, bytes)) else
+                      "n" if isinstance(v, (int, float, complex, np.number, np.bool_)) else "x")
+    if len(kinds) > 1 or "x" in kinds:
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
 
 
 def _unsupported(value):

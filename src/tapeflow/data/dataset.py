@@ -14,7 +14,7 @@ import itertools
 
 from .._core import dtypes as _dt
 from .._core.backend import np
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from ..ops import random_ops as _random
 
 __all__ = ["Dataset", "TensorSpec", "INFINITE", "UNKNOWN", "AUTOTUNE"]
@@ -22,6 +22,25 @@ __all__ = ["Dataset", "TensorSpec", "INFINITE", "UNKNOWN", "AUTOTUNE"]
 INFINITE = -1
 UNKNOWN = -2
 AUTOTUNE = -1
+
+
+def _int64(value):
+    """An int64 argument (count, size, index) as TensorFlow converts it, or its error."""
+    if isinstance(value, _TensorLike):
+        value = static_value(value)
+    if value is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                         "(<class 'NoneType'>) to a Tensor.")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+            return int(value)
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
+    return int(value)
+
+
+def _op_error(text, op):
+    from .._core import errors
+    return errors.op_error(errors.InvalidArgumentError, text, op)
 
 
 class TensorSpec:
@@ -169,11 +188,10 @@ class Dataset:
         for a in leaves:
             if np.ndim(a) == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-        sizes = {np.shape(a)[0] for a in leaves}
-        if len(sizes) != 1:
-            raise ValueError("Dimensions of the components must match, got "
-                             f"{sorted(sizes)}")
-        n = sizes.pop()
+        n = np.shape(leaves[0])[0]
+        for a in leaves[1:]:
+            if np.shape(a)[0] != n:
+                raise ValueError(f"Dimensions {n} and {np.shape(a)[0]} are not compatible")
         ds = Dataset._over_indices(arrays, lambda: np.arange(n), n)
         ds._kind = "_TensorSliceDataset"
         return ds
@@ -202,7 +220,7 @@ class Dataset:
         Raises:
             ValueError: for a zero step.
         """
-        r = range(*args)
+        r = range(*(_int64(a) for a in args))
         dtype = _dt.as_dtype(output_type)._np
         values = np.arange(r.start, r.stop, r.step, dtype=dtype)
         ds = Dataset._over_indices(values, lambda: np.arange(len(values)), len(values))
@@ -249,6 +267,11 @@ class Dataset:
         else:
             structure = tuple(datasets)
         parts = _leaves(structure)
+        for d in parts:
+            if not isinstance(d, Dataset):
+                raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) "
+                                "structures of `tf.data.Dataset` objects but encountered "
+                                f"object of type {type(d)}.")
         cards = [d._cardinality for d in parts]
         finite = [c for c in cards if c >= 0]
         card = min(finite) if finite else (UNKNOWN if UNKNOWN in cards else INFINITE)
@@ -279,11 +302,15 @@ class Dataset:
                 first one.
 
         Raises:
-            ValueError: for a buffer size below 1.
+            tf.errors.InvalidArgumentError: for a buffer size below 1 (other than -2,
+                ``tf.data.UNKNOWN_CARDINALITY``), as TensorFlow.
         """
-        buffer_size = int(buffer_size)
-        if buffer_size < 1 and buffer_size != AUTOTUNE:
-            raise ValueError("buffer_size must be greater than zero.")
+        buffer_size = _int64(buffer_size)
+        if buffer_size == UNKNOWN:  # TensorFlow's UNKNOWN_CARDINALITY: the whole dataset
+            buffer_size = np.iinfo(np.int64).max
+        if buffer_size < 1:
+            raise _op_error("buffer_size must be greater than zero or UNKNOWN_CARDINALITY",
+                            "ShuffleDatasetV3")
         rng_box = [_seeded_rng(seed)]
         first_state = rng_box[0].bit_generator.state
 
@@ -335,11 +362,12 @@ class Dataset:
             unless ``drop_remainder``).
 
         Raises:
-            ValueError: for a batch size below 1.
+            tf.errors.InvalidArgumentError: for a batch size below 1.
+            TypeError: for a batch size that is not an integer.
         """
-        batch_size = int(batch_size)
+        batch_size = _int64(batch_size)
         if batch_size < 1:
-            raise ValueError("batch_size must be greater than zero.")
+            raise _op_error("Batch size must be greater than zero.", "BatchDatasetV2")
         card = self._cardinality
         if card >= 0:
             card = card // batch_size if drop_remainder else -(-card // batch_size)
@@ -394,7 +422,13 @@ class Dataset:
         A tuple element is passed as separate arguments (``map_func(x, y)``), anything else
         as one. ``map_func`` works on Tensors with tapeflow ops and returns a tensor or a
         nested structure of them (a list is read as a tuple).
+
+        Raises:
+            ValueError: if ``map_func`` is not callable.
         """
+        if not callable(map_func):
+            raise ValueError(f"Argument `func` must be a callable. Received func={map_func} "
+                             f"(of type {type(map_func)})")
         parent = self._make_iter
 
         def call(element):
@@ -410,12 +444,26 @@ class Dataset:
         return ds
 
     def filter(self, predicate, name=None) -> "Dataset":
-        """Keep the elements for which ``predicate`` (a scalar bool) is True."""
+        """Keep the elements for which ``predicate`` (a scalar bool) is True.
+
+        Raises:
+            ValueError: (on iteration; TensorFlow raises it here, when it traces
+                ``predicate``) if ``predicate`` returns anything but a scalar bool.
+        """
         parent = self._make_iter
 
         def keep(element):
             args = _tensors(element)
             out = predicate(*args) if type(element) is tuple else predicate(args)
+            if isinstance(out, _TensorLike):
+                dtype, shape = out.dtype, tuple(out.shape)
+            else:
+                value = np.asarray(out)
+                dtype, shape = _dt.FROM_NUMPY.get(value.dtype, _dt.int64), value.shape
+            if dtype != _dt.bool or shape:
+                spec = TensorSpec(shape, dtype)
+                raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` "
+                                 f"scalar tensor, but its return type is {spec}.")
             return bool(out)
 
         ds = Dataset(lambda: (e for e in parent() if keep(e)),
@@ -425,7 +473,7 @@ class Dataset:
 
     def repeat(self, count=None, name=None) -> "Dataset":
         """Repeat the dataset ``count`` times (forever for ``None`` or -1)."""
-        count = None if count is None or int(count) < 0 else int(count)
+        count = None if count is None or _int64(count) < 0 else _int64(count)
         parent = self._make_iter
         card = self._cardinality
         if count is None:
@@ -448,7 +496,7 @@ class Dataset:
 
     def take(self, count, name=None) -> "Dataset":
         """The first ``count`` elements (all of them for -1)."""
-        count = int(count)
+        count = _int64(count)
         if count < 0:
             return self
         card = self._cardinality
@@ -464,7 +512,7 @@ class Dataset:
 
     def skip(self, count, name=None) -> "Dataset":
         """All but the first ``count`` elements."""
-        count = int(count)
+        count = _int64(count)
         card = self._cardinality
         if card >= 0:
             card = max(card - count, 0) if count >= 0 else 0
@@ -500,11 +548,15 @@ class Dataset:
         """Every ``num_shards``-th element starting at ``index`` (one worker's share).
 
         Raises:
-            ValueError: unless ``0 <= index < num_shards``.
+            tf.errors.InvalidArgumentError: unless ``0 <= index < num_shards``.
         """
-        num_shards, index = int(num_shards), int(index)
-        if num_shards < 1 or not 0 <= index < num_shards:
-            raise ValueError(f"Invalid shard: num_shards={num_shards}, index={index}")
+        num_shards, index = _int64(num_shards), _int64(index)
+        if num_shards < 1:
+            raise _op_error("Number of shards must be greater than zero (currently "
+                            f"num_shards = {num_shards}).", "ShardDataset")
+        if not 0 <= index < num_shards:
+            raise _op_error(f"Index must be between 0 and {num_shards - 1} (currently index = "
+                            f"{index}).", "ShardDataset")
         card = self._cardinality
         if card >= 0:
             card = (card - index + num_shards - 1) // num_shards
@@ -544,7 +596,14 @@ class Dataset:
         return _tensors(items[0])
 
     def prefetch(self, buffer_size=None, name=None) -> "Dataset":
-        """The same dataset: tapeflow computes eagerly, there is nothing to overlap."""
+        """The same dataset: tapeflow computes eagerly, there is nothing to overlap.
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a buffer size below -1 (-1 is AUTOTUNE).
+        """
+        if buffer_size is not None and _int64(buffer_size) < -1:
+            raise _op_error("buffer_size must be >= 0 or set buffer_size to be -1 for "
+                            "auto-tuning", "PrefetchDataset")
         return self
 
     def cache(self, filename="", name=None) -> "Dataset":

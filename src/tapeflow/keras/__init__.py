@@ -17,9 +17,9 @@ from . import (
                utils,
 )
 from ._variable import KerasVariable as Variable
-from .layers import Input
+from .layers import Input, InputSpec
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",
-           "saving", "utils", "Input", "Model", "Sequential", "Variable"]
+           "saving", "utils", "Input", "InputSpec", "Model", "Sequential", "Variable"]

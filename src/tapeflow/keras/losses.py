@@ -98,6 +98,10 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     if target.ndim != y_pred.ndim - 1:
         raise ValueError("Argument `output` must have rank (ndim) `target.ndim - 1`. "
                          f"Received: target.shape={target.shape}, output.shape={y_pred.shape}")
+    if tuple(target.shape) != tuple(y_pred.shape)[:-1]:
+        raise ValueError("Arguments `target` and `output` must have the same shape up until "
+                         f"the last dimension: target.shape={target.shape}, "
+                         f"output.shape={y_pred.shape}")
     valid = None
     if ignore_class is not None:
         valid = _m.not_equal(target, ignore_class)

@@ -42,6 +42,7 @@ class Model(Trainer, Layer):
         super().__init__(**kwargs)
         self._fn_layers = _graph_layers(outputs)
         self._fn_inputs, self._fn_outputs = inputs, outputs
+        self._allow_non_tensor_positional_args = True  # as Keras's Functional
         self.built = True
         first = _symbolic.flatten(outputs)[0]
         self._output_shape = first.shape

@@ -167,6 +167,18 @@ def class_weight_to_sample_weights(y, class_weight):
     return np.array([class_weight.get(int(k), 1.0) for k in labels], np.float32)
 
 
+def _check_cardinality(arrays):
+    """Keras's error when x, y and sample_weight hold different numbers of samples."""
+    parts = [(label, nest.flatten(a)) for label, a in zip(("x", "y", "sample_weight"), arrays)
+             if a is not None]
+    if len({len(a) for _, flat in parts for a in flat}) > 1:
+        msg = ("Data cardinality is ambiguous. Make sure all arrays contain the same number "
+               "of samples.")
+        for label, flat in parts:
+            msg += f"'{label}' sizes: {', '.join(str(len(a)) for a in flat)}\n"
+        raise ValueError(msg)
+
+
 class _Batches:
     """One epoch of ``(x, y, sample_weight)`` batches from arrays or a Dataset."""
 
@@ -181,12 +193,13 @@ class _Batches:
             if y is not None:
                 raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be "
                                  "passed. Instead, the targets should be included as part of "
-                                 "the dataset `x`.")
+                                 "the tf.data.Dataset.")
             card = self.dataset._cardinality
             self.steps = steps if steps is not None else (card if card >= 0 else None)
             self._fixed_steps, self._iterator = steps, None
             return
         self.arrays = nest.map_structure(_value, (x, y, sample_weight))
+        _check_cardinality(self.arrays)
         self.n = len(nest.flatten(self.arrays[0])[0])
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
@@ -421,7 +434,8 @@ class Trainer:
             The History callback (``history.history`` maps each log to its per-epoch list).
 
         Raises:
-            ValueError: if the model is not compiled (Keras 3's text).
+            ValueError: if the model is not compiled, or ``x``, ``y`` and
+                ``sample_weight`` hold different numbers of samples (Keras's texts).
         """
         self._check_compiled()
         if validation_split and validation_data is None:

@@ -104,7 +104,11 @@ def norm_axis(axis, ndim):
             raise ValueError(f"Invalid reduction dimension ({a} for input with {ndim} "
                              f"dimension(s)")
         out.append(a % ndim if ndim else 0)
-    return tuple(sorted(set(out)))
+    kept = set(out)
+    if len(kept) != len(out):
+        dup = next(a for i, a in enumerate(out) if a in out[:i])
+        raise ValueError(f"Invalid reduction arguments: Axes contains duplicate dimension: {dup}")
+    return tuple(sorted(kept))
 
 
 def shape_tuple(shape):

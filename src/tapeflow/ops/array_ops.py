@@ -57,6 +57,10 @@ def reshape(tensor, shape, name=None):
     Raises:
         tf.errors.InvalidArgumentError: if the element counts differ.
     """
+    if isinstance(shape, (list, tuple)) and builtins.any(isinstance(d, float) for d in shape):
+        raise errors.InvalidArgumentError(
+            None, None, "Value for attr 'Tshape' of float is not in the list of allowed values: "
+            "int32, int64\n\t; NodeDef: {{node Reshape}} [Op:Reshape]")
     return apply(_RESHAPE, (to_tensor(tensor),), {"shape": shape_tuple(shape)})
 
 
@@ -98,14 +102,26 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     """
     x = to_tensor(a)
     n = x._value.ndim
-    perm = tuple(range(n))[::-1] if perm is None else tuple(int(p) % max(n, 1)
-                                                             for p in shape_tuple(perm))
-    if sorted(perm) != list(builtins.range(n)):
-        raise errors.InvalidArgumentError(
-            None, None, f"transpose expects a vector of size {n}. But input(1) is a vector "
-            f"of size {len(perm)} [Op:Transpose]")
+    perm = tuple(range(n))[::-1] if perm is None else _check_perm(shape_tuple(perm), n)
     out = apply(_TRANSPOSE, (x,), {"perm": perm})
     return conj(out) if conjugate else out
+
+
+def _check_perm(perm, n):
+    """``perm`` as a tuple of axes, or TensorFlow's Transpose error for it."""
+    def fail(text):
+        raise errors.InvalidArgumentError(None, None, f"{text} [Op:Transpose]")
+    if len(perm) != n:
+        fail(f"transpose expects a vector of size {n}. But input(1) is a vector of size "
+             f"{len(perm)}")
+    perm = tuple(int(p) + n if int(p) < 0 else int(p) for p in perm)
+    for p in perm:
+        if not 0 <= p < n:
+            fail(f"{p} is out of range [0 .. {n})")
+    for i in builtins.range(n):
+        if i not in perm:
+            fail(f"{i} is missing from {{{','.join(str(p) for p in perm)}}}.")
+    return perm
 
 
 _CONJ = primitive("Conj", np.conj, save_inputs=False)
@@ -251,6 +267,16 @@ def concat(values, axis, name="concat"):
             raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
                          name)
     n = xs[0]._value.ndim
+    for t in xs[1:]:
+        if t._value.ndim != n:
+            raise _named(errors.op_error(
+                errors.InvalidArgumentError, "ConcatOp : Ranks of all input tensors should "
+                f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{xs.index(t)}] = "
+                f"{_show(t._value.shape)}", "ConcatV2"), name)
+    if not -n <= int(axis) < n:
+        raise _named(errors.op_error(
+            errors.InvalidArgumentError, "ConcatOp : Expected concatenating dimensions in the "
+            f"range [{-n}, {n}), but got {int(axis)}", "ConcatV2"), name)
     ax = int(axis) % max(n, 1)
     if len(_CONCAT.vjps) < len(xs):
         _CONCAT.vjps = tuple(_concat_rule(k) for k in builtins.range(len(xs)))
@@ -345,7 +371,11 @@ def _getitem_forward(x, key):
 def _getitem_error(values, attrs, exc):
     (x,) = values
     key = attrs["key"]
-    for i, k in enumerate(k for k in key if k is not None and k is not Ellipsis):
+    used = [k for k in key if k is not None and k is not Ellipsis]
+    if len(used) > np.ndim(x):
+        return errors.InvalidArgumentError, (
+            f"Index out of range using input dim {np.ndim(x)}; input has only {np.ndim(x)} dims")
+    for i, k in enumerate(used):
         if isinstance(k, int) and i < np.ndim(x):
             size = np.shape(x)[i]
             if not -size <= k < size:
@@ -472,12 +502,23 @@ def _gather_dense(params, indices, axis=None, batch_dims=0):
 def _gather(params, indices, axis, batch_dims, sparse):
     p = to_tensor(params)
     i = to_tensor(indices)
+    if i._value.dtype.kind not in "iu":
+        from ._helpers import tf_type_name
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'Tindices' of {tf_type_name(i._value.dtype)} is not in "
+            "the list of allowed values: int16, int32, int64\n\t; NodeDef: {{node GatherV2}} "
+            "[Op:GatherV2]")
     if batch_dims:
         nb = int(batch_dims)
         nb = nb + i._value.ndim if nb < 0 else nb
         ax = nb if axis is None else int(axis) % p._value.ndim
         return _batched_gather(p, i, ax, nb)
-    ax = 0 if axis is None else int(axis) % p._value.ndim
+    ax = 0 if axis is None else int(axis)
+    if not -p._value.ndim <= ax < p._value.ndim:
+        raise errors.InvalidArgumentError(
+            None, None, f"Shape must be at least rank {ax + 1 if ax >= 0 else -ax} but is rank "
+            f"{p._value.ndim} [Op:GatherV2]")
+    ax %= p._value.ndim
     try:
         attrs = {"axis": ax, "batch_dims": 0, "sparse": True} if sparse else \
             {"axis": ax, "batch_dims": 0}
@@ -542,12 +583,24 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                                     "dtype": dtype._np})
 
 
-def _creation_shape(shape):
+def _creation_shape(shape, op="Fill"):
+    if isinstance(shape, (list, tuple)) and builtins.any(isinstance(d, str) for d in shape):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     try:
-        return shape_tuple(TensorShape(shape).as_list() if isinstance(shape, TensorShape)
-                           else shape)
+        shape = shape_tuple(TensorShape(shape).as_list() if isinstance(shape, TensorShape)
+                            else shape)
     except TypeError as err:
         raise TypeError(f"Invalid shape {shape!r}") from err
+    check_dims(shape, op)
+    return shape
+
+
+def check_dims(shape, op):
+    """TensorFlow's error for a negative dimension in the ``shape`` argument of ``op``."""
+    for d in shape:
+        if d < 0:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  f"Dimension {d} must be >= 0", op)
 
 
 def zeros(shape, dtype=_dt.float32, name=None, layout=None):

@@ -409,14 +409,29 @@ def cast(x, dtype, name=None):
 
     Returns:
         A Tensor of ``dtype`` and ``x``'s shape.
+
+    Raises:
+        tf.errors.UnimplementedError: between strings and numbers (``tf.strings.to_number``
+            and ``tf.strings.as_string`` convert), as TensorFlow.
     """
     dtype = _dt.as_dtype(dtype)
     x = to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
+    if x._value.dtype.kind == "O" or dtype._np.kind == "O":
+        _cast_unsupported(x.dtype, dtype)
     prim = _CAST if x._value.dtype.kind in "fcV" and dtype._np.kind in "fcV" else \
         _CAST_NO_GRADIENT
     return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
+
+
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _cast_unsupported(src, dst):
+    raise errors.op_error(errors.UnimplementedError,
+                          f"Cast {_C_NAMES.get(src.name, src.name)} to "
+                          f"{_C_NAMES.get(dst.name, dst.name)} is not supported", "Cast")
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -540,6 +555,9 @@ def _reducer(prim, kinds=None):
         try:
             ax = norm_axis(axis, x._value.ndim)
         except ValueError as err:
+            if "duplicate" in str(err):  # TensorFlow's check of an axis list ends at [Op:]
+                raise errors.InvalidArgumentError(None, None,
+                                                  f"{err} [Op:{op_name}]") from None
             raise errors.op_error(errors.InvalidArgumentError, str(err), op_name) from None
         return apply(prim, (x,), {"axis": ax, "keepdims": bool(keepdims)})
 
@@ -684,6 +702,14 @@ def _dims(shape):
 
 def _matmul_error(values, attrs, exc):
     a, b = values
+    sa, sb = np.shape(a), np.shape(b)
+    if len(sa) > 2 and len(sb) > 2:
+        try:
+            np.broadcast_shapes(sa[:-2], sb[:-2])
+        except ValueError:
+            return errors.InvalidArgumentError, (
+                f"In[0] and In[1] must have compatible batch dimensions: {_dims(sa)} vs. "
+                f"{_dims(sb)}")
     return errors.InvalidArgumentError, (
         f"Matrix size-incompatible: In[0]: {_dims(np.shape(a))}, In[1]: {_dims(np.shape(b))}")
 

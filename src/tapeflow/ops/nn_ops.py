@@ -148,6 +148,10 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
             f"labels.shape={labels.shape} of rank {labels._value.ndim} and "
             f"logits.shape={logits.shape} of rank {logits._value.ndim}")
+    if labels._value.shape != logits._value.shape[:-1]:
+        raise ValueError(
+            f"`labels.shape` must equal `logits.shape` except for the last dimension. "
+            f"Received: labels.shape={labels.shape} and logits.shape={logits.shape}")
     depth = logits._value.shape[-1]
     lab = labels._value
     if lab.size and (lab.min() < 0 or lab.max() >= depth):
@@ -158,6 +162,10 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             f"[0, {depth}).  Label values: {' '.join(str(v) for v in lab.ravel())}",
             "SparseSoftmaxCrossEntropyWithLogits")
     return apply(_SPARSE_XENT, (labels, logits))[0]
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -173,6 +181,13 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
         The loss with ``axis`` removed.
     """
     labels, logits = pair(labels, logits, "SoftmaxCrossEntropyWithLogits")
+    try:
+        np.broadcast_shapes(labels._value.shape, logits._value.shape)
+    except ValueError:
+        raise errors.op_error(
+            errors.InvalidArgumentError, "logits and labels must be broadcastable: "
+            f"logits_size={_dims(logits._value.shape)} labels_size="
+            f"{_dims(labels._value.shape)}", "SoftmaxCrossEntropyWithLogits") from None
     return _m.negative(_m.reduce_sum(_m.multiply(labels, log_softmax(logits, axis)), axis))
 
 

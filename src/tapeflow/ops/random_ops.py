@@ -6,6 +6,7 @@ exact numbers: ``stateless_random_ops``, ``stateful_random_ops``). Every draw ha
 primitive's forward, so a replayed (traced) program draws again.
 """
 from .._core import dtypes as _dt
+from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
@@ -82,9 +83,13 @@ _SHUFFLE = nondifferentiable(
     "RandomShuffle", lambda v, seed: v[_rng(seed).permutation(v.shape[0])] if v.ndim else v)
 
 
-def _scaled(prim, shape, mean, stddev, dtype, seed):
+def _scaled(prim, shape, mean, stddev, dtype, seed, check_op=None):
     dtype = _dt.as_dtype(dtype)
-    z = apply(prim, (), {"shape": shape_tuple(shape), "dtype": dtype, "seed": seed})
+    _check_float(mean, dtype)
+    shape = shape_tuple(shape)
+    if check_op is not None:
+        _check_dims(shape, check_op)
+    z = apply(prim, (), {"shape": shape, "dtype": dtype, "seed": seed})
     if _is_const(stddev, 1):
         if _is_const(mean, 0):
             return z
@@ -135,6 +140,23 @@ def _draw_v2(kind, shape, dtype, seed, *params):
                                     "seed": seed, "consts": consts})
 
 
+def _check_dims(shape, op):
+    from .array_ops import check_dims
+    check_dims(shape, op)
+
+
+def _check_float(mean, dtype):
+    """TensorFlow's error for a normal draw of a non-float dtype (it converts ``mean``)."""
+    if not (dtype.is_floating or dtype.is_complex):
+        from .._core.tensor import _C_NAMES
+        raise TypeError(f"Cannot convert {_value(mean)!r} to EagerTensor of dtype "
+                        f"{_C_NAMES.get(dtype.name, dtype.name)}")
+
+
+def _value(v):
+    return v._value if isinstance(v, _TensorLike) else v
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) (``tf.random.normal``).
 
@@ -147,7 +169,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     Returns:
         A Tensor of ``shape`` and ``dtype``.
     """
-    return _scaled(_NORMAL, shape, mean, stddev, dtype, seed)
+    return _scaled(_NORMAL, shape, mean, stddev, dtype, seed, "RandomStandardNormal")
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
@@ -172,7 +194,14 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        _check_dims(shape, "RandomUniformInt")
+        if not isinstance(minval, _TensorLike) and not isinstance(maxval, _TensorLike) and \
+                np.any(np.asarray(minval) >= np.asarray(maxval)):
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  f"Need minval < maxval, got {minval} >= {maxval}",
+                                  "RandomUniformInt")
         return _draw_v2("uniform_int", shape, dtype, seed, minval, maxval)
+    _check_dims(shape, "RandomUniform")
     u = apply(_UNIFORM, (), {"shape": shape, "dtype": dtype, "seed": seed})
     hi = 1.0 if maxval is None else maxval
     if _is_const(minval, 0) and _is_const(hi, 1.0):

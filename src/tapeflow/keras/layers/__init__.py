@@ -7,6 +7,7 @@ from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
+from .input_spec import InputSpec
 from .layer import Layer
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
@@ -34,7 +35,8 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D
            "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",
            "Convolution2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU", "GRUCell",
            "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D",
-           "GlobalMaxPooling2D", "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda",
+           "GlobalMaxPooling2D", "Identity", "Input", "InputLayer", "InputSpec", "LSTM", "LSTMCell",
+           "Lambda",
            "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum",
            "Minimum", "Multiply", "Normalization", "RNN", "ReLU", "Rescaling", "Reshape",
            "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]

@@ -6,10 +6,26 @@ from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
+from ..utils.argument_validation import standardize_padding, standardize_tuple
+from .input_spec import InputSpec
 from .layer import Layer, serialize
 
 __all__ = ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D",
            "AveragePooling2D"]
+
+
+def _check_output_size(input_shape, kernel_shape, dilation, strides, padding):
+    """Keras's error when a 'valid' convolution would leave no output position."""
+    if padding != "valid":
+        return
+    spatial = input_shape[1:-1]
+    for n, k, d, s in zip(spatial, kernel_shape, dilation, strides):
+        if n is not None and (n - d * (k - 1) - 1) // s + 1 <= 0:
+            dil = "[" + " ".join(str(v) for v in dilation) + "]"
+            raise ValueError(
+                "Computed output size would be zero or negative. Received `inputs shape="
+                f"{tuple(input_shape)}`, `kernel shape={tuple(kernel_shape)}`, `dilation_rate="
+                f"{dil}`, `strides={tuple(strides)}`, `padding={padding}`.")
 
 
 def _pair(value):
@@ -36,6 +52,7 @@ class Conv2D(Layer):
     """
 
     _cast_kinds = "fiub"
+    _numeric_only = True
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
@@ -43,9 +60,16 @@ class Conv2D(Layer):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        rank = getattr(self, "_rank", 2)
+        if rank == 2:  # Conv1D checks its own arguments before widening them to pairs
+            kernel_size = standardize_tuple(kernel_size, 2, "kernel_size")
+            strides = standardize_tuple(strides, 2, "strides")
+            dilation_rate = standardize_tuple(dilation_rate, 2, "dilation_rate")
+            padding = standardize_padding(padding)
         if int(filters) <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              f"positive value. Received filters={filters}.")
+        self.input_spec = InputSpec(min_ndim=rank + 2)
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's Conv2D supports data_format='channels_last' only")
         if groups != 1:
@@ -59,12 +83,16 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
-        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        self.kernel_regularizer = _reg.get(kernel_regularizer)
+        self.bias_regularizer = _reg.get(bias_regularizer)
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel = None
         self.bias = None
 
     def build(self, input_shape):
+        self.input_spec = InputSpec(min_ndim=4, axes={-1: input_shape[-1]})
+        _check_output_size(input_shape, self.kernel_size + (input_shape[-1], self.filters),
+                           self.dilation_rate, self.strides, self.padding)
         self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
                                       initializer=self.kernel_initializer, name="kernel",
                                       regularizer=self.kernel_regularizer,
@@ -109,6 +137,12 @@ class _Pooling2D(Layer):
         super().__init__(**kwargs)
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's pooling supports data_format='channels_last' only")
+        rank = getattr(self, "_rank", 2)
+        if rank == 2:  # the 1-D poolings check their own arguments
+            pool_size = standardize_tuple(pool_size, 2, "pool_size")
+            strides = pool_size if strides is None else strides
+            strides = standardize_tuple(strides, 2, "strides", allow_zero=True)
+        self.input_spec = InputSpec(ndim=rank + 2)
         self.pool_size = _pair(pool_size)
         self.strides = self.pool_size if strides is None else _pair(strides)
         self.padding = padding.lower()
@@ -150,17 +184,23 @@ class Conv1D(Conv2D):
         activation, use_bias, initializers: as for ``Conv2D``.
     """
 
+    _rank = 1
+
     def __init__(self, filters, kernel_size, strides=1, padding="valid", **kwargs):
-        k = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
-        s = strides if isinstance(strides, int) else strides[0]
-        d = kwargs.pop("dilation_rate", 1)
-        d = d if isinstance(d, int) else d[0]
-        self._causal = padding.lower() == "causal"
+        (k,) = standardize_tuple(kernel_size, 1, "kernel_size")
+        (s,) = standardize_tuple(strides, 1, "strides")
+        (d,) = standardize_tuple(kwargs.pop("dilation_rate", 1), 1, "dilation_rate")
+        padding = standardize_padding(padding, allow_causal=True)
+        self._causal = padding == "causal"
         super().__init__(filters, (1, k), strides=(1, s), dilation_rate=(1, d),
                          padding="valid" if self._causal else padding, **kwargs)
 
     def build(self, input_shape):
+        self.input_spec = InputSpec(min_ndim=3, axes={-1: input_shape[-1]})
         k = self.kernel_size[1]
+        _check_output_size(input_shape, (k, input_shape[-1], self.filters),
+                           self.dilation_rate[1:], self.strides[1:],
+                           "causal" if self._causal else self.padding)
         self.kernel = self.add_weight(shape=(k, input_shape[-1], self.filters), name="kernel",
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer)
@@ -184,9 +224,12 @@ class Conv1D(Conv2D):
 
 
 class _Pooling1D(_Pooling2D):
+    _rank = 1
+
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
-        p = pool_size if isinstance(pool_size, int) else pool_size[0]
-        st = p if strides is None else (strides if isinstance(strides, int) else strides[0])
+        (p,) = standardize_tuple(pool_size, 1, "pool_size")
+        (st,) = standardize_tuple(p if strides is None else strides, 1, "strides",
+                                  allow_zero=True)
         super().__init__((1, p), (1, st), padding, data_format, **kwargs)
 
     def call(self, inputs):

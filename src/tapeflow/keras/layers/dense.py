@@ -1,10 +1,12 @@
 """Dense: ``activation(inputs @ kernel + bias)``."""
+from ..._core.backend import np
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
+from .input_spec import InputSpec
 from .layer import Layer, serialize
 
 __all__ = ["Dense"]
@@ -26,8 +28,8 @@ class Dense(Layer):
         name, trainable, dtype, input_shape: as for ``Layer``.
 
     Raises:
-        ValueError: for a non-positive ``units``, or an input whose last dimension differs
-            from the one the layer was built for.
+        ValueError: for ``units`` that is not a positive int, an input of rank < 2, or
+            one whose last dimension differs from the one the layer was built for.
 
     >>> import tapeflow as tf
     >>> layer = tf.keras.layers.Dense(3, kernel_initializer='ones')
@@ -36,25 +38,26 @@ class Dense(Layer):
     """
 
     _cast_kinds = "fiub"
+    _numeric_only = True
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        units = int(units)
-        if units <= 0:
+        if not isinstance(units, (int, np.integer)) or units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units}")
-        self.units = units
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.units = int(units)
+        self.input_spec = InputSpec(min_ndim=2)
         self.activation = _act.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
-        self.kernel_regularizer = kernel_regularizer
-        self.bias_regularizer = bias_regularizer
+        self.kernel_regularizer = _reg.get(kernel_regularizer)
+        self.bias_regularizer = _reg.get(bias_regularizer)
         self.kernel = None
         self.bias = None
 
@@ -63,6 +66,7 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError("The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.kernel = self.add_weight(shape=(input_dim, self.units), name="kernel",
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,

@@ -23,10 +23,11 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
         kwargs.pop("input_length", None)
+        for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"`{name}` must be a positive integer. Received: "
+                                 f"{name}={value} (of type {type(value).__name__}).")
         super().__init__(**kwargs)
-        if input_dim <= 0 or output_dim <= 0:
-            raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
-                             f"input_dim = {input_dim} and output_dim = {output_dim}")
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         init = "random_uniform" if embeddings_initializer == "uniform" else (
             embeddings_initializer)

@@ -1,5 +1,6 @@
 """Flatten: every axis after the batch axis into one."""
 from ...ops import array_ops as _a
+from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["Flatten"]
@@ -17,6 +18,7 @@ class Flatten(Layer):
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.data_format = data_format
+        self.input_spec = InputSpec(min_ndim=1)
 
     def get_config(self):
         return dict(super().get_config(), data_format=self.data_format or "channels_last")

@@ -3,6 +3,7 @@ import inspect
 import warnings
 
 from ..._core import dtypes as _dt
+from ..._core.backend import np
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...checkpoint import tracking as _tracking
 from ...ops import math_ops as _m
@@ -11,6 +12,7 @@ from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
+from .input_spec import assert_input_compatibility
 
 __all__ = ["Layer"]
 
@@ -86,6 +88,55 @@ def _auto_config(cls, args, kwargs):
             config[name] = value
     config.pop("name", None)
     return config if _plain(config) else None
+def _check_positional(args):
+    for arg in _symbolic.flatten(list(args)):
+        if arg is not None and not isinstance(arg, (_TensorLike, np.ndarray)) \
+                and not _symbolic.is_symbolic(arg):
+            raise ValueError("Only input tensors may be passed as positional arguments. The "
+                             "following argument value should be passed as a keyword "
+                             f"argument: {arg} (of type {type(arg)})")
+
+
+def _format_argument(value):
+    if isinstance(value, _TensorLike):
+        return f"tf.Tensor(shape={tuple(value.shape)}, dtype={value.dtype.name})"
+    if isinstance(value, (list, tuple)):
+        return type(value)(_format_argument(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _format_argument(v) for k, v in value.items()}
+    return value
+
+
+def _with_call_info(e, layer, args, kwargs):
+    """``e`` re-raised as Keras does from ``call()``: same class, the message framed by the
+    layer's name and a report of the arguments it received (innermost call only)."""
+    if getattr(e, "_keras_call_info_injected", False):
+        return e.with_traceback(e.__traceback__)
+    try:
+        bound = inspect.signature(layer.call).bind(*args, **kwargs)
+    except TypeError:
+        return e
+    report = []
+    for param in inspect.signature(layer.call).parameters.values():
+        value = bound.arguments.get(param.name, param.default)
+        if param.name in bound.arguments:
+            value = _format_argument(value)
+        report.append(f"  \u2022 {param.name}={value}")
+    from ... import errors
+    is_op = isinstance(e, errors.OpError)
+    message = e.message if is_op else (e.args[0] if e.args else "")
+    name = f"{type(layer).__name__}.call()"
+    message = (f"Exception encountered when calling {name}.\n\n\x1b[1m{message}\x1b[0m\n\n"
+               f"Arguments received by {name}:\n" + "\n".join(report))
+    if is_op:
+        new = type(e)(e.node_def, e.op, message)
+    else:
+        try:
+            new = type(e)(message)
+        except TypeError:
+            new = RuntimeError(message)
+    new._keras_call_info_injected = True
+    return new.with_traceback(e.__traceback__)
 
 
 class Layer:
@@ -120,6 +171,12 @@ class Layer:
         obj = super().__new__(cls)
         object.__setattr__(obj, "_auto_config", _auto_config(cls, args, kwargs))
         return obj
+    # What the first argument of a call must be (an InputSpec, a list of them, or None).
+    input_spec = None
+    # Layers that compute in floats refuse string inputs, as Keras's type promotion does.
+    _numeric_only = False
+    # Keras refuses Python values (lists, floats, strings) as positional call arguments.
+    _allow_non_tensor_positional_args = False
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, activity_regularizer=None, **kwargs):
@@ -311,8 +368,14 @@ class Layer:
 
     def __call__(self, inputs, *args, **kwargs):
         if _symbolic.is_symbolic(inputs):
+            if self.input_spec is not None:  # with the batch axis as None, as Keras shows it
+                assert_input_compatibility(self.input_spec, inputs, self.name)
             return _symbolic.symbolic_call(self, inputs, kwargs)
+        if not self._allow_non_tensor_positional_args:
+            _check_positional((inputs,) + args)
         inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
+        if self.input_spec is not None:
+            assert_input_compatibility(self.input_spec, inputs, self.name)
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
             training = _training_stack[-1]
@@ -334,7 +397,13 @@ class Layer:
                 kwargs["training"] = training
             _training_stack.append(training)
             try:
+                if self._numeric_only and isinstance(inputs, _TensorLike) \
+                        and inputs.dtype == _dt.string:
+                    raise ValueError(f"dtype='{inputs.dtype.name}' is not a valid dtype for "
+                                     "Keras type promotion.")
                 out = self.call(inputs, *args, **kwargs)
+            except Exception as e:  # noqa: BLE001 - re-raised with Keras's call report
+                raise _with_call_info(e, self, (inputs,) + args, kwargs) from None
             finally:
                 _training_stack.pop()
         if self.activity_regularizer is not None:

@@ -7,11 +7,44 @@ __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Conc
 
 
 class _Merge(Layer):
+    def build(self, input_shape):
+        if not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError("A merge layer should be called on a list of inputs. Received: "
+                             f"input_shape={input_shape} (not a list of shapes)")
+        batch_sizes = {s[0] for s in input_shape if s} - {None}
+        if len(batch_sizes) > 1:
+            raise ValueError("Cannot merge tensors with different batch sizes. Received "
+                             f"tensors with shapes {input_shape}")
+        out = tuple(input_shape[0][1:])
+        for shape in input_shape[1:]:
+            out = _broadcast_shape(out, tuple(shape[1:]))
+        self.built = True
+
     def _check(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(f"A merge layer should be called on a list of inputs. "
                              f"Received: inputs={inputs} (not a list of tensors)")
         return list(inputs)
+
+
+def _broadcast_shape(shape1, shape2):
+    """Keras's element-wise output shape of two example shapes, or its error."""
+    if len(shape1) < len(shape2):
+        return _broadcast_shape(shape2, shape1)
+    if not shape2:
+        return shape1
+    out = list(shape1[:-len(shape2)])
+    for i, j in zip(shape1[-len(shape2):], shape2):
+        if i is None or j is None:
+            out.append(None)
+        elif i == 1 or j == 1:
+            out.append(j if i == 1 else i)
+        elif i != j:
+            raise ValueError(f"Inputs have incompatible shapes. Received shapes {shape1} and "
+                             f"{shape2}")
+        else:
+            out.append(i)
+    return tuple(out)
 
 
 class Add(_Merge):
@@ -76,6 +109,23 @@ class Concatenate(_Merge):
 
     def get_config(self):
         return dict(super().get_config(), axis=self.axis)
+
+    def build(self, input_shape):
+        if not input_shape or not isinstance(input_shape[0], (tuple, list)):
+            raise ValueError("A `Concatenate` layer should be called on a list of at least 1 "
+                             f"input. Received: input_shape={input_shape}")
+        ranks = {len(s) for s in input_shape}
+        bad = len(ranks) != 1
+        if not bad:
+            (rank,) = ranks
+            axis = self.axis % rank
+            bad = any(len({s[k] for s in input_shape} - {None}) > 1
+                      for k in range(rank) if k != axis)
+        if bad:
+            raise ValueError("A `Concatenate` layer requires inputs with matching shapes "
+                             "except for the concatenation axis. Received: input_shape="
+                             f"{[tuple(s) for s in input_shape]}")
+        self.built = True
 
     def call(self, inputs):
         return _a.concat(self._check(inputs), self.axis)

@@ -3,6 +3,7 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
 from .. import initializers as _init
+from .input_spec import InputSpec
 from .layer import Layer, serialize
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
@@ -40,6 +41,9 @@ class BatchNormalization(Layer):
         center, scale: whether to learn ``beta`` / ``gamma``.
     """
 
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones", **kwargs):
@@ -64,6 +68,8 @@ class BatchNormalization(Layer):
     def build(self, input_shape):
         rank = len(input_shape)
         self._feature_axes = _axes(self.axis, rank)
+        if isinstance(self.axis, int):
+            self.input_spec = InputSpec(ndim=rank, axes={self.axis: input_shape[self.axis]})
         shape = tuple(input_shape[a] for a in self._feature_axes)
         self._broadcast = tuple(input_shape[a] if a in self._feature_axes else 1
                                 for a in range(rank))
@@ -110,6 +116,9 @@ class LayerNormalization(Layer):
         epsilon: added to the variance (1e-3).
         center, scale: whether to learn ``beta`` / ``gamma``.
     """
+
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):

@@ -1,5 +1,6 @@
 """Global pooling: one value per channel (channels-last)."""
 from ...ops import math_ops as _m
+from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D",
@@ -16,6 +17,7 @@ class _GlobalPooling(Layer):
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's global pooling supports channels_last only")
         self.keepdims = keepdims
+        self.input_spec = InputSpec(ndim=len(self._axes) + 2)
 
     def get_config(self):
         return dict(super().get_config(), data_format="channels_last",

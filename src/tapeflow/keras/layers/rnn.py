@@ -5,6 +5,7 @@ from ...ops import math_ops as _m
 from .. import _naming
 from .. import activations as _act
 from .. import initializers as _init
+from .input_spec import InputSpec
 from .layer import Layer, serialize
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU",
@@ -15,11 +16,16 @@ class _Cell(Layer):
     """A cell maps ``(x_t, states) -> (output_t, new_states)``; subclasses set the gates."""
 
     _gates = 1
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
                  use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0,
                  recurrent_dropout=0.0, **kwargs):
+        if units <= 0:
+            raise ValueError("Received an invalid value for argument `units`, expected a "
+                             f"positive integer, got {units}.")
         super().__init__(**kwargs)
         if dropout or recurrent_dropout:
             raise NotImplementedError("tapeflow's recurrent cells have no dropout yet")
@@ -191,6 +197,9 @@ class RNN(Layer):
         go_backwards: run over the sequence in reverse.
     """
 
+    _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
+    _numeric_only = True
+
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, **kwargs):
         super().__init__(**kwargs)
@@ -274,6 +283,7 @@ class SimpleRNN(RNN):
                              recurrent_initializer=recurrent_initializer,
                              bias_initializer=bias_initializer, name="simple_rnn_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self.input_spec = InputSpec(ndim=3)
         self._config = config
 
     _config_fixed = _RNN_FIXED
@@ -298,6 +308,7 @@ class LSTM(RNN):
                         bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
                         name="lstm_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self.input_spec = InputSpec(ndim=3)
         self._config = config
 
     _config_fixed = _RNN_FIXED
@@ -322,6 +333,7 @@ class GRU(RNN):
                        bias_initializer=bias_initializer, reset_after=reset_after,
                        name="gru_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
+        self.input_spec = InputSpec(ndim=3)
         self._config = config
 
     _config_fixed = _RNN_FIXED

@@ -23,6 +23,21 @@ from .schedules import LearningRateSchedule
 __all__ = ["Optimizer"]
 
 
+def _check_shapes(grads, variables):
+    """TensorFlow's error for a gradient shaped unlike its variable (never a silent
+    broadcast into the variable); Keras 3's update reaches it at ``assign_sub``."""
+    from ..._core import errors
+    for i, (g, v) in enumerate(zip(grads, variables, strict=True)):
+        gshape, vshape = tuple(g.shape), tuple(v.shape)
+        if gshape != vshape:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot update variable with shape [{','.join(map(str, vshape))}] "
+                f"using a Tensor with shape [{','.join(map(str, gshape))}], shapes must be "
+                f"equal. [Op:AssignSubVariableOp] name: \nHint: the gradient for variable "
+                f"{v.name!r} (pair {i} of grads_and_vars) has shape {gshape}, the variable "
+                f"{vshape}.")
+
+
 class Optimizer:
     """Base class of the optimizers (``tf.keras.optimizers.Optimizer``, Keras 3).
 
@@ -258,8 +273,18 @@ class Optimizer:
         return self._iterations
 
     def apply(self, grads, trainable_variables=None):
-        """Update ``trainable_variables`` (default those it was built with) from ``grads``."""
+        """Update ``trainable_variables`` (default those it was built with) from ``grads``.
+
+        Raises:
+            ValueError: if ``grads`` and ``trainable_variables`` differ in length (Keras zips
+                them and silently drops the extra ones).
+        """
         grads = list(grads)
+        if trainable_variables is not None:
+            trainable_variables = list(trainable_variables)
+            if len(grads) != len(trainable_variables):
+                raise ValueError("`grads` and `trainable_variables` must have the same length, "
+                                 f"got {len(grads)} and {len(trainable_variables)}.")
         if not grads:
             return
         if trainable_variables is None:
@@ -294,6 +319,7 @@ class Optimizer:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
                           "`loss` argument?", stacklevel=3)
+        _check_shapes(kept_g, kept_v)
         if self.loss_scale_factor is not None:
             kept_g = [_m.divide(g, self.loss_scale_factor) for g in kept_g]
         if self.gradient_accumulation_steps:
