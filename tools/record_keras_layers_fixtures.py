@@ -123,7 +123,8 @@ def layer_case(cls, kwargs, x, weights=None, training=False, call_kwargs=None, l
         loss = tf.reduce_sum(y * ct)
     grads = tape.gradient(loss, [xt] + list(layer.trainable_weights))
     out_shape = layer.compute_output_shape((None,) + tuple(x.shape[1:]))
-    return {"label": label or cls, "cls": cls, "kwargs": kwargs, "x": lists(x),
+    return {"label": label or cls, "cls": cls, "kwargs": kwargs, "training": training,
+            "x": lists(x),
             "x_dtype": str(x.dtype), "weights": [lists(w.numpy()) for w in layer.weights],
             "weight_names": [w.path for w in layer.weights],
             "y": lists(y), "ct": lists(ct),

@@ -1,8 +1,11 @@
-"""Embedding: integer ids to learned vectors."""
+"""Embedding: integer ids to learned vectors, optionally masking the id 0."""
 from ..._core import dtypes as _dt
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from .. import constraints as _constraints
 from .. import initializers as _init
+from .. import regularizers as _reg
+from . import _spec
 from .layer import Layer
 
 __all__ = ["Embedding"]
@@ -13,33 +16,68 @@ class Embedding(Layer):
     (``tf.keras.layers.Embedding``).
 
     Args:
-        input_dim: the vocabulary size.
-        output_dim: the vector size.
+        input_dim: the vocabulary size (positive int).
+        output_dim: the vector size (positive int).
         embeddings_initializer: default uniform on [-0.05, 0.05].
+        embeddings_regularizer, embeddings_constraint: optional.
+        mask_zero: treat id 0 as padding: the output carries a Keras mask
+            ``ids != 0`` that the layers after it (RNNs, ``GlobalAveragePooling1D``, ...)
+            use, as in Keras.
 
     Raises:
-        ValueError: for non-positive sizes.
+        ValueError: for sizes that are not positive integers.
+
+    >>> import tapeflow as tf
+    >>> emb = tf.keras.layers.Embedding(10, 2, mask_zero=True)
+    >>> emb.compute_mask(tf.constant([[3, 0]])).numpy().tolist()
+    [[True, False]]
     """
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
+                 **kwargs):
+        for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"`{name}` must be a positive integer. Received: "
+                                 f"{name}={value} (of type {type(value).__name__}).")
         kwargs.pop("input_length", None)
         super().__init__(**kwargs)
-        if input_dim <= 0 or output_dim <= 0:
-            raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
-                             f"input_dim = {input_dim} and output_dim = {output_dim}")
-        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        self.input_dim, self.output_dim = input_dim, output_dim
         init = "random_uniform" if embeddings_initializer == "uniform" else (
             embeddings_initializer)
         self.embeddings_initializer = _init.get(init)
+        self.embeddings_regularizer = _reg.get(embeddings_regularizer)
+        self.embeddings_constraint = _constraints.get(embeddings_constraint)
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero
         self.embeddings = None
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint,
                                           name="embeddings")
         self.built = True
 
     def call(self, inputs):
-        if inputs._value.dtype.kind not in "iu":
+        if inputs.dtype not in (_dt.int32, _dt.int64):
             inputs = _m.cast(inputs, _dt.int32)
         return _a.gather(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        """``inputs != 0`` when ``mask_zero``, else None."""
+        if not self.mask_zero:
+            return None
+        return _m.not_equal(inputs, 0)
+
+    def compute_output_shape(self, input_shape):
+        return (*input_shape, self.output_dim)
+
+    def get_config(self):
+        return dict(super().get_config(), input_dim=self.input_dim, output_dim=self.output_dim,
+                    embeddings_initializer=_spec.serialize(self.embeddings_initializer),
+                    embeddings_regularizer=_spec.serialize(self.embeddings_regularizer),
+                    activity_regularizer=_spec.serialize(self.activity_regularizer),
+                    embeddings_constraint=_spec.serialize(self.embeddings_constraint),
+                    mask_zero=self.mask_zero, quantization_config=None)

@@ -10,6 +10,7 @@ from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
+from . import _masking
 
 __all__ = ["Layer"]
 
@@ -63,6 +64,8 @@ class Layer:
     # Float inputs take the layer's dtype, as Keras autocasts; Dense and Conv2D also cast
     # integer and bool inputs (Keras promotes them in the matmul).
     _cast_kinds = "f"
+    # Whether the layer passes its input's Keras mask on (through ``compute_mask``).
+    supports_masking = False
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, activity_regularizer=None, **kwargs):
@@ -89,6 +92,7 @@ class Layer:
         params = inspect.signature(self.call).parameters
         self._call_has_training = "training" in params or any(
             p.kind is p.VAR_KEYWORD for p in params.values())
+        self._call_has_mask = "mask" in params
 
     # -- weights -------------------------------------------------------------------------
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
@@ -249,6 +253,9 @@ class Layer:
     def __call__(self, inputs, *args, **kwargs):
         if _symbolic.is_symbolic(inputs):
             return _symbolic.symbolic_call(self, inputs, kwargs)
+        previous_mask = _masking.input_mask(inputs)
+        if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+            kwargs["mask"] = previous_mask
         inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
@@ -279,7 +286,20 @@ class Layer:
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out._value.shape)  # the build-time shape, as Keras
+        if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
+            _masking.propagate(self, inputs, out, previous_mask)
         return out
+
+    def compute_mask(self, inputs, previous_mask):
+        """The Keras mask of the outputs; the base passes ``previous_mask`` on."""
+        return previous_mask
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for ``input_shape`` (``None`` for unknown dimensions); the base
+        runs the layer on zeros, taking each unknown dimension as 1."""
+        from .._symbolic import KerasTensor
+        out = _symbolic.symbolic_call(self, KerasTensor(tuple(input_shape)), {})
+        return out.shape
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

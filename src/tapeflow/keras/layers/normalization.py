@@ -2,9 +2,13 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
+from .. import constraints as _constraints
+from .. import initializers as _init
+from .. import regularizers as _reg
+from . import _spec
 from .layer import Layer
 
-__all__ = ["BatchNormalization", "LayerNormalization"]
+__all__ = ["BatchNormalization", "GroupNormalization", "LayerNormalization"]
 
 
 def _axes(axis, rank):
@@ -124,4 +128,115 @@ class LayerNormalization(Layer):
         gamma = None if self.gamma is None else _a.reshape(self.gamma, self._broadcast)
         beta = None if self.beta is None else _a.reshape(self.beta, self._broadcast)
         return _normalize(inputs, mean, variance, gamma, beta, self.epsilon)
+
+    supports_masking = True
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        init_g, init_b = (_spec.serialize(_init.get(i)) for i in self._inits)
+        return dict(super().get_config(), axis=self.axis, epsilon=self.epsilon,
+                    center=self.center, scale=self.scale, rms_scaling=False,
+                    beta_initializer=init_b, gamma_initializer=init_g, beta_regularizer=None,
+                    gamma_regularizer=None, beta_constraint=None, gamma_constraint=None)
+
+
+class GroupNormalization(Layer):
+    """Normalise each example over groups of channels (``tf.keras.layers.GroupNormalization``;
+    Wu & He 2018): the channels of ``axis`` are split into ``groups`` groups and each group
+    is standardised over its channels and every non-batch axis, then scaled by ``gamma`` and
+    shifted by ``beta`` per channel. ``groups=1`` is layer normalisation over all features,
+    ``groups=channels`` instance normalisation.
+
+    Args:
+        groups: the number of groups; must divide the number of channels (default 32).
+        axis: the channel axis (default -1).
+        epsilon: added to the variance (1e-3).
+        center, scale: whether to learn ``beta`` / ``gamma`` (shape ``(channels,)``).
+        beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
+            beta_constraint, gamma_constraint: as for ``LayerNormalization``.
+
+    Raises:
+        ValueError: if the channels are unknown, fewer than ``groups`` or not a multiple
+            of it.
+
+    >>> import tapeflow as tf
+    >>> y = tf.keras.layers.GroupNormalization(groups=2)(tf.reshape(tf.range(8.0), (1, 2, 4)))
+    >>> [round(v, 3) for v in y.numpy()[0, 0].tolist()]
+    [-1.342, -0.894, -1.342, -0.894]
+    """
+
+    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.groups, self.axis, self.epsilon = int(groups), axis, float(epsilon)
+        self.center, self.scale = center, scale
+        self.beta_initializer = _init.get(beta_initializer)
+        self.gamma_initializer = _init.get(gamma_initializer)
+        self.beta_regularizer = _reg.get(beta_regularizer)
+        self.gamma_regularizer = _reg.get(gamma_regularizer)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
+        self.gamma = self.beta = None
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        self._axis = self.axis % rank
+        dim = input_shape[self._axis]
+        if dim is None:
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined "
+                             "dimension but the layer received an input with shape "
+                             f"{tuple(input_shape)}.")
+        if dim < self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) cannot be more than the "
+                             f"number of channels ({dim}).")
+        if dim % self.groups != 0:
+            raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the "
+                             f"number of channels ({dim}).")
+        self._rank, self._channels = rank, dim
+        if self.scale:
+            self.gamma = self.add_weight(shape=(dim,), name="gamma",
+                                         initializer=self.gamma_initializer,
+                                         regularizer=self.gamma_regularizer,
+                                         constraint=self.gamma_constraint)
+        if self.center:
+            self.beta = self.add_weight(shape=(dim,), name="beta",
+                                        initializer=self.beta_initializer,
+                                        regularizer=self.beta_regularizer,
+                                        constraint=self.beta_constraint)
+        self.built = True
+
+    def call(self, inputs):
+        _spec.check_input(self, inputs, ndim=self._rank, axes={self._axis: self._channels})
+        shape = _spec.static_shape(inputs)
+        ax, g = self._axis, self.groups
+        grouped_shape = shape[:ax] + (g, self._channels // g) + shape[ax + 1:]
+        x = _a.reshape(inputs, grouped_shape)
+        axes = [a for a in range(1, len(grouped_shape)) if a != ax]
+        mean, variance = _moments(x, axes)
+        param_shape = [1] * len(grouped_shape)
+        param_shape[ax], param_shape[ax + 1] = g, self._channels // g
+        inv = _m.rsqrt(_m.add(variance, self.epsilon))
+        if self.gamma is not None:
+            inv = _m.multiply(inv, _a.reshape(self.gamma, param_shape))
+        shift = _m.negative(_m.multiply(mean, inv))
+        if self.beta is not None:
+            shift = _m.add(shift, _a.reshape(self.beta, param_shape))
+        return _a.reshape(_m.add(_m.multiply(x, inv), shift), shape)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return dict(super().get_config(), groups=self.groups, axis=self.axis,
+                    epsilon=self.epsilon, center=self.center, scale=self.scale,
+                    beta_initializer=_spec.serialize(self.beta_initializer),
+                    gamma_initializer=_spec.serialize(self.gamma_initializer),
+                    beta_regularizer=_spec.serialize(self.beta_regularizer),
+                    gamma_regularizer=_spec.serialize(self.gamma_regularizer),
+                    beta_constraint=_spec.serialize(self.beta_constraint),
+                    gamma_constraint=_spec.serialize(self.gamma_constraint))
 

@@ -175,7 +175,9 @@ class RNN(Layer):
     def build(self, input_shape):
         self.built = True
 
-    def call(self, inputs, initial_state=None, training=None):
+    supports_masking = True
+
+    def call(self, inputs, initial_state=None, training=None, mask=None):
         batch = inputs._value.shape[0]
         if initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
@@ -183,14 +185,31 @@ class RNN(Layer):
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [
                 initial_state]
         steps = _a.unstack(inputs, axis=1)
+        masks = [None] * len(steps) if mask is None else _a.unstack(
+            _m.cast(mask, "bool"), axis=1)
         if self.go_backwards:
-            steps = steps[::-1]
+            steps, masks = steps[::-1], masks[::-1]
         outputs = []
-        for x_t in steps:
-            out, states = self.cell(x_t, states)
+        for x_t, m_t in zip(steps, masks, strict=True):
+            out, new_states = self.cell(x_t, states)
+            if m_t is not None:
+                # A masked step repeats the previous output and keeps the states (Keras).
+                keep = _a.expand_dims(m_t, -1)
+                prev = outputs[-1] if outputs else _m.zeros_like(out)
+                out = _a.where(keep, out, prev)
+                new_states = [_a.where(keep, n, s)
+                              for n, s in zip(new_states, states, strict=True)]
+            states = new_states
             outputs.append(out)
         result = _a.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *states] if self.return_state else result
+
+    def compute_mask(self, inputs, previous_mask):
+        mask = previous_mask[0] if isinstance(previous_mask, list) else previous_mask
+        out = mask if self.return_sequences else None
+        if self.return_state:
+            return [out] + [None for _ in self.cell.state_size]
+        return out
 
 
 class SimpleRNN(RNN):

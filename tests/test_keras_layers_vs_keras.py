@@ -1,0 +1,284 @@
+"""Keras 3 activations and layers against values recorded from Keras 3.15 / TF 2.21
+(tools/record_keras_layers_fixtures.py): outputs and gradients given the same weights,
+output shapes, configs, masks, and the same layers inside Sequential and Functional models."""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+HERE = pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
+
+
+def load(name):
+    with open(HERE / name) as f:
+        return json.load(f)
+
+
+ACT = load("activations.json")
+LAYERS = load("layers.json")["cases"]
+MHA = load("multi_head_attention.json")
+MASKING = load("masking.json")
+# Layers that existed before this file; their configs are tested with the saving work.
+CONFIG_ELSEWHERE = {"Conv1D"}
+
+
+def close(actual, expected, tol=2e-5):
+    np.testing.assert_allclose(np.asarray(actual, np.float64), np.asarray(expected, np.float64),
+                               rtol=tol, atol=tol)
+
+
+def plain(value):
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def same_config(ours, keras):
+    """Same keys; same values, initializers compared by class name."""
+    assert sorted(ours) == sorted(keras)
+    for key, expected in keras.items():
+        got = plain(ours[key])
+        if isinstance(expected, dict) and "class_name" in expected:
+            assert got["class_name"] == expected["class_name"], key
+        elif key != "name":
+            assert got == expected, key
+
+
+# -- activations -------------------------------------------------------------------------
+
+def test_every_keras_activation_name_resolves():
+    for name in ACT["names"]:
+        assert callable(tf.keras.activations.get(name)), name
+    assert tf.keras.activations.get(None) is tf.keras.activations.linear
+    with pytest.raises(ValueError, match="Could not interpret activation function identifier"):
+        tf.keras.activations.get("no_such_activation")
+
+
+@pytest.mark.parametrize("case", ACT["cases"], ids=lambda c: f"{c['name']}{c['kwargs']}")
+def test_activation_values_and_gradients_match_keras(case):
+    fn = tf.keras.activations.get(case["name"])
+    assert fn.__name__ == case["fn_name"]
+    assert getattr(tf.keras.activations, case["name"]) is fn
+    x = tf.constant(np.asarray(ACT["x"], np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x, **case["kwargs"])
+        ct = np.asarray(case["ct"], np.float32)[:, :y.shape[1]]
+        loss = tf.reduce_sum(y * ct)
+    close(y, case["y"])
+    close(tape.gradient(loss, x), case["grad"])
+
+
+def test_glu_refuses_an_odd_axis():
+    with pytest.raises(ValueError, match="axis size must be divisible by 2"):
+        tf.keras.activations.glu(tf.ones((2, 3)))
+
+
+# -- layers ------------------------------------------------------------------------------
+
+def run_layer(layer, case):
+    x = tf.constant(np.asarray(case["x"], case["x_dtype"]))
+    layer(x)
+    if case["weights"]:
+        layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x, training=case["training"])
+        loss = tf.reduce_sum(y * np.asarray(case["ct"], np.float32))
+    return x, y, tape.gradient(loss, [x] + layer.trainable_weights)
+
+
+@pytest.mark.parametrize("case", LAYERS, ids=lambda c: c["label"])
+def test_layer_matches_keras_given_the_same_weights(case):
+    layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
+    _, y, grads = run_layer(layer, case)
+    close(y, case["y"])
+    for i, (got, expected) in enumerate(zip(grads, case["grads"], strict=True)):
+        if i or case["x_dtype"] == "float32":  # no gradient for integer ids
+            close(tf.convert_to_tensor(got), expected)
+    assert [w.path for w in layer.weights] == [
+        p.replace(p.split("/")[0], layer.name, 1) for p in case["weight_names"]]
+    x_shape = np.asarray(case["x"]).shape
+    assert list(layer.compute_output_shape((None,) + x_shape[1:])) == case["output_shape"]
+    if case["cls"] not in CONFIG_ELSEWHERE:
+        same_config(layer.get_config(), case["config"])
+
+
+@pytest.mark.parametrize("case", [c for c in LAYERS if c["cls"] != "Embedding"],
+                         ids=lambda c: c["label"])
+def test_layer_gives_the_same_values_in_sequential_and_functional(case):
+    x = np.asarray(case["x"], case["x_dtype"])
+    layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
+    model = tf.keras.Sequential([tf.keras.Input(x.shape[1:]), layer])
+    if case["weights"]:
+        layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    close(model(x, training=case["training"]), case["y"])
+    inp = tf.keras.Input(x.shape[1:])
+    out = layer(inp)
+    assert out.shape == tuple(case["output_shape"])
+    functional = tf.keras.Model(inp, out)
+    close(functional(x, training=case["training"]), case["y"])
+
+
+def test_random_augmentation_layers_pass_through_with_training_false():
+    x = np.random.default_rng(0).uniform(0, 1, (2, 5, 4, 3)).astype(np.float32)
+    for layer in (tf.keras.layers.RandomFlip(), tf.keras.layers.RandomRotation(0.3),
+                  tf.keras.layers.RandomZoom(0.3), tf.keras.layers.RandomTranslation(0.2, 0.2),
+                  tf.keras.layers.RandomContrast(0.5), tf.keras.layers.SpatialDropout2D(0.5),
+                  tf.keras.layers.Dropout(0.5)):
+        close(layer(x, training=False), x, 0)
+
+
+def test_random_flip_flips_whole_images_and_redraws_each_call():
+    x = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4, 1)
+    layer = tf.keras.layers.RandomFlip("horizontal", seed=3)
+    seen = set()
+    for _ in range(12):
+        y = layer(x, training=True).numpy()
+        for i in range(2):
+            flipped = np.array_equal(y[i], x[i, :, ::-1])
+            assert flipped or np.array_equal(y[i], x[i])
+            seen.add(flipped)
+    assert seen == {True, False}
+
+
+def test_random_contrast_scales_deviation_by_one_factor_per_image():
+    x = np.random.default_rng(1).uniform(50, 200, (3, 4, 4, 2)).astype(np.float32)
+    y = tf.keras.layers.RandomContrast(0.4)(x, training=True).numpy()
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    factor = (y - mean) / (x - mean)
+    for i in range(3):
+        assert np.allclose(factor[i], factor[i, 0, 0, 0], atol=1e-3)
+        assert 0.6 - 1e-6 <= factor[i, 0, 0, 0] <= 1.4 + 1e-6
+
+
+def test_spatial_dropout_drops_whole_channels():
+    x = np.ones((4, 6, 5, 8), np.float32)
+    y = tf.keras.layers.SpatialDropout2D(0.5, seed=1)(x, training=True).numpy()
+    per_channel = y.reshape(4, 30, 8)
+    assert np.all(per_channel == per_channel[:, :1, :])
+    assert set(np.unique(y)) <= {0.0, 2.0} and 0 < (y == 0).mean() < 1
+    with pytest.raises(ValueError, match="expected ndim=3, found ndim=4"):
+        tf.keras.layers.SpatialDropout1D(0.5)(x, training=True)
+
+
+def test_layers_check_input_rank_with_keras_messages():
+    with pytest.raises(ValueError, match=r"of layer 'up' is incompatible with the layer: "
+                                         r"expected ndim=4, found ndim=3"):
+        tf.keras.layers.UpSampling2D(name="up")(tf.ones((1, 2, 3)))
+    with pytest.raises(ValueError, match="expected min_ndim=4, found ndim=3"):
+        tf.keras.layers.Conv2DTranspose(2, 3)(tf.ones((1, 2, 3)))
+    conv = tf.keras.layers.Conv2DTranspose(2, 3)
+    conv(tf.ones((1, 4, 4, 3)))
+    with pytest.raises(ValueError, match=r"expected axis -1 of input shape to have value 3"):
+        conv(tf.ones((1, 4, 4, 5)))
+    with pytest.raises(ValueError, match="cannot be None or negative value"):
+        tf.keras.layers.LeakyReLU(negative_slope=-1)
+    with pytest.raises(ValueError, match="must be greater than output padding"):
+        tf.keras.layers.Conv2DTranspose(2, 3, strides=2, output_padding=2)
+    with pytest.raises(ValueError, match="total size of the tensor must be unchanged"):
+        tf.keras.layers.Reshape((5, -1))(tf.ones((2, 3, 4)))
+    with pytest.raises(ValueError, match=r"Number of groups \(3\) must be a multiple"):
+        tf.keras.layers.GroupNormalization(groups=3)(tf.ones((2, 4)))
+    with pytest.raises(ValueError, match="`input_dim` must be a positive integer"):
+        tf.keras.layers.Embedding(0, 3)
+
+
+def test_leaky_relu_layer_defaults_to_keras3_slope():
+    assert tf.keras.layers.LeakyReLU().negative_slope == 0.3
+    with pytest.warns(UserWarning, match="`alpha` is deprecated"):
+        assert tf.keras.layers.LeakyReLU(alpha=0.1).negative_slope == 0.1
+
+
+def test_dropout_mask_comes_from_the_dropout_op():
+    # The mask is drawn by tf.nn.dropout from tf.random.uniform, so a fixed global and op
+    # seed gives the same mask as calling tf.nn.dropout directly.
+    x = tf.ones((3, 7))
+    tf.random.set_seed(5)
+    a = tf.keras.layers.Dropout(0.4, seed=2)(x, training=True).numpy()
+    tf.random.set_seed(5)
+    b = tf.nn.dropout(x, 0.4, seed=2).numpy()
+    close(a, b, 0)
+
+
+# -- MultiHeadAttention ------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", MHA["cases"], ids=lambda c: str(c["kwargs"]))
+def test_multi_head_attention_matches_keras(case):
+    q, v, k = (tf.constant(np.asarray(MHA[n], np.float32)) for n in ("query", "value", "key"))
+    layer = tf.keras.layers.MultiHeadAttention(**case["kwargs"])
+    call = {"key": k} if case["use_key"] else {}
+    if case["use_mask"]:
+        call["attention_mask"] = tf.constant(np.asarray(MHA["mask"], bool))
+    layer(q, v, **call)
+    assert [w.path for w in layer.weights] == [
+        p.replace(p.split("/")[0], layer.name, 1) for p in case["weight_names"]]
+    layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    sources = [q, v] + ([k] if case["use_key"] else [])
+    with tf.GradientTape() as tape:
+        tape.watch(sources)
+        y, scores = layer(q, v, return_attention_scores=True, **call)
+        loss = tf.reduce_sum(y * np.asarray(case["ct"], np.float32))
+    grads = tape.gradient(loss, [q, v] + layer.trainable_weights)
+    close(y, case["y"])
+    close(scores, case["scores"])
+    for got, expected in zip(grads, case["grads"], strict=True):
+        close(got, expected)
+    same_config(layer.get_config(), case["config"])
+
+
+def test_multi_head_attention_in_a_functional_model():
+    case = MHA["cases"][0]
+    qi, vi = tf.keras.Input((3, 4)), tf.keras.Input((5, 6))
+    layer = tf.keras.layers.MultiHeadAttention(**case["kwargs"])
+    out = layer(qi, vi)
+    assert out.shape == (None, 3, 4)
+    model = tf.keras.Model([qi, vi], out)
+    layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    q, v = (np.asarray(MHA[n], np.float32) for n in ("query", "value"))
+    close(model([q, v]), case["y"])
+
+
+# -- masks ---------------------------------------------------------------------------------
+
+def masked_layers(label):
+    layers = {"gap": lambda: [tf.keras.layers.GlobalAveragePooling1D()],
+              "lstm": lambda: [tf.keras.layers.LSTM(3)],
+              "gru_seq": lambda: [tf.keras.layers.GRU(2, return_sequences=True),
+                                  tf.keras.layers.GlobalAveragePooling1D()],
+              "simplernn": lambda: [tf.keras.layers.SimpleRNN(2)]}
+    return layers[label]()
+
+
+@pytest.mark.parametrize("case", MASKING["cases"], ids=lambda c: c["label"])
+def test_embedding_mask_zero_reaches_rnns_and_pooling_as_in_keras(case):
+    ids = np.asarray(MASKING["ids"], np.int32)
+    emb = tf.keras.layers.Embedding(7, 4, mask_zero=True)
+    layers = masked_layers(case["label"])
+    model = tf.keras.Sequential([tf.keras.Input((5,), dtype="int32"), emb, *layers])
+    model.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    close(emb.compute_mask(tf.constant(ids)), case["mask"], 0)
+    close(model(ids), case["y"])
+    inp = tf.keras.Input((5,), dtype="int32")
+    h = emb(inp)
+    for layer in layers:
+        h = layer(h)
+    close(tf.keras.Model(inp, h)(ids), case["functional_y"])
+
+
+def test_mask_changes_the_result_and_the_gradient_skips_padding():
+    ids = np.asarray([[3, 1, 0, 0]], np.int32)
+    emb = tf.keras.layers.Embedding(5, 2, mask_zero=True)
+    pool = tf.keras.layers.GlobalAveragePooling1D()
+    with tf.GradientTape() as tape:
+        y = pool(emb(ids))
+    table = emb.embeddings.numpy()
+    close(y, table[[3, 1]].mean(axis=0, keepdims=True))
+    grad = tf.convert_to_tensor(tape.gradient(y, emb.embeddings)).numpy()
+    close(grad[0], [0.0, 0.0], 0)
+    close(grad[3], [0.5, 0.5])
