@@ -69,8 +69,7 @@ def _map_coordinate(v, size, mode):
         return _m.multiply(v, 0.0)
     if mode == "reflect":
         sz2 = float(2 * size)
-        neg = _a.where(_m.less(v, -sz2), _m.add(_m.multiply(_trunc_div(_m.negative(v), sz2),
-                                                            sz2), v), v)
+        neg = _m.add(_m.multiply(_trunc_div(_m.negative(v), sz2), sz2), v)
         neg = _a.where(_m.less(neg, -float(size)), _m.add(neg, sz2),
                        _m.subtract(_m.negative(neg), 1.0))
         pos = _m.subtract(v, _m.multiply(_trunc_div(v, sz2), sz2))

@@ -3,10 +3,10 @@ import math
 
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from .. import _naming, _symbolic
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
-from .. import _naming, _symbolic
 from . import _masking, _spec
 from .activation import Softmax
 from .dropout import Dropout
@@ -107,7 +107,8 @@ class MultiHeadAttention(Layer):
         self.num_heads, self.key_dim = num_heads, key_dim
         self.value_dim = value_dim if value_dim is not None else key_dim
         self.dropout, self.use_bias, self.seed = dropout, use_bias, seed
-        self._output_shape_arg = output_shape
+        self._output_shape_arg = (output_shape,) if isinstance(output_shape, int) else (
+            None if output_shape is None else tuple(output_shape))
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
         self.kernel_regularizer = _reg.get(kernel_regularizer)

@@ -30,6 +30,12 @@ class Rescaling(Layer):
     def call(self, inputs):
         return _m.add(_m.multiply(inputs, self.scale), self.offset)
 
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return dict(super().get_config(), scale=self.scale, offset=self.offset)
+
 
 class Identity(Layer):
     """Return the input unchanged (``tf.keras.layers.Identity``)."""
