@@ -1,6 +1,4 @@
 """Model (subclassable) and Sequential (a stack of layers), as in Keras 3."""
-import sys
-
 from .._core.backend import np
 from .._core.tensor import Tensor
 from . import _naming, _symbolic
@@ -132,55 +130,24 @@ class Model(Trainer, Layer):
                 found += layer._all_layers()
         return found
 
-    def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
-        """Print each sublayer's name, type, output shape and parameter count, and totals,
-        in Keras 3's table (as it prints on an 80-column console).
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):
+        """Print each layer's name, type, output shape and parameter count, and totals, in
+        Keras 3's table as it prints on a plain terminal (``tf.keras.Model.summary``).
 
-        Output shapes are those of the last call (``None`` batch for a ``Sequential``
-        built from an input shape); an unbuilt layer shows ``?`` and ``0 (unbuilt)``.
+        Functional models list their ``InputLayer``s too, and a "Connected to" column when
+        the graph is not a simple chain; an unbuilt layer shows ``?`` and ``0 (unbuilt)``.
 
         Args:
-            print_fn: called once with the whole table (default: written to stdout).
+            line_length: the table's width (default: Keras's, from the terminal width).
+            positions: the columns' right edges (fractions of ``line_length`` or
+                characters).
+            print_fn: called once with the whole text; default: written to stdout.
+            expand_nested, show_trainable, layer_range: accepted; tapeflow prints the
+                top-level layers only.
         """
-        widths = (33, 24, 15)
-
-        def rule(left, fill, mid, right):
-            return left + mid.join(fill * w for w in widths) + right
-
-        def row(bar, cells):
-            name, shape, params = cells
-            return (f"{bar} {name.ljust(widths[0] - 2)} {bar} {shape.ljust(widths[1] - 2)} "
-                    f"{bar} {params.rjust(widths[2] - 2)} {bar}")
-
-        lines = [f'Model: "{self.name}"', rule("\u250f", "\u2501", "\u2533", "\u2513"),
-                 row("\u2503", ("Layer (type)", "Output Shape", "Param #")),
-                 rule("\u2521", "\u2501", "\u2547", "\u2529")]
-        layers = self.layers
-        for i, layer in enumerate(layers):
-            if layer.built:
-                shape = "?" if layer._output_shape is None else _shape_text(layer._output_shape)
-                params = f"{layer.count_params():,}"
-            else:
-                shape, params = "?", "0 (unbuilt)"
-            lines.append(row("\u2502", (f"{layer.name} ({type(layer).__name__})", shape,
-                                        params)))
-            if i < len(layers) - 1:
-                lines.append(rule("\u251c", "\u2500", "\u253c", "\u2524"))
-        lines.append(rule("\u2514", "\u2500", "\u2534", "\u2518"))
-        total = self.count_params()
-        trainable = int(sum(w._value.size for w in self.trainable_weights))
-        sizes = {w._id: w._value.nbytes for w in self.weights}
-        total_bytes = sum(sizes.values())
-        train_bytes = sum(sizes[w._id] for w in self.trainable_weights)
-        lines += [f" Total params: {total:,} ({_bytes_text(total_bytes)})",
-                  f" Trainable params: {trainable:,} ({_bytes_text(train_bytes)})",
-                  f" Non-trainable params: {total - trainable:,} "
-                  f"({_bytes_text(total_bytes - train_bytes)})"]
-        text = "\n".join(lines) + "\n"
-        if print_fn is None:
-            sys.stdout.write(text)
-        else:
-            print_fn(text)
+        from .utils.summary_utils import print_summary
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
 
 
 def _graph_layers(outputs):
@@ -202,17 +169,6 @@ def _graph_layers(outputs):
     for kt in _symbolic.flatten(outputs):
         visit(kt)
     return order
-
-
-def _shape_text(shape):
-    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-def _bytes_text(n):
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.2f} {unit}"
-        n /= 1024
 
 
 class Sequential(Model):
@@ -277,6 +233,9 @@ class Sequential(Model):
     def _maybe_build_from_input_shape(self):
         if self._input_shape is None or not self._layers:
             return
+        # Keras 3 rebuilds a Sequential as an unnamed Functional model here, which takes
+        # the next ``functional`` name (so a later functional model is ``functional_1``).
+        _naming.auto_name("Functional")
         if all(layer.built for layer in self._layers):
             self.built = True
             return
@@ -284,6 +243,8 @@ class Sequential(Model):
 
     def build(self, input_shape=None):
         if (_layer.building and _layer.building[-1] is self) or input_shape is None:
+            if self._layers and self._input_shape is None:
+                _naming.auto_name("Functional")
             self.built = True
             return
         self._input_shape = tuple(input_shape)

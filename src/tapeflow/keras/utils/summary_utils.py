@@ -1,0 +1,220 @@
+"""``model.summary()``: Keras 3's table, as its ``rich`` renderer prints it on a plain
+(non-tty) terminal: the same column widths, word wrapping and box-drawing characters."""
+import re
+import shutil
+import sys
+
+__all__ = ["print_summary"]
+
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def _ratio_reduce(total, ratios, maximums, values):
+    """rich's ``ratio_reduce``: take ``total`` away from ``values`` in proportion."""
+    ratios = [r if m else 0 for r, m in zip(ratios, maximums, strict=True)]
+    total_ratio = sum(ratios)
+    if not total_ratio:
+        return list(values)
+    out = []
+    for ratio, maximum, value in zip(ratios, maximums, values, strict=True):
+        if ratio and total_ratio > 0:
+            distributed = min(maximum, round(ratio * total / total_ratio))
+            out.append(value - distributed)
+            total -= distributed
+            total_ratio -= ratio
+        else:
+            out.append(value)
+    return out
+
+
+def _wrap(text, width):
+    """rich's word wrapping with folding: the lines of ``text`` in ``width`` cells."""
+    lines, line = [], ""
+    for word in _WORD.findall(text):
+        if len(line) + len(word.rstrip()) <= width:
+            line += word
+            continue
+        if len(word.rstrip()) > width:
+            if line.strip():
+                lines.append(line)
+            chunks = [word[i:i + width] for i in range(0, len(word), width)]
+            lines.extend(chunks[:-1])
+            line = chunks[-1]
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return [part.rstrip() for part in lines] or [""]
+
+
+def _shape_text(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _output_shape(layer):
+    shape = getattr(layer, "_output_shape", None)
+    if not layer.built or shape is None:
+        return "?"
+    return _shape_text(shape)
+
+
+def _readable_size(n):
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n / 1024 < 1:
+            return f"{n:.2f} {unit}"
+        n /= 1024
+    return f"{n:.2f} PB"
+
+
+def _count(weights):
+    return int(sum(w._value.size for w in weights)), sum(w._value.nbytes for w in weights)
+
+
+def _functional_layout(model):
+    """Keras's ``model._operations`` order (by depth from the outputs, then by discovery)
+    and, per layer, the names of the tensors it was called on."""
+    from .._symbolic import KerasTensor, flatten
+
+    order, inbound = {}, {}
+    producer = {}
+
+    def visit(kt):
+        layer = kt._input_layer if kt._node is None else kt._node.layer
+        if layer is None:
+            return
+        order.setdefault(id(layer), (len(order), layer))
+        if kt._node is None:
+            inbound.setdefault(id(layer), [])
+            return
+        node = kt._node
+        if id(node) in producer:
+            return
+        args = [a for a in flatten(node.args) if type(a) is KerasTensor]
+        producer[id(node)] = (layer, args)
+        inbound.setdefault(id(layer), []).extend(args)
+        for a in args:
+            visit(a)
+
+    outputs = [kt for kt in flatten(model._fn_outputs) if type(kt) is KerasTensor]
+    for kt in outputs:
+        visit(kt)
+
+    def source(kt):
+        return kt._input_layer if kt._node is None else kt._node.layer
+
+    depth = {}
+
+    def walk(kt, d):
+        layer = source(kt)
+        if layer is None or depth.get(id(layer), -1) >= d:
+            return
+        depth[id(layer)] = d
+        if kt._node is not None:
+            for a in producer[id(kt._node)][1]:
+                walk(a, d + 1)
+
+    for kt in outputs:
+        walk(kt, 0)
+    layers = sorted((layer for _, layer in order.values()),
+                    key=lambda layer: (-depth.get(id(layer), 0), order[id(layer)][0]))
+    sequential_like = (len(outputs) == 1
+                       and all(len(args) <= 1 for _, args in producer.values())
+                       and len(producer) == sum(1 for layer in layers
+                                                if inbound.get(id(layer))))
+    connections = {}
+    for layer in layers:
+        names = [f"{source(kt).name}[0][{kt._index or 0}]" for kt in inbound.get(id(layer), ())]
+        connections[id(layer)] = ", ".join(names) or "-"
+    return layers, sequential_like, connections
+
+
+def print_summary(model, line_length=None, positions=None, print_fn=None, **kwargs):
+    """Print ``model``'s layers, output shapes and parameter counts as Keras 3 does.
+
+    Args:
+        model: a ``Sequential``, functional or subclassed ``Model``.
+        line_length: the table's width (default ``min(88, columns - 4)`` for
+            sequence-like models, ``min(108, columns - 4)`` with the "Connected to" column,
+            ``columns`` being the terminal's width, 80 when not a terminal).
+        positions: the right edges of the columns, as fractions of ``line_length`` or in
+            characters.
+        print_fn: called once with the whole text (a string ending in a newline);
+            default: written to stdout.
+
+    Raises:
+        ValueError: when a column would be narrower than 4 characters.
+    """
+    if getattr(model, "_fn_outputs", None) is not None:
+        layers, sequential_like, connections = _functional_layout(model)
+    else:
+        layers, sequential_like, connections = model.layers, True, {}
+    if sequential_like:
+        default, header = 88, ["Layer (type)", "Output Shape", "Param #"]
+        positions = positions or [0.45, 0.80, 1.0]
+    else:
+        default = 108
+        header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
+        positions = positions or [0.3, 0.56, 0.74, 1.0]
+    justify = ["left", "left", "right", "left"]
+    line_length = line_length or min(default, shutil.get_terminal_size().columns - 4)
+    if positions[-1] <= 1:
+        positions = [int(line_length * p) for p in positions]
+    widths, current = [], 0
+    for pos in positions:
+        if pos - current < 4:
+            raise ValueError("Insufficient console width to print summary.")
+        widths.append(pos - current)
+        current = pos
+    n = len(widths)
+    cells = [w + 2 for w in widths]
+    excess = sum(cells) - (line_length - (n + 1))
+    if excess > 0:
+        cells = _ratio_reduce(excess, [1] * n, cells, cells)
+    content = [c - 2 for c in cells]
+
+    def row(bar, values):
+        wrapped = [_wrap(v, w) for v, w in zip(values, content, strict=False)]
+        height = max(len(w) for w in wrapped)
+        out = []
+        for i in range(height):
+            parts = []
+            for j, lines in enumerate(wrapped):
+                text = lines[i] if i < len(lines) else ""
+                text = text.rjust(content[j]) if justify[j] == "right" else text.ljust(
+                    content[j])
+                parts.append(f" {text} ")
+            out.append(bar + bar.join(parts) + bar)
+        return out
+
+    def rule(left, fill, mid, right):
+        return left + mid.join(fill * c for c in cells) + right
+
+    lines = [f'Model: "{model.name}"', rule("┏", "━", "┳", "┓")]
+    lines += row("┃", header)
+    lines.append(rule("┡", "━", "╇", "┩"))
+    for i, layer in enumerate(layers):
+        params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+        fields = [f"{layer.name} ({type(layer).__name__})", _output_shape(layer), params]
+        if not sequential_like:
+            fields.append(connections.get(id(layer), "-"))
+        lines += row("│", fields)
+        if i < len(layers) - 1:
+            lines.append(rule("├", "─", "┼", "┤"))
+    lines.append(rule("└", "─", "┴", "┘"))
+    train_count, train_bytes = _count(model.trainable_weights)
+    frozen_count, frozen_bytes = _count(model.non_trainable_weights)
+    optimizer = getattr(model, "optimizer", None)
+    opt_vars = list(optimizer.variables) if getattr(optimizer, "built", False) else []
+    opt_count, opt_bytes = _count(opt_vars)
+    total = train_count + frozen_count + opt_count
+    lines += [f" Total params: {total:,} "
+              f"({_readable_size(train_bytes + frozen_bytes + opt_bytes)})",
+              f" Trainable params: {train_count:,} ({_readable_size(train_bytes)})",
+              f" Non-trainable params: {frozen_count:,} ({_readable_size(frozen_bytes)})"]
+    if opt_vars:
+        lines.append(f" Optimizer params: {opt_count:,} ({_readable_size(opt_bytes)})")
+    text = "\n".join(lines) + "\n"
+    if print_fn is None:
+        sys.stdout.write(text)
+    else:
+        print_fn(text)
