@@ -1,13 +1,15 @@
-"""``tf.keras.utils``: seeding, one-hot labels and the progress bar."""
+"""``tf.keras.utils``: seeding, one-hot labels, the progress bar and image files."""
 import random as _random
 
 from ..._core.backend import np
 from ..._core.tensor import _TensorLike
 from ...ops import random_ops as _random_ops
 from .file_utils import get_file
+from .image_utils import array_to_img, img_to_array, load_img, save_img
 from .progbar import Progbar
 
-__all__ = ["Progbar", "get_file", "set_random_seed", "to_categorical"]
+__all__ = ["Progbar", "array_to_img", "get_file", "img_to_array", "load_img", "save_img",
+           "set_random_seed", "to_categorical"]
 
 
 def set_random_seed(seed: int):
