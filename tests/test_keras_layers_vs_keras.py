@@ -260,7 +260,11 @@ def masked_layers(label):
               "lstm": lambda: [tf.keras.layers.LSTM(3)],
               "gru_seq": lambda: [tf.keras.layers.GRU(2, return_sequences=True),
                                   tf.keras.layers.GlobalAveragePooling1D()],
-              "simplernn": lambda: [tf.keras.layers.SimpleRNN(2)]}
+              "simplernn": lambda: [tf.keras.layers.SimpleRNN(2)],
+              "bidirectional": lambda: [tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(2))],
+              "dense_between": lambda: [tf.keras.layers.Dense(3), tf.keras.layers.GRU(2)],
+              "backwards_seq": lambda: [tf.keras.layers.SimpleRNN(2, return_sequences=True,
+                                                                  go_backwards=True)]}
     return layers[label]()
 
 
@@ -291,3 +295,31 @@ def test_mask_changes_the_result_and_the_gradient_skips_padding():
     grad = tf.convert_to_tensor(tape.gradient(y, emb.embeddings)).numpy()
     close(grad[0], [0.0, 0.0], 0)
     close(grad[3], [0.5, 0.5])
+
+
+def test_masking_layer_skips_padded_steps_in_an_lstm():
+    case = MASKING["masking_layer"]
+    model = tf.keras.Sequential([tf.keras.Input((5, 2)), tf.keras.layers.Masking(),
+                                 tf.keras.layers.LSTM(3)])
+    model.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    close(model(np.asarray(case["x"], np.float32)), case["y"])
+
+
+def test_merge_layers_combine_masks():
+    ids = tf.constant([[1, 0, 2]])
+    a = tf.keras.layers.Embedding(3, 2, mask_zero=True)(ids)
+    b = tf.keras.layers.Embedding(3, 2, mask_zero=True)(tf.constant([[1, 2, 0]]))
+    added = tf.keras.layers.Add()([a, b])
+    pool = tf.keras.layers.GlobalAveragePooling1D()
+    close(pool(added), added.numpy()[:, :1].mean(axis=1))
+    joined = tf.keras.layers.Concatenate(axis=1)([a, b])
+    close(pool(joined), np.concatenate([a.numpy()[:, [0, 2]], b.numpy()[:, :2]], 1).mean(1))
+
+
+def test_normalization_adapt_matches_keras():
+    case = load("normalization_adapt.json")
+    layer = tf.keras.layers.Normalization()
+    layer.adapt(np.asarray(case["data"], np.float32))
+    close(layer.mean, case["mean"])
+    close(layer.variance, case["variance"])
+    close(layer(np.asarray(case["x"], np.float32)), case["y"])

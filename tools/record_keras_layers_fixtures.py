@@ -246,7 +246,11 @@ def masking_cases():
             ("lstm", lambda: [keras.layers.LSTM(3)]),
             ("gru_seq", lambda: [keras.layers.GRU(2, return_sequences=True),
                                  keras.layers.GlobalAveragePooling1D()]),
-            ("simplernn", lambda: [keras.layers.SimpleRNN(2)])]:
+            ("simplernn", lambda: [keras.layers.SimpleRNN(2)]),
+            ("bidirectional", lambda: [keras.layers.Bidirectional(keras.layers.LSTM(2))]),
+            ("dense_between", lambda: [keras.layers.Dense(3), keras.layers.GRU(2)]),
+            ("backwards_seq", lambda: [keras.layers.SimpleRNN(2, return_sequences=True,
+                                                               go_backwards=True)])]:
         emb = keras.layers.Embedding(7, 4, mask_zero=True)
         layers = body()
         model = keras.Sequential([keras.Input((5,), dtype="int32"), emb, *layers])
@@ -260,6 +264,14 @@ def masking_cases():
         out["cases"].append({"label": label, "weights": [lists(w) for w in model.get_weights()],
                              "y": lists(y), "functional_y": lists(functional(ids)),
                              "mask": lists(emb.compute_mask(ids))})
+    x = RNG.standard_normal((3, 5, 2)).astype(np.float32)
+    x[0, 3:] = 0.0
+    x[1, 1] = 0.0
+    model = keras.Sequential([keras.Input((5, 2)), keras.layers.Masking(),
+                              keras.layers.LSTM(3)])
+    model.set_weights([arr(w.shape, 0.5) for w in model.weights])
+    out["masking_layer"] = {"x": lists(x), "weights": [lists(w) for w in model.get_weights()],
+                            "y": lists(model(x))}
     dump("masking.json", out)
 
 

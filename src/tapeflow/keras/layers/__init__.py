@@ -3,7 +3,7 @@ from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
-from .core_extra import Identity, Lambda, Rescaling
+from .core_extra import Identity, Lambda, Masking, Rescaling
 from .dense import Dense
 from .dropout import Dropout, SpatialDropout1D, SpatialDropout2D
 from .embedding import Embedding
@@ -59,7 +59,7 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D
            "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]
 __all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTranspose",
             "Cropping1D", "Cropping2D", "ELU", "GroupNormalization", "LeakyReLU",
-            "MultiHeadAttention", "PReLU", "RandomContrast", "RandomFlip", "RandomRotation",
+            "Masking", "MultiHeadAttention", "PReLU", "RandomContrast", "RandomFlip", "RandomRotation",
             "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
             "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
             "ZeroPadding2D"]

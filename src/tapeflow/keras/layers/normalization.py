@@ -43,6 +43,8 @@ class BatchNormalization(Layer):
         center, scale: whether to learn ``beta`` / ``gamma``.
     """
 
+    supports_masking = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones", **kwargs):
@@ -78,13 +80,10 @@ class BatchNormalization(Layer):
         if training and self.trainable:
             mean, variance = _moments(inputs, self._reduction_axes)
             m = self.momentum
-            dt = self.moving_mean._value.dtype
-            self.moving_mean._value = (self.moving_mean._value * dt.type(m) + mean._value.reshape(
-                self.moving_mean._value.shape) * dt.type(1.0 - m)).astype(dt)
-            self.moving_variance._value = (
-                self.moving_variance._value * dt.type(m)
-                + variance._value.reshape(self.moving_variance._value.shape)
-                * dt.type(1.0 - m)).astype(dt)
+            # The statistics leave the tape (stop_gradient) and update through assign.
+            for moving, batch in ((self.moving_mean, mean), (self.moving_variance, variance)):
+                batch = _m.cast(_a.reshape(_a.stop_gradient(batch), moving.shape), moving.dtype)
+                moving.assign(_m.add(_m.multiply(moving, m), _m.multiply(batch, 1.0 - m)))
         else:
             mean = self._param(self.moving_mean)
             variance = self._param(self.moving_variance)
@@ -166,6 +165,8 @@ class GroupNormalization(Layer):
     >>> [round(v, 3) for v in y.numpy()[0, 0].tolist()]
     [-1.213, -0.728, -1.213, -0.728]
     """
+
+    supports_masking = True
 
     def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,

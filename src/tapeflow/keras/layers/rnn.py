@@ -298,9 +298,11 @@ class Bidirectional(Layer):
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
 
-    def call(self, inputs, training=None):
-        forward = self.forward_layer(inputs, training=training)
-        backward = self.backward_layer(inputs, training=training)
+    supports_masking = True
+
+    def call(self, inputs, training=None, mask=None):
+        forward = self.forward_layer(inputs, training=training, mask=mask)
+        backward = self.backward_layer(inputs, training=training, mask=mask)
         if self.return_sequences:
             backward = backward[:, ::-1]
         if self.merge_mode == "concat":
@@ -313,10 +315,15 @@ class Bidirectional(Layer):
             return _m.multiply(_m.add(forward, backward), 0.5)
         return [forward, backward]
 
+    def compute_mask(self, inputs, previous_mask):
+        return previous_mask if self.return_sequences else None
+
 
 class TimeDistributed(Layer):
     """Apply ``layer`` to every time step of ``(batch, time, ...)`` inputs
     (``tf.keras.layers.TimeDistributed``), as one call on ``(batch * time, ...)``."""
+
+    supports_masking = True
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
