@@ -58,8 +58,8 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D
            "Minimum", "Multiply", "Normalization", "RNN", "ReLU", "Rescaling", "Reshape",
            "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]
 __all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTranspose",
-            "Cropping1D", "Cropping2D", "ELU", "GroupNormalization", "LeakyReLU",
-            "Masking", "MultiHeadAttention", "PReLU", "RandomContrast", "RandomFlip", "RandomRotation",
+            "Cropping1D", "Cropping2D", "ELU", "GroupNormalization", "LeakyReLU", "Masking",
+            "MultiHeadAttention", "PReLU", "RandomContrast", "RandomFlip", "RandomRotation",
             "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
             "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
             "ZeroPadding2D"]
