@@ -67,7 +67,9 @@ def _readable_size(n):
 
 
 def _count(weights):
-    return int(sum(w._value.size for w in weights)), sum(w._value.nbytes for w in weights)
+    """The number of scalars in ``weights`` and their size in bytes (from their dtypes)."""
+    counts = [(w.shape.num_elements(), w.dtype.size) for w in weights]
+    return sum(n for n, _ in counts), sum(n * size for n, size in counts)
 
 
 def _functional_layout(model):
