@@ -323,3 +323,20 @@ def test_normalization_adapt_matches_keras():
     close(layer.mean, case["mean"])
     close(layer.variance, case["variance"])
     close(layer(np.asarray(case["x"], np.float32)), case["y"])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.keras.layers.Dropout(0.5), lambda: tf.keras.layers.SpatialDropout2D(0.5),
+    lambda: tf.keras.layers.RandomFlip(), lambda: tf.keras.layers.RandomRotation(0.3),
+    lambda: tf.keras.layers.RandomZoom(0.3), lambda: tf.keras.layers.RandomTranslation(0.2, 0.2),
+    lambda: tf.keras.layers.RandomContrast(0.5)],
+    ids=["Dropout", "SpatialDropout2D", "RandomFlip", "RandomRotation", "RandomZoom",
+         "RandomTranslation", "RandomContrast"])
+def test_random_layers_draw_afresh_on_every_call_of_a_tf_function(make):
+    layer = make()
+    step = tf.function(lambda t: layer(t, training=True))
+    x = tf.constant(np.random.default_rng(0).uniform(1, 2, (4, 5, 4, 2)).astype(np.float32))
+    outs = [step(x).numpy() for _ in range(4)]
+    assert any(not np.allclose(outs[0], o) for o in outs[1:])
+    if hasattr(step, "experimental_get_tracing_count"):
+        assert step.experimental_get_tracing_count() == 1
