@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow.function import function as tf_function  # tf.function, whatever imported first
 
 HERE = pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
 
@@ -97,6 +98,7 @@ def run_layer(layer, case):
     return x, y, tape.gradient(loss, [x] + layer.trainable_weights)
 
 
+@pytest.mark.filterwarnings("ignore:You passed `rms_scaling=True`")
 @pytest.mark.parametrize("case", LAYERS, ids=lambda c: c["label"])
 def test_layer_matches_keras_given_the_same_weights(case):
     layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
@@ -118,6 +120,7 @@ def test_layer_matches_keras_given_the_same_weights(case):
         same_config(layer.get_config(), case["config"])
 
 
+@pytest.mark.filterwarnings("ignore:You passed `rms_scaling=True`")
 @pytest.mark.parametrize("case", [c for c in LAYERS if c["cls"] != "Embedding"],
                          ids=lambda c: c["label"])
 def test_layer_gives_the_same_values_in_sequential_and_functional(case):
@@ -334,7 +337,7 @@ def test_normalization_adapt_matches_keras():
          "RandomTranslation", "RandomContrast"])
 def test_random_layers_draw_afresh_on_every_call_of_a_tf_function(make):
     layer = make()
-    step = tf.function(lambda t: layer(t, training=True))
+    step = tf_function(lambda t: layer(t, training=True))
     x = tf.constant(np.random.default_rng(0).uniform(1, 2, (4, 5, 4, 2)).astype(np.float32))
     outs = [step(x).numpy() for _ in range(4)]
     assert any(not np.allclose(outs[0], o) for o in outs[1:])

@@ -177,6 +177,8 @@ def layer_cases():
         layer_case("SpatialDropout1D", {"rate": 0.5}, seq),
         layer_case("SpatialDropout2D", {"rate": 0.5}, img),
         layer_case("LayerNormalization", {"axis": [1, 2]}, arr((2, 3, 4)), weights="random"),
+        layer_case("LayerNormalization", {"rms_scaling": True, "epsilon": 0.01},
+                   arr((2, 3, 4)), weights="random", label="LayerNormalizationRMS"),
         layer_case("GroupNormalization", {"groups": 2}, arr((2, 3, 4)), weights="random"),
         layer_case("GroupNormalization", {"groups": 3, "epsilon": 0.01},
                    arr((2, 3, 2, 6)), weights="random", label="GroupNormalization3"),

@@ -1,4 +1,6 @@
-"""BatchNormalization and LayerNormalization."""
+"""BatchNormalization, LayerNormalization and GroupNormalization."""
+import warnings
+
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
@@ -100,45 +102,82 @@ class LayerNormalization(Layer):
             their shape.
         epsilon: added to the variance (1e-3).
         center, scale: whether to learn ``beta`` / ``gamma``.
+        beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
+            beta_constraint, gamma_constraint: for the two weights.
+        rms_scaling: Keras 3's deprecated ``x * gamma / sqrt(variance + epsilon)`` (no
+            centring, no ``beta``), with Keras's warning.
+
+    Raises:
+        TypeError: for an ``axis`` that is neither an int nor a list of ints.
     """
 
+    supports_masking = True
+
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
-                 beta_initializer="zeros", gamma_initializer="ones", **kwargs):
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 rms_scaling=False, **kwargs):
+        if rms_scaling:
+            warnings.warn("You passed `rms_scaling=True`, which is deprecated. This argument "
+                          "incorrectly scales the input by the variance, not the root mean "
+                          "square. To correctly use RMS Normalization, please use "
+                          "`keras.layers.RMSNormalization` instead.", stacklevel=2)
         super().__init__(**kwargs)
-        self.axis, self.epsilon = axis, float(epsilon)
-        self.center, self.scale = center, scale
-        self._inits = (gamma_initializer, beta_initializer)
+        if not isinstance(axis, (int, list, tuple)):
+            raise TypeError("Expected an int or a list/tuple of ints for the argument 'axis', "
+                            f"but received: {axis!r}")
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+        self.epsilon, self.center, self.scale = float(epsilon), center, scale
+        self.rms_scaling = bool(rms_scaling)
+        self.beta_initializer = _init.get(beta_initializer)
+        self.gamma_initializer = _init.get(gamma_initializer)
+        self.beta_regularizer = _reg.get(beta_regularizer)
+        self.gamma_regularizer = _reg.get(gamma_regularizer)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
         self.gamma = self.beta = None
 
     def build(self, input_shape):
         rank = len(input_shape)
         self._norm_axes = _axes(self.axis, rank)
+        # Keras keeps the axes as a list once built (it shows in get_config).
+        self.axis = sorted(self.axis) if isinstance(self.axis, list) else [self.axis]
         shape = tuple(input_shape[a] for a in self._norm_axes)
         self._broadcast = tuple(input_shape[a] if a in self._norm_axes else 1
                                 for a in range(rank))
-        if self.scale:
-            self.gamma = self.add_weight(shape=shape, initializer=self._inits[0], name="gamma")
-        if self.center:
-            self.beta = self.add_weight(shape=shape, initializer=self._inits[1], name="beta")
+        if self.scale or self.rms_scaling:
+            self.gamma = self.add_weight(shape=shape, name="gamma",
+                                         initializer=self.gamma_initializer,
+                                         regularizer=self.gamma_regularizer,
+                                         constraint=self.gamma_constraint)
+        if self.center and not self.rms_scaling:
+            self.beta = self.add_weight(shape=shape, name="beta",
+                                        initializer=self.beta_initializer,
+                                        regularizer=self.beta_regularizer,
+                                        constraint=self.beta_constraint)
         self.built = True
 
     def call(self, inputs):
         mean, variance = _moments(inputs, self._norm_axes)
         gamma = None if self.gamma is None else _a.reshape(self.gamma, self._broadcast)
+        if self.rms_scaling:
+            out = _m.multiply(inputs, _m.rsqrt(_m.add(variance, self.epsilon)))
+            return out if gamma is None else _m.multiply(out, gamma)
         beta = None if self.beta is None else _a.reshape(self.beta, self._broadcast)
         return _normalize(inputs, mean, variance, gamma, beta, self.epsilon)
-
-    supports_masking = True
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
 
     def get_config(self):
-        init_g, init_b = (_spec.serialize(_init.get(i)) for i in self._inits)
         return dict(super().get_config(), axis=self.axis, epsilon=self.epsilon,
-                    center=self.center, scale=self.scale, rms_scaling=False,
-                    beta_initializer=init_b, gamma_initializer=init_g, beta_regularizer=None,
-                    gamma_regularizer=None, beta_constraint=None, gamma_constraint=None)
+                    center=self.center, scale=self.scale, rms_scaling=self.rms_scaling,
+                    beta_initializer=_spec.serialize(self.beta_initializer),
+                    gamma_initializer=_spec.serialize(self.gamma_initializer),
+                    beta_regularizer=_spec.serialize(self.beta_regularizer),
+                    gamma_regularizer=_spec.serialize(self.gamma_regularizer),
+                    beta_constraint=_spec.serialize(self.beta_constraint),
+                    gamma_constraint=_spec.serialize(self.gamma_constraint))
 
 
 class GroupNormalization(Layer):
