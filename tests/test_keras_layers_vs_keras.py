@@ -191,7 +191,7 @@ def test_layers_check_input_rank_with_keras_messages():
         conv(tf.ones((1, 4, 4, 5)))
     with pytest.raises(ValueError, match="cannot be None or negative value"):
         tf.keras.layers.LeakyReLU(negative_slope=-1)
-    with pytest.raises(ValueError, match="must be greater than output padding"):
+    with pytest.raises(ValueError, match="must be strictly less than `strides`"):
         tf.keras.layers.Conv2DTranspose(2, 3, strides=2, output_padding=2)
     with pytest.raises(ValueError, match="total size of the tensor must be unchanged"):
         tf.keras.layers.Reshape((5, -1))(tf.ones((2, 3, 4)))
@@ -343,3 +343,35 @@ def test_random_layers_draw_afresh_on_every_call_of_a_tf_function(make):
     assert any(not np.allclose(outs[0], o) for o in outs[1:])
     if hasattr(step, "experimental_get_tracing_count"):
         assert step.experimental_get_tracing_count() == 1
+
+
+def keras_message(text):
+    """The message Keras raised, without the frame it adds around errors from ``call``."""
+    if "\x1b[1m" in text:
+        return text.split("\x1b[1m", 1)[1].split("\x1b[0m", 1)[0]
+    return text
+
+
+# Keras raises nothing here (RandomFlip with an unknown mode silently returns its input;
+# Resizing checks the interpolation in the backend at call time) or an IndexError from its own
+# indexing (Conv1DTranspose on a 4-D input); tapeflow raises a ValueError naming the argument.
+STRICTER = {"RandomFlip('diagonal')", "Resizing(4, 4, interpolation='cubic')",
+            "Conv1DTranspose(2, 3, name='ct1')"}
+
+
+@pytest.mark.parametrize("case", load("errors.json")["cases"], ids=lambda c: c["make"])
+def test_bad_arguments_and_inputs_raise_keras_classes_and_messages(case):
+    def attempt():
+        layer = eval("tf.keras.layers." + case["make"])
+        if case["x"] is not None:
+            layer(eval(case["x"]))
+
+    if case["make"] in STRICTER:
+        with pytest.raises(ValueError):
+            attempt()
+        return
+    error = getattr(__builtins__, case["error"], None) if not isinstance(__builtins__, dict) \
+        else __builtins__[case["error"]]
+    with pytest.raises(error) as info:
+        attempt()
+    assert str(info.value) == keras_message(case["message"])

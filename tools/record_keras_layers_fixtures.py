@@ -288,6 +288,56 @@ def normalization_adapt_case():
                                       "config": plain(layer.get_config())})
 
 
+# -- errors ----------------------------------------------------------------------------
+
+ERRORS = [
+    ("UpSampling2D(name='up')", "np.ones((1, 2, 3), 'float32')"),
+    ("UpSampling1D(name='up1')", "np.ones((1, 2, 3, 4), 'float32')"),
+    ("Conv2DTranspose(2, 3, name='ct')", "np.ones((1, 2, 3), 'float32')"),
+    ("Conv1DTranspose(2, 3, name='ct1')", "np.ones((1, 2, 3, 4), 'float32')"),
+    ("ZeroPadding2D(name='zp')", "np.ones((1, 2, 3), 'float32')"),
+    ("Cropping2D(name='cr')", "np.ones((2, 3), 'float32')"),
+    ("Cropping1D(cropping=(2, 2), name='cr1')", "np.ones((1, 3, 2), 'float32')"),
+    ("SpatialDropout1D(0.5, name='sd')", "np.ones((1, 2, 3, 4), 'float32')"),
+    ("SpatialDropout2D(0.5, name='sd2')", "np.ones((1, 2, 3), 'float32')"),
+    ("GlobalAveragePooling2D(name='gap')", "np.ones((1, 2, 3), 'float32')"),
+    ("GlobalMaxPooling2D(name='gmp')", "np.ones((1, 2, 3), 'float32')"),
+    ("GroupNormalization(groups=3, name='gn')", "np.ones((2, 4), 'float32')"),
+    ("GroupNormalization(groups=8, name='gn2')", "np.ones((2, 4), 'float32')"),
+    ("Reshape((5, -1), name='rs')", "np.ones((2, 3, 4), 'float32')"),
+    ("Reshape((5, 2), name='rs2')", "np.ones((2, 3, 4), 'float32')"),
+    ("LeakyReLU(negative_slope=-1)", None),
+    ("ReLU(max_value=-1)", None),
+    ("ReLU(threshold=-1)", None),
+    ("Embedding(0, 3)", None),
+    ("Embedding(3, 2.5)", None),
+    ("Conv2DTranspose(0, 3)", None),
+    ("Conv2DTranspose(2, 3, strides=2, output_padding=2)", None),
+    ("RandomRotation(1.5)", None),
+    ("RandomZoom((-1.5, 0.2))", None),
+    ("RandomTranslation(0.2, 2.0)", None),
+    ("RandomContrast(1.5)", None),
+    ("RandomFlip('diagonal')", None),
+    ("RandomRotation(0.2, fill_mode='mirror')", None),
+    ("Resizing(4, 4, interpolation='cubic')", None),
+    ("Dropout(1.5)", None),
+]
+
+
+def error_cases():
+    cases = []
+    for make, x in ERRORS:
+        try:
+            layer = eval("keras.layers." + make)
+            if x is not None:
+                layer(eval(x))
+            cases.append({"make": make, "x": x, "error": None})
+        except Exception as e:  # noqa: BLE001 - recording what Keras raises
+            cases.append({"make": make, "x": x, "error": type(e).__name__,
+                          "message": str(e)})
+    dump("errors.json", {"cases": cases})
+
+
 # -- model.summary() ---------------------------------------------------------------------
 
 SUMMARY_MODELS = r'''
@@ -363,4 +413,5 @@ if __name__ == "__main__":
     multi_head_attention_cases()
     masking_cases()
     normalization_adapt_case()
+    error_cases()
     summary_cases()

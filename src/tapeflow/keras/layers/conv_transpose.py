@@ -52,11 +52,13 @@ class _ConvTranspose(Layer):
         self.dilation_rate = _spec.int_tuple(dilation_rate, n, "dilation_rate")
         self.output_padding = (None if output_padding is None
                                else _spec.int_tuple(output_padding, n, "output_padding"))
-        for stride, op in zip(self.strides, self.output_padding or (), strict=False):
+        for i, (stride, op) in enumerate(zip(self.strides, self.output_padding or (),
+                                             strict=False)):
             if op >= stride:
-                raise ValueError(f"Strides {self.strides} must be greater than output padding "
-                                 f"{self.output_padding}. Received strides={self.strides}, "
-                                 f"output_padding={self.output_padding}.")
+                raise ValueError("`output_padding` must be strictly less than `strides` for all "
+                                 f"dimensions. At dimension {i}, `output_padding` is {op} but "
+                                 f"`strides` is {stride}. Received: output_padding="
+                                 f"{self.output_padding}, strides={self.strides}")
         self.padding = padding
         self.data_format = "channels_last"
         self.activation = _act.get(activation)

@@ -71,19 +71,23 @@ def _factor_range(factor, bounds, name="factor"):
     raise ValueError(message)
 
 
-def _zoom_range(factor, name):
-    message = ("The `height_factor` and `width_factor` arguments should be a number (or a "
-               "list of two numbers) in the range [-1.0, 1.0]. ")
+_ZOOM_MESSAGE = ("The `height_factor` and `width_factor` arguments should be a number (or a "
+                 "list of two numbers) in the range (-1.0, 1.0]. ")
+_SHIFT_MESSAGE = ("The `factor` argument should be a number (or a list of two numbers) in the "
+                  "range [-1.0, 1.0]. ")
+
+
+def _zoom_range(factor, name, message=_ZOOM_MESSAGE):
     if isinstance(factor, (tuple, list)):
         if len(factor) != 2:
             raise ValueError(message + f"Received: {name}={factor}")
-        values = factor
+        values = checked = factor
     elif isinstance(factor, (int, float)) and not isinstance(factor, bool):
-        values = (-abs(factor), abs(factor))
+        values, checked = (-abs(factor), abs(factor)), (factor,)
     else:
         raise ValueError(message + f"Received: {name}={factor}")
-    for v in values:
-        if v > 1.0 or v <= -1.0:
+    for v in checked:  # zoom factors must stay above -1; shifts may reach it
+        if v > 1.0 or v < -1.0 or (v == -1.0 and message is _ZOOM_MESSAGE):
             raise ValueError(message + f"Received: input_number={v}")
     return tuple(sorted(values))
 
@@ -316,8 +320,8 @@ class RandomTranslation(_AffineLayer):
                  **kwargs):
         super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
         self.height_factor, self.width_factor = height_factor, width_factor
-        self._height = _zoom_range(height_factor, "height_factor")
-        self._width = _zoom_range(width_factor, "width_factor")
+        self._height = _zoom_range(height_factor, "height_factor", _SHIFT_MESSAGE)
+        self._width = _zoom_range(width_factor, "width_factor", _SHIFT_MESSAGE)
 
     def _matrix(self, n, h, w):
         dy = _m.multiply(_r.uniform((n, 1), self._height[0], self._height[1], seed=self.seed),

@@ -49,12 +49,13 @@ class Reshape(_Shaping):
         if -1 in self.target_shape:
             if known == 0 or size % known:
                 raise ValueError(
-                    "The total size of the tensor must be unchanged. Received: input_shape="
-                    f"{tuple(input_shape[1:])}, output_shape={self.target_shape}")
+                    "The total size of the tensor must be unchanged, however, the input size "
+                    "cannot by divided by the specified dimensions in target_shape. Received: "
+                    f"input_shape={tuple(input_shape[1:])}, target_shape={self.target_shape}")
             return tuple(size // known if d == -1 else d for d in self.target_shape)
         if known != size:
             raise ValueError("The total size of the tensor must be unchanged. Received: "
-                             f"input_shape={tuple(input_shape[1:])}, output_shape="
+                             f"input_shape={tuple(input_shape[1:])}, target_shape="
                              f"{self.target_shape}")
         return self.target_shape
 
@@ -236,7 +237,7 @@ class Cropping1D(_Shaping):
             if steps <= 0:
                 raise ValueError("`cropping` parameter of `Cropping1D` layer must be smaller "
                                  "than the input length. Received: inputs.shape="
-                                 f"{tuple(input_shape)}, and cropping={self.cropping}")
+                                 f"{tuple(input_shape)}, cropping={self.cropping}")
         return (input_shape[0], steps, input_shape[2])
 
     def get_config(self):
