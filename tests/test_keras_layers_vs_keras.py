@@ -375,3 +375,15 @@ def test_bad_arguments_and_inputs_raise_keras_classes_and_messages(case):
     with pytest.raises(error) as info:
         attempt()
     assert str(info.value) == keras_message(case["message"])
+
+
+def test_causal_attention_only_looks_back_and_softmax_mask_zeroes():
+    x = tf.constant(np.random.default_rng(2).standard_normal((2, 4, 6)).astype(np.float32))
+    mha = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=3)
+    _, scores = mha(x, x, use_causal_mask=True, return_attention_scores=True)
+    s = scores.numpy()
+    assert np.all(np.triu(np.ones((4, 4)), 1)[None, None] * s == 0)
+    close(s.sum(-1), np.ones((2, 2, 4)))
+    probs = tf.keras.layers.Softmax()(tf.constant([[1.0, 2.0, 3.0]]),
+                                      mask=tf.constant([[True, False, True]])).numpy()
+    close(probs, [[np.exp(1) / (np.exp(1) + np.exp(3)), 0.0, np.exp(3) / (np.exp(1) + np.exp(3))]])
