@@ -129,6 +129,11 @@ class PReLU(_Elementwise):
 
     The weight ``alpha`` has the input's shape without the batch axis, with 1 on the
     shared axes.
+
+    >>> import tapeflow as tf
+    >>> layer = tf.keras.layers.PReLU(alpha_initializer=tf.keras.initializers.Constant(0.5))
+    >>> layer(tf.constant([[-2.0, 3.0]])).numpy().tolist()
+    [[-1.0, 3.0]]
     """
 
     def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None,
@@ -177,6 +182,10 @@ class ELU(_Elementwise):
 
     Args:
         alpha: the scale of the negative part (default 1.0).
+
+    >>> import tapeflow as tf
+    >>> [round(v, 4) for v in tf.keras.layers.ELU()(tf.constant([-1.0, 2.0])).numpy().tolist()]
+    [-0.6321, 2.0]
     """
 
     def __init__(self, alpha=1.0, **kwargs):
@@ -200,6 +209,11 @@ class Softmax(_Elementwise):
     Call arguments:
         mask: optional boolean mask broadcastable to the inputs; masked positions get
             probability 0.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.Softmax()(tf.constant([[0.0, 0.0, 5.0]]),
+    ...                           mask=tf.constant([[True, True, False]])).numpy().tolist()
+    [[0.5, 0.5, 0.0]]
     """
 
     def __init__(self, axis=-1, **kwargs):

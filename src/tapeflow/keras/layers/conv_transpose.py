@@ -173,6 +173,10 @@ class Conv1DTranspose(_ConvTranspose):
 
     Raises:
         ValueError: as ``Conv2DTranspose``, for inputs that are not 3-dimensional.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.Conv1DTranspose(4, 3, strides=2, padding="same")(tf.ones((2, 5, 3))).shape
+    TensorShape([2, 10, 4])
     """
 
     _rank = 1

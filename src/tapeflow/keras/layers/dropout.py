@@ -22,6 +22,11 @@ class Dropout(Layer):
 
     Raises:
         ValueError: for a rate outside ``[0, 1]``.
+
+    >>> import tapeflow as tf
+    >>> y = tf.keras.layers.Dropout(0.5)(tf.ones((1, 1000)), training=True)
+    >>> sorted(set(y.numpy().ravel().tolist()))
+    [0.0, 2.0]
     """
 
     supports_masking = True
@@ -66,6 +71,11 @@ class SpatialDropout1D(Dropout):
 
     Raises:
         ValueError: for a rate outside ``[0, 1]``, or an input that is not 3-dimensional.
+
+    >>> import tapeflow as tf
+    >>> y = tf.keras.layers.SpatialDropout1D(0.5)(tf.ones((4, 6, 3)), training=True)
+    >>> bool(tf.reduce_all(y == y[:, :1, :]))  # each channel kept or dropped for all steps
+    True
     """
 
     _ndim = 3
@@ -96,6 +106,10 @@ class SpatialDropout2D(SpatialDropout1D):
 
     Raises:
         ValueError: for a rate outside ``[0, 1]``, or an input that is not 4-dimensional.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.SpatialDropout2D(0.5)(tf.ones((2, 3, 3, 4)), training=False).shape
+    TensorShape([2, 3, 3, 4])
     """
 
     _ndim = 4

@@ -152,6 +152,11 @@ class CenterCrop(_ImageLayer):
 
     Args:
         height, width: the output size.
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(16.0), (1, 4, 4, 1))
+    >>> tf.keras.layers.CenterCrop(2, 2)(x)[0, :, :, 0].numpy().tolist()
+    [[5.0, 6.0], [9.0, 10.0]]
     """
 
     def __init__(self, height, width, data_format=None, **kwargs):
@@ -183,6 +188,12 @@ class RandomFlip(_ImageLayer):
 
     Raises:
         ValueError: for another mode.
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(4.0), (1, 1, 4, 1))
+    >>> y = tf.keras.layers.RandomFlip("horizontal")(x, training=True)[0, 0, :, 0]
+    >>> y.numpy().tolist() in ([0.0, 1.0, 2.0, 3.0], [3.0, 2.0, 1.0, 0.0])
+    True
     """
 
     _MODES = ("horizontal", "vertical", "horizontal_and_vertical")
@@ -239,6 +250,12 @@ class RandomRotation(_AffineLayer):
     Raises:
         ValueError: for a factor outside ``[-1, 1]``.
         NotImplementedError: for an unknown fill mode or interpolation (Keras's class).
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(9.0), (1, 3, 3, 1))
+    >>> quarter = tf.keras.layers.RandomRotation((0.25, 0.25))  # exactly 90 degrees
+    >>> [[round(v) for v in row] for row in quarter(x)[0, :, :, 0].numpy().tolist()]
+    [[2, 5, 8], [1, 4, 7], [0, 3, 6]]
     """
 
     def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
@@ -274,6 +291,12 @@ class RandomZoom(_AffineLayer):
 
     Raises:
         ValueError: for a factor outside ``(-1, 1]``.
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(9.0), (1, 3, 3, 1))
+    >>> out = tf.keras.layers.RandomZoom((-0.5, -0.5), fill_mode="constant")(x)
+    >>> out[0, :, :, 0].numpy().tolist()[1]  # zoomed in 2x about the centre
+    [3.5, 4.0, 4.5]
     """
 
     def __init__(self, height_factor, width_factor=None, fill_mode="reflect",
@@ -312,7 +335,13 @@ class RandomTranslation(_AffineLayer):
         fill_mode, interpolation, seed, fill_value: as for ``RandomRotation``.
 
     Raises:
-        ValueError: for a factor outside ``(-1, 1]``.
+        ValueError: for a factor outside ``[-1, 1]``.
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(1.0, 5.0), (1, 1, 4, 1))
+    >>> shift = tf.keras.layers.RandomTranslation(0.0, (0.25, 0.25), fill_mode="constant")
+    >>> shift(x)[0, 0, :, 0].numpy().tolist()  # one column to the right
+    [0.0, 1.0, 2.0, 3.0]
     """
 
     def __init__(self, height_factor, width_factor, fill_mode="reflect",
@@ -351,6 +380,12 @@ class RandomContrast(_ImageLayer):
 
     Raises:
         ValueError: for a factor outside ``[0, 1]``.
+
+    >>> import tapeflow as tf
+    >>> x = tf.constant([[[[10.0], [30.0]]]])
+    >>> y = tf.keras.layers.RandomContrast(0.5)(x, training=True)[0, 0, :, 0].numpy()
+    >>> bool(abs(y.mean() - 20.0) < 1e-4 and 5.0 <= y[1] - 20.0 <= 15.0)
+    True
     """
 
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):

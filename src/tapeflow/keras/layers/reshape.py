@@ -76,6 +76,11 @@ class UpSampling1D(_Shaping):
 
     Args:
         size: the repetition factor (default 2).
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(2.0), (1, 2, 1))
+    >>> tf.keras.layers.UpSampling1D(3)(x)[0, :, 0].numpy().tolist()
+    [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
     """
 
     def __init__(self, size=2, **kwargs):
@@ -160,6 +165,10 @@ class ZeroPadding1D(_Shaping):
 
     Args:
         padding: an int (both sides) or a pair ``(before, after)`` (default 1).
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.ZeroPadding1D((1, 2))(tf.ones((1, 2, 1)))[0, :, 0].numpy().tolist()
+    [0.0, 1.0, 1.0, 0.0, 0.0]
     """
 
     def __init__(self, padding=1, data_format=None, **kwargs):
@@ -186,6 +195,10 @@ class ZeroPadding2D(_Shaping):
     Args:
         padding: an int (all sides), a pair ``(rows, cols)`` (symmetric) or
             ``((top, bottom), (left, right))`` (default 1).
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.ZeroPadding2D(((1, 0), (2, 2)))(tf.ones((1, 3, 3, 1))).shape
+    TensorShape([1, 4, 7, 1])
     """
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
@@ -218,6 +231,11 @@ class Cropping1D(_Shaping):
 
     Raises:
         ValueError: if nothing would remain.
+
+    >>> import tapeflow as tf
+    >>> x = tf.reshape(tf.range(5.0), (1, 5, 1))
+    >>> tf.keras.layers.Cropping1D((1, 2))(x)[0, :, 0].numpy().tolist()
+    [1.0, 2.0]
     """
 
     def __init__(self, cropping=(1, 1), **kwargs):
@@ -254,6 +272,10 @@ class Cropping2D(_Shaping):
 
     Raises:
         ValueError: if nothing would remain.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.Cropping2D(((1, 0), (2, 1)))(tf.ones((2, 5, 6, 3))).shape
+    TensorShape([2, 4, 3, 3])
     """
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
