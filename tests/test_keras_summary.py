@@ -91,3 +91,11 @@ def test_summary_line_length_and_narrow_columns():
     assert max(len(line) for line in got[0].splitlines()) == 50
     with pytest.raises(ValueError, match="Insufficient console width"):
         model.summary(line_length=8)
+
+
+def attention():
+    q = tf.keras.Input((3, 4), name="q")
+    v = tf.keras.Input((5, 4), name="v")
+    h = layers.MultiHeadAttention(2, 3, name="mha")(q, v)
+    h = layers.LayerNormalization(name="norm")(layers.Add(name="res")([q, h]))
+    return tf.keras.Model([q, v], layers.GlobalAveragePooling1D(name="pool")(h), name="attn")

@@ -204,6 +204,7 @@ def layer_cases():
                                          "width_factor": (0.0, 0.0), "fill_mode": "wrap"},
                    img, training=True, label="RandomTranslationWrap"),
         layer_case("RandomContrast", {"factor": 0.5}, img),
+        layer_case("Masking", {"mask_value": 0.5}, np.where(seq > 0.5, seq, 0.5)),
         layer_case("Embedding", {"input_dim": 5, "output_dim": 3, "mask_zero": True},
                    np.array([[1, 2, 0, 0], [3, 0, 4, 1]], np.int32), weights="random"),
     ]
@@ -382,6 +383,13 @@ def big():
 def unbuilt():
     return keras.Sequential([layers.Dense(4), layers.Dense(2)])
 
+def attention():
+    q = keras.Input((3, 4), name="q")
+    v = keras.Input((5, 4), name="v")
+    h = layers.MultiHeadAttention(2, 3, name="mha")(q, v)
+    h = layers.LayerNormalization(name="norm")(layers.Add(name="res")([q, h]))
+    return keras.Model([q, v], layers.GlobalAveragePooling1D(name="pool")(h), name="attn")
+
 for name in sys.argv[1:]:
     model = globals()[name]()
     model.summary()
@@ -396,7 +404,7 @@ for name in sys.argv[1:]:
 
 
 def summary_cases():
-    names = ["seq", "gen", "functional", "conv", "big", "unbuilt"]
+    names = ["seq", "gen", "functional", "conv", "big", "unbuilt", "attention"]
     proc = subprocess.run([sys.executable, "-c", SUMMARY_MODELS, *names], capture_output=True,
                           text=True, check=True, env=dict(os.environ, COLUMNS="80"))
     cases = []

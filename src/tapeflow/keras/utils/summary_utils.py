@@ -28,23 +28,21 @@ def _ratio_reduce(total, ratios, maximums, values):
 
 
 def _wrap(text, width):
-    """rich's word wrapping with folding: the lines of ``text`` in ``width`` cells."""
+    """rich's word wrapping for a table cell: words move to the next line when they do not
+    fit, and a word longer than the cell is cut with an ellipsis (overflow='ellipsis')."""
     lines, line = [], ""
     for word in _WORD.findall(text):
-        if len(line) + len(word.rstrip()) <= width:
+        if len(line) + len(word.rstrip()) <= width or not line:
             line += word
-            continue
-        if len(word.rstrip()) > width:
-            if line.strip():
-                lines.append(line)
-            chunks = [word[i:i + width] for i in range(0, len(word), width)]
-            lines.extend(chunks[:-1])
-            line = chunks[-1]
         else:
             lines.append(line)
             line = word
     lines.append(line)
-    return [part.rstrip() for part in lines] or [""]
+    out = []
+    for part in lines:
+        part = part.rstrip()
+        out.append(part if len(part) <= width else part[:width - 1] + "…")
+    return out
 
 
 def _shape_text(shape):
