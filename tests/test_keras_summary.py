@@ -99,3 +99,20 @@ def attention():
     h = layers.MultiHeadAttention(2, 3, name="mha")(q, v)
     h = layers.LayerNormalization(name="norm")(layers.Add(name="res")([q, h]))
     return tf.keras.Model([q, v], layers.GlobalAveragePooling1D(name="pool")(h), name="attn")
+
+
+class Small(tf.keras.Model):
+    def __init__(self):
+        super().__init__(name="small")
+        self.conv = layers.Conv2D(4, 3, padding="same", activation="relu")
+        self.flatten = layers.Flatten()
+        self.out = layers.Dense(2)
+
+    def call(self, x):
+        return self.out(self.flatten(self.conv(x)))
+
+
+def subclassed():
+    model = Small()
+    model(tf.zeros((5, 6, 6, 1)))
+    return model

@@ -344,6 +344,7 @@ def error_cases():
 SUMMARY_MODELS = r'''
 import os, sys, json
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import numpy as np
 import keras
 from keras import layers
 
@@ -383,6 +384,21 @@ def big():
 def unbuilt():
     return keras.Sequential([layers.Dense(4), layers.Dense(2)])
 
+class Small(keras.Model):
+    def __init__(self):
+        super().__init__(name="small")
+        self.conv = layers.Conv2D(4, 3, padding="same", activation="relu")
+        self.flatten = layers.Flatten()
+        self.out = layers.Dense(2)
+
+    def call(self, x):
+        return self.out(self.flatten(self.conv(x)))
+
+def subclassed():
+    model = Small()
+    model(np.zeros((5, 6, 6, 1), "float32"))
+    return model
+
 def attention():
     q = keras.Input((3, 4), name="q")
     v = keras.Input((5, 4), name="v")
@@ -404,7 +420,7 @@ for name in sys.argv[1:]:
 
 
 def summary_cases():
-    names = ["seq", "gen", "functional", "conv", "big", "unbuilt", "attention"]
+    names = ["seq", "gen", "functional", "conv", "big", "unbuilt", "attention", "subclassed"]
     proc = subprocess.run([sys.executable, "-c", SUMMARY_MODELS, *names], capture_output=True,
                           text=True, check=True, env=dict(os.environ, COLUMNS="80"))
     cases = []
