@@ -64,10 +64,10 @@ def models(monkeypatch):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["name"])
 def test_summary_prints_keras_text(case, models, capsys):
     model = models[case["name"]]
-    model.summary()
+    model.summary(**case["options"])
     assert capsys.readouterr().out == case["stdout"]
     got = []
-    model.summary(print_fn=got.append)
+    model.summary(print_fn=got.append, **case["options"])
     assert got == case["print_fn_lines"]
 
 
@@ -116,3 +116,28 @@ def subclassed():
     model = Small()
     model(tf.zeros((5, 6, 6, 1)))
     return model
+
+
+def nested():
+    inner = tf.keras.Sequential([layers.Dense(3, name="in1"), layers.Dense(2, name="in2")],
+                                name="inner")
+    model = tf.keras.Sequential([tf.keras.Input((4,)), inner, layers.Dropout(0.1, name="drop"),
+                                 layers.Dense(1, name="out")], name="outer")
+    inner.layers[0].trainable = False
+    return model
+
+
+def ranged():
+    inp = tf.keras.Input((6, 6, 2), name="img")
+    x = layers.Conv2D(3, 3, name="conv_a")(inp)
+    x = layers.Conv2D(3, 3, name="conv_b")(x)
+    x = layers.Flatten(name="flat")(x)
+    return tf.keras.Model(inp, layers.Dense(2, name="head")(x), name="ranged")
+
+
+def test_summary_layer_range_errors():
+    model = ranged()
+    with pytest.raises(ValueError, match="do not match the layer names"):
+        model.summary(layer_range=["nope", "flat"])
+    with pytest.raises(ValueError, match="must be a list or tuple of length 2"):
+        model.summary(layer_range=["flat"])

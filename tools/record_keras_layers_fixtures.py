@@ -406,13 +406,32 @@ def attention():
     h = layers.LayerNormalization(name="norm")(layers.Add(name="res")([q, h]))
     return keras.Model([q, v], layers.GlobalAveragePooling1D(name="pool")(h), name="attn")
 
+def nested():
+    inner = keras.Sequential([layers.Dense(3, name="in1"), layers.Dense(2, name="in2")],
+                             name="inner")
+    model = keras.Sequential([keras.Input((4,)), inner, layers.Dropout(0.1, name="drop"),
+                              layers.Dense(1, name="out")], name="outer")
+    inner.layers[0].trainable = False
+    return model
+
+def ranged():
+    inp = keras.Input((6, 6, 2), name="img")
+    x = layers.Conv2D(3, 3, name="conv_a")(inp)
+    x = layers.Conv2D(3, 3, name="conv_b")(x)
+    x = layers.Flatten(name="flat")(x)
+    return keras.Model(inp, layers.Dense(2, name="head")(x), name="ranged")
+
+OPTIONS = {"nested": {"expand_nested": True, "show_trainable": True},
+           "ranged": {"layer_range": ["conv_.*", "flat"], "show_trainable": True}}
+
 for name in sys.argv[1:]:
     model = globals()[name]()
-    model.summary()
+    options = OPTIONS.get(name, {})
+    model.summary(**options)
     sys.stdout.write("\x00")
     sys.stdout.flush()
     lines = []
-    model.summary(print_fn=lambda line, **kw: lines.append(line))
+    model.summary(print_fn=lambda line, **kw: lines.append(line), **options)
     sys.stdout.write(json.dumps(lines))
     sys.stdout.write("\x01")
     sys.stdout.flush()
@@ -420,13 +439,17 @@ for name in sys.argv[1:]:
 
 
 def summary_cases():
-    names = ["seq", "gen", "functional", "conv", "big", "unbuilt", "attention", "subclassed"]
+    names = ["seq", "gen", "functional", "conv", "big", "unbuilt", "attention", "subclassed",
+             "nested", "ranged"]
     proc = subprocess.run([sys.executable, "-c", SUMMARY_MODELS, *names], capture_output=True,
                           text=True, check=True, env=dict(os.environ, COLUMNS="80"))
     cases = []
     for name, chunk in zip(names, proc.stdout.split("\x01")[:-1], strict=True):
         printed, print_fn = chunk.split("\x00")
-        cases.append({"name": name, "stdout": printed, "print_fn_lines": json.loads(print_fn)})
+        cases.append({"name": name, "stdout": printed, "print_fn_lines": json.loads(print_fn),
+                      "options": {"nested": {"expand_nested": True, "show_trainable": True},
+                                  "ranged": {"layer_range": ["conv_.*", "flat"],
+                                             "show_trainable": True}}.get(name, {})})
     dump("summary.json", {"cases": cases})
 
 

@@ -143,11 +143,14 @@ class Model(Trainer, Layer):
             positions: the columns' right edges (fractions of ``line_length`` or
                 characters).
             print_fn: called once with the whole text; default: written to stdout.
-            expand_nested, show_trainable, layer_range: accepted; tapeflow prints the
-                top-level layers only.
+            expand_nested: also list the layers of nested models.
+            show_trainable: add a "Trainable" column.
+            layer_range: two regular expressions bounding the layers printed.
         """
         from .utils.summary_utils import print_summary
-        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn)
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
+                      expand_nested=expand_nested, show_trainable=show_trainable,
+                      layer_range=layer_range)
 
 
 def _graph_layers(outputs):

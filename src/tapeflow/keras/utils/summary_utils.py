@@ -128,7 +128,27 @@ def _functional_layout(model):
     return layers, sequential_like, connections
 
 
-def print_summary(model, line_length=None, positions=None, print_fn=None, **kwargs):
+def _layer_range(layers, layer_range):
+    """Keras's ``get_layer_index_bound_by_layer_name``: ``[first, last + 1]``."""
+    if layer_range is None:
+        return 0, len(layers)
+    if len(layer_range) != 2:
+        raise ValueError("layer_range must be a list or tuple of length 2. Received: "
+                         f"layer_range = {layer_range} of length {len(layer_range)}")
+    if not all(isinstance(name, str) for name in layer_range):
+        raise ValueError(f"layer_range should contain string type only. Received: {layer_range}")
+    lower = [i for i, layer in enumerate(layers) if re.match(layer_range[0], layer.name)]
+    upper = [i for i, layer in enumerate(layers) if re.match(layer_range[1], layer.name)]
+    if not lower or not upper:
+        raise ValueError("Passed layer_names do not match the layer names in the model. "
+                         f"Received: {layer_range}")
+    if min(lower) > max(upper):
+        return min(upper), max(lower) + 1
+    return min(lower), max(upper) + 1
+
+
+def print_summary(model, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                  show_trainable=False, layer_range=None):
     """Print ``model``'s layers, output shapes and parameter counts as Keras 3 does.
 
     Args:
@@ -140,9 +160,14 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, **kwar
             characters.
         print_fn: called once with the whole text (a string ending in a newline);
             default: written to stdout.
+        expand_nested: also list the layers of nested models (indented with ``└``).
+        show_trainable: add a "Trainable" column (Y, N, or - for a layer without weights).
+        layer_range: two regular expressions: print from the first layer whose name
+            matches the first to the last whose name matches the second.
 
     Raises:
-        ValueError: when a column would be narrower than 4 characters.
+        ValueError: when a column would be narrower than 4 characters, or for a bad
+            ``layer_range``.
     """
     if getattr(model, "_fn_outputs", None) is not None:
         layers, sequential_like, connections = _functional_layout(model)
@@ -155,7 +180,12 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, **kwar
         default = 108
         header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
         positions = positions or [0.3, 0.56, 0.74, 1.0]
-    justify = ["left", "left", "right", "left"]
+    justify = ["left", "left", "right"] + (["left"] if not sequential_like else [])
+    if show_trainable:
+        default += 12
+        positions = [p * 0.90 for p in positions] + [1.0]
+        header.append("Trainable")
+        justify.append("center")
     line_length = line_length or min(default, shutil.get_terminal_size().columns - 4)
     if positions[-1] <= 1:
         positions = [int(line_length * p) for p in positions]
@@ -180,8 +210,13 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, **kwar
             parts = []
             for j, lines in enumerate(wrapped):
                 text = lines[i] if i < len(lines) else ""
-                text = text.rjust(content[j]) if justify[j] == "right" else text.ljust(
-                    content[j])
+                if justify[j] == "right":
+                    text = text.rjust(content[j])
+                elif justify[j] == "center":
+                    left = (content[j] - len(text)) // 2
+                    text = (" " * left + text).ljust(content[j])
+                else:
+                    text = text.ljust(content[j])
                 parts.append(f" {text} ")
             out.append(bar + bar.join(parts) + bar)
         return out
@@ -192,13 +227,27 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, **kwar
     lines = [f'Model: "{model.name}"', rule("┏", "━", "┳", "┓")]
     lines += row("┃", header)
     lines.append(rule("┡", "━", "╇", "┩"))
-    for i, layer in enumerate(layers):
+    def fields(layer, prefix):
         params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-        fields = [f"{layer.name} ({type(layer).__name__})", _output_shape(layer), params]
+        out = [f"{prefix}{layer.name} ({type(layer).__name__})", _output_shape(layer), params]
         if not sequential_like:
-            fields.append(connections.get(id(layer), "-"))
-        lines += row("│", fields)
-        if i < len(layers) - 1:
+            out.append(connections.get(id(layer), "-"))
+        if show_trainable:
+            out.append(("Y" if layer.trainable else "N") if layer.weights else "-")
+        return out
+
+    def rows_of(layer, level=0):
+        rows = [fields(layer, "   " * level + "└ " if level else "")]
+        if expand_nested and getattr(layer, "layers", None):
+            for sub in layer.layers:
+                rows += rows_of(sub, level + 1)
+        return rows
+
+    first, last = _layer_range(layers, layer_range)
+    rows = [r for layer in layers[first:last] for r in rows_of(layer)]
+    for i, cells_ in enumerate(rows):
+        lines += row("│", cells_)
+        if i < len(rows) - 1:
             lines.append(rule("├", "─", "┼", "┤"))
     lines.append(rule("└", "─", "┴", "┘"))
     train_count, train_bytes = _count(model.trainable_weights)
