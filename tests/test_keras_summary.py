@@ -141,3 +141,9 @@ def test_summary_layer_range_errors():
         model.summary(layer_range=["nope", "flat"])
     with pytest.raises(ValueError, match="must be a list or tuple of length 2"):
         model.summary(layer_range=["flat"])
+
+
+def states():
+    inp = tf.keras.Input((5, 2), name="seq")
+    out, h, c = layers.LSTM(3, return_state=True, name="lstm")(inp)
+    return tf.keras.Model(inp, [out, c], name="states")

@@ -421,6 +421,11 @@ def ranged():
     x = layers.Flatten(name="flat")(x)
     return keras.Model(inp, layers.Dense(2, name="head")(x), name="ranged")
 
+def states():
+    inp = keras.Input((5, 2), name="seq")
+    out, h, c = layers.LSTM(3, return_state=True, name="lstm")(inp)
+    return keras.Model(inp, [out, c], name="states")
+
 OPTIONS = {"nested": {"expand_nested": True, "show_trainable": True},
            "ranged": {"layer_range": ["conv_.*", "flat"], "show_trainable": True}}
 
@@ -440,7 +445,7 @@ for name in sys.argv[1:]:
 
 def summary_cases():
     names = ["seq", "gen", "functional", "conv", "big", "unbuilt", "attention", "subclassed",
-             "nested", "ranged"]
+             "nested", "ranged", "states"]
     proc = subprocess.run([sys.executable, "-c", SUMMARY_MODELS, *names], capture_output=True,
                           text=True, check=True, env=dict(os.environ, COLUMNS="80"))
     cases = []

@@ -53,6 +53,9 @@ def _output_shape(layer):
     shape = getattr(layer, "_output_shape", None)
     if not layer.built or shape is None:
         return "?"
+    shapes = getattr(layer, "_output_shapes", None)
+    if shapes and len(shapes) > 1:  # Keras prints the list of a multi-output layer's shapes
+        return "[" + ", ".join(_shape_text(s) for s in shapes) + "]"
     return _shape_text(shape)
 
 
@@ -71,56 +74,64 @@ def _count(weights):
 
 
 def _functional_layout(model):
-    """Keras's ``model._operations`` order (by depth from the outputs, then by discovery)
-    and, per layer, the names of the tensors it was called on."""
+    """Keras's ``model._operations`` order (by depth from the outputs, then by discovery),
+    whether the graph is a chain (Keras's ``sequential_like``) and, per layer, the tensors
+    it was called on ("Connected to")."""
     from .._symbolic import KerasTensor, flatten
 
-    order, inbound = {}, {}
-    producer = {}
-
-    def visit(kt):
-        layer = kt._input_layer if kt._node is None else kt._node.layer
-        if layer is None:
-            return
-        order.setdefault(id(layer), (len(order), layer))
-        if kt._node is None:
-            inbound.setdefault(id(layer), [])
-            return
-        node = kt._node
-        if id(node) in producer:
-            return
-        args = [a for a in flatten(node.args) if type(a) is KerasTensor]
-        producer[id(node)] = (layer, args)
-        inbound.setdefault(id(layer), []).extend(args)
-        for a in args:
-            visit(a)
-
-    outputs = [kt for kt in flatten(model._fn_outputs) if type(kt) is KerasTensor]
-    for kt in outputs:
-        visit(kt)
+    def node_key(kt):  # the call that made kt; an Input is a node of its own
+        return id(kt._node) if kt._node is not None else ("input", id(kt._input_layer))
 
     def source(kt):
         return kt._input_layer if kt._node is None else kt._node.layer
 
+    order, inbound, node_inputs, node_layer = {}, {}, {}, {}
+
+    def visit(kt):
+        layer = source(kt)
+        if layer is None:
+            return
+        order.setdefault(id(layer), (len(order), layer))
+        key = node_key(kt)
+        if key in node_inputs:
+            return
+        args = [] if kt._node is None else [a for a in flatten(kt._node.args)
+                                            if type(a) is KerasTensor]
+        node_inputs[key], node_layer[key] = args, layer
+        inbound.setdefault(id(layer), []).extend(args)
+        for arg in args:
+            visit(arg)
+
+    outputs = [kt for kt in flatten(model._fn_outputs) if type(kt) is KerasTensor]
+    for kt in outputs:
+        visit(kt)
     depth = {}
 
-    def walk(kt, d):
-        layer = source(kt)
-        if layer is None or depth.get(id(layer), -1) >= d:
+    def walk(kt, d):  # a node's depth: its longest path to an output
+        key = node_key(kt)
+        if depth.get(key, -1) >= d:
             return
-        depth[id(layer)] = d
-        if kt._node is not None:
-            for a in producer[id(kt._node)][1]:
-                walk(a, d + 1)
+        depth[key] = d
+        for arg in node_inputs[key]:
+            walk(arg, d + 1)
 
     for kt in outputs:
         walk(kt, 0)
+    layer_depth = {}
+    for key, d in depth.items():
+        lid = id(node_layer[key])
+        layer_depth[lid] = max(layer_depth.get(lid, 0), d)
     layers = sorted((layer for _, layer in order.values()),
-                    key=lambda layer: (-depth.get(id(layer), 0), order[id(layer)][0]))
-    sequential_like = (len(outputs) == 1
-                       and all(len(args) <= 1 for _, args in producer.values())
-                       and len(producer) == sum(1 for layer in layers
-                                                if inbound.get(id(layer))))
+                    key=lambda layer: (-layer_depth.get(id(layer), 0), order[id(layer)][0]))
+    per_depth = {}
+    for key, d in depth.items():
+        per_depth[d] = per_depth.get(d, 0) + 1
+    calls = {}
+    for key in node_inputs:
+        calls[id(node_layer[key])] = calls.get(id(node_layer[key]), 0) + 1
+    sequential_like = (all(n == 1 for n in per_depth.values())
+                       and all(len(args) <= 1 for args in node_inputs.values())
+                       and all(n == 1 for n in calls.values()))
     connections = {}
     for layer in layers:
         names = [f"{source(kt).name}[0][{kt._index or 0}]" for kt in inbound.get(id(layer), ())]
