@@ -124,7 +124,7 @@ def _functional_layout(model):
     layers = sorted((layer for _, layer in order.values()),
                     key=lambda layer: (-layer_depth.get(id(layer), 0), order[id(layer)][0]))
     per_depth = {}
-    for key, d in depth.items():
+    for d in depth.values():
         per_depth[d] = per_depth.get(d, 0) + 1
     calls = {}
     for key in node_inputs:
