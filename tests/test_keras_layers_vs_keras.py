@@ -387,3 +387,17 @@ def test_causal_attention_only_looks_back_and_softmax_mask_zeroes():
     probs = tf.keras.layers.Softmax()(tf.constant([[1.0, 2.0, 3.0]]),
                                       mask=tf.constant([[True, False, True]])).numpy()
     close(probs, [[np.exp(1) / (np.exp(1) + np.exp(3)), 0.0, np.exp(3) / (np.exp(1) + np.exp(3))]])
+
+
+@pytest.mark.parametrize("case", load("dtypes.json")["cases"],
+                         ids=lambda c: f"{c['make']}-{c['dtype']}")
+def test_input_dtypes_give_keras_output_dtypes_and_values(case):
+    x = np.asarray(case["x"], case["dtype"])
+    y = eval("tf.keras.layers." + case["make"])(x, training=False)
+    assert y.dtype.name == case["y_dtype"]
+    if case["make"].startswith("GroupNormalization"):
+        # Keras computes the moments of integer inputs in integers (all zeros here);
+        # tapeflow normalises them in float32.
+        close(y, x / 255.0 * 2 - 1, 1e-5)
+    else:
+        close(y, case["y"], 1e-5)

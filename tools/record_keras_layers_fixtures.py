@@ -339,6 +339,28 @@ def error_cases():
     dump("errors.json", {"cases": cases})
 
 
+# -- input dtypes ------------------------------------------------------------------------
+
+DTYPE_CASES = [
+    ("Resizing(3, 3)", "uint8"), ("Resizing(3, 3)", "float64"),
+    ("UpSampling2D(interpolation='bilinear')", "uint8"),
+    ("UpSampling2D(interpolation='bilinear')", "int32"), ("UpSampling2D()", "int32"),
+    ("LeakyReLU()", "int32"), ("GroupNormalization(1)", "int32"), ("ZeroPadding2D()", "int32"),
+    ("CenterCrop(1, 1)", "uint8"), ("RandomFlip()", "uint8"),
+]
+
+
+def dtype_cases():
+    x = np.array([[[[0], [255]], [[255], [0]]]])
+    cases = []
+    for make, dtype in DTYPE_CASES:
+        xi = x.astype(dtype) * (-1 if dtype == "int32" and "bilinear" in make else 1)
+        y = eval("keras.layers." + make)(xi, training=False)
+        cases.append({"make": make, "dtype": dtype, "x": lists(xi), "y": lists(y),
+                      "y_dtype": str(np.asarray(y).dtype)})
+    dump("dtypes.json", {"cases": cases})
+
+
 # -- model.summary() ---------------------------------------------------------------------
 
 SUMMARY_MODELS = r'''
@@ -466,4 +488,5 @@ if __name__ == "__main__":
     masking_cases()
     normalization_adapt_case()
     error_cases()
+    dtype_cases()
     summary_cases()

@@ -231,9 +231,12 @@ def relu6(features, name=None):
 def leaky_relu(features, alpha=0.2, name=None):
     """``features`` where positive, else ``alpha * features`` (``tf.nn.leaky_relu``).
 
-    ``alpha`` is a float32 attribute in TensorFlow, so it is rounded to float32 first.
+    ``alpha`` is a float32 attribute in TensorFlow, so it is rounded to float32 first; integer
+    ``features`` are cast to float32, as TensorFlow does.
     """
     x = to_tensor(features)
+    if x.dtype.is_integer:
+        x = _m.cast(x, _dt.float32)
     alpha = float(np.float32(alpha._value if hasattr(alpha, "_value") else alpha))
     return _a.where(_m.greater(x, 0), x, _m.multiply(x, alpha))
 

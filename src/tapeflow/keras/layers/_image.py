@@ -40,9 +40,24 @@ def _resize_axis(x, axis, out_size, method):
 
 def resize(images, height, width, interpolation="bilinear"):
     """``images`` ``(batch, h, w, c)`` resized to ``(batch, height, width, c)``, as
-    ``tf.image.resize`` with ``antialias=False`` ('bilinear' or 'nearest')."""
+    ``tf.image.resize`` with ``antialias=False`` ('bilinear' or 'nearest').
+
+    Integer images are interpolated in float32, then rounded and cast back with saturation,
+    as Keras's ``Resizing`` and ``UpSampling2D`` return them.
+    """
+    dtype = images.dtype
+    integer = interpolation != "nearest" and not dtype.is_floating
+    if integer:
+        images = _m.cast(images, "float32")
     out = _resize_axis(images, 2, width, interpolation)
-    return _resize_axis(out, 1, height, interpolation)
+    out = _resize_axis(out, 1, height, interpolation)
+    if integer:
+        info = np.iinfo(dtype.as_numpy_dtype) if dtype.is_integer else None
+        out = _m.round(out)
+        if info is not None:
+            out = _m.minimum(_m.maximum(out, float(info.min)), float(info.max))
+        out = _m.cast(out, dtype)
+    return out
 
 
 def crop_to_aspect_ratio(images, height, width):

@@ -10,7 +10,7 @@ from .. import regularizers as _reg
 from . import _masking, _spec
 from .activation import Softmax
 from .dropout import Dropout
-from .layer import Layer
+from .layer import Layer, _convert_input
 
 __all__ = ["MultiHeadAttention"]
 
@@ -151,6 +151,11 @@ class MultiHeadAttention(Layer):
         for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
             if kwargs.get(name) is None:
                 kwargs[name] = _masking.get_mask(t)
+        if not _symbolic.is_symbolic([query, value, key]):
+            # Inputs of any numeric dtype are computed in the layer's float dtype, as Keras.
+            query, value, key = (None if t is None else _convert_input(t, self.dtype_policy,
+                                                                       "fiub")
+                                 for t in (query, value, key))
         if not self.built and not _symbolic.is_symbolic([query, value, key]):
             with _naming.name_scope(self.name, self):
                 self.build(_spec.static_shape(query), _spec.static_shape(value),

@@ -112,6 +112,8 @@ class Resizing(_ImageLayer):
     TensorShape([2, 4, 6, 3])
     """
 
+    _cast_kinds = "f"  # integer images come back in their own dtype, as in Keras
+
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
                  pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
                  antialias=False, data_format=None, **kwargs):

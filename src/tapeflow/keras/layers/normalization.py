@@ -206,6 +206,7 @@ class GroupNormalization(Layer):
     """
 
     supports_masking = True
+    _cast_kinds = "fiub"  # integer inputs are normalised in float, as in Keras
 
     def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
