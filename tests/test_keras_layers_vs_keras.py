@@ -121,7 +121,10 @@ def test_layer_matches_keras_given_the_same_weights(case):
 
 
 @pytest.mark.filterwarnings("ignore:You passed `rms_scaling=True`")
-@pytest.mark.parametrize("case", [c for c in LAYERS if c["cls"] != "Embedding"],
+# Keras's RandomCrop declares the cropped shape to the functional API but returns the full
+# images when not training, so a model's symbolic and real shapes differ there.
+@pytest.mark.parametrize("case", [c for c in LAYERS if c["cls"] not in ("Embedding",
+                                                                         "RandomCrop")],
                          ids=lambda c: c["label"])
 def test_layer_gives_the_same_values_in_sequential_and_functional(case):
     x = np.asarray(case["x"], case["x_dtype"])
@@ -142,7 +145,8 @@ def test_random_augmentation_layers_pass_through_with_training_false():
     for layer in (tf.keras.layers.RandomFlip(), tf.keras.layers.RandomRotation(0.3),
                   tf.keras.layers.RandomZoom(0.3), tf.keras.layers.RandomTranslation(0.2, 0.2),
                   tf.keras.layers.RandomContrast(0.5), tf.keras.layers.SpatialDropout2D(0.5),
-                  tf.keras.layers.Dropout(0.5)):
+                  tf.keras.layers.Dropout(0.5), tf.keras.layers.RandomCrop(2, 2),
+                  tf.keras.layers.RandomBrightness(0.3)):
         close(layer(x, training=False), x, 0)
 
 
@@ -332,9 +336,10 @@ def test_normalization_adapt_matches_keras():
     lambda: tf.keras.layers.Dropout(0.5), lambda: tf.keras.layers.SpatialDropout2D(0.5),
     lambda: tf.keras.layers.RandomFlip(), lambda: tf.keras.layers.RandomRotation(0.3),
     lambda: tf.keras.layers.RandomZoom(0.3), lambda: tf.keras.layers.RandomTranslation(0.2, 0.2),
-    lambda: tf.keras.layers.RandomContrast(0.5)],
+    lambda: tf.keras.layers.RandomContrast(0.5), lambda: tf.keras.layers.RandomCrop(2, 2),
+    lambda: tf.keras.layers.RandomBrightness(0.3)],
     ids=["Dropout", "SpatialDropout2D", "RandomFlip", "RandomRotation", "RandomZoom",
-         "RandomTranslation", "RandomContrast"])
+         "RandomTranslation", "RandomContrast", "RandomCrop", "RandomBrightness"])
 def test_random_layers_draw_afresh_on_every_call_of_a_tf_function(make):
     layer = make()
     step = tf_function(lambda t: layer(t, training=True))
@@ -401,3 +406,19 @@ def test_input_dtypes_give_keras_output_dtypes_and_values(case):
         close(y, x / 255.0 * 2 - 1, 1e-5)
     else:
         close(y, case["y"], 1e-5)
+
+
+def test_random_crop_takes_one_window_per_call_and_brightness_one_offset_per_image():
+    x = np.arange(2 * 6 * 7, dtype=np.float32).reshape(2, 6, 7, 1)
+    starts = set()
+    for _ in range(20):
+        y = tf.keras.layers.RandomCrop(3, 4)(x, training=True).numpy()
+        top, left = divmod(int(y[0, 0, 0, 0]), 7)
+        np.testing.assert_array_equal(y, x[:, top:top + 3, left:left + 4])
+        starts.add((top, left))
+    assert len(starts) > 3 and all(t <= 3 and c <= 3 for t, c in starts)
+    x = np.full((3, 2, 2, 1), 100.0, np.float32)
+    y = tf.keras.layers.RandomBrightness((-0.2, 0.1), value_range=(0, 1))(x, training=True)
+    assert np.all(y.numpy() == 1.0)  # 100 + at most 0.1 is clipped to the range's top
+    y = tf.keras.layers.RandomBrightness((-0.2, 0.1))(x, training=True).numpy() - 100.0
+    assert np.all(y == y[:, :1, :1]) and np.all((-51.0 <= y) & (y <= 25.5))

@@ -10,7 +10,9 @@ from .embedding import Embedding
 from .flatten import Flatten
 from .image_preprocessing import (
                    CenterCrop,
+                   RandomBrightness,
                    RandomContrast,
+                   RandomCrop,
                    RandomFlip,
                    RandomRotation,
                    RandomTranslation,
@@ -59,7 +61,8 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D
            "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]
 __all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTranspose",
             "Cropping1D", "Cropping2D", "ELU", "GroupNormalization", "LeakyReLU", "Masking",
-            "MultiHeadAttention", "PReLU", "RandomContrast", "RandomFlip", "RandomRotation",
+            "MultiHeadAttention", "PReLU", "RandomBrightness", "RandomContrast", "RandomCrop",
+            "RandomFlip", "RandomRotation",
             "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
             "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
             "ZeroPadding2D"]
