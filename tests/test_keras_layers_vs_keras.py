@@ -422,3 +422,11 @@ def test_random_crop_takes_one_window_per_call_and_brightness_one_offset_per_ima
     assert np.all(y.numpy() == 1.0)  # 100 + at most 0.1 is clipped to the range's top
     y = tf.keras.layers.RandomBrightness((-0.2, 0.1))(x, training=True).numpy() - 100.0
     assert np.all(y == y[:, :1, :1]) and np.all((-51.0 <= y) & (y <= 25.5))
+
+
+def test_embedding_takes_initial_weights():
+    table = np.arange(6, dtype=np.float32).reshape(3, 2)
+    emb = tf.keras.layers.Embedding(3, 2, weights=[table])
+    close(emb(tf.constant([2, 0])), table[[2, 0]], 0)
+    with pytest.raises(ValueError, match="shape"):
+        tf.keras.layers.Embedding(3, 3, weights=table)

@@ -23,6 +23,7 @@ class Embedding(Layer):
         mask_zero: treat id 0 as padding: the output carries a Keras mask
             ``ids != 0`` that the layers after it (RNNs, ``GlobalAveragePooling1D``, ...)
             use, as in Keras.
+        weights: an optional initial ``(input_dim, output_dim)`` table (or a list of it).
 
     Raises:
         ValueError: for sizes that are not positive integers.
@@ -35,7 +36,7 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 **kwargs):
+                 weights=None, **kwargs):
         for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"`{name}` must be a positive integer. Received: "
@@ -51,6 +52,10 @@ class Embedding(Layer):
         self.mask_zero = bool(mask_zero)
         self.supports_masking = self.mask_zero
         self.embeddings = None
+        if weights is not None:  # the initial table, as Keras 3 takes it
+            self.build()
+            self.set_weights(weights if isinstance(weights, list) and len(weights) == 1
+                             else [weights])
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
