@@ -7,6 +7,7 @@ arguments, the input, the weights (in ``layer.weights`` order), the output, a ra
 cotangent and the gradients of ``sum(output * cotangent)`` with respect to the input and the
 trainable weights, so tapeflow's layer is compared given the same weights.
 """
+import io
 import json
 import os
 import subprocess
@@ -486,6 +487,30 @@ def summary_cases():
     dump("summary.json", {"cases": cases})
 
 
+# -- guide-like programs (tests/compat/keras_layers/) --------------------------------------
+
+def program_cases():
+    """Each program's stdout under TensorFlow/Keras, keyed by file name, with its hash."""
+    import contextlib
+    import hashlib
+
+    folder = os.path.join(os.path.dirname(__file__), "..", "tests", "compat", "keras_layers")
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py"):
+            continue
+        source = open(os.path.join(folder, name)).read()
+        buffer = io.StringIO()
+        keras.utils.set_random_seed(0)
+        keras.backend.clear_session()
+        with contextlib.redirect_stdout(buffer):
+            exec(compile(source, name, "exec"), {"tf": tf, "keras": keras, "np": np,
+                                                 "__name__": "__program__"})
+        out[name] = {"sha": hashlib.sha256(source.encode()).hexdigest()[:16],
+                     "stdout": buffer.getvalue()}
+    dump("programs.json", out)
+
+
 if __name__ == "__main__":
     keras.utils.set_random_seed(1)
     activation_cases()
@@ -496,3 +521,4 @@ if __name__ == "__main__":
     error_cases()
     dtype_cases()
     summary_cases()
+    program_cases()

@@ -168,7 +168,7 @@ def hard_tanh(x):
 
 
 def _zeros_like(x):
-    return _m.multiply(x, 0.0)
+    return _m.zeros_like(x)
 
 
 def hard_shrink(x, threshold=0.5):

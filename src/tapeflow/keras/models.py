@@ -70,6 +70,30 @@ class Model(Trainer, Layer):
     def outputs(self) -> list:
         return _symbolic.flatten(getattr(self, "_fn_outputs", None) or [])
 
+    @property
+    def input_shape(self):
+        """The shape of the functional model's input (a list for several), batch ``None``.
+
+        Raises:
+            AttributeError: for a model without symbolic inputs.
+        """
+        shapes = [kt.shape for kt in self.inputs]
+        if not shapes:
+            raise AttributeError(f"Model '{self.name}' has no defined input shape yet.")
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        """The shape of the functional model's output (a list for several), batch ``None``.
+
+        Raises:
+            AttributeError: for a model without symbolic outputs.
+        """
+        shapes = [kt.shape for kt in self.outputs]
+        if not shapes:
+            raise AttributeError(f"Model '{self.name}' has no defined output shape yet.")
+        return shapes[0] if len(shapes) == 1 else shapes
+
     def call(self, inputs, training=None):
         if getattr(self, "_fn_outputs", None) is not None:
             return self._run_graph(inputs, training)
@@ -233,16 +257,48 @@ class Sequential(Model):
     def layers(self) -> list:
         return list(self._layers)
 
+    @property
+    def input_shape(self):
+        """``(None, *example_shape)`` once the input shape is known (``Input`` first)."""
+        if self._input_shape is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input shape "
+                                 "yet.")
+        return tuple(self._input_shape)
+
+    @property
+    def output_shape(self):
+        """The last layer's output shape, batch ``None``, once the model is built."""
+        if self._input_shape is None or not self._layers or not self.built:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined output "
+                                 "shape yet.")
+        return tuple(self._layers[-1]._output_shape)
+
     def _maybe_build_from_input_shape(self):
         if self._input_shape is None or not self._layers:
             return
         # Keras 3 rebuilds a Sequential as an unnamed Functional model here, which takes
         # the next ``functional`` name (so a later functional model is ``functional_1``).
         _naming.auto_name("Functional")
-        if all(layer.built for layer in self._layers):
+        known = 0
+        for layer in self._layers:
+            if not (layer.built and layer._output_shape is not None):
+                break
+            known += 1
+        if known == len(self._layers):
             self.built = True
             return
-        self._build_from_shape(self._input_shape)
+        if not known:
+            self._build_from_shape(self._input_shape)
+            return
+        # Layers appended to a built stack: run only them, on zeros of the last known shape
+        # (so a model grown by add() one layer at a time builds in linear time).
+        self.built = True
+        shape = self._layers[known - 1]._output_shape
+        x = Tensor(np.zeros(tuple(1 if d is None else d for d in shape), self.dtype_policy._np))
+        for layer in self._layers[known:]:
+            x = layer(x, training=False) if layer._call_has_training else layer(x)
+            if self._input_shape[0] is None and layer._output_shape:
+                layer._output_shape = (None,) + tuple(layer._output_shape[1:])
 
     def build(self, input_shape=None):
         if (_layer.building and _layer.building[-1] is self) or input_shape is None:

@@ -7,9 +7,10 @@ from ...ops import random_ops as _random_ops
 from .file_utils import get_file
 from .image_utils import array_to_img, img_to_array, load_img, save_img
 from .progbar import Progbar
+from .sequence_utils import pad_sequences
 
-__all__ = ["Progbar", "array_to_img", "get_file", "img_to_array", "load_img", "save_img",
-           "set_random_seed", "to_categorical"]
+__all__ = ["Progbar", "array_to_img", "get_file", "img_to_array", "load_img",
+           "pad_sequences", "save_img", "set_random_seed", "to_categorical"]
 
 
 def set_random_seed(seed: int):
