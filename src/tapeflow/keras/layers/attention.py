@@ -115,8 +115,7 @@ class MultiHeadAttention(Layer):
         self.bias_regularizer = _reg.get(bias_regularizer)
         self.kernel_constraint = _constraints.get(kernel_constraint)
         self.bias_constraint = _constraints.get(bias_constraint)
-        self._softmax = Softmax(axis=-1, dtype=self.dtype, name="softmax")
-        self._dropout_layer = Dropout(rate=dropout, seed=seed, name="dropout")
+        self._softmax = self._dropout_layer = None  # made in build, as Keras names them
         self._query_dense = self._key_dense = self._value_dense = self._output_dense = None
 
     @property
@@ -140,6 +139,8 @@ class MultiHeadAttention(Layer):
         self._output_dense = _Projection("abcd,cde->abe", (h, vd, out_dim),
                                          (out_dim,) if bias else None, self,
                                          "attention_output")
+        self._softmax = Softmax(axis=-1, dtype=self.dtype)
+        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed)
         self._out_dim = out_dim
         self.built = True
 
