@@ -56,3 +56,30 @@ def test_dcgan_digits_trains_both_networks_and_saves_a_grid(tmp_path):
     assert len(losses) == 1 and all(0 < float(v) < 10 for v in losses[0])
     assert 'Model: "generator"' in stdout and "Conv2DTranspose" in stdout
     assert out.stat().st_size > 10_000
+
+
+def test_train_digits_interrupted_with_ctrl_c_resumes_to_the_same_weights(tmp_path):
+    pytest.importorskip("sklearn")
+    import signal
+    env = dict(os.environ, MPLBACKEND="Agg",
+               PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    script = str(ROOT / "examples" / "train_digits.py")
+    digest = re.compile(r"final weights sha256 ([0-9a-f]+)")
+    straight = digest.search(run("train_digits.py", str(tmp_path / "a.png"), "--epochs",
+                                 "10")).group(1)
+    cmd = [sys.executable, script, str(tmp_path / "b.png"), "--epochs", "10",
+           "--checkpoint-dir", str(tmp_path / "ckpt")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    for line in proc.stdout:
+        if line.startswith("Epoch: 3,"):
+            proc.send_signal(signal.SIGINT)  # Ctrl-C
+            break
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err
+    assert "final weights" not in out
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert re.search(r"^Restored .*ckpt-\d+: resuming after epoch [1-9]$", resumed.stdout,
+                     re.M), resumed.stdout
+    assert digest.search(resumed.stdout).group(1) == straight

@@ -57,7 +57,9 @@ def test_fit_learns_and_history_records_every_epoch():
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
     loss, acc = model.evaluate(x, y, verbose=0)
     assert acc > 0.9
-    assert isinstance(model.metrics[1], tf.keras.metrics.SparseCategoricalAccuracy)
+    # Keras 3: the loss tracker, then one container of the compiled metrics.
+    assert model.metrics_names == ["loss", "compile_metrics"]
+    assert isinstance(model.metrics[1].metrics[0], tf.keras.metrics.SparseCategoricalAccuracy)
     probs = model.predict(x[:5], verbose=0)
     assert probs.shape == (5, 2)
     np.testing.assert_allclose(probs.sum(1), 1.0, rtol=1e-5)

@@ -36,7 +36,10 @@ def close(actual, expected, tol=2e-5):
 
 
 def plain(value):
+    """JSON-like data; a dtype policy as its name, as the recorder stores Keras's."""
     if isinstance(value, dict):
+        if value.get("class_name") == "DTypePolicy":
+            return value["config"]["name"]
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]

@@ -85,4 +85,5 @@ def test_subclassed_metric_with_add_variable_and_initializer():
     assert float(metric.result().numpy()) == 2.0
     assert metric.count.path == "ctp/count"
     metric.reset_state()
-    assert float(metric.result().numpy()) == 1.0
+    # Keras 3's Metric.reset_state assigns zeros, whatever the initializer was.
+    assert float(metric.result().numpy()) == 0.0

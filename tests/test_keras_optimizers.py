@@ -82,8 +82,10 @@ def test_learning_rate_is_an_assignable_variable():
 
 def test_optimizer_variables_print_like_keras():
     want = load("naming.json")["optimizer_repr"]
-    opt = tf.keras.optimizers.Adam()
+    opt = tf.keras.optimizers.Adam(name="adam")
     assert [repr(opt.iterations), repr(opt.learning_rate)] == want
+    first, second = tf.keras.optimizers.Adam(), tf.keras.optimizers.Adam()
+    assert first.name.startswith("adam") and second.name != first.name
 
 
 def test_apply_gradients_is_not_recorded_on_a_tape():

@@ -41,6 +41,16 @@ from ._misc import (
     init_scope,
     name_scope,
 )
+
+from .ops.script_ops import numpy_function, py_function
+
+# Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
+# shadow the decorator of the same name.
+from .function import (
+    TensorSpec,
+    function,
+    print,  # noqa: A004 - TensorFlow's name
+)
 from .ops.array_ops import (
     boolean_mask,
     broadcast_to,
@@ -84,6 +94,17 @@ from .ops.array_ops import (
     zeros,
 )
 from .ops.array_ops import slice_ as slice
+from .ops.control_flow_ops import (
+    TensorArray,
+    case,
+    cond,
+    foldl,
+    foldr,
+    map_fn,
+    scan,
+    switch_case,
+    while_loop,
+)
 from .ops.math_ops import (
     abs,
     acos,
@@ -164,13 +185,12 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "image",
+    "debugging", "test", "dtypes", "image", "autograph", "summary", "train",
 }
 _LAZY_ATTRS = {
-    "function": ("tapeflow.function", "function"),
-    "print": ("tapeflow.function", "print"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
+    "Module": ("tapeflow.checkpoint.module", "Module"),
 }
 
 

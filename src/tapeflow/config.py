@@ -33,7 +33,9 @@ def get_visible_devices(device_type=None) -> list:
 
 
 def run_functions_eagerly(run_eagerly: bool):
-    """Record the wish; ``tf.function`` runs eagerly in tapeflow either way."""
+    """Make every ``tf.function`` call run its Python body eagerly (for debugging), as
+    ``tf.config.run_functions_eagerly``; the environment variable
+    ``TAPEFLOW_RUN_FUNCTIONS_EAGERLY=1`` does the same for a whole run."""
     _eager["functions"] = bool(run_eagerly)
 
 

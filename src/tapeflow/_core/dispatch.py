@@ -7,12 +7,15 @@ import threading
 from . import errors
 from .tensor import Tensor, alias
 
-__all__ = ["apply", "record", "tape_stack", "push_tape", "remove_tape", "Entry", "ACTIVE"]
+__all__ = ["apply", "record", "tape_stack", "push_tape", "remove_tape", "Entry", "ACTIVE",
+           "current_tracer", "push_tracer", "pop_tracer"]
 
 
 class _ThreadState(threading.local):
     def __init__(self):
         self.stack = []
+        # The innermost tf.function tracer of this thread (function/tracer.py), or None.
+        self.tracer = None
 
 
 _state = _ThreadState()
@@ -45,6 +48,26 @@ def remove_tape(tape):
             return
 
 
+def current_tracer():
+    """This thread's innermost ``tf.function`` tracer, or None."""
+    return _state.tracer
+
+
+def push_tracer(tracer):
+    """Make ``tracer`` this thread's innermost; it counts as an active tape while it traces,
+    so every op reaches :func:`record` (and the tracer) behind the same one-attribute test."""
+    tracer.parent = _state.tracer
+    _state.tracer = tracer
+    with _lock:
+        ACTIVE[0] += 1
+
+
+def pop_tracer(tracer):
+    _state.tracer = tracer.parent
+    with _lock:
+        ACTIVE[0] -= 1
+
+
 class Entry:
     """One recorded op: what the reverse sweep needs, and ids for everything else."""
 
@@ -66,6 +89,9 @@ def record(prim, inputs, out, attrs):
     A trainable variable read under a tape with ``watch_accessed_variables`` becomes
     watched here, for differentiable and non-differentiable ops alike.
     """
+    tracer = _state.tracer
+    if tracer is not None:
+        tracer.op(prim, inputs, out, attrs)
     entry = None
     for tape in _state.stack:
         watched = tape.watched

@@ -191,7 +191,8 @@ def _caller_names(depth=3):
 
 _HOW = {"numpy": "`.numpy()`", "array": "NumPy (`np.asarray` or an `np.*` function)",
         "float": "`float()`", "int": "`int()`", "bool": "`bool()` (an `if` on a tensor?)",
-        "complex": "`complex()`", "format": "string formatting"}
+        "complex": "`complex()`", "format": "string formatting",
+        "index": "use as an index (`range(t)`, `list[t]`)"}
 
 
 def explain(gtape, target, sources):

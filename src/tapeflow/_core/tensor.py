@@ -4,7 +4,8 @@ import itertools
 from . import dtypes as _dt
 from .backend import np
 
-__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor"]
+__all__ = ["Tensor", "TensorShape", "convert_to_tensor", "constant", "is_tensor",
+           "static_value"]
 
 _next_id = itertools.count(1).__next__
 
@@ -152,6 +153,10 @@ class _TensorLike:
 
     @property
     def shape(self) -> TensorShape:
+        if _dispatch.ACTIVE[0]:
+            tracer = _dispatch.current_tracer()
+            if tracer is not None and self._id in tracer.relaxed_shapes:
+                return tracer.relaxed_shapes[self._id]
         return TensorShape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
@@ -194,27 +199,33 @@ class _TensorLike:
         return self._value.shape[0]
 
     def __bool__(self):
+        if _dispatch.ACTIVE[0]:
+            return _left(self, "bool", bool)
         return bool(self._value)
 
     def __float__(self):
         if _dispatch.ACTIVE[0]:
-            _left(self, "float")
+            return _left(self, "float", float)
         return float(self._value)
 
     def __int__(self):
         if _dispatch.ACTIVE[0]:
-            _left(self, "int")
+            return _left(self, "int", int)
         return int(self._value)
 
     def __index__(self):
         if self._value.dtype.kind not in "iu" or self._value.ndim != 0:
             raise TypeError("Only integer scalar tensors can be converted to an index")
+        if _dispatch.ACTIVE[0]:
+            return _left(self, "index", int)
         return int(self._value)
 
     def __complex__(self):
         return complex(self._value)
 
     def __format__(self, format_spec):
+        if not format_spec and _dispatch.ACTIVE[0] and _dispatch.current_tracer() is not None:
+            return str(self)   # a traced tensor formats as its symbolic text, as in TF
         return self.numpy().__format__(format_spec)
 
     def __copy__(self):
@@ -250,10 +261,18 @@ class Tensor(_TensorLike):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __str__(self):
+        if _dispatch.ACTIVE[0]:
+            text = _symbolic_text(self, False)
+            if text is not None:
+                return text
         return (f"tf.Tensor({_numpy_text(self._value, False)}, shape={self.shape}, "
                 f"dtype={self.dtype.name})")
 
     def __repr__(self):
+        if _dispatch.ACTIVE[0]:
+            text = _symbolic_text(self, True)
+            if text is not None:
+                return text
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self._value, True)}>")
 
@@ -467,10 +486,38 @@ def constant(value, dtype=None, shape=None, name="Const"):
     return t
 
 
-def _left(t, how):
-    # A value leaves the tapes as NumPy/Python: explain() reports where (only while taping).
-    from .explain import on_leave
-    on_leave(t, how)
+def static_value(t):
+    """``t``'s NumPy value for a Python decision about a shape, an axis, a count or an index:
+    the one way code outside op forwards reads a tensor's value. Under a ``tf.function``
+    trace the read becomes a guard of the program, so a replay where the value differs
+    re-traces instead of reusing a baked-in constant."""
+    if _dispatch.ACTIVE[0]:
+        tracer = _dispatch.current_tracer()
+        if tracer is not None:
+            return tracer.leave(t, "value", None)
+    return t._value
+
+
+def _symbolic_text(t, is_repr):
+    tracer = _dispatch.current_tracer()
+    return None if tracer is None else tracer.symbolic_text(t, is_repr)
+
+
+def _left(t, how, convert=None):
+    """A value leaves the tapes as NumPy/Python: explain() reports where (only while taping);
+    under a ``tf.function`` trace the Python value becomes a guard of the program (or, for
+    ``.numpy()``, TensorFlow's error). Returns ``convert(value)`` when ``convert`` is given."""
+    tracer = _dispatch.current_tracer()
+    if tracer is not None:
+        result = tracer.leave(t, how, convert)
+    elif convert is not None:
+        result = convert(t._value)
+    else:
+        result = None
+    if _dispatch.tape_stack():
+        from .explain import on_leave
+        on_leave(t, how)
+    return result
 
 
 from . import dispatch as _dispatch  # noqa: E402 - dispatch imports this module first

@@ -1,6 +1,7 @@
 """Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
 import operator
 import sys
+import threading
 
 from . import dispatch, errors
 from . import dtypes as _dt
@@ -19,6 +20,17 @@ from .tensor import (
 __all__ = ["Variable"]
 
 _getrefcount = sys.getrefcount
+
+
+class _NameScopes(threading.local):
+    """Per thread, as in TensorFlow: the ``tf.name_scope`` stack (``"outer/inner/"``, ...);
+    the innermost prefixes new variables' names."""
+
+    def __init__(self):
+        self.stack = [""]
+
+
+name_scopes = _NameScopes()
 
 
 def _unshared_refcount():
@@ -87,8 +99,12 @@ class Variable(_TensorLike):
         self._value = value
         self._id = _next_id()
         self._trainable = bool(trainable)
-        self._name = "Variable" if name is None else str(name)
+        self._name = name_scopes.stack[-1] + ("Variable" if name is None else str(name))
         self.constraint = constraint
+        if dispatch.ACTIVE[0]:
+            tracer = dispatch.current_tracer()
+            if tracer is not None:
+                tracer.created(self)
 
     @property
     def name(self) -> str:
@@ -107,6 +123,9 @@ class Variable(_TensorLike):
             for tape in dispatch.tape_stack():
                 if tape.watch_accessed and self._watchable():
                     tape.watch_variable(self)
+            tracer = dispatch.current_tracer()
+            if tracer is not None:
+                tracer.read(self)
         return alias(self._value, self._id)
 
     def read_value(self) -> Tensor:
@@ -155,14 +174,14 @@ class Variable(_TensorLike):
         """
         v = self._new_value(value, "assign")
         if dispatch.ACTIVE[0]:
-            _assigned(self, value, "assign")
+            _assigned(self, value, "assign", v)
         self._value = v
         return self
 
     def _update(self, delta, ufunc, pyop, op):
         d = self._new_value(delta, op)
         if dispatch.ACTIVE[0]:
-            _assigned(self, delta, op)
+            _assigned(self, delta, op, d)
         v = self._value
         # Update in place when nothing else holds the array (no tensor read from this
         # variable, no tape snapshot): NumPy's speed for big weights, and what any reader
@@ -199,7 +218,22 @@ class Variable(_TensorLike):
     __str__ = __repr__
 
 
-def _assigned(var, value, op):
-    # Written while a tape records: explain() reports that the chain stops here.
-    from .explain import on_assign
-    on_assign(var, value, op)
+def _assigned(var, value, op, array):
+    # Written while a tape records: explain() reports that the chain stops here; a tracer
+    # records the write as a step of its program.
+    tracer = dispatch.current_tracer()
+    if tracer is not None:
+        tracer.assign(var, op, value, array)
+    if dispatch.tape_stack():
+        from .explain import on_assign
+        on_assign(var, value, op)
+
+
+def update_in_place(var, d, ufunc, pyop):
+    """``var``'s value ``pyop(value, d)``, in place when nothing else holds the array: the
+    update a replayed ``tf.function`` program makes (the same rule as ``Variable._update``)."""
+    v = var._value
+    if type(v) is np.ndarray and _getrefcount(v) <= _UNSHARED and v.flags.writeable:
+        ufunc(v, d, out=v)
+    else:
+        var._value = pyop(v, d)

@@ -81,11 +81,9 @@ def _zip_map(fn, structures):
 
 def _to_numpy(x):
     """A leaf as a NumPy value with TensorFlow's dtype rules (Python float -> float32)."""
-    if isinstance(x, _TensorLike):
-        return x._value
-    if isinstance(x, np.ndarray):
-        return x
-    return convert_to_tensor(x)._value
+    if isinstance(x, (_TensorLike, np.ndarray)):
+        return np.asarray(x)
+    return np.asarray(convert_to_tensor(x))
 
 
 def _from_user(structure):
@@ -283,8 +281,7 @@ class Dataset:
         Raises:
             ValueError: for a buffer size below 1.
         """
-        buffer_size = int(buffer_size._value if isinstance(buffer_size, _TensorLike)
-                          else buffer_size)
+        buffer_size = int(buffer_size)
         if buffer_size < 1 and buffer_size != AUTOTUNE:
             raise ValueError("buffer_size must be greater than zero.")
         rng_box = [_seeded_rng(seed)]
@@ -419,7 +416,7 @@ class Dataset:
         def keep(element):
             args = _tensors(element)
             out = predicate(*args) if type(element) is tuple else predicate(args)
-            return bool(out._value if isinstance(out, _TensorLike) else out)
+            return bool(out)
 
         ds = Dataset(lambda: (e for e in parent() if keep(e)),
                      INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
@@ -564,6 +561,14 @@ class Dataset:
 
     def __iter__(self):
         return (_tensors(element) for element in self._make_iter())
+
+    def _iter_values(self):
+        """Each element as the flat list of its NumPy values (tf.nest order): what a traced
+        ``for x in dataset`` loop of a ``tf.function`` program consumes."""
+        from .._core.nest import flatten
+        for element in self._make_iter():
+            yield [np.asarray(v) if not isinstance(v, (np.ndarray, np.generic)) else v
+                   for v in flatten(element)]
 
     def cardinality(self) -> Tensor:
         """The number of elements as an int64 Tensor; -1 if infinite, -2 if unknown."""

@@ -1,31 +1,988 @@
-"""``tf.function`` as a decorator, with and without arguments. For now it calls the function
-eagerly: same results, no graph; graph capture comes in its own issue."""
-import functools
+"""``tf.function``: trace once, replay a compiled program, with TensorFlow 2.21's semantics.
 
-__all__ = ["function"]
+A call computes its trace key (``trace_type.py``). On a miss the Python body runs once with
+real values under a :class:`~tapeflow.function.tracer.Tracer`, which records every primitive,
+variable read and write and Python read of a value; the result is a
+:class:`ConcreteFunction` holding the program and its compiled form (``codegen.py``). Later
+calls with a matching key run the compiled program: no user Python, no Tensor between ops.
+
+What TensorFlow users see is TensorFlow's: trace counts (a first call that creates variables
+traces twice), Python side effects only while tracing, ``tf.print`` on every call (after the
+trace's Python output), TF's errors for variables created on later calls, for
+``input_signature`` mismatches and for bad return values, the frequent-retracing warning.
+Beyond TensorFlow: :meth:`Function.experimental_trace_report` says why each trace happened.
+
+Where a replay cannot be the compiled program it is still the program, not the Python body:
+under an outer ``GradientTape`` or ``ForwardAccumulator`` (or inside another function's trace)
+the steps run as tapeflow ops, so outer tapes record them. A Python read of a tensor value
+(``if t > 0:`` without AutoGraph) becomes a *guard*: a replay that reads another value runs
+the body again for a new variant of the program (logged in the report; at most 8 variants,
+then the function runs eagerly).
+"""
+import contextlib
+import functools
+import io
+import os
+import sys
+import threading
+import weakref
+
+from .. import config as _config
+from .._core import dispatch
+from .._core import errors as _errors
+from .._core import nest as _nest
+from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
+from ..config import _eager as _EAGER
+from .codegen import compile_program
+from .program import GuardFailed, Program
+from .trace_type import TensorSpec, generalize, is_subtype, make_key, ranks, specificity
+from .tracer import NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
+
+__all__ = ["function", "Function", "ConcreteFunction"]
+
+MAX_VARIANTS = 8
+_SHAPE_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
+                 "ConcatOp : Dimension", "Dimensions must be equal", "In[0] mismatch In[1]")
+_HISTORY = 10       # TensorFlow's FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY
+_THRESHOLD = 5      # FREQUENT_TRACING_WARNING_THRESHOLD
+_MAX_WARNINGS = 2   # FREQUENT_TRACING_WARNING_MAX_WARNING_PER_DETECTOR
+
+
+def _env_flag(name):
+    return os.environ.get(name, "") not in ("", "0", "false", "False")
+
+
+# Read once: a call must not pay for the environment. TAPEFLOW_RUN_FUNCTIONS_EAGERLY=1 is
+# tf.config.run_functions_eagerly(True) for a whole run; TAPEFLOW_VALIDATE_FUNCTIONS=1 checks
+# every replay against an eager run of the body (the soundness switch).
+if _env_flag("TAPEFLOW_RUN_FUNCTIONS_EAGERLY"):
+    _config._eager["functions"] = True
+_VALIDATE = [_env_flag("TAPEFLOW_VALIDATE_FUNCTIONS")]
+
+
+class _Detector:
+    """TensorFlow's ``_FrequentTracingDetector``: one per Python code object, shared by
+    every ``tf.function`` of it (so functions re-created in a loop add up)."""
+
+    __slots__ = ("calls", "count", "warnings", "__weakref__")
+
+    def __init__(self):
+        self.calls = []
+        self.count = 0
+        self.warnings = 0
+
+    def traced(self, fn, detail):
+        self.count += 1
+        self.calls.append(1)
+        while self.calls and self.count - self.calls[0] > _HISTORY:
+            self.count -= self.calls.pop(0)
+        if self.warnings >= _MAX_WARNINGS or len(self.calls) < _THRESHOLD:
+            return
+        self.warnings += 1
+        sys.stderr.write(
+            f"WARNING:tensorflow:{len(self.calls)} out of the last {self.count} calls to "
+            f"{fn} triggered tf.function retracing. Tracing is expensive and the excessive "
+            "number of tracings could be due to (1) creating @tf.function repeatedly in a "
+            "loop, (2) passing tensors with different shapes, (3) passing Python objects "
+            "instead of tensors. For (1), please define your @tf.function outside of the "
+            "loop. For (2), @tf.function has reduce_retracing=True option that can avoid "
+            "unnecessary retracing. For (3), please refer to "
+            "https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.\n")
+        if detail:
+            sys.stderr.write(f"WARNING:tapeflow:{detail}\n")
+
+    def not_traced(self):
+        if not self.calls:
+            self.calls = [0]
+        self.calls[-1] += 1
+        self.count += 1
+
+
+_detectors = weakref.WeakKeyDictionary()
+_detectors_lock = threading.Lock()
+
+
+def _detector(code):
+    with _detectors_lock:
+        d = _detectors.get(code)
+        if d is None:
+            d = _detectors[code] = _Detector()
+        return d
+
+
+class _Graph:
+    """What ``ConcreteFunction.graph`` shows of a program: its operations by TF op type."""
+
+    def __init__(self, program, n_inputs):
+        self._types = (["Placeholder"] * n_inputs + ["Const"] * len(program.consts)
+                       + program.op_types()
+                       + ["Identity"] * sum(s is not None for s in program.outputs))
+
+    def get_operations(self):
+        return [_Operation(t) for t in self._types]
+
+
+class _Operation:
+    __slots__ = ("type",)
+
+    def __init__(self, type_):
+        self.type = type_
+
+    def __repr__(self):
+        return f"<tf.Operation type={self.type}>"
+
+
+class ConcreteFunction:
+    """One trace of a ``tf.function``: a program for one input signature
+    (``tf.types.experimental.ConcreteFunction``).
+
+    Attributes:
+        structured_input_signature: ``(args, kwargs)`` with TensorSpecs for tensor arguments.
+        structured_outputs: the output structure, TensorSpecs for tensors.
+        graph: ``get_operations()`` lists the recorded ops under TF's op type names.
+    """
+
+    def __init__(self, function, key, program, out_struct, in_signature, name, relaxed,
+                 relaxed_sizes=()):
+        self._function = function
+        self._key = key
+        self.program = program
+        self._out_struct = out_struct
+        self.structured_input_signature = in_signature
+        self.name = name
+        self.relaxed = relaxed
+        self._single = len(program.outputs) == 1 and not _nest.is_nested(out_struct)
+        # A relaxed trace's program may serve other shapes: no fixed-shape buffers there.
+        self.source, self._run = compile_program(program, _identifier(name), self._single,
+                                                 buffers=not relaxed)
+        counter = iter(range(1 << 30))
+        self.structured_outputs = _nest.map_structure(
+            lambda t: None if t is None else _SymbolicOutput(t, next(counter), relaxed_sizes),
+            out_struct) if out_struct is not None else None
+        # A relaxed trace whose steps hold no value of a relaxed dimension serves every
+        # concrete shape with the same program (no Python re-run, as TensorFlow).
+        self.shape_generic = relaxed and program.shape_generic(relaxed_sizes)
+        self.traced_ranks = ()
+
+    @property
+    def graph(self):
+        return _Graph(self.program, len(self.program.inputs))
+
+    def __call__(self, *args, **kwargs):
+        key, leaves = make_key(args, kwargs)
+        if not is_subtype(key, self._key):
+            raise TypeError(f"ConcreteFunction {self.name} was called with arguments that do "
+                            f"not match its signature {self.structured_input_signature}.")
+        return self._execute(self.program, self._run, leaves)
+
+    def _execute(self, program, run, leaves):
+        if dispatch.ACTIVE[0] and (dispatch.tape_stack() or dispatch.current_tracer()):
+            outs = program.interpret(leaves)
+            return self._pack(outs)
+        args = [leaf if program.inputs[i] is None else leaf._value
+                for i, leaf in enumerate(leaves)]
+        try:
+            values = run(*args)
+        except GuardFailed:
+            raise
+        except Exception:
+            # The same steps through dispatch raise the eager class and text, with the
+            # user's line recorded at trace time.
+            program.interpret(leaves)
+            raise
+        if self._single:
+            return None if values is None else Tensor(values)
+        return self._pack([None if v is None else Tensor(v) for v in values])
+
+    def _pack(self, outs):
+        if self._out_struct is None:
+            return None
+        return _nest.pack_sequence_as(self._out_struct, outs)
+
+    def pretty_printed_signature(self, verbose=True):
+        args, kwargs = self.structured_input_signature
+        names = self._function._param_names
+        lines = ["Input Parameters:"]
+        for i, a in enumerate(args):
+            n = names[i] if i < len(names) else f"arg{i}"
+            lines.append(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(a)}")
+        for k, a in kwargs.items():
+            lines.append(f"  {k} (KEYWORD_ONLY): {_type_text(a)}")
+        lines.append("Output Type:")
+        lines.append(f"  {_type_text(self.structured_outputs)}")
+        lines.append("Captures:")
+        caps = [v for v in self.program.variables if id(v) not in self.program.var_arg_index]
+        if caps:
+            for v in caps:
+                lines.append(f"  {id(v)}: TensorSpec(shape={v.shape}, dtype=tf.resource, "
+                             f"name=None)")
+        else:
+            lines.append("  None")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.name} at 0x{id(self):X}>"
+
+
+def _type_text(x):
+    if isinstance(x, TensorSpec):
+        return repr(x)
+    if x is None:
+        return "NoneTensorSpec()"
+    if isinstance(x, (list, tuple)):
+        return f"{type(x).__name__}[{', '.join(_type_text(e) for e in x)}]"
+    if isinstance(x, dict):
+        return "Dict[" + ", ".join(f"[Literal[{k!r}], {_type_text(v)}]"
+                                   for k, v in x.items()) + "]"
+    return f"Literal[{x!r}]"
+
+
+class _SymbolicOutput:
+    """An output of a concrete function as TensorFlow prints it (``Tensor("Identity:0", ...)``);
+    dims of the trace's relaxed sizes show as None."""
+
+    def __init__(self, t, index, relaxed_sizes):
+        dims = list(t._value.shape)
+        self.shape = TensorShape([None if d in relaxed_sizes else d for d in dims])
+        self.dtype = t.dtype
+        self.name = "Identity:0" if index == 0 else f"Identity_{index}:0"
+
+    def __repr__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
+
+    __str__ = __repr__
+
+
+def _identifier(name):
+    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return out if out and not out[0].isdigit() else "f_" + out
+
+
+class _Variants:
+    """The programs that serve one exact trace key: the trace's own, then re-specialized
+    variants (another guard outcome; a relaxed trace's new concrete shapes)."""
+
+    __slots__ = ("owner", "programs", "fast", "single")
+
+    def __init__(self, owner, programs=None):
+        self.owner = owner
+        self.programs = programs if programs is not None else []
+        self.fast = None
+        self.single = owner._single
+        if len(self.programs) == 1:
+            program, run = self.programs[0]
+            if not program.n_guards and all(s is not None for s in program.inputs) \
+                    and not _VALIDATE[0]:
+                self.fast = run
 
 
 class Function:
-    """A Python callable wrapped by ``tf.function``; calling it calls the function."""
+    """A Python function wrapped by ``tf.function``: traced on the first call of each input
+    signature, replayed after (``tf.types.experimental.PolymorphicFunction``).
 
-    def __init__(self, python_function, input_signature=None, jit_compile=None,
-                 reduce_retracing=False):
-        self.python_function = python_function
-        self.input_signature = input_signature
-        self.jit_compile = jit_compile
-        self.reduce_retracing = reduce_retracing
-        functools.update_wrapper(self, python_function)
+    Args:
+        python_function: the function.
+        input_signature: optional list of TensorSpecs fixing the one signature it accepts.
+        autograph: accepted (Python control flow on tensors records guards, see the module).
+        reduce_retracing: generalize shapes to ``None`` dims instead of retracing per shape.
+        name: the name (default the function's ``__name__``).
 
-    def __call__(self, *args, **kwargs):
-        return self.python_function(*args, **kwargs)
+    Raises (on call):
+        TypeError: arguments that do not bind to ``input_signature``; a return value that is
+            not tensors/None.
+        ValueError: a variable created on a call other than the first (TF's texts).
+    """
+
+    def __init__(self, python_function, input_signature=None, autograph=True,
+                 jit_compile=None, reduce_retracing=False, name=None):
+        self._python_function = python_function
+        self._input_signature = (None if input_signature is None
+                                 else _nest.map_structure(_as_spec, list(input_signature)))
+        self._autograph = autograph
+        self._jit_compile = jit_compile
+        self._reduce_retracing = reduce_retracing
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._cache = {}          # exact key -> ConcreteFunction (or variant)
+        self._traces = []         # ConcreteFunctions in trace order
+        self._tracing_count = 0
+        self._created_variables = None   # None before the first call, then True/False
+        self._report = []
+        self._eager_fallback = {}
+        self._descriptor_cache = weakref.WeakKeyDictionary()
+        self._lock = threading.RLock()
+        self._converted = None
+        try:
+            import inspect
+            sig = inspect.signature(python_function)
+            self._signature = sig
+            self._param_names = [p.name for p in sig.parameters.values()]
+            self._n_positional = sum(
+                p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                for p in sig.parameters.values())
+            self._simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                               and p.default is p.empty for p in sig.parameters.values())
+        except (TypeError, ValueError):
+            self._signature = None
+            self._param_names = []
+            self._n_positional = -1
+            self._simple = False
+        target = python_function
+        while hasattr(target, "__wrapped__"):
+            target = target.__wrapped__
+        target = getattr(target, "__func__", target)
+        self._code = getattr(target, "__code__", self)
+        self._detector = _detector(self._code)
+        functools.update_wrapper(self, python_function, updated=())
+
+    # ------------------------------------------------------------------ TF's attributes
+    @property
+    def python_function(self):
+        """The Python function this ``tf.function`` wraps."""
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return None if self._input_signature is None else tuple(self._input_signature)
+
+    @property
+    def function_spec(self):
+        return self._signature
+
+    @property
+    def name(self):
+        return self._name
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times the function has been traced (TensorFlow's count)."""
+        return self._tracing_count
 
     def __get__(self, instance, owner):
+        # One Function per instance, as TensorFlow: each may create its own variables once.
         if instance is None:
             return self
-        return functools.partial(self.__call__, instance)
+        f = self._descriptor_cache.get(instance)
+        if f is None:
+            bound = self._python_function.__get__(instance, owner)
+            f = Function(bound, self._input_signature, self._autograph, self._jit_compile,
+                         self._reduce_retracing, self._name)
+            f._code = self._code
+            f._detector = self._detector
+            self._descriptor_cache[instance] = f
+        return f
 
+    def __repr__(self):
+        return f"<tapeflow.function.Function object at 0x{id(self):x}>"
+
+    # ------------------------------------------------------------------ calls
+    def __call__(self, *args, **kwargs):
+        if _EAGER["functions"]:
+            return self._python_function(*args, **kwargs)
+        if not kwargs and self._simple:
+            # The fast path: tensor arguments only, one compiled program without guards.
+            key = []
+            for a in args:
+                if type(a) is not Tensor:
+                    break
+                v = a._value
+                key.append((v.shape, v.dtype))
+            else:
+                entry = self._cache.get(tuple(key))
+                if entry is not None and entry.fast is not None and not dispatch.ACTIVE[0]:
+                    self._detector.not_traced()
+                    out = entry.fast(*[a._value for a in args])
+                    if entry.single:
+                        return None if out is None else Tensor(out)
+                    return entry.owner._pack([None if v is None else Tensor(v) for v in out])
+        if kwargs or not self._simple or self._input_signature is not None:
+            args, kwargs = self._bind(args, kwargs)
+        key, leaves = make_key(args, kwargs)
+        entry = self._cache.get(key)
+        if entry is None:
+            return self._miss(key, leaves, args, kwargs)
+        self._detector.not_traced()
+        return self._replay(entry, key, leaves, args, kwargs)
+
+    def _replay(self, entry, key, leaves, args, kwargs):
+        if key in self._eager_fallback:
+            return self._python_function(*args, **kwargs)
+        owner = entry.owner
+        failed = None
+        for program, run in entry.programs:
+            try:
+                if _VALIDATE[0]:
+                    return self._validated(owner, program, run, leaves, args, kwargs)
+                return owner._execute(program, run, leaves)
+            except GuardFailed as exc:
+                if exc.site is None and exc.index < len(program.steps):
+                    step = program.steps[exc.index]
+                    exc.how, exc.site = step[2], step[4]
+                failed = exc
+        return self._respecialize(entry, key, leaves, args, kwargs, failed)
+
+    def _traced_function(self):
+        """What a trace runs: the function as AutoGraph converted it (unless
+        ``autograph=False``), converted once."""
+        fn = self._converted
+        if fn is None:
+            fn = self._python_function
+            if self._autograph:
+                from . import autograph
+                fn = autograph.convert(fn)
+            self._converted = fn
+        return fn
+
+    def _bind(self, args, kwargs):
+        if self._input_signature is not None:
+            return self._cast_to_signature(args, kwargs), {}
+        if self._signature is None:
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f"Binding inputs to tf.function failed due to `{err}`. Received "
+                            f"args: {args} and kwargs: {kwargs} for signature: "
+                            f"{self._signature}.") from None
+        bound.apply_defaults()
+        return tuple(bound.args), dict(bound.kwargs)
+
+    def _cast_to_signature(self, args, kwargs):
+        specs = self._input_signature
+        if kwargs and self._signature is not None:
+            bound = self._signature.bind(*args, **kwargs)
+            args = tuple(bound.args)
+        if len(args) != len(specs):
+            raise TypeError(f"Binding inputs to tf.function failed due to `too many positional "
+                            f"arguments`. Received args: {args} and kwargs: {kwargs} for "
+                            f"signature: {self._signature_text()}.")
+        out = []
+        for a, spec in zip(args, specs):
+            try:
+                out.append(_cast(spec, a) if isinstance(spec, TensorSpec) else
+                           _nest.map_structure(lambda s, v: _cast(s, v), spec, a))
+            except _CastError as err:
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `{err}`. Received args: "
+                    f"{_args_text(args)} and kwargs: {kwargs} for signature: "
+                    f"{self._signature_text()}.") from None
+        return tuple(out)
+
+    def _signature_text(self):
+        names = self._param_names
+        return "(" + ", ".join(f"{names[i] if i < len(names) else f'arg{i}'}: {s!r}"
+                               for i, s in enumerate(self._input_signature)) + ")"
+
+    # ------------------------------------------------------------------ tracing
+    def _miss(self, key, leaves, args, kwargs):
+        with self._lock:
+            concrete = None
+            if self._input_signature is not None and self._traces:
+                concrete = self._traces[0]
+            elif self._reduce_retracing or self._input_signature is not None:
+                concrete = self._relaxed_match(key)
+            if concrete is not None:
+                # A relaxed trace covers this call: a new concrete variant, not a TF trace.
+                self._detector.not_traced()
+                if concrete.shape_generic and ranks(key) == concrete.traced_ranks:
+                    entry = self._cache[key] = _Variants(
+                        concrete, [(concrete.program, concrete._run)])
+                    return self._replay(entry, key, leaves, args, kwargs)
+                entry = self._cache[key] = _Variants(concrete)
+                return self._respecialize(entry, key, leaves, args, kwargs, None)
+            general = key
+            if self._reduce_retracing and self._traces:
+                for c in self._traces:
+                    g = generalize(key, c._key)
+                    if g is not None:
+                        general = g
+                        break
+            if self._input_signature is not None:
+                general = self._signature_key(key)
+            result = self._trace(key, general, leaves, args, kwargs)
+        return result
+
+    def _relaxed_match(self, key):
+        best = None
+        for c in self._traces:
+            if c.relaxed and is_subtype(key, c._key):
+                if best is None or specificity(c._key) > specificity(best._key):
+                    best = c
+        return best
+
+    def _signature_key(self, key):
+        out = []
+        for k, spec in zip(key, self._input_signature):
+            if isinstance(spec, TensorSpec):
+                out.append((None if spec.shape.rank is None else tuple(spec.shape.as_list()),
+                            spec.dtype._np))
+            else:
+                out.append(k)
+        return tuple(out)
+
+    def _trace(self, key, general, leaves, args, kwargs, reason=None):
+        first = self._created_variables is None
+        relaxed = general != key
+        if first:
+            tracer, info = self._run_traced(leaves, args, kwargs, general, allow=True)
+            self._tracing_count += 1
+            if tracer.new_variables:
+                # TensorFlow lifts the new variables' initializers out and traces again
+                # without variable creation: the first run is undone, the second is real.
+                tracer.rollback()
+                self._created_variables = True
+                self._log("trace", key, "first call; it created variables, so it is traced "
+                          "again without creating any (as TensorFlow does)")
+                tracer, info = self._run_traced(leaves, args, kwargs, general, allow=False,
+                                                text=SINGLETON_TEXT)
+                self._tracing_count += 1
+            else:
+                self._created_variables = False
+            self._log("trace", key, reason or "first call")
+        else:
+            text = SINGLETON_TEXT if self._created_variables else NON_FIRST_TEXT
+            tracer, info = self._run_traced(leaves, args, kwargs, general, allow=False,
+                                            text=text)
+            self._tracing_count += 1
+            self._log("trace", key, reason or self._why_retrace(key))
+        inputs, out_struct, flat_out, out_slots, arg_vars = info
+        program = Program(tracer, inputs, arg_vars, out_slots)
+        sizes = _relaxed_sizes(leaves, general)
+        traced_ranks = ranks(key)
+        concrete = ConcreteFunction(self, general, program, out_struct,
+                                    _input_signature(args, kwargs, general,
+                                                     _leaf_names(args, kwargs,
+                                                                 self._param_names)),
+                                    self._name,
+                                    relaxed, sizes)
+        concrete.traced_ranks = traced_ranks
+        if tracer.orphans or program.n_guards:
+            self._log("note", key, _orphan_text(program))
+        self._traces.append(concrete)
+        self._cache[key] = _Variants(concrete, [(program, concrete._run)])
+        tracer.commit()
+        self._detector.traced(self._python_function, self._retrace_detail(key))
+        return _pack(out_struct, flat_out)
+
+    def _run_traced(self, leaves, args, kwargs, general, allow, text=SINGLETON_TEXT,
+                    mute=False):
+        tracer = Tracer(allow_creation=allow, error_text=text)
+        call_args, call_kwargs, inputs, arg_vars = _trace_inputs(
+            tracer, leaves, args, kwargs, general, _leaf_names(args, kwargs, self._param_names))
+        dispatch.push_tracer(tracer)
+        try:
+            fn = self._traced_function()
+            if mute:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    result = fn(*call_args, **call_kwargs)
+            else:
+                result = fn(*call_args, **call_kwargs)
+            out_struct, flat_out, out_slots = _outputs(tracer, result, self._python_function)
+        except BaseException as exc:
+            dispatch.pop_tracer(tracer)
+            tracer.rollback()
+            if isinstance(exc, _errors.InvalidArgumentError) and \
+                    str(exc).startswith(_SHAPE_ERRORS):
+                # TensorFlow finds shape errors while building the graph: a ValueError.
+                exc = ValueError(str(exc))
+            if self._autograph and type(exc) in _USER_CODE_ERRORS:
+                raise _in_user_code(exc, sys.exc_info()[2]) from None
+            raise
+        dispatch.pop_tracer(tracer)
+        return tracer, (inputs, out_struct, flat_out, out_slots, arg_vars)
+
+    def _log(self, kind, key, reason):
+        self._report.append((kind, key, reason))
+
+    def _why_retrace(self, key):
+        if not self._traces:
+            return "first call"
+        return "no trace matches: " + _key_diff(self._traces[-1]._key, key, self._param_names)
+
+    def _retrace_detail(self, key):
+        if len(self._traces) < 2:
+            return None
+        return (f"`{self._name}` traced again ({_ordinal(self._tracing_count)} trace): "
+                f"{_key_diff(self._traces[-2]._key, key, self._param_names)}; use "
+                f"reduce_retracing=True or an input_signature if this argument varies.")
+
+    def _respecialize(self, entry, key, leaves, args, kwargs, failed):
+        """Run the body again for a call its trace does not cover as compiled (a relaxed
+        trace's new shape, or a guard that failed): a new variant, not a TensorFlow trace."""
+        why = ("new shapes under a relaxed trace" if failed is None
+               else f"a Python value read at {_site_text(failed)} changed")
+        if len(entry.programs) >= MAX_VARIANTS:
+            if key not in self._eager_fallback:
+                self._eager_fallback[key] = why
+                self._log("eager", key, f"more than {MAX_VARIANTS} variants ({why}); this "
+                          "signature now runs eagerly")
+            return self._python_function(*args, **kwargs)
+        owner = entry.owner
+        tracer, out = self._run_traced(leaves, args, kwargs, owner._key, allow=False,
+                                       text=SINGLETON_TEXT if self._created_variables
+                                       else NON_FIRST_TEXT, mute=True)
+        inputs, out_struct, flat_out, out_slots, arg_vars = out
+        program = Program(tracer, inputs, arg_vars, out_slots)
+        _, run = compile_program(program, _identifier(self._name), owner._single)
+        entry.programs.append((program, run))
+        entry.fast = None
+        self._log("variant", key, why)
+        tracer.commit()
+        return _pack(out_struct, flat_out)
+
+    def _validated(self, owner, program, run, leaves, args, kwargs):
+        """TAPEFLOW_VALIDATE_FUNCTIONS: replay, then run the body eagerly from the same state
+        (output muted) and compare outputs and every variable written."""
+        import numpy as np
+
+        written = {id(v): v for v in program.variables}
+        before = {k: v._value for k, v in written.items()}
+        result = owner._execute(program, run, leaves)
+        after = {k: v._value for k, v in written.items()}
+        for k, v in written.items():
+            v._value = before[k]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            eager = self._python_function(*args, **kwargs)
+        for k, v in written.items():
+            if not np.allclose(np.asarray(v._value), np.asarray(after[k]), rtol=1e-5,
+                               atol=1e-6, equal_nan=True):
+                raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
+                                     f"wrote {v.name} differently from the eager run")
+            v._value = after[k]
+        for a, b in zip(_nest.flatten(result), _nest.flatten(eager)):
+            a_v = np.asarray(a._value) if isinstance(a, _TensorLike) else a
+            b_v = np.asarray(b._value) if isinstance(b, _TensorLike) else b
+            if not np.allclose(a_v, b_v, rtol=1e-5, atol=1e-6, equal_nan=True):
+                raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
+                                     f"returned {a_v!r}, the eager run {b_v!r}")
+        return result
+
+    # ------------------------------------------------------------------ concrete functions
     def get_concrete_function(self, *args, **kwargs):
-        return self
+        """The ConcreteFunction for these arguments (TensorSpecs or values), tracing it if
+        needed (``tf.function.get_concrete_function``)."""
+        if not args and not kwargs and self._input_signature is not None:
+            args = tuple(self._input_signature)
+        if self._input_signature is not None and args and all(
+                isinstance(a, TensorSpec) for a in args):
+            values = tuple(_dummy(s) for s in args)
+            general = self._signature_key(make_key(values, {})[0])
+        else:
+            values = _nest.map_structure(lambda a: _dummy(a) if isinstance(a, TensorSpec)
+                                         else a, list(args))
+            values = tuple(values)
+            kwargs = _nest.map_structure(lambda a: _dummy(a) if isinstance(a, TensorSpec)
+                                         else a, dict(kwargs))
+            general = _spec_key(args, kwargs)
+        if self._input_signature is not None or kwargs or not self._simple:
+            values, kwargs = self._bind(values, kwargs)
+        key, leaves = make_key(values, kwargs)
+        for c in self._traces:
+            if c._key == general or (general == key and is_subtype(key, c._key)):
+                return c
+        if general != key:
+            self._trace(key, general, leaves, values, kwargs, reason="get_concrete_function")
+        else:
+            self._trace(key, key, leaves, values, kwargs, reason="get_concrete_function")
+        return self._traces[-1]
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._traces)
+
+    def experimental_trace_report(self) -> str:
+        """Every trace of this function with its signature and why it happened, every
+        re-specialization (a new variant of a trace's program) and every fallback to eager
+        execution, in plain words. (tapeflow only.)"""
+        lines = [f"tf.function `{self._name}`: {self._tracing_count} trace(s), "
+                 f"{sum(1 for kind, _, _ in self._report if kind == 'variant')} extra variant(s)"]
+        n = 0
+        for kind, key, reason in self._report:
+            sig = _key_text(key, self._param_names)
+            if kind == "trace":
+                n += 1
+                lines.append(f"  trace {n}: {sig} - {reason}")
+            elif kind == "variant":
+                lines.append(f"  variant: {sig} - {reason}")
+            elif kind == "eager":
+                lines.append(f"  eager: {sig} - {reason}")
+            else:
+                lines.append(f"  note: {reason}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- helpers
+class _CastError(Exception):
+    pass
+
+
+def _as_spec(s):
+    if isinstance(s, TensorSpec):
+        return s
+    if hasattr(s, "shape") and hasattr(s, "dtype"):
+        return TensorSpec(s.shape, s.dtype)
+    raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
+                    f"objects, got invalid args {s!r} with type {type(s)}.")
+
+
+def _cast(spec, value):
+    if isinstance(value, _TensorLike):
+        t = value if type(value) is Tensor else value._read()
+    else:
+        try:
+            t = convert_to_tensor(value, dtype=spec.dtype)
+        except (TypeError, ValueError):
+            t = convert_to_tensor(value)
+    got = TensorSpec(t.shape, t.dtype)
+    if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
+        raise _CastError(f"Can not cast {got!r} to {spec!r}")
+    return t
+
+
+def _args_text(args):
+    return "(" + ", ".join(repr(a) for a in args) + ("," if len(args) == 1 else "") + ")"
+
+
+def _dummy(spec):
+    dims = [2 if d is None else d for d in (spec.shape.as_list() if spec.shape.rank is not None
+                                            else [])]
+    import numpy as np
+    return Tensor(np.ones(dims, dtype=spec.dtype._np) if dims else spec.dtype._np.type(1))
+
+
+def _spec_key(args, kwargs):
+    def k(a):
+        if isinstance(a, TensorSpec):
+            return (None if a.shape.rank is None else tuple(a.shape.as_list()), a.dtype._np)
+        return make_key((a,), {})[0][0]
+    key = tuple(k(a) for a in args)
+    if kwargs:
+        key = (key, tuple((n, k(kwargs[n])) for n in sorted(kwargs)))
+    return key
+
+
+def _flat_tensor_shapes(general):
+    out = []
+
+    def walk(k):
+        if type(k) is tuple and len(k) == 2 and (type(k[0]) is tuple or k[0] is None) and \
+                type(k[1]).__module__.startswith("numpy"):
+            out.append(k[0])
+        elif type(k) is tuple and len(k) == 5 and k[0] == "Variable":
+            out.append(None)
+        elif type(k) is tuple:
+            for e in k:
+                walk(e)
+    walk(general)
+    return out
+
+
+_USER_CODE_ERRORS = {ValueError, TypeError, AttributeError, NotImplementedError, IndexError,
+                     ZeroDivisionError, RuntimeError, AssertionError, KeyError, NameError,
+                     UnboundLocalError}
+
+
+def _in_user_code(exc, tb):
+    """``exc`` as TensorFlow's AutoGraph reports errors raised while tracing: "in user code:",
+    the user's frames, then the original class and message (the last line)."""
+    import linecache
+
+    from .tracer import _PACKAGE
+    frames = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.startswith(_PACKAGE) and not code.co_name.startswith("__ag"):
+            line = linecache.getline(code.co_filename, tb.tb_lineno).strip()
+            frames.append(f'    File "{code.co_filename}", line {tb.tb_lineno}, in '
+                          f'{code.co_name}  *\n        {line}\n')
+        tb = tb.tb_next
+    message = str(exc.args[0]) if len(exc.args) == 1 else str(exc)
+    text = ("in user code:\n\n" + "".join(f + "\n" for f in frames[1:])
+            + f"    {type(exc).__name__}: {message}\n")
+    try:
+        new = type(exc)(text)
+    except Exception:  # noqa: BLE001 - a class that takes other arguments keeps its own text
+        return exc
+    return new.with_traceback(exc.__traceback__)
+
+
+def _relaxed_sizes(leaves, general):
+    """The concrete sizes the trace saw for dimensions its key leaves unknown."""
+    sizes = set()
+    for leaf, shape in zip(leaves, _flat_tensor_shapes(general)):
+        if hasattr(leaf, "_read") and type(leaf) is not Tensor:
+            continue
+        concrete = leaf._value.shape
+        if shape is None:
+            sizes.update(concrete)
+        else:
+            sizes.update(d for d, g in zip(concrete, shape) if g is None)
+    return frozenset(sizes)
+
+
+def _leaf_names(args, kwargs, params):
+    names = []
+    for i, a in enumerate(args):
+        base = params[i] if i < len(params) else f"args_{i}"
+        n = len(make_key((a,), {})[1])
+        names.extend([base] if n == 1 and isinstance(a, _TensorLike) else
+                     [f"{base}_{j}" if j else base for j in range(n)])
+    for k in sorted(kwargs):
+        n = len(make_key((kwargs[k],), {})[1])
+        names.extend([k] + [f"{k}_{j}" for j in range(1, n)])
+    return names
+
+
+def _trace_inputs(tracer, leaves, args, kwargs, general, names):
+    """The arguments the Python body sees while tracing, with a slot per tensor argument.
+
+    Tensor arguments are the caller's own objects (so a tape that watches one still sees the
+    ops on it); a tensor passed twice gets a fresh Tensor the second time, so each argument
+    has its own slot."""
+    inputs = []
+    arg_vars = []
+    seen = set()
+    shapes = _flat_tensor_shapes(general)
+    for i, leaf in enumerate(leaves):
+        if hasattr(leaf, "_read") and type(leaf) is not Tensor:
+            inputs.append(None)
+            arg_vars.append(leaf)
+            continue
+        t = leaf
+        if id(leaf) in seen:
+            t = leaves[i] = Tensor(leaf._value)
+        seen.add(id(leaf))
+        inputs.append(tracer.input(t, names[i] if i < len(names) else None))
+        arg_vars.append(None)
+        if i < len(shapes):
+            shape = shapes[i]
+            if shape is None or shape != leaf._value.shape:
+                tracer.relaxed_shapes[t._id] = TensorShape(shape)
+    it = iter(leaves)
+
+    def rebuild(x):
+        if isinstance(x, _TensorLike) or type(x).__name__ == "ndarray":
+            return next(it)
+        return x
+    call_args = tuple(_nest.map_structure(rebuild, list(args))) if args else ()
+    call_kwargs = _nest.map_structure(rebuild, dict(kwargs)) if kwargs else {}
+    return call_args, call_kwargs, inputs, arg_vars
+
+
+def _pack(out_struct, flat_out):
+    if out_struct is None:
+        return None
+    if not _nest.is_nested(out_struct):
+        return flat_out[0]
+    return _nest.pack_sequence_as(out_struct, flat_out)
+
+
+def _input_signature(args, kwargs, general, names):
+    """``(args, kwargs)`` with a TensorSpec (named after its parameter) for each tensor."""
+    shapes = iter(_flat_tensor_shapes(general))
+    leaf_names = iter(names)
+
+    def spec(x):
+        if isinstance(x, _TensorLike) or type(x).__name__ == "ndarray":
+            shape = next(shapes, None)
+            name = next(leaf_names, None)
+            if hasattr(x, "_read") and type(x) is not Tensor:
+                return x
+            dtype = convert_to_tensor(x).dtype
+            return TensorSpec(TensorShape(shape), dtype, name)
+        return x
+    a = tuple(_nest.map_structure(spec, list(args))) if args else ()
+    k = _nest.map_structure(spec, dict(kwargs)) if kwargs else {}
+    return (a, k)
+
+
+def _outputs(tracer, result, fn):
+    """The output structure, its flat Tensors (as returned by this first call) and slots."""
+    flat = _nest.flatten(result) if result is not None else []
+    out_values = []
+    slots = []
+    for x in flat:
+        if x is None:
+            out_values.append(None)
+            slots.append(None)
+            continue
+        if isinstance(x, _TensorLike):
+            t = x if type(x) is Tensor else x._read()
+        elif isinstance(x, (int, float, bool, complex)) or type(x).__module__ == "numpy":
+            t = convert_to_tensor(x)
+        else:
+            raise TypeError(
+                f"To be compatible with tf.function, Python functions must return zero or more "
+                f"Tensors or ExtensionTypes or None values; in compilation of {fn}, found "
+                f"return value of type {type(x).__name__}, which is not a Tensor or "
+                f"ExtensionType.")
+        slots.append(tracer.slot_of(t))
+        out_values.append(Tensor(t._value) if t is not x else t)
+    return _pack(result, out_values), out_values, slots
+
+
+def _key_text(key, names):
+    parts = []
+    args = key[0] if (type(key) is tuple and len(key) == 2 and type(key[0]) is tuple
+                      and type(key[1]) is tuple and key[1] and type(key[1][0]) is tuple
+                      and len(key[1][0]) == 2 and isinstance(key[1][0][0], str)) else key
+    for i, k in enumerate(args if type(args) is tuple else (args,)):
+        n = names[i] if i < len(names) else f"arg{i}"
+        parts.append(f"{n}={_one_key_text(k)}")
+    return "(" + ", ".join(parts) + ")"
+
+
+def _one_key_text(k):
+    if type(k) is tuple and len(k) == 2 and type(k[1]).__module__.startswith("numpy"):
+        shape = "<unknown>" if k[0] is None else str(TensorShape(k[0]))
+        return f"Tensor{shape} {k[1]}"
+    if type(k) is tuple and len(k) == 5 and k[0] == "Variable":
+        return f"Variable{TensorShape(k[1])} {k[2]}"
+    if type(k) is tuple and len(k) == 2 and isinstance(k[0], type):
+        inner = ", ".join(_one_key_text(e) for e in k[1])
+        return f"{k[0].__name__}[{inner}]"
+    if hasattr(k, "ref"):
+        obj = k.ref()
+        return f"<{type(obj).__name__} object>"
+    return repr(k)
+
+
+def _key_diff(old, new, names):
+    o = old if type(old) is tuple else (old,)
+    n = new if type(new) is tuple else (new,)
+    diffs = []
+    for i, (a, b) in enumerate(zip(o, n)):
+        if a != b:
+            name = names[i] if i < len(names) else f"arg{i}"
+            diffs.append(f"argument `{name}` {_one_key_text(a)} -> {_one_key_text(b)}")
+    if len(o) != len(n):
+        diffs.append(f"{len(o)} -> {len(n)} arguments")
+    return "; ".join(diffs) or "a keyword argument changed"
+
+
+def _ordinal(n):
+    return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _site_text(failed):
+    if failed.site is None:
+        return "an unknown line"
+    filename, lineno, name = failed.site
+    return f"{os.path.basename(filename)}:{lineno} (`{failed.how}()` of a tensor)"
+
+
+def _orphan_text(program):
+    parts = []
+    if program.n_guards:
+        parts.append(f"{program.n_guards} guard(s): Python read tensor values "
+                     "(bool/float/int); a replay with other values re-specializes")
+    if program.orphans:
+        sites = ", ".join(f"{os.path.basename(s[0])}:{s[1]}" for _, s in program.orphans[:5]
+                          if s)
+        parts.append(f"{len(program.orphans)} constant(s) made outside the op layer during "
+                     f"the trace ({sites})")
+    return "; ".join(parts)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
@@ -33,22 +990,36 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None,
              experimental_follow_type_hints=None):
-    """Wrap ``func`` as TensorFlow's ``tf.function`` would; usable as ``@tf.function`` or
-    ``@tf.function(...)``.
+    """Compile ``func`` into a traced, replayed program (``tf.function``); usable as
+    ``@tf.function`` or ``@tf.function(...)``.
 
     Args:
         func: the Python function, or None when used with arguments.
-        input_signature, jit_compile, reduce_retracing, experimental_relax_shapes, ...:
-            accepted for TensorFlow's signature.
+        input_signature: a list of ``tf.TensorSpec``: one trace for every call that fits.
+        autograph: accepted; Python control flow on tensors is guarded (module docstring).
+        reduce_retracing: generalize tensor shapes to ``None`` dims after a second shape.
+        experimental_relax_shapes: the deprecated name of ``reduce_retracing``.
+        jit_compile, experimental_*: accepted for TensorFlow's signature.
 
     Returns:
-        A callable that runs ``func`` eagerly, or a decorator when ``func`` is None.
+        A :class:`Function`, or a decorator when ``func`` is None.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> @tf.function
+        ... def f(x):
+        ...     return x * x + 1.0
+        ...
+        >>> print(f(tf.constant(3.0)))
+        tf.Tensor(10.0, shape=(), dtype=float32)
+        >>> f.experimental_get_tracing_count()
+        1
     """
     relax = bool(reduce_retracing or experimental_relax_shapes)
 
     def decorate(f):
-        return Function(f, input_signature=input_signature, jit_compile=jit_compile,
-                        reduce_retracing=relax)
+        return Function(f, input_signature=input_signature, autograph=autograph,
+                        jit_compile=jit_compile, reduce_retracing=relax)
 
     if func is None:
         return decorate

@@ -1,6 +1,7 @@
 """``tf.print``: TensorFlow's text for tensors (``[1 2 ... 9]``), to standard error."""
 import sys
 
+from .._core import dispatch as _dispatch
 from .._core.backend import np
 from .._core.tensor import _TensorLike
 
@@ -11,8 +12,13 @@ def _scalar_text(v):
     if isinstance(v, (bool, np.bool_)):
         return "1" if v else "0"
     if isinstance(v, (float, np.floating)):
-        # C++ ostream's default: 6 significant digits, no trailing zeros.
-        return f"{float(v):.6g}"
+        # TensorFlow's StrCat (FloatToBuffer/DoubleToBuffer): 6 (15) significant digits
+        # when that reads back as the same value, else 9 (17).
+        if isinstance(v, (np.float32, np.float16)):
+            short = f"{float(v):.6g}"
+            return short if np.float32(short) == v else f"{float(v):.9g}"
+        short = f"{float(v):.15g}"
+        return short if float(short) == float(v) else f"{float(v):.17g}"
     if isinstance(v, bytes):
         return v.decode("utf-8", "replace")
     return str(v)
@@ -45,19 +51,34 @@ def _format(value, summarize):
 def print(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
     """Print tensors and Python values as TensorFlow's ``tf.print`` does.
 
+    Inside a ``tf.function`` it prints on every call (the traced program keeps it as a step);
+    on a call that traces, after all the Python output of the trace, as in TensorFlow.
+
     Args:
         *inputs: tensors, Python values, or nested structures of them.
         output_stream: ``sys.stderr`` (default), ``sys.stdout``, or a ``'file://path'``.
         summarize: elements shown at each end of every axis; -1 shows all.
         sep, end: strings between inputs and at the end.
     """
+    if _dispatch.ACTIVE[0]:
+        tracer = _dispatch.current_tracer()
+        if tracer is not None:
+            _traced_print(tracer, inputs, output_stream, summarize, sep, end)
+            return
+    _write(_render(inputs, summarize, sep, end), output_stream)
+
+
+def _render(inputs, summarize, sep, end):
     parts = []
     for x in inputs:
         if isinstance(x, _TensorLike):
             parts.append(_format(x._value, summarize))
         else:
             parts.append(str(x))
-    text = sep.join(parts) + end
+    return sep.join(parts) + end
+
+
+def _write(text, output_stream):
     if isinstance(output_stream, str) and output_stream.startswith("file://"):
         with open(output_stream[len("file://"):], "a") as f:
             f.write(text)
@@ -69,3 +90,24 @@ def print(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", nam
         stream = sys.stdout
     stream.write(text)
     stream.flush()
+
+
+def _traced_print(tracer, inputs, output_stream, summarize, sep, end):
+    # A step of the program (it prints on every replay) whose output on this call waits
+    # for the trace to finish: TensorFlow prints a trace's Python output first.
+    tensors = [x for x in inputs if isinstance(x, _TensorLike)]
+
+    def replay(*values):
+        it = iter(values)
+        print(*[next(it) if isinstance(x, _TensorLike) else x for x in inputs],
+              output_stream=output_stream, summarize=summarize, sep=sep, end=end)
+        return ()
+
+    replay.op_type = "PrintV2"
+    if not tracer.suspended:
+        tracer.call(replay, tensors, [])
+    text = _render(inputs, summarize, sep, end)
+    root = tracer
+    while root.parent is not None:
+        root = root.parent
+    root.effects.append(lambda: _write(text, output_stream))

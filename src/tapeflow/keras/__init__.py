@@ -11,12 +11,15 @@ from . import (
                metrics,
                models,
                optimizers,
+               random,
                regularizers,
+               saving,
                utils,
 )
+from ._variable import KerasVariable as Variable
 from .layers import Input
 from .models import Model, Sequential
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
-           "layers", "losses", "metrics", "models", "optimizers", "regularizers", "utils", "Input",
-           "Model", "Sequential"]
+           "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",
+           "saving", "utils", "Input", "Model", "Sequential", "Variable"]

@@ -69,6 +69,15 @@ def _zeros(kt):
     return Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
 
 
+def unknown_batch_shape(shape):
+    """``shape`` (or each shape of a list) with ``None`` for the batch dimension."""
+    if not shape:
+        return shape
+    if isinstance(shape[0], (list, tuple)):
+        return [unknown_batch_shape(s) for s in shape]
+    return (None,) + tuple(shape[1:])
+
+
 def symbolic_call(layer, inputs, kwargs):
     """Record ``layer(inputs)`` and return KerasTensors shaped like its outputs.
 
@@ -76,15 +85,23 @@ def symbolic_call(layer, inputs, kwargs):
     dimensions taken as 1) with ``training=False``.
     """
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+    from .layers import layer as _layer
     concrete = map_structure(lambda v: _zeros(v) if type(v) is KerasTensor else v, inputs)
-    out = layer(concrete, training=False, **kwargs)
-    layer._clear_losses()
-    node = Node(layer, inputs, kwargs)
     unknown_batch = any(type(v) is KerasTensor and v.shape[:1] == (None,)
                         for v in flatten(inputs))
+    if unknown_batch:
+        _layer.unknown_batch.append(True)
+    try:
+        out = layer(concrete, training=False, **kwargs)
+    finally:
+        if unknown_batch:
+            _layer.unknown_batch.pop()
+    layer._clear_losses()
+    node = Node(layer, inputs, kwargs)
+    layer.__dict__.setdefault("_inbound_nodes", []).append(node)
 
     def symbolic(t, index):
-        shape = tuple(t._value.shape)
+        shape = tuple(t.shape)
         if unknown_batch and shape:
             shape = (None,) + shape[1:]
         return KerasTensor(shape, t.dtype.name, node=node, index=index)

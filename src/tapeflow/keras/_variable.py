@@ -22,6 +22,7 @@ class KerasVariable(Variable):
 
     def __init__(self, initial_value, name="variable", trainable=True, dtype=None):
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
+        self._name = name  # Keras names ignore tf.name_scope
         self._path = _naming.current_path(self._name)
         self.regularizer = None
 
@@ -34,7 +35,7 @@ class KerasVariable(Variable):
         return self._path
 
     def __repr__(self):
-        v = self._value
+        v = self._value  # lint: allow (printing shows the value, as Keras's repr does)
         text = str(v.item()) if v.ndim == 0 else str(v)
         return (f"<Variable path={self._path}, shape={tuple(v.shape)}, "
                 f"dtype={self.dtype.name}, value={text}>")

@@ -3,7 +3,7 @@ from .._core.backend import np
 from .utils.progbar import Progbar
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "LambdaCallback"]
+           "LambdaCallback", "ModelCheckpoint", "BackupAndRestore"]
 
 _HOOKS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end",
           "on_train_batch_begin", "on_train_batch_end", "on_test_begin", "on_test_end",
@@ -217,3 +217,7 @@ class CallbackList:
             for c in self.callbacks:
                 getattr(c, name)(*args)
         return call
+
+
+# Callbacks that write Keras files live with the saving code.
+from .saving.callbacks import BackupAndRestore, ModelCheckpoint  # noqa: E402

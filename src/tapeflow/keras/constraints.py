@@ -18,7 +18,13 @@ class Constraint:
         return w
 
     def get_config(self) -> dict:
-        return {}
+        """The constructor's arguments (Keras 3's keys)."""
+        from .saving.serialization import signature_config
+        return signature_config(self)
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 class MaxNorm(Constraint):

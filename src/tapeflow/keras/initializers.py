@@ -8,6 +8,9 @@ import math
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor
+from ..ops import array_ops as _a
+from ..ops import linalg_ops as _linalg
+from ..ops import math_ops as _m
 from ..ops import random_ops as _r
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
@@ -37,7 +40,17 @@ class Initializer:
         raise NotImplementedError
 
     def get_config(self) -> dict:
-        return {}
+        """The constructor's arguments (Keras 3's keys)."""
+        from .saving.serialization import signature_config
+        return signature_config(self)
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        for key in ("input_axes", "output_axes"):  # Keras 3.15's fan axes; None = default
+            if config.pop(key, None) is not None:
+                raise ValueError(f"tapeflow's {cls.__name__} does not support `{key}`.")
+        return cls(**config)
 
 
 class Constant(Initializer):
@@ -49,9 +62,6 @@ class Constant(Initializer):
     def __call__(self, shape, dtype=None):
         dtype = _dt.as_dtype(dtype or "float32")
         return Tensor(np.full(tuple(shape), self.value, dtype=dtype._np))
-
-    def get_config(self):
-        return {"value": self.value}
 
 
 class Zeros(Constant):
@@ -128,10 +138,6 @@ class VarianceScaling(Initializer):
         stddev = math.sqrt(scale) / 0.87962566103423978
         return _r.truncated_normal(shape, 0.0, stddev, dtype, seed=self.seed)
 
-    def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "seed": self.seed}
-
 
 class GlorotUniform(VarianceScaling):
     """U[-l, l] with ``l = sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio 2010)."""
@@ -189,13 +195,13 @@ class Orthogonal(Initializer):
                              f"Received: shape={shape} of rank {len(shape)}.")
         rows, cols = math.prod(shape[:-1]), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        a = _r.normal(flat, dtype="float64", seed=self.seed)._value
-        q, r = np.linalg.qr(a)
-        q = q * np.sign(np.diag(r))
+        a = _r.normal(flat, dtype="float64", seed=self.seed)
+        q, r = _linalg.qr(a)
+        q = _m.multiply(q, _m.sign(_linalg.diag_part(r)))
         if rows < cols:
-            q = q.T
+            q = _a.transpose(q)
         dtype = _dt.as_dtype(dtype or "float32")
-        return Tensor((self.gain * q).reshape(shape).astype(dtype._np))
+        return _m.cast(_a.reshape(_m.multiply(q, float(self.gain)), shape), dtype)
 
 
 zeros, ones, constant = Zeros, Ones, Constant

@@ -4,22 +4,33 @@ Probabilities are clipped to ``[epsilon, 1 - epsilon]`` with ``epsilon = 1e-7`` 
 log, and the loss objects reduce per-example values by 'sum_over_batch_size' (the sum over
 every element divided by their count), as Keras 3 does.
 """
+import math
+
 from .._core import dtypes as _dt
-from .._core.backend import np
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import math_ops as _m
 from ..ops import nn_ops as _nn
+from . import _naming
 
-__all__ = ["Loss", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
-           "BinaryCrossentropy", "MeanSquaredError", "MeanAbsoluteError",
-           "sparse_categorical_crossentropy", "categorical_crossentropy",
-           "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "mse", "mae",
-           "Huber", "KLDivergence", "Poisson", "CosineSimilarity", "huber", "kl_divergence",
-           "kld", "poisson", "cosine_similarity", "get", "EPSILON"]
+__all__ = [
+    "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy",
+    "CategoricalCrossentropy", "CategoricalFocalCrossentropy",
+    "CategoricalGeneralizedCrossEntropy", "CategoricalHinge", "CosineSimilarity", "Dice",
+    "Hinge", "Huber", "KLDivergence", "LogCosh", "MeanAbsoluteError",
+    "MeanAbsolutePercentageError", "MeanSquaredError", "MeanSquaredLogarithmicError",
+    "Poisson", "SparseCategoricalCrossentropy", "SquaredHinge", "Tversky",
+    "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy",
+    "categorical_focal_crossentropy", "categorical_generalized_cross_entropy",
+    "categorical_hinge", "cosine_similarity", "dice", "hinge", "huber", "kl_divergence",
+    "log_cosh", "mean_absolute_error", "mean_absolute_percentage_error", "mean_squared_error",
+    "mean_squared_logarithmic_error", "poisson", "sparse_categorical_crossentropy",
+    "squared_hinge", "tversky", "get", "serialize", "deserialize", "EPSILON",
+    "mse", "mae", "mape", "msle", "kld", "MSE", "MAE", "MAPE", "MSLE", "KLD", "logcosh",
+    "kullback_leibler_divergence"]
 
 EPSILON = 1e-7
-_REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", None)
+_REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", "mean_with_sample_weight", None)
 
 
 def _tensor(x, dtype=None):
@@ -33,19 +44,19 @@ def _tensor(x, dtype=None):
 
 def _same_rank(y_true, y_pred):
     """Squeeze a trailing 1 off whichever of the two has one more axis, as Keras does."""
-    rt, rp = y_true._value.ndim, y_pred._value.ndim
-    if rt == rp + 1 and y_true._value.shape[-1] == 1:
+    rt, rp = y_true.ndim, y_pred.ndim
+    if rt == rp + 1 and y_true.shape[-1] == 1:
         y_true = _a.squeeze(y_true, -1)
-    elif rp == rt + 1 and y_pred._value.shape[-1] == 1:
+    elif rp == rt + 1 and y_pred.shape[-1] == 1:
         y_pred = _a.squeeze(y_pred, -1)
     return y_true, y_pred
 
 
 def _check_same_shape(target, output):
-    if target._value.ndim != output._value.ndim:
+    if target.ndim != output.ndim:
         raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
                          f"Received: target.shape={target.shape}, output.shape={output.shape}")
-    if target._value.shape != output._value.shape:
+    if target.shape != output.shape:
         raise ValueError("Arguments `target` and `output` must have the same shape. "
                          f"Received: target.shape={target.shape}, output.shape={output.shape}")
 
@@ -75,15 +86,15 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
         ValueError: if the ranks do not fit or the axis is not the last one.
     """
     y_pred = _tensor(y_pred)
-    if axis != -1 and axis != y_pred._value.ndim - 1:
+    if axis != -1 and axis != y_pred.ndim - 1:
         raise ValueError(f"Only axis=-1 is currently supported. Received: axis={axis}")
     target = _tensor(y_true, _dt.int64)
-    if target._value.ndim == y_pred._value.ndim and target._value.shape[-1] == 1:
+    if target.ndim == y_pred.ndim and target.shape[-1] == 1:
         target = _a.squeeze(target, -1)
-    if y_pred._value.ndim < 1:
+    if y_pred.ndim < 1:
         raise ValueError("Argument `output` must be at least rank 1. Received: "
                          f"output.shape={y_pred.shape}")
-    if target._value.ndim != y_pred._value.ndim - 1:
+    if target.ndim != y_pred.ndim - 1:
         raise ValueError("Argument `output` must have rank (ndim) `target.ndim - 1`. "
                          f"Received: target.shape={target.shape}, output.shape={y_pred.shape}")
     valid = None
@@ -119,7 +130,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     if label_smoothing:
-        n = y_pred._value.shape[-1]
+        n = y_pred.shape[-1]
         y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
     _check_same_shape(y_true, y_pred)
     if from_logits:
@@ -228,22 +239,180 @@ def cosine_similarity(y_true, y_pred, axis=-1):
                                                  _l2_normalize(y_pred, axis)), axis))
 
 
-mse = mean_squared_error
-mae = mean_absolute_error
-kld = kl_divergence
+def mean_absolute_percentage_error(y_true, y_pred):
+    """``100 * mean(|(y_true - y_pred) / max(|y_true|, 1e-7)|, -1)``
+    (``tf.keras.losses.mean_absolute_percentage_error``)."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    diff = _m.abs(_m.divide(_m.subtract(y_true, y_pred), _m.maximum(_m.abs(y_true), EPSILON)))
+    return _m.multiply(_m.reduce_mean(diff, -1), 100.0)
 
 
-def _reduce(values, reduction, sample_weight):
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """``mean((log(max(y_pred, 1e-7) + 1) - log(max(y_true, 1e-7) + 1))**2, -1)``."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    first = _m.log(_m.add(_m.maximum(y_pred, EPSILON), 1.0))
+    second = _m.log(_m.add(_m.maximum(y_true, EPSILON), 1.0))
+    return _m.reduce_mean(_m.square(_m.subtract(first, second)), -1)
+
+
+def log_cosh(y_true, y_pred):
+    """``mean(log(cosh(y_pred - y_true)), -1)``, computed as
+    ``x + softplus(-2x) - log(2)`` so large errors do not overflow."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    x = _m.subtract(y_pred, y_true)
+    value = _m.subtract(_m.add(x, _m.softplus(_m.multiply(x, -2.0))), math.log(2.0))
+    return _m.reduce_mean(value, -1)
+
+
+def _hinge_labels(y_true):
+    # 0/1 labels become -1/1, as Keras converts them (other labels pass unchanged).
+    binary = _m.reduce_all(_m.logical_or(_m.equal(y_true, 0.0), _m.equal(y_true, 1.0)))
+    return _a.where(binary, _m.subtract(_m.multiply(y_true, 2.0), 1.0), y_true)
+
+
+def hinge(y_true, y_pred):
+    """``mean(max(1 - y_true * y_pred, 0), -1)`` with labels -1/1 (0/1 are converted)."""
+    y_pred = _tensor(y_pred)
+    y_true = _hinge_labels(_tensor(y_true, y_pred.dtype))
+    return _m.reduce_mean(_m.maximum(_m.subtract(1.0, _m.multiply(y_true, y_pred)), 0.0), -1)
+
+
+def squared_hinge(y_true, y_pred):
+    """``mean(max(1 - y_true * y_pred, 0)**2, -1)`` with labels -1/1 (0/1 converted)."""
+    y_pred = _tensor(y_pred)
+    y_true = _hinge_labels(_tensor(y_true, y_pred.dtype))
+    return _m.reduce_mean(_m.square(_m.maximum(
+        _m.subtract(1.0, _m.multiply(y_true, y_pred)), 0.0)), -1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """``max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0)`` over the last
+    axis, for one-hot labels."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    pos = _m.reduce_sum(_m.multiply(y_true, y_pred), -1)
+    neg = _m.reduce_max(_m.multiply(_m.subtract(1.0, y_true), y_pred), -1)
+    return _m.maximum(_m.add(_m.subtract(neg, pos), 1.0), 0.0)
+
+
+def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25,
+                              gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1):
+    """Binary cross-entropy scaled by ``(1 - p_t)**gamma`` (Lin et al. 2017), optionally
+    weighted by ``alpha`` for positives and ``1 - alpha`` for negatives; mean over
+    ``axis``."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    if label_smoothing:
+        y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), 0.5 * label_smoothing)
+    if from_logits:
+        y_pred = _m.sigmoid(y_pred)
+    p = _clip(y_pred)
+    bce = _m.negative(_m.add(_m.multiply(y_true, _m.log(p)),
+                             _m.multiply(_m.subtract(1.0, y_true), _m.log(_m.subtract(1.0, p)))))
+    p_t = _m.add(_m.multiply(y_true, y_pred),
+                 _m.multiply(_m.subtract(1.0, y_true), _m.subtract(1.0, y_pred)))
+    focal = _m.multiply(_m.pow(_m.subtract(1.0, p_t), float(gamma)), bce)
+    if apply_class_balancing:
+        weight = _m.add(_m.multiply(y_true, alpha),
+                        _m.multiply(_m.subtract(1.0, y_true), 1.0 - alpha))
+        focal = _m.multiply(weight, focal)
+    return _m.reduce_mean(focal, axis)
+
+
+def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
+                                   label_smoothing=0.0, axis=-1):
+    """Categorical cross-entropy with each class term scaled by
+    ``alpha * (1 - p)**gamma`` (Lin et al. 2017).
+
+    Raises:
+        ValueError: if ``axis`` is a bool.
+    """
+    if isinstance(axis, bool):
+        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
+                         f"{type(axis)}")
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    if label_smoothing:
+        n = y_true.shape[-1]
+        y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
+    if from_logits:
+        y_pred = _nn.softmax(y_pred, axis=axis)
+    output = _clip(_m.divide(y_pred, _m.reduce_sum(y_pred, axis, keepdims=True)))
+    cce = _m.multiply(_m.negative(y_true), _m.log(output))
+    factor = _m.multiply(_m.pow(_m.subtract(1.0, output), float(gamma)), alpha)
+    return _m.reduce_sum(_m.multiply(factor, cce), axis)
+
+
+def dice(y_true, y_pred, axis=None):
+    """``1 - 2 * sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + 1e-7)`` over ``axis``
+    (all axes by default)."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    inter = _m.reduce_sum(_m.multiply(y_true, y_pred), axis)
+    denominator = _m.add(_m.add(_m.reduce_sum(y_true, axis), _m.reduce_sum(y_pred, axis)),
+                         EPSILON)
+    return _m.subtract(1.0, _m.divide(_m.multiply(inter, 2.0), denominator))
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """``1 - TP / (TP + alpha * FP + beta * FN + 1e-7)`` with soft counts over ``axis``
+    (Salehi et al. 2017); ``alpha = beta = 0.5`` gives Dice."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    inter = _m.reduce_sum(_m.multiply(y_true, y_pred), axis)
+    fp = _m.reduce_sum(_m.multiply(_m.subtract(1.0, y_pred), y_true), axis)
+    fn = _m.reduce_sum(_m.multiply(y_pred, _m.subtract(1.0, y_true)), axis)
+    denominator = _m.add(_m.add(_m.add(inter, _m.multiply(fp, alpha)),
+                                _m.multiply(fn, beta)), EPSILON)
+    return _m.subtract(1.0, _m.divide(inter, denominator))
+
+
+def categorical_generalized_cross_entropy(y_true, y_pred, q):
+    """``(1 - p**q) / q`` with ``p`` the predicted probability of the integer label
+    (Zhang & Sabuncu 2018)."""
+    y_pred = _tensor(y_pred)
+    labels = _m.cast(_tensor(y_true), _dt.int32)
+    one_hot = _m.cast(_a.one_hot(labels, y_pred.shape[-1]), y_pred.dtype)
+    p = _m.reduce_sum(_m.multiply(y_pred, one_hot), -1)
+    return _m.divide(_m.subtract(1.0, _m.pow(p, float(q))), float(q))
+
+
+def _reduce(values, reduction, sample_weight, mask=None):
+    """Keras 3's ``reduce_weighted_values``: weight (and mask), then sum, or sum divided by
+    the number of elements (or by the weights' sum for 'mean_with_sample_weight')."""
+    dt = values.dtype
+    if mask is not None:
+        if reduction in ("mean", "sum_over_batch_size"):
+            total = _m.cast(_a.size(mask), dt)
+            valid = _m.reduce_sum(_m.cast(mask, dt))
+            mask = _a.where(mask, _m.divide_no_nan(total, valid), _m.zeros_like(total))
+        else:
+            mask = _m.cast(mask, dt)
+        if sample_weight is not None:
+            mask, w = _same_rank(mask, _tensor(sample_weight, dt))
+            sample_weight = _m.multiply(w, mask)
+        else:
+            sample_weight = mask
     if sample_weight is not None:
-        w = _tensor(sample_weight, values.dtype)
+        w = _tensor(sample_weight, dt)
         values, w = _same_rank(values, w)
         values = _m.multiply(values, w)
-    if reduction in (None, "none") or values._value.ndim == 0 or values._value.size == 0:
+    if reduction in (None, "none") or values.ndim == 0 or tuple(values.shape) == (0,):
         return values
     total = _m.reduce_sum(values)
     if reduction == "sum":
         return total
-    return _m.divide(total, float(values._value.size))
+    if reduction == "mean_with_sample_weight" and sample_weight is not None:
+        divisor = _m.reduce_sum(_tensor(sample_weight, dt))
+    else:
+        divisor = _m.cast(_a.size(values), dt)
+    return _m.divide_no_nan(total, divisor)
 
 
 class Loss:
@@ -251,7 +420,8 @@ class Loss:
 
     Args:
         name: the loss's name.
-        reduction: 'sum_over_batch_size' (default), 'sum', 'mean' or 'none'.
+        reduction: 'sum_over_batch_size' (default), 'sum', 'mean',
+            'mean_with_sample_weight', 'none' or None.
         dtype: the dtype both arguments are converted to (default float32).
 
     Raises:
@@ -261,43 +431,152 @@ class Loss:
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
         if reduction not in _REDUCTIONS:
             raise ValueError("Invalid value for argument `reduction`. Expected one of "
-                             "{'sum_over_batch_size', 'sum', 'none', 'mean'}. Received: "
-                             f"reduction={reduction}")
-        self.name = name
+                             "{'sum_over_batch_size', 'sum', None, 'none', 'mean', "
+                             f"'mean_with_sample_weight'}}. Received: reduction={reduction}")
+        self.name = name or _naming.auto_name(type(self).__name__)
         self.reduction = reduction
-        self.dtype = _dt.as_dtype(dtype or "float32")
+        self._dtype = _dt.as_dtype(dtype or "float32")
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype.name
 
     def call(self, y_true, y_pred):
         raise NotImplementedError
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        y_pred = _tensor(y_pred, self.dtype)
-        y_true = _tensor(y_true, self.dtype)
+        y_pred = _tensor(y_pred, self._dtype)
+        y_true = _tensor(y_true, self._dtype)
         return _reduce(self.call(y_true, y_pred), self.reduction, sample_weight)
 
     def get_config(self) -> dict:
-        return {"name": self.name, "reduction": self.reduction}
+        """``name``, ``reduction`` and the loss function's options (Keras 3's keys)."""
+        return {"name": self.name, "reduction": self.reduction,
+                **getattr(self, "_fn_kwargs", {})}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
-class _Wrapper(Loss):
-    _fn = None
-    _default_name = None
+class LossFunctionWrapper(Loss):
+    """A Loss from a function ``fn(y_true, y_pred, **kwargs)`` (Keras 3's wrapper): the
+    two arguments are brought to one rank first.
 
-    def __init__(self, reduction="sum_over_batch_size", name=None, dtype=None, **fn_kwargs):
-        super().__init__(name or self._default_name, reduction, dtype)
-        self._fn_kwargs = fn_kwargs
+    Args:
+        fn: the per-example loss function.
+        reduction, name, dtype: as for ``Loss``.
+        **kwargs: passed to ``fn``.
+    """
+
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
+        super().__init__(name=name, reduction=reduction, dtype=dtype)
+        self.fn = fn
+        self._fn_kwargs = kwargs
 
     def call(self, y_true, y_pred):
-        return type(self)._fn(y_true, y_pred, **self._fn_kwargs)
+        y_true, y_pred = _same_rank(y_true, y_pred)
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.update(self._fn_kwargs)
+        return config
+
+    def __repr__(self):
+        return f"<LossFunctionWrapper({self.fn}, kwargs={self._fn_kwargs})>"
 
 
-class SparseCategoricalCrossentropy(_Wrapper):
+def _wrapper(cls_name, fn, default_name, params, doc):
+    """A LossFunctionWrapper subclass with Keras's constructor ``(*params, reduction, name,
+    dtype)``."""
+    names = [p for p, _ in params]
+
+    def __init__(self, *args, **kwargs):
+        values = dict(params)
+        extra = dict(zip(names, args, strict=False))
+        rest = args[len(names):]
+        for key, value in zip(("reduction", "name", "dtype"), rest, strict=False):
+            kwargs.setdefault(key, value)
+        for key in names:
+            if key in kwargs:
+                extra[key] = kwargs.pop(key)
+        values.update(extra)
+        unknown = set(kwargs) - {"reduction", "name", "dtype"}
+        if unknown:
+            raise TypeError(f"{cls_name}.__init__() got an unexpected keyword argument "
+                            f"'{sorted(unknown)[0]}'")
+        LossFunctionWrapper.__init__(self, fn, reduction=kwargs.get(
+            "reduction", "sum_over_batch_size"), name=kwargs.get("name") or default_name,
+            dtype=kwargs.get("dtype"), **values)
+        for key, value in values.items():
+            setattr(self, key, value)
+
+    return type(cls_name, (LossFunctionWrapper,), {
+        "__init__": __init__, "__doc__": doc, "__module__": __name__,
+        "__repr__": Loss.__repr__})
+
+
+_CE_PARAMS = [("from_logits", False), ("label_smoothing", 0.0), ("axis", -1)]
+
+MeanSquaredError = _wrapper("MeanSquaredError", mean_squared_error, "mean_squared_error", [],
+                            "Mean of squared differences (``tf.keras.losses.MeanSquaredError``).")
+MeanAbsoluteError = _wrapper("MeanAbsoluteError", mean_absolute_error, "mean_absolute_error",
+                             [], "Mean of absolute differences "
+                             "(``tf.keras.losses.MeanAbsoluteError``).")
+MeanAbsolutePercentageError = _wrapper(
+    "MeanAbsolutePercentageError", mean_absolute_percentage_error,
+    "mean_absolute_percentage_error", [], "See :func:`mean_absolute_percentage_error`.")
+MeanSquaredLogarithmicError = _wrapper(
+    "MeanSquaredLogarithmicError", mean_squared_logarithmic_error,
+    "mean_squared_logarithmic_error", [], "See :func:`mean_squared_logarithmic_error`.")
+CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
+                            [("axis", -1)], "Negative cosine similarity "
+                            "(``tf.keras.losses.CosineSimilarity``).")
+Huber = _wrapper("Huber", huber, "huber_loss", [("delta", 1.0)],
+                 "The Huber loss (``tf.keras.losses.Huber``); see :func:`huber`.")
+LogCosh = _wrapper("LogCosh", log_cosh, "log_cosh", [], "See :func:`log_cosh`.")
+KLDivergence = _wrapper("KLDivergence", kl_divergence, "kl_divergence", [],
+                        "Kullback-Leibler divergence (``tf.keras.losses.KLDivergence``).")
+Poisson = _wrapper("Poisson", poisson, "poisson", [],
+                   "Poisson negative log-likelihood up to a constant.")
+Hinge = _wrapper("Hinge", hinge, "hinge", [], "See :func:`hinge`.")
+SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "squared_hinge", [],
+                        "See :func:`squared_hinge`.")
+CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge", [],
+                            "See :func:`categorical_hinge`.")
+BinaryCrossentropy = _wrapper("BinaryCrossentropy", binary_crossentropy,
+                              "binary_crossentropy", _CE_PARAMS,
+                              "Binary cross-entropy (``tf.keras.losses.BinaryCrossentropy``).")
+CategoricalCrossentropy = _wrapper(
+    "CategoricalCrossentropy", categorical_crossentropy, "categorical_crossentropy",
+    _CE_PARAMS, "Cross-entropy of one-hot labels (``tf.keras.losses.CategoricalCrossentropy``).")
+BinaryFocalCrossentropy = _wrapper(
+    "BinaryFocalCrossentropy", binary_focal_crossentropy, "binary_focal_crossentropy",
+    [("apply_class_balancing", False), ("alpha", 0.25), ("gamma", 2.0), ("from_logits", False),
+     ("label_smoothing", 0.0), ("axis", -1)], "See :func:`binary_focal_crossentropy`.")
+CategoricalFocalCrossentropy = _wrapper(
+    "CategoricalFocalCrossentropy", categorical_focal_crossentropy,
+    "categorical_focal_crossentropy",
+    [("alpha", 0.25), ("gamma", 2.0), ("from_logits", False), ("label_smoothing", 0.0),
+     ("axis", -1)], "See :func:`categorical_focal_crossentropy`.")
+Dice = _wrapper("Dice", dice, "dice", [("axis", None)], "See :func:`dice`.")
+Tversky = _wrapper("Tversky", tversky, "tversky", [("alpha", 0.5), ("beta", 0.5),
+                                                   ("axis", None)], "See :func:`tversky`.")
+CategoricalGeneralizedCrossEntropy = _wrapper(
+    "CategoricalGeneralizedCrossEntropy", categorical_generalized_cross_entropy,
+    "categorical_generalized_cross_entropy", [("q", 0.5)],
+    "See :func:`categorical_generalized_cross_entropy`.")
+
+
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy of integer labels (``tf.keras.losses.SparseCategoricalCrossentropy``).
 
     Args:
         from_logits: whether predictions are logits (else probabilities, clipped to
             ``[1e-7, 1 - 1e-7]``).
-        reduction, name: as for ``Loss``.
+        ignore_class: a label whose entries count neither in the loss nor in the mean.
+        reduction, name, dtype: as for ``Loss``.
 
     >>> import tapeflow as tf
     >>> loss = tf.keras.losses.SparseCategoricalCrossentropy()
@@ -305,135 +584,89 @@ class SparseCategoricalCrossentropy(_Wrapper):
     0.231018
     """
 
-    _fn = staticmethod(sparse_categorical_crossentropy)
-    _default_name = "sparse_categorical_crossentropy"
-
     def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
                  name="sparse_categorical_crossentropy", dtype=None):
-        super().__init__(reduction, name, dtype, from_logits=from_logits,
-                         ignore_class=ignore_class)
+        super().__init__(sparse_categorical_crossentropy, reduction=reduction, name=name,
+                         dtype=dtype, from_logits=from_logits, ignore_class=ignore_class)
         self.from_logits = from_logits
         self.ignore_class = ignore_class
 
+    def call(self, y_true, y_pred):
+        # Keras leaves sparse labels one rank below the predictions.
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
     def __call__(self, y_true, y_pred, sample_weight=None):
-        if self.ignore_class is None or self.reduction not in ("sum_over_batch_size", "mean"):
+        if self.ignore_class is None:
             return super().__call__(y_true, y_pred, sample_weight)
-        # Ignored entries weigh 0 and the others total / valid, so the mean is over the
-        # valid entries only, as Keras weighs its mask.
-        y_pred = _tensor(y_pred, self.dtype)
-        y_true = _tensor(y_true, self.dtype)
+        y_pred = _tensor(y_pred, self._dtype)
+        y_true = _tensor(y_true, self._dtype)
         values = self.call(y_true, y_pred)
-        labels = y_true._value.reshape(values._value.shape)
-        valid = labels != self.ignore_class
-        count = valid.sum()
-        weight = np.where(valid, valid.size / count if count else 0.0, 0.0).astype(
-            values._value.dtype)
-        if sample_weight is not None:
-            weight = weight * np.broadcast_to(
-                np.asarray(_tensor(sample_weight, values.dtype)._value), weight.shape)
-        return _reduce(values, self.reduction, weight)
+        labels = _a.reshape(y_true, _a.shape(values))
+        mask = _m.not_equal(labels, float(self.ignore_class))
+        return _reduce(values, self.reduction, sample_weight, mask)
 
 
-class CategoricalCrossentropy(_Wrapper):
-    """Cross-entropy of one-hot labels (``tf.keras.losses.CategoricalCrossentropy``)."""
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
 
-    _fn = staticmethod(categorical_crossentropy)
-
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name="categorical_crossentropy", dtype=None):
-        super().__init__(reduction, name, dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
-        self.from_logits = from_logits
-
-
-class BinaryCrossentropy(_Wrapper):
-    """Binary cross-entropy (``tf.keras.losses.BinaryCrossentropy``)."""
-
-    _fn = staticmethod(binary_crossentropy)
-
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
-        super().__init__(reduction, name, dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
-        self.from_logits = from_logits
-
-
-class MeanSquaredError(_Wrapper):
-    """Mean of squared differences (``tf.keras.losses.MeanSquaredError``)."""
-
-    _fn = staticmethod(mean_squared_error)
-
-    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
-        super().__init__(reduction, name, dtype)
+_CLASSES = (Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy,
+            BinaryFocalCrossentropy, CategoricalCrossentropy, CategoricalFocalCrossentropy,
+            SparseCategoricalCrossentropy, MeanSquaredError, MeanAbsoluteError,
+            MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity,
+            LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge, Dice, Tversky,
+            CategoricalGeneralizedCrossEntropy)
+_FUNCTIONS = (kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
+              categorical_crossentropy, categorical_focal_crossentropy,
+              sparse_categorical_crossentropy, mean_squared_error, mean_absolute_error,
+              mean_absolute_percentage_error, mean_squared_logarithmic_error,
+              cosine_similarity, log_cosh, huber, hinge, squared_hinge, categorical_hinge,
+              dice, tversky, categorical_generalized_cross_entropy)
+_BY_NAME = {c.__name__: c for c in _CLASSES + _FUNCTIONS}
+_BY_NAME.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,
+                 "kld": kl_divergence, "KLD": kl_divergence, "mae": mean_absolute_error,
+                 "MAE": mean_absolute_error, "mse": mean_squared_error,
+                 "MSE": mean_squared_error, "mape": mean_absolute_percentage_error,
+                 "MAPE": mean_absolute_percentage_error,
+                 "msle": mean_squared_logarithmic_error,
+                 "MSLE": mean_squared_logarithmic_error})
 
 
-class MeanAbsoluteError(_Wrapper):
-    """Mean of absolute differences (``tf.keras.losses.MeanAbsoluteError``)."""
-
-    _fn = staticmethod(mean_absolute_error)
-
-    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error",
-                 dtype=None):
-        super().__init__(reduction, name, dtype)
+def serialize(loss) -> dict:
+    """A Loss as Keras 3 serializes it (module, class name, config)."""
+    return {"module": "keras.losses", "class_name": type(loss).__name__,
+            "config": loss.get_config(), "registered_name": None}
 
 
-class Huber(_Wrapper):
-    """The Huber loss (``tf.keras.losses.Huber``); see :func:`huber`."""
-
-    _fn = staticmethod(huber)
-
-    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss",
-                 dtype=None):
-        super().__init__(reduction, name, dtype, delta=delta)
-
-
-class KLDivergence(_Wrapper):
-    """Kullback-Leibler divergence (``tf.keras.losses.KLDivergence``)."""
-
-    _fn = staticmethod(kl_divergence)
-
-    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence", dtype=None):
-        super().__init__(reduction, name, dtype)
-
-
-class Poisson(_Wrapper):
-    """Poisson negative log-likelihood up to a constant (``tf.keras.losses.Poisson``)."""
-
-    _fn = staticmethod(poisson)
-
-    def __init__(self, reduction="sum_over_batch_size", name="poisson", dtype=None):
-        super().__init__(reduction, name, dtype)
-
-
-class CosineSimilarity(_Wrapper):
-    """Negative cosine similarity (``tf.keras.losses.CosineSimilarity``)."""
-
-    _fn = staticmethod(cosine_similarity)
-
-    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity",
-                 dtype=None):
-        super().__init__(reduction, name, dtype, axis=axis)
-
-
-_BY_NAME = {
-    "huber": Huber, "kl_divergence": KLDivergence, "kld": KLDivergence, "poisson": Poisson,
-    "cosine_similarity": CosineSimilarity,
-    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-    "categorical_crossentropy": CategoricalCrossentropy,
-    "binary_crossentropy": BinaryCrossentropy, "mean_squared_error": MeanSquaredError,
-    "mse": MeanSquaredError, "mean_absolute_error": MeanAbsoluteError,
-    "mae": MeanAbsoluteError,
-}
+def deserialize(name, custom_objects=None):
+    """A loss from :func:`serialize`'s dict or a name."""
+    if isinstance(name, dict):
+        cls = dict(_BY_NAME, **(custom_objects or {})).get(name["class_name"])
+        if cls is None:
+            raise ValueError(f"Could not interpret loss identifier: {name}")
+        return cls.from_config(dict(name["config"]))
+    return get(name)
 
 
 def get(identifier):
-    """A Loss from a name, an instance, or a callable ``f(y_true, y_pred)``.
+    """A loss from a name (a class name gives an instance, a function name or alias such as
+    ``'mse'`` the function, as in Keras), a config dict, an instance or a callable.
 
     Raises:
         ValueError: for an unknown identifier.
     """
-    if callable(identifier) and not isinstance(identifier, type):
-        return identifier
-    if isinstance(identifier, str) and identifier in _BY_NAME:
-        return _BY_NAME[identifier]()
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        obj = _BY_NAME.get(identifier)
+        if obj is None:
+            raise ValueError(f"Could not interpret loss identifier: {identifier}")
+        return obj() if isinstance(obj, type) else obj
+    if callable(identifier):
+        return identifier() if isinstance(identifier, type) else identifier
     raise ValueError(f"Could not interpret loss identifier: {identifier}")

@@ -7,7 +7,7 @@ from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
 from .trainer import Trainer
 
-__all__ = ["Model", "Sequential"]
+__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
 
 class Model(Trainer, Layer):
@@ -139,8 +139,15 @@ class Model(Trainer, Layer):
 
     def _build_from_shape(self, input_shape):
         self.built = True
+        self._build_shape = tuple(input_shape)
         shape = tuple(1 if d is None else d for d in input_shape)
-        self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        if input_shape[0] is None:
+            _layer.unknown_batch.append(True)
+        try:
+            self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
+        finally:
+            if input_shape[0] is None:
+                _layer.unknown_batch.pop()
         if input_shape[0] is None:
             for layer in [self, *self._all_layers()]:
                 if layer._output_shape:
@@ -153,6 +160,144 @@ class Model(Trainer, Layer):
             if isinstance(layer, Model):
                 found += layer._all_layers()
         return found
+
+    # -- saving (the logic lives in keras/saving) ------------------------------------------
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Write the model to a Keras 3 ``.keras`` file (``tf.keras.Model.save``): a zip of
+        ``config.json`` (the architecture and compile arguments), ``model.weights.h5`` and
+        ``metadata.json``, that ``tf.keras.models.load_model`` and Keras 3 both read.
+
+        Args:
+            filepath: a path ending in ``.keras``.
+            overwrite: if False and the file exists, ask on the console.
+
+        Raises:
+            ValueError: for another extension (the legacy ``.h5`` included) or a layer
+                that cannot be saved (named in the message).
+            ImportError: without h5py (``pip install "tapeflow[h5]"``).
+
+        >>> import os, tempfile
+        >>> import tapeflow as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+        >>> model.save(path)
+        >>> import zipfile
+        >>> zipfile.ZipFile(path).namelist()
+        ['metadata.json', 'config.json', 'model.weights.h5']
+        """
+        from .saving import saving_lib
+        saving_lib.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Write the weights (and the optimizer's state) to a Keras 3 ``.weights.h5`` file
+        (``tf.keras.Model.save_weights``).
+
+        Args:
+            filepath: a path ending in ``.weights.h5``.
+            overwrite: if False and the file exists, ask on the console.
+
+        Raises:
+            ValueError: if the model is not built, or for another extension.
+            ImportError: without h5py (``pip install "tapeflow[h5]"``).
+
+        >>> import os, tempfile
+        >>> import h5py
+        >>> import tapeflow as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.weights.h5")
+        >>> model.save_weights(path)
+        >>> with h5py.File(path) as f:
+        ...     print(f["layers/dense/vars/0"].shape, f["layers/dense/vars/1"].shape)
+        (3, 2) (2,)
+        """
+        from .saving import saving_lib
+        saving_lib.save_weights(self, filepath, overwrite=overwrite,
+                                max_shard_size=max_shard_size)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Assign the weights stored in a ``.weights.h5`` or ``.keras`` file
+        (``tf.keras.Model.load_weights``); matching is by the layers' positions in the
+        model (Keras 3's group paths), not by their names.
+
+        Raises:
+            ValueError: if the model is not built, for another file type, or (unless
+                ``skip_mismatch``) when the stored variables do not fit.
+            ImportError: without h5py.
+        """
+        from .saving import saving_lib
+        saving_lib.load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def get_config(self) -> dict:
+        """A functional model's graph (layers, their calls, inputs and outputs) as Keras 3
+        writes it; for a subclassed model, its plain-data constructor arguments."""
+        if getattr(self, "_fn_outputs", None) is not None and type(self) is Model:
+            from .saving import functional
+            return functional.functional_config(self)
+        return super().get_config()
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A model from :meth:`get_config`'s dict (a functional graph, or a subclass's
+        constructor arguments).
+
+        Raises:
+            TypeError: if a subclass's constructor does not take the config.
+        """
+        if cls is Model and all(k in config for k in ("name", "layers", "input_layers",
+                                                      "output_layers")):
+            from .saving import functional
+            return functional.functional_from_config(config, custom_objects)
+        from .saving.serialization import deserialize_config_values
+        try:
+            return cls(**deserialize_config_values(config, custom_objects))
+        except TypeError as e:
+            raise TypeError(
+                "Unable to revive model from config. When overriding the `get_config()` "
+                "method, make sure that the returned config contains all items used as "
+                f"arguments in the  constructor to {cls}, which is the default behavior. "
+                "You can override this default behavior by defining a `from_config(cls, "
+                "config)` class method to specify how to create an instance of "
+                f"{cls.__name__} from its config.\n\nReceived config={config}\n\nError "
+                f"encountered during deserialization: {e}") from e
+
+    def get_compile_config(self):
+        """The ``compile`` arguments (optimizer serialized), or ``{}`` if not compiled."""
+        if not self.compiled:
+            return {}
+        from .saving.serialization import serialize_keras_object
+        cm = self._compile_metrics
+        return {"optimizer": serialize_keras_object(self.optimizer),
+                "loss": serialize_keras_object(self.loss), "loss_weights": None,
+                "metrics": serialize_keras_object(list(cm._user)) if cm else None,
+                "weighted_metrics": (serialize_keras_object(list(cm._user_weighted))
+                                     if cm and cm._user_weighted else None),
+                "run_eagerly": False, "steps_per_execution": 1,
+                "jit_compile": False}
+
+    def compile_from_config(self, config):
+        """``compile`` with the arguments :meth:`get_compile_config` returned; the
+        optimizer's slots are made at once so a loaded state has somewhere to go."""
+        from .saving.serialization import deserialize_keras_object
+        config = deserialize_keras_object(config)
+        self.compile(**config)
+        if self.built:
+            self.optimizer._build_once(self.trainable_variables)
+
+    def get_build_config(self):
+        if getattr(self, "_fn_outputs", None) is not None:
+            return {"input_shape": self._build_shape}  # Keras writes None for a graph
+        return super().get_build_config()
+
+    def build_from_config(self, config):
+        if config and config.get("input_shape") is not None:
+            self.build(tuple(config["input_shape"]))
+
+    def to_json(self, **kwargs) -> str:
+        """The model's config (``serialize_keras_object``) as a JSON string."""
+        import json
+
+        from .saving.serialization import serialize_keras_object
+        return json.dumps(serialize_keras_object(self), **kwargs)
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
@@ -233,9 +378,11 @@ class Sequential(Model):
         """
         if isinstance(layer, KerasTensor):
             self._input_shape = layer.shape
+            self._input_layer = layer._input_layer
             return
         if isinstance(layer, InputLayer):
             self._input_shape = layer.batch_shape
+            self._input_layer = layer
             return
         if not isinstance(layer, Layer):
             raise ValueError("Only instances of `keras.Layer` can be added to a Sequential "
@@ -309,6 +456,34 @@ class Sequential(Model):
         self._input_shape = tuple(input_shape)
         self._maybe_build_from_input_shape()
 
+    def get_config(self) -> dict:
+        """``name``, ``trainable``, ``dtype``, the layers (an ``InputLayer`` first when the
+        input shape is known) and ``build_input_shape``, as Keras 3 writes them."""
+        from .saving.serialization import dtype_policy_config, serialize_keras_object
+        layers = [serialize_keras_object(layer) for layer in self._layers]
+        shape = self._input_shape or self._build_shape
+        if shape is not None:  # Keras adds an InputLayer once the input shape is known
+            given = getattr(self, "_input_layer", None)
+            if given is None:
+                given = InputLayer(batch_shape=shape, name="input_layer")
+            layers.insert(0, serialize_keras_object(given))
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": dtype_policy_config(self.dtype), "layers": layers}
+        if shape is not None:
+            config["build_input_shape"] = list(shape)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .saving.serialization import deserialize_keras_object
+        model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        for layer_config in config["layers"]:
+            model.add(deserialize_keras_object(layer_config, custom_objects), rebuild=False)
+        shape = config.get("build_input_shape")
+        if shape and not model.built:
+            model.build(tuple(shape))
+        return model
+
     def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:
@@ -317,3 +492,10 @@ class Sequential(Model):
             else:
                 x = layer(x)
         return x
+
+
+from .saving.saving_lib import (  # noqa: E402  (tf.keras.models.load_model, ...)
+    load_model,
+    model_from_json,
+    save_model,
+)

@@ -11,7 +11,13 @@ class Regularizer:
         return 0.0
 
     def get_config(self) -> dict:
-        return {}
+        """The constructor's arguments (Keras 3's keys)."""
+        from .saving.serialization import signature_config
+        return signature_config(self)
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 class L1L2(Regularizer):
@@ -33,8 +39,6 @@ class L1L2(Regularizer):
             penalty = term if penalty is None else _m.add(penalty, term)
         return _m.multiply(_m.reduce_sum(x), 0.0) if penalty is None else penalty
 
-    def get_config(self):
-        return {"l1": self.l1, "l2": self.l2}
 
 
 class L1(L1L2):

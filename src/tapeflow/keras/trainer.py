@@ -4,12 +4,14 @@
 reports through callbacks (Keras's progress bar, History) and returns the History.
 """
 import math
+import warnings
 
 from .._core import nest
 from .._core.backend import np
 from .._core.tape import GradientTape
-from .._core.tensor import Tensor, _TensorLike
+from .._core.tensor import Tensor
 from ..data.dataset import Dataset
+from ..ops import math_ops as _m
 from ..ops import random_ops as _random
 from . import losses as _losses
 from . import metrics as _metrics
@@ -17,15 +19,6 @@ from . import optimizers as _optimizers
 from .callbacks import CallbackList
 
 __all__ = ["Trainer"]
-
-_METRICS_BY_NAME = {
-    "sparse_categorical_accuracy": _metrics.SparseCategoricalAccuracy,
-    "categorical_accuracy": _metrics.CategoricalAccuracy,
-    "binary_accuracy": _metrics.BinaryAccuracy,
-    "mse": _metrics.MeanSquaredError, "mean_squared_error": _metrics.MeanSquaredError,
-    "mae": _metrics.MeanAbsoluteError, "mean_absolute_error": _metrics.MeanAbsoluteError,
-}
-
 
 def _accuracy_for(name, y_true, y_pred):
     """Keras's choice for 'accuracy': binary, sparse categorical or categorical."""
@@ -37,16 +30,28 @@ def _accuracy_for(name, y_true, y_pred):
     return _metrics.CategoricalAccuracy(name=name)
 
 
+def _crossentropy_for(name, y_true, y_pred):
+    """Keras's choice for 'crossentropy': binary, sparse categorical or categorical."""
+    t, p = np.shape(y_true), np.shape(y_pred)
+    if p[-1:] == (1,):
+        return _metrics.BinaryCrossentropy(name=name)
+    if len(t) < len(p) or (t[-1:] == (1,) and p[-1] > 1):
+        return _metrics.SparseCategoricalCrossentropy(name=name)
+    return _metrics.CategoricalCrossentropy(name=name)
+
+
 def _make_metric(identifier, y_true, y_pred):
     if isinstance(identifier, _metrics.Metric):
         return identifier
     if isinstance(identifier, str):
         if identifier.lower() in ("accuracy", "acc"):
             return _accuracy_for(identifier, y_true, y_pred)
-        cls = _METRICS_BY_NAME.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret metric identifier: {identifier}")
-        return cls(name=identifier)
+        if identifier.lower() in ("crossentropy", "ce"):
+            return _crossentropy_for(identifier, y_true, y_pred)
+        found = _metrics.get(identifier)
+        if isinstance(found, _metrics.Metric):
+            return found
+        return _metrics.MeanMetricWrapper(found, name=identifier)
     if callable(identifier):
         return _metrics.MeanMetricWrapper(identifier, name=identifier.__name__)
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
@@ -55,17 +60,100 @@ def _make_metric(identifier, y_true, y_pred):
 def _value(x):
     if x is None:
         return None
-    return x._value if isinstance(x, _TensorLike) else np.asarray(x)
+    return np.asarray(x)
 
 
 def _unpack(batch):
+    """``(x, y, sample_weight)`` from what a step receives (Keras's
+    ``unpack_x_y_sample_weight``)."""
+    if isinstance(batch, list):
+        batch = tuple(batch)
     if isinstance(batch, tuple):
         if len(batch) == 1:
             return batch[0], None, None
         if len(batch) == 2:
             return batch[0], batch[1], None
-        return batch[0], batch[1], batch[2]
+        if len(batch) == 3:
+            return batch[0], batch[1], batch[2]
+        raise ValueError("Data is expected to be in format `x`, `(x,)`, `(x, y)`, or "
+                         f"`(x, y, sample_weight)`, found: {batch}")
     return batch, None, None
+
+
+def _pack(x, y, sample_weight):
+    """The data a step receives, as Keras packs it: ``x``, ``(x, y)`` or
+    ``(x, y, sample_weight)``."""
+    if y is None and sample_weight is None:
+        return x
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def pythonify_logs(logs) -> dict:
+    """Logs as callbacks see them: sorted by name, nested dicts flattened, tensors as Python
+    floats (Keras 3's ``pythonify_logs``)."""
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+            continue
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            pass
+        result[key] = value
+    return result
+
+
+class CompileMetrics(_metrics.Metric):
+    """The metrics given to ``compile``, built on the first batch (so 'accuracy' can pick
+    its variant from the data); ``result()`` is a dict of their results, as Keras 3's.
+
+    Args:
+        metrics: metrics or names updated without sample weights.
+        weighted_metrics: metrics or names updated with sample weights.
+    """
+
+    def __init__(self, metrics, weighted_metrics, name="compile_metrics"):
+        super().__init__(name=name)
+        self._user = list(metrics or [])
+        self._user_weighted = list(weighted_metrics or [])
+        self.metrics, self.weighted_metrics = [], []
+        self.built = False
+
+    def build(self, y_true, y_pred):
+        t, p = _value(y_true), _value(y_pred)
+        self.metrics = [_make_metric(m, t, p) for m in self._user]
+        self.weighted_metrics = [_make_metric(m, t, p) for m in self._user_weighted]
+        self.built = True
+
+    @property
+    def variables(self) -> list:
+        return [v for m in self.metrics + self.weighted_metrics for v in m.variables]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if not self.built:
+            self.build(y_true, y_pred)
+        for m in self.metrics:
+            m.update_state(y_true, y_pred)
+        for m in self.weighted_metrics:
+            m.update_state(y_true, y_pred, sample_weight=sample_weight)
+
+    def result(self) -> dict:
+        if not self.built:
+            raise ValueError("Cannot get result() since the metric has not yet been built.")
+        results = {}
+        for m in self.metrics:
+            results.setdefault(m.name, m.result())
+        for m in self.weighted_metrics:
+            name = m.name if m.name not in results else f"weighted_{m.name}"
+            results[name] = m.result()
+        return results
+
+    def reset_state(self):
+        for m in self.metrics + self.weighted_metrics:
+            m.reset_state()
 
 
 class _Batches:
@@ -117,10 +205,20 @@ class _Batches:
 
 
 class Trainer:
-    """The training API of ``Model`` (``compile``, ``fit``, ``evaluate``, ``predict``)."""
+    """The training API of ``Model`` (``compile``, ``fit``, ``evaluate``, ``predict``) and
+    Keras 3's step protocol: ``fit`` calls ``train_step(data)`` with ``x``, ``(x, y)`` or
+    ``(x, y, sample_weight)``; the default step calls ``compute_loss`` and
+    ``compute_metrics``; ``metrics`` lists the loss tracker, the compiled metrics, then the
+    metrics the model holds as attributes."""
 
     compiled = False
     stop_training = False
+    optimizer = None
+    _loss_tracker = None
+    _compile_metrics = None
+    _loss_fn = None
+    # Set by BackupAndRestore in on_train_begin: the epoch a resumed fit starts at.
+    _initial_epoch = None
 
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
                 weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
@@ -128,33 +226,63 @@ class Trainer:
         """Set the optimizer, the loss and the metrics ``fit`` and ``evaluate`` use.
 
         Args:
-            optimizer: an optimizer or its name ('adam', 'sgd', 'rmsprop').
-            loss: a Loss, a loss function or a loss name.
-            metrics: a list of metrics or names ('accuracy' picks binary, sparse or
-                categorical accuracy from the data, as Keras does).
+            optimizer: an optimizer or its name ('adam', 'sgd', 'rmsprop', ...).
+            loss: a Loss, a loss function or a loss name (or None when ``train_step``
+                computes its own).
+            loss_weights: a float scaling the loss.
+            metrics: metrics or names, updated without sample weights ('accuracy' picks
+                binary, sparse or categorical accuracy from the data, as Keras does).
+            weighted_metrics: metrics or names updated with the sample weights.
         """
         self.optimizer = _optimizers.get(optimizer)
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
-        self._metric_ids = list(metrics or [])
-        self._compiled_metrics = None
+        self._loss_weight = 1.0 if loss_weights is None else loss_weights
+        self._compile_metrics = (CompileMetrics(metrics, weighted_metrics)
+                                 if metrics or weighted_metrics else None)
         self._loss_tracker = _metrics.Mean(name="loss")
         self.compiled = True
         self.stop_training = False
 
+    def _tracked_metrics(self):
+        """Metrics held as attributes of this model or its layers (not the compiled ones)."""
+        found = []
+        for key, value in vars(self).items():
+            if key in ("_loss_tracker", "_compile_metrics"):
+                continue
+            items = value if isinstance(value, (list, tuple)) else [value]
+            for item in items:
+                if isinstance(item, _metrics.Metric) and all(item is not f for f in found):
+                    found.append(item)
+        for layer in self.layers:
+            if isinstance(layer, Trainer):
+                continue
+            for item in vars(layer).values():
+                if isinstance(item, _metrics.Metric) and all(item is not f for f in found):
+                    found.append(item)
+        return found
+
     @property
     def metrics(self) -> list:
-        """The loss tracker, then the compiled metrics (once built by a first batch)."""
-        if not self.compiled:
-            return []
-        return [self._loss_tracker] + list(self._compiled_metrics or [])
+        """The loss tracker, the compiled metrics (one ``CompileMetrics``), then the metrics
+        the model holds as attributes, as Keras 3 orders them."""
+        out = []
+        if self.compiled:
+            out.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                out.append(self._compile_metrics)
+        return out + self._tracked_metrics()
 
     @property
     def metrics_names(self) -> list:
         return [m.name for m in self.metrics]
 
+    @property
+    def metrics_variables(self) -> list:
+        return [v for m in self.metrics for v in m.variables]
+
     def reset_metrics(self):
-        """Reset the loss tracker and every compiled metric."""
+        """Reset every metric of ``self.metrics``."""
         for m in self.metrics:
             m.reset_state()
 
@@ -162,51 +290,93 @@ class Trainer:
         if not self.compiled:
             raise RuntimeError("You must call `compile()` before using the model.")
 
-    def _update_metrics(self, loss, x, y, y_pred, sample_weight):
-        if self._compiled_metrics is None:
-            self._compiled_metrics = [_make_metric(m, _value(y), _value(y_pred))
-                                      for m in self._metric_ids]
-        batch = len(nest.flatten(x)[0])
-        self._loss_tracker.update_state(loss, sample_weight=batch)
-        for m in self._compiled_metrics:
-            m.update_state(y, y_pred, sample_weight=sample_weight)
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss of ``(y, y_pred)`` plus every loss of ``self.losses``
+        (``add_loss`` terms and weight and activity regularization), as Keras 3 sums them.
 
-    def _logs(self):
-        return {m.name: float(m.result()) for m in sorted(self.metrics, key=lambda m: m.name)}
-
-    def _loss_value(self, y, y_pred, sample_weight):
-        if self._loss_fn is None:
+        Raises:
+            ValueError: if there is nothing to compute (no compiled loss, no added loss).
+        """
+        losses = []
+        if self._loss_fn is not None:
+            if isinstance(self._loss_fn, _losses.Loss):
+                loss = self._loss_fn(y, y_pred, sample_weight=sample_weight)
+            else:
+                loss = _losses._reduce(self._loss_fn(y, y_pred), "sum_over_batch_size",
+                                       sample_weight)
+            if self._loss_weight != 1.0:
+                loss = _m.multiply(loss, float(self._loss_weight))
+            losses.append(loss)
+        for extra in getattr(self, "losses", None) or ():
+            if not extra.dtype.is_floating:
+                extra = _m.cast(extra, "float32")
+            losses.append(_m.reduce_sum(extra))
+        if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        if isinstance(self._loss_fn, _losses.Loss):
-            loss = self._loss_fn(y, y_pred, sample_weight=sample_weight)
-        else:
-            loss = _losses._reduce(self._loss_fn(y, y_pred), "sum_over_batch_size",
-                                   sample_weight)
-        extra = getattr(self, "losses", None)
-        if extra:
-            for term in extra:
-                loss = loss + term
-        return loss
+        if len(losses) == 1:
+            return losses[0]
+        return _m.add_n([_m.cast(t, losses[0].dtype) if t.dtype != losses[0].dtype else t
+                         for t in losses])
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:
+        """Update the compiled metrics; return ``get_metrics_result()``."""
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict:
+        """Each metric's current result by name (a compiled metrics' dict merged in)."""
+        out = {}
+        for m in self.metrics:
+            if isinstance(m, CompileMetrics) and not m.built:
+                continue
+            result = m.result()
+            if isinstance(result, dict):
+                out.update(result)
+            else:
+                out[m.name] = result
+        return out
+
+    def _metrics_or_logs(self, logs):
+        results = self.get_metrics_result()
+        if isinstance(logs, dict) and set(logs) == set(results):
+            return results
+        return logs
+
+    def _batch_size(self, x):
+        return float(nest.flatten(x)[0].shape[0])
 
     def train_step(self, data):
-        """One optimisation step on a batch ``(x, y, sample_weight)``; returns the logs."""
-        x, y, sample_weight = data
+        """One optimisation step on ``data`` (``x``, ``(x, y)`` or ``(x, y, sample_weight)``);
+        returns the metrics' results (Tensors)."""
+        x, y, sample_weight = _unpack(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self._loss_value(y, y_pred, sample_weight)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
+                                     training=True)
+            self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
+            loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
-        self.optimizer.apply_gradients(zip(grads, variables, strict=True))
-        self._update_metrics(loss, x, y, y_pred, sample_weight)
-        return self._logs()
+        if variables:
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(grads, variables, strict=True))
+        else:
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
     def test_step(self, data):
-        """Compute the loss and update the metrics on a batch; returns the logs."""
-        x, y, sample_weight = data
+        """Compute the loss and update the metrics on ``data``; returns the results."""
+        x, y, sample_weight = _unpack(data)
         y_pred = self(x, training=False)
-        loss = self._loss_value(y, y_pred, sample_weight)
-        self._update_metrics(loss, x, y, y_pred, sample_weight)
-        return self._logs()
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
+                                 training=False)
+        self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data):
+        """The model's outputs for one batch."""
+        x, _, _ = _unpack(data)
+        return self(x, training=False)
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -245,17 +415,19 @@ class Trainer:
                                      steps=batches.steps)
         self.stop_training = False
         callback_list.on_train_begin()
+        initial_epoch = self._initial_epoch or initial_epoch
+        self._initial_epoch = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)
             logs = {}
             for step, batch in enumerate(batches):
                 callback_list.on_train_batch_begin(step)
-                logs = self.train_step(batch)
-                callback_list.on_train_batch_end(step, logs)
+                logs = self.train_step(_pack(*batch))
+                callback_list.on_train_batch_end(step, pythonify_logs(logs))
                 if self.stop_training:
                     break
-            epoch_logs = dict(logs)
+            epoch_logs = pythonify_logs(self._metrics_or_logs(logs))
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
                 if isinstance(validation_data, Dataset):
                     vx, vy, vw = validation_data, None, None
@@ -290,13 +462,23 @@ class Trainer:
         logs = {}
         for step, batch in enumerate(batches):
             callbacks.on_test_batch_begin(step)
-            logs = self.test_step(batch)
-            callbacks.on_test_batch_end(step, logs)
-        logs = self._logs() if self._compiled_metrics is not None else logs
+            logs = self.test_step(_pack(*batch))
+            callbacks.on_test_batch_end(step, pythonify_logs(logs))
+        logs = pythonify_logs(self._metrics_or_logs(logs))
         callbacks.on_test_end(logs)
         if return_dict:
             return logs
-        results = [logs[m.name] for m in self.metrics if m.name in logs]
+        return self._flatten_metrics_in_order(logs)
+
+    def _flatten_metrics_in_order(self, logs):
+        names = []
+        for m in self.metrics:
+            if isinstance(m, CompileMetrics):
+                names += [sub.name for sub in m.metrics + m.weighted_metrics]
+            else:
+                names.append(m.name)
+        results = [logs[n] for n in names if n in logs]
+        results += [logs[k] for k in sorted(logs) if k not in names]
         return results[0] if len(results) == 1 else results
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
@@ -308,7 +490,7 @@ class Trainer:
         outputs = []
         for step, (bx, _, _) in enumerate(batches):
             callbacks.on_predict_batch_begin(step)
-            outputs.append(nest.map_structure(_value, self(bx, training=False)))
+            outputs.append(nest.map_structure(_value, self.predict_step(bx)))
             callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         callbacks.on_predict_end()
         return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
@@ -317,8 +499,20 @@ class Trainer:
         """One training step on one batch; returns the loss (and metrics)."""
         self._check_compiled()
         self.reset_metrics()
-        logs = self.train_step((x, y, sample_weight))
+        logs = pythonify_logs(self.train_step(_pack(x, y, sample_weight)))
         if return_dict:
             return logs
-        results = [logs[m.name] for m in self.metrics]
-        return results[0] if len(results) == 1 else results
+        return self._flatten_metrics_in_order(logs)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """The loss (and metrics) on one batch, without training."""
+        self._check_compiled()
+        self.reset_metrics()
+        logs = pythonify_logs(self.test_step(_pack(x, y, sample_weight)))
+        if return_dict:
+            return logs
+        return self._flatten_metrics_in_order(logs)
+
+    def predict_on_batch(self, x):
+        """The model's outputs for one batch, as NumPy arrays."""
+        return nest.map_structure(_value, self.predict_step(x))

@@ -2,7 +2,7 @@
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 
 # TensorFlow's DataTypeString names, used in its error messages.
 TF_TYPE_NAME = {"float32": "float", "float64": "double", "float16": "half"}
@@ -92,7 +92,7 @@ def norm_axis(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, _TensorLike):
-        axis = axis._value.tolist()
+        axis = static_value(axis).tolist()
     if isinstance(axis, (int, np.integer)):
         axis = (int(axis),)
     out = []
@@ -108,8 +108,8 @@ def norm_axis(axis, ndim):
 def shape_tuple(shape):
     """A shape argument (list, tuple, TensorShape, tensor) as a tuple of ints."""
     if isinstance(shape, _TensorLike):
-        shape = shape._value.tolist()
+        shape = static_value(shape).tolist()
         return tuple(shape) if isinstance(shape, list) else (shape,)
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(d) if not isinstance(d, _TensorLike) else int(d._value) for d in shape)
+    return tuple(int(d) if not isinstance(d, _TensorLike) else int(static_value(d)) for d in shape)

@@ -4,9 +4,9 @@ import builtins
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE, apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, TensorShape, _TensorLike
+from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value
 from . import math_ops as _m
 from ._helpers import pair, shape_tuple, to_tensor
 
@@ -313,7 +313,7 @@ def _norm_key(key):
     out = []
     for k in key:
         if isinstance(k, _TensorLike):
-            v = k._value
+            v = static_value(k)
             if v.ndim == 0 and v.dtype.kind in "iu":
                 k = int(v)
             else:
@@ -321,7 +321,7 @@ def _norm_key(key):
                     "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                     "scalar tf.int32/tf.int64 tensors are valid indices, got " + repr(k))
         elif isinstance(k, slice):
-            k = slice(*(int(p) if isinstance(p, _TensorLike) else p
+            k = slice(*(int(static_value(p)) if isinstance(p, _TensorLike) else p
                         for p in (k.start, k.stop, k.step)))
         elif isinstance(k, (list, np.ndarray)) or isinstance(k, builtins.bool):
             raise TypeError(
@@ -376,6 +376,11 @@ def strided_slice_getitem(x, key):
         TypeError: for an index of another kind.
     """
     x = to_tensor(x)
+    if ACTIVE[0] and isinstance(key, _TensorLike) and key._value.ndim == 0 \
+            and key._value.dtype.kind in "iu" and x._value.ndim and current_tracer():
+        # Inside a trace a tensor index stays a tensor (a traced loop's ``x[i]``): a gather,
+        # not a slice whose position would be baked into the program.
+        return gather(x, key)
     key = _norm_key(key)
     if x._value.ndim == 0 and any(k is not None and k is not Ellipsis for k in key):
         raise errors.op_error(errors.InvalidArgumentError,
@@ -556,7 +561,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     """
     if limit is None:
         start, limit = 0, start
-    vals = [v._value[()] if isinstance(v, _TensorLike) else v for v in (start, limit, delta)]
+    vals = [static_value(v)[()] if isinstance(v, _TensorLike) else v for v in (start, limit, delta)]
     if dtype is None:
         kinds = [np.asarray(v).dtype.kind for v in vals]
         tdts = [v.dtype for v in (start, limit, delta) if isinstance(v, _TensorLike)]
@@ -659,10 +664,10 @@ def _named(exc, name):
 
 def _int_list(v):
     if isinstance(v, _TensorLike):
-        v = v._value.tolist()
+        v = static_value(v).tolist()
     if isinstance(v, (int, np.integer)):
         return [int(v)]
-    return [int(d._value) if isinstance(d, _TensorLike) else int(d) for d in v]
+    return [int(static_value(d)) if isinstance(d, _TensorLike) else int(d) for d in v]
 
 
 def _batched_gather(p, i, axis, batch_dims):
@@ -726,7 +731,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """
     x = to_tensor(value)
     n = x._value.ndim
-    ax = int(axis._value if isinstance(axis, _TensorLike) else axis)
+    ax = int(static_value(axis) if isinstance(axis, _TensorLike) else axis)
     if not -n <= ax < n:
         raise _err(f"-input rank(-{n}) <= split_dim < input rank ({n}), but got {ax}" if n else
                    "-input rank(-1) <= split_dim < input rank (1), but got 0", "Split", name)
@@ -808,7 +813,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         [3 2 1 2 3 2]
     """
     x = to_tensor(tensor)
-    pv = paddings._value.tolist() if isinstance(paddings, _TensorLike) else paddings
+    pv = static_value(paddings).tolist() if isinstance(paddings, _TensorLike) else paddings
     pads = tuple((int(a), int(b)) for a, b in (pv if len(pv) else []))
     n = x._value.ndim
     mode = mode.upper()
@@ -1226,7 +1231,7 @@ def linspace(start, stop, num, name=None, axis=0):
     if s._value.dtype.kind in "iu":
         s = _m.cast(s, _dt.float64 if s._value.dtype.itemsize >= 4 else _dt.float32)
     e = _m.cast(to_tensor(stop), s.dtype)
-    num = int(num._value if isinstance(num, _TensorLike) else num)
+    num = int(static_value(num) if isinstance(num, _TensorLike) else num)
     if num < 0:
         raise _err(f"Requires num > 0: {num}", "LinSpace")
     s, e = expand_dims(s, axis), expand_dims(e, axis)

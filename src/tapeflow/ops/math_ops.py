@@ -10,7 +10,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from ._helpers import (
     FLOAT_COMPLEX_TYPES,
@@ -633,7 +633,8 @@ _ARGMIN = nondifferentiable("ArgMin", lambda x, axis, dtype: np.argmin(x, axis).
 def _arg(prim):
     def op(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
         x = to_tensor(input)
-        ax = 0 if axis is None else int(axis._value if isinstance(axis, _TensorLike) else axis)
+        ax = 0 if axis is None else int(
+            static_value(axis) if isinstance(axis, _TensorLike) else axis)
         if not -x._value.ndim <= ax < max(x._value.ndim, 1):
             raise errors.op_error(
                 errors.InvalidArgumentError,
@@ -1554,7 +1555,7 @@ def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A0
     x = to_tensor(input)
     if isinstance(k, float):
         raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
-    k = int(k._value if isinstance(k, _TensorLike) else k)
+    k = int(static_value(k) if isinstance(k, _TensorLike) else k)
     if x._value.ndim == 0:
         raise errors.op_error(errors.InvalidArgumentError,
                               "input must be >= 1-D, got shape []", "TopKV2")
@@ -1750,7 +1751,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """
     d = to_tensor(data)
     ids = to_tensor(segment_ids)
-    n = int(num_segments._value if isinstance(num_segments, _TensorLike) else num_segments)
+    n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     iv = ids._value
     rest = d._value.shape[iv.ndim:]
     if d._value.shape[:iv.ndim] != iv.shape:
@@ -1961,7 +1962,7 @@ def multiply_no_nan(x, y, name=None):
 def _segment_ids_and_count(data, segment_ids, num_segments):
     d = to_tensor(data)
     ids = to_tensor(segment_ids)
-    n = int(num_segments._value if isinstance(num_segments, _TensorLike) else num_segments)
+    n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     ones = ones_like(ids, dtype=d.dtype)
     return d, ids, n, unsorted_segment_sum(ones, ids, n)
 
@@ -2018,7 +2019,7 @@ defvjp(_SEG_MAX, _segment_extremum_rule, None)
 def _segment_extremum(data, segment_ids, num_segments, is_max, op_name):
     d = to_tensor(data)
     ids = to_tensor(segment_ids)
-    n = int(num_segments._value if isinstance(num_segments, _TensorLike) else num_segments)
+    n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     if d._value.shape[:ids._value.ndim] != ids._value.shape:
         raise errors.op_error(
             errors.InvalidArgumentError,

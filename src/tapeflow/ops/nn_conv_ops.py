@@ -22,7 +22,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
-from .._core.tensor import Tensor, _TensorLike
+from .._core.tensor import Tensor, _TensorLike, static_value
 from . import array_ops as _a
 from ._helpers import check_kind, dtype_mismatch, to_tensor
 
@@ -172,7 +172,7 @@ defvjp(_CONV_FILT,
 def _spatial(v, n, what, op_name, full_rank=4):
     """An int or list of 1, n or n+2 ints as n spatial values (TF's stride/ksize forms)."""
     if isinstance(v, _TensorLike):
-        v = v._value.tolist()
+        v = static_value(v).tolist()
     if v is None:
         return (1,) * n
     if isinstance(v, (int, np.integer)):

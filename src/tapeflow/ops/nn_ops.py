@@ -269,7 +269,7 @@ swish = silu
 # embedding lookup; convolutions and pooling live in nn_conv_ops.
 # =============================================================================
 from .._core import dtypes as _dt  # noqa: E402 - this section keeps its imports with it
-from .._core.tensor import _TensorLike  # noqa: E402
+from .._core.tensor import _TensorLike, static_value  # noqa: E402
 
 __all__ += [
     "gelu", "softsign", "log_sigmoid", "weighted_cross_entropy_with_logits", "moments",
@@ -418,7 +418,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if x._value.dtype.kind != "f":
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
                          f"Received: x={x}")
-    r = float(rate._value if isinstance(rate, _TensorLike) else rate)
+    r = float(static_value(rate) if isinstance(rate, _TensorLike) else rate)
     if not 0 <= r < 1:
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
                          f"Received: rate={rate}")

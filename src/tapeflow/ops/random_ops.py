@@ -5,7 +5,9 @@ tapeflow but not equal to TensorFlow's.
 """
 from .._core import dtypes as _dt
 from .._core.backend import np
-from .._core.tensor import Tensor, _TensorLike
+from .._core.dispatch import apply
+from .._core.registry import nondifferentiable
+from .._core.tensor import Tensor, _TensorLike, static_value
 from ._helpers import shape_tuple
 
 __all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed"]
@@ -42,8 +44,64 @@ def _rng(seed):
     return rng
 
 
-def _value(v):
-    return v._value if isinstance(v, _TensorLike) else v
+def _draw(kind):
+    # The forward of a random primitive: it draws again each time it runs, so a replayed
+    # tf.function program gives fresh values on every call, as TensorFlow's random ops do.
+    def forward(shape, dtype, seed, **kw):
+        return _DRAWS[kind](_rng(seed), shape, dtype._np, **kw)
+    return forward
+
+
+def _standard_normal(rng, shape, npdt):
+    out = rng.standard_normal(shape)
+    return np.asarray(out, npdt) if shape else npdt.type(out)
+
+
+def _truncated(rng, shape, npdt):
+    z = rng.standard_normal(shape)
+    bad = np.abs(z) > 2
+    while np.any(bad):
+        z[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(z) > 2
+    return np.asarray(z, npdt) if shape else npdt.type(z)
+
+
+def _uniform01(rng, shape, npdt):
+    out = rng.random(shape)
+    return np.asarray(out, npdt) if shape else npdt.type(out)
+
+
+def _uniform_int(rng, shape, npdt, low, high):
+    out = rng.integers(low, high, size=shape)
+    return np.asarray(out, npdt) if shape else npdt.type(out)
+
+
+_DRAWS = {"normal": _standard_normal, "truncated": _truncated, "uniform": _uniform01,
+          "int": _uniform_int}
+_NORMAL = nondifferentiable("RandomStandardNormal", _draw("normal"))
+_TRUNCATED = nondifferentiable("TruncatedNormal", _draw("truncated"))
+_UNIFORM = nondifferentiable("RandomUniform", _draw("uniform"))
+_UNIFORM_INT = nondifferentiable("RandomUniformInt", _draw("int"))
+_SHUFFLE = nondifferentiable(
+    "RandomShuffle", lambda v, seed: v[_rng(seed).permutation(v.shape[0])] if v.ndim else v)
+
+
+def _scaled(prim, shape, mean, stddev, dtype, seed):
+    dtype = _dt.as_dtype(dtype)
+    z = apply(prim, (), {"shape": shape_tuple(shape), "dtype": dtype, "seed": seed})
+    if _is_const(stddev, 1):
+        if _is_const(mean, 0):
+            return z
+        return z + _as(mean, dtype)
+    return z * _as(stddev, dtype) + _as(mean, dtype)
+
+
+def _is_const(v, c):
+    return not isinstance(v, _TensorLike) and not isinstance(v, np.ndarray) and v == c
+
+
+def _as(v, dtype):
+    return v if isinstance(v, _TensorLike) else Tensor(np.asarray(v, dtype._np)[()])
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
@@ -58,24 +116,12 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     Returns:
         A Tensor of ``shape`` and ``dtype``.
     """
-    dtype = _dt.as_dtype(dtype)
-    shape = shape_tuple(shape)
-    out = _rng(seed).standard_normal(shape) * _value(stddev) + _value(mean)
-    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+    return _scaled(_NORMAL, shape, mean, stddev, dtype, seed)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Normal samples, redrawn beyond two standard deviations (``tf.random.truncated_normal``)."""
-    dtype = _dt.as_dtype(dtype)
-    shape = shape_tuple(shape)
-    rng = _rng(seed)
-    z = rng.standard_normal(shape)
-    bad = np.abs(z) > 2
-    while np.any(bad):
-        z[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(z) > 2
-    out = z * _value(stddev) + _value(mean)
-    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+    return _scaled(_TRUNCATED, shape, mean, stddev, dtype, seed)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
@@ -92,18 +138,24 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     """
     dtype = _dt.as_dtype(dtype)
     shape = shape_tuple(shape)
-    rng = _rng(seed)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        out = rng.integers(_value(minval), _value(maxval), size=shape)
-    else:
-        hi = 1.0 if maxval is None else _value(maxval)
-        out = rng.random(shape) * (hi - _value(minval)) + _value(minval)
-    return Tensor(np.asarray(out, dtype._np) if shape else dtype._np.type(out))
+        return apply(_UNIFORM_INT, (), {"shape": shape, "dtype": dtype, "seed": seed,
+                                        "low": _static(minval), "high": _static(maxval)})
+    u = apply(_UNIFORM, (), {"shape": shape, "dtype": dtype, "seed": seed})
+    hi = 1.0 if maxval is None else maxval
+    if _is_const(minval, 0) and _is_const(hi, 1.0):
+        return u
+    lo = _as(minval, dtype)
+    return u * (_as(hi, dtype) - lo) + lo
+
+
+def _static(v):
+    return static_value(v)[()] if isinstance(v, _TensorLike) else v
 
 
 def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted (``tf.random.shuffle``)."""
-    v = value._value if isinstance(value, _TensorLike) else np.asarray(value)
-    return Tensor(v[_rng(seed).permutation(v.shape[0])])
+    v = value if isinstance(value, _TensorLike) else Tensor(np.asarray(value))
+    return apply(_SHUFFLE, (v,), {"seed": seed})

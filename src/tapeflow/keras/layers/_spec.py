@@ -42,13 +42,10 @@ def check_input(layer, x, ndim=None, min_ndim=None, axes=None, index=0):
 
 
 def serialize(obj):
-    """Keras's ``serialize_keras_object`` for initializers, regularizers and constraints."""
-    if obj is None:
-        return None
-    module = type(obj).__module__.rsplit(".", 1)[-1]
-    config = obj.get_config() if hasattr(obj, "get_config") else {}
-    return {"module": f"keras.{module}", "class_name": type(obj).__name__, "config": config,
-            "registered_name": None}
+    """Keras's ``serialize_keras_object`` for initializers, regularizers, constraints and
+    activations (None for None)."""
+    from .layer import serialize as _serialize
+    return _serialize(obj)
 
 
 def int_tuple(value, n, name):

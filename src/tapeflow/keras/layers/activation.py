@@ -17,6 +17,7 @@ class _Elementwise(Layer):
     """A layer that keeps its input's shape and passes masks through."""
 
     supports_masking = True
+    _built_at_init = True
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
@@ -37,7 +38,7 @@ class Activation(_Elementwise):
         return self.activation(inputs)
 
     def get_config(self):
-        return dict(super().get_config(), activation=_act.serialize(self.activation))
+        return dict(super().get_config(), activation=_spec.serialize(self.activation))
 
 
 class ReLU(_Elementwise):
@@ -135,6 +136,8 @@ class PReLU(_Elementwise):
     >>> layer(tf.constant([[-2.0, 3.0]])).numpy().tolist()
     [[-1.0, 3.0]]
     """
+
+    _built_at_init = False  # its weights are made from the input shape
 
     def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None,
                  alpha_constraint=None, shared_axes=None, **kwargs):

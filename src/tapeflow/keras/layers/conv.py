@@ -3,8 +3,10 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_conv_ops as _conv
 from .. import activations as _act
+from .. import constraints as _constraints
 from .. import initializers as _init
-from .layer import Layer
+from .. import regularizers as _reg
+from .layer import Layer, serialize
 
 __all__ = ["Conv1D", "Conv2D", "MaxPooling1D", "MaxPooling2D", "AveragePooling1D",
            "AveragePooling2D"]
@@ -74,6 +76,22 @@ class Conv2D(Layer):
                                         constraint=self.bias_constraint)
         self.built = True
 
+    def get_config(self):
+        n = 1 if isinstance(self, Conv1D) else 2
+        return dict(super().get_config(), filters=self.filters,
+                    kernel_size=list(self.kernel_size[-n:]), strides=list(self.strides[-n:]),
+                    padding="causal" if getattr(self, "_causal", False) else self.padding,
+                    data_format="channels_last", dilation_rate=list(self.dilation_rate[-n:]),
+                    groups=1, activation=serialize(self.activation),
+                    use_bias=self.use_bias,
+                    kernel_initializer=serialize(self.kernel_initializer),
+                    bias_initializer=serialize(self.bias_initializer),
+                    kernel_regularizer=serialize(_reg.get(self.kernel_regularizer)),
+                    bias_regularizer=serialize(_reg.get(self.bias_regularizer)),
+                    activity_regularizer=serialize(self.activity_regularizer),
+                    kernel_constraint=serialize(_constraints.get(self.kernel_constraint)),
+                    bias_constraint=serialize(_constraints.get(self.bias_constraint)))
+
     def call(self, inputs):
         y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
                          dilations=self.dilation_rate)
@@ -84,6 +102,7 @@ class Conv2D(Layer):
 
 class _Pooling2D(Layer):
     _fn = None
+    _built_at_init = True
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):
@@ -93,6 +112,12 @@ class _Pooling2D(Layer):
         self.pool_size = _pair(pool_size)
         self.strides = self.pool_size if strides is None else _pair(strides)
         self.padding = padding.lower()
+
+    def get_config(self):
+        n = 1 if isinstance(self, _Pooling1D) else 2
+        return dict(super().get_config(), pool_size=list(self.pool_size[-n:]),
+                    padding=self.padding, strides=list(self.strides[-n:]),
+                    data_format="channels_last")
 
     def call(self, inputs):
         return type(self)._fn(inputs, self.pool_size, self.strides, self.padding.upper())
@@ -146,9 +171,9 @@ class Conv1D(Conv2D):
         self.built = True
 
     def call(self, inputs):
-        span = (self.kernel._value.shape[0] - 1) * self.dilation_rate[1]
+        span = (self.kernel.shape[0] - 1) * self.dilation_rate[1]
         if self._causal and span > 0:
-            pad = _a.zeros((inputs._value.shape[0], span, inputs._value.shape[2]),
+            pad = _a.zeros((inputs.shape[0], span, inputs.shape[2]),
                            dtype=inputs.dtype)
             inputs = _a.concat([pad, inputs], 1)
         y = _conv.conv2d(_a.expand_dims(inputs, 1), _a.expand_dims(self.kernel, 0),

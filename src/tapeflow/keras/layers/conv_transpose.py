@@ -111,7 +111,7 @@ class _ConvTranspose(Layer):
             super().get_config(), filters=self.filters, kernel_size=self.kernel_size,
             strides=self.strides, padding=self.padding, output_padding=self.output_padding,
             data_format=self.data_format, dilation_rate=self.dilation_rate,
-            activation=_act.serialize(self.activation), use_bias=self.use_bias,
+            activation=_spec.serialize(self.activation), use_bias=self.use_bias,
             kernel_initializer=_spec.serialize(self.kernel_initializer),
             bias_initializer=_spec.serialize(self.bias_initializer),
             kernel_regularizer=_spec.serialize(self.kernel_regularizer),

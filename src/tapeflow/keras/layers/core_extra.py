@@ -13,6 +13,12 @@ class Lambda(Layer):
         self.function = function
         self.arguments = dict(arguments or {})
 
+    def get_config(self):
+        raise NotImplementedError(
+            f"Layer Lambda (name '{self.name}') cannot be saved by tapeflow: its function is "
+            "Python code. Write a Layer subclass with `get_config()` and register it with "
+            "`tf.keras.saving.register_keras_serializable()` instead.")
+
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
 
@@ -28,20 +34,21 @@ class Rescaling(Layer):
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset
 
+    def get_config(self):
+        return dict(super().get_config(), scale=self.scale, offset=self.offset)
+
     def call(self, inputs):
         return _m.add(_m.multiply(inputs, self.scale), self.offset)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
 
-    def get_config(self):
-        return dict(super().get_config(), scale=self.scale, offset=self.offset)
-
 
 class Identity(Layer):
     """Return the input unchanged (``tf.keras.layers.Identity``)."""
 
     supports_masking = True
+    _built_at_init = True
 
     def call(self, inputs):
         return inputs

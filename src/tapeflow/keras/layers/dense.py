@@ -2,8 +2,10 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
+from .. import constraints as _constraints
 from .. import initializers as _init
-from .layer import Layer
+from .. import regularizers as _reg
+from .layer import Layer, serialize
 
 __all__ = ["Dense"]
 
@@ -74,23 +76,33 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        shape = inputs._value.shape
-        if not shape or shape[-1] != self.kernel._value.shape[0]:
+        shape = tuple(inputs.shape)
+        units_in = self.kernel.shape[0]
+        if not shape or shape[-1] != units_in:
             raise ValueError(
                 f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
                 f"layer: expected axis -1 of input shape to have value "
-                f"{self.kernel._value.shape[0]}, but received input with shape {shape}")
-        rank = inputs._value.ndim
+                f"{units_in}, but received input with shape {shape}")
+        rank = len(shape)
         if rank == 2:
             y = _m.matmul(inputs, self.kernel)
         else:
-            lead = tuple(inputs._value.shape[:-1])
-            y = _m.matmul(_a.reshape(inputs, (-1, inputs._value.shape[-1])), self.kernel)
+            lead = shape[:-1]
+            y = _m.matmul(_a.reshape(inputs, (-1, shape[-1])), self.kernel)
             y = _a.reshape(y, lead + (self.units,))
         if self.use_bias:
             y = _m.add(y, self.bias)
         return self.activation(y)
 
+    _config_fixed = {"quantization_config": None, "lora_rank": None, "lora_alpha": None}
+
     def get_config(self):
-        return dict(super().get_config(), units=self.units, use_bias=self.use_bias,
-                    activation=_act.serialize(self.activation))
+        return dict(super().get_config(), units=self.units,
+                    activation=serialize(self.activation), use_bias=self.use_bias,
+                    kernel_initializer=serialize(self.kernel_initializer),
+                    bias_initializer=serialize(self.bias_initializer),
+                    kernel_regularizer=serialize(_reg.get(self.kernel_regularizer)),
+                    bias_regularizer=serialize(_reg.get(self.bias_regularizer)),
+                    kernel_constraint=serialize(_constraints.get(self.kernel_constraint)),
+                    bias_constraint=serialize(_constraints.get(self.bias_constraint)),
+                    quantization_config=None)

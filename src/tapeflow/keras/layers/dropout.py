@@ -30,6 +30,7 @@ class Dropout(Layer):
     """
 
     supports_masking = True
+    _built_at_init = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)

@@ -57,6 +57,8 @@ class Embedding(Layer):
             self.set_weights(weights if isinstance(weights, list) and len(weights) == 1
                              else [weights])
 
+    _config_fixed = {"quantization_config": None, "lora_rank": None, "lora_alpha": None}
+
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(shape=(self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,

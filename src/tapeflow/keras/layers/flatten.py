@@ -18,6 +18,18 @@ class Flatten(Layer):
         super().__init__(**kwargs)
         self.data_format = data_format
 
+    def get_config(self):
+        return dict(super().get_config(), data_format=self.data_format or "channels_last")
+
     def call(self, inputs):
-        shape = inputs._value.shape
-        return _a.reshape(inputs, (shape[0] if shape else 1, -1))
+        shape = tuple(inputs.shape)
+        if not shape:
+            return _a.reshape(inputs, (1, -1))
+        rest = shape[1:]
+        if None not in rest:
+            # The batch size may be unknown (a relaxed tf.function trace): -1 stands for it.
+            n = 1
+            for d in rest:
+                n *= d
+            return _a.reshape(inputs, (-1, n))
+        return _a.reshape(inputs, (shape[0], -1))

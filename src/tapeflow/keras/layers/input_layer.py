@@ -14,13 +14,30 @@ class InputLayer(Layer):
         dtype: the input dtype.
     """
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, name=None, **kwargs):
+    def __init__(self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None,
+                 sparse=False, ragged=False, optional=False, **kwargs):
         super().__init__(name=name, dtype=dtype)
-        self.batch_shape = (batch_size,) + tuple(shape or ())
+        if sparse or ragged or optional:
+            raise ValueError("tapeflow's InputLayer has no sparse, ragged or optional inputs")
+        if batch_shape is not None:
+            self.batch_shape = tuple(batch_shape)
+        else:
+            self.batch_shape = (batch_size,) + tuple(shape or ())
         self.output = KerasTensor(self.batch_shape, self.dtype, name=name)
         self.output._input_layer = self
         self._output_shape = self.batch_shape
         self.built = True
+
+    def get_config(self) -> dict:
+        return {"batch_shape": list(self.batch_shape), "dtype": self.dtype, "sparse": False,
+                "ragged": False, "name": self.name, "optional": False}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def get_build_config(self):
+        return None
 
 
 def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa: N802

@@ -4,6 +4,7 @@ import warnings
 
 from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
+from ...checkpoint import tracking as _tracking
 from ...ops import math_ops as _m
 from .. import _naming, _symbolic
 from .. import constraints as _constraints
@@ -21,6 +22,9 @@ _ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "autocast",
                     "implementation", "input_length", "dynamic"}
 # Layers whose ``build`` runs from their first call (not from user code), innermost last.
 building = []
+# Non-empty while layers are built from a symbolic input (unknown batch size): the build
+# shape they record for ``get_build_config`` then has ``None`` for the batch.
+unknown_batch = []
 
 
 def _convert_input(x, dtype, kinds):
@@ -29,17 +33,60 @@ def _convert_input(x, dtype, kinds):
         return x
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
-    if x._value.dtype != dtype._np and x._value.dtype.kind in kinds:
+    have = x.dtype
+    if have != dtype and have._np.kind in kinds:
         x = _m.cast(x, dtype)
     return x
 
 
 def _shape_of(x):
     if isinstance(x, _TensorLike):
-        return tuple(x._value.shape)
+        return tuple(x.shape)
     if isinstance(x, (list, tuple)):
         return [_shape_of(e) for e in x]
     return None
+
+
+def _plain(value):
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+_SIGNATURES = {}
+
+
+def _auto_config(cls, args, kwargs):
+    """The arguments ``cls(*args, **kwargs)`` was made with, if they are plain data (so a
+    subclass without ``get_config`` still saves, as Keras 3's ``Operation.__new__`` does).
+    tapeflow's own layers have a ``get_config`` each: None for them, at no cost."""
+    if cls.__module__.startswith("tapeflow."):
+        return None
+    params = _SIGNATURES.get(cls)
+    if params is None:
+        params = _SIGNATURES[cls] = inspect.signature(cls.__init__)
+    try:
+        bound = params.bind(None, *args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    config = {}
+    for i, (name, value) in enumerate(bound.arguments.items()):
+        kind = params.parameters[name].kind
+        if i == 0 or kind is inspect.Parameter.POSITIONAL_ONLY:
+            continue
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            if value:
+                return None
+            continue
+        if kind is inspect.Parameter.VAR_KEYWORD:
+            config.update(value)
+        else:
+            config[name] = value
+    config.pop("name", None)
+    return config if _plain(config) else None
 
 
 class Layer:
@@ -66,6 +113,16 @@ class Layer:
     _cast_kinds = "f"
     # Whether the layer passes its input's Keras mask on (through ``compute_mask``).
     supports_masking = False
+    # Keys Keras 3 writes in this layer's config that tapeflow supports at one value only:
+    # written as such by ``get_config`` and checked by ``from_config``.
+    _config_fixed = {}
+    # Keras 3 marks some weightless layers built at construction: no ``build_config``.
+    _built_at_init = False
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        object.__setattr__(obj, "_auto_config", _auto_config(cls, args, kwargs))
+        return obj
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None,
                  input_dim=None, activity_regularizer=None, **kwargs):
@@ -76,9 +133,12 @@ class Layer:
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_added_losses", [])
         self.name = name or _naming.auto_name(type(self).__name__)
+        if isinstance(dtype, dict):  # a Keras DTypePolicy config
+            dtype = dtype.get("config", {}).get("name")
+        self._build_shape = None
         self._trainable = bool(trainable)
         self.dtype_policy = _dt.as_dtype(dtype or "float32")
-        self.built = False
+        self.built = self._built_at_init
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         if input_shape is not None:
@@ -121,6 +181,7 @@ class Layer:
         var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
+        _tracking.created(self)  # a pending checkpoint restore assigns it now
         return var
 
     def _sublayers(self):
@@ -217,7 +278,7 @@ class Layer:
 
     def count_params(self) -> int:
         """The number of scalars in all weights."""
-        return int(sum(w._value.size for w in self.weights))
+        return int(sum(w.shape.num_elements() for w in self.weights))
 
     # -- losses --------------------------------------------------------------------------
     def add_loss(self, loss):
@@ -231,14 +292,16 @@ class Layer:
 
     @property
     def losses(self) -> list:
-        """Losses added by ``add_loss`` in the last call, then the weights' regularization
-        penalties (computed now, so they are differentiable), this layer first, then each
-        sublayer's."""
+        """Losses added by ``add_loss`` in the last call (this layer's, then each sublayer's),
+        then the regularization penalties of every weight (computed now, so they are
+        differentiable), in Keras 3's order."""
+        return self._added_loss_terms() + [w.regularizer(w) for w in self.weights
+                                           if getattr(w, "regularizer", None) is not None]
+
+    def _added_loss_terms(self):
         out = list(self._added_losses)
-        out += [w.regularizer(w) for w in self._own_weights
-                if getattr(w, "regularizer", None) is not None]
         for layer in self._sublayers():
-            out += layer.losses
+            out += layer._added_loss_terms()
         return out
 
     # -- calling -------------------------------------------------------------------------
@@ -265,11 +328,15 @@ class Layer:
         with _naming.name_scope(self.name, self):
             if not self.built:
                 building.append(self)
+                self._build_shape = _shape_of(inputs)
+                if unknown_batch:
+                    self._build_shape = _symbolic.unknown_batch_shape(self._build_shape)
                 try:
                     self.build(_shape_of(inputs))
                 finally:
                     building.pop()
                 self.built = True
+                _tracking.created(self)  # sublayers made in build: pending restores reach them
             if self._call_has_training:
                 kwargs["training"] = training
             _training_stack.append(training)
@@ -281,11 +348,11 @@ class Layer:
             for t in _symbolic.flatten(out):
                 if isinstance(t, _TensorLike):
                     penalty = self.activity_regularizer(t)
-                    if t._value.ndim:
-                        penalty = _m.divide(penalty, float(t._value.shape[0] or 1))
+                    if t.ndim:
+                        penalty = _m.divide(penalty, float(t.shape[0] or 1))
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
-            self._output_shape = tuple(out._value.shape)  # the build-time shape, as Keras
+            self._output_shape = tuple(out.shape)  # the build-time shape, as Keras
         if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
             _masking.propagate(self, inputs, out, previous_mask)
         return out
@@ -304,5 +371,97 @@ class Layer:
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
+    # -- saving --------------------------------------------------------------------------
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        """The arguments that rebuild this layer (``name``, ``trainable``, ``dtype`` and the
+        layer's own), in Keras 3's keys, so the config is read by Keras and tapeflow alike.
+
+        A subclass that does not override this gets the plain-data arguments it was
+        constructed with, as in Keras.
+
+        Raises:
+            NotImplementedError: for a subclass made with non-plain arguments and no
+                ``get_config`` of its own.
+        """
+        from ..saving.serialization import dtype_policy_config, serialize_keras_object
+        config = {"name": self.name}
+        if (type(self).get_config is Layer.get_config
+                and not type(self).__module__.startswith("tapeflow.")):
+            if self._auto_config is None:
+                raise NotImplementedError(
+                    f"Layer {type(self).__name__} (name '{self.name}') cannot be saved: it "
+                    "was created by passing non-serializable argument values in "
+                    "`__init__()`, and therefore the object must override `get_config()` "
+                    "in order to be serializable. Please implement `get_config()`.")
+            config.update(self._auto_config)
+            params = inspect.signature(self.__init__).parameters
+            if "name" not in params and not (
+                    "kwargs" in params and params["kwargs"].kind is params["kwargs"].VAR_KEYWORD):
+                config.pop("name", None)
+        config["trainable"] = self.trainable
+        config["dtype"] = dtype_policy_config(self.dtype)
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = serialize_keras_object(self.activity_regularizer)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer from :meth:`get_config`'s dict (or the one Keras 3 wrote).
+
+        Raises:
+            ValueError: for a Keras option tapeflow's layer does not support.
+        """
+        from ..saving.serialization import deserialize_config_values
+        config = deserialize_config_values(config)
+        fixed = {}
+        for klass in reversed(cls.__mro__):
+            fixed.update(vars(klass).get("_config_fixed", {}))
+        for key, supported in fixed.items():
+            if key in config:
+                value = config.pop(key)
+                if _normalize(value) != _normalize(supported):
+                    raise ValueError(f"tapeflow's {cls.__name__} does not support "
+                                     f"`{key}={value!r}` (layer '{config.get('name')}').")
+        return cls(**config)
+
+    def get_build_config(self):
+        """``{"input_shape": ...}``: the shape the layer was built for, or None."""
+        if self._build_shape is not None and not self._built_at_init:
+            return {"input_shape": self._build_shape}
+        return None
+
+    def build_from_config(self, config):
+        """Create the weights for ``config["input_shape"]`` (None dimensions taken as 1)
+        by calling the layer once on zeros."""
+        if not config or "input_shape" not in config:
+            return
+        shape = config["input_shape"]
+        first = shape[0] if shape and isinstance(shape[0], (list, tuple)) else shape
+        if first and first[0] is None:
+            unknown_batch.append(True)
+        try:
+            self(_zeros_like_shape(shape, self.dtype_policy), training=False)
+        finally:
+            if first and first[0] is None:
+                unknown_batch.pop()
+        self._build_shape = shape
+
+
+def _normalize(value):
+    if isinstance(value, (list, tuple)):
+        return [_normalize(v) for v in value]
+    return value
+
+
+def _zeros_like_shape(shape, dtype):
+    from ..._core.backend import np
+    from ..._core.tensor import Tensor
+    if shape and isinstance(shape[0], (list, tuple)):
+        return [_zeros_like_shape(s, dtype) for s in shape]
+    return Tensor(np.zeros(tuple(1 if d is None else d for d in shape), dtype._np))
+
+
+def serialize(obj):
+    """``obj``'s Keras config (for ``get_config``), None for None."""
+    from ..saving.serialization import serialize_keras_object
+    return serialize_keras_object(obj)

@@ -86,6 +86,9 @@ class Concatenate(_Merge):
         super().__init__(**kwargs)
         self.axis = axis
 
+    def get_config(self):
+        return dict(super().get_config(), axis=self.axis)
+
     def call(self, inputs):
         return _a.concat(self._check(inputs), self.axis)
 

@@ -57,6 +57,17 @@ class BatchNormalization(Layer):
                        moving_variance_initializer)
         self.gamma = self.beta = None
 
+    _config_fixed = {"beta_regularizer": None, "gamma_regularizer": None,
+                     "beta_constraint": None, "gamma_constraint": None, "synchronized": False,
+                     "renorm": False, "renorm_clipping": None, "renorm_momentum": 0.99}
+
+    def get_config(self):
+        g, b, mm, mv = (_spec.serialize(_init.get(i)) for i in self._inits)
+        return dict(super().get_config(), axis=self.axis, momentum=self.momentum,
+                    epsilon=self.epsilon, center=self.center, scale=self.scale,
+                    beta_initializer=b, gamma_initializer=g, moving_mean_initializer=mm,
+                    moving_variance_initializer=mv, **self._config_fixed)
+
     def build(self, input_shape):
         rank = len(input_shape)
         self._feature_axes = _axes(self.axis, rank)

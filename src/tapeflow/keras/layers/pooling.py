@@ -9,6 +9,7 @@ __all__ = ["GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling
 
 
 class _GlobalPooling(Layer):
+    _built_at_init = True
     _axes = (1,)
     _reduce = None
 
@@ -20,6 +21,10 @@ class _GlobalPooling(Layer):
         self.keepdims = keepdims
         self.built = True
 
+    def get_config(self):
+        return dict(super().get_config(), data_format="channels_last",
+                    keepdims=self.keepdims)
+
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=len(self._axes) + 2)
         return type(self)._reduce(inputs, list(self._axes), keepdims=self.keepdims)
@@ -28,9 +33,6 @@ class _GlobalPooling(Layer):
         if self.keepdims:
             return (input_shape[0],) + (1,) * len(self._axes) + (input_shape[-1],)
         return (input_shape[0], input_shape[-1])
-
-    def get_config(self):
-        return dict(super().get_config(), data_format=self.data_format, keepdims=self.keepdims)
 
 
 class GlobalAveragePooling1D(_GlobalPooling):

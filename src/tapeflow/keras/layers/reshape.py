@@ -34,6 +34,8 @@ class Reshape(_Shaping):
     TensorShape([3, 4, 2])
     """
 
+    _built_at_init = True
+
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = tuple(int(d) for d in target_shape)

@@ -1,11 +1,11 @@
 """Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's cells and gate layouts)."""
-from ..._core.backend import np
 from ..._core.tensor import Tensor
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from .. import _naming
 from .. import activations as _act
 from .. import initializers as _init
-from .layer import Layer
+from .layer import Layer, serialize
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "SimpleRNN", "LSTM", "GRU",
            "Bidirectional", "TimeDistributed"]
@@ -52,6 +52,35 @@ class _Cell(Layer):
     def state_size(self):
         return [self.units]
 
+    def build_from_config(self, config):
+        """Make the weights for ``config["input_shape"]`` (a cell is called with states,
+        so it is built directly rather than by a call)."""
+        if config and config.get("input_shape"):
+            with _naming.name_scope(self.name, self):
+                self.build(tuple(config["input_shape"]))
+            self._build_shape = config["input_shape"]
+
+    _config_fixed = {"kernel_regularizer": None, "recurrent_regularizer": None,
+                     "bias_regularizer": None, "kernel_constraint": None,
+                     "recurrent_constraint": None, "bias_constraint": None, "dropout": 0.0,
+                     "recurrent_dropout": 0.0, "seed": None}
+
+    def get_config(self):
+        config = dict(super().get_config(), units=self.units,
+                      activation=serialize(self.activation))
+        if not isinstance(self, SimpleRNNCell):
+            config["recurrent_activation"] = serialize(self.recurrent_activation)
+        config["use_bias"] = self.use_bias
+        if isinstance(self, LSTMCell):
+            config["unit_forget_bias"] = self.unit_forget_bias
+        kernel, recurrent, bias = (serialize(i) for i in self._inits)
+        config.update(kernel_initializer=kernel, recurrent_initializer=recurrent,
+                      bias_initializer=bias, **self._config_fixed)
+        if isinstance(self, GRUCell):
+            config["reset_after"] = self.reset_after
+            config["seed"] = config.pop("seed")
+        return config
+
 
 class SimpleRNNCell(_Cell):
     """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
@@ -84,7 +113,7 @@ class LSTMCell(_Cell):
         units = self.units
 
         def init(shape, dtype=None):
-            value = np.array(base((units * 4,), dtype=dtype)._value)
+            value = base((units * 4,), dtype=dtype).numpy()
             value[units:2 * units] = 1
             return Tensor(value)
         return init
@@ -176,9 +205,16 @@ class RNN(Layer):
         self.built = True
 
     supports_masking = True
+    _config_fixed = {"zero_output_for_mask": False}
+
+    def get_config(self):
+        return dict(super().get_config(), return_sequences=self.return_sequences,
+                    return_state=self.return_state, go_backwards=self.go_backwards,
+                    stateful=False, unroll=False, zero_output_for_mask=False,
+                    cell=serialize(self.cell))
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        batch = inputs._value.shape[0]
+        batch = inputs.shape[0]
         if initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
         else:
@@ -212,6 +248,36 @@ class RNN(Layer):
         return out
 
 
+_RNN_FIXED = {"zero_output_for_mask": False, "kernel_regularizer": None,
+              "recurrent_regularizer": None, "bias_regularizer": None,
+              "kernel_constraint": None, "recurrent_constraint": None, "bias_constraint": None,
+              "dropout": 0.0, "recurrent_dropout": 0.0, "seed": None}
+
+
+def _rnn_config(layer, extra_keys):
+    """A SimpleRNN / LSTM / GRU config in Keras 3's keys."""
+    c = layer._config
+    config = dict(Layer.get_config(layer), return_sequences=layer.return_sequences,
+                  return_state=layer.return_state, go_backwards=layer.go_backwards,
+                  stateful=False, unroll=False, zero_output_for_mask=False, units=c["units"],
+                  activation=serialize(_act.get(c["activation"])))
+    if "recurrent_activation" in c:
+        config["recurrent_activation"] = serialize(_act.get(c["recurrent_activation"]))
+    config.update(use_bias=c["use_bias"],
+                  kernel_initializer=serialize(_init.get(c["kernel_initializer"])),
+                  recurrent_initializer=serialize(_init.get(c["recurrent_initializer"])),
+                  bias_initializer=serialize(_init.get(c["bias_initializer"])))
+    if "unit_forget_bias" in c:
+        config["unit_forget_bias"] = c["unit_forget_bias"]
+    config.update(kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                  activity_regularizer=serialize(layer.activity_regularizer),
+                  kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
+                  dropout=0.0, recurrent_dropout=0.0)
+    for key in extra_keys:
+        config[key] = c.get(key)
+    return config
+
+
 class SimpleRNN(RNN):
     """A fully connected recurrent layer (``tf.keras.layers.SimpleRNN``)."""
 
@@ -227,6 +293,11 @@ class SimpleRNN(RNN):
                              bias_initializer=bias_initializer, name="simple_rnn_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
         self._config = config
+
+    _config_fixed = _RNN_FIXED
+
+    def get_config(self):
+        return _rnn_config(self, ())
 
 
 class LSTM(RNN):
@@ -247,6 +318,11 @@ class LSTM(RNN):
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
         self._config = config
 
+    _config_fixed = _RNN_FIXED
+
+    def get_config(self):
+        return dict(_rnn_config(self, ()), seed=None)
+
 
 class GRU(RNN):
     """Gated recurrent unit layer (``tf.keras.layers.GRU``); see :class:`GRUCell`."""
@@ -265,6 +341,11 @@ class GRU(RNN):
                        name="gru_cell")
         super().__init__(cell, return_sequences, return_state, go_backwards, **kwargs)
         self._config = config
+
+    _config_fixed = _RNN_FIXED
+
+    def get_config(self):
+        return dict(_rnn_config(self, ("reset_after",)), seed=None)
 
 
 class Bidirectional(Layer):
@@ -300,6 +381,20 @@ class Bidirectional(Layer):
 
     supports_masking = True
 
+    def get_config(self):
+        return dict(super().get_config(), merge_mode=self.merge_mode,
+                    layer=serialize(self.forward_layer),
+                    backward_layer=serialize(self.backward_layer))
+
+    @classmethod
+    def from_config(cls, config):
+        from ..saving.serialization import deserialize_config_values
+        config = deserialize_config_values(config)
+        forward = config.pop("layer")
+        name = forward.name[len("forward_"):] if forward.name.startswith("forward_") else None
+        forward.name = name or forward.name
+        return cls(forward, **config)
+
     def call(self, inputs, training=None, mask=None):
         forward = self.forward_layer(inputs, training=training, mask=mask)
         backward = self.backward_layer(inputs, training=training, mask=mask)
@@ -329,8 +424,11 @@ class TimeDistributed(Layer):
         super().__init__(**kwargs)
         self.layer = layer
 
+    def get_config(self):
+        return dict(super().get_config(), layer=serialize(self.layer))
+
     def call(self, inputs, training=None):
-        shape = inputs._value.shape
+        shape = tuple(inputs.shape)
         flat = _a.reshape(inputs, (shape[0] * shape[1],) + tuple(shape[2:]))
         out = self.layer(flat, training=training)
-        return _a.reshape(out, (shape[0], shape[1]) + tuple(out._value.shape[1:]))
+        return _a.reshape(out, (shape[0], shape[1]) + tuple(out.shape[1:]))

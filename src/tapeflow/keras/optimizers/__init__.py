@@ -1,22 +1,48 @@
 """Keras 3 optimizers (``tf.keras.optimizers``)."""
 from . import schedules
-from .adam import Adam, AdamW
+from .adagrad import Adadelta, Adafactor, Adagrad
+from .adam import Adam, Adamax, AdamW, Nadam
+from .ftrl import Ftrl
+from .lion import Lion
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Adam", "AdamW", "Optimizer", "RMSprop", "SGD", "get", "schedules"]
+__all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion",
+           "Nadam", "Optimizer", "RMSprop", "SGD", "get", "schedules", "serialize",
+           "deserialize"]
+
+_BY_NAME = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax,
+                                            Ftrl, Lion, Nadam, RMSprop, SGD)}
+
+
+def serialize(optimizer) -> dict:
+    """The optimizer as Keras 3 serializes it: module, class name and ``get_config()``."""
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+def deserialize(config, custom_objects=None):
+    """An optimizer from :func:`serialize`'s dict (or a ``{'class_name', 'config'}``)."""
+    classes = dict(_BY_NAME)
+    classes.update({k.lower(): v for k, v in (custom_objects or {}).items()})
+    cls = classes.get(config["class_name"].lower())
+    if cls is None:
+        raise ValueError(f"Could not interpret optimizer identifier: {config}")
+    return cls.from_config(dict(config["config"]))
 
 
 def get(identifier):
-    """An optimizer from a name ('adam', 'sgd', 'rmsprop') or an instance.
+    """An optimizer from a name ('adam', 'sgd', 'rmsprop', ...), a config dict or an
+    instance.
 
     Raises:
         ValueError: for an unknown identifier.
     """
     if isinstance(identifier, Optimizer):
         return identifier
-    by_name = {"adam": Adam, "adamw": AdamW, "sgd": SGD, "rmsprop": RMSprop}
-    if isinstance(identifier, str) and identifier.lower() in by_name:
-        return by_name[identifier.lower()]()
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

@@ -1,13 +1,24 @@
-"""Optimizer: Keras 3's base: ``apply_gradients``, ``iterations``, a learning-rate variable."""
+"""Optimizer: Keras 3's base: ``apply_gradients``, ``iterations``, a learning-rate variable.
+
+Every change of state goes through ``Variable.assign*`` and every computed value through ops
+(the fused updates of ``ops/training_ops.py`` for the built-in rules), so a recorder that sees
+only op calls and variable reads and writes replays an optimizer step exactly.
+"""
+import re
 import warnings
 
 from ..._core import dtypes as _dt
 from ..._core import explain as _explain
-from ..._core.backend import np
-from ..._core.tensor import Tensor, _TensorLike
+from ..._core.tensor import _TensorLike, convert_to_tensor
 from ..._core.variable import Variable
+from ...checkpoint import tracking as _tracking
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from ...ops import training_ops as _t
 from .. import _naming
+from .. import initializers as _init
 from .._variable import KerasVariable
+from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
@@ -15,39 +26,87 @@ __all__ = ["Optimizer"]
 class Optimizer:
     """Base class of the optimizers (``tf.keras.optimizers.Optimizer``, Keras 3).
 
-    Subclasses implement ``build(variables)`` (make slot variables) and
-    ``update_step(gradient, variable, learning_rate)`` on NumPy values; the base filters
-    missing gradients, counts ``iterations`` and keeps slots per variable. Updates are
-    assignments, never recorded on a tape.
+    Subclasses create slot variables in ``build(var_list)`` (``add_variable_from_reference``
+    or ``add_optimizer_variables``) and update one variable in
+    ``update_step(gradient, variable, learning_rate)`` with ops and ``self.assign*``. The
+    base filters missing gradients, unscales, clips, applies weight decay, runs the
+    updates, keeps the EMA of the weights, applies constraints and counts ``iterations``.
 
     Args:
-        learning_rate: a float, or a callable of no arguments (or of the step) returning one.
-        name: the optimizer's name (default the class name in snake case).
+        learning_rate: a float, a ``LearningRateSchedule``, or a callable of no arguments.
         weight_decay: optional decoupled weight decay: before each update
             ``w -= w * weight_decay * learning_rate`` (Loshchilov & Hutter 2019).
-        clipnorm, clipvalue, global_clipnorm: optional gradient clipping, as in Keras.
+        clipnorm: clip each gradient to this L2 norm.
+        clipvalue: clip each gradient element to ``[-clipvalue, clipvalue]``.
+        global_clipnorm: clip the gradients together to this global norm.
+        use_ema: keep an exponential moving average of the weights (``ema_momentum``) in
+            the optimizer's variables; ``ema_overwrite_frequency`` steps copy it into them;
+            ``finalize_variable_values`` copies it at the end.
+        loss_scale_factor: gradients are divided by it (``scale_loss`` multiplies).
+        name: the optimizer's name (default the class name in snake case, made unique).
+
+    Raises:
+        ValueError: for an unknown keyword, a non-float learning rate, more than one clip
+            argument, or ``ema_momentum`` outside ``[0, 1]``.
     """
 
-    def __init__(self, learning_rate, name=None, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, **kwargs):
-        self.name = name or _naming.to_snake_case(type(self).__name__)
-        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        if kwargs.pop("decay", None) is not None:
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.",
+                          stacklevel=2)
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        if gradient_accumulation_steps:
+            raise NotImplementedError("tapeflow's optimizers have no "
+                                      "`gradient_accumulation_steps` yet")
+        self.name = name or _naming.auto_name(type(self).__name__)
         self.weight_decay = weight_decay
-        if kwargs.get("use_ema") or kwargs.get("gradient_accumulation_steps"):
-            raise NotImplementedError("tapeflow's optimizers have no EMA or gradient "
-                                      "accumulation")
-        self._no_decay_ids, self._no_decay_names = set(), ()
-        self._schedule = learning_rate if callable(learning_rate) else None
-        with _naming.name_scope(self.name, self):
-            self._iterations = KerasVariable(np.int64(0), name="iteration", trainable=False,
-                                             dtype=_dt.int64)
-            initial = 0.0 if self._schedule else learning_rate
-            self._learning_rate = KerasVariable(np.float32(initial), name="learning_rate",
-                                                trainable=False, dtype=_dt.float32)
-        self._slots = {}
-        self._variables = [self._iterations, self._learning_rate]
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.use_ema = use_ema
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        if use_ema:
+            if ema_momentum > 1 or ema_momentum < 0:
+                raise ValueError("`ema_momentum` must be in the range [0, 1]. "
+                                 f"Received: ema_momentum={ema_momentum}")
+            if ema_overwrite_frequency and (not isinstance(ema_overwrite_frequency, int)
+                                            or ema_overwrite_frequency < 1):
+                raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. "
+                                 f"Received: ema_overwrite_frequency={ema_overwrite_frequency}")
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be "
+                             f"set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}")
         self.built = False
+        self._variables = []
+        self._slot_refs = {}
+        self._trainable_variables = []
+        self._index = {}
+        self._no_decay_ids, self._no_decay_pattern = set(), None
+        with _naming.name_scope(self.name, self):
+            self._iterations = KerasVariable(0, name="iteration", trainable=False,
+                                             dtype=_dt.int64)
+        self._variables.append(self._iterations)
+        if callable(learning_rate):
+            self._learning_rate = learning_rate
+        else:
+            if not isinstance(learning_rate, float):
+                raise ValueError(
+                    "Argument `learning_rate` should be float, or an instance of "
+                    "LearningRateSchedule, or a callable (that takes in the current "
+                    "iteration value and returns the corresponding learning rate value). "
+                    f"Received instead: learning_rate={learning_rate}")
+            with _naming.name_scope(self.name, self):
+                self._learning_rate = KerasVariable(learning_rate, name="learning_rate",
+                                                    trainable=False, dtype=_dt.float32)
+            self._variables.append(self._learning_rate)
 
+    # -- state ---------------------------------------------------------------------------
     @property
     def iterations(self) -> KerasVariable:
         """How many times ``apply_gradients`` has run (an int64 variable)."""
@@ -55,68 +114,115 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The learning rate: a float32 variable (assignable), or with a schedule the
-        schedule's rate at the current step (a Tensor), as in Keras."""
-        if self._schedule is not None:
-            return Tensor(np.float32(self._current_rate()))
-        return self._learning_rate
+        """The float32 learning-rate variable, or with a schedule its rate at the current
+        step (a Tensor), as in Keras."""
+        return self._get_current_learning_rate()
 
     @learning_rate.setter
     def learning_rate(self, value):
         if callable(value):
-            self._schedule = value
-        else:
-            self._schedule = None
-            self._learning_rate._value = np.float32(value)
+            if isinstance(self._learning_rate, Variable):
+                self._variables = [v for v in self._variables if v is not self._learning_rate]
+            self._learning_rate = value
+            return
+        if not isinstance(self._learning_rate, Variable):
+            raise TypeError("This optimizer was created with a `LearningRateSchedule` object "
+                            "as its `learning_rate` constructor argument, hence its learning "
+                            "rate is not settable. If you need the learning rate to be "
+                            "settable, you should instantiate the optimizer with a float "
+                            "`learning_rate` argument.")
+        self._learning_rate.assign(convert_to_tensor(value, dtype=_dt.float32))
 
     lr = learning_rate
 
+    def _get_current_learning_rate(self):
+        lr = self._learning_rate
+        if isinstance(lr, Variable):
+            return lr
+        if isinstance(lr, LearningRateSchedule):
+            return lr(self._iterations)
+        return lr()
+
+    def _rate_tensor(self):
+        lr = self._get_current_learning_rate()
+        if isinstance(lr, _TensorLike):
+            return lr if lr.dtype == _dt.float32 else _m.cast(lr, _dt.float32)
+        return convert_to_tensor(lr, dtype=_dt.float32)
+
     @property
     def variables(self) -> list:
+        """``iterations``, the learning rate variable, then the slot variables."""
         return list(self._variables)
 
-    def _current_rate(self):
-        if self._schedule is None:
-            return self._learning_rate._value
-        try:
-            rate = self._schedule(self._iterations)
-        except TypeError:
-            rate = self._schedule()
-        return np.float32(rate._value if isinstance(rate, _TensorLike) else rate)
-
-    def add_variable_from_reference(self, reference_variable, name):
-        """A zero slot variable shaped like ``reference_variable``, named after it."""
-        ref = getattr(reference_variable, "path", reference_variable.name.split(":")[0])
-        short = ref.replace("/", "_")
+    def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none",
+                     layout=None, name=None) -> KerasVariable:
+        """A non-trainable optimizer variable of ``shape`` (``initializer`` default zeros)."""
+        dtype = _dt.as_dtype(dtype or "float32")
+        value = _init.get(initializer)(tuple(shape), dtype=dtype)
         with _naming.name_scope(self.name, self):
-            var = KerasVariable(np.zeros_like(reference_variable._value),
-                                name=f"{short}_{name}", trainable=False,
-                                dtype=reference_variable.dtype)
+            var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
         self._variables.append(var)
         return var
 
-    def _slot(self, variable, kind):
-        return self._slots[(variable._id, kind)]
+    def add_variable_from_reference(self, reference_variable, name=None,
+                                    initializer="zeros") -> KerasVariable:
+        """A slot variable shaped like ``reference_variable``, named
+        ``<reference path with _>_<name>`` as Keras names it."""
+        name = name or "var"
+        path = getattr(reference_variable, "path", None)
+        ref = path.replace("/", "_") if path is not None else str(
+            reference_variable.name).replace("/", "_").replace(":", "_")
+        return self.add_variable(tuple(reference_variable.shape), initializer,
+                                 reference_variable.dtype, name=f"{ref}_{name}")
 
-    def build(self, variables):
-        """Create the slot variables for ``variables``; the base creates none."""
+    def add_optimizer_variables(self, trainable_variables, name, initializer="zeros"):
+        """One slot per variable for each name (interleaved, as Keras creates them);
+        a list for one name, a tuple of lists for several."""
+        names = [name] if isinstance(name, str) else list(name)
+        inits = initializer if isinstance(initializer, (list, tuple)) else [initializer] * len(
+            names)
+        out = tuple([] for _ in names)
+        block = len(self._slot_refs)
+        for v in trainable_variables:
+            for i, (n, init) in enumerate(zip(names, inits, strict=True)):
+                slot = self.add_variable_from_reference(v, n, init)
+                out[i].append(slot)
+                # Which call and which variable made this slot: files order slots by it.
+                self._slot_refs[id(slot)] = (block, v)
+        return out[0] if isinstance(name, str) else out
+
+    def _build_once(self, variables):
+        """Build for ``variables`` (make the slots) unless already built."""
+        if not self.built:
+            with _naming.name_scope(self.name, self):
+                self.build(variables)
+            self.built = True
+            _tracking.created(self)  # a pending checkpoint restore fills the new slots
+
+    def _get_variable_index(self, variable) -> int:
+        return self._index[id(variable)]
+
+    def build(self, var_list):
+        """Remember ``var_list`` (the variables this optimizer updates) and make the base's
+        slots (the EMA averages); subclasses add theirs after calling it."""
+        if self.use_ema:
+            self._model_variables_moving_average = self.add_optimizer_variables(
+                var_list, "average")
+        for i, v in enumerate(var_list):
+            self._index[id(v)] = i
+        self._trainable_variables = list(var_list)
         self.built = True
 
-    def _build_for(self, variables):
-        new = [v for v in variables if all((v._id, k) not in self._slots
-                                           for k in self._slot_kinds())]
-        if new or not self.built:
-            self.build(new)
-            self.built = True
+    def assign(self, variable, value):
+        variable.assign(value)
 
-    def _slot_kinds(self):
-        return ("",)
+    def assign_add(self, variable, value):
+        variable.assign_add(value)
 
-    def _make_slots(self, variables, kinds):
-        for v in variables:
-            for kind in kinds:
-                self._slots[(v._id, kind)] = self.add_variable_from_reference(v, kind)
+    def assign_sub(self, variable, value):
+        variable.assign_sub(value)
 
+    # -- applying ------------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars):
         """Update each variable from its gradient; then ``iterations += 1``.
 
@@ -130,9 +236,12 @@ class Optimizer:
         Raises:
             ValueError: if every gradient is None ("No gradients provided for any
                 variable.", then a ``Hint:`` line per variable saying why, from
-                ``GradientTape.explain``).
+                ``GradientTape.explain``), or for a variable the optimizer was not built
+                with.
             AttributeError: if a Tensor stands where a Variable is needed (the usual
                 ``w = w - lr * g`` mistake); the message says so.
+            tf.errors.InvalidArgumentError: if a gradient's shape differs from its
+                variable's.
         """
         pairs = list(grads_and_vars)
         if not pairs:
@@ -141,68 +250,171 @@ class Optimizer:
         self.apply(grads, variables)
         return self._iterations
 
-    def apply(self, grads, trainable_variables):
-        """Update ``trainable_variables`` from ``grads`` (same order). See apply_gradients."""
-        grads, variables = list(grads), list(trainable_variables)
+    def apply(self, grads, trainable_variables=None):
+        """Update ``trainable_variables`` (default those it was built with) from ``grads``."""
+        grads = list(grads)
         if not grads:
             return
-        for i, v in enumerate(variables):
-            if not isinstance(v, Variable):
-                raise AttributeError(_explain.not_a_variable_message(v, i))
-        self._build_for(variables)
-        kept = [(g, v) for g, v in zip(grads, variables, strict=True) if g is not None]
-        if not kept:
-            raise ValueError(_explain.no_gradients_message(zip(grads, variables)))
-        if len(kept) < len(grads):
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer "
+                                 "must already be built on a list of variables. Call "
+                                 "`optimizer.build(trainable_variables)` first. ")
+            variables = self._trainable_variables
+        else:
+            variables = list(trainable_variables)
+            for i, v in enumerate(variables):
+                if not isinstance(v, Variable):
+                    raise AttributeError(_explain.not_a_variable_message(v, i))
+            self._build_once(variables)
+            index = self._index
+            for v in variables:
+                if id(v) not in index:
+                    raise ValueError(
+                        f"Unknown variable: {v}. This optimizer can only be called for the "
+                        "variables it was originally built with. When working with a new "
+                        "set of variables, you should recreate a new optimizer instance.")
+        kept_g, kept_v = [], []
+        for g, v in zip(grads, variables, strict=True):
+            if g is not None:
+                kept_g.append(g if isinstance(g, _TensorLike) else convert_to_tensor(g))
+                kept_v.append(v)
+        if not kept_g:
+            raise ValueError(_explain.no_gradients_message(zip(grads, variables, strict=True)))
+        if len(kept_g) < len(grads):
             missing = [getattr(v, "path", v.name) for g, v in zip(grads, variables, strict=True)
                        if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
                           "`loss` argument?", stacklevel=3)
-        values = [g._value if isinstance(g, _TensorLike) else np.asarray(g) for g, _ in kept]
-        values = self._clip(values)
-        rate = self._current_rate()
-        if self.weight_decay:
-            for _, v in kept:
-                if self._decays(v):
-                    dt = v._value.dtype.type
-                    v._value = v._value - v._value * dt(self.weight_decay) * dt(rate)
-        for g, (_, v) in zip(values, kept, strict=True):
-            dt = v._value.dtype
-            self.update_step(np.asarray(g, dt), v, dt.type(rate))
+        if self.loss_scale_factor is not None:
+            kept_g = [_m.divide(g, self.loss_scale_factor) for g in kept_g]
+        kept_g = self._clip_gradients(kept_g)
+        learning_rate = self._rate_tensor()
+        if self.weight_decay is not None:
+            self._apply_weight_decay(kept_v, learning_rate)
+        self._backend_update_step(kept_g, kept_v, learning_rate)
+        if self.use_ema:
+            self._update_model_variables_moving_average(self._trainable_variables)
+            if self.ema_overwrite_frequency:
+                self._maybe_overwrite_with_average()
+        for v in kept_v:
             if v.constraint is not None:
                 v.assign(v.constraint(v))
-        self._iterations._value = self._iterations._value + np.int64(1)
+        self._iterations.assign_add(_ONE)
+
+    def _backend_update_step(self, grads, trainable_variables, learning_rate):
+        for g, v in zip(grads, trainable_variables, strict=True):
+            self.update_step(g, v, learning_rate)
+
+    def update_step(self, gradient, variable, learning_rate):
+        """Update ``variable`` from ``gradient`` (Tensors); subclasses implement it."""
+        raise NotImplementedError
+
+    def _apply_weight_decay(self, variables, learning_rate):
+        for v in variables:
+            if self._use_weight_decay(v):
+                lr = _m.cast(learning_rate, v.dtype)
+                wd = convert_to_tensor(self.weight_decay, dtype=v.dtype)
+                v.assign_sub(_m.multiply(_m.multiply(v, wd), lr))
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Keep weight decay off the variables given, or those whose name contains one of
-        ``var_names``."""
-        self._no_decay_ids |= {v._id for v in var_list or ()}
-        self._no_decay_names = tuple(var_names or ())
+        ``var_names`` (call it before the optimizer is built).
 
-    def _decays(self, variable):
-        if variable._id in self._no_decay_ids:
+        Raises:
+            ValueError: if the optimizer is already built.
+        """
+        if self.built:
+            raise ValueError("`exclude_from_weight_decay()` can only be configured before "
+                             "the optimizer is built.")
+        self._no_decay_ids = {id(v) for v in var_list or ()}
+        self._no_decay_pattern = re.compile("|".join(set(var_names))) if var_names else None
+
+    def _use_weight_decay(self, variable):
+        if id(variable) in self._no_decay_ids:
             return False
-        return not any(n in variable.name for n in self._no_decay_names)
+        pattern = self._no_decay_pattern
+        return pattern is None or pattern.search(variable.name) is None
 
-    def _clip(self, values):
-        if self.clipnorm:
-            out = []
-            for g in values:
-                norm = np.sqrt(np.sum(np.square(g)))
-                out.append(g * (self.clipnorm / norm) if norm > self.clipnorm else g)
-            values = out
-        elif self.global_clipnorm:
-            norm = np.sqrt(sum(np.sum(np.square(g)) for g in values))
-            if norm > self.global_clipnorm:
-                values = [g * (self.global_clipnorm / norm) for g in values]
-        if self.clipvalue:
-            values = [np.clip(g, -self.clipvalue, self.clipvalue) for g in values]
-        return values
+    def _clip_gradients(self, grads):
+        if self.clipnorm and self.clipnorm > 0:
+            return [_m.clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            norm = _m.sqrt(_m.add_n([_m.reduce_sum(_m.square(g)) for g in grads]))
+            scale = _m.multiply(self.global_clipnorm, _m.minimum(
+                _m.divide(1.0, norm), 1.0 / self.global_clipnorm))
+            scale = _m.add(scale, _m.subtract(norm, norm))
+            return [_m.multiply(g, _m.cast(scale, g.dtype)) for g in grads]
+        if self.clipvalue and self.clipvalue > 0:
+            v = self.clipvalue
+            return [_m.minimum(_m.maximum(g, -v), v) for g in grads]
+        return grads
 
-    def update_step(self, gradient, variable, learning_rate):
-        """Update ``variable`` in place from the NumPy ``gradient``; subclasses implement it."""
-        raise NotImplementedError
+    def _update_model_variables_moving_average(self, trainable_variables):
+        not_first = _m.not_equal(self._iterations, _ZERO)
+        for var, average in zip(trainable_variables, self._model_variables_moving_average,
+                                strict=True):
+            momentum = _m.multiply(_m.cast(not_first, var.dtype), float(self.ema_momentum))
+            average.assign(_m.add(_m.multiply(momentum, average),
+                                  _m.multiply(_m.subtract(1.0, momentum), var)))
+
+    def _maybe_overwrite_with_average(self):
+        due = _m.equal(_m.floormod(_m.add(self._iterations, _ONE),
+                                   self.ema_overwrite_frequency), 0)
+        for var, average in zip(self._trainable_variables,
+                                self._model_variables_moving_average, strict=True):
+            var.assign(_a.where(due, average, var))
+
+    def finalize_variable_values(self, var_list):
+        """With ``use_ema``, copy the moving averages into the model's variables."""
+        if self.use_ema:
+            for var, average in zip(var_list, self._model_variables_moving_average,
+                                    strict=True):
+                var.assign(average)
+
+    def scale_loss(self, loss):
+        """``loss * loss_scale_factor`` (unchanged without a factor)."""
+        if self.loss_scale_factor is not None:
+            return _m.multiply(loss, self.loss_scale_factor)
+        return loss
 
     def get_config(self) -> dict:
-        return {"name": self.name, "learning_rate": float(self._current_rate())}
+        """Keras 3's config: the base arguments (a schedule as its serialized config), then
+        the subclass's hyperparameters, so Keras and tapeflow both rebuild the optimizer."""
+        from ..saving.serialization import serialize_keras_object, signature_config
+        lr = self._learning_rate
+        if isinstance(lr, LearningRateSchedule):
+            learning_rate = serialize_keras_object(lr)
+        elif isinstance(lr, Variable):
+            learning_rate = float(lr.numpy())
+        else:
+            learning_rate = lr
+        config = {"name": self.name, "learning_rate": learning_rate,
+                  "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
+                  "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                  "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                  "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                  "loss_scale_factor": self.loss_scale_factor,
+                  "gradient_accumulation_steps": self.gradient_accumulation_steps}
+        own = signature_config(self, skip=("learning_rate", "name"))
+        config.update({k: v for k, v in own.items() if k not in config})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """An optimizer from :meth:`get_config`'s dict (or Keras 3's)."""
+        from ..saving.serialization import deserialize_keras_object
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = deserialize_keras_object(config["learning_rate"],
+                                                               custom_objects)
+        return cls(**config)
+
+    def _fused(self, kind, variable, slots, gradient, extra, **attrs):
+        """Run the fused rule ``kind`` of ``ops.training_ops`` on one variable."""
+        return _t.apply_update(kind, variable, slots, gradient, extra, **attrs)
+
+
+_ONE = convert_to_tensor(1, dtype=_dt.int64)
+_ZERO = convert_to_tensor(0, dtype=_dt.int64)

@@ -1,6 +1,6 @@
 """RMSprop (Hinton, lecture 6e of "Neural Networks for Machine Learning", 2012), with Keras
 3's update rule."""
-from ..._core.backend import np
+from ...ops.training_ops import apply_update
 from .optimizer import Optimizer
 
 __all__ = ["RMSprop"]
@@ -19,38 +19,43 @@ class RMSprop(Optimizer):
         momentum: optional momentum (0).
         epsilon: the stabiliser (1e-7).
         centered: whether to subtract the squared running mean gradient.
+        name, **kwargs: as for ``Optimizer``.
     """
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
-                 centered=False, name="rmsprop", **kwargs):
+                 centered=False, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
 
-    def _slot_kinds(self):
-        kinds = ["velocity"]
+    def build(self, var_list):
+        if self.built:
+            return
+        super().build(var_list)
+        self._velocities = self.add_optimizer_variables(var_list, "velocity")
         if self.momentum > 0:
-            kinds.append("momentum")
+            self._momentums = self.add_optimizer_variables(var_list, "momentum")
         if self.centered:
-            kinds.append("average_gradient")
-        return tuple(kinds)
-
-    def build(self, variables):
-        self._make_slots(variables, self._slot_kinds())
+            self._average_gradients = self.add_optimizer_variables(var_list,
+                                                                   "average_gradient")
 
     def update_step(self, gradient, variable, learning_rate):
-        t = variable._value.dtype.type
-        rho = t(self.rho)
-        v = self._slot(variable, "velocity")
-        v._value = np.asarray(rho * v._value + t(1 - self.rho) * np.square(gradient))
-        if self.centered:
-            a = self._slot(variable, "average_gradient")
-            a._value = np.asarray(rho * a._value + t(1 - self.rho) * gradient)
-            denominator = v._value - np.square(a._value) + t(self.epsilon)
-        else:
-            denominator = v._value + t(self.epsilon)
-        step = learning_rate * gradient / np.sqrt(denominator)
+        i = self._index[id(variable)]
+        slots = (self._velocities[i],)
+        attrs = {"rho": self.rho, "epsilon": self.epsilon}
+        kind = "rmsprop"
         if self.momentum > 0:
-            m = self._slot(variable, "momentum")
-            m._value = np.asarray(t(self.momentum) * m._value + step)
-            step = m._value
-        variable._value = np.asarray(variable._value - step)
+            slots += (self._momentums[i],)
+            attrs["momentum"] = self.momentum
+        if self.centered:
+            slots += (self._average_gradients[i],)
+        if self.centered:
+            kind = "rmsprop_centered_momentum" if self.momentum > 0 else "rmsprop_centered"
+        elif self.momentum > 0:
+            kind = "rmsprop_momentum"
+        apply_update(kind, variable, slots, gradient, (learning_rate,), **attrs)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.update({"rho": self.rho, "momentum": self.momentum, "epsilon": self.epsilon,
+                       "centered": self.centered})
+        return config

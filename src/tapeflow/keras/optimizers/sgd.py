@@ -1,5 +1,5 @@
 """SGD with optional (Nesterov) momentum, with Keras 3's update rule."""
-from ..._core.backend import np
+from ...ops.training_ops import apply_update
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -15,7 +15,8 @@ class SGD(Optimizer):
         learning_rate: the step size (default 0.01).
         momentum: in ``[0, 1]`` (default 0).
         nesterov: whether to use Nesterov momentum.
-        name: the optimizer's name (default ``sgd``).
+        name: the optimizer's name (default ``sgd``, made unique).
+        **kwargs: the base arguments (``weight_decay``, ``clipnorm``, ``use_ema``...).
 
     Raises:
         ValueError: for a momentum outside ``[0, 1]``.
@@ -27,29 +28,29 @@ class SGD(Optimizer):
     0.8
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="sgd", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         if not isinstance(momentum, float) or momentum < 0 or momentum > 1:
-            if not (isinstance(momentum, int) and 0 <= momentum <= 1):
-                raise ValueError("`momentum` must be a float between [0, 1].")
+            raise ValueError("`momentum` must be a float between [0, 1].")
         self.momentum = momentum
         self.nesterov = nesterov
 
-    def _slot_kinds(self):
-        return ("momentum",) if self.momentum != 0 else ()
-
-    def build(self, variables):
-        self._make_slots(variables, self._slot_kinds())
+    def build(self, var_list):
+        if self.built:
+            return
+        super().build(var_list)
+        if self.momentum != 0:
+            self.momentums = self.add_optimizer_variables(var_list, "momentum")
 
     def update_step(self, gradient, variable, learning_rate):
-        step = gradient * learning_rate
         if self.momentum == 0:
-            variable._value = variable._value - step
+            apply_update("sgd", variable, (), gradient, (learning_rate,))
             return
-        m = self._slot(variable, "momentum")
-        momentum = variable._value.dtype.type(self.momentum)
-        m._value = np.asarray(m._value * momentum - step)
-        if self.nesterov:
-            variable._value = variable._value + (m._value * momentum - step)
-        else:
-            variable._value = variable._value + m._value
+        m = self.momentums[self._index[id(variable)]]
+        apply_update("momentum", variable, (m,), gradient, (learning_rate,),
+                     momentum=self.momentum, nesterov=bool(self.nesterov))
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.update({"momentum": self.momentum, "nesterov": self.nesterov})
+        return config

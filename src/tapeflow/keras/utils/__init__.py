@@ -2,15 +2,27 @@
 import random as _random
 
 from ..._core.backend import np
-from ..._core.tensor import _TensorLike
 from ...ops import random_ops as _random_ops
+from ..saving import (  # Keras 3 also exports its serialization registry here
+    CustomObjectScope,
+    custom_object_scope,
+    deserialize_keras_object,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+    serialize_keras_object,
+)
 from .file_utils import get_file
 from .image_utils import array_to_img, img_to_array, load_img, save_img
 from .progbar import Progbar
 from .sequence_utils import pad_sequences
 
-__all__ = ["Progbar", "array_to_img", "get_file", "img_to_array", "load_img",
-           "pad_sequences", "save_img", "set_random_seed", "to_categorical"]
+__all__ = ["CustomObjectScope", "Progbar", "array_to_img", "custom_object_scope",
+           "deserialize_keras_object", "get_custom_objects", "get_file", "get_registered_name",
+           "get_registered_object", "img_to_array", "load_img", "pad_sequences",
+           "register_keras_serializable", "save_img", "serialize_keras_object",
+           "set_random_seed", "to_categorical"]
 
 
 def set_random_seed(seed: int):
@@ -37,7 +49,7 @@ def to_categorical(x, num_classes=None):
     Returns:
         A float32 NumPy array of shape ``x.shape + (num_classes,)``.
     """
-    x = np.asarray(x._value if isinstance(x, _TensorLike) else x, dtype=np.int64)
+    x = np.asarray(x, dtype=np.int64)
     if x.ndim > 1 and x.shape[-1] == 1:
         x = x[..., 0]
     n = int(x.max()) + 1 if num_classes is None else int(num_classes)

@@ -1,0 +1,715 @@
+"""AutoGraph for tapeflow: convert a function's Python control flow over tensors into
+``tf.cond`` / ``tf.while_loop`` steps, as TensorFlow's AutoGraph does.
+
+The source of the decorated function (and, when called, of the user functions it calls; never
+of tapeflow, NumPy or the standard library) is parsed and rewritten:
+
+- ``if c: A else: B`` becomes two branch functions and ``ag__.if_stmt(c, ...)``; when ``c`` is
+  a tensor that is ``tf.cond`` (both branches traced once), otherwise the Python ``if``.
+  Variables the branches assign are passed in and returned; an ``if`` whose branches return
+  becomes a conditional return.
+- ``while c: B`` becomes ``ag__.while_stmt`` (``tf.while_loop`` when ``c`` is a tensor);
+  ``for x in it: B`` becomes ``ag__.for_stmt``: a loop over a tensor's rows or ``tf.range``
+  runs as ``tf.while_loop``, over a ``tf.data.Dataset`` as a loop step that replays the body
+  per element; over a Python iterable it stays a Python loop (unrolled while tracing).
+- ``break`` and ``continue`` become flags and guarded remainders; ``and``/``or``/``not`` and
+  ``x if c else y`` dispatch to tensor ops when given tensors; ``range``, ``len``, ``float``,
+  ``int`` and ``abs`` take tensors; ``print`` is left alone (as in TensorFlow).
+
+Imported on first use (``ast``/``inspect`` stay off ``import tapeflow``).
+``tf.autograph.to_code(f)`` returns the converted source.
+"""
+import ast
+import builtins
+import functools
+import inspect
+import os
+import sys
+import textwrap
+import types
+import weakref
+
+__all__ = ["convert", "to_code", "do_not_convert", "UNDEFINED"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_STDLIB = os.path.dirname(os.__file__)
+_cache = weakref.WeakKeyDictionary()
+_failed = weakref.WeakSet()
+
+
+class _Undefined:
+    """A variable a branch or loop does not define (TensorFlow's ``Undefined``)."""
+
+    def __repr__(self):
+        return "<undefined>"
+
+
+UNDEFINED = _Undefined()
+
+
+def do_not_convert(func=None):
+    """Mark ``func`` to be called as written, never converted
+    (``tf.autograph.experimental.do_not_convert``)."""
+    if func is None:
+        return do_not_convert
+    func.__ag_do_not_convert__ = True
+    return func
+
+
+# ---------------------------------------------------------------------------- conversion
+def _convertible(fn):
+    if not isinstance(fn, types.FunctionType) or getattr(fn, "__ag_do_not_convert__", False):
+        return False
+    code = fn.__code__
+    filename = code.co_filename
+    if filename.startswith(("<", _PACKAGE, _STDLIB)) or "site-packages" in filename \
+            or "dist-packages" in filename:
+        return False
+    return fn.__name__ != "<lambda>"
+
+
+def convert(fn):
+    """The converted version of the plain Python function ``fn`` (cached), or ``fn`` itself
+    when it cannot or must not be converted."""
+    if isinstance(fn, types.MethodType):
+        conv = convert(fn.__func__)
+        return fn if conv is fn.__func__ else types.MethodType(conv, fn.__self__)
+    if not _convertible(fn) or fn in _failed:
+        return fn
+    conv = _cache.get(fn)
+    if conv is None:
+        try:
+            conv, source = _convert(fn)
+        except (OSError, TypeError, SyntaxError, _Unsupported):
+            _failed.add(fn)
+            return fn
+        conv.__ag_source__ = source
+        _cache[fn] = conv
+    return conv
+
+
+def to_code(fn, recursive=True, experimental_optional_features=None):
+    """The source of ``fn`` after conversion (``tf.autograph.to_code``).
+
+    Raises:
+        TypeError: if ``fn`` is not a Python function with source.
+    """
+    fn = getattr(fn, "python_function", fn)
+    if isinstance(fn, types.MethodType):
+        fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"to_code expected a Python function, got {type(fn).__name__}")
+    _, source = _convert(fn)
+    return source
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _convert(fn):
+    source = textwrap.dedent(inspect.getsource(fn))
+    tree = ast.parse(source)
+    # Tracebacks and trace reports point at the user's file and lines.
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+    fdef = tree.body[0]
+    if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        raise _Unsupported("not a def")
+    fdef.decorator_list = []
+    _Converter().convert_function(fdef)
+    ast.fix_missing_locations(tree)
+    converted_source = ast.unparse(tree)
+    freevars = fn.__code__.co_freevars
+    # Rebuild the function inside a factory that recreates its closure's names.
+    factory_name = "__ag_factory"
+    outer = ast.parse(f"def {factory_name}({', '.join(freevars)}):\n    pass").body[0]
+    outer.body = [fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))]
+    module = ast.Module(body=[outer], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, fn.__code__.co_filename, "exec")
+    namespace = {}
+    glb = _Globals(fn.__globals__)
+    exec(code, glb, namespace)  # noqa: S102 - the user's own code, rewritten
+    cells = [c.cell_contents if _cell_ok(c) else UNDEFINED for c in (fn.__closure__ or ())]
+    conv = namespace[factory_name](*cells)
+    conv.__defaults__ = fn.__defaults__
+    conv.__kwdefaults__ = fn.__kwdefaults__
+    conv.__wrapped_original__ = fn
+    return conv, converted_source
+
+
+def _cell_ok(cell):
+    try:
+        cell.cell_contents  # noqa: B018 - probing an empty cell
+    except ValueError:
+        return False
+    return True
+
+
+class _Globals(dict):
+    """The function's globals plus ``ag__``; other lookups go to the live module dict."""
+
+    def __init__(self, module_globals):
+        super().__init__(module_globals)
+        self["ag__"] = sys.modules[__name__]
+        self._live = module_globals
+
+    def __missing__(self, key):
+        return self._live[key]
+
+
+# ---------------------------------------------------------------------------- AST rewriting
+def _assigned(stmts):
+    """Names bound by ``stmts`` (not inside nested functions, lambdas or classes)."""
+    names = []
+
+    class V(ast.NodeVisitor):
+        def visit_Name(self, node):
+            if isinstance(node.ctx, ast.Store) and node.id not in names:
+                names.append(node.id)
+
+        def visit_FunctionDef(self, node):
+            if node.name not in names:
+                names.append(node.name)
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_ClassDef(self, node):
+            if node.name not in names:
+                names.append(node.name)
+
+        def visit_Lambda(self, node):
+            pass
+
+        def visit_ListComp(self, node):
+            pass
+
+        visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+    v = V()
+    for s in stmts:
+        v.visit(s)
+    return [n for n in names if not n.startswith("__ag")] + [n for n in names
+                                                             if n.startswith("__ag_brk")]
+
+
+def _contains(stmts, kinds, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                  ast.Lambda)):
+    for s in stmts:
+        for node in _walk_no_nested(s, stop):
+            if isinstance(node, kinds):
+                return True
+    return False
+
+
+def _walk_no_nested(node, stop):
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, stop):
+            continue
+        yield from _walk_no_nested(child, stop)
+
+
+def _loop_stop():
+    return (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.For,
+            ast.While)
+
+
+def _ends_in_return(stmts):
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return _ends_in_return(last.body) and _ends_in_return(last.orelse)
+    return False
+
+
+def _name(id_, store=False):
+    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+
+
+def _ag(attr):
+    return ast.Attribute(value=_name("ag__"), attr=attr, ctx=ast.Load())
+
+
+def _call(func, args, keywords=()):
+    return ast.Call(func=func, args=list(args), keywords=list(keywords))
+
+
+def _lambda(body):
+    return ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                         kw_defaults=[], kwarg=None, defaults=[]), body=body)
+
+
+def _def(name, params, body):
+    return ast.FunctionDef(
+        name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                                      vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                      defaults=[]),
+        body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+
+
+def _tuple(names):
+    return ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load())
+
+
+def _load_values(names):
+    # ag__.ld(lambda: x) gives x, or UNDEFINED where x is not bound yet.
+    return ast.Tuple(elts=[_call(_ag("ld"), [_lambda(_name(n))]) for n in names],
+                     ctx=ast.Load())
+
+
+def _store(names, value):
+    if not names:
+        return ast.Expr(value=value)
+    return ast.Assign(targets=[ast.Tuple(elts=[_name(n, True) for n in names],
+                                         ctx=ast.Store())], value=value)
+
+
+_BUILTINS = {"range": "range_", "len": "len_", "float": "float_", "int": "int_",
+             "abs": "abs_"}
+
+
+class _Converter(ast.NodeTransformer):
+    def __init__(self):
+        self.n = 0
+        self.local_names = set()
+
+    def fresh(self, base):
+        self.n += 1
+        return f"__ag_{base}_{self.n}"
+
+    def convert_function(self, fdef):
+        args = fdef.args
+        self.local_names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        self.local_names.update(_assigned(fdef.body))
+        fdef.body = self.block(fdef.body)
+        return fdef
+
+    # blocks -----------------------------------------------------------------------------
+    def block(self, stmts):
+        stmts = self._lift_returns(list(stmts))
+        out = []
+        for s in stmts:
+            r = self.visit(s)
+            if r is None:
+                continue
+            out.extend(r if isinstance(r, list) else [r])
+        return out
+
+    def _lift_returns(self, stmts):
+        # ``if c: ...; return a`` followed by more statements: those become the else branch,
+        # so both branches return and the ``if`` converts to a conditional return.
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.If) and i + 1 < len(stmts) and _ends_in_return(s.body) \
+                    and not s.orelse:
+                s.orelse = self._lift_returns(stmts[i + 1:])
+                return stmts[:i + 1]
+        return stmts
+
+    # statements -------------------------------------------------------------------------
+    def visit_FunctionDef(self, node):
+        return node   # nested functions are converted when called (ag__.call)
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_If(self, node):
+        node.test = self.visit(node.test)
+        both_return = _ends_in_return(node.body) and _ends_in_return(node.orelse)
+        if _contains(node.body + node.orelse, ast.Return) and not both_return:
+            node.body = self.block(node.body)
+            node.orelse = self.block(node.orelse)
+            return node   # a partial return: left as Python (a guard if the test is a tensor)
+        if _contains(node.body + node.orelse, (ast.Break, ast.Continue), _loop_stop()):
+            node.body = self.block(node.body)
+            node.orelse = self.block(node.orelse)
+            return node
+        t_name, f_name = self.fresh("if_true"), self.fresh("if_false")
+        if both_return:
+            t = _def(t_name, [], self.block(node.body))
+            f = _def(f_name, [], self.block(node.orelse))
+            return [t, f, ast.Return(value=_call(_ag("if_stmt"), [node.test, _name(t_name),
+                                                                   _name(f_name), ast.Tuple(
+                                                                       elts=[], ctx=ast.Load()),
+                                                                   ast.Constant(True)]))]
+        names = [n for n in _assigned(node.body + node.orelse)]
+        ret = [ast.Return(value=_tuple(names))]
+        t = _def(t_name, names, self.block(node.body) + ret)
+        f = _def(f_name, names, self.block(node.orelse) + ret)
+        call = _call(_ag("if_stmt"), [node.test, _name(t_name), _name(f_name),
+                                      _load_values(names), ast.Constant(False),
+                                      ast.Tuple(elts=[ast.Constant(n) for n in names],
+                                                ctx=ast.Load())])
+        return [t, f, _store(names, call)]
+
+    def _loop_body(self, body, brk):
+        """``body`` with ``continue`` and ``break`` turned into guarded remainders and the
+        break flag ``brk`` (None when the body has no break)."""
+        return self._strip_jumps(list(body), brk)
+
+    def _strip_jumps(self, stmts, brk):
+        out = []
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.Continue):
+                return out
+            if isinstance(s, ast.Break):
+                out.append(ast.Assign(targets=[_name(brk, True)], value=ast.Constant(True)))
+                return out
+            if isinstance(s, ast.If) and _contains([s], (ast.Break, ast.Continue),
+                                                   _loop_stop()):
+                rest = stmts[i + 1:]
+                body = self._strip_jumps(list(s.body), brk)
+                orelse = self._strip_jumps(list(s.orelse), brk)
+                if not _ends_in_jump(s.body):
+                    body = body + self._strip_jumps(list(rest), brk)
+                if not _ends_in_jump(s.orelse):
+                    orelse = orelse + self._strip_jumps(list(rest), brk)
+                out.append(ast.If(test=s.test, body=body or [ast.Pass()], orelse=orelse))
+                return out
+            out.append(s)
+        return out
+
+    def visit_While(self, node):
+        if node.orelse or _contains(node.body, ast.Return, _loop_stop()):
+            node.body = self.block(node.body)
+            return node
+        brk = self.fresh("brk") if _contains(node.body, ast.Break, _loop_stop()) else None
+        body = self._loop_body(node.body, brk)
+        names = _assigned(body)
+        if brk is not None and brk not in names:
+            names.append(brk)
+        c_name, b_name = self.fresh("while_cond"), self.fresh("while_body")
+        test = self.visit(node.test)
+        if brk is not None:
+            test = _call(_ag("and_"), [_lambda(_call(_ag("not_"), [_name(brk)])),
+                                       _lambda(test)])
+        c = _def(c_name, names, [ast.Return(value=test)])
+        b = _def(b_name, names, self.block(body) + [ast.Return(value=_tuple(names))])
+        pre = [] if brk is None else [ast.Assign(targets=[_name(brk, True)],
+                                                 value=ast.Constant(False))]
+        call = _call(_ag("while_stmt"), [_name(c_name), _name(b_name), _load_values(names),
+                                         ast.Tuple(elts=[ast.Constant(n) for n in names],
+                                                   ctx=ast.Load())])
+        return pre + [c, b, _store(names, call)]
+
+    def visit_For(self, node):
+        if node.orelse or _contains(node.body, ast.Return, _loop_stop()):
+            node.iter = self.visit(node.iter)
+            node.body = self.block(node.body)
+            return node
+        brk = self.fresh("brk") if _contains(node.body, ast.Break, _loop_stop()) else None
+        body = self._loop_body(node.body, brk)
+        target_names = _assigned([ast.Assign(targets=[node.target], value=ast.Constant(0))])
+        names = [n for n in _assigned(body) if n not in target_names]
+        if brk is not None and brk not in names:
+            names.append(brk)
+        b_name = self.fresh("for_body")
+        item = self.fresh("item")
+        unpack = ast.Assign(targets=[node.target], value=_name(item))
+        b = _def(b_name, [item] + names, [unpack] + self.block(body)
+                 + [ast.Return(value=_tuple(names))])
+        iterable = self._range_spec(node.iter)
+        pre = [] if brk is None else [ast.Assign(targets=[_name(brk, True)],
+                                                 value=ast.Constant(False))]
+        call = _call(_ag("for_stmt"), [iterable, _name(b_name), _load_values(names),
+                                       ast.Constant(brk) if brk else ast.Constant(None),
+                                       ast.Tuple(elts=[ast.Constant(n) for n in names],
+                                                 ctx=ast.Load())])
+        return pre + [b, _store(names, call)]
+
+    def _range_spec(self, it):
+        # ``range(...)`` / ``tf.range(...)`` as a lazy spec: a tensor bound becomes a loop
+        # counter, never a materialized (and value-guarded) range tensor.
+        if isinstance(it, ast.Call) and not it.keywords and (
+                (isinstance(it.func, ast.Name) and it.func.id == "range"
+                 and "range" not in self.local_names)
+                or (isinstance(it.func, ast.Attribute) and it.func.attr == "range")):
+            func = self.visit(it.func) if isinstance(it.func, ast.Attribute) else \
+                _ag("py_range")
+            return _call(_ag("RangeSpec"), [func] + [self.visit(a) for a in it.args])
+        return self.visit(it)
+
+    # expressions ------------------------------------------------------------------------
+    def visit_BoolOp(self, node):
+        values = [self.visit(v) for v in node.values]
+        fn = "and_" if isinstance(node.op, ast.And) else "or_"
+        expr = values[-1]
+        for v in reversed(values[:-1]):
+            expr = _call(_ag(fn), [_lambda(v), _lambda(expr)])
+        return expr
+
+    def visit_UnaryOp(self, node):
+        node.operand = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            return _call(_ag("not_"), [node.operand])
+        return node
+
+    def visit_IfExp(self, node):
+        return _call(_ag("if_exp"), [self.visit(node.test), _lambda(self.visit(node.body)),
+                                     _lambda(self.visit(node.orelse))])
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in _BUILTINS and f.id not in self.local_names:
+            node.func = _ag(_BUILTINS[f.id])
+            return node
+        if isinstance(f, ast.Name) and f.id in ("print", "super", "isinstance", "locals",
+                                                "globals", "vars", "type"):
+            return node
+        return _call(_ag("call"), [f] + node.args, node.keywords)
+
+    def visit_Lambda(self, node):
+        return node
+
+    def visit_ListComp(self, node):
+        return node
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+
+def _ends_in_jump(stmts):
+    return bool(stmts) and isinstance(stmts[-1], (ast.Break, ast.Continue, ast.Return))
+
+
+# ---------------------------------------------------------------------------- runtime
+def _tf():
+    import tapeflow
+    return tapeflow
+
+
+def _is_tensor(x):
+    from .._core.tensor import _TensorLike
+    return isinstance(x, _TensorLike)
+
+
+def ld(thunk):
+    try:
+        return thunk()
+    except NameError:
+        return UNDEFINED
+
+
+def call(f, *args, **kwargs):
+    """Call ``f``, converted first when it is a user function (``converted_call``)."""
+    return convert(f)(*args, **kwargs) if isinstance(f, (types.FunctionType,
+                                                          types.MethodType)) else f(*args,
+                                                                                    **kwargs)
+
+
+def _check_defined(values, names, what):
+    for v, n in zip(values, names):
+        if v is UNDEFINED:
+            raise ValueError(f"'{n}' must also be initialized in {what}")
+
+
+def if_stmt(test, true_fn, false_fn, init, returns, names=()):
+    if not _is_tensor(test):
+        fn = true_fn if test else false_fn
+        return fn() if returns else fn(*init)
+    from ..ops import control_flow_ops as cf
+    if returns:
+        return cf.cond(test, true_fn, false_fn)
+
+    def branch(fn, label):
+        def run():
+            out = fn(*init)
+            _check_defined(out, names, f"the {label} branch (a tensor `if` defines a variable "
+                                       "in both branches)")
+            return tuple(out)
+        return run
+    return cf.cond(test, branch(true_fn, "if"), branch(false_fn, "else"))
+
+
+def while_stmt(cond, body, init, names):
+    c = cond(*init)
+    if not _is_tensor(c):
+        vals = tuple(init)
+        while c:
+            vals = tuple(body(*vals))
+            c = cond(*vals)
+            if _is_tensor(c):
+                return _tensor_while(cond, body, vals, names)
+        return vals
+    return _tensor_while(cond, body, tuple(init), names)
+
+
+def _tensor_while(cond, body, init, names):
+    from ..ops import control_flow_ops as cf
+    _check_defined(init, names, "the code before the loop (a tensor loop needs every loop "
+                                "variable defined before it)")
+    from ..ops.control_flow_ops import TensorArray
+    keep = [i for i, v in enumerate(init) if _is_tensor(v) or isinstance(
+        v, (int, float, bool, TensorArray))]
+    other = {i: v for i, v in enumerate(init) if i not in keep}
+
+    def full(xs):
+        vals = list(init)
+        for i, x in zip(keep, xs):
+            vals[i] = x
+        for i, v in other.items():
+            vals[i] = v
+        return vals
+
+    def step(*xs):
+        new = body(*full(xs))
+        return [new[i] for i in keep]
+
+    out = cf.while_loop(lambda *xs: cond(*full(xs)), step, [init[i] for i in keep])
+    vals = list(init)
+    for i, x in zip(keep, out):
+        vals[i] = x
+    return tuple(vals)
+
+
+class RangeSpec:
+    """``range(...)`` / ``tf.range(...)`` in a ``for``, evaluated only if iterated in Python."""
+
+    def __init__(self, func, *args):
+        self.func = func
+        self.args = args
+
+    def tensor_bounds(self):
+        return any(_is_tensor(a) for a in self.args)
+
+    def materialize(self):
+        return self.func(*self.args)
+
+
+py_range = builtins.range
+
+
+def for_stmt(iterable, body, init, brk, names):
+    tf = _tf()
+    if isinstance(iterable, RangeSpec):
+        if iterable.tensor_bounds() or iterable.func is not py_range:
+            if iterable.tensor_bounds() and _tracing():
+                return _range_loop(iterable.args, body, init, brk, names)
+        iterable = iterable.materialize()
+    if _is_dataset(iterable) and _tracing():
+        return _dataset_loop(iterable, body, init, brk, names)
+    if _is_tensor(iterable) and _tracing() and iterable.shape.rank:
+        n = tf.shape(iterable)[0]
+        return _range_loop((n,), lambda i, *vals: body(iterable[i], *vals), init, brk,
+                           names, index_only=True)
+    vals = tuple(init)
+    brk_index = names.index(brk) if brk else None
+    for item in iterable:
+        vals = tuple(body(item, *vals))
+        if brk_index is not None:
+            flag = vals[brk_index]
+            if _is_tensor(flag):
+                flag = bool(flag)   # a guard: a tensor break in a Python loop
+            if flag:
+                break
+    return vals
+
+
+def _tracing():
+    from .._core.dispatch import current_tracer
+    return current_tracer() is not None
+
+
+def _is_dataset(x):
+    return type(x).__module__.startswith("tapeflow.data") and hasattr(x, "_iter_values")
+
+
+def _range_loop(args, body, init, brk, names, index_only=False):
+    tf = _tf()
+    if len(args) == 1:
+        start, limit, delta = 0, args[0], 1
+    elif len(args) == 2:
+        (start, limit), delta = args, 1
+    else:
+        start, limit, delta = args
+    limit = tf.convert_to_tensor(limit)
+    dtype = limit.dtype
+    start = tf.cast(start, dtype)
+    delta = tf.cast(delta, dtype)
+    brk_i = names.index(brk) if brk else None
+
+    def cond(i, *vals):
+        go = tf.where(delta > 0, i < limit, i > limit)
+        if brk_i is not None:
+            return tf.logical_and(go, tf.logical_not(tf.cast(vals[brk_i], tf.bool)))
+        return go
+
+    def step(i, *vals):
+        return (i + delta,) + tuple(body(i, *vals))
+
+    out = _tensor_while(cond, step, (start,) + tuple(init), ("<counter>",) + tuple(names))
+    return tuple(out[1:])
+
+
+def _dataset_loop(dataset, body, init, brk, names):
+    from .._core.dispatch import current_tracer
+    tracer = current_tracer()
+    return tracer.dataset_loop(dataset, body, tuple(init), names.index(brk) if brk else None,
+                               names)
+
+
+def and_(a, b):
+    x = a()
+    if _is_tensor(x):
+        return _tf().logical_and(x, b())
+    return x and b()
+
+
+def or_(a, b):
+    x = a()
+    if _is_tensor(x):
+        return _tf().logical_or(x, b())
+    return x or b()
+
+
+def not_(x):
+    if _is_tensor(x):
+        return _tf().logical_not(x)
+    return not x
+
+
+def if_exp(test, a, b):
+    if _is_tensor(test):
+        from ..ops import control_flow_ops as cf
+        return cf.cond(test, a, b)
+    return a() if test else b()
+
+
+def range_(*args):
+    if any(_is_tensor(a) for a in args):
+        return _tf().range(*args)
+    return builtins.range(*args)
+
+
+def len_(x):
+    if _is_tensor(x) and _tracing():
+        return _tf().shape(x)[0]
+    return builtins.len(x)
+
+
+def float_(x=0.0):
+    if _is_tensor(x):
+        return _tf().cast(x, _tf().float32)
+    return builtins.float(x)
+
+
+def int_(x=0, *base):
+    if _is_tensor(x):
+        return _tf().cast(x, _tf().int32)
+    return builtins.int(x, *base)
+
+
+def abs_(x):
+    if _is_tensor(x):
+        return _tf().abs(x)
+    return builtins.abs(x)
+
+
+def converted(fn):
+    """``fn`` converted, with a wrapper keeping its name (what ``tf.function`` calls)."""
+    conv = convert(fn)
+    if conv is fn:
+        return fn
+    return functools.wraps(fn)(conv)

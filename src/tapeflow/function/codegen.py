@@ -1,0 +1,390 @@
+"""Compile a traced program to one straight-line Python function over NumPy values.
+
+Locals ``r0 .. rN`` are the slots; primitives whose forward is a Python operator are emitted as
+that operator (NumPy's scalar fast path), the others as calls of their forward bound as
+keyword-only defaults (locals, the fastest lookup). Variable reads are ``v._value``; updates go
+through ``update_in_place`` (in place when nothing else holds the array, the eager rule), so
+slots are deleted after their last use. Branches (``tf.cond``, ``tf.switch_case``) become
+``if`` blocks and loops (``tf.while_loop``) ``while`` blocks. Guards compare the Python value a
+trace read with the replayed one and raise ``GuardFailed`` before any variable write is
+visible (programs with guards restore the variables they write).
+"""
+import operator
+import threading
+
+from .._core.backend import np
+from .._core.tensor import Tensor
+from .._core.variable import update_in_place
+from .program import UPDATES, GuardFailed, guard_holds, run_guard, walk
+
+__all__ = ["compile_program"]
+
+_OPERATORS = {
+    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
+    operator.matmul: "@", operator.floordiv: "//", operator.pow: "**",
+}
+_UNARY = {operator.neg: "-"}
+# Forwards with a NumPy ufunc that can write into a given buffer (``out=``).
+_OUT_UFUNCS = {operator.add: "np.add", operator.sub: "np.subtract", operator.mul: "np.multiply",
+               operator.truediv: "np.divide"}
+# Primitives whose output is always a new array (never a view of an input): a buffer that
+# feeds any other primitive stays busy while that primitive's output lives.
+_FRESH = frozenset((
+    "MatMul", "AddV2", "Sub", "Mul", "RealDiv", "Relu", "ReluGrad", "Sum", "Mean", "Max",
+    "Min", "Square", "Tanh", "Sigmoid", "Exp", "Log", "Neg", "TanhGrad", "SigmoidGrad",
+    "Maximum", "Minimum", "SparseSoftmaxCrossEntropyWithLogits", "Softmax", "LogSoftmax",
+    "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad",
+    "AvgPool", "AvgPoolGrad", "Cast", "Sqrt", "Rsqrt", "Pow", "Abs", "Sign", "Greater",
+    "Less", "Equal", "NotEqual", "GreaterEqual", "LessEqual", "SelectV2"))
+_MIN_BUFFER_BYTES = 16384
+
+
+def _branch_index(index, n):
+    i = int(index)
+    return i if 0 <= i < n else n - 1
+
+
+class _Emitter:
+    def __init__(self, program, buffers=None):
+        self.program = program
+        self.ns = {"Tensor": Tensor, "GuardFailed": GuardFailed, "_guard": run_guard,
+                   "_holds": guard_holds, "_update": update_in_place,
+                   "_branch": _branch_index, "np": np}
+        self.defaults = []
+        self.var_names = {}
+        self.buffers = buffers or {}   # top-level slot -> buffer index
+
+    def const(self, prefix, i, value):
+        n = f"{prefix}{i}"
+        self.ns[n] = value
+        self.defaults.append(f"{n}={n}")
+        return n
+
+    def steps(self, steps, indent, top, lines, on_assign=None):
+        pad = "    " * indent
+        for k, step in enumerate(steps):
+            kind = step[0]
+            tag = f"{id(step):x}"
+            if kind == "op":
+                _, prim, ins, attrs, outs, _site = step
+                args = [f"r{s}" for s in ins]
+                fwd = prim.forward
+                target = ", ".join(f"r{s}" for s in outs) + ("," if len(outs) > 1 else "")
+                sym = _OPERATORS.get(fwd) if not attrs and len(args) == 2 else None
+                buf = self.buffers.get(outs[0]) if top and len(outs) == 1 else None
+                if prim.name == "MatMul" and len(args) == 2:
+                    a = args[0] + (".mT" if attrs.get("transpose_a") else "")
+                    b = args[1] + (".mT" if attrs.get("transpose_b") else "")
+                    if buf is not None:
+                        lines.append(f"{pad}{target} = np.matmul({a}, {b}, out=_B{buf})")
+                    else:
+                        lines.append(f"{pad}{target} = {a} @ {b}")
+                elif buf is not None and not attrs and fwd in _OUT_UFUNCS:
+                    lines.append(f"{pad}{target} = {_OUT_UFUNCS[fwd]}({args[0]}, {args[1]}, "
+                                 f"out=_B{buf})")
+                elif buf is not None and prim.name == "Relu":
+                    lines.append(f"{pad}{target} = np.maximum({args[0]}, 0, out=_B{buf})")
+                elif buf is not None and prim.name == "ReluGrad":
+                    lines.append(f"{pad}{target} = np.multiply({args[0]}, {args[1]} > 0, "
+                                 f"out=_B{buf})")
+                elif sym is not None:
+                    lines.append(f"{pad}{target} = {args[0]} {sym} {args[1]}")
+                elif not attrs and len(args) == 1 and fwd in _UNARY:
+                    lines.append(f"{pad}{target} = {_UNARY[fwd]}{args[0]}")
+                else:
+                    f = self.const("F", tag, fwd)
+                    for key, val in (attrs or {}).items():
+                        args.append(f"{key}={self.const('K', f'{tag}_{key}', val)}")
+                    lines.append(f"{pad}{target} = {f}({', '.join(args)})")
+            elif kind == "read":
+                lines.append(f"{pad}r{step[2]} = {self.var_names[id(step[1])]}._value")
+            elif kind == "assign":
+                _, var, how, s, _site = step
+                vn = self.var_names[id(var)]
+                if top and on_assign is not None:
+                    on_assign(k, lines)
+                if how == "assign":
+                    lines.append(f"{pad}{vn}._value = r{s}")
+                else:
+                    ufunc, pyop = UPDATES[how]
+                    u = self.const("U", tag, ufunc)
+                    p = self.const("P", tag, pyop)
+                    lines.append(f"{pad}_update({vn}, r{s}, {u}, {p})")
+            elif kind == "call":
+                _, fn, ins, outs, _site = step
+                c = self.const("C", tag, fn)
+                call = f"{c}({', '.join(f'Tensor(r{s})' for s in ins)})"
+                if outs:
+                    lines.append(f"{pad}_o = {call}")
+                    for j, s in enumerate(outs):
+                        lines.append(f"{pad}r{s} = _o[{j}]._value")
+                else:
+                    lines.append(f"{pad}{call}")
+            elif kind == "guard":
+                _, s, how, expected, _site = step
+                g = self.const("G", tag, expected)
+                lines.append(f"{pad}if not _holds({g}, _guard({how!r}, r{s})): "
+                             f"raise GuardFailed({k})")
+            elif kind == "switch":
+                _, ins, subs, outs, extra, _site = step
+                if extra == "bool":
+                    conds = [f"if not r{ins[0]}:", "else:"]
+                else:
+                    lines.append(f"{pad}_i = _branch(r{ins[0]}, {len(subs)})")
+                    conds = [f"{'if' if i == 0 else 'elif'} _i == {i}:" for i in range(len(subs))]
+                for cond_line, (sub_steps, _, sub_outs) in zip(conds, subs):
+                    lines.append(pad + cond_line)
+                    self.steps(sub_steps, indent + 1, False, lines)
+                    for o, so in zip(outs, sub_outs):
+                        lines.append(f"{pad}    r{o} = r{so}")
+                    if not sub_steps and not outs:
+                        lines.append(f"{pad}    pass")
+            elif kind == "dataset":
+                _, ins, subs, outs, extra, _site = step
+                dataset, k, brk = extra
+                (b_steps, b_in, b_out), = subs
+                d = self.const("D", tag, dataset)
+                loop = [f"_w{tag}_{j}" for j in range(len(ins))]
+                if loop:
+                    init = ", ".join(f"r{s}" for s in ins)
+                    lines.append(f"{pad}{', '.join(loop)}, = {init},")
+                lines.append(f"{pad}for _e{tag} in {d}._iter_values():")
+                lines.append(f"{pad}    {', '.join(f'r{s}' for s in b_in[:k])}, = _e{tag}")
+                for s, v in zip(b_in[k:], loop):
+                    lines.append(f"{pad}    r{s} = {v}")
+                self.steps(b_steps, indent + 1, False, lines)
+                if loop:
+                    lines.append(f"{pad}    {', '.join(loop)}, = "
+                                 f"{', '.join(f'r{s}' for s in b_out)},")
+                if brk is not None:
+                    lines.append(f"{pad}    if {loop[brk]}: break")
+                for o, v in zip(outs, loop):
+                    lines.append(f"{pad}r{o} = {v}")
+            else:  # while
+                _, ins, subs, outs, extra, _site = step
+                (c_steps, c_in, c_out), (b_steps, b_in, b_out) = subs
+                n = len(c_in)
+                loop = [f"_w{tag}_{j}" for j in range(n)]
+                if loop:
+                    init = ", ".join(f"r{s}" for s in ins[:n])
+                    lines.append(f"{pad}{', '.join(loop)}, = {init},")
+                limited = len(ins) > n
+                if limited:
+                    lines.append(f"{pad}_n{tag} = int(r{ins[n]}); _k{tag} = 0")
+                    lines.append(f"{pad}while _k{tag} < _n{tag}:")
+                else:
+                    lines.append(f"{pad}while True:")
+                for s, v in zip(c_in, loop):
+                    lines.append(f"{pad}    r{s} = {v}")
+                self.steps(c_steps, indent + 1, False, lines)
+                lines.append(f"{pad}    if not r{c_out[0]}: break")
+                for s, v in zip(b_in, loop):
+                    lines.append(f"{pad}    r{s} = {v}")
+                self.steps(b_steps, indent + 1, False, lines)
+                if loop:
+                    lines.append(f"{pad}    {', '.join(loop)}, = "
+                                 f"{', '.join(f'r{s}' for s in b_out)},")
+                if limited:
+                    lines.append(f"{pad}    _k{tag} += 1")
+                for o, v in zip(outs, loop):
+                    lines.append(f"{pad}r{o} = {v}")
+
+
+def compile_program(program, name="program", single_output=False, buffers=True):
+    """Python source and function for ``program``: ``fn(*flat_args) -> tuple of arrays``
+    (the array itself when ``single_output``).
+
+    Flat arguments are NumPy values for tensor arguments and Variables for variable ones.
+    With ``buffers`` (programs for fixed shapes only), large temporaries of matmuls and
+    element-wise arithmetic are written into per-thread buffers reused from call to call
+    (a fresh 128 KiB array costs page faults; see ``_plan_buffers``).
+    """
+    plan, specs = _plan_buffers(program) if buffers else ({}, [])
+    em = _Emitter(program, plan)
+    params = []
+    for s, value in program.consts.items():
+        em.const("r", s, value)
+    for i, (slot, var) in enumerate(zip(program.inputs, program.arg_vars)):
+        if var is not None:
+            em.var_names[id(var)] = f"a{i}"
+            params.append(f"a{i}")
+        else:
+            params.append(f"r{slot}")
+    for j, var in enumerate(program.variables):
+        if id(var) not in em.var_names:
+            em.var_names[id(var)] = em.const("v", j, var)
+
+    last_use = _last_uses(program)
+    outputs = set(program.outputs)
+    deleted = set()
+
+    def free_dead(k, lines):
+        # Free dead slots first, so an unshared array can be updated in place.
+        dead = [f"r{x}" for x in sorted(last_use) if last_use[x] < k
+                and x not in deleted and x not in outputs and x not in program.consts]
+        if dead:
+            lines.append("del " + ", ".join(dead))
+            deleted.update(int(d[1:]) for d in dead)
+
+    lines = []
+    if specs:
+        em.ns["_buffers"] = _thread_buffers(specs)
+        lines.append(", ".join(f"_B{i}" for i in range(len(specs))) + ", = _buffers()")
+    em.steps(program.steps, 0, True, lines, free_dead)
+    outs = ", ".join("None" if s is None else f"r{s}" for s in program.outputs)
+    if single_output:
+        lines.append(f"return {outs}")
+    else:
+        lines.append(f"return ({outs}{',' if len(program.outputs) == 1 else ''})")
+
+    written = []
+    for var in program.writes:
+        n = em.var_names[id(var)]
+        if n not in written:
+            written.append(n)
+    body = lines
+    if program.n_guards and written:
+        # Restore what the program wrote when a guard fails after a write.
+        saves = [f"_s{j} = {n}._value" for j, n in enumerate(written)]
+        restore = [f"{n}._value = _s{j}" for j, n in enumerate(written)]
+        body = (saves + ["try:"] + ["    " + ln for ln in lines]
+                + ["except GuardFailed:"] + ["    " + ln for ln in restore] + ["    raise"])
+    sig = ", ".join(params)
+    if em.defaults:
+        sig += (", *, " if params else "*, ") + ", ".join(em.defaults)
+    src = f"def {name}({sig}):\n" + "".join(f"    {ln}\n" for ln in body)
+    code = compile(src, f"<tf.function {name}>", "exec")
+    exec(code, em.ns)  # noqa: S102 - our own generated source
+    return src, em.ns[name]
+
+
+def _thread_buffers(specs):
+    """``get()`` -> this thread's buffers for ``specs`` (made on a thread's first call):
+    replicas of a strategy may run one program in several threads at once."""
+    local = threading.local()
+
+    def get():
+        try:
+            return local.buffers
+        except AttributeError:
+            local.buffers = tuple(np.empty(shape, dtype) for shape, dtype in specs)
+            return local.buffers
+    return get
+
+
+def _plan_buffers(program):
+    """``(slot -> buffer index, [(shape, dtype)])``: which top-level temporaries may live in
+    reused buffers. A temporary qualifies when a primitive writes it with ``out=`` (matmul,
+    add/sub/mul/div, relu), it is at least 16 KiB of floats, and neither it nor anything
+    that may alias it (the outputs of non-``_FRESH`` primitives it feeds) leaves the
+    program: an output, a value assigned to a variable, an argument of a Python call, a use
+    inside a branch or loop. A buffer is free again after the last use of every alias."""
+    steps = program.steps
+    meta = program.meta
+    escapes = set(s for s in program.outputs if s is not None)
+    alias_of = {}            # slot -> root slots whose buffer it may alias
+    last = {}
+    for k, step in enumerate(steps):
+        kind = step[0]
+        used = _uses(step)
+        for s in used:
+            last[s] = k
+        if kind == "assign" and step[2] == "assign":
+            escapes.add(step[3])   # the variable keeps the array (assign_add/sub consume it)
+        elif kind == "call" or kind in ("switch", "while", "dataset"):
+            escapes.update(used)
+        elif kind == "op" and step[1].name not in _FRESH:
+            roots = set()
+            for s in step[2]:
+                roots |= alias_of.get(s, {s})
+            for o in step[4]:
+                alias_of[o] = roots
+    # a root escapes when any alias of it does; it is busy until the last alias use
+    root_last = {}
+    bad = set()
+    for s, k in last.items():
+        for r in alias_of.get(s, {s}):
+            root_last[r] = max(root_last.get(r, -1), k)
+    for s in escapes:
+        bad |= alias_of.get(s, {s})
+    plan, specs, free = {}, [], {}
+    releases = {}
+    for k, step in enumerate(steps):
+        for b, spec in releases.pop(k, ()):
+            free.setdefault(spec, []).append(b)
+        if step[0] != "op" or len(step[4]) != 1:
+            continue
+        prim, attrs, out = step[1], step[3], step[4][0]
+        writable = (prim.name in ("MatMul", "Relu", "ReluGrad")
+                    or (not attrs and prim.forward in _OUT_UFUNCS))
+        if not writable or out in bad or out not in meta or out not in root_last:
+            continue
+        shape, dtype = meta[out]
+        if dtype.kind != "f" or np.prod(shape) * dtype.itemsize < _MIN_BUFFER_BYTES:
+            continue
+        spec = (tuple(shape), dtype)
+        pool = free.get(spec)
+        b = None
+        if prim.name != "MatMul":
+            # element-wise: write over an input that dies here (same cache lines)
+            for s in step[2]:
+                if (s in plan and root_last.get(s) == k and s not in alias_of
+                        and specs[plan[s]] == spec and (plan[s], spec) in releases.get(k + 1,
+                                                                                   ())):
+                    b = plan[s]
+                    releases[k + 1].remove((b, spec))
+                    break
+        if b is not None:
+            pass
+        elif pool:
+            b = pool.pop()
+        else:
+            b = len(specs)
+            specs.append(spec)
+        plan[out] = b
+        # free once every alias has had its last use (from the next step on)
+        releases.setdefault(root_last[out] + 1, []).append((b, spec))
+    return plan, specs
+
+
+def _uses(step):
+    kind = step[0]
+    if kind in ("op", "call"):
+        return step[2]
+    if kind == "assign":
+        return (step[3],)
+    if kind == "guard":
+        return (step[1],)
+    if kind in ("switch", "while", "dataset"):
+        used = list(step[1])
+        for sub in step[2]:
+            for inner in walk(sub[0]):
+                used.extend(_uses(inner))
+            used.extend(sub[2])
+        return used
+    return ()
+
+
+def _defs(step):
+    kind = step[0]
+    if kind == "read":
+        return (step[2],)
+    if kind == "op":
+        return step[4]
+    if kind == "call":
+        return step[3]
+    if kind in ("switch", "while", "dataset"):
+        return step[3]
+    return ()
+
+
+def _last_uses(program):
+    """Top-level slot -> index of the last top-level step that uses it (or defines it, when
+    nothing does); uses inside branches and loops count at their step."""
+    last = {}
+    for k, step in enumerate(program.steps):
+        for s in _defs(step):
+            last.setdefault(s, k)
+        for s in _uses(step):
+            last[s] = k
+    return last

@@ -1,0 +1,387 @@
+"""A traced program: the steps of one trace, its inputs, outputs and constants, and two ways to
+run it: compiled (``codegen.py``, NumPy values only) and through dispatch (Tensors, so outer
+tapes and forward accumulators record every op; also the path that reports errors).
+"""
+import functools
+import operator
+
+from .._core import dispatch
+from .._core.backend import np
+from .._core.tensor import Tensor
+from .._core.variable import update_in_place
+
+__all__ = ["Program", "GuardFailed", "run_guard"]
+
+
+class GuardFailed(Exception):
+    """A replay met a Python value that differs from the trace's (it re-specializes)."""
+
+    def __init__(self, index, site=None, how=None, expected=None, got=None):
+        super().__init__(index)
+        self.index = index
+        self.site = site
+        self.how = how
+        self.expected = expected
+        self.got = got
+
+
+_CONVERT = {"bool": bool, "float": float, "int": int, "index": int, "value": lambda v: v}
+
+
+def run_guard(how, value):
+    return _CONVERT[how](value)
+
+
+def guard_holds(expected, got):
+    if isinstance(expected, (np.ndarray, np.generic)):
+        return (np.shape(expected) == np.shape(got) and
+                np.array_equal(expected, got, equal_nan=expected.dtype.kind in "fc"))
+    if expected != expected and got != got:   # NaN == NaN, as TensorFlow's trace keys
+        return True
+    return expected == got and type(expected) is type(got)
+
+
+UPDATES = {"assign_add": (np.add, operator.add), "assign_sub": (np.subtract, operator.sub)}
+
+
+class Program:
+    """The recorded steps of one trace.
+
+    Attributes:
+        steps: the step tuples (see ``tracer.py``).
+        inputs: per flat argument, its slot (tensors) or ``None`` (variables, read by steps).
+        arg_vars: per flat argument, the Variable it was at trace time (or None).
+        outputs: the output slots, in the order of the flattened output structure.
+        consts: slot -> NumPy value.
+        n_slots: number of slots.
+    """
+
+    def __init__(self, tracer, inputs, arg_vars, outputs):
+        self.steps = list(tracer.steps)
+        self.inputs = inputs
+        self.arg_vars = arg_vars
+        self.outputs = outputs
+        self.consts = dict(tracer.consts)
+        self.n_slots = tracer.n
+        self.orphans = list(tracer.orphans)
+        self.grad_consts = set(tracer.grad_consts)
+        self.meta = dict(tracer.meta)
+        self.n_folded = self._fold_constants()
+        self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
+        self.variables = list(tracer.variables.values())
+        self.compiled = None
+        self.source = None
+        # a variable argument is read through the argument at replay, not the traced object
+        self.var_arg_index = {id(v): i for i, v in enumerate(arg_vars) if v is not None}
+        self.writes = [s[1] for s in walk(self.steps) if s[0] == "assign"]
+
+    def _fold_constants(self):
+        """Evaluate now the top-level steps of pure primitives whose inputs are all
+        constants (a mean's ``1/n`` broadcast and reshaped, say): they become constants."""
+        kept, n = [], 0
+        outputs = set(self.outputs)
+        for step in self.steps:
+            if (step[0] == "op" and step[2] and all(s in self.consts for s in step[2])
+                    and not _stateful(step[1]) and not (set(step[4]) & outputs)):
+                _, prim, ins, attrs, outs, _site = step
+                try:
+                    args = [self.consts[s] for s in ins]
+                    out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+                except Exception:  # noqa: BLE001 - left to fail at run time, as recorded
+                    kept.append(step)
+                    continue
+                values = (out,) if len(outs) == 1 else out
+                for s, v in zip(outs, values):
+                    self.consts[s] = v
+                n += 1
+                continue
+            kept.append(step)
+        self.steps = kept
+        return n
+
+    def shape_generic(self, sizes):
+        """True when no step attribute and no constant holds one of ``sizes`` (the concrete
+        sizes of dimensions a relaxed trace leaves unknown), so the same steps compute any
+        other size: element-wise ops, matmul, reductions over given axes... A reshape to the
+        traced batch size, a mean's element count or a constant of that shape are not."""
+        sizes = {d for d in sizes if d > 1}
+        if not sizes:
+            return True
+        for step in self.steps:
+            if step[0] == "op" and step[3] and _holds_size(step[3].values(), sizes):
+                return False
+            if step[0] == "call":
+                return False
+        for s, v in self.consts.items():
+            a = np.asarray(v)
+            if any(d in sizes for d in a.shape):
+                return False
+            # Integers (shapes, counts) anywhere; floats only where a gradient computation
+            # made them (a mean's 1/n), not the user's own literals (``x * 2.0``).
+            kinds = "iuf" if s in self.grad_consts else "iu"
+            if a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel()):
+                return False
+        return True
+
+    def op_types(self):
+        """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
+        return _op_types(self.steps)
+
+    # ------------------------------------------------------------------ through dispatch
+    def interpret(self, leaves):
+        """Run the steps as tapeflow ops on Tensors: outer tapes, accumulators and an outer
+        tracer see every op; errors are the eager ones. ``leaves`` are the flat arguments
+        (Tensors and Variables). Returns the output Tensors."""
+        env = {}
+        for s, v in self.consts.items():
+            env[s] = Tensor(v)
+        for slot, leaf in zip(self.inputs, leaves):
+            if slot is not None:
+                env[slot] = leaf
+        for var in self.variables:
+            # TensorFlow marks every captured variable accessed on each call.
+            self._var(var, leaves)._read()
+        saved = [(v, v._value) for v in {id(v): v for v in self.writes}.values()] \
+            if self.n_guards else ()
+        try:
+            self._steps(self.steps, env, leaves)
+        except GuardFailed:
+            for v, value in saved:
+                v._value = value
+            raise
+        return [None if s is None else env[s] for s in self.outputs]
+
+    def _steps(self, steps, env, leaves):
+        apply = dispatch.apply
+        for k, step in enumerate(steps):
+            kind = step[0]
+            if kind == "op":
+                _, prim, ins, attrs, outs, site = step
+                try:
+                    out = apply(prim, [env[s] for s in ins], attrs)
+                except Exception as exc:
+                    _add_site(exc, site)
+                    raise
+                if len(outs) == 1:
+                    env[outs[0]] = out
+                else:
+                    for s, o in zip(outs, out):
+                        env[s] = o
+            elif kind == "read":
+                env[step[2]] = self._var(step[1], leaves)._read()
+            elif kind == "assign":
+                _, var, how, s, site = step
+                getattr(self._var(var, leaves), how)(env[s])
+            elif kind == "call":
+                _, fn, ins, outs, site = step
+                res = fn(*[env[s] for s in ins])
+                for s, o in zip(outs, res or ()):
+                    env[s] = o
+            elif kind == "guard":
+                _, s, how, expected, site = step
+                got = run_guard(how, env[s]._value)
+                if not guard_holds(expected, got):
+                    raise GuardFailed(k, site, how, expected, got)
+            else:
+                self._structured(step, env, leaves)
+
+    def _structured(self, step, env, leaves):
+        # Through the public control-flow ops, so an outer tracer records a structured step
+        # again and an outer tape records the ops of the path taken.
+        from ..ops import control_flow_ops as cf
+        kind, ins, subs, outs, extra, _site = step
+
+        def run_sub(sub, args):
+            steps, in_slots, out_slots = sub
+            for s, a in zip(in_slots, args):
+                env[s] = a
+            self._steps(steps, env, leaves)
+            return [env[s] for s in out_slots]
+
+        if kind == "dataset":
+            dataset, k, brk = extra
+            cur = [env[s] for s in ins]
+            for element in dataset._iter_values():
+                cur = run_sub(subs[0], [Tensor(v) for v in element] + cur)
+                if brk is not None and bool(cur[brk]._value):
+                    break
+            for s, o in zip(outs, cur):
+                env[s] = o
+            return
+        if kind == "switch":
+            fns = [functools.partial(run_sub, sub, ()) for sub in subs]
+            if extra == "bool":
+                result = cf.cond(env[ins[0]], fns[1], fns[0])
+            else:
+                result = cf.switch_case(env[ins[0]], fns)
+        else:
+            n = len(subs[0][1])
+            init = [env[s] for s in ins[:n]]
+            max_iter = env[ins[n]] if len(ins) > n else None
+            result = cf.while_loop(lambda *xs: run_sub(subs[0], xs)[0],
+                                   lambda *xs: run_sub(subs[1], xs), init,
+                                   maximum_iterations=max_iter)
+        for s, o in zip(outs, result):
+            env[s] = o
+
+    def _var(self, var, leaves):
+        i = self.var_arg_index.get(id(var))
+        return var if i is None else leaves[i]
+
+
+def walk(steps):
+    """Every step, those of branches and loop bodies included."""
+    for step in steps:
+        yield step
+        if step[0] in ("switch", "while", "dataset"):
+            for sub in step[2]:
+                yield from walk(sub[0])
+
+
+def _op_types(steps):
+    names = []
+    for s in steps:
+        if s[0] == "op":
+            names.append(s[1].name)
+        elif s[0] == "read":
+            names.append("ReadVariableOp")
+        elif s[0] == "assign":
+            names.append({"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+                          "assign_sub": "AssignSubVariableOp"}[s[2]])
+        elif s[0] == "call":
+            names.append(getattr(s[1], "op_type", "PyFunc"))
+        elif s[0] == "switch":
+            names.append("StatelessIf" if s[4] == "bool" else "StatelessCase")
+        elif s[0] == "while":
+            names.append("StatelessWhile")
+        elif s[0] == "dataset":
+            names.append("ReduceDataset")
+    return names
+
+
+def eval_steps(steps, env, tracer=None):
+    """Run steps on raw NumPy values (a loop's later iterations while tracing): no Tensor,
+    no recording. Variable writes are noted with ``tracer`` so a rolled-back trace undoes
+    them."""
+    for step in steps:
+        kind = step[0]
+        if kind == "op":
+            _, prim, ins, attrs, outs, _site = step
+            args = [env[s] for s in ins]
+            out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+            if len(outs) == 1:
+                env[outs[0]] = out
+            else:
+                for s, o in zip(outs, out):
+                    env[s] = o
+        elif kind == "read":
+            env[step[2]] = step[1]._value
+        elif kind == "assign":
+            _, var, how, s, _site = step
+            if tracer is not None:
+                for tr in tracer.chain():
+                    tr.note_write(var)
+            if how == "assign":
+                var._value = env[s]
+            else:
+                ufunc, pyop = UPDATES[how]
+                var._value = pyop(var._value, env[s])
+        elif kind == "call":
+            _, fn, ins, outs, _site = step
+            res = fn(*[Tensor(env[s]) for s in ins])
+            for s, o in zip(outs, res or ()):
+                env[s] = o._value
+        elif kind == "guard":
+            _, s, how, expected, site = step
+            got = run_guard(how, env[s])
+            if not guard_holds(expected, got):
+                raise GuardFailed(0, site, how, expected, got)
+        elif kind == "switch":
+            _, ins, subs, outs, extra, _site = step
+            i = int(bool(env[ins[0]])) if extra == "bool" else _branch(env[ins[0]], len(subs))
+            sub_steps, _, sub_outs = subs[i]
+            eval_steps(sub_steps, env, tracer)
+            for s, o in zip(outs, sub_outs):
+                env[s] = env[o]
+        elif kind == "dataset":
+            _, ins, subs, outs, extra, _site = step
+            dataset, k, brk = extra
+            (b_steps, b_in, b_out), = subs
+            cur = [env[s] for s in ins]
+            for element in dataset._iter_values():
+                for s, v in zip(b_in, list(element) + cur):
+                    env[s] = v
+                eval_steps(b_steps, env, tracer)
+                cur = [env[s] for s in b_out]
+                if brk is not None and bool(cur[brk]):
+                    break
+            for s, v in zip(outs, cur):
+                env[s] = v
+        else:
+            _, ins, subs, outs, extra, _site = step
+            (c_steps, c_in, c_out), (b_steps, b_in, b_out) = subs
+            n = len(c_in)
+            cur = [env[s] for s in ins[:n]]
+            limit = int(env[ins[n]]) if len(ins) > n else None
+            i = 0
+            while limit is None or i < limit:
+                for s, v in zip(c_in, cur):
+                    env[s] = v
+                eval_steps(c_steps, env, tracer)
+                if not bool(env[c_out[0]]):
+                    break
+                for s, v in zip(b_in, cur):
+                    env[s] = v
+                eval_steps(b_steps, env, tracer)
+                cur = [env[s] for s in b_out]
+                i += 1
+            for s, v in zip(outs, cur):
+                env[s] = v
+
+
+def _branch(index, n):
+    i = int(index)
+    return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
+
+
+_STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")
+
+
+def _stateful(prim):
+    """Primitives that must run at every replay (they draw random numbers)."""
+    return any(w in prim.name for w in _STATEFUL_WORDS)
+
+
+def _holds_size(values, sizes):
+    for v in values:
+        if isinstance(v, (bool, np.bool_)):
+            continue
+        if isinstance(v, (int, np.integer)):
+            if int(v) in sizes:
+                return True
+        elif isinstance(v, (tuple, list)):
+            if _holds_size(v, sizes):
+                return True
+        elif isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size <= 16:
+            if any(int(x) in sizes for x in v.ravel()):
+                return True
+    return False
+
+
+def _add_site(exc, site):
+    if site is None or not exc.args or not isinstance(exc.args[0], str):
+        return
+    filename, lineno, name = site
+    note = f"\n  (in tf.function, traced at {filename}:{lineno}, in {name})"
+    if note not in exc.args[0]:
+        exc.args = (exc.args[0] + note,) + exc.args[1:]
+        if hasattr(exc, "message"):
+            try:
+                exc.message = exc.args[0]
+            except AttributeError:
+                pass
+
+
+def update(var, array, how):
+    ufunc, pyop = UPDATES[how]
+    update_in_place(var, array, ufunc, pyop)

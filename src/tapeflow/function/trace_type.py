@@ -1,0 +1,245 @@
+"""Trace keys as TensorFlow 2.21 computes them (``core/function/trace_type``), and TensorSpec.
+
+- a Tensor or NumPy array: its shape and dtype (``TensorSpec``);
+- a Variable: shape, dtype, trainable and its aliasing position in the call
+  (``VariableSpec``), so another variable of the same spec reuses the trace;
+- lists, tuples, namedtuples, dicts and dataclasses: structurally;
+- hashable Python values by value (``1 == 1.0 == True``; NaN equals NaN);
+- any other object by its own ``==``/hash (identity by default), held weakly.
+"""
+import math
+import weakref
+
+from .._core import dtypes as _dt
+from .._core.backend import np
+from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
+
+__all__ = ["TensorSpec", "make_key", "generalize", "is_subtype", "NAN"]
+
+
+class _NaN:
+    """NaN as a key: equal to itself (TensorFlow's ``NanMarker``)."""
+
+    def __eq__(self, other):
+        return isinstance(other, _NaN)
+
+    def __hash__(self):
+        return 0x7FF8
+
+    def __repr__(self):
+        return "nan"
+
+
+NAN = _NaN()
+
+
+class TensorSpec:
+    """The type of a tensor argument: shape (``None`` dims allowed), dtype, name
+    (``tf.TensorSpec``).
+
+    Args:
+        shape: a TensorShape, list or tuple (``None`` for unknown dims), or None (any rank).
+        dtype: a DType or its name (default ``tf.float32``).
+        name: an optional name.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.TensorSpec([None, 3], tf.float32)
+        TensorSpec(shape=(None, 3), dtype=tf.float32, name=None)
+    """
+
+    __slots__ = ("_shape", "_dtype", "_name")
+
+    def __init__(self, shape, dtype=_dt.float32, name=None):
+        self._shape = TensorShape(shape)
+        self._dtype = _dt.as_dtype(dtype)
+        self._name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """True when ``spec_or_value`` (a TensorSpec or tensor) has this dtype and a shape
+        compatible with this one."""
+        other = spec_or_value
+        if not isinstance(other, TensorSpec):
+            if not isinstance(other, _TensorLike):
+                other = convert_to_tensor(other)
+            other = TensorSpec(other.shape, other.dtype)
+        return other._dtype == self._dtype and self._shape.is_compatible_with(other._shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self._shape == other._shape
+                and self._dtype == other._dtype and self._name == other._name)
+
+    def __hash__(self):
+        return hash((self._shape, self._dtype.name, self._name))
+
+    def __repr__(self):
+        name = "None" if self._name is None else repr(self._name)
+        return f"TensorSpec(shape={self._shape}, dtype=tf.{self._dtype.name}, name={name})"
+
+
+class _Weak:
+    """An object in a key: its own equality, held weakly (TF's ``Weakref`` trace type)."""
+
+    __slots__ = ("ref", "hash")
+
+    def __init__(self, obj):
+        self.ref = weakref.ref(obj)
+        self.hash = hash(obj)
+
+    def __eq__(self, other):
+        if not isinstance(other, _Weak):
+            return False
+        a, b = self.ref(), other.ref()
+        return a is not None and b is not None and (a is b or a == b)
+
+    def __hash__(self):
+        return self.hash
+
+
+_LITERALS = (int, float, bool, str, bytes, complex, type(None), np.generic)
+
+
+def _variable_type():
+    from .._core.variable import Variable
+    return Variable
+
+
+def make_key(args, kwargs):
+    """``(key, leaves)``: the trace key of a call and its flat runtime inputs (Tensors and
+    Variables, NumPy arrays converted to Tensors), in the order the key visits them.
+
+    Raises:
+        TypeError: for an unhashable argument that cannot be held weakly (as TensorFlow).
+    """
+    leaves = []
+    aliases = {}
+    key = tuple([_key(a, leaves, aliases) for a in args])
+    if kwargs:
+        key = (key, tuple([(k, _key(kwargs[k], leaves, aliases)) for k in sorted(kwargs)]))
+    return key, leaves
+
+
+def _key(x, leaves, aliases):
+    t = type(x)
+    if t is Tensor:
+        leaves.append(x)
+        v = x._value
+        return (v.shape, v.dtype)
+    if isinstance(x, _TensorLike):
+        if hasattr(x, "_read"):    # a Variable (VariableSpec): aliasing is part of the type
+            leaves.append(x)
+            alias = aliases.setdefault(id(x), len(aliases))
+            v = x._value
+            return ("Variable", v.shape, v.dtype, x.trainable, alias)
+        leaves.append(x)
+        return (x._value.shape, x._value.dtype)
+    if t is np.ndarray:
+        tensor = convert_to_tensor(x)
+        leaves.append(tensor)
+        return (x.shape, tensor._value.dtype)
+    if t is float and math.isnan(x):
+        return NAN
+    if isinstance(x, _LITERALS):
+        return x
+    if t is list or t is tuple:
+        return (t, tuple([_key(e, leaves, aliases) for e in x]))
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return (t, tuple([_key(e, leaves, aliases) for e in x]))
+    if isinstance(x, dict):
+        return (t, tuple([(k, _key(x[k], leaves, aliases)) for k in sorted(x)]))
+    fields = getattr(t, "__dataclass_fields__", None)
+    if fields is not None:
+        return (t, tuple([(f, _key(getattr(x, f), leaves, aliases)) for f in fields]))
+    if hasattr(x, "__tf_tracing_type__"):
+        return ("TraceType", x.__tf_tracing_type__(None))
+    try:
+        return _Weak(x)
+    except TypeError:
+        pass
+    try:
+        hash(x)
+    except TypeError:
+        raise TypeError(f"Could not generate a generic TraceType for {x!r}. Please verify "
+                        f"that it is immutable/hashable. Otheriwse, consider implementing the "
+                        f"Tracing Protocol for it.") from None
+    return x
+
+
+def _is_tensor_key(k):
+    return (type(k) is tuple and len(k) == 2 and (type(k[0]) is tuple or k[0] is None)
+            and isinstance(k[1], np.dtype))
+
+
+def ranks(key):
+    """The ranks of a key's tensors, in order (None for an unknown rank)."""
+    if _is_tensor_key(key):
+        return (None if key[0] is None else len(key[0]),)
+    if type(key) is tuple:
+        return sum((ranks(k) for k in key), ())
+    return ()
+
+
+def generalize(a, b):
+    """The most specific key both ``a`` and ``b`` are subtypes of (TensorFlow's
+    ``reduce_retracing``: differing dims become ``None``, differing ranks an unknown shape),
+    or None when they differ in anything else."""
+    if _is_tensor_key(a) and _is_tensor_key(b):
+        if a[1] != b[1]:
+            return None
+        sa, sb = a[0], b[0]
+        if sa is None or sb is None or len(sa) != len(sb):
+            return (None, a[1])
+        return (tuple(x if x == y else None for x, y in zip(sa, sb)), a[1])
+    if type(a) is tuple and type(b) is tuple:
+        if len(a) != len(b):
+            return None
+        out = []
+        for x, y in zip(a, b):
+            g = generalize(x, y)
+            if g is None and not (x is None and y is None):
+                return None
+            out.append(g)
+        return tuple(out)
+    if type(a) is type(b) and a == b:
+        return a
+    return None
+
+
+def is_subtype(key, general):
+    """True when ``key`` (a concrete call) fits ``general`` (a possibly relaxed key)."""
+    if _is_tensor_key(key) and _is_tensor_key(general):
+        if key[1] != general[1]:
+            return False
+        gs = general[0]
+        if gs is None:
+            return True
+        ks = key[0]
+        return len(ks) == len(gs) and all(g is None or g == k for k, g in zip(ks, gs))
+    if type(key) is tuple and type(general) is tuple:
+        return len(key) == len(general) and all(is_subtype(k, g) for k, g in zip(key, general))
+    return type(key) is type(general) and key == general if key is not None else general is None
+
+
+def specificity(key):
+    """How many known dims a key has (the most specific matching trace wins)."""
+    if _is_tensor_key(key):
+        return -1 if key[0] is None else sum(d is not None for d in key[0])
+    if type(key) is tuple:
+        return sum(specificity(k) for k in key)
+    return 0

@@ -1,0 +1,496 @@
+"""The tracer: runs a ``tf.function``'s Python body once with real values and records what it
+did as a flat program.
+
+Every primitive reaches ``dispatch.record`` while a tracer is pushed (the tracer counts as an
+active tape), variable reads, writes and creations reach it from ``Variable``, and a Python
+read of a tensor's value (``bool(t)``, ``float(t)``) reaches it from ``Tensor``. Tensors are
+known by their never-reused integer ids, so the tracer holds no tensor; it maps ids to the
+numbered *slots* of the program:
+
+- a tensor produced by a recorded step has that step's slot;
+- a variable read has a slot per (variable, value array): a value read before an ``assign``
+  keeps its own slot, as it keeps its old value eagerly;
+- any other tensor is a constant of the program: captured by value when it existed before
+  the trace (TensorFlow's semantics), an *orphan* when the trace made it outside the op
+  layer (listed by the trace report; replaying it would freeze its value).
+
+Steps are tuples (see ``program.py``):
+``("op", prim, ins, attrs, outs, site)``, ``("read", var, out)``,
+``("assign", var, kind, in_slot, site)``, ``("call", fn, ins, outs, site)`` and
+``("guard", slot, how, value, site)``.
+"""
+import os
+import sys
+import weakref
+
+from .._core import dispatch
+from .._core.backend import np as _np
+from .._core.tensor import Tensor, _next_id
+
+_ndarray = _np.ndarray
+
+__all__ = ["Tracer", "TracingError", "user_site", "SINGLETON_TEXT", "NON_FIRST_TEXT"]
+
+SINGLETON_TEXT = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+NON_FIRST_TEXT = "Creating variables on a non-first call to a function decorated with tf.function."
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class TracingError(Exception):
+    """An internal signal: the trace cannot become a program (it is run eagerly instead)."""
+
+
+_GRADIENT_FILES = tuple(os.path.join(_PACKAGE, "_core", f) for f in (
+    "backprop.py", "jacobians.py", "forwardprop.py", "custom_gradient.py"))
+
+
+def in_gradient(skip=2):
+    """True when the caller runs inside a gradient computation (between the user's frame and
+    here there is a reverse or forward sweep of the engine)."""
+    f = sys._getframe(skip)
+    while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
+        if f.f_code.co_filename.startswith(_GRADIENT_FILES):
+            return True
+        f = f.f_back
+    return False
+
+
+def user_site(skip=2):
+    """``(filename, lineno, line)`` of the innermost frame outside tapeflow, or None."""
+    f = sys._getframe(skip)
+    while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
+        f = f.f_back
+    if f is None:
+        return None
+    return (f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+
+
+class Tracer:
+    """Records one run of a Python function as program steps (see the module docstring).
+
+    Args:
+        allow_creation: ``True`` on a first call (variables may be created: TensorFlow lifts
+            them), else ``False`` (creating one raises TF's ``ValueError``) or ``None``
+            (a re-specialization: creating one also raises).
+        non_first_text: the text of that ``ValueError``.
+    """
+
+    def __init__(self, allow_creation=False, error_text=SINGLETON_TEXT):
+        self.parent = None
+        self.allow_creation = allow_creation
+        self.error_text = error_text
+        self.start_id = _next_id()
+        self.steps = []
+        self.n = 0
+        self.slots = {}            # tensor id -> slot
+        self.var_reads = {}        # (variable id, id(value array)) -> slot
+        self.var_ids = set()
+        self.variables = {}        # variable id -> Variable (captured or argument)
+        self.consts = {}           # slot -> value
+        self.orphans = []          # (slot, site) for constants the trace itself made
+        self.grad_consts = set()   # slots of constants made by a gradient computation
+        self.keep = []             # keeps arrays alive so their ids stay unique
+        self.new_variables = []    # variables created while tracing
+        self.snapshots = {}        # variable id -> (variable, value before the first write)
+        self.effects = []          # tf.print output of this run, flushed on commit
+        self.n_guards = 0
+        self.suspended = 0         # > 0 inside an opaque call: its ops are not steps
+        self.lifted = 0            # > 0 inside tf.init_scope: as if outside the function
+        self.known = {}            # slot -> weakref to its Tensor, or its array (reads)
+        self.dry = []              # stack of {variable id: (variable, value)} of dry runs
+        self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
+        self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
+        self.meta = {}             # op output slot -> (shape, dtype) seen while tracing
+        self._name_counts = {}
+        self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
+
+    # ------------------------------------------------------------------ slots
+    def new_slot(self):
+        s = self.n
+        self.n += 1
+        return s
+
+    def input(self, t, name=None):
+        """A fresh input slot for argument tensor ``t``."""
+        s = self.new_slot()
+        self.slots[t._id] = s
+        self.known[s] = weakref.ref(t)
+        if name is not None:
+            self.names[s] = name
+        return s
+
+    def value_of(self, s):
+        """The value slot ``s`` holds in this trace (a loop's body reads the enclosing
+        program's slots while the trace runs its later iterations)."""
+        if s in self.consts:
+            return self.consts[s]
+        k = self.known.get(s)
+        if isinstance(k, weakref.ref):
+            t = k()
+            if t is not None:
+                return t._value
+        elif k is not None:
+            return k
+        raise RuntimeError(f"tf.function: the value of slot {s} is no longer available")
+
+    def symbolic_text(self, t, is_repr):
+        """How TensorFlow prints ``t`` while tracing (``Tensor("x:0", shape=(2,), ...)``),
+        or None for a tensor this trace does not know."""
+        s = self.slots.get(t._id)
+        if s is None or s in self.consts:
+            return None
+        name = self.names.get(s)
+        if name is None:
+            return None
+        shape = self.relaxed_shapes.get(t._id) or t.shape
+        if is_repr:
+            return f"<tf.Tensor '{name}:0' shape={shape} dtype={t.dtype.name}>"
+        return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
+
+    def _op_name(self, prim):
+        return self._op_name_text(_OP_NAMES.get(prim.name, prim.name))
+
+    def _op_name_text(self, base):
+        key = self.scope + base
+        n = self._name_counts.get(key, 0)
+        self._name_counts[key] = n + 1
+        return key if n == 0 else f"{key}_{n}"
+
+    def new_scope(self, base):
+        """A fresh name scope (``while``, ``while_1``, ...) under the current one."""
+        key = self.scope + base + "/"
+        n = self._name_counts.get(key, 0)
+        self._name_counts[key] = n + 1
+        return key if n == 0 else f"{self.scope}{base}_{n}/"
+
+    def const(self, value, orphan_site=None):
+        s = self.new_slot()
+        self.consts[s] = value
+        if orphan_site is not None:
+            self.orphans.append((s, orphan_site))
+        return s
+
+    def slot_of(self, t):
+        """The slot holding tensor (or variable) ``t`` at this point of the trace."""
+        tid = t._id
+        if type(t) is not Tensor:
+            if hasattr(t, "_read"):
+                return self._read_slot(t)
+        elif tid in self.var_ids:
+            s = self.var_reads.get((tid, id(t._value)))
+            if s is not None:
+                return s
+            return self.const(t._value)   # a read made before the trace: a value
+        s = self.slots.get(tid)
+        if s is not None:
+            return s
+        orphan = user_site(2) if tid > self.start_id else None
+        s = self.const(t._value, orphan)
+        if orphan is not None and in_gradient(2):
+            self.grad_consts.add(s)
+        self.slots[tid] = s
+        return s
+
+    def _read_slot(self, var):
+        value = var._value
+        key = (var._id, id(value))
+        s = self.var_reads.get(key)
+        if s is None:
+            vid = var._id
+            self.var_ids.add(vid)
+            self.variables[vid] = var
+            self.keep.append(value)
+            s = self.var_reads[key] = self.new_slot()
+            self.known[s] = value
+            self.steps.append(("read", var, s))
+        return s
+
+    # ------------------------------------------------------------------ hooks
+    def op(self, prim, inputs, out, attrs):
+        if self.parent is not None:
+            self.parent.op(prim, inputs, out, attrs)
+        if self.suspended:
+            return
+        ins = tuple([self.slot_of(t) for t in inputs])
+        if prim.n_outputs == 1:
+            outs = (self.new_slot(),)
+            self.slots[out._id] = outs[0]
+            self.known[outs[0]] = weakref.ref(out)
+            self.names[outs[0]] = self._op_name(prim)
+            v = out._value
+            if type(v) is _ndarray:
+                self.meta[outs[0]] = (v.shape, v.dtype)
+        else:
+            outs = tuple([self.new_slot() for _ in out])
+            for o, s in zip(out, outs):
+                self.slots[o._id] = s
+                self.known[s] = weakref.ref(o)
+        self.steps.append(("op", prim, ins, attrs, outs, user_site(2)))
+
+    def read(self, var):
+        if self.parent is not None:
+            self.parent.read(var)
+        if not self.suspended:
+            self._read_slot(var)
+
+    def assign(self, var, kind, value, array):
+        if self.parent is not None:
+            self.parent.assign(var, kind, value, array)
+        if self.lifted:
+            return   # tf.init_scope: initialization outside the function, never undone
+        vid = var._id
+        if vid not in self.snapshots:
+            self.snapshots[vid] = (var, var._value)
+        for undo in self.dry:
+            if vid not in undo:
+                undo[vid] = (var, var._value)
+        if self.suspended:
+            return
+        self.var_ids.add(vid)
+        self.variables[vid] = var
+        if hasattr(value, "_value") and hasattr(value, "_id"):
+            s = self.slot_of(value)
+        else:
+            s = self.const(array)
+        self.steps.append(("assign", var, kind, s, user_site(2)))
+
+    def note_write(self, var):
+        """A write made outside ``Variable.assign*`` while tracing (a loop's later iterations
+        run as raw values): kept for rollback like any other."""
+        vid = var._id
+        if vid not in self.snapshots:
+            self.snapshots[vid] = (var, var._value)
+        for undo in self.dry:
+            if vid not in undo:
+                undo[vid] = (var, var._value)
+
+    def created(self, var):
+        if self.parent is not None:
+            self.parent.created(var)
+        if not self.allow_creation:
+            raise ValueError(self.error_text)
+        self.new_variables.append(var)
+
+    def leave(self, t, how, convert):
+        """A Python read of ``t``'s value: TF's error for ``.numpy()``/``np.asarray``, else the
+        value, which the program then guards (a replay with another value re-specializes)."""
+        if how == "numpy":
+            raise AttributeError(
+                "'SymbolicTensor' object has no attribute 'numpy' (tf.function: `.numpy()` "
+                "is not available while tracing; use the tensor itself, or tf.print)")
+        if how == "array":
+            raise NotImplementedError(
+                f"Cannot convert a symbolic tf.Tensor ({_tensor_name(t)}) to a numpy array. "
+                f"This error may indicate that you're trying to pass a Tensor to a NumPy call, "
+                f"which is not supported.")
+        value = convert(t._value) if convert is not None else t._value
+        expected = value.copy() if how == "value" and hasattr(value, "copy") else value
+        tr = self
+        while tr is not None:
+            if not tr.suspended:
+                tr.n_guards += 1
+                tr.steps.append(("guard", tr.slot_of(t), how, expected, user_site(2)))
+            tr = tr.parent
+        return value
+
+    def call(self, fn, inputs, outputs):
+        """Record an opaque step: ``fn(*inputs)`` (Tensors) is called again at every replay;
+        its Tensor ``outputs`` get slots. Used for ``tf.print`` and ``py_function``."""
+        tr = self
+        while tr is not None:
+            if not tr.suspended:
+                ins = tuple([tr.slot_of(t) for t in inputs])
+                outs = tuple([tr.new_slot() for _ in outputs])
+                for o, s in zip(outputs, outs):
+                    tr.slots[o._id] = s
+                    tr.known[s] = weakref.ref(o)
+                tr.steps.append(("call", fn, ins, outs, user_site(2)))
+            tr = tr.parent
+
+    # ------------------------------------------------------------------ sub-programs
+    def chain(self):
+        out = []
+        tr = self
+        while tr is not None:
+            out.append(tr)
+            tr = tr.parent
+        return out
+
+    def sub(self, fn, args, dry=False, scope=None):
+        """Run ``fn(*args)`` (``args`` fresh Tensors) recording its steps as a sub-program on
+        every tracer of the chain (a branch, a loop body). A dry run (an untaken branch, a
+        body that runs zero times) leaves no variable write and no ``tf.print`` output
+        behind. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]`` is
+        ``(steps, in_slots, out_slots)`` for the i-th tracer of the chain."""
+        from .._core import nest
+        chain = self.chain()
+        saved = [tr.steps for tr in chain]
+        root = chain[-1]
+        n_effects = len(root.effects)
+        undo = {}
+        scopes = [tr.scope for tr in chain]
+        counts = [tr._name_counts for tr in chain]
+        for tr in chain:
+            tr.steps = []
+            tr._name_counts = {}   # a branch or body is a graph of its own: names restart
+            if scope is not None:
+                tr.scope = scope if tr is self else tr.scope
+            if dry:
+                tr.dry.append(undo)
+        ins = [[tr.input(a, tr._op_name_text("Placeholder")) for a in args] for tr in chain]
+        try:
+            result = fn(*args)
+            flat = [_as_tensor(x) for x in nest.flatten(result)]
+            outs = [[tr.slot_of(t) for t in flat] for tr in chain]
+            subs = [(tr.steps, ins[i], outs[i]) for i, tr in enumerate(chain)]
+        finally:
+            for tr, steps, sc, cn in zip(chain, saved, scopes, counts):
+                tr.steps = steps
+                tr.scope = sc
+                tr._name_counts = cn
+                if dry:
+                    tr.dry.pop()
+            if dry:
+                for var, value in undo.values():
+                    var._value = value
+                del root.effects[n_effects:]
+        return flat, result, subs
+
+    def structured(self, kind, subs_per_branch, inputs, outputs, extra=None):
+        """Append a structured step on every tracer of the chain: ``kind`` is ``"switch"``
+        (``inputs[0]`` the branch index or predicate) or ``"while"`` (``inputs`` the loop's
+        initial values). ``outputs`` are fresh Tensors holding this run's results."""
+        for i, tr in enumerate(self.chain()):
+            ins = tuple([tr.slot_of(t) for t in inputs])
+            outs = tuple([tr.new_slot() for _ in outputs])
+            for o, s in zip(outputs, outs):
+                tr.slots[o._id] = s
+                tr.known[s] = weakref.ref(o)
+            tr.steps.append((kind, ins, [subs[i] for subs in subs_per_branch], outs, extra,
+                             user_site(2)))
+
+    def dataset_loop(self, dataset, body, init, brk_index, names):
+        """``for element in dataset: vals = body(element, *vals)`` inside a trace: the body is
+        traced once (on the first element) and replayed per element, in the trace and at
+        every call; elements are pulled without recording (the pipeline runs as Python, as
+        TensorFlow runs it outside the graph). Returns the final loop values."""
+        from .._core import nest
+        from .._core.tensor import Tensor
+        from .program import eval_steps
+        for v, n in zip(init, names):
+            if v is _UNDEFINED():
+                raise ValueError(f"'{n}' must be defined before the loop")
+        init_t = [_as_tensor(v) for v in init]
+        values = dataset._iter_values()
+        with suspend():
+            first = next(values, None)
+        spec = dataset.element_spec
+        if first is None:
+            return tuple(init)
+        k = len(first)
+        args = [Tensor(a) for a in first] + [Tensor(t._value) for t in init_t]
+
+        def run(*xs):
+            element = nest.pack_sequence_as(spec, list(xs[:k])) if nest.is_nested(spec) \
+                else xs[0]
+            return list(body(element, *xs[k:]))
+
+        flat, _, subs = self.sub(run, args)
+        steps, in_slots, out_slots = subs[0]
+        cur = [t._value for t in flat]
+        stop = brk_index is not None and bool(cur[brk_index])
+        env = _ValueEnv(self)
+        while not stop:
+            with suspend():
+                element = next(values, None)
+            if element is None:
+                break
+            for s, v in zip(in_slots, list(element) + cur):
+                env[s] = v
+            with suspend():
+                eval_steps(steps, env, self)
+            cur = [env[s] for s in out_slots]
+            stop = brk_index is not None and bool(cur[brk_index])
+        outs = [Tensor(v) for v in cur]
+        self.structured("dataset", [subs], init_t, outs, (dataset, k, brk_index))
+        return tuple(outs)
+
+    # ------------------------------------------------------------------ transaction
+    def rollback(self):
+        """Undo this run's variable writes (a first run that created variables, an error)."""
+        for var, value in self.snapshots.values():
+            var._value = value
+        self.effects.clear()
+
+    def commit(self):
+        for fn in self.effects:
+            fn()
+        self.effects.clear()
+
+
+def _UNDEFINED():
+    from .autograph import UNDEFINED
+    return UNDEFINED
+
+
+class _ValueEnv(dict):
+    """Slot values for a loop's later iterations at trace time; the enclosing program's
+    slots come from the tracer."""
+
+    def __init__(self, tracer):
+        super().__init__()
+        self.tracer = tracer
+
+    def __missing__(self, s):
+        v = self[s] = self.tracer.value_of(s)
+        return v
+
+
+def _as_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    if hasattr(x, "_read"):
+        return x._read()
+    from .._core.tensor import convert_to_tensor
+    return convert_to_tensor(x)
+
+
+_OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
+             "FloorDiv": "floordiv", "FloorMod": "mod"}
+
+
+def _tensor_name(t):
+    return f"{type(t).__name__.lower()}:0"
+
+
+def suspend(lift=False):
+    """A context manager in which ops are not recorded as steps (a loop's later iterations
+    at trace time); with ``lift`` also variable writes are outside the function, never
+    undone (``tf.init_scope``)."""
+    return _Suspend(lift)
+
+
+class _Suspend:
+    __slots__ = ("tracers", "lift")
+
+    def __init__(self, lift):
+        self.lift = lift
+
+    def __enter__(self):
+        tracers = []
+        tr = dispatch.current_tracer()
+        while tr is not None:
+            tr.suspended += 1
+            tr.lifted += self.lift
+            tracers.append(tr)
+            tr = tr.parent
+        self.tracers = tracers
+
+    def __exit__(self, *exc):
+        for tr in self.tracers:
+            tr.suspended -= 1
+            tr.lifted -= self.lift

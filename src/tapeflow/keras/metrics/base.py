@@ -1,0 +1,217 @@
+"""Metric, the streaming base, and the reductions (Mean, Sum, MeanMetricWrapper).
+
+A metric's state lives in non-trainable variables. ``update_state`` changes it only through
+``Variable.assign*`` with values computed by ops, and ``result()`` computes from the
+variables with ops, so a recorder of op calls and variable reads and writes replays a
+metric exactly.
+"""
+from ..._core import dtypes as _dt
+from ..._core.tensor import _TensorLike, convert_to_tensor
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from .. import _naming
+from .. import initializers as _init
+from .._variable import KerasVariable
+
+__all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "reduce_to_samplewise_values"]
+
+
+def _tensor(x, dtype):
+    if isinstance(x, _TensorLike):
+        return x if x.dtype == dtype else _m.cast(x, dtype)
+    t = convert_to_tensor(x)
+    return t if t.dtype == dtype else _m.cast(t, dtype)
+
+
+def _same_rank(x1, x2):
+    """Keras 3's ``squeeze_or_expand_to_same_rank`` (rank-1 partners are expanded)."""
+    r1, r2 = x1.ndim, x2.ndim
+    if r1 == r2 + 1 and x1.shape[-1] == 1:
+        if r2 == 1:
+            x2 = _a.expand_dims(x2, -1)
+        else:
+            x1 = _a.squeeze(x1, -1)
+    elif r2 == r1 + 1 and x2.shape[-1] == 1:
+        if r1 == 1:
+            x1 = _a.expand_dims(x1, -1)
+        else:
+            x2 = _a.squeeze(x2, -1)
+    return x1, x2
+
+
+def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
+    """Per-sample values (reduced over the non-batch axes) and per-sample weights, as Keras
+    3 reduces them before accumulating."""
+    values = _tensor(values, dtype)
+    if sample_weight is not None:
+        sample_weight = _tensor(sample_weight, dtype)
+        values, sample_weight = _same_rank(values, sample_weight)
+        w_ndim, v_ndim = sample_weight.ndim, values.ndim
+        if v_ndim > w_ndim:
+            values = reduce_fn(values, list(range(w_ndim, v_ndim)))
+        sample_weight = _a.broadcast_to(sample_weight, _a.shape(values))
+        values = _m.multiply(values, sample_weight)
+        if w_ndim > 1:
+            sample_weight = reduce_fn(sample_weight, list(range(1, w_ndim)))
+    if values.ndim > 1:
+        values = reduce_fn(values, list(range(1, values.ndim)))
+    return values, sample_weight
+
+
+class Metric:
+    """Base class: ``update_state(...)`` accumulates, ``result()`` reads, ``reset_state()``
+    clears; calling the metric updates it and returns the result (``tf.keras.metrics.Metric``).
+
+    Args:
+        name: the metric's name (default the class name in snake case).
+        dtype: the dtype of the state and the result (default float32).
+    """
+
+    def __init__(self, name=None, dtype=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"Unexpected keyword arguments: {sorted(kwargs)}")
+        self.name = name or _naming.auto_name(type(self).__name__)
+        self._dtype = _dt.as_dtype(dtype or "float32")
+        self._variables = []
+
+    def add_variable(self, shape=(), initializer="zeros", dtype=None, aggregation="sum",
+                     name=None) -> KerasVariable:
+        """A non-trainable state variable (``initializer`` default zeros)."""
+        dtype = _dt.as_dtype(dtype or self._dtype)
+        value = _init.get(initializer)(tuple(shape), dtype=dtype)
+        with _naming.name_scope(self.name, self):
+            var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
+        self._variables.append(var)
+        return var
+
+    add_weight = add_variable
+
+    @property
+    def variables(self) -> list:
+        return list(self._variables)
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype.name
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError
+
+    def result(self):
+        raise NotImplementedError
+
+    def reset_state(self):
+        """Set every state variable back to zeros."""
+        for v in self._variables:
+            v.assign(_a.zeros(v.shape, v.dtype))
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+class Sum(Metric):
+    """The running sum of the (weighted) values (``tf.keras.metrics.Sum``).
+
+    >>> import tapeflow as tf
+    >>> m = tf.keras.metrics.Sum()
+    >>> float(m([1.0, 3.0, 5.0, 7.0]))
+    16.0
+    """
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable(name="total")
+
+    def update_state(self, values, sample_weight=None):
+        values, _ = reduce_to_samplewise_values(values, sample_weight, _m.reduce_sum,
+                                                self._dtype)
+        self.total.assign_add(_m.reduce_sum(values))
+
+    def result(self):
+        return _a.identity(self.total)
+
+
+class Mean(Metric):
+    """The running (weighted) mean of the values seen (``tf.keras.metrics.Mean``).
+
+    Values of rank > 1 count once per sample (their mean over the other axes), as in
+    Keras 3; ``result()`` is ``total / count`` (0 before any update), a float32 scalar.
+
+    >>> import tapeflow as tf
+    >>> m = tf.keras.metrics.Mean()
+    >>> float(m([1.0, 2.0]))
+    1.5
+    >>> float(m(6.0))
+    3.0
+    """
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable(name="total")
+        self.count = self.add_variable(name="count")
+
+    def update_state(self, values, sample_weight=None):
+        """Add ``values`` (one per sample, or more per sample averaged first).
+
+        Args:
+            values: a tensor or array of numbers.
+            sample_weight: optional weights broadcastable to ``values``.
+        """
+        values, sample_weight = reduce_to_samplewise_values(values, sample_weight,
+                                                            _m.reduce_mean, self._dtype)
+        self.total.assign_add(_m.reduce_sum(values))
+        if sample_weight is not None:
+            count = _m.reduce_sum(sample_weight)
+        elif values.ndim >= 1:
+            count = _m.cast(_a.size(values), self._dtype)
+        else:
+            count = _ONE.get(self._dtype)
+            if count is None:   # (not ``or``: that would read a tensor's truth value)
+                count = convert_to_tensor(1, dtype=self._dtype)
+        self.count.assign_add(count)
+
+    def reset_state(self):
+        self.total.assign(_a.zeros_like(self.total))
+        self.count.assign(_a.zeros_like(self.count))
+
+    def result(self):
+        return _m.divide_no_nan(self.total, self.count)
+
+
+_ONE = {_dt.float32: convert_to_tensor(1.0, dtype=_dt.float32)}
+
+
+class MeanMetricWrapper(Mean):
+    """The running mean of ``fn(y_true, y_pred, **kwargs)``
+    (``tf.keras.metrics.MeanMetricWrapper``).
+
+    Args:
+        fn: a function of ``(y_true, y_pred, **kwargs)`` returning per-example values.
+        name, dtype: as for ``Metric``.
+        **kwargs: passed to ``fn``.
+    """
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        super().update_state(values, sample_weight=sample_weight)
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.update({k: v for k, v in self._fn_kwargs.items()})
+        return config

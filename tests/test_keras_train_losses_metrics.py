@@ -1,0 +1,90 @@
+"""Every Keras 3 loss (classes, functions, aliases, reductions) and metric against values
+recorded from Keras 3.15 / TensorFlow 2.21 (tools/record_keras_train_fixtures.py)."""
+import json
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+HERE = pathlib.Path(__file__).parent / "fixtures" / "keras_train"
+LOSSES = json.loads((HERE / "losses.json").read_text())
+METRICS = json.loads((HERE / "metrics.json").read_text())
+DATA = {k: np.asarray(v, np.int32 if k == "sparse_true" else np.float32)
+        for k, v in LOSSES["data"].items()}
+PAIRS = {"reg": ("reg_true", "reg_pred"), "pos": ("pos_true", "pos_pred"),
+         "bin": ("bin_true", "bin_pred"), "pm": ("pm_true", "reg_pred"),
+         "binlogits": ("bin_true", "logits"), "onehot": ("onehot_true", "softmax_pred"),
+         "onehotlogits": ("onehot_true", "logits"), "sparse": ("sparse_true", "softmax_pred"),
+         "sparselogits": ("sparse_true", "logits"), "seg": ("seg_true", "seg_pred")}
+
+
+@pytest.mark.parametrize("case", LOSSES["cases"],
+                         ids=[f"{c['cls']}-{c['kwargs']}" for c in LOSSES["cases"]])
+def test_loss_classes_match_keras_for_every_reduction(case):
+    t, p = PAIRS[case["kind"]]
+    for key, want in case["values"].items():
+        reduction = key.replace("_weighted", "")
+        loss = getattr(tf.keras.losses, case["cls"])(reduction=reduction, **case["kwargs"])
+        kwargs = {"sample_weight": DATA["weights"]} if key.endswith("_weighted") else {}
+        got = loss(DATA[t], DATA[p], **kwargs)
+        np.testing.assert_allclose(got.numpy(), want, rtol=2e-5, atol=2e-6, err_msg=key)
+    assert getattr(tf.keras.losses, case["cls"])(**case["kwargs"]).name == case["name"]
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES["functions"]))
+def test_loss_functions_match_keras(name):
+    got = getattr(tf.keras.losses, name)(DATA["pos_true"], DATA["pos_pred"])
+    np.testing.assert_allclose(got.numpy(), LOSSES["functions"][name], rtol=2e-5, atol=1e-6)
+
+
+def test_aliases_name_the_functions_keras_names():
+    for alias, fn_name in LOSSES["aliases"].items():
+        assert getattr(tf.keras.losses, alias).__name__ == fn_name, alias
+    for alias, fn_name in LOSSES["aliases_get"].items():
+        assert tf.keras.losses.get(alias).__name__ == fn_name, alias
+    assert isinstance(tf.keras.losses.get("MeanSquaredError"), tf.keras.losses.Loss)
+
+
+def test_unknown_reduction_is_refused():
+    with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
+        tf.keras.losses.MeanSquaredError(reduction="average")
+
+
+def _inputs(case, part):
+    arrays = case["inputs"][part]
+    if case["kind"] in ("sparse", "sparselogits", "ids"):
+        return [np.asarray(arrays[0], np.int32)] + [np.asarray(a, np.float32)
+                                                    for a in arrays[1:]]
+    return [np.asarray(a, np.float32) for a in arrays]
+
+
+@pytest.mark.parametrize("case", METRICS["cases"],
+                         ids=[f"{c['cls']}-{c['kwargs']}" for c in METRICS["cases"]])
+def test_metrics_match_keras_through_updates_resets_and_weights(case):
+    m = getattr(tf.keras.metrics, case["cls"])(**case["kwargs"])
+    first, second = _inputs(case, 0), _inputs(case, 1)
+    weights = np.asarray(case["inputs"][2], np.float32)
+    m.update_state(*first)
+    np.testing.assert_allclose(m.result().numpy(), case["results"][0], rtol=2e-5, atol=1e-6)
+    m.update_state(*second)
+    np.testing.assert_allclose(m.result().numpy(), case["results"][1], rtol=2e-5, atol=1e-6)
+    m.reset_state()
+    m.update_state(*first, sample_weight=weights)
+    np.testing.assert_allclose(m.result().numpy(), case["results"][2], rtol=2e-5, atol=1e-6)
+    assert [v.path.split("/", 1)[-1] for v in m.variables] == case["variables"]
+    base = re.sub(r"_\d+$", "", case["name"])
+    assert re.fullmatch(re.escape(base) + r"(_\d+)?", m.name)
+    config = m.get_config()
+    want = dict(case["config"])
+    config.pop("name"), want.pop("name")
+    assert config == want
+
+
+def test_metric_get_follows_keras():
+    assert tf.keras.metrics.get("mse") is tf.keras.losses.mean_squared_error
+    assert isinstance(tf.keras.metrics.get("AUC"), tf.keras.metrics.AUC)
+    with pytest.raises(ValueError, match="Could not interpret metric identifier"):
+        tf.keras.metrics.get("nope")
