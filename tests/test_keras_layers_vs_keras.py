@@ -433,3 +433,30 @@ def test_embedding_takes_initial_weights():
     close(emb(tf.constant([2, 0])), table[[2, 0]], 0)
     with pytest.raises(ValueError, match="shape"):
         tf.keras.layers.Embedding(3, 3, weights=table)
+
+
+@pytest.mark.filterwarnings("ignore:You passed `rms_scaling=True`")
+@pytest.mark.parametrize("case", LAYERS, ids=lambda c: c["label"])
+def test_layer_config_round_trips_through_keras_serialization(case):
+    layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
+    x = np.asarray(case["x"], case["x_dtype"])
+    layer(x)
+    if case["weights"]:
+        layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    config = tf.keras.saving.serialize_keras_object(layer)
+    copy = tf.keras.saving.deserialize_keras_object(json.loads(json.dumps(config)))
+    assert type(copy) is type(layer) and plain(copy.get_config()) == plain(layer.get_config())
+    copy(x)
+    copy.set_weights(layer.get_weights())
+    close(copy(x, training=False), layer(x, training=False), 0)
+
+
+def test_multi_head_attention_config_round_trips():
+    layer = tf.keras.layers.MultiHeadAttention(**MHA["cases"][1]["kwargs"])
+    q, v = (np.asarray(MHA[n], np.float32) for n in ("query", "value"))
+    layer(q, v)
+    copy = tf.keras.saving.deserialize_keras_object(
+        tf.keras.saving.serialize_keras_object(layer))
+    copy(q, v)
+    copy.set_weights(layer.get_weights())
+    close(copy(q, v), layer(q, v), 0)
