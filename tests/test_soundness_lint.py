@@ -1,4 +1,4 @@
-"""Graph-mode soundness lint: Keras and data code never touch a tensor's raw value.
+"""Graph-mode soundness lint: code outside the op layer never touches a tensor's raw value.
 
 A replayed ``tf.function`` program sees only op calls and variable reads and writes; a raw
 ``t._value`` read from Keras or data code would freeze a value into the program, and a
@@ -12,11 +12,13 @@ import pathlib
 import pytest
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "tapeflow"
-CHECKED = ("keras", "data")
+CHECKED = ("keras", "data", "checkpoint", "summary", "distribute")
 # (file under src/tapeflow, enclosing function) -> why a raw read is sound there.
 ALLOWED = {
     ("keras/_variable.py", "KerasVariable.__repr__"):
         "printing shows the current value, as Keras's repr does; nothing is computed from it",
+    ("checkpoint/graph.py", "serialize"):
+        "saving writes the stored value to a file (TF's SaveV2); never inside a traced program",
 }
 
 
@@ -40,7 +42,8 @@ def _raw_value_uses(path):
 
 def _files():
     for package in CHECKED:
-        yield from sorted((SRC / package).rglob("*.py"))
+        if (SRC / package).is_dir():
+            yield from sorted((SRC / package).rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", list(_files()), ids=lambda p: str(p.relative_to(SRC)))

@@ -42,8 +42,6 @@ from ._misc import (
     name_scope,
 )
 
-from .ops.script_ops import numpy_function, py_function
-
 # Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
 # shadow the decorator of the same name.
 from .function import (
@@ -176,6 +174,7 @@ from .ops.math_ops import (
     unique,
     zeros_like,
 )
+from .ops.script_ops import numpy_function, py_function
 
 __version__ = "0.1.0"
 

@@ -47,7 +47,9 @@ def _branch_index(index, n):
 class _Emitter:
     def __init__(self, program, buffers=None):
         self.program = program
-        self.ns = {"Tensor": Tensor, "GuardFailed": GuardFailed, "_guard": run_guard,
+        # __name__ puts NumPy's warnings from compiled code under tapeflow's filter
+        self.ns = {"__name__": "tapeflow.function.compiled",
+                   "Tensor": Tensor, "GuardFailed": GuardFailed, "_guard": run_guard,
                    "_holds": guard_holds, "_update": update_in_place,
                    "_branch": _branch_index, "np": np}
         self.defaults = []

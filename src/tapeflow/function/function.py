@@ -633,30 +633,39 @@ class Function:
         return _pack(out_struct, flat_out)
 
     def _validated(self, owner, program, run, leaves, args, kwargs):
-        """TAPEFLOW_VALIDATE_FUNCTIONS: replay, then run the body eagerly from the same state
-        (output muted) and compare outputs and every variable written."""
+        """TAPEFLOW_VALIDATE_FUNCTIONS=1: replay, then run the Python body eagerly from the
+        same state (its output muted) and fail on any difference in the outputs or in a
+        variable the program writes; the replay's state is kept. Programs that draw random
+        numbers are replayed without the comparison (the two runs would draw differently)."""
         import numpy as np
 
-        written = {id(v): v for v in program.variables}
+        if program.stateful:
+            return owner._execute(program, run, leaves)
+        written = {id(v): v for v in program.writes}
         before = {k: v._value for k, v in written.items()}
         result = owner._execute(program, run, leaves)
         after = {k: v._value for k, v in written.items()}
         for k, v in written.items():
             v._value = before[k]
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
             eager = self._python_function(*args, **kwargs)
-        for k, v in written.items():
-            if not np.allclose(np.asarray(v._value), np.asarray(after[k]), rtol=1e-5,
-                               atol=1e-6, equal_nan=True):
-                raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
-                                     f"wrote {v.name} differently from the eager run")
-            v._value = after[k]
-        for a, b in zip(_nest.flatten(result), _nest.flatten(eager)):
-            a_v = np.asarray(a._value) if isinstance(a, _TensorLike) else a
-            b_v = np.asarray(b._value) if isinstance(b, _TensorLike) else b
-            if not np.allclose(a_v, b_v, rtol=1e-5, atol=1e-6, equal_nan=True):
-                raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
-                                     f"returned {a_v!r}, the eager run {b_v!r}")
+        try:
+            for k, v in written.items():
+                if not _allclose(v._value, after[k]):
+                    raise AssertionError(
+                        f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay wrote {v.name} "
+                        f"= {np.asarray(after[k])!r}, the eager run {np.asarray(v._value)!r}")
+            ours, theirs = _nest.flatten(result), _nest.flatten(eager)
+            for a, b in zip(ours, theirs):
+                a_v = a._value if isinstance(a, _TensorLike) else a
+                b_v = b._value if isinstance(b, _TensorLike) else b
+                if not _allclose(a_v, b_v):
+                    raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
+                                         f"returned {a_v!r}, the eager run {b_v!r}")
+        finally:
+            for k, v in written.items():
+                v._value = after[k]
         return result
 
     # ------------------------------------------------------------------ concrete functions
@@ -805,6 +814,16 @@ def _in_user_code(exc, tb):
     except Exception:  # noqa: BLE001 - a class that takes other arguments keeps its own text
         return exc
     return new.with_traceback(exc.__traceback__)
+
+
+def _allclose(a, b):
+    import numpy as np
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return False
+    if a.dtype.kind in "fc" or b.dtype.kind in "fc":
+        return bool(np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True))
+    return bool(np.array_equal(a, b))
 
 
 def _relaxed_sizes(leaves, general):

@@ -67,6 +67,7 @@ class Program:
         self.grad_consts = set(tracer.grad_consts)
         self.meta = dict(tracer.meta)
         self.n_folded = self._fold_constants()
+        self.stateful = any(s[0] == "op" and _stateful(s[1]) for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
         self.variables = list(tracer.variables.values())
         self.compiled = None

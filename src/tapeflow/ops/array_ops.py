@@ -698,7 +698,8 @@ def _batched_gather(p, i, axis, batch_dims):
     flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
     inner = ishape[batch_dims:]
     offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
-    idx = Tensor(iv.reshape((nb,) + tuple(inner)) + offsets)
+    # an op on the index tensor, not its value: a traced program gathers where it is told
+    idx = _m.add(reshape(i, (nb,) + tuple(inner)), Tensor(offsets))
     out = gather(flat, idx)  # [nb, inner, mid, rest]
     out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
     b, ni, nm = len(batch), len(inner), len(mid)

@@ -21,7 +21,7 @@ import threading
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
-from .._core.registry import defvjp, primitive
+from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import array_ops as _a
 from ._helpers import check_kind, dtype_mismatch, to_tensor
@@ -490,27 +490,36 @@ def _route_index(route, input_shape, ksize, strides, pads):
     return np.where(has, flat, 0), has
 
 
-def _max_pool_grad_vjp(g, y, g_shape, input_shape, route, ksize, strides, pads):
+def _max_pool_grad_vjp(gg, y, g, route, input_shape, ksize, strides, pads):
     # MaxPoolGrad is linear in g; its transpose gathers each window's routed cell.
-    flat, has = _route_index(route, input_shape, ksize, strides, pads)
-    picked = _a.gather(_a.reshape(g, [-1]), Tensor(flat))
-    if has.all():
-        return picked
-    return _a.where(Tensor(has), picked, _a.zeros_like(picked))
+    flat, has = apply(_MAXPOOL_ROUTE_INDEX, (route,), {"input_shape": input_shape,
+                                                       "ksize": ksize, "strides": strides,
+                                                       "pads": pads})
+    picked = _a.gather(_a.reshape(gg, [-1]), flat)
+    return _a.where(has, picked, _a.zeros_like(picked)), None
 
 
+# The route is a tensor made by an op from x and y (not a value read by the rule), so a
+# traced program computes it afresh for every input.
 _MAXPOOL = primitive("MaxPool", _max_pool_forward, save_output=True)
-_MAXPOOL_GRAD = primitive("MaxPoolGrad", _max_pool_grad_forward, save_inputs=False)
+_MAXPOOL_ROUTE = nondifferentiable("MaxPoolRoute", _max_pool_route)
+_MAXPOOL_ROUTE_INDEX = nondifferentiable(
+    "MaxPoolRouteIndex", lambda route, input_shape, ksize, strides, pads: _route_index(
+        route, input_shape, ksize, strides, pads), n_outputs=2)
+_MAXPOOL_GRAD = primitive(
+    "MaxPoolGrad", lambda g, route, input_shape, ksize, strides, pads: _max_pool_grad_forward(
+        g, input_shape, route, ksize, strides, pads))
 
 
 def _max_pool_rule(g, y, x, ksize, strides, pads):
-    route = _max_pool_route(x._value, y._value, ksize, strides, pads)
-    return apply(_MAXPOOL_GRAD, (g,), {"input_shape": x._value.shape, "route": route,
-                                       "ksize": ksize, "strides": strides, "pads": pads})
+    attrs = {"ksize": ksize, "strides": strides, "pads": pads}
+    route = apply(_MAXPOOL_ROUTE, (x, y), attrs)
+    return apply(_MAXPOOL_GRAD, (g, route), {"input_shape": x._value.shape, **attrs})
 
 
 defvjp(_MAXPOOL, _max_pool_rule)
-defvjp(_MAXPOOL_GRAD, _max_pool_grad_vjp)
+defvjp(_MAXPOOL_GRAD, lambda gg, y, g, route, **attrs: _max_pool_grad_vjp(
+    gg, y, g, route, **attrs)[0], None)
 
 
 def _avg_counts(shape, ksize, strides, pads, dtype):
