@@ -1,7 +1,8 @@
 """W2's MLP trained with the Keras stack: ``keras.optimizers.Adam`` and two metrics per step.
 
 Measures what ``fit``'s step costs beyond the raw tape step of W2: the optimizer's update and
-the metric updates. Run from a checkout::
+the metric updates. Wall and process CPU time (the latter steadier on a loaded machine); BLAS
+should run on one thread (``OPENBLAS_NUM_THREADS=1``). Run from a checkout::
 
     PYTHONPATH=src python benchmarks/keras_train.py [--steps 200] [--repeats 7]
 """
@@ -25,7 +26,7 @@ def main():
     y = rng.integers(0, 10, 1024).astype(np.int32)
     batches = [(tf.constant(x[i:i + 128]), tf.constant(y[i:i + 128]))
                for i in range(0, 1024, 128)]
-    times = []
+    times, cpu_times = [], []
     for _ in range(args.repeats):
         params = []
         for a, b in ((64, 256), (256, 256), (256, 10)):
@@ -34,7 +35,7 @@ def main():
         opt = getattr(tf.keras.optimizers, args.optimizer)(learning_rate=1e-3)
         loss_mean = tf.keras.metrics.Mean()
         acc = tf.keras.metrics.SparseCategoricalAccuracy()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for step in range(args.steps):
             xb, yb = batches[step % len(batches)]
             with tf.GradientTape() as tape:
@@ -49,8 +50,10 @@ def main():
             acc.update_state(yb, logits)
         float(loss_mean.result()), float(acc.result())
         times.append((time.perf_counter() - start) / args.steps * 1e3)
+        cpu_times.append((time.process_time() - cpu_start) / args.steps * 1e3)
     print(f"keras {args.optimizer} MLP 64-256-256-10 batch 128: median "
-          f"{statistics.median(times):.4f} ms/step (min {min(times):.4f}), "
+          f"{statistics.median(times):.4f} ms/step (min {min(times):.4f}; CPU time median "
+          f"{statistics.median(cpu_times):.4f}, min {min(cpu_times):.4f}), "
           f"loss {float(loss_mean.result()):.6f}")
 
 

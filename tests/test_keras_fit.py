@@ -101,7 +101,7 @@ def test_early_stopping_and_lambda_callback():
 
 def test_fit_requires_compile():
     model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-    with pytest.raises(RuntimeError, match="compile"):
+    with pytest.raises(ValueError, match="compile"):
         model.fit(np.zeros((2, 2)), np.zeros((2, 1)), verbose=0)
 
 

@@ -48,6 +48,30 @@ def test_aliases_name_the_functions_keras_names():
     assert isinstance(tf.keras.losses.get("MeanSquaredError"), tf.keras.losses.Loss)
 
 
+def test_circle_loss_matches_keras():
+    case = LOSSES["circle"]
+    emb = np.asarray(case["embeddings"], np.float32)
+    ids = np.asarray(case["labels"], np.int32)
+    for label, (kwargs, want) in case["values"].items():
+        got = tf.keras.losses.Circle(**kwargs)(ids, emb)
+        np.testing.assert_allclose(got.numpy(), want, rtol=2e-5, atol=1e-5, err_msg=label)
+
+
+def test_ctc_loss_and_its_gradient_match_keras():
+    case = LOSSES["ctc"]
+    logits = tf.Variable(np.asarray(case["logits"], np.float32))
+    labels = np.asarray(case["labels"], np.int32)
+    np.testing.assert_allclose(tf.keras.losses.ctc(labels, logits).numpy(),
+                               case["per_example"], rtol=1e-5)
+    with tf.GradientTape() as tape:
+        value = tf.keras.losses.CTC()(labels, logits)
+    assert float(value) == pytest.approx(case["mean"], rel=1e-5)
+    np.testing.assert_allclose(tape.gradient(value, logits).numpy(), case["grad"],
+                               rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="y_true.shape"):
+        tf.keras.losses.ctc(labels[0], logits)
+
+
 def test_unknown_reduction_is_refused():
     with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
         tf.keras.losses.MeanSquaredError(reduction="average")

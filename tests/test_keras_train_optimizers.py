@@ -100,3 +100,44 @@ def test_optimizer_round_trips_through_its_config():
     assert type(again) is tf.keras.optimizers.RMSprop
     assert again.momentum == 0.5 and again.centered and again.clipnorm == 1.0
     assert float(again.learning_rate.numpy()) == pytest.approx(0.01)
+
+
+def test_loss_scale_optimizer_skips_non_finite_steps_as_keras():
+    want = FIX["loss_scale"]
+    w = tf.Variable(np.array([1.0, -2.0], np.float32))
+    opt = tf.keras.optimizers.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1, momentum=0.5),
+                                                 initial_scale=4.0, dynamic_growth_steps=2)
+    grads = ([4.0, 8.0], [np.nan, 1.0], [2.0, 2.0], [4.0, -4.0], [np.inf, 0.0], [1.0, 1.0])
+    for g, step in zip(grads, want["steps"], strict=True):
+        opt.apply_gradients([(tf.constant(np.array(g, np.float32)), w)])
+        np.testing.assert_allclose(w.numpy(), step["w"], rtol=1e-6)
+        assert float(opt.dynamic_scale.numpy()) == step["scale"]
+        assert int(opt.step_counter.numpy()) == step["counter"]
+        assert int(opt.iterations.numpy()) == step["iterations"]
+    assert float(opt.scale_loss(3.0)) == want["scaled_loss"]
+    names = [v.path.split("/", 1)[1] for v in opt.variables]
+    assert names[:4] == want["variables"][:4]
+
+
+def test_a_user_optimizer_subclass_runs_with_ops_and_assign():
+    class SignSGD(tf.keras.optimizers.Optimizer):
+        def __init__(self, learning_rate=0.1, name="sign_sgd", **kwargs):
+            super().__init__(learning_rate=learning_rate, name=name, **kwargs)
+
+        def build(self, var_list):
+            super().build(var_list)
+            self.steps = self.add_optimizer_variables(var_list, "steps")
+
+        def update_step(self, gradient, variable, learning_rate):
+            self.assign_sub(variable, tf.sign(gradient) * learning_rate)
+            self.assign_add(self.steps[self._get_variable_index(variable)],
+                            tf.ones_like(variable))
+
+    w = tf.Variable([1.0, -1.0, 0.5])
+    opt = SignSGD(0.25)
+    for _ in range(2):
+        opt.apply_gradients([(tf.constant([3.0, -0.1, 0.0]), w)])
+    np.testing.assert_allclose(w.numpy(), [0.5, -0.5, 0.5])
+    assert [v.path for v in opt.variables][2:] == [opt.steps[0].path]
+    np.testing.assert_allclose(opt.steps[0].numpy(), [2.0, 2.0, 2.0])
+    assert int(opt.iterations.numpy()) == 2

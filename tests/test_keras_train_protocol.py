@@ -5,6 +5,7 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import pathlib
 import re
 
@@ -24,10 +25,10 @@ NUMBER = r"-?\d+(\.\d+)?(e[-+]\d+)?"
 def run(name):
     source = (PROGRAMS / name).read_text()
     buffer = io.StringIO()
+    scope = {"tf": tf, "keras": tf.keras, "np": np, "__name__": "__program__"}
     with contextlib.redirect_stdout(buffer):
-        exec(compile(source, str(PROGRAMS / name), "exec"),
-             {"tf": tf, "keras": tf.keras, "np": np, "__name__": "__program__"})
-    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16]
+        exec(compile(source, str(PROGRAMS / name), "exec"), scope)
+    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16], scope
 
 
 def screen(text):
@@ -42,8 +43,10 @@ def screen(text):
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_guide_like_program_prints_what_keras_prints(name):
-    got, digest = run(name)
+    got, digest, scope = run(name)
     want = RECORDED[name]
+    if "tensorboard" in want:
+        _compare_tensorboard_logs(scope["logdir"], want["tensorboard"])
     assert digest == want["sha"], "program changed: rerun tools/record_keras_train_fixtures.py"
     got_lines, want_lines = screen(got), screen(want["stdout"])
     masked = [re.sub(NUMBER, "N", line) for line in got_lines]
@@ -54,6 +57,37 @@ def test_guide_like_program_prints_what_keras_prints(name):
     got_numbers = [float(m.group()) for line in got_lines for m in re.finditer(NUMBER, line)]
     want_numbers = [float(m.group()) for line in want_lines for m in re.finditer(NUMBER, line)]
     np.testing.assert_allclose(got_numbers, want_numbers, rtol=2e-3, atol=2e-4)
+
+
+def _tag(tag):
+    # Layer and model names carry process-wide counters (sequential_3/dense_4/...).
+    return re.sub(r"_\d+(?=/)", "", tag)
+
+
+def _compare_tensorboard_logs(logdir, want):
+    """Our event files hold what TensorBoard read from Keras's: tags, steps, plugins, and
+    the scalar values."""
+    from tapeflow.summary import reader
+    assert sorted(os.listdir(logdir)) == sorted(want)
+    for sub, tags in want.items():
+        (path,) = list(pathlib.Path(logdir, sub).iterdir())
+        got = {}
+        for event in reader.read_events(path):
+            for v in event.summary.value:
+                got.setdefault(_tag(v.tag), []).append(
+                    (event.step, v.metadata.plugin_data.plugin_name, v.tensor))
+        assert sorted(got) == sorted(_tag(t) for t in tags), sub
+        for tag, rows in tags.items():
+            mine = got[_tag(tag)]
+            assert [(r["step"], r["plugin"]) for r in rows] == [(s, p) for s, p, _ in mine]
+            for row, (_, plugin, tensor) in zip(rows, mine, strict=True):
+                if plugin == "scalars":
+                    value = np.frombuffer(tensor.tensor_content, np.float32)[0]
+                    np.testing.assert_allclose(value, row["value"], rtol=2e-4, atol=1e-6,
+                                               err_msg=f"{sub} {tag}")
+                elif plugin == "graph_keras_model":
+                    config = json.loads(tensor.string_val[0].decode())
+                    assert config["class_name"] == row["value"]["class_name"]
 
 
 def test_seed_generator_advances_and_int_seeds_repeat():
@@ -87,6 +121,12 @@ def test_keras_random_functions_have_the_right_laws():
     assert abs(c.mean() - 0.9) < 0.03
     with pytest.raises(ValueError, match="floating point"):
         tf.keras.random.uniform((2,), dtype="int32")
+    gam = tf.keras.random.gamma((4000,), alpha=3.0, seed=g).numpy()
+    assert abs(gam.mean() - 3.0) < 0.15 and gam.min() > 0
+    bet = tf.keras.random.beta((4000,), alpha=2.0, beta=6.0, seed=g).numpy()
+    assert abs(bet.mean() - 0.25) < 0.02 and 0 < bet.min() and bet.max() < 1
+    b = tf.keras.random.binomial((4000,), counts=10, probabilities=0.3, seed=g)
+    assert b.dtype == tf.float32 and abs(b.numpy().mean() - 3.0) < 0.15
 
 
 def test_compile_metrics_before_and_after_building():
@@ -103,5 +143,7 @@ def test_compile_metrics_before_and_after_building():
 
 def test_fit_before_compile_raises():
     model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
-    with pytest.raises(RuntimeError, match="compile"):
+    # Keras 3 raises ValueError (TensorFlow 2.21's tf.keras is Keras 3).
+    with pytest.raises(ValueError, match=r"^You must call `compile\(\)` before using the "
+                                         r"model\.$"):
         model.fit(np.ones((2, 2)), np.ones((2, 1)), verbose=0)

@@ -84,7 +84,7 @@ def test_tensorboard_reads_tapeflow_files_as_tensorflow_files(tmp_path):
 
 
 def test_ops_without_a_writer_or_step_behave_as_tensorflow(tmp_path):
-    assert tf.summary.scalar("a", 1.0, step=1) is False
+    assert bool(tf.summary.scalar("a", 1.0, step=1)) is False
     writer = tf.summary.create_file_writer(str(tmp_path))
     with writer.as_default():
         with pytest.raises(ValueError, match="No step set"):
@@ -98,10 +98,23 @@ def test_ops_without_a_writer_or_step_behave_as_tensorflow(tmp_path):
         assert tf.summary.experimental.get_step() == 5
     assert tf.summary.experimental.get_step() is None
     with tf.summary.create_noop_writer().as_default():
-        assert tf.summary.scalar("a", 1.0, step=1) is False
+        assert bool(tf.summary.scalar("a", 1.0, step=1)) is False
     writer.close()
     with pytest.raises(RuntimeError, match="closed"), writer.as_default():
         tf.summary.scalar("a", 1.0, step=1)
+
+
+def test_a_write_is_one_op_reading_its_step_variable(tmp_path):
+    from tapeflow._core.registry import PRIMITIVES
+    step = tf.Variable(3, dtype=tf.int64)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default():
+        assert bool(tf.summary.scalar("v", tf.constant(2.5), step=step))
+        step.assign_add(1)
+        tf.summary.scalar("v", tf.constant(3.5), step=step)
+    (path,) = list(tmp_path.iterdir())
+    assert reader.scalars(path) == {"v": [(3, 2.5), (4, 3.5)]}
+    assert not PRIMITIVES["WriteSummary"].differentiable
 
 
 def test_a_torn_record_is_reported(tmp_path):

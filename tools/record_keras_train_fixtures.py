@@ -44,6 +44,8 @@ def jsonable(x):
         return [jsonable(v) for v in x]
     if isinstance(x, (np.floating, np.integer)):
         return x.item()
+    if hasattr(x, "numpy"):
+        return lists(x.numpy())
     return x
 
 
@@ -72,6 +74,9 @@ OPTIMIZER_CASES = [
     ("Adam", {"learning_rate": 0.05, "use_ema": True, "ema_momentum": 0.9,
               "ema_overwrite_frequency": 2}),
     ("SGD", {"learning_rate": 0.1, "loss_scale_factor": 4.0}),
+    ("Adam", {"learning_rate": 0.05, "gradient_accumulation_steps": 2}),
+    ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "gradient_accumulation_steps": 3,
+             "weight_decay": 0.1}),
 ]
 SCHEDULE_CASES = [
     ("ExponentialDecay", [0.1, 2, 0.5], {"staircase": True}),
@@ -133,7 +138,18 @@ def optimizers():
             make()
         except Exception as e:  # noqa: BLE001
             messages[label] = [type(e).__name__, str(e)]
-    dump("optimizers.json", {"w0": lists(w0), "b0": lists(b0),
+    lso = []
+    w = keras.Variable(np.array([1.0, -2.0], np.float32))
+    opt = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.1, momentum=0.5),
+                                              initial_scale=4.0, dynamic_growth_steps=2)
+    for g in ([4.0, 8.0], [np.nan, 1.0], [2.0, 2.0], [4.0, -4.0], [np.inf, 0.0], [1.0, 1.0]):
+        opt.apply_gradients([(tf.constant(np.array(g, np.float32)), w)])
+        lso.append({"w": lists(w.numpy()), "scale": float(opt.dynamic_scale.numpy()),
+                    "counter": int(opt.step_counter.numpy()),
+                    "iterations": int(opt.iterations.numpy())})
+    lso_info = {"steps": lso, "scaled_loss": float(opt.scale_loss(3.0)),
+                "variables": [v.path.split("/", 1)[1] for v in opt.variables]}
+    dump("optimizers.json", {"loss_scale": lso_info, "w0": lists(w0), "b0": lists(b0),
                              "grads": [[lists(a), lists(b)] for a, b in grads],
                              "cases": cases, "schedules": schedules,
                              "shape_errors": errors, "messages": messages})
@@ -223,7 +239,26 @@ def losses():
     aliases = {a: getattr(tf.keras.losses, a).__name__ for a in ALIASES}
     aliases_get = {a: keras.losses.get(a).__name__ for a in ("mse", "MAE", "mape", "MSLE",
                                                               "kld", "bce")}
-    dump("losses.json", {"data": {k: lists(v) for k, v in d.items()}, "cases": out,
+    r = rng()
+    emb = r.standard_normal((6, 4)).astype(np.float32)
+    emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+    ids = np.array([0, 1, 0, 2, 1, 3], np.int32)
+    circle = {"embeddings": lists(emb), "labels": lists(ids), "values": {}}
+    for label, kwargs in (("default", {}), ("small", {"gamma": 10.0, "margin": 0.25}),
+                          ("diag", {"remove_diagonal": False, "reduction": "sum"}),
+                          ("none", {"reduction": "none"})):
+        circle["values"][label] = [kwargs, lists(keras.losses.Circle(**kwargs)(ids, emb))]
+    logits = r.standard_normal((3, 7, 4)).astype(np.float32)
+    targets = np.array([[1, 2, 2], [3, 1, 0], [2, 0, 0]], np.int32)
+    lv = tf.Variable(logits)
+    with tf.GradientTape() as tape:
+        value = keras.losses.CTC()(targets, lv)
+    ctc_case = {"logits": lists(logits), "labels": lists(targets),
+                "per_example": lists(keras.losses.ctc(targets, logits)),
+                "mean": float(value), "grad": lists(tape.gradient(value, lv))}
+    dump("losses.json", {"ctc": ctc_case, "circle": circle,
+                         "data": {k: lists(v) for k, v in d.items()},
+                         "cases": out,
                          "functions": functions, "aliases": aliases,
                          "aliases_get": aliases_get})
 
@@ -248,6 +283,11 @@ METRIC_CASES = [
     ("AUC", {}, "scores"), ("AUC", {"curve": "PR"}, "scores"),
     ("AUC", {"num_thresholds": 20, "summation_method": "minoring"}, "scores"),
     ("AUC", {"curve": "PR", "summation_method": "majoring", "num_thresholds": 50}, "scores"),
+    ("AUC", {"multi_label": True}, "multi"),
+    ("AUC", {"multi_label": True, "num_labels": 3, "label_weights": [1.0, 2.0, 0.5],
+             "curve": "PR"}, "multi"),
+    ("AUC", {"label_weights": [1.0, 0.0, 2.0], "num_thresholds": 30}, "multi"),
+    ("AUC", {"from_logits": True, "thresholds": [0.2, 0.4, 0.6]}, "scores"),
     ("PrecisionAtRecall", {"recall": 0.5}, "scores"),
     ("RecallAtPrecision", {"precision": 0.6}, "scores"),
     ("SensitivityAtSpecificity", {"specificity": 0.5}, "scores"),
@@ -260,6 +300,7 @@ METRIC_CASES = [
     ("F1Score", {}, "multi"), ("F1Score", {"average": "macro", "threshold": 0.5}, "multi"),
     ("FBetaScore", {"beta": 2.0, "average": "weighted", "threshold": 0.4}, "multi"),
     ("FBetaScore", {"average": "micro"}, "multi"),
+    ("PearsonCorrelation", {}, "reg"), ("ConcordanceCorrelation", {}, "reg"),
     ("R2Score", {}, "reg"), ("R2Score", {"class_aggregation": None}, "reg"),
     ("R2Score", {"class_aggregation": "variance_weighted_average", "num_regressors": 1}, "reg"),
 ]
@@ -313,10 +354,10 @@ def run_program(path, tf_module):
     import hashlib
     source = open(path).read()
     buffer = io.StringIO()
+    scope = {"tf": tf_module, "keras": tf_module.keras, "np": np, "__name__": "__program__"}
     with contextlib.redirect_stdout(buffer):
-        exec(compile(source, path, "exec"), {"tf": tf_module, "keras": tf_module.keras,
-                                             "np": np, "__name__": "__program__"})
-    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16]
+        exec(compile(source, path, "exec"), scope)
+    return buffer.getvalue(), hashlib.sha256(source.encode()).hexdigest()[:16], scope
 
 
 def protocol():
@@ -324,8 +365,12 @@ def protocol():
     for name in sorted(os.listdir(PROGRAMS)):
         if name.endswith(".py") and not name.startswith("_"):
             keras.utils.set_random_seed(0)
-            text, digest = run_program(os.path.join(PROGRAMS, name), tf)
+            text, digest, scope = run_program(os.path.join(PROGRAMS, name), tf)
             out[name] = {"stdout": text, "sha": digest}
+            if "logdir" in scope:
+                out[name]["tensorboard"] = {
+                    d: read_with_tensorboard(os.path.join(scope["logdir"], d))
+                    for d in sorted(os.listdir(scope["logdir"]))}
     dump("programs.json", out)
 
 
@@ -348,6 +393,8 @@ def read_with_tensorboard(logdir):
             if plugin == "images":
                 pixels = [lists(tf.io.decode_png(v).numpy()) for v in value[2:]]
                 value = {"size": [int(value[0]), int(value[1])], "pixels": pixels}
+            elif plugin == "graph_keras_model":
+                value = {"class_name": json.loads(value.item())["class_name"]}
             elif plugin == "text":
                 value = value.item().decode() if value.ndim == 0 else [
                     v.decode() for v in value.ravel()]

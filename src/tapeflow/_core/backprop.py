@@ -4,23 +4,14 @@ Gradients are Tensors made by tapeflow's own ops, so when an outer tape is recor
 sweep itself is recorded and can be differentiated again.
 """
 from .backend import np
+from .engine_ops import OPS
 from .tensor import Tensor
 
 __all__ = ["backward", "reachable", "sum_to_shape", "take_output_grads"]
 
-_ops = None  # the op functions the sweep needs, bound on first use (ops import the engine)
-
 
 def _math():
-    global _ops
-    if _ops is None:
-        import types
-
-        from ..ops import array_ops, math_ops
-        _ops = types.SimpleNamespace(add=math_ops.add, reduce_sum=math_ops.reduce_sum,
-                                     zeros_like=math_ops.zeros_like,
-                                     reshape=array_ops.reshape)
-    return _ops
+    return OPS
 
 
 def sum_to_shape(g, shape):

@@ -9,6 +9,7 @@ import functools
 import inspect
 
 from . import dispatch, nest
+from .engine_ops import OPS
 from .registry import Primitive
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 
@@ -17,8 +18,7 @@ __all__ = ["custom_gradient", "recompute_grad", "stop_gradient"]
 
 def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's name
     """The same value with no gradient through it (``tf.stop_gradient``)."""
-    from ..ops.array_ops import stop_gradient as _stop
-    return _stop(input, name)
+    return OPS.stop_gradient(input, name)
 
 
 def custom_gradient(f=None):

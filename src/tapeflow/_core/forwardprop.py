@@ -10,6 +10,7 @@ done with tapeflow ops, so an outer GradientTape or accumulator differentiates i
 from . import dispatch, nest
 from .backend import np
 from .backprop import sum_to_shape
+from .engine_ops import OPS, load_rules
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 
 __all__ = ["ForwardAccumulator"]
@@ -133,7 +134,7 @@ _rules_loaded = [False]
 
 def _load_rules():
     if not _rules_loaded[0]:
-        from ..ops import jvp_rules  # noqa: F401 - registers the built-in ops' JVP rules
+        load_rules("jvp")
         _rules_loaded[0] = True
 
 
@@ -156,8 +157,7 @@ def _entry_jvp(e, tangents, out_shapes):
 
 
 def _broadcast(t, shape):
-    from ..ops import array_ops
-    return array_ops.broadcast_to(t, shape)
+    return OPS.broadcast_to(t, shape)
 
 
 def _jvp_by_transposition(e, in_t, inputs, attrs, out_shapes, dtype):
@@ -177,8 +177,7 @@ def _jvp_by_transposition(e, in_t, inputs, attrs, out_shapes, dtype):
             if v._value.shape != e.in_shapes[k]:
                 v = sum_to_shape(v, e.in_shapes[k])
             if t._value.dtype != v._value.dtype:
-                from ..ops.math_ops import cast
-                t = cast(t, v.dtype)
+                t = OPS.cast(t, v.dtype)
             targets.append(v)
             seeds.append(t)
     if not targets:

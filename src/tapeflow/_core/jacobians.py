@@ -10,6 +10,7 @@ the answer is the same in every case; ``experimental_use_pfor=False`` loops over
 """
 from .backend import np
 from .backprop import backward, reachable, sum_to_shape, take_output_grads
+from .engine_ops import OPS, load_rules
 from .tensor import Tensor, _TensorLike
 
 __all__ = ["jacobian", "batch_jacobian", "defbatch", "batch_safe", "BATCHED", "DIAGONAL",
@@ -35,13 +36,12 @@ def batch_safe(*prims):
 
 def _load_rules():
     if not _rules_loaded[0]:
-        from ..ops import batching  # noqa: F401 - registers the rules of the built-in ops
+        load_rules("batching")
         _rules_loaded[0] = True
 
 
 def _ops():
-    from ..ops import array_ops, math_ops
-    return array_ops, math_ops
+    return OPS, OPS
 
 
 # ----------------------------------------------------------------------------- the sweep

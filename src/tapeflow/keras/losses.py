@@ -14,7 +14,8 @@ from ..ops import nn_ops as _nn
 from . import _naming
 
 __all__ = [
-    "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy",
+    "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy", "Circle",
+    "circle", "CTC", "ctc",
     "CategoricalCrossentropy", "CategoricalFocalCrossentropy",
     "CategoricalGeneralizedCrossEntropy", "CategoricalHinge", "CosineSimilarity", "Dice",
     "Hinge", "Huber", "KLDivergence", "LogCosh", "MeanAbsoluteError",
@@ -383,6 +384,103 @@ def categorical_generalized_cross_entropy(y_true, y_pred, q):
     return _m.divide(_m.subtract(1.0, _m.pow(p, float(q))), float(q))
 
 
+def _pos_neg_masks(query_labels, key_labels, remove_diagonal=True):
+    q = _a.reshape(query_labels, (-1, 1))
+    k = _a.reshape(key_labels, (-1, 1))
+    positive = _m.equal(q, _a.transpose(k))
+    negative = _m.logical_not(positive)
+    if remove_diagonal:
+        off = _m.logical_not(_m.cast(_a.eye(q.shape[0], k.shape[0]), _dt.bool))
+        positive = _m.logical_and(positive, off)
+    return positive, negative
+
+
+def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal=True,
+           gamma=80, margin=0.4):
+    """The Circle loss of L2-normalised embeddings ``y_pred`` with integer labels
+    ``y_true`` (Sun et al. 2020): per example, ``softplus`` of the log-sum-exp of weighted
+    positive and negative cosine distances to the reference set (default the batch).
+
+    Returns:
+        A float tensor of shape ``[batch]``; as a Loss, only its positive entries count in
+        the mean (Keras masks the zeros).
+    """
+    y_pred = _tensor(y_pred)
+    y_true = _m.cast(_tensor(y_true), _dt.int32)
+    ref = y_pred if ref_embeddings is None else _tensor(ref_embeddings, y_pred.dtype)
+    ref_labels = y_true if ref_labels is None else _m.cast(_tensor(ref_labels), _dt.int32)
+    distances = _m.maximum(_m.subtract(1.0, _m.matmul(y_pred, _a.transpose(ref))), 0.0)
+    positive, negative = _pos_neg_masks(y_true, ref_labels, remove_diagonal)
+    pos_f, neg_f = _m.cast(positive, distances.dtype), _m.cast(negative, distances.dtype)
+    pos_w = _m.maximum(_m.multiply(_m.add(distances, margin), pos_f), 0.0)
+    neg_w = _m.maximum(_m.multiply(_m.subtract(1.0 + margin, distances), neg_f), 0.0)
+    pos = _m.multiply(_m.multiply(pos_w, -float(gamma)), _m.subtract(margin, distances))
+    neg = _m.multiply(_m.multiply(neg_w, float(gamma)), _m.subtract(1.0 - margin, distances))
+    minus_inf = _m.multiply(_a.ones_like(distances), float("-inf"))
+    p_loss = _m.reduce_logsumexp(_a.where(positive, pos, minus_inf), 1)
+    n_loss = _m.reduce_logsumexp(_a.where(negative, neg, minus_inf), 1)
+    return _m.softplus(_m.add(p_loss, n_loss))
+
+
+_NEG = -1e30  # log of "impossible": finite, so gradients of unreachable paths stay zero
+
+
+def ctc(y_true, y_pred):
+    """Connectionist temporal classification loss (Graves et al. 2006), as Keras 3's
+    ``ctc``: ``y_pred`` holds logits ``[batch, time, classes]``, class 0 is the blank,
+    ``y_true`` holds labels ``[batch, max_length]`` right-padded with 0 (the label length
+    is the count of non-zero entries). The forward (alpha) recursion runs in log space
+    with tapeflow ops, so the loss is differentiable.
+
+    Returns:
+        The negative log-likelihood per example, shape ``[batch]``.
+
+    Raises:
+        ValueError: for labels not of rank 2 or logits not of rank 3 (Keras's texts).
+    """
+    y_pred = _tensor(y_pred)
+    labels = _m.cast(_tensor(y_true), _dt.int32)
+    if labels.ndim != 2:
+        raise ValueError("Targets `y_true` are expected to be a tensor of shape "
+                         "`(batch_size, max_length)` in integer format. Received: "
+                         f"y_true.shape={tuple(labels.shape)}")
+    if y_pred.ndim != 3:
+        raise ValueError("Logits `y_pred` are expected to be a tensor of shape "
+                         "`(batch_size, max_length, num_classes)`. Received: "
+                         f"y_pred.shape={tuple(y_pred.shape)}")
+    batch, steps, classes = tuple(y_pred.shape)
+    max_len = labels.shape[1]
+    width = 2 * max_len + 1
+    # The extended label sequence: blank, l1, blank, l2, ..., blank.
+    blanks = _a.zeros((batch, max_len), _dt.int32)
+    ext = _a.reshape(_a.stack([blanks, labels], axis=2), (batch, 2 * max_len))
+    ext = _a.concat([ext, _a.zeros((batch, 1), _dt.int32)], axis=1)
+    log_probs = _nn.log_softmax(y_pred, axis=-1)
+    one_hot = _a.one_hot(ext, classes, dtype=log_probs.dtype)
+    emissions = _m.matmul(log_probs, one_hot, transpose_b=True)  # [batch, time, width]
+    # A skip over a blank is allowed into a label different from the one two back.
+    two_back = _a.concat([_a.zeros((batch, 2), _dt.int32), ext[:, :-2]], axis=1)
+    skip = _m.logical_and(_m.not_equal(ext, 0), _m.not_equal(ext, two_back))
+    neg = _m.multiply(_a.ones((batch, width), log_probs.dtype), _NEG)
+    start = _a.concat([_a.ones((batch, 2), _dt.bool), _a.zeros((batch, width - 2), _dt.bool)],
+                      axis=1)
+    alpha = _a.where(start, emissions[:, 0, :], neg)
+    pad1 = _m.multiply(_a.ones((batch, 1), log_probs.dtype), _NEG)
+    pad2 = _m.multiply(_a.ones((batch, 2), log_probs.dtype), _NEG)
+    for t in range(1, steps):
+        one = _a.concat([pad1, alpha[:, :-1]], axis=1)
+        two = _a.where(skip, _a.concat([pad2, alpha[:, :-2]], axis=1), neg)
+        alpha = _m.add(_m.reduce_logsumexp(_a.stack([alpha, one, two]), 0), emissions[:, t, :])
+    # The path ends on the last label or on the blank after it.
+    length = _m.reduce_sum(_m.cast(_m.not_equal(labels, 0), _dt.int32), 1)
+    last = _a.expand_dims(_m.multiply(length, 2), 1)
+    position = _a.expand_dims(_a.range(width), 0)
+    end = _m.logical_or(_m.equal(position, last),
+                        _m.logical_and(_m.equal(position, _m.subtract(last, 1)),
+                                       _m.greater(last, 0)))
+    return _m.negative(_m.reduce_logsumexp(_a.where(end, alpha, neg), 1))
+
+
 def _reduce(values, reduction, sample_weight, mask=None):
     """Keras 3's ``reduce_weighted_values``: weight (and mask), then sum, or sum divided by
     the number of elements (or by the weights' sum for 'mean_with_sample_weight')."""
@@ -569,6 +667,38 @@ CategoricalGeneralizedCrossEntropy = _wrapper(
     "See :func:`categorical_generalized_cross_entropy`.")
 
 
+class CTC(LossFunctionWrapper):
+    """The CTC loss (``tf.keras.losses.CTC``); see :func:`ctc`."""
+
+    def __init__(self, reduction="sum_over_batch_size", name="ctc", dtype=None):
+        super().__init__(ctc, reduction=reduction, name=name, dtype=dtype)
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred)
+
+    def get_config(self) -> dict:
+        return Loss.get_config(self)
+
+
+class Circle(LossFunctionWrapper):
+    """The Circle loss (``tf.keras.losses.Circle``); see :func:`circle`. Examples with zero
+    loss are left out of the mean, as Keras masks them."""
+
+    def __init__(self, gamma=80.0, margin=0.4, remove_diagonal=True,
+                 reduction="sum_over_batch_size", name="circle", dtype=None):
+        super().__init__(circle, reduction=reduction, name=name, dtype=dtype, gamma=gamma,
+                         margin=margin, remove_diagonal=remove_diagonal)
+        self.gamma, self.margin, self.remove_diagonal = gamma, margin, remove_diagonal
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        y_pred = _tensor(y_pred, self._dtype)
+        values = self.call(y_true, y_pred)
+        return _reduce(values, self.reduction, sample_weight, _m.greater(values, 0.0))
+
+
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy of integer labels (``tf.keras.losses.SparseCategoricalCrossentropy``).
 
@@ -618,13 +748,13 @@ _CLASSES = (Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy
             SparseCategoricalCrossentropy, MeanSquaredError, MeanAbsoluteError,
             MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity,
             LogCosh, Huber, Hinge, SquaredHinge, CategoricalHinge, Dice, Tversky,
-            CategoricalGeneralizedCrossEntropy)
+            CategoricalGeneralizedCrossEntropy, Circle, CTC)
 _FUNCTIONS = (kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
               categorical_crossentropy, categorical_focal_crossentropy,
               sparse_categorical_crossentropy, mean_squared_error, mean_absolute_error,
               mean_absolute_percentage_error, mean_squared_logarithmic_error,
               cosine_similarity, log_cosh, huber, hinge, squared_hinge, categorical_hinge,
-              dice, tversky, categorical_generalized_cross_entropy)
+              dice, tversky, categorical_generalized_cross_entropy, circle, ctc)
 _BY_NAME = {c.__name__: c for c in _CLASSES + _FUNCTIONS}
 _BY_NAME.update({"bce": binary_crossentropy, "BCE": binary_crossentropy,
                  "kld": kl_divergence, "KLD": kl_divergence, "mae": mean_absolute_error,

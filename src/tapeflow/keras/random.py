@@ -15,7 +15,7 @@ from . import _naming
 from ._variable import KerasVariable
 
 __all__ = ["SeedGenerator", "normal", "uniform", "randint", "truncated_normal", "dropout",
-           "shuffle", "categorical"]
+           "shuffle", "categorical", "gamma", "beta", "binomial"]
 
 _INCREMENT = None
 
@@ -160,3 +160,19 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
         raise ValueError("`logits` should be a 2-D tensor with shape [batch_size, "
                          f"num_classes]. Received: logits={logits}")
     return _kr.categorical(logits, num_samples, draw_seed(seed), dtype)
+
+
+def gamma(shape, alpha, dtype=None, seed=None):
+    """Samples of Gamma(alpha, 1) (``keras.random.gamma``)."""
+    return _kr.gamma(tuple(shape), draw_seed(seed), alpha, _float(dtype))
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None):
+    """Samples of Beta(alpha, beta) (``keras.random.beta``)."""
+    return _kr.beta(tuple(shape), draw_seed(seed), alpha, beta, _float(dtype))
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    """Successes in ``counts`` trials of probability ``probabilities``
+    (``keras.random.binomial``), as floats by default."""
+    return _kr.binomial(tuple(shape), draw_seed(seed), counts, probabilities, _float(dtype))

@@ -156,12 +156,27 @@ class CompileMetrics(_metrics.Metric):
             m.reset_state()
 
 
+def class_weight_to_sample_weights(y, class_weight):
+    """Per-sample weights ``class_weight[label]`` (1.0 for a class not listed), labels from
+    integer ids, a trailing axis of 1, or one-hot rows (their argmax), as Keras 3 maps them
+    in its data adapters (on the data, before the steps)."""
+    labels = np.asarray(y)
+    if labels.ndim > 1:
+        labels = np.argmax(labels, -1) if labels.shape[-1] != 1 else labels[..., 0]
+    labels = np.round(labels).astype(np.int32)
+    return np.array([class_weight.get(int(k), 1.0) for k in labels], np.float32)
+
+
 class _Batches:
     """One epoch of ``(x, y, sample_weight)`` batches from arrays or a Dataset."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
-                 steps=None):
+                 steps=None, class_weight=None):
         self.dataset = x if isinstance(x, Dataset) else None
+        if class_weight is not None and sorted(class_weight) != list(range(len(class_weight))):
+            raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "
+                             f"than the number of classes, found {class_weight}")
+        self.class_weight = class_weight
         if self.dataset is not None:
             if y is not None:
                 raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be "
@@ -177,11 +192,19 @@ class _Batches:
         self.shuffle = shuffle
         self.steps = steps if steps is not None else math.ceil(self.n / self.batch_size)
 
+    def _weighted(self, batch):
+        x, y, w = batch
+        if self.class_weight is None or y is None:
+            return batch
+        if w is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+        return x, y, Tensor(class_weight_to_sample_weights(y, self.class_weight))
+
     def __iter__(self):
         if self.dataset is not None:
             if self._fixed_steps is None:
                 for batch in self.dataset:
-                    yield _unpack(batch)
+                    yield self._weighted(_unpack(batch))
                 return
             # With a step count, one iterator runs on across epochs, as in Keras.
             for _ in range(self._fixed_steps):
@@ -192,7 +215,7 @@ class _Batches:
                 except StopIteration:
                     self._iterator = None
                     return
-                yield _unpack(batch)
+                yield self._weighted(_unpack(batch))
             return
         order = (_random._rng(None).permutation(self.n) if self.shuffle
                  else np.arange(self.n))
@@ -288,7 +311,7 @@ class Trainer:
 
     def _check_compiled(self):
         if not self.compiled:
-            raise RuntimeError("You must call `compile()` before using the model.")
+            raise ValueError("You must call `compile()` before using the model.")
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss of ``(y, y_pred)`` plus every loss of ``self.losses``
@@ -398,7 +421,7 @@ class Trainer:
             The History callback (``history.history`` maps each log to its per-epoch list).
 
         Raises:
-            RuntimeError: if the model is not compiled.
+            ValueError: if the model is not compiled (Keras 3's text).
         """
         self._check_compiled()
         if validation_split and validation_data is None:
@@ -409,7 +432,17 @@ class Trainer:
             validation_data = (cut(x, slice(split, None)), cut(y, slice(split, None)))
             x, y = cut(x, slice(None, split)), cut(y, slice(None, split))
             sample_weight = cut(sample_weight, slice(None, split))
-        batches = _Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch)
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same "
+                                 "time.")
+            if isinstance(y, (list, tuple, dict)):
+                raise ValueError("`class_weight` is only supported for Models with a single "
+                                 "output.")
+            if y is not None:
+                sample_weight = class_weight_to_sample_weights(y, class_weight)
+        batches = _Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
+                           class_weight=class_weight if isinstance(x, Dataset) else None)
         callback_list = CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
                                      model=self, verbose=verbose, epochs=epochs,
                                      steps=batches.steps)

@@ -1,4 +1,5 @@
 """Every op once, grouped as TensorFlow groups them; Python operators are bound here."""
+from .._core import engine_ops as _engine_ops
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE
@@ -28,6 +29,25 @@ from .math_ops import (
 )
 
 __all__ = ["array_ops", "linalg_ops", "math_ops", "nn_conv_ops", "nn_ops", "random_ops"]
+
+
+def _load_batching_rules():
+    from . import batching  # noqa: F401 - registering is importing
+
+
+def _load_jvp_rules():
+    from . import jvp_rules  # noqa: F401 - registering is importing
+
+
+# The engine computes gradients with these ops; it takes them from here (it never imports
+# this package: see _core/engine_ops.py).
+_engine_ops.install(
+    rules={"batching": _load_batching_rules, "jvp": _load_jvp_rules},
+    add=math_ops.add, multiply=math_ops.multiply, reduce_sum=math_ops.reduce_sum,
+    zeros_like=math_ops.zeros_like, cast=math_ops.cast, reshape=array_ops.reshape,
+    transpose=array_ops.transpose, stack=array_ops.stack, unstack=array_ops.unstack,
+    concat=array_ops.concat, broadcast_to=array_ops.broadcast_to,
+    stop_gradient=array_ops.stop_gradient)
 
 
 def _reflected(f):

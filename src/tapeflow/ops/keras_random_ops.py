@@ -11,7 +11,8 @@ from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
 from .._core.tensor import convert_to_tensor
 
-__all__ = ["normal", "uniform", "randint", "truncated_normal", "shuffle", "categorical"]
+__all__ = ["normal", "uniform", "randint", "truncated_normal", "shuffle", "categorical",
+           "gamma", "beta", "binomial"]
 
 
 def _rng(seed):
@@ -53,6 +54,21 @@ def _categorical(logits, seed, num_samples, dtype):
     return out.astype(dtype)
 
 
+def _gamma(seed, shape, alpha, dtype):
+    return _rng(seed).gamma(alpha, 1.0, shape).astype(dtype)
+
+
+def _beta(seed, shape, alpha, beta, dtype):
+    return _rng(seed).beta(alpha, beta, shape).astype(dtype)
+
+
+def _binomial(seed, shape, counts, probabilities, dtype):
+    return _rng(seed).binomial(counts, probabilities, shape).astype(dtype)
+
+
+_GAMMA = nondifferentiable("KerasRandomGamma", _gamma)
+_BETA = nondifferentiable("KerasRandomBeta", _beta)
+_BINOMIAL = nondifferentiable("KerasRandomBinomial", _binomial)
 _NORMAL = nondifferentiable("KerasRandomNormal", _normal)
 _UNIFORM = nondifferentiable("KerasRandomUniform", _uniform)
 _RANDINT = nondifferentiable("KerasRandomUniformInt", _randint)
@@ -100,3 +116,19 @@ def categorical(logits, num_samples, seed, dtype="int32"):
     """``num_samples`` class ids per row of ``logits`` (unnormalized log-probabilities)."""
     return apply(_CATEGORICAL, [logits, _seed(seed)],
                  {"num_samples": int(num_samples), "dtype": _dt.as_dtype(dtype)._np})
+
+
+def gamma(shape, seed, alpha, dtype="float32"):
+    """Samples of Gamma(alpha, 1) from ``seed``."""
+    return _draw(_GAMMA, seed, shape, dtype, alpha=float(alpha))
+
+
+def beta(shape, seed, alpha, beta, dtype="float32"):
+    """Samples of Beta(alpha, beta) from ``seed``."""
+    return _draw(_BETA, seed, shape, dtype, alpha=float(alpha), beta=float(beta))
+
+
+def binomial(shape, seed, counts, probabilities, dtype="float32"):
+    """Counts of successes in ``counts`` trials of probability ``probabilities``."""
+    return _draw(_BINOMIAL, seed, shape, dtype, counts=float(counts) if not float(
+        counts).is_integer() else int(counts), probabilities=float(probabilities))

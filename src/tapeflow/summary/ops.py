@@ -10,7 +10,8 @@ import struct
 import zlib
 
 from .._core.backend import np
-from .._core.tensor import _TensorLike
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from ..ops import summary_ops as _s
 from . import writer as _w
 
 __all__ = ["scalar", "histogram", "image", "text", "write"]
@@ -44,27 +45,47 @@ def _tensor_proto(array, dtype_name):
                                   tensor_content=np.ascontiguousarray(array, np_dtype).tobytes())
 
 
-def _write(name, tensor, plugin, step, description, content=None):
+def _value_encoder(plugin, description, make_tensor, content=b""):
+    """``array -> Summary.Value`` (tag filled in by the writer) for one plugin."""
+    def encode(array):
+        summary_pb2 = _proto()[0]
+        metadata = summary_pb2.SummaryMetadata(
+            plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name=plugin,
+                                                              content=content),
+            summary_description=description or "")
+        return summary_pb2.Summary.Value(metadata=metadata, tensor=make_tensor(array))
+    return encode
+
+
+def _write(name, data, plugin, step, description, make_tensor, content=b""):
+    """Write through the WriteSummary op when recording; TF's bool tensor either way."""
     if not _w.should_record_summaries():
-        return False
+        return convert_to_tensor(False)
     step = _w.resolve_step(step)
-    summary_pb2 = _proto()[0]
-    metadata = summary_pb2.SummaryMetadata(
-        plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name=plugin,
-                                                          content=content or b""),
-        summary_description=description or "")
-    summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(
-        tag=name, metadata=metadata, tensor=tensor)])
-    _w.default_writer()._write(summary, step)
-    return True
+    if not isinstance(data, _TensorLike):
+        data = convert_to_tensor(np.asarray(data))
+    if not isinstance(step, _TensorLike):
+        step = convert_to_tensor(np.int64(step))
+    return _s.write_summary(data, step, _w.default_writer(), name,
+                            _value_encoder(plugin, description, make_tensor, content))
 
 
 def write(tag, tensor, step=None, metadata=None, name=None) -> bool:
-    """Write ``tensor`` (float or string) under ``tag`` with an optional plugin name
-    (``metadata`` a plugin-name string); see :func:`scalar` for the return value."""
+    """Write ``tensor`` (float or string) under ``tag`` (``tf.summary.write``).
+
+    Args:
+        metadata: the plugin: a name, or a ``(name, content bytes)`` pair.
+
+    Returns:
+        See :func:`scalar`.
+    """
+    plugin, content = (metadata, b"") if not isinstance(metadata, tuple) else metadata
     value = _array(tensor)
     kind = "string" if value.dtype.kind in "OSU" else "float"
-    return _write(tag, _tensor_proto(value, kind), metadata or "", step, None)
+    if kind == "string" and not isinstance(tensor, _TensorLike):
+        tensor = Tensor(value.astype(object))
+    return _write(tag, tensor, plugin or "", step, None,
+                  lambda a: _tensor_proto(np.asarray(a), kind), content)
 
 
 def scalar(name, data, step=None, description=None) -> bool:
@@ -82,11 +103,11 @@ def scalar(name, data, step=None, description=None) -> bool:
     Raises:
         ValueError: if no step is given or set, or ``data`` is not a scalar.
     """
-    value = _array(data)
-    if value.size != 1 or value.ndim:
-        raise ValueError(f"Shapes must be equal rank, but are 0 and {value.ndim}")
-    return _write(name, _tensor_proto(np.asarray(value, np.float32), "float"), "scalars",
-                  step, description)
+    ndim = data.ndim if isinstance(data, _TensorLike) else np.ndim(data)
+    if ndim:
+        raise ValueError(f"Shapes must be equal rank, but are 0 and {ndim}")
+    return _write(name, data, "scalars", step, description,
+                  lambda a: _tensor_proto(np.asarray(a, np.float32), "float"))
 
 
 def _buckets(data, bucket_count):
@@ -115,8 +136,9 @@ def histogram(name, data, step=None, buckets=None, description=None) -> bool:
     Returns:
         True if written, False when nothing records.
     """
-    table = _buckets(_array(data), DEFAULT_BUCKET_COUNT if buckets is None else buckets)
-    return _write(name, _tensor_proto(table, "double"), "histograms", step, description)
+    count = DEFAULT_BUCKET_COUNT if buckets is None else buckets
+    return _write(name, data, "histograms", step, description,
+                  lambda a: _tensor_proto(_buckets(a, count), "double"))
 
 
 def _png(image):
@@ -154,17 +176,18 @@ def image(name, data, step=None, max_outputs=3, description=None) -> bool:
     Raises:
         ValueError: for data not of rank 4 (TensorFlow's text).
     """
-    images = _array(data)
-    if images.ndim != 4:
-        raise ValueError(f"Tensor  must have rank 4.  Received rank {images.ndim}, shape "
-                         f"{tuple(images.shape)}")
-    if not _w.should_record_summaries():
-        return False
-    images = _to_uint8(images[:max_outputs])
-    parts = [str(images.shape[2]).encode(), str(images.shape[1]).encode()]
-    parts += [_png(im) for im in images]
-    return _write(name, _tensor_proto(np.array(parts, dtype=object), "string"), "images",
-                  step, description)
+    shape = tuple(data.shape) if isinstance(data, _TensorLike) else np.shape(data)
+    if len(shape) != 4:
+        raise ValueError(f"Tensor  must have rank 4.  Received rank {len(shape)}, shape "
+                         f"{tuple(shape)}")
+
+    def encode(images):
+        images = _to_uint8(np.asarray(images)[:max_outputs])
+        parts = [str(images.shape[2]).encode(), str(images.shape[1]).encode()]
+        parts += [_png(im) for im in images]
+        return _tensor_proto(np.array(parts, dtype=object), "string")
+
+    return _write(name, data, "images", step, description, encode)
 
 
 def text(name, data, step=None, description=None) -> bool:
@@ -172,5 +195,6 @@ def text(name, data, step=None, description=None) -> bool:
     value = _array(data)
     if value.dtype.kind not in "OSU":
         raise TypeError("Text summaries need string data")
-    return _write(name, _tensor_proto(value.astype(object), "string"), "text", step,
-                  description)
+    text_data = data if isinstance(data, _TensorLike) else Tensor(value.astype(object))
+    return _write(name, text_data, "text", step, description,
+                  lambda a: _tensor_proto(np.asarray(a, dtype=object), "string"))

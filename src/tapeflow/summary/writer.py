@@ -57,6 +57,12 @@ class SummaryWriter:
     def logdir(self) -> str:
         return self._logdir
 
+    def _write_value(self, tag, value, step):
+        """Append one ``Summary.Value`` (its tag set here) at ``step``."""
+        from tensorboardX.proto import summary_pb2
+        value.tag = tag
+        self._write(summary_pb2.Summary(value=[value]), step)
+
     def _write(self, summary, step):
         if self._closed:
             raise RuntimeError("SummaryWriter is closed")
@@ -69,7 +75,13 @@ class SummaryWriter:
 
     @contextlib.contextmanager
     def as_default(self, step=None):
-        """Make this the default writer (and ``step`` the default step) inside the block."""
+        """Make this the default writer (and ``step`` the default step) inside the block.
+
+        Raises:
+            RuntimeError: if the writer is closed (TensorFlow's text).
+        """
+        if self._closed:
+            raise RuntimeError(f"SummaryWriter {self!r} is already closed")
         old_writer, old_step = _state.writer, _state.step
         _state.writer = self
         if step is not None:
@@ -136,6 +148,9 @@ class _NoopWriter:
         pass
 
     def _write(self, summary, step):
+        pass
+
+    def _write_value(self, tag, value, step):
         pass
 
 
@@ -216,7 +231,8 @@ def set_step(step):
 
 
 def resolve_step(step):
-    """``step`` as an int, else the default step.
+    """``step`` (a tensor or variable as given, read when the write op runs; else an int),
+    or the default step.
 
     Raises:
         ValueError: if neither is set, with TensorFlow's text.
@@ -226,6 +242,8 @@ def resolve_step(step):
     if step is None:
         raise ValueError("No step set. Please specify one either through the `step` argument "
                          "or through tf.summary.experimental.set_step()")
+    if hasattr(step, "dtype") and hasattr(step, "shape"):
+        return step
     return int(step)
 
 

@@ -54,6 +54,7 @@ from .regression import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
     CategoricalHinge,
+    ConcordanceCorrelation,
     CosineSimilarity,
     Hinge,
     KLDivergence,
@@ -62,11 +63,14 @@ from .regression import (
     MeanAbsolutePercentageError,
     MeanSquaredError,
     MeanSquaredLogarithmicError,
+    PearsonCorrelation,
     Poisson,
     R2Score,
     RootMeanSquaredError,
     SparseCategoricalCrossentropy,
     SquaredHinge,
+    concordance_correlation,
+    pearson_correlation,
 )
 
 mse = MSE = mean_squared_error
@@ -94,7 +98,9 @@ __all__ = [
     "poisson", "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
     "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy",
     "mse", "MSE", "mae", "MAE", "mape", "MAPE", "msle", "MSLE", "kld", "KLD",
-    "kullback_leibler_divergence", "logcosh", "get", "serialize", "deserialize"]
+    "kullback_leibler_divergence", "logcosh", "get", "serialize", "deserialize",
+    "PearsonCorrelation", "ConcordanceCorrelation", "pearson_correlation",
+    "concordance_correlation"]
 
 _CLASSES = {name: obj for name, obj in globals().items()
             if isinstance(obj, type) and issubclass(obj, Metric)}

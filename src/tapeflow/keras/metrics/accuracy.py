@@ -33,9 +33,12 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 
 
 def _argmax_matches(y_true, y_pred):
-    y_pred = _m.argmax(y_pred, -1)
-    if y_pred.dtype != y_true.dtype:
-        y_pred = _m.cast(y_pred, y_true.dtype)
+    if y_true.dtype in (_dt.int32, _dt.int64):
+        y_pred = _m.argmax(y_pred, -1, output_type=y_true.dtype)
+    else:
+        y_pred = _m.argmax(y_pred, -1)
+        if y_pred.dtype != y_true.dtype:
+            y_pred = _m.cast(y_pred, y_true.dtype)
     return _m.cast(_m.equal(y_true, y_pred), _dt.float32)
 
 
@@ -49,7 +52,11 @@ def categorical_accuracy(y_true, y_pred):
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where ``argmax(y_pred, -1)`` equals the integer label, else 0.0 (float32)."""
     y_pred = _pred(y_pred)
-    y_true = _tensor(y_true, y_pred.dtype)
+    y_true = _pred(y_true)
+    if not y_true.dtype.is_integer:
+        y_true = _tensor(y_true, y_pred.dtype)
+    # Integer labels are compared with the argmax cast to their dtype: the same matches as
+    # Keras's comparison of both in the prediction's float dtype, with one cast fewer.
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
         y_true = _a.squeeze(y_true, -1)
     matches = _argmax_matches(y_true, y_pred)
@@ -85,6 +92,8 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
 class Accuracy(MeanMetricWrapper):
     """How often predictions equal labels exactly (``tf.keras.metrics.Accuracy``)."""
 
+    _direction = "up"
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name, dtype)
 
@@ -93,12 +102,16 @@ class BinaryAccuracy(MeanMetricWrapper):
     """How often ``y_pred > threshold`` matches 0/1 labels (``tf.keras.metrics.BinaryAccuracy``).
     """
 
+    _direction = "up"
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name, dtype, threshold=threshold)
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
     """How often the argmaxes of one-hot labels and predictions agree."""
+
+    _direction = "up"
 
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name, dtype)
@@ -114,6 +127,8 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
     0.5
     """
 
+    _direction = "up"
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
@@ -121,12 +136,16 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
 class TopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the one-hot label is among the top ``k`` predictions."""
 
+    _direction = "up"
+
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
         super().__init__(top_k_categorical_accuracy, name, dtype, k=k)
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     """How often the integer label is among the top ``k`` predictions."""
+
+    _direction = "up"
 
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None,
                  from_sorted_ids=False):

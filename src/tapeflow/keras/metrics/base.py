@@ -17,10 +17,11 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "reduce_to_samplewise_v
 
 
 def _tensor(x, dtype):
+    """``x`` as a tensor of ``dtype`` (None: its own dtype)."""
     if isinstance(x, _TensorLike):
-        return x if x.dtype == dtype else _m.cast(x, dtype)
+        return x if dtype is None or x.dtype == dtype else _m.cast(x, dtype)
     t = convert_to_tensor(x)
-    return t if t.dtype == dtype else _m.cast(t, dtype)
+    return t if dtype is None or t.dtype == dtype else _m.cast(t, dtype)
 
 
 def _same_rank(x1, x2):
@@ -170,16 +171,18 @@ class Mean(Metric):
         """
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight,
                                                             _m.reduce_mean, self._dtype)
-        self.total.assign_add(_m.reduce_sum(values))
         if sample_weight is not None:
-            count = _m.reduce_sum(sample_weight)
-        elif values.ndim >= 1:
-            count = _m.cast(_a.size(values), self._dtype)
+            self.total.assign_add(_m.reduce_sum(values))
+            self.count.assign_add(_m.reduce_sum(sample_weight))
+            return
+        # Without weights each sample counts once: the size op (a run-time count under a
+        # relaxed-shape trace), or for a scalar a constant 1 made before any trace.
+        if values.ndim:
+            self.total.assign_add(_m.reduce_sum(values))
+            self.count.assign_add(_m.cast(_a.size(values), self._dtype))
         else:
-            count = _ONE.get(self._dtype)
-            if count is None:   # (not ``or``: that would read a tensor's truth value)
-                count = convert_to_tensor(1, dtype=self._dtype)
-        self.count.assign_add(count)
+            self.total.assign_add(values)
+            self.count.assign_add(_one(self._dtype))
 
     def reset_state(self):
         self.total.assign(_a.zeros_like(self.total))
@@ -189,7 +192,14 @@ class Mean(Metric):
         return _m.divide_no_nan(self.total, self.count)
 
 
-_ONE = {_dt.float32: convert_to_tensor(1.0, dtype=_dt.float32)}
+_ONES = {dt: convert_to_tensor(1, dtype=dt) for dt in (_dt.float16, _dt.float32, _dt.float64)}
+
+
+def _one(dtype):
+    one = _ONES.get(dtype)
+    if one is None:
+        one = _ONES[dtype] = convert_to_tensor(1, dtype=dtype)
+    return one
 
 
 class MeanMetricWrapper(Mean):
@@ -206,6 +216,10 @@ class MeanMetricWrapper(Mean):
         super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
         self._fn = fn
         self._fn_kwargs = kwargs
+        from .. import losses
+        if getattr(fn, "__module__", None) == losses.__name__:
+            # A loss function goes down as the model improves (EarlyStopping's 'auto').
+            self._direction = "down"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         values = self._fn(y_true, y_pred, **self._fn_kwargs)

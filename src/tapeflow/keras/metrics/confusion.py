@@ -22,9 +22,10 @@ def _filter_top_k(x, k):
 
 
 def update_confusion_matrix(variables, y_true, y_pred, thresholds, top_k=None, class_id=None,
-                            sample_weight=None):
+                            sample_weight=None, multi_label=False, label_weights=None):
     """Add the weighted counts of ``y_pred > threshold`` against boolean ``y_true`` to the
-    variables named by ``variables`` (a dict from ``'true_positives'``... to Variables)."""
+    variables named by ``variables`` (a dict from ``'true_positives'``... to Variables):
+    one count per threshold, or with ``multi_label`` per threshold and label (last axis)."""
     dt = next(iter(variables.values())).dtype
     y_true = _tensor(y_true, dt)
     y_pred = _tensor(y_pred, dt)
@@ -41,14 +42,24 @@ def update_confusion_matrix(variables, y_true, y_pred, thresholds, top_k=None, c
                              f"(num_samples, num_classes), found shape: {y_pred.shape}")
         y_true = y_true[..., class_id:class_id + 1]
         y_pred = y_pred[..., class_id:class_id + 1]
-    preds = _a.reshape(y_pred, [1, -1])
-    labels = _m.cast(_a.reshape(y_true, [1, -1]), _dt.bool)
-    th = _a.reshape(convert_to_tensor(list(thresholds), dtype=dt), [-1, 1])
+    if multi_label:
+        preds = _a.expand_dims(y_pred, 0)
+        labels = _m.cast(_a.expand_dims(y_true, 0), _dt.bool)
+        th = _a.reshape(convert_to_tensor(list(thresholds), dtype=dt), [-1, 1, 1])
+    else:
+        preds = _a.reshape(y_pred, [1, -1])
+        labels = _m.cast(_a.reshape(y_true, [1, -1]), _dt.bool)
+        th = _a.reshape(convert_to_tensor(list(thresholds), dtype=dt), [-1, 1])
     pred_pos = _m.greater(preds, th)
     label_pos = _a.broadcast_to(labels, _a.shape(pred_pos))
     weights = None
     if sample_weight is not None:
-        weights = _a.reshape(_a.broadcast_to(sample_weight, _a.shape(y_pred)), [1, -1])
+        weights = _a.broadcast_to(sample_weight, _a.shape(y_pred))
+    if label_weights is not None and not multi_label:
+        lw = _a.broadcast_to(_a.expand_dims(_tensor(label_weights, dt), 0), _a.shape(y_pred))
+        weights = lw if weights is None else _m.multiply(weights, lw)
+    if weights is not None:
+        weights = _a.expand_dims(weights, 0) if multi_label else _a.reshape(weights, [1, -1])
     cases = {"true_positives": (label_pos, pred_pos),
              "false_positives": (_m.logical_not(label_pos), pred_pos),
              "true_negatives": (_m.logical_not(label_pos), _m.logical_not(pred_pos)),
@@ -97,6 +108,7 @@ def _counts(cls_name, kind, name):
     doc = (f"The weighted number of {kind.replace('_', ' ')} at each threshold "
            f"(``tf.keras.metrics.{cls_name}``).")
     return type(cls_name, (_Counts,), {"_kind": kind, "__init__": __init__, "__doc__": doc,
+                                        "_direction": "up" if kind.startswith("true") else "down",
                                         "__module__": __name__})
 
 
@@ -108,6 +120,7 @@ FalseNegatives = _counts("FalseNegatives", "false_negatives", "false_negatives")
 
 class _PrecisionRecall(Metric):
     _other = None
+    _direction = "up"
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -168,6 +181,8 @@ class Recall(_PrecisionRecall):
 class _AllCounts(Metric):
     """The four counts at each of ``thresholds``."""
 
+    _direction = "up"
+
     def _make_counts(self, n):
         for kind in _KINDS:
             setattr(self, kind, self.add_variable((n,), name=kind))
@@ -180,7 +195,8 @@ class _AllCounts(Metric):
 
 class AUC(_AllCounts):
     """The area under the ROC or precision-recall curve, from counts at ``num_thresholds``
-    thresholds (``tf.keras.metrics.AUC``); one label (``multi_label=False``).
+    thresholds (``tf.keras.metrics.AUC``); with ``multi_label`` one curve per label (last
+    axis), their areas averaged (weighted by ``label_weights``).
 
     Args:
         num_thresholds: how many thresholds in ``[0, 1]`` (default 200).
@@ -193,14 +209,13 @@ class AUC(_AllCounts):
 
     Raises:
         ValueError: for ``num_thresholds <= 1`` or an unknown curve or method.
-        NotImplementedError: for ``multi_label=True``.
+        ValueError: for ``num_labels`` without ``multi_label``, or multi-label predictions
+            that are not ``[batch, labels]``.
     """
 
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation",
                  name=None, dtype=None, thresholds=None, multi_label=False, num_labels=None,
                  label_weights=None, from_logits=False):
-        if multi_label or num_labels or label_weights is not None:
-            raise NotImplementedError("tapeflow's AUC measures one label (multi_label=False)")
         if curve.upper() not in ("ROC", "PR"):
             raise ValueError(f'Invalid AUCCurve value: "{curve}". Expected values are '
                              "[\"PR\", \"ROC\", \"PRGAIN\"]")
@@ -220,18 +235,57 @@ class AUC(_AllCounts):
         self._thresholds = [0.0 - 1e-7] + inner + [1.0 + 1e-7]
         self.curve, self.summation_method = curve.upper(), summation_method
         super().__init__(name=name, dtype=dtype)
-        self.multi_label, self.num_labels, self.label_weights = False, None, None
+        self.multi_label, self.num_labels = multi_label, num_labels
+        self.label_weights = None if label_weights is None else _tensor(label_weights,
+                                                                        self._dtype)
         self._from_logits = from_logits
-        self._make_counts(self.num_thresholds)
+        self._built = False
+        if multi_label and num_labels:
+            self._build((None, num_labels))
+        elif not multi_label and num_labels:
+            raise ValueError("`num_labels` is needed only when `multi_label` is True.")
+
+    def _build(self, shape):
+        if self.multi_label:
+            if len(shape) != 2:
+                raise ValueError("`y_pred` must have rank 2 when `multi_label=True`. Found "
+                                 f"rank {len(shape)}. Full shape received for `y_pred`: "
+                                 f"{shape}")
+            self._num_labels = shape[1]
+            for kind in _KINDS:
+                setattr(self, kind, self.add_variable((self.num_thresholds, shape[1]),
+                                                      name=kind))
+        else:
+            self._make_counts(self.num_thresholds)
+        self._built = True
 
     @property
     def thresholds(self) -> list:
         return list(self._thresholds)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = _tensor(y_pred, self._dtype)
+        if not self._built:
+            self._build(tuple(y_pred.shape))
         if self._from_logits:
-            y_pred = _m.sigmoid(_tensor(y_pred, self._dtype))
-        super().update_state(y_true, y_pred, sample_weight)
+            y_pred = _m.sigmoid(y_pred)
+        update_confusion_matrix({k: getattr(self, k) for k in _KINDS}, y_true, y_pred,
+                                self._thresholds, sample_weight=sample_weight,
+                                multi_label=self.multi_label,
+                                label_weights=None if self.multi_label else self.label_weights)
+
+    def _average(self, by_label):
+        if not self.multi_label:
+            return by_label
+        if self.label_weights is None:
+            return _m.reduce_mean(by_label)
+        return _m.divide_no_nan(_m.reduce_sum(_m.multiply(by_label, self.label_weights)),
+                                _m.reduce_sum(self.label_weights))
+
+    def result(self):
+        if not self._built:
+            return _tensor(0.0, self._dtype)
+        return self._result()
 
     def _interpolate_pr_auc(self):
         n = self.num_thresholds
@@ -247,9 +301,9 @@ class AUC(_AllCounts):
         increment = _m.divide_no_nan(
             _m.multiply(slope, _m.add(dtp, _m.multiply(intercept, _m.log(ratio)))),
             _m.maximum(_m.add(tp[1:], fn[1:]), 0.0))
-        return _m.reduce_sum(increment)
+        return self._average(_m.reduce_sum(increment, 0))
 
-    def result(self):
+    def _result(self):
         if self.curve == "PR" and self.summation_method == "interpolation":
             return self._interpolate_pr_auc()
         tp, fp = self.true_positives, self.false_positives
@@ -266,12 +320,16 @@ class AUC(_AllCounts):
             heights = _m.minimum(y[:n - 1], y[1:])
         else:
             heights = _m.maximum(y[:n - 1], y[1:])
-        return _m.reduce_sum(_m.multiply(_m.subtract(x[:n - 1], x[1:]), heights))
+        return self._average(_m.reduce_sum(_m.multiply(_m.subtract(x[:n - 1], x[1:]), heights),
+                                           0))
 
     def get_config(self) -> dict:
+        label_weights = None if self.label_weights is None else self.label_weights.numpy(
+        ).tolist()
         config = {"num_thresholds": self.num_thresholds, "curve": self.curve,
-                  "summation_method": self.summation_method, "multi_label": False,
-                  "num_labels": None, "label_weights": None, "from_logits": self._from_logits}
+                  "summation_method": self.summation_method, "multi_label": self.multi_label,
+                  "num_labels": self.num_labels, "label_weights": label_weights,
+                  "from_logits": self._from_logits}
         if self._init_from_thresholds:
             config["thresholds"] = self._thresholds[1:-1]
         return {**super().get_config(), **config}

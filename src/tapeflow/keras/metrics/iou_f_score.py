@@ -10,6 +10,8 @@ _EPSILON = 1e-7
 
 
 class _IoUBase(Metric):
+    _direction = "up"
+
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
                  sparse_y_true=True, sparse_y_pred=True, axis=-1):
         # Keras 3 counts in int64 by default (float weights are truncated, as it warns).
@@ -167,6 +169,8 @@ class FBetaScore(Metric):
     Raises:
         ValueError: for an invalid argument or inputs that are not ``[batch, classes]``.
     """
+
+    _direction = "up"
 
     def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score",
                  dtype=None):

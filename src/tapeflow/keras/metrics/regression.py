@@ -9,7 +9,8 @@ __all__ = ["MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError
            "MeanSquaredLogarithmicError", "RootMeanSquaredError", "CosineSimilarity",
            "LogCoshError", "R2Score", "Hinge", "SquaredHinge", "CategoricalHinge",
            "KLDivergence", "Poisson", "BinaryCrossentropy", "CategoricalCrossentropy",
-           "SparseCategoricalCrossentropy", "cosine_similarity"]
+           "SparseCategoricalCrossentropy", "cosine_similarity", "PearsonCorrelation",
+           "ConcordanceCorrelation", "pearson_correlation", "concordance_correlation"]
 
 
 def _wrapper(cls_name, fn, default_name, params=(), doc="", config_keys=None):
@@ -35,6 +36,8 @@ def _wrapper(cls_name, fn, default_name, params=(), doc="", config_keys=None):
 
     return type(cls_name, (MeanMetricWrapper,), {
         "__init__": __init__, "__module__": __name__, "get_config": get_config,
+        "_direction": "up" if fn in (cosine_similarity, pearson_correlation,
+                                     concordance_correlation) else "down",
         "__doc__": doc or f"The running mean of ``{fn.__name__}`` "
                           f"(``tf.keras.metrics.{cls_name}``)."})
 
@@ -43,6 +46,34 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     """The cosine of the angle between ``y_true`` and ``y_pred`` along ``axis`` (1 for
     parallel vectors; the loss of the same name is its negative)."""
     return _m.negative(_l.cosine_similarity(y_true, y_pred, axis))
+
+
+def pearson_correlation(y_true, y_pred, axis=-1):
+    """Pearson's correlation of ``y_true`` and ``y_pred`` along ``axis`` (population
+    standard deviations), as ``keras.metrics.pearson_correlation``."""
+    y_pred = _tensor(y_pred, None)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    t = _m.subtract(y_true, _m.reduce_mean(y_true, axis, keepdims=True))
+    p = _m.subtract(y_pred, _m.reduce_mean(y_pred, axis, keepdims=True))
+    t = _m.divide(t, _m.reduce_std(t, axis, keepdims=True))
+    p = _m.divide(p, _m.reduce_std(p, axis, keepdims=True))
+    return _m.reduce_mean(_m.multiply(t, p), axis)
+
+
+def concordance_correlation(y_true, y_pred, axis=-1):
+    """Lin's concordance correlation along ``axis``, computed as Keras 3.15 computes it
+    (its covariance term centres ``y_true`` on the mean of ``y_pred``)."""
+    y_pred = _tensor(y_pred, None)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = _same_rank(y_true, y_pred)
+    t_mean = _m.reduce_mean(y_true, axis, keepdims=True)
+    p_mean = _m.reduce_mean(y_pred, axis, keepdims=True)
+    t_var = _m.reduce_variance(_m.subtract(y_true, t_mean), axis, keepdims=True)
+    p_var = _m.reduce_variance(_m.subtract(y_pred, p_mean), axis, keepdims=True)
+    covar = _m.multiply(_m.subtract(y_true, p_mean), _m.subtract(y_pred, p_mean))
+    norm = _m.add(_m.add(t_var, p_var), _m.square(_m.subtract(t_mean, p_mean)))
+    return _m.reduce_mean(_m.divide(_m.multiply(covar, 2.0), _m.add(norm, 1e-7)), axis)
 
 
 MeanSquaredError = _wrapper("MeanSquaredError", _l.mean_squared_error, "mean_squared_error")
@@ -56,6 +87,10 @@ MeanSquaredLogarithmicError = _wrapper("MeanSquaredLogarithmicError",
                                        "mean_squared_logarithmic_error")
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
                             [("axis", -1)], config_keys=[])
+PearsonCorrelation = _wrapper("PearsonCorrelation", pearson_correlation, "pearson_correlation",
+                              [("axis", -1)])
+ConcordanceCorrelation = _wrapper("ConcordanceCorrelation", concordance_correlation,
+                                  "concordance_correlation", [("axis", -1)])
 LogCoshError = _wrapper("LogCoshError", _l.log_cosh, "logcosh")
 Hinge = _wrapper("Hinge", _l.hinge, "hinge")
 SquaredHinge = _wrapper("SquaredHinge", _l.squared_hinge, "squared_hinge")
@@ -78,6 +113,8 @@ SparseCategoricalCrossentropy = _wrapper(
 class RootMeanSquaredError(Mean):
     """The square root of the running mean of squared errors
     (``tf.keras.metrics.RootMeanSquaredError``)."""
+
+    _direction = "down"
 
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -106,6 +143,8 @@ class R2Score(Metric):
         ValueError: for an unknown aggregation, ``num_regressors < 0``, or inputs that are
             not ``[batch, outputs]``.
     """
+
+    _direction = "up"
 
     def __init__(self, class_aggregation="uniform_average", num_regressors=0,
                  name="r2_score", dtype=None):

@@ -4,13 +4,14 @@ from .adagrad import Adadelta, Adafactor, Adagrad
 from .adam import Adam, Adamax, AdamW, Nadam
 from .ftrl import Ftrl
 from .lion import Lion
+from .loss_scale_optimizer import LossScaleOptimizer
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion",
-           "Nadam", "Optimizer", "RMSprop", "SGD", "get", "schedules", "serialize",
-           "deserialize"]
+           "LossScaleOptimizer", "Nadam", "Optimizer", "RMSprop", "SGD", "get", "schedules",
+           "serialize", "deserialize"]
 
 _BY_NAME = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax,
                                             Ftrl, Lion, Nadam, RMSprop, SGD)}
@@ -24,7 +25,8 @@ def serialize(optimizer) -> dict:
 
 def deserialize(config, custom_objects=None):
     """An optimizer from :func:`serialize`'s dict (or a ``{'class_name', 'config'}``)."""
-    classes = dict(_BY_NAME)
+    classes = dict(_BY_NAME, losscaleoptimizer=LossScaleOptimizer,
+                   lossscaleoptimizer=LossScaleOptimizer)
     classes.update({k.lower(): v for k, v in (custom_objects or {}).items()})
     cls = classes.get(config["class_name"].lower())
     if cls is None:

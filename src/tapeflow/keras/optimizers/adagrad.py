@@ -115,7 +115,7 @@ class Adafactor(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         i = self._index[id(variable)]
         apply_update("adafactor", variable, (self._r[i], self._c[i], self._v[i]), gradient,
-                     (learning_rate, self._iterations), beta_2_decay=self.beta_2_decay,
+                     (learning_rate, self.iterations), beta_2_decay=self.beta_2_decay,
                      epsilon_1=self.epsilon_1, epsilon_2=self.epsilon_2,
                      clip_threshold=self.clip_threshold,
                      cap_lr=bool(self.relative_step and not callable(self._learning_rate)))

@@ -58,7 +58,7 @@ class Adam(Optimizer):
         if self.amsgrad:
             slots += (self._velocity_hats[i],)
             kind = "amsgrad"
-        apply_update(kind, variable, slots, gradient, (learning_rate, self._iterations),
+        apply_update(kind, variable, slots, gradient, (learning_rate, self.iterations),
                      beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
 
     def get_config(self) -> dict:
@@ -110,7 +110,7 @@ class Adamax(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         i = self._index[id(variable)]
         apply_update("adamax", variable, (self._m[i], self._u[i]), gradient,
-                     (learning_rate, self._iterations), beta_1=self.beta_1,
+                     (learning_rate, self.iterations), beta_1=self.beta_1,
                      beta_2=self.beta_2, epsilon=self.epsilon)
 
     def get_config(self) -> dict:
@@ -147,7 +147,7 @@ class Nadam(Optimizer):
 
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         u = self._u_product
-        step = _m.cast(_m.add(self._iterations, 1), u.dtype)
+        step = _m.cast(_m.add(self.iterations, 1), u.dtype)
         u.assign(_m.multiply(_m.multiply(u, self.beta_1),
                              _m.subtract(1.0, _m.multiply(0.5, _m.pow(
                                  _m.cast(0.96, u.dtype), step)))))
@@ -156,7 +156,7 @@ class Nadam(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         i = self._index[id(variable)]
         apply_update("nadam", variable, (self._momentums[i], self._velocities[i]), gradient,
-                     (learning_rate, self._iterations, self._u_product), beta_1=self.beta_1,
+                     (learning_rate, self.iterations, self._u_product), beta_1=self.beta_1,
                      beta_2=self.beta_2, epsilon=self.epsilon)
 
     def get_config(self) -> dict:

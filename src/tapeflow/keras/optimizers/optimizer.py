@@ -59,9 +59,10 @@ class Optimizer:
                           stacklevel=2)
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        if gradient_accumulation_steps:
-            raise NotImplementedError("tapeflow's optimizers have no "
-                                      "`gradient_accumulation_steps` yet")
+        if gradient_accumulation_steps and not gradient_accumulation_steps >= 2:
+            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2. "
+                             f"Received: gradient_accumulation_steps="
+                             f"{gradient_accumulation_steps}")
         self.name = name or _naming.auto_name(type(self).__name__)
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
@@ -108,8 +109,11 @@ class Optimizer:
 
     # -- state ---------------------------------------------------------------------------
     @property
-    def iterations(self) -> KerasVariable:
-        """How many times ``apply_gradients`` has run (an int64 variable)."""
+    def iterations(self):
+        """How many times ``apply_gradients`` has run (an int64 variable); with
+        ``gradient_accumulation_steps``, how many updates (a Tensor), as in Keras."""
+        if self.gradient_accumulation_steps:
+            return _m.floordiv(self._iterations, self.gradient_accumulation_steps)
         return self._iterations
 
     @property
@@ -208,6 +212,9 @@ class Optimizer:
         if self.use_ema:
             self._model_variables_moving_average = self.add_optimizer_variables(
                 var_list, "average")
+        if self.gradient_accumulation_steps:
+            self._accumulated_gradients = self.add_optimizer_variables(
+                var_list, "gradient_accumulator")
         for i, v in enumerate(var_list):
             self._index[id(v)] = i
         self._trainable_variables = list(var_list)
@@ -289,11 +296,10 @@ class Optimizer:
                           "`loss` argument?", stacklevel=3)
         if self.loss_scale_factor is not None:
             kept_g = [_m.divide(g, self.loss_scale_factor) for g in kept_g]
-        kept_g = self._clip_gradients(kept_g)
-        learning_rate = self._rate_tensor()
-        if self.weight_decay is not None:
-            self._apply_weight_decay(kept_v, learning_rate)
-        self._backend_update_step(kept_g, kept_v, learning_rate)
+        if self.gradient_accumulation_steps:
+            self._accumulate_and_update(kept_g, kept_v)
+        else:
+            self._update(kept_g, kept_v)
         if self.use_ema:
             self._update_model_variables_moving_average(self._trainable_variables)
             if self.ema_overwrite_frequency:
@@ -302,6 +308,31 @@ class Optimizer:
             if v.constraint is not None:
                 v.assign(v.constraint(v))
         self._iterations.assign_add(_ONE)
+
+    def _update(self, grads, variables):
+        grads = self._clip_gradients(grads)
+        learning_rate = self._rate_tensor()
+        if self.weight_decay is not None:
+            self._apply_weight_decay(variables, learning_rate)
+        self._backend_update_step(grads, variables, learning_rate)
+
+    def _accumulate_and_update(self, grads, variables):
+        """Keras's gradient accumulation without a Python decision on tensor values: every
+        step sums into the accumulators; the update runs with their mean, and on steps that
+        are not update steps every variable it touched takes back its value."""
+        steps = self.gradient_accumulation_steps
+        is_update = _m.equal(_m.floormod(_m.add(self._iterations, _ONE), steps), 0)
+        accumulators = [self._accumulated_gradients[self._index[id(v)]] for v in variables]
+        summed = [_m.add(g, _m.cast(a, g.dtype)) for g, a in zip(grads, accumulators,
+                                                                  strict=True)]
+        protected = [v for v in variables + self._variables if v is not self._iterations
+                     and all(v is not a for a in self._accumulated_gradients)]
+        before = [v.read_value() for v in protected]
+        self._update([_m.divide(g, float(steps)) for g in summed], variables)
+        for var, old in zip(protected, before, strict=True):
+            var.assign(_a.where(is_update, var, old))
+        for acc, total in zip(accumulators, summed, strict=True):
+            acc.assign(_a.where(is_update, _a.zeros_like(acc), _m.cast(total, acc.dtype)))
 
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         for g, v in zip(grads, trainable_variables, strict=True):
@@ -315,8 +346,7 @@ class Optimizer:
         for v in variables:
             if self._use_weight_decay(v):
                 lr = _m.cast(learning_rate, v.dtype)
-                wd = convert_to_tensor(self.weight_decay, dtype=v.dtype)
-                v.assign_sub(_m.multiply(_m.multiply(v, wd), lr))
+                v.assign_sub(_m.multiply(_m.multiply(v, float(self.weight_decay)), lr))
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Keep weight decay off the variables given, or those whose name contains one of
@@ -352,7 +382,7 @@ class Optimizer:
         return grads
 
     def _update_model_variables_moving_average(self, trainable_variables):
-        not_first = _m.not_equal(self._iterations, _ZERO)
+        not_first = _m.not_equal(self.iterations, _ZERO)
         for var, average in zip(trainable_variables, self._model_variables_moving_average,
                                 strict=True):
             momentum = _m.multiply(_m.cast(not_first, var.dtype), float(self.ema_momentum))
@@ -360,7 +390,7 @@ class Optimizer:
                                   _m.multiply(_m.subtract(1.0, momentum), var)))
 
     def _maybe_overwrite_with_average(self):
-        due = _m.equal(_m.floormod(_m.add(self._iterations, _ONE),
+        due = _m.equal(_m.floormod(_m.add(self.iterations, _ONE),
                                    self.ema_overwrite_frequency), 0)
         for var, average in zip(self._trainable_variables,
                                 self._model_variables_moving_average, strict=True):
