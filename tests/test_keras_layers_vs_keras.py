@@ -22,8 +22,6 @@ ACT = load("activations.json")
 LAYERS = load("layers.json")["cases"]
 MHA = load("multi_head_attention.json")
 MASKING = load("masking.json")
-# Layers that existed before this file; their configs are tested with the saving work.
-CONFIG_ELSEWHERE = {"Conv1D"}
 # TensorFlow's gradient of ImageProjectiveTransformV3 resamples the upstream gradient with
 # the inverse transform, which is not the derivative where several output pixels read one
 # input pixel (reflected borders, zooming in); tapeflow's is the exact adjoint.
@@ -119,8 +117,7 @@ def test_layer_matches_keras_given_the_same_weights(case):
         p.replace(p.split("/")[0], layer.name, 1) for p in case["weight_names"]]
     x_shape = np.asarray(case["x"]).shape
     assert list(layer.compute_output_shape((None,) + x_shape[1:])) == case["output_shape"]
-    if case["cls"] not in CONFIG_ELSEWHERE:
-        same_config(layer.get_config(), case["config"])
+    same_config(layer.get_config(), case["config"])
 
 
 @pytest.mark.filterwarnings("ignore:You passed `rms_scaling=True`")
