@@ -47,6 +47,17 @@ def test_cnn_quickstart_on_digits_learns():
     assert 'Model: "my_model"' in stdout
 
 
+def test_dcgan_digits_trains_both_networks_and_saves_a_grid(tmp_path):
+    pytest.importorskip("sklearn")
+    out = tmp_path / "grid.png"
+    stdout = run("dcgan_digits.py", str(out), "--steps", "20")
+    losses = re.findall(r"^Step 20: generator loss ([\d.]+), discriminator loss ([\d.]+)$",
+                        stdout, re.M)
+    assert len(losses) == 1 and all(0 < float(v) < 10 for v in losses[0])
+    assert 'Model: "generator"' in stdout and "Conv2DTranspose" in stdout
+    assert out.stat().st_size > 10_000
+
+
 def test_train_digits_interrupted_with_ctrl_c_resumes_to_the_same_weights(tmp_path):
     pytest.importorskip("sklearn")
     import signal

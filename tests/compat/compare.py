@@ -38,10 +38,7 @@ TIMEOUT_S = 120
 
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
-XFAIL = {
-    "keras_generative_layers": "LeakyReLU, Conv2DTranspose, UpSampling2D, ZeroPadding2D and "
-                               "model.summary() are not implemented yet",
-}
+XFAIL = {}
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _PLACEMENT = re.compile(r"\{\{function_node [^}]*\}\} ")

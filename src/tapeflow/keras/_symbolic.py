@@ -112,4 +112,5 @@ def symbolic_call(layer, inputs, kwargs):
         return result
     results = [symbolic(t, i) for i, t in enumerate(out)]
     layer._output_shape = results[0].shape
+    layer._output_shapes = [r.shape for r in results]
     return results

@@ -1,6 +1,4 @@
 """Model (subclassable) and Sequential (a stack of layers), as in Keras 3."""
-import sys
-
 from .._core.backend import np
 from .._core.tensor import Tensor
 from . import _naming, _symbolic
@@ -72,6 +70,30 @@ class Model(Trainer, Layer):
     @property
     def outputs(self) -> list:
         return _symbolic.flatten(getattr(self, "_fn_outputs", None) or [])
+
+    @property
+    def input_shape(self):
+        """The shape of the functional model's input (a list for several), batch ``None``.
+
+        Raises:
+            AttributeError: for a model without symbolic inputs.
+        """
+        shapes = [kt.shape for kt in self.inputs]
+        if not shapes:
+            raise AttributeError(f"Model '{self.name}' has no defined input shape yet.")
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        """The shape of the functional model's output (a list for several), batch ``None``.
+
+        Raises:
+            AttributeError: for a model without symbolic outputs.
+        """
+        shapes = [kt.shape for kt in self.outputs]
+        if not shapes:
+            raise AttributeError(f"Model '{self.name}' has no defined output shape yet.")
+        return shapes[0] if len(shapes) == 1 else shapes
 
     def call(self, inputs, training=None):
         if getattr(self, "_fn_outputs", None) is not None:
@@ -278,55 +300,27 @@ class Model(Trainer, Layer):
         from .saving.serialization import serialize_keras_object
         return json.dumps(serialize_keras_object(self), **kwargs)
 
-    def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
-        """Print each sublayer's name, type, output shape and parameter count, and totals,
-        in Keras 3's table (as it prints on an 80-column console).
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):
+        """Print each layer's name, type, output shape and parameter count, and totals, in
+        Keras 3's table as it prints on a plain terminal (``tf.keras.Model.summary``).
 
-        Output shapes are those of the last call (``None`` batch for a ``Sequential``
-        built from an input shape); an unbuilt layer shows ``?`` and ``0 (unbuilt)``.
+        Functional models list their ``InputLayer``s too, and a "Connected to" column when
+        the graph is not a simple chain; an unbuilt layer shows ``?`` and ``0 (unbuilt)``.
 
         Args:
-            print_fn: called once with the whole table (default: written to stdout).
+            line_length: the table's width (default: Keras's, from the terminal width).
+            positions: the columns' right edges (fractions of ``line_length`` or
+                characters).
+            print_fn: called once with the whole text; default: written to stdout.
+            expand_nested: also list the layers of nested models.
+            show_trainable: add a "Trainable" column.
+            layer_range: two regular expressions bounding the layers printed.
         """
-        widths = (33, 24, 15)
-
-        def rule(left, fill, mid, right):
-            return left + mid.join(fill * w for w in widths) + right
-
-        def row(bar, cells):
-            name, shape, params = cells
-            return (f"{bar} {name.ljust(widths[0] - 2)} {bar} {shape.ljust(widths[1] - 2)} "
-                    f"{bar} {params.rjust(widths[2] - 2)} {bar}")
-
-        lines = [f'Model: "{self.name}"', rule("\u250f", "\u2501", "\u2533", "\u2513"),
-                 row("\u2503", ("Layer (type)", "Output Shape", "Param #")),
-                 rule("\u2521", "\u2501", "\u2547", "\u2529")]
-        layers = self.layers
-        for i, layer in enumerate(layers):
-            if layer.built:
-                shape = "?" if layer._output_shape is None else _shape_text(layer._output_shape)
-                params = f"{layer.count_params():,}"
-            else:
-                shape, params = "?", "0 (unbuilt)"
-            lines.append(row("\u2502", (f"{layer.name} ({type(layer).__name__})", shape,
-                                        params)))
-            if i < len(layers) - 1:
-                lines.append(rule("\u251c", "\u2500", "\u253c", "\u2524"))
-        lines.append(rule("\u2514", "\u2500", "\u2534", "\u2518"))
-        total = self.count_params()
-        trainable = int(sum(w.shape.num_elements() for w in self.trainable_weights))
-        sizes = {w._id: w.shape.num_elements() * w.dtype.size for w in self.weights}
-        total_bytes = sum(sizes.values())
-        train_bytes = sum(sizes[w._id] for w in self.trainable_weights)
-        lines += [f" Total params: {total:,} ({_bytes_text(total_bytes)})",
-                  f" Trainable params: {trainable:,} ({_bytes_text(train_bytes)})",
-                  f" Non-trainable params: {total - trainable:,} "
-                  f"({_bytes_text(total_bytes - train_bytes)})"]
-        text = "\n".join(lines) + "\n"
-        if print_fn is None:
-            sys.stdout.write(text)
-        else:
-            print_fn(text)
+        from .utils.summary_utils import print_summary
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
+                      expand_nested=expand_nested, show_trainable=show_trainable,
+                      layer_range=layer_range)
 
 
 def _graph_layers(outputs):
@@ -348,17 +342,6 @@ def _graph_layers(outputs):
     for kt in _symbolic.flatten(outputs):
         visit(kt)
     return order
-
-
-def _shape_text(shape):
-    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-def _bytes_text(n):
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.2f} {unit}"
-        n /= 1024
 
 
 class Sequential(Model):
@@ -422,16 +405,53 @@ class Sequential(Model):
     def layers(self) -> list:
         return list(self._layers)
 
+    @property
+    def input_shape(self):
+        """``(None, *example_shape)`` once the input shape is known (``Input`` first)."""
+        if self._input_shape is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input shape "
+                                 "yet.")
+        return tuple(self._input_shape)
+
+    @property
+    def output_shape(self):
+        """The last layer's output shape, batch ``None``, once the model is built."""
+        if self._input_shape is None or not self._layers or not self.built:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined output "
+                                 "shape yet.")
+        return tuple(self._layers[-1]._output_shape)
+
     def _maybe_build_from_input_shape(self):
         if self._input_shape is None or not self._layers:
             return
-        if all(layer.built for layer in self._layers):
+        # Keras 3 rebuilds a Sequential as an unnamed Functional model here, which takes
+        # the next ``functional`` name (so a later functional model is ``functional_1``).
+        _naming.auto_name("Functional")
+        known = 0
+        for layer in self._layers:
+            if not (layer.built and layer._output_shape is not None):
+                break
+            known += 1
+        if known == len(self._layers):
             self.built = True
             return
-        self._build_from_shape(self._input_shape)
+        if not known:
+            self._build_from_shape(self._input_shape)
+            return
+        # Layers appended to a built stack: run only them, on zeros of the last known shape
+        # (so a model grown by add() one layer at a time builds in linear time).
+        self.built = True
+        shape = self._layers[known - 1]._output_shape
+        x = Tensor(np.zeros(tuple(1 if d is None else d for d in shape), self.dtype_policy._np))
+        for layer in self._layers[known:]:
+            x = layer(x, training=False) if layer._call_has_training else layer(x)
+            if self._input_shape[0] is None and layer._output_shape:
+                layer._output_shape = (None,) + tuple(layer._output_shape[1:])
 
     def build(self, input_shape=None):
         if (_layer.building and _layer.building[-1] is self) or input_shape is None:
+            if self._layers and self._input_shape is None:
+                _naming.auto_name("Functional")
             self.built = True
             return
         self._input_shape = tuple(input_shape)

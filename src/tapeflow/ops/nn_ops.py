@@ -237,16 +237,21 @@ def bias_add(value, bias, data_format=None, name=None):
 
 
 def relu6(features, name=None):
-    """``min(max(features, 0), 6)`` (``tf.nn.relu6``)."""
-    return _m.minimum(relu(features), 6)
+    """``min(max(features, 0), 6)`` (``tf.nn.relu6``); as TensorFlow's ``Relu6Grad``, the
+    gradient is 1 only strictly inside ``(0, 6)``."""
+    x = to_tensor(features)
+    return _a.where(_m.less(x, 6), relu(x), _m.add(_m.zeros_like(x), 6))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
     """``features`` where positive, else ``alpha * features`` (``tf.nn.leaky_relu``).
 
-    ``alpha`` is a float32 attribute in TensorFlow, so it is rounded to float32 first.
+    ``alpha`` is a float32 attribute in TensorFlow, so it is rounded to float32 first; integer
+    ``features`` are cast to float32, as TensorFlow does.
     """
     x = to_tensor(features)
+    if x.dtype.is_integer:
+        x = _m.cast(x, _dt.float32)
     alpha = float(np.float32(alpha._value if hasattr(alpha, "_value") else alpha))
     return _a.where(_m.greater(x, 0), x, _m.multiply(x, alpha))
 
@@ -261,7 +266,7 @@ def selu(features, name=None):
     """Scaled ELU with the constants of Klambauer et al. 2017 (``tf.nn.selu``)."""
     alpha, scale = 1.6732632423543772, 1.0507009873554805
     x = to_tensor(features)
-    return _m.multiply(_a.where(_m.greater(x, 0), x,
+    return _m.multiply(_a.where(_m.greater_equal(x, 0), x,
                                 _m.multiply(_m.expm1(_m.minimum(x, 0)), alpha)), scale)
 
 

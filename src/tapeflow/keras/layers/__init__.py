@@ -1,16 +1,29 @@
 """Keras 3 layers (``tf.keras.layers``)."""
-from .activation import Activation, ReLU, Softmax
+from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
+from .attention import MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
-from .core_extra import Identity, Lambda, Rescaling
+from .conv_transpose import Conv1DTranspose, Conv2DTranspose
+from .core_extra import Identity, Lambda, Masking, Rescaling
 from .dense import Dense
-from .dropout import Dropout
+from .dropout import Dropout, SpatialDropout1D, SpatialDropout2D
 from .embedding import Embedding
 from .flatten import Flatten
+from .image_preprocessing import (
+                   CenterCrop,
+                   RandomBrightness,
+                   RandomContrast,
+                   RandomCrop,
+                   RandomFlip,
+                   RandomRotation,
+                   RandomTranslation,
+                   RandomZoom,
+                   Resizing,
+)
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
-from .normalization import BatchNormalization, LayerNormalization
+from .normalization import BatchNormalization, GroupNormalization, LayerNormalization
 from .pooling import (
                    GlobalAveragePooling1D,
                    GlobalAveragePooling2D,
@@ -18,7 +31,15 @@ from .pooling import (
                    GlobalMaxPooling2D,
 )
 from .preprocessing import Normalization
-from .reshape import Reshape
+from .reshape import (
+                   Cropping1D,
+                   Cropping2D,
+                   Reshape,
+                   UpSampling1D,
+                   UpSampling2D,
+                   ZeroPadding1D,
+                   ZeroPadding2D,
+)
 from .rnn import (
                    GRU,
                    LSTM,
@@ -40,7 +61,15 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D
            "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum",
            "Minimum", "Multiply", "Normalization", "RNN", "ReLU", "Rescaling", "Reshape",
            "SimpleRNN", "SimpleRNNCell", "Softmax", "Subtract", "TimeDistributed"]
+__all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTranspose",
+            "Cropping1D", "Cropping2D", "ELU", "GroupNormalization", "LeakyReLU", "Masking",
+            "MultiHeadAttention", "PReLU", "RandomBrightness", "RandomContrast", "RandomCrop",
+            "RandomFlip", "RandomRotation",
+            "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
+            "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
+            "ZeroPadding2D"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
+Convolution2DTranspose = Conv2DTranspose

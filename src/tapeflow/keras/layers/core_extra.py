@@ -2,7 +2,7 @@
 from ...ops import math_ops as _m
 from .layer import Layer
 
-__all__ = ["Identity", "Lambda", "Rescaling"]
+__all__ = ["Identity", "Lambda", "Masking", "Rescaling"]
 
 
 class Lambda(Layer):
@@ -28,6 +28,7 @@ class Rescaling(Layer):
     (``tf.keras.layers.Rescaling``)."""
 
     _cast_kinds = "fiub"
+    supports_masking = True
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -39,11 +40,50 @@ class Rescaling(Layer):
     def call(self, inputs):
         return _m.add(_m.multiply(inputs, self.scale), self.offset)
 
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
 
 class Identity(Layer):
     """Return the input unchanged (``tf.keras.layers.Identity``)."""
 
+    supports_masking = True
     _built_at_init = True
 
     def call(self, inputs):
         return inputs
+
+
+class Masking(Layer):
+    """Mark time steps whose features all equal ``mask_value`` as padding
+    (``tf.keras.layers.Masking``): they are zeroed, and the output carries a Keras mask
+    ``(batch, steps)`` that RNNs and ``GlobalAveragePooling1D`` use.
+
+    Args:
+        mask_value: the padding value (default 0.0).
+
+    >>> import tapeflow as tf
+    >>> x = tf.constant([[[1.0], [0.0], [2.0]]])
+    >>> tf.keras.layers.Masking().compute_mask(x).numpy().tolist()
+    [[True, False, True]]
+    """
+
+    supports_masking = True
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.built = True
+
+    def compute_mask(self, inputs, previous_mask=None):
+        return _m.reduce_any(_m.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = _m.reduce_any(_m.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return _m.multiply(inputs, _m.cast(keep, inputs.dtype))
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return dict(super().get_config(), mask_value=self.mask_value)

@@ -39,6 +39,7 @@ class Dense(Layer):
 
     _cast_kinds = "fiub"
     _numeric_only = True
+    supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",

@@ -1,27 +1,35 @@
-"""Dropout: zero a random fraction of inputs while training, scaling the rest up."""
-from ...ops import array_ops as _a
+"""Dropout and SpatialDropout1D/2D: zero a random fraction of inputs while training."""
 from ...ops import math_ops as _m
-from ...ops import random_ops as _r
+from ...ops import nn_ops as _nn
+from . import _spec
 from .layer import Layer
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "SpatialDropout1D", "SpatialDropout2D"]
 
 
 class Dropout(Layer):
     """Inverted dropout (Srivastava et al. 2014), as ``tf.keras.layers.Dropout``.
 
     With ``training=True`` each element is kept with probability ``1 - rate`` and scaled by
-    ``1 / (1 - rate)``; otherwise the input passes unchanged.
+    ``1 / (1 - rate)``; otherwise the input passes unchanged. The mask comes from
+    ``tf.nn.dropout`` (a random op), so a traced function draws a new one on every call.
 
     Args:
         rate: the fraction to drop, in ``[0, 1]``.
-        noise_shape: optional shape of the mask, broadcast against the input.
+        noise_shape: optional shape of the mask, broadcast against the input (``None``
+            entries take the input's size).
         seed: optional op-level seed.
 
     Raises:
         ValueError: for a rate outside ``[0, 1]``.
+
+    >>> import tapeflow as tf
+    >>> y = tf.keras.layers.Dropout(0.5)(tf.ones((1, 1000)), training=True)
+    >>> sorted(set(y.numpy().ravel().tolist()))
+    [0.0, 2.0]
     """
 
+    supports_masking = True
     _built_at_init = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
@@ -32,18 +40,87 @@ class Dropout(Layer):
         self.rate = rate
         self.noise_shape = noise_shape
         self.seed = seed
+        self.built = True
+
+    def _noise_shape(self, inputs):
+        return self.noise_shape
+
+    def call(self, inputs, training=False):
+        if not training or self.rate == 0:
+            return inputs
+        if self.rate >= 1:
+            return _m.multiply(inputs, 0.0)
+        return _nn.dropout(inputs, self.rate, noise_shape=self._noise_shape(inputs),
+                           seed=self.seed)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
 
     def get_config(self):
         return dict(super().get_config(), rate=self.rate, seed=self.seed,
                     noise_shape=self.noise_shape)
 
+
+class SpatialDropout1D(Dropout):
+    """Dropout of whole feature maps of ``(batch, steps, channels)``
+    (``tf.keras.layers.SpatialDropout1D``; Tompson et al. 2014): one draw per example and
+    channel, shared by all steps.
+
+    Args:
+        rate: the fraction of channels to drop, in ``[0, 1]``.
+        seed: optional op-level seed.
+
+    Raises:
+        ValueError: for a rate outside ``[0, 1]``, or an input that is not 3-dimensional.
+
+    >>> import tapeflow as tf
+    >>> y = tf.keras.layers.SpatialDropout1D(0.5)(tf.ones((4, 6, 3)), training=True)
+    >>> bool(tf.reduce_all(y == y[:, :1, :]))  # each channel kept or dropped for all steps
+    True
+    """
+
+    _ndim = 3
+
+    def __init__(self, rate, seed=None, name=None, dtype=None):
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
+
+    def _noise_shape(self, inputs):
+        shape = _spec.static_shape(inputs)
+        return (shape[0],) + (1,) * (len(shape) - 2) + (shape[-1],)
+
     def call(self, inputs, training=False):
-        if not training or self.rate == 0:
-            return inputs
-        shape = self.noise_shape or inputs.shape
-        if self.rate == 1:
-            return _m.multiply(inputs, _a.zeros(shape, inputs.dtype))
-        # The mask comes from the random op and ops, so a replay draws a fresh one.
-        keep = _m.greater_equal(_r.uniform(shape, seed=self.seed), self.rate)
-        mask = _m.multiply(_m.cast(keep, inputs.dtype), 1.0 / (1.0 - self.rate))
-        return _m.multiply(inputs, mask)
+        _spec.check_input(self, inputs, ndim=self._ndim)
+        return super().call(inputs, training=training)
+
+    def get_config(self):
+        return {"rate": self.rate, "seed": self.seed, "name": self.name, "dtype": self.dtype}
+
+
+class SpatialDropout2D(SpatialDropout1D):
+    """Dropout of whole channels of ``(batch, rows, cols, channels)`` images
+    (``tf.keras.layers.SpatialDropout2D``): one draw per example and channel.
+
+    Args:
+        rate: the fraction of channels to drop, in ``[0, 1]``.
+        data_format: 'channels_last' (the only layout tapeflow supports).
+        seed: optional op-level seed.
+
+    Raises:
+        ValueError: for a rate outside ``[0, 1]``, or an input that is not 4-dimensional.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.SpatialDropout2D(0.5)(tf.ones((2, 3, 3, 4)), training=False).shape
+    TensorShape([2, 3, 3, 4])
+    """
+
+    _ndim = 4
+
+    def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None):
+        if data_format not in (None, "channels_last"):
+            raise ValueError("tapeflow's SpatialDropout2D supports "
+                             "data_format='channels_last' only")
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
+        self.data_format = "channels_last"
+
+    def get_config(self):
+        return dict(super().get_config(), data_format=self.data_format)

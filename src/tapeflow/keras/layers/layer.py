@@ -12,6 +12,7 @@ from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
+from . import _masking
 from .input_spec import assert_input_compatibility
 
 __all__ = ["Layer"]
@@ -161,6 +162,8 @@ class Layer:
     # Float inputs take the layer's dtype, as Keras autocasts; Dense and Conv2D also cast
     # integer and bool inputs (Keras promotes them in the matmul).
     _cast_kinds = "f"
+    # Whether the layer passes its input's Keras mask on (through ``compute_mask``).
+    supports_masking = False
     # Keys Keras 3 writes in this layer's config that tapeflow supports at one value only:
     # written as such by ``get_config`` and checked by ``from_config``.
     _config_fixed = {}
@@ -206,6 +209,7 @@ class Layer:
         params = inspect.signature(self.call).parameters
         self._call_has_training = "training" in params or any(
             p.kind is p.VAR_KEYWORD for p in params.values())
+        self._call_has_mask = "mask" in params
 
     # -- weights -------------------------------------------------------------------------
     def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
@@ -373,6 +377,9 @@ class Layer:
             return _symbolic.symbolic_call(self, inputs, kwargs)
         if not self._allow_non_tensor_positional_args:
             _check_positional((inputs,) + args)
+        previous_mask = _masking.input_mask(inputs)
+        if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+            kwargs["mask"] = previous_mask
         inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         if self.input_spec is not None:
             assert_input_compatibility(self.input_spec, inputs, self.name)
@@ -415,7 +422,20 @@ class Layer:
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out.shape)  # the build-time shape, as Keras
+        if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
+            _masking.propagate(self, inputs, out, previous_mask)
         return out
+
+    def compute_mask(self, inputs, previous_mask):
+        """The Keras mask of the outputs; the base passes ``previous_mask`` on."""
+        return previous_mask
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for ``input_shape`` (``None`` for unknown dimensions); the base
+        runs the layer on zeros, taking each unknown dimension as 1."""
+        from .._symbolic import KerasTensor
+        out = _symbolic.symbolic_call(self, KerasTensor(tuple(input_shape)), {})
+        return out.shape
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -7,6 +7,18 @@ __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Conc
 
 
 class _Merge(Layer):
+    supports_masking = True
+
+    def compute_mask(self, inputs, previous_mask):
+        """The AND of the inputs' masks (None when none has one), as Keras."""
+        masks = [m for m in (previous_mask or []) if m is not None]
+        if not masks:
+            return None
+        out = _m.cast(masks[0], "bool")
+        for m in masks[1:]:
+            out = _m.logical_and(out, _m.cast(m, "bool"))
+        return out
+
     def build(self, input_shape):
         if not isinstance(input_shape[0], (tuple, list)):
             raise ValueError("A merge layer should be called on a list of inputs. Received: "
@@ -129,3 +141,17 @@ class Concatenate(_Merge):
 
     def call(self, inputs):
         return _a.concat(self._check(inputs), self.axis)
+
+    def compute_mask(self, inputs, previous_mask):
+        """Keras's rule: each input's mask (ones where it has none) broadcast to the input,
+        concatenated along ``axis``, then ANY over the last axis."""
+        if previous_mask is None or all(m is None for m in previous_mask):
+            return None
+        masks = []
+        for x, m in zip(inputs, previous_mask, strict=True):
+            if m is None:
+                m = _m.not_equal(_m.zeros_like(x), 1)
+            elif len(m.shape) < len(x.shape):
+                m = _a.broadcast_to(_a.expand_dims(_m.cast(m, "bool"), -1), x.shape)
+            masks.append(_m.cast(m, "bool"))
+        return _m.reduce_any(_a.concat(masks, self.axis), axis=-1)

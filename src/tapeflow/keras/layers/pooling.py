@@ -1,5 +1,7 @@
 """Global pooling: one value per channel (channels-last)."""
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from . import _spec
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -16,38 +18,82 @@ class _GlobalPooling(Layer):
         super().__init__(**kwargs)
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's global pooling supports channels_last only")
+        self.data_format = "channels_last"
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=len(self._axes) + 2)
+        self.built = True
 
     def get_config(self):
         return dict(super().get_config(), data_format="channels_last",
                     keepdims=self.keepdims)
 
     def call(self, inputs):
+        _spec.check_input(self, inputs, ndim=len(self._axes) + 2)
         return type(self)._reduce(inputs, list(self._axes), keepdims=self.keepdims)
+
+    def compute_output_shape(self, input_shape):
+        if self.keepdims:
+            return (input_shape[0],) + (1,) * len(self._axes) + (input_shape[-1],)
+        return (input_shape[0], input_shape[-1])
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
-    """The mean over the steps of ``(batch, steps, channels)``."""
+    """The mean over the steps of ``(batch, steps, channels)``
+    (``tf.keras.layers.GlobalAveragePooling1D``).
 
+    With a Keras mask (from ``Embedding(mask_zero=True)``, say) the mean is over the
+    unmasked steps only, and the output carries no mask.
+
+    Args:
+        data_format: 'channels_last' (the only layout tapeflow supports).
+        keepdims: keep the steps axis with size 1.
+    """
+
+    supports_masking = True
     _reduce = staticmethod(_m.reduce_mean)
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        _spec.check_input(self, inputs, ndim=3)
+        keep = _a.expand_dims(_m.cast(mask, "bool"), 2)
+        total = _m.reduce_sum(_a.where(keep, inputs, _m.zeros_like(inputs)), axis=1,
+                              keepdims=self.keepdims)
+        count = _m.reduce_sum(_m.cast(keep, inputs.dtype), axis=1, keepdims=self.keepdims)
+        return _m.divide(total, count)
+
+    def compute_mask(self, inputs, previous_mask):
+        return None
 
 
 class GlobalMaxPooling1D(_GlobalPooling):
-    """The maximum over the steps of ``(batch, steps, channels)``."""
+    """The maximum over the steps of ``(batch, steps, channels)``
+    (``tf.keras.layers.GlobalMaxPooling1D``)."""
 
     _reduce = staticmethod(_m.reduce_max)
 
 
 class GlobalAveragePooling2D(_GlobalPooling):
-    """The mean over rows and columns of ``(batch, rows, cols, channels)``."""
+    """The mean over rows and columns of ``(batch, rows, cols, channels)``
+    (``tf.keras.layers.GlobalAveragePooling2D``).
+
+    Args:
+        data_format: 'channels_last' (the only layout tapeflow supports).
+        keepdims: keep the spatial axes with size 1.
+    """
 
     _axes = (1, 2)
     _reduce = staticmethod(_m.reduce_mean)
 
 
 class GlobalMaxPooling2D(_GlobalPooling):
-    """The maximum over rows and columns of ``(batch, rows, cols, channels)``."""
+    """The maximum over rows and columns of ``(batch, rows, cols, channels)``
+    (``tf.keras.layers.GlobalMaxPooling2D``).
+
+    Args:
+        data_format: 'channels_last' (the only layout tapeflow supports).
+        keepdims: keep the spatial axes with size 1.
+    """
 
     _axes = (1, 2)
     _reduce = staticmethod(_m.reduce_max)

@@ -23,6 +23,8 @@ class Normalization(Layer):
         invert: map standardised values back.
     """
 
+    supports_masking = True
+
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)
         if (mean is None) != (variance is None):

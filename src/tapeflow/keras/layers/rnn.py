@@ -213,6 +213,7 @@ class RNN(Layer):
     def build(self, input_shape):
         self.built = True
 
+    supports_masking = True
     _config_fixed = {"zero_output_for_mask": False}
 
     def get_config(self):
@@ -221,7 +222,7 @@ class RNN(Layer):
                     stateful=False, unroll=False, zero_output_for_mask=False,
                     cell=serialize(self.cell))
 
-    def call(self, inputs, initial_state=None, training=None):
+    def call(self, inputs, initial_state=None, training=None, mask=None):
         batch = inputs.shape[0]
         if initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
@@ -229,14 +230,31 @@ class RNN(Layer):
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [
                 initial_state]
         steps = _a.unstack(inputs, axis=1)
+        masks = [None] * len(steps) if mask is None else _a.unstack(
+            _m.cast(mask, "bool"), axis=1)
         if self.go_backwards:
-            steps = steps[::-1]
+            steps, masks = steps[::-1], masks[::-1]
         outputs = []
-        for x_t in steps:
-            out, states = self.cell(x_t, states)
+        for x_t, m_t in zip(steps, masks, strict=True):
+            out, new_states = self.cell(x_t, states)
+            if m_t is not None:
+                # A masked step repeats the previous output and keeps the states (Keras).
+                keep = _a.expand_dims(m_t, -1)
+                prev = outputs[-1] if outputs else _m.zeros_like(out)
+                out = _a.where(keep, out, prev)
+                new_states = [_a.where(keep, n, s)
+                              for n, s in zip(new_states, states, strict=True)]
+            states = new_states
             outputs.append(out)
         result = _a.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *states] if self.return_state else result
+
+    def compute_mask(self, inputs, previous_mask):
+        mask = previous_mask[0] if isinstance(previous_mask, list) else previous_mask
+        out = mask if self.return_sequences else None
+        if self.return_state:
+            return [out] + [None for _ in self.cell.state_size]
+        return out
 
 
 _RNN_FIXED = {"zero_output_for_mask": False, "kernel_regularizer": None,
@@ -373,6 +391,8 @@ class Bidirectional(Layer):
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
 
+    supports_masking = True
+
     def get_config(self):
         return dict(super().get_config(), merge_mode=self.merge_mode,
                     layer=serialize(self.forward_layer),
@@ -387,9 +407,9 @@ class Bidirectional(Layer):
         forward.name = name or forward.name
         return cls(forward, **config)
 
-    def call(self, inputs, training=None):
-        forward = self.forward_layer(inputs, training=training)
-        backward = self.backward_layer(inputs, training=training)
+    def call(self, inputs, training=None, mask=None):
+        forward = self.forward_layer(inputs, training=training, mask=mask)
+        backward = self.backward_layer(inputs, training=training, mask=mask)
         if self.return_sequences:
             backward = backward[:, ::-1]
         if self.merge_mode == "concat":
@@ -402,10 +422,15 @@ class Bidirectional(Layer):
             return _m.multiply(_m.add(forward, backward), 0.5)
         return [forward, backward]
 
+    def compute_mask(self, inputs, previous_mask):
+        return previous_mask if self.return_sequences else None
+
 
 class TimeDistributed(Layer):
     """Apply ``layer`` to every time step of ``(batch, time, ...)`` inputs
     (``tf.keras.layers.TimeDistributed``), as one call on ``(batch * time, ...)``."""
+
+    supports_masking = True
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)

@@ -1,4 +1,4 @@
-"""``tf.keras.utils``: seeding, one-hot labels and the progress bar."""
+"""``tf.keras.utils``: seeding, one-hot labels, the progress bar and image files."""
 import random as _random
 
 from ..._core.backend import np
@@ -14,12 +14,15 @@ from ..saving import (  # Keras 3 also exports its serialization registry here
     serialize_keras_object,
 )
 from .file_utils import get_file
+from .image_utils import array_to_img, img_to_array, load_img, save_img
 from .progbar import Progbar
+from .sequence_utils import pad_sequences
 
-__all__ = ["CustomObjectScope", "Progbar", "custom_object_scope", "deserialize_keras_object",
-           "get_custom_objects", "get_file", "get_registered_name", "get_registered_object",
-           "register_keras_serializable", "serialize_keras_object", "set_random_seed",
-           "to_categorical"]
+__all__ = ["CustomObjectScope", "Progbar", "array_to_img", "custom_object_scope",
+           "deserialize_keras_object", "get_custom_objects", "get_file", "get_registered_name",
+           "get_registered_object", "img_to_array", "load_img", "pad_sequences",
+           "register_keras_serializable", "save_img", "serialize_keras_object",
+           "set_random_seed", "to_categorical"]
 
 
 def set_random_seed(seed: int):

@@ -1,0 +1,231 @@
+"""MultiHeadAttention (Vaswani et al. 2017) with Keras 3's weight layout."""
+import math
+
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from .. import _naming, _symbolic
+from .. import constraints as _constraints
+from .. import initializers as _init
+from .. import regularizers as _reg
+from . import _masking, _spec
+from .activation import Softmax
+from .dropout import Dropout
+from .layer import Layer, _convert_input
+
+__all__ = ["MultiHeadAttention"]
+
+
+class _Projection(Layer):
+    """``einsum(equation, x, kernel) + bias``: Keras's ``EinsumDense`` as MHA uses it."""
+
+    def __init__(self, equation, kernel_shape, bias_shape, owner, name):
+        super().__init__(name=name, dtype=owner.dtype)
+        self.equation, self._kernel_shape, self._bias_shape = equation, kernel_shape, bias_shape
+        self._owner = owner
+
+    def build(self, input_shape):
+        o = self._owner
+        self.kernel = self.add_weight(shape=self._kernel_shape, name="kernel",
+                                      initializer=o.kernel_initializer,
+                                      regularizer=o.kernel_regularizer,
+                                      constraint=o.kernel_constraint)
+        self.bias = None
+        if self._bias_shape is not None:
+            self.bias = self.add_weight(shape=self._bias_shape, name="bias",
+                                        initializer=o.bias_initializer,
+                                        regularizer=o.bias_regularizer,
+                                        constraint=o.bias_constraint)
+        self.built = True
+
+    def call(self, inputs):
+        y = _a.einsum(self.equation, inputs, self.kernel)
+        return y if self.bias is None else _m.add(y, self.bias)
+
+    def _sublayers(self):
+        return []
+
+
+class MultiHeadAttention(Layer):
+    """Multi-head attention as ``tf.keras.layers.MultiHeadAttention`` (Keras 3).
+
+    ``query`` ``(B, T, dim)``, ``value`` ``(B, S, dim_v)`` and ``key`` (default ``value``)
+    are projected to ``num_heads`` heads (sublayers ``query``, ``key``, ``value`` with
+    kernels ``(dim, num_heads, key_dim)`` and biases ``(num_heads, key_dim)``); the scores
+    ``softmax(q k^T / sqrt(key_dim))`` ``(B, num_heads, T, S)`` weight the values, and the
+    sublayer ``attention_output`` (kernel ``(num_heads, value_dim, out)``) maps the heads
+    back to ``output_shape`` (default the query's last dimension).
+
+    Args:
+        num_heads: the number of heads.
+        key_dim: the size of each head for query and key.
+        value_dim: the size of each head for value (default ``key_dim``).
+        dropout: the dropout rate on the attention probabilities while training.
+        use_bias: whether the projections have biases.
+        output_shape: the last dimension of the output (an int).
+        attention_axes: None or ``(1,)`` (attention over the sequence axis).
+        kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
+            activity_regularizer, kernel_constraint, bias_constraint: for every projection.
+        seed: the dropout's op seed.
+
+    Call arguments:
+        query, value, key: as above.
+        attention_mask: boolean ``(B, T, S)``, True where a query may attend to a key;
+            combined with the Keras masks of ``query``/``value`` and ``use_causal_mask``.
+        return_attention_scores: also return the scores ``(B, num_heads, T, S)``.
+        training: whether dropout is active.
+        use_causal_mask: forbid attending to later positions.
+
+    Raises:
+        ValueError: for a non-positive ``num_heads``/``key_dim`` or inputs that are not
+            3-dimensional.
+        NotImplementedError: for ``use_gate=True``, ``sliding_window`` or other
+            ``attention_axes``.
+
+    >>> import tapeflow as tf
+    >>> mha = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)
+    >>> out, scores = mha(tf.ones((1, 3, 8)), tf.ones((1, 5, 8)), return_attention_scores=True)
+    >>> out.shape, scores.shape
+    (TensorShape([1, 3, 8]), TensorShape([1, 2, 3, 5]))
+    """
+
+    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True,
+                 output_shape=None, attention_axes=None, use_gate=False, sliding_window=None,
+                 flash_attention=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 seed=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        for name, value in (("num_heads", num_heads), ("key_dim", key_dim)):
+            if not isinstance(value, int) or value <= 0:
+                raise ValueError(f"`{name}` must be a positive integer. Received: "
+                                 f"{name}={value}")
+        if use_gate or sliding_window is not None:
+            raise NotImplementedError("tapeflow's MultiHeadAttention has no gate or sliding "
+                                      "window")
+        if attention_axes not in (None, 1, (1,), [1], -2, (-2,), [-2]):
+            raise NotImplementedError("tapeflow's MultiHeadAttention attends over axis 1 only")
+        self.num_heads, self.key_dim = num_heads, key_dim
+        self.value_dim = value_dim if value_dim is not None else key_dim
+        self.dropout, self.use_bias, self.seed = dropout, use_bias, seed
+        self._output_shape_arg = (output_shape,) if isinstance(output_shape, int) else (
+            None if output_shape is None else tuple(output_shape))
+        self.kernel_initializer = _init.get(kernel_initializer)
+        self.bias_initializer = _init.get(bias_initializer)
+        self.kernel_regularizer = _reg.get(kernel_regularizer)
+        self.bias_regularizer = _reg.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
+        self._softmax = self._dropout_layer = None  # made in build, as Keras names them
+        self._query_dense = self._key_dense = self._value_dense = self._output_dense = None
+
+    @property
+    def output_shape_arg(self):
+        return self._output_shape_arg
+
+    def build(self, query_shape, value_shape=None, key_shape=None):
+        value_shape = query_shape if value_shape is None else value_shape
+        key_shape = value_shape if key_shape is None else key_shape
+        h, kd, vd = self.num_heads, self.key_dim, self.value_dim
+        out_dim = self._output_shape_arg or query_shape[-1]
+        if isinstance(out_dim, (tuple, list)):
+            out_dim = out_dim[-1]
+        bias = self.use_bias
+        self._query_dense = _Projection("abc,cde->abde", (query_shape[-1], h, kd),
+                                        (h, kd) if bias else None, self, "query")
+        self._key_dense = _Projection("abc,cde->abde", (key_shape[-1], h, kd),
+                                      (h, kd) if bias else None, self, "key")
+        self._value_dense = _Projection("abc,cde->abde", (value_shape[-1], h, vd),
+                                        (h, vd) if bias else None, self, "value")
+        self._output_dense = _Projection("abcd,cde->abe", (h, vd, out_dim),
+                                         (out_dim,) if bias else None, self,
+                                         "attention_output")
+        self._softmax = Softmax(axis=-1, dtype=self.dtype)
+        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed)
+        self._out_dim = out_dim
+        self.built = True
+
+    def __call__(self, query, value=None, key=None, **kwargs):
+        if isinstance(query, list) and value is None:  # a replayed functional node
+            query, value, key = query
+        if value is None:
+            raise ValueError("MultiHeadAttention needs `query` and `value`.")
+        for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
+            if kwargs.get(name) is None:
+                kwargs[name] = _masking.get_mask(t)
+        if not _symbolic.is_symbolic([query, value, key]):
+            # Inputs of any numeric dtype are computed in the layer's float dtype, as Keras.
+            query, value, key = (None if t is None else _convert_input(t, self.dtype_policy,
+                                                                       "fiub")
+                                 for t in (query, value, key))
+        if not self.built and not _symbolic.is_symbolic([query, value, key]):
+            with _naming.name_scope(self.name, self):
+                self.build(_spec.static_shape(query), _spec.static_shape(value),
+                           None if key is None else _spec.static_shape(key))
+        # One list argument, so the functional API records all three inputs.
+        return super().__call__([query, value, key], **kwargs)
+
+    def call(self, inputs, query_mask=None, value_mask=None, key_mask=None,
+             attention_mask=None, return_attention_scores=False, training=None,
+             use_causal_mask=False):
+        query, value, key = inputs
+        key = value if key is None else key
+        for i, t in enumerate((query, value, key)):
+            _spec.check_input(self, t, ndim=3, index=i)
+        q = self._query_dense(query)
+        k = self._key_dense(key)
+        v = self._value_dense(value)
+        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask,
+                                    attention_mask, use_causal_mask)
+        q = _m.multiply(q, 1.0 / math.sqrt(float(self.key_dim)))
+        scores = _a.einsum("aecd,abcd->acbe", k, q)
+        if mask is not None:
+            mask = _a.expand_dims(mask, 1)
+        probs = self._softmax(scores, mask=mask)
+        dropped = self._dropout_layer(probs, training=training)
+        out = _a.einsum("acbe,aecd->abcd", dropped, v)
+        out = self._output_dense(out)
+        if return_attention_scores:
+            return out, probs
+        return out
+
+    def _attention_mask(self, query, value, query_mask, value_mask, key_mask,
+                        attention_mask, use_causal_mask):
+        auto = None
+        if query_mask is not None:
+            auto = _a.expand_dims(_m.cast(query_mask, "bool"), -1)
+        for m in (value_mask, key_mask):
+            if m is not None:
+                m = _a.expand_dims(_m.cast(m, "bool"), -2)
+                auto = m if auto is None else _m.logical_and(auto, m)
+        if use_causal_mask:
+            t, s = _spec.static_shape(query)[1], _spec.static_shape(value)[1]
+            causal = _m.greater_equal(_a.reshape(_a.range(t), (1, t, 1)),
+                                      _a.reshape(_a.range(s), (1, 1, s)))
+            auto = causal if auto is None else _m.logical_and(auto, causal)
+        if attention_mask is not None:
+            attention_mask = _m.cast(attention_mask, "bool")
+            return attention_mask if auto is None else _m.logical_and(attention_mask, auto)
+        return auto
+
+    supports_masking = True
+
+    def compute_mask(self, inputs, previous_mask):
+        """The query's mask (Keras passes it on)."""
+        return previous_mask[0] if isinstance(previous_mask, list) else previous_mask
+
+    def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
+        out = self._output_shape_arg or query_shape[-1]
+        return (*query_shape[:-1], out[-1] if isinstance(out, (tuple, list)) else out)
+
+    def get_config(self):
+        return dict(
+            super().get_config(), num_heads=self.num_heads, key_dim=self.key_dim,
+            value_dim=self.value_dim, dropout=self.dropout, use_bias=self.use_bias,
+            use_gate=False, output_shape=self._output_shape_arg, attention_axes=(1,),
+            sliding_window=None, kernel_initializer=_spec.serialize(self.kernel_initializer),
+            bias_initializer=_spec.serialize(self.bias_initializer),
+            kernel_regularizer=_spec.serialize(self.kernel_regularizer),
+            bias_regularizer=_spec.serialize(self.bias_regularizer),
+            activity_regularizer=_spec.serialize(self.activity_regularizer),
+            kernel_constraint=_spec.serialize(self.kernel_constraint),
+            bias_constraint=_spec.serialize(self.bias_constraint), seed=self.seed)
