@@ -47,3 +47,18 @@ def test_program_prints_what_tensorflow_printed(path):
     ours = _normalize(_run(path)).rstrip()
     if not _same(ours, expected):
         assert ours == expected
+
+
+def test_a_dataset_epoch_inside_a_function_peaks_like_eager():
+    """The course's whole-epoch-in-one-function pattern: same result, and the traced run's
+    peak memory within 1.1x of the eager run's (the loop body replays per element; nothing
+    is kept per step)."""
+    script = HERE / "function_memory" / "epoch_memory.py"
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    runs = {}
+    for mode in ("eager", "function"):
+        out = subprocess.run([sys.executable, str(script), mode], capture_output=True,
+                             text=True, env=env, timeout=120, check=True).stdout.split()
+        runs[mode] = (float(out[1]), float(out[-1]))
+    assert abs(runs["eager"][0] - runs["function"][0]) <= 1e-3 * abs(runs["eager"][0])
+    assert runs["function"][1] <= 1.1 * runs["eager"][1], runs
