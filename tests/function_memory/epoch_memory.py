@@ -9,7 +9,8 @@ import tapeflow as tf
 
 mode = sys.argv[1]
 rng = np.random.default_rng(0)
-x = rng.standard_normal((20000, 64)).astype("float32"); y = rng.integers(0, 10, 20000)
+x = rng.standard_normal((20000, 64)).astype("float32")
+y = rng.integers(0, 10, 20000)
 ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)
 W = tf.Variable(rng.standard_normal((64, 10)).astype("float32") * 0.1)
 def step(xb, yb):
