@@ -25,19 +25,12 @@ KNOWN_DIFFERENCES = {
 }
 
 
-_DENSE_OPTIMIZER = ("the Keras-3 optimizer applies an IndexedSlices gradient densely; Keras "
-                    "applies SGD's slices one by one and squares Adam's and RMSprop's per slice "
-                    "(sum of squares for a repeated row), so repeated rows differ")
+_SUMMED_ROWS = ("tensor_scatter_nd_sub (which SGD's sparse update uses) sums a repeated row's "
+                "slices before subtracting; TensorFlow subtracts them one after another")
 # Known differences by the start of their code (long programs).
 KNOWN_BY_PREFIX = {
-    "layer = tf.keras.layers.Embedding(5, 3, embeddings_initializer=tf.keras.initializers."
-    "Constant(np.arange(15, dtype=np.float32).reshape(5, 3) / 10))\nopt = tf.keras.optimizers."
-    "Adam(0.1)": _DENSE_OPTIMIZER,
-    "layer = tf.keras.layers.Embedding(5, 3, embeddings_initializer=tf.keras.initializers."
-    "Constant(np.arange(15, dtype=np.float32).reshape(5, 3) / 10))\nopt = tf.keras.optimizers."
-    "RMSprop(0.1)": _DENSE_OPTIMIZER,
     "emb = tf.Variable(tf.reshape(tf.range(12.0), (4, 3)))\nwith tf.GradientTape() as tape:\n"
-    "    rows = tf.gather(emb, [3, 1, 3])": _DENSE_OPTIMIZER + " (last digit of a float32)",
+    "    rows = tf.gather(emb, [3, 1, 3])": _SUMMED_ROWS + " (the last digit of a float32)",
 }
 
 

@@ -49,11 +49,11 @@ def _momentum(var, m, grad, lr, momentum, nesterov):
     return var + m, m
 
 
-def _adam_moments(m, v, grad, beta_1, beta_2):
+def _adam_moments(m, v, grad, beta_1, beta_2, grad_sq=None):
     d = grad - m
     d *= float(1 - beta_1)
     m = _into(np.add, m, d, d)
-    d = np.square(grad)
+    d = np.square(grad) if grad_sq is None else np.array(grad_sq)
     d -= v
     d *= float(1 - beta_2)
     d += v
@@ -88,9 +88,9 @@ def _amsgrad(var, m, v, v_hat, grad, lr, iterations, beta_1, beta_2, epsilon):
     return _adam_step(var, m, v_hat, alpha, epsilon), m, v, v_hat
 
 
-def _rmsprop_increment(v, a, grad, lr, rho, epsilon, dt):
+def _rmsprop_increment(v, a, grad, lr, rho, epsilon, dt, grad_sq=None):
     r = _scalar(rho, dt)
-    v = r * v + _scalar(1 - rho, dt) * np.square(grad)
+    v = r * v + _scalar(1 - rho, dt) * (np.square(grad) if grad_sq is None else grad_sq)
     if a is not None:
         a = r * a + _scalar(1 - rho, dt) * grad
         denominator = v - np.square(a) + _scalar(epsilon, dt)
@@ -119,6 +119,20 @@ def _rmsprop_centered_momentum(var, v, m, a, grad, lr, rho, epsilon, momentum):
     inc, v, a = _rmsprop_increment(v, a, grad, lr, rho, epsilon, var.dtype)
     m = _scalar(momentum, var.dtype) * m + inc
     return var - m, v, m, a
+
+
+# Sparse gradients (IndexedSlices) as Keras 3 applies them: the first moment sees the summed
+# slices, the second moment the sum of each slice squared (``grad_sq``), so a row gathered
+# twice differs from the square of its summed gradient.
+def _adam_sparse(var, m, v, grad, grad_sq, lr, iterations, beta_1, beta_2, epsilon):
+    m, v = _adam_moments(m, v, grad, beta_1, beta_2, grad_sq)
+    alpha = _adam_alpha(lr, iterations, beta_1, beta_2, var.dtype)
+    return _adam_step(var, m, v, alpha, epsilon), m, v
+
+
+def _rmsprop_sparse(var, v, grad, grad_sq, lr, rho, epsilon):
+    inc, v, _ = _rmsprop_increment(v, None, grad, lr, rho, epsilon, var.dtype, grad_sq)
+    return var - inc, v
 
 
 def _adagrad(var, accumulator, grad, lr, epsilon):
@@ -243,6 +257,8 @@ UPDATES = {
     "sgd": _fused("ResourceApplyGradientDescent", _sgd, 1),
     "momentum": _fused("ResourceApplyKerasMomentum", _momentum, 2),
     "adam": _fused("ResourceApplyAdam", _adam, 3),
+    "adam_sparse": _fused("ResourceSparseApplyAdam", _adam_sparse, 3),
+    "rmsprop_sparse": _fused("ResourceSparseApplyRMSProp", _rmsprop_sparse, 2),
     "amsgrad": _fused("ResourceApplyAdamWithAmsgrad", _amsgrad, 4),
     "rmsprop": _fused("ResourceApplyRMSProp", _rmsprop, 2),
     "rmsprop_centered": _fused("ResourceApplyCenteredRMSProp", _rmsprop_centered, 3),

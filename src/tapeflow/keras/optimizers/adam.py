@@ -1,5 +1,7 @@
 """The Adam family with Keras 3's update rules: Adam (and AMSGrad), AdamW, Adamax, Nadam."""
 from ..._core import dtypes as _dt
+from ..._core.indexed_slices import IndexedSlices
+from ..._core.tensor import convert_to_tensor
 from ...ops import math_ops as _m
 from ...ops.training_ops import apply_update
 from .. import _naming
@@ -51,10 +53,20 @@ class Adam(Optimizer):
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(var_list, "velocity_hat")
 
+    _sparse_updates = True
+
     def update_step(self, gradient, variable, learning_rate):
         i = self._index[id(variable)]
         slots = (self._momentums[i], self._velocities[i])
         kind = "adam"
+        if isinstance(gradient, IndexedSlices):
+            if not self.amsgrad and type(self) is Adam:
+                dense, squares = _dense_and_squares(gradient)
+                apply_update("adam_sparse", variable, slots, dense,
+                             (squares, learning_rate, self.iterations), beta_1=self.beta_1,
+                             beta_2=self.beta_2, epsilon=self.epsilon)
+                return
+            gradient = convert_to_tensor(gradient)
         if self.amsgrad:
             slots += (self._velocity_hats[i],)
             kind = "amsgrad"
@@ -66,6 +78,13 @@ class Adam(Optimizer):
         config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon,
                        "amsgrad": self.amsgrad})
         return config
+
+
+def _dense_and_squares(g):
+    """An IndexedSlices gradient summed into a dense tensor, and the sum of its slices
+    squared (what Keras's second moments see: ``square`` acts on each slice)."""
+    squared = IndexedSlices(_m.square(g.values), g.indices, g.dense_shape)
+    return convert_to_tensor(g), convert_to_tensor(squared)
 
 
 class AdamW(Adam):

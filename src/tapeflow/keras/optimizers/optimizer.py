@@ -9,6 +9,7 @@ import warnings
 
 from ..._core import dtypes as _dt
 from ..._core import explain as _explain
+from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ..._core.variable import Variable
 from ...checkpoint import tracking as _tracking
@@ -309,7 +310,8 @@ class Optimizer:
         kept_g, kept_v = [], []
         for g, v in zip(grads, variables, strict=True):
             if g is not None:
-                kept_g.append(g if isinstance(g, _TensorLike) else convert_to_tensor(g))
+                kept_g.append(g if isinstance(g, (_TensorLike, IndexedSlices))
+                              else convert_to_tensor(g))
                 kept_v.append(v)
         if not kept_g:
             raise ValueError(_explain.no_gradients_message(zip(grads, variables, strict=True)))
@@ -320,6 +322,11 @@ class Optimizer:
                           "the loss. If using `model.compile()`, did you forget to provide a "
                           "`loss` argument?", stacklevel=3)
         _check_shapes(kept_g, kept_v)
+        if (self.loss_scale_factor is not None or self.gradient_accumulation_steps
+                or self.clipnorm or self.clipvalue or self.global_clipnorm):
+            # these transform whole gradients: a sparse one is summed first
+            kept_g = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
+                      for g in kept_g]
         if self.loss_scale_factor is not None:
             kept_g = [_m.divide(g, self.loss_scale_factor) for g in kept_g]
         if self.gradient_accumulation_steps:
@@ -360,8 +367,14 @@ class Optimizer:
         for acc, total in zip(accumulators, summed, strict=True):
             acc.assign(_a.where(is_update, _a.zeros_like(acc), _m.cast(total, acc.dtype)))
 
+    # Optimizers whose update_step takes an IndexedSlices gradient (as Keras applies it
+    # sparsely); the others see it summed into a dense tensor.
+    _sparse_updates = False
+
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         for g, v in zip(grads, trainable_variables, strict=True):
+            if isinstance(g, IndexedSlices) and not self._sparse_updates:
+                g = convert_to_tensor(g)
             self.update_step(g, v, learning_rate)
 
     def update_step(self, gradient, variable, learning_rate):

@@ -1,5 +1,7 @@
 """RMSprop (Hinton, lecture 6e of "Neural Networks for Machine Learning", 2012), with Keras
 3's update rule."""
+from ..._core.indexed_slices import IndexedSlices
+from ..._core.tensor import convert_to_tensor
 from ...ops.training_ops import apply_update
 from .optimizer import Optimizer
 
@@ -38,9 +40,19 @@ class RMSprop(Optimizer):
             self._average_gradients = self.add_optimizer_variables(var_list,
                                                                    "average_gradient")
 
+    _sparse_updates = True
+
     def update_step(self, gradient, variable, learning_rate):
         i = self._index[id(variable)]
         slots = (self._velocities[i],)
+        if isinstance(gradient, IndexedSlices):
+            if self.momentum == 0 and not self.centered:
+                from .adam import _dense_and_squares
+                dense, squares = _dense_and_squares(gradient)
+                apply_update("rmsprop_sparse", variable, slots, dense,
+                             (squares, learning_rate), rho=self.rho, epsilon=self.epsilon)
+                return
+            gradient = convert_to_tensor(gradient)
         attrs = {"rho": self.rho, "epsilon": self.epsilon}
         kind = "rmsprop"
         if self.momentum > 0:

@@ -1,4 +1,7 @@
 """SGD with optional (Nesterov) momentum, with Keras 3's update rule."""
+from ..._core.indexed_slices import IndexedSlices
+from ..._core.tensor import convert_to_tensor
+from ...ops import math_ops as _m
 from ...ops.training_ops import apply_update
 from .optimizer import Optimizer
 
@@ -42,7 +45,17 @@ class SGD(Optimizer):
         if self.momentum != 0:
             self.momentums = self.add_optimizer_variables(var_list, "momentum")
 
+    _sparse_updates = True
+
     def update_step(self, gradient, variable, learning_rate):
+        if isinstance(gradient, IndexedSlices):
+            if self.momentum == 0:
+                # Keras scatter-subtracts lr * each slice: repeated rows one after another.
+                lr = _m.cast(learning_rate, variable.dtype)
+                variable.scatter_sub(IndexedSlices(_m.multiply(gradient.values, lr),
+                                                   gradient.indices, gradient.dense_shape))
+                return
+            gradient = convert_to_tensor(gradient)
         if self.momentum == 0:
             apply_update("sgd", variable, (), gradient, (learning_rate,))
             return
