@@ -5,67 +5,16 @@ import os
 import shutil
 import warnings
 
-from ..callbacks import Callback
+from ..callbacks import Callback, MonitorCallback
 from . import _atomic
 from .saving_lib import _LEGACY_HINT
 
 __all__ = ["ModelCheckpoint", "BackupAndRestore"]
 
 # Metrics whose value should grow; any other monitored value should shrink.
-_UP = ("acc", "accuracy", "auc", "precision", "recall")
 
 
-class _Monitor(Callback):
-    """Keras 3's ``MonitorCallback``: which way ``monitor`` should move, and whether a value
-    improves on the best so far."""
-
-    def __init__(self, monitor="val_loss", mode="auto", baseline=None, min_delta=0):
-        super().__init__()
-        if mode not in ("auto", "min", "max"):
-            warnings.warn(f"{type(self).__name__} mode '{mode}' is unknown, fallback to auto "
-                          "mode.", stacklevel=3)
-            mode = "auto"
-        self.monitor, self.mode, self.best = monitor, mode, baseline
-        self.min_delta = abs(min_delta)
-        self._sign = None
-
-    def _set_direction(self):
-        if self.mode == "min":
-            self._sign = -1
-        elif self.mode == "max":
-            self._sign = 1
-        else:
-            name = self.monitor.removeprefix("val_")
-            if name == "loss":
-                self._sign = -1
-            found = []
-            for metric in getattr(self.model, "metrics", None) or []:
-                # the compiled metrics' container holds the metrics by name, as in Keras
-                found += [metric] + list(getattr(metric, "metrics", None) or []) + list(
-                    getattr(metric, "weighted_metrics", None) or [])
-            for metric in found:
-                if metric.name == name and name != "loss":
-                    up = any(name == u or name.endswith(u) for u in _UP)
-                    self._sign = 1 if up else -1
-            if self._sign is None:
-                raise ValueError(
-                    f"{type(self).__name__} callback received monitor={self.monitor}, but "
-                    "Keras isn't able to automatically determine whether that metric should "
-                    "be maximized or minimized. Pass `mode='max'` in order to monitor based "
-                    "on the highest metric value, or pass `mode='min'` in order to use the "
-                    "lowest value.")
-        if self._sign < 0:
-            self.min_delta = -abs(self.min_delta)
-
-    def _is_improvement(self, value, reference):
-        if reference is None:
-            return True
-        if self._sign > 0:
-            return value - self.min_delta > reference
-        return value - self.min_delta < reference
-
-
-class ModelCheckpoint(_Monitor):
+class ModelCheckpoint(MonitorCallback):
     """Save the model (or its weights) during ``fit`` (``tf.keras.callbacks.ModelCheckpoint``).
 
     ``filepath`` may hold ``str.format`` fields filled from the epoch (1-based), the batch
@@ -126,8 +75,8 @@ class ModelCheckpoint(_Monitor):
             self._save_model(self._current_epoch, batch, logs)
 
     def on_epoch_end(self, epoch, logs=None):
-        if self._sign is None:
-            self._set_direction()
+        if self.monitor_op is None:
+            self._set_monitor_op()
         if self.save_freq == "epoch":
             self._save_model(epoch, None, logs)
 
@@ -150,8 +99,8 @@ class ModelCheckpoint(_Monitor):
             if self.verbose > 0:
                 print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
             return True
-        if self._sign is None:
-            self._set_direction()
+        if self.monitor_op is None:
+            self._set_monitor_op()
         current = (logs or {}).get(self.monitor)
         if current is None:
             warnings.warn(f"Can save best model only with {self.monitor} available.",
