@@ -13,7 +13,8 @@ import re
 import socket
 import time
 
-__all__ = ["atomic_write", "write_bytes", "fsync_dir", "remove_stale", "is_temporary"]
+__all__ = ["atomic_write", "atomic_path", "write_bytes", "fsync_dir", "remove_stale",
+           "is_temporary"]
 
 _TMP = re.compile(r"^\..+\.tmp-([A-Za-z0-9_-]*)-(\d+)-[0-9a-f]+$")
 _HOST = re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname())[:40]
@@ -58,6 +59,32 @@ def atomic_write(path: str, sync_dir: bool = True, before_replace=None):
             os.fsync(f.fileno())
         if before_replace is not None:
             before_replace()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+    if sync_dir:
+        fsync_dir(directory)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str, sync_dir: bool = True):
+    """Yield a temporary path beside ``path`` for a writer that opens files by name (h5py,
+    zipfile); once the block has written and closed it, fsync it and rename it over ``path``.
+    Stale temporaries of dead writers in the directory are removed first. On any exception
+    the temporary is removed and ``path`` is untouched."""
+    directory, name = os.path.split(os.path.abspath(path))
+    remove_stale(directory)
+    tmp = os.path.join(directory,
+                       f".{name}.tmp-{_HOST}-{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -3,7 +3,7 @@
 - ``weights_h5``: the ``.weights.h5`` layout (Keras 3's group paths and variable order).
 - ``serialization`` / ``object_registration`` / ``functional``: the ``config.json`` format
   (``serialize_keras_object``, registered classes, functional graphs).
-- ``saving_lib``: ``.weights.h5`` and ``.keras`` files, written atomically (``_atomic``).
+- ``saving_lib``: ``.weights.h5`` and ``.keras`` files, written atomically (``checkpoint.atomic``).
 - ``callbacks``: ``ModelCheckpoint`` and ``BackupAndRestore`` for ``fit``.
 
 h5py is the optional extra ``tapeflow[h5]``; it is imported when a file is read or written.

@@ -5,8 +5,8 @@ import os
 import shutil
 import warnings
 
+from ...checkpoint import atomic as _atomic
 from ..callbacks import Callback, MonitorCallback
-from . import _atomic
 from .saving_lib import _LEGACY_HINT
 
 __all__ = ["ModelCheckpoint", "BackupAndRestore"]

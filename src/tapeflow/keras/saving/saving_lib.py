@@ -7,7 +7,7 @@ import os
 import warnings
 import zipfile
 
-from . import _atomic
+from ...checkpoint import atomic as _atomic
 from .serialization import deserialize_keras_object, serialize_keras_object
 from .weights_h5 import import_h5py, load_weights_from_h5, save_weights_to_h5
 
