@@ -463,8 +463,8 @@ def test_each_save_fsyncs_the_file_and_the_directory_then_renames(tmp_path, monk
 
 
 def test_stale_temporaries_of_a_crashed_writer_are_removed_by_the_next_save(tmp_path):
-    import sys
-    host = sys.modules["tapeflow.checkpoint.atomic"]._HOST
+    import importlib
+    host = importlib.import_module("tapeflow.checkpoint.atomic")._HOST
     stale = tmp_path / f".w.weights.h5.tmp-{host}-999999-abcd1234"   # a writer that died
     stale.write_bytes(b"half a file")
     model, _ = fresh("subclassed")
