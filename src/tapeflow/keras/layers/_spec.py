@@ -35,19 +35,11 @@ def _check_input(layer, x, ndim=None, min_ndim=None, axes=None, index=0):
     if not isinstance(x, _TensorLike) and not hasattr(x, "shape"):
         raise ValueError(f"Inputs to a layer should be tensors. Got '{x}' (of type {type(x)}) "
                          f"as input for layer '{layer.name}'.")
-    shape = static_shape(x)
+    # the rank and axis checks are Keras's InputSpec's (input_spec.py)
+    from .input_spec import InputSpec, _check_one
+    _check_one(index, x, InputSpec(ndim=ndim, min_ndim=min_ndim, axes=axes), layer.name)
     head = (f"Input {index} with name 'None' of layer '{layer.name}' is incompatible with "
             "the layer: ")
-    if ndim is not None and len(shape) != ndim:
-        raise ValueError(f"{head}expected ndim={ndim}, found ndim={len(shape)}. "
-                         f"Full shape received: {shape}")
-    if min_ndim is not None and len(shape) < min_ndim:
-        raise ValueError(f"{head}expected min_ndim={min_ndim}, found ndim={len(shape)}. "
-                         f"Full shape received: {shape}")
-    for axis, value in (axes or {}).items():
-        if value is not None and shape[axis] not in (value, None):
-            raise ValueError(f"{head}expected axis {axis} of input shape to have value "
-                             f"{value}, but received input with shape {shape}")
     if isinstance(x, _TensorLike) and x.dtype.name == "string":
         raise ValueError(f"{head}expected a numeric dtype, found dtype={x.dtype.name}")
 
