@@ -164,7 +164,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
-    "debugging", "test", "dtypes", "image",
+    "debugging", "test", "dtypes", "image", "distribute",
 }
 _LAZY_ATTRS = {
     "function": ("tapeflow.function", "function"),

@@ -19,6 +19,9 @@ from .tensor import (
 __all__ = ["Variable"]
 
 _getrefcount = sys.getrefcount
+# Called with each new Variable once tf.distribute is loaded: a variable made in a strategy's
+# scope becomes that strategy's (mirrored; broadcast from rank 0 across processes).
+_on_create = []
 
 
 def _unshared_refcount():
@@ -89,6 +92,8 @@ class Variable(_TensorLike):
         self._trainable = bool(trainable)
         self._name = "Variable" if name is None else str(name)
         self.constraint = constraint
+        if _on_create:
+            _on_create[0](self)
 
     @property
     def name(self) -> str:

@@ -4,6 +4,8 @@ Probabilities are clipped to ``[epsilon, 1 - epsilon]`` with ``epsilon = 1e-7`` 
 log, and the loss objects reduce per-example values by 'sum_over_batch_size' (the sum over
 every element divided by their count), as Keras 3 does.
 """
+import sys
+
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import _TensorLike, convert_to_tensor
@@ -243,7 +245,20 @@ def _reduce(values, reduction, sample_weight):
     total = _m.reduce_sum(values)
     if reduction == "sum":
         return total
-    return _m.divide(total, float(values._value.size))
+    return scale_loss_for_distribution(_m.divide(total, float(values._value.size)))
+
+
+def scale_loss_for_distribution(value):
+    """``value / num_replicas_in_sync`` under a strategy with several replicas, as Keras 3
+    scales 'sum_over_batch_size' losses: summing the replicas' gradients then gives the
+    global batch's mean gradient."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None:
+        return value
+    n = ctx.get_strategy().num_replicas_in_sync
+    if n == 1:
+        return value
+    return _m.multiply(value, _m.cast(1.0 / n, value.dtype))
 
 
 class Loss:

@@ -1,4 +1,5 @@
 """Optimizer: Keras 3's base: ``apply_gradients``, ``iterations``, a learning-rate variable."""
+import sys
 import warnings
 
 from ..._core import dtypes as _dt
@@ -10,6 +11,18 @@ from .. import _naming
 from .._variable import KerasVariable
 
 __all__ = ["Optimizer"]
+
+
+def _replica_context():
+    """The ReplicaContext when running as one of several replicas of a strategy, else None
+    (tf.distribute is looked up only if something loaded it)."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None:
+        return None
+    replica = ctx.get_replica_context()
+    if replica is None or replica.num_replicas_in_sync == 1:
+        return None
+    return replica
 
 
 class Optimizer:
@@ -142,10 +155,26 @@ class Optimizer:
         return self._iterations
 
     def apply(self, grads, trainable_variables):
-        """Update ``trainable_variables`` from ``grads`` (same order). See apply_gradients."""
+        """Update ``trainable_variables`` from ``grads`` (same order). See apply_gradients.
+
+        In a replica function of a strategy with several replicas the gradients are first
+        summed over all replicas (one packed all-reduce per dtype across processes) and the
+        update then runs once, in cross-replica context, as Keras 3 on TensorFlow does.
+        """
         grads, variables = list(grads), list(trainable_variables)
         if not grads:
             return
+        replica = _replica_context()
+        if replica is not None:
+            kept = [i for i, g in enumerate(grads) if g is not None]
+            summed = replica.all_reduce("SUM", [grads[i] for i in kept])
+            for i, g in zip(kept, summed):
+                grads[i] = g
+            replica.merge_call(lambda strategy: self._apply(grads, variables))
+            return
+        self._apply(grads, variables)
+
+    def _apply(self, grads, variables):
         for i, v in enumerate(variables):
             if not isinstance(v, Variable):
                 raise AttributeError(_explain.not_a_variable_message(v, i))

@@ -1,0 +1,155 @@
+"""Distributed values: one component per local replica (``PerReplica``, ``Mirrored``) and the
+mirrored variables that strategies make from variables created in their scope.
+
+In one process a mirrored variable is one buffer behind N named handles: reads on any replica
+see it, an update from a replica function is applied once (replica 0's), and updates inside a
+``merge_call`` (the optimizer's) run once in cross-replica context. Metric state is one shared
+buffer too: replicas run one at a time, so each replica's update adds in, which is what TF's
+sum-on-read gives.
+"""
+from .._core import nest
+from .._core.tensor import Tensor
+from .._core.variable import Variable
+from . import _context
+
+__all__ = ["DistributedValues", "PerReplica", "Mirrored", "MirroredVariable", "regroup",
+           "select_replica", "mirror_variable"]
+
+
+class DistributedValues:
+    """Values of several replicas, one per local replica (``tf.distribute.DistributedValues``).
+
+    Get the components with ``strategy.experimental_local_results(value)``; pass a
+    DistributedValues to ``strategy.run`` and each replica receives its own component.
+
+    Args:
+        values: a tuple with one value per local replica.
+    """
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self) -> tuple:
+        return self._values
+
+    def _text(self, fmt):
+        body = ",\n".join(f"  {i}: {fmt(v)}" for i, v in enumerate(self._values))
+        return f"{type(self).__name__}:{{\n{body}\n}}"
+
+    def __str__(self):
+        return self._text(str)
+
+    def __repr__(self):
+        return self._text(repr)
+
+
+class PerReplica(DistributedValues):
+    """A different value on each replica: a distributed batch, a ``run`` result."""
+
+
+class Mirrored(DistributedValues):
+    """The same value on every replica."""
+
+
+class _MirroredMixin:
+    """Turns a Variable into a mirrored one by class change (same memory layout)."""
+
+    __slots__ = ()
+    _num_replicas = 1
+
+    def _skip_update(self):
+        # In-process replicas share one buffer: replica 0's update stands for all.
+        return self._num_replicas > 1 and _context.replica_id() > 0
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        if self._skip_update():
+            self._new_value(value, "assign")
+            return self
+        return super().assign(value, use_locking, name, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        if self._skip_update():
+            self._new_value(delta, "assign_add")
+            return self
+        return super().assign_add(delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        if self._skip_update():
+            self._new_value(delta, "assign_sub")
+            return self
+        return super().assign_sub(delta, use_locking, name, read_value)
+
+
+class MirroredVariable(_MirroredMixin, Variable):
+    """A variable made in a strategy's scope, printed as TF prints it.
+
+    >>> import tapeflow as tf
+    >>> with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+    ...     v = tf.Variable(1.0)
+    >>> type(v).__name__
+    'MirroredVariable'
+    """
+
+    __slots__ = ()
+
+    def _component_text(self, i):
+        base = Variable.__repr__(self)
+        if i == 0:
+            return base
+        return base.replace(f"'{self._name}:0'", f"'{self._name}/replica_{i}:0'", 1)
+
+    def __repr__(self):
+        body = ",\n".join(f"  {i}: {self._component_text(i)}"
+                          for i in range(self._num_replicas))
+        return f"MirroredVariable:{{\n{body}\n}}"
+
+    __str__ = __repr__
+
+
+_classes = {}
+
+
+def mirror_variable(var, num_replicas):
+    """Make ``var`` a mirrored variable of ``num_replicas`` replicas (in place)."""
+    base = type(var)
+    if isinstance(var, _MirroredMixin):
+        base = base.__mro__[2] if base is not MirroredVariable else Variable
+    key = (base, num_replicas)
+    cls = _classes.get(key)
+    if cls is None:
+        if base is Variable:
+            cls = type("MirroredVariable", (MirroredVariable,),
+                       {"__slots__": (), "_num_replicas": num_replicas,
+                        "__module__": __name__, "__qualname__": "MirroredVariable"})
+        else:
+            # Keras variables keep their own printed form under a strategy, as in Keras 3.
+            cls = type(base.__name__, (_MirroredMixin, base),
+                       {"__slots__": (), "_num_replicas": num_replicas,
+                        "__module__": base.__module__})
+        _classes[key] = cls
+    var.__class__ = cls
+    return var
+
+
+def regroup(per_replica_results):
+    """Turn N per-replica nests into one nest of PerReplica leaves (a leaf that is the same
+    object on every replica and not a tensor, such as a variable, stays itself)."""
+    first = per_replica_results[0]
+    if len(per_replica_results) == 1:
+        return first
+    flats = [nest.flatten(r) for r in per_replica_results]
+    leaves = []
+    for parts in zip(*flats):
+        if not isinstance(parts[0], Tensor) and all(p is parts[0] for p in parts):
+            leaves.append(parts[0])
+        else:
+            leaves.append(PerReplica(parts))
+    return nest.pack_sequence_as(first, leaves)
+
+
+def select_replica(structure, i):
+    """Replica ``i``'s view of a nest that may hold DistributedValues."""
+    def pick(x):
+        return x._values[i] if isinstance(x, DistributedValues) else x
+    return nest.map_structure(pick, structure)
