@@ -27,13 +27,15 @@ def split_sizes(n, num_replicas):
 
 
 def _slice_leaf(x, start, stop):
+    if x is None:
+        return None
     t = x if isinstance(x, _TensorLike) else convert_to_tensor(x)
     return t[start:stop]
 
 
 def split_batch(element, num_replicas, replicas):
     """The slices of one global batch (a nest of tensors) for the replica indices given."""
-    leaves = nest.flatten(element)
+    leaves = [x for x in nest.flatten(element) if x is not None]
     n = leaves[0].shape[0] if leaves else 0
     sizes = split_sizes(n, num_replicas)
     starts = [sum(sizes[:i]) for i in range(num_replicas)]
@@ -41,7 +43,7 @@ def split_batch(element, num_replicas, replicas):
                                element) for i in replicas]
 
 
-def _combine(parts):
+def combine(parts):
     if len(parts) == 1:
         return parts[0]
     flats = [nest.flatten(p) for p in parts]
@@ -130,12 +132,12 @@ class DistributedDataset:
     def __iter__(self):
         s = self._strategy
         n = s.num_replicas_in_sync
-        mine = s._local_replica_ids()
+        mine = s._global_replica_ids()
         for element in self._dataset:
             if n == 1:
                 yield element
             else:
-                yield _combine(split_batch(element, n, mine))
+                yield combine(split_batch(element, n, mine))
 
     @property
     def element_spec(self):
@@ -168,4 +170,4 @@ class DistributedDatasetsFromFunction:
                 return
             while len(parts) < local:  # the last step: empty batches for the rest
                 parts.append(nest.map_structure(lambda x: _slice_leaf(x, 0, 0), parts[0]))
-            yield _combine(parts)
+            yield combine(parts)

@@ -196,6 +196,10 @@ class Strategy:
     def _local_replica_ids(self):
         return list(range(len(self._devices)))
 
+    def _global_replica_ids(self):
+        n = len(self._devices)
+        return [self._comm.rank * n + i for i in range(n)]
+
     def _num_workers(self):
         return self._comm.size
 
@@ -278,7 +282,7 @@ class Strategy:
         if isinstance(value, DistributedValues):
             return [convert_to_tensor(v) for v in value.values]
         value = convert_to_tensor(value)
-        if self.num_replicas_in_sync > 1 and op is ReduceOp.SUM:
+        if len(self._devices) > 1 and op is ReduceOp.SUM:
             raise ValueError(f"A non-DistributedValues value {value} cannot be reduced with "
                              f"the given reduce op {op}.")
         return [value]

@@ -2,6 +2,9 @@
 
 Updates run in NumPy on the variables' values, so they are never recorded on a tape.
 """
+import functools
+import sys
+
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike
@@ -26,6 +29,39 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccu
            "categorical_crossentropy", "binary_crossentropy", "mse", "mae"]
 
 
+def _cross_process_comm():
+    """The communicator of the multi-process strategy this metric is made under, else None."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None or not ctx.has_strategy():
+        return None
+    comm = ctx.get_strategy()._comm
+    return comm if comm.size > 1 else None
+
+
+def _summed_over_processes(result):
+    """Wrap ``result`` so that, under a multi-process strategy, it reads the state summed over
+    all processes (TF's sum-on-read metric variables): one packed all-reduce, then the local
+    state is put back. In one process replicas already share the state buffers."""
+    @functools.wraps(result)
+    def wrapper(self):
+        comm = getattr(self, "_comm", None)
+        if comm is None or getattr(self, "_summing", False):
+            return result(self)
+        from ..distribute import collective_ops
+        local = [v.read_value() for v in self._variables]
+        summed = collective_ops.pack_all_reduce(local, comm, "sum")
+        self._summing = True
+        try:
+            for v, t in zip(self._variables, summed):
+                v.assign(t)
+            return result(self)
+        finally:
+            self._summing = False
+            for v, t in zip(self._variables, local):
+                v.assign(t)
+    return wrapper
+
+
 def _np(x):
     return x._value if isinstance(x, _TensorLike) else np.asarray(x)
 
@@ -43,6 +79,12 @@ class Metric:
         self.name = name or _naming.to_snake_case(type(self).__name__)
         self._dtype = _dt.as_dtype(dtype or "float32")
         self._variables = []
+        self._comm = _cross_process_comm()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "result" in cls.__dict__:
+            cls.result = _summed_over_processes(cls.__dict__["result"])
 
     def add_variable(self, shape=(), initializer="zeros", dtype=None, aggregation="sum",
                      name=None):

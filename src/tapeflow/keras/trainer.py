@@ -4,6 +4,7 @@
 reports through callbacks (Keras's progress bar, History) and returns the History.
 """
 import math
+import sys
 
 from .._core import nest
 from .._core.backend import np
@@ -116,6 +117,18 @@ class _Batches:
             yield x, y, w
 
 
+def _replicas():
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    return 1 if ctx is None else ctx.get_strategy().num_replicas_in_sync
+
+
+def _distribute(strategy, data):
+    """This worker's per-replica slices of a global batch ``(x, y, sample_weight)``."""
+    from ..distribute.input_lib import combine, split_batch
+    return combine(split_batch(data, strategy.num_replicas_in_sync,
+                               strategy._global_replica_ids()))
+
+
 class Trainer:
     """The training API of ``Model`` (``compile``, ``fit``, ``evaluate``, ``predict``)."""
 
@@ -134,6 +147,9 @@ class Trainer:
                 categorical accuracy from the data, as Keras does).
         """
         self.optimizer = _optimizers.get(optimizer)
+        ctx = sys.modules.get("tapeflow.distribute._context")
+        if ctx is not None and ctx.has_strategy():
+            self._distribute_strategy = ctx.get_strategy()
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
         self._metric_ids = list(metrics or [])
@@ -185,28 +201,54 @@ class Trainer:
         extra = getattr(self, "losses", None)
         if extra:
             for term in extra:
-                loss = loss + term
+                loss = loss + _losses.scale_loss_for_distribution(term)
         return loss
 
     def train_step(self, data):
-        """One optimisation step on a batch ``(x, y, sample_weight)``; returns the logs."""
-        x, y, sample_weight = data
-        with GradientTape() as tape:
-            y_pred = self(x, training=True)
-            loss = self._loss_value(y, y_pred, sample_weight)
-        variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
-        self.optimizer.apply_gradients(zip(grads, variables, strict=True))
-        self._update_metrics(loss, x, y, y_pred, sample_weight)
+        """One optimisation step on a batch ``(x, y, sample_weight)``; returns the logs.
+
+        Under the strategy the model was compiled in (several replicas), the batch is split
+        across replicas, each computes its scaled loss and gradients, and the optimizer sums
+        the gradients and updates once, as Keras 3 on TensorFlow does.
+        """
+        strategy = self._step_strategy()
+        if strategy is not None:
+            strategy.run(self._replica_step, args=(_distribute(strategy, data), True))
+            return self._logs()
+        self._replica_step(data, True)
         return self._logs()
 
     def test_step(self, data):
         """Compute the loss and update the metrics on a batch; returns the logs."""
-        x, y, sample_weight = data
-        y_pred = self(x, training=False)
-        loss = self._loss_value(y, y_pred, sample_weight)
-        self._update_metrics(loss, x, y, y_pred, sample_weight)
+        strategy = self._step_strategy()
+        if strategy is not None:
+            strategy.run(self._replica_step, args=(_distribute(strategy, data), False))
+            return self._logs()
+        self._replica_step(data, False)
         return self._logs()
+
+    def _replica_step(self, data, training):
+        x, y, sample_weight = data
+        if training:
+            with GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = self._loss_value(y, y_pred, sample_weight)
+            variables = self.trainable_variables
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(grads, variables, strict=True))
+        else:
+            y_pred = self(x, training=False)
+            loss = self._loss_value(y, y_pred, sample_weight)
+        replicas = _replicas()
+        if replicas > 1:  # the tracked loss is shown unscaled, as Keras does
+            loss = loss * float(replicas)
+        self._update_metrics(loss, x, y, y_pred, sample_weight)
+
+    def _step_strategy(self):
+        strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None or strategy.num_replicas_in_sync == 1:
+            return None
+        return strategy
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
