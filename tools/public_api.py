@@ -12,7 +12,7 @@ MODULES = [
     "tapeflow.debugging", "tapeflow.test", "tapeflow.errors", "tapeflow.data",
     "tapeflow.keras", "tapeflow.keras.layers", "tapeflow.keras.losses",
     "tapeflow.keras.optimizers", "tapeflow.keras.metrics", "tapeflow.keras.initializers",
-    "tapeflow.keras.activations", "tapeflow.image",
+    "tapeflow.keras.activations", "tapeflow.image", "tapeflow.distribute",
 ]
 
 

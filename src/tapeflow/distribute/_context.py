@@ -80,7 +80,7 @@ def get_replica_context():
     ``tf.distribute.get_replica_context``.
 
     >>> import tapeflow as tf
-    >>> tf.distribute.get_replica_context().replica_id_in_sync_group
+    >>> int(tf.distribute.get_replica_context().replica_id_in_sync_group)
     0
     """
     top = current()

@@ -6,7 +6,7 @@ into one contiguous buffer per dtype (one collective call each) and unpacks the 
 """
 from .._core import dispatch
 from .._core.backend import np
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import nondifferentiable
 from .._core.tensor import convert_to_tensor
 from ..ops import array_ops as _a
 
@@ -22,8 +22,8 @@ def _all_reduce_forward(x, comm, op):
     return buf
 
 
-_AllReduce = primitive("CollectiveReduceV2", _all_reduce_forward, save_inputs=False)
-defvjp(_AllReduce, lambda g, y, x, comm, op: all_reduce(g, comm, op))
+# Not differentiated: gradients are all-reduced after ``tape.gradient``, never through it.
+_AllReduce = nondifferentiable("CollectiveReduceV2", _all_reduce_forward)
 
 
 def _bcast_forward(x, comm, root):
