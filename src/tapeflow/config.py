@@ -62,7 +62,7 @@ def list_physical_devices(device_type=None) -> list:
     return []
 
 
-def list_logical_devices(device_type=None) -> list:
+def list_logical_devices(device_type=None):
     """The logical devices (``/device:CPU:0`` ..., one per configuration set by
     :func:`set_logical_device_configuration`, else one)."""
     if device_type is not None and device_type.upper() != "CPU":

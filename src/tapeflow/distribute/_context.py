@@ -51,7 +51,7 @@ def get_strategy():
     return top[0] if top else default_strategy()
 
 
-def has_strategy() -> bool:
+def has_strategy():
     """Whether a non-default strategy is current (``tf.distribute.has_strategy``).
 
     >>> import tapeflow as tf
@@ -62,7 +62,7 @@ def has_strategy() -> bool:
     return bool(top) and not top[0]._is_default
 
 
-def in_cross_replica_context() -> bool:
+def in_cross_replica_context():
     """True inside ``strategy.scope()`` (or a ``merge_call``), False in a replica function and
     outside any scope (``tf.distribute.in_cross_replica_context``).
 

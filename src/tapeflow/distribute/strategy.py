@@ -283,7 +283,7 @@ class Strategy:
             return [convert_to_tensor(v) for v in value.values]
         value = convert_to_tensor(value)
         if len(self._devices) > 1 and op is ReduceOp.SUM:
-            raise ValueError(f"A non-DistributedValues value {value} cannot be reduced with "
+            raise ValueError(f"A non-DistributedValues value {value!s} cannot be reduced with "
                              f"the given reduce op {op}.")
         return [value]
 
@@ -295,7 +295,7 @@ class Strategy:
             local = collective_ops.all_gather(local, self._comm, axis)
         return local
 
-    def experimental_local_results(self, value) -> tuple:
+    def experimental_local_results(self, value):
         """The components of ``value`` on this worker's replicas, as a tuple."""
         if isinstance(value, DistributedValues):
             return value.values
