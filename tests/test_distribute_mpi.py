@@ -46,6 +46,13 @@ def test_ranks_bitwise_identical_every_step_and_equal_one_process_after_100_step
     assert "iterations=100" in out.stdout
 
 
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_reduce_and_gather_over_ranks_as_tensorflow_over_replicas(ranks):
+    out = _mpirun(ranks, "reduce")
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert f"OK reduce {ranks}" in out.stdout
+
+
 def test_keras_fit_and_evaluate_under_multi_worker_equal_one_process():
     out = _mpirun(2, "fit")
     assert out.returncode == 0, out.stderr[-3000:]

@@ -265,18 +265,16 @@ class Strategy:
         else:
             local = _m.add_n([_m.reduce_sum(p, axis=axis) for p in parts])
             count = sum(p.shape[axis] for p in parts)
+        count = _m.cast(count, local.dtype)
         if self._comm.size > 1:
-            local = collective_ops.all_reduce(local, self._comm, "sum")
-            count = count * self._comm.size if axis is None else self._global_count(count)
+            if axis is None:
+                local = collective_ops.all_reduce(local, self._comm, "sum")
+                count = _m.multiply(count, _m.cast(self._comm.size, local.dtype))
+            else:  # slices may be uneven: the counts travel with the sums, in one call
+                local, count = collective_ops.pack_all_reduce([local, count], self._comm)
         if op is ReduceOp.MEAN:
-            return _m.divide(local, _m.cast(count, local.dtype))
+            return _m.divide(local, count)
         return local
-
-    def _global_count(self, count):
-        import numpy as _np
-        buf = _np.array([count], _np.int64)
-        self._comm.allreduce(buf)
-        return int(buf[0])
 
     def _local_parts(self, value, op):
         if isinstance(value, DistributedValues):
