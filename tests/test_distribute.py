@@ -71,6 +71,15 @@ def test_default_strategy_context():
     with pytest.raises(ValueError, match="positional args must be a list or tuple"):
         tf.distribute.get_strategy().run(lambda x: x, args=1.0)
     assert tf.distribute.MultiWorkerMirroredStrategy().num_replicas_in_sync == 1
+    for key, strategy in (("mirrored_one_var", tf.distribute.MirroredStrategy()),
+                          ("mwms_var", tf.distribute.MultiWorkerMirroredStrategy())):
+        with strategy.scope():
+            v = tf.Variable(1.0)
+        assert [type(v).__name__, _printed(v)] == d[key]
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        v = tf.Variable(1.0)
+    assert type(v).__name__ != "MirroredVariable"
+    assert d["one_device_var_type"] == "ResourceVariable"
     assert tf.distribute.MirroredStrategy().num_replicas_in_sync == 1  # one CPU device
 
 

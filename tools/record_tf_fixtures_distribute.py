@@ -110,13 +110,22 @@ def record_default(tf):
         "mirrored_one_cpu_replicas": tf.distribute.MirroredStrategy().num_replicas_in_sync,
         "mwms_replicas": tf.distribute.MultiWorkerMirroredStrategy().num_replicas_in_sync,
         "reduce_op_error": _error(lambda: tf.distribute.ReduceOp("MAX")),
+        "one_device_var_type": _var_in(tf.distribute.OneDeviceStrategy("/cpu:0"), tf)[0],
+        "mirrored_one_var": _var_in(tf.distribute.MirroredStrategy(), tf),
+        "mwms_var": _var_in(tf.distribute.MultiWorkerMirroredStrategy(), tf),
     }
+
+
+def _var_in(strategy, tf):
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    return [type(v).__name__, _printed(v)]
 
 
 def _input_context(tf):
     c = tf.distribute.InputContext(num_input_pipelines=2, input_pipeline_id=1,
                                    num_replicas_in_sync=4)
-    return {"repr": repr(c), "str": str(c), "per_replica_16": c.get_per_replica_batch_size(16),
+    return {"str": str(c), "per_replica_16": c.get_per_replica_batch_size(16),
             "error": _error(lambda: c.get_per_replica_batch_size(10)),
             "props": [c.num_input_pipelines, c.input_pipeline_id, c.num_replicas_in_sync]}
 

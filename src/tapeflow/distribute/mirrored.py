@@ -180,3 +180,6 @@ class OneDeviceStrategy(Strategy):
 
     def __init__(self, device):
         super().__init__([_canonical(device)])
+
+    def _on_variable_created(self, var):
+        pass  # plain variables, as TF's OneDeviceStrategy makes

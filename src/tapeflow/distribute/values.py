@@ -85,7 +85,7 @@ class MirroredVariable(_MirroredMixin, Variable):
     """A variable made in a strategy's scope, printed as TF prints it.
 
     >>> import tapeflow as tf
-    >>> with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+    >>> with tf.distribute.MirroredStrategy(["CPU:0"]).scope():
     ...     v = tf.Variable(1.0)
     >>> type(v).__name__
     'MirroredVariable'
