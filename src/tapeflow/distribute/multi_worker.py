@@ -74,7 +74,8 @@ _capped = []
 
 
 def cap_blas_threads(comm):
-    """Limit BLAS threads to ``cores // ranks on this node`` (at least 1), through
+    """Limit BLAS threads to the cores this rank is bound to, or else ``cores // ranks on this
+    node`` (at least 1), through
     threadpoolctl, since two ranks with all-core BLAS pools oversubscribe the machine.
 
     Environment variables (``OPENBLAS_NUM_THREADS``) act only before NumPy loads its BLAS,
@@ -86,11 +87,14 @@ def cap_blas_threads(comm):
     """
     if _capped:
         return _capped[0]
+    total = os.cpu_count() or 1
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
-        cores = os.cpu_count() or 1
-    n = max(1, cores // max(1, comm.local_size))
+        cores = total
+    # A launcher that bound this rank to some cores (srun --cpus-per-task) already shared
+    # them out; otherwise share the node's cores among its ranks.
+    n = max(1, cores if cores < total else total // max(1, comm.local_size))
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:

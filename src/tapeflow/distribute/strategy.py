@@ -351,9 +351,6 @@ class Strategy:
             values.append(value_fn(_ValueContext(rid, self.num_replicas_in_sync)))
         return values[0] if len(values) == 1 else PerReplica(values)
 
-    def __enter__(self):
-        raise RuntimeError("Use `with strategy.scope():`")
-
 
 class _ValueContext:
     def __init__(self, replica_id, num_replicas):
