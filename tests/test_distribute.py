@@ -394,3 +394,29 @@ def test_distributed_digits_example_with_two_thread_replicas_matches_one():
     assert len(epochs[0]) == 2 and epochs[0] == epochs[1]
     assert float(epochs[0][-1].rsplit(" ", 1)[1]) > 90.0  # test accuracy, percent
     assert runs[1].stdout.splitlines()[0] == "Number of devices: 2"
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_run_inside_tf_function_and_replica_all_reduce_mean(n):
+    s = _strategy(n)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def step(x):
+        def fn(xr):
+            ctx = tf.distribute.get_replica_context()
+            mean = ctx.all_reduce(tf.distribute.ReduceOp.MEAN, tf.reduce_sum(xr) * v)
+            gathered = ctx.all_gather(xr, axis=0)
+            return mean, gathered
+        return s.run(fn, args=(x,))
+
+    ds = s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices(tf.constant([1.0, 2.0, 3.0, 5.0])).batch(4))
+    mean, gathered = step(next(iter(ds)))
+    sums = [3.0, 8.0] if n == 2 else [11.0]
+    want = (np.mean(sums) * np.array([1.0, 2.0])).tolist()
+    for t in s.experimental_local_results(mean):
+        assert t.numpy().tolist() == want
+    for t in s.experimental_local_results(gathered):
+        assert t.numpy().tolist() == [1.0, 2.0, 3.0, 5.0]

@@ -309,8 +309,9 @@ class Strategy:
             out = list(out)
         if self._comm.size > 1:
             out = collective_ops.pack_all_reduce(out, self._comm, "sum")
-            if op is ReduceOp.MEAN:
-                out = [_m.divide(t, _m.cast(self._comm.size, t.dtype)) for t in out]
+            if op is ReduceOp.MEAN:  # the in-process merge left a sum
+                n = self.num_replicas_in_sync
+                out = [_m.divide(t, _m.cast(n, t.dtype)) for t in out]
         return out
 
     def _merge_reduce(self, op, per_replica):
