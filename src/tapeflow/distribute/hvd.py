@@ -33,8 +33,14 @@ class Compression:
 
 def init(comm=None):
     """Join the job: MPI under a launcher, else one rank. ``comm`` may give a communicator
-    (a ``ThreadCommunicator`` rank for in-process tests)."""
+    (a ``ThreadCommunicator`` rank for in-process tests). Under MPI, as
+    ``MultiWorkerMirroredStrategy``: BLAS threads capped per rank, and an uncaught exception
+    on any rank aborts the job."""
     _state["comm"] = comm if comm is not None else _communicator.world()
+    if comm is None and _state["comm"].size > 1:
+        from .multi_worker import abort_on_exception, cap_blas_threads
+        cap_blas_threads(_state["comm"])
+        abort_on_exception(_state["comm"])
 
 
 def _comm():
