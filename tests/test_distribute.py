@@ -420,3 +420,19 @@ def test_run_inside_tf_function_and_replica_all_reduce_mean(n):
         assert t.numpy().tolist() == want
     for t in s.experimental_local_results(gathered):
         assert t.numpy().tolist() == [1.0, 2.0, 3.0, 5.0]
+
+
+def test_metric_state_takes_every_replicas_assign_add_plain_mirrored_takes_one():
+    s = _strategy(2)
+    with s.scope():
+        m = tf.keras.metrics.Sum()
+        v = tf.Variable(0.0)
+
+    def fn():
+        x = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        m.total.assign_add(x + 1.0)  # what a metric written with assign_add does
+        v.assign_add(1.0)
+
+    s.run(fn)
+    assert float(m.result()) == 3.0  # 1 + 2: summed over replicas, as TF's sum-on-read
+    assert float(v.numpy()) == 1.0   # each copy + 1, the buffer once

@@ -13,7 +13,7 @@ from .._core.variable import Variable
 from . import _context
 
 __all__ = ["DistributedValues", "PerReplica", "Mirrored", "MirroredVariable", "regroup",
-           "select_replica", "mirror_variable"]
+           "select_replica", "mirror_variable", "sync_on_read"]
 
 
 class DistributedValues:
@@ -57,10 +57,13 @@ class _MirroredMixin:
 
     __slots__ = ()
     _num_replicas = 1
+    _sync_on_read = False
 
     def _skip_update(self):
-        # In-process replicas share one buffer: replica 0's update stands for all.
-        return self._num_replicas > 1 and _context.replica_id() > 0
+        # In-process replicas share one buffer: replica 0's update stands for all, except
+        # for sync-on-read state (metrics), where every replica's update adds in.
+        return (self._num_replicas > 1 and not self._sync_on_read
+                and _context.replica_id() > 0)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         if self._skip_update():
@@ -110,25 +113,31 @@ class MirroredVariable(_MirroredMixin, Variable):
 _classes = {}
 
 
-def mirror_variable(var, num_replicas):
-    """Make ``var`` a mirrored variable of ``num_replicas`` replicas (in place)."""
-    base = type(var)
-    if isinstance(var, _MirroredMixin):
-        base = base.__mro__[2] if base is not MirroredVariable else Variable
-    key = (base, num_replicas)
+def mirror_variable(var, num_replicas, sync_on_read=False):
+    """Make ``var`` a mirrored variable of ``num_replicas`` replicas (in place). A
+    ``sync_on_read`` variable (metric state) takes every replica's update."""
+    base = next(c for c in type(var).__mro__ if not issubclass(c, _MirroredMixin))
+    key = (base, num_replicas, sync_on_read)
     cls = _classes.get(key)
     if cls is None:
+        attrs = {"__slots__": (), "_num_replicas": num_replicas,
+                 "_sync_on_read": sync_on_read}
         if base is Variable:
-            cls = type("MirroredVariable", (MirroredVariable,),
-                       {"__slots__": (), "_num_replicas": num_replicas,
-                        "__module__": __name__, "__qualname__": "MirroredVariable"})
+            attrs.update(__module__=__name__, __qualname__="MirroredVariable")
+            cls = type("MirroredVariable", (MirroredVariable,), attrs)
         else:
             # Keras variables keep their own printed form under a strategy, as in Keras 3.
-            cls = type(base.__name__, (_MirroredMixin, base),
-                       {"__slots__": (), "_num_replicas": num_replicas,
-                        "__module__": base.__module__})
+            attrs["__module__"] = base.__module__
+            cls = type(base.__name__, (_MirroredMixin, base), attrs)
         _classes[key] = cls
     var.__class__ = cls
+    return var
+
+
+def sync_on_read(var):
+    """Mark a variable made under a strategy as sync-on-read (a metric's state)."""
+    if isinstance(var, _MirroredMixin):
+        mirror_variable(var, var._num_replicas, sync_on_read=True)
     return var
 
 

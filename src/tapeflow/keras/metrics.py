@@ -95,6 +95,9 @@ class Metric:
         with _naming.name_scope(self.name, self):
             var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
         var._initial = value._value
+        values = sys.modules.get("tapeflow.distribute.values")
+        if values is not None:  # under a strategy: every replica's update counts
+            values.sync_on_read(var)
         self._variables.append(var)
         return var
 
