@@ -96,7 +96,7 @@ def cap_blas_threads(comm):
     # them out; otherwise share the node's cores among its ranks.
     n = max(1, cores if cores < total else total // max(1, comm.local_size))
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_info, threadpool_limits
     except ImportError:
         if comm.rank == 0:
             logging.getLogger("tapeflow").warning(
@@ -105,6 +105,8 @@ def cap_blas_threads(comm):
                 "OPENBLAS_NUM_THREADS=%d in the environment.", cores, comm.local_size, n, n)
         _capped.append(None)
         return None
+    current = [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+    n = min([n] + current)  # never more threads than the user allowed
     _capped.append(n)
     _capped.append(threadpool_limits(limits=n, user_api="blas"))
     return n
