@@ -1,5 +1,5 @@
-"""tf.distribute across processes: programs in tests/dist/cases.py under ``mpiexec``, each in a
-subprocess with a timeout. Skipped with the reason when mpi4py or mpiexec is missing."""
+"""tf.distribute across processes: programs in tests/mpi_cases/cases.py under ``mpiexec``,
+each in a subprocess with a timeout. Skipped with the reason when mpi4py or mpiexec is missing."""
 import importlib.util
 import os
 import shutil
@@ -10,7 +10,7 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CASES = os.path.join(ROOT, "tests", "dist", "cases.py")
+CASES = os.path.join(ROOT, "tests", "mpi_cases", "cases.py")
 MPIEXEC = shutil.which("mpiexec")
 
 pytestmark = [
