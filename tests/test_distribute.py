@@ -439,3 +439,22 @@ def test_metric_state_takes_every_replicas_assign_add_plain_mirrored_takes_one()
     s.run(fn)
     assert float(m.result()) == 3.0  # 1 + 2: summed over replicas, as TF's sum-on-read
     assert float(v.numpy()) == 1.0   # each copy + 1, the buffer once
+
+
+def test_fit_runs_a_custom_train_step_once_per_replica_on_its_slice():
+    seen = []
+
+    class Custom(tf.keras.Sequential):
+        def train_step(self, data):
+            ctx = tf.distribute.get_replica_context()
+            seen.append((int(ctx.replica_id_in_sync_group), int(data[0].shape[0])))
+            return super().train_step(data)
+
+    s = _strategy(2)
+    with s.scope():
+        model = Custom([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((7, 2), np.float32)
+    model.fit(x, np.zeros((7, 1), np.float32), batch_size=7, epochs=1, verbose=0)
+    assert seen == [(0, 4), (1, 3)]
+    assert int(model.optimizer.iterations) == 1

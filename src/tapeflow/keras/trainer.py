@@ -117,9 +117,12 @@ class _Batches:
             yield x, y, w
 
 
-def _replicas():
+def _unscaled(loss):
+    """The loss as shown in the logs: Keras scales it by ``1 / num_replicas_in_sync`` under
+    a strategy for the gradients, and shows it unscaled."""
     ctx = sys.modules.get("tapeflow.distribute._context")
-    return 1 if ctx is None else ctx.get_strategy().num_replicas_in_sync
+    n = 1 if ctx is None else ctx.get_strategy().num_replicas_in_sync
+    return loss if n == 1 else loss * float(n)
 
 
 def _distribute(strategy, data):
@@ -207,48 +210,41 @@ class Trainer:
     def train_step(self, data):
         """One optimisation step on a batch ``(x, y, sample_weight)``; returns the logs.
 
-        Under the strategy the model was compiled in (several replicas), the batch is split
-        across replicas, each computes its scaled loss and gradients, and the optimizer sums
-        the gradients and updates once, as Keras 3 on TensorFlow does.
+        Under a strategy with several replicas ``fit`` calls it once per replica on the
+        replica's slice of the batch (``strategy.run``), as Keras 3 on TensorFlow does: the
+        loss is scaled by ``1 / num_replicas_in_sync`` and the optimizer sums the gradients
+        over replicas and updates once.
         """
-        strategy = self._step_strategy()
-        if strategy is not None:
-            strategy.run(self._replica_step, args=(_distribute(strategy, data), True))
-            return self._logs()
-        self._replica_step(data, True)
+        x, y, sample_weight = data
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self._loss_value(y, y_pred, sample_weight)
+        variables = self.trainable_variables
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables, strict=True))
+        self._update_metrics(_unscaled(loss), x, y, y_pred, sample_weight)
         return self._logs()
 
     def test_step(self, data):
         """Compute the loss and update the metrics on a batch; returns the logs."""
-        strategy = self._step_strategy()
-        if strategy is not None:
-            strategy.run(self._replica_step, args=(_distribute(strategy, data), False))
-            return self._logs()
-        self._replica_step(data, False)
+        x, y, sample_weight = data
+        y_pred = self(x, training=False)
+        loss = self._loss_value(y, y_pred, sample_weight)
+        self._update_metrics(_unscaled(loss), x, y, y_pred, sample_weight)
         return self._logs()
 
-    def _replica_step(self, data, training):
-        x, y, sample_weight = data
-        if training:
-            with GradientTape() as tape:
-                y_pred = self(x, training=True)
-                loss = self._loss_value(y, y_pred, sample_weight)
-            variables = self.trainable_variables
-            grads = tape.gradient(loss, variables)
-            self.optimizer.apply_gradients(zip(grads, variables, strict=True))
-        else:
-            y_pred = self(x, training=False)
-            loss = self._loss_value(y, y_pred, sample_weight)
-        replicas = _replicas()
-        if replicas > 1:  # the tracked loss is shown unscaled, as Keras does
-            loss = loss * float(replicas)
-        self._update_metrics(loss, x, y, y_pred, sample_weight)
-
-    def _step_strategy(self):
+    def _run_step(self, step, batch):
+        """``step(batch)``, or under the model's strategy (several replicas) ``step`` on every
+        replica's slice, then the logs read once in cross-replica context."""
         strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None:
+            ctx = sys.modules.get("tapeflow.distribute._context")
+            if ctx is not None and ctx.has_strategy():
+                strategy = ctx.get_strategy()
         if strategy is None or strategy.num_replicas_in_sync == 1:
-            return None
-        return strategy
+            return step(batch)
+        strategy.run(step, args=(_distribute(strategy, batch),))
+        return self._logs()
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -293,7 +289,7 @@ class Trainer:
             logs = {}
             for step, batch in enumerate(batches):
                 callback_list.on_train_batch_begin(step)
-                logs = self.train_step(batch)
+                logs = self._run_step(self.train_step, batch)
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -332,7 +328,7 @@ class Trainer:
         logs = {}
         for step, batch in enumerate(batches):
             callbacks.on_test_batch_begin(step)
-            logs = self.test_step(batch)
+            logs = self._run_step(self.test_step, batch)
             callbacks.on_test_batch_end(step, logs)
         logs = self._logs() if self._compiled_metrics is not None else logs
         callbacks.on_test_end(logs)
@@ -359,7 +355,7 @@ class Trainer:
         """One training step on one batch; returns the loss (and metrics)."""
         self._check_compiled()
         self.reset_metrics()
-        logs = self.train_step((x, y, sample_weight))
+        logs = self._run_step(self.train_step, (x, y, sample_weight))
         if return_dict:
             return logs
         results = [logs[m.name] for m in self.metrics]
