@@ -60,8 +60,8 @@ class MultiWorkerMirroredStrategy(Strategy):
     1
     """
 
-    def __init__(self, cluster_resolver=None, communication_options=None, comm=None):
-        comm = comm if comm is not None else _comm_lib.world()
+    def __init__(self, cluster_resolver=None, communication_options=None):
+        comm = _comm_lib.world()
         super().__init__(["/job:worker/replica:0/task:%d/device:CPU:0" % comm.rank], comm)
         self.communication_options = communication_options or CommunicationOptions()
         self.cluster_resolver = ClusterResolver(comm)
