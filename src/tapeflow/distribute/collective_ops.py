@@ -8,7 +8,6 @@ from .._core import dispatch
 from .._core.backend import np
 from .._core.registry import nondifferentiable
 from .._core.tensor import convert_to_tensor
-from ..ops import array_ops as _a
 
 __all__ = ["all_reduce", "broadcast", "all_gather", "pack_all_reduce"]
 
@@ -57,12 +56,42 @@ def all_gather(x, comm, axis=0):
     return dispatch.apply(_Gather, [convert_to_tensor(x)], {"comm": comm, "axis": axis})
 
 
+def _packed_forward(*arrays, comm, op):
+    # Pack: one copy of each gradient into a fresh contiguous buffer; reduce it in place in
+    # one call; unpack: the outputs are views of the buffer (no second copy).
+    sizes = [a.size for a in arrays]
+    buf = np.empty(sum(sizes), dtype=arrays[0].dtype)
+    offset = 0
+    for a, n in zip(arrays, sizes):
+        buf[offset:offset + n] = a.reshape(-1)
+        offset += n
+    comm.allreduce(buf, "sum" if op == "mean" else op)
+    if op == "mean":
+        buf /= buf.dtype.type(comm.size)
+    out, offset = [], 0
+    for a, n in zip(arrays, sizes):
+        out.append(buf[offset:offset + n].reshape(a.shape))
+        offset += n
+    return tuple(out)
+
+
+_packed = {}
+
+
+def _packed_primitive(n):
+    prim = _packed.get(n)
+    if prim is None:
+        prim = _packed[n] = nondifferentiable(f"CollectiveReduceV2Packed{n}", _packed_forward,
+                                              n_outputs=n)
+    return prim
+
+
 def pack_all_reduce(tensors, comm, op="sum"):
     """All-reduce a list of tensors with one collective call per dtype.
 
-    Tensors of one dtype are flattened into one contiguous buffer (as Horovod's fusion buffer
-    and TF's ``bytes_per_pack=0``), reduced in one call, and split back to their shapes.
-    ``None`` entries stay ``None``.
+    Tensors of one dtype are copied into one contiguous buffer (as Horovod's fusion buffer
+    and TF's ``bytes_per_pack=0``), reduced in place in one call, and handed back as views of
+    it, all inside one op. ``None`` entries stay ``None``.
     """
     out = list(tensors)
     groups = {}
@@ -75,11 +104,8 @@ def pack_all_reduce(tensors, comm, op="sum"):
         if len(idx) == 1:
             out[idx[0]] = all_reduce(out[idx[0]], comm, op)
             continue
-        shapes = [out[i].shape for i in idx]
-        flat = _a.concat([_a.reshape(out[i], [-1]) for i in idx], 0)
-        reduced = all_reduce(flat, comm, op)
-        sizes = [s.num_elements() for s in shapes]
-        for i, part, shape in zip(idx, _a.split(reduced, sizes), shapes):
-            out[i] = _a.reshape(part, shape.as_list())
+        reduced = dispatch.apply(_packed_primitive(len(idx)), [out[i] for i in idx],
+                                 {"comm": comm, "op": op})
+        for i, t in zip(idx, reduced):
+            out[i] = t
     return out
-
