@@ -11,7 +11,7 @@ import contextlib
 import enum
 
 from .._core import nest
-from .._core.tensor import convert_to_tensor
+from .._core.tensor import Tensor, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import math_ops as _m
 from . import _context, collective_ops
@@ -142,6 +142,9 @@ class ReplicaContext:
             value: a tensor or a nest of tensors.
         """
         op = _reduce_op(reduce_op)
+        if type(value) is list and all(type(v) is Tensor for v in value):
+            # the optimizer's gradients: a flat list already
+            return self._strategy._all_reduce_in_replica(self, op, value)
         flat = [convert_to_tensor(v) for v in nest.flatten(value)]
         out = self._strategy._all_reduce_in_replica(self, op, flat)
         return nest.pack_sequence_as(value, out)
