@@ -209,10 +209,6 @@ class Strategy:
     def _worker_id(self):
         return self._comm.rank
 
-    @property
-    def _mirrored(self):
-        return True
-
     # scope and variables ---------------------------------------------------------------
     @contextlib.contextmanager
     def scope(self):
