@@ -5,6 +5,7 @@ Every change of state goes through ``Variable.assign*`` and every computed value
 only op calls and variable reads and writes replays an optimizer step exactly.
 """
 import re
+import sys
 import warnings
 
 from ..._core import dtypes as _dt
@@ -37,6 +38,18 @@ def _check_shapes(grads, variables):
                 f"equal. [Op:AssignSubVariableOp] name: \nHint: the gradient for variable "
                 f"{v.name!r} (pair {i} of grads_and_vars) has shape {gshape}, the variable "
                 f"{vshape}.")
+
+
+def _replica_context():
+    """The ReplicaContext when running as one of several replicas of a strategy, else None
+    (tf.distribute is looked up only if something loaded it)."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None:
+        return None
+    replica = ctx.get_replica_context()
+    if replica is None or replica.num_replicas_in_sync == 1:
+        return None
+    return replica
 
 
 class Optimizer:
@@ -276,6 +289,10 @@ class Optimizer:
     def apply(self, grads, trainable_variables=None):
         """Update ``trainable_variables`` (default those it was built with) from ``grads``.
 
+        In a replica function of a strategy with several replicas the gradients are first
+        summed over all replicas (one packed all-reduce per dtype across processes) and the
+        update then runs once, in cross-replica context, as Keras 3 on TensorFlow does.
+
         Raises:
             ValueError: if ``grads`` and ``trainable_variables`` differ in length (Keras zips
                 them and silently drops the extra ones).
@@ -288,6 +305,18 @@ class Optimizer:
                                  f"got {len(grads)} and {len(trainable_variables)}.")
         if not grads:
             return
+        replica = _replica_context()
+        if replica is not None:
+            kept = [i for i, g in enumerate(grads) if g is not None]
+            # an IndexedSlices gradient is summed into a dense tensor before the all-reduce
+            summed = replica.all_reduce("SUM", [convert_to_tensor(grads[i]) for i in kept])
+            for i, g in zip(kept, summed, strict=True):
+                grads[i] = g
+            replica.merge_call(lambda strategy: self._apply(grads, trainable_variables))
+            return
+        self._apply(grads, trainable_variables)
+
+    def _apply(self, grads, trainable_variables):
         if trainable_variables is None:
             if not self.built:
                 raise ValueError("When passing `grads` without `variables`, the optimizer "
