@@ -459,3 +459,30 @@ def test_fit_runs_a_custom_train_step_once_per_replica_on_its_slice():
     model.fit(x, np.zeros((7, 1), np.float32), batch_size=7, epochs=1, verbose=0)
     assert seen == [(0, 4), (1, 3)]
     assert int(model.optimizer.iterations) == 1
+
+
+@pytest.mark.parametrize("ids", [[0, 3, 3, 5], [0, 3, 5, 3, 1]])
+def test_indexed_slices_gradients_are_gathered_over_replicas(ids):
+    # Row 3 appears on both replicas: Adam's sparse update sees each slice (the sum of
+    # squared slices in its second moment), as on one replica with the whole batch; a dense
+    # sum of the replicas' gradients would give row 3 a different value.
+    def run(n):
+        s = _strategy(n)
+        with s.scope():
+            table = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2))
+            opt = tf.keras.optimizers.Adam(0.1)
+        ds = s.experimental_distribute_dataset(
+            tf.data.Dataset.from_tensor_slices(tf.constant(ids)).batch(len(ids)))
+
+        def step(i):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.gather(table, i) ** 2) / float(len(ids))
+            grads = tape.gradient(loss, [table])
+            assert isinstance(grads[0], tf.IndexedSlices)
+            opt.apply_gradients(zip(grads, [table]))
+        for _ in range(3):
+            s.run(step, args=(next(iter(ds)),))
+        return table.numpy()
+    one, two = run(1), run(2)
+    np.testing.assert_allclose(two, one, rtol=1e-6)
+    assert one[3].tolist() != [6.0, 7.0]  # the row was updated

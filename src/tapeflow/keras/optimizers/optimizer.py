@@ -290,8 +290,9 @@ class Optimizer:
         """Update ``trainable_variables`` (default those it was built with) from ``grads``.
 
         In a replica function of a strategy with several replicas the gradients are first
-        summed over all replicas (one packed all-reduce per dtype across processes) and the
-        update then runs once, in cross-replica context, as Keras 3 on TensorFlow does.
+        summed over all replicas (one packed all-reduce per dtype across processes;
+        ``IndexedSlices`` gradients are gathered: every replica's slices) and the update then
+        runs once, in cross-replica context, as Keras 3 on TensorFlow does.
 
         Raises:
             ValueError: if ``grads`` and ``trainable_variables`` differ in length (Keras zips
@@ -308,10 +309,20 @@ class Optimizer:
         replica = _replica_context()
         if replica is not None:
             kept = [i for i, g in enumerate(grads) if g is not None]
-            # an IndexedSlices gradient is summed into a dense tensor before the all-reduce
-            summed = replica.all_reduce("SUM", [convert_to_tensor(grads[i]) for i in kept])
-            for i, g in zip(kept, summed, strict=True):
-                grads[i] = g
+            sparse = [i for i in kept if isinstance(grads[i], IndexedSlices)]
+            dense = [i for i in kept if not isinstance(grads[i], IndexedSlices)]
+            if dense:
+                summed = replica.all_reduce("SUM", [convert_to_tensor(grads[i]) for i in dense])
+                for i, g in zip(dense, summed, strict=True):
+                    grads[i] = g
+            if sparse:
+                # As TF all-reduces IndexedSlices: every replica's slices, concatenated (a
+                # sparse update then sees each slice, as on one replica with the whole batch).
+                parts = replica.all_gather(
+                    [t for i in sparse for t in (grads[i].values, grads[i].indices)], axis=0)
+                for k, i in enumerate(sparse):
+                    grads[i] = IndexedSlices(parts[2 * k], parts[2 * k + 1],
+                                             grads[i].dense_shape)
             replica.merge_call(lambda strategy: self._apply(grads, trainable_variables))
             return
         self._apply(grads, trainable_variables)
@@ -349,7 +360,7 @@ class Optimizer:
                        if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
-                          "`loss` argument?", stacklevel=3)
+                          "`loss` argument?", stacklevel=4)
         _check_shapes(kept_g, kept_v)
         if (self.loss_scale_factor is not None or self.gradient_accumulation_steps
                 or self.clipnorm or self.clipvalue or self.global_clipnorm):
