@@ -2,12 +2,56 @@
 import collections
 import types
 
-__all__ = ["PhysicalDevice", "list_physical_devices", "list_logical_devices",
+__all__ = ["PhysicalDevice", "LogicalDevice", "LogicalDeviceConfiguration",
+           "set_logical_device_configuration", "get_logical_device_configuration",
+           "list_physical_devices", "list_logical_devices",
            "set_visible_devices", "get_visible_devices", "experimental", "run_functions_eagerly",
            "functions_run_eagerly", "threading"]
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
+LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
 _CPU = PhysicalDevice(name="/physical_device:CPU:0", device_type="CPU")
+_logical = {"CPU": None}  # the CPU's logical device configurations, once set
+
+
+class LogicalDeviceConfiguration(collections.namedtuple(
+        "LogicalDeviceConfiguration",
+        ["memory_limit", "experimental_priority", "experimental_device_ordinal"])):
+    """One logical device to make from a physical one (``tf.config.LogicalDeviceConfiguration``).
+
+    >>> import tapeflow as tf
+    >>> tf.config.LogicalDeviceConfiguration()
+    LogicalDeviceConfiguration(memory_limit=None, experimental_priority=None, \
+experimental_device_ordinal=None)
+    """
+
+    def __new__(cls, memory_limit=None, experimental_priority=None,
+                experimental_device_ordinal=None):
+        return super().__new__(cls, memory_limit, experimental_priority,
+                               experimental_device_ordinal)
+
+
+def set_logical_device_configuration(device, logical_devices):
+    """Split the CPU into ``len(logical_devices)`` logical devices, as TensorFlow does; a
+    ``MirroredStrategy()`` made afterwards has one replica (one thread) per logical CPU.
+
+    Args:
+        device: the physical CPU (``tf.config.list_physical_devices("CPU")[0]``).
+        logical_devices: a list of ``LogicalDeviceConfiguration``.
+
+    Raises:
+        ValueError: for a device other than the CPU or an empty list.
+    """
+    if getattr(device, "device_type", None) != "CPU":
+        raise ValueError(f"Unrecognized device: {device!r}")
+    if not logical_devices:
+        raise ValueError("logical_devices must be a non-empty list")
+    _logical["CPU"] = list(logical_devices)
+
+
+def get_logical_device_configuration(device):
+    """The logical configurations set for ``device`` (``None`` if never set)."""
+    return _logical.get(getattr(device, "device_type", None))
 _eager = {"functions": False}
 
 
@@ -18,10 +62,13 @@ def list_physical_devices(device_type=None) -> list:
     return []
 
 
-def list_logical_devices(device_type=None) -> list:
-    """As :func:`list_physical_devices`, with logical device names."""
-    return [PhysicalDevice(name="/device:CPU:0", device_type="CPU")] if (
-        device_type is None or device_type.upper() == "CPU") else []
+def list_logical_devices(device_type=None):
+    """The logical devices (``/device:CPU:0`` ..., one per configuration set by
+    :func:`set_logical_device_configuration`, else one)."""
+    if device_type is not None and device_type.upper() != "CPU":
+        return []
+    n = len(_logical["CPU"] or [None])
+    return [LogicalDevice(name=f"/device:CPU:{i}", device_type="CPU") for i in range(n)]
 
 
 def set_visible_devices(devices, device_type=None):

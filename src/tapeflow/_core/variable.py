@@ -21,6 +21,9 @@ from .tensor import (
 __all__ = ["Variable", "ResourceVariable", "UnreadVariable"]
 
 _getrefcount = sys.getrefcount
+# Called with each new Variable once tf.distribute is loaded: a variable made in a strategy's
+# scope becomes that strategy's (mirrored; broadcast from rank 0 across processes).
+_on_create = []
 
 
 class _NameScopes(threading.local):
@@ -113,6 +116,8 @@ class Variable(_TensorLike):
             if tracer is not None:
                 tracer.created(self)
         self._unread = None
+        if _on_create:
+            _on_create[0](self)
 
     @property
     def name(self) -> str:

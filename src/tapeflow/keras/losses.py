@@ -5,6 +5,7 @@ log, and the loss objects reduce per-example values by 'sum_over_batch_size' (th
 every element divided by their count), as Keras 3 does.
 """
 import math
+import sys
 
 from .._core import dtypes as _dt
 from .._core.tensor import _TensorLike, convert_to_tensor
@@ -514,7 +515,20 @@ def _reduce(values, reduction, sample_weight, mask=None):
         divisor = _m.reduce_sum(_tensor(sample_weight, dt))
     else:
         divisor = _m.cast(_a.size(values), dt)
-    return _m.divide_no_nan(total, divisor)
+    return scale_loss_for_distribution(_m.divide_no_nan(total, divisor))
+
+
+def scale_loss_for_distribution(value):
+    """``value / num_replicas_in_sync`` under a strategy with several replicas, as Keras 3
+    scales 'sum_over_batch_size' losses: summing the replicas' gradients then gives the
+    global batch's mean gradient."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None:
+        return value
+    n = ctx.get_strategy().num_replicas_in_sync
+    if n == 1:
+        return value
+    return _m.multiply(value, _m.cast(1.0 / n, value.dtype))
 
 
 class Loss:

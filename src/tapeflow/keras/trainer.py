@@ -4,6 +4,7 @@
 reports through callbacks (Keras's progress bar, History) and returns the History.
 """
 import math
+import sys
 import warnings
 
 from .._core import nest
@@ -240,6 +241,22 @@ class _Batches:
             yield x, y, w
 
 
+def _unscaled(loss):
+    """The loss as shown in the logs: Keras scales it by ``1 / num_replicas_in_sync`` under
+    a strategy for the gradients, and shows it unscaled."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    n = 1 if ctx is None else ctx.get_strategy().num_replicas_in_sync
+    return loss if n == 1 else loss * float(n)
+
+
+def _distribute(strategy, data):
+    """This worker's per-replica slices of a global batch (``x``, ``(x, y)`` or
+    ``(x, y, sample_weight)``)."""
+    from ..distribute.input_lib import combine, split_batch
+    return combine(split_batch(data, strategy.num_replicas_in_sync,
+                               strategy._global_replica_ids()))
+
+
 class Trainer:
     """The training API of ``Model`` (``compile``, ``fit``, ``evaluate``, ``predict``) and
     Keras 3's step protocol: ``fit`` calls ``train_step(data)`` with ``x``, ``(x, y)`` or
@@ -271,6 +288,9 @@ class Trainer:
             weighted_metrics: metrics or names updated with the sample weights.
         """
         self.optimizer = _optimizers.get(optimizer)
+        ctx = sys.modules.get("tapeflow.distribute._context")
+        if ctx is not None and ctx.has_strategy():
+            self._distribute_strategy = ctx.get_strategy()
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
         self._loss_weight = 1.0 if loss_weights is None else loss_weights
@@ -346,7 +366,7 @@ class Trainer:
         for extra in getattr(self, "losses", None) or ():
             if not extra.dtype.is_floating:
                 extra = _m.cast(extra, "float32")
-            losses.append(_m.reduce_sum(extra))
+            losses.append(_losses.scale_loss_for_distribution(_m.reduce_sum(extra)))
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         if len(losses) == 1:
@@ -384,13 +404,19 @@ class Trainer:
 
     def train_step(self, data):
         """One optimisation step on ``data`` (``x``, ``(x, y)`` or ``(x, y, sample_weight)``);
-        returns the metrics' results (Tensors)."""
+        returns the metrics' results (Tensors).
+
+        Under a strategy with several replicas ``fit`` calls it once per replica on the
+        replica's slice of the batch (``strategy.run``), as Keras 3 on TensorFlow does: the
+        loss is scaled by ``1 / num_replicas_in_sync`` (the loss tracker sees it unscaled)
+        and the optimizer sums the gradients over replicas and updates once.
+        """
         x, y, sample_weight = _unpack(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
                                      training=True)
-            self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
+            self._loss_tracker.update_state(_unscaled(loss), sample_weight=self._batch_size(x))
             loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_variables
         if variables:
@@ -406,13 +432,26 @@ class Trainer:
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
                                  training=False)
-        self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
+        self._loss_tracker.update_state(_unscaled(loss), sample_weight=self._batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
     def predict_step(self, data):
         """The model's outputs for one batch."""
         x, _, _ = _unpack(data)
         return self(x, training=False)
+
+    def _run_step(self, step, data):
+        """``step(data)``, or under the model's strategy (several replicas) ``step`` on every
+        replica's slice, then the metrics' results read once in cross-replica context."""
+        strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None:
+            ctx = sys.modules.get("tapeflow.distribute._context")
+            if ctx is not None and ctx.has_strategy():
+                strategy = ctx.get_strategy()
+        if strategy is None or strategy.num_replicas_in_sync == 1:
+            return step(data)
+        strategy.run(step, args=(_distribute(strategy, data),))
+        return self.get_metrics_result()
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -470,7 +509,7 @@ class Trainer:
             logs = {}
             for step, batch in enumerate(batches):
                 callback_list.on_train_batch_begin(step)
-                logs = self.train_step(_pack(*batch))
+                logs = self._run_step(self.train_step, _pack(*batch))
                 callback_list.on_train_batch_end(step, pythonify_logs(logs))
                 if self.stop_training:
                     break
@@ -509,7 +548,7 @@ class Trainer:
         logs = {}
         for step, batch in enumerate(batches):
             callbacks.on_test_batch_begin(step)
-            logs = self.test_step(_pack(*batch))
+            logs = self._run_step(self.test_step, _pack(*batch))
             callbacks.on_test_batch_end(step, pythonify_logs(logs))
         logs = pythonify_logs(self._metrics_or_logs(logs))
         callbacks.on_test_end(logs)
@@ -546,7 +585,7 @@ class Trainer:
         """One training step on one batch; returns the loss (and metrics)."""
         self._check_compiled()
         self.reset_metrics()
-        logs = pythonify_logs(self.train_step(_pack(x, y, sample_weight)))
+        logs = pythonify_logs(self._run_step(self.train_step, _pack(x, y, sample_weight)))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
@@ -555,7 +594,7 @@ class Trainer:
         """The loss (and metrics) on one batch, without training."""
         self._check_compiled()
         self.reset_metrics()
-        logs = pythonify_logs(self.test_step(_pack(x, y, sample_weight)))
+        logs = pythonify_logs(self._run_step(self.test_step, _pack(x, y, sample_weight)))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)

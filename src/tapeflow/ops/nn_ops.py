@@ -1,4 +1,6 @@
 """Activations and losses of ``tf.nn``; softmax and log-softmax are primitives for stability."""
+import sys
+
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
@@ -484,15 +486,56 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     return loss
 
 
+def _distribution():
+    """``(replicas in sync, in cross-replica context of a strategy)``; tf.distribute is
+    looked up only if something loaded it (then a strategy may be current)."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None:
+        return 1, False
+    return (ctx.get_strategy().num_replicas_in_sync,
+            ctx.has_strategy() and ctx.in_cross_replica_context())
+
+
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
-    """Sum of per-example losses over the global batch size (``tf.nn.compute_average_loss``)."""
+    """Sum of per-example losses over the global batch size (``tf.nn.compute_average_loss``).
+
+    In a replica function of a strategy the default ``global_batch_size`` is this replica's
+    batch times ``num_replicas_in_sync``, so summing the replicas' gradients gives the
+    full-batch mean's gradient. A zero global batch gives 0 (``div_no_nan``).
+
+    Args:
+        per_example_loss: a tensor of rank >= 1, the batch first.
+        sample_weight: optional weights broadcastable to the losses.
+        global_batch_size: optional int, the number of examples in the global batch.
+
+    Returns:
+        A scalar tensor of the loss's dtype.
+
+    Raises:
+        ValueError: for a scalar ``per_example_loss``.
+        RuntimeError: without ``global_batch_size`` in a strategy's cross-replica context.
+
+    >>> import tapeflow as tf
+    >>> float(tf.nn.compute_average_loss([1.0, 2.0, 3.0, 4.0], global_batch_size=8))
+    1.25
+    """
     loss = to_tensor(per_example_loss)
+    if loss.shape.rank == 0:
+        raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with "
+                         f"at least rank 1. Received per_example_loss={loss.numpy()} with "
+                         "rank 0")
     if sample_weight is not None:
-        loss = _m.multiply(loss, sample_weight)
+        w = _m.cast(sample_weight, loss.dtype)
+        loss = _m.multiply(loss, w)
     n = global_batch_size
     if n is None:
-        n = loss._value.shape[0] if loss._value.ndim else 1
-    return _m.divide(_m.reduce_sum(loss), _m.cast(n, loss.dtype))
+        replicas, cross = _distribution()
+        if cross:
+            raise RuntimeError("You are calling `compute_average_loss` in cross replica "
+                               "context, while it was expected to be called in replica "
+                               "context.")
+        n = loss.shape[0] * replicas
+    return _m.divide_no_nan(_m.reduce_sum(loss), _m.cast(n, loss.dtype))
 
 
 def crelu(features, axis=-1, name=None):
@@ -531,8 +574,29 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
 
 
 def scale_regularization_loss(regularization_loss):
-    """The summed regularisation loss over the number of replicas (one here).
+    """The summed regularisation loss over ``num_replicas_in_sync``
+    (``tf.nn.scale_regularization_loss``), so that summing replicas' gradients counts it once.
 
-    TensorFlow counterpart: ``tf.nn.scale_regularization_loss``.
+    Args:
+        regularization_loss: a tensor or a list of scalar tensors (``model.losses``).
+
+    Returns:
+        A scalar tensor.
+
+    Raises:
+        RuntimeError: in a strategy's cross-replica context.
+
+    >>> import tapeflow as tf
+    >>> float(tf.nn.scale_regularization_loss([1.0, 2.5]))
+    3.5
     """
-    return _m.reduce_sum(regularization_loss)
+    replicas, cross = _distribution()
+    if cross:
+        raise RuntimeError("You are calling `scale_regularization_loss` in cross replica "
+                           "context, while it was expected to be called in replica context.")
+    if isinstance(regularization_loss, (list, tuple)):
+        regularization_loss = _m.add_n([to_tensor(x) for x in regularization_loss])
+    total = _m.reduce_sum(regularization_loss)
+    if replicas == 1:
+        return total
+    return _m.divide(total, _m.cast(replicas, total.dtype))

@@ -4,7 +4,14 @@ A metric's state lives in non-trainable variables. ``update_state`` changes it o
 ``Variable.assign*`` with values computed by ops, and ``result()`` computes from the
 variables with ops, so a recorder of op calls and variable reads and writes replays a
 metric exactly.
+
+Under a ``tf.distribute`` strategy the state variables are sync-on-read: in one process the
+replicas share them and every replica's update adds in; across processes ``result()`` reads
+the state summed over all processes (one packed all-reduce), then puts the local state back.
 """
+import functools
+import sys
+
 from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import array_ops as _a
@@ -59,6 +66,39 @@ def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
     return values, sample_weight
 
 
+def _cross_process_comm():
+    """The communicator of the multi-process strategy this metric is made under, else None."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None or not ctx.has_strategy():
+        return None
+    comm = ctx.get_strategy()._comm
+    return comm if comm.size > 1 else None
+
+
+def _summed_over_processes(result):
+    """Wrap ``result`` so that, under a multi-process strategy, it reads the state summed over
+    all processes (TF's sum-on-read metric variables): one packed all-reduce, then the local
+    state is put back. In one process replicas already share the state buffers."""
+    @functools.wraps(result)
+    def wrapper(self):
+        comm = getattr(self, "_comm", None)
+        if comm is None or getattr(self, "_summing", False) or not self._variables:
+            return result(self)
+        from ...distribute import collective_ops
+        local = [v.read_value() for v in self._variables]
+        summed = collective_ops.pack_all_reduce(local, comm, "sum")
+        self._summing = True
+        try:
+            for v, t in zip(self._variables, summed, strict=True):
+                v.assign(t)
+            return result(self)
+        finally:
+            self._summing = False
+            for v, t in zip(self._variables, local, strict=True):
+                v.assign(t)
+    return wrapper
+
+
 class Metric:
     """Base class: ``update_state(...)`` accumulates, ``result()`` reads, ``reset_state()``
     clears; calling the metric updates it and returns the result (``tf.keras.metrics.Metric``).
@@ -74,6 +114,12 @@ class Metric:
         self.name = name or _naming.auto_name(type(self).__name__)
         self._dtype = _dt.as_dtype(dtype or "float32")
         self._variables = []
+        self._comm = _cross_process_comm()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "result" in cls.__dict__:
+            cls.result = _summed_over_processes(cls.__dict__["result"])
 
     def add_variable(self, shape=(), initializer="zeros", dtype=None, aggregation="sum",
                      name=None) -> KerasVariable:
@@ -82,6 +128,9 @@ class Metric:
         value = _init.get(initializer)(tuple(shape), dtype=dtype)
         with _naming.name_scope(self.name, self):
             var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
+        values = sys.modules.get("tapeflow.distribute.values")
+        if values is not None:  # under a strategy: every replica's update counts
+            values.sync_on_read(var)
         self._variables.append(var)
         return var
 

@@ -5,6 +5,7 @@ Every change of state goes through ``Variable.assign*`` and every computed value
 only op calls and variable reads and writes replays an optimizer step exactly.
 """
 import re
+import sys
 import warnings
 
 from ..._core import dtypes as _dt
@@ -37,6 +38,18 @@ def _check_shapes(grads, variables):
                 f"equal. [Op:AssignSubVariableOp] name: \nHint: the gradient for variable "
                 f"{v.name!r} (pair {i} of grads_and_vars) has shape {gshape}, the variable "
                 f"{vshape}.")
+
+
+def _replica_context():
+    """The ReplicaContext when running as one of several replicas of a strategy, else None
+    (tf.distribute is looked up only if something loaded it)."""
+    ctx = sys.modules.get("tapeflow.distribute._context")
+    if ctx is None:
+        return None
+    replica = ctx.get_replica_context()
+    if replica is None or replica.num_replicas_in_sync == 1:
+        return None
+    return replica
 
 
 class Optimizer:
@@ -276,6 +289,11 @@ class Optimizer:
     def apply(self, grads, trainable_variables=None):
         """Update ``trainable_variables`` (default those it was built with) from ``grads``.
 
+        In a replica function of a strategy with several replicas the gradients are first
+        summed over all replicas (one packed all-reduce per dtype across processes;
+        ``IndexedSlices`` gradients are gathered: every replica's slices) and the update then
+        runs once, in cross-replica context, as Keras 3 on TensorFlow does.
+
         Raises:
             ValueError: if ``grads`` and ``trainable_variables`` differ in length (Keras zips
                 them and silently drops the extra ones).
@@ -288,6 +306,28 @@ class Optimizer:
                                  f"got {len(grads)} and {len(trainable_variables)}.")
         if not grads:
             return
+        replica = _replica_context()
+        if replica is not None:
+            kept = [i for i, g in enumerate(grads) if g is not None]
+            sparse = [i for i in kept if isinstance(grads[i], IndexedSlices)]
+            dense = [i for i in kept if not isinstance(grads[i], IndexedSlices)]
+            if dense:
+                summed = replica.all_reduce("SUM", [convert_to_tensor(grads[i]) for i in dense])
+                for i, g in zip(dense, summed, strict=True):
+                    grads[i] = g
+            if sparse:
+                # As TF all-reduces IndexedSlices: every replica's slices, concatenated (a
+                # sparse update then sees each slice, as on one replica with the whole batch).
+                parts = replica.all_gather(
+                    [t for i in sparse for t in (grads[i].values, grads[i].indices)], axis=0)
+                for k, i in enumerate(sparse):
+                    grads[i] = IndexedSlices(parts[2 * k], parts[2 * k + 1],
+                                             grads[i].dense_shape)
+            replica.merge_call(lambda strategy: self._apply(grads, trainable_variables))
+            return
+        self._apply(grads, trainable_variables)
+
+    def _apply(self, grads, trainable_variables):
         if trainable_variables is None:
             if not self.built:
                 raise ValueError("When passing `grads` without `variables`, the optimizer "
@@ -320,7 +360,7 @@ class Optimizer:
                        if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           "the loss. If using `model.compile()`, did you forget to provide a "
-                          "`loss` argument?", stacklevel=3)
+                          "`loss` argument?", stacklevel=4)
         _check_shapes(kept_g, kept_v)
         if (self.loss_scale_factor is not None or self.gradient_accumulation_steps
                 or self.clipnorm or self.clipvalue or self.global_clipnorm):
