@@ -63,6 +63,13 @@ def test_keras_fit_and_evaluate_under_multi_worker_equal_one_process():
     assert out.stdout.startswith("OK")
 
 
+def test_checkpoints_under_multi_worker_are_written_by_the_chief_and_restored_by_all(
+        tmp_path):
+    out = _mpirun(2, "checkpoint", str(tmp_path))
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "OK checkpoint 2" in out.stdout
+
+
 def test_horovod_names_average_gradients_and_broadcast():
     out = _mpirun(2, "hvd")
     assert out.returncode == 0, out.stderr[-3000:]

@@ -3,6 +3,7 @@
 ``python tests/mpi_cases/cases.py NAME [global_batch]``; prints ``OK ...`` on rank 0 when
 every check passed, raises (and so aborts the job) otherwise.
 """
+import os
 import sys
 
 import numpy as np
@@ -188,8 +189,34 @@ def raise_on_rank_1():
     print("UNREACHED")
 
 
+def checkpoint_case(directory):
+    """Every worker saves and restores through one CheckpointManager on a shared directory:
+    the chief writes, the others wait; all restore the same values."""
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rank = strategy.cluster_resolver.task_id
+    with strategy.scope():
+        v = tf.Variable(tf.zeros([3]))
+    ckpt = tf.train.Checkpoint(v=v)
+    manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=2)
+    for step in range(1, 4):
+        v.assign(tf.fill([3], float(step)))
+        manager.save()
+    v.assign(tf.zeros([3]))
+    ckpt.restore(manager.latest_checkpoint).assert_consumed()
+    assert v.numpy().tolist() == [3.0, 3.0, 3.0], v.numpy()
+    assert tf.train.latest_checkpoint(directory).endswith("ckpt-3")
+    assert [p.rsplit("-", 1)[1] for p in manager.checkpoints] == ["2", "3"], manager.checkpoints
+    files = sorted(os.listdir(directory))
+    assert files == ["checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index",
+                     "ckpt-3.data-00000-of-00001", "ckpt-3.index"], files
+    if rank == 0:
+        print("OK checkpoint", strategy.num_replicas_in_sync)
+
+
 if __name__ == "__main__":
     name = sys.argv[1]
+    if name == "checkpoint":
+        checkpoint_case(sys.argv[2])
     if name == "train":
         train(int(sys.argv[2]))
     elif name == "fit":

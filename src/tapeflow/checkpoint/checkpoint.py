@@ -9,7 +9,7 @@ from .._core.backend import np
 from .._core.errors import NotFoundError
 from .._core.tensor import Tensor
 from .._core.variable import Variable, name_scopes
-from . import atomic, bundle, state, tracking
+from . import atomic, bundle, state, tracking, workers
 from ._proto import ObjectGraph
 from .graph import OBJECT_GRAPH_KEY, VALUE, serialize
 
@@ -95,12 +95,14 @@ class Checkpoint:
             OSError: if the files cannot be written; nothing is left half-written.
         """
         file_prefix = os.fspath(file_prefix)
-        atomic.remove_stale(os.path.dirname(os.path.abspath(file_prefix)))
-        graph, tensors = serialize(self)
-        tensors.append((OBJECT_GRAPH_KEY, "string", (), np.array(graph.encode(), object)))
-        bundle.write_bundle(file_prefix, tensors)
-        for callback in getattr(options, "experimental_write_callbacks", None) or ():
-            callback(file_prefix)
+        if workers.is_writer():   # under a multi-worker strategy, the chief alone writes
+            atomic.remove_stale(os.path.dirname(os.path.abspath(file_prefix)))
+            graph, tensors = serialize(self)
+            tensors.append((OBJECT_GRAPH_KEY, "string", (), np.array(graph.encode(), object)))
+            bundle.write_bundle(file_prefix, tensors)
+            for callback in getattr(options, "experimental_write_callbacks", None) or ():
+                callback(file_prefix)
+        workers.wait()
         return file_prefix
 
     def save(self, file_prefix, options=None) -> str:
@@ -124,7 +126,9 @@ class Checkpoint:
         except BaseException:
             counter.assign_sub(np.int64(1))
             raise
-        state.update_checkpoint_state(os.path.dirname(file_prefix), path, [path])
+        if workers.is_writer():
+            state.update_checkpoint_state(os.path.dirname(file_prefix), path, [path])
+        workers.wait()
         return path
 
     def read(self, save_path, options=None):

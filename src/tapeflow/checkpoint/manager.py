@@ -5,7 +5,7 @@ import os
 import time
 import warnings
 
-from . import atomic, bundle, state
+from . import atomic, bundle, state, workers
 
 __all__ = ["CheckpointManager"]
 
@@ -115,7 +115,9 @@ class CheckpointManager:
         state.update_checkpoint_state(self._directory, self._latest_checkpoint, paths, stamps,
                                       self._last_preserved_timestamp)
 
-    def _sweep(self):
+    def _sweep(self, delete=True):
+        """Drop the oldest checkpoints beyond ``max_to_keep`` from the list (and, unless
+        ``delete`` is False, from the disk)."""
         if not self._max_to_keep:
             return
         while len(self._maybe_delete) > self._max_to_keep:
@@ -124,10 +126,12 @@ class CheckpointManager:
             if hours and stamp - hours * 3600.0 >= self._last_preserved_timestamp:
                 self._last_preserved_timestamp = stamp
                 continue
-            _remove(bundle.index_path(path))  # uncommits it first
-            for data in glob.glob(glob.escape(path) + ".data-?????-of-?????"):
-                _remove(data)
-        atomic.fsync_dir(self._directory)
+            if delete:
+                _remove(bundle.index_path(path))  # uncommits it first
+                for data in glob.glob(glob.escape(path) + ".data-?????-of-?????"):
+                    _remove(data)
+        if delete:
+            atomic.fsync_dir(self._directory)
 
     def _remove_orphans(self, keep):
         """Data files whose index is gone (a crash between the two deletions or renames)."""
@@ -171,10 +175,14 @@ class CheckpointManager:
         self._maybe_delete.pop(path, None)
         self._maybe_delete[path] = time.time()
         self._latest_checkpoint = path
-        self._record_state()  # the new checkpoint is listed before anything is deleted
-        self._sweep()
-        self._record_state()
-        self._remove_orphans(path)
+        if workers.is_writer():
+            self._record_state()  # the new checkpoint is listed before anything is deleted
+            self._sweep()
+            self._record_state()
+            self._remove_orphans(path)
+        else:
+            self._sweep(delete=False)   # the same list as the chief's, nothing touched
+        workers.wait()
         return path
 
     def restore_or_initialize(self):

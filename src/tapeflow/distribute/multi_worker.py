@@ -68,6 +68,8 @@ class MultiWorkerMirroredStrategy(Strategy):
         if comm.size > 1:
             cap_blas_threads(comm)
             abort_on_exception(comm)
+            from ..checkpoint import workers
+            workers.register(comm)   # checkpoints: the chief writes, every worker waits
 
 
 _capped = []
