@@ -635,3 +635,27 @@ def py_and_numpy_function(tf):
     out = [_v(f(tf.constant(1.0))), _v(f(tf.constant(2.0))), _v(f(tf.constant(3.0)))]
     return {"out": out, "calls": len(calls), "count": f.experimental_get_tracing_count(),
             "eager": _v(tf.py_function(double, [tf.constant(5.0)], tf.float32))}
+
+
+@case
+def distributed_step_traced_once(tf):
+    # one or two replicas, as the process allows (TF fixes its devices at start): the
+    # values and the trace count are the same either way
+    try:
+        tf.config.set_logical_device_configuration(
+            tf.config.list_physical_devices("CPU")[0],
+            [tf.config.LogicalDeviceConfiguration()] * 2)
+    except RuntimeError:
+        pass
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        w = tf.Variable(2.0)
+    ds = tf.data.Dataset.from_tensor_slices(tf.range(16.0)).batch(4)
+
+    @tf.function
+    def step(x):
+        per = strategy.run(lambda b: tf.reduce_sum(b * w), args=(x,))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per, axis=None)
+
+    out = [_v(step(b)) for b in strategy.experimental_distribute_dataset(ds)]
+    return {"out": out, "count": step.experimental_get_tracing_count()}

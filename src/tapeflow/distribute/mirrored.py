@@ -62,7 +62,7 @@ class MirroredStrategy(Strategy):
         n = len(self._devices)
         if n == 1:
             return super()._call_for_each_replica(fn, args, kwargs)
-        if not _warned:
+        if not _warned and dispatch.current_tracer() is None:   # eager calls only, as TF
             _warned.append(True)
             logging.getLogger("tapeflow").warning(
                 "Using MirroredStrategy eagerly has significant overhead currently. We will be "

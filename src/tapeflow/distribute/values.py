@@ -33,6 +33,15 @@ class DistributedValues:
     def values(self) -> tuple:
         return self._values
 
+    # TensorFlow's nest protocol: a tf.function keys and rebuilds the components (so a new
+    # distributed batch of the same shapes reuses the trace)
+    def __tf_flatten__(self):
+        return None, self._values
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata, components):
+        return cls(components)
+
     def _text(self, fmt):
         body = ",\n".join(f"  {i}: {fmt(v)}" for i, v in enumerate(self._values))
         return f"{type(self).__name__}:{{\n{body}\n}}"

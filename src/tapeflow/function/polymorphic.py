@@ -883,6 +883,11 @@ def _trace_inputs(tracer, leaves, args, kwargs, general, names):
     def rebuild(x):
         if isinstance(x, _TensorLike) or type(x).__name__ == "ndarray":
             return next(it)
+        if hasattr(x, "__tf_flatten__") and not isinstance(x, type):
+            meta, components = x.__tf_flatten__()
+            return type(x).__tf_unflatten__(meta, [
+                rebuild(c) if not _nest.is_nested(c) else _nest.map_structure(rebuild, c)
+                for c in components])
         return x
     call_args = tuple(_nest.map_structure(rebuild, list(args))) if args else ()
     call_kwargs = _nest.map_structure(rebuild, dict(kwargs)) if kwargs else {}

@@ -106,6 +106,10 @@ def _key(x, leaves, aliases):
     fields = getattr(t, "__dataclass_fields__", None)
     if fields is not None:
         return (t, tuple([(f, _key(getattr(x, f), leaves, aliases)) for f in fields]))
+    if hasattr(x, "__tf_flatten__") and not isinstance(x, type):
+        # a composite (tf.distribute's PerReplica): its type and components, structurally
+        meta, components = x.__tf_flatten__()
+        return (t, meta, tuple([_key(c, leaves, aliases) for c in components]))
     if hasattr(x, "__tf_tracing_type__"):
         return ("TraceType", x.__tf_tracing_type__(None))
     try:
