@@ -639,14 +639,7 @@ def py_and_numpy_function(tf):
 
 @case
 def distributed_step_traced_once(tf):
-    # one or two replicas, as the process allows (TF fixes its devices at start): the
-    # values and the trace count are the same either way
-    try:
-        tf.config.set_logical_device_configuration(
-            tf.config.list_physical_devices("CPU")[0],
-            [tf.config.LogicalDeviceConfiguration()] * 2)
-    except RuntimeError:
-        pass
+    # the default devices (one CPU here); tests/test_distribute.py runs it on two replicas
     strategy = tf.distribute.MirroredStrategy()
     with strategy.scope():
         w = tf.Variable(2.0)

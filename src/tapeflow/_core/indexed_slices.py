@@ -45,6 +45,16 @@ class IndexedSlices(metaclass=_TFNamedType):
     def values(self) -> Tensor:
         return self._values
 
+    # TensorFlow's composite protocol: tf.function passes and returns it as its components
+    def __tf_flatten__(self):
+        if self._dense_shape is None:
+            return False, (self._values, self._indices)
+        return True, (self._values, self._indices, self._dense_shape)
+
+    @classmethod
+    def __tf_unflatten__(cls, has_shape, components):
+        return cls(*components)
+
     @property
     def indices(self) -> Tensor:
         return self._indices

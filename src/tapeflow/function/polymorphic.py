@@ -152,13 +152,15 @@ class ConcreteFunction:
         self.structured_input_signature = in_signature
         self.name = name
         self.relaxed = relaxed
-        self._single = len(program.outputs) == 1 and not _nest.is_nested(out_struct)
+        self._single = (len(program.outputs) == 1 and not _nest.is_nested(out_struct)
+                        and not _is_composite(out_struct))
         # A relaxed trace's program may serve other shapes: no fixed-shape buffers there.
         self.source, self._run = compile_program(program, _identifier(name), self._single,
                                                  buffers=not relaxed)
         counter = iter(range(1 << 30))
         self.structured_outputs = _nest.map_structure(
-            lambda t: None if t is None else _SymbolicOutput(t, next(counter), relaxed_sizes),
+            lambda t: t if t is None or _is_composite(t) else _SymbolicOutput(
+                t, next(counter), relaxed_sizes),
             out_struct) if out_struct is not None else None
         # A relaxed trace whose steps hold no value of a relaxed dimension serves every
         # concrete shape with the same program (no Python re-run, as TensorFlow).
@@ -196,9 +198,7 @@ class ConcreteFunction:
         return self._pack([None if v is None else Tensor(v) for v in values])
 
     def _pack(self, outs):
-        if self._out_struct is None:
-            return None
-        return _nest.pack_sequence_as(self._out_struct, outs)
+        return _pack(self._out_struct, outs)
 
     def pretty_printed_signature(self, verbose=True):
         args, kwargs = self.structured_input_signature
@@ -895,11 +895,21 @@ def _trace_inputs(tracer, leaves, args, kwargs, general, names):
 
 
 def _pack(out_struct, flat_out):
+    """``out_struct`` with its tensors replaced by ``flat_out`` (composites from their
+    components, in order)."""
     if out_struct is None:
         return None
-    if not _nest.is_nested(out_struct):
-        return flat_out[0]
-    return _nest.pack_sequence_as(out_struct, flat_out)
+    nested = _nest.is_nested(out_struct)
+    leaves = _nest.flatten(out_struct) if nested else [out_struct]
+    it = iter(flat_out)
+    rebuilt = []
+    for leaf in leaves:
+        if _is_composite(leaf):
+            meta, components = leaf.__tf_flatten__()
+            rebuilt.append(type(leaf).__tf_unflatten__(meta, [next(it) for _ in components]))
+        else:
+            rebuilt.append(next(it))
+    return _nest.pack_sequence_as(out_struct, rebuilt) if nested else rebuilt[0]
 
 
 def _input_signature(args, kwargs, general, names):
@@ -921,16 +931,23 @@ def _input_signature(args, kwargs, general, names):
     return (a, k)
 
 
+def _is_composite(x):
+    return hasattr(x, "__tf_flatten__") and not isinstance(x, type)
+
+
 def _outputs(tracer, result, fn):
-    """The output structure, its flat Tensors (as returned by this first call) and slots."""
+    """The output structure, its flat Tensors (as returned by this first call) and slots.
+    A composite output (IndexedSlices, PerReplica) is its components in the flat lists."""
     flat = _nest.flatten(result) if result is not None else []
     out_values = []
     slots = []
-    for x in flat:
+    leaves = []
+
+    def one(x):
         if x is None:
             out_values.append(None)
             slots.append(None)
-            continue
+            return None
         if isinstance(x, _TensorLike):
             t = x if type(x) is Tensor else x._read()
         elif isinstance(x, (int, float, bool, complex)) or type(x).__module__ == "numpy":
@@ -942,8 +959,20 @@ def _outputs(tracer, result, fn):
                 f"return value of type {type(x).__name__}, which is not a Tensor or "
                 f"ExtensionType.")
         slots.append(tracer.slot_of(t))
-        out_values.append(Tensor(t._value) if t is not x else t)
-    return _pack(result, out_values), out_values, slots
+        out = Tensor(t._value) if t is not x else t
+        out_values.append(out)
+        return out
+
+    for x in flat:
+        if _is_composite(x):
+            meta, components = x.__tf_flatten__()
+            leaves.append(type(x).__tf_unflatten__(meta, [one(c) for c in components]))
+        else:
+            leaves.append(one(x))
+    if result is None:
+        return None, out_values, slots
+    struct = _nest.pack_sequence_as(result, leaves) if _nest.is_nested(result) else leaves[0]
+    return struct, out_values, slots
 
 
 def _key_text(key, names):

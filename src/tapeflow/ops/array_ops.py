@@ -102,7 +102,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
     """
     x = to_tensor(a)
     n = x._value.ndim
-    perm = tuple(range(n))[::-1] if perm is None else _check_perm(shape_tuple(perm), n)
+    perm = tuple(builtins.range(n))[::-1] if perm is None else _check_perm(shape_tuple(perm), n)
     out = apply(_TRANSPOSE, (x,), {"perm": perm})
     return conj(out) if conjugate else out
 
