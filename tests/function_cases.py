@@ -652,3 +652,15 @@ def distributed_step_traced_once(tf):
 
     out = [_v(step(b)) for b in strategy.experimental_distribute_dataset(ds)]
     return {"out": out, "count": step.experimental_get_tracing_count()}
+
+
+@case
+def assign_result_of_a_variable_argument(tf):
+    @tf.function
+    def f(v, x):
+        u = v.assign(x)
+        return u * 2.0
+
+    a, b = tf.Variable(1.0), tf.Variable(5.0)
+    out = [_v(f(a, tf.constant(3.0))), _v(f(b, tf.constant(4.0)))]
+    return {"out": out, "a": _v(a), "b": _v(b), "count": f.experimental_get_tracing_count()}

@@ -10,16 +10,12 @@ from .tensor import Tensor
 __all__ = ["backward", "reachable", "sum_to_shape", "take_output_grads"]
 
 
-def _math():
-    return OPS
-
-
 def sum_to_shape(g, shape):
     """Sum ``g`` over the axes that broadcasting added or stretched to reach ``shape``."""
     gshape = g._value.shape
     if gshape == shape:
         return g
-    m = _math()
+    m = OPS
     lead = len(gshape) - len(shape)
     stretched = [lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1]
     if not stretched:
@@ -82,7 +78,7 @@ def backward(entries, target_grads, source_ids, keep_sparse=False):
     add = None
     for tid, g in target_grads:
         if tid in grads:
-            add = add or _math().add
+            add = add or OPS.add
             grads[tid] = add(grads[tid], g)
         else:
             grads[tid] = g
@@ -101,7 +97,7 @@ def backward(entries, target_grads, source_ids, keep_sparse=False):
             if prim.none_grads:
                 g = tuple(g)
             else:
-                m = _math()
+                m = OPS
                 g = tuple(m.zeros_like(y) if x is None else x for x, y in zip(g, e.out))
         inputs = e.in_shapes if e.inputs is None else e.inputs
         y = e.out
@@ -120,14 +116,14 @@ def backward(entries, target_grads, source_ids, keep_sparse=False):
             if prev is None:
                 grads[iid] = gi
             else:
-                add = add or _math().add
+                add = add or OPS.add
                 grads[iid] = add(prev, gi)
     return {i: grads[i] for i in source_ids if i in grads}
 
 
 def _accumulate(a, b):
     if type(a) is Tensor and type(b) is Tensor:
-        return _math().add(a, b)
+        return OPS.add(a, b)
     from .indexed_slices import accumulate
     return accumulate(a, b)
 

@@ -196,6 +196,9 @@ class Tracer:
         return s
 
     def _read_slot(self, var):
+        # an UnreadVariable (what assign returns) reads its variable: one slot, one object,
+        # so a variable argument replays through the argument passed
+        var = getattr(var, "_parent", var)
         value = var._value
         key = (var._id, id(value))
         s = self.var_reads.get(key)
