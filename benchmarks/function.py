@@ -30,6 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)  # impl_numpy, _spec
 WORKLOADS = ("W1", "W2", "W5", "W6", "noop")
 UNIT = {"W1": ("us", 1e6), "W2": ("ms", 1e3), "W5": ("ms", 1e3), "W6": ("ms", 1e3),
         "noop": ("us", 1e6)}
@@ -190,37 +191,11 @@ def numpy_workload(np, name, data):
             return float(w)
         return run, 2000
     if name == "W2":
-        x, y = data["x"], data["y"]
-        batches = [(x[i:i + 128], y[i:i + 128]) for i in range(0, len(y) - 127, 128)]
-        W0, b0, W1, b1, W2, b2 = [p.copy() for p in data["mlp"]]
-        rows = np.arange(128)
-        lr = np.float32(0.1)
-
-        def run():
-            nonlocal W0, b0, W1, b1, W2, b2
-            loss = 0.0
-            for i in range(100):
-                xb, yb = batches[i % len(batches)]
-                z0 = xb @ W0 + b0
-                h0 = np.maximum(z0, 0)
-                z1 = h0 @ W1 + b1
-                h1 = np.maximum(z1, 0)
-                logits = h1 @ W2 + b2
-                m = logits.max(axis=1, keepdims=True)
-                e = np.exp(logits - m)
-                s = e.sum(axis=1, keepdims=True)
-                loss = np.mean(np.log(s[:, 0]) + m[:, 0] - logits[rows, yb])
-                dl = e / s
-                dl[rows, yb] -= 1
-                dl /= np.float32(128)
-                gW2, gb2 = h1.T @ dl, dl.sum(axis=0)
-                dz1 = (dl @ W2.T) * (z1 > 0)
-                gW1, gb1 = h0.T @ dz1, dz1.sum(axis=0)
-                dz0 = (dz1 @ W1.T) * (z0 > 0)
-                gW0, gb0 = xb.T @ dz0, dz0.sum(axis=0)
-                for p, g in ((W0, gW0), (b0, gb0), (W1, gW1), (b1, gb1), (W2, gW2), (b2, gb2)):
-                    p -= lr * g
-            return float(loss)
+        # the same MLP step benchmarks/run.py times (impl_numpy.w2), on this script's data
+        import impl_numpy
+        names = [f"{k}{i}" for i in range(3) for k in ("W", "b")]
+        run = impl_numpy.w2({"x": data["x"], "y": data["y"], **dict(zip(names, data["mlp"]))},
+                            100)
         return run, 100
     return None, 0
 

@@ -174,7 +174,7 @@ class _TensorLike:
     @property
     def shape(self) -> TensorShape:
         if _dispatch.ACTIVE[0]:
-            tracer = _dispatch.current_tracer()
+            tracer = _dispatch._state.tracer
             if tracer is not None and self._id in tracer.relaxed_shapes:
                 return tracer.relaxed_shapes[self._id]
         return TensorShape(self._value.shape)
@@ -244,7 +244,7 @@ class _TensorLike:
         return complex(self._value)
 
     def __format__(self, format_spec):
-        if not format_spec and _dispatch.ACTIVE[0] and _dispatch.current_tracer() is not None:
+        if not format_spec and _dispatch.ACTIVE[0] and _dispatch._state.tracer is not None:
             return str(self)   # a traced tensor formats as its symbolic text, as in TF
         return self.numpy().__format__(format_spec)
 
@@ -593,14 +593,14 @@ def static_value(t):
     trace the read becomes a guard of the program, so a replay where the value differs
     re-traces instead of reusing a baked-in constant."""
     if _dispatch.ACTIVE[0]:
-        tracer = _dispatch.current_tracer()
+        tracer = _dispatch._state.tracer
         if tracer is not None:
             return tracer.leave(t, "value", None)
     return t._value
 
 
 def _symbolic_text(t, is_repr):
-    tracer = _dispatch.current_tracer()
+    tracer = _dispatch._state.tracer
     return None if tracer is None else tracer.symbolic_text(t, is_repr)
 
 
@@ -608,7 +608,7 @@ def _left(t, how, convert=None):
     """A value leaves the tapes as NumPy/Python: explain() reports where (only while taping);
     under a ``tf.function`` trace the Python value becomes a guard of the program (or, for
     ``.numpy()``, TensorFlow's error). Returns ``convert(value)`` when ``convert`` is given."""
-    tracer = _dispatch.current_tracer()
+    tracer = _dispatch._state.tracer
     if tracer is not None:
         result = tracer.leave(t, how, convert)
     elif convert is not None:

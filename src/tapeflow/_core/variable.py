@@ -112,7 +112,7 @@ class Variable(_TensorLike):
         self._name = name_scopes.stack[-1] + ("Variable" if name is None else str(name))
         self.constraint = constraint
         if dispatch.ACTIVE[0]:
-            tracer = dispatch.current_tracer()
+            tracer = dispatch._state.tracer
             if tracer is not None:
                 tracer.created(self)
         self._unread = None
@@ -145,7 +145,7 @@ class Variable(_TensorLike):
             for tape in dispatch.tape_stack():
                 if tape.watch_accessed and self._watchable(tape):
                     tape.watch_variable(self)
-            tracer = dispatch.current_tracer()
+            tracer = dispatch._state.tracer
             if tracer is not None:
                 tracer.read(self)
         return alias(self._value, self._id)
@@ -317,7 +317,7 @@ def _unread(var):
 def _assigned(var, value, op, array):
     # Written while a tape records: explain() reports that the chain stops here; a tracer
     # records the write as a step of its program.
-    tracer = dispatch.current_tracer()
+    tracer = dispatch._state.tracer
     if tracer is not None:
         tracer.assign(var, op, value, array)
     if dispatch.tape_stack():
