@@ -15,7 +15,7 @@ import threading
 from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.variable import update_in_place
-from .program import UPDATES, GuardFailed, guard_holds, run_guard, walk
+from .program import UPDATES, GuardFailed, branch_index, guard_holds, run_guard, walk
 
 __all__ = ["compile_program"]
 
@@ -39,11 +39,6 @@ _FRESH = frozenset((
 _MIN_BUFFER_BYTES = 16384
 
 
-def _branch_index(index, n):
-    i = int(index)
-    return i if 0 <= i < n else n - 1
-
-
 class _Emitter:
     def __init__(self, program, buffers=None):
         self.program = program
@@ -51,7 +46,7 @@ class _Emitter:
         self.ns = {"__name__": "tapeflow.function.compiled",
                    "Tensor": Tensor, "GuardFailed": GuardFailed, "_guard": run_guard,
                    "_holds": guard_holds, "_update": update_in_place,
-                   "_branch": _branch_index, "np": np}
+                   "_branch": branch_index, "np": np}
         self.defaults = []
         self.var_names = {}
         self.buffers = buffers or {}   # top-level slot -> buffer index

@@ -35,7 +35,15 @@ from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from ..config import _eager as _EAGER
 from .codegen import compile_program
 from .program import GuardFailed, Program
-from .trace_type import TensorSpec, generalize, is_subtype, make_key, ranks, specificity
+from .trace_type import (
+    TensorSpec,
+    generalize,
+    is_subtype,
+    is_tensor_key,
+    make_key,
+    ranks,
+    specificity,
+)
 from .tracer import NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
 
 __all__ = ["Function", "ConcreteFunction"]
@@ -691,10 +699,7 @@ class Function:
         for c in self._traces:
             if c._key == general or (general == key and is_subtype(key, c._key)):
                 return c
-        if general != key:
-            self._trace(key, general, leaves, values, kwargs, reason="get_concrete_function")
-        else:
-            self._trace(key, key, leaves, values, kwargs, reason="get_concrete_function")
+        self._trace(key, general, leaves, values, kwargs, reason="get_concrete_function")
         return self._traces[-1]
 
     def pretty_printed_concrete_signatures(self, verbose=True):
@@ -775,8 +780,7 @@ def _flat_tensor_shapes(general):
     out = []
 
     def walk(k):
-        if type(k) is tuple and len(k) == 2 and (type(k[0]) is tuple or k[0] is None) and \
-                type(k[1]).__module__.startswith("numpy"):
+        if is_tensor_key(k):
             out.append(k[0])
         elif type(k) is tuple and len(k) == 5 and k[0] == "Variable":
             out.append(None)
@@ -987,7 +991,7 @@ def _key_text(key, names):
 
 
 def _one_key_text(k):
-    if type(k) is tuple and len(k) == 2 and type(k[1]).__module__.startswith("numpy"):
+    if is_tensor_key(k):
         shape = "<unknown>" if k[0] is None else str(TensorShape(k[0]))
         return f"Tensor{shape} {k[1]}"
     if type(k) is tuple and len(k) == 5 and k[0] == "Variable":

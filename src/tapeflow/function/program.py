@@ -300,7 +300,7 @@ def eval_steps(steps, env, tracer=None):
                 raise GuardFailed(0, site, how, expected, got)
         elif kind == "switch":
             _, ins, subs, outs, extra, _site = step
-            i = int(bool(env[ins[0]])) if extra == "bool" else _branch(env[ins[0]], len(subs))
+            i = int(bool(env[ins[0]])) if extra == "bool" else branch_index(env[ins[0]], len(subs))
             sub_steps, _, sub_outs = subs[i]
             eval_steps(sub_steps, env, tracer)
             for s, o in zip(outs, sub_outs):
@@ -341,7 +341,8 @@ def eval_steps(steps, env, tracer=None):
                 env[s] = v
 
 
-def _branch(index, n):
+def branch_index(index, n):
+    """The branch a switch index takes; out of range, the last (TensorFlow's default)."""
     i = int(index)
     return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
 

@@ -14,7 +14,7 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
 
-__all__ = ["TensorSpec", "make_key", "generalize", "is_subtype", "NAN"]
+__all__ = ["TensorSpec", "make_key", "generalize", "is_subtype", "is_tensor_key", "NAN"]
 
 
 class _NaN:
@@ -125,14 +125,15 @@ def _key(x, leaves, aliases):
     return x
 
 
-def _is_tensor_key(k):
+def is_tensor_key(k):
+    """Whether a key element stands for a tensor: ``(shape tuple or None, NumPy dtype)``."""
     return (type(k) is tuple and len(k) == 2 and (type(k[0]) is tuple or k[0] is None)
             and isinstance(k[1], np.dtype))
 
 
 def ranks(key):
     """The ranks of a key's tensors, in order (None for an unknown rank)."""
-    if _is_tensor_key(key):
+    if is_tensor_key(key):
         return (None if key[0] is None else len(key[0]),)
     if type(key) is tuple:
         return sum((ranks(k) for k in key), ())
@@ -143,7 +144,7 @@ def generalize(a, b):
     """The most specific key both ``a`` and ``b`` are subtypes of (TensorFlow's
     ``reduce_retracing``: differing dims become ``None``, differing ranks an unknown shape),
     or None when they differ in anything else."""
-    if _is_tensor_key(a) and _is_tensor_key(b):
+    if is_tensor_key(a) and is_tensor_key(b):
         if a[1] != b[1]:
             return None
         sa, sb = a[0], b[0]
@@ -167,7 +168,7 @@ def generalize(a, b):
 
 def is_subtype(key, general):
     """True when ``key`` (a concrete call) fits ``general`` (a possibly relaxed key)."""
-    if _is_tensor_key(key) and _is_tensor_key(general):
+    if is_tensor_key(key) and is_tensor_key(general):
         if key[1] != general[1]:
             return False
         gs = general[0]
@@ -182,7 +183,7 @@ def is_subtype(key, general):
 
 def specificity(key):
     """How many known dims a key has (the most specific matching trace wins)."""
-    if _is_tensor_key(key):
+    if is_tensor_key(key):
         return -1 if key[0] is None else sum(d is not None for d in key[0])
     if type(key) is tuple:
         return sum(specificity(k) for k in key)
