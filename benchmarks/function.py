@@ -350,6 +350,8 @@ def main():
     p.add_argument("--impls", default=",".join(IMPLS))
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--tf-python", help="an interpreter with TensorFlow (else it is skipped)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="BLAS/XLA/TF intra-op threads for every implementation (default 1)")
     p.add_argument("--json", help="also write the results here")
     p.add_argument("--worker", nargs=2, metavar=("IMPL", "WORKLOAD"), help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -358,13 +360,15 @@ def main():
         return
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
-    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
-               TF_CPP_MIN_LOG_LEVEL="3", TF_NUM_INTRAOP_THREADS="1", TF_NUM_INTEROP_THREADS="1")
+    n = str(args.threads)
+    env.update(OPENBLAS_NUM_THREADS=n, OMP_NUM_THREADS=n, MKL_NUM_THREADS=n,
+               TF_CPP_MIN_LOG_LEVEL="3", TF_NUM_INTRAOP_THREADS=n, TF_NUM_INTEROP_THREADS="1")
+    if args.threads == 1:
+        env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
     names = args.only.split(",") if args.only else list(WORKLOADS)
     impls = args.impls.split(",")
     results = {}
-    print(f"load average {os.getloadavg()[0]:.2f}; one BLAS thread; median of "
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.threads} BLAS thread(s); median of "
           f"{args.repeats} runs (first: the first run, trace included)")
     for name in names:
         unit, scale = UNIT[name]
