@@ -104,7 +104,7 @@ class Tracer:
         self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
-        self.meta = {}             # op output slot -> (shape, dtype) seen while tracing
+        self.meta = {}             # slot -> (shape, dtype) seen while tracing (arrays)
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
 
@@ -119,6 +119,8 @@ class Tracer:
         s = self.new_slot()
         self.slots[t._id] = s
         self.known[s] = weakref.ref(t)
+        if type(t._value) is _ndarray:
+            self.meta[s] = (t._value.shape, t._value.dtype)
         if name is not None:
             self.names[s] = name
         return s
@@ -209,6 +211,8 @@ class Tracer:
             self.keep.append(value)
             s = self.var_reads[key] = self.new_slot()
             self.known[s] = value
+            if type(value) is _ndarray:
+                self.meta[s] = (value.shape, value.dtype)
             self.steps.append(("read", var, s))
         return s
 

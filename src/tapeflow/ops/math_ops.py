@@ -11,6 +11,7 @@ from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
+from . import _kernels
 from . import array_ops as _a
 from ._helpers import (
     FLOAT_COMPLEX_TYPES,
@@ -460,6 +461,10 @@ def _kept_shape(x_shape, axis):
 
 
 def _sum_forward(x, axis, keepdims):
+    if axis and axis[-1] == len(axis) - 1:   # leading axes (a bias gradient): tiled
+        out = _kernels.sum_leading(x, len(axis), keepdims)
+        if out is not None:
+            return out
     return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
@@ -468,6 +473,8 @@ def _mean_forward(x, axis, keepdims):
         n = int(np.prod([x.shape[a] for a in axis])) if axis else 1
         total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=np.int64)
         return (np.fix(total / max(n, 1))).astype(x.dtype)
+    if x.dtype.kind == "f":
+        return _kernels.mean(x, axis, keepdims)
     return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 

@@ -5,6 +5,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
+from . import _kernels
 from . import array_ops as _a
 from . import math_ops as _m
 from ._helpers import FLOAT_TYPES, check_kind, pair, to_tensor
@@ -19,7 +20,7 @@ sigmoid = _m.sigmoid
 tanh = _m.tanh
 softplus = _m.softplus
 
-_RELU = primitive("Relu", lambda x: np.maximum(x, 0), save_inputs=False, save_output=True)
+_RELU = primitive("Relu", _kernels.relu, save_inputs=False, save_output=True)
 # ReluGrad(g, y) = g where y > 0, else 0: one NumPy pass where compare-cast-multiply takes three.
 # Its own derivative is ReluGrad again for g; for y it is zero almost everywhere.
 _RELU_GRAD = primitive("ReluGrad", lambda g, y: g * (y > 0), save_inputs=True)
@@ -90,17 +91,27 @@ def log_softmax(logits, axis=None, name=None):
 
 def _sparse_xent_forward(labels, logits):
     depth = logits.shape[-1]
-    z = logits.reshape(-1, depth)
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    total = e.sum(axis=-1)
-    rows = np.arange(z.shape[0])
     index = labels.reshape(-1)
-    loss = np.log(total) - z[rows, index]
+    if index.size and index.view(index.dtype.str.replace("i", "u")).max() >= depth:
+        # one pass finds negatives too (they read as huge unsigned values)
+        bad = int(index[(index < 0) | (index >= depth)][0])
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"Received a label value of {bad} which is outside the valid range of "
+            f"[0, {depth}).  Label values: {' '.join(str(v) for v in labels.ravel())}",
+            "SparseSoftmaxCrossEntropyWithLogits")
+    # Classes along axis 0 of a contiguous copy: the row max, sum and gathers then run over
+    # whole rows of examples (a 10-wide last axis makes NumPy's reductions slow).
+    zt = logits.reshape(-1, depth).T.copy()
+    zt -= np.maximum.reduce(zt, axis=0)
+    e = np.exp(zt)
+    total = np.add.reduce(e, axis=0)
+    cols = np.arange(zt.shape[1])
+    loss = np.log(total) - zt[index, cols]
     # backprop = softmax - onehot, made in place: no one-hot array, no extra pass.
-    e /= total[:, None]
-    e[rows, index] -= 1
-    return loss.reshape(labels.shape), e.reshape(logits.shape)
+    e /= total
+    e[index, cols] -= 1
+    return loss.reshape(labels.shape), e.T.reshape(logits.shape)
 
 
 def _sparse_xent_rule(g, y, labels, logits):
@@ -154,15 +165,6 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError(
             f"`labels.shape` must equal `logits.shape` except for the last dimension. "
             f"Received: labels.shape={labels.shape} and logits.shape={logits.shape}")
-    depth = logits._value.shape[-1]
-    lab = labels._value
-    if lab.size and (lab.min() < 0 or lab.max() >= depth):
-        bad = int(lab[(lab < 0) | (lab >= depth)].ravel()[0])
-        raise errors.op_error(
-            errors.InvalidArgumentError,
-            f"Received a label value of {bad} which is outside the valid range of "
-            f"[0, {depth}).  Label values: {' '.join(str(v) for v in lab.ravel())}",
-            "SparseSoftmaxCrossEntropyWithLogits")
     return apply(_SPARSE_XENT, (labels, logits))[0]
 
 

@@ -1,0 +1,103 @@
+"""NumPy kernels for the few element-wise and reduction patterns where NumPy's obvious call is
+several times slower than the memory traffic it needs. Op forwards and the ``tf.function``
+compiler (``function/codegen.py``) both call them, so eager and replayed results are the same
+bits.
+
+What is slow, measured with NumPy 2.4 on float32 (``benchmarks/NOTES.md``, session 3):
+
+- ``np.maximum(x, 0)``: a scalar operand takes a non-vectorised loop, 5x slower than
+  ``np.maximum(x, zeros)`` with a zeros array of ``x``'s shape (10.1 vs 1.9 us for 128x256).
+- ``x + b`` with ``b`` a short vector along the last axis (a bias of 16 channels): the inner
+  loop is 16 long, so 2.3x slower than adding a bias tiled to 256 along a reshaped ``x``.
+- Sums over the leading axes with a short trailing axis (a bias gradient ``[N, H, W, 16] ->
+  [16]``): 8x slower than summing a ``[-1, 256]`` reshape and folding the 16-wide tiles.
+"""
+import threading
+
+from .._core.backend import np
+
+__all__ = ["zeros_of", "relu", "add_rows", "sum_leading", "mean"]
+
+_MIN = 4096            # elements: below this NumPy's plain call is as fast
+_WIDE = 256            # the inner-loop length the tiled forms aim for
+_ZEROS_LIMIT = 1 << 24  # bytes: larger zeros are not cached
+_zeros = {}
+_lock = threading.Lock()
+
+
+def zeros_of(shape, dtype):
+    """A read-only zeros array of ``shape`` and ``dtype``, cached (at most 64 shapes)."""
+    key = (shape, dtype)
+    z = _zeros.get(key)
+    if z is None:
+        z = np.zeros(shape, dtype)
+        z.flags.writeable = False
+        if z.nbytes <= _ZEROS_LIMIT:
+            with _lock:
+                if len(_zeros) >= 64:
+                    _zeros.clear()
+                _zeros[key] = z
+    return z
+
+
+def relu(x, out=None):
+    """``max(x, 0)`` element-wise (NaN stays NaN), into ``out`` when given."""
+    if x.size >= _MIN and x.dtype.kind == "f":
+        return np.maximum(x, zeros_of(x.shape, x.dtype), out=out)
+    return np.maximum(x, 0, out=out)
+
+
+def _tiling(x, c):
+    """How many copies ``k`` of a length-``c`` trailing vector make a row of at least 256
+    elements that divides ``x`` (C-contiguous), or 0 when no such tiling helps."""
+    if c >= _WIDE or x.size < _MIN or not x.flags.c_contiguous:
+        return 0
+    k = -(-_WIDE // c)
+    rows = x.size // c
+    while k <= 4 * _WIDE // c:
+        if rows % k == 0:
+            return k
+        k += 1
+    return 0
+
+
+def add_rows(x, b, out=None):
+    """``x + b`` for ``x`` of shape ``[..., c]`` and ``b`` of shape ``[c]`` (a bias add),
+    same bits as NumPy's broadcast add, into ``out`` (``x``'s shape) when given."""
+    k = _tiling(x, b.shape[0]) if b.ndim == 1 and x.dtype == b.dtype else 0
+    if not k or (out is not None and not out.flags.c_contiguous):
+        return np.add(x, b, out=out)
+    c = b.shape[0]
+    wide = np.empty(k * c, b.dtype)
+    wide.reshape(k, c)[...] = b
+    res = np.add(x.reshape(-1, k * c), wide,
+                 out=None if out is None else out.reshape(-1, k * c))
+    return res.reshape(x.shape)
+
+
+def sum_leading(x, n_axes, keepdims=False):
+    """Sum of float ``x`` over its first ``n_axes`` axes (a bias gradient), or None when the
+    plain reduction is as fast. Sums the rows of a ``[-1, k*c]`` reshape (``k*c >= 256``),
+    then the ``k`` partial sums: a two-level order, as accurate as NumPy's row-by-row one."""
+    if x.dtype.kind != "f" or n_axes >= x.ndim:
+        return None
+    trail = x.shape[n_axes:]
+    c = 1
+    for d in trail:
+        c *= d
+    k = _tiling(x, c)
+    if not k:
+        return None
+    partial = np.add.reduce(x.reshape(-1, k * c), axis=0)
+    out = np.add.reduce(partial.reshape(k, c), axis=0).reshape(trail)
+    return out.reshape((1,) * n_axes + trail) if keepdims else out
+
+
+def mean(x, axis, keepdims):
+    """``np.mean(x, axis, keepdims, dtype=x.dtype)`` for float ``x`` without its Python
+    overhead: the same sum then true division by the count."""
+    n = 1
+    for a in axis:
+        n *= x.shape[a]
+    total = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+    return np.true_divide(total, n, dtype=total.dtype) if n else total / n
