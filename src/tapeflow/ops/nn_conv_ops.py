@@ -92,13 +92,25 @@ def _scratch(shape, dtype):
 
 
 def _im2col(x, kh, kw, strides, pads, dilations, oh, ow):
-    """The contiguous ``[N*oh*ow, kh*kw*C]`` patch matrix of ``x`` (zero padding), in the
-    thread's scratch buffer: use it before the next call."""
+    """The patch matrix of ``x`` (zero padding) in the thread's scratch buffer (use it before
+    the next call): ``(cols, False)`` with cols ``[N*oh*ow, kh*kw*C]``, or for C <= 3
+    ``(cols, True)`` with cols ``[kh*kw*C, N*oh*ow]``. With few channels the transposed copy
+    reads whole output rows at a time: 2.6x faster for C = 1 (22 vs 58 us for 64x8x8x1)."""
     (sh, sw), (dh, dw) = strides, dilations
-    view = _patches(_pad(x, pads), kh, kw, sh, sw, dh, dw, oh, ow)
+    n, c = x.shape[0], x.shape[3]
+    xp = _pad(x, pads)
+    if c <= 3:
+        s0, s1, s2, s3 = xp.strides
+        view = np.lib.stride_tricks.as_strided(
+            xp, (kh, kw, c, n, oh, ow), (s1 * dh, s2 * dw, s3, s0, s1 * sh, s2 * sw),
+            writeable=False)
+        cols = _scratch(view.shape, x.dtype)
+        np.copyto(cols, view)
+        return cols.reshape(kh * kw * c, n * oh * ow), True
+    view = _patches(xp, kh, kw, sh, sw, dh, dw, oh, ow)
     cols = _scratch(view.shape, x.dtype)
     np.copyto(cols, view)
-    return cols.reshape(x.shape[0] * oh * ow, kh * kw * x.shape[3])
+    return cols.reshape(n * oh * ow, kh * kw * c), False
 
 
 def _conv_forward(x, w, strides, pads, dilations):
@@ -109,8 +121,9 @@ def _conv_forward(x, w, strides, pads, dilations):
     if oh <= 0 or ow <= 0 or x.size == 0:
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
                         np.result_type(x, w))
-    cols = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
-    return np.matmul(cols, w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o)
+    cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+    return np.matmul(cols.T if transposed else cols,
+                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o)
 
 
 def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
@@ -136,8 +149,8 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     if dy.size == 0 or x.size == 0:
         return np.zeros(filter_shape, dtype)
     oh, ow = dy.shape[1:3]
-    cols = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
-    dwt = np.matmul(cols.T, dy.reshape(-1, o))
+    cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+    dwt = np.matmul(cols if transposed else cols.T, dy.reshape(-1, o))
     return dwt.reshape(filter_shape).astype(dtype, copy=False)
 
 
@@ -400,6 +413,16 @@ def _max_pool_forward(x, ksize, strides, pads):
     if oh <= 0 or ow <= 0:
         return np.zeros((x.shape[0], builtins.max(oh, 0), builtins.max(ow, 0), x.shape[3]),
                         x.dtype)
+    if _tiles(x.shape, ksize, strides, pads, oh, ow):
+        # windows that tile the input: maxima of the window rows, then of their columns
+        x6 = _tiled(x, kh, kw, oh, ow)
+        rows = x6[:, :, 0]
+        for i in builtins.range(1, kh):
+            rows = np.maximum(rows, x6[:, :, i])
+        out = rows[:, :, :, 0]
+        for j in builtins.range(1, kw):
+            out = np.maximum(out, rows[:, :, :, j])
+        return out if kh * kw > 1 else out.copy()
     xp = _pad(x, pads, -np.inf)
     out = _window(xp, 0, 0, 1, 1, sh, sw, oh, ow).copy()
     for k in builtins.range(1, kh * kw):
@@ -407,32 +430,38 @@ def _max_pool_forward(x, ksize, strides, pads):
     return out
 
 
-def _max_pool_route(x, y, ksize, strides, pads):
-    """Where each window's gradient goes: a bool mask of each window's first maximum
-    (row-major window order, as TensorFlow routes it; none for a NaN window).
+def _tiled(x, kh, kw, oh, ow):
+    """``[N, oh, kh, ow, kw, C]``: the input as its tiling windows (a view when they cover
+    it)."""
+    n, _, _, c = x.shape
+    return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
 
-    Returns ``[N, oh, kh, ow, kw, C]`` (a reshape of the input) when the windows tile the
-    input without overlap or padding, else ``[kh * kw, N, oh, ow, C]`` (one mask per offset).
-    """
+
+def _max_pool_route(x, y, ksize, strides, pads):
+    """Where each window's gradient goes: ``[kh * kw, N, oh, ow, C]`` of x's float dtype, 1
+    at each window's first maximum (row-major window order, as TensorFlow routes it; none for
+    a NaN window), else 0. Offsets lead, so every step works on whole contiguous planes."""
     (kh, kw), (sh, sw) = ksize, strides
     n, oh, ow, c = y.shape
     if y.size == 0:
-        return np.zeros((kh * kw,) + y.shape, bool)
+        return np.zeros((kh * kw,) + y.shape, x.dtype)
     if _tiles(x.shape, ksize, strides, pads, oh, ow):
-        x6 = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
-        hit = x6 == y[:, :, None, :, None, :]
-        # y is its window's maximum, so every non-NaN window holds at least one hit; as many
-        # hits as windows then means exactly one each (no ties to break).
-        if np.count_nonzero(hit) == y.size and not np.isnan(y).any():
-            return hit
-    xp = _pad(x, pads, -np.inf)
-    masks = np.empty((kh * kw,) + y.shape, bool)
-    taken = np.zeros(y.shape, bool)
-    for k in builtins.range(kh * kw):
-        np.equal(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), y, out=masks[k])
-        masks[k] &= ~taken
-        taken |= masks[k]
-    return masks
+        planes = np.empty((kh, kw, n, oh, ow, c), x.dtype)
+        np.copyto(planes, _tiled(x, kh, kw, oh, ow).transpose(2, 4, 0, 1, 3, 5))
+        route = (planes.reshape((kh * kw,) + y.shape) == y).astype(x.dtype)
+    else:
+        xp = _pad(x, pads, -np.inf)
+        route = np.empty((kh * kw,) + y.shape, x.dtype)
+        for k in builtins.range(kh * kw):
+            np.equal(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), y, out=route[k],
+                     casting="unsafe")
+    # ties (a window of zeros after a relu): keep the first hit. ``free`` is 1 where no
+    # earlier offset took the window.
+    free = 1 - route[0]
+    for k in builtins.range(1, kh * kw):
+        route[k] *= free
+        free -= route[k]
+    return route
 
 
 def _tiles(shape, ksize, strides, pads, oh, ow):
@@ -448,28 +477,18 @@ def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
     oh, ow = g.shape[1:3]
     if g.size == 0:
         return np.zeros(input_shape, g.dtype)
-    zero = np.zeros((), g.dtype)
-    if route.ndim == 6:
-        g6 = g[:, :, None, :, None, :]
-        if np.isfinite(g).all():  # a product is fast here; 0 * inf would make NaN
-            dx6 = np.multiply(route, g6, dtype=g.dtype)
-        else:
-            dx6 = np.where(route, g6, zero)
-        dx6 = dx6.reshape(n, oh * kh, ow * kw, c)
-        if (oh * kh, ow * kw) == (h, w):
-            return dx6
-        dx = np.zeros(input_shape, g.dtype)
-        dx[:, :oh * kh, :ow * kw, :] = dx6
+    if np.isfinite(g).all():   # a product is fast here; 0 * inf would make NaN
+        shares = np.multiply(route, g, dtype=g.dtype)
+    else:
+        shares = np.where(route != 0, g, np.zeros((), g.dtype))
+    if _tiles(input_shape, ksize, strides, pads, oh, ow):
+        dx = (np.empty if (oh * kh, ow * kw) == (h, w) else np.zeros)(input_shape, g.dtype)
+        np.copyto(_tiled(dx, kh, kw, oh, ow),
+                  shares.reshape(kh, kw, n, oh, ow, c).transpose(2, 3, 0, 4, 1, 5))
         return dx
     dxp = np.zeros((n, h + pt + pb, w + pl + pr, c), g.dtype)
-    finite = np.isfinite(g).all()
-    share = np.empty_like(g)
     for k in builtins.range(kh * kw):
-        if finite:  # a product into one buffer is much faster than a fresh select
-            np.multiply(g, route[k], out=share)
-        else:
-            share = np.where(route[k], g, zero)
-        _window(dxp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)[...] += share
+        _window(dxp, k // kw, k % kw, 1, 1, sh, sw, oh, ow)[...] += shares[k]
     return dxp[:, pt:pt + h, pl:pl + w, :]
 
 
@@ -478,9 +497,6 @@ def _route_index(route, input_shape, ksize, strides, pads):
     the window has one (a NaN window has none)."""
     (kh, kw), (sh, sw), ((pt, _), (pl, _)) = ksize, strides, pads
     _, h, w, c = input_shape
-    if route.ndim == 6:
-        n, oh, _, ow, _, _ = route.shape
-        route = np.moveaxis(route, (2, 4), (0, 1)).reshape((kh * kw, n, oh, ow, c))
     _, n, oh, ow, _ = route.shape
     k = np.argmax(route, axis=0)
     rows = np.arange(oh).reshape(1, oh, 1, 1) * sh - pt + k // kw
