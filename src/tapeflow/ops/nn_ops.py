@@ -111,7 +111,7 @@ def _sparse_xent_forward(labels, logits):
     # backprop = softmax - onehot, made in place: no one-hot array, no extra pass.
     e /= total
     e[index, cols] -= 1
-    return loss.reshape(labels.shape), e.T.reshape(logits.shape)
+    return loss.reshape(labels.shape), np.ascontiguousarray(e.T).reshape(logits.shape)
 
 
 def _sparse_xent_rule(g, y, labels, logits):
