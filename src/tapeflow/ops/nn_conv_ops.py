@@ -495,7 +495,7 @@ def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
 def _route_index(route, input_shape, ksize, strides, pads):
     """Flat index into the input of the cell each window's gradient goes to, and whether
     the window has one (a NaN window has none)."""
-    (kh, kw), (sh, sw), ((pt, _), (pl, _)) = ksize, strides, pads
+    (_, kw), (sh, sw), ((pt, _), (pl, _)) = ksize, strides, pads
     _, h, w, c = input_shape
     _, n, oh, ow, _ = route.shape
     k = np.argmax(route, axis=0)
