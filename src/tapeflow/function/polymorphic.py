@@ -66,6 +66,9 @@ def _env_flag(name):
 if _env_flag("TAPEFLOW_RUN_FUNCTIONS_EAGERLY"):
     _config._eager["functions"] = True
 _VALIDATE = [_env_flag("TAPEFLOW_VALIDATE_FUNCTIONS")]
+# TAPEFLOW_STRICT_FUNCTIONS=1: a trace that leaves guards (Python read a tensor's value) or
+# constants made outside the op layer in its program raises instead of noting it.
+_STRICT = [_env_flag("TAPEFLOW_STRICT_FUNCTIONS")]
 
 
 class _Detector:
@@ -567,6 +570,10 @@ class Function:
                                     relaxed, sizes)
         concrete.traced_ranks = traced_ranks
         if program.orphans or program.n_guards:
+            if _STRICT[0] and (program.n_guards or _array_orphans(program)):
+                tracer.rollback()
+                raise ValueError(f"TAPEFLOW_STRICT_FUNCTIONS: the trace of `{self._name}` is "
+                                 f"not a pure program: {_orphan_text(program)}")
             self._log("note", key, _orphan_text(program))
         self._traces.append(concrete)
         self._cache[key] = _Variants(concrete, [(program, concrete._run)])
@@ -1027,6 +1034,12 @@ def _site_text(failed):
         return "an unknown line"
     filename, lineno, name = failed.site
     return f"{os.path.basename(filename)}:{lineno} (`{failed.how}()` of a tensor)"
+
+
+def _array_orphans(program):
+    """The orphan constants that are arrays: a Python number made a tensor (a literal, a
+    ``Dropout`` rate) is a constant of TensorFlow's graph too."""
+    return [o for o in program.orphans if getattr(program.consts[o[0]], "ndim", 0)]
 
 
 def _orphan_text(program):
