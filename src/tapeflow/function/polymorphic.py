@@ -404,7 +404,13 @@ class Function:
                 entry = self._cache.get(tuple(key))
                 if entry is not None and entry.fast is not None and not dispatch.ACTIVE[0]:
                     self._detector.not_traced()
-                    out = entry.fast(*[a._value for a in args])
+                    try:
+                        out = entry.fast(*[a._value for a in args])
+                    except Exception:
+                        # the steps through dispatch: the eager class and text, and the
+                        # user's line recorded at trace time
+                        entry.owner.program.interpret(list(args))
+                        raise
                     if entry.single:
                         return None if out is None else Tensor(out)
                     return entry.owner._pack([None if v is None else Tensor(v) for v in out])
