@@ -349,6 +349,9 @@ def main():
     p.add_argument("--only", help=f"comma-separated subset of {','.join(WORKLOADS)}")
     p.add_argument("--impls", default=",".join(IMPLS))
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=1,
+                   help="run every implementation this many times, interleaved, and report "
+                        "the median of the rounds' medians (fairer on a busy machine)")
     p.add_argument("--tf-python", help="an interpreter with TensorFlow (else it is skipped)")
     p.add_argument("--threads", type=int, default=1,
                    help="BLAS/XLA/TF intra-op threads for every implementation (default 1)")
@@ -369,26 +372,37 @@ def main():
     impls = args.impls.split(",")
     results = {}
     print(f"load average {os.getloadavg()[0]:.2f}; {args.threads} BLAS thread(s); median of "
-          f"{args.repeats} runs (first: the first run, trace included)")
+          f"{args.repeats} runs x {args.rounds} interleaved round(s) (first: the first run, "
+          f"trace included)")
     for name in names:
         unit, scale = UNIT[name]
-        row = {}
-        for impl in impls:
-            python = sys.executable
-            if impl.startswith("tensorflow"):
-                if not args.tf_python:
+        runs = {impl: [] for impl in impls}
+        for _ in range(args.rounds):
+            for impl in impls:
+                python = sys.executable
+                if impl.startswith("tensorflow"):
+                    if not args.tf_python:
+                        continue
+                    python = args.tf_python
+                cmd = [python, os.path.abspath(__file__), "--worker", impl, name,
+                       "--repeats", str(args.repeats)]
+                proc = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                                      timeout=1800)
+                line = [ln for ln in proc.stdout.splitlines() if ln.startswith("BENCH ")]
+                if not line:
+                    err = proc.stderr.strip().splitlines()[-1:] or ["no output"]
+                    print(f"  {name} {impl}: n/a ({err[0][:80]})")
                     continue
-                python = args.tf_python
-            cmd = [python, os.path.abspath(__file__), "--worker", impl, name,
-                   "--repeats", str(args.repeats)]
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
-            line = [ln for ln in proc.stdout.splitlines() if ln.startswith("BENCH ")]
-            if not line:
-                err = proc.stderr.strip().splitlines()[-1:] or ["no output"]
-                row[impl] = None
-                print(f"  {name} {impl}: n/a ({err[0][:80]})")
+                runs[impl].append(json.loads(line[0][6:]))
+        row = {}
+        for impl, rs in runs.items():
+            if impl.startswith("tensorflow") and not args.tf_python:
                 continue
-            row[impl] = json.loads(line[0][6:])
+            if not rs:
+                row[impl] = None
+                continue
+            rs.sort(key=lambda r: r["median"])
+            row[impl] = dict(rs[len(rs) // 2], rounds=[r["median"] for r in rs])
         results[name] = row
         parts = []
         for impl, r in row.items():
