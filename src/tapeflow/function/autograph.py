@@ -298,8 +298,8 @@ class _Converter(ast.NodeTransformer):
         # ``else`` clauses lowered, returns lowered to do_return/retval_ where needed
         names = _passes._Names(params + [n.id for n in ast.walk(fdef)
                                          if isinstance(n, ast.Name)])
-        fdef.body, _ = _passes.lift_returns(fdef.body)
         fdef.body = _passes.lower_jumps(fdef.body, names)
+        fdef.body, _ = _passes.lift_returns(fdef.body)
         if _passes.needs_return_flags(fdef.body):
             _passes.lower_returns(fdef, names)
         _passes.annotate_liveness(fdef.body)
@@ -619,10 +619,19 @@ def for_stmt(iterable, body, init, brk, names, ret=None):
         for k in stops:
             flag = vals[k]
             if _is_tensor(flag):
+                if names[k] == ret:
+                    raise NotImplementedError(_PY_LOOP_TENSOR_STOP)
                 flag = bool(flag)   # a guard: a tensor break in a Python loop
             if flag:
                 return vals
     return vals
+
+
+_PY_LOOP_TENSOR_STOP = (
+    "break and return statements which depend on a TF condition are not supported in Python "
+    "for loops. Did you intend to make it a TF loop?\nSee https://github.com/tensorflow/"
+    "tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
+    "#consistency-of-control-flow-types for more info.")
 
 
 def _tracing():

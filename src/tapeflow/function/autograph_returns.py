@@ -225,7 +225,9 @@ def _ends_ret(stmts):
 def needs_return_flags(stmts):
     """Whether the function body needs ``do_return``/``retval_`` (a ``return`` in a loop, in
     one branch of an ``if``, or followed by statements)."""
-    return not _tail_returns(stmts)
+    in_loop = any(_has(loop.body, ast.Return) for s in stmts for loop in _walk(s, _NESTED)
+                  if isinstance(loop, _LOOPS))
+    return in_loop or not _tail_returns(stmts)
 
 
 def lower_returns(fdef, names):
