@@ -765,14 +765,25 @@ def return_in_tensor_loop_conditional_raises(tf):
                 return i
         return -1
 
+    @tf.function
+    def python_over_tensor_loop(x):
+        for k in range(2):
+            for j in tf.range(3):
+                return x + tf.cast(j, tf.float32) + k
+        return x
+
     x = tf.constant([1.0, 5.0, 3.0])
     py_false = _err(lambda: static_flag(tf.constant(3), False))
+    py_over = _err_has(lambda: python_over_tensor_loop(tf.constant(1.0)),
+                       "break and return statements which depend on a TF condition are not "
+                       "supported in Python for loops")
     return {"for": _first_line(_err(lambda: find(x, tf.constant(2.0)))),
             "while": _first_line(_err(lambda: find_while(x, tf.constant(2.0)))),
             "bare_return": _first_line(_err(lambda: bare(tf.constant(2)))),
             "string": _first_line(_err(lambda: text(tf.constant(2)))),
             "static_true": _v(static_flag(tf.constant(3), True)),
-            "static_false": [py_false["class"], py_false["text"].split("; got")[0]]}
+            "static_false": [py_false["class"], py_false["text"].split("; got")[0]],
+            "python_loop_over_tensor_loop": py_over}
 
 
 @case
@@ -954,7 +965,19 @@ def _loop_else_fns(log):
             acc = -acc
         return acc, i
 
-    return for_else, while_else
+    def return_in_else(x, n):
+        s = x
+        i = n * 0
+        while i < n:
+            i += 1
+            if i > 2:
+                break
+            s += 1.0
+        else:
+            return s * 100.0
+        return s
+
+    return for_else, while_else, return_in_else
 
 
 # case name -> {key of ours: key of TensorFlow's answer it must equal}: behaviours TF 2.21's
@@ -969,11 +992,13 @@ def loop_else(tf):
     # OperatorNotAllowedInGraphError). tapeflow converts them (a break flag; the else clause
     # runs under `if not flag`): its traced results must equal TF's eager ones.
     log = []
-    for_else, while_else = _loop_else_fns(log)
+    for_else, while_else, return_in_else = _loop_else_fns(log)
     x = tf.constant([1.0, 5.0, 3.0])
     calls = [(for_else, (x, tf.constant(2.0))), (for_else, (x, tf.constant(20.0))),
              (while_else, (tf.constant(5), tf.constant(3))),
-             (while_else, (tf.constant(5), tf.constant(30)))]
+             (while_else, (tf.constant(5), tf.constant(30))),
+             (return_in_else, (tf.constant(1.0), tf.constant(5))),
+             (return_in_else, (tf.constant(1.0), tf.constant(1)))]
 
     def results(fn, args):
         try:
@@ -984,6 +1009,6 @@ def loop_else(tf):
 
     eager = [results(fn, args) for fn, args in calls]
     eager_log = list(log)
-    compiled = {fn: tf.function(fn) for fn in (for_else, while_else)}
+    compiled = {fn: tf.function(fn) for fn in (for_else, while_else, return_in_else)}
     traced = [results(compiled[fn], args) for fn, args in calls]
     return {"eager": eager, "eager_log": eager_log, "traced": traced}

@@ -65,7 +65,7 @@ def test_return_in_tensor_loop_replays_without_guards():
 @pytest.mark.parametrize("which", ["for", "while"])
 def test_loop_else_paths_replay_one_program(which):
     log = []
-    for_else, while_else = _loop_else_fns(log)
+    for_else, while_else, _ = _loop_else_fns(log)
     if which == "for":
         f = tf.function(for_else)
         x = tf.constant([1.0, 5.0, 3.0])
