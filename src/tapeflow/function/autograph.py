@@ -4,15 +4,25 @@
 The source of the decorated function (and, when called, of the user functions it calls; never
 of tapeflow, NumPy or the standard library) is parsed and rewritten:
 
+- First the canonical form (``autograph_returns.py``, TensorFlow's converter order):
+  ``break``/``continue`` become flags and guarded remainders, a loop's ``else:`` runs after it
+  under ``if not <break flag>``, returns are lifted (``if c: return a`` + more code: the code
+  becomes the ``else``) and, when a ``return`` sits in a loop or one branch, lowered to
+  ``do_return``/``retval_`` as TensorFlow's ``return_statements`` does; liveness then says
+  which variables a branch or loop passes on.
 - ``if c: A else: B`` becomes two branch functions and ``ag__.if_stmt(c, ...)``; when ``c`` is
   a tensor that is ``tf.cond`` (both branches traced once), otherwise the Python ``if``.
-  Variables the branches assign are passed in and returned; an ``if`` whose branches return
-  becomes a conditional return.
+  Variables the branches assign and that are read later are passed in and returned; an
+  ``if`` whose branches both end the function becomes a conditional return.
 - ``while c: B`` becomes ``ag__.while_stmt`` (``tf.while_loop`` when ``c`` is a tensor);
   ``for x in it: B`` becomes ``ag__.for_stmt``: a loop over a tensor's rows or ``tf.range``
   runs as ``tf.while_loop``, over a ``tf.data.Dataset`` as a loop step that replays the body
   per element; over a Python iterable it stays a Python loop (unrolled while tracing).
-- ``break`` and ``continue`` become flags and guarded remainders; ``and``/``or``/``not`` and
+- A ``return`` inside a tensor loop follows TensorFlow 2.21: the loop stops after the
+  iteration that returned; ``retval_`` starts as zeros shaped by one staged (dry) iteration
+  and the loop must run at least once (a run-time ``Assert``); a return under a tensor
+  condition there raises TF's ``NotImplementedError``.
+- ``and``/``or``/``not`` and
   ``x if c else y`` dispatch to tensor ops when given tensors; ``range``, ``len``, ``float``,
   ``int`` and ``abs`` take tensors; ``print`` is left alone (as in TensorFlow).
 
