@@ -312,7 +312,7 @@ class _Converter(ast.NodeTransformer):
         fdef.body, _ = _passes.lift_returns(fdef.body)
         if _passes.needs_return_flags(fdef.body):
             _passes.lower_returns(fdef, names)
-        _passes.annotate_liveness(fdef.body)
+        _passes.annotate_function(fdef)
         self.local_names = set(params)
         self.local_names.update(_assigned(fdef.body))
         fdef.body = self.block(fdef.body)
@@ -528,21 +528,20 @@ def while_stmt(cond, body, init, names):
 
 
 def _tensor_while(cond, body, init, names):
-    for v, n in zip(init, names):
-        if v is UNDEFINED:
-            raise ValueError(f"'{n}' must be defined before the loop")
-    undefined = [i for i, v in enumerate(init) if isinstance(v, UndefinedReturnValue)]
-    if undefined:
-        # a ``return`` inside the loop: retval_ gets a placeholder from a staged iteration,
-        # and the loop must run at least once (TensorFlow's rule)
+    nulls = [i for i, v in enumerate(init)
+             if v is None or v is UNDEFINED or isinstance(v, UndefinedReturnValue)]
+    if nulls:
+        # a variable first defined in the loop (a ``return`` inside it: retval_) gets zeros
+        # shaped by a staged iteration, and the loop must run at least once (TF's rule)
+        what = _passes.null_names(init, nulls, names)
         if not _tracing():
-            return _python_while_defining(cond, body, init)
-        init = _passes.placeholders(body, init, undefined)
+            return _python_while_defining(cond, body, init, what)
+        init = _passes.placeholders(body, init, nulls, names)
         iterated, *vals = _tensor_while(lambda _, *xs: cond(*xs),
                                         lambda _, *xs: (True,) + tuple(body(*xs)),
                                         (False,) + tuple(init), ("<iterated>",) + tuple(names))
         from ..ops import control_flow_ops as cf
-        cf.assert_iterated(iterated, "the function return value")
+        cf.assert_iterated(iterated, what)
         return tuple(vals)
     from ..ops import control_flow_ops as cf
     from ..ops.control_flow_ops import TensorArray
@@ -568,13 +567,13 @@ def _tensor_while(cond, body, init, names):
     return tuple(vals)
 
 
-def _python_while_defining(cond, body, vals):
+def _python_while_defining(cond, body, vals, what):
     from ..ops import control_flow_ops as cf
     iterated = False
     while bool(cond(*vals)):
         vals = tuple(body(*vals))
         iterated = True
-    cf.assert_iterated(iterated, "the function return value")
+    cf.assert_iterated(iterated, what)
     return vals
 
 
@@ -681,7 +680,7 @@ def _range_loop(args, body, init, stops, names, index_only=False):
 
 def _dataset_loop(dataset, body, init, stops, names):
     from .._core.dispatch import current_tracer
-    _passes.check_dataset_loop(init)
+    _passes.check_dataset_loop(init, names)
     tracer = current_tracer()
     if len(stops) < 2:
         return tracer.dataset_loop(dataset, body, tuple(init), stops[0] if stops else None,

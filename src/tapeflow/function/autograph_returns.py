@@ -25,7 +25,7 @@ import ast
 import copy
 
 __all__ = ["lift_returns", "lower_jumps", "needs_return_flags", "lower_returns",
-           "annotate_liveness"]
+           "annotate_function", "annotate_liveness"]
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LOOPS = (ast.For, ast.While)
@@ -312,6 +312,28 @@ def _uses_defs(node):
     return uses, defs
 
 
+def annotate_function(fdef):
+    """Liveness annotations for ``fdef``'s body. Names Python can read behind the analysis'
+    back count as live everywhere: ``global``/``nonlocal`` names and the free names of nested
+    functions and lambdas (read when called); ``locals()``/``vars()``/``eval``/``exec``
+    turn the analysis off."""
+    always = set()
+    for n in ast.walk(fdef):
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            always.update(n.names)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+                and n is not fdef:
+            always.update(m.id for m in ast.walk(n) if isinstance(m, ast.Name))
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and n.func.id in ("locals", "vars", "eval", "exec"):
+            return
+    annotate_liveness(fdef.body)
+    if always:
+        for n in ast.walk(fdef):
+            if hasattr(n, "ag_live"):
+                n.ag_live = n.ag_live | always
+
+
 def annotate_liveness(stmts, live_after=frozenset()):
     """Annotate every ``if``/loop in ``stmts`` with ``ag_live`` (names read after it, and in
     a loop at its head); returns the names live before ``stmts``. Conservative: ``break``
@@ -420,26 +442,41 @@ def _dtype(x):
     return None
 
 
-def placeholders(body, init, undefined):
-    """``init`` with each undefined ``retval_`` (at ``undefined``) replaced by zeros shaped
-    like its value after one staged iteration of ``body`` (TensorFlow stages the body in a
-    scratch graph; here a dry sub-trace). Raises TensorFlow's errors when the staged
-    iteration does not define it."""
-    first = _stage(body, init)
+def placeholders(body, init, nulls, names):
+    """``init`` with each loop variable at ``nulls`` (undefined before the loop, None, or an
+    undefined ``retval_``) replaced by zeros shaped like its value after one staged iteration
+    of ``body`` (TensorFlow stages the body in a scratch graph; here a dry sub-trace).
+    Raises TensorFlow's errors when the staged iteration does not define one."""
+    first, failure = _stage(body, init)
     init = list(init)
-    for i in undefined:
+    for i in nulls:
         fi = None if first is None else first[i]
         try:
-            init[i] = _placeholder(fi)
-        except TypeError:
-            init[i] = None
-        if init[i] is None:
-            if fi is not None and (len(fi) if isinstance(fi, (str, list, tuple, dict))
-                                   else True):   # TensorFlow's `if first_iteration_value:`
-                raise ValueError(f"the return value from a TensorFlow loop may only be a "
-                                 f"{_LOOP_TYPES}; got {type(fi)}")
-            raise NotImplementedError(_NO_RETURN_IN_LOOP)
+            value = _placeholder(fi)
+        except TypeError as exc:
+            value, failure = None, failure or exc
+        if value is None:
+            if _is_undefined(init[i]):
+                if fi is not None and (len(fi) if isinstance(fi, (str, list, tuple, dict))
+                                       else True):   # TensorFlow's `if first_iteration_value:`
+                    raise ValueError(f"the return value from a TensorFlow loop may only be a "
+                                     f"{_LOOP_TYPES}; got {type(fi)}")
+                raise NotImplementedError(_NO_RETURN_IN_LOOP)
+            if init[i] is None:
+                raise ValueError(f"'{names[i]}' is not allowed to be None before the loop")
+            text = f"'{names[i]}' must be defined before the loop"
+            if failure is not None:
+                text += (f"\nNote: AutoGraph tried to define it automatically, but ran into a "
+                         f"{type(failure).__name__}: {failure}")
+            raise ValueError(text)
+        init[i] = value
     return tuple(init)
+
+
+def null_names(init, nulls, names):
+    """What TensorFlow's run-time check names: the variables the loop must initialize."""
+    return ", ".join("the function return value" if _is_undefined(init[i]) else names[i]
+                     for i in nulls)
 
 
 def _is_undefined(x):
@@ -471,9 +508,9 @@ def _stage(body, init):
         return []
     try:
         tracer.sub(run, args, dry=True)
-    except (UnboundLocalError, TypeError, ValueError, KeyError):
-        return None
-    return result[0]
+    except (UnboundLocalError, TypeError, ValueError, KeyError) as exc:
+        return None, exc
+    return result[0], None
 
 
 def _placeholder(fi):
@@ -495,7 +532,14 @@ def _placeholder(fi):
     raise TypeError(f"Found an unsupported type '{type(fi).__name__}'")
 
 
-def check_dataset_loop(init):
-    """A dataset loop does not stage its body: an undefined ``retval_`` is TF's error."""
-    if any(_is_undefined(v) for v in init):
-        raise NotImplementedError(_NO_RETURN_IN_LOOP)
+def check_dataset_loop(init, names):
+    """A dataset loop does not stage its body: TF's errors for a variable undefined or None
+    before it, or an undefined ``retval_``."""
+    from .autograph import UNDEFINED
+    for v, n in zip(init, names):
+        if _is_undefined(v):
+            raise NotImplementedError(_NO_RETURN_IN_LOOP)
+        if v is None:
+            raise ValueError(f"'{n}' is not allowed to be None before the loop")
+        if v is UNDEFINED:
+            raise ValueError(f"'{n}' must be defined before the loop")
