@@ -1012,3 +1012,43 @@ def loop_else(tf):
     compiled = {fn: tf.function(fn) for fn in (for_else, while_else, return_in_else)}
     traced = [results(compiled[fn], args) for fn, args in calls]
     return {"eager": eager, "eager_log": eager_log, "traced": traced}
+
+
+@case
+def loop_defines_variable(tf):
+    # A variable first assigned in a tensor loop and read after it: TF stages one iteration
+    # for its placeholder and checks at run time that the loop ran.
+    @tf.function
+    def last(n):
+        for i in tf.range(n):
+            v = i * 2
+            w = tf.cast(i, tf.float32)
+        return v, w
+
+    @tf.function
+    def none_before(n):
+        v = None
+        for i in tf.range(n):
+            v = i * 3
+        return v
+
+    @tf.function
+    def read_first(n):
+        for _ in tf.range(n):
+            v = v + 1  # noqa: F821 - undefined before the loop, on purpose
+        return v
+
+    @tf.function
+    def dataset_none(ds):
+        v = None
+        for x in ds:
+            v = x
+        return v
+
+    return {"out": [_v(t) for t in last(tf.constant(3))], "none": _v(none_before(tf.constant(2))),
+            "zero": _err_has(lambda: last(tf.constant(0)),
+                             "loop must iterate at least once to initialize v, w"),
+            "undefined": _err_has(lambda: read_first(tf.constant(2)),
+                                  "'v' must be defined before the loop"),
+            "dataset_none": _first_line(_err(lambda: dataset_none(tf.data.Dataset.range(3)))),
+            "count": last.experimental_get_tracing_count()}
