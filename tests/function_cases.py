@@ -1052,3 +1052,25 @@ def loop_defines_variable(tf):
                                   "'v' must be defined before the loop"),
             "dataset_none": _first_line(_err(lambda: dataset_none(tf.data.Dataset.range(3)))),
             "count": last.experimental_get_tracing_count()}
+
+
+@case
+def loop_target_read_after_loop(tf):
+    @tf.function
+    def py(x):
+        n = 0
+        for i in range(3):  # noqa: B007 - read after the loop
+            n += 1
+        return x + i + n
+
+    @tf.function
+    def tensor(x, m):
+        n = 0
+        for i in tf.range(m):  # noqa: B007 - read after the loop
+            n += 1
+        return x + i + n
+
+    return {"py": _v(py(tf.constant(1))), "tensor": [_v(tensor(tf.constant(1), tf.constant(3))),
+                                                     _v(tensor(tf.constant(1), tf.constant(5)))],
+            "tensor_zero": _err_has(lambda: tensor(tf.constant(1), tf.constant(0)),
+                                    "loop must iterate at least once to initialize")}

@@ -387,6 +387,10 @@ class _Converter(ast.NodeTransformer):
         brk, ret = getattr(node, "ag_brk", None), getattr(node, "ag_ret", None)
         target_names = _assigned([ast.Assign(targets=[node.target], value=ast.Constant(0))])
         names = [n for n in _live(_assigned(node.body), node) if n not in target_names]
+        # the loop's target is a loop variable too when read after the loop
+        iterate = [n for n in target_names if n not in names and n in _live([n], node)
+                   and getattr(node, "ag_live", None) is not None]
+        names += iterate
         for flag in (brk, ret):
             if flag is not None and flag not in names:
                 names.append(flag)
@@ -400,7 +404,9 @@ class _Converter(ast.NodeTransformer):
                                        ast.Constant(brk), ast.Tuple(
                                            elts=[ast.Constant(n) for n in names],
                                            ctx=ast.Load())],
-                     [ast.keyword(arg="ret", value=ast.Constant(ret))] if ret else [])
+                     ([ast.keyword(arg="ret", value=ast.Constant(ret))] if ret else [])
+                     + ([ast.keyword(arg="iterate", value=ast.Constant(iterate[0]))]
+                        if isinstance(node.target, ast.Name) and iterate else []))
         return [b, _store(names, call)]
 
     def _range_spec(self, it):
@@ -606,15 +612,17 @@ class RangeSpec:
 py_range = builtins.range
 
 
-def for_stmt(iterable, body, init, brk, names, ret=None):
+def for_stmt(iterable, body, init, brk, names, ret=None, iterate=None):
     """``for`` over ``iterable``; ``brk`` / ``ret`` name the flags that stop the loop (a
-    ``break``, a ``return``), or are None."""
+    ``break``, a ``return``), or are None; ``iterate`` names the loop's target when it is
+    read after the loop (a tensor range starts it at the range's start, as TF does)."""
     tf = _tf()
     stops = [names.index(f) for f in (brk, ret) if f is not None]
     if isinstance(iterable, RangeSpec):
         if iterable.tensor_bounds() or iterable.func is not py_range:
             if iterable.tensor_bounds() and _tracing():
-                return _range_loop(iterable.args, body, init, stops, names)
+                return _range_loop(iterable.args, body, init, stops, names,
+                                   iterate=names.index(iterate) if iterate else None)
         iterable = iterable.materialize()
     if _is_dataset(iterable) and _tracing():
         return _dataset_loop(iterable, body, init, stops, names)
@@ -652,7 +660,7 @@ def _is_dataset(x):
     return type(x).__module__.startswith("tapeflow.data") and hasattr(x, "_iter_values")
 
 
-def _range_loop(args, body, init, stops, names, index_only=False):
+def _range_loop(args, body, init, stops, names, index_only=False, iterate=None):
     tf = _tf()
     if len(args) == 1:
         start, limit, delta = 0, args[0], 1
@@ -673,6 +681,9 @@ def _range_loop(args, body, init, stops, names, index_only=False):
 
     def step(i, *vals):
         return (i + delta,) + tuple(body(i, *vals))
+
+    if iterate is not None and init[iterate] is UNDEFINED:
+        init = tuple(start if k == iterate else v for k, v in enumerate(init))
 
     out = _tensor_while(cond, step, (start,) + tuple(init), ("<counter>",) + tuple(names))
     return tuple(out[1:])
