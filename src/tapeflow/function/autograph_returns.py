@@ -4,20 +4,20 @@ turns its control flow into ``ag__.if_stmt`` / ``while_stmt`` / ``for_stmt`` cal
 In TensorFlow 2.21's order (``break_statements``, ``continue_statements``,
 ``return_statements``, then liveness for ``control_flow``):
 
-1. :func:`lift_returns`: ``if c: ...; return a`` followed by more statements moves those
+1. :func:`lower_jumps`: ``break`` / ``continue`` become a flag and guarded remainders; a loop's
+   ``else:`` clause runs after the loop under ``if not <break flag>`` (TF's
+   ``break_statements``; TF 2.21 itself refuses loop ``else`` clauses). ``while`` tests get
+   ``not brk and ...``; a ``for`` keeps its flag name in ``node.ag_brk`` (its extra test).
+2. :func:`lift_returns`: ``if c: ...; return a`` followed by more statements moves those
    statements into the ``else`` branch (or into the body when the ``else`` returns), so both
    branches return (TF's ``ConditionalReturnRewriter``).
-2. :func:`lower_jumps`: ``break`` / ``continue`` become a flag and guarded remainders; a loop's
-   ``else:`` clause runs after the loop under ``if not <break flag>`` (TF's
-   ``break_statements``). ``while`` tests get ``not brk and ...``; a ``for`` keeps its flag
-   name in ``node.ag_brk`` (the loop's extra test).
 3. :func:`lower_returns` (only when a ``return`` sits in a loop or in one branch of an
    ``if``): ``return v`` becomes ``do_return = True; retval_ = v``, the statements after one
    that may have returned run under ``if not do_return:``, loops stop on ``do_return``
    (``while not do_return and ...``, ``node.ag_ret`` for a ``for``), and the function ends
    with ``return ag__.ret(retval_)`` (TF's ``return_statements``; ``retval_`` starts as
    ``ag__.UndefinedReturnValue()``).
-4. :func:`annotate_liveness`: each ``if`` and loop gets ``node.ag_live``, the names live
+4. :func:`annotate_function`: each ``if`` and loop gets ``node.ag_live``, the names live
    after it (plus, for a loop, at its head): a branch or loop passes on only the variables
    read later, so a temporary assigned in a branch or a loop body stays local to it.
 """
@@ -65,7 +65,7 @@ def _blocks(node):
                                                                         list)]
 
 
-# ---------------------------------------------------------------------------- 1. lift
+# ---------------------------------------------------------------------------- lifting returns
 def lift_returns(stmts):
     """``stmts`` with TF's conditional-return lifting applied (recursively); returns the new
     list and whether the block definitely returns."""
@@ -105,8 +105,10 @@ def lift_returns(stmts):
     return out, returns
 
 
-# ---------------------------------------------------------------------------- 2. jumps
+# ---------------------------------------------------------------------------- jumps
 class _Names:
+    """Fresh names for the passes' variables, never one the function uses."""
+
     def __init__(self, taken):
         self.taken = set(taken)
         self.n = 0
@@ -193,7 +195,7 @@ def lower_jumps(stmts, names):
     return out
 
 
-# ---------------------------------------------------------------------------- 3. returns
+# ---------------------------------------------------------------------------- lowering returns
 def _tail_returns(stmts):
     """True when every ``return`` of ``stmts`` ends the block, or ends both branches of a
     final ``if`` (what ``ag__.if_stmt(..., returns=True)`` converts without flags)."""
@@ -288,7 +290,7 @@ def lower_returns(fdef, names):
         + [ret]
 
 
-# ---------------------------------------------------------------------------- 4. liveness
+# ---------------------------------------------------------------------------- liveness
 def _uses_defs(node):
     """Names ``node`` (an expression, or a simple statement) reads and binds; names bound
     inside comprehensions and lambdas are theirs."""
