@@ -160,6 +160,19 @@ def _strip_jumps(stmts, brk):
     return out
 
 
+def _strippable(stmts):
+    """Whether every ``break``/``continue`` of a loop body sits at its top level or in ``if``
+    branches (where :func:`_strip_jumps` lowers it)."""
+    for s in stmts:
+        if isinstance(s, ast.If):
+            if not (_strippable(s.body) and _strippable(s.orelse)):
+                return False
+        elif not isinstance(s, (ast.Break, ast.Continue)) \
+                and _has([s], (ast.Break, ast.Continue), _NESTED + _LOOPS):
+            return False
+    return True
+
+
 def lower_jumps(stmts, names):
     """``stmts`` with every loop's ``break``/``continue``/``else`` lowered (see the module)."""
     out = []
@@ -176,9 +189,13 @@ def lower_jumps(stmts, names):
         if not isinstance(s, _LOOPS):
             out.append(s)
             continue
-        orelse, s.orelse = s.orelse, []
         # nested loops first: a ``break`` in their ``else`` clause is this loop's
         body = lower_jumps(s.body, names)
+        if not _strippable(body):
+            s.body = body   # a jump inside ``try``/``with``: the loop stays Python
+            out.append(s)
+            continue
+        orelse, s.orelse = s.orelse, []
         brk = None
         if _has(body, ast.Break, _NESTED + _LOOPS):
             brk = names.fresh("brk")
