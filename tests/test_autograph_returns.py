@@ -133,3 +133,100 @@ def test_loop_temporaries_are_not_loop_variables():
 
     assert float(f(tf.constant(2.0), tf.constant(4))) == 12.0
     assert float(f(tf.constant(1.0), tf.constant(0))) == 0.0
+
+
+# Python-valued control flow: the converted function must compute what Python computes.
+def _try_return(x):
+    out = []
+    for i in range(5):
+        try:
+            if i == 3:
+                return x + i
+            out.append(i)
+        finally:
+            out.append(-1)
+    return x + len(out)
+
+
+def _while_true(x):
+    i = 0
+    while True:
+        i += 1
+        if i > 4:
+            break
+        with tf.name_scope("s"):
+            if i == 2:
+                continue
+        x = x + i
+    return x
+
+
+def _nested_return(x):
+    for i in range(3):
+        for j in range(3):
+            if i * j == 2:
+                return x * 100 + i * 10 + j
+    return x
+
+
+def _else_clauses(x):
+    acc = 0
+    for i in range(4):
+        if i % 2:
+            continue
+        acc += i
+    else:
+        acc += 100
+    k = 0
+    while k < 10:
+        k += 3
+        if k == 6:
+            break
+    else:
+        return x - 1
+    return x + acc + k
+
+
+def _helper_returns(x):
+    def helper(v):
+        for i in range(10):
+            if i == v:
+                return i * 2
+        return -1
+    return x + helper(3) + helper(20)
+
+
+def _items_and_target(x):
+    total = 0
+    for k, v in {"a": 1, "b": 2}.items():
+        if k == "b":
+            total += v * 10
+            break
+        total += v
+    for i in range(3):  # noqa: B007 - read after the loop
+        total += 1
+    return x + total + i
+
+
+def _jump_in_try(x):
+    s = 0
+    for k in range(6):
+        if k > 3:
+            break
+        try:
+            if k == 2:
+                break
+        except ValueError:
+            pass
+        s += k
+    else:
+        s += 100
+    return x + s
+
+
+@pytest.mark.parametrize("fn", [_try_return, _while_true, _nested_return, _else_clauses,
+                                _helper_returns, _items_and_target, _jump_in_try],
+                         ids=lambda f: f.__name__)
+def test_python_control_flow_converts_to_python_semantics(fn):
+    x = tf.constant(1)
+    assert int(tf.function(fn)(x)) == int(fn(x))
