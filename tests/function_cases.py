@@ -664,3 +664,413 @@ def assign_result_of_a_variable_argument(tf):
     a, b = tf.Variable(1.0), tf.Variable(5.0)
     out = [_v(f(a, tf.constant(3.0))), _v(f(b, tf.constant(4.0)))]
     return {"out": out, "a": _v(a), "b": _v(b), "count": f.experimental_get_tracing_count()}
+
+
+# ---------------------------------------------------------------- AutoGraph: returns, loop else
+def _err_has(fn, phrase):
+    """The class of the error ``fn()`` raises, and whether its message contains ``phrase``."""
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - the class and text are the result
+        return [type(exc).__name__, phrase in str(exc)]
+    return None
+
+
+def _first_line(e):
+    """The AutoGraph error's own line (after TF's "in user code:" frames)."""
+    if e is None:
+        return None
+    return {"class": e["class"], "first": e["first"], "text": e["text"]}
+
+
+@case
+def return_in_tensor_for_first_iteration(tf):
+    # TF 2.21: a return inside a tensor loop makes the loop stop after the iteration that
+    # returns; retval_ gets a placeholder from a staged iteration (the body is traced twice)
+    # and the loop must run at least once (an Assert at run time).
+    log = []
+
+    @tf.function
+    def f(x, n):
+        log.append("trace")
+        for i in tf.range(n):
+            log.append("body")
+            y = x * tf.cast(i + 1, tf.float32)
+            return y * 2.0
+        log.append("after")
+        return x
+
+    out = [_v(f(tf.constant(3.0), tf.constant(4))), _v(f(tf.constant(5.0), tf.constant(1)))]
+    zero = _err_has(lambda: f(tf.constant(5.0), tf.constant(0)),
+                    "loop must iterate at least once to initialize the function return value")
+    return {"out": out, "log": log, "count": f.experimental_get_tracing_count(), "zero": zero}
+
+
+@case
+def return_in_tensor_while(tf):
+    log = []
+
+    @tf.function
+    def f(n):
+        i = tf.constant(0)
+        s = tf.constant(0)
+        while i < n:
+            log.append("body")
+            s += i * i
+            i += 2
+            return s + i * 10
+        return -i
+
+    out = [_v(f(tf.constant(5))), _v(f(tf.constant(1)))]
+    zero = _err(lambda: f(tf.constant(0)))
+    return {"out": out, "log": log, "count": f.experimental_get_tracing_count(),
+            "zero": zero["class"]}
+
+
+@case
+def return_in_tensor_loop_conditional_raises(tf):
+    # TF 2.21 cannot place a return under a tensor condition inside a tensor loop.
+    @tf.function
+    def find(x, t):
+        for i in tf.range(tf.shape(x)[0]):
+            if x[i] > t:
+                return i
+        return -1
+
+    @tf.function
+    def find_while(x, t):
+        i = tf.constant(0)
+        while i < tf.shape(x)[0]:
+            if x[i] > t:
+                return x[i]
+            i += 1
+        return t
+
+    @tf.function
+    def bare(n):
+        for _ in tf.range(n):
+            return
+        return 1
+
+    @tf.function
+    def text(n):
+        for _ in tf.range(n):
+            return "a"
+        return "b"
+
+    @tf.function
+    def static_flag(n, flag):
+        for i in tf.range(n):
+            if flag:
+                return i
+        return -1
+
+    @tf.function
+    def python_over_tensor_loop(x):
+        for k in range(2):
+            for j in tf.range(3):
+                return x + tf.cast(j, tf.float32) + k
+        return x
+
+    x = tf.constant([1.0, 5.0, 3.0])
+    py_false = _err(lambda: static_flag(tf.constant(3), False))
+    py_over = _err_has(lambda: python_over_tensor_loop(tf.constant(1.0)),
+                       "break and return statements which depend on a TF condition are not "
+                       "supported in Python for loops")
+    return {"for": _first_line(_err(lambda: find(x, tf.constant(2.0)))),
+            "while": _first_line(_err(lambda: find_while(x, tf.constant(2.0)))),
+            "bare_return": _first_line(_err(lambda: bare(tf.constant(2)))),
+            "string": _first_line(_err(lambda: text(tf.constant(2)))),
+            "static_true": _v(static_flag(tf.constant(3), True)),
+            "static_false": [py_false["class"], py_false["text"].split("; got")[0]],
+            "python_loop_over_tensor_loop": py_over}
+
+
+@case
+def early_return_straight_code(tf):
+    log = []
+
+    @tf.function
+    def f(x):
+        log.append("trace")
+        if x > 0:
+            log.append("positive branch")
+            return x * x
+        y = x * 3.0
+        log.append("rest")
+        return y + 1.0
+
+    out = [_v(f(tf.constant(2.0))), _v(f(tf.constant(-2.0))), _v(f(tf.constant(0.5)))]
+    grads = []
+    for v in (3.0, -3.0):
+        x = tf.constant(v)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        grads.append(_v(tape.gradient(y, x)))
+
+    @tf.function
+    def inside(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = f(x)
+        return t.gradient(y, x)
+
+    return {"out": out, "log": log, "count": f.experimental_get_tracing_count(),
+            "grads": grads, "inside": [_v(inside(tf.constant(2.0))),
+                                       _v(inside(tf.constant(-2.0)))]}
+
+
+@case
+def early_return_errors(tf):
+    @tf.function
+    def dtypes(x):
+        if x > 0:
+            return 1
+        return x * 3.0
+
+    @tf.function
+    def none_path(x):
+        if x > 0:
+            return
+        return x * 3.0
+
+    @tf.function
+    def structure(x):
+        if x > 0:
+            return x, x
+        return x * 3.0
+
+    @tf.function
+    def one_branch(x):
+        if x > 0:
+            return x
+
+    @tf.function
+    def in_python_loop(x):
+        for k in range(3):
+            if x[k] > 2.0:
+                return k
+        return -1
+
+    x = tf.constant(2.0)
+    return {"dtypes": _first_line(_err(lambda: dtypes(x))),
+            "none": _first_line(_err(lambda: none_path(x))),
+            "structure": _err_has(lambda: structure(x), "'retval_' must have the same nested "
+                                  "structure in the main and else branches:"),
+            "one_branch": _first_line(_err(lambda: one_branch(x))),
+            "python_loop_tensor_condition": _first_line(
+                _err(lambda: in_python_loop(tf.constant([1.0, 5.0, 3.0]))))}
+
+
+@case
+def returns_in_python_and_nested_loops(tf):
+    log = []
+
+    @tf.function
+    def py(x, k):
+        for j in [1, 2, 3]:
+            log.append(j)
+            if j == k:
+                return x * j
+        return x
+
+    @tf.function
+    def nested(x, n):
+        for i in tf.range(n):
+            for j in tf.range(n):
+                return x + tf.cast(i * 10 + j, tf.float32)
+        return x
+
+    @tf.function
+    def pair(x, n):
+        for i in tf.range(n):
+            return x, i
+        return x, -1
+
+    out = {"py": [_v(py(tf.constant(5.0), 2)), _v(py(tf.constant(5.0), 7))], "log": log,
+           "nested": _v(nested(tf.constant(1.0), tf.constant(3))),
+           "pair": [_v(t) for t in pair(tf.constant(1.0), tf.constant(3))]}
+    return out
+
+
+@case
+def loop_return_gradient(tf):
+    @tf.function
+    def first_pow(x, n):
+        p = tf.constant(1.0)
+        for _ in tf.range(n):
+            p = p * x * x
+            return p * 2.0
+        return p
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = first_pow(x, tf.constant(4))
+
+    @tf.function
+    def inside(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = first_pow(x, tf.constant(2))
+        return t.gradient(y, x)
+
+    return {"y": _v(y), "grad": _v(tape.gradient(y, x)), "inside": _v(inside(x))}
+
+
+@case
+def loop_temporaries_stay_local(tf):
+    # A variable first assigned inside a tensor loop or branch and not read after it is
+    # local to the body (TF's liveness), not a loop variable that must exist before.
+    @tf.function
+    def f(x, n):
+        s = tf.constant(0.0)
+        for i in tf.range(n):
+            y = x * tf.cast(i, tf.float32)
+            s += y
+        if s > 10.0:
+            t = s * 2.0
+            s = t - 1.0
+        return s
+
+    return {"out": [_v(f(tf.constant(2.0), tf.constant(4))),
+                    _v(f(tf.constant(1.0), tf.constant(3)))],
+            "count": f.experimental_get_tracing_count()}
+
+
+def _loop_else_fns(log):
+    def for_else(x, t):
+        s = x[0] * 0.0
+        for v in x:
+            log.append("for body")
+            if v > t:
+                break
+            s += v
+        else:
+            log.append("for else")
+            s = s * 100.0
+        log.append("after")
+        return s
+
+    def while_else(n, k):
+        i = n * 0
+        acc = n * 0
+        while i < n:
+            if i == k:
+                break
+            acc += i
+            i += 1
+        else:
+            acc = -acc
+        return acc, i
+
+    def return_in_else(x, n):
+        s = x
+        i = n * 0
+        while i < n:
+            i += 1
+            if i > 2:
+                break
+            s += 1.0
+        else:
+            return s * 100.0
+        return s
+
+    return for_else, while_else, return_in_else
+
+
+# case name -> {key of ours: key of TensorFlow's answer it must equal}: behaviours TF 2.21's
+# tf.function refuses, where tapeflow's traced result must equal TF's eager one
+BEYOND_TF = {"loop_else": {"traced": "eager"}}
+
+
+@case
+def loop_else(tf):
+    # TF 2.21's AutoGraph refuses for/else and while/else ("for/else statement not yet
+    # supported": the function runs unconverted, and a tensor loop then raises
+    # OperatorNotAllowedInGraphError). tapeflow converts them (a break flag; the else clause
+    # runs under `if not flag`): its traced results must equal TF's eager ones.
+    log = []
+    for_else, while_else, return_in_else = _loop_else_fns(log)
+    x = tf.constant([1.0, 5.0, 3.0])
+    calls = [(for_else, (x, tf.constant(2.0))), (for_else, (x, tf.constant(20.0))),
+             (while_else, (tf.constant(5), tf.constant(3))),
+             (while_else, (tf.constant(5), tf.constant(30))),
+             (return_in_else, (tf.constant(1.0), tf.constant(5))),
+             (return_in_else, (tf.constant(1.0), tf.constant(1)))]
+
+    def results(fn, args):
+        try:
+            r = fn(*args)
+        except Exception as exc:  # noqa: BLE001 - TF's error is the recorded answer
+            return {"class": type(exc).__name__}
+        return [_v(t) for t in r] if isinstance(r, tuple) else _v(r)
+
+    eager = [results(fn, args) for fn, args in calls]
+    eager_log = list(log)
+    compiled = {fn: tf.function(fn) for fn in (for_else, while_else, return_in_else)}
+    traced = [results(compiled[fn], args) for fn, args in calls]
+    return {"eager": eager, "eager_log": eager_log, "traced": traced}
+
+
+@case
+def loop_defines_variable(tf):
+    # A variable first assigned in a tensor loop and read after it: TF stages one iteration
+    # for its placeholder and checks at run time that the loop ran.
+    @tf.function
+    def last(n):
+        for i in tf.range(n):
+            v = i * 2
+            w = tf.cast(i, tf.float32)
+        return v, w
+
+    @tf.function
+    def none_before(n):
+        v = None
+        for i in tf.range(n):
+            v = i * 3
+        return v
+
+    @tf.function
+    def read_first(n):
+        for _ in tf.range(n):
+            v = v + 1  # noqa: F821 - undefined before the loop, on purpose
+        return v
+
+    @tf.function
+    def dataset_none(ds):
+        v = None
+        for x in ds:
+            v = x
+        return v
+
+    return {"out": [_v(t) for t in last(tf.constant(3))], "none": _v(none_before(tf.constant(2))),
+            "zero": _err_has(lambda: last(tf.constant(0)),
+                             "loop must iterate at least once to initialize v, w"),
+            "undefined": _err_has(lambda: read_first(tf.constant(2)),
+                                  "'v' must be defined before the loop"),
+            "dataset_none": _first_line(_err(lambda: dataset_none(tf.data.Dataset.range(3)))),
+            "count": last.experimental_get_tracing_count()}
+
+
+@case
+def loop_target_read_after_loop(tf):
+    @tf.function
+    def py(x):
+        n = 0
+        for i in range(3):  # noqa: B007 - read after the loop
+            n += 1
+        return x + i + n
+
+    @tf.function
+    def tensor(x, m):
+        n = 0
+        for i in tf.range(m):  # noqa: B007 - read after the loop
+            n += 1
+        return x + i + n
+
+    return {"py": _v(py(tf.constant(1))), "tensor": [_v(tensor(tf.constant(1), tf.constant(3))),
+                                                     _v(tensor(tf.constant(1), tf.constant(5)))],
+            "tensor_zero": _err_has(lambda: tensor(tf.constant(1), tf.constant(0)),
+                                    "loop must iterate at least once to initialize")}

@@ -4,15 +4,25 @@
 The source of the decorated function (and, when called, of the user functions it calls; never
 of tapeflow, NumPy or the standard library) is parsed and rewritten:
 
+- First the canonical form (``autograph_returns.py``, TensorFlow's converter order):
+  ``break``/``continue`` become flags and guarded remainders, a loop's ``else:`` runs after it
+  under ``if not <break flag>``, returns are lifted (``if c: return a`` + more code: the code
+  becomes the ``else``) and, when a ``return`` sits in a loop or one branch, lowered to
+  ``do_return``/``retval_`` as TensorFlow's ``return_statements`` does; liveness then says
+  which variables a branch or loop passes on.
 - ``if c: A else: B`` becomes two branch functions and ``ag__.if_stmt(c, ...)``; when ``c`` is
   a tensor that is ``tf.cond`` (both branches traced once), otherwise the Python ``if``.
-  Variables the branches assign are passed in and returned; an ``if`` whose branches return
-  becomes a conditional return.
+  Variables the branches assign and that are read later are passed in and returned; an
+  ``if`` whose branches both end the function becomes a conditional return.
 - ``while c: B`` becomes ``ag__.while_stmt`` (``tf.while_loop`` when ``c`` is a tensor);
   ``for x in it: B`` becomes ``ag__.for_stmt``: a loop over a tensor's rows or ``tf.range``
   runs as ``tf.while_loop``, over a ``tf.data.Dataset`` as a loop step that replays the body
   per element; over a Python iterable it stays a Python loop (unrolled while tracing).
-- ``break`` and ``continue`` become flags and guarded remainders; ``and``/``or``/``not`` and
+- A ``return`` inside a tensor loop follows TensorFlow 2.21: the loop stops after the
+  iteration that returned; ``retval_`` starts as zeros shaped by one staged (dry) iteration
+  and the loop must run at least once (a run-time ``Assert``); a return under a tensor
+  condition there raises TF's ``NotImplementedError``.
+- ``and``/``or``/``not`` and
   ``x if c else y`` dispatch to tensor ops when given tensors; ``range``, ``len``, ``float``,
   ``int`` and ``abs`` take tensors; ``print`` is left alone (as in TensorFlow).
 
@@ -29,7 +39,9 @@ import textwrap
 import types
 import weakref
 
-__all__ = ["convert", "to_code", "do_not_convert", "UNDEFINED"]
+from . import autograph_returns as _passes
+
+__all__ = ["convert", "to_code", "do_not_convert", "UNDEFINED", "UndefinedReturnValue"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _STDLIB = os.path.dirname(os.__file__)
@@ -45,6 +57,13 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
+
+
+class UndefinedReturnValue:
+    """``retval_`` before a ``return`` ran (TensorFlow's ``UndefinedReturnValue``)."""
+
+    def __repr__(self):
+        return "<undefined return value>"
 
 
 def do_not_convert(func=None):
@@ -283,14 +302,24 @@ class _Converter(ast.NodeTransformer):
 
     def convert_function(self, fdef):
         args = fdef.args
-        self.local_names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+        params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+        # canonical form first (autograph_returns.py): returns lifted, jumps and loop
+        # ``else`` clauses lowered, returns lowered to do_return/retval_ where needed
+        names = _passes._Names(params + [n.id for n in ast.walk(fdef)
+                                         if isinstance(n, ast.Name)])
+        fdef.body = _passes.lower_jumps(fdef.body, names)
+        fdef.body, _ = _passes.lift_returns(fdef.body)
+        if _passes.needs_return_flags(fdef.body):
+            _passes.lower_returns(fdef, names)
+        _passes.annotate_function(fdef)
+        self.local_names = set(params)
         self.local_names.update(_assigned(fdef.body))
         fdef.body = self.block(fdef.body)
         return fdef
 
     # blocks -----------------------------------------------------------------------------
     def block(self, stmts):
-        stmts = self._lift_returns(list(stmts))
         out = []
         for s in stmts:
             r = self.visit(s)
@@ -298,16 +327,6 @@ class _Converter(ast.NodeTransformer):
                 continue
             out.extend(r if isinstance(r, list) else [r])
         return out
-
-    def _lift_returns(self, stmts):
-        # ``if c: ...; return a`` followed by more statements: those become the else branch,
-        # so both branches return and the ``if`` converts to a conditional return.
-        for i, s in enumerate(stmts):
-            if isinstance(s, ast.If) and i + 1 < len(stmts) and _ends_in_return(s.body) \
-                    and not s.orelse:
-                s.orelse = self._lift_returns(stmts[i + 1:])
-                return stmts[:i + 1]
-        return stmts
 
     # statements -------------------------------------------------------------------------
     def visit_FunctionDef(self, node):
@@ -334,7 +353,7 @@ class _Converter(ast.NodeTransformer):
                                                                    _name(f_name), ast.Tuple(
                                                                        elts=[], ctx=ast.Load()),
                                                                    ast.Constant(True)]))]
-        names = [n for n in _assigned(node.body + node.orelse)]
+        names = _live(_assigned(node.body + node.orelse), node)
         ret = [ast.Return(value=_tuple(names))]
         t = _def(t_name, names, self.block(node.body) + ret)
         f = _def(f_name, names, self.block(node.orelse) + ret)
@@ -344,80 +363,51 @@ class _Converter(ast.NodeTransformer):
                                                 ctx=ast.Load())])
         return [t, f, _store(names, call)]
 
-    def _loop_body(self, body, brk):
-        """``body`` with ``continue`` and ``break`` turned into guarded remainders and the
-        break flag ``brk`` (None when the body has no break)."""
-        return self._strip_jumps(list(body), brk)
-
-    def _strip_jumps(self, stmts, brk):
-        out = []
-        for i, s in enumerate(stmts):
-            if isinstance(s, ast.Continue):
-                return out
-            if isinstance(s, ast.Break):
-                out.append(ast.Assign(targets=[_name(brk, True)], value=ast.Constant(True)))
-                return out
-            if isinstance(s, ast.If) and _contains([s], (ast.Break, ast.Continue),
-                                                   _loop_stop()):
-                rest = stmts[i + 1:]
-                body = self._strip_jumps(list(s.body), brk)
-                orelse = self._strip_jumps(list(s.orelse), brk)
-                if not _ends_in_jump(s.body):
-                    body = body + self._strip_jumps(list(rest), brk)
-                if not _ends_in_jump(s.orelse):
-                    orelse = orelse + self._strip_jumps(list(rest), brk)
-                out.append(ast.If(test=s.test, body=body or [ast.Pass()], orelse=orelse))
-                return out
-            out.append(s)
-        return out
-
     def visit_While(self, node):
-        if node.orelse or _contains(node.body, ast.Return, _loop_stop()):
-            node.body = self.block(node.body)
+        if node.orelse or _contains(node.body, (ast.Return, ast.Break, ast.Continue),
+                                    _loop_stop()):
+            node.body = self.block(node.body)   # not lowered (e.g. a jump inside `with`)
             return node
-        brk = self.fresh("brk") if _contains(node.body, ast.Break, _loop_stop()) else None
-        body = self._loop_body(node.body, brk)
-        names = _assigned(body)
-        if brk is not None and brk not in names:
-            names.append(brk)
+        names = _live(_assigned(node.body), node)
         c_name, b_name = self.fresh("while_cond"), self.fresh("while_body")
         test = self.visit(node.test)
-        if brk is not None:
-            test = _call(_ag("and_"), [_lambda(_call(_ag("not_"), [_name(brk)])),
-                                       _lambda(test)])
         c = _def(c_name, names, [ast.Return(value=test)])
-        b = _def(b_name, names, self.block(body) + [ast.Return(value=_tuple(names))])
-        pre = [] if brk is None else [ast.Assign(targets=[_name(brk, True)],
-                                                 value=ast.Constant(False))]
+        b = _def(b_name, names, self.block(node.body) + [ast.Return(value=_tuple(names))])
         call = _call(_ag("while_stmt"), [_name(c_name), _name(b_name), _load_values(names),
                                          ast.Tuple(elts=[ast.Constant(n) for n in names],
                                                    ctx=ast.Load())])
-        return pre + [c, b, _store(names, call)]
+        return [c, b, _store(names, call)]
 
     def visit_For(self, node):
-        if node.orelse or _contains(node.body, ast.Return, _loop_stop()):
+        if node.orelse or _contains(node.body, (ast.Return, ast.Break, ast.Continue),
+                                    _loop_stop()):
             node.iter = self.visit(node.iter)
             node.body = self.block(node.body)
             return node
-        brk = self.fresh("brk") if _contains(node.body, ast.Break, _loop_stop()) else None
-        body = self._loop_body(node.body, brk)
+        brk, ret = getattr(node, "ag_brk", None), getattr(node, "ag_ret", None)
         target_names = _assigned([ast.Assign(targets=[node.target], value=ast.Constant(0))])
-        names = [n for n in _assigned(body) if n not in target_names]
-        if brk is not None and brk not in names:
-            names.append(brk)
+        names = [n for n in _live(_assigned(node.body), node) if n not in target_names]
+        # the loop's target is a loop variable too when read after the loop
+        iterate = [n for n in target_names if n not in names and n in _live([n], node)
+                   and getattr(node, "ag_live", None) is not None]
+        names += iterate
+        for flag in (brk, ret):
+            if flag is not None and flag not in names:
+                names.append(flag)
         b_name = self.fresh("for_body")
         item = self.fresh("item")
         unpack = ast.Assign(targets=[node.target], value=_name(item))
-        b = _def(b_name, [item] + names, [unpack] + self.block(body)
+        b = _def(b_name, [item] + names, [unpack] + self.block(node.body)
                  + [ast.Return(value=_tuple(names))])
         iterable = self._range_spec(node.iter)
-        pre = [] if brk is None else [ast.Assign(targets=[_name(brk, True)],
-                                                 value=ast.Constant(False))]
         call = _call(_ag("for_stmt"), [iterable, _name(b_name), _load_values(names),
-                                       ast.Constant(brk) if brk else ast.Constant(None),
-                                       ast.Tuple(elts=[ast.Constant(n) for n in names],
-                                                 ctx=ast.Load())])
-        return pre + [b, _store(names, call)]
+                                       ast.Constant(brk), ast.Tuple(
+                                           elts=[ast.Constant(n) for n in names],
+                                           ctx=ast.Load())],
+                     ([ast.keyword(arg="ret", value=ast.Constant(ret))] if ret else [])
+                     + ([ast.keyword(arg="iterate", value=ast.Constant(iterate[0]))]
+                        if isinstance(node.target, ast.Name) and iterate else []))
+        return [b, _store(names, call)]
 
     def _range_spec(self, it):
         # ``range(...)`` / ``tf.range(...)`` as a lazy spec: a tensor bound becomes a loop
@@ -453,6 +443,9 @@ class _Converter(ast.NodeTransformer):
     def visit_Call(self, node):
         node = self.generic_visit(node)
         f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                and f.value.id == "ag__":
+            return node   # ag__.ret / ag__.UndefinedReturnValue from the lowering passes
         if isinstance(f, ast.Name) and f.id in _BUILTINS and f.id not in self.local_names:
             node.func = _ag(_BUILTINS[f.id])
             return node
@@ -470,8 +463,11 @@ class _Converter(ast.NodeTransformer):
     visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
 
 
-def _ends_in_jump(stmts):
-    return bool(stmts) and isinstance(stmts[-1], (ast.Break, ast.Continue, ast.Return))
+def _live(names, node):
+    """``names`` that are read after ``node`` (or in it before being written): the values a
+    branch or loop passes on (all of them where liveness is unknown)."""
+    live = getattr(node, "ag_live", None)
+    return list(names) if live is None else [n for n in names if n in live]
 
 
 # ---------------------------------------------------------------------------- runtime
@@ -499,10 +495,9 @@ def call(f, *args, **kwargs):
                                                                                     **kwargs)
 
 
-def _check_defined(values, names, what):
-    for v, n in zip(values, names):
-        if v is UNDEFINED:
-            raise ValueError(f"'{n}' must also be initialized in {what}")
+def ret(value):
+    """The function's result: ``retval_``, or None when no ``return`` ran."""
+    return None if isinstance(value, UndefinedReturnValue) else value
 
 
 def if_stmt(test, true_fn, false_fn, init, returns, names=()):
@@ -510,17 +505,19 @@ def if_stmt(test, true_fn, false_fn, init, returns, names=()):
         fn = true_fn if test else false_fn
         return fn() if returns else fn(*init)
     from ..ops import control_flow_ops as cf
-    if returns:
-        return cf.cond(test, true_fn, false_fn)
+    seen = {}
 
     def branch(fn, label):
+        # TensorFlow's checks of a tensor ``if``'s variables, in its order (main first)
         def run():
-            out = fn(*init)
-            _check_defined(out, names, f"the {label} branch (a tensor `if` defines a variable "
-                                       "in both branches)")
-            return tuple(out)
+            out = (fn(),) if returns else tuple(fn(*init))
+            _passes.check_branch(out, ("retval_",) if returns else names, label,
+                                 seen.get("main"))
+            seen[label] = out
+            return out
         return run
-    return cf.cond(test, branch(true_fn, "if"), branch(false_fn, "else"))
+    out = cf.cond(test, branch(true_fn, "main"), branch(false_fn, "else"))
+    return out[0] if returns else out
 
 
 def while_stmt(cond, body, init, names):
@@ -537,12 +534,24 @@ def while_stmt(cond, body, init, names):
 
 
 def _tensor_while(cond, body, init, names):
+    nulls = [i for i, v in enumerate(init)
+             if v is None or v is UNDEFINED or isinstance(v, UndefinedReturnValue)]
+    if nulls:
+        # a variable first defined in the loop (a ``return`` inside it: retval_) gets zeros
+        # shaped by a staged iteration, and the loop must run at least once (TF's rule)
+        what = _passes.null_names(init, nulls, names)
+        if not _tracing():
+            return _python_while_defining(cond, body, init, what)
+        init = _passes.placeholders(body, init, nulls, names)
+        iterated, *vals = _tensor_while(lambda _, *xs: cond(*xs),
+                                        lambda _, *xs: (True,) + tuple(body(*xs)),
+                                        (False,) + tuple(init), ("<iterated>",) + tuple(names))
+        from ..ops import control_flow_ops as cf
+        cf.assert_iterated(iterated, what)
+        return tuple(vals)
     from ..ops import control_flow_ops as cf
-    _check_defined(init, names, "the code before the loop (a tensor loop needs every loop "
-                                "variable defined before it)")
     from ..ops.control_flow_ops import TensorArray
-    keep = [i for i, v in enumerate(init) if _is_tensor(v) or isinstance(
-        v, (int, float, bool, TensorArray))]
+    keep = [i for i, v in enumerate(init) if _loop_value(v, TensorArray)]
     other = {i: v for i, v in enumerate(init) if i not in keep}
 
     def full(xs):
@@ -564,6 +573,28 @@ def _tensor_while(cond, body, init, names):
     return tuple(vals)
 
 
+def _python_while_defining(cond, body, vals, what):
+    from ..ops import control_flow_ops as cf
+    iterated = False
+    while bool(cond(*vals)):
+        vals = tuple(body(*vals))
+        iterated = True
+    cf.assert_iterated(iterated, what)
+    return vals
+
+
+def _loop_value(v, ta):
+    """Whether ``v`` is carried through a tensor loop (tensors, Python numbers, arrays, and
+    tuples/lists/dicts of them), else it stays the value it had before the loop."""
+    if _is_tensor(v) or isinstance(v, (int, float, bool, ta)):
+        return True
+    if isinstance(v, (tuple, list)) and v:
+        return all(_loop_value(x, ta) for x in v)
+    if isinstance(v, dict) and v:
+        return all(_loop_value(x, ta) for x in v.values())
+    return False
+
+
 class RangeSpec:
     """``range(...)`` / ``tf.range(...)`` in a ``for``, evaluated only if iterated in Python."""
 
@@ -581,30 +612,43 @@ class RangeSpec:
 py_range = builtins.range
 
 
-def for_stmt(iterable, body, init, brk, names):
+def for_stmt(iterable, body, init, brk, names, ret=None, iterate=None):
+    """``for`` over ``iterable``; ``brk`` / ``ret`` name the flags that stop the loop (a
+    ``break``, a ``return``), or are None; ``iterate`` names the loop's target when it is
+    read after the loop (a tensor range starts it at the range's start, as TF does)."""
     tf = _tf()
+    stops = [names.index(f) for f in (brk, ret) if f is not None]
     if isinstance(iterable, RangeSpec):
         if iterable.tensor_bounds() or iterable.func is not py_range:
             if iterable.tensor_bounds() and _tracing():
-                return _range_loop(iterable.args, body, init, brk, names)
+                return _range_loop(iterable.args, body, init, stops, names,
+                                   iterate=names.index(iterate) if iterate else None)
         iterable = iterable.materialize()
     if _is_dataset(iterable) and _tracing():
-        return _dataset_loop(iterable, body, init, brk, names)
+        return _dataset_loop(iterable, body, init, stops, names)
     if _is_tensor(iterable) and _tracing() and iterable.shape.rank:
         n = tf.shape(iterable)[0]
-        return _range_loop((n,), lambda i, *vals: body(iterable[i], *vals), init, brk,
+        return _range_loop((n,), lambda i, *vals: body(iterable[i], *vals), init, stops,
                            names, index_only=True)
     vals = tuple(init)
-    brk_index = names.index(brk) if brk else None
     for item in iterable:
         vals = tuple(body(item, *vals))
-        if brk_index is not None:
-            flag = vals[brk_index]
+        for k in stops:
+            flag = vals[k]
             if _is_tensor(flag):
+                if names[k] == ret:
+                    raise NotImplementedError(_PY_LOOP_TENSOR_STOP)
                 flag = bool(flag)   # a guard: a tensor break in a Python loop
             if flag:
-                break
+                return vals
     return vals
+
+
+_PY_LOOP_TENSOR_STOP = (
+    "break and return statements which depend on a TF condition are not supported in Python "
+    "for loops. Did you intend to make it a TF loop?\nSee https://github.com/tensorflow/"
+    "tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
+    "#consistency-of-control-flow-types for more info.")
 
 
 def _tracing():
@@ -616,7 +660,7 @@ def _is_dataset(x):
     return type(x).__module__.startswith("tapeflow.data") and hasattr(x, "_iter_values")
 
 
-def _range_loop(args, body, init, brk, names, index_only=False):
+def _range_loop(args, body, init, stops, names, index_only=False, iterate=None):
     tf = _tf()
     if len(args) == 1:
         start, limit, delta = 0, args[0], 1
@@ -628,26 +672,38 @@ def _range_loop(args, body, init, brk, names, index_only=False):
     dtype = limit.dtype
     start = tf.cast(start, dtype)
     delta = tf.cast(delta, dtype)
-    brk_i = names.index(brk) if brk else None
 
     def cond(i, *vals):
         go = tf.where(delta > 0, i < limit, i > limit)
-        if brk_i is not None:
-            return tf.logical_and(go, tf.logical_not(tf.cast(vals[brk_i], tf.bool)))
+        for k in stops:
+            go = tf.logical_and(go, tf.logical_not(tf.cast(vals[k], tf.bool)))
         return go
 
     def step(i, *vals):
         return (i + delta,) + tuple(body(i, *vals))
 
+    if iterate is not None and init[iterate] is UNDEFINED:
+        init = tuple(start if k == iterate else v for k, v in enumerate(init))
+
     out = _tensor_while(cond, step, (start,) + tuple(init), ("<counter>",) + tuple(names))
     return tuple(out[1:])
 
 
-def _dataset_loop(dataset, body, init, brk, names):
+def _dataset_loop(dataset, body, init, stops, names):
     from .._core.dispatch import current_tracer
+    _passes.check_dataset_loop(init, names)
     tracer = current_tracer()
-    return tracer.dataset_loop(dataset, body, tuple(init), names.index(brk) if brk else None,
-                               names)
+    if len(stops) < 2:
+        return tracer.dataset_loop(dataset, body, tuple(init), stops[0] if stops else None,
+                                   names)
+    tf = _tf()
+
+    def step(element, *vals):   # a break and a return: one flag stops the loop
+        new = tuple(body(element, *vals[:-1]))
+        return new + (tf.logical_or(new[stops[0]], new[stops[1]]),)
+    out = tracer.dataset_loop(dataset, step, tuple(init) + (False,), len(names),
+                              tuple(names) + ("<stop>",))
+    return tuple(out[:-1])
 
 
 def and_(a, b):

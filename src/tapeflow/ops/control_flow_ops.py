@@ -257,6 +257,25 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return result[0] if single else result
 
 
+def _check_iterated(flag, what):
+    if not bool(flag):
+        from .._core import errors
+        raise errors.InvalidArgumentError(
+            None, None, f"assertion failed: [loop must iterate at least once to initialize "
+                        f"{what}]")
+    return np.asarray(flag)
+
+
+_ASSERT_ITERATED = nondifferentiable("Assert", _check_iterated)
+
+
+def assert_iterated(flag, what):
+    """TensorFlow's run-time ``Assert`` after an AutoGraph loop that defines ``what`` (a
+    ``return`` inside it): ``InvalidArgumentError`` when the loop ran zero times. A step of
+    the traced program, so every call checks it."""
+    dispatch.apply(_ASSERT_ITERATED, (_tensor(flag),), {"what": what})
+
+
 def _eager_while(cond, body, struct, single, maximum_iterations):
     vals = struct
     i = 0
