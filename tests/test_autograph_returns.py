@@ -230,3 +230,28 @@ def _jump_in_try(x):
 def test_python_control_flow_converts_to_python_semantics(fn):
     x = tf.constant(1)
     assert int(tf.function(fn)(x)) == int(fn(x))
+
+
+SCALE = 2.0
+COUNTER = 0
+
+
+def test_converted_functions_use_the_live_module_globals():
+    global SCALE
+
+    @tf.function
+    def f(x):
+        global COUNTER
+        COUNTER += 1          # Python side effect: once per trace
+        if x > 0:             # converted: the function runs through AutoGraph
+            y = x * SCALE
+        else:
+            y = -x
+        return y
+
+    assert float(f(tf.constant(3.0))) == 6.0 and COUNTER == 1
+    SCALE = 5.0               # rebinding a global: the next trace reads the new value
+    try:
+        assert float(f(tf.constant([3.0]))[0]) == 15.0 and COUNTER == 2
+    finally:
+        SCALE = 2.0

@@ -141,16 +141,18 @@ def _convert(fn):
     freevars = fn.__code__.co_freevars
     # Rebuild the function inside a factory that recreates its closure's names.
     factory_name = "__ag_factory"
-    outer = ast.parse(f"def {factory_name}({', '.join(freevars)}):\n    pass").body[0]
+    # ``ag__`` is the factory's parameter (a closure cell of the converted function), so the
+    # function runs in the module's own globals: later rebinding and ``global`` writes work.
+    outer = ast.parse(f"def {factory_name}({', '.join(('ag__',) + freevars)}):\n    pass"
+                      ).body[0]
     outer.body = [fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))]
     module = ast.Module(body=[outer], type_ignores=[])
     ast.fix_missing_locations(module)
     code = compile(module, fn.__code__.co_filename, "exec")
     namespace = {}
-    glb = _Globals(fn.__globals__)
-    exec(code, glb, namespace)  # noqa: S102 - the user's own code, rewritten
+    exec(code, fn.__globals__, namespace)  # noqa: S102 - the user's own code, rewritten
     cells = [c.cell_contents if _cell_ok(c) else UNDEFINED for c in (fn.__closure__ or ())]
-    conv = namespace[factory_name](*cells)
+    conv = namespace[factory_name](sys.modules[__name__], *cells)
     conv.__defaults__ = fn.__defaults__
     conv.__kwdefaults__ = fn.__kwdefaults__
     conv.__wrapped_original__ = fn
@@ -163,18 +165,6 @@ def _cell_ok(cell):
     except ValueError:
         return False
     return True
-
-
-class _Globals(dict):
-    """The function's globals plus ``ag__``; other lookups go to the live module dict."""
-
-    def __init__(self, module_globals):
-        super().__init__(module_globals)
-        self["ag__"] = sys.modules[__name__]
-        self._live = module_globals
-
-    def __missing__(self, key):
-        return self._live[key]
 
 
 # ---------------------------------------------------------------------------- AST rewriting
