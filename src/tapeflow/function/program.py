@@ -67,6 +67,8 @@ class Program:
         # constants the trace made outside ops, the engine's shape-made seeds left out
         self.orphans = [(s, site) for s, site in tracer.orphans if s not in self.grad_consts]
         self.meta = dict(tracer.meta)
+        # traced with relaxed shapes (None dims): a shape is known only when the program runs
+        self.relaxed = bool(tracer.relaxed_shapes)
         self.n_folded = self._fold_constants()
         self.stateful = any(s[0] == "op" and _stateful(s[1]) for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
@@ -79,36 +81,78 @@ class Program:
 
     def _fold_constants(self):
         """Evaluate now the top-level steps of pure primitives whose inputs are all
-        constants (a mean's ``1/n`` broadcast and reshaped, say): they become constants."""
+        constants (a mean's ``1/n`` spread over its input, say): they become constants.
+
+        An input a primitive reads only for its shape (``tf.shape(x)``, the ``x`` of a
+        reduction's gradient) counts as a constant when the program's shapes are fixed and
+        that input's shape is one of them; a program traced with relaxed shapes computes
+        such values at each call instead."""
         kept, n = [], 0
         outputs = set(self.outputs)
+        consts = self.consts
+        fixed = None if self.relaxed else self._fixed_shape_slots()
         for step in self.steps:
-            if (step[0] == "op" and step[2] and all(s in self.consts for s in step[2])
-                    and not _stateful(step[1]) and not (set(step[4]) & outputs)):
+            if step[0] == "op" and step[2] and not _stateful(step[1]) \
+                    and not (set(step[4]) & outputs):
                 _, prim, ins, attrs, outs, _site = step
-                try:
-                    args = [self.consts[s] for s in ins]
-                    out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
-                except Exception:  # noqa: BLE001 - left to fail at run time, as recorded
-                    kept.append(step)
+                args = self._fold_args(prim, ins, fixed)
+                if args is not None:
+                    try:
+                        out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+                    except Exception:  # noqa: BLE001 - left to fail at run time, as recorded
+                        kept.append(step)
+                        continue
+                    values = (out,) if len(outs) == 1 else out
+                    for s, v in zip(outs, values):
+                        consts[s] = v
+                    n += 1
                     continue
-                values = (out,) if len(outs) == 1 else out
-                for s, v in zip(outs, values):
-                    self.consts[s] = v
-                n += 1
-                continue
             kept.append(step)
         self.steps = kept
         return n
+
+    def _fold_args(self, prim, ins, fixed):
+        """The forward's arguments when the step can be evaluated now, else None."""
+        consts = self.consts
+        args = []
+        for i, s in enumerate(ins):
+            if s in consts:
+                args.append(consts[s])
+            elif fixed is not None and i in prim.shape_inputs and s in fixed \
+                    and s in self.meta:
+                shape, dtype = self.meta[s]
+                # read for its shape only: a zero-strided stand-in of that shape
+                args.append(np.broadcast_to(np.zeros((), dtype), shape))
+            else:
+                return None
+        return args
+
+    def _fixed_shape_slots(self):
+        """The top-level slots whose shape is the same at every call of a program traced
+        with fixed input shapes: arguments, constants, variable reads, and the outputs of
+        ops whose output shape follows from their inputs' shapes alone."""
+        fixed = {s for s in self.inputs if s is not None}
+        fixed.update(self.consts)
+        for step in self.steps:
+            if step[0] == "read":
+                fixed.add(step[2])
+            elif step[0] == "op":
+                _, prim, ins, _attrs, outs, _site = step
+                if all(s in fixed for s in ins) and not _value_shaped(prim, ins):
+                    fixed.update(outs)
+        return fixed
 
     def shape_generic(self, sizes):
         """True when no step attribute and no constant holds one of ``sizes`` (the concrete
         sizes of dimensions a relaxed trace leaves unknown), so the same steps compute any
         other size: element-wise ops, matmul, reductions over given axes... A reshape to the
         traced batch size, a mean's element count or a constant of that shape are not."""
-        sizes = {d for d in sizes if d > 1}
         if not sizes:
             return True
+        if any(d < 2 for d in sizes):
+            # 0 and 1 are everywhere (axes, keepdims shapes, flags): no way to tell a
+            # traced size of 1 from those, so such a trace is not taken as generic.
+            return False
         for step in self.steps:
             if step[0] == "op" and step[3] and _holds_size(step[3].values(), sizes):
                 return False
@@ -345,6 +389,12 @@ def branch_index(index, n):
     """The branch a switch index takes; out of range, the last (TensorFlow's default)."""
     i = int(index)
     return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
+
+
+def _value_shaped(prim, ins):
+    """Primitives whose output shape depends on input *values*: ``tf.where(c)``, and a
+    reshape or broadcast to a shape given as a tensor."""
+    return prim.name == "Where" or (prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2)
 
 
 _STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")

@@ -5,7 +5,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import Primitive, defjvp, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value, string_value
 from . import math_ops as _m
 from ._helpers import pair, shape_tuple, to_tensor
@@ -29,8 +29,8 @@ def _reshape_forward(x, shape):
 
 
 def _reshape_error(values, attrs, exc):
-    (x,) = values
-    shape = attrs["shape"]
+    x = values[0]
+    shape = attrs["shape"] if "shape" in attrs else np.shape(values[1])
     size = int(np.size(x))
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1]))
@@ -43,8 +43,29 @@ def _reshape_error(values, attrs, exc):
         f"{int(np.prod(shape))}")
 
 
-_RESHAPE = primitive("Reshape", _reshape_forward, save_inputs=False, error=_reshape_error)
-defvjp(_RESHAPE, lambda g, y, x_shape, shape: reshape(g, x_shape))
+# Reshape keeps its input (a view of its output, most often): the gradient reshapes back
+# to the input's shape read at run time, so a traced program serves other batch sizes.
+_RESHAPE = primitive("Reshape", _reshape_forward, error=_reshape_error)
+
+
+def _reshape_like_forward(g, x):
+    return np.reshape(g, np.shape(x))
+
+
+# ``tf.reshape(g, tf.shape(x))`` as one op: only the shape of ``x`` is read.
+_RESHAPE_LIKE = primitive("ReshapeLike", _reshape_like_forward, error=_reshape_error,
+                          shape_inputs=(1,))
+
+
+def reshape_like(g, x):
+    """``g`` reshaped to the shape ``x`` has when the op runs (``x`` is read for its shape)."""
+    return apply(_RESHAPE_LIKE, (g, x))
+
+
+defvjp(_RESHAPE, lambda g, y, x, shape: apply(_RESHAPE_LIKE, (g, x)))
+defvjp(_RESHAPE_LIKE, lambda gg, y, g, x: apply(_RESHAPE_LIKE, (gg, g)), None)
+defjvp(_RESHAPE_LIKE, lambda ts, y, g, x: None if ts[0] is None else apply(
+    _RESHAPE_LIKE, (ts[0], x)))
 
 
 def reshape(tensor, shape, name=None):
@@ -61,7 +82,47 @@ def reshape(tensor, shape, name=None):
         raise errors.InvalidArgumentError(
             None, None, "Value for attr 'Tshape' of float is not in the list of allowed values: "
             "int32, int64\n\t; NodeDef: {{node Reshape}} [Op:Reshape]")
-    return apply(_RESHAPE, (to_tensor(tensor),), {"shape": shape_tuple(shape)})
+    x = to_tensor(tensor)
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:
+            return apply(_RESHAPE_DYNAMIC, (x, dyn))
+    return apply(_RESHAPE, (x,), {"shape": shape_tuple(shape)})
+
+
+def _traced_shape(shape):
+    """Inside a trace, a shape argument computed by ops (``tf.shape(x)``, or a list holding
+    ``tf.shape(x)[0]``) as one int tensor, so the program computes the shape at each call
+    as TensorFlow's graph does; None for a shape of Python ints (an attribute)."""
+    if isinstance(shape, _TensorLike):
+        return shape if shape._value.ndim == 1 else None
+    if isinstance(shape, (list, tuple)) and builtins.any(
+            isinstance(d, _TensorLike) for d in shape):
+        dt = next(d for d in shape if isinstance(d, _TensorLike)).dtype
+        return stack([_m.cast(d, dt) if isinstance(d, _TensorLike) else
+                      Tensor(dt._np.type(int(d))) for d in shape])
+    return None
+
+
+def _reshape_dynamic_forward(x, shape):
+    return np.reshape(x, tuple(int(d) for d in shape))
+
+
+def _dynamic_error(name):
+    def error(values, attrs, exc):
+        return _reshape_error(values[:1], {"shape": tuple(int(d) for d in values[1])}, exc) \
+            if name == "Reshape" else (errors.InvalidArgumentError, (
+                f"Incompatible shapes: {_show(np.shape(values[0]))} vs. "
+                f"{_show([int(d) for d in values[1]])}"))
+    return error
+
+
+# The shape as an input tensor (TensorFlow's own op signatures), used inside traces; not in
+# the op table (the table's Reshape and BroadcastTo take the shape as an attribute).
+_RESHAPE_DYNAMIC = Primitive("Reshape", _reshape_dynamic_forward, error=_dynamic_error("Reshape"))
+defvjp(_RESHAPE_DYNAMIC, lambda g, y, x, shape: apply(_RESHAPE_LIKE, (g, x)), None)
+defjvp(_RESHAPE_DYNAMIC, lambda ts, y, x, shape: None if ts[0] is None else apply(
+    _RESHAPE_LIKE, (ts[0], y)))
 
 
 def _broadcast_forward(x, shape):
@@ -87,7 +148,19 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
         tf.errors.InvalidArgumentError: if the shapes are not broadcast-compatible.
     """
     x = to_tensor(input)
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:
+            return apply(_BROADCAST_DYNAMIC, (x, dyn))
     return apply(_BROADCAST, (x,), {"shape": shape_tuple(shape)})
+
+
+_BROADCAST_DYNAMIC = Primitive(
+    "BroadcastTo", lambda x, shape: _broadcast_forward(x, tuple(int(d) for d in shape)),
+    save_inputs=False, error=_dynamic_error("BroadcastTo"))
+defvjp(_BROADCAST_DYNAMIC, lambda g, y, x_shape, shape_shape: g, None)
+# (the engine broadcasts a tangent to its output's shape)
+defjvp(_BROADCAST_DYNAMIC, lambda ts, y, x_shape, shape_shape: ts[0])
 
 
 _TRANSPOSE = primitive("Transpose", lambda x, perm: np.transpose(x, perm), save_inputs=False)
@@ -190,41 +263,98 @@ def where(condition, x=None, y=None, name=None):
     return apply(_SELECT, (c, x, y))
 
 
+def _squeeze_error(values, attrs, exc):
+    shape = np.shape(values[0])
+    a = next((a for a in attrs["axis"] if a >= len(shape) or shape[a] != 1), None)
+    if a is None or a >= len(shape):
+        return errors.InvalidArgumentError, str(exc)
+    return errors.InvalidArgumentError, (
+        f"Can not squeeze dim[{a}], expected a dimension of 1, got {shape[a]}")
+
+
+# Axis attributes, no shapes: a traced program serves any size of the other axes.
+_EXPAND_DIMS = primitive("ExpandDims", lambda x, axis: np.expand_dims(x, axis),
+                         save_inputs=False)
+_SQUEEZE = primitive("Squeeze", lambda x, axis: np.squeeze(x, axis), save_inputs=False,
+                     error=_squeeze_error)
+
+
+def _squeeze_axes(x, axis):
+    return apply(_SQUEEZE, (x,), {"axis": axis})
+
+
+def _expand_axes(x, axis):
+    return apply(_EXPAND_DIMS, (x,), {"axis": axis})
+
+
+defvjp(_EXPAND_DIMS, lambda g, y, x_shape, axis: _squeeze_axes(g, axis))
+defvjp(_SQUEEZE, lambda g, y, x_shape, axis: _expand_axes(g, axis))
+defjvp(_EXPAND_DIMS, lambda ts, y, x_shape, axis: None if ts[0] is None else _expand_axes(
+    ts[0], axis))
+defjvp(_SQUEEZE, lambda ts, y, x_shape, axis: None if ts[0] is None else _squeeze_axes(
+    ts[0], axis))
+
+
 def expand_dims(input, axis, name=None):  # noqa: A002 - TensorFlow's name
-    """Insert a length-1 axis at ``axis`` (``tf.expand_dims``)."""
+    """Insert a length-1 axis at ``axis`` (``tf.expand_dims``).
+
+    Args:
+        input: a tensor of any shape.
+        axis: an int in ``[-rank - 1, rank]``.
+
+    Returns:
+        ``input`` with one more axis, of length 1.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an axis out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.expand_dims(tf.constant([1.0, 2.0]), -1).shape
+        TensorShape([2, 1])
+    """
     x = to_tensor(input)
-    shape = list(x._value.shape)
-    n = len(shape)
-    axis = int(axis)
+    n = x._value.ndim
+    axis = int(static_value(axis) if isinstance(axis, _TensorLike) else axis)
     if not -n - 1 <= axis <= n:
         raise errors.op_error(errors.InvalidArgumentError,
                               f"Tried to expand dim index {axis} for tensor with {n} "
                               f"dimensions.", "ExpandDims")
-    shape.insert(axis % (n + 1), 1)
-    return reshape(x, shape)
+    return apply(_EXPAND_DIMS, (x,), {"axis": (axis % (n + 1),)})
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     """Remove length-1 axes (all, or those in ``axis``) (``tf.squeeze``).
 
+    Args:
+        input: a tensor of any shape.
+        axis: None (every length-1 axis), an int or a list of ints.
+
+    Returns:
+        ``input`` without those axes.
+
     Raises:
         tf.errors.InvalidArgumentError: if a named axis is not of length 1.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.squeeze(tf.ones((2, 1, 3, 1))).shape
+        TensorShape([2, 3])
     """
     x = to_tensor(input)
     shape = x._value.shape
     n = len(shape)
     if axis is None:
-        keep = [d for d in shape if d != 1]
+        axes = tuple(i for i, d in enumerate(shape) if d == 1)
     else:
-        axes = {int(a) % n for a in ([axis] if isinstance(axis, int) else axis)}
-        for a in sorted(axes):
+        axes = tuple(sorted({int(a) % n for a in ([axis] if isinstance(axis, int) else axis)}))
+        for a in axes:
             if shape[a] != 1:
                 raise errors.op_error(
                     errors.InvalidArgumentError,
                     f"Can not squeeze dim[{a}], expected a dimension of 1, got {shape[a]}",
                     "Squeeze")
-        keep = [d for i, d in enumerate(shape) if i not in axes]
-    return reshape(x, keep)
+    return apply(_SQUEEZE, (x,), {"axis": axes})
 
 
 def _concat_forward(*xs, axis):
@@ -669,16 +799,50 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     return Tensor(np.arange(s, lim, d).astype(dtype._np))
 
 
+# Shape and Size read their input only for its shape, when the op runs: in a traced
+# tf.function ``tf.shape(x)[0]`` is the batch size of each call, as in TensorFlow.
+_SHAPE = nondifferentiable("Shape", lambda x, dtype: np.array(np.shape(x), dtype),
+                           shape_inputs=(0,))
+_SIZE = nondifferentiable("Size", lambda x, dtype: dtype.type(np.size(x)), shape_inputs=(0,))
+
+
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
-    """The shape of ``input`` as a 1-D int32 tensor (``tf.shape``)."""
+    """The shape of ``input`` as a 1-D tensor (``tf.shape``).
+
+    Args:
+        input: a tensor of any shape.
+        out_type: int32 (default) or int64.
+
+    Returns:
+        A 1-D tensor of ``rank(input)`` sizes; in a ``tf.function`` traced with relaxed
+        shapes it holds each call's sizes (``x.shape`` shows the traced, static ones).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.shape(tf.ones((2, 3))))
+        tf.Tensor([2 3], shape=(2,), dtype=int32)
+    """
     x = to_tensor(input)
-    return Tensor(np.array(x._value.shape, _dt.as_dtype(out_type)._np))
+    return apply(_SHAPE, (x,), {"dtype": _dt.as_dtype(out_type)._np})
 
 
 def size(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
-    """The number of elements of ``input`` as a scalar tensor (``tf.size``)."""
+    """The number of elements of ``input`` as a scalar tensor (``tf.size``).
+
+    Args:
+        input: a tensor of any shape.
+        out_type: int32 (default) or int64.
+
+    Returns:
+        A scalar tensor; in a ``tf.function`` it is each call's count.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.size(tf.ones((2, 3))))
+        tf.Tensor(6, shape=(), dtype=int32)
+    """
     x = to_tensor(input)
-    return Tensor(_dt.as_dtype(out_type)._np.type(x._value.size))
+    return apply(_SIZE, (x,), {"dtype": _dt.as_dtype(out_type)._np})
 
 
 def rank(input, name=None):  # noqa: A002 - TensorFlow's name
