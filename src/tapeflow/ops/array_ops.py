@@ -741,6 +741,10 @@ def zeros(shape, dtype=_dt.float32, name=None, layout=None):
         dtype: the DType (default float32).
     """
     npd = _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:   # tf.zeros(tf.shape(x)) in a trace: each call's shape
+            return broadcast_to(Tensor(npd.type(0)), dyn)
     shape = _creation_shape(shape)
     return Tensor(np.zeros(shape, npd) if shape else npd.type(0))
 
@@ -748,6 +752,10 @@ def zeros(shape, dtype=_dt.float32, name=None, layout=None):
 def ones(shape, dtype=_dt.float32, name=None, layout=None):
     """A tensor of ones (``tf.ones``); arguments as :func:`zeros`."""
     npd = _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:
+            return broadcast_to(Tensor(npd.type(1)), dyn)
     shape = _creation_shape(shape)
     return Tensor(np.ones(shape, npd) if shape else npd.type(1))
 
@@ -762,6 +770,10 @@ def fill(dims, value, name=None, layout=None):
     if v._value.ndim != 0:
         raise errors.op_error(errors.InvalidArgumentError,
                               f"value must be a scalar. Got {v._value.ndim}", "Fill")
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(dims)
+        if dyn is not None:
+            return broadcast_to(v, dyn)
     shape = _creation_shape(dims)
     if ACTIVE[0]:  # the gradient flows to ``value`` (summed), as TensorFlow's Fill
         return broadcast_to(v, shape)

@@ -8,7 +8,7 @@ import operator
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE, apply, raise_op_error, record
+from .._core.dispatch import ACTIVE, apply, current_tracer, raise_op_error, record
 from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
@@ -433,17 +433,59 @@ def _cast_unsupported(src, dst):
                           f"{_C_NAMES.get(dst.name, dst.name)} is not supported", "Cast")
 
 
+def _filled_like(x, npd, fill):
+    return (np.ones if fill else np.zeros)(x.shape, npd) if x.ndim else npd.type(fill)
+
+
+# Inside a trace these are ops that read their input's shape when the program runs (as
+# TensorFlow's ZerosLike/OnesLike): a relaxed program makes each call's shape.
+_ZEROS_LIKE = nondifferentiable("ZerosLike", lambda x, dtype: _filled_like(x, dtype, 0),
+                                shape_inputs=(0,))
+_ONES_LIKE = nondifferentiable("OnesLike", lambda x, dtype: _filled_like(x, dtype, 1),
+                               shape_inputs=(0,))
+
+
 def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
-    """Zeros shaped like ``input`` (``tf.zeros_like``), of its dtype unless ``dtype`` is given."""
+    """Zeros shaped like ``input`` (``tf.zeros_like``), of its dtype unless ``dtype`` is given.
+
+    Args:
+        input: a tensor (or anything ``tf.convert_to_tensor`` takes).
+        dtype: the result's DType; default ``input``'s.
+
+    Returns:
+        A tensor of ``input``'s shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.zeros_like(tf.constant([1.0, 2.0])))
+        tf.Tensor([0. 0.], shape=(2,), dtype=float32)
+    """
     x = to_tensor(input)
     npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        return apply(_ZEROS_LIKE, (x,), {"dtype": npd})
     return Tensor(np.zeros(x._value.shape, npd) if x._value.ndim else npd.type(0))
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
-    """Ones shaped like ``input`` (``tf.ones_like``), of its dtype unless ``dtype`` is given."""
+    """Ones shaped like ``input`` (``tf.ones_like``), of its dtype unless ``dtype`` is given.
+
+    Args:
+        input: a tensor (or anything ``tf.convert_to_tensor`` takes).
+        dtype: the result's DType; default ``input``'s.
+
+    Returns:
+        A tensor of ``input``'s shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.ones_like(tf.constant([1, 2])))
+        tf.Tensor([1 1], shape=(2,), dtype=int32)
+    """
     x = to_tensor(input)
     npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        return apply(_ONES_LIKE, (x,), {"dtype": npd})
     return Tensor(np.ones(x._value.shape, npd) if x._value.ndim else npd.type(1))
 
 

@@ -3,7 +3,7 @@ import sys
 
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, primitive
 from . import array_ops as _a
 from . import math_ops as _m
@@ -441,7 +441,9 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                          f"Received: rate={rate}")
     if r == 0:
         return x
-    shape = x._value.shape if noise_shape is None else tuple(
+    # inside a trace the mask takes each call's shape (tf.shape(x)), as TensorFlow's
+    traced = noise_shape is None and ACTIVE[0] and current_tracer() is not None
+    shape = _a.shape(x) if traced else x._value.shape if noise_shape is None else tuple(
         d if d is not None else x._value.shape[i]
         for i, d in enumerate(_a._int_list(noise_shape)
                               if not isinstance(noise_shape, (list, tuple))

@@ -62,14 +62,14 @@ _ANY = nondifferentiable("Any", lambda x, axis, keepdims: np.any(x, axis=axis,
 def _sum_grad_forward(g, x, axis, keepdims):
     """``g`` (shaped like a reduction of ``x`` over ``axis``) broadcast back to ``x``'s shape;
     only the shape of ``x`` is read."""
-    shape = np.shape(x)
+    shape = x.shape
+    if g.ndim == 0:
+        # A scalar (the gradient of a full sum or mean): np.full is quicker than the view.
+        return np.full(shape, g, dtype=g.dtype)
     if not keepdims and axis != tuple(range(len(axis))):
         # Reduced axes that are not leading come back as length-1 axes first; leading
         # ones broadcasting restores by itself.
-        g = np.expand_dims(g, axis)
-    if np.ndim(g) == 0:
-        # A scalar (the gradient of a full sum or mean): np.full is quicker than the view.
-        return np.full(shape, g, dtype=np.result_type(g))
+        g = g.reshape([1 if i in axis else d for i, d in enumerate(shape)])
     # A read-only view: tensors are immutable, so the stretched copy is never needed.
     return np.broadcast_to(g, shape)
 
@@ -85,8 +85,7 @@ def _mean_grad_forward(g, x, axis, keepdims):
     """``SumGrad`` of ``g / n``, ``n`` the number of elements each mean averaged (from
     ``x``'s shape). Dividing first runs the division on the small, reduced tensor; each
     element gets the same value as TensorFlow's ``sum_grad / cast(factor)``."""
-    g = np.asarray(g)
-    return _sum_grad_forward(g / g.dtype.type(_count(np.shape(x), axis)), x, axis, keepdims)
+    return _sum_grad_forward(g / g.dtype.type(_count(x.shape, axis)), x, axis, keepdims)
 
 
 def _spread_error(values, attrs, exc):
