@@ -1,0 +1,326 @@
+"""tf.function traced with relaxed shapes (input_signature with None dims, reduce_retracing)
+serves every batch size with one program: no Python re-run (tapeflow's own checks; the TF
+behaviours are the *_any_batch cases of function_cases.py). Also the shape-reading
+primitives this needs (SumGrad, MeanGrad, ReshapeLike, ExpandDims, Squeeze, Shape...) and
+their derivatives against float64 central differences."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow._core.dispatch import apply
+from tapeflow.ops import array_ops as _a
+from tapeflow.ops import reduction_ops as _r
+
+SIG = [tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None], tf.int32)]
+
+
+def _batch(n, seed=0):
+    rng = np.random.default_rng(seed + n)
+    return (rng.normal(size=(n, 3)).astype(np.float32),
+            rng.integers(0, 2, n).astype(np.int32))
+
+
+def _train_step(**options):
+    w = tf.Variable(np.array([[0.5, -0.2], [0.1, 0.3], [-0.4, 0.2]], np.float32))
+    b = tf.Variable(np.array([0.1, -0.1], np.float32))
+    runs = []
+
+    def step(x, y):
+        runs.append(1)
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(x, w) + b
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=y, logits=logits))
+            loss += 0.01 * tf.reduce_mean(tf.reduce_sum(tf.square(logits), axis=1))
+            loss += tf.reduce_mean(tf.reduce_max(logits, axis=1)) * 0.1
+        gw, gb = tape.gradient(loss, [w, b])
+        return loss, gw, gb
+
+    return tf.function(step, **options), step, runs
+
+
+def _generic(fn):
+    c = fn._traces[-1]
+    return c.shape_generic, c.program.n_guards, fn.experimental_trace_report()
+
+
+@pytest.mark.parametrize("options", [{"input_signature": SIG}, {"reduce_retracing": True}],
+                         ids=["input_signature", "reduce_retracing"])
+def test_train_step_serves_every_batch_size_without_python(options):
+    f, eager, runs = _train_step(**options)
+    for n in (4, 7, 1, 4, 9, 2):
+        x, y = _batch(n)
+        ours = f(x, y)
+        before = len(runs)
+        ref = eager(tf.constant(x), tf.constant(y))
+        del runs[before:]
+        for a, r in zip(ours, ref):
+            np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-6, atol=1e-7)
+    generic, n_guards, report = _generic(f)
+    assert generic and n_guards == 0
+    assert "variant" not in report.split("\n", 1)[1], report
+    assert "0 extra variant(s)" in report
+    assert len(runs) == (1 if "input_signature" in options else 2)
+
+
+def test_keras_conv_pool_dropout_batchnorm_step_is_shape_generic():
+    tf.keras.utils.set_random_seed(1)
+    L = tf.keras.layers
+    model = tf.keras.Sequential([
+        L.Input((6, 6, 1)), L.Conv2D(3, 3, padding="same", activation="relu"),
+        L.MaxPooling2D(), L.Conv2D(2, 2, activation="relu"), L.AveragePooling2D(1),
+        L.Flatten(), L.Dense(5, activation="relu"), L.BatchNormalization(), L.Dropout(0.3),
+        L.Dense(3)])
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    opt = tf.keras.optimizers.SGD(0.1)
+    acc = tf.keras.metrics.SparseCategoricalAccuracy()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6, 6, 1]), tf.TensorSpec([None],
+                                                                                tf.int32)])
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        acc.update_state(y, model(x, training=False))
+        return loss, grads[0]
+
+    rng = np.random.default_rng(3)
+    for n in (7, 4, 9):   # (no size of the model equals the traced 7)
+        loss, g0 = step(rng.normal(size=(n, 6, 6, 1)).astype(np.float32),
+                        rng.integers(0, 3, n).astype(np.int32))
+        assert np.isfinite(loss.numpy()) and g0.shape == (3, 3, 1, 3)
+    generic, n_guards, report = _generic(step)
+    assert generic and n_guards == 0, report
+    assert "0 extra variant(s)" in report
+    assert acc.count.numpy() == 20.0   # 7 + 4 + 9 examples counted, each call's own size
+
+
+def test_keras_model_step_matches_eager_for_new_batch_sizes():
+    L = tf.keras.layers
+    tf.keras.utils.set_random_seed(2)
+    model = tf.keras.Sequential([L.Input((4, 4, 2)), L.Conv2D(2, 3, padding="same"),
+                                 L.MaxPooling2D(), L.AveragePooling2D(1), L.Flatten(),
+                                 L.Dense(3)])
+    loss_fn = tf.keras.losses.CategoricalCrossentropy(from_logits=True)
+
+    def grads(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(tf.one_hot(y, 3), model(x))
+        return [loss] + tape.gradient(loss, model.trainable_variables)
+
+    f = tf.function(grads, input_signature=[tf.TensorSpec([None, 4, 4, 2]),
+                                            tf.TensorSpec([None], tf.int32)])
+    rng = np.random.default_rng(0)
+    for n in (5, 7, 2):
+        x = rng.normal(size=(n, 4, 4, 2)).astype(np.float32)
+        y = rng.integers(0, 3, n).astype(np.int32)
+        for a, r in zip(f(x, y), grads(tf.constant(x), tf.constant(y))):
+            np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-5, atol=1e-6)
+    assert _generic(f)[:2] == (True, 0)
+
+
+def test_literal_batch_size_is_not_generic_and_respecializes():
+    runs = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        runs.append(1)
+        return tf.reduce_sum(tf.reshape(x, [4, -1]), axis=1)
+
+    np.testing.assert_allclose(f(np.ones((4, 3), np.float32)).numpy(), [3.0] * 4)
+    np.testing.assert_allclose(f(np.ones((8, 3), np.float32)).numpy(), [6.0] * 4)
+    assert not f._traces[0].shape_generic
+    assert len(runs) == 2 and "variant:" in f.experimental_trace_report()
+
+
+def test_trace_at_batch_size_one_is_not_taken_as_generic():
+    # 1 is everywhere in a program (axes, keepdims shapes): a trace at size 1 cannot be
+    # checked, so a new size runs the body again (as a new variant) and stays right.
+    f, eager, runs = _train_step(input_signature=SIG)
+    for n in (1, 5):
+        x, y = _batch(n)
+        ours = f(x, y)
+        for a, r in zip(ours, eager(tf.constant(x), tf.constant(y))):
+            np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-6, atol=1e-7)
+    assert not f._traces[0].shape_generic
+
+
+def test_fixed_shape_program_folds_the_mean_gradient_relaxed_does_not():
+    w = tf.Variable(np.ones((3, 2), np.float32))
+
+    def g(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.matmul(x, w))
+        return tape.gradient(loss, w)
+
+    fixed = tf.function(g)
+    relaxed = tf.function(g, input_signature=[tf.TensorSpec([None, 3])])
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    for f in (fixed, relaxed):
+        np.testing.assert_allclose(f(x).numpy(), g(tf.constant(x)).numpy(), rtol=1e-6)
+    fixed_ops = fixed._traces[0].program.op_types()
+    relaxed_ops = relaxed._traces[0].program.op_types()
+    assert "MeanGrad" not in fixed_ops and fixed._traces[0].program.n_folded >= 1
+    assert "MeanGrad" in relaxed_ops
+    x7 = np.arange(21, dtype=np.float32).reshape(7, 3)
+    np.testing.assert_allclose(relaxed(x7).numpy(), g(tf.constant(x7)).numpy(), rtol=1e-6)
+
+
+def test_value_dependent_shapes_are_not_folded():
+    # tf.where(c) has a shape that depends on values: a fixed-shape program must still
+    # compute the mean's count (and tf.shape) at each call.
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            picked = tf.gather(x, tf.reshape(tf.where(x > 0.0), [-1]))
+            loss = tf.reduce_mean(picked * picked)
+        return loss, tape.gradient(loss, x), tf.shape(picked)
+
+    for data in ([1.0, -2.0, 3.0, 4.0], [-1.0, -2.0, 3.0, -4.0], [1.0, 2.0, 3.0, 4.0]):
+        x = np.array(data, np.float32)
+        pos = x[x > 0]
+        loss, grad, shape = f(x)
+        np.testing.assert_allclose(loss.numpy(), np.mean(pos * pos), rtol=1e-6)
+        np.testing.assert_allclose(tf.convert_to_tensor(grad).numpy(), np.where(x > 0, 2 * x / len(pos), 0),
+                                   rtol=1e-6)
+        assert shape.numpy().tolist() == [len(pos)]
+
+
+def test_shape_size_zeros_and_random_follow_each_call():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(x):
+        n = tf.shape(x)[0]
+        u = tf.random.uniform(tf.shape(x))
+        z = tf.zeros([n, 3]) + tf.ones(tf.shape(x)[:1])[:, None]
+        return n, tf.size(x), tf.shape(u), tf.reduce_sum(z), tf.shape(tf.zeros_like(x))
+
+    for n in (5, 6, 2):
+        got = [t.numpy() for t in f(np.ones((n, 2), np.float32))]
+        assert got[0] == n and got[1] == 2 * n and got[2].tolist() == [n, 2]
+        assert got[3] == 3 * n and got[4].tolist() == [n, 2]
+    assert _generic(f)[:2] == (True, 0)
+
+
+def test_shape_keeps_static_dims_as_traced():
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        seen.append((x.shape.as_list(), tf.shape(x).shape.as_list()))
+        return tf.shape(x)
+
+    assert f(np.ones((5, 3), np.float32)).numpy().tolist() == [5, 3]
+    assert f(np.ones((2, 3), np.float32)).numpy().tolist() == [2, 3]
+    assert seen == [([None, 3], [2])]
+
+
+# ------------------------------------------------------------------ the new primitives
+X = np.random.default_rng(7).normal(size=(3, 4, 2))
+
+
+@pytest.mark.parametrize("prim,axis,keepdims", [
+    (_r._SUM_GRAD, (1,), False), (_r._SUM_GRAD, (0, 2), True), (_r._SUM_GRAD, (0,), False),
+    (_r._MEAN_GRAD, (1,), False), (_r._MEAN_GRAD, (0, 1, 2), False),
+    (_r._MEAN_GRAD, (2,), True)])
+def test_spread_primitives_derivatives(prim, axis, keepdims):
+    x = tf.constant(X)
+    g0 = np.add.reduce(X, axis=axis, keepdims=keepdims) * 0.3 + 0.1
+    attrs = {"axis": axis, "keepdims": keepdims}
+
+    def f(g):
+        return tf.sin(apply(prim, (g, x), attrs)) * tf.constant(X)
+
+    tf.test.check_gradients(f, [g0], order=2)
+    # the forward value: TensorFlow's broadcast of expand_dims(g) (divided by the count)
+    n = np.prod([X.shape[a] for a in axis]) if prim is _r._MEAN_GRAD else 1
+    expect = np.broadcast_to(g0 if keepdims else np.expand_dims(g0, axis), X.shape) / n
+    np.testing.assert_array_equal(apply(prim, (tf.constant(g0), x), attrs).numpy(), expect)
+    theoretical, numerical = tf.test.compute_gradient(f, [g0])
+    np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-4, atol=1e-6)
+    with tf.GradientTape() as tape:
+        g = tf.constant(g0)
+        tape.watch(g)
+        y = f(g)
+    jac = tape.jacobian(y, g).numpy().reshape(y.shape.num_elements(), -1)
+    np.testing.assert_allclose(jac, numerical[0], rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["reduce_sum", "reduce_mean", "reduce_max", "reduce_prod"])
+def test_reduction_gradients_to_second_order(name):
+    fn = getattr(tf, name) if name != "reduce_prod" else tf.math.reduce_prod
+    x = np.random.default_rng(1).normal(size=(3, 4)) + 2.0
+    for axis, keepdims in ((1, False), (0, True), (None, False)):
+        tf.test.check_gradients(
+            lambda t, a=axis, k=keepdims: fn(tf.sin(t) * t, axis=a, keepdims=k), [x], order=2)
+
+
+def test_reshape_expand_squeeze_derivatives():
+    x = np.random.default_rng(2).normal(size=(2, 3))
+    tf.test.check_gradients(lambda t: tf.sin(tf.reshape(t * t, [3, 2])) * 2.0, [x], order=2)
+    tf.test.check_gradients(lambda t: tf.sin(tf.expand_dims(t * t, 1)), [x], order=2)
+    tf.test.check_gradients(lambda t: tf.sin(tf.squeeze(tf.reshape(t * t, [2, 1, 3, 1]))),
+                            [x], order=2)
+    g0 = x[:, :, None] * 0.5
+
+    def like(g):
+        return tf.sin(_a.reshape_like(g, tf.constant(x))) * tf.constant(x)
+
+    tf.test.check_gradients(like, [g0], order=2)
+    with tf.GradientTape() as tape:
+        g = tf.constant(g0)
+        tape.watch(g)
+        y = like(g)
+    theoretical, numerical = tf.test.compute_gradient(like, [g0])
+    np.testing.assert_allclose(tape.jacobian(y, g).numpy().reshape(6, 6), numerical[0],
+                               rtol=1e-4, atol=1e-6)
+
+
+def test_traced_dynamic_reshape_and_broadcast_derivatives():
+    # inside a trace a shape from tf.shape is an input of Reshape / BroadcastTo
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float64)])
+    def grads(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                col = tf.reshape(x * x, [tf.shape(x)[0], 3, 1])
+                wide = tf.broadcast_to(col, tf.concat([tf.shape(col)[:2], [2]], 0))
+                y = tf.reduce_sum(tf.sin(wide))
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * g)
+        return g, outer.gradient(s, x)
+
+    for n in (4, 6):   # (traced at 4: no literal of the body equals it)
+        x = np.random.default_rng(n).normal(size=(n, 3))
+        g, h = grads(x)
+        np.testing.assert_allclose(g.numpy(), 2 * np.cos(x * x) * 2 * x, rtol=1e-12)
+        # d/dx sum((4 x cos(x^2))^2) = 2 (4 x cos x^2) (4 cos x^2 - 8 x^2 sin x^2)
+        gi = 4 * x * np.cos(x * x)
+        np.testing.assert_allclose(h.numpy(), 2 * gi * (4 * np.cos(x * x) -
+                                                        8 * x * x * np.sin(x * x)),
+                                   rtol=1e-10)
+    assert _generic(grads)[:2] == (True, 0)
+
+
+def test_forward_mode_through_traced_shape_ops():
+    x = tf.constant(np.random.default_rng(3).normal(size=(4, 3)))
+    v = tf.constant(np.random.default_rng(4).normal(size=(4, 3)))
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        y = tf.reduce_mean(tf.expand_dims(tf.reduce_sum(x * x, axis=1), 1) * 3.0, axis=0)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), [np.mean(np.sum(2 * x.numpy() * v.numpy(),
+                                                                   axis=1)) * 3.0],
+                               rtol=1e-12)
+
+
+def test_conv_and_pool_gradients_second_order():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(2, 5, 5, 1))
+    w = rng.normal(size=(3, 3, 1, 2))
+
+    def f(t, k):
+        y = tf.nn.conv2d(t, k, 1, "SAME")
+        return tf.nn.avg_pool2d(tf.nn.max_pool2d(tf.sin(y), 2, 1, "VALID"), 2, 2, "SAME")
+
+    tf.test.check_gradients(f, [x, w], order=2, modes=("rev",))
