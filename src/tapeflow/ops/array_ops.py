@@ -514,20 +514,29 @@ def _getitem_error(values, attrs, exc):
     return errors.InvalidArgumentError, str(exc)
 
 
-_STRIDED_SLICE = primitive("StridedSlice", _getitem_forward, save_inputs=False,
-                           error=_getitem_error)
+# StridedSlice keeps its input (its output is a view of it): the gradient scatters into
+# the input's shape, read when the op runs (x is StridedSliceGrad's shape-only input).
+_STRIDED_SLICE = primitive("StridedSlice", _getitem_forward, error=_getitem_error)
 
 
-def _scatter_forward(g, shape, key):
-    out = np.zeros(shape, g.dtype)
+def _scatter_forward(g, x, key):
+    out = np.zeros(x.shape, g.dtype)
     out[key] = g
     return out
 
 
-_STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _scatter_forward, save_inputs=False)
-defvjp(_STRIDED_SLICE, lambda g, y, x_shape, key: apply(
-    _STRIDED_SLICE_GRAD, (g,), {"shape": x_shape, "key": key}))
-defvjp(_STRIDED_SLICE_GRAD, lambda g, y, g_shape, shape, key: strided_slice_getitem(g, key))
+_STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _scatter_forward, save_inputs=False,
+                                shape_inputs=(1,))
+
+
+def strided_slice_grad(g, x, key):
+    """``g`` (the gradient of ``x[key]``) scattered into zeros shaped like ``x``."""
+    return apply(_STRIDED_SLICE_GRAD, (g, x), {"key": key})
+
+
+defvjp(_STRIDED_SLICE, lambda g, y, x, key: strided_slice_grad(g, x, key))
+defvjp(_STRIDED_SLICE_GRAD, lambda gg, y, g_shape, x_shape, key: strided_slice_getitem(gg, key),
+       None)
 
 
 def strided_slice_getitem(x, key):
@@ -595,9 +604,10 @@ def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     from .._core.indexed_slices import IndexedSlices
     shape = params._value.shape
     n = indices._value.size
-    values = reshape(g, (n,) + shape[1:]) if g._value.shape[0] != n or \
+    # (-1, not the count: a traced program serves any number of indices)
+    values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
         g._value.ndim != len(shape) else g
-    flat = indices if indices._value.ndim == 1 else reshape(indices, (n,))
+    flat = indices if indices._value.ndim == 1 else reshape(indices, (-1,))
     return IndexedSlices(values, flat, Tensor(np.array(shape, indices._value.dtype)))
 
 
