@@ -223,7 +223,10 @@ class RNN(Layer):
                     cell=serialize(self.cell))
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
+        # tf.shape, not .shape: under a relaxed trace the batch size is None statically
         batch = inputs.shape[0]
+        if batch is None:
+            batch = _a.shape(inputs)[0]
         if initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
         else:
