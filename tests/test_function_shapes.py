@@ -335,3 +335,37 @@ def test_conv_and_pool_gradients_second_order():
         return tf.nn.avg_pool2d(tf.nn.max_pool2d(tf.sin(y), 2, 1, "VALID"), 2, 2, "SAME")
 
     tf.test.check_gradients(f, [x, w], order=2, modes=("rev",))
+
+
+def test_probe_catches_a_baked_product_of_sizes():
+    # y.shape of a tensor computed in the body is concrete (TensorFlow would show None):
+    # y.shape[0] * 3 is 12 at batch 4, no value of the relaxed size, yet baked. The probe
+    # run at batch 5 refuses it, so the body runs again for each new size (still right).
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        y = x * 2.0
+        return tf.reshape(y, [y.shape[0] * 3])
+
+    for n in (4, 5, 2):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        np.testing.assert_allclose(f(x).numpy(), 2 * x.reshape(-1))
+    assert not f._traces[0].shape_generic
+
+
+@semantics
+def test_probe_has_no_effects():
+    counter = tf.Variable(0.0)
+    tf.random.set_seed(5)
+
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def f(x):
+        counter.assign_add(tf.reduce_sum(x))
+        tf.print("sum", tf.reduce_sum(x))
+        return tf.random.uniform(tf.shape(x)) + x
+
+    out = f(np.ones(3, np.float32)).numpy()
+    assert counter.numpy() == 3.0 and f._traces[0].shape_generic
+    tf.random.set_seed(5)
+    again = tf.function(lambda x: tf.random.uniform(tf.shape(x)) + x)(
+        tf.ones(3)).numpy()
+    np.testing.assert_array_equal(out, again)   # the probe drew nothing

@@ -69,6 +69,14 @@ class Program:
         self.meta = dict(tracer.meta)
         # traced with relaxed shapes (None dims): a shape is known only when the program runs
         self.relaxed = bool(tracer.relaxed_shapes)
+        # per tensor input slot: (traced shape, dtype, its TensorShape with None dims or None)
+        relaxed = {tracer.slots[t]: shape for t, shape in tracer.relaxed_shapes.items()
+                   if t in tracer.slots}
+        self.input_specs = {}
+        for s in inputs:
+            if s is not None:
+                v = tracer.value_of(s)
+                self.input_specs[s] = (np.shape(v), np.result_type(v), relaxed.get(s))
         self.n_folded = self._fold_constants()
         self.stateful = any(s[0] == "op" and _stateful(s[1]) for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
@@ -143,21 +151,30 @@ class Program:
         return fixed
 
     def shape_generic(self, sizes):
-        """True when no step attribute and no constant holds one of ``sizes`` (the concrete
-        sizes of dimensions a relaxed trace leaves unknown), so the same steps compute any
-        other size: element-wise ops, matmul, reductions over given axes... A reshape to the
-        traced batch size, a mean's element count or a constant of that shape are not."""
+        """True when the same steps compute any other size of the dimensions a relaxed trace
+        leaves unknown (``sizes``: the concrete sizes it saw there), so one program serves
+        every shape, as TensorFlow's graph does.
+
+        Two checks, both needed: (1) no step attribute and no constant holds one of
+        ``sizes`` (a reshape to the traced batch size, a count made in Python from
+        ``t.shape``); (2) a probe run of the steps on stand-in inputs whose unknown
+        dimensions are one larger succeeds (it catches baked products of sizes, a
+        ``reshape(g, (60, 4))``): values are not compared, only that every step accepts
+        the other shapes; nothing is drawn, printed or written. A program with a branch
+        or loop step is judged by (1) alone."""
         if not sizes:
             return True
         if any(d < 2 for d in sizes):
             # 0 and 1 are everywhere (axes, keepdims shapes, flags): no way to tell a
             # traced size of 1 from those, so such a trace is not taken as generic.
             return False
-        for step in self.steps:
+        structured = False
+        for step in walk(self.steps):
             if step[0] == "op" and step[3] and _holds_size(step[3].values(), sizes):
                 return False
-            if step[0] == "call":
-                return False
+            if step[0] == "call" and step[3]:
+                return False   # a Python call's outputs: shapes unknown to the program
+            structured = structured or step[0] in ("switch", "while", "dataset")
         for s, v in self.consts.items():
             a = np.asarray(v)
             if any(d in sizes for d in a.shape):
@@ -167,6 +184,26 @@ class Program:
             kinds = "iuf" if s in self.grad_consts else "iu"
             if a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel()):
                 return False
+        return structured or self._probe({d: d + 1 for d in sizes})
+
+    def _probe(self, grow):
+        """Run the top-level steps on stand-ins with each relaxed size ``d`` made
+        ``grow[d]``; True if every step accepts them."""
+        import warnings
+        env = dict(self.consts)
+        for s, (shape, dtype, relaxed) in self.input_specs.items():
+            if relaxed is not None:
+                dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
+                shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
+            env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else 0, dtype)
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for step in self.steps:
+                    if not _probe_step(step, env):
+                        return False
+        except Exception:  # noqa: BLE001 - a step that refuses other shapes: not generic
+            return False
         return True
 
     def op_types(self):
@@ -389,6 +426,38 @@ def branch_index(index, n):
     """The branch a switch index takes; out of range, the last (TensorFlow's default)."""
     i = int(index)
     return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
+
+
+def _probe_step(step, env):
+    """One step of ``Program._probe``: compute its outputs into ``env`` without effects."""
+    kind = step[0]
+    if kind == "op":
+        _, prim, ins, attrs, outs, _site = step
+        if _stateful(prim):
+            # a draw: only its shape matters (no number is drawn)
+            if ins and "dtype" in attrs:
+                out = np.zeros(tuple(int(d) for d in env[ins[0]]), attrs["dtype"]._np)
+            elif not ins and "shape" in attrs and "dtype" in attrs:
+                out = np.zeros(attrs["shape"], attrs["dtype"]._np)
+            else:
+                return False
+        else:
+            args = [env[s] for s in ins]
+            out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+        for s, o in zip(outs, (out,) if len(outs) == 1 else out):
+            env[s] = o
+    elif kind == "read":
+        env[step[2]] = step[1]._value
+    elif kind == "assign":
+        _, var, how, s, _site = step
+        have, got = np.shape(var._value), np.shape(env[s])
+        if have != (got if how == "assign" else np.broadcast_shapes(have, got)):
+            return False
+    elif kind == "call":
+        for s in step[2]:
+            env[s]   # noqa: B018 - its inputs must exist; tf.print prints nothing here
+    # guards are checked at each replay
+    return True
 
 
 def _value_shaped(prim, ins):
