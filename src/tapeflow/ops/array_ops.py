@@ -1049,7 +1049,8 @@ _PAD = primitive("PadV2", _pad_forward, save_inputs=False)
 
 
 def _pad_rule(g, y, x_shape, paddings, value):
-    key = tuple(builtins.slice(lo, lo + d) for (lo, _), d in zip(paddings, x_shape, strict=True))
+    # slice bounds from the paddings alone (not x's sizes): any size of unpadded axes
+    key = tuple(builtins.slice(lo, -hi if hi else None) for lo, hi in paddings)
     return strided_slice_getitem(g, key)
 
 

@@ -10,7 +10,7 @@ TensorFlow's ``_SumGrad`` does with ``tf.shape(x)``, instead of holding the trac
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import apply, current_tracer
 from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor
 from . import array_ops as _a
@@ -129,7 +129,12 @@ def _extremum_rule(g, y, x, axis, keepdims):
 def _prod_rule(g, y, x, axis, keepdims):
     # d prod / d x_i = prod / x_i where x_i != 0; exact for a single zero via cumprods.
     g = spread(g, x, axis, keepdims)
-    if not np.any(x._value == 0):
+    if current_tracer() is not None:
+        # which formula is a decision on x's values: a guard of the traced program
+        has_zero = bool(reduce_any(_m.equal(x, _m.zeros_like(x))))
+    else:
+        has_zero = bool(np.any(x._value == 0))
+    if not has_zero:
         return _m.multiply(g, _m._realdiv(spread(y, x, axis, keepdims), x))
     shape = x._value.shape
     rest = [i for i in range(len(shape)) if i not in axis]
@@ -139,7 +144,7 @@ def _prod_rule(g, y, x, axis, keepdims):
     flat = _a.reshape(xt, (lead, -1))
     left = cumprod(flat, axis=0, exclusive=True)
     right = cumprod(flat, axis=0, exclusive=True, reverse=True)
-    others = _a.reshape(_m.multiply(left, right), [shape[a] for a in perm])
+    others = _a.reshape_like(_m.multiply(left, right), xt)
     inv = np.argsort(perm)
     return _m.multiply(g, _a.transpose(others, inv.tolist()))
 
@@ -288,7 +293,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     m = _a.stop_gradient(_a.where(_m.is_finite(raw), raw, _m.zeros_like(raw)))
     out = _m.add(_m.log(reduce_sum(_m.exp(_m.subtract(x, m)), ax, keepdims=True)), m)
     if not keepdims:
-        out = _a.reshape(out, [d for i, d in enumerate(x._value.shape) if i not in ax])
+        out = _a._squeeze_axes(out, ax)   # axes, not sizes: a traced program serves any
     return out
 
 
