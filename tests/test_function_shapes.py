@@ -369,3 +369,34 @@ def test_probe_has_no_effects():
     again = tf.function(lambda x: tf.random.uniform(tf.shape(x)) + x)(
         tf.ones(3)).numpy()
     np.testing.assert_array_equal(out, again)   # the probe drew nothing
+
+
+def test_vector_target_pad_logsumexp_and_prod_gradients_follow_each_call():
+    w = tf.Variable(np.array([[1.0, -1.0], [0.5, 2.0], [0.0, 1.0]], np.float32))
+
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = tf.matmul(x, w)
+            per = tf.math.reduce_logsumexp(h, axis=1) + tf.reduce_sum(
+                tf.pad(h, [[0, 0], [1, 2]]) ** 2, axis=1)
+        return tape.gradient(per, [w, x])   # a vector target: seeded with ones
+
+    f = tf.function(g, input_signature=[tf.TensorSpec([None, 3])])
+    for n in (4, 6, 3):
+        x = np.random.default_rng(n).normal(size=(n, 3)).astype(np.float32)
+        for a, r in zip(f(x), g(tf.constant(x))):
+            np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-5, atol=1e-6)
+    assert _generic(f)[:2] == (True, 0)
+
+    def p(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.math.reduce_prod(x, axis=1)
+        return tape.gradient(y, x)
+
+    fp = tf.function(p, input_signature=[tf.TensorSpec([None, 3])])
+    for data in ([[1.0, 2.0, 3.0], [2.0, 2.0, 2.0]], [[0.0, 2.0, 3.0], [1.0, 0.0, 2.0]],
+                 [[1.0, 2.0, 3.0]], [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]):
+        x = np.array(data, np.float32)
+        np.testing.assert_allclose(fp(x).numpy(), p(tf.constant(x)).numpy(), rtol=1e-6)
