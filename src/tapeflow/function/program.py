@@ -170,7 +170,8 @@ class Program:
             return False
         structured = False
         for step in walk(self.steps):
-            if step[0] == "op" and step[3] and _holds_size(step[3].values(), sizes):
+            if step[0] == "op" and step[3] and _holds_size(
+                    [v for k, v in step[3].items() if k not in _NOT_SIZES], sizes):
                 return False
             if step[0] == "call" and step[3]:
                 return False   # a Python call's outputs: shapes unknown to the program
@@ -472,6 +473,13 @@ _STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")
 def _stateful(prim):
     """Primitives that must run at every replay (they draw random numbers)."""
     return any(w in prim.name for w in _STATEFUL_WORDS)
+
+
+# Attributes that are never sizes of a tensor (a 2x2 pooling window is not a batch of 2).
+_NOT_SIZES = frozenset((
+    "axis", "perm", "keepdims", "transpose_a", "transpose_b", "adjoint_a", "adjoint_b",
+    "ksize", "strides", "dilations", "pads", "exclusive", "reverse", "batch_dims", "dtype",
+    "src", "seed", "sparse"))
 
 
 def _holds_size(values, sizes):

@@ -147,7 +147,8 @@ _CONV = primitive("Conv2D", _conv_forward)
 # size computes each call's gradient shapes.
 _CONV_IN = primitive("Conv2DBackpropInput", lambda dy, w, x, **a: _conv_input_forward(
     dy, w, x.shape, **a), shape_inputs=(2,))
-_CONV_FILT = primitive("Conv2DBackpropFilter", _conv_filter_forward)
+_CONV_FILT = primitive("Conv2DBackpropFilter", lambda x, dy, w, **a: _conv_filter_forward(
+    x, dy, w.shape, **a), shape_inputs=(2,))
 
 
 def _conv(x, w, **attrs):
@@ -162,19 +163,20 @@ def _conv_in(dy, w, x, **attrs):
     return apply(_CONV_IN, (dy, w, x), attrs)
 
 
-def _conv_filt(x, dy, filter_shape, **attrs):
-    return apply(_CONV_FILT, (x, dy), dict(attrs, filter_shape=tuple(filter_shape)))
+def _conv_filt(x, dy, w, **attrs):
+    """The filter gradient of a convolution with filter ``w`` (read for its shape)."""
+    return apply(_CONV_FILT, (x, dy, w), attrs)
 
 
 defvjp(_CONV,
        lambda g, y, x, w, **a: _conv_in(g, w, x, **a),
-       lambda g, y, x, w, **a: _conv_filt(x, g, w._value.shape, **a))
+       lambda g, y, x, w, **a: _conv_filt(x, g, w, **a))
 defvjp(_CONV_IN,
        lambda g, y, dy, w, x, **a: _conv(g, w, **a),
-       lambda g, y, dy, w, x, **a: _conv_filt(g, dy, w._value.shape, **a), None)
+       lambda g, y, dy, w, x, **a: _conv_filt(g, dy, w, **a), None)
 defvjp(_CONV_FILT,
-       lambda g, y, x, dy, filter_shape, **a: _conv_in(dy, g, x, **a),
-       lambda g, y, x, dy, filter_shape, **a: _conv(x, g, **a))
+       lambda g, y, x, dy, w, **a: _conv_in(dy, g, x, **a),
+       lambda g, y, x, dy, w, **a: _conv(x, g, **a), None)
 
 
 def _spatial(v, n, what, op_name, full_rank=4):
