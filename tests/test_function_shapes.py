@@ -419,3 +419,21 @@ def test_get_concrete_function_trace_with_2x2_pooling_is_generic():
         for a, r in zip(f(x), f.python_function(tf.constant(x))):
             np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-5, atol=1e-6)
     assert "0 extra variant(s)" in f.experimental_trace_report()
+
+
+def test_in_top_k_is_computed_at_each_call():
+    # it was computed outside the op layer: a traced program held the traced answer
+    m = tf.keras.metrics.SparseTopKCategoricalAccuracy(k=1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None], tf.int32)])
+    def f(p, y):
+        return tf.math.in_top_k(y, p, 2), m(y, p)
+
+    p = np.array([[0.1, 0.5, 0.4], [0.9, 0.05, 0.05], [0.2, 0.3, 0.5]], np.float32)
+    hits, _ = f(p, np.array([0, 0, 1], np.int32))
+    assert hits.numpy().tolist() == [False, True, True]
+    p2 = np.array([[0.1, 0.5, 0.4], [0.9, 0.08, 0.02]], np.float32)
+    hits, acc = f(p2, np.array([1, 2], np.int32))
+    assert hits.numpy().tolist() == [True, False]
+    np.testing.assert_allclose(acc.numpy(), 2 / 5)   # top-1 hits: 1 of 3, then 1 of 2
+    assert _generic(f)[:2] == (True, 0)

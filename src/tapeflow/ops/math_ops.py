@@ -1461,11 +1461,17 @@ def in_top_k(targets, predictions, k, name=None):
     Returns:
         A bool tensor of shape ``[batch]``; ties count as in (as TensorFlow).
     """
-    p = to_tensor(predictions)._value
-    t = to_tensor(targets)._value
+    return apply(_IN_TOP_K, (to_tensor(predictions), to_tensor(targets)), {"k": int(k)})
+
+
+def _in_top_k_forward(p, t, k):
     own = p[np.arange(p.shape[0]), t]
     larger = np.sum(p > own[:, None], axis=1)
-    return Tensor((larger < int(k)) & np.isfinite(own))
+    return (larger < k) & np.isfinite(own)
+
+
+# An op (it was computed outside the op layer, so a traced program held the traced answer)
+_IN_TOP_K = nondifferentiable("InTopKV2", _in_top_k_forward)
 
 
 class _Unique(tuple):
