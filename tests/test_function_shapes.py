@@ -141,7 +141,9 @@ def test_literal_batch_size_is_not_generic_and_respecializes():
     np.testing.assert_allclose(f(np.ones((4, 3), np.float32)).numpy(), [3.0] * 4)
     np.testing.assert_allclose(f(np.ones((8, 3), np.float32)).numpy(), [6.0] * 4)
     assert not f._traces[0].shape_generic
-    assert len(runs) == 2 and "variant:" in f.experimental_trace_report()
+    report = f.experimental_trace_report()
+    assert len(runs) == 2 and "variant:" in report
+    assert "(Reshape at test_function_shapes.py:" in report   # says which step bakes it
 
 
 def test_trace_at_batch_size_one_is_not_taken_as_generic():
@@ -350,6 +352,7 @@ def test_probe_catches_a_baked_product_of_sizes():
         x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
         np.testing.assert_allclose(f(x).numpy(), 2 * x.reshape(-1))
     assert not f._traces[0].shape_generic
+    assert "refuses other sizes" in f.experimental_trace_report()
 
 
 @semantics

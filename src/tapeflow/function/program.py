@@ -4,6 +4,7 @@ tapes and forward accumulators record every op; also the path that reports error
 """
 import functools
 import operator
+import os
 
 from .._core import dispatch
 from .._core.backend import np
@@ -162,34 +163,43 @@ class Program:
         ``reshape(g, (60, 4))``): values are not compared, only that every step accepts
         the other shapes; nothing is drawn, printed or written. A program with a branch
         or loop step is judged by (1) alone."""
+        self.why_not_generic = None
+        reason = self._not_generic(sizes)
+        self.why_not_generic = reason or None
+        return not reason
+
+    def _not_generic(self, sizes):
+        """Why the program is not shape-generic (for the trace report), or ""."""
         if not sizes:
-            return True
+            return ""
         if any(d < 2 for d in sizes):
             # 0 and 1 are everywhere (axes, keepdims shapes, flags): no way to tell a
             # traced size of 1 from those, so such a trace is not taken as generic.
-            return False
+            return f"traced at size {min(sizes)}, which cannot be told from the program's 0s/1s"
         structured = False
         for step in walk(self.steps):
             if step[0] == "op" and step[3] and _holds_size(
                     [v for k, v in step[3].items() if k not in _NOT_SIZES], sizes):
-                return False
+                return f"{step[1].name}{_at(step[5])} holds a traced size in {step[3]}"
             if step[0] == "call" and step[3]:
-                return False   # a Python call's outputs: shapes unknown to the program
+                return f"a Python call{_at(step[4])} returns tensors of unknown shape"
             structured = structured or step[0] in ("switch", "while", "dataset")
         for s, v in self.consts.items():
             a = np.asarray(v)
-            if any(d in sizes for d in a.shape):
-                return False
             # Integers (shapes, counts) anywhere; floats only where a gradient computation
             # made them (a mean's 1/n), not the user's own literals (``x * 2.0``).
             kinds = "iuf" if s in self.grad_consts else "iu"
-            if a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel()):
-                return False
-        return structured or self._probe({d: d + 1 for d in sizes})
+            if any(d in sizes for d in a.shape) or (
+                    a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel())):
+                site = next((st for t, st in self.orphans if t == s), None)
+                return f"a constant{_at(site)} holds a traced size (shape {a.shape})"
+        if structured:
+            return ""
+        return self._probe({d: d + 1 for d in sizes})
 
     def _probe(self, grow):
         """Run the top-level steps on stand-ins with each relaxed size ``d`` made
-        ``grow[d]``; True if every step accepts them."""
+        ``grow[d]``: "" if every step accepts them, else which one refused."""
         import warnings
         env = dict(self.consts)
         for s, (shape, dtype, relaxed) in self.input_specs.items():
@@ -197,15 +207,19 @@ class Program:
                 dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
                 shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
             env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else 0, dtype)
+        step = None
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 for step in self.steps:
                     if not _probe_step(step, env):
-                        return False
+                        break
+                else:
+                    return ""
         except Exception:  # noqa: BLE001 - a step that refuses other shapes: not generic
-            return False
-        return True
+            pass
+        name = step[1].name if step[0] == "op" else step[0]
+        return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
 
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
@@ -427,6 +441,10 @@ def branch_index(index, n):
     """The branch a switch index takes; out of range, the last (TensorFlow's default)."""
     i = int(index)
     return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
+
+
+def _at(site):
+    return "" if not site else f" at {os.path.basename(site[0])}:{site[1]}"
 
 
 def _probe_step(step, env):
