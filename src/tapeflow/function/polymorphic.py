@@ -619,7 +619,7 @@ class Function:
     def _respecialize(self, entry, key, leaves, args, kwargs, failed):
         """Run the body again for a call its trace does not cover as compiled (a relaxed
         trace's new shape, or a guard that failed): a new variant, not a TensorFlow trace."""
-        why = ("new shapes under a relaxed trace" if failed is None
+        why = (_relaxed_why(entry.owner.program) if failed is None
                else f"a Python value read at {_site_text(failed)} changed")
         if len(entry.programs) >= MAX_VARIANTS:
             if key not in self._eager_fallback:
@@ -1020,6 +1020,11 @@ def _key_diff(old, new, names):
 
 def _ordinal(n):
     return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _relaxed_why(program):
+    why = getattr(program, "why_not_generic", None)
+    return "new shapes under a relaxed trace" + (f" ({why})" if why else "")
 
 
 def _site_text(failed):
