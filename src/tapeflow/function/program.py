@@ -454,12 +454,13 @@ def _probe_step(step, env):
         _, prim, ins, attrs, outs, _site = step
         if _stateful(prim):
             # a draw: only its shape matters (no number is drawn)
-            if ins and "dtype" in attrs:
-                out = np.zeros(tuple(int(d) for d in env[ins[0]]), attrs["dtype"]._np)
-            elif not ins and "shape" in attrs and "dtype" in attrs:
-                out = np.zeros(attrs["shape"], attrs["dtype"]._np)
-            else:
+            dtype = getattr(attrs.get("dtype"), "_np", attrs.get("dtype"))
+            if dtype is None or len(ins) > 1:
                 return False
+            shape = tuple(int(d) for d in env[ins[0]]) if ins else attrs.get("shape")
+            if shape is None:
+                return False
+            out = np.zeros(shape, dtype)
         else:
             args = [env[s] for s in ins]
             out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
