@@ -440,3 +440,40 @@ def test_in_top_k_is_computed_at_each_call():
     assert hits.numpy().tolist() == [True, False]
     np.testing.assert_allclose(acc.numpy(), 2 / 5)   # top-1 hits: 1 of 3, then 1 of 2
     assert _generic(f)[:2] == (True, 0)
+
+
+def test_concat_of_two_batches_is_generic():
+    # two views of a batch concatenated on the batch axis (as contrastive losses do): the
+    # gradient's slice offsets come from the inputs' shapes at each call (ConcatSlice)
+    w = tf.Variable(np.array([[1.0, -1.0], [0.5, 2.0], [0.0, 1.0]], np.float32))
+
+    def g(a, b):
+        with tf.GradientTape() as tape:
+            z = tf.matmul(tf.concat([a, b * 2.0], axis=0), w)
+            loss = tf.reduce_sum(tf.concat([z, tf.square(z)], axis=1))
+        return tape.gradient(loss, w)
+
+    f = tf.function(g, input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None, 3])])
+    for n, m in ((4, 5), (6, 3), (3, 7)):
+        a = np.random.default_rng(n).normal(size=(n, 3)).astype(np.float32)
+        b = np.random.default_rng(m).normal(size=(m, 3)).astype(np.float32)
+        np.testing.assert_allclose(f(a, b).numpy(), g(tf.constant(a), tf.constant(b)).numpy(),
+                                   rtol=1e-5)
+    assert _generic(f)[:2] == (True, 0)
+
+
+def test_concat_gradients_to_second_order():
+    x = np.random.default_rng(8).normal(size=(2, 3))
+    y = np.random.default_rng(9).normal(size=(4, 3))
+    tf.test.check_gradients(lambda a, b: tf.sin(tf.concat([a * a, b, a], axis=0)), [x, y],
+                            order=2)
+    tf.test.check_gradients(lambda a, b: tf.sin(tf.concat([a, b[:2] * a], axis=1)), [x, y],
+                            order=2)
+    with tf.GradientTape() as tape:
+        a = tf.constant(x)
+        tape.watch(a)
+        out = tf.concat([tf.sin(a), tf.constant(y)], axis=0)
+    theoretical, numerical = tf.test.compute_gradient(
+        lambda t: tf.concat([tf.sin(t), tf.constant(y)], axis=0), [x])
+    np.testing.assert_allclose(tape.jacobian(out, a).numpy().reshape(18, 6), numerical[0],
+                               rtol=1e-4, atol=1e-6)

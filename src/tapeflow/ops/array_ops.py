@@ -357,6 +357,19 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     return apply(_SQUEEZE, (x,), {"axis": axes})
 
 
+class _PerInputRules:
+    """Per-input rules of an op of any arity, made on demand for input ``k``."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __len__(self):
+        return 1 << 30
+
+    def __getitem__(self, k):
+        return self.make(k)
+
+
 def _concat_forward(*xs, axis):
     return np.concatenate(xs, axis=axis)
 
@@ -367,13 +380,36 @@ def _concat_error(values, attrs, exc):
         f"{_show(np.shape(values[0]))} vs. shape[1] = {_show(np.shape(values[1]))}")
 
 
-_CONCAT = primitive("ConcatV2", _concat_forward, save_inputs=False, error=_concat_error)
+# ConcatV2 keeps its inputs: the gradient of input k slices g at offsets read from the
+# inputs' shapes when it runs (TensorFlow's ConcatOffset), so a traced program serves any
+# size of the concatenated axis too.
+_CONCAT = primitive("ConcatV2", _concat_forward, error=_concat_error)
+
+
+def _concat_slice_forward(g, *xs, k, axis):
+    start = builtins.sum(x.shape[axis] for x in xs[:k])
+    return g[(slice(None),) * axis + (slice(start, start + xs[k].shape[axis]),)]
+
+
+# (g, x_0, ..., x_n) -> the part of g that came from x_k; every x is read for its shape only
+_CONCAT_SLICE = primitive("ConcatSlice", _concat_slice_forward,
+                          shape_inputs=builtins.range(1, 1 << 30))
+
+
+def _concat_slice_vjp(gg, y, g, *xs, k, axis):
+    # linear in g: gg goes back to x_k's place, zeros (shaped like the others) elsewhere
+    parts = [gg if j == k else _m.zeros_like(x, dtype=gg.dtype) for j, x in enumerate(xs)]
+    return concat(parts, axis)
+
+
+_CONCAT_SLICE.vjps = _PerInputRules(lambda i: _concat_slice_vjp if i == 0 else None)
+defjvp(_CONCAT_SLICE, lambda ts, y, g, *xs, k, axis: None if ts[0] is None else apply(
+    _CONCAT_SLICE, (ts[0],) + xs, {"k": k, "axis": axis}))
 
 
 def _concat_rule(k):
-    def rule(g, y, *shapes, axis):
-        start = builtins.sum(s[axis] for s in shapes[:k])
-        return _slice_axis(g, axis, start, start + shapes[k][axis])
+    def rule(g, y, *xs, axis):
+        return apply(_CONCAT_SLICE, (g,) + xs, {"k": k, "axis": axis})
     return rule
 
 

@@ -126,7 +126,8 @@ _declare("StridedSliceGrad", lambda g, y, g_shape, x_shape, key: _a.strided_slic
 
 
 def _concat_rule(k):
-    def rule(g, y, *shapes, axis):
+    def rule(g, y, *xs, axis):
+        shapes = [x._value.shape for x in xs]
         start = builtins.sum(s[axis] for s in shapes[:k])
         key = (slice(None),) * (axis + 1) + (slice(start, start + shapes[k][axis]),)
         return _a.strided_slice_getitem(g, key)
