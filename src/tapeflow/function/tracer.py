@@ -222,10 +222,10 @@ class Tracer:
         ins = tuple([self.slot_of(t) for t in inputs])
         if prim.shape_inputs:
             # a fixed-shape program may fold the op: it needs these inputs' shapes only
-            for i in prim.shape_inputs:
-                if ins[i] not in self.meta:
+            for i, s in enumerate(ins):
+                if i in prim.shape_inputs and s not in self.meta:
                     v = inputs[i]._value
-                    self.meta[ins[i]] = (_np.shape(v), _np.result_type(v))
+                    self.meta[s] = (_np.shape(v), _np.result_type(v))
         if prim.n_outputs == 1:
             outs = (self.new_slot(),)
             self.slots[out._id] = outs[0]
