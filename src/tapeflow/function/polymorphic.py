@@ -173,6 +173,9 @@ class ConcreteFunction:
         # A relaxed trace whose steps hold no value of a relaxed dimension serves every
         # concrete shape with the same program (no Python re-run, as TensorFlow).
         self.shape_generic = relaxed and program.shape_generic(relaxed_sizes)
+        # (program, run) that serves every shape of this relaxed signature: this trace's,
+        # or a later variant's when this one is not generic (traced at batch size 1, say)
+        self.generic = (program, self._run) if self.shape_generic else None
         self.traced_ranks = ()
 
     @property
@@ -494,9 +497,8 @@ class Function:
             if concrete is not None:
                 # A relaxed trace covers this call: a new concrete variant, not a TF trace.
                 self._detector.not_traced()
-                if concrete.shape_generic and ranks(key) == concrete.traced_ranks:
-                    entry = self._cache[key] = _Variants(
-                        concrete, [(concrete.program, concrete._run)])
+                if concrete.generic is not None and ranks(key) == concrete.traced_ranks:
+                    entry = self._cache[key] = _Variants(concrete, [concrete.generic])
                     return self._replay(entry, key, leaves, args, kwargs)
                 entry = self._cache[key] = _Variants(concrete)
                 return self._respecialize(entry, key, leaves, args, kwargs, None)
@@ -635,6 +637,11 @@ class Function:
         program = Program(tracer, inputs, arg_vars, out_slots)
         _, run = compile_program(program, _identifier(self._name), owner._single)
         entry.programs.append((program, run))
+        if failed is None and owner.generic is None and ranks(key) == owner.traced_ranks \
+                and program.shape_generic(_relaxed_sizes(leaves, owner._key)):
+            # this variant's program serves the signature's other shapes from now on
+            owner.generic = (program, compile_program(program, _identifier(self._name),
+                                                      owner._single, buffers=False)[1])
         entry.fast = None
         self._log("variant", key, why)
         tracer.commit()
