@@ -148,14 +148,21 @@ def test_literal_batch_size_is_not_generic_and_respecializes():
 
 def test_trace_at_batch_size_one_is_not_taken_as_generic():
     # 1 is everywhere in a program (axes, keepdims shapes): a trace at size 1 cannot be
-    # checked, so a new size runs the body again (as a new variant) and stays right.
+    # checked, so a new size runs the body again (as a new variant) and stays right; that
+    # variant's program, generic, then serves every other size.
     f, eager, runs = _train_step(input_signature=SIG)
-    for n in (1, 5):
+    for n in (1, 5, 3, 8, 1):
         x, y = _batch(n)
         ours = f(x, y)
+        before = len(runs)
         for a, r in zip(ours, eager(tf.constant(x), tf.constant(y))):
             np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-6, atol=1e-7)
-    assert not f._traces[0].shape_generic
+        del runs[before:]
+    assert not f._traces[0].shape_generic and f._traces[0].generic is not None
+    report = f.experimental_trace_report()
+    assert "1 extra variant(s)" in report and "traced at size 1" in report
+    if not VALIDATING:
+        assert len(runs) == 2   # the trace at 1 and the variant at 5
 
 
 def test_fixed_shape_program_folds_the_mean_gradient_relaxed_does_not():
