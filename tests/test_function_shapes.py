@@ -484,3 +484,27 @@ def test_concat_gradients_to_second_order():
         lambda t: tf.concat([tf.sin(t), tf.constant(y)], axis=0), [x])
     np.testing.assert_allclose(tape.jacobian(out, a).numpy().reshape(18, 6), numerical[0],
                                rtol=1e-4, atol=1e-6)
+
+
+def test_dense_gather_gradient_reads_params_shape_at_run_time():
+    x = np.random.default_rng(1).normal(size=(5, 3))
+    idx = tf.constant([4, 0, 0, 2])
+    tf.test.check_gradients(lambda p: tf.sin(tf.gather(p * p, idx)), [x], order=2)
+    tf.test.check_gradients(lambda p: tf.sin(tf.gather(p * p, [2, 1], axis=1)), [x], order=2)
+    w = tf.Variable(np.ones((3, 4), np.float32))
+
+    def g(a, y):
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(a, w)
+            loss = tf.reduce_sum(tf.gather(logits, y)) + tf.reduce_sum(
+                tf.gather(logits, [1, 3], axis=1))
+        return tape.gradient(loss, w)
+
+    f = tf.function(g, input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None],
+                                                                               tf.int32)])
+    for n in (4, 6):
+        a = np.random.default_rng(n).normal(size=(n, 3)).astype(np.float32)
+        y = (np.arange(n) % 3).astype(np.int32)
+        np.testing.assert_allclose(f(a, y).numpy(), g(tf.constant(a), tf.constant(y)).numpy(),
+                                   rtol=1e-5)
+    assert _generic(f)[:2] == (True, 0)

@@ -624,12 +624,23 @@ def _gather_scatter(g, indices, shape, axis):
 
 _GATHER = primitive("GatherV2", _gather_forward,
                     error=lambda v, a, e: (errors.InvalidArgumentError, str(e).strip("'\"")))
-_GATHER_GRAD = primitive("GatherGrad", lambda g, indices, shape, axis: _gather_scatter(
-    g, indices, shape, axis))
+# The dense gradient of a gather: a scatter into ``params``' shape, read when it runs
+# (params is a shape-only input), so a gather from a batch-sized tensor stays generic in a
+# traced program.
+_GATHER_GRAD = primitive("GatherGrad", lambda g, indices, params, axis: _gather_scatter(
+    g, indices, params.shape, axis), shape_inputs=(2,))
 defvjp(_GATHER, lambda g, y, params, indices, axis, batch_dims, sparse=False: apply(
-    _GATHER_GRAD, (g, indices), {"shape": params._value.shape, "axis": axis}), None)
-defvjp(_GATHER_GRAD, lambda g, y, gg, indices, shape, axis: _gather_dense(g, indices, axis=axis),
-       None)
+    _GATHER_GRAD, (g, indices, params), {"axis": axis}), None)
+defvjp(_GATHER_GRAD, lambda gg, y, g, indices, params, axis: _gather_dense(
+    gg, indices, axis=axis), None, None)
+defjvp(_GATHER_GRAD, lambda ts, y, g, indices, params, axis: None if ts[0] is None else
+       apply(_GATHER_GRAD, (ts[0], indices, params), {"axis": axis}))
+
+
+def shape_stand_in(shape, dtype):
+    """A zero-strided tensor of ``shape``: what an op that reads only a shape is given
+    when the caller has a shape, not a tensor."""
+    return Tensor(np.broadcast_to(np.zeros((), dtype), tuple(shape)))
 
 
 def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):

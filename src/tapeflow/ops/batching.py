@@ -10,7 +10,6 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.jacobians import BATCHED, DIAGONAL, DIAGONAL_SAFE, _Diag, batch_safe, defbatch
 from .._core.registry import PRIMITIVES
-from .._core.tensor import Tensor
 from . import array_ops as _a
 from . import math_ops as _m
 
@@ -116,7 +115,7 @@ _declare("MatMul", _matmul_a, _matmul_b)
 
 
 def _slice_rule(g, y, x, key):
-    stand_in = Tensor(np.broadcast_to(np.zeros((), g._value.dtype), (_n(g),) + x._value.shape))
+    stand_in = _a.shape_stand_in((_n(g),) + x._value.shape, g._value.dtype)
     return _a.strided_slice_grad(g, stand_in, (slice(None),) + tuple(key))
 
 
@@ -159,13 +158,13 @@ for _name, _make in (("ConcatV2", _concat_rule), ("Pack", _pack_rule)):
 
 
 def _gather_rule(g, y, params, indices, axis, batch_dims, sparse=False):
-    return apply(PRIMITIVES["GatherGrad"], (g, indices),
-                 {"shape": (_n(g),) + params._value.shape, "axis": axis + 1})
+    stand_in = _a.shape_stand_in((_n(g),) + params._value.shape, g._value.dtype)
+    return apply(PRIMITIVES["GatherGrad"], (g, indices, stand_in), {"axis": axis + 1})
 
 
 _declare("GatherV2", _gather_rule, None)
-_declare("GatherGrad", lambda g, y, gg, indices, shape, axis: _a._gather_dense(
-    g, indices, axis=axis + 1), None)
+_declare("GatherGrad", lambda g, y, gg, indices, params, axis: _a._gather_dense(
+    g, indices, axis=axis + 1), None, None)
 
 
 def _tile_rule(g, y, x_shape, multiples):

@@ -159,7 +159,7 @@ def _conv_in(dy, w, x, **attrs):
     """The input gradient of a convolution of ``x`` (read for its shape; a tuple is a
     literal shape, as ``conv2d_transpose``'s ``output_shape``)."""
     if isinstance(x, tuple):
-        x = Tensor(np.broadcast_to(np.zeros((), dy._value.dtype), x))
+        x = _a.shape_stand_in(x, dy._value.dtype)
     return apply(_CONV_IN, (dy, w, x), attrs)
 
 
