@@ -508,3 +508,29 @@ def test_dense_gather_gradient_reads_params_shape_at_run_time():
         np.testing.assert_allclose(f(a, y).numpy(), g(tf.constant(a), tf.constant(y)).numpy(),
                                    rtol=1e-5)
     assert _generic(f)[:2] == (True, 0)
+
+
+def test_gather_with_batch_dims_picks_each_rows_label_at_any_batch_size():
+    # the log-probability of each row's action (policy-gradient losses)
+    w = tf.Variable(np.random.default_rng(0).normal(size=(3, 4)).astype(np.float32))
+
+    def g(x, a):
+        with tf.GradientTape() as tape:
+            logp = tf.nn.log_softmax(tf.matmul(x, w))
+            picked = tf.gather(logp, a, axis=1, batch_dims=1)
+            loss = -tf.reduce_mean(picked)
+        return picked, tape.gradient(loss, w)
+
+    f = tf.function(g, input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None],
+                                                                               tf.int32)])
+    for n in (5, 7, 2):
+        x = np.random.default_rng(n).normal(size=(n, 3)).astype(np.float32)
+        a = (np.arange(n) * 3 % 4).astype(np.int32)
+        for ours, ref in zip(f(x, a), g(tf.constant(x), tf.constant(a))):
+            np.testing.assert_allclose(ours.numpy(), ref.numpy(), rtol=1e-5, atol=1e-6)
+    assert _generic(f)[:2] == (True, 0)
+    p = np.random.default_rng(3).normal(size=(3, 2, 5))
+    i = np.array([[4, 0], [1, 1], [3, 2]], np.int32)
+    fg = tf.function(lambda t: tf.gather(t, i, axis=2, batch_dims=1))
+    np.testing.assert_array_equal(fg(tf.constant(p)).numpy(),
+                                  np.stack([p[k][:, i[k]] for k in range(3)]))

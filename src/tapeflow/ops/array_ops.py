@@ -1016,13 +1016,22 @@ def _batched_gather(p, i, axis, batch_dims):
     perm = (list(builtins.range(batch_dims)) + [axis]
             + list(builtins.range(batch_dims, axis))
             + list(builtins.range(axis + 1, len(pshape))))
-    flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
     inner = ishape[batch_dims:]
-    offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
-    # an op on the index tensor, not its value: a traced program gathers where it is told
-    idx = _m.add(reshape(i, (nb,) + tuple(inner)), Tensor(offsets))
-    out = _gather_dense(flat, idx)  # [nb, inner, mid, rest]
-    out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
+    if batch_dims == 1 and ACTIVE[0] and current_tracer() is not None and 0 not in inner:
+        # traced: the batch size is never baked (offsets made by ops), so a relaxed program
+        # serves any batch size
+        flat = reshape(transpose(p, perm), (-1,) + tuple(mid) + tuple(rest))
+        first = strided_slice_getitem(i, (slice(None),) + (slice(0, 1),) * len(inner))
+        offsets = _m.multiply(_m.cumsum(_m.ones_like(first), 0, exclusive=True),
+                              Tensor(iv.dtype.type(n)))
+        out = _gather_dense(flat, _m.add(i, offsets))  # [batch, inner, mid, rest]
+    else:
+        flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
+        offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
+        # an op on the index tensor, not its value: a traced program gathers where it is told
+        idx = _m.add(reshape(i, (nb,) + tuple(inner)), Tensor(offsets))
+        out = _gather_dense(flat, idx)  # [nb, inner, mid, rest]
+        out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
     b, ni, nm = len(batch), len(inner), len(mid)
     perm = (list(builtins.range(b)) + list(builtins.range(b + ni, b + ni + nm))
             + list(builtins.range(b, b + ni))
