@@ -534,3 +534,34 @@ def test_gather_with_batch_dims_picks_each_rows_label_at_any_batch_size():
     fg = tf.function(lambda t: tf.gather(t, i, axis=2, batch_dims=1))
     np.testing.assert_array_equal(fg(tf.constant(p)).numpy(),
                                   np.stack([p[k][:, i[k]] for k in range(3)]))
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda L: [L.Reshape((6, 2)), L.Flatten()], (12,)),
+    (lambda L: [L.TimeDistributed(L.Dense(3)), L.Flatten()], (5, 2)),
+    (lambda L: [L.Conv1D(3, 2), L.SpatialDropout1D(0.3), L.Flatten()], (8, 2)),
+    (lambda L: [L.Dense(4), L.Dense(2), L.Flatten()], (5, 3)),   # Dense on rank 3
+    (lambda L: [L.LSTM(3)], (4, 2)),
+], ids=["reshape", "time_distributed", "spatial_dropout", "dense_rank3", "lstm"])
+def test_keras_layers_on_a_relaxed_argument(make, shape):
+    # first layers see the argument itself, whose batch size reads None in a relaxed trace
+    L = tf.keras.layers
+    tf.keras.utils.set_random_seed(4)
+    model = tf.keras.Sequential([L.Input(shape)] + make(L) + [L.Dense(2)])
+
+    def g(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=False)))
+        return [loss] + tape.gradient(loss, model.trainable_variables)
+
+    f = tf.function(g, input_signature=[tf.TensorSpec((None,) + shape)])
+    for n in (7, 9, 3):
+        x = np.random.default_rng(n).normal(size=(n,) + shape).astype(np.float32)
+        for a, r in zip(f(x), g(tf.constant(x))):
+            np.testing.assert_allclose(a.numpy(), r.numpy(), rtol=1e-5, atol=1e-6)
+    assert _generic(f)[:2] == (True, 0)
+    train = tf.function(lambda x: model(x, training=True),
+                        input_signature=[tf.TensorSpec((None,) + shape)])
+    for n in (7, 5):
+        assert train(np.ones((n,) + shape, np.float32)).shape == (n, 2)
+    assert _generic(train)[:2] == (True, 0)
