@@ -565,3 +565,21 @@ def test_keras_layers_on_a_relaxed_argument(make, shape):
     for n in (7, 5):
         assert train(np.ones((n,) + shape, np.float32)).shape == (n, 2)
     assert _generic(train)[:2] == (True, 0)
+
+
+def test_forward_mode_through_traced_dynamic_reshape_and_broadcast():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float64),
+                                  tf.TensorSpec([None, 3], tf.float64)])
+    def f(x, v):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            y = tf.reshape(x * x, [tf.shape(x)[0], 3, 1])
+            z = tf.broadcast_to(y, tf.concat([tf.shape(y)[:2], [2]], 0))
+            w = tf.reduce_sum(tf.sin(z), axis=2)
+        return acc.jvp(w)
+
+    for n in (4, 6):   # (traced at 4: no literal of the body equals it)
+        x = np.random.default_rng(n).normal(size=(n, 3))
+        v = np.random.default_rng(n + 1).normal(size=(n, 3))
+        np.testing.assert_allclose(f(x, v).numpy(), 2 * np.cos(x * x) * 2 * x * v,
+                                   rtol=1e-12)
+    assert _generic(f)[:2] == (True, 0)

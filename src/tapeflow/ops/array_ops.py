@@ -122,7 +122,7 @@ def _dynamic_error(name):
 _RESHAPE_DYNAMIC = Primitive("Reshape", _reshape_dynamic_forward, error=_dynamic_error("Reshape"))
 defvjp(_RESHAPE_DYNAMIC, lambda g, y, x, shape: apply(_RESHAPE_LIKE, (g, x)), None)
 defjvp(_RESHAPE_DYNAMIC, lambda ts, y, x, shape: None if ts[0] is None else apply(
-    _RESHAPE_LIKE, (ts[0], y)))
+    _RESHAPE_DYNAMIC, (ts[0], shape)))
 
 
 def _broadcast_forward(x, shape):
@@ -157,10 +157,11 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
 
 _BROADCAST_DYNAMIC = Primitive(
     "BroadcastTo", lambda x, shape: _broadcast_forward(x, tuple(int(d) for d in shape)),
-    save_inputs=False, error=_dynamic_error("BroadcastTo"))
-defvjp(_BROADCAST_DYNAMIC, lambda g, y, x_shape, shape_shape: g, None)
-# (the engine broadcasts a tangent to its output's shape)
-defjvp(_BROADCAST_DYNAMIC, lambda ts, y, x_shape, shape_shape: ts[0])
+    error=_dynamic_error("BroadcastTo"))
+# (the engine sums the gradient back to x's shape)
+defvjp(_BROADCAST_DYNAMIC, lambda g, y, x, shape: g, None)
+defjvp(_BROADCAST_DYNAMIC, lambda ts, y, x, shape: None if ts[0] is None else apply(
+    _BROADCAST_DYNAMIC, (ts[0], shape)))
 
 
 _TRANSPOSE = primitive("Transpose", lambda x, perm: np.transpose(x, perm), save_inputs=False)
