@@ -511,6 +511,9 @@ def _holds_size(values, sizes):
         elif isinstance(v, (tuple, list)):
             if _holds_size(v, sizes):
                 return True
+        elif isinstance(v, slice):   # a slice's bounds (x[:4] of a batch of 4)
+            if _holds_size((v.start, v.stop, v.step), sizes):
+                return True
         elif isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size <= 16:
             if any(int(x) in sizes for x in v.ravel()):
                 return True
