@@ -583,3 +583,23 @@ def test_forward_mode_through_traced_dynamic_reshape_and_broadcast():
         np.testing.assert_allclose(f(x, v).numpy(), 2 * np.cos(x * x) * 2 * x * v,
                                    rtol=1e-12)
     assert _generic(f)[:2] == (True, 0)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.unstack(x),
+    lambda x: [row * 2.0 for row in x],
+    lambda x: tf.repeat(x, 2, axis=0),
+    lambda x: tf.split(x, 1, axis=0),
+    lambda x: x[:3] * 1.0,
+    lambda x: tf.image.central_crop(tf.reshape(x, [-1, 2, 2, 1]) * 1.0, 0.5),
+], ids=["unstack", "iterate", "repeat", "split", "slice_literal", "central_crop"])
+def test_python_counts_of_a_relaxed_dim_stay_right(fn):
+    # how many pieces, which indices: made in Python from a relaxed size. Each is a guard
+    # (or a size the check sees), so a new size runs the body again: never a stale count.
+    f = tf.function(fn, input_signature=[tf.TensorSpec([None, 4], tf.float64)])
+    for n in (3, 5, 3, 6):
+        x = np.arange(n * 4, dtype=np.float64).reshape(n, 4)
+        ours, ref = tf.nest.flatten(f(x)), tf.nest.flatten(fn(tf.constant(x)))
+        assert len(ours) == len(ref)
+        for a, r in zip(ours, ref):
+            np.testing.assert_array_equal(a.numpy(), r.numpy())

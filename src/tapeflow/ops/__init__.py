@@ -117,7 +117,9 @@ def _iter(self):
     if v.ndim == 0:
         raise TypeError("Cannot iterate over a scalar tensor.")
     if ACTIVE[0]:
-        return (array_ops.strided_slice_getitem(self, i) for i in range(v.shape[0]))
+        # (in a trace the count is a guard: a replay at another size runs the body again)
+        return (array_ops.strided_slice_getitem(self, i)
+                for i in range(array_ops.static_dim(self, 0)))
     return map(Tensor, v)
 
 

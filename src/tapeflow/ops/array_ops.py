@@ -494,7 +494,21 @@ def unstack(value, num=None, axis=0, name="unstack"):
         raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
     ax = int(axis) % n
     return [strided_slice_getitem(x, (slice(None),) * ax + (i,))
-            for i in builtins.range(x._value.shape[ax])]
+            for i in builtins.range(static_dim(x, ax))]
+
+
+def static_dim(x, axis):
+    """``x``'s size along ``axis`` for a Python decision (how many pieces, which indices).
+    Inside a trace with relaxed shapes the size is read through ``tf.shape`` as a guard of
+    the program (unless it is a static dim of an argument): a replay at another size runs
+    the body again instead of reusing the traced count."""
+    tracer = current_tracer() if ACTIVE[0] else None
+    if tracer is not None and tracer.relaxed_shapes:
+        # (a trace with fixed shapes needs no guard; nor a static dim of a relaxed argument)
+        known = tracer.relaxed_shapes.get(x._id)
+        if known is None or known.rank is None or known[axis] is None:
+            return int(static_value(strided_slice_getitem(shape(x), axis)))
+    return x._value.shape[axis]
 
 
 # ------------------------------------------------------------------ slicing (__getitem__)
@@ -1585,7 +1599,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
         axis = 0
     ax = int(axis) % max(x._value.ndim, 1)
     r = _int_list(repeats)
-    d = x._value.shape[ax]
+    d = static_dim(x, ax)   # the index array below is made for this size
     if len(r) == 1:
         r = r * d
     if len(r) != d:
