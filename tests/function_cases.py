@@ -1074,3 +1074,100 @@ def loop_target_read_after_loop(tf):
                                                      _v(tensor(tf.constant(1), tf.constant(5)))],
             "tensor_zero": _err_has(lambda: tensor(tf.constant(1), tf.constant(0)),
                                     "loop must iterate at least once to initialize")}
+def _batch(n):
+    x = (np.arange(n * 3, dtype=np.float32).reshape(n, 3) - 4.0) / 10.0
+    y = (np.arange(n) % 2).astype(np.int32)
+    return x, y
+
+
+def _train_step_case(tf, **options):
+    # A train step with Python side effects (a list.append and a print) called with batch
+    # sizes 4, 7, 1, 4: traced once under an input_signature (twice with reduce_retracing:
+    # the exact first shape, then the generalised one), the side effects only while tracing.
+    import contextlib
+    import io
+
+    w = tf.Variable(np.array([[0.5, -0.2], [0.1, 0.3], [-0.4, 0.2]], np.float32))
+    b = tf.Variable(np.array([0.1, -0.1], np.float32))
+    traced = []
+
+    @tf.function(**options)
+    def step(x, y):
+        traced.append(1)
+        print("tracing step", x.shape)
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(x, w) + b
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=y, logits=logits))
+            loss = loss + 0.01 * tf.reduce_mean(tf.reduce_sum(tf.square(logits), axis=1))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * gw)
+        b.assign_sub(0.1 * gb)
+        return loss, gw, gb
+
+    out = []
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        for n in (4, 7, 1, 4):
+            out.append([_v(t) for t in step(*_batch(n))])
+    return {"out": out, "w": _v(w), "b": _v(b), "python_runs": len(traced),
+            "printed": printed.getvalue().splitlines(),
+            "count": step.experimental_get_tracing_count()}
+
+
+@case
+def input_signature_train_step_any_batch(tf):
+    return _train_step_case(tf, input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                                 tf.TensorSpec([None], tf.int32)])
+
+
+@case
+def reduce_retracing_train_step_any_batch(tf):
+    return _train_step_case(tf, reduce_retracing=True)
+
+
+@case
+def dynamic_shape_arithmetic(tf):
+    # tf.shape / tf.size are ops: under a [None] signature they hold each call's sizes.
+    traced = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        traced.append(x.shape.as_list())
+        n = tf.shape(x)[0]
+        mean = tf.reduce_sum(x) / tf.cast(n, tf.float32)
+        col = tf.reshape(x, [n, 1])
+        filled = tf.fill([n, 2], 0.5) + tf.zeros(tf.shape(col)) + tf.ones_like(col)
+        return mean, n * 2 + 1, tf.size(x), tf.shape(col), tf.reduce_sum(filled, axis=1)
+
+    # (traced at 5: tapeflow takes a program holding an integer equal to a traced size,
+    # here the literals 1 and 2, as not shape-generic and runs the Python body again)
+    out = [[_v(t) for t in f(np.arange(n, dtype=np.float32) + 1.0)] for n in (5, 2, 3)]
+    return {"out": out, "traced": traced, "count": f.experimental_get_tracing_count()}
+
+
+@case
+def keras_style_loss_any_batch(tf):
+    # softmax + log + one_hot + reduce_mean (a categorical cross-entropy written out) and
+    # Keras' own losses, with their gradients, under an input_signature.
+    w = tf.Variable(np.array([[0.2, -0.1, 0.3], [0.0, 0.4, -0.2], [0.1, 0.1, 0.1]],
+                             np.float32))
+    sparse = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    mse = tf.keras.losses.MeanSquaredError()
+    traced = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                  tf.TensorSpec([None], tf.int32)])
+    def f(x, y):
+        traced.append(1)
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(x, w)
+            p = tf.nn.softmax(logits)
+            onehot = tf.one_hot(y, 3)
+            manual = -tf.reduce_mean(tf.reduce_sum(onehot * tf.math.log(p), axis=1))
+            keras = sparse(y, logits) + mse(onehot, p)
+            total = manual + keras
+        return manual, keras, tape.gradient(total, w)
+
+    out = [[_v(t) for t in f(*_batch(n))] for n in (4, 7, 1, 4)]
+    return {"out": out, "python_runs": len(traced), "count": f.experimental_get_tracing_count()}

@@ -77,3 +77,43 @@ def test_replayed_program_equals_eager_on_new_values(info):
             continue
         np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-10, equal_nan=True,
                                    err_msg=info.name)
+
+
+def _grown(a, k):
+    a = np.asarray(a)
+    return np.concatenate([a] + [a[:1]] * k, axis=0)
+
+
+@pytest.mark.parametrize("info", op_db.OPS, ids=lambda o: o.name)
+def test_relaxed_program_equals_eager_at_other_sizes(info):
+    """Traced under an input_signature whose first dimension is None, replayed with one and
+    two more rows: what eager execution gives (outputs and gradients). A count, index or
+    shape made in Python from the traced size and baked into the program fails here."""
+    sample = info.make_samples()[0]
+    dtype = "complex128" if any(np.iscomplexobj(a) for a in sample.args
+                                if isinstance(a, np.ndarray)) else "float64"
+    _, _, sources = op_db.convert(tf, sample, dtype)
+    if not sources or any(s.shape.rank == 0 or s.shape[0] < 2 for s in sources):
+        pytest.skip("needs float inputs of at least 2 rows")
+    first = [s.numpy() for s in sources]
+    step = _step(info, sample, dtype)
+    sig = [tf.TensorSpec([None] + s.shape.as_list()[1:], s.dtype) for s in sources]
+    compiled = tf.function(step, autograph=False, input_signature=sig)
+    try:
+        compiled(*[tf.constant(a) for a in first])
+    except Exception:  # noqa: BLE001 - an op that cannot run on this sample under a trace
+        pytest.skip("the first input does not trace")
+    for k in (1, 2):
+        second = [tf.constant(_grown(a, k)) for a in first]
+        try:
+            expected = _values(step(*second))
+        except Exception:  # noqa: BLE001 - the op refuses that size eagerly too
+            continue
+        got = _values(compiled(*second))
+        assert len(got) == len(expected)
+        for a, b in zip(got, expected):
+            if a is None or b is None:
+                assert a is None and b is None
+                continue
+            np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-10, equal_nan=True,
+                                       err_msg=info.name)

@@ -84,8 +84,9 @@ class IndexedSlices(metaclass=_TFNamedType):
         if self._dense_shape is None:
             raise ValueError("Cannot convert an IndexedSlices without dense_shape to a Tensor.")
         shape = tuple(int(d) for d in self._dense_shape._value.tolist())
-        out = apply(PRIMITIVES["GatherGrad"], (self._values, self._indices),
-                    {"shape": shape, "axis": 0})
+        # GatherGrad reads the dense shape from a tensor of that shape (zero-strided here)
+        like = Tensor(np.broadcast_to(np.zeros((), self._values._value.dtype), shape))
+        out = apply(PRIMITIVES["GatherGrad"], (self._values, self._indices, like), {"axis": 0})
         if dtype is not None and _dt.as_dtype(dtype) != out.dtype:
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
                              f"for IndexedSlices with dtype {out.dtype.name}")

@@ -28,13 +28,18 @@ class Primitive:
             gradient instead of zeros (the rule then skips that term).
         sparse_vjps: optional per-input rules giving an ``IndexedSlices``, used by
             ``GradientTape.gradient`` when that input is itself a source (``tf.gather``).
+        shape_inputs: the positions of inputs the forward reads only for their shape
+            (``tf.shape(x)``, a reduction's gradient spread back over ``x``): a traced
+            program whose shapes are fixed may fold the op to a constant when its other
+            inputs are constants; a program traced with relaxed shapes may not.
     """
 
     __slots__ = ("name", "forward", "vjps", "jvp", "save_inputs", "save_output",
-                 "n_outputs", "differentiable", "error", "none_grads", "sparse_vjps")
+                 "n_outputs", "differentiable", "error", "none_grads", "sparse_vjps",
+                 "shape_inputs")
 
     def __init__(self, name, forward, save_inputs=True, save_output=False, n_outputs=1,
-                 differentiable=True, error=None, none_grads=False):
+                 differentiable=True, error=None, none_grads=False, shape_inputs=()):
         self.name = name
         self.forward = forward
         self.vjps = ()
@@ -46,6 +51,7 @@ class Primitive:
         self.error = error
         self.none_grads = none_grads
         self.sparse_vjps = None
+        self.shape_inputs = shape_inputs
 
     def __repr__(self):
         return f"<Primitive {self.name}>"

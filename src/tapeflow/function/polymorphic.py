@@ -34,7 +34,7 @@ from .._core import nest as _nest
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from ..config import _eager as _EAGER
 from .codegen import compile_program
-from .program import GuardFailed, Program
+from .program import GuardFailed, Program, _add_site
 from .trace_type import (
     TensorSpec,
     generalize,
@@ -44,7 +44,7 @@ from .trace_type import (
     ranks,
     specificity,
 )
-from .tracer import NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
+from .tracer import _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
 
 __all__ = ["Function", "ConcreteFunction"]
 
@@ -176,6 +176,9 @@ class ConcreteFunction:
         # A relaxed trace whose steps hold no value of a relaxed dimension serves every
         # concrete shape with the same program (no Python re-run, as TensorFlow).
         self.shape_generic = relaxed and program.shape_generic(relaxed_sizes)
+        # (program, run) that serves every shape of this relaxed signature: this trace's,
+        # or a later variant's when this one is not generic (traced at batch size 1, say)
+        self.generic = (program, self._run) if self.shape_generic else None
         self.traced_ranks = ()
 
     @property
@@ -503,9 +506,8 @@ class Function:
             if concrete is not None:
                 # A relaxed trace covers this call: a new concrete variant, not a TF trace.
                 self._detector.not_traced()
-                if concrete.shape_generic and ranks(key) == concrete.traced_ranks:
-                    entry = self._cache[key] = _Variants(
-                        concrete, [(concrete.program, concrete._run)])
+                if concrete.generic is not None and ranks(key) == concrete.traced_ranks:
+                    entry = self._cache[key] = _Variants(concrete, [concrete.generic])
                     return self._replay(entry, key, leaves, args, kwargs)
                 entry = self._cache[key] = _Variants(concrete)
                 return self._respecialize(entry, key, leaves, args, kwargs, None)
@@ -604,6 +606,12 @@ class Function:
         except BaseException as exc:
             dispatch.pop_tracer(tracer)
             tracer.rollback()
+            if mute:
+                # A variant (a relaxed trace's new shapes, a failed guard) is a call of the
+                # traced graph for TensorFlow: its op errors are run-time errors, as eager,
+                # with the user's line.
+                _add_site(exc, _user_frame(exc.__traceback__))
+                raise
             if isinstance(exc, _errors.InvalidArgumentError) and \
                     str(exc).startswith(_SHAPE_ERRORS):
                 # TensorFlow finds shape errors while building the graph: a ValueError.
@@ -632,7 +640,7 @@ class Function:
     def _respecialize(self, entry, key, leaves, args, kwargs, failed):
         """Run the body again for a call its trace does not cover as compiled (a relaxed
         trace's new shape, or a guard that failed): a new variant, not a TensorFlow trace."""
-        why = ("new shapes under a relaxed trace" if failed is None
+        why = (_relaxed_why(entry.owner.program) if failed is None
                else f"a Python value read at {_site_text(failed)} changed")
         if len(entry.programs) >= MAX_VARIANTS:
             if key not in self._eager_fallback:
@@ -648,6 +656,11 @@ class Function:
         program = Program(tracer, inputs, arg_vars, out_slots)
         _, run = compile_program(program, _identifier(self._name), owner._single)
         entry.programs.append((program, run))
+        if failed is None and owner.generic is None and ranks(key) == owner.traced_ranks \
+                and program.shape_generic(_relaxed_sizes(leaves, owner._key)):
+            # this variant's program serves the signature's other shapes from now on
+            owner.generic = (program, compile_program(program, _identifier(self._name),
+                                                      owner._single, buffers=False)[1])
         entry.fast = None
         self._log("variant", key, why)
         tracer.commit()
@@ -807,6 +820,17 @@ def _flat_tensor_shapes(general):
 _USER_CODE_ERRORS = {ValueError, TypeError, AttributeError, NotImplementedError, IndexError,
                      ZeroDivisionError, RuntimeError, AssertionError, KeyError, NameError,
                      UnboundLocalError}
+
+
+def _user_frame(tb):
+    """``(filename, lineno, name)`` of the innermost traceback frame outside tapeflow."""
+    site = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not code.co_filename.startswith(_PACKAGE):
+            site = (code.co_filename, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    return site
 
 
 def _in_user_code(exc, tb):
@@ -1033,6 +1057,11 @@ def _key_diff(old, new, names):
 
 def _ordinal(n):
     return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _relaxed_why(program):
+    why = getattr(program, "why_not_generic", None)
+    return "new shapes under a relaxed trace" + (f" ({why})" if why else "")
 
 
 def _site_text(failed):

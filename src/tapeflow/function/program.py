@@ -4,6 +4,7 @@ tapes and forward accumulators record every op; also the path that reports error
 """
 import functools
 import operator
+import os
 
 from .._core import dispatch
 from .._core.backend import np
@@ -67,6 +68,16 @@ class Program:
         # constants the trace made outside ops, the engine's shape-made seeds left out
         self.orphans = [(s, site) for s, site in tracer.orphans if s not in self.grad_consts]
         self.meta = dict(tracer.meta)
+        # traced with relaxed shapes (None dims): a shape is known only when the program runs
+        self.relaxed = bool(tracer.relaxed_shapes)
+        # per tensor input slot: (traced shape, dtype, its TensorShape with None dims or None)
+        relaxed = {tracer.slots[t]: shape for t, shape in tracer.relaxed_shapes.items()
+                   if t in tracer.slots}
+        self.input_specs = {}
+        for s in inputs:
+            if s is not None:
+                v = tracer.value_of(s)
+                self.input_specs[s] = (np.shape(v), np.result_type(v), relaxed.get(s))
         self.n_folded = self._fold_constants()
         self.stateful = any(s[0] == "op" and _stateful(s[1]) for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
@@ -79,51 +90,136 @@ class Program:
 
     def _fold_constants(self):
         """Evaluate now the top-level steps of pure primitives whose inputs are all
-        constants (a mean's ``1/n`` broadcast and reshaped, say): they become constants."""
+        constants (a mean's ``1/n`` spread over its input, say): they become constants.
+
+        An input a primitive reads only for its shape (``tf.shape(x)``, the ``x`` of a
+        reduction's gradient) counts as a constant when the program's shapes are fixed and
+        that input's shape is one of them; a program traced with relaxed shapes computes
+        such values at each call instead."""
         kept, n = [], 0
         outputs = set(self.outputs)
+        consts = self.consts
+        fixed = None if self.relaxed else self._fixed_shape_slots()
         for step in self.steps:
-            if (step[0] == "op" and step[2] and all(s in self.consts for s in step[2])
-                    and not _stateful(step[1]) and not (set(step[4]) & outputs)):
+            if step[0] == "op" and step[2] and not _stateful(step[1]) \
+                    and not (set(step[4]) & outputs):
                 _, prim, ins, attrs, outs, _site = step
-                try:
-                    args = [self.consts[s] for s in ins]
-                    out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
-                except Exception:  # noqa: BLE001 - left to fail at run time, as recorded
-                    kept.append(step)
+                args = self._fold_args(prim, ins, fixed)
+                if args is not None:
+                    try:
+                        out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+                    except Exception:  # noqa: BLE001 - left to fail at run time, as recorded
+                        kept.append(step)
+                        continue
+                    values = (out,) if len(outs) == 1 else out
+                    for s, v in zip(outs, values):
+                        consts[s] = v
+                    n += 1
                     continue
-                values = (out,) if len(outs) == 1 else out
-                for s, v in zip(outs, values):
-                    self.consts[s] = v
-                n += 1
-                continue
             kept.append(step)
         self.steps = kept
         return n
 
-    def shape_generic(self, sizes):
-        """True when no step attribute and no constant holds one of ``sizes`` (the concrete
-        sizes of dimensions a relaxed trace leaves unknown), so the same steps compute any
-        other size: element-wise ops, matmul, reductions over given axes... A reshape to the
-        traced batch size, a mean's element count or a constant of that shape are not."""
-        sizes = {d for d in sizes if d > 1}
-        if not sizes:
-            return True
+    def _fold_args(self, prim, ins, fixed):
+        """The forward's arguments when the step can be evaluated now, else None."""
+        consts = self.consts
+        args = []
+        for i, s in enumerate(ins):
+            if s in consts:
+                args.append(consts[s])
+            elif fixed is not None and i in prim.shape_inputs and s in fixed \
+                    and s in self.meta:
+                shape, dtype = self.meta[s]
+                # read for its shape only: a zero-strided stand-in of that shape
+                args.append(np.broadcast_to(np.zeros((), dtype), shape))
+            else:
+                return None
+        return args
+
+    def _fixed_shape_slots(self):
+        """The top-level slots whose shape is the same at every call of a program traced
+        with fixed input shapes: arguments, constants, variable reads, and the outputs of
+        ops whose output shape follows from their inputs' shapes alone."""
+        fixed = {s for s in self.inputs if s is not None}
+        fixed.update(self.consts)
         for step in self.steps:
-            if step[0] == "op" and step[3] and _holds_size(step[3].values(), sizes):
-                return False
-            if step[0] == "call":
-                return False
+            if step[0] == "read":
+                fixed.add(step[2])
+            elif step[0] == "op":
+                _, prim, ins, _attrs, outs, _site = step
+                if all(s in fixed for s in ins) and not _value_shaped(prim, ins):
+                    fixed.update(outs)
+        return fixed
+
+    def shape_generic(self, sizes):
+        """True when the same steps compute any other size of the dimensions a relaxed trace
+        leaves unknown (``sizes``: the concrete sizes it saw there), so one program serves
+        every shape, as TensorFlow's graph does.
+
+        Two checks, both needed: (1) no step attribute and no constant holds one of
+        ``sizes`` (a reshape to the traced batch size, a count made in Python from
+        ``t.shape``); (2) a probe run of the steps on stand-in inputs whose unknown
+        dimensions are one larger succeeds (it catches baked products of sizes, a
+        ``reshape(g, (60, 4))``): values are not compared, only that every step accepts
+        the other shapes; nothing is drawn, printed or written. A program with a branch
+        or loop step is judged by (1) alone."""
+        self.why_not_generic = None
+        reason = self._not_generic(sizes)
+        self.why_not_generic = reason or None
+        return not reason
+
+    def _not_generic(self, sizes):
+        """Why the program is not shape-generic (for the trace report), or ""."""
+        if not sizes:
+            return ""
+        if any(d < 2 for d in sizes):
+            # 0 and 1 are everywhere (axes, keepdims shapes, flags): no way to tell a
+            # traced size of 1 from those, so such a trace is not taken as generic.
+            return f"traced at size {min(sizes)}, which cannot be told from the program's 0s/1s"
+        structured = False
+        for step in walk(self.steps):
+            if step[0] == "op" and step[3] and _holds_size(
+                    [v for k, v in step[3].items() if k not in _NOT_SIZES], sizes):
+                return f"{step[1].name}{_at(step[5])} holds a traced size in {step[3]}"
+            if step[0] == "call" and step[3]:
+                return f"a Python call{_at(step[4])} returns tensors of unknown shape"
+            structured = structured or step[0] in ("switch", "while", "dataset")
         for s, v in self.consts.items():
             a = np.asarray(v)
-            if any(d in sizes for d in a.shape):
-                return False
             # Integers (shapes, counts) anywhere; floats only where a gradient computation
             # made them (a mean's 1/n), not the user's own literals (``x * 2.0``).
             kinds = "iuf" if s in self.grad_consts else "iu"
-            if a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel()):
-                return False
-        return True
+            if any(d in sizes for d in a.shape) or (
+                    a.dtype.kind in kinds and a.size <= 16 and any(x in sizes for x in a.ravel())):
+                site = next((st for t, st in self.orphans if t == s), None)
+                return f"a constant{_at(site)} holds a traced size (shape {a.shape})"
+        if structured:
+            return ""
+        return self._probe({d: d + 1 for d in sizes})
+
+    def _probe(self, grow):
+        """Run the top-level steps on stand-ins with each relaxed size ``d`` made
+        ``grow[d]``: "" if every step accepts them, else which one refused."""
+        import warnings
+        env = dict(self.consts)
+        for s, (shape, dtype, relaxed) in self.input_specs.items():
+            if relaxed is not None:
+                dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
+                shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
+            env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else 0, dtype)
+        step = None
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for step in self.steps:
+                    if not _probe_step(step, env):
+                        break
+                else:
+                    return ""
+        except Exception:  # noqa: BLE001 - a step that refuses other shapes: not generic
+            pass
+        name = step[1].name if step[0] == "op" else step[0]
+        return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
 
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
@@ -347,12 +443,62 @@ def branch_index(index, n):
     return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
 
 
+def _at(site):
+    return "" if not site else f" at {os.path.basename(site[0])}:{site[1]}"
+
+
+def _probe_step(step, env):
+    """One step of ``Program._probe``: compute its outputs into ``env`` without effects."""
+    kind = step[0]
+    if kind == "op":
+        _, prim, ins, attrs, outs, _site = step
+        if _stateful(prim):
+            # a draw: only its shape matters (no number is drawn)
+            dtype = getattr(attrs.get("dtype"), "_np", attrs.get("dtype"))
+            if dtype is None or len(ins) > 1:
+                return False
+            shape = tuple(int(d) for d in env[ins[0]]) if ins else attrs.get("shape")
+            if shape is None:
+                return False
+            out = np.zeros(shape, dtype)
+        else:
+            args = [env[s] for s in ins]
+            out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
+        for s, o in zip(outs, (out,) if len(outs) == 1 else out):
+            env[s] = o
+    elif kind == "read":
+        env[step[2]] = step[1]._value
+    elif kind == "assign":
+        _, var, how, s, _site = step
+        have, got = np.shape(var._value), np.shape(env[s])
+        if have != (got if how == "assign" else np.broadcast_shapes(have, got)):
+            return False
+    elif kind == "call":
+        for s in step[2]:
+            env[s]   # noqa: B018 - its inputs must exist; tf.print prints nothing here
+    # guards are checked at each replay
+    return True
+
+
+def _value_shaped(prim, ins):
+    """Primitives whose output shape depends on input *values*: ``tf.where(c)``, and a
+    reshape or broadcast to a shape given as a tensor."""
+    return prim.name == "Where" or (prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2)
+
+
 _STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")
 
 
 def _stateful(prim):
     """Primitives that must run at every replay (they draw random numbers)."""
     return any(w in prim.name for w in _STATEFUL_WORDS)
+
+
+# Attributes that are never sizes of a tensor (a 2x2 pooling window is not a batch of 2).
+_NOT_SIZES = frozenset((
+    "axis", "perm", "keepdims", "transpose_a", "transpose_b", "adjoint_a", "adjoint_b",
+    "ksize", "strides", "dilations", "pads", "exclusive", "reverse", "batch_dims", "dtype",
+    "src", "seed", "sparse"))
 
 
 def _holds_size(values, sizes):
@@ -364,6 +510,9 @@ def _holds_size(values, sizes):
                 return True
         elif isinstance(v, (tuple, list)):
             if _holds_size(v, sizes):
+                return True
+        elif isinstance(v, slice):   # a slice's bounds (x[:4] of a batch of 4)
+            if _holds_size((v.start, v.stop, v.step), sizes):
                 return True
         elif isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size <= 16:
             if any(int(x) in sizes for x in v.ravel()):

@@ -104,7 +104,8 @@ class Tracer:
         self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
-        self.meta = {}             # slot -> (shape, dtype) seen while tracing (arrays)
+        self.meta = {}             # slot -> (shape, dtype) seen while tracing: op outputs,
+        #                            and the inputs ops read only for their shape
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
 
@@ -223,6 +224,12 @@ class Tracer:
         if self.suspended:
             return
         ins = tuple([self.slot_of(t) for t in inputs])
+        if prim.shape_inputs:
+            # a fixed-shape program may fold the op: it needs these inputs' shapes only
+            for i, s in enumerate(ins):
+                if i in prim.shape_inputs and s not in self.meta:
+                    v = inputs[i]._value
+                    self.meta[s] = (_np.shape(v), _np.result_type(v))
         if prim.n_outputs == 1:
             outs = (self.new_slot(),)
             self.slots[out._id] = outs[0]

@@ -58,7 +58,7 @@ def _check_same_shape(target, output):
     if target.ndim != output.ndim:
         raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
                          f"Received: target.shape={target.shape}, output.shape={output.shape}")
-    if target.shape != output.shape:
+    if not target.shape.is_compatible_with(output.shape):   # None dims of a relaxed trace
         raise ValueError("Arguments `target` and `output` must have the same shape. "
                          f"Received: target.shape={target.shape}, output.shape={output.shape}")
 

@@ -57,7 +57,8 @@ def _load_jvp_rules():
 _engine_ops.install(
     rules={"batching": _load_batching_rules, "jvp": _load_jvp_rules},
     add=math_ops.add, multiply=math_ops.multiply, reduce_sum=math_ops.reduce_sum,
-    zeros_like=math_ops.zeros_like, cast=math_ops.cast, reshape=array_ops.reshape,
+    zeros_like=math_ops.zeros_like, ones_like=math_ops.ones_like, cast=math_ops.cast,
+    reshape=array_ops.reshape,
     transpose=array_ops.transpose, stack=array_ops.stack, unstack=array_ops.unstack,
     concat=array_ops.concat, broadcast_to=array_ops.broadcast_to,
     stop_gradient=array_ops.stop_gradient)
@@ -116,7 +117,9 @@ def _iter(self):
     if v.ndim == 0:
         raise TypeError("Cannot iterate over a scalar tensor.")
     if ACTIVE[0]:
-        return (array_ops.strided_slice_getitem(self, i) for i in range(v.shape[0]))
+        # (in a trace the count is a guard: a replay at another size runs the body again)
+        return (array_ops.strided_slice_getitem(self, i)
+                for i in range(array_ops.static_dim(self, 0)))
     return map(Tensor, v)
 
 

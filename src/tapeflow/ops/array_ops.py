@@ -5,7 +5,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import Primitive, defjvp, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value, string_value
 from . import math_ops as _m
 from ._helpers import pair, shape_tuple, to_tensor
@@ -29,8 +29,8 @@ def _reshape_forward(x, shape):
 
 
 def _reshape_error(values, attrs, exc):
-    (x,) = values
-    shape = attrs["shape"]
+    x = values[0]
+    shape = attrs["shape"] if "shape" in attrs else np.shape(values[1])
     size = int(np.size(x))
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1]))
@@ -43,8 +43,29 @@ def _reshape_error(values, attrs, exc):
         f"{int(np.prod(shape))}")
 
 
-_RESHAPE = primitive("Reshape", _reshape_forward, save_inputs=False, error=_reshape_error)
-defvjp(_RESHAPE, lambda g, y, x_shape, shape: reshape(g, x_shape))
+# Reshape keeps its input (a view of its output, most often): the gradient reshapes back
+# to the input's shape read at run time, so a traced program serves other batch sizes.
+_RESHAPE = primitive("Reshape", _reshape_forward, error=_reshape_error)
+
+
+def _reshape_like_forward(g, x):
+    return np.reshape(g, np.shape(x))
+
+
+# ``tf.reshape(g, tf.shape(x))`` as one op: only the shape of ``x`` is read.
+_RESHAPE_LIKE = primitive("ReshapeLike", _reshape_like_forward, error=_reshape_error,
+                          shape_inputs=(1,))
+
+
+def reshape_like(g, x):
+    """``g`` reshaped to the shape ``x`` has when the op runs (``x`` is read for its shape)."""
+    return apply(_RESHAPE_LIKE, (g, x))
+
+
+defvjp(_RESHAPE, lambda g, y, x, shape: apply(_RESHAPE_LIKE, (g, x)))
+defvjp(_RESHAPE_LIKE, lambda gg, y, g, x: apply(_RESHAPE_LIKE, (gg, g)), None)
+defjvp(_RESHAPE_LIKE, lambda ts, y, g, x: None if ts[0] is None else apply(
+    _RESHAPE_LIKE, (ts[0], x)))
 
 
 def reshape(tensor, shape, name=None):
@@ -61,7 +82,47 @@ def reshape(tensor, shape, name=None):
         raise errors.InvalidArgumentError(
             None, None, "Value for attr 'Tshape' of float is not in the list of allowed values: "
             "int32, int64\n\t; NodeDef: {{node Reshape}} [Op:Reshape]")
-    return apply(_RESHAPE, (to_tensor(tensor),), {"shape": shape_tuple(shape)})
+    x = to_tensor(tensor)
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:
+            return apply(_RESHAPE_DYNAMIC, (x, dyn))
+    return apply(_RESHAPE, (x,), {"shape": shape_tuple(shape)})
+
+
+def _traced_shape(shape):
+    """Inside a trace, a shape argument computed by ops (``tf.shape(x)``, or a list holding
+    ``tf.shape(x)[0]``) as one int tensor, so the program computes the shape at each call
+    as TensorFlow's graph does; None for a shape of Python ints (an attribute)."""
+    if isinstance(shape, _TensorLike):
+        return shape if shape._value.ndim == 1 else None
+    if isinstance(shape, (list, tuple)) and builtins.any(
+            isinstance(d, _TensorLike) for d in shape):
+        dt = next(d for d in shape if isinstance(d, _TensorLike)).dtype
+        return stack([_m.cast(d, dt) if isinstance(d, _TensorLike) else
+                      Tensor(dt._np.type(int(d))) for d in shape])
+    return None
+
+
+def _reshape_dynamic_forward(x, shape):
+    return np.reshape(x, tuple(int(d) for d in shape))
+
+
+def _dynamic_error(name):
+    def error(values, attrs, exc):
+        return _reshape_error(values[:1], {"shape": tuple(int(d) for d in values[1])}, exc) \
+            if name == "Reshape" else (errors.InvalidArgumentError, (
+                f"Incompatible shapes: {_show(np.shape(values[0]))} vs. "
+                f"{_show([int(d) for d in values[1]])}"))
+    return error
+
+
+# The shape as an input tensor (TensorFlow's own op signatures), used inside traces; not in
+# the op table (the table's Reshape and BroadcastTo take the shape as an attribute).
+_RESHAPE_DYNAMIC = Primitive("Reshape", _reshape_dynamic_forward, error=_dynamic_error("Reshape"))
+defvjp(_RESHAPE_DYNAMIC, lambda g, y, x, shape: apply(_RESHAPE_LIKE, (g, x)), None)
+defjvp(_RESHAPE_DYNAMIC, lambda ts, y, x, shape: None if ts[0] is None else apply(
+    _RESHAPE_DYNAMIC, (ts[0], shape)))
 
 
 def _broadcast_forward(x, shape):
@@ -87,7 +148,20 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
         tf.errors.InvalidArgumentError: if the shapes are not broadcast-compatible.
     """
     x = to_tensor(input)
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:
+            return apply(_BROADCAST_DYNAMIC, (x, dyn))
     return apply(_BROADCAST, (x,), {"shape": shape_tuple(shape)})
+
+
+_BROADCAST_DYNAMIC = Primitive(
+    "BroadcastTo", lambda x, shape: _broadcast_forward(x, tuple(int(d) for d in shape)),
+    error=_dynamic_error("BroadcastTo"))
+# (the engine sums the gradient back to x's shape)
+defvjp(_BROADCAST_DYNAMIC, lambda g, y, x, shape: g, None)
+defjvp(_BROADCAST_DYNAMIC, lambda ts, y, x, shape: None if ts[0] is None else apply(
+    _BROADCAST_DYNAMIC, (ts[0], shape)))
 
 
 _TRANSPOSE = primitive("Transpose", lambda x, perm: np.transpose(x, perm), save_inputs=False)
@@ -190,41 +264,111 @@ def where(condition, x=None, y=None, name=None):
     return apply(_SELECT, (c, x, y))
 
 
+def _squeeze_error(values, attrs, exc):
+    shape = np.shape(values[0])
+    a = next((a for a in attrs["axis"] if a >= len(shape) or shape[a] != 1), None)
+    if a is None or a >= len(shape):
+        return errors.InvalidArgumentError, str(exc)
+    return errors.InvalidArgumentError, (
+        f"Can not squeeze dim[{a}], expected a dimension of 1, got {shape[a]}")
+
+
+# Axis attributes, no shapes: a traced program serves any size of the other axes.
+_EXPAND_DIMS = primitive("ExpandDims", lambda x, axis: np.expand_dims(x, axis),
+                         save_inputs=False)
+_SQUEEZE = primitive("Squeeze", lambda x, axis: np.squeeze(x, axis), save_inputs=False,
+                     error=_squeeze_error)
+
+
+def _squeeze_axes(x, axis):
+    return apply(_SQUEEZE, (x,), {"axis": axis})
+
+
+def _expand_axes(x, axis):
+    return apply(_EXPAND_DIMS, (x,), {"axis": axis})
+
+
+defvjp(_EXPAND_DIMS, lambda g, y, x_shape, axis: _squeeze_axes(g, axis))
+defvjp(_SQUEEZE, lambda g, y, x_shape, axis: _expand_axes(g, axis))
+defjvp(_EXPAND_DIMS, lambda ts, y, x_shape, axis: None if ts[0] is None else _expand_axes(
+    ts[0], axis))
+defjvp(_SQUEEZE, lambda ts, y, x_shape, axis: None if ts[0] is None else _squeeze_axes(
+    ts[0], axis))
+
+
 def expand_dims(input, axis, name=None):  # noqa: A002 - TensorFlow's name
-    """Insert a length-1 axis at ``axis`` (``tf.expand_dims``)."""
+    """Insert a length-1 axis at ``axis`` (``tf.expand_dims``).
+
+    Args:
+        input: a tensor of any shape.
+        axis: an int in ``[-rank - 1, rank]``.
+
+    Returns:
+        ``input`` with one more axis, of length 1.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an axis out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.expand_dims(tf.constant([1.0, 2.0]), -1).shape
+        TensorShape([2, 1])
+    """
     x = to_tensor(input)
-    shape = list(x._value.shape)
-    n = len(shape)
-    axis = int(axis)
+    n = x._value.ndim
+    axis = int(static_value(axis) if isinstance(axis, _TensorLike) else axis)
     if not -n - 1 <= axis <= n:
         raise errors.op_error(errors.InvalidArgumentError,
                               f"Tried to expand dim index {axis} for tensor with {n} "
                               f"dimensions.", "ExpandDims")
-    shape.insert(axis % (n + 1), 1)
-    return reshape(x, shape)
+    return apply(_EXPAND_DIMS, (x,), {"axis": (axis % (n + 1),)})
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     """Remove length-1 axes (all, or those in ``axis``) (``tf.squeeze``).
 
+    Args:
+        input: a tensor of any shape.
+        axis: None (every length-1 axis), an int or a list of ints.
+
+    Returns:
+        ``input`` without those axes.
+
     Raises:
         tf.errors.InvalidArgumentError: if a named axis is not of length 1.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.squeeze(tf.ones((2, 1, 3, 1))).shape
+        TensorShape([2, 3])
     """
     x = to_tensor(input)
     shape = x._value.shape
     n = len(shape)
     if axis is None:
-        keep = [d for d in shape if d != 1]
+        axes = tuple(i for i, d in enumerate(shape) if d == 1)
     else:
-        axes = {int(a) % n for a in ([axis] if isinstance(axis, int) else axis)}
-        for a in sorted(axes):
+        axes = tuple(sorted({int(a) % n for a in ([axis] if isinstance(axis, int) else axis)}))
+        for a in axes:
             if shape[a] != 1:
                 raise errors.op_error(
                     errors.InvalidArgumentError,
                     f"Can not squeeze dim[{a}], expected a dimension of 1, got {shape[a]}",
                     "Squeeze")
-        keep = [d for i, d in enumerate(shape) if i not in axes]
-    return reshape(x, keep)
+    return apply(_SQUEEZE, (x,), {"axis": axes})
+
+
+class _PerInputRules:
+    """Per-input rules of an op of any arity, made on demand for input ``k``."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __len__(self):
+        return 1 << 30
+
+    def __getitem__(self, k):
+        return self.make(k)
 
 
 def _concat_forward(*xs, axis):
@@ -237,13 +381,36 @@ def _concat_error(values, attrs, exc):
         f"{_show(np.shape(values[0]))} vs. shape[1] = {_show(np.shape(values[1]))}")
 
 
-_CONCAT = primitive("ConcatV2", _concat_forward, save_inputs=False, error=_concat_error)
+# ConcatV2 keeps its inputs: the gradient of input k slices g at offsets read from the
+# inputs' shapes when it runs (TensorFlow's ConcatOffset), so a traced program serves any
+# size of the concatenated axis too.
+_CONCAT = primitive("ConcatV2", _concat_forward, error=_concat_error)
+
+
+def _concat_slice_forward(g, *xs, k, axis):
+    start = builtins.sum(x.shape[axis] for x in xs[:k])
+    return g[(slice(None),) * axis + (slice(start, start + xs[k].shape[axis]),)]
+
+
+# (g, x_0, ..., x_n) -> the part of g that came from x_k; every x is read for its shape only
+_CONCAT_SLICE = primitive("ConcatSlice", _concat_slice_forward,
+                          shape_inputs=builtins.range(1, 1 << 30))
+
+
+def _concat_slice_vjp(gg, y, g, *xs, k, axis):
+    # linear in g: gg goes back to x_k's place, zeros (shaped like the others) elsewhere
+    parts = [gg if j == k else _m.zeros_like(x, dtype=gg.dtype) for j, x in enumerate(xs)]
+    return concat(parts, axis)
+
+
+_CONCAT_SLICE.vjps = _PerInputRules(lambda i: _concat_slice_vjp if i == 0 else None)
+defjvp(_CONCAT_SLICE, lambda ts, y, g, *xs, k, axis: None if ts[0] is None else apply(
+    _CONCAT_SLICE, (ts[0],) + xs, {"k": k, "axis": axis}))
 
 
 def _concat_rule(k):
-    def rule(g, y, *shapes, axis):
-        start = builtins.sum(s[axis] for s in shapes[:k])
-        return _slice_axis(g, axis, start, start + shapes[k][axis])
+    def rule(g, y, *xs, axis):
+        return apply(_CONCAT_SLICE, (g,) + xs, {"k": k, "axis": axis})
     return rule
 
 
@@ -327,7 +494,21 @@ def unstack(value, num=None, axis=0, name="unstack"):
         raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
     ax = int(axis) % n
     return [strided_slice_getitem(x, (slice(None),) * ax + (i,))
-            for i in builtins.range(x._value.shape[ax])]
+            for i in builtins.range(static_dim(x, ax))]
+
+
+def static_dim(x, axis):
+    """``x``'s size along ``axis`` for a Python decision (how many pieces, which indices).
+    Inside a trace with relaxed shapes the size is read through ``tf.shape`` as a guard of
+    the program (unless it is a static dim of an argument): a replay at another size runs
+    the body again instead of reusing the traced count."""
+    tracer = current_tracer() if ACTIVE[0] else None
+    if tracer is not None and tracer.relaxed_shapes:
+        # (a trace with fixed shapes needs no guard; nor a static dim of a relaxed argument)
+        known = tracer.relaxed_shapes.get(x._id)
+        if known is None or known.rank is None or known[axis] is None:
+            return int(static_value(strided_slice_getitem(shape(x), axis)))
+    return x._value.shape[axis]
 
 
 # ------------------------------------------------------------------ slicing (__getitem__)
@@ -384,20 +565,29 @@ def _getitem_error(values, attrs, exc):
     return errors.InvalidArgumentError, str(exc)
 
 
-_STRIDED_SLICE = primitive("StridedSlice", _getitem_forward, save_inputs=False,
-                           error=_getitem_error)
+# StridedSlice keeps its input (its output is a view of it): the gradient scatters into
+# the input's shape, read when the op runs (x is StridedSliceGrad's shape-only input).
+_STRIDED_SLICE = primitive("StridedSlice", _getitem_forward, error=_getitem_error)
 
 
-def _scatter_forward(g, shape, key):
-    out = np.zeros(shape, g.dtype)
+def _scatter_forward(g, x, key):
+    out = np.zeros(x.shape, g.dtype)
     out[key] = g
     return out
 
 
-_STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _scatter_forward, save_inputs=False)
-defvjp(_STRIDED_SLICE, lambda g, y, x_shape, key: apply(
-    _STRIDED_SLICE_GRAD, (g,), {"shape": x_shape, "key": key}))
-defvjp(_STRIDED_SLICE_GRAD, lambda g, y, g_shape, shape, key: strided_slice_getitem(g, key))
+_STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _scatter_forward, save_inputs=False,
+                                shape_inputs=(1,))
+
+
+def strided_slice_grad(g, x, key):
+    """``g`` (the gradient of ``x[key]``) scattered into zeros shaped like ``x``."""
+    return apply(_STRIDED_SLICE_GRAD, (g, x), {"key": key})
+
+
+defvjp(_STRIDED_SLICE, lambda g, y, x, key: strided_slice_grad(g, x, key))
+defvjp(_STRIDED_SLICE_GRAD, lambda gg, y, g_shape, x_shape, key: strided_slice_getitem(gg, key),
+       None)
 
 
 def strided_slice_getitem(x, key):
@@ -449,12 +639,23 @@ def _gather_scatter(g, indices, shape, axis):
 
 _GATHER = primitive("GatherV2", _gather_forward,
                     error=lambda v, a, e: (errors.InvalidArgumentError, str(e).strip("'\"")))
-_GATHER_GRAD = primitive("GatherGrad", lambda g, indices, shape, axis: _gather_scatter(
-    g, indices, shape, axis))
+# The dense gradient of a gather: a scatter into ``params``' shape, read when it runs
+# (params is a shape-only input), so a gather from a batch-sized tensor stays generic in a
+# traced program.
+_GATHER_GRAD = primitive("GatherGrad", lambda g, indices, params, axis: _gather_scatter(
+    g, indices, params.shape, axis), shape_inputs=(2,))
 defvjp(_GATHER, lambda g, y, params, indices, axis, batch_dims, sparse=False: apply(
-    _GATHER_GRAD, (g, indices), {"shape": params._value.shape, "axis": axis}), None)
-defvjp(_GATHER_GRAD, lambda g, y, gg, indices, shape, axis: _gather_dense(g, indices, axis=axis),
-       None)
+    _GATHER_GRAD, (g, indices, params), {"axis": axis}), None)
+defvjp(_GATHER_GRAD, lambda gg, y, g, indices, params, axis: _gather_dense(
+    gg, indices, axis=axis), None, None)
+defjvp(_GATHER_GRAD, lambda ts, y, g, indices, params, axis: None if ts[0] is None else
+       apply(_GATHER_GRAD, (ts[0], indices, params), {"axis": axis}))
+
+
+def shape_stand_in(shape, dtype):
+    """A zero-strided tensor of ``shape``: what an op that reads only a shape is given
+    when the caller has a shape, not a tensor."""
+    return Tensor(np.broadcast_to(np.zeros((), dtype), tuple(shape)))
 
 
 def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
@@ -465,9 +666,10 @@ def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     from .._core.indexed_slices import IndexedSlices
     shape = params._value.shape
     n = indices._value.size
-    values = reshape(g, (n,) + shape[1:]) if g._value.shape[0] != n or \
+    # (-1, not the count: a traced program serves any number of indices)
+    values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
         g._value.ndim != len(shape) else g
-    flat = indices if indices._value.ndim == 1 else reshape(indices, (n,))
+    flat = indices if indices._value.ndim == 1 else reshape(indices, (-1,))
     return IndexedSlices(values, flat, Tensor(np.array(shape, indices._value.dtype)))
 
 
@@ -611,6 +813,10 @@ def zeros(shape, dtype=_dt.float32, name=None, layout=None):
         dtype: the DType (default float32).
     """
     npd = _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:   # tf.zeros(tf.shape(x)) in a trace: each call's shape
+            return broadcast_to(Tensor(npd.type(0)), dyn)
     shape = _creation_shape(shape)
     return Tensor(np.zeros(shape, npd) if shape else npd.type(0))
 
@@ -618,6 +824,10 @@ def zeros(shape, dtype=_dt.float32, name=None, layout=None):
 def ones(shape, dtype=_dt.float32, name=None, layout=None):
     """A tensor of ones (``tf.ones``); arguments as :func:`zeros`."""
     npd = _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(shape)
+        if dyn is not None:
+            return broadcast_to(Tensor(npd.type(1)), dyn)
     shape = _creation_shape(shape)
     return Tensor(np.ones(shape, npd) if shape else npd.type(1))
 
@@ -632,6 +842,10 @@ def fill(dims, value, name=None, layout=None):
     if v._value.ndim != 0:
         raise errors.op_error(errors.InvalidArgumentError,
                               f"value must be a scalar. Got {v._value.ndim}", "Fill")
+    if ACTIVE[0] and current_tracer() is not None:
+        dyn = _traced_shape(dims)
+        if dyn is not None:
+            return broadcast_to(v, dyn)
     shape = _creation_shape(dims)
     if ACTIVE[0]:  # the gradient flows to ``value`` (summed), as TensorFlow's Fill
         return broadcast_to(v, shape)
@@ -669,16 +883,50 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     return Tensor(np.arange(s, lim, d).astype(dtype._np))
 
 
+# Shape and Size read their input only for its shape, when the op runs: in a traced
+# tf.function ``tf.shape(x)[0]`` is the batch size of each call, as in TensorFlow.
+_SHAPE = nondifferentiable("Shape", lambda x, dtype: np.array(np.shape(x), dtype),
+                           shape_inputs=(0,))
+_SIZE = nondifferentiable("Size", lambda x, dtype: dtype.type(np.size(x)), shape_inputs=(0,))
+
+
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
-    """The shape of ``input`` as a 1-D int32 tensor (``tf.shape``)."""
+    """The shape of ``input`` as a 1-D tensor (``tf.shape``).
+
+    Args:
+        input: a tensor of any shape.
+        out_type: int32 (default) or int64.
+
+    Returns:
+        A 1-D tensor of ``rank(input)`` sizes; in a ``tf.function`` traced with relaxed
+        shapes it holds each call's sizes (``x.shape`` shows the traced, static ones).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.shape(tf.ones((2, 3))))
+        tf.Tensor([2 3], shape=(2,), dtype=int32)
+    """
     x = to_tensor(input)
-    return Tensor(np.array(x._value.shape, _dt.as_dtype(out_type)._np))
+    return apply(_SHAPE, (x,), {"dtype": _dt.as_dtype(out_type)._np})
 
 
 def size(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
-    """The number of elements of ``input`` as a scalar tensor (``tf.size``)."""
+    """The number of elements of ``input`` as a scalar tensor (``tf.size``).
+
+    Args:
+        input: a tensor of any shape.
+        out_type: int32 (default) or int64.
+
+    Returns:
+        A scalar tensor; in a ``tf.function`` it is each call's count.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.size(tf.ones((2, 3))))
+        tf.Tensor(6, shape=(), dtype=int32)
+    """
     x = to_tensor(input)
-    return Tensor(_dt.as_dtype(out_type)._np.type(x._value.size))
+    return apply(_SIZE, (x,), {"dtype": _dt.as_dtype(out_type)._np})
 
 
 def rank(input, name=None):  # noqa: A002 - TensorFlow's name
@@ -783,13 +1031,22 @@ def _batched_gather(p, i, axis, batch_dims):
     perm = (list(builtins.range(batch_dims)) + [axis]
             + list(builtins.range(batch_dims, axis))
             + list(builtins.range(axis + 1, len(pshape))))
-    flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
     inner = ishape[batch_dims:]
-    offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
-    # an op on the index tensor, not its value: a traced program gathers where it is told
-    idx = _m.add(reshape(i, (nb,) + tuple(inner)), Tensor(offsets))
-    out = _gather_dense(flat, idx)  # [nb, inner, mid, rest]
-    out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
+    if batch_dims == 1 and ACTIVE[0] and current_tracer() is not None and 0 not in inner:
+        # traced: the batch size is never baked (offsets made by ops), so a relaxed program
+        # serves any batch size
+        flat = reshape(transpose(p, perm), (-1,) + tuple(mid) + tuple(rest))
+        first = strided_slice_getitem(i, (slice(None),) + (slice(0, 1),) * len(inner))
+        offsets = _m.multiply(_m.cumsum(_m.ones_like(first), 0, exclusive=True),
+                              Tensor(iv.dtype.type(n)))
+        out = _gather_dense(flat, _m.add(i, offsets))  # [batch, inner, mid, rest]
+    else:
+        flat = reshape(transpose(p, perm), (nb * n,) + tuple(mid) + tuple(rest))
+        offsets = (np.arange(nb) * n).reshape((nb,) + (1,) * len(inner)).astype(iv.dtype)
+        # an op on the index tensor, not its value: a traced program gathers where it is told
+        idx = _m.add(reshape(i, (nb,) + tuple(inner)), Tensor(offsets))
+        out = _gather_dense(flat, idx)  # [nb, inner, mid, rest]
+        out = reshape(out, tuple(batch) + tuple(inner) + tuple(mid) + tuple(rest))
     b, ni, nm = len(batch), len(inner), len(mid)
     perm = (list(builtins.range(b)) + list(builtins.range(b + ni, b + ni + nm))
             + list(builtins.range(b, b + ni))
@@ -863,7 +1120,8 @@ _PAD = primitive("PadV2", _pad_forward, save_inputs=False)
 
 
 def _pad_rule(g, y, x_shape, paddings, value):
-    key = tuple(builtins.slice(lo, lo + d) for (lo, _), d in zip(paddings, x_shape, strict=True))
+    # slice bounds from the paddings alone (not x's sizes): any size of unpadded axes
+    key = tuple(builtins.slice(lo, -hi if hi else None) for lo, hi in paddings)
     return strided_slice_getitem(g, key)
 
 
@@ -1341,7 +1599,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
         axis = 0
     ax = int(axis) % max(x._value.ndim, 1)
     r = _int_list(repeats)
-    d = x._value.shape[ax]
+    d = static_dim(x, ax)   # the index array below is made for this size
     if len(r) == 1:
         r = r * d
     if len(r) != d:

@@ -39,15 +39,16 @@ def _spread(g, x_shape, axis, keepdims):
     return _a.broadcast_to(g, (n,) + tuple(x_shape))
 
 
-def _sum(g, y, x_shape, axis, keepdims):
-    return _spread(g, x_shape, axis, keepdims)
+def _sum(g, y, x, axis, keepdims):
+    return _spread(g, x._value.shape, axis, keepdims)
 
 
-def _mean(g, y, x_shape, axis, keepdims):
+def _mean(g, y, x, axis, keepdims):
     count = 1
     for ax in axis:
-        count *= x_shape[ax]
-    return _m.divide(_spread(g, x_shape, axis, keepdims), g._value.dtype.type(max(count, 1)))
+        count *= x._value.shape[ax]
+    return _m.divide(_spread(g, x._value.shape, axis, keepdims),
+                     g._value.dtype.type(max(count, 1)))
 
 
 def _extremum(g, y, x, axis, keepdims):
@@ -76,7 +77,17 @@ _declare("Cumsum", lambda g, y, x_shape, axis, exclusive, reverse: _m.cumsum(
     g, axis + 1, exclusive=exclusive, reverse=not reverse))
 _declare("Cumprod", lambda g, y, x, axis, exclusive, reverse: _m.divide(
     _m.cumsum(_m.multiply(g, y), axis + 1, exclusive=exclusive, reverse=not reverse), x))
-_declare("Reshape", lambda g, y, x_shape, shape: _a.reshape(g, (_n(g),) + tuple(x_shape)))
+_declare("Reshape", lambda g, y, x, shape: _a.reshape(g, (_n(g),) + x._value.shape))
+_declare("ReshapeLike", lambda gg, y, g, x: _a.reshape(gg, (_n(gg),) + g._value.shape), None)
+# The spread-back primitives are linear in g: their adjoints reduce (one axis further in).
+_declare("SumGrad", lambda gg, y, g, x, axis, keepdims: _m.reduce_sum(
+    gg, [a + 1 for a in axis], keepdims=keepdims), None)
+_declare("MeanGrad", lambda gg, y, g, x, axis, keepdims: _m.reduce_mean(
+    gg, [a + 1 for a in axis], keepdims=keepdims), None)
+_declare("ExpandDims", lambda g, y, x_shape, axis: _a._squeeze_axes(
+    g, tuple(a + 1 for a in axis)))
+_declare("Squeeze", lambda g, y, x_shape, axis: _a._expand_axes(
+    g, tuple(a + 1 for a in axis)))
 _declare("Transpose", lambda g, y, x_shape, perm: _a.transpose(
     g, [0] + [int(p) + 1 for p in np.argsort(perm)]))
 _declare("Softmax", lambda g, y, x_shape, axis: _m.multiply(
@@ -103,18 +114,19 @@ def _matmul_b(g, y, a, b, transpose_a, transpose_b):
 _declare("MatMul", _matmul_a, _matmul_b)
 
 
-def _slice_rule(g, y, x_shape, key):
-    return apply(PRIMITIVES["StridedSliceGrad"], (g,),
-                 {"shape": (_n(g),) + tuple(x_shape), "key": (slice(None),) + tuple(key)})
+def _slice_rule(g, y, x, key):
+    stand_in = _a.shape_stand_in((_n(g),) + x._value.shape, g._value.dtype)
+    return _a.strided_slice_grad(g, stand_in, (slice(None),) + tuple(key))
 
 
 _declare("StridedSlice", _slice_rule)
-_declare("StridedSliceGrad", lambda g, y, g_shape, shape, key: _a.strided_slice_getitem(
-    g, (slice(None),) + tuple(key)))
+_declare("StridedSliceGrad", lambda g, y, g_shape, x_shape, key: _a.strided_slice_getitem(
+    g, (slice(None),) + tuple(key)), None)
 
 
 def _concat_rule(k):
-    def rule(g, y, *shapes, axis):
+    def rule(g, y, *xs, axis):
+        shapes = [x._value.shape for x in xs]
         start = builtins.sum(s[axis] for s in shapes[:k])
         key = (slice(None),) * (axis + 1) + (slice(start, start + shapes[k][axis]),)
         return _a.strided_slice_getitem(g, key)
@@ -146,13 +158,13 @@ for _name, _make in (("ConcatV2", _concat_rule), ("Pack", _pack_rule)):
 
 
 def _gather_rule(g, y, params, indices, axis, batch_dims, sparse=False):
-    return apply(PRIMITIVES["GatherGrad"], (g, indices),
-                 {"shape": (_n(g),) + params._value.shape, "axis": axis + 1})
+    stand_in = _a.shape_stand_in((_n(g),) + params._value.shape, g._value.dtype)
+    return apply(PRIMITIVES["GatherGrad"], (g, indices, stand_in), {"axis": axis + 1})
 
 
 _declare("GatherV2", _gather_rule, None)
-_declare("GatherGrad", lambda g, y, gg, indices, shape, axis: _a._gather_dense(
-    g, indices, axis=axis + 1), None)
+_declare("GatherGrad", lambda g, y, gg, indices, params, axis: _a._gather_dense(
+    g, indices, axis=axis + 1), None, None)
 
 
 def _tile_rule(g, y, x_shape, multiples):
@@ -177,7 +189,8 @@ _ELEMENTWISE = (
 DIAGONAL_SAFE.update(PRIMITIVES[name] for name in _ELEMENTWISE if name in PRIMITIVES)
 
 
-def _diag_reshape(g, y, x_shape, shape):
+def _diag_reshape(g, y, x, shape):
+    x_shape = x._value.shape
     # Reshaping keeps the flat order, so the batch stays diagonal (if examples stay apart).
     if g.lead and tuple(x_shape[:g.lead]) != g.d._value.shape[:g.lead]:
         return NotImplemented
@@ -231,7 +244,19 @@ def _diag_matvec_b(g, y, a, b, transpose_a):
     return _m.multiply(_a.reshape(g.d, (-1, 1)), op_a)
 
 
+def _diag_axes(fn):
+    # Inserting or removing length-1 axes keeps the flat order, so the batch stays diagonal
+    # when the examples' leading axes are not touched.
+    def rule(g, y, x_shape, axis):
+        if g.lead and min(axis) < g.lead:
+            return NotImplemented
+        return _Diag(fn(g.d, axis), g.lead)
+    return rule
+
+
 for _name, _rules in (("Reshape", (_diag_reshape,)),
+                      ("ExpandDims", (_diag_axes(_a._squeeze_axes),)),
+                      ("Squeeze", (_diag_axes(_a._expand_axes),)),
                       ("MatMul", (_diag_matmul_a, _diag_matmul_b)),
                       ("MatVec", (None, _diag_matvec_b))):
     if _name in PRIMITIVES:

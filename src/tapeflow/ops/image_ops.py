@@ -257,7 +257,8 @@ def central_crop(image, central_fraction):
     if central_fraction == 1.0:
         return x
     h_ax = x._value.ndim - 3
-    h, w = x._value.shape[h_ax], x._value.shape[h_ax + 1]
+    # (crop bounds made from the sizes: in a relaxed trace, guards on them)
+    h, w = _a.static_dim(x, h_ax), _a.static_dim(x, h_ax + 1)
     top = int((h - h * central_fraction) / 2)
     left = int((w - w * central_fraction) / 2)
     key = (slice(None),) * h_ax + (slice(top, h - top), slice(left, w - left))

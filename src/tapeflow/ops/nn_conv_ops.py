@@ -155,31 +155,41 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
 
 
 _CONV = primitive("Conv2D", _conv_forward)
-_CONV_IN = primitive("Conv2DBackpropInput", _conv_input_forward)
-_CONV_FILT = primitive("Conv2DBackpropFilter", _conv_filter_forward)
+# The gradient ops take the tensor whose shape they produce as an input they read only for
+# its shape (as TensorFlow's take ``tf.shape(x)``): a program traced with a relaxed batch
+# size computes each call's gradient shapes.
+_CONV_IN = primitive("Conv2DBackpropInput", lambda dy, w, x, **a: _conv_input_forward(
+    dy, w, x.shape, **a), shape_inputs=(2,))
+_CONV_FILT = primitive("Conv2DBackpropFilter", lambda x, dy, w, **a: _conv_filter_forward(
+    x, dy, w.shape, **a), shape_inputs=(2,))
 
 
 def _conv(x, w, **attrs):
     return apply(_CONV, (x, w), attrs)
 
 
-def _conv_in(dy, w, input_shape, **attrs):
-    return apply(_CONV_IN, (dy, w), dict(attrs, input_shape=tuple(input_shape)))
+def _conv_in(dy, w, x, **attrs):
+    """The input gradient of a convolution of ``x`` (read for its shape; a tuple is a
+    literal shape, as ``conv2d_transpose``'s ``output_shape``)."""
+    if isinstance(x, tuple):
+        x = _a.shape_stand_in(x, dy._value.dtype)
+    return apply(_CONV_IN, (dy, w, x), attrs)
 
 
-def _conv_filt(x, dy, filter_shape, **attrs):
-    return apply(_CONV_FILT, (x, dy), dict(attrs, filter_shape=tuple(filter_shape)))
+def _conv_filt(x, dy, w, **attrs):
+    """The filter gradient of a convolution with filter ``w`` (read for its shape)."""
+    return apply(_CONV_FILT, (x, dy, w), attrs)
 
 
 defvjp(_CONV,
-       lambda g, y, x, w, **a: _conv_in(g, w, x._value.shape, **a),
-       lambda g, y, x, w, **a: _conv_filt(x, g, w._value.shape, **a))
+       lambda g, y, x, w, **a: _conv_in(g, w, x, **a),
+       lambda g, y, x, w, **a: _conv_filt(x, g, w, **a))
 defvjp(_CONV_IN,
-       lambda g, y, dy, w, input_shape, **a: _conv(g, w, **a),
-       lambda g, y, dy, w, input_shape, **a: _conv_filt(g, dy, w._value.shape, **a))
+       lambda g, y, dy, w, x, **a: _conv(g, w, **a),
+       lambda g, y, dy, w, x, **a: _conv_filt(g, dy, w, **a), None)
 defvjp(_CONV_FILT,
-       lambda g, y, x, dy, filter_shape, **a: _conv_in(dy, g, x._value.shape, **a),
-       lambda g, y, x, dy, filter_shape, **a: _conv(x, g, **a))
+       lambda g, y, x, dy, w, **a: _conv_in(dy, g, x, **a),
+       lambda g, y, x, dy, w, **a: _conv(x, g, **a), None)
 
 
 def _spatial(v, n, what, op_name, full_rank=4):
@@ -506,11 +516,10 @@ def _route_index(route, input_shape, ksize, strides, pads):
     return np.where(has, flat, 0), has
 
 
-def _max_pool_grad_vjp(gg, y, g, route, input_shape, ksize, strides, pads):
+def _max_pool_grad_vjp(gg, y, g, route, x, ksize, strides, pads):
     # MaxPoolGrad is linear in g; its transpose gathers each window's routed cell.
-    flat, has = apply(_MAXPOOL_ROUTE_INDEX, (route,), {"input_shape": input_shape,
-                                                       "ksize": ksize, "strides": strides,
-                                                       "pads": pads})
+    flat, has = apply(_MAXPOOL_ROUTE_INDEX, (route, x), {"ksize": ksize, "strides": strides,
+                                                         "pads": pads})
     picked = _a._gather_dense(_a.reshape(gg, [-1]), flat)
     return _a.where(has, picked, _a.zeros_like(picked)), None
 
@@ -519,23 +528,24 @@ def _max_pool_grad_vjp(gg, y, g, route, input_shape, ksize, strides, pads):
 # traced program computes it afresh for every input.
 _MAXPOOL = primitive("MaxPool", _max_pool_forward, save_output=True)
 _MAXPOOL_ROUTE = nondifferentiable("MaxPoolRoute", _max_pool_route)
+# (x, the pooled input, is read for its shape only)
 _MAXPOOL_ROUTE_INDEX = nondifferentiable(
-    "MaxPoolRouteIndex", lambda route, input_shape, ksize, strides, pads: _route_index(
-        route, input_shape, ksize, strides, pads), n_outputs=2)
+    "MaxPoolRouteIndex", lambda route, x, ksize, strides, pads: _route_index(
+        route, x.shape, ksize, strides, pads), n_outputs=2, shape_inputs=(1,))
 _MAXPOOL_GRAD = primitive(
-    "MaxPoolGrad", lambda g, route, input_shape, ksize, strides, pads: _max_pool_grad_forward(
-        g, input_shape, route, ksize, strides, pads))
+    "MaxPoolGrad", lambda g, route, x, ksize, strides, pads: _max_pool_grad_forward(
+        g, x.shape, route, ksize, strides, pads), shape_inputs=(2,))
 
 
 def _max_pool_rule(g, y, x, ksize, strides, pads):
     attrs = {"ksize": ksize, "strides": strides, "pads": pads}
     route = apply(_MAXPOOL_ROUTE, (x, y), attrs)
-    return apply(_MAXPOOL_GRAD, (g, route), {"input_shape": x._value.shape, **attrs})
+    return apply(_MAXPOOL_GRAD, (g, route, x), attrs)
 
 
 defvjp(_MAXPOOL, _max_pool_rule)
-defvjp(_MAXPOOL_GRAD, lambda gg, y, g, route, **attrs: _max_pool_grad_vjp(
-    gg, y, g, route, **attrs)[0], None)
+defvjp(_MAXPOOL_GRAD, lambda gg, y, g, route, x, **attrs: _max_pool_grad_vjp(
+    gg, y, g, route, x, **attrs)[0], None, None)
 
 
 def _avg_counts(shape, ksize, strides, pads, dtype):
@@ -580,11 +590,12 @@ def _avg_pool_grad_forward(g, input_shape, ksize, strides, pads):
     return dxp[:, pt:pt + h, pl:pl + w, :]
 
 
-_AVGPOOL = primitive("AvgPool", _avg_pool_forward, save_inputs=False)
-_AVGPOOL_GRAD = primitive("AvgPoolGrad", _avg_pool_grad_forward, save_inputs=False)
-defvjp(_AVGPOOL, lambda g, y, x_shape, **a: apply(_AVGPOOL_GRAD, (g,),
-                                                  dict(a, input_shape=tuple(x_shape))))
-defvjp(_AVGPOOL_GRAD, lambda g, y, g_shape, input_shape, **a: apply(_AVGPOOL, (g,), a))
+# AvgPool keeps its input for the gradient, which reads its shape (x, shape only).
+_AVGPOOL = primitive("AvgPool", _avg_pool_forward)
+_AVGPOOL_GRAD = primitive("AvgPoolGrad", lambda g, x, **a: _avg_pool_grad_forward(
+    g, x.shape, **a), save_inputs=False, shape_inputs=(1,))
+defvjp(_AVGPOOL, lambda g, y, x, **a: apply(_AVGPOOL_GRAD, (g, x), a))
+defvjp(_AVGPOOL_GRAD, lambda g, y, g_shape, x_shape, **a: apply(_AVGPOOL, (g,), a), None)
 
 
 def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002

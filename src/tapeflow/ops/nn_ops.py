@@ -3,7 +3,7 @@ import sys
 
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, primitive
 from . import _kernels
 from . import array_ops as _a
@@ -443,11 +443,17 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                          f"Received: rate={rate}")
     if r == 0:
         return x
-    shape = x._value.shape if noise_shape is None else tuple(
-        d if d is not None else x._value.shape[i]
-        for i, d in enumerate(_a._int_list(noise_shape)
-                              if not isinstance(noise_shape, (list, tuple))
-                              else noise_shape))
+    # inside a trace the mask takes each call's shape (tf.shape(x)), as TensorFlow's
+    traced = ACTIVE[0] and current_tracer() is not None
+    if noise_shape is None:
+        shape = _a.shape(x) if traced else x._value.shape
+    else:
+        dims = (_a._int_list(noise_shape) if not isinstance(noise_shape, (list, tuple))
+                else noise_shape)
+        if traced and None in dims:   # None dims: the input's, at each call
+            shape = _a.stack([_a.shape(x)[i] if d is None else d for i, d in enumerate(dims)])
+        else:
+            shape = tuple(d if d is not None else x._value.shape[i] for i, d in enumerate(dims))
     u = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
     keep = _m.cast(_m.greater_equal(u, r), x.dtype)
     return _m.multiply(x, _m.multiply(keep, 1.0 / (1.0 - r)))

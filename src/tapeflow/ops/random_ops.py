@@ -8,8 +8,8 @@ primitive's forward, so a replayed (traced) program draws again.
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
-from .._core.registry import nondifferentiable
+from .._core.dispatch import ACTIVE, apply, current_tracer
+from .._core.registry import Primitive, nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from ._helpers import shape_tuple
 
@@ -83,13 +83,39 @@ _SHUFFLE = nondifferentiable(
     "RandomShuffle", lambda v, seed: v[_rng(seed).permutation(v.shape[0])] if v.ndim else v)
 
 
+def _dynamic(kind, name):
+    # The shape as an input tensor (``tf.random.uniform(tf.shape(x))`` inside a trace): a
+    # relaxed program draws each call's shape. Not in the op table (its twin takes the
+    # shape as an attribute).
+    def forward(shape, dtype, seed):
+        return _DRAWS[kind](_rng(seed), tuple(int(d) for d in shape), dtype._np)
+    return Primitive(name, forward, differentiable=False, save_inputs=False)
+
+
+_DYNAMIC = {_NORMAL: _dynamic("normal", "RandomStandardNormal"),
+            _TRUNCATED: _dynamic("truncated", "TruncatedNormal"),
+            _UNIFORM: _dynamic("uniform", "RandomUniform")}
+
+
+def _draw_op(prim, shape, dtype, seed):
+    """Run random primitive ``prim``; inside a trace a shape computed by ops (a 1-D int
+    tensor such as ``tf.shape(x)``) stays an input of the program."""
+    if ACTIVE[0] and isinstance(shape, _TensorLike) and current_tracer() is not None \
+            and shape._value.ndim == 1 and shape._value.dtype.kind in "iu":
+        return apply(_DYNAMIC[prim], (shape,), {"dtype": dtype, "seed": seed})
+    return apply(prim, (), {"shape": shape_tuple(shape), "dtype": dtype, "seed": seed})
+
+
 def _scaled(prim, shape, mean, stddev, dtype, seed, check_op=None):
     dtype = _dt.as_dtype(dtype)
     _check_float(mean, dtype)
-    shape = shape_tuple(shape)
-    if check_op is not None:
-        _check_dims(shape, check_op)
-    z = apply(prim, (), {"shape": shape, "dtype": dtype, "seed": seed})
+    if ACTIVE[0] and isinstance(shape, _TensorLike) and current_tracer() is not None:
+        z = _draw_op(prim, shape, dtype, seed)
+    else:
+        shape = shape_tuple(shape)
+        if check_op is not None:
+            _check_dims(shape, check_op)
+        z = apply(prim, (), {"shape": shape, "dtype": dtype, "seed": seed})
     if _is_const(stddev, 1):
         if _is_const(mean, 0):
             return z
@@ -190,6 +216,14 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
         ValueError: for an integer dtype without ``maxval``.
     """
     dtype = _dt.as_dtype(dtype)
+    if ACTIVE[0] and not dtype.is_integer and isinstance(shape, _TensorLike) \
+            and current_tracer() is not None:
+        u = _draw_op(_UNIFORM, shape, dtype, seed)
+        hi = 1.0 if maxval is None else maxval
+        if _is_const(minval, 0) and _is_const(hi, 1.0):
+            return u
+        lo = _as(minval, dtype)
+        return u * (_as(hi, dtype) - lo) + lo
     shape = shape_tuple(shape)
     if dtype.is_integer:
         if maxval is None:

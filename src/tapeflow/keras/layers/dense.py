@@ -1,5 +1,6 @@
 """Dense: ``activation(inputs @ kernel + bias)``."""
 from ..._core.backend import np
+from ..._misc import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act
@@ -93,7 +94,11 @@ class Dense(Layer):
         else:
             lead = shape[:-1]
             y = _m.matmul(_a.reshape(inputs, (-1, shape[-1])), self.kernel)
-            y = _a.reshape(y, lead + (self.units,))
+            if None in lead or not executing_eagerly():
+                # traced: each call's leading sizes (a relaxed trace serves any batch size)
+                y = _a.reshape(y, _a.concat([_a.shape(inputs)[:-1], [self.units]], 0))
+            else:
+                y = _a.reshape(y, lead + (self.units,))
         if self.use_bias:
             y = _m.add(y, self.bias)
         return self.activation(y)

@@ -86,7 +86,8 @@ class SpatialDropout1D(Dropout):
 
     def _noise_shape(self, inputs):
         shape = _spec.static_shape(inputs)
-        return (shape[0],) + (1,) * (len(shape) - 2) + (shape[-1],)
+        # None: the batch size of each call (tf.nn.dropout fills it from the input)
+        return (None,) + (1,) * (len(shape) - 2) + (shape[-1],)
 
     def call(self, inputs, training=False):
         _spec.check_input(self, inputs, ndim=self._ndim)

@@ -2,6 +2,7 @@
 Cropping1D/2D."""
 import math
 
+from ..._misc import executing_eagerly
 from ...ops import array_ops as _a
 from . import _image, _spec
 from .layer import Layer
@@ -66,7 +67,12 @@ class Reshape(_Shaping):
 
     def call(self, inputs):
         shape = _spec.static_shape(inputs)
-        return _a.reshape(inputs, (shape[0],) + self._resolve(shape))
+        target = self._resolve(shape)
+        if (shape[0] is None or not executing_eagerly()) and None not in target \
+                and math.prod(target):
+            # traced: the batch size of each call (-1), not the traced one
+            return _a.reshape(inputs, (-1,) + target)
+        return _a.reshape(inputs, (shape[0],) + target)
 
 
     def get_config(self):

@@ -1,5 +1,6 @@
 """Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's cells and gate layouts)."""
 from ..._core.tensor import Tensor
+from ..._misc import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import _naming
@@ -223,7 +224,10 @@ class RNN(Layer):
                     cell=serialize(self.cell))
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
+        # tf.shape, not .shape: under a relaxed trace the batch size is None statically
         batch = inputs.shape[0]
+        if batch is None:
+            batch = _a.shape(inputs)[0]
         if initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
         else:
@@ -441,6 +445,11 @@ class TimeDistributed(Layer):
 
     def call(self, inputs, training=None):
         shape = tuple(inputs.shape)
+        if None in shape[:2] or not executing_eagerly():
+            # traced: each call's batch size (tf.shape), not the traced one
+            flat = _a.reshape(inputs, (-1,) + tuple(shape[2:]))
+            out = self.layer(flat, training=training)
+            return _a.reshape(out, _a.concat([_a.shape(inputs)[:2], _a.shape(out)[1:]], 0))
         flat = _a.reshape(inputs, (shape[0] * shape[1],) + tuple(shape[2:]))
         out = self.layer(flat, training=training)
         return _a.reshape(out, (shape[0], shape[1]) + tuple(out.shape[1:]))

@@ -1,0 +1,352 @@
+"""Reductions (sum, mean, max, min, prod, all, any, logsumexp, variance...) and cumulative
+sums and products: forward and derivative side by side.
+
+The gradient of a reduction spreads the upstream gradient back over the reduced axes of the
+input. It is one primitive, ``SumGrad`` (``MeanGrad`` also divides by the number of reduced
+elements), that takes the input itself and reads only its *shape*, at run time: a traced
+``tf.function`` then computes the spread for whatever batch size it is called with, as
+TensorFlow's ``_SumGrad`` does with ``tf.shape(x)``, instead of holding the traced one.
+"""
+from .._core import dtypes as _dt
+from .._core import errors
+from .._core.backend import np
+from .._core.dispatch import apply, current_tracer
+from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
+from .._core.tensor import Tensor
+from . import _kernels
+from . import array_ops as _a
+from . import math_ops as _m
+from ._helpers import check_kind, norm_axis, to_tensor
+
+__all__ = [
+    "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
+    "reduce_any", "cumsum", "cumprod", "reduce_logsumexp", "reduce_variance", "reduce_std",
+    "reduce_euclidean_norm", "count_nonzero",
+]
+
+
+def _reduce_error(values, attrs, exc):
+    return errors.InvalidArgumentError, str(exc)
+
+
+def _sum_forward(x, axis, keepdims):
+    if axis and axis[-1] == len(axis) - 1:   # leading axes (a bias gradient): tiled
+        out = _kernels.sum_leading(x, len(axis), keepdims)
+        if out is not None:
+            return out
+    return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+def _mean_forward(x, axis, keepdims):
+    if x.dtype.kind in "iu":
+        n = int(np.prod([x.shape[a] for a in axis])) if axis else 1
+        total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=np.int64)
+        return (np.fix(total / max(n, 1))).astype(x.dtype)
+    if x.dtype.kind == "f":
+        return _kernels.mean(x, axis, keepdims)
+    return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+# Sum and Mean keep their input: their gradient reads its shape at run time (SumGrad).
+_SUM = primitive("Sum", _sum_forward, error=_reduce_error)
+_MEAN = primitive("Mean", _mean_forward, error=_reduce_error)
+_RMAX = primitive("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
+                  save_output=True, error=_reduce_error)
+_RMIN = primitive("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
+                  save_output=True, error=_reduce_error)
+_PROD = primitive("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
+                                                             dtype=x.dtype),
+                  save_output=True, error=_reduce_error)
+_ALL = nondifferentiable("All", lambda x, axis, keepdims: np.all(x, axis=axis,
+                                                                 keepdims=keepdims))
+_ANY = nondifferentiable("Any", lambda x, axis, keepdims: np.any(x, axis=axis,
+                                                                 keepdims=keepdims))
+
+
+# ----------------------------------------------------------------- the spread-back primitives
+
+
+def _sum_grad_forward(g, x, axis, keepdims):
+    """``g`` (shaped like a reduction of ``x`` over ``axis``) broadcast back to ``x``'s shape;
+    only the shape of ``x`` is read."""
+    shape = x.shape
+    if g.ndim == 0:
+        # A scalar (the gradient of a full sum or mean): np.full is quicker than the view.
+        return np.full(shape, g, dtype=g.dtype)
+    if not keepdims and axis != tuple(range(len(axis))):
+        # Reduced axes that are not leading come back as length-1 axes first; leading
+        # ones broadcasting restores by itself.
+        g = g.reshape([1 if i in axis else d for i, d in enumerate(shape)])
+    # A read-only view: tensors are immutable, so the stretched copy is never needed.
+    return np.broadcast_to(g, shape)
+
+
+def _count(shape, axis):
+    n = 1
+    for a in axis:
+        n *= shape[a]
+    return max(n, 1)
+
+
+def _mean_grad_forward(g, x, axis, keepdims):
+    """``SumGrad`` of ``g / n``, ``n`` the number of elements each mean averaged (from
+    ``x``'s shape). Dividing first runs the division on the small, reduced tensor; each
+    element gets the same value as TensorFlow's ``sum_grad / cast(factor)``."""
+    return _sum_grad_forward(g / g.dtype.type(_count(x.shape, axis)), x, axis, keepdims)
+
+
+def _spread_error(values, attrs, exc):
+    return errors.InvalidArgumentError, str(exc)
+
+
+_SUM_GRAD = primitive("SumGrad", _sum_grad_forward, error=_spread_error, shape_inputs=(1,))
+_MEAN_GRAD = primitive("MeanGrad", _mean_grad_forward, error=_spread_error,
+                       shape_inputs=(1,))
+
+
+def spread(g, x, axis, keepdims):
+    """The gradient ``g`` of a sum of ``x`` over ``axis`` spread back over ``x``'s shape
+    (``broadcast_to(expand_dims(g, axis), tf.shape(x))``); ``x`` is read for its shape."""
+    return apply(_SUM_GRAD, (g, x), {"axis": axis, "keepdims": keepdims})
+
+
+# Both are linear in g; the adjoint of spreading is summing (of spreading g / n, averaging).
+defvjp(_SUM_GRAD, lambda gg, y, g, x, axis, keepdims: reduce_sum(gg, axis, keepdims), None)
+defvjp(_MEAN_GRAD, lambda gg, y, g, x, axis, keepdims: reduce_mean(gg, axis, keepdims), None)
+defjvp(_SUM_GRAD, lambda ts, y, g, x, axis, keepdims: None if ts[0] is None else apply(
+    _SUM_GRAD, (ts[0], x), {"axis": axis, "keepdims": keepdims}))
+defjvp(_MEAN_GRAD, lambda ts, y, g, x, axis, keepdims: None if ts[0] is None else apply(
+    _MEAN_GRAD, (ts[0], x), {"axis": axis, "keepdims": keepdims}))
+
+
+def _sum_rule(g, y, x, axis, keepdims):
+    return apply(_SUM_GRAD, (g, x), {"axis": axis, "keepdims": keepdims})
+
+
+def _mean_rule(g, y, x, axis, keepdims):
+    return apply(_MEAN_GRAD, (g, x), {"axis": axis, "keepdims": keepdims})
+
+
+def _extremum_rule(g, y, x, axis, keepdims):
+    hits = _m.cast(_m.equal(spread(y, x, axis, keepdims), x), g.dtype)
+    count = reduce_sum(hits, axis, keepdims=True)
+    return _m._realdiv(_m.multiply(spread(g, x, axis, keepdims), hits), count)
+
+
+def _prod_rule(g, y, x, axis, keepdims):
+    # d prod / d x_i = prod / x_i where x_i != 0; exact for a single zero via cumprods.
+    g = spread(g, x, axis, keepdims)
+    if current_tracer() is not None:
+        # which formula is a decision on x's values: a guard of the traced program
+        has_zero = bool(reduce_any(_m.equal(x, _m.zeros_like(x))))
+    else:
+        has_zero = bool(np.any(x._value == 0))
+    if not has_zero:
+        return _m.multiply(g, _m._realdiv(spread(y, x, axis, keepdims), x))
+    shape = x._value.shape
+    rest = [i for i in range(len(shape)) if i not in axis]
+    perm = list(axis) + rest
+    xt = _a.transpose(x, perm)
+    lead = int(np.prod([shape[a] for a in axis])) if axis else 1
+    flat = _a.reshape(xt, (lead, -1))
+    left = cumprod(flat, axis=0, exclusive=True)
+    right = cumprod(flat, axis=0, exclusive=True, reverse=True)
+    others = _a.reshape_like(_m.multiply(left, right), xt)
+    inv = np.argsort(perm)
+    return _m.multiply(g, _a.transpose(others, inv.tolist()))
+
+
+defvjp(_SUM, _sum_rule)
+defvjp(_MEAN, _mean_rule)
+defvjp(_RMAX, _extremum_rule)
+defvjp(_RMIN, _extremum_rule)
+defvjp(_PROD, _prod_rule)
+
+
+def _reducer(prim, kinds=None):
+    op_name = prim.name
+
+    def op(input_tensor, axis=None, keepdims=False, name=None):
+        x = to_tensor(input_tensor)
+        if x._value.dtype.kind in "OSU":
+            raise errors.InvalidArgumentError(
+                None, None, "Value for attr 'T' of string is not in the list of allowed "
+                "values: float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
+                "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, "
+                "uint64")
+        if kinds is not None:
+            check_kind(x, kinds, op_name, "bool")
+        try:
+            ax = norm_axis(axis, x._value.ndim)
+        except ValueError as err:
+            if "duplicate" in str(err):  # TensorFlow's check of an axis list ends at [Op:]
+                raise errors.InvalidArgumentError(None, None,
+                                                  f"{err} [Op:{op_name}]") from None
+            raise errors.op_error(errors.InvalidArgumentError, str(err), op_name) from None
+        return apply(prim, (x,), {"axis": ax, "keepdims": bool(keepdims)})
+
+    op.__name__ = op_name
+    return op
+
+
+reduce_sum = _reducer(_SUM)
+reduce_mean = _reducer(_MEAN)
+reduce_max = _reducer(_RMAX)
+reduce_min = _reducer(_RMIN)
+reduce_prod = _reducer(_PROD)
+reduce_all = _reducer(_ALL, "b")
+reduce_any = _reducer(_ANY, "b")
+reduce_sum.__doc__ = """Sum over ``axis`` (``tf.reduce_sum``).
+
+Args:
+    input_tensor: a numeric tensor of any shape.
+    axis: None (all axes), an int, or a list of ints in ``[-rank, rank)``.
+    keepdims: keep reduced axes with length 1.
+
+Returns:
+    A tensor of the input's dtype.
+
+Raises:
+    tf.errors.InvalidArgumentError: for an axis out of range.
+"""
+reduce_mean.__doc__ = reduce_sum.__doc__.replace("Sum over", "Mean over").replace(
+    "reduce_sum", "reduce_mean")
+
+
+def _cumprod_forward(x, axis, exclusive, reverse):
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.cumprod(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = np.concatenate([np.ones_like(np.take(out, [0], axis)),
+                              np.take(out, range(out.shape[axis] - 1), axis)], axis)
+    if reverse:
+        out = np.flip(out, axis)
+    return out
+
+
+def _cumsum_forward(x, axis, exclusive, reverse):
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = np.concatenate([np.zeros_like(np.take(out, [0], axis)),
+                              np.take(out, range(out.shape[axis] - 1), axis)], axis)
+    if reverse:
+        out = np.flip(out, axis)
+    return out
+
+
+_CUMSUM = primitive("Cumsum", _cumsum_forward, save_inputs=False)
+_CUMPROD = primitive("Cumprod", _cumprod_forward, save_output=True)
+defvjp(_CUMSUM, lambda g, y, x, axis, exclusive, reverse:
+       cumsum(g, axis, exclusive=exclusive, reverse=not reverse))
+
+
+def _cumprod_rule(g, y, x, axis, exclusive, reverse):
+    # TensorFlow's rule: exact where x has no zeros, and 0 (div_no_nan) where it has.
+    out = cumsum(_m.multiply(g, y), axis, exclusive=exclusive, reverse=not reverse)
+    nonzero = _m.not_equal(x, 0)
+    safe = _a.where(nonzero, x, _m.ones_like(x))
+    return _a.where(nonzero, _m._realdiv(out, safe), _m.zeros_like(x))
+
+
+defvjp(_CUMPROD, _cumprod_rule)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along ``axis`` (``tf.math.cumsum``)."""
+    x = to_tensor(x)
+    ax = int(axis) % max(x._value.ndim, 1)
+    return apply(_CUMSUM, (x,), {"axis": ax, "exclusive": bool(exclusive),
+                                 "reverse": bool(reverse)})
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along ``axis`` (``tf.math.cumprod``)."""
+    x = to_tensor(x)
+    ax = int(axis) % max(x._value.ndim, 1)
+    return apply(_CUMPROD, (x,), {"axis": ax, "exclusive": bool(exclusive),
+                                  "reverse": bool(reverse)})
+
+def _axis_arg(axis, ndim, op_name):
+    try:
+        return norm_axis(axis, ndim)
+    except ValueError as err:
+        raise errors.op_error(errors.InvalidArgumentError, str(err), op_name) from None
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """``_m.log(sum(_m.exp(x), axis))`` computed stably (``tf.math.reduce_logsumexp``).
+
+    The maximum is subtracted first (and held constant for the gradient, which is then
+    ``softmax(x)``). Infinite maxima are replaced by 0 so that ``-inf`` inputs give
+    ``-inf``.
+
+    Args:
+        input_tensor: a float tensor.
+        axis: None, an int or a list of ints.
+        keepdims: keep the reduced axes with length 1.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant([[0.0, 0.0], [1000.0, 1000.0]])
+        >>> print(tf.math.reduce_logsumexp(x, axis=1).numpy())
+        [6.9314718e-01 1.0006932e+03]
+    """
+    x = to_tensor(input_tensor)
+    ax = _axis_arg(axis, x._value.ndim, "Max")
+    raw = reduce_max(x, ax, keepdims=True)
+    m = _a.stop_gradient(_a.where(_m.is_finite(raw), raw, _m.zeros_like(raw)))
+    out = _m.add(_m.log(reduce_sum(_m.exp(_m.subtract(x, m)), ax, keepdims=True)), m)
+    if not keepdims:
+        out = _a._squeeze_axes(out, ax)   # axes, not sizes: a traced program serves any
+    return out
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The population variance over ``axis`` (``tf.math.reduce_variance``).
+
+    Raises:
+        TypeError: for integer inputs, as TensorFlow.
+    """
+    x = to_tensor(input_tensor)
+    if x._value.dtype.kind not in "fc":
+        raise TypeError(f"Input must be either real or complex. Received integer type "
+                        f"{x.dtype!r}.")
+    ax = _axis_arg(axis, x._value.ndim, "Mean")
+    mean = reduce_mean(x, ax, keepdims=True)
+    d = _m.subtract(x, mean)
+    if x._value.dtype.kind == "c":
+        sq = _m.real(_m.multiply(d, _a.conj(d)))
+    else:
+        sq = _m.square(d)
+    return reduce_mean(sq, ax, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The population standard deviation over ``axis`` (``tf.math.reduce_std``)."""
+    return _m.sqrt(reduce_variance(input_tensor, axis, keepdims))
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """``_m.sqrt(sum(x**2, axis))`` (``tf.math.reduce_euclidean_norm``).
+
+    Integer inputs give an integer result (the root truncated), as TensorFlow.
+    """
+    x = to_tensor(input_tensor)
+    if x._value.dtype.kind in "iu":
+        s = reduce_sum(_m.square(x), axis, keepdims)
+        return Tensor(np.asarray(np.sqrt(s._value)).astype(x._value.dtype)[()])
+    return _m.sqrt(reduce_sum(_m.square(x), axis, keepdims))
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None):  # noqa: A002
+    """The number of non-zero elements over ``axis`` (``tf.math.count_nonzero``).
+
+    Returns:
+        An int64 tensor (or ``dtype``); no gradient.
+    """
+    x = to_tensor(input)
+    nz = _m.not_equal(x, _m.zeros_like(x)) if x._value.dtype.kind != "b" else x
+    return _m.cast(reduce_sum(_m.cast(nz, _dt.int64), axis, bool(keepdims)), dtype)
