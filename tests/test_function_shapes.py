@@ -603,3 +603,24 @@ def test_python_counts_of_a_relaxed_dim_stay_right(fn):
         assert len(ours) == len(ref)
         for a, r in zip(ours, ref):
             np.testing.assert_array_equal(a.numpy(), r.numpy())
+
+
+def test_gather_nd_indices_are_read_at_each_call():
+    # the flat index was computed from the index tensor's traced value and baked
+    @tf.function
+    def f(x, i):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.gather_nd(x, i)
+            loss = tf.reduce_sum(y * y)
+        return y, tape.gradient(loss, x)
+
+    x = np.random.default_rng(0).normal(size=(3, 4, 2))
+    for idx in ([[0, 1], [2, 3]], [[1, 1], [1, 1]], [[2, 0], [0, 3]]):
+        y, g = f(tf.constant(x), tf.constant(idx))
+        rows = np.array([x[a, b] for a, b in idx])
+        np.testing.assert_array_equal(y.numpy(), rows)
+        expect = np.zeros_like(x)
+        for (a, b), r in zip(idx, rows):
+            expect[a, b] += 2 * r
+        np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), expect)

@@ -1248,6 +1248,16 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         raise _err(f"indices[{where_}] = [{', '.join(str(int(t)) for t in tup)}] does not "
                    f"index into param shape {_show(pshape)}, node name: GatherNd", "GatherNd")
     k = iv.shape[-1]
+    if ACTIVE[0] and current_tracer() is not None:
+        # traced: the flat index is made by ops from the index tensor (its value was baked
+        # into the program before); the check above ran on the traced value only
+        strides = np.array([int(np.prod(pshape[j + 1:k])) for j in builtins.range(k)],
+                           iv.dtype)
+        idx = _m.reduce_sum(_m.multiply(i, Tensor(strides)), axis=-1)
+        rest = pshape[k:]
+        flat = reshape(p, ((-1,) if int(np.prod(rest)) else (int(np.prod(pshape[:k])),))
+                       + rest)
+        return _gather_dense(flat, idx)
     flat = reshape(p, (int(np.prod(pshape[:k])),) + pshape[k:])
     return _gather_dense(flat, Tensor(flat_idx))
 
