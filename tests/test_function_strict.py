@@ -108,3 +108,29 @@ def test_a_python_read_of_a_value_is_refused(strict):
     with pytest.raises(ValueError, match="not a pure program: 1 guard"):
         f(tf.constant(2.0))
     assert f.experimental_get_tracing_count() == 1   # TF counts the trace it started
+
+
+def test_gan_step_with_conv_transpose_and_ones_like_labels_is_pure(strict):
+    tf.random.set_seed(1)
+    gen = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(4 * 4 * 2),
+                               tf.keras.layers.Reshape((4, 4, 2)),
+                               tf.keras.layers.Conv2DTranspose(1, 3, strides=2,
+                                                               padding="same")])
+    disc = tf.keras.Sequential([tf.keras.Input((8, 8, 1)), tf.keras.layers.Flatten(),
+                                tf.keras.layers.Dense(1)])
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+    opt = tf.keras.optimizers.Adam(1e-3)
+
+    @tf.function
+    def step(noise):
+        with tf.GradientTape() as tape:
+            fake = disc(gen(noise, training=True), training=True)
+            loss = bce(tf.ones_like(fake), fake)
+        grads = tape.gradient(loss, gen.trainable_variables)
+        opt.apply_gradients(zip(grads, gen.trainable_variables))
+        return loss
+
+    noise = tf.constant(np.random.default_rng(2).standard_normal((6, 4)).astype(np.float32))
+    losses = [float(step(noise)) for _ in range(3)]
+    _pure(step)
+    assert losses[2] < losses[0]      # the generator learns to fool the fixed discriminator

@@ -1073,8 +1073,14 @@ def _site_text(failed):
 
 def _array_orphans(program):
     """The orphan constants that are arrays: a Python number made a tensor (a literal, a
-    ``Dropout`` rate) is a constant of TensorFlow's graph too."""
-    return [o for o in program.orphans if getattr(program.consts[o[0]], "ndim", 0)]
+    ``Dropout`` rate) is a constant of TensorFlow's graph too, and so is a literal shape
+    (``conv2d_transpose``'s ``output_shape``, passed as a zero-stride stand-in)."""
+    out = []
+    for o in program.orphans:
+        v = program.consts[o[0]]
+        if getattr(v, "ndim", 0) and any(v.strides):
+            out.append(o)
+    return out
 
 
 def _orphan_text(program):
