@@ -17,8 +17,10 @@ Workloads (the same step in every implementation, from the same float32 data):
 
 Each (implementation, workload) runs in a fresh process: a warm-up, then the median of the
 timed repeats. The script unsets ``OPENBLAS_CORETYPE``/``OPENBLAS_L2_SIZE`` for its workers (they
-slow NumPy on this machine; tests leave them set) and pins one BLAS thread, and prints which
-BLAS kernel ran (threadpoolctl) when it can tell.
+slow NumPy on this machine; tests leave them set), gives every implementation ``--threads``
+intra-op threads (default 1: then each worker is also pinned to one core, since JAX's runtime
+keeps a second thread busy even with XLA's one-thread flags), and prints which BLAS kernel
+ran (threadpoolctl) when it can tell.
 """
 import argparse
 import json
@@ -309,6 +311,11 @@ def jax_workload(name, data):
 
 # ---------------------------------------------------------------------------- worker
 def worker(impl, name, repeats):
+    cores = os.environ.get("BENCH_CORES")
+    if cores:
+        # --threads 1 pins the whole process to one core: JAX's runtime otherwise overlaps
+        # its dispatch thread with compute (1.56 cores busy on W2 with XLA's one-thread flags)
+        os.sched_setaffinity(0, {int(c) for c in cores.split(",")})
     import numpy as np
     data = make_data(np)
     t0 = time.perf_counter()
@@ -368,6 +375,7 @@ def main():
                TF_CPP_MIN_LOG_LEVEL="3", TF_NUM_INTRAOP_THREADS=n, TF_NUM_INTEROP_THREADS="1")
     if args.threads == 1:
         env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+        env["BENCH_CORES"] = "0"
     names = args.only.split(",") if args.only else list(WORKLOADS)
     impls = args.impls.split(",")
     results = {}
@@ -393,7 +401,9 @@ def main():
                     err = proc.stderr.strip().splitlines()[-1:] or ["no output"]
                     print(f"  {name} {impl}: n/a ({err[0][:80]})")
                     continue
-                runs[impl].append(json.loads(line[0][6:]))
+                res = json.loads(line[0][6:])
+                if res is not None:
+                    runs[impl].append(res)
         row = {}
         for impl, rs in runs.items():
             if impl.startswith("tensorflow") and not args.tf_python:
