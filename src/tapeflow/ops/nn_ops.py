@@ -89,10 +89,14 @@ def log_softmax(logits, axis=None, name=None):
     return _softmax_like(_LOG_SOFTMAX, logits, axis)
 
 
+_UNSIGNED = {np.dtype(f"int{b}"): np.dtype(f"uint{b}") for b in (8, 16, 32, 64)}
+
+
 def _sparse_xent_forward(labels, logits):
     depth = logits.shape[-1]
     index = labels.reshape(-1)
-    if index.size and index.view(index.dtype.str.replace("i", "u")).max() >= depth:
+    unsigned = _UNSIGNED.get(index.dtype)
+    if index.size and (index if unsigned is None else index.view(unsigned)).max() >= depth:
         # one pass finds negatives too (they read as huge unsigned values)
         bad = int(index[(index < 0) | (index >= depth)][0])
         raise errors.op_error(
@@ -106,11 +110,12 @@ def _sparse_xent_forward(labels, logits):
     zt -= np.maximum.reduce(zt, axis=0)
     e = np.exp(zt)
     total = np.add.reduce(e, axis=0)
-    cols = np.arange(zt.shape[1])
-    loss = np.log(total) - zt[index, cols]
+    n = zt.shape[1]
+    hit = np.multiply(index, n, dtype=np.intp) + np.arange(n)   # flat label positions
+    loss = np.log(total) - zt.reshape(-1)[hit]
     # backprop = softmax - onehot, made in place: no one-hot array, no extra pass.
     e /= total
-    e[index, cols] -= 1
+    e.reshape(-1)[hit] -= 1
     return loss.reshape(labels.shape), np.ascontiguousarray(e.T).reshape(logits.shape)
 
 
