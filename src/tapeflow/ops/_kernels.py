@@ -12,6 +12,7 @@ What is slow, measured with NumPy 2.4 on float32 (``benchmarks/NOTES.md``, sessi
 - Sums over the leading axes (a bias gradient ``[N, H, W, 16] -> [16]``): NumPy accumulates
   row by row, 20x slower (63 vs 3.1 us) and mostly less accurate than BLAS's ``ones @ x``.
 """
+import math
 import threading
 
 from .._core.backend import np
@@ -101,9 +102,10 @@ def sum_leading(x, n_axes, keepdims=False):
     if x.dtype not in _BLAS_FLOATS or not 0 < n_axes < x.ndim or not x.flags.c_contiguous:
         return None
     trail = x.shape[n_axes:]
-    rows = x.size // max(1, int(np.prod(trail)))
-    if rows < 2 or x.size == 0:
+    rest = math.prod(trail)
+    if rest == 0 or x.size < 2 * rest:
         return None
+    rows = x.size // rest
     out = np.matmul(_ones(rows, x.dtype), x.reshape(rows, -1)).reshape(trail)
     return out.reshape((1,) * n_axes + trail) if keepdims else out
 
