@@ -26,8 +26,8 @@ _OPERATORS = {
 }
 _UNARY = {operator.neg: "-"}
 # Forwards with a NumPy ufunc that can write into a given buffer (``out=``).
-_OUT_UFUNCS = {operator.add: "np.add", operator.sub: "np.subtract", operator.mul: "np.multiply",
-               operator.truediv: "np.divide"}
+_OUT_UFUNCS = {operator.add: "add", operator.sub: "subtract", operator.mul: "multiply",
+               operator.truediv: "divide"}
 # Primitives whose output is always a new array (never a view of an input): a buffer that
 # feeds any other primitive stays busy while that primitive's output lives.
 _FRESH = frozenset((
@@ -68,6 +68,15 @@ class _Emitter:
                 return i
         return None
 
+    def np(self, name):
+        """A NumPy function as a local of the compiled function (a keyword default: no
+        global and attribute lookup per call; outputs are then passed positionally)."""
+        local = f"_np_{name}"
+        if local not in self.ns:
+            self.ns[local] = getattr(np, name)
+            self.defaults.append(f"{local}={local}")
+        return local
+
     def const(self, prefix, i, value):
         n = f"{prefix}{i}"
         self.ns[n] = value
@@ -90,7 +99,7 @@ class _Emitter:
                     a = args[0] + (".mT" if attrs.get("transpose_a") else "")
                     b = args[1] + (".mT" if attrs.get("transpose_b") else "")
                     if buf is not None:
-                        lines.append(f"{pad}{target} = np.matmul({a}, {b}, out=_B{buf})")
+                        lines.append(f"{pad}{target} = {self.np('matmul')}({a}, {b}, _B{buf})")
                     else:
                         lines.append(f"{pad}{target} = {a} @ {b}")
                 elif fwd is operator.add and not attrs and self._row_add(ins) is not None:
@@ -98,15 +107,15 @@ class _Emitter:
                     out = f", out=_B{buf}" if buf is not None else ""
                     lines.append(f"{pad}{target} = _add_rows({x}, {b}{out})")
                 elif buf is not None and not attrs and fwd in _OUT_UFUNCS:
-                    lines.append(f"{pad}{target} = {_OUT_UFUNCS[fwd]}({args[0]}, {args[1]}, "
-                                 f"out=_B{buf})")
+                    lines.append(f"{pad}{target} = {self.np(_OUT_UFUNCS[fwd])}({args[0]}, "
+                                 f"{args[1]}, _B{buf})")
                 elif buf is not None and prim.name == "Relu":
                     # a zeros array, not the scalar 0: NumPy's vectorised loop (5x faster)
                     z = self.const("Z", tag, _kernels.zeros_of(*self.program.meta[outs[0]]))
-                    lines.append(f"{pad}{target} = np.maximum({args[0]}, {z}, out=_B{buf})")
+                    lines.append(f"{pad}{target} = {self.np('maximum')}({args[0]}, {z}, _B{buf})")
                 elif buf is not None and prim.name == "ReluGrad":
-                    lines.append(f"{pad}{target} = np.multiply({args[0]}, {args[1]} > 0, "
-                                 f"out=_B{buf})")
+                    lines.append(f"{pad}{target} = {self.np('multiply')}({args[0]}, {args[1]} > 0, "
+                                 f"_B{buf})")
                 elif sym is not None:
                     lines.append(f"{pad}{target} = {args[0]} {sym} {args[1]}")
                 elif not attrs and len(args) == 1 and fwd in _UNARY:
