@@ -27,7 +27,7 @@ def test_course_train_and_test_steps_are_pure(strict):
     x = rng.random((70, 8, 8)).astype(np.float32)
     y = rng.integers(0, 10, 70)
     tf.random.set_seed(0)
-    model = tf.keras.Sequential([tf.keras.layers.Flatten(input_shape=(8, 8)),
+    model = tf.keras.Sequential([tf.keras.Input((8, 8)), tf.keras.layers.Flatten(),
                                  tf.keras.layers.Dense(16, activation="relu"),
                                  tf.keras.layers.Dropout(0.2),
                                  tf.keras.layers.Dense(10, activation="softmax")])

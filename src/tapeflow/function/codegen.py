@@ -9,6 +9,7 @@ slots are deleted after their last use. Branches (``tf.cond``, ``tf.switch_case`
 trace read with the replayed one and raise ``GuardFailed`` before any variable write is
 visible (programs with guards restore the variables they write).
 """
+import copy
 import operator
 import threading
 
@@ -112,7 +113,9 @@ class _Emitter:
                 elif buf is not None and prim.name == "Relu":
                     # a zeros array, not the scalar 0: NumPy's vectorised loop (5x faster)
                     z = self.const("Z", tag, _kernels.zeros_of(*self.program.meta[outs[0]]))
-                    lines.append(f"{pad}{target} = {self.np('maximum')}({args[0]}, {z}, _B{buf})")
+                    # (NumPy 2.4 deprecates a positional output for maximum/minimum)
+                    lines.append(f"{pad}{target} = {self.np('maximum')}({args[0]}, {z}, "
+                                 f"out=_B{buf})")
                 elif buf is not None and prim.name == "ReluGrad":
                     lines.append(f"{pad}{target} = {self.np('multiply')}({args[0]}, {args[1]} > 0, "
                                  f"_B{buf})")
@@ -219,15 +222,20 @@ class _Emitter:
                     lines.append(f"{pad}r{o} = {v}")
 
 
-def compile_program(program, name="program", single_output=False, buffers=True):
+def compile_program(program, name="program", single_output=False, buffers=True, meta=None):
     """Python source and function for ``program``: ``fn(*flat_args) -> tuple of arrays``
     (the array itself when ``single_output``).
 
     Flat arguments are NumPy values for tensor arguments and Variables for variable ones.
     With ``buffers`` (programs for fixed shapes only), large temporaries of matmuls and
     element-wise arithmetic are written into per-thread buffers reused from call to call
-    (a fresh 128 KiB array costs page faults; see ``_plan_buffers``).
+    (a fresh 128 KiB array costs page faults; see ``_plan_buffers``). ``meta`` gives the
+    slots' shapes to plan them for (a relaxed program compiled for one call's shapes; by
+    default the traced ones).
     """
+    if meta is not None:
+        program = copy.copy(program)
+        program.meta = meta
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
     em = _Emitter(program, plan)
     params = []

@@ -49,6 +49,7 @@ from .tracer import _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
 __all__ = ["Function", "ConcreteFunction"]
 
 MAX_VARIANTS = 8
+MAX_SIZED = 16       # shapes a relaxed generic program gets buffers compiled for
 _SHAPE_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
                  "ConcatOp : Dimension", "Dimensions must be equal", "In[0] mismatch In[1]")
 _HISTORY = 10       # TensorFlow's FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY
@@ -179,6 +180,7 @@ class ConcreteFunction:
         # (program, run) that serves every shape of this relaxed signature: this trace's,
         # or a later variant's when this one is not generic (traced at batch size 1, say)
         self.generic = (program, self._run) if self.shape_generic else None
+        self.n_sized = 0   # shapes the generic program was compiled with buffers for
         self.traced_ranks = ()
 
     @property
@@ -507,7 +509,8 @@ class Function:
                 # A relaxed trace covers this call: a new concrete variant, not a TF trace.
                 self._detector.not_traced()
                 if concrete.generic is not None and ranks(key) == concrete.traced_ranks:
-                    entry = self._cache[key] = _Variants(concrete, [concrete.generic])
+                    entry = self._cache[key] = _Variants(
+                        concrete, [self._sized(concrete, leaves)])
                     return self._replay(entry, key, leaves, args, kwargs)
                 entry = self._cache[key] = _Variants(concrete)
                 return self._respecialize(entry, key, leaves, args, kwargs, None)
@@ -522,6 +525,22 @@ class Function:
                 general = self._signature_key(key)
             result = self._trace(key, general, leaves, args, kwargs)
         return result
+
+    def _sized(self, concrete, leaves):
+        """The generic program of a relaxed trace, compiled with reused buffers for the
+        shapes of this call (found by a probe run, no Python); the unbuffered compile when
+        they cannot be found or after ``MAX_SIZED`` shapes."""
+        program, run = concrete.generic
+        if concrete.n_sized >= MAX_SIZED:
+            return program, run
+        shapes = {s: leaf._value.shape for s, leaf in zip(program.inputs, leaves)
+                  if s is not None}
+        meta = program.shapes_for(shapes)
+        if meta is None:
+            return program, run
+        concrete.n_sized += 1
+        return program, compile_program(program, _identifier(self._name), concrete._single,
+                                        meta=meta)[1]
 
     def _relaxed_match(self, key):
         best = None

@@ -221,6 +221,37 @@ class Program:
         name = step[1].name if step[0] == "op" else step[0]
         return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
 
+    def shapes_for(self, input_shapes):
+        """``{slot: (shape, dtype)}`` of the top-level op outputs when the inputs have
+        ``input_shapes`` (``{input slot: shape}``), found by a probe run on stand-ins (no
+        draw, print or write), or None when a step's shape depends on values or a step
+        refuses the stand-ins. A relaxed program compiles its per-shape buffers from it."""
+        import warnings
+        if any(s[0] == "op" and _value_shaped(s[1], s[2]) for s in walk(self.steps)):
+            return None
+        env = dict(self.consts)
+        for s, (_, dtype, _) in self.input_specs.items():
+            env[s] = np.full(input_shapes[s], 0.5 if dtype.kind in "fc" else 0, dtype)
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for step in self.steps:
+                    if step[0] not in ("op", "read", "assign", "call", "guard") or \
+                            not _probe_step(step, env):
+                        return None
+        except Exception:  # noqa: BLE001 - shapes it cannot find: no buffers
+            return None
+        meta = {}
+        for step in self.steps:
+            if step[0] == "op" and len(step[4]) == 1:
+                v = env.get(step[4][0])
+                if type(v) is np.ndarray:
+                    meta[step[4][0]] = (v.shape, v.dtype)
+        for s, v in env.items():
+            if s not in meta and s not in self.consts and type(v) is np.ndarray:
+                meta[s] = (v.shape, v.dtype)
+        return meta
+
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
         return _op_types(self.steps)
