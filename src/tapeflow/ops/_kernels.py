@@ -77,10 +77,13 @@ def add_rows(x, b, out=None):
 
 
 def _ones(n, dtype):
+    """A read-only ones vector, cached up to 1M elements (64 lengths)."""
     key = (n, dtype)
     v = _ones_cache.get(key)
     if v is None:
         v = np.ones(n, dtype)
+        if n > 1 << 20:
+            return v
         v.flags.writeable = False
         with _lock:
             if len(_ones_cache) >= 64:
