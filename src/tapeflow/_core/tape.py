@@ -6,7 +6,7 @@ from . import explain as _explain
 from . import nest
 from .backend import np
 from .backprop import backward
-from .dispatch import current_tracer, push_tape, remove_tape
+from .dispatch import push_tape, remove_tape
 from .engine_ops import OPS
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 from .variable import Variable
@@ -332,11 +332,8 @@ class GradientTape:
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", t.dtype)
             if flat_og is None:
-                if v.ndim and current_tracer() is not None:
-                    # a traced program makes the seed at each call, in that call's shape
-                    g = OPS.ones_like(t)
-                else:
-                    g = Tensor(v.dtype.type(1) if v.ndim == 0 else np.ones(v.shape, v.dtype))
+                # ones_like is an op inside a trace: the seed takes each call's shape
+                g = Tensor(v.dtype.type(1)) if v.ndim == 0 else OPS.ones_like(t)
             else:
                 g = _output_gradient(flat_og[k], t, k)
             pairs.append((t._id, g))

@@ -103,8 +103,8 @@ class _Emitter:
                         lines.append(f"{pad}{target} = {self.np('matmul')}({a}, {b}, _B{buf})")
                     else:
                         lines.append(f"{pad}{target} = {a} @ {b}")
-                elif fwd is operator.add and not attrs and self._row_add(ins) is not None:
-                    x, b = (args if self._row_add(ins) == 0 else args[::-1])
+                elif fwd is operator.add and not attrs and (row := self._row_add(ins)) is not None:
+                    x, b = args if row == 0 else args[::-1]
                     out = f", out=_B{buf}" if buf is not None else ""
                     lines.append(f"{pad}{target} = _add_rows({x}, {b}{out})")
                 elif buf is not None and not attrs and fwd in _OUT_UFUNCS:

@@ -200,57 +200,51 @@ class Program:
     def _probe(self, grow):
         """Run the top-level steps on stand-ins with each relaxed size ``d`` made
         ``grow[d]``: "" if every step accepts them, else which one refused."""
-        import warnings
-        env = dict(self.consts)
-        for s, (shape, dtype, relaxed) in self.input_specs.items():
+        shapes = {}
+        for s, (shape, _, relaxed) in self.input_specs.items():
             if relaxed is not None:
                 dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
                 shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
-            env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else 0, dtype)
+            shapes[s] = shape
+        _, step = self._probe_run(shapes)
+        if step is None:
+            return ""
+        name = step[1].name if step[0] == "op" else step[0]
+        return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
+
+    def _probe_run(self, input_shapes):
+        """Run the top-level steps on stand-in inputs of ``input_shapes`` (``{input slot:
+        shape}``; no draw, print or write): ``(env of slot values, None)``, or ``(env, the
+        step that refused them)``."""
+        import warnings
+        env = dict(self.consts)
+        for s, (_, dtype, _) in self.input_specs.items():
+            env[s] = np.full(input_shapes[s], 0.5 if dtype.kind in "fc" else 0, dtype)
         step = None
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 for step in self.steps:
                     if not _probe_step(step, env):
-                        break
-                else:
-                    return ""
-        except Exception:  # noqa: BLE001 - a step that refuses other shapes: not generic
-            pass
-        name = step[1].name if step[0] == "op" else step[0]
-        return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
+                        return env, step
+        except Exception:  # noqa: BLE001 - a step that refuses other shapes
+            return env, step
+        return env, None
 
     def shapes_for(self, input_shapes):
-        """``{slot: (shape, dtype)}`` of the top-level op outputs when the inputs have
-        ``input_shapes`` (``{input slot: shape}``), found by a probe run on stand-ins (no
-        draw, print or write), or None when a step's shape depends on values or a step
-        refuses the stand-ins. A relaxed program compiles its per-shape buffers from it."""
-        import warnings
-        if any(s[0] == "op" and _value_shaped(s[1], s[2]) for s in walk(self.steps)):
+        """``{slot: (shape, dtype)}`` of the arrays the top-level steps make when the inputs
+        have ``input_shapes`` (``{input slot: shape}``), from a probe run, or None when a
+        step's shape depends on values or a step refuses the stand-ins (a branch or loop
+        step, which the probe does not run). A relaxed program compiles its per-shape
+        buffers from it."""
+        if any(s[0] in ("switch", "while", "dataset") or
+               (s[0] == "op" and _value_shaped(s[1], s[2])) for s in self.steps):
             return None
-        env = dict(self.consts)
-        for s, (_, dtype, _) in self.input_specs.items():
-            env[s] = np.full(input_shapes[s], 0.5 if dtype.kind in "fc" else 0, dtype)
-        try:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                for step in self.steps:
-                    if step[0] not in ("op", "read", "assign", "call", "guard") or \
-                            not _probe_step(step, env):
-                        return None
-        except Exception:  # noqa: BLE001 - shapes it cannot find: no buffers
+        env, refused = self._probe_run(input_shapes)
+        if refused is not None:
             return None
-        meta = {}
-        for step in self.steps:
-            if step[0] == "op" and len(step[4]) == 1:
-                v = env.get(step[4][0])
-                if type(v) is np.ndarray:
-                    meta[step[4][0]] = (v.shape, v.dtype)
-        for s, v in env.items():
-            if s not in meta and s not in self.consts and type(v) is np.ndarray:
-                meta[s] = (v.shape, v.dtype)
-        return meta
+        return {s: (v.shape, v.dtype) for s, v in env.items()
+                if s not in self.consts and type(v) is np.ndarray}
 
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""

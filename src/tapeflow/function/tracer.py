@@ -104,8 +104,8 @@ class Tracer:
         self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
-        self.meta = {}             # slot -> (shape, dtype) seen while tracing: op outputs,
-        #                            and the inputs ops read only for their shape
+        self.meta = {}             # slot -> (shape, dtype) seen while tracing: inputs,
+        #                            variable reads, op outputs (buffers, folding)
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
 

@@ -445,6 +445,14 @@ _ONES_LIKE = nondifferentiable("OnesLike", lambda x, dtype: _filled_like(x, dtyp
                                shape_inputs=(0,))
 
 
+def _filled_like_op(prim, fill, input, dtype):  # noqa: A002
+    x = to_tensor(input)
+    npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        return apply(prim, (x,), {"dtype": npd})
+    return Tensor(_filled_like(x._value, npd, fill))
+
+
 def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
     """Zeros shaped like ``input`` (``tf.zeros_like``), of its dtype unless ``dtype`` is given.
 
@@ -460,11 +468,7 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
         >>> print(tf.zeros_like(tf.constant([1.0, 2.0])))
         tf.Tensor([0. 0.], shape=(2,), dtype=float32)
     """
-    x = to_tensor(input)
-    npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
-    if ACTIVE[0] and current_tracer() is not None:
-        return apply(_ZEROS_LIKE, (x,), {"dtype": npd})
-    return Tensor(np.zeros(x._value.shape, npd) if x._value.ndim else npd.type(0))
+    return _filled_like_op(_ZEROS_LIKE, 0, input, dtype)
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -482,11 +486,7 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
         >>> print(tf.ones_like(tf.constant([1, 2])))
         tf.Tensor([1 1], shape=(2,), dtype=int32)
     """
-    x = to_tensor(input)
-    npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
-    if ACTIVE[0] and current_tracer() is not None:
-        return apply(_ONES_LIKE, (x,), {"dtype": npd})
-    return Tensor(np.ones(x._value.shape, npd) if x._value.ndim else npd.type(1))
+    return _filled_like_op(_ONES_LIKE, 1, input, dtype)
 
 
 # ----------------------------------------------------------------------------- reductions

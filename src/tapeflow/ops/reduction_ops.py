@@ -213,28 +213,24 @@ reduce_mean.__doc__ = reduce_sum.__doc__.replace("Sum over", "Mean over").replac
     "reduce_sum", "reduce_mean")
 
 
-def _cumprod_forward(x, axis, exclusive, reverse):
-    if reverse:
-        x = np.flip(x, axis)
-    out = np.cumprod(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = np.concatenate([np.ones_like(np.take(out, [0], axis)),
-                              np.take(out, range(out.shape[axis] - 1), axis)], axis)
-    if reverse:
-        out = np.flip(out, axis)
-    return out
+def _cumulative(accumulate, identity):
+    """The forward of tf.math.cumsum/cumprod from ``np.cumsum``/``np.cumprod``: exclusive
+    shifts in ``identity`` (0 or 1), reverse runs from the end of ``axis``."""
+    def forward(x, axis, exclusive, reverse):
+        if reverse:
+            x = np.flip(x, axis)
+        out = accumulate(x, axis=axis, dtype=x.dtype)
+        if exclusive:
+            first = np.full_like(np.take(out, [0], axis), identity)
+            out = np.concatenate([first, np.take(out, range(out.shape[axis] - 1), axis)], axis)
+        if reverse:
+            out = np.flip(out, axis)
+        return out
+    return forward
 
 
-def _cumsum_forward(x, axis, exclusive, reverse):
-    if reverse:
-        x = np.flip(x, axis)
-    out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = np.concatenate([np.zeros_like(np.take(out, [0], axis)),
-                              np.take(out, range(out.shape[axis] - 1), axis)], axis)
-    if reverse:
-        out = np.flip(out, axis)
-    return out
+_cumsum_forward = _cumulative(np.cumsum, 0)
+_cumprod_forward = _cumulative(np.cumprod, 1)
 
 
 _CUMSUM = primitive("Cumsum", _cumsum_forward, save_inputs=False)
