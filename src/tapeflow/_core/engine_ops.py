@@ -10,8 +10,8 @@ import types
 
 __all__ = ["OPS", "install", "load_rules"]
 
-# add, multiply, reduce_sum, zeros_like, ones_like, reshape, transpose, stack, unstack,
-# broadcast_to, cast, stop_gradient
+# add, negative, multiply, reduce_sum, zeros_like, ones_like, cast, reshape, transpose, stack,
+# unstack, concat, broadcast_to, stop_gradient
 OPS = types.SimpleNamespace()
 _RULES = {}     # "batching" / "jvp" -> a function that registers the built-in ops' rules
 _loaded = set()

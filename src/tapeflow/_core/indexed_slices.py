@@ -7,6 +7,7 @@ gradient of the same source.
 """
 from . import dtypes as _dt
 from .backend import np
+from .engine_ops import OPS
 from .tensor import Tensor, TensorShape, _TFNamedType, convert_to_tensor
 
 __all__ = ["IndexedSlices"]
@@ -99,8 +100,7 @@ class IndexedSlices(metaclass=_TFNamedType):
         return np.asarray(self._dense()._value, dtype=dtype)
 
     def __neg__(self):
-        from ..ops.math_ops import negative
-        return IndexedSlices(negative(self._values), self._indices, self._dense_shape)
+        return IndexedSlices(OPS.negative(self._values), self._indices, self._dense_shape)
 
     def __str__(self):
         shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
@@ -115,13 +115,12 @@ def accumulate(a, b):
     aggregates them: slices with slices stay sparse (concatenated; ``b`` comes from an op
     that ran earlier, so it goes first, in TensorFlow's order), anything with a dense
     tensor becomes dense."""
-    from ..ops import array_ops, math_ops
     a_sparse, b_sparse = type(a) is IndexedSlices, type(b) is IndexedSlices
     if a_sparse and b_sparse:
-        return IndexedSlices(array_ops.concat([b._values, a._values], 0),
-                             array_ops.concat([b._indices, a._indices], 0), a._dense_shape)
+        return IndexedSlices(OPS.concat([b._values, a._values], 0),
+                             OPS.concat([b._indices, a._indices], 0), a._dense_shape)
     if a_sparse:
         a = a._dense()
     if b_sparse:
         b = b._dense()
-    return math_ops.add(a, b)
+    return OPS.add(a, b)

@@ -56,9 +56,9 @@ def _load_jvp_rules():
 # this package: see _core/engine_ops.py).
 _engine_ops.install(
     rules={"batching": _load_batching_rules, "jvp": _load_jvp_rules},
-    add=math_ops.add, multiply=math_ops.multiply, reduce_sum=math_ops.reduce_sum,
-    zeros_like=math_ops.zeros_like, ones_like=math_ops.ones_like, cast=math_ops.cast,
-    reshape=array_ops.reshape,
+    add=math_ops.add, negative=math_ops.negative, multiply=math_ops.multiply,
+    reduce_sum=math_ops.reduce_sum, zeros_like=math_ops.zeros_like,
+    ones_like=math_ops.ones_like, cast=math_ops.cast, reshape=array_ops.reshape,
     transpose=array_ops.transpose, stack=array_ops.stack, unstack=array_ops.unstack,
     concat=array_ops.concat, broadcast_to=array_ops.broadcast_to,
     stop_gradient=array_ops.stop_gradient)
