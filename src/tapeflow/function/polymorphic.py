@@ -34,7 +34,7 @@ from .._core import nest as _nest
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from ..config import _eager as _EAGER
 from .codegen import compile_program
-from .program import GuardFailed, Program, _add_site
+from .program import GuardFailed, Program, _add_site, op_type
 from .trace_type import (
     TensorSpec,
     generalize,
@@ -44,7 +44,7 @@ from .trace_type import (
     ranks,
     specificity,
 )
-from .tracer import _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer
+from .tracer import _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer, retire
 
 __all__ = ["Function", "ConcreteFunction"]
 
@@ -123,26 +123,89 @@ def _detector(code):
         return d
 
 
-class _Graph:
-    """What ``ConcreteFunction.graph`` shows of a program: its operations by TF op type."""
+# Node names TensorFlow's Python API gives these op types by default (others: the type).
+_DEFAULT_NODE_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv",
+                       "Pow": "pow", "FloorDiv": "floordiv", "FloorMod": "mod",
+                       "Neg": "Neg", "Maximum": "Maximum", "Minimum": "Minimum"}
 
-    def __init__(self, program, n_inputs):
-        self._types = (["Placeholder"] * n_inputs + ["Const"] * len(program.consts)
-                       + program.op_types()
-                       + ["Identity"] * sum(s is not None for s in program.outputs))
+
+class _Graph:
+    """What ``ConcreteFunction.graph`` shows of a program: its operations (TF op types, node
+    names as TensorFlow's Python API gives them by default, input node names) in order."""
+
+    def __init__(self, program, param_names):
+        self._nodes = _graph_nodes(program, param_names)
 
     def get_operations(self):
-        return [_Operation(t) for t in self._types]
+        return [_Operation(*n) for n in self._nodes]
+
+    def as_graph_def(self):
+        """A ``GraphDef``-like view: ``.node`` lists objects with ``name``, ``op`` and
+        ``input`` (a list of node names, ``name:k`` for an op's k-th output)."""
+        return _GraphDef([_Operation(*n) for n in self._nodes])
+
+
+class _GraphDef:
+    __slots__ = ("node",)
+
+    def __init__(self, node):
+        self.node = node
 
 
 class _Operation:
-    __slots__ = ("type",)
+    __slots__ = ("type", "name", "input")
 
-    def __init__(self, type_):
+    def __init__(self, type_, name, inputs):
         self.type = type_
+        self.name = name
+        self.input = inputs
+
+    @property
+    def op(self):
+        return self.type
 
     def __repr__(self):
-        return f"<tf.Operation type={self.type}>"
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+def _graph_nodes(program, param_names):
+    """``[(type, name, inputs)]`` for a program's placeholders, constants, steps and
+    output identities; a slot's producer is named ``node`` or ``node:k``."""
+    nodes, producer, used = [], {}, {}
+
+    def unique(base):
+        n = used.get(base, 0)
+        used[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def add(type_, base, ins, outs=()):
+        name = unique(base)
+        nodes.append((type_, name, [producer.get(i, "?") for i in ins]))
+        for k, o in enumerate(outs):
+            producer[o] = name if k == 0 else f"{name}:{k}"
+
+    names = iter(param_names)
+    for slot in program.inputs:
+        if slot is not None:
+            add("Placeholder", next(names, "args"), (), (slot,))
+    for slot in program.consts:
+        add("Const", "Const", (), (slot,))
+    for step in program.steps:
+        kind, type_ = step[0], op_type(step)
+        if type_ is None:
+            continue
+        if kind == "op":
+            add(type_, _DEFAULT_NODE_NAMES.get(type_, type_), step[2], step[4])
+        elif kind == "read":
+            add(type_, "ReadVariableOp", (), (step[2],))
+        elif kind == "assign":
+            add(type_, type_, (step[3],))
+        elif kind in ("call", "switch", "while", "dataset"):
+            add(type_, type_, step[2] if kind == "call" else step[1], step[3])
+    for slot in program.outputs:
+        if slot is not None:
+            add("Identity", "Identity", (slot,))
+    return nodes
 
 
 class ConcreteFunction:
@@ -185,14 +248,111 @@ class ConcreteFunction:
 
     @property
     def graph(self):
-        return _Graph(self.program, len(self.program.inputs))
+        return _Graph(self.program, [n for n, spec, _ in self._slots() if _has_spec(spec)])
 
     def __call__(self, *args, **kwargs):
+        """Run the program on arguments that fit the trace.
+
+        As TensorFlow's concrete functions: arguments bind by position or name to the
+        structured signature (a Python-value parameter may be left out: it is fixed), else to
+        the flat signature of its tensor parameters; values convert to the tensor
+        parameter's dtype; a tensor of another shape runs (the program steps through
+        dispatch).
+
+        Raises:
+            TypeError: arguments that bind to neither signature, or a Python value other
+                than the traced one (TensorFlow's "Binding inputs ..." text).
+            tf.errors.InvalidArgumentError: a tensor of another dtype.
+        """
+        if not kwargs:
+            key, leaves = make_key(args, kwargs)
+            if is_subtype(key, self._key):
+                return self._execute(self.program, self._run, leaves)
+        args, kwargs = self._bind_call(args, kwargs)
         key, leaves = make_key(args, kwargs)
-        if not is_subtype(key, self._key):
-            raise TypeError(f"ConcreteFunction {self.name} was called with arguments that do "
-                            f"not match its signature {self.structured_input_signature}.")
-        return self._execute(self.program, self._run, leaves)
+        if is_subtype(key, self._key):
+            return self._execute(self.program, self._run, leaves)
+        ours, traced = _tensor_keys(key), _tensor_keys(self._key)
+        for i, (k, t) in enumerate(zip(ours, traced)):
+            if k[1] != t[1]:
+                self._function._inference_id = getattr(self._function, "_inference_id", 0) \
+                    or next(_INFERENCE_IDS)
+                op = f"__inference_{_identifier(self.name)}_{self._function._inference_id}"
+                raise _errors.InvalidArgumentError(
+                    None, None, f"cannot compute {op} as input #{i}(zero-based) was expected "
+                    f"to be a {_c_name(t[1])} tensor but is a {_c_name(k[1])} tensor "
+                    f"[Op:{op}]")
+        # Other shapes (TensorFlow runs the graph on them): step through dispatch.
+        return self._pack(self.program.interpret(leaves))
+
+    def _user_named(self):
+        """id of each input spec -> the name the user's ``input_signature`` gave it."""
+        user = self._function._input_signature
+        if user is None:
+            return {}
+        return {id(mine): given.name for mine, given in zip(
+            _nest.flatten(self.structured_input_signature), _nest.flatten(user))
+            if isinstance(mine, TensorSpec) and given.name}
+
+    def _slots(self):
+        """The structured signature as ``[(name, spec or literal, keyword_only)]``."""
+        spec_args, spec_kwargs = self.structured_input_signature
+        names = self._function._param_names
+        out = [(names[i] if i < len(names) else f"arg{i}", s, False)
+               for i, s in enumerate(spec_args)]
+        return out + [(k, v, True) for k, v in spec_kwargs.items()]
+
+    def _bind_call(self, args, kwargs):
+        import inspect
+        slots = self._slots()
+        P = inspect.Parameter
+        structured = inspect.Signature([
+            P(n, P.KEYWORD_ONLY if kw else P.POSITIONAL_OR_KEYWORD,
+              default=P.empty if _has_spec(s) else s) for n, s, kw in slots])
+        try:
+            bound = structured.bind(*args, **kwargs)
+            bound.apply_defaults()
+            for n, s, _ in slots:
+                if not _has_spec(s) and make_key((bound.arguments[n],), {})[0] != \
+                        make_key((s,), {})[0]:
+                    raise TypeError(f"Can not cast {bound.arguments[n]!r} to "
+                                    f"{_type_text(s, True)}")
+            values = bound.arguments
+        except TypeError as err:
+            values = self._bind_flat(args, kwargs, slots, err)
+        for n, s, _ in slots:
+            if isinstance(s, TensorSpec) and not isinstance(values[n], _TensorLike):
+                try:
+                    values[n] = convert_to_tensor(values[n], dtype=s.dtype)
+                except (TypeError, ValueError):
+                    values[n] = convert_to_tensor(values[n])
+        return (tuple(values[n] for n, _, kw in slots if not kw),
+                {n: values[n] for n, _, kw in slots if kw})
+
+    def _bind_flat(self, args, kwargs, slots, structured_err):
+        flat = [n for n, s, _ in slots if _has_spec(s)]
+        head = f"{self._function._name}({', '.join(flat)})"
+        extra = [k for k in kwargs if k not in flat]
+        missing = [n for n in flat[len(args):] if n not in kwargs]
+        if len(args) > len(flat):
+            why = f"{head} takes {len(flat)} positional arguments, got {len(args)}."
+        elif missing:
+            why = f"{head} missing required arguments: {', '.join(missing)}."
+        elif extra:
+            why = f"{head} got unexpected keyword arguments: {', '.join(extra)}."
+        else:
+            values = dict(zip(flat, args))
+            values.update(kwargs)
+            for n, s, _ in slots:
+                values.setdefault(n, s)
+            return values
+        params = ", ".join(f"{n}: {_type_text(s, True, self._user_named())}"
+                           for n, s, _ in slots)
+        raise TypeError(
+            f"Binding inputs to tf.function failed due to `{structured_err}`. Received args: "
+            f"{_args_text(args)} and kwargs: {kwargs} for signature: ({params}) -> "
+            f"{_type_text(self.structured_outputs)}.\nFallback to flat signature also failed "
+            f"due to: {why}") from None
 
     def _execute(self, program, run, leaves):
         if dispatch.ACTIVE[0] and (dispatch.tape_stack() or dispatch.current_tracer()):
@@ -220,11 +380,12 @@ class ConcreteFunction:
         args, kwargs = self.structured_input_signature
         names = self._function._param_names
         lines = ["Input Parameters:"]
+        named = self._user_named()
         for i, a in enumerate(args):
             n = names[i] if i < len(names) else f"arg{i}"
-            lines.append(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(a)}")
+            lines.append(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(a, True, named)}")
         for k, a in kwargs.items():
-            lines.append(f"  {k} (KEYWORD_ONLY): {_type_text(a)}")
+            lines.append(f"  {k} (KEYWORD_ONLY): {_type_text(a, True, named)}")
         lines.append("Output Type:")
         lines.append(f"  {_type_text(self.structured_outputs)}")
         lines.append("Captures:")
@@ -244,17 +405,47 @@ class ConcreteFunction:
         return f"<ConcreteFunction {self.name} at 0x{id(self):X}>"
 
 
-def _type_text(x):
+def _type_text(x, inputs=False, named=None):
+    """A signature element as TensorFlow's function types print it. Input specs print with
+    the name the user gave (``named``: id of spec -> name), else ``name=None``
+    (TensorFlow's ``structured_input_signature`` names every parameter, its printed
+    function type only those named by hand)."""
+    named = named or {}
     if isinstance(x, TensorSpec):
-        return repr(x)
+        return repr(TensorSpec(x.shape, x.dtype, named.get(id(x))) if inputs else x)
+    if isinstance(x, _SymbolicOutput):
+        return repr(TensorSpec(x.shape, x.dtype))
     if x is None:
-        return "NoneTensorSpec()"
+        return "Literal[None]"
     if isinstance(x, (list, tuple)):
-        return f"{type(x).__name__}[{', '.join(_type_text(e) for e in x)}]"
+        name = "Tuple" if isinstance(x, tuple) else "List"
+        return f"{name}[{', '.join(_type_text(e, inputs, named) for e in x)}]"
     if isinstance(x, dict):
-        return "Dict[" + ", ".join(f"[Literal[{k!r}], {_type_text(v)}]"
+        return "Dict[" + ", ".join(f"[{k!r}, {_type_text(v, inputs, named)}]"
                                    for k, v in x.items()) + "]"
     return f"Literal[{x!r}]"
+
+
+def _has_spec(x):
+    return any(isinstance(e, TensorSpec) for e in _nest.flatten(x))
+
+
+def _tensor_keys(key):
+    if is_tensor_key(key):
+        return [key]
+    if type(key) is tuple:
+        return [k for e in key for k in _tensor_keys(e)]
+    return []
+
+
+def _c_name(np_dtype):
+    from .._core.dtypes import as_dtype
+    from .._core.tensor import _C_NAMES
+    name = as_dtype(np_dtype).name
+    return _C_NAMES.get(name, name)
+
+
+_INFERENCE_IDS = iter(range(1, 1 << 62))
 
 
 class _SymbolicOutput:
@@ -589,12 +780,13 @@ class Function:
         program = Program(tracer, inputs, arg_vars, out_slots)
         sizes = _relaxed_sizes(leaves, general)
         traced_ranks = ranks(key)
+        names = _leaf_names(args, kwargs, self._param_names)
+        if self._input_signature is not None:    # names given in the signature win
+            given = [spec.name for spec in _nest.flatten(self._input_signature)]
+            names = [g or n for g, n in zip(given, names)] + names[len(given):]
         concrete = ConcreteFunction(self, general, program, out_struct,
-                                    _input_signature(args, kwargs, general,
-                                                     _leaf_names(args, kwargs,
-                                                                 self._param_names)),
-                                    self._name,
-                                    relaxed, sizes)
+                                    _input_signature(args, kwargs, general, names),
+                                    self._name, relaxed, sizes)
         concrete.traced_ranks = traced_ranks
         if program.orphans or program.n_guards:
             if _STRICT[0] and (program.n_guards or _array_orphans(program)):
@@ -639,6 +831,7 @@ class Function:
                 raise _in_user_code(exc, sys.exc_info()[2]) from None
             raise
         dispatch.pop_tracer(tracer)
+        retire(tracer, list(leaves) + [t for t in flat_out if t is not None])
         return tracer, (inputs, out_struct, flat_out, out_slots, arg_vars)
 
     def _log(self, kind, key, reason):
@@ -732,13 +925,15 @@ class Function:
             values = tuple(_dummy(s) for s in args)
             general = self._signature_key(make_key(values, {})[0])
         else:
+            if self._input_signature is None and (kwargs or not self._simple):
+                args, kwargs = self._bind(args, kwargs)   # specs bind as the values would
             values = _nest.map_structure(lambda a: _dummy(a) if isinstance(a, TensorSpec)
                                          else a, list(args))
             values = tuple(values)
             kwargs = _nest.map_structure(lambda a: _dummy(a) if isinstance(a, TensorSpec)
                                          else a, dict(kwargs))
             general = _spec_key(args, kwargs)
-        if self._input_signature is not None or kwargs or not self._simple:
+        if self._input_signature is not None:
             values, kwargs = self._bind(values, kwargs)
         key, leaves = make_key(values, kwargs)
         for c in self._traces:
@@ -748,6 +943,10 @@ class Function:
         return self._traces[-1]
 
     def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every concrete function's signature (TensorFlow's text), blank-line separated. A
+        function with an ``input_signature`` is traced for it first, as TensorFlow does."""
+        if self._input_signature is not None and not self._traces:
+            self.get_concrete_function()
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._traces)
 
     def experimental_trace_report(self) -> str:
@@ -807,6 +1006,8 @@ def _dummy(spec):
     dims = [2 if d is None else d for d in (spec.shape.as_list() if spec.shape.rank is not None
                                             else [])]
     import numpy as np
+    if spec.dtype.name == "string":
+        return convert_to_tensor(np.full(dims, b"", dtype=object) if dims else b"")
     return Tensor(np.ones(dims, dtype=spec.dtype._np) if dims else spec.dtype._np.type(1))
 
 

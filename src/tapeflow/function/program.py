@@ -362,24 +362,28 @@ def walk(steps):
 
 
 def _op_types(steps):
-    names = []
-    for s in steps:
-        if s[0] == "op":
-            names.append(s[1].name)
-        elif s[0] == "read":
-            names.append("ReadVariableOp")
-        elif s[0] == "assign":
-            names.append({"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
-                          "assign_sub": "AssignSubVariableOp"}[s[2]])
-        elif s[0] == "call":
-            names.append(getattr(s[1], "op_type", "PyFunc"))
-        elif s[0] == "switch":
-            names.append("StatelessIf" if s[4] == "bool" else "StatelessCase")
-        elif s[0] == "while":
-            names.append("StatelessWhile")
-        elif s[0] == "dataset":
-            names.append("ReduceDataset")
-    return names
+    return [t for t in map(op_type, steps) if t is not None]
+
+
+def op_type(step):
+    """The TF op type a step shows as in ``ConcreteFunction.graph`` (None: not an op)."""
+    kind = step[0]
+    if kind == "op":
+        return step[1].name
+    if kind == "read":
+        return "ReadVariableOp"
+    if kind == "assign":
+        return {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+                "assign_sub": "AssignSubVariableOp"}[step[2]]
+    if kind == "call":
+        return getattr(step[1], "op_type", "PyFunc")
+    if kind == "switch":
+        return "StatelessIf" if step[4] == "bool" else "StatelessCase"
+    if kind == "while":
+        return "StatelessWhile"
+    if kind == "dataset":
+        return "ReduceDataset"
+    return None
 
 
 def eval_steps(steps, env, tracer=None):

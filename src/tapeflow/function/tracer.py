@@ -477,6 +477,31 @@ _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "
              "FloorDiv": "floordiv", "FloorMod": "mod"}
 
 
+class SymbolicTensor(Tensor):
+    """A tensor made inside a trace and kept past it (a global, an attribute): as a
+    TensorFlow graph tensor, it has no value outside the function."""
+
+    __slots__ = ()
+    _tf_path = "tensorflow.python.framework.ops.SymbolicTensor"
+
+    @property
+    def numpy(self):
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
+
+
+def retire(tracer, keep):
+    """After an outermost trace: the tensors its steps made, except ``keep`` (the outputs
+    handed to the caller), become :class:`SymbolicTensor` (no ``.numpy()``), as the graph
+    tensors a TensorFlow function leaks."""
+    if tracer.parent is not None:
+        return
+    keep = {id(t) for t in keep}
+    for ref in tracer.known.values():
+        t = ref() if type(ref) is weakref.ref else None
+        if type(t) is Tensor and id(t) not in keep:
+            t.__class__ = SymbolicTensor
+
+
 def _tensor_name(t):
     return f"{type(t).__name__.lower()}:0"
 
