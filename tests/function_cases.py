@@ -1171,3 +1171,34 @@ def keras_style_loss_any_batch(tf):
 
     out = [[_v(t) for t in f(*_batch(n))] for n in (4, 7, 1, 4)]
     return {"out": out, "python_runs": len(traced), "count": f.experimental_get_tracing_count()}
+
+
+@case
+def relaxed_sizes_read_at_run_time(tf):
+    # Ops whose sizes a relaxed trace must read at each call: tf.range of a tf.shape,
+    # bincount, boolean_mask, meshgrid, and the gradients of tile, diag_part, band_part and
+    # set_diag spread back over the input's shape.
+    traced = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                  tf.TensorSpec([None], tf.int32)])
+    def f(x, y):
+        traced.append([x.shape.as_list(), y.shape.as_list()])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            r = tf.range(tf.shape(x)[0])
+            t = tf.tile(x, [2, 1])
+            sq = tf.matmul(x, x, transpose_a=True)
+            gram = tf.matmul(x, x, transpose_b=True)
+            d = tf.linalg.diag_part(gram)
+            b = tf.linalg.band_part(x, 1, 0)
+            s = tf.linalg.set_diag(gram, d * d)
+            loss = (tf.reduce_sum(t * t) + tf.reduce_sum(d) + tf.reduce_sum(b * b) +
+                    tf.reduce_sum(s * gram) + tf.reduce_sum(tf.linalg.diag(d) * 0.5) +
+                    tf.reduce_sum(sq))
+        g = tape.gradient(loss, x)
+        gx, gy = tf.meshgrid(tf.range(tf.shape(x)[0]), tf.range(3))
+        return (r, tf.math.bincount(y + r), tf.boolean_mask(x, y > 0), gx + gy, loss, g)
+
+    out = [[_v(t) for t in f(*_batch(n))] for n in (4, 6, 5)]
+    return {"out": out, "traced": traced, "count": f.experimental_get_tracing_count()}

@@ -26,17 +26,25 @@ sys.path.insert(0, str(ROOT / "tests"))
 import function_cases  # noqa: E402
 
 
-def main():
+def main(only=()):
+    """Record every case and program, or with case names given only those cases (merged
+    into the existing cases.json; the programs are left as they are)."""
     out_dir = ROOT / "tests" / "fixtures" / "function"
     out_dir.mkdir(parents=True, exist_ok=True)
     results = {"_recorded_with": f"tensorflow {tf.__version__}, numpy {np.__version__}"}
+    if only:
+        results = json.loads((out_dir / "cases.json").read_text())
     for name, fn in function_cases.CASES.items():
+        if only and name not in only:
+            continue
         try:
             results[name] = fn(tf)
         except Exception as exc:  # noqa: BLE001 - recorded as the answer
             results[name] = {"_raised": type(exc).__name__, "text": str(exc).split("\n")[0]}
         print(name, json.dumps(results[name])[:150])
     (out_dir / "cases.json").write_text(json.dumps(results, indent=1) + "\n")
+    if only:
+        return
     programs = ROOT / "tests" / "function_programs"
     tmp = Path(tempfile.mkdtemp())
     for path in sorted(programs.glob("*.py")):
@@ -55,4 +63,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

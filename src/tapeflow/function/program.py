@@ -207,19 +207,22 @@ class Program:
                 shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
             shapes[s] = shape
         _, step = self._probe_run(shapes)
+        if step is not None:
+            # integer stand-ins of 0 are refused as divisors (floordiv): try 1s
+            _, step = self._probe_run(shapes, int_fill=1)
         if step is None:
             return ""
         name = step[1].name if step[0] == "op" else step[0]
         return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
 
-    def _probe_run(self, input_shapes):
+    def _probe_run(self, input_shapes, int_fill=0):
         """Run the top-level steps on stand-in inputs of ``input_shapes`` (``{input slot:
-        shape}``; no draw, print or write): ``(env of slot values, None)``, or ``(env, the
-        step that refused them)``."""
+        shape}``; floats 0.5, integers ``int_fill``; no draw, print or write): ``(env of
+        slot values, None)``, or ``(env, the step that refused them)``."""
         import warnings
         env = dict(self.consts)
         for s, (_, dtype, _) in self.input_specs.items():
-            env[s] = np.full(input_shapes[s], 0.5 if dtype.kind in "fc" else 0, dtype)
+            env[s] = np.full(input_shapes[s], 0.5 if dtype.kind in "fc" else int_fill, dtype)
         step = None
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -509,10 +512,15 @@ def _probe_step(step, env):
     return True
 
 
+# output shape from input values (bincount's length: the largest value)
+_VALUE_SHAPED = frozenset(("Where", "Range", "DenseBincount", "ConfusionMatrix"))
+
+
 def _value_shaped(prim, ins):
     """Primitives whose output shape depends on input *values*: ``tf.where(c)``, and a
     reshape or broadcast to a shape given as a tensor."""
-    return prim.name == "Where" or (prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2)
+    return prim.name in _VALUE_SHAPED or (
+        prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2)
 
 
 _STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")
@@ -527,7 +535,7 @@ def _stateful(prim):
 _NOT_SIZES = frozenset((
     "axis", "perm", "keepdims", "transpose_a", "transpose_b", "adjoint_a", "adjoint_b",
     "ksize", "strides", "dilations", "pads", "exclusive", "reverse", "batch_dims", "dtype",
-    "src", "seed", "sparse"))
+    "src", "seed", "sparse", "num_lower", "num_upper"))
 
 
 def _holds_size(values, sizes):

@@ -863,7 +863,12 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     """
     if limit is None:
         start, limit = 0, start
-    vals = [static_value(v)[()] if isinstance(v, _TensorLike) else v for v in (start, limit, delta)]
+    traced = ACTIVE[0] and current_tracer() is not None and builtins.any(
+        isinstance(v, _TensorLike) for v in (start, limit, delta))
+    # Inside a trace a bound given as a tensor (``tf.range(tf.shape(x)[0])``) is read when
+    # the program runs, as TensorFlow's Range op does: no guard, no baked length.
+    vals = [(v._value if traced else static_value(v))[()] if isinstance(v, _TensorLike) else v
+            for v in (start, limit, delta)]
     if dtype is None:
         kinds = [np.asarray(v).dtype.kind for v in vals]
         tdts = [v.dtype for v in (start, limit, delta) if isinstance(v, _TensorLike)]
@@ -880,7 +885,25 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
                               f"Requires start <= limit when delta > 0: {s}/{lim}"
                               if d > 0 else f"Requires start >= limit when delta < 0: {s}/{lim}",
                               "Range")
+    if traced:
+        args = [v if isinstance(v, _TensorLike) else Tensor(np.asarray(v))
+                for v in (start, limit, delta)]
+        return apply(_RANGE, args, {"dtype": dtype._np})
     return Tensor(np.arange(s, lim, d).astype(dtype._np))
+
+
+def _range_forward(start, limit, delta, dtype):
+    s, lim, d = start[()], limit[()], delta[()]
+    if d == 0:
+        raise ValueError("Requires delta != 0: 0")
+    if (d > 0 and s > lim) or (d < 0 and s < lim):
+        raise ValueError(f"Requires start <= limit when delta > 0: {s}/{lim}" if d > 0
+                         else f"Requires start >= limit when delta < 0: {s}/{lim}")
+    return np.arange(s, lim, d).astype(dtype)
+
+
+# tf.range inside a trace with a bound given as a tensor; its length depends on values.
+_RANGE = Primitive("Range", _range_forward, differentiable=False, save_inputs=False)
 
 
 # Shape and Size read their input only for its shape, when the op runs: in a traced
@@ -934,18 +957,25 @@ def rank(input, name=None):  # noqa: A002 - TensorFlow's name
     return Tensor(np.int32(to_tensor(input)._value.ndim))
 
 
-_TILE = primitive("Tile", lambda x, multiples: np.tile(x, multiples), save_inputs=False)
+# Tile keeps its input: the gradient reads its shape at run time (TileGrad), so a traced
+# program serves other batch sizes.
+_TILE = primitive("Tile", lambda x, multiples: np.tile(x, multiples))
 
 
-def _tile_rule(g, y, x_shape, multiples):
+def _tile_grad_forward(g, x, multiples):
+    """The gradient of ``tile(x, multiples)``: ``g`` folded back onto ``x``'s shape (read
+    at run time) by summing the copies."""
     split = []
-    for m, d in zip(multiples, x_shape):
+    for m, d in zip(multiples, np.shape(x)):
         split += [m, d]
-    g = reshape(g, split)
-    return _m.reduce_sum(g, axis=list(builtins.range(0, 2 * len(x_shape), 2)))
+    return np.add.reduce(g.reshape(split), axis=tuple(builtins.range(0, len(split), 2)))
 
 
-defvjp(_TILE, _tile_rule)
+# TensorFlow's Tile gradient: reshape to interleaved (multiple, size) axes, sum the first.
+_TILE_GRAD = primitive("TileGrad", _tile_grad_forward, shape_inputs=(1,))
+defvjp(_TILE, lambda g, y, x, multiples: apply(_TILE_GRAD, (g, x), {"multiples": multiples}))
+defvjp(_TILE_GRAD, lambda gg, y, g, x, multiples: apply(_TILE, (gg,), {"multiples": multiples}),
+       None)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
@@ -1488,6 +1518,11 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     if xs[ax:ax + k] != mv.shape:
         raise ValueError(f"Shapes {TensorShape(xs[ax:ax + k])} and {TensorShape(mv.shape)} "
                          f"are incompatible")
+    if ACTIVE[0] and current_tracer() is not None:
+        # the kept positions from each call's mask, and its size, as TensorFlow's graph
+        flat = reshape(x, xs[:ax] + (-1,) + xs[ax + k:])
+        keep = reshape(where(reshape(m, [-1])), [-1])
+        return _gather_dense(flat, keep, axis=ax)
     flat = reshape(x, xs[:ax] + (int(np.prod(mv.shape)),) + xs[ax + k:])
     keep = Tensor(np.flatnonzero(mv.reshape(-1)).astype(np.int64))
     return _gather_dense(flat, keep, axis=ax)
@@ -1643,6 +1678,8 @@ def meshgrid(*args, **kwargs):
                          f"'{indexing}'")
     xs = [reshape(to_tensor(a), [-1]) for a in args]
     sizes = [t._value.shape[0] for t in xs]
+    if ACTIVE[0] and current_tracer() is not None:
+        sizes = [size(t) for t in xs]   # each call's sizes, in a traced program
     n = len(xs)
     if indexing == "xy" and n > 1:
         sizes[0], sizes[1] = sizes[1], sizes[0]

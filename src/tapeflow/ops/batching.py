@@ -167,7 +167,8 @@ _declare("GatherGrad", lambda g, y, gg, indices, params, axis: _a._gather_dense(
     g, indices, axis=axis + 1), None, None)
 
 
-def _tile_rule(g, y, x_shape, multiples):
+def _tile_rule(g, y, x, multiples):
+    x_shape = x._value.shape
     split = [_n(g)]
     for mult, d in zip(multiples, x_shape):
         split += [mult, d]

@@ -9,7 +9,7 @@ import builtins
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor
 from . import array_ops as _a
 from . import math_ops as _m
@@ -75,9 +75,10 @@ def _square(x, op_name):
 # ------------------------------------------------------------------------ diagonals
 
 
+# MatrixDiagPartV3 keeps its input: its gradient embeds into zeros of the input's shape read
+# at run time, so a traced program serves other batch sizes.
 _DIAG_PART = primitive("MatrixDiagPartV3",
-                       lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy(),
-                       save_inputs=False)
+                       lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy())
 
 
 def _embed_diag(g, shape):
@@ -89,8 +90,30 @@ def _embed_diag(g, shape):
 
 
 _DIAG_EMBED = primitive("MatrixDiagV3", _embed_diag, save_inputs=False)
-defvjp(_DIAG_PART, lambda g, y, x_shape: apply(_DIAG_EMBED, (g,), {"shape": x_shape}))
 defvjp(_DIAG_EMBED, lambda g, y, g_shape, shape: diag_part(g))
+# The same op with the output's shape taken from a tensor (``x``, read for its shape) or from
+# the diagonal itself (square matrices, ``tf.linalg.diag``), when the op runs.
+_DIAG_LIKE = Primitive("MatrixDiagV3", lambda g, x: _embed_diag(g, np.shape(x)),
+                       save_inputs=False, shape_inputs=(1,))
+_DIAG_SQUARE = Primitive("MatrixDiagV3", lambda d: _embed_diag(d, d.shape + d.shape[-1:]),
+                         save_inputs=False)
+defvjp(_DIAG_PART, lambda g, y, x: apply(_DIAG_LIKE, (g, x)))
+defvjp(_DIAG_LIKE, lambda gg, y, g_shape, x_shape: diag_part(gg), None)
+defvjp(_DIAG_SQUARE, lambda g, y, d_shape: diag_part(g))
+
+
+def _set_diag_forward(x, d):
+    out = x.copy()
+    k = builtins.min(x.shape[-2], x.shape[-1])
+    idx = np.arange(k)
+    out[..., idx, idx] = d
+    return out
+
+
+# The diagonal's positions come from the input's shape when the op runs.
+_SET_DIAG = primitive("MatrixSetDiagV3", _set_diag_forward, save_inputs=False)
+defvjp(_SET_DIAG, lambda g, y, x_shape, d_shape: apply(
+    _SET_DIAG, (g, _m.zeros_like(diag_part(g)))), lambda g, y, x_shape, d_shape: diag_part(g))
 
 
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
@@ -125,16 +148,14 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
         ``[..., n, n]``, zero off the diagonal.
     """
     d = to_tensor(diagonal)
-    n = d._value.shape[-1]
-    return apply(_DIAG_EMBED, (d,), {"shape": d._value.shape + (n,)})
+    return apply(_DIAG_SQUARE, (d,))
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
     """``input`` with its main diagonal replaced (``tf.linalg.set_diag``)."""
     x = to_tensor(input)
     d = to_tensor(diagonal)
-    mask = Tensor(_embed_diag(np.ones(d._value.shape, bool), x._value.shape))
-    return _a.where(mask, apply(_DIAG_EMBED, (d,), {"shape": x._value.shape}), x)
+    return apply(_SET_DIAG, (x, d))
 
 
 def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TensorFlow's name
@@ -159,10 +180,21 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TensorFlo
     if up > n:
         raise _err(f"num_upper must be negative or less or equal to number of columns ({n})"
                    f" got: {up}", "MatrixBandPart")
+    return apply(_BAND_PART, (x,), {"num_lower": lo, "num_upper": up})
+
+
+def _band_part_forward(x, num_lower, num_upper):
+    # the band's mask from the shape of each call
+    m, n = x.shape[-2:]
     i = np.arange(m)[:, None]
     j = np.arange(n)[None, :]
-    keep = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
-    return _a.where(Tensor(keep), x, _m.zeros_like(x))
+    keep = ((num_lower < 0) | (i - j <= num_lower)) & ((num_upper < 0) | (j - i <= num_upper))
+    return np.where(keep, x, x.dtype.type(0))
+
+
+_BAND_PART = primitive("MatrixBandPart", _band_part_forward, save_inputs=False)
+defvjp(_BAND_PART, lambda g, y, x_shape, num_lower, num_upper: apply(
+    _BAND_PART, (g,), {"num_lower": num_lower, "num_upper": num_upper}))
 
 
 def _tril(x):

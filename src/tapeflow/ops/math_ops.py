@@ -1534,23 +1534,36 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
     if a.size and a.min() < 0:
         raise errors.op_error(errors.InvalidArgumentError,
                               "Input arr must be non-negative!", "DenseBincount")
+    attrs = {"minlength": None if minlength is None else int(minlength),
+             "maxlength": None if maxlength is None else int(maxlength),
+             "dtype": _dt.as_dtype(dtype)._np, "binary_output": bool(binary_output)}
+    ins = (to_tensor(arr),) if weights is None else (to_tensor(arr), to_tensor(weights))
+    # an op, so a traced program counts each call's values (its length depends on them)
+    return apply(_BINCOUNT, ins, attrs)
+
+
+def _bincount_forward(a, *weights, minlength, maxlength, dtype, binary_output):
     n = int(a.max()) + 1 if a.size else 0
     if minlength is not None:
-        n = max(n, int(minlength))
+        n = max(n, minlength)
     if maxlength is not None:
-        n = min(n, int(maxlength))
+        n = min(n, maxlength)
     flat = a.reshape(-1)
     keep = flat < n
-    if weights is not None:
-        w = to_tensor(weights)._value.reshape(-1)
+    if weights:
+        w = weights[0].reshape(-1)
         out = np.zeros(n, w.dtype)
         np.add.at(out, flat[keep], w[keep])
     else:
-        out = np.zeros(n, _dt.as_dtype(dtype)._np)
+        out = np.zeros(n, dtype)
         np.add.at(out, flat[keep], 1)
     if binary_output:
         out = (out != 0).astype(out.dtype)
-    return Tensor(out)
+    return out
+
+
+_BINCOUNT = Primitive("DenseBincount", _bincount_forward, differentiable=False,
+                      save_inputs=False)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
@@ -1676,10 +1689,26 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         raise errors.InvalidArgumentError(None, None, "`predictions` out of bound\nCondition "
                                           "x < y did not hold element-wise:")
     npd = _dt.as_dtype(dtype)._np
-    out = np.zeros((n, n), npd)
-    w = 1 if weights is None else to_tensor(weights)._value.reshape(-1).astype(npd)
+    ins = [to_tensor(labels), to_tensor(predictions)] + (
+        [] if weights is None else [to_tensor(weights)])
+    # an op, so a traced program counts each call's values
+    return apply(_CONFUSION, ins, {"num_classes": None if num_classes is None else n,
+                                   "dtype": npd})
+
+
+def _confusion_forward(labels, predictions, *weights, num_classes, dtype):
+    lab = labels.astype(np.int64).reshape(-1)
+    pred = predictions.astype(np.int64).reshape(-1)
+    n = num_classes if num_classes is not None else int(
+        max(lab.max(initial=-1), pred.max(initial=-1)) + 1)
+    out = np.zeros((n, n), dtype)
+    w = weights[0].reshape(-1).astype(dtype) if weights else 1
     np.add.at(out, (lab, pred), w)
-    return Tensor(out)
+    return out
+
+
+_CONFUSION = Primitive("ConfusionMatrix", _confusion_forward, differentiable=False,
+                       save_inputs=False)
 
 
 

@@ -547,7 +547,11 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
             raise RuntimeError("You are calling `compute_average_loss` in cross replica "
                                "context, while it was expected to be called in replica "
                                "context.")
-        n = loss.shape[0] * replicas
+        if ACTIVE[0] and current_tracer() is not None:
+            # each call's batch size, as TensorFlow's tf.shape(per_example_loss)[0]
+            n = _a.shape(loss)[0] * replicas
+        else:
+            n = loss.shape[0] * replicas
     return _m.divide_no_nan(_m.reduce_sum(loss), _m.cast(n, loss.dtype))
 
 
