@@ -6,6 +6,7 @@ import pytest
 
 from tapeflow.ops import (
     array_ops,
+    clip_ops,
     complex_ops,
     image_ops,
     linalg_ops,
@@ -13,6 +14,10 @@ from tapeflow.ops import (
     nn_conv_ops,
     nn_ops,
     random_ops,
+    reduction_ops,
+    segment_ops,
+    sort_ops,
+    special_math_ops,
     state_ops,
     stateful_random_ops,
     stateless_random_ops,
@@ -21,9 +26,10 @@ from tapeflow.ops import (
 from tapeflow.ops.ragged import ragged_math_ops, ragged_tensor
 from tapeflow.ops.sparse import sparse_ops, sparse_tensor
 
-MODULES = (array_ops, linalg_ops, math_ops, nn_conv_ops, nn_ops, complex_ops, image_ops,
-           random_ops, state_ops, stateful_random_ops, stateless_random_ops, string_ops,
-           ragged_math_ops, ragged_tensor, sparse_ops, sparse_tensor)
+MODULES = (array_ops, linalg_ops, math_ops, reduction_ops, special_math_ops, clip_ops,
+           sort_ops, segment_ops, nn_conv_ops, nn_ops, complex_ops, image_ops, random_ops,
+           state_ops, stateful_random_ops, stateless_random_ops, string_ops, ragged_math_ops,
+           ragged_tensor, sparse_ops, sparse_tensor)
 
 
 def _documented():

@@ -10,7 +10,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer, raise_op_error, record
 from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
+from .._core.tensor import _C_NAMES, Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from ._helpers import (
     FLOAT_COMPLEX_TYPES,
@@ -424,7 +424,11 @@ def cast(x, dtype, name=None):
     return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
 
 
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+def _scalar_like(v, ref):
+    """``v`` in ``ref``'s dtype; a Python number converts straight to it (not via float32)."""
+    if isinstance(v, _TensorLike):
+        return cast(v, ref.dtype)
+    return convert_to_tensor(v, dtype=ref.dtype)
 
 
 def _cast_unsupported(src, dst):
@@ -699,8 +703,9 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 
 
 # =============================================================================
-# The op library, part 2 (tf.math): special functions, safe division, reductions,
-# sorting and segment ops. Appended in one section; the code above is left as it was.
+# The op library, part 2 (tf.math): more element-wise functions, safe division and logs,
+# complex parts, counting; special functions, norms, sorting and segment reductions are in
+# their own modules (re-exported at the end).
 # =============================================================================
 import builtins as _builtins  # noqa: E402 - this section keeps its imports with it
 
@@ -788,232 +793,6 @@ def atan2(y, x, name=None):
     y, x = pair(y, x, "Atan2")
     check_kind(y, "f", "Atan2", _FLOATS)
     return apply(_ATAN2, (y, x))
-
-
-# --------------------------------------------------------- erf, erfc, lgamma, digamma
-# NumPy has none of these; the forms below are accurate to a few ulps in float64, which
-# the float64 finite-difference tests need (their error is divided by the step).
-
-
-# W. J. Cody, "Rational Chebyshev approximations for the error function", Math. Comp. 23
-# (1969): erf on |x| <= 0.46875, erfc on (0.46875, 4] and beyond 4, near float64 precision.
-_CODY_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
-           3.20937758913846947e03, 1.85777706184603153e-1)
-_CODY_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
-           2.84423683343917062e03)
-_CODY_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
-           2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
-           2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
-_CODY_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
-           1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
-           3.43936767414372164e03, 1.23033935480374942e03)
-_CODY_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
-           1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
-_CODY_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
-           6.05183413124413191e-2, 2.33520497626869185e-3)
-_INV_SQRT_PI = 5.6418958354775628695e-1
-
-
-def _exp_neg_square(y):
-    # exp(-y^2) with y^2 split into an exact part and a small rest, for relative accuracy.
-    head = np.trunc(y * 16) / 16
-    return np.exp(-head * head) * np.exp(-(y - head) * (y + head))
-
-
-def _erf_small(x):
-    z = x * x
-    num, den = _CODY_A[4] * z, z
-    for a, b in zip(_CODY_A[:3], _CODY_B[:3], strict=True):
-        num, den = (num + a) * z, (den + b) * z
-    return x * (num + _CODY_A[3]) / (den + _CODY_B[3])
-
-
-def _erfc_mid(y):
-    num, den = _CODY_C[8] * y, y
-    for c, d in zip(_CODY_C[:7], _CODY_D[:7], strict=True):
-        num, den = (num + c) * y, (den + d) * y
-    return _exp_neg_square(y) * (num + _CODY_C[7]) / (den + _CODY_D[7])
-
-
-def _erfc_big(y):
-    z = 1.0 / (y * y)
-    num, den = _CODY_P[5] * z, z
-    for p, q in zip(_CODY_P[:4], _CODY_Q[:4], strict=True):
-        num, den = (num + p) * z, (den + q) * z
-    return _exp_neg_square(y) * (_INV_SQRT_PI - z * (num + _CODY_P[4]) / (den + _CODY_Q[4])) / y
-
-
-def _erf_parts(x):
-    """(erf(x), erfc(x)) in float64 for a float array (Cody 1969); each range computed
-    only on its own elements."""
-    x = np.asarray(x, np.float64)
-    y = np.abs(x)
-    erf_ = np.empty_like(x)
-    erfc_ = np.empty_like(x)
-    small = y <= 0.46875
-    mid = (y > 0.46875) & (y <= 4.0)
-    big = ~(small | mid)  # includes NaN, which stays NaN
-    e = _erf_small(x[small])
-    erf_[small] = e
-    erfc_[small] = 1.0 - e
-    for mask, part in ((mid, _erfc_mid), (big, _erfc_big)):
-        xs = x[mask]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            c = part(np.abs(xs))
-        c = np.where(np.isinf(xs), 0.0, c)
-        erf_[mask] = np.sign(xs) * (1.0 - c)
-        erfc_[mask] = np.where(xs < 0, 2.0 - c, c)
-    return erf_, erfc_
-
-
-def _erf_forward(x):
-    return _erf_parts(x)[0].astype(np.asarray(x).dtype)[()]
-
-
-def _erfc_forward(x):
-    return _erf_parts(x)[1].astype(np.asarray(x).dtype)[()]
-
-
-_LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028,
-            771.32342877765313, -176.61502916214059, 12.507343278686905,
-            -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7)
-
-
-def _lgamma64(x):
-    # Lanczos (g=7, n=9) for x >= 0.5, the reflection formula below it.
-    x = np.asarray(x, np.float64)
-    reflect = x < 0.5
-    z = np.where(reflect, 1.0 - x, x) - 1.0
-    a = np.full_like(z, _LANCZOS[0])
-    for i in builtins_range(1, 9):
-        a = a + _LANCZOS[i] / (z + i)
-    t = z + 7.5
-    lg = 0.5 * np.log(2 * np.pi) + (z + 0.5) * np.log(t) - t + np.log(a)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.abs(np.sin(np.pi * x))
-        refl = np.log(np.pi / s) - lg
-    out = np.where(reflect, refl, lg)
-    out = np.where(reflect & (x == np.floor(x)), np.inf, out)  # poles at 0, -1, -2, ...
-    return np.where(np.isinf(x), np.inf, out)
-
-
-# Bernoulli numbers B_2k, k = 1..8, for the asymptotic series of the polygamma functions.
-_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
-
-
-def _digamma64(x):
-    x = np.asarray(x, np.float64)
-    reflect = x < 0.5
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(reflect, 1.0 - x, x)
-        acc = np.zeros_like(z)
-        for _ in builtins_range(10):
-            low = z < 10
-            acc = acc - np.where(low, 1.0 / z, 0.0)
-            z = np.where(low, z + 1, z)
-        inv2 = 1.0 / (z * z)
-        series = 0.0
-        p = inv2
-        for k, b in enumerate(_BERNOULLI, 1):
-            series = series + b / (2 * k) * p
-            p = p * inv2
-        psi = np.log(z) - 0.5 / z - series + acc
-        refl = psi - np.pi / np.tan(np.pi * x)
-        out = np.where(reflect, refl, psi)
-        out = np.where(reflect & (x == np.floor(x)), np.nan, out)
-    return out
-
-
-def _polygamma64(n, x):
-    # psi^(n)(x) for integer n >= 1 and x > 0: recurrence up to x >= 15, then the
-    # asymptotic series (A&S 6.4.11).
-    if n == 0:
-        return _digamma64(x)
-    x = np.asarray(x, np.float64)
-    sgn = -1.0 if n % 2 == 0 else 1.0
-    fact = float(np.prod(np.arange(1, n + 1)))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = x.copy()
-        acc = np.zeros_like(z)
-        for _ in builtins_range(15):
-            low = z < 15
-            acc = acc + np.where(low, 1.0 / z ** (n + 1), 0.0)
-            z = np.where(low, z + 1, z)
-        total = fact / n / z ** n + fact / (2 * z ** (n + 1))
-        # B_2k (2k+n-1)! / (2k)! / z^(2k+n)
-        for k, b in enumerate(_BERNOULLI, 1):
-            coef = float(np.prod(np.arange(2 * k + 1, 2 * k + n)))  # (2k+n-1)!/(2k)!
-            total = total + b * coef / z ** (2 * k + n)
-        out = sgn * (fact * acc + total)
-        out = np.where(x <= 0, np.nan, out)
-    return out
-
-
-def _lgamma_forward(x):
-    return _lgamma64(x).astype(np.asarray(x).dtype)[()]
-
-
-def _digamma_forward(x):
-    return _digamma64(x).astype(np.asarray(x).dtype)[()]
-
-
-def _polygamma_forward(a, x):
-    a = np.asarray(a)
-    x = np.asarray(x)
-    a, xb = np.broadcast_arrays(a, x)
-    out = np.empty(xb.shape, np.float64)
-    for n in np.unique(a):
-        m = a == n
-        if n < 0 or n != np.floor(n):
-            out[m] = np.nan
-        else:
-            out[m] = _polygamma64(int(n), xb[m])
-    return out.astype(x.dtype)[()]
-
-
-_ERF = primitive("Erf", _erf_forward)
-_ERFC = primitive("Erfc", _erfc_forward)
-_LGAMMA = primitive("Lgamma", _lgamma_forward)
-_DIGAMMA = primitive("Digamma", _digamma_forward)
-_POLYGAMMA = primitive("Polygamma", _polygamma_forward, error=_broadcast_error)
-_TWO_OVER_SQRT_PI = 1.1283791670955126
-
-erf = _float_unary(_ERF, complex_ok=False)
-erfc = _float_unary(_ERFC, complex_ok=False)
-lgamma = _float_unary(_LGAMMA, complex_ok=False)
-digamma = _float_unary(_DIGAMMA, complex_ok=False)
-
-defvjp(_ERF, lambda g, y, x: multiply(g, multiply(exp(negative(square(x))),
-                                                  _TWO_OVER_SQRT_PI)))
-defvjp(_ERFC, lambda g, y, x: multiply(g, multiply(exp(negative(square(x))),
-                                                   -_TWO_OVER_SQRT_PI)))
-defvjp(_LGAMMA, lambda g, y, x: multiply(g, digamma(x)))
-defvjp(_DIGAMMA, lambda g, y, x: multiply(g, polygamma(ones_like(x), x)))
-defvjp(_POLYGAMMA, None, lambda g, y, a, x: multiply(g, polygamma(add(a, 1), x)))
-
-
-def polygamma(a, x, name=None):
-    """The ``a``-th derivative of the digamma function (``tf.math.polygamma``).
-
-    Args:
-        a: a float tensor of non-negative integer values (the order).
-        x: a float tensor of ``a``'s dtype, ``x > 0``; shapes broadcast.
-
-    Returns:
-        ``psi^(a)(x)``; NaN where ``a`` is not a non-negative integer or ``x <= 0``.
-        The gradient with respect to ``x`` is ``polygamma(a + 1, x)``; ``a`` has none.
-    """
-    a, x = pair(a, x, "Polygamma")
-    check_kind(x, "f", "Polygamma", "float, double")
-    return apply(_POLYGAMMA, (a, x))
-
-
-erf.__doc__ = """The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt`` (``tf.math.erf``).
-
-Computed with W. J. Cody's rational Chebyshev approximations (Math. Comp. 23, 1969).
-"""
-lgamma.__doc__ = "``log|Gamma(x)|`` by Lanczos' approximation (``tf.math.lgamma``)."
-digamma.__doc__ = "``d/dx lgamma(x)`` by recurrence and asymptotic series (``tf.math.digamma``)."
 
 
 # ------------------------------------------------------------ safe division and logs
@@ -1189,333 +968,6 @@ defvjp(_IMAG, lambda g, y, x_shape: multiply(
 
 
 
-def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
-    """``x / sqrt(max(sum(x**2, axis), epsilon))`` (``tf.math.l2_normalize``).
-
-    Args:
-        x: a float tensor.
-        axis: the axes to normalise over (default all).
-        epsilon: lower bound on the squared norm.
-    """
-    x = to_tensor(x)
-    if axis is None:
-        axis = dim
-    sq = reduce_sum(square(x), axis, keepdims=True)
-    return multiply(x, rsqrt(maximum(sq, epsilon)))
-
-
-def global_norm(t_list, name=None):
-    """``sqrt(sum(l2_norm(t)**2 for t in t_list))``, skipping ``None`` (``tf.linalg.global_norm``).
-
-    Raises:
-        TypeError: if ``t_list`` is a single tensor rather than a sequence.
-    """
-    if isinstance(t_list, _TensorLike) or not isinstance(t_list, (list, tuple)):
-        raise TypeError("t_list should be a sequence")
-    parts = [reduce_sum(square(to_tensor(t))) for t in t_list if t is not None]
-    if not parts:
-        return Tensor(np.float32(0))
-    return sqrt(add_n(parts))
-
-
-def _scalar_like(v, ref):
-    """``v`` in ``ref``'s dtype; a Python number converts straight to it (not via float32)."""
-    if isinstance(v, _TensorLike):
-        return cast(v, ref.dtype)
-    return convert_to_tensor(v, dtype=ref.dtype)
-
-
-def clip_by_norm(t, clip_norm, axes=None, name=None):
-    """Rescale ``t`` so its L2 norm over ``axes`` is at most ``clip_norm`` (``tf.clip_by_norm``).
-
-    ``t * clip_norm / max(norm(t), clip_norm)``; a zero tensor stays zero with a finite
-    gradient.
-
-    Args:
-        t: a float tensor.
-        clip_norm: a positive scalar.
-        axes: the axes of the norm (default all).
-
-    Example:
-        >>> import tapeflow as tf
-        >>> print(tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy())
-        [0.6 0.8]
-    """
-    t = to_tensor(t)
-    sq = reduce_sum(square(t), axes, keepdims=True)
-    positive = greater(sq, 0)
-    safe = _a.where(positive, sq, ones_like(sq))
-    norm_ = _a.where(positive, sqrt(safe), sq)
-    c = _scalar_like(clip_norm, t)
-    return _realdiv(multiply(t, c), maximum(norm_, c))
-
-
-def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
-    """Scale every tensor by ``clip_norm / max(global_norm, clip_norm)``.
-
-    TensorFlow counterpart: ``tf.clip_by_global_norm``.
-
-    Returns:
-        ``(list_clipped, global_norm)``; ``None`` entries stay ``None``.
-
-    Raises:
-        TypeError: if ``t_list`` is not a sequence.
-    """
-    if isinstance(t_list, _TensorLike) or not isinstance(t_list, (list, tuple)):
-        raise TypeError("`t_list` should be a sequence of tensors. Received "
-                        f"{type(t_list)}.")
-    gn = global_norm(t_list) if use_norm is None else to_tensor(use_norm)
-    c = _scalar_like(clip_norm, gn)
-    scale = multiply(c, minimum(_realdiv(ones_like(gn), gn), _realdiv(ones_like(c), c)))
-    out = [None if t is None else multiply(to_tensor(t), cast(scale, to_tensor(t).dtype))
-           for t in t_list]
-    return out, gn
-
-
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
-    """Vector norms and the Frobenius norm (``tf.norm``).
-
-    Args:
-        tensor: a float tensor.
-        ord: ``'euclidean'``/``'fro'``/2, 1, ``np.inf``, or another positive number
-            (vector p-norm).
-        axis: None (the whole tensor as a vector), an int, or a pair of ints (matrix norm,
-            ``'fro'``/``'euclidean'``, 1 or ``np.inf``).
-        keepdims: keep reduced axes.
-
-    Raises:
-        ValueError: for an unsupported ``ord`` or ``axis``.
-    """
-    x = to_tensor(tensor)
-    keep = bool(keepdims)
-    is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
-    if isinstance(axis, (list, tuple)) and len(axis) not in (1, 2):
-        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
-                         f"integers, got {axis}")
-    if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
-        if ord == "fro" and not is_matrix and axis is not None:
-            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-        return sqrt(reduce_sum(real(multiply(x, _a.conj(x))), axis, keep))
-    if not isinstance(ord, (int, float)) or ord <= 0:
-        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-    ax = abs(x)
-    if is_matrix:
-        r, c = (int(a) % x._value.ndim for a in axis)
-        if ord == 2:
-            # the spectral norm: the largest singular value
-            rest = [i for i in builtins_range(x._value.ndim) if i not in (r, c)]
-            from . import linalg_ops
-            s = linalg_ops.svd(_a.transpose(x, rest + [r, c]), compute_uv=False)
-            out = reduce_max(s, -1)
-            if keep:
-                out = _a.expand_dims(_a.expand_dims(out, min(r, c)), max(r, c))
-            return out
-        if ord == 1:
-            out = reduce_max(reduce_sum(ax, r, keepdims=True), c, keepdims=True)
-        elif ord == np.inf:
-            out = reduce_max(reduce_sum(ax, c, keepdims=True), r, keepdims=True)
-        else:
-            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', "
-                             f"'fro', 1, 2, inf], got {ord}")
-        if not keep:
-            out = _a.squeeze(out, [r, c])
-        return out
-    if ord == 1:
-        return reduce_sum(ax, axis, keep)
-    if ord == np.inf:
-        return reduce_max(ax, axis, keep)
-    return pow(reduce_sum(pow(ax, float(ord)), axis, keep), 1.0 / ord)
-
-
-# ---------------------------------------------------------------- sorting and ranking
-
-
-_ARGSORT = nondifferentiable(
-    "ArgSort", lambda x, descending, axis: (np.argsort(-x if descending else x, axis=axis,
-                                                       kind="stable").astype(np.int32)))
-
-
-def _argsort_last(x, descending):
-    if x._value.dtype.kind == "b":
-        x = cast(x, _dt.int32)
-    return apply(_ARGSORT, (x,), {"descending": descending, "axis": -1})
-
-
-def _take_last(x, idx):
-    return _a._gather_dense(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
-
-
-def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A002
-    """The ``k`` largest entries along the last axis and their indices (``tf.math.top_k``).
-
-    Ties keep the lower index first, as TensorFlow. The gradient flows to the chosen
-    entries.
-
-    Args:
-        input: a real tensor of rank >= 1 with last dimension >= ``k``.
-        k: how many entries to keep.
-
-    Returns:
-        ``(values, indices)``, each of shape ``input.shape[:-1] + [k]``; indices int32.
-
-    Raises:
-        tf.errors.InvalidArgumentError: if ``k`` is negative or exceeds the last dimension.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> values, indices = tf.math.top_k(tf.constant([1.0, 5.0, 3.0]), k=2)
-        >>> print(values.numpy(), indices.numpy())
-        [5. 3.] [1 2]
-    """
-    x = to_tensor(input)
-    if isinstance(k, float):
-        raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
-    k = int(static_value(k) if isinstance(k, _TensorLike) else k)
-    if x._value.ndim == 0:
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "input must be >= 1-D, got shape []", "TopKV2")
-    n = x._value.shape[-1]
-    if k < 0:
-        raise errors.op_error(errors.InvalidArgumentError, f"Need k >= 0, got {k}", "TopKV2")
-    if n < k:
-        raise errors.op_error(errors.InvalidArgumentError,
-                              f"input must have at least k columns. Had {n}, needed {k}",
-                              "TopKV2")
-    idx = _argsort_last(x, True)
-    idx = idx[..., :k]
-    return _TopK(_take_last(x, idx), cast(idx, index_type))
-
-
-class _TopK(tuple):
-    """``(values, indices)`` with the field names TensorFlow's namedtuple has."""
-
-    __slots__ = ()
-
-    def __new__(cls, values, indices):
-        return tuple.__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
-
-
-def _sort_axis(x, axis):
-    n = x._value.ndim
-    ax = int(axis)
-    if not -n <= ax < n:
-        # TensorFlow fails while slicing the shape vector with the axis.
-        raise errors.InvalidArgumentError(
-            None, None, f"slice index {ax + n if ax < 0 else ax} of dimension 0 out of bounds. "
-            f"[Op:StridedSlice] "
-            f"name: strided_slice/")
-    return ax % n
-
-
-def _check_direction(direction):
-    if direction not in ("ASCENDING", "DESCENDING"):
-        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
-                         f"Received: direction={direction}")
-
-
-def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
-    """Indices that sort ``values`` along ``axis`` (``tf.argsort``); int32, no gradient.
-
-    Raises:
-        ValueError: for an unknown ``direction`` or an axis out of range.
-    """
-    _check_direction(direction)
-    x = to_tensor(values)
-    ax = _sort_axis(x, axis)
-    if x._value.dtype.kind == "b":
-        x = cast(x, _dt.int32)
-    return apply(_ARGSORT, (x,), {"descending": direction == "DESCENDING", "axis": ax})
-
-
-def sort(values, axis=-1, direction="ASCENDING", name=None):
-    """``values`` sorted along ``axis`` (``tf.sort``); the gradient follows the permutation.
-
-    Raises:
-        ValueError: for an unknown ``direction`` or an axis out of range.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> print(tf.sort(tf.constant([3, 1, 2]), direction='DESCENDING').numpy())
-        [3 2 1]
-    """
-    _check_direction(direction)
-    x = to_tensor(values)
-    ax = _sort_axis(x, axis)
-    last = x._value.ndim - 1
-    perm = list(builtins_range(x._value.ndim))
-    perm[ax], perm[last] = last, ax
-    xt = _a.transpose(x, perm) if ax != last else x
-    out = _take_last(xt, _argsort_last(xt, direction == "DESCENDING"))
-    return _a.transpose(out, perm) if ax != last else out
-
-
-def in_top_k(targets, predictions, k, name=None):
-    """Whether each target's prediction is among the ``k`` largest (``tf.math.in_top_k``).
-
-    Returns:
-        A bool tensor of shape ``[batch]``; ties count as in (as TensorFlow).
-    """
-    return apply(_IN_TOP_K, (to_tensor(predictions), to_tensor(targets)), {"k": int(k)})
-
-
-def _in_top_k_forward(p, t, k):
-    own = p[np.arange(p.shape[0]), t]
-    larger = np.sum(p > own[:, None], axis=1)
-    return (larger < k) & np.isfinite(own)
-
-
-# An op (it was computed outside the op layer, so a traced program held the traced answer)
-_IN_TOP_K = nondifferentiable("InTopKV2", _in_top_k_forward)
-
-
-class _Unique(tuple):
-    __slots__ = ()
-
-    def __new__(cls, y, idx):
-        return tuple.__new__(cls, (y, idx))
-
-    y = property(lambda self: self[0])
-    idx = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"Unique(y={self[0]!r}, idx={self[1]!r})"
-
-
-def unique(x, out_idx=_dt.int32, name=None):
-    """The distinct values of a 1-D tensor in order of first appearance (``tf.unique``).
-
-    Returns:
-        ``(y, idx)`` with ``x == gather(y, idx)``; no gradient.
-
-    Raises:
-        tf.errors.InvalidArgumentError: if ``x`` is not 1-D.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> y, idx = tf.unique(tf.constant([4, 1, 4, 2]))
-        >>> print(y.numpy(), idx.numpy())
-        [4 1 2] [0 1 0 2]
-    """
-    t = to_tensor(x)
-    v = t._value
-    if v.ndim != 1:
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "unique expects a 1D vector.", "Unique")
-    _, first, inverse = np.unique(v, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank_of = np.empty_like(order)
-    rank_of[order] = np.arange(order.size)
-    y = v[np.sort(first)]
-    idx = rank_of[inverse.reshape(-1)].astype(_dt.as_dtype(out_idx)._np)
-    return _Unique(Tensor(y), Tensor(idx))
-
-
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
              name=None, axis=None, binary_output=False):
     """How often each value in ``[0, max(arr)]`` occurs (``tf.math.bincount``); no gradient.
@@ -1564,71 +1016,6 @@ def _bincount_forward(a, *weights, minlength, maxlength, dtype, binary_output):
 
 _BINCOUNT = Primitive("DenseBincount", _bincount_forward, differentiable=False,
                       save_inputs=False)
-
-
-def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
-    """Sum the slices of ``data`` that share a segment id (``tf.math.unsorted_segment_sum``).
-
-    Args:
-        data: a tensor of shape ``segment_ids.shape + rest``.
-        segment_ids: an int tensor; ids outside ``[0, num_segments)`` are dropped.
-        num_segments: the number of output rows.
-
-    Returns:
-        A tensor of shape ``[num_segments] + rest``; the gradient is ``gather(g, ids)``.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> data, ids = tf.constant([1.0, 2.0, 3.0]), tf.constant([1, 0, 1])
-        >>> print(tf.math.unsorted_segment_sum(data, ids, num_segments=2).numpy())
-        [2. 4.]
-    """
-    d = to_tensor(data)
-    ids = to_tensor(segment_ids)
-    n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
-    iv = ids._value
-    rest = d._value.shape[iv.ndim:]
-    if d._value.shape[:iv.ndim] != iv.shape:
-        raise errors.op_error(
-            errors.InvalidArgumentError,
-            f"data.shape = {_a._show(d._value.shape)} does not start with segment_ids.shape "
-            f"= {_a._show(iv.shape)}", "UnsortedSegmentSum")
-    flat_ids = _a.reshape(ids, [-1])
-    flat = _a.reshape(d, (-1,) + tuple(rest))
-    valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
-    if not valid.all():
-        keep = Tensor(np.flatnonzero(valid).astype(np.int64))
-        flat_ids = _a._gather_dense(flat_ids, keep)
-        flat = _a._gather_dense(flat, keep)
-    return _a.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
-
-
-def segment_sum(data, segment_ids, name=None):
-    """Sum over sorted segments (``tf.math.segment_sum``); rows ``0..max(ids)``.
-
-    Raises:
-        tf.errors.InvalidArgumentError: if the ids are not sorted.
-    """
-    ids = to_tensor(segment_ids)._value
-    if ids.ndim != 1 or ids.shape[0] != to_tensor(data)._value.shape[0]:
-        raise errors.InvalidArgumentError(
-            None, None, "segment_ids should be the same size as dimension 0 of input. "
-            "[Op:SegmentSum]")
-    if ids.size and np.any(np.diff(ids) < 0):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "segment ids are not increasing", "SegmentSum")
-    n = int(ids[-1]) + 1 if ids.size else 0
-    return unsorted_segment_sum(data, segment_ids, n)
-
-
-def segment_mean(data, segment_ids, name=None):
-    """Mean over sorted segments (``tf.math.segment_mean``); empty segments give 0."""
-    d = to_tensor(data)
-    total = segment_sum(d, segment_ids)
-    ones = ones_like(to_tensor(segment_ids), dtype=d.dtype)
-    count = segment_sum(ones, segment_ids)
-    shape = [-1] + [1] * (total._value.ndim - 1)
-    return divide_no_nan(total, _a.reshape(count, shape))
 
 
 def polyval(coeffs, x, name=None):
@@ -1809,118 +1196,6 @@ def multiply_no_nan(x, y, name=None):
     return apply(_MULNONAN, (x, y))
 
 
-def _segment_ids_and_count(data, segment_ids, num_segments):
-    d = to_tensor(data)
-    ids = to_tensor(segment_ids)
-    n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
-    ones = ones_like(ids, dtype=d.dtype)
-    return d, ids, n, unsorted_segment_sum(ones, ids, n)
-
-
-def _per_segment(count, rest_rank):
-    return _a.reshape(count, [-1] + [1] * rest_rank)
-
-
-def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
-    """Mean of the slices of ``data`` sharing a segment id; 0 for empty segments.
-
-    TensorFlow counterpart: ``tf.math.unsorted_segment_mean``.
-    """
-    d, ids, n, count = _segment_ids_and_count(data, segment_ids, num_segments)
-    total = unsorted_segment_sum(d, ids, n)
-    rest = total._value.ndim - 1
-    return divide_no_nan(total, _per_segment(count, rest))
-
-
-def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
-    """Sum over each segment divided by the square root of its size.
-
-    TensorFlow counterpart: ``tf.math.unsorted_segment_sqrt_n``.
-    """
-    d, ids, n, count = _segment_ids_and_count(data, segment_ids, num_segments)
-    total = unsorted_segment_sum(d, ids, n)
-    return divide_no_nan(total, _per_segment(sqrt(count), total._value.ndim - 1))
-
-
-def _segment_extremum_forward(data, ids, num_segments, is_max):
-    rest = data.shape[ids.ndim:]
-    flat_ids = ids.reshape(-1)
-    flat = data.reshape((-1,) + rest)
-    info = np.finfo(data.dtype) if data.dtype.kind == "f" else np.iinfo(data.dtype)
-    out = np.full((num_segments,) + rest, info.min if is_max else info.max, data.dtype)
-    keep = (flat_ids >= 0) & (flat_ids < num_segments)
-    (np.maximum if is_max else np.minimum).at(out, flat_ids[keep], flat[keep])
-    return out
-
-
-def _segment_extremum_rule(g, y, data, ids, num_segments, is_max):
-    # The gradient goes to the entries equal to their segment's extremum, shared equally
-    # among ties, as TensorFlow's.
-    picked = _a._gather_dense(y, ids)
-    hit = cast(equal(data, picked), g.dtype)
-    share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
-    return multiply(_a._gather_dense(share, ids), hit)
-
-
-_SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_output=True)
-defvjp(_SEG_MAX, _segment_extremum_rule, None)
-
-
-def _segment_extremum(data, segment_ids, num_segments, is_max, op_name):
-    d = to_tensor(data)
-    ids = to_tensor(segment_ids)
-    n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
-    if d._value.shape[:ids._value.ndim] != ids._value.shape:
-        raise errors.op_error(
-            errors.InvalidArgumentError,
-            f"data.shape = {_a._show(d._value.shape)} does not start with segment_ids.shape "
-            f"= {_a._show(ids._value.shape)}", op_name)
-    return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max})
-
-
-def unsorted_segment_max(data, segment_ids, num_segments, name=None):
-    """Maximum over the slices of ``data`` sharing a segment id.
-
-    Empty segments hold the dtype's lowest value, as TensorFlow. TensorFlow counterpart:
-    ``tf.math.unsorted_segment_max``; the gradient is shared among tied maxima.
-    """
-    return _segment_extremum(data, segment_ids, num_segments, True, "UnsortedSegmentMax")
-
-
-def unsorted_segment_min(data, segment_ids, num_segments, name=None):
-    """Minimum over each segment; empty segments hold the dtype's largest value.
-
-    TensorFlow counterpart: ``tf.math.unsorted_segment_min``.
-    """
-    return _segment_extremum(data, segment_ids, num_segments, False, "UnsortedSegmentMin")
-
-
-def _sorted_count(segment_ids):
-    ids = to_tensor(segment_ids)._value
-    if ids.size and np.any(np.diff(ids) < 0):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "segment ids are not increasing", "SegmentMax")
-    return int(ids[-1]) + 1 if ids.size else 0
-
-
-def segment_max(data, segment_ids, name=None):
-    """Maximum over sorted segments (``tf.math.segment_max``); empty segments give 0."""
-    n = _sorted_count(segment_ids)
-    out = unsorted_segment_max(data, segment_ids, n)
-    present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
-    shape = [-1] + [1] * (out._value.ndim - 1)
-    return _a.where(_a.reshape(present, shape), out, zeros_like(out))
-
-
-def segment_min(data, segment_ids, name=None):
-    """Minimum over sorted segments (``tf.math.segment_min``); empty segments give 0."""
-    n = _sorted_count(segment_ids)
-    out = unsorted_segment_min(data, segment_ids, n)
-    present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
-    shape = [-1] + [1] * (out._value.ndim - 1)
-    return _a.where(_a.reshape(present, shape), out, zeros_like(out))
-
-
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     """``log(cumsum(exp(x)))`` along ``axis``, computed stably.
 
@@ -1934,15 +1209,6 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     with np.errstate(divide="ignore"):
         return add(log(cumsum(exp(subtract(x, m)), ax, exclusive=exclusive,
                               reverse=reverse)), m)
-
-
-def lbeta(x, name=None):
-    """``log|B(x)|`` of the multivariate beta function over the last axis (``tf.math.lbeta``).
-
-    ``sum(lgamma(x), -1) - lgamma(sum(x, -1))``.
-    """
-    x = to_tensor(x)
-    return subtract(reduce_sum(lgamma(x), -1), lgamma(reduce_sum(x, -1)))
 
 
 def invert_permutation(x, name=None):
@@ -1970,8 +1236,39 @@ def _declare_batch_safe():
     # so the vectorised jacobian can run them as they are.
     from .._core.jacobians import batch_safe
     batch_safe(_TAN, _ASIN, _ACOS, _ATAN, _SINH, _COSH, _ASINH, _ACOSH, _ATANH, _ATAN2,
-               _ERF, _ERFC, _LGAMMA, _DIGAMMA, _POLYGAMMA, _DIVNONAN, _XLOGY, _XLOG1PY,
-               _XDIVY, _MULNONAN, _TRUNCMOD, _REAL, _IMAG)
+               _DIVNONAN, _XLOGY, _XLOG1PY, _XDIVY, _MULNONAN, _TRUNCMOD, _REAL, _IMAG)
 
 
 _declare_batch_safe()
+
+
+# ------------------------------------------------------------------ in their own modules
+# Special functions, norms and clipping, sorting, segment reductions; their names stay
+# public here (tf.math's namespace and `_m.<name>` in the other op modules).
+from .clip_ops import (  # noqa: E402, F401 - re-exported
+    clip_by_global_norm,
+    clip_by_norm,
+    global_norm,
+    l2_normalize,
+    norm,
+)
+from .segment_ops import (  # noqa: E402, F401 - re-exported
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_sqrt_n,
+    unsorted_segment_sum,
+)
+from .sort_ops import argsort, in_top_k, sort, top_k, unique  # noqa: E402, F401
+from .special_math_ops import (  # noqa: E402, F401 - re-exported
+    digamma,
+    erf,
+    erfc,
+    lbeta,
+    lgamma,
+    polygamma,
+)

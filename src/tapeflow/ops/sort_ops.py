@@ -1,0 +1,207 @@
+"""Sorting and ranking: ``top_k``, ``sort``, ``argsort``, ``in_top_k`` and ``unique``
+(TensorFlow's ``sort_ops``, ``nn.top_k``, ``math.in_top_k``, ``unique``).
+
+The op names stay public in ``math_ops`` too (re-exported at its end).
+"""
+from .._core import dtypes as _dt
+from .._core import errors
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import nondifferentiable
+from .._core.tensor import Tensor, _TensorLike, static_value
+from . import array_ops as _a
+from ._helpers import to_tensor
+from .math_ops import (
+    builtins_range,
+    cast,
+)
+
+__all__ = [
+    "top_k", "sort", "argsort", "in_top_k", "unique",
+]
+
+
+_ARGSORT = nondifferentiable(
+    "ArgSort", lambda x, descending, axis: (np.argsort(-x if descending else x, axis=axis,
+                                                       kind="stable").astype(np.int32)))
+
+
+def _argsort_last(x, descending):
+    if x._value.dtype.kind == "b":
+        x = cast(x, _dt.int32)
+    return apply(_ARGSORT, (x,), {"descending": descending, "axis": -1})
+
+
+def _take_last(x, idx):
+    return _a._gather_dense(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
+
+
+def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A002
+    """The ``k`` largest entries along the last axis and their indices (``tf.math.top_k``).
+
+    Ties keep the lower index first, as TensorFlow. The gradient flows to the chosen
+    entries.
+
+    Args:
+        input: a real tensor of rank >= 1 with last dimension >= ``k``.
+        k: how many entries to keep.
+
+    Returns:
+        ``(values, indices)``, each of shape ``input.shape[:-1] + [k]``; indices int32.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``k`` is negative or exceeds the last dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> values, indices = tf.math.top_k(tf.constant([1.0, 5.0, 3.0]), k=2)
+        >>> print(values.numpy(), indices.numpy())
+        [5. 3.] [1 2]
+    """
+    x = to_tensor(input)
+    if isinstance(k, float):
+        raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
+    k = int(static_value(k) if isinstance(k, _TensorLike) else k)
+    if x._value.ndim == 0:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "input must be >= 1-D, got shape []", "TopKV2")
+    n = x._value.shape[-1]
+    if k < 0:
+        raise errors.op_error(errors.InvalidArgumentError, f"Need k >= 0, got {k}", "TopKV2")
+    if n < k:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"input must have at least k columns. Had {n}, needed {k}",
+                              "TopKV2")
+    idx = _argsort_last(x, True)
+    idx = idx[..., :k]
+    return _TopK(_take_last(x, idx), cast(idx, index_type))
+
+
+class _TopK(tuple):
+    """``(values, indices)`` with the field names TensorFlow's namedtuple has."""
+
+    __slots__ = ()
+
+    def __new__(cls, values, indices):
+        return tuple.__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+
+
+def _sort_axis(x, axis):
+    n = x._value.ndim
+    ax = int(axis)
+    if not -n <= ax < n:
+        # TensorFlow fails while slicing the shape vector with the axis.
+        raise errors.InvalidArgumentError(
+            None, None, f"slice index {ax + n if ax < 0 else ax} of dimension 0 out of bounds. "
+            f"[Op:StridedSlice] "
+            f"name: strided_slice/")
+    return ax % n
+
+
+def _check_direction(direction):
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(f"Argument `direction` should be one of ASCENDING, DESCENDING. "
+                         f"Received: direction={direction}")
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    """Indices that sort ``values`` along ``axis`` (``tf.argsort``); int32, no gradient.
+
+    Raises:
+        ValueError: for an unknown ``direction`` or an axis out of range.
+    """
+    _check_direction(direction)
+    x = to_tensor(values)
+    ax = _sort_axis(x, axis)
+    if x._value.dtype.kind == "b":
+        x = cast(x, _dt.int32)
+    return apply(_ARGSORT, (x,), {"descending": direction == "DESCENDING", "axis": ax})
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """``values`` sorted along ``axis`` (``tf.sort``); the gradient follows the permutation.
+
+    Raises:
+        ValueError: for an unknown ``direction`` or an axis out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.sort(tf.constant([3, 1, 2]), direction='DESCENDING').numpy())
+        [3 2 1]
+    """
+    _check_direction(direction)
+    x = to_tensor(values)
+    ax = _sort_axis(x, axis)
+    last = x._value.ndim - 1
+    perm = list(builtins_range(x._value.ndim))
+    perm[ax], perm[last] = last, ax
+    xt = _a.transpose(x, perm) if ax != last else x
+    out = _take_last(xt, _argsort_last(xt, direction == "DESCENDING"))
+    return _a.transpose(out, perm) if ax != last else out
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """Whether each target's prediction is among the ``k`` largest (``tf.math.in_top_k``).
+
+    Returns:
+        A bool tensor of shape ``[batch]``; ties count as in (as TensorFlow).
+    """
+    return apply(_IN_TOP_K, (to_tensor(predictions), to_tensor(targets)), {"k": int(k)})
+
+
+def _in_top_k_forward(p, t, k):
+    own = p[np.arange(p.shape[0]), t]
+    larger = np.sum(p > own[:, None], axis=1)
+    return (larger < k) & np.isfinite(own)
+
+
+# An op (it was computed outside the op layer, so a traced program held the traced answer)
+_IN_TOP_K = nondifferentiable("InTopKV2", _in_top_k_forward)
+
+
+class _Unique(tuple):
+    __slots__ = ()
+
+    def __new__(cls, y, idx):
+        return tuple.__new__(cls, (y, idx))
+
+    y = property(lambda self: self[0])
+    idx = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"Unique(y={self[0]!r}, idx={self[1]!r})"
+
+
+def unique(x, out_idx=_dt.int32, name=None):
+    """The distinct values of a 1-D tensor in order of first appearance (``tf.unique``).
+
+    Returns:
+        ``(y, idx)`` with ``x == gather(y, idx)``; no gradient.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``x`` is not 1-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> y, idx = tf.unique(tf.constant([4, 1, 4, 2]))
+        >>> print(y.numpy(), idx.numpy())
+        [4 1 2] [0 1 0 2]
+    """
+    t = to_tensor(x)
+    v = t._value
+    if v.ndim != 1:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "unique expects a 1D vector.", "Unique")
+    _, first, inverse = np.unique(v, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank_of = np.empty_like(order)
+    rank_of[order] = np.arange(order.size)
+    y = v[np.sort(first)]
+    idx = rank_of[inverse.reshape(-1)].astype(_dt.as_dtype(out_idx)._np)
+    return _Unique(Tensor(y), Tensor(idx))
