@@ -114,7 +114,9 @@ def test_steps_per_epoch_continues_one_iterator_across_epochs():
             return x
 
     model = tf.keras.Sequential([Record(), tf.keras.layers.Dense(1)])
-    model.compile(optimizer="sgd", loss="mse")
+    # .numpy() in call: Keras 3 on TensorFlow needs run_eagerly=True for it (compiled, it
+    # raises AttributeError; tests/test_keras_train_function.py)
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
     ds = tf.data.Dataset.range(100).map(
         lambda i: (tf.reshape(tf.cast(i, tf.float32), (1,)), tf.zeros((1,)))).batch(1).repeat()
     model.fit(ds, epochs=3, steps_per_epoch=2, verbose=0)
