@@ -360,8 +360,9 @@ class Trainer:
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
         self._loss_weight = 1.0 if loss_weights is None else loss_weights
-        self._compile_metrics = (CompileMetrics(metrics, weighted_metrics)
-                                 if metrics or weighted_metrics else None)
+        if metrics is not None or weighted_metrics is not None:
+            # (Keras 3 keeps an earlier compile's metrics when given none.)
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics)
         self._loss_tracker = _metrics.Mean(name="loss")
         if jit_compile == "auto" or run_eagerly:
             if jit_compile is True:
@@ -371,6 +372,11 @@ class Trainer:
         self._jit_compile = bool(jit_compile)
         self.run_eagerly = run_eagerly
         self.steps_per_execution = steps_per_execution
+        self._compile_options = {"run_eagerly": run_eagerly,
+                                 "steps_per_execution": steps_per_execution,
+                                 "jit_compile": self._jit_compile,
+                                 "metrics_given": metrics is not None or
+                                 weighted_metrics is not None}
         self.train_function = self.test_function = self.predict_function = None
         self.compiled = True
         self.stop_training = False
@@ -619,14 +625,14 @@ class Trainer:
         if self.predict_function is not None and not force:
             return self.predict_function
 
-        def one_step_on_data(data):
+        def one_step_on_data_distributed(data):
             return self.predict_step(data[0])
 
         if self.run_eagerly:
-            self.predict_function = one_step_on_data
+            self.predict_function = one_step_on_data_distributed
             return
         from ._step_function import StepFunction
-        self.predict_function = StepFunction(one_step_on_data, autograph=False,
+        self.predict_function = StepFunction(one_step_on_data_distributed, autograph=False,
                                              jit_compile=self.jit_compile,
                                              reduce_retracing=True, name="predict_function")
 
