@@ -7,6 +7,7 @@ import math
 import sys
 import warnings
 
+from .._core import dispatch as _dispatch
 from .._core import nest
 from .._core.backend import np
 from .._core.tape import GradientTape
@@ -500,9 +501,12 @@ class Trainer:
         return logs
 
     def _batch_size(self, x):
-        """The batch size as a tensor (Keras's ``tf.shape(x)[0]``): a traced step serves
-        every batch size."""
-        return _a.shape(next(t for t in nest.flatten(x) if t is not None))[0]
+        """The batch size: in a traced step a tensor (Keras's ``tf.shape(x)[0]``), so the
+        program serves every batch size; eagerly a Python float (cheaper)."""
+        first = next(t for t in nest.flatten(x) if t is not None)
+        if _dispatch.current_tracer() is None:
+            return float(np.shape(first)[0])
+        return _a.shape(first)[0]
 
     def train_step(self, data):
         """One optimisation step on ``data`` (``x``, ``(x, y)`` or ``(x, y, sample_weight)``);
