@@ -382,6 +382,14 @@ class Trainer:
         self.compiled = True
         self.stop_training = False
 
+    def __getstate__(self):
+        # A copy or pickle makes its own step functions (traced programs and closures
+        # do not travel), as a copied Keras model starts with none.
+        state = dict(vars(self))
+        for name in ("train_function", "test_function", "predict_function"):
+            state.pop(name, None)
+        return state
+
     @property
     def run_eagerly(self) -> bool:
         """Whether the step functions made from now on run as Python on every batch
