@@ -143,3 +143,20 @@ def test_a_step_that_reads_a_tensor_value_gives_eager_numbers_and_says_so():
     np.testing.assert_allclose(histories[1]["loss"], histories[0]["loss"], rtol=1e-6)
     assert "variant" in model.train_function.experimental_trace_report()
     assert "a Python value read at" in model.train_function.experimental_trace_report()
+
+
+def test_a_deep_copy_of_a_fitted_model_makes_its_own_step_functions():
+    import copy
+    x, y, _ = _data()
+    model = _mlp(False)
+    model.fit(x, y, batch_size=32, verbose=0)
+    model.predict(x, verbose=0)
+    twin = copy.deepcopy(model)
+    assert (twin.train_function, twin.predict_function) == (None, None)
+    before = model.get_weights()
+    twin.fit(x, y, batch_size=32, verbose=0, shuffle=False)
+    for a, b in zip(model.get_weights(), before, strict=True):
+        np.testing.assert_array_equal(a, b)
+    model.fit(x, y, batch_size=32, verbose=0, shuffle=False)
+    for a, b in zip(twin.get_weights(), model.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
