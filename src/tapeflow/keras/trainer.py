@@ -235,7 +235,10 @@ class _Batches:
         (Keras traces its step over the epoch's dataset): a Dataset's ``element_spec`` when
         it is known without drawing an element, else every tensor's shape with an unknown
         batch dimension (array data, whose last batch may be smaller)."""
-        shapes = [_static_shape(t) for t in nest.flatten(data) if t is not None]
+        leaves = [t for t in nest.flatten(data) if t is not None]
+        if any(type(t) is not Tensor for t in leaves):
+            return None   # composites (ragged, sparse): keyed by their components' shapes
+        shapes = [_static_shape(t) for t in leaves]
         shapes = [(None,) + s[1:] if s else s for s in shapes]   # unknown rank: None
         spec_fn = None if self.dataset is None else self.dataset._spec_fn
         if spec_fn is not None:
@@ -707,7 +710,7 @@ class Trainer:
             for step, batch in enumerate(batches):
                 callback_list.on_train_batch_begin(step)
                 data = _pack(*batch)
-                if relax_to is None:
+                if step == 0 and epoch == initial_epoch:
                     relax_to = batches.spec_shapes(data)
                 logs = self.train_function(_Feed(data, relax_to))
                 callback_list.on_train_batch_end(step, pythonify_logs(logs))
@@ -751,7 +754,7 @@ class Trainer:
         for step, batch in enumerate(batches):
             callbacks.on_test_batch_begin(step)
             data = _pack(*batch)
-            if relax_to is None:
+            if step == 0:
                 relax_to = batches.spec_shapes(data)
             logs = self.test_function(_Feed(data, relax_to))
             callbacks.on_test_batch_end(step, pythonify_logs(logs))
