@@ -114,7 +114,11 @@ def test_steps_per_epoch_continues_one_iterator_across_epochs():
             return x
 
     model = tf.keras.Sequential([Record(), tf.keras.layers.Dense(1)])
-    model.compile(optimizer="sgd", loss="mse")
+    # .numpy() in call: a compiled step raises TensorFlow's AttributeError (as Keras 3 on
+    # TensorFlow; tests/compat/keras_train_function/numpy_in_call.py), so run eagerly. (Keras
+    # itself also fails this unbuilt Sequential's symbolic build on .numpy(); a subclassed
+    # model runs, its first call twice.)
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
     ds = tf.data.Dataset.range(100).map(
         lambda i: (tf.reshape(tf.cast(i, tf.float32), (1,)), tf.zeros((1,)))).batch(1).repeat()
     model.fit(ds, epochs=3, steps_per_epoch=2, verbose=0)

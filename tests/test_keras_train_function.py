@@ -79,3 +79,22 @@ def test_keras_random_draws_afresh_on_every_replayed_call():
     first, second = draw().numpy(), draw().numpy()
     assert not np.allclose(first, second)
     assert gen.state.numpy().tolist() == [3, 2]
+
+
+def test_a_first_call_traced_twice_draws_its_random_numbers_once():
+    """A first call that creates variables is traced again (as TensorFlow); the undone
+    run's random draws are undone too, so the call draws what one eager run draws."""
+    tf.random.set_seed(5)
+    eager = [tf.random.uniform((3,)).numpy() for _ in range(3)]
+    tf.random.set_seed(5)
+    holder = []
+
+    @tf.function
+    def draw():
+        if not holder:
+            holder.append(tf.Variable(2.0))
+        return tf.random.uniform((3,)) * holder[0]
+
+    got = [draw().numpy() / 2.0 for _ in range(3)]
+    assert draw.experimental_get_tracing_count() == 2
+    np.testing.assert_allclose(got, eager, rtol=1e-6)

@@ -3,7 +3,8 @@
 Run with the TensorFlow venv from the repository root:
     /work/tfvenv/bin/python tools/record_keras_train_fixtures.py [section ...]
 Writes tests/fixtures/keras_train/*.json (sections: optimizers, losses, metrics, protocol,
-callbacks, summary). tapeflow itself never imports TensorFlow.
+callbacks, summary,
+train_function). tapeflow itself never imports TensorFlow.
 """
 import contextlib
 import io
@@ -428,8 +429,55 @@ def summary():
                           "files": [os.listdir(theirs), os.listdir(ours)]})
 
 
+FUNCTION_PROGRAMS = os.path.join(os.path.dirname(__file__), "..", "tests", "compat",
+                                 "keras_train_function")
+
+
+@contextlib.contextmanager
+def captured_fd2():
+    """What is written to file descriptor 2 inside the block (tf.print's stderr is TF's
+    C++ stream, not Python's sys.stderr)."""
+    import tempfile
+    sys.stderr.flush()
+    saved = os.dup(2)
+    box = {}
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield box
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            box["text"] = tmp.read().decode()
+
+
+def train_function():
+    """Keras 3's compiled steps: each program's Python stdout (trace-time prints, results)
+    and its tf.print lines."""
+    import hashlib
+    out = {}
+    for name in sorted(os.listdir(FUNCTION_PROGRAMS)):
+        if not name.endswith(".py"):
+            continue
+        path = os.path.join(FUNCTION_PROGRAMS, name)
+        source = open(path).read()
+        keras.utils.set_random_seed(0)
+        buffer = io.StringIO()
+        with captured_fd2() as err, contextlib.redirect_stdout(buffer):
+            exec(compile(source, path, "exec"),
+                 {"tf": tf, "keras": keras, "np": np, "__name__": "__program__"})
+        tf_print = [line for line in err["text"].splitlines()
+                    if line and not line.startswith(("WARNING", "W0000", "I0000", "E0000"))
+                    and "UserWarning" not in line and not line.startswith("  ")]
+        out[name] = {"stdout": buffer.getvalue(), "tf_print": tf_print,
+                     "sha": hashlib.sha256(source.encode()).hexdigest()[:16]}
+    dump("train_function.json", out)
+
+
 SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics,
-            "protocol": protocol, "summary": summary}
+            "protocol": protocol, "summary": summary, "train_function": train_function}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(SECTIONS):

@@ -705,17 +705,21 @@ class Function:
                     return self._replay(entry, key, leaves, args, kwargs)
                 entry = self._cache[key] = _Variants(concrete)
                 return self._respecialize(entry, key, leaves, args, kwargs, None)
-            general = key
-            if self._reduce_retracing and self._traces:
-                for c in self._traces:
-                    g = generalize(key, c._key)
-                    if g is not None:
-                        general = g
-                        break
-            if self._input_signature is not None:
-                general = self._signature_key(key)
-            result = self._trace(key, general, leaves, args, kwargs)
+            result = self._trace(key, self._general_key(key), leaves, args, kwargs)
         return result
+
+    def _general_key(self, key):
+        """The key a new trace of ``key`` is made for: the input signature's; under
+        ``reduce_retracing`` the most specific supertype of ``key`` and an earlier trace's;
+        else ``key`` itself."""
+        if self._input_signature is not None:
+            return self._signature_key(key)
+        if self._reduce_retracing:
+            for c in self._traces:
+                g = generalize(key, c._key)
+                if g is not None:
+                    return g
+        return key
 
     def _sized(self, concrete, leaves):
         """The generic program of a relaxed trace, compiled with reused buffers for the

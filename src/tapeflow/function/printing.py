@@ -48,7 +48,10 @@ def _format(value, summarize):
     return rec(np.asarray(value), 0)
 
 
-def print(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
+_STDERR, _STDOUT = sys.stderr, sys.stdout
+
+
+def print(*inputs, output_stream=_STDERR, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
     """Print tensors and Python values as TensorFlow's ``tf.print`` does.
 
     Inside a ``tf.function`` it prints on every call (the traced program keeps it as a step);
@@ -84,9 +87,11 @@ def _write(text, output_stream):
             f.write(text)
         return
     stream = output_stream
-    if stream is sys.stderr:
-        stream = sys.stderr  # the current stream, in case it was replaced
-    elif stream is sys.stdout:
+    # The standard streams as they are now (contextlib.redirect_stderr, pytest's capture):
+    # the default argument holds the stream of import time.
+    if stream is _STDERR or stream is sys.__stderr__ or stream is sys.stderr:
+        stream = sys.stderr
+    elif stream is _STDOUT or stream is sys.__stdout__ or stream is sys.stdout:
         stream = sys.stdout
     stream.write(text)
     stream.flush()

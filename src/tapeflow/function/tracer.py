@@ -108,6 +108,8 @@ class Tracer:
         #                            variable reads, op outputs (buffers, folding)
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
+        random_ops = sys.modules.get("tapeflow.ops.random_ops")
+        self.random_state = None if random_ops is None else random_ops._snapshot()
 
     # ------------------------------------------------------------------ slots
     def new_slot(self):
@@ -435,10 +437,13 @@ class Tracer:
 
     # ------------------------------------------------------------------ transaction
     def rollback(self):
-        """Undo this run's variable writes (a first run that created variables, an error)."""
+        """Undo this run's variable writes and random draws (a first run that created
+        variables, an error)."""
         for var, value in self.snapshots.values():
             var._value = value
         self.effects.clear()
+        if self.random_state is not None:
+            sys.modules["tapeflow.ops.random_ops"]._restore(self.random_state)
 
     def commit(self):
         for fn in self.effects:

@@ -99,7 +99,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     if target.ndim != y_pred.ndim - 1:
         raise ValueError("Argument `output` must have rank (ndim) `target.ndim - 1`. "
                          f"Received: target.shape={target.shape}, output.shape={y_pred.shape}")
-    if tuple(target.shape) != tuple(y_pred.shape)[:-1]:
+    if any(a is not None and b is not None and a != b    # None: a relaxed trace's dims
+           for a, b in zip(target.shape, tuple(y_pred.shape)[:-1])):
         raise ValueError("Arguments `target` and `output` must have the same shape up until "
                          f"the last dimension: target.shape={target.shape}, "
                          f"output.shape={y_pred.shape}")

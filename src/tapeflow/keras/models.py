@@ -266,14 +266,15 @@ class Model(Trainer, Layer):
         if not self.compiled:
             return {}
         from .saving.serialization import serialize_keras_object
-        cm = self._compile_metrics
+        # the metrics of this compile (an earlier compile's stay in use when it gave none)
+        cm = self._compile_metrics if self._compile_options["metrics_given"] else None
+        options = {k: v for k, v in self._compile_options.items() if k != "metrics_given"}
         return {"optimizer": serialize_keras_object(self.optimizer),
                 "loss": serialize_keras_object(self.loss), "loss_weights": None,
                 "metrics": serialize_keras_object(list(cm._user)) if cm else None,
                 "weighted_metrics": (serialize_keras_object(list(cm._user_weighted))
                                      if cm and cm._user_weighted else None),
-                "run_eagerly": False, "steps_per_execution": 1,
-                "jit_compile": False}
+                **options}
 
     def compile_from_config(self, config):
         """``compile`` with the arguments :meth:`get_compile_config` returned; the

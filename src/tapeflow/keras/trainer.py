@@ -7,11 +7,13 @@ import math
 import sys
 import warnings
 
+from .._core import dispatch as _dispatch
 from .._core import nest
 from .._core.backend import np
 from .._core.tape import GradientTape
 from .._core.tensor import Tensor
 from ..data.dataset import Dataset
+from ..ops import array_ops as _a
 from ..ops import math_ops as _m
 from ..ops import random_ops as _random
 from . import losses as _losses
@@ -21,22 +23,42 @@ from .callbacks import CallbackList
 
 __all__ = ["Trainer"]
 
+def _static_shape(x):
+    """The shape a trace knows (``None`` for unknown dims; None for an unknown rank),
+    without reading values."""
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        return np.shape(x)
+    if getattr(shape, "rank", 0) is None:
+        return None
+    return tuple(shape)
+
+
+def _binary_or_sparse(y_true, y_pred):
+    """Keras's ``is_binary_or_sparse_categorical``: from the ranks and last dims only."""
+    t, p = _static_shape(y_true) or (), _static_shape(y_pred) or ()
+    last_t, last_p = (t[-1] if t else None), (p[-1] if p else None)
+    binary = last_p == 1
+    sparse = len(t) < len(p) or (last_t == 1 and last_p is not None and last_p > 1)
+    return binary, sparse
+
+
 def _accuracy_for(name, y_true, y_pred):
     """Keras's choice for 'accuracy': binary, sparse categorical or categorical."""
-    t, p = np.shape(y_true), np.shape(y_pred)
-    if p[-1:] == (1,):
+    binary, sparse = _binary_or_sparse(y_true, y_pred)
+    if binary:
         return _metrics.BinaryAccuracy(name=name)
-    if len(t) < len(p) or (t[-1:] == (1,) and p[-1] > 1):
+    if sparse:
         return _metrics.SparseCategoricalAccuracy(name=name)
     return _metrics.CategoricalAccuracy(name=name)
 
 
 def _crossentropy_for(name, y_true, y_pred):
     """Keras's choice for 'crossentropy': binary, sparse categorical or categorical."""
-    t, p = np.shape(y_true), np.shape(y_pred)
-    if p[-1:] == (1,):
+    binary, sparse = _binary_or_sparse(y_true, y_pred)
+    if binary:
         return _metrics.BinaryCrossentropy(name=name)
-    if len(t) < len(p) or (t[-1:] == (1,) and p[-1] > 1):
+    if sparse:
         return _metrics.SparseCategoricalCrossentropy(name=name)
     return _metrics.CategoricalCrossentropy(name=name)
 
@@ -124,9 +146,11 @@ class CompileMetrics(_metrics.Metric):
         self.built = False
 
     def build(self, y_true, y_pred):
-        t, p = _value(y_true), _value(y_pred)
-        self.metrics = [_make_metric(m, t, p) for m in self._user]
-        self.weighted_metrics = [_make_metric(m, t, p) for m in self._user_weighted]
+        """Make the metrics; 'accuracy' and 'crossentropy' pick their variant from the ranks
+        and last dims of ``y_true`` and ``y_pred`` (no values are read, so this runs while
+        a step is traced)."""
+        self.metrics = [_make_metric(m, y_true, y_pred) for m in self._user]
+        self.weighted_metrics = [_make_metric(m, y_true, y_pred) for m in self._user_weighted]
         self.built = True
 
     @property
@@ -206,6 +230,23 @@ class _Batches:
         self.shuffle = shuffle
         self.steps = steps if steps is not None else math.ceil(self.n / self.batch_size)
 
+    def spec_shapes(self, data):
+        """The flat shapes of the element spec a step over these batches is traced with
+        (Keras traces its step over the epoch's dataset): a Dataset's ``element_spec`` when
+        it is known without drawing an element, else every tensor's shape with an unknown
+        batch dimension (array data, whose last batch may be smaller)."""
+        leaves = [t for t in nest.flatten(data) if t is not None]
+        if any(type(t) is not Tensor for t in leaves):
+            return None   # composites (ragged, sparse): keyed by their components' shapes
+        shapes = [_static_shape(t) for t in leaves]
+        shapes = [(None,) + s[1:] if s else s for s in shapes]   # unknown rank: None
+        spec_fn = None if self.dataset is None else self.dataset._spec_fn
+        if spec_fn is not None:
+            spec = [_static_shape(s) for s in nest.flatten(spec_fn())]
+            if len(spec) <= len(shapes):
+                shapes[:len(spec)] = spec
+        return shapes
+
     def _weighted(self, batch):
         x, y, w = batch
         if self.class_weight is None or y is None:
@@ -241,6 +282,19 @@ class _Batches:
             yield x, y, w
 
 
+class _Feed:
+    """One step's data for a step function, with the flat shapes of the spec it is traced
+    with (``fit`` and ``evaluate`` hand Keras's step function the epoch's iterator)."""
+
+    __slots__ = ("data", "relax_to")
+
+    def __init__(self, data, relax_to):
+        self.data, self.relax_to = data, relax_to
+
+    def __iter__(self):
+        yield self.data
+
+
 def _unscaled(loss):
     """The loss as shown in the logs: Keras scales it by ``1 / num_replicas_in_sync`` under
     a strategy for the gradients, and shows it unscaled."""
@@ -272,6 +326,14 @@ class Trainer:
     _loss_fn = None
     # Set by BackupAndRestore in on_train_begin: the epoch a resumed fit starts at.
     _initial_epoch = None
+    _run_eagerly = False
+    _jit_compile = False
+    steps_per_execution = 1
+    # Made by make_train_function / make_test_function / make_predict_function (on the
+    # first fit / evaluate / predict), reset by compile.
+    train_function = None
+    test_function = None
+    predict_function = None
 
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
                 weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
@@ -286,6 +348,14 @@ class Trainer:
             metrics: metrics or names, updated without sample weights ('accuracy' picks
                 binary, sparse or categorical accuracy from the data, as Keras does).
             weighted_metrics: metrics or names updated with the sample weights.
+            run_eagerly: run ``train_step``, ``test_step`` and ``predict_step`` as Python
+                on every batch; by default each is a ``tf.function(reduce_retracing=True)``
+                (Python side effects such as ``print`` happen while tracing only, ``.numpy()``
+                inside raises TensorFlow's error), as Keras 3 on TensorFlow runs them.
+            steps_per_execution: kept as ``self.steps_per_execution`` (``fit`` runs one
+                batch per call of the step function).
+            jit_compile: ``"auto"`` is False (no accelerator); kept as ``self.jit_compile``
+                and given to ``tf.function`` (which accepts it).
         """
         self.optimizer = _optimizers.get(optimizer)
         ctx = sys.modules.get("tapeflow.distribute._context")
@@ -294,11 +364,53 @@ class Trainer:
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
         self._loss_weight = 1.0 if loss_weights is None else loss_weights
-        self._compile_metrics = (CompileMetrics(metrics, weighted_metrics)
-                                 if metrics or weighted_metrics else None)
+        if metrics is not None or weighted_metrics is not None:
+            # (Keras 3 keeps an earlier compile's metrics when given none.)
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics)
         self._loss_tracker = _metrics.Mean(name="loss")
+        if jit_compile == "auto" or run_eagerly:
+            if jit_compile is True:
+                warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be "
+                              "True. Disabling `jit_compile`.", stacklevel=2)
+            jit_compile = False
+        self._jit_compile = bool(jit_compile)
+        self.run_eagerly = run_eagerly
+        self.steps_per_execution = steps_per_execution
+        self._compile_options = {"run_eagerly": run_eagerly,
+                                 "steps_per_execution": steps_per_execution,
+                                 "jit_compile": self._jit_compile,
+                                 "metrics_given": metrics is not None or
+                                 weighted_metrics is not None}
+        self.train_function = self.test_function = self.predict_function = None
         self.compiled = True
         self.stop_training = False
+
+    def __getstate__(self):
+        # A copy or pickle makes its own step functions (traced programs and closures
+        # do not travel), as a copied Keras model starts with none.
+        state = dict(vars(self))
+        for name in ("train_function", "test_function", "predict_function"):
+            state.pop(name, None)
+        return state
+
+    @property
+    def run_eagerly(self) -> bool:
+        """Whether the step functions made from now on run as Python on every batch
+        (``compile(run_eagerly=...)``); a step function already made keeps its mode until
+        ``compile`` or ``make_train_function(force=True)`` makes another, as in Keras."""
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = value
+
+    @property
+    def jit_compile(self) -> bool:
+        return self._jit_compile
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        self._jit_compile = value
 
     def _tracked_metrics(self):
         """Metrics held as attributes of this model or its layers (not the compiled ones)."""
@@ -400,7 +512,12 @@ class Trainer:
         return logs
 
     def _batch_size(self, x):
-        return float(nest.flatten(x)[0].shape[0])
+        """The batch size: in a traced step a tensor (Keras's ``tf.shape(x)[0]``), so the
+        program serves every batch size; eagerly a Python float (cheaper)."""
+        first = next(t for t in nest.flatten(x) if t is not None)
+        if _dispatch.current_tracer() is None:
+            return float(np.shape(first)[0])
+        return _a.shape(first)[0]
 
     def train_step(self, data):
         """One optimisation step on ``data`` (``x``, ``(x, y)`` or ``(x, y, sample_weight)``);
@@ -440,18 +557,99 @@ class Trainer:
         x, _, _ = _unpack(data)
         return self(x, training=False)
 
-    def _run_step(self, step, data):
-        """``step(data)``, or under the model's strategy (several replicas) ``step`` on every
-        replica's slice, then the metrics' results read once in cross-replica context."""
+    def _strategy(self):
+        """The model's strategy (or the one in scope) when it has several replicas."""
         strategy = getattr(self, "_distribute_strategy", None)
         if strategy is None:
             ctx = sys.modules.get("tapeflow.distribute._context")
             if ctx is not None and ctx.has_strategy():
                 strategy = ctx.get_strategy()
         if strategy is None or strategy.num_replicas_in_sync == 1:
+            return None
+        return strategy
+
+    def _run_step(self, step, data):
+        """``step(data)``, or under the model's strategy (several replicas) ``step`` on every
+        replica's slice, then the metrics' results read once in cross-replica context."""
+        strategy = self._strategy()
+        if strategy is None:
             return step(data)
         strategy.run(step, args=(_distribute(strategy, data),))
         return self.get_metrics_result()
+
+    def _make_function(self, step_function, kind):
+        """Keras 3's step function: ``function(iterator)`` runs ``step_function`` on the
+        iterator's next ``steps_per_execution`` batches and returns the last step's logs.
+        The step is a ``tf.function(reduce_retracing=True)`` unless ``run_eagerly``;
+        under a strategy with several replicas it runs eagerly (``strategy.run`` per
+        replica). ``function.experimental_trace_report()`` (tapeflow only) says what was
+        traced and why, and any fall-back to eager execution."""
+        compiled = []
+        if not self.run_eagerly:
+            from ._step_function import StepFunction
+
+            # The epoch loop's calls and direct calls (train_on_batch) trace separately, as
+            # in Keras, where the first are traced inside the function over the dataset
+            # iterator: two functions, each with its own retracing detector.
+            def multi_step_on_iterator(data):
+                return step_function(data)
+
+            def one_step_on_data(data):
+                return step_function(data)
+
+            compiled = [StepFunction(f, autograph=False, jit_compile=self.jit_compile,
+                                     reduce_retracing=True, name=f"{kind}_{f.__name__}")
+                        for f in (multi_step_on_iterator, one_step_on_data)]
+
+        def function(iterator):
+            relax_to = getattr(iterator, "relax_to", None)
+            outputs, ran = None, False
+            for _, data in zip(range(self.steps_per_execution), iterator):
+                if not compiled or self._strategy() is not None:
+                    outputs = self._run_step(step_function, data)
+                elif relax_to is not None:
+                    outputs = compiled[0].call_with_spec(relax_to, data)
+                else:
+                    outputs = compiled[1](data)
+                ran = True
+            if not ran:
+                raise StopIteration
+            return outputs
+
+        function.experimental_trace_report = lambda: "\n".join(
+            f.experimental_trace_report() for f in compiled) or "runs eagerly"
+        return function
+
+    def make_train_function(self, force=False):
+        """Make ``self.train_function`` (``fit``'s and ``train_on_batch``'s step function)
+        unless it exists; returns the existing one, or None when it made it (as Keras)."""
+        if self.train_function is not None and not force:
+            return self.train_function
+        self.train_function = self._make_function(self.train_step, "train")
+
+    def make_test_function(self, force=False):
+        """Make ``self.test_function`` (``evaluate``'s and ``test_on_batch``'s)."""
+        if self.test_function is not None and not force:
+            return self.test_function
+        self.test_function = self._make_function(self.test_step, "test")
+
+    def make_predict_function(self, force=False):
+        """Make ``self.predict_function``: ``predict_function(batches)`` runs
+        ``predict_step`` on ``batches[0]``, as a ``tf.function(reduce_retracing=True)``
+        keyed by the batch's shapes unless ``run_eagerly``."""
+        if self.predict_function is not None and not force:
+            return self.predict_function
+
+        def one_step_on_data_distributed(data):
+            return self.predict_step(data[0])
+
+        if self.run_eagerly:
+            self.predict_function = one_step_on_data_distributed
+            return
+        from ._step_function import StepFunction
+        self.predict_function = StepFunction(one_step_on_data_distributed, autograph=False,
+                                             jit_compile=self.jit_compile,
+                                             reduce_retracing=True, name="predict_function")
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -500,16 +698,21 @@ class Trainer:
                                      model=self, verbose=verbose, epochs=epochs,
                                      steps=batches.steps)
         self.stop_training = False
+        self.make_train_function()
         callback_list.on_train_begin()
         initial_epoch = self._initial_epoch or initial_epoch
         self._initial_epoch = None
+        relax_to = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)
             logs = {}
             for step, batch in enumerate(batches):
                 callback_list.on_train_batch_begin(step)
-                logs = self._run_step(self.train_step, _pack(*batch))
+                data = _pack(*batch)
+                if step == 0 and epoch == initial_epoch:
+                    relax_to = batches.spec_shapes(data)
+                logs = self.train_function(_Feed(data, relax_to))
                 callback_list.on_train_batch_end(step, pythonify_logs(logs))
                 if self.stop_training:
                     break
@@ -543,12 +746,17 @@ class Trainer:
         if not isinstance(callbacks, CallbackList):
             callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                      verbose=verbose, epochs=1, steps=batches.steps)
+        self.make_test_function()
         callbacks.on_test_begin()
         self.reset_metrics()
         logs = {}
+        relax_to = None
         for step, batch in enumerate(batches):
             callbacks.on_test_batch_begin(step)
-            logs = self._run_step(self.test_step, _pack(*batch))
+            data = _pack(*batch)
+            if step == 0:
+                relax_to = batches.spec_shapes(data)
+            logs = self.test_function(_Feed(data, relax_to))
             callbacks.on_test_batch_end(step, pythonify_logs(logs))
         logs = pythonify_logs(self._metrics_or_logs(logs))
         callbacks.on_test_end(logs)
@@ -572,33 +780,53 @@ class Trainer:
         batches = _Batches(x, None, None, batch_size, False, steps)
         callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                  verbose=verbose, epochs=1, steps=batches.steps)
+        self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
         for step, (bx, _, _) in enumerate(batches):
             callbacks.on_predict_batch_begin(step)
-            outputs.append(nest.map_structure(_value, self.predict_step(bx)))
+            outputs.append(nest.map_structure(_value, self.predict_function([bx])))
             callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         callbacks.on_predict_end()
         return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
 
-    def train_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """One training step on one batch; returns the loss (and metrics)."""
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       return_dict=False):
+        """One training step on one batch; returns the loss (and metrics).
+
+        ``train_step`` receives ``(x, y, sample_weight)`` (None where not given), as
+        Keras 3 passes it; the step is traced per input shapes (``reduce_retracing``).
+
+        Raises:
+            ValueError: for both ``sample_weight`` and ``class_weight`` (Keras's text).
+        """
         self._check_compiled()
+        if class_weight is not None:
+            if sample_weight is not None:
+                raise ValueError("Arguments `sample_weight` and `class_weight` cannot be "
+                                 "specified at the same time. Received: sample_weight="
+                                 f"{sample_weight}, class_weight={class_weight}")
+            sample_weight = class_weight_to_sample_weights(y, class_weight)
+        self.make_train_function()
         self.reset_metrics()
-        logs = pythonify_logs(self._run_step(self.train_step, _pack(x, y, sample_weight)))
+        logs = pythonify_logs(self.train_function(iter([(x, y, sample_weight)])))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """The loss (and metrics) on one batch, without training."""
+        """The loss (and metrics) on one batch, without training; ``test_step`` receives
+        ``(x, y, sample_weight)``."""
         self._check_compiled()
+        self.make_test_function()
         self.reset_metrics()
-        logs = pythonify_logs(self._run_step(self.test_step, _pack(x, y, sample_weight)))
+        logs = pythonify_logs(self.test_function(iter([(x, y, sample_weight)])))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
 
     def predict_on_batch(self, x):
-        """The model's outputs for one batch, as NumPy arrays."""
-        return nest.map_structure(_value, self.predict_step(x))
+        """The model's outputs for one batch, as NumPy arrays; ``predict_step`` receives
+        ``(x,)``, as Keras 3 passes it."""
+        self.make_predict_function()
+        return nest.map_structure(_value, self.predict_function([(x,)]))

@@ -31,6 +31,29 @@ def set_seed(seed):
     _state["ops"] = {}
 
 
+def _snapshot():
+    """The state of the global and the op-seeded generators (see :func:`_restore`)."""
+    rng = _state["rng"]
+    return (dict(_state), None if rng is None else rng.bit_generator.state,
+            {k: g.bit_generator.state for k, g in _state["ops"].items()})
+
+
+def _restore(snapshot):
+    """Put the generators back as :func:`_snapshot` found them: a trace that is undone
+    (a first ``tf.function`` call that created variables is traced again) has drawn
+    nothing, as TensorFlow's graph building draws nothing."""
+    state, rng_state, op_states = snapshot
+    _state.update(state)
+    _state["ops"] = dict(state["ops"])
+    for key in list(_state["ops"]):
+        if key not in op_states:
+            del _state["ops"][key]
+        else:
+            _state["ops"][key].bit_generator.state = op_states[key]
+    if rng_state is not None:
+        _state["rng"].bit_generator.state = rng_state
+
+
 def get_global_seed():
     return _state["seed"]
 

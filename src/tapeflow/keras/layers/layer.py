@@ -169,6 +169,8 @@ class Layer:
     _config_fixed = {}
     # Keras 3 marks some weightless layers built at construction: no ``build_config``.
     _built_at_init = False
+    # The default of ``call``'s ``training`` argument (what a call without one gets).
+    _training_default = None
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
@@ -209,6 +211,8 @@ class Layer:
         params = inspect.signature(self.call).parameters
         self._call_has_training = "training" in params or any(
             p.kind is p.VAR_KEYWORD for p in params.values())
+        default = params["training"].default if "training" in params else None
+        self._training_default = None if default is inspect.Parameter.empty else default
         self._call_has_mask = "mask" in params
 
     # -- weights -------------------------------------------------------------------------
@@ -383,9 +387,13 @@ class Layer:
         inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
         if self.input_spec is not None:
             assert_input_compatibility(self.input_spec, inputs, self.name)
+        # Keras's order: the argument, an outer call's, the call signature's default; a
+        # None is not passed (the signature's default applies).
         training = kwargs.pop("training", None)
         if training is None and _training_stack:
             training = _training_stack[-1]
+        if training is None:
+            training = self._training_default
         if not _training_stack:
             self._clear_losses()
         with _naming.name_scope(self.name, self):
@@ -400,7 +408,7 @@ class Layer:
                     building.pop()
                 self.built = True
                 _tracking.created(self)  # sublayers made in build: pending restores reach them
-            if self._call_has_training:
+            if self._call_has_training and training is not None:
                 kwargs["training"] = training
             _training_stack.append(training)
             try:
