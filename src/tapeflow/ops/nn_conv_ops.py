@@ -72,12 +72,24 @@ def _same_pads(in_sizes, k_sizes, strides, dilations):
     return _SamePads(out)
 
 
+_SAME_CACHE = {}
+
+
 def _resolve(pads, in_sizes, k_sizes, strides, dilations):
     """``pads`` for a call on spatial sizes ``in_sizes`` with window ``k_sizes``: SAME pads
-    (:class:`_SamePads`) re-resolved for them, other pads unchanged."""
-    if pads.__class__ is _SamePads:
-        return _same_pads(in_sizes, k_sizes, strides, dilations)
-    return pads
+    (:class:`_SamePads`) re-resolved for them, other pads unchanged.
+
+    The resolved pads are cached by their sizes (a dict look-up: 0.1 us against 1 us to
+    work them out, on every eager convolution and pooling)."""
+    if pads.__class__ is not _SamePads:
+        return pads
+    key = (in_sizes, k_sizes, strides, dilations)
+    got = _SAME_CACHE.get(key)
+    if got is None:
+        if len(_SAME_CACHE) > 4096:
+            _SAME_CACHE.clear()
+        got = _SAME_CACHE[key] = _same_pads(in_sizes, k_sizes, strides, dilations)
+    return got
 
 
 def _pad(x, pads, value=0):
