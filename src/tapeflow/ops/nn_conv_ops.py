@@ -22,7 +22,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, _TensorLike, static_value
+from .._core.tensor import _TensorLike, static_value
 from . import array_ops as _a
 from ._helpers import check_kind, dtype_mismatch, to_tensor
 
@@ -427,13 +427,34 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     if x._value.shape[3] != c:
         raise _err(f"input depth must be evenly divisible by filter depth: "
                    f"{x._value.shape[3]} vs {c}", "DepthwiseConv2dNative")
-    # spread[c, k, c * m + k] = 1: one product makes the block-diagonal filter, with no
-    # reshape to the filter's sizes (a relaxed trace replays at other filter sizes)
-    spread = np.zeros((c, m, c * m), w._value.dtype)
-    ci, k = np.arange(c)[:, None], np.arange(m)[None, :]
-    spread[ci, k, ci * m + k] = 1
-    full = _a.einsum("hwcm,cmj->hwcj", w, Tensor(spread))
-    return conv2d(x, full, strides, padding, dilations=dilations)
+    return conv2d(x, apply(_SPREAD, (w,)), strides, padding, dilations=dilations)
+
+
+def _spread_forward(w):
+    """The block-diagonal conv2d filter ``[kh, kw, c, c * m]`` of depthwise filter ``w``
+    ``[kh, kw, c, m]``: ``full[..., i, i * m + k] = w[..., i, k]``, zeros elsewhere."""
+    kh, kw, c, m = w.shape
+    full = np.zeros((kh, kw, c, c * m), w.dtype)
+    ch = np.arange(c)
+    full.reshape(kh, kw, c, c, m)[:, :, ch, ch, :] = w
+    return full
+
+
+def _unspread_forward(full):
+    """The transpose of :func:`_spread_forward`: ``[kh, kw, c, m]`` read off the blocks."""
+    kh, kw, c, cm = full.shape
+    ch = np.arange(c)
+    return full.reshape(kh, kw, c, c, cm // c)[:, :, ch, ch, :]
+
+
+# A pair of linear ops (each the other's gradient) rather than a product with a constant
+# and a reshape: the filter's sizes are read from it when the op runs, and a traced program
+# holds no constant shaped by the channel counts (which a relaxed trace's check could take
+# for traced sizes).
+_SPREAD = primitive("DepthwiseFilterSpread", _spread_forward, save_inputs=False)
+_UNSPREAD = primitive("DepthwiseFilterUnspread", _unspread_forward, save_inputs=False)
+defvjp(_SPREAD, lambda g, y, w_shape: apply(_UNSPREAD, (g,)))
+defvjp(_UNSPREAD, lambda g, y, full_shape: apply(_SPREAD, (g,)))
 
 
 def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
