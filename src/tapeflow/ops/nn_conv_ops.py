@@ -14,6 +14,11 @@ maximum: ``MaxPoolGrad`` scatters by a saved route mask (a linear map whose deri
 ``gather`` at the same cells, whose derivative is a scatter again). ``AvgPool``/``AvgPoolGrad``
 are a linear map and its transpose. conv1d, pool1d and depthwise_conv2d are compositions.
 The same patch view backs ``tf.image.extract_patches`` (``ops/image_ops.py``).
+
+Padding is the ``pads`` attribute ``((top, bottom), (left, right))``. SAME pads depend on the
+input and filter sizes, so they are a :class:`_SamePads` that each forward resolves again for
+the sizes it is given: a ``tf.function`` program traced with relaxed sizes pads each call as
+eager execution does.
 """
 import builtins
 import threading
