@@ -1202,3 +1202,41 @@ def relaxed_sizes_read_at_run_time(tf):
 
     out = [[_v(t) for t in f(*_batch(n))] for n in (4, 6, 5)]
     return {"out": out, "traced": traced, "count": f.experimental_get_tracing_count()}
+
+
+@case
+def relaxed_same_padding(tf):
+    # SAME padding read at each call: a program traced with None height, width and filter
+    # sizes, called at odd and even sizes (the padding changes) and other filter sizes;
+    # conv2d stride 2, max_pool stride 2, avg_pool, depthwise_conv2d, their gradients.
+    traced = []
+
+    def body(x, w, d):
+        traced.append([x.shape.as_list(), w.shape.as_list()])
+        with tf.GradientTape() as tape:
+            tape.watch([x, w, d])
+            y = tf.nn.conv2d(x, w, 2, "SAME")
+            p = tf.nn.max_pool2d(y, 3, 2, "SAME")
+            a = tf.nn.avg_pool2d(y, 2, 2, "SAME")
+            z = tf.nn.depthwise_conv2d(x, d, [1, 2, 2, 1], "SAME")
+            loss = (tf.reduce_sum(p * p) + tf.reduce_sum(tf.sin(a)) +
+                    tf.reduce_sum(z * tf.cos(z)))
+        return [p, a, z] + tape.gradient(loss, [x, w, d])
+
+    sig = tf.function(body, input_signature=[tf.TensorSpec([1, None, None, 2], tf.float32),
+                                             tf.TensorSpec([None, None, 2, 3], tf.float32),
+                                             tf.TensorSpec([None, None, 2, 2], tf.float32)])
+    relaxed = tf.function(body, reduce_retracing=True)
+
+    def inputs(n, k):
+        x = np.sin(np.arange(n * (n + 1) * 2, dtype=np.float32)).reshape(1, n, n + 1, 2)
+        w = np.cos(np.arange(k * (k + 1) * 6, dtype=np.float32)).reshape(k, k + 1, 2, 3)
+        d = np.cos(np.arange((k + 1) * k * 4, dtype=np.float32) / 3).reshape(k + 1, k, 2, 2)
+        return x, w, d
+
+    calls = [(7, 3), (8, 3), (9, 2), (6, 4)]
+    out = [[_v(t) for t in sig(*inputs(n, k))] for n, k in calls]
+    out_relaxed = [[_v(t) for t in relaxed(*inputs(n, 2))] for n in (5, 6, 7)]
+    return {"out": out, "out_relaxed": out_relaxed, "traced": traced,
+            "count": sig.experimental_get_tracing_count(),
+            "count_relaxed": relaxed.experimental_get_tracing_count()}

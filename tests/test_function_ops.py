@@ -158,9 +158,6 @@ NOT_GENERIC = {
 
 # Ops that are not generic only because of tapeflow's implementation: bugs still to fix
 # (strict xfail, so a fix shows up as a pass to move out of this list).
-_PADS = ("padding computed in Python from the traced filter size: the program serves a "
-         "larger filter with the traced padding and WRONG values (the same holds for SAME "
-         "padding with strides over relaxed spatial sizes)")
 _IN_PYTHON = "computed in Python from the traced values: a constant of the trace"
 BAKED = {
     "unique": _IN_PYTHON,
@@ -182,12 +179,6 @@ BAKED = {
     "linalg.svd": "the SVD gradient makes its identity/mask matrices in Python",
     "linalg.svd_uv": "the SVD gradient makes its identity/mask matrices in Python",
     "linalg.pinv": "the gradient makes an identity matrix of the traced size in Python",
-    "nn.conv2d": _PADS,
-    "nn.conv1d": _PADS,
-    "nn.convolution": _PADS,
-    "nn.atrous_conv2d": _PADS,
-    "nn.depthwise_conv2d": "the filter is reshaped to its traced shape (an attribute)",
-    "nn.separable_conv2d": "the filter is reshaped to its traced shape (an attribute)",
 }
 
 

@@ -532,6 +532,8 @@ def _stateful(prim):
 
 
 # Attributes that are never sizes of a tensor (a 2x2 pooling window is not a batch of 2).
+# ``pads`` are the user's explicit padding, or SAME padding that the convolution and pooling
+# ops work out again from the sizes of each call (``nn_conv_ops._SamePads``).
 _NOT_SIZES = frozenset((
     "axis", "perm", "keepdims", "transpose_a", "transpose_b", "adjoint_a", "adjoint_b",
     "ksize", "strides", "dilations", "pads", "exclusive", "reverse", "batch_dims", "dtype",

@@ -31,6 +31,7 @@ __all__ = ["extract_patches", "flip_left_right", "flip_up_down", "random_flip_le
 def _extract_forward(x, ksizes, strides, rates, pads):
     (kh, kw), (sh, sw), (rh, rw) = ksizes, strides, rates
     n, _, _, c = x.shape
+    pads = _nc._resolve(pads, x.shape[1:3], ksizes, strides, rates)
     oh = builtins.max(_nc._out_size(x.shape[1], kh, sh, rh, *pads[0]), 0)
     ow = builtins.max(_nc._out_size(x.shape[2], kw, sw, rw, *pads[1]), 0)
     if oh == 0 or ow == 0:
@@ -40,6 +41,7 @@ def _extract_forward(x, ksizes, strides, rates, pads):
 
 
 def _extract_transpose_forward(g, input_shape, ksizes, strides, rates, pads):
+    pads = _nc._resolve(pads, input_shape[1:3], ksizes, strides, rates)
     (kh, kw), (sh, sw), (rh, rw), ((pt, pb), (pl, pr)) = ksizes, strides, rates, pads
     n, h, w, c = input_shape
     oh, ow = g.shape[1:3]
@@ -52,12 +54,13 @@ def _extract_transpose_forward(g, input_shape, ksizes, strides, rates, pads):
     return dxp[:, pt:pt + h, pl:pl + w, :]
 
 
-_PATCHES = primitive("ExtractImagePatches", _extract_forward, save_inputs=False)
-_PATCHES_T = primitive("ExtractImagePatchesTranspose", _extract_transpose_forward,
-                       save_inputs=False)
-defvjp(_PATCHES, lambda g, y, x_shape, **a: apply(
-    _PATCHES_T, (g,), dict(a, input_shape=tuple(x_shape))))
-defvjp(_PATCHES_T, lambda g, y, g_shape, input_shape, **a: apply(_PATCHES, (g,), a))
+# The transpose takes the input whose shape it produces as an input it reads only for its
+# shape, so a program traced with relaxed sizes computes each call's gradient shape.
+_PATCHES = primitive("ExtractImagePatches", _extract_forward)
+_PATCHES_T = primitive("ExtractImagePatchesTranspose", lambda g, x, **a: (
+    _extract_transpose_forward(g, x.shape, **a)), save_inputs=False, shape_inputs=(1,))
+defvjp(_PATCHES, lambda g, y, x, **a: apply(_PATCHES_T, (g, x), a))
+defvjp(_PATCHES_T, lambda g, y, g_shape, x_shape, **a: apply(_PATCHES, (g,), a), None)
 
 
 def extract_patches(images, sizes, strides, rates, padding, name=None):
