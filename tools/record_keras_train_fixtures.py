@@ -2,9 +2,9 @@
 
 Run with the TensorFlow venv from the repository root:
     /work/tfvenv/bin/python tools/record_keras_train_fixtures.py [section ...]
-Writes tests/fixtures/keras_train/*.json (sections: optimizers, losses, metrics, protocol,
-callbacks, summary,
-train_function). tapeflow itself never imports TensorFlow.
+Writes tests/fixtures/keras_train/*.json (sections: optimizers, losses, metrics,
+metric_names, protocol, callbacks, summary, train_function). tapeflow itself never imports
+TensorFlow.
 """
 import contextlib
 import io
@@ -476,8 +476,45 @@ def train_function():
     dump("train_function.json", out)
 
 
+# Identifiers for keras.metrics.get and compile(metrics=[...]): class names, their snake
+# case, aliases, function-only names (refused by Keras 3) and odd cases.
+METRIC_NAMES = ["mean_absolute_error", "mae", "MAE", "mse", "mape", "msle", "bce", "accuracy",
+                "binary_accuracy", "categorical_accuracy", "categorical_crossentropy",
+                "sparse_categorical_accuracy", "sparse_categorical_crossentropy", "logcosh",
+                "log_cosh", "log_cosh_error", "kl_divergence", "kld", "MeanSquaredError",
+                "top_k_categorical_accuracy", "hinge", "squared_hinge", "poisson", "r2_score",
+                "auc", "AUC", "precision", "recall", "f1_score", "io_u", "crossentropy",
+                "cosine_similarity", "root_mean_squared_error", "nope"]
+
+
+def metric_names():
+    """What ``keras.metrics.get(name)`` returns (class and metric name, or the error) and
+    the history key and value of a one-epoch fit compiled with ``metrics=[name]``."""
+    x = np.linspace(0, 1, 40, dtype="float32").reshape(20, 2)
+    y = (x.sum(1) > 1).astype("float32")
+    out = {}
+    for name in METRIC_NAMES:
+        case = {}
+        try:
+            m = keras.metrics.get(name)
+            case["get"] = [type(m).__name__, getattr(m, "name", None)]
+        except Exception as e:  # noqa: BLE001 - the class and first line are the record
+            case["get"] = [type(e).__name__, str(e).splitlines()[0]]
+        model = keras.Sequential([keras.Input((2,)),
+                                  keras.layers.Dense(1, kernel_initializer="ones")])
+        try:
+            model.compile("sgd", "mse", metrics=[name])
+            h = model.fit(x, y, epochs=1, verbose=0, batch_size=8, shuffle=False)
+            case["history"] = {k: float(v[0]) for k, v in h.history.items()}
+        except Exception as e:  # noqa: BLE001 - the class and first line are the record
+            case["history"] = [type(e).__name__, str(e).splitlines()[0]]
+        out[name] = case
+    dump("metric_names.json", out)
+
+
 SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics,
-            "protocol": protocol, "summary": summary, "train_function": train_function}
+            "protocol": protocol, "summary": summary, "train_function": train_function,
+            "metric_names": metric_names}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(SECTIONS):

@@ -471,7 +471,14 @@ class CallbackList:
         if name not in _HOOKS:
             raise AttributeError(name)
 
+        # Every hook gets a logs dict, ``{}`` when there are none (Keras 3's CallbackList
+        # passes ``pythonify_logs(logs)``): ``on_train_begin(logs)``, ``on_epoch_end(epoch,
+        # logs)``.
+        n = 2 if ("epoch" in name or "batch" in name) else 1
+
         def call(*args):
+            if len(args) < n or args[n - 1] is None:
+                args = args[:n - 1] + ({},)
             for c in self.callbacks:
                 getattr(c, name)(*args)
         return call

@@ -44,13 +44,22 @@ def _tensor(x, dtype=None):
     return t if dtype is None or t.dtype == dtype else _m.cast(t, dtype)
 
 
-def _same_rank(y_true, y_pred):
-    """Squeeze a trailing 1 off whichever of the two has one more axis, as Keras does."""
+def _same_rank(y_true, y_pred, expand_rank_1=True):
+    """Make ranks equal when they differ by one and the longer ends in 1, as Keras 3's
+    ``squeeze_or_expand_to_same_rank``: a rank-1 partner gets a trailing axis (so per-sample
+    values stay per sample: ``(N,)`` labels against ``(N, 1)`` predictions give ``N``
+    values), otherwise the trailing 1 is squeezed off."""
     rt, rp = y_true.ndim, y_pred.ndim
     if rt == rp + 1 and y_true.shape[-1] == 1:
-        y_true = _a.squeeze(y_true, -1)
+        if rp == 1 and expand_rank_1:
+            y_pred = _a.expand_dims(y_pred, -1)
+        else:
+            y_true = _a.squeeze(y_true, -1)
     elif rp == rt + 1 and y_pred.shape[-1] == 1:
-        y_pred = _a.squeeze(y_pred, -1)
+        if rt == 1 and expand_rank_1:
+            y_true = _a.expand_dims(y_true, -1)
+        else:
+            y_pred = _a.squeeze(y_pred, -1)
     return y_true, y_pred
 
 
@@ -153,7 +162,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 
     Args:
         y_true: labels in ``[0, 1]``, shape ``[batch, ..., d]``.
-        y_pred: probabilities (or logits), same shape (a trailing 1 is reconciled).
+        y_pred: probabilities (or logits), same shape.
         from_logits: whether ``y_pred`` holds logits.
         label_smoothing: squeezes the labels towards 0.5.
 
@@ -162,7 +171,8 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     """
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    y_true, y_pred = _same_rank(y_true, y_pred)
+    # no rank reconciling here (Keras 3's function raises on [N] against [N, 1]); the
+    # BinaryCrossentropy loss class reconciles first
     if label_smoothing:
         y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), 0.5 * label_smoothing)
     _check_same_shape(y_true, y_pred)
@@ -319,6 +329,7 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
         y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), 0.5 * label_smoothing)
     if from_logits:
         y_pred = _m.sigmoid(y_pred)
+    _check_same_shape(y_true, y_pred)
     p = _clip(y_pred)
     bce = _m.negative(_m.add(_m.multiply(y_true, _m.log(p)),
                              _m.multiply(_m.subtract(1.0, y_true), _m.log(_m.subtract(1.0, p)))))

@@ -53,31 +53,30 @@ def _accuracy_for(name, y_true, y_pred):
     return _metrics.CategoricalAccuracy(name=name)
 
 
-def _crossentropy_for(name, y_true, y_pred):
-    """Keras's choice for 'crossentropy': binary, sparse categorical or categorical."""
-    binary, sparse = _binary_or_sparse(y_true, y_pred)
-    if binary:
-        return _metrics.BinaryCrossentropy(name=name)
-    if sparse:
-        return _metrics.SparseCategoricalCrossentropy(name=name)
-    return _metrics.CategoricalCrossentropy(name=name)
-
-
 def _make_metric(identifier, y_true, y_pred):
-    if isinstance(identifier, _metrics.Metric):
-        return identifier
+    """A compiled metric as Keras 3's ``get_metric`` makes it: 'accuracy'/'acc' picks the
+    binary, sparse or categorical variant from the shapes; other names go through
+    ``keras.metrics.get``; a function is wrapped in ``MeanMetricWrapper``; the metric is
+    named after a string identifier ('mae' logs as 'mae').
+
+    Raises:
+        ValueError: for None or an identifier ``keras.metrics.get`` does not know.
+    """
+    if identifier is None:
+        raise ValueError("Expected metric, received `None`")
+    if str(identifier).lower() in ("accuracy", "acc"):
+        metric = _accuracy_for(str(identifier), y_true, y_pred)
+    else:
+        metric = _metrics.get(identifier)
     if isinstance(identifier, str):
-        if identifier.lower() in ("accuracy", "acc"):
-            return _accuracy_for(identifier, y_true, y_pred)
-        if identifier.lower() in ("crossentropy", "ce"):
-            return _crossentropy_for(identifier, y_true, y_pred)
-        found = _metrics.get(identifier)
-        if isinstance(found, _metrics.Metric):
-            return found
-        return _metrics.MeanMetricWrapper(found, name=identifier)
-    if callable(identifier):
-        return _metrics.MeanMetricWrapper(identifier, name=identifier.__name__)
-    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+        name = identifier
+    else:
+        name = getattr(metric, "name", None) or getattr(metric, "__name__", None) or \
+            type(metric).__name__
+    if not isinstance(metric, _metrics.Metric):
+        metric = _metrics.MeanMetricWrapper(metric)
+    metric.name = name
+    return metric
 
 
 def _value(x):
@@ -703,6 +702,7 @@ class Trainer:
         initial_epoch = self._initial_epoch or initial_epoch
         self._initial_epoch = None
         relax_to = None
+        training_logs = None   # the last epoch's logs: on_train_end gets them, as in Keras 3
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)
@@ -727,9 +727,10 @@ class Trainer:
                                          callbacks=callback_list, return_dict=True)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callback_list.on_epoch_end(epoch, epoch_logs)
+            training_logs = epoch_logs
             if self.stop_training:
                 break
-        callback_list.on_train_end()
+        callback_list.on_train_end(training_logs)
         self.history = callback_list.history
         return self.history
 

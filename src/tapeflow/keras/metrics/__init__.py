@@ -3,6 +3,8 @@
 State lives in non-trainable variables changed only by ``Variable.assign*`` with values
 computed by ops; ``result()`` computes from the variables with ops (see ``base.py``).
 """
+import re
+
 from ..losses import (
     binary_crossentropy,
     binary_focal_crossentropy,
@@ -104,14 +106,6 @@ __all__ = [
 
 _CLASSES = {name: obj for name, obj in globals().items()
             if isinstance(obj, type) and issubclass(obj, Metric)}
-_FUNCTIONS = {"accuracy": accuracy, "binary_accuracy": binary_accuracy,
-              "categorical_accuracy": categorical_accuracy,
-              "sparse_categorical_accuracy": sparse_categorical_accuracy,
-              "top_k_categorical_accuracy": top_k_categorical_accuracy,
-              "sparse_top_k_categorical_accuracy": sparse_top_k_categorical_accuracy,
-              "mse": mse, "MSE": mse, "mae": mae, "MAE": mae, "mape": mape, "MAPE": mape,
-              "msle": msle, "MSLE": msle, "kld": kld, "KLD": kld, "logcosh": logcosh}
-
 
 def serialize(metric) -> dict:
     """A metric as Keras 3 serializes it (module, class name, config)."""
@@ -128,24 +122,52 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(dict(config["config"]))
 
 
+def _snake_case(name):
+    # Keras's to_snake_case (so "IoU" is "io_u", as there)
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", name))
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+# The names keras.metrics.get knows (Keras 3's ALL_OBJECTS_DICT): the metric classes by class
+# name and by its snake case, and the short aliases.
+_GETTABLE = ("Metric", "Mean", "Sum", "MeanMetricWrapper", "MeanSquaredError",
+             "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
+             "MeanSquaredLogarithmicError", "CosineSimilarity", "LogCoshError", "R2Score", "AUC",
+             "FalseNegatives", "FalsePositives", "Precision", "PrecisionAtRecall", "Recall",
+             "RecallAtPrecision", "SensitivityAtSpecificity", "SpecificityAtSensitivity",
+             "TrueNegatives", "TruePositives", "ConcordanceCorrelation", "PearsonCorrelation",
+             "Hinge", "SquaredHinge", "CategoricalHinge", "KLDivergence", "Poisson",
+             "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
+             "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "SparseCategoricalAccuracy",
+             "TopKCategoricalAccuracy", "SparseTopKCategoricalAccuracy", "F1Score",
+             "FBetaScore", "IoU", "BinaryIoU", "MeanIoU", "OneHotIoU", "OneHotMeanIoU")
+_BY_NAME = {name: _CLASSES[name] for name in _GETTABLE if name in _CLASSES}
+_BY_NAME.update({_snake_case(name): cls for name, cls in list(_BY_NAME.items())})
+_BY_NAME.update({"bce": BinaryCrossentropy, "BCE": BinaryCrossentropy,
+                 "mse": MeanSquaredError, "MSE": MeanSquaredError,
+                 "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
+                 "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
+                 "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError})
+
+
 def get(identifier):
-    """A metric from a class name (an instance), a function name or alias (the function), a
-    config dict, an instance or a callable, as ``keras.metrics.get``.
+    """A metric as ``keras.metrics.get`` (Keras 3) returns it: for a string, a new instance
+    of the metric class it names (``"MeanAbsoluteError"``, ``"mean_absolute_error"``,
+    ``"mae"``); for a config dict, the metric it describes; a metric instance or a callable
+    as it is; None for None.
 
     Raises:
-        ValueError: for an unknown identifier.
+        ValueError: for a name Keras 3 does not know (function-only names such as
+            ``"logcosh"`` included), or any other identifier.
     """
     if identifier is None:
         return None
     if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-        fn = _FUNCTIONS.get(identifier) or globals().get(identifier)
-        if callable(fn) and identifier in __all__:
-            return fn
-        raise ValueError(f"Could not interpret metric identifier: {identifier}")
-    if callable(identifier):
-        return identifier
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = _BY_NAME.get(identifier)
+    else:
+        obj = identifier
+    if callable(obj):
+        return obj() if isinstance(obj, type) else obj
     raise ValueError(f"Could not interpret metric identifier: {identifier}")

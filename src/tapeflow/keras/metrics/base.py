@@ -19,6 +19,7 @@ from ...ops import math_ops as _m
 from .. import _naming
 from .. import initializers as _init
 from .._variable import KerasVariable
+from ..losses import _same_rank  # noqa: F401 - Keras's squeeze_or_expand_to_same_rank
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "reduce_to_samplewise_values"]
 
@@ -29,22 +30,6 @@ def _tensor(x, dtype):
         return x if dtype is None or x.dtype == dtype else _m.cast(x, dtype)
     t = convert_to_tensor(x)
     return t if dtype is None or t.dtype == dtype else _m.cast(t, dtype)
-
-
-def _same_rank(x1, x2):
-    """Keras 3's ``squeeze_or_expand_to_same_rank`` (rank-1 partners are expanded)."""
-    r1, r2 = x1.ndim, x2.ndim
-    if r1 == r2 + 1 and x1.shape[-1] == 1:
-        if r2 == 1:
-            x2 = _a.expand_dims(x2, -1)
-        else:
-            x1 = _a.squeeze(x1, -1)
-    elif r2 == r1 + 1 and x2.shape[-1] == 1:
-        if r1 == 1:
-            x1 = _a.expand_dims(x1, -1)
-        else:
-            x2 = _a.squeeze(x2, -1)
-    return x1, x2
 
 
 def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
