@@ -4,7 +4,6 @@ the training argument, a VAE-like model trained with fit."""
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
-from tensorflow.keras import layers
 
 
 class Linear(keras.layers.Layer):
