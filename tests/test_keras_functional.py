@@ -69,3 +69,26 @@ def test_functional_model_trains_with_fit():
     y = x[:, :1] - 2 * x[:, 1:]
     history = model.fit(x, y, epochs=20, verbose=0)
     assert history.history["loss"][-1] < 0.1 * history.history["loss"][0]
+
+
+def test_layer_input_and_output_of_a_sequential_built_from_an_input():
+    """Keras 3 builds a Sequential with an Input as a graph: every layer has its symbolic
+    input and output, and a model cut at an intermediate layer computes that layer's
+    activations (checked against the layers called one by one)."""
+    model = tf.keras.Sequential([tf.keras.Input((5,)), tf.keras.layers.Dense(4, name="a"),
+                                 tf.keras.layers.Dense(3, activation="relu", name="b"),
+                                 tf.keras.layers.Dense(2, name="c")], name="seq")
+    assert [v.path for v in model.weights][:2] == ["seq/a/kernel", "seq/a/bias"]
+    a, b = model.get_layer("a"), model.get_layer("b")
+    assert b.input is a.output and b.output.shape == (None, 3)
+    assert model.inputs[0] is a.input and model.outputs[0] is model.get_layer("c").output
+    cut = tf.keras.Model(inputs=model.inputs, outputs=b.output)
+    x = np.arange(10, dtype=np.float32).reshape(2, 5) / 10
+    np.testing.assert_allclose(cut(x).numpy(), b(a(x)).numpy(), rtol=1e-6)
+    every = tf.keras.Model(inputs=model.inputs, outputs=[layer.output for layer in model.layers])
+    assert [tuple(t.shape) for t in every(x)] == [(2, 4), (2, 3), (2, 2)]
+    model.pop()
+    assert model.outputs[0] is b.output
+    with pytest.raises(AttributeError, match="The layer d has never been called and thus "
+                                             "has no defined output."):
+        _ = tf.keras.layers.Dense(1, name="d").output

@@ -32,10 +32,16 @@ class KerasTensor:
 class Node:
     """One recorded layer call: the layer and its (symbolic) arguments."""
 
-    __slots__ = ("layer", "args", "kwargs")
+    __slots__ = ("layer", "args", "kwargs", "outputs")
 
     def __init__(self, layer, args, kwargs):
         self.layer, self.args, self.kwargs = layer, args, kwargs
+        self.outputs = []   # the KerasTensors the call made, flat
+
+    @property
+    def inputs(self) -> list:
+        """The KerasTensors among the call's arguments, flat."""
+        return [t for t in flatten(self.args) if type(t) is KerasTensor]
 
 
 def flatten(x) -> list:
@@ -109,8 +115,10 @@ def symbolic_call(layer, inputs, kwargs):
     if isinstance(out, _TensorLike):
         result = symbolic(out, None)
         layer._output_shape = result.shape
+        node.outputs = [result]
         return result
     results = [symbolic(t, i) for i, t in enumerate(out)]
+    node.outputs = list(results)
     layer._output_shape = results[0].shape
     layer._output_shapes = [r.shape for r in results]
     return results

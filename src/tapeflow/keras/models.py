@@ -400,6 +400,10 @@ class Sequential(Model):
         """Remove and return the last layer."""
         layer = self._layers.pop()
         self.built = False
+        seq = getattr(self, "_seq_layers", None)
+        if seq and seq[-1] is layer:
+            seq.pop()
+            self._seq_output = seq[-1].output if seq else None
         return layer
 
     @property
@@ -437,7 +441,14 @@ class Sequential(Model):
             self.built = True
             return
         if not known:
-            self._build_from_shape(self._input_shape)
+            if getattr(self, "_input_layer", None) is not None:
+                self._build_symbolic(self._input_layer.output, self._layers)
+            else:
+                self._build_from_shape(self._input_shape)
+            return
+        if getattr(self, "_seq_output", None) is not None and known == len(self._seq_layers):
+            # appended to a stack built from an Input: call them symbolically too
+            self._build_symbolic(self._seq_output, self._layers[known:])
             return
         # Layers appended to a built stack: run only them, on zeros of the last known shape
         # (so a model grown by add() one layer at a time builds in linear time).
@@ -448,6 +459,40 @@ class Sequential(Model):
             x = layer(x, training=False) if layer._call_has_training else layer(x)
             if self._input_shape[0] is None and layer._output_shape:
                 layer._output_shape = (None,) + tuple(layer._output_shape[1:])
+
+    def _build_symbolic(self, x, layers):
+        """Call ``layers`` one after another on KerasTensors from ``x`` (the Input's, or the
+        stack's last output), as Keras 3 builds a Sequential with a known input as a
+        functional graph: each layer gets its ``input``/``output``, the model its
+        ``inputs``/``outputs``, so a feature extractor can be cut from it
+        (``Model(model.inputs, model.get_layer(name).output)``). Each layer is built by that
+        call, on zeros, as the plain build does."""
+        if not getattr(self, "_seq_layers", None) or x is self._input_layer.output:
+            self._seq_layers = []
+        self.built = True
+        self._build_shape = tuple(self._input_shape)
+        with _naming.name_scope(self.name, self):    # weights are 'seq/d1/kernel'
+            for layer in layers:
+                x = layer(x)
+                self._seq_layers.append(layer)
+        self._seq_output = x
+        if self._input_shape[0] is None:
+            for layer in self._all_layers():
+                if layer._output_shape:
+                    layer._output_shape = (None,) + tuple(layer._output_shape[1:])
+        self._output_shape = layers[-1]._output_shape if layers else self._output_shape
+
+    @property
+    def inputs(self) -> list:
+        if getattr(self, "_seq_output", None) is not None:
+            return [self._input_layer.output]
+        return super().inputs
+
+    @property
+    def outputs(self) -> list:
+        if getattr(self, "_seq_output", None) is not None:
+            return _symbolic.flatten(self._seq_output)
+        return super().outputs
 
     def build(self, input_shape=None):
         if (_layer.building and _layer.building[-1] is self) or input_shape is None:

@@ -3,7 +3,6 @@ predict, logs contents, early stopping at the minimum loss, a learning-rate sche
 initial weights, RMSprop at 1e-3 and no shuffling, so that the numbers are TensorFlow's: the
 guide's random initialization, shuffled batches and lr 0.1 make them differ run to run.)"""
 import numpy as np
-import tensorflow as tf
 from tensorflow import keras
 
 

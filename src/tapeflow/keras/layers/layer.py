@@ -351,6 +351,47 @@ class Layer:
         for layer in self._sublayers():
             layer._clear_losses()
 
+    # -- the symbolic graph --------------------------------------------------------------
+    @property
+    def input(self):
+        """The KerasTensor(s) this layer was first called on symbolically (``layer.input``
+        in Keras 3: one tensor, or a list for several).
+
+        Raises:
+            AttributeError: if the layer was never called on KerasTensors.
+        """
+        if "_input_override" in self.__dict__:
+            return self.__dict__["_input_override"]
+        return self._first_node("inputs", "input")
+
+    @input.setter
+    def input(self, value):
+        self.__dict__["_input_override"] = value
+
+    @property
+    def output(self):
+        """The KerasTensor(s) of this layer's first symbolic call (``layer.output`` in Keras
+        3; a functional model over an intermediate layer's output extracts features).
+
+        Raises:
+            AttributeError: if the layer was never called on KerasTensors.
+        """
+        if "_output_override" in self.__dict__:
+            return self.__dict__["_output_override"]
+        return self._first_node("outputs", "output")
+
+    @output.setter
+    def output(self, value):
+        self.__dict__["_output_override"] = value
+
+    def _first_node(self, attr, what):
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has "
+                                 f"no defined {what}.")
+        values = getattr(nodes[0], attr)
+        return values[0] if isinstance(values, list) and len(values) == 1 else values
+
     @property
     def losses(self) -> list:
         """Losses added by ``add_loss`` in the last call (this layer's, then each sublayer's),
