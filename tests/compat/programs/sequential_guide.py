@@ -44,11 +44,7 @@ model = keras.Sequential([
     layers.Dense(3, activation="relu"),
     layers.Dense(4),
 ])
-try:
-    model.weights
-    print("weights", len(model.weights))
-except ValueError as e:
-    print("ValueError", e)
+print("weights", len(model.weights))   # Keras 3: an unbuilt Sequential has none yet
 x = tf.ones((1, 4))
 y = model(x)
 print("Number of weights after calling the model:", len(model.weights))
