@@ -19,6 +19,7 @@ class KerasTensor:
         self._node = node
         self._index = index
         self._input_layer = None
+        self._mask_shape = None   # the build call's mask shape when the output has a mask
 
     @property
     def ndim(self) -> int:
@@ -71,8 +72,15 @@ def is_symbolic(inputs) -> bool:
 
 
 def _zeros(kt):
+    """Zeros standing for ``kt`` in a build call; a KerasTensor that carries a Keras mask
+    (an ``Embedding(mask_zero=True)`` output) hands it on as an all-True mask, so that a
+    layer whose ``call`` needs its mask gets one while the graph is built, as in Keras."""
     shape = tuple(1 if d is None else d for d in kt.shape)
-    return Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
+    out = Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
+    if kt._mask_shape is not None:
+        from .layers import _masking
+        _masking.set_mask(out, Tensor(np.ones(kt._mask_shape, bool)))
+    return out
 
 
 def unknown_batch_shape(shape):
@@ -106,11 +114,17 @@ def symbolic_call(layer, inputs, kwargs):
     node = Node(layer, inputs, kwargs)
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)
 
+    from .layers import _masking
+
     def symbolic(t, index):
         shape = tuple(t.shape)
         if unknown_batch and shape:
             shape = (None,) + shape[1:]
-        return KerasTensor(shape, t.dtype.name, node=node, index=index)
+        kt = KerasTensor(shape, t.dtype.name, node=node, index=index)
+        mask = _masking.get_mask(t)
+        if mask is not None:
+            kt._mask_shape = tuple(mask.shape)
+        return kt
 
     if isinstance(out, _TensorLike):
         result = symbolic(out, None)

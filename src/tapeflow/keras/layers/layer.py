@@ -162,8 +162,6 @@ class Layer:
     # Float inputs take the layer's dtype, as Keras autocasts; Dense and Conv2D also cast
     # integer and bool inputs (Keras promotes them in the matmul).
     _cast_kinds = "f"
-    # Whether the layer passes its input's Keras mask on (through ``compute_mask``).
-    supports_masking = False
     # Keys Keras 3 writes in this layer's config that tapeflow supports at one value only:
     # written as such by ``get_config`` and checked by ``from_config``.
     _config_fixed = {}
@@ -350,6 +348,20 @@ class Layer:
         self._added_losses.clear()
         for layer in self._sublayers():
             layer._clear_losses()
+
+    @property
+    def supports_masking(self) -> bool:
+        """Whether the layer passes its input's Keras mask on (through ``compute_mask``): as
+        in Keras 3, true by default for a layer that defines its own ``compute_mask``; a
+        layer class or instance may set it."""
+        value = self.__dict__.get("_supports_masking")
+        if value is None:
+            return type(self).compute_mask is not Layer.compute_mask
+        return value
+
+    @supports_masking.setter
+    def supports_masking(self, value):
+        self.__dict__["_supports_masking"] = bool(value)
 
     # -- the symbolic graph --------------------------------------------------------------
     @property
