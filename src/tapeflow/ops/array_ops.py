@@ -666,11 +666,20 @@ def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     from .._core.indexed_slices import IndexedSlices
     shape = params._value.shape
     n = indices._value.size
-    # (-1, not the count: a traced program serves any number of indices)
-    values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
-        g._value.ndim != len(shape) else g
+    dt = indices._value.dtype
+    if current_tracer() is None:
+        # (-1, not the count: a traced program serves any number of indices)
+        values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
+            g._value.ndim != len(shape) else g
+        dense = Tensor(np.array(shape, dt))
+    else:
+        # Traced: the dense shape (and the rows' shape) is params' shape when the program
+        # runs (TensorFlow's ``tf.shape(params)``), so a relaxed program serves other sizes.
+        dense = apply(_SHAPE, (params,), {"dtype": dt})
+        values = g if g._value.ndim == len(shape) and indices._value.ndim == 1 else apply(
+            _RESHAPE_DYNAMIC, (g, concat([Tensor(np.array([-1], dt)), dense[1:]], 0)))
     flat = indices if indices._value.ndim == 1 else reshape(indices, (-1,))
-    return IndexedSlices(values, flat, Tensor(np.array(shape, indices._value.dtype)))
+    return IndexedSlices(values, flat, dense)
 
 
 _GATHER.sparse_vjps = (_gather_sparse_rule,)
@@ -1362,8 +1371,8 @@ _TS_UPDATE = primitive("TensorScatterUpdate", _tensor_scatter_update_forward)
 
 
 def _ts_update_tensor_rule(g, y, tensor, indices, updates):
-    hit = scatter_nd(indices, _m.ones_like(updates), tensor._value.shape)
-    return where(_m.greater(hit, 0), _m.zeros_like(g), g)
+    # g with zeros where an update landed (TensorFlow's rule): shaped by g when it runs
+    return apply(_TS_UPDATE, (g, indices, _m.zeros_like(updates)))
 
 
 defvjp(_TS_UPDATE, _ts_update_tensor_rule, None,
@@ -1403,7 +1412,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterAdd")
-    return _m.add(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+    return apply(_TS_ADD, (t, i, u))
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
@@ -1418,7 +1427,25 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
         array([ 0.,  1., -1.], dtype=float32)
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterSub")
-    return _m.subtract(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+    return apply(_TS_SUB, (t, i, u))
+
+
+def _ts_add_forward(tensor, indices, updates, sign=1):
+    out = np.array(tensor, copy=True)
+    k = indices.shape[-1]
+    np.add.at(out, tuple(np.moveaxis(indices, -1, 0)) if k else (),
+              updates if sign > 0 else np.negative(updates))
+    return out
+
+
+# The tensor is an input (not a ScatterNd into a shape attribute added to it), so a program
+# traced with relaxed sizes scatters into each call's tensor.
+_TS_ADD = primitive("TensorScatterAdd", _ts_add_forward)
+_TS_SUB = primitive("TensorScatterSub", lambda t, i, u: _ts_add_forward(t, i, u, -1))
+defvjp(_TS_ADD, lambda g, y, tensor, indices, updates: g, None,
+       lambda g, y, tensor, indices, updates: gather_nd(g, indices))
+defvjp(_TS_SUB, lambda g, y, tensor, indices, updates: g, None,
+       lambda g, y, tensor, indices, updates: _m.negative(gather_nd(g, indices)))
 
 
 def _ts_extremum_forward(tensor, indices, updates, ufunc):
@@ -1434,7 +1461,7 @@ def _ts_extremum_rules():
     def split(g, y, tensor, indices, updates):
         x_hit = _m.cast(_m.equal(tensor, y), g.dtype)
         u_hit = _m.cast(_m.equal(updates, gather_nd(y, indices)), g.dtype)
-        count = _m.add(x_hit, scatter_nd(indices, u_hit, tensor._value.shape))
+        count = apply(_TS_ADD, (x_hit, indices, u_hit))
         share = _m.divide(g, count)
         return share, x_hit, u_hit
 
@@ -1625,12 +1652,16 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
         if not -n <= a < n:
             raise _err(f"axis {a} is out of range", "Roll", None)
         total[a % n] = total.get(a % n, 0) + s
-    out = x
-    for a, s in sorted(total.items()):
-        d = x._value.shape[a]
-        if d and s % d:
-            out = _gather_dense(out, Tensor(((np.arange(d) - s) % d).astype(np.int32)), axis=a)
-    return out if out is not x else identity(x)
+    ax = tuple(sorted(total))
+    return apply(_ROLL, (x,), {"shift": tuple(total[a] for a in ax), "axis": ax})
+
+
+# The shifts are taken modulo each call's sizes when the op runs (TensorFlow's Roll), so a
+# program traced with relaxed sizes rolls any size.
+_ROLL = primitive("Roll", lambda x, shift, axis: np.roll(x, shift, axis) if x.size else x,
+                  save_inputs=False)
+defvjp(_ROLL, lambda g, y, x_shape, shift, axis: apply(
+    _ROLL, (g,), {"shift": tuple(-s for s in shift), "axis": axis}))
 
 
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -1644,13 +1675,32 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
         axis = 0
     ax = int(axis) % max(x._value.ndim, 1)
     r = _int_list(repeats)
-    d = static_dim(x, ax)   # the index array below is made for this size
     if len(r) == 1:
-        r = r * d
+        # one count for every element: the op repeats each call's size
+        return apply(_REPEAT, (x,), {"repeats": r[0], "axis": ax})
+    d = static_dim(x, ax)   # a count per element: made for this size
     if len(r) != d:
         raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
-    idx = np.repeat(np.arange(d), r).astype(np.int32)
-    return _gather_dense(x, Tensor(idx), axis=ax)
+    return apply(_REPEAT, (x,), {"repeats": tuple(r), "axis": ax})
+
+
+def _repeat_grad_forward(g, x, repeats, axis):
+    """The gradient of ``repeat(x, repeats, axis)``: the copies of each element summed,
+    onto ``x``'s shape read when the op runs."""
+    shape = np.shape(x)
+    if isinstance(repeats, tuple):
+        return _gather_scatter(g, np.repeat(np.arange(shape[axis]), repeats), shape, axis)
+    return np.add.reduce(g.reshape(shape[:axis] + (shape[axis], repeats) + shape[axis + 1:]),
+                         axis=axis + 1)
+
+
+# (TensorFlow's tf.repeat is a composite of reshapes and a tile: no op of its own.)
+_REPEAT = primitive("Repeat", lambda x, repeats, axis: np.repeat(x, repeats, axis))
+_REPEAT_GRAD = primitive("RepeatGrad", _repeat_grad_forward, shape_inputs=(1,))
+defvjp(_REPEAT, lambda g, y, x, repeats, axis: apply(
+    _REPEAT_GRAD, (g, x), {"repeats": repeats, "axis": axis}))
+defvjp(_REPEAT_GRAD, lambda gg, y, g, x, repeats, axis: apply(
+    _REPEAT, (gg,), {"repeats": repeats, "axis": axis}), None)
 
 
 def meshgrid(*args, **kwargs):
