@@ -158,14 +158,7 @@ NOT_GENERIC = {
 
 # Ops that are not generic only because of tapeflow's implementation: bugs still to fix
 # (strict xfail, so a fix shows up as a pass to move out of this list).
-_IN_PYTHON = "computed in Python from the traced values: a constant of the trace"
 BAKED = {
-    "unique": _IN_PYTHON,
-    "math.invert_permutation": _IN_PYTHON,
-    "sequence_mask": _IN_PYTHON,
-    "reverse_sequence": "the reversed positions are an index array made in Python",
-    "nn.sufficient_statistics": "the count is a Python int from the traced shape",
-    "image.central_crop": "the crop's bounds are Python ints from the traced shape",
     "linalg.qr": "the QR gradient bakes a traced size (its triangular solve refuses others)",
     "linalg.svd": "the SVD gradient makes its identity/mask matrices in Python",
     "linalg.svd_uv": "the SVD gradient makes its identity/mask matrices in Python",

@@ -513,7 +513,7 @@ def _probe_step(step, env):
 
 
 # output shape from input values (bincount's length: the largest value)
-_VALUE_SHAPED = frozenset(("Where", "Range", "DenseBincount", "ConfusionMatrix"))
+_VALUE_SHAPED = frozenset(("Where", "Range", "DenseBincount", "ConfusionMatrix", "Unique"))
 
 
 def _value_shaped(prim, ins):

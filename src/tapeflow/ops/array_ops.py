@@ -1582,6 +1582,35 @@ def slice_(input_, begin, size, name=None):
     return strided_slice_getitem(x, tuple(key))
 
 
+def _slice_key(begin, size):
+    return tuple(builtins.slice(int(b), None if s < 0 else int(b) + int(s))
+                 for b, s in zip(begin, size))
+
+
+def _slice_grad_forward(g, x, begin):
+    out = np.zeros(np.shape(x), g.dtype)
+    out[tuple(builtins.slice(int(b), int(b) + d) for b, d in zip(begin, g.shape))] = g
+    return out
+
+
+# TensorFlow's Slice with ``begin`` and ``size`` as input tensors, used inside traces where
+# they are computed from each call's sizes (``tf.image.central_crop``); not in the op table
+# (``slice_`` slices with attributes). SliceGrad puts the gradient back into zeros shaped
+# like ``x`` when it runs.
+_SLICE_DYNAMIC = Primitive("Slice", lambda x, begin, size: x[_slice_key(begin, size)])
+_SLICE_GRAD = Primitive("SliceGrad", _slice_grad_forward, shape_inputs=(1,))
+defvjp(_SLICE_DYNAMIC, lambda g, y, x, begin, size: apply(_SLICE_GRAD, (g, x, begin)),
+       None, None)
+defvjp(_SLICE_GRAD, lambda gg, y, g, x, begin: apply(
+    _SLICE_DYNAMIC, (gg, begin, shape(g))), None, None)
+
+
+def traced_slice(x, begin, size):
+    """``tf.slice(x, begin, size)`` with ``begin`` and ``size`` 1-D int tensors (computed by
+    ops inside a trace): the block is cut from each call's sizes when the program runs."""
+    return apply(_SLICE_DYNAMIC, (to_tensor(x), begin, size))
+
+
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
                   ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """``input_[begin:end:strides]`` with TensorFlow's bit masks (``tf.strided_slice``).
@@ -1799,28 +1828,76 @@ def sequence_mask(lengths, maxlen=None, dtype=_dt.bool, name=None):
         maxlen: the last dimension (default ``max(lengths)``).
         dtype: the output dtype.
     """
+    if ACTIVE[0] and current_tracer() is not None:
+        return _traced_sequence_mask(to_tensor(lengths), maxlen, dtype)
     lv = to_tensor(lengths)._value
     n = int(lv.max()) if maxlen is None and lv.size else int(maxlen or 0)
     mask = np.arange(n) < np.asarray(lv)[..., None]
     return Tensor(mask.astype(_dt.as_dtype(dtype)._np))
 
 
+def _traced_sequence_mask(lengths, maxlen, dtype):
+    """``sequence_mask`` inside a trace, as TensorFlow's ops compute it: the longest length
+    (when ``maxlen`` is None) and the mask are read from each call's ``lengths``."""
+    if maxlen is None:
+        maxlen = _m.maximum(_m.reduce_max(lengths), Tensor(lengths._value.dtype.type(0)))
+    else:
+        maxlen = to_tensor(maxlen)
+    mdt = maxlen.dtype
+    row = range(Tensor(mdt._np.type(0)), maxlen, Tensor(mdt._np.type(1)))
+    mask = _m.less(row, _m.cast(expand_dims(lengths, -1), mdt))
+    dtype = _dt.as_dtype(dtype)
+    return mask if dtype == _dt.bool else _m.cast(mask, dtype)
+
+
+def _reverse_sequence_forward(x, lens, seq_dim, batch_dim):
+    xt = np.moveaxis(x, (batch_dim, seq_dim), (0, 1))
+    nb, ns = xt.shape[:2]
+    if lens.shape != (nb,):
+        raise ValueError(f"Length of seq_lengths != input.dims({batch_dim}), ({lens.shape[0]} "
+                         f"vs. {nb})" if lens.ndim == 1 else
+                         f"seq_lengths must be 1-dim, not {lens.ndim}")
+    if nb and (lens.max() > ns or lens.min() < 0):
+        b = int(np.argmax((lens > ns) | (lens < 0)))
+        raise ValueError(f"seq_lens({b}) > input.dims({seq_dim})" if lens[b] > ns else
+                         f"seq_lens({b}) < 0")
+    j = np.arange(ns)
+    size = lens.astype(np.int64)[:, None]
+    idx = np.where(j < size, size - 1 - j, j)     # (nb, ns): the first lens[b] reversed
+    idx = idx.reshape(idx.shape + (1,) * (xt.ndim - 2))
+    return np.moveaxis(np.take_along_axis(xt, idx, axis=1), (0, 1), (batch_dim, seq_dim))
+
+
+# The reversed positions are made from each call's lengths and sizes when the op runs.
+_REVERSE_SEQUENCE = primitive(
+    "ReverseSequence", _reverse_sequence_forward,
+    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
+defvjp(_REVERSE_SEQUENCE, lambda g, y, x, lens, seq_dim, batch_dim: apply(
+    _REVERSE_SEQUENCE, (g, lens), {"seq_dim": seq_dim, "batch_dim": batch_dim}), None)
+
+
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
-    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``)."""
+    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``).
+
+    Args:
+        input: a tensor of rank >= 2.
+        seq_lengths: a 1-D int tensor of ``input.shape[batch_axis]`` lengths, each at most
+            ``input.shape[seq_axis]``.
+        seq_axis, batch_axis: the axes (batch_axis default 0).
+
+    Returns:
+        A tensor of ``input``'s shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a length out of range or a lengths vector of
+            another size.
+    """
     x = to_tensor(input)
-    lens = to_tensor(seq_lengths)._value
-    sa = int(seq_axis)
-    ba = 0 if batch_axis is None else int(batch_axis)
-    nb, ns = x._value.shape[ba], x._value.shape[sa]
-    idx = np.tile(np.arange(ns), (nb, 1))
-    for b, L in enumerate(lens):
-        idx[b, :L] = idx[b, :L][::-1]
-    # move batch then seq axes to the front, gather with batch_dims=1, move back
+    lens = to_tensor(seq_lengths)
     n = x._value.ndim
-    perm = [ba, sa] + [i for i in builtins.range(n) if i not in (ba, sa)]
-    xt = transpose(x, perm)
-    out = _gather_dense(xt, Tensor(idx.astype(np.int32)), axis=1, batch_dims=1)
-    return transpose(out, np.argsort(perm).tolist())
+    sa = int(seq_axis) % n
+    ba = (0 if batch_axis is None else int(batch_axis)) % n
+    return apply(_REVERSE_SEQUENCE, (x, lens), {"seq_dim": sa, "batch_dim": ba})
 
 
 # ----------------------------------------------------------------------------- einsum
