@@ -158,12 +158,7 @@ NOT_GENERIC = {
 
 # Ops that are not generic only because of tapeflow's implementation: bugs still to fix
 # (strict xfail, so a fix shows up as a pass to move out of this list).
-BAKED = {
-    "linalg.qr": "the QR gradient bakes a traced size (its triangular solve refuses others)",
-    "linalg.svd": "the SVD gradient makes its identity/mask matrices in Python",
-    "linalg.svd_uv": "the SVD gradient makes its identity/mask matrices in Python",
-    "linalg.pinv": "the gradient makes an identity matrix of the traced size in Python",
-}
+BAKED = {}
 
 
 def _array_leaves(sample):
