@@ -214,6 +214,9 @@ class Program:
             # equal float stand-ins make singular matrices (a QR's R, refused by a
             # triangular solve): try unequal ones, the same at every probe
             _, step = self._probe_run(shapes, int_fill=1, varied=True)
+        if step is not None:
+            # and integers that are no permutation (tf.math.invert_permutation): 0, 1, 2, ...
+            _, step = self._probe_run(shapes, int_fill=None, varied=True)
         if step is None:
             return ""
         name = step[1].name if step[0] == "op" else step[0]
@@ -222,8 +225,8 @@ class Program:
     def _probe_run(self, input_shapes, int_fill=0, varied=False):
         """Run the top-level steps on stand-in inputs of ``input_shapes`` (``{input slot:
         shape}``; floats 0.5, or when ``varied`` fixed-seed values in [0.5, 1.5); integers
-        ``int_fill``; no draw, print or write): ``(env of slot values, None)``, or ``(env,
-        the step that refused them)``."""
+        ``int_fill``, or 0, 1, 2, ... in order when it is None; no draw, print or write):
+        ``(env of slot values, None)``, or ``(env, the step that refused them)``."""
         import warnings
         env = dict(self.consts)
         rng = np.random.default_rng(0) if varied else None
@@ -231,6 +234,8 @@ class Program:
             shape = input_shapes[s]
             if varied and dtype.kind in "fc":
                 env[s] = rng.uniform(0.5, 1.5, shape).astype(dtype)
+            elif int_fill is None and dtype.kind in "iu":
+                env[s] = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
             else:
                 env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else int_fill, dtype)
         step = None

@@ -1219,8 +1219,11 @@ def invert_permutation(x, name=None):
     try:
         return Tensor(_invert_permutation_forward(t._value))
     except ValueError as exc:
-        raise errors.op_error(errors.InvalidArgumentError, str(exc),
-                              "InvertPermutation") from None
+        err = errors.op_error(errors.InvalidArgumentError, str(exc), "InvertPermutation")
+        if not isinstance(x, _TensorLike):
+            # TensorFlow's fallback for a Python list ends its message at ``[Op:...]``
+            err = errors.InvalidArgumentError(None, None, err.message[:-len(" name: ")])
+        raise err from None
 
 
 def _invert_permutation_forward(v):
