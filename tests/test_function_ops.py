@@ -4,6 +4,8 @@ with more rows) gives what eager execution gives on that other input, for the ou
 the gradients. A rule or forward that reads a
 tensor's value in Python and bakes it into the program (a routing mask, a count, an index)
 fails here."""
+import os
+
 import numpy as np
 import pytest
 
@@ -288,6 +290,10 @@ def test_relaxed_program_is_shape_generic(info):
 
 
 # ------------------------------------------------- relaxed paths the op table does not reach
+#
+# Under TAPEFLOW_VALIDATE_FUNCTIONS=1 every replay also runs the Python body eagerly: the
+# counts of Python runs are left out there (the trace reports are still checked).
+VALIDATING = os.environ.get("TAPEFLOW_VALIDATE_FUNCTIONS", "") not in ("", "0", "false")
 
 
 def _gather_grad_parts(params, ids):
@@ -330,7 +336,8 @@ def test_gather_indexed_slices_gradient_in_a_relaxed_program(ids_rank):
         for a, b in zip((values, indices, dense_shape),
                         _gather_grad_parts(tf.constant(p), tf.constant(ids))):
             np.testing.assert_array_equal(a.numpy(), b.numpy())
-    assert len(runs) == 1
+    assert VALIDATING or len(runs) == 1
+    assert "variant:" not in compiled.experimental_trace_report()
     assert compiled.get_concrete_function().shape_generic
 
 
@@ -371,7 +378,9 @@ def test_embedding_lookup_gradient_under_reduce_retracing(source):
         np.testing.assert_allclose(dense, _closed_form_gather_grad(table.numpy(), ids.numpy()),
                                    rtol=1e-13)
     # traced at the first shapes, relaxed at the second; every later call reuses it
-    assert counts == [1, 2, 2, 2, 2]
+    assert VALIDATING or counts == [1, 2, 2, 2, 2]
+    report = compiled.experimental_trace_report()
+    assert "trace 2:" in report and "trace 3:" not in report and "variant:" not in report
 
 
 def test_invert_permutation_in_a_relaxed_program():
@@ -388,6 +397,7 @@ def test_invert_permutation_in_a_relaxed_program():
     for n in (4, 6, 9):
         p = rng.permutation(n).astype(np.int32)
         np.testing.assert_array_equal(compiled(tf.constant(p)).numpy(), np.argsort(p))
-    assert len(runs) == 1
+    assert VALIDATING or len(runs) == 1
+    assert "variant:" not in compiled.experimental_trace_report()
     with pytest.raises(tf.errors.InvalidArgumentError, match="1 is duplicated in the input"):
         compiled(tf.constant([2, 0, 1, 1], tf.int32))
