@@ -1895,8 +1895,15 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
     x = to_tensor(input)
     lens = to_tensor(seq_lengths)
     n = x._value.ndim
-    sa = int(seq_axis) % n
-    ba = (0 if batch_axis is None else int(batch_axis)) % n
+    sa = int(seq_axis)
+    ba = 0 if batch_axis is None else int(batch_axis)
+    # TensorFlow's checks, in its order (it takes no negative axis here)
+    text = f"Invalid batch_dim {ba}" if ba < 0 else f"Invalid seq_dim {sa}" if sa < 0 else \
+        f"batch_dim == seq_dim == {sa}" if ba == sa else \
+        f"seq_dim must be < input rank ( {sa} vs. {n})" if sa >= n else \
+        f"batch_dim must be < input rank ( {ba} vs. {n})" if ba >= n else None
+    if text:
+        raise errors.op_error(errors.InvalidArgumentError, text, "ReverseSequence")
     return apply(_REVERSE_SEQUENCE, (x, lens), {"seq_dim": sa, "batch_dim": ba})
 
 
