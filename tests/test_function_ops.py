@@ -4,6 +4,8 @@ with more rows) gives what eager execution gives on that other input, for the ou
 the gradients. A rule or forward that reads a
 tensor's value in Python and bakes it into the program (a routing mask, a count, an index)
 fails here."""
+import os
+
 import numpy as np
 import pytest
 
@@ -158,28 +160,7 @@ NOT_GENERIC = {
 
 # Ops that are not generic only because of tapeflow's implementation: bugs still to fix
 # (strict xfail, so a fix shows up as a pass to move out of this list).
-_IN_PYTHON = "computed in Python from the traced values: a constant of the trace"
-BAKED = {
-    "unique": _IN_PYTHON,
-    "math.invert_permutation": _IN_PYTHON,
-    "sequence_mask": _IN_PYTHON,
-    "roll": "the rolled positions are an index array made in Python from the traced size",
-    "reverse_sequence": "the reversed positions are an index array made in Python",
-    "gather": "the IndexedSlices gradient's dense_shape is the traced params shape",
-    "nn.embedding_lookup": "the IndexedSlices gradient's dense_shape is the traced shape",
-    "nn.sufficient_statistics": "the count is a Python int from the traced shape",
-    "image.central_crop": "the crop's bounds are Python ints from the traced shape",
-    "repeat": "the repeated shape is made in Python from the traced sizes",
-    "tensor_scatter_nd_update": "scatters with the traced tensor shape as an attribute",
-    "tensor_scatter_nd_add": "scatters with the traced tensor shape as an attribute",
-    "tensor_scatter_nd_sub": "scatters with the traced tensor shape as an attribute",
-    "tensor_scatter_nd_max": "scatters with the traced tensor shape as an attribute",
-    "tensor_scatter_nd_min": "scatters with the traced tensor shape as an attribute",
-    "linalg.qr": "the QR gradient bakes a traced size (its triangular solve refuses others)",
-    "linalg.svd": "the SVD gradient makes its identity/mask matrices in Python",
-    "linalg.svd_uv": "the SVD gradient makes its identity/mask matrices in Python",
-    "linalg.pinv": "the gradient makes an identity matrix of the traced size in Python",
-}
+BAKED = {}
 
 
 def _array_leaves(sample):
@@ -306,3 +287,117 @@ def test_relaxed_program_is_shape_generic(info):
         assert not generic, f"{info.name} is generic now: take it out of NOT_GENERIC"
         return
     assert generic, f"{concrete.program.why_not_generic}\n{report}"
+
+
+# ------------------------------------------------- relaxed paths the op table does not reach
+#
+# Under TAPEFLOW_VALIDATE_FUNCTIONS=1 every replay also runs the Python body eagerly: the
+# counts of Python runs are left out there (the trace reports are still checked).
+VALIDATING = os.environ.get("TAPEFLOW_VALIDATE_FUNCTIONS", "") not in ("", "0", "false")
+
+
+def _gather_grad_parts(params, ids):
+    with tf.GradientTape() as tape:
+        tape.watch(params)
+        loss = tf.reduce_sum(tf.square(tf.gather(params, ids)))
+    g = tape.gradient(loss, params)
+    return g.values, g.indices, g.dense_shape
+
+
+def _closed_form_gather_grad(params, ids):
+    """d sum(gather(p, ids)^2) / dp, dense: 2 p[i] added at each id i."""
+    out = np.zeros_like(params)
+    np.add.at(out, ids.reshape(-1), 2 * params[ids.reshape(-1)])
+    return out
+
+
+@pytest.mark.parametrize("ids_rank", [1, 2])
+def test_gather_indexed_slices_gradient_in_a_relaxed_program(ids_rank):
+    """tf.gather's gradient with respect to its source is an IndexedSlices; traced with a
+    None vocabulary size (and id count), its dense_shape is each call's params shape and
+    the Python body runs once."""
+    runs = []
+
+    def f(params, ids):
+        runs.append(1)
+        return _gather_grad_parts(params, ids)
+    sig = [tf.TensorSpec([None, 3], tf.float64),
+           tf.TensorSpec([None] + [2] * (ids_rank - 1), tf.int32)]
+    compiled = tf.function(f, autograph=False, input_signature=sig)
+    rng = np.random.default_rng(3)
+    for vocab, count in ((5, 4), (7, 6), (9, 3)):
+        p = rng.normal(size=(vocab, 3))
+        ids = rng.integers(0, vocab, size=(count,) + (2,) * (ids_rank - 1)).astype(np.int32)
+        values, indices, dense_shape = compiled(tf.constant(p), tf.constant(ids))
+        np.testing.assert_array_equal(dense_shape.numpy(), [vocab, 3])
+        np.testing.assert_array_equal(indices.numpy(), ids.reshape(-1))
+        dense = tf.convert_to_tensor(tf.IndexedSlices(values, indices, dense_shape)).numpy()
+        np.testing.assert_allclose(dense, _closed_form_gather_grad(p, ids), rtol=1e-13)
+        for a, b in zip((values, indices, dense_shape),
+                        _gather_grad_parts(tf.constant(p), tf.constant(ids))):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert VALIDATING or len(runs) == 1
+    assert "variant:" not in compiled.experimental_trace_report()
+    assert compiled.get_concrete_function().shape_generic
+
+
+@pytest.mark.parametrize("source", ["variable", "tensor"])
+def test_embedding_lookup_gradient_under_reduce_retracing(source):
+    """An embedding table looked up with a different number of ids at each call (and, for
+    a table passed as a tensor, a different vocabulary size): once reduce_retracing has
+    relaxed the shapes, later calls reuse that program (the Python body does not run
+    again) and the IndexedSlices gradient is eager's, its dense_shape the table's."""
+    rng = np.random.default_rng(4)
+    variable = tf.Variable(rng.normal(size=(10, 4)))
+    runs = []
+
+    def step(table, ids):
+        with tf.GradientTape() as tape:
+            tape.watch(table)
+            loss = tf.reduce_sum(tf.nn.embedding_lookup(table, ids) ** 2)
+        g = tape.gradient(loss, table)
+        return loss, g.values, g.indices, g.dense_shape
+
+    def f(table, ids):
+        runs.append(1)
+        return step(variable if source == "variable" else table, ids)
+    compiled = tf.function(f, reduce_retracing=True)
+    counts = []
+    for n, vocab in ((3, 10), (5, 12), (7, 11), (8, 14), (2, 13)):
+        ids = tf.constant(np.arange(n, dtype=np.int32) * 3 % 10)
+        table = tf.constant(rng.normal(size=(vocab, 4)))
+        got = compiled(table, ids)
+        counts.append(len(runs))
+        if source == "variable":
+            table = variable
+        want = step(table, ids)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+        np.testing.assert_array_equal(got[3].numpy(), table.shape.as_list())
+        dense = tf.convert_to_tensor(tf.IndexedSlices(*got[1:])).numpy()
+        np.testing.assert_allclose(dense, _closed_form_gather_grad(table.numpy(), ids.numpy()),
+                                   rtol=1e-13)
+    # traced at the first shapes, relaxed at the second; every later call reuses it
+    assert VALIDATING or counts == [1, 2, 2, 2, 2]
+    report = compiled.experimental_trace_report()
+    assert "trace 2:" in report and "trace 3:" not in report and "variant:" not in report
+
+
+def test_invert_permutation_in_a_relaxed_program():
+    """The op table's growth (repeated rows) is no permutation, so this checks the relaxed
+    trace directly: one Python run for every length, the inverse of each call's
+    permutation, and TensorFlow's error for a repeated value at a replay."""
+    runs = []
+
+    def f(p):
+        runs.append(1)
+        return tf.math.invert_permutation(p)
+    compiled = tf.function(f, input_signature=[tf.TensorSpec([None], tf.int32)])
+    rng = np.random.default_rng(5)
+    for n in (4, 6, 9):
+        p = rng.permutation(n).astype(np.int32)
+        np.testing.assert_array_equal(compiled(tf.constant(p)).numpy(), np.argsort(p))
+    assert VALIDATING or len(runs) == 1
+    assert "variant:" not in compiled.experimental_trace_report()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="1 is duplicated in the input"):
+        compiled(tf.constant([2, 0, 1, 1], tf.int32))

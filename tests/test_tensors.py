@@ -25,13 +25,8 @@ KNOWN_DIFFERENCES = {
 }
 
 
-_SUMMED_ROWS = ("tensor_scatter_nd_sub (which SGD's sparse update uses) sums a repeated row's "
-                "slices before subtracting; TensorFlow subtracts them one after another")
 # Known differences by the start of their code (long programs).
-KNOWN_BY_PREFIX = {
-    "emb = tf.Variable(tf.reshape(tf.range(12.0), (4, 3)))\nwith tf.GradientTape() as tape:\n"
-    "    rows = tf.gather(emb, [3, 1, 3])": _SUMMED_ROWS + " (the last digit of a float32)",
-}
+KNOWN_BY_PREFIX = {}
 
 
 def _known(code):

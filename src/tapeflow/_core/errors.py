@@ -55,7 +55,7 @@ DataLossError = _make("DataLossError", "Unrecoverable data loss.")
 # What follows ``name:`` in TensorFlow's eager errors is the default name its Python wrapper
 # gives the op; the wrappers of some ops give none, and their messages end after ``[Op:...]``.
 _DEFAULT_NAMES = {"StridedSlice": "strided_slice/", "ConcatV2": "concat", "Pack": "stack"}
-_UNNAMED = frozenset({"Reshape", "GatherV2"})
+_UNNAMED = frozenset({"Reshape", "GatherV2", "ReverseSequence"})
 
 
 def op_error(cls, text, op_name):

@@ -210,19 +210,34 @@ class Program:
         if step is not None:
             # integer stand-ins of 0 are refused as divisors (floordiv): try 1s
             _, step = self._probe_run(shapes, int_fill=1)
+        if step is not None:
+            # equal float stand-ins make singular matrices (a QR's R, refused by a
+            # triangular solve): try unequal ones, the same at every probe
+            _, step = self._probe_run(shapes, int_fill=1, varied=True)
+        if step is not None:
+            # and integers that are no permutation (tf.math.invert_permutation): 0, 1, 2, ...
+            _, step = self._probe_run(shapes, int_fill=None, varied=True)
         if step is None:
             return ""
         name = step[1].name if step[0] == "op" else step[0]
         return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
 
-    def _probe_run(self, input_shapes, int_fill=0):
+    def _probe_run(self, input_shapes, int_fill=0, varied=False):
         """Run the top-level steps on stand-in inputs of ``input_shapes`` (``{input slot:
-        shape}``; floats 0.5, integers ``int_fill``; no draw, print or write): ``(env of
-        slot values, None)``, or ``(env, the step that refused them)``."""
+        shape}``; floats 0.5, or when ``varied`` fixed-seed values in [0.5, 1.5); integers
+        ``int_fill``, or 0, 1, 2, ... in order when it is None; no draw, print or write):
+        ``(env of slot values, None)``, or ``(env, the step that refused them)``."""
         import warnings
         env = dict(self.consts)
+        rng = np.random.default_rng(0) if varied else None
         for s, (_, dtype, _) in self.input_specs.items():
-            env[s] = np.full(input_shapes[s], 0.5 if dtype.kind in "fc" else int_fill, dtype)
+            shape = input_shapes[s]
+            if varied and dtype.kind in "fc":
+                env[s] = rng.uniform(0.5, 1.5, shape).astype(dtype)
+            elif int_fill is None and dtype.kind in "iu":
+                env[s] = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+            else:
+                env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else int_fill, dtype)
         step = None
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -513,7 +528,7 @@ def _probe_step(step, env):
 
 
 # output shape from input values (bincount's length: the largest value)
-_VALUE_SHAPED = frozenset(("Where", "Range", "DenseBincount", "ConfusionMatrix"))
+_VALUE_SHAPED = frozenset(("Where", "Range", "DenseBincount", "ConfusionMatrix", "Unique"))
 
 
 def _value_shaped(prim, ins):

@@ -666,11 +666,20 @@ def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     from .._core.indexed_slices import IndexedSlices
     shape = params._value.shape
     n = indices._value.size
-    # (-1, not the count: a traced program serves any number of indices)
-    values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
-        g._value.ndim != len(shape) else g
+    dt = indices._value.dtype
+    if current_tracer() is None:
+        # (-1, not the count: a traced program serves any number of indices)
+        values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
+            g._value.ndim != len(shape) else g
+        dense = Tensor(np.array(shape, dt))
+    else:
+        # Traced: the dense shape (and the rows' shape) is params' shape when the program
+        # runs (TensorFlow's ``tf.shape(params)``), so a relaxed program serves other sizes.
+        dense = apply(_SHAPE, (params,), {"dtype": dt})
+        values = g if g._value.ndim == len(shape) and indices._value.ndim == 1 else apply(
+            _RESHAPE_DYNAMIC, (g, concat([Tensor(np.array([-1], dt)), dense[1:]], 0)))
     flat = indices if indices._value.ndim == 1 else reshape(indices, (-1,))
-    return IndexedSlices(values, flat, Tensor(np.array(shape, indices._value.dtype)))
+    return IndexedSlices(values, flat, dense)
 
 
 _GATHER.sparse_vjps = (_gather_sparse_rule,)
@@ -1362,8 +1371,8 @@ _TS_UPDATE = primitive("TensorScatterUpdate", _tensor_scatter_update_forward)
 
 
 def _ts_update_tensor_rule(g, y, tensor, indices, updates):
-    hit = scatter_nd(indices, _m.ones_like(updates), tensor._value.shape)
-    return where(_m.greater(hit, 0), _m.zeros_like(g), g)
+    # g with zeros where an update landed (TensorFlow's rule): shaped by g when it runs
+    return apply(_TS_UPDATE, (g, indices, _m.zeros_like(updates)))
 
 
 defvjp(_TS_UPDATE, _ts_update_tensor_rule, None,
@@ -1403,7 +1412,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
         tf.errors.InvalidArgumentError: for an index out of range or mismatched shapes.
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterAdd")
-    return _m.add(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+    return apply(_TS_ADD, (t, i, u))
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
@@ -1418,7 +1427,25 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
         array([ 0.,  1., -1.], dtype=float32)
     """
     t, i, u = _scatter_args(tensor, indices, updates, "TensorScatterSub")
-    return _m.subtract(t, apply(_SCATTER_ND, (i, u), {"shape": t._value.shape}))
+    return apply(_TS_SUB, (t, i, u))
+
+
+def _ts_add_forward(tensor, indices, updates, sign=1):
+    out = np.array(tensor, copy=True)
+    k = indices.shape[-1]
+    np.add.at(out, tuple(np.moveaxis(indices, -1, 0)) if k else (),
+              updates if sign > 0 else np.negative(updates))
+    return out
+
+
+# The tensor is an input (not a ScatterNd into a shape attribute added to it), so a program
+# traced with relaxed sizes scatters into each call's tensor.
+_TS_ADD = primitive("TensorScatterAdd", _ts_add_forward)
+_TS_SUB = primitive("TensorScatterSub", lambda t, i, u: _ts_add_forward(t, i, u, -1))
+defvjp(_TS_ADD, lambda g, y, tensor, indices, updates: g, None,
+       lambda g, y, tensor, indices, updates: gather_nd(g, indices))
+defvjp(_TS_SUB, lambda g, y, tensor, indices, updates: g, None,
+       lambda g, y, tensor, indices, updates: _m.negative(gather_nd(g, indices)))
 
 
 def _ts_extremum_forward(tensor, indices, updates, ufunc):
@@ -1434,7 +1461,7 @@ def _ts_extremum_rules():
     def split(g, y, tensor, indices, updates):
         x_hit = _m.cast(_m.equal(tensor, y), g.dtype)
         u_hit = _m.cast(_m.equal(updates, gather_nd(y, indices)), g.dtype)
-        count = _m.add(x_hit, scatter_nd(indices, u_hit, tensor._value.shape))
+        count = apply(_TS_ADD, (x_hit, indices, u_hit))
         share = _m.divide(g, count)
         return share, x_hit, u_hit
 
@@ -1555,6 +1582,35 @@ def slice_(input_, begin, size, name=None):
     return strided_slice_getitem(x, tuple(key))
 
 
+def _slice_key(begin, size):
+    return tuple(builtins.slice(int(b), None if s < 0 else int(b) + int(s))
+                 for b, s in zip(begin, size))
+
+
+def _slice_grad_forward(g, x, begin):
+    out = np.zeros(np.shape(x), g.dtype)
+    out[tuple(builtins.slice(int(b), int(b) + d) for b, d in zip(begin, g.shape))] = g
+    return out
+
+
+# TensorFlow's Slice with ``begin`` and ``size`` as input tensors, used inside traces where
+# they are computed from each call's sizes (``tf.image.central_crop``); not in the op table
+# (``slice_`` slices with attributes). SliceGrad puts the gradient back into zeros shaped
+# like ``x`` when it runs.
+_SLICE_DYNAMIC = Primitive("Slice", lambda x, begin, size: x[_slice_key(begin, size)])
+_SLICE_GRAD = Primitive("SliceGrad", _slice_grad_forward, shape_inputs=(1,))
+defvjp(_SLICE_DYNAMIC, lambda g, y, x, begin, size: apply(_SLICE_GRAD, (g, x, begin)),
+       None, None)
+defvjp(_SLICE_GRAD, lambda gg, y, g, x, begin: apply(
+    _SLICE_DYNAMIC, (gg, begin, shape(g))), None, None)
+
+
+def traced_slice(x, begin, size):
+    """``tf.slice(x, begin, size)`` with ``begin`` and ``size`` 1-D int tensors (computed by
+    ops inside a trace): the block is cut from each call's sizes when the program runs."""
+    return apply(_SLICE_DYNAMIC, (to_tensor(x), begin, size))
+
+
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
                   ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """``input_[begin:end:strides]`` with TensorFlow's bit masks (``tf.strided_slice``).
@@ -1625,12 +1681,16 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
         if not -n <= a < n:
             raise _err(f"axis {a} is out of range", "Roll", None)
         total[a % n] = total.get(a % n, 0) + s
-    out = x
-    for a, s in sorted(total.items()):
-        d = x._value.shape[a]
-        if d and s % d:
-            out = _gather_dense(out, Tensor(((np.arange(d) - s) % d).astype(np.int32)), axis=a)
-    return out if out is not x else identity(x)
+    ax = tuple(sorted(total))
+    return apply(_ROLL, (x,), {"shift": tuple(total[a] for a in ax), "axis": ax})
+
+
+# The shifts are taken modulo each call's sizes when the op runs (TensorFlow's Roll), so a
+# program traced with relaxed sizes rolls any size.
+_ROLL = primitive("Roll", lambda x, shift, axis: np.roll(x, shift, axis) if x.size else x,
+                  save_inputs=False)
+defvjp(_ROLL, lambda g, y, x_shape, shift, axis: apply(
+    _ROLL, (g,), {"shift": tuple(-s for s in shift), "axis": axis}))
 
 
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
@@ -1644,13 +1704,32 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
         axis = 0
     ax = int(axis) % max(x._value.ndim, 1)
     r = _int_list(repeats)
-    d = static_dim(x, ax)   # the index array below is made for this size
     if len(r) == 1:
-        r = r * d
+        # one count for every element: the op repeats each call's size
+        return apply(_REPEAT, (x,), {"repeats": r[0], "axis": ax})
+    d = static_dim(x, ax)   # a count per element: made for this size
     if len(r) != d:
         raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
-    idx = np.repeat(np.arange(d), r).astype(np.int32)
-    return _gather_dense(x, Tensor(idx), axis=ax)
+    return apply(_REPEAT, (x,), {"repeats": tuple(r), "axis": ax})
+
+
+def _repeat_grad_forward(g, x, repeats, axis):
+    """The gradient of ``repeat(x, repeats, axis)``: the copies of each element summed,
+    onto ``x``'s shape read when the op runs."""
+    shape = np.shape(x)
+    if isinstance(repeats, tuple):
+        return _gather_scatter(g, np.repeat(np.arange(shape[axis]), repeats), shape, axis)
+    return np.add.reduce(g.reshape(shape[:axis] + (shape[axis], repeats) + shape[axis + 1:]),
+                         axis=axis + 1)
+
+
+# (TensorFlow's tf.repeat is a composite of reshapes and a tile: no op of its own.)
+_REPEAT = primitive("Repeat", lambda x, repeats, axis: np.repeat(x, repeats, axis))
+_REPEAT_GRAD = primitive("RepeatGrad", _repeat_grad_forward, shape_inputs=(1,))
+defvjp(_REPEAT, lambda g, y, x, repeats, axis: apply(
+    _REPEAT_GRAD, (g, x), {"repeats": repeats, "axis": axis}))
+defvjp(_REPEAT_GRAD, lambda gg, y, g, x, repeats, axis: apply(
+    _REPEAT, (gg,), {"repeats": repeats, "axis": axis}), None)
 
 
 def meshgrid(*args, **kwargs):
@@ -1749,28 +1828,83 @@ def sequence_mask(lengths, maxlen=None, dtype=_dt.bool, name=None):
         maxlen: the last dimension (default ``max(lengths)``).
         dtype: the output dtype.
     """
+    if ACTIVE[0] and current_tracer() is not None:
+        return _traced_sequence_mask(to_tensor(lengths), maxlen, dtype)
     lv = to_tensor(lengths)._value
     n = int(lv.max()) if maxlen is None and lv.size else int(maxlen or 0)
     mask = np.arange(n) < np.asarray(lv)[..., None]
     return Tensor(mask.astype(_dt.as_dtype(dtype)._np))
 
 
+def _traced_sequence_mask(lengths, maxlen, dtype):
+    """``sequence_mask`` inside a trace, as TensorFlow's ops compute it: the longest length
+    (when ``maxlen`` is None) and the mask are read from each call's ``lengths``."""
+    if maxlen is None:
+        maxlen = _m.maximum(_m.reduce_max(lengths), Tensor(lengths._value.dtype.type(0)))
+    else:
+        maxlen = to_tensor(maxlen)
+    mdt = maxlen.dtype
+    row = range(Tensor(mdt._np.type(0)), maxlen, Tensor(mdt._np.type(1)))
+    mask = _m.less(row, _m.cast(expand_dims(lengths, -1), mdt))
+    dtype = _dt.as_dtype(dtype)
+    return mask if dtype == _dt.bool else _m.cast(mask, dtype)
+
+
+def _reverse_sequence_forward(x, lens, seq_dim, batch_dim):
+    xt = np.moveaxis(x, (batch_dim, seq_dim), (0, 1))
+    nb, ns = xt.shape[:2]
+    if lens.shape != (nb,):
+        raise ValueError(f"Length of seq_lengths != input.dims({batch_dim}), ({lens.shape[0]} "
+                         f"vs. {nb})" if lens.ndim == 1 else
+                         f"seq_lengths must be 1-dim, not {lens.ndim}")
+    if nb and (lens.max() > ns or lens.min() < 0):
+        b = int(np.argmax((lens > ns) | (lens < 0)))
+        raise ValueError(f"seq_lens({b}) > input.dims({seq_dim})" if lens[b] > ns else
+                         f"seq_lens({b}) < 0")
+    j = np.arange(ns)
+    size = lens.astype(np.int64)[:, None]
+    idx = np.where(j < size, size - 1 - j, j)     # (nb, ns): the first lens[b] reversed
+    idx = idx.reshape(idx.shape + (1,) * (xt.ndim - 2))
+    return np.moveaxis(np.take_along_axis(xt, idx, axis=1), (0, 1), (batch_dim, seq_dim))
+
+
+# The reversed positions are made from each call's lengths and sizes when the op runs.
+_REVERSE_SEQUENCE = primitive(
+    "ReverseSequence", _reverse_sequence_forward,
+    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
+defvjp(_REVERSE_SEQUENCE, lambda g, y, x, lens, seq_dim, batch_dim: apply(
+    _REVERSE_SEQUENCE, (g, lens), {"seq_dim": seq_dim, "batch_dim": batch_dim}), None)
+
+
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
-    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``)."""
+    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``).
+
+    Args:
+        input: a tensor of rank >= 2.
+        seq_lengths: a 1-D int tensor of ``input.shape[batch_axis]`` lengths, each at most
+            ``input.shape[seq_axis]``.
+        seq_axis, batch_axis: the axes (batch_axis default 0).
+
+    Returns:
+        A tensor of ``input``'s shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a length out of range or a lengths vector of
+            another size.
+    """
     x = to_tensor(input)
-    lens = to_tensor(seq_lengths)._value
+    lens = to_tensor(seq_lengths)
+    n = x._value.ndim
     sa = int(seq_axis)
     ba = 0 if batch_axis is None else int(batch_axis)
-    nb, ns = x._value.shape[ba], x._value.shape[sa]
-    idx = np.tile(np.arange(ns), (nb, 1))
-    for b, L in enumerate(lens):
-        idx[b, :L] = idx[b, :L][::-1]
-    # move batch then seq axes to the front, gather with batch_dims=1, move back
-    n = x._value.ndim
-    perm = [ba, sa] + [i for i in builtins.range(n) if i not in (ba, sa)]
-    xt = transpose(x, perm)
-    out = _gather_dense(xt, Tensor(idx.astype(np.int32)), axis=1, batch_dims=1)
-    return transpose(out, np.argsort(perm).tolist())
+    # TensorFlow's checks, in its order (it takes no negative axis here)
+    text = f"Invalid batch_dim {ba}" if ba < 0 else f"Invalid seq_dim {sa}" if sa < 0 else \
+        f"batch_dim == seq_dim == {sa}" if ba == sa else \
+        f"seq_dim must be < input rank ( {sa} vs. {n})" if sa >= n else \
+        f"batch_dim must be < input rank ( {ba} vs. {n})" if ba >= n else None
+    if text:
+        raise errors.op_error(errors.InvalidArgumentError, text, "ReverseSequence")
+    return apply(_REVERSE_SEQUENCE, (x, lens), {"seq_dim": sa, "batch_dim": ba})
 
 
 # ----------------------------------------------------------------------------- einsum

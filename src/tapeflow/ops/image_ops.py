@@ -10,7 +10,7 @@ import builtins
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
@@ -260,8 +260,19 @@ def central_crop(image, central_fraction):
     if central_fraction == 1.0:
         return x
     h_ax = x._value.ndim - 3
-    # (crop bounds made from the sizes: in a relaxed trace, guards on them)
-    h, w = _a.static_dim(x, h_ax), _a.static_dim(x, h_ax + 1)
+    if ACTIVE[0] and current_tracer() is not None:
+        # traced: the bounds are computed from each call's sizes, as TensorFlow's ops do
+        hw = _a.shape(x)[h_ax:h_ax + 2]
+        f = _m.cast(hw, _dt.float64)
+        start = _m.cast(_m.divide(_m.subtract(f, _m.multiply(f, float(central_fraction))),
+                                  2.0), _dt.int32)
+        zeros = Tensor(np.zeros(h_ax, np.int32))
+        begin = _a.concat([zeros, start, Tensor(np.zeros(1, np.int32))], 0)
+        size = _a.concat([Tensor(np.full(h_ax, -1, np.int32)),
+                          _m.subtract(hw, _m.multiply(start, 2)),
+                          Tensor(np.full(1, -1, np.int32))], 0)
+        return _a.traced_slice(x, begin, size)
+    h, w = x._value.shape[h_ax], x._value.shape[h_ax + 1]
     top = int((h - h * central_fraction) / 2)
     left = int((w - w * central_fraction) / 2)
     key = (slice(None),) * h_ax + (slice(top, h - top), slice(left, w - left))

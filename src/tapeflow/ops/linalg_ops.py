@@ -8,7 +8,7 @@ import builtins
 
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor
 from . import array_ops as _a
@@ -563,12 +563,13 @@ def _svd_rule(g, y, x, full_matrices):
     inner = _m.add(matmul(j, sdiag), matmul(sdiag, kk))
     ga = _m.add(ga, matmul(u, matmul(inner, v, adjoint_b=True)))
     s_inv = diag(_m.reciprocal(s))
+    # (I - u u^H) gu as gu - u (u^H gu): no identity matrix of the traced size
     if m > k:
-        proj = _m.subtract(Tensor(np.eye(m, dtype=x._value.dtype)), matmul(u, u, adjoint_b=True))
-        ga = _m.add(ga, matmul(proj, matmul(gu, matmul(s_inv, v, adjoint_b=True))))
+        proj_gu = _m.subtract(gu, matmul(u, ut_gu))
+        ga = _m.add(ga, matmul(proj_gu, matmul(s_inv, v, adjoint_b=True)))
     if n > k:
-        proj = _m.subtract(Tensor(np.eye(n, dtype=x._value.dtype)), matmul(v, v, adjoint_b=True))
-        ga = _m.add(ga, matmul(u, matmul(s_inv, matmul(gv, proj, adjoint_a=True))))
+        proj_gv = _m.subtract(gv, matmul(v, vt_gv))
+        ga = _m.add(ga, matmul(u, matmul(s_inv, proj_gv, adjoint_b=True)))
     return ga
 
 
@@ -599,7 +600,12 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     s, u, v = svd(x)
     m, n = x._value.shape[-2:]
     if rcond is None:
-        rcond = 10.0 * builtins.max(m, n) * float(np.finfo(x._value.dtype).eps)
+        eps = float(np.finfo(x._value.dtype).eps)
+        if ACTIVE[0] and current_tracer() is not None:
+            # each call's sizes (TensorFlow's ``tf.shape(a)`` for unknown dimensions)
+            rcond = _m.multiply(_m.cast(_m.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
+        else:
+            rcond = 10.0 * builtins.max(m, n) * eps
     cutoff = _m.multiply(_m.reduce_max(s, -1, keepdims=True), rcond)
     keep = _m.greater(s, cutoff)
     s_inv = _a.where(keep, _m.divide_no_nan(_m.ones_like(s), s), _m.zeros_like(s))

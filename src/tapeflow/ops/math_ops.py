@@ -1213,10 +1213,45 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
 
 def invert_permutation(x, name=None):
     """The inverse permutation of a 1-D int tensor (``tf.math.invert_permutation``)."""
-    v = to_tensor(x)._value
+    t = to_tensor(x)
+    if ACTIVE[0] and current_tracer() is not None:
+        return apply(_INVERT_PERMUTATION, (t,))   # each call's permutation, when it runs
+    try:
+        return Tensor(_invert_permutation_forward(t._value))
+    except ValueError as exc:
+        err = errors.op_error(errors.InvalidArgumentError, str(exc), "InvertPermutation")
+        if not isinstance(x, _TensorLike):
+            # TensorFlow's fallback for a Python list ends its message at ``[Op:...]``
+            err = errors.InvalidArgumentError(None, None, err.message[:-len(" name: ")])
+        raise err from None
+
+
+def _invert_permutation_forward(v):
+    n = v.size
     out = np.empty_like(v)
-    out[v] = np.arange(v.size, dtype=v.dtype)
-    return Tensor(out)
+    # (viewed unsigned, a negative value is out of range instead of counting from the end)
+    u = v.view(np.dtype(f"u{v.dtype.itemsize}"))
+    try:
+        ar = np.arange(n, dtype=v.dtype)
+        out[u] = ar
+        ok = (out[u] == ar).all()   # False for a repeated value
+    except IndexError:
+        ok = False
+    if not ok:
+        # TensorFlow's checks, in its order: the first value out of range or met twice
+        seen = np.zeros(n, bool)
+        for d in v.tolist():
+            if not 0 <= d < n:
+                raise ValueError(f"{d} is not between 0 and {n}")
+            if seen[d]:
+                raise ValueError(f"{d} is duplicated in the input.")
+            seen[d] = True
+    return out
+
+
+_INVERT_PERMUTATION = nondifferentiable(
+    "InvertPermutation", _invert_permutation_forward,
+    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
 def is_non_decreasing(x, name=None):

@@ -581,9 +581,13 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """
     x = to_tensor(x)
     ax = _m._axis_arg(axes, x._value.ndim, "Sum")
-    count = 1
-    for a in ax:
-        count *= x._value.shape[a]
+    if ACTIVE[0] and current_tracer() is not None:
+        # each call's count: the product of the reduced sizes read when the program runs
+        count = _m.reduce_prod(_a.gather(_a.shape(x), list(ax)))
+    else:
+        count = 1
+        for a in ax:
+            count *= x._value.shape[a]
     y = _m.subtract(x, shift) if shift is not None else x
     m_ss = _m.reduce_sum(y, ax, keepdims=keepdims)
     v_ss = _m.reduce_sum(_m.square(y), ax, keepdims=keepdims)

@@ -6,7 +6,7 @@ The op names stay public in ``math_ops`` too (re-exported at its end).
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import array_ops as _a
@@ -198,10 +198,20 @@ def unique(x, out_idx=_dt.int32, name=None):
     if v.ndim != 1:
         raise errors.op_error(errors.InvalidArgumentError,
                               "unique expects a 1D vector.", "Unique")
+    out_idx = _dt.as_dtype(out_idx)._np
+    if ACTIVE[0] and current_tracer() is not None:
+        # traced: the distinct values of each call's x (an op whose output size is a value)
+        return _Unique(*apply(_UNIQUE, (t,), {"out_idx": out_idx}))
+    y, idx = _unique_forward(v, out_idx)
+    return _Unique(Tensor(y), Tensor(idx))
+
+
+def _unique_forward(v, out_idx):
     _, first, inverse = np.unique(v, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank_of = np.empty_like(order)
     rank_of[order] = np.arange(order.size)
-    y = v[np.sort(first)]
-    idx = rank_of[inverse.reshape(-1)].astype(_dt.as_dtype(out_idx)._np)
-    return _Unique(Tensor(y), Tensor(idx))
+    return v[np.sort(first)], rank_of[inverse.reshape(-1)].astype(out_idx)
+
+
+_UNIQUE = nondifferentiable("Unique", _unique_forward, n_outputs=2)
