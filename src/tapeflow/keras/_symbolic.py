@@ -41,8 +41,10 @@ class Node:
 
     @property
     def inputs(self) -> list:
-        """The KerasTensors among the call's arguments, flat."""
-        return [t for t in flatten(self.args) if type(t) is KerasTensor]
+        """The KerasTensors among the call's arguments, keyword arguments included (an RNN's
+        ``initial_state``), flat."""
+        return [t for t in flatten(self.args) + flatten(list(self.kwargs.values()))
+                if type(t) is KerasTensor]
 
 
 def flatten(x) -> list:
@@ -71,15 +73,17 @@ def is_symbolic(inputs) -> bool:
     return False
 
 
-def _zeros(kt):
-    """Zeros standing for ``kt`` in a build call; a KerasTensor that carries a Keras mask
-    (an ``Embedding(mask_zero=True)`` output) hands it on as an all-True mask, so that a
-    layer whose ``call`` needs its mask gets one while the graph is built, as in Keras."""
-    shape = tuple(1 if d is None else d for d in kt.shape)
+def _zeros(kt, fill=1):
+    """Zeros standing for ``kt`` in a build call (its ``None`` dimensions ``fill`` long); a
+    KerasTensor that carries a Keras mask (an ``Embedding(mask_zero=True)`` output) hands
+    it on as an all-True mask, so that a layer whose ``call`` needs its mask gets one while
+    the graph is built, as in Keras."""
+    shape = tuple(fill if d is None else d for d in kt.shape)
     out = Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
     if kt._mask_shape is not None:
         from .layers import _masking
-        _masking.set_mask(out, Tensor(np.ones(kt._mask_shape, bool)))
+        mask_shape = tuple(fill if d is None else d for d in kt._mask_shape)
+        _masking.set_mask(out, Tensor(np.ones(mask_shape, bool)))
     return out
 
 
@@ -93,37 +97,55 @@ def unknown_batch_shape(shape):
 
 
 def symbolic_call(layer, inputs, kwargs):
-    """Record ``layer(inputs)`` and return KerasTensors shaped like its outputs.
+    """Record ``layer(inputs, **kwargs)`` and return KerasTensors shaped like its outputs.
 
-    The layer is built, and the output shapes found, by calling it once on zeros (``None``
-    dimensions taken as 1) with ``training=False``.
+    The layer is built, and the output shapes found, by calling it on zeros with
+    ``training=False``: ``None`` dimensions taken as 1, and when an input has ``None``
+    beyond the batch axis (a sequence of unknown length) once more at 2, so that the
+    output dimensions that follow them show ``None`` too, as Keras's shape inference gives.
+    KerasTensors among ``kwargs`` (an RNN's ``initial_state``) are graph inputs as well.
     """
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+    from .layers import _masking
     from .layers import layer as _layer
-    concrete = map_structure(lambda v: _zeros(v) if type(v) is KerasTensor else v, inputs)
-    unknown_batch = any(type(v) is KerasTensor and v.shape[:1] == (None,)
-                        for v in flatten(inputs))
-    if unknown_batch:
-        _layer.unknown_batch.append(True)
-    try:
-        out = layer(concrete, training=False, **kwargs)
-    finally:
+    leaves = [v for v in flatten(inputs) + flatten(list(kwargs.values()))
+              if type(v) is KerasTensor]
+    unknown_batch = any(v.shape[:1] == (None,) for v in leaves)
+    unknown_inner = any(d is None for v in leaves for d in v.shape[1:])
+
+    def call(fill):
+        def stand_in(v):
+            return _zeros(v, fill) if type(v) is KerasTensor else v
+        concrete = map_structure(stand_in, inputs)
+        concrete_kwargs = {k: map_structure(stand_in, v) for k, v in kwargs.items()}
         if unknown_batch:
-            _layer.unknown_batch.pop()
-    layer._clear_losses()
+            _layer.unknown_batch.append(True)
+        try:
+            out = layer(concrete, training=False, **concrete_kwargs)
+        finally:
+            if unknown_batch:
+                _layer.unknown_batch.pop()
+        layer._clear_losses()
+        flat = [out] if isinstance(out, _TensorLike) else list(out)
+        return out, [(tuple(t.shape), _masking.get_mask(t)) for t in flat]
+
+    out, first = call(1)
+    second = call(2)[1] if unknown_inner else first
     node = Node(layer, inputs, kwargs)
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)
 
-    from .layers import _masking
+    def merged(a, b):
+        return tuple(None if x != y else x for x, y in zip(a, b))
 
     def symbolic(t, index):
-        shape = tuple(t.shape)
+        (shape, mask), (shape2, mask2) = first[index or 0], second[index or 0]
+        shape = merged(shape, shape2)
         if unknown_batch and shape:
             shape = (None,) + shape[1:]
         kt = KerasTensor(shape, t.dtype.name, node=node, index=index)
-        mask = _masking.get_mask(t)
         if mask is not None:
-            kt._mask_shape = tuple(mask.shape)
+            kt._mask_shape = merged(tuple(mask.shape), tuple(
+                (mask2 if mask2 is not None else mask).shape))
         return kt
 
     if isinstance(out, _TensorLike):

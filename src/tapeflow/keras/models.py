@@ -122,7 +122,10 @@ class Model(Trainer, Layer):
                 args = _symbolic.map_structure(
                     lambda a: value_of(a) if type(a) is _symbolic.KerasTensor else a,
                     node.args)
-                node_outputs[id(node)] = node.layer(args, training=training, **node.kwargs)
+                kwargs = {k: _symbolic.map_structure(
+                    lambda a: value_of(a) if type(a) is _symbolic.KerasTensor else a, v)
+                    for k, v in node.kwargs.items()}
+                node_outputs[id(node)] = node.layer(args, training=training, **kwargs)
             out = node_outputs[id(node)]
             value = out if kt._index is None else out[kt._index]
             values[id(kt)] = value
@@ -332,9 +335,8 @@ def _graph_layers(outputs):
         if kt._node is None:
             layer = kt._input_layer
         else:
-            for arg in _symbolic.flatten(kt._node.args):
-                if type(arg) is _symbolic.KerasTensor:
-                    visit(arg)
+            for arg in kt._node.inputs:
+                visit(arg)
             layer = kt._node.layer
         if layer is not None and id(layer) not in seen:
             seen.add(id(layer))

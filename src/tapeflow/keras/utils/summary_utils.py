@@ -95,8 +95,7 @@ def _functional_layout(model):
         key = node_key(kt)
         if key in node_inputs:
             return
-        args = [] if kt._node is None else [a for a in flatten(kt._node.args)
-                                            if type(a) is KerasTensor]
+        args = [] if kt._node is None else kt._node.inputs
         node_inputs[key], node_layer[key] = args, layer
         inbound.setdefault(id(layer), []).extend(args)
         for arg in args:
