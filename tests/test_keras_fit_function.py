@@ -200,6 +200,31 @@ def test_a_step_that_reads_a_tensor_value_gives_eager_numbers_and_says_so():
     assert "a Python value read at" in model.train_function.experimental_trace_report()
 
 
+def test_a_distributed_step_that_cannot_stay_compiled_runs_eagerly_and_says_so():
+    # A value read that changes on every batch: after MAX_VARIANTS re-specializations the
+    # signature runs eagerly (strategy.run per batch), with an eager fit's numbers.
+
+    class Reads(tf.keras.Sequential):
+        def train_step(self, data):
+            scale = 1.0 + 0.0 * float(tf.reduce_sum(data[0]))
+            return super().train_step((data[0] * scale, data[1]))
+
+    x, y, _ = _data()
+    y = y.astype(np.float32)[:, None]
+    histories = []
+    for run_eagerly in (True, False):
+        with _mirrored(2).scope():
+            tf.keras.utils.set_random_seed(1)
+            model = Reads([tf.keras.Input((6,)), tf.keras.layers.Dense(1)])
+            model.compile("adam", "mse", run_eagerly=run_eagerly)
+        histories.append(model.fit(x, y, batch_size=6, epochs=2, verbose=0).history["loss"])
+    np.testing.assert_allclose(histories[1], histories[0], rtol=1e-6)
+    report = model.train_function.experimental_trace_report()
+    assert "eager: (data=tuple[PerReplica[Tensor(3, 6) float32, Tensor(3, 6) float32], " \
+        "PerReplica[Tensor(3, 1) float32, Tensor(3, 1) float32]]" in report
+    assert "this signature now runs eagerly" in report
+
+
 def test_a_deep_copy_of_a_fitted_model_makes_its_own_step_functions():
     import copy
     x, y, _ = _data()

@@ -545,9 +545,10 @@ class Trainer:
         returns the metrics' results (Tensors).
 
         Under a strategy with several replicas ``fit`` calls it once per replica on the
-        replica's slice of the batch (``strategy.run``), as Keras 3 on TensorFlow does: the
-        loss is scaled by ``1 / num_replicas_in_sync`` (the loss tracker sees it unscaled)
-        and the optimizer sums the gradients over replicas and updates once.
+        replica's slice of the batch (``strategy.run``, traced once per replica unless
+        ``run_eagerly``), as Keras 3 on TensorFlow does: the loss is scaled by
+        ``1 / num_replicas_in_sync`` (the loss tracker sees it unscaled) and the optimizer
+        sums the gradients over replicas and updates once.
         """
         x, y, sample_weight = _unpack(data)
         with GradientTape() as tape:
