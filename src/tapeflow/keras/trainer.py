@@ -379,9 +379,7 @@ class Trainer:
                 and given to ``tf.function`` (which accepts it).
         """
         self.optimizer = _optimizers.get(optimizer)
-        ctx = sys.modules.get("tapeflow.distribute._context")
-        if ctx is not None and ctx.has_strategy():
-            self._distribute_strategy = ctx.get_strategy()
+        self._remember_strategy()
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
         self._loss_weight = 1.0 if loss_weights is None else loss_weights
@@ -405,6 +403,14 @@ class Trainer:
         self.train_function = self.test_function = self.predict_function = None
         self.compiled = True
         self.stop_training = False
+
+    def _remember_strategy(self):
+        """A model made in a strategy's scope trains, evaluates and predicts under it (Keras
+        3 on TensorFlow keeps the strategy current at the model's creation); ``compile``
+        in a scope sets it too."""
+        ctx = sys.modules.get("tapeflow.distribute._context")
+        if ctx is not None and ctx.has_strategy():
+            self._distribute_strategy = ctx.get_strategy()
 
     def __getstate__(self):
         # A copy or pickle makes its own step functions (traced programs and closures

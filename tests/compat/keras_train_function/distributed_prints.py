@@ -71,3 +71,10 @@ print("test_on_batch")
 print(model.test_on_batch(x[:5], y[:5]))
 print("iterations", int(model.optimizer.iterations.numpy()))
 print(np.round(model.get_weights()[0], 5).tolist())
+print("predict_on_batch")
+out = model.predict_on_batch(x[:5])
+print(out.shape, out[[0, 5]].tolist())
+with strategy.scope():
+    fresh = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+print("made in scope, used outside:", fresh.predict(x[:5], verbose=0).shape,
+      fresh.predict_on_batch(x[:5]).shape)
