@@ -442,23 +442,32 @@ def test_metric_state_takes_every_replicas_assign_add_plain_mirrored_takes_one()
     assert float(v.numpy()) == 1.0   # each copy + 1, the buffer once
 
 
-def test_fit_runs_a_custom_train_step_once_per_replica_on_its_slice():
-    seen = []
-
+@pytest.mark.parametrize("run_eagerly", [True, False])
+def test_fit_runs_a_custom_train_step_once_per_replica_on_its_slice(run_eagerly):
     class Custom(tf.keras.Sequential):
         def train_step(self, data):
             ctx = tf.distribute.get_replica_context()
-            seen.append((int(ctx.replica_id_in_sync_group), int(data[0].shape[0])))
+            print("python", ctx.num_replicas_in_sync, data[0].shape[0])
+            tf.print("rows", tf.shape(data[0])[0], output_stream=sys.stdout)
             return super().train_step(data)
 
     s = _strategy(2)
     with s.scope():
         model = Custom([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
-        model.compile(optimizer="sgd", loss="mse")
+        model.compile(optimizer="sgd", loss="mse", run_eagerly=run_eagerly)
     x = np.ones((7, 2), np.float32)
-    model.fit(x, np.zeros((7, 1), np.float32), batch_size=7, epochs=1, verbose=0)
-    assert seen == [(0, 4), (1, 3)]
-    assert int(model.optimizer.iterations) == 1
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        model.fit(x, np.zeros((7, 1), np.float32), batch_size=7, epochs=2, verbose=0)
+    # eagerly: the Python body runs per replica and step on the concrete slices (4 and 3
+    # rows); compiled (Keras traces strategy.run): once per replica, with the slices' spec
+    want = (["python 2 4", "rows 4", "python 2 3", "rows 3"] * 2 if run_eagerly else
+            ["python 2 None"] * 2 + ["rows 4", "rows 3"] * 2)
+    assert out.getvalue().split("\n") == want + [""]
+    assert int(model.optimizer.iterations) == 2
+    report = model.train_function.experimental_trace_report()
+    if not run_eagerly:
+        assert "`train_multi_step_on_iterator`: 1 trace(s)" in report
 
 
 @pytest.mark.parametrize("ids", [[0, 3, 3, 5], [0, 3, 5, 3, 1]])

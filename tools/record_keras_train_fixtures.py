@@ -453,26 +453,39 @@ def captured_fd2():
             box["text"] = tmp.read().decode()
 
 
+def _record_program(path):
+    """One program's Python stdout, tf.print lines and source digest."""
+    import hashlib
+    source = open(path).read()
+    keras.utils.set_random_seed(0)
+    buffer = io.StringIO()
+    with captured_fd2() as err, contextlib.redirect_stdout(buffer):
+        exec(compile(source, path, "exec"),
+             {"tf": tf, "keras": keras, "np": np, "__name__": "__program__"})
+    tf_print = [line for line in err["text"].splitlines()
+                if line and not line.startswith(("WARNING", "W0000", "I0000", "E0000"))
+                and "UserWarning" not in line and not line.startswith("  ")]
+    return {"stdout": buffer.getvalue(), "tf_print": tf_print,
+            "sha": hashlib.sha256(source.encode()).hexdigest()[:16]}
+
+
 def train_function():
     """Keras 3's compiled steps: each program's Python stdout (trace-time prints, results)
-    and its tf.print lines."""
-    import hashlib
+    and its tf.print lines. Programs named ``distributed_*`` run in a child process whose
+    CPU is split into two logical devices (TensorFlow fixes its devices once per process),
+    for their ``MirroredStrategy(["/cpu:0", "/cpu:1"])``."""
+    import subprocess
     out = {}
     for name in sorted(os.listdir(FUNCTION_PROGRAMS)):
         if not name.endswith(".py"):
             continue
         path = os.path.join(FUNCTION_PROGRAMS, name)
-        source = open(path).read()
-        keras.utils.set_random_seed(0)
-        buffer = io.StringIO()
-        with captured_fd2() as err, contextlib.redirect_stdout(buffer):
-            exec(compile(source, path, "exec"),
-                 {"tf": tf, "keras": keras, "np": np, "__name__": "__program__"})
-        tf_print = [line for line in err["text"].splitlines()
-                    if line and not line.startswith(("WARNING", "W0000", "I0000", "E0000"))
-                    and "UserWarning" not in line and not line.startswith("  ")]
-        out[name] = {"stdout": buffer.getvalue(), "tf_print": tf_print,
-                     "sha": hashlib.sha256(source.encode()).hexdigest()[:16]}
+        if name.startswith("distributed_"):
+            child = subprocess.run([sys.executable, __file__, "--two-cpus", path],
+                                   capture_output=True, text=True, check=True)
+            out[name] = json.loads(child.stdout.splitlines()[-1])
+        else:
+            out[name] = _record_program(path)
     dump("train_function.json", out)
 
 
@@ -517,5 +530,12 @@ SECTIONS = {"optimizers": optimizers, "losses": losses, "metrics": metrics,
             "metric_names": metric_names}
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--two-cpus"]:
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        entry = _record_program(sys.argv[2])
+        print(json.dumps(entry))
+        sys.exit(0)
     for name in sys.argv[1:] or list(SECTIONS):
         SECTIONS[name]()

@@ -106,7 +106,9 @@ def fit():
                           metrics=["accuracy"])
         model.set_weights(_weights())
         hist = model.fit(x, y, batch_size=12, epochs=2, verbose=0, shuffle=False)
-        return hist.history, model.evaluate(x, y, batch_size=12, verbose=0)
+        # predict: each rank predicts its slice of a batch, gathered in rank order
+        return (hist.history, model.evaluate(x, y, batch_size=12, verbose=0),
+                model.predict(x, batch_size=5, verbose=0))
 
     dist = run(strategy)
     local = run(tf.distribute.OneDeviceStrategy("/cpu:0"))
@@ -114,7 +116,9 @@ def fit():
         for key in ("loss", "accuracy"):
             np.testing.assert_allclose(dist[0][key], local[0][key], rtol=1e-5)
         np.testing.assert_allclose(dist[1], local[1], rtol=1e-5)
-        print("OK", dist)
+        assert dist[2].shape == local[2].shape == (len(x), 4)
+        np.testing.assert_allclose(dist[2], local[2], rtol=1e-5, atol=1e-6)
+        print("OK", dist[:2])
 
 
 def hvd_case():

@@ -1260,6 +1260,10 @@ def _one_key_text(k):
     if type(k) is tuple and len(k) == 2 and isinstance(k[0], type):
         inner = ", ".join(_one_key_text(e) for e in k[1])
         return f"{k[0].__name__}[{inner}]"
+    if type(k) is tuple and len(k) == 3 and isinstance(k[0], type) and type(k[2]) is tuple:
+        # a composite (a distributed batch's PerReplica): its components
+        inner = ", ".join(_one_key_text(e) for e in k[2])
+        return f"{k[0].__name__}[{inner}]"
     if hasattr(k, "ref"):
         obj = k.ref()
         return f"<{type(obj).__name__} object>"

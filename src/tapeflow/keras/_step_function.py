@@ -26,12 +26,12 @@ class StepFunction(Function):
             key = _relaxed(key, iter(self.relax_to))
         return super()._general_key(key)
 
-    def call_with_spec(self, shapes, data):
-        """``self(data)``, a new trace keyed by ``shapes`` (one per flat tensor of ``data``,
-        ``None`` for unknown dims) instead of the concrete shapes."""
+    def call_with_spec(self, shapes, *args):
+        """``self(*args)``, a new trace keyed by ``shapes`` (one per flat tensor of
+        ``args``, ``None`` for unknown dims) instead of the concrete shapes."""
         self.relax_to = shapes
         try:
-            return self(data)
+            return self(*args)
         finally:
             self.relax_to = None
 

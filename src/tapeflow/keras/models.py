@@ -33,11 +33,13 @@ class Model(Trainer, Layer):
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
         if inputs is None and outputs is None:
             super().__init__(**kwargs)
+            self._remember_strategy()
             return
         if inputs is None or outputs is None:
             raise ValueError("A functional model needs both `inputs` and `outputs`.")
         kwargs["name"] = kwargs.get("name") or _naming.auto_name("Functional")
         super().__init__(**kwargs)
+        self._remember_strategy()
         self._fn_layers = _graph_layers(outputs)
         self._fn_inputs, self._fn_outputs = inputs, outputs
         self._allow_non_tensor_positional_args = True  # as Keras's Functional

@@ -302,6 +302,27 @@ def _unscaled(loss):
     return loss if n == 1 else loss * float(n)
 
 
+def _per_replica_shapes(shapes, strategy):
+    """The spec's flat shapes for a batch split by ``_distribute``: each tensor's slices
+    (one per local replica, a PerReplica's components) all take its shape (``None`` batch
+    dimension: the slices' sizes vary, 4 and 3 for 7 rows over 2 replicas)."""
+    if strategy is None:
+        return shapes
+    n = len(strategy._local_replica_ids())
+    return None if shapes is None else [s for s in shapes for _ in range(n)]
+
+
+def _concat_replicas(strategy, value):
+    """The replicas' outputs of one predict step as one batch: concatenated along axis 0
+    (stacked if scalars) over the local replicas and the workers (Keras 3's
+    ``reduce_per_replica(..., "concat")``)."""
+    from ..distribute.values import DistributedValues
+    parts = (value.values if isinstance(value, DistributedValues) else (value,))
+    if parts[0].shape.rank == 0:
+        return _a.stack(list(parts), 0)
+    return strategy.gather(value, 0)
+
+
 def _distribute(strategy, data):
     """This worker's per-replica slices of a global batch (``x``, ``(x, y)`` or
     ``(x, y, sample_weight)``)."""
@@ -357,9 +378,7 @@ class Trainer:
                 and given to ``tf.function`` (which accepts it).
         """
         self.optimizer = _optimizers.get(optimizer)
-        ctx = sys.modules.get("tapeflow.distribute._context")
-        if ctx is not None and ctx.has_strategy():
-            self._distribute_strategy = ctx.get_strategy()
+        self._remember_strategy()
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
         self._loss_weight = 1.0 if loss_weights is None else loss_weights
@@ -383,6 +402,14 @@ class Trainer:
         self.train_function = self.test_function = self.predict_function = None
         self.compiled = True
         self.stop_training = False
+
+    def _remember_strategy(self):
+        """A model made in a strategy's scope trains, evaluates and predicts under it (Keras
+        3 on TensorFlow keeps the strategy current at the model's creation); ``compile``
+        in a scope sets it too."""
+        ctx = sys.modules.get("tapeflow.distribute._context")
+        if ctx is not None and ctx.has_strategy():
+            self._distribute_strategy = ctx.get_strategy()
 
     def __getstate__(self):
         # A copy or pickle makes its own step functions (traced programs and closures
@@ -523,9 +550,10 @@ class Trainer:
         returns the metrics' results (Tensors).
 
         Under a strategy with several replicas ``fit`` calls it once per replica on the
-        replica's slice of the batch (``strategy.run``), as Keras 3 on TensorFlow does: the
-        loss is scaled by ``1 / num_replicas_in_sync`` (the loss tracker sees it unscaled)
-        and the optimizer sums the gradients over replicas and updates once.
+        replica's slice of the batch (``strategy.run``, traced once per replica unless
+        ``run_eagerly``), as Keras 3 on TensorFlow does: the loss is scaled by
+        ``1 / num_replicas_in_sync`` (the loss tracker sees it unscaled) and the optimizer
+        sums the gradients over replicas and updates once.
         """
         x, y, sample_weight = _unpack(data)
         with GradientTape() as tape:
@@ -567,34 +595,56 @@ class Trainer:
             return None
         return strategy
 
-    def _run_step(self, step, data):
-        """``step(data)``, or under the model's strategy (several replicas) ``step`` on every
-        replica's slice, then the metrics' results read once in cross-replica context."""
-        strategy = self._strategy()
+    def _run_step(self, step, data, strategy=None):
+        """``step(data)``, or under ``strategy`` (several replicas; ``data`` already split
+        into PerReplica slices) ``step`` on every replica's slice, then the metrics' results
+        read once in cross-replica context."""
         if strategy is None:
             return step(data)
-        strategy.run(step, args=(_distribute(strategy, data),))
+        strategy.run(step, args=(data,))
         return self.get_metrics_result()
+
+    def _maybe_symbolic_build(self, data):
+        """Keras 3 on TensorFlow, for a model made under a strategy: before the first step
+        of ``fit``, ``evaluate`` or ``*_on_batch`` the compiled metrics and the optimizer
+        are built in the strategy's scope, so the step's first trace creates no variables
+        and is not traced again. Keras finds the metrics' shapes with a symbolic call of
+        the model (on replica 0's batch); tapeflow calls it on the batch (``training=False``,
+        no state changes) when the compiled metrics are not built yet."""
+        strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None:
+            return
+        metrics = self._compile_metrics
+        with strategy.scope():
+            if metrics is not None and not metrics.built:
+                from ..distribute.values import select_replica
+                x, y, _ = _unpack(select_replica(data, 0))
+                metrics.build(y, self(x, training=False))
+            if self.optimizer is not None and not self.optimizer.built:
+                self.optimizer._build_once(self.trainable_variables)
 
     def _make_function(self, step_function, kind):
         """Keras 3's step function: ``function(iterator)`` runs ``step_function`` on the
         iterator's next ``steps_per_execution`` batches and returns the last step's logs.
-        The step is a ``tf.function(reduce_retracing=True)`` unless ``run_eagerly``;
-        under a strategy with several replicas it runs eagerly (``strategy.run`` per
-        replica). ``function.experimental_trace_report()`` (tapeflow only) says what was
-        traced and why, and any fall-back to eager execution."""
+        The step is a ``tf.function(reduce_retracing=True)`` unless ``run_eagerly``; under a
+        strategy with several replicas the batch is split into per-replica slices outside
+        and ``strategy.run(step_function, ...)`` with the metrics' read is what is traced,
+        as Keras 3 on TensorFlow traces it (a Python ``print`` in the step runs once per
+        replica per trace). ``function.experimental_trace_report()`` (tapeflow only) says
+        what was traced and why, and any fall-back to eager execution."""
         compiled = []
         if not self.run_eagerly:
             from ._step_function import StepFunction
 
             # The epoch loop's calls and direct calls (train_on_batch) trace separately, as
             # in Keras, where the first are traced inside the function over the dataset
-            # iterator: two functions, each with its own retracing detector.
-            def multi_step_on_iterator(data):
-                return step_function(data)
+            # iterator: two functions, each with its own retracing detector. The strategy
+            # (or None) is an argument, so its identity is part of the trace key.
+            def multi_step_on_iterator(data, strategy):
+                return self._run_step(step_function, data, strategy)
 
-            def one_step_on_data(data):
-                return step_function(data)
+            def one_step_on_data(data, strategy):
+                return self._run_step(step_function, data, strategy)
 
             compiled = [StepFunction(f, autograph=False, jit_compile=self.jit_compile,
                                      reduce_retracing=True, name=f"{kind}_{f.__name__}")
@@ -604,12 +654,21 @@ class Trainer:
             relax_to = getattr(iterator, "relax_to", None)
             outputs, ran = None, False
             for _, data in zip(range(self.steps_per_execution), iterator):
-                if not compiled or self._strategy() is not None:
-                    outputs = self._run_step(step_function, data)
+                strategy = self._strategy()
+                if strategy is not None and isinstance(iterator, _Feed):
+                    # fit's and evaluate's batches are split per replica (Keras iterates a
+                    # distributed dataset); train_on_batch's whole batch goes to every
+                    # replica, as Keras 3 passes it to strategy.run
+                    data = _distribute(strategy, data)
+                if not ran:
+                    self._maybe_symbolic_build(data)
+                if not compiled:
+                    outputs = self._run_step(step_function, data, strategy)
                 elif relax_to is not None:
-                    outputs = compiled[0].call_with_spec(relax_to, data)
+                    outputs = compiled[0].call_with_spec(
+                        _per_replica_shapes(relax_to, strategy), data, strategy)
                 else:
-                    outputs = compiled[1](data)
+                    outputs = compiled[1](data, strategy)
                 ran = True
             if not ran:
                 raise StopIteration
@@ -635,20 +694,34 @@ class Trainer:
     def make_predict_function(self, force=False):
         """Make ``self.predict_function``: ``predict_function(batches)`` runs
         ``predict_step`` on ``batches[0]``, as a ``tf.function(reduce_retracing=True)``
-        keyed by the batch's shapes unless ``run_eagerly``."""
+        keyed by the batch's shapes unless ``run_eagerly``. Under a strategy with several
+        replicas ``strategy.run(predict_step, ...)`` is traced and the replicas' outputs are
+        concatenated (``strategy.gather``), as Keras 3's ``reduce_per_replica(...,
+        "concat")``; ``predict`` hands it the batch split per replica, ``predict_on_batch``
+        the whole batch (each replica predicts all of it, as in Keras)."""
         if self.predict_function is not None and not force:
             return self.predict_function
 
-        def one_step_on_data_distributed(data):
-            return self.predict_step(data[0])
+        def one_step_on_data_distributed(data, strategy):
+            if strategy is None:
+                return self.predict_step(data[0])
+            outputs = strategy.run(self.predict_step, args=(data[0],))
+            return nest.map_structure(lambda v: _concat_replicas(strategy, v), outputs)
 
-        if self.run_eagerly:
-            self.predict_function = one_step_on_data_distributed
-            return
-        from ._step_function import StepFunction
-        self.predict_function = StepFunction(one_step_on_data_distributed, autograph=False,
-                                             jit_compile=self.jit_compile,
-                                             reduce_retracing=True, name="predict_function")
+        compiled = None
+        if not self.run_eagerly:
+            from ._step_function import StepFunction
+            compiled = StepFunction(one_step_on_data_distributed, autograph=False,
+                                    jit_compile=self.jit_compile, reduce_retracing=True,
+                                    name="predict_function")
+
+        def predict_function(data):
+            return (compiled or one_step_on_data_distributed)(data, self._strategy())
+
+        predict_function.experimental_trace_report = (
+            compiled.experimental_trace_report if compiled is not None
+            else lambda: "runs eagerly")
+        self.predict_function = predict_function
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -784,8 +857,11 @@ class Trainer:
         self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
+        strategy = self._strategy()
         for step, (bx, _, _) in enumerate(batches):
             callbacks.on_predict_batch_begin(step)
+            if strategy is not None:
+                bx = _distribute(strategy, bx)
             outputs.append(nest.map_structure(_value, self.predict_function([bx])))
             callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         callbacks.on_predict_end()
