@@ -52,7 +52,8 @@ _KERAS_RENAMES = {"Dense": {"kernel": "_kernel"}, "Conv2D": {"kernel": "_kernel"
 _KERAS_SKIP = frozenset(("_own_weights", "_added_losses", "_layers", "_fn_layers",
                          "_fn_inputs", "_fn_outputs", "_slots", "_variables",
                          "_trainable_variables", "_iterations", "_learning_rate",
-                         "_input_layer", "_slot_refs", "_index", "_seq_layers", "_seq_output"))
+                         "_input_layer", "_slot_refs", "_index", "_seq_layers", "_seq_output",
+                         "_states"))
 
 def _keras():
     import sys

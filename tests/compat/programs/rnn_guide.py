@@ -1,8 +1,7 @@
 """Keras's guide "Working with RNNs": LSTM/GRU/SimpleRNN models and their summaries,
 return_sequences/return_state, initial states from another layer, RNN cells, Bidirectional.
-(Left out: the guide's custom cell with nested inputs, which Keras 3 itself refuses; and the
-guide's stateful=True layers, which tapeflow's RNN layers do not support: they raise
-NotImplementedError.)"""
+(Left out: the guide's custom cell with nested inputs, which Keras 3 itself refuses; stateful
+layers are in stateful_rnn.py.)"""
 import numpy as np
 from tensorflow import keras
 from tensorflow.keras import layers

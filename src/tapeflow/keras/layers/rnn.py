@@ -6,6 +6,7 @@ from ...ops import math_ops as _m
 from .. import _naming
 from .. import activations as _act
 from .. import initializers as _init
+from .._variable import KerasVariable
 from .input_spec import InputSpec
 from .layer import Layer, serialize
 
@@ -196,6 +197,13 @@ class RNN(Layer):
             than the last.
         return_state: also return the final states (a list ``[output, *states]``).
         go_backwards: run over the sequence in reverse.
+        stateful: keep the final states of each call (in non-trainable variables,
+            ``layer.states``, not among the weights, as in Keras 3) as the next call's
+            initial states; needs a fixed batch size. ``reset_state()`` zeroes them.
+
+    Raises:
+        ValueError: a stateful layer built without a static batch size, or called with
+            another batch size than it was built for (Keras's texts).
     """
 
     _cast_kinds = "fiub"  # ints and bools become floats, as in Keras
@@ -204,15 +212,47 @@ class RNN(Layer):
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, **kwargs):
         super().__init__(**kwargs)
-        if stateful:
-            raise NotImplementedError("tapeflow's RNN layers are not stateful")
         self.cell = cell
         self.return_sequences = return_sequences
         self.return_state = return_state
         self.go_backwards = go_backwards
+        self.stateful = bool(stateful)
+        self._states = None          # the stateful layer's variables (not weights)
+        self._expected_batch_size = None
+
+    @property
+    def states(self):
+        """The state variables of a stateful layer (None before it is built, or when the
+        layer is not stateful)."""
+        return self._states
 
     def build(self, input_shape):
         self.built = True
+        if not self.stateful:
+            return
+        if self._states is not None:
+            self.reset_state()
+            return
+        shape = tuple(getattr(self, "_build_shape", None) or input_shape)  # None: symbolic
+        batch = shape[0]
+        if batch is None:
+            raise ValueError("When using `stateful=True` in a RNN, the batch size must be "
+                             f"static. Found dynamic batch size: sequence.shape={shape}")
+        with _naming.name_scope(self.name, self):
+            self._states = [KerasVariable(_a.zeros((batch, n), dtype=self.dtype),
+                                          trainable=False, name="rnn_state")
+                            for n in self.cell.state_size]
+        self._expected_batch_size = batch
+
+    def reset_state(self):
+        """Zero the states of a stateful layer (``layer.reset_state()`` in Keras 3)."""
+        if self._states is not None:
+            for v in self._states:
+                v.assign(_m.zeros_like(v))
+
+    def reset_states(self):
+        """Keras's compatibility alias of :meth:`reset_state`."""
+        self.reset_state()
 
     supports_masking = True
     _config_fixed = {"zero_output_for_mask": False}
@@ -220,15 +260,26 @@ class RNN(Layer):
     def get_config(self):
         return dict(super().get_config(), return_sequences=self.return_sequences,
                     return_state=self.return_state, go_backwards=self.go_backwards,
-                    stateful=False, unroll=False, zero_output_for_mask=False,
+                    stateful=self.stateful, unroll=False, zero_output_for_mask=False,
                     cell=serialize(self.cell))
 
-    def call(self, inputs, initial_state=None, training=None, mask=None):
+    def call(self, sequences, initial_state=None, mask=None, training=False):
+        inputs = sequences
         # tf.shape, not .shape: under a relaxed trace the batch size is None statically
         batch = inputs.shape[0]
         if batch is None:
             batch = _a.shape(inputs)[0]
-        if initial_state is None:
+        if self.stateful:
+            got = inputs.shape[0]
+            if self._expected_batch_size is not None and got is not None and \
+                    got != self._expected_batch_size:
+                raise ValueError("If an RNN is stateful, the batch size of the input sequences "
+                                 "must be the same as the batch size of the initial state. \n"
+                                 f"- Expected batch size: {self._expected_batch_size}\n"
+                                 f"- Received batch size: {got}")
+        if initial_state is None and self.stateful:
+            states = [_m.cast(v, inputs.dtype) for v in self._states]
+        elif initial_state is None:
             states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [
@@ -250,6 +301,9 @@ class RNN(Layer):
                               for n, s in zip(new_states, states, strict=True)]
             states = new_states
             outputs.append(out)
+        if self.stateful:
+            for v, state in zip(self._states, states, strict=True):
+                v.assign(_m.cast(state, v.dtype))
         result = _a.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *states] if self.return_state else result
 
@@ -272,7 +326,8 @@ def _rnn_config(layer, extra_keys):
     c = layer._config
     config = dict(Layer.get_config(layer), return_sequences=layer.return_sequences,
                   return_state=layer.return_state, go_backwards=layer.go_backwards,
-                  stateful=False, unroll=False, zero_output_for_mask=False, units=c["units"],
+                  stateful=layer.stateful, unroll=False, zero_output_for_mask=False,
+                  units=c["units"],
                   activation=serialize(_act.get(c["activation"])))
     if "recurrent_activation" in c:
         config["recurrent_activation"] = serialize(_act.get(c["recurrent_activation"]))
