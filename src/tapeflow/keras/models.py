@@ -7,7 +7,7 @@ from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
 from .trainer import Trainer
 
-__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
+__all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_json", "save_model"]
 
 
 class Model(Trainer, Layer):
@@ -543,6 +543,88 @@ class Sequential(Model):
             else:
                 x = layer(x)
         return x
+
+
+def clone_model(model, input_tensors=None, clone_function=None, call_function=None,
+                recursive=False, **kwargs):
+    """A new model of the same architecture with new weights (``tf.keras.models.clone_model``).
+
+    Args:
+        model: a Sequential, functional or subclassed model.
+        input_tensors: new inputs for a Sequential or functional model (``keras.Input``
+            tensors).
+        clone_function: ``layer -> new layer`` (default: ``layer.__class__.from_config(
+            layer.get_config())``, which keeps names and makes new weights).
+        call_function, recursive: Keras 3's; ``recursive`` clones nested models with the
+            same function (the default ``clone_function`` clones a nested model whole).
+
+    Returns:
+        The new model (not compiled; its weights are freshly initialized).
+
+    Raises:
+        ValueError: ``input_tensors`` or ``clone_function`` for a subclassed model (Keras's
+            text).
+    """
+    def default_clone(layer):
+        return layer.__class__.from_config(layer.get_config())
+
+    clone = clone_function or default_clone
+
+    def clone_layer(layer):
+        if recursive and isinstance(layer, (Sequential,)) or (
+                recursive and getattr(layer, "_fn_outputs", None) is not None):
+            return clone_model(layer, clone_function=clone_function, recursive=True)
+        return clone(layer)
+
+    if isinstance(model, Sequential):
+        layers = [clone_layer(layer) for layer in model.layers]
+        head = []
+        if input_tensors is not None:
+            head = _symbolic.flatten(input_tensors)[:1]
+        elif getattr(model, "_input_layer", None) is not None:
+            spec = model._input_layer
+            head = [InputLayer(batch_shape=spec.batch_shape, dtype=spec.dtype,
+                               name=spec.name).output]
+        return Sequential(head + layers, name=model.name, trainable=model.trainable)
+    if getattr(model, "_fn_outputs", None) is not None and type(model) is Model:
+        old_inputs = _symbolic.flatten(model._fn_inputs)
+        if input_tensors is None:
+            new_inputs = [InputLayer(batch_shape=kt.shape, dtype=kt.dtype,
+                                     name=kt._input_layer.name if kt._input_layer
+                                     else None).output for kt in old_inputs]
+        else:
+            new_inputs = _symbolic.flatten(input_tensors)
+        values = {id(old): new for old, new in zip(old_inputs, new_inputs, strict=True)}
+        clones, done = {}, {}
+
+        def value_of(kt):
+            if id(kt) in values:
+                return values[id(kt)]
+            node = kt._node
+            if id(node) not in done:
+                layer = node.layer
+                if id(layer) not in clones:
+                    clones[id(layer)] = clone_layer(layer)
+                args = _symbolic.map_structure(
+                    lambda a: value_of(a) if type(a) is KerasTensor else a, node.args)
+                kw = {k: _symbolic.map_structure(
+                    lambda a: value_of(a) if type(a) is KerasTensor else a, v)
+                    for k, v in node.kwargs.items()}
+                done[id(node)] = clones[id(layer)](args, **kw)
+            out = done[id(node)]
+            value = out if kt._index is None else out[kt._index]
+            values[id(kt)] = value
+            return value
+
+        outputs = _symbolic.map_structure(value_of, model._fn_outputs)
+        inputs = new_inputs if isinstance(model._fn_inputs, (list, tuple)) else new_inputs[0]
+        return Model(inputs, outputs, name=model.name)
+    if input_tensors is not None or clone_function is not None:
+        raise ValueError("Arguments `clone_function` and `input_tensors` are only supported "
+                         "for Sequential models or Functional models. Received model of type "
+                         f"'{type(model).__name__}', with clone_function={clone_function} "
+                         f"and input_tensors={input_tensors}")
+    return model.__class__.from_config(model.get_config())
 
 
 from .saving.saving_lib import (  # noqa: E402  (tf.keras.models.load_model, ...)

@@ -73,3 +73,24 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
 Convolution2DTranspose = Conv2DTranspose
+
+
+def serialize(layer) -> dict:
+    """A layer's Keras 3 config dict (``keras.layers.serialize``): module, class name,
+    config and registered name, as ``keras.saving.serialize_keras_object`` gives."""
+    from ..saving.serialization import serialize_keras_object
+    return serialize_keras_object(layer)
+
+
+def deserialize(config, custom_objects=None):
+    """The layer a :func:`serialize` dict describes (``keras.layers.deserialize``): built-in
+    layers, registered classes and ``custom_objects``.
+
+    Raises:
+        TypeError: for a class that cannot be found (Keras's text).
+    """
+    from ..saving.serialization import deserialize_keras_object
+    return deserialize_keras_object(config, custom_objects=custom_objects)
+
+
+__all__ += ["serialize", "deserialize"]

@@ -123,6 +123,8 @@ def serialize_keras_object(obj):
         compiled = obj.get_compile_config()
         if compiled is not None:
             config["compile_config"] = serialize_keras_object(compiled)
+    if config.get("module") == "__main__":
+        config["module"] = None   # as Keras 3 records a class defined in the script
     return config
 
 
