@@ -291,7 +291,7 @@ class _Restore:
         A deferred restore into a list element (an optimizer's slot) whose shape differs
         is skipped, as TensorFlow's ``ListWrapper`` drops the restore's ValueError; a
         variable made during Keras 3's symbolic build raises RestoreInSymbolicBuild (see
-        there) with its value consumed. Either leaves the node in ``lost``."""
+        there) with its value consumed (the node goes to ``lost``)."""
         node = self.graph.nodes[node_id]
         restore = getattr(obj, "_restore_checkpoint", None)
         if restore is not None:
@@ -317,7 +317,6 @@ class _Restore:
             var_shape = tuple(obj.shape.as_list()) if hasattr(obj.shape, "as_list") else ()
             if tuple(value.shape) != var_shape:
                 if in_list and not self.initial:
-                    self.lost.add(node_id)
                     return
                 raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
                                  f"attempting to restore variable with shape "
