@@ -13,6 +13,7 @@ import collections.abc as _abc
 import itertools
 import json
 
+from .._core import dispatch as _dispatch
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
@@ -37,6 +38,11 @@ def _int64(value):
             return int(value)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
     return int(value)
+
+
+def _init_scope():
+    from .._misc import init_scope
+    return init_scope()
 
 
 def _op_error(text, op):
@@ -434,10 +440,16 @@ class Dataset:
                              f"(of type {type(map_func)})")
         parent = self._make_iter
 
-        def call(element):
+        def apply(element):
             args = _tensors(element)
             out = map_func(*args) if type(element) is tuple else map_func(args)
             return _from_fn_output(out)
+
+        def call(element):
+            if _dispatch._state.tracer is not None:   # pulled by a traced loop: eager code
+                with _init_scope():
+                    return apply(element)
+            return apply(element)
 
         def it():
             for element in parent():
@@ -456,6 +468,12 @@ class Dataset:
         parent = self._make_iter
 
         def keep(element):
+            if _dispatch._state.tracer is not None:   # pulled by a traced loop: eager code
+                with _init_scope():
+                    return test(element)
+            return test(element)
+
+        def test(element):
             args = _tensors(element)
             out = predicate(*args) if type(element) is tuple else predicate(args)
             if isinstance(out, _TensorLike):
@@ -627,10 +645,8 @@ class Dataset:
     def _iter_values(self):
         """Each element as the flat list of its NumPy values (tf.nest order): what a traced
         ``for x in dataset`` loop of a ``tf.function`` program consumes."""
-        from .._core.nest import flatten
         for element in self._make_iter():
-            yield [np.asarray(v) if not isinstance(v, (np.ndarray, np.generic)) else v
-                   for v in flatten(element)]
+            yield _flat_values(element)
 
     def cardinality(self) -> Tensor:
         """The number of elements as an int64 Tensor; -1 if infinite, -2 if unknown."""
@@ -679,6 +695,8 @@ class OwnedIterator:
     numbers or read changing state). See docs/saving.md.
     """
 
+    _moves_iterator = True   # a traced loop over it is stateful (see function/program.py)
+
     def __init__(self, dataset):
         self._dataset = dataset
         self._start = [(box[0].bit_generator.state, box[1]) for box in dataset._rngs]
@@ -709,6 +727,26 @@ class OwnedIterator:
     def element_spec(self):
         """The dataset's ``element_spec``."""
         return self._dataset.element_spec
+
+    # -- inside tf.function -------------------------------------------------------------------
+    def _iter_values(self):
+        """The remaining elements, each as its flat list of NumPy values: a traced
+        ``for x in iterator`` replays over them (consuming them) at every call."""
+        for element in self._elements:
+            self._consumed += 1
+            yield _flat_values(element)
+
+    def _next_raw(self):
+        """The next element's NumPy structure.
+
+        Raises:
+            tf.errors.OutOfRangeError: at the end, as TensorFlow's ``IteratorGetNext``.
+        """
+        for element in self._elements:
+            self._consumed += 1
+            return element
+        from .._core import errors
+        raise errors.OutOfRangeError(None, None, "End of sequence")
 
     # -- checkpointing -----------------------------------------------------------------------
     def _trackable_children(self):
@@ -760,3 +798,30 @@ class OwnedIterator:
             raise ValueError(f"The iterator state {key} is at element {consumed}, but this "
                              f"iterator's dataset ends after {skipped} elements.")
         self._start, self._elements, self._consumed = start, elements, consumed
+
+
+def _flat_values(element):
+    from .._core.nest import flatten
+    return [v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v)
+            for v in flatten(element)]
+
+
+class NextElement:
+    """``next(iterator)`` inside a traced function, seen as a loop over one element (a
+    ``dataset`` step of the program): the trace uses the element pulled while tracing,
+    every later call of the function pulls the iterator's next one, as TensorFlow's
+    ``IteratorGetNext`` op does."""
+
+    _moves_iterator = True
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+        self._first = iterator._next_raw()
+        self.element_spec = self._first      # the structure the flat values pack into
+
+    def _iter_values(self):
+        if self._first is not None:
+            element, self._first = self._first, None
+        else:
+            element = self._iterator._next_raw()
+        yield _flat_values(element)

@@ -294,6 +294,8 @@ class Tracer:
     def leave(self, t, how, convert):
         """A Python read of ``t``'s value: TF's error for ``.numpy()``/``np.asarray``, else the
         value, which the program then guards (a replay with another value re-specializes)."""
+        if self.lifted:   # tf.init_scope (an input pipeline's map function): eager code
+            return convert(t._value) if convert is not None else t._value
         if how == "numpy":
             raise AttributeError(
                 "'SymbolicTensor' object has no attribute 'numpy' (tf.function: `.numpy()` "
