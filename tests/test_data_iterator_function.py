@@ -77,3 +77,25 @@ def test_iterator_position_after_calls_is_checkpointed(tmp_path):
     fresh = iter(_doubles())
     tf.train.Checkpoint(it=fresh).read(path)
     assert int(next(fresh)) == 4
+
+
+def test_a_first_call_that_creates_variables_pulls_once():
+    # The first call is traced twice (variables created, then without): TF 2.21 gives
+    # [0, 1, 2], a total of 3, and 3 next.
+    it = iter(tf.data.Dataset.range(10))
+
+    class M(tf.Module):
+        def __init__(self):
+            self.v = None
+
+        @tf.function
+        def __call__(self, it):
+            if self.v is None:
+                self.v = tf.Variable(tf.constant(0, tf.int64))
+            x = next(it)
+            self.v.assign_add(x)
+            return x
+
+    m = M()
+    assert [int(m(it)) for _ in range(3)] == [0, 1, 2]
+    assert int(m.v) == 3 and int(next(it)) == 3

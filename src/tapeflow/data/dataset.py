@@ -748,6 +748,11 @@ class OwnedIterator:
         from .._core import errors
         raise errors.OutOfRangeError(None, None, "End of sequence")
 
+    def _push_back(self, element):
+        """Undo a pull (a trace that is rolled back): ``element`` comes next again."""
+        self._elements = itertools.chain([element], self._elements)
+        self._consumed -= 1
+
     # -- checkpointing -----------------------------------------------------------------------
     def _trackable_children(self):
         return []

@@ -503,6 +503,11 @@ def _next_in_trace(iterator):
     from .tracer import suspend
     with suspend():
         source = NextElement(iterator)
+    root = current_tracer()
+    while root.parent is not None:
+        root = root.parent
+    first = source.element_spec
+    root.pulls.append(lambda: iterator._push_back(first))
     init = tuple(Tensor(np.zeros_like(v)) for v in _flat_values(source.element_spec))
     names = tuple(f"<next {i}>" for i in range(len(init)))
     structure = source.element_spec
