@@ -143,7 +143,9 @@ class Checkpoint:
                                 "tf.train.load_checkpoint instead.")
         graph = ObjectGraph.decode(reader.read(OBJECT_GRAPH_KEY)[()])
         session = _Restore(reader, graph, save_path)
-        if not session.resume(0, self) and self._root is not None:
+        complete = session.resume(0, self)
+        session.initial = False
+        if not complete and self._root is not None:
             # The root's children sit at the top of the graph: when the root gains one,
             # resume from this checkpoint object.
             tracking.register_pending(self._root, _ResumeAt(session, self), 0)
@@ -200,6 +202,9 @@ class _no_scope:  # noqa: N801
 
 # TensorFlow's DataTypeString names, as RestoreV2's messages print them.
 _TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+# Suffixes of the tensors of saveables whose graph key names the attribute (an iterator's
+# ``.ATTRIBUTES/ITERATOR`` is stored at ``.ATTRIBUTES/ITERATOR_STATE``).
+_SUFFIXES = ("_STATE",)
 
 
 class _Restore:
@@ -209,6 +214,8 @@ class _Restore:
         self.reader, self.graph, self.path = reader, graph, path
         self.matched = {}          # node id -> id of the live object (None: a list, dict)
         self.restored = set()      # node ids whose values were assigned
+        self.initial = True        # walking from the root in ``read`` (not deferred)
+        self.lost = set()          # node ids bound to an object but never assigned
         self.flag = _Flag()
         n = len(graph.nodes)
         self.needs = [bool(node.attributes) for node in graph.nodes]
@@ -237,7 +244,7 @@ class _Restore:
         """Match ``node_id`` (already bound to ``owner``) again; True once complete."""
         return self._walk(node_id, owner, owner, node_id, set())
 
-    def _walk(self, node_id, obj, owner, owner_id, visiting) -> bool:
+    def _walk(self, node_id, obj, owner, owner_id, visiting, in_list=False) -> bool:
         if node_id in visiting or node_id >= len(self.graph.nodes):
             return True
         visiting.add(node_id)
@@ -251,8 +258,16 @@ class _Restore:
         self.matched[node_id] = key
         node = self.graph.nodes[node_id]
         if node.attributes and node_id not in self.restored:
-            self._assign(node, obj)
+            # Marked first: a value consumed by a failed symbolic build stays consumed.
             self.restored.add(node_id)
+            try:
+                self._assign(node_id, obj, in_list)
+            except tracking.RestoreInSymbolicBuild:
+                self.lost.add(node_id)
+                raise
+            except BaseException:
+                self.restored.discard(node_id)
+                raise
         if not structural:
             owner, owner_id = obj, node_id
         live = dict(tracking.children(obj))
@@ -263,13 +278,30 @@ class _Restore:
                 if child_id < len(self.needs) and self.needs[child_id]:
                     complete = False
                 continue
-            if not self._walk(child_id, child, owner, owner_id, visiting):
+            if not self._walk(child_id, child, owner, owner_id, visiting,
+                              isinstance(obj, (list, tuple))):
                 complete = False
         if not complete and owner is obj:
             tracking.register_pending(owner, self, node_id)
         return complete
 
-    def _assign(self, node, obj):
+    def _assign(self, node_id, obj, in_list=False):
+        """Assign the node's saved values to ``obj``.
+
+        A deferred restore into a list element (an optimizer's slot) whose shape differs
+        is skipped, as TensorFlow's ``ListWrapper`` drops the restore's ValueError; a
+        variable made during Keras 3's symbolic build raises RestoreInSymbolicBuild (see
+        there) with its value consumed (the node goes to ``lost``)."""
+        node = self.graph.nodes[node_id]
+        restore = getattr(obj, "_restore_checkpoint", None)
+        if restore is not None:
+            saved = {}
+            for name, _, key in node.attributes:
+                stored = self._stored_key(key)
+                saved[name] = (stored, self.reader.dtype_name(stored),
+                               lambda stored=stored: self.reader.read(stored))
+            restore(saved)
+            return
         for name, _, key in node.attributes:
             if name != VALUE or not isinstance(obj, Variable):
                 continue
@@ -279,14 +311,27 @@ class _Restore:
                 raise errors.InvalidArgumentError(
                     None, None, f"tensor_name = {key}; expected dtype {want} does not equal "
                     f"original dtype {_TF_NAMES.get(stored, stored)} [Op:RestoreV2]")
+            if tracking.symbolic_builds and tracking.symbolic_builds[-1]:
+                raise tracking.RestoreInSymbolicBuild()
             value = self.reader.read(key)
             var_shape = tuple(obj.shape.as_list()) if hasattr(obj.shape, "as_list") else ()
             if tuple(value.shape) != var_shape:
+                if in_list and not self.initial:
+                    return
                 raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
                                  f"attempting to restore variable with shape "
                                  f"{tuple(var_shape)} and name {obj.name}.")
             # RestoreV2's output: a fresh array the variable may own, no further copy.
             obj.assign(Tensor(np.asarray(value).astype(obj.dtype._np, copy=False)))
+
+    def _stored_key(self, key):
+        """The tensor of an attribute: at its key, or (an iterator's) a suffixed one."""
+        if key in self.reader.entries:
+            return key
+        for suffix in _SUFFIXES:
+            if key + suffix in self.reader.entries:
+                return key + suffix
+        raise NotFoundError(None, None, f"Key {key} not found in checkpoint [Op:RestoreV2]")
 
     def unmatched_nodes(self):
         return [i for i, node in enumerate(self.graph.nodes)
@@ -297,6 +342,22 @@ class _Flag:
     """``expect_partial``, read when the session is collected (without keeping it alive)."""
 
     partial = False
+
+
+def node_text(node) -> str:
+    """A saved object's ``TrackableObject`` proto in protobuf's text format (as
+    TensorFlow's assertion messages print it)."""
+    out = []
+    for child_id, name in node.children:
+        out.append(f"children {{\n  node_id: {child_id}\n  local_name: \"{name}\"\n}}")
+    for name, full_name, key in node.attributes:
+        fields = [f'  name: "{name}"'] + ([f'  full_name: "{full_name}"'] if full_name
+                                          else []) + [f'  checkpoint_key: "{key}"']
+        out.append("attributes {\n" + "\n".join(fields) + "\n}")
+    if node.has_values is not None:
+        out.append("has_checkpoint_values {\n" + ("  value: true\n" if node.has_values
+                                                  else "") + "}")
+    return "\n".join(out) + "\n"
 
 
 def _warn_unrestored(matched, names, graph, flag):
@@ -333,6 +394,9 @@ class CheckpointLoadStatus:
             The status, for chaining.
         """
         s = self._session
+        for i in sorted(s.lost):
+            raise AssertionError(f"Object {node_text(s.graph.nodes[i])} not assigned a value "
+                                 "from checkpoint.")
         bound = set(s.matched.values())
         unused = [v for v in self._live_variables() if id(v) not in bound]
         if unused:
@@ -354,7 +418,7 @@ class CheckpointLoadStatus:
         s = self._session
         for i in s.unmatched_nodes():
             raise AssertionError(f"Unresolved object in checkpoint {s.names.get(i)}: "
-                                 f"attributes {{{s.graph.nodes[i].attributes[0][2]}}}")
+                                 f"{node_text(s.graph.nodes[i])}")
         return self
 
     def assert_nontrivial_match(self):

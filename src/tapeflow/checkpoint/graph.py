@@ -2,6 +2,7 @@
 keyed once by its first (shortest) path, as TensorFlow's ``ObjectGraphView`` does."""
 from collections import deque
 
+from .._core.backend import np
 from .._core.variable import Variable
 from . import tracking
 from ._proto import Node, ObjectGraph
@@ -59,6 +60,13 @@ def serialize(root):
             # Saving is TensorFlow's SaveV2 op: it reads the stored value itself.
             value = obj._value
             tensors.append((key, obj.dtype.name, tuple(value.shape), value))
+        elif hasattr(obj, "_checkpoint_tensors"):
+            # Other saveables (a dataset iterator): the graph names the attribute's key;
+            # the tensor sits at that key plus a suffix, as TensorFlow lays them out.
+            for name, (suffix, dtype_name, value) in obj._checkpoint_tensors().items():
+                key = checkpoint_key(paths[i], name)
+                nodes[i].attributes.append((name, "", key))
+                tensors.append((key + suffix, dtype_name, tuple(np.shape(value)), value))
     has = [bool(n.attributes) for n in nodes]
     changed = True
     while changed:  # a node has values if any node below it does (graphs may have cycles)

@@ -3,10 +3,29 @@
 import os
 
 from .._core import dtypes as _dt
-from .._core.errors import NotFoundError
+from .._core.errors import InternalError, NotFoundError
 from . import bundle, state
 
 __all__ = ["CheckpointReader", "load_checkpoint", "list_variables", "load_variable"]
+
+
+class _OtherDType:
+    """A TensorFlow dtype tapeflow has no tensors of (``variant``, ``resource``), as a
+    checkpoint's dtype map names it."""
+
+    _NAMES = {20: "resource", 21: "variant"}
+
+    def __init__(self, number):
+        self.name = self._NAMES.get(number, f"dtype_enum_{number}")
+
+    def __eq__(self, other):
+        return isinstance(other, _OtherDType) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f"tf.{self.name}"
 
 
 def _prefix(ckpt_dir_or_file):
@@ -47,6 +66,10 @@ class CheckpointReader:
         """
         if name not in self._bundle.entries:
             raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
+        number = self._bundle.entries[name].dtype
+        if number not in bundle.DTYPES:
+            raise InternalError(None, None, f"Tensorflow type {number} not convertible to "
+                                "numpy dtype.")
         value = self._bundle.read(name)
         return value[()] if value.ndim == 0 else value
 
@@ -55,8 +78,12 @@ class CheckpointReader:
         return {k: list(e.shape) for k, e in self._bundle.entries.items()}
 
     def get_variable_to_dtype_map(self) -> dict:
-        """``{key: tf.DType}``."""
-        return {k: _dt.as_dtype(self._bundle.dtype_name(k)) for k in self._bundle.entries}
+        """``{key: tf.DType}`` (TensorFlow's ``variant``, an iterator state it wrote, shows
+        as a stand-in named ``variant``)."""
+        return {k: _dt.as_dtype(self._bundle.dtype_name(k))
+                if self._bundle.entries[k].dtype in bundle.DTYPES
+                else _OtherDType(self._bundle.entries[k].dtype)
+                for k in self._bundle.entries}
 
 
 def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:

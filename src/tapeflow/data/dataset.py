@@ -11,13 +11,15 @@ NumPy's PCG64, so the orders differ from TensorFlow's while being reproducible u
 """
 import collections.abc as _abc
 import itertools
+import json
 
+from .._core import dispatch as _dispatch
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from ..ops import random_ops as _random
 
-__all__ = ["Dataset", "TensorSpec", "INFINITE", "UNKNOWN", "AUTOTUNE"]
+__all__ = ["Dataset", "OwnedIterator", "TensorSpec", "INFINITE", "UNKNOWN", "AUTOTUNE"]
 
 INFINITE = -1
 UNKNOWN = -2
@@ -36,6 +38,11 @@ def _int64(value):
             return int(value)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
     return int(value)
+
+
+def _init_scope():
+    from .._misc import init_scope
+    return init_scope()
 
 
 def _op_error(text, op):
@@ -158,6 +165,7 @@ class Dataset:
     """
 
     _kind = "Dataset"
+    _rngs = ()   # the [generator, first state] boxes of the shuffles upstream
 
     def __init__(self, make_iter, cardinality, spec_fn=None, indices=None, arrays=None):
         self._make_iter = make_iter
@@ -283,7 +291,7 @@ class Dataset:
                 flat = iter(elements)
                 yield _map(lambda _, flat=flat: next(flat), structure)
         ds = Dataset(it, card)
-        ds._kind = "_ZipDataset"
+        ds._kind, ds._rngs = "_ZipDataset", tuple(r for d in parts for r in d._rngs)
         return ds
 
     # -- transformations -----------------------------------------------------------------
@@ -311,12 +319,13 @@ class Dataset:
         if buffer_size < 1:
             raise _op_error("buffer_size must be greater than zero or UNKNOWN_CARDINALITY",
                             "ShuffleDatasetV3")
+        # [generator, its first state]: an iterator's checkpoint records and restores both.
         rng_box = [_seeded_rng(seed)]
-        first_state = rng_box[0].bit_generator.state
+        rng_box.append(rng_box[0].bit_generator.state)
 
         def rng():
             if not reshuffle_each_iteration:
-                rng_box[0].bit_generator.state = first_state
+                rng_box[0].bit_generator.state = rng_box[1]
             return rng_box[0]
 
         def order(items):
@@ -346,7 +355,7 @@ class Dataset:
         else:
             ds = Dataset(lambda: order(self._make_iter()), self._cardinality,
                          self._spec_fn)
-        ds._kind = "_ShuffleDataset"
+        ds._kind, ds._rngs = "_ShuffleDataset", self._rngs + (rng_box,)
         return ds
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
@@ -399,7 +408,7 @@ class Dataset:
         size = batch_size if drop_remainder else None
         ds = Dataset(it, card, None if spec_fn is None else lambda: _map(
             lambda s: TensorSpec((size,) + s.shape, s.dtype), spec_fn()))
-        ds._kind = "_BatchDataset"
+        ds._kind, ds._rngs = "_BatchDataset", self._rngs
         return ds
 
     def unbatch(self, name=None) -> "Dataset":
@@ -412,7 +421,7 @@ class Dataset:
                 for i in range(n):
                     yield _map(lambda a, i=i: a[i], element)
         ds = Dataset(it, UNKNOWN if self._cardinality != INFINITE else INFINITE)
-        ds._kind = "_UnbatchDataset"
+        ds._kind, ds._rngs = "_UnbatchDataset", self._rngs
         return ds
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None,
@@ -431,16 +440,22 @@ class Dataset:
                              f"(of type {type(map_func)})")
         parent = self._make_iter
 
-        def call(element):
+        def apply(element):
             args = _tensors(element)
             out = map_func(*args) if type(element) is tuple else map_func(args)
             return _from_fn_output(out)
+
+        def call(element):
+            if _dispatch._state.tracer is not None:   # pulled by a traced loop: eager code
+                with _init_scope():
+                    return apply(element)
+            return apply(element)
 
         def it():
             for element in parent():
                 yield call(element)
         ds = Dataset(it, self._cardinality)
-        ds._kind = "_MapDataset"
+        ds._kind, ds._rngs = "_MapDataset", self._rngs
         return ds
 
     def filter(self, predicate, name=None) -> "Dataset":
@@ -453,6 +468,12 @@ class Dataset:
         parent = self._make_iter
 
         def keep(element):
+            if _dispatch._state.tracer is not None:   # pulled by a traced loop: eager code
+                with _init_scope():
+                    return test(element)
+            return test(element)
+
+        def test(element):
             args = _tensors(element)
             out = predicate(*args) if type(element) is tuple else predicate(args)
             if isinstance(out, _TensorLike):
@@ -468,7 +489,7 @@ class Dataset:
 
         ds = Dataset(lambda: (e for e in parent() if keep(e)),
                      INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
-        ds._kind = "_FilterDataset"
+        ds._kind, ds._rngs = "_FilterDataset", self._rngs
         return ds
 
     def repeat(self, count=None, name=None) -> "Dataset":
@@ -491,7 +512,7 @@ class Dataset:
                 if empty:
                     return
         ds = Dataset(it, card, self._spec_fn)
-        ds._kind = "_RepeatDataset"
+        ds._kind, ds._rngs = "_RepeatDataset", self._rngs
         return ds
 
     def take(self, count, name=None) -> "Dataset":
@@ -507,7 +528,7 @@ class Dataset:
         else:
             parent = self._make_iter
             ds = Dataset(lambda: itertools.islice(parent(), count), card, self._spec_fn)
-        ds._kind = "_TakeDataset"
+        ds._kind, ds._rngs = "_TakeDataset", self._rngs
         return ds
 
     def skip(self, count, name=None) -> "Dataset":
@@ -524,7 +545,7 @@ class Dataset:
             stop = None if count >= 0 else 0
             ds = Dataset(lambda: itertools.islice(parent(), max(count, 0), stop), card,
                          self._spec_fn)
-        ds._kind = "_SkipDataset"
+        ds._kind, ds._rngs = "_SkipDataset", self._rngs
         return ds
 
     def concatenate(self, dataset, name=None) -> "Dataset":
@@ -534,14 +555,14 @@ class Dataset:
         card = INFINITE if INFINITE in (c1, c2) else (
             UNKNOWN if UNKNOWN in (c1, c2) else c1 + c2)
         ds = Dataset(lambda: itertools.chain(a(), b()), card, self._spec_fn)
-        ds._kind = "_ConcatenateDataset"
+        ds._kind, ds._rngs = "_ConcatenateDataset", self._rngs + dataset._rngs
         return ds
 
     def enumerate(self, start=0, name=None) -> "Dataset":
         """Pairs ``(i, element)`` with an int64 counter from ``start``."""
         counter = Dataset(lambda: (np.int64(i) for i in itertools.count(start)), INFINITE)
         ds = Dataset.zip(counter, self)
-        ds._kind = "_EnumerateDataset"
+        ds._kind = "_EnumerateDataset"  # zip kept self._rngs
         return ds
 
     def shard(self, num_shards, index, name=None) -> "Dataset":
@@ -567,7 +588,7 @@ class Dataset:
             parent = self._make_iter
             ds = Dataset(lambda: itertools.islice(parent(), index, None, num_shards), card,
                          self._spec_fn)
-        ds._kind = "_ShardDataset"
+        ds._kind, ds._rngs = "_ShardDataset", self._rngs
         return ds
 
     def reduce(self, initial_state, reduce_func, name=None):
@@ -619,15 +640,13 @@ class Dataset:
         return (_map(lambda v: v[()] if np.ndim(v) == 0 else v, e) for e in self._make_iter())
 
     def __iter__(self):
-        return (_tensors(element) for element in self._make_iter())
+        return OwnedIterator(self)
 
     def _iter_values(self):
         """Each element as the flat list of its NumPy values (tf.nest order): what a traced
         ``for x in dataset`` loop of a ``tf.function`` program consumes."""
-        from .._core.nest import flatten
         for element in self._make_iter():
-            yield [np.asarray(v) if not isinstance(v, (np.ndarray, np.generic)) else v
-                   for v in flatten(element)]
+            yield _flat_values(element)
 
     def cardinality(self) -> Tensor:
         """The number of elements as an int64 Tensor; -1 if infinite, -2 if unknown."""
@@ -655,3 +674,159 @@ class Dataset:
     def __repr__(self):
         return f"<{self._kind} element_spec={self.element_spec!r}>"
 
+
+
+# -- iterators -----------------------------------------------------------------------------
+_STATE_MAGIC = b"tapeflow.data iterator state v1\n"
+
+
+class OwnedIterator:
+    """An iterator over a Dataset (``iter(dataset)``; TF's ``OwnedIterator``): ``next`` gives
+    the next element as Tensors, or raises StopIteration at the end.
+
+    It is trackable: ``tf.train.Checkpoint(iterator=it)`` saves its position and restoring
+    puts a fresh iterator of the same dataset (in another process, say) at that position.
+    The state is tapeflow's own, under TensorFlow's key
+    ``<path>/.ATTRIBUTES/ITERATOR_STATE``: a scalar string holding the number of elements
+    consumed and the generator states of the pipeline's ``shuffle`` steps when the
+    iterator started. Restoring replays the pipeline from the start and skips that many
+    elements, so it reproduces the elements when the pipeline is deterministic given those
+    generators (``map``/``filter``/``from_generator`` functions must not draw random
+    numbers or read changing state). See docs/saving.md.
+    """
+
+    _moves_iterator = True   # a traced loop over it is stateful (see function/program.py)
+
+    def __init__(self, dataset):
+        self._dataset = dataset
+        self._start = [(box[0].bit_generator.state, box[1]) for box in dataset._rngs]
+        self._elements = dataset._make_iter()
+        self._consumed = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        element = next(self._elements)
+        self._consumed += 1
+        return _map(Tensor, element)
+
+    def get_next(self):
+        """The next element (``next(iterator)``).
+
+        Raises:
+            tf.errors.OutOfRangeError: at the end of the dataset, as TensorFlow.
+        """
+        try:
+            return next(self)
+        except StopIteration:
+            from .._core import errors
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
+
+    @property
+    def element_spec(self):
+        """The dataset's ``element_spec``."""
+        return self._dataset.element_spec
+
+    # -- inside tf.function -------------------------------------------------------------------
+    def _iter_values(self):
+        """The remaining elements, each as its flat list of NumPy values: a traced
+        ``for x in iterator`` replays over them (consuming them) at every call."""
+        for element in self._elements:
+            self._consumed += 1
+            yield _flat_values(element)
+
+    def _next_raw(self):
+        """The next element's NumPy structure.
+
+        Raises:
+            tf.errors.OutOfRangeError: at the end, as TensorFlow's ``IteratorGetNext``.
+        """
+        for element in self._elements:
+            self._consumed += 1
+            return element
+        from .._core import errors
+        raise errors.OutOfRangeError(None, None, "End of sequence")
+
+    def _push_back(self, element):
+        """Undo a pull (a trace that is rolled back): ``element`` comes next again."""
+        self._elements = itertools.chain([element], self._elements)
+        self._consumed -= 1
+
+    # -- checkpointing -----------------------------------------------------------------------
+    def _trackable_children(self):
+        return []
+
+    def _checkpoint_tensors(self):
+        """``{attribute: (graph key suffix, dtype name, value)}`` for a checkpoint."""
+        state = json.dumps({"consumed": self._consumed, "shuffles": self._start})
+        return {"ITERATOR": ("_STATE", "string",
+                             np.array(_STATE_MAGIC + state.encode(), dtype=object))}
+
+    def _restore_checkpoint(self, attributes):
+        """Restore from ``{attribute: (key, stored dtype name, read)}``: rewind the shuffle
+        generators, start the pipeline over and skip the consumed elements.
+
+        Raises:
+            tf.errors.InvalidArgumentError: if the state is not tapeflow's (TensorFlow's
+                own iterator state, a variant tensor, cannot be read here).
+            ValueError: if the dataset's pipeline has another number of shuffles than the
+                saved one, or ends before the saved position.
+        """
+        from .._core import errors
+        key, dtype_name, read = attributes["ITERATOR"]
+        raw = read() if dtype_name == "string" else None
+        raw = raw[()] if raw is not None and np.ndim(raw) == 0 else None
+        if not isinstance(raw, bytes) or not raw.startswith(_STATE_MAGIC):
+            what = ("a variant tensor: TensorFlow's tf.data-internal encoding"
+                    if dtype_name != "string" else "not tapeflow's encoding")
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot restore the iterator state {key} (dtype "
+                f"{'variant' if dtype_name.startswith('enum') else dtype_name}): it is "
+                f"{what}. tapeflow restores only the iterator states it wrote; leave the "
+                "iterator out of the tf.train.Checkpoint to restore the other objects.")
+        doc = json.loads(raw[len(_STATE_MAGIC):].decode())
+        boxes = self._dataset._rngs
+        if len(doc["shuffles"]) != len(boxes):
+            raise ValueError(
+                f"The iterator state {key} was saved from a pipeline with "
+                f"{len(doc['shuffles'])} shuffle step(s), but this iterator's dataset has "
+                f"{len(boxes)}: restore it into an iterator of the same dataset.")
+        for box, (state, first) in zip(boxes, doc["shuffles"]):
+            box[0].bit_generator.state = state
+            box[1] = first
+        start = [(box[0].bit_generator.state, box[1]) for box in boxes]
+        elements = self._dataset._make_iter()
+        consumed = int(doc["consumed"])
+        skipped = sum(1 for _ in itertools.islice(elements, consumed))
+        if skipped < consumed:
+            raise ValueError(f"The iterator state {key} is at element {consumed}, but this "
+                             f"iterator's dataset ends after {skipped} elements.")
+        self._start, self._elements, self._consumed = start, elements, consumed
+
+
+def _flat_values(element):
+    from .._core.nest import flatten
+    return [v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v)
+            for v in flatten(element)]
+
+
+class NextElement:
+    """``next(iterator)`` inside a traced function, seen as a loop over one element (a
+    ``dataset`` step of the program): the trace uses the element pulled while tracing,
+    every later call of the function pulls the iterator's next one, as TensorFlow's
+    ``IteratorGetNext`` op does."""
+
+    _moves_iterator = True
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+        self._first = iterator._next_raw()
+        self.element_spec = self._first      # the structure the flat values pack into
+
+    def _iter_values(self):
+        if self._first is not None:
+            element, self._first = self._first, None
+        else:
+            element = self._iterator._next_raw()
+        yield _flat_values(element)

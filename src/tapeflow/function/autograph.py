@@ -480,9 +480,41 @@ def ld(thunk):
 
 def call(f, *args, **kwargs):
     """Call ``f``, converted first when it is a user function (``converted_call``)."""
+    if f is next and args and _is_iterator(args[0]) and _tracing():
+        return _next_in_trace(args[0])
     return convert(f)(*args, **kwargs) if isinstance(f, (types.FunctionType,
                                                           types.MethodType)) else f(*args,
                                                                                     **kwargs)
+
+
+def _is_iterator(x):
+    return type(x).__name__ == "OwnedIterator" and type(x).__module__.startswith(
+        "tapeflow.data")
+
+
+def _next_in_trace(iterator):
+    """``next(iterator)`` in a trace: a one-element dataset loop whose replay pulls the
+    iterator's next element at every call (see ``NextElement``)."""
+    from .._core import nest
+    from .._core.backend import np
+    from .._core.dispatch import current_tracer
+    from .._core.tensor import Tensor
+    from ..data.dataset import NextElement, _flat_values
+    from .tracer import suspend
+    with suspend():
+        source = NextElement(iterator)
+    root = current_tracer()
+    while root.parent is not None:
+        root = root.parent
+    first = source.element_spec
+    root.pulls.append(lambda: iterator._push_back(first))
+    init = tuple(Tensor(np.zeros_like(v)) for v in _flat_values(source.element_spec))
+    names = tuple(f"<next {i}>" for i in range(len(init)))
+    structure = source.element_spec
+    out = current_tracer().dataset_loop(source, lambda element, *_: nest.flatten(element),
+                                        init, None, names)
+    return nest.pack_sequence_as(structure, list(out)) if nest.is_nested(structure) \
+        else out[0]
 
 
 def ret(value):

@@ -97,6 +97,7 @@ class Tracer:
         self.new_variables = []    # variables created while tracing
         self.snapshots = {}        # variable id -> (variable, value before the first write)
         self.effects = []          # tf.print output of this run, flushed on commit
+        self.pulls = []            # undo callbacks of iterator pulls (next(it)) of this run
         self.n_guards = 0
         self.suspended = 0         # > 0 inside an opaque call: its ops are not steps
         self.lifted = 0            # > 0 inside tf.init_scope: as if outside the function
@@ -294,6 +295,8 @@ class Tracer:
     def leave(self, t, how, convert):
         """A Python read of ``t``'s value: TF's error for ``.numpy()``/``np.asarray``, else the
         value, which the program then guards (a replay with another value re-specializes)."""
+        if self.lifted:   # tf.init_scope (an input pipeline's map function): eager code
+            return convert(t._value) if convert is not None else t._value
         if how == "numpy":
             raise AttributeError(
                 "'SymbolicTensor' object has no attribute 'numpy' (tf.function: `.numpy()` "
@@ -437,11 +440,13 @@ class Tracer:
 
     # ------------------------------------------------------------------ transaction
     def rollback(self):
-        """Undo this run's variable writes and random draws (a first run that created
-        variables, an error)."""
+        """Undo this run's variable writes, random draws and ``next(iterator)`` pulls (a
+        first run that created variables, an error)."""
         for var, value in self.snapshots.values():
             var._value = value
         self.effects.clear()
+        while self.pulls:
+            self.pulls.pop()()   # the pulled elements go back, the last one first
         if self.random_state is not None:
             sys.modules["tapeflow.ops.random_ops"]._restore(self.random_state)
 

@@ -195,6 +195,7 @@ class Optimizer:
         with _naming.name_scope(self.name, self):
             var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
         self._variables.append(var)
+        _tracking.created(self)  # a pending restore fills it, as TF's list append does
         return var
 
     def add_variable_from_reference(self, reference_variable, name=None,
