@@ -216,25 +216,22 @@ def _saved_net(tmp_path):
     return net, x, path
 
 
-def test_deferred_restore_into_a_model_built_by_its_first_call_as_keras3(tmp_path):
+def test_deferred_restore_into_a_model_built_by_its_first_call_gets_every_value(tmp_path):
+    """A deferred restore into a subclassed model that its first call builds. TensorFlow
+    2.21 with Keras 3 loses a value here (recorded: its symbolic build consumes the first
+    kernel's value, leaves an unused duplicate weight, and the prediction differs from the
+    saved model's); tapeflow deliberately restores every value (docs/saving.md)."""
     rec = EXPECTED["subclassed_deferred_restore"]
+    assert rec["same_prediction"] is False   # what TensorFlow does
     net, x, path = _saved_net(tmp_path)
-    saved = [w.numpy() for w in net.weights]
     assert [w.path.split("/", 1)[1] for w in net.weights] == rec["saved_weight_paths"]
     other = _net_class()()
     status = tf.train.Checkpoint(model=other).read(path)
-    y = other(x).numpy()
-    assert [w.path.split("/", 1)[1] for w in other.weights] == rec["restored_weight_paths"]
-    restored_from = [next((i for i, s in enumerate(saved) if s.shape == w.shape
-                           and np.array_equal(s, w.numpy())), -1) for w in other.weights]
-    assert restored_from == rec["restored_from"]
-    assert bool(np.array_equal(y, net(x).numpy())) == rec["same_prediction"]
-    for check in ("assert_existing_objects_matched", "assert_consumed"):
-        with pytest.raises(AssertionError) as info:
-            getattr(status, check)()
-        # full_name is TensorFlow's variable name ("net/kernel"), tapeflow writes the path
-        want = rec[check]["message"].replace('"net/kernel"', '"net/dense/kernel"')
-        assert str(info.value) == want
+    np.testing.assert_array_equal(other(x).numpy(), net(x).numpy())
+    assert len(other.weights) == len(net.weights)   # no duplicate kernel
+    for mine, saved in zip(other.weights, net.weights, strict=True):
+        np.testing.assert_array_equal(mine.numpy(), saved.numpy())
+    status.assert_consumed()
 
 
 def test_model_built_before_the_restore_gets_every_value(tmp_path):

@@ -215,7 +215,6 @@ class _Restore:
         self.matched = {}          # node id -> id of the live object (None: a list, dict)
         self.restored = set()      # node ids whose values were assigned
         self.initial = True        # walking from the root in ``read`` (not deferred)
-        self.lost = set()          # node ids bound to an object but never assigned
         self.flag = _Flag()
         n = len(graph.nodes)
         self.needs = [bool(node.attributes) for node in graph.nodes]
@@ -258,13 +257,9 @@ class _Restore:
         self.matched[node_id] = key
         node = self.graph.nodes[node_id]
         if node.attributes and node_id not in self.restored:
-            # Marked first: a value consumed by a failed symbolic build stays consumed.
             self.restored.add(node_id)
             try:
                 self._assign(node_id, obj, in_list)
-            except tracking.RestoreInSymbolicBuild:
-                self.lost.add(node_id)
-                raise
             except BaseException:
                 self.restored.discard(node_id)
                 raise
@@ -289,9 +284,7 @@ class _Restore:
         """Assign the node's saved values to ``obj``.
 
         A deferred restore into a list element (an optimizer's slot) whose shape differs
-        is skipped, as TensorFlow's ``ListWrapper`` drops the restore's ValueError; a
-        variable made during Keras 3's symbolic build raises RestoreInSymbolicBuild (see
-        there) with its value consumed (the node goes to ``lost``)."""
+        is skipped, as TensorFlow's ``ListWrapper`` drops the restore's ValueError."""
         node = self.graph.nodes[node_id]
         restore = getattr(obj, "_restore_checkpoint", None)
         if restore is not None:
@@ -311,8 +304,6 @@ class _Restore:
                 raise errors.InvalidArgumentError(
                     None, None, f"tensor_name = {key}; expected dtype {want} does not equal "
                     f"original dtype {_TF_NAMES.get(stored, stored)} [Op:RestoreV2]")
-            if tracking.symbolic_builds and tracking.symbolic_builds[-1]:
-                raise tracking.RestoreInSymbolicBuild()
             value = self.reader.read(key)
             var_shape = tuple(obj.shape.as_list()) if hasattr(obj.shape, "as_list") else ()
             if tuple(value.shape) != var_shape:
@@ -394,9 +385,6 @@ class CheckpointLoadStatus:
             The status, for chaining.
         """
         s = self._session
-        for i in sorted(s.lost):
-            raise AssertionError(f"Object {node_text(s.graph.nodes[i])} not assigned a value "
-                                 "from checkpoint.")
         bound = set(s.matched.values())
         unused = [v for v in self._live_variables() if id(v) not in bound]
         if unused:

@@ -148,27 +148,6 @@ def _optimizer_children(opt):
 
 # -- deferred restoration ----------------------------------------------------------------
 _PENDING = {}  # id(owner) -> (weakref to owner, [(restore session, node id)])
-# Non-empty while a Keras model's first call stands for Keras 3's symbolic build (see
-# ``RestoreInSymbolicBuild``); its last entry says whether that build still runs.
-symbolic_builds = []
-
-
-class RestoreInSymbolicBuild(Exception):  # noqa: N818 - an internal signal, not an error
-    """A deferred restore met a new weight during Keras 3's symbolic build.
-
-    A subclassed Keras model without ``build`` is first built by tracing its ``call`` on
-    symbolic inputs; under TensorFlow a deferred checkpoint restore into a variable created
-    there fails, which ends that build: the weight stays in its layer (an extra, unused
-    variable), its checkpoint value is consumed without being assigned, and the layer is
-    built again by the eager call. Raised by the restore, caught by the layer's call.
-    """
-
-
-def has_pending() -> bool:
-    """Whether any restore waits for objects to be created."""
-    return bool(_PENDING)
-
-
 def register_pending(owner, session, node_id):
     """Ask ``owner`` to resume ``session`` at ``node_id`` when it gains state."""
     key = id(owner)

@@ -432,13 +432,6 @@ class Layer:
             if self.input_spec is not None:  # with the batch axis as None, as Keras shows it
                 assert_input_compatibility(self.input_spec, inputs, self.name)
             return _symbolic.symbolic_call(self, inputs, kwargs)
-        if not self.built and not _tracking.symbolic_builds and _tracking.has_pending() \
-                and self._traced_build():
-            _tracking.symbolic_builds.append(True)   # Keras's symbolic build, as far as it goes
-            try:
-                return self.__call__(inputs, *args, **kwargs)
-            finally:
-                _tracking.symbolic_builds.clear()
         if not self._allow_non_tensor_positional_args:
             _check_positional((inputs,) + args)
         previous_mask = _masking.input_mask(inputs)
@@ -463,13 +456,7 @@ class Layer:
                 if unknown_batch:
                     self._build_shape = _symbolic.unknown_batch_shape(self._build_shape)
                 try:
-                    try:
-                        self.build(_shape_of(inputs))
-                    except _tracking.RestoreInSymbolicBuild:
-                        # Keras's symbolic build failed here: the eager call builds again.
-                        _tracking.symbolic_builds[:] = [False] * len(
-                            _tracking.symbolic_builds)
-                        self.build(_shape_of(inputs))
+                    self.build(_shape_of(inputs))
                 finally:
                     building.pop()
                 self.built = True
@@ -499,14 +486,6 @@ class Layer:
         if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
             _masking.propagate(self, inputs, out, previous_mask)
         return out
-
-    def _traced_build(self) -> bool:
-        """Whether Keras 3 builds this layer by tracing ``call`` symbolically first: no
-        ``build`` of its own, and sublayers not built yet (``might_have_unbuilt_state``)."""
-        from ..models import Model
-        if type(self).build not in (Layer.build, Model.build):
-            return False
-        return any(not layer.built for layer in self._sublayers())
 
     def compute_mask(self, inputs, previous_mask):
         """The Keras mask of the outputs; the base passes ``previous_mask`` on."""
