@@ -249,7 +249,8 @@ class Dataset:
 
         def leaf_cast(pair):
             value, want = pair
-            dtype = want.dtype if isinstance(want, TensorSpec) else _dt.as_dtype(want)
+            # a TensorSpec (tf.TensorSpec or this module's) or a dtype
+            dtype = _dt.as_dtype(want.dtype if hasattr(want, "shape") else want)
             return np.asarray(value).astype(dtype._np)
 
         def it():
