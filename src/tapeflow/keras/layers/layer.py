@@ -364,37 +364,24 @@ class Layer:
         self.__dict__["_supports_masking"] = bool(value)
 
     # -- the symbolic graph --------------------------------------------------------------
-    @property
-    def input(self):
-        """The KerasTensor(s) this layer was first called on symbolically (``layer.input``
-        in Keras 3: one tensor, or a list for several).
+    def _graph_attribute(attr, what):  # noqa: N805 - a property factory, run at class level
+        def get(self):
+            if f"_{what}_override" in self.__dict__:
+                return self.__dict__[f"_{what}_override"]
+            return self._first_node(attr, what)
 
-        Raises:
-            AttributeError: if the layer was never called on KerasTensors.
-        """
-        if "_input_override" in self.__dict__:
-            return self.__dict__["_input_override"]
-        return self._first_node("inputs", "input")
+        def set_(self, value):
+            self.__dict__[f"_{what}_override"] = value
+        get.__doc__ = (f"The KerasTensor(s) of this layer's first symbolic call's {what} "
+                       f"(``layer.{what}`` in Keras 3: one tensor, or a list for several; a "
+                       f"functional model cut at a layer's output extracts features).\n\n"
+                       f"Raises:\n    AttributeError: if the layer was never called on "
+                       f"KerasTensors.")
+        return property(get, set_)
 
-    @input.setter
-    def input(self, value):
-        self.__dict__["_input_override"] = value
-
-    @property
-    def output(self):
-        """The KerasTensor(s) of this layer's first symbolic call (``layer.output`` in Keras
-        3; a functional model over an intermediate layer's output extracts features).
-
-        Raises:
-            AttributeError: if the layer was never called on KerasTensors.
-        """
-        if "_output_override" in self.__dict__:
-            return self.__dict__["_output_override"]
-        return self._first_node("outputs", "output")
-
-    @output.setter
-    def output(self, value):
-        self.__dict__["_output_override"] = value
+    input = _graph_attribute("inputs", "input")
+    output = _graph_attribute("outputs", "output")
+    del _graph_attribute
 
     def _first_node(self, attr, what):
         nodes = self.__dict__.get("_inbound_nodes")
