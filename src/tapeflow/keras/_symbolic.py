@@ -73,17 +73,26 @@ def is_symbolic(inputs) -> bool:
     return False
 
 
-def _zeros(kt, fill=1):
-    """Zeros standing for ``kt`` in a build call (its ``None`` dimensions ``fill`` long); a
-    KerasTensor that carries a Keras mask (an ``Embedding(mask_zero=True)`` output) hands
-    it on as an all-True mask, so that a layer whose ``call`` needs its mask gets one while
-    the graph is built, as in Keras."""
-    shape = tuple(fill if d is None else d for d in kt.shape)
-    out = Tensor(np.zeros(shape, _dt.as_dtype(kt.dtype)._np))
+# Stand-in lengths of a build call's unknown non-batch dimensions (a sequence of unknown
+# length): long enough for convolutions and pooling over time, and two of them, so that
+# output dimensions that follow the input's show None (strided layers included).
+INNER_FILLS = (16, 32)
+
+
+def _stand_in_shape(shape, fill):
+    return tuple((1 if i == 0 else fill) if d is None else d for i, d in enumerate(shape))
+
+
+def _zeros(kt, fill=INNER_FILLS[0]):
+    """Zeros standing for ``kt`` in a build call (a ``None`` batch is 1, other ``None``
+    dimensions ``fill`` long); a KerasTensor that carries a Keras mask (an
+    ``Embedding(mask_zero=True)`` output) hands it on as an all-True mask, so that a layer
+    whose ``call`` needs its mask gets one while the graph is built, as in Keras."""
+    out = Tensor(np.zeros(_stand_in_shape(kt.shape, fill), _dt.as_dtype(kt.dtype)._np))
     if kt._mask_shape is not None:
         from .layers import _masking
-        mask_shape = tuple(fill if d is None else d for d in kt._mask_shape)
-        _masking.set_mask(out, Tensor(np.ones(mask_shape, bool)))
+        mask = np.ones(_stand_in_shape(kt._mask_shape, fill), bool)
+        _masking.set_mask(out, Tensor(mask))
     return out
 
 
@@ -100,9 +109,9 @@ def symbolic_call(layer, inputs, kwargs):
     """Record ``layer(inputs, **kwargs)`` and return KerasTensors shaped like its outputs.
 
     The layer is built, and the output shapes found, by calling it on zeros with
-    ``training=False``: ``None`` dimensions taken as 1, and when an input has ``None``
-    beyond the batch axis (a sequence of unknown length) once more at 2, so that the
-    output dimensions that follow them show ``None`` too, as Keras's shape inference gives.
+    ``training=False``: a ``None`` batch taken as 1, other ``None`` dimensions (a sequence
+    of unknown length) as 16, and then once more as 32, so that the output dimensions that
+    follow them show ``None`` too, as Keras's shape inference gives.
     KerasTensors among ``kwargs`` (an RNN's ``initial_state``) are graph inputs as well.
     """
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
@@ -129,8 +138,8 @@ def symbolic_call(layer, inputs, kwargs):
         flat = [out] if isinstance(out, _TensorLike) else list(out)
         return out, [(tuple(t.shape), _masking.get_mask(t)) for t in flat]
 
-    out, first = call(1)
-    second = call(2)[1] if unknown_inner else first
+    out, first = call(INNER_FILLS[0])
+    second = call(INNER_FILLS[1])[1] if unknown_inner else first
     node = Node(layer, inputs, kwargs)
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)
 

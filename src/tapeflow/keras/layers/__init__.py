@@ -22,7 +22,22 @@ from .image_preprocessing import (
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
-from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract
+from .merging import (
+    Add,
+    Average,
+    Concatenate,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+    add,
+    average,
+    concatenate,
+    maximum,
+    minimum,
+    multiply,
+    subtract,
+)
 from .normalization import BatchNormalization, GroupNormalization, LayerNormalization
 from .pooling import (
                    GlobalAveragePooling1D,
@@ -93,4 +108,5 @@ def deserialize(config, custom_objects=None):
     return deserialize_keras_object(config, custom_objects=custom_objects)
 
 
-__all__ += ["serialize", "deserialize"]
+__all__ += ["serialize", "deserialize", "add", "subtract", "multiply", "average", "maximum",
+            "minimum", "concatenate"]

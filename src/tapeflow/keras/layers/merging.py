@@ -155,3 +155,41 @@ class Concatenate(_Merge):
                 m = _a.broadcast_to(_a.expand_dims(_m.cast(m, "bool"), -1), x.shape)
             masks.append(_m.cast(m, "bool"))
         return _m.reduce_any(_a.concat(masks, self.axis), axis=-1)
+
+
+# The functional interfaces (``keras.layers.add(inputs)`` and so on): a new layer called on
+# ``inputs``, as Keras 3's.
+def add(inputs, **kwargs):
+    """``Add(**kwargs)(inputs)``: the element-wise sum of a list of tensors."""
+    return Add(**kwargs)(inputs)
+
+
+def subtract(inputs, **kwargs):
+    """``Subtract(**kwargs)(inputs)``: the difference of two tensors."""
+    return Subtract(**kwargs)(inputs)
+
+
+def multiply(inputs, **kwargs):
+    """``Multiply(**kwargs)(inputs)``: the element-wise product of a list of tensors."""
+    return Multiply(**kwargs)(inputs)
+
+
+def average(inputs, **kwargs):
+    """``Average(**kwargs)(inputs)``: the element-wise mean of a list of tensors."""
+    return Average(**kwargs)(inputs)
+
+
+def maximum(inputs, **kwargs):
+    """``Maximum(**kwargs)(inputs)``: the element-wise maximum of a list of tensors."""
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs, **kwargs):
+    """``Minimum(**kwargs)(inputs)``: the element-wise minimum of a list of tensors."""
+    return Minimum(**kwargs)(inputs)
+
+
+def concatenate(inputs, axis=-1, **kwargs):
+    """``Concatenate(axis=axis, **kwargs)(inputs)``: a list of tensors joined along
+    ``axis``."""
+    return Concatenate(axis=axis, **kwargs)(inputs)
