@@ -31,6 +31,13 @@ from .pooling import (
                    GlobalMaxPooling2D,
 )
 from .preprocessing import Normalization
+from .preprocessing_lookup import (
+                   CategoryEncoding,
+                   Discretization,
+                   IntegerLookup,
+                   StringLookup,
+                   TextVectorization,
+)
 from .reshape import (
                    Cropping1D,
                    Cropping2D,
@@ -73,3 +80,5 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
 Convolution2DTranspose = Conv2DTranspose
+__all__ += ["CategoryEncoding", "Discretization", "IntegerLookup", "StringLookup",
+            "TextVectorization"]
