@@ -82,7 +82,13 @@ def _make_metric(identifier, y_true, y_pred):
 def _value(x):
     if x is None:
         return None
-    return np.asarray(x)
+    a = np.asarray(x)
+    if a.dtype.kind in "US":  # NumPy strings: a string tensor's object array of bytes
+        flat = [v.encode("utf-8") if isinstance(v, str) else bytes(v) for v in a.ravel()]
+        out = np.empty(len(flat), object)
+        out[:] = flat
+        a = out.reshape(a.shape)
+    return a
 
 
 def _unpack(batch):

@@ -12,7 +12,7 @@ from ..._core import errors
 from ..._core.backend import np
 from ..._core.dispatch import apply
 from ..._core.registry import nondifferentiable
-from ..._core.tensor import Tensor, _TensorLike, convert_to_tensor, string_value
+from ..._core.tensor import _TensorLike, convert_to_tensor, string_value
 from .layer import Layer
 
 __all__ = ["CategoryEncoding", "StringLookup", "IntegerLookup", "Discretization",
@@ -28,9 +28,11 @@ def _encode(ids, weights=None, depth=0, mode="multi_hot", idf=None, dtype=np.flo
     one_hot appends an axis unless the last one has size 1; the others reduce the last
     axis); ids >= depth are dropped, -1 (a padding) too when ``skip_pad``."""
     ids = np.asarray(ids).astype(np.int64)
+    w = None if weights is None else np.asarray(weights, np.float64).reshape(ids.shape)
     if ids.ndim == 0:
         ids = ids.reshape(1)
-    if ((ids < -1) | (ids == -1) & (not skip_pad)).any():
+        w = None if w is None else w.reshape(1)
+    if mode != "one_hot" and ((ids < -1) | (ids == -1) & (not skip_pad)).any():
         raise errors.op_error(errors.InvalidArgumentError,
                               "Input arr must be non-negative!", "DenseBincount")
     if mode == "one_hot":
@@ -38,10 +40,14 @@ def _encode(ids, weights=None, depth=0, mode="multi_hot", idf=None, dtype=np.flo
             ids = ids[..., 0]
         out = (ids[..., None] == np.arange(depth)).astype(dtype)
         return out
+    if ids.ndim == 3:  # TF's bincount counts a rank-3 input along its axis 1
+        ids = np.swapaxes(ids, 1, 2)
+        if w is not None:
+            w = np.swapaxes(w, 1, 2)
     lead = ids.shape[:-1]
     rows = ids.reshape(-1, ids.shape[-1]) if ids.shape[-1] else ids.reshape(-1, 0)
     out = np.zeros((rows.shape[0], depth), np.float64)
-    w = None if weights is None else np.asarray(weights, np.float64).reshape(rows.shape)
+    w = None if w is None else w.reshape(rows.shape)
     for r in range(rows.shape[0]):
         keep = (rows[r] >= 0) & (rows[r] < depth)
         np.add.at(out[r], rows[r][keep], 1.0 if w is None else w[r][keep])
@@ -70,6 +76,8 @@ class _Table:
         self.floormod = floormod
         start = len(self.specials)
         self.index = {t: start + i for i, t in enumerate(self.tokens)}
+        if oov_start == 1:  # the mask token (int mode) looks up to 0
+            self.index.setdefault(self.specials[0], 0)
         self.size = start + len(self.tokens)
 
     def lookup(self, keys):
@@ -188,6 +196,9 @@ def _text_forward(x, table, standardize, split, widths, length, pad):
         raise _not_ready()
     x = np.asarray(x, object)
     flat = x.reshape(-1)
+    if split is None:  # one token per string: the input's shape
+        keys = [_ngrams([_standardize(_key_bytes(b), standardize)], widths) for b in flat]
+        return table.lookup([k[0] if k else b"" for k in keys]).reshape(x.shape)
     rows = [table.lookup(_tokens(b, standardize, split, widths)) for b in flat]
     width = length if length is not None else max([len(r) for r in rows] + [0])
     out = np.full((len(rows), width), pad, np.int64)
@@ -541,16 +552,17 @@ class CategoryEncoding(Layer):
 
 
 def _summarize(values, epsilon):
-    """A weighted quantile summary of ``values``: every step-th sorted value (Keras 3's
-    Discretization sketch), as a (2, n) array of values and weights."""
-    values = np.sort(np.asarray(values, np.float64).reshape(-1))
-    increment = values.size / (1.0 / epsilon)
-    step = max(increment, 1)
-    picked = values[int(increment)::int(step)]
-    return np.stack([picked, np.full(picked.shape, float(step))])
+    """A weighted quantile summary of ``values`` (float32): every ``step``-th sorted value
+    from the ``step``-th on, weighted ``step`` (Keras 3's Discretization sketch), as a
+    (2, n) array of values and weights."""
+    values = np.sort(np.asarray(values, np.float32).reshape(-1))
+    step = max(values.size / (1.0 / epsilon), 1)
+    picked = values[int(step - 1)::int(step)]
+    return np.stack([picked, np.ones_like(picked) * step])
 
 
 def _compress(summary, epsilon):
+    """The summary re-cut at the ``epsilon`` quantiles of its cumulative weights."""
     if summary.shape[1] * epsilon < 1:
         return summary
     percents = epsilon + np.arange(0.0, 1.0, epsilon)
@@ -562,9 +574,9 @@ def _compress(summary, epsilon):
     return np.stack([bins, weights]).astype(np.float32)
 
 
-def _merge(a, b, epsilon):
-    merged = np.concatenate([a, b], axis=1)
-    merged = merged[:, np.argsort(merged[0], kind="stable")]
+def _merge(new, old, epsilon):
+    merged = np.concatenate([new, old], axis=1)
+    merged = merged[:, np.argsort(merged[0])]
     return _compress(merged, epsilon)
 
 
@@ -608,12 +620,20 @@ class Discretization(Layer):
         self._summary = None
 
     def adapt(self, data, batch_size=None, steps=None):
-        """Learn ``num_bins - 1`` boundaries from ``data`` (an array, tensor or Dataset)."""
+        """Learn ``num_bins - 1`` boundaries from ``data``: an array or tensor (one batch),
+        a ``tf.data.Dataset`` or any other iterable of batches (a list is one)."""
         if self.num_bins is None:
             raise ValueError("Cannot adapt a Discretization layer that has been initialized "
                              "with `bin_boundaries`, use `num_bins` instead.")
-        summary = np.zeros((2, 0))
-        for batch in _batches(data):
+        from ...data.dataset import Dataset
+        if isinstance(data, Dataset):
+            batches = [b.numpy() if isinstance(b, _TensorLike) else b for b in data]
+        elif isinstance(data, (np.ndarray, _TensorLike)) or not hasattr(data, "__iter__"):
+            batches = [data.numpy() if isinstance(data, _TensorLike) else data]
+        else:  # any other iterable is one of batches, as in Keras
+            batches = list(data)
+        summary = np.zeros((2, 0), np.float32)
+        for batch in batches:
             summary = _merge(_summarize(batch, self.epsilon), summary, self.epsilon)
         self._summary = summary
         self.bin_boundaries = _compress(summary, 1.0 / self.num_bins)[0, :-1].tolist()
@@ -729,7 +749,8 @@ class TextVectorization(Layer):
         self.ragged = ragged
         self.encoding = encoding
         self._lookup_layer = _TextLookup(
-            (self._standardize_mode, split, self._widths), max_tokens=max_tokens, num_oov_indices=1, mask_token="", oov_token="[UNK]",
+            (self._standardize_mode, split, self._widths), max_tokens=max_tokens,
+            num_oov_indices=1, mask_token="", oov_token="[UNK]",
             vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode,
             pad_to_max_tokens=pad_to_max_tokens, name=None)
 
@@ -759,8 +780,7 @@ class TextVectorization(Layer):
         x = _as_tensor(inputs, _dt.string)
         if callable(self.standardize):
             x = self.standardize(x)
-        scalar = x.ndim == 0
-        if x.ndim == 2 and x.shape[-1] == 1:
+        if x.ndim == 2 and x.shape[-1] == 1 and self.split is not None:
             from ...ops import array_ops as _a
             x = _a.squeeze(x, -1)
         lookup = self._lookup_layer
@@ -770,8 +790,6 @@ class TextVectorization(Layer):
                                   "length": self.output_sequence_length if int_mode else None,
                                   "pad": 0 if int_mode else -1})
         if int_mode:
-            if scalar:
-                return ids
             return ids
         return lookup._from_ids(ids, skip_pad=True)
 

@@ -1,0 +1,186 @@
+"""CategoryEncoding, StringLookup, IntegerLookup, Discretization and TextVectorization
+against Keras 3.15 / TF 2.21 (tests/fixtures/keras_layers/preprocessing.json, recorded by
+tools/record_preprocessing_fixtures.py): outputs (dtype, shape, values), vocabularies,
+learned bin boundaries, get_config and errors; then the layers inside tf.function,
+tf.data.Dataset.map and a compiled model.fit fed strings."""
+import json
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow import keras
+from tapeflow.keras import layers
+
+FIXTURES = json.loads((pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
+                       / "preprocessing.json").read_text())
+
+
+def make(spec):
+    if spec["dtype"] == "string":
+        return tf.constant(spec["value"])
+    return tf.constant(np.asarray(spec["value"], spec["dtype"]))
+
+
+def adapt_data(spec):
+    kind, data = spec["kind"], spec["data"]
+    if kind == "list":
+        return data
+    if kind == "array":
+        return np.asarray(data, spec.get("dtype"))
+    if kind == "tensor":
+        return tf.constant(np.asarray(data, spec.get("dtype")))
+    return tf.data.Dataset.from_tensor_slices(np.asarray(data, spec.get("dtype"))).batch(
+        spec["batch"])
+
+
+def clean(text):
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def plain(x):
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+def build(case):
+    layer = getattr(layers, case["layer"])(**case["kwargs"])
+    if "adapt" in case:
+        layer.adapt(adapt_data(case["adapt"]))
+    return layer
+
+
+@pytest.mark.parametrize("case", FIXTURES, ids=[c["name"] for c in FIXTURES])
+def test_against_keras(case):
+    if "init_error" in case:
+        cls, text = case["init_error"]
+        with pytest.raises(Exception) as info:
+            build(case)
+        assert (type(info.value).__name__, str(info.value)) == (cls, text)
+        return
+    layer = build(case)
+    if "vocabulary" in case:
+        vocab = layer.get_vocabulary()
+        assert plain(vocab) == case["vocabulary"]
+        # special tokens are plain Python values, the others NumPy scalars (as Keras)
+        assert [type(v).__module__ == "numpy" for v in vocab] == [
+            i >= len(vocab) - len(layer.get_vocabulary(include_special_tokens=False))
+            for i in range(len(vocab))]
+        assert layer.vocabulary_size() == case["vocabulary_size"]
+    if case.get("bin_boundaries") is not None:
+        np.testing.assert_allclose(layer.bin_boundaries, case["bin_boundaries"], rtol=1e-6)
+    elif "bin_boundaries" in case:
+        assert layer.bin_boundaries is None
+    config = layer.get_config()
+    config.pop("name", None)
+    if isinstance(config.get("dtype"), dict):
+        config["dtype"] = config["dtype"]["config"]["name"]
+    assert plain(config) == case["config"]
+    for spec, want in zip(case["calls"], case["results"]):
+        if "error" in want:
+            with pytest.raises(Exception) as info:
+                layer(make(spec))
+            cls, text = want["error"]
+            assert type(info.value).__name__ == cls
+            assert clean(str(info.value)).split("\n\nArguments received")[0] == \
+                text.split("\n\nArguments received")[0]
+            continue
+        y = layer(make(spec))
+        assert (y.dtype.name, list(y.shape)) == (want["dtype"], want["shape"])
+        got = np.asarray(y).reshape(-1).tolist()
+        if y.dtype.name == "string":
+            assert [v.decode() for v in got] == want["value"]
+        elif y.dtype.is_floating:
+            np.testing.assert_allclose(got, want["value"], rtol=2e-6, atol=1e-7)
+        else:
+            assert got == want["value"]
+
+
+@pytest.mark.parametrize("case", [c for c in FIXTURES if "init_error" not in c
+                                  and c["layer"] != "Discretization"
+                                  and c["calls"] and "error" not in c["results"][0]][:25],
+                         ids=lambda c: c["name"])
+def test_from_config_and_tf_function(case):
+    """The config rebuilds a layer that (given the learned vocabulary) computes the same;
+    the layer gives the same values inside a tf.function, traced once per input shape."""
+    layer = build(case)
+    again = type(layer).from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    f = tf.function(lambda x: layer(x))
+    for spec, want in zip(case["calls"], case["results"]):
+        if "error" in want:
+            continue
+        for _ in range(2):
+            got = np.asarray(f(make(spec))).reshape(-1).tolist()
+            if want["dtype"] == "string":
+                got = [v.decode() for v in got]
+            np.testing.assert_allclose(got, want["value"], rtol=2e-6) \
+                if want["dtype"].startswith("float") else None
+            if not want["dtype"].startswith("float"):
+                assert got == want["value"]
+
+
+def _case(name_prefix, **match):
+    for c in FIXTURES:
+        if c["layer"] == name_prefix and all(c["kwargs"].get(k) == v for k, v in match.items()):
+            return c
+    raise LookupError(match)
+
+
+def test_dataset_map_text_vectorization():
+    case = _case("TextVectorization", output_sequence_length=6, ngrams=2)
+    layer = build(case)
+    spec, want = case["calls"][0], case["results"][0]
+    ds = tf.data.Dataset.from_tensor_slices(spec["value"]).batch(1).map(layer)
+    rows = np.concatenate([np.asarray(b) for b in ds])
+    assert rows.reshape(-1).tolist() == want["value"]
+
+
+def test_dataset_map_lookups():
+    case = _case("StringLookup", output_mode="count", pad_to_max_tokens=True)
+    layer = build(case)
+    spec, want = case["calls"][0], case["results"][0]
+    ds = tf.data.Dataset.from_tensor_slices(spec["value"]).map(lambda x: (layer(x), 1))
+    rows = np.stack([np.asarray(x) for x, _ in ds])
+    assert rows.reshape(-1).tolist() == want["value"]
+
+
+def test_model_fit_fed_strings():
+    """A compiled model whose first layer is TextVectorization trains on NumPy strings
+    and on a Dataset; its predictions match the layers applied by hand."""
+    text_case = _case("TextVectorization", output_sequence_length=3, max_tokens=8)
+    vec = build(text_case)
+    inp = keras.Input(shape=(1,), dtype="string")
+    ids = vec(inp)
+    assert tuple(ids.shape) == (None, 3)
+    emb = layers.Embedding(8, 2)
+    dense = layers.Dense(1)
+    out = dense(layers.GlobalAveragePooling1D()(emb(ids)))
+    model = keras.Model(inp, out)
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.array([["The Brain"], ["side by side"], ["zzz the sky"], ["one"]])
+    y = np.array([0.0, 1.0, 1.0, 0.0], "float32")
+    hist = model.fit(x, y, epochs=3, batch_size=2, verbose=0)
+    assert len(hist.history["loss"]) == 3 and np.isfinite(hist.history["loss"]).all()
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)
+    model.fit(ds, epochs=1, verbose=0)
+    pred = model.predict(x, verbose=0)
+    ids = np.asarray(vec(tf.constant(x)))
+    want = np.asarray(emb.embeddings)[ids].mean(axis=1) @ np.asarray(dense.kernel) \
+        + np.asarray(dense.bias)
+    np.testing.assert_allclose(pred, want, rtol=1e-5, atol=1e-6)
+
+
+def test_discretization_from_config_keeps_boundaries():
+    case = _case("Discretization", num_bins=4, epsilon=0.01)
+    layer = build(case)
+    again = layers.Discretization.from_config(layer.get_config())
+    want = case["results"][0]
+    assert np.asarray(again(make(case["calls"][0]))).reshape(-1).tolist() == want["value"]
