@@ -1,5 +1,6 @@
 """Record Keras 3.15 / TensorFlow 2.21 outputs of the categorical and text preprocessing
-layers (CategoryEncoding, StringLookup, IntegerLookup, Discretization, TextVectorization).
+layers (CategoryEncoding, StringLookup, IntegerLookup, Discretization, TextVectorization,
+Hashing, HashedCrossing) and of tf.strings.to_hash_bucket_fast/_strong.
 
 Run with the TensorFlow venv from the repository root:
     /work/tfvenv/bin/python tools/record_preprocessing_fixtures.py
@@ -7,6 +8,7 @@ Writes tests/fixtures/keras_layers/preprocessing.json: per case the layer class,
 constructor arguments, optional adapt data (a list, an array, a tensor or a batched
 Dataset), the inputs of one or more calls, and for each call the output (dtype, shape,
 values) or the error (class and text); also the vocabulary and get_config after adapt.
+Also writes tests/fixtures/keras_layers/string_hash.json (hash buckets of many strings).
 """
 import json
 import os
@@ -29,6 +31,8 @@ def value(v, dtype):
 
 
 def make(spec):
+    if "list" in spec:
+        return [make(s) for s in spec["list"]]
     if spec["dtype"] == "string":
         return tf.constant(spec["value"])
     return tf.constant(np.asarray(spec["value"], spec["dtype"]))
@@ -95,7 +99,7 @@ def run(case):
     return out
 
 
-S, I, F = "string", "int64", "float32"
+S, INT, F = "string", "int64", "float32"
 TEXT = ["The Brain is wider than the Sky", "For put them side by side",
         "The one the other will contain", "With ease and You beside"]
 VOC = ["a", "b", "c"]
@@ -111,11 +115,11 @@ def case(layer, kwargs, calls, adapt=None, name=None):
 
 
 def cases():
-    ints2 = value([[0, 1], [0, 0], [1, 2], [3, 1]], I)
+    ints2 = value([[0, 1], [0, 0], [1, 2], [3, 1]], INT)
     for mode in ("one_hot", "multi_hot", "count"):
         case("CategoryEncoding", {"num_tokens": 4, "output_mode": mode},
-             [value([3, 2, 0, 1], I), ints2, value([[0], [2]], I), value(2, I),
-              value([[[0, 1], [2, 3]]], "int32"), value([0, 5], I), value([0, -1], I)])
+             [value([3, 2, 0, 1], INT), ints2, value([[0], [2]], INT), value(2, INT),
+              value([[[0, 1], [2, 3]]], "int32"), value([0, 5], INT), value([0, -1], INT)])
     case("CategoryEncoding", {"num_tokens": 4, "output_mode": "foo"}, [])
     case("CategoryEncoding", {"output_mode": "count"}, [])
     strs2 = value([["a", "", "z"], ["c", "b", "a"]], S)
@@ -128,7 +132,7 @@ def cases():
         case("StringLookup", dict(kw, vocabulary=VOC), [strs2, strs1, value(["c"], S)])
     for kw in [{"invert": True}, {"invert": True, "mask_token": ""}]:
         case("StringLookup", dict(kw, vocabulary=VOC),
-             [value([[0, 1, 3], [2, 9, 0]], I), value([0, 1, 4], I)])
+             [value([[0, 1, 3], [2, 9, 0]], INT), value([0, 1, 4], INT)])
     case("StringLookup", {"vocabulary": ["a", "a", "b"]}, [])
     case("StringLookup", {"output_mode": "foo"}, [])
     case("StringLookup", {"output_mode": "tf_idf", "vocabulary": VOC}, [])
@@ -147,25 +151,25 @@ def cases():
          adapt={"kind": "array", "data": docs})
     for kw in [{}, {"mask_token": 0}, {"num_oov_indices": 3}, {"output_mode": "multi_hot"},
                {"output_mode": "count"}, {"invert": True}, {"oov_token": -7, "invert": True}]:
-        calls = [value([0, 1, 2, 3, 9], I)] if kw.get("invert") else [
-            value([5, 7, 8, 9, 10, 11, -3, 0], I), value([[5, 9], [7, 7]], I),
+        calls = [value([0, 1, 2, 3, 9], INT)] if kw.get("invert") else [
+            value([5, 7, 8, 9, 10, 11, -3, 0], INT), value([[5, 9], [7, 7]], INT),
             value([5.0, 7.0], F), value([5, 7], "int32")]
         case("IntegerLookup", dict(kw, vocabulary=[5, 7]), calls)
-    case("IntegerLookup", {}, [value([[12, 1138, 42], [42, 1000, 36]], I)],
-         adapt={"kind": "tensor", "data": [12, 36, 1138, 42, 42, 42, 12], "dtype": I})
+    case("IntegerLookup", {}, [value([[12, 1138, 42], [42, 1000, 36]], INT)],
+         adapt={"kind": "tensor", "data": [12, 36, 1138, 42, 42, 42, 12], "dtype": INT})
     ints = RNG.integers(0, 30, 200).tolist()
     case("IntegerLookup", {"max_tokens": 12, "output_mode": "count"},
-         [value([ints[:10], ints[10:20]], I)],
-         adapt={"kind": "dataset", "data": ints, "batch": 32, "dtype": I})
+         [value([ints[:10], ints[10:20]], INT)],
+         adapt={"kind": "dataset", "data": ints, "batch": 32, "dtype": INT})
     case("IntegerLookup", {"output_mode": "tf_idf", "pad_to_max_tokens": True, "max_tokens": 9},
-         [value([[1, 2, 2, 40]], I)],
-         adapt={"kind": "array", "data": [[1, 2, 3], [2, 2, 4], [5, 1, 1]], "dtype": I})
-    case("IntegerLookup", {}, [value([1], I)])   # before adapt
+         [value([[1, 2, 2, 40]], INT)],
+         adapt={"kind": "array", "data": [[1, 2, 3], [2, 2, 4], [5, 1, 1]], "dtype": INT})
+    case("IntegerLookup", {}, [value([1], INT)])   # before adapt
     # Discretization
     x2 = value([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]], F)
     for mode in ("int", "one_hot", "multi_hot", "count"):
         case("Discretization", {"bin_boundaries": [0.0, 1.0, 2.0], "output_mode": mode},
-             [x2, value([0.5, 1.0, -3.0], F), value([0, 1, 2], I), value([1.0, 2.0], "float64")])
+             [x2, value([0.5, 1.0, -3.0], F), value([0, 1, 2], INT), value([1.0, 2.0], "float64")])
     case("Discretization", {"num_bins": 3}, [value([0.5], F)])
     case("Discretization", {"num_bins": 3, "bin_boundaries": [1.0]}, [])
     case("Discretization", {}, [])
@@ -209,9 +213,47 @@ def cases():
     case("TextVectorization", {"output_mode": "foo"}, [])
     case("TextVectorization", {"standardize": "foo"}, [])
     case("TextVectorization", {"output_mode": "count", "output_sequence_length": 3}, [])
+    # Hashing / HashedCrossing
+    words = value([["a"], ["b"], ["hello"], [""], ["ξεῖν᾽"], ["a" * 70]], S)
+    nums = value([[1], [2], [3], [1000], [-5], [0]], INT)
+    for kw in [{"num_bins": 64, "salt": 1337}, {"num_bins": 8}, {"num_bins": 3},
+               {"num_bins": 5, "mask_value": ""}, {"num_bins": 5, "mask_value": 1000},
+               {"num_bins": 16, "salt": [7, -3]}, {"num_bins": 4, "output_mode": "one_hot"},
+               {"num_bins": 4, "output_mode": "multi_hot"},
+               {"num_bins": 4, "output_mode": "count"}]:
+        case("Hashing", kw, [words, nums, value([1.7, -2.5, 3.0], F),
+                             value([5, 6, 7], "int32")])
+    case("Hashing", {"num_bins": 0}, [])
+    case("Hashing", {"num_bins": 3, "salt": "x"}, [])
+    case("Hashing", {"num_bins": 3, "output_mode": "tf_idf"}, [])
+    cross = {"list": [value(["a", "b", "hello", ""], S), value([1, 2, -7, 123456789012], INT)]}
+    cross2 = {"list": [value([["a"], ["q"]], S), value([["x"], ["y"]], S)]}
+    for kw in [{"num_bins": 5}, {"num_bins": 1000}, {"num_bins": 4, "output_mode": "one_hot"}]:
+        case("HashedCrossing", kw, [cross, cross2])
+    case("HashedCrossing", {"num_bins": 3, "output_mode": "count"}, [])
+
+
+def string_hashes():
+    """to_hash_bucket_fast / _strong of strings of every length up to 200 and beyond."""
+    strs = [bytes(RNG.integers(0, 256, n, dtype=np.uint8))
+            for n in list(range(0, 200)) + [255, 256, 257, 300, 511, 1000]]
+    strs += [b"hello", "ξεῖν᾽".encode(), b"1000", b"-5"]
+    t = tf.constant(strs)
+    big = 2 ** 63 - 1
+    data = {"strings": [b.hex() for b in strs],
+            "fast": tf.strings.to_hash_bucket_fast(t, big).numpy().tolist(),
+            "fast_1000003": tf.strings.to_hash_bucket_fast(t, 1000003).numpy().tolist(),
+            "strong_1337": tf.strings.to_hash_bucket_strong(t, big, [1337, 1337]).numpy().tolist(),
+            "strong_m3_7": tf.strings.to_hash_bucket_strong(t, big, [-3, 7]).numpy().tolist()}
+    path = os.path.join(os.path.dirname(OUT), "string_hash.json")
+    with open(path, "w") as f:
+        json.dump(data, f, separators=(",", ":"))
+        f.write("\n")
+    print("wrote", os.path.relpath(path), os.path.getsize(path), "bytes")
 
 
 if __name__ == "__main__":
+    string_hashes()
     keras.utils.set_random_seed(1)
     cases()
     data = [run(c) for c in CASES]

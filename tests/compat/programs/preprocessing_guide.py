@@ -1,6 +1,5 @@
 """Keras's guide "Working with preprocessing layers": adapt() on Normalization,
-TextVectorization, StringLookup, IntegerLookup, CategoryEncoding, Discretization (the
-guide's Hashing examples are left out: tapeflow has no Hashing layer)."""
+TextVectorization, StringLookup, IntegerLookup, CategoryEncoding, Hashing, Discretization."""
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
@@ -46,6 +45,10 @@ print(layer(tf.constant([[0, 1], [0, 0], [1, 2], [3, 1]])))
 layer = layers.CategoryEncoding(num_tokens=4, output_mode="count")
 print(layer(tf.constant([[0, 1], [0, 0], [1, 2], [3, 1]])))
 
+layer = layers.Hashing(num_bins=64, salt=1337)
+print(layer(tf.constant([["a"], ["b"], ["hello"]])))
+layer = layers.Hashing(num_bins=8)
+print(layer(tf.constant([[1], [2], [3], [1000]])))
 
 layer = layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])
 print(layer(tf.constant([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])))

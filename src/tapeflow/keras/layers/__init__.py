@@ -34,6 +34,8 @@ from .preprocessing import Normalization
 from .preprocessing_lookup import (
                    CategoryEncoding,
                    Discretization,
+                   HashedCrossing,
+                   Hashing,
                    IntegerLookup,
                    StringLookup,
                    TextVectorization,
@@ -80,5 +82,6 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
 Convolution2DTranspose = Conv2DTranspose
-__all__ += ["CategoryEncoding", "Discretization", "IntegerLookup", "StringLookup",
+__all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
+            "IntegerLookup", "StringLookup",
             "TextVectorization"]

@@ -4,8 +4,8 @@ IntegerLookup, Discretization and TextVectorization.
 Each layer's work is a non-differentiable primitive whose NumPy forward holds the layer's
 vocabulary (or bin boundaries) as an attribute, so that the layers run eagerly, inside
 ``tf.function`` (a compiled ``model.fit`` step) and inside ``tf.data.Dataset.map`` alike.
-String tensors are object arrays of ``bytes``. Hashing and HashedCrossing are not provided
-(they need FarmHash/SipHash bucket ids identical to TensorFlow's).
+String tensors are object arrays of ``bytes``. Hashing uses TensorFlow's own hashes
+(FarmHash Fingerprint64, SipHash-2-4) written in Python (``ops/_fingerprint.py``).
 """
 from ..._core import dtypes as _dt
 from ..._core import errors
@@ -16,7 +16,7 @@ from ..._core.tensor import _TensorLike, convert_to_tensor, string_value
 from .layer import Layer
 
 __all__ = ["CategoryEncoding", "StringLookup", "IntegerLookup", "Discretization",
-           "TextVectorization"]
+           "TextVectorization", "Hashing", "HashedCrossing"]
 
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 
@@ -268,6 +268,7 @@ class _IndexLookup(Layer):
         self._given_idf = None
         self._table = None
         self.idf_weights = None
+        self._idf = None
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
 
@@ -294,7 +295,8 @@ class _IndexLookup(Layer):
             if self.pad_to_max_tokens and self.max_tokens:
                 full = np.pad(full, (0, max(self.max_tokens - full.size, 0)))
             from ..._core.variable import Variable
-            self.idf_weights = Variable(full.astype(np.float32), trainable=False)
+            self._idf = full.astype(np.float32)
+            self.idf_weights = Variable(self._idf, trainable=False)
 
     def set_vocabulary(self, vocabulary, idf_weights=None):
         """Use ``vocabulary`` (a list, array or tensor of tokens, without the special
@@ -397,7 +399,7 @@ class _IndexLookup(Layer):
         if self.output_mode == "int":
             return ids
         dtype = np.float32 if self.output_mode == "tf_idf" else np.int64
-        idf = None if self.idf_weights is None else np.asarray(self.idf_weights.numpy())
+        idf = self._idf
         return apply(_ENCODE, (ids,), {"depth": self._depth(), "mode": self.output_mode,
                                        "idf": idf, "dtype": dtype, "skip_pad": skip_pad})
 
@@ -667,7 +669,16 @@ class Discretization(Layer):
 
     @classmethod
     def from_config(cls, config):
-        return cls(**config)
+        """A layer from :meth:`get_config` (an adapted layer's config has both
+        ``num_bins`` and ``bin_boundaries``: the boundaries are set after creation)."""
+        config = dict(config)
+        bounds = None
+        if config.get("bin_boundaries") is not None and config.get("num_bins") is not None:
+            bounds = config.pop("bin_boundaries")
+        layer = cls(**config)
+        if bounds is not None:
+            layer.bin_boundaries = list(bounds)
+        return layer
 
 
 _STANDARDIZE = ("lower_and_strip_punctuation", "lower", "strip_punctuation")
@@ -816,3 +827,208 @@ class TextVectorization(Layer):
         config = dict(config)
         config.pop("vocabulary_size", None)
         return super().from_config(config)
+
+
+def _hash_key(v):
+    """The bytes TF hashes for one element: strings as they are, numbers as their decimal
+    text (floats first truncated to int64, as Keras casts them)."""
+    if isinstance(v, bytes):
+        return v
+    if isinstance(v, str):
+        return v.encode("utf-8")
+    if isinstance(v, (float, np.floating)):
+        v = int(np.int64(v))
+    return str(int(v)).encode()
+
+
+def _hash_forward(x, num_bins, mask_value, salt):
+    from ...ops._fingerprint import fingerprint64, siphash24
+    flat = np.asarray(x).reshape(-1)
+    bins = num_bins
+    masked = mask_value is not None and num_bins > 1
+    if masked:
+        bins -= 1
+        mask_key = _key_bytes(mask_value) if isinstance(mask_value, (str, bytes)) \
+            else mask_value
+    out = np.empty(len(flat), np.int64)
+    for i, v in enumerate(flat):
+        key = _hash_key(v)
+        is_mask = masked and (key == mask_key if isinstance(v, bytes) else v == mask_key)
+        if salt is None:
+            h = fingerprint64(key) % bins
+        else:
+            h = siphash24(salt[0] & (2 ** 64 - 1), salt[1] & (2 ** 64 - 1), key) % bins
+        out[i] = 0 if is_mask else h + masked
+    return out.reshape(np.shape(x))
+
+
+_HASH = nondifferentiable("Hashing", _hash_forward)
+
+
+class Hashing(Layer):
+    """Values hashed into ``num_bins`` bins (``tf.keras.layers.Hashing``).
+
+    Strings are hashed as they are, integers as their decimal text (floats are truncated
+    to int64 first), with FarmHash ``Fingerprint64`` (``tf.strings.to_hash_bucket_fast``)
+    or, given a ``salt``, SipHash-2-4 keyed by it (``to_hash_bucket_strong``): the same
+    bins as TensorFlow's. With ``mask_value`` bin 0 is kept for it and the others shift
+    by one. Output: int64 bins (the input's shape) or float32 one_hot / multi_hot / count.
+
+    Raises:
+        ValueError: ``num_bins`` None or not positive, a bad ``salt`` or ``output_mode``
+            (Keras's texts).
+    """
+
+    _cast_kinds = ""
+    _allow_non_tensor_positional_args = True
+
+    def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False,
+                 **kwargs):
+        if kwargs.get("dtype") is None:
+            kwargs["dtype"] = "int64" if output_mode == "int" else "float32"
+        super().__init__(**kwargs)
+        if num_bins is None or num_bins <= 0:
+            raise ValueError("The `num_bins` for `Hashing` cannot be `None` or non-positive "
+                             f"values. Received: num_bins={num_bins}.")
+        if output_mode not in ("int", "one_hot", "multi_hot", "count"):
+            raise ValueError("Invalid value for argument `output_mode`. Expected one of "
+                             f"{('int', 'one_hot', 'multi_hot', 'count')}. Received: "
+                             f"output_mode={output_mode}")
+        if sparse:
+            raise ValueError("tapeflow's Hashing does not support `sparse=True`.")
+        self.num_bins = num_bins
+        self.mask_value = mask_value
+        self.output_mode = output_mode
+        self.sparse = sparse
+        self.salt = None
+        if salt is not None:
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                self.salt = list(salt)
+            elif isinstance(salt, int):
+                self.salt = [salt, salt]
+            else:
+                raise ValueError("The `salt` argument for `Hashing` can only be a tuple of "
+                                 f"size 2 integers, or a single integer. Received: salt={salt}.")
+
+    def call(self, inputs):
+        x = _as_tensor(inputs)
+        if self.mask_value is not None and (
+                isinstance(self.mask_value, (str, bytes)) != (x.dtype == _dt.string)):
+            name = "float" if x.dtype == _dt.float32 else x.dtype.name
+            raise TypeError(f"Cannot convert {self.mask_value!r} to EagerTensor of dtype "
+                            f"{name}")
+        if self.output_mode == "one_hot" and x.ndim and x.shape[-1] == 1:
+            from ...ops import array_ops as _a
+            x = _a.squeeze(x, -1)
+        ids = apply(_HASH, (x,), {"num_bins": self.num_bins, "mask_value": self.mask_value,
+                                  "salt": None if self.salt is None else tuple(self.salt)})
+        if self.output_mode == "int":
+            return ids
+        return apply(_ENCODE, (ids,), {"depth": self.num_bins, "mode": self.output_mode,
+                                       "idf": None, "dtype": self.dtype_policy._np,
+                                       "skip_pad": False})
+
+    def compute_output_shape(self, input_shape):
+        if self.output_mode == "int":
+            return tuple(input_shape)
+        if not input_shape:
+            return (self.num_bins,)
+        return tuple(input_shape[:-1]) + (self.num_bins,)
+
+    def get_config(self):
+        return dict(super().get_config(), num_bins=self.num_bins, salt=self.salt,
+                    mask_value=self.mask_value, output_mode=self.output_mode,
+                    sparse=self.sparse)
+
+
+_CROSS_KEY = 0xDECAFCAFFE  # tf.sparse.cross_hashed's default hash_key
+
+
+def _cross_forward(*cols, num_bins):
+    from ...ops._fingerprint import fingerprint64, fingerprint_cat64
+    shape = np.shape(cols[0])
+    flats = [np.asarray(c).reshape(-1) for c in cols]
+    out = np.empty(len(flats[0]), np.int64)
+    buckets = num_bins if num_bins > 0 else 2 ** 63 - 1
+    for r in range(len(out)):
+        h = _CROSS_KEY
+        for f in flats:
+            v = f[r]
+            fv = fingerprint64(_key_bytes(v)) if isinstance(v, (bytes, str)) \
+                else int(v) & (2 ** 64 - 1)
+            h = fingerprint_cat64(h, fv)
+        out[r] = h % buckets
+    return out.reshape(shape)
+
+
+_CROSS = nondifferentiable("SparseCrossHashed", _cross_forward)
+
+
+class HashedCrossing(Layer):
+    """The hashed cross of two or more categorical features (``tf.keras.layers.
+    HashedCrossing``): per row, ``tf.sparse.cross_hashed``'s FarmHash fingerprint chain of
+    the features' values (strings fingerprinted, integers taken as they are) modulo
+    ``num_bins``. Inputs: a list of tensors of shape (), (batch,) or (batch, 1), strings
+    or integers. Output: int64 bins of the first input's shape, or float32 one_hot.
+
+    Raises:
+        ValueError: not a list of at least two inputs, a bad input shape or
+            ``output_mode`` (Keras's texts).
+    """
+
+    _cast_kinds = ""
+    _allow_non_tensor_positional_args = True
+
+    def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None,
+                 **kwargs):
+        if output_mode == "int" and dtype is None:
+            dtype = "int64"
+        super().__init__(name=name, dtype=dtype, **kwargs)
+        if output_mode not in ("int", "one_hot"):
+            raise ValueError(f"Unknown value for `output_mode` argument of HashedCrossing. "
+                             f"Allowed values are: ('int', 'one_hot'). Received: "
+                             f"output_mode={output_mode}")
+        if sparse:
+            raise ValueError("tapeflow's HashedCrossing does not support `sparse=True`.")
+        self.num_bins = num_bins
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def __call__(self, inputs, *args, **kwargs):
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError("`HashedCrossing` should be called on a list or tuple of "
+                             f"inputs. Received: inputs={inputs}")
+        if len(inputs) < 2:
+            raise ValueError("`HashedCrossing` should be called on at least two inputs. "
+                             f"Received: inputs={inputs}")
+        return super().__call__(inputs, *args, **kwargs)
+
+    def call(self, inputs):
+        xs = [_as_tensor(x) for x in inputs]
+        shape = tuple(xs[0].shape)
+        if len(shape) > 2 or (len(shape) == 2 and shape[-1] != 1):
+            raise ValueError("All `HashedCrossing` inputs should have shape `()`, "
+                             "`(batch_size)` or `(batch_size, 1)`. "
+                             f"Received: inputs={inputs}")
+        ids = apply(_CROSS, tuple(xs), {"num_bins": self.num_bins})
+        if self.output_mode == "int":
+            return ids
+        return apply(_ENCODE, (ids,), {"depth": self.num_bins, "mode": "one_hot",
+                                       "idf": None, "dtype": self.dtype_policy._np,
+                                       "skip_pad": False})
+
+    def compute_output_shape(self, input_shape):
+        first = tuple(input_shape[0])
+        if self.output_mode == "int":
+            return first
+        if first and first[-1] != 1:
+            return first + (self.num_bins,)
+        return first[:-1] + (self.num_bins,)
+
+    def get_config(self):
+        return {"num_bins": self.num_bins, "output_mode": self.output_mode,
+                "sparse": self.sparse, "name": self.name, "dtype": self.dtype_policy.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
