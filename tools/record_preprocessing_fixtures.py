@@ -124,12 +124,15 @@ def cases():
     case("CategoryEncoding", {"output_mode": "count"}, [])
     strs2 = value([["a", "", "z"], ["c", "b", "a"]], S)
     strs1 = value(["a", "", "z", "q"], S)
-    for kw in [{}, {"mask_token": ""}, {"num_oov_indices": 0}, {"output_mode": "one_hot"},
+    for kw in [{}, {"mask_token": ""}, {"num_oov_indices": 0}, {"num_oov_indices": 5},
+               {"num_oov_indices": 3, "mask_token": "", "output_mode": "count"},
+               {"output_mode": "one_hot"},
                {"output_mode": "multi_hot"}, {"output_mode": "count"},
                {"output_mode": "multi_hot", "mask_token": ""},
                {"output_mode": "count", "pad_to_max_tokens": True, "max_tokens": 7},
                {"output_mode": "tf_idf", "idf_weights": [0.5, 1.0, 2.0]}]:
-        case("StringLookup", dict(kw, vocabulary=VOC), [strs2, strs1, value(["c"], S)])
+        case("StringLookup", dict(kw, vocabulary=VOC),
+             [strs2, strs1, value(["c"], S), value(["x", "yy", "zzz", "hello", "a b"], S)])
     for kw in [{"invert": True}, {"invert": True, "mask_token": ""}]:
         case("StringLookup", dict(kw, vocabulary=VOC),
              [value([[0, 1, 3], [2, 9, 0]], INT), value([0, 1, 4], INT)])

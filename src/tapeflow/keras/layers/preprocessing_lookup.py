@@ -94,11 +94,9 @@ class _Table:
                     j = self.oov_start
                 elif self.floormod:
                     j = self.oov_start + int(k) % self.num_oov
-                else:
-                    raise NotImplementedError(
-                        "tapeflow's StringLookup/TextVectorization support "
-                        "num_oov_indices > 1 only for integers (TensorFlow hashes strings "
-                        "with FarmHash)")
+                else:  # TF's to_hash_bucket_fast
+                    from ...ops._fingerprint import fingerprint64
+                    j = self.oov_start + fingerprint64(k) % self.num_oov
             out[i] = j
         if missing:
             shown = " ".join('"' + (m.decode("utf-8", "replace") if isinstance(m, bytes)
@@ -288,6 +286,9 @@ class _IndexLookup(Layer):
         oov_start = 1 if self.mask_token is not None and self.output_mode == "int" else 0
         self._table = _Table(tokens, specials, oov_start, self.num_oov_indices,
                              not self._strings)
+        if self.mask_token is not None and self.output_mode != "int":
+            # outside int mode the mask token has no slot: it is left out of the counts
+            self._table.index.setdefault(self._key(self.mask_token), -1)
         if self.output_mode == "tf_idf" and idf is not None:
             idf = np.asarray(idf, np.float64)
             oov = float(idf.mean()) if idf.size else 0.0
@@ -395,7 +396,7 @@ class _IndexLookup(Layer):
             return self.max_tokens
         return self._table.size
 
-    def _from_ids(self, ids, skip_pad=False):
+    def _from_ids(self, ids, skip_pad=True):
         if self.output_mode == "int":
             return ids
         dtype = np.float32 if self.output_mode == "tf_idf" else np.int64
@@ -451,7 +452,9 @@ class StringLookup(_IndexLookup):
     """Strings to integer indices through a vocabulary (``tf.keras.layers.StringLookup``).
 
     Index layout: ``[mask_token]`` (int mode, when set), ``num_oov_indices`` OOV slots,
-    then the vocabulary. Output: int64 indices (input shape) for ``output_mode='int'``;
+    then the vocabulary; with several OOV slots an unknown string goes to slot
+    ``Fingerprint64(s) mod num_oov_indices`` (``tf.strings.to_hash_bucket_fast``).
+    Output: int64 indices (input shape) for ``output_mode='int'``;
     int64 one_hot (a new last axis unless the last one has size 1) / multi_hot / count
     (the last axis reduced to the vocabulary size); float32 tf_idf. ``invert=True`` maps
     indices back to strings (out of range -> ``oov_token``).
@@ -461,7 +464,6 @@ class StringLookup(_IndexLookup):
             without ``idf_weights`` (Keras's texts).
         FailedPreconditionError: called before a vocabulary is set or adapted.
         InvalidArgumentError: an unknown token with ``num_oov_indices=0``.
-        NotImplementedError: ``num_oov_indices > 1`` for unknown strings (TF's FarmHash).
     """
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]",
