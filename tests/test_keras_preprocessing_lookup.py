@@ -158,29 +158,55 @@ def test_dataset_map_lookups():
 
 
 def test_model_fit_fed_strings():
-    """A compiled model whose first layer is TextVectorization trains on NumPy strings
-    and on a Dataset; its predictions match the layers applied by hand."""
+    """A compiled model whose first layer is TextVectorization trains on a Dataset of
+    strings; its predictions match the layers applied by hand. NumPy string arrays are
+    refused with Keras's error, as under TensorFlow."""
     text_case = _case("TextVectorization", output_sequence_length=3, max_tokens=8)
     vec = build(text_case)
     inp = keras.Input(shape=(1,), dtype="string")
     ids = vec(inp)
-    assert tuple(ids.shape) == (None, 3)
+    assert tuple(ids.shape) == (None, 3) and ids.dtype == "int64"
     emb = layers.Embedding(8, 2)
     dense = layers.Dense(1)
     out = dense(layers.GlobalAveragePooling1D()(emb(ids)))
     model = keras.Model(inp, out)
     model.compile(optimizer="sgd", loss="mse")
-    x = np.array([["The Brain"], ["side by side"], ["zzz the sky"], ["one"]])
-    y = np.array([0.0, 1.0, 1.0, 0.0], "float32")
-    hist = model.fit(x, y, epochs=3, batch_size=2, verbose=0)
-    assert len(hist.history["loss"]) == 3 and np.isfinite(hist.history["loss"]).all()
+    x = [["The Brain"], ["side by side"], ["zzz the sky"], ["one"]]
+    y = np.array([[0.0], [1.0], [1.0], [0.0]], "float32")
     ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(2)
-    model.fit(ds, epochs=1, verbose=0)
-    pred = model.predict(x, verbose=0)
+    hist = model.fit(ds, epochs=3, verbose=0)
+    assert len(hist.history["loss"]) == 3 and np.isfinite(hist.history["loss"]).all()
+    pred = model.predict(tf.data.Dataset.from_tensor_slices(x).batch(3), verbose=0)
     ids = np.asarray(vec(tf.constant(x)))
     want = np.asarray(emb.embeddings)[ids].mean(axis=1) @ np.asarray(dense.kernel) \
         + np.asarray(dense.bias)
     np.testing.assert_allclose(pred, want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="^Invalid dtype: str384$"):  # <U12, as TF names it
+        model.fit(np.array(x), y, verbose=0)
+
+
+def test_lookup_layers_in_a_functional_model():
+    """Keras's symbolic dtypes (float32 outside int mode) and a two-input model trained
+    on a Dataset of dicts."""
+    s_in = keras.Input(shape=(1,), dtype="string", name="thal")
+    i_in = keras.Input(shape=(1,), dtype="int64", name="age")
+    sl = layers.StringLookup(output_mode="one_hot")
+    sl.adapt(tf.constant(["fixed", "normal", "reversible", "normal"]))
+    il = layers.IntegerLookup(output_mode="multi_hot", max_tokens=6)
+    il.adapt(tf.constant([1, 2, 2, 3, 4, 5, 5, 5]))
+    a, b = sl(s_in), il(i_in)
+    assert (tuple(a.shape), a.dtype, tuple(b.shape), b.dtype) == (
+        (None, 4), "float32", (None, 6), "float32")
+    cast = layers.Lambda(lambda t: tf.cast(t, "float32"))
+    out = layers.Dense(1, activation="sigmoid")(layers.Concatenate()([cast(a), cast(b)]))
+    model = keras.Model([s_in, i_in], out)
+    model.compile("adam", "binary_crossentropy")
+    xs = {"thal": [["fixed"], ["normal"], ["zzz"], ["reversible"]],
+          "age": [[1], [5], [9], [2]]}
+    ds = tf.data.Dataset.from_tensor_slices((xs, [[1.0], [0.0], [1.0], [0.0]])).batch(2)
+    assert len(model.fit(ds, epochs=2, verbose=0).history["loss"]) == 2
+    got = np.asarray(sl(tf.constant(xs["thal"])))
+    assert got.tolist() == [[0, 0, 0, 1], [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0]]
 
 
 def test_discretization_from_config_keeps_boundaries():

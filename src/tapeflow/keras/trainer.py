@@ -83,11 +83,8 @@ def _value(x):
     if x is None:
         return None
     a = np.asarray(x)
-    if a.dtype.kind in "US":  # NumPy strings: a string tensor's object array of bytes
-        flat = [v.encode("utf-8") if isinstance(v, str) else bytes(v) for v in a.ravel()]
-        out = np.empty(len(flat), object)
-        out[:] = flat
-        a = out.reshape(a.shape)
+    if a.dtype.kind in "US":  # Keras takes no NumPy strings (feed a tf.data.Dataset)
+        raise ValueError(f"Invalid dtype: {a.dtype.name}")
     return a
 
 

@@ -45,7 +45,7 @@ def _encode(ids, weights=None, depth=0, mode="multi_hot", idf=None, dtype=np.flo
         if w is not None:
             w = np.swapaxes(w, 1, 2)
     lead = ids.shape[:-1]
-    rows = ids.reshape(-1, ids.shape[-1]) if ids.shape[-1] else ids.reshape(-1, 0)
+    rows = ids.reshape(int(np.prod(lead)), ids.shape[-1])
     out = np.zeros((rows.shape[0], depth), np.float64)
     w = None if w is None else w.reshape(rows.shape)
     for r in range(rows.shape[0]):
@@ -390,6 +390,11 @@ class _IndexLookup(Layer):
         if self._table is None:
             return len(self._specials()) if self._given_vocabulary is None else None
         return self._table.size
+
+    def _spec_dtype(self):
+        """The dtype Keras's output spec declares: float32 outside int mode (TensorFlow's
+        eager outputs are int64 counts all the same)."""
+        return None if self.output_mode == "int" or self.invert else "float32"
 
     def _depth(self):
         if self.pad_to_max_tokens and self.max_tokens is not None:
@@ -805,6 +810,9 @@ class TextVectorization(Layer):
         if int_mode:
             return ids
         return lookup._from_ids(ids, skip_pad=True)
+
+    def _spec_dtype(self):
+        return None if self.output_mode == "int" else "float32"
 
     def compute_output_shape(self, input_shape):
         batch = input_shape[0] if input_shape else None
