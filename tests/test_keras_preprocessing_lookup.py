@@ -247,3 +247,15 @@ def test_string_hash_buckets_match_tensorflow():
         data["strong_m3_7"]
     with pytest.raises(tf.errors.InvalidArgumentError, match="must be at least minimum 1"):
         tf.strings.to_hash_bucket_fast(strings, 0)
+
+
+def test_adapt_steps_reads_the_first_batches():
+    """adapt(dataset, steps=n) learns from the first n batches only: the same vocabulary
+    as adapting on those batches' elements."""
+    words = ["b", "a", "b", "c", "a", "d", "e", "c", "c"]
+    ds = tf.data.Dataset.from_tensor_slices(words).batch(4)
+    part = layers.StringLookup()
+    part.adapt(ds, steps=1)
+    whole = layers.StringLookup()
+    whole.adapt(tf.constant(words[:4]))
+    assert part.get_vocabulary() == whole.get_vocabulary() == ["[UNK]", "b", "c", "a"]

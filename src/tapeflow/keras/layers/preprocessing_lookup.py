@@ -210,10 +210,13 @@ _TEXT = nondifferentiable("TextVectorization", _text_forward)
 
 
 # -- shared pieces ---------------------------------------------------------------------------
-def _batches(data):
-    """``data`` (a list, array, tensor or Dataset of batches) as a list of NumPy arrays."""
+def _batches(data, steps=None):
+    """``data`` (a list, array, tensor or Dataset of batches, of which the first ``steps``)
+    as a list of NumPy arrays."""
     from ...data.dataset import Dataset
     if isinstance(data, Dataset):
+        if steps is not None:
+            data = data.take(steps)
         return [np.asarray(b.numpy() if isinstance(b, _TensorLike) else b) for b in data]
     if isinstance(data, _TensorLike):
         return [np.asarray(data.numpy())]
@@ -306,6 +309,9 @@ class _IndexLookup(Layer):
         Raises:
             ValueError: Keras's texts for a repeated term or tf_idf without idf_weights.
         """
+        if isinstance(vocabulary, str):
+            raise NotImplementedError("tapeflow's lookup layers take the vocabulary as a "
+                                      "list, array or tensor, not as a file path.")
         if isinstance(vocabulary, _TensorLike):
             vocabulary = vocabulary.numpy()
         vocab = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
@@ -346,7 +352,7 @@ class _IndexLookup(Layer):
         tokens by falling frequency, ties broken by the larger token first (as Keras),
         the special tokens left out, at most ``max_tokens`` entries in all; for tf_idf
         also the inverse document frequencies ``log(1 + docs / (1 + docs_with_token))``."""
-        self._adapt_batches(_batches(data))
+        self._adapt_batches(_batches(data, steps))
 
     def _adapt_batches(self, batches):
         counts, doc_counts, docs = {}, {}, 0
@@ -636,6 +642,8 @@ class Discretization(Layer):
                              "with `bin_boundaries`, use `num_bins` instead.")
         from ...data.dataset import Dataset
         if isinstance(data, Dataset):
+            if steps is not None:
+                data = data.take(steps)
             batches = [b.numpy() if isinstance(b, _TensorLike) else b for b in data]
         elif isinstance(data, (np.ndarray, _TensorLike)) or not hasattr(data, "__iter__"):
             batches = [data.numpy() if isinstance(data, _TensorLike) else data]
@@ -780,7 +788,7 @@ class TextVectorization(Layer):
     def adapt(self, data, batch_size=None, steps=None):
         """Learn the vocabulary (and idf weights) of ``data``: a list or array of strings,
         a string tensor or a ``tf.data.Dataset`` of them."""
-        self._lookup_layer._adapt_batches(self._standardized(_batches(data)))
+        self._lookup_layer._adapt_batches(self._standardized(_batches(data, steps)))
 
     def set_vocabulary(self, vocabulary, idf_weights=None):
         """Use ``vocabulary`` (without '' and '[UNK]') and, for tf_idf, ``idf_weights``."""
