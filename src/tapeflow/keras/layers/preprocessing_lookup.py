@@ -817,7 +817,14 @@ class TextVectorization(Layer):
                                   "pad": 0 if int_mode else -1})
         if int_mode:
             return ids
-        return lookup._from_ids(ids, skip_pad=True)
+        out = lookup._from_ids(ids, skip_pad=True)
+        if self.output_mode == "one_hot" and ids.ndim == 2:
+            # one vector per token: a RaggedTensor of each string's tokens, as Keras gives
+            from ...ops import math_ops as _m
+            from ...ops.ragged.ragged_tensor import RaggedTensor
+            lengths = _m.reduce_sum(_m.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
+            return RaggedTensor.from_tensor(out, lengths=lengths)
+        return out
 
     def _spec_dtype(self):
         return None if self.output_mode == "int" else "float32"
