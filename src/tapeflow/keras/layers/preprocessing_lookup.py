@@ -747,6 +747,9 @@ class TextVectorization(Layer):
             raise ValueError("Unknown value for `standardize` argument of TextVectorization. "
                              f"Allowed values are: {_STANDARDIZE}. Received: "
                              f"standardize={standardize}")
+        if callable(split):
+            raise NotImplementedError("tapeflow's TextVectorization takes split='whitespace', "
+                                      "'character' or None, not a callable.")
         if not (split is None or split in _SPLIT):
             raise ValueError("Unknown value for `split` argument of TextVectorization. "
                              f"Allowed values are: {_SPLIT}. Received: split={split}")
