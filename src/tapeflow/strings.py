@@ -12,6 +12,8 @@ from .ops.string_ops import (
     split,
     strip,
     substr,
+    to_hash_bucket_fast,
+    to_hash_bucket_strong,
     to_number,
     unicode_decode,
     unicode_encode,
@@ -20,5 +22,6 @@ from .ops.string_ops import (
 )
 
 __all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "reduce_join",
-           "regex_full_match", "regex_replace", "split", "strip", "substr", "to_number",
+           "regex_full_match", "regex_replace", "split", "strip", "substr", "to_hash_bucket_fast",
+           "to_hash_bucket_strong", "to_number",
            "unicode_decode", "unicode_encode", "unicode_split", "upper"]

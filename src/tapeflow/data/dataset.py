@@ -107,9 +107,15 @@ def _zip_map(fn, structures):
 
 def _to_numpy(x):
     """A leaf as a NumPy value with TensorFlow's dtype rules (Python float -> float32)."""
-    if isinstance(x, (_TensorLike, np.ndarray)):
+    if isinstance(x, _TensorLike) or (isinstance(x, np.ndarray) and x.dtype.kind not in "US"):
         return np.asarray(x)
-    return np.asarray(convert_to_tensor(x))
+    return np.asarray(convert_to_tensor(x))  # NumPy strings: object arrays of bytes
+
+
+def _row(a, i):
+    """Row ``i`` of ``a``; a string (object) array's scalar row kept as a 0-d array."""
+    v = a[i]
+    return np.asarray(v, object) if a.dtype == object and not isinstance(v, np.ndarray) else v
 
 
 def _from_user(structure):
@@ -208,7 +214,7 @@ class Dataset:
     def _over_indices(arrays, indices, n):
         def it():
             for i in indices():
-                yield _map(lambda a, i=i: a[i], arrays)
+                yield _map(lambda a, i=i: _row(a, i), arrays)
         return Dataset(it, n, lambda: _map(lambda a: TensorSpec(
             np.shape(a)[1:], _dt.FROM_NUMPY[np.asarray(a).dtype]), arrays),
             indices=indices, arrays=arrays)

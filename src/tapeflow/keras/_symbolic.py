@@ -151,7 +151,11 @@ def symbolic_call(layer, inputs, kwargs):
         shape = merged(shape, shape2)
         if unknown_batch and shape:
             shape = (None,) + shape[1:]
-        kt = KerasTensor(shape, t.dtype.name, node=node, index=index)
+        # A layer whose Keras output spec differs from its eager dtype says so (Keras's
+        # lookup layers declare float32 outputs but return int64 counts on TensorFlow).
+        spec_dtype = getattr(layer, "_spec_dtype", None)
+        dtype = (spec_dtype() if spec_dtype is not None else None) or t.dtype.name
+        kt = KerasTensor(shape, dtype, node=node, index=index)
         if mask is not None:
             kt._mask_shape = merged(tuple(mask.shape), tuple(
                 (mask2 if mask2 is not None else mask).shape))

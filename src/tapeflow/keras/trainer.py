@@ -82,7 +82,10 @@ def _make_metric(identifier, y_true, y_pred):
 def _value(x):
     if x is None:
         return None
-    return np.asarray(x)
+    a = np.asarray(x)
+    if a.dtype.kind in "US":  # Keras takes no NumPy strings (feed a tf.data.Dataset)
+        raise ValueError(f"Invalid dtype: {a.dtype.name}")
+    return a
 
 
 def _unpack(batch):

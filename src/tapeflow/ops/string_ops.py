@@ -14,7 +14,8 @@ from .ragged.ragged_tensor import RaggedTensor
 
 __all__ = ["length", "upper", "lower", "strip", "split", "join", "reduce_join", "substr",
            "regex_replace", "regex_full_match", "to_number", "as_string", "format",
-           "unicode_decode", "unicode_encode", "unicode_split", "bytes_split", "decode_raw"]
+           "unicode_decode", "unicode_encode", "unicode_split", "bytes_split", "decode_raw",
+           "to_hash_bucket_fast", "to_hash_bucket_strong"]
 
 
 def _strings(x, op_name="StringOp"):
@@ -301,6 +302,77 @@ def regex_full_match(input, pattern, name=None):  # noqa: A002 - TensorFlow's na
     """
     return apply(_REGEX_MATCH, (_strings(input, "RegexFullMatch"),),
                  {"pattern": _regex(pattern)})
+
+
+def _bucket_fast(x, num_buckets):
+    from ._fingerprint import fingerprint64
+    flat = [fingerprint64(v) % num_buckets for v in np.asarray(x, object).reshape(-1)]
+    return np.array(flat, np.int64).reshape(np.shape(x))
+
+
+def _bucket_strong(x, num_buckets, key):
+    from ._fingerprint import siphash24
+    k0, k1 = (int(k) & (2 ** 64 - 1) for k in key)
+    flat = [siphash24(k0, k1, v) % num_buckets for v in np.asarray(x, object).reshape(-1)]
+    return np.array(flat, np.int64).reshape(np.shape(x))
+
+
+_HASH_FAST = nondifferentiable("StringToHashBucketFast", _bucket_fast)
+_HASH_STRONG = nondifferentiable("StringToHashBucketStrong", _bucket_strong)
+
+
+def _check_buckets(num_buckets, op_name):
+    n = int(num_buckets)
+    if n < 1:
+        sig = "input:string -> output:int64; attr=num_buckets:int,min=1"
+        if op_name == "StringToHashBucketStrong":
+            sig += "; attr=key:list(int)"
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'num_buckets' of {n} must be at least minimum 1\n\t"
+            f"; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature={sig}> "
+            f"[Op:{op_name}]")
+    return n
+
+
+@_ragged_aware
+def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TensorFlow's name
+    """Each string's FarmHash ``Fingerprint64`` modulo ``num_buckets``, int64
+    (``tf.strings.to_hash_bucket_fast``); the same buckets as TensorFlow's.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``num_buckets < 1`` or a non-string input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.to_hash_bucket_fast(['Hello', 'TensorFlow', '2.x'], 3).numpy()
+        array([0, 2, 2])
+    """
+    n = _check_buckets(num_buckets, "StringToHashBucketFast")
+    return apply(_HASH_FAST, (_strings(input, "StringToHashBucketFast"),),
+                 {"num_buckets": n})
+
+
+@_ragged_aware
+def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """Each string's SipHash-2-4 under ``key`` (two integers, the 128-bit key's two 64-bit
+    words) modulo ``num_buckets``, int64 (``tf.strings.to_hash_bucket_strong``).
+
+    Raises:
+        ValueError: ``key`` not of two integers.
+        tf.errors.InvalidArgumentError: ``num_buckets < 1`` or a non-string input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.strings.to_hash_bucket_strong(['Hello', 'TF'], 3, [1, 2]).numpy()
+        array([2, 0])
+    """
+    n = _check_buckets(num_buckets, "StringToHashBucketStrong")
+    key = [int(k) for k in key]
+    if len(key) != 2:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Key must have 2 elements", "StringToHashBucketStrong")
+    return apply(_HASH_STRONG, (_strings(input, "StringToHashBucketStrong"),),
+                 {"num_buckets": n, "key": tuple(key)})
 
 
 def _to_number(b, out_type):

@@ -46,6 +46,15 @@ from .pooling import (
                    GlobalMaxPooling2D,
 )
 from .preprocessing import Normalization
+from .preprocessing_lookup import (
+                   CategoryEncoding,
+                   Discretization,
+                   HashedCrossing,
+                   Hashing,
+                   IntegerLookup,
+                   StringLookup,
+                   TextVectorization,
+)
 from .reshape import (
                    Cropping1D,
                    Cropping2D,
@@ -88,6 +97,9 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
 Convolution2DTranspose = Conv2DTranspose
+__all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
+            "IntegerLookup", "StringLookup",
+            "TextVectorization"]
 
 
 def serialize(layer) -> dict:
