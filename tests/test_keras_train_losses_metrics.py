@@ -150,3 +150,23 @@ def test_metric_names_resolve_as_in_keras(name):
     assert sorted(history) == sorted(want)
     for key, value in want.items():
         np.testing.assert_allclose(history[key][0], value, rtol=2e-5, atol=1e-6, err_msg=key)
+
+
+def test_a_loss_function_given_to_compile_reconciles_label_and_output_ranks():
+    """compile(loss=fn) wraps fn as Keras 3's CompileLoss does: (N,) labels against (N, 1)
+    sigmoid outputs train (the loss functions themselves refuse the ranks, as Keras's);
+    first-epoch losses recorded from TF 2.21 (0.59111 by name, 0.59011 by function, the
+    second from the weights the first fit left)."""
+    x = np.linspace(0, 1, 40, dtype="float32").reshape(20, 2)
+    y = (x.sum(1) > 1).astype("float32")
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(
+        1, activation="sigmoid", kernel_initializer="ones")])
+    model.compile("sgd", "binary_crossentropy", metrics=["accuracy"])
+    h = model.fit(x, y, epochs=1, verbose=0, batch_size=8, shuffle=False).history
+    np.testing.assert_allclose(h["loss"][0], 0.59111, atol=1e-5)
+    assert h["accuracy"][0] == 0.5
+    model.compile("sgd", tf.keras.losses.binary_crossentropy)
+    h = model.fit(x, y, epochs=1, verbose=0, batch_size=8, shuffle=False).history
+    np.testing.assert_allclose(h["loss"][0], 0.59011, atol=1e-5)
+    with pytest.raises(ValueError, match="must have the same rank"):
+        tf.keras.losses.binary_crossentropy(y, np.ones((20, 1), np.float32) / 2)

@@ -384,6 +384,11 @@ class Trainer:
         self._remember_strategy()
         self.loss = loss
         self._loss_fn = None if loss is None else _losses.get(loss)
+        if self._loss_fn is not None and not isinstance(self._loss_fn, _losses.Loss):
+            # a loss function is wrapped as Keras 3's CompileLoss does: the wrapper brings
+            # (N,) labels and (N, 1) outputs to one rank before calling it
+            self._loss_fn = _losses.LossFunctionWrapper(
+                self._loss_fn, name=getattr(self._loss_fn, "__name__", None))
         self._loss_weight = 1.0 if loss_weights is None else loss_weights
         if metrics is not None or weighted_metrics is not None:
             # (Keras 3 keeps an earlier compile's metrics when given none.)
