@@ -74,6 +74,31 @@ class Model(Trainer, Layer):
         return _symbolic.flatten(getattr(self, "_fn_outputs", None) or [])
 
     @property
+    def output_names(self) -> list:
+        """The names of the layers that make the outputs of a functional or Sequential
+        model (Keras's ``Functional.output_names``), the per-output keys of ``compile``.
+
+        Raises:
+            AttributeError: for a subclassed model (Keras's has no such attribute), unless
+                set.
+        """
+        given = self.__dict__.get("_given_output_names")
+        if given is not None:
+            return given
+        outputs = self.outputs
+        if not outputs:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 "'output_names'")
+        if isinstance(getattr(self, "_fn_outputs", None), dict):
+            outputs = [self._fn_outputs[k] for k in sorted(self._fn_outputs)]
+        return [(kt._node.layer.name if kt._node is not None else
+                 getattr(kt._input_layer, "name", kt.name)) for kt in outputs]
+
+    @output_names.setter
+    def output_names(self, names):
+        self.__dict__["_given_output_names"] = names
+
+    @property
     def input_shape(self):
         """The shape of the functional model's input (a list for several), batch ``None``.
 

@@ -1,0 +1,36 @@
+"""Record Keras 3.15 / TensorFlow 2.21 results of the multi-output training cases of
+tests/multi_output_cases.py, compiled and eager.
+
+Run with the TensorFlow venv from the repository root:
+    /work/tfvenv/bin/python tools/record_keras_multi_output_fixtures.py
+Writes tests/fixtures/keras_train/multi_output.json. tapeflow itself never imports
+TensorFlow.
+"""
+import json
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import tensorflow as tf  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from multi_output_cases import CASES  # noqa: E402
+
+OUT = os.path.join(HERE, "..", "tests", "fixtures", "keras_train", "multi_output.json")
+
+
+def main():
+    data = {}
+    for name, case in CASES.items():
+        for eager in (False, True):
+            tf.keras.backend.clear_session()
+            data[f"{name}/{'eager' if eager else 'compiled'}"] = case(tf, eager)
+    with open(OUT, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("wrote", os.path.relpath(OUT), len(data), "cases")
+
+
+if __name__ == "__main__":
+    main()
