@@ -170,3 +170,6 @@ def errors(tf, run_eagerly):
 CASES = {f.__name__: f for f in (list_compiled, list_compiled_weighted, dict_compiled,
                                  dict_compiled_weighted, one_loss_for_all,
                                  dict_outputs_model, errors)}
+
+# run again with the model made under a MirroredStrategy over two CPUs
+DISTRIBUTED = ("list_compiled_weighted", "dict_compiled")

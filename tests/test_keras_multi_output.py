@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from multi_output_cases import CASES
+from multi_output_cases import CASES, DISTRIBUTED
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "keras_train",
                        "multi_output.json")
@@ -17,6 +17,8 @@ with open(FIXTURE) as _f:
     RECORDED = json.load(_f)
 
 PARAMS = [(name, mode) for name in CASES for mode in ("compiled", "eager")]
+PARAMS += [(f"mirrored/{name}", mode) for name in DISTRIBUTED
+           for mode in ("compiled", "eager")]
 
 
 def _close(got, want):
@@ -27,7 +29,11 @@ def _close(got, want):
 @pytest.mark.parametrize("name,mode", PARAMS, ids=[f"{n}-{m}" for n, m in PARAMS])
 def test_matches_keras(name, mode):
     tf.keras.backend.clear_session()
-    got = CASES[name](tf, mode == "eager")
+    if name.startswith("mirrored/"):
+        with tf.distribute.MirroredStrategy(["CPU:0", "CPU:1"]).scope():
+            got = CASES[name.split("/")[1]](tf, mode == "eager")
+    else:
+        got = CASES[name](tf, mode == "eager")
     want = RECORDED[f"{name}/{mode}"]
     if name == "errors":
         assert got == want
