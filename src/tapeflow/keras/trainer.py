@@ -143,12 +143,18 @@ class CompileMetrics(_metrics.Metric):
         output_names: the model's output names (or None).
 
     Raises:
-        ValueError: (at build) for per-output metrics that match neither the output names
-            nor the number of outputs.
+        ValueError: for ``metrics`` or ``weighted_metrics`` not a list, tuple or dict; (at
+            build) for per-output metrics that match neither the output names nor the
+            number of outputs (Keras's texts).
     """
 
     def __init__(self, metrics, weighted_metrics, name="compile_metrics", output_names=None):
         super().__init__(name=name)
+        for argument, given in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
+            if given and not isinstance(given, (list, tuple, dict)):
+                raise ValueError(f"Expected `{argument}` argument to be a list, tuple, or "
+                                 f"dict. Received instead: {argument}={given} of type "
+                                 f"{type(given)}")
         self._given = metrics, weighted_metrics
         self._user = _metric_list(metrics)
         self._user_weighted = _metric_list(weighted_metrics)
@@ -712,7 +718,8 @@ class Trainer:
         self._remember_strategy()
         self.loss = loss
         output_names = getattr(self, "output_names", None)
-        per_output = isinstance(loss, (list, tuple, dict))
+        per_output = isinstance(loss, (list, tuple, dict)) or isinstance(
+            loss_weights, (list, tuple, dict))
         self._loss_fn = None if loss is None or per_output else _losses.get(loss)
         self._compile_loss = None if loss is None else CompileLoss(loss, loss_weights,
                                                                    output_names)
@@ -827,9 +834,14 @@ class Trainer:
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss of ``(y, y_pred)`` plus every loss of ``self.losses``
         (``add_loss`` terms and weight and activity regularization), as Keras 3 sums them.
+        With several outputs (or per-output losses) the compiled loss is ``CompileLoss``'s
+        sum of the weighted per-output losses; ``y`` may then be a list (output order) or a
+        dict keyed by output names, ``sample_weight`` one array for all outputs or one per
+        output.
 
         Raises:
-            ValueError: if there is nothing to compute (no compiled loss, no added loss).
+            ValueError: if there is nothing to compute (no compiled loss, no added loss),
+                or for targets or losses that do not match the outputs (Keras's texts).
         """
         losses = []
         if self._compile_loss is not None and (
