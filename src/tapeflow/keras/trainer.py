@@ -348,6 +348,9 @@ class CompileLoss:
         self.output_names = output_names
         self.metrics = []
         self.built = False
+        # Set by the step function while a step traced over a spec with an unknown batch
+        # dimension runs (fit's and evaluate's epoch loop over array data).
+        self.unknown_batch = False
         self._flat_losses = None   # (path key or None, loss, weight, name) per loss
 
     def _keyed_outputs(self, y_pred):
@@ -488,11 +491,9 @@ class CompileLoss:
                 value = _m.cast(value, "float32")
             if tracker is not None:
                 # Keras weights by the static batch size: unknown (no weight) in a step
-                # traced over the dataset's spec, as the targets' shapes show it here
-                batch = (_static_shape(nest.flatten(y_p)[0]) or (None,))[0]
-                if batch is not None and not (_static_shape(nest.flatten(y_t)[0])
-                                              or (None,))[0]:
-                    batch = None
+                # traced over a dataset spec whose batch dimension is None
+                batch = None if self.unknown_batch else (
+                    _static_shape(nest.flatten(y_p)[0]) or (None,))[0]
                 tracker.update_state(_unscaled(value), sample_weight=batch)
             if weight is not None:
                 value = _m.multiply(value, float(weight))
@@ -1030,8 +1031,16 @@ class Trainer:
                 if not compiled:
                     outputs = self._run_step(step_function, data, strategy)
                 elif relax_to is not None:
-                    outputs = compiled[0].call_with_spec(
-                        _per_replica_shapes(relax_to, strategy), data, strategy)
+                    compile_loss = self._compile_loss
+                    if compile_loss is not None:
+                        compile_loss.unknown_batch = any(
+                            s is not None and len(s) > 0 and s[0] is None for s in relax_to)
+                    try:
+                        outputs = compiled[0].call_with_spec(
+                            _per_replica_shapes(relax_to, strategy), data, strategy)
+                    finally:
+                        if compile_loss is not None:
+                            compile_loss.unknown_batch = False
                 else:
                     outputs = compiled[1](data, strategy)
                 ran = True
