@@ -167,9 +167,26 @@ def errors(tf, run_eagerly):
     return out
 
 
+def compile_config(tf, run_eagerly):
+    """``get_compile_config`` (its optimizer left out) after per-output compiles."""
+    model = _prepare(tf)
+    out = {}
+    for name, kwargs in (
+            ("dict", dict(loss={"reg": "mse", "cls": "categorical_crossentropy"},
+                          loss_weights={"reg": 2.0, "cls": 1.0},
+                          metrics={"cls": ["accuracy"]})),
+            ("list", dict(loss=["mse", None], loss_weights=[0.5, 1.0],
+                          metrics=[["mae"], None], weighted_metrics=[None, ["accuracy"]]))):
+        model.compile(optimizer="sgd", run_eagerly=run_eagerly, **kwargs)
+        config = model.get_compile_config()
+        config.pop("optimizer")
+        out[name] = config
+    return out
+
+
 CASES = {f.__name__: f for f in (list_compiled, list_compiled_weighted, dict_compiled,
                                  dict_compiled_weighted, one_loss_for_all,
-                                 dict_outputs_model, errors)}
+                                 dict_outputs_model, errors, compile_config)}
 
 # run again with the model made under a MirroredStrategy over two CPUs
 DISTRIBUTED = ("list_compiled_weighted", "dict_compiled")

@@ -35,7 +35,7 @@ def test_matches_keras(name, mode):
     else:
         got = CASES[name](tf, mode == "eager")
     want = RECORDED[f"{name}/{mode}"]
-    if name == "errors":
+    if "history" not in want:   # errors, compile configs
         assert got == want
         return
     assert got["history"]["keys"] == want["history"]["keys"]
