@@ -74,6 +74,31 @@ class Model(Trainer, Layer):
         return _symbolic.flatten(getattr(self, "_fn_outputs", None) or [])
 
     @property
+    def output_names(self) -> list:
+        """The names of the layers that make the outputs of a functional or Sequential
+        model (Keras's ``Functional.output_names``), the per-output keys of ``compile``.
+
+        Raises:
+            AttributeError: for a subclassed model (Keras's has no such attribute), unless
+                set.
+        """
+        given = self.__dict__.get("_given_output_names")
+        if given is not None:
+            return given
+        outputs = self.outputs
+        if not outputs:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 "'output_names'")
+        if isinstance(getattr(self, "_fn_outputs", None), dict):
+            outputs = [self._fn_outputs[k] for k in sorted(self._fn_outputs)]
+        return [(kt._node.layer.name if kt._node is not None else
+                 getattr(kt._input_layer, "name", kt.name)) for kt in outputs]
+
+    @output_names.setter
+    def output_names(self, names):
+        self.__dict__["_given_output_names"] = names
+
+    @property
     def input_shape(self):
         """The shape of the functional model's input (a list for several), batch ``None``.
 
@@ -275,9 +300,11 @@ class Model(Trainer, Layer):
         cm = self._compile_metrics if self._compile_options["metrics_given"] else None
         options = {k: v for k, v in self._compile_options.items() if k != "metrics_given"}
         return {"optimizer": serialize_keras_object(self.optimizer),
-                "loss": serialize_keras_object(self.loss), "loss_weights": None,
-                "metrics": serialize_keras_object(list(cm._user)) if cm else None,
-                "weighted_metrics": (serialize_keras_object(list(cm._user_weighted))
+                "loss": serialize_keras_object(self.loss),
+                "loss_weights": (None if self._compile_loss is None
+                                 else self._compile_loss._user_loss_weights),
+                "metrics": serialize_keras_object(_given_metrics(cm)) if cm else None,
+                "weighted_metrics": (serialize_keras_object(_given_metrics(cm, 1))
                                      if cm and cm._user_weighted else None),
                 **options}
 
@@ -543,6 +570,16 @@ class Sequential(Model):
             else:
                 x = layer(x)
         return x
+
+
+def _given_metrics(compile_metrics, which=0):
+    """The ``metrics`` (``which=0``) or ``weighted_metrics`` (1) of a compile config: a flat
+    list, or the per-output list or dict as given to ``compile``."""
+    given = compile_metrics._given[which]
+    if isinstance(given, dict) or (isinstance(given, (list, tuple)) and any(
+            isinstance(m, (list, tuple, dict)) or m is None for m in given)):
+        return given
+    return list(compile_metrics._user_weighted if which else compile_metrics._user)
 
 
 def clone_model(model, input_tensors=None, clone_function=None, call_function=None,

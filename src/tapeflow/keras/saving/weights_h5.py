@@ -83,6 +83,7 @@ def _base_attributes():
         _BASE.update(vars(Layer(name="_saving_probe")))
         _BASE.update({"_fn_layers", "_fn_inputs", "_fn_outputs", "_layers", "_input_shape",
                       "_loss_tracker", "_compile_metrics", "_loss_fn", "loss",
+                      "_compile_loss", "_given_output_names",
                       "compiled", "history", "stop_training", "_initial_epoch",
                       "_inbound_nodes", "_input_layer", "_seq_layers", "_seq_output",
                       "_states"})
