@@ -12,7 +12,8 @@ import tapeflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "fixtures", "data_ops", "cases.json")) as f:
-    CASES = json.load(f)
+    FIXTURES = json.load(f)
+CASES = FIXTURES["cases"]
 
 # TensorFlow's own failure is an artifact of its tracing (an AttributeError deep in its
 # wrapper); tapeflow raises a TypeError saying the function must return a Dataset.
@@ -91,3 +92,22 @@ def test_case_matches_tensorflow(name):
             assert sorted(map(key, got)) == sorted(map(key, want))
         else:
             assert got == want
+
+
+@tf.function
+def total(ds):
+    """tools/record_tf_fixtures_dataset_ops.py's ``total``: a ``for`` over a dataset inside
+    a tf.function."""
+    s = tf.constant(0, tf.int64)
+    n = tf.constant(0, tf.int64)
+    for x in ds:
+        s += tf.reduce_sum(tf.cast(x, tf.int64))
+        n += 1
+    return s, n
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES["function_cases"]))
+def test_for_over_the_dataset_in_a_function(name):
+    case = FIXTURES["function_cases"][name]
+    ds = eval(case["source"], {"tf": tf, "np": np})  # noqa: S307 - fixture table
+    assert [[int(t) for t in total(ds)] for _ in range(2)] == case["calls"]

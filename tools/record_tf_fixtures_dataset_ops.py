@@ -112,6 +112,29 @@ CASES = {
     "rebatch_drop": f"{R}(10).batch(4).rebatch(3, drop_remainder=True)",
     "with_options": f"{R}(3).with_options(tf.data.Options())",
 }
+# Pipelines iterated by ``for x in ds`` inside a tf.function (``total``): each call
+# returns the sum over elements of sum(x) and the number of elements.
+FUNCTION_CASES = {
+    "padded_batch": f"{R}(1, 7).map(lambda x: tf.fill([x], x)).padded_batch(4, padded_shapes=[None], padding_values=np.int64(100))",
+    "flat_map_window": f"{R}(9).window(4, shift=3).flat_map(lambda w: w.batch(4))",
+    "interleave": f"{R}(1, 5).interleave(lambda x: tf.data.Dataset.range(x).map(lambda y: y * x), cycle_length=3, block_length=2)",
+    "scan_take_while": f"{R}(20).scan(np.int64(0), lambda s, x: (s + x, s)).take_while(lambda x: x < 40)",
+    "group_by_window": f"{R}(11).group_by_window(lambda x: x % 3, lambda k, w: w.batch(2).map(lambda b: b * (k + 1)), window_size=2)",
+    "unique_choose": "tf.data.Dataset.choose_from_datasets([tf.data.Dataset.from_tensor_slices([3, 3, 1, 4, 1]).map(lambda v: tf.cast(v, tf.int64)).unique(), tf.data.Dataset.counter(100)], tf.data.Dataset.from_tensor_slices(np.array([0, 1, 0, 1, 0], np.int64)))",
+}
+
+
+@tf.function
+def total(ds):
+    """The function tests/test_data_ops.py runs too (same body, tapeflow's tf)."""
+    s = tf.constant(0, tf.int64)
+    n = tf.constant(0, tf.int64)
+    for x in ds:
+        s += tf.reduce_sum(tf.cast(x, tf.int64))
+        n += 1
+    return s, n
+
+
 # datasets whose elements are checked as sets (distinct outputs of a seeded sampler)
 UNORDERED = {"sample_one", "sample_zero_weight"}
 # cases evaluated as their cardinality/spec/repr only (infinite or sampled)
@@ -165,10 +188,16 @@ def main():
             fixtures[name]["iter_error"] = [type(e).__name__, str(e).split("\n")[0]]
         if name in UNORDERED:
             fixtures[name]["unordered"] = True
+    functions = {}
+    for name, source in FUNCTION_CASES.items():
+        ds = eval(source, {"tf": tf, "np": np})  # noqa: S307
+        functions[name] = {"source": source, "calls": [
+            [int(t) for t in total(ds)] for _ in range(2)]}
+    fixtures = {"cases": fixtures, "function_cases": functions}
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(fixtures, f, indent=1, sort_keys=True)
-    print(f"wrote {OUT} ({len(fixtures)} cases)")
+    print(f"wrote {OUT} ({len(fixtures['cases'])} cases)")
 
 
 if __name__ == "__main__":

@@ -1018,7 +1018,7 @@ class Dataset:
                                  "scalar tensor but its return type is"
                                  f"{TensorSpec(shape, dtype)}.")
             return bool(out)
-        ds = Dataset(lambda: itertools.takewhile(test, parent()),
+        ds = Dataset(lambda: itertools.takewhile(lambda e: _eager(test, e), parent()),
                      INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
         ds._kind, ds._rngs = "_TakeWhileDataset", self._rngs
         return ds
@@ -1082,7 +1082,7 @@ class Dataset:
         def it():
             groups, sizes = {}, {}
             for element in parent():
-                key = int(np.asarray(_call(key_func, element)))
+                key = _eager(lambda e: int(np.asarray(_call(key_func, e))), element)
                 groups.setdefault(key, []).append(element)
                 if key not in sizes:
                     sizes[key] = _eager(size_of, key)
