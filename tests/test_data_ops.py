@@ -25,7 +25,9 @@ NO_SPEC = {"fm_empty"}
 # symbolic input), so a dimension TensorFlow leaves None shows its first value.
 MAP_SPEC = {"gbw_key"}
 # not implemented
-SKIP = {"ignore_errors", "with_options"}
+SKIP = {"ignore_errors"}
+# the list_files cases' directory (tools/record_tf_fixtures_dataset_ops.py's FILES)
+FILES = "/tmp/tapeflow_list_files_fixture"
 
 
 def decode(node):
@@ -41,6 +43,8 @@ def encode(value):
         return {k: encode(v) for k, v in value.items()}
     if isinstance(value, tuple):
         return tuple(encode(v) for v in value)
+    if value is None or isinstance(value, bool):
+        return {"python": value}
     arr = np.asarray(value)
     if arr.dtype == object or arr.dtype.kind == "S":
         data = np.vectorize(lambda b: b.decode(), otypes=[object])(arr).tolist()
@@ -49,7 +53,12 @@ def encode(value):
 
 
 def build(name):
-    return eval(CASES[name]["source"], {"tf": tf, "np": np})  # noqa: S307 - fixture table
+    if "FILES" in CASES[name]["source"]:
+        os.makedirs(FILES, exist_ok=True)
+        for base in ("a.txt", "b.txt", "c.csv"):
+            open(os.path.join(FILES, base), "w").close()
+    return eval(CASES[name]["source"], {"tf": tf, "np": np,  # noqa: S307 - fixture table
+                                        "FILES": FILES})
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -70,7 +79,8 @@ def test_case_matches_tensorflow(name):
         return
     ds = build(name)
     if isinstance(ds, list):
-        got = [encode(tf.nest.map_structure(lambda t: t.numpy(), e)) for e in ds]
+        got = [encode(tf.nest.map_structure(
+            lambda t: t.numpy() if hasattr(t, "numpy") else t, e)) for e in ds]
         assert got == [decode(e) for e in case["elements"]]
         return
     if name.startswith("uniq_"):

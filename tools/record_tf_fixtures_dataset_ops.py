@@ -23,6 +23,15 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "tests", "fixtures", "data_ops", "cases.json")
 
 R = "tf.data.Dataset.range"
+# list_files cases glob this directory (made by the recorder and by the tests): a.txt,
+# b.txt, c.csv. Its name is fixed so that TensorFlow's messages can be compared.
+FILES = "/tmp/tapeflow_list_files_fixture"
+
+
+def make_files():
+    os.makedirs(FILES, exist_ok=True)
+    for name in ("a.txt", "b.txt", "c.csv"):
+        open(os.path.join(FILES, name), "w").close()
 CASES = {
     # padded_batch
     "pb_default": f"{R}(1, 6).map(lambda x: tf.fill([x], x)).padded_batch(2, padded_shapes=[None])",
@@ -111,6 +120,14 @@ CASES = {
     "rebatch": f"{R}(10).batch(4).rebatch(3)",
     "rebatch_drop": f"{R}(10).batch(4).rebatch(3, drop_remainder=True)",
     "with_options": f"{R}(3).with_options(tf.data.Options())",
+    "options_default": f"[{R}(3).options().deterministic]",
+    "options_kept": f"[(lambda o: (setattr(o, 'deterministic', False), {R}(3).with_options(o).options().deterministic)[1])(tf.data.Options())]",
+    "options_err": "setattr(tf.data.Options(), 'foo', 1)",
+    "random": "tf.data.Dataset.random(seed=4)",
+    "list_files": "tf.data.Dataset.list_files(FILES + '/*.txt', shuffle=False)",
+    "list_files_list": "tf.data.Dataset.list_files([FILES + '/*.csv', FILES + '/a*'], shuffle=False)",
+    "list_files_shuffled": "tf.data.Dataset.list_files(FILES + '/*.txt', seed=1)",
+    "list_files_err": "tf.data.Dataset.list_files(FILES + '/*.zzz')",
 }
 # Pipelines iterated by ``for x in ds`` inside a tf.function (``total``): each call
 # returns the sum over elements of sum(x) and the number of elements.
@@ -138,7 +155,7 @@ def total(ds):
 # datasets whose elements are checked as sets (distinct outputs of a seeded sampler)
 UNORDERED = {"sample_one", "sample_zero_weight"}
 # cases evaluated as their cardinality/spec/repr only (infinite or sampled)
-NO_ELEMENTS = {"counter_inf", "sample_card", "win_repr", "win_card_drop", "win_empty",
+NO_ELEMENTS = {"counter_inf", "random", "list_files_shuffled", "sample_card", "win_repr", "win_card_drop", "win_empty",
                "win_dict"}
 
 
@@ -148,6 +165,8 @@ def encode(value):
         return {"dict": {k: encode(v) for k, v in value.items()}}
     if isinstance(value, tuple):
         return {"tuple": [encode(v) for v in value]}
+    if value is None or isinstance(value, bool):
+        return {"python": value}
     arr = np.asarray(value)
     if arr.dtype == object or arr.dtype.kind == "S":
         data = np.vectorize(lambda b: b.decode(), otypes=[object])(arr).tolist()
@@ -158,12 +177,12 @@ def encode(value):
 def record(source):
     out = {"source": source}
     try:
-        result = eval(source, {"tf": tf, "np": np})  # noqa: S307 - our own case table
+        result = eval(source, {"tf": tf, "np": np, "FILES": FILES})  # noqa: S307 - our own case table
     except Exception as e:  # noqa: BLE001 - recording TF's errors is the point
         out["error"] = [type(e).__name__, str(e).split("\n")[0]]
         return out
     if isinstance(result, list):
-        out["elements"] = [encode(tf.nest.map_structure(lambda t: t.numpy(), e)) for e in result]
+        out["elements"] = [encode(tf.nest.map_structure(lambda t: t.numpy() if hasattr(t, "numpy") else t, e)) for e in result]
         return out
     out["repr"] = repr(result)
     out["element_spec"] = repr(result.element_spec)
@@ -172,12 +191,13 @@ def record(source):
 
 
 def main():
+    make_files()
     fixtures = {}
     for name, source in CASES.items():
         fixtures[name] = record(source)
-        if "error" in fixtures[name] or name in NO_ELEMENTS:
+        if "error" in fixtures[name] or name in NO_ELEMENTS or "elements" in fixtures[name]:
             continue
-        ds = eval(source, {"tf": tf, "np": np})  # noqa: S307
+        ds = eval(source, {"tf": tf, "np": np, "FILES": FILES})  # noqa: S307
         if name.startswith("uniq_"):
             ds = ds.unique()
             fixtures[name].update(repr=repr(ds), element_spec=repr(ds.element_spec),

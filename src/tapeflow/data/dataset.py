@@ -19,8 +19,10 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from ..ops import random_ops as _random
 
-__all__ = ["Dataset", "DatasetSpec", "OwnedIterator", "TensorSpec", "INFINITE", "UNKNOWN",
-           "AUTOTUNE"]
+__all__ = [
+    "Dataset", "DatasetSpec", "OwnedIterator", "Options", "TensorSpec", "INFINITE", "UNKNOWN",
+    "AUTOTUNE",
+]
 
 INFINITE = -1
 UNKNOWN = -2
@@ -267,6 +269,42 @@ def _from_dataset_fn(out, what):
     return out
 
 
+class _OptionGroup:
+    """A group of ``tf.data.Options`` settings (``threading``, ``experimental_optimization``
+    ...): attributes set freely, unset ones read as None."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return None
+
+
+class Options:
+    """``tf.data.Options``: settings attached with ``Dataset.with_options``. tapeflow keeps
+    them (``Dataset.options()`` returns them) but its pipelines do not depend on them.
+
+    Raises:
+        AttributeError: on setting a property TensorFlow's Options does not have.
+    """
+
+    _PROPERTIES = ("autotune", "dataset_name", "deterministic", "experimental_deterministic",
+                   "experimental_distribute", "experimental_external_state_policy",
+                   "experimental_optimization", "experimental_slack",
+                   "experimental_symbolic_checkpoint", "experimental_warm_start",
+                   "framework_type", "threading")
+    _GROUPS = ("autotune", "experimental_distribute", "experimental_optimization",
+               "threading")
+
+    def __init__(self):
+        for prop in self._PROPERTIES:
+            object.__setattr__(self, prop, _OptionGroup() if prop in self._GROUPS else None)
+
+    def __setattr__(self, name, value):
+        if name not in self._PROPERTIES:
+            raise AttributeError(f"Cannot set the property {name} on Options.")
+        object.__setattr__(self, name, value)
+
+
 class Dataset:
     """A sequence of elements with a pipeline of transformations (``tf.data.Dataset``).
 
@@ -286,6 +324,7 @@ class Dataset:
     # element_spec was read off an element (a ``map`` output, say), not declared: its
     # dimensions may vary between elements where TensorFlow's traced spec says None.
     _spec_inferred = False
+    _options = None
 
     def __init__(self, make_iter, cardinality, spec_fn=None, indices=None, arrays=None):
         self._make_iter = make_iter
@@ -1264,6 +1303,71 @@ class Dataset:
         ds = Dataset(out._make_iter, UNKNOWN if self._cardinality != INFINITE else INFINITE,
                      lambda: _map(lambda s: TensorSpec((size,) + s.shape[1:], s.dtype), spec))
         ds._kind, ds._rngs = "_RebatchDataset", self._rngs
+        return ds
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
+        """An infinite dataset of random int64 scalars (``tf.data.Dataset.random``).
+
+        The values are reproducible under ``seed``/``tf.random.set_seed`` but differ from
+        TensorFlow's (NumPy's generator). With ``rerandomize_each_iteration`` each pass draws
+        new values; otherwise every pass repeats the first one's.
+        """
+        rng_box = [_seeded_rng(seed)]
+        rng_box.append(rng_box[0].bit_generator.state)
+
+        def it():
+            r = rng_box[0]
+            if not rerandomize_each_iteration:
+                r.bit_generator.state = rng_box[1]
+            while True:
+                yield np.int64(r.integers(0, 2**63 - 1))
+        ds = Dataset(it, INFINITE, lambda: TensorSpec((), _dt.int64))
+        ds._kind, ds._rngs = "_RandomDataset", (rng_box,)
+        return ds
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None) -> "Dataset":
+        """The file names matching ``file_pattern`` (a glob, or a list of them), as string
+        scalars in sorted order, shuffled unless ``shuffle=False`` (``seed`` as
+        :meth:`shuffle`; the order differs from TensorFlow's).
+
+        Raises:
+            tf.errors.InvalidArgumentError: if no file matches, with TensorFlow's text.
+        """
+        import glob
+        patterns = _to_numpy(file_pattern)
+        patterns = [p.decode() if isinstance(p, bytes) else str(p)
+                    for p in np.atleast_1d(patterns).tolist()]
+        names = sorted({f for p in patterns for f in glob.glob(p)})
+        if not names:
+            from .._core import errors
+            raise errors.InvalidArgumentError(
+                None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                f"Summarized data: b'No files matched pattern: {', '.join(patterns)}'")
+        ds = Dataset.from_tensor_slices(np.array([n.encode() for n in names], dtype=object))
+        if shuffle is None or shuffle:
+            ds = ds.shuffle(len(names), seed=seed)
+        return ds
+
+    def options(self):
+        """The ``tf.data.Options`` set by ``with_options`` upstream (a default one if none)."""
+        return self._options if self._options is not None else Options()
+
+    def with_options(self, options, name=None) -> "Dataset":
+        """The same elements with ``options`` (a ``tf.data.Options``) attached; tapeflow
+        reads none of them (it runs one deterministic pipeline).
+
+        Raises:
+            TypeError: if ``options`` is not a ``tf.data.Options``.
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"Invalid `options`. `options` should be of type "
+                            f"`tf.data.Options`, but got {type(options)}.")
+        ds = Dataset(self._make_iter, self._cardinality, self._spec_fn, self._indices,
+                     self._arrays)
+        ds._kind, ds._rngs, ds._options = "_OptionsDataset", self._rngs, options
+        ds._spec_inferred = self._spec_inferred
         return ds
 
     def reduce(self, initial_state, reduce_func, name=None):
