@@ -44,6 +44,8 @@ CASES = {
     "pb_empty": f"{R}(0).padded_batch(2, padded_shapes=[])",
     "pb_slices": "tf.data.Dataset.from_tensor_slices([[1, 2], [3, 4], [5, 6]]).padded_batch(2, padded_shapes=[4])",
     "pb_strings": "tf.data.Dataset.from_tensor_slices(['a', 'bb', 'c']).padded_batch(2)",
+    "pb_generator": "tf.data.Dataset.from_generator(lambda: iter([[1, 2], [3], []]), output_signature=tf.TensorSpec([None], tf.int32)).padded_batch(2)",
+    "pb_generator_types": "tf.data.Dataset.from_generator(lambda: iter([(1, [2.0]), (3, [4.0, 5.0])]), output_types=(tf.int64, tf.float32), output_shapes=((), (None,))).padded_batch(2, padding_values=(np.int64(0), -1.0))",
     "pb_err_small": f"list({R}(1, 5).map(lambda x: tf.fill([x], x)).padded_batch(4, padded_shapes=[2]))",
     "pb_err_size": f"{R}(4).padded_batch(0)",
     "pb_err_rank": f"{R}(4).padded_batch(2, padded_shapes=[3])",

@@ -407,15 +407,17 @@ class Dataset:
         spec = output_signature if output_signature is not None else output_types
 
         def leaf_cast(pair):
-            value, want = pair
+            want, value = pair
             # a TensorSpec (tf.TensorSpec or this module's) or a dtype
             dtype = _dt.as_dtype(want.dtype if hasattr(want, "shape") else want)
-            return np.asarray(value).astype(dtype._np)
+            return np.asarray(_to_numpy(value)).astype(dtype._np)
 
         def it():
             for item in generator(*(args or ())):
-                element = _from_fn_output(item)
-                yield element if spec is None else _zip_map(leaf_cast, [element, spec])
+                if spec is None:
+                    yield _from_fn_output(item)
+                else:   # the spec's structure: a list under a TensorSpec is one tensor
+                    yield _zip_map(leaf_cast, [spec, item])
         spec_fn = None
         if output_signature is not None:
             declared = _map(_spec_leaf, output_signature)
