@@ -48,6 +48,27 @@ PIPELINES = {
     ).take(25).shard(2, 1),
     "concatenate_enumerate": lambda: tf.data.Dataset.range(4).concatenate(
         tf.data.Dataset.range(10, 13).shuffle(3)).enumerate(),
+    # the transformations of tests/test_data_ops.py
+    "shuffle_padded_batch": lambda: tf.data.Dataset.range(1, 30).shuffle(8).map(
+        lambda x: tf.fill([x % 5], x)).padded_batch(3, padded_shapes=[None]),
+    "interleave_scan": lambda: tf.data.Dataset.range(1, 8).shuffle(7).interleave(
+        lambda x: tf.data.Dataset.range(x).shuffle(4, seed=1), cycle_length=3,
+        block_length=2).scan(
+        tf.constant(0, tf.int64), lambda s, x: (s + x, s)),
+    "window_flat_map_take_while": lambda: tf.data.Dataset.range(40).window(
+        5, shift=2, stride=2).flat_map(lambda w: w.batch(5)).take_while(
+        lambda b: tf.reduce_sum(b) < 300),
+    "group_by_window_unique": lambda: tf.data.Dataset.range(30).shuffle(30).map(
+        lambda x: x // 2).unique().group_by_window(
+        lambda x: x % 3, lambda k, w: w.batch(2), window_size=2),
+    "sample_from_datasets": lambda: tf.data.Dataset.sample_from_datasets(
+        [tf.data.Dataset.range(10).repeat(), tf.data.Dataset.range(100, 103).repeat()],
+        weights=[0.3, 0.7]),
+    "choose_counter_bucket": lambda: tf.data.Dataset.choose_from_datasets(
+        [tf.data.Dataset.counter(), tf.data.Dataset.counter(50, 5)],
+        tf.data.Dataset.range(40).map(lambda x: x % 2)).map(
+        lambda x: tf.fill([x % 4 + 1], x)).bucket_by_sequence_length(
+        lambda e: tf.shape(e)[0], [2, 3], [2, 2, 3]),
 }
 
 

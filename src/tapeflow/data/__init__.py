@@ -1,5 +1,5 @@
 """``tf.data``: input pipelines (``Dataset``) over NumPy arrays."""
-from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, TensorSpec
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec, Options, TensorSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -13,5 +13,5 @@ class experimental:  # noqa: N801 - TensorFlow's namespace name
     UNKNOWN_CARDINALITY = UNKNOWN
 
 
-__all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "TensorSpec",
-           "UNKNOWN_CARDINALITY", "experimental"]
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Options",
+           "TensorSpec", "UNKNOWN_CARDINALITY", "experimental"]

@@ -19,7 +19,10 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from ..ops import random_ops as _random
 
-__all__ = ["Dataset", "OwnedIterator", "TensorSpec", "INFINITE", "UNKNOWN", "AUTOTUNE"]
+__all__ = [
+    "Dataset", "DatasetSpec", "OwnedIterator", "Options", "TensorSpec", "INFINITE", "UNKNOWN",
+    "AUTOTUNE",
+]
 
 INFINITE = -1
 UNKNOWN = -2
@@ -130,11 +133,13 @@ def _from_fn_output(structure):
 
 
 def _tensors(element):
-    return _map(Tensor, element)
+    return _map(_wrap, element)
 
 
 def _spec_of(element, batch_axis=None):
     def spec(v):
+        if isinstance(v, Dataset):
+            return DatasetSpec(v.element_spec)
         shape = tuple(np.shape(v))
         if batch_axis is not None:
             shape = (batch_axis,) + shape
@@ -156,6 +161,156 @@ def _stack(elements):
     return _zip_map(lambda leaves: np.stack([np.asarray(v) for v in leaves]), elements)
 
 
+class DatasetSpec:
+    """The spec of an element that is itself a dataset (``window``'s components;
+    ``tf.data.DatasetSpec``): the inner ``element_spec`` and the (scalar) dataset shape."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self.shape = tuple(dataset_shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, DatasetSpec) and self.element_spec == other.element_spec
+                and self.shape == other.shape)
+
+    def __hash__(self):
+        return hash(self.shape)
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, TensorShape({list(self.shape)}))"
+
+
+def _wrap(value):
+    """A leaf of an element as the user sees it: a Tensor, or a Dataset (window's)."""
+    return value if isinstance(value, Dataset) else Tensor(value)
+
+
+def _call(fn, element, *before):
+    """``fn(*before, *element)`` for a tuple element, ``fn(*before, element)`` otherwise,
+    on Tensors; run eagerly when a traced ``for`` loop pulls the element."""
+    def run():
+        args = _tensors(element)
+        return fn(*before, *args) if type(element) is tuple else fn(*before, args)
+    if _dispatch._state.tracer is not None:
+        with _init_scope():
+            return run()
+    return run()
+
+
+def _eager(fn, *args):
+    """``fn(*args)`` run eagerly even when a traced loop pulls the element."""
+    if _dispatch._state.tracer is not None:
+        with _init_scope():
+            return fn(*args)
+    return fn(*args)
+
+
+def _shape_dims(shape):
+    """A padded shape (list, tuple, TensorShape, Tensor, int) as a tuple of ints/None."""
+    if isinstance(shape, _TensorLike):
+        shape = static_value(shape).tolist()
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    if hasattr(shape, "as_list") and getattr(shape, "rank", 0) is None:
+        return None
+    dims = []
+    for d in (shape.as_list() if hasattr(shape, "as_list") else list(shape)):
+        d = getattr(d, "value", d)
+        dims.append(None if d is None or int(d) == -1 else int(d))
+    return tuple(dims)
+
+
+def _spec_leaf(spec):
+    """This module's TensorSpec for a user's spec (``tf.TensorSpec`` or this module's)."""
+    if isinstance(spec, (TensorSpec, DatasetSpec)):
+        return spec
+    return TensorSpec(_shape_dims(spec.shape), spec.dtype)
+
+
+def _default_pad(dtype):
+    return np.array(b"" if dtype == _dt.string else 0, dtype=dtype._np)
+
+
+def _component_dataset(values, spec):
+    """A dataset over one component's values (a window's part): ``_VariantDataset``."""
+    arrays = np.stack(values) if values else np.zeros(
+        (0,) + tuple(d or 0 for d in spec.shape), spec.dtype._np)
+    ds = Dataset._over_indices(arrays, lambda: np.arange(len(arrays)), len(arrays))
+    ds._spec_fn = lambda: spec
+    ds._kind = "_VariantDataset"
+    return ds
+
+
+def _elements_dataset(elements, spec, inferred=False):
+    """A dataset over a list of elements structured as ``spec`` (a group_by_window window)."""
+    if elements:
+        try:
+            arrays = _stack(elements)
+        except ValueError:   # elements of varying shapes: a dataset over the list
+            ds = Dataset(lambda: iter(elements), len(elements), lambda: spec)
+            ds._kind, ds._spec_inferred = "_VariantDataset", inferred
+            return ds
+    else:
+        arrays = _map(lambda s: np.zeros((0,) + tuple(d or 0 for d in s.shape), s.dtype._np),
+                      spec)
+    n = len(elements)
+    ds = Dataset._over_indices(arrays, lambda: np.arange(n), n)
+    ds._spec_fn = lambda: spec
+    ds._kind, ds._spec_inferred = "_VariantDataset", inferred
+    return ds
+
+
+def _window_datasets(elements, spec):
+    """A structure of component datasets over a list of elements (structured as ``spec``)."""
+    if not elements:
+        return _map(lambda s: _component_dataset([], s), spec)
+    return _zip_map(lambda parts: _component_dataset(list(parts[1:]), parts[0]),
+                    [spec] + list(elements))
+
+
+def _from_dataset_fn(out, what):
+    if not isinstance(out, Dataset):
+        raise TypeError(f"The `{what}` argument must return a `Dataset` object. Got "
+                        f"{type(out)}.")
+    return out
+
+
+class _OptionGroup:
+    """A group of ``tf.data.Options`` settings (``threading``, ``experimental_optimization``
+    ...): attributes set freely, unset ones read as None."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return None
+
+
+class Options:
+    """``tf.data.Options``: settings attached with ``Dataset.with_options``. tapeflow keeps
+    them (``Dataset.options()`` returns them) but its pipelines do not depend on them.
+
+    Raises:
+        AttributeError: on setting a property TensorFlow's Options does not have.
+    """
+
+    _PROPERTIES = ("autotune", "dataset_name", "deterministic", "experimental_deterministic",
+                   "experimental_distribute", "experimental_external_state_policy",
+                   "experimental_optimization", "experimental_slack",
+                   "experimental_symbolic_checkpoint", "experimental_warm_start",
+                   "framework_type", "threading")
+    _GROUPS = ("autotune", "experimental_distribute", "experimental_optimization",
+               "threading")
+
+    def __init__(self):
+        for prop in self._PROPERTIES:
+            object.__setattr__(self, prop, _OptionGroup() if prop in self._GROUPS else None)
+
+    def __setattr__(self, name, value):
+        if name not in self._PROPERTIES:
+            raise AttributeError(f"Cannot set the property {name} on Options.")
+        object.__setattr__(self, name, value)
+
+
 class Dataset:
     """A sequence of elements with a pipeline of transformations (``tf.data.Dataset``).
 
@@ -172,6 +327,10 @@ class Dataset:
 
     _kind = "Dataset"
     _rngs = ()   # the [generator, first state] boxes of the shuffles upstream
+    # element_spec was read off an element (a ``map`` output, say), not declared: its
+    # dimensions may vary between elements where TensorFlow's traced spec says None.
+    _spec_inferred = False
+    _options = None
 
     def __init__(self, make_iter, cardinality, spec_fn=None, indices=None, arrays=None):
         self._make_iter = make_iter
@@ -254,17 +413,27 @@ class Dataset:
         spec = output_signature if output_signature is not None else output_types
 
         def leaf_cast(pair):
-            value, want = pair
+            want, value = pair
             # a TensorSpec (tf.TensorSpec or this module's) or a dtype
             dtype = _dt.as_dtype(want.dtype if hasattr(want, "shape") else want)
-            return np.asarray(value).astype(dtype._np)
+            return np.asarray(_to_numpy(value)).astype(dtype._np)
 
         def it():
             for item in generator(*(args or ())):
-                element = _from_fn_output(item)
-                yield element if spec is None else _zip_map(leaf_cast, [element, spec])
-        ds = Dataset(it, UNKNOWN)
-        ds._kind = "_GeneratorDataset"
+                if spec is None:
+                    yield _from_fn_output(item)
+                else:   # the spec's structure: a list under a TensorSpec is one tensor
+                    yield _zip_map(leaf_cast, [spec, item])
+        spec_fn = None
+        if output_signature is not None:
+            declared = _map(_spec_leaf, output_signature)
+            spec_fn = lambda: declared  # noqa: E731
+        elif output_types is not None and output_shapes is not None:
+            declared = _zip_map(lambda p: TensorSpec(_shape_dims(p[1]), p[0]),
+                                [output_types, output_shapes])
+            spec_fn = lambda: declared  # noqa: E731
+        ds = Dataset(it, UNKNOWN, spec_fn)
+        ds._kind = "_FlatMapDataset"   # TensorFlow builds it as a flat_map over ids
         return ds
 
     @staticmethod
@@ -297,7 +466,13 @@ class Dataset:
             for elements in zip(*(p._make_iter() for p in parts), strict=False):
                 flat = iter(elements)
                 yield _map(lambda _, flat=flat: next(flat), structure)
-        ds = Dataset(it, card)
+        spec_fn = None
+        if all(p._spec_fn is not None for p in parts):
+            def spec_fn():
+                flat = iter([p.element_spec for p in parts])
+                return _map(lambda _: next(flat), structure)
+        ds = Dataset(it, card, spec_fn)
+        ds._spec_inferred = any(p._spec_inferred for p in parts)
         ds._kind, ds._rngs = "_ZipDataset", tuple(r for d in parts for r in d._rngs)
         return ds
 
@@ -598,6 +773,611 @@ class Dataset:
         ds._kind, ds._rngs = "_ShardDataset", self._rngs
         return ds
 
+    # -- structure-changing transformations (TF 2.21's padded_batch, flat_map, ...) ------
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None) -> "Dataset":
+        """Batch elements of varying shapes, padding each component to a common shape.
+
+        Args:
+            batch_size: elements per batch (>= 1).
+            padded_shapes: per component (a structure like the element's), the shape each
+                element is padded to; ``None``/-1 dimensions pad to the longest in the batch.
+                Default: the element_spec's shapes (unknown dimensions pad to the batch max).
+            padding_values: per component (or one for all) the fill value; default 0 (``b""``
+                for strings).
+            drop_remainder: drop a last, smaller batch.
+
+        Returns:
+            A Dataset whose components have shape ``(batch,) + padded_shape`` (``None`` for
+            the batch axis unless ``drop_remainder``, and for padded ``None`` dimensions).
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a batch size below 1.
+            ValueError: if a padded shape's rank differs from its component's.
+            tf.errors.DataLossError: (on iteration) if an element exceeds a fixed padded size.
+        """
+        batch_size = _int64(batch_size)
+        if batch_size < 1:
+            raise _op_error("Batch size must be greater than zero.", "PaddedBatchDatasetV2")
+        in_spec = self.element_spec
+        if padded_shapes is None and (self._spec_fn is None or self._spec_inferred):
+            # element_spec read off the first element (no tracing here): its dimensions
+            # may vary (a ``map`` output), so every one pads to the batch's longest.
+            padded = _map(lambda s: (None,) * len(s.shape), in_spec)
+        elif padded_shapes is None:
+            padded = _map(lambda s: s.shape, in_spec)
+        else:
+            def check(pair):
+                spec, shape = pair
+                dims = _shape_dims(shape)
+                if dims is None:
+                    return spec.shape
+                if len(dims) != len(spec.shape):
+                    raise ValueError(f"The padded shape {dims!r} is not compatible with the "
+                                     f"shape {spec.shape!r} of the corresponding input "
+                                     "component.")
+                return dims
+            padded = _zip_map(check, [in_spec, padded_shapes])
+        if padding_values is None:
+            pads = _map(lambda s: _default_pad(s.dtype), in_spec)
+        else:
+            if not _is_struct(padding_values) and _is_struct(in_spec):
+                padding_values = _map(lambda _: padding_values, in_spec)
+            pads = _zip_map(lambda p: np.asarray(_to_numpy(p[1])).astype(p[0].dtype._np),
+                            [in_spec, padding_values])
+        card = self._cardinality
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        parent = self._make_iter
+
+        def pad_component(parts):
+            _, shape, pad, *values = parts
+            target = []
+            for axis, want in enumerate(shape):
+                longest = max((np.shape(v)[axis] for v in values), default=0)
+                if want is not None and longest > want:
+                    from .._core import errors
+                    raise errors.op_error(
+                        errors.DataLossError, "Attempted to pad to a smaller size than the "
+                        "input element.", "IteratorGetNext")
+                target.append(longest if want is None else want)
+            pad = np.asarray(pad)
+            out = np.full((len(values),) + tuple(target), pad[()], dtype=pad.dtype)
+            for i, v in enumerate(values):
+                v = np.asarray(v)
+                out[(i,) + tuple(slice(0, n) for n in v.shape)] = v if v.ndim else v[()]
+            return out
+
+        def it():
+            source = parent()
+            while True:
+                chunk = list(itertools.islice(source, batch_size))
+                if not chunk or (drop_remainder and len(chunk) < batch_size):
+                    return
+                yield _zip_map(pad_component, [in_spec, padded, pads] + chunk)
+        size = batch_size if drop_remainder else None
+        out_spec = _zip_map(lambda p: TensorSpec((size,) + tuple(p[1]), p[0].dtype),
+                            [in_spec, padded])
+        ds = Dataset(it, card, lambda: out_spec)
+        ds._kind, ds._rngs = "_PaddedBatchDataset", self._rngs
+        return ds
+
+    def flat_map(self, map_func, name=None) -> "Dataset":
+        """Map each element to a dataset (``map_func``) and chain those datasets' elements.
+
+        A tuple element is passed as separate arguments. Cardinality is unknown (-2).
+
+        Raises:
+            TypeError: (on iteration) if ``map_func`` does not return a Dataset.
+        """
+        parent = self._make_iter
+
+        def inner(element):
+            return _from_dataset_fn(_call(map_func, element), "map_func")
+
+        def it():
+            for element in parent():
+                yield from inner(element)._make_iter()
+
+        def spec():
+            for element in parent():
+                return inner(element).element_spec
+            raise ValueError("element_spec of a flat_map over an empty dataset")
+        ds = Dataset(it, UNKNOWN, spec)
+        ds._kind, ds._rngs = "_FlatMapDataset", self._rngs
+        return ds
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None) -> "Dataset":
+        """Map each element to a dataset and interleave ``cycle_length`` of them at a time,
+        ``block_length`` consecutive elements from each, in TensorFlow's order (an exhausted
+        dataset's slot takes the next input element when its turn comes again).
+
+        Args:
+            map_func: element -> Dataset.
+            cycle_length: datasets open at once (default/AUTOTUNE: the number of CPU cores,
+                as TensorFlow).
+            block_length: consecutive elements taken from each (default 1).
+            num_parallel_calls, deterministic: accepted; elements come in the deterministic
+                order.
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a cycle or block length below 1.
+        """
+        import os
+        if cycle_length is None or _int64(cycle_length) == AUTOTUNE:
+            cycle_length = os.cpu_count() or 1
+        cycle_length = _int64(cycle_length)
+        block_length = 1 if block_length is None else _int64(block_length)
+        if cycle_length < 1:
+            raise _op_error("cycle_length must be greater than zero.", "InterleaveDataset")
+        if block_length < 1:
+            raise _op_error("block_length must be greater than zero.", "InterleaveDataset")
+        parent = self._make_iter
+
+        def inner(element):
+            return _from_dataset_fn(_call(map_func, element), "map_func")
+
+        def it():
+            source = parent()
+            slots = [None] * cycle_length
+            index = block = n_open = 0
+            ended = False
+            while not ended or n_open:
+                if slots[index] is not None:
+                    for element in slots[index]:
+                        block += 1
+                        if block == block_length:
+                            index, block = (index + 1) % cycle_length, 0
+                        yield element
+                        break
+                    else:
+                        slots[index], n_open = None, n_open - 1
+                        index, block = (index + 1) % cycle_length, 0
+                elif not ended:
+                    for element in source:
+                        slots[index] = inner(element)._make_iter()
+                        n_open += 1
+                        break
+                    else:
+                        ended = True
+                else:
+                    index, block = (index + 1) % cycle_length, 0
+
+        def spec():
+            for element in parent():
+                return inner(element).element_spec
+            raise ValueError("element_spec of an interleave over an empty dataset")
+        ds = Dataset(it, UNKNOWN, spec)
+        ds._kind = "_InterleaveDataset" if num_parallel_calls is None else \
+            "_ParallelInterleaveDataset"
+        ds._rngs = self._rngs
+        return ds
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False,
+               name=None) -> "Dataset":
+        """Group elements into windows, each a dataset (or a structure of per-component
+        datasets, like the element) of ``size`` elements ``stride`` apart; a window starts
+        every ``shift`` elements (default ``size``). Use ``flat_map``/``batch`` on them.
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a size, shift or stride below 1.
+        """
+        size = _int64(size)
+        shift = size if shift is None else _int64(shift)
+        stride = _int64(stride)
+        for what, value in (("size", size), ("shift", shift), ("stride", stride)):
+            if value < 1:
+                raise _op_error(f"Window {what} must be greater than zero.", "WindowDataset")
+        card = self._cardinality
+        if card >= 0:
+            if drop_remainder:
+                last = card - 1 - (size - 1) * stride
+                card = last // shift + 1 if last >= 0 else 0
+            else:
+                card = -(-card // shift)
+        parent = self._make_iter
+        span = (size - 1) * stride + 1
+
+        def it():
+            spec = self.element_spec
+            source = parent()
+            buf, base, ended = [], 0, False    # buf[i] is element base + i
+            start = 0
+            while True:
+                while not ended and len(buf) < start - base + span:
+                    for element in source:
+                        buf.append(element)
+                        break
+                    else:
+                        ended = True
+                offset = start - base
+                if offset >= len(buf):
+                    return
+                items = buf[offset:offset + span:stride]
+                if drop_remainder and len(items) < size:
+                    return
+                yield _window_datasets(items, spec)
+                start += shift
+                drop = min(start - base, len(buf))
+                del buf[:drop]
+                base += drop
+                if ended and start - base >= len(buf):
+                    return
+        ds = Dataset(it, card, lambda: _map(DatasetSpec, self.element_spec))
+        ds._kind, ds._rngs = "_WindowDataset", self._rngs
+        return ds
+
+    def scan(self, initial_state, scan_func, name=None) -> "Dataset":
+        """A stateful map: ``new_state, output = scan_func(state, element)`` from
+        ``initial_state``; the outputs are the elements.
+
+        Raises:
+            TypeError: (on iteration; TensorFlow raises it when it traces ``scan_func``) if
+                the new state's dtypes differ from the initial state's.
+        """
+        init = _from_user(initial_state)
+        parent = self._make_iter
+
+        def step(state, element):
+            out = scan_func(_tensors(state), _tensors(element))
+            if not isinstance(out, (tuple, list)) or len(out) != 2:
+                raise TypeError("Invalid `scan_func`. `scan_func` should return a pair "
+                                "consisting of new state and the output value but its "
+                                f"return type is {type(out)}.")
+            new_state = _from_fn_output(out[0])
+            for old, new in zip(_leaves(init), _leaves(new_state)):
+                a, b = _dt.FROM_NUMPY[np.asarray(old).dtype], _dt.FROM_NUMPY[
+                    np.asarray(new).dtype]
+                if a != b:
+                    raise TypeError("Invalid `scan_func`. The element types for the new "
+                                    "state must match the initial state. Expected "
+                                    f"<dtype: '{a.name}'>, got <dtype: '{b.name}'>.")
+            return new_state, _from_fn_output(out[1])
+
+        def it():
+            state = init
+            for element in parent():
+                state, output = _eager(step, state, element)
+                yield output
+        ds = Dataset(it, self._cardinality)
+        ds._kind, ds._rngs = "_ScanDataset", self._rngs
+        return ds
+
+    def take_while(self, predicate, name=None) -> "Dataset":
+        """The elements up to (not including) the first for which ``predicate`` is False.
+
+        Raises:
+            ValueError: (on iteration; TensorFlow raises it here) if ``predicate`` returns
+                anything but a scalar bool.
+        """
+        parent = self._make_iter
+
+        def test(element):
+            out = _call(predicate, element)
+            if isinstance(out, _TensorLike):
+                dtype, shape = out.dtype, tuple(out.shape)
+            else:
+                value = np.asarray(out)
+                dtype, shape = _dt.FROM_NUMPY.get(value.dtype, _dt.int64), value.shape
+            if dtype != _dt.bool or shape:
+                raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` "
+                                 "scalar tensor but its return type is"
+                                 f"{TensorSpec(shape, dtype)}.")
+            return bool(out)
+        ds = Dataset(lambda: itertools.takewhile(lambda e: _eager(test, e), parent()),
+                     INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
+        ds._kind, ds._rngs = "_TakeWhileDataset", self._rngs
+        return ds
+
+    def unique(self, name=None) -> "Dataset":
+        """The elements with repeats removed (first occurrences, in order).
+
+        Raises:
+            TypeError: unless the elements are int32, int64 or string tensors.
+            tf.errors.InvalidArgumentError: for elements of more than one component.
+        """
+        spec = self.element_spec
+        if _is_struct(spec):
+            raise _op_error("UniqueDataset only supports inputs with a single component.",
+                            "UniqueDataset")
+        if spec.dtype not in (_dt.int32, _dt.int64, _dt.string):
+            raise TypeError("`tf.data.Dataset.unique` does not support type <dtype: "
+                            f"'{spec.dtype.name}'> "
+                            "-- only `tf.int32`, `tf.int64`, and `tf.string` are supported.")
+        parent = self._make_iter
+
+        def it():
+            seen = set()
+            for element in parent():
+                value = np.asarray(element)
+                key = (value.shape, tuple(value.ravel().tolist()))
+                if key not in seen:
+                    seen.add(key)
+                    yield element
+        ds = Dataset(it, INFINITE if self._cardinality == INFINITE else UNKNOWN,
+                     self._spec_fn)
+        ds._kind, ds._rngs = "_UniqueDataset", self._rngs
+        return ds
+
+    def group_by_window(self, key_func, reduce_func, window_size=None,
+                        window_size_func=None, name=None) -> "Dataset":
+        """Group elements by ``key_func`` (an int64 scalar) into windows of ``window_size``
+        (or ``window_size_func(key)``) elements; each full window, then each partial one at
+        the end (in key order, as TensorFlow), goes through ``reduce_func(key, window)``,
+        whose dataset's elements are the output.
+
+        Raises:
+            ValueError: unless exactly one of ``window_size``, ``window_size_func`` is given.
+        """
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError("Either the `window_size` argument or the `window_size_func` "
+                             "argument must be specified.")
+        parent = self._make_iter
+
+        def reduce(key, elements):
+            window = _elements_dataset(elements, self.element_spec,
+                                       self._spec_fn is None or self._spec_inferred)
+            return _from_dataset_fn(reduce_func(Tensor(np.int64(key)), window),
+                                    "reduce_func")
+
+        def size_of(key):
+            if window_size_func is None:
+                return _int64(window_size)
+            return _int64(window_size_func(Tensor(np.int64(key))))
+
+        def it():
+            groups, sizes = {}, {}
+            for element in parent():
+                key = _eager(lambda e: int(np.asarray(_call(key_func, e))), element)
+                groups.setdefault(key, []).append(element)
+                if key not in sizes:
+                    sizes[key] = _eager(size_of, key)
+                if len(groups[key]) >= sizes[key]:
+                    yield from _eager(reduce, key, groups.pop(key))._make_iter()
+            for key in sorted(groups):
+                yield from _eager(reduce, key, groups[key])._make_iter()
+
+        def spec():
+            try:    # as TensorFlow's trace: reduce_func on an empty window of the spec
+                return reduce(0, []).element_spec
+            except ValueError:
+                for element in it():
+                    return _spec_of(element)
+                raise
+        ds = Dataset(it, INFINITE if self._cardinality == INFINITE else UNKNOWN, spec)
+        ds._kind, ds._rngs = "_GroupByWindowDataset", self._rngs
+        return ds
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None,
+                                  padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False,
+                                  name=None) -> "Dataset":
+        """Batch elements of similar length together: ``element_length_func(element)`` picks
+        the bucket (``bucket_boundaries`` split the lengths), each bucket is padded-batched
+        with its ``bucket_batch_sizes`` entry (a ``group_by_window``).
+
+        Raises:
+            ValueError: if ``len(bucket_batch_sizes) != len(bucket_boundaries) + 1``.
+        """
+        boundaries = [int(b) for b in bucket_boundaries]
+        sizes = [int(b) for b in bucket_batch_sizes]
+        if len(sizes) != len(boundaries) + 1:
+            raise ValueError("`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + "
+                             f"1` but `len(bucket_batch_sizes)={len(sizes)}` and "
+                             f"`len(bucket_boundaries)={len(boundaries)}`.")
+
+        def key(*args):
+            length = int(np.asarray(element_length_func(*args)))
+            return np.int64(sum(1 for b in boundaries if length >= b))
+
+        def reduce(bucket, window):
+            bucket = int(np.asarray(bucket))
+            if no_padding:
+                return window.batch(sizes[bucket], drop_remainder=drop_remainder)
+            shapes = padded_shapes
+            if pad_to_bucket_boundary:
+                bound = boundaries[bucket] - 1 if bucket < len(boundaries) else None
+                spec = window.element_spec
+                shapes = _map(lambda s: (bound,) + tuple(s.shape[1:]), spec)
+            out = window.padded_batch(sizes[bucket], shapes, padding_values,
+                                      drop_remainder=drop_remainder)
+            if pad_to_bucket_boundary:   # TensorFlow's padded shape is a computed tensor
+                spec = out.element_spec
+                out._spec_fn = lambda: _map(lambda s: TensorSpec(
+                    s.shape[:1] + (None,) + s.shape[2:], s.dtype), spec)
+            return out
+        return self.group_by_window(key, reduce,
+                                    window_size_func=lambda k: sizes[int(np.asarray(k))])
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=_dt.int64, name=None) -> "Dataset":
+        """The infinite sequence ``start, start + step, ...`` as scalars of ``dtype``."""
+        dtype = _dt.as_dtype(dtype)
+        start, step = _int64(start), _int64(step)
+        ds = Dataset(lambda: (np.asarray(start + i * step, dtype._np)
+                              for i in itertools.count()), INFINITE,
+                     lambda: TensorSpec((), dtype))
+        ds._kind = "_ScanDataset"
+        return ds
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True,
+                             name=None) -> "Dataset":
+        """Element ``i`` comes from ``datasets[choice_i]`` (``choice_dataset``'s int64s);
+        an exhausted dataset ends the result (``stop_on_empty_dataset``) or is skipped.
+
+        Raises:
+            ValueError: for no datasets.
+            TypeError: unless ``choice_dataset``'s elements are int64 scalars.
+        """
+        datasets = list(datasets)
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        spec = choice_dataset.element_spec
+        if not isinstance(spec, TensorSpec) or spec.shape or spec.dtype != _dt.int64:
+            raise TypeError("Invalid `choice_dataset`. Elements of `choice_dataset` must be "
+                            f"scalar `tf.int64` tensors but are {spec}.")
+        choices = choice_dataset._make_iter
+        return Dataset._directed(datasets, lambda _: (int(c) for c in choices()),
+                                 stop_on_empty_dataset, choice_dataset._rngs)
+
+    @staticmethod
+    def _directed(datasets, choices, stop, rngs):
+        def it():
+            iters = [d._make_iter() for d in datasets]
+            live = [True] * len(datasets)
+            for index in choices(live):
+                if index is None:
+                    return
+                if not 0 <= index < len(datasets):
+                    from .._core import errors
+                    raise errors.InvalidArgumentError(
+                        None, None, f"dataset index ({index}) out of bounds [0, "
+                        f"{len(datasets)}).")
+                if not live[index]:
+                    continue
+                for element in iters[index]:
+                    yield element
+                    break
+                else:
+                    if stop:
+                        return
+                    live[index] = False
+                    if not any(live):
+                        return
+        cards = [d._cardinality for d in datasets]
+        card = INFINITE if all(c == INFINITE for c in cards) else UNKNOWN
+        first = datasets[0]
+        ds = Dataset(it, card, lambda: first.element_spec)
+        ds._kind = "_DirectedInterleaveDataset"
+        ds._rngs = tuple(rngs) + tuple(r for d in datasets for r in d._rngs)
+        return ds
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None) -> "Dataset":
+        """Each element from a randomly chosen dataset, dataset ``i`` with probability
+        ``weights[i]`` (default: uniform) among those not exhausted. The choices are
+        reproducible under ``seed``/``tf.random.set_seed`` but differ from TensorFlow's
+        (another generator). One dataset is returned as it is (as TensorFlow).
+
+        Raises:
+            ValueError: for no datasets, or weights of another length.
+        """
+        datasets = list(datasets)
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        if weights is None:
+            weights = np.full(len(datasets), 1.0 / len(datasets))
+        else:
+            weights = np.asarray(_to_numpy(weights), dtype=np.float64).reshape(-1)
+            if len(weights) != len(datasets):
+                raise ValueError("Invalid `weights`. `weights` should have the same length "
+                                 f"as `datasets` but got `len(weights)={len(weights)}` vs. "
+                                 f"`len(datasets)={len(datasets)}`.")
+            nonzero = [i for i, w in enumerate(weights) if w != 0]
+            if nonzero and len(nonzero) < len(datasets):   # TensorFlow drops those
+                datasets = [datasets[i] for i in nonzero]
+                weights = weights[nonzero]
+        if len(datasets) == 1:
+            return datasets[0]
+        rng_box = [_seeded_rng(seed)]
+        rng_box.append(rng_box[0].bit_generator.state)
+
+        def choices(live):
+            r = rng_box[0]
+            if rerandomize_each_iteration is False:
+                r.bit_generator.state = rng_box[1]
+            while True:
+                w = weights * np.asarray(live)
+                if w.sum() <= 0:
+                    yield None
+                    return
+                yield int(r.choice(len(w), p=w / w.sum()))
+        return Dataset._directed(datasets, choices, stop_on_empty_dataset, (rng_box,))
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None) -> "Dataset":
+        """Re-split a batched dataset into batches of ``batch_size`` (its unbatched elements
+        batched again).
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a batch size below 1.
+        """
+        out = self.unbatch().batch(batch_size, drop_remainder=drop_remainder)
+        spec = self.element_spec
+        size = _int64(batch_size) if drop_remainder else None
+        ds = Dataset(out._make_iter, UNKNOWN if self._cardinality != INFINITE else INFINITE,
+                     lambda: _map(lambda s: TensorSpec((size,) + s.shape[1:], s.dtype), spec))
+        ds._kind, ds._rngs = "_RebatchDataset", self._rngs
+        return ds
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
+        """An infinite dataset of random int64 scalars (``tf.data.Dataset.random``).
+
+        The values are reproducible under ``seed``/``tf.random.set_seed`` but differ from
+        TensorFlow's (NumPy's generator). With ``rerandomize_each_iteration`` each pass draws
+        new values; otherwise every pass repeats the first one's.
+        """
+        rng_box = [_seeded_rng(seed)]
+        rng_box.append(rng_box[0].bit_generator.state)
+
+        def it():
+            r = rng_box[0]
+            if not rerandomize_each_iteration:
+                r.bit_generator.state = rng_box[1]
+            while True:
+                yield np.int64(r.integers(0, 2**63 - 1))
+        ds = Dataset(it, INFINITE, lambda: TensorSpec((), _dt.int64))
+        ds._kind, ds._rngs = "_RandomDataset", (rng_box,)
+        return ds
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None) -> "Dataset":
+        """The file names matching ``file_pattern`` (a glob, or a list of them), as string
+        scalars in sorted order, shuffled unless ``shuffle=False`` (``seed`` as
+        :meth:`shuffle`; the order differs from TensorFlow's).
+
+        Raises:
+            tf.errors.InvalidArgumentError: if no file matches, with TensorFlow's text.
+        """
+        import glob
+        patterns = _to_numpy(file_pattern)
+        patterns = [p.decode() if isinstance(p, bytes) else str(p)
+                    for p in np.atleast_1d(patterns).tolist()]
+        names = sorted({f for p in patterns for f in glob.glob(p)})
+        if not names:
+            from .._core import errors
+            raise errors.InvalidArgumentError(
+                None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                f"Summarized data: b'No files matched pattern: {', '.join(patterns)}'")
+        ds = Dataset.from_tensor_slices(np.array([n.encode() for n in names], dtype=object))
+        if shuffle is None or shuffle:
+            ds = ds.shuffle(len(names), seed=seed)
+        return ds
+
+    def options(self):
+        """The ``tf.data.Options`` set by ``with_options`` upstream (a default one if none)."""
+        return self._options if self._options is not None else Options()
+
+    def with_options(self, options, name=None) -> "Dataset":
+        """The same elements with ``options`` (a ``tf.data.Options``) attached; tapeflow
+        reads none of them (it runs one deterministic pipeline).
+
+        Raises:
+            TypeError: if ``options`` is not a ``tf.data.Options``.
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"Invalid `options`. `options` should be of type "
+                            f"`tf.data.Options`, but got {type(options)}.")
+        ds = Dataset(self._make_iter, self._cardinality, self._spec_fn, self._indices,
+                     self._arrays)
+        ds._kind, ds._rngs, ds._options = "_OptionsDataset", self._rngs, options
+        ds._spec_inferred = self._spec_inferred
+        return ds
+
     def reduce(self, initial_state, reduce_func, name=None):
         """Fold the elements: ``state = reduce_func(state, element)`` from ``initial_state``.
 
@@ -644,7 +1424,8 @@ class Dataset:
 
     def as_numpy_iterator(self):
         """Iterate elements as NumPy values (scalars as NumPy scalars)."""
-        return (_map(lambda v: v[()] if np.ndim(v) == 0 else v, e) for e in self._make_iter())
+        return (_map(lambda v: v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v, e)
+                for e in self._make_iter())
 
     def __iter__(self):
         return OwnedIterator(self)
@@ -716,7 +1497,7 @@ class OwnedIterator:
     def __next__(self):
         element = next(self._elements)
         self._consumed += 1
-        return _map(Tensor, element)
+        return _tensors(element)
 
     def get_next(self):
         """The next element (``next(iterator)``).
