@@ -74,6 +74,16 @@ class TensorSpec:
         return f"TensorSpec(shape={shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
 
 
+def _chunks(source, size, drop_remainder):
+    """Lists of ``size`` consecutive elements of the iterator ``source`` (a shorter last one
+    unless ``drop_remainder``): the batches of ``batch`` and ``padded_batch``."""
+    while True:
+        chunk = list(itertools.islice(source, size))
+        if not chunk or (drop_remainder and len(chunk) < size):
+            return
+        yield chunk
+
+
 # -- nested structures -------------------------------------------------------------------
 def _is_struct(x):
     return isinstance(x, (tuple, _abc.Mapping))
@@ -580,11 +590,7 @@ class Dataset:
             parent = self._make_iter
 
             def it():
-                source = parent()
-                while True:
-                    chunk = list(itertools.islice(source, batch_size))
-                    if not chunk or (drop_remainder and len(chunk) < batch_size):
-                        return
+                for chunk in _chunks(parent(), batch_size, drop_remainder):
                     yield _stack(chunk)
         spec_fn = self._spec_fn
         size = batch_size if drop_remainder else None
@@ -849,11 +855,7 @@ class Dataset:
             return out
 
         def it():
-            source = parent()
-            while True:
-                chunk = list(itertools.islice(source, batch_size))
-                if not chunk or (drop_remainder and len(chunk) < batch_size):
-                    return
+            for chunk in _chunks(parent(), batch_size, drop_remainder):
                 yield _zip_map(pad_component, [in_spec, padded, pads] + chunk)
         size = batch_size if drop_remainder else None
         out_spec = _zip_map(lambda p: TensorSpec((size,) + tuple(p[1]), p[0].dtype),
