@@ -17,6 +17,7 @@ from .._core import dispatch as _dispatch
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
+from .._core.tensor_spec import TensorSpec
 from ..ops import random_ops as _random
 
 __all__ = [
@@ -53,25 +54,9 @@ def _op_error(text, op):
     return errors.op_error(errors.InvalidArgumentError, text, op)
 
 
-class TensorSpec:
-    """The shape and dtype of one component of a dataset's elements (``tf.TensorSpec``)."""
-
-    def __init__(self, shape, dtype=_dt.float32, name=None):
-        self.shape = tuple(shape)
-        self.dtype = _dt.as_dtype(dtype)
-        self.name = name
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self.shape == other.shape
-                and self.dtype == other.dtype)
-
-    def __hash__(self):
-        return hash((self.shape, self.dtype.name))
-
-    def __repr__(self):
-        shape = "(" + ", ".join(str(d) for d in self.shape) + ("," if len(self.shape) == 1
-                                                                else "") + ")"
-        return f"TensorSpec(shape={shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+def _dims(spec):
+    """A TensorSpec's shape as a tuple (``None`` for unknown dimensions)."""
+    return tuple(spec.shape.as_list())
 
 
 def _chunks(source, size, drop_remainder):
@@ -595,7 +580,7 @@ class Dataset:
         spec_fn = self._spec_fn
         size = batch_size if drop_remainder else None
         ds = Dataset(it, card, None if spec_fn is None else lambda: _map(
-            lambda s: TensorSpec((size,) + s.shape, s.dtype), spec_fn()))
+            lambda s: TensorSpec((size,) + _dims(s), s.dtype), spec_fn()))
         ds._kind, ds._rngs = "_BatchDataset", self._rngs
         return ds
 
@@ -809,18 +794,18 @@ class Dataset:
         if padded_shapes is None and (self._spec_fn is None or self._spec_inferred):
             # element_spec read off the first element (no tracing here): its dimensions
             # may vary (a ``map`` output), so every one pads to the batch's longest.
-            padded = _map(lambda s: (None,) * len(s.shape), in_spec)
+            padded = _map(lambda s: (None,) * len(_dims(s)), in_spec)
         elif padded_shapes is None:
-            padded = _map(lambda s: s.shape, in_spec)
+            padded = _map(_dims, in_spec)
         else:
             def check(pair):
                 spec, shape = pair
                 dims = _shape_dims(shape)
                 if dims is None:
-                    return spec.shape
-                if len(dims) != len(spec.shape):
+                    return _dims(spec)
+                if len(dims) != len(_dims(spec)):
                     raise ValueError(f"The padded shape {dims!r} is not compatible with the "
-                                     f"shape {spec.shape!r} of the corresponding input "
+                                     f"shape {_dims(spec)!r} of the corresponding input "
                                      "component.")
                 return dims
             padded = _zip_map(check, [in_spec, padded_shapes])
@@ -1188,7 +1173,7 @@ class Dataset:
             if pad_to_bucket_boundary:   # TensorFlow's padded shape is a computed tensor
                 spec = out.element_spec
                 out._spec_fn = lambda: _map(lambda s: TensorSpec(
-                    s.shape[:1] + (None,) + s.shape[2:], s.dtype), spec)
+                    _dims(s)[:1] + (None,) + _dims(s)[2:], s.dtype), spec)
             return out
         return self.group_by_window(key, reduce,
                                     window_size_func=lambda k: sizes[int(np.asarray(k))])
@@ -1218,7 +1203,7 @@ class Dataset:
         if not datasets:
             raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
         spec = choice_dataset.element_spec
-        if not isinstance(spec, TensorSpec) or spec.shape or spec.dtype != _dt.int64:
+        if not isinstance(spec, TensorSpec) or _dims(spec) or spec.dtype != _dt.int64:
             raise TypeError("Invalid `choice_dataset`. Elements of `choice_dataset` must be "
                             f"scalar `tf.int64` tensors but are {spec}.")
         choices = choice_dataset._make_iter
@@ -1311,7 +1296,7 @@ class Dataset:
         spec = self.element_spec
         size = _int64(batch_size) if drop_remainder else None
         ds = Dataset(out._make_iter, UNKNOWN if self._cardinality != INFINITE else INFINITE,
-                     lambda: _map(lambda s: TensorSpec((size,) + s.shape[1:], s.dtype), spec))
+                     lambda: _map(lambda s: TensorSpec((size,) + _dims(s)[1:], s.dtype), spec))
         ds._kind, ds._rngs = "_RebatchDataset", self._rngs
         return ds
 
