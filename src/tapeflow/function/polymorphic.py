@@ -44,7 +44,7 @@ from .trace_type import (
     ranks,
     specificity,
 )
-from .tracer import _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer, retire
+from .tracer import _OP_NAMES, _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer, retire
 
 __all__ = ["Function", "ConcreteFunction"]
 
@@ -123,12 +123,6 @@ def _detector(code):
         return d
 
 
-# Node names TensorFlow's Python API gives these op types by default (others: the type).
-_DEFAULT_NODE_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv",
-                       "Pow": "pow", "FloorDiv": "floordiv", "FloorMod": "mod",
-                       "Neg": "Neg", "Maximum": "Maximum", "Minimum": "Minimum"}
-
-
 class _Graph:
     """What ``ConcreteFunction.graph`` shows of a program: its operations (TF op types, node
     names as TensorFlow's Python API gives them by default, input node names) in order."""
@@ -195,7 +189,7 @@ def _graph_nodes(program, param_names):
         if type_ is None:
             continue
         if kind == "op":
-            add(type_, _DEFAULT_NODE_NAMES.get(type_, type_), step[2], step[4])
+            add(type_, _OP_NAMES.get(type_, type_), step[2], step[4])
         elif kind == "read":
             add(type_, "ReadVariableOp", (), (step[2],))
         elif kind == "assign":

@@ -483,6 +483,8 @@ def _as_tensor(x):
     return convert_to_tensor(x)
 
 
+# The node names TensorFlow's Python API gives these op types by default (others: the type):
+# printed symbolic tensors and ConcreteFunction.graph's nodes.
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
              "FloorDiv": "floordiv", "FloorMod": "mod"}
 
