@@ -17,6 +17,7 @@ from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.variable import update_in_place
 from ..ops import _kernels
+from .blas import gemm_update
 from .program import UPDATES, GuardFailed, branch_index, guard_holds, run_guard, walk
 
 __all__ = ["compile_program"]
@@ -47,7 +48,7 @@ class _Emitter:
         # __name__ puts NumPy's warnings from compiled code under tapeflow's filter
         self.ns = {"__name__": "tapeflow.function.compiled",
                    "Tensor": Tensor, "GuardFailed": GuardFailed, "_guard": run_guard,
-                   "_holds": guard_holds, "_update": update_in_place,
+                   "_holds": guard_holds, "_update": update_in_place, "_gemm": gemm_update,
                    "_branch": branch_index, "np": np, "_add_rows": _kernels.add_rows}
         self.defaults = []
         self.var_names = {}
@@ -68,6 +69,12 @@ class _Emitter:
                     and x[1].kind == "f" and int(np.prod(x[0])) >= 4096):
                 return i
         return None
+
+    def _small(self, slot):
+        """Whether ``slot`` holds a traced array of at most ``_MIN_BUFFER_BYTES``."""
+        m = self.program.meta.get(slot)
+        return (m is not None and None not in m[0]
+                and int(np.prod(m[0])) * m[1].itemsize <= _MIN_BUFFER_BYTES)
 
     def np(self, name):
         """A NumPy function as a local of the compiled function (a keyword default: no
@@ -99,6 +106,11 @@ class _Emitter:
                 if prim.name == "MatMul" and len(args) == 2:
                     a = args[0] + (".mT" if attrs.get("transpose_a") else "")
                     b = args[1] + (".mT" if attrs.get("transpose_b") else "")
+                    if attrs.get("transpose_b") and self._small(ins[1]):
+                        # BLAS's NT kernels are slow for a thin inner dimension (a dense
+                        # layer's input gradient with few units): a transposed copy of a
+                        # small operand costs less than a microsecond
+                        b = f"{self.np('ascontiguousarray')}({b})"
                     if buf is not None:
                         lines.append(f"{pad}{target} = {self.np('matmul')}({a}, {b}, _B{buf})")
                     else:
@@ -142,6 +154,15 @@ class _Emitter:
                     u = self.const("U", tag, ufunc)
                     p = self.const("P", tag, pyop)
                     lines.append(f"{pad}_update({vn}, r{s}, {u}, {p})")
+            elif kind == "gemm":
+                _, var, how, (a, b, lr), (ta, tb, lr_left), _site = step
+                if top and on_assign is not None:
+                    on_assign(k, lines)
+                ufunc, pyop = UPDATES[how]
+                u = self.const("U", tag, ufunc)
+                p = self.const("P", tag, pyop)
+                lines.append(f"{pad}_gemm({self.var_names[id(var)]}, r{a}, {ta}, r{b}, {tb}, "
+                             f"r{lr}, {lr_left}, {u}, {p})")
             elif kind == "call":
                 _, fn, ins, outs, _site = step
                 c = self.const("C", tag, fn)
@@ -233,9 +254,10 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
     slots' shapes to plan them for (a relaxed program compiled for one call's shapes; by
     default the traced ones).
     """
+    program = copy.copy(program)
     if meta is not None:
-        program = copy.copy(program)
         program.meta = meta
+    program.steps = _fuse_gemm_updates(program)
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
     em = _Emitter(program, plan)
     params = []
@@ -384,10 +406,73 @@ def _plan_buffers(program):
     return plan, specs
 
 
+def _use_counts(steps):
+    uses = {}
+    for step in steps:
+        for s in _uses(step):
+            uses[s] = uses.get(s, 0) + 1
+    return uses
+
+
+def _fuse_gemm_updates(program):
+    """``program``'s top-level steps with each ``var.assign_sub(lr * matmul(a, b))`` (or
+    ``assign_add``, ``lr`` on either side) made one ``("gemm", var, how, (a, b, lr),
+    (transpose_a, transpose_b, lr_left), site)`` step at the assignment, run by
+    ``blas.gemm_update`` as a single BLAS call into the variable (an SGD step on a dense
+    layer). It applies when the product and the scaled product feed nothing else, ``lr`` is
+    a scalar and neither step changes the dtype. Both steps are pure, so moving them to the
+    assignment keeps the program's meaning; their inputs live until then."""
+    steps = program.steps
+    meta = program.meta
+    uses = _use_counts(steps)
+    defs = {o: k for k, step in enumerate(steps) if step[0] == "op" for o in step[4]}
+    keep = set(program.outputs)
+
+    def single(s, name):
+        k = defs.get(s)
+        if k is None or uses.get(s) != 1 or s in keep or s not in meta:
+            return None
+        step = steps[k]
+        return k if step[1].name == name and len(step[2]) == 2 else None
+
+    fused, moved = {}, set()
+    for k, step in enumerate(steps):
+        if step[0] != "assign" or step[2] not in UPDATES:
+            continue
+        km = single(step[3], "Mul")
+        if km is None or steps[km][3]:
+            continue
+        x, y = steps[km][2]
+        for prod, lr, lr_left in ((y, x, True), (x, y, False)):
+            kg = single(prod, "MatMul")
+            lr_shape = (np.shape(program.consts[lr]) if lr in program.consts
+                        else meta[lr][0] if lr in meta else None)
+            if kg is None or prod == lr or lr_shape is None or len(lr_shape):
+                continue
+            attrs = steps[kg][3] or {}
+            dtype = meta[prod][1]
+            shape = meta[prod][0]
+            if (set(attrs) - {"transpose_a", "transpose_b"} or len(shape) != 2
+                    or dtype not in (np.float32, np.float64) or meta[step[3]][1] != dtype
+                    or None in shape or np.prod(shape) * dtype.itemsize < _MIN_BUFFER_BYTES):
+                continue   # (a smaller update costs less than the BLAS call through ctypes)
+            a, b = steps[kg][2]
+            fused[k] = ("gemm", step[1], step[2], (a, b, lr),
+                        (bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b")),
+                         lr_left), step[4])
+            moved.update((kg, km))
+            break
+    if not fused:
+        return steps
+    return [fused.get(k, step) for k, step in enumerate(steps) if k not in moved]
+
+
 def _uses(step):
     kind = step[0]
     if kind in ("op", "call"):
         return step[2]
+    if kind == "gemm":
+        return step[3]
     if kind == "assign":
         return (step[3],)
     if kind == "guard":
