@@ -166,5 +166,6 @@ def gemm_update(var, a, ta, b, tb, lr, lr_left, ufunc, pyop):
             return
     del w
     p = np.matmul(a.mT if ta else a, b.mT if tb else b)
+    lr = p.dtype.type(lr)   # as the traced Mul promoted it, and as Keras's SGD casts it
     update_in_place(var, lr * p if lr_left else p * lr, ufunc, pyop)
 

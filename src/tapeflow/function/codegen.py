@@ -415,53 +415,77 @@ def _use_counts(steps):
 
 
 def _fuse_gemm_updates(program):
-    """``program``'s top-level steps with each ``var.assign_sub(lr * matmul(a, b))`` (or
-    ``assign_add``, ``lr`` on either side) made one ``("gemm", var, how, (a, b, lr),
-    (transpose_a, transpose_b, lr_left), site)`` step at the assignment, run by
-    ``blas.gemm_update`` as a single BLAS call into the variable (an SGD step on a dense
-    layer). It applies when the product and the scaled product feed nothing else, ``lr`` is
-    a scalar and neither step changes the dtype. Both steps are pure, so moving them to the
-    assignment keeps the program's meaning; their inputs live until then."""
+    """``program``'s top-level steps with each SGD step on a dense layer's weight made one
+    ``("gemm", var, how, (a, b, lr), (transpose_a, transpose_b, lr_left), site)`` step at
+    the assignment, run by ``blas.gemm_update`` as a single BLAS call into the variable:
+    ``var.assign_sub(lr * matmul(a, b))`` (or ``assign_add``, ``lr`` on either side), and
+    Keras's ``SGD`` (``var.assign(ResourceApplyGradientDescent(var, matmul(a, b), lr))``,
+    the variable read with no write in between). It applies when the product and the
+    update feed nothing else, ``lr`` is a scalar and the weight has at least 16 KiB. The
+    product and the update are pure, so moving them to the assignment keeps the program's
+    meaning; their inputs live until then."""
     steps = program.steps
     meta = program.meta
     uses = _use_counts(steps)
     defs = {o: k for k, step in enumerate(steps) if step[0] == "op" for o in step[4]}
+    reads = {step[2]: k for k, step in enumerate(steps) if step[0] == "read"}
     keep = set(program.outputs)
 
-    def single(s, name):
+    def single(s, name, n_ins):
         k = defs.get(s)
         if k is None or uses.get(s) != 1 or s in keep or s not in meta:
             return None
         step = steps[k]
-        return k if step[1].name == name and len(step[2]) == 2 else None
+        return k if step[1].name == name and len(step[2]) == n_ins else None
+
+    def product(prod, lr, update):
+        """The MatMul step of ``prod`` if the update of ``prod`` by ``lr`` may be fused."""
+        kg = single(prod, "MatMul", 2)
+        lr_shape = (np.shape(program.consts[lr]) if lr in program.consts
+                    else meta[lr][0] if lr in meta
+                    else np.shape(steps[reads[lr]][1]._value) if lr in reads else None)
+        if kg is None or prod == lr or lr_shape is None or len(lr_shape):
+            return None
+        attrs = steps[kg][3] or {}
+        shape, dtype = meta[prod]
+        if (set(attrs) - {"transpose_a", "transpose_b"} or len(shape) != 2
+                or dtype not in (np.float32, np.float64) or meta[update][1] != dtype
+                or None in shape or np.prod(shape) * dtype.itemsize < _MIN_BUFFER_BYTES):
+            return None   # (a smaller update costs less than the BLAS call through ctypes)
+        return kg
 
     fused, moved = {}, set()
     for k, step in enumerate(steps):
-        if step[0] != "assign" or step[2] not in UPDATES:
+        if step[0] != "assign":
             continue
-        km = single(step[3], "Mul")
-        if km is None or steps[km][3]:
-            continue
-        x, y = steps[km][2]
-        for prod, lr, lr_left in ((y, x, True), (x, y, False)):
-            kg = single(prod, "MatMul")
-            lr_shape = (np.shape(program.consts[lr]) if lr in program.consts
-                        else meta[lr][0] if lr in meta else None)
-            if kg is None or prod == lr or lr_shape is None or len(lr_shape):
-                continue
+        _, var, how, update, site = step
+        found = None
+        if how in UPDATES:
+            km = single(update, "Mul", 2)
+            if km is not None and not steps[km][3]:
+                x, y = steps[km][2]
+                for prod, lr, lr_left in ((y, x, True), (x, y, False)):
+                    kg = product(prod, lr, update)
+                    if kg is not None:
+                        found = km, kg, how, lr, lr_left
+                        break
+        else:
+            km = single(update, "ResourceApplyGradientDescent", 3)
+            if km is not None:
+                current, prod, lr = steps[km][2]
+                kr = reads.get(current)
+                kg = product(prod, lr, update)
+                if (kg is not None and kr is not None and steps[kr][1] is var
+                        and not any(st[0] in ("assign", "gemm") and st[1] is var
+                                    for st in steps[kr + 1:k])):
+                    found = km, kg, "assign_sub", lr, False
+        if found is not None:
+            km, kg, how, lr, lr_left = found
             attrs = steps[kg][3] or {}
-            dtype = meta[prod][1]
-            shape = meta[prod][0]
-            if (set(attrs) - {"transpose_a", "transpose_b"} or len(shape) != 2
-                    or dtype not in (np.float32, np.float64) or meta[step[3]][1] != dtype
-                    or None in shape or np.prod(shape) * dtype.itemsize < _MIN_BUFFER_BYTES):
-                continue   # (a smaller update costs less than the BLAS call through ctypes)
-            a, b = steps[kg][2]
-            fused[k] = ("gemm", step[1], step[2], (a, b, lr),
+            fused[k] = ("gemm", var, how, (*steps[kg][2], lr),
                         (bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b")),
-                         lr_left), step[4])
+                         lr_left), site)
             moved.update((kg, km))
-            break
     if not fused:
         return steps
     return [fused.get(k, step) for k, step in enumerate(steps) if k not in moved]
