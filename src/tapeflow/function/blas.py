@@ -101,49 +101,45 @@ def gemm_available():
     return bool(_loaded())
 
 
-_LAYOUTS = {}   # id(array) -> (weakref, data pointer, shape, C-contiguous, F-contiguous)
+_LAYOUTS = {}   # id(array) -> (weakref, data pointer, shape, BLAS operand)
 
 
 def _layout(x):
-    """``(pointer, shape, C-contiguous, F-contiguous)`` of ``x``, remembered per array (an
-    array's memory never moves; ``ctypes.data`` costs a microsecond, the lookup a tenth)."""
+    """``(pointer, shape, operand)`` of ``x``, remembered per array (an array's memory never
+    moves; ``ctypes.data`` costs a microsecond, the lookup a tenth). ``operand`` is
+    ``(flag as stored, flag transposed, leading dimension)`` for a row-major BLAS call (a
+    C-contiguous matrix as stored, an F-contiguous one read transposed), or None when ``x``
+    is no matrix BLAS can read."""
     entry = _LAYOUTS.get(id(x))
     if entry is not None and entry[0]() is x and entry[2] == x.shape:
         return entry[1:]
     if len(_LAYOUTS) > 256:
         _LAYOUTS.clear()
-    f = x.flags
-    entry = (_weakref(x), x.ctypes.data, x.shape, f.c_contiguous, f.f_contiguous)
+    f, shape = x.flags, x.shape
+    operand = None
+    if len(shape) == 2:
+        if f.c_contiguous:
+            operand = (_NO_TRANS, _TRANS, shape[1])
+        elif f.f_contiguous:
+            operand = (_TRANS, _NO_TRANS, shape[0])
+    entry = (_weakref(x), x.ctypes.data, shape, operand)
     _LAYOUTS[id(x)] = entry
     return entry[1:]
 
 
 def _gemm(fn, w, a, ta, b, tb, alpha):
-    """``w += alpha * op(a) @ op(b)`` in place through ``fn`` (``w`` C-contiguous); False
-    when the shapes or the operands' layouts do not suit BLAS."""
-    pw, sw, _, _ = _layout(w)
-    pa, sa, ca, fa = _layout(a)
-    pb, sb, cb, fb = _layout(b)
-    if len(sa) != 2 or len(sb) != 2 or len(sw) != 2:
+    """``w += alpha * op(a) @ op(b)`` in place through ``fn`` (``w`` a C-contiguous
+    matrix); False when the shapes or the operands' layouts do not suit BLAS."""
+    pw, sw, _ = _layout(w)
+    pa, sa, oa = _layout(a)
+    pb, sb, ob = _layout(b)
+    if oa is None or ob is None or len(sw) != 2:
         return False
     m, k = sa[::-1] if ta else sa
     k2, n = sb[::-1] if tb else sb
     if k != k2 or sw != (m, n) or not m or not n or not k:
         return False
-    # a row-major operand: C-contiguous as stored, or F-contiguous read transposed
-    if ca:
-        oa, lda = (_TRANS if ta else _NO_TRANS), sa[1]
-    elif fa:
-        oa, lda = (_NO_TRANS if ta else _TRANS), sa[0]
-    else:
-        return False
-    if cb:
-        ob, ldb = (_TRANS if tb else _NO_TRANS), sb[1]
-    elif fb:
-        ob, ldb = (_NO_TRANS if tb else _TRANS), sb[0]
-    else:
-        return False
-    fn(_ROW_MAJOR, oa, ob, m, n, k, alpha, pa, lda, pb, ldb, 1.0, pw, n)
+    fn(_ROW_MAJOR, oa[ta], ob[tb], m, n, k, alpha, pa, oa[2], pb, ob[2], 1.0, pw, n)
     return True
 
 
