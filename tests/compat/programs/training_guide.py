@@ -1,8 +1,8 @@
 """Keras's guide "Training & evaluation with the built-in methods": fit/evaluate/predict,
 custom losses and metrics, add_loss in a model, validation_split, Datasets, class and
 sample weights, a two-input model over an image and a sequence of unknown length, callbacks
-(EarlyStopping), learning-rate schedules. (Left out: the guide's multi-output model compiled
-with per-output loss, metric and loss-weight dicts, which tapeflow does not support yet.)"""
+(EarlyStopping), learning-rate schedules. (The guide's multi-output model compiled with
+per-output loss, metric and loss-weight dicts is multi_output_guide.py.)"""
 import numpy as np
 import tensorflow as tf
 from tensorflow import keras
