@@ -378,6 +378,27 @@ def concrete_function(tf):
 
 
 @case
+def relaxed_output_shapes(tf):
+    """A concrete function's output shapes: dims that follow an unknown input dim are None
+    (a reshape to [-1], a fill sized by tf.shape), the others known (a sum over the batch);
+    a size made from an input's value is None too. Printed as TF prints them, inside a
+    tuple (repr) and alone (str)."""
+    spec = tf.TensorSpec([None, 4], tf.float32)
+    f = tf.function(lambda a: (a * 2, tf.reshape(a, [-1]), tf.reduce_sum(a, 0),
+                               tf.fill([tf.shape(a)[0]], 1.0), tf.matmul(a, tf.ones([4, 2]))),
+                    input_signature=[spec])
+    cf = f.get_concrete_function()
+    g = tf.function(lambda i: tf.fill([i], i), input_signature=[tf.TensorSpec([], tf.int64)])
+    h = tf.function(lambda a: tf.transpose(a)[:, :3])
+    ch = h.get_concrete_function(tf.TensorSpec([None, None], tf.float32))
+    return {"outputs": repr(cf.structured_outputs), "flat": repr(cf.outputs),
+            "one": str(cf.structured_outputs[1]),
+            "value_sized": str(g.get_concrete_function().structured_outputs),
+            "two_unknown": str(ch.structured_outputs),
+            "run": _v(cf(tf.ones([3, 4]))[1])}
+
+
+@case
 def method_per_instance(tf):
     class Counter:
         def __init__(self, k):

@@ -11,6 +11,7 @@ import logging
 import os
 import sys
 import threading
+import time
 
 from . import communicator as _comm_lib
 from .strategy import CommunicationOptions, Strategy
@@ -117,6 +118,16 @@ def cap_blas_threads(comm):
 _hooked = []
 
 
+def _abort(comm):
+    # The traceback reaches the launcher through its output forwarding, which MPI_Abort
+    # tears down: give it a moment to pass on what was flushed (a loaded machine lost the
+    # traceback's last lines without it).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    time.sleep(0.5)
+    comm.abort(1)
+
+
 def abort_on_exception(comm):
     """Make an uncaught exception in any thread of this rank print its traceback and abort
     the whole MPI job (``MPI_Abort``), so no other rank waits forever in a collective."""
@@ -127,13 +138,11 @@ def abort_on_exception(comm):
 
     def hook(exc_type, exc, tb):
         previous(exc_type, exc, tb)
-        sys.stderr.flush()
-        comm.abort(1)
+        _abort(comm)
 
     def thread_hook(args):
         previous_thread(args)
-        sys.stderr.flush()
-        comm.abort(1)
+        _abort(comm)
 
     sys.excepthook = hook
     threading.excepthook = thread_hook

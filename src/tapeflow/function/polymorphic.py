@@ -227,9 +227,10 @@ class ConcreteFunction:
         self.source, self._run = compile_program(program, _identifier(name), self._single,
                                                  buffers=not relaxed)
         counter = iter(range(1 << 30))
+        shapes = _output_shapes(program, out_struct, relaxed_sizes if relaxed else ())
         self.structured_outputs = _nest.map_structure(
             lambda t: t if t is None or _is_composite(t) else _SymbolicOutput(
-                t, next(counter), relaxed_sizes),
+                t, next(counter), relaxed_sizes, shapes.get(id(t))),
             out_struct) if out_struct is not None else None
         # A relaxed trace whose steps hold no value of a relaxed dimension serves every
         # concrete shape with the same program (no Python re-run, as TensorFlow).
@@ -243,6 +244,13 @@ class ConcreteFunction:
     @property
     def graph(self):
         return _Graph(self.program, [n for n, spec, _ in self._slots() if _has_spec(spec)])
+
+    @property
+    def outputs(self):
+        """The flat list of the graph's output tensors (``Identity:0``, ...), as
+        ``structured_outputs`` holds them (``ConcreteFunction.outputs``)."""
+        return [t for t in _nest.flatten(self.structured_outputs)
+                if isinstance(t, _SymbolicOutput)]
 
     def __call__(self, *args, **kwargs):
         """Run the program on arguments that fit the trace.
@@ -442,20 +450,43 @@ def _c_name(np_dtype):
 _INFERENCE_IDS = iter(range(1, 1 << 62))
 
 
+def _output_shapes(program, out_struct, relaxed_sizes):
+    """``{id(output tensor): shape with None dims}`` of a relaxed trace's outputs, from
+    ``Program.relaxed_output_shapes``; {} when the probe cannot tell. The flat outputs are
+    ``program.outputs`` in order, a composite output taking one slot per component."""
+    shapes = program.relaxed_output_shapes(relaxed_sizes) if out_struct is not None else None
+    if not shapes:
+        return {}
+    out, k = {}, 0
+    for t in _nest.flatten(out_struct):
+        if _is_composite(t):
+            k += len(t.__tf_flatten__()[1])
+            continue
+        if t is not None and k < len(program.outputs) and program.outputs[k] in shapes:
+            out[id(t)] = shapes[program.outputs[k]]
+        k += 1
+    return out if k == len(program.outputs) else {}
+
+
 class _SymbolicOutput:
     """An output of a concrete function as TensorFlow prints it (``Tensor("Identity:0", ...)``);
-    dims of the trace's relaxed sizes show as None."""
+    dims that follow the trace's relaxed sizes show as None: found by a probe run at other
+    sizes when ``shape`` is given, else the dims equal to a relaxed size."""
 
-    def __init__(self, t, index, relaxed_sizes):
+    def __init__(self, t, index, relaxed_sizes, shape=None):
         dims = list(t._value.shape)
-        self.shape = TensorShape([None if d in relaxed_sizes else d for d in dims])
+        if shape is not None and len(shape) == len(dims):
+            self.shape = TensorShape(list(shape))
+        else:
+            self.shape = TensorShape([None if d in relaxed_sizes else d for d in dims])
         self.dtype = t.dtype
         self.name = "Identity:0" if index == 0 else f"Identity_{index}:0"
 
-    def __repr__(self):
+    def __str__(self):
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
-    __str__ = __repr__
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
 
 def _identifier(name):

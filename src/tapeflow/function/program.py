@@ -200,15 +200,44 @@ class Program:
             return ""
         return self._probe({d: d + 1 for d in sizes})
 
-    def _probe(self, grow):
-        """Run the top-level steps on stand-ins with each relaxed size ``d`` made
-        ``grow[d]``: "" if every step accepts them, else which one refused."""
+    def _grown(self, grow):
+        """``{input slot: shape}`` with each relaxed size ``d`` made ``grow[d]``."""
         shapes = {}
         for s, (shape, _, relaxed) in self.input_specs.items():
             if relaxed is not None:
                 dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
                 shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
             shapes[s] = shape
+        return shapes
+
+    def relaxed_output_shapes(self, sizes):
+        """Per output slot, its traced shape with ``None`` for each dimension that follows
+        the relaxed sizes ``sizes`` (found by a probe run at each size plus one: a
+        ``reshape(x, [-1])`` of a ``[None, 4]`` input is ``[None]``, a sum over the batch
+        ``[4]``), as TensorFlow's shape inference leaves them unknown. The stand-ins'
+        values differ from the traced ones, so a size that depends on values (``tf.unique``,
+        ``tf.range(n)``) differs too and shows as None, as in TensorFlow. None when the
+        probe cannot run (a branch or loop step, stand-ins an op refuses)."""
+        if not sizes and not any(st[0] == "op" and _value_shaped(st[1], st[2])
+                                 for st in self.steps):
+            return None
+        env, refused = self._probe_run(self._grown({d: d + 1 for d in sizes}))
+        if refused is not None:
+            return None
+        traced = self.meta
+        out = {}
+        for s in self.outputs:
+            if s is None or s not in traced or type(env.get(s)) is not np.ndarray:
+                continue
+            a, b = traced[s][0], env[s].shape
+            if len(a) == len(b):
+                out[s] = tuple(None if x != y else x for x, y in zip(a, b))
+        return out
+
+    def _probe(self, grow):
+        """Run the top-level steps on stand-ins with each relaxed size ``d`` made
+        ``grow[d]``: "" if every step accepts them, else which one refused."""
+        shapes = self._grown(grow)
         _, step = self._probe_run(shapes)
         if step is not None:
             # integer stand-ins of 0 are refused as divisors (floordiv): try 1s
