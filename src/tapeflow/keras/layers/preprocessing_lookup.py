@@ -13,6 +13,7 @@ from ..._core.backend import np
 from ..._core.dispatch import apply
 from ..._core.registry import nondifferentiable
 from ..._core.tensor import _TensorLike, convert_to_tensor, string_value
+from .. import _naming
 from .layer import Layer
 
 __all__ = ["CategoryEncoding", "StringLookup", "IntegerLookup", "Discretization",
@@ -265,13 +266,16 @@ class _IndexLookup(Layer):
         self.output_mode = output_mode
         self.sparse = sparse
         self.pad_to_max_tokens = pad_to_max_tokens
+        # the constructor's vocabulary (Keras's ``input_vocabulary``): it goes into the
+        # config; a vocabulary set later or adapted goes into the ``.keras`` file's assets
         self._given_vocabulary = None
         self._given_idf = None
         self._table = None
         self.idf_weights = None
         self._idf = None
         if vocabulary is not None:
-            self.set_vocabulary(vocabulary, idf_weights)
+            self._given_vocabulary, self._given_idf = self._set_vocabulary(vocabulary,
+                                                                           idf_weights)
 
     # -- vocabulary ----------------------------------------------------------------------
     def _key(self, token):
@@ -284,7 +288,7 @@ class _IndexLookup(Layer):
         specials += [self._key(self.oov_token)] * self.num_oov_indices
         return specials
 
-    def _finish(self, tokens, idf=None):
+    def _finish(self, tokens, idf=None, idf_has_specials=False):
         specials = self._specials()
         oov_start = 1 if self.mask_token is not None and self.output_mode == "int" else 0
         self._table = _Table(tokens, specials, oov_start, self.num_oov_indices,
@@ -294,8 +298,11 @@ class _IndexLookup(Layer):
             self._table.index.setdefault(self._key(self.mask_token), -1)
         if self.output_mode == "tf_idf" and idf is not None:
             idf = np.asarray(idf, np.float64)
-            oov = float(idf.mean()) if idf.size else 0.0
-            full = np.concatenate([np.full(len(specials), oov), idf])
+            if idf_has_specials:  # the special tokens' weights are given (Keras's rule)
+                full = idf
+            else:  # they get the mean weight
+                oov = float(idf.mean()) if idf.size else 0.0
+                full = np.concatenate([np.full(len(specials), oov), idf])
             if self.pad_to_max_tokens and self.max_tokens:
                 full = np.pad(full, (0, max(self.max_tokens - full.size, 0)))
             from ..._core.variable import Variable
@@ -303,23 +310,38 @@ class _IndexLookup(Layer):
             self.idf_weights = Variable(self._idf, trainable=False)
 
     def set_vocabulary(self, vocabulary, idf_weights=None):
-        """Use ``vocabulary`` (a list, array or tensor of tokens, without the special
-        tokens; a path to a text file is not supported) and, for tf_idf, ``idf_weights``.
+        """Use ``vocabulary`` (a list, array or tensor of tokens, optionally led by the
+        special tokens; a path to a text file is not supported) and, for tf_idf,
+        ``idf_weights`` (one per entry of ``vocabulary``; when it starts with the special
+        tokens their weights are taken as given, else they get the mean weight).
+
+        A vocabulary set here (not in the constructor) is not part of ``get_config()``:
+        ``model.save`` writes it into the ``.keras`` file's ``assets/`` (as Keras 3).
 
         Raises:
-            ValueError: Keras's texts for a repeated term or tf_idf without idf_weights.
+            ValueError: Keras's texts for a repeated term, tf_idf without idf_weights, or
+                idf_weights of another length than the vocabulary.
         """
+        self._set_vocabulary(vocabulary, idf_weights)
+
+    def _set_vocabulary(self, vocabulary, idf_weights):
+        """Set the table; return the vocabulary without the special tokens and the
+        idf weights as plain lists (the constructor keeps them for the config)."""
         if isinstance(vocabulary, str):
             raise NotImplementedError("tapeflow's lookup layers take the vocabulary as a "
                                       "list, array or tensor, not as a file path.")
         if isinstance(vocabulary, _TensorLike):
             vocabulary = vocabulary.numpy()
+        if isinstance(idf_weights, _TensorLike):
+            idf_weights = idf_weights.numpy()
         vocab = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
         if self.output_mode == "tf_idf" and idf_weights is None:
             raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output "
                              "mode, the `idf_weights` argument must also be provided.")
         seen, repeated = set(), []
-        for t in vocab:
+        lead = vocab[:len(self._specials())]
+        found_specials = lead == self._specials()
+        for t in vocab[len(lead):] if found_specials else vocab:
             if t in seen and t not in repeated:
                 repeated.append(t)
             seen.add(t)
@@ -328,15 +350,17 @@ class _IndexLookup(Layer):
                      for t in repeated]
             raise ValueError("The passed vocabulary has at least one repeated term. Please "
                              f"uniquify your dataset. The repeated terms are: {shown}")
-        specials = set(self._specials())
-        if self.mask_token is not None:
-            specials.add(self._key(self.mask_token))
-        lead = [t for t in vocab[:len(self._specials())]]
-        if lead == self._specials():  # a vocabulary that starts with the special tokens
+        if found_specials:  # a vocabulary that starts with the special tokens
             vocab = vocab[len(lead):]
-        self._given_vocabulary = [t.decode("utf-8") if self._strings else t for t in vocab]
-        self._given_idf = None if idf_weights is None else np.asarray(idf_weights).tolist()
-        self._finish(vocab, idf_weights)
+        if self.output_mode == "tf_idf" and idf_weights is not None:
+            n = len(vocab) + (len(lead) if found_specials else 0)
+            if n != len(idf_weights):
+                raise ValueError("`idf_weights` must be the same length as vocabulary. "
+                                 f"len(idf_weights) is {len(idf_weights)}; "
+                                 f"len(vocabulary) is {n}")
+        self._finish(vocab, idf_weights, idf_has_specials=found_specials)
+        return ([t.decode("utf-8") if self._strings else t for t in vocab],
+                None if idf_weights is None else np.asarray(idf_weights).tolist())
 
     def _tokens_of(self, batch):
         """The tokens of each document (row) of a NumPy batch, for adapt."""
@@ -445,6 +469,62 @@ class _IndexLookup(Layer):
                       vocabulary_size=None if self._table is None else self._table.size,
                       oov_method="floormod", salt=None)
         return config
+
+    # -- saving (Keras 3's hooks, called by ``model.save`` / ``load_model``) ----------
+    def save_own_variables(self, store):
+        """Put the tf_idf weights (special tokens' included) into ``store`` under the key
+        ``idf_weights`` (the layer's ``vars`` group of a ``.keras``/``.weights.h5`` file);
+        other modes store nothing."""
+        if self.output_mode == "tf_idf" and self._idf is not None:
+            store["idf_weights"] = np.asarray(self._idf, np.float32)
+
+    def load_own_variables(self, store):
+        """Take the tf_idf weights from ``store['idf_weights']`` (the vocabulary comes
+        after, from :meth:`load_assets`).
+
+        Raises:
+            KeyError: in tf_idf mode, when ``store`` has no ``idf_weights``.
+        """
+        if self.output_mode != "tf_idf":
+            return
+        from ..._core.variable import Variable
+        self._idf = np.asarray(store["idf_weights"], np.float32)
+        self.idf_weights = Variable(self._idf, trainable=False)
+
+    def save_assets(self, dir_path):
+        """Write the vocabulary, special tokens included, one entry a line (no final
+        newline), to ``<dir_path>/vocabulary.txt``, unless it was given to the constructor
+        (then the config holds it). Keras 3's file, read back by :meth:`load_assets`."""
+        if self._given_vocabulary is not None:
+            return
+        import os
+        text = "\n".join(str(t) for t in self.get_vocabulary(include_special_tokens=True))
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w", encoding="utf-8",
+                  newline="\n") as f:
+            f.write(text)
+
+    def load_assets(self, dir_path):
+        """Set the vocabulary from ``<dir_path>/vocabulary.txt`` (see :meth:`save_assets`),
+        with the idf weights :meth:`load_own_variables` loaded for tf_idf.
+
+        Raises:
+            FileNotFoundError: no such file (the ``.keras`` file lacks this layer's assets).
+            ValueError: a line that is not an integer (IntegerLookup); in tf_idf mode, no
+                or mismatched idf weights.
+        """
+        if self._given_vocabulary is not None:
+            return
+        import os
+        if dir_path is None:
+            raise FileNotFoundError(f"No assets were saved for layer '{self.name}' (its "
+                                    "`vocabulary.txt` is missing).")
+        with open(os.path.join(dir_path, "vocabulary.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        values = lines if self._strings else [int(line) for line in lines]
+        idf = self._idf if self.output_mode == "tf_idf" else None
+        self._set_vocabulary(np.asarray(values, object if self._strings else np.int64), idf)
 
     def _dtype_config(self):
         return {}
@@ -781,7 +861,7 @@ class TextVectorization(Layer):
             (self._standardize_mode, split, self._widths), max_tokens=max_tokens,
             num_oov_indices=1, mask_token="", oov_token="[UNK]",
             vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode,
-            pad_to_max_tokens=pad_to_max_tokens, name=None)
+            pad_to_max_tokens=pad_to_max_tokens, name=_naming.auto_name("StringLookup"))
 
     def _standardized(self, data):
         if not callable(self.standardize):
@@ -828,6 +908,23 @@ class TextVectorization(Layer):
             lengths = _m.reduce_sum(_m.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
             return RaggedTensor.from_tensor(out, lengths=lengths)
         return out
+
+    # -- saving: the vocabulary and idf weights are the lookup layer's ----------------
+    def save_own_variables(self, store):
+        """The tf_idf weights, as :meth:`StringLookup.save_own_variables`."""
+        self._lookup_layer.save_own_variables(store)
+
+    def load_own_variables(self, store):
+        """The tf_idf weights, as :meth:`StringLookup.load_own_variables`."""
+        self._lookup_layer.load_own_variables(store)
+
+    def save_assets(self, dir_path):
+        """``vocabulary.txt``, as :meth:`StringLookup.save_assets`."""
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        """``vocabulary.txt``, as :meth:`StringLookup.load_assets`."""
+        self._lookup_layer.load_assets(dir_path)
 
     def _spec_dtype(self):
         return None if self.output_mode == "int" else "float32"
