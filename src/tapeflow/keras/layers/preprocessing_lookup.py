@@ -255,6 +255,10 @@ class _IndexLookup(Layer):
         if invert and output_mode != "int":
             raise ValueError("`output_mode` must be `'int'` when `invert` is true. Received: "
                              f"output_mode={output_mode}")
+        if idf_weights is not None and output_mode != "tf_idf":
+            raise ValueError("`idf_weights` should only be set if `output_mode` is "
+                             f"`'tf_idf'`. Received: idf_weights={idf_weights} and "
+                             f"output_mode={output_mode}")
         if output_mode == "tf_idf" and vocabulary is not None and idf_weights is None:
             raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output "
                              "mode, the `idf_weights` argument must also be provided.")
@@ -270,6 +274,7 @@ class _IndexLookup(Layer):
         # config; a vocabulary set later or adapted goes into the ``.keras`` file's assets
         self._given_vocabulary = None
         self._given_idf = None
+        self._frozen_size = None  # the config's vocabulary_size, until the table is set
         self._table = None
         self.idf_weights = None
         self._idf = None
@@ -319,14 +324,20 @@ class _IndexLookup(Layer):
         ``model.save`` writes it into the ``.keras`` file's ``assets/`` (as Keras 3).
 
         Raises:
-            ValueError: Keras's texts for a repeated term, tf_idf without idf_weights, or
-                idf_weights of another length than the vocabulary.
+            ValueError: Keras's texts for a repeated term, tf_idf without idf_weights,
+                idf_weights outside tf_idf or of another length than the vocabulary.
         """
         self._set_vocabulary(vocabulary, idf_weights)
 
     def _set_vocabulary(self, vocabulary, idf_weights):
         """Set the table; return the vocabulary without the special tokens and the
         idf weights as plain lists (the constructor keeps them for the config)."""
+        if self.output_mode == "tf_idf" and idf_weights is None:
+            raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
+        if self.output_mode != "tf_idf" and idf_weights is not None:
+            raise ValueError("`idf_weights` should only be set if output_mode is "
+                             f"`'tf_idf'`. Received: output_mode={self.output_mode} "
+                             f"and idf_weights={idf_weights}")
         if isinstance(vocabulary, str):
             raise NotImplementedError("tapeflow's lookup layers take the vocabulary as a "
                                       "list, array or tensor, not as a file path.")
@@ -335,9 +346,6 @@ class _IndexLookup(Layer):
         if isinstance(idf_weights, _TensorLike):
             idf_weights = idf_weights.numpy()
         vocab = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
-        if self.output_mode == "tf_idf" and idf_weights is None:
-            raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output "
-                             "mode, the `idf_weights` argument must also be provided.")
         seen, repeated = set(), []
         lead = vocab[:len(self._specials())]
         found_specials = lead == self._specials()
@@ -429,31 +437,48 @@ class _IndexLookup(Layer):
     def _depth(self):
         if self.pad_to_max_tokens and self.max_tokens is not None:
             return self.max_tokens
-        return self._table.size
+        return self._frozen_size if self._table is None else self._table.size
 
-    def _from_ids(self, ids, skip_pad=True):
+    def _lookup_table(self):
+        """The table; while a model rebuilt from its config is built symbolically before
+        its vocabulary is loaded, an empty one (the special tokens only)."""
+        if self._table is None:
+            from .._symbolic import building
+            if building:
+                table = _Table([], self._specials(),
+                               1 if self.mask_token is not None and self.output_mode == "int"
+                               else 0, self.num_oov_indices, not self._strings)
+                table.size = self._depth() or table.size
+                return table
+        return self._table
+
+    def _from_ids(self, ids, skip_pad=True, table=None):
         if self.output_mode == "int":
             return ids
         dtype = np.float32 if self.output_mode == "tf_idf" else np.int64
+        depth = self._depth() if self._table is not None or table is None else table.size
         idf = self._idf
-        return apply(_ENCODE, (ids,), {"depth": self._depth(), "mode": self.output_mode,
+        if idf is None and self.output_mode == "tf_idf":  # the symbolic stand-in
+            idf = np.zeros(depth, np.float32)
+        return apply(_ENCODE, (ids,), {"depth": depth, "mode": self.output_mode,
                                        "idf": idf, "dtype": dtype, "skip_pad": skip_pad})
 
     def call(self, inputs):
         x = _as_tensor(inputs, _dt.string if self._strings else None)
+        table = self._lookup_table()
         if self.invert:
-            return apply(_INVERT, (x,), {"table": self._table, "oov_token": self.oov_token,
+            return apply(_INVERT, (x,), {"table": table, "oov_token": self.oov_token,
                                          "strings": self._strings})
         if not self._strings and x.dtype != _dt.int64:
             from ...ops import math_ops as _m
             x = _m.cast(x, _dt.int64)
-        ids = apply(_LOOKUP, (x,), {"table": self._table, "strings": self._strings})
-        return self._from_ids(ids)
+        ids = apply(_LOOKUP, (x,), {"table": table, "strings": self._strings})
+        return self._from_ids(ids, table=table)
 
     def compute_output_shape(self, input_shape):
         if self.output_mode == "int":
             return tuple(input_shape)
-        depth = self._depth() if self._table is not None else None
+        depth = self._depth()
         if self.output_mode == "one_hot" and (not input_shape or input_shape[-1] != 1):
             return tuple(input_shape) + (depth,)
         return tuple(input_shape[:-1]) + (depth,)
@@ -466,7 +491,8 @@ class _IndexLookup(Layer):
                       sparse=self.sparse, pad_to_max_tokens=self.pad_to_max_tokens)
         config.update(self._dtype_config())
         config.update(idf_weights=self._given_idf, vocabulary=vocab,
-                      vocabulary_size=None if self._table is None else self._table.size,
+                      vocabulary_size=self._frozen_size if self._table is None
+                      else self._table.size,
                       oov_method="floormod", salt=None)
         return config
 
@@ -531,12 +557,16 @@ class _IndexLookup(Layer):
 
     @classmethod
     def from_config(cls, config):
+        """A layer from :meth:`get_config`; ``vocabulary_size`` sizes the outputs until
+        the vocabulary (an asset of the ``.keras`` file) is loaded."""
         config = dict(config)
-        config.pop("vocabulary_size", None)
+        size = config.pop("vocabulary_size", None)
         if config.pop("oov_method", "floormod") != "floormod" or config.pop("salt", None):
             raise ValueError(f"tapeflow's {cls.__name__} supports only oov_method='floormod' "
                              "without a salt.")
-        return super().from_config(config)
+        layer = super().from_config(config)
+        layer._frozen_size = size
+        return layer
 
 
 class StringLookup(_IndexLookup):
@@ -893,14 +923,15 @@ class TextVectorization(Layer):
             from ...ops import array_ops as _a
             x = _a.squeeze(x, -1)
         lookup = self._lookup_layer
+        table = lookup._lookup_table()
         int_mode = self.output_mode == "int"
-        ids = apply(_TEXT, (x,), {"table": lookup._table, "standardize": self._standardize_mode,
+        ids = apply(_TEXT, (x,), {"table": table, "standardize": self._standardize_mode,
                                   "split": self.split, "widths": self._widths,
                                   "length": self.output_sequence_length if int_mode else None,
                                   "pad": 0 if int_mode else -1})
         if int_mode:
             return ids
-        out = lookup._from_ids(ids, skip_pad=True)
+        out = lookup._from_ids(ids, skip_pad=True, table=table)
         if self.output_mode == "one_hot" and ids.ndim == 2:
             # one vector per token: a RaggedTensor of each string's tokens, as Keras gives
             from ...ops import math_ops as _m
@@ -933,8 +964,7 @@ class TextVectorization(Layer):
         batch = input_shape[0] if input_shape else None
         if self.output_mode == "int":
             return (batch, self.output_sequence_length)
-        lookup = self._lookup_layer
-        return (batch, lookup._depth() if lookup._table is not None else None)
+        return (batch, self._lookup_layer._depth())
 
     def get_config(self):
         lookup = self._lookup_layer
@@ -949,9 +979,13 @@ class TextVectorization(Layer):
 
     @classmethod
     def from_config(cls, config):
+        """A layer from :meth:`get_config`; ``vocabulary_size`` sizes the outputs until
+        the vocabulary (an asset of the ``.keras`` file) is loaded."""
         config = dict(config)
-        config.pop("vocabulary_size", None)
-        return super().from_config(config)
+        size = config.pop("vocabulary_size", None)
+        layer = super().from_config(config)
+        layer._lookup_layer._frozen_size = size
+        return layer
 
 
 def _hash_key(v):
