@@ -1,5 +1,6 @@
-"""Keras 3's files: ``.weights.h5`` (weights only) and ``.keras`` (a zip of the config and
-the weights), written atomically (temporary file, fsync, rename, fsync of the directory)."""
+"""Keras 3's files: ``.weights.h5`` (weights only) and ``.keras`` (a zip of the config, the
+weights and the lookup layers' vocabularies under ``assets/``), written atomically
+(temporary file, fsync, rename, fsync of the directory)."""
 import datetime
 import io
 import json
@@ -124,7 +125,9 @@ def _config_json(model):
 
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     """Write ``model`` to a Keras 3 ``.keras`` file: a stored zip of ``metadata.json``,
-    ``config.json`` and ``model.weights.h5`` (``tf.keras.models.save_model``).
+    ``config.json``, ``model.weights.h5`` and the files each layer's ``save_assets`` writes
+    (``assets/<layer path>/vocabulary.txt`` of an adapted StringLookup, IntegerLookup or
+    TextVectorization) (``tf.keras.models.save_model``).
 
     Args:
         model: the model (its layers must have configs; a ``Lambda`` has none).
@@ -206,7 +209,8 @@ def _extract_assets(archive, root):
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """Rebuild a model from a Keras 3 ``.keras`` file: its config, compile arguments and
-    weights, optimizer state included (``tf.keras.models.load_model``).
+    weights, optimizer state included, and its layers' ``assets/`` (vocabularies), read as
+    Keras does when the zip has more than three members (``tf.keras.models.load_model``).
 
     Args:
         filepath: a ``.keras`` file written by tapeflow or Keras 3.
@@ -232,7 +236,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     1
 
     Raises:
-        ValueError: for another file type or a missing file.
+        ValueError: for another file type or a missing file, an asset path leaving
+            ``assets/``, or objects whose weights or assets did not load (Keras's message
+            listing them).
         TypeError: for a class that is neither built in nor registered / in
             ``custom_objects``.
         ImportError: without h5py.

@@ -8,7 +8,10 @@ attribute in sorted order, private ones last; an attribute holding a layer gives
 ``<attr>/container/...``. A saveable reached twice is stored once, at its first path. Each
 ``vars`` group carries the attribute ``name`` (the object's ``.name``) and holds its
 trainable variables, then its non-trainable ones; the optimizer's are ``iterations``, the
-learning rate, then its slots in Keras's order.
+learning rate, then its slots in Keras's order. A layer with Keras's
+``save_own_variables``/``load_own_variables`` hooks fills or reads its group itself (a
+tf_idf lookup layer's ``idf_weights`` dataset); ``save_assets``/``load_assets`` get the
+folder ``<assets>/<path>`` of a ``.keras`` file's ``assets/`` tree.
 """
 from ..._core.backend import np
 from .. import _naming
