@@ -440,9 +440,10 @@ class _IndexLookup(Layer):
         return self._frozen_size if self._table is None else self._table.size
 
     def _lookup_table(self):
-        """The table; while a model rebuilt from its config is built symbolically before
-        its vocabulary is loaded, an empty one (the special tokens only)."""
-        if self._table is None:
+        """The table; while a model is built symbolically (as one rebuilt from its config
+        is, before its vocabulary is loaded) an empty one (the special tokens only), if
+        the output size is known (int mode, or the config's ``vocabulary_size``)."""
+        if self._table is None and (self.output_mode == "int" or self._depth() is not None):
             from .._symbolic import building
             if building:
                 table = _Table([], self._specials(),
