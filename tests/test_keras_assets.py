@@ -211,3 +211,21 @@ def test_a_failing_asset_writer_keeps_the_previous_file(tmp_path, monkeypatch):
         model.save(path)
     assert sorted(os.listdir(tmp_path)) == ["m.keras"]
     assert open(path, "rb").read() == before
+
+
+def test_an_unadapted_lookup_builds_a_model_in_int_mode_only():
+    """A model is built before the vocabulary exists (as ``load_model`` does before the
+    assets load): int mode keeps the input's shape; multi_hot, whose size is unknown
+    without a ``vocabulary_size``, still needs the vocabulary."""
+    inp = tf.keras.Input((2,), dtype="string")
+    lookup = tf.keras.layers.StringLookup()
+    model = tf.keras.Model(inp, lookup(inp))
+    assert model.output_shape == (None, 2)
+    lookup.adapt(np.array(["a", "b", "b"]))
+    assert model(np.array([["a", "z"]])).numpy().tolist() == [[2, 0]]
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+        tf.keras.layers.StringLookup(output_mode="multi_hot")(inp)
+    sized = tf.keras.layers.StringLookup.from_config(
+        dict(tf.keras.layers.StringLookup(output_mode="multi_hot").get_config(),
+             vocabulary_size=4))
+    assert sized(inp).shape == (None, 4)
