@@ -94,6 +94,12 @@ def make_cases(keras):
     cases["string_lookup_set_and_given"] = (
         keras.Model(inp, [sl(inp), given(inp)]), np.array([["q", "x"], ["y", "r"]]))
 
+    given = layers.StringLookup(vocabulary=["[UNK]", "a", "b"], idf_weights=[0.5, 1.0, 2.0],
+                                output_mode="tf_idf")  # led by [UNK]: its weight as given
+    cases["string_lookup_given_tf_idf"] = (
+        keras.Sequential([keras.Input((2,), dtype="string"), given]),
+        np.array([["a", "z"], ["b", "b"]]))
+
     # nested: a functional model holding a Sequential that holds a TextVectorization
     tv = layers.TextVectorization(output_mode="tf_idf", max_tokens=8)
     tv.adapt(TEXTS)

@@ -330,8 +330,9 @@ class _IndexLookup(Layer):
         self._set_vocabulary(vocabulary, idf_weights)
 
     def _set_vocabulary(self, vocabulary, idf_weights):
-        """Set the table; return the vocabulary without the special tokens and the
-        idf weights as plain lists (the constructor keeps them for the config)."""
+        """Set the table; return the vocabulary (as given, special tokens included if
+        they lead it) and the idf weights as plain lists (the constructor keeps them for
+        the config, as Keras's ``input_vocabulary``)."""
         if self.output_mode == "tf_idf" and idf_weights is None:
             raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
         if self.output_mode != "tf_idf" and idf_weights is not None:
@@ -358,17 +359,16 @@ class _IndexLookup(Layer):
                      for t in repeated]
             raise ValueError("The passed vocabulary has at least one repeated term. Please "
                              f"uniquify your dataset. The repeated terms are: {shown}")
-        if found_specials:  # a vocabulary that starts with the special tokens
-            vocab = vocab[len(lead):]
         if self.output_mode == "tf_idf" and idf_weights is not None:
-            n = len(vocab) + (len(lead) if found_specials else 0)
-            if n != len(idf_weights):
+            if len(vocab) != len(idf_weights):
                 raise ValueError("`idf_weights` must be the same length as vocabulary. "
                                  f"len(idf_weights) is {len(idf_weights)}; "
-                                 f"len(vocabulary) is {n}")
-        self._finish(vocab, idf_weights, idf_has_specials=found_specials)
-        return ([t.decode("utf-8") if self._strings else t for t in vocab],
-                None if idf_weights is None else np.asarray(idf_weights).tolist())
+                                 f"len(vocabulary) is {len(vocab)}")
+        given = [t.decode("utf-8") if self._strings else t for t in vocab]
+        # a vocabulary that starts with the special tokens: the tokens follow them
+        self._finish(vocab[len(lead):] if found_specials else vocab, idf_weights,
+                     idf_has_specials=found_specials)
+        return given, None if idf_weights is None else np.asarray(idf_weights).tolist()
 
     def _tokens_of(self, batch):
         """The tokens of each document (row) of a NumPy batch, for adapt."""
