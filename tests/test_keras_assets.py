@@ -229,3 +229,16 @@ def test_an_unadapted_lookup_builds_a_model_in_int_mode_only():
         dict(tf.keras.layers.StringLookup(output_mode="multi_hot").get_config(),
              vocabulary_size=4))
     assert sized(inp).shape == (None, 4)
+
+
+def test_an_asset_that_unpacks_far_beyond_its_stored_size_is_refused(tmp_path, monkeypatch):
+    from tapeflow.keras.saving import saving_lib
+    monkeypatch.setattr(saving_lib, "_ASSET_BOMB_FLOOR", 1 << 12)
+    bomb = str(tmp_path / "bomb.keras")
+    with zipfile.ZipFile(os.path.join(FIXTURES, "string_lookup_int.keras")) as a, \
+            zipfile.ZipFile(bomb, "w") as b:
+        for info in a.infolist():
+            b.writestr(info, a.read(info))
+        b.writestr("assets/other/big.txt", b"\0" * (1 << 20), zipfile.ZIP_DEFLATED)
+    with pytest.raises(ValueError, match="potential decompression bomb"):
+        tf.keras.models.load_model(bomb)

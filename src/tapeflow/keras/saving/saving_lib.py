@@ -191,9 +191,16 @@ def _read_tree(root):
     return out
 
 
+# An asset member that unpacks to more than this and to over 100 times its stored size is
+# refused as a decompression bomb (Keras 3's extraction limits).
+_ASSET_BOMB_FLOOR = 1 << 28
+_ASSET_MAX_EXPANSION = 100
+
+
 def _extract_assets(archive, root):
     """Write the archive's ``assets/...`` members into ``root``, refusing any name that
-    would land outside it."""
+    would land outside it and any likely decompression bomb."""
+    import shutil
     base = os.path.realpath(root)
     for info in archive.infolist():
         name = info.filename
@@ -202,9 +209,14 @@ def _extract_assets(archive, root):
         target = os.path.realpath(os.path.join(base, name[len(_ASSETS) + 1:]))
         if os.path.commonpath([base, target]) != base:
             raise ValueError(f"Invalid asset path: '{name}' escapes the asset directory.")
+        if (info.file_size > _ASSET_BOMB_FLOOR
+                and info.file_size > _ASSET_MAX_EXPANSION * info.compress_size):
+            raise ValueError(f"Not allowed: archive member '{name}' declares "
+                             f"{info.file_size} bytes but only {info.compress_size} are "
+                             "stored; refusing to extract a potential decompression bomb.")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(archive.read(info))
+        with archive.open(info) as src, open(target, "wb") as dst:
+            shutil.copyfileobj(src, dst)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
