@@ -105,6 +105,12 @@ def unknown_batch_shape(shape):
     return (None,) + tuple(shape[1:])
 
 
+# The layers being called on stand-in zeros by ``symbolic_call`` (innermost last): a lookup
+# layer whose vocabulary is not loaded yet (a model rebuilt from its config, before the
+# ``.keras`` file's assets) answers from an empty table there, as Keras's graph does.
+building = []
+
+
 def symbolic_call(layer, inputs, kwargs):
     """Record ``layer(inputs, **kwargs)`` and return KerasTensors shaped like its outputs.
 
@@ -129,9 +135,11 @@ def symbolic_call(layer, inputs, kwargs):
         concrete_kwargs = {k: map_structure(stand_in, v) for k, v in kwargs.items()}
         if unknown_batch:
             _layer.unknown_batch.append(True)
+        building.append(layer)
         try:
             out = layer(concrete, training=False, **concrete_kwargs)
         finally:
+            building.pop()
             if unknown_batch:
                 _layer.unknown_batch.pop()
         layer._clear_losses()

@@ -556,9 +556,12 @@ class Layer:
         first = shape[0] if shape and isinstance(shape[0], (list, tuple)) else shape
         if first and first[0] is None:
             unknown_batch.append(True)
+        from .._symbolic import building
+        building.append(self)
         try:
             self(_zeros_like_shape(shape, self.dtype_policy), training=False)
         finally:
+            building.pop()
             if first and first[0] is None:
                 unknown_batch.pop()
         self._build_shape = shape

@@ -13,6 +13,7 @@ from ..._core.backend import np
 from ..._core.dispatch import apply
 from ..._core.registry import nondifferentiable
 from ..._core.tensor import _TensorLike, convert_to_tensor, string_value
+from .. import _naming
 from .layer import Layer
 
 __all__ = ["CategoryEncoding", "StringLookup", "IntegerLookup", "Discretization",
@@ -254,6 +255,10 @@ class _IndexLookup(Layer):
         if invert and output_mode != "int":
             raise ValueError("`output_mode` must be `'int'` when `invert` is true. Received: "
                              f"output_mode={output_mode}")
+        if idf_weights is not None and output_mode != "tf_idf":
+            raise ValueError("`idf_weights` should only be set if `output_mode` is "
+                             f"`'tf_idf'`. Received: idf_weights={idf_weights} and "
+                             f"output_mode={output_mode}")
         if output_mode == "tf_idf" and vocabulary is not None and idf_weights is None:
             raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output "
                              "mode, the `idf_weights` argument must also be provided.")
@@ -265,13 +270,17 @@ class _IndexLookup(Layer):
         self.output_mode = output_mode
         self.sparse = sparse
         self.pad_to_max_tokens = pad_to_max_tokens
+        # the constructor's vocabulary (Keras's ``input_vocabulary``): it goes into the
+        # config; a vocabulary set later or adapted goes into the ``.keras`` file's assets
         self._given_vocabulary = None
         self._given_idf = None
+        self._frozen_size = None  # the config's vocabulary_size, until the table is set
         self._table = None
         self.idf_weights = None
         self._idf = None
         if vocabulary is not None:
-            self.set_vocabulary(vocabulary, idf_weights)
+            self._given_vocabulary, self._given_idf = self._set_vocabulary(vocabulary,
+                                                                           idf_weights)
 
     # -- vocabulary ----------------------------------------------------------------------
     def _key(self, token):
@@ -284,7 +293,7 @@ class _IndexLookup(Layer):
         specials += [self._key(self.oov_token)] * self.num_oov_indices
         return specials
 
-    def _finish(self, tokens, idf=None):
+    def _finish(self, tokens, idf=None, idf_has_specials=False):
         specials = self._specials()
         oov_start = 1 if self.mask_token is not None and self.output_mode == "int" else 0
         self._table = _Table(tokens, specials, oov_start, self.num_oov_indices,
@@ -294,8 +303,11 @@ class _IndexLookup(Layer):
             self._table.index.setdefault(self._key(self.mask_token), -1)
         if self.output_mode == "tf_idf" and idf is not None:
             idf = np.asarray(idf, np.float64)
-            oov = float(idf.mean()) if idf.size else 0.0
-            full = np.concatenate([np.full(len(specials), oov), idf])
+            if idf_has_specials:  # the special tokens' weights are given (Keras's rule)
+                full = idf
+            else:  # they get the mean weight
+                oov = float(idf.mean()) if idf.size else 0.0
+                full = np.concatenate([np.full(len(specials), oov), idf])
             if self.pad_to_max_tokens and self.max_tokens:
                 full = np.pad(full, (0, max(self.max_tokens - full.size, 0)))
             from ..._core.variable import Variable
@@ -303,23 +315,42 @@ class _IndexLookup(Layer):
             self.idf_weights = Variable(self._idf, trainable=False)
 
     def set_vocabulary(self, vocabulary, idf_weights=None):
-        """Use ``vocabulary`` (a list, array or tensor of tokens, without the special
-        tokens; a path to a text file is not supported) and, for tf_idf, ``idf_weights``.
+        """Use ``vocabulary`` (a list, array or tensor of tokens, optionally led by the
+        special tokens; a path to a text file is not supported) and, for tf_idf,
+        ``idf_weights`` (one per entry of ``vocabulary``; when it starts with the special
+        tokens their weights are taken as given, else they get the mean weight).
+
+        A vocabulary set here (not in the constructor) is not part of ``get_config()``:
+        ``model.save`` writes it into the ``.keras`` file's ``assets/`` (as Keras 3).
 
         Raises:
-            ValueError: Keras's texts for a repeated term or tf_idf without idf_weights.
+            ValueError: Keras's texts for a repeated term, tf_idf without idf_weights,
+                idf_weights outside tf_idf or of another length than the vocabulary.
         """
+        self._set_vocabulary(vocabulary, idf_weights)
+
+    def _set_vocabulary(self, vocabulary, idf_weights):
+        """Set the table; return the vocabulary (as given, special tokens included if
+        they lead it) and the idf weights as plain lists (the constructor keeps them for
+        the config, as Keras's ``input_vocabulary``)."""
+        if self.output_mode == "tf_idf" and idf_weights is None:
+            raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
+        if self.output_mode != "tf_idf" and idf_weights is not None:
+            raise ValueError("`idf_weights` should only be set if output_mode is "
+                             f"`'tf_idf'`. Received: output_mode={self.output_mode} "
+                             f"and idf_weights={idf_weights}")
         if isinstance(vocabulary, str):
             raise NotImplementedError("tapeflow's lookup layers take the vocabulary as a "
                                       "list, array or tensor, not as a file path.")
         if isinstance(vocabulary, _TensorLike):
             vocabulary = vocabulary.numpy()
+        if isinstance(idf_weights, _TensorLike):
+            idf_weights = idf_weights.numpy()
         vocab = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
-        if self.output_mode == "tf_idf" and idf_weights is None:
-            raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output "
-                             "mode, the `idf_weights` argument must also be provided.")
         seen, repeated = set(), []
-        for t in vocab:
+        lead = vocab[:len(self._specials())]
+        found_specials = lead == self._specials()
+        for t in vocab[len(lead):] if found_specials else vocab:
             if t in seen and t not in repeated:
                 repeated.append(t)
             seen.add(t)
@@ -328,15 +359,16 @@ class _IndexLookup(Layer):
                      for t in repeated]
             raise ValueError("The passed vocabulary has at least one repeated term. Please "
                              f"uniquify your dataset. The repeated terms are: {shown}")
-        specials = set(self._specials())
-        if self.mask_token is not None:
-            specials.add(self._key(self.mask_token))
-        lead = [t for t in vocab[:len(self._specials())]]
-        if lead == self._specials():  # a vocabulary that starts with the special tokens
-            vocab = vocab[len(lead):]
-        self._given_vocabulary = [t.decode("utf-8") if self._strings else t for t in vocab]
-        self._given_idf = None if idf_weights is None else np.asarray(idf_weights).tolist()
-        self._finish(vocab, idf_weights)
+        if self.output_mode == "tf_idf" and idf_weights is not None:
+            if len(vocab) != len(idf_weights):
+                raise ValueError("`idf_weights` must be the same length as vocabulary. "
+                                 f"len(idf_weights) is {len(idf_weights)}; "
+                                 f"len(vocabulary) is {len(vocab)}")
+        given = [t.decode("utf-8") if self._strings else t for t in vocab]
+        # a vocabulary that starts with the special tokens: the tokens follow them
+        self._finish(vocab[len(lead):] if found_specials else vocab, idf_weights,
+                     idf_has_specials=found_specials)
+        return given, None if idf_weights is None else np.asarray(idf_weights).tolist()
 
     def _tokens_of(self, batch):
         """The tokens of each document (row) of a NumPy batch, for adapt."""
@@ -405,31 +437,49 @@ class _IndexLookup(Layer):
     def _depth(self):
         if self.pad_to_max_tokens and self.max_tokens is not None:
             return self.max_tokens
-        return self._table.size
+        return self._frozen_size if self._table is None else self._table.size
 
-    def _from_ids(self, ids, skip_pad=True):
+    def _lookup_table(self):
+        """The table; while a model is built symbolically (as one rebuilt from its config
+        is, before its vocabulary is loaded) an empty one (the special tokens only), if
+        the output size is known (int mode, or the config's ``vocabulary_size``)."""
+        if self._table is None and (self.output_mode == "int" or self._depth() is not None):
+            from .._symbolic import building
+            if building:
+                table = _Table([], self._specials(),
+                               1 if self.mask_token is not None and self.output_mode == "int"
+                               else 0, self.num_oov_indices, not self._strings)
+                table.size = self._depth() or table.size
+                return table
+        return self._table
+
+    def _from_ids(self, ids, skip_pad=True, table=None):
         if self.output_mode == "int":
             return ids
         dtype = np.float32 if self.output_mode == "tf_idf" else np.int64
+        depth = self._depth() if self._table is not None or table is None else table.size
         idf = self._idf
-        return apply(_ENCODE, (ids,), {"depth": self._depth(), "mode": self.output_mode,
+        if idf is None and self.output_mode == "tf_idf":  # the symbolic stand-in
+            idf = np.zeros(depth, np.float32)
+        return apply(_ENCODE, (ids,), {"depth": depth, "mode": self.output_mode,
                                        "idf": idf, "dtype": dtype, "skip_pad": skip_pad})
 
     def call(self, inputs):
         x = _as_tensor(inputs, _dt.string if self._strings else None)
+        table = self._lookup_table()
         if self.invert:
-            return apply(_INVERT, (x,), {"table": self._table, "oov_token": self.oov_token,
+            return apply(_INVERT, (x,), {"table": table, "oov_token": self.oov_token,
                                          "strings": self._strings})
         if not self._strings and x.dtype != _dt.int64:
             from ...ops import math_ops as _m
             x = _m.cast(x, _dt.int64)
-        ids = apply(_LOOKUP, (x,), {"table": self._table, "strings": self._strings})
-        return self._from_ids(ids)
+        ids = apply(_LOOKUP, (x,), {"table": table, "strings": self._strings})
+        return self._from_ids(ids, table=table)
 
     def compute_output_shape(self, input_shape):
         if self.output_mode == "int":
             return tuple(input_shape)
-        depth = self._depth() if self._table is not None else None
+        depth = self._depth()
         if self.output_mode == "one_hot" and (not input_shape or input_shape[-1] != 1):
             return tuple(input_shape) + (depth,)
         return tuple(input_shape[:-1]) + (depth,)
@@ -442,21 +492,82 @@ class _IndexLookup(Layer):
                       sparse=self.sparse, pad_to_max_tokens=self.pad_to_max_tokens)
         config.update(self._dtype_config())
         config.update(idf_weights=self._given_idf, vocabulary=vocab,
-                      vocabulary_size=None if self._table is None else self._table.size,
+                      vocabulary_size=self._frozen_size if self._table is None
+                      else self._table.size,
                       oov_method="floormod", salt=None)
         return config
+
+    # -- saving (Keras 3's hooks, called by ``model.save`` / ``load_model``) ----------
+    def save_own_variables(self, store):
+        """Put the tf_idf weights (special tokens' included) into ``store`` under the key
+        ``idf_weights`` (the layer's ``vars`` group of a ``.keras``/``.weights.h5`` file);
+        other modes store nothing."""
+        if self.output_mode == "tf_idf" and self._idf is not None:
+            store["idf_weights"] = np.asarray(self._idf, np.float32)
+
+    def load_own_variables(self, store):
+        """Take the tf_idf weights from ``store['idf_weights']`` (the vocabulary comes
+        after, from :meth:`load_assets`).
+
+        Raises:
+            KeyError: in tf_idf mode, when ``store`` has no ``idf_weights``.
+        """
+        if self.output_mode != "tf_idf":
+            return
+        from ..._core.variable import Variable
+        self._idf = np.asarray(store["idf_weights"], np.float32)
+        self.idf_weights = Variable(self._idf, trainable=False)
+
+    def save_assets(self, dir_path):
+        """Write the vocabulary, special tokens included, one entry a line (no final
+        newline), to ``<dir_path>/vocabulary.txt``, unless it was given to the constructor
+        (then the config holds it). Keras 3's file, read back by :meth:`load_assets`."""
+        if self._given_vocabulary is not None:
+            return
+        import os
+        text = "\n".join(str(t) for t in self.get_vocabulary(include_special_tokens=True))
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w", encoding="utf-8",
+                  newline="\n") as f:
+            f.write(text)
+
+    def load_assets(self, dir_path):
+        """Set the vocabulary from ``<dir_path>/vocabulary.txt`` (see :meth:`save_assets`),
+        with the idf weights :meth:`load_own_variables` loaded for tf_idf.
+
+        Raises:
+            FileNotFoundError: no such file (the ``.keras`` file lacks this layer's assets).
+            ValueError: a line that is not an integer (IntegerLookup); in tf_idf mode, no
+                or mismatched idf weights.
+        """
+        if self._given_vocabulary is not None:
+            return
+        import os
+        if dir_path is None:
+            raise FileNotFoundError(f"No assets were saved for layer '{self.name}' (its "
+                                    "`vocabulary.txt` is missing).")
+        with open(os.path.join(dir_path, "vocabulary.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        values = lines if self._strings else [int(line) for line in lines]
+        idf = self._idf if self.output_mode == "tf_idf" else None
+        self._set_vocabulary(np.asarray(values, object if self._strings else np.int64), idf)
 
     def _dtype_config(self):
         return {}
 
     @classmethod
     def from_config(cls, config):
+        """A layer from :meth:`get_config`; ``vocabulary_size`` sizes the outputs until
+        the vocabulary (an asset of the ``.keras`` file) is loaded."""
         config = dict(config)
-        config.pop("vocabulary_size", None)
+        size = config.pop("vocabulary_size", None)
         if config.pop("oov_method", "floormod") != "floormod" or config.pop("salt", None):
             raise ValueError(f"tapeflow's {cls.__name__} supports only oov_method='floormod' "
                              "without a salt.")
-        return super().from_config(config)
+        layer = super().from_config(config)
+        layer._frozen_size = size
+        return layer
 
 
 class StringLookup(_IndexLookup):
@@ -781,7 +892,7 @@ class TextVectorization(Layer):
             (self._standardize_mode, split, self._widths), max_tokens=max_tokens,
             num_oov_indices=1, mask_token="", oov_token="[UNK]",
             vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode,
-            pad_to_max_tokens=pad_to_max_tokens, name=None)
+            pad_to_max_tokens=pad_to_max_tokens, name=_naming.auto_name("StringLookup"))
 
     def _standardized(self, data):
         if not callable(self.standardize):
@@ -813,14 +924,15 @@ class TextVectorization(Layer):
             from ...ops import array_ops as _a
             x = _a.squeeze(x, -1)
         lookup = self._lookup_layer
+        table = lookup._lookup_table()
         int_mode = self.output_mode == "int"
-        ids = apply(_TEXT, (x,), {"table": lookup._table, "standardize": self._standardize_mode,
+        ids = apply(_TEXT, (x,), {"table": table, "standardize": self._standardize_mode,
                                   "split": self.split, "widths": self._widths,
                                   "length": self.output_sequence_length if int_mode else None,
                                   "pad": 0 if int_mode else -1})
         if int_mode:
             return ids
-        out = lookup._from_ids(ids, skip_pad=True)
+        out = lookup._from_ids(ids, skip_pad=True, table=table)
         if self.output_mode == "one_hot" and ids.ndim == 2:
             # one vector per token: a RaggedTensor of each string's tokens, as Keras gives
             from ...ops import math_ops as _m
@@ -829,6 +941,23 @@ class TextVectorization(Layer):
             return RaggedTensor.from_tensor(out, lengths=lengths)
         return out
 
+    # -- saving: the vocabulary and idf weights are the lookup layer's ----------------
+    def save_own_variables(self, store):
+        """The tf_idf weights, as :meth:`StringLookup.save_own_variables`."""
+        self._lookup_layer.save_own_variables(store)
+
+    def load_own_variables(self, store):
+        """The tf_idf weights, as :meth:`StringLookup.load_own_variables`."""
+        self._lookup_layer.load_own_variables(store)
+
+    def save_assets(self, dir_path):
+        """``vocabulary.txt``, as :meth:`StringLookup.save_assets`."""
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        """``vocabulary.txt``, as :meth:`StringLookup.load_assets`."""
+        self._lookup_layer.load_assets(dir_path)
+
     def _spec_dtype(self):
         return None if self.output_mode == "int" else "float32"
 
@@ -836,8 +965,7 @@ class TextVectorization(Layer):
         batch = input_shape[0] if input_shape else None
         if self.output_mode == "int":
             return (batch, self.output_sequence_length)
-        lookup = self._lookup_layer
-        return (batch, lookup._depth() if lookup._table is not None else None)
+        return (batch, self._lookup_layer._depth())
 
     def get_config(self):
         lookup = self._lookup_layer
@@ -852,9 +980,13 @@ class TextVectorization(Layer):
 
     @classmethod
     def from_config(cls, config):
+        """A layer from :meth:`get_config`; ``vocabulary_size`` sizes the outputs until
+        the vocabulary (an asset of the ``.keras`` file) is loaded."""
         config = dict(config)
-        config.pop("vocabulary_size", None)
-        return super().from_config(config)
+        size = config.pop("vocabulary_size", None)
+        layer = super().from_config(config)
+        layer._lookup_layer._frozen_size = size
+        return layer
 
 
 def _hash_key(v):

@@ -1,9 +1,11 @@
-"""Keras 3's files: ``.weights.h5`` (weights only) and ``.keras`` (a zip of the config and
-the weights), written atomically (temporary file, fsync, rename, fsync of the directory)."""
+"""Keras 3's files: ``.weights.h5`` (weights only) and ``.keras`` (a zip of the config, the
+weights and the lookup layers' vocabularies under ``assets/``), written atomically
+(temporary file, fsync, rename, fsync of the directory)."""
 import datetime
 import io
 import json
 import os
+import tempfile
 import warnings
 import zipfile
 
@@ -17,6 +19,7 @@ __all__ = ["save_weights", "load_weights", "save_model", "load_model", "model_fr
 # The Keras 3 release whose file layout tapeflow writes (``metadata.json``'s version).
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
+_ASSETS = "assets"
 _LEGACY_HINT = ("\nHint: tapeflow reads and writes Keras 3's `.weights.h5` and `.keras` files "
                 "only, not the legacy Keras 2 HDF5 format (`.h5`, `.hdf5`).")
 
@@ -122,7 +125,9 @@ def _config_json(model):
 
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     """Write ``model`` to a Keras 3 ``.keras`` file: a stored zip of ``metadata.json``,
-    ``config.json`` and ``model.weights.h5`` (``tf.keras.models.save_model``).
+    ``config.json``, ``model.weights.h5`` and the files each layer's ``save_assets`` writes
+    (``assets/<layer path>/vocabulary.txt`` of an adapted StringLookup, IntegerLookup or
+    TextVectorization) (``tf.keras.models.save_model``).
 
     Args:
         model: the model (its layers must have configs; a ``Lambda`` has none).
@@ -158,8 +163,10 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         "keras_version": KERAS_VERSION,
         "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")})
     weights = io.BytesIO()
-    with h5py.File(weights, "w") as f:
-        save_weights_to_h5(model, f)
+    with tempfile.TemporaryDirectory() as assets_dir:
+        with h5py.File(weights, "w") as f:
+            save_weights_to_h5(model, f, assets_dir=assets_dir)
+        assets = _read_tree(assets_dir)
     if not _proceed(filepath, overwrite):
         return
     with _atomic.atomic_path(filepath) as tmp:
@@ -167,11 +174,55 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
             archive.writestr(_METADATA, metadata_json)
             archive.writestr(_CONFIG, config_json)
             archive.writestr(_WEIGHTS, weights.getbuffer())
+            for name, data in assets:
+                archive.writestr(f"{_ASSETS}/{name}", data)
+
+
+def _read_tree(root):
+    """``[(relative path with '/', bytes)]`` of the files under ``root`` (sorted; empty
+    folders leave nothing, as in Keras's zip)."""
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(folder, name)
+            with open(full, "rb") as f:
+                out.append((os.path.relpath(full, root).replace(os.sep, "/"), f.read()))
+    return out
+
+
+# An asset member that unpacks to more than this and to over 100 times its stored size is
+# refused as a decompression bomb (Keras 3's extraction limits).
+_ASSET_BOMB_FLOOR = 1 << 28
+_ASSET_MAX_EXPANSION = 100
+
+
+def _extract_assets(archive, root):
+    """Write the archive's ``assets/...`` members into ``root``, refusing any name that
+    would land outside it and any likely decompression bomb."""
+    import shutil
+    base = os.path.realpath(root)
+    for info in archive.infolist():
+        name = info.filename
+        if not name.startswith(_ASSETS + "/") or name.endswith("/"):
+            continue
+        target = os.path.realpath(os.path.join(base, name[len(_ASSETS) + 1:]))
+        if os.path.commonpath([base, target]) != base:
+            raise ValueError(f"Invalid asset path: '{name}' escapes the asset directory.")
+        if (info.file_size > _ASSET_BOMB_FLOOR
+                and info.file_size > _ASSET_MAX_EXPANSION * info.compress_size):
+            raise ValueError(f"Not allowed: archive member '{name}' declares "
+                             f"{info.file_size} bytes but only {info.compress_size} are "
+                             "stored; refusing to extract a potential decompression bomb.")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with archive.open(info) as src, open(target, "wb") as dst:
+            shutil.copyfileobj(src, dst)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """Rebuild a model from a Keras 3 ``.keras`` file: its config, compile arguments and
-    weights, optimizer state included (``tf.keras.models.load_model``).
+    weights, optimizer state included, and its layers' ``assets/`` (vocabularies), read as
+    Keras does when the zip has more than three members (``tf.keras.models.load_model``).
 
     Args:
         filepath: a ``.keras`` file written by tapeflow or Keras 3.
@@ -197,7 +248,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     1
 
     Raises:
-        ValueError: for another file type or a missing file.
+        ValueError: for another file type or a missing file, an asset path leaving
+            ``assets/``, or objects whose weights or assets did not load (Keras's message
+            listing them).
         TypeError: for a class that is neither built in nor registered / in
             ``custom_objects``.
         ImportError: without h5py.
@@ -215,14 +268,19 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an "
                          "accessible `.keras` zip file.")
     h5py = import_h5py()
-    with zipfile.ZipFile(filepath, "r") as archive:
-        config = json.loads(archive.read(_CONFIG))
-        weights = io.BytesIO(archive.read(_WEIGHTS))
-    if not compile:
-        config["compile_config"] = None
-    model = deserialize_keras_object(config, custom_objects, safe_mode=safe_mode)
-    with h5py.File(weights, "r") as f:
-        load_weights_from_h5(model, f)
+    with tempfile.TemporaryDirectory() as assets_dir:
+        with zipfile.ZipFile(filepath, "r") as archive:
+            config = json.loads(archive.read(_CONFIG))
+            weights = io.BytesIO(archive.read(_WEIGHTS))
+            # Keras reads assets only when the zip holds more than its three files
+            has_assets = len(archive.namelist()) > 3
+            if has_assets:
+                _extract_assets(archive, assets_dir)
+        if not compile:
+            config["compile_config"] = None
+        model = deserialize_keras_object(config, custom_objects, safe_mode=safe_mode)
+        with h5py.File(weights, "r") as f:
+            load_weights_from_h5(model, f, assets_dir=assets_dir if has_assets else None)
     return model
 
 

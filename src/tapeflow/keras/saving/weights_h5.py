@@ -8,12 +8,16 @@ attribute in sorted order, private ones last; an attribute holding a layer gives
 ``<attr>/container/...``. A saveable reached twice is stored once, at its first path. Each
 ``vars`` group carries the attribute ``name`` (the object's ``.name``) and holds its
 trainable variables, then its non-trainable ones; the optimizer's are ``iterations``, the
-learning rate, then its slots in Keras's order.
+learning rate, then its slots in Keras's order. A layer with Keras's
+``save_own_variables``/``load_own_variables`` hooks fills or reads its group itself (a
+tf_idf lookup layer's ``idf_weights`` dataset); ``save_assets``/``load_assets`` get the
+folder ``<assets>/<path>`` of a ``.keras`` file's ``assets/`` tree.
 """
 from ..._core.backend import np
 from .. import _naming
 
-__all__ = ["import_h5py", "save_weights_to_h5", "load_weights_from_h5", "walk"]
+__all__ = ["import_h5py", "save_weights_to_h5", "load_weights_from_h5", "walk",
+           "asset_dir"]
 
 
 def import_h5py():
@@ -172,15 +176,46 @@ def _value_of(var):
     return np.asarray(var.numpy())
 
 
-def save_weights_to_h5(model, file):
-    """Write every saveable's variables into the open h5py ``file``."""
+def save_weights_to_h5(model, file, assets_dir=None):
+    """Write every saveable's variables into the open h5py ``file`` (a layer with a
+    ``save_own_variables(store)`` method fills its group's datasets itself, under its own
+    keys, as Keras 3's lookup layers do); with ``assets_dir``, also let each saveable with
+    a ``save_assets(dir_path)`` method write its files into ``<assets_dir>/<path>``."""
     for path, obj in walk(model):
         group = file.create_group(f"{path}/vars" if path else "vars")
         name = getattr(obj, "name", None)
         if isinstance(name, str):
             group.attrs["name"] = name
-        for i, var in enumerate(own_variables(obj, model)):
-            group[str(i)] = _value_of(var)
+        if hasattr(obj, "save_own_variables"):
+            store = {}
+            obj.save_own_variables(store)
+            for key, value in store.items():
+                group[str(key)] = np.asarray(value)
+        else:
+            for i, var in enumerate(own_variables(obj, model)):
+                group[str(i)] = _value_of(var)
+        if assets_dir is not None and hasattr(obj, "save_assets"):
+            obj.save_assets(asset_dir(assets_dir, path, make=True))
+
+
+def asset_dir(root, path, make=False):
+    """``<root>/<path>``, the folder of the saveable at ``path`` in an extracted
+    ``assets/`` tree (made if ``make``; None when it does not exist).
+
+    Raises:
+        ValueError: a path that leaves ``root`` (Keras's text).
+    """
+    import os
+    if not path:
+        return root
+    base = os.path.realpath(root)
+    full = os.path.realpath(os.path.join(base, path))
+    if os.path.commonpath([base, full]) != base:
+        raise ValueError(f"Invalid asset path: '{path}' escapes the asset directory.")
+    if make:
+        os.makedirs(full, exist_ok=True)
+        return full
+    return full if os.path.exists(full) else None
 
 
 def _store(file, path):
@@ -226,12 +261,15 @@ def _load_optimizer(opt, store, model):
         var.assign(np.asarray(store[str(i)]).astype(var.dtype._np))
 
 
-def load_weights_from_h5(model, file, skip_mismatch=False):
-    """Assign the values in the open h5py ``file`` to ``model``'s saveables.
+def load_weights_from_h5(model, file, skip_mismatch=False, assets_dir=None):
+    """Assign the values in the open h5py ``file`` to ``model``'s saveables (a layer with a
+    ``load_own_variables(store)`` method reads its group itself); with ``assets_dir`` (an
+    extracted ``assets/`` folder), then give each saveable with a ``load_assets(dir_path)``
+    method its folder ``<assets_dir>/<path>`` (None if absent), as Keras 3 does.
 
     Raises:
-        ValueError: listing every object whose variables did not match (Keras's message),
-            unless ``skip_mismatch``, which only warns.
+        ValueError: listing every object whose variables (or assets) did not load (Keras's
+            message), unless ``skip_mismatch``, which only warns.
     """
     from ..optimizers.optimizer import Optimizer
     errors = []
@@ -240,9 +278,13 @@ def load_weights_from_h5(model, file, skip_mismatch=False):
         try:
             if isinstance(obj, Optimizer):
                 _load_optimizer(obj, store, model)
+            elif hasattr(obj, "load_own_variables"):
+                obj.load_own_variables(store)
             else:
                 _load_layer(obj, store)
-        except ValueError as e:
+            if assets_dir is not None and hasattr(obj, "load_assets"):
+                obj.load_assets(asset_dir(assets_dir, path))
+        except (ValueError, KeyError, OSError) as e:
             errors.append((obj, e))
     if errors:
         first, error = errors[0]
