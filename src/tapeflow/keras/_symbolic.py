@@ -48,10 +48,12 @@ class Node:
 
 
 def flatten(x) -> list:
+    """The leaves of ``x``: lists and tuples in order, dicts by sorted key (as Keras's
+    ``tree.flatten``)."""
     if isinstance(x, (list, tuple)):
         return [leaf for item in x for leaf in flatten(item)]
     if isinstance(x, dict):
-        return [leaf for item in x.values() for leaf in flatten(item)]
+        return [leaf for k in sorted(x) for leaf in flatten(x[k])]
     return [x]
 
 

@@ -28,6 +28,12 @@ class Model(Trainer, Layer):
         ValueError: for ``Model(inputs)`` without outputs.
     """
 
+    def __new__(cls, *args, **kwargs):
+        # ``Model(inputs, outputs)`` makes a ``Functional``, as Keras 3's ``Model`` does
+        if cls is Model and (len(args) > 1 or "outputs" in kwargs):
+            cls = Functional
+        return super().__new__(cls, *args, **kwargs)
+
     def __init__(self, *args, **kwargs):
         inputs = kwargs.pop("inputs", args[0] if args else None)
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
@@ -261,7 +267,7 @@ class Model(Trainer, Layer):
     def get_config(self) -> dict:
         """A functional model's graph (layers, their calls, inputs and outputs) as Keras 3
         writes it; for a subclassed model, its plain-data constructor arguments."""
-        if getattr(self, "_fn_outputs", None) is not None and type(self) is Model:
+        if getattr(self, "_fn_outputs", None) is not None and type(self) in (Model, Functional):
             from .saving import functional
             return functional.functional_config(self)
         return super().get_config()
@@ -274,8 +280,8 @@ class Model(Trainer, Layer):
         Raises:
             TypeError: if a subclass's constructor does not take the config.
         """
-        if cls is Model and all(k in config for k in ("name", "layers", "input_layers",
-                                                      "output_layers")):
+        if cls in (Model, Functional) and all(
+                k in config for k in ("name", "layers", "input_layers", "output_layers")):
             from .saving import functional
             return functional.functional_from_config(config, custom_objects)
         from .saving.serialization import deserialize_config_values
@@ -374,6 +380,22 @@ def _graph_layers(outputs):
     for kt in _symbolic.flatten(outputs):
         visit(kt)
     return order
+
+
+class Functional(Model):
+    """The class of ``Model(inputs, outputs)`` (Keras 3's ``Functional``, which its ``Model``
+    constructor returns for symbolic inputs and outputs): a model whose ``call`` runs the
+    graph of layers between them. ``input``/``output`` are the tensors given to the
+    constructor, in their structure (a dict stays a dict); ``inputs``/``outputs`` flat, a
+    dict's values in key order, as Keras flattens."""
+
+    @property
+    def input(self):
+        return self._fn_inputs
+
+    @property
+    def output(self):
+        return self._fn_outputs
 
 
 class Sequential(Model):
@@ -623,7 +645,7 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
             head = [InputLayer(batch_shape=spec.batch_shape, dtype=spec.dtype,
                                name=spec.name).output]
         return Sequential(head + layers, name=model.name, trainable=model.trainable)
-    if getattr(model, "_fn_outputs", None) is not None and type(model) is Model:
+    if getattr(model, "_fn_outputs", None) is not None and type(model) in (Model, Functional):
         old_inputs = _symbolic.flatten(model._fn_inputs)
         if input_tensors is None:
             new_inputs = [InputLayer(batch_shape=kt.shape, dtype=kt.dtype,

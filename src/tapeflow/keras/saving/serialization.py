@@ -53,8 +53,8 @@ def _public_location(cls):
 
 
 def _is_functional(obj):
-    from ..models import Model
-    return type(obj) is Model and getattr(obj, "_fn_outputs", None) is not None
+    from ..models import Functional, Model
+    return type(obj) in (Model, Functional) and getattr(obj, "_fn_outputs", None) is not None
 
 
 def serialize_keras_object(obj):
@@ -161,8 +161,8 @@ def _lookup(class_name, registered_name, module, custom_objects, kind="class"):
             return obj
     if module == "builtins" or module is None or module.startswith("keras"):
         if class_name == "Functional":
-            from ..models import Model
-            return Model
+            from ..models import Functional
+            return Functional
         spaces = [t for k, t in _PUBLIC_MODULES if k == module] or [
             t for _, t in _PUBLIC_MODULES]
         for tapeflow_module in spaces + [t for _, t in _PUBLIC_MODULES]:
