@@ -470,6 +470,8 @@ class Layer:
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out.shape)  # the build-time shape, as Keras
+            if unknown_batch and self._output_shape:   # built for a None batch
+                self._output_shape = _symbolic.unknown_batch_shape(self._output_shape)
         if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
             _masking.propagate(self, inputs, out, previous_mask)
         return out
