@@ -156,6 +156,30 @@ def _stack(elements):
     return _zip_map(lambda leaves: np.stack([np.asarray(v) for v in leaves]), elements)
 
 
+_SKIP = object()
+
+
+class _Resumable:
+    """``step(element)`` for each element of ``source`` (skipping those it maps to
+    ``_SKIP``), as an iterator that an exception in ``step`` does not end: as TensorFlow's
+    iterators, the next ``next`` goes on with the next element (what ``ignore_errors``
+    relies on)."""
+
+    __slots__ = ("_source", "_step")
+
+    def __init__(self, source, step):
+        self._source, self._step = source, step
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            out = self._step(next(self._source))
+            if out is not _SKIP:
+                return out
+
+
 class DatasetSpec:
     """The spec of an element that is itself a dataset (``window``'s components;
     ``tf.data.DatasetSpec``): the inner ``element_spec`` and the (scalar) dataset shape."""
@@ -624,10 +648,7 @@ class Dataset:
                     return apply(element)
             return apply(element)
 
-        def it():
-            for element in parent():
-                yield call(element)
-        ds = Dataset(it, self._cardinality)
+        ds = Dataset(lambda: _Resumable(parent(), call), self._cardinality)
         ds._kind, ds._rngs = "_MapDataset", self._rngs
         return ds
 
@@ -660,7 +681,7 @@ class Dataset:
                                  f"scalar tensor, but its return type is {spec}.")
             return bool(out)
 
-        ds = Dataset(lambda: (e for e in parent() if keep(e)),
+        ds = Dataset(lambda: _Resumable(parent(), lambda e: e if keep(e) else _SKIP),
                      INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
         ds._kind, ds._rngs = "_FilterDataset", self._rngs
         return ds
@@ -1300,6 +1321,271 @@ class Dataset:
         ds._kind, ds._rngs = "_RebatchDataset", self._rngs
         return ds
 
+    # -- errors, files, resampling (TF 2.21's ignore_errors, save/load, snapshot ...) -----
+    def ignore_errors(self, log_warning=False, name=None) -> "Dataset":
+        """The elements that come without an error: an element whose computation raised a
+        ``tf.errors.OpError`` (``InvalidArgumentError`` from ``tf.debugging.check_numerics``
+        in a ``map``, say) is dropped and the pipeline goes on with the next one, as
+        TensorFlow's ``IgnoreErrorsDataset`` (every error but ``CancelledError``). Python
+        exceptions that are not ``OpError``s (a bug in the function: TensorFlow raises those
+        when it traces it, before any element) are not swallowed.
+
+        Args:
+            log_warning: write ``Error raised with error message <message>`` to stderr for
+                each dropped element (TensorFlow's C++ log line, as a ``W`` line).
+
+        Returns:
+            A Dataset of the same ``element_spec``; its cardinality is unknown (-2).
+        """
+        from .._core import errors
+        parent = self._make_iter
+
+        def it():
+            source = parent()
+            while True:
+                try:
+                    element = next(source)
+                except StopIteration:
+                    return
+                except errors.CancelledError:
+                    raise
+                except errors.OpError as e:
+                    if log_warning:
+                        _log_warning("ignore_errors_dataset_op.cc:125",
+                                     f"Error raised with error message {e.message}")
+                    continue
+                yield element
+        ds = Dataset(it, INFINITE if self._cardinality == INFINITE else UNKNOWN,
+                     self._spec_fn)
+        ds._spec_inferred = self._spec_inferred
+        ds._kind, ds._rngs = "_IgnoreErrorsDataset", self._rngs
+        return ds
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Write the dataset's elements to the directory ``path`` (``tf.data.Dataset.save``)
+        in tapeflow's own format (NumPy ``.npz`` chunks, the element_spec as JSON; not
+        TensorFlow's snapshot files): :meth:`load` reads it back with its element_spec and
+        order. An existing directory is replaced. The directory is written under a temporary
+        name and renamed when complete, so an interrupted save leaves nothing that loads.
+
+        Args:
+            path: a directory name (str or path-like).
+            compression: ``"GZIP"`` (each chunk through ``gzip``) or None.
+            shard_func: element -> int64 scalar, the shard (subdirectory) it goes to; the
+                default reader interleaves the shards (see :meth:`load`).
+            checkpoint_args: the arguments of a ``tf.train.CheckpointManager`` (checked as
+                TensorFlow does; tapeflow restarts an interrupted save from the beginning).
+
+        Raises:
+            TypeError: for a path that is not a string, or bad ``checkpoint_args``.
+            tf.errors.InvalidArgumentError: if ``shard_func`` does not return an int64
+                scalar.
+        """
+        from . import saving
+        saving.save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None,
+             wait=False) -> "Dataset":
+        """The dataset :meth:`save` wrote at ``path`` (``tf.data.Dataset.load``).
+
+        Args:
+            path: the directory.
+            element_spec: optional; by default the saved one.
+            compression: the compression it was saved with (None or ``"GZIP"``).
+            reader_func: a function from the dataset of shard datasets to the dataset read;
+                by default ``interleave(lambda x: x, cycle_length=<CPU cores>)`` as
+                TensorFlow's (one shard: the saved order).
+
+        Returns:
+            A Dataset of the saved cardinality.
+
+        Raises:
+            tf.errors.NotFoundError: if nothing complete is saved at ``path``.
+            tf.errors.InvalidArgumentError: (on iteration) if ``element_spec``'s dtypes
+                differ from the saved ones.
+            tf.errors.DataLossError: (on iteration) if ``compression`` differs from the
+                saved one.
+        """
+        from . import saving
+        return saving.load(path, element_spec, compression, reader_func)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None,
+                 name=None) -> "Dataset":
+        """Persist the elements under ``path`` (``tf.data.Dataset.snapshot``): the first
+        complete pass computes them and writes them; later passes (in this process or
+        another) read them. Snapshots are kept per pipeline, in ``path/<fingerprint>`` (a
+        :meth:`save` directory): the fingerprint hashes the element_spec and the pipeline's
+        functions (their code and constants), captured values, arrays and parameters, as
+        TensorFlow hashes its dataset graph. A pass left before its end writes nothing.
+
+        Args:
+            compression: ``"GZIP"``, or ``"AUTO"``/None (uncompressed here).
+            reader_func, shard_func: as :meth:`load` and :meth:`save`.
+        """
+        from . import saving
+        path = saving._check_path(path)
+        ds = Dataset(lambda: saving.snapshot_iter(self, path, compression, reader_func,
+                                                  shard_func),
+                     self._cardinality, self._spec_fn)
+        ds._spec_inferred = self._spec_inferred
+        ds._kind, ds._rngs = "_MapDataset", self._rngs
+        return ds
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64,
+                     name=None) -> "Dataset":
+        """``tf.data.Dataset.ragged_batch``: not in tapeflow.
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a batch size below 1 (as TensorFlow).
+            NotImplementedError: otherwise: tapeflow has ``tf.RaggedTensor`` but no
+                ``tf.RaggedTensorSpec``, and its datasets hold dense tensors only.
+        """
+        if _int64(batch_size) < 1:
+            raise _op_error("Batch size must be greater than zero.", "BatchDatasetV2")
+        raise NotImplementedError(
+            "Dataset.ragged_batch is not in tapeflow: its datasets hold dense tensors only "
+            "(tapeflow has tf.RaggedTensor but no tf.RaggedTensorSpec for a ragged element). "
+            "Use padded_batch, or batch elements of one shape.")
+
+    def sparse_batch(self, batch_size, row_shape, name=None) -> "Dataset":
+        """``tf.data.Dataset.sparse_batch``: not in tapeflow.
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a batch size below 1 (as TensorFlow).
+            NotImplementedError: otherwise: tapeflow has ``tf.sparse.SparseTensor`` but no
+                ``tf.SparseTensorSpec``, and its datasets hold dense tensors only.
+        """
+        if _int64(batch_size) < 1:
+            raise _op_error("Batch size must be greater than zero.",
+                            "DenseToSparseBatchDataset")
+        raise NotImplementedError(
+            "Dataset.sparse_batch is not in tapeflow: its datasets hold dense tensors only "
+            "(tapeflow has tf.sparse.SparseTensor but no tf.SparseTensorSpec for a sparse "
+            "element). Use padded_batch.")
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                           name=None) -> "Dataset":
+        """Resample the elements so that their classes (``class_func(element)``, an int32
+        or int64 scalar in ``[0, num_classes)``) follow ``target_dist``, with TensorFlow's
+        algorithm: with ``initial_dist`` given (else estimated as the data streams, from
+        batches of 32 class values and counts starting at 10 per class), ratios
+        ``r_i = t_i / p_i``; each output is an input element as it comes with probability
+        ``m = min r`` or, otherwise, the next element accepted by rejection sampling with
+        acceptance ``a_i = (r_i - m) / (max r - m)``. ``m == 1`` (target equals initial)
+        keeps every element; ``m == 0`` only rejection-samples.
+
+        Returns:
+            A Dataset of pairs ``(class, element)``; cardinality unknown (-2) unless
+            ``m == 1`` (the input's), infinite for an infinite input. The draws come from
+            NumPy's generator (reproducible under ``seed``, not TensorFlow's numbers).
+
+        Raises:
+            TypeError: (on iteration; TensorFlow raises it at the call) if ``class_func``
+                returns a float.
+            tf.errors.InvalidArgumentError: if ``target_dist`` and ``initial_dist`` differ in
+                length.
+        """
+        from .._core import errors
+        target = np.asarray(_to_numpy(target_dist)).astype(np.float32)
+        tiny = np.finfo(np.float32).tiny
+
+        def mixing(initial):
+            """(acceptance probabilities, probability of an original element)."""
+            initial = np.asarray(initial, np.float32)
+            if initial.shape != target.shape:
+                raise _op_error(f"Incompatible shapes: {list(target.shape)} vs. "
+                                f"{list(initial.shape)}", "RealDiv")
+            with np.errstate(all="ignore"):
+                ratio = target / (initial + np.float32(tiny))
+                lo, hi = ratio.min(), ratio.max()
+                return (ratio - lo) / (hi - lo), float(lo)
+
+        static = None
+        if initial_dist is not None:
+            initial = np.asarray(_to_numpy(initial_dist)).astype(np.float32)
+            accept, static = mixing(initial)
+            with np.errstate(all="ignore"):
+                static = float(np.min(target / initial))
+        parent = self._make_iter
+
+        def class_of(element):
+            out = _call(class_func, element)
+            value = np.asarray(out.numpy() if isinstance(out, _TensorLike) else out)
+            dtype = _dt.FROM_NUMPY.get(value.dtype)
+            if dtype not in (_dt.int32, _dt.int64, _dt.uint8, _dt.int8):
+                raise TypeError("Value passed to parameter 'indices' has DataType "
+                                f"{getattr(dtype, 'name', value.dtype)} not in list of "
+                                "allowed values: uint8, int8, int32, int64")
+            return value
+
+        def with_class(element):
+            return (_eager(class_of, element), element)
+
+        def distributions():
+            """Per element, (initial estimate, acceptance, probability of the original)."""
+            if initial_dist is not None:
+                return itertools.repeat((initial, accept, static))
+            return estimated()
+
+        def estimated():
+            counts = np.full(len(target), 10, np.int64)
+            for chunk in _chunks(parent(), 32, False):
+                for element in chunk:
+                    c = int(_eager(class_of, element))
+                    if not 0 <= c < len(counts):
+                        raise errors.InvalidArgumentError(
+                            None, None, f"indices[0] = {c} is not in [0, {len(counts)})")
+                    counts[c] += 1
+                dist = (counts / counts.sum()).astype(np.float32)
+                a, m = mixing(dist)
+                for _ in chunk:
+                    yield dist, a, m
+
+        rng_box = [_seeded_rng(seed)]
+        rng_box.append(rng_box[0].bit_generator.state)
+        warned = [0]
+
+        def filtered():
+            r = rng_box[0]
+            for (dist, a, _), element in zip(distributions(), parent()):
+                with np.errstate(all="ignore"):
+                    rejected = float(np.sum((1 - a) * dist, dtype=np.float32))
+                if not rejected < 0.5 and warned[0] < 10:   # TensorFlow's tf.Print
+                    warned[0] += 1
+                    import sys
+                    print("Proportion of examples rejected by sampler is high: "
+                          f"{_print_format(rejected)}{_print_format(dist)}"
+                          f"{_print_format(a)}", file=sys.stderr)
+                c = _eager(class_of, element)
+                if np.float32(r.random()) < a[int(c)]:
+                    yield (c, element)
+
+        card = INFINITE if self._cardinality == INFINITE else UNKNOWN
+        if static == 1:
+            ds = Dataset(lambda: (with_class(e) for e in parent()), self._cardinality)
+            ds._kind, ds._rngs = "_MapDataset", self._rngs
+            return ds
+        if static == 0:
+            ds = Dataset(filtered, card)
+            ds._kind, ds._rngs = "_PrefetchDataset", self._rngs + (rng_box,)
+            return ds
+
+        def mixed():
+            r = rng_box[0]
+            original = (with_class(e) for e in parent())
+            accepted = filtered()
+            for _, _, m in distributions():
+                source = original if r.random() < m else accepted
+                for element in source:
+                    yield element
+                    break
+                else:
+                    return
+        ds = Dataset(mixed, card)
+        ds._kind, ds._rngs = "_DirectedInterleaveDataset", self._rngs + (rng_box,)
+        return ds
+
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
         """An infinite dataset of random int64 scalars (``tf.data.Dataset.random``).
@@ -1449,6 +1735,23 @@ class Dataset:
     def __repr__(self):
         return f"<{self._kind} element_spec={self.element_spec!r}>"
 
+
+
+def _log_warning(where, text):
+    """A TensorFlow C++ ``LOG(WARNING)`` line on stderr (absl's form)."""
+    import os
+    import sys
+    import time
+    now = time.time()
+    stamp = time.strftime("%m%d %H:%M:%S", time.localtime(now))
+    print(f"W{stamp}.{int(now % 1 * 1e6):06d} {os.getpid():>7} {where}] {text}",
+          file=sys.stderr)
+
+
+def _print_format(value):
+    """A value as ``tf.Print`` shows it: ``[0.375 0.625]``."""
+    flat = np.atleast_1d(np.asarray(value)).ravel()
+    return "[" + " ".join(format(float(v), "g") for v in flat) + "]"
 
 
 # -- iterators -----------------------------------------------------------------------------
