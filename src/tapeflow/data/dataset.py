@@ -19,6 +19,7 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from .._core.tensor_spec import TensorSpec
 from ..ops import random_ops as _random
+from . import composite as _composite
 
 __all__ = [
     "Dataset", "DatasetSpec", "OwnedIterator", "Options", "TensorSpec", "INFINITE", "UNKNOWN",
@@ -107,6 +108,8 @@ def _to_numpy(x):
     """A leaf as a NumPy value with TensorFlow's dtype rules (Python float -> float32)."""
     if isinstance(x, _TensorLike) or (isinstance(x, np.ndarray) and x.dtype.kind not in "US"):
         return np.asarray(x)
+    if _composite.is_composite(x):      # a RaggedTensor / SparseTensor stays one
+        return x
     return np.asarray(convert_to_tensor(x))  # NumPy strings: object arrays of bytes
 
 
@@ -135,6 +138,8 @@ def _spec_of(element, batch_axis=None):
     def spec(v):
         if isinstance(v, Dataset):
             return DatasetSpec(v.element_spec)
+        if _composite.is_composite(v):
+            return _composite.spec_of_composite(v)
         shape = tuple(np.shape(v))
         if batch_axis is not None:
             shape = (batch_axis,) + shape
@@ -201,7 +206,9 @@ class DatasetSpec:
 
 def _wrap(value):
     """A leaf of an element as the user sees it: a Tensor, or a Dataset (window's)."""
-    return value if isinstance(value, Dataset) else Tensor(value)
+    if isinstance(value, Dataset) or _composite.is_composite(value):
+        return value
+    return Tensor(value)
 
 
 def _call(fn, element, *before):
@@ -241,7 +248,8 @@ def _shape_dims(shape):
 
 def _spec_leaf(spec):
     """This module's TensorSpec for a user's spec (``tf.TensorSpec`` or this module's)."""
-    if isinstance(spec, (TensorSpec, DatasetSpec)):
+    if isinstance(spec, (TensorSpec, DatasetSpec, _composite.RaggedTensorSpec,
+                         _composite.SparseTensorSpec)):
         return spec
     return TensorSpec(_shape_dims(spec.shape), spec.dtype)
 
@@ -1335,7 +1343,8 @@ class Dataset:
                 each dropped element (TensorFlow's C++ log line, as a ``W`` line).
 
         Returns:
-            A Dataset of the same ``element_spec``; its cardinality is unknown (-2).
+            A Dataset of the same ``element_spec``; its cardinality is unknown (-2), as
+            TensorFlow's (an infinite input's too).
         """
         from .._core import errors
         parent = self._make_iter
@@ -1355,8 +1364,7 @@ class Dataset:
                                      f"Error raised with error message {e.message}")
                     continue
                 yield element
-        ds = Dataset(it, INFINITE if self._cardinality == INFINITE else UNKNOWN,
-                     self._spec_fn)
+        ds = Dataset(it, UNKNOWN, self._spec_fn)   # TensorFlow's, even for an infinite input
         ds._spec_inferred = self._spec_inferred
         ds._kind, ds._rngs = "_IgnoreErrorsDataset", self._rngs
         return ds
@@ -1434,35 +1442,99 @@ class Dataset:
 
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64,
                      name=None) -> "Dataset":
-        """``tf.data.Dataset.ragged_batch``: not in tapeflow.
+        """Batch elements whose shapes vary into ``tf.RaggedTensor``s: a component whose
+        ``element_spec`` shape has unknown (``None``) dimensions becomes a RaggedTensor of
+        ragged rank one more than its last unknown axis (``[batch, None, ...]``); a fully
+        known one is batched densely (TensorFlow's ``_DenseToRaggedDataset`` + ``batch``).
+
+        A ``map``'s element_spec is read off its first element in tapeflow (see the
+        docs): there each component's first axis is taken as the unknown one.
+
+        Args:
+            batch_size: elements per batch (>= 1).
+            drop_remainder: drop a last, smaller batch.
+            row_splits_dtype: ``tf.int64`` (default) or ``tf.int32`` for the row splits.
+
+        Returns:
+            A Dataset whose ``element_spec`` has ``RaggedTensorSpec``s; elements are
+            ``tf.RaggedTensor``s (iterate it eagerly: a ``tf.function`` loop over ragged
+            elements raises NotImplementedError).
 
         Raises:
-            tf.errors.InvalidArgumentError: for a batch size below 1 (as TensorFlow).
-            NotImplementedError: otherwise: tapeflow has ``tf.RaggedTensor`` but no
-                ``tf.RaggedTensorSpec``, and its datasets hold dense tensors only.
+            tf.errors.InvalidArgumentError: for a batch size below 1.
+            NotImplementedError: for components that are already ragged or sparse.
         """
-        if _int64(batch_size) < 1:
+        batch_size = _int64(batch_size)
+        if batch_size < 1:
             raise _op_error("Batch size must be greater than zero.", "BatchDatasetV2")
-        raise NotImplementedError(
-            "Dataset.ragged_batch is not in tapeflow: its datasets hold dense tensors only "
-            "(tapeflow has tf.RaggedTensor but no tf.RaggedTensorSpec for a ragged element). "
-            "Use padded_batch, or batch elements of one shape.")
+        splits_dtype = _dt.as_dtype(row_splits_dtype)
+        inferred = self._spec_fn is None or self._spec_inferred
+        out_spec = _map(lambda s: _composite.ragged_spec(s, splits_dtype, inferred),
+                        self.element_spec)
+        card = self._cardinality
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        parent = self._make_iter
+
+        def it():
+            for chunk in _chunks(parent(), batch_size, drop_remainder):
+                yield _zip_map(lambda p: _composite.ragged_stack(p[1:], p[0]),
+                               [out_spec] + chunk)
+        if drop_remainder:
+            out_spec = _map(lambda s: type(s)(
+                [batch_size] + s.shape.as_list()[1:], s.dtype, *(
+                    (s.ragged_rank, s.row_splits_dtype) if hasattr(s, "ragged_rank")
+                    else ())), out_spec)
+        ds = Dataset(it, card, lambda: out_spec)
+        ds._kind, ds._rngs = "_BatchDataset", self._rngs
+        return ds
 
     def sparse_batch(self, batch_size, row_shape, name=None) -> "Dataset":
-        """``tf.data.Dataset.sparse_batch``: not in tapeflow.
+        """Batch dense elements of varying shapes into ``tf.sparse.SparseTensor``s of dense
+        shape ``[batch] + row_shape``, holding every entry of every element
+        (``DenseToSparseBatchDataset``; a ``None`` in ``row_shape`` is the batch's largest).
+
+        Returns:
+            A Dataset of ``SparseTensorSpec([None] + row_shape, dtype)`` elements (iterate
+            it eagerly: a ``tf.function`` loop over sparse elements raises
+            NotImplementedError).
 
         Raises:
-            tf.errors.InvalidArgumentError: for a batch size below 1 (as TensorFlow).
-            NotImplementedError: otherwise: tapeflow has ``tf.sparse.SparseTensor`` but no
-                ``tf.SparseTensorSpec``, and its datasets hold dense tensors only.
+            tf.errors.InvalidArgumentError: for a batch size below 1; (on iteration) for
+                an element whose rank differs from ``len(row_shape)``.
+            tf.errors.DataLossError: (on iteration) for an element larger than
+                ``row_shape``.
+            TypeError: unless the elements have a single component.
+            ValueError: for a negative dimension in ``row_shape``.
         """
-        if _int64(batch_size) < 1:
+        batch_size = _int64(batch_size)
+        if batch_size < 1:
             raise _op_error("Batch size must be greater than zero.",
                             "DenseToSparseBatchDataset")
-        raise NotImplementedError(
-            "Dataset.sparse_batch is not in tapeflow: its datasets hold dense tensors only "
-            "(tapeflow has tf.sparse.SparseTensor but no tf.SparseTensorSpec for a sparse "
-            "element). Use padded_batch.")
+        spec = self.element_spec
+        if _is_struct(spec):
+            types = ", ".join(repr(s.dtype) for s in _leaves(spec))
+            raise TypeError("`dense_to_sparse_batch` requires an input dataset whose elements "
+                            "have a single component, but the given dataset has the following "
+                            f"component types: ({types}).")
+        if isinstance(row_shape, (list, tuple)):
+            for d in row_shape:
+                if d is not None and _int64(d) < 0:
+                    raise ValueError(f"Dimension {_int64(d)} must be >= 0")
+        dims = _shape_dims(row_shape)
+        card = self._cardinality
+        if card >= 0:
+            card = -(-card // batch_size)
+        parent = self._make_iter
+        dtype = spec.dtype
+
+        def it():
+            for chunk in _chunks(parent(), batch_size, False):
+                yield _composite.sparse_stack(chunk, list(dims), dtype)
+        out_spec = _composite.SparseTensorSpec([None] + list(dims), dtype)
+        ds = Dataset(it, card, lambda: out_spec)
+        ds._kind, ds._rngs = "_DenseToSparseBatchDataset", self._rngs
+        return ds
 
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                            name=None) -> "Dataset":
@@ -1697,8 +1769,7 @@ class Dataset:
 
     def as_numpy_iterator(self):
         """Iterate elements as NumPy values (scalars as NumPy scalars)."""
-        return (_map(lambda v: v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v, e)
-                for e in self._make_iter())
+        return (_map(_numpy_leaf, e) for e in self._make_iter())
 
     def __iter__(self):
         return OwnedIterator(self)
@@ -1735,6 +1806,22 @@ class Dataset:
     def __repr__(self):
         return f"<{self._kind} element_spec={self.element_spec!r}>"
 
+
+
+def _numpy_leaf(v):
+    """An element's leaf as ``as_numpy_iterator`` gives it (TensorFlow's forms: a scalar as
+    a NumPy scalar, a RaggedTensor as its ``numpy()`` rows, a SparseTensor densified)."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        return v[()]
+    if _composite.is_composite(v):
+        if type(v).__name__ == "SparseTensor":
+            out = np.zeros(v.dense_shape.numpy(), v.values.numpy().dtype)
+            if out.dtype == object:
+                out[...] = b""
+            out[tuple(v.indices.numpy().T)] = v.values.numpy()
+            return out
+        return v.numpy()
+    return v
 
 
 def _log_warning(where, text):
@@ -1885,8 +1972,16 @@ class OwnedIterator:
 
 def _flat_values(element):
     from .._core.nest import flatten
-    return [v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v)
-            for v in flatten(element)]
+    values = []
+    for v in flatten(element):
+        if _composite.is_composite(v):
+            raise NotImplementedError(
+                f"A tf.function loop over a dataset of {type(v).__name__} elements (from "
+                "ragged_batch, sparse_batch or a map returning one) is not in tapeflow: "
+                "iterate it eagerly, or map the elements to dense tensors first "
+                "(RaggedTensor.to_tensor, tf.sparse.to_dense).")
+        values.append(v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v))
+    return values
 
 
 class NextElement:
