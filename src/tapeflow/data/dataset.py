@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 INFINITE = -1
+_GENERATOR_TOKENS = itertools.count()
 UNKNOWN = -2
 AUTOTUNE = -1
 
@@ -445,12 +446,16 @@ class Dataset:
             dtype = _dt.as_dtype(want.dtype if hasattr(want, "shape") else want)
             return np.asarray(_to_numpy(value)).astype(dtype._np)
 
-        def it():
+        token = next(_GENERATOR_TOKENS)
+
+        def it(_token=token):   # each from_generator is another pipeline (a snapshot's
+            # fingerprint), as TensorFlow's py_func tokens
             for item in generator(*(args or ())):
+                # (eager conversions, also when a traced loop pulls the element)
                 if spec is None:
-                    yield _from_fn_output(item)
+                    yield _eager(_from_fn_output, item)
                 else:   # the spec's structure: a list under a TensorSpec is one tensor
-                    yield _zip_map(leaf_cast, [spec, item])
+                    yield _eager(_zip_map, leaf_cast, [spec, item])
         spec_fn = None
         if output_signature is not None:
             declared = _map(_spec_leaf, output_signature)
@@ -1478,8 +1483,8 @@ class Dataset:
 
         def it():
             for chunk in _chunks(parent(), batch_size, drop_remainder):
-                yield _zip_map(lambda p: _composite.ragged_stack(p[1:], p[0]),
-                               [out_spec] + chunk)
+                yield _eager(lambda c: _zip_map(lambda p: _composite.ragged_stack(
+                    p[1:], p[0]), [out_spec] + c), chunk)
         if drop_remainder:
             out_spec = _map(lambda s: type(s)(
                 [batch_size] + s.shape.as_list()[1:], s.dtype, *(
@@ -1530,7 +1535,7 @@ class Dataset:
 
         def it():
             for chunk in _chunks(parent(), batch_size, False):
-                yield _composite.sparse_stack(chunk, list(dims), dtype)
+                yield _eager(_composite.sparse_stack, chunk, list(dims), dtype)
         out_spec = _composite.SparseTensorSpec([None] + list(dims), dtype)
         ds = Dataset(it, card, lambda: out_spec)
         ds._kind, ds._rngs = "_DenseToSparseBatchDataset", self._rngs

@@ -167,14 +167,16 @@ class _Writer:
         os.makedirs(parent, exist_ok=True)
         self.tmp = os.path.join(parent, f".{os.path.basename(self.path)}.tmp-{uuid.uuid4().hex}")
         os.makedirs(self.tmp)
-        self.spec = spec
+        self.spec = spec      # None: read off the first element (a map's, see snapshot)
         self.gz = _is_gzip(compression)
         self.compression = "GZIP" if self.gz else None
-        self.n_components = len(_ds()._leaves(spec))
+        self.n_components = None if spec is None else len(_ds()._leaves(spec))
         self.shards = {}      # shard index -> [pending elements, pending bytes, chunks]
         self.count = 0
 
     def add(self, flat, shard=0):
+        if self.n_components is None:
+            self.n_components = len(flat)
         state = self.shards.get(shard)
         if state is None:
             state = self.shards[shard] = [[], 0, 0]
@@ -192,9 +194,10 @@ class _Writer:
                      _encode_chunk(state[0], self.n_components), self.gz)
         state[0], state[1], state[2] = [], 0, state[2] + 1
 
-    def commit(self, replace=True):
+    def commit(self, replace=True, spec=None):
         """Finish the files and move the directory to ``path`` (replacing an old one when
         ``replace``; otherwise a directory already there wins and this one is dropped)."""
+        self.spec = self.spec if spec is None else spec
         for shard, state in self.shards.items():
             self._flush(shard, state)
         with open(os.path.join(self.tmp, SPEC_FILE), "w") as f:
@@ -247,10 +250,11 @@ def _shard_of(shard_func, element):
 def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
     """Write every element of ``dataset`` under ``path`` (see the module docstring)."""
     path = _check_path(path)
-    if checkpoint_args is not None:
+    if checkpoint_args:   # TensorFlow ignores an empty one too
         from ..checkpoint import Checkpoint, CheckpointManager
         CheckpointManager(Checkpoint(), **checkpoint_args)   # TensorFlow's argument errors
     spec = dataset.element_spec
+    spec_to_json(spec)     # a spec that cannot be stored fails before any file is made
     writer = _Writer(path, spec, compression)
     try:
         for element in dataset._make_iter():
@@ -282,7 +286,10 @@ def _not_tapeflow(path):
 
 
 def _shard_dataset(path, shard, n_chunks, flat_specs, structure, gz, want_gz, check):
+    from .._core.nest import is_nested
+    from .._core.nest import pack_sequence_as as pack
     d = _ds()
+    nested = is_nested(structure)
 
     def it():
         if gz != want_gz:
@@ -300,8 +307,7 @@ def _shard_dataset(path, shard, n_chunks, flat_specs, structure, gz, want_gz, ch
                 elements = _decode_chunk(z, flat_specs)
             for flat in elements:
                 check(flat)
-                it_flat = iter(flat)
-                yield d._map(lambda _, f=it_flat: next(f), structure)
+                yield pack(structure, flat) if nested else flat[0]
     ds = d.Dataset(it, d.UNKNOWN, lambda: structure)
     ds._kind = "_SnapshotShardDataset"
     return ds
@@ -329,9 +335,10 @@ def load(path, element_spec=None, compression=None, reader_func=None, kind="_Loa
     meta = _read_meta(path)
     if meta is None:
         _not_tapeflow(path)
-        raise errors.op_error(errors.NotFoundError, f"Could not find metadata file [{path}]",
-                              "LoadDataset")
-    flat_specs = d._leaves(element_spec)
+        raise errors.NotFoundError(None, None,
+                                   f"Could not find metadata file [{path}] [Op:LoadDataset]")
+    from .._core.nest import flatten
+    flat_specs = flatten(element_spec)    # tf.nest's order, as the elements are written
 
     def check(flat):
         if len(flat) != len(flat_specs):
@@ -429,10 +436,18 @@ def _digest(obj, h, seen, depth=0):
     h.update(f"<{type(obj).__module__}.{type(obj).__qualname__}>".encode())
 
 
+def _declared_spec(dataset):
+    """``dataset.element_spec`` when it is known without computing an element, else None
+    (a ``map``'s, which tapeflow reads off its first output)."""
+    if dataset._spec_fn is None or dataset._spec_inferred:
+        return None
+    return dataset.element_spec
+
+
 def fingerprint(dataset):
     """A hex digest of the pipeline that yields ``dataset``'s elements."""
     h = hashlib.sha256()
-    h.update(repr(dataset.element_spec).encode())
+    h.update(repr(_declared_spec(dataset)).encode())
     _digest(dataset, h, {})
     return h.hexdigest()[:20]
 
@@ -449,14 +464,22 @@ def snapshot_iter(dataset, path, compression, reader_func, shard_func):
     if _read_meta(target) is not None:
         yield from load(target, compression=compression, reader_func=reader_func)._make_iter()
         return
-    writer = _Writer(target, dataset.element_spec, compression)
+    spec = _declared_spec(dataset)
+    writer = _Writer(target, spec, compression)
     done = False
     try:
         for element in dataset._make_iter():
+            if spec is None:
+                spec = d._spec_of(element)
             shard = 0 if shard_func is None else _shard_of(shard_func, element)
             writer.add(d._flat_values(element), shard)
             yield element
-        writer.commit(replace=False)
+        if spec is None:
+            try:
+                spec = dataset.element_spec
+            except ValueError:    # an empty pipeline whose spec needs an element
+                return
+        writer.commit(replace=False, spec=spec)
         done = True
     finally:
         if not done:
