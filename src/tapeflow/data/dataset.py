@@ -9,6 +9,7 @@ which a uniformly random one is emitted and replaced by the next input -- but dr
 NumPy's PCG64, so the orders differ from TensorFlow's while being reproducible under
 ``tf.random.set_seed`` or an explicit ``seed``.
 """
+import builtins
 import collections.abc as _abc
 import itertools
 import json
@@ -162,30 +163,6 @@ def _stack(elements):
     return _zip_map(lambda leaves: np.stack([np.asarray(v) for v in leaves]), elements)
 
 
-_SKIP = object()
-
-
-class _Resumable:
-    """``step(element)`` for each element of ``source`` (skipping those it maps to
-    ``_SKIP``), as an iterator that an exception in ``step`` does not end: as TensorFlow's
-    iterators, the next ``next`` goes on with the next element (what ``ignore_errors``
-    relies on)."""
-
-    __slots__ = ("_source", "_step")
-
-    def __init__(self, source, step):
-        self._source, self._step = source, step
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        while True:
-            out = self._step(next(self._source))
-            if out is not _SKIP:
-                return out
-
-
 class DatasetSpec:
     """The spec of an element that is itself a dataset (``window``'s components;
     ``tf.data.DatasetSpec``): the inner ``element_spec`` and the (scalar) dataset shape."""
@@ -207,6 +184,8 @@ class DatasetSpec:
 
 def _wrap(value):
     """A leaf of an element as the user sees it: a Tensor, or a Dataset (window's)."""
+    if type(value) is np.ndarray or isinstance(value, np.generic):
+        return Tensor(value)
     if isinstance(value, Dataset) or _composite.is_composite(value):
         return value
     return Tensor(value)
@@ -661,7 +640,9 @@ class Dataset:
                     return apply(element)
             return apply(element)
 
-        ds = Dataset(lambda: _Resumable(parent(), call), self._cardinality)
+        # builtins.map: a C iterator that an error in ``call`` does not end, so that, as
+        # TensorFlow's iterators, a next ``next`` goes on (what ignore_errors relies on)
+        ds = Dataset(lambda: builtins.map(call, parent()), self._cardinality)
         ds._kind, ds._rngs = "_MapDataset", self._rngs
         return ds
 
@@ -694,7 +675,7 @@ class Dataset:
                                  f"scalar tensor, but its return type is {spec}.")
             return bool(out)
 
-        ds = Dataset(lambda: _Resumable(parent(), lambda e: e if keep(e) else _SKIP),
+        ds = Dataset(lambda: builtins.filter(keep, parent()),
                      INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
         ds._kind, ds._rngs = "_FilterDataset", self._rngs
         return ds
