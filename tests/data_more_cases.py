@@ -83,6 +83,7 @@ CASES = {
     "rb_map_dict": f"{R}(4).map(lambda x: (x, {{'a': tf.fill([x, 2], 1.0)}})).ragged_batch(3)",
     "rb_numpy": f"list({VARLEN}.ragged_batch(3).as_numpy_iterator())",
     "rb_infinite": f"{VARLEN}.repeat().ragged_batch(3)",
+    "rb_experimental": f"{VARLEN}.apply(tf.data.experimental.dense_to_ragged_batch(2, row_splits_dtype=tf.int32))",
     "rb_err_size": f"{R}(3).ragged_batch(0)",
     # sparse_batch
     "sb_basic": f"{VARLEN}.sparse_batch(2, row_shape=[5])",

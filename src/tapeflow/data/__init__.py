@@ -31,12 +31,14 @@ class experimental:  # noqa: N801 - TensorFlow's namespace name
 
     @staticmethod
     def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=None):
-        """``Dataset.ragged_batch`` as a function for ``Dataset.apply`` (not in tapeflow)."""
-        return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder)
+        """``Dataset.ragged_batch`` as a function for ``Dataset.apply``."""
+        from .._core import dtypes
+        splits = dtypes.int64 if row_splits_dtype is None else row_splits_dtype
+        return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, splits)
 
     @staticmethod
     def dense_to_sparse_batch(batch_size, row_shape):
-        """``Dataset.sparse_batch`` as a function for ``Dataset.apply`` (not in tapeflow)."""
+        """``Dataset.sparse_batch`` as a function for ``Dataset.apply``."""
         return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
 
     @staticmethod
