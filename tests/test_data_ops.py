@@ -24,8 +24,8 @@ NO_SPEC = {"fm_empty"}
 # ``map``'s element_spec is read off its first output (tapeflow does not trace map_func on
 # symbolic input), so a dimension TensorFlow leaves None shows its first value.
 MAP_SPEC = {"gbw_key"}
-# not implemented
-SKIP = {"ignore_errors"}
+# not implemented (none now)
+SKIP = set()
 # the list_files cases' directory (tools/record_tf_fixtures_dataset_ops.py's FILES)
 FILES = "/tmp/tapeflow_list_files_fixture"
 

@@ -208,6 +208,8 @@ _LAZY_MODULES = {
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
     "SparseTensor": ("tapeflow.ops.sparse.sparse_tensor", "SparseTensor"),
+    "RaggedTensorSpec": ("tapeflow.data.composite", "RaggedTensorSpec"),
+    "SparseTensorSpec": ("tapeflow.data.composite", "SparseTensorSpec"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),

@@ -9,6 +9,7 @@ which a uniformly random one is emitted and replaced by the next input -- but dr
 NumPy's PCG64, so the orders differ from TensorFlow's while being reproducible under
 ``tf.random.set_seed`` or an explicit ``seed``.
 """
+import builtins
 import collections.abc as _abc
 import itertools
 import json
@@ -19,6 +20,7 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from .._core.tensor_spec import TensorSpec
 from ..ops import random_ops as _random
+from . import composite as _composite
 
 __all__ = [
     "Dataset", "DatasetSpec", "OwnedIterator", "Options", "TensorSpec", "INFINITE", "UNKNOWN",
@@ -26,6 +28,7 @@ __all__ = [
 ]
 
 INFINITE = -1
+_GENERATOR_TOKENS = itertools.count()
 UNKNOWN = -2
 AUTOTUNE = -1
 
@@ -107,6 +110,8 @@ def _to_numpy(x):
     """A leaf as a NumPy value with TensorFlow's dtype rules (Python float -> float32)."""
     if isinstance(x, _TensorLike) or (isinstance(x, np.ndarray) and x.dtype.kind not in "US"):
         return np.asarray(x)
+    if _composite.is_composite(x):      # a RaggedTensor / SparseTensor stays one
+        return x
     return np.asarray(convert_to_tensor(x))  # NumPy strings: object arrays of bytes
 
 
@@ -135,6 +140,8 @@ def _spec_of(element, batch_axis=None):
     def spec(v):
         if isinstance(v, Dataset):
             return DatasetSpec(v.element_spec)
+        if _composite.is_composite(v):
+            return _composite.spec_of_composite(v)
         shape = tuple(np.shape(v))
         if batch_axis is not None:
             shape = (batch_axis,) + shape
@@ -177,7 +184,11 @@ class DatasetSpec:
 
 def _wrap(value):
     """A leaf of an element as the user sees it: a Tensor, or a Dataset (window's)."""
-    return value if isinstance(value, Dataset) else Tensor(value)
+    if type(value) is np.ndarray or isinstance(value, np.generic):
+        return Tensor(value)
+    if isinstance(value, Dataset) or _composite.is_composite(value):
+        return value
+    return Tensor(value)
 
 
 def _call(fn, element, *before):
@@ -217,7 +228,8 @@ def _shape_dims(shape):
 
 def _spec_leaf(spec):
     """This module's TensorSpec for a user's spec (``tf.TensorSpec`` or this module's)."""
-    if isinstance(spec, (TensorSpec, DatasetSpec)):
+    if isinstance(spec, (TensorSpec, DatasetSpec, _composite.RaggedTensorSpec,
+                         _composite.SparseTensorSpec)):
         return spec
     return TensorSpec(_shape_dims(spec.shape), spec.dtype)
 
@@ -413,12 +425,16 @@ class Dataset:
             dtype = _dt.as_dtype(want.dtype if hasattr(want, "shape") else want)
             return np.asarray(_to_numpy(value)).astype(dtype._np)
 
-        def it():
+        token = next(_GENERATOR_TOKENS)
+
+        def it(_token=token):   # each from_generator is another pipeline (a snapshot's
+            # fingerprint), as TensorFlow's py_func tokens
             for item in generator(*(args or ())):
+                # (eager conversions, also when a traced loop pulls the element)
                 if spec is None:
-                    yield _from_fn_output(item)
+                    yield _eager(_from_fn_output, item)
                 else:   # the spec's structure: a list under a TensorSpec is one tensor
-                    yield _zip_map(leaf_cast, [spec, item])
+                    yield _eager(_zip_map, leaf_cast, [spec, item])
         spec_fn = None
         if output_signature is not None:
             declared = _map(_spec_leaf, output_signature)
@@ -624,10 +640,9 @@ class Dataset:
                     return apply(element)
             return apply(element)
 
-        def it():
-            for element in parent():
-                yield call(element)
-        ds = Dataset(it, self._cardinality)
+        # builtins.map: a C iterator that an error in ``call`` does not end, so that, as
+        # TensorFlow's iterators, a next ``next`` goes on (what ignore_errors relies on)
+        ds = Dataset(lambda: builtins.map(call, parent()), self._cardinality)
         ds._kind, ds._rngs = "_MapDataset", self._rngs
         return ds
 
@@ -660,7 +675,7 @@ class Dataset:
                                  f"scalar tensor, but its return type is {spec}.")
             return bool(out)
 
-        ds = Dataset(lambda: (e for e in parent() if keep(e)),
+        ds = Dataset(lambda: builtins.filter(keep, parent()),
                      INFINITE if self._cardinality == INFINITE else UNKNOWN, self._spec_fn)
         ds._kind, ds._rngs = "_FilterDataset", self._rngs
         return ds
@@ -1300,6 +1315,335 @@ class Dataset:
         ds._kind, ds._rngs = "_RebatchDataset", self._rngs
         return ds
 
+    # -- errors, files, resampling (TF 2.21's ignore_errors, save/load, snapshot ...) -----
+    def ignore_errors(self, log_warning=False, name=None) -> "Dataset":
+        """The elements that come without an error: an element whose computation raised a
+        ``tf.errors.OpError`` (``InvalidArgumentError`` from ``tf.debugging.check_numerics``
+        in a ``map``, say) is dropped and the pipeline goes on with the next one, as
+        TensorFlow's ``IgnoreErrorsDataset`` (every error but ``CancelledError``). Python
+        exceptions that are not ``OpError``s (a bug in the function: TensorFlow raises those
+        when it traces it, before any element) are not swallowed.
+
+        Args:
+            log_warning: write ``Error raised with error message <message>`` to stderr for
+                each dropped element (TensorFlow's C++ log line, as a ``W`` line).
+
+        Returns:
+            A Dataset of the same ``element_spec``; its cardinality is unknown (-2), as
+            TensorFlow's (an infinite input's too).
+        """
+        from .._core import errors
+        parent = self._make_iter
+
+        def it():
+            source = parent()
+            while True:
+                try:
+                    element = next(source)
+                except StopIteration:
+                    return
+                except errors.CancelledError:
+                    raise
+                except errors.OpError as e:
+                    if log_warning:
+                        _log_warning("ignore_errors_dataset_op.cc:125",
+                                     f"Error raised with error message {e.message}")
+                    continue
+                yield element
+        ds = Dataset(it, UNKNOWN, self._spec_fn)   # TensorFlow's, even for an infinite input
+        ds._spec_inferred = self._spec_inferred
+        ds._kind, ds._rngs = "_IgnoreErrorsDataset", self._rngs
+        return ds
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Write the dataset's elements to the directory ``path`` (``tf.data.Dataset.save``)
+        in tapeflow's own format (NumPy ``.npz`` chunks, the element_spec as JSON; not
+        TensorFlow's snapshot files): :meth:`load` reads it back with its element_spec and
+        order. An existing directory is replaced. The directory is written under a temporary
+        name and renamed when complete, so an interrupted save leaves nothing that loads.
+
+        Args:
+            path: a directory name (str or path-like).
+            compression: ``"GZIP"`` (each chunk through ``gzip``) or None.
+            shard_func: element -> int64 scalar, the shard (subdirectory) it goes to; the
+                default reader interleaves the shards (see :meth:`load`).
+            checkpoint_args: the arguments of a ``tf.train.CheckpointManager`` (checked as
+                TensorFlow does; tapeflow restarts an interrupted save from the beginning).
+
+        Raises:
+            TypeError: for a path that is not a string, or bad ``checkpoint_args``.
+            tf.errors.InvalidArgumentError: if ``shard_func`` does not return an int64
+                scalar.
+        """
+        from . import saving
+        saving.save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None,
+             wait=False) -> "Dataset":
+        """The dataset :meth:`save` wrote at ``path`` (``tf.data.Dataset.load``).
+
+        Args:
+            path: the directory.
+            element_spec: optional; by default the saved one.
+            compression: the compression it was saved with (None or ``"GZIP"``).
+            reader_func: a function from the dataset of shard datasets to the dataset read;
+                by default ``interleave(lambda x: x, cycle_length=<CPU cores>)`` as
+                TensorFlow's (one shard: the saved order).
+
+        Returns:
+            A Dataset of the saved cardinality.
+
+        Raises:
+            tf.errors.NotFoundError: if nothing complete is saved at ``path``.
+            tf.errors.InvalidArgumentError: (on iteration) if ``element_spec``'s dtypes
+                differ from the saved ones.
+            tf.errors.DataLossError: (on iteration) if ``compression`` differs from the
+                saved one.
+        """
+        from . import saving
+        return saving.load(path, element_spec, compression, reader_func)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None,
+                 name=None) -> "Dataset":
+        """Persist the elements under ``path`` (``tf.data.Dataset.snapshot``): the first
+        complete pass computes them and writes them; later passes (in this process or
+        another) read them. Snapshots are kept per pipeline, in ``path/<fingerprint>`` (a
+        :meth:`save` directory): the fingerprint hashes the element_spec and the pipeline's
+        functions (their code and constants), captured values, arrays and parameters, as
+        TensorFlow hashes its dataset graph. A pass left before its end writes nothing.
+
+        Args:
+            compression: ``"GZIP"``, or ``"AUTO"``/None (uncompressed here).
+            reader_func, shard_func: as :meth:`load` and :meth:`save`.
+        """
+        from . import saving
+        path = saving._check_path(path)
+        ds = Dataset(lambda: saving.snapshot_iter(self, path, compression, reader_func,
+                                                  shard_func),
+                     self._cardinality, self._spec_fn)
+        ds._spec_inferred = self._spec_inferred
+        ds._kind, ds._rngs = "_MapDataset", self._rngs
+        return ds
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64,
+                     name=None) -> "Dataset":
+        """Batch elements whose shapes vary into ``tf.RaggedTensor``s: a component whose
+        ``element_spec`` shape has unknown (``None``) dimensions becomes a RaggedTensor of
+        ragged rank one more than its last unknown axis (``[batch, None, ...]``); a fully
+        known one is batched densely (TensorFlow's ``_DenseToRaggedDataset`` + ``batch``).
+
+        A ``map``'s element_spec is read off its first element in tapeflow (see the
+        docs): there each component's first axis is taken as the unknown one.
+
+        Args:
+            batch_size: elements per batch (>= 1).
+            drop_remainder: drop a last, smaller batch.
+            row_splits_dtype: ``tf.int64`` (default) or ``tf.int32`` for the row splits.
+
+        Returns:
+            A Dataset whose ``element_spec`` has ``RaggedTensorSpec``s; elements are
+            ``tf.RaggedTensor``s (iterate it eagerly: a ``tf.function`` loop over ragged
+            elements raises NotImplementedError).
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a batch size below 1.
+            NotImplementedError: for components that are already ragged or sparse.
+        """
+        batch_size = _int64(batch_size)
+        if batch_size < 1:
+            raise _op_error("Batch size must be greater than zero.", "BatchDatasetV2")
+        splits_dtype = _dt.as_dtype(row_splits_dtype)
+        inferred = self._spec_fn is None or self._spec_inferred
+        out_spec = _map(lambda s: _composite.ragged_spec(s, splits_dtype, inferred),
+                        self.element_spec)
+        card = self._cardinality
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        parent = self._make_iter
+
+        def it():
+            for chunk in _chunks(parent(), batch_size, drop_remainder):
+                yield _eager(lambda c: _zip_map(lambda p: _composite.ragged_stack(
+                    p[1:], p[0]), [out_spec] + c), chunk)
+        if drop_remainder:
+            out_spec = _map(lambda s: type(s)(
+                [batch_size] + s.shape.as_list()[1:], s.dtype, *(
+                    (s.ragged_rank, s.row_splits_dtype) if hasattr(s, "ragged_rank")
+                    else ())), out_spec)
+        ds = Dataset(it, card, lambda: out_spec)
+        ds._kind, ds._rngs = "_BatchDataset", self._rngs
+        return ds
+
+    def sparse_batch(self, batch_size, row_shape, name=None) -> "Dataset":
+        """Batch dense elements of varying shapes into ``tf.sparse.SparseTensor``s of dense
+        shape ``[batch] + row_shape``, holding every entry of every element
+        (``DenseToSparseBatchDataset``; a ``None`` in ``row_shape`` is the batch's largest).
+
+        Returns:
+            A Dataset of ``SparseTensorSpec([None] + row_shape, dtype)`` elements (iterate
+            it eagerly: a ``tf.function`` loop over sparse elements raises
+            NotImplementedError).
+
+        Raises:
+            tf.errors.InvalidArgumentError: for a batch size below 1; (on iteration) for
+                an element whose rank differs from ``len(row_shape)``.
+            tf.errors.DataLossError: (on iteration) for an element larger than
+                ``row_shape``.
+            TypeError: unless the elements have a single component.
+            ValueError: for a negative dimension in ``row_shape``.
+        """
+        batch_size = _int64(batch_size)
+        if batch_size < 1:
+            raise _op_error("Batch size must be greater than zero.",
+                            "DenseToSparseBatchDataset")
+        spec = self.element_spec
+        if _is_struct(spec):
+            types = ", ".join(repr(s.dtype) for s in _leaves(spec))
+            raise TypeError("`dense_to_sparse_batch` requires an input dataset whose elements "
+                            "have a single component, but the given dataset has the following "
+                            f"component types: ({types}).")
+        if isinstance(row_shape, (list, tuple)):
+            for d in row_shape:
+                if d is not None and _int64(d) < 0:
+                    raise ValueError(f"Dimension {_int64(d)} must be >= 0")
+        dims = _shape_dims(row_shape)
+        card = self._cardinality
+        if card >= 0:
+            card = -(-card // batch_size)
+        parent = self._make_iter
+        dtype = spec.dtype
+
+        def it():
+            for chunk in _chunks(parent(), batch_size, False):
+                yield _eager(_composite.sparse_stack, chunk, list(dims), dtype)
+        out_spec = _composite.SparseTensorSpec([None] + list(dims), dtype)
+        ds = Dataset(it, card, lambda: out_spec)
+        ds._kind, ds._rngs = "_DenseToSparseBatchDataset", self._rngs
+        return ds
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                           name=None) -> "Dataset":
+        """Resample the elements so that their classes (``class_func(element)``, an int32
+        or int64 scalar in ``[0, num_classes)``) follow ``target_dist``, with TensorFlow's
+        algorithm: with ``initial_dist`` given (else estimated as the data streams, from
+        batches of 32 class values and counts starting at 10 per class), ratios
+        ``r_i = t_i / p_i``; each output is an input element as it comes with probability
+        ``m = min r`` or, otherwise, the next element accepted by rejection sampling with
+        acceptance ``a_i = (r_i - m) / (max r - m)``. ``m == 1`` (target equals initial)
+        keeps every element; ``m == 0`` only rejection-samples.
+
+        Returns:
+            A Dataset of pairs ``(class, element)``; cardinality unknown (-2) unless
+            ``m == 1`` (the input's), infinite for an infinite input. The draws come from
+            NumPy's generator (reproducible under ``seed``, not TensorFlow's numbers).
+
+        Raises:
+            TypeError: (on iteration; TensorFlow raises it at the call) if ``class_func``
+                returns a float.
+            tf.errors.InvalidArgumentError: if ``target_dist`` and ``initial_dist`` differ in
+                length.
+        """
+        from .._core import errors
+        target = np.asarray(_to_numpy(target_dist)).astype(np.float32)
+        tiny = np.finfo(np.float32).tiny
+
+        def mixing(initial):
+            """(acceptance probabilities, probability of an original element)."""
+            initial = np.asarray(initial, np.float32)
+            if initial.shape != target.shape:
+                raise _op_error(f"Incompatible shapes: {list(target.shape)} vs. "
+                                f"{list(initial.shape)}", "RealDiv")
+            with np.errstate(all="ignore"):
+                ratio = target / (initial + np.float32(tiny))
+                lo, hi = ratio.min(), ratio.max()
+                return (ratio - lo) / (hi - lo), float(lo)
+
+        static = None
+        if initial_dist is not None:
+            initial = np.asarray(_to_numpy(initial_dist)).astype(np.float32)
+            accept, static = mixing(initial)
+            with np.errstate(all="ignore"):
+                static = float(np.min(target / initial))
+        parent = self._make_iter
+
+        def class_of(element):
+            out = _call(class_func, element)
+            value = np.asarray(out.numpy() if isinstance(out, _TensorLike) else out)
+            dtype = _dt.FROM_NUMPY.get(value.dtype)
+            if dtype not in (_dt.int32, _dt.int64, _dt.uint8, _dt.int8):
+                raise TypeError("Value passed to parameter 'indices' has DataType "
+                                f"{getattr(dtype, 'name', value.dtype)} not in list of "
+                                "allowed values: uint8, int8, int32, int64")
+            return value
+
+        def with_class(element):
+            return (_eager(class_of, element), element)
+
+        def distributions():
+            """Per element, (initial estimate, acceptance, probability of the original)."""
+            if initial_dist is not None:
+                return itertools.repeat((initial, accept, static))
+            return estimated()
+
+        def estimated():
+            counts = np.full(len(target), 10, np.int64)
+            for chunk in _chunks(parent(), 32, False):
+                for element in chunk:
+                    c = int(_eager(class_of, element))
+                    if not 0 <= c < len(counts):
+                        raise errors.InvalidArgumentError(
+                            None, None, f"indices[0] = {c} is not in [0, {len(counts)})")
+                    counts[c] += 1
+                dist = (counts / counts.sum()).astype(np.float32)
+                a, m = mixing(dist)
+                for _ in chunk:
+                    yield dist, a, m
+
+        rng_box = [_seeded_rng(seed)]
+        rng_box.append(rng_box[0].bit_generator.state)
+        warned = [0]
+
+        def filtered():
+            r = rng_box[0]
+            for (dist, a, _), element in zip(distributions(), parent()):
+                with np.errstate(all="ignore"):
+                    rejected = float(np.sum((1 - a) * dist, dtype=np.float32))
+                if not rejected < 0.5 and warned[0] < 10:   # TensorFlow's tf.Print
+                    warned[0] += 1
+                    import sys
+                    print("Proportion of examples rejected by sampler is high: "
+                          f"{_print_format(rejected)}{_print_format(dist)}"
+                          f"{_print_format(a)}", file=sys.stderr)
+                c = _eager(class_of, element)
+                if np.float32(r.random()) < a[int(c)]:
+                    yield (c, element)
+
+        card = INFINITE if self._cardinality == INFINITE else UNKNOWN
+        if static == 1:
+            ds = Dataset(lambda: (with_class(e) for e in parent()), self._cardinality)
+            ds._kind, ds._rngs = "_MapDataset", self._rngs
+            return ds
+        if static == 0:
+            ds = Dataset(filtered, card)
+            ds._kind, ds._rngs = "_PrefetchDataset", self._rngs + (rng_box,)
+            return ds
+
+        def mixed():
+            r = rng_box[0]
+            original = (with_class(e) for e in parent())
+            accepted = filtered()
+            for _, _, m in distributions():
+                source = original if r.random() < m else accepted
+                for element in source:
+                    yield element
+                    break
+                else:
+                    return
+        ds = Dataset(mixed, card)
+        ds._kind, ds._rngs = "_DirectedInterleaveDataset", self._rngs + (rng_box,)
+        return ds
+
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
         """An infinite dataset of random int64 scalars (``tf.data.Dataset.random``).
@@ -1411,8 +1755,7 @@ class Dataset:
 
     def as_numpy_iterator(self):
         """Iterate elements as NumPy values (scalars as NumPy scalars)."""
-        return (_map(lambda v: v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v, e)
-                for e in self._make_iter())
+        return (_map(_numpy_leaf, e) for e in self._make_iter())
 
     def __iter__(self):
         return OwnedIterator(self)
@@ -1449,6 +1792,39 @@ class Dataset:
     def __repr__(self):
         return f"<{self._kind} element_spec={self.element_spec!r}>"
 
+
+
+def _numpy_leaf(v):
+    """An element's leaf as ``as_numpy_iterator`` gives it (TensorFlow's forms: a scalar as
+    a NumPy scalar, a RaggedTensor as its ``numpy()`` rows, a SparseTensor densified)."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        return v[()]
+    if _composite.is_composite(v):
+        if type(v).__name__ == "SparseTensor":
+            out = np.zeros(v.dense_shape.numpy(), v.values.numpy().dtype)
+            if out.dtype == object:
+                out[...] = b""
+            out[tuple(v.indices.numpy().T)] = v.values.numpy()
+            return out
+        return v.numpy()
+    return v
+
+
+def _log_warning(where, text):
+    """A TensorFlow C++ ``LOG(WARNING)`` line on stderr (absl's form)."""
+    import os
+    import sys
+    import time
+    now = time.time()
+    stamp = time.strftime("%m%d %H:%M:%S", time.localtime(now))
+    print(f"W{stamp}.{int(now % 1 * 1e6):06d} {os.getpid():>7} {where}] {text}",
+          file=sys.stderr)
+
+
+def _print_format(value):
+    """A value as ``tf.Print`` shows it: ``[0.375 0.625]``."""
+    flat = np.atleast_1d(np.asarray(value)).ravel()
+    return "[" + " ".join(format(float(v), "g") for v in flat) + "]"
 
 
 # -- iterators -----------------------------------------------------------------------------
@@ -1582,8 +1958,16 @@ class OwnedIterator:
 
 def _flat_values(element):
     from .._core.nest import flatten
-    return [v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v)
-            for v in flatten(element)]
+    values = []
+    for v in flatten(element):
+        if _composite.is_composite(v):
+            raise NotImplementedError(
+                f"A tf.function loop over a dataset of {type(v).__name__} elements (from "
+                "ragged_batch, sparse_batch or a map returning one) is not in tapeflow: "
+                "iterate it eagerly, or map the elements to dense tensors first "
+                "(RaggedTensor.to_tensor, tf.sparse.to_dense).")
+        values.append(v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v))
+    return values
 
 
 class NextElement:
