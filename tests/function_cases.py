@@ -399,6 +399,50 @@ def relaxed_output_shapes(tf):
 
 
 @case
+def concrete_function_runs_nothing(tf):
+    """get_concrete_function builds the graph without running it: no variable write, no
+    tf.print output, no draw; the first real call runs it."""
+    import contextlib
+    import io
+    v = tf.Variable(0)
+
+    @tf.function
+    def f(x):
+        v.assign_add(1)
+        tf.print("hello", x)
+        return x + v
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        f.get_concrete_function(tf.TensorSpec([], tf.int32))
+        after_concrete = int(v.numpy())
+        out = int(f(tf.constant(5)).numpy())
+    return {"after_concrete": after_concrete, "out": out, "v": int(v.numpy()),
+            "count": f.experimental_get_tracing_count()}
+
+
+@case
+def varargs_names(tf):
+    """*args parameters trace as args_0, args_1, ... (the printed symbolic tensors and the
+    signature), after the named ones."""
+    seen = []
+
+    @tf.function
+    def f(a, *rest):
+        seen.append([str(a), [repr(r) for r in rest]])
+        return a
+
+    f(tf.constant(1), tf.constant(2), tf.constant(3))
+
+    @tf.function
+    def g(*args):
+        return args[0]
+
+    sig = g.get_concrete_function(tf.constant(1.0), tf.constant(2)).pretty_printed_signature()
+    return {"seen": seen, "sig": sig}
+
+
+@case
 def method_per_instance(tf):
     class Counter:
         def __init__(self, k):

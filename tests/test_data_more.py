@@ -29,9 +29,9 @@ CLASS_ONLY = {"load_gzip_as_plain", "load_plain_as_gzip"}
 TEXT_FIXES = {"load_missing": ("dataset_spec.pb", "dataset_spec.json")}
 # TensorFlow's load orders a dict spec's keys differently from run to run: compared sorted
 DICT_ORDER = {"save_dict"}
-# ``map``'s element_spec is read off its first output in tapeflow (docs/keras_and_data.md):
-# a batch of it shows the first batch's size where TensorFlow says None
-INFERRED = {"ie_batch": ("(None,)", "(2,)"), "save_then_ops": ("(None,)", "(4,)")}
+# element_specs tapeflow reads off an element where TensorFlow's shape inference says None
+# (none now: ``map`` traces its function on the element spec, as TensorFlow does)
+INFERRED = {}
 
 
 @pytest.fixture(scope="module")

@@ -21,9 +21,6 @@ OTHER_ERROR = {"fm_err": "TypeError"}
 # element_spec TensorFlow gets by tracing the function on symbolic input; tapeflow would
 # need an element, and the dataset has none.
 NO_SPEC = {"fm_empty"}
-# ``map``'s element_spec is read off its first output (tapeflow does not trace map_func on
-# symbolic input), so a dimension TensorFlow leaves None shows its first value.
-MAP_SPEC = {"gbw_key"}
 # not implemented (none now)
 SKIP = set()
 # the list_files cases' directory (tools/record_tf_fixtures_dataset_ops.py's FILES)
@@ -86,9 +83,7 @@ def test_case_matches_tensorflow(name):
     if name.startswith("uniq_"):
         ds = ds.unique()
     assert int(ds.cardinality()) == case["cardinality"]
-    if name in MAP_SPEC:
-        assert repr(ds.element_spec) == case["element_spec"].replace("(None,)", "(4,)")
-    elif name not in NO_SPEC:
+    if name not in NO_SPEC:
         assert repr(ds.element_spec) == case["element_spec"]
         assert repr(ds) == case["repr"]
     if "iter_error" in case:

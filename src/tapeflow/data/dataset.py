@@ -203,6 +203,52 @@ def _call(fn, element, *before):
     return run()
 
 
+def _trace_map(dataset, map_func):
+    """``(function, element_spec)`` for ``dataset.map(map_func)``, as TensorFlow makes it:
+    ``map_func`` traced once, here, as a ``tf.function`` over the element spec (its
+    ``print`` runs now and shows symbolic tensors named ``args_0``, ``args_1``, ...; the
+    output spec keeps the input's unknown dimensions), then replayed per element. None
+    (``map_func`` then runs eagerly per element, as before) when the spec is not known
+    without pulling an element, holds ragged, sparse or dataset components, or the trace
+    fails: the body reads values the stand-in inputs do not have (a file name), returns
+    what a graph cannot, or creates variables."""
+    if dataset._spec_fn is None or _dispatch._state.tracer is not None:
+        return None
+    try:
+        spec = dataset.element_spec
+    except Exception:  # noqa: BLE001 - no spec to trace with: the eager path decides
+        return None
+    if not all(type(s) is TensorSpec for s in _leaves(spec)):
+        return None
+    from ..function.polymorphic import Function
+    from ..ops import random_ops
+
+    def _map_fn(*args):
+        return map_func(*args)
+
+    fn = Function(_map_fn, name=getattr(map_func, "__name__", "map_fn"),
+                  input_signature=list(spec) if type(spec) is tuple else [spec])
+    from ..function import tracer
+    drawn = random_ops._snapshot()
+    tracer.DRY_CALLS[0] = True
+    try:
+        concrete = fn.get_concrete_function()
+    except Exception:  # noqa: BLE001 - the eager per-element path runs (and raises) instead
+        return None
+    finally:
+        tracer.DRY_CALLS[0] = False
+        random_ops._restore(drawn)   # tracing draws nothing, as TensorFlow's graph building
+    out = concrete.structured_outputs
+    if isinstance(out, list):
+        out = tuple(out)
+    try:
+        out_spec = _map(lambda t: TensorSpec(tuple(t.shape), t.dtype), out)
+    except Exception:  # noqa: BLE001 - an output without a shape (None, a Python value)
+        return None
+    from ..function.polymorphic import direct_caller
+    return direct_caller(fn, concrete), out_spec
+
+
 def _eager(fn, *args):
     """``fn(*args)`` run eagerly even when a traced loop pulls the element."""
     if _dispatch._state.tracer is not None:
@@ -628,9 +674,17 @@ class Dataset:
             raise ValueError(f"Argument `func` must be a callable. Received func={map_func} "
                              f"(of type {type(map_func)})")
         parent = self._make_iter
+        traced = _trace_map(self, map_func)
 
         def apply(element):
             args = _tensors(element)
+            if traced is not None:
+                try:
+                    out = traced[0](*args) if type(element) is tuple else traced[0](args)
+                    return _from_fn_output(out)
+                except Exception:  # noqa: BLE001 - raised again below, by the eager body
+                    pass   # an op error (raised eagerly: its class and text), or an element
+                    #        the spec did not foresee (another shape): the body runs eagerly
             out = map_func(*args) if type(element) is tuple else map_func(args)
             return _from_fn_output(out)
 
@@ -642,7 +696,13 @@ class Dataset:
 
         # builtins.map: a C iterator that an error in ``call`` does not end, so that, as
         # TensorFlow's iterators, a next ``next`` goes on (what ignore_errors relies on)
-        ds = Dataset(lambda: builtins.map(call, parent()), self._cardinality)
+        ds = Dataset(lambda: builtins.map(call, parent()), self._cardinality,
+                     None if traced is None else (lambda: traced[1]))
+        # The traced spec is TensorFlow's where the probe of the trace can tell, but a size
+        # that follows string contents may show the stand-in's: the transformations that
+        # pad or stack by the spec (padded_batch, group_by_window, save) treat it as read
+        # off an element, as before.
+        ds._spec_inferred = True
         ds._kind, ds._rngs = "_MapDataset", self._rngs
         return ds
 

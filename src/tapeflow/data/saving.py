@@ -426,6 +426,11 @@ def _digest(obj, h, seen, depth=0):
             _digest(v, h, seen, depth + 1)
         h.update(b"}")
         return
+    python_function = getattr(obj, "python_function", None)   # a tf.function: its body
+    if isinstance(python_function, types.FunctionType):
+        h.update(b"tf.function;")
+        _digest(python_function, h, seen, depth + 1)
+        return
     value = getattr(obj, "_value", None)   # a Tensor's value (a Variable's is not read)
     if type(obj).__name__ in ("Tensor", "EagerTensor") and value is not None:
         _digest(np.asarray(value), h, seen, depth + 1)

@@ -21,6 +21,7 @@ then the function runs eagerly).
 """
 import contextlib
 import functools
+import inspect
 import io
 import os
 import sys
@@ -300,8 +301,7 @@ class ConcreteFunction:
         """The structured signature as ``[(name, spec or literal, keyword_only)]``."""
         spec_args, spec_kwargs = self.structured_input_signature
         names = self._function._param_names
-        out = [(names[i] if i < len(names) else f"arg{i}", s, False)
-               for i, s in enumerate(spec_args)]
+        out = [(_arg_name(names, i), s, False) for i, s in enumerate(spec_args)]
         return out + [(k, v, True) for k, v in spec_kwargs.items()]
 
     def _bind_call(self, args, kwargs):
@@ -384,8 +384,8 @@ class ConcreteFunction:
         lines = ["Input Parameters:"]
         named = self._user_named()
         for i, a in enumerate(args):
-            n = names[i] if i < len(names) else f"arg{i}"
-            lines.append(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(a, True, named)}")
+            kind = "POSITIONAL_OR_KEYWORD" if i < len(names) else "POSITIONAL_ONLY"
+            lines.append(f"  {_arg_name(names, i)} ({kind}): {_type_text(a, True, named)}")
         for k, a in kwargs.items():
             lines.append(f"  {k} (KEYWORD_ONLY): {_type_text(a, True, named)}")
         lines.append("Output Type:")
@@ -448,6 +448,29 @@ def _c_name(np_dtype):
 
 
 _INFERENCE_IDS = iter(range(1, 1 << 62))
+
+
+def direct_caller(fn, concrete):
+    """A callable running ``concrete`` (a trace of ``fn``) on tensors through its compiled
+    program directly, without ``fn``'s call binding (5 us a call less; ``Dataset.map``
+    calls it per element), when one program serves every call (no guard, no variable
+    argument); else ``fn`` itself. A failed guard, or the soundness switch, takes ``fn``'s
+    own call. Errors propagate as the compiled program raises them."""
+    program, run = concrete.generic or (concrete.program, concrete._run)
+    if (program.n_guards or any(s is None for s in program.inputs) or _VALIDATE[0]
+            or (concrete.relaxed and concrete.generic is None)):
+        return fn
+    single, pack = concrete._single, concrete._pack
+
+    def call(*tensors):
+        try:
+            out = run(*[t._value for t in tensors])
+        except GuardFailed:
+            return fn(*tensors)
+        if single:
+            return None if out is None else Tensor(out)
+        return pack([None if v is None else Tensor(v) for v in out])
+    return call
 
 
 def _output_shapes(program, out_struct, relaxed_sizes):
@@ -551,7 +574,7 @@ class Function:
             import inspect
             sig = inspect.signature(python_function)
             self._signature = sig
-            self._param_names = [p.name for p in sig.parameters.values()]
+            self._param_names = _ArgNames(sig)
             self._n_positional = sum(
                 p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                 for p in sig.parameters.values())
@@ -710,7 +733,7 @@ class Function:
 
     def _signature_text(self):
         names = self._param_names
-        return "(" + ", ".join(f"{names[i] if i < len(names) else f'arg{i}'}: {s!r}"
+        return "(" + ", ".join(f"{_arg_name(names, i)}: {s!r}"
                                for i, s in enumerate(self._input_signature)) + ")"
 
     # ------------------------------------------------------------------ tracing
@@ -780,7 +803,11 @@ class Function:
                 out.append(k)
         return tuple(out)
 
-    def _trace(self, key, general, leaves, args, kwargs, reason=None):
+    def _trace(self, key, general, leaves, args, kwargs, reason=None, execute=True):
+        """Trace the body for ``key`` and cache the program; return the outputs. Without
+        ``execute`` (``get_concrete_function``) the run's effects are undone afterwards,
+        as TensorFlow builds a graph without running it: variable writes, ``tf.print``
+        output, random draws and iterator pulls (a ``tf.py_function`` body has run)."""
         first = self._created_variables is None
         relaxed = general != key
         if first:
@@ -825,7 +852,10 @@ class Function:
             self._log("note", key, _orphan_text(program))
         self._traces.append(concrete)
         self._cache[key] = _Variants(concrete, [(program, concrete._run)])
-        tracer.commit()
+        if execute:
+            tracer.commit()
+        else:
+            tracer.rollback()
         self._detector.traced(self._python_function, self._retrace_detail(key))
         return _pack(out_struct, flat_out)
 
@@ -968,7 +998,8 @@ class Function:
         for c in self._traces:
             if c._key == general or (general == key and is_subtype(key, c._key)):
                 return c
-        self._trace(key, general, leaves, values, kwargs, reason="get_concrete_function")
+        self._trace(key, general, leaves, values, kwargs, reason="get_concrete_function",
+                    execute=False)
         return self._traces[-1]
 
     def pretty_printed_concrete_signatures(self, verbose=True):
@@ -1035,8 +1066,8 @@ def _dummy(spec):
     dims = [2 if d is None else d for d in (spec.shape.as_list() if spec.shape.rank is not None
                                             else [])]
     import numpy as np
-    if spec.dtype.name == "string":
-        return convert_to_tensor(np.full(dims, b"", dtype=object) if dims else b"")
+    if spec.dtype.name == "string":   # "1", as numbers are 1: a string that parses
+        return convert_to_tensor(np.full(dims, b"1", dtype=object) if dims else b"1")
     return Tensor(np.ones(dims, dtype=spec.dtype._np) if dims else spec.dtype._np.type(1))
 
 
@@ -1130,10 +1161,34 @@ def _relaxed_sizes(leaves, general):
     return frozenset(sizes)
 
 
+class _ArgNames(list):
+    """The names of a function's positional parameters (before ``*args``); ``varargs`` is
+    the name of its ``*args`` parameter, or None."""
+
+    def __init__(self, sig):
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        params = list(sig.parameters.values())
+        super().__init__(p.name for p in params if p.kind in kinds)
+        self.varargs = next((p.name for p in params
+                             if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+
+
+def _arg_name(names, i, default=None):
+    """The name of positional argument ``i``: its parameter's, ``args_0``, ``args_1``, ...
+    past them for a ``*args`` parameter named ``args`` (TensorFlow's names), else
+    ``default`` (``arg{i}``)."""
+    if i < len(names):
+        return names[i]
+    varargs = getattr(names, "varargs", None)
+    if varargs is not None:
+        return f"{varargs}_{i - len(names)}"
+    return default if default is not None else f"arg{i}"
+
+
 def _leaf_names(args, kwargs, params):
     names = []
     for i, a in enumerate(args):
-        base = params[i] if i < len(params) else f"args_{i}"
+        base = _arg_name(params, i, f"args_{i}")
         n = len(make_key((a,), {})[1])
         names.extend([base] if n == 1 and isinstance(a, _TensorLike) else
                      [f"{base}_{j}" if j else base for j in range(n)])
@@ -1271,8 +1326,7 @@ def _key_text(key, names):
                       and type(key[1]) is tuple and key[1] and type(key[1][0]) is tuple
                       and len(key[1][0]) == 2 and isinstance(key[1][0][0], str)) else key
     for i, k in enumerate(args if type(args) is tuple else (args,)):
-        n = names[i] if i < len(names) else f"arg{i}"
-        parts.append(f"{n}={_one_key_text(k)}")
+        parts.append(f"{_arg_name(names, i)}={_one_key_text(k)}")
     return "(" + ", ".join(parts) + ")"
 
 
@@ -1301,7 +1355,7 @@ def _key_diff(old, new, names):
     diffs = []
     for i, (a, b) in enumerate(zip(o, n)):
         if a != b:
-            name = names[i] if i < len(names) else f"arg{i}"
+            name = _arg_name(names, i)
             diffs.append(f"argument `{name}` {_one_key_text(a)} -> {_one_key_text(b)}")
     if len(o) != len(n):
         diffs.append(f"{len(o)} -> {len(n)} arguments")

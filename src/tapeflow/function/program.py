@@ -79,9 +79,11 @@ class Program:
                 v = tracer.value_of(s)
                 self.input_specs[s] = (np.shape(v), np.result_type(v), relaxed.get(s))
         self.n_folded = self._fold_constants()
-        # Random draws, and loops that pull from a dataset iterator (each run moves it).
+        # Random draws, loops that pull from a dataset iterator (each run moves it), and
+        # Python calls (tf.py_function: their side effects must not run twice): the
+        # soundness switch replays these without its eager re-run.
         self.stateful = any(s[0] == "op" and _stateful(s[1]) or s[0] == "dataset"
-                            and getattr(s[4][0], "_moves_iterator", False)
+                            and getattr(s[4][0], "_moves_iterator", False) or s[0] == "call"
                             for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
         self.variables = list(tracer.variables.values())

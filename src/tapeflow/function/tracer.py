@@ -21,6 +21,7 @@ Steps are tuples (see ``program.py``):
 """
 import os
 import sys
+import threading
 import weakref
 
 from .._core import dispatch
@@ -516,6 +517,24 @@ def retire(tracer, keep):
 
 def _tensor_name(t):
     return f"{type(t).__name__.lower()}:0"
+
+
+class _DryCalls(threading.local):
+    """``DRY_CALLS[0]`` is True (in this thread) while a trace only builds a program that
+    later runs per element (``Dataset.map``): ``tf.py_function`` bodies are then recorded,
+    not called, as TensorFlow runs them per element and not while it traces."""
+
+    def __init__(self):
+        self.flag = False
+
+    def __getitem__(self, i):
+        return self.flag
+
+    def __setitem__(self, i, value):
+        self.flag = value
+
+
+DRY_CALLS = _DryCalls()
 
 
 def suspend(lift=False):

@@ -51,10 +51,20 @@ def _call(func, inp, Tout, on_values):
         flat, single = _outputs(func(*([t.numpy() for t in inputs] if on_values else inputs)),
                                 Tout)
     else:
-        from ..function.tracer import suspend
-        with suspend():
-            flat, single = _outputs(func(*([t._value for t in inputs] if on_values
-                                           else inputs)), Tout)
+        from ..function.tracer import DRY_CALLS, suspend
+        if DRY_CALLS[0]:
+            # a trace that only builds the graph (a Dataset.map function): the body runs
+            # at every element, not now; zeros of Tout's dtypes stand in for its outputs
+            if Tout is None:
+                single, flat = None, []
+            else:
+                single = not isinstance(Tout, (list, tuple))
+                flat = [convert_to_tensor(np.zeros((), _dt.as_dtype(t)._np))
+                        for t in ([Tout] if single else Tout)]
+        else:
+            with suspend():
+                flat, single = _outputs(func(*([t._value for t in inputs] if on_values
+                                               else inputs)), Tout)
         flat = [Tensor(t._value) for t in flat]
         run.op_type = "EagerPyFunc" if not on_values else "PyFunc"
         tracer.call(run, inputs, flat)
