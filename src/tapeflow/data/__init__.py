@@ -1,5 +1,6 @@
 """``tf.data``: input pipelines (``Dataset``) over NumPy arrays."""
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec, Options, TensorSpec
+from .readers import TextLineDataset
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -53,4 +54,4 @@ class experimental:  # noqa: N801 - TensorFlow's namespace name
 
 
 __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Options",
-           "TensorSpec", "UNKNOWN_CARDINALITY", "experimental"]
+           "TensorSpec", "TextLineDataset", "UNKNOWN_CARDINALITY", "experimental"]

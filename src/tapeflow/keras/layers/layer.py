@@ -189,7 +189,7 @@ class Layer:
                              f"{type(self).__name__}: {unknown}")
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_added_losses", [])
-        self.name = name or _naming.auto_name(type(self).__name__)
+        self.name = _naming.auto_name(type(self).__name__) if name is None else name
         if isinstance(dtype, dict):  # a Keras DTypePolicy config
             dtype = dtype.get("config", {}).get("name")
         self._build_shape = None
@@ -214,9 +214,9 @@ class Layer:
         self._call_has_mask = "mask" in params
 
     # -- weights -------------------------------------------------------------------------
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
-                   regularizer=None, constraint=None, name=None, **kwargs) -> KerasVariable:
-        """Create a weight tracked by this layer.
+    def add_weight(self, *args, **kwargs) -> KerasVariable:
+        """Create a weight tracked by this layer: ``add_weight(shape=None, initializer=None,
+        dtype=None, trainable=True, regularizer=None, constraint=None, name=None)``.
 
         Args:
             shape: the weight's shape (default scalar).
@@ -228,7 +228,18 @@ class Layer:
 
         Returns:
             The new KerasVariable.
+
+        Raises:
+            ValueError: for a name passed first, positionally (Keras 3's text).
         """
+        if args and isinstance(args[0], str):
+            raise ValueError(f"`name` must be passed as a keyword argument. Received: "
+                             f"add_weight('{args[0]}', ...). Use: add_weight(shape=..., "
+                             f"name='{args[0]}').")
+        return self._add_weight(*args, **kwargs)
+
+    def _add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+                    regularizer=None, constraint=None, name=None, **kwargs):
         shape = () if shape is None else tuple(shape)
         dtype = _dt.as_dtype(dtype or self.dtype_policy)
         if initializer is None:
