@@ -28,6 +28,7 @@ import uuid
 
 from .._core import dtypes as _dt
 from .._core.backend import np
+from ..checkpoint.atomic import fsync_dir
 
 __all__ = ["save", "load", "snapshot_iter", "fingerprint"]
 
@@ -136,19 +137,6 @@ def _write_chunk(directory, index, arrays, gz):
         os.fsync(f.fileno())
 
 
-def _fsync_dir(path):
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _is_gzip(compression):
     if compression is None:
         return False
@@ -211,7 +199,7 @@ class _Writer:
             json.dump(meta, f)
             f.flush()
             os.fsync(f.fileno())
-        _fsync_dir(self.tmp)
+        fsync_dir(self.tmp)
         old = None
         if os.path.exists(self.path):
             if not replace:
@@ -220,7 +208,7 @@ class _Writer:
             old = f"{self.tmp}.old"
             os.rename(self.path, old)
         os.rename(self.tmp, self.path)
-        _fsync_dir(os.path.dirname(self.path))
+        fsync_dir(os.path.dirname(self.path))
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
 
