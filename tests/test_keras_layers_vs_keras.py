@@ -458,3 +458,30 @@ def test_multi_head_attention_config_round_trips():
     copy(q, v)
     copy.set_weights(layer.get_weights())
     close(copy(q, v), layer(q, v), 0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.keras.layers.RandomFlip("horizontal", seed=1),
+    lambda: tf.keras.layers.RandomRotation(0.1, seed=1),
+    lambda: tf.keras.layers.RandomZoom(0.1, seed=1),
+    lambda: tf.keras.layers.RandomTranslation(0.1, 0.1, seed=1),
+    lambda: tf.keras.layers.RandomContrast(0.2, seed=1),
+    lambda: tf.keras.layers.RandomBrightness(0.1, seed=1),
+], ids=["flip", "rotation", "zoom", "translation", "contrast", "brightness"])
+def test_augmentation_layers_trace_with_an_unknown_batch(make):
+    """Inside a trace with a None batch (a compiled fit step, a Dataset.map) the layers draw
+    one value per image of the batch actually given (they crashed on ``shape[0]`` None)."""
+    layer = make()
+    f = tf.function(lambda x: layer(x, training=True),
+                    input_signature=[tf.TensorSpec([None, 6, 6, 3], tf.float32)])
+    images = np.random.default_rng(0).random((5, 6, 6, 3)).astype(np.float32)
+    for n in (4, 5):
+        out = f(images[:n]).numpy()
+        assert out.shape == (n, 6, 6, 3)
+        assert np.isfinite(out).all()
+    flip = tf.keras.layers.RandomFlip("horizontal", seed=3)
+    g = tf.function(lambda x: flip(x, training=True),
+                    input_signature=[tf.TensorSpec([None, 6, 6, 3], tf.float32)])
+    out = g(images).numpy()
+    for img, got in zip(images, out):   # each image is itself or its mirror
+        assert np.array_equal(got, img) or np.array_equal(got, img[:, ::-1])

@@ -119,7 +119,7 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
     input point ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)`` with
     ``k = c0 x + c1 y + 1``, as ``tf.raw_ops.ImageProjectiveTransformV3``.
     """
-    n, h, w, c = images.shape
+    _, h, w, c = images.shape      # the batch size may be None (a relaxed trace)
     dtype = images.dtype
     ys, xs = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32),
                          indexing="ij")
@@ -133,8 +133,8 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
                      k)
     x = _map_coordinate(x_in, w, fill_mode)
     y = _map_coordinate(y_in, h, fill_mode)
-    b = Tensor(np.arange(n, dtype=np.float32).reshape(n, 1, 1))
-    flat = _a.reshape(images, (n * h * w, c))
+    b = _a.reshape(_a.range(_a.shape(images)[0], dtype="float32"), (-1, 1, 1))
+    flat = _a.reshape(images, (-1, c))
     fill = float(fill_value)
     if interpolation == "nearest":
         def rnd(v):  # std::round: halves away from zero

@@ -210,7 +210,7 @@ class RandomFlip(_ImageLayer):
     def _transform(self, images, training):
         if not training:
             return images
-        flips = _m.less_equal(_r.uniform((images.shape[0], 1, 1, 1), seed=self.seed), 0.5)
+        flips = _m.less_equal(_r.uniform((_batch(images), 1, 1, 1), seed=self.seed), 0.5)
         if self.mode in ("horizontal", "horizontal_and_vertical"):
             images = _a.where(flips, _a.reverse(images, [2]), images)
         if self.mode in ("vertical", "horizontal_and_vertical"):
@@ -219,6 +219,12 @@ class RandomFlip(_ImageLayer):
 
     def get_config(self):
         return dict(super().get_config(), seed=self.seed, mode=self.mode)
+
+
+def _batch(images):
+    """The batch size of ``images`` as a tensor: ``None`` in a relaxed trace (a compiled
+    ``fit`` step, a ``Dataset.map``), where ``images.shape[0]`` has no value."""
+    return _a.shape(images)[0]
 
 
 class _AffineLayer(_ImageLayer):
@@ -231,7 +237,7 @@ class _AffineLayer(_ImageLayer):
     def _transform(self, images, training):
         if not training:
             return images
-        matrix = self._matrix(images.shape[0], images.shape[1], images.shape[2])
+        matrix = self._matrix(_batch(images), images.shape[1], images.shape[2])
         return _image.affine_transform(images, matrix, self.interpolation, self.fill_mode,
                                        self.fill_value)
 
@@ -398,7 +404,7 @@ class RandomContrast(_ImageLayer):
     def _transform(self, images, training):
         if not training:
             return images
-        f = _r.uniform((images.shape[0], 1, 1, 1), 1.0 - self.factor[0], 1.0 + self.factor[1],
+        f = _r.uniform((_batch(images), 1, 1, 1), 1.0 - self.factor[0], 1.0 + self.factor[1],
                        seed=self.seed, dtype=images.dtype)
         mean = _m.reduce_mean(images, axis=[1, 2], keepdims=True)
         out = _m.add(_m.multiply(_m.subtract(images, mean), f), mean)
@@ -490,7 +496,7 @@ class RandomBrightness(_ImageLayer):
         if not training:
             return images
         low, high = sorted(self.value_range)
-        delta = _r.uniform((images.shape[0], 1, 1, 1), self.factor[0], self.factor[1],
+        delta = _r.uniform((_batch(images), 1, 1, 1), self.factor[0], self.factor[1],
                            seed=self.seed, dtype=images.dtype)
         out = _m.add(images, _m.multiply(delta, float(high - low)))
         return _m.minimum(_m.maximum(out, float(low)), float(high))
