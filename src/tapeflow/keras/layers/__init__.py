@@ -5,19 +5,26 @@ from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking, Rescaling
 from .dense import Dense
-from .dropout import Dropout, SpatialDropout1D, SpatialDropout2D
+from .dropout import (
+    ActivityRegularization,
+    Dropout,
+    GaussianDropout,
+    GaussianNoise,
+    SpatialDropout1D,
+    SpatialDropout2D,
+)
 from .embedding import Embedding
 from .flatten import Flatten
 from .image_preprocessing import (
-                   CenterCrop,
-                   RandomBrightness,
-                   RandomContrast,
-                   RandomCrop,
-                   RandomFlip,
-                   RandomRotation,
-                   RandomTranslation,
-                   RandomZoom,
-                   Resizing,
+    CenterCrop,
+    RandomBrightness,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+    Resizing,
 )
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
@@ -38,42 +45,49 @@ from .merging import (
     multiply,
     subtract,
 )
-from .normalization import BatchNormalization, GroupNormalization, LayerNormalization
+from .normalization import (
+    BatchNormalization,
+    GroupNormalization,
+    LayerNormalization,
+    UnitNormalization,
+)
 from .pooling import (
-                   GlobalAveragePooling1D,
-                   GlobalAveragePooling2D,
-                   GlobalMaxPooling1D,
-                   GlobalMaxPooling2D,
+    GlobalAveragePooling1D,
+    GlobalAveragePooling2D,
+    GlobalMaxPooling1D,
+    GlobalMaxPooling2D,
 )
 from .preprocessing import Normalization
 from .preprocessing_lookup import (
-                   CategoryEncoding,
-                   Discretization,
-                   HashedCrossing,
-                   Hashing,
-                   IntegerLookup,
-                   StringLookup,
-                   TextVectorization,
+    CategoryEncoding,
+    Discretization,
+    HashedCrossing,
+    Hashing,
+    IntegerLookup,
+    StringLookup,
+    TextVectorization,
 )
 from .reshape import (
-                   Cropping1D,
-                   Cropping2D,
-                   Reshape,
-                   UpSampling1D,
-                   UpSampling2D,
-                   ZeroPadding1D,
-                   ZeroPadding2D,
+    Cropping1D,
+    Cropping2D,
+    Permute,
+    RepeatVector,
+    Reshape,
+    UpSampling1D,
+    UpSampling2D,
+    ZeroPadding1D,
+    ZeroPadding2D,
 )
 from .rnn import (
-                   GRU,
-                   LSTM,
-                   RNN,
-                   Bidirectional,
-                   GRUCell,
-                   LSTMCell,
-                   SimpleRNN,
-                   SimpleRNNCell,
-                   TimeDistributed,
+    GRU,
+    LSTM,
+    RNN,
+    Bidirectional,
+    GRUCell,
+    LSTMCell,
+    SimpleRNN,
+    SimpleRNNCell,
+    TimeDistributed,
 )
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
@@ -91,7 +105,8 @@ __all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTr
             "RandomFlip", "RandomRotation",
             "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
             "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
-            "ZeroPadding2D"]
+            "ZeroPadding2D", "ActivityRegularization", "GaussianDropout", "GaussianNoise",
+            "Permute", "RepeatVector", "UnitNormalization"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D

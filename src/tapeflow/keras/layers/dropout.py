@@ -1,10 +1,13 @@
 """Dropout and SpatialDropout1D/2D: zero a random fraction of inputs while training."""
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
+from ...ops import random_ops as _r
 from . import _spec
 from .layer import Layer
 
-__all__ = ["Dropout", "SpatialDropout1D", "SpatialDropout2D"]
+__all__ = ["ActivityRegularization", "Dropout", "GaussianDropout", "GaussianNoise",
+           "SpatialDropout1D", "SpatialDropout2D"]
 
 
 class Dropout(Layer):
@@ -125,3 +128,96 @@ class SpatialDropout2D(SpatialDropout1D):
 
     def get_config(self):
         return dict(super().get_config(), data_format=self.data_format)
+
+
+class GaussianNoise(Layer):
+    """Add zero-mean Gaussian noise of standard deviation ``stddev`` while training
+    (``tf.keras.layers.GaussianNoise``); the input passes unchanged otherwise.
+
+    Raises:
+        ValueError: for a negative ``stddev``.
+    """
+
+    supports_masking = True
+    _built_at_init = True
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= stddev:
+            raise ValueError("Invalid value received for argument `stddev`. Expected a "
+                             f"float value >= 0. Received: stddev={stddev}")
+        self.stddev, self.seed = stddev, seed
+        self.built = True
+
+    def call(self, inputs, training=False):
+        if not training or self.stddev == 0:
+            return inputs
+        noise = _r.normal(_a.shape(inputs), 0.0, self.stddev, dtype=inputs.dtype,
+                          seed=self.seed)
+        return _m.add(inputs, noise)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return dict(super().get_config(), stddev=self.stddev, seed=self.seed)
+
+
+class GaussianDropout(Layer):
+    """Multiply by Gaussian noise of mean 1 and standard deviation
+    ``sqrt(rate / (1 - rate))`` while training (``tf.keras.layers.GaussianDropout``;
+    Srivastava et al. 2014, section 10).
+
+    Raises:
+        ValueError: for a rate outside ``[0, 1]``.
+    """
+
+    supports_masking = True
+    _built_at_init = True
+
+    def __init__(self, rate, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError("Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1. Received: rate={rate}")
+        self.rate, self.seed = rate, seed
+        self.built = True
+
+    def call(self, inputs, training=False):
+        if not training or not 0 < self.rate < 1:
+            return inputs
+        stddev = (self.rate / (1.0 - self.rate)) ** 0.5
+        noise = _r.normal(_a.shape(inputs), 1.0, stddev, dtype=inputs.dtype, seed=self.seed)
+        return _m.multiply(inputs, noise)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return dict(super().get_config(), rate=self.rate, seed=self.seed)
+
+
+class ActivityRegularization(Layer):
+    """Pass the input through and add ``l1 * sum|x| + l2 * sum x^2`` (over the batch's mean,
+    as every activity regularizer) to the layer's losses
+    (``tf.keras.layers.ActivityRegularization``)."""
+
+    supports_masking = True
+    _built_at_init = True
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+        from .. import regularizers
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1, self.l2 = l1, l2
+        self.built = True
+
+    def call(self, inputs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        config = dict(super().get_config(), l1=self.l1, l2=self.l2)
+        config.pop("activity_regularizer", None)
+        return config

@@ -245,9 +245,14 @@ class Layer:
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _init.get(initializer)
+        # as TensorFlow lifts a variable's initializer out of a function being traced
+        # (a layer built by a compiled step's first call): its ops are not the step's
+        from ..._misc import init_scope
+        with init_scope():
+            value = init(shape, dtype=dtype)
         with _naming.name_scope(self.name, self):
-            var = KerasVariable(init(shape, dtype=dtype), name=name or "variable",
-                                trainable=trainable, dtype=dtype)
+            var = KerasVariable(value, name=name or "variable", trainable=trainable,
+                                dtype=dtype)
         var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)

@@ -11,7 +11,8 @@ from . import _spec
 from .input_spec import InputSpec
 from .layer import Layer
 
-__all__ = ["BatchNormalization", "GroupNormalization", "LayerNormalization"]
+__all__ = ["BatchNormalization", "GroupNormalization", "LayerNormalization",
+           "UnitNormalization"]
 
 
 def _axes(axis, rank):
@@ -299,3 +300,33 @@ class GroupNormalization(Layer):
                     beta_constraint=_spec.serialize(self.beta_constraint),
                     gamma_constraint=_spec.serialize(self.gamma_constraint))
 
+
+
+class UnitNormalization(Layer):
+    """Scale each sample to unit L2 norm along ``axis`` (``tf.keras.layers.UnitNormalization``):
+    ``x * min(1 / sqrt(sum(x^2)), 1e12)``, as Keras's ``ops.normalize(order=2,
+    epsilon=1e-12)`` (a zero vector stays zero).
+
+    Args:
+        axis: an int or a list of ints (default -1).
+    """
+
+    supports_masking = True
+    _built_at_init = True
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+        self.built = True
+
+    def call(self, inputs):
+        x = _m.cast(inputs, self.compute_dtype) if inputs.dtype.is_integer else inputs
+        square_sum = _m.reduce_sum(_m.square(x), axis=self.axis, keepdims=True)
+        inv_norm = _m.minimum(_m.rsqrt(square_sum), 1.0 / 1e-12)
+        return _m.multiply(x, inv_norm)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return dict(super().get_config(), axis=self.axis)

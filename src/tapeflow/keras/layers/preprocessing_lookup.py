@@ -722,8 +722,8 @@ class Discretization(Layer):
     _cast_kinds = ""
     _allow_non_tensor_positional_args = True
 
-    def __init__(self, num_bins=None, epsilon=0.01, output_mode="int", sparse=False,
-                 dtype=None, name=None, bin_boundaries=None, **kwargs):
+    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
+                 sparse=False, dtype=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         if output_mode not in ("int", "one_hot", "multi_hot", "count"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of "

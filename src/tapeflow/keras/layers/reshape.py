@@ -1,5 +1,5 @@
 """Reshaping layers (channels-last): Reshape, UpSampling1D/2D, ZeroPadding1D/2D,
-Cropping1D/2D."""
+Cropping1D/2D, Permute, RepeatVector."""
 import math
 
 from ..._misc import executing_eagerly
@@ -7,8 +7,8 @@ from ...ops import array_ops as _a
 from . import _image, _spec
 from .layer import Layer
 
-__all__ = ["Cropping1D", "Cropping2D", "Reshape", "UpSampling1D", "UpSampling2D",
-           "ZeroPadding1D", "ZeroPadding2D"]
+__all__ = ["Cropping1D", "Cropping2D", "Permute", "RepeatVector", "Reshape", "UpSampling1D",
+           "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D"]
 
 
 class _Shaping(Layer):
@@ -315,3 +315,60 @@ class Cropping2D(_Shaping):
 
     def get_config(self):
         return dict(super().get_config(), cropping=self.cropping, data_format=self.data_format)
+
+
+class Permute(_Shaping):
+    """Reorder the non-batch axes of the input (``tf.keras.layers.Permute``).
+
+    Args:
+        dims: a permutation of ``1 .. rank - 1`` (1-indexed: the batch axis stays first);
+            ``(2, 1)`` swaps the two axes of a ``(batch, a, b)`` input.
+
+    Raises:
+        ValueError: if ``dims`` is not a permutation of ``1 .. len(dims)`` (Keras's text).
+    """
+
+    supports_masking = True
+
+    def __init__(self, dims, **kwargs):
+        super().__init__(**kwargs)
+        self.dims = tuple(dims)
+        if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
+            raise ValueError("Invalid permutation argument `dims` for Permute Layer. The set "
+                             "of indices in `dims` must be consecutive and start from 1. "
+                             f"Received dims={self.dims}")
+
+    def call(self, inputs):
+        return _a.transpose(inputs, (0,) + self.dims)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0],) + tuple(input_shape[d] for d in self.dims)
+
+    def get_config(self):
+        return dict(super().get_config(), dims=self.dims)
+
+
+class RepeatVector(_Shaping):
+    """Repeat a ``(batch, features)`` input ``n`` times into ``(batch, n, features)``
+    (``tf.keras.layers.RepeatVector``).
+
+    Raises:
+        TypeError: if ``n`` is not an integer (Keras's text).
+    """
+
+    def __init__(self, n, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(n, int):
+            raise TypeError(f"Expected an integer value for `n`, got {type(n)}.")
+        self.n = n
+        from .input_spec import InputSpec
+        self.input_spec = InputSpec(ndim=2)
+
+    def call(self, inputs):
+        return _a.tile(_a.expand_dims(inputs, 1), (1, self.n, 1))
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], self.n, input_shape[1])
+
+    def get_config(self):
+        return dict(super().get_config(), n=self.n)
