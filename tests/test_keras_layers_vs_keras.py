@@ -485,3 +485,15 @@ def test_augmentation_layers_trace_with_an_unknown_batch(make):
     out = g(images).numpy()
     for img, got in zip(images, out):   # each image is itself or its mirror
         assert np.array_equal(got, img) or np.array_equal(got, img[:, ::-1])
+
+
+def test_conv_transpose_first_under_an_unknown_batch_matches_eager():
+    """Conv2DTranspose given the relaxed argument itself: its output shape takes the batch
+    size at run time (a variant per size), values as eager."""
+    layer = tf.keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same")
+    f = tf.function(lambda x: layer(x),
+                    input_signature=[tf.TensorSpec([None, 4, 4, 3], tf.float32)])
+    rng = np.random.default_rng(1)
+    for n in (3, 5):
+        x = rng.random((n, 4, 4, 3)).astype(np.float32)
+        np.testing.assert_allclose(f(x).numpy(), layer(x).numpy(), rtol=1e-6, atol=1e-6)

@@ -96,6 +96,8 @@ class _ConvTranspose(Layer):
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=self._rank + 2, axes={-1: self._channels})
         out_shape = list(self.compute_output_shape(tuple(inputs.shape)))
+        if out_shape[0] is None:   # a relaxed trace (a compiled fit step's first layer)
+            out_shape[0] = _a.shape(inputs)[0]
         if self._rank == 2:
             y = _conv.conv2d_transpose(inputs, self.kernel, out_shape, self.strides,
                                        self.padding.upper(), dilations=self.dilation_rate)
@@ -181,5 +183,3 @@ class Conv1DTranspose(_ConvTranspose):
 
     _rank = 1
 
-
-del _a
