@@ -1,6 +1,6 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
-from .attention import MultiHeadAttention
+from .attention import Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking, Rescaling
@@ -106,7 +106,7 @@ __all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTr
             "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
             "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
             "ZeroPadding2D", "ActivityRegularization", "GaussianDropout", "GaussianNoise",
-            "Permute", "RepeatVector", "UnitNormalization"]
+            "Permute", "RepeatVector", "UnitNormalization", "Attention"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D

@@ -1,8 +1,10 @@
-"""MultiHeadAttention (Vaswani et al. 2017) with Keras 3's weight layout."""
+"""MultiHeadAttention (Vaswani et al. 2017) with Keras 3's weight layout, and Attention
+(Luong et al. 2015 dot-product, Bahdanau et al. 2015 concat scores)."""
 import math
 
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import nn_ops as _nn
 from .. import _naming, _symbolic
 from .. import constraints as _constraints
 from .. import initializers as _init
@@ -12,7 +14,7 @@ from .activation import Softmax
 from .dropout import Dropout
 from .layer import Layer, _convert_input
 
-__all__ = ["MultiHeadAttention"]
+__all__ = ["Attention", "MultiHeadAttention"]
 
 
 class _Projection(Layer):
@@ -229,3 +231,92 @@ class MultiHeadAttention(Layer):
             activity_regularizer=_spec.serialize(self.activity_regularizer),
             kernel_constraint=_spec.serialize(self.kernel_constraint),
             bias_constraint=_spec.serialize(self.bias_constraint), seed=self.seed)
+
+
+class Attention(Layer):
+    """Dot-product (Luong-style) attention (``tf.keras.layers.Attention``).
+
+    Called on ``[query, value]`` or ``[query, value, key]`` (``key`` defaults to
+    ``value``): ``query`` ``(batch, Tq, dim)``, ``value``/``key`` ``(batch, Tv, dim)``.
+    Scores ``query @ key^T`` (``score_mode="dot"``, times a learned scalar ``scale`` with
+    ``use_scale``) or ``concat_score_weight * sum(tanh(scale * (q + k)))``
+    (``"concat"``, Bahdanau-style); masked positions (a ``value`` mask, or the causal mask)
+    get ``-1e9``; their softmax over ``Tv`` weighs ``value``, ``(batch, Tq, dim)``; a
+    ``query`` mask zeroes its rows. ``dropout`` drops attention weights while training.
+
+    Raises:
+        ValueError: for another ``score_mode``, or inputs that are not a list of 2 or 3
+            tensors (Keras's texts).
+    """
+
+    supports_masking = True
+
+    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if score_mode not in ("dot", "concat"):
+            raise ValueError("Invalid value for argument score_mode. Expected one of "
+                             f"{{'dot', 'concat'}}. Received: score_mode={score_mode}")
+        self.use_scale, self.score_mode = use_scale, score_mode
+        self.dropout, self.seed = dropout, seed
+
+    def build(self, input_shape):
+        self.scale = (self.add_weight(name="scale", shape=(), initializer="ones")
+                      if self.use_scale else None)
+        self.concat_score_weight = (
+            self.add_weight(name="concat_score_weight", shape=(), initializer="ones")
+            if self.score_mode == "concat" else None)
+
+    def _scores(self, query, key):
+        if self.score_mode == "dot":
+            scores = _m.matmul(query, key, transpose_b=True)
+            return scores if self.scale is None else _m.multiply(scores, self.scale)
+        q = _a.expand_dims(query, -2)
+        k = _a.expand_dims(key, -3)
+        summed = _m.add(q, k)
+        if self.scale is not None:
+            summed = _m.multiply(summed, self.scale)
+        return _m.multiply(self.concat_score_weight,
+                           _m.reduce_sum(_m.tanh(summed), axis=-1))
+
+    def call(self, inputs, mask=None, training=False, return_attention_scores=False,
+             use_causal_mask=False):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
+            raise ValueError("Attention layer must be called on a list of inputs, namely "
+                             "[query, value] or [query, value, key]. Received: "
+                             f"inputs={inputs}.")
+        query, value = inputs[0], inputs[1]
+        key = inputs[2] if len(inputs) == 3 else value
+        q_mask = v_mask = None
+        if mask is not None:
+            q_mask, v_mask = mask[0], mask[1]
+        scores = self._scores(query, key)
+        keep = None if v_mask is None else _a.expand_dims(_m.cast(v_mask, "bool"), -2)
+        if use_causal_mask:
+            tq, tv = _a.shape(scores)[-2], _a.shape(scores)[-1]
+            rows = _a.expand_dims(_a.range(tq), -1)
+            cols = _a.expand_dims(_a.range(tv), 0)
+            causal = _a.expand_dims(_m.greater_equal(rows, cols), 0)
+            keep = causal if keep is None else _m.logical_and(keep, causal)
+        if keep is not None:
+            big = 65504.0 if scores.dtype.name == "float16" else 1.0e9
+            scores = _m.subtract(scores, _m.multiply(
+                big, _m.cast(_m.logical_not(keep), scores.dtype)))
+        weights = _nn.softmax(scores, axis=-1)
+        if training and self.dropout > 0:
+            weights = _nn.dropout(weights, rate=self.dropout, seed=self.seed)
+        result = _m.matmul(weights, value)
+        if q_mask is not None:
+            result = _m.multiply(result, _a.expand_dims(_m.cast(q_mask, result.dtype), -1))
+        return (result, weights) if return_attention_scores else result
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None or mask[0] is None:
+            return None
+        return mask[0]
+
+    def compute_output_shape(self, input_shape):
+        return (*input_shape[0][:-1], input_shape[1][-1])
+
+    def get_config(self):
+        return dict(super().get_config(), use_scale=self.use_scale,
+                    score_mode=self.score_mode, dropout=self.dropout, seed=self.seed)
