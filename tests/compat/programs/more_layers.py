@@ -1,5 +1,5 @@
 """Keras layers Permute, RepeatVector, UnitNormalization, ActivityRegularization,
-GaussianNoise and GaussianDropout (values where deterministic; shapes, statistics and configs
+GaussianNoise, GaussianDropout and AlphaDropout (values where deterministic; shapes, statistics and configs
 where random), Discretization's positional bin_boundaries, and an LSTM or augmentation layer
 first in a model trained by the compiled fit (the batch dimension unknown while tracing)."""
 import numpy as np
@@ -31,6 +31,16 @@ drop = layers.GaussianDropout(0.2, seed=1)
 d = drop(np.ones((200, 100), np.float32), training=True).numpy()
 print(abs(d.mean() - 1) < 0.02, abs(d.std() - 0.5) < 0.02)
 print(sorted(drop.get_config().items()))
+alpha = layers.AlphaDropout(0.2, seed=1)
+normal = np.random.default_rng(1).standard_normal((400, 500)).astype(np.float32)
+a_out = alpha(normal, training=True).numpy()
+print(abs(a_out.mean()) < 0.01, abs(a_out.std() - 1) < 0.01,
+      np.array_equal(alpha(normal).numpy(), normal))
+alpha_p = -1.6732632423543772 * 1.0507009873554805      # SELU's negative saturation
+a_coef = ((1 - 0.2) * (1 + 0.2 * alpha_p ** 2)) ** -0.5
+dropped = a_coef * alpha_p - a_coef * alpha_p * 0.2
+print(round(float(np.mean(np.isclose(a_out, dropped, rtol=0, atol=1e-5))), 2))
+print(sorted(alpha.get_config().items()))
 disc = layers.Discretization([0.2, 0.5])
 print(disc(np.array([[0.1, 0.3, 0.9]], np.float32)).numpy().tolist())
 

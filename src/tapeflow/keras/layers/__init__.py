@@ -7,6 +7,7 @@ from .core_extra import Identity, Lambda, Masking, Rescaling
 from .dense import Dense
 from .dropout import (
     ActivityRegularization,
+    AlphaDropout,
     Dropout,
     GaussianDropout,
     GaussianNoise,
@@ -106,7 +107,7 @@ __all__ += ["CenterCrop", "Conv1DTranspose", "Conv2DTranspose", "Convolution2DTr
             "RandomTranslation", "RandomZoom", "Resizing", "SpatialDropout1D",
             "SpatialDropout2D", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
             "ZeroPadding2D", "ActivityRegularization", "GaussianDropout", "GaussianNoise",
-            "Permute", "RepeatVector", "UnitNormalization", "Attention"]
+            "Permute", "RepeatVector", "UnitNormalization", "Attention", "AlphaDropout"]
 
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D

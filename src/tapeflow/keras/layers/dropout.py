@@ -6,7 +6,7 @@ from ...ops import random_ops as _r
 from . import _spec
 from .layer import Layer
 
-__all__ = ["ActivityRegularization", "Dropout", "GaussianDropout", "GaussianNoise",
+__all__ = ["ActivityRegularization", "AlphaDropout", "Dropout", "GaussianDropout", "GaussianNoise",
            "SpatialDropout1D", "SpatialDropout2D"]
 
 
@@ -221,3 +221,47 @@ class ActivityRegularization(Layer):
         config = dict(super().get_config(), l1=self.l1, l2=self.l2)
         config.pop("activity_regularizer", None)
         return config
+
+
+class AlphaDropout(Layer):
+    """Dropout for self-normalizing networks (``tf.keras.layers.AlphaDropout``; Klambauer et
+    al. 2017, "Self-Normalizing Neural Networks", section on alpha dropout): while training,
+    each dropped unit is set to SELU's negative saturation ``-alpha * scale`` and the result
+    is affinely rescaled (``a * x + b``) so that inputs of zero mean and unit variance keep
+    them; otherwise the input passes unchanged.
+
+    Raises:
+        ValueError: for a rate outside ``[0, 1]``.
+    """
+
+    supports_masking = True
+    _built_at_init = True
+    # SELU's constants (Klambauer et al. 2017, eq. 14)
+    _ALPHA = 1.6732632423543772848170429916717
+    _SCALE = 1.0507009873554804934193349852946
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError("Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1. Received: rate={rate}")
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        self.built = True
+
+    def call(self, inputs, training=False):
+        if not training or not 0 < self.rate < 1:
+            return inputs
+        shape = _a.shape(inputs) if self.noise_shape is None else self.noise_shape
+        alpha_p = -self._ALPHA * self._SCALE
+        kept = _m.cast(_m.greater_equal(_r.uniform(shape, seed=self.seed), self.rate),
+                       inputs.dtype)
+        a = ((1 - self.rate) * (1 + self.rate * alpha_p ** 2)) ** -0.5
+        b = -a * alpha_p * self.rate
+        x = _m.add(_m.multiply(inputs, kept), _m.multiply(alpha_p, _m.subtract(1.0, kept)))
+        return _m.add(_m.multiply(x, a), b)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):   # (Keras 3 leaves noise_shape out)
+        return dict(super().get_config(), rate=self.rate, seed=self.seed)
