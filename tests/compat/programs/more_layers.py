@@ -1,7 +1,8 @@
 """Keras layers Permute, RepeatVector, UnitNormalization, ActivityRegularization,
-GaussianNoise, GaussianDropout and AlphaDropout (values where deterministic; shapes, statistics and configs
-where random), Discretization's positional bin_boundaries, and an LSTM or augmentation layer
-first in a model trained by the compiled fit (the batch dimension unknown while tracing)."""
+GaussianNoise, GaussianDropout and AlphaDropout (values where deterministic; shapes,
+statistics and configs where random), Discretization's positional bin_boundaries, and an
+LSTM or augmentation layer first in a model trained by the compiled fit (the batch
+dimension unknown while tracing)."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.keras import layers
