@@ -1,6 +1,7 @@
 """``tf.data``: input pipelines (``Dataset``) over NumPy arrays."""
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec, Options, TensorSpec
 from .readers import TextLineDataset
+from .tfrecord import TFRecordDataset
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -54,4 +55,5 @@ class experimental:  # noqa: N801 - TensorFlow's namespace name
 
 
 __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Options",
-           "TensorSpec", "TextLineDataset", "UNKNOWN_CARDINALITY", "experimental"]
+           "TensorSpec", "TFRecordDataset", "TextLineDataset", "UNKNOWN_CARDINALITY",
+           "experimental"]

@@ -2,29 +2,9 @@
 record parsed as tensorboardX's ``Event`` protocol buffer."""
 import struct
 
+from .._crc32c import masked_crc32c
+
 __all__ = ["read_events", "scalars"]
-
-
-def _crc32c_table():
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_TABLE = _crc32c_table()
-
-
-def masked_crc32c(data: bytes) -> int:
-    """TFRecord's checksum: CRC-32C of ``data``, rotated and offset ("masked")."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    crc ^= 0xFFFFFFFF
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
 def read_events(path):
