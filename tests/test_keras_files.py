@@ -636,3 +636,26 @@ def test_a_registered_activation_function_round_trips(tmp_path):
     assert again.layers[0].activation is cube
     x = np.array([[1.0, -2.0]], np.float32)
     np.testing.assert_allclose(again(x).numpy(), model(x).numpy(), atol=1e-6)
+
+
+def test_the_newer_layers_round_trip_through_a_keras_file(tmp_path):
+    """Permute, RepeatVector, the noise layers, ActivityRegularization, UnitNormalization
+    and Attention are saved by class and config and come back with the same outputs."""
+    layers = tf.keras.layers
+    inp = tf.keras.Input((4,))
+    x = layers.RepeatVector(3)(inp)
+    x = layers.Permute((2, 1))(x)
+    for layer in (layers.GaussianNoise(0.1), layers.GaussianDropout(0.1),
+                  layers.AlphaDropout(0.1), layers.ActivityRegularization(0.01),
+                  layers.UnitNormalization()):
+        x = layer(x)
+    out = layers.Flatten()(layers.Attention(use_scale=True)([x, x]))
+    model = tf.keras.Model(inp, out)
+    path = str(tmp_path / "newer.keras")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert [type(layer).__name__ for layer in loaded.layers] == [
+        type(layer).__name__ for layer in model.layers]
+    data = np.random.default_rng(0).random((2, 4)).astype(np.float32)
+    np.testing.assert_allclose(loaded(data).numpy(), model(data).numpy(), rtol=1e-6)
+    assert loaded.layers[2].get_config()["dims"] == (2, 1)
