@@ -221,23 +221,18 @@ def _trace_map(dataset, map_func):
     if not all(type(s) is TensorSpec for s in _leaves(spec)):
         return None
     from ..function.polymorphic import Function
-    from ..ops import random_ops
 
     def _map_fn(*args):
         return map_func(*args)
 
     fn = Function(_map_fn, name=getattr(map_func, "__name__", "map_fn"),
                   input_signature=list(spec) if type(spec) is tuple else [spec])
-    from ..function import tracer
-    drawn = random_ops._snapshot()
-    tracer.DRY_CALLS[0] = True
+    from ..function.tracer import dry_python_calls
     try:
-        concrete = fn.get_concrete_function()
+        with dry_python_calls():   # (get_concrete_function undoes the trace's draws)
+            concrete = fn.get_concrete_function()
     except Exception:  # noqa: BLE001 - the eager per-element path runs (and raises) instead
         return None
-    finally:
-        tracer.DRY_CALLS[0] = False
-        random_ops._restore(drawn)   # tracing draws nothing, as TensorFlow's graph building
     out = concrete.structured_outputs
     if isinstance(out, list):
         out = tuple(out)

@@ -506,11 +506,10 @@ def _next_in_trace(iterator):
     root = current_tracer()
     while root.parent is not None:
         root = root.parent
-    first = source.element_spec
-    root.pulls.append(lambda: iterator._push_back(first))
-    init = tuple(Tensor(np.zeros_like(v)) for v in _flat_values(source.element_spec))
+    structure = source.element_spec      # the element pulled now
+    root.pulls.append(lambda: iterator._push_back(structure))
+    init = tuple(Tensor(np.zeros_like(v)) for v in _flat_values(structure))
     names = tuple(f"<next {i}>" for i in range(len(init)))
-    structure = source.element_spec
     out = current_tracer().dataset_loop(source, lambda element, *_: nest.flatten(element),
                                         init, None, names)
     return nest.pack_sequence_as(structure, list(out)) if nest.is_nested(structure) \

@@ -478,7 +478,7 @@ def _fuse_gemm_updates(program):
                 kr = reads.get(current)
                 kg = product(prod, lr, update)
                 if (kg is not None and kr is not None and steps[kr][1] is var
-                        and not any(st[0] in ("assign", "gemm") and st[1] is var
+                        and not any(st[0] == "assign" and st[1] is var
                                     for st in steps[kr + 1:k])):
                     found = km, kg, "assign_sub", lr, False
         if found is not None:

@@ -19,6 +19,7 @@ Steps are tuples (see ``program.py``):
 ``("assign", var, kind, in_slot, site)``, ``("call", fn, ins, outs, site)`` and
 ``("guard", slot, how, value, site)``.
 """
+import contextlib
 import os
 import sys
 import threading
@@ -519,22 +520,24 @@ def _tensor_name(t):
     return f"{type(t).__name__.lower()}:0"
 
 
-class _DryCalls(threading.local):
-    """``DRY_CALLS[0]`` is True (in this thread) while a trace only builds a program that
-    later runs per element (``Dataset.map``): ``tf.py_function`` bodies are then recorded,
-    not called, as TensorFlow runs them per element and not while it traces."""
-
-    def __init__(self):
-        self.flag = False
-
-    def __getitem__(self, i):
-        return self.flag
-
-    def __setitem__(self, i, value):
-        self.flag = value
+_DRY = threading.local()   # .on: this thread's trace only builds a per-element program
 
 
-DRY_CALLS = _DryCalls()
+@contextlib.contextmanager
+def dry_python_calls():
+    """A context in which a trace only builds a program that later runs per element
+    (``Dataset.map``): ``tf.py_function`` bodies are recorded, not called, as TensorFlow
+    runs them per element and not while it traces."""
+    _DRY.on = True
+    try:
+        yield
+    finally:
+        _DRY.on = False
+
+
+def python_calls_dry():
+    """Whether this thread is inside :func:`dry_python_calls`."""
+    return getattr(_DRY, "on", False)
 
 
 def suspend(lift=False):

@@ -51,8 +51,8 @@ def _call(func, inp, Tout, on_values):
         flat, single = _outputs(func(*([t.numpy() for t in inputs] if on_values else inputs)),
                                 Tout)
     else:
-        from ..function.tracer import DRY_CALLS, suspend
-        if DRY_CALLS[0]:
+        from ..function.tracer import python_calls_dry, suspend
+        if python_calls_dry():
             # a trace that only builds the graph (a Dataset.map function): the body runs
             # at every element, not now; zeros of Tout's dtypes stand in for its outputs
             if Tout is None:
