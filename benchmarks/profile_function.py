@@ -39,7 +39,7 @@ def main():
     import numpy as np
 
     import tapeflow as tf
-    from tapeflow.function.polymorphic import ConcreteFunction
+    from tapeflow.function.concrete_function import ConcreteFunction
 
     run, _ = bench.tf_workload(tf, args.workload, bench.make_data(np), compiled=True)
     run()

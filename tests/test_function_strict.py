@@ -7,6 +7,7 @@ import pytest
 
 import tapeflow as tf
 from tapeflow.function import polymorphic
+from tapeflow.function.retrace_report import _array_orphans
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def strict():
 
 def _pure(fn):
     c = fn._traces[-1]
-    assert c.program.n_guards == 0 and not polymorphic._array_orphans(c.program)
+    assert c.program.n_guards == 0 and not _array_orphans(c.program)
     assert "  variant:" not in fn.experimental_trace_report()
 
 

@@ -240,7 +240,7 @@ def _trace_map(dataset, map_func):
         out_spec = _map(lambda t: TensorSpec(tuple(t.shape), t.dtype), out)
     except Exception:  # noqa: BLE001 - an output without a shape (None, a Python value)
         return None
-    from ..function.polymorphic import direct_caller
+    from ..function.concrete_function import direct_caller
     return direct_caller(fn, concrete), out_spec
 
 

@@ -1,6 +1,7 @@
 """``tf.function``: tracing (tracer.py), trace keys (trace_type.py), programs (program.py),
 their compilation to Python (codegen.py), AutoGraph (autograph.py) and the function objects
-(polymorphic.py, loaded on the first ``tf.function``); ``tf.print``."""
+(polymorphic.py with concrete_function.py, function_type.py and retrace_report.py, loaded on
+the first ``tf.function``); ``tf.print``."""
 from .printing import print  # noqa: A004 - TensorFlow's name
 from .trace_type import TensorSpec
 
@@ -50,7 +51,10 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 def __getattr__(name):
-    if name in ("Function", "ConcreteFunction"):
-        from . import polymorphic
-        return getattr(polymorphic, name)
+    if name == "Function":
+        from .polymorphic import Function
+        return Function
+    if name == "ConcreteFunction":
+        from .concrete_function import ConcreteFunction
+        return ConcreteFunction
     raise AttributeError(f"module 'tapeflow.function' has no attribute {name!r}")
