@@ -7,20 +7,20 @@ import math
 import sys
 import warnings
 
-from .._core import dispatch as _dispatch
-from .._core import nest
-from .._core.backend import np
-from .._core.tape import GradientTape
-from .._core.tensor import Tensor
-from ..data.dataset import Dataset
-from ..ops import array_ops as _a
-from ..ops import math_ops as _m
-from ..ops import random_ops as _random
-from . import _naming
-from . import losses as _losses
-from . import metrics as _metrics
-from . import optimizers as _optimizers
-from .callbacks import CallbackList
+from ..._core import dispatch as _dispatch
+from ..._core import nest
+from ..._core.backend import np
+from ..._core.tape import GradientTape
+from ..._core.tensor import Tensor
+from ...data.dataset import Dataset
+from ...ops import array_ops as _a
+from ...ops import math_ops as _m
+from ...ops import random_ops as _random
+from .. import _naming
+from .. import losses as _losses
+from .. import metrics as _metrics
+from .. import optimizers as _optimizers
+from ..callbacks import CallbackList
 
 __all__ = ["Trainer"]
 
@@ -654,7 +654,7 @@ def _concat_replicas(strategy, value):
     """The replicas' outputs of one predict step as one batch: concatenated along axis 0
     (stacked if scalars) over the local replicas and the workers (Keras 3's
     ``reduce_per_replica(..., "concat")``)."""
-    from ..distribute.values import DistributedValues
+    from ...distribute.values import DistributedValues
     parts = (value.values if isinstance(value, DistributedValues) else (value,))
     if parts[0].shape.rank == 0:
         return _a.stack(list(parts), 0)
@@ -664,7 +664,7 @@ def _concat_replicas(strategy, value):
 def _distribute(strategy, data):
     """This worker's per-replica slices of a global batch (``x``, ``(x, y)`` or
     ``(x, y, sample_weight)``)."""
-    from ..distribute.input_lib import combine, split_batch
+    from ...distribute.input_lib import combine, split_batch
     return combine(split_batch(data, strategy.num_replicas_in_sync,
                                strategy._global_replica_ids()))
 
@@ -985,7 +985,7 @@ class Trainer:
             compile_loss = self._compile_loss
             loss_unbuilt = compile_loss is not None and not compile_loss.built
             if (metrics is not None and not metrics.built) or loss_unbuilt:
-                from ..distribute.values import select_replica
+                from ...distribute.values import select_replica
                 x, y, _ = _unpack(select_replica(data, 0))
                 y_pred = self(x, training=False)
                 if metrics is not None and not metrics.built:
@@ -1008,7 +1008,7 @@ class Trainer:
         what was traced and why, and any fall-back to eager execution."""
         compiled = []
         if not self.run_eagerly:
-            from ._step_function import StepFunction
+            from .._step_function import StepFunction
 
             # The epoch loop's calls and direct calls (train_on_batch) trace separately, as
             # in Keras, where the first are traced inside the function over the dataset
@@ -1092,7 +1092,7 @@ class Trainer:
 
         compiled = None
         if not self.run_eagerly:
-            from ._step_function import StepFunction
+            from .._step_function import StepFunction
             compiled = StepFunction(one_step_on_data_distributed, autograph=False,
                                     jit_compile=self.jit_compile, reduce_retracing=True,
                                     name="predict_function")
