@@ -47,11 +47,6 @@ def _errors():
     return errors
 
 
-def _ds():
-    from . import dataset
-    return dataset
-
-
 # -- element_spec as JSON ------------------------------------------------------------------
 def spec_to_json(spec):
     """A (nested) element_spec as JSON-able data.
@@ -59,7 +54,7 @@ def spec_to_json(spec):
     Raises:
         TypeError: for a spec tapeflow cannot store (a dataset of datasets).
     """
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     if isinstance(spec, d.TensorSpec):
         return {"tensor": {"shape": None if spec.shape.rank is None else
                            list(spec.shape.as_list()), "dtype": spec.dtype.name}}
@@ -75,7 +70,7 @@ def spec_to_json(spec):
 
 
 def spec_from_json(doc):
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     if "tensor" in doc:
         return d.TensorSpec(doc["tensor"]["shape"], _dt.as_dtype(doc["tensor"]["dtype"]))
     if "namedtuple" in doc:
@@ -278,7 +273,7 @@ def _not_tapeflow(path):
 def _shard_dataset(path, shard, n_chunks, flat_specs, structure, gz, want_gz, check):
     from .._core.nest import is_nested
     from .._core.nest import pack_sequence_as as pack
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     nested = is_nested(structure)
 
     def it():
@@ -309,7 +304,7 @@ def _default_reader(datasets):
 
 def load(path, element_spec=None, compression=None, reader_func=None, kind="_LoadDataset"):
     """The dataset saved at ``path`` by :func:`save` (``tf.data.Dataset.load``)."""
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     path = os.path.abspath(_check_path(path))
     errors = _errors()
     if element_spec is None:
@@ -364,7 +359,7 @@ def _digest(obj, h, seen, depth=0):
     if depth > 60:
         h.update(b"<deep>")
         return
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
         h.update(f"{type(obj).__name__}:{obj!r};".encode())
         return
