@@ -1,9 +1,7 @@
 """Errors and files: ``ignore_errors``, ``save``, ``load``, ``snapshot`` (the formats
 live in ``data/saving.py``)."""
 
-from ..structure import (
-    UNKNOWN,
-)
+from ..structure import UNKNOWN
 
 # The Dataset class: data/dataset.py sets it when it loads (it imports this module, so
 # this module cannot import it).
