@@ -3,6 +3,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _batch, _factor_range, _ImageLayer
 
+__all__ = ["RandomContrast"]
+
 
 class RandomContrast(_ImageLayer):
     """Scale each image's deviation from its mean by a random factor, then clip to
