@@ -16,6 +16,7 @@ from ..data.dataset import Dataset
 from ..ops import array_ops as _a
 from ..ops import math_ops as _m
 from ..ops import random_ops as _random
+from ..ops import reduction_ops as _r
 from . import _naming
 from . import losses as _losses
 from . import metrics as _metrics
@@ -491,7 +492,7 @@ class CompileLoss:
                 sw = sample_weight[key]
             value = loss_fn(y_t, y_p, sample_weight=sw)
             if value.dtype != "float32":
-                value = _m.cast(value, "float32")
+                value = _a.cast(value, "float32")
             if tracker is not None:
                 # Keras weights by the static batch size: unknown (no weight) in a step
                 # traced over a dataset spec whose batch dimension is None
@@ -869,13 +870,13 @@ class Trainer:
             losses.append(loss)
         for extra in getattr(self, "losses", None) or ():
             if not extra.dtype.is_floating:
-                extra = _m.cast(extra, "float32")
-            losses.append(_losses.scale_loss_for_distribution(_m.reduce_sum(extra)))
+                extra = _a.cast(extra, "float32")
+            losses.append(_losses.scale_loss_for_distribution(_r.reduce_sum(extra)))
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         if len(losses) == 1:
             return losses[0]
-        return _m.add_n([_m.cast(t, losses[0].dtype) if t.dtype != losses[0].dtype else t
+        return _m.add_n([_a.cast(t, losses[0].dtype) if t.dtype != losses[0].dtype else t
                          for t in losses])
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:

@@ -10,8 +10,12 @@ batched ``(batch, height, width, channels)`` or single ``(height, width, channel
 import math
 
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
+from ...ops import indexing_ops as _ix
+from ...ops import manip_ops as _mn
 from ...ops import math_ops as _m
 from ...ops import random_ops as _r
+from ...ops import reduction_ops as _r2
 from . import _image, _spec
 from .layer import Layer
 
@@ -212,9 +216,9 @@ class RandomFlip(_ImageLayer):
             return images
         flips = _m.less_equal(_r.uniform((_batch(images), 1, 1, 1), seed=self.seed), 0.5)
         if self.mode in ("horizontal", "horizontal_and_vertical"):
-            images = _a.where(flips, _a.reverse(images, [2]), images)
+            images = _a.where(flips, _mn.reverse(images, [2]), images)
         if self.mode in ("vertical", "horizontal_and_vertical"):
-            images = _a.where(flips, _a.reverse(images, [1]), images)
+            images = _a.where(flips, _mn.reverse(images, [1]), images)
         return images
 
     def get_config(self):
@@ -279,7 +283,7 @@ class RandomRotation(_AffineLayer):
         a2 = _m.subtract(_m.subtract(cx, _m.multiply(cos, cx)), _m.multiply(_m.negative(sin),
                                                                              cy))
         b2 = _m.subtract(_m.subtract(cy, _m.multiply(sin, cx)), _m.multiply(cos, cy))
-        zero = _m.zeros_like(angle)
+        zero = _a.zeros_like(angle)
         return _a.stack([cos, _m.negative(sin), a2, sin, cos, b2, zero, zero], axis=1)
 
     def get_config(self):
@@ -320,7 +324,7 @@ class RandomZoom(_AffineLayer):
         zy = _r.uniform((n, 1), 1.0 + self._height[0], 1.0 + self._height[1], seed=self.seed)
         zx = zy if self._width is None else _r.uniform(
             (n, 1), 1.0 + self._width[0], 1.0 + self._width[1], seed=self.seed)
-        zero = _m.zeros_like(zx)
+        zero = _a.zeros_like(zx)
         x_offset = _m.multiply(_m.subtract(1.0, zx), (w - 1.0) / 2.0)
         y_offset = _m.multiply(_m.subtract(1.0, zy), (h - 1.0) / 2.0)
         return _a.concat([zx, zero, x_offset, zero, zy, y_offset, zero, zero], axis=1)
@@ -365,7 +369,7 @@ class RandomTranslation(_AffineLayer):
                          float(h))
         dx = _m.multiply(_r.uniform((n, 1), self._width[0], self._width[1], seed=self.seed),
                          float(w))
-        zero, one = _m.zeros_like(dx), _m.ones_like(dx)
+        zero, one = _a.zeros_like(dx), _a.ones_like(dx)
         return _a.concat([one, zero, _m.negative(dx), zero, one, _m.negative(dy), zero, zero],
                          axis=1)
 
@@ -406,7 +410,7 @@ class RandomContrast(_ImageLayer):
             return images
         f = _r.uniform((_batch(images), 1, 1, 1), 1.0 - self.factor[0], 1.0 + self.factor[1],
                        seed=self.seed, dtype=images.dtype)
-        mean = _m.reduce_mean(images, axis=[1, 2], keepdims=True)
+        mean = _r2.reduce_mean(images, axis=[1, 2], keepdims=True)
         out = _m.add(_m.multiply(_m.subtract(images, mean), f), mean)
         return _m.minimum(_m.maximum(out, float(self.value_range[0])),
                           float(self.value_range[1]))
@@ -443,11 +447,11 @@ class RandomCrop(_ImageLayer):
         h, w = images.shape[1], images.shape[2]
         if h > self.height and w > self.width:
             def window(size, target):
-                start = _m.cast(_r.uniform((), 0.0, float(size - target + 1), seed=self.seed),
+                start = _a.cast(_r.uniform((), 0.0, float(size - target + 1), seed=self.seed),
                                 "int32")
-                return _m.add(start, _a.range(target))
-            images = _a.gather(images, window(h, self.height), axis=1)
-            return _a.gather(images, window(w, self.width), axis=2)
+                return _m.add(start, _cr.range(target))
+            images = _ix.gather(images, window(h, self.height), axis=1)
+            return _ix.gather(images, window(w, self.width), axis=2)
         # Keras centres a window of the target's aspect ratio, but slices the target's size
         # from its corner (clipped by the image), then resizes what it got.
         crop_h = max(min(h, int(float(w * self.height) / self.width)), 1)

@@ -471,8 +471,8 @@ class _IndexLookup(Layer):
             return apply(_INVERT, (x,), {"table": table, "oov_token": self.oov_token,
                                          "strings": self._strings})
         if not self._strings and x.dtype != _dt.int64:
-            from ...ops import math_ops as _m
-            x = _m.cast(x, _dt.int64)
+            from ...ops import array_ops as _a
+            x = _a.cast(x, _dt.int64)
         ids = apply(_LOOKUP, (x,), {"table": table, "strings": self._strings})
         return self._from_ids(ids, table=table)
 
@@ -935,9 +935,11 @@ class TextVectorization(Layer):
         out = lookup._from_ids(ids, skip_pad=True, table=table)
         if self.output_mode == "one_hot" and ids.ndim == 2:
             # one vector per token: a RaggedTensor of each string's tokens, as Keras gives
+            from ...ops import array_ops as _a
             from ...ops import math_ops as _m
+            from ...ops import reduction_ops as _r
             from ...ops.ragged.ragged_tensor import RaggedTensor
-            lengths = _m.reduce_sum(_m.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
+            lengths = _r.reduce_sum(_a.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
             return RaggedTensor.from_tensor(out, lengths=lengths)
         return out
 
