@@ -104,7 +104,7 @@ def ragged_spec(spec, row_splits_dtype, inferred):
     component whose shape has unknown dimensions becomes ragged, with ragged rank one more
     than the last unknown axis; a fully known one batches densely). For a spec read off
     the first element (``inferred``) the first axis is taken as the unknown one."""
-    from .dataset import TensorSpec
+    from .._core.tensor_spec import TensorSpec
     if not isinstance(spec, TensorSpec):
         raise NotImplementedError(
             f"Dataset.ragged_batch of an element component of type {spec!r}: tapeflow "

@@ -29,6 +29,8 @@ import uuid
 from .._core import dtypes as _dt
 from .._core.backend import np
 from ..checkpoint.atomic import fsync_dir
+from . import structure as _structure
+from .iterator import _flat_values
 
 __all__ = ["save", "load", "snapshot_iter", "fingerprint"]
 
@@ -45,11 +47,6 @@ def _errors():
     return errors
 
 
-def _ds():
-    from . import dataset
-    return dataset
-
-
 # -- element_spec as JSON ------------------------------------------------------------------
 def spec_to_json(spec):
     """A (nested) element_spec as JSON-able data.
@@ -57,7 +54,7 @@ def spec_to_json(spec):
     Raises:
         TypeError: for a spec tapeflow cannot store (a dataset of datasets).
     """
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     if isinstance(spec, d.TensorSpec):
         return {"tensor": {"shape": None if spec.shape.rank is None else
                            list(spec.shape.as_list()), "dtype": spec.dtype.name}}
@@ -73,7 +70,7 @@ def spec_to_json(spec):
 
 
 def spec_from_json(doc):
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     if "tensor" in doc:
         return d.TensorSpec(doc["tensor"]["shape"], _dt.as_dtype(doc["tensor"]["dtype"]))
     if "namedtuple" in doc:
@@ -158,7 +155,7 @@ class _Writer:
         self.spec = spec      # None: read off the first element (a map's, see snapshot)
         self.gz = _is_gzip(compression)
         self.compression = "GZIP" if self.gz else None
-        self.n_components = None if spec is None else len(_ds()._leaves(spec))
+        self.n_components = None if spec is None else len(_structure._leaves(spec))
         self.shards = {}      # shard index -> [pending elements, pending bytes, chunks]
         self.count = 0
 
@@ -228,10 +225,10 @@ def _check_path(path):
 
 def _shard_of(shard_func, element):
     from .._core.tensor import _TensorLike
-    out = _ds()._call(shard_func, element)
+    out = _structure._call(shard_func, element)
     value = np.asarray(out.numpy() if isinstance(out, _TensorLike) else out)
     if isinstance(out, (tuple, list)) or value.shape != () or value.dtype != np.int64:
-        raise _ds()._op_error("`shard_func` must return a scalar int64.", "SaveDataset")
+        raise _structure._op_error("`shard_func` must return a scalar int64.", "SaveDataset")
     return int(value)
 
 
@@ -247,7 +244,7 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
     try:
         for element in dataset._make_iter():
             shard = 0 if shard_func is None else _shard_of(shard_func, element)
-            writer.add(_ds()._flat_values(element), shard)
+            writer.add(_flat_values(element), shard)
         writer.commit()
     except BaseException:
         writer.abort()
@@ -276,7 +273,7 @@ def _not_tapeflow(path):
 def _shard_dataset(path, shard, n_chunks, flat_specs, structure, gz, want_gz, check):
     from .._core.nest import is_nested
     from .._core.nest import pack_sequence_as as pack
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     nested = is_nested(structure)
 
     def it():
@@ -307,7 +304,7 @@ def _default_reader(datasets):
 
 def load(path, element_spec=None, compression=None, reader_func=None, kind="_LoadDataset"):
     """The dataset saved at ``path`` by :func:`save` (``tf.data.Dataset.load``)."""
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     path = os.path.abspath(_check_path(path))
     errors = _errors()
     if element_spec is None:
@@ -319,7 +316,7 @@ def load(path, element_spec=None, compression=None, reader_func=None, kind="_Loa
         with open(spec_path) as f:
             element_spec = spec_from_json(json.load(f))
     else:
-        element_spec = d._map(d._spec_leaf, element_spec)
+        element_spec = _structure._map(_structure._spec_leaf, element_spec)
     meta = _read_meta(path)
     if meta is None:
         _not_tapeflow(path)
@@ -362,7 +359,7 @@ def _digest(obj, h, seen, depth=0):
     if depth > 60:
         h.update(b"<deep>")
         return
-    d = _ds()
+    d = _structure   # Dataset (given by dataset.py), UNKNOWN, the specs
     if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
         h.update(f"{type(obj).__name__}:{obj!r};".encode())
         return
@@ -449,7 +446,6 @@ def snapshot_iter(dataset, path, compression, reader_func, shard_func):
     """One pass of ``dataset.snapshot(path, ...)``: read the finished snapshot of this
     pipeline if there is one, otherwise yield the input's elements while writing them and
     finish the snapshot when the pass ends (a pass left early leaves nothing)."""
-    d = _ds()
     path = os.path.abspath(path)
     if getattr(dataset, "_snapshot_fingerprint", None) is None:   # once per dataset
         dataset._snapshot_fingerprint = fingerprint(dataset)
@@ -463,9 +459,9 @@ def snapshot_iter(dataset, path, compression, reader_func, shard_func):
     try:
         for element in dataset._make_iter():
             if spec is None:
-                spec = d._spec_of(element)
+                spec = _structure._spec_of(element)
             shard = 0 if shard_func is None else _shard_of(shard_func, element)
-            writer.add(d._flat_values(element), shard)
+            writer.add(_flat_values(element), shard)
             yield element
         if spec is None:
             try:

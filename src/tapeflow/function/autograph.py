@@ -499,7 +499,7 @@ def _next_in_trace(iterator):
     from .._core.backend import np
     from .._core.dispatch import current_tracer
     from .._core.tensor import Tensor
-    from ..data.dataset import NextElement, _flat_values
+    from ..data.iterator import NextElement, _flat_values
     from .tracer import suspend
     with suspend():
         source = NextElement(iterator)

@@ -5,7 +5,7 @@ from . import _naming, _symbolic
 from .layers import layer as _layer
 from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
-from .trainer import Trainer
+from .trainers.trainer import Trainer
 
 __all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_json", "save_model"]
 

@@ -3,7 +3,7 @@ from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
-from .core_extra import Identity, Lambda, Masking, Rescaling
+from .core_extra import Identity, Lambda, Masking
 from .dense import Dense
 from .dropout import (
     ActivityRegularization,
@@ -16,17 +16,6 @@ from .dropout import (
 )
 from .embedding import Embedding
 from .flatten import Flatten
-from .image_preprocessing import (
-    CenterCrop,
-    RandomBrightness,
-    RandomContrast,
-    RandomCrop,
-    RandomFlip,
-    RandomRotation,
-    RandomTranslation,
-    RandomZoom,
-    Resizing,
-)
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
@@ -58,16 +47,24 @@ from .pooling import (
     GlobalMaxPooling1D,
     GlobalMaxPooling2D,
 )
-from .preprocessing import Normalization
-from .preprocessing_lookup import (
-    CategoryEncoding,
-    Discretization,
-    HashedCrossing,
-    Hashing,
-    IntegerLookup,
-    StringLookup,
-    TextVectorization,
-)
+from .preprocessing.category_encoding import CategoryEncoding
+from .preprocessing.discretization import Discretization
+from .preprocessing.hashed_crossing import HashedCrossing
+from .preprocessing.hashing import Hashing
+from .preprocessing.image_preprocessing.center_crop import CenterCrop
+from .preprocessing.image_preprocessing.random_brightness import RandomBrightness
+from .preprocessing.image_preprocessing.random_contrast import RandomContrast
+from .preprocessing.image_preprocessing.random_crop import RandomCrop
+from .preprocessing.image_preprocessing.random_flip import RandomFlip
+from .preprocessing.image_preprocessing.random_rotation import RandomRotation
+from .preprocessing.image_preprocessing.random_translation import RandomTranslation
+from .preprocessing.image_preprocessing.random_zoom import RandomZoom
+from .preprocessing.image_preprocessing.resizing import Resizing
+from .preprocessing.integer_lookup import IntegerLookup
+from .preprocessing.normalization import Normalization
+from .preprocessing.rescaling import Rescaling
+from .preprocessing.string_lookup import StringLookup
+from .preprocessing.text_vectorization import TextVectorization
 from .reshape import (
     Cropping1D,
     Cropping2D,

@@ -1,10 +1,10 @@
-"""Small layers: Lambda (any function), Rescaling (``x * scale + offset``), Identity."""
+"""Small layers: Lambda (any function), Identity, Masking."""
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
 from .layer import Layer
 
-__all__ = ["Identity", "Lambda", "Masking", "Rescaling"]
+__all__ = ["Identity", "Lambda", "Masking"]
 
 
 class Lambda(Layer):
@@ -23,27 +23,6 @@ class Lambda(Layer):
 
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
-
-
-class Rescaling(Layer):
-    """``inputs * scale + offset``, any input dtype cast to the layer's float dtype first
-    (``tf.keras.layers.Rescaling``)."""
-
-    _cast_kinds = "fiub"
-    supports_masking = True
-
-    def __init__(self, scale, offset=0.0, **kwargs):
-        super().__init__(**kwargs)
-        self.scale, self.offset = scale, offset
-
-    def get_config(self):
-        return dict(super().get_config(), scale=self.scale, offset=self.offset)
-
-    def call(self, inputs):
-        return _m.add(_m.multiply(inputs, self.scale), self.offset)
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
 
 
 class Identity(Layer):

@@ -5,8 +5,9 @@ import math
 from ..._misc import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import manip_ops as _mn
-from . import _image, _spec
+from . import _spec
 from .layer import Layer
+from .preprocessing import _image
 
 __all__ = ["Cropping1D", "Cropping2D", "Permute", "RepeatVector", "Reshape", "UpSampling1D",
            "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D"]

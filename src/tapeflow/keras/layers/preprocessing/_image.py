@@ -6,12 +6,12 @@ modes and interpolations). Sampling positions that depend only on static shapes 
 constants; those that depend on random transforms are computed with ops, so gradients reach
 the images and a traced function recomputes them on every call.
 """
-from ..._core.backend import np
-from ..._core.tensor import Tensor
-from ...ops import array_ops as _a
-from ...ops import creation_ops as _cr
-from ...ops import indexing_ops as _ix
-from ...ops import math_ops as _m
+from ...._core.backend import np
+from ...._core.tensor import Tensor
+from ....ops import array_ops as _a
+from ....ops import creation_ops as _cr
+from ....ops import indexing_ops as _ix
+from ....ops import math_ops as _m
 
 __all__ = ["resize", "affine_transform", "crop_to_aspect_ratio"]
 

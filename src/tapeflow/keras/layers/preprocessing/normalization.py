@@ -1,11 +1,11 @@
 """Normalization: standardise features with statistics learned by ``adapt``."""
-from ..._core.backend import np
-from ..._core.tensor import Tensor
-from ...data.dataset import Dataset
-from ...ops import array_ops as _a
-from ...ops import math_ops as _m
-from ..backend import epsilon
-from .layer import Layer
+from ...._core.backend import np
+from ...._core.tensor import Tensor
+from ....data.dataset import Dataset
+from ....ops import array_ops as _a
+from ....ops import math_ops as _m
+from ...backend import epsilon
+from ..layer import Layer
 
 __all__ = ["Normalization"]
 

@@ -1,0 +1,58 @@
+"""``tf.keras.layers.Resizing``."""
+from .. import _image
+from .base_image_preprocessing_layer import _ImageLayer
+
+
+class Resizing(_ImageLayer):
+    """Resize images to ``(height, width)`` (``tf.keras.layers.Resizing``).
+
+    Args:
+        height, width: the output size.
+        interpolation: 'bilinear' (default) or 'nearest', as ``tf.image.resize``.
+        crop_to_aspect_ratio: first take the largest centred crop with the target's
+            aspect ratio, so the image is not distorted.
+        pad_to_aspect_ratio, fill_mode, fill_value, antialias: accepted for Keras's
+            signature; tapeflow supports only their defaults.
+
+    Raises:
+        ValueError: for an interpolation other than 'bilinear'/'nearest', or a default
+            argument tapeflow does not support.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.layers.Resizing(4, 6)(tf.ones((2, 8, 8, 3))).shape
+    TensorShape([2, 4, 6, 3])
+    """
+
+    _cast_kinds = "f"  # integer images come back in their own dtype, as in Keras
+
+    def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
+                 pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
+                 antialias=False, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        if interpolation not in _image.INTERPOLATIONS:
+            raise ValueError("Invalid value for argument `interpolation`. Expected of one "
+                             f"{_image.INTERPOLATIONS}. Received: interpolation="
+                             f"{interpolation}")
+        if pad_to_aspect_ratio or antialias:
+            raise ValueError("tapeflow's Resizing supports pad_to_aspect_ratio=False and "
+                             "antialias=False only")
+        self.height, self.width = int(height), int(width)
+        self.interpolation = interpolation
+        self.crop_to_aspect_ratio = crop_to_aspect_ratio
+        self.pad_to_aspect_ratio = pad_to_aspect_ratio
+        self.fill_mode, self.fill_value, self.antialias = fill_mode, fill_value, antialias
+
+    def _transform(self, images, training):
+        if self.crop_to_aspect_ratio:
+            images = _image.crop_to_aspect_ratio(images, self.height, self.width)
+        return _image.resize(images, self.height, self.width, self.interpolation)
+
+    def compute_output_shape(self, input_shape):
+        return (*input_shape[:-3], self.height, self.width, input_shape[-1])
+
+    def get_config(self):
+        return dict(super().get_config(), height=self.height, width=self.width,
+                    interpolation=self.interpolation,
+                    crop_to_aspect_ratio=self.crop_to_aspect_ratio,
+                    pad_to_aspect_ratio=self.pad_to_aspect_ratio, fill_mode=self.fill_mode,
+                    fill_value=self.fill_value, antialias=self.antialias)
