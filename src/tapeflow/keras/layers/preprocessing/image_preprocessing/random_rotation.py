@@ -46,7 +46,7 @@ class RandomRotation(_AffineLayer):
         a2 = _m.subtract(_m.subtract(cx, _m.multiply(cos, cx)), _m.multiply(_m.negative(sin),
                                                                              cy))
         b2 = _m.subtract(_m.subtract(cy, _m.multiply(sin, cx)), _m.multiply(cos, cy))
-        zero = _m.zeros_like(angle)
+        zero = _a.zeros_like(angle)
         return _a.stack([cos, _m.negative(sin), a2, sin, cos, b2, zero, zero], axis=1)
 
     def get_config(self):
