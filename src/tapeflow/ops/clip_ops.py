@@ -29,7 +29,7 @@ from .math_ops import (
 )
 
 __all__ = [
-    "l2_normalize", "global_norm", "clip_by_norm", "clip_by_global_norm", "norm",
+    "l2_normalize", "global_norm", "clip_by_value", "clip_by_norm", "clip_by_global_norm", "norm",
 ]
 
 
@@ -60,6 +60,16 @@ def global_norm(t_list, name=None):
     if not parts:
         return Tensor(np.float32(0))
     return sqrt(add_n(parts))
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clamp ``t`` to ``[clip_value_min, clip_value_max]`` (``tf.clip_by_value``).
+
+    The gradient passes where ``t`` is inside the range and is zero outside, as in
+    TensorFlow.
+    """
+    t = to_tensor(t)
+    return _m.minimum(_m.maximum(t, clip_value_min), clip_value_max)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
