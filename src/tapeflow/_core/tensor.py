@@ -1,6 +1,5 @@
 """Tensor (immutable, ``__slots__``, a process-unique integer id), TensorShape, conversion."""
 import itertools
-import sys
 
 from . import dtypes as _dt
 from . import events as _events
@@ -279,24 +278,6 @@ class Tensor(_TensorLike, metaclass=_TFNamedType):
 
     def ref(self):
         return _Reference(self)
-
-    @property
-    def _keras_mask(self):
-        """The Keras mask riding along with this tensor (Keras 3 sets ``_keras_mask`` on the
-        outputs of a masking layer); ``AttributeError`` when there is none, as for a
-        TensorFlow tensor never given one. The masks live in Keras's side table
-        (``keras/layers/_masking.py``), looked up only when Keras is loaded."""
-        masking = sys.modules.get("tapeflow.keras.layers._masking")
-        mask = None if masking is None else masking.get_mask(self)
-        if mask is None:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
-                                 f"'_keras_mask'")
-        return mask
-
-    @_keras_mask.setter
-    def _keras_mask(self, mask):
-        import importlib
-        importlib.import_module("tapeflow.keras.layers._masking").set_mask(self, mask)
 
     def experimental_ref(self):
         return _Reference(self)
