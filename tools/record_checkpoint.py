@@ -1,7 +1,7 @@
 """Record TensorFlow 2.21 / Keras 3 checkpoints and what TensorFlow reads from tapeflow's.
 
 Run from the repository root with the TensorFlow venv:
-    /work/tfvenv/bin/python tools/record_tf_fixtures_checkpoint.py
+    /work/tfvenv/bin/python tools/record_checkpoint.py
 Writes tests/fixtures/checkpoint/:
 - ``tf_module/``, ``tf_keras/``, ``tf_rnn/``, ``tf_functional/``: checkpoints written by
   TensorFlow (a tf.Module graph of several dtypes; a Keras Sequential + Adam after two
@@ -27,8 +27,8 @@ OUT = os.path.join(ROOT, "tests", "fixtures", "checkpoint")
 sys.path.insert(0, os.path.join(ROOT, "src"))
 import tapeflow  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint_programs import (  # noqa: E402
+sys.path.insert(0, ROOT)
+from tests.checkpoint.cases import (  # noqa: E402
     functional_program,
     keras_program,
     many_variables_program,

@@ -2,8 +2,8 @@
 checkpoints, and restores into a subclassed Keras model built by its first call.
 
 Run from the repository root with the TensorFlow venv:
-    /work/tfvenv/bin/python tools/record_tf_fixtures_iterator.py
-Writes tests/fixtures/checkpoint_iterator/:
+    /work/tfvenv/bin/python tools/record_checkpoint_iterator.py
+Writes tests/fixtures/checkpoint/iterator/:
 - ``tf_iterator/ckpt.*``: ``tf.train.Checkpoint(it=iter(range(10).batch(3)), v=2.0)``
   written by TensorFlow after one ``next`` (its ITERATOR_STATE is a variant tensor);
 - ``tapeflow_iterator/ckpt.*``: the same program saved by tapeflow (imported from src/);
@@ -22,7 +22,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-OUT = os.path.join(ROOT, "tests", "fixtures", "checkpoint_iterator")
+OUT = os.path.join(ROOT, "tests", "fixtures", "checkpoint", "iterator")
 sys.path.insert(0, os.path.join(ROOT, "src"))
 import tapeflow  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Record what TensorFlow 2.21 prints for each program of tests/compat/programs.
 
 Run from the repository root (the programs say ``import tensorflow as tf``):
-    python tools/record_compat_outputs.py [--python /work/tfvenv/bin/python] [NAME ...]
+    python tools/record_compat.py [--python /work/tfvenv/bin/python] [NAME ...]
 Writes tests/compat/programs/<name>.tf-2.21.out (standard output only). A program that
 fails under TensorFlow stops the recording: the reference must be a clean run.
 """

@@ -1,8 +1,8 @@
-"""Record TensorFlow's answers for the autodiff tests into tests/fixtures/autodiff_tf.json.
+"""Record TensorFlow's answers for the autodiff tests into tests/fixtures/core/autodiff.json.
 
 Run where TensorFlow is installed (never imported by tapeflow or its tests):
 
-    /work/tfenv/bin/python tools/record_autodiff_fixtures.py
+    /work/tfenv/bin/python tools/record_core_autodiff.py
 """
 import json
 import os
@@ -10,7 +10,7 @@ import os
 import numpy as np
 import tensorflow as tf
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "autodiff_tf.json")
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "core", "autodiff.json")
 
 RNG = np.random.default_rng(2024)
 W = RNG.normal(size=(4, 3)).astype(np.float32)

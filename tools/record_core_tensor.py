@@ -1,8 +1,8 @@
-"""Record TensorFlow 2.21's answers to the cases of tests/core_cases.py.
+"""Record TensorFlow 2.21's answers to the cases of tests/core/tensor_cases.py.
 
 Run where TensorFlow is installed, from the project's root:
 
-    /work/tfenv/bin/python tools/record_tf_fixtures_core.py
+    /work/tfenv/bin/python tools/record_core_tensor.py
 
 Writes tests/fixtures/core/<group>.json: for each case expression, its printed forms (or
 Python repr), or the exception class and first message line. tapeflow is never imported.
@@ -18,13 +18,13 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-import core_cases  # noqa: E402
+from tests.core import tensor_cases as core_cases  # noqa: E402
 
 
 def main():
-    out_dir = ROOT / "tests" / "fixtures" / "core"
+    out_dir = ROOT / "tests" / "fixtures" / "core" / "tensor"
     out_dir.mkdir(parents=True, exist_ok=True)
     for group, cases in core_cases.GROUPS.items():
         answers = {

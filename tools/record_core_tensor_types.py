@@ -1,10 +1,10 @@
-"""Record TensorFlow 2.21's answers to the programs of tests/tensors_cases.py.
+"""Record TensorFlow 2.21's answers to the programs of tests/core/tensor_types_cases.py.
 
 Run where TensorFlow is installed, from the project's root:
 
-    /work/tfvenv/bin/python tools/record_tf_fixtures_tensors.py
+    /work/tfvenv/bin/python tools/record_core_tensor_types.py
 
-Writes tests/fixtures/tensors/<group>.json: for each program, the printed forms of its
+Writes tests/fixtures/core/tensor_types/<group>.json: for each program, the printed forms of its
 value (groups in ``PRINTED``) or its numbers (groups in ``VALUES``), or the exception class
 and first message line. tapeflow is never imported.
 """
@@ -19,13 +19,13 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-import tensors_cases as cases  # noqa: E402
+from tests.core import tensor_types_cases as cases  # noqa: E402
 
 
 def main():
-    out_dir = ROOT / "tests" / "fixtures" / "tensors"
+    out_dir = ROOT / "tests" / "fixtures" / "core" / "tensor_types"
     out_dir.mkdir(parents=True, exist_ok=True)
     for group, programs in cases.GROUPS.items():
         how = cases.values if group in cases.VALUES else cases.describe

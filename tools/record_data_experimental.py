@@ -1,9 +1,9 @@
 """Record TensorFlow 2.21's results for tf.data's ignore_errors, save/load, snapshot,
-ragged_batch, sparse_batch and rejection_resample (the cases of tests/data_more_cases.py).
+ragged_batch, sparse_batch and rejection_resample (the cases of tests/data/experimental_cases.py).
 
 Run from the repository root with the TensorFlow venv:
-    /work/tfvenv/bin/python tools/record_tf_fixtures_dataset_more.py
-Writes tests/fixtures/data_ops/more.json: per case its source and what TensorFlow gives
+    /work/tfvenv/bin/python tools/record_data_experimental.py
+Writes tests/fixtures/data/experimental.json: per case its source and what TensorFlow gives
 (elements, element_spec, repr, cardinality, or the exception class and first line); per
 function case the results of a ``for`` loop over the dataset inside a tf.function (two
 calls); the number of ``Error raised with error message`` lines ``ignore_errors
@@ -22,10 +22,10 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 
 ROOT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT_DIR, "tests"))
-import data_more_cases as cases  # noqa: E402
+sys.path.insert(0, ROOT_DIR)
+from tests.data import experimental_cases as cases  # noqa: E402
 
-OUT = os.path.join(ROOT_DIR, "tests", "fixtures", "data_ops", "more.json")
+OUT = os.path.join(ROOT_DIR, "tests", "fixtures", "data", "experimental.json")
 
 LOG_PROGRAM = """
 import os

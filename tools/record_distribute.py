@@ -1,7 +1,7 @@
-"""Record TensorFlow 2.21's tf.distribute behaviour for tests/test_distribute*.py.
+"""Record TensorFlow 2.21's tf.distribute behaviour for tests/distribute/test_*.py.
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfvenv/bin/python tools/record_tf_fixtures_distribute.py
+    /work/tfvenv/bin/python tools/record_distribute.py
 Writes tests/fixtures/distribute/tf_distribute.json. Two and three logical CPU devices are
 made in child processes (TensorFlow fixes the device list once per process).
 tapeflow itself never imports TensorFlow.

@@ -1,7 +1,7 @@
 """Record what TensorFlow 2.21 / Keras 3 raise for the programs of tests/errors_cases.py.
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfvenv/bin/python tools/record_tf_fixtures_errors.py
+    /work/tfvenv/bin/python tools/record_errors.py
 Writes tests/fixtures/errors/errors.json: per case the exception's module and class and its
 message (TensorFlow's ``{{function_node ...}}`` prefix removed), or, when the program runs,
 what it printed. tapeflow itself never imports TensorFlow.
@@ -17,8 +17,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from errors_cases import CASES  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from tests.errors_cases import CASES  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "errors",
                    "errors.json")

@@ -1,11 +1,11 @@
-"""Record TensorFlow 2.21's answers to the ``tf.function`` cases of tests/function_cases.py.
+"""Record TensorFlow 2.21's answers to the ``tf.function`` cases of tests/function/cases.py.
 
 Run where TensorFlow is installed, from the project's root:
 
-    /work/tfvenv/bin/python tools/record_tf_fixtures_function.py
+    /work/tfvenv/bin/python tools/record_function.py
 
 Writes tests/fixtures/function/cases.json (each case's JSON result, or its exception) and,
-for the programs in tests/function_programs/, ``NAME.tf-2.21.out``: what the program printed to
+for the programs in tests/function/programs/, ``NAME.tf-2.21.out``: what the program printed to
 stdout and stderr under ``import tensorflow as tf``. tapeflow is never imported.
 """
 import json
@@ -21,9 +21,9 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-import function_cases  # noqa: E402
+from tests.function import cases as function_cases  # noqa: E402
 
 
 def main(only=()):
@@ -45,7 +45,7 @@ def main(only=()):
     (out_dir / "cases.json").write_text(json.dumps(results, indent=1) + "\n")
     if only:
         return
-    programs = ROOT / "tests" / "function_programs"
+    programs = ROOT / "tests" / "function" / "programs"
     tmp = Path(tempfile.mkdtemp())
     for path in sorted(programs.glob("*.py")):
         # AutoGraph reads the source: the program runs from a file of its own.

@@ -1,7 +1,7 @@
-"""Record Keras 3 / TensorFlow 2.21 numbers that tests/test_keras_*.py compare against.
+"""Record Keras 3 / TensorFlow 2.21 numbers that tests/keras/test_*.py compare against.
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfenv/bin/python tools/record_tf_fixtures_keras.py
+    /work/tfenv/bin/python tools/record_keras.py
 Writes tests/fixtures/keras/*.json. tapeflow itself never imports TensorFlow.
 """
 import json

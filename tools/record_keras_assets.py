@@ -1,15 +1,15 @@
 """Record Keras 3 ``.keras`` files whose lookup layers carry ``assets/`` (vocabularies) for
-tapeflow's tests (tests/fixtures/keras_assets/).
+tapeflow's tests (tests/fixtures/keras/assets/).
 
 Run with TensorFlow's interpreter (one command does everything):
 
-    /work/tfvenv/bin/python tools/record_keras_assets_fixtures.py
+    /work/tfvenv/bin/python tools/record_keras_assets.py
 
 1. Keras 3 builds and adapts the models of ``make_cases``, writes ``<name>.keras`` and
    records in ``keras_assets.json``: each file's member names, its asset files' text, its
    weights file's datasets (path, shape, dtype), the model's outputs on fixed inputs, and
    Keras's error texts for bad ``set_vocabulary`` calls.
-2. It runs this script in tapeflow mode (``python tools/record_keras_assets_fixtures.py
+2. It runs this script in tapeflow mode (``python tools/record_keras_assets.py
    tapeflow DIR`` with tapeflow's interpreter, ``$TAPEFLOW_PYTHON`` or ``python``, and
    ``PYTHONPATH=src``): tapeflow builds the same models, writes ``DIR/<name>.keras`` and
    its outputs (``DIR/tapeflow_outputs.json``).
@@ -32,7 +32,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, os.pardir)
-OUT = os.path.join(ROOT, "tests", "fixtures", "keras_assets")
+OUT = os.path.join(ROOT, "tests", "fixtures", "keras", "assets")
 
 WORDS = np.array(["a", "b", "b", "c", "c", "c", "d", "d", "d", "d"])
 DOCS = np.array([["a", "b"], ["b", "c"], ["c", "c"], ["d", "a"]])

@@ -1,14 +1,14 @@
-"""Record Keras 3 file fixtures for tapeflow's saving tests (tests/fixtures/keras_files/).
+"""Record Keras 3 file fixtures for tapeflow's saving tests (tests/fixtures/keras/files/).
 
 Three modes, run in this order:
 
-    /work/tfvenv/bin/python tools/record_keras_files_fixtures.py keras
+    /work/tfvenv/bin/python tools/record_keras_files.py keras
         Keras 3 builds the models below, trains them one step, writes ``<name>.weights.h5``
         and ``<name>.keras`` and the predictions on fixed inputs (``keras_predictions.npz``).
-    PYTHONPATH=src python tools/record_keras_files_fixtures.py tapeflow
+    PYTHONPATH=src python tools/record_keras_files.py tapeflow
         tapeflow builds the same models, trains one step and writes its files into
         ``tapeflow/`` with its own predictions (``tapeflow/tapeflow_predictions.npz``).
-    /work/tfvenv/bin/python tools/record_keras_files_fixtures.py keras-load
+    /work/tfvenv/bin/python tools/record_keras_files.py keras-load
         Keras 3 loads tapeflow's files (``load_model`` and ``load_weights``) and records its
         predictions and what it loaded (``tapeflow/keras_predictions.npz``,
         ``tapeflow/keras_load_report.json``).
@@ -23,7 +23,7 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, os.pardir, "tests", "fixtures", "keras_files")
+OUT = os.path.join(HERE, os.pardir, "tests", "fixtures", "keras", "files")
 NAMES = ("sequential_cnn", "sequential_rnn", "functional", "subclassed", "sequential_called")
 
 

@@ -1,8 +1,8 @@
 """Record Keras 3.15 / TensorFlow 2.21 activations, layers and summaries for tapeflow's tests.
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfvenv/bin/python tools/record_keras_layers_fixtures.py
-Writes tests/fixtures/keras_layers/*.json. For each layer case it stores the constructor
+    /work/tfvenv/bin/python tools/record_keras_layers.py
+Writes tests/fixtures/keras/layers/*.json. For each layer case it stores the constructor
 arguments, the input, the weights (in ``layer.weights`` order), the output, a random
 cotangent and the gradients of ``sum(output * cotangent)`` with respect to the input and the
 trainable weights, so tapeflow's layer is compared given the same weights.
@@ -19,7 +19,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras_layers")
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras", "layers")
 RNG = np.random.default_rng(20261124)
 
 

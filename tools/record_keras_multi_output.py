@@ -1,10 +1,10 @@
 """Record Keras 3.15 / TensorFlow 2.21 results of the multi-output training cases of
-tests/multi_output_cases.py, compiled and eager (some also under a MirroredStrategy over two
+tests/keras/multi_output_cases.py, compiled and eager (some also under a MirroredStrategy over two
 logical CPUs).
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfvenv/bin/python tools/record_keras_multi_output_fixtures.py
-Writes tests/fixtures/keras_train/multi_output.json. tapeflow itself never imports
+    /work/tfvenv/bin/python tools/record_keras_multi_output.py
+Writes tests/fixtures/keras/train/multi_output.json. tapeflow itself never imports
 TensorFlow.
 """
 import json
@@ -15,10 +15,10 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from multi_output_cases import CASES, DISTRIBUTED  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from tests.keras.multi_output_cases import CASES, DISTRIBUTED  # noqa: E402
 
-OUT = os.path.join(HERE, "..", "tests", "fixtures", "keras_train", "multi_output.json")
+OUT = os.path.join(HERE, "..", "tests", "fixtures", "keras", "train", "multi_output.json")
 
 
 def main():

@@ -3,12 +3,12 @@ layers (CategoryEncoding, StringLookup, IntegerLookup, Discretization, TextVecto
 Hashing, HashedCrossing) and of tf.strings.to_hash_bucket_fast/_strong.
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfvenv/bin/python tools/record_preprocessing_fixtures.py
-Writes tests/fixtures/keras_layers/preprocessing.json: per case the layer class, its
+    /work/tfvenv/bin/python tools/record_keras_preprocessing.py
+Writes tests/fixtures/keras/layers/preprocessing.json: per case the layer class, its
 constructor arguments, optional adapt data (a list, an array, a tensor or a batched
 Dataset), the inputs of one or more calls, and for each call the output (dtype, shape,
 values) or the error (class and text); also the vocabulary and get_config after adapt.
-Also writes tests/fixtures/keras_layers/string_hash.json (hash buckets of many strings).
+Also writes tests/fixtures/keras/layers/string_hash.json (hash buckets of many strings).
 """
 import json
 import os
@@ -20,7 +20,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras_layers",
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras", "layers",
                    "preprocessing.json")
 RNG = np.random.default_rng(20261127)
 

@@ -1,8 +1,8 @@
 """Record Keras 3.15 / TensorFlow 2.21 values for the Keras training stack's tests.
 
 Run with the TensorFlow venv from the repository root:
-    /work/tfvenv/bin/python tools/record_keras_train_fixtures.py [section ...]
-Writes tests/fixtures/keras_train/*.json (sections: optimizers, losses, metrics,
+    /work/tfvenv/bin/python tools/record_keras_train.py [section ...]
+Writes tests/fixtures/keras/train/*.json (sections: optimizers, losses, metrics,
 metric_names, protocol, callbacks, summary, train_function). tapeflow itself never imports
 TensorFlow.
 """
@@ -18,7 +18,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras_train")
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "keras", "train")
 
 
 def rng():

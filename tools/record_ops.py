@@ -1,8 +1,8 @@
-"""Record TensorFlow's answers for every row of tests/op_db.py into tests/fixtures/ops/.
+"""Record TensorFlow's answers for every row of tests/ops/op_db.py into tests/fixtures/ops/.
 
 Run with TensorFlow installed (tapeflow is never imported here):
 
-    /work/tfenv/bin/python tools/record_tf_fixtures.py
+    /work/tfenv/bin/python tools/record_ops.py
 
 For each op, sample and dtype it stores the inputs, forward values and output dtypes, and
 (for float32/float64) the gradient of ``sum_k sum(out_k * w_k)`` with respect to every float
@@ -24,8 +24,8 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-import op_db  # noqa: E402
+sys.path.insert(0, ROOT)
+from tests.ops import op_db  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "fixtures", "ops")
 _PREFIX = re.compile(r"^\{\{function_node [^}]*\}\} ")

@@ -1,5 +1,5 @@
 """The programs whose checkpoints tests compare with TensorFlow's: written once, run with
-``tf`` = tensorflow (tools/record_tf_fixtures_checkpoint.py) or ``tf`` = tapeflow (tests)."""
+``tf`` = tensorflow (tools/record_checkpoint.py) or ``tf`` = tapeflow (tests)."""
 import numpy as np
 
 

@@ -1,13 +1,12 @@
 """tf.Module, tf.train.Checkpoint/CheckpointManager and TensorFlow's checkpoint files.
 
 Fixtures in tests/fixtures/checkpoint were written and read by TensorFlow 2.21 + Keras 3
-(tools/record_tf_fixtures_checkpoint.py)."""
+(tools/record_checkpoint.py)."""
 import json
 import os
 import pathlib
 import shutil
 import struct
-import sys
 import warnings
 
 import numpy as np
@@ -17,11 +16,9 @@ import tapeflow as tf
 from tapeflow import _crc32c as crc32c
 from tapeflow.checkpoint import _proto, sstable
 from tapeflow.checkpoint.bundle import BundleReader
+from tests.checkpoint import cases as programs  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
-import checkpoint_programs as programs  # noqa: E402
-
-FIX = os.path.join(os.path.dirname(__file__), "fixtures", "checkpoint")
+FIX = os.path.join(os.path.dirname(__file__), "..", "fixtures", "checkpoint")
 with open(os.path.join(FIX, "expected.json")) as _f:
     EXPECTED = json.load(_f)
 
@@ -212,7 +209,7 @@ def test_subclassed_model_with_a_list_of_layers_round_trips(tmp_path):
     assert "model/hidden/bias/.ATTRIBUTES/VARIABLE_VALUE" in keys
     other = Net()
     # Built first: a deferred restore into a model built by its first call loses a value
-    # as in TensorFlow + Keras 3 (tests/test_checkpoint_iterator.py).
+    # as in TensorFlow + Keras 3 (tests/checkpoint/test_iterator.py).
     other(x)
     status = tf.train.Checkpoint(model=other).read(path)
     np.testing.assert_array_equal(other(x).numpy(), expected)

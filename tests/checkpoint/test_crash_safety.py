@@ -13,7 +13,7 @@ import pytest
 
 import tapeflow as tf
 
-SRC = os.path.join(os.path.dirname(__file__), "..", "src")
+SRC = os.path.join(os.path.dirname(__file__), "..", "..", "src")
 
 def _save_forever(directory, ready_fd):
     """The child: resume, then save checkpoints stamped with their step, until killed."""

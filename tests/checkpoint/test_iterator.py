@@ -1,8 +1,8 @@
 """Checkpointing dataset iterators (tf.train.Checkpoint(iterator=iter(ds))) and the deferred
 restores of Keras 3 models built by their first call.
 
-Fixtures in tests/fixtures/checkpoint_iterator were written and read by TensorFlow 2.21 +
-Keras 3 (tools/record_tf_fixtures_iterator.py)."""
+Fixtures in tests/fixtures/checkpoint/iterator were written and read by TensorFlow 2.21 +
+Keras 3 (tools/record_checkpoint_iterator.py)."""
 import gc
 import itertools
 import json
@@ -15,7 +15,7 @@ import pytest
 
 import tapeflow as tf
 
-FIX = os.path.join(os.path.dirname(__file__), "fixtures", "checkpoint_iterator")
+FIX = os.path.join(os.path.dirname(__file__), "..", "fixtures", "checkpoint", "iterator")
 with open(os.path.join(FIX, "expected.json")) as _f:
     EXPECTED = json.load(_f)
 
@@ -48,7 +48,7 @@ PIPELINES = {
     ).take(25).shard(2, 1),
     "concatenate_enumerate": lambda: tf.data.Dataset.range(4).concatenate(
         tf.data.Dataset.range(10, 13).shuffle(3)).enumerate(),
-    # the transformations of tests/test_data_ops.py
+    # the transformations of tests/data/test_transformations.py
     "shuffle_padded_batch": lambda: tf.data.Dataset.range(1, 30).shuffle(8).map(
         lambda x: tf.fill([x % 5], x)).padded_batch(3, padded_shapes=[None]),
     "interleave_scan": lambda: tf.data.Dataset.range(1, 8).shuffle(7).interleave(

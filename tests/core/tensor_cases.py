@@ -1,7 +1,7 @@
-"""Expressions whose TensorFlow answers are recorded into fixtures/core/*.json.
+"""Expressions whose TensorFlow answers are recorded into fixtures/core/tensor/*.json.
 
 Each case is a Python expression over ``tf`` and ``np``. The recorder
-(``tools/record_tf_fixtures_core.py``) evaluates it with TensorFlow 2.21 and stores
+(``tools/record_core_tensor.py``) evaluates it with TensorFlow 2.21 and stores
 ``describe(result)``; ``test_tensor.py`` evaluates it with tapeflow and compares. This module
 imports neither library, so both sides share one table and one description.
 """

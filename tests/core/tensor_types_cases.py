@@ -1,8 +1,8 @@
-"""Programs whose TensorFlow answers are recorded into fixtures/tensors/*.json.
+"""Programs whose TensorFlow answers are recorded into fixtures/core/tensor_types/*.json.
 
 Each case is a small program over ``tf`` and ``np``: statements separated by ``;`` or
 newlines, the last one an expression whose value is described. The recorder
-(``tools/record_tf_fixtures_tensors.py``) runs it with TensorFlow 2.21; ``test_tensors.py``
+(``tools/record_core_tensor_types.py``) runs it with TensorFlow 2.21; ``test_tensor_types.py``
 runs it with tapeflow and compares. Groups in ``PRINTED`` compare printed forms exactly;
 groups in ``VALUES`` compare numbers within float32 rounding. This module imports neither
 library.

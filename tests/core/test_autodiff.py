@@ -1,5 +1,5 @@
 """jacobian, batch_jacobian, jvp, HVP and compute_gradient against numbers TensorFlow 2.21
-recorded (tools/record_autodiff_fixtures.py), in float32 as TensorFlow computed them."""
+recorded (tools/record_core_autodiff.py), in float32 as TensorFlow computed them."""
 import json
 import os
 
@@ -8,7 +8,8 @@ import pytest
 
 import tapeflow as tf
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "autodiff_tf.json")) as _fh:
+_FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "core", "autodiff.json")
+with open(_FIXTURE) as _fh:
     TF = json.load(_fh)
 
 W = np.array(TF["W"], np.float32)

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from gradcheck import check_jacobian, check_second_order, check_vjp
 from tapeflow._core.dispatch import apply
 from tapeflow._core.registry import Primitive, defvjp
+from tests.core.gradcheck import check_jacobian, check_second_order, check_vjp
 
 
 def _sin_with(rule):

@@ -1,8 +1,8 @@
 """Tensors and Variables against TensorFlow 2.21's recorded answers: printing, shapes, dtype
 inference, error first lines, Python operators and protocols, Variable updates and names.
 
-The cases live in core_cases.py; TensorFlow's answers in fixtures/core/*.json
-(re-record with ``/work/tfenv/bin/python tools/record_tf_fixtures_core.py``).
+The cases live in tensor_cases.py; TensorFlow's answers in fixtures/core/tensor/*.json
+(re-record with ``/work/tfenv/bin/python tools/record_core_tensor.py``).
 """
 import json
 from pathlib import Path
@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import core_cases
 import tapeflow as tf
+from tests.core import tensor_cases as core_cases
 
-FIXTURES = Path(__file__).parent / "fixtures" / "core"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "core" / "tensor"
 
 
 def _load(group):

@@ -2,8 +2,9 @@
 type names, UnreadVariable, TensorSpec, sliced and scatter assignment, boolean masks, complex
 and bfloat16 dtypes, random ops, strings, ragged and sparse tensors, IndexedSlices, images.
 
-The programs live in tensors_cases.py; TensorFlow's answers in fixtures/tensors/*.json
-(re-record with ``/work/tfvenv/bin/python tools/record_tf_fixtures_tensors.py``).
+The programs live in tensor_types_cases.py; TensorFlow's answers in
+fixtures/core/tensor_types/*.json
+(re-record with ``/work/tfvenv/bin/python tools/record_core_tensor_types.py``).
 """
 import json
 from pathlib import Path
@@ -12,9 +13,9 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-import tensors_cases as cases
+from tests.core import tensor_types_cases as cases
 
-FIXTURES = Path(__file__).parent / "fixtures" / "tensors"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "core" / "tensor_types"
 
 # Where tapeflow knowingly answers otherwise (strict: a fix fails until removed here).
 _ABS_ULP = ("NumPy's complex64 abs (hypotf) can round one ulp away from TensorFlow's "

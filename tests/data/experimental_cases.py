@@ -1,7 +1,7 @@
 # ruff: noqa: E501 - the case table keeps one case a line
 """Cases for tf.data's ignore_errors, save/load, snapshot, ragged_batch, sparse_batch and
-rejection_resample, shared by tools/record_tf_fixtures_dataset_more.py (run under
-TensorFlow 2.21, writing tests/fixtures/data_ops/more.json) and tests/test_data_more.py
+rejection_resample, shared by tools/record_data_experimental.py (run under
+TensorFlow 2.21, writing tests/fixtures/data/experimental.json) and tests/data/test_experimental.py
 (the same sources with tapeflow bound to ``tf``). NumPy only: ``tf`` is passed in.
 
 Each case is a Python expression over the names of :func:`namespace` giving a dataset (its
@@ -99,7 +99,7 @@ CASES = {
     "sb_err_tuple": f"{R}(3).map(lambda x: (x, x)).sparse_batch(2, [3])",
     "sb_err_negative": f"{VARLEN}.sparse_batch(2, [-1])",
     # rejection_resample (its structure, specs, cardinality and errors; the sampling is
-    # tested statistically in tests/test_data_more.py)
+    # tested statistically in tests/data/test_experimental.py)
     "rr_mixed": f"{LABELS}.rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.375, 0.625], seed=1)",
     "rr_estimated": f"{LABELS}.rejection_resample(lambda x: x, [0.5, 0.5], seed=1)",
     "rr_identity": f"{LABELS}.rejection_resample(lambda x: x, [0.375, 0.625], initial_dist=[0.375, 0.625], seed=1)",
@@ -117,7 +117,7 @@ NO_ELEMENTS = {"rr_mixed", "rr_estimated", "rr_reject_only", "rr_infinite", "rr_
                "ie_infinite", "snap_infinite", "rb_infinite"}
 
 # Pipelines iterated by ``for x in ds`` inside a tf.function (``total``, as in
-# tests/test_data_ops.py): the sum of each element's values and the element count, twice.
+# tests/data/test_transformations.py): the sum of each element's values and the element count, twice.
 FUNCTION_CASES = {
     "ignore_errors": f"{NUMS}.map(tf.strings.to_number).ignore_errors()",
     "load": f"saved({R}(7).map(lambda x: x * x))",

@@ -1,7 +1,7 @@
 """tf.data's ignore_errors, save/load, snapshot, ragged_batch, sparse_batch and
 rejection_resample: against TensorFlow 2.21's results recorded by
-tools/record_tf_fixtures_dataset_more.py into tests/fixtures/data_ops/more.json (the cases
-of tests/data_more_cases.py), plus tapeflow's own on-disk guarantees (crash safety, chunks,
+tools/record_data_experimental.py into tests/fixtures/data/experimental.json (the cases
+of tests/data/experimental_cases.py), plus tapeflow's own on-disk guarantees (crash safety, chunks,
 another process reading a snapshot) and rejection_resample's class distribution measured
 against its target."""
 import gzip
@@ -16,10 +16,9 @@ import pytest
 import tapeflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import data_more_cases as cases  # noqa: E402
+from tests.data import experimental_cases as cases  # noqa: E402
 
-with open(os.path.join(HERE, "fixtures", "data_ops", "more.json")) as f:
+with open(os.path.join(HERE, "..", "fixtures", "data", "experimental.json")) as f:
     FIXTURES = json.load(f)
 CASES = FIXTURES["cases"]
 
@@ -255,7 +254,7 @@ def test_snapshot_is_read_by_another_process(tmp_path):
     """The fingerprint of a pipeline is the same in a new process: the second run reads
     the files and does not compute the elements."""
     envvars = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [os.path.join(HERE, "..", "src"), os.environ.get("PYTHONPATH", "")]))
+        [os.path.join(HERE, "..", "..", "src"), os.environ.get("PYTHONPATH", "")]))
     outs, computed = [], []
     for run_index in range(2):
         log = str(tmp_path / f"log{run_index}")

@@ -1,7 +1,8 @@
 """tf.data.Dataset transformations (padded_batch, flat_map, interleave, window, scan,
 take_while, unique, group_by_window, counter, choose/sample_from_datasets,
 bucket_by_sequence_length, rebatch) against TensorFlow 2.21's results recorded by
-tools/record_tf_fixtures_dataset_ops.py into tests/fixtures/data_ops/cases.json."""
+tools/record_data_transformations.py into tests/fixtures/data/transformations.json (the cases
+of tests/data/transformations_cases.py)."""
 import json
 import os
 
@@ -9,9 +10,10 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tests.data import transformations_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "fixtures", "data_ops", "cases.json")) as f:
+with open(os.path.join(HERE, "..", "fixtures", "data", "transformations.json")) as f:
     FIXTURES = json.load(f)
 CASES = FIXTURES["cases"]
 
@@ -23,8 +25,7 @@ OTHER_ERROR = {"fm_err": "TypeError"}
 NO_SPEC = {"fm_empty"}
 # not implemented (none now)
 SKIP = set()
-# the list_files cases' directory (tools/record_tf_fixtures_dataset_ops.py's FILES)
-FILES = "/tmp/tapeflow_list_files_fixture"
+FILES = transformations_cases.FILES  # the list_files cases' directory
 
 
 def decode(node):
@@ -49,13 +50,19 @@ def encode(value):
     return {"dtype": arr.dtype.name, "shape": list(arr.shape), "value": arr.tolist()}
 
 
+def test_the_fixture_records_every_case_as_written():
+    """A case edited or added after recording fails here: rerun the recorder."""
+    assert {name: case["source"] for name, case in CASES.items()} == \
+        transformations_cases.CASES
+    assert {name: case["source"] for name, case in FIXTURES["function_cases"].items()} == \
+        transformations_cases.FUNCTION_CASES
+
+
 def build(name):
-    if "FILES" in CASES[name]["source"]:
-        os.makedirs(FILES, exist_ok=True)
-        for base in ("a.txt", "b.txt", "c.csv"):
-            open(os.path.join(FILES, base), "w").close()
-    return eval(CASES[name]["source"], {"tf": tf, "np": np,  # noqa: S307 - fixture table
-                                        "FILES": FILES})
+    source = transformations_cases.CASES[name]
+    if "FILES" in source:
+        transformations_cases.make_files()
+    return eval(source, {"tf": tf, "np": np, "FILES": FILES})  # noqa: S307 - case table
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -99,20 +106,11 @@ def test_case_matches_tensorflow(name):
             assert got == want
 
 
-@tf.function
-def total(ds):
-    """tools/record_tf_fixtures_dataset_ops.py's ``total``: a ``for`` over a dataset inside
-    a tf.function."""
-    s = tf.constant(0, tf.int64)
-    n = tf.constant(0, tf.int64)
-    for x in ds:
-        s += tf.reduce_sum(tf.cast(x, tf.int64))
-        n += 1
-    return s, n
+total = transformations_cases.make_total(tf)
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES["function_cases"]))
 def test_for_over_the_dataset_in_a_function(name):
     case = FIXTURES["function_cases"][name]
-    ds = eval(case["source"], {"tf": tf, "np": np})  # noqa: S307 - fixture table
+    ds = eval(transformations_cases.FUNCTION_CASES[name], {"tf": tf, "np": np})  # noqa: S307
     assert [[int(t) for t in total(ds)] for _ in range(2)] == case["calls"]

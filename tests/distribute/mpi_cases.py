@@ -1,6 +1,6 @@
-"""Programs that tests/test_distribute_mpi.py runs under ``mpiexec -n N``.
+"""Programs that tests/distribute/test_mpi.py runs under ``mpiexec -n N``.
 
-``python tests/mpi_cases/cases.py NAME [global_batch]``; prints ``OK ...`` on rank 0 when
+``python tests/distribute/mpi_cases.py NAME [global_batch]``; prints ``OK ...`` on rank 0 when
 every check passed, raises (and so aborts the job) otherwise.
 """
 import os

@@ -1,4 +1,4 @@
-"""tf.distribute across processes: programs in tests/mpi_cases/cases.py under ``mpiexec``,
+"""tf.distribute across processes: programs in tests/distribute/mpi_cases.py under ``mpiexec``,
 each in a subprocess with a timeout. Skipped with the reason when mpi4py or mpiexec is missing."""
 import importlib.util
 import os
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CASES = os.path.join(ROOT, "tests", "mpi_cases", "cases.py")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CASES = os.path.join(ROOT, "tests", "distribute", "mpi_cases.py")
 MPIEXEC = shutil.which("mpiexec")
 
 pytestmark = [

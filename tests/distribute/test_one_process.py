@@ -1,5 +1,5 @@
 """tf.distribute in one process against TensorFlow 2.21's recorded behaviour
-(tests/fixtures/distribute/tf_distribute.json, tools/record_tf_fixtures_distribute.py)."""
+(tests/fixtures/distribute/tf_distribute.json, tools/record_distribute.py)."""
 import contextlib
 import inspect
 import io
@@ -13,7 +13,7 @@ import pytest
 
 import tapeflow as tf
 
-FIX = json.load(open(os.path.join(os.path.dirname(__file__), "fixtures", "distribute",
+FIX = json.load(open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "distribute",
                                   "tf_distribute.json")))
 TWO = FIX["replicas_2"]
 
@@ -340,7 +340,7 @@ def test_logical_devices():
 
 
 def _python(code, env=None):
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     full = dict(os.environ, PYTHONPATH=os.path.join(root, "src"), **(env or {}))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, env=full)
@@ -383,7 +383,7 @@ def test_thread_communicator_sums_in_rank_order():
 
 
 def test_distributed_digits_example_with_two_thread_replicas_matches_one():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     example = os.path.join(root, "examples", "distributed_digits.py")
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "src"), OPENBLAS_NUM_THREADS="1")
     runs = [subprocess.run([sys.executable, example, "--epochs", "2", *extra],

@@ -1,6 +1,6 @@
 """``tf.function`` behaviours as small programs over a ``tf`` module, run by TensorFlow 2.21
-(tools/record_tf_fixtures_function.py writes tests/fixtures/function/cases.json) and by
-tapeflow (tests/test_function.py compares). Each case returns JSON-able values: outputs,
+(tools/record_function.py writes tests/fixtures/function/cases.json) and by
+tapeflow (tests/function/test_semantics.py compares). Each case returns JSON-able values: outputs,
 trace counts, what Python side effects ran, error classes and texts.
 """
 import collections
@@ -704,7 +704,7 @@ def py_and_numpy_function(tf):
 
 @case
 def distributed_step_traced_once(tf):
-    # the default devices (one CPU here); tests/test_distribute.py runs it on two replicas
+    # the default devices (one CPU here); tests/distribute/test_one_process.py: two replicas
     strategy = tf.distribute.MirroredStrategy()
     with strategy.scope():
         w = tf.Variable(2.0)

@@ -2,13 +2,13 @@
 tapeflow-side properties TensorFlow cannot record - calls that take another exit replay the
 same program (no guard, no variant, the Python body does not run again), the converted
 source, Python loops stay unrolled. Values, errors and trace counts against TF 2.21 are in
-function_cases.py."""
+function/cases.py."""
 import os
 
 import pytest
 
 import tapeflow as tf
-from function_cases import _loop_else_fns
+from tests.function.cases import _loop_else_fns
 
 # Under the soundness run every replay also runs the Python body eagerly: the values are
 # checked there too, the counts of Python runs only here.

@@ -1,4 +1,4 @@
-"""Every op of the table (tests/op_db.py) under ``tf.function``: a program traced on one input
+"""Every op of the table (tests/ops/op_db.py) under ``tf.function``: a program traced on one input
 and replayed on another (its elements reversed; or, traced with a ``None`` first dimension,
 with more rows) gives what eager execution gives on that other input, for the outputs and
 the gradients. A rule or forward that reads a
@@ -9,8 +9,8 @@ import os
 import numpy as np
 import pytest
 
-import op_db
 import tapeflow as tf
+from tests.ops import op_db
 
 
 def _reversed(a):

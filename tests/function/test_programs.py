@@ -1,5 +1,5 @@
-"""The programs of tests/function_programs/ print what they printed under TensorFlow 2.21
-(tools/record_tf_fixtures_function.py recorded ``NAME.tf-2.21.out``); object addresses aside."""
+"""The programs of tests/function/programs/ print what they printed under TensorFlow 2.21
+(tools/record_function.py recorded ``NAME.tf-2.21.out``); object addresses aside."""
 import os
 import re
 import subprocess
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
-PROGRAMS = sorted((HERE / "function_programs").glob("*.py"))
-SRC = str(HERE.parent / "src")
+PROGRAMS = sorted((HERE / "programs").glob("*.py"))
+SRC = str(HERE.parents[1] / "src")
 
 
 def _normalize(text):
@@ -42,7 +42,7 @@ def _same(ours, theirs):
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_program_prints_what_tensorflow_printed(path):
-    expected = _normalize((HERE / "fixtures" / "function" / f"{path.stem}.tf-2.21.out")
+    expected = _normalize((HERE.parent / "fixtures" / "function" / f"{path.stem}.tf-2.21.out")
                           .read_text()).rstrip()
     ours = _normalize(_run(path)).rstrip()
     if not _same(ours, expected):
@@ -53,7 +53,7 @@ def test_a_dataset_epoch_inside_a_function_peaks_like_eager():
     """The course's whole-epoch-in-one-function pattern: same result, and the traced run's
     peak memory within 1.1x of the eager run's (the loop body replays per element; nothing
     is kept per step)."""
-    script = HERE / "function_memory" / "epoch_memory.py"
+    script = HERE / "memory" / "epoch_memory.py"
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
     runs = {}
     for mode in ("eager", "function"):

@@ -1,6 +1,6 @@
 """tf.function traced with relaxed shapes (input_signature with None dims, reduce_retracing)
 serves every batch size with one program: no Python re-run (tapeflow's own checks; the TF
-behaviours are the *_any_batch cases of function_cases.py). Also the shape-reading
+behaviours are the *_any_batch cases of function/cases.py). Also the shape-reading
 primitives this needs (SumGrad, MeanGrad, ReshapeLike, ExpandDims, Squeeze, Shape...) and
 their derivatives against float64 central differences."""
 import os
@@ -143,7 +143,7 @@ def test_literal_batch_size_is_not_generic_and_respecializes():
     assert not f._traces[0].shape_generic
     report = f.experimental_trace_report()
     assert len(runs) == 2 and "variant:" in report
-    assert "(Reshape at test_function_shapes.py:" in report   # says which step bakes it
+    assert "(Reshape at test_relaxed_shapes.py:" in report   # says which step bakes it
 
 
 def test_trace_at_batch_size_one_is_not_taken_as_generic():

@@ -31,4 +31,4 @@ def test_replay_errors_are_eager_and_name_the_traced_line():
         f(tf.ones([2, 4]))
     assert "Matrix size-incompatible" in str(info.value)
     text = str(info.value)
-    assert "(in tf.function, traced at" in text and "test_function_replay_errors.py" in text
+    assert "(in tf.function, traced at" in text and "test_replay_errors.py" in text

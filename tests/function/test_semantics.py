@@ -1,5 +1,5 @@
-"""tf.function against TensorFlow 2.21: the cases of function_cases.py, whose TF answers
-tools/record_tf_fixtures_function.py recorded into fixtures/function/cases.json."""
+"""tf.function against TensorFlow 2.21: the cases of function/cases.py, whose TF answers
+tools/record_function.py recorded into fixtures/function/cases.json."""
 import json
 import math
 from pathlib import Path
@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from function_cases import BEYOND_TF, CASES
+from tests.function.cases import BEYOND_TF, CASES
 
-FIXTURES = json.loads((Path(__file__).parent / "fixtures" / "function" / "cases.json").read_text())
+FIXTURES = json.loads(
+    (Path(__file__).parents[1] / "fixtures" / "function" / "cases.json").read_text())
 
 
 def _close(ours, theirs, path="result"):

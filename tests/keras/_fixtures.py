@@ -1,10 +1,10 @@
-"""Load the TensorFlow-recorded fixtures of tools/record_tf_fixtures_keras.py."""
+"""Load the TensorFlow-recorded fixtures of tools/record_keras.py."""
 import json
 import pathlib
 
 import numpy as np
 
-HERE = pathlib.Path(__file__).parent / "fixtures" / "keras"
+HERE = pathlib.Path(__file__).parents[1] / "fixtures" / "keras"
 
 
 def load(name: str) -> dict:

@@ -1,9 +1,9 @@
 """Keras models with several outputs compiled with per-output losses, metrics and loss
 weights, run under TensorFlow 2.21 / Keras 3.15 and under tapeflow.
 
-``tools/record_keras_multi_output_fixtures.py`` runs every case with ``tf`` bound to
-TensorFlow and stores what it returns in ``tests/fixtures/keras_train/multi_output.json``;
-``tests/test_keras_multi_output.py`` runs them with ``tf`` bound to tapeflow and compares.
+``tools/record_keras_multi_output.py`` runs every case with ``tf`` bound to
+TensorFlow and stores what it returns in ``tests/fixtures/keras/train/multi_output.json``;
+``tests/keras/test_multi_output.py`` runs them with ``tf`` bound to tapeflow and compares.
 A case returns a dict of JSON-able values: ``fit`` histories (their keys in order),
 ``evaluate`` lists and dicts, and the class and text of the errors raised.
 """

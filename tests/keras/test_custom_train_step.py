@@ -14,9 +14,9 @@ import pytest
 
 import tapeflow as tf
 
-HERE = pathlib.Path(__file__).parent
+HERE = pathlib.Path(__file__).parents[1]
 PROGRAMS = HERE / "compat" / "keras_train"
-RECORDED = json.loads((HERE / "fixtures" / "keras_train" / "programs.json").read_text())
+RECORDED = json.loads((HERE / "fixtures" / "keras" / "train" / "programs.json").read_text())
 # Programs whose numbers come from random draws (TensorFlow's Philox stream differs).
 RANDOM_NUMBERS = {"gan_compile.py"}
 NUMBER = r"-?\d+(\.\d+)?(e[-+]\d+)?"
@@ -47,7 +47,7 @@ def test_guide_like_program_prints_what_keras_prints(name):
     want = RECORDED[name]
     if "tensorboard" in want:
         _compare_tensorboard_logs(scope["logdir"], want["tensorboard"])
-    assert digest == want["sha"], "program changed: rerun tools/record_keras_train_fixtures.py"
+    assert digest == want["sha"], "program changed: rerun tools/record_keras_train.py"
     got_lines, want_lines = screen(got), screen(want["stdout"])
     masked = [re.sub(NUMBER, "N", line) for line in got_lines]
     assert masked == [re.sub(NUMBER, "N", line) for line in want_lines]

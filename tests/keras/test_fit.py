@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from _keras_fixtures import load
+from tests.keras._fixtures import load
 
 FIX = load("fit.json")
 
 
 def screen_lines(text):
-    """As tools/record_tf_fixtures_keras.py: the text a terminal ends up showing per line,
+    """As tools/record_keras.py: the text a terminal ends up showing per line,
     numbers and step times masked."""
     out = []
     for line in text.replace("\b", "").split("\n"):

@@ -2,7 +2,7 @@
 ``train_step`` / ``test_step`` / ``predict_step`` as ``tf.function(reduce_retracing=True)``
 unless ``run_eagerly``. The programs in tests/compat/keras_train_function/ print what Keras
 3.15 on TensorFlow 2.21 printed (trace-time prints and their shapes, results, tf.print
-lines; tools/record_keras_train_fixtures.py train_function), and compiled fits give eager
+lines; tools/record_keras_train.py train_function), and compiled fits give eager
 fits' numbers."""
 import contextlib
 import hashlib
@@ -16,9 +16,9 @@ import pytest
 
 import tapeflow as tf
 
-HERE = pathlib.Path(__file__).parent
+HERE = pathlib.Path(__file__).parents[1]
 PROGRAMS = HERE / "compat" / "keras_train_function"
-RECORDED = json.loads((HERE / "fixtures" / "keras_train" / "train_function.json").read_text())
+RECORDED = json.loads((HERE / "fixtures" / "keras" / "train" / "train_function.json").read_text())
 NUMBER = r"-?\d+\.\d+(e[-+]\d+)?"
 
 
@@ -36,7 +36,7 @@ def run(name):
 def test_program_prints_what_keras_prints(name):
     stdout, stderr, digest = run(name)
     want = RECORDED[name]
-    assert digest == want["sha"], "program changed: rerun tools/record_keras_train_fixtures.py"
+    assert digest == want["sha"], "program changed: rerun tools/record_keras_train.py"
     got_lines, want_lines = stdout.splitlines(), want["stdout"].splitlines()
     assert [re.sub(NUMBER, "N", line) for line in got_lines] == \
         [re.sub(NUMBER, "N", line) for line in want_lines]

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from _keras_fixtures import load
+from tests.keras._fixtures import load
 
 FIX = load("functional.json")
 

@@ -1,6 +1,6 @@
 """Guide-like programs about layers (tests/compat/keras_layers/, written for this project
 after TensorFlow's DCGAN and data-augmentation tutorials and keras-io's masking guide) print
-what they printed under TensorFlow 2.21 / Keras 3.15 (tools/record_keras_layers_fixtures.py).
+what they printed under TensorFlow 2.21 / Keras 3.15 (tools/record_keras_layers.py).
 """
 import contextlib
 import hashlib
@@ -13,9 +13,9 @@ import pytest
 
 import tapeflow as tf
 
-HERE = pathlib.Path(__file__).parent
+HERE = pathlib.Path(__file__).parents[1]
 PROGRAMS = HERE / "compat" / "keras_layers"
-RECORDED = json.loads((HERE / "fixtures" / "keras_layers" / "programs.json").read_text())
+RECORDED = json.loads((HERE / "fixtures" / "keras" / "layers" / "programs.json").read_text())
 
 
 def run(name):
@@ -34,7 +34,7 @@ def test_guide_like_program_prints_what_keras_prints(name, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     got, digest = run(name)
     want = RECORDED[name]
-    assert digest == want["sha"], "program changed: rerun tools/record_keras_layers_fixtures.py"
+    assert digest == want["sha"], "program changed: rerun tools/record_keras_layers.py"
     assert got.splitlines() == want["stdout"].splitlines()
 
 

@@ -1,5 +1,5 @@
 """Keras 3 activations and layers against values recorded from Keras 3.15 / TF 2.21
-(tools/record_keras_layers_fixtures.py): outputs and gradients given the same weights,
+(tools/record_keras_layers.py): outputs and gradients given the same weights,
 output shapes, configs, masks, and the same layers inside Sequential and Functional models."""
 import json
 import pathlib
@@ -10,7 +10,7 @@ import pytest
 import tapeflow as tf
 from tapeflow.function import function as tf_function  # tf.function, whatever imported first
 
-HERE = pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
+HERE = pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "layers"
 
 
 def load(name):

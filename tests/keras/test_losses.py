@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from _keras_fixtures import f32, load
+from tests.keras._fixtures import f32, load
 
 FIX = load("losses.json")
 E = FIX["expected"]

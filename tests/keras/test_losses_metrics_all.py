@@ -1,5 +1,5 @@
 """Every Keras 3 loss (classes, functions, aliases, reductions) and metric against values
-recorded from Keras 3.15 / TensorFlow 2.21 (tools/record_keras_train_fixtures.py)."""
+recorded from Keras 3.15 / TensorFlow 2.21 (tools/record_keras_train.py)."""
 import json
 import pathlib
 import re
@@ -9,7 +9,7 @@ import pytest
 
 import tapeflow as tf
 
-HERE = pathlib.Path(__file__).parent / "fixtures" / "keras_train"
+HERE = pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "train"
 LOSSES = json.loads((HERE / "losses.json").read_text())
 METRICS = json.loads((HERE / "metrics.json").read_text())
 DATA = {k: np.asarray(v, np.int32 if k == "sparse_true" else np.float32)

@@ -1,5 +1,5 @@
 """``model.summary()`` prints Keras 3.15's table exactly (recorded by
-tools/record_keras_layers_fixtures.py from a non-tty stdout, 80 columns)."""
+tools/record_keras_layers.py from a non-tty stdout, 80 columns)."""
 import json
 import pathlib
 
@@ -8,7 +8,7 @@ import pytest
 import tapeflow as tf
 
 layers = tf.keras.layers
-CASES = json.loads((pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
+CASES = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "layers"
                     / "summary.json").read_text())["cases"]
 
 

@@ -1,7 +1,7 @@
 """Models with several outputs compiled with per-output losses, metrics and loss weights:
 ``fit`` histories, ``evaluate`` (list and dict) and the errors, compiled and eager, compared
-with Keras 3.15 / TensorFlow 2.21 (tests/fixtures/keras_train/multi_output.json, recorded by
-tools/record_keras_multi_output_fixtures.py from the cases of multi_output_cases.py)."""
+with Keras 3.15 / TensorFlow 2.21 (tests/fixtures/keras/train/multi_output.json, recorded by
+tools/record_keras_multi_output.py from the cases of multi_output_cases.py)."""
 import json
 import os
 
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from multi_output_cases import CASES, DISTRIBUTED
+from tests.keras.multi_output_cases import CASES, DISTRIBUTED
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "keras_train",
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "keras", "train",
                        "multi_output.json")
 with open(FIXTURE) as _f:
     RECORDED = json.load(_f)

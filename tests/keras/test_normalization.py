@@ -2,7 +2,7 @@
 import numpy as np
 
 import tapeflow as tf
-from _keras_fixtures import f32, load
+from tests.keras._fixtures import f32, load
 
 FIX = load("normalization.json")
 

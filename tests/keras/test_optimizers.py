@@ -7,7 +7,7 @@ import pytest
 
 import tapeflow as tf
 
-FIX = json.loads((pathlib.Path(__file__).parent / "fixtures" / "keras_train" /
+FIX = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "train" /
                   "optimizers.json").read_text())
 CASES = FIX["cases"]
 

@@ -1,6 +1,6 @@
 """CategoryEncoding, StringLookup, IntegerLookup, Discretization, TextVectorization, Hashing
-and HashedCrossing against Keras 3.15 / TF 2.21 (tests/fixtures/keras_layers/
-preprocessing.json, recorded by tools/record_preprocessing_fixtures.py): outputs (dtype,
+and HashedCrossing against Keras 3.15 / TF 2.21 (tests/fixtures/keras/layers/
+preprocessing.json, recorded by tools/record_keras_preprocessing.py): outputs (dtype,
 shape, values), vocabularies, learned bin boundaries, get_config and errors; then the
 layers inside tf.function, tf.data.Dataset.map and a compiled model.fit fed strings."""
 import json
@@ -14,7 +14,7 @@ import tapeflow as tf
 from tapeflow import keras
 from tapeflow.keras import layers
 
-FIXTURES = json.loads((pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
+FIXTURES = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "layers"
                        / "preprocessing.json").read_text())
 
 
@@ -234,7 +234,7 @@ def test_string_hash_buckets_match_tensorflow():
     """tf.strings.to_hash_bucket_fast (FarmHash Fingerprint64) and _strong (SipHash-2-4)
     on strings of every length 0..199 and longer ones (the long-input loop), with the
     largest bucket count so that the whole 63 bits are compared."""
-    data = json.loads((pathlib.Path(__file__).parent / "fixtures" / "keras_layers"
+    data = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "layers"
                        / "string_hash.json").read_text())
     strings = tf.constant(np.array([bytes.fromhex(h) for h in data["strings"]], object))
     big = 2 ** 63 - 1

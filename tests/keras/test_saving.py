@@ -1,6 +1,6 @@
 """Keras 3 files: ``.weights.h5`` and ``.keras`` read and written in Keras's exact layout.
 
-Fixtures (tests/fixtures/keras_files/) come from tools/record_keras_files_fixtures.py: files
+Fixtures (tests/fixtures/keras/files/) come from tools/record_keras_files.py: files
 and predictions written by Keras 3.15, and files written by tapeflow with what Keras 3 read
 from them.
 """
@@ -19,8 +19,8 @@ import tapeflow as tf
 h5py = pytest.importorskip("h5py")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures", "keras_files")
-TOOL = os.path.join(HERE, os.pardir, "tools", "record_keras_files_fixtures.py")
+FIXTURES = os.path.join(HERE, os.pardir, "fixtures", "keras", "files")
+TOOL = os.path.join(HERE, os.pardir, os.pardir, "tools", "record_keras_files.py")
 
 
 def _tool():

@@ -2,7 +2,7 @@
 and TextVectorization layers (``assets/<layer path>/vocabulary.txt``) and their tf_idf
 weights (``vars/idf_weights``), read and written as Keras 3.15 does.
 
-Fixtures (tests/fixtures/keras_assets/) come from tools/record_keras_assets_fixtures.py:
+Fixtures (tests/fixtures/keras/assets/) come from tools/record_keras_assets.py:
 files and outputs written by Keras 3.15 (``keras_assets.json``), and what Keras 3.15 read
 from tapeflow's files of the same models (``keras_loads_tapeflow.json``).
 """
@@ -20,8 +20,8 @@ import tapeflow as tf
 pytest.importorskip("h5py")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures", "keras_assets")
-TOOL = os.path.join(HERE, os.pardir, "tools", "record_keras_assets_fixtures.py")
+FIXTURES = os.path.join(HERE, os.pardir, "fixtures", "keras", "assets")
+TOOL = os.path.join(HERE, os.pardir, os.pardir, "tools", "record_keras_assets.py")
 
 
 def _tool():

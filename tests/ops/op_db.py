@@ -7,7 +7,7 @@ dtype under test and differentiated; int and bool ones are passed as they are), 
 arrays, or plain Python values. Binary element-wise ops get a same-shape, a broadcasting
 and a scalar sample. Flags say whether the op is differentiable and to which order.
 
-This module imports NumPy only: ``tools/record_tf_fixtures.py`` runs it under TensorFlow.
+This module imports NumPy only: ``tools/record_ops.py`` runs it under TensorFlow.
 """
 import zlib
 from dataclasses import dataclass, field
@@ -605,7 +605,7 @@ op("nn.conv1d_transpose", lambda g: [Sample((g.normal(2, 3, 4), g.normal(3, 2, 4
                                      Sample((g.normal(1, 3, 2), g.normal(2, 1, 2), [1, 6, 1],
                                              2, "VALID"))], rtol=1e-4, atol=1e-5)
 op("nn.dropout", lambda g: [Sample((g.normal(3, 4), 0.0))],
-   note="rate 0 only: the random mask differs from TF's stream (tests/test_op_extras.py)")
+   note="rate 0 only: the random mask differs from TF's stream (tests/ops/test_op_properties.py)")
 op("image.extract_patches", lambda g: [
     Sample((g.normal(1, 5, 5, 2), [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME")),
     Sample((g.normal(2, 4, 3, 1), [1, 3, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"))])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from gradcheck import check_second_order, check_vjp, vjp_dot
+from tests.core.gradcheck import check_second_order, check_vjp, vjp_dot
 
 
 def _pads(size, k, s, d, padding):

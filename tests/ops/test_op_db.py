@@ -1,7 +1,7 @@
-"""The op table (tests/op_db.py) against TensorFlow's recorded numbers and finite differences.
+"""The op table (tests/ops/op_db.py) against TensorFlow's recorded numbers and finite differences.
 
 For every row: forward values, shapes and output dtypes equal TensorFlow 2.21's (recorded by
-tools/record_tf_fixtures.py into tests/fixtures/ops/), and so do gradients of a fixed
+tools/record_ops.py into tests/fixtures/ops/), and so do gradients of a fixed
 weighted sum of the outputs. Differentiable rows pass first- and second-order float64
 central-difference checks (a random direction always; every element for tiny inputs);
 non-differentiable rows record nothing on a tape. Error cases raise TensorFlow's class with
@@ -16,11 +16,11 @@ import zlib
 import numpy as np
 import pytest
 
-import op_db
 import tapeflow as tf
+from tests.ops import op_db
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIX = os.path.join(HERE, "fixtures", "ops")
+FIX = os.path.join(HERE, "..", "fixtures", "ops")
 
 with open(os.path.join(FIX, "ops.json")) as _f:
     META = json.load(_f)
@@ -430,7 +430,7 @@ def test_nondifferentiable_ops_record_nothing(info):
 
 
 # TensorFlow registers no gradient for these: the tape raises LookupError (checked against
-# TF's text in test_tensors.py), so no row differentiates them.
+# TF's text in test_tensor_types.py), so no row differentiates them.
 NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2"})
 
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapeflow as tf
-from gradcheck import check_jacobian, check_second_order, check_vjp, recorded_ops
 from tapeflow._core.registry import PRIMITIVES
+from tests.core.gradcheck import check_jacobian, check_second_order, check_vjp, recorded_ops
 
 F64 = tf.float64
 
@@ -371,7 +371,7 @@ def test_every_differentiable_primitive_is_checked():
         args, rng = c.inputs()
         seen |= recorded_ops(c.fn, args, rng)
     differentiable = {n for n, p in PRIMITIVES.items() if p.differentiable}
-    from test_op_db import reached_primitives  # the op table's rows check the op library
+    from tests.ops.test_op_db import reached_primitives  # the op table's rows check the op library
     missing = differentiable - seen - reached_primitives() - set(NOT_CHECKED)
     assert not missing, f"no gradient check reaches: {sorted(missing)}"
 
@@ -428,7 +428,7 @@ def test_nondifferentiable_op_records_nothing(name):
 # Public functions that are not ops on tensors, or make tensors from no tensor input.
 NOT_OPS = {"device", "executing_eagerly", "name_scope", "init_scope", "get_static_value",
            "zeros", "ones", "floordiv",  # floordiv: test_floordiv_has_no_gradient
-           # higher-order control flow: tests/function_cases.py (values and gradients vs TF)
+           # higher-order control flow: tests/function/cases.py (values and gradients vs TF)
            "cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr",
            "py_function", "numpy_function"}
 
@@ -436,7 +436,7 @@ NOT_OPS = {"device", "executing_eagerly", "name_scope", "init_scope", "get_stati
 def test_every_public_op_function_is_in_a_table():
     import types
 
-    from test_op_db import tabled_functions  # the op table (tests/op_db.py)
+    from tests.ops.test_op_db import tabled_functions  # the op table (tests/ops/op_db.py)
     checked = ({c.name.split("-")[0] for c in CASES} | set(_NO_GRADIENT) | NOT_OPS
                | tabled_functions())
     public = {n for n, v in vars(tf).items() if isinstance(v, types.FunctionType)

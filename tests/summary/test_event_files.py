@@ -1,6 +1,6 @@
 """tf.summary: event files that TensorBoard reads as it reads TensorFlow's own.
 
-tools/record_keras_train_fixtures.py ran tests/compat/summary/write_summaries.py under
+tools/record_keras_train.py ran tests/compat/summary/write_summaries.py under
 TensorFlow 2.21 and under tapeflow, and recorded what TensorBoard's EventAccumulator read
 from each file; here tapeflow writes again and its file is read back with the checked
 TFRecord reader of tapeflow.summary.reader.
@@ -18,8 +18,8 @@ import tapeflow as tf
 pytest.importorskip("tensorboardX")
 from tapeflow.summary import reader  # noqa: E402
 
-HERE = pathlib.Path(__file__).parent
-FIX = json.loads((HERE / "fixtures" / "keras_train" / "summary.json").read_text())
+HERE = pathlib.Path(__file__).parents[1]
+FIX = json.loads((HERE / "fixtures" / "keras" / "train" / "summary.json").read_text())
 PROGRAM = HERE / "compat" / "summary" / "write_summaries.py"
 
 

@@ -1,5 +1,5 @@
 """A whole epoch over a dataset, eagerly or inside one tf.function (argv[1]); prints the
-result and the peak RSS (tests/test_function_programs.py compares the two runs)."""
+result and the peak RSS (tests/function/test_programs.py compares the two runs)."""
 import resource
 import sys
 
