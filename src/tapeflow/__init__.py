@@ -49,51 +49,26 @@ from .function import (
 # TensorFlow dispatches them; the ragged and sparse packages load on first use.
 from .ops import composite_dispatch as _cd  # noqa: E402
 from .ops.array_ops import (
-    boolean_mask,
     broadcast_to,
+    cast,
     concat,
-    einsum,
     expand_dims,
-    eye,
-    fill,
-    gather,
-    gather_nd,
     identity,
-    linspace,
-    meshgrid,
     newaxis,
-    one_hot,
-    ones,
-    pad,
-    range,
+    ones_like,
     rank,
-    repeat,
     reshape,
-    reverse,
-    reverse_sequence,
-    roll,
-    scatter_nd,
-    sequence_mask,
     shape,
     size,
     split,
     squeeze,
     stack,
     stop_gradient,
-    strided_slice,
-    tensor_scatter_nd_add,
-    tensor_scatter_nd_max,
-    tensor_scatter_nd_min,
-    tensor_scatter_nd_sub,
-    tensor_scatter_nd_update,
-    tensordot,
-    tile,
     transpose,
     unstack,
     where,
-    zeros,
+    zeros_like,
 )
-from .ops.array_ops import slice_ as slice
 from .ops.clip_ops import clip_by_value
 from .ops.complex_ops import complex  # noqa: E402
 from .ops.control_flow_ops import (
@@ -107,6 +82,32 @@ from .ops.control_flow_ops import (
     switch_case,
     while_loop,
 )
+from .ops.creation_ops import (
+    eye,
+    fill,
+    linspace,
+    meshgrid,
+    one_hot,
+    ones,
+    range,
+    sequence_mask,
+    zeros,
+)
+from .ops.indexing_ops import (
+    boolean_mask,
+    gather,
+    gather_nd,
+    scatter_nd,
+    strided_slice,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
+from .ops.indexing_ops import slice_ as slice
+from .ops.linalg_ops import norm
+from .ops.manip_ops import pad, repeat, reverse, reverse_sequence, roll, tile
 from .ops.math_ops import (
     abs,
     acos,
@@ -115,18 +116,14 @@ from .ops.math_ops import (
     add_n,
     argmax,
     argmin,
-    argsort,
     asin,
     asinh,
     atan,
     atan2,
     atanh,
-    cast,
     ceil,
     cos,
     cosh,
-    cumprod,
-    cumsum,
     divide,
     equal,
     exp,
@@ -146,25 +143,14 @@ from .ops.math_ops import (
     minimum,
     multiply,
     negative,
-    norm,
     not_equal,
-    ones_like,
     pow,
-    reduce_all,
-    reduce_any,
-    reduce_logsumexp,
-    reduce_max,
-    reduce_mean,
-    reduce_min,
-    reduce_prod,
-    reduce_sum,
     round,
     scalar_mul,
     sigmoid,
     sign,
     sin,
     sinh,
-    sort,
     sqrt,
     square,
     subtract,
@@ -173,10 +159,22 @@ from .ops.math_ops import (
     truediv,
     truncatediv,
     truncatemod,
-    unique,
-    zeros_like,
+)
+from .ops.reduction_ops import (
+    cumprod,
+    cumsum,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
 )
 from .ops.script_ops import numpy_function, py_function
+from .ops.sort_ops import argsort, sort, unique
+from .ops.special_math_ops import einsum, tensordot
 
 concat = _cd.dispatch_concat(concat)
 reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")

@@ -21,7 +21,7 @@ from ._core.dtypes import (
                            uint32,
                            uint64,
 )
-from .ops.math_ops import cast
+from .ops.array_ops import cast
 
 __all__ = ["DType", "as_dtype", "bfloat16", "bool", "cast", "complex64", "complex128",
            "double", "float16", "float32", "float64", "half", "int8", "int16", "int32",

@@ -1,5 +1,7 @@
 """``tf.linalg``: re-exports of the linear-algebra ops."""
 from .ops.array_ops import transpose
+from .ops.clip_ops import l2_normalize
+from .ops.creation_ops import eye
 from .ops.indexed_slices_ops import global_norm  # keeps IndexedSlices as TF does
 from .ops.linalg_ops import (
                              adjoint,
@@ -12,17 +14,12 @@ from .ops.linalg_ops import (
                              diag_part,
                              eigh,
                              eigvalsh,
-                             einsum,
                              expm,
-                             eye,
                              inv,
-                             l2_normalize,
                              logdet,
                              lstsq,
-                             matmul,
                              matrix_rank,
                              matrix_transpose,
-                             matvec,
                              norm,
                              normalize,
                              pinv,
@@ -31,10 +28,11 @@ from .ops.linalg_ops import (
                              slogdet,
                              solve,
                              svd,
-                             tensordot,
                              trace,
                              triangular_solve,
 )
+from .ops.math_ops import matmul, matvec
+from .ops.special_math_ops import einsum, tensordot
 
 __all__ = [
     "adjoint", "band_part", "cholesky", "cholesky_solve", "cross", "det", "diag",

@@ -7,7 +7,9 @@ saves it, ``inputs`` the input Tensors when it saves them (else each input's sha
 return ``None`` for "no gradient". Broadcasting is undone by the engine, never by a rule.
 """
 
-__all__ = ["Primitive", "primitive", "defvjp", "defjvp", "nondifferentiable", "PRIMITIVES"]
+__all__ = [
+    "Primitive", "primitive", "defvjp", "defjvp", "nondifferentiable", "PRIMITIVES", "PerInput",
+]
 
 PRIMITIVES = {}
 
@@ -80,3 +82,17 @@ def defjvp(prim: Primitive, rule) -> Primitive:
 def nondifferentiable(name, forward, **kwargs) -> Primitive:
     """Declare a primitive without gradient: it records nothing on any tape."""
     return primitive(name, forward, differentiable=False, save_inputs=False, **kwargs)
+
+
+class PerInput:
+    """The rules of an op of any arity (concat, stack), one per input, made on demand for
+    input ``k``: a sequence as long as any op's input list."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __len__(self):
+        return 1 << 30
+
+    def __getitem__(self, k):
+        return self.make(k)

@@ -14,6 +14,7 @@ from .._core import nest
 from .._core.tensor import Tensor, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import math_ops as _m
+from ..ops import reduction_ops as _r
 from . import _context, collective_ops
 from .communicator import LocalCommunicator
 from .input_lib import DistributedDataset, DistributedDatasetsFromFunction
@@ -292,13 +293,13 @@ class Strategy:
             local = parts[0] if len(parts) == 1 else _m.add_n(parts)
             count = len(parts)
         else:
-            local = _m.add_n([_m.reduce_sum(p, axis=axis) for p in parts])
+            local = _m.add_n([_r.reduce_sum(p, axis=axis) for p in parts])
             count = sum(p.shape[axis] for p in parts)
-        count = _m.cast(count, local.dtype)
+        count = _a.cast(count, local.dtype)
         if self._comm.size > 1:
             if axis is None:
                 local = collective_ops.all_reduce(local, self._comm, "sum")
-                count = _m.multiply(count, _m.cast(self._comm.size, local.dtype))
+                count = _m.multiply(count, _a.cast(self._comm.size, local.dtype))
             else:  # slices may be uneven: the counts travel with the sums, in one call
                 local, count = collective_ops.pack_all_reduce([local, count], self._comm)
         if op is ReduceOp.MEAN:
@@ -340,7 +341,7 @@ class Strategy:
             out = collective_ops.pack_all_reduce(out, self._comm, "sum")
             if op is ReduceOp.MEAN:  # the in-process merge left a sum
                 n = self.num_replicas_in_sync
-                out = [_m.divide(t, _m.cast(n, t.dtype)) for t in out]
+                out = [_m.divide(t, _a.cast(n, t.dtype)) for t in out]
         return out
 
     def _merge_reduce(self, op, per_replica):
@@ -350,7 +351,7 @@ class Strategy:
             parts = list(v.values) if isinstance(v, DistributedValues) else [v] * n
             total = _m.add_n(parts)
             if op is ReduceOp.MEAN and self._comm.size == 1:
-                total = _m.divide(total, _m.cast(n, total.dtype))
+                total = _m.divide(total, _a.cast(n, total.dtype))
             out.append(Mirrored((total,) * n))
         return out
 

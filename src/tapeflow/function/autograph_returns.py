@@ -539,8 +539,8 @@ def _placeholder(fi):
     if isinstance(fi, (bool, int, float)):
         return type(fi)(0)
     if isinstance(fi, _TensorLike):
-        from ..ops import array_ops
-        return array_ops.zeros(fi.shape, fi.dtype)
+        from ..ops import creation_ops
+        return creation_ops.zeros(fi.shape, fi.dtype)
     if isinstance(fi, (list, tuple)):
         parts = [_placeholder(x) for x in fi]
         if any(p is None for p in parts):

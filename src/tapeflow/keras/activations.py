@@ -1,7 +1,10 @@
 """Activation functions by name, as ``tf.keras.activations``: ``get('relu')``, ``relu(x)``..."""
 from ..ops import array_ops as _a
+from ..ops import creation_ops as _cr
 from ..ops import math_ops as _m
 from ..ops import nn_ops as _nn
+from ..ops import reduction_ops as _r
+from ..ops import sort_ops as _so
 from ..ops._helpers import to_tensor
 from ..ops.clip_ops import clip_by_value as _clip
 
@@ -30,7 +33,7 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
         negative = _nn.relu(_m.add(_m.negative(x), threshold) if threshold else _m.negative(x))
     clip_max = max_value is not None
     if threshold != 0:
-        x = _a.where(_m.greater(x, threshold), x, _m.zeros_like(x))
+        x = _a.where(_m.greater(x, threshold), x, _a.zeros_like(x))
     elif max_value == 6:
         x, clip_max = _nn.relu6(x), False
     else:
@@ -168,7 +171,7 @@ def hard_tanh(x):
 
 
 def _zeros_like(x):
-    return _m.zeros_like(x)
+    return _a.zeros_like(x)
 
 
 def hard_shrink(x, threshold=0.5):
@@ -237,14 +240,14 @@ def sparsemax(x, axis=-1):
     x = to_tensor(x)
     rank = len(x.shape)
     ax = axis % rank
-    z = _m.sort(x, axis=ax, direction="DESCENDING")
-    cumsum = _m.cumsum(z, axis=ax)
+    z = _so.sort(x, axis=ax, direction="DESCENDING")
+    cumsum = _r.cumsum(z, axis=ax)
     n = x.shape[ax]
-    r = _a.reshape(_m.cast(_a.range(1, n + 1), x.dtype),
+    r = _a.reshape(_a.cast(_cr.range(1, n + 1), x.dtype),
                    [n if i == ax else 1 for i in range(rank)])
     support = _m.greater(_m.subtract(z, _m.divide(_m.subtract(cumsum, 1.0), r)), 0.0)
-    k = _m.reduce_sum(_m.cast(support, x.dtype), axis=ax, keepdims=True)
-    tau = _m.divide(_m.subtract(_m.reduce_sum(_a.where(support, cumsum, _zeros_like(cumsum)),
+    k = _r.reduce_sum(_a.cast(support, x.dtype), axis=ax, keepdims=True)
+    tau = _m.divide(_m.subtract(_r.reduce_sum(_a.where(support, cumsum, _zeros_like(cumsum)),
                                               axis=ax, keepdims=True), 1.0), k)
     return _m.maximum(_m.subtract(x, tau), 0.0)
 

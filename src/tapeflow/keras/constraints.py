@@ -1,5 +1,6 @@
 """Weight constraints (``tf.keras.constraints``): projections applied after each update."""
 from ..ops import math_ops as _m
+from ..ops import reduction_ops as _r
 from ..ops._helpers import to_tensor
 from .backend import epsilon
 
@@ -8,7 +9,7 @@ __all__ = ["Constraint", "MaxNorm", "NonNeg", "UnitNorm", "max_norm", "non_neg",
 
 
 def _norms(w, axis):
-    return _m.sqrt(_m.reduce_sum(_m.square(w), axis, keepdims=True))
+    return _m.sqrt(_r.reduce_sum(_m.square(w), axis, keepdims=True))
 
 
 class Constraint:

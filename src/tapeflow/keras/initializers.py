@@ -201,7 +201,7 @@ class Orthogonal(Initializer):
         if rows < cols:
             q = _a.transpose(q)
         dtype = _dt.as_dtype(dtype or "float32")
-        return _m.cast(_a.reshape(_m.multiply(q, float(self.gain)), shape), dtype)
+        return _a.cast(_a.reshape(_m.multiply(q, float(self.gain)), shape), dtype)
 
 
 zeros, ones, constant = Zeros, Ones, Constant

@@ -10,8 +10,10 @@ import sys
 from .._core import dtypes as _dt
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
+from ..ops import creation_ops as _cr
 from ..ops import math_ops as _m
 from ..ops import nn_ops as _nn
+from ..ops import reduction_ops as _r
 from . import _naming
 
 __all__ = [
@@ -39,9 +41,9 @@ def _tensor(x, dtype=None):
     if isinstance(x, _TensorLike) and (dtype is None or x.dtype == dtype):
         return x
     if isinstance(x, _TensorLike):
-        return _m.cast(x, dtype)
+        return _a.cast(x, dtype)
     t = convert_to_tensor(x)
-    return t if dtype is None or t.dtype == dtype else _m.cast(t, dtype)
+    return t if dtype is None or t.dtype == dtype else _a.cast(t, dtype)
 
 
 def _same_rank(y_true, y_pred, expand_rank_1=True):
@@ -116,12 +118,12 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     valid = None
     if ignore_class is not None:
         valid = _m.not_equal(target, ignore_class)
-        target = _a.where(valid, target, _m.zeros_like(target))
-        y_pred = _a.where(_a.expand_dims(valid, -1), y_pred, _m.zeros_like(y_pred))
+        target = _a.where(valid, target, _a.zeros_like(target))
+        y_pred = _a.where(_a.expand_dims(valid, -1), y_pred, _a.zeros_like(y_pred))
     logits = y_pred if from_logits else _m.log(_clip(y_pred))
     loss = _nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=logits)
     if valid is not None:
-        loss = _a.where(valid, loss, _m.zeros_like(loss))
+        loss = _a.where(valid, loss, _a.zeros_like(loss))
     return loss
 
 
@@ -151,8 +153,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     _check_same_shape(y_true, y_pred)
     if from_logits:
         return _nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
-    p = _m.divide(y_pred, _m.reduce_sum(y_pred, axis, keepdims=True))
-    return _m.negative(_m.reduce_sum(_m.multiply(y_true, _m.log(_clip(p))), axis))
+    p = _m.divide(y_pred, _r.reduce_sum(y_pred, axis, keepdims=True))
+    return _m.negative(_r.reduce_sum(_m.multiply(y_true, _m.log(_clip(p))), axis))
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -183,7 +185,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
         per = _m.negative(_m.add(_m.multiply(y_true, _m.log(p)),
                                  _m.multiply(_m.subtract(1.0, y_true),
                                              _m.log(_m.subtract(1.0, p)))))
-    return _m.reduce_mean(per, axis)
+    return _r.reduce_mean(per, axis)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -199,7 +201,7 @@ def mean_squared_error(y_true, y_pred):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    return _m.reduce_mean(_m.square(_m.subtract(y_true, y_pred)), -1)
+    return _r.reduce_mean(_m.square(_m.subtract(y_true, y_pred)), -1)
 
 
 def mean_absolute_error(y_true, y_pred):
@@ -207,7 +209,7 @@ def mean_absolute_error(y_true, y_pred):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    return _m.reduce_mean(_m.abs(_m.subtract(y_true, y_pred)), -1)
+    return _r.reduce_mean(_m.abs(_m.subtract(y_true, y_pred)), -1)
 
 
 def huber(y_true, y_pred, delta=1.0):
@@ -220,7 +222,7 @@ def huber(y_true, y_pred, delta=1.0):
     abs_error = _m.abs(error)
     quadratic = _m.multiply(_m.square(error), 0.5)
     linear = _m.subtract(_m.multiply(abs_error, delta), 0.5 * delta * delta)
-    return _m.reduce_mean(_a.where(_m.less_equal(abs_error, delta), quadratic, linear), -1)
+    return _r.reduce_mean(_a.where(_m.less_equal(abs_error, delta), quadratic, linear), -1)
 
 
 def kl_divergence(y_true, y_pred):
@@ -229,19 +231,19 @@ def kl_divergence(y_true, y_pred):
     y_true = _tensor(y_true, y_pred.dtype)
     t = _m.minimum(_m.maximum(y_true, EPSILON), 1.0)
     p = _m.minimum(_m.maximum(y_pred, EPSILON), 1.0)
-    return _m.reduce_sum(_m.multiply(t, _m.log(_m.divide(t, p))), -1)
+    return _r.reduce_sum(_m.multiply(t, _m.log(_m.divide(t, p))), -1)
 
 
 def poisson(y_true, y_pred):
     """``mean(y_pred - y_true * log(y_pred + 1e-7), -1)``."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    return _m.reduce_mean(_m.subtract(y_pred, _m.multiply(y_true, _m.log(
+    return _r.reduce_mean(_m.subtract(y_pred, _m.multiply(y_true, _m.log(
         _m.add(y_pred, EPSILON)))), -1)
 
 
 def _l2_normalize(x, axis):
-    inv = _m.minimum(_m.rsqrt(_m.reduce_sum(_m.square(x), axis, keepdims=True)),
+    inv = _m.minimum(_m.rsqrt(_r.reduce_sum(_m.square(x), axis, keepdims=True)),
                      1.0 / EPSILON)
     return _m.multiply(x, inv)
 
@@ -252,7 +254,7 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    return _m.negative(_m.reduce_sum(_m.multiply(_l2_normalize(y_true, axis),
+    return _m.negative(_r.reduce_sum(_m.multiply(_l2_normalize(y_true, axis),
                                                  _l2_normalize(y_pred, axis)), axis))
 
 
@@ -263,7 +265,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
     diff = _m.abs(_m.divide(_m.subtract(y_true, y_pred), _m.maximum(_m.abs(y_true), EPSILON)))
-    return _m.multiply(_m.reduce_mean(diff, -1), 100.0)
+    return _m.multiply(_r.reduce_mean(diff, -1), 100.0)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
@@ -273,7 +275,7 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     y_true, y_pred = _same_rank(y_true, y_pred)
     first = _m.log(_m.add(_m.maximum(y_pred, EPSILON), 1.0))
     second = _m.log(_m.add(_m.maximum(y_true, EPSILON), 1.0))
-    return _m.reduce_mean(_m.square(_m.subtract(first, second)), -1)
+    return _r.reduce_mean(_m.square(_m.subtract(first, second)), -1)
 
 
 def log_cosh(y_true, y_pred):
@@ -284,12 +286,12 @@ def log_cosh(y_true, y_pred):
     y_true, y_pred = _same_rank(y_true, y_pred)
     x = _m.subtract(y_pred, y_true)
     value = _m.subtract(_m.add(x, _m.softplus(_m.multiply(x, -2.0))), math.log(2.0))
-    return _m.reduce_mean(value, -1)
+    return _r.reduce_mean(value, -1)
 
 
 def _hinge_labels(y_true):
     # 0/1 labels become -1/1, as Keras converts them (other labels pass unchanged).
-    binary = _m.reduce_all(_m.logical_or(_m.equal(y_true, 0.0), _m.equal(y_true, 1.0)))
+    binary = _r.reduce_all(_m.logical_or(_m.equal(y_true, 0.0), _m.equal(y_true, 1.0)))
     return _a.where(binary, _m.subtract(_m.multiply(y_true, 2.0), 1.0), y_true)
 
 
@@ -297,14 +299,14 @@ def hinge(y_true, y_pred):
     """``mean(max(1 - y_true * y_pred, 0), -1)`` with labels -1/1 (0/1 are converted)."""
     y_pred = _tensor(y_pred)
     y_true = _hinge_labels(_tensor(y_true, y_pred.dtype))
-    return _m.reduce_mean(_m.maximum(_m.subtract(1.0, _m.multiply(y_true, y_pred)), 0.0), -1)
+    return _r.reduce_mean(_m.maximum(_m.subtract(1.0, _m.multiply(y_true, y_pred)), 0.0), -1)
 
 
 def squared_hinge(y_true, y_pred):
     """``mean(max(1 - y_true * y_pred, 0)**2, -1)`` with labels -1/1 (0/1 converted)."""
     y_pred = _tensor(y_pred)
     y_true = _hinge_labels(_tensor(y_true, y_pred.dtype))
-    return _m.reduce_mean(_m.square(_m.maximum(
+    return _r.reduce_mean(_m.square(_m.maximum(
         _m.subtract(1.0, _m.multiply(y_true, y_pred)), 0.0)), -1)
 
 
@@ -313,8 +315,8 @@ def categorical_hinge(y_true, y_pred):
     axis, for one-hot labels."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    pos = _m.reduce_sum(_m.multiply(y_true, y_pred), -1)
-    neg = _m.reduce_max(_m.multiply(_m.subtract(1.0, y_true), y_pred), -1)
+    pos = _r.reduce_sum(_m.multiply(y_true, y_pred), -1)
+    neg = _r.reduce_max(_m.multiply(_m.subtract(1.0, y_true), y_pred), -1)
     return _m.maximum(_m.add(_m.subtract(neg, pos), 1.0), 0.0)
 
 
@@ -340,7 +342,7 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
         weight = _m.add(_m.multiply(y_true, alpha),
                         _m.multiply(_m.subtract(1.0, y_true), 1.0 - alpha))
         focal = _m.multiply(weight, focal)
-    return _m.reduce_mean(focal, axis)
+    return _r.reduce_mean(focal, axis)
 
 
 def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
@@ -361,10 +363,10 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
         y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
     if from_logits:
         y_pred = _nn.softmax(y_pred, axis=axis)
-    output = _clip(_m.divide(y_pred, _m.reduce_sum(y_pred, axis, keepdims=True)))
+    output = _clip(_m.divide(y_pred, _r.reduce_sum(y_pred, axis, keepdims=True)))
     cce = _m.multiply(_m.negative(y_true), _m.log(output))
     factor = _m.multiply(_m.pow(_m.subtract(1.0, output), float(gamma)), alpha)
-    return _m.reduce_sum(_m.multiply(factor, cce), axis)
+    return _r.reduce_sum(_m.multiply(factor, cce), axis)
 
 
 def dice(y_true, y_pred, axis=None):
@@ -372,8 +374,8 @@ def dice(y_true, y_pred, axis=None):
     (all axes by default)."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    inter = _m.reduce_sum(_m.multiply(y_true, y_pred), axis)
-    denominator = _m.add(_m.add(_m.reduce_sum(y_true, axis), _m.reduce_sum(y_pred, axis)),
+    inter = _r.reduce_sum(_m.multiply(y_true, y_pred), axis)
+    denominator = _m.add(_m.add(_r.reduce_sum(y_true, axis), _r.reduce_sum(y_pred, axis)),
                          EPSILON)
     return _m.subtract(1.0, _m.divide(_m.multiply(inter, 2.0), denominator))
 
@@ -383,9 +385,9 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     (Salehi et al. 2017); ``alpha = beta = 0.5`` gives Dice."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    inter = _m.reduce_sum(_m.multiply(y_true, y_pred), axis)
-    fp = _m.reduce_sum(_m.multiply(_m.subtract(1.0, y_pred), y_true), axis)
-    fn = _m.reduce_sum(_m.multiply(y_pred, _m.subtract(1.0, y_true)), axis)
+    inter = _r.reduce_sum(_m.multiply(y_true, y_pred), axis)
+    fp = _r.reduce_sum(_m.multiply(_m.subtract(1.0, y_pred), y_true), axis)
+    fn = _r.reduce_sum(_m.multiply(y_pred, _m.subtract(1.0, y_true)), axis)
     denominator = _m.add(_m.add(_m.add(inter, _m.multiply(fp, alpha)),
                                 _m.multiply(fn, beta)), EPSILON)
     return _m.subtract(1.0, _m.divide(inter, denominator))
@@ -395,9 +397,9 @@ def categorical_generalized_cross_entropy(y_true, y_pred, q):
     """``(1 - p**q) / q`` with ``p`` the predicted probability of the integer label
     (Zhang & Sabuncu 2018)."""
     y_pred = _tensor(y_pred)
-    labels = _m.cast(_tensor(y_true), _dt.int32)
-    one_hot = _m.cast(_a.one_hot(labels, y_pred.shape[-1]), y_pred.dtype)
-    p = _m.reduce_sum(_m.multiply(y_pred, one_hot), -1)
+    labels = _a.cast(_tensor(y_true), _dt.int32)
+    one_hot = _a.cast(_cr.one_hot(labels, y_pred.shape[-1]), y_pred.dtype)
+    p = _r.reduce_sum(_m.multiply(y_pred, one_hot), -1)
     return _m.divide(_m.subtract(1.0, _m.pow(p, float(q))), float(q))
 
 
@@ -407,7 +409,7 @@ def _pos_neg_masks(query_labels, key_labels, remove_diagonal=True):
     positive = _m.equal(q, _a.transpose(k))
     negative = _m.logical_not(positive)
     if remove_diagonal:
-        off = _m.logical_not(_m.cast(_a.eye(q.shape[0], k.shape[0]), _dt.bool))
+        off = _m.logical_not(_a.cast(_cr.eye(q.shape[0], k.shape[0]), _dt.bool))
         positive = _m.logical_and(positive, off)
     return positive, negative
 
@@ -423,19 +425,19 @@ def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal
         the mean (Keras masks the zeros).
     """
     y_pred = _tensor(y_pred)
-    y_true = _m.cast(_tensor(y_true), _dt.int32)
+    y_true = _a.cast(_tensor(y_true), _dt.int32)
     ref = y_pred if ref_embeddings is None else _tensor(ref_embeddings, y_pred.dtype)
-    ref_labels = y_true if ref_labels is None else _m.cast(_tensor(ref_labels), _dt.int32)
+    ref_labels = y_true if ref_labels is None else _a.cast(_tensor(ref_labels), _dt.int32)
     distances = _m.maximum(_m.subtract(1.0, _m.matmul(y_pred, _a.transpose(ref))), 0.0)
     positive, negative = _pos_neg_masks(y_true, ref_labels, remove_diagonal)
-    pos_f, neg_f = _m.cast(positive, distances.dtype), _m.cast(negative, distances.dtype)
+    pos_f, neg_f = _a.cast(positive, distances.dtype), _a.cast(negative, distances.dtype)
     pos_w = _m.maximum(_m.multiply(_m.add(distances, margin), pos_f), 0.0)
     neg_w = _m.maximum(_m.multiply(_m.subtract(1.0 + margin, distances), neg_f), 0.0)
     pos = _m.multiply(_m.multiply(pos_w, -float(gamma)), _m.subtract(margin, distances))
     neg = _m.multiply(_m.multiply(neg_w, float(gamma)), _m.subtract(1.0 - margin, distances))
     minus_inf = _m.multiply(_a.ones_like(distances), float("-inf"))
-    p_loss = _m.reduce_logsumexp(_a.where(positive, pos, minus_inf), 1)
-    n_loss = _m.reduce_logsumexp(_a.where(negative, neg, minus_inf), 1)
+    p_loss = _r.reduce_logsumexp(_a.where(positive, pos, minus_inf), 1)
+    n_loss = _r.reduce_logsumexp(_a.where(negative, neg, minus_inf), 1)
     return _m.softplus(_m.add(p_loss, n_loss))
 
 
@@ -456,7 +458,7 @@ def ctc(y_true, y_pred):
         ValueError: for labels not of rank 2 or logits not of rank 3 (Keras's texts).
     """
     y_pred = _tensor(y_pred)
-    labels = _m.cast(_tensor(y_true), _dt.int32)
+    labels = _a.cast(_tensor(y_true), _dt.int32)
     if labels.ndim != 2:
         raise ValueError("Targets `y_true` are expected to be a tensor of shape "
                          "`(batch_size, max_length)` in integer format. Received: "
@@ -469,33 +471,33 @@ def ctc(y_true, y_pred):
     max_len = labels.shape[1]
     width = 2 * max_len + 1
     # The extended label sequence: blank, l1, blank, l2, ..., blank.
-    blanks = _a.zeros((batch, max_len), _dt.int32)
+    blanks = _cr.zeros((batch, max_len), _dt.int32)
     ext = _a.reshape(_a.stack([blanks, labels], axis=2), (batch, 2 * max_len))
-    ext = _a.concat([ext, _a.zeros((batch, 1), _dt.int32)], axis=1)
+    ext = _a.concat([ext, _cr.zeros((batch, 1), _dt.int32)], axis=1)
     log_probs = _nn.log_softmax(y_pred, axis=-1)
-    one_hot = _a.one_hot(ext, classes, dtype=log_probs.dtype)
+    one_hot = _cr.one_hot(ext, classes, dtype=log_probs.dtype)
     emissions = _m.matmul(log_probs, one_hot, transpose_b=True)  # [batch, time, width]
     # A skip over a blank is allowed into a label different from the one two back.
-    two_back = _a.concat([_a.zeros((batch, 2), _dt.int32), ext[:, :-2]], axis=1)
+    two_back = _a.concat([_cr.zeros((batch, 2), _dt.int32), ext[:, :-2]], axis=1)
     skip = _m.logical_and(_m.not_equal(ext, 0), _m.not_equal(ext, two_back))
-    neg = _m.multiply(_a.ones((batch, width), log_probs.dtype), _NEG)
-    start = _a.concat([_a.ones((batch, 2), _dt.bool), _a.zeros((batch, width - 2), _dt.bool)],
+    neg = _m.multiply(_cr.ones((batch, width), log_probs.dtype), _NEG)
+    start = _a.concat([_cr.ones((batch, 2), _dt.bool), _cr.zeros((batch, width - 2), _dt.bool)],
                       axis=1)
     alpha = _a.where(start, emissions[:, 0, :], neg)
-    pad1 = _m.multiply(_a.ones((batch, 1), log_probs.dtype), _NEG)
-    pad2 = _m.multiply(_a.ones((batch, 2), log_probs.dtype), _NEG)
+    pad1 = _m.multiply(_cr.ones((batch, 1), log_probs.dtype), _NEG)
+    pad2 = _m.multiply(_cr.ones((batch, 2), log_probs.dtype), _NEG)
     for t in range(1, steps):
         one = _a.concat([pad1, alpha[:, :-1]], axis=1)
         two = _a.where(skip, _a.concat([pad2, alpha[:, :-2]], axis=1), neg)
-        alpha = _m.add(_m.reduce_logsumexp(_a.stack([alpha, one, two]), 0), emissions[:, t, :])
+        alpha = _m.add(_r.reduce_logsumexp(_a.stack([alpha, one, two]), 0), emissions[:, t, :])
     # The path ends on the last label or on the blank after it.
-    length = _m.reduce_sum(_m.cast(_m.not_equal(labels, 0), _dt.int32), 1)
+    length = _r.reduce_sum(_a.cast(_m.not_equal(labels, 0), _dt.int32), 1)
     last = _a.expand_dims(_m.multiply(length, 2), 1)
-    position = _a.expand_dims(_a.range(width), 0)
+    position = _a.expand_dims(_cr.range(width), 0)
     end = _m.logical_or(_m.equal(position, last),
                         _m.logical_and(_m.equal(position, _m.subtract(last, 1)),
                                        _m.greater(last, 0)))
-    return _m.negative(_m.reduce_logsumexp(_a.where(end, alpha, neg), 1))
+    return _m.negative(_r.reduce_logsumexp(_a.where(end, alpha, neg), 1))
 
 
 def _reduce(values, reduction, sample_weight, mask=None):
@@ -504,11 +506,11 @@ def _reduce(values, reduction, sample_weight, mask=None):
     dt = values.dtype
     if mask is not None:
         if reduction in ("mean", "sum_over_batch_size"):
-            total = _m.cast(_a.size(mask), dt)
-            valid = _m.reduce_sum(_m.cast(mask, dt))
-            mask = _a.where(mask, _m.divide_no_nan(total, valid), _m.zeros_like(total))
+            total = _a.cast(_a.size(mask), dt)
+            valid = _r.reduce_sum(_a.cast(mask, dt))
+            mask = _a.where(mask, _m.divide_no_nan(total, valid), _a.zeros_like(total))
         else:
-            mask = _m.cast(mask, dt)
+            mask = _a.cast(mask, dt)
         if sample_weight is not None:
             mask, w = _same_rank(mask, _tensor(sample_weight, dt))
             sample_weight = _m.multiply(w, mask)
@@ -520,13 +522,13 @@ def _reduce(values, reduction, sample_weight, mask=None):
         values = _m.multiply(values, w)
     if reduction in (None, "none") or values.ndim == 0 or tuple(values.shape) == (0,):
         return values
-    total = _m.reduce_sum(values)
+    total = _r.reduce_sum(values)
     if reduction == "sum":
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
-        divisor = _m.reduce_sum(_tensor(sample_weight, dt))
+        divisor = _r.reduce_sum(_tensor(sample_weight, dt))
     else:
-        divisor = _m.cast(_a.size(values), dt)
+        divisor = _a.cast(_a.size(values), dt)
     return scale_loss_for_distribution(_m.divide_no_nan(total, divisor))
 
 
@@ -540,7 +542,7 @@ def scale_loss_for_distribution(value):
     n = ctx.get_strategy().num_replicas_in_sync
     if n == 1:
         return value
-    return _m.multiply(value, _m.cast(1.0 / n, value.dtype))
+    return _m.multiply(value, _a.cast(1.0 / n, value.dtype))
 
 
 class Loss:

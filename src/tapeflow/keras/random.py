@@ -140,7 +140,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     shape = tuple(x.shape) if noise_shape is None else tuple(
         d if d is not None else x.shape[i] for i, d in enumerate(noise_shape))
     keep = _m.greater_equal(_kr.uniform(shape, draw_seed(seed), 0.0, 1.0, x.dtype), rate)
-    return _m.multiply(x, _m.multiply(_m.cast(keep, x.dtype), 1.0 / (1.0 - rate)))
+    return _m.multiply(x, _m.multiply(_a.cast(keep, x.dtype), 1.0 / (1.0 - rate)))
 
 
 def shuffle(x, axis=0, seed=None):

@@ -1,5 +1,6 @@
 """Weight penalties (``tf.keras.regularizers``): ``layer.losses`` adds them up."""
 from ..ops import math_ops as _m
+from ..ops import reduction_ops as _r
 
 __all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get"]
 
@@ -33,11 +34,11 @@ class L1L2(Regularizer):
     def __call__(self, x):
         penalty = None
         if self.l1:
-            penalty = _m.multiply(_m.reduce_sum(_m.abs(x)), self.l1)
+            penalty = _m.multiply(_r.reduce_sum(_m.abs(x)), self.l1)
         if self.l2:
-            term = _m.multiply(_m.reduce_sum(_m.square(x)), self.l2)
+            term = _m.multiply(_r.reduce_sum(_m.square(x)), self.l2)
             penalty = term if penalty is None else _m.add(penalty, term)
-        return _m.multiply(_m.reduce_sum(x), 0.0) if penalty is None else penalty
+        return _m.multiply(_r.reduce_sum(x), 0.0) if penalty is None else penalty
 
 
 

@@ -8,11 +8,13 @@ from .._core.variable import Variable
 from . import (
     array_ops,
     complex_ops,
+    indexing_ops,
     linalg_ops,
     math_ops,
     nn_conv_ops,
     nn_ops,
     random_ops,
+    reduction_ops,
     state_ops,
 )
 from ._helpers import like
@@ -57,8 +59,8 @@ def _load_jvp_rules():
 _engine_ops.install(
     rules={"batching": _load_batching_rules, "jvp": _load_jvp_rules},
     add=math_ops.add, negative=math_ops.negative, multiply=math_ops.multiply,
-    reduce_sum=math_ops.reduce_sum, zeros_like=math_ops.zeros_like,
-    ones_like=math_ops.ones_like, cast=math_ops.cast, reshape=array_ops.reshape,
+    reduce_sum=reduction_ops.reduce_sum, zeros_like=array_ops.zeros_like,
+    ones_like=array_ops.ones_like, cast=array_ops.cast, reshape=array_ops.reshape,
     transpose=array_ops.transpose, stack=array_ops.stack, unstack=array_ops.unstack,
     concat=array_ops.concat, broadcast_to=array_ops.broadcast_to,
     stop_gradient=array_ops.stop_gradient)
@@ -118,7 +120,7 @@ def _iter(self):
         raise TypeError("Cannot iterate over a scalar tensor.")
     if ACTIVE[0]:
         # (in a trace the count is a guard: a replay at another size runs the body again)
-        return (array_ops.strided_slice_getitem(self, i)
+        return (indexing_ops.strided_slice_getitem(self, i)
                 for i in range(array_ops.static_dim(self, 0)))
     return map(Tensor, v)
 
@@ -155,7 +157,7 @@ def _bind(cls):
     cls.__ror__ = _reflected(cls.__or__)
     cls.__xor__ = _logic_or_bits(logical_xor, np.bitwise_xor)
     cls.__rxor__ = _reflected(cls.__xor__)
-    cls.__getitem__ = array_ops.strided_slice_getitem
+    cls.__getitem__ = indexing_ops.strided_slice_getitem
     cls.__iter__ = _iter
 
 

@@ -119,3 +119,51 @@ def shape_tuple(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     return tuple(int(d) if not isinstance(d, _TensorLike) else int(static_value(d)) for d in shape)
+
+
+def _show(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+
+def _err(text, op_name, name=""):
+    """TF's eager error text: ``name: <name>`` ends it, or nothing for ops that omit it."""
+    if name is None:
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}]")
+    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}] name: {name}")
+
+
+def _named(exc, name):
+    """``exc`` with TF's trailing ``name: `` filled in (or dropped for ``None``)."""
+    msg = exc.message
+    if msg.endswith(" name: "):
+        msg = msg[:-len(" name: ")] + ("" if name is None else f" name: {name}")
+    return type(exc)(None, None, msg)
+
+
+def _int_list(v):
+    if isinstance(v, _TensorLike):
+        v = static_value(v).tolist()
+    if isinstance(v, (int, np.integer)):
+        return [int(v)]
+    return [int(static_value(d)) if isinstance(d, _TensorLike) else int(d) for d in v]
+
+
+# TensorFlow's eager messages for these ops end without ``name:`` (Reshape, Tile, ...) or
+# with the Python wrapper's default name (concat, stack, x[...]). Their forwards fail inside
+# the shared dispatcher, which appends ``name: ``; each error hook below raises the final
+# exception itself instead, so the hot path is untouched.
+
+
+def _final_error(prim, name):
+    """Make ``prim``'s errors read as TensorFlow's eager text, ending in ``name``."""
+    if prim.error is None:
+        prim.error = lambda values, attrs, exc: (errors.InvalidArgumentError, str(exc))
+    hook = prim.error
+
+    def error(values, attrs, exc):
+        cls, text = hook(values, attrs, exc)
+        suffix = "" if name is None else f" name: {name}"
+        raise cls(None, None, f"{text} [Op:{prim.name}]{suffix}") from None
+    prim.error = error
+

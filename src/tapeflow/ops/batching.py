@@ -9,9 +9,12 @@ import builtins
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.jacobians import BATCHED, DIAGONAL, DIAGONAL_SAFE, _Diag, batch_safe, defbatch
-from .._core.registry import PRIMITIVES
+from .._core.registry import PRIMITIVES, PerInput
 from . import array_ops as _a
+from . import creation_ops as _cr
+from . import indexing_ops as _ix
 from . import math_ops as _m
+from . import reduction_ops as _r
 
 _SAFE = (
     "AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum",
@@ -55,14 +58,14 @@ def _extremum(g, y, x, axis, keepdims):
     shape = x._value.shape
     if not keepdims:
         y = _a.reshape(y, tuple(1 if i in axis else d for i, d in enumerate(shape)))
-    hits = _m.cast(_m.equal(y, x), g.dtype)
-    count = _m.reduce_sum(hits, axis, keepdims=True)
+    hits = _a.cast(_m.equal(y, x), g.dtype)
+    count = _r.reduce_sum(hits, axis, keepdims=True)
     return _m.divide(_m.multiply(_spread(g, shape, axis, keepdims), hits), count)
 
 
 def _prod(g, y, x, axis, keepdims):
     rule = PRIMITIVES["Prod"].vjps[0]
-    ones = _m.ones_like(y)
+    ones = _a.ones_like(y)
     # The ordinary rule is linear in g: apply it to ones for the per-element factor.
     factor = rule(ones, y, x, axis, keepdims)
     return _m.multiply(_spread(g, x._value.shape, axis, keepdims), factor)
@@ -73,16 +76,16 @@ _declare("Mean", _mean)
 _declare("Max", _extremum)
 _declare("Min", _extremum)
 _declare("Prod", _prod)
-_declare("Cumsum", lambda g, y, x_shape, axis, exclusive, reverse: _m.cumsum(
+_declare("Cumsum", lambda g, y, x_shape, axis, exclusive, reverse: _r.cumsum(
     g, axis + 1, exclusive=exclusive, reverse=not reverse))
 _declare("Cumprod", lambda g, y, x, axis, exclusive, reverse: _m.divide(
-    _m.cumsum(_m.multiply(g, y), axis + 1, exclusive=exclusive, reverse=not reverse), x))
+    _r.cumsum(_m.multiply(g, y), axis + 1, exclusive=exclusive, reverse=not reverse), x))
 _declare("Reshape", lambda g, y, x, shape: _a.reshape(g, (_n(g),) + x._value.shape))
 _declare("ReshapeLike", lambda gg, y, g, x: _a.reshape(gg, (_n(gg),) + g._value.shape), None)
 # The spread-back primitives are linear in g: their adjoints reduce (one axis further in).
-_declare("SumGrad", lambda gg, y, g, x, axis, keepdims: _m.reduce_sum(
+_declare("SumGrad", lambda gg, y, g, x, axis, keepdims: _r.reduce_sum(
     gg, [a + 1 for a in axis], keepdims=keepdims), None)
-_declare("MeanGrad", lambda gg, y, g, x, axis, keepdims: _m.reduce_mean(
+_declare("MeanGrad", lambda gg, y, g, x, axis, keepdims: _r.reduce_mean(
     gg, [a + 1 for a in axis], keepdims=keepdims), None)
 _declare("ExpandDims", lambda g, y, x_shape, axis: _a._squeeze_axes(
     g, tuple(a + 1 for a in axis)))
@@ -91,9 +94,9 @@ _declare("Squeeze", lambda g, y, x_shape, axis: _a._expand_axes(
 _declare("Transpose", lambda g, y, x_shape, perm: _a.transpose(
     g, [0] + [int(p) + 1 for p in np.argsort(perm)]))
 _declare("Softmax", lambda g, y, x_shape, axis: _m.multiply(
-    _m.subtract(g, _m.reduce_sum(_m.multiply(g, y), axis + 1, keepdims=True)), y))
+    _m.subtract(g, _r.reduce_sum(_m.multiply(g, y), axis + 1, keepdims=True)), y))
 _declare("LogSoftmax", lambda g, y, x_shape, axis: _m.subtract(
-    g, _m.multiply(_m.reduce_sum(g, axis + 1, keepdims=True), _m.exp(y))))
+    g, _m.multiply(_r.reduce_sum(g, axis + 1, keepdims=True), _m.exp(y))))
 
 
 def _matmul_a(g, y, a, b, transpose_a, transpose_b):
@@ -115,12 +118,12 @@ _declare("MatMul", _matmul_a, _matmul_b)
 
 
 def _slice_rule(g, y, x, key):
-    stand_in = _a.shape_stand_in((_n(g),) + x._value.shape, g._value.dtype)
+    stand_in = _ix.shape_stand_in((_n(g),) + x._value.shape, g._value.dtype)
     return _a.strided_slice_grad(g, stand_in, (slice(None),) + tuple(key))
 
 
 _declare("StridedSlice", _slice_rule)
-_declare("StridedSliceGrad", lambda g, y, g_shape, x_shape, key: _a.strided_slice_getitem(
+_declare("StridedSliceGrad", lambda g, y, g_shape, x_shape, key: _ix.strided_slice_getitem(
     g, (slice(None),) + tuple(key)), None)
 
 
@@ -129,41 +132,28 @@ def _concat_rule(k):
         shapes = [x._value.shape for x in xs]
         start = builtins.sum(s[axis] for s in shapes[:k])
         key = (slice(None),) * (axis + 1) + (slice(start, start + shapes[k][axis]),)
-        return _a.strided_slice_getitem(g, key)
+        return _ix.strided_slice_getitem(g, key)
     return rule
 
 
 def _pack_rule(k):
     def rule(g, y, *shapes, axis):
-        return _a.strided_slice_getitem(g, (slice(None),) * (axis + 1) + (k,))
+        return _ix.strided_slice_getitem(g, (slice(None),) * (axis + 1) + (k,))
     return rule
-
-
-class _PerInput:
-    """Rules for an op of any arity (concat, stack), made on demand for input ``k``."""
-
-    def __init__(self, make):
-        self.make = make
-
-    def __len__(self):
-        return 1 << 30
-
-    def __getitem__(self, k):
-        return self.make(k)
 
 
 for _name, _make in (("ConcatV2", _concat_rule), ("Pack", _pack_rule)):
     if _name in PRIMITIVES:
-        BATCHED[PRIMITIVES[_name]] = _PerInput(_make)
+        BATCHED[PRIMITIVES[_name]] = PerInput(_make)
 
 
 def _gather_rule(g, y, params, indices, axis, batch_dims, sparse=False):
-    stand_in = _a.shape_stand_in((_n(g),) + params._value.shape, g._value.dtype)
+    stand_in = _ix.shape_stand_in((_n(g),) + params._value.shape, g._value.dtype)
     return apply(PRIMITIVES["GatherGrad"], (g, indices, stand_in), {"axis": axis + 1})
 
 
 _declare("GatherV2", _gather_rule, None)
-_declare("GatherGrad", lambda g, y, gg, indices, params, axis: _a._gather_dense(
+_declare("GatherGrad", lambda g, y, gg, indices, params, axis: _ix._gather_dense(
     g, indices, axis=axis + 1), None, None)
 
 
@@ -173,7 +163,7 @@ def _tile_rule(g, y, x, multiples):
     for mult, d in zip(multiples, x_shape):
         split += [mult, d]
     g = _a.reshape(g, split)
-    return _m.reduce_sum(g, axis=list(builtins.range(1, 2 * len(x_shape) + 1, 2)))
+    return _r.reduce_sum(g, axis=list(builtins.range(1, 2 * len(x_shape) + 1, 2)))
 
 
 _declare("Tile", _tile_rule)
@@ -199,7 +189,7 @@ def _diag_reshape(g, y, x, shape):
 
 
 def _eye(n, dtype):
-    return _m.cast(_a.reshape(_a.one_hot(_a.range(n), n), (n, n)), dtype)
+    return _a.cast(_a.reshape(_cr.one_hot(_cr.range(n), n), (n, n)), dtype)
 
 
 def _diag_matmul_a(g, y, a, b, transpose_a, transpose_b):

@@ -1,36 +1,26 @@
-"""Norms and clipping: ``l2_normalize``, ``global_norm``, ``clip_by_norm``,
-``clip_by_global_norm`` and ``tf.norm``, composed of differentiable ops (TensorFlow's
-``clip_ops`` and ``linalg.norm``).
+"""Clipping and the norms it uses: ``l2_normalize``, ``global_norm``, ``clip_by_norm`` and
+``clip_by_global_norm``, composed of differentiable ops (TensorFlow's ``clip_ops``)."""
 
-The op names stay public in ``math_ops`` too (re-exported at its end).
-"""
 from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops as _a
-from . import math_ops as _m
 from ._helpers import to_tensor
+from .array_ops import cast, ones_like
 from .math_ops import (
     _realdiv,
     _scalar_like,
     add_n,
-    builtins_range,
-    cast,
     greater,
     maximum,
     minimum,
     multiply,
-    ones_like,
-    real,
-    reduce_max,
-    reduce_sum,
     rsqrt,
     sqrt,
     square,
 )
+from .reduction_ops import reduce_sum
 
-__all__ = [
-    "l2_normalize", "global_norm", "clip_by_value", "clip_by_norm", "clip_by_global_norm", "norm",
-]
+__all__ = ["l2_normalize", "global_norm", "clip_by_value", "clip_by_norm", "clip_by_global_norm"]
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
@@ -69,7 +59,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     TensorFlow.
     """
     t = to_tensor(t)
-    return _m.minimum(_m.maximum(t, clip_value_min), clip_value_max)
+    return minimum(maximum(t, clip_value_min), clip_value_max)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
@@ -117,58 +107,3 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     out = [None if t is None else multiply(to_tensor(t), cast(scale, to_tensor(t).dtype))
            for t in t_list]
     return out, gn
-
-
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
-    """Vector norms and the Frobenius norm (``tf.norm``).
-
-    Args:
-        tensor: a float tensor.
-        ord: ``'euclidean'``/``'fro'``/2, 1, ``np.inf``, or another positive number
-            (vector p-norm).
-        axis: None (the whole tensor as a vector), an int, or a pair of ints (matrix norm,
-            ``'fro'``/``'euclidean'``, 1 or ``np.inf``).
-        keepdims: keep reduced axes.
-
-    Raises:
-        ValueError: for an unsupported ``ord`` or ``axis``.
-    """
-    x = to_tensor(tensor)
-    keep = bool(keepdims)
-    is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
-    if isinstance(axis, (list, tuple)) and len(axis) not in (1, 2):
-        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
-                         f"integers, got {axis}")
-    if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
-        if ord == "fro" and not is_matrix and axis is not None:
-            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-        return sqrt(reduce_sum(real(multiply(x, _a.conj(x))), axis, keep))
-    if not isinstance(ord, (int, float)) or ord <= 0:
-        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-    ax = _m.abs(x)
-    if is_matrix:
-        r, c = (int(a) % x._value.ndim for a in axis)
-        if ord == 2:
-            # the spectral norm: the largest singular value
-            rest = [i for i in builtins_range(x._value.ndim) if i not in (r, c)]
-            from . import linalg_ops
-            s = linalg_ops.svd(_a.transpose(x, rest + [r, c]), compute_uv=False)
-            out = reduce_max(s, -1)
-            if keep:
-                out = _a.expand_dims(_a.expand_dims(out, min(r, c)), max(r, c))
-            return out
-        if ord == 1:
-            out = reduce_max(reduce_sum(ax, r, keepdims=True), c, keepdims=True)
-        elif ord == np.inf:
-            out = reduce_max(reduce_sum(ax, c, keepdims=True), r, keepdims=True)
-        else:
-            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', "
-                             f"'fro', 1, 2, inf], got {ord}")
-        if not keep:
-            out = _a.squeeze(out, [r, c])
-        return out
-    if ord == 1:
-        return reduce_sum(ax, axis, keep)
-    if ord == np.inf:
-        return reduce_max(ax, axis, keep)
-    return _m.pow(reduce_sum(_m.pow(ax, float(ord)), axis, keep), 1.0 / ord)

@@ -31,8 +31,8 @@ def _complex_jvp(tangents, y, re_shape, im_shape):
     if dre is None and dim is None:
         return None
     like = dre if dre is not None else dim
-    return complex(_m.zeros_like(like) if dre is None else dre,
-                   _m.zeros_like(like) if dim is None else dim)
+    return complex(_a.zeros_like(like) if dre is None else dre,
+                   _a.zeros_like(like) if dim is None else dim)
 
 
 defjvp(_COMPLEX, _complex_jvp)
@@ -75,7 +75,7 @@ def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
 def _angle_rule(g, y, x):
     # TensorFlow's: -g / (Im(x) + i Re(x)).
     z = _m.reciprocal(complex(_m.imag(x), _m.real(x)))
-    return _m.negative(_m.multiply(complex(g, _m.zeros_like(g)), z))
+    return _m.negative(_m.multiply(complex(g, _a.zeros_like(g)), z))
 
 
 _ANGLE = primitive("Angle", lambda x: np.angle(x).astype(x.real.dtype))
@@ -96,4 +96,4 @@ def angle(input, name=None):  # noqa: A002 - TensorFlow's name
         return apply(_ANGLE, (x,))
     pi = Tensor(x._value.dtype.type(np.pi))
     return _a.where(_m.less(x, Tensor(x._value.dtype.type(0))),
-                    _a.broadcast_to(pi, _a.shape(x)), _m.zeros_like(x))
+                    _a.broadcast_to(pi, _a.shape(x)), _a.zeros_like(x))

@@ -13,9 +13,13 @@ from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from . import _helpers as _h
 from . import array_ops as _a
+from . import indexing_ops as _ix
+from . import manip_ops as _mn
 from . import math_ops as _m
 from . import nn_conv_ops as _nc
+from . import reduction_ops as _r
 from ._helpers import to_tensor
 
 __all__ = ["extract_patches", "flip_left_right", "flip_up_down", "random_flip_left_right",
@@ -94,7 +98,7 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
     x = to_tensor(images)
     op = "ExtractImagePatches"
     if x._value.ndim != 4:
-        raise _nc._err(f"input must be 4-dimensional{_a._show(x._value.shape)}", op)
+        raise _nc._err(f"input must be 4-dimensional{_h._show(x._value.shape)}", op)
     k = _nc._spatial(sizes, 2, "ksizes", op)
     st = _nc._spatial(strides, 2, "strides", op)
     rt = _nc._spatial(rates, 2, "rates", op)
@@ -132,7 +136,7 @@ def flip_left_right(image):
                [3, 2]], dtype=int32)
     """
     x = _image(image)
-    return _a.reverse(x, [x._value.ndim - 2])
+    return _mn.reverse(x, [x._value.ndim - 2])
 
 
 def flip_up_down(image):
@@ -145,13 +149,13 @@ def flip_up_down(image):
                [0, 1]], dtype=int32)
     """
     x = _image(image)
-    return _a.reverse(x, [x._value.ndim - 3])
+    return _mn.reverse(x, [x._value.ndim - 3])
 
 
 def _flip_where(x, u, axis):
     # As TensorFlow decides: one image flips if its draw is below one half, a batch's
     # images where their draws round to 1 (above one half).
-    flipped = _a.reverse(x, [axis])
+    flipped = _mn.reverse(x, [axis])
     if x._value.ndim == 3:
         return _a.where(_m.less(u, 0.5), flipped, x)
     mask = _a.reshape(_m.greater(u, 0.5), (-1, 1, 1, 1))
@@ -235,11 +239,11 @@ def rot90(image, k=1, name=None):
     perm[h], perm[h + 1] = perm[h + 1], perm[h]
     k = int(k._value if isinstance(k, _TensorLike) else k) % 4
     if k == 1:
-        return _a.transpose(_a.reverse(x, [h + 1]), perm)
+        return _a.transpose(_mn.reverse(x, [h + 1]), perm)
     if k == 2:
-        return _a.reverse(x, [h, h + 1])
+        return _mn.reverse(x, [h, h + 1])
     if k == 3:
-        return _a.reverse(_a.transpose(x, perm), [h + 1])
+        return _mn.reverse(_a.transpose(x, perm), [h + 1])
     return x
 
 
@@ -263,20 +267,20 @@ def central_crop(image, central_fraction):
     if ACTIVE[0] and current_tracer() is not None:
         # traced: the bounds are computed from each call's sizes, as TensorFlow's ops do
         hw = _a.shape(x)[h_ax:h_ax + 2]
-        f = _m.cast(hw, _dt.float64)
-        start = _m.cast(_m.divide(_m.subtract(f, _m.multiply(f, float(central_fraction))),
+        f = _a.cast(hw, _dt.float64)
+        start = _a.cast(_m.divide(_m.subtract(f, _m.multiply(f, float(central_fraction))),
                                   2.0), _dt.int32)
         zeros = Tensor(np.zeros(h_ax, np.int32))
         begin = _a.concat([zeros, start, Tensor(np.zeros(1, np.int32))], 0)
         size = _a.concat([Tensor(np.full(h_ax, -1, np.int32)),
                           _m.subtract(hw, _m.multiply(start, 2)),
                           Tensor(np.full(1, -1, np.int32))], 0)
-        return _a.traced_slice(x, begin, size)
+        return _ix.traced_slice(x, begin, size)
     h, w = x._value.shape[h_ax], x._value.shape[h_ax + 1]
     top = int((h - h * central_fraction) / 2)
     left = int((w - w * central_fraction) / 2)
     key = (slice(None),) * h_ax + (slice(top, h - top), slice(left, w - left))
-    return _a.strided_slice_getitem(x, key)
+    return _ix.strided_slice_getitem(x, key)
 
 
 # ----------------------------------------------------------------------------- resize
@@ -350,19 +354,19 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
         scale = min(size[0] / h, size[1] / w)
         size = [int(round(h * scale)), int(round(w * scale))]
     if method == "nearest":
-        out = _a._gather_dense(x, Tensor(_nearest_axis(h, size[0])), axis=1)
-        out = _a._gather_dense(out, Tensor(_nearest_axis(w, size[1])), axis=2)
+        out = _ix._gather_dense(x, Tensor(_nearest_axis(h, size[0])), axis=1)
+        out = _ix._gather_dense(out, Tensor(_nearest_axis(w, size[1])), axis=2)
     else:
         if x.dtype != _dt.float32:
-            x = _m.cast(x, _dt.float32)
+            x = _a.cast(x, _dt.float32)
         ylo, yhi, ylerp = _bilinear_axis(h, size[0])
         xlo, xhi, xlerp = _bilinear_axis(w, size[1])
-        top, bottom = (_a._gather_dense(x, Tensor(i), axis=1) for i in (ylo, yhi))
+        top, bottom = (_ix._gather_dense(x, Tensor(i), axis=1) for i in (ylo, yhi))
         xl = Tensor(xlerp.reshape(1, 1, -1, 1))
 
         def across(rows):
-            left = _a._gather_dense(rows, Tensor(xlo), axis=2)
-            right = _a._gather_dense(rows, Tensor(xhi), axis=2)
+            left = _ix._gather_dense(rows, Tensor(xlo), axis=2)
+            right = _ix._gather_dense(rows, Tensor(xhi), axis=2)
             return _m.add(left, _m.multiply(_m.subtract(right, left), xl))
         t, b = across(top), across(bottom)
         out = _m.add(t, _m.multiply(_m.subtract(b, t), Tensor(ylerp.reshape(1, -1, 1, 1))))
@@ -395,15 +399,15 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
         return Tensor(out.astype(dtype._np))
     if src.is_integer:
         scale = 1.0 / np.iinfo(src._np).max
-        return _m.multiply(_m.cast(x, dtype), Tensor(dtype._np.type(scale)))
+        return _m.multiply(_a.cast(x, dtype), Tensor(dtype._np.type(scale)))
     if dtype.is_integer:
         scaled = _m.multiply(x, Tensor(src._np.type(np.iinfo(dtype._np).max + 0.5)))
         if saturate:
             info = np.iinfo(dtype._np)
             scaled = _m.maximum(_m.minimum(scaled, Tensor(src._np.type(info.max))),
                                 Tensor(src._np.type(info.min)))
-        return _m.cast(scaled, dtype)
-    return _m.cast(x, dtype)
+        return _a.cast(scaled, dtype)
+    return _a.cast(x, dtype)
 
 
 def adjust_brightness(image, delta):
@@ -419,7 +423,7 @@ def adjust_brightness(image, delta):
     orig = x.dtype
     # As TensorFlow: float16/float32 images stay, others go through float32 and back.
     flt = x if orig in (_dt.float16, _dt.float32) else convert_image_dtype(x, _dt.float32)
-    out = _m.add(flt, _m.cast(delta, flt.dtype) if isinstance(delta, _TensorLike) else
+    out = _m.add(flt, _a.cast(delta, flt.dtype) if isinstance(delta, _TensorLike) else
                  Tensor(flt._value.dtype.type(delta)))
     return convert_image_dtype(out, orig, saturate=True)
 
@@ -456,7 +460,7 @@ def adjust_contrast(images, contrast_factor):
     orig = x.dtype
     flt = x if orig.is_floating else convert_image_dtype(x, _dt.float32)
     # The factor is an input (a random one is drawn anew when a traced program replays).
-    factor = _m.cast(contrast_factor, flt.dtype) if isinstance(contrast_factor, _TensorLike) \
+    factor = _a.cast(contrast_factor, flt.dtype) if isinstance(contrast_factor, _TensorLike) \
         else Tensor(flt._value.dtype.type(contrast_factor))
     out = apply(_CONTRAST, (flt, factor))
     return out if orig.is_floating else convert_image_dtype(out, orig, saturate=True)
@@ -472,11 +476,11 @@ def per_image_standardization(image):
         >>> tf.image.per_image_standardization(tf.constant([[[1.0], [3.0]]])).numpy()[:, :, 0]
         array([[-1.,  1.]], dtype=float32)
     """
-    x = _m.cast(_image(image), _dt.float32)  # float32 whatever the input, as TensorFlow
+    x = _a.cast(_image(image), _dt.float32)  # float32 whatever the input, as TensorFlow
     axes = [-1, -2, -3]
     n = int(np.prod(x._value.shape[-3:]))
-    mean = _m.reduce_mean(x, axis=axes, keepdims=True)
-    std = _m.reduce_std(x, axis=axes, keepdims=True)
+    mean = _r.reduce_mean(x, axis=axes, keepdims=True)
+    std = _r.reduce_std(x, axis=axes, keepdims=True)
     floor = Tensor(x._value.dtype.type(1.0 / np.sqrt(n)))
     return _m.divide(_m.subtract(x, mean), _m.maximum(std, floor))
 
@@ -564,7 +568,7 @@ def _crop_at(x, size, draws, limit):
         if s == x._value.shape[ax]:
             continue
         idx = _m.add(Tensor(np.arange(s, dtype=np.int32)), offsets[ax])
-        out = _a._gather_dense(out, idx, axis=ax)
+        out = _ix._gather_dense(out, idx, axis=ax)
     return out
 
 
@@ -634,10 +638,10 @@ def resize_with_crop_or_pad(image, target_height, target_width):
     th, tw = int(target_height), int(target_width)
     top, left = max((h - th) // 2, 0), max((w - tw) // 2, 0)
     key = (slice(None),) * h_ax + (slice(top, top + min(h, th)), slice(left, left + min(w, tw)))
-    x = _a.strided_slice_getitem(x, key)
+    x = _ix.strided_slice_getitem(x, key)
     pt, pl = max((th - h) // 2, 0), max((tw - w) // 2, 0)
     pads = [[0, 0]] * h_ax + [[pt, th - min(h, th) - pt], [pl, tw - min(w, tw) - pl], [0, 0]]
-    return _a.pad(x, pads)
+    return _mn.pad(x, pads)
 
 
 def rgb_to_grayscale(images, name=None):
@@ -653,7 +657,7 @@ def rgb_to_grayscale(images, name=None):
     orig = x.dtype
     flt = convert_image_dtype(x, _dt.float32)
     weights = Tensor(np.array([0.2989, 0.5870, 0.1140], np.float32))
-    gray = _m.reduce_sum(_m.multiply(flt, weights), axis=-1, keepdims=True)
+    gray = _r.reduce_sum(_m.multiply(flt, weights), axis=-1, keepdims=True)
     return convert_image_dtype(gray, orig)
 
 

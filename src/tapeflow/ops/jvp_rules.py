@@ -9,8 +9,10 @@ output's shape. Primitives without a rule here are differentiated through their 
 from .._core import dtypes
 from .._core.registry import PRIMITIVES, defjvp
 from . import array_ops as _a
+from . import indexing_ops as _ix
 from . import math_ops as _m
 from . import nn_ops  # noqa: F401 - declares Relu, Softmax and LogSoftmax
+from . import reduction_ops as _r
 
 
 def _sum_of(*terms):
@@ -68,18 +70,18 @@ def _matvec(ts, y, a, b, transpose_a):
 def _cast(ts, y, x_shape, dtype, src):
     if ts[0] is None or dtype.kind not in "fcV" or src.kind not in "fcV":
         return None
-    return _m.cast(ts[0], dtypes.FROM_NUMPY[dtype])
+    return _a.cast(ts[0], dtypes.FROM_NUMPY[dtype])
 
 
 def _softmax(ts, y, x_shape, axis):
     t = ts[0]
-    return _m.multiply(y, _m.subtract(t, _m.reduce_sum(_m.multiply(t, y), axis,
+    return _m.multiply(y, _m.subtract(t, _r.reduce_sum(_m.multiply(t, y), axis,
                                                        keepdims=True)))
 
 
 def _log_softmax(ts, y, x_shape, axis):
     t = ts[0]
-    return _m.subtract(t, _m.reduce_sum(_m.multiply(t, _m.exp(y)), axis, keepdims=True))
+    return _m.subtract(t, _r.reduce_sum(_m.multiply(t, _m.exp(y)), axis, keepdims=True))
 
 
 _UNARY = {
@@ -92,7 +94,7 @@ _UNARY = {
     "Sqrt": lambda t, y, x: _m.divide(_m.multiply(t, 0.5), y),
     "Sin": lambda t, y, x: _m.multiply(t, _m.cos(x)),
     "Cos": lambda t, y, x: _m.negative(_m.multiply(t, _m.sin(x))),
-    "Relu": lambda t, y, x: _m.multiply(t, _m.cast(_m.greater(y, 0), t.dtype)),
+    "Relu": lambda t, y, x: _m.multiply(t, _a.cast(_m.greater(y, 0), t.dtype)),
     "Softplus": lambda t, y, x: _m.multiply(t, _m.sigmoid(x)),
 }
 
@@ -109,9 +111,9 @@ _RULES = {
     "Reshape": _linear(lambda t, shape: _a.reshape(t, shape)),
     "Transpose": _linear(lambda t, perm: _a.transpose(t, list(perm))),
     "BroadcastTo": _linear(lambda t, shape: _a.broadcast_to(t, shape)),
-    "Sum": _linear(lambda t, axis, keepdims: _m.reduce_sum(t, axis, keepdims=keepdims)),
-    "Mean": _linear(lambda t, axis, keepdims: _m.reduce_mean(t, axis, keepdims=keepdims)),
-    "StridedSlice": _linear(lambda t, key: _a.strided_slice_getitem(t, key)),
+    "Sum": _linear(lambda t, axis, keepdims: _r.reduce_sum(t, axis, keepdims=keepdims)),
+    "Mean": _linear(lambda t, axis, keepdims: _r.reduce_mean(t, axis, keepdims=keepdims)),
+    "StridedSlice": _linear(lambda t, key: _ix.strided_slice_getitem(t, key)),
 }
 _RULES.update({name: _unary(fn) for name, fn in _UNARY.items()})
 

@@ -2,7 +2,8 @@
 
 Primitives are the factorisations and solves (inverse, determinant, Cholesky, QR, SVD,
 solves); their rules are written with these same ops, so second derivatives work.
-The rest (matvec, trace, band_part, logdet, tensordot, einsum) are compositions.
+The rest (trace, band_part, logdet, ...) are compositions; matmul and matvec live in
+``math_ops``, einsum and tensordot in ``special_math_ops``, norms in ``clip_ops``.
 """
 import builtins
 
@@ -13,23 +14,18 @@ from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor
 from . import array_ops as _a
 from . import math_ops as _m
+from . import reduction_ops as _r
 from ._helpers import check_kind, pair, to_tensor
+from .creation_ops import eye
+from .math_ops import matmul
 
 __all__ = [
-    "matmul", "matvec", "diag_part", "diag", "set_diag", "band_part", "trace", "inv", "det",
+    "diag_part", "diag", "set_diag", "band_part", "trace", "inv", "det",
     "logdet", "slogdet", "cholesky", "solve", "triangular_solve", "cholesky_solve", "qr",
-    "svd", "transpose", "adjoint", "einsum", "tensordot", "eye", "norm", "l2_normalize",
-    "global_norm", "matrix_transpose", "lstsq", "pinv",
+    "svd", "norm", "adjoint", "matrix_transpose", "lstsq", "pinv", "eigh", "eigvalsh", "expm",
+    "cross", "normalize", "matrix_rank",
 ]
 
-matmul = _m.matmul
-matvec = _m.matvec
-einsum = _a.einsum
-tensordot = _a.tensordot
-eye = _a.eye
-norm = _m.norm
-l2_normalize = _m.l2_normalize
-global_norm = _m.global_norm
 _FLOATS = "double, float, half, complex64, complex128"
 
 
@@ -113,7 +109,7 @@ def _set_diag_forward(x, d):
 # The diagonal's positions come from the input's shape when the op runs.
 _SET_DIAG = primitive("MatrixSetDiagV3", _set_diag_forward, save_inputs=False)
 defvjp(_SET_DIAG, lambda g, y, x_shape, d_shape: apply(
-    _SET_DIAG, (g, _m.zeros_like(diag_part(g)))), lambda g, y, x_shape, d_shape: diag_part(g))
+    _SET_DIAG, (g, _a.zeros_like(diag_part(g)))), lambda g, y, x_shape, d_shape: diag_part(g))
 
 
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
@@ -207,7 +203,7 @@ def _triu(x):
 
 def trace(x, name=None):
     """Sum of the main diagonal of the last two axes (``tf.linalg.trace``)."""
-    return _m.reduce_sum(diag_part(x), -1)
+    return _r.reduce_sum(diag_part(x), -1)
 
 
 # --------------------------------------------------------------- inverse, determinant
@@ -283,7 +279,7 @@ def _slogdet_forward(x):
 # Multi-output primitives save their outputs: the sweep shapes absent cotangents from them.
 _SLOGDET = primitive("LogMatrixDeterminant", _slogdet_forward, n_outputs=2, save_output=True)
 defvjp(_SLOGDET, lambda g, y, x: _m.multiply(
-    _a.expand_dims(_a.expand_dims(_m.cast(g[1], x.dtype), -1), -1), adjoint_(inv(x))))
+    _a.expand_dims(_a.expand_dims(_a.cast(g[1], x.dtype), -1), -1), adjoint_(inv(x))))
 
 
 def slogdet(input, name=None):  # noqa: A002 - TensorFlow's name
@@ -304,7 +300,7 @@ def logdet(matrix, name=None):
     TensorFlow counterpart: ``tf.linalg.logdet``.
     """
     chol = cholesky(matrix)
-    return _m.multiply(_m.reduce_sum(_m.log(_m.real(diag_part(chol))), -1), 2.0)
+    return _m.multiply(_r.reduce_sum(_m.log(_m.real(diag_part(chol))), -1), 2.0)
 
 
 # ------------------------------------------------------------------------- Cholesky
@@ -553,7 +549,7 @@ def _svd_rule(g, y, x, full_matrices):
     k = builtins.min(m, n)
     s2 = _m.square(s)
     diff = _m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))  # s_j^2 - s_i^2
-    f = _m.divide_no_nan(_m.ones_like(diff), diff)
+    f = _m.divide_no_nan(_a.ones_like(diff), diff)
     sdiag = diag(s)
     ga = matmul(_m.multiply(u, _a.expand_dims(gs, -2)), v, adjoint_b=True)
     ut_gu = matmul(u, gu, adjoint_a=True)
@@ -603,12 +599,12 @@ def pinv(a, rcond=None, validate_args=False, name=None):
         eps = float(np.finfo(x._value.dtype).eps)
         if ACTIVE[0] and current_tracer() is not None:
             # each call's sizes (TensorFlow's ``tf.shape(a)`` for unknown dimensions)
-            rcond = _m.multiply(_m.cast(_m.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
+            rcond = _m.multiply(_a.cast(_r.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
         else:
             rcond = 10.0 * builtins.max(m, n) * eps
-    cutoff = _m.multiply(_m.reduce_max(s, -1, keepdims=True), rcond)
+    cutoff = _m.multiply(_r.reduce_max(s, -1, keepdims=True), rcond)
     keep = _m.greater(s, cutoff)
-    s_inv = _a.where(keep, _m.divide_no_nan(_m.ones_like(s), s), _m.zeros_like(s))
+    s_inv = _a.where(keep, _m.divide_no_nan(_a.ones_like(s), s), _a.zeros_like(s))
     return matmul(_m.multiply(v, _a.expand_dims(s_inv, -2)), u, adjoint_b=True)
 
 
@@ -616,9 +612,6 @@ del nondifferentiable
 
 
 # ------------------------------------------------- eigh, expm, cross, normalize, rank
-
-__all__ += ["eigh", "eigvalsh", "expm", "cross", "normalize", "matrix_rank"]
-
 
 def _eigh_forward(x):
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
@@ -634,9 +627,9 @@ def _eigh_rule(g, y, x_shape):
     ge, gv = g
     e, v = y
     diff = _m.subtract(_a.expand_dims(e, -2), _a.expand_dims(e, -1))  # e_j - e_i
-    f = _m.divide_no_nan(_m.ones_like(diff), diff)
-    inner = _m.add(diag(_m.cast(ge, v.dtype)),
-                   _m.multiply(_m.cast(f, v.dtype), matmul(v, gv, adjoint_a=True)))
+    f = _m.divide_no_nan(_a.ones_like(diff), diff)
+    inner = _m.add(diag(_a.cast(ge, v.dtype)),
+                   _m.multiply(_a.cast(f, v.dtype), matmul(v, gv, adjoint_a=True)))
     ga = matmul(v, matmul(inner, v, adjoint_b=True))
     ga = _tril(_m.add(ga, adjoint_(ga)))
     return _m.subtract(ga, _m.multiply(diag(diag_part(ga)), 0.5))
@@ -722,10 +715,64 @@ def cross(a, b, name=None):
                      _m.subtract(_m.multiply(a0, b1), _m.multiply(a1, b0))], axis=-1)
 
 
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+    """Vector norms and the Frobenius norm (``tf.norm``).
+
+    Args:
+        tensor: a float tensor.
+        ord: ``'euclidean'``/``'fro'``/2, 1, ``np.inf``, or another positive number
+            (vector p-norm).
+        axis: None (the whole tensor as a vector), an int, or a pair of ints (matrix norm,
+            ``'fro'``/``'euclidean'``, 1 or ``np.inf``).
+        keepdims: keep reduced axes.
+
+    Raises:
+        ValueError: for an unsupported ``ord`` or ``axis``.
+    """
+    x = to_tensor(tensor)
+    keep = bool(keepdims)
+    is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
+    if isinstance(axis, (list, tuple)) and len(axis) not in (1, 2):
+        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
+                         f"integers, got {axis}")
+    if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
+        if ord == "fro" and not is_matrix and axis is not None:
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+        return _m.sqrt(_r.reduce_sum(_m.real(_m.multiply(x, _a.conj(x))), axis, keep))
+    if not isinstance(ord, (int, float)) or ord <= 0:
+        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+    ax = _m.abs(x)
+    if is_matrix:
+        r, c = (int(a) % x._value.ndim for a in axis)
+        if ord == 2:
+            # the spectral norm: the largest singular value
+            rest = [i for i in builtins.range(x._value.ndim) if i not in (r, c)]
+            s = svd(_a.transpose(x, rest + [r, c]), compute_uv=False)
+            out = _r.reduce_max(s, -1)
+            if keep:
+                out = _a.expand_dims(_a.expand_dims(out, min(r, c)), max(r, c))
+            return out
+        if ord == 1:
+            out = _r.reduce_max(_r.reduce_sum(ax, r, keepdims=True), c, keepdims=True)
+        elif ord == np.inf:
+            out = _r.reduce_max(_r.reduce_sum(ax, c, keepdims=True), r, keepdims=True)
+        else:
+            raise ValueError(f"'ord' must be a supported matrix norm in ['euclidean', "
+                             f"'fro', 1, 2, inf], got {ord}")
+        if not keep:
+            out = _a.squeeze(out, [r, c])
+        return out
+    if ord == 1:
+        return _r.reduce_sum(ax, axis, keep)
+    if ord == np.inf:
+        return _r.reduce_max(ax, axis, keep)
+    return _m.pow(_r.reduce_sum(_m.pow(ax, float(ord)), axis, keep), 1.0 / ord)
+
+
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
     """``(tensor / norm, norm)`` with :func:`norm`'s arguments (``tf.linalg.normalize``)."""
     x = to_tensor(tensor)
-    nrm = _m.norm(x, ord=ord, axis=axis, keepdims=True)
+    nrm = norm(x, ord=ord, axis=axis, keepdims=True)
     return _m.divide(x, nrm), nrm
 
 

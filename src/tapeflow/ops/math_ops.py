@@ -1,4 +1,5 @@
-"""Element-wise arithmetic, reductions and matmul: forward and derivative side by side.
+"""Element-wise arithmetic, comparisons, argmax/argmin and matmul: forward and derivative
+side by side.
 
 Every rule is written with these same ops, so gradients are differentiable again. A primitive
 that does not save its inputs hands its rules their shapes instead.
@@ -9,8 +10,8 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer, raise_op_error, record
-from .._core.registry import Primitive, defvjp, nondifferentiable, primitive
-from .._core.tensor import _C_NAMES, Tensor, _TensorLike, convert_to_tensor, static_value
+from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from ._helpers import (
     FLOAT_COMPLEX_TYPES,
@@ -20,16 +21,20 @@ from ._helpers import (
     pair,
     to_tensor,
 )
+from .array_ops import _CAST, cast, ones_like, zeros_like
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
     "negative", "pow", "square", "sqrt", "rsqrt", "exp", "log", "log1p", "expm1", "abs",
     "sign", "tanh", "sigmoid", "maximum", "minimum", "reciprocal", "sin", "cos",
     "softplus", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-    "logical_and", "logical_or", "logical_not", "logical_xor", "reduce_sum", "reduce_mean",
-    "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any", "argmax",
-    "argmin", "matmul", "add_n", "zeros_like", "ones_like", "cast", "squared_difference",
-    "round", "floor", "ceil", "is_nan", "is_finite", "is_inf", "matvec",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "argmax", "argmin", "matmul",
+    "add_n", "squared_difference", "round", "floor", "ceil", "is_nan", "is_finite", "is_inf",
+    "matvec",
+    "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
+    "divide_no_nan", "xlogy", "xdivy", "xlog1py", "log_sigmoid", "softsign", "truncatediv",
+    "truncatemod", "real", "imag", "polyval", "rint", "reciprocal_no_nan", "scalar_mul",
+    "multiply_no_nan", "invert_permutation", "is_non_decreasing", "is_strictly_increasing",
 ]
 
 
@@ -374,56 +379,6 @@ is_inf = _unary(nondifferentiable("IsInf", np.isinf), "f", "bfloat16, half, floa
 is_finite = _unary(nondifferentiable("IsFinite", np.isfinite), "f",
                    "bfloat16, half, float, double")
 
-# ----------------------------------------------------------------------------- cast
-
-
-def _cast_forward(x, dtype, src):
-    return x.astype(dtype) if x.ndim else dtype.type(x)
-
-
-_CAST = primitive("Cast", _cast_forward, save_inputs=False)
-# Casts to or from integers and bool have no gradient: they record nothing and their
-# outputs are never watched (one op type, two table entries, so not in the registry).
-_CAST_NO_GRADIENT = Primitive("Cast", _cast_forward, save_inputs=False, differentiable=False)
-
-
-def _cast_rule(g, y, x_shape, dtype, src):
-    # The gradient flows only between floating (or complex) dtypes, and returns to ``src``.
-    if src.kind in "fcV" and dtype.kind in "fcV":  # V: bfloat16
-        return cast(g, _dt.FROM_NUMPY[src])
-    return None
-
-
-defvjp(_CAST, _cast_rule)
-
-
-def cast(x, dtype, name=None):
-    """``x`` converted to ``dtype`` (``tf.cast``). Float to int truncates toward zero.
-
-    The gradient flows between floating (and complex) dtypes and is cast back.
-
-    Args:
-        x: a Tensor, Variable or value.
-        dtype: the target DType.
-
-    Returns:
-        A Tensor of ``dtype`` and ``x``'s shape.
-
-    Raises:
-        tf.errors.UnimplementedError: between strings and numbers (``tf.strings.to_number``
-            and ``tf.strings.as_string`` convert), as TensorFlow.
-    """
-    dtype = _dt.as_dtype(dtype)
-    x = to_tensor(x)
-    if x._value.dtype == dtype._np:
-        return x if type(x) is Tensor else x._read()
-    if x._value.dtype.kind == "O" or dtype._np.kind == "O":
-        _cast_unsupported(x.dtype, dtype)
-    prim = _CAST if x._value.dtype.kind in "fcV" and dtype._np.kind in "fcV" else \
-        _CAST_NO_GRADIENT
-    return apply(prim, (x,), {"dtype": dtype._np, "src": x._value.dtype})
-
-
 def _scalar_like(v, ref):
     """``v`` in ``ref``'s dtype; a Python number converts straight to it (not via float32)."""
     if isinstance(v, _TensorLike):
@@ -431,93 +386,8 @@ def _scalar_like(v, ref):
     return convert_to_tensor(v, dtype=ref.dtype)
 
 
-def _cast_unsupported(src, dst):
-    raise errors.op_error(errors.UnimplementedError,
-                          f"Cast {_C_NAMES.get(src.name, src.name)} to "
-                          f"{_C_NAMES.get(dst.name, dst.name)} is not supported", "Cast")
-
-
-def _filled_like(x, npd, fill):
-    return (np.ones if fill else np.zeros)(x.shape, npd) if x.ndim else npd.type(fill)
-
-
-# Inside a trace these are ops that read their input's shape when the program runs (as
-# TensorFlow's ZerosLike/OnesLike): a relaxed program makes each call's shape.
-_ZEROS_LIKE = nondifferentiable("ZerosLike", lambda x, dtype: _filled_like(x, dtype, 0),
-                                shape_inputs=(0,))
-_ONES_LIKE = nondifferentiable("OnesLike", lambda x, dtype: _filled_like(x, dtype, 1),
-                               shape_inputs=(0,))
-
-
-def _filled_like_op(prim, fill, input, dtype):  # noqa: A002
-    x = to_tensor(input)
-    npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
-    if ACTIVE[0] and current_tracer() is not None:
-        return apply(prim, (x,), {"dtype": npd})
-    return Tensor(_filled_like(x._value, npd, fill))
-
-
-def zeros_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
-    """Zeros shaped like ``input`` (``tf.zeros_like``), of its dtype unless ``dtype`` is given.
-
-    Args:
-        input: a tensor (or anything ``tf.convert_to_tensor`` takes).
-        dtype: the result's DType; default ``input``'s.
-
-    Returns:
-        A tensor of ``input``'s shape.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> print(tf.zeros_like(tf.constant([1.0, 2.0])))
-        tf.Tensor([0. 0.], shape=(2,), dtype=float32)
-    """
-    return _filled_like_op(_ZEROS_LIKE, 0, input, dtype)
-
-
-def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
-    """Ones shaped like ``input`` (``tf.ones_like``), of its dtype unless ``dtype`` is given.
-
-    Args:
-        input: a tensor (or anything ``tf.convert_to_tensor`` takes).
-        dtype: the result's DType; default ``input``'s.
-
-    Returns:
-        A tensor of ``input``'s shape.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> print(tf.ones_like(tf.constant([1, 2])))
-        tf.Tensor([1 1], shape=(2,), dtype=int32)
-    """
-    return _filled_like_op(_ONES_LIKE, 1, input, dtype)
-
-
 # ----------------------------------------------------------------------------- reductions
 # The reductions and cumulative ops live in reduction_ops.py; their names stay public here.
-from .reduction_ops import (  # noqa: E402, F401 - re-exported
-    _MEAN,
-    _PROD,
-    _RMAX,
-    _RMIN,
-    _SUM,
-    _axis_arg,
-    _reducer,
-    count_nonzero,
-    cumprod,
-    cumsum,
-    reduce_all,
-    reduce_any,
-    reduce_euclidean_norm,
-    reduce_logsumexp,
-    reduce_max,
-    reduce_mean,
-    reduce_min,
-    reduce_prod,
-    reduce_std,
-    reduce_sum,
-    reduce_variance,
-)
 
 _ARGMAX = nondifferentiable("ArgMax", lambda x, axis, dtype: np.argmax(x, axis).astype(dtype))
 _ARGMIN = nondifferentiable("ArgMin", lambda x, axis, dtype: np.argmin(x, axis).astype(dtype))
@@ -702,26 +572,10 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     return apply(_MATVEC, (a, b), {"transpose_a": bool(transpose_a)})
 
 
-# =============================================================================
-# The op library, part 2 (tf.math): more element-wise functions, safe division and logs,
-# complex parts, counting; special functions, norms, sorting and segment reductions are in
-# their own modules (re-exported at the end).
-# =============================================================================
-import builtins as _builtins  # noqa: E402 - this section keeps its imports with it
+# ------------------------------------------------ more element-wise functions
 
-__all__ += [
-    "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
-    "erf", "erfc", "lgamma", "digamma", "polygamma", "divide_no_nan", "xlogy", "xdivy",
-    "xlog1py", "log_sigmoid", "softsign", "truncatediv", "truncatemod", "real", "imag",
-    "reduce_logsumexp", "reduce_variance", "reduce_std", "reduce_euclidean_norm",
-    "count_nonzero", "top_k", "sort", "argsort", "unique", "bincount", "segment_sum",
-    "segment_mean", "unsorted_segment_sum", "polyval", "confusion_matrix", "rint",
-    "l2_normalize", "clip_by_norm", "clip_by_global_norm", "global_norm", "norm",
-    "reciprocal_no_nan", "in_top_k",
-]
 
 _FLOATS = "bfloat16, half, float, double"
-builtins_range = _builtins.range
 
 
 def _float_unary(prim, complex_ok=True):
@@ -966,58 +820,6 @@ defvjp(_IMAG, lambda g, y, x_shape: multiply(
     cast(g, _dt.complex128 if g.dtype == _dt.float64 else _dt.complex64), 1j))
 
 
-
-
-def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
-             name=None, axis=None, binary_output=False):
-    """How often each value in ``[0, max(arr)]`` occurs (``tf.math.bincount``); no gradient.
-
-    Args:
-        arr: a non-negative int tensor (flattened).
-        weights: optional tensor of ``arr``'s shape; sums weights instead of counting.
-        minlength, maxlength: bounds on the output length.
-        dtype: the output dtype when ``weights`` is None.
-        binary_output: 1 where a value occurs instead of the count.
-
-    Raises:
-        tf.errors.InvalidArgumentError: for negative values.
-    """
-    a = to_tensor(arr)._value
-    if a.size and a.min() < 0:
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "Input arr must be non-negative!", "DenseBincount")
-    attrs = {"minlength": None if minlength is None else int(minlength),
-             "maxlength": None if maxlength is None else int(maxlength),
-             "dtype": _dt.as_dtype(dtype)._np, "binary_output": bool(binary_output)}
-    ins = (to_tensor(arr),) if weights is None else (to_tensor(arr), to_tensor(weights))
-    # an op, so a traced program counts each call's values (its length depends on them)
-    return apply(_BINCOUNT, ins, attrs)
-
-
-def _bincount_forward(a, *weights, minlength, maxlength, dtype, binary_output):
-    n = int(a.max()) + 1 if a.size else 0
-    if minlength is not None:
-        n = max(n, minlength)
-    if maxlength is not None:
-        n = min(n, maxlength)
-    flat = a.reshape(-1)
-    keep = flat < n
-    if weights:
-        w = weights[0].reshape(-1)
-        out = np.zeros(n, w.dtype)
-        np.add.at(out, flat[keep], w[keep])
-    else:
-        out = np.zeros(n, dtype)
-        np.add.at(out, flat[keep], 1)
-    if binary_output:
-        out = (out != 0).astype(out.dtype)
-    return out
-
-
-_BINCOUNT = Primitive("DenseBincount", _bincount_forward, differentiable=False,
-                      save_inputs=False)
-
-
 def polyval(coeffs, x, name=None):
     """``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` by Horner's rule (``tf.math.polyval``).
 
@@ -1045,59 +847,6 @@ def polyval(coeffs, x, name=None):
     if p._value.shape != x._value.shape:
         p = add(p, zeros_like(x))
     return p
-
-
-def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=_dt.int32,
-                     name=None):
-    """Counts of (label, prediction) pairs (``tf.math.confusion_matrix``); no gradient.
-
-    Returns:
-        A ``[num_classes, num_classes]`` tensor of ``dtype``; rows are labels.
-
-    Raises:
-        tf.errors.InvalidArgumentError: for negative values or values >= ``num_classes``.
-    """
-    lab = to_tensor(labels)._value.astype(np.int64).reshape(-1)
-    pred = to_tensor(predictions)._value.astype(np.int64).reshape(-1)
-    if lab.shape != pred.shape:
-        raise ValueError(f"Dimensions {lab.size} and {pred.size} are not compatible")
-    if (lab.size and lab.min() < 0) or (pred.size and pred.min() < 0):
-        raise errors.InvalidArgumentError(
-            None, None, "`labels` contains negative values.\nCondition x >= 0 did not hold "
-            "element-wise:" if lab.size and lab.min() < 0 else
-            "`predictions` contains negative values.\nCondition x >= 0 did not hold "
-            "element-wise:")
-    n = int(num_classes) if num_classes is not None else int(max(lab.max(initial=-1),
-                                                                 pred.max(initial=-1)) + 1)
-    if lab.size and lab.max() >= n:
-        raise errors.InvalidArgumentError(None, None, "`labels` out of bound\nCondition x < y "
-                                          "did not hold element-wise:")
-    if pred.size and pred.max() >= n:
-        raise errors.InvalidArgumentError(None, None, "`predictions` out of bound\nCondition "
-                                          "x < y did not hold element-wise:")
-    npd = _dt.as_dtype(dtype)._np
-    ins = [to_tensor(labels), to_tensor(predictions)] + (
-        [] if weights is None else [to_tensor(weights)])
-    # an op, so a traced program counts each call's values
-    return apply(_CONFUSION, ins, {"num_classes": None if num_classes is None else n,
-                                   "dtype": npd})
-
-
-def _confusion_forward(labels, predictions, *weights, num_classes, dtype):
-    lab = labels.astype(np.int64).reshape(-1)
-    pred = predictions.astype(np.int64).reshape(-1)
-    n = num_classes if num_classes is not None else int(
-        max(lab.max(initial=-1), pred.max(initial=-1)) + 1)
-    out = np.zeros((n, n), dtype)
-    w = weights[0].reshape(-1).astype(dtype) if weights else 1
-    np.add.at(out, (lab, pred), w)
-    return out
-
-
-_CONFUSION = Primitive("ConfusionMatrix", _confusion_forward, differentiable=False,
-                       save_inputs=False)
-
-
 
 
 def _matvec_final_error(values, attrs, exc):
@@ -1155,14 +904,7 @@ def _cast_rule_complex_aware(rule):
 _CAST.vjps = (_cast_rule_complex_aware(_CAST.vjps[0]),)
 
 
-# --------------------------------------------------- segment reductions, small extras
-
-__all__ += [
-    "scalar_mul", "multiply_no_nan", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
-    "unsorted_segment_max", "unsorted_segment_min", "segment_max", "segment_min",
-    "cumulative_logsumexp", "lbeta", "invert_permutation", "is_non_decreasing",
-    "is_strictly_increasing",
-]
+# ------------------------------------------------------------------ small extras
 
 
 def scalar_mul(scalar, x, name=None):
@@ -1194,21 +936,6 @@ def multiply_no_nan(x, y, name=None):
     """
     x, y = pair(x, y, "MulNoNan")
     return apply(_MULNONAN, (x, y))
-
-
-def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
-    """``log(cumsum(exp(x)))`` along ``axis``, computed stably.
-
-    TensorFlow counterpart: ``tf.math.cumulative_logsumexp``. An exclusive sum starts at
-    ``-inf``.
-    """
-    x = to_tensor(x)
-    ax = int(axis) % max(x._value.ndim, 1)
-    raw = reduce_max(x, ax, keepdims=True)
-    m = _a.stop_gradient(_a.where(is_finite(raw), raw, zeros_like(raw)))
-    with np.errstate(divide="ignore"):
-        return add(log(cumsum(exp(subtract(x, m)), ax, exclusive=exclusive,
-                              reverse=reverse)), m)
 
 
 def invert_permutation(x, name=None):
@@ -1275,35 +1002,3 @@ def _declare_batch_safe():
 
 
 _declare_batch_safe()
-
-
-# ------------------------------------------------------------------ in their own modules
-# Special functions, norms and clipping, sorting, segment reductions; their names stay
-# public here (tf.math's namespace and `_m.<name>` in the other op modules).
-from .clip_ops import (  # noqa: E402, F401 - re-exported
-    clip_by_global_norm,
-    clip_by_norm,
-    global_norm,
-    l2_normalize,
-    norm,
-)
-from .segment_ops import (  # noqa: E402, F401 - re-exported
-    segment_max,
-    segment_mean,
-    segment_min,
-    segment_sum,
-    unsorted_segment_max,
-    unsorted_segment_mean,
-    unsorted_segment_min,
-    unsorted_segment_sqrt_n,
-    unsorted_segment_sum,
-)
-from .sort_ops import argsort, in_top_k, sort, top_k, unique  # noqa: E402, F401
-from .special_math_ops import (  # noqa: E402, F401 - re-exported
-    digamma,
-    erf,
-    erfc,
-    lbeta,
-    lgamma,
-    polygamma,
-)

@@ -28,7 +28,9 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import _TensorLike, static_value
+from . import _helpers as _h
 from . import array_ops as _a
+from . import indexing_ops as _ix
 from ._helpers import check_kind, dtype_mismatch, to_tensor
 
 __all__ = [
@@ -224,7 +226,7 @@ def _conv_in(dy, w, x, **attrs):
     """The input gradient of a convolution of ``x`` (read for its shape; a tuple is a
     literal shape, as ``conv2d_transpose``'s ``output_shape``)."""
     if isinstance(x, tuple):
-        x = _a.shape_stand_in(x, dy._value.dtype)
+        x = _ix.shape_stand_in(x, dy._value.dtype)
     return apply(_CONV_IN, (dy, w, x), attrs)
 
 
@@ -334,9 +336,9 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
                          f"data_format={data_format}")
     _check_pair(x, w, "Conv2D")
     if x._value.ndim != 4:
-        raise _err(f"input must be 4-dimensional{_a._show(x._value.shape)}", "Conv2D")
+        raise _err(f"input must be 4-dimensional{_h._show(x._value.shape)}", "Conv2D")
     if w._value.ndim != 4:
-        raise _err(f"filter must be 4-dimensional: {_a._show(w._value.shape)}", "Conv2D")
+        raise _err(f"filter must be 4-dimensional: {_h._show(w._value.shape)}", "Conv2D")
     if x._value.shape[3] % w._value.shape[2] or x._value.shape[3] != w._value.shape[2]:
         raise _err(f"input depth must be evenly divisible by filter depth: "
                    f"{x._value.shape[3]} vs {w._value.shape[2]}", "Conv2D")
@@ -362,7 +364,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     dy = to_tensor(input)
     w = to_tensor(filters)
     _check_pair(dy, w, "Conv2DBackpropInput")
-    out = tuple(_a._int_list(output_shape))
+    out = tuple(_h._int_list(output_shape))
     st = _spatial(strides, 2, "strides", "Conv2DBackpropInput")
     dl = _spatial(dilations, 2, "dilations", "Conv2DBackpropInput")
     pads = _pads(padding, out[1:3], w._value.shape[:2], st, dl, "Conv2DBackpropInput")
@@ -401,7 +403,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     """The transpose of :func:`conv1d` (``tf.nn.conv1d_transpose``)."""
     x = _a.expand_dims(to_tensor(input), 1)
     w = _a.expand_dims(to_tensor(filters), 0)
-    out = _a._int_list(output_shape)
+    out = _h._int_list(output_shape)
     st = _spatial(strides, 1, "strides", "Conv2DBackpropInput")
     dl = _spatial(dilations, 1, "dilations", "Conv2DBackpropInput")
     y = conv2d_transpose(x, w, [out[0], 1, out[1], out[2]], (1,) + st, padding,
@@ -596,7 +598,7 @@ def _max_pool_grad_vjp(gg, y, g, route, x, ksize, strides, pads):
     # MaxPoolGrad is linear in g; its transpose gathers each window's routed cell.
     flat, has = apply(_MAXPOOL_ROUTE_INDEX, (route, x), {"ksize": ksize, "strides": strides,
                                                          "pads": pads})
-    picked = _a._gather_dense(_a.reshape(gg, [-1]), flat)
+    picked = _ix._gather_dense(_a.reshape(gg, [-1]), flat)
     return _a.where(has, picked, _a.zeros_like(picked)), None
 
 

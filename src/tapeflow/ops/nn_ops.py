@@ -5,9 +5,14 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, primitive
+from . import _helpers as _h
 from . import _kernels
 from . import array_ops as _a
+from . import clip_ops as _cl
+from . import indexing_ops as _ix
 from . import math_ops as _m
+from . import reduction_ops as _r
+from . import special_math_ops as _sm
 from ._helpers import FLOAT_TYPES, check_kind, pair, to_tensor
 
 __all__ = [
@@ -50,9 +55,9 @@ _SOFTMAX = primitive("Softmax", _softmax_forward, save_inputs=False, save_output
 _LOG_SOFTMAX = primitive("LogSoftmax", _log_softmax_forward, save_inputs=False,
                          save_output=True)
 defvjp(_SOFTMAX, lambda g, y, x_shape, axis: _m.multiply(
-    _m.subtract(g, _m.reduce_sum(_m.multiply(g, y), axis, keepdims=True)), y))
+    _m.subtract(g, _r.reduce_sum(_m.multiply(g, y), axis, keepdims=True)), y))
 defvjp(_LOG_SOFTMAX, lambda g, y, x_shape, axis: _m.subtract(
-    g, _m.multiply(_m.reduce_sum(g, axis, keepdims=True), _m.exp(y))))
+    g, _m.multiply(_r.reduce_sum(g, axis, keepdims=True), _m.exp(y))))
 
 
 def _softmax_like(prim, logits, axis):
@@ -129,7 +134,7 @@ def _sparse_xent_rule(g, y, labels, logits):
         # backprop = softmax(logits) - onehot: its derivative is softmax's.
         probs = softmax(logits)
         more = _m.multiply(_m.subtract(
-            g_backprop, _m.reduce_sum(_m.multiply(g_backprop, probs), -1, keepdims=True)), probs)
+            g_backprop, _r.reduce_sum(_m.multiply(g_backprop, probs), -1, keepdims=True)), probs)
         grad = more if grad is None else _m.add(grad, more)
     return grad
 
@@ -197,7 +202,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
             errors.InvalidArgumentError, "logits and labels must be broadcastable: "
             f"logits_size={_dims(logits._value.shape)} labels_size="
             f"{_dims(labels._value.shape)}", "SoftmaxCrossEntropyWithLogits") from None
-    return _m.negative(_m.reduce_sum(_m.multiply(labels, log_softmax(logits, axis)), axis))
+    return _m.negative(_r.reduce_sum(_m.multiply(labels, log_softmax(logits, axis)), axis))
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -220,7 +225,7 @@ def l2_loss(t, name=None):
     """``sum(t ** 2) / 2`` (``tf.nn.l2_loss``)."""
     t = to_tensor(t)
     check_kind(t, "f", "L2Loss", FLOAT_TYPES)
-    return _m.multiply(_m.reduce_sum(_m.square(t)), 0.5)
+    return _m.multiply(_r.reduce_sum(_m.square(t)), 0.5)
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -238,7 +243,7 @@ def bias_add(value, bias, data_format=None, name=None):
         raise errors.op_error(
             errors.InvalidArgumentError,
             f"Must provide as many biases as the last dimension of the input tensor: "
-            f"{_a._show(bias._value.shape)} vs. {_a._show(value._value.shape)}", "BiasAdd")
+            f"{_h._show(bias._value.shape)} vs. {_h._show(value._value.shape)}", "BiasAdd")
     if data_format is not None and data_format.startswith("NC"):
         shape = [1, -1] + [1] * (value._value.ndim - 2)
         return _m.add(value, _a.reshape(bias, shape))
@@ -249,7 +254,7 @@ def relu6(features, name=None):
     """``min(max(features, 0), 6)`` (``tf.nn.relu6``); as TensorFlow's ``Relu6Grad``, the
     gradient is 1 only strictly inside ``(0, 6)``."""
     x = to_tensor(features)
-    return _a.where(_m.less(x, 6), relu(x), _m.add(_m.zeros_like(x), 6))
+    return _a.where(_m.less(x, 6), relu(x), _m.add(_a.zeros_like(x), 6))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -260,7 +265,7 @@ def leaky_relu(features, alpha=0.2, name=None):
     """
     x = to_tensor(features)
     if x.dtype.is_integer:
-        x = _m.cast(x, _dt.float32)
+        x = _a.cast(x, _dt.float32)
     alpha = float(np.float32(alpha._value if hasattr(alpha, "_value") else alpha))
     return _a.where(_m.greater(x, 0), x, _m.multiply(x, alpha))
 
@@ -303,7 +308,7 @@ __all__ += [
 
 softsign = _m.softsign
 log_sigmoid = _m.log_sigmoid
-l2_normalize = _m.l2_normalize
+l2_normalize = _cl.l2_normalize
 
 
 def gelu(features, approximate=False, name=None):
@@ -328,7 +333,7 @@ def gelu(features, approximate=False, name=None):
                             0.7978845608028654)
         return _m.multiply(_m.multiply(x, 0.5), _m.add(_m.tanh(inner), 1))
     return _m.multiply(_m.multiply(x, 0.5),
-                       _m.add(_m.erf(_m.multiply(x, 0.7071067811865476)), 1))
+                       _m.add(_sm.erf(_m.multiply(x, 0.7071067811865476)), 1))
 
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
@@ -370,26 +375,26 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
         3.0 3.5
     """
     x = to_tensor(x)
-    y = _m.cast(x, _dt.float32) if x._value.dtype == np.float16 else x
+    y = _a.cast(x, _dt.float32) if x._value.dtype == np.float16 else x
     try:
-        _m._axis_arg(axes, x._value.ndim, "Mean")
+        _r._axis_arg(axes, x._value.ndim, "Mean")
     except errors.InvalidArgumentError as exc:
-        raise _a._named(exc, None) from None  # TF's message here ends at [Op:Mean]
-    listed = [int(a) % max(x._value.ndim, 1) for a in _a._int_list(axes)]
+        raise _h._named(exc, None) from None  # TF's message here ends at [Op:Mean]
+    listed = [int(a) % max(x._value.ndim, 1) for a in _h._int_list(axes)]
     if len(set(listed)) != len(listed):
         dup = next(a for a in listed if listed.count(a) > 1)
         raise errors.InvalidArgumentError(
             None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: "
             f"{dup} [Op:Mean]")
-    mean = _m.reduce_mean(y, axes, keepdims=True)
-    var = _m.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
+    mean = _r.reduce_mean(y, axes, keepdims=True)
+    var = _r.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
     if not keepdims:
-        ax = _m._axis_arg(axes, x._value.ndim, "Mean")
+        ax = _r._axis_arg(axes, x._value.ndim, "Mean")
         shape = [d for i, d in enumerate(x._value.shape) if i not in ax]
         mean = _a.reshape(mean, shape)
         var = _a.reshape(var, shape)
     if y is not x:
-        mean, var = _m.cast(mean, x.dtype), _m.cast(var, x.dtype)
+        mean, var = _a.cast(mean, x.dtype), _a.cast(var, x.dtype)
     return mean, var
 
 
@@ -417,7 +422,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     shift = _m.negative(_m.multiply(mean, inv))
     if offset is not None:
         shift = _m.add(shift, offset)
-    return _m.add(_m.multiply(x, _m.cast(inv, x.dtype)), _m.cast(shift, x.dtype))
+    return _m.add(_m.multiply(x, _a.cast(inv, x.dtype)), _a.cast(shift, x.dtype))
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
@@ -453,14 +458,14 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if noise_shape is None:
         shape = _a.shape(x) if traced else x._value.shape
     else:
-        dims = (_a._int_list(noise_shape) if not isinstance(noise_shape, (list, tuple))
+        dims = (_h._int_list(noise_shape) if not isinstance(noise_shape, (list, tuple))
                 else noise_shape)
         if traced and None in dims:   # None dims: the input's, at each call
             shape = _a.stack([_a.shape(x)[i] if d is None else d for i, d in enumerate(dims)])
         else:
             shape = tuple(d if d is not None else x._value.shape[i] for i, d in enumerate(dims))
     u = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
-    keep = _m.cast(_m.greater_equal(u, r), x.dtype)
+    keep = _a.cast(_m.greater_equal(u, r), x.dtype)
     return _m.multiply(x, _m.multiply(keep, 1.0 / (1.0 - r)))
 
 
@@ -475,11 +480,11 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     """
     if isinstance(params, (list, tuple)):
         params = params[0] if len(params) == 1 else _a.concat(list(params), 0)
-    out = _a.gather(params, ids)
+    out = _ix.gather(params, ids)
     if max_norm is not None:
         ids_rank = to_tensor(ids)._value.ndim
         axes = list(range(ids_rank, out._value.ndim))
-        out = _m.clip_by_norm(out, max_norm, axes=axes) if axes else out
+        out = _cl.clip_by_norm(out, max_norm, axes=axes) if axes else out
     return out
 
 
@@ -492,10 +497,10 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     z, c = pair(targets, log_input, "LogPoissonLoss")
     loss = _m.subtract(_m.exp(c), _m.multiply(c, z))
     if compute_full_loss:
-        safe = _a.where(_m.greater(z, 1), z, _m.ones_like(z))
+        safe = _a.where(_m.greater(z, 1), z, _a.ones_like(z))
         stirling = _m.add(_m.subtract(_m.multiply(safe, _m.log(safe)), safe),
                           _m.multiply(_m.log(_m.multiply(safe, 2 * np.pi)), 0.5))
-        loss = _m.add(loss, _a.where(_m.greater(z, 1), stirling, _m.zeros_like(z)))
+        loss = _m.add(loss, _a.where(_m.greater(z, 1), stirling, _a.zeros_like(z)))
     return loss
 
 
@@ -538,7 +543,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"at least rank 1. Received per_example_loss={loss.numpy()} with "
                          "rank 0")
     if sample_weight is not None:
-        w = _m.cast(sample_weight, loss.dtype)
+        w = _a.cast(sample_weight, loss.dtype)
         loss = _m.multiply(loss, w)
     n = global_batch_size
     if n is None:
@@ -552,7 +557,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
             n = _a.shape(loss)[0] * replicas
         else:
             n = loss.shape[0] * replicas
-    return _m.divide_no_nan(_m.reduce_sum(loss), _m.cast(n, loss.dtype))
+    return _m.divide_no_nan(_r.reduce_sum(loss), _a.cast(n, loss.dtype))
 
 
 def crelu(features, axis=-1, name=None):
@@ -580,18 +585,18 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     TensorFlow counterpart: ``tf.nn.sufficient_statistics``; ``count`` has ``x``'s dtype.
     """
     x = to_tensor(x)
-    ax = _m._axis_arg(axes, x._value.ndim, "Sum")
+    ax = _r._axis_arg(axes, x._value.ndim, "Sum")
     if ACTIVE[0] and current_tracer() is not None:
         # each call's count: the product of the reduced sizes read when the program runs
-        count = _m.reduce_prod(_a.gather(_a.shape(x), list(ax)))
+        count = _r.reduce_prod(_ix.gather(_a.shape(x), list(ax)))
     else:
         count = 1
         for a in ax:
             count *= x._value.shape[a]
     y = _m.subtract(x, shift) if shift is not None else x
-    m_ss = _m.reduce_sum(y, ax, keepdims=keepdims)
-    v_ss = _m.reduce_sum(_m.square(y), ax, keepdims=keepdims)
-    return _m.cast(count, x.dtype), m_ss, v_ss, (None if shift is None else to_tensor(shift))
+    m_ss = _r.reduce_sum(y, ax, keepdims=keepdims)
+    v_ss = _r.reduce_sum(_m.square(y), ax, keepdims=keepdims)
+    return _a.cast(count, x.dtype), m_ss, v_ss, (None if shift is None else to_tensor(shift))
 
 
 def scale_regularization_loss(regularization_loss):
@@ -617,7 +622,7 @@ def scale_regularization_loss(regularization_loss):
                            "context, while it was expected to be called in replica context.")
     if isinstance(regularization_loss, (list, tuple)):
         regularization_loss = _m.add_n([to_tensor(x) for x in regularization_loss])
-    total = _m.reduce_sum(regularization_loss)
+    total = _r.reduce_sum(regularization_loss)
     if replicas == 1:
         return total
-    return _m.divide(total, _m.cast(replicas, total.dtype))
+    return _m.divide(total, _a.cast(replicas, total.dtype))

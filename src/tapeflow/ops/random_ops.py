@@ -190,7 +190,7 @@ def _draw_v2(kind, shape, dtype, seed, *params):
 
 
 def _check_dims(shape, op):
-    from .array_ops import check_dims
+    from .creation_ops import check_dims
     check_dims(shape, op)
 
 

@@ -21,7 +21,7 @@ from ._helpers import check_kind, norm_axis, to_tensor
 __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
     "reduce_any", "cumsum", "cumprod", "reduce_logsumexp", "reduce_variance", "reduce_std",
-    "reduce_euclidean_norm", "count_nonzero",
+    "reduce_euclidean_norm", "count_nonzero", "cumulative_logsumexp",
 ]
 
 
@@ -128,7 +128,7 @@ def _mean_rule(g, y, x, axis, keepdims):
 
 
 def _extremum_rule(g, y, x, axis, keepdims):
-    hits = _m.cast(_m.equal(spread(y, x, axis, keepdims), x), g.dtype)
+    hits = _a.cast(_m.equal(spread(y, x, axis, keepdims), x), g.dtype)
     count = reduce_sum(hits, axis, keepdims=True)
     return _m._realdiv(_m.multiply(spread(g, x, axis, keepdims), hits), count)
 
@@ -138,7 +138,7 @@ def _prod_rule(g, y, x, axis, keepdims):
     g = spread(g, x, axis, keepdims)
     if current_tracer() is not None:
         # which formula is a decision on x's values: a guard of the traced program
-        has_zero = bool(reduce_any(_m.equal(x, _m.zeros_like(x))))
+        has_zero = bool(reduce_any(_m.equal(x, _a.zeros_like(x))))
     else:
         has_zero = bool(np.any(x._value == 0))
     if not has_zero:
@@ -243,8 +243,8 @@ def _cumprod_rule(g, y, x, axis, exclusive, reverse):
     # TensorFlow's rule: exact where x has no zeros, and 0 (div_no_nan) where it has.
     out = cumsum(_m.multiply(g, y), axis, exclusive=exclusive, reverse=not reverse)
     nonzero = _m.not_equal(x, 0)
-    safe = _a.where(nonzero, x, _m.ones_like(x))
-    return _a.where(nonzero, _m._realdiv(out, safe), _m.zeros_like(x))
+    safe = _a.where(nonzero, x, _a.ones_like(x))
+    return _a.where(nonzero, _m._realdiv(out, safe), _a.zeros_like(x))
 
 
 defvjp(_CUMPROD, _cumprod_rule)
@@ -293,7 +293,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     x = to_tensor(input_tensor)
     ax = _axis_arg(axis, x._value.ndim, "Max")
     raw = reduce_max(x, ax, keepdims=True)
-    m = _a.stop_gradient(_a.where(_m.is_finite(raw), raw, _m.zeros_like(raw)))
+    m = _a.stop_gradient(_a.where(_m.is_finite(raw), raw, _a.zeros_like(raw)))
     out = _m.add(_m.log(reduce_sum(_m.exp(_m.subtract(x, m)), ax, keepdims=True)), m)
     if not keepdims:
         out = _a._squeeze_axes(out, ax)   # axes, not sizes: a traced program serves any
@@ -344,5 +344,20 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None): 
         An int64 tensor (or ``dtype``); no gradient.
     """
     x = to_tensor(input)
-    nz = _m.not_equal(x, _m.zeros_like(x)) if x._value.dtype.kind != "b" else x
-    return _m.cast(reduce_sum(_m.cast(nz, _dt.int64), axis, bool(keepdims)), dtype)
+    nz = _m.not_equal(x, _a.zeros_like(x)) if x._value.dtype.kind != "b" else x
+    return _a.cast(reduce_sum(_a.cast(nz, _dt.int64), axis, bool(keepdims)), dtype)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``log(cumsum(exp(x)))`` along ``axis``, computed stably.
+
+    TensorFlow counterpart: ``tf.math.cumulative_logsumexp``. An exclusive sum starts at
+    ``-inf``.
+    """
+    x = to_tensor(x)
+    ax = int(axis) % max(x._value.ndim, 1)
+    raw = reduce_max(x, ax, keepdims=True)
+    m = _a.stop_gradient(_a.where(_m.is_finite(raw), raw, _a.zeros_like(raw)))
+    with np.errstate(divide="ignore"):
+        return _m.add(_m.log(cumsum(_m.exp(_m.subtract(x, m)), ax, exclusive=exclusive,
+                                    reverse=reverse)), m)

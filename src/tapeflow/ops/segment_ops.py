@@ -8,17 +8,12 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, static_value
+from . import _helpers as _h
 from . import array_ops as _a
+from . import indexing_ops as _ix
 from ._helpers import to_tensor
-from .math_ops import (
-    cast,
-    divide_no_nan,
-    equal,
-    multiply,
-    ones_like,
-    sqrt,
-    zeros_like,
-)
+from .array_ops import cast, ones_like, zeros_like
+from .math_ops import divide_no_nan, equal, multiply, sqrt
 
 __all__ = [
     "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
@@ -52,16 +47,16 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     if d._value.shape[:iv.ndim] != iv.shape:
         raise errors.op_error(
             errors.InvalidArgumentError,
-            f"data.shape = {_a._show(d._value.shape)} does not start with segment_ids.shape "
-            f"= {_a._show(iv.shape)}", "UnsortedSegmentSum")
+            f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
+            f"= {_h._show(iv.shape)}", "UnsortedSegmentSum")
     flat_ids = _a.reshape(ids, [-1])
     flat = _a.reshape(d, (-1,) + tuple(rest))
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
-        flat_ids = _a._gather_dense(flat_ids, keep)
-        flat = _a._gather_dense(flat, keep)
-    return _a.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
+        flat_ids = _ix._gather_dense(flat_ids, keep)
+        flat = _ix._gather_dense(flat, keep)
+    return _ix.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
 
 
 def segment_sum(data, segment_ids, name=None):
@@ -139,10 +134,10 @@ def _segment_extremum_forward(data, ids, num_segments, is_max):
 def _segment_extremum_rule(g, y, data, ids, num_segments, is_max):
     # The gradient goes to the entries equal to their segment's extremum, shared equally
     # among ties, as TensorFlow's.
-    picked = _a._gather_dense(y, ids)
+    picked = _ix._gather_dense(y, ids)
     hit = cast(equal(data, picked), g.dtype)
     share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
-    return multiply(_a._gather_dense(share, ids), hit)
+    return multiply(_ix._gather_dense(share, ids), hit)
 
 
 _SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_output=True)
@@ -156,8 +151,8 @@ def _segment_extremum(data, segment_ids, num_segments, is_max, op_name):
     if d._value.shape[:ids._value.ndim] != ids._value.shape:
         raise errors.op_error(
             errors.InvalidArgumentError,
-            f"data.shape = {_a._show(d._value.shape)} does not start with segment_ids.shape "
-            f"= {_a._show(ids._value.shape)}", op_name)
+            f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
+            f"= {_h._show(ids._value.shape)}", op_name)
     return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max})
 
 

@@ -3,6 +3,8 @@
 
 The op names stay public in ``math_ops`` too (re-exported at its end).
 """
+import builtins
+
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
@@ -10,11 +12,9 @@ from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import array_ops as _a
+from . import indexing_ops as _ix
 from ._helpers import to_tensor
-from .math_ops import (
-    builtins_range,
-    cast,
-)
+from .array_ops import cast
 
 __all__ = [
     "top_k", "sort", "argsort", "in_top_k", "unique",
@@ -33,7 +33,7 @@ def _argsort_last(x, descending):
 
 
 def _take_last(x, idx):
-    return _a._gather_dense(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
+    return _ix._gather_dense(x, idx, axis=x._value.ndim - 1, batch_dims=x._value.ndim - 1)
 
 
 def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A002
@@ -139,7 +139,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     x = to_tensor(values)
     ax = _sort_axis(x, axis)
     last = x._value.ndim - 1
-    perm = list(builtins_range(x._value.ndim))
+    perm = list(builtins.range(x._value.ndim))
     perm[ax], perm[last] = last, ax
     xt = _a.transpose(x, perm) if ax != last else x
     out = _take_last(xt, _argsort_last(xt, direction == "DESCENDING"))

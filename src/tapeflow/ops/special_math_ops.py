@@ -4,23 +4,17 @@ float64 (sources beside each), which the float64 finite-difference tests need.
 
 The op names stay public in ``math_ops`` too (re-exported at its end).
 """
+import builtins
+
+from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
-from ._helpers import check_kind, pair, to_tensor
-from .math_ops import (
-    _broadcast_error,
-    _float_unary,
-    add,
-    builtins_range,
-    exp,
-    multiply,
-    negative,
-    ones_like,
-    reduce_sum,
-    square,
-    subtract,
-)
+from .._core.tensor import Tensor
+from ._helpers import _err, _int_list, _show, check_kind, pair, to_tensor
+from .array_ops import broadcast_to, ones_like, reshape
+from .math_ops import _broadcast_error, _float_unary, add, exp, multiply, negative, square, subtract
+from .reduction_ops import reduce_sum
 
 __all__ = [
     "erf", "erfc", "lgamma", "digamma", "polygamma", "lbeta",
@@ -117,7 +111,7 @@ def _lgamma64(x):
     reflect = x < 0.5
     z = np.where(reflect, 1.0 - x, x) - 1.0
     a = np.full_like(z, _LANCZOS[0])
-    for i in builtins_range(1, 9):
+    for i in builtins.range(1, 9):
         a = a + _LANCZOS[i] / (z + i)
     t = z + 7.5
     lg = 0.5 * np.log(2 * np.pi) + (z + 0.5) * np.log(t) - t + np.log(a)
@@ -139,7 +133,7 @@ def _digamma64(x):
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(reflect, 1.0 - x, x)
         acc = np.zeros_like(z)
-        for _ in builtins_range(10):
+        for _ in builtins.range(10):
             low = z < 10
             acc = acc - np.where(low, 1.0 / z, 0.0)
             z = np.where(low, z + 1, z)
@@ -167,7 +161,7 @@ def _polygamma64(n, x):
     with np.errstate(divide="ignore", invalid="ignore"):
         z = x.copy()
         acc = np.zeros_like(z)
-        for _ in builtins_range(15):
+        for _ in builtins.range(15):
             low = z < 15
             acc = acc + np.where(low, 1.0 / z ** (n + 1), 0.0)
             z = np.where(low, z + 1, z)
@@ -265,3 +259,175 @@ def _declare_batch_safe():
 
 
 _declare_batch_safe()
+
+
+# ----------------------------------------------------------------------------- einsum
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _parse_einsum(equation, shapes):
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, out = eq.split("->")
+    else:
+        lhs, out = eq, None
+    ins = lhs.split(",")
+    if len(ins) != len(shapes):
+        raise ValueError(f"Got {len(shapes)} inputs for equation \"{equation}\", expecting "
+                         f"{len(ins)}")
+    used = set(eq)
+    spare = [c for c in _LETTERS if c not in used]
+    ell = None
+    fixed = []
+    for spec, shp in zip(ins, shapes, strict=True):
+        if "..." in spec:
+            n = len(shp) - (len(spec) - 3)
+            if ell is None or n > len(ell):
+                ell = "".join(spare[:n])
+            spec = spec.replace("...", ell[len(ell) - n:] if n else "")
+        fixed.append(spec)
+    if out is None:
+        counts = {}
+        for s in fixed:
+            for c in s:
+                counts[c] = counts.get(c, 0) + 1
+        letters = sorted(c for c, k in counts.items() if k == 1 and c not in (ell or ""))
+        out = (ell or "") + "".join(letters)
+    else:
+        out = out.replace("...", ell or "")
+    return fixed, out
+
+
+def _einsum_forward(*xs, ins, out):
+    return np.einsum(",".join(ins) + "->" + out, *xs)
+
+
+_EINSUM = primitive("Einsum", _einsum_forward,
+                    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
+
+
+def _einsum_rule(k):
+    def rule(g, y, *xs, ins, out):
+        target = ins[k]
+        others = [ins[j] for j in builtins.range(len(ins)) if j != k]
+        operands = [g] + [xs[j] for j in builtins.range(len(ins)) if j != k]
+        avail = set(out).union(*others) if others else set(out)
+        unique = "".join(dict.fromkeys(target))
+        kept = "".join(c for c in unique if c in avail)
+        # Letters only in this operand (summed away) come back by broadcasting; letters
+        # broadcast from 1 in this operand are summed by the engine.
+        gk = einsum(",".join([out] + others) + "->" + kept, *operands)
+        shape = dict(zip(target, xs[k]._value.shape, strict=True))
+        if kept != unique:
+            gk = reshape(gk, [shape[c] if c in avail else 1 for c in unique])
+            gk = broadcast_to(gk, [shape[c] for c in unique])
+        if unique != target:
+            # A repeated letter (a diagonal): put the gradient back on that diagonal by
+            # multiplying with identity matrices, one per repeat.
+            spare = iter(c for c in _LETTERS if c not in target)
+            full, eyes, specs = [], [], []
+            seen = set()
+            for c in target:
+                if c in seen:
+                    d = next(spare)
+                    full.append(d)
+                    specs.append(c + d)
+                    eyes.append(Tensor(np.eye(shape[c], dtype=g._value.dtype)))
+                else:
+                    seen.add(c)
+                    full.append(c)
+            gk = einsum(",".join([unique] + specs) + "->" + "".join(full), gk, *eyes)
+        return gk
+    return rule
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Sum of products over index letters, as NumPy's einsum (``tf.einsum``).
+
+    Args:
+        equation: e.g. ``'ij,jk->ik'``, ``'bij,bjk->bik'``, ``'...ij,...j->...i'``; an
+            implicit output (no ``->``) lists the letters used once, sorted.
+        *inputs: tensors of one dtype.
+
+    Returns:
+        A tensor of the output subscripts' shape; gradients flow to every operand
+        (a repeated letter, a diagonal, gets its gradient on that diagonal).
+
+    Raises:
+        ValueError: if the number of inputs does not match the equation.
+        tf.errors.InvalidArgumentError: for mismatched dimensions.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(tf.einsum('ij,jk->ik', a, a).numpy())
+        [[ 7. 10.]
+         [15. 22.]]
+        >>> print(tf.einsum('ii', a).numpy())
+        5.0
+    """
+    xs = [to_tensor(x) for x in inputs]
+    for j, t in enumerate(xs[1:], 1):
+        if t._value.dtype is not xs[0]._value.dtype:
+            from ._helpers import dtype_mismatch
+            raise dtype_mismatch("Einsum", j, xs[0]._value.dtype, t._value.dtype)
+    ins, out = _parse_einsum(equation, [t._value.shape for t in xs])
+    sizes = {}
+    for spec, t in zip(ins, xs, strict=True):
+        for axis, (c, d) in enumerate(zip(spec, t._value.shape, strict=True)):
+            if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
+                raise _err(f"Expected dimension {sizes[c]} at axis {axis} of the input shaped "
+                           f"{_show(t._value.shape)} but got dimension {d}", "Einsum")
+    if len(_EINSUM.vjps) < len(xs):
+        _EINSUM.vjps = tuple(_einsum_rule(k) for k in builtins.range(len(xs)))
+    return apply(_EINSUM, xs, {"ins": tuple(ins), "out": out})
+
+
+def tensordot(a, b, axes, name=None):
+    """Contract ``a`` and ``b`` over the given axes (``tf.tensordot``).
+
+    Args:
+        a, b: tensors of one dtype.
+        axes: an int N (last N of ``a`` with first N of ``b``) or a pair of axis lists.
+
+    Raises:
+        ValueError: for axes that do not match.
+    """
+    a = to_tensor(a)
+    b = to_tensor(b)
+    na, nb = a._value.ndim, b._value.ndim
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n > na or n > nb or n < 0:
+            raise ValueError(f"'axes' must not be larger than the number of dimensions of "
+                             f"tensor {a if n > na else b}.")
+        ax_a, ax_b = list(builtins.range(na - n, na)), list(builtins.range(n))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [int(v) % na for v in _int_list(ax_a)]
+        ax_b = [int(v) % nb for v in _int_list(ax_b)]
+        if len(ax_a) != len(ax_b):
+            raise ValueError(f"Different number of contraction axes 'a' and 'b', "
+                             f"{len(ax_a)} != {len(ax_b)}.")
+    letters = iter(_LETTERS)
+    sa = [next(letters) for _ in builtins.range(na)]
+    sb = [next(letters) for _ in builtins.range(nb)]
+    sha, shb = a._value.shape, b._value.shape
+    if builtins.any(sha[i] != shb[j] for i, j in zip(ax_a, ax_b, strict=True)):
+        # TensorFlow contracts by a matmul of the reshaped operands and fails there.
+        def _mat(shape, contract, first):
+            free = int(np.prod([d for k, d in enumerate(shape) if k not in contract]))
+            inner = int(np.prod([shape[k] for k in contract]))
+            return [free, inner] if first else [inner, free]
+        raise _err(f"Matrix size-incompatible: In[0]: {_show(_mat(sha, ax_a, True))}, "
+                   f"In[1]: {_show(_mat(shb, ax_b, False))}", "MatMul")
+    for i, j in zip(ax_a, ax_b, strict=True):
+        sb[j] = sa[i]
+    out = [c for i, c in enumerate(sa) if i not in ax_a] + \
+          [c for j, c in enumerate(sb) if j not in ax_b]
+    return einsum("".join(sa) + "," + "".join(sb) + "->" + "".join(out), a, b)
+
+
+

@@ -10,6 +10,7 @@ from .._core.indexed_slices import IndexedSlices
 from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, alias, convert_to_tensor
 from . import array_ops as _a
+from . import indexing_ops as _ix
 from . import math_ops as _m
 
 __all__ = ["variable_getitem"]
@@ -54,7 +55,7 @@ _VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
 
 def variable_getitem(var, key):
     """``v[key]`` for a Variable: a tensor that also has ``assign`` (``v[1:3].assign(x)``)."""
-    t = _a.strided_slice_getitem(var, key)
+    t = _ix.strided_slice_getitem(var, key)
     out = _new(_VariableSlice)
     out._value = t._value
     out._id = t._id  # the same tensor for the tapes: gradients flow through the slice
@@ -77,19 +78,19 @@ def _updates(var, updates):
 
 def scatter_nd_update(self, indices, updates, name=None):
     """Replace the slices at ``indices`` by ``updates`` (``Variable.scatter_nd_update``)."""
-    return self.assign(_a.tensor_scatter_nd_update(self, _indices(indices),
+    return self.assign(_ix.tensor_scatter_nd_update(self, _indices(indices),
                                                    _updates(self, updates)))
 
 
 def scatter_nd_add(self, indices, updates, name=None):
     """Add ``updates`` at ``indices`` (``Variable.scatter_nd_add``); duplicates add up."""
-    return self.assign(_a.tensor_scatter_nd_add(self, _indices(indices),
+    return self.assign(_ix.tensor_scatter_nd_add(self, _indices(indices),
                                                 _updates(self, updates)))
 
 
 def scatter_nd_sub(self, indices, updates, name=None):
     """Subtract ``updates`` at ``indices`` (``Variable.scatter_nd_sub``)."""
-    return self.assign(_a.tensor_scatter_nd_sub(self, _indices(indices),
+    return self.assign(_ix.tensor_scatter_nd_sub(self, _indices(indices),
                                                 _updates(self, updates)))
 
 
@@ -101,11 +102,11 @@ def _sparse(self, sparse_delta, combine):
 
 
 def _scatter_mul(t, idx, u):
-    return _m.multiply(t, _a.tensor_scatter_nd_update(_m.ones_like(t), idx, u))
+    return _m.multiply(t, _ix.tensor_scatter_nd_update(_a.ones_like(t), idx, u))
 
 
 def _scatter_div(t, idx, u):
-    divisor = _a.tensor_scatter_nd_update(_m.ones_like(t), idx, u)
+    divisor = _ix.tensor_scatter_nd_update(_a.ones_like(t), idx, u)
     return _m.divide(t, divisor) if t.dtype.is_floating else _m.floordiv(t, divisor)
 
 
@@ -117,27 +118,27 @@ def scatter_update(self, sparse_delta, use_locking=False, name=None):
     Raises:
         TypeError: if ``sparse_delta`` is not an ``IndexedSlices``.
     """
-    return _sparse(self, sparse_delta, _a.tensor_scatter_nd_update)
+    return _sparse(self, sparse_delta, _ix.tensor_scatter_nd_update)
 
 
 def scatter_add(self, sparse_delta, use_locking=False, name=None):
     """Add an IndexedSlices' values to its rows (``tf.Variable.scatter_add``)."""
-    return _sparse(self, sparse_delta, _a.tensor_scatter_nd_add)
+    return _sparse(self, sparse_delta, _ix.tensor_scatter_nd_add)
 
 
 def scatter_sub(self, sparse_delta, use_locking=False, name=None):
     """Subtract an IndexedSlices' values from its rows (``tf.Variable.scatter_sub``)."""
-    return _sparse(self, sparse_delta, _a.tensor_scatter_nd_sub)
+    return _sparse(self, sparse_delta, _ix.tensor_scatter_nd_sub)
 
 
 def scatter_max(self, sparse_delta, use_locking=False, name=None):
     """The element-wise maximum with an IndexedSlices' rows (``tf.Variable.scatter_max``)."""
-    return _sparse(self, sparse_delta, _a.tensor_scatter_nd_max)
+    return _sparse(self, sparse_delta, _ix.tensor_scatter_nd_max)
 
 
 def scatter_min(self, sparse_delta, use_locking=False, name=None):
     """The element-wise minimum with an IndexedSlices' rows (``tf.Variable.scatter_min``)."""
-    return _sparse(self, sparse_delta, _a.tensor_scatter_nd_min)
+    return _sparse(self, sparse_delta, _ix.tensor_scatter_nd_min)
 
 
 def scatter_mul(self, sparse_delta, use_locking=False, name=None):
@@ -152,18 +153,18 @@ def scatter_div(self, sparse_delta, use_locking=False, name=None):
 
 def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
     """As ``scatter_update`` (TensorFlow's batched form for rank-1 indices is the same)."""
-    return _sparse(self, sparse_delta, _a.tensor_scatter_nd_update)
+    return _sparse(self, sparse_delta, _ix.tensor_scatter_nd_update)
 
 
 def sparse_read(self, indices, name=None):
     """The rows at ``indices`` (``Variable.sparse_read``): ``tf.gather(v, indices)``, whose
     gradient with respect to the variable is an IndexedSlices."""
-    return _a.gather(self, indices)
+    return _ix.gather(self, indices)
 
 
 def gather_nd(self, indices, name=None):
     """``tf.gather_nd(v, indices)`` (``Variable.gather_nd``)."""
-    return _a.gather_nd(self, indices)
+    return _ix.gather_nd(self, indices)
 
 
 def _bind(cls):

@@ -199,7 +199,7 @@ class Generator:
     def make_seeds(self, count=1):
         """``[2, count]`` int64 seeds for stateless ops (``Generator.make_seeds``)."""
         keys = self.uniform_full_int([count], _dt.int64)
-        return _a.stack([keys, _m.zeros_like(keys)])
+        return _a.stack([keys, _a.zeros_like(keys)])
 
     def split(self, count=1) -> list:
         """``count`` new generators, each keyed by a number drawn from this one."""

@@ -3,6 +3,7 @@ import warnings
 
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
@@ -226,16 +227,16 @@ class Softmax(_Elementwise):
 
     def call(self, inputs, mask=None):
         if mask is not None:
-            mask = _m.cast(mask, "bool")
-            inputs = _a.where(mask, inputs, _m.add(_m.zeros_like(inputs), -1e9))
+            mask = _a.cast(mask, "bool")
+            inputs = _a.where(mask, inputs, _m.add(_a.zeros_like(inputs), -1e9))
         if isinstance(self.axis, (tuple, list)) and len(self.axis) > 1:
-            out = _m.exp(_m.subtract(inputs, _m.reduce_logsumexp(inputs, axis=list(self.axis),
+            out = _m.exp(_m.subtract(inputs, _r.reduce_logsumexp(inputs, axis=list(self.axis),
                                                                  keepdims=True)))
         else:
             axis = self.axis[0] if isinstance(self.axis, (tuple, list)) else self.axis
             out = _act.softmax(inputs, axis=axis)
         if mask is not None:
-            out = _a.where(mask, out, _m.zeros_like(out))
+            out = _a.where(mask, out, _a.zeros_like(out))
         return out
 
     def get_config(self):

@@ -3,8 +3,11 @@
 import math
 
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
+from ...ops import reduction_ops as _r
+from ...ops import special_math_ops as _sm
 from .. import _naming, _symbolic
 from .. import constraints as _constraints
 from .. import initializers as _init
@@ -40,7 +43,7 @@ class _Projection(Layer):
         self.built = True
 
     def call(self, inputs):
-        y = _a.einsum(self.equation, inputs, self.kernel)
+        y = _sm.einsum(self.equation, inputs, self.kernel)
         return y if self.bias is None else _m.add(y, self.bias)
 
     def _sublayers(self):
@@ -179,12 +182,12 @@ class MultiHeadAttention(Layer):
         mask = self._attention_mask(query, value, query_mask, value_mask, key_mask,
                                     attention_mask, use_causal_mask)
         q = _m.multiply(q, 1.0 / math.sqrt(float(self.key_dim)))
-        scores = _a.einsum("aecd,abcd->acbe", k, q)
+        scores = _sm.einsum("aecd,abcd->acbe", k, q)
         if mask is not None:
             mask = _a.expand_dims(mask, 1)
         probs = self._softmax(scores, mask=mask)
         dropped = self._dropout_layer(probs, training=training)
-        out = _a.einsum("acbe,aecd->abcd", dropped, v)
+        out = _sm.einsum("acbe,aecd->abcd", dropped, v)
         out = self._output_dense(out)
         if return_attention_scores:
             return out, probs
@@ -194,18 +197,18 @@ class MultiHeadAttention(Layer):
                         attention_mask, use_causal_mask):
         auto = None
         if query_mask is not None:
-            auto = _a.expand_dims(_m.cast(query_mask, "bool"), -1)
+            auto = _a.expand_dims(_a.cast(query_mask, "bool"), -1)
         for m in (value_mask, key_mask):
             if m is not None:
-                m = _a.expand_dims(_m.cast(m, "bool"), -2)
+                m = _a.expand_dims(_a.cast(m, "bool"), -2)
                 auto = m if auto is None else _m.logical_and(auto, m)
         if use_causal_mask:
             t, s = _spec.static_shape(query)[1], _spec.static_shape(value)[1]
-            causal = _m.greater_equal(_a.reshape(_a.range(t), (1, t, 1)),
-                                      _a.reshape(_a.range(s), (1, 1, s)))
+            causal = _m.greater_equal(_a.reshape(_cr.range(t), (1, t, 1)),
+                                      _a.reshape(_cr.range(s), (1, 1, s)))
             auto = causal if auto is None else _m.logical_and(auto, causal)
         if attention_mask is not None:
-            attention_mask = _m.cast(attention_mask, "bool")
+            attention_mask = _a.cast(attention_mask, "bool")
             return attention_mask if auto is None else _m.logical_and(attention_mask, auto)
         return auto
 
@@ -276,7 +279,7 @@ class Attention(Layer):
         if self.scale is not None:
             summed = _m.multiply(summed, self.scale)
         return _m.multiply(self.concat_score_weight,
-                           _m.reduce_sum(_m.tanh(summed), axis=-1))
+                           _r.reduce_sum(_m.tanh(summed), axis=-1))
 
     def call(self, inputs, mask=None, training=False, return_attention_scores=False,
              use_causal_mask=False):
@@ -290,23 +293,23 @@ class Attention(Layer):
         if mask is not None:
             q_mask, v_mask = mask[0], mask[1]
         scores = self._scores(query, key)
-        keep = None if v_mask is None else _a.expand_dims(_m.cast(v_mask, "bool"), -2)
+        keep = None if v_mask is None else _a.expand_dims(_a.cast(v_mask, "bool"), -2)
         if use_causal_mask:
             tq, tv = _a.shape(scores)[-2], _a.shape(scores)[-1]
-            rows = _a.expand_dims(_a.range(tq), -1)
-            cols = _a.expand_dims(_a.range(tv), 0)
+            rows = _a.expand_dims(_cr.range(tq), -1)
+            cols = _a.expand_dims(_cr.range(tv), 0)
             causal = _a.expand_dims(_m.greater_equal(rows, cols), 0)
             keep = causal if keep is None else _m.logical_and(keep, causal)
         if keep is not None:
             big = 65504.0 if scores.dtype.name == "float16" else 1.0e9
             scores = _m.subtract(scores, _m.multiply(
-                big, _m.cast(_m.logical_not(keep), scores.dtype)))
+                big, _a.cast(_m.logical_not(keep), scores.dtype)))
         weights = _nn.softmax(scores, axis=-1)
         if training and self.dropout > 0:
             weights = _nn.dropout(weights, rate=self.dropout, seed=self.seed)
         result = _m.matmul(weights, value)
         if q_mask is not None:
-            result = _m.multiply(result, _a.expand_dims(_m.cast(q_mask, result.dtype), -1))
+            result = _m.multiply(result, _a.expand_dims(_a.cast(q_mask, result.dtype), -1))
         return (result, weights) if return_attention_scores else result
 
     def compute_mask(self, inputs, mask=None):

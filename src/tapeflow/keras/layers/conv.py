@@ -1,5 +1,6 @@
 """Conv2D and 2-D pooling layers (channels-last)."""
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
 from ...ops import nn_conv_ops as _conv
 from .. import activations as _act
@@ -213,7 +214,7 @@ class Conv1D(Conv2D):
     def call(self, inputs):
         span = (self.kernel.shape[0] - 1) * self.dilation_rate[1]
         if self._causal and span > 0:
-            pad = _a.zeros((inputs.shape[0], span, inputs.shape[2]),
+            pad = _cr.zeros((inputs.shape[0], span, inputs.shape[2]),
                            dtype=inputs.dtype)
             inputs = _a.concat([pad, inputs], 1)
         y = _conv.conv2d(_a.expand_dims(inputs, 1), _a.expand_dims(self.kernel, 0),

@@ -1,5 +1,7 @@
 """Small layers: Lambda (any function), Identity, Masking."""
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .layer import Layer
 
 __all__ = ["Identity", "Lambda", "Masking"]
@@ -55,11 +57,11 @@ class Masking(Layer):
         self.built = True
 
     def compute_mask(self, inputs, previous_mask=None):
-        return _m.reduce_any(_m.not_equal(inputs, self.mask_value), axis=-1)
+        return _r.reduce_any(_m.not_equal(inputs, self.mask_value), axis=-1)
 
     def call(self, inputs):
-        keep = _m.reduce_any(_m.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
-        return _m.multiply(inputs, _m.cast(keep, inputs.dtype))
+        keep = _r.reduce_any(_m.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return _m.multiply(inputs, _a.cast(keep, inputs.dtype))
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

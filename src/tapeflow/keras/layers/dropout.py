@@ -253,7 +253,7 @@ class AlphaDropout(Layer):
             return inputs
         shape = _a.shape(inputs) if self.noise_shape is None else self.noise_shape
         alpha_p = -self._ALPHA * self._SCALE
-        kept = _m.cast(_m.greater_equal(_r.uniform(shape, seed=self.seed), self.rate),
+        kept = _a.cast(_m.greater_equal(_r.uniform(shape, seed=self.seed), self.rate),
                        inputs.dtype)
         a = ((1 - self.rate) * (1 + self.rate * alpha_p ** 2)) ** -0.5
         b = -a * alpha_p * self.rate

@@ -1,6 +1,7 @@
 """Embedding: integer ids to learned vectors, optionally masking the id 0."""
 from ..._core import dtypes as _dt
 from ...ops import array_ops as _a
+from ...ops import indexing_ops as _ix
 from ...ops import math_ops as _m
 from .. import constraints as _constraints
 from .. import initializers as _init
@@ -73,8 +74,8 @@ class Embedding(Layer):
 
     def call(self, inputs):
         if inputs.dtype not in (_dt.int32, _dt.int64):
-            inputs = _m.cast(inputs, _dt.int32)
-        return _a.gather(self.embeddings, inputs)
+            inputs = _a.cast(inputs, _dt.int32)
+        return _ix.gather(self.embeddings, inputs)
 
     def compute_mask(self, inputs, previous_mask=None):
         """``inputs != 0`` when ``mask_zero``, else None."""

@@ -6,6 +6,7 @@ from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...checkpoint import tracking as _tracking
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import _naming, _symbolic
 from .. import constraints as _constraints
@@ -37,7 +38,7 @@ def _convert_input(x, dtype, kinds):
         x = convert_to_tensor(x)
     have = x.dtype
     if have != dtype and have._np.kind in kinds:
-        x = _m.cast(x, dtype)
+        x = _a.cast(x, dtype)
     return x
 
 

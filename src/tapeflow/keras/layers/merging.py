@@ -1,6 +1,7 @@
 """Merge layers: combine a list of same-shaped inputs (Add, Multiply, Average, Concatenate)."""
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .layer import Layer
 
 __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate"]
@@ -14,9 +15,9 @@ class _Merge(Layer):
         masks = [m for m in (previous_mask or []) if m is not None]
         if not masks:
             return None
-        out = _m.cast(masks[0], "bool")
+        out = _a.cast(masks[0], "bool")
         for m in masks[1:]:
-            out = _m.logical_and(out, _m.cast(m, "bool"))
+            out = _m.logical_and(out, _a.cast(m, "bool"))
         return out
 
     def build(self, input_shape):
@@ -150,11 +151,11 @@ class Concatenate(_Merge):
         masks = []
         for x, m in zip(inputs, previous_mask, strict=True):
             if m is None:
-                m = _m.not_equal(_m.zeros_like(x), 1)
+                m = _m.not_equal(_a.zeros_like(x), 1)
             elif len(m.shape) < len(x.shape):
-                m = _a.broadcast_to(_a.expand_dims(_m.cast(m, "bool"), -1), x.shape)
-            masks.append(_m.cast(m, "bool"))
-        return _m.reduce_any(_a.concat(masks, self.axis), axis=-1)
+                m = _a.broadcast_to(_a.expand_dims(_a.cast(m, "bool"), -1), x.shape)
+            masks.append(_a.cast(m, "bool"))
+        return _r.reduce_any(_a.concat(masks, self.axis), axis=-1)
 
 
 # The functional interfaces (``keras.layers.add(inputs)`` and so on): a new layer called on

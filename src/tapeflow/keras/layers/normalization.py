@@ -4,6 +4,7 @@ import warnings
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
+from ...ops import reduction_ops as _r
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
@@ -21,8 +22,8 @@ def _axes(axis, rank):
 
 
 def _moments(x, axes):
-    mean = _m.reduce_mean(x, axes, keepdims=True)
-    variance = _m.reduce_mean(_m.squared_difference(x, _a.stop_gradient(mean)), axes,
+    mean = _r.reduce_mean(x, axes, keepdims=True)
+    variance = _r.reduce_mean(_m.squared_difference(x, _a.stop_gradient(mean)), axes,
                               keepdims=True)
     return mean, variance
 
@@ -101,7 +102,7 @@ class BatchNormalization(Layer):
             m = self.momentum
             # The statistics leave the tape (stop_gradient) and update through assign.
             for moving, batch in ((self.moving_mean, mean), (self.moving_variance, variance)):
-                batch = _m.cast(_a.reshape(_a.stop_gradient(batch), moving.shape), moving.dtype)
+                batch = _a.cast(_a.reshape(_a.stop_gradient(batch), moving.shape), moving.dtype)
                 moving.assign(_m.add(_m.multiply(moving, m), _m.multiply(batch, 1.0 - m)))
         else:
             mean = self._param(self.moving_mean)
@@ -320,8 +321,8 @@ class UnitNormalization(Layer):
         self.built = True
 
     def call(self, inputs):
-        x = _m.cast(inputs, self.compute_dtype) if inputs.dtype.is_integer else inputs
-        square_sum = _m.reduce_sum(_m.square(x), axis=self.axis, keepdims=True)
+        x = _a.cast(inputs, self.compute_dtype) if inputs.dtype.is_integer else inputs
+        square_sum = _r.reduce_sum(_m.square(x), axis=self.axis, keepdims=True)
         inv_norm = _m.minimum(_m.rsqrt(square_sum), 1.0 / 1e-12)
         return _m.multiply(x, inv_norm)
 

@@ -1,6 +1,7 @@
 """Global pooling: one value per channel (channels-last)."""
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from . import _spec
 from .input_spec import InputSpec
 from .layer import Layer
@@ -50,16 +51,16 @@ class GlobalAveragePooling1D(_GlobalPooling):
     """
 
     supports_masking = True
-    _reduce = staticmethod(_m.reduce_mean)
+    _reduce = staticmethod(_r.reduce_mean)
 
     def call(self, inputs, mask=None):
         if mask is None:
             return super().call(inputs)
         _spec.check_input(self, inputs, ndim=3)
-        keep = _a.expand_dims(_m.cast(mask, "bool"), 2)
-        total = _m.reduce_sum(_a.where(keep, inputs, _m.zeros_like(inputs)), axis=1,
+        keep = _a.expand_dims(_a.cast(mask, "bool"), 2)
+        total = _r.reduce_sum(_a.where(keep, inputs, _a.zeros_like(inputs)), axis=1,
                               keepdims=self.keepdims)
-        count = _m.reduce_sum(_m.cast(keep, inputs.dtype), axis=1, keepdims=self.keepdims)
+        count = _r.reduce_sum(_a.cast(keep, inputs.dtype), axis=1, keepdims=self.keepdims)
         return _m.divide(total, count)
 
     def compute_mask(self, inputs, previous_mask):
@@ -70,7 +71,7 @@ class GlobalMaxPooling1D(_GlobalPooling):
     """The maximum over the steps of ``(batch, steps, channels)``
     (``tf.keras.layers.GlobalMaxPooling1D``)."""
 
-    _reduce = staticmethod(_m.reduce_max)
+    _reduce = staticmethod(_r.reduce_max)
 
 
 class GlobalAveragePooling2D(_GlobalPooling):
@@ -83,7 +84,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
     """
 
     _axes = (1, 2)
-    _reduce = staticmethod(_m.reduce_mean)
+    _reduce = staticmethod(_r.reduce_mean)
 
 
 class GlobalMaxPooling2D(_GlobalPooling):
@@ -96,4 +97,4 @@ class GlobalMaxPooling2D(_GlobalPooling):
     """
 
     _axes = (1, 2)
-    _reduce = staticmethod(_m.reduce_max)
+    _reduce = staticmethod(_r.reduce_max)

@@ -4,6 +4,7 @@ import math
 
 from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
+from ...ops import manip_ops as _mn
 from . import _spec
 from .layer import Layer
 from .preprocessing import _image
@@ -99,7 +100,7 @@ class UpSampling1D(_Shaping):
 
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=3)
-        return _a.repeat(inputs, self.size, axis=1)
+        return _mn.repeat(inputs, self.size, axis=1)
 
     def compute_output_shape(self, input_shape):
         steps = None if input_shape[1] is None else input_shape[1] * self.size
@@ -142,8 +143,8 @@ class UpSampling2D(_Shaping):
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=4)
         if self.interpolation == "nearest":
-            out = _a.repeat(inputs, self.size[0], axis=1)
-            return _a.repeat(out, self.size[1], axis=2)
+            out = _mn.repeat(inputs, self.size[0], axis=1)
+            return _mn.repeat(out, self.size[1], axis=2)
         _, h, w, _ = _spec.static_shape(inputs)
         return _image.resize(inputs, h * self.size[0], w * self.size[1], "bilinear")
 
@@ -188,7 +189,7 @@ class ZeroPadding1D(_Shaping):
 
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=3)
-        return _a.pad(inputs, [[0, 0], list(self.padding), [0, 0]])
+        return _mn.pad(inputs, [[0, 0], list(self.padding), [0, 0]])
 
     def compute_output_shape(self, input_shape):
         steps = None if input_shape[1] is None else input_shape[1] + sum(self.padding)
@@ -221,7 +222,7 @@ class ZeroPadding2D(_Shaping):
 
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=4)
-        return _a.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
+        return _mn.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
     def compute_output_shape(self, input_shape):
         dims = [None if d is None else d + sum(p)
@@ -366,7 +367,7 @@ class RepeatVector(_Shaping):
         self.input_spec = InputSpec(ndim=2)
 
     def call(self, inputs):
-        return _a.tile(_a.expand_dims(inputs, 1), (1, self.n, 1))
+        return _mn.tile(_a.expand_dims(inputs, 1), (1, self.n, 1))
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], self.n, input_shape[1])

@@ -2,6 +2,7 @@
 from ..._core.recording import executing_eagerly
 from ..._core.tensor import Tensor
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
 from .. import _naming
 from .. import activations as _act
@@ -239,7 +240,7 @@ class RNN(Layer):
             raise ValueError("When using `stateful=True` in a RNN, the batch size must be "
                              f"static. Found dynamic batch size: sequence.shape={shape}")
         with _naming.name_scope(self.name, self):
-            self._states = [KerasVariable(_a.zeros((batch, n), dtype=self.dtype),
+            self._states = [KerasVariable(_cr.zeros((batch, n), dtype=self.dtype),
                                           trainable=False, name="rnn_state")
                             for n in self.cell.state_size]
         self._expected_batch_size = batch
@@ -248,7 +249,7 @@ class RNN(Layer):
         """Zero the states of a stateful layer (``layer.reset_state()`` in Keras 3)."""
         if self._states is not None:
             for v in self._states:
-                v.assign(_m.zeros_like(v))
+                v.assign(_a.zeros_like(v))
 
     def reset_states(self):
         """Keras's compatibility alias of :meth:`reset_state`."""
@@ -278,15 +279,15 @@ class RNN(Layer):
                                  f"- Expected batch size: {self._expected_batch_size}\n"
                                  f"- Received batch size: {got}")
         if initial_state is None and self.stateful:
-            states = [_m.cast(v, inputs.dtype) for v in self._states]
+            states = [_a.cast(v, inputs.dtype) for v in self._states]
         elif initial_state is None:
-            states = [_a.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
+            states = [_cr.zeros((batch, n), dtype=inputs.dtype) for n in self.cell.state_size]
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [
                 initial_state]
         steps = _a.unstack(inputs, axis=1)
         masks = [None] * len(steps) if mask is None else _a.unstack(
-            _m.cast(mask, "bool"), axis=1)
+            _a.cast(mask, "bool"), axis=1)
         if self.go_backwards:
             steps, masks = steps[::-1], masks[::-1]
         outputs = []
@@ -295,7 +296,7 @@ class RNN(Layer):
             if m_t is not None:
                 # A masked step repeats the previous output and keeps the states (Keras).
                 keep = _a.expand_dims(m_t, -1)
-                prev = outputs[-1] if outputs else _m.zeros_like(out)
+                prev = outputs[-1] if outputs else _a.zeros_like(out)
                 out = _a.where(keep, out, prev)
                 new_states = [_a.where(keep, n, s)
                               for n, s in zip(new_states, states, strict=True)]
@@ -303,7 +304,7 @@ class RNN(Layer):
             outputs.append(out)
         if self.stateful:
             for v, state in zip(self._states, states, strict=True):
-                v.assign(_m.cast(state, v.dtype))
+                v.assign(_a.cast(state, v.dtype))
         result = _a.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *states] if self.return_state else result
 

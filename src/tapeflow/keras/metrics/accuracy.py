@@ -3,6 +3,8 @@ from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
+from ...ops import sort_ops as _so
 from .base import MeanMetricWrapper, _same_rank, _tensor
 
 __all__ = ["accuracy", "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
@@ -20,7 +22,7 @@ def accuracy(y_true, y_pred):
     y_pred = _pred(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    return _m.cast(_m.equal(y_true, y_pred), _dt.float32)
+    return _a.cast(_m.equal(y_true, y_pred), _dt.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
@@ -28,8 +30,8 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
     y_pred = _pred(y_pred)
     y_true = _pred(y_true)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    hit = _m.cast(_m.greater(y_pred, _tensor(threshold, y_pred.dtype)), y_true.dtype)
-    return _m.cast(_m.equal(y_true, hit), _dt.float32)
+    hit = _a.cast(_m.greater(y_pred, _tensor(threshold, y_pred.dtype)), y_true.dtype)
+    return _a.cast(_m.equal(y_true, hit), _dt.float32)
 
 
 def _argmax_matches(y_true, y_pred):
@@ -38,14 +40,14 @@ def _argmax_matches(y_true, y_pred):
     else:
         y_pred = _m.argmax(y_pred, -1)
         if y_pred.dtype != y_true.dtype:
-            y_pred = _m.cast(y_pred, y_true.dtype)
-    return _m.cast(_m.equal(y_true, y_pred), _dt.float32)
+            y_pred = _a.cast(y_pred, y_true.dtype)
+    return _a.cast(_m.equal(y_true, y_pred), _dt.float32)
 
 
 def categorical_accuracy(y_true, y_pred):
     """1.0 where the argmaxes of one-hot labels and predictions agree, else 0.0."""
     y_pred = _pred(y_pred)
-    y_true = _m.cast(_m.argmax(_pred(y_true), -1), y_pred.dtype)
+    y_true = _a.cast(_m.argmax(_pred(y_true), -1), y_pred.dtype)
     return _argmax_matches(y_true, y_pred)
 
 
@@ -77,10 +79,10 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
     if reshape:
         y_true = _a.reshape(y_true, [-1])
     if from_sorted_ids:
-        matches = _m.reduce_any(_m.equal(_a.expand_dims(y_true, 1), y_pred[:, :k]), 1)
+        matches = _r.reduce_any(_m.equal(_a.expand_dims(y_true, 1), y_pred[:, :k]), 1)
     else:
-        matches = _m.in_top_k(y_true, y_pred, k)
-    matches = _m.cast(matches, _dt.float32)
+        matches = _so.in_top_k(y_true, y_pred, k)
+    matches = _a.cast(matches, _dt.float32)
     return _a.reshape(matches, shape) if reshape else matches
 
 

@@ -15,7 +15,9 @@ import sys
 from ..._core import dtypes as _dt
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .. import _naming
 from .. import initializers as _init
 from .._variable import KerasVariable
@@ -27,9 +29,9 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "reduce_to_samplewise_v
 def _tensor(x, dtype):
     """``x`` as a tensor of ``dtype`` (None: its own dtype)."""
     if isinstance(x, _TensorLike):
-        return x if dtype is None or x.dtype == dtype else _m.cast(x, dtype)
+        return x if dtype is None or x.dtype == dtype else _a.cast(x, dtype)
     t = convert_to_tensor(x)
-    return t if dtype is None or t.dtype == dtype else _m.cast(t, dtype)
+    return t if dtype is None or t.dtype == dtype else _a.cast(t, dtype)
 
 
 def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
@@ -138,7 +140,7 @@ class Metric:
     def reset_state(self):
         """Set every state variable back to zeros."""
         for v in self._variables:
-            v.assign(_a.zeros(v.shape, v.dtype))
+            v.assign(_cr.zeros(v.shape, v.dtype))
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
@@ -169,9 +171,9 @@ class Sum(Metric):
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
-        values, _ = reduce_to_samplewise_values(values, sample_weight, _m.reduce_sum,
+        values, _ = reduce_to_samplewise_values(values, sample_weight, _r.reduce_sum,
                                                 self._dtype)
-        self.total.assign_add(_m.reduce_sum(values))
+        self.total.assign_add(_r.reduce_sum(values))
 
     def result(self):
         return _a.identity(self.total)
@@ -204,16 +206,16 @@ class Mean(Metric):
             sample_weight: optional weights broadcastable to ``values``.
         """
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight,
-                                                            _m.reduce_mean, self._dtype)
+                                                            _r.reduce_mean, self._dtype)
         if sample_weight is not None:
-            self.total.assign_add(_m.reduce_sum(values))
-            self.count.assign_add(_m.reduce_sum(sample_weight))
+            self.total.assign_add(_r.reduce_sum(values))
+            self.count.assign_add(_r.reduce_sum(sample_weight))
             return
         # Without weights each sample counts once: the size op (a run-time count under a
         # relaxed-shape trace), or for a scalar a constant 1 made before any trace.
         if values.ndim:
-            self.total.assign_add(_m.reduce_sum(values))
-            self.count.assign_add(_m.cast(_a.size(values), self._dtype))
+            self.total.assign_add(_r.reduce_sum(values))
+            self.count.assign_add(_a.cast(_a.size(values), self._dtype))
         else:
             self.total.assign_add(values)
             self.count.assign_add(_one(self._dtype))

@@ -3,7 +3,10 @@ precision, recall, AUC and the "X at Y" metrics, accumulated with ops and ``assi
 from ..._core import dtypes as _dt
 from ..._core.tensor import convert_to_tensor
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
+from ...ops import sort_ops as _so
 from .base import Metric, _same_rank, _tensor
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
@@ -16,8 +19,8 @@ _KINDS = ("true_positives", "false_positives", "true_negatives", "false_negative
 
 def _filter_top_k(x, k):
     """``x`` with every entry outside the top ``k`` of its last axis set to -1e10."""
-    _, idx = _m.top_k(x, k)
-    mask = _m.reduce_sum(_a.one_hot(idx, x.shape[-1], dtype=x.dtype), -2)
+    _, idx = _so.top_k(x, k)
+    mask = _r.reduce_sum(_cr.one_hot(idx, x.shape[-1], dtype=x.dtype), -2)
     return _m.add(_m.multiply(x, mask), _m.multiply(_m.subtract(1.0, mask), NEG_INF))
 
 
@@ -44,11 +47,11 @@ def update_confusion_matrix(variables, y_true, y_pred, thresholds, top_k=None, c
         y_pred = y_pred[..., class_id:class_id + 1]
     if multi_label:
         preds = _a.expand_dims(y_pred, 0)
-        labels = _m.cast(_a.expand_dims(y_true, 0), _dt.bool)
+        labels = _a.cast(_a.expand_dims(y_true, 0), _dt.bool)
         th = _a.reshape(convert_to_tensor(list(thresholds), dtype=dt), [-1, 1, 1])
     else:
         preds = _a.reshape(y_pred, [1, -1])
-        labels = _m.cast(_a.reshape(y_true, [1, -1]), _dt.bool)
+        labels = _a.cast(_a.reshape(y_true, [1, -1]), _dt.bool)
         th = _a.reshape(convert_to_tensor(list(thresholds), dtype=dt), [-1, 1])
     pred_pos = _m.greater(preds, th)
     label_pos = _a.broadcast_to(labels, _a.shape(pred_pos))
@@ -66,10 +69,10 @@ def update_confusion_matrix(variables, y_true, y_pred, thresholds, top_k=None, c
              "false_negatives": (label_pos, _m.logical_not(pred_pos))}
     for kind, var in variables.items():
         a, b = cases[kind]
-        hits = _m.cast(_m.logical_and(a, b), dt)
+        hits = _a.cast(_m.logical_and(a, b), dt)
         if weights is not None:
             hits = _m.multiply(hits, weights)
-        var.assign_add(_a.reshape(_m.reduce_sum(hits, 1), var.shape))
+        var.assign_add(_a.reshape(_r.reduce_sum(hits, 1), var.shape))
 
 
 def _thresholds(thresholds, default):
@@ -278,9 +281,9 @@ class AUC(_AllCounts):
         if not self.multi_label:
             return by_label
         if self.label_weights is None:
-            return _m.reduce_mean(by_label)
-        return _m.divide_no_nan(_m.reduce_sum(_m.multiply(by_label, self.label_weights)),
-                                _m.reduce_sum(self.label_weights))
+            return _r.reduce_mean(by_label)
+        return _m.divide_no_nan(_r.reduce_sum(_m.multiply(by_label, self.label_weights)),
+                                _r.reduce_sum(self.label_weights))
 
     def result(self):
         if not self._built:
@@ -301,7 +304,7 @@ class AUC(_AllCounts):
         increment = _m.divide_no_nan(
             _m.multiply(slope, _m.add(dtp, _m.multiply(intercept, _m.log(ratio)))),
             _m.maximum(_m.add(tp[1:], fn[1:]), 0.0))
-        return self._average(_m.reduce_sum(increment, 0))
+        return self._average(_r.reduce_sum(increment, 0))
 
     def _result(self):
         if self.curve == "PR" and self.summation_method == "interpolation":
@@ -320,7 +323,7 @@ class AUC(_AllCounts):
             heights = _m.minimum(y[:n - 1], y[1:])
         else:
             heights = _m.maximum(y[:n - 1], y[1:])
-        return self._average(_m.reduce_sum(_m.multiply(_m.subtract(x[:n - 1], x[1:]), heights),
+        return self._average(_r.reduce_sum(_m.multiply(_m.subtract(x[:n - 1], x[1:]), heights),
                                            0))
 
     def get_config(self) -> dict:
@@ -369,7 +372,7 @@ class _AtBase(_AllCounts):
         constrained, dependent = rates[self._constrained], rates[self._dependent]
         feasible = _m.greater_equal(constrained, float(self.value))
         best = _a.where(feasible, dependent, _a.zeros_like(dependent))
-        return _m.maximum(_m.reduce_max(best), 0.0)
+        return _m.maximum(_r.reduce_max(best), 0.0)
 
     def get_config(self) -> dict:
         return {"num_thresholds": self.num_thresholds, "class_id": self.class_id,

@@ -1,7 +1,10 @@
 """Segmentation and classification scores kept as counts: IoU and its variants, F-beta."""
 from ..._core import dtypes as _dt
 from ...ops import array_ops as _a
+from ...ops import creation_ops as _cr
+from ...ops import indexing_ops as _ix
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .base import Metric, _tensor
 
 __all__ = ["IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU", "FBetaScore", "F1Score"]
@@ -37,26 +40,26 @@ class _IoUBase(Metric):
         if self.ignore_class is not None:
             valid = _m.logical_and(valid, _m.not_equal(y_true, _tensor(self.ignore_class, dt)))
         zeros = _a.zeros_like(y_true)
-        y_true = _m.cast(_a.where(valid, y_true, zeros), _dt.int32)
-        y_pred = _m.cast(_a.where(valid, y_pred, zeros), _dt.int32)
+        y_true = _a.cast(_a.where(valid, y_true, zeros), _dt.int32)
+        y_pred = _a.cast(_a.where(valid, y_pred, zeros), _dt.int32)
         w = _a.where(valid, w, zeros)
-        true_hot = _m.multiply(_a.one_hot(y_true, self.num_classes, dtype=dt),
+        true_hot = _m.multiply(_cr.one_hot(y_true, self.num_classes, dtype=dt),
                                _a.expand_dims(w, 1))
-        pred_hot = _a.one_hot(y_pred, self.num_classes, dtype=dt)
+        pred_hot = _cr.one_hot(y_pred, self.num_classes, dtype=dt)
         self.total_cm.assign_add(_m.matmul(true_hot, pred_hot, transpose_a=True))
 
     def _iou(self, target_class_ids):
-        cm = _m.cast(self.total_cm, _dt.float32)
-        rows, cols = _m.reduce_sum(cm, 0), _m.reduce_sum(cm, 1)
-        tp = _a.gather_nd(cm, [[i, i] for i in range(self.num_classes)])
+        cm = _a.cast(self.total_cm, _dt.float32)
+        rows, cols = _r.reduce_sum(cm, 0), _r.reduce_sum(cm, 1)
+        tp = _ix.gather_nd(cm, [[i, i] for i in range(self.num_classes)])
         denominator = _m.subtract(_m.add(rows, cols), tp)
         ids = list(target_class_ids)
-        tp, denominator = _a.gather(tp, ids), _a.gather(denominator, ids)
+        tp, denominator = _ix.gather(tp, ids), _ix.gather(denominator, ids)
         valid = _m.greater(denominator, 1e-9)
         iou = _m.divide(tp, _m.add(denominator, _EPSILON))
         iou = _a.where(valid, iou, _a.zeros_like(iou))
-        count = _m.reduce_sum(_m.cast(valid, _dt.float32))
-        return _m.divide(_m.reduce_sum(iou), _m.add(count, _EPSILON))
+        count = _r.reduce_sum(_a.cast(valid, _dt.float32))
+        return _m.divide(_r.reduce_sum(iou), _m.add(count, _EPSILON))
 
     def result(self):
         return self._iou(self.target_class_ids)
@@ -120,7 +123,7 @@ class BinaryIoU(IoU):
         self.threshold = threshold
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_pred = _m.cast(_m.greater_equal(_tensor(y_pred, _dt.float32), float(self.threshold)),
+        y_pred = _a.cast(_m.greater_equal(_tensor(y_pred, _dt.float32), float(self.threshold)),
                          self._dtype)
         super().update_state(y_true, y_pred, sample_weight)
 
@@ -214,19 +217,19 @@ class FBetaScore(Metric):
         if not self._built:
             self._build(tuple(y_true.shape), tuple(y_pred.shape))
         if self.threshold is None:
-            top = _m.reduce_max(y_pred, -1, keepdims=True)
+            top = _r.reduce_max(y_pred, -1, keepdims=True)
             y_pred = _m.logical_and(_m.greater_equal(y_pred, top),
                                     _m.greater(_m.abs(y_pred), 1e-9))
         else:
             y_pred = _m.greater(y_pred, self.threshold)
-        y_pred = _m.cast(y_pred, self._dtype)
+        y_pred = _a.cast(y_pred, self._dtype)
         w = None if sample_weight is None else _a.expand_dims(
             _tensor(sample_weight, self._dtype), 1)
 
         def weighted_sum(value):
             if w is not None:
                 value = _m.multiply(value, w)
-            return _m.reduce_sum(value, self.axis)
+            return _r.reduce_sum(value, self.axis)
 
         not_true, not_pred = _m.subtract(1.0, y_true), _m.subtract(1.0, y_pred)
         self.true_positives.assign_add(weighted_sum(_m.multiply(y_pred, y_true)))
@@ -244,10 +247,10 @@ class FBetaScore(Metric):
         score = _m.multiply(mean, 1.0 + b2)
         if self.average == "weighted":
             weights = _m.divide(self.intermediate_weights,
-                                _m.add(_m.reduce_sum(self.intermediate_weights), _EPSILON))
-            score = _m.reduce_sum(_m.multiply(score, weights))
+                                _m.add(_r.reduce_sum(self.intermediate_weights), _EPSILON))
+            score = _r.reduce_sum(_m.multiply(score, weights))
         elif self.average is not None:
-            score = _m.reduce_mean(score)
+            score = _r.reduce_mean(score)
         return score
 
     def reset_state(self):

@@ -2,6 +2,7 @@
 cosine similarity, log-cosh error and R2 (Keras 3's ``regression_metrics.py``, ...)."""
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .. import losses as _l
 from .base import Mean, MeanMetricWrapper, Metric, _same_rank, _tensor
 
@@ -54,11 +55,11 @@ def pearson_correlation(y_true, y_pred, axis=-1):
     y_pred = _tensor(y_pred, None)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    t = _m.subtract(y_true, _m.reduce_mean(y_true, axis, keepdims=True))
-    p = _m.subtract(y_pred, _m.reduce_mean(y_pred, axis, keepdims=True))
-    t = _m.divide(t, _m.reduce_std(t, axis, keepdims=True))
-    p = _m.divide(p, _m.reduce_std(p, axis, keepdims=True))
-    return _m.reduce_mean(_m.multiply(t, p), axis)
+    t = _m.subtract(y_true, _r.reduce_mean(y_true, axis, keepdims=True))
+    p = _m.subtract(y_pred, _r.reduce_mean(y_pred, axis, keepdims=True))
+    t = _m.divide(t, _r.reduce_std(t, axis, keepdims=True))
+    p = _m.divide(p, _r.reduce_std(p, axis, keepdims=True))
+    return _r.reduce_mean(_m.multiply(t, p), axis)
 
 
 def concordance_correlation(y_true, y_pred, axis=-1):
@@ -67,13 +68,13 @@ def concordance_correlation(y_true, y_pred, axis=-1):
     y_pred = _tensor(y_pred, None)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    t_mean = _m.reduce_mean(y_true, axis, keepdims=True)
-    p_mean = _m.reduce_mean(y_pred, axis, keepdims=True)
-    t_var = _m.reduce_variance(_m.subtract(y_true, t_mean), axis, keepdims=True)
-    p_var = _m.reduce_variance(_m.subtract(y_pred, p_mean), axis, keepdims=True)
+    t_mean = _r.reduce_mean(y_true, axis, keepdims=True)
+    p_mean = _r.reduce_mean(y_pred, axis, keepdims=True)
+    t_var = _r.reduce_variance(_m.subtract(y_true, t_mean), axis, keepdims=True)
+    p_var = _r.reduce_variance(_m.subtract(y_pred, p_mean), axis, keepdims=True)
     covar = _m.multiply(_m.subtract(y_true, p_mean), _m.subtract(y_pred, p_mean))
     norm = _m.add(_m.add(t_var, p_var), _m.square(_m.subtract(t_mean, p_mean)))
-    return _m.reduce_mean(_m.divide(_m.multiply(covar, 2.0), _m.add(norm, 1e-7)), axis)
+    return _r.reduce_mean(_m.divide(_m.multiply(covar, 2.0), _m.add(norm, 1e-7)), axis)
 
 
 MeanSquaredError = _wrapper("MeanSquaredError", _l.mean_squared_error, "mean_squared_error")
@@ -183,12 +184,12 @@ class R2Score(Metric):
             w = _a.expand_dims(w, 1)
         w = _a.broadcast_to(w, _a.shape(y_true))
         weighted = _m.multiply(y_true, w)
-        self.sum.assign_add(_m.reduce_sum(weighted, 0))
-        self.squared_sum.assign_add(_m.reduce_sum(_m.multiply(y_true, weighted), 0))
-        self.total_mse.assign_add(_m.reduce_sum(
+        self.sum.assign_add(_r.reduce_sum(weighted, 0))
+        self.squared_sum.assign_add(_r.reduce_sum(_m.multiply(y_true, weighted), 0))
+        self.total_mse.assign_add(_r.reduce_sum(
             _m.multiply(_m.square(_m.subtract(y_true, y_pred)), w), 0))
-        self.count.assign_add(_m.reduce_sum(w, 0))
-        self.num_samples.assign_add(_m.cast(_a.size(y_true), self._dtype))
+        self.count.assign_add(_r.reduce_sum(w, 0))
+        self.num_samples.assign_add(_a.cast(_a.size(y_true), self._dtype))
 
     def result(self):
         mean = _m.divide(self.sum, self.count)
@@ -196,9 +197,9 @@ class R2Score(Metric):
         raw = _m.subtract(1.0, _m.divide(self.total_mse, total))
         raw = _a.where(_m.is_inf(raw), _a.zeros_like(raw), raw)
         if self.class_aggregation == "uniform_average":
-            score = _m.reduce_mean(raw)
+            score = _r.reduce_mean(raw)
         elif self.class_aggregation == "variance_weighted_average":
-            score = _m.divide(_m.reduce_sum(_m.multiply(total, raw)), _m.reduce_sum(total))
+            score = _m.divide(_r.reduce_sum(_m.multiply(total, raw)), _r.reduce_sum(total))
         else:
             score = raw
         if self.num_regressors:

@@ -2,6 +2,7 @@
 from ..._core import dtypes as _dt
 from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import convert_to_tensor
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops.training_ops import apply_update
 from .. import _naming
@@ -166,10 +167,10 @@ class Nadam(Optimizer):
 
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         u = self._u_product
-        step = _m.cast(_m.add(self.iterations, 1), u.dtype)
+        step = _a.cast(_m.add(self.iterations, 1), u.dtype)
         u.assign(_m.multiply(_m.multiply(u, self.beta_1),
                              _m.subtract(1.0, _m.multiply(0.5, _m.pow(
-                                 _m.cast(0.96, u.dtype), step)))))
+                                 _a.cast(0.96, u.dtype), step)))))
         super()._backend_update_step(grads, trainable_variables, learning_rate)
 
     def update_step(self, gradient, variable, learning_rate):

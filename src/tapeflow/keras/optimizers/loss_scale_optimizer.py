@@ -2,6 +2,7 @@
 from ..._core import dtypes as _dt
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .. import initializers as _init
 from .optimizer import Optimizer
 
@@ -72,8 +73,8 @@ class LossScaleOptimizer(Optimizer):
 
     def check_finite(self, grads):
         """A bool scalar: every gradient finite."""
-        flags = [_m.reduce_all(_m.is_finite(g)) for g in grads if g is not None]
-        return _m.reduce_all(_a.stack(flags))
+        flags = [_r.reduce_all(_m.is_finite(g)) for g in grads if g is not None]
+        return _r.reduce_all(_a.stack(flags))
 
     def apply(self, grads, trainable_variables=None):
         grads = list(grads)
@@ -84,7 +85,7 @@ class LossScaleOptimizer(Optimizer):
         scale = self.dynamic_scale
         touched = variables + self.inner_optimizer.variables
         before = [v.read_value() for v in touched]
-        unscaled = [None if g is None else _m.divide(g, _m.cast(scale, g.dtype)) for g in grads]
+        unscaled = [None if g is None else _m.divide(g, _a.cast(scale, g.dtype)) for g in grads]
         self.inner_optimizer.apply(unscaled, trainable_variables=variables)
         # A non-finite step is undone: every touched variable takes back its value.
         for var, old in zip(touched, before, strict=True):

@@ -15,7 +15,9 @@ from ..._core.tensor import _TensorLike, convert_to_tensor
 from ..._core.variable import Variable
 from ...checkpoint import tracking as _tracking
 from ...ops import array_ops as _a
+from ...ops import clip_ops as _cl
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from ...ops import training_ops as _t
 from .. import _naming
 from .. import initializers as _init
@@ -179,7 +181,7 @@ class Optimizer:
     def _rate_tensor(self):
         lr = self._get_current_learning_rate()
         if isinstance(lr, _TensorLike):
-            return lr if lr.dtype == _dt.float32 else _m.cast(lr, _dt.float32)
+            return lr if lr.dtype == _dt.float32 else _a.cast(lr, _dt.float32)
         return convert_to_tensor(lr, dtype=_dt.float32)
 
     @property
@@ -397,7 +399,7 @@ class Optimizer:
         steps = self.gradient_accumulation_steps
         is_update = _m.equal(_m.floormod(_m.add(self._iterations, _ONE), steps), 0)
         accumulators = [self._accumulated_gradients[self._index[id(v)]] for v in variables]
-        summed = [_m.add(g, _m.cast(a, g.dtype)) for g, a in zip(grads, accumulators,
+        summed = [_m.add(g, _a.cast(a, g.dtype)) for g, a in zip(grads, accumulators,
                                                                   strict=True)]
         protected = [v for v in variables + self._variables if v is not self._iterations
                      and all(v is not a for a in self._accumulated_gradients)]
@@ -406,7 +408,7 @@ class Optimizer:
         for var, old in zip(protected, before, strict=True):
             var.assign(_a.where(is_update, var, old))
         for acc, total in zip(accumulators, summed, strict=True):
-            acc.assign(_a.where(is_update, _a.zeros_like(acc), _m.cast(total, acc.dtype)))
+            acc.assign(_a.where(is_update, _a.zeros_like(acc), _a.cast(total, acc.dtype)))
 
     # Optimizers whose update_step takes an IndexedSlices gradient (as Keras applies it
     # sparsely); the others see it summed into a dense tensor.
@@ -425,7 +427,7 @@ class Optimizer:
     def _apply_weight_decay(self, variables, learning_rate):
         for v in variables:
             if self._use_weight_decay(v):
-                lr = _m.cast(learning_rate, v.dtype)
+                lr = _a.cast(learning_rate, v.dtype)
                 v.assign_sub(_m.multiply(_m.multiply(v, float(self.weight_decay)), lr))
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
@@ -449,13 +451,13 @@ class Optimizer:
 
     def _clip_gradients(self, grads):
         if self.clipnorm and self.clipnorm > 0:
-            return [_m.clip_by_norm(g, self.clipnorm) for g in grads]
+            return [_cl.clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm and self.global_clipnorm > 0:
-            norm = _m.sqrt(_m.add_n([_m.reduce_sum(_m.square(g)) for g in grads]))
+            norm = _m.sqrt(_m.add_n([_r.reduce_sum(_m.square(g)) for g in grads]))
             scale = _m.multiply(self.global_clipnorm, _m.minimum(
                 _m.divide(1.0, norm), 1.0 / self.global_clipnorm))
             scale = _m.add(scale, _m.subtract(norm, norm))
-            return [_m.multiply(g, _m.cast(scale, g.dtype)) for g in grads]
+            return [_m.multiply(g, _a.cast(scale, g.dtype)) for g in grads]
         if self.clipvalue and self.clipvalue > 0:
             v = self.clipvalue
             return [_m.minimum(_m.maximum(g, -v), v) for g in grads]
@@ -465,7 +467,7 @@ class Optimizer:
         not_first = _m.not_equal(self.iterations, _ZERO)
         for var, average in zip(trainable_variables, self._model_variables_moving_average,
                                 strict=True):
-            momentum = _m.multiply(_m.cast(not_first, var.dtype), float(self.ema_momentum))
+            momentum = _m.multiply(_a.cast(not_first, var.dtype), float(self.ema_momentum))
             average.assign(_m.add(_m.multiply(momentum, average),
                                   _m.multiply(_m.subtract(1.0, momentum), var)))
 

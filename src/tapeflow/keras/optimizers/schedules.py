@@ -20,7 +20,7 @@ __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
 def _f32(x):
     """``x`` as a float32 tensor (a Tensor or variable is cast, a number converted)."""
     if isinstance(x, _TensorLike):
-        return x if x.dtype == _dt.float32 else _m.cast(x, _dt.float32)
+        return x if x.dtype == _dt.float32 else _a.cast(x, _dt.float32)
     return convert_to_tensor(float(x), dtype=_dt.float32)
 
 
@@ -114,12 +114,12 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         step = _f32(step)
         values = [_f32(v) for v in self.values]
         bounds = [float(b) for b in self.boundaries]
-        result = _m.multiply(_m.cast(_m.less_equal(step, bounds[0]), _dt.float32), values[0])
+        result = _m.multiply(_a.cast(_m.less_equal(step, bounds[0]), _dt.float32), values[0])
         result = _m.add(result, _m.multiply(
-            _m.cast(_m.greater(step, bounds[-1]), _dt.float32), values[-1]))
+            _a.cast(_m.greater(step, bounds[-1]), _dt.float32), values[-1]))
         for low, high, value in zip(bounds[:-1], bounds[1:], values[1:-1], strict=True):
             inside = _m.logical_and(_m.greater(step, low), _m.less_equal(step, high))
-            result = _m.add(result, _m.multiply(_m.cast(inside, _dt.float32), value))
+            result = _m.add(result, _m.multiply(_a.cast(inside, _dt.float32), value))
         return result
 
     def get_config(self) -> dict:

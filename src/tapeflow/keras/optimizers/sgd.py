@@ -1,6 +1,7 @@
 """SGD with optional (Nesterov) momentum, with Keras 3's update rule."""
 from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import convert_to_tensor
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops.training_ops import apply_update
 from .optimizer import Optimizer
@@ -51,7 +52,7 @@ class SGD(Optimizer):
         if isinstance(gradient, IndexedSlices):
             if self.momentum == 0:
                 # Keras scatter-subtracts lr * each slice: repeated rows one after another.
-                lr = _m.cast(learning_rate, variable.dtype)
+                lr = _a.cast(learning_rate, variable.dtype)
                 variable.scatter_sub(IndexedSlices(_m.multiply(gradient.values, lr),
                                                    gradient.indices, gradient.dense_shape))
                 return

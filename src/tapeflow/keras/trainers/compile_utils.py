@@ -4,11 +4,14 @@
 import sys
 
 from ..._core import nest
+from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import _naming
 from .. import losses as _losses
 from .. import metrics as _metrics
 from .data_adapter import _static_shape
+
+__all__ = ["CompileLoss", "CompileMetrics"]
 
 
 def _binary_or_sparse(y_true, y_pred):
@@ -415,7 +418,7 @@ class CompileLoss:
                 sw = sample_weight[key]
             value = loss_fn(y_t, y_p, sample_weight=sw)
             if value.dtype != "float32":
-                value = _m.cast(value, "float32")
+                value = _a.cast(value, "float32")
             if tracker is not None:
                 # Keras weights by the static batch size: unknown (no weight) in a step
                 # traced over a dataset spec whose batch dimension is None

@@ -13,6 +13,7 @@ from ..._core.tape import GradientTape
 from ...data.dataset import Dataset
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from .. import losses as _losses
 from .. import metrics as _metrics
 from .. import optimizers as _optimizers
@@ -259,13 +260,13 @@ class Trainer:
             losses.append(loss)
         for extra in getattr(self, "losses", None) or ():
             if not extra.dtype.is_floating:
-                extra = _m.cast(extra, "float32")
-            losses.append(_losses.scale_loss_for_distribution(_m.reduce_sum(extra)))
+                extra = _a.cast(extra, "float32")
+            losses.append(_losses.scale_loss_for_distribution(_r.reduce_sum(extra)))
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         if len(losses) == 1:
             return losses[0]
-        return _m.add_n([_m.cast(t, losses[0].dtype) if t.dtype != losses[0].dtype else t
+        return _m.add_n([_a.cast(t, losses[0].dtype) if t.dtype != losses[0].dtype else t
                          for t in losses])
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:

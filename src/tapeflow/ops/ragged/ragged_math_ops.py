@@ -9,6 +9,8 @@ from ..._core.backend import np
 from ..._core.tensor import Tensor
 from .. import array_ops as _a
 from .. import math_ops as _m
+from .. import reduction_ops as _r
+from .. import segment_ops as _seg
 from .ragged_tensor import RaggedTensor
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "concat"]
@@ -16,22 +18,22 @@ __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod
 
 def _segment(kind, data, ids, n):
     if kind == "sum":
-        return _m.unsorted_segment_sum(data, ids, n)
+        return _seg.unsorted_segment_sum(data, ids, n)
     if kind == "max":
-        return _m.unsorted_segment_max(data, ids, n)
+        return _seg.unsorted_segment_max(data, ids, n)
     if kind == "min":
-        return _m.unsorted_segment_min(data, ids, n)
+        return _seg.unsorted_segment_min(data, ids, n)
     raise ValueError(kind)
 
 
 def _reduce(kind, rt, axis, keepdims):
     if kind == "prod" and axis is not None and rt.ragged_rank == 1:
-        out = _m.reduce_prod(rt.to_tensor(default_value=1), axis=axis)
+        out = _r.reduce_prod(rt.to_tensor(default_value=1), axis=axis)
         return _a.expand_dims(out, axis) if keepdims else out
     if axis is None:
         flat = rt.flat_values
-        return {"sum": _m.reduce_sum, "max": _m.reduce_max, "min": _m.reduce_min,
-                "prod": _m.reduce_prod, "mean": _m.reduce_mean}[kind](flat)
+        return {"sum": _r.reduce_sum, "max": _r.reduce_max, "min": _r.reduce_min,
+                "prod": _r.reduce_prod, "mean": _r.reduce_mean}[kind](flat)
     axis = int(axis) % rt.shape.rank
     if axis == 0:
         # Across rows: column j gathers the j-th value of every row that has one.
@@ -45,14 +47,14 @@ def _reduce(kind, rt, axis, keepdims):
     elif axis >= 1 and isinstance(rt.values, RaggedTensor):
         return rt.with_values(_reduce(kind, rt.values, axis - 1, keepdims))
     else:
-        return rt.with_values({"sum": _m.reduce_sum, "max": _m.reduce_max,
-                               "min": _m.reduce_min, "prod": _m.reduce_prod,
-                               "mean": _m.reduce_mean}[kind](rt.values, axis=axis - 1))
+        return rt.with_values({"sum": _r.reduce_sum, "max": _r.reduce_max,
+                               "min": _r.reduce_min, "prod": _r.reduce_prod,
+                               "mean": _r.reduce_mean}[kind](rt.values, axis=axis - 1))
     if kind == "mean":
         total = _segment("sum", data, ids, n)
         count = np.bincount(ids._value, minlength=n).astype(np.float64)
         if not total.dtype.is_floating:
-            total = _m.cast(total, _dt.float64)
+            total = _a.cast(total, _dt.float64)
         count = Tensor(count.astype(total._value.dtype).reshape(
             (n,) + (1,) * (total._value.ndim - 1)))
         out = _m.divide(total, count)

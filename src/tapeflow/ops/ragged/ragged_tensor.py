@@ -10,6 +10,7 @@ from ..._core.backend import np
 from ..._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
 from .. import array_ops as _a
 from .. import composite_dispatch as _composite
+from .. import indexing_ops as _ix
 from .. import math_ops as _m
 
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
@@ -17,7 +18,7 @@ __all__ = ["RaggedTensor", "constant", "map_flat_values"]
 
 def _int64(x):
     t = x if isinstance(x, _TensorLike) else convert_to_tensor(np.asarray(x, np.int64))
-    return t if t.dtype == _dt.int64 else _m.cast(t, _dt.int64)
+    return t if t.dtype == _dt.int64 else _a.cast(t, _dt.int64)
 
 
 class RaggedTensor(metaclass=_TFNamedType):
@@ -129,7 +130,7 @@ class RaggedTensor(metaclass=_TFNamedType):
         else:
             lens = np.full(rows, cols, np.int64)
         mask = np.arange(cols)[None, :] < lens[:, None]
-        values = _a.boolean_mask(t, Tensor(mask))
+        values = _ix.boolean_mask(t, Tensor(mask))
         return cls.from_row_lengths(values, lens)
 
     # ------------------------------------------------------------------ structure
@@ -258,13 +259,13 @@ class RaggedTensor(metaclass=_TFNamedType):
                 default_value._value if isinstance(default_value, _TensorLike)
                 else default_value), values._value.dtype)
         # A gather, as TensorFlow's: a Variable of values gets an IndexedSlices gradient.
-        picked = _a.gather(values, Tensor(np.flatnonzero(keep).astype(np.int32)))
+        picked = _ix.gather(values, Tensor(np.flatnonzero(keep).astype(np.int32)))
         base = Tensor(fill)
         if values.dtype == _dt.string:
             out = np.array(fill, copy=True)
             out[tuple(idx.T)] = picked._value
             return Tensor(out)
-        return _a.tensor_scatter_nd_update(base, Tensor(idx.reshape(-1, 2)), picked)
+        return _ix.tensor_scatter_nd_update(base, Tensor(idx.reshape(-1, 2)), picked)
 
     def to_list(self) -> list:
         """The rows as nested Python lists."""
@@ -308,26 +309,26 @@ class RaggedTensor(metaclass=_TFNamedType):
             if isinstance(self._values, RaggedTensor):
                 row = self._values[int(s[i]):int(s[i + 1])]
             else:
-                row = _a.strided_slice_getitem(self._values, slice(int(s[i]), int(s[i + 1])))
+                row = _ix.strided_slice_getitem(self._values, slice(int(s[i]), int(s[i + 1])))
             return row[rest] if rest else row
         if isinstance(first, slice):
             rows = range(len(s) - 1)[first]
             if not rows:
                 picked = RaggedTensor.from_row_lengths(self._values[0:0] if isinstance(
-                    self._values, RaggedTensor) else _a.strided_slice_getitem(
+                    self._values, RaggedTensor) else _ix.strided_slice_getitem(
                         self._values, slice(0, 0)), np.zeros(0, np.int64))
             else:
                 starts, limits = s[:-1][first], s[1:][first]
                 if rows.step == 1:
                     values = self._values[int(starts[0]):int(limits[-1])] if isinstance(
-                        self._values, RaggedTensor) else _a.strided_slice_getitem(
+                        self._values, RaggedTensor) else _ix.strided_slice_getitem(
                             self._values, slice(int(starts[0]), int(limits[-1])))
                     picked = RaggedTensor.from_row_lengths(values, limits - starts)
                 else:
                     idx = np.concatenate([np.arange(a, b) for a, b in zip(starts, limits)]
                                          ).astype(np.int64)
                     picked = RaggedTensor.from_row_lengths(
-                        _a.gather(self._values, Tensor(idx)), limits - starts)
+                        _ix.gather(self._values, Tensor(idx)), limits - starts)
             if not rest:
                 return picked
             inner = rest[0]
@@ -340,7 +341,7 @@ class RaggedTensor(metaclass=_TFNamedType):
                     lens.append(sel.size)
                 idx = np.concatenate(pieces).astype(np.int64) if pieces else \
                     np.zeros(0, np.int64)
-                out = RaggedTensor.from_row_lengths(_a.gather(picked._values, Tensor(idx)),
+                out = RaggedTensor.from_row_lengths(_ix.gather(picked._values, Tensor(idx)),
                                                     np.array(lens, np.int64))
                 return out
         raise TypeError(f"Unsupported index for a RaggedTensor: {key!r}")

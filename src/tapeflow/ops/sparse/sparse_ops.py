@@ -9,7 +9,11 @@ from ..._core import errors
 from ..._core.backend import np
 from ..._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from .. import array_ops as _a
+from .. import creation_ops as _cr
+from .. import indexing_ops as _ix
 from .. import math_ops as _m
+from .. import reduction_ops as _r
+from .. import segment_ops as _seg
 from .sparse_tensor import SparseTensor
 
 __all__ = ["to_dense", "from_dense", "reduce_sum", "reduce_max", "sparse_dense_matmul",
@@ -44,11 +48,11 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
         out[tuple(sp.indices._value.T)] = sp.values._value
         return Tensor(out)
     if default_value is None:
-        base = _m.zeros_like(Tensor(np.zeros(shape, sp.values._value.dtype)))
+        base = _a.zeros_like(Tensor(np.zeros(shape, sp.values._value.dtype)))
     else:
-        base = _a.fill(shape, convert_to_tensor(default_value, sp.dtype) if not isinstance(
+        base = _cr.fill(shape, convert_to_tensor(default_value, sp.dtype) if not isinstance(
             default_value, _TensorLike) else default_value)
-    return _a.tensor_scatter_nd_update(base, sp.indices, sp.values)
+    return _ix.tensor_scatter_nd_update(base, sp.indices, sp.values)
 
 
 def from_dense(tensor, name=None) -> SparseTensor:
@@ -64,7 +68,7 @@ def from_dense(tensor, name=None) -> SparseTensor:
     v = np.asarray(t._value)
     zero = b"" if t.dtype == _dt.string else 0
     idx = np.argwhere(v != zero).astype(np.int64)
-    return SparseTensor(Tensor(idx), _a.gather_nd(t, Tensor(idx)),
+    return SparseTensor(Tensor(idx), _ix.gather_nd(t, Tensor(idx)),
                         Tensor(np.array(v.shape, np.int64)))
 
 
@@ -79,11 +83,11 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
     """
     sp = _sparse(sp_input)
     if axis is None:
-        out = _m.reduce_sum(sp.values)
+        out = _r.reduce_sum(sp.values)
         if keepdims:
             out = _a.reshape(out, [1] * sp.ndim)
         return out
-    return _m.reduce_sum(to_dense(sp), axis=axis, keepdims=bool(keepdims))
+    return _r.reduce_sum(to_dense(sp), axis=axis, keepdims=bool(keepdims))
 
 
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
@@ -100,8 +104,8 @@ def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
     low = np.finfo(sp.values._value.dtype).min if sp.dtype.is_floating else \
         np.iinfo(sp.values._value.dtype).min
     dense = to_dense(sp, default_value=low)
-    out = _m.reduce_max(dense, axis=axis, keepdims=bool(keepdims))
-    return _a.where(_m.equal(out, low), _m.zeros_like(out), out)
+    out = _r.reduce_max(dense, axis=axis, keepdims=bool(keepdims))
+    return _a.where(_m.equal(out, low), _a.zeros_like(out), out)
 
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None) -> Tensor:
@@ -132,9 +136,9 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None) ->
                               f"match: {k} vs. {b._value.shape[0]}.  Did you forget a "
                               "transpose?  Dimensions of A: [{m}, {k}).  Dimensions of B: "
                               f"{list(b._value.shape)}", "SparseTensorDenseMatMul")
-    picked = _a._gather_dense(b, Tensor(cols.astype(np.int64)))
+    picked = _ix._gather_dense(b, Tensor(cols.astype(np.int64)))
     terms = _m.multiply(_a.expand_dims(sp.values, 1), picked)
-    return _m.unsorted_segment_sum(terms, Tensor(rows.astype(np.int64)), m)
+    return _seg.unsorted_segment_sum(terms, Tensor(rows.astype(np.int64)), m)
 
 
 def add(a, b, threshold=0) -> "SparseTensor | Tensor":
@@ -167,7 +171,7 @@ def add(a, b, threshold=0) -> "SparseTensor | Tensor":
                 out_idx.append(ia[i])
                 i += 1
                 j += 1
-        vals = _m.unsorted_segment_sum(_a.concat([a.values, b.values], 0),
+        vals = _seg.unsorted_segment_sum(_a.concat([a.values, b.values], 0),
                                        Tensor(np.array(seg_a + seg_b, np.int64)),
                                        len(out_idx))
         rank = a.ndim
@@ -190,7 +194,7 @@ def reorder(sp_input, name=None) -> SparseTensor:
     sp = _sparse(sp_input)
     idx = sp.indices._value
     order = np.lexsort(idx.T[::-1]) if idx.size else np.zeros(0, np.int64)
-    return SparseTensor(Tensor(idx[order]), _a._gather_dense(sp.values, Tensor(order)),
+    return SparseTensor(Tensor(idx[order]), _ix._gather_dense(sp.values, Tensor(order)),
                         sp.dense_shape)
 
 
@@ -243,7 +247,7 @@ def retain(sp_input, to_retain) -> SparseTensor:
     keep = np.flatnonzero(np.asarray(
         to_retain._value if isinstance(to_retain, _TensorLike) else to_retain, bool))
     return SparseTensor(Tensor(sp.indices._value[keep]),
-                        _a._gather_dense(sp.values, Tensor(keep.astype(np.int64))),
+                        _ix._gather_dense(sp.values, Tensor(keep.astype(np.int64))),
                         sp.dense_shape)
 
 
@@ -263,7 +267,7 @@ def slice(sp_input, start, size, name=None) -> SparseTensor:  # noqa: A001 - Ten
     idx = sp.indices._value
     keep = np.flatnonzero(np.all((idx >= start) & (idx < stop), axis=1))
     return SparseTensor(Tensor(idx[keep] - start),
-                        _a._gather_dense(sp.values, Tensor(keep.astype(np.int64))),
+                        _ix._gather_dense(sp.values, Tensor(keep.astype(np.int64))),
                         Tensor(np.maximum(stop - start, 0)))
 
 

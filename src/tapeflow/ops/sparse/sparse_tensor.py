@@ -84,14 +84,14 @@ class SparseTensor(metaclass=_TFNamedType):
 
     def __mul__(self, other):
         # A dense or scalar factor: only the stored entries change (sparse_dense_cwise_mul).
-        from .. import array_ops, math_ops
+        from .. import array_ops, indexing_ops, math_ops
         other = other if isinstance(other, _TensorLike) else convert_to_tensor(
             other, self.dtype)
         if other._value.ndim == 0:
             return self.with_values(math_ops.multiply(self._values, other))
         full = array_ops.broadcast_to(other, self._dense_shape._value.tolist())
         return self.with_values(math_ops.multiply(
-            self._values, array_ops.gather_nd(full, self._indices)))
+            self._values, indexing_ops.gather_nd(full, self._indices)))
 
     __rmul__ = __mul__
 

@@ -9,6 +9,8 @@ the images and a traced function recomputes them on every call.
 from ...._core.backend import np
 from ...._core.tensor import Tensor
 from ....ops import array_ops as _a
+from ....ops import creation_ops as _cr
+from ....ops import indexing_ops as _ix
 from ....ops import math_ops as _m
 
 __all__ = ["resize", "affine_transform", "crop_to_aspect_ratio"]
@@ -27,14 +29,14 @@ def _resize_axis(x, axis, out_size, method):
     shape[axis] = out_size
     if method == "nearest":
         index = np.minimum(np.floor(centres), in_size - 1).astype(np.int32)
-        return _a.gather(x, Tensor(np.maximum(index, 0)), axis=axis)
+        return _ix.gather(x, Tensor(np.maximum(index, 0)), axis=axis)
     pos = (centres - 0.5).astype(np.float32)
     floor = np.floor(pos)
     lower = np.maximum(floor, 0).astype(np.int32)
     upper = np.minimum(np.ceil(pos), in_size - 1).astype(np.int32)
     lerp = Tensor((pos - floor).astype(x.dtype.as_numpy_dtype).reshape(shape))
-    low = _a.gather(x, Tensor(lower), axis=axis)
-    high = _a.gather(x, Tensor(upper), axis=axis)
+    low = _ix.gather(x, Tensor(lower), axis=axis)
+    high = _ix.gather(x, Tensor(upper), axis=axis)
     return _m.add(low, _m.multiply(_m.subtract(high, low), lerp))
 
 
@@ -48,7 +50,7 @@ def resize(images, height, width, interpolation="bilinear"):
     dtype = images.dtype
     integer = interpolation != "nearest" and not dtype.is_floating
     if integer:
-        images = _m.cast(images, "float32")
+        images = _a.cast(images, "float32")
     out = _resize_axis(images, 2, width, interpolation)
     out = _resize_axis(out, 1, height, interpolation)
     if integer:
@@ -56,7 +58,7 @@ def resize(images, height, width, interpolation="bilinear"):
         out = _m.round(out)
         if info is not None:
             out = _m.minimum(_m.maximum(out, float(info.min)), float(info.max))
-        out = _m.cast(out, dtype)
+        out = _a.cast(out, dtype)
     return out
 
 
@@ -104,11 +106,11 @@ def _read(flat, b, y, x, h, w, fill):
                             _m.logical_and(_m.greater_equal(x, 0.0), _m.less(x, float(w))))
     yc = _m.minimum(_m.maximum(y, 0.0), float(h - 1))
     xc = _m.minimum(_m.maximum(x, 0.0), float(w - 1))
-    index = _m.cast(_m.add(_m.multiply(_m.add(_m.multiply(b, float(h)), yc), float(w)), xc),
+    index = _a.cast(_m.add(_m.multiply(_m.add(_m.multiply(b, float(h)), yc), float(w)), xc),
                     "int32")
-    values = _a.gather(flat, index)
+    values = _ix.gather(flat, index)
     keep = _a.expand_dims(inside, -1)
-    return _a.where(keep, values, _m.add(_m.zeros_like(values), fill))
+    return _a.where(keep, values, _m.add(_a.zeros_like(values), fill))
 
 
 def affine_transform(images, transforms, interpolation="bilinear", fill_mode="constant",
@@ -124,7 +126,7 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
     ys, xs = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32),
                          indexing="ij")
     xs, ys = Tensor(xs[None]), Tensor(ys[None])
-    t = _m.cast(transforms, "float32")
+    t = _a.cast(transforms, "float32")
     col = [_a.reshape(t[:, i], (-1, 1, 1)) for i in range(8)]
     k = _m.add(_m.add(_m.multiply(col[6], xs), _m.multiply(col[7], ys)), 1.0)
     x_in = _m.divide(_m.add(_m.add(_m.multiply(col[0], xs), _m.multiply(col[1], ys)), col[2]),
@@ -133,7 +135,7 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
                      k)
     x = _map_coordinate(x_in, w, fill_mode)
     y = _map_coordinate(y_in, h, fill_mode)
-    b = _a.reshape(_a.range(_a.shape(images)[0], dtype="float32"), (-1, 1, 1))
+    b = _a.reshape(_cr.range(_a.shape(images)[0], dtype="float32"), (-1, 1, 1))
     flat = _a.reshape(images, (-1, c))
     fill = float(fill_value)
     if interpolation == "nearest":
@@ -143,10 +145,10 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
     else:
         y0, x0 = _m.floor(y), _m.floor(x)
         y1, x1 = _m.add(y0, 1.0), _m.add(x0, 1.0)
-        wx0 = _a.expand_dims(_m.cast(_m.subtract(x1, x), dtype), -1)
-        wx1 = _a.expand_dims(_m.cast(_m.subtract(x, x0), dtype), -1)
-        wy0 = _a.expand_dims(_m.cast(_m.subtract(y1, y), dtype), -1)
-        wy1 = _a.expand_dims(_m.cast(_m.subtract(y, y0), dtype), -1)
+        wx0 = _a.expand_dims(_a.cast(_m.subtract(x1, x), dtype), -1)
+        wx1 = _a.expand_dims(_a.cast(_m.subtract(x, x0), dtype), -1)
+        wy0 = _a.expand_dims(_a.cast(_m.subtract(y1, y), dtype), -1)
+        wy1 = _a.expand_dims(_a.cast(_m.subtract(y, y0), dtype), -1)
         top = _m.add(_m.multiply(wx0, _read(flat, b, y0, x0, h, w, fill)),
                      _m.multiply(wx1, _read(flat, b, y0, x1, h, w, fill)))
         bottom = _m.add(_m.multiply(wx0, _read(flat, b, y1, x0, h, w, fill)),
@@ -154,4 +156,4 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
         out = _m.add(_m.multiply(wy0, top), _m.multiply(wy1, bottom))
     # A point whose projection is 0 reads the fill value, as in TensorFlow.
     degenerate = _a.expand_dims(_m.equal(k, 0.0), -1)
-    return _a.where(degenerate, _m.add(_m.zeros_like(out), fill), out)
+    return _a.where(degenerate, _m.add(_a.zeros_like(out), fill), out)

@@ -313,8 +313,8 @@ class _IndexLookup(Layer):
             return apply(_INVERT, (x,), {"table": table, "oov_token": self.oov_token,
                                          "strings": self._strings})
         if not self._strings and x.dtype != _dt.int64:
-            from ....ops import math_ops as _m
-            x = _m.cast(x, _dt.int64)
+            from ....ops import array_ops as _a
+            x = _a.cast(x, _dt.int64)
         ids = apply(_LOOKUP, (x,), {"table": table, "strings": self._strings})
         return self._from_ids(ids, table=table)
 

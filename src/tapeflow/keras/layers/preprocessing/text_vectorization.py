@@ -10,6 +10,8 @@ from ..layer import Layer
 from ._utils import _as_tensor, _batches, _check_mode, _key_bytes, _not_ready
 from .index_lookup import _IndexLookup
 
+__all__ = ["TextVectorization"]
+
 _PUNCT = b"!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~'"
 
 
@@ -176,6 +178,7 @@ class TextVectorization(Layer):
             x = self.standardize(x)
         if x.ndim == 2 and x.shape[-1] == 1 and self.split is not None:
             from ....ops import array_ops as _a
+            from ....ops import reduction_ops as _r
             x = _a.squeeze(x, -1)
         lookup = self._lookup_layer
         table = lookup._lookup_table()
@@ -191,7 +194,7 @@ class TextVectorization(Layer):
             # one vector per token: a RaggedTensor of each string's tokens, as Keras gives
             from ....ops import math_ops as _m
             from ....ops.ragged.ragged_tensor import RaggedTensor
-            lengths = _m.reduce_sum(_m.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
+            lengths = _r.reduce_sum(_a.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
             return RaggedTensor.from_tensor(out, lengths=lengths)
         return out
 

@@ -1,7 +1,10 @@
 """``tf.keras.layers.RandomContrast``."""
 from .....ops import math_ops as _m
 from .....ops import random_ops as _r
+from .....ops import reduction_ops as _r2
 from .base_image_preprocessing_layer import _batch, _factor_range, _ImageLayer
+
+__all__ = ["RandomContrast"]
 
 
 class RandomContrast(_ImageLayer):
@@ -34,7 +37,7 @@ class RandomContrast(_ImageLayer):
             return images
         f = _r.uniform((_batch(images), 1, 1, 1), 1.0 - self.factor[0], 1.0 + self.factor[1],
                        seed=self.seed, dtype=images.dtype)
-        mean = _m.reduce_mean(images, axis=[1, 2], keepdims=True)
+        mean = _r2.reduce_mean(images, axis=[1, 2], keepdims=True)
         out = _m.add(_m.multiply(_m.subtract(images, mean), f), mean)
         return _m.minimum(_m.maximum(out, float(self.value_range[0])),
                           float(self.value_range[1]))

@@ -1,9 +1,13 @@
 """``tf.keras.layers.RandomCrop``."""
 from .....ops import array_ops as _a
+from .....ops import creation_ops as _cr
+from .....ops import indexing_ops as _ix
 from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .. import _image
 from .base_image_preprocessing_layer import _ImageLayer
+
+__all__ = ["RandomCrop"]
 
 
 class RandomCrop(_ImageLayer):
@@ -33,11 +37,11 @@ class RandomCrop(_ImageLayer):
         h, w = images.shape[1], images.shape[2]
         if h > self.height and w > self.width:
             def window(size, target):
-                start = _m.cast(_r.uniform((), 0.0, float(size - target + 1), seed=self.seed),
+                start = _a.cast(_r.uniform((), 0.0, float(size - target + 1), seed=self.seed),
                                 "int32")
-                return _m.add(start, _a.range(target))
-            images = _a.gather(images, window(h, self.height), axis=1)
-            return _a.gather(images, window(w, self.width), axis=2)
+                return _m.add(start, _cr.range(target))
+            images = _ix.gather(images, window(h, self.height), axis=1)
+            return _ix.gather(images, window(w, self.width), axis=2)
         # Keras centres a window of the target's aspect ratio, but slices the target's size
         # from its corner (clipped by the image), then resizes what it got.
         crop_h = max(min(h, int(float(w * self.height) / self.width)), 1)

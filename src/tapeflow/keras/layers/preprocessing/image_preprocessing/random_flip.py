@@ -1,8 +1,11 @@
 """``tf.keras.layers.RandomFlip``."""
 from .....ops import array_ops as _a
+from .....ops import manip_ops as _mn
 from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _batch, _ImageLayer
+
+__all__ = ["RandomFlip"]
 
 
 class RandomFlip(_ImageLayer):
@@ -37,9 +40,9 @@ class RandomFlip(_ImageLayer):
             return images
         flips = _m.less_equal(_r.uniform((_batch(images), 1, 1, 1), seed=self.seed), 0.5)
         if self.mode in ("horizontal", "horizontal_and_vertical"):
-            images = _a.where(flips, _a.reverse(images, [2]), images)
+            images = _a.where(flips, _mn.reverse(images, [2]), images)
         if self.mode in ("vertical", "horizontal_and_vertical"):
-            images = _a.where(flips, _a.reverse(images, [1]), images)
+            images = _a.where(flips, _mn.reverse(images, [1]), images)
         return images
 
     def get_config(self):

@@ -6,6 +6,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _AffineLayer, _factor_range
 
+__all__ = ["RandomRotation"]
+
 
 class RandomRotation(_AffineLayer):
     """Rotate each image by a random angle about its centre
@@ -44,7 +46,7 @@ class RandomRotation(_AffineLayer):
         a2 = _m.subtract(_m.subtract(cx, _m.multiply(cos, cx)), _m.multiply(_m.negative(sin),
                                                                              cy))
         b2 = _m.subtract(_m.subtract(cy, _m.multiply(sin, cx)), _m.multiply(cos, cy))
-        zero = _m.zeros_like(angle)
+        zero = _a.zeros_like(angle)
         return _a.stack([cos, _m.negative(sin), a2, sin, cos, b2, zero, zero], axis=1)
 
     def get_config(self):

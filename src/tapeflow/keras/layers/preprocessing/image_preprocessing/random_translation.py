@@ -4,6 +4,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _SHIFT_MESSAGE, _AffineLayer, _zoom_range
 
+__all__ = ["RandomTranslation"]
+
 
 class RandomTranslation(_AffineLayer):
     """Shift each image by a random fraction of its size
@@ -38,7 +40,7 @@ class RandomTranslation(_AffineLayer):
                          float(h))
         dx = _m.multiply(_r.uniform((n, 1), self._width[0], self._width[1], seed=self.seed),
                          float(w))
-        zero, one = _m.zeros_like(dx), _m.ones_like(dx)
+        zero, one = _a.zeros_like(dx), _a.ones_like(dx)
         return _a.concat([one, zero, _m.negative(dx), zero, one, _m.negative(dy), zero, zero],
                          axis=1)
 

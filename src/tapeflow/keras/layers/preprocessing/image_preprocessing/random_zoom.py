@@ -4,6 +4,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _AffineLayer, _zoom_range
 
+__all__ = ["RandomZoom"]
+
 
 class RandomZoom(_AffineLayer):
     """Zoom each image in or out by a random factor (``tf.keras.layers.RandomZoom``).
@@ -37,7 +39,7 @@ class RandomZoom(_AffineLayer):
         zy = _r.uniform((n, 1), 1.0 + self._height[0], 1.0 + self._height[1], seed=self.seed)
         zx = zy if self._width is None else _r.uniform(
             (n, 1), 1.0 + self._width[0], 1.0 + self._width[1], seed=self.seed)
-        zero = _m.zeros_like(zx)
+        zero = _a.zeros_like(zx)
         x_offset = _m.multiply(_m.subtract(1.0, zx), (w - 1.0) / 2.0)
         y_offset = _m.multiply(_m.subtract(1.0, zy), (h - 1.0) / 2.0)
         return _a.concat([zx, zero, x_offset, zero, zy, y_offset, zero, zero], axis=1)

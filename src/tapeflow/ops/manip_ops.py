@@ -1,0 +1,292 @@
+"""Rearranging a tensor's entries: tile, pad, reverse, roll, repeat and reverse_sequence,
+forward and derivative side by side."""
+import builtins
+
+from .._core import errors
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import defvjp, primitive
+from .._core.tensor import Tensor, _TensorLike, static_value
+from ._helpers import _err, _final_error, _int_list, _show, shape_tuple, to_tensor
+from .array_ops import _strided_slice, identity, reshape, static_dim
+from .indexing_ops import _gather_dense, _gather_scatter
+
+__all__ = ["tile", "pad", "reverse", "roll", "repeat", "reverse_sequence"]
+
+
+# Tile keeps its input: the gradient reads its shape at run time (TileGrad), so a traced
+# program serves other batch sizes.
+_TILE = primitive("Tile", lambda x, multiples: np.tile(x, multiples))
+
+
+def _tile_grad_forward(g, x, multiples):
+    """The gradient of ``tile(x, multiples)``: ``g`` folded back onto ``x``'s shape (read
+    at run time) by summing the copies."""
+    split = []
+    for m, d in zip(multiples, np.shape(x)):
+        split += [m, d]
+    return np.add.reduce(g.reshape(split), axis=tuple(builtins.range(0, len(split), 2)))
+
+
+# TensorFlow's Tile gradient: reshape to interleaved (multiple, size) axes, sum the first.
+_TILE_GRAD = primitive("TileGrad", _tile_grad_forward, shape_inputs=(1,))
+defvjp(_TILE, lambda g, y, x, multiples: apply(_TILE_GRAD, (g, x), {"multiples": multiples}))
+defvjp(_TILE_GRAD, lambda gg, y, g, x, multiples: apply(_TILE, (gg,), {"multiples": multiples}),
+       None)
+
+
+def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
+    """Repeat ``input`` ``multiples[i]`` times along axis i (``tf.tile``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``len(multiples)`` differs from the rank.
+    """
+    x = to_tensor(input)
+    mult = shape_tuple(multiples)
+    if len(mult) != x._value.ndim:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples argument to be a vector of length "
+            f"{x._value.ndim} but got length {len(mult)} [Op:Tile]")
+    for i, m in enumerate(mult):
+        if m < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected multiples[{i}] >= 0, but got {m} [Op:Tile]")
+    return apply(_TILE, (x,), {"multiples": mult})
+
+
+
+
+def _pad_forward(x, paddings, value):
+    return np.pad(x, paddings, mode="constant", constant_values=value)
+
+
+_PAD = primitive("PadV2", _pad_forward, save_inputs=False)
+
+
+def _pad_rule(g, y, x_shape, paddings, value):
+    # slice bounds from the paddings alone (not x's sizes): any size of unpadded axes
+    key = tuple(builtins.slice(lo, -hi if hi else None) for lo, hi in paddings)
+    return _strided_slice(g, key)
+
+
+defvjp(_PAD, _pad_rule)
+
+
+def _mirror_index(n, lo, hi, mode):
+    """Source positions along one axis for reflect/symmetric padding."""
+    shift = 1 if mode == "REFLECT" else 0
+    idx = np.arange(-lo, n + hi)
+    period = 2 * n - 2 * shift
+    idx = np.mod(idx, period) if period else np.zeros_like(idx)
+    if shift:
+        return np.where(idx >= n, period - idx, idx)
+    return np.where(idx >= n, period - 1 - idx, idx)
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """Pad ``tensor`` with ``paddings[i] = [before, after]`` on axis i (``tf.pad``).
+
+    Args:
+        tensor: a tensor.
+        paddings: an int ``[rank, 2]`` list or tensor.
+        mode: ``CONSTANT``, ``REFLECT`` (edge not repeated) or ``SYMMETRIC`` (repeated),
+            case-insensitive.
+        constant_values: the fill for ``CONSTANT``.
+
+    Raises:
+        ValueError: for an unknown mode.
+        tf.errors.InvalidArgumentError: if ``paddings`` does not fit the rank, or mirror
+            padding is wider than the axis allows.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.pad(tf.constant([1, 2, 3]), [[2, 1]], 'REFLECT').numpy())
+        [3 2 1 2 3 2]
+    """
+    x = to_tensor(tensor)
+    pv = static_value(paddings).tolist() if isinstance(paddings, _TensorLike) else paddings
+    pads = tuple((int(a), int(b)) for a, b in (pv if len(pv) else []))
+    n = x._value.ndim
+    mode = mode.upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
+                         f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
+    cv = constant_values._value if isinstance(constant_values, _TensorLike) \
+        else constant_values
+    op_name = "MirrorPad" if mode != "CONSTANT" else ("Pad" if not np.any(cv) else "PadV2")
+    if len(pads) != n:
+        raise _err(f"The first dimension of paddings must be the rank of inputs"
+                   f"[{len(pads)},2] {_show(x._value.shape)}", op_name, None)
+    if builtins.any(a < 0 or b < 0 for a, b in pads):
+        raise _err(f"Paddings must be non-negative: {pads[0][0]} {pads[0][1]}", op_name, None)
+    if mode == "CONSTANT":
+        return apply(_PAD, (x,), {"paddings": pads, "value": np.asarray(cv, x._value.dtype)})
+    shift = 1 if mode == "REFLECT" else 0
+    out = x
+    for ax, (lo, hi) in enumerate(pads):
+        d = x._value.shape[ax]
+        if lo > d - shift or hi > d - shift:
+            raise _err(f"paddings must be less than the dimension size: {lo}, {hi} not less "
+                       f"than {d}" if shift else
+                       f"paddings must be no greater than the dimension size: {lo}, {hi} "
+                       f"greater than {d}", op_name, None)
+        if lo or hi:
+            out = _gather_dense(out, Tensor(_mirror_index(d, lo, hi, mode).astype(np.int32)),
+                         axis=ax)
+    return out if out is not x else identity(x)
+
+
+
+
+def reverse(tensor, axis, name=None):
+    """``tensor`` reversed along the axes in ``axis`` (``tf.reverse``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for an axis out of range.
+    """
+    x = to_tensor(tensor)
+    n = x._value.ndim
+    axes = _int_list(axis)
+    for a in axes:
+        if not -n <= a < n:
+            # (sic: TensorFlow's message lacks the closing bracket)
+            raise _err(f"'axis'[0] = {a} is out of valid range [0, {n - 1}", "ReverseV2", None)
+    axes = {a % n for a in axes}
+    key = tuple(builtins.slice(None, None, -1) if i in axes else builtins.slice(None)
+                for i in builtins.range(n))
+    return _strided_slice(x, key)
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
+    """Shift elements cyclically by ``shift`` along ``axis`` (``tf.roll``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: if shift and axis lengths differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> print(tf.roll(tf.constant([1, 2, 3, 4]), shift=1, axis=0).numpy())
+        [4 1 2 3]
+    """
+    x = to_tensor(input)
+    shifts = _int_list(shift)
+    axes = _int_list(axis)
+    if len(shifts) != len(axes):
+        raise _err("shift and axis must have the same size", "Roll", None)
+    n = x._value.ndim
+    total = {}
+    for s, a in zip(shifts, axes, strict=True):
+        if not -n <= a < n:
+            raise _err(f"axis {a} is out of range", "Roll", None)
+        total[a % n] = total.get(a % n, 0) + s
+    ax = tuple(sorted(total))
+    return apply(_ROLL, (x,), {"shift": tuple(total[a] for a in ax), "axis": ax})
+
+
+# The shifts are taken modulo each call's sizes when the op runs (TensorFlow's Roll), so a
+# program traced with relaxed sizes rolls any size.
+_ROLL = primitive("Roll", lambda x, shift, axis: np.roll(x, shift, axis) if x.size else x,
+                  save_inputs=False)
+defvjp(_ROLL, lambda g, y, x_shape, shift, axis: apply(
+    _ROLL, (g,), {"shift": tuple(-s for s in shift), "axis": axis}))
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
+    """Repeat each element ``repeats`` times along ``axis`` (``tf.repeat``).
+
+    With ``axis=None`` the input is flattened first.
+    """
+    x = to_tensor(input)
+    if axis is None:
+        x = reshape(x, [-1])
+        axis = 0
+    ax = int(axis) % max(x._value.ndim, 1)
+    r = _int_list(repeats)
+    if len(r) == 1:
+        # one count for every element: the op repeats each call's size
+        return apply(_REPEAT, (x,), {"repeats": r[0], "axis": ax})
+    d = static_dim(x, ax)   # a count per element: made for this size
+    if len(r) != d:
+        raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
+    return apply(_REPEAT, (x,), {"repeats": tuple(r), "axis": ax})
+
+
+def _repeat_grad_forward(g, x, repeats, axis):
+    """The gradient of ``repeat(x, repeats, axis)``: the copies of each element summed,
+    onto ``x``'s shape read when the op runs."""
+    shape = np.shape(x)
+    if isinstance(repeats, tuple):
+        return _gather_scatter(g, np.repeat(np.arange(shape[axis]), repeats), shape, axis)
+    return np.add.reduce(g.reshape(shape[:axis] + (shape[axis], repeats) + shape[axis + 1:]),
+                         axis=axis + 1)
+
+
+# (TensorFlow's tf.repeat is a composite of reshapes and a tile: no op of its own.)
+_REPEAT = primitive("Repeat", lambda x, repeats, axis: np.repeat(x, repeats, axis))
+_REPEAT_GRAD = primitive("RepeatGrad", _repeat_grad_forward, shape_inputs=(1,))
+defvjp(_REPEAT, lambda g, y, x, repeats, axis: apply(
+    _REPEAT_GRAD, (g, x), {"repeats": repeats, "axis": axis}))
+defvjp(_REPEAT_GRAD, lambda gg, y, g, x, repeats, axis: apply(
+    _REPEAT, (gg,), {"repeats": repeats, "axis": axis}), None)
+
+
+
+
+def _reverse_sequence_forward(x, lens, seq_dim, batch_dim):
+    xt = np.moveaxis(x, (batch_dim, seq_dim), (0, 1))
+    nb, ns = xt.shape[:2]
+    if lens.shape != (nb,):
+        raise ValueError(f"Length of seq_lengths != input.dims({batch_dim}), ({lens.shape[0]} "
+                         f"vs. {nb})" if lens.ndim == 1 else
+                         f"seq_lengths must be 1-dim, not {lens.ndim}")
+    if nb and (lens.max() > ns or lens.min() < 0):
+        b = int(np.argmax((lens > ns) | (lens < 0)))
+        raise ValueError(f"seq_lens({b}) > input.dims({seq_dim})" if lens[b] > ns else
+                         f"seq_lens({b}) < 0")
+    j = np.arange(ns)
+    size = lens.astype(np.int64)[:, None]
+    idx = np.where(j < size, size - 1 - j, j)     # (nb, ns): the first lens[b] reversed
+    idx = idx.reshape(idx.shape + (1,) * (xt.ndim - 2))
+    return np.moveaxis(np.take_along_axis(xt, idx, axis=1), (0, 1), (batch_dim, seq_dim))
+
+
+# The reversed positions are made from each call's lengths and sizes when the op runs.
+_REVERSE_SEQUENCE = primitive(
+    "ReverseSequence", _reverse_sequence_forward,
+    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
+defvjp(_REVERSE_SEQUENCE, lambda g, y, x, lens, seq_dim, batch_dim: apply(
+    _REVERSE_SEQUENCE, (g, lens), {"seq_dim": seq_dim, "batch_dim": batch_dim}), None)
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
+    """Reverse the first ``seq_lengths[b]`` entries of each batch row (``tf.reverse_sequence``).
+
+    Args:
+        input: a tensor of rank >= 2.
+        seq_lengths: a 1-D int tensor of ``input.shape[batch_axis]`` lengths, each at most
+            ``input.shape[seq_axis]``.
+        seq_axis, batch_axis: the axes (batch_axis default 0).
+
+    Returns:
+        A tensor of ``input``'s shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a length out of range or a lengths vector of
+            another size.
+    """
+    x = to_tensor(input)
+    lens = to_tensor(seq_lengths)
+    n = x._value.ndim
+    sa = int(seq_axis)
+    ba = 0 if batch_axis is None else int(batch_axis)
+    # TensorFlow's checks, in its order (it takes no negative axis here)
+    text = f"Invalid batch_dim {ba}" if ba < 0 else f"Invalid seq_dim {sa}" if sa < 0 else \
+        f"batch_dim == seq_dim == {sa}" if ba == sa else \
+        f"seq_dim must be < input rank ( {sa} vs. {n})" if sa >= n else \
+        f"batch_dim must be < input rank ( {ba} vs. {n})" if ba >= n else None
+    if text:
+        raise errors.op_error(errors.InvalidArgumentError, text, "ReverseSequence")
+    return apply(_REVERSE_SEQUENCE, (x, lens), {"seq_dim": sa, "batch_dim": ba})
+
+
+_final_error(_TILE, None)
