@@ -8,8 +8,17 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import PerInput, Primitive, defjvp, defvjp, nondifferentiable, primitive
-from .._core.tensor import _C_NAMES, Tensor, _TensorLike, static_value, string_value
+from .._core.tensor import (
+    _C_NAMES,
+    Tensor,
+    _TensorLike,
+    convert_to_tensor,
+    static_value,
+    string_value,
+)
 from ._helpers import _err, _final_error, _int_list, _named, _show, pair, shape_tuple, to_tensor
+from .composite_dispatch import CLASSES as _COMPOSITES
+from .composite_dispatch import RAGGED_OPS as _RAGGED_OPS
 
 __all__ = [
     "reshape", "broadcast_to", "transpose", "where", "identity", "stop_gradient", "conj",
@@ -404,11 +413,16 @@ def _slice_axis(g, axis, start, stop):
 
 
 def concat(values, axis, name="concat"):
-    """Join tensors along an existing axis (``tf.concat``).
+    """Join tensors along an existing axis (``tf.concat``); RaggedTensors join as ragged.
+
+    Errors name the op ``concat`` whatever ``name`` is given.
 
     Raises:
         tf.errors.InvalidArgumentError: if the other dimensions or the dtypes differ.
     """
+    if _RAGGED_OPS and type(values) is list and builtins.any(
+            type(v) is _COMPOSITES[0] for v in values):
+        return _RAGGED_OPS["concat"](values, axis)  # joined as ragged
     xs = [to_tensor(v) for v in values]
     if len(xs) == 1:
         return identity(xs[0])
@@ -416,18 +430,18 @@ def concat(values, axis, name="concat"):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
             raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
-                         name)
+                         "concat")
     n = xs[0]._value.ndim
     for t in xs[1:]:
         if t._value.ndim != n:
             raise _named(errors.op_error(
                 errors.InvalidArgumentError, "ConcatOp : Ranks of all input tensors should "
                 f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{xs.index(t)}] = "
-                f"{_show(t._value.shape)}", "ConcatV2"), name)
+                f"{_show(t._value.shape)}", "ConcatV2"), "concat")
     if not -n <= int(axis) < n:
         raise _named(errors.op_error(
             errors.InvalidArgumentError, "ConcatOp : Expected concatenating dimensions in the "
-            f"range [{-n}, {n}), but got {int(axis)}", "ConcatV2"), name)
+            f"range [{-n}, {n}), but got {int(axis)}", "ConcatV2"), "concat")
     ax = int(axis) % max(n, 1)
     if len(_CONCAT.vjps) < len(xs):
         _CONCAT.vjps = tuple(_concat_rule(k) for k in builtins.range(len(xs)))
@@ -745,7 +759,13 @@ def cast(x, dtype, name=None):
             and ``tf.strings.as_string`` convert), as TensorFlow.
     """
     dtype = _dt.as_dtype(dtype)
-    x = to_tensor(x)
+    if not isinstance(x, _TensorLike):
+        t = type(x)
+        if t is _COMPOSITES[0]:  # a RaggedTensor: its flat values cast
+            return x.with_flat_values(cast(x.flat_values, dtype))
+        if t is _COMPOSITES[1]:  # a SparseTensor: its values cast
+            return x.with_values(cast(x.values, dtype))
+        x = convert_to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
     if x._value.dtype.kind == "O" or dtype._np.kind == "O":
