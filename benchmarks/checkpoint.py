@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 import tapeflow as tf  # noqa: E402
-from tapeflow.checkpoint import crc32c  # noqa: E402
+from tapeflow import _crc32c as crc32c  # noqa: E402
 
 
 def _median(fn, repeats, cleanup=None):

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.checkpoint import _proto, crc32c, sstable
+from tapeflow import _crc32c as crc32c
+from tapeflow.checkpoint import _proto, sstable
 from tapeflow.checkpoint.bundle import BundleReader
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow._core import dispatch, explain
+from tapeflow._core import dispatch, events, explain
 
 
 def line_of(text):
@@ -144,8 +144,8 @@ def test_explain_gradient_function_and_nested_sources():
 
 def test_no_events_are_recorded_without_an_active_tape(monkeypatch):
     calls = []
-    monkeypatch.setattr(explain, "on_leave", lambda *a: calls.append(a))
-    monkeypatch.setattr(explain, "on_assign", lambda *a: calls.append(a))
+    monkeypatch.setattr(events, "on_leave", lambda *a: calls.append(a))
+    monkeypatch.setattr(events, "on_assign", lambda *a: calls.append(a))
     assert dispatch.ACTIVE[0] == 0
     x = tf.constant([1.0])
     x.numpy(), float(x[0]), np.asarray(x)
@@ -244,7 +244,7 @@ def test_to_dot_rendering_needs_graphviz(monkeypatch, tmp_path):
 
 def test_tape_size_warning_once_naming_where_recording_started():
     x = tf.constant(np.ones(256, np.float32))
-    old = explain._TAPE_BYTES_WARNING[0]
+    old = events._TAPE_BYTES_WARNING[0]
     tf.debugging.set_tape_size_warning(1_000_000)
     try:
         with warnings.catch_warnings(record=True) as caught:

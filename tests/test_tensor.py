@@ -171,3 +171,35 @@ def test_variable_is_unhashable_but_ref_is_hashable():
         hash(v)
     d = {v.ref(): 1}
     assert d[v.ref()] == 1 and v.ref().deref() is v
+
+
+def test_a_side_table_shows_as_a_tensor_attribute_and_forgets_freed_tensors():
+    import gc
+
+    from tapeflow._core.side_table import SideTable, add_attribute
+    from tapeflow._core.tensor import Tensor
+    table = SideTable()
+    add_attribute("_side_note", table)
+    try:
+        t = tf.constant([1.0])
+        with pytest.raises(AttributeError, match="'EagerTensor' object has no attribute "
+                                                 "'_side_note'"):
+            t._side_note  # noqa: B018 - the read is the test
+        t._side_note = "kept"
+        assert t._side_note == "kept" and table.get(t) == "kept" and len(table) == 1
+        assert table.get(np.ones(1)) is None
+        del t
+        gc.collect()
+        assert len(table) == 0
+    finally:
+        delattr(Tensor, "_side_note")
+
+
+def test_keras_masks_ride_on_tensors_as_keras_mask():
+    y = tf.keras.layers.Embedding(5, 2, mask_zero=True)(tf.constant([[1, 0]]))
+    assert y._keras_mask.numpy().tolist() == [[True, False]]
+    with pytest.raises(AttributeError, match="no attribute '_keras_mask'"):
+        tf.constant(1.0)._keras_mask  # noqa: B018
+    x = tf.constant([1.0])
+    x._keras_mask = tf.constant([False])
+    assert x._keras_mask.numpy().tolist() == [False]

@@ -31,19 +31,12 @@ from ._core.dtypes import (
     uint64,
 )
 from ._core.indexed_slices import IndexedSlices
+from ._core.recording import executing_eagerly, init_scope
 from ._core.tape import GradientTape, UnconnectedGradients
-from ._core.tensor import TensorShape, constant, convert_to_tensor, is_tensor
+from ._core.tensor import TensorShape, constant, convert_to_tensor, get_static_value, is_tensor
 from ._core.tensor import TensorType as Tensor
 from ._core.tensor_spec import TensorSpec
-from ._core.variable import Variable
-from ._misc import (
-    clip_by_value,
-    device,
-    executing_eagerly,
-    get_static_value,
-    init_scope,
-    name_scope,
-)
+from ._core.variable import Variable, device, name_scope
 
 # Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
 # shadow the decorator of the same name.
@@ -72,7 +65,7 @@ from .ops.array_ops import (
     where,
     zeros_like,
 )
-from .ops.clip_ops import clip_by_global_norm, clip_by_norm
+from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
 from .ops.complex_ops import complex
 from .ops.control_flow_ops import (
     TensorArray,

@@ -3,11 +3,14 @@
 Gradients are Tensors made by tapeflow's own ops, so when an outer tape is recording, the
 sweep itself is recorded and can be differentiated again.
 """
+import enum
+
 from .backend import np
 from .engine_ops import OPS
 from .tensor import Tensor
 
-__all__ = ["backward", "reachable", "sum_to_shape", "take_output_grads"]
+__all__ = ["backward", "reachable", "sum_to_shape", "take_output_grads",
+           "UnconnectedGradients"]
 
 
 def sum_to_shape(g, shape):
@@ -163,3 +166,31 @@ def _sparse_entry(e, g, grads, sources, reach):
 def ones_like_value(t):
     """The default output gradient: ones shaped and typed like ``t``."""
     return Tensor(np.ones_like(t._value))
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on.
+
+    ``NONE`` gives ``None``; ``ZERO`` gives zeros shaped like the source.
+    TensorFlow counterpart: ``tf.UnconnectedGradients``.
+    """
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _not_a_tensor(value, arg, method="gradient"):
+    """The error TensorFlow raises for a leaf of ``arg`` that is not a Tensor or Variable.
+
+    TensorFlow's text comes from where its code first touches the value (``as_dtype``, the
+    ``_id`` of a tensor); tapeflow keeps that first line and adds a hint naming ``arg``.
+    """
+    hint = (f"\nHint: `{arg}` of GradientTape.{method} must be Tensors or Variables (or a "
+            f"nested structure of them), but received {value!r} of type "
+            f"{type(value).__name__!r}.")
+    if value is None or isinstance(value, str):
+        return TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
+                         f"TensorFlow DType.{hint}")
+    if isinstance(value, np.ndarray):
+        return AttributeError(f"'numpy.ndarray' object has no attribute '_id'{hint}")
+    return AttributeError(f"'{type(value).__name__}' object has no attribute 'dtype'{hint}")

@@ -10,6 +10,7 @@ import inspect
 
 from . import dispatch, nest
 from .engine_ops import OPS
+from .recording import _Tape
 from .registry import Primitive
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 
@@ -123,7 +124,6 @@ def _as_tensor(a):
 
 
 def _watch_variables():
-    from .tape import _Tape
     watcher = _Tape(False, True)
     dispatch.push_tape(watcher)
     return watcher

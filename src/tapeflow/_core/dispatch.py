@@ -2,85 +2,27 @@
 
 With no tape active anywhere an op costs its NumPy call, one Tensor and one list test.
 """
-import threading
-
 from . import errors
+from .events import check_size
+from .recording import (
+    ACTIVE,
+    Entry,
+    _state,
+    current_tracer,
+    pop_tracer,
+    push_tape,
+    push_tracer,
+    remove_tape,
+    tape_stack,
+)
 from .tensor import Tensor, alias
 
 __all__ = ["apply", "record", "tape_stack", "push_tape", "remove_tape", "Entry", "ACTIVE",
            "current_tracer", "push_tracer", "pop_tracer"]
 
 
-class _ThreadState(threading.local):
-    def __init__(self):
-        self.stack = []
-        # The innermost tf.function tracer of this thread (function/tracer.py), or None.
-        self.tracer = None
-
-
-_state = _ThreadState()
-# How many tapes are recording in all threads together. While it is zero no thread needs
-# to look at its own (thread-local) stack: the check on the hot path is one list index.
-ACTIVE = [0]
-_lock = threading.Lock()
-# Every 1024 recorded entries a tape checks the bytes it holds (explain.check_size).
+# Every 1024 recorded entries a tape checks the bytes it holds (events.check_size).
 _CHECK_MASK = 1023
-
-
-def tape_stack() -> list:
-    """This thread's stack of recording tapes, innermost last."""
-    return _state.stack
-
-
-def push_tape(tape):
-    _state.stack.append(tape)
-    with _lock:
-        ACTIVE[0] += 1
-
-
-def remove_tape(tape):
-    stack = _state.stack
-    for i in range(len(stack) - 1, -1, -1):
-        if stack[i] is tape:
-            del stack[i]
-            with _lock:
-                ACTIVE[0] -= 1
-            return
-
-
-def current_tracer():
-    """This thread's innermost ``tf.function`` tracer, or None."""
-    return _state.tracer
-
-
-def push_tracer(tracer):
-    """Make ``tracer`` this thread's innermost; it counts as an active tape while it traces,
-    so every op reaches :func:`record` (and the tracer) behind the same one-attribute test."""
-    tracer.parent = _state.tracer
-    _state.tracer = tracer
-    with _lock:
-        ACTIVE[0] += 1
-
-
-def pop_tracer(tracer):
-    _state.tracer = tracer.parent
-    with _lock:
-        ACTIVE[0] -= 1
-
-
-class Entry:
-    """One recorded op: what the reverse sweep needs, and ids for everything else."""
-
-    __slots__ = ("prim", "in_ids", "in_shapes", "inputs", "out", "out_ids", "attrs")
-
-    def __init__(self, prim, in_ids, in_shapes, inputs, out, out_ids, attrs):
-        self.prim = prim
-        self.in_ids = in_ids
-        self.in_shapes = in_shapes
-        self.inputs = inputs
-        self.out = out
-        self.out_ids = out_ids
-        self.attrs = attrs
 
 
 def record(prim, inputs, out, attrs):
@@ -129,7 +71,6 @@ def record(prim, inputs, out, attrs):
         else:
             watched.update(entry.out_ids)
         if not len(entries) & _CHECK_MASK:
-            from .explain import check_size
             check_size(tape)
 
 

@@ -9,8 +9,9 @@ done with tapeflow ops, so an outer GradientTape or accumulator differentiates i
 """
 from . import dispatch, nest
 from .backend import np
-from .backprop import sum_to_shape
+from .backprop import UnconnectedGradients, sum_to_shape
 from .engine_ops import OPS, load_rules
+from .recording import _Tape
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 
 __all__ = ["ForwardAccumulator"]
@@ -39,7 +40,6 @@ class ForwardAccumulator:
     """
 
     def __init__(self, primals, tangents):
-        from .tape import _Tape
         _load_rules()
         flat_p = nest.flatten(primals)
         flat_t = nest.flatten(tangents)
@@ -89,7 +89,6 @@ class ForwardAccumulator:
                 first line, then a hint).
             ValueError: for an unknown ``unconnected_gradients``.
         """
-        from .tape import UnconnectedGradients
         try:
             unconnected = UnconnectedGradients(getattr(unconnected_gradients, "value",
                                                        unconnected_gradients))

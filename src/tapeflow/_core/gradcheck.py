@@ -1,10 +1,11 @@
-"""Gradient checking: TensorFlow's compute_gradient and a check_gradients of any order."""
+"""``tf.test``'s engine: compute_gradient, a check_gradients of any order, and the GPU probes
+(no GPU: tapeflow runs on NumPy)."""
 from . import nest
 from .backend import np
 from .engine_ops import OPS
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 
-__all__ = ["compute_gradient", "check_gradients"]
+__all__ = ["compute_gradient", "check_gradients", "is_built_with_cuda", "is_gpu_available"]
 
 
 def compute_gradient(f, x, delta=None):
@@ -141,3 +142,13 @@ def _concat(grads):
 
 def _concat_np(vs):
     return np.concatenate([v.reshape(-1) for v in vs])
+
+
+def is_built_with_cuda() -> bool:
+    """False: tapeflow runs on NumPy (``tf.test.is_built_with_cuda``)."""
+    return False
+
+
+def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None) -> bool:
+    """False: no GPU device (``tf.test.is_gpu_available``)."""
+    return False

@@ -9,7 +9,14 @@ whose primitive has neither runs its ordinary rule once per row (the per-entry f
 the answer is the same in every case; ``experimental_use_pfor=False`` loops over whole sweeps.
 """
 from .backend import np
-from .backprop import backward, reachable, sum_to_shape, take_output_grads
+from .backprop import (
+    UnconnectedGradients,
+    _not_a_tensor,
+    backward,
+    reachable,
+    sum_to_shape,
+    take_output_grads,
+)
 from .engine_ops import OPS, load_rules
 from .tensor import Tensor, _TensorLike
 
@@ -215,7 +222,6 @@ def _source_ids(flat_sources, watched):
     ids = []
     for s in flat_sources:
         if not isinstance(s, _TensorLike):
-            from .tape import _not_a_tensor
             raise _not_a_tensor(s, "sources", "jacobian")
         ok = s._value.dtype.kind in "fcV" and s._id in watched
         ids.append(s._id if ok else None)
@@ -231,7 +237,6 @@ def _eye_seed(n, tshape, dtype):
 
 
 def _finish(found, ids, flat_sources, lead_shape, unconnected):
-    from .tape import UnconnectedGradients
     a, _ = _ops()
     out = []
     for s, i in zip(flat_sources, ids):
@@ -306,7 +311,6 @@ def batch_jacobian(gtape, target, source, unconnected, use_pfor=True, stats=None
     The seed holds, for each non-batch element ``k`` of the target, ones at ``[:, k]``: one
     sweep gives ``[m, b] + source.shape[1:]`` which is moved to ``[b, m, ...]``.
     """
-    from .tape import UnconnectedGradients
     tshape = target._value.shape
     sshape = source._value.shape
     b = tshape[0]

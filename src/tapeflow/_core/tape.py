@@ -1,13 +1,13 @@
 """GradientTape: watch, record (via dispatch), gradient, jacobian, reset, stop_recording."""
 import contextlib
-import enum
 
+from . import events as _events
 from . import explain as _explain
 from . import nest
 from .backend import np
-from .backprop import backward
-from .dispatch import push_tape, remove_tape
+from .backprop import UnconnectedGradients, _not_a_tensor, backward
 from .engine_ops import OPS
+from .recording import _Tape, push_tape, remove_tape
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 from .variable import Variable
 
@@ -25,23 +25,6 @@ def _warn(message, *args):
 
 _CONSUMED = ("A non-persistent GradientTape can only be used to compute one set of "
              "gradients (or jacobians)")
-
-
-def _not_a_tensor(value, arg, method="gradient"):
-    """The error TensorFlow raises for a leaf of ``arg`` that is not a Tensor or Variable.
-
-    TensorFlow's text comes from where its code first touches the value (``as_dtype``, the
-    ``_id`` of a tensor); tapeflow keeps that first line and adds a hint naming ``arg``.
-    """
-    hint = (f"\nHint: `{arg}` of GradientTape.{method} must be Tensors or Variables (or a "
-            f"nested structure of them), but received {value!r} of type "
-            f"{type(value).__name__!r}.")
-    if value is None or isinstance(value, str):
-        return TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
-                         f"TensorFlow DType.{hint}")
-    if isinstance(value, np.ndarray):
-        return AttributeError(f"'numpy.ndarray' object has no attribute '_id'{hint}")
-    return AttributeError(f"'{type(value).__name__}' object has no attribute 'dtype'{hint}")
 
 
 def _shape_of(value, arg, method):
@@ -88,39 +71,6 @@ def _check_batch_ranks(tshape, sshape):
     if tshape[0] != sshape[0]:
         raise ValueError(f"Need first dimension of target shape ({tuple(tshape)}) and source "
                          f"shape ({tuple(sshape)}) to match.")
-
-
-class UnconnectedGradients(enum.Enum):
-    """What ``gradient`` returns for a source the target does not depend on.
-
-    ``NONE`` gives ``None``; ``ZERO`` gives zeros shaped like the source.
-    TensorFlow counterpart: ``tf.UnconnectedGradients``.
-    """
-
-    NONE = "none"
-    ZERO = "zero"
-
-
-class _Tape:
-    """The recording itself: watched ids, entries in execution order, watched variables."""
-
-    __slots__ = ("watched", "entries", "persistent", "watch_accessed", "variables", "events",
-                 "started", "meter")
-
-    def __init__(self, persistent, watch_accessed):
-        self.watched = set()
-        self.entries = []
-        self.meter = None  # the size check's count, made at its first run (explain.py)
-        self.persistent = persistent
-        self.watch_accessed = watch_accessed
-        self.variables = {}
-        self.events = None  # what explain() needs: see explain.py
-        self.started = None
-
-    def watch_variable(self, v):
-        if v._id not in self.variables:
-            self.variables[v._id] = v
-        self.watched.add(v._id)
 
 
 def _creation_order(variables):
@@ -181,7 +131,7 @@ class GradientTape:
                              "re-enter an already-active tape.")
         if self._tape is None:
             self._tape = _Tape(self._persistent, self._watch_accessed_variables)
-            self._tape.started = _explain.user_site(3)
+            self._tape.started = _events.user_site(3)
         push_tape(self._tape)
         self._recording = True
 
@@ -229,11 +179,11 @@ class GradientTape:
         if self._tape is None:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop_tape()
-        shadow = _explain.start_shadow(self._tape)
+        shadow = _events.start_shadow(self._tape)
         try:
             yield
         finally:
-            _explain.end_shadow(self._tape, shadow)
+            _events.end_shadow(self._tape, shadow)
             self._push_tape()
 
     def reset(self):
@@ -270,7 +220,7 @@ class GradientTape:
 
     def _end_gradient(self):
         if not self._persistent:
-            _explain.note_consumed(self)
+            _events.note_consumed(self)
             self._watched_variables = self._tape.variables
             self._tape = None
 
@@ -305,7 +255,7 @@ class GradientTape:
         self._begin_gradient()
         flat_sources = nest.flatten(sources)
         result = self._gradient(target, flat_sources, output_gradients, unconnected)
-        _explain.remember_none(self, target, flat_sources, result)
+        _events.remember_none(self, target, flat_sources, result)
         self._end_gradient()
         return nest.pack_sequence_as(sources, result)
 

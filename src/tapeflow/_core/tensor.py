@@ -1,12 +1,13 @@
 """Tensor (immutable, ``__slots__``, a process-unique integer id), TensorShape, conversion."""
 import itertools
-import sys
 
 from . import dtypes as _dt
+from . import events as _events
+from . import recording as _rec
 from .backend import np
 
 __all__ = ["Tensor", "TensorShape", "TensorType", "convert_to_tensor", "constant", "is_tensor",
-           "static_value"]
+           "static_value", "get_static_value"]
 
 _next_id = itertools.count(1).__next__
 
@@ -174,8 +175,8 @@ class _TensorLike:
 
     @property
     def shape(self) -> TensorShape:
-        if _dispatch.ACTIVE[0]:
-            tracer = _dispatch._state.tracer
+        if _rec.ACTIVE[0]:
+            tracer = _rec._state.tracer
             if tracer is not None and self._id in tracer.relaxed_shapes:
                 return tracer.relaxed_shapes[self._id]
         return TensorShape(self._value.shape)
@@ -197,7 +198,7 @@ class _TensorLike:
 
     def numpy(self):
         """The value as a NumPy array (a copy) or, for a scalar, a NumPy scalar."""
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             _left(self, "numpy")
         v = self._value
         if v.ndim == 0:
@@ -205,7 +206,7 @@ class _TensorLike:
         return v.copy()
 
     def __array__(self, dtype=None, copy=None):
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             _left(self, "array")
         v = np.asarray(self._value)
         if dtype is not None and v.dtype != dtype:
@@ -220,24 +221,24 @@ class _TensorLike:
         return self._value.shape[0]
 
     def __bool__(self):
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             return _left(self, "bool", bool)
         return bool(self._value)
 
     def __float__(self):
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             return _left(self, "float", float)
         return float(self._value)
 
     def __int__(self):
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             return _left(self, "int", int)
         return int(self._value)
 
     def __index__(self):
         if self._value.dtype.kind not in "iu" or self._value.ndim != 0:
             raise TypeError("Only integer scalar tensors can be converted to an index")
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             return _left(self, "index", int)
         return int(self._value)
 
@@ -245,7 +246,7 @@ class _TensorLike:
         return complex(self._value)
 
     def __format__(self, format_spec):
-        if not format_spec and _dispatch.ACTIVE[0] and _dispatch._state.tracer is not None:
+        if not format_spec and _rec.ACTIVE[0] and _rec._state.tracer is not None:
             return str(self)   # a traced tensor formats as its symbolic text, as in TF
         return self.numpy().__format__(format_spec)
 
@@ -278,24 +279,6 @@ class Tensor(_TensorLike, metaclass=_TFNamedType):
     def ref(self):
         return _Reference(self)
 
-    @property
-    def _keras_mask(self):
-        """The Keras mask riding along with this tensor (Keras 3 sets ``_keras_mask`` on the
-        outputs of a masking layer); ``AttributeError`` when there is none, as for a
-        TensorFlow tensor never given one. The masks live in Keras's side table
-        (``keras/layers/_masking.py``), looked up only when Keras is loaded."""
-        masking = sys.modules.get("tapeflow.keras.layers._masking")
-        mask = None if masking is None else masking.get_mask(self)
-        if mask is None:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
-                                 f"'_keras_mask'")
-        return mask
-
-    @_keras_mask.setter
-    def _keras_mask(self, mask):
-        import importlib
-        importlib.import_module("tapeflow.keras.layers._masking").set_mask(self, mask)
-
     def experimental_ref(self):
         return _Reference(self)
 
@@ -303,7 +286,7 @@ class Tensor(_TensorLike, metaclass=_TFNamedType):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def __str__(self):
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             text = _symbolic_text(self, False)
             if text is not None:
                 return text
@@ -311,7 +294,7 @@ class Tensor(_TensorLike, metaclass=_TFNamedType):
                 f"dtype={self.dtype.name})")
 
     def __repr__(self):
-        if _dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             text = _symbolic_text(self, True)
             if text is not None:
                 return text
@@ -611,15 +594,22 @@ def static_value(t):
     the one way code outside op forwards reads a tensor's value. Under a ``tf.function``
     trace the read becomes a guard of the program, so a replay where the value differs
     re-traces instead of reusing a baked-in constant."""
-    if _dispatch.ACTIVE[0]:
-        tracer = _dispatch._state.tracer
+    if _rec.ACTIVE[0]:
+        tracer = _rec._state.tracer
         if tracer is not None:
             return tracer.leave(t, "value", None)
     return t._value
 
 
+def get_static_value(tensor, partial=False):
+    """The NumPy value of a tensor (``tf.get_static_value``); other values pass through."""
+    if isinstance(tensor, _TensorLike):
+        return tensor.numpy()
+    return tensor
+
+
 def _symbolic_text(t, is_repr):
-    tracer = _dispatch._state.tracer
+    tracer = _rec._state.tracer
     return None if tracer is None else tracer.symbolic_text(t, is_repr)
 
 
@@ -627,17 +617,13 @@ def _left(t, how, convert=None):
     """A value leaves the tapes as NumPy/Python: explain() reports where (only while taping);
     under a ``tf.function`` trace the Python value becomes a guard of the program (or, for
     ``.numpy()``, TensorFlow's error). Returns ``convert(value)`` when ``convert`` is given."""
-    tracer = _dispatch._state.tracer
+    tracer = _rec._state.tracer
     if tracer is not None:
         result = tracer.leave(t, how, convert)
     elif convert is not None:
         result = convert(t._value)
     else:
         result = None
-    if _dispatch.tape_stack():
-        from .explain import on_leave
-        on_leave(t, how)
+    if _rec.tape_stack():
+        _events.on_leave(t, how, type(t) is Tensor)
     return result
-
-
-from . import dispatch as _dispatch  # noqa: E402 - dispatch imports this module first

@@ -1,10 +1,17 @@
-"""Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read."""
+"""Variable: a named, mutable tensor. Ops read it in place; tapes watch it when it is read.
+
+The scopes a variable is made in live here too: ``tf.name_scope`` (which prefixes its name)
+and ``tf.device`` (accepted and ignored).
+"""
+import contextlib
 import operator
 import sys
 import threading
 
-from . import dispatch, errors
 from . import dtypes as _dt
+from . import errors
+from . import events as _events
+from . import recording as _rec
 from .backend import np
 from .tensor import (
     Tensor,
@@ -18,7 +25,7 @@ from .tensor import (
     convert_to_tensor,
 )
 
-__all__ = ["Variable", "ResourceVariable", "UnreadVariable"]
+__all__ = ["Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device"]
 
 _getrefcount = sys.getrefcount
 # Called with each new Variable once tf.distribute is loaded: a variable made in a strategy's
@@ -35,6 +42,59 @@ class _NameScopes(threading.local):
 
 
 name_scopes = _NameScopes()
+
+
+class name_scope:  # noqa: N801 (TensorFlow's name)
+    """A context that prefixes the names of variables created inside (``tf.name_scope``).
+
+    ``with tf.name_scope("outer"):`` makes ``tf.Variable(1., name="v").name`` read
+    ``'outer/v:0'``; scopes nest; a name ending in ``/`` is absolute, and ``""`` resets.
+    Entering returns the scope string (``"outer/"``).
+
+    Args:
+        name: the scope's name (a string).
+
+    Raises:
+        ValueError: if ``name`` is not a string.
+
+    >>> import tapeflow as tf
+    >>> with tf.name_scope("outer") as scope:
+    ...     v = tf.Variable(1.0, name="v")
+    >>> scope, v.name
+    ('outer/', 'outer/v:0')
+    """
+
+    def __init__(self, name):
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def __enter__(self) -> str:
+        stack = name_scopes.stack
+        old = stack[-1]
+        name = self._name
+        if not name:
+            scope = ""
+        elif name.endswith("/"):
+            scope = name
+        else:
+            scope = f"{old}{name}/"
+        stack.append(scope)
+        return scope
+
+    def __exit__(self, *exc):
+        name_scopes.stack.pop()
+        return False
+
+
+@contextlib.contextmanager
+def device(device_name):
+    """``tf.device``: accepted and ignored; everything runs on the CPU with NumPy."""
+    yield
 
 
 def _unshared_refcount():
@@ -111,8 +171,8 @@ class Variable(_TensorLike):
         self._trainable = bool(trainable)
         self._name = name_scopes.stack[-1] + ("Variable" if name is None else str(name))
         self.constraint = constraint
-        if dispatch.ACTIVE[0]:
-            tracer = dispatch._state.tracer
+        if _rec.ACTIVE[0]:
+            tracer = _rec._state.tracer
             if tracer is not None:
                 tracer.created(self)
         self._unread = None
@@ -141,11 +201,11 @@ class Variable(_TensorLike):
 
     def _read(self):
         """A Tensor with this variable's current value and id; active tapes see the read."""
-        if dispatch.ACTIVE[0]:
-            for tape in dispatch.tape_stack():
+        if _rec.ACTIVE[0]:
+            for tape in _rec.tape_stack():
                 if tape.watch_accessed and self._watchable(tape):
                     tape.watch_variable(self)
-            tracer = dispatch._state.tracer
+            tracer = _rec._state.tracer
             if tracer is not None:
                 tracer.read(self)
         return alias(self._value, self._id)
@@ -199,7 +259,7 @@ class Variable(_TensorLike):
             ValueError: on a shape or dtype mismatch.
         """
         v = self._new_value(value, "assign")
-        if dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             _assigned(self, value, "assign", v)
         self._value = v
         u = self._unread
@@ -207,7 +267,7 @@ class Variable(_TensorLike):
 
     def _update(self, delta, ufunc, pyop, op, read_value):
         d = self._new_value(delta, op)
-        if dispatch.ACTIVE[0]:
+        if _rec.ACTIVE[0]:
             _assigned(self, delta, op, d)
         v = self._value
         # Update in place when nothing else holds the array (no tensor read from this
@@ -317,12 +377,11 @@ def _unread(var):
 def _assigned(var, value, op, array):
     # Written while a tape records: explain() reports that the chain stops here; a tracer
     # records the write as a step of its program.
-    tracer = dispatch._state.tracer
+    tracer = _rec._state.tracer
     if tracer is not None:
         tracer.assign(var, op, value, array)
-    if dispatch.tape_stack():
-        from .explain import on_assign
-        on_assign(var, value, op)
+    if _rec.tape_stack():
+        _events.on_assign(var, value, op)
 
 
 def update_in_place(var, d, ufunc, pyop):

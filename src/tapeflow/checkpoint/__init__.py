@@ -2,7 +2,8 @@
 
 One module per concept, bottom up:
 
-- ``crc32c``: the checksum of every block and tensor (NumPy; ``google-crc32c`` if present);
+- ``tapeflow/_crc32c.py`` (shared with TFRecord and event files): the checksum of every
+  block and tensor (NumPy; ``google-crc32c`` if present);
 - ``_proto``: the protobuf messages, hand-encoded; ``sstable``: the ``.index`` table;
 - ``bundle``: the tensor bundle (``.index`` + ``.data-00000-of-00001``);
 - ``atomic``: temporary, fsync, rename, fsync the directory -- nothing half-written;

@@ -10,9 +10,10 @@ import os
 import struct
 import weakref
 
+from .. import _crc32c as crc32c
 from .._core.backend import np
 from .._core.errors import DataLossError, NotFoundError
-from . import atomic, crc32c, sstable
+from . import atomic, sstable
 from ._proto import BundleEntry, BundleHeader, decode_varint, encode_varint
 
 __all__ = ["write_bundle", "BundleReader", "data_path", "index_path", "DTYPES"]

@@ -3,7 +3,7 @@ import functools
 import re
 
 from .._core.variable import Variable
-from .._misc import name_scope as _name_scope
+from .._core.variable import name_scope as _name_scope
 from . import tracking
 
 __all__ = ["Module"]

@@ -9,8 +9,8 @@ and type byte. (tensorflow/core/lib/io/table_builder.cc, format.cc, block.cc.)
 """
 import struct
 
+from .. import _crc32c as crc32c
 from .._core.errors import DataLossError
-from . import crc32c
 from ._proto import decode_varint, encode_varint
 
 __all__ = ["build_table", "read_table", "MAGIC"]

@@ -174,7 +174,7 @@ def created(owner):
     entry = _PENDING.get(id(owner))
     if entry is None or entry[0]() is not owner:
         return
-    from .._misc import init_scope
+    from .._core.recording import init_scope
     with init_scope():   # restoring is initialization, outside any function being traced
         remaining = [(s, n) for s, n in entry[1] if not s.resume(n, owner)]
     if remaining:

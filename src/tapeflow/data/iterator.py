@@ -7,6 +7,8 @@ from .._core.backend import np
 from . import composite as _composite
 from .structure import _tensors
 
+__all__ = ["OwnedIterator", "NextElement"]
+
 _STATE_MAGIC = b"tapeflow.data iterator state v1\n"
 
 

@@ -1,5 +1,7 @@
 """``tf.data.Options``: settings attached with ``Dataset.with_options``."""
 
+__all__ = ["Options"]
+
 
 class _OptionGroup:
     """A group of ``tf.data.Options`` settings (``threading``, ``experimental_optimization``

@@ -36,7 +36,7 @@ def _int64(value):
 
 
 def _init_scope():
-    from .._misc import init_scope
+    from .._core.recording import init_scope
     return init_scope()
 
 

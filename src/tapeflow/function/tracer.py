@@ -25,8 +25,8 @@ import sys
 import threading
 import weakref
 
-from .._core import dispatch
 from .._core.backend import np as _np
+from .._core.recording import suspend
 from .._core.tensor import Tensor, _next_id
 
 _ndarray = _np.ndarray
@@ -538,32 +538,3 @@ def dry_python_calls():
 def python_calls_dry():
     """Whether this thread is inside :func:`dry_python_calls`."""
     return getattr(_DRY, "on", False)
-
-
-def suspend(lift=False):
-    """A context manager in which ops are not recorded as steps (a loop's later iterations
-    at trace time); with ``lift`` also variable writes are outside the function, never
-    undone (``tf.init_scope``)."""
-    return _Suspend(lift)
-
-
-class _Suspend:
-    __slots__ = ("tracers", "lift")
-
-    def __init__(self, lift):
-        self.lift = lift
-
-    def __enter__(self):
-        tracers = []
-        tr = dispatch.current_tracer()
-        while tr is not None:
-            tr.suspended += 1
-            tr.lifted += self.lift
-            tracers.append(tr)
-            tr = tr.parent
-        self.tracers = tracers
-
-    def __exit__(self, *exc):
-        for tr in self.tracers:
-            tr.suspended -= 1
-            tr.lifted -= self.lift

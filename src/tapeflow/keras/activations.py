@@ -1,5 +1,4 @@
 """Activation functions by name, as ``tf.keras.activations``: ``get('relu')``, ``relu(x)``..."""
-from .._misc import clip_by_value as _clip
 from ..ops import array_ops as _a
 from ..ops import creation_ops as _cr
 from ..ops import math_ops as _m
@@ -7,6 +6,7 @@ from ..ops import nn_ops as _nn
 from ..ops import reduction_ops as _r
 from ..ops import sort_ops as _so
 from ..ops._helpers import to_tensor
+from ..ops.clip_ops import clip_by_value as _clip
 
 __all__ = ["celu", "elu", "exponential", "gelu", "glu", "hard_shrink", "hard_sigmoid",
            "hard_silu", "hard_swish", "hard_tanh", "leaky_relu", "linear", "log_sigmoid",

@@ -23,7 +23,7 @@ from .math_ops import (
 )
 from .reduction_ops import reduce_sum
 
-__all__ = ["l2_normalize", "global_norm", "clip_by_norm", "clip_by_global_norm"]
+__all__ = ["l2_normalize", "global_norm", "clip_by_value", "clip_by_norm", "clip_by_global_norm"]
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
@@ -57,6 +57,16 @@ def global_norm(t_list, name=None):
     if not parts:
         return Tensor(np.float32(0))
     return sqrt(add_n(parts))
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clamp ``t`` to ``[clip_value_min, clip_value_max]`` (``tf.clip_by_value``).
+
+    The gradient passes where ``t`` is inside the range and is zero outside, as in
+    TensorFlow.
+    """
+    t = to_tensor(t)
+    return minimum(maximum(t, clip_value_min), clip_value_max)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):

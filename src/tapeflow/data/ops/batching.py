@@ -1,7 +1,6 @@
 """Transformations that group elements: ``batch``, ``unbatch``, ``padded_batch``,
 ``rebatch``, ``ragged_batch``, ``sparse_batch``, ``window``, ``group_by_window``,
 ``bucket_by_sequence_length`` (TF's ``batch_op.py``, ``padded_batch_op.py``, ...)."""
-
 from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.tensor import Tensor

@@ -1,6 +1,5 @@
 """Errors and files: ``ignore_errors``, ``save``, ``load``, ``snapshot`` (the formats
 live in ``data/saving.py``)."""
-
 from ..structure import UNKNOWN
 
 # The Dataset class: data/dataset.py sets it when it loads (it imports this module, so

@@ -27,6 +27,7 @@ from ..structure import (
 # The Dataset class: data/dataset.py sets it when it loads (it imports this module, so
 # this module cannot import it).
 Dataset = None
+
 _GENERATOR_TOKENS = itertools.count()
 
 

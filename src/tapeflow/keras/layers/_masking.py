@@ -1,32 +1,24 @@
 """Keras masks: a boolean ``(batch, time)`` tensor that rides along with a layer's output.
 
 Keras 3 stores it on the tensor (``_keras_mask``); tapeflow's tensors are immutable, so the
-mask lives in a side table keyed by the tensor's id and is dropped with the tensor. A layer
-whose ``call`` takes ``mask`` receives its input's mask; its ``compute_mask`` gives the
-output's.
+mask lives in a side table of the engine's (keyed by the tensor's id, dropped with the
+tensor), which this module makes and shows as every tensor's ``_keras_mask``. A layer whose
+``call`` takes ``mask`` receives its input's mask; its ``compute_mask`` gives the output's.
 """
 import warnings
-import weakref
 
+from ..._core.side_table import SideTable, add_attribute
 from ..._core.tensor import _TensorLike
 
 __all__ = ["get_mask", "set_mask", "input_mask", "propagate"]
 
-_MASKS = {}
-
-
-def get_mask(x):
-    """The mask attached to tensor ``x``, or None."""
-    if isinstance(x, _TensorLike):
-        return _MASKS.get(x._id)
-    return None
-
-
-def set_mask(x, mask):
-    """Attach ``mask`` to tensor ``x`` (forgotten when ``x`` is freed)."""
-    if x._id not in _MASKS:
-        weakref.finalize(x, _MASKS.pop, x._id, None)
-    _MASKS[x._id] = mask
+_MASKS = SideTable()
+add_attribute("_keras_mask", _MASKS, doc=(
+    "The Keras mask riding along with this tensor (Keras 3 sets ``_keras_mask`` on the "
+    "outputs of a masking layer); ``AttributeError`` when there is none, as for a "
+    "TensorFlow tensor never given one."))
+get_mask = _MASKS.get
+set_mask = _MASKS.set
 
 
 def input_mask(inputs):

@@ -1,6 +1,6 @@
 """Dense: ``activation(inputs @ kernel + bias)``."""
 from ..._core.backend import np
-from ..._misc import executing_eagerly
+from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import activations as _act

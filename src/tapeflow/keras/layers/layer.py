@@ -248,7 +248,7 @@ class Layer:
         init = _init.get(initializer)
         # as TensorFlow lifts a variable's initializer out of a function being traced
         # (a layer built by a compiled step's first call): its ops are not the step's
-        from ..._misc import init_scope
+        from ..._core.recording import init_scope
         with init_scope():
             value = init(shape, dtype=dtype)
         with _naming.name_scope(self.name, self):

@@ -2,7 +2,7 @@
 Cropping1D/2D, Permute, RepeatVector."""
 import math
 
-from ..._misc import executing_eagerly
+from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import manip_ops as _mn
 from . import _spec

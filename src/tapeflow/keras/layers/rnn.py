@@ -1,6 +1,6 @@
 """Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's cells and gate layouts)."""
+from ..._core.recording import executing_eagerly
 from ..._core.tensor import Tensor
-from ..._misc import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m

@@ -11,6 +11,8 @@ from .. import losses as _losses
 from .. import metrics as _metrics
 from .data_adapter import _static_shape
 
+__all__ = ["CompileLoss", "CompileMetrics"]
+
 
 def _binary_or_sparse(y_true, y_pred):
     """Keras's ``is_binary_or_sparse_categorical``: from the ranks and last dims only."""

@@ -9,6 +9,8 @@ from ..._core.tensor import Tensor
 from ...data.dataset import Dataset
 from ...ops import random_ops as _random
 
+__all__ = ["class_weight_to_sample_weights"]
+
 
 def _static_shape(x):
     """The shape a trace knows (``None`` for unknown dims; None for an unknown rank),

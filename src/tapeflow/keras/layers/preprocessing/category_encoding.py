@@ -3,6 +3,8 @@ from ...._core.dispatch import apply
 from ..layer import Layer
 from ._utils import _ENCODE, _as_tensor
 
+__all__ = ["CategoryEncoding"]
+
 
 class CategoryEncoding(Layer):
     """Integer categories to one_hot / multi_hot / count vectors

@@ -7,6 +7,8 @@ from ...._core.tensor import _TensorLike
 from ..layer import Layer
 from ._utils import _ENCODE, _as_tensor
 
+__all__ = ["Discretization"]
+
 
 def _bucketize_forward(x, boundaries):
     return np.searchsorted(boundaries, np.asarray(x, np.float64), side="right").astype(np.int32)

@@ -6,6 +6,8 @@ from ...._core.registry import nondifferentiable
 from ..layer import Layer
 from ._utils import _ENCODE, _as_tensor, _key_bytes
 
+__all__ = ["HashedCrossing"]
+
 _CROSS_KEY = 0xDECAFCAFFE  # tf.sparse.cross_hashed's default hash_key
 
 

@@ -7,6 +7,8 @@ from ...._core.registry import nondifferentiable
 from ..layer import Layer
 from ._utils import _ENCODE, _as_tensor, _key_bytes
 
+__all__ = ["Hashing"]
+
 
 def _hash_key(v):
     """The bytes TF hashes for one element: strings as they are, numbers as their decimal

@@ -1,6 +1,8 @@
 """``tf.keras.layers.IntegerLookup``: integers to vocabulary indices (and back)."""
 from .index_lookup import _IndexLookup
 
+__all__ = ["IntegerLookup"]
+
 
 class IntegerLookup(_IndexLookup):
     """Integers to contiguous indices through a vocabulary (``tf.keras.layers.IntegerLookup``).

@@ -2,6 +2,8 @@
 from ....ops import math_ops as _m
 from ..layer import Layer
 
+__all__ = ["Rescaling"]
+
 
 class Rescaling(Layer):
     """``inputs * scale + offset``, any input dtype cast to the layer's float dtype first

@@ -1,6 +1,8 @@
 """``tf.keras.layers.StringLookup``: strings to vocabulary indices (and back)."""
 from .index_lookup import _IndexLookup
 
+__all__ = ["StringLookup"]
+
 
 class StringLookup(_IndexLookup):
     """Strings to integer indices through a vocabulary (``tf.keras.layers.StringLookup``).

@@ -10,6 +10,8 @@ from ..layer import Layer
 from ._utils import _as_tensor, _batches, _check_mode, _key_bytes, _not_ready
 from .index_lookup import _IndexLookup
 
+__all__ = ["TextVectorization"]
+
 _PUNCT = b"!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~'"
 
 

@@ -2,6 +2,8 @@
 from .. import _image
 from .base_image_preprocessing_layer import _ImageLayer
 
+__all__ = ["CenterCrop"]
+
 
 class CenterCrop(_ImageLayer):
     """The central ``(height, width)`` window of each image (``tf.keras.layers.CenterCrop``);

@@ -3,6 +3,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _batch, _factor_range, _ImageLayer
 
+__all__ = ["RandomBrightness"]
+
 
 class RandomBrightness(_ImageLayer):
     """Add a random brightness offset to each image, then clip to ``value_range``

@@ -4,6 +4,8 @@ from .....ops import random_ops as _r
 from .....ops import reduction_ops as _r2
 from .base_image_preprocessing_layer import _batch, _factor_range, _ImageLayer
 
+__all__ = ["RandomContrast"]
+
 
 class RandomContrast(_ImageLayer):
     """Scale each image's deviation from its mean by a random factor, then clip to

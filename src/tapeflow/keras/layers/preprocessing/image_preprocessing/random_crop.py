@@ -7,6 +7,8 @@ from .....ops import random_ops as _r
 from .. import _image
 from .base_image_preprocessing_layer import _ImageLayer
 
+__all__ = ["RandomCrop"]
+
 
 class RandomCrop(_ImageLayer):
     """Crop a random ``(height, width)`` window (``tf.keras.layers.RandomCrop``): one offset

@@ -5,6 +5,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _batch, _ImageLayer
 
+__all__ = ["RandomFlip"]
+
 
 class RandomFlip(_ImageLayer):
     """Flip each image with probability 1/2 (``tf.keras.layers.RandomFlip``).

@@ -6,6 +6,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _AffineLayer, _factor_range
 
+__all__ = ["RandomRotation"]
+
 
 class RandomRotation(_AffineLayer):
     """Rotate each image by a random angle about its centre

@@ -4,6 +4,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _SHIFT_MESSAGE, _AffineLayer, _zoom_range
 
+__all__ = ["RandomTranslation"]
+
 
 class RandomTranslation(_AffineLayer):
     """Shift each image by a random fraction of its size

@@ -4,6 +4,8 @@ from .....ops import math_ops as _m
 from .....ops import random_ops as _r
 from .base_image_preprocessing_layer import _AffineLayer, _zoom_range
 
+__all__ = ["RandomZoom"]
+
 
 class RandomZoom(_AffineLayer):
     """Zoom each image in or out by a random factor (``tf.keras.layers.RandomZoom``).

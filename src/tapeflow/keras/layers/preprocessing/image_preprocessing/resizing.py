@@ -2,6 +2,8 @@
 from .. import _image
 from .base_image_preprocessing_layer import _ImageLayer
 
+__all__ = ["Resizing"]
+
 
 class Resizing(_ImageLayer):
     """Resize images to ``(height, width)`` (``tf.keras.layers.Resizing``).
