@@ -220,7 +220,15 @@ defvjp(_IDENTITY, lambda g, y, x_shape: g)
 
 
 def identity(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The same value as a new tensor (``tf.identity``); the gradient passes through."""
+    """The same value as a new tensor (``tf.identity``); the gradient passes through.
+
+    Args:
+        input: a tensor (or a value ``tf.convert_to_tensor`` takes), of any shape and dtype.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``input``'s shape, dtype and values (a Variable is read).
+    """
     return apply(_IDENTITY, (to_tensor(input),))
 
 
@@ -228,7 +236,15 @@ _STOP = nondifferentiable("StopGradient", lambda x: x)
 
 
 def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The same value, but no gradient flows back through it (``tf.stop_gradient``)."""
+    """The same value, but no gradient flows back through it (``tf.stop_gradient``).
+
+    Args:
+        input: a tensor (or a value ``tf.convert_to_tensor`` takes), of any shape and dtype.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``input``'s shape, dtype and values, a constant for every tape.
+    """
     return apply(_STOP, (to_tensor(input),))
 
 
@@ -467,7 +483,20 @@ def _stack_rule(k):
 
 
 def stack(values, axis=0, name="stack"):
-    """Join tensors of one shape along a new axis (``tf.stack``)."""
+    """Join tensors of one shape along a new axis (``tf.stack``).
+
+    Args:
+        values: a list of N tensors of one shape ``S`` and one dtype.
+        axis: where the new axis goes, in ``[-(rank + 1), rank + 1)``.
+        name: TensorFlow's op name; errors end ``name: stack``.
+
+    Returns:
+        A tensor of shape ``S`` with N inserted at ``axis``; the gradient of input k is
+        slice k of the incoming gradient.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if the shapes or the dtypes differ.
+    """
     xs = [to_tensor(v) for v in values]
     if not xs:
         raise ValueError("values must be a non-empty list of tensors")
@@ -485,7 +514,20 @@ def stack(values, axis=0, name="stack"):
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
-    """Split a tensor along ``axis`` into a list of tensors (``tf.unstack``)."""
+    """Split a tensor along ``axis`` into a list of tensors (``tf.unstack``).
+
+    Args:
+        value: a tensor of rank >= 1.
+        num: accepted for TensorFlow's signature; the count is ``value``'s size on ``axis``.
+        axis: the axis to split, in ``[-rank, rank)``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A list of ``value.shape[axis]`` tensors of rank ``rank - 1``.
+
+    Raises:
+        ValueError: for a scalar, or an axis out of range.
+    """
     x = to_tensor(value)
     n = x._value.ndim
     if not -n <= int(axis) < n:
@@ -652,7 +694,15 @@ def size(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's nam
 
 
 def rank(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The number of axes of ``input`` as a scalar int32 tensor (``tf.rank``)."""
+    """The number of axes of ``input`` as a scalar int32 tensor (``tf.rank``).
+
+    Args:
+        input: a tensor (or a value ``tf.convert_to_tensor`` takes).
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A scalar int32 tensor; no gradient.
+    """
     return Tensor(np.int32(to_tensor(input)._value.ndim))
 
 

@@ -402,7 +402,18 @@ logical_or = _logical(_LOR, "logical_or", "``x OR y`` of bool tensors, element-w
 
 
 def logical_not(x, name=None):
-    """Element-wise NOT of a bool tensor (``tf.math.logical_not``)."""
+    """Element-wise NOT of a bool tensor (``tf.math.logical_not``).
+
+    Args:
+        x: a bool tensor of any shape.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A bool tensor of ``x``'s shape; no gradient.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a dtype other than bool.
+    """
     x = to_tensor(x)
     check_kind(x, "b", "LogicalNot", "bool")
     return apply(_LNOT, (x,))

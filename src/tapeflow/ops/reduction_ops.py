@@ -253,7 +253,18 @@ defvjp(_CUMPROD, _cumprod_rule)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Cumulative sum along ``axis`` (``tf.math.cumsum``)."""
+    """Cumulative sum along ``axis`` (``tf.math.cumsum``).
+
+    Args:
+        x: a numeric tensor.
+        axis: the axis to accumulate along, in ``[-rank, rank)``.
+        exclusive: if true, each output leaves out its own element (the first is 0).
+        reverse: if true, accumulate from the end of ``axis``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``x``'s shape and dtype; the gradient is the reversed cumulative sum.
+    """
     x = to_tensor(x)
     ax = int(axis) % max(x._value.ndim, 1)
     return apply(_CUMSUM, (x,), {"axis": ax, "exclusive": bool(exclusive),
