@@ -1,6 +1,6 @@
 """``tf.math``: the element-wise, reduction and comparison ops, bound from the modules
 that define them (each name is the same object as ``tf.<name>``)."""
-from .ops.array_ops import conj
+from .ops.array_ops import conj, invert_permutation
 from .ops.bincount_ops import bincount
 from .ops.clip_ops import l2_normalize
 from .ops.complex_ops import angle
@@ -32,7 +32,6 @@ from .ops.math_ops import (
     greater,
     greater_equal,
     imag,
-    invert_permutation,
     is_finite,
     is_inf,
     is_nan,

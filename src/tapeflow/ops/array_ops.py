@@ -23,7 +23,7 @@ from .composite_dispatch import RAGGED_OPS as _RAGGED_OPS
 __all__ = [
     "reshape", "broadcast_to", "transpose", "where", "identity", "stop_gradient", "conj",
     "expand_dims", "squeeze", "concat", "stack", "unstack", "shape", "size", "rank", "split",
-    "cast", "zeros_like", "ones_like", "newaxis",
+    "cast", "zeros_like", "ones_like", "invert_permutation", "newaxis",
 ]
 
 newaxis = None
@@ -886,6 +886,49 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
         tf.Tensor([1 1], shape=(2,), dtype=int32)
     """
     return _filled_like_op(_ONES_LIKE, 1, input, dtype)
+
+
+def invert_permutation(x, name=None):
+    """The inverse permutation of a 1-D int tensor (``tf.math.invert_permutation``)."""
+    t = to_tensor(x)
+    if ACTIVE[0] and current_tracer() is not None:
+        return apply(_INVERT_PERMUTATION, (t,))   # each call's permutation, when it runs
+    try:
+        return Tensor(_invert_permutation_forward(t._value))
+    except ValueError as exc:
+        err = errors.op_error(errors.InvalidArgumentError, str(exc), "InvertPermutation")
+        if not isinstance(x, _TensorLike):
+            # TensorFlow's fallback for a Python list ends its message at ``[Op:...]``
+            err = errors.InvalidArgumentError(None, None, err.message[:-len(" name: ")])
+        raise err from None
+
+
+def _invert_permutation_forward(v):
+    n = v.size
+    out = np.empty_like(v)
+    # (viewed unsigned, a negative value is out of range instead of counting from the end)
+    u = v.view(np.dtype(f"u{v.dtype.itemsize}"))
+    try:
+        ar = np.arange(n, dtype=v.dtype)
+        out[u] = ar
+        ok = (out[u] == ar).all()   # False for a repeated value
+    except IndexError:
+        ok = False
+    if not ok:
+        # TensorFlow's checks, in its order: the first value out of range or met twice
+        seen = np.zeros(n, bool)
+        for d in v.tolist():
+            if not 0 <= d < n:
+                raise ValueError(f"{d} is not between 0 and {n}")
+            if seen[d]:
+                raise ValueError(f"{d} is duplicated in the input.")
+            seen[d] = True
+    return out
+
+
+_INVERT_PERMUTATION = nondifferentiable(
+    "InvertPermutation", _invert_permutation_forward,
+    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
 for _prim, _name in ((_RESHAPE, None), (_BROADCAST, None), (_CONCAT, "concat"),

@@ -9,7 +9,7 @@ import operator
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE, apply, current_tracer, raise_op_error, record
+from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
@@ -36,7 +36,7 @@ __all__ = [
     "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
     "divide_no_nan", "xlogy", "xdivy", "xlog1py", "log_sigmoid", "softsign", "truncatediv",
     "truncatemod", "real", "imag", "polyval", "rint", "reciprocal_no_nan", "scalar_mul",
-    "multiply_no_nan", "invert_permutation", "is_non_decreasing", "is_strictly_increasing",
+    "multiply_no_nan", "is_non_decreasing", "is_strictly_increasing",
 ]
 
 
@@ -1001,49 +1001,6 @@ def multiply_no_nan(x, y, name=None):
     """
     x, y = pair(x, y, "MulNoNan")
     return apply(_MULNONAN, (x, y))
-
-
-def invert_permutation(x, name=None):
-    """The inverse permutation of a 1-D int tensor (``tf.math.invert_permutation``)."""
-    t = to_tensor(x)
-    if ACTIVE[0] and current_tracer() is not None:
-        return apply(_INVERT_PERMUTATION, (t,))   # each call's permutation, when it runs
-    try:
-        return Tensor(_invert_permutation_forward(t._value))
-    except ValueError as exc:
-        err = errors.op_error(errors.InvalidArgumentError, str(exc), "InvertPermutation")
-        if not isinstance(x, _TensorLike):
-            # TensorFlow's fallback for a Python list ends its message at ``[Op:...]``
-            err = errors.InvalidArgumentError(None, None, err.message[:-len(" name: ")])
-        raise err from None
-
-
-def _invert_permutation_forward(v):
-    n = v.size
-    out = np.empty_like(v)
-    # (viewed unsigned, a negative value is out of range instead of counting from the end)
-    u = v.view(np.dtype(f"u{v.dtype.itemsize}"))
-    try:
-        ar = np.arange(n, dtype=v.dtype)
-        out[u] = ar
-        ok = (out[u] == ar).all()   # False for a repeated value
-    except IndexError:
-        ok = False
-    if not ok:
-        # TensorFlow's checks, in its order: the first value out of range or met twice
-        seen = np.zeros(n, bool)
-        for d in v.tolist():
-            if not 0 <= d < n:
-                raise ValueError(f"{d} is not between 0 and {n}")
-            if seen[d]:
-                raise ValueError(f"{d} is duplicated in the input.")
-            seen[d] = True
-    return out
-
-
-_INVERT_PERMUTATION = nondifferentiable(
-    "InvertPermutation", _invert_permutation_forward,
-    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
 def is_non_decreasing(x, name=None):
