@@ -16,14 +16,14 @@ from . import special_math_ops as _sm
 from ._helpers import FLOAT_TYPES, check_kind, pair, to_tensor
 
 __all__ = [
-    "relu", "softmax", "log_softmax", "sigmoid", "tanh", "sparse_softmax_cross_entropy_with_logits",
+    "relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "l2_loss",
-    "bias_add", "relu6", "leaky_relu", "elu", "selu", "softplus", "silu", "swish",
+    "bias_add", "relu6", "leaky_relu", "elu", "selu", "silu", "swish", "gelu",
+    "weighted_cross_entropy_with_logits", "moments", "batch_normalization",
+    "normalize_moments", "dropout", "embedding_lookup", "log_poisson_loss",
+    "compute_average_loss", "crelu", "sufficient_statistics", "scale_regularization_loss",
 ]
 
-sigmoid = _m.sigmoid
-tanh = _m.tanh
-softplus = _m.softplus
 
 _RELU = primitive("Relu", _kernels.relu, save_inputs=False, save_output=True)
 # ReluGrad(g, y) = g where y > 0, else 0: one NumPy pass where compare-cast-multiply takes three.
@@ -300,16 +300,6 @@ swish = silu
 from .._core import dtypes as _dt  # noqa: E402 - this section keeps its imports with it
 from .._core.tensor import _TensorLike, static_value  # noqa: E402
 
-__all__ += [
-    "gelu", "softsign", "log_sigmoid", "weighted_cross_entropy_with_logits", "moments",
-    "batch_normalization", "normalize_moments", "dropout", "embedding_lookup",
-    "l2_normalize", "log_poisson_loss", "compute_average_loss", "crelu",
-]
-
-softsign = _m.softsign
-log_sigmoid = _m.log_sigmoid
-l2_normalize = _cl.l2_normalize
-
 
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit (``tf.nn.gelu``; Hendrycks & Gimpel 2016).
@@ -574,9 +564,6 @@ def hard_sigmoid(x):
     """
     x = to_tensor(x)
     return _m.multiply(relu6(_m.add(x, 3.0)), 1.0 / 6.0)
-
-
-__all__ += ["sufficient_statistics", "scale_regularization_loss"]
 
 
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
