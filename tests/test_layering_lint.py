@@ -39,17 +39,6 @@ LEAVES = {
 # (importing file under src/tapeflow, imported module) -> why it is tolerated for now. The
 # list can only shrink: a listed pair that no longer occurs fails the test, so remove it.
 KNOWN_VIOLATIONS = {
-    # The `ir` helper of issue 18 removes these: control flow asks the active tracer for a
-    # structured step instead of importing function/ internals.
-    ("ops/control_flow_ops.py", "tapeflow.function.program"):
-        "a traced while_loop evaluates its body with program.eval_steps",
-    ("ops/control_flow_ops.py", "tapeflow.function.tracer"):
-        "a traced while_loop uses the tracer's _ValueEnv and suspend",
-    ("ops/script_ops.py", "tapeflow.function.tracer"):
-        "py_function under a trace asks python_calls_dry and suspend",
-    # The `ir` helper removes this too: tf.data registers its loop with AutoGraph.
-    ("function/autograph.py", "tapeflow.data.iterator"):
-        "AutoGraph's for-loop over a dataset reads NextElement/_flat_values",
     # Found by this test; not in the files of the `core` helper.
     ("function/autograph.py", "tapeflow"):
         "AutoGraph's runtime reaches the public namespace (_tf()) for the ops it converts to",
