@@ -42,10 +42,6 @@ KNOWN_VIOLATIONS = {
     # Found by this test; not in the files of the `core` helper.
     ("function/autograph.py", "tapeflow"):
         "AutoGraph's runtime reaches the public namespace (_tf()) for the ops it converts to",
-    ("ops/nn_ops.py", "tapeflow.distribute._context"):
-        "the loss scaling of nn_ops asks sys.modules whether a strategy is active",
-    ("checkpoint/tracking.py", "tapeflow.keras"):
-        "tracking asks sys.modules whether Keras is loaded, to recognise its objects",
 }
 
 

@@ -1,5 +1,4 @@
 """Activations and losses of ``tf.nn``; softmax and log-softmax are primitives for stability."""
-import sys
 
 from .._core import errors
 from .._core.backend import np
@@ -494,14 +493,20 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     return loss
 
 
+_DISTRIBUTION = []  # tf.distribute registers its context here on import (register_distribution)
+
+
+def register_distribution(fn):
+    """``fn() -> (replicas in sync, in cross-replica context of a strategy)``: how
+    ``distribute/_context.py`` tells the loss helpers about strategies without ``ops``
+    importing it."""
+    _DISTRIBUTION[:] = [fn]
+
+
 def _distribution():
-    """``(replicas in sync, in cross-replica context of a strategy)``; tf.distribute is
-    looked up only if something loaded it (then a strategy may be current)."""
-    ctx = sys.modules.get("tapeflow.distribute._context")
-    if ctx is None:
-        return 1, False
-    return (ctx.get_strategy().num_replicas_in_sync,
-            ctx.has_strategy() and ctx.in_cross_replica_context())
+    """``(replicas in sync, in cross-replica context of a strategy)``; (1, False) until
+    tf.distribute is loaded (then a strategy may be current)."""
+    return _DISTRIBUTION[0]() if _DISTRIBUTION else (1, False)
 
 
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
