@@ -38,3 +38,47 @@ def test_every_listed_name_resolves():
         for p in parts[1:]:
             obj = getattr(obj, p)
         assert obj is not None or parts[-1] in {"newaxis"}, line
+
+
+# The four namespaces where one TensorFlow function is bound under several names.
+OP_NAMESPACES = ["", "math", "nn", "linalg"]
+
+
+def _public_functions(prefix):
+    import tapeflow
+    module = importlib.import_module(f"tapeflow.{prefix}") if prefix else tapeflow
+    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+    for n in names:
+        v = getattr(module, n)
+        if inspect.isfunction(v):
+            yield (f"tf.{prefix}.{n}" if prefix else f"tf.{n}"), n, v
+
+
+def test_one_name_is_one_object_across_tf_math_nn_linalg():
+    seen = {}
+    for prefix in OP_NAMESPACES:
+        for where, n, f in _public_functions(prefix):
+            seen.setdefault(n, []).append((where, f))
+    split = {n: [w for w, _ in fs] for n, fs in seen.items()
+             if len({id(f) for _, f in fs}) > 1}
+    assert not split, f"one TensorFlow function, several objects: {split}"
+
+
+# TensorFlow's own aliases: the public name is another name of the function.
+ALIASES = {"mod": "floormod", "truediv": "divide", "swish": "silu", "slice": "slice_"}
+
+
+def test_every_op_function_has_its_tensorflow_name():
+    wrong = []
+    for prefix in OP_NAMESPACES:
+        for where, n, f in _public_functions(prefix):
+            if f.__name__ != ALIASES.get(n, n) or f.__qualname__ != f.__name__ \
+                    or not f.__module__.startswith("tapeflow."):
+                wrong.append(f"{where}: {f.__module__}.{f.__qualname__}")
+    assert not wrong, "functions under another name:\n" + "\n".join(wrong)
+
+
+def test_every_op_function_has_a_docstring():
+    bare = [where for prefix in OP_NAMESPACES for where, n, f in _public_functions(prefix)
+            if len((f.__doc__ or "").strip()) < 40]
+    assert not bare, f"{len(bare)} public functions without a docstring: {bare}"

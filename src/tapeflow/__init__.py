@@ -44,16 +44,13 @@ from .function import (
     function,
     print,  # noqa: A004 - TensorFlow's name
 )
-
-# tf.reduce_*, tf.concat and tf.cast take RaggedTensors (and SparseTensors) too, as
-# TensorFlow dispatches them; the ragged and sparse packages load on first use.
-from .ops import composite_dispatch as _cd  # noqa: E402
 from .ops.array_ops import (
     broadcast_to,
     cast,
     concat,
     expand_dims,
     identity,
+    invert_permutation,
     newaxis,
     ones_like,
     rank,
@@ -69,8 +66,8 @@ from .ops.array_ops import (
     where,
     zeros_like,
 )
-from .ops.clip_ops import clip_by_value
-from .ops.complex_ops import complex  # noqa: E402
+from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
+from .ops.complex_ops import complex
 from .ops.control_flow_ops import (
     TensorArray,
     case,
@@ -131,7 +128,6 @@ from .ops.math_ops import (
     floordiv,
     greater,
     greater_equal,
-    invert_permutation,
     less,
     less_equal,
     log,
@@ -175,16 +171,6 @@ from .ops.reduction_ops import (
 from .ops.script_ops import numpy_function, py_function
 from .ops.sort_ops import argsort, sort, unique
 from .ops.special_math_ops import einsum, tensordot
-
-concat = _cd.dispatch_concat(concat)
-reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")
-reduce_mean = _cd.dispatch_reduce(reduce_mean, "reduce_mean")
-reduce_max = _cd.dispatch_reduce(reduce_max, "reduce_max")
-reduce_min = _cd.dispatch_reduce(reduce_min, "reduce_min")
-reduce_prod = _cd.dispatch_reduce(reduce_prod, "reduce_prod")
-cast = _cd.dispatch_cast(cast)
-# IndexedSlices stay sparse through these, as in TensorFlow.
-from .ops.indexed_slices_ops import clip_by_global_norm, clip_by_norm  # noqa: E402
 
 __version__ = "0.1.0"
 

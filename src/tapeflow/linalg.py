@@ -1,8 +1,7 @@
 """``tf.linalg``: re-exports of the linear-algebra ops."""
 from .ops.array_ops import transpose
-from .ops.clip_ops import l2_normalize
+from .ops.clip_ops import global_norm, l2_normalize
 from .ops.creation_ops import eye
-from .ops.indexed_slices_ops import global_norm  # keeps IndexedSlices as TF does
 from .ops.linalg_ops import (
                              adjoint,
                              band_part,

@@ -1,9 +1,9 @@
-"""``tf.math``: re-exports of the element-wise, reduction and comparison ops."""
-from .ops import composite_dispatch as _cd  # noqa: E402 - ragged dispatch
-from .ops.array_ops import conj
+"""``tf.math``: the element-wise, reduction and comparison ops, bound from the modules
+that define them (each name is the same object as ``tf.<name>``)."""
+from .ops.array_ops import conj, invert_permutation
 from .ops.bincount_ops import bincount
 from .ops.clip_ops import l2_normalize
-from .ops.complex_ops import angle  # noqa: E402
+from .ops.complex_ops import angle
 from .ops.confusion_matrix_ops import confusion_matrix
 from .ops.math_ops import (
     abs,
@@ -32,7 +32,6 @@ from .ops.math_ops import (
     greater,
     greater_equal,
     imag,
-    invert_permutation,
     is_finite,
     is_inf,
     is_nan,
@@ -111,12 +110,6 @@ from .ops.segment_ops import (
 )
 from .ops.sort_ops import in_top_k, top_k
 from .ops.special_math_ops import digamma, erf, erfc, lbeta, lgamma, polygamma
-
-reduce_sum = _cd.dispatch_reduce(reduce_sum, "reduce_sum")
-reduce_mean = _cd.dispatch_reduce(reduce_mean, "reduce_mean")
-reduce_max = _cd.dispatch_reduce(reduce_max, "reduce_max")
-reduce_min = _cd.dispatch_reduce(reduce_min, "reduce_min")
-reduce_prod = _cd.dispatch_reduce(reduce_prod, "reduce_prod")
 
 __all__ = ["angle",
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",

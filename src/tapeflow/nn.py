@@ -1,4 +1,6 @@
 """``tf.nn``: re-exports of activations, losses, normalisation, convolution and pooling."""
+from .ops.clip_ops import l2_normalize
+from .ops.math_ops import sigmoid, softplus, softsign, tanh
 from .ops.nn_conv_ops import (
                               atrous_conv2d,
                               avg_pool,
@@ -27,7 +29,6 @@ from .ops.nn_ops import (
                               embedding_lookup,
                               gelu,
                               l2_loss,
-                              l2_normalize,
                               leaky_relu,
                               log_poisson_loss,
                               log_softmax,
@@ -37,17 +38,13 @@ from .ops.nn_ops import (
                               relu6,
                               scale_regularization_loss,
                               selu,
-                              sigmoid,
                               sigmoid_cross_entropy_with_logits,
                               silu,
                               softmax,
                               softmax_cross_entropy_with_logits,
-                              softplus,
-                              softsign,
                               sparse_softmax_cross_entropy_with_logits,
                               sufficient_statistics,
                               swish,
-                              tanh,
                               weighted_cross_entropy_with_logits,
 )
 

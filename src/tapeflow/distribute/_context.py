@@ -5,6 +5,8 @@ module is loaded, through ``sys.modules``) to learn whether they run under a str
 """
 import threading
 
+from ..ops import nn_ops as _nn_ops
+
 __all__ = ["get_strategy", "has_strategy", "in_cross_replica_context", "get_replica_context",
            "push", "pop", "current", "default_strategy"]
 
@@ -95,3 +97,11 @@ def replica_id():
     if top is None or top[1] is None:
         return 0
     return top[1]._local_id
+
+
+def _replicas_and_context():
+    return (get_strategy().num_replicas_in_sync,
+            has_strategy() and in_cross_replica_context())
+
+
+_nn_ops.register_distribution(_replicas_and_context)

@@ -19,6 +19,10 @@ from . import (
 from ._variable import KerasVariable as Variable
 from .layers import Input, InputSpec
 from .models import Model, Sequential
+from .saving import checkpoint_layout as _checkpoint_layout
+
+# tf.train.Checkpoint sees layers and optimizers as Keras 3 lays them out
+_checkpoint_layout.register()
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",

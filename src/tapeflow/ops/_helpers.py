@@ -167,3 +167,29 @@ def _final_error(prim, name):
         raise cls(None, None, f"{text} [Op:{prim.name}]{suffix}") from None
     prim.error = error
 
+
+
+# ------------------------------------------------------------------ one op, one function
+
+
+def public_op(fn, name, doc):
+    """``fn`` under its public ``name`` (``__name__`` and ``__qualname__``) with ``doc``: an
+    op made by a factory reads as the function TensorFlow documents. The primitive's op
+    type stays on the primitive (errors still end ``[Op:<type>]``)."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+def op_doc(prim, name, what, args, returns, raises, notes="", tf_name=None):
+    """The docstring of an op made by a factory, from its primitive: what it computes, the
+    TensorFlow op it runs and whether it has a gradient, its arguments (with shapes and
+    dtypes), what it returns and raises, and the TensorFlow counterpart."""
+    grad = "differentiable" if prim.differentiable else "no gradient"
+    text = (f"{what} (``{tf_name or 'tf.math.' + name}``).\n\n"
+            f"Runs TensorFlow's ``{prim.name}`` op ({grad}).{notes}\n\n"
+            "Args:\n" + "".join(f"    {a}\n" for a in args)
+            + "    name: TensorFlow's op name; unused.\n\n"
+            f"Returns:\n    {returns}\n\n"
+            "Raises:\n" + "".join(f"    {r}\n" for r in raises))
+    return text

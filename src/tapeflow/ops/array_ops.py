@@ -8,13 +8,22 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import PerInput, Primitive, defjvp, defvjp, nondifferentiable, primitive
-from .._core.tensor import _C_NAMES, Tensor, _TensorLike, static_value, string_value
+from .._core.tensor import (
+    _C_NAMES,
+    Tensor,
+    _TensorLike,
+    convert_to_tensor,
+    static_value,
+    string_value,
+)
 from ._helpers import _err, _final_error, _int_list, _named, _show, pair, shape_tuple, to_tensor
+from .composite_dispatch import CLASSES as _COMPOSITES
+from .composite_dispatch import RAGGED_OPS as _RAGGED_OPS
 
 __all__ = [
     "reshape", "broadcast_to", "transpose", "where", "identity", "stop_gradient", "conj",
     "expand_dims", "squeeze", "concat", "stack", "unstack", "shape", "size", "rank", "split",
-    "cast", "zeros_like", "ones_like", "newaxis",
+    "cast", "zeros_like", "ones_like", "invert_permutation", "newaxis",
 ]
 
 newaxis = None
@@ -211,7 +220,15 @@ defvjp(_IDENTITY, lambda g, y, x_shape: g)
 
 
 def identity(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The same value as a new tensor (``tf.identity``); the gradient passes through."""
+    """The same value as a new tensor (``tf.identity``); the gradient passes through.
+
+    Args:
+        input: a tensor (or a value ``tf.convert_to_tensor`` takes), of any shape and dtype.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``input``'s shape, dtype and values (a Variable is read).
+    """
     return apply(_IDENTITY, (to_tensor(input),))
 
 
@@ -219,7 +236,15 @@ _STOP = nondifferentiable("StopGradient", lambda x: x)
 
 
 def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The same value, but no gradient flows back through it (``tf.stop_gradient``)."""
+    """The same value, but no gradient flows back through it (``tf.stop_gradient``).
+
+    Args:
+        input: a tensor (or a value ``tf.convert_to_tensor`` takes), of any shape and dtype.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``input``'s shape, dtype and values, a constant for every tape.
+    """
     return apply(_STOP, (to_tensor(input),))
 
 
@@ -404,11 +429,16 @@ def _slice_axis(g, axis, start, stop):
 
 
 def concat(values, axis, name="concat"):
-    """Join tensors along an existing axis (``tf.concat``).
+    """Join tensors along an existing axis (``tf.concat``); RaggedTensors join as ragged.
+
+    Errors name the op ``concat`` whatever ``name`` is given.
 
     Raises:
         tf.errors.InvalidArgumentError: if the other dimensions or the dtypes differ.
     """
+    if _RAGGED_OPS and type(values) is list and builtins.any(
+            type(v) is _COMPOSITES[0] for v in values):
+        return _RAGGED_OPS["concat"](values, axis)  # joined as ragged
     xs = [to_tensor(v) for v in values]
     if len(xs) == 1:
         return identity(xs[0])
@@ -416,18 +446,18 @@ def concat(values, axis, name="concat"):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
             raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
-                         name)
+                         "concat")
     n = xs[0]._value.ndim
     for t in xs[1:]:
         if t._value.ndim != n:
             raise _named(errors.op_error(
                 errors.InvalidArgumentError, "ConcatOp : Ranks of all input tensors should "
                 f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{xs.index(t)}] = "
-                f"{_show(t._value.shape)}", "ConcatV2"), name)
+                f"{_show(t._value.shape)}", "ConcatV2"), "concat")
     if not -n <= int(axis) < n:
         raise _named(errors.op_error(
             errors.InvalidArgumentError, "ConcatOp : Expected concatenating dimensions in the "
-            f"range [{-n}, {n}), but got {int(axis)}", "ConcatV2"), name)
+            f"range [{-n}, {n}), but got {int(axis)}", "ConcatV2"), "concat")
     ax = int(axis) % max(n, 1)
     if len(_CONCAT.vjps) < len(xs):
         _CONCAT.vjps = tuple(_concat_rule(k) for k in builtins.range(len(xs)))
@@ -453,7 +483,20 @@ def _stack_rule(k):
 
 
 def stack(values, axis=0, name="stack"):
-    """Join tensors of one shape along a new axis (``tf.stack``)."""
+    """Join tensors of one shape along a new axis (``tf.stack``).
+
+    Args:
+        values: a list of N tensors of one shape ``S`` and one dtype.
+        axis: where the new axis goes, in ``[-(rank + 1), rank + 1)``.
+        name: TensorFlow's op name; errors end ``name: stack``.
+
+    Returns:
+        A tensor of shape ``S`` with N inserted at ``axis``; the gradient of input k is
+        slice k of the incoming gradient.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if the shapes or the dtypes differ.
+    """
     xs = [to_tensor(v) for v in values]
     if not xs:
         raise ValueError("values must be a non-empty list of tensors")
@@ -471,7 +514,20 @@ def stack(values, axis=0, name="stack"):
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
-    """Split a tensor along ``axis`` into a list of tensors (``tf.unstack``)."""
+    """Split a tensor along ``axis`` into a list of tensors (``tf.unstack``).
+
+    Args:
+        value: a tensor of rank >= 1.
+        num: accepted for TensorFlow's signature; the count is ``value``'s size on ``axis``.
+        axis: the axis to split, in ``[-rank, rank)``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A list of ``value.shape[axis]`` tensors of rank ``rank - 1``.
+
+    Raises:
+        ValueError: for a scalar, or an axis out of range.
+    """
     x = to_tensor(value)
     n = x._value.ndim
     if not -n <= int(axis) < n:
@@ -638,7 +694,15 @@ def size(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's nam
 
 
 def rank(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The number of axes of ``input`` as a scalar int32 tensor (``tf.rank``)."""
+    """The number of axes of ``input`` as a scalar int32 tensor (``tf.rank``).
+
+    Args:
+        input: a tensor (or a value ``tf.convert_to_tensor`` takes).
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A scalar int32 tensor; no gradient.
+    """
     return Tensor(np.int32(to_tensor(input)._value.ndim))
 
 
@@ -745,7 +809,13 @@ def cast(x, dtype, name=None):
             and ``tf.strings.as_string`` convert), as TensorFlow.
     """
     dtype = _dt.as_dtype(dtype)
-    x = to_tensor(x)
+    if not isinstance(x, _TensorLike):
+        t = type(x)
+        if t is _COMPOSITES[0]:  # a RaggedTensor: its flat values cast
+            return x.with_flat_values(cast(x.flat_values, dtype))
+        if t is _COMPOSITES[1]:  # a SparseTensor: its values cast
+            return x.with_values(cast(x.values, dtype))
+        x = convert_to_tensor(x)
     if x._value.dtype == dtype._np:
         return x if type(x) is Tensor else x._read()
     if x._value.dtype.kind == "O" or dtype._np.kind == "O":
@@ -816,6 +886,49 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002 - TensorFlow's name
         tf.Tensor([1 1], shape=(2,), dtype=int32)
     """
     return _filled_like_op(_ONES_LIKE, 1, input, dtype)
+
+
+def invert_permutation(x, name=None):
+    """The inverse permutation of a 1-D int tensor (``tf.math.invert_permutation``)."""
+    t = to_tensor(x)
+    if ACTIVE[0] and current_tracer() is not None:
+        return apply(_INVERT_PERMUTATION, (t,))   # each call's permutation, when it runs
+    try:
+        return Tensor(_invert_permutation_forward(t._value))
+    except ValueError as exc:
+        err = errors.op_error(errors.InvalidArgumentError, str(exc), "InvertPermutation")
+        if not isinstance(x, _TensorLike):
+            # TensorFlow's fallback for a Python list ends its message at ``[Op:...]``
+            err = errors.InvalidArgumentError(None, None, err.message[:-len(" name: ")])
+        raise err from None
+
+
+def _invert_permutation_forward(v):
+    n = v.size
+    out = np.empty_like(v)
+    # (viewed unsigned, a negative value is out of range instead of counting from the end)
+    u = v.view(np.dtype(f"u{v.dtype.itemsize}"))
+    try:
+        ar = np.arange(n, dtype=v.dtype)
+        out[u] = ar
+        ok = (out[u] == ar).all()   # False for a repeated value
+    except IndexError:
+        ok = False
+    if not ok:
+        # TensorFlow's checks, in its order: the first value out of range or met twice
+        seen = np.zeros(n, bool)
+        for d in v.tolist():
+            if not 0 <= d < n:
+                raise ValueError(f"{d} is not between 0 and {n}")
+            if seen[d]:
+                raise ValueError(f"{d} is duplicated in the input.")
+            seen[d] = True
+    return out
+
+
+_INVERT_PERMUTATION = nondifferentiable(
+    "InvertPermutation", _invert_permutation_forward,
+    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
 for _prim, _name in ((_RESHAPE, None), (_BROADCAST, None), (_CONCAT, "concat"),

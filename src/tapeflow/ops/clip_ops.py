@@ -1,7 +1,10 @@
 """Clipping and the norms it uses: ``l2_normalize``, ``global_norm``, ``clip_by_norm`` and
 ``clip_by_global_norm``, composed of differentiable ops (TensorFlow's ``clip_ops``)."""
 
+import builtins
+
 from .._core.backend import np
+from .._core.indexed_slices import IndexedSlices
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops as _a
 from ._helpers import to_tensor
@@ -41,12 +44,16 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 def global_norm(t_list, name=None):
     """``sqrt(sum(l2_norm(t)**2 for t in t_list))``, skipping ``None`` (``tf.linalg.global_norm``).
 
+    An ``IndexedSlices`` in ``t_list`` counts by its values, as in TensorFlow.
+
     Raises:
         TypeError: if ``t_list`` is a single tensor rather than a sequence.
     """
     if isinstance(t_list, _TensorLike) or not isinstance(t_list, (list, tuple)):
         raise TypeError("t_list should be a sequence")
-    parts = [reduce_sum(square(to_tensor(t))) for t in t_list if t is not None]
+    # an IndexedSlices counts by its values (TensorFlow's norm of a sparse gradient)
+    parts = [reduce_sum(square(to_tensor(t.values if type(t) is IndexedSlices else t)))
+             for t in t_list if t is not None]
     if not parts:
         return Tensor(np.float32(0))
     return sqrt(add_n(parts))
@@ -69,15 +76,21 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     gradient.
 
     Args:
-        t: a float tensor.
+        t: a float tensor, or an ``IndexedSlices`` (its values are clipped, and it stays
+            sparse).
         clip_norm: a positive scalar.
         axes: the axes of the norm (default all).
+
+    Returns:
+        A tensor (or ``IndexedSlices``) of ``t``'s shape and dtype.
 
     Example:
         >>> import tapeflow as tf
         >>> print(tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy())
         [0.6 0.8]
     """
+    if type(t) is IndexedSlices:  # a sparse gradient stays sparse: its values are clipped
+        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes), t.indices, t.dense_shape)
     t = to_tensor(t)
     sq = reduce_sum(square(t), axes, keepdims=True)
     positive = greater(sq, 0)
@@ -93,7 +106,8 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     TensorFlow counterpart: ``tf.clip_by_global_norm``.
 
     Returns:
-        ``(list_clipped, global_norm)``; ``None`` entries stay ``None``.
+        ``(list_clipped, global_norm)``; ``None`` entries stay ``None``, an
+        ``IndexedSlices`` stays sparse.
 
     Raises:
         TypeError: if ``t_list`` is not a sequence.
@@ -101,6 +115,12 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if isinstance(t_list, _TensorLike) or not isinstance(t_list, (list, tuple)):
         raise TypeError("`t_list` should be a sequence of tensors. Received "
                         f"{type(t_list)}.")
+    if builtins.any(type(t) is IndexedSlices for t in t_list):
+        # sparse gradients stay sparse: their values are scaled
+        clipped, gn = clip_by_global_norm(
+            [t.values if type(t) is IndexedSlices else t for t in t_list], clip_norm, use_norm)
+        return [IndexedSlices(c, t.indices, t.dense_shape) if type(t) is IndexedSlices else c
+                for c, t in zip(clipped, t_list)], gn
     gn = global_norm(t_list) if use_norm is None else to_tensor(use_norm)
     c = _scalar_like(clip_norm, gn)
     scale = multiply(c, minimum(_realdiv(ones_like(gn), gn), _realdiv(ones_like(c), c)))

@@ -117,7 +117,20 @@ def zeros(shape, dtype=_dt.float32, name=None, layout=None):
 
 
 def ones(shape, dtype=_dt.float32, name=None, layout=None):
-    """A tensor of ones (``tf.ones``); arguments as :func:`zeros`."""
+    """A tensor of ones (``tf.ones``).
+
+    Args:
+        shape: a list of non-negative ints (or a 1-D int tensor).
+        dtype: the result's DType; default ``tf.float32``.
+        name: TensorFlow's op name; unused.
+        layout: accepted for TensorFlow's signature (DTensor); unused.
+
+    Returns:
+        A tensor of ``shape`` and ``dtype``, all ones.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a negative dimension.
+    """
     npd = _dt.as_dtype(dtype)._np
     if ACTIVE[0] and current_tracer() is not None:
         dyn = _traced_shape(shape)
@@ -280,7 +293,18 @@ def linspace(start, stop, num, name=None, axis=0):
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
-    """An identity matrix, optionally batched (``tf.eye``)."""
+    """An identity matrix, optionally batched (``tf.eye``).
+
+    Args:
+        num_rows: the number of rows.
+        num_columns: the number of columns; default ``num_rows``.
+        batch_shape: leading batch dimensions (a list of ints), if any.
+        dtype: the result's DType; default ``tf.float32``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of shape ``batch_shape + [num_rows, num_columns]``: ones on the diagonal.
+    """
     nc = num_rows if num_columns is None else num_columns
     for d in (num_rows, nc):
         if int(d) < 0:

@@ -9,7 +9,7 @@ import operator
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE, apply, current_tracer, raise_op_error, record
+from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
@@ -18,7 +18,9 @@ from ._helpers import (
     check_kind,
     dtype_mismatch,
     like,
+    op_doc,
     pair,
+    public_op,
     to_tensor,
 )
 from .array_ops import _CAST, cast, ones_like, zeros_like
@@ -34,7 +36,7 @@ __all__ = [
     "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
     "divide_no_nan", "xlogy", "xdivy", "xlog1py", "log_sigmoid", "softsign", "truncatediv",
     "truncatemod", "real", "imag", "polyval", "rint", "reciprocal_no_nan", "scalar_mul",
-    "multiply_no_nan", "invert_permutation", "is_non_decreasing", "is_strictly_increasing",
+    "multiply_no_nan", "is_non_decreasing", "is_strictly_increasing",
 ]
 
 
@@ -49,9 +51,20 @@ def _broadcast_error(values, attrs, exc):
 # ----------------------------------------------------------------------------- binary
 
 
-def _binary(prim):
-    """The public function of a binary element-wise primitive. This is the hot path:
-    two tensors of one dtype go straight to NumPy, a Tensor and the recording check."""
+def _binary_doc(prim, name, what, dtypes, raises=(), returns=None):
+    return op_doc(
+        prim, name, what,
+        [f"x: a tensor of {dtypes} (or a value ``tf.convert_to_tensor`` takes).",
+         "y: a tensor of ``x``'s dtype, or a Python number (taken in ``x``'s dtype)."],
+        returns or "A tensor of the broadcast shape of ``x`` and ``y``, of their dtype.",
+        ["tf.errors.InvalidArgumentError: if the shapes do not broadcast, or the dtypes",
+         "    differ.", *raises],
+        notes=" ``x`` and ``y`` broadcast against each other as NumPy arrays do.")
+
+
+def _binary(prim, name, what, dtypes="a numeric dtype", raises=()):
+    """The public function ``name`` of a binary element-wise primitive. This is the hot
+    path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check."""
     op_name = prim.name
     forward = prim.forward
 
@@ -74,8 +87,7 @@ def _binary(prim):
             record(prim, (x, y), out, None)
         return out
 
-    op.__name__ = op_name
-    return op
+    return public_op(op, name, _binary_doc(prim, name, what, dtypes, raises))
 
 
 def _pow_forward(x, y):
@@ -125,16 +137,21 @@ _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
 _SQDIFF = primitive("SquaredDifference", lambda x, y: np.square(x - y),
                     error=_broadcast_error)
 
-add = _binary(_ADD)
-subtract = _binary(_SUB)
-multiply = _binary(_MUL)
-floordiv = _binary(_FLOORDIV)
-floormod = mod = _binary(_FLOORMOD)
-maximum = _binary(_MAX)
-minimum = _binary(_MIN)
-squared_difference = _binary(_SQDIFF)
-_realdiv = _binary(_DIV)
-_pow = _binary(_POW)
+_INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
+add = _binary(_ADD, "add", "``x + y``, element-wise")
+subtract = _binary(_SUB, "subtract", "``x - y``, element-wise")
+multiply = _binary(_MUL, "multiply", "``x * y``, element-wise")
+floordiv = _binary(_FLOORDIV, "floordiv", "``x // y``, rounding toward minus infinity",
+                   raises=_INT_DIVISION)
+floormod = mod = _binary(
+    _FLOORMOD, "floormod", "``x % y`` with the sign of ``y`` (the remainder of floordiv)",
+    raises=_INT_DIVISION)
+maximum = _binary(_MAX, "maximum", "The larger of ``x`` and ``y``, element-wise")
+minimum = _binary(_MIN, "minimum", "The smaller of ``x`` and ``y``, element-wise")
+squared_difference = _binary(_SQDIFF, "squared_difference",
+                             "``(x - y) ** 2``, element-wise")
+_realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise")
+_pow = _binary(_POW, "pow", "``x ** y``, element-wise")
 
 
 def divide(x, y, name=None):
@@ -224,8 +241,9 @@ defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x
 # ----------------------------------------------------------------------------- unary
 
 
-def _unary(prim, kinds=None, allowed=None):
-    """The public function of a one-input primitive, with an optional dtype-kind check."""
+def _unary(prim, name, what, kinds=None, allowed=None, returns=None):
+    """The public function ``name`` of a one-input primitive, with an optional dtype-kind
+    check."""
     op_name = prim.name
     forward = prim.forward
 
@@ -242,8 +260,12 @@ def _unary(prim, kinds=None, allowed=None):
             record(prim, (x,), out, None)
         return out
 
-    op.__name__ = op_name
-    return op
+    return public_op(op, name, op_doc(
+        prim, name, what,
+        [f"x: a tensor of {'one of: ' + allowed if allowed else 'a numeric dtype'}."],
+        returns or "A tensor of ``x``'s shape and dtype.",
+        ["tf.errors.InvalidArgumentError: for a dtype outside the list above."
+         if allowed else "tf.errors.InvalidArgumentError: for a dtype the op does not take."]))
 
 
 def _sigmoid_forward(x):
@@ -275,25 +297,32 @@ _FLOOR = nondifferentiable("Floor", np.floor)
 _CEIL = nondifferentiable("Ceil", np.ceil)
 
 _F = "fc"
-negative = _unary(_NEG)
-abs = _unary(_ABS)  # noqa: A001 - TensorFlow's name
-square = _unary(_SQUARE)
-sqrt = _unary(_SQRT, _F, FLOAT_COMPLEX_TYPES)
-rsqrt = _unary(_RSQRT, _F, FLOAT_COMPLEX_TYPES)
-exp = _unary(_EXP, _F, FLOAT_COMPLEX_TYPES)
-log = _unary(_LOG, _F, FLOAT_COMPLEX_TYPES)
-log1p = _unary(_LOG1P, _F, FLOAT_COMPLEX_TYPES)
-expm1 = _unary(_EXPM1, _F, FLOAT_COMPLEX_TYPES)
-tanh = _unary(_TANH, _F, FLOAT_COMPLEX_TYPES)
-sigmoid = _unary(_SIGMOID, _F, FLOAT_COMPLEX_TYPES)
-reciprocal = _unary(_RECIP, _F, FLOAT_COMPLEX_TYPES)
-sin = _unary(_SIN, _F, FLOAT_COMPLEX_TYPES)
-cos = _unary(_COS, _F, FLOAT_COMPLEX_TYPES)
-softplus = _unary(_SOFTPLUS, "f", "half, bfloat16, float, double")
-sign = _unary(_SIGN)
-round = _unary(_ROUND)  # noqa: A001 - TensorFlow's name
-floor = _unary(_FLOOR, "f", "bfloat16, half, float, double")
-ceil = _unary(_CEIL, "f", "bfloat16, half, float, double")
+_FC = FLOAT_COMPLEX_TYPES
+_FL = "bfloat16, half, float, double"
+negative = _unary(_NEG, "negative", "``-x``, element-wise")
+abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
+             "``|x|``, element-wise (the magnitude, for complex ``x``)")
+square = _unary(_SQUARE, "square", "``x * x``, element-wise")
+sqrt = _unary(_SQRT, "sqrt", "The square root of ``x``, element-wise", _F, _FC)
+rsqrt = _unary(_RSQRT, "rsqrt", "``1 / sqrt(x)``, element-wise", _F, _FC)
+exp = _unary(_EXP, "exp", "``e ** x``, element-wise", _F, _FC)
+log = _unary(_LOG, "log", "The natural logarithm of ``x``, element-wise", _F, _FC)
+log1p = _unary(_LOG1P, "log1p", "``log(1 + x)``, element-wise, accurate for small ``x``",
+               _F, _FC)
+expm1 = _unary(_EXPM1, "expm1", "``exp(x) - 1``, element-wise, accurate for small ``x``",
+               _F, _FC)
+tanh = _unary(_TANH, "tanh", "The hyperbolic tangent of ``x``, element-wise", _F, _FC)
+sigmoid = _unary(_SIGMOID, "sigmoid", "``1 / (1 + exp(-x))``, element-wise", _F, _FC)
+reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC)
+sin = _unary(_SIN, "sin", "The sine of ``x`` (radians), element-wise", _F, _FC)
+cos = _unary(_COS, "cos", "The cosine of ``x`` (radians), element-wise", _F, _FC)
+softplus = _unary(_SOFTPLUS, "softplus", "``log(exp(x) + 1)``, element-wise", "f",
+                  "half, bfloat16, float, double")
+sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise")
+round = _unary(_ROUND, "round",  # noqa: A001 - TensorFlow's name
+               "``x`` rounded to the nearest integer (halves to even), element-wise")
+floor = _unary(_FLOOR, "floor", "The largest integer not above ``x``, element-wise", "f", _FL)
+ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise", "f", _FL)
 
 defvjp(_NEG, lambda g, y, x: negative(g))
 defvjp(_ABS, lambda g, y, x: multiply(g, sign(x)))
@@ -325,29 +354,37 @@ defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))  # zeros, not None, as Tensor
 # ------------------------------------------------------------------ comparisons, logic
 
 
-def _compare(prim):
+def _compare(prim, name, what):
     name_ = prim.name
 
     def op(x, y, name=None):
         x, y = pair(x, y, name_)
         return apply(prim, (x, y))
 
-    return op
+    return public_op(op, name, _binary_doc(
+        prim, name, what, "a numeric dtype",
+        returns="A bool tensor of the broadcast shape of ``x`` and ``y``."))
 
 
-equal = _compare(nondifferentiable("Equal", np.equal, error=_broadcast_error))
-not_equal = _compare(nondifferentiable("NotEqual", np.not_equal, error=_broadcast_error))
-less = _compare(nondifferentiable("Less", np.less, error=_broadcast_error))
-less_equal = _compare(nondifferentiable("LessEqual", np.less_equal, error=_broadcast_error))
-greater = _compare(nondifferentiable("Greater", np.greater, error=_broadcast_error))
+equal = _compare(nondifferentiable("Equal", np.equal, error=_broadcast_error), "equal",
+                 "Whether ``x == y``, element-wise")
+not_equal = _compare(nondifferentiable("NotEqual", np.not_equal, error=_broadcast_error),
+                     "not_equal", "Whether ``x != y``, element-wise")
+less = _compare(nondifferentiable("Less", np.less, error=_broadcast_error), "less",
+                "Whether ``x < y``, element-wise")
+less_equal = _compare(nondifferentiable("LessEqual", np.less_equal, error=_broadcast_error),
+                      "less_equal", "Whether ``x <= y``, element-wise")
+greater = _compare(nondifferentiable("Greater", np.greater, error=_broadcast_error),
+                   "greater", "Whether ``x > y``, element-wise")
 greater_equal = _compare(nondifferentiable("GreaterEqual", np.greater_equal,
-                                           error=_broadcast_error))
+                                           error=_broadcast_error),
+                         "greater_equal", "Whether ``x >= y``, element-wise")
 _LAND = nondifferentiable("LogicalAnd", np.logical_and, error=_broadcast_error)
 _LOR = nondifferentiable("LogicalOr", np.logical_or, error=_broadcast_error)
 _LNOT = nondifferentiable("LogicalNot", np.logical_not)
 
 
-def _logical(prim):
+def _logical(prim, name, what):
     name_ = prim.name
 
     def op(x, y, name=None):
@@ -355,15 +392,28 @@ def _logical(prim):
         check_kind(x, "b", name_, "bool")
         return apply(prim, (x, y))
 
-    return op
+    return public_op(op, name, _binary_doc(
+        prim, name, what, "dtype bool",
+        returns="A bool tensor of the broadcast shape of ``x`` and ``y``."))
 
 
-logical_and = _logical(_LAND)
-logical_or = _logical(_LOR)
+logical_and = _logical(_LAND, "logical_and", "``x AND y`` of bool tensors, element-wise")
+logical_or = _logical(_LOR, "logical_or", "``x OR y`` of bool tensors, element-wise")
 
 
 def logical_not(x, name=None):
-    """Element-wise NOT of a bool tensor (``tf.math.logical_not``)."""
+    """Element-wise NOT of a bool tensor (``tf.math.logical_not``).
+
+    Args:
+        x: a bool tensor of any shape.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A bool tensor of ``x``'s shape; no gradient.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a dtype other than bool.
+    """
     x = to_tensor(x)
     check_kind(x, "b", "LogicalNot", "bool")
     return apply(_LNOT, (x,))
@@ -374,10 +424,16 @@ def logical_xor(x, y, name="LogicalXor"):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
 
 
-is_nan = _unary(nondifferentiable("IsNan", np.isnan), "f", "bfloat16, half, float, double")
-is_inf = _unary(nondifferentiable("IsInf", np.isinf), "f", "bfloat16, half, float, double")
-is_finite = _unary(nondifferentiable("IsFinite", np.isfinite), "f",
-                   "bfloat16, half, float, double")
+_BOOL_OUT = "A bool tensor of ``x``'s shape."
+is_nan = _unary(nondifferentiable("IsNan", np.isnan), "is_nan",
+                "Whether ``x`` is NaN, element-wise", "f", _FL, _BOOL_OUT)
+is_inf = _unary(nondifferentiable("IsInf", np.isinf), "is_inf",
+                "Whether ``x`` is infinite, element-wise", "f", _FL, _BOOL_OUT)
+is_finite = _unary(nondifferentiable("IsFinite", np.isfinite), "is_finite",
+                   "Whether ``x`` is neither infinite nor NaN, element-wise", "f", _FL,
+                   _BOOL_OUT)
+
+
 
 def _scalar_like(v, ref):
     """``v`` in ``ref``'s dtype; a Python number converts straight to it (not via float32)."""
@@ -393,7 +449,7 @@ _ARGMAX = nondifferentiable("ArgMax", lambda x, axis, dtype: np.argmax(x, axis).
 _ARGMIN = nondifferentiable("ArgMin", lambda x, axis, dtype: np.argmin(x, axis).astype(dtype))
 
 
-def _arg(prim):
+def _arg(prim, name, what):
     def op(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
         x = to_tensor(input)
         ax = 0 if axis is None else int(
@@ -405,11 +461,18 @@ def _arg(prim):
                 f"got {ax}", prim.name)
         return apply(prim, (x,), {"axis": ax, "dtype": _dt.as_dtype(output_type)._np})
 
-    return op
+    return public_op(op, name, op_doc(
+        prim, name, what,
+        ["input: a numeric tensor.",
+         "axis: the axis to reduce, in ``[-rank, rank)``; default 0.",
+         "output_type: ``tf.int64`` (default) or ``tf.int32``."],
+        "An ``output_type`` tensor of ``input``'s shape without ``axis``.",
+        ["tf.errors.InvalidArgumentError: for an axis out of range."],
+        notes=" The first index wins a tie."))
 
 
-argmax = _arg(_ARGMAX)
-argmin = _arg(_ARGMIN)
+argmax = _arg(_ARGMAX, "argmax", "The index of the largest value along ``axis``")
+argmin = _arg(_ARGMIN, "argmin", "The index of the smallest value along ``axis``")
 
 
 def add_n(inputs, name=None):
@@ -578,10 +641,10 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 _FLOATS = "bfloat16, half, float, double"
 
 
-def _float_unary(prim, complex_ok=True):
+def _float_unary(prim, name, what, complex_ok=True):
     if complex_ok:
-        return _unary(prim, _F, FLOAT_COMPLEX_TYPES)
-    return _unary(prim, "f", _FLOATS)
+        return _unary(prim, name, what, _F, FLOAT_COMPLEX_TYPES)
+    return _unary(prim, name, what, "f", _FLOATS)
 
 
 _TAN = primitive("Tan", np.tan, save_inputs=False, save_output=True)
@@ -594,15 +657,17 @@ _ASINH = primitive("Asinh", np.arcsinh)
 _ACOSH = primitive("Acosh", np.arccosh)
 _ATANH = primitive("Atanh", np.arctanh)
 
-tan = _float_unary(_TAN)
-asin = _float_unary(_ASIN)
-acos = _float_unary(_ACOS)
-atan = _float_unary(_ATAN)
-sinh = _float_unary(_SINH)
-cosh = _float_unary(_COSH)
-asinh = _float_unary(_ASINH)
-acosh = _float_unary(_ACOSH)
-atanh = _float_unary(_ATANH)
+tan = _float_unary(_TAN, "tan", "The tangent of ``x`` (radians), element-wise")
+asin = _float_unary(_ASIN, "asin", "The arcsine of ``x``, in ``[-pi/2, pi/2]``, element-wise")
+acos = _float_unary(_ACOS, "acos", "The arccosine of ``x``, in ``[0, pi]``, element-wise")
+atan = _float_unary(_ATAN, "atan", "The arctangent of ``x``, in ``(-pi/2, pi/2)``, element-wise")
+sinh = _float_unary(_SINH, "sinh", "The hyperbolic sine of ``x``, element-wise")
+cosh = _float_unary(_COSH, "cosh", "The hyperbolic cosine of ``x``, element-wise")
+asinh = _float_unary(_ASINH, "asinh", "The inverse hyperbolic sine of ``x``, element-wise")
+acosh = _float_unary(_ACOSH, "acosh",
+                     "The inverse hyperbolic cosine of ``x`` (``x >= 1``), element-wise")
+atanh = _float_unary(_ATANH, "atanh",
+                     "The inverse hyperbolic tangent of ``x`` (``|x| < 1``), element-wise")
 
 defvjp(_TAN, lambda g, y, x: multiply(g, add(square(y), 1)))
 defvjp(_ASIN, lambda g, y, x: multiply(g, rsqrt(subtract(1, square(x)))))
@@ -698,7 +763,7 @@ defvjp(_XDIVY, lambda g, z, x, y: multiply(g, xdivy(_nonzero(x), y)),
        lambda g, z, x, y: negative(multiply(g, xdivy(xdivy(x, y), y))))
 
 
-def _safe_binary(prim, doc):
+def _safe_binary(prim, name, what):
     op_name = prim.name
 
     def op(x, y, name=None):
@@ -706,12 +771,11 @@ def _safe_binary(prim, doc):
         check_kind(x, _F, op_name, "half, float, bfloat16, double, complex64, complex128")
         return apply(prim, (x, y))
 
-    op.__name__ = op_name
-    op.__doc__ = doc
-    return op
+    return public_op(op, name, _binary_doc(prim, name, what, "a float or complex dtype"))
 
 
-_divide_no_nan_float = _safe_binary(_DIVNONAN, "``x / y``, 0 where ``y == 0`` (floats).")
+_divide_no_nan_float = _safe_binary(_DIVNONAN, "divide_no_nan",
+                                    "``x / y``, 0 where ``y == 0``, of floats")
 
 
 def divide_no_nan(x, y, name=None):
@@ -738,9 +802,9 @@ def divide_no_nan(x, y, name=None):
     return _divide_no_nan_float(x, y)
 
 
-xlogy = _safe_binary(_XLOGY, "``x * log(y)``, but 0 where ``x == 0`` (``tf.math.xlogy``).")
-xlog1py = _safe_binary(_XLOG1PY, "``x * log1p(y)``, 0 where ``x == 0`` (``tf.math.xlog1py``).")
-xdivy = _safe_binary(_XDIVY, "``x / y``, but 0 where ``x == 0`` (``tf.math.xdivy``).")
+xlogy = _safe_binary(_XLOGY, "xlogy", "``x * log(y)``, but 0 where ``x == 0``")
+xlog1py = _safe_binary(_XLOG1PY, "xlog1py", "``x * log1p(y)``, but 0 where ``x == 0``")
+xdivy = _safe_binary(_XDIVY, "xdivy", "``x / y``, but 0 where ``x == 0``")
 
 
 def reciprocal_no_nan(x, name=None):
@@ -793,7 +857,8 @@ def truncatemod(x, y, name=None):
 
 
 _RINT = nondifferentiable("Rint", np.rint)
-rint = _unary(_RINT, "f", _FLOATS)
+rint = _unary(_RINT, "rint", "``x`` rounded to the nearest integer (halves to even), "
+              "element-wise", "f", _FLOATS)
 _REAL = primitive("Real", np.real, save_inputs=False)
 _IMAG = primitive("Imag", np.imag, save_inputs=False)
 
@@ -936,49 +1001,6 @@ def multiply_no_nan(x, y, name=None):
     """
     x, y = pair(x, y, "MulNoNan")
     return apply(_MULNONAN, (x, y))
-
-
-def invert_permutation(x, name=None):
-    """The inverse permutation of a 1-D int tensor (``tf.math.invert_permutation``)."""
-    t = to_tensor(x)
-    if ACTIVE[0] and current_tracer() is not None:
-        return apply(_INVERT_PERMUTATION, (t,))   # each call's permutation, when it runs
-    try:
-        return Tensor(_invert_permutation_forward(t._value))
-    except ValueError as exc:
-        err = errors.op_error(errors.InvalidArgumentError, str(exc), "InvertPermutation")
-        if not isinstance(x, _TensorLike):
-            # TensorFlow's fallback for a Python list ends its message at ``[Op:...]``
-            err = errors.InvalidArgumentError(None, None, err.message[:-len(" name: ")])
-        raise err from None
-
-
-def _invert_permutation_forward(v):
-    n = v.size
-    out = np.empty_like(v)
-    # (viewed unsigned, a negative value is out of range instead of counting from the end)
-    u = v.view(np.dtype(f"u{v.dtype.itemsize}"))
-    try:
-        ar = np.arange(n, dtype=v.dtype)
-        out[u] = ar
-        ok = (out[u] == ar).all()   # False for a repeated value
-    except IndexError:
-        ok = False
-    if not ok:
-        # TensorFlow's checks, in its order: the first value out of range or met twice
-        seen = np.zeros(n, bool)
-        for d in v.tolist():
-            if not 0 <= d < n:
-                raise ValueError(f"{d} is not between 0 and {n}")
-            if seen[d]:
-                raise ValueError(f"{d} is duplicated in the input.")
-            seen[d] = True
-    return out
-
-
-_INVERT_PERMUTATION = nondifferentiable(
-    "InvertPermutation", _invert_permutation_forward,
-    error=lambda v, a, e: (errors.InvalidArgumentError, str(e)))
 
 
 def is_non_decreasing(x, name=None):

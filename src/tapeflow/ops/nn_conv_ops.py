@@ -36,7 +36,7 @@ from ._helpers import check_kind, dtype_mismatch, to_tensor
 __all__ = [
     "conv1d", "conv2d", "conv2d_transpose", "conv1d_transpose", "depthwise_conv2d",
     "convolution", "max_pool", "max_pool1d", "max_pool2d", "avg_pool", "avg_pool1d",
-    "avg_pool2d",
+    "avg_pool2d", "separable_conv2d", "atrous_conv2d", "space_to_depth", "depth_to_space",
 ]
 
 _FLOATS = "half, bfloat16, float, double, int32"
@@ -750,9 +750,6 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # no
     x = to_tensor(input)
     fn = avg_pool1d if x._value.ndim == 3 else avg_pool2d
     return fn(x, ksize, strides, padding)
-
-
-__all__ += ["separable_conv2d", "atrous_conv2d", "space_to_depth", "depth_to_space"]
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002

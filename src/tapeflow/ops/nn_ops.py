@@ -1,5 +1,4 @@
 """Activations and losses of ``tf.nn``; softmax and log-softmax are primitives for stability."""
-import sys
 
 from .._core import errors
 from .._core.backend import np
@@ -16,14 +15,14 @@ from . import special_math_ops as _sm
 from ._helpers import FLOAT_TYPES, check_kind, pair, to_tensor
 
 __all__ = [
-    "relu", "softmax", "log_softmax", "sigmoid", "tanh", "sparse_softmax_cross_entropy_with_logits",
+    "relu", "softmax", "log_softmax", "sparse_softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "l2_loss",
-    "bias_add", "relu6", "leaky_relu", "elu", "selu", "softplus", "silu", "swish",
+    "bias_add", "relu6", "leaky_relu", "elu", "selu", "silu", "swish", "gelu",
+    "weighted_cross_entropy_with_logits", "moments", "batch_normalization",
+    "normalize_moments", "dropout", "embedding_lookup", "log_poisson_loss",
+    "compute_average_loss", "crelu", "sufficient_statistics", "scale_regularization_loss",
 ]
 
-sigmoid = _m.sigmoid
-tanh = _m.tanh
-softplus = _m.softplus
 
 _RELU = primitive("Relu", _kernels.relu, save_inputs=False, save_output=True)
 # ReluGrad(g, y) = g where y > 0, else 0: one NumPy pass where compare-cast-multiply takes three.
@@ -300,16 +299,6 @@ swish = silu
 from .._core import dtypes as _dt  # noqa: E402 - this section keeps its imports with it
 from .._core.tensor import _TensorLike, static_value  # noqa: E402
 
-__all__ += [
-    "gelu", "softsign", "log_sigmoid", "weighted_cross_entropy_with_logits", "moments",
-    "batch_normalization", "normalize_moments", "dropout", "embedding_lookup",
-    "l2_normalize", "log_poisson_loss", "compute_average_loss", "crelu",
-]
-
-softsign = _m.softsign
-log_sigmoid = _m.log_sigmoid
-l2_normalize = _cl.l2_normalize
-
 
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit (``tf.nn.gelu``; Hendrycks & Gimpel 2016).
@@ -504,14 +493,20 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     return loss
 
 
+_DISTRIBUTION = []  # tf.distribute registers its context here on import (register_distribution)
+
+
+def register_distribution(fn):
+    """``fn() -> (replicas in sync, in cross-replica context of a strategy)``: how
+    ``distribute/_context.py`` tells the loss helpers about strategies without ``ops``
+    importing it."""
+    _DISTRIBUTION[:] = [fn]
+
+
 def _distribution():
-    """``(replicas in sync, in cross-replica context of a strategy)``; tf.distribute is
-    looked up only if something loaded it (then a strategy may be current)."""
-    ctx = sys.modules.get("tapeflow.distribute._context")
-    if ctx is None:
-        return 1, False
-    return (ctx.get_strategy().num_replicas_in_sync,
-            ctx.has_strategy() and ctx.in_cross_replica_context())
+    """``(replicas in sync, in cross-replica context of a strategy)``; (1, False) until
+    tf.distribute is loaded (then a strategy may be current)."""
+    return _DISTRIBUTION[0]() if _DISTRIBUTION else (1, False)
 
 
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
@@ -574,9 +569,6 @@ def hard_sigmoid(x):
     """
     x = to_tensor(x)
     return _m.multiply(relu6(_m.add(x, 3.0)), 1.0 / 6.0)
-
-
-__all__ += ["sufficient_statistics", "scale_regularization_loss"]
 
 
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):

@@ -12,11 +12,12 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply, current_tracer
 from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import _kernels
 from . import array_ops as _a
+from . import composite_dispatch as _composite
 from . import math_ops as _m
-from ._helpers import check_kind, norm_axis, to_tensor
+from ._helpers import check_kind, norm_axis, op_doc, public_op, to_tensor
 
 __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
@@ -163,11 +164,17 @@ defvjp(_RMIN, _extremum_rule)
 defvjp(_PROD, _prod_rule)
 
 
-def _reducer(prim, kinds=None):
-    op_name = prim.name
+def _reducer(prim, name, what, kinds=None, ragged=False):
+    op_name, public = prim.name, name
+    classes, ragged_ops = _composite.CLASSES, _composite.RAGGED_OPS
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
-        x = to_tensor(input_tensor)
+        if isinstance(input_tensor, _TensorLike):
+            x = input_tensor
+        elif ragged and type(input_tensor) is classes[0]:
+            return ragged_ops[public](input_tensor, axis, keepdims)
+        else:
+            x = convert_to_tensor(input_tensor)
         if x._value.dtype.kind in "OSU":
             raise errors.InvalidArgumentError(
                 None, None, "Value for attr 'T' of string is not in the list of allowed "
@@ -185,32 +192,27 @@ def _reducer(prim, kinds=None):
             raise errors.op_error(errors.InvalidArgumentError, str(err), op_name) from None
         return apply(prim, (x,), {"axis": ax, "keepdims": bool(keepdims)})
 
-    op.__name__ = op_name
-    return op
+    dtypes = "dtype bool" if kinds == "b" else "a numeric dtype"
+    ragged_note = " A RaggedTensor reduces as ragged." if ragged else ""
+    return public_op(op, name, op_doc(
+        prim, name, what,
+        [f"input_tensor: a tensor of {dtypes}, of any shape.",
+         "axis: None (all axes), an int, or a list of ints in ``[-rank, rank)``.",
+         "keepdims: keep the reduced axes, with length 1."],
+        "A tensor of the input's dtype: its shape without the reduced axes (or with them as "
+        "1).",
+        ["tf.errors.InvalidArgumentError: for an axis out of range, or a repeated one."],
+        notes=ragged_note, tf_name=f"tf.math.{name}"))
 
 
-reduce_sum = _reducer(_SUM)
-reduce_mean = _reducer(_MEAN)
-reduce_max = _reducer(_RMAX)
-reduce_min = _reducer(_RMIN)
-reduce_prod = _reducer(_PROD)
-reduce_all = _reducer(_ALL, "b")
-reduce_any = _reducer(_ANY, "b")
-reduce_sum.__doc__ = """Sum over ``axis`` (``tf.reduce_sum``).
-
-Args:
-    input_tensor: a numeric tensor of any shape.
-    axis: None (all axes), an int, or a list of ints in ``[-rank, rank)``.
-    keepdims: keep reduced axes with length 1.
-
-Returns:
-    A tensor of the input's dtype.
-
-Raises:
-    tf.errors.InvalidArgumentError: for an axis out of range.
-"""
-reduce_mean.__doc__ = reduce_sum.__doc__.replace("Sum over", "Mean over").replace(
-    "reduce_sum", "reduce_mean")
+reduce_sum = _reducer(_SUM, "reduce_sum", "The sum over ``axis``", ragged=True)
+reduce_mean = _reducer(_MEAN, "reduce_mean",
+                       "The mean over ``axis`` (integers: truncated)", ragged=True)
+reduce_max = _reducer(_RMAX, "reduce_max", "The largest value over ``axis``", ragged=True)
+reduce_min = _reducer(_RMIN, "reduce_min", "The smallest value over ``axis``", ragged=True)
+reduce_prod = _reducer(_PROD, "reduce_prod", "The product over ``axis``", ragged=True)
+reduce_all = _reducer(_ALL, "reduce_all", "Whether all values over ``axis`` are true", "b")
+reduce_any = _reducer(_ANY, "reduce_any", "Whether any value over ``axis`` is true", "b")
 
 
 def _cumulative(accumulate, identity):
@@ -251,7 +253,18 @@ defvjp(_CUMPROD, _cumprod_rule)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Cumulative sum along ``axis`` (``tf.math.cumsum``)."""
+    """Cumulative sum along ``axis`` (``tf.math.cumsum``).
+
+    Args:
+        x: a numeric tensor.
+        axis: the axis to accumulate along, in ``[-rank, rank)``.
+        exclusive: if true, each output leaves out its own element (the first is 0).
+        reverse: if true, accumulate from the end of ``axis``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``x``'s shape and dtype; the gradient is the reversed cumulative sum.
+    """
     x = to_tensor(x)
     ax = int(axis) % max(x._value.ndim, 1)
     return apply(_CUMSUM, (x,), {"axis": ax, "exclusive": bool(exclusive),

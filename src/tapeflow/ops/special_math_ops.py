@@ -204,10 +204,13 @@ _DIGAMMA = primitive("Digamma", _digamma_forward)
 _POLYGAMMA = primitive("Polygamma", _polygamma_forward, error=_broadcast_error)
 _TWO_OVER_SQRT_PI = 1.1283791670955126
 
-erf = _float_unary(_ERF, complex_ok=False)
-erfc = _float_unary(_ERFC, complex_ok=False)
-lgamma = _float_unary(_LGAMMA, complex_ok=False)
-digamma = _float_unary(_DIGAMMA, complex_ok=False)
+erf = _float_unary(_ERF, "erf", "The error function of ``x``, element-wise", complex_ok=False)
+erfc = _float_unary(_ERFC, "erfc",
+                    "``1 - erf(x)``, accurate where ``erf(x)`` is near 1, element-wise",
+                    complex_ok=False)
+lgamma = _float_unary(_LGAMMA, "lgamma", "``log(|gamma(x)|)``, element-wise", complex_ok=False)
+digamma = _float_unary(_DIGAMMA, "digamma",
+                       "The derivative of ``lgamma`` at ``x``, element-wise", complex_ok=False)
 
 defvjp(_ERF, lambda g, y, x: multiply(g, multiply(exp(negative(square(x))),
                                                   _TWO_OVER_SQRT_PI)))

@@ -8,6 +8,7 @@ from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.tensor import Tensor
 from .. import array_ops as _a
+from .. import composite_dispatch as _composite
 from .. import math_ops as _m
 from .. import reduction_ops as _r
 from .. import segment_ops as _seg
@@ -108,3 +109,8 @@ def concat(values, axis, name=None):
                 lens[i] += r.row_lengths()._value[i]
         return RaggedTensor.from_row_lengths(_a.concat(pieces, 0), lens)
     raise ValueError(f"concat of RaggedTensors along axis {axis} is not supported")
+
+
+_composite.register(ragged_ops={
+    "reduce_sum": reduce_sum, "reduce_mean": reduce_mean, "reduce_max": reduce_max,
+    "reduce_min": reduce_min, "reduce_prod": reduce_prod, "concat": concat})

@@ -178,7 +178,6 @@ class TextVectorization(Layer):
             x = self.standardize(x)
         if x.ndim == 2 and x.shape[-1] == 1 and self.split is not None:
             from ....ops import array_ops as _a
-            from ....ops import reduction_ops as _r
             x = _a.squeeze(x, -1)
         lookup = self._lookup_layer
         table = lookup._lookup_table()
@@ -192,7 +191,9 @@ class TextVectorization(Layer):
         out = lookup._from_ids(ids, skip_pad=True, table=table)
         if self.output_mode == "one_hot" and ids.ndim == 2:
             # one vector per token: a RaggedTensor of each string's tokens, as Keras gives
+            from ....ops import array_ops as _a
             from ....ops import math_ops as _m
+            from ....ops import reduction_ops as _r
             from ....ops.ragged.ragged_tensor import RaggedTensor
             lengths = _r.reduce_sum(_a.cast(_m.greater_equal(ids, 0), _dt.int64), axis=-1)
             return RaggedTensor.from_tensor(out, lengths=lengths)
