@@ -1,4 +1,6 @@
-"""The finite-difference checker itself: it passes right rules and catches wrong ones."""
+"""The finite-difference checkers themselves (the tests' random-direction checks and the shipped
+``tf.test.compute_gradient`` / ``tf.test.check_gradients``): they pass right rules and catch
+wrong ones."""
 import numpy as np
 import pytest
 
@@ -43,3 +45,24 @@ def test_second_order_check_catches_a_rule_that_is_not_differentiable():
     check_vjp(FLAT, ARGS, rng)
     with pytest.raises(AssertionError, match="finite differences"):
         check_second_order(FLAT, ARGS, rng)
+
+
+def test_shipped_compute_gradient_passes_a_right_rule_to_the_op_table_tolerance():
+    theoretical, numerical = tf.test.compute_gradient(RIGHT, ARGS, delta=1e-6)
+    np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-7, atol=1e-8)
+    assert theoretical[0].shape == numerical[0].shape == (6, 6)
+
+
+def test_shipped_compute_gradient_catches_a_rule_off_by_one_in_ten_thousand():
+    theoretical, numerical = tf.test.compute_gradient(SCALED, ARGS, delta=1e-6)
+    with pytest.raises(AssertionError):
+        np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-5, atol=1e-8)
+
+
+def test_shipped_check_gradients_passes_right_and_catches_wrong_rules():
+    tf.test.check_gradients(RIGHT, ARGS, order=2, modes=("rev",))
+    with pytest.raises(AssertionError, match="central differences"):
+        tf.test.check_gradients(SCALED, ARGS, order=1, modes=("rev",))
+    tf.test.check_gradients(FLAT, ARGS, order=1, modes=("rev",))
+    with pytest.raises(AssertionError, match="order 2"):
+        tf.test.check_gradients(FLAT, ARGS, order=2, modes=("rev",))

@@ -932,7 +932,8 @@ def convert(tf, sample, dtype, values=None, variables=False):
     """``(args, kwargs, sources)``: arrays made tensors (floats in ``dtype``), and the list
     of float tensors to differentiate, in argument order (kwargs by sorted key).
 
-    ``values`` replaces the float arrays, in that order (for finite differences);
+    ``values`` replaces the float arrays, in that order (for finite differences); a tensor
+    among them is used as it is (``tf.test.compute_gradient``'s watched arguments);
     ``variables`` makes them ``tf.Variable``s instead of constants."""
     sources = []
 
@@ -943,6 +944,9 @@ def convert(tf, sample, dtype, values=None, variables=False):
             arr = np.asarray(a)
             if arr.dtype.kind in "fc":
                 if values is not None:
+                    if isinstance(values[len(sources)], tf.Tensor):
+                        sources.append(values[len(sources)])
+                        return sources[-1]
                     arr = np.asarray(values[len(sources)])
                 t = (tf.Variable if variables else tf.constant)(arr.astype(dtype))
                 sources.append(t)
