@@ -1,4 +1,5 @@
 """``tf.data``: input pipelines (``Dataset``) over NumPy arrays."""
+from . import dataset_autograph  # noqa: F401 - registers datasets' loops with AutoGraph
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec, Options, TensorSpec
 from .readers import TextLineDataset
 from .tfrecord import TFRecordDataset

@@ -681,6 +681,7 @@ class Dataset:
 # (it imports them): each gets the class here, once.
 for _module in (_structure, _sources, _batching, _mapping, _sampling, _io):
     _module.Dataset = Dataset
+del _module
 
 
 def _numpy_leaf(v):

@@ -16,8 +16,9 @@ of tapeflow, NumPy or the standard library) is parsed and rewritten:
   ``if`` whose branches both end the function becomes a conditional return.
 - ``while c: B`` becomes ``ag__.while_stmt`` (``tf.while_loop`` when ``c`` is a tensor);
   ``for x in it: B`` becomes ``ag__.for_stmt``: a loop over a tensor's rows or ``tf.range``
-  runs as ``tf.while_loop``, over a ``tf.data.Dataset`` as a loop step that replays the body
-  per element; over a Python iterable it stays a Python loop (unrolled while tracing).
+  runs as ``tf.while_loop``, over a ``tf.data.Dataset`` (any iterable a higher floor
+  registers, ``ir.register_for_loop``) as a loop step that replays the body per element;
+  over a Python iterable it stays a Python loop (unrolled while tracing).
 - A ``return`` inside a tensor loop follows TensorFlow 2.21: the loop stops after the
   iteration that returned; ``retval_`` starts as zeros shaped by one staged (dry) iteration
   and the loop must run at least once (a run-time ``Assert``); a return under a tensor
@@ -40,6 +41,7 @@ import types
 import weakref
 
 from . import autograph_returns as _passes
+from . import ir as _ir
 
 __all__ = ["convert", "to_code", "do_not_convert", "UNDEFINED", "UndefinedReturnValue"]
 
@@ -480,40 +482,14 @@ def ld(thunk):
 
 def call(f, *args, **kwargs):
     """Call ``f``, converted first when it is a user function (``converted_call``)."""
-    if f is next and args and _is_iterator(args[0]) and _tracing():
-        return _next_in_trace(args[0])
+    if f is next and args and _tracing():
+        rule = _ir.next_handler(args[0])
+        if rule is not None:
+            from .._core.dispatch import current_tracer
+            return rule(args[0], current_tracer())
     return convert(f)(*args, **kwargs) if isinstance(f, (types.FunctionType,
                                                           types.MethodType)) else f(*args,
                                                                                     **kwargs)
-
-
-def _is_iterator(x):
-    return type(x).__name__ == "OwnedIterator" and type(x).__module__.startswith(
-        "tapeflow.data")
-
-
-def _next_in_trace(iterator):
-    """``next(iterator)`` in a trace: a one-element dataset loop whose replay pulls the
-    iterator's next element at every call (see ``NextElement``)."""
-    from .._core import nest
-    from .._core.backend import np
-    from .._core.dispatch import current_tracer
-    from .._core.tensor import Tensor
-    from ..data.iterator import NextElement, _flat_values
-    from .tracer import suspend
-    with suspend():
-        source = NextElement(iterator)
-    root = current_tracer()
-    while root.parent is not None:
-        root = root.parent
-    structure = source.element_spec      # the element pulled now
-    root.pulls.append(lambda: iterator._push_back(structure))
-    init = tuple(Tensor(np.zeros_like(v)) for v in _flat_values(structure))
-    names = tuple(f"<next {i}>" for i in range(len(init)))
-    out = current_tracer().dataset_loop(source, lambda element, *_: nest.flatten(element),
-                                        init, None, names)
-    return nest.pack_sequence_as(structure, list(out)) if nest.is_nested(structure) \
-        else out[0]
 
 
 def ret(value):
@@ -645,8 +621,9 @@ def for_stmt(iterable, body, init, brk, names, ret=None, iterate=None):
                 return _range_loop(iterable.args, body, init, stops, names,
                                    iterate=names.index(iterate) if iterate else None)
         iterable = iterable.materialize()
-    if _is_dataset(iterable) and _tracing():
-        return _dataset_loop(iterable, body, init, stops, names)
+    source = _ir.loop_source_maker(iterable) if _tracing() else None
+    if source is not None:
+        return _iterable_loop(source(iterable), body, init, stops, names)
     if _is_tensor(iterable) and _tracing() and iterable.shape.rank:
         n = tf.shape(iterable)[0]
         return _range_loop((n,), lambda i, *vals: body(iterable[i], *vals), init, stops,
@@ -675,10 +652,6 @@ _PY_LOOP_TENSOR_STOP = (
 def _tracing():
     from .._core.dispatch import current_tracer
     return current_tracer() is not None
-
-
-def _is_dataset(x):
-    return type(x).__module__.startswith("tapeflow.data") and hasattr(x, "_iter_values")
 
 
 def _range_loop(args, body, init, stops, names, index_only=False, iterate=None):
@@ -710,20 +683,22 @@ def _range_loop(args, body, init, stops, names, index_only=False, iterate=None):
     return tuple(out[1:])
 
 
-def _dataset_loop(dataset, body, init, stops, names):
+def _iterable_loop(source, body, init, stops, names):
+    """``for`` over a registered iterable (a ``tf.data.Dataset``): an ``ir.Loop`` step."""
     from .._core.dispatch import current_tracer
     _passes.check_dataset_loop(init, names)
+    for v, n in zip(init, names):
+        if v is UNDEFINED:
+            raise ValueError(f"'{n}' must be defined before the loop")
     tracer = current_tracer()
     if len(stops) < 2:
-        return tracer.dataset_loop(dataset, body, tuple(init), stops[0] if stops else None,
-                                   names)
+        return tracer.iterable_loop(source, body, tuple(init), stops[0] if stops else None)
     tf = _tf()
 
     def step(element, *vals):   # a break and a return: one flag stops the loop
         new = tuple(body(element, *vals[:-1]))
         return new + (tf.logical_or(new[stops[0]], new[stops[1]]),)
-    out = tracer.dataset_loop(dataset, step, tuple(init) + (False,), len(names),
-                              tuple(names) + ("<stop>",))
+    out = tracer.iterable_loop(source, step, tuple(init) + (False,), len(names))
     return tuple(out[:-1])
 
 

@@ -24,8 +24,9 @@ from weakref import ref as _weakref
 
 from .._core.backend import np
 from .._core.variable import _UNSHARED, update_in_place
+from .ir import _ASSIGN_TYPES, UPDATES, Assign, Op, Read, Step
 
-__all__ = ["gemm_update", "gemm_available"]
+__all__ = ["gemm_update", "gemm_available", "GemmUpdate", "fuse_gemm_updates"]
 
 _getrefcount = sys.getrefcount
 _add = np.add
@@ -165,3 +166,117 @@ def gemm_update(var, a, ta, b, tb, lr, lr_left, ufunc, pyop):
     lr = p.dtype.type(lr)   # as the traced Mul promoted it, and as Keras's SGD casts it
     update_in_place(var, lr * p if lr_left else p * lr, ufunc, pyop)
 
+
+
+class GemmUpdate(Step):
+    """The fused step of compiled programs: ``var.<how>(lr * op(a) @ op(b))`` as one BLAS
+    call into the variable (``lr_left``: ``lr`` multiplies from the left, as traced). Made by
+    :func:`fuse_gemm_updates` at the assignment it replaces."""
+
+    __slots__ = ("var", "how", "a", "b", "lr", "ta", "tb", "lr_left")
+    kind = "gemm"
+
+    def __init__(self, var, how, a, b, lr, ta, tb, lr_left, site):
+        self.var, self.how, self.a, self.b, self.lr = var, how, a, b, lr
+        self.ta, self.tb, self.lr_left, self.site = ta, tb, lr_left, site
+
+    def reads(self):
+        return (self.a, self.b, self.lr)
+
+    def op_type(self):
+        return _ASSIGN_TYPES[self.how]
+
+    def evaluate(self, env, run, k):
+        if run.tracer is not None:
+            for tr in run.tracer.chain():
+                tr.note_write(self.var)
+        gemm_update(self.var, env[self.a], self.ta, env[self.b], self.tb, env[self.lr],
+                    self.lr_left, *UPDATES[self.how])
+
+    def emit(self, lines, em, k):
+        em.before_write(k, lines)
+        ufunc, pyop = UPDATES[self.how]
+        tag = f"{id(self):x}"
+        u = em.const("U", tag, ufunc)
+        p = em.const("P", tag, pyop)
+        lines.append(f"{em.pad}_gemm({em.var_names[id(self.var)]}, r{self.a}, {self.ta}, "
+                     f"r{self.b}, {self.tb}, r{self.lr}, {self.lr_left}, {u}, {p})")
+
+
+def fuse_gemm_updates(program, min_bytes):
+    """``program``'s top-level steps with each SGD step on a dense layer's weight made one
+    :class:`GemmUpdate` at the assignment: ``var.assign_sub(lr * matmul(a, b))`` (or
+    ``assign_add``, ``lr`` on either side), and Keras's ``SGD``
+    (``var.assign(ResourceApplyGradientDescent(var, matmul(a, b), lr))``, the variable read
+    with no write in between). It applies when the product and the update feed nothing
+    else, ``lr`` is a scalar and the weight has at least ``min_bytes``. The product and the
+    update are pure, so moving them to the assignment keeps the program's meaning; their
+    inputs live until then."""
+    steps = program.steps
+    meta = program.meta
+    uses = {}
+    for step in steps:
+        for s in step.uses():
+            uses[s] = uses.get(s, 0) + 1
+    defs = {o: k for k, step in enumerate(steps) if type(step) is Op for o in step.outs}
+    reads = {step.out: k for k, step in enumerate(steps) if type(step) is Read}
+    keep = set(program.outputs)
+
+    def single(s, name, n_ins):
+        k = defs.get(s)
+        if k is None or uses.get(s) != 1 or s in keep or s not in meta:
+            return None
+        step = steps[k]
+        return k if step.prim.name == name and len(step.ins) == n_ins else None
+
+    def product(prod, lr, update):
+        """The MatMul step of ``prod`` if the update of ``prod`` by ``lr`` may be fused."""
+        kg = single(prod, "MatMul", 2)
+        lr_shape = (np.shape(program.consts[lr]) if lr in program.consts
+                    else meta[lr][0] if lr in meta
+                    else np.shape(steps[reads[lr]].var._value) if lr in reads else None)
+        if kg is None or prod == lr or lr_shape is None or len(lr_shape):
+            return None
+        attrs = steps[kg].attrs or {}
+        shape, dtype = meta[prod]
+        if (set(attrs) - {"transpose_a", "transpose_b"} or len(shape) != 2
+                or dtype not in (np.float32, np.float64) or meta[update][1] != dtype
+                or None in shape or np.prod(shape) * dtype.itemsize < min_bytes):
+            return None   # (a smaller update costs less than the BLAS call through ctypes)
+        return kg
+
+    fused, moved = {}, set()
+    for k, step in enumerate(steps):
+        if type(step) is not Assign:
+            continue
+        var, how, update = step.var, step.how, step.src
+        found = None
+        if how in UPDATES:
+            km = single(update, "Mul", 2)
+            if km is not None and not steps[km].attrs:
+                x, y = steps[km].ins
+                for prod, lr, lr_left in ((y, x, True), (x, y, False)):
+                    kg = product(prod, lr, update)
+                    if kg is not None:
+                        found = km, kg, how, lr, lr_left
+                        break
+        else:
+            km = single(update, "ResourceApplyGradientDescent", 3)
+            if km is not None:
+                current, prod, lr = steps[km].ins
+                kr = reads.get(current)
+                kg = product(prod, lr, update)
+                if (kg is not None and kr is not None and steps[kr].var is var
+                        and not any(type(st) is Assign and st.var is var
+                                    for st in steps[kr + 1:k])):
+                    found = km, kg, "assign_sub", lr, False
+        if found is not None:
+            km, kg, how, lr, lr_left = found
+            attrs = steps[kg].attrs or {}
+            a, b = steps[kg].ins
+            fused[k] = GemmUpdate(var, how, a, b, lr, bool(attrs.get("transpose_a")),
+                                  bool(attrs.get("transpose_b")), lr_left, step.site)
+            moved.update((kg, km))
+    if not fused:
+        return steps
+    return [fused.get(k, step) for k, step in enumerate(steps) if k not in moved]

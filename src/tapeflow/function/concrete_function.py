@@ -11,7 +11,7 @@ from .._core import nest as _nest
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from .codegen import compile_program
 from .function_type import _arg_name, _args_text, _is_composite, _pack
-from .program import GuardFailed, op_type
+from .program import GuardFailed
 from .trace_type import TensorSpec, is_subtype, is_tensor_key, make_key
 from .tracer import _OP_NAMES
 
@@ -89,17 +89,11 @@ def _graph_nodes(program, param_names):
     for slot in program.consts:
         add("Const", "Const", (), (slot,))
     for step in program.steps:
-        kind, type_ = step[0], op_type(step)
+        type_ = step.op_type()
         if type_ is None:
             continue
-        if kind == "op":
-            add(type_, _OP_NAMES.get(type_, type_), step[2], step[4])
-        elif kind == "read":
-            add(type_, "ReadVariableOp", (), (step[2],))
-        elif kind == "assign":
-            add(type_, type_, (step[3],))
-        elif kind in ("call", "switch", "while", "dataset"):
-            add(type_, type_, step[2] if kind == "call" else step[1], step[3])
+        base = _OP_NAMES.get(type_, type_) if step.kind == "op" else type_
+        add(type_, base, step.reads(), step.defs())
     for slot in program.outputs:
         if slot is not None:
             add("Identity", "Identity", (slot,))

@@ -50,7 +50,9 @@ from .function_type import (
     _spec_key,
     _trace_inputs,
 )
-from .program import GuardFailed, Program, _add_site
+from .ir import GuardFailed
+from .ir import add_site as _add_site
+from .program import Program
 from .retrace_report import (
     _array_orphans,
     _detector,
@@ -249,9 +251,6 @@ class Function:
                     return self._validated(owner, program, run, leaves, args, kwargs)
                 return owner._execute(program, run, leaves)
             except GuardFailed as exc:
-                if exc.site is None and exc.index < len(program.steps):
-                    step = program.steps[exc.index]
-                    exc.how, exc.site = step[2], step[4]
                 failed = exc
         return self._respecialize(entry, key, leaves, args, kwargs, failed)
 

@@ -2,54 +2,22 @@
 run it: compiled (``codegen.py``, NumPy values only) and through dispatch (Tensors, so outer
 tapes and forward accumulators record every op; also the path that reports errors).
 """
-import functools
-import operator
 import os
 
-from .._core import dispatch
 from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.variable import update_in_place
+from .ir import UPDATES, GuardFailed, Interpret, Loop, Op, Probe, Read, Structured, execute, walk
+from .ir import run_guard as run_guard
+from .ir import stateful as _stateful
 
 __all__ = ["Program", "GuardFailed", "run_guard"]
-
-
-class GuardFailed(Exception):
-    """A replay met a Python value that differs from the trace's (it re-specializes)."""
-
-    def __init__(self, index, site=None, how=None, expected=None, got=None):
-        super().__init__(index)
-        self.index = index
-        self.site = site
-        self.how = how
-        self.expected = expected
-        self.got = got
-
-
-_CONVERT = {"bool": bool, "float": float, "int": int, "index": int, "value": lambda v: v}
-
-
-def run_guard(how, value):
-    return _CONVERT[how](value)
-
-
-def guard_holds(expected, got):
-    if isinstance(expected, (np.ndarray, np.generic)):
-        return (np.shape(expected) == np.shape(got) and
-                np.array_equal(expected, got, equal_nan=expected.dtype.kind in "fc"))
-    if expected != expected and got != got:   # NaN == NaN, as TensorFlow's trace keys
-        return True
-    return expected == got and type(expected) is type(got)
-
-
-UPDATES = {"assign_add": (np.add, operator.add), "assign_sub": (np.subtract, operator.sub)}
-
 
 class Program:
     """The recorded steps of one trace.
 
     Attributes:
-        steps: the step tuples (see ``tracer.py``).
+        steps: the steps (``ir.py``).
         inputs: per flat argument, its slot (tensors) or ``None`` (variables, read by steps).
         arg_vars: per flat argument, the Variable it was at trace time (or None).
         outputs: the output slots, in the order of the flattened output structure.
@@ -82,16 +50,16 @@ class Program:
         # Random draws, loops that pull from a dataset iterator (each run moves it), and
         # Python calls (tf.py_function: their side effects must not run twice): the
         # soundness switch replays these without its eager re-run.
-        self.stateful = any(s[0] == "op" and _stateful(s[1]) or s[0] == "dataset"
-                            and getattr(s[4][0], "_moves_iterator", False) or s[0] == "call"
+        self.stateful = any(type(s) is Op and _stateful(s.prim) or type(s) is Loop
+                            and s.source.stateful or s.kind == "call"
                             for s in walk(self.steps))
-        self.n_guards = sum(1 for s in walk(self.steps) if s[0] == "guard")
+        self.n_guards = sum(1 for s in walk(self.steps) if s.kind == "guard")
         self.variables = list(tracer.variables.values())
         self.compiled = None
         self.source = None
         # a variable argument is read through the argument at replay, not the traced object
         self.var_arg_index = {id(v): i for i, v in enumerate(arg_vars) if v is not None}
-        self.writes = [s[1] for s in walk(self.steps) if s[0] == "assign"]
+        self.writes = [s.var for s in walk(self.steps) if s.kind == "assign"]
 
     def _fold_constants(self):
         """Evaluate now the top-level steps of pure primitives whose inputs are all
@@ -106,9 +74,9 @@ class Program:
         consts = self.consts
         fixed = None if self.relaxed else self._fixed_shape_slots()
         for step in self.steps:
-            if step[0] == "op" and step[2] and not _stateful(step[1]) \
-                    and not (set(step[4]) & outputs):
-                _, prim, ins, attrs, outs, _site = step
+            if type(step) is Op and step.ins and not _stateful(step.prim) \
+                    and not (set(step.outs) & outputs):
+                prim, ins, attrs, outs = step.prim, step.ins, step.attrs, step.outs
                 args = self._fold_args(prim, ins, fixed)
                 if args is not None:
                     try:
@@ -148,12 +116,11 @@ class Program:
         fixed = {s for s in self.inputs if s is not None}
         fixed.update(self.consts)
         for step in self.steps:
-            if step[0] == "read":
-                fixed.add(step[2])
-            elif step[0] == "op":
-                _, prim, ins, _attrs, outs, _site = step
-                if all(s in fixed for s in ins) and not _value_shaped(prim, ins):
-                    fixed.update(outs)
+            if type(step) is Read:
+                fixed.add(step.out)
+            elif type(step) is Op:
+                if all(s in fixed for s in step.ins) and not _value_shaped(step.prim, step.ins):
+                    fixed.update(step.outs)
         return fixed
 
     def shape_generic(self, sizes):
@@ -183,12 +150,12 @@ class Program:
             return f"traced at size {min(sizes)}, which cannot be told from the program's 0s/1s"
         structured = False
         for step in walk(self.steps):
-            if step[0] == "op" and step[3] and _holds_size(
-                    [v for k, v in step[3].items() if k not in _NOT_SIZES], sizes):
-                return f"{step[1].name}{_at(step[5])} holds a traced size in {step[3]}"
-            if step[0] == "call" and step[3]:
-                return f"a Python call{_at(step[4])} returns tensors of unknown shape"
-            structured = structured or step[0] in ("switch", "while", "dataset")
+            if type(step) is Op and step.attrs and _holds_size(
+                    [v for k, v in step.attrs.items() if k not in _NOT_SIZES], sizes):
+                return f"{step.prim.name}{_at(step.site)} holds a traced size in {step.attrs}"
+            if step.kind == "call" and step.outs:
+                return f"a Python call{_at(step.site)} returns tensors of unknown shape"
+            structured = structured or isinstance(step, Structured)
         for s, v in self.consts.items():
             a = np.asarray(v)
             # Integers (shapes, counts) anywhere; floats only where a gradient computation
@@ -220,7 +187,7 @@ class Program:
         values differ from the traced ones, so a size that depends on values (``tf.unique``,
         ``tf.range(n)``) differs too and shows as None, as in TensorFlow. None when the
         probe cannot run (a branch or loop step, stand-ins an op refuses)."""
-        if not sizes and not any(st[0] == "op" and _value_shaped(st[1], st[2])
+        if not sizes and not any(type(st) is Op and _value_shaped(st.prim, st.ins)
                                  for st in self.steps):
             return None
         env, refused = self._probe_run(self._grown({d: d + 1 for d in sizes}))
@@ -253,8 +220,8 @@ class Program:
             _, step = self._probe_run(shapes, int_fill=None, varied=True)
         if step is None:
             return ""
-        name = step[1].name if step[0] == "op" else step[0]
-        return f"{name}{_at(step[-1])} refuses other sizes (a size baked into the program)"
+        name = step.prim.name if type(step) is Op else step.kind
+        return f"{name}{_at(step.site)} refuses other sizes (a size baked into the program)"
 
     def _probe_run(self, input_shapes, int_fill=0, varied=False):
         """Run the top-level steps on stand-in inputs of ``input_shapes`` (``{input slot:
@@ -272,15 +239,13 @@ class Program:
                 env[s] = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
             else:
                 env[s] = np.full(shape, 0.5 if dtype.kind in "fc" else int_fill, dtype)
-        step = None
+        run = Probe()
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                for step in self.steps:
-                    if not _probe_step(step, env):
-                        return env, step
-        except Exception:  # noqa: BLE001 - a step that refuses other shapes
-            return env, step
+                execute(self.steps, env, run)
+        except Exception:  # noqa: BLE001 - a step that refuses other shapes (or Refused)
+            return env, run.step
         return env, None
 
     def shapes_for(self, input_shapes):
@@ -289,8 +254,8 @@ class Program:
         step's shape depends on values or a step refuses the stand-ins (a branch or loop
         step, which the probe does not run). A relaxed program compiles its per-shape
         buffers from it."""
-        if any(s[0] in ("switch", "while", "dataset") or
-               (s[0] == "op" and _value_shaped(s[1], s[2])) for s in self.steps):
+        if any(isinstance(s, Structured) or
+               (type(s) is Op and _value_shaped(s.prim, s.ins)) for s in self.steps):
             return None
         env, refused = self._probe_run(input_shapes)
         if refused is not None:
@@ -300,7 +265,7 @@ class Program:
 
     def op_types(self):
         """The TF op types of the recorded steps, in order (``ConcreteFunction.graph``)."""
-        return _op_types(self.steps)
+        return [t for t in map(op_type, self.steps) if t is not None]
 
     # ------------------------------------------------------------------ through dispatch
     def interpret(self, leaves):
@@ -313,252 +278,28 @@ class Program:
         for slot, leaf in zip(self.inputs, leaves):
             if slot is not None:
                 env[slot] = leaf
+        run = Interpret(self.var_arg_index, leaves)
         for var in self.variables:
             # TensorFlow marks every captured variable accessed on each call.
-            self._var(var, leaves)._read()
+            run.var(var)._read()
         saved = [(v, v._value) for v in {id(v): v for v in self.writes}.values()] \
             if self.n_guards else ()
         try:
-            self._steps(self.steps, env, leaves)
+            execute(self.steps, env, run)
         except GuardFailed:
             for v, value in saved:
                 v._value = value
             raise
         return [None if s is None else env[s] for s in self.outputs]
 
-    def _steps(self, steps, env, leaves):
-        apply = dispatch.apply
-        for k, step in enumerate(steps):
-            kind = step[0]
-            if kind == "op":
-                _, prim, ins, attrs, outs, site = step
-                try:
-                    out = apply(prim, [env[s] for s in ins], attrs)
-                except Exception as exc:
-                    _add_site(exc, site)
-                    raise
-                if len(outs) == 1:
-                    env[outs[0]] = out
-                else:
-                    for s, o in zip(outs, out):
-                        env[s] = o
-            elif kind == "read":
-                env[step[2]] = self._var(step[1], leaves)._read()
-            elif kind == "assign":
-                _, var, how, s, site = step
-                getattr(self._var(var, leaves), how)(env[s])
-            elif kind == "call":
-                _, fn, ins, outs, site = step
-                res = fn(*[env[s] for s in ins])
-                for s, o in zip(outs, res or ()):
-                    env[s] = o
-            elif kind == "guard":
-                _, s, how, expected, site = step
-                got = run_guard(how, env[s]._value)
-                if not guard_holds(expected, got):
-                    raise GuardFailed(k, site, how, expected, got)
-            else:
-                self._structured(step, env, leaves)
-
-    def _structured(self, step, env, leaves):
-        # Through the public control-flow ops, so an outer tracer records a structured step
-        # again and an outer tape records the ops of the path taken.
-        from ..ops import control_flow_ops as cf
-        kind, ins, subs, outs, extra, _site = step
-
-        def run_sub(sub, args):
-            steps, in_slots, out_slots = sub
-            for s, a in zip(in_slots, args):
-                env[s] = a
-            self._steps(steps, env, leaves)
-            return [env[s] for s in out_slots]
-
-        if kind == "dataset":
-            dataset, k, brk = extra
-            cur = [env[s] for s in ins]
-            for element in dataset._iter_values():
-                cur = run_sub(subs[0], [Tensor(v) for v in element] + cur)
-                if brk is not None and bool(cur[brk]._value):
-                    break
-            for s, o in zip(outs, cur):
-                env[s] = o
-            return
-        if kind == "switch":
-            fns = [functools.partial(run_sub, sub, ()) for sub in subs]
-            if extra == "bool":
-                result = cf.cond(env[ins[0]], fns[1], fns[0])
-            else:
-                result = cf.switch_case(env[ins[0]], fns)
-        else:
-            n = len(subs[0][1])
-            init = [env[s] for s in ins[:n]]
-            max_iter = env[ins[n]] if len(ins) > n else None
-            result = cf.while_loop(lambda *xs: run_sub(subs[0], xs)[0],
-                                   lambda *xs: run_sub(subs[1], xs), init,
-                                   maximum_iterations=max_iter)
-        for s, o in zip(outs, result):
-            env[s] = o
-
-    def _var(self, var, leaves):
-        i = self.var_arg_index.get(id(var))
-        return var if i is None else leaves[i]
-
-
-def walk(steps):
-    """Every step, those of branches and loop bodies included."""
-    for step in steps:
-        yield step
-        if step[0] in ("switch", "while", "dataset"):
-            for sub in step[2]:
-                yield from walk(sub[0])
-
-
-def _op_types(steps):
-    return [t for t in map(op_type, steps) if t is not None]
-
 
 def op_type(step):
     """The TF op type a step shows as in ``ConcreteFunction.graph`` (None: not an op)."""
-    kind = step[0]
-    if kind == "op":
-        return step[1].name
-    if kind == "read":
-        return "ReadVariableOp"
-    if kind == "assign":
-        return {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
-                "assign_sub": "AssignSubVariableOp"}[step[2]]
-    if kind == "call":
-        return getattr(step[1], "op_type", "PyFunc")
-    if kind == "switch":
-        return "StatelessIf" if step[4] == "bool" else "StatelessCase"
-    if kind == "while":
-        return "StatelessWhile"
-    if kind == "dataset":
-        return "ReduceDataset"
-    return None
-
-
-def eval_steps(steps, env, tracer=None):
-    """Run steps on raw NumPy values (a loop's later iterations while tracing): no Tensor,
-    no recording. Variable writes are noted with ``tracer`` so a rolled-back trace undoes
-    them."""
-    for step in steps:
-        kind = step[0]
-        if kind == "op":
-            _, prim, ins, attrs, outs, _site = step
-            args = [env[s] for s in ins]
-            out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
-            if len(outs) == 1:
-                env[outs[0]] = out
-            else:
-                for s, o in zip(outs, out):
-                    env[s] = o
-        elif kind == "read":
-            env[step[2]] = step[1]._value
-        elif kind == "assign":
-            _, var, how, s, _site = step
-            if tracer is not None:
-                for tr in tracer.chain():
-                    tr.note_write(var)
-            if how == "assign":
-                var._value = env[s]
-            else:
-                ufunc, pyop = UPDATES[how]
-                var._value = pyop(var._value, env[s])
-        elif kind == "call":
-            _, fn, ins, outs, _site = step
-            res = fn(*[Tensor(env[s]) for s in ins])
-            for s, o in zip(outs, res or ()):
-                env[s] = o._value
-        elif kind == "guard":
-            _, s, how, expected, site = step
-            got = run_guard(how, env[s])
-            if not guard_holds(expected, got):
-                raise GuardFailed(0, site, how, expected, got)
-        elif kind == "switch":
-            _, ins, subs, outs, extra, _site = step
-            i = int(bool(env[ins[0]])) if extra == "bool" else branch_index(env[ins[0]], len(subs))
-            sub_steps, _, sub_outs = subs[i]
-            eval_steps(sub_steps, env, tracer)
-            for s, o in zip(outs, sub_outs):
-                env[s] = env[o]
-        elif kind == "dataset":
-            _, ins, subs, outs, extra, _site = step
-            dataset, k, brk = extra
-            (b_steps, b_in, b_out), = subs
-            cur = [env[s] for s in ins]
-            for element in dataset._iter_values():
-                for s, v in zip(b_in, list(element) + cur):
-                    env[s] = v
-                eval_steps(b_steps, env, tracer)
-                cur = [env[s] for s in b_out]
-                if brk is not None and bool(cur[brk]):
-                    break
-            for s, v in zip(outs, cur):
-                env[s] = v
-        else:
-            _, ins, subs, outs, extra, _site = step
-            (c_steps, c_in, c_out), (b_steps, b_in, b_out) = subs
-            n = len(c_in)
-            cur = [env[s] for s in ins[:n]]
-            limit = int(env[ins[n]]) if len(ins) > n else None
-            i = 0
-            while limit is None or i < limit:
-                for s, v in zip(c_in, cur):
-                    env[s] = v
-                eval_steps(c_steps, env, tracer)
-                if not bool(env[c_out[0]]):
-                    break
-                for s, v in zip(b_in, cur):
-                    env[s] = v
-                eval_steps(b_steps, env, tracer)
-                cur = [env[s] for s in b_out]
-                i += 1
-            for s, v in zip(outs, cur):
-                env[s] = v
-
-
-def branch_index(index, n):
-    """The branch a switch index takes; out of range, the last (TensorFlow's default)."""
-    i = int(index)
-    return i if 0 <= i < n else n - 1   # TensorFlow: an out-of-range index runs the default
+    return step.op_type()
 
 
 def _at(site):
     return "" if not site else f" at {os.path.basename(site[0])}:{site[1]}"
-
-
-def _probe_step(step, env):
-    """One step of ``Program._probe``: compute its outputs into ``env`` without effects."""
-    kind = step[0]
-    if kind == "op":
-        _, prim, ins, attrs, outs, _site = step
-        if _stateful(prim):
-            # a draw: only its shape matters (no number is drawn)
-            dtype = getattr(attrs.get("dtype"), "_np", attrs.get("dtype"))
-            if dtype is None or len(ins) > 1:
-                return False
-            shape = tuple(int(d) for d in env[ins[0]]) if ins else attrs.get("shape")
-            if shape is None:
-                return False
-            out = np.zeros(shape, dtype)
-        else:
-            args = [env[s] for s in ins]
-            out = prim.forward(*args, **attrs) if attrs else prim.forward(*args)
-        for s, o in zip(outs, (out,) if len(outs) == 1 else out):
-            env[s] = o
-    elif kind == "read":
-        env[step[2]] = step[1]._value
-    elif kind == "assign":
-        _, var, how, s, _site = step
-        have, got = np.shape(var._value), np.shape(env[s])
-        if have != (got if how == "assign" else np.broadcast_shapes(have, got)):
-            return False
-    elif kind == "call":
-        for s in step[2]:
-            env[s]   # noqa: B018 - its inputs must exist; tf.print prints nothing here
-    # guards are checked at each replay
-    return True
 
 
 # output shape from input values (bincount's length: the largest value)
@@ -570,14 +311,6 @@ def _value_shaped(prim, ins):
     reshape or broadcast to a shape given as a tensor."""
     return prim.name in _VALUE_SHAPED or (
         prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2)
-
-
-_STATEFUL_WORDS = ("Random", "Generator", "Multinomial", "Shuffle", "Stateful")
-
-
-def _stateful(prim):
-    """Primitives that must run at every replay (they draw random numbers)."""
-    return any(w in prim.name for w in _STATEFUL_WORDS)
 
 
 # Attributes that are never sizes of a tensor (a 2x2 pooling window is not a batch of 2).
@@ -606,20 +339,6 @@ def _holds_size(values, sizes):
             if any(int(x) in sizes for x in v.ravel()):
                 return True
     return False
-
-
-def _add_site(exc, site):
-    if site is None or not exc.args or not isinstance(exc.args[0], str):
-        return
-    filename, lineno, name = site
-    note = f"\n  (in tf.function, traced at {filename}:{lineno}, in {name})"
-    if note not in exc.args[0]:
-        exc.args = (exc.args[0] + note,) + exc.args[1:]
-        if hasattr(exc, "message"):
-            try:
-                exc.message = exc.args[0]
-            except AttributeError:
-                pass
 
 
 def update(var, array, how):

@@ -14,10 +14,9 @@ numbered *slots* of the program:
   the trace (TensorFlow's semantics), an *orphan* when the trace made it outside the op
   layer (listed by the trace report; replaying it would freeze its value).
 
-Steps are tuples (see ``program.py``):
-``("op", prim, ins, attrs, outs, site)``, ``("read", var, out)``,
-``("assign", var, kind, in_slot, site)``, ``("call", fn, ins, outs, site)`` and
-``("guard", slot, how, value, site)``.
+Steps are the typed IR of ``ir.py`` (``Op``, ``Read``, ``Assign``, ``Call``, ``Guard``, and the
+structured ``Switch``, ``While`` and ``Loop`` that ``ops/control_flow_ops.py`` and AutoGraph ask
+for through :meth:`Tracer.switch`, :meth:`Tracer.while_loop` and :meth:`Tracer.iterable_loop`).
 """
 import contextlib
 import os
@@ -28,6 +27,7 @@ import weakref
 from .._core.backend import np as _np
 from .._core.recording import suspend
 from .._core.tensor import Tensor, _next_id
+from .ir import Assign, Call, Guard, Loop, Op, Read, Sub, Switch, While, _as_tensor
 
 _ndarray = _np.ndarray
 
@@ -219,7 +219,7 @@ class Tracer:
             self.known[s] = value
             if type(value) is _ndarray:
                 self.meta[s] = (value.shape, value.dtype)
-            self.steps.append(("read", var, s))
+            self.steps.append(Read(var, s))
         return s
 
     # ------------------------------------------------------------------ hooks
@@ -248,7 +248,7 @@ class Tracer:
             for o, s in zip(out, outs):
                 self.slots[o._id] = s
                 self.known[s] = weakref.ref(o)
-        self.steps.append(("op", prim, ins, attrs, outs, user_site(2)))
+        self.steps.append(Op(prim, ins, attrs, outs, user_site(2)))
 
     def read(self, var):
         if self.parent is not None:
@@ -275,7 +275,7 @@ class Tracer:
             s = self.slot_of(value)
         else:
             s = self.const(array)
-        self.steps.append(("assign", var, kind, s, user_site(2)))
+        self.steps.append(Assign(var, kind, s, user_site(2)))
 
     def note_write(self, var):
         """A write made outside ``Variable.assign*`` while tracing (a loop's later iterations
@@ -314,7 +314,7 @@ class Tracer:
         while tr is not None:
             if not tr.suspended:
                 tr.n_guards += 1
-                tr.steps.append(("guard", tr.slot_of(t), how, expected, user_site(2)))
+                tr.steps.append(Guard(tr.slot_of(t), how, expected, user_site(2)))
             tr = tr.parent
         return value
 
@@ -329,7 +329,7 @@ class Tracer:
                 for o, s in zip(outputs, outs):
                     tr.slots[o._id] = s
                     tr.known[s] = weakref.ref(o)
-                tr.steps.append(("call", fn, ins, outs, user_site(2)))
+                tr.steps.append(Call(fn, ins, outs, user_site(2)))
             tr = tr.parent
 
     # ------------------------------------------------------------------ sub-programs
@@ -345,8 +345,8 @@ class Tracer:
         """Run ``fn(*args)`` (``args`` fresh Tensors) recording its steps as a sub-program on
         every tracer of the chain (a branch, a loop body). A dry run (an untaken branch, a
         body that runs zero times) leaves no variable write and no ``tf.print`` output
-        behind. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]`` is
-        ``(steps, in_slots, out_slots)`` for the i-th tracer of the chain."""
+        behind. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]`` is the
+        :class:`~.ir.Sub` for the i-th tracer of the chain."""
         from .._core import nest
         chain = self.chain()
         saved = [tr.steps for tr in chain]
@@ -367,7 +367,7 @@ class Tracer:
             result = fn(*args)
             flat = [_as_tensor(x) for x in nest.flatten(result)]
             outs = [[tr.slot_of(t) for t in flat] for tr in chain]
-            subs = [(tr.steps, ins[i], outs[i]) for i, tr in enumerate(chain)]
+            subs = [Sub(tr.steps, ins[i], outs[i]) for i, tr in enumerate(chain)]
         finally:
             for tr, steps, sc, cn in zip(chain, saved, scopes, counts):
                 tr.steps = steps
@@ -381,64 +381,43 @@ class Tracer:
                 del root.effects[n_effects:]
         return flat, result, subs
 
-    def structured(self, kind, subs_per_branch, inputs, outputs, extra=None):
-        """Append a structured step on every tracer of the chain: ``kind`` is ``"switch"``
-        (``inputs[0]`` the branch index or predicate) or ``"while"`` (``inputs`` the loop's
-        initial values). ``outputs`` are fresh Tensors holding this run's results."""
+    def structured(self, make, subs_per_part, inputs, outputs):
+        """Append the structured step ``make(in_slots, subs, out_slots)`` on every tracer of
+        the chain (each with its own slots; ``subs_per_part[j][i]`` is part ``j``'s
+        sub-program for the i-th tracer). ``outputs`` are fresh Tensors holding this run's
+        results."""
+        site = user_site(2)
         for i, tr in enumerate(self.chain()):
             ins = tuple([tr.slot_of(t) for t in inputs])
             outs = tuple([tr.new_slot() for _ in outputs])
             for o, s in zip(outputs, outs):
                 tr.slots[o._id] = s
                 tr.known[s] = weakref.ref(o)
-            tr.steps.append((kind, ins, [subs[i] for subs in subs_per_branch], outs, extra,
-                             user_site(2)))
+            step = make(ins, [subs[i] for subs in subs_per_part], outs)
+            step.site = site
+            tr.steps.append(step)
 
-    def dataset_loop(self, dataset, body, init, brk_index, names):
-        """``for element in dataset: vals = body(element, *vals)`` inside a trace: the body is
-        traced once (on the first element) and replayed per element, in the trace and at
-        every call; elements are pulled without recording (the pipeline runs as Python, as
-        TensorFlow runs it outside the graph). Returns the final loop values."""
-        from .._core import nest
-        from .._core.tensor import Tensor
-        from .program import eval_steps
-        for v, n in zip(init, names):
-            if v is _UNDEFINED():
-                raise ValueError(f"'{n}' must be defined before the loop")
-        init_t = [_as_tensor(v) for v in init]
-        values = dataset._iter_values()
-        with suspend():
-            first = next(values, None)
-        spec = dataset.element_spec
-        if first is None:
-            return tuple(init)
-        k = len(first)
-        args = [Tensor(a) for a in first] + [Tensor(t._value) for t in init_t]
+    # The tracer protocol the control-flow ops use (they import nothing from function/):
+    def switch(self, index, fns, taken, by_bool, order, check):
+        """``tf.cond`` / ``tf.switch_case`` in a trace (see :meth:`.ir.Switch.trace`)."""
+        return Switch.trace(self, index, fns, taken, by_bool, order, check)
 
-        def run(*xs):
-            element = nest.pack_sequence_as(spec, list(xs[:k])) if nest.is_nested(spec) \
-                else xs[0]
-            return list(body(element, *xs[k:]))
+    def while_loop(self, cond, body, flat, limit):
+        """``tf.while_loop`` in a trace over flat loop values (see :meth:`.ir.While.trace`)."""
+        return While.trace(self, cond, body, flat, limit)
 
-        flat, _, subs = self.sub(run, args)
-        steps, in_slots, out_slots = subs[0]
-        cur = [t._value for t in flat]
-        stop = brk_index is not None and bool(cur[brk_index])
-        env = _ValueEnv(self)
-        while not stop:
-            with suspend():
-                element = next(values, None)
-            if element is None:
-                break
-            for s, v in zip(in_slots, list(element) + cur):
-                env[s] = v
-            with suspend():
-                eval_steps(steps, env, self)
-            cur = [env[s] for s in out_slots]
-            stop = brk_index is not None and bool(cur[brk_index])
-        outs = [Tensor(v) for v in cur]
-        self.structured("dataset", [subs], init_t, outs, (dataset, k, brk_index))
-        return tuple(outs)
+    def iterable_loop(self, source, body, init, brk):
+        """``for`` over an external iterable (an :class:`.ir.LoopSource`) in a trace: see
+        :meth:`.ir.Loop.trace`."""
+        return Loop.trace(self, source, body, init, brk)
+
+    def suspend(self, lift=False):
+        """:func:`suspend`: ops inside are not recorded as steps."""
+        return suspend(lift)
+
+    def python_calls_dry(self):
+        """:func:`python_calls_dry`: whether ``tf.py_function`` bodies are only recorded."""
+        return python_calls_dry()
 
     # ------------------------------------------------------------------ transaction
     def rollback(self):
@@ -456,33 +435,6 @@ class Tracer:
         for fn in self.effects:
             fn()
         self.effects.clear()
-
-
-def _UNDEFINED():
-    from .autograph import UNDEFINED
-    return UNDEFINED
-
-
-class _ValueEnv(dict):
-    """Slot values for a loop's later iterations at trace time; the enclosing program's
-    slots come from the tracer."""
-
-    def __init__(self, tracer):
-        super().__init__()
-        self.tracer = tracer
-
-    def __missing__(self, s):
-        v = self[s] = self.tracer.value_of(s)
-        return v
-
-
-def _as_tensor(x):
-    if isinstance(x, Tensor):
-        return x
-    if hasattr(x, "_read"):
-        return x._read()
-    from .._core.tensor import convert_to_tensor
-    return convert_to_tensor(x)
 
 
 # The node names TensorFlow's Python API gives these op types by default (others: the type):

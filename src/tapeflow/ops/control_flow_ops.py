@@ -7,7 +7,9 @@ every branch and the loop body is traced once (an untaken branch dry: its variab
 undone and its ``tf.print`` output dropped, as TensorFlow builds but does not run it), and the
 program replays the branch or the loop with no Python. Under a tape inside a trace the path
 taken is recorded with a guard on the predicate, since the tape's backward pass is specific to
-that path.
+that path. The tracer (which ``dispatch`` hands out) records the structured step: these ops
+ask it through its protocol (``tracer.switch``, ``tracer.while_loop``) and know nothing of the
+program it builds.
 """
 from .._core import dispatch
 from .._core import nest as _nest
@@ -56,17 +58,9 @@ def _same_structure(results, what):
                                 f"{a.dtype.name} and {b.dtype.name}.")
 
 
-def _switch(tracer, index, fns, taken, kind, order, what):
-    results = [None] * len(fns)
-    subs = [None] * len(fns)
-    for i in order:
-        flat, struct, sub = tracer.sub(fns[i], [], dry=(i != taken))
-        results[i] = (flat, struct)
-        subs[i] = sub
-    _same_structure(results, what)
-    flat, struct = results[taken]
-    outs = [Tensor(t._value) for t in flat]
-    tracer.structured("switch", subs, [index], outs, kind)
+def _switch(tracer, index, fns, taken, by_bool, order, what):
+    outs, struct = tracer.switch(index, fns, taken, by_bool, order,
+                                 lambda results: _same_structure(results, what))
     return _nest.pack_sequence_as(struct, outs) if _nest.is_nested(struct) else \
         (outs[0] if outs else struct)
 
@@ -99,7 +93,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         return true_fn() if bool(pred) else false_fn()
     p = _tensor(pred)
     taken = int(bool(p._value))
-    return _switch(tracer, p, [false_fn, true_fn], taken, "bool", (1, 0),
+    return _switch(tracer, p, [false_fn, true_fn], taken, True, (1, 0),
                    "true_fn and false_fn")
 
 
@@ -126,7 +120,7 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
     idx = _tensor(branch_index)
     i = int(idx._value)
     taken = i if 0 <= i < len(fns) else len(fns) - 1
-    return _switch(tracer, idx, fns, taken, "index", range(len(fns)), "branch_fns")
+    return _switch(tracer, idx, fns, taken, False, range(len(fns)), "branch_fns")
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
@@ -217,42 +211,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             out = [out]
         return _flat_loop(out)
 
-    from ..function.program import eval_steps
     limit = None if maximum_iterations is None else _tensor(maximum_iterations)
-    args = [Tensor(t._value) for t in flat]
-    scope = tracer.new_scope("while")
-    pred, _, cond_subs = tracer.sub(cond_flat, args, scope=scope)
-    go = bool(pred[0]._value) and (limit is None or int(limit._value) > 0)
-    body_args = [Tensor(t._value) for t in flat]
-    new, _, body_subs = tracer.sub(body_flat, body_args, dry=not go, scope=scope)
-    if len(new) != len(flat):
-        raise ValueError(f"body must return as many loop variables as loop_vars has "
-                         f"({len(flat)}), got {len(new)}.")
-    if go:
-        cur = [t._value for t in new]
-        (c_steps, c_in, c_out), (b_steps, b_in, b_out) = cond_subs[0], body_subs[0]
-        from ..function.tracer import _ValueEnv, suspend
-        env = _ValueEnv(tracer)
-        inner = tracer
-        i = 1
-        while limit is None or i < int(limit._value):
-            for s, v in zip(c_in, cur):
-                env[s] = v
-            with suspend():
-                eval_steps(c_steps, env, inner)
-            if not bool(env[c_out[0]]):
-                break
-            for s, v in zip(b_in, cur):
-                env[s] = v
-            with suspend():
-                eval_steps(b_steps, env, inner)
-            cur = [env[s] for s in b_out]
-            i += 1
-    else:
-        cur = [t._value for t in flat]
-    outs = [Tensor(v) for v in cur]
-    ins = flat + ([limit] if limit is not None else [])
-    tracer.structured("while", [cond_subs, body_subs], ins, outs)
+    outs = tracer.while_loop(cond_flat, body_flat, flat, limit)
     result = unpack(outs)
     return result[0] if single else result
 

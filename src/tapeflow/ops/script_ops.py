@@ -51,8 +51,7 @@ def _call(func, inp, Tout, on_values):
         flat, single = _outputs(func(*([t.numpy() for t in inputs] if on_values else inputs)),
                                 Tout)
     else:
-        from ..function.tracer import python_calls_dry, suspend
-        if python_calls_dry():
+        if tracer.python_calls_dry():
             # a trace that only builds the graph (a Dataset.map function): the body runs
             # at every element, not now; zeros of Tout's dtypes stand in for its outputs
             if Tout is None:
@@ -62,7 +61,7 @@ def _call(func, inp, Tout, on_values):
                 flat = [convert_to_tensor(np.zeros((), _dt.as_dtype(t)._np))
                         for t in ([Tout] if single else Tout)]
         else:
-            with suspend():
+            with tracer.suspend():
                 flat, single = _outputs(func(*([t._value for t in inputs] if on_values
                                                else inputs)), Tout)
         flat = [Tensor(t._value) for t in flat]
