@@ -1,6 +1,6 @@
 """Programs that misuse the API, run under TensorFlow 2.21 and under tapeflow.
 
-``tools/record_tf_fixtures_errors.py`` runs each one with ``tf`` bound to TensorFlow and
+``tools/record_errors.py`` runs each one with ``tf`` bound to TensorFlow and
 stores the exception's class and message (or what it printed, when TensorFlow accepts the
 program) in ``tests/fixtures/errors/errors.json``; ``tests/test_errors.py`` runs the same
 text with ``tf`` bound to tapeflow and compares. Each snippet runs with ``tf`` and ``np`` in

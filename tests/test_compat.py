@@ -1,5 +1,5 @@
 """Guide-like programs (tests/compat/programs) print under tapeflow what they print under
-TensorFlow 2.21 (recorded by tools/record_compat_outputs.py); see tests/compat/compare.py
+TensorFlow 2.21 (recorded by tools/record_compat.py); see tests/compat/compare.py
 for the normalizations. Programs needing features not there yet are strict xfails."""
 import sys
 from concurrent.futures import ThreadPoolExecutor

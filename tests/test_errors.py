@@ -1,5 +1,5 @@
 """Misuse raises what TensorFlow 2.21 / Keras 3 raise: the programs of errors_cases.py,
-compared with tests/fixtures/errors/errors.json (tools/record_tf_fixtures_errors.py)."""
+compared with tests/fixtures/errors/errors.json (tools/record_errors.py)."""
 import builtins
 import contextlib
 import io
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from errors_cases import CASES
+from tests.errors_cases import CASES
 
 FIXTURE = pathlib.Path(__file__).parent / "fixtures" / "errors" / "errors.json"
 RECORDED = json.loads(FIXTURE.read_text())["cases"]
@@ -45,7 +45,7 @@ def _bold(message):
 @pytest.mark.parametrize("name,code,how", CASES, ids=[c[0] for c in CASES])
 def test_misuse_raises_what_tensorflow_raises(name, code, how):
     want = RECORDED[name]
-    assert want["how"] == how, "fixture out of date: rerun tools/record_tf_fixtures_errors.py"
+    assert want["how"] == how, "fixture out of date: rerun tools/record_errors.py"
     if "stdout" in want:
         assert _run(code) == want["stdout"]
         return

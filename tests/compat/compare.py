@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run the guide-like programs of tests/compat/programs under tapeflow and compare their
 output with what TensorFlow 2.21 printed (``<name>.tf-2.21.out``, recorded by
-tools/record_compat_outputs.py).
+tools/record_compat.py).
 
 Each program says ``import tensorflow as tf``; here it runs with tests/compat/shim first on
 its path, where a ``tensorflow`` module stands for tapeflow. Standard output must match
