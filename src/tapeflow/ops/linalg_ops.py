@@ -15,7 +15,7 @@ from .._core.tensor import Tensor
 from . import array_ops as _a
 from . import math_ops as _m
 from . import reduction_ops as _r
-from ._helpers import check_kind, pair, to_tensor
+from ._helpers import _err, _show, check_kind, pair, to_tensor
 from .creation_ops import eye
 from .math_ops import matmul
 
@@ -27,14 +27,6 @@ __all__ = [
 ]
 
 _FLOATS = "double, float, half, complex64, complex128"
-
-
-def _err(text, op_name, name=""):
-    return errors.InvalidArgumentError(None, None, f"{text} [Op:{op_name}] name: {name}")
-
-
-def _show(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):

@@ -33,7 +33,20 @@ defvjp(_RELU_GRAD, lambda gg, y, g, y_fwd: apply(_RELU_GRAD, (gg, y_fwd)), None)
 
 
 def relu(features, name=None):
-    """``max(features, 0)`` element-wise (``tf.nn.relu``)."""
+    """``max(features, 0)`` element-wise (``tf.nn.relu``).
+
+    Runs TensorFlow's ``Relu`` op; its gradient passes ``g`` where ``features > 0``.
+
+    Args:
+        features: a tensor of floats or integers, of any shape.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``features``' shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a bool, string or complex tensor.
+    """
     x = to_tensor(features)
     check_kind(x, "fiu", "Relu", FLOAT_TYPES)
     return apply(_RELU, (x,))
@@ -89,7 +102,16 @@ def softmax(logits, axis=None, name=None):
 
 
 def log_softmax(logits, axis=None, name=None):
-    """``logits - log(sum(exp(logits), axis))`` computed stably (``tf.nn.log_softmax``)."""
+    """``logits - log(sum(exp(logits), axis))`` computed stably (``tf.nn.log_softmax``).
+
+    Args:
+        logits: a float tensor, non-empty.
+        axis: the class axis; default the last.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``logits``' shape and dtype; ``exp`` of it sums to 1 along ``axis``.
+    """
     return _softmax_like(_LOG_SOFTMAX, logits, axis)
 
 
@@ -221,7 +243,18 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def l2_loss(t, name=None):
-    """``sum(t ** 2) / 2`` (``tf.nn.l2_loss``)."""
+    """``sum(t ** 2) / 2`` (``tf.nn.l2_loss``), the usual weight-decay term.
+
+    Args:
+        t: a float tensor of any shape.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A scalar of ``t``'s dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a tensor that is not float.
+    """
     t = to_tensor(t)
     check_kind(t, "f", "L2Loss", FLOAT_TYPES)
     return _m.multiply(_r.reduce_sum(_m.square(t)), 0.5)
@@ -270,7 +303,15 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 
 def elu(features, name=None):
-    """``features`` where positive, else ``exp(features) - 1`` (``tf.nn.elu``)."""
+    """``features`` where positive, else ``exp(features) - 1`` (``tf.nn.elu``).
+
+    Args:
+        features: a float tensor of any shape.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``features``' shape and dtype.
+    """
     x = to_tensor(features)
     return _a.where(_m.greater(x, 0), x, _m.expm1(_m.minimum(x, 0)))
 
@@ -284,7 +325,18 @@ def selu(features, name=None):
 
 
 def silu(features, beta=1.0, name=None):
-    """``features * sigmoid(beta * features)`` (``tf.nn.silu``, Ramachandran et al. 2017)."""
+    """``features * sigmoid(beta * features)`` (``tf.nn.silu``, Ramachandran et al. 2017).
+
+    Also ``tf.nn.swish``.
+
+    Args:
+        features: a float tensor of any shape.
+        beta: a scalar; 1.0 gives the SiLU.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``features``' shape and dtype.
+    """
     x = to_tensor(features)
     return _m.multiply(x, _m.sigmoid(_m.multiply(x, beta)))
 
