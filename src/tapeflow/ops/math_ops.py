@@ -478,6 +478,13 @@ argmin = _arg(_ARGMIN, "argmin", "The index of the smallest value along ``axis``
 def add_n(inputs, name=None):
     """Sum of a list of tensors of one shape and dtype (``tf.math.add_n``).
 
+    Args:
+        inputs: a non-empty list of tensors of one shape and dtype.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of that shape and dtype; each input's gradient is the incoming gradient.
+
     Raises:
         ValueError: for an empty list.
     """
