@@ -280,17 +280,23 @@ def test_first_order_matches_finite_differences(info):
         ad = sum(float(np.real(np.sum(np.conj(g) * d))) for g, d in zip(grads, v, strict=True))
         _check(info, ad, fd, f"sample {j}: directional derivative")
         if sum(np.size(a) for a in x) <= 12 and not any(np.iscomplexobj(a) for a in x):
-            for i, a in enumerate(x):
-                if i in info.fd_skip:
-                    continue
-                for idx in np.ndindex(np.shape(a)):
-                    e = [np.zeros_like(b) for b in x]
-                    e[i][idx] = EPS
-                    up = [b + d for b, d in zip(x, e, strict=True)]
-                    down = [b - d for b, d in zip(x, e, strict=True)]
-                    fd = (loss_value(info, sample, up) - loss_value(info, sample, down)) / (
-                        2 * EPS)
-                    _check(info, float(grads[i][idx]), fd, f"sample {j}: d/dx{i}{list(idx)}")
+            # every element, by the shipped checker tf.test.compute_gradient
+            free = [i for i in range(len(x)) if i not in info.fd_skip]
+
+            def loss(*ts, free=free, x=x, sample=sample):
+                values = list(x)
+                for i, t in zip(free, ts, strict=True):
+                    values[i] = t
+                return weighted_loss(run(info, sample, fd_dtype(info), values)[0])
+
+            theoretical, numerical = tf.test.compute_gradient(
+                loss, [np.asarray(x[i], np.float64) for i in free], delta=EPS)
+            for i, jac, fds in zip(free, theoretical, numerical, strict=True):
+                for flat, idx in enumerate(np.ndindex(np.shape(x[i]))):
+                    _check(info, float(jac[0, flat]), float(fds[0, flat]),
+                           f"sample {j}: d/dx{i}{list(idx)}")
+                    _check(info, float(grads[i][idx]), float(fds[0, flat]),
+                           f"sample {j}: d/dx{i}{list(idx)} (tape.gradient)")
 
 
 def _outputs64(info, sample, values):
@@ -327,7 +333,8 @@ def test_full_jacobian_matches_finite_differences_for_tiny_inputs(info):
 
         for k in range(len(base)):
             theoretical, numerical = tf.test.compute_gradient(
-                functools.partial(output, k=k), [x[i] for i in free], delta=EPS)
+                functools.partial(output, k=k), [np.asarray(x[i], np.float64) for i in free],
+                delta=EPS)
             for i, got, want in zip(free, theoretical, numerical, strict=True):
                 np.testing.assert_allclose(
                     got, want, rtol=info.fd_rtol, atol=1e-6,

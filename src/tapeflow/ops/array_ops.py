@@ -149,6 +149,16 @@ defvjp(_BROADCAST, lambda g, y, x_shape, shape: g)
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's name
     """``input`` broadcast to ``shape`` (``tf.broadcast_to``).
 
+    Args:
+        input: a tensor of any dtype.
+        shape: the target shape (a list of ints or a 1-D int tensor), broadcast-compatible
+            with ``input``'s.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``shape`` and ``input``'s dtype; the gradient sums back to
+        ``input``'s shape.
+
     Raises:
         tf.errors.InvalidArgumentError: if the shapes are not broadcast-compatible.
     """
@@ -175,6 +185,15 @@ defvjp(_TRANSPOSE, lambda g, y, x_shape, perm: transpose(g, np.argsort(perm).tol
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """Permute the axes of ``a`` (``tf.transpose``); default reverses them.
+
+    Args:
+        a: a tensor of any dtype.
+        perm: a permutation of ``range(rank)``; default ``[rank - 1, ..., 0]``.
+        conjugate: also conjugate the entries of a complex tensor.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of shape ``[a.shape[p] for p in perm]`` and ``a``'s dtype.
 
     Raises:
         tf.errors.InvalidArgumentError: if ``perm`` is not a permutation of the axes.
@@ -432,6 +451,15 @@ def concat(values, axis, name="concat"):
     """Join tensors along an existing axis (``tf.concat``); RaggedTensors join as ragged.
 
     Errors name the op ``concat`` whatever ``name`` is given.
+
+    Args:
+        values: a list of tensors of one dtype and rank, equal except along ``axis``.
+        axis: the axis to join along, in ``[-rank, rank)``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor whose size on ``axis`` is the sum of the inputs'; the gradient of input k
+        is its slice of the incoming gradient.
 
     Raises:
         tf.errors.InvalidArgumentError: if the other dimensions or the dtypes differ.

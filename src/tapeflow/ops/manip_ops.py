@@ -38,6 +38,14 @@ defvjp(_TILE_GRAD, lambda gg, y, g, x, multiples: apply(_TILE, (gg,), {"multiple
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     """Repeat ``input`` ``multiples[i]`` times along axis i (``tf.tile``).
 
+    Args:
+        input: a tensor of any dtype.
+        multiples: one non-negative int per axis of ``input`` (a list or a 1-D int tensor).
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of shape ``input.shape[i] * multiples[i]`` and ``input``'s dtype.
+
     Raises:
         tf.errors.InvalidArgumentError: if ``len(multiples)`` differs from the rank.
     """

@@ -158,7 +158,15 @@ def divide(x, y, name=None):
     """``x / y`` element-wise (``tf.math.divide``, TF's truediv).
 
     Integer inputs are first cast to float64 (int32, int64) or float32 (8/16-bit),
-    as TensorFlow does. Shapes broadcast.
+    as TensorFlow does. Shapes broadcast. Also ``tf.math.truediv``.
+
+    Args:
+        x: a numeric tensor (or a value ``tf.convert_to_tensor`` takes).
+        y: a tensor of ``x``'s dtype, or a Python number.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A float (or complex) tensor of the broadcast shape.
 
     Raises:
         tf.errors.InvalidArgumentError: for different dtypes or incompatible shapes.
@@ -182,6 +190,18 @@ def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
 
     A Python exponent of 2 (``x ** 2``, the usual squared error) runs as Square, whose
     derivative needs no logarithm; the values are the same.
+
+    Args:
+        x: a numeric tensor (or a value ``tf.convert_to_tensor`` takes).
+        y: a tensor of ``x``'s dtype, or a Python number.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of the broadcast shape and ``x``'s dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for different dtypes, incompatible shapes, or a
+            negative integer exponent of an integer tensor.
     """
     if type(y) is int and y == 2 and isinstance(x, _TensorLike):
         return apply(_SQUARE, (x,))
@@ -477,6 +497,13 @@ argmin = _arg(_ARGMIN, "argmin", "The index of the smallest value along ``axis``
 
 def add_n(inputs, name=None):
     """Sum of a list of tensors of one shape and dtype (``tf.math.add_n``).
+
+    Args:
+        inputs: a non-empty list of tensors of one shape and dtype.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of that shape and dtype; each input's gradient is the incoming gradient.
 
     Raises:
         ValueError: for an empty list.
@@ -864,7 +891,15 @@ _IMAG = primitive("Imag", np.imag, save_inputs=False)
 
 
 def real(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The real part of a complex tensor; real tensors unchanged (``tf.math.real``)."""
+    """The real part of a complex tensor; real tensors unchanged (``tf.math.real``).
+
+    Args:
+        input: a tensor; complex64 gives float32, complex128 float64.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A real tensor of ``input``'s shape.
+    """
     x = to_tensor(input)
     if x._value.dtype.kind != "c":
         return x
@@ -872,7 +907,15 @@ def real(input, name=None):  # noqa: A002 - TensorFlow's name
 
 
 def imag(input, name=None):  # noqa: A002 - TensorFlow's name
-    """The imaginary part of a complex tensor; zeros for real ones (``tf.math.imag``)."""
+    """The imaginary part of a complex tensor; zeros for real ones (``tf.math.imag``).
+
+    Args:
+        input: a tensor; complex64 gives float32, complex128 float64.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A real tensor of ``input``'s shape.
+    """
     x = to_tensor(input)
     if x._value.dtype.kind != "c":
         return zeros_like(x)

@@ -3,7 +3,7 @@ re-exported, no circle (imports inside functions count too)."""
 import ast
 import pathlib
 
-OPS = pathlib.Path(__file__).resolve().parents[1] / "src" / "tapeflow" / "ops"
+OPS = pathlib.Path(__file__).resolve().parents[2] / "src" / "tapeflow" / "ops"
 
 
 def _module_name(path):
