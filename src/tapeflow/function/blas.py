@@ -175,6 +175,7 @@ class GemmUpdate(Step):
 
     __slots__ = ("var", "how", "a", "b", "lr", "ta", "tb", "lr_left")
     kind = "gemm"
+    _slot_fields = ("a", "b", "lr")
 
     def __init__(self, var, how, a, b, lr, ta, tb, lr_left, site):
         self.var, self.how, self.a, self.b, self.lr = var, how, a, b, lr

@@ -21,6 +21,7 @@ from .._core.variable import update_in_place
 from ..ops import _kernels
 from .blas import fuse_gemm_updates, gemm_update
 from .ir import GuardFailed, Op, Structured, branch_index, execute, guard_holds, run_guard
+from .passes import optimize
 
 __all__ = ["compile_program"]
 
@@ -181,12 +182,16 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
     program = copy.copy(program)
     if meta is not None:
         program.meta = meta
+    program.steps, program.outputs = optimize(program)
     program.steps = fuse_gemm_updates(program, _MIN_BUFFER_BYTES)
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
     em = _Emitter(program, plan)
     params = []
+    used = {s for step in program.steps for s in step.uses()}
+    used.update(program.outputs)
     for s, value in program.consts.items():
-        em.const("r", s, value)
+        if s in used:   # (the passes may leave a constant unread)
+            em.const("r", s, value)
     for i, (slot, var) in enumerate(zip(program.inputs, program.arg_vars)):
         if var is not None:
             em.var_names[id(var)] = f"a{i}"

@@ -167,6 +167,10 @@ class Sub:
         self.ins = ins
         self.outs = outs
 
+    def renamed(self, m):
+        return Sub([step.renamed(m) for step in self.steps], self.ins,
+                   type(self.outs)(m.get(s, s) for s in self.outs))
+
     def uses(self):
         used = []
         for inner in walk(self.steps):
@@ -180,6 +184,26 @@ class Step:
 
     __slots__ = ("site",)
     kind = "step"
+    _slot_fields = ()   # the fields that hold slots the step reads (a slot or a tuple)
+    _sub_fields = ()    # the fields that hold its sub-programs (a Sub or a list of them)
+
+    def renamed(self, m):
+        """A copy of the step reading slot ``m.get(s, s)`` for each slot ``s`` it reads, in
+        its sub-programs too (a pass that merges or forwards slots)."""
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                setattr(new, name, getattr(self, name))
+        for name in self._slot_fields:
+            v = getattr(self, name)
+            if type(v) is tuple:
+                setattr(new, name, tuple([m.get(s, s) for s in v]))
+            elif v is not None:
+                setattr(new, name, m.get(v, v))
+        for name in self._sub_fields:
+            v = getattr(self, name)
+            setattr(new, name, v.renamed(m) if type(v) is Sub else [b.renamed(m) for b in v])
+        return new
 
     def reads(self):
         """The top-level slots the step reads (its inputs as a graph node)."""
@@ -210,6 +234,7 @@ class Op(Step):
 
     __slots__ = ("prim", "ins", "attrs", "outs")
     kind = "op"
+    _slot_fields = ("ins",)
 
     def __init__(self, prim, ins, attrs, outs, site):
         self.prim, self.ins, self.attrs, self.outs, self.site = prim, ins, attrs, outs, site
@@ -306,6 +331,7 @@ class Assign(Step):
 
     __slots__ = ("var", "how", "src")
     kind = "assign"
+    _slot_fields = ("src",)
 
     def __init__(self, var, how, src, site):
         self.var, self.how, self.src, self.site = var, how, src, site
@@ -353,6 +379,7 @@ class Call(Step):
 
     __slots__ = ("fn", "ins", "outs")
     kind = "call"
+    _slot_fields = ("ins",)
 
     def __init__(self, fn, ins, outs, site):
         self.fn, self.ins, self.outs, self.site = fn, ins, outs, site
@@ -397,6 +424,7 @@ class Guard(Step):
 
     __slots__ = ("slot", "how", "expected")
     kind = "guard"
+    _slot_fields = ("slot",)
 
     def __init__(self, slot, how, expected, site):
         self.slot, self.how, self.expected, self.site = slot, how, expected, site
@@ -453,6 +481,8 @@ class Switch(Structured):
 
     __slots__ = ("index", "branches", "by_bool")
     kind = "switch"
+    _slot_fields = ("index",)
+    _sub_fields = ("branches",)
 
     def __init__(self, index, branches, outs, by_bool, site=None):
         self.index, self.branches, self.outs, self.by_bool, self.site = (
@@ -527,6 +557,8 @@ class While(Structured):
 
     __slots__ = ("ins", "limit", "cond", "body")
     kind = "while"
+    _slot_fields = ("ins", "limit")
+    _sub_fields = ("cond", "body")
 
     def __init__(self, ins, limit, cond, body, outs, site=None):
         self.ins, self.limit, self.cond, self.body, self.outs, self.site = (
@@ -659,6 +691,8 @@ class Loop(Structured):
 
     __slots__ = ("source", "ins", "body", "n_elem", "brk")
     kind = "loop"
+    _slot_fields = ("ins",)
+    _sub_fields = ("body",)
 
     def __init__(self, source, ins, body, outs, n_elem, brk, site=None):
         self.source, self.ins, self.body, self.outs, self.n_elem, self.brk, self.site = (
