@@ -38,11 +38,7 @@ LEAVES = {
 }
 # (importing file under src/tapeflow, imported module) -> why it is tolerated for now. The
 # list can only shrink: a listed pair that no longer occurs fails the test, so remove it.
-KNOWN_VIOLATIONS = {
-    # Found by this test; not in the files of the `core` helper.
-    ("function/autograph.py", "tapeflow"):
-        "AutoGraph's runtime reaches the public namespace (_tf()) for the ops it converts to",
-}
+KNOWN_VIOLATIONS = {}
 
 
 def module_of(path):

@@ -463,9 +463,19 @@ def _live(names, node):
 
 
 # ---------------------------------------------------------------------------- runtime
+@functools.lru_cache(maxsize=None)
 def _tf():
-    import tapeflow
-    return tapeflow
+    """The ops AutoGraph's runtime converts Python control flow to, under their ``tf.`` names
+    (imported from ``ops`` and ``_core``, the floors below ``function``, on first use)."""
+    from .._core import dtypes
+    from .._core.tensor import convert_to_tensor
+    from ..ops import array_ops, creation_ops, math_ops
+    return types.SimpleNamespace(
+        logical_and=math_ops.logical_and, logical_or=math_ops.logical_or,
+        logical_not=math_ops.logical_not, abs=math_ops.abs, range=creation_ops.range,
+        shape=array_ops.shape, cast=array_ops.cast, where=array_ops.where,
+        convert_to_tensor=convert_to_tensor, float32=dtypes.float32, int32=dtypes.int32,
+        bool=dtypes.bool)
 
 
 def _is_tensor(x):
