@@ -26,6 +26,8 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--min-us", type=float, default=0.0, help="hide lines faster than this")
     p.add_argument("--sort", action="store_true", help="largest first")
+    p.add_argument("--stat", choices=("median", "min"), default="median",
+                   help="per line: the median or (on a busy machine) the minimum over calls")
     args = p.parse_args()
     if os.environ.get("OPENBLAS_CORETYPE") or os.environ.get("OPENBLAS_L2_SIZE") or \
             os.environ.get("OPENBLAS_NUM_THREADS") != str(args.threads):
@@ -48,7 +50,9 @@ def main():
     ns = dict(concrete._run.__globals__)
     clock = []
     ns["_T"], ns["_pc"] = clock, time.perf_counter
-    lines, labels = [src[0]], []
+    pad0 = src[1][:len(src[1]) - len(src[1].lstrip())]
+    # a clock read before the first statement too, so that the first line is timed
+    lines, labels = [src[0], pad0 + "_T.append(_pc())"], []
     for ln in src[1:]:
         pad = ln[:len(ln) - len(ln.lstrip())]
         if ln.strip().startswith("return"):
@@ -65,13 +69,14 @@ def main():
     run()
     clock.clear()
     run()
-    per_call = len(labels) + 1
+    per_call = len(labels) + 2
     spans = [[] for _ in labels]
     for c in range(len(clock) // per_call):
         seg = clock[c * per_call:(c + 1) * per_call]
-        for i in range(1, len(labels)):
-            spans[i].append(seg[i] - seg[i - 1])
-    rows = [(statistics.median(s) * 1e6, labels[i]) for i, s in enumerate(spans) if s]
+        for i in range(len(labels)):
+            spans[i].append(seg[i + 1] - seg[i])
+    stat = min if args.stat == "min" else statistics.median
+    rows = [(stat(s) * 1e6, labels[i]) for i, s in enumerate(spans) if s]
     total = sum(t for t, _ in rows)
     if args.sort:
         rows.sort(reverse=True)
