@@ -42,6 +42,7 @@ import weakref
 
 from . import autograph_returns as _passes
 from . import ir as _ir
+from .autograph_returns import UNDEFINED, UndefinedReturnValue  # noqa: F401 - ag__.<name>
 
 __all__ = ["convert", "to_code", "do_not_convert", "UNDEFINED", "UndefinedReturnValue"]
 
@@ -49,23 +50,6 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _STDLIB = os.path.dirname(os.__file__)
 _cache = weakref.WeakKeyDictionary()
 _failed = weakref.WeakSet()
-
-
-class _Undefined:
-    """A variable a branch or loop does not define (TensorFlow's ``Undefined``)."""
-
-    def __repr__(self):
-        return "<undefined>"
-
-
-UNDEFINED = _Undefined()
-
-
-class UndefinedReturnValue:
-    """``retval_`` before a ``return`` ran (TensorFlow's ``UndefinedReturnValue``)."""
-
-    def __repr__(self):
-        return "<undefined return value>"
 
 
 def do_not_convert(func=None):

@@ -24,6 +24,24 @@ In TensorFlow 2.21's order (``break_statements``, ``continue_statements``,
 import ast
 import copy
 
+
+class _Undefined:
+    """A variable a branch or loop does not define (TensorFlow's ``Undefined``)."""
+
+    def __repr__(self):
+        return "<undefined>"
+
+
+UNDEFINED = _Undefined()
+
+
+class UndefinedReturnValue:
+    """``retval_`` before a ``return`` ran (TensorFlow's ``UndefinedReturnValue``)."""
+
+    def __repr__(self):
+        return "<undefined return value>"
+
+
 __all__ = ["lift_returns", "lower_jumps", "needs_return_flags", "lower_returns",
            "annotate_function", "annotate_liveness"]
 
@@ -423,7 +441,6 @@ def check_branch(out, names, label, main):
     every variable defined, a ``return`` in both or neither; against the main branch's
     values ``main`` (when the else branch runs second) the same structure, no None, the same
     dtypes."""
-    from .autograph import UNDEFINED, UndefinedReturnValue
     for v, n in zip(out, names):
         if v is UNDEFINED:
             raise ValueError(f"'{n}' must also be initialized in the {label} branch")
@@ -499,7 +516,6 @@ def null_names(init, nulls, names):
 
 
 def _is_undefined(x):
-    from .autograph import UndefinedReturnValue
     return isinstance(x, UndefinedReturnValue)
 
 
@@ -554,7 +570,6 @@ def _placeholder(fi):
 def check_dataset_loop(init, names):
     """A dataset loop does not stage its body: TF's errors for a variable undefined or None
     before it, or an undefined ``retval_``."""
-    from .autograph import UNDEFINED
     for v, n in zip(init, names):
         if _is_undefined(v):
             raise NotImplementedError(_NO_RETURN_IN_LOOP)
