@@ -101,7 +101,7 @@ def sum_leading(x, n_axes, keepdims=False):
     None when the plain reduction should be used. A matrix-vector product ``ones @ x`` as
     ``[rows, rest]``: BLAS is 2-20x faster than NumPy's row-by-row accumulation here and, by
     blocking, as accurate or better (errors against float64 sums 3x smaller on bias-gradient
-    shapes; ``tests/test_kernels.py``)."""
+    shapes; ``tests/ops/test_kernels.py``)."""
     if x.dtype not in _BLAS_FLOATS or not 0 < n_axes < x.ndim or not x.flags.c_contiguous:
         return None
     trail = x.shape[n_axes:]
