@@ -65,7 +65,7 @@ def test_one_name_is_one_object_across_tf_math_nn_linalg():
 
 
 # TensorFlow's own aliases: the public name is another name of the function.
-ALIASES = {"mod": "floormod", "truediv": "divide", "swish": "silu", "slice": "slice_"}
+ALIASES = {"mod": "floormod", "truediv": "divide", "swish": "silu"}
 
 
 def test_every_op_function_has_its_tensorflow_name():

@@ -581,6 +581,10 @@ def slice_(input_, begin, size, name=None):
     return strided_slice_getitem(x, tuple(key))
 
 
+# TensorFlow's name (``tf.slice``); the module keeps ``slice_`` so as not to shadow the builtin
+slice_.__name__ = slice_.__qualname__ = "slice"
+
+
 def _slice_key(begin, size):
     return tuple(builtins.slice(int(b), None if s < 0 else int(b) + int(s))
                  for b, s in zip(begin, size))
