@@ -122,15 +122,3 @@ def check_second_order(f, args, rng, eps=1e-5, rtol=1e-6, atol=1e-7):
     u = rng.standard_normal(np.shape(_call(f, args)))
     ws = [rng.standard_normal(a.shape) for a in args]
     return check_vjp(vjp_dot(f, u, ws), args, rng, eps=eps, rtol=rtol, atol=atol)
-
-
-def recorded_ops(f, args, rng):
-    """The op types a tape records for ``f`` and for its gradient (as a nested tape sees)."""
-    args = [np.asarray(a, dtype=np.float64) for a in args]
-    u = rng.standard_normal(np.shape(_call(f, args)))
-    ws = [rng.standard_normal(a.shape) for a in args]
-    xs = [tf.constant(a) for a in args]
-    with tf.GradientTape() as outer:
-        outer.watch(xs)
-        vjp_dot(f, u, ws)(*xs)
-    return _ops(outer)
