@@ -181,9 +181,6 @@ class GemmUpdate(Step):
         self.var, self.how, self.a, self.b, self.lr = var, how, a, b, lr
         self.ta, self.tb, self.lr_left, self.site = ta, tb, lr_left, site
 
-    def reads(self):
-        return (self.a, self.b, self.lr)
-
     def op_type(self):
         return _ASSIGN_TYPES[self.how]
 

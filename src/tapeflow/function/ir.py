@@ -206,8 +206,16 @@ class Step:
         return new
 
     def reads(self):
-        """The top-level slots the step reads (its inputs as a graph node)."""
-        return ()
+        """The top-level slots the step reads (its inputs as a graph node): the values of its
+        ``_slot_fields`` in order, a tuple field spread, an absent (None) one left out."""
+        out = []
+        for name in self._slot_fields:
+            v = getattr(self, name)
+            if type(v) is tuple or type(v) is list:
+                out.extend(v)
+            elif v is not None:
+                out.append(v)
+        return tuple(out)
 
     def uses(self):
         """Every slot the step reads, those its sub-programs read included."""
@@ -218,8 +226,12 @@ class Step:
         return ()
 
     def subs(self):
-        """Its sub-programs (:class:`Sub`)."""
-        return ()
+        """Its sub-programs (:class:`Sub`): the values of its ``_sub_fields``."""
+        out = []
+        for name in self._sub_fields:
+            v = getattr(self, name)
+            out.extend([v] if type(v) is Sub else v)
+        return tuple(out)
 
     def op_type(self):
         """The TF op type it shows as in ``ConcreteFunction.graph`` (None: not an op)."""
@@ -238,9 +250,6 @@ class Op(Step):
 
     def __init__(self, prim, ins, attrs, outs, site):
         self.prim, self.ins, self.attrs, self.outs, self.site = prim, ins, attrs, outs, site
-
-    def reads(self):
-        return self.ins
 
     def defs(self):
         return self.outs
@@ -336,9 +345,6 @@ class Assign(Step):
     def __init__(self, var, how, src, site):
         self.var, self.how, self.src, self.site = var, how, src, site
 
-    def reads(self):
-        return (self.src,)
-
     def op_type(self):
         return _ASSIGN_TYPES[self.how]
 
@@ -384,9 +390,6 @@ class Call(Step):
     def __init__(self, fn, ins, outs, site):
         self.fn, self.ins, self.outs, self.site = fn, ins, outs, site
 
-    def reads(self):
-        return self.ins
-
     def defs(self):
         return self.outs
 
@@ -428,9 +431,6 @@ class Guard(Step):
 
     def __init__(self, slot, how, expected, site):
         self.slot, self.how, self.expected, self.site = slot, how, expected, site
-
-    def reads(self):
-        return (self.slot,)
 
     def _check(self, value):
         got = run_guard(self.how, value)
@@ -487,12 +487,6 @@ class Switch(Structured):
     def __init__(self, index, branches, outs, by_bool, site=None):
         self.index, self.branches, self.outs, self.by_bool, self.site = (
             index, branches, outs, by_bool, site)
-
-    def reads(self):
-        return (self.index,)
-
-    def subs(self):
-        return self.branches
 
     def op_type(self):
         return "StatelessIf" if self.by_bool else "StatelessCase"
@@ -563,12 +557,6 @@ class While(Structured):
     def __init__(self, ins, limit, cond, body, outs, site=None):
         self.ins, self.limit, self.cond, self.body, self.outs, self.site = (
             ins, limit, cond, body, outs, site)
-
-    def reads(self):
-        return self.ins if self.limit is None else self.ins + (self.limit,)
-
-    def subs(self):
-        return (self.cond, self.body)
 
     def op_type(self):
         return "StatelessWhile"
@@ -697,12 +685,6 @@ class Loop(Structured):
     def __init__(self, source, ins, body, outs, n_elem, brk, site=None):
         self.source, self.ins, self.body, self.outs, self.n_elem, self.brk, self.site = (
             source, ins, body, outs, n_elem, brk, site)
-
-    def reads(self):
-        return self.ins
-
-    def subs(self):
-        return (self.body,)
 
     def op_type(self):
         return "ReduceDataset"
