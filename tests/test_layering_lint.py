@@ -36,11 +36,6 @@ LEAVES = {
     "_crc32c": "CRC-32C of TFRecord, event and checkpoint files: NumPy through _core.backend",
     "config": "tf.config: the device list and the run_functions_eagerly switch, no imports",
 }
-# (importing file under src/tapeflow, imported module) -> why it is tolerated for now. The
-# list can only shrink: a listed pair that no longer occurs fails the test, so remove it.
-KNOWN_VIOLATIONS = {}
-
-
 def module_of(path):
     """``(dotted module name, its package)`` of a file under src/tapeflow."""
     parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
@@ -158,17 +153,10 @@ def test_every_package_has_a_floor():
 
 def test_no_floor_imports_one_above_it():
     found = _all_violations()
-    new = {k: v for k, v in found.items() if k not in KNOWN_VIOLATIONS}
-    assert not new, ("imports that point up a floor (get it by registration instead, as ops "
+    assert not found, ("imports that point up a floor (get it by registration instead, as ops "
                      "fills _core/engine_ops):\n" + "\n".join(
                          f"{rel}:{lines[0]} -> {target} ({floor_of(target)} is above "
-                         f"{rel.split('/')[0]})" for (rel, target), lines in sorted(new.items())))
-
-
-def test_known_violations_only_shrink():
-    found = _all_violations()
-    gone = sorted(k for k in KNOWN_VIOLATIONS if k not in found)
-    assert not gone, f"no longer found, remove from KNOWN_VIOLATIONS: {gone}"
+                         f"{rel.split('/')[0]})" for (rel, target), lines in sorted(found.items())))
 
 
 @pytest.mark.parametrize("leaf", sorted(LEAVES))
