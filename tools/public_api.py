@@ -16,6 +16,7 @@ MODULES = [
     "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
     "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
     "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse", "tapeflow.signal",
+    "tapeflow.audio", "tapeflow._gfile",
     "tapeflow.distribute",
 ]
 
