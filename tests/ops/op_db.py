@@ -5,7 +5,11 @@ call it (``fn(tf, *args, **kwargs)`` where ``tf`` is either tapeflow or TensorFl
 gives sample inputs drawn from the op's domain: NumPy arrays (float64 ones are cast to the
 dtype under test and differentiated; int and bool ones are passed as they are), lists of
 arrays, or plain Python values. Binary element-wise ops get a same-shape, a broadcasting
-and a scalar sample. Flags say whether the op is differentiable and to which order.
+and a scalar sample. Flags say whether the op is differentiable and to which order, and
+how the finite-difference checks run (steps, tolerances, full Jacobian, strict xfails).
+The ``grad.*`` rows of the last section (``tf_fixture=False``) have no TensorFlow
+recording: each differentiable op once more per case, checked by finite differences only,
+to tighter tolerances; and the ops without a gradient.
 
 This module imports NumPy only: ``tools/record_ops.py`` runs it under TensorFlow.
 """

@@ -57,7 +57,7 @@ def compute_gradient(f, x, delta=None):
     if not isinstance(x, (list, tuple)):
         raise ValueError(f"`x` must be a list or tuple of values convertible to a Tensor "
                          f"(arguments to `f`), not a {type(x)}")
-    theoretical, numerical, _ = _jacobians(f, x, 1.0 / 1024 if delta is None else delta)
+    theoretical, numerical, _, _ = _jacobians(f, x, 1.0 / 1024 if delta is None else delta)
     return theoretical, numerical
 
 
@@ -78,9 +78,9 @@ def _dense(g):
 
 
 def _jacobians(f, x, delta):
-    """``(theoretical, numerical, shapes)``: :func:`compute_gradient`'s two tuples, and the
-    shape ``tape.jacobian`` gave each theoretical Jacobian (``None`` where it was built row
-    by row, for complex ``y`` or ``x``)."""
+    """``(theoretical, numerical, shapes, y_shape)``: :func:`compute_gradient`'s two tuples,
+    the shape ``tape.jacobian`` gave each theoretical Jacobian (``None`` where it was built
+    row by row, for complex ``y`` or ``x``) and the shape of ``y``."""
     from .tape import GradientTape
     xs = [convert_to_tensor(v) for v in x]
     with GradientTape(persistent=True) as tape:
@@ -123,7 +123,7 @@ def _jacobians(f, x, delta):
                 vals.append(_flat_real(np.asarray(convert_to_tensor(f(*args))._value)))
             jac[:, k] = (vals[0] - vals[1]) / scale
         numerical.append(jac)
-    return tuple(theoretical), tuple(numerical), shapes
+    return tuple(theoretical), tuple(numerical), shapes, yv.shape
 
 
 def check_gradients(f, args, order=2, modes=("rev", "fwd"), eps=1e-6, rtol=1e-5,
@@ -342,8 +342,7 @@ def _check_jacobian(f, args, eps=1e-6, rtol=1e-7, atol=1e-8, what="Jacobian"):
     :func:`compute_gradient` with step ``eps`` (``numpy.testing.assert_allclose``'s rule),
     and the shape of each ``tape.jacobian``: ``y.shape + x.shape``."""
     args = _arrays(args)
-    theoretical, numerical, shapes = _jacobians(f, args, eps)
-    y_shape = _evaluate(f, args).shape
+    theoretical, numerical, shapes, y_shape = _jacobians(f, args, eps)
     for i, (got, want, shape) in enumerate(zip(theoretical, numerical, shapes)):
         assert shape is None or shape == y_shape + args[i].shape, (
             f"{what} {i}: tape.jacobian has shape {shape}, not {y_shape + args[i].shape}")
