@@ -13,6 +13,7 @@ to tighter tolerances; and the ops without a gradient.
 
 This module imports NumPy only: ``tools/record_ops.py`` runs it under TensorFlow.
 """
+import functools
 import zlib
 from dataclasses import dataclass, field
 
@@ -1378,9 +1379,17 @@ def flatten(out):
 
 
 def loss_weights(shape, k):
-    """Fixed, non-symmetric cotangent for output ``k``: the loss is sum(out_k * w_k)."""
+    """Fixed, non-symmetric cotangent for output ``k``: the loss is sum(out_k * w_k).
+    (One read-only array per shape and ``k``: the finite-difference checks ask often.)"""
+    return _loss_weights(tuple(shape), k)
+
+
+@functools.lru_cache(maxsize=None)
+def _loss_weights(shape, k):
     n = int(np.prod(shape)) if shape else 1
-    return (1.0 + 0.5 * np.cos(np.arange(n) * 1.3 + 0.7 * k)).reshape(shape)
+    w = (1.0 + 0.5 * np.cos(np.arange(n) * 1.3 + 0.7 * k)).reshape(shape)
+    w.setflags(write=False)
+    return w
 
 
 # ------------------------------------------------------------------------- error cases
