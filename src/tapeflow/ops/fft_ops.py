@@ -25,7 +25,6 @@ from .._core.registry import defjvp, defvjp, primitive
 from .._core.tensor import _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from . import manip_ops as _manip
-from . import math_ops as _m
 from ._helpers import tf_type_name
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "fftnd", "ifftnd",
