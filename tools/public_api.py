@@ -16,7 +16,8 @@ MODULES = [
     "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
     "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
     "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse",
-    "tapeflow.distribute",
+    "tapeflow.distribute", "tapeflow.keras.ops", "tapeflow.keras.ops.numpy",
+    "tapeflow.keras.ops.nn", "tapeflow.keras.ops.linalg", "tapeflow.keras.ops.image",
 ]
 
 

@@ -1,0 +1,149 @@
+"""``keras.ops.image``: Keras 3's image functions (channels-last) over ``tf.image``."""
+from ._base import cast, dt, family, float_of, tensor, tf
+
+__all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images"]
+
+
+def _batched(images):
+    x = tensor(images)
+    if len(x.shape) not in (3, 4):
+        raise ValueError("Invalid images rank: expected rank 3 (single image) or rank 4 "
+                         f"(batch of images). Received input with shape: images.shape={x.shape}")
+    single = len(x.shape) == 3
+    return (tf.expand_dims(x, 0) if single else x), single
+
+
+def _unbatch(x, single):
+    return tf.squeeze(x, 0) if single else x
+
+
+def _channels_first(x, data_format, back=False):
+    if data_format != "channels_first":
+        return x
+    return tf.transpose(x, [0, 3, 1, 2] if back else [0, 2, 3, 1])
+
+
+def resize(images, size, interpolation="bilinear", antialias=False,
+           crop_to_aspect_ratio=False, pad_to_aspect_ratio=False, fill_mode="constant",
+           fill_value=0.0, data_format=None):
+    """Images resized to ``size`` = (height, width) (``keras.ops.image.resize``).
+
+    Args:
+        images: (height, width, channels) or (batch, height, width, channels).
+        size: (height, width).
+        interpolation: "bilinear", "nearest", "bicubic", "area", ...
+        antialias: whether to filter when downsampling.
+        crop_to_aspect_ratio: crop the centre to the target aspect ratio first.
+        pad_to_aspect_ratio: pad with ``fill_value`` to the target aspect ratio first.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Returns:
+        Images of the new size; float inputs keep their dtype, integers give float32.
+
+    Raises:
+        ValueError: for images of rank other than 3 or 4, or a bad ``size``.
+    """
+    if len(size) != 2:
+        raise ValueError("Expected `size` to be a tuple of 2 integers. "
+                         f"Received: size={size}")
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    h, w = x.shape[1], x.shape[2]
+    th, tw = size
+    if crop_to_aspect_ratio:
+        ch = min(h, int(round(w * th / tw)))
+        cw = min(w, int(round(h * tw / th)))
+        top, left = (h - ch) // 2, (w - cw) // 2
+        x = x[:, top:top + ch, left:left + cw, :]
+    elif pad_to_aspect_ratio:
+        ph = max(h, int(round(w * th / tw)))
+        pw = max(w, int(round(h * tw / th)))
+        top, left = (ph - h) // 2, (pw - w) // 2
+        x = tf.pad(x, [[0, 0], [top, ph - h - top], [left, pw - w - left], [0, 0]],
+                   constant_values=cast(fill_value, dt(x)))
+    d = dt(x)
+    out = tf.image.resize(x, [th, tw], method=interpolation, antialias=antialias)
+    if family(d) == "f":
+        out = cast(out, d)
+    out = _channels_first(out, data_format, back=True)
+    return _unbatch(out, single)
+
+
+def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid",
+                    data_format=None):
+    """Patches of ``size`` flattened into the channel axis
+    (``keras.ops.image.extract_patches``).
+
+    Args:
+        images: (h, w, c) or (batch, h, w, c).
+        size: an int or (ph, pw).
+        strides: default ``size``.
+        dilation_rate: an int.
+        padding: "valid" or "same".
+
+    Returns:
+        (batch, out_h, out_w, ph * pw * c).
+    """
+    ph, pw = (size, size) if isinstance(size, int) else size
+    if strides is None:
+        strides = (ph, pw)
+    sh, sw = (strides, strides) if isinstance(strides, int) else strides
+    r = dilation_rate if isinstance(dilation_rate, int) else dilation_rate[0]
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    out = tf.image.extract_patches(x, [1, ph, pw, 1], [1, sh, sw, 1], [1, r, r, 1],
+                                   padding.upper())
+    out = _channels_first(out, data_format, back=True)
+    return _unbatch(out, single)
+
+
+def rgb_to_grayscale(images, data_format=None):
+    """RGB images as one-channel luminance (``keras.ops.image.rgb_to_grayscale``)."""
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    d = dt(x)
+    xf = float_of(x)
+    w = tf.constant([0.2989, 0.587, 0.114], dtype=xf.dtype)
+    out = tf.reduce_sum(xf * w, axis=-1, keepdims=True)
+    out = cast(out, d)
+    return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def _sides(size, before, after, target, what):
+    if before is None and after is None:
+        return 0, 0
+    if before is None:
+        before = target - size - after
+    if after is None:
+        after = target - size - before if target is not None else 0
+    if before < 0 or after < 0:
+        raise ValueError(f"The {what} would be negative.")
+    return before, after
+
+
+def pad_images(images, top_padding=None, left_padding=None, bottom_padding=None,
+               right_padding=None, target_height=None, target_width=None,
+               data_format=None):
+    """Images padded with zeros on each side (``keras.ops.image.pad_images``)."""
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    h, w = x.shape[1], x.shape[2]
+    top, bottom = _sides(h, top_padding, bottom_padding, target_height, "padding")
+    left, right = _sides(w, left_padding, right_padding, target_width, "padding")
+    out = tf.pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]])
+    return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=None,
+                right_cropping=None, target_height=None, target_width=None,
+                data_format=None):
+    """Images cropped on each side (``keras.ops.image.crop_images``)."""
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    h, w = x.shape[1], x.shape[2]
+    top = top_cropping or 0
+    left = left_cropping or 0
+    th = target_height if target_height is not None else h - top - (bottom_cropping or 0)
+    tw = target_width if target_width is not None else w - left - (right_cropping or 0)
+    out = x[:, top:top + th, left:left + tw, :]
+    return _unbatch(_channels_first(out, data_format, back=True), single)
