@@ -293,8 +293,29 @@ def cases():
         ["slogdet", [M3], {}], ["pinv", [M3B], {}], ["eigh", [M3], {}],
         ["qr", [M3B], {}], ["qr", [M3B], {"mode": "complete"}],
         ["svd", [M3B], {"compute_uv": False}], ["lstsq", [M3B, FV], {}],
-        ["lu_factor", [M3], {}],
+        ["lu_factor", [M3], {}], ["eig", [M3], {}],
+        ["view", [T([1.0, -2.0]), "int32"], {}], ["view", [I([1, 2], "int16"), "uint16"], {}],
     ]
+    rgb = T((np.arange(2 * 3 * 4 * 3, dtype=np.float32).reshape(2, 3, 4, 3) / 40).tolist())
+    c += [["image.resize", [img, (2, 2)], {}], ["image.resize", [img, (3, 5)], {}],
+          ["image.resize", [img, (8, 8)], {"interpolation": "nearest"}],
+          ["image.resize", [rgb, (2, 6)], {"interpolation": "bicubic"}],
+          ["image.resize", [rgb, (3, 3)], {"crop_to_aspect_ratio": True}],
+          ["image.resize", [rgb, (4, 2)], {"pad_to_aspect_ratio": True}],
+          ["image.resize", [rgb, (2, 2)], {"antialias": True}],
+          ["image.resize", [T([[[1.0]]]), (2, 2)], {}],
+          ["image.resize", [FV, (2, 2)], {}],
+          ["image.extract_patches", [img, 2], {}],
+          ["image.extract_patches", [rgb, (2, 2)], {"strides": 1}],
+          ["image.extract_patches", [img, 3], {"strides": 2, "padding": "same"}],
+          ["image.rgb_to_grayscale", [rgb], {}],
+          ["image.pad_images", [rgb, 1, 2], {"target_height": 5, "target_width": 7}],
+          ["image.pad_images", [rgb], {"top_padding": 1, "bottom_padding": 0,
+                                       "left_padding": 0, "right_padding": 2}],
+          ["image.crop_images", [rgb, 1, 1], {"target_height": 2, "target_width": 2}],
+          ["image.crop_images", [rgb], {"top_cropping": 1, "bottom_cropping": 1,
+                                        "left_cropping": 0, "right_cropping": 1}],
+          ]
     return c
 
 
@@ -345,7 +366,9 @@ def _float_leaves(tree, out):
 
 def record(case):
     name, args, kwargs = case
-    fn = getattr(ops, name)
+    fn = ops
+    for part in name.split("."):
+        fn = getattr(fn, part)
     a, k = decode(args), decode(kwargs)
     sources = _float_leaves([a, k], [])
     try:
@@ -395,7 +418,7 @@ def main():
         f.write("\n")
     entries = []
     for case in cases():
-        if not hasattr(ops, case[0]):
+        if not hasattr(ops, case[0].split(".")[0]):
             continue
         entries.append({"call": case, **record(case)})
     with open(os.path.join(OUT, "ops_values.json"), "w") as f:

@@ -180,7 +180,9 @@ def _params():
 @pytest.mark.parametrize("entry", _params())
 def test_call_matches_keras(entry):
     name, args, kwargs = entry["call"]
-    fn = getattr(ops, name)
+    fn = ops
+    for part in name.split("."):
+        fn = getattr(fn, part)
     a, k = decode(args), decode(kwargs)
     sources = _float_leaves([a, k], [])
     if "error" in entry:

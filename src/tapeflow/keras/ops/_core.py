@@ -3,12 +3,27 @@ import builtins
 
 import numpy as np
 
-from ._base import cast, dt, standardize_dtype, tensor, tf
+from ._base import cast as _cast
+from ._base import dt, standardize_dtype, tensor, tf
 
 __all__ = ["cast", "convert_to_tensor", "convert_to_numpy", "is_tensor", "shape", "dtype",
            "stop_gradient", "saturate_cast", "slice", "slice_update", "scatter",
            "scatter_update", "cond", "switch", "while_loop", "fori_loop", "scan",
            "associative_scan", "map", "vectorized_map", "custom_gradient", "unstack"]
+
+
+def cast(x, dtype):
+    """``x`` in ``dtype`` (``keras.ops.cast``); floats to integers truncate toward zero, as
+    TensorFlow.
+
+    Args:
+        x: a tensor, array-like or number.
+        dtype: a dtype name or object.
+
+    Returns:
+        A tensor of ``x``'s shape in ``dtype``.
+    """
+    return _cast(x, dtype)
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
@@ -47,7 +62,7 @@ def saturate_cast(x, dtype):
     x = tensor(x)
     d = standardize_dtype(dtype)
     if d in ("bool",) or "float" in d:
-        return cast(x, d)
+        return _cast(x, d)
     info = np.iinfo(d)
     src = dt(x)
     if "float" in src:
@@ -61,7 +76,7 @@ def saturate_cast(x, dtype):
         si = np.iinfo(src) if src != "bool" else np.iinfo("uint8")
         lo, hi = builtins.max(info.min, si.min), builtins.min(info.max, si.max)
         x = tf.clip_by_value(x, tf.cast(lo, x.dtype), tf.cast(hi, x.dtype))
-    return cast(x, d)
+    return _cast(x, d)
 
 
 def slice(inputs, start_indices, shape):  # noqa: A001 - Keras's name
@@ -73,7 +88,7 @@ def slice_update(inputs, start_indices, updates):
     """``inputs`` with the block at ``start_indices`` replaced by ``updates``
     (``keras.ops.slice_update``)."""
     x = tensor(inputs)
-    u = cast(updates, dt(x))
+    u = _cast(updates, dt(x))
     starts = [int(s) for s in start_indices]
     grids = np.meshgrid(*[np.arange(s, s + n) for s, n in zip(starts, u.shape.as_list())],
                         indexing="ij")
@@ -85,14 +100,14 @@ def scatter(indices, values, shape):
     """A zero tensor of ``shape`` with ``values`` added at ``indices``
     (``keras.ops.scatter``)."""
     v = tensor(values)
-    return tf.scatter_nd(cast(indices, "int32"), v, list(shape))
+    return tf.scatter_nd(_cast(indices, "int32"), v, list(shape))
 
 
 def scatter_update(inputs, indices, updates):
     """``inputs`` with the entries at ``indices`` set to ``updates``
     (``keras.ops.scatter_update``)."""
     x = tensor(inputs)
-    return tf.tensor_scatter_nd_update(x, cast(indices, "int32"), cast(updates, dt(x)))
+    return tf.tensor_scatter_nd_update(x, _cast(indices, "int32"), _cast(updates, dt(x)))
 
 
 def cond(pred, true_fn, false_fn):
@@ -104,7 +119,7 @@ def cond(pred, true_fn, false_fn):
 def switch(index, branches, *operands):
     """``branches[index](*operands)``, the index clamped to the branches
     (``keras.ops.switch``)."""
-    i = tf.clip_by_value(cast(index, "int32"), 0, len(branches) - 1)
+    i = tf.clip_by_value(_cast(index, "int32"), 0, len(branches) - 1)
     return tf.switch_case(i, [lambda b=b: b(*operands) for b in branches])
 
 
