@@ -9,7 +9,7 @@ from ._base import cast, dt, family, float_of, tensor, tf
 __all__ = ["logsumexp", "cdist", "erf", "erfinv", "erfc", "rsqrt", "logdet", "top_k",
            "in_top_k", "segment_sum",
            "segment_max", "segment_min", "segment_prod", "extract_sequences", "fft", "fft2",
-           "ifft2", "rfft", "irfft", "view_as_complex", "view_as_real"]
+           "ifft2", "rfft", "irfft", "view_as_complex", "view_as_real", "stft"]
 
 
 def logsumexp(x, axis=None, keepdims=False):
@@ -314,3 +314,51 @@ def view_as_real(x):
     """A complex tensor as (..., 2) real (``keras.ops.view_as_real``)."""
     x = tensor(x)
     return tf.stack([tf.math.real(x), tf.math.imag(x)], axis=-1)
+
+
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    """The short-time Fourier transform along the last axis (``keras.ops.stft``).
+
+    Args:
+        x: a float32 or float64 tensor (..., samples).
+        sequence_length: the window length; sequence_stride: the hop.
+        fft_length: the FFT size (>= ``sequence_length``; the window is centred in it).
+        window: "hann", "hamming" (periodic), a 1-D tensor of ``sequence_length``, or None.
+        center: reflect-pad ``fft_length // 2`` on both sides first.
+
+    Returns:
+        (real, imag), each (..., frames, fft_length // 2 + 1).
+
+    Raises:
+        TypeError: for another input dtype. ValueError: for a bad window or fft_length.
+    """
+    x = tensor(x)
+    if dt(x) not in ("float32", "float64"):
+        raise TypeError("Invalid input type. Expected `float32` or `float64`. "
+                        f"Received: input type={x.dtype}")
+    if fft_length < sequence_length:
+        raise ValueError("`fft_length` must equal or larger than `sequence_length`. "
+                         f"Received: sequence_length={sequence_length}, "
+                         f"fft_length={fft_length}")
+    if isinstance(window, str) and window not in ("hann", "hamming"):
+        raise ValueError('If a string is passed to `window`, it must be one of `"hann"`, '
+                         f'`"hamming"`. Received: window={window}')
+    if center:
+        half = fft_length // 2
+        x = tf.pad(x, [[0, 0]] * (len(x.shape) - 1) + [[half, half]], mode="REFLECT")
+    left = (fft_length - sequence_length) // 2
+    if window is None:
+        win = np.ones(sequence_length)
+    elif isinstance(window, str):
+        k = np.arange(sequence_length)
+        a = 0.5 if window == "hann" else 0.54
+        win = a - (1 - a) * np.cos(2 * np.pi * k / sequence_length)
+    else:
+        win = np.asarray(tensor(window), np.float64)
+        if win.shape != (sequence_length,):
+            raise ValueError("The shape of `window` must be equal to [sequence_length]."
+                             f"Received: window shape={win.shape}")
+    full = np.zeros(fft_length)
+    full[left:left + sequence_length] = win
+    frames = extract_sequences(x, fft_length, sequence_stride)
+    return rfft(frames * tf.constant(full.astype(dt(x))))

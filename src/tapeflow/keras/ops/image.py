@@ -3,7 +3,8 @@ import numpy as np
 
 from ._base import cast, dt, family, float_of, tensor, tf
 
-__all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images"]
+__all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
+           "rgb_to_hsv", "hsv_to_rgb"]
 
 
 def _batched(images):
@@ -191,4 +192,55 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
     th = target_height if target_height is not None else h - top - (bottom_cropping or 0)
     tw = target_width if target_width is not None else w - left - (right_cropping or 0)
     out = x[:, top:top + th, left:left + tw, :]
+    return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def _need_float_images(x):
+    if family(dt(x)) != "f":
+        raise ValueError("Invalid images dtype: expected float dtype. "
+                         f"Received: images.dtype={dt(x)}")
+
+
+def rgb_to_hsv(images, data_format=None):
+    """RGB images in [0, 1] as hue, saturation, value in [0, 1]
+    (``keras.ops.image.rgb_to_hsv``).
+
+    Raises:
+        ValueError: for images of rank other than 3 or 4, or not float.
+    """
+    x, single = _batched(images)
+    _need_float_images(x)
+    x = _channels_first(x, data_format)
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    v = tf.reduce_max(x, axis=-1)
+    delta = v - tf.reduce_min(x, axis=-1)
+    zero = tf.zeros_like(v)
+    safe_v = tf.where(v > 0, v, tf.ones_like(v))
+    s = tf.where(v > 0, delta / safe_v, zero)
+    safe_d = tf.where(delta > 0, delta, tf.ones_like(delta))
+    h = tf.where(tf.equal(v, r), (g - b) / safe_d,
+                 tf.where(tf.equal(v, g), (b - r) / safe_d + 2.0, (r - g) / safe_d + 4.0))
+    h = tf.where(delta > 0, h / 6.0, zero)
+    h = tf.where(h < 0, h + 1.0, h)
+    out = tf.stack([h, s, v], axis=-1)
+    return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def hsv_to_rgb(images, data_format=None):
+    """Hue, saturation, value images as RGB (``keras.ops.image.hsv_to_rgb``).
+
+    Raises:
+        ValueError: for images of rank other than 3 or 4, or not float.
+    """
+    x, single = _batched(images)
+    _need_float_images(x)
+    x = _channels_first(x, data_format)
+    h, s, v = x[..., 0], x[..., 1], x[..., 2]
+    # each channel is v - v s w(k), w the piecewise-linear hue wheel, k = (n + 6 h) mod 6
+    chans = []
+    for n in (5.0, 3.0, 1.0):
+        k = tf.math.floormod(h * 6.0 + n, 6.0)
+        w = tf.clip_by_value(tf.minimum(k, 4.0 - k), 0.0, 1.0)
+        chans.append(v - v * s * w)
+    out = tf.stack(chans, axis=-1)
     return _unbatch(_channels_first(out, data_format, back=True), single)

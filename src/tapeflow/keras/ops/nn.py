@@ -18,7 +18,8 @@ __all__ = [
     "rms_normalization", "normalize", "binary_crossentropy", "categorical_crossentropy",
     "sparse_categorical_crossentropy", "max_pool", "average_pool", "adaptive_average_pool",
     "adaptive_max_pool", "conv", "conv_transpose", "depthwise_conv", "separable_conv",
-    "depth_to_space", "space_to_depth", "psnr", "dot_product_attention", "polar",
+    "depth_to_space", "space_to_depth", "psnr", "dot_product_attention", "polar", "unfold",
+    "fold",
 ]
 
 _ACT_DOC = """{what} (``keras.ops.{name}``, also ``keras.ops.nn.{name}``).
@@ -579,3 +580,64 @@ def polar(abs, angle):  # noqa: A002 - Keras's name
     r, t, _ = promote(abs, angle, extra=(float,))
     return tf.complex(r * tf.cos(t), r * tf.sin(t))
 
+
+
+def _pair2(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+def _fold_maps(size_hw, kernel_size, dilation, padding, stride):
+    """One-hot (kernel, out, padded) maps of each spatial axis: the im2col index plan."""
+    maps, outs = [], []
+    for n, k, d, p, s in zip(size_hw, _pair2(kernel_size), _pair2(dilation), _pair2(padding),
+                             _pair2(stride)):
+        full = n + 2 * p
+        o = (full - d * (k - 1) - 1) // s + 1
+        pos = np.arange(o)[None, :] * s + np.arange(k)[:, None] * d
+        maps.append((pos[:, :, None] == np.arange(full)[None, None, :]).astype(np.float64))
+        outs.append(o)
+    return maps, outs
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks of a channels-first batch, flattened (im2col)
+    (``keras.ops.unfold``).
+
+    Args:
+        x: (N, C, H, W).
+        kernel_size, dilation, padding, stride: ints or pairs.
+
+    Returns:
+        (N, C * kh * kw, L), L the number of block positions (row-major).
+    """
+    x = tensor(x)
+    n, c, h, w = x.shape.as_list()
+    ph, pw = _pair2(padding)
+    (mh, mw), (oh, ow) = _fold_maps((h, w), kernel_size, dilation, padding, stride)
+    xp = tf.pad(x, [[0, 0], [0, 0], [ph, ph], [pw, pw]])
+    blocks = tf.einsum("nchw,koh,lpw->ncklop", xp, tf.constant(mh.astype(dt(x))),
+                       tf.constant(mw.astype(dt(x))))
+    return tf.reshape(blocks, [n, c * mh.shape[0] * mw.shape[0], oh * ow])
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Blocks summed back into a channels-first image, the adjoint of ``unfold`` (col2im)
+    (``keras.ops.fold``).
+
+    Args:
+        x: (N, C * kh * kw, L).
+        output_size: (H, W) of the result.
+
+    Returns:
+        (N, C, H, W).
+    """
+    x = tensor(x)
+    h, w = _pair2(output_size)
+    kh, kw = _pair2(kernel_size)
+    ph, pw = _pair2(padding)
+    (mh, mw), (oh, ow) = _fold_maps((h, w), kernel_size, dilation, padding, stride)
+    n = x.shape[0]
+    blocks = tf.reshape(x, [n, -1, kh, kw, oh, ow])
+    full = tf.einsum("ncklop,koh,lpw->nchw", blocks, tf.constant(mh.astype(dt(x))),
+                     tf.constant(mw.astype(dt(x))))
+    return full[:, :, ph:ph + h, pw:pw + w]
