@@ -346,3 +346,35 @@ def test_rgb_to_hsv_gradient_is_the_derivative():
         e = e.reshape(x0.shape)
         num.append((f(x0 + e) - f(x0 - e)) / 2e-7)
     np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-6)
+
+
+# Calls that need concrete values, so they run eagerly only (strict: a call that traces must
+# leave the table).
+_NUMPY = "computed by NumPy/SciPy on concrete values (not differentiable, eager only)"
+EAGER_ONLY = {"eig": _NUMPY, "lu_factor": _NUMPY, "view": _NUMPY}
+# Python values out (a tuple of ints, a dtype name, a bool, an int): a tf.function returns
+# them as tensors, as TensorFlow does, so they are compared eagerly only.
+_PYTHON_OUT = {"shape", "ndim", "dtype", "is_tensor"}
+
+
+def _traced_params():
+    out = []
+    for e in VALUES:
+        cid = _case_id(e)
+        if "error" in e or cid in XFAIL or e["call"][0] in _PYTHON_OUT:
+            continue
+        marks = [pytest.mark.xfail(strict=True, reason=EAGER_ONLY[e["call"][0]])] \
+            if e["call"][0] in EAGER_ONLY else []
+        out.append(pytest.param(e, id=cid, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("entry", _traced_params())
+def test_call_traces_in_tf_function(entry):
+    name, args, kwargs = entry["call"]
+    fn = ops
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    a, k = decode(args), decode(kwargs)
+    traced = tf.function(lambda: fn(*a, **k))
+    check(traced(), entry["out"], name + " (traced)")

@@ -126,8 +126,10 @@ def in_top_k(targets, predictions, k):
 
 def _segments(ids, num_segments):
     ids = cast(ids, "int32")
-    n = int(np.max(np.asarray(ids))) + 1 if num_segments is None else int(num_segments)
-    return ids, n
+    if num_segments is None:
+        # a tensor, so a traced call reads the count at run time
+        return ids, tf.reduce_max(ids) + 1
+    return ids, int(num_segments)
 
 
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
