@@ -25,7 +25,7 @@ VALUES = json.loads((HERE / "ops_values.json").read_text())
 _LATER = "not built in this session (issue 21)"
 MISSING = {
     "ops": {
-        "ctc_decode": _LATER, "ctc_loss": _LATER, "istft": _LATER, "rearrange": _LATER,
+        "ctc_decode": _LATER, "istft": _LATER, "rearrange": _LATER,
     },
     "image": {
         "affine_transform": _LATER, "elastic_transform": _LATER,
@@ -136,6 +136,10 @@ def _tol(dtype):
             "float64": (1e-9, 1e-12)}.get(dtype, (0, 0))
 
 
+# Keras computes these in float32 whatever the input, so float64 answers carry float32 rounding
+_FLOAT32_INSIDE = {"ctc_loss"}
+
+
 def check(got, want, where):
     if "T" in want or "C" in want:
         assert tf.is_tensor(got) or isinstance(got, np.ndarray), f"{where}: not a tensor"
@@ -149,7 +153,8 @@ def check(got, want, where):
         assert got.dtype.name == want["dtype"], f"{where}: dtype {got.dtype.name}"
         expect = np.asarray(_unjson(want["T"]), dtype=want["dtype"]).astype(np.float64) \
             if want["dtype"] != "bool" else np.asarray(want["T"], bool)
-        rtol, atol = _tol(want["dtype"])
+        rtol, atol = _tol("float32" if where.split(" ")[0] in _FLOAT32_INSIDE
+                          else want["dtype"])
         if want["dtype"] == "bool":
             np.testing.assert_array_equal(a, expect, err_msg=where)
         else:
@@ -214,7 +219,7 @@ def test_call_matches_keras(entry):
         if g is None:  # no gradient is a zero gradient
             assert not np.any(np.asarray(_unjson(w["T"]))), f"gradient {i}: None"
             continue
-        check(tf.convert_to_tensor(g), w, f"gradient {i}")
+        check(tf.convert_to_tensor(g), w, f"{name} gradient {i}")
 
 
 # ----------------------------------------------------------------------------- beyond values

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ._base import axes, cast, dt, family, float_of, floatx, promote, tensor, tf
+from ._base import axes, cast, dt, family, float_of, floatx, promote, result_type, tensor, tf
 
 __all__ = [
     "relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "swish", "log_sigmoid",
@@ -19,7 +19,7 @@ __all__ = [
     "sparse_categorical_crossentropy", "max_pool", "average_pool", "adaptive_average_pool",
     "adaptive_max_pool", "conv", "conv_transpose", "depthwise_conv", "separable_conv",
     "depth_to_space", "space_to_depth", "psnr", "dot_product_attention", "polar", "unfold",
-    "fold",
+    "fold", "ctc_loss",
 ]
 
 _ACT_DOC = """{what} (``keras.ops.{name}``, also ``keras.ops.nn.{name}``).
@@ -641,3 +641,53 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     full = tf.einsum("ncklop,koh,lpw->nchw", blocks, tf.constant(mh.astype(dt(x))),
                      tf.constant(mw.astype(dt(x))))
     return full[:, :, ph:ph + h, pw:pw + w]
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    """The connectionist temporal classification loss per sequence (``keras.ops.ctc_loss``),
+    the negative log-likelihood of ``target`` under the CTC alignment of ``output``, by the
+    forward algorithm in log space (differentiable in ``output``).
+
+    Args:
+        target: (batch, max_label_length) integer labels, padded.
+        output: (batch, max_time, classes) logits.
+        target_length: (batch,) label lengths.
+        output_length: (batch,) time lengths.
+        mask_index: the blank class.
+
+    Returns:
+        (batch,) losses in ``result_type(output.dtype, float32)``.
+    """
+    out = tensor(output)
+    d = "float32"  # Keras computes in float32 (float64 too) and casts the loss back
+    logp = tf.nn.log_softmax(cast(out, d), axis=-1)
+    labels = cast(target, "int32")
+    b, steps = logp.shape[0], logp.shape[1]
+    n_lab = labels.shape[1]
+    s_len = 2 * n_lab + 1
+    blank = tf.fill([b, 1], tf.constant(mask_index, tf.int32))
+    # blank, label, blank, label, ..., blank
+    ext = tf.reshape(tf.concat([tf.fill([b, n_lab, 1], tf.constant(mask_index, tf.int32)),
+                                tf.expand_dims(labels, -1)], -1), [b, 2 * n_lab])
+    ext = tf.concat([ext, blank], 1)
+    emit = tf.gather(logp, ext, axis=2, batch_dims=1)                     # (b, t, s)
+    neg = tf.cast(-1e30, logp.dtype)
+    same = tf.concat([tf.ones([b, 2], tf.bool), tf.equal(ext[:, 2:], ext[:, :-2])], 1)
+    skip_ok = tf.logical_and(tf.not_equal(ext, mask_index), tf.logical_not(same))
+    t_len = cast(output_length, "int32")
+    lab_len = cast(target_length, "int32")
+    first = tf.concat([emit[:, 0, :2], tf.fill([b, s_len - 2], neg)], 1)
+    alpha = first
+    pad1 = tf.fill([b, 1], neg)
+    pad2 = tf.fill([b, 2], neg)
+    for t in range(1, steps):
+        a1 = tf.concat([pad1, alpha[:, :-1]], 1)
+        a2 = tf.where(skip_ok, tf.concat([pad2, alpha[:, :-2]], 1), neg * tf.ones_like(alpha))
+        stacked = tf.stack([alpha, a1, a2], 0)
+        new = tf.reduce_logsumexp(stacked, axis=0) + emit[:, t, :]
+        alpha = tf.where(tf.expand_dims(t < t_len, 1), new, alpha)
+    last = tf.gather(alpha, 2 * lab_len, axis=1, batch_dims=1)
+    before = tf.gather(alpha, tf.maximum(2 * lab_len - 1, 0), axis=1, batch_dims=1)
+    before = tf.where(lab_len > 0, before, neg * tf.ones_like(before))
+    loss = -tf.reduce_logsumexp(tf.stack([last, before], 0), axis=0)
+    return cast(loss, result_type(dt(out), "float32"))
