@@ -9,7 +9,8 @@ from ._base import dt, standardize_dtype, tensor, tf
 __all__ = ["cast", "convert_to_tensor", "convert_to_numpy", "is_tensor", "shape", "dtype",
            "stop_gradient", "saturate_cast", "slice", "slice_update", "scatter",
            "scatter_update", "cond", "switch", "while_loop", "fori_loop", "scan",
-           "associative_scan", "map", "vectorized_map", "custom_gradient", "unstack"]
+           "associative_scan", "map", "vectorized_map", "custom_gradient", "unstack",
+           "rearrange"]
 
 
 def cast(x, dtype):
@@ -218,3 +219,77 @@ def custom_gradient(f):
 def unstack(x, num=None, axis=0):
     """The slices of ``x`` along ``axis`` as a list (``keras.ops.unstack``)."""
     return list(tf.unstack(tensor(x), num=num, axis=axis))
+
+
+def _einops_side(side):
+    groups, cur = [], None
+    for tok in side.replace("(", " ( ").replace(")", " ) ").split():
+        if tok == "(":
+            if cur is not None:
+                raise ValueError(f"Nested parentheses in einops pattern: {side!r}")
+            cur = []
+        elif tok == ")":
+            if cur is None:
+                raise ValueError(f"Unbalanced parentheses in einops pattern: {side!r}")
+            groups.append(cur)
+            cur = None
+        elif cur is not None:
+            cur.append(tok)
+        else:
+            groups.append([tok])
+    if cur is not None:
+        raise ValueError(f"Unbalanced parentheses in einops pattern: {side!r}")
+    return groups
+
+
+def rearrange(tensor, pattern, **axes_lengths):  # noqa: A002 - Keras's name (shadows tensor)
+    """Axes reordered, split and merged by an einops pattern (``keras.ops.rearrange``), e.g.
+    ``"b h w c -> b c h w"``, ``"b h w c -> (b h) w c"``, ``"b (h p) c -> b h p c"`` with
+    ``p=2``.
+
+    Args:
+        tensor: a tensor whose rank is the number of groups left of ``->``.
+        pattern: the einops pattern.
+        **axes_lengths: the sizes of axes split from a group.
+
+    Returns:
+        A tensor with the right side's groups as axes.
+
+    Raises:
+        ValueError: for a malformed pattern.
+        tf.errors.InvalidArgumentError: for names that differ between the sides or sizes
+            that do not divide (where Keras on TensorFlow fails in its reshape).
+    """
+    from ._base import tensor as _to_tensor
+
+    x = _to_tensor(tensor)
+    if pattern.count("->") != 1:
+        raise ValueError(f"Pattern must contain exactly one '->'. Received: {pattern!r}")
+    left, right = (_einops_side(s) for s in pattern.split("->"))
+    shape = x.shape.as_list()
+    if len(left) != len(shape):
+        raise ValueError(f"Pattern {pattern!r} names {len(left)} axes; the tensor has rank "
+                         f"{len(shape)}")
+    sizes = {}
+    for group, dim in zip(left, shape):
+        unknown = [n for n in group if n not in axes_lengths]
+        known = int(np.prod([axes_lengths[n] for n in group if n in axes_lengths]))
+        if len(unknown) > 1:
+            raise ValueError(f"Could not infer sizes for {unknown} in {pattern!r}")
+        if unknown:
+            if dim % known:
+                raise tf.errors.InvalidArgumentError(
+                    None, None, f"Shape mismatch: {dim} is not divisible by {known}")
+            sizes[unknown[0]] = dim // known
+        elif known != dim:
+            raise ValueError(f"Shape mismatch: {group} has size {known}, the axis {dim}")
+        for n in group:
+            sizes.setdefault(n, axes_lengths.get(n))
+    names = [n for g in left for n in g]
+    out_names = [n for g in right for n in g]
+    if sorted(names) != sorted(out_names) or len(set(names)) != len(names):
+        raise tf.errors.InvalidArgumentError(
+            None, None, f"Identifiers differ between the sides of {pattern!r}")
+    x = tf.reshape(x, [sizes[n] for n in names])
+    x = tf.transpose(x, [names.index(n) for n in out_names])
+    return tf.reshape(x, [int(np.prod([sizes[n] for n in g])) for g in right])
