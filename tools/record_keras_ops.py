@@ -332,6 +332,13 @@ def cases():
                     4, 2, 4], {"window": "hamming", "center": False}],
           ["stft", [T(np.arange(10, dtype=np.float32).tolist()), 4, 4, 4], {"window": None}],
           ["stft", [IA, 2, 1, 2], {}],
+          ["ctc_decode", [T((np.cos(np.arange(2 * 7 * 4) * 1.7) * 2).reshape(2, 7, 4)
+                            .tolist()), I([7, 5])], {}],
+          ["ctc_decode", [T((np.cos(np.arange(2 * 7 * 4) * 1.7) * 2).reshape(2, 7, 4)
+                            .tolist()), I([7, 5])], {"merge_repeated": False, "mask_index": 3}],
+          ["ctc_decode", [T(np.log(np.array([[[0.1, 0.6, 0.3], [0.2, 0.5, 0.3], [0.7, 0.2, 0.1],
+                                              [0.1, 0.1, 0.8], [0.3, 0.6, 0.1]]])).tolist()),
+                          I([5])], {}],
           ["rearrange", [img, "b h w c -> b c h w"], {}],
           ["rearrange", [img, "b h w c -> (b h) w c"], {}],
           ["rearrange", [img, "b h w c -> h (b w) c"], {}],

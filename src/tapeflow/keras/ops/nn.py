@@ -19,7 +19,7 @@ __all__ = [
     "sparse_categorical_crossentropy", "max_pool", "average_pool", "adaptive_average_pool",
     "adaptive_max_pool", "conv", "conv_transpose", "depthwise_conv", "separable_conv",
     "depth_to_space", "space_to_depth", "psnr", "dot_product_attention", "polar", "unfold",
-    "fold", "ctc_loss",
+    "fold", "ctc_loss", "ctc_decode",
 ]
 
 _ACT_DOC = """{what} (``keras.ops.{name}``, also ``keras.ops.nn.{name}``).
@@ -691,3 +691,65 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     before = tf.where(lab_len > 0, before, neg * tf.ones_like(before))
     loss = -tf.reduce_logsumexp(tf.stack([last, before], 0), axis=0)
     return cast(loss, result_type(dt(out), "float32"))
+
+
+def _greedy_paths(best, lengths, merge_repeated, blank):
+    """(batch, time) argmax classes to TensorFlow's greedy CTC paths, -1 padded."""
+    out = np.full((1,) + best.shape, -1, np.int32)
+    for b in range(best.shape[0]):
+        prev, k = -1, 0
+        for t in range(int(lengths[b])):
+            c = int(best[b, t])
+            if c != blank and not (merge_repeated and c == prev):
+                out[0, b, k] = c
+                k += 1
+            prev = c
+    return out
+
+
+_GREEDY = None
+
+
+def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1,
+               merge_repeated=True, mask_index=0):
+    """Decode CTC outputs (``keras.ops.ctc_decode``); the "greedy" strategy (best class per
+    step, repeats merged, blanks dropped). Not differentiable in the paths.
+
+    Args:
+        inputs: (batch, time, classes) logits or log-probabilities.
+        sequence_lengths: (batch,) lengths.
+        strategy: "greedy" ("beam_search" is not built in tapeflow yet).
+        merge_repeated: whether consecutive repeats of a class emit once.
+        mask_index: the blank class.
+
+    Returns:
+        (paths, scores): int32 (1, batch, time) padded with -1, and (batch, 1) the negative
+        sum of each step's best logit.
+
+    Raises:
+        ValueError: for an unknown strategy. NotImplementedError: for "beam_search".
+    """
+    global _GREEDY
+    if strategy == "beam_search":
+        raise NotImplementedError("ctc_decode(strategy='beam_search') is not built in "
+                                  "tapeflow yet; use strategy='greedy'")
+    if strategy != "greedy":
+        raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and "
+                         "'beam_search'.")
+    from ..._core.dispatch import apply
+    from ..._core.registry import nondifferentiable
+
+    if _GREEDY is None:
+        _GREEDY = nondifferentiable(
+            "CTCGreedyDecoder",
+            lambda best, lengths, merge, blank: _greedy_paths(best, lengths, merge, blank))
+    x = cast(inputs, result_type(dt(tensor(inputs)), "float32"))
+    lengths = cast(sequence_lengths, "int32")
+    best = tf.math.argmax(x, axis=-1, output_type=tf.int32)
+    paths = apply(_GREEDY, (best, lengths), {"merge": bool(merge_repeated),
+                                             "blank": int(mask_index)})
+    steps = x.shape[1]
+    live = tf.expand_dims(tf.range(steps), 0) < tf.expand_dims(lengths, 1)
+    peak = tf.stop_gradient(tf.reduce_max(x, axis=-1))  # TF's decoder has no gradient
+    scores = -tf.reduce_sum(tf.where(live, peak, tf.zeros_like(peak)), axis=1, keepdims=True)
+    return paths, scores
