@@ -9,7 +9,7 @@ from ._base import cast, dt, family, float_of, tensor, tf
 __all__ = ["logsumexp", "cdist", "erf", "erfinv", "erfc", "rsqrt", "logdet", "top_k",
            "in_top_k", "segment_sum",
            "segment_max", "segment_min", "segment_prod", "extract_sequences", "fft", "fft2",
-           "ifft2", "rfft", "irfft", "view_as_complex", "view_as_real", "stft"]
+           "ifft2", "rfft", "irfft", "view_as_complex", "view_as_real", "stft", "istft"]
 
 
 def logsumexp(x, axis=None, keepdims=False):
@@ -364,3 +364,59 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     full[left:left + sequence_length] = win
     frames = extract_sequences(x, fft_length, sequence_stride)
     return rfft(frames * tf.constant(full.astype(dt(x))))
+
+
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann",
+          center=True):
+    """The inverse of ``stft``: overlap-add of the inverse real FFTs of the frames, with the
+    window's dual for resynthesis (``keras.ops.istft``).
+
+    Args:
+        x: (real, imag), each (..., frames, fft_length // 2 + 1).
+        sequence_length, sequence_stride, fft_length, window, center: as given to ``stft``.
+        length: the number of samples to return (default: all, less the centre padding).
+
+    Returns:
+        A real tensor (..., samples).
+
+    Raises:
+        ValueError: for a bad pair or window.
+    """
+    re, im = _pair(x)
+    d = dt(re)
+    frames = re.shape[-2]
+    expected = fft_length + sequence_stride * (frames - 1)
+    left = (fft_length - sequence_length) // 2
+    if window is not None:
+        if isinstance(window, str):
+            k = np.arange(sequence_length)
+            a = 0.5 if window == "hann" else 0.54
+            win = a - (1 - a) * np.cos(2 * np.pi * k / sequence_length)
+        else:
+            win = np.asarray(tensor(window), np.float64)
+        if win.shape != (sequence_length,):
+            raise ValueError("The shape of `window` must be equal to [sequence_length]."
+                             f"Received: window shape={win.shape}")
+        full = np.zeros(fft_length)
+        full[left:left + sequence_length] = win
+        # the dual window: the window over the sum of the squared windows overlapping there
+        hops = -(-fft_length // sequence_stride)
+        sq = np.zeros(hops * sequence_stride)
+        sq[:fft_length] = full * full
+        denom = np.tile(sq.reshape(hops, sequence_stride).sum(0), hops)[:fft_length]
+        dual = tf.constant((full / denom).astype(d))
+
+        def windowed(n, dtype):
+            return dual
+    else:
+        windowed = None
+    out = tf.signal.inverse_stft(tf.complex(re, im), fft_length, sequence_stride,
+                                 fft_length=fft_length, window_fn=windowed)
+    start = fft_length // 2 if center else 0
+    if length is not None:
+        end = start + length
+    elif center:
+        end = out.shape[-1] - fft_length // 2
+    else:
+        end = expected
+    return out[..., start:end]

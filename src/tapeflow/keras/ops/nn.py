@@ -713,7 +713,7 @@ _GREEDY = None
 def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1,
                merge_repeated=True, mask_index=0):
     """Decode CTC outputs (``keras.ops.ctc_decode``); the "greedy" strategy (best class per
-    step, repeats merged, blanks dropped). Not differentiable in the paths.
+    step, repeats merged, blanks dropped). Not differentiable.
 
     Args:
         inputs: (batch, time, classes) logits or log-probabilities.
