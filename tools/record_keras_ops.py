@@ -319,6 +319,11 @@ def cases():
           ["image.hsv_to_rgb", [T([[[0.2, 0.7, 0.1], [0.9, 0.3, 0.5], [0.45, 0.0, 0.4],
                                     [0.6, 1.0, 0.8]]])], {}],
           ["image.rgb_to_hsv", [IA], {}],
+          ["image.gaussian_blur", [rgb], {}],
+          ["image.gaussian_blur", [img], {"kernel_size": (5, 5), "sigma": (1.5, 0.7)}],
+          ["image.gaussian_blur", [img], {"kernel_size": (3, 3),
+                                                               "sigma": (0.5, 2.0)}],
+          ["image.sobel_edges", [rgb], {}], ["image.sobel_edges", [img], {}],
           ["unfold", [T(np.arange(2 * 2 * 4 * 4, dtype=np.float32).reshape(2, 2, 4, 4)
                         .tolist()), 2], {}],
           ["unfold", [T(np.arange(1 * 1 * 5 * 4, dtype=np.float32).reshape(1, 1, 5, 4)

@@ -28,9 +28,9 @@ MISSING = {
     },
     "image": {
         "affine_transform": _LATER, "elastic_transform": _LATER,
-        "extract_patches_3d": _LATER, "gaussian_blur": _LATER,
+        "extract_patches_3d": _LATER,
         "map_coordinates": _LATER, "perspective_transform": _LATER,
-        "scale_and_translate": _LATER, "sobel_edges": _LATER, "ssim": _LATER,
+        "scale_and_translate": _LATER, "ssim": _LATER,
     },
 }
 MISSING["nn"] = {n: r for n, r in MISSING["ops"].items() if n in NAMES["nn"]}

@@ -4,7 +4,7 @@ import numpy as np
 from ._base import cast, dt, family, float_of, tensor, tf
 
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
-           "rgb_to_hsv", "hsv_to_rgb"]
+           "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges"]
 
 
 def _batched(images):
@@ -244,3 +244,63 @@ def hsv_to_rgb(images, data_format=None):
         chans.append(v - v * s * w)
     out = tf.stack(chans, axis=-1)
     return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def _gaussian_1d(size, sigma):
+    x = np.arange(size) - (size - 1) / 2
+    k = np.exp(-0.5 * (x / sigma) ** 2)
+    return k / k.sum()
+
+
+def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
+    """Images blurred by a Gaussian kernel, zero-padded to keep their size
+    (``keras.ops.image.gaussian_blur``).
+
+    Args:
+        images: (h, w, c) or (batch, h, w, c) floats.
+        kernel_size: (kh, kw).
+        sigma: the standard deviations (y, x).
+
+    Returns:
+        Images of the same shape and dtype.
+    """
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    kh, kw = kernel_size
+    # Keras lays the (y, x) outer product out as (kh, kw): the same for square kernels
+    k2 = np.outer(_gaussian_1d(kw, sigma[1]), _gaussian_1d(kh, sigma[0])).reshape(kh, kw)
+    c = x.shape[-1]
+    kernel = np.tile(k2.reshape(kh, kw, 1, 1), (1, 1, c, 1)).astype(dt(x))
+    out = tf.nn.depthwise_conv2d(x, tf.constant(kernel), [1, 1, 1, 1], "SAME")
+    return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def sobel_edges(images, data_format=None):
+    """The Sobel gradients (dy, dx) of each channel, reflect-padded
+    (``keras.ops.image.sobel_edges``).
+
+    Args:
+        images: (batch, h, w, c) floats.
+
+    Returns:
+        (batch, h, w, c, 2): the vertical then the horizontal response.
+    """
+    x = tensor(images)
+    if data_format == "channels_first":
+        x = tf.transpose(x, [0, 2, 3, 1])
+    h, w = x.shape[1], x.shape[2]
+    p = tf.pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    ky = np.array([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], np.float64)
+    outs = []
+    for k in (ky, ky.T):
+        acc = None
+        for i in range(3):
+            for j in range(3):
+                if k[i, j]:
+                    term = p[:, i:i + h, j:j + w, :] * tf.cast(k[i, j], x.dtype)
+                    acc = term if acc is None else acc + term
+        outs.append(acc)
+    edges = tf.stack(outs, axis=-1)
+    if data_format == "channels_first":
+        edges = tf.transpose(edges, [0, 3, 1, 2, 4])
+    return edges
