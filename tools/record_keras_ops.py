@@ -324,6 +324,14 @@ def cases():
           ["image.gaussian_blur", [img], {"kernel_size": (3, 3),
                                                                "sigma": (0.5, 2.0)}],
           ["image.sobel_edges", [rgb], {}], ["image.sobel_edges", [img], {}],
+          ["image.ssim", [T((np.cos(np.arange(2 * 12 * 12 * 2)) * 0.5 + 0.5)
+                            .reshape(2, 12, 12, 2).tolist()),
+                          T((np.sin(np.arange(2 * 12 * 12 * 2) * 0.3) * 0.5 + 0.5)
+                            .reshape(2, 12, 12, 2).tolist())], {}],
+          ["image.ssim", [T((np.cos(np.arange(6 * 7 * 1)) * 0.5 + 0.5).reshape(6, 7, 1)
+                            .tolist()),
+                          T((np.sin(np.arange(6 * 7 * 1)) * 0.5 + 0.5).reshape(6, 7, 1)
+                            .tolist())], {"filter_size": 3, "max_val": 2.0}],
           ["unfold", [T(np.arange(2 * 2 * 4 * 4, dtype=np.float32).reshape(2, 2, 4, 4)
                         .tolist()), 2], {}],
           ["unfold", [T(np.arange(1 * 1 * 5 * 4, dtype=np.float32).reshape(1, 1, 5, 4)

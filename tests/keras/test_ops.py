@@ -30,7 +30,7 @@ MISSING = {
         "affine_transform": _LATER, "elastic_transform": _LATER,
         "extract_patches_3d": _LATER,
         "map_coordinates": _LATER, "perspective_transform": _LATER,
-        "scale_and_translate": _LATER, "ssim": _LATER,
+        "scale_and_translate": _LATER,
     },
 }
 MISSING["nn"] = {n: r for n, r in MISSING["ops"].items() if n in NAMES["nn"]}

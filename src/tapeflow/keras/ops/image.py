@@ -1,10 +1,10 @@
 """``keras.ops.image``: Keras 3's image functions (channels-last) over ``tf.image``."""
 import numpy as np
 
-from ._base import cast, dt, family, float_of, tensor, tf
+from ._base import cast, dt, family, float_of, result_type, tensor, tf
 
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
-           "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges"]
+           "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim"]
 
 
 def _batched(images):
@@ -304,3 +304,48 @@ def sobel_edges(images, data_format=None):
     if data_format == "channels_first":
         edges = tf.transpose(edges, [0, 3, 1, 2, 4])
     return edges
+
+
+def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03,
+         data_format=None):
+    """The structural similarity of two images, Gaussian-weighted local statistics over
+    the valid window positions, averaged over positions and channels
+    (``keras.ops.image.ssim``).
+
+    Args:
+        image1, image2: (h, w, c) or (batch, h, w, c), at least ``filter_size`` wide.
+        max_val: the dynamic range of the pixels.
+        filter_size, filter_sigma: the Gaussian window.
+        k1, k2: the stabilising constants' factors.
+
+    Returns:
+        (batch,) values, or a scalar for single images, in ``image1``'s dtype.
+
+    Raises:
+        ValueError: for images of rank other than 3 or 4.
+    """
+    a, single = _batched(image1)
+    b, _ = _batched(image2)
+    d = dt(a)
+    compute = result_type(d, float)
+    a, b = cast(a, compute), cast(b, compute)
+    if data_format == "channels_first":
+        a, b = _channels_first(a, data_format), _channels_first(b, data_format)
+    g = _gaussian_1d(filter_size, filter_sigma)
+    c = a.shape[-1]
+    kernel = tf.constant(np.tile(np.outer(g, g).reshape(filter_size, filter_size, 1, 1),
+                                 (1, 1, c, 1)).astype(compute))
+
+    def local(v):
+        return tf.nn.depthwise_conv2d(v, kernel, [1, 1, 1, 1], "VALID")
+    mu1, mu2 = local(a), local(b)
+    s11 = local(a * a) - mu1 * mu1
+    s22 = local(b * b) - mu2 * mu2
+    s12 = local(a * b) - mu1 * mu2
+    c1 = tf.cast((k1 * max_val) ** 2, a.dtype)
+    c2 = tf.cast((k2 * max_val) ** 2, a.dtype)
+    two = tf.cast(2.0, a.dtype)
+    smap = (two * mu1 * mu2 + c1) * (two * s12 + c2) / \
+        ((mu1 * mu1 + mu2 * mu2 + c1) * (s11 + s22 + c2))
+    out = tf.reduce_mean(smap, axis=[1, 2, 3])
+    return cast(out[0] if single else out, d)
