@@ -324,6 +324,11 @@ def cases():
           ["image.gaussian_blur", [img], {"kernel_size": (3, 3),
                                                                "sigma": (0.5, 2.0)}],
           ["image.sobel_edges", [rgb], {}], ["image.sobel_edges", [img], {}],
+          ["image.extract_patches_3d", [T(np.arange(2 * 4 * 4 * 4 * 2, dtype=np.float32)
+                                          .reshape(2, 4, 4, 4, 2).tolist()), 2], {}],
+          ["image.extract_patches_3d", [T(np.arange(5 * 4 * 3 * 1, dtype=np.float32)
+                                          .reshape(5, 4, 3, 1).tolist()), (2, 2, 1)],
+           {"strides": 1, "padding": "same"}],
           ["image.ssim", [T((np.cos(np.arange(2 * 12 * 12 * 2)) * 0.5 + 0.5)
                             .reshape(2, 12, 12, 2).tolist()),
                           T((np.sin(np.arange(2 * 12 * 12 * 2) * 0.3) * 0.5 + 0.5)

@@ -28,7 +28,6 @@ MISSING = {
     },
     "image": {
         "affine_transform": _LATER, "elastic_transform": _LATER,
-        "extract_patches_3d": _LATER,
         "map_coordinates": _LATER, "perspective_transform": _LATER,
         "scale_and_translate": _LATER,
     },

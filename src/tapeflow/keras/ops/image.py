@@ -4,7 +4,8 @@ import numpy as np
 from ._base import cast, dt, family, float_of, result_type, tensor, tf
 
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
-           "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim"]
+           "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim",
+           "extract_patches_3d"]
 
 
 def _batched(images):
@@ -349,3 +350,61 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
         ((mu1 * mu1 + mu2 * mu2 + c1) * (s11 + s22 + c2))
     out = tf.reduce_mean(smap, axis=[1, 2, 3])
     return cast(out[0] if single else out, d)
+
+
+def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="valid",
+                       data_format=None):
+    """Patches of ``size`` from volumes, flattened into the channel axis in (pd, ph, pw, c)
+    order (``keras.ops.image.extract_patches_3d``), gathered by strided slices.
+
+    Args:
+        volumes: (d, h, w, c) or (batch, d, h, w, c).
+        size: an int or (pd, ph, pw); strides default ``size``.
+        padding: "valid" or "same".
+
+    Returns:
+        (batch, out_d, out_h, out_w, pd * ph * pw * c) (no batch axis for one volume).
+
+    Raises:
+        TypeError: for a ``size`` that is not an int or a triple.
+    """
+    if isinstance(size, int):
+        size = (size, size, size)
+    elif len(size) != 3:
+        raise TypeError("Invalid `size` argument. Expected an int or a tuple of length 3. "
+                        f"Received: size={size}")
+    strides = size if strides is None else strides
+    if isinstance(strides, int):
+        strides = (strides,) * 3
+    x = tensor(volumes)
+    single = len(x.shape) == 4
+    if single:
+        x = tf.expand_dims(x, 0)
+    if data_format == "channels_first":
+        x = tf.transpose(x, [0, 2, 3, 4, 1])
+    rates = (dilation_rate,) * 3 if isinstance(dilation_rate, int) else tuple(dilation_rate)
+    spatial = x.shape.as_list()[1:4]
+    outs, pads = [], []
+    for n, k, s, r in zip(spatial, size, strides, rates):
+        span = r * (k - 1) + 1
+        if padding.lower() == "same":
+            o = -(-n // s)
+            total = max((o - 1) * s + span - n, 0)
+            pads.append([total // 2, total - total // 2])
+        else:
+            o = (n - span) // s + 1
+            pads.append([0, 0])
+        outs.append(o)
+    x = tf.pad(x, [[0, 0]] + pads + [[0, 0]])
+    pieces = []
+    for i in range(size[0]):
+        for j in range(size[1]):
+            for k in range(size[2]):
+                a, b, c = i * rates[0], j * rates[1], k * rates[2]
+                pieces.append(x[:, a:a + (outs[0] - 1) * strides[0] + 1:strides[0],
+                                b:b + (outs[1] - 1) * strides[1] + 1:strides[1],
+                                c:c + (outs[2] - 1) * strides[2] + 1:strides[2], :])
+    out = tf.concat(pieces, axis=-1)
+    if data_format == "channels_first":
+        out = tf.transpose(out, [0, 4, 1, 2, 3])
+    return tf.squeeze(out, 0) if single else out
