@@ -28,7 +28,7 @@ MISSING = {
     },
     "image": {
         "affine_transform": _LATER, "elastic_transform": _LATER,
-        "map_coordinates": _LATER, "perspective_transform": _LATER,
+        "perspective_transform": _LATER,
         "scale_and_translate": _LATER,
     },
 }

@@ -1,11 +1,13 @@
 """``keras.ops.image``: Keras 3's image functions (channels-last) over ``tf.image``."""
+import itertools
+
 import numpy as np
 
 from ._base import cast, dt, family, float_of, result_type, tensor, tf
 
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
            "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim",
-           "extract_patches_3d"]
+           "extract_patches_3d", "map_coordinates"]
 
 
 def _batched(images):
@@ -408,3 +410,84 @@ def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="va
     if data_format == "channels_first":
         out = tf.transpose(out, [0, 4, 1, 2, 3])
     return tf.squeeze(out, 0) if single else out
+
+
+_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
+
+
+def _fold_index(index, size, fill_mode):
+    """An integer index brought inside [0, size) by ``fill_mode``, and where it is valid."""
+    everywhere = tf.ones_like(index, dtype=tf.bool)
+    if fill_mode == "constant":
+        return tf.clip_by_value(index, 0, size - 1), tf.logical_and(index >= 0, index < size)
+    if fill_mode == "nearest":
+        return tf.clip_by_value(index, 0, size - 1), everywhere
+    if fill_mode == "wrap":
+        return tf.math.floormod(index, size), everywhere
+    a = tf.abs(index)
+    m = tf.math.floormod(a, 2 * size)
+    inside = m < size
+    folded = tf.where(inside, m, 2 * size - m)
+    if fill_mode == "reflect":
+        folded = tf.where(inside, folded, folded - 1)
+    return folded, everywhere
+
+
+def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0.0):
+    """``inputs`` sampled at ``coordinates`` by nearest (order 0) or linear (order 1)
+    interpolation (``keras.ops.image.map_coordinates``), as SciPy's ``map_coordinates``.
+
+    Args:
+        inputs: a tensor of rank n.
+        coordinates: (n, ...) sample positions, one row per axis of ``inputs``.
+        order: 0 or 1.
+        fill_mode: "constant", "nearest", "wrap", "mirror" or "reflect".
+        fill_value: the value outside for "constant".
+
+    Returns:
+        A tensor of ``coordinates.shape[1:]`` in ``inputs``' dtype (integers rounded).
+
+    Raises:
+        ValueError: for coordinates that do not match ``inputs``' rank, another order or
+            fill mode.
+    """
+    x = tensor(inputs)
+    coords = tensor(coordinates)
+    if coords.shape[0] != len(x.shape):
+        raise ValueError("First dim of `coordinates` must be the same as the rank of "
+                         f"`inputs`. Received inputs with shape: {x.shape} and coordinate "
+                         f"leading dim of {coords.shape[0]}")
+    if len(coords.shape) < 2:
+        raise ValueError("Invalid coordinates rank: expected at least rank 2. Received "
+                         f"input with shape: {coords.shape}")
+    if fill_mode not in _FILL_MODES:
+        raise ValueError(f"Invalid value for argument `fill_mode`. Expected one of "
+                         f"{set(_FILL_MODES)}. Received: fill_mode={fill_mode}")
+    if order not in (0, 1):
+        raise NotImplementedError("map_coordinates currently requires order<=1")
+    axes_nodes = []
+    for c, size in zip(tf.unstack(coords, axis=0), x.shape.as_list()):
+        if order == 0:
+            pos = c if family(dt(c)) in "iu" else tf.round(c)
+            nodes = [(cast(pos, "int32"), tf.ones_like(c))]
+        else:
+            lo = tf.math.floor(c)
+            up = c - lo
+            nodes = [(cast(lo, "int32"), 1 - up), (cast(lo, "int32") + 1, up)]
+        axes_nodes.append([_fold_index(i, size, fill_mode) + (w,) for i, w in nodes])
+    total = None
+    for corner in itertools.product(*axes_nodes):
+        idx = tf.stack([n[0] for n in corner], axis=-1)
+        ok = corner[0][1]
+        weight = corner[0][2]
+        for n in corner[1:]:
+            ok = tf.logical_and(ok, n[1])
+            weight = weight * n[2]
+        vals = cast(tf.gather_nd(x, idx), dt(weight))
+        if fill_mode == "constant":
+            vals = tf.where(ok, vals, cast(fill_value, dt(weight)) * tf.ones_like(vals))
+        term = weight * vals
+        total = term if total is None else total + term
+    if family(dt(x)) in "iu":
+        total = tf.round(total)
+    return cast(total, dt(x))
