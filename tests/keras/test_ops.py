@@ -27,7 +27,7 @@ MISSING = {
     "ops": {
     },
     "image": {
-        "affine_transform": _LATER, "elastic_transform": _LATER,
+        "elastic_transform": _LATER,
         "perspective_transform": _LATER,
         "scale_and_translate": _LATER,
     },
@@ -40,6 +40,9 @@ MISSING["linalg"] = {n: r for n, r in MISSING["ops"].items() if n in NAMES["lina
 # the test until its line goes).
 _KERAS_BUG = "Keras 3.15 on TensorFlow is wrong here; tapeflow gives NumPy's answer " \
     "(test_keras_bugs_answer_as_numpy checks it): "
+_AFFINE_GRAD = "Keras 3.15 on TensorFlow is wrong here: TF's ImageProjectiveTransformV3 " \
+    "gradient resamples the upstream gradient through the inverse transform, not the adjoint; " \
+    "tapeflow's is the exact adjoint (test_affine_transform_gradient_is_the_adjoint)"
 _OPFIX = "a tapeflow op differs from TensorFlow's (reported to helper opfix): "
 XFAIL = {
     "arccosh-5bb1ebee": _OPFIX + "below acosh's domain TF's gradient is NaN, tapeflow's "
@@ -60,6 +63,12 @@ XFAIL = {
     "concatenate-e618df26": _KERAS_BUG + "it refuses axis=None with mixed dtypes",
     "rot90-b53f530d": _KERAS_BUG + "k=2 scrambles a non-square matrix",
     "pad-4cbe3ba9": _KERAS_BUG + "it refuses an int pad_width",
+    "image.affine_transform-e29a5eab": _AFFINE_GRAD,
+    "image.affine_transform-694206c6": _AFFINE_GRAD,
+    "image.affine_transform-716e362a": _AFFINE_GRAD,
+    "image.affine_transform-815ca782": _AFFINE_GRAD,
+    "image.affine_transform-7931e5ff": _AFFINE_GRAD,
+    "image.affine_transform-6d6f3d9b": _AFFINE_GRAD,
     "image.hsv_to_rgb-d4cfe612": _KERAS_BUG + "TensorFlow's HSVToRGB has no gradient; "
                                  "tapeflow's binding is differentiable",
     "image.rgb_to_hsv-618a65d0": _KERAS_BUG + "TensorFlow's RGBToHSV gradient is not the "
@@ -381,3 +390,22 @@ def test_call_traces_in_tf_function(entry):
     a, k = decode(args), decode(kwargs)
     traced = tf.function(lambda: fn(*a, **k))
     check(traced(), entry["out"], name + " (traced)")
+
+
+def test_affine_transform_gradient_is_the_adjoint():
+    # the resampling is linear in the image: its gradient must be the exact adjoint
+    rng = np.random.default_rng(3)
+    img = rng.standard_normal((1, 4, 5, 2))
+    w = rng.standard_normal((1, 4, 5, 2))
+    t = [1.1, 0.2, -1.5, 0.1, 0.9, 1.7, 0.0, 0.0]
+    for mode in ("constant", "reflect", "wrap", "nearest"):
+        x = tf.constant(img)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = ops.sum(ops.image.affine_transform(x, tf.constant(t), fill_mode=mode) * w)
+        g = tape.gradient(y, x).numpy().ravel()
+        basis = np.eye(img.size).reshape((img.size,) + img.shape)
+        want = [float(ops.sum(ops.image.affine_transform(tf.constant(e), tf.constant(t),
+                                                         fill_mode=mode) * w))
+                for e in basis]
+        np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-6, err_msg=mode)

@@ -7,7 +7,7 @@ from ._base import cast, dt, family, float_of, result_type, tensor, tf
 
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
            "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim",
-           "extract_patches_3d", "map_coordinates"]
+           "extract_patches_3d", "map_coordinates", "affine_transform"]
 
 
 def _batched(images):
@@ -491,3 +491,104 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     if family(dt(x)) in "iu":
         total = tf.round(total)
     return cast(total, dt(x))
+
+
+def _map_float_coord(c, n, fill_mode):
+    """TensorFlow's ImageProjectiveTransform coordinate folding for one axis of size n."""
+    n_f = tf.cast(n, c.dtype)
+    if fill_mode == "reflect" and n > 1:
+        sz2 = 2 * n_f
+        low = tf.where(c < -sz2, sz2 * tf.cast(cast(-c / sz2, "int32"), c.dtype) + c, c)
+        low = tf.where(low < -n_f, low + sz2, -low - 1)
+        high = tf.where(c >= sz2, c - sz2 * tf.cast(cast(c / sz2, "int32"), c.dtype), c)
+        high = tf.where(high >= n_f, sz2 - high - 1, high)
+        c = tf.where(c < 0, low, tf.where(c > n_f - 1, high, c))
+        return tf.clip_by_value(c, tf.zeros_like(c), n_f - 1)
+    if fill_mode == "wrap" and n > 1:
+        sz = n_f - 1  # TensorFlow divides by len - 1 and shifts by whole lengths
+        low = c + n_f * (tf.cast(cast(-c / sz, "int32"), c.dtype) + 1)
+        high = c - n_f * tf.cast(cast(c / sz, "int32"), c.dtype)
+        c = tf.where(c < 0, low, tf.where(c > n_f - 1, high, c))
+        return tf.clip_by_value(c, tf.zeros_like(c), n_f - 1)
+    if fill_mode in ("nearest", "reflect", "wrap"):
+        return tf.clip_by_value(c, tf.zeros_like(c), n_f - 1)
+    return c
+
+
+def _sample(images, ys, xs, interpolation, fill_value):
+    """images (b, h, w, c) read at float rows ys and columns xs (b, oh, ow), each corner
+    outside the image reading ``fill_value``."""
+    b, h, w = images.shape[0], images.shape[1], images.shape[2]
+    bidx = tf.broadcast_to(tf.reshape(tf.range(b), [b, 1, 1]), tf.shape(ys))
+
+    def read(yi, xi):
+        ok = tf.logical_and(tf.logical_and(yi >= 0, yi < h), tf.logical_and(xi >= 0, xi < w))
+        idx = tf.stack([bidx, tf.clip_by_value(yi, 0, h - 1), tf.clip_by_value(xi, 0, w - 1)],
+                       -1)
+        v = tf.gather_nd(images, idx)
+        fill = tf.cast(fill_value, v.dtype) * tf.ones_like(v)
+        return tf.where(tf.expand_dims(ok, -1), v, fill)
+    if interpolation == "nearest":
+        # std::round: halves away from zero
+        ry = tf.sign(ys) * tf.math.floor(tf.abs(ys) + 0.5)
+        rx = tf.sign(xs) * tf.math.floor(tf.abs(xs) + 0.5)
+        return read(cast(ry, "int32"), cast(rx, "int32"))
+    y0, x0 = tf.math.floor(ys), tf.math.floor(xs)
+    wy, wx = tf.expand_dims(ys - y0, -1), tf.expand_dims(xs - x0, -1)
+    y0i, x0i = cast(y0, "int32"), cast(x0, "int32")
+    top = (1 - wx) * read(y0i, x0i) + wx * read(y0i, x0i + 1)
+    bottom = (1 - wx) * read(y0i + 1, x0i) + wx * read(y0i + 1, x0i + 1)
+    return (1 - wy) * top + wy * bottom
+
+
+def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant",
+                     fill_value=0, data_format=None):
+    """Images resampled through projective transforms ``[a0, a1, a2, b0, b1, b2, c0, c1]``
+    that map each output point (x, y) to the input point
+    ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)``, ``k = c0 x + c1 y + 1``
+    (``keras.ops.image.affine_transform``, TensorFlow's ImageProjectiveTransformV3).
+
+    Args:
+        images: (h, w, c) or (batch, h, w, c).
+        transform: (8,) or (batch, 8).
+        interpolation: "nearest" or "bilinear".
+        fill_mode: "constant", "nearest", "wrap" or "reflect".
+        fill_value: the value outside for "constant".
+
+    Returns:
+        Images of the same shape and dtype.
+
+    Raises:
+        ValueError: for a bad interpolation, fill mode or rank.
+    """
+    if interpolation not in ("nearest", "bilinear"):
+        raise ValueError("Invalid value for argument `interpolation`. Expected of one "
+                         f"{{'nearest', 'bilinear'}}. Received: interpolation={interpolation}")
+    if fill_mode not in ("constant", "nearest", "wrap", "reflect"):
+        raise ValueError("Invalid value for argument `fill_mode`. Expected of one "
+                         "{'constant', 'nearest', 'wrap', 'reflect'}. "
+                         f"Received: fill_mode={fill_mode}")
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    t = cast(transform, "float32")
+    if len(t.shape) == 1:
+        t = tf.expand_dims(t, 0)
+    b, h, w = x.shape[0], x.shape[1], x.shape[2]
+    t = tf.broadcast_to(t, [b, 8])
+    gy, gx = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32),
+                         indexing="ij")
+    gx, gy = tf.constant(gx[None]), tf.constant(gy[None])
+
+    def col(i):
+        return tf.reshape(t[:, i], [b, 1, 1])
+    k = col(6) * gx + col(7) * gy + 1.0
+    xs = (col(0) * gx + col(1) * gy + col(2)) / k
+    ys = (col(3) * gx + col(4) * gy + col(5)) / k
+    xs = _map_float_coord(xs, w, fill_mode)
+    ys = _map_float_coord(ys, h, fill_mode)
+    d = dt(x)
+    out = _sample(cast(x, "float32"), ys, xs, interpolation, fill_value)
+    if family(d) in "iu":
+        out = tf.round(out)
+    out = cast(out, d)
+    return _unbatch(_channels_first(out, data_format, back=True), single)
