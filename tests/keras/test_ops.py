@@ -28,7 +28,6 @@ MISSING = {
     },
     "image": {
         "elastic_transform": _LATER,
-        "perspective_transform": _LATER,
         "scale_and_translate": _LATER,
     },
 }
@@ -69,6 +68,8 @@ XFAIL = {
     "image.affine_transform-815ca782": _AFFINE_GRAD,
     "image.affine_transform-7931e5ff": _AFFINE_GRAD,
     "image.affine_transform-6d6f3d9b": _AFFINE_GRAD,
+    "image.perspective_transform-1da3f929": _AFFINE_GRAD,
+    "image.perspective_transform-16414852": _AFFINE_GRAD,
     "image.hsv_to_rgb-d4cfe612": _KERAS_BUG + "TensorFlow's HSVToRGB has no gradient; "
                                  "tapeflow's binding is differentiable",
     "image.rgb_to_hsv-618a65d0": _KERAS_BUG + "TensorFlow's RGBToHSV gradient is not the "

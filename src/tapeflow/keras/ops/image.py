@@ -7,7 +7,8 @@ from ._base import cast, dt, family, float_of, result_type, tensor, tf
 
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
            "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim",
-           "extract_patches_3d", "map_coordinates", "affine_transform"]
+           "extract_patches_3d", "map_coordinates", "affine_transform",
+           "perspective_transform"]
 
 
 def _batched(images):
@@ -592,3 +593,54 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
         out = tf.round(out)
     out = cast(out, d)
     return _unbatch(_channels_first(out, data_format, back=True), single)
+
+
+def _homography(start, end):
+    """The 8 projective coefficients mapping each end point to its start point, (b, 8)."""
+    rows, rhs = [], []
+    zero = tf.zeros_like(end[:, 0, 0])
+    one = tf.ones_like(zero)
+    for i in range(4):
+        ex, ey = end[:, i, 0], end[:, i, 1]
+        sx, sy = start[:, i, 0], start[:, i, 1]
+        rows.append(tf.stack([ex, ey, one, zero, zero, zero, -sx * ex, -sx * ey], -1))
+        rows.append(tf.stack([zero, zero, zero, ex, ey, one, -sy * ex, -sy * ey], -1))
+        rhs += [sx, sy]
+    a = tf.stack(rows, 1)
+    b = tf.expand_dims(tf.stack(rhs, 1), -1)
+    return tf.squeeze(tf.linalg.solve(a, b), -1)
+
+
+def perspective_transform(images, start_points, end_points, interpolation="bilinear",
+                          fill_value=0, data_format=None):
+    """Images warped so the four ``start_points`` land on the ``end_points``
+    (``keras.ops.image.perspective_transform``).
+
+    Args:
+        images: (h, w, c) or (batch, h, w, c).
+        start_points, end_points: (4, 2) or (batch, 4, 2) (x, y) corners.
+        interpolation: "nearest" or "bilinear".
+        fill_value: the value outside the source image.
+
+    Returns:
+        Images of the same shape and dtype.
+
+    Raises:
+        ValueError: for points not of shape (..., 4, 2) or of different shapes.
+    """
+    s = cast(start_points, "float32")
+    e = cast(end_points, "float32")
+    if len(s.shape) not in (2, 3) or s.shape.as_list()[-2:] != [4, 2]:
+        raise ValueError("Invalid start_points shape: expected (4, 2) for a single image or "
+                         f"(N, 4, 2) for a batch. Received shape: {s.shape}")
+    if len(e.shape) not in (2, 3) or e.shape.as_list()[-2:] != [4, 2]:
+        raise ValueError("Invalid end_points shape: expected (4, 2) for a single image or "
+                         f"(N, 4, 2) for a batch. Received shape: {e.shape}")
+    if s.shape.as_list() != e.shape.as_list():
+        raise ValueError("start_points and end_points must have the same shape. "
+                         f"Received start_points.shape={s.shape}, end_points.shape={e.shape}")
+    if len(s.shape) == 2:
+        s, e = tf.expand_dims(s, 0), tf.expand_dims(e, 0)
+    return affine_transform(images, _homography(s, e), interpolation=interpolation,
+                            fill_mode="constant", fill_value=fill_value,
+                            data_format=data_format)
