@@ -8,7 +8,7 @@ from ._base import cast, dt, family, float_of, result_type, tensor, tf
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
            "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim",
            "extract_patches_3d", "map_coordinates", "affine_transform",
-           "perspective_transform"]
+           "perspective_transform", "scale_and_translate"]
 
 
 def _batched(images):
@@ -644,3 +644,84 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     return affine_transform(images, _homography(s, e), interpolation=interpolation,
                             fill_mode="constant", fill_value=fill_value,
                             data_format=data_format)
+
+
+def _lanczos(radius):
+    def kernel(x):
+        safe = tf.where(tf.equal(x, 0), tf.ones_like(x), x)
+        y = radius * tf.sin(np.pi * safe) * tf.sin(np.pi * safe / radius) / \
+            (np.pi ** 2 * safe * safe)
+        y = tf.where(x > 1e-3, y, tf.ones_like(x))
+        return tf.where(x > radius, tf.zeros_like(x), y)
+    return kernel
+
+
+def _keys(x):
+    near = ((1.5 * x - 2.5) * x) * x + 1.0
+    far = ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0
+    return tf.where(x >= 2.0, tf.zeros_like(x), tf.where(x >= 1.0, far, near))
+
+
+_SCALE_KERNELS = {
+    "linear": lambda x: tf.maximum(tf.zeros_like(x), 1 - tf.abs(x)),
+    "cubic": _keys, "lanczos3": _lanczos(3.0), "lanczos5": _lanczos(5.0),
+}
+_SCALE_ALIASES = {"bilinear": "linear", "trilinear": "linear", "triangle": "linear",
+                  "bicubic": "cubic", "tricubic": "cubic"}
+
+
+def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method,
+                        antialias=True):
+    """Images resampled along ``spatial_dims`` to ``output_shape``, scaled by ``scale`` and
+    shifted by ``translation``, with a kernel widened by the downscale factor when
+    ``antialias`` (``keras.ops.image.scale_and_translate``, JAX's algorithm).
+
+    Args:
+        images: a tensor of any rank.
+        output_shape: the full output shape.
+        scale, translation: one number per spatial axis.
+        spatial_dims: the axes to resample.
+        method: "linear" (also "bilinear", "trilinear", "triangle"), "cubic" ("bicubic",
+            "tricubic"), "lanczos3" or "lanczos5".
+
+    Returns:
+        A tensor of ``output_shape``; integer images are rounded and clipped to their range.
+
+    Raises:
+        ValueError: for another method.
+    """
+    name = _SCALE_ALIASES.get(method, method)
+    if name not in _SCALE_KERNELS:
+        raise ValueError("Invalid value for argument `method`. Expected of one "
+                         f"{sorted(set(_SCALE_KERNELS) | set(_SCALE_ALIASES))}. "
+                         f"Received: method={method}")
+    kernel = _SCALE_KERNELS[name]
+    x = tensor(images)
+    sc, tr = tensor(scale), tensor(translation)
+    d = result_type(dt(sc), dt(tr))
+    sc, tr = cast(sc, d), cast(tr, d)
+    integer = family(dt(x)) in "iu"
+    out = cast(x, "float32") if integer else x
+    nd = len(x.shape)
+    for i, axis in enumerate(spatial_dims):
+        axis = axis % nd
+        m, n = x.shape[axis], output_shape[axis]
+        inv = 1.0 / sc[i]
+        width = tf.maximum(inv, tf.ones_like(inv)) if antialias else tf.ones_like(inv)
+        sample = (tf.cast(tf.range(n), d) + 0.5) * inv - tr[i] * inv - 0.5
+        dist = tf.abs(tf.expand_dims(sample, 0) - tf.expand_dims(tf.cast(tf.range(m), d), 1))
+        wts = kernel(dist / width)
+        total = tf.reduce_sum(wts, axis=0, keepdims=True)
+        big = tf.abs(total) > 1000.0 * float(np.finfo(np.float32).eps)
+        wts = tf.where(big, wts / tf.where(tf.equal(total, 0), tf.ones_like(total), total),
+                       tf.zeros_like(wts))
+        inside = tf.logical_and(sample >= -0.5, sample <= m - 0.5)
+        wts = tf.where(tf.expand_dims(inside, 0), wts, tf.zeros_like(wts))
+        out = tf.tensordot(out, cast(wts, dt(out)), [[axis], [0]])
+        perm = list(range(axis)) + [nd - 1] + list(range(axis, nd - 1))
+        out = tf.transpose(out, perm)
+    if integer:
+        out = tf.clip_by_value(tf.round(out), cast(tf.reduce_min(x), "float32"),
+                               cast(tf.reduce_max(x), "float32"))
+        out = cast(out, dt(x))
+    return out
