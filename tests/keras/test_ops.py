@@ -27,7 +27,6 @@ MISSING = {
     "ops": {
     },
     "image": {
-        "elastic_transform": _LATER,
     },
 }
 MISSING["nn"] = {n: r for n, r in MISSING["ops"].items() if n in NAMES["nn"]}

@@ -8,7 +8,7 @@ from ._base import cast, dt, family, float_of, result_type, tensor, tf
 __all__ = ["resize", "extract_patches", "rgb_to_grayscale", "pad_images", "crop_images",
            "rgb_to_hsv", "hsv_to_rgb", "gaussian_blur", "sobel_edges", "ssim",
            "extract_patches_3d", "map_coordinates", "affine_transform",
-           "perspective_transform", "scale_and_translate"]
+           "perspective_transform", "scale_and_translate", "elastic_transform"]
 
 
 def _batched(images):
@@ -725,3 +725,50 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
                                cast(tf.reduce_max(x), "float32"))
         out = cast(out, dt(x))
     return out
+
+
+def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
+                      fill_mode="reflect", fill_value=0.0, seed=None, data_format=None):
+    """Images displaced by a smooth random field (``keras.ops.image.elastic_transform``):
+    one normal draw (Keras draws the same for x and y) blurred by a Gaussian of ``sigma``
+    and scaled by ``alpha * sigma``, then sampled by ``map_coordinates``.
+
+    Args:
+        images: (h, w, c) or (batch, h, w, c) floats.
+        alpha: the displacement scale; sigma: the smoothness.
+        interpolation: "nearest" or "bilinear".
+        fill_mode: "constant", "nearest", "wrap", "mirror" or "reflect".
+        seed: an int, a ``keras.random.SeedGenerator`` or None (the global generator).
+
+    Returns:
+        Images of the same shape and dtype.
+
+    Raises:
+        ValueError: for a bad interpolation, fill mode or rank.
+    """
+    from ..random import draw_seed
+
+    if interpolation not in ("nearest", "bilinear"):
+        raise ValueError("Invalid value for argument `interpolation`. Expected of one "
+                         f"{{'nearest', 'bilinear'}}. Received: interpolation={interpolation}")
+    if fill_mode not in _FILL_MODES:
+        raise ValueError(f"Invalid value for argument `fill_mode`. Expected of one "
+                         f"{set(_FILL_MODES)}. Received: fill_mode={fill_mode}")
+    x, single = _batched(images)
+    x = _channels_first(x, data_format)
+    d = dt(x)
+    b, h, w, c = x.shape.as_list()
+    k = (6 * int(sigma)) | 1
+    noise = tf.random.stateless_normal([b, h, w], seed=draw_seed(seed), dtype=d) * \
+        tf.cast(sigma, x.dtype)
+    field = tf.squeeze(gaussian_blur(tf.expand_dims(noise, -1), (k, k), (sigma, sigma)), -1)
+    gx, gy = np.meshgrid(np.arange(w), np.arange(h), indexing="xy")
+    ys = tf.constant(gy[None].astype(d)) + tf.cast(alpha, x.dtype) * field
+    xs = tf.constant(gx[None].astype(d)) + tf.cast(alpha, x.dtype) * field
+    order = 0 if interpolation == "nearest" else 1
+    chans = []
+    for ch in range(c):
+        chans.append(tf.stack([map_coordinates(x[i, :, :, ch], tf.stack([ys[i], xs[i]]), order,
+                                               fill_mode, fill_value) for i in range(b)]))
+    out = cast(tf.stack(chans, axis=-1), d)
+    return _unbatch(_channels_first(out, data_format, back=True), single)
