@@ -401,3 +401,21 @@ def test_affine_transform_gradient_is_the_adjoint():
                                                          fill_mode=mode) * w))
                 for e in basis]
         np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-6, err_msg=mode)
+
+
+def test_keras_gradient_bugs_have_the_true_derivative_here():
+    x1 = tf.constant([0.0, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x1)
+        ld = ops.sum(ops.ldexp(x1, tf.constant([3, 1])))
+        hy = ops.sum(ops.hypot(x1, tf.constant([1.0, 3.0])))
+    np.testing.assert_allclose(tape.gradient(ld, x1).numpy(), [8.0, 2.0])
+    np.testing.assert_allclose(tape.gradient(hy, x1).numpy(), [0.0, 2 ** -0.5], rtol=1e-6)
+    img = tf.constant(np.arange(12, dtype=np.uint8).reshape(3, 4))
+    got = ops.image.scale_and_translate(img, (5, 2), tf.constant([1.5, 0.5]),
+                                        tf.constant([0.0, 0.0]), (0, 1), "linear")
+    ref = ops.image.scale_and_translate(ops.cast(img, "float32"), (5, 2),
+                                        tf.constant([1.5, 0.5]), tf.constant([0.0, 0.0]),
+                                        (0, 1), "linear")
+    assert got.dtype.name == "uint8"
+    np.testing.assert_array_equal(got.numpy(), np.clip(np.round(ref.numpy()), 0, 11))
