@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ..._core.dispatch import apply
-from ..._core.registry import nondifferentiable
+from ..._core.registry import PRIMITIVES, nondifferentiable
 from ._base import cast, dt, dtype_of, family, float_of, floatx, promote, result_type, tensor, tf
 
 __all__ = [
@@ -594,7 +594,9 @@ def allclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
 
 
 def _np_op(name, fn):
-    prim = nondifferentiable(name, fn)
+    # An op type tapeflow's own ops already declare (BitwiseAnd, Invert, ...) is reused: one
+    # op, one primitive.
+    prim = PRIMITIVES.get(name) or nondifferentiable(name, fn)
 
     def run(*xs):
         return apply(prim, tuple(xs), {})
