@@ -23,16 +23,22 @@ _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 def bits(kind, key, counter, n, np_dtype):
     """``n`` draws of ``kind`` (uniform, normal, truncated) as ``np_dtype``, from
-    ``key``/``counter``, as TensorFlow's kernels compute them."""
+    ``key``/``counter``, as TensorFlow's CPU kernels compute them: float64 from two words
+    per uniform (four per normal pair), float16/bfloat16 uniforms from 10/7 bits of one
+    word, their normals in float32 then rounded."""
+    np_dtype = np.dtype(np_dtype)
     double = np_dtype == np.float64
     if kind == "uniform":
+        if np_dtype.itemsize == 2:
+            return philox.uniform_half(key, counter, n, np_dtype)
         out = philox.uniform_double(key, counter, n) if double else \
             philox.uniform_float(key, counter, n)
     elif kind == "normal":
         out = philox.normal_double(key, counter, n) if double else \
             philox.normal_float(key, counter, n)
     else:
-        out = philox.truncated_normal_float(key, counter, n)
+        out = philox.truncated_normal_double(key, counter, n) if double else \
+            philox.truncated_normal_float(key, counter, n)
     return out.astype(np_dtype, copy=False)
 
 
