@@ -21,6 +21,7 @@
 Every draw happens in a primitive's forward, so a replayed (traced) program draws again.
 """
 import random as _pyrandom
+import weakref as _weakref
 
 from .._core import dtypes as _dt
 from .._core import errors
@@ -49,7 +50,7 @@ class _Kernel:
     """One random op's generator (TensorFlow's ``GuardedPhiloxRandom``): a Philox key and
     a 128-bit counter that each call moves past what it reserved."""
 
-    __slots__ = ("key", "counter")
+    __slots__ = ("key", "counter", "start", "__weakref__")
 
     def __init__(self, seed, seed2):
         if seed == 0 and seed2 == 0:   # no seed at all: fresh entropy, as TensorFlow
@@ -57,13 +58,16 @@ class _Kernel:
             seed, seed2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
         seed, seed2 = int(seed) % (1 << 64), int(seed2) % (1 << 64)
         self.key = [seed & _M32, seed >> 32]
-        self.counter = seed2 << 64
+        self.counter = self.start = seed2 << 64
 
     def reserve(self, n128):
         """The (key, counter words) of the next ``n128`` counters, which are skipped."""
         c = self.counter
         self.counter = (c + int(n128)) % (1 << 128)
         return self.key, [(c >> (32 * i)) & _M32 for i in range(4)]
+
+
+_TRACED = _weakref.WeakSet()   # the kernels of traced ops (set_seed restarts them)
 
 
 def set_seed(seed):
@@ -86,6 +90,8 @@ def set_seed(seed):
     _state["ops"] = _pyrandom.Random(seed)
     _state["kernels"] = {}
     _state["rng"] = None
+    for kernel in list(_TRACED):   # TensorFlow clears its caches: compiled functions'
+        kernel.counter = kernel.start   # kernels start their streams again
 
 
 def get_global_seed():
@@ -116,8 +122,7 @@ def get_seed(op_seed):
                 counts = _state["traces"]
                 key = id(tracer)
                 if key not in counts or counts[key][0]() is not tracer:
-                    import weakref
-                    counts[key] = [weakref.ref(tracer), 0]
+                    counts[key] = [_weakref.ref(tracer), 0]
                 op_seed = counts[key][1]
                 counts[key][1] += 1
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
@@ -134,7 +139,9 @@ def _kernel(op, dtype, seed):
     s1, s2 = get_seed(seed)
     s1, s2 = s1 or 0, s2 or 0
     if _trace() is not None:
-        return _Kernel(s1, s2)
+        kernel = _Kernel(s1, s2)
+        _TRACED.add(kernel)
+        return kernel
     key = (op, dtype, s1, s2)
     kernel = _state["kernels"].get(key)
     if kernel is None:
