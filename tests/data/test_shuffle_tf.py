@@ -1,4 +1,5 @@
-"""TensorFlow 2.21's random numbers under tapeflow: Dataset.shuffle's order: global and op seeds, small and large buffers, reshuffling, repeat.
+"""TensorFlow 2.21's random numbers under tapeflow: Dataset.shuffle's order: global and op
+seeds, small and large buffers, reshuffling, repeat.
 
 Each program (tests/ops/random_cases.py) runs here as TensorFlow ran it for
 tools/record_random.py; its outputs must equal TensorFlow's bit for bit (float32 included:

@@ -1,4 +1,6 @@
-"""TensorFlow 2.21's random numbers under tapeflow: Keras 3 under keras.utils.set_random_seed: initializers, a Sequential's initial weights, Dropout masks (called and in fit), keras.random with a SeedGenerator.
+"""TensorFlow 2.21's random numbers under tapeflow: Keras 3 under keras.utils.set_random_seed:
+initializers, a Sequential's initial weights, Dropout masks (called and in fit),
+keras.random with a SeedGenerator.
 
 Each program (tests/ops/random_cases.py) runs here as TensorFlow ran it for
 tools/record_random.py; its outputs must equal TensorFlow's bit for bit (float32 included:

@@ -1,4 +1,6 @@
-"""TensorFlow 2.21's random numbers under tapeflow: tf.random's stateful ops under tf.random.set_seed: eager sequences, op seeds, dtypes, shuffles, categorical, tf.function kernels.
+"""TensorFlow 2.21's random numbers under tapeflow: tf.random's stateful ops under
+tf.random.set_seed: eager sequences, op seeds, dtypes, shuffles, categorical, tf.function
+kernels.
 
 Each program (tests/ops/random_cases.py) runs here as TensorFlow ran it for
 tools/record_random.py; its outputs must equal TensorFlow's bit for bit (float32 included:

@@ -12,6 +12,7 @@ the numbers are Keras-on-TensorFlow's. A default seed comes from Python's ``rand
 import random as _py_random
 
 from .._core import dtypes as _dt
+from .._core.dispatch import ACTIVE, current_tracer
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import indexing_ops as _ix
@@ -134,7 +135,24 @@ def tf_seed(seed):
 
 
 def _shape(shape):
+    if isinstance(shape, _TensorLike):   # a traced call's shape (tf.shape(x))
+        return shape
     return tuple(int(d) for d in shape)
+
+
+def shape_of(x, noise_shape=None):
+    """The shape of a draw over ``x`` (``None`` entries of ``noise_shape``: ``x``'s sizes):
+    this call's sizes eagerly, a shape tensor inside a trace (as Keras's ``tf.shape``), so a
+    relaxed traced program draws each call's shape."""
+    if ACTIVE[0] and current_tracer() is not None:
+        full = _a.shape(x)
+        if noise_shape is None:
+            return full
+        return _a.stack([full[i] if d is None else int(d) for i, d in enumerate(noise_shape)])
+    full = tuple(x._value.shape)
+    if noise_shape is None:
+        return full
+    return tuple(full[i] if d is None else int(d) for i, d in enumerate(noise_shape))
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
@@ -183,9 +201,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     if rate == 0.0:
         return x
     seed = tf_seed(seed)
-    full = x._value.shape   # this call's sizes (a traced program keeps them: re-specialized)
-    shape = tuple(full) if noise_shape is None else tuple(
-        full[i] if d is None else int(d) for i, d in enumerate(noise_shape))
+    shape = shape_of(x, noise_shape)
     scaled = _m.multiply(x, convert_to_tensor(1.0 / (1.0 - rate), x.dtype))
     keep = _m.greater_equal(_sl.stateless_uniform(shape, seed, dtype=x.dtype), rate)
     return _a.where(keep, scaled, convert_to_tensor(0, x.dtype))

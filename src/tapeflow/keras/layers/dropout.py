@@ -156,7 +156,7 @@ class GaussianNoise(Layer):
     def call(self, inputs, training=False):
         if not training or self.stddev == 0:
             return inputs
-        noise = _kr.normal(tuple(inputs._value.shape), 0.0, self.stddev, dtype=inputs.dtype,
+        noise = _kr.normal(_kr.shape_of(inputs), 0.0, self.stddev, dtype=inputs.dtype,
                            seed=self.seed_generator)
         return _m.add(inputs, noise)
 
@@ -193,7 +193,7 @@ class GaussianDropout(Layer):
         if not training or not 0 < self.rate < 1:
             return inputs
         stddev = (self.rate / (1.0 - self.rate)) ** 0.5
-        noise = _kr.normal(tuple(inputs._value.shape), 1.0, stddev, dtype=inputs.dtype,
+        noise = _kr.normal(_kr.shape_of(inputs), 1.0, stddev, dtype=inputs.dtype,
                            seed=self.seed_generator)
         return _m.multiply(inputs, noise)
 
@@ -260,9 +260,7 @@ class AlphaDropout(Layer):
     def call(self, inputs, training=False):
         if not training or not 0 < self.rate < 1:
             return inputs
-        full = tuple(inputs._value.shape)
-        shape = full if self.noise_shape is None else tuple(
-            full[i] if d is None else d for i, d in enumerate(self.noise_shape))
+        shape = _kr.shape_of(inputs, self.noise_shape)
         alpha_p = -self._ALPHA * self._SCALE
         kept = _a.cast(_m.greater_equal(_kr.uniform(shape, seed=self.seed_generator),
                                         self.rate), inputs.dtype)
