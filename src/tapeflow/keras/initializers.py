@@ -18,8 +18,7 @@ from ..ops import linalg_ops as _linalg
 from ..ops import math_ops as _m
 from . import random as _r
 
-__all__ = ["Initializer", "RandomInitializer", "Zeros", "Ones", "Constant", "RandomNormal",
-           "RandomUniform",
+__all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal",
            "LecunUniform", "LecunNormal", "VarianceScaling", "get", "zeros", "ones",
            "constant", "random_normal", "random_uniform", "truncated_normal",
