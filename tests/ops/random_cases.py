@@ -234,6 +234,16 @@ history = model.fit(x, y, batch_size=16, epochs=3, shuffle=False, verbose=0)
 out(np.asarray(history.history["loss"], np.float32))
 out(model.layers[1].seed_generator.state)
 """, 1e-5)
+    progs["fit_shuffled"] = ("""
+keras.utils.set_random_seed(1)
+x = np.random.rand(50, 5).astype("float32")
+y = np.random.rand(50, 1).astype("float32")
+model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, activation="relu"),
+                          keras.layers.Dense(1)])
+model.compile(keras.optimizers.SGD(0.5), "mse")
+history = model.fit(x, y, batch_size=8, epochs=3, verbose=0)
+out(np.asarray(history.history["loss"], np.float32))
+""", 1e-5)
     progs["keras_random_seed_generator"] = """
 keras.utils.set_random_seed(2)
 g = keras.random.SeedGenerator(3)

@@ -174,6 +174,18 @@ def _restore(snapshot):
     _state["traces"] = traces
 
 
+def epoch_permutation(n):
+    """The order of one epoch of Keras 3's ``fit(shuffle=True)`` on TensorFlow: its array
+    adapter shuffles ``range(n)`` with ``tf.random.shuffle`` inside a ``tf.data`` map
+    function, whose graph gives the op the seed pair ``(global seed, 0)`` and a fresh kernel
+    at every epoch's iterator (so a seeded run repeats one order; no global seed: entropy)."""
+    g = _state["seed"]
+    seeds = (0, 0) if g is None else (g % _MAXINT32, 0)
+    if seeds == (0, 0) and g is not None:
+        seeds = (0, _MAXINT32)
+    return _shuffle_forward(np.arange(n), None, _Kernel(*seeds))
+
+
 def _rng(seed=None):
     """A NumPy generator fixed by the global seed, for tapeflow's own random choices that
     are not TensorFlow ops (Keras ``fit``'s epoch order)."""
