@@ -149,7 +149,7 @@ def shape_of(x, noise_shape=None):
         if noise_shape is None:
             return full
         return _a.stack([full[i] if d is None else int(d) for i, d in enumerate(noise_shape)])
-    full = tuple(x._value.shape)
+    full = tuple(x.shape)
     if noise_shape is None:
         return full
     return tuple(full[i] if d is None else int(d) for i, d in enumerate(noise_shape))
