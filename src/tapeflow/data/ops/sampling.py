@@ -34,8 +34,8 @@ class _ShuffleSeeds:
     called (no seed at all: fresh entropy). With ``reshuffle_each_iteration`` each new
     iterator takes the next two 32-bit words of a Philox stream keyed by that pair
     (TensorFlow's ``RandomSeedGenerator``); otherwise every iterator uses the pair itself.
-    Exposes ``bit_generator.state`` (the number of pairs drawn) for the iterator's
-    checkpoint, as the other datasets' NumPy generators."""
+    Exposes ``bit_generator.state`` (the pair and how many iterator pairs were drawn) for
+    the iterator's checkpoint, as the other datasets' NumPy generators."""
 
     def __init__(self, seed, reshuffle):
         s1, s2 = _random.get_seed(seed)
@@ -43,17 +43,27 @@ class _ShuffleSeeds:
         if s1 == 0 and s2 == 0:
             import os
             s1, s2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
-        self.pair, self.reshuffle, self.state = (s1, s2), reshuffle, 0
+        self.pair, self.reshuffle, self.drawn = (s1, s2), reshuffle, 0
 
     @property
     def bit_generator(self):
         return self
 
+    @property
+    def state(self):
+        """``[seed, seed2, pairs drawn]`` (JSON), what an iterator's checkpoint keeps."""
+        return [self.pair[0], self.pair[1], self.drawn]
+
+    @state.setter
+    def state(self, value):
+        s1, s2, drawn = value
+        self.pair, self.drawn = (int(s1), int(s2)), int(drawn)
+
     def next_pair(self):
         if not self.reshuffle:
             return self.pair
-        j = 2 * self.state   # words j and j + 1 of the stream (j even: one counter)
-        self.state += 1
+        j = 2 * self.drawn   # words j and j + 1 of the stream (j even: one counter)
+        self.drawn += 1
         words = list(itertools.islice(_words(self.pair, j // 4, 1), j % 4, j % 4 + 2))
         return words[0], words[1]
 
