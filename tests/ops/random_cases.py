@@ -148,6 +148,17 @@ def h():
 out(h())
 out(h())
 """
+    progs["stateless_and_generator_dtypes"] = """
+for dt in (tf.float16, tf.float32, tf.float64):
+    out(tf.random.stateless_uniform([7], seed=[1, 2], dtype=dt))
+    out(tf.random.stateless_normal([7], seed=[3, 4], dtype=dt))
+    out(tf.random.stateless_truncated_normal([7], seed=[5, 6], dtype=dt))
+    g = tf.random.Generator.from_seed(9)
+    out(g.uniform([5], dtype=dt))
+    out(g.normal([5], dtype=dt))
+    out(g.truncated_normal([5], dtype=dt))
+    out(g.state)
+"""
     progs["dropout_op"] = """
 tf.random.set_seed(9)
 out(tf.nn.dropout(tf.ones([4, 6]), 0.5))
