@@ -122,6 +122,8 @@ def get_seed(op_seed):
                 counts = _state["traces"]
                 key = id(tracer)
                 if key not in counts or counts[key][0]() is not tracer:
+                    for k in [k for k, v in counts.items() if v[0]() is None]:
+                        del counts[k]   # traces that are gone
                     counts[key] = [_weakref.ref(tracer), 0]
                 op_seed = counts[key][1]
                 counts[key][1] += 1
@@ -188,7 +190,7 @@ def epoch_permutation(n):
 
 def _rng(seed=None):
     """A NumPy generator fixed by the global seed, for tapeflow's own random choices that
-    are not TensorFlow ops (Keras ``fit``'s epoch order)."""
+    do not reproduce TensorFlow's (``sample_from_datasets``, ``Dataset.random``)."""
     rng = _state["rng"]
     if rng is None:
         rng = _state["rng"] = np.random.default_rng(_state["seed"])
@@ -200,8 +202,6 @@ def _fill(kind, kernel, shape, npdt):
     reserved per output."""
     n = int(np.prod(shape)) if shape else 1
     key, counter = kernel.reserve(256 * n)
-    if kind == "int":
-        raise AssertionError("int draws go through _draw_forward")
     return _sl.bits(kind, key, counter, n, npdt).reshape(shape)
 
 
