@@ -170,12 +170,40 @@ def _float_fn(x, exact, fn, margin):
     return out
 
 
+def _f32(x, _pack=__import__("struct").Struct("f")):
+    """``x`` rounded to float32 (to nearest even), as a Python float."""
+    return _pack.unpack(_pack.pack(x))[0]
+
+
+_EPS = float(np.float32(1e-7))
+_SMALL_PAIRS = 32   # up to this many pairs, Python floats beat NumPy's per-call overhead
+
+
+def _box_muller_small(x0, x1, libm):
+    """:func:`_box_muller` for a few pairs, on Python floats: each float32 operation is
+    the exact double result rounded once (exact for products of float32 values and for
+    ``sqrt``), the transcendental functions the C library's."""
+    logf, sinf, cosf = libm
+    f0, f1 = [], []
+    two_pi, scale = 2.0 * np.pi, 2.0 ** -23
+    for a, b in zip(x0.tolist(), x1.tolist()):
+        u1 = max((a & 0x7FFFFF) * scale, _EPS)
+        v1 = _f32(two_pi * ((b & 0x7FFFFF) * scale))
+        u2 = _f32((-2.0 * logf(u1)) ** 0.5)
+        f0.append(_f32(sinf(v1) * u2))
+        f1.append(_f32(cosf(v1) * u2))
+    return np.array(f0, np.float32), np.array(f1, np.float32)
+
+
 def _box_muller(x0, x1):
     """TensorFlow's ``BoxMullerFloat``: ``u1`` clamped to 1e-7, ``v1 = 2 pi u2`` rounded
     from double, ``sqrt(-2 logf(u1))`` and ``sincosf(v1)`` in float32."""
+    libm = _libm()
+    if libm is not None and x0.size <= _SMALL_PAIRS:
+        return _box_muller_small(x0, x1, libm)
     u1 = np.maximum(_to_float(x0), np.float32(1e-7))
     v1 = (2.0 * np.pi * _to_float(x1).astype(np.float64)).astype(np.float32)
-    libm = _libm() or (None, None, None)
+    libm = libm or (None, None, None)
     # glibc's error bounds: logf 0.82 ulp, sinf/cosf 0.56 ulp (a margin above each)
     log_u1 = _float_fn(u1, np.log, libm[0], 0.35)
     u2 = np.sqrt(np.float32(-2.0) * log_u1)
