@@ -9,6 +9,8 @@ up to the last bit of float32 ``log``/``sin``/``cos`` in the normal transform.
 Only the forwards of the random ops (``stateless_random_ops``, ``stateful_random_ops``)
 call these functions.
 """
+import struct as _struct
+
 from .._core.backend import np
 
 __all__ = ["philox", "key_counter_from_seed", "uniform_float", "normal_float",
@@ -170,9 +172,12 @@ def _float_fn(x, exact, fn, margin):
     return out
 
 
-def _f32(x, _pack=__import__("struct").Struct("f")):
+_F32 = _struct.Struct("f")
+
+
+def _f32(x):
     """``x`` rounded to float32 (to nearest even), as a Python float."""
-    return _pack.unpack(_pack.pack(x))[0]
+    return _F32.unpack(_F32.pack(x))[0]
 
 
 _EPS = float(np.float32(1e-7))
