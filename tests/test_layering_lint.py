@@ -35,6 +35,7 @@ FLOORS = {
 LEAVES = {
     "_crc32c": "CRC-32C of TFRecord, event and checkpoint files: NumPy through _core.backend",
     "config": "tf.config: the device list and the run_functions_eagerly switch, no imports",
+    "_protobuf": "the SavedModel protobuf schema and wire codec: plain Python, no imports",
 }
 def module_of(path):
     """``(dotted module name, its package)`` of a file under src/tapeflow."""
