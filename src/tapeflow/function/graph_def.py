@@ -28,11 +28,12 @@ TF's counterpart: ``FuncGraph.as_graph_def`` and ``function_def_to_graph``'s inv
 """
 import re
 
+from .. import _protobuf as pb
 from .._core.backend import np
 from .ir import walk
 
 __all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
-           "tensor_proto", "shape_proto", "Rec"]
+           "tensor_proto", "shape_proto"]
 
 
 class LoweringError(ValueError):
@@ -58,35 +59,8 @@ def dtype_enum(dtype):
 
 
 # --------------------------------------------------------------------------- messages
-class Rec:
-    """A protobuf message as plain data: ``Rec(type_name, **fields)``; an unset field reads
-    as None. (The wire codec ``tapeflow._protobuf`` takes these field names.)"""
-
-    __slots__ = ("_type", "_fields")
-
-    def __init__(self, type_name, **fields):
-        object.__setattr__(self, "_type", type_name)
-        object.__setattr__(self, "_fields", dict(fields))
-
-    def __getattr__(self, name):
-        try:
-            return self._fields[name]
-        except KeyError:
-            return None
-
-    def __setattr__(self, name, value):
-        self._fields[name] = value
-
-    def has(self, name):
-        return name in self._fields
-
-    def __repr__(self):
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._fields.items())
-        return f"{self._type.rsplit('.', 1)[-1]}({inner})"
-
-
 def _msg(type_name, **fields):
-    return Rec("tensorflow." + type_name, **fields)
+    return pb.Message("tensorflow." + type_name, **fields)
 
 
 def attr(**kw):
