@@ -738,6 +738,15 @@ def _unpack(kind, buf, pos, stop):
 
 
 def _decode_entry(cls, f, buf, pos, stop):
+    # the common entry: a short string key then a short value (NodeDef.attr, ret)
+    if f.key_kind == _STRING and buf[pos] == 0x0A and buf[pos + 1] < 0x80:
+        k = pos + 2 + buf[pos + 1]
+        if k + 1 < stop and buf[k] == 0x12 and buf[k + 1] < 0x80 and k + 2 + buf[k + 1] == stop:
+            key = buf[pos + 2:k].decode("utf-8")
+            if f.value_kind == _MSG:
+                return key, _decode(f.sub, buf, k + 2, stop)
+            if f.value_kind == _STRING:
+                return key, buf[k + 2:stop].decode("utf-8")
     key = _DEFAULT[f.key_kind]
     value = None
     while pos < stop:
