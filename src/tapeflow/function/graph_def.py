@@ -30,6 +30,7 @@ import re
 
 from .. import _protobuf as pb
 from .._core.backend import np
+from . import tf_op_defs as _tf_op_defs
 from .ir import walk
 
 __all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
@@ -116,347 +117,35 @@ def tensor_proto(value):
 
 
 # --------------------------------------------------------------------------- op arguments
-# Per TF op type: input args, output args ("name:type attr", "name:type attr*number attr",
-# "name:type list attr+", "name:<DataType number>"), its other attrs, and 1 when it is
-# stateful; read from TF 2.21's op registry for the op types the lowering emits.
-_OPS = {
-    'Abs': ('x:T', 'y:T', ''),
-    'Acos': ('x:T', 'y:T', ''),
-    'Acosh': ('x:T', 'y:T', ''),
-    'Add': ('x:T y:T', 'z:T', ''),
-    'AddV2': ('x:T y:T', 'z:T', ''),
-    'All': ('input:10 reduction_indices:Tidx', 'output:10', 'keep_dims'),
-    'Angle': ('input:T', 'output:Tout', ''),
-    'Any': ('input:10 reduction_indices:Tidx', 'output:10', 'keep_dims'),
-    'ArgMax': ('input:T dimension:Tidx', 'output:output_type', ''),
-    'ArgMin': ('input:T dimension:Tidx', 'output:output_type', ''),
-    'Asin': ('x:T', 'y:T', ''),
-    'Asinh': ('x:T', 'y:T', ''),
-    'Assert': ('condition:10 data:T+', '', 'summarize', 1),
-    'AssignAddVariableOp': ('resource:20 value:dtype', '', '', 1),
-    'AssignSubVariableOp': ('resource:20 value:dtype', '', '', 1),
-    'AssignVariableOp': ('resource:20 value:dtype', '', 'validate_shape', 1),
-    'Atan': ('x:T', 'y:T', ''),
-    'Atan2': ('y:T x:T', 'z:T', ''),
-    'Atanh': ('x:T', 'y:T', ''),
-    'AvgPool': ('value:T', 'output:T', 'ksize strides padding data_format'),
-    'AvgPoolGrad': ('orig_input_shape:3 grad:T', 'output:T', 'ksize strides padding data_format'),
-    'BatchMatMulV2': ('x:T y:T', 'output:T', 'adj_x adj_y grad_x grad_y'),
-    'BiasAdd': ('value:T bias:T', 'output:T', 'data_format'),
-    'BroadcastTo': ('input:T shape:Tidx', 'output:T', ''),
-    'Bucketize': ('input:T', 'output:3', 'boundaries'),
-    'Case': ('branch_index:3 input:Tin+', 'output:Tout+', 'branches output_shapes', 1),
-    'Cast': ('x:SrcT', 'y:DstT', 'Truncate'),
-    'Ceil': ('x:T', 'y:T', ''),
-    'Cholesky': ('input:T', 'output:T', ''),
-    'Complex': ('real:T imag:T', 'out:Tout', ''),
-    'ConcatV2': ('values:T*N axis:Tidx', 'output:T', ''),
-    'Conj': ('input:T', 'output:T', ''),
-    'Const': ('', 'output:dtype', 'value'),
-    'Conv2D': (
-        'input:T filter:T',
-        'output:T',
-        'strides use_cudnn_on_gpu padding explicit_paddings data_format dilations',
-    ),
-    'Conv2DBackpropFilter': (
-        'input:T filter_sizes:3 out_backprop:T',
-        'output:T',
-        'strides use_cudnn_on_gpu padding explicit_paddings data_format dilations',
-    ),
-    'Conv2DBackpropInput': (
-        'input_sizes:3 filter:T out_backprop:T',
-        'output:T',
-        'strides use_cudnn_on_gpu padding explicit_paddings data_format dilations',
-    ),
-    'Cos': ('x:T', 'y:T', ''),
-    'Cosh': ('x:T', 'y:T', ''),
-    'Cumprod': ('x:T axis:Tidx', 'out:T', 'exclusive reverse'),
-    'Cumsum': ('x:T axis:Tidx', 'out:T', 'exclusive reverse'),
-    'DenseBincount': ('input:Tidx size:Tidx weights:T', 'output:T', 'binary_output'),
-    'DepthwiseConv2dNative': (
-        'input:T filter:T',
-        'output:T',
-        'strides padding explicit_paddings data_format dilations',
-    ),
-    'Digamma': ('x:T', 'y:T', ''),
-    'DivNoNan': ('x:T y:T', 'z:T', ''),
-    'EagerPyFunc': ('input:Tin+', 'output:Tout+', 'token is_async', 1),
-    'Einsum': ('inputs:T*N', 'output:T', 'equation'),
-    'Elu': ('features:T', 'activations:T', ''),
-    'Equal': ('x:T y:T', 'z:10', 'incompatible_shape_error'),
-    'Erf': ('x:T', 'y:T', ''),
-    'Erfc': ('x:T', 'y:T', ''),
-    'Exp': ('x:T', 'y:T', ''),
-    'ExpandDims': ('input:T dim:Tdim', 'output:T', ''),
-    'Expm1': ('x:T', 'y:T', ''),
-    'Fill': ('dims:index_type value:T', 'output:T', ''),
-    'Floor': ('x:T', 'y:T', ''),
-    'FloorDiv': ('x:T y:T', 'z:T', ''),
-    'FloorMod': ('x:T y:T', 'z:T', ''),
-    'GatherV2': ('params:Tparams indices:Tindices axis:Taxis', 'output:Tparams', 'batch_dims'),
-    'Greater': ('x:T y:T', 'z:10', ''),
-    'GreaterEqual': ('x:T y:T', 'z:10', ''),
-    'Identity': ('input:T', 'output:T', ''),
-    'IdentityN': ('input:T+', 'output:T+', ''),
-    'If': ('cond:Tcond input:Tin+', 'output:Tout+', 'then_branch else_branch output_shapes', 1),
-    'Imag': ('input:T', 'output:Tout', ''),
-    'InTopKV2': ('predictions:1 targets:T k:T', 'precision:10', ''),
-    'InvertPermutation': ('x:T', 'y:T', ''),
-    'IsFinite': ('x:T', 'y:10', ''),
-    'IsInf': ('x:T', 'y:10', ''),
-    'IsNan': ('x:T', 'y:10', ''),
-    'LeakyRelu': ('features:T', 'activations:T', 'alpha'),
-    'Less': ('x:T y:T', 'z:10', ''),
-    'LessEqual': ('x:T y:T', 'z:10', ''),
-    'Lgamma': ('x:T', 'y:T', ''),
-    'Log': ('x:T', 'y:T', ''),
-    'Log1p': ('x:T', 'y:T', ''),
-    'LogMatrixDeterminant': ('input:T', 'sign:T log_abs_determinant:T', ''),
-    'LogSoftmax': ('logits:T', 'logsoftmax:T', ''),
-    'LogicalAnd': ('x:10 y:10', 'z:10', ''),
-    'LogicalNot': ('x:10', 'y:10', ''),
-    'LogicalOr': ('x:10 y:10', 'z:10', ''),
-    'LookupTableFindV2': ('table_handle:20 keys:Tin default_value:Tout', 'values:Tout', '', 1),
-    'MatMul': ('a:T b:T', 'product:T', 'transpose_a transpose_b grad_a grad_b'),
-    'MatrixBandPart': ('input:T num_lower:Tindex num_upper:Tindex', 'band:T', ''),
-    'MatrixDeterminant': ('input:T', 'output:T', ''),
-    'MatrixDiagPartV3': ('input:T k:3 padding_value:T', 'diagonal:T', 'align'),
-    'MatrixDiagV3': ('diagonal:T k:3 num_rows:3 num_cols:3 padding_value:T', 'output:T', 'align'),
-    'MatrixInverse': ('input:T', 'output:T', 'adjoint'),
-    'MatrixSetDiagV3': ('input:T diagonal:T k:3', 'output:T', 'align'),
-    'MatrixSolve': ('matrix:T rhs:T', 'output:T', 'adjoint'),
-    'MatrixTriangularSolve': ('matrix:T rhs:T', 'output:T', 'lower adjoint'),
-    'Max': ('input:T reduction_indices:Tidx', 'output:T', 'keep_dims'),
-    'MaxPool': ('input:T', 'output:T', 'ksize strides padding explicit_paddings data_format'),
-    'MaxPoolGrad': (
-        'orig_input:T orig_output:T grad:T',
-        'output:T',
-        'ksize strides padding explicit_paddings data_format',
-    ),
-    'Maximum': ('x:T y:T', 'z:T', ''),
-    'Mean': ('input:T reduction_indices:Tidx', 'output:T', 'keep_dims'),
-    'MergeV2Checkpoints': (
-        'checkpoint_prefixes:7 destination_prefix:7',
-        '',
-        'delete_old_dirs allow_missing_files',
-        1,
-    ),
-    'Min': ('input:T reduction_indices:Tidx', 'output:T', 'keep_dims'),
-    'Minimum': ('x:T y:T', 'z:T', ''),
-    'Mul': ('x:T y:T', 'z:T', ''),
-    'MulNoNan': ('x:T y:T', 'z:T', ''),
-    'Multinomial': ('logits:T num_samples:3', 'output:output_dtype', 'seed seed2', 1),
-    'Neg': ('x:T', 'y:T', ''),
-    'NoOp': ('', '', ''),
-    'NotEqual': ('x:T y:T', 'z:10', 'incompatible_shape_error'),
-    'OneHot': ('indices:TI depth:3 on_value:T off_value:T', 'output:T', 'axis'),
-    'OnesLike': ('x:T', 'y:T', ''),
-    'Pack': ('values:T*N', 'output:T', 'axis'),
-    'PadV2': ('input:T paddings:Tpaddings constant_values:T', 'output:T', ''),
-    'PartitionedCall': ('args:Tin+', 'output:Tout+', 'f config config_proto executor_type'),
-    'Placeholder': ('', 'output:dtype', 'shape'),
-    'Polygamma': ('a:T x:T', 'z:T', ''),
-    'Pow': ('x:T y:T', 'z:T', ''),
-    'PrintV2': ('input:7', '', 'output_stream end', 1),
-    'Prod': ('input:T reduction_indices:Tidx', 'output:T', 'keep_dims'),
-    'Qr': ('input:T', 'q:T r:T', 'full_matrices'),
-    'RandomShuffle': ('value:T', 'output:T', 'seed seed2', 1),
-    'RandomStandardNormal': ('shape:T', 'output:dtype', 'seed seed2', 1),
-    'RandomUniform': ('shape:T', 'output:dtype', 'seed seed2', 1),
-    'Range': ('start:Tidx limit:Tidx delta:Tidx', 'output:Tidx', ''),
-    'ReadVariableOp': ('resource:20', 'value:dtype', '', 1),
-    'Real': ('input:T', 'output:Tout', ''),
-    'RealDiv': ('x:T y:T', 'z:T', ''),
-    'Reciprocal': ('x:T', 'y:T', ''),
-    'Relu': ('features:T', 'activations:T', ''),
-    'Relu6': ('features:T', 'activations:T', ''),
-    'ReluGrad': ('gradients:T features:T', 'backprops:T', ''),
-    'Reshape': ('tensor:T shape:Tshape', 'output:T', ''),
-    'ResourceApplyAdaMax': (
-        'var:20 m:20 v:20 beta1_power:T lr:T beta1:T beta2:T epsilon:T grad:T',
-        '',
-        'use_locking',
-        1,
-    ),
-    'ResourceApplyAdadelta': (
-        'var:20 accum:20 accum_update:20 lr:T rho:T epsilon:T grad:T',
-        '',
-        'use_locking',
-        1,
-    ),
-    'ResourceApplyAdagrad': ('var:20 accum:20 lr:T grad:T', '', 'use_locking update_slots', 1),
-    'ResourceApplyAdam': (
-        'var:20 m:20 v:20 beta1_power:T beta2_power:T lr:T beta1:T beta2:T epsilon:T grad:T',
-        '',
-        'use_locking use_nesterov',
-        1,
-    ),
-    'ResourceApplyAdamWithAmsgrad': (
-        'var:20 m:20 v:20 vhat:20 beta1_power:T beta2_power:T lr:T beta1:T beta2:T '
-        'epsilon:T grad:T',
-        '',
-        'use_locking',
-        1,
-    ),
-    'ResourceApplyCenteredRMSProp': (
-        'var:20 mg:20 ms:20 mom:20 lr:T rho:T momentum:T epsilon:T grad:T',
-        '',
-        'use_locking',
-        1,
-    ),
-    'ResourceApplyFtrlV2': (
-        'var:20 accum:20 linear:20 grad:T lr:T l1:T l2:T l2_shrinkage:T lr_power:T',
-        '',
-        'use_locking multiply_linear_by_lr',
-        1,
-    ),
-    'ResourceApplyGradientDescent': ('var:20 alpha:T delta:T', '', 'use_locking', 1),
-    'ResourceApplyKerasMomentum': (
-        'var:20 accum:20 lr:T grad:T momentum:T',
-        '',
-        'use_locking use_nesterov',
-        1,
-    ),
-    'ResourceApplyRMSProp': (
-        'var:20 ms:20 mom:20 lr:T rho:T momentum:T epsilon:T grad:T',
-        '',
-        'use_locking',
-        1,
-    ),
-    'ResourceSparseApplyRMSProp': (
-        'var:20 ms:20 mom:20 lr:T rho:T momentum:T epsilon:T grad:T indices:Tindices',
-        '',
-        'use_locking',
-        1,
-    ),
-    'RestoreV2': ('prefix:7 tensor_names:7 shape_and_slices:7', 'tensors:dtypes+', '', 1),
-    'ReverseSequence': ('input:T seq_lengths:Tlen', 'output:T', 'seq_dim batch_dim'),
-    'Rint': ('x:T', 'y:T', ''),
-    'Roll': ('input:T shift:Tshift axis:Taxis', 'output:T', ''),
-    'Round': ('x:T', 'y:T', ''),
-    'Rsqrt': ('x:T', 'y:T', ''),
-    'SaveV2': ('prefix:7 tensor_names:7 shape_and_slices:7 tensors:dtypes+', '', '', 1),
-    'ScatterNd': ('indices:Tindices updates:T shape:Tindices', 'output:T', 'bad_indices_policy'),
-    'Select': ('condition:10 t:T e:T', 'output:T', ''),
-    'SelectV2': ('condition:10 t:T e:T', 'output:T', ''),
-    'SelfAdjointEigV2': ('input:T', 'e:T v:T', 'compute_v'),
-    'Selu': ('features:T', 'activations:T', ''),
-    'Shape': ('input:T', 'output:out_type', ''),
-    'ShardedFilename': ('basename:7 shard:3 num_shards:3', 'filename:7', ''),
-    'Sigmoid': ('x:T', 'y:T', ''),
-    'SigmoidGrad': ('y:T dy:T', 'z:T', ''),
-    'Sign': ('x:T', 'y:T', ''),
-    'Sin': ('x:T', 'y:T', ''),
-    'Sinh': ('x:T', 'y:T', ''),
-    'Size': ('input:T', 'output:out_type', ''),
-    'Slice': ('input:T begin:Index size:Index', 'output:T', ''),
-    'Softmax': ('logits:T', 'softmax:T', ''),
-    'Softplus': ('features:T', 'activations:T', ''),
-    'SparseCrossHashed': (
-        'indices:9*N values:sparse_types+ shapes:9*N dense_inputs:dense_types+ '
-        'num_buckets:9 strong_hash:10 salt:9',
-        'output_indices:9 output_values:9 output_shape:9',
-        '',
-    ),
-    'SparseSoftmaxCrossEntropyWithLogits': ('features:T labels:Tlabels', 'loss:T backprop:T', ''),
-    'Sqrt': ('x:T', 'y:T', ''),
-    'Square': ('x:T', 'y:T', ''),
-    'SquaredDifference': ('x:T y:T', 'z:T', ''),
-    'Squeeze': ('input:T', 'output:T', 'squeeze_dims'),
-    'StatefulPartitionedCall': (
-        'args:Tin+',
-        'output:Tout+',
-        'f config config_proto executor_type',
-        1,
-    ),
-    'StatelessCase': ('branch_index:3 input:Tin+', 'output:Tout+', 'branches output_shapes'),
-    'StatelessIf': (
-        'cond:Tcond input:Tin+',
-        'output:Tout+',
-        'then_branch else_branch output_shapes',
-    ),
-    'StatelessWhile': ('input:T+', 'output:T+', 'cond body output_shapes parallel_iterations'),
-    'StaticRegexFullMatch': ('input:7', 'output:10', 'pattern'),
-    'StopGradient': ('input:T', 'output:T', ''),
-    'StridedSlice': (
-        'input:T begin:Index end:Index strides:Index',
-        'output:T',
-        'begin_mask end_mask ellipsis_mask new_axis_mask shrink_axis_mask',
-    ),
-    'StridedSliceGrad': (
-        'shape:Index begin:Index end:Index strides:Index dy:T',
-        'output:T',
-        'begin_mask end_mask ellipsis_mask new_axis_mask shrink_axis_mask',
-    ),
-    'StringFormat': ('inputs:T+', 'output:7', 'template placeholder summarize'),
-    'StringJoin': ('inputs:7*N', 'output:7', 'separator'),
-    'Sub': ('x:T y:T', 'z:T', ''),
-    'Sum': ('input:T reduction_indices:Tidx', 'output:T', 'keep_dims'),
-    'Svd': ('input:T', 's:T u:T v:T', 'compute_uv full_matrices'),
-    'Tan': ('x:T', 'y:T', ''),
-    'Tanh': ('x:T', 'y:T', ''),
-    'TanhGrad': ('y:T dy:T', 'z:T', ''),
-    'TensorArrayGatherV3': ('handle:20 indices:3 flow_in:1', 'value:dtype', 'element_shape', 1),
-    'TensorArrayReadV3': ('handle:20 index:3 flow_in:1', 'value:dtype', '', 1),
-    'TensorArraySizeV3': ('handle:20 flow_in:1', 'size:3', '', 1),
-    'TensorArrayWriteV3': ('handle:20 index:3 value:T flow_in:1', 'flow_out:1', '', 1),
-    'TensorScatterAdd': ('tensor:T indices:Tindices updates:T', 'output:T', 'bad_indices_policy'),
-    'TensorScatterMax': ('tensor:T indices:Tindices updates:T', 'output:T', 'bad_indices_policy'),
-    'TensorScatterMin': ('tensor:T indices:Tindices updates:T', 'output:T', 'bad_indices_policy'),
-    'TensorScatterSub': ('tensor:T indices:Tindices updates:T', 'output:T', 'bad_indices_policy'),
-    'TensorScatterUpdate': (
-        'tensor:T indices:Tindices updates:T',
-        'output:T',
-        'bad_indices_policy',
-    ),
-    'TensorStridedSliceUpdate': (
-        'input:T begin:Index end:Index strides:Index value:T',
-        'output:T',
-        'begin_mask end_mask ellipsis_mask new_axis_mask shrink_axis_mask',
-    ),
-    'Tile': ('input:T multiples:Tmultiples', 'output:T', ''),
-    'TileGrad': ('input:T multiples:3', 'output:T', ''),
-    'Transpose': ('x:T perm:Tperm', 'y:T', ''),
-    'TruncateDiv': ('x:T y:T', 'z:T', ''),
-    'TruncateMod': ('x:T y:T', 'z:T', ''),
-    'TruncatedNormal': ('shape:T', 'output:dtype', 'seed seed2', 1),
-    'Unique': ('x:T', 'y:T idx:out_idx', ''),
-    'Unpack': ('value:T', 'output:T*num', 'axis'),
-    'VarHandleOp': ('', 'resource:20', 'container shared_name debug_name shape allowed_devices', 1),
-    'Where': ('input:T', 'index:9', ''),
-    'While': ('input:T+', 'output:T+', 'cond body output_shapes parallel_iterations', 1),
-    'WriteSummary': ('writer:20 step:9 tensor:T tag:7 summary_metadata:7', '', '', 1),
-    'Xdivy': ('x:T y:T', 'z:T', ''),
-    'Xlog1py': ('x:T y:T', 'z:T', ''),
-    'Xlogy': ('x:T y:T', 'z:T', ''),
-    'ZerosLike': ('x:T', 'y:T', ''),
-}
-
-
-def _parse(spec):
-    out = []
-    for a in spec.split():
-        name, t = a.split(":")
-        t, _, number = t.partition("*")
-        if t.endswith("+"):
-            t, number = t[:-1], "+"
-        out.append((name, t, number))
-    return out
-
-
 _PARSED = {}
 
 
+def _arg(name, kind):
+    """``(name, type attr or DataType number as text, number attr or "+" for a list typed
+    by a list attr)`` of one ``tf_op_defs`` argument."""
+    if kind.startswith("["):
+        return name, kind[1:-1], "+"
+    number, _, t = kind.rpartition("*")
+    if t in _tf_op_defs.DATA_TYPES:
+        t = str(_tf_op_defs.DATA_TYPES[t])
+    return name, t, number
+
+
 def op_args(op_type):
-    """``(input args, output args, other attr names, stateful)`` of a TF op type, each arg
-    ``(name, type attr or DataType number, number attr)``; None for an unknown type."""
+    """``(input args, output args, other attr names, stateful)`` of a TF op type from TF's
+    registry (``tf_op_defs.py``), each arg as :func:`_arg` gives it; None for a type the
+    table does not hold."""
     got = _PARSED.get(op_type)
     if got is None:
-        entry = _OPS.get(op_type)
+        entry = _tf_op_defs.OP_DEFS.get(op_type)
         if entry is None:
             return None
-        got = _PARSED[op_type] = (_parse(entry[0]), _parse(entry[1]), set(entry[2].split()),
-                                  len(entry) > 3)
+        ins = [_arg(n, k) for n, k in entry["inputs"]]
+        outs = [_arg(n, k) for n, k in entry["outputs"]]
+        typed = {a[2] for a in ins + outs if a[2] and a[2] != "+"}
+        other = {n for n, kind in entry["attrs"].items()
+                 if kind not in ("type", "list(type)") and n not in typed}
+        got = _PARSED[op_type] = (ins, outs, other, entry["stateful"])
     return got
 
 
