@@ -43,8 +43,7 @@ _LAZY = {
     "experimental": ("experimental", None),
 }
 
-# `save` joins __all__ (and tests/fixtures/public_api.txt) with save.py (helper smsave).
-__all__ = sorted([n for n in globals() if n.isupper()] + [n for n in _LAZY if n != "save"])
+__all__ = sorted([n for n in globals() if n.isupper()] + list(_LAZY))
 
 
 def __getattr__(name):

@@ -215,7 +215,7 @@ class Export:
         """The SavedObjectGraph, and the checkpoint's TrackableObjectGraph over the same
         nodes with the variables' tensors ``[(key, dtype name, shape, value)]``."""
         saved, tracked, tensors = [], [], []
-        for i, node in enumerate(self.nodes):
+        for _i, node in enumerate(self.nodes):
             refs = [_m("TrackableObjectGraph.TrackableObject.ObjectReference", node_id=j,
                        local_name=n) for n, j in node.children]
             fields = {"children": refs}

@@ -56,7 +56,7 @@ def save(obj, export_dir, signatures=None, options=None):
     """
     export_dir = os.fspath(export_dir)
     sig_map = _signatures(obj, signatures)
-    nodes = objects.walk(obj, objects.SignatureMap(sig_map) if sig_map else None)
+    nodes = objects.walk(obj, objects.SignatureMap(sig_map))
     ex, graph, ckpt, tensors = export.build(nodes)
     ckpt_bytes = pb.encode(ckpt)
     meta = ex.meta_graph(graph, ckpt_bytes)
