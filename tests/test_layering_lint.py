@@ -24,7 +24,7 @@ FLOORS = {
     "ops": {"_core"},
     "function": {"ops", "_core"},
     "checkpoint": {"function", "ops", "_core"},
-    "saved_model": {"function", "ops", "_core"},
+    "saved_model": {"checkpoint", "function", "ops", "_core"},
     "summary": {"function", "ops", "_core"},
     "data": {"checkpoint", "saved_model", "function", "ops", "_core"},
     "distribute": {"checkpoint", "saved_model", "function", "ops", "_core"},
