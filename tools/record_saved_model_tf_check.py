@@ -24,12 +24,13 @@ SYSTEM_PYTHON = os.environ.get("TAPEFLOW_PYTHON", "python")  # the system python
 
 def tapeflow_subprocess(name, directory, export_dir):
     code = ("import json, sys; from tests.saved_model.tf_check_cases import tapeflow_side; "
-            "print(json.dumps(tapeflow_side(sys.argv[1], sys.argv[2], sys.argv[3])))")
+            "print(json.dumps(tapeflow_side(*sys.argv[1:])))")
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src") + os.pathsep + ROOT)
     # tfenv's bin directory first on PATH would find its python: drop it
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
                                   if os.path.dirname(sys.executable) != p)
-    done = subprocess.run([SYSTEM_PYTHON, "-c", code, name, directory, export_dir],
+    done = subprocess.run([SYSTEM_PYTHON, "-c", code, name, directory, export_dir,
+                           export_dir + "_again"],
                           capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     if done.returncode:
         raise RuntimeError(f"tapeflow failed on {name}:\n{done.stderr}")
@@ -59,13 +60,31 @@ def main():
             theirs, grads = run_calls(tf, loaded, case_ns, ours["var_paths"])
             show = subprocess.run([cli, "show", "--dir", export_dir, "--all"],
                                   capture_output=True, text=True, check=False)
-            ok = close(ours["outputs"], theirs) and close(ours["grads"], grads)
+            # the export tapeflow wrote after loading its own: TF computes the same again
+            again = tf.saved_model.load(export_dir + "_again")
+            theirs2, grads2 = run_calls(tf, again, case_ns, ours["var_paths"])
+            serve = None
+            if case_ns.get("SERVE"):
+                run = subprocess.run([cli, "run", "--dir", export_dir, "--tag_set", "serve",
+                                      "--signature_def", "serving_default", "--input_exprs",
+                                      case_ns["SERVE"]], capture_output=True, text=True,
+                                     check=False)
+                serve = {"ok": run.returncode == 0,
+                         "result": [ln for ln in run.stdout.splitlines() if ln.strip()]}
+                if run.returncode:
+                    print(run.stderr[-2000:])
+            ok = close(ours["outputs"], theirs) and close(ours["grads"], grads) and \
+                close(ours["loaded_outputs"], theirs2) and close(ours["loaded_grads"], grads2)
             if not ok:
                 bad.append(name)
             out[name] = {"sha256": ours["sha256"], "tapeflow_outputs": ours["outputs"],
                          "tapeflow_grads": ours["grads"], "tf_outputs": theirs,
                          "tf_grads": grads, "var_paths": ours["var_paths"],
+                         "resave_sha256": ours["resave_sha256"],
+                         "tapeflow_loaded_outputs": ours["loaded_outputs"],
+                         "tf_resaved_outputs": theirs2, "tf_resaved_grads": grads2,
                          "saved_model_cli_show_ok": show.returncode == 0,
+                         "saved_model_cli_run": serve,
                          "signatures": sorted(loaded.signatures.keys())}
             print(f"{name}: {'agrees' if ok else 'DIFFERS'}; saved_model_cli show "
                   f"{'ok' if show.returncode == 0 else 'FAILED: ' + show.stderr[-300:]}")
@@ -78,7 +97,7 @@ def main():
 
 
 def _calls_of(name, directory):
-    """The case's CALLS and GRADS, read without running its module code under TF."""
+    """The case's CALLS, GRADS and SERVE, read without running its module code under TF."""
     import ast
 
     from tests.saved_model.tf_check_cases import CASES
@@ -86,7 +105,8 @@ def _calls_of(name, directory):
     ns = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id in ("CALLS", "GRADS") for t in node.targets):
+                isinstance(t, ast.Name) and t.id in ("CALLS", "GRADS", "SERVE")
+                for t in node.targets):
             exec(compile(ast.Module([node], []), name, "exec"), ns)
     return ns
 

@@ -7,7 +7,9 @@ plus signatures, dict outputs, an assign-only method, a branch and a loop). It d
 ``root`` (the object saved), optionally ``signatures``, and ``CALLS``: ``(attribute path,
 args)`` pairs, ``args`` a list of nested Python values (float lists become float32 tensors,
 int lists int32, unless given as ``("int32", value)``/``("float32", value)`` pairs or as
-``("py", value)`` to pass the Python value itself), run in order after loading. ``GRADS``
+``("py", value)`` to pass the Python value itself), run in order after loading. ``SERVE``
+(optional): ``saved_model_cli run --input_exprs`` for ``serving_default`` (TF 1's Session
+loader, as TF Serving loads it). ``GRADS``
 lists the calls (by index) whose summed output is differentiated with respect to the
 root's trainable variables. A path ``signatures/<key>`` calls a signature by keyword
 (``args`` a dict).
@@ -74,6 +76,7 @@ class Dense(tf.Module):
         return tf.nn.relu(tf.matmul(x, self.w) + self.b)
 
 root = Dense(3, 2)
+SERVE = "x=[[1.0,2.0,3.0],[-1.0,0.5,2.0]]"
 CALLS = [("__call__", [[[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]]]),
          ("__call__", [[[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0], [3.0, 3.0, -3.0]]]),
          ("signatures/serving_default", {"x": [[0.5, 1.0, 1.5]]})]
@@ -100,6 +103,7 @@ class Multi(tf.Module):
 
 root = Multi()
 signatures = {"predict": root.predict, "serving_default": root.predict}
+SERVE = "features=[[1.0,2.0],[3.0,-1.0]]"
 CALLS = [("predict", [[[1.0, 2.0], [3.0, -1.0]]]),
          ("bump", [("int32", 5)]),
          ("bump", [("int32", 2)]),
@@ -123,8 +127,10 @@ class Flow(tf.Module):
         return y
 
 root = Flow()
+SERVE = "x=2.0;n=3"
 CALLS = [("run", [2.0, ("int32", 3)]), ("run", [-1.0, ("int32", 0)]),
-         ("run", [0.5, ("int32", 5)])]
+         ("run", [0.5, ("int32", 5)]),
+         ("signatures/serving_default", {"x": 3.0, "n": ("int32", 2)})]
 GRADS = [0, 2]
 ''',
 }
@@ -216,9 +222,11 @@ def run_calls(tf, root, ns, var_paths, sigs=None):
     return outs, grads
 
 
-def tapeflow_side(name, directory, export_dir):
+def tapeflow_side(name, directory, export_dir, resave_dir=None):
     """Save case ``name`` with tapeflow into ``export_dir``, then run its calls on the live
-    object: ``{"sha256", "outputs", "grads", "var_paths"}``."""
+    object: ``{"sha256", "outputs", "grads", "var_paths"}``; with ``resave_dir``, also load
+    the export with tapeflow, save the loaded object again (``resave_sha256``) and run the
+    calls on the loaded object (``loaded_outputs``, ``loaded_grads``)."""
     import hashlib
     import os
 
@@ -236,4 +244,12 @@ def tapeflow_side(name, directory, export_dir):
     sigs = {k: (c, [s.name for s in nest.flatten(c.structured_input_signature)])
             for k, c in _save._signatures(root, ns.get("signatures")).items()}
     outs, grads = run_calls(tf, root, ns, paths, sigs)
-    return {"sha256": digest, "outputs": outs, "grads": grads, "var_paths": paths}
+    out = {"sha256": digest, "outputs": outs, "grads": grads, "var_paths": paths}
+    if resave_dir is not None:
+        # tapeflow loads its own export and saves the loaded object again
+        loaded = tf.saved_model.load(export_dir)
+        tf.saved_model.save(loaded, resave_dir)
+        with open(os.path.join(resave_dir, "saved_model.pb"), "rb") as fh:
+            out["resave_sha256"] = hashlib.sha256(fh.read()).hexdigest()
+        out["loaded_outputs"], out["loaded_grads"] = run_calls(tf, loaded, ns, paths)
+    return out

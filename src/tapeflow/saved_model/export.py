@@ -15,6 +15,7 @@ from .._core.variable import Variable
 from ..checkpoint.graph import OBJECT_GRAPH_KEY, VALUE, checkpoint_key, full_name
 from ..function import graph_def as gd
 from ..function.concrete_function import _identifier, _is_composite
+from . import revive
 from .objects import concrete_functions
 
 __all__ = ["build", "Export"]
@@ -95,6 +96,12 @@ def _params(function):
 
 
 def _function_spec(function):
+    if isinstance(function, revive.RestoredFunction):
+        spec = function._argspec
+        args = list(getattr(spec, "args", None) or [])
+        return _m("FunctionSpec", fullargspec=_fullargspec(args), is_method=function._is_method,
+                  input_signature=structured(tuple(function.input_signature))
+                  if function.input_signature is not None else structured(None))
     sig = function._input_signature
     return _m("FunctionSpec", fullargspec=_fullargspec(_params(function)),
               input_signature=structured(tuple(sig)) if sig is not None else structured(None))
@@ -113,12 +120,19 @@ class Export:
         self.out_specs = {}        # id(ConcreteFunction) -> flat output (shape, dtype)
         self.concrete = {}         # FunctionDef name -> SavedConcreteFunction
         self.signatures = {}       # key -> (wrapper name, inputs, outputs, var node ids)
+        # a loaded trace -> the loaded function it belongs to (its parameter names)
+        self.owners = {id(c): n.obj for n in nodes
+                       if isinstance(n.obj, revive.RestoredFunction)
+                       for c in n.obj.concrete_functions}
 
     def lower(self, cf):
-        """The FunctionDef name of a concrete function, lowered once."""
+        """The FunctionDef name of a concrete function, lowered once. A concrete function
+        loaded from a SavedModel is lowered from the trace of its imported FunctionDef."""
         name = self.fnames.get(id(cf))
         if name is not None:
             return name
+        if isinstance(cf, revive.RestoredConcreteFunction):
+            return self._lower_restored(cf)
         if cf.relaxed and not cf.shape_generic:
             why = getattr(cf.program, "why_not_generic", None) or "it is not shape-generic"
             raise ValueError(
@@ -128,7 +142,7 @@ class Export:
                 f"for other sizes.")
         name = f"__inference_{_identifier(cf.name)}_{self.lib.uid()}"
         try:
-            fdef, captured = gd.lower_function(cf, name, self.lib)
+            fdef, captured = gd.lower_function(_clean(cf), name, self.lib)
         except gd.LoweringError as exc:
             raise ValueError(f"Cannot save the function `{cf.name}` traced for "
                              f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express it "
@@ -152,6 +166,37 @@ class Export:
             output_signature=structured(_outputs(cf)))
         return name
 
+    def _lower_restored(self, restored):
+        inner = _clean(restored._function().get_concrete_function())
+        base = restored.name
+        if base.startswith("__inference_"):
+            base = base[len("__inference_"):].rpartition("_")[0] or base
+        name = f"__inference_{_identifier(base)}_{self.lib.uid()}"
+        try:
+            fdef, captured = gd.lower_function(inner, name, self.lib)
+        except gd.LoweringError as exc:
+            raise ValueError(f"Cannot save the loaded function `{restored.name}`: "
+                             f"{exc.args[0]}") from None
+        ids = [self._var_id(v, base) for v in captured]
+        self.fnames[id(restored)] = name
+        self.captured[id(restored)] = ids
+        self.out_specs[id(restored)] = [(a.name, a.type) for a in fdef.signature.output_arg]
+        self.concrete[name] = _m(
+            "SavedConcreteFunction", bound_inputs=ids,
+            canonicalized_input_signature=structured(restored.structured_input_signature),
+            output_signature=structured(restored.structured_outputs))
+        return name
+
+    def _var_id(self, v, fname):
+        j = self.var_ids.get(id(v))
+        if j is None:
+            raise ValueError(
+                f"Tried to export the function `{fname}` which references an 'untracked' "
+                f"resource: the variable {v.name!r} is not reachable from the object being "
+                f"saved. Track it by assigning it to an attribute of a tf.Module (or of the "
+                f"object saved).")
+        return j
+
     # -------------------------------------------------------------- signatures
     def signature(self, key, cf):
         """A wrapper FunctionDef for signature ``key``: keyword-only inputs named after the
@@ -166,8 +211,10 @@ class Export:
         outs = _output_dict(cf)
         var_ids = self.captured[id(cf)]
         fname = f"__inference_signature_wrapper_{self.lib.uid()}"
-        uses = [_m("OpDef.ArgDef", name=n, type=gd.dtype_enum(s.dtype))
-                for n, s in zip(in_names, specs)]
+        # the wrapper takes its keyword inputs in key order (TF flattens the kwargs dict
+        # sorted); its call passes them on in the function's own order
+        inputs = sorted(zip(in_names, specs), key=lambda p: p[0])
+        uses = [_m("OpDef.ArgDef", name=n, type=gd.dtype_enum(s.dtype)) for n, s in inputs]
         res_names = ["unknown"] + [f"unknown_{k}" for k in range(len(var_ids) - 1)]
         res_names = res_names[:len(var_ids)]
         uses += [_m("OpDef.ArgDef", name=n, type=gd.DT["resource"]) for n in res_names]
@@ -176,7 +223,9 @@ class Export:
         call = _m("NodeDef", name="StatefulPartitionedCall", op="StatefulPartitionedCall",
                   input=in_names + res_names,
                   attr={"f": gd.attr(func=_m("NameAttrList", name=inner)),
-                        "Tin": gd.attr(list=gd.attr_list(type=[a.type for a in uses])),
+                        "Tin": gd.attr(list=gd.attr_list(
+                            type=[gd.dtype_enum(s.dtype) for s in specs] +
+                            [gd.DT["resource"]] * len(res_names))),
                         "Tout": gd.attr(list=gd.attr_list(type=tout)),
                         "_read_only_resource_inputs": gd.attr(list=gd.attr_list())})
         nodes = [call]
@@ -199,8 +248,7 @@ class Export:
             attr={"_construction_context": gd.attr(s=b"kEagerRuntime")},
             arg_attr={i: _m("FunctionDef.ArgAttrs", attr={
                 "_user_specified_name": gd.attr(s=n.encode())})
-                for i, n in enumerate(in_names)}))
-        inputs = list(zip(in_names, specs))
+                for i, (n, _) in enumerate(inputs)}))
         in_sig = ((), {n: TensorSpec(s.shape, s.dtype, n) for n, s in inputs})
         out_sig = {okey: TensorSpec(spec[0], spec[1], okey) for okey, _, spec in outs}
         self.concrete[fname] = _m(
@@ -264,7 +312,13 @@ class Export:
                       argument_keywords=keys, allowed_positional_arguments=1 if len(keys) == 1
                       else 0, function_spec=spec)
         name = self.lower(cf)
-        params = _params(cf._function)
+        if isinstance(cf, revive.RestoredConcreteFunction):
+            owner = self.owners.get(id(cf))
+            params = owner._arg_names() if owner is not None else [
+                s.name for s in nest.flatten(cf.structured_input_signature[0])
+                if isinstance(s, TensorSpec) and s.name]
+        else:
+            params = _params(cf._function)
         return _m("SavedBareConcreteFunction", concrete_function_name=name,
                   argument_keywords=params, allowed_positional_arguments=len(params),
                   function_spec=_m("FunctionSpec", fullargspec=_fullargspec(params),
@@ -436,6 +490,31 @@ class Export:
 
 
 # --------------------------------------------------------------------------- helpers
+def _clean(cf):
+    """``cf``, or when its program holds guards a fresh trace of the same signature that
+    holds none. (A function first called under a GradientTape records the path its
+    branches took, with a guard: that program serves the tape, not a graph.) A guard the
+    fresh trace still holds is the user's (a Python read of a tensor): lowering refuses it.
+    """
+    if not cf.program.n_guards:
+        return cf
+    from ..function.polymorphic import Function
+    old = cf._function
+    fresh = Function(old._python_function, old._input_signature, old._autograph,
+                     old._jit_compile, old._reduce_retracing, old._name)
+    args, kwargs = cf.structured_input_signature
+    try:
+        if old._input_signature is not None:
+            new = fresh.get_concrete_function()
+        else:
+            new = fresh.get_concrete_function(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - the original trace is lowered (and refused)
+        return cf
+    if isinstance(new, type(cf)) and not new.program.n_guards:
+        return new
+    return cf
+
+
 def _has_values(nodes, tracked):
     has = [bool(t.attributes) for t in tracked]
     changed = True

@@ -15,6 +15,7 @@ from .._core.variable import Variable
 from ..checkpoint import tracking
 from ..function.concrete_function import ConcreteFunction
 from ..function.polymorphic import Function
+from . import revive
 
 __all__ = ["SavedNode", "SignatureMap", "walk"]
 
@@ -42,9 +43,9 @@ class SavedNode:
 def _kind(obj):
     if isinstance(obj, Variable):
         return "variable"
-    if isinstance(obj, Function):
+    if isinstance(obj, (Function, revive.RestoredFunction)):
         return "function"
-    if isinstance(obj, ConcreteFunction):
+    if isinstance(obj, (ConcreteFunction, revive.RestoredConcreteFunction)):
         return "concrete"
     if isinstance(obj, SignatureMap):
         return "signature_map"
@@ -64,6 +65,8 @@ def functions_of(obj):
         return []
     out = []
     seen = set()
+    if isinstance(obj, revive.UserObject):
+        return []     # its functions are attributes: children already
     names = set(getattr(obj, "__dict__", {}))
     for cls in type(obj).__mro__:
         names.update(k for k, v in vars(cls).items() if isinstance(v, Function))
@@ -82,7 +85,10 @@ def functions_of(obj):
 
 def concrete_functions(function):
     """The traces of a ``tf.function`` to save: those made so far; one with an
-    ``input_signature`` and no trace is traced now (TF does the same)."""
+    ``input_signature`` and no trace is traced now (TF does the same). A function loaded
+    from a SavedModel has its saved traces."""
+    if isinstance(function, revive.RestoredFunction):
+        return list(function.concrete_functions)
     if not function._traces and function._input_signature is not None:
         function.get_concrete_function()
     return list(function._traces)
@@ -96,12 +102,28 @@ def _children(node, is_root, signature_map):
         return list(obj.signatures.items())
     if kind in ("variable", "concrete"):
         return []
-    out = [(n, c) for n, c in tracking.children(obj)]
+    if isinstance(obj, revive.UserObject):
+        # a loaded object: its saved children are its attributes, in the saved order
+        out = [(n, c) for n, c in vars(obj).items() if n != "signatures" and _saved(c)]
+    else:
+        out = [(n, c) for n, c in tracking.children(obj)]
     have = {n for n, _ in out}
     out += [(n, f) for n, f in functions_of(obj) if n not in have]
     if is_root and signature_map is not None:
         out.append(("signatures", signature_map))
     return out
+
+
+def _saved(value):
+    return isinstance(value, (revive.UserObject, revive.RestoredFunction, Function)) or \
+        tracking.is_trackable(value)
+
+
+def loaded_signatures(obj):
+    """The signatures of an object loaded from a SavedModel (``{key: concrete}``), or
+    None for any other object."""
+    sigs = getattr(obj, "signatures", None) if isinstance(obj, revive.UserObject) else None
+    return dict(sigs) if isinstance(sigs, revive.SignatureMap) else None
 
 
 def walk(root, signature_map=None):

@@ -19,7 +19,7 @@ from ..checkpoint import atomic, bundle
 from ..checkpoint.graph import OBJECT_GRAPH_KEY
 from ..function.concrete_function import ConcreteFunction
 from ..function.polymorphic import Function
-from . import export, objects
+from . import export, objects, revive
 
 __all__ = ["save"]
 
@@ -82,6 +82,9 @@ def save(obj, export_dir, signatures=None, options=None):
 def _signatures(obj, signatures):
     """``{key: ConcreteFunction}``."""
     if signatures is None:
+        loaded = objects.loaded_signatures(obj)
+        if loaded is not None:       # a loaded object keeps its signatures
+            return loaded
         found = [f for _, f in objects.functions_of(obj) if f._input_signature is not None]
         if len(found) != 1:
             return {}
@@ -99,7 +102,7 @@ def _signatures(obj, signatures):
                     f"(the signature {key!r}): `{f.name}` has no input_signature; pass "
                     f"`{f.name}.get_concrete_function(...)` or give it an input_signature.")
             f = f.get_concrete_function()
-        if not isinstance(f, ConcreteFunction):
+        if not isinstance(f, (ConcreteFunction, revive.RestoredConcreteFunction)):
             raise ValueError(f"Expected a TensorFlow function for which to generate a "
                              f"signature, but got {f!r} for the signature {key!r}.")
         out[key] = f
