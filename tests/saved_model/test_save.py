@@ -184,3 +184,21 @@ def test_function_first_called_under_a_tape_saves_its_graph(tmp_path):
     loaded = tf.saved_model.load(str(tmp_path / "sm"))
     assert float(loaded(tf.constant(2.0))) == 3.0
     assert float(loaded(tf.constant(-4.0))) == 4.0     # the branch the tape did not take
+
+
+def test_custom_gradient_is_refused(tmp_path):
+    """advanced_autodiff's clip_gradients: its gradient cannot be exported yet, so the
+    export refuses rather than save a function TF would differentiate differently."""
+    @tf.custom_gradient
+    def clip_gradients(y):
+        def backward(dy):
+            return tf.clip_by_norm(dy, 0.5)
+        return y, backward
+
+    class MyModule(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def call_custom_grad(self, x):
+            return clip_gradients(x)
+    with pytest.raises(ValueError, match="custom_gradient function `clip_gradients`"):
+        tf.saved_model.save(MyModule(), str(tmp_path / "cg"))
+    assert not (tmp_path / "cg").exists()

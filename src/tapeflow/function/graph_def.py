@@ -516,6 +516,9 @@ class _Fn:
         prim = step.prim
         rule = _RULES.get(prim.name)
         try:
+            if prim.forward is None:
+                raise LoweringError(f"the tf.custom_gradient function `{prim.name}`: its "
+                                    f"gradient cannot be exported (not supported yet)")
             if rule is None and op_args(prim.name) is None:
                 raise LoweringError(f"the primitive {prim.name} has no TF op")
             op, ins, attrs = (rule or _generic)(self, step, prim.name)
