@@ -6,8 +6,9 @@ Each case is source run with ``tf`` bound (TF's guides' modules: intro_to_module
 plus signatures, dict outputs, an assign-only method, a branch and a loop). It defines
 ``root`` (the object saved), optionally ``signatures``, and ``CALLS``: ``(attribute path,
 args)`` pairs, ``args`` a list of nested Python values (float lists become float32 tensors,
-int lists int32, unless given as ``("int32", value)``/``("float32", value)`` pairs or as
-``("py", value)`` to pass the Python value itself), run in order after loading. ``SERVE``
+int lists int32, unless given as ``("int32", value)``/``("float32", value)`` pairs, as
+``("py", value)`` to pass the Python value itself, or ``("linspace", shape)`` for a float32
+ramp from -1 to 1), run in order after loading. ``SERVE``
 (optional): ``saved_model_cli run --input_exprs`` for ``serving_default`` (TF 1's Session
 loader, as TF Serving loads it). ``GRADS``
 lists the calls (by index) whose summed output is differentiated with respect to the
@@ -133,6 +134,37 @@ CALLS = [("run", [2.0, ("int32", 3)]), ("run", [-1.0, ("int32", 0)]),
          ("signatures/serving_default", {"x": 3.0, "n": ("int32", 2)})]
 GRADS = [0, 2]
 ''',
+    # Keras models with an explicit serving signature (an MLP and a small CNN: Conv2D SAME
+    # and strided VALID, MaxPool, Flatten, Dense, Softmax), traced on a None batch
+    "keras_mlp": '''
+tf.random.set_seed(3)
+root = tf.keras.Sequential([tf.keras.Input((4,)),
+                            tf.keras.layers.Dense(8, activation="relu", name="d1"),
+                            tf.keras.layers.Dense(3, activation="tanh", name="d2"),
+                            tf.keras.layers.Dense(2, name="d3")], name="mlp")
+signatures = tf.function(lambda inputs: root(inputs),
+                         input_signature=[tf.TensorSpec([None, 4], tf.float32, name="inputs")])
+SERVE = "inputs=[[1.0,-2.0,0.5,3.0]]"
+CALLS = [("signatures/serving_default", {"inputs": [[1.0, -2.0, 0.5, 3.0],
+                                                    [0.0, 1.0, 2.0, -1.0]]})]
+GRADS = [0]
+''',
+    "keras_cnn": '''
+tf.random.set_seed(5)
+root = tf.keras.Sequential([
+    tf.keras.Input((8, 8, 2)),
+    tf.keras.layers.Conv2D(3, 3, padding="same", activation="relu", name="c1"),
+    tf.keras.layers.MaxPooling2D(name="p1"),
+    tf.keras.layers.Conv2D(2, 3, strides=2, padding="valid", name="c2"),
+    tf.keras.layers.Flatten(name="f"), tf.keras.layers.Dense(2, name="d"),
+    tf.keras.layers.Softmax(name="s")], name="cnn")
+# weighted: the plain sum of softmax rows is 1 (no gradient to check)
+signatures = tf.function(lambda inputs: root(inputs) * tf.constant([1.0, 3.0]),
+                         input_signature=[tf.TensorSpec([None, 8, 8, 2], tf.float32,
+                                                        name="inputs")])
+CALLS = [("signatures/serving_default", {"inputs": ("linspace", [3, 8, 8, 2])})]
+GRADS = [0]
+''',
 }
 
 
@@ -151,6 +183,10 @@ def to_args(tf, args):
     def one(a):
         if isinstance(a, tuple) and a[0] == "py":
             return a[1]
+        if isinstance(a, tuple) and a[0] == "linspace":
+            import numpy as np
+            n = int(np.prod(a[1]))
+            return tf.constant(np.linspace(-1.0, 1.0, n).reshape(a[1]).astype(np.float32))
         if isinstance(a, tuple):
             return tf.constant(a[1], dtype=getattr(tf, a[0]))
         return tf.constant(a, dtype=tf.float32)
@@ -198,8 +234,17 @@ def variable_paths(tf, root):
 
 
 def resolve(obj, path):
+    """The object at ``path``: attributes, list items, else (a tapeflow object whose saved
+    layout is not its attributes: Keras) its checkpoint children."""
     for part in path:
-        obj = obj[int(part)] if isinstance(obj, (list, tuple)) else getattr(obj, part)
+        if isinstance(obj, (list, tuple)) or (hasattr(obj, "__getitem__") and
+                                              part.isdigit() and not hasattr(obj, part)):
+            obj = obj[int(part)]
+        elif hasattr(obj, part):
+            obj = getattr(obj, part)
+        else:
+            from tapeflow.checkpoint import tracking
+            obj = dict(tracking.children(obj))[part]
     return obj
 
 

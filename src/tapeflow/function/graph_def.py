@@ -171,11 +171,11 @@ def _int32(v):
 
 
 def _reduction(fn, step, op):
-    axis = step.attrs.get("axis")
+    axis = (step.attrs or {}).get("axis")
     rank = len(fn.shape(step.ins[0]) or ())
     if axis is None:
         axis = tuple(range(rank))
-    attrs = {"keep_dims": attr(b=True)} if step.attrs.get("keepdims") else {}
+    attrs = {"keep_dims": attr(b=True)} if (step.attrs or {}).get("keepdims") else {}
     axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     # TF's reduce_* compute "all axes" in Python (a Const made before the op's scope)
     whole = sorted(a % max(rank, 1) for a in axis) == list(range(rank)) and rank > 0
@@ -186,7 +186,7 @@ def _reduction(fn, step, op):
 
 def _tensor_attr(name, arg, dtype=np.int32):
     def rule(fn, step, op):
-        value = step.attrs.get(name)
+        value = (step.attrs or {}).get(name)
         ins = list(step.ins)
         if value is not None:
             ins.append(("const", np.asarray(value, dtype), arg))
@@ -211,15 +211,15 @@ def _rest(op, attrs, consumed):
 
 
 def _concat(fn, step, op):
-    return op, list(step.ins) + [("const", _int32(step.attrs["axis"]), "axis")], {}
+    return op, list(step.ins) + [("const", _int32((step.attrs or {})["axis"]), "axis")], {}
 
 
 def _pack(fn, step, op):
-    return op, list(step.ins), {"axis": attr(i=int(step.attrs.get("axis", 0)))}
+    return op, list(step.ins), {"axis": attr(i=int((step.attrs or {}).get("axis", 0)))}
 
 
 def _expand_dims(fn, step, op):
-    axis = step.attrs["axis"]
+    axis = (step.attrs or {})["axis"]
     axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     if len(axis) != 1:
         raise LoweringError("ExpandDims over several axes")
@@ -227,7 +227,7 @@ def _expand_dims(fn, step, op):
 
 
 def _squeeze(fn, step, op):
-    axis = step.attrs.get("axis")
+    axis = (step.attrs or {}).get("axis")
     axis = () if axis is None else tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     return op, list(step.ins), {"squeeze_dims": attr(list=attr_list(i=list(axis)))} \
         if axis else {}
@@ -235,7 +235,7 @@ def _squeeze(fn, step, op):
 
 def _softmax(fn, step, op):
     rank = len(fn.shape(step.ins[0]) or ())
-    axis = step.attrs.get("axis", -1)
+    axis = (step.attrs or {}).get("axis", -1)
     if axis not in (-1, rank - 1):
         raise LoweringError(f"{op} over axis {axis} of a rank-{rank} tensor")
     return op, list(step.ins), {}
@@ -271,7 +271,7 @@ def _gather(fn, step, op):
 
 
 def _strided_slice(fn, step, op):
-    key = step.attrs["key"]
+    key = (step.attrs or {})["key"]
     key = key if isinstance(key, tuple) else (key,)
     begin, end, strides = [], [], []
     masks = {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
@@ -305,13 +305,46 @@ def _strided_slice(fn, step, op):
 
 
 def _pad(fn, step, op):
-    a = step.attrs
+    a = step.attrs or {}
     ins = [step.ins[0], ("const", _int32(a["paddings"]), "paddings")]
     if len(step.ins) > 1:
         raise LoweringError("PadV2 with tensor paddings")
     ins.append(("const", np.asarray(a.get("value", 0), fn.dtype_np(step.ins[0])),
                 "constant_values"))
     return op, ins, {}
+
+
+def _nhwc(pair):
+    return attr(list=attr_list(i=[1, int(pair[0]), int(pair[1]), 1]))
+
+
+def _padding(pads, explicit_ok):
+    """TF's ``padding`` attrs for a ``pads`` attribute: SAME (re-resolved per size, as TF's),
+    VALID (none), else EXPLICIT with ``explicit_paddings`` (Conv2D only)."""
+    from ..ops.nn_conv_ops import _SamePads
+    if isinstance(pads, _SamePads):
+        return {"padding": attr(s=b"SAME")}
+    flat = [int(p) for pair in pads for p in pair]
+    if not any(flat):
+        return {"padding": attr(s=b"VALID")}
+    if not explicit_ok:
+        raise LoweringError(f"explicit paddings {pads}")
+    return {"padding": attr(s=b"EXPLICIT"),
+            "explicit_paddings": attr(list=attr_list(i=[0, 0] + flat + [0, 0]))}
+
+
+def _conv2d(fn, step, op):
+    a = step.attrs or {}
+    attrs = {"strides": _nhwc(a["strides"]), "dilations": _nhwc(a.get("dilations", (1, 1)))}
+    attrs.update(_padding(a["pads"], explicit_ok=True))
+    return op, list(step.ins), dict(attrs, **_rest(op, a, ("strides", "dilations", "pads")))
+
+
+def _pool(fn, step, op):
+    a = step.attrs or {}
+    attrs = {"ksize": _nhwc(a["ksize"]), "strides": _nhwc(a["strides"])}
+    attrs.update(_padding(a["pads"], explicit_ok=False))
+    return op, list(step.ins), dict(attrs, **_rest(op, a, ("ksize", "strides", "pads")))
 
 
 def _plain_attrs(*names):
@@ -347,7 +380,8 @@ _RULES = {
     "ConcatV2": _concat, "Pack": _pack, "ExpandDims": _expand_dims, "Squeeze": _squeeze,
     "Softmax": _softmax, "LogSoftmax": _softmax, "AddV2": _add, "MatMul": _matmul,
     "BatchMatMulV2": _matmul, "Range": _range, "GatherV2": _gather,
-    "StridedSlice": _strided_slice, "PadV2": _pad,
+    "StridedSlice": _strided_slice, "PadV2": _pad, "Conv2D": _conv2d, "MaxPool": _pool,
+    "AvgPool": _pool,
     "Cumsum": _tensor_attr("axis", "axis"),
     "ArgMax": _tensor_attr("axis", "dimension"), "ArgMin": _tensor_attr("axis", "dimension"),
 }
@@ -521,7 +555,11 @@ class _Fn:
                                     f"gradient cannot be exported (not supported yet)")
             if rule is None and op_args(prim.name) is None:
                 raise LoweringError(f"the primitive {prim.name} has no TF op")
-            op, ins, attrs = (rule or _generic)(self, step, prim.name)
+            try:
+                op, ins, attrs = (rule or _generic)(self, step, prim.name)
+            except (KeyError, TypeError, IndexError) as exc:
+                raise LoweringError(f"{prim.name} with inputs {step.ins} and attributes "
+                                    f"{step.attrs} ({type(exc).__name__}: {exc})") from None
         except LoweringError as exc:
             if self.lib.strict:
                 raise _at(exc, step) from None

@@ -120,6 +120,7 @@ class Export:
         self.out_specs = {}        # id(ConcreteFunction) -> flat output (shape, dtype)
         self.concrete = {}         # FunctionDef name -> SavedConcreteFunction
         self.signatures = {}       # key -> (wrapper name, inputs, outputs, var node ids)
+        self.effective = {}        # id(ConcreteFunction) -> the trace lowered for it
         # a loaded trace -> the loaded function it belongs to (its parameter names)
         self.owners = {id(c): n.obj for n in nodes
                        if isinstance(n.obj, revive.RestoredFunction)
@@ -133,6 +134,10 @@ class Export:
             return name
         if isinstance(cf, revive.RestoredConcreteFunction):
             return self._lower_restored(cf)
+        orig = cf
+        if cf.relaxed and not cf.shape_generic:
+            cf = _retrace_at(cf, 17) or cf
+        self.effective[id(orig)] = cf
         if cf.relaxed and not cf.shape_generic:
             why = getattr(cf.program, "why_not_generic", None) or "it is not shape-generic"
             raise ValueError(
@@ -157,12 +162,12 @@ class Export:
                     f"the object being saved. Track it by assigning it to an attribute of "
                     f"a tf.Module (or of the object saved).")
             ids.append(j)
-        self.fnames[id(cf)] = name
-        self.captured[id(cf)] = ids
-        self.out_specs[id(cf)] = [(a.name, a.type) for a in fdef.signature.output_arg]
+        self.fnames[id(orig)] = name
+        self.captured[id(orig)] = ids
+        self.out_specs[id(orig)] = [(a.name, a.type) for a in fdef.signature.output_arg]
         self.concrete[name] = _m(
             "SavedConcreteFunction", bound_inputs=ids,
-            canonicalized_input_signature=structured(_canonical(cf)),
+            canonicalized_input_signature=structured(_canonical(orig)),
             output_signature=structured(_outputs(cf)))
         return name
 
@@ -208,7 +213,7 @@ class Export:
             raise ValueError(f"The signature {key!r}: every input of `{cf.name}` must be a "
                              f"tensor (got {cf.structured_input_signature}).")
         in_names = _unique([gd._sanitize(s.name or f"input_{i}") for i, s in enumerate(specs)])
-        outs = _output_dict(cf)
+        outs = _output_dict(self.effective.get(id(cf), cf))
         var_ids = self.captured[id(cf)]
         fname = f"__inference_signature_wrapper_{self.lib.uid()}"
         # the wrapper takes its keyword inputs in key order (TF flattens the kwargs dict
@@ -490,6 +495,34 @@ class Export:
 
 
 # --------------------------------------------------------------------------- helpers
+def _retrace_at(cf, size):
+    """A fresh trace of an ``input_signature`` function with its None dimensions at
+    ``size`` (the shape-generic check of a trace at the dummy size 2 takes every 2 in the
+    program for the batch size: a Flatten's ``reshape(x, (-1, 2))``); None when the function
+    has no input signature or the trace fails. Its effects are undone, as
+    ``get_concrete_function``'s."""
+    from .._core.tensor import Tensor
+    from ..function.polymorphic import Function
+    from ..function.trace_type import make_key
+    old = cf._function
+    if old._input_signature is None:
+        return None
+    specs = old._input_signature
+    if not all(isinstance(s, TensorSpec) and s.shape.rank is not None for s in specs):
+        return None
+    fresh = Function(old._python_function, old._input_signature, old._autograph,
+                     old._jit_compile, old._reduce_retracing, old._name)
+    values = tuple(Tensor(np.ones([size if d is None else d for d in s.shape.as_list()],
+                                  s.dtype._np)) for s in specs)
+    try:
+        key, leaves = make_key(values, {})
+        fresh._trace(key, fresh._signature_key(key), leaves, values, {},
+                     reason="tf.saved_model.save", execute=False)
+    except Exception:  # noqa: BLE001 - the first trace is judged (and refused) instead
+        return None
+    return fresh._traces[-1]
+
+
 def _clean(cf):
     """``cf``, or when its program holds guards a fresh trace of the same signature that
     holds none. (A function first called under a GradientTape records the path its

@@ -104,7 +104,11 @@ def _children(node, is_root, signature_map):
         return []
     if isinstance(obj, revive.UserObject):
         # a loaded object: its saved children are its attributes, in the saved order
-        out = [(n, c) for n, c in vars(obj).items() if n != "signatures" and _saved(c)]
+        out = [(n, c) for n, c in vars(obj).items() if n != "signatures" and _holds(c)]
+    elif isinstance(obj, (list, tuple)):
+        out = [(str(i), v) for i, v in enumerate(obj) if _holds(v)]
+    elif isinstance(obj, dict):
+        out = [(k, v) for k, v in obj.items() if isinstance(k, str) and _holds(v)]
     else:
         out = [(n, c) for n, c in tracking.children(obj)]
     have = {n for n, _ in out}
@@ -114,9 +118,16 @@ def _children(node, is_root, signature_map):
     return out
 
 
-def _saved(value):
-    return isinstance(value, (revive.UserObject, revive.RestoredFunction, Function)) or \
-        tracking.is_trackable(value)
+def _holds(value, depth=0):
+    """Whether a value is saved: trackable (the checkpoint's rule), a loaded object or
+    function, or a container holding one."""
+    if isinstance(value, (revive.UserObject, revive.RestoredFunction)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return depth < 20 and any(_holds(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return depth < 20 and any(_holds(v, depth + 1) for v in value.values())
+    return tracking.is_trackable(value)
 
 
 def loaded_signatures(obj):
