@@ -202,3 +202,26 @@ def test_custom_gradient_is_refused(tmp_path):
     with pytest.raises(ValueError, match="custom_gradient function `clip_gradients`"):
         tf.saved_model.save(MyModule(), str(tmp_path / "cg"))
     assert not (tmp_path / "cg").exists()
+
+
+def test_default_save_signature_protocol(tmp_path):
+    """Without `signatures`, an object's `_default_save_signature()` (TF's protocol, which
+    Keras models implement) gives serving_default."""
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable([2.0, -1.0])
+
+        def __call__(self, x):
+            return x * self.w
+
+        def _default_save_signature(self):
+            return tf.function(lambda inputs: self(inputs), input_signature=[
+                tf.TensorSpec([None, 2], tf.float32, name="inputs")])
+    m = M()
+    tf.saved_model.save(m, str(tmp_path / "d"))
+    meta = pb.decode("tensorflow.SavedModel",
+                     (tmp_path / "d" / "saved_model.pb").read_bytes()).meta_graphs[0]
+    assert list(meta.signature_def["serving_default"].inputs) == ["inputs"]
+    loaded = tf.saved_model.load(str(tmp_path / "d"))
+    out = loaded.signatures["serving_default"](inputs=tf.constant([[1.0, 1.0]]))
+    np.testing.assert_array_equal(out["output_0"].numpy(), [[2.0, -1.0]])

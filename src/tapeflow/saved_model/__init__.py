@@ -8,6 +8,8 @@ import each FunctionDef as a traced ``tf.function``) does not import the writer 
 ``docs/saving.md`` and the SavedModel design note.
 """
 import importlib as _importlib
+import sys as _sys
+import types as _types
 
 ASSETS_DIRECTORY = "assets"
 ASSETS_KEY = "saved_model_assets"
@@ -44,6 +46,21 @@ _LAZY = {
 }
 
 __all__ = sorted([n for n in globals() if n.isupper()] + list(_LAZY))
+
+
+class _Package(_types.ModuleType):
+    """The package's module type: importing the submodule ``save`` (or ``load``) must not
+    hide the function of that name (Python's import sets the submodule as an attribute of
+    its package), as TF's API module keeps ``tf.saved_model.save`` the function."""
+
+    def __setattr__(self, name, value):
+        if name in _LAZY and isinstance(value, _types.ModuleType) and \
+                _LAZY[name][1] is not None:
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name):

@@ -38,7 +38,9 @@ def save(obj, export_dir, signatures=None, options=None):
         obj: the root object.
         export_dir: a directory path (str or path-like); created if needed.
         signatures: None (the root's single ``tf.function`` with an ``input_signature``, if
-            there is exactly one, becomes ``serving_default``), a ``tf.function`` with an
+            there is exactly one, becomes ``serving_default``; else what the root's
+            ``_default_save_signature()`` returns, TF's protocol for Keras models; an object
+            loaded from a SavedModel keeps its signatures), a ``tf.function`` with an
             input signature or a concrete function (``serving_default``), or a dict of
             them by signature key.
         options: a ``tf.saved_model.SaveOptions`` (accepted; no option changes the files).
@@ -86,9 +88,15 @@ def _signatures(obj, signatures):
         if loaded is not None:       # a loaded object keeps its signatures
             return loaded
         found = [f for _, f in objects.functions_of(obj) if f._input_signature is not None]
-        if len(found) != 1:
-            return {}
-        return {DEFAULT_KEY: found[0].get_concrete_function()}
+        if len(found) == 1:
+            return {DEFAULT_KEY: found[0].get_concrete_function()}
+        # TF's protocol: an object (a Keras model) may say what serves by default
+        default = getattr(obj, "_default_save_signature", None)
+        if callable(default):
+            got = default()
+            if got is not None:
+                return _signatures(obj, got)
+        return {}
     if not isinstance(signatures, dict):
         signatures = {DEFAULT_KEY: signatures}
     out = {}
