@@ -432,7 +432,7 @@ class _Fn:
         self.effects = []      # stateful nodes (control outputs)
         self.counts = {}
         self.arg_counts = {}
-        self.user_names = {}
+        self.pending_reads = {}   # slot -> a Read step emitted at its first user
 
     # -------------------------------------------------------------- names and types
     def unique(self, base):
@@ -604,7 +604,7 @@ class _Fn:
         r = self.ref.get(s)
         if r is not None:
             return r
-        pending = self.pending_reads.get(s) if hasattr(self, "pending_reads") else None
+        pending = self.pending_reads.get(s)
         if pending is not None:
             self._emit_read(pending, f"{consumer}/ReadVariableOp")
             return self.ref[s]
@@ -613,19 +613,13 @@ class _Fn:
     def _read(self, step):
         # TF reads a variable inside the scope of the op that uses it (MatMul/ReadVariableOp):
         # the read is emitted at its first user when no write comes between.
-        user = self.info.read_user.get(id(step))
-        if user is not None:
-            if not hasattr(self, "pending_reads"):
-                self.pending_reads = {}
+        if id(step) in self.info.read_user:
             self.pending_reads[step.out] = step
             return
         self._emit_read(step, self.unique("ReadVariableOp"))
 
     def _emit_read(self, step, name):
-        if self.graph:
-            self.layout[name] = None
-        else:
-            self.layout[name] = None
+        self.layout[name] = None
         res = self.resource(step.var, name)
         dt = dtype_enum(step.var.dtype)
         self.node("ReadVariableOp", name, [res], {"dtype": attr(type=dt)},
@@ -633,8 +627,7 @@ class _Fn:
         self.last[id(step.var)] = name
         self.effects.append(name)
         self.ref[step.out] = (name, 0)
-        if hasattr(self, "pending_reads"):
-            self.pending_reads.pop(step.out, None)
+        self.pending_reads.pop(step.out, None)
 
     def _assign(self, step):
         op = step.op_type()
