@@ -134,8 +134,13 @@ _FLOORMOD = primitive("FloorMod", _int_division_check(_floormod_forward),
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
 _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
-_SQDIFF = primitive("SquaredDifference", lambda x, y: np.square(x - y),
-                    error=_broadcast_error)
+def _sqdiff_forward(x, y):
+    d = x - y
+    # complex: |x - y|^2 (a real value of complex dtype), as TensorFlow's kernel
+    return d * d.conj() if d.dtype.kind == "c" else np.square(d)
+
+
+_SQDIFF = primitive("SquaredDifference", _sqdiff_forward, error=_broadcast_error)
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
 add = _binary(_ADD, "add", "``x + y``, element-wise")
@@ -681,7 +686,7 @@ _ATAN = primitive("Atan", np.arctan)
 _SINH = primitive("Sinh", np.sinh)
 _COSH = primitive("Cosh", np.cosh)
 _ASINH = primitive("Asinh", np.arcsinh)
-_ACOSH = primitive("Acosh", np.arccosh)
+_ACOSH = primitive("Acosh", np.arccosh, save_output=True)
 _ATANH = primitive("Atanh", np.arctanh)
 
 tan = _float_unary(_TAN, "tan", "The tangent of ``x`` (radians), element-wise")
@@ -703,7 +708,9 @@ defvjp(_ATAN, lambda g, y, x: _realdiv(g, add(square(x), 1)))
 defvjp(_SINH, lambda g, y, x: multiply(g, cosh(x)))
 defvjp(_COSH, lambda g, y, x: multiply(g, sinh(x)))
 defvjp(_ASINH, lambda g, y, x: multiply(g, rsqrt(add(square(x), 1))))
-defvjp(_ACOSH, lambda g, y, x: multiply(g, rsqrt(subtract(square(x), 1))))
+# 1 / sinh(acosh(x)), as TensorFlow's: for complex x it is 1 / (sqrt(x - 1) sqrt(x + 1)),
+# on a different branch from 1 / sqrt(x**2 - 1); the same for real x >= 1.
+defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)))
 defvjp(_ATANH, lambda g, y, x: _realdiv(g, subtract(1, square(x))))
 
 
@@ -983,7 +990,8 @@ def _conj_aware(rule):
 
 for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECIP, _SIN,
            _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _TANH_GRAD, _SIGMOID_GRAD, _POW,
-           _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY):
+           _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
+           _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):
     _p.vjps = tuple(None if r is None else _conj_aware(r) for r in _p.vjps)
 
 

@@ -622,8 +622,9 @@ def _max_pool_rule(g, y, x, ksize, strides, pads):
 
 
 defvjp(_MAXPOOL, _max_pool_rule)
+# By the pooled input x it is zero (TensorFlow's MaxPoolGradGrad gives zeros, not None).
 defvjp(_MAXPOOL_GRAD, lambda gg, y, g, route, x, **attrs: _max_pool_grad_vjp(
-    gg, y, g, route, x, **attrs)[0], None, None)
+    gg, y, g, route, x, **attrs)[0], None, lambda gg, y, g, route, x, **attrs: _a.zeros_like(x))
 
 
 def _avg_counts(shape, ksize, strides, pads, dtype):

@@ -161,7 +161,7 @@ defvjp(_SUM, _sum_rule)
 defvjp(_MEAN, _mean_rule)
 defvjp(_RMAX, _extremum_rule)
 defvjp(_RMIN, _extremum_rule)
-defvjp(_PROD, _prod_rule)
+defvjp(_PROD, _m._conj_aware(_prod_rule))
 
 
 def _reducer(prim, name, what, kinds=None, ragged=False):
@@ -347,6 +347,8 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     if x._value.dtype.kind in "iu":
         s = reduce_sum(_m.square(x), axis, keepdims)
         return Tensor(np.asarray(np.sqrt(s._value)).astype(x._value.dtype)[()])
+    if x._value.dtype.kind == "c":  # |x|^2, kept complex as TensorFlow's
+        return _m.sqrt(reduce_sum(_m.multiply(x, _a.conj(x)), axis, keepdims))
     return _m.sqrt(reduce_sum(_m.square(x), axis, keepdims))
 
 

@@ -13,6 +13,7 @@ from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor
 from ._helpers import _err, _int_list, _show, check_kind, pair, to_tensor
 from .array_ops import broadcast_to, ones_like, reshape
+from .array_ops import conj as _conj
 from .math_ops import _broadcast_error, _float_unary, add, exp, multiply, negative, square, subtract
 from .reduction_ops import reduce_sum
 
@@ -315,7 +316,11 @@ def _einsum_rule(k):
     def rule(g, y, *xs, ins, out):
         target = ins[k]
         others = [ins[j] for j in builtins.range(len(ins)) if j != k]
-        operands = [g] + [xs[j] for j in builtins.range(len(ins)) if j != k]
+        # The rule is linear in each other operand: for complex ones TensorFlow's convention
+        # (g times the conjugate derivative) conjugates them.
+        conj = xs[k]._value.dtype.kind == "c"
+        operands = [g] + [_conj(xs[j]) if conj else xs[j]
+                          for j in builtins.range(len(ins)) if j != k]
         avail = set(out).union(*others) if others else set(out)
         unique = "".join(dict.fromkeys(target))
         kept = "".join(c for c in unique if c in avail)
@@ -380,7 +385,8 @@ def einsum(equation, *inputs, **kwargs):
     sizes = {}
     for spec, t in zip(ins, xs, strict=True):
         for axis, (c, d) in enumerate(zip(spec, t._value.shape, strict=True)):
-            if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
+            # Only the dimensions of an ellipsis (letters not in the equation) broadcast.
+            if sizes.setdefault(c, d) != d and (c in equation or 1 not in (d, sizes[c])):
                 raise _err(f"Expected dimension {sizes[c]} at axis {axis} of the input shaped "
                            f"{_show(t._value.shape)} but got dimension {d}", "Einsum")
     if len(_EINSUM.vjps) < len(xs):
