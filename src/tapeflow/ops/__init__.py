@@ -130,7 +130,7 @@ def _bind(cls):
     cls.__radd__ = _reflected(add)
     cls.__sub__ = subtract
     cls.__rsub__ = _reflected(subtract)
-    cls.__mul__ = multiply
+    cls.__mul__ = math_ops._mul_operator
     cls.__rmul__ = _reflected(multiply)
     cls.__truediv__ = divide
     cls.__rtruediv__ = _reflected(divide)

@@ -89,6 +89,15 @@ def check_kind(x, kinds, op_name, allowed):
             f"allowed values: {allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
 
 
+def no_kernel(x, op_name):
+    """TensorFlow's NotFoundError for a dtype its op declares but has no CPU kernel for."""
+    dt = _dt.FROM_NUMPY[x._value.dtype].name.upper()
+    return errors.op_error(
+        errors.NotFoundError,
+        f"Could not find device for node: {{{{node {op_name}}}}} = {op_name}[T=DT_{dt}]",
+        op_name)
+
+
 def norm_axis(axis, ndim):
     """An axis argument (int, list, tuple, tensor or None) as sorted non-negative ints."""
     if axis is None:

@@ -18,6 +18,7 @@ from ._helpers import (
     check_kind,
     dtype_mismatch,
     like,
+    no_kernel,
     op_doc,
     pair,
     public_op,
@@ -62,11 +63,33 @@ def _binary_doc(prim, name, what, dtypes, raises=(), returns=None):
         notes=" ``x`` and ``y`` broadcast against each other as NumPy arrays do.")
 
 
-def _binary(prim, name, what, dtypes="a numeric dtype", raises=()):
+_BOOL = np.dtype(bool)
+
+
+def _refuse(x, kinds, allowed, op_name, on_bool, y):
+    """The dtype check of a binary op, past its one-comparison fast test: TensorFlow's
+    error for a dtype outside ``kinds`` (NotFoundError for complex FloorDiv, which has no
+    CPU kernel), or ``on_bool(x, y)`` for an operator that gives bools a meaning."""
+    if x._value.dtype is _BOOL and on_bool is not None:
+        return on_bool(x, y)
+    if x._value.dtype.kind == "c" and op_name == "FloorDiv":
+        raise no_kernel(x, op_name)
+    check_kind(x, kinds, op_name, allowed)
+    return None
+
+
+def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
+            on_bool=None):
     """The public function ``name`` of a binary element-wise primitive. This is the hot
-    path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check."""
+    path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check.
+
+    ``kinds`` are the NumPy dtype kinds the op takes (``allowed`` names them as TensorFlow's
+    error does); bool alone is refused by one identity test, other kinds by the kind letter.
+    ``on_bool`` gives bools a meaning instead (Python's ``*`` on bool tensors is a logical
+    and)."""
     op_name = prim.name
     forward = prim.forward
+    bool_only = kinds == "fiuc"
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -79,6 +102,10 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=()):
                 raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
         else:
             x, y = pair(x, y, op_name)
+        if (x._value.dtype is _BOOL) if bool_only else (x._value.dtype.kind not in kinds):
+            out = _refuse(x, kinds, allowed, op_name, on_bool, y)
+            if out is not None:
+                return out
         try:
             out = Tensor(forward(x._value, y._value))
         except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
@@ -143,20 +170,38 @@ def _sqdiff_forward(x, y):
 _SQDIFF = primitive("SquaredDifference", _sqdiff_forward, error=_broadcast_error)
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
-add = _binary(_ADD, "add", "``x + y``, element-wise")
-subtract = _binary(_SUB, "subtract", "``x - y``, element-wise")
-multiply = _binary(_MUL, "multiply", "``x * y``, element-wise")
+# TensorFlow's type lists, in the order its errors give them.
+_ADD_TYPES = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
+              "int32, int64, complex64, complex128")
+_SUB_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, "
+              "complex64, complex128, uint32, uint64")
+_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, "
+              "uint64, int64, complex64, complex128")
+_MINMAX_TYPES = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
+                 "int64, uint64")
+_FLOORMOD_TYPES = ("int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, "
+                   "float, double")
+_POW_TYPES = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128"
+_SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
+add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
+subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
+multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
+_mul_operator = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES,
+                        on_bool=lambda x, y: logical_and(x, y))
 floordiv = _binary(_FLOORDIV, "floordiv", "``x // y``, rounding toward minus infinity",
-                   raises=_INT_DIVISION)
+                   raises=_INT_DIVISION, kinds="fiu", allowed=_MUL_TYPES)
 floormod = mod = _binary(
     _FLOORMOD, "floormod", "``x % y`` with the sign of ``y`` (the remainder of floordiv)",
-    raises=_INT_DIVISION)
-maximum = _binary(_MAX, "maximum", "The larger of ``x`` and ``y``, element-wise")
-minimum = _binary(_MIN, "minimum", "The smaller of ``x`` and ``y``, element-wise")
+    raises=_INT_DIVISION, kinds="fiu", allowed=_FLOORMOD_TYPES)
+maximum = _binary(_MAX, "maximum", "The larger of ``x`` and ``y``, element-wise", kinds="fiu",
+                  allowed=_MINMAX_TYPES)
+minimum = _binary(_MIN, "minimum", "The smaller of ``x`` and ``y``, element-wise",
+                  kinds="fiu", allowed=_MINMAX_TYPES)
 squared_difference = _binary(_SQDIFF, "squared_difference",
-                             "``(x - y) ** 2``, element-wise")
-_realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise")
-_pow = _binary(_POW, "pow", "``x ** y``, element-wise")
+                             "``(x - y) ** 2``, element-wise", allowed=_SQDIFF_TYPES)
+_realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise",
+                   allowed=FLOAT_COMPLEX_TYPES)
+_pow = _binary(_POW, "pow", "``x ** y``, element-wise", allowed=_POW_TYPES)
 
 
 def divide(x, y, name=None):
@@ -181,6 +226,11 @@ def divide(x, y, name=None):
                         f"{y.dtype!r}.")
     x, y = pair(x, y, "RealDiv")
     kind = x._value.dtype.kind
+    if kind == "b":
+        raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
+                        "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
+                        "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
+                        "tf.complex64, tf.complex128}.")
     if kind in "iu":
         target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
         x, y = cast(x, target), cast(y, target)
@@ -266,9 +316,9 @@ defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x
 # ----------------------------------------------------------------------------- unary
 
 
-def _unary(prim, name, what, kinds=None, allowed=None, returns=None):
+def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=False):
     """The public function ``name`` of a one-input primitive, with an optional dtype-kind
-    check."""
+    check (``not_found``: TensorFlow declares the other dtypes but has no CPU kernel)."""
     op_name = prim.name
     forward = prim.forward
 
@@ -276,6 +326,8 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None):
         if not isinstance(x, _TensorLike):
             x = to_tensor(x)
         if kinds is not None and x._value.dtype.kind not in kinds:
+            if not_found and x._value.dtype.kind in "iu":
+                raise no_kernel(x, op_name)
             check_kind(x, kinds, op_name, allowed)
         try:
             out = Tensor(forward(x._value))
@@ -324,10 +376,16 @@ _CEIL = nondifferentiable("Ceil", np.ceil)
 _F = "fc"
 _FC = FLOAT_COMPLEX_TYPES
 _FL = "bfloat16, half, float, double"
-negative = _unary(_NEG, "negative", "``-x``, element-wise")
+_NUMERIC = "fiuc"
+negative = _unary(_NEG, "negative", "``-x``, element-wise", _NUMERIC,
+                  "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
+                  "complex128")
 abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
-             "``|x|``, element-wise (the magnitude, for complex ``x``)")
-square = _unary(_SQUARE, "square", "``x * x``, element-wise")
+             "``|x|``, element-wise (the magnitude, for complex ``x``)", _NUMERIC,
+             "bfloat16, half, float, double, int8, int16, int32, int64")
+square = _unary(_SQUARE, "square", "``x * x``, element-wise", _NUMERIC,
+                "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
+                "uint32, uint64, complex64, complex128")
 sqrt = _unary(_SQRT, "sqrt", "The square root of ``x``, element-wise", _F, _FC)
 rsqrt = _unary(_RSQRT, "rsqrt", "``1 / sqrt(x)``, element-wise", _F, _FC)
 exp = _unary(_EXP, "exp", "``e ** x``, element-wise", _F, _FC)
@@ -338,12 +396,14 @@ expm1 = _unary(_EXPM1, "expm1", "``exp(x) - 1``, element-wise, accurate for smal
                _F, _FC)
 tanh = _unary(_TANH, "tanh", "The hyperbolic tangent of ``x``, element-wise", _F, _FC)
 sigmoid = _unary(_SIGMOID, "sigmoid", "``1 / (1 + exp(-x))``, element-wise", _F, _FC)
-reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC)
+reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC, not_found=True)
 sin = _unary(_SIN, "sin", "The sine of ``x`` (radians), element-wise", _F, _FC)
 cos = _unary(_COS, "cos", "The cosine of ``x`` (radians), element-wise", _F, _FC)
 softplus = _unary(_SOFTPLUS, "softplus", "``log(exp(x) + 1)``, element-wise", "f",
                   "half, bfloat16, float, double")
-sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise")
+sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise",
+              _NUMERIC, "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
+              "complex128")
 round = _unary(_ROUND, "round",  # noqa: A001 - TensorFlow's name
                "``x`` rounded to the nearest integer (halves to even), element-wise")
 floor = _unary(_FLOOR, "floor", "The largest integer not above ``x``, element-wise", "f", _FL)
@@ -379,11 +439,13 @@ defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))  # zeros, not None, as Tensor
 # ------------------------------------------------------------------ comparisons, logic
 
 
-def _compare(prim, name, what):
+def _compare(prim, name, what, ordered=False):
     name_ = prim.name
 
     def op(x, y, name=None):
         x, y = pair(x, y, name_)
+        if ordered and x._value.dtype.kind not in "fiu":
+            check_kind(x, "fiu", name_, _ORDERED_TYPES)
         return apply(prim, (x, y))
 
     return public_op(op, name, _binary_doc(
@@ -395,15 +457,17 @@ equal = _compare(nondifferentiable("Equal", np.equal, error=_broadcast_error), "
                  "Whether ``x == y``, element-wise")
 not_equal = _compare(nondifferentiable("NotEqual", np.not_equal, error=_broadcast_error),
                      "not_equal", "Whether ``x != y``, element-wise")
+_ORDERED_TYPES = ("float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, "
+                  "uint32, uint64")
 less = _compare(nondifferentiable("Less", np.less, error=_broadcast_error), "less",
-                "Whether ``x < y``, element-wise")
+                "Whether ``x < y``, element-wise", True)
 less_equal = _compare(nondifferentiable("LessEqual", np.less_equal, error=_broadcast_error),
-                      "less_equal", "Whether ``x <= y``, element-wise")
+                      "less_equal", "Whether ``x <= y``, element-wise", True)
 greater = _compare(nondifferentiable("Greater", np.greater, error=_broadcast_error),
-                   "greater", "Whether ``x > y``, element-wise")
+                   "greater", "Whether ``x > y``, element-wise", True)
 greater_equal = _compare(nondifferentiable("GreaterEqual", np.greater_equal,
                                            error=_broadcast_error),
-                         "greater_equal", "Whether ``x >= y``, element-wise")
+                         "greater_equal", "Whether ``x >= y``, element-wise", True)
 _LAND = nondifferentiable("LogicalAnd", np.logical_and, error=_broadcast_error)
 _LOR = nondifferentiable("LogicalOr", np.logical_or, error=_broadcast_error)
 _LNOT = nondifferentiable("LogicalNot", np.logical_not)
@@ -470,16 +534,28 @@ def _scalar_like(v, ref):
 # ----------------------------------------------------------------------------- reductions
 # The reductions and cumulative ops live in reduction_ops.py; their names stay public here.
 
-_ARGMAX = nondifferentiable("ArgMax", lambda x, axis, dtype: np.argmax(x, axis).astype(dtype))
-_ARGMIN = nondifferentiable("ArgMin", lambda x, axis, dtype: np.argmin(x, axis).astype(dtype))
+def _arg_extremum(find, fill):
+    # Eigen's arg reductions skip NaN (an all-NaN slice gives 0); NumPy's stop at it.
+    def forward(x, axis, dtype):
+        if x.dtype.kind == "f" and np.isnan(x).any():
+            x = np.where(np.isnan(x), x.dtype.type(fill), x)
+        return find(x, axis).astype(dtype)
+    return forward
+
+
+_ARGMAX = nondifferentiable("ArgMax", _arg_extremum(np.argmax, -np.inf))
+_ARGMIN = nondifferentiable("ArgMin", _arg_extremum(np.argmin, np.inf))
 
 
 def _arg(prim, name, what):
     def op(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
         x = to_tensor(input)
+        if x._value.dtype.kind not in "fiub":
+            check_kind(x, "fiub", prim.name, _ORDERED_TYPES + ", qint8, quint8, qint32, "
+                       "qint16, quint16, bool")
         ax = 0 if axis is None else int(
             static_value(axis) if isinstance(axis, _TensorLike) else axis)
-        if not -x._value.ndim <= ax < max(x._value.ndim, 1):
+        if not -x._value.ndim <= ax < x._value.ndim:
             raise errors.op_error(
                 errors.InvalidArgumentError,
                 f"Expected dimension in the range [{-x._value.ndim}, {x._value.ndim}), but "
@@ -591,6 +667,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         tf.errors.InvalidArgumentError: for rank < 2, mismatched inner dimensions or dtypes.
     """
     a, b = pair(a, b, "MatMul")
+    if a._value.dtype.kind not in "fiuc":
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
+                   "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True
@@ -658,6 +737,9 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
         tf.errors.InvalidArgumentError: for mismatched inner dimensions or dtypes.
     """
     a, b = pair(a, b, "MatMul")
+    if a._value.dtype.kind not in "fiuc":
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
+                   "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True

@@ -13,7 +13,7 @@ from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import array_ops as _a
 from . import indexing_ops as _ix
-from ._helpers import to_tensor
+from ._helpers import check_kind, to_tensor
 from .array_ops import cast
 
 __all__ = [
@@ -137,6 +137,9 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     """
     _check_direction(direction)
     x = to_tensor(values)
+    if x._value.dtype.kind not in "fiu":
+        check_kind(x, "fiu", "TopKV2", "float, double, int32, uint8, int16, int8, int64, "
+                   "bfloat16, uint16, half, uint32, uint64")
     ax = _sort_axis(x, axis)
     last = x._value.ndim - 1
     perm = list(builtins.range(x._value.ndim))

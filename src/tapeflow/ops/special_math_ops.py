@@ -152,17 +152,20 @@ def _digamma64(x):
 
 
 def _polygamma64(n, x):
-    # psi^(n)(x) for integer n >= 1 and x > 0: recurrence up to x >= 15, then the
-    # asymptotic series (A&S 6.4.11).
+    # psi^(n)(x) for integer n >= 1: recurrence up to x >= 15 (from a negative x too, as
+    # TensorFlow's Hurwitz zeta does), then the asymptotic series (A&S 6.4.11). At a pole
+    # (an integer x <= 0) TensorFlow gives inf for odd n and nan for even n.
     if n == 0:
         return _digamma64(x)
     x = np.asarray(x, np.float64)
     sgn = -1.0 if n % 2 == 0 else 1.0
     fact = float(np.prod(np.arange(1, n + 1)))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    finite = x[np.isfinite(x)]
+    steps = 15 + int(min(max(-finite.min(), 0.0), 4096)) + 1 if finite.size else 15
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         z = x.copy()
         acc = np.zeros_like(z)
-        for _ in builtins.range(15):
+        for _ in builtins.range(steps):
             low = z < 15
             acc = acc + np.where(low, 1.0 / z ** (n + 1), 0.0)
             z = np.where(low, z + 1, z)
@@ -172,7 +175,9 @@ def _polygamma64(n, x):
             coef = float(np.prod(np.arange(2 * k + 1, 2 * k + n)))  # (2k+n-1)!/(2k)!
             total = total + b * coef / z ** (2 * k + n)
         out = sgn * (fact * acc + total)
-        out = np.where(x <= 0, np.nan, out)
+        pole = (x <= 0) & (x == np.floor(x))
+        out = np.where(pole, np.inf if n % 2 else np.nan, out)
+        out = np.where(x < -4096, np.nan, out)
     return out
 
 
