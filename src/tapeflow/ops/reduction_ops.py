@@ -298,24 +298,43 @@ defvjp(_CUMPROD, _cumprod_rule)
 _CUMLOGSUMEXP = primitive("CumulativeLogsumexp", _cumlogsumexp_forward, save_output=True)
 
 
-def _cumlogsumexp_rule(g, y, x, axis, exclusive, reverse):
-    # d y_j / d x_i = exp(x_i - y_j) for the i that y_j sums: the reversed scan of
-    # g_j exp(-y_j), summed in log space for the positive and the negative part of g.
-    attrs = {"axis": axis, "exclusive": exclusive, "reverse": not reverse}
-    zero = _a.zeros_like(g)
+def _signed_scan(v, shift, attrs):
+    """``scan(v * exp(shift))`` of a scan of exponentials, in log space: the positive and the
+    negative parts of ``v`` each through CumulativeLogsumexp, so nothing overflows."""
+    zero = _a.zeros_like(v)
     neg_inf = _m.add(zero, -np.inf)
-    with np.errstate(divide="ignore"):
-        parts = []
-        for sign in (1, -1):
-            gs = g if sign == 1 else _m.negative(g)
-            log_g = _a.where(_m.greater(gs, zero), _m.log(_a.where(_m.greater(gs, zero), gs,
-                                                                  _a.ones_like(g))), neg_inf)
-            parts.append(_m.exp(_m.add(apply(_CUMLOGSUMEXP, (_m.subtract(log_g, y),), attrs),
-                                       x)))
-    return _m.subtract(parts[0], parts[1])
+    parts = []
+    for vs in (v, _m.negative(v)):
+        pos = _m.greater(vs, zero)
+        log_v = _a.where(pos, _m.log(_a.where(pos, vs, _a.ones_like(v))), neg_inf)
+        parts.append(apply(_CUMLOGSUMEXP, (_m.add(log_v, shift),), attrs))
+    return parts
+
+
+def _cumlogsumexp_rule(g, y, x, axis, exclusive, reverse):
+    # d y_j / d x_i = exp(x_i - y_j) for the i that y_j sums: x_i plus the reversed scan of
+    # log g_j - y_j (TensorFlow's rule).
+    attrs = {"axis": axis, "exclusive": exclusive, "reverse": not reverse}
+    # (where y is -inf it sums only -inf terms, whose x is -inf too: the shift is moot there
+    # and kept finite, so -inf + inf makes no NaN)
+    finite = _m.greater(y, _a.zeros_like(y) - np.inf)
+    pos, neg = _signed_scan(g, _a.where(finite, _m.negative(y), _a.zeros_like(y)), attrs)
+    return _m.subtract(_m.exp(_m.add(pos, x)), _m.exp(_m.add(neg, x)))
+
+
+def _cumlogsumexp_jvp(tangents, y, x, axis, exclusive, reverse):
+    t = tangents[0]
+    if t is None:
+        return None
+    attrs = {"axis": axis, "exclusive": exclusive, "reverse": reverse}
+    pos, neg = _signed_scan(t, x, attrs)
+    finite = _m.greater(y, _a.zeros_like(y) - np.inf)
+    y = _a.where(finite, y, _a.zeros_like(y))
+    return _m.subtract(_m.exp(_m.subtract(pos, y)), _m.exp(_m.subtract(neg, y)))
 
 
 defvjp(_CUMLOGSUMEXP, _cumlogsumexp_rule)
+defjvp(_CUMLOGSUMEXP, _cumlogsumexp_jvp)
 
 
 def _scan_axis(x, axis, op_name):
