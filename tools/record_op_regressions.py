@@ -149,6 +149,9 @@ case("sigmoid_cross_entropy_soft_labels", """
     f = lambda lg, lb: tf.nn.sigmoid_cross_entropy_with_logits(labels=lb, logits=lg)
     out = [f(lg, lb), grad(f, lg, lb)]""")
 case("grad_digamma", "out = grad(tf.math.digamma, f64(-1.5, -0.5, 0.5, 2.0))")
+case("polygamma_negative_and_poles", """
+    out = [tf.math.polygamma(f64(1, 2, 1, 1, 4, 3), f64(-1.0, -2.0, 0.0, -100.5, -20.25, -1.5)),
+           grad(tf.math.digamma, f64(-2.5, -7.25))]""")
 case("grad_tensor_scatter_nd_max", """
     t, u = f64(1, 5, 3, 3), f64(4, 2, 3)
     f = lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [1], [2]], u) * f64(1, 2, 3, 4)
@@ -352,6 +355,24 @@ case("convert_to_tensor_dtype_hint", """
            tf.convert_to_tensor(1.5, dtype_hint=tf.int32),
            tf.convert_to_tensor(tf.constant(1), dtype_hint=tf.float32),
            tf.convert_to_tensor([], dtype_hint=tf.int64)]""")
+case("max_pool_nan_window_and_int_padding", """
+    n = float("nan")
+    out = [tf.nn.max_pool2d(tf.reshape(f32(n, n, n, n), (1, 2, 2, 1)), 2, 1, "VALID"),
+           tf.nn.max_pool2d(tf.reshape(tf.range(-9, 0), (1, 3, 3, 1)), 2, 2, "SAME")]""")
+case("einsum_no_broadcast_of_one", """
+    out = tf.einsum("ij,jk->ik", tf.ones((2, 1)), tf.ones((3, 2)))""")
+case("segment_max_nan_order", """
+    n = float("nan")
+    out = [tf.math.segment_max([n, n, 1.0], [0, 0, 1]),
+           tf.math.segment_max([1.0, 3.0, n, 2.0, n], [0, 0, 0, 1, 1]),
+           tf.math.unsorted_segment_max([1.0, 5.0, n, 2.0, 3.0], [0, 1, 0, 1, 0], 2)]""")
+case("argmax_all_nan", """
+    n = float("nan")
+    out = [tf.argmax(f32(n, n)), tf.argmin(f32(n, n))]""")
+case("grad_relu6_leaky_elu_nan_and_bounds", """
+    x = f64(-1.0, 0.0, 3.0, 6.0, 7.0, float("nan"))
+    out = [tf.nn.relu6(x), grad(tf.nn.relu6, x), grad(lambda x: tf.nn.leaky_relu(x, 0.3), x),
+           grad(tf.nn.elu, x)]""")
 case("max_pool_int32", """
     x = tf.reshape(tf.range(9), (1, 3, 3, 1))
     out = tf.nn.max_pool2d(x, 2, 1, "VALID")""")

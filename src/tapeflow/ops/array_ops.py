@@ -295,6 +295,9 @@ def where(condition, x=None, y=None, name=None):
     """
     c = to_tensor(condition)
     if x is None and y is None:
+        if c._value.ndim == 0:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  "WhereOp : Unhandled input dimensions: 0", "Where")
         return apply(_WHERE_INDEX, (c,))
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
@@ -476,11 +479,11 @@ def concat(values, axis, name="concat"):
             raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
                          "concat")
     n = xs[0]._value.ndim
-    for t in xs[1:]:
+    for i, t in enumerate(xs[1:], 1):
         if t._value.ndim != n:
             raise _named(errors.op_error(
                 errors.InvalidArgumentError, "ConcatOp : Ranks of all input tensors should "
-                f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{xs.index(t)}] = "
+                f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{i}] = "
                 f"{_show(t._value.shape)}", "ConcatV2"), "concat")
     if not -n <= int(axis) < n:
         raise _named(errors.op_error(

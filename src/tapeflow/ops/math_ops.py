@@ -154,7 +154,14 @@ _ADD = primitive("AddV2", operator.add, save_inputs=False, error=_broadcast_erro
 _SUB = primitive("Sub", operator.sub, save_inputs=False, error=_broadcast_error)
 _MUL = primitive("Mul", operator.mul, error=_broadcast_error)
 _DIV = primitive("RealDiv", operator.truediv, save_output=True, error=_broadcast_error)
-_FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(operator.floordiv),
+def _floordiv_forward(x, y):
+    if x.dtype.kind == "f":  # TensorFlow's floor(x / y): inf // 2 is inf, -5 // inf is -0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.floor(np.true_divide(x, y))
+    return operator.floordiv(x, y)
+
+
+_FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(_floordiv_forward),
                               error=_int_division_error)
 _FLOORMOD = primitive("FloorMod", _int_division_check(_floormod_forward),
                       error=_int_division_error)
@@ -594,7 +601,13 @@ def add_n(inputs, name=None):
         raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices "
                          "with the same dtype and shape.")
     total = to_tensor(inputs[0])
-    for t in inputs[1:]:
+    for i, t in enumerate(inputs[1:], 1):
+        t = to_tensor(t)
+        if t._value.shape != total._value.shape:  # AddN does not broadcast
+            raise errors.op_error(
+                errors.InvalidArgumentError, "Inputs to operation AddN of type AddN must have "
+                f"the same size and shape.  Input 0: {_a._show(total._value.shape)} != input "
+                f"{i}: {_a._show(t._value.shape)}", "AddN")
         total = add(total, t)
     return total if len(inputs) > 1 else _a.identity(total)
 
@@ -1039,10 +1052,9 @@ def polyval(coeffs, x, name=None):
         return zeros_like(x)
     p = coeffs[0]
     p = to_tensor(p) if isinstance(p, _TensorLike) else cast(p, x.dtype)
+    # (one coefficient comes back as it is, not broadcast to x's shape, as TensorFlow's)
     for c in coeffs[1:]:
         p = add(multiply(p, x), c)
-    if p._value.shape != x._value.shape:
-        p = add(p, zeros_like(x))
     return p
 
 

@@ -503,15 +503,23 @@ def _max_pool_forward(x, ksize, strides, pads):
         x6 = _tiled(x, kh, kw, oh, ow)
         rows = x6[:, :, 0]
         for i in builtins.range(1, kh):
-            rows = np.maximum(rows, x6[:, :, i])
+            rows = np.fmax(rows, x6[:, :, i])
         out = rows[:, :, :, 0]
         for j in builtins.range(1, kw):
-            out = np.maximum(out, rows[:, :, :, j])
-        return out if kh * kw > 1 else out.copy()
-    xp = _pad(x, pads, -np.inf)
+            out = np.fmax(out, rows[:, :, :, j])
+        return _nan_windows(out if kh * kw > 1 else out.copy())
+    xp = _pad(x, pads, -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min)
     out = _window(xp, 0, 0, 1, 1, sh, sw, oh, ow).copy()
     for k in builtins.range(1, kh * kw):
-        np.maximum(out, _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), out=out)
+        np.fmax(out, _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), out=out)
+    return _nan_windows(out)
+
+
+def _nan_windows(out):
+    # Eigen's pooling skips NaN (np.fmax); a window of NaN only keeps its start, the
+    # lowest finite value.
+    if out.dtype.kind == "f" and np.isnan(out).any():
+        out[np.isnan(out)] = np.finfo(out.dtype).min
     return out
 
 
@@ -684,7 +692,12 @@ def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002
     if data_format not in (None, "NHWC"):
         raise _err(f"Default {prim.name}Op only supports NHWC on device type CPU",
                    prim.name)
-    check_kind(x, "f", prim.name, "half, bfloat16, float, double")
+    if prim is _MAXPOOL:  # MaxPool has integer kernels too
+        if x._value.dtype.kind not in "fiu":
+            check_kind(x, "fiu", prim.name, "half, bfloat16, float, double, int32, int64, "
+                       "uint8, int16, int8, uint16, qint8")
+    else:
+        check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     if x._value.ndim != 4:
         raise _err("Input must be 4 or 5-dimensional", prim.name)
     k, st, pads, oh, ow = _pool_geometry(x._value, ksize, strides, padding, prim.name)

@@ -99,12 +99,16 @@ def relu(features, name=None):
 
 
 def _softmax_forward(x, axis):
+    if x.size == 0:
+        return x.copy()
     z = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(z)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_forward(x, axis):
+    if x.size == 0:
+        return x.copy()
     z = x - np.max(x, axis=axis, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
 
@@ -123,6 +127,9 @@ def _softmax_like(prim, logits, axis):
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     n = x._value.ndim
     if n == 0:
+        if prim is _LOG_SOFTMAX:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  "logits must have >= 1 dimension, got []", prim.name)
         raise errors.op_error(errors.AbortedError, "Input dims must be <= 5 and >=1",
                               prim.name)
     ax = -1 if axis is None else int(axis)

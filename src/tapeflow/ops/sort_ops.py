@@ -21,9 +21,20 @@ __all__ = [
 ]
 
 
+def _descending_key(x):
+    # ~x reverses the order of integers without overflow (-x of the lowest int is itself);
+    # unsigned and float keys negate.
+    if x.dtype.kind == "i":
+        return np.invert(x)
+    if x.dtype.kind == "u":
+        return np.iinfo(x.dtype).max - x
+    return -x
+
+
 _ARGSORT = nondifferentiable(
-    "ArgSort", lambda x, descending, axis: (np.argsort(-x if descending else x, axis=axis,
-                                                       kind="stable").astype(np.int32)))
+    "ArgSort", lambda x, descending, axis: (np.argsort(_descending_key(x) if descending else x,
+                                                       axis=axis, kind="stable")
+                                            .astype(np.int32)))
 
 
 def _argsort_last(x, descending):
