@@ -230,6 +230,8 @@ def conj(x, name=None):
     """Complex conjugate (``tf.math.conj``); real tensors are returned unchanged."""
     x = to_tensor(x)
     if x._value.dtype.kind != "c":
+        if x._value.dtype.kind not in "fiu":
+            raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
         return x
     return apply(_CONJ, (x,))
 

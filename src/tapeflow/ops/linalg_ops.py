@@ -694,6 +694,9 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
 def cross(a, b, name=None):
     """The cross product of 3-vectors over the last axis (``tf.linalg.cross``)."""
     a, b = pair(a, b, "Cross")
+    if a._value.dtype.kind not in "fiu":
+        check_kind(a, "fiu", "Cross", "float, double, int32, uint8, int16, int8, int64, "
+                   "bfloat16, uint16, half, uint32, uint64")
     if a._value.shape != b._value.shape:
         raise _err(f"Both inputs must be of same shape: {_show(a._value.shape)} vs. "
                    f"{_show(b._value.shape)}", "Cross")
@@ -722,6 +725,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         ValueError: for an unsupported ``ord`` or ``axis``.
     """
     x = to_tensor(tensor)
+    if x._value.dtype.kind not in "fiuc":
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
     keep = bool(keepdims)
     is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
     if isinstance(axis, (list, tuple)) and len(axis) not in (1, 2):
@@ -730,7 +735,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
         if ord == "fro" and not is_matrix and axis is not None:
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-        return _m.sqrt(_r.reduce_sum(_m.real(_m.multiply(x, _a.conj(x))), axis, keep))
+        sq = _m.multiply(x, _a.conj(x))  # complex: |x|^2 kept complex, as TensorFlow's
+        return _m.sqrt(_r.reduce_sum(sq, axis, keep))
     if not isinstance(ord, (int, float)) or ord <= 0:
         raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
     ax = _m.abs(x)

@@ -323,9 +323,9 @@ defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x
 # ----------------------------------------------------------------------------- unary
 
 
-def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=False):
+def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=""):
     """The public function ``name`` of a one-input primitive, with an optional dtype-kind
-    check (``not_found``: TensorFlow declares the other dtypes but has no CPU kernel)."""
+    check (``not_found``: the kinds TensorFlow declares but has no CPU kernel for)."""
     op_name = prim.name
     forward = prim.forward
 
@@ -333,7 +333,7 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=F
         if not isinstance(x, _TensorLike):
             x = to_tensor(x)
         if kinds is not None and x._value.dtype.kind not in kinds:
-            if not_found and x._value.dtype.kind in "iu":
+            if x._value.dtype.kind in not_found:
                 raise no_kernel(x, op_name)
             check_kind(x, kinds, op_name, allowed)
         try:
@@ -353,6 +353,8 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=F
 
 
 def _sigmoid_forward(x):
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
     return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
 
 
@@ -403,7 +405,7 @@ expm1 = _unary(_EXPM1, "expm1", "``exp(x) - 1``, element-wise, accurate for smal
                _F, _FC)
 tanh = _unary(_TANH, "tanh", "The hyperbolic tangent of ``x``, element-wise", _F, _FC)
 sigmoid = _unary(_SIGMOID, "sigmoid", "``1 / (1 + exp(-x))``, element-wise", _F, _FC)
-reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC, not_found=True)
+reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC, not_found="iu")
 sin = _unary(_SIN, "sin", "The sine of ``x`` (radians), element-wise", _F, _FC)
 cos = _unary(_COS, "cos", "The cosine of ``x`` (radians), element-wise", _F, _FC)
 softplus = _unary(_SOFTPLUS, "softplus", "``log(exp(x) + 1)``, element-wise", "f",
@@ -412,7 +414,9 @@ sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive,
               _NUMERIC, "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
               "complex128")
 round = _unary(_ROUND, "round",  # noqa: A001 - TensorFlow's name
-               "``x`` rounded to the nearest integer (halves to even), element-wise")
+               "``x`` rounded to the nearest integer (halves to even), element-wise", "fiu",
+               "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
+               "complex128", not_found="c")
 floor = _unary(_FLOOR, "floor", "The largest integer not above ``x``, element-wise", "f", _FL)
 ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise", "f", _FL)
 
@@ -925,6 +929,11 @@ def divide_no_nan(x, y, name=None):
         [1.5 0. ]
     """
     x, y = pair(x, y, "DivNoNan")
+    if x._value.dtype.kind == "b":
+        raise TypeError("Invalid dtype tf.bool in tf.math.divide_no_nan. Expected one of "
+                        "{tf.uint8, tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, "
+                        "tf.uint64, tf.int64, tf.bfloat16, tf.float16, tf.float32, "
+                        "tf.float64, tf.complex64, tf.complex128}.")
     if x._value.dtype.kind in "iu":
         target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
         x, y = cast(x, target), cast(y, target)
@@ -976,12 +985,18 @@ def truncatediv(x, y, name=None):
         tf.errors.InvalidArgumentError: for an integer division by zero.
     """
     x, y = pair(x, y, "TruncateDiv")
+    if x._value.dtype.kind not in "fiu":
+        if x._value.dtype.kind == "c":
+            raise no_kernel(x, "TruncateDiv")
+        check_kind(x, "fiu", "TruncateDiv", _MUL_TYPES)
     return apply(_TRUNCDIV, (x, y))
 
 
 def truncatemod(x, y, name=None):
     """The remainder of :func:`truncatediv`, with the sign of ``x`` (``tf.truncatemod``)."""
     x, y = pair(x, y, "TruncateMod")
+    if x._value.dtype.kind not in "fiu":
+        check_kind(x, "fiu", "TruncateMod", "int32, int64, bfloat16, half, float, double")
     return apply(_TRUNCMOD, (x, y))
 
 
@@ -1004,6 +1019,9 @@ def real(input, name=None):  # noqa: A002 - TensorFlow's name
     """
     x = to_tensor(input)
     if x._value.dtype.kind != "c":
+        if x._value.dtype.kind not in "fiu":
+            raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
+                            f"{x.dtype!r}")
         return x
     return apply(_REAL, (x,))
 
@@ -1125,6 +1143,9 @@ def scalar_mul(scalar, x, name=None):
     """
     if isinstance(scalar, _TensorLike) and scalar._value.ndim != 0:
         raise ValueError(f"`scalar` must be a 0-D tensor. Received shape: {scalar.shape}")
+    if isinstance(x, _TensorLike) and x._value.dtype is _BOOL and \
+            isinstance(scalar, (int, float)) and not isinstance(scalar, bool):
+        raise TypeError(f"Cannot convert {scalar!r} to EagerTensor of dtype bool")
     return multiply(scalar, x)
 
 
@@ -1145,6 +1166,8 @@ def multiply_no_nan(x, y, name=None):
     ``y``, as TensorFlow's.
     """
     x, y = pair(x, y, "MulNoNan")
+    if x._value.dtype.kind not in "fc":
+        check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))
 
 

@@ -399,6 +399,8 @@ def silu(features, beta=1.0, name=None):
         A tensor of ``features``' shape and dtype.
     """
     x = to_tensor(features)
+    if x._value.dtype.kind not in "fc":
+        check_kind(x, "fc", "Sigmoid", _h.FLOAT_COMPLEX_TYPES)
     return _m.multiply(x, _m.sigmoid(_m.multiply(x, beta)))
 
 
@@ -429,7 +431,9 @@ def gelu(features, approximate=False, name=None):
         [0.        0.8413447]
     """
     x = to_tensor(features)
-    check_kind(x, "f", "Gelu", FLOAT_TYPES)
+    if x._value.dtype.kind != "f" and x.dtype.name != "bfloat16":
+        raise ValueError("`features.dtype` must be a floating point tensor.Received:"
+                         f"features.dtype={x.dtype!r}")
     if approximate:
         inner = _m.multiply(_m.add(x, _m.multiply(_m.pow(x, 3), 0.044715)),
                             0.7978845608028654)

@@ -418,6 +418,8 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
         TypeError: for integer inputs, as TensorFlow.
     """
     x = to_tensor(input_tensor)
+    if x._value.dtype.kind not in "fiuc":
+        check_kind(x, "fiuc", "Mean", _NUMBER_TYPES)
     if x._value.dtype.kind not in "fc":
         raise TypeError(f"Input must be either real or complex. Received integer type "
                         f"{x.dtype!r}.")

@@ -40,6 +40,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         [2. 4.]
     """
     d = to_tensor(data)
+    if d._value.dtype.kind not in "fiuc":
+        _h.check_kind(d, "fiuc", "UnsortedSegmentSum", _NUMBER_TYPES)
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     iv = ids._value
@@ -90,7 +92,10 @@ def segment_sum(data, segment_ids, name=None):
         tf.errors.InvalidArgumentError: if the ids are not sorted.
     """
     ids = to_tensor(segment_ids)._value
-    if ids.ndim != 1 or ids.shape[0] != to_tensor(data)._value.shape[0]:
+    d = to_tensor(data)
+    if d._value.dtype.kind not in "fiuc":
+        _h.check_kind(d, "fiuc", "SegmentSum", _NUMBER_TYPES)
+    if ids.ndim != 1 or ids.shape[0] != d._value.shape[0]:
         raise errors.InvalidArgumentError(
             None, None, "segment_ids should be the same size as dimension 0 of input. "
             "[Op:SegmentSum]")
@@ -112,8 +117,15 @@ def segment_mean(data, segment_ids, name=None):
     return divide_no_nan(total, count)
 
 
+_NUMBER_TYPES = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+                 "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64")
+
+
 def _segment_ids_and_count(data, segment_ids, num_segments):
     d = to_tensor(data)
+    if d._value.dtype.kind not in "fiu":  # the mean and sqrt-n kernels take real numbers
+        _h.check_kind(d, "fiu", "UnsortedSegmentSum", "bfloat16, half, float, double, int8, "
+                      "uint8, int16, uint16, int32, uint32, int64, uint64")
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     ones = ones_like(ids, dtype=d.dtype)
@@ -196,6 +208,9 @@ defvjp(_SEG_MAX, _segment_extremum_rule, None)
 
 def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=False):
     d = to_tensor(data)
+    if d._value.dtype.kind not in "fiu":
+        _h.check_kind(d, "fiu", op_name, "float, double, int32, uint8, int16, int8, int64, "
+                      "bfloat16, uint16, half, uint32, uint64")
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     if d._value.shape[:ids._value.ndim] != ids._value.shape:

@@ -382,6 +382,11 @@ def einsum(equation, *inputs, **kwargs):
         5.0
     """
     xs = [to_tensor(x) for x in inputs]
+    if xs and xs[0]._value.dtype.kind not in "fiuc":
+        dt = xs[0].dtype.name.upper()
+        raise errors.op_error(
+            errors.NotFoundError, f"Could not find device for node: {{{{node Einsum}}}} = "
+            f"Einsum[N={len(xs)}, T=DT_{dt}, equation=\"{equation}\"]", "Einsum")
     for j, t in enumerate(xs[1:], 1):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
@@ -411,6 +416,9 @@ def tensordot(a, b, axes, name=None):
     """
     a = to_tensor(a)
     b = to_tensor(b)
+    if a._value.dtype.kind not in "fiuc":  # TensorFlow contracts with MatMul
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
+                   "uint16, uint32, uint64, complex64, complex128")
     na, nb = a._value.ndim, b._value.ndim
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
