@@ -210,6 +210,26 @@ case("complex_inf_nan_arithmetic", """
                     tf.complex128)
     b = tf.constant([complex(2, 1), complex(float("inf"), 0), complex(1, 0)], tf.complex128)
     out = [a * b, a + b, a - b]""")
+case("complex_inf_nan_ops", """
+    import itertools
+    inf, nan = float("inf"), float("nan")
+    vals = [complex(inf, 0), complex(0, inf), complex(inf, inf), complex(nan, 0),
+            complex(0, nan), complex(1, 1), complex(-inf, 1), complex(2, -inf), 0j]
+    # 80 of the 81 pairs: an odd last element runs Eigen's scalar tail, which divides as C
+    # does (1 / 0j is inf + nanj there, nan + nanj in a packet; docs/ops.md)
+    pairs = list(itertools.product(vals, vals))[:80]
+    a = tf.constant([x for x, y in pairs], tf.complex128)
+    b = tf.constant([y for x, y in pairs], tf.complex128)
+    out = [a * b, a / b, a + b, tf.exp(a), tf.math.log(a), tf.sqrt(a), tf.abs(a),
+           tf.square(a), tf.math.reciprocal(a), tf.tanh(a), tf.sigmoid(a),
+           tf.sin(a), tf.math.rsqrt(a)]""")
+case("complex_division_grad", """
+    out = grad(lambda a, b: a / b, c128(1+2j, 3-1j), c128(0.5-1j, 2+2j))""")
+case("max_pool_minus_inf_nan_windows", """
+    x = np.full((1, 3, 3, 1), -np.inf, np.float32)
+    x[0, 1, 1, 0] = np.nan
+    out = [tf.nn.max_pool2d(x, 2, 2, "SAME"), tf.nn.max_pool2d(x[:, :2, :2], 2, 2, "VALID"),
+           grad(lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME") * 1.0, tf.constant(x))]""")
 case("floordiv_inf", """
     out = [tf.math.floordiv(f32(float("inf"), -5, 5, -float("inf")), f32(2, float("inf"),
                                                                        -float("inf"), 3)),

@@ -118,6 +118,14 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
 
 
 def _pow_forward(x, y):
+    if x.dtype.kind == "c":
+        # exp(y * log(x)); at x == 0 it is 0 for y == 0 or Re(y) > 0, else nan (Eigen's)
+        with np.errstate(all="ignore"):
+            zero = x == 0
+            out = np.exp(y * np.log(np.where(zero, np.ones((), x.dtype), x)))
+            at_zero = np.where((y == 0) | (np.real(y) > 0), 0, complex(np.nan, np.nan)).astype(
+                x.dtype)
+            return np.where(zero, at_zero, out).astype(x.dtype)[()]
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise errors.op_error(errors.InvalidArgumentError,
                               "Integers to negative integer powers are not allowed", "Pow")
@@ -241,6 +249,8 @@ def divide(x, y, name=None):
     if kind in "iu":
         target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
         x, y = cast(x, target), cast(y, target)
+    elif kind == "c":
+        return apply(_CDIV, (x, y))
     return apply(_DIV, (x, y))
 
 
@@ -354,7 +364,11 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
 
 def _sigmoid_forward(x):
     if x.dtype.kind == "c":
-        return 1 / (1 + np.exp(-x))
+        with np.errstate(all="ignore"):
+            den = 1 + np.exp(-x)
+            out = 1 / den
+            # C's complex division (Annex G): 1 / an infinite value is 0, not NaN
+            return np.where(np.isinf(den) & np.isnan(out), np.zeros((), x.dtype), out)[()]
     return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
 
 
@@ -366,14 +380,47 @@ _NEG = primitive("Neg", operator.neg, save_inputs=False)
 _ABS = primitive("Abs", operator.abs)
 _SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
-_RSQRT = primitive("Rsqrt", lambda x: 1 / np.sqrt(x), save_inputs=False, save_output=True)
+def _complex_div(a, b):
+    """``a / b`` for complex arrays as Eigen's kernel divides: ``b`` scaled by the larger of
+    its parts' magnitudes first. It agrees with NumPy's (Smith's) division but at inf and
+    nan: 1 / (inf + 0j) is nan + nanj, as in TensorFlow, where NumPy gives 0."""
+    b = np.asarray(b)
+    dt = np.result_type(a, b)
+    a = np.asarray(a, dt)
+    with np.errstate(all="ignore"):
+        scale = np.maximum(np.abs(b.real), np.abs(b.imag))
+        c, d = b.real / scale, b.imag / scale
+        den = c * c + d * d
+        out = np.empty(np.broadcast_shapes(a.shape, b.shape), dt)
+        out.real = (a.real * c + a.imag * d) / den / scale
+        out.imag = (a.imag * c - a.real * d) / den / scale
+    return out[()]
+
+
+def _reciprocal_forward(x):
+    if x.dtype.kind == "c":
+        return _complex_div(np.ones((), x.dtype), x)
+    return np.reciprocal(x)
+
+
+def _rsqrt_forward(x):
+    if x.dtype.kind != "c":
+        return 1 / np.sqrt(x)
+    with np.errstate(all="ignore"):
+        root = np.sqrt(x)
+        out = 1 / root
+        # C's complex division (Annex G): 1 / an infinite value is 0, not NaN
+        return np.where(np.isinf(root) & np.isnan(out), np.zeros((), x.dtype), out)[()]
+
+
+_RSQRT = primitive("Rsqrt", _rsqrt_forward, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
 _LOG = primitive("Log", np.log)
 _LOG1P = primitive("Log1p", np.log1p)
 _EXPM1 = primitive("Expm1", np.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
 _SIGMOID = primitive("Sigmoid", _sigmoid_forward, save_inputs=False, save_output=True)
-_RECIP = primitive("Reciprocal", np.reciprocal, save_inputs=False, save_output=True)
+_RECIP = primitive("Reciprocal", _reciprocal_forward, save_inputs=False, save_output=True)
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
 _SOFTPLUS = primitive("Softplus", _softplus_forward)
@@ -1105,6 +1152,17 @@ for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECI
            _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
            _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):
     _p.vjps = tuple(None if r is None else _conj_aware(r) for r in _p.vjps)
+
+
+def _complex_div_error(values, attrs, exc):
+    cls, text = _broadcast_error(values, attrs, exc)
+    raise errors.op_error(cls, text, "RealDiv") from None
+
+
+# Complex division (TensorFlow's RealDiv on complex tensors) with Eigen's inf/nan behaviour:
+# its own primitive so that real division keeps NumPy's operator as its forward.
+_CDIV = primitive("RealDivComplex", _complex_div, save_output=True, error=_complex_div_error)
+_CDIV.vjps = _DIV.vjps
 
 
 def _abs_rule(g, y, x):

@@ -516,10 +516,11 @@ def _max_pool_forward(x, ksize, strides, pads):
 
 
 def _nan_windows(out):
-    # Eigen's pooling skips NaN (np.fmax); a window of NaN only keeps its start, the
-    # lowest finite value.
-    if out.dtype.kind == "f" and np.isnan(out).any():
-        out[np.isnan(out)] = np.finfo(out.dtype).min
+    # Eigen's pooling starts each window at the lowest finite value and keeps a value only
+    # if it is larger: NaN is skipped (np.fmax), and a window of NaN and -inf gives that
+    # lowest value.
+    if out.dtype.kind == "f":
+        np.fmax(out, np.finfo(out.dtype).min, out=out)
     return out
 
 
@@ -555,6 +556,18 @@ def _max_pool_route(x, y, ksize, strides, pads):
     for k in builtins.range(1, kh * kw):
         route[k] *= free
         free -= route[k]
+    if free.any():
+        # A window of only -inf and NaN pooled to the lowest finite value, which no cell
+        # holds: TensorFlow routes its gradient to the window's first cell inside the input.
+        if _tiles(x.shape, ksize, strides, pads, oh, ow):
+            route[0] += free
+        else:
+            outside = _pad(np.zeros((1,) + x.shape[1:3] + (1,), x.dtype), pads, 1)
+            for k in builtins.range(kh * kw):
+                inside = _window(outside, k // kw, k % kw, 1, 1, sh, sw, oh, ow) == 0
+                take = free * inside
+                route[k] += take
+                free = free - take
     return route
 
 
