@@ -254,7 +254,12 @@ case("binary_focal_crossentropy_large_logits", """
 case("svd_inf_does_not_hang", """
     x = tf.constant([[float("inf"), 1.0], [2.0, 3.0]])
     s = tf.linalg.svd(x, compute_uv=False)
-    out = tf.shape(s)""")
+    out = [tf.shape(s), s]""")
+case("svd_nan_gives_nan_factors", """
+    x = tf.constant([[[float("nan"), 1.0, 2.0], [2.0, 3.0, 1.0]],
+                     [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]], tf.float64)
+    s, u, v = tf.linalg.svd(x)
+    out = [s, tf.abs(u), tf.abs(v)]""")
 
 # ---------------------------------------------------------------- silent acceptance
 

@@ -525,6 +525,15 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
 
 
 def _svd_forward(x, full_matrices):
+    finite = np.isfinite(x).all(axis=(-2, -1))
+    if not finite.all():
+        # TensorFlow's kernel gives NaN factors for a matrix holding inf or NaN (LAPACK would
+        # not converge, or loop for long): the others are decomposed as they are.
+        mask = finite[..., None, None]
+        s, u, v = _svd_forward(np.where(mask, x, np.zeros((), x.dtype)), full_matrices)
+        return (np.where(finite[..., None], s, np.nan).astype(s.dtype),
+                np.where(mask, u, np.nan).astype(u.dtype),
+                np.where(mask, v, np.nan).astype(v.dtype))
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
     return s, u, np.conj(np.swapaxes(vh, -1, -2))
 

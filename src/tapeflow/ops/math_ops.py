@@ -338,11 +338,13 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
     check (``not_found``: the kinds TensorFlow declares but has no CPU kernel for)."""
     op_name = prim.name
     forward = prim.forward
+    bool_only = kinds == _NUMERIC   # (refused by one identity test: the cheapest check)
 
     def op(x, name=None):
         if not isinstance(x, _TensorLike):
             x = to_tensor(x)
-        if kinds is not None and x._value.dtype.kind not in kinds:
+        if (x._value.dtype is _BOOL) if bool_only else (
+                kinds is not None and x._value.dtype.kind not in kinds):
             if x._value.dtype.kind in not_found:
                 raise no_kernel(x, op_name)
             check_kind(x, kinds, op_name, allowed)

@@ -198,13 +198,14 @@ def _reducer(prim, name, what, kinds=None, ragged=False, allowed="bool"):
             return ragged_ops[public](input_tensor, axis, keepdims)
         else:
             x = convert_to_tensor(input_tensor)
-        if x._value.dtype.kind in "OSU":
+        kind = x._value.dtype.kind
+        if kind in "OSU":
             raise errors.InvalidArgumentError(
                 None, None, "Value for attr 'T' of string is not in the list of allowed "
                 "values: float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
                 "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, "
                 "uint64")
-        if kinds is not None and x._value.dtype.kind not in kinds:
+        if kinds is not None and kind not in kinds:
             check_kind(x, kinds, op_name, allowed)
         try:
             ax = norm_axis(axis, x._value.ndim)
