@@ -163,6 +163,10 @@ case("grad_tensor_scatter_nd_min", """
 case("grad_clip_by_value_at_bounds", """
     x = f64(-1.0, 0.0, 0.5, 1.0, 2.0)
     out = grad(lambda x, lo, hi: tf.clip_by_value(x, lo, hi), x, f64(0.0), f64(1.0))""")
+case("clip_by_value_min_above_max", """
+    x = f64(0, 1, 0.5, 2)
+    f = lambda x, lo, hi: tf.clip_by_value(x, lo, hi)
+    out = [f(x, f64(1.0), f64(0.0)), grad(f, x, f64(1.0), f64(0.0))]""")
 case("grad_reduce_std_constant", """
     out = grad(tf.math.reduce_std, f64(2.0, 2.0, 2.0))""")
 case("grad_reduce_variance_constant", """
@@ -225,6 +229,13 @@ case("complex_inf_nan_ops", """
            tf.sin(a), tf.math.rsqrt(a)]""")
 case("complex_division_grad", """
     out = grad(lambda a, b: a / b, c128(1+2j, 3-1j), c128(0.5-1j, 2+2j))""")
+case("max_pool_grad_route_with_nan", """
+    n = float("nan")
+    x = tf.constant(np.array([1, n, n, 3, 2, 0, -1, n, n, n, 5, n, n, n, 5, 1],
+                             np.float32).reshape(1, 4, 4, 1))
+    out = [tf.nn.max_pool2d(x, 2, 2, "VALID"),
+           grad(lambda x: tf.nn.max_pool2d(x, 2, 2, "VALID"), x),
+           grad(lambda x: tf.nn.max_pool2d(x, 3, 1, "SAME"), x)]""")
 case("max_pool_minus_inf_nan_windows", """
     x = np.full((1, 3, 3, 1), -np.inf, np.float32)
     x[0, 1, 1, 0] = np.nan
@@ -405,6 +416,50 @@ _SWEEP = {
 for _dtype, _operand in _OPERANDS.items():
     for _op, _expr in _SWEEP.items():
         case(f"dtype_{_dtype}_{_op}", f"a = {_operand}\nout = {_expr}")
+
+# Half-precision kernels: which ops TensorFlow runs in float16/bfloat16 (the result's dtype
+# and value), which it declares without a CPU kernel (NotFoundError) or refuses.
+_HALF = {
+    "lgamma": "tf.math.lgamma(a)", "digamma": "tf.math.digamma(a)", "erf": "tf.math.erf(a)",
+    "erfc": "tf.math.erfc(a)", "softplus": "tf.math.softplus(a)", "selu": "tf.nn.selu(a)",
+    "elu": "tf.nn.elu(a)", "gelu": "tf.nn.gelu(a)", "relu6": "tf.nn.relu6(a)",
+    "leaky_relu": "tf.nn.leaky_relu(a)", "silu": "tf.nn.silu(a)", "sigmoid": "tf.sigmoid(a)",
+    "tanh": "tf.tanh(a)", "atanh": "tf.math.atanh(a * 0.25)", "asinh": "tf.math.asinh(a)",
+    "acosh": "tf.math.acosh(a + 3)", "tan": "tf.math.tan(a)", "cumsum": "tf.math.cumsum(a)",
+    "cumprod": "tf.math.cumprod(a)", "cumulative_logsumexp": "tf.math.cumulative_logsumexp(a)",
+    "reduce_prod": "tf.reduce_prod(a)", "reduce_logsumexp": "tf.reduce_logsumexp(a)",
+    "reduce_std": "tf.math.reduce_std(a)", "reduce_variance": "tf.math.reduce_variance(a)",
+    "reduce_euclidean_norm": "tf.math.reduce_euclidean_norm(a)", "norm": "tf.norm(a)",
+    "l2_normalize": "tf.math.l2_normalize(a)", "softmax": "tf.nn.softmax(a)",
+    "top_k": "tf.math.top_k(a, 2)[0]", "sort": "tf.sort(a)", "argmax": "tf.argmax(a)",
+    "segment_max": "tf.math.segment_max(a, [0, 0, 1, 1])",
+    "xlogy": "tf.math.xlogy(a, a * a)", "floordiv": "a // (a + 3)",
+    "atan2": "tf.math.atan2(a, a + 3)", "pow": "tf.pow(a * a, a)",
+    "rsqrt": "tf.math.rsqrt(a * a)", "reciprocal": "tf.math.reciprocal(a)",
+    "round": "tf.math.round(a)",
+    "matmul": "tf.matmul(tf.reshape(a, (2, 2)), tf.reshape(a, (2, 2)))",
+    "einsum": "tf.einsum('i,i->', a, a)", "conj": "tf.math.conj(a)", "real": "tf.math.real(a)",
+    "max_pool": "tf.nn.max_pool2d(tf.reshape(a, (1, 2, 2, 1)), 2, 1, 'VALID')",
+    "sigmoid_cross_entropy":
+        "tf.nn.sigmoid_cross_entropy_with_logits(labels=a * 0 + 0.5, logits=a)",
+    "l2_loss": "tf.nn.l2_loss(a)", "squared_difference": "tf.math.squared_difference(a, a * 2)",
+    "det": "tf.linalg.det(tf.reshape(a, (2, 2)))", "inv": "tf.linalg.inv(tf.reshape(a, (2, 2)))",
+    "cholesky": "tf.linalg.cholesky(tf.eye(2, dtype=a.dtype) * 2)",
+    "svd": "tf.linalg.svd(tf.reshape(a, (2, 2)), compute_uv=False)",
+    "solve": "tf.linalg.solve(tf.reshape(a, (2, 2)), tf.reshape(a[:2], (2, 1)))",
+    "qr": "tf.linalg.qr(tf.reshape(a, (2, 2)))[1]",
+    "eigh": "tf.linalg.eigh(tf.eye(2, dtype=a.dtype))[0]",
+    "logdet": "tf.linalg.logdet(tf.eye(2, dtype=a.dtype) * 2)",
+    "slogdet": "tf.linalg.slogdet(tf.eye(2, dtype=a.dtype) * 2)[1]",
+    "triangular_solve":
+        "tf.linalg.triangular_solve(tf.eye(2, dtype=a.dtype), tf.eye(2, dtype=a.dtype))",
+    "matrix_rank": "tf.linalg.matrix_rank(tf.eye(2, dtype=a.dtype))",
+    "eigvalsh": "tf.linalg.eigvalsh(tf.eye(2, dtype=a.dtype))",
+}
+for _dtype in ("float16", "bfloat16"):
+    for _op, _expr in _HALF.items():
+        case(f"half_{_dtype}_{_op}",
+             f"a = tf.cast(tf.constant([0.5, 1.5, -2.0, 0.25]), tf.{_dtype})\nout = {_expr}")
 
 # ---------------------------------------------------------------- error classes, crashes
 

@@ -20,8 +20,10 @@ with open(FIXTURE) as _f:
     DATA = json.load(_f)
 CASES = DATA["cases"]
 
-# Relative tolerances by dtype: a kernel may round differently from Eigen's in the last bits.
-RTOL = {"float16": 2e-3, "bfloat16": 1e-2, "float32": 2e-5, "complex64": 2e-5,
+# Relative tolerances by dtype: a kernel may round differently from Eigen's in the last bits;
+# a composite op in half precision rounds after each step, as TensorFlow's, but not always at
+# the same steps (a few units in the last place).
+RTOL = {"float16": 5e-3, "bfloat16": 4e-2, "float32": 2e-5, "complex64": 2e-5,
         "float64": 1e-10, "complex128": 1e-10}
 
 
@@ -59,6 +61,8 @@ def _compare(got, want, where):
         got = tf.convert_to_tensor(got)
     assert got.dtype.name == want["dtype"], f"{where}: dtype {got.dtype.name}"
     a = np.asarray(got.numpy())
+    if want["dtype"] == "bfloat16":
+        a = a.astype(np.float32)
     assert list(a.shape) == want["shape"], f"{where}: shape {list(a.shape)}"
     expect = np.array([_decode(v) for v in want["value"]],
                       dtype=a.dtype if a.dtype.kind in "biuc" else np.float64)

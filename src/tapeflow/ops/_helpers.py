@@ -9,6 +9,20 @@ TF_TYPE_NAME = {"float32": "float", "float64": "double", "float16": "half"}
 
 FLOAT_TYPES = "bfloat16, half, float, double"
 FLOAT_COMPLEX_TYPES = "bfloat16, half, float, double, complex64, complex128"
+# TensorFlow's type lists, in the order its errors give them.
+_ADD_TYPES = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
+              "int32, int64, complex64, complex128")
+_SUB_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, "
+              "complex64, complex128, uint32, uint64")
+_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, "
+              "uint64, int64, complex64, complex128")
+_MINMAX_TYPES = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
+                 "int64, uint64")
+_FLOORMOD_TYPES = ("int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, "
+                   "float, double")
+_POW_TYPES = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128"
+_SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
+
 
 
 def tf_type_name(np_dtype) -> str:
@@ -78,6 +92,11 @@ def pair(x, y, op_name):
     return x, like(y, x)
 
 
+def kind_of(dt) -> str:
+    """``dt``'s NumPy kind letter, with bfloat16 (``V`` through ml_dtypes) counted as ``f``."""
+    return "f" if dt.kind == "V" and dt.name == "bfloat16" else dt.kind
+
+
 def check_kind(x, kinds, op_name, allowed):
     """Refuse a dtype outside ``kinds`` (NumPy kind letters) with TensorFlow's message.
     bfloat16 (kind ``V`` in NumPy, through ml_dtypes) counts as a float."""
@@ -91,7 +110,7 @@ def check_kind(x, kinds, op_name, allowed):
 
 def no_kernel(x, op_name):
     """TensorFlow's NotFoundError for a dtype its op declares but has no CPU kernel for."""
-    dt = _dt.FROM_NUMPY[x._value.dtype].name.upper()
+    dt = tf_type_name(x._value.dtype).upper()
     return errors.op_error(
         errors.NotFoundError,
         f"Could not find device for node: {{{{node {op_name}}}}} = {op_name}[T=DT_{dt}]",

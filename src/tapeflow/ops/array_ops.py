@@ -16,7 +16,17 @@ from .._core.tensor import (
     static_value,
     string_value,
 )
-from ._helpers import _err, _final_error, _int_list, _named, _show, pair, shape_tuple, to_tensor
+from ._helpers import (
+    _err,
+    _final_error,
+    _int_list,
+    _named,
+    _show,
+    kind_of,
+    pair,
+    shape_tuple,
+    to_tensor,
+)
 from .composite_dispatch import CLASSES as _COMPOSITES
 from .composite_dispatch import RAGGED_OPS as _RAGGED_OPS
 
@@ -230,7 +240,7 @@ def conj(x, name=None):
     """Complex conjugate (``tf.math.conj``); real tensors are returned unchanged."""
     x = to_tensor(x)
     if x._value.dtype.kind != "c":
-        if x._value.dtype.kind not in "fiu":
+        if kind_of(x._value.dtype) not in "fiu":
             raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
         return x
     return apply(_CONJ, (x,))

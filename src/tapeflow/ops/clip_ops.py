@@ -73,7 +73,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     TensorFlow.
     """
     t = to_tensor(t)
-    return minimum(maximum(t, clip_value_min), clip_value_max)
+    # the minimum first, as TensorFlow's: with min > max every value (and gradient) goes
+    # to clip_value_min
+    return maximum(minimum(t, clip_value_max), clip_value_min)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):

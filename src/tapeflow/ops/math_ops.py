@@ -12,11 +12,20 @@ from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
+from . import _kernels
 from . import array_ops as _a
 from ._helpers import (
+    _ADD_TYPES,
+    _FLOORMOD_TYPES,
+    _MINMAX_TYPES,
+    _MUL_TYPES,
+    _POW_TYPES,
+    _SQDIFF_TYPES,
+    _SUB_TYPES,
     FLOAT_COMPLEX_TYPES,
     check_kind,
     dtype_mismatch,
+    kind_of,
     like,
     no_kernel,
     op_doc,
@@ -119,13 +128,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
 
 def _pow_forward(x, y):
     if x.dtype.kind == "c":
-        # exp(y * log(x)); at x == 0 it is 0 for y == 0 or Re(y) > 0, else nan (Eigen's)
-        with np.errstate(all="ignore"):
-            zero = x == 0
-            out = np.exp(y * np.log(np.where(zero, np.ones((), x.dtype), x)))
-            at_zero = np.where((y == 0) | (np.real(y) > 0), 0, complex(np.nan, np.nan)).astype(
-                x.dtype)
-            return np.where(zero, at_zero, out).astype(x.dtype)[()]
+        return _kernels.complex_pow(x, y)
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise errors.op_error(errors.InvalidArgumentError,
                               "Integers to negative integer powers are not allowed", "Pow")
@@ -162,42 +165,16 @@ _ADD = primitive("AddV2", operator.add, save_inputs=False, error=_broadcast_erro
 _SUB = primitive("Sub", operator.sub, save_inputs=False, error=_broadcast_error)
 _MUL = primitive("Mul", operator.mul, error=_broadcast_error)
 _DIV = primitive("RealDiv", operator.truediv, save_output=True, error=_broadcast_error)
-def _floordiv_forward(x, y):
-    if x.dtype.kind == "f":  # TensorFlow's floor(x / y): inf // 2 is inf, -5 // inf is -0
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.floor(np.true_divide(x, y))
-    return operator.floordiv(x, y)
-
-
-_FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(_floordiv_forward),
+_FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(_kernels.floordiv),
                               error=_int_division_error)
 _FLOORMOD = primitive("FloorMod", _int_division_check(_floormod_forward),
                       error=_int_division_error)
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
 _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
-def _sqdiff_forward(x, y):
-    d = x - y
-    # complex: |x - y|^2 (a real value of complex dtype), as TensorFlow's kernel
-    return d * d.conj() if d.dtype.kind == "c" else np.square(d)
-
-
-_SQDIFF = primitive("SquaredDifference", _sqdiff_forward, error=_broadcast_error)
+_SQDIFF = primitive("SquaredDifference", _kernels.squared_difference, error=_broadcast_error)
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
-# TensorFlow's type lists, in the order its errors give them.
-_ADD_TYPES = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
-              "int32, int64, complex64, complex128")
-_SUB_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, "
-              "complex64, complex128, uint32, uint64")
-_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, "
-              "uint64, int64, complex64, complex128")
-_MINMAX_TYPES = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
-                 "int64, uint64")
-_FLOORMOD_TYPES = ("int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, "
-                   "float, double")
-_POW_TYPES = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128"
-_SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
 add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
 subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
@@ -366,11 +343,7 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
 
 def _sigmoid_forward(x):
     if x.dtype.kind == "c":
-        with np.errstate(all="ignore"):
-            den = 1 + np.exp(-x)
-            out = 1 / den
-            # C's complex division (Annex G): 1 / an infinite value is 0, not NaN
-            return np.where(np.isinf(den) & np.isnan(out), np.zeros((), x.dtype), out)[()]
+        return _kernels.complex_reciprocal_c(1 + np.exp(-x))
     return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
 
 
@@ -382,37 +355,17 @@ _NEG = primitive("Neg", operator.neg, save_inputs=False)
 _ABS = primitive("Abs", operator.abs)
 _SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
-def _complex_div(a, b):
-    """``a / b`` for complex arrays as Eigen's kernel divides: ``b`` scaled by the larger of
-    its parts' magnitudes first. It agrees with NumPy's (Smith's) division but at inf and
-    nan: 1 / (inf + 0j) is nan + nanj, as in TensorFlow, where NumPy gives 0."""
-    b = np.asarray(b)
-    dt = np.result_type(a, b)
-    a = np.asarray(a, dt)
-    with np.errstate(all="ignore"):
-        scale = np.maximum(np.abs(b.real), np.abs(b.imag))
-        c, d = b.real / scale, b.imag / scale
-        den = c * c + d * d
-        out = np.empty(np.broadcast_shapes(a.shape, b.shape), dt)
-        out.real = (a.real * c + a.imag * d) / den / scale
-        out.imag = (a.imag * c - a.real * d) / den / scale
-    return out[()]
-
-
 def _reciprocal_forward(x):
     if x.dtype.kind == "c":
-        return _complex_div(np.ones((), x.dtype), x)
+        return _kernels.complex_div(np.ones((), x.dtype), x)
     return np.reciprocal(x)
 
 
 def _rsqrt_forward(x):
     if x.dtype.kind != "c":
         return 1 / np.sqrt(x)
-    with np.errstate(all="ignore"):
-        root = np.sqrt(x)
-        out = 1 / root
-        # C's complex division (Annex G): 1 / an infinite value is 0, not NaN
-        return np.where(np.isinf(root) & np.isnan(out), np.zeros((), x.dtype), out)[()]
+    with np.errstate(invalid="ignore"):
+        return _kernels.complex_reciprocal_c(np.sqrt(x))
 
 
 _RSQRT = primitive("Rsqrt", _rsqrt_forward, save_inputs=False, save_output=True)
@@ -594,17 +547,8 @@ def _scalar_like(v, ref):
 # ----------------------------------------------------------------------------- reductions
 # The reductions and cumulative ops live in reduction_ops.py; their names stay public here.
 
-def _arg_extremum(find, fill):
-    # Eigen's arg reductions skip NaN (an all-NaN slice gives 0); NumPy's stop at it.
-    def forward(x, axis, dtype):
-        if x.dtype.kind == "f" and np.isnan(x).any():
-            x = np.where(np.isnan(x), x.dtype.type(fill), x)
-        return find(x, axis).astype(dtype)
-    return forward
-
-
-_ARGMAX = nondifferentiable("ArgMax", _arg_extremum(np.argmax, -np.inf))
-_ARGMIN = nondifferentiable("ArgMin", _arg_extremum(np.argmin, np.inf))
+_ARGMAX = nondifferentiable("ArgMax", _kernels.arg_extremum(np.argmax, -np.inf))
+_ARGMIN = nondifferentiable("ArgMin", _kernels.arg_extremum(np.argmin, np.inf))
 
 
 def _arg(prim, name, what):
@@ -821,10 +765,10 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 _FLOATS = "bfloat16, half, float, double"
 
 
-def _float_unary(prim, name, what, complex_ok=True):
+def _float_unary(prim, name, what, complex_ok=True, not_found=""):
     if complex_ok:
-        return _unary(prim, name, what, _F, FLOAT_COMPLEX_TYPES)
-    return _unary(prim, name, what, "f", _FLOATS)
+        return _unary(prim, name, what, _F, FLOAT_COMPLEX_TYPES, not_found=not_found)
+    return _unary(prim, name, what, "f", _FLOATS, not_found=not_found)
 
 
 _TAN = primitive("Tan", np.tan, save_inputs=False, save_output=True)
@@ -1068,7 +1012,7 @@ def real(input, name=None):  # noqa: A002 - TensorFlow's name
     """
     x = to_tensor(input)
     if x._value.dtype.kind != "c":
-        if x._value.dtype.kind not in "fiu":
+        if kind_of(x._value.dtype) not in "fiu":
             raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
                             f"{x.dtype!r}")
         return x
@@ -1163,7 +1107,8 @@ def _complex_div_error(values, attrs, exc):
 
 # Complex division (TensorFlow's RealDiv on complex tensors) with Eigen's inf/nan behaviour:
 # its own primitive so that real division keeps NumPy's operator as its forward.
-_CDIV = primitive("RealDivComplex", _complex_div, save_output=True, error=_complex_div_error)
+_CDIV = primitive("RealDivComplex", _kernels.complex_div, save_output=True,
+                  error=_complex_div_error)
 _CDIV.vjps = _DIV.vjps
 
 

@@ -508,7 +508,7 @@ def _max_pool_forward(x, ksize, strides, pads):
         for j in builtins.range(1, kw):
             out = np.fmax(out, rows[:, :, :, j])
         return _nan_windows(out if kh * kw > 1 else out.copy())
-    xp = _pad(x, pads, -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min)
+    xp = _pad(x, pads, np.iinfo(x.dtype).min if x.dtype.kind in "iu" else -np.inf)
     out = _window(xp, 0, 0, 1, 1, sh, sw, oh, ow).copy()
     for k in builtins.range(1, kh * kw):
         np.fmax(out, _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), out=out)
@@ -533,41 +533,39 @@ def _tiled(x, kh, kw, oh, ow):
 
 def _max_pool_route(x, y, ksize, strides, pads):
     """Where each window's gradient goes: ``[kh * kw, N, oh, ow, C]`` of x's float dtype, 1
-    at each window's first maximum (row-major window order, as TensorFlow routes it; none for
-    a NaN window), else 0. Offsets lead, so every step works on whole contiguous planes."""
+    at one cell per window, else 0. As TensorFlow's MaxPoolGrad: the window's first cell
+    inside the input, replaced by each later cell that is strictly larger (row-major window
+    order). So ties keep the first maximum, and a NaN in first place keeps the gradient (a
+    NaN compares larger than nothing). Offsets lead, so every step works on whole planes."""
     (kh, kw), (sh, sw) = ksize, strides
     n, oh, ow, c = y.shape
     pads = _resolve(pads, x.shape[1:3], ksize, strides, (1, 1))
+    route = np.zeros((kh * kw,) + y.shape, x.dtype)
     if y.size == 0:
-        return np.zeros((kh * kw,) + y.shape, x.dtype)
+        return route
     if _tiles(x.shape, ksize, strides, pads, oh, ow):
         planes = np.empty((kh, kw, n, oh, ow, c), x.dtype)
         np.copyto(planes, _tiled(x, kh, kw, oh, ow).transpose(2, 4, 0, 1, 3, 5))
-        route = (planes.reshape((kh * kw,) + y.shape) == y).astype(x.dtype)
+        planes = planes.reshape((kh * kw,) + y.shape)
+        cells = [(planes[k], None) for k in builtins.range(kh * kw)]
     else:
-        xp = _pad(x, pads, -np.inf)
-        route = np.empty((kh * kw,) + y.shape, x.dtype)
-        for k in builtins.range(kh * kw):
-            np.equal(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), y, out=route[k],
-                     casting="unsafe")
-    # ties (a window of zeros after a relu): keep the first hit. ``free`` is 1 where no
-    # earlier offset took the window.
-    free = 1 - route[0]
+        xp = _pad(x, pads, 0)
+        outside = _pad(np.zeros((1,) + x.shape[1:3] + (1,), bool), pads, True)
+        cells = [(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow),
+                  ~_window(outside, k // kw, k % kw, 1, 1, sh, sw, oh, ow))
+                 for k in builtins.range(kh * kw)]
+    best = np.zeros(y.shape, np.intp)
+    current = cells[0][0].copy()
+    started = cells[0][1]
     for k in builtins.range(1, kh * kw):
-        route[k] *= free
-        free -= route[k]
-    if free.any():
-        # A window of only -inf and NaN pooled to the lowest finite value, which no cell
-        # holds: TensorFlow routes its gradient to the window's first cell inside the input.
-        if _tiles(x.shape, ksize, strides, pads, oh, ow):
-            route[0] += free
-        else:
-            outside = _pad(np.zeros((1,) + x.shape[1:3] + (1,), x.dtype), pads, 1)
-            for k in builtins.range(kh * kw):
-                inside = _window(outside, k // kw, k % kw, 1, 1, sh, sw, oh, ow) == 0
-                take = free * inside
-                route[k] += take
-                free = free - take
+        value, inside = cells[k]
+        take = value > current
+        if inside is not None:
+            take = inside & (take | ~started)
+            started = started | inside
+        best[take] = k
+        np.copyto(current, value, where=take)
+    np.put_along_axis(route, best[None], 1, axis=0)
     return route
 
 

@@ -17,7 +17,7 @@ from . import _kernels
 from . import array_ops as _a
 from . import composite_dispatch as _composite
 from . import math_ops as _m
-from ._helpers import check_kind, norm_axis, op_doc, public_op, to_tensor
+from ._helpers import check_kind, kind_of, norm_axis, op_doc, public_op, to_tensor
 
 __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
@@ -421,7 +421,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     x = to_tensor(input_tensor)
     if x._value.dtype.kind not in "fiuc":
         check_kind(x, "fiuc", "Mean", _NUMBER_TYPES)
-    if x._value.dtype.kind not in "fc":
+    if kind_of(x._value.dtype) not in "fc":
         raise TypeError(f"Input must be either real or complex. Received integer type "
                         f"{x.dtype!r}.")
     ax = _axis_arg(axis, x._value.ndim, "Mean")

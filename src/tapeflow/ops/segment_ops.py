@@ -157,12 +157,19 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return divide_no_nan(total, _per_segment(sqrt(count), total._value.ndim - 1))
 
 
+def _finfo(dtype):
+    if dtype.kind == "V":  # bfloat16 comes from ml_dtypes, whose finfo knows it
+        import ml_dtypes
+        return ml_dtypes.finfo(dtype)
+    return np.finfo(dtype)
+
+
 def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
     rest = data.shape[ids.ndim:]
     flat_ids = ids.reshape(-1)
     flat = data.reshape((-1,) + rest)
-    floating = data.dtype.kind == "f"
-    info = np.finfo(data.dtype) if floating else np.iinfo(data.dtype)
+    floating = data.dtype.kind not in "iu"
+    info = _finfo(data.dtype) if floating else np.iinfo(data.dtype)
     keep = (flat_ids >= 0) & (flat_ids < num_segments)
     flat_ids, flat = flat_ids[keep], flat[keep]
     fold = np.maximum if is_max else np.minimum

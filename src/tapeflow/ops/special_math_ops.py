@@ -11,7 +11,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor
-from ._helpers import _err, _int_list, _show, check_kind, pair, to_tensor
+from ._helpers import _err, _int_list, _show, check_kind, kind_of, pair, to_tensor
 from .array_ops import broadcast_to, ones_like, reshape
 from .array_ops import conj as _conj
 from .math_ops import _broadcast_error, _float_unary, add, exp, multiply, negative, square, subtract
@@ -214,9 +214,12 @@ erf = _float_unary(_ERF, "erf", "The error function of ``x``, element-wise", com
 erfc = _float_unary(_ERFC, "erfc",
                     "``1 - erf(x)``, accurate where ``erf(x)`` is near 1, element-wise",
                     complex_ok=False)
-lgamma = _float_unary(_LGAMMA, "lgamma", "``log(|gamma(x)|)``, element-wise", complex_ok=False)
+# (TensorFlow declares bfloat16 for both but has no CPU kernel: NotFoundError)
+lgamma = _float_unary(_LGAMMA, "lgamma", "``log(|gamma(x)|)``, element-wise", complex_ok=False,
+                      not_found="V")
 digamma = _float_unary(_DIGAMMA, "digamma",
-                       "The derivative of ``lgamma`` at ``x``, element-wise", complex_ok=False)
+                       "The derivative of ``lgamma`` at ``x``, element-wise", complex_ok=False,
+                       not_found="V")
 
 defvjp(_ERF, lambda g, y, x: multiply(g, multiply(exp(negative(square(x))),
                                                   _TWO_OVER_SQRT_PI)))
@@ -310,6 +313,9 @@ def _parse_einsum(equation, shapes):
 
 
 def _einsum_forward(*xs, ins, out):
+    if xs and xs[0].dtype.kind == "V":  # bfloat16: NumPy's einsum has no loop for it
+        wide = [x.astype(np.float32) for x in xs]
+        return np.einsum(",".join(ins) + "->" + out, *wide).astype(xs[0].dtype)
     return np.einsum(",".join(ins) + "->" + out, *xs)
 
 
@@ -382,7 +388,7 @@ def einsum(equation, *inputs, **kwargs):
         5.0
     """
     xs = [to_tensor(x) for x in inputs]
-    if xs and xs[0]._value.dtype.kind not in "fiuc":
+    if xs and kind_of(xs[0]._value.dtype) not in "fiuc":
         dt = xs[0].dtype.name.upper()
         raise errors.op_error(
             errors.NotFoundError, f"Could not find device for node: {{{{node Einsum}}}} = "
