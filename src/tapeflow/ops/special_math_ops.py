@@ -235,14 +235,16 @@ def polygamma(a, x, name=None):
 
     Args:
         a: a float tensor of non-negative integer values (the order).
-        x: a float tensor of ``a``'s dtype, ``x > 0``; shapes broadcast.
+        x: a float32 or float64 tensor of ``a``'s dtype; shapes broadcast.
 
     Returns:
-        ``psi^(a)(x)``; NaN where ``a`` is not a non-negative integer or ``x <= 0``.
+        ``psi^(a)(x)``; NaN where ``a`` is not a non-negative integer, inf (odd ``a``) or
+        NaN (even ``a``) at a pole ``x = 0, -1, -2, ...``.
         The gradient with respect to ``x`` is ``polygamma(a + 1, x)``; ``a`` has none.
     """
     a, x = pair(a, x, "Polygamma")
-    check_kind(x, "f", "Polygamma", "float, double")
+    # float and double only: half precision refused too (check_kind takes bfloat16 as float)
+    check_kind(x, "f" if x._value.dtype.itemsize >= 4 else "", "Polygamma", "float, double")
     return apply(_POLYGAMMA, (a, x))
 
 
