@@ -21,6 +21,7 @@ _MINMAX_TYPES = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int
 _FLOORMOD_TYPES = ("int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, "
                    "float, double")
 _POW_TYPES = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128"
+_SIGNED_TYPES = "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128"
 _SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
 
 
@@ -106,6 +107,18 @@ def check_kind(x, kinds, op_name, allowed):
             errors.InvalidArgumentError,
             f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in the list of "
             f"allowed values: {allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
+
+
+def no_bool(op_name, allowed):
+    """The error hook of an op NumPy itself refuses bools for (``-`` and sign of a bool
+    array raise): TensorFlow's message, at no cost on the op's fast path."""
+    def error(values, attrs, exc):
+        if np.asarray(values[0]).dtype == np.bool_:
+            return errors.InvalidArgumentError, (
+                f"Value for attr 'T' of bool is not in the list of allowed values: {allowed}"
+                f"\n\t; NodeDef: {{{{node {op_name}}}}}")
+        return errors.InvalidArgumentError, str(exc)
+    return error
 
 
 def no_kernel(x, op_name):

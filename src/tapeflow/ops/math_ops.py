@@ -20,6 +20,7 @@ from ._helpers import (
     _MINMAX_TYPES,
     _MUL_TYPES,
     _POW_TYPES,
+    _SIGNED_TYPES,
     _SQDIFF_TYPES,
     _SUB_TYPES,
     FLOAT_COMPLEX_TYPES,
@@ -27,6 +28,7 @@ from ._helpers import (
     dtype_mismatch,
     kind_of,
     like,
+    no_bool,
     no_kernel,
     op_doc,
     pair,
@@ -84,7 +86,6 @@ def _refuse(x, kinds, allowed, op_name, on_bool, y):
     if x._value.dtype.kind == "c" and op_name == "FloorDiv":
         raise no_kernel(x, op_name)
     check_kind(x, kinds, op_name, allowed)
-    return None
 
 
 def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
@@ -98,7 +99,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
     and)."""
     op_name = prim.name
     forward = prim.forward
-    bool_only = kinds == "fiuc"
+    by_kind = kinds != "fiuc"
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -107,11 +108,13 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
                     y = like(y, x)
                 except TypeError:  # pair raises TensorFlow's error for this op (AddV2's differs)
                     x, y = pair(x, y, op_name)
-            elif x._value.dtype is not y._value.dtype:
-                raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
+                dt = x._value.dtype
+            elif (dt := x._value.dtype) is not y._value.dtype:
+                raise dtype_mismatch(op_name, 1, dt, y._value.dtype)
         else:
             x, y = pair(x, y, op_name)
-        if (x._value.dtype is _BOOL) if bool_only else (x._value.dtype.kind not in kinds):
+            dt = x._value.dtype
+        if dt is _BOOL or (by_kind and dt.kind not in kinds):
             out = _refuse(x, kinds, allowed, op_name, on_bool, y)
             if out is not None:
                 return out
@@ -218,16 +221,17 @@ def divide(x, y, name=None):
                         f"{y.dtype!r}.")
     x, y = pair(x, y, "RealDiv")
     kind = x._value.dtype.kind
-    if kind == "b":
-        raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
-                        "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
-                        "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
-                        "tf.complex64, tf.complex128}.")
-    if kind in "iu":
-        target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
-        x, y = cast(x, target), cast(y, target)
-    elif kind == "c":
-        return apply(_CDIV, (x, y))
+    if kind != "f":
+        if kind == "c":
+            return apply(_CDIV, (x, y))
+        if kind == "b":
+            raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
+                            "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
+                            "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
+                            "tf.complex64, tf.complex128}.")
+        if kind in "iu":
+            target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
+            x, y = cast(x, target), cast(y, target)
     return apply(_DIV, (x, y))
 
 
@@ -315,14 +319,16 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
     check (``not_found``: the kinds TensorFlow declares but has no CPU kernel for)."""
     op_name = prim.name
     forward = prim.forward
-    bool_only = kinds == _NUMERIC   # (refused by one identity test: the cheapest check)
+    # Bool alone refused: one identity test (the cheapest check); other tables by kind.
+    refused = _BOOL if kinds == _NUMERIC else None
+    by_kind = kinds is not None and kinds != _NUMERIC
 
     def op(x, name=None):
         if not isinstance(x, _TensorLike):
             x = to_tensor(x)
-        if (x._value.dtype is _BOOL) if bool_only else (
-                kinds is not None and x._value.dtype.kind not in kinds):
-            if x._value.dtype.kind in not_found:
+        if kinds is not None and ((dt := x._value.dtype) is refused or (
+                by_kind and dt.kind not in kinds)):
+            if dt.kind in not_found:
                 raise no_kernel(x, op_name)
             check_kind(x, kinds, op_name, allowed)
         try:
@@ -351,7 +357,7 @@ def _softplus_forward(x):
     return np.logaddexp(x.dtype.type(0), x)
 
 
-_NEG = primitive("Neg", operator.neg, save_inputs=False)
+_NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
 _SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
@@ -379,7 +385,7 @@ _RECIP = primitive("Reciprocal", _reciprocal_forward, save_inputs=False, save_ou
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
 _SOFTPLUS = primitive("Softplus", _softplus_forward)
-_SIGN = primitive("Sign", np.sign, save_inputs=False)
+_SIGN = primitive("Sign", np.sign, save_inputs=False, error=no_bool("Sign", _SIGNED_TYPES))
 _ROUND = nondifferentiable("Round", np.round)
 _FLOOR = nondifferentiable("Floor", np.floor)
 _CEIL = nondifferentiable("Ceil", np.ceil)
@@ -388,9 +394,7 @@ _F = "fc"
 _FC = FLOAT_COMPLEX_TYPES
 _FL = "bfloat16, half, float, double"
 _NUMERIC = "fiuc"
-negative = _unary(_NEG, "negative", "``-x``, element-wise", _NUMERIC,
-                  "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
-                  "complex128")
+negative = _unary(_NEG, "negative", "``-x``, element-wise")
 abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
              "``|x|``, element-wise (the magnitude, for complex ``x``)", _NUMERIC,
              "bfloat16, half, float, double, int8, int16, int32, int64")
@@ -412,9 +416,7 @@ sin = _unary(_SIN, "sin", "The sine of ``x`` (radians), element-wise", _F, _FC)
 cos = _unary(_COS, "cos", "The cosine of ``x`` (radians), element-wise", _F, _FC)
 softplus = _unary(_SOFTPLUS, "softplus", "``log(exp(x) + 1)``, element-wise", "f",
                   "half, bfloat16, float, double")
-sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise",
-              _NUMERIC, "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
-              "complex128")
+sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise")
 round = _unary(_ROUND, "round",  # noqa: A001 - TensorFlow's name
                "``x`` rounded to the nearest integer (halves to even), element-wise", "fiu",
                "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
@@ -534,7 +536,6 @@ is_inf = _unary(nondifferentiable("IsInf", np.isinf), "is_inf",
 is_finite = _unary(nondifferentiable("IsFinite", np.isfinite), "is_finite",
                    "Whether ``x`` is neither infinite nor NaN, element-wise", "f", _FL,
                    _BOOL_OUT)
-
 
 
 def _scalar_like(v, ref):
@@ -762,7 +763,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 # ------------------------------------------------ more element-wise functions
 
 
-_FLOATS = "bfloat16, half, float, double"
+_FLOATS = _FL
 
 
 def _float_unary(prim, name, what, complex_ok=True, not_found=""):
