@@ -436,6 +436,8 @@ _HALF = {
     "xlogy": "tf.math.xlogy(a, a * a)", "floordiv": "a // (a + 3)",
     "atan2": "tf.math.atan2(a, a + 3)", "pow": "tf.pow(a * a, a)",
     "rsqrt": "tf.math.rsqrt(a * a)", "reciprocal": "tf.math.reciprocal(a)",
+    "matvec": "tf.linalg.matvec(tf.reshape(a, (2, 2)), a[:2])",
+    "conv2d": "tf.nn.conv2d(tf.reshape(a, (1, 2, 2, 1)), tf.reshape(a, (2, 2, 1, 1)), 1, 'VALID')",
     "round": "tf.math.round(a)", "polygamma": "tf.math.polygamma(tf.ones_like(a), a * a + 1)",
     "matmul": "tf.matmul(tf.reshape(a, (2, 2)), tf.reshape(a, (2, 2)))",
     "einsum": "tf.einsum('i,i->', a, a)", "conj": "tf.math.conj(a)", "real": "tf.math.real(a)",

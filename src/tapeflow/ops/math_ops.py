@@ -703,7 +703,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def _matvec_forward(a, b, transpose_a):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
-    return np.matmul(a, b[..., None])[..., 0]
+    return np.matmul(a, b[..., None])[..., 0].astype(a.dtype, copy=False)  # (bfloat16)
 
 
 def _matvec_error(values, attrs, exc):

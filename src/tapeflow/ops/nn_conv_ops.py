@@ -174,8 +174,9 @@ def _conv_forward(x, w, strides, pads, dilations):
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
                         np.result_type(x, w))
     cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+    # (NumPy's bfloat16 products come back as float32: the input's dtype is kept, as TF's)
     return np.matmul(cols.T if transposed else cols,
-                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o)
+                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
 
 
 def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
