@@ -5,7 +5,9 @@ that operator (NumPy's scalar fast path), the others as calls of their forward b
 keyword-only defaults (locals, the fastest lookup). Variable reads are ``v._value``; updates go
 through ``update_in_place`` (in place when nothing else holds the array, the eager rule), so
 slots are deleted after their last use; an SGD update of a dense weight
-(``w.assign_sub(lr * matmul(a, b))``) becomes one BLAS call into it (``blas.py``).
+(``w.assign_sub(lr * matmul(a, b))``) becomes one BLAS call into it (``blas.py``), a run of
+element-wise steps on small arrays one step writing its intermediates into scratch buffers
+(``fusion.py``), and a matrix-vector product of a contiguous matrix an ``np.dot`` call.
 Branches (``tf.cond``, ``tf.switch_case``) become ``if`` blocks and loops
 (``tf.while_loop``) ``while`` blocks. Guards compare the Python value a trace read with the
 replayed one and raise ``GuardFailed`` before any variable write is visible (programs with
