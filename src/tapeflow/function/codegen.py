@@ -224,8 +224,10 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
         program.meta = meta
     program = optimized(program)
     program.steps = fuse_gemm_updates(program, _MIN_BUFFER_BYTES)
-    # (a slot whose shape depends on values, tf.where's, has only its traced shape in meta)
-    fixed = program._fixed_shape_slots()
+    # The slots whose meta shape holds at every call: none in a relaxed program compiled
+    # for every shape; else not those whose shape depends on values (tf.where's).
+    fixed = (program._fixed_shape_slots() if buffers or not program.relaxed
+             or meta is not None else set())
     if buffers:
         program.steps = fuse_elementwise(program, _MIN_BUFFER_BYTES, fixed)
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
