@@ -66,6 +66,7 @@ class Fused(Step):
     def renamed(self, m):
         new = Step.renamed(self, m)
         new.ops = [op.renamed(m) for op in self.ops]
+        new.scratch = dict(self.scratch)
         return new
 
     def defs(self):

@@ -1,6 +1,6 @@
 """Passes over a program's top-level steps before it is compiled: expansion of operator
-expressions, forwarding of products by a constant of ones, negation sinking,
-common-subexpression elimination and dead-code elimination.
+expressions, forwarding of products by a constant of ones, scalar-constant merging, negation
+sinking, common-subexpression elimination and dead-code elimination.
 
 They work on the typed IR (``ir.py``) and change only what a compiled call computes, never
 what it does: the program's own steps (``Program.steps``, which the interpreter, the graph
@@ -15,6 +15,12 @@ view and the trace report read) are left as traced.
   product has ``x``'s shape and dtype is ``x`` itself, bit for bit (a gradient seeded by
   ``OnesLike`` multiplies by one; TF's grappler does the same). Only for programs traced with
   fixed shapes: a relaxed program's constant would not follow the shapes of a call.
+- **Constants** (:func:`merge_constants`): NumPy-scalar and Python-number constants of the
+  same type, dtype and bits share one slot, so CSE sees ``y * 2`` twice where two gradient
+  rules each made their own ``2``.
+- **Negations** (:func:`sink_negations`): negations move outward where IEEE arithmetic
+  makes that exact (``x * -c`` beside ``x * c``, ``(-a) * b``, ``a + (-b)``...), so that a
+  negation feeding an addition becomes a subtraction and CSE sees the un-negated product.
 - **CSE** (:func:`eliminate_common`): a pure primitive applied again to the same input slots
   with equal attributes reads the first result (nested tapes recompute the forward). Never
   random draws or other stateful primitives, never variable reads (a read's slot already
@@ -240,7 +246,8 @@ def _expression(prim):
     found = None
     fn = prim.forward
     code = getattr(fn, "__code__", None)
-    if (code is not None and not code.co_names and not code.co_freevars
+    if (code is not None and not stateful(prim) and not any(w in prim.name for w in _EFFECT_WORDS)
+            and not code.co_names and not code.co_freevars
             and not getattr(fn, "__defaults__", None) and not getattr(fn, "__kwdefaults__", None)
             and code.co_kwonlyargcount == 0 and not code.co_flags & 0x0C):  # no *args/**kw
         ok = True
