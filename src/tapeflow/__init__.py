@@ -181,7 +181,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\."
 _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
-    "ragged", "io", "sparse", "distribute", "version",
+    "ragged", "io", "sparse", "distribute", "version", "signal", "audio",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
@@ -191,6 +191,7 @@ _LAZY_ATTRS = {
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),
+    "get_logger": ("tapeflow._logging", "get_logger"),
 }
 
 
