@@ -511,8 +511,88 @@ def program_cases():
     dump("programs.json", out)
 
 
+# -- layers added in session 7 (own random stream, own file) -----------------------------
+
+def dot_case(kwargs, x1, x2, label):
+    layer = keras.layers.Dot(**kwargs)
+    a, b = tf.constant(x1), tf.constant(x2)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = layer([a, b])
+        ct = arr(y.shape)
+        loss = tf.reduce_sum(y * ct)
+    ga, gb = tape.gradient(loss, [a, b])
+    out_shape = layer.compute_output_shape([(None,) + x1.shape[1:], (None,) + x2.shape[1:]])
+    return {"label": label, "kwargs": kwargs, "x1": lists(x1), "x2": lists(x2), "y": lists(y),
+            "ct": lists(ct), "grads": [lists(ga), lists(gb)],
+            "output_shape": list(out_shape), "config": plain(layer.get_config())}
+
+
+def extra_layer_cases():
+    global RNG
+    saved, RNG = RNG, np.random.default_rng(20261129)
+    img = arr((2, 6, 5, 3))
+    seq = arr((2, 7, 3))
+    cases = [
+        layer_case("DepthwiseConv2D", {"kernel_size": 3}, img, weights="random"),
+        layer_case("DepthwiseConv2D", {"kernel_size": (3, 2), "strides": 2, "padding": "same",
+                                       "depth_multiplier": 2, "activation": "relu"}, img,
+                   weights="random", label="DepthwiseConv2DSame"),
+        layer_case("DepthwiseConv2D", {"kernel_size": 2, "dilation_rate": 2,
+                                       "use_bias": False}, img, weights="random",
+                   label="DepthwiseConv2DDilated"),
+        layer_case("DepthwiseConv1D", {"kernel_size": 3, "depth_multiplier": 2}, seq,
+                   weights="random"),
+        layer_case("DepthwiseConv1D", {"kernel_size": 2, "strides": 2, "padding": "same"}, seq,
+                   weights="random", label="DepthwiseConv1DSame"),
+        layer_case("DepthwiseConv1D", {"kernel_size": 3, "dilation_rate": 2}, seq,
+                   weights="random", label="DepthwiseConv1DDilated"),
+        layer_case("SeparableConv2D", {"filters": 4, "kernel_size": 3}, img, weights="random"),
+        layer_case("SeparableConv2D", {"filters": 2, "kernel_size": 2, "strides": 2,
+                                       "padding": "same", "depth_multiplier": 3,
+                                       "activation": "tanh"}, img, weights="random",
+                   label="SeparableConv2DSame"),
+        layer_case("SeparableConv1D", {"filters": 4, "kernel_size": 3, "depth_multiplier": 2},
+                   seq, weights="random"),
+        layer_case("SeparableConv1D", {"filters": 2, "kernel_size": 3, "padding": "same",
+                                       "use_bias": False}, seq, weights="random",
+                   label="SeparableConv1DSame"),
+        layer_case("RMSNormalization", {}, arr((2, 3, 4)), weights="random"),
+        layer_case("RMSNormalization", {"axis": [1, 2], "epsilon": 0.01}, arr((2, 3, 4)),
+                   weights="random", label="RMSNormalizationAxes"),
+        layer_case("EinsumDense", {"equation": "ab,bc->ac", "output_shape": 4,
+                                   "bias_axes": "c"}, arr((3, 5)), weights="random"),
+        layer_case("EinsumDense", {"equation": "abc,cde->abde", "output_shape": (3, 2, 4),
+                                   "bias_axes": "de", "activation": "relu"}, arr((2, 3, 5)),
+                   weights="random", label="EinsumDense3D"),
+        layer_case("EinsumDense", {"equation": "...b,bc->...c", "output_shape": 4},
+                   arr((2, 3, 5)), weights="random", label="EinsumDenseLeftEllipsis"),
+        layer_case("EinsumDense", {"equation": "abc...,cd->abd...", "output_shape": (3, 4),
+                                   "bias_axes": "d"}, arr((2, 3, 5, 2)), weights="random",
+                   label="EinsumDenseRightEllipsis"),
+        layer_case("EinsumDense", {"equation": "abc,cd->abd", "output_shape": (None, 4),
+                                   "bias_axes": "d"}, arr((2, 3, 5)), weights="random",
+                   label="EinsumDenseNoneBias"),
+    ]
+    dots = [
+        dot_case({"axes": 1}, arr((3, 4)), arr((3, 4)), "Dot2D"),
+        dot_case({"axes": 1, "normalize": True}, arr((3, 4)), arr((3, 4)), "Dot2DNormalize"),
+        dot_case({"axes": (2, 2)}, arr((2, 3, 4)), arr((2, 5, 4)), "Dot3D"),
+        dot_case({"axes": -1}, arr((2, 3, 4)), arr((2, 4)), "Dot3D2D"),
+        dot_case({"axes": [1, 2], "normalize": True}, arr((2, 3, 4)), arr((2, 5, 3)),
+                 "DotMixedAxes"),
+    ]
+    names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
+    dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
+                               "cases": cases, "dots": dots})
+    RNG = saved
+
+
 if __name__ == "__main__":
     keras.utils.set_random_seed(1)
+    if sys.argv[1:] == ["extra"]:
+        extra_layer_cases()
+        sys.exit()
     activation_cases()
     layer_cases()
     multi_head_attention_cases()
@@ -522,3 +602,4 @@ if __name__ == "__main__":
     dtype_cases()
     summary_cases()
     program_cases()
+    extra_layer_cases()

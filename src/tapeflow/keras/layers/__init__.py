@@ -2,9 +2,11 @@
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
+from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking
 from .dense import Dense
+from .dot import Dot, dot
 from .dropout import (
     ActivityRegularization,
     AlphaDropout,
@@ -14,6 +16,7 @@ from .dropout import (
     SpatialDropout1D,
     SpatialDropout2D,
 )
+from .einsum_dense import EinsumDense
 from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
@@ -76,6 +79,7 @@ from .reshape import (
     ZeroPadding1D,
     ZeroPadding2D,
 )
+from .rms_normalization import RMSNormalization
 from .rnn import (
     GRU,
     LSTM,
@@ -110,6 +114,22 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
 Convolution2DTranspose = Conv2DTranspose
+# Keras's aliases: the same class objects under a second name.
+AvgPool1D = AveragePooling1D
+MaxPool1D = MaxPooling1D
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool1D = GlobalMaxPooling1D
+GlobalMaxPool2D = GlobalMaxPooling2D
+Convolution1D = Conv1D
+Convolution1DTranspose = Conv1DTranspose
+SeparableConvolution1D = SeparableConv1D
+SeparableConvolution2D = SeparableConv2D
+__all__ += ["AvgPool1D", "MaxPool1D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D",
+            "GlobalMaxPool2D", "Convolution1D", "Convolution1DTranspose",
+            "SeparableConvolution1D", "SeparableConvolution2D", "DepthwiseConv1D",
+            "DepthwiseConv2D", "SeparableConv1D", "SeparableConv2D", "Dot", "dot",
+            "EinsumDense", "RMSNormalization"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
