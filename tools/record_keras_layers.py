@@ -528,11 +528,30 @@ def dot_case(kwargs, x1, x2, label):
             "output_shape": list(out_shape), "config": plain(layer.get_config())}
 
 
+def multi_case(cls, kwargs, xs, label, call_kwargs=None):
+    """Like dot_case for a layer with weights (set at random) and several inputs."""
+    layer = getattr(keras.layers, cls)(**kwargs)
+    ts = [tf.constant(x) for x in xs]
+    layer(ts, **(call_kwargs or {}))
+    layer.set_weights([arr(w.shape, 0.5) for w in layer.weights])
+    with tf.GradientTape() as tape:
+        tape.watch(ts)
+        y = layer(ts, **(call_kwargs or {}))
+        ct = arr(y.shape)
+        loss = tf.reduce_sum(y * ct)
+    grads = tape.gradient(loss, ts + list(layer.trainable_weights))
+    return {"label": label, "cls": cls, "kwargs": kwargs, "call_kwargs": call_kwargs or {},
+            "xs": [lists(x) for x in xs], "weights": [lists(w.numpy()) for w in layer.weights],
+            "weight_names": [w.path for w in layer.weights], "y": lists(y), "ct": lists(ct),
+            "grads": [lists(g) for g in grads], "config": plain(layer.get_config())}
+
+
 def extra_layer_cases():
     global RNG
     saved, RNG = RNG, np.random.default_rng(20261129)
     img = arr((2, 6, 5, 3))
     seq = arr((2, 7, 3))
+    vol = arr((2, 4, 3, 5, 2))
     cases = [
         layer_case("DepthwiseConv2D", {"kernel_size": 3}, img, weights="random"),
         layer_case("DepthwiseConv2D", {"kernel_size": (3, 2), "strides": 2, "padding": "same",
@@ -573,6 +592,23 @@ def extra_layer_cases():
         layer_case("EinsumDense", {"equation": "abc,cd->abd", "output_shape": (None, 4),
                                    "bias_axes": "d"}, arr((2, 3, 5)), weights="random",
                    label="EinsumDenseNoneBias"),
+        layer_case("GlobalAveragePooling3D", {}, vol),
+        layer_case("GlobalMaxPooling3D", {"keepdims": True}, vol),
+        layer_case("UpSampling3D", {"size": (2, 1, 3)}, vol),
+        layer_case("ZeroPadding3D", {}, vol),
+        layer_case("ZeroPadding3D", {"padding": ((1, 0), 2, (0, 3))}, vol,
+                   label="ZeroPadding3DMixed"),
+        layer_case("Cropping3D", {"cropping": (1, (0, 1), 0)}, vol),
+        layer_case("SpatialDropout3D", {"rate": 0.5}, vol),
+    ]
+    attention = [
+        multi_case("AdditiveAttention", {}, [arr((2, 3, 4)), arr((2, 5, 4))],
+                   "AdditiveAttention"),
+        multi_case("AdditiveAttention", {"use_scale": False}, [arr((2, 3, 4)), arr((2, 5, 4)),
+                                                               arr((2, 5, 4))],
+                   "AdditiveAttentionKeyNoScale"),
+        multi_case("AdditiveAttention", {}, [arr((2, 4, 3)), arr((2, 4, 3))],
+                   "AdditiveAttentionCausal", {"use_causal_mask": True}),
     ]
     dots = [
         dot_case({"axes": 1}, arr((3, 4)), arr((3, 4)), "Dot2D"),
@@ -584,7 +620,7 @@ def extra_layer_cases():
     ]
     names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
     dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
-                               "cases": cases, "dots": dots})
+                               "cases": cases, "dots": dots, "attention": attention})
     RNG = saved
 
 

@@ -24,18 +24,15 @@ MISSING = {
     "AdaptiveMaxPooling1D": "adaptive pooling not written yet",
     "AdaptiveMaxPooling2D": "adaptive pooling not written yet",
     "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
-    "AdditiveAttention": "not written yet",
     "AugMix": _AUG, "AutoContrast": _AUG,
     "AveragePooling3D": _3D, "AvgPool3D": _3D,
     "ContrastLimitedAdaptiveHistogramEqualization": _AUG,
     "Conv3D": _3D, "Conv3DTranspose": _3D,
     "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet", "ConvLSTM3D": _3D,
     "Convolution3D": _3D, "Convolution3DTranspose": _3D,
-    "Cropping3D": "3-D reshaping layers not written yet", "CutMix": _AUG,
+    "CutMix": _AUG,
     "Equalization": _AUG,
     "FlaxLayer": _BACKEND,
-    "GlobalAveragePooling3D": _3D, "GlobalAvgPool3D": _3D, "GlobalMaxPool3D": _3D,
-    "GlobalMaxPooling3D": _3D,
     "GroupQueryAttention": "not written yet",
     "JaxLayer": _BACKEND,
     "MaxNumBoundingBoxes": _AUG, "MaxPool3D": _3D, "MaxPooling3D": _3D,
@@ -49,14 +46,11 @@ MISSING = {
     "ReversibleEmbedding": "not written yet",
     "STFTSpectrogram": "audio preprocessing not written yet",
     "Solarization": _AUG,
-    "SpatialDropout3D": "3-D layers not written yet",
     "SpectralNormalization": "not written yet",
     "StackedRNNCells": "not written yet",
     "TFSMLayer": "loads a TF SavedModel: belongs to the SavedModel work",
     "TorchModuleWrapper": _BACKEND,
-    "UpSampling3D": "3-D reshaping layers not written yet",
     "Wrapper": "not written yet",
-    "ZeroPadding3D": "3-D reshaping layers not written yet",
 }
 
 
@@ -80,6 +74,7 @@ def test_keras_layer_names_are_present_or_listed_as_missing():
     ("Convolution2DTranspose", "Conv2DTranspose"),
     ("SeparableConvolution1D", "SeparableConv1D"),
     ("SeparableConvolution2D", "SeparableConv2D"),
+    ("GlobalAvgPool3D", "GlobalAveragePooling3D"), ("GlobalMaxPool3D", "GlobalMaxPooling3D"),
 ])
 def test_aliases_are_the_same_class_as_in_keras(alias, name):
     assert getattr(tf.keras.layers, alias) is getattr(tf.keras.layers, name)
@@ -137,6 +132,27 @@ def test_dot_matches_keras(case):
     i1, i2 = tf.keras.Input(a.shape[1:]), tf.keras.Input(b.shape[1:])
     model = tf.keras.Model([i1, i2], tf.keras.layers.dot([i1, i2], **case["kwargs"]))
     close(model([a, b]), case["y"])
+
+
+@pytest.mark.parametrize("case", EXTRA["attention"], ids=lambda c: c["label"])
+def test_additive_attention_matches_keras(case):
+    layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
+    xs = [tf.constant(np.asarray(x, np.float32)) for x in case["xs"]]
+    layer(xs, **case["call_kwargs"])
+    layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        y = layer(xs, **case["call_kwargs"])
+        loss = tf.reduce_sum(y * np.asarray(case["ct"], np.float32))
+    close(y, case["y"])
+    grads = tape.gradient(loss, xs + layer.trainable_weights)
+    for got, expected in zip(grads, case["grads"], strict=True):
+        close(got, expected)
+    assert [w.path for w in layer.weights] == [
+        p.replace(p.split("/")[0], layer.name, 1) for p in case["weight_names"]]
+    same_config(layer.get_config(), case["config"])
+    copy = tf.keras.layers.AdditiveAttention.from_config(layer.get_config())
+    assert copy.use_scale == layer.use_scale
 
 
 def test_dot_refuses_mismatched_axes_and_bad_arguments():

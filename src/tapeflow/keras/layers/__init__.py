@@ -1,6 +1,6 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
-from .attention import Attention, MultiHeadAttention
+from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
@@ -22,6 +22,14 @@ from .flatten import Flatten
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
+from .layers_3d import (
+    Cropping3D,
+    GlobalAveragePooling3D,
+    GlobalMaxPooling3D,
+    SpatialDropout3D,
+    UpSampling3D,
+    ZeroPadding3D,
+)
 from .merging import (
     Add,
     Average,
@@ -130,6 +138,11 @@ __all__ += ["AvgPool1D", "MaxPool1D", "GlobalAvgPool1D", "GlobalAvgPool2D", "Glo
             "SeparableConvolution1D", "SeparableConvolution2D", "DepthwiseConv1D",
             "DepthwiseConv2D", "SeparableConv1D", "SeparableConv2D", "Dot", "dot",
             "EinsumDense", "RMSNormalization"]
+GlobalAvgPool3D = GlobalAveragePooling3D
+GlobalMaxPool3D = GlobalMaxPooling3D
+__all__ += ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "SpatialDropout3D",
+            "UpSampling3D", "ZeroPadding3D", "GlobalAvgPool3D", "GlobalMaxPool3D",
+            "AdditiveAttention"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
