@@ -600,7 +600,47 @@ def extra_layer_cases():
                    label="ZeroPadding3DMixed"),
         layer_case("Cropping3D", {"cropping": (1, (0, 1), 0)}, vol),
         layer_case("SpatialDropout3D", {"rate": 0.5}, vol),
+        layer_case("Conv3D", {"filters": 2, "kernel_size": 2}, vol, weights="random"),
+        layer_case("Conv3D", {"filters": 3, "kernel_size": (3, 2, 2), "strides": (2, 1, 2),
+                              "padding": "same", "activation": "tanh"}, vol,
+                   weights="random", label="Conv3DSame"),
+        layer_case("Conv3D", {"filters": 2, "kernel_size": 2, "dilation_rate": (1, 2, 2),
+                              "use_bias": False}, vol, weights="random",
+                   label="Conv3DDilated"),
+        layer_case("MaxPooling3D", {}, vol),
+        layer_case("MaxPooling3D", {"pool_size": (3, 2, 2), "strides": (2, 1, 2),
+                                    "padding": "same"}, vol, label="MaxPooling3DSame"),
+        layer_case("AveragePooling3D", {"pool_size": 2, "strides": 1}, vol),
+        layer_case("AveragePooling3D", {"pool_size": (3, 2, 4), "strides": (2, 2, 3),
+                                        "padding": "same"}, vol,
+                   label="AveragePooling3DSame"),
     ]
+    nn3d = []
+    x5 = arr((2, 5, 4, 6, 3))
+    for fn, kw, wshape in [
+            ("conv3d", {"strides": [1, 1, 1, 1, 1], "padding": "VALID"}, (2, 3, 2, 3, 2)),
+            ("conv3d", {"strides": [1, 2, 2, 3, 1], "padding": "SAME"}, (3, 3, 2, 3, 4)),
+            ("conv3d", {"strides": [1, 1, 1, 1, 1], "padding": "SAME",
+                        "dilations": [1, 2, 1, 2, 1]}, (2, 2, 2, 3, 2)),
+            ("max_pool3d", {"ksize": 2, "strides": 2, "padding": "VALID"}, None),
+            ("max_pool3d", {"ksize": [1, 3, 2, 4, 1], "strides": [1, 2, 1, 3, 1],
+                            "padding": "SAME"}, None),
+            ("avg_pool3d", {"ksize": 3, "strides": 2, "padding": "SAME"}, None),
+            ("avg_pool3d", {"ksize": [1, 2, 3, 2, 1], "strides": 1, "padding": "VALID"},
+             None)]:
+        xt = tf.constant(x5)
+        wt = None if wshape is None else tf.constant(arr(wshape))
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            if wt is not None:
+                tape.watch(wt)
+            y = getattr(tf.nn, fn)(xt, wt, **kw) if wt is not None else getattr(tf.nn, fn)(
+                xt, **kw)
+            ct = arr(y.shape)
+            loss = tf.reduce_sum(y * ct)
+        grads = tape.gradient(loss, [xt] + ([] if wt is None else [wt]))
+        nn3d.append({"fn": fn, "kwargs": kw, "w": None if wt is None else lists(wt),
+                     "y": lists(y), "ct": lists(ct), "grads": [lists(g) for g in grads]})
     attention = [
         multi_case("AdditiveAttention", {}, [arr((2, 3, 4)), arr((2, 5, 4))],
                    "AdditiveAttention"),
@@ -620,7 +660,8 @@ def extra_layer_cases():
     ]
     names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
     dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
-                               "cases": cases, "dots": dots, "attention": attention})
+                               "cases": cases, "dots": dots, "attention": attention,
+                               "nn3d_x": lists(x5), "nn3d": nn3d})
     RNG = saved
 
 

@@ -12,7 +12,6 @@ from .test_layers import close, load, plain, run_layer, same_config
 EXTRA = load("layers_extra.json")
 CASES = EXTRA["cases"]
 
-_3D = "3-D convolution/pooling needs conv3d/max_pool3d/avg_pool3d ops (not written yet)"
 _AUG = "image augmentation layer not written yet"
 _BACKEND = "wraps another framework's module (JAX/Flax/PyTorch): out of scope"
 # Keras 3.15 names tapeflow's tf.keras.layers lacks, with the reason. A name that appears
@@ -25,17 +24,17 @@ MISSING = {
     "AdaptiveMaxPooling2D": "adaptive pooling not written yet",
     "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
     "AugMix": _AUG, "AutoContrast": _AUG,
-    "AveragePooling3D": _3D, "AvgPool3D": _3D,
     "ContrastLimitedAdaptiveHistogramEqualization": _AUG,
-    "Conv3D": _3D, "Conv3DTranspose": _3D,
-    "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet", "ConvLSTM3D": _3D,
-    "Convolution3D": _3D, "Convolution3DTranspose": _3D,
+    "Conv3DTranspose": "needs a conv3d transpose op (not written yet)",
+    "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet",
+    "ConvLSTM3D": "not written yet",
+    "Convolution3DTranspose": "needs a conv3d transpose op (not written yet)",
     "CutMix": _AUG,
     "Equalization": _AUG,
     "FlaxLayer": _BACKEND,
     "GroupQueryAttention": "not written yet",
     "JaxLayer": _BACKEND,
-    "MaxNumBoundingBoxes": _AUG, "MaxPool3D": _3D, "MaxPooling3D": _3D,
+    "MaxNumBoundingBoxes": _AUG,
     "MelSpectrogram": "audio preprocessing not written yet", "MixUp": _AUG,
     "Pipeline": "not written yet",
     "RandAugment": _AUG, "RandomColorDegeneration": _AUG, "RandomColorJitter": _AUG,
@@ -74,7 +73,9 @@ def test_keras_layer_names_are_present_or_listed_as_missing():
     ("Convolution2DTranspose", "Conv2DTranspose"),
     ("SeparableConvolution1D", "SeparableConv1D"),
     ("SeparableConvolution2D", "SeparableConv2D"),
-    ("GlobalAvgPool3D", "GlobalAveragePooling3D"), ("GlobalMaxPool3D", "GlobalMaxPooling3D"),
+    ("Convolution3D", "Conv3D"), ("MaxPool3D", "MaxPooling3D"),
+    ("AvgPool3D", "AveragePooling3D"), ("GlobalAvgPool3D", "GlobalAveragePooling3D"),
+    ("GlobalMaxPool3D", "GlobalMaxPooling3D"),
 ])
 def test_aliases_are_the_same_class_as_in_keras(alias, name):
     assert getattr(tf.keras.layers, alias) is getattr(tf.keras.layers, name)
@@ -153,6 +154,48 @@ def test_additive_attention_matches_keras(case):
     same_config(layer.get_config(), case["config"])
     copy = tf.keras.layers.AdditiveAttention.from_config(layer.get_config())
     assert copy.use_scale == layer.use_scale
+
+
+@pytest.mark.parametrize("case", EXTRA["nn3d"], ids=lambda c: f"{c['fn']}{c['kwargs']}")
+def test_nn_3d_convolution_and_pooling_match_tensorflow(case):
+    x = tf.constant(np.asarray(EXTRA["nn3d_x"], np.float32))
+    w = None if case["w"] is None else tf.constant(np.asarray(case["w"], np.float32))
+    fn = getattr(tf.nn, case["fn"])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        if w is not None:
+            tape.watch(w)
+        y = fn(x, w, **case["kwargs"]) if w is not None else fn(x, **case["kwargs"])
+        loss = tf.reduce_sum(y * np.asarray(case["ct"], np.float32))
+    close(y, case["y"])
+    grads = tape.gradient(loss, [x] + ([] if w is None else [w]))
+    for got, expected in zip(grads, case["grads"], strict=True):
+        close(got, expected, 1e-4)
+
+
+def test_conv3d_second_derivative_equals_finite_differences_in_float64():
+    rng = np.random.default_rng(1)
+    x = tf.constant(rng.standard_normal((1, 3, 3, 3, 2)))
+    w = tf.constant(rng.standard_normal((2, 2, 2, 2, 1)))
+
+    def grad_w(xv):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            loss = tf.reduce_sum(tf.square(tf.nn.conv3d(xv, w, [1] * 5, "SAME")))
+        return tape.gradient(loss, w)
+
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        gw = grad_w(x)
+        total = tf.reduce_sum(gw)
+    got = outer.gradient(total, x).numpy()
+    eps, base = 1e-6, x.numpy()
+    for idx in [(0, 0, 0, 0, 0), (0, 1, 2, 1, 1), (0, 2, 2, 2, 0)]:
+        hi, lo = base.copy(), base.copy()
+        hi[idx] += eps
+        lo[idx] -= eps
+        fd = (np.sum(grad_w(tf.constant(hi)).numpy()) - np.sum(grad_w(tf.constant(lo)).numpy()))
+        np.testing.assert_allclose(got[idx], fd / (2 * eps), rtol=1e-5, atol=1e-7)
 
 
 def test_dot_refuses_mismatched_axes_and_bad_arguments():

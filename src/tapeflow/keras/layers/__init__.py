@@ -2,6 +2,7 @@
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
+from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
 from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking
@@ -143,6 +144,11 @@ GlobalMaxPool3D = GlobalMaxPooling3D
 __all__ += ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "SpatialDropout3D",
             "UpSampling3D", "ZeroPadding3D", "GlobalAvgPool3D", "GlobalMaxPool3D",
             "AdditiveAttention"]
+Convolution3D = Conv3D
+MaxPool3D = MaxPooling3D
+AvgPool3D = AveragePooling3D
+__all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
+            "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
