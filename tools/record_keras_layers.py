@@ -546,6 +546,32 @@ def multi_case(cls, kwargs, xs, label, call_kwargs=None):
             "grads": [lists(g) for g in grads], "config": plain(layer.get_config())}
 
 
+def spectral_case(inner, inner_kwargs, x, power_iterations, label):
+    """SpectralNormalization around ``inner``: one training call (the update) and the
+    outputs and gradients of a second, non-training call."""
+    layer = keras.layers.SpectralNormalization(getattr(keras.layers, inner)(**inner_kwargs),
+                                               power_iterations=power_iterations)
+    xt = tf.constant(x)
+    layer(xt)
+    weights = [arr(w.shape, 0.5) for w in layer.weights]
+    layer.set_weights(weights)
+    y_train = layer(xt, training=True)
+    after = [lists(w.numpy()) for w in layer.weights]
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = layer(xt)
+        ct = arr(y.shape)
+        loss = tf.reduce_sum(tf.cast(y, tf.float32) * ct)
+    grads = tape.gradient(loss, [xt] + list(layer.trainable_weights))
+    return {"label": label, "inner": inner, "inner_kwargs": inner_kwargs,
+            "power_iterations": power_iterations, "x": lists(x), "x_dtype": str(x.dtype),
+            "weights": [lists(w) for w in weights], "weight_names": [w.path for w in
+                                                                     layer.weights],
+            "y_train": lists(y_train), "after": after, "y": lists(y), "ct": lists(ct),
+            "grads": [None if g is None else lists(tf.convert_to_tensor(g)) for g in grads],
+            "config": plain(layer.get_config())}
+
+
 def extra_layer_cases():
     global RNG
     saved, RNG = RNG, np.random.default_rng(20261129)
@@ -658,10 +684,18 @@ def extra_layer_cases():
         dot_case({"axes": [1, 2], "normalize": True}, arr((2, 3, 4)), arr((2, 5, 3)),
                  "DotMixedAxes"),
     ]
+    spectral = [
+        spectral_case("Dense", {"units": 3}, arr((2, 4)), 1, "SpectralDense"),
+        spectral_case("Conv2D", {"filters": 2, "kernel_size": 2}, arr((2, 3, 3, 2)), 3,
+                      "SpectralConv2D"),
+        spectral_case("Embedding", {"input_dim": 5, "output_dim": 3},
+                      np.array([[1, 2, 4], [0, 3, 1]], np.int32), 2, "SpectralEmbedding"),
+    ]
     names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
     dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
                                "cases": cases, "dots": dots, "attention": attention,
-                               "nn3d_x": lists(x5), "nn3d": nn3d})
+                               "nn3d_x": lists(x5), "nn3d": nn3d,
+                               "spectral": spectral})
     RNG = saved
 
 

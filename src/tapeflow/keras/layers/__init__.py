@@ -100,6 +100,7 @@ from .rnn import (
     SimpleRNNCell,
     TimeDistributed,
 )
+from .wrapper import SpectralNormalization, Wrapper
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
            "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",
@@ -147,6 +148,7 @@ __all__ += ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Spati
 Convolution3D = Conv3D
 MaxPool3D = MaxPooling3D
 AvgPool3D = AveragePooling3D
+__all__ += ["SpectralNormalization", "Wrapper"]
 __all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
             "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
