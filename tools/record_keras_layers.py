@@ -691,11 +691,36 @@ def extra_layer_cases():
         spectral_case("Embedding", {"input_dim": 5, "output_dim": 3},
                       np.array([[1, 2, 4], [0, 3, 1]], np.int32), 2, "SpectralEmbedding"),
     ]
+    reversible = []
+    ids = np.array([[1, 2, 0], [4, 3, 1]], np.int32)
+    for kwargs, label in [({"input_dim": 5, "output_dim": 3}, "ReversibleTied"),
+                          ({"input_dim": 5, "output_dim": 3, "tie_weights": False,
+                            "logit_soft_cap": 2.0, "mask_zero": True}, "ReversibleUntied")]:
+        layer = keras.layers.ReversibleEmbedding(**kwargs)
+        layer(ids)
+        layer.set_weights([arr(w.shape) for w in layer.weights])
+        h = tf.constant(arr((2, 4, 3)))
+        with tf.GradientTape() as tape:
+            tape.watch(h)
+            fwd = layer(ids)
+            rev = layer(h, reverse=True)
+            ct_f, ct_r = arr(fwd.shape), arr(rev.shape)
+            loss = tf.reduce_sum(fwd * ct_f) + tf.reduce_sum(rev * ct_r)
+        grads = tape.gradient(loss, [h] + list(layer.trainable_weights))
+        reversible.append({"label": label, "kwargs": kwargs, "ids": lists(ids),
+                           "h": lists(h), "weights": [lists(w.numpy()) for w in layer.weights],
+                           "weight_names": [w.path for w in layer.weights],
+                           "fwd": lists(fwd), "rev": lists(rev), "ct_f": lists(ct_f),
+                           "ct_r": lists(ct_r), "grads": [lists(tf.convert_to_tensor(g))
+                                                          for g in grads],
+                           "rev_shape": list(layer.compute_output_shape((None, 4, 3),
+                                                                        reverse=True)),
+                           "config": plain(layer.get_config())})
     names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
     dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
                                "cases": cases, "dots": dots, "attention": attention,
                                "nn3d_x": lists(x5), "nn3d": nn3d,
-                               "spectral": spectral})
+                               "spectral": spectral, "reversible": reversible})
     RNG = saved
 
 

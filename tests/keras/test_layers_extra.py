@@ -42,7 +42,6 @@ MISSING = {
     "RandomGrayscale": _AUG, "RandomHue": _AUG, "RandomInvert": _AUG,
     "RandomPerspective": _AUG, "RandomPosterization": _AUG, "RandomSaturation": _AUG,
     "RandomSharpness": _AUG, "RandomShear": _AUG,
-    "ReversibleEmbedding": "not written yet",
     "STFTSpectrogram": "audio preprocessing not written yet",
     "Solarization": _AUG,
     "StackedRNNCells": "not written yet",
@@ -286,3 +285,29 @@ def test_wrapper_refuses_a_non_layer_and_spectral_normalization_bad_iterations()
         tf.keras.layers.SpectralNormalization(tf.keras.layers.Dense(2), power_iterations=0)
     with pytest.raises(ValueError, match="has no attribute 'kernel' nor 'embeddings'"):
         tf.keras.layers.SpectralNormalization(tf.keras.layers.ReLU())(tf.ones((2, 3)))
+
+
+@pytest.mark.parametrize("case", EXTRA["reversible"], ids=lambda c: c["label"])
+def test_reversible_embedding_matches_keras(case):
+    layer = tf.keras.layers.ReversibleEmbedding(**case["kwargs"])
+    ids = tf.constant(np.asarray(case["ids"], np.int32))
+    layer(ids)
+    assert [w.path for w in layer.weights] == [
+        p.replace(p.split("/")[0], layer.name, 1) for p in case["weight_names"]]
+    layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    h = tf.constant(np.asarray(case["h"], np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(h)
+        fwd = layer(ids)
+        rev = layer(h, reverse=True)
+        loss = (tf.reduce_sum(fwd * np.asarray(case["ct_f"], np.float32))
+                + tf.reduce_sum(rev * np.asarray(case["ct_r"], np.float32)))
+    close(fwd, case["fwd"])
+    close(rev, case["rev"])
+    for got, expected in zip(tape.gradient(loss, [h] + layer.trainable_weights),
+                             case["grads"], strict=True):
+        close(tf.convert_to_tensor(got), expected)
+    assert list(layer.compute_output_shape((None, 4, 3), reverse=True)) == case["rev_shape"]
+    same_config(layer.get_config(), case["config"])
+    copy = tf.keras.layers.ReversibleEmbedding.from_config(layer.get_config())
+    assert copy.tie_weights == case["kwargs"].get("tie_weights", True)

@@ -88,6 +88,7 @@ from .reshape import (
     ZeroPadding1D,
     ZeroPadding2D,
 )
+from .reversible_embedding import ReversibleEmbedding
 from .rms_normalization import RMSNormalization
 from .rnn import (
     GRU,
@@ -148,7 +149,7 @@ __all__ += ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Spati
 Convolution3D = Conv3D
 MaxPool3D = MaxPooling3D
 AvgPool3D = AveragePooling3D
-__all__ += ["SpectralNormalization", "Wrapper"]
+__all__ += ["SpectralNormalization", "Wrapper", "ReversibleEmbedding"]
 __all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
             "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
