@@ -716,11 +716,32 @@ def extra_layer_cases():
                            "rev_shape": list(layer.compute_output_shape((None, 4, 3),
                                                                         reverse=True)),
                            "config": plain(layer.get_config())})
+    stacked = []
+    for ret, label in [(True, "StackedSequences"), (False, "StackedLast")]:
+        cells = keras.layers.StackedRNNCells([keras.layers.SimpleRNNCell(3),
+                                              keras.layers.LSTMCell(2)])
+        rnn = keras.layers.RNN(cells, return_sequences=ret)
+        xs = tf.constant(arr((2, 4, 5)))
+        rnn(xs)
+        rnn.set_weights([arr(w.shape, 0.5) for w in rnn.weights])
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            y = rnn(xs)
+            ct = arr(y.shape)
+            loss = tf.reduce_sum(y * ct)
+        grads = tape.gradient(loss, [xs] + list(rnn.trainable_weights))
+        stacked.append({"label": label, "return_sequences": ret, "x": lists(xs),
+                        "weights": [lists(w.numpy()) for w in rnn.weights],
+                        "weight_names": [w.path for w in rnn.weights], "y": lists(y),
+                        "ct": lists(ct), "grads": [lists(g) for g in grads],
+                        "cells_config": plain(cells.get_config()),
+                        "state_size": plain(cells.state_size)})
     names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
     dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
                                "cases": cases, "dots": dots, "attention": attention,
                                "nn3d_x": lists(x5), "nn3d": nn3d,
-                               "spectral": spectral, "reversible": reversible})
+                               "spectral": spectral, "reversible": reversible,
+                               "stacked": stacked})
     RNG = saved
 
 

@@ -2,6 +2,8 @@
 RMSNormalization, Keras's aliases) against Keras 3.15 / TF 2.21 values recorded by
 ``tools/record_keras_layers.py extra``, and tapeflow's ``tf.keras.layers`` names against
 Keras 3.15's, with the names still missing in an explicit table that may only shrink."""
+import re
+
 import numpy as np
 import pytest
 
@@ -44,7 +46,6 @@ MISSING = {
     "RandomSharpness": _AUG, "RandomShear": _AUG,
     "STFTSpectrogram": "audio preprocessing not written yet",
     "Solarization": _AUG,
-    "StackedRNNCells": "not written yet",
     "TFSMLayer": "loads a TF SavedModel: belongs to the SavedModel work",
     "TorchModuleWrapper": _BACKEND,
 }
@@ -311,3 +312,51 @@ def test_reversible_embedding_matches_keras(case):
     same_config(layer.get_config(), case["config"])
     copy = tf.keras.layers.ReversibleEmbedding.from_config(layer.get_config())
     assert copy.tie_weights == case["kwargs"].get("tie_weights", True)
+
+
+@pytest.mark.parametrize("case", EXTRA["stacked"], ids=lambda c: c["label"])
+def test_stacked_rnn_cells_match_keras(case, tmp_path):
+    cells = tf.keras.layers.StackedRNNCells([tf.keras.layers.SimpleRNNCell(3),
+                                             tf.keras.layers.LSTMCell(2)])
+    rnn = tf.keras.layers.RNN(cells, return_sequences=case["return_sequences"])
+    x = tf.constant(np.asarray(case["x"], np.float32))
+    rnn(x)
+    def base(path):  # the names without the counters a second layer gets
+        return "/".join(re.sub(r"_\d+$", "", part) for part in path.split("/"))
+    assert [base(w.path) for w in rnn.weights] == [base(p) for p in case["weight_names"]]
+    rnn.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = rnn(x)
+        loss = tf.reduce_sum(y * np.asarray(case["ct"], np.float32))
+    close(y, case["y"])
+    for got, expected in zip(tape.gradient(loss, [x] + rnn.trainable_weights),
+                             case["grads"], strict=True):
+        close(got, expected)
+    # tapeflow's state_size is Keras's nested one flattened (tapeflow's RNN takes it flat)
+    assert cells.state_size == list(tf.nest.flatten(case["state_size"]))
+    config = cells.get_config()
+    assert [c["class_name"] for c in config["cells"]] == [
+        c["class_name"] for c in case["cells_config"]["cells"]]
+    for ours, keras in zip(config["cells"], case["cells_config"]["cells"], strict=True):
+        same_config(ours["config"], keras["config"])
+    copy = tf.keras.layers.StackedRNNCells.from_config(config)
+    assert [type(c) for c in copy.cells] == [type(c) for c in cells.cells]
+    model = tf.keras.Sequential([tf.keras.Input(x.shape[1:]), rnn])
+    path = str(tmp_path / "r.keras")
+    model.save(path)
+    close(tf.keras.models.load_model(path)(x), case["y"])
+
+
+def test_stacked_rnn_cells_take_flat_or_nested_states():
+    cells = tf.keras.layers.StackedRNNCells([tf.keras.layers.SimpleRNNCell(2),
+                                             tf.keras.layers.LSTMCell(3)])
+    x = tf.ones((1, 4))
+    cells.build((1, 4))
+    flat = [tf.zeros((1, 2)), tf.zeros((1, 3)), tf.zeros((1, 3))]
+    out_flat, states_flat = cells(x, flat)
+    out_nested, states_nested = cells(x, [[flat[0]], flat[1:]])
+    close(out_flat, out_nested, 0)
+    assert len(states_flat) == 3 and [len(s) for s in states_nested] == [1, 2]
+    with pytest.raises(ValueError, match="All cells must have a `state_size` attribute"):
+        tf.keras.layers.StackedRNNCells([tf.keras.layers.Dense(2)])

@@ -101,6 +101,7 @@ from .rnn import (
     SimpleRNNCell,
     TimeDistributed,
 )
+from .stacked_rnn_cells import StackedRNNCells
 from .wrapper import SpectralNormalization, Wrapper
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
@@ -149,7 +150,7 @@ __all__ += ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Spati
 Convolution3D = Conv3D
 MaxPool3D = MaxPooling3D
 AvgPool3D = AveragePooling3D
-__all__ += ["SpectralNormalization", "Wrapper", "ReversibleEmbedding"]
+__all__ += ["SpectralNormalization", "Wrapper", "ReversibleEmbedding", "StackedRNNCells"]
 __all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
             "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
