@@ -578,6 +578,7 @@ def extra_layer_cases():
     img = arr((2, 6, 5, 3))
     seq = arr((2, 7, 3))
     vol = arr((2, 4, 3, 5, 2))
+    rgb = (np.abs(arr((2, 4, 5, 3))) * 80).astype(np.float32)
     cases = [
         layer_case("DepthwiseConv2D", {"kernel_size": 3}, img, weights="random"),
         layer_case("DepthwiseConv2D", {"kernel_size": (3, 2), "strides": 2, "padding": "same",
@@ -627,6 +628,15 @@ def extra_layer_cases():
         layer_case("Cropping3D", {"cropping": (1, (0, 1), 0)}, vol),
         layer_case("SpatialDropout3D", {"rate": 0.5}, vol),
         layer_case("Conv3D", {"filters": 2, "kernel_size": 2}, vol, weights="random"),
+        layer_case("RandomInvert", {"factor": (1.0, 1.0)}, rgb, training=True),
+        layer_case("RandomInvert", {"factor": 0.0, "value_range": (0, 1)}, rgb / 255,
+                   training=True, label="RandomInvertNever"),
+        layer_case("RandomGrayscale", {"factor": 1.0}, rgb, training=True),
+        layer_case("RandomGrayscale", {"factor": 0.0}, rgb, training=True,
+                   label="RandomGrayscaleNever"),
+        layer_case("AutoContrast", {}, rgb * 0.5 + 20),
+        layer_case("AutoContrast", {"value_range": (-1, 1)}, np.tanh(rgb / 100 - 1.2),
+                   label="AutoContrastRange"),
         layer_case("Conv3D", {"filters": 3, "kernel_size": (3, 2, 2), "strides": (2, 1, 2),
                               "padding": "same", "activation": "tanh"}, vol,
                    weights="random", label="Conv3DSame"),
