@@ -746,12 +746,19 @@ def extra_layer_cases():
                         "ct": lists(ct), "grads": [lists(g) for g in grads],
                         "cells_config": plain(cells.get_config()),
                         "state_size": plain(cells.state_size)})
+    pipe = keras.layers.Pipeline([keras.layers.RandomInvert((1.0, 1.0)),
+                                  keras.layers.Rescaling(0.5, offset=1.0),
+                                  keras.layers.AutoContrast()])
+    pipeline = {"x": lists(rgb), "y_default": lists(pipe(rgb)),
+                "y_training": lists(pipe(rgb, training=True)),
+                "y_inference": lists(pipe(rgb, training=False)),
+                "config": plain(pipe.get_config())}
     names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
     dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
                                "cases": cases, "dots": dots, "attention": attention,
                                "nn3d_x": lists(x5), "nn3d": nn3d,
                                "spectral": spectral, "reversible": reversible,
-                               "stacked": stacked})
+                               "stacked": stacked, "pipeline": pipeline})
     RNG = saved
 
 

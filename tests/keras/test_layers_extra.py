@@ -38,7 +38,6 @@ MISSING = {
     "JaxLayer": _BACKEND,
     "MaxNumBoundingBoxes": _AUG,
     "MelSpectrogram": "audio preprocessing not written yet", "MixUp": _AUG,
-    "Pipeline": "not written yet",
     "RandAugment": _AUG, "RandomColorDegeneration": _AUG, "RandomColorJitter": _AUG,
     "RandomElasticTransform": _AUG, "RandomErasing": _AUG, "RandomGaussianBlur": _AUG,
     "RandomHue": _AUG,
@@ -360,3 +359,23 @@ def test_stacked_rnn_cells_take_flat_or_nested_states():
     assert len(states_flat) == 3 and [len(s) for s in states_nested] == [1, 2]
     with pytest.raises(ValueError, match="All cells must have a `state_size` attribute"):
         tf.keras.layers.StackedRNNCells([tf.keras.layers.Dense(2)])
+
+
+def test_pipeline_matches_keras_and_defaults_to_training():
+    case = EXTRA["pipeline"]
+    pipe = tf.keras.layers.Pipeline([tf.keras.layers.RandomInvert((1.0, 1.0)),
+                                     tf.keras.layers.Rescaling(0.5, offset=1.0),
+                                     tf.keras.layers.AutoContrast()])
+    x = tf.constant(np.asarray(case["x"], np.float32))
+    close(pipe(x), case["y_default"])
+    close(pipe(x, training=True), case["y_training"])
+    close(pipe(x, training=False), case["y_inference"])
+    config = pipe.get_config()
+    assert sorted(config) == sorted(case["config"])
+    for ours, keras in zip(config["layers"], case["config"]["layers"], strict=True):
+        assert ours["class_name"] == keras["class_name"]
+        same_config(ours["config"], keras["config"])
+    copy = tf.keras.layers.Pipeline.from_config(config)
+    close(copy(x, training=False), case["y_inference"])
+    with pytest.raises(ValueError, match="must contain a `layers` key"):
+        tf.keras.layers.Pipeline.from_config({"name": "p"})

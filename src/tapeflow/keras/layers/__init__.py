@@ -75,6 +75,7 @@ from .preprocessing.image_preprocessing.random_zoom import RandomZoom
 from .preprocessing.image_preprocessing.resizing import Resizing
 from .preprocessing.integer_lookup import IntegerLookup
 from .preprocessing.normalization import Normalization
+from .preprocessing.pipeline import Pipeline
 from .preprocessing.rescaling import Rescaling
 from .preprocessing.string_lookup import StringLookup
 from .preprocessing.text_vectorization import TextVectorization
@@ -152,7 +153,7 @@ Convolution3D = Conv3D
 MaxPool3D = MaxPooling3D
 AvgPool3D = AveragePooling3D
 __all__ += ["SpectralNormalization", "Wrapper", "ReversibleEmbedding", "StackedRNNCells",
-            "AutoContrast", "RandomGrayscale", "RandomInvert"]
+            "AutoContrast", "RandomGrayscale", "RandomInvert", "Pipeline"]
 __all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
             "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
