@@ -64,7 +64,12 @@ from .preprocessing.discretization import Discretization
 from .preprocessing.hashed_crossing import HashedCrossing
 from .preprocessing.hashing import Hashing
 from .preprocessing.image_preprocessing.center_crop import CenterCrop
-from .preprocessing.image_preprocessing.color import AutoContrast, RandomGrayscale, RandomInvert
+from .preprocessing.image_preprocessing.color import (
+    AutoContrast,
+    RandomGrayscale,
+    RandomInvert,
+    Solarization,
+)
 from .preprocessing.image_preprocessing.random_brightness import RandomBrightness
 from .preprocessing.image_preprocessing.random_contrast import RandomContrast
 from .preprocessing.image_preprocessing.random_crop import RandomCrop
@@ -153,7 +158,7 @@ Convolution3D = Conv3D
 MaxPool3D = MaxPooling3D
 AvgPool3D = AveragePooling3D
 __all__ += ["SpectralNormalization", "Wrapper", "ReversibleEmbedding", "StackedRNNCells",
-            "AutoContrast", "RandomGrayscale", "RandomInvert", "Pipeline"]
+            "AutoContrast", "RandomGrayscale", "RandomInvert", "Pipeline", "Solarization"]
 __all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
             "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",

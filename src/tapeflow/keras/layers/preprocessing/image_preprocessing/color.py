@@ -7,7 +7,7 @@ from .....ops import random_ops as _rand
 from .....ops import reduction_ops as _red
 from .base_image_preprocessing_layer import _batch, _factor_range, _ImageLayer
 
-__all__ = ["AutoContrast", "RandomGrayscale", "RandomInvert"]
+__all__ = ["AutoContrast", "RandomGrayscale", "RandomInvert", "Solarization"]
 
 
 def _chosen(images, probability_low, probability_high, seed):
@@ -121,3 +121,74 @@ class AutoContrast(_ImageLayer):
 
     def get_config(self):
         return dict(super().get_config(), value_range=self.value_range)
+
+
+_SOLARIZE_FACTOR = ("The `addition_factor` and `threshold_factor` arguments should be a number "
+                    "(or a list of two numbers) in the range [0, 1]. ")
+
+
+def _unit_factor(factor, name):
+    """Keras's Solarization factor: ``f`` gives ``(0, f)``, a pair is sorted; in [0, 1]."""
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(_SOLARIZE_FACTOR + f"Received: {name}={factor}")
+        values = factor
+    elif isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        values = (0, factor)
+    else:
+        raise ValueError(_SOLARIZE_FACTOR + f"Received: {name}={factor}")
+    for v in values:
+        if v > 1.0 or v < 0:
+            raise ValueError(_SOLARIZE_FACTOR + f"Received: input_number={v}")
+    return tuple(sorted(values)) if isinstance(factor, (tuple, list)) else tuple(values)
+
+
+class Solarization(_ImageLayer):
+    """Invert the pixels at or above a random threshold, after adding a random offset
+    (``tf.keras.layers.Solarization``), on the 0..255 scale of ``value_range``:
+    ``y = x + a`` clipped to [0, 255], then ``y`` where ``y < t`` else ``255 - y``.
+
+    Args:
+        addition_factor: ``a`` is drawn per image from ``[lo, hi * 255]`` (Keras's bounds:
+            the low end is not scaled); a number ``f`` means ``(0, f)`` (default 0).
+        threshold_factor: ``t`` likewise (default 0: every pixel inverted).
+        value_range: the images' range (default ``(0, 255)``).
+        seed: an op seed.
+
+    Only when ``training``; the output is in the layer's compute dtype.
+
+    Raises:
+        ValueError: for factors outside [0, 1] or a value_range that is not a pair.
+    """
+
+    def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255),
+                 seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.seed = seed
+        self.addition_factor = _unit_factor(addition_factor, "addition_factor")
+        self.threshold_factor = _unit_factor(threshold_factor, "threshold_factor")
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError("The `value_range` argument should be a list of two numbers. "
+                             f"Received: value_range={value_range}")
+        self.value_range = sorted(value_range)
+
+    def _transform(self, images, training):
+        images = _a.cast(images, self.compute_dtype)
+        if not training:
+            return images
+        shape = _a.concat([_a.reshape(_batch(images), [1]), [1, 1, 1]], 0)
+        additions = _rand.uniform(shape, self.addition_factor[0],
+                                  self.addition_factor[1] * 255, seed=self.seed,
+                                  dtype=images.dtype)
+        thresholds = _rand.uniform(shape, self.threshold_factor[0],
+                                   self.threshold_factor[1] * 255, seed=self.seed,
+                                   dtype=images.dtype)
+        x = _rescale(images, self.value_range, (0, 255))
+        y = _m.minimum(_m.maximum(_m.add(x, additions), 0.0), 255.0)
+        y = _a.where(_m.less(y, thresholds), y, _m.subtract(255.0, y))
+        return _rescale(y, (0, 255), self.value_range)
+
+    def get_config(self):
+        return dict(super().get_config(), value_range=self.value_range,
+                    addition_factor=self.addition_factor,
+                    threshold_factor=self.threshold_factor, seed=self.seed)
