@@ -1,15 +1,15 @@
 """Routing slices by index: ``tf.dynamic_partition`` and ``tf.dynamic_stitch``.
 
-Both are built from ``gather`` over positions that a small non-differentiable op computes
-from the index values, so their gradients are ``gather``'s (scattered back into the data)
-and a traced program recomputes the positions from each call's values.
+``dynamic_partition`` is ``gather`` over positions a small non-differentiable op computes
+from the partition values (so a traced program recomputes them from each call's values);
+``dynamic_stitch`` is one op whose gradient gathers the upstream gradient at each index.
 """
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import Primitive
 from ._helpers import to_tensor
-from .array_ops import concat, reshape
+from .array_ops import reshape
 from .indexing_ops import gather
 
 __all__ = ["dynamic_partition", "dynamic_stitch"]
@@ -60,7 +60,7 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     if bad.size:
         i = int(bad[0])
         idx = np.unravel_index(i, p.shape) if p.ndim else ()
-        where = "".join(f"[{k}]" for k in idx) if p.ndim != 1 else f"({i})"
+        where = "[" + ",".join(str(int(k)) for k in idx) + "]"
         raise errors.op_error(
             errors.InvalidArgumentError,
             f"partitions{where} = {int(flat[i])} is not in [0, {num_partitions})",
@@ -71,16 +71,45 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
             for k in range(num_partitions)]
 
 
-def _stitch_positions(*flat_indices):
-    idx = np.concatenate([i.reshape(-1) for i in flat_indices]).astype(np.int64)
-    n = int(idx.max()) + 1 if idx.size else 0
-    pos = np.full(n, -1, np.int64)
-    pos[idx] = np.arange(idx.size)          # the last occurrence of an index wins
-    return pos
+def _stitch_forward(*arrays, n, rest):
+    idx = np.concatenate([i.reshape(-1) for i in arrays[:n]]).astype(np.int64)
+    rows = [d.reshape((-1,) + rest) for d in arrays[n:]]
+    size = int(idx.max()) + 1 if idx.size else 0
+    filled = np.zeros(size, bool)
+    filled[idx] = True
+    if not filled.all():
+        raise _MissingIndex(int(np.flatnonzero(~filled)[0]))
+    out = np.zeros((size,) + rest, rows[0].dtype)
+    out[idx] = np.concatenate(rows, axis=0)    # the last occurrence of an index wins
+    return out
 
 
-_STITCH = Primitive("DynamicStitch", _stitch_positions, differentiable=False,
-                    save_inputs=False)
+class _MissingIndex(Exception):
+    pass
+
+
+def _stitch_error(values, attrs, exc):
+    if isinstance(exc, _MissingIndex):
+        return errors.InvalidArgumentError, f"Missing index {exc.args[0]} in merged"
+    return errors.InvalidArgumentError, str(exc)
+
+
+_STITCH = {}
+
+
+def _stitch_prim(n):
+    """The DynamicStitch primitive for ``n`` index/data pairs; the gradient of ``data[m]``
+    is the upstream gradient gathered at ``indices[m]`` (TF 2.21's rule: a slice another
+    index overwrote still gets the gradient of the position it was written to)."""
+    prim = _STITCH.get(n)
+    if prim is None:
+        def rule(m):
+            return lambda g, y, *ins, n, rest: reshape(
+                gather(g, reshape(ins[m], [-1])), ins[n + m].shape)
+        prim = Primitive("DynamicStitch", _stitch_forward, error=_stitch_error)
+        prim.vjps = (None,) * n + tuple(rule(m) for m in range(n))
+        _STITCH[n] = prim
+    return prim
 
 
 def dynamic_stitch(indices, data, name=None):
@@ -124,14 +153,8 @@ def dynamic_stitch(indices, data, name=None):
         if i._value.size and i._value.min() < 0:
             raise errors.op_error(errors.InvalidArgumentError,
                                   f"indices[{m}] has a negative index", "DynamicStitch")
-    pos = apply(_STITCH, tuple(indices), {})
-    if pos._value.size and pos._value.min() < 0:
-        missing = int(np.flatnonzero(pos._value < 0)[0])
-        raise errors.op_error(errors.InvalidArgumentError,
-                              f"Missing index {missing} in merged", "DynamicStitch")
-    rows = concat([reshape(d, [-1, *rest]) for d in data], axis=0)
-    if pos._value.size == 0:
-        return reshape(rows[:0], [0, *rest])
-    return gather(rows, pos)
+    if len({d.dtype for d in data}) > 1:
+        raise TypeError("All data tensors of DynamicStitch must have the same dtype")
+    return apply(_stitch_prim(len(data)), (*indices, *data), {"n": len(data), "rest": rest})
 
 

@@ -37,12 +37,6 @@ def _edit_distance(h_idx, h_val, h_shape, t_idx, t_val, t_shape, *, normalize):
                 np.inf if d else np.nan)
         else:
             out[key] = d
-    if normalize:
-        # a group in neither sparse tensor: 0 / 0 reads as TF's output (nan)
-        seen = np.zeros(out.shape, bool)
-        for key in set(hyp) | set(truth):
-            seen[key] = True
-        out[~seen] = np.nan
     return out
 
 
@@ -58,7 +52,7 @@ def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
         hypothesis: a SparseTensor of rank R (row-major indices).
         truth: a SparseTensor of rank R and the same dtype.
         normalize: divide each distance by the truth's length (an empty truth gives ``inf``,
-            or ``nan`` when the hypothesis is empty too).
+            a sequence in neither tensor 0).
         name: unused.
 
     Returns:

@@ -74,7 +74,9 @@ class constant_initializer(Initializer):  # noqa: N801 - TensorFlow's name
     """A constant value (``tf.constant_initializer(value=0)``).
 
     ``value`` is a Python scalar, list or array; a scalar fills the shape, a list or array
-    must have as many elements as the shape and is reshaped to it.
+    must have as many elements as the shape and is reshaped to it. Called as
+    ``init(shape, dtype=None)``: without a dtype the result has the value's (int32 for
+    Python ints, float32 for floats).
 
     Raises:
         TypeError: ``value`` not a scalar, list, tuple or array (at construction).
@@ -90,9 +92,11 @@ class constant_initializer(Initializer):  # noqa: N801 - TensorFlow's name
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs):
-        dtype = _dt.float32 if dtype is None else _dt.as_dtype(dtype)
         shape = shape_tuple(shape)
         value = self.value.numpy() if hasattr(self.value, "numpy") else self.value
+        if dtype is None:   # the value's own dtype, as tf.constant infers it
+            dtype = constant(value).dtype
+        dtype = _dt.as_dtype(dtype)
         arr = np.asarray(value)
         if arr.ndim == 0:
             return constant(np.full(shape, arr), dtype)
@@ -143,7 +147,8 @@ class random_normal_initializer(Initializer):  # noqa: N801 - TensorFlow's name
     ``init(shape, dtype=tf.float32)`` with a floating dtype.
 
     Raises:
-        ValueError: a non-floating dtype ("Expected floating point type, got ...").
+        ValueError: a non-floating dtype ("Argument `dtype` is expected to be floating
+            point. ...").
     """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
@@ -152,7 +157,8 @@ class random_normal_initializer(Initializer):  # noqa: N801 - TensorFlow's name
     def __call__(self, shape, dtype=_dt.float32, **kwargs):
         dtype = _dt.as_dtype(dtype)
         if not dtype.is_floating:
-            raise ValueError(f"Expected floating point type, got {dtype.name}.")
+            raise ValueError("Argument `dtype` is expected to be floating point. "
+                             f"Received: <dtype: '{dtype.name}'>.")
         shape = shape_tuple(shape)
         if self.seed is None:
             return _random.normal(shape, self.mean, self.stddev, dtype=dtype)

@@ -32,8 +32,10 @@ def _check_error(values, attrs, exc):
 
 
 _CHECK = Primitive("CheckNumerics", _check, save_inputs=False, error=_check_error)
+# TF 2.21 formats the forward message as bytes into the gradient's ("... gradient. b'msg'")
 defvjp(_CHECK, lambda g, y, x, message: check_numerics(
-    g, "Not a number (NaN) or infinity (Inf) values detected in gradient. " + message))
+    g, "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+    + str(message.encode())))
 
 
 def check_numerics(tensor, message, name=None):
@@ -47,7 +49,8 @@ def check_numerics(tensor, message, name=None):
 
     Returns:
         ``tensor``. Differentiable: the gradient is checked the same way, its message
-        starting "Not a number (NaN) or infinity (Inf) values detected in gradient.".
+        "Not a number (NaN) or infinity (Inf) values detected in gradient. b'<message>'"
+        as TF 2.21 words it.
 
     Raises:
         tf.errors.InvalidArgumentError: ``"<message> : Tensor had NaN values"`` (``Inf``,
