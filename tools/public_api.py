@@ -16,7 +16,7 @@ MODULES = [
     "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
     "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
     "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse",
-    "tapeflow.distribute",
+    "tapeflow.distribute", "tapeflow.saved_model", "tapeflow.saved_model.experimental",
 ]
 
 

@@ -149,8 +149,9 @@ def save_dir(name):
 
 def write(name, loaded, calls, extra=None):
     facts = describe(loaded)
+    fresh = tf.saved_model.load(str(OUT / name))  # values as saved, before the calls
     variables = [[p, v.name, v.trainable, enc(v)]
-                 for p, v in loaded_variables(loaded, trainable=False)]
+                 for p, v in loaded_variables(fresh, trainable=False)]
     facts.update(calls=calls, variables=variables, **(extra or {}))
     (OUT / f"{name}.json").write_text(json.dumps(facts, indent=1) + "\n")
     size = sum(p.stat().st_size for p in (OUT / name).rglob("*") if p.is_file())

@@ -50,12 +50,12 @@ def load(export_dir, tags=None, options=None):
         NotImplementedError: a saved function uses TF ops tapeflow has no kernel for (all
             are listed, with their functions).
 
-    Example:
-        >>> import tapeflow as tf, tempfile
-        >>> path = "tests/fixtures/saved_model/module"
-        >>> loaded = tf.saved_model.load(path)
-        >>> list(loaded.signatures.keys())
-        ['serving_default', 'both']
+    Example (a directory TF wrote with ``tf.saved_model.save(module, path)``)::
+
+        loaded = tf.saved_model.load(path)
+        list(loaded.signatures.keys())          # ['serving_default']
+        y = loaded(tf.ones((2, 3)))             # the saved __call__, run by tapeflow
+        loaded.signatures["serving_default"](x=tf.ones((2, 3)))["output_0"]
     """
     path = os.fspath(export_dir)
     pb_path = os.path.join(path, "saved_model.pb")
