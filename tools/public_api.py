@@ -15,7 +15,8 @@ MODULES = [
     "tapeflow.keras.activations", "tapeflow.image", "tapeflow.keras.random",
     "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
     "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
-    "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse",
+    "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse", "tapeflow.signal",
+    "tapeflow.audio", "tapeflow._gfile",
     "tapeflow.distribute", "tapeflow.saved_model", "tapeflow.saved_model.experimental",
 ]
 

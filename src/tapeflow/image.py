@@ -25,9 +25,19 @@ from .ops.image_ops import (
     stateless_random_flip_left_right,
     stateless_random_flip_up_down,
 )
+from .ops.io_ops import (
+    decode_bmp,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_jpeg,
+    encode_png,
+)
 
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop",
-           "convert_image_dtype",
+           "convert_image_dtype", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
+           "decode_png", "encode_jpeg", "encode_png",
            "extract_patches", "flip_left_right", "flip_up_down", "per_image_standardization",
            "grayscale_to_rgb", "random_brightness", "random_contrast", "random_crop",
            "random_flip_left_right", "random_flip_up_down", "resize", "resize_with_crop_or_pad",

@@ -914,6 +914,38 @@ op("linalg.norm", lambda g: [Sample((g.away(3, 4),)), Sample((g.away(2, 3, 3),),
 op("linalg.global_norm", lambda g: [Sample(([g.normal(3, 2), g.normal(4)],))])
 
 
+# ------------------------------------------------------------------------ tf.signal (FFTs)
+_NO_TF_3D_GRAD = "TF 2.21 registers no gradient for RFFT3D/IRFFT3D (LookupError): ours is " \
+    "checked by finite differences (docs/ops.md)"
+
+
+def _parts(tf, z):
+    """A complex result as its real and imaginary parts (the Jacobian checks take floats)."""
+    return tf.math.real(z), tf.math.imag(z)
+
+
+for _name, _shapes in (("fft", [(6,), (2, 5)]), ("ifft", [(5,), (3, 4)]),
+                       ("fft2d", [(3, 4), (2, 2, 3)]), ("ifft2d", [(2, 5)]),
+                       ("fft3d", [(2, 3, 2)]), ("ifft3d", [(2, 2, 2, 3)])):
+    op(f"signal.{_name}", lambda g, _s=_shapes: [Sample((_cplx(g, *s),)) for s in _s],
+       dtypes=C64_128, rtol=1e-4, atol=1e-5)
+op("signal.rfft", lambda g: [Sample((g.normal(7),)), Sample((g.normal(2, 6),)),
+                             Sample((g.normal(5),), {"fft_length": [8]})],
+   fn=lambda tf, x, **kw: _parts(tf, tf.signal.rfft(x, **kw)), rtol=1e-4, atol=1e-5)
+op("signal.irfft", lambda g: [Sample((_cplx(g, 5),)), Sample((_cplx(g, 2, 4),),
+                                                              {"fft_length": [7]})],
+   dtypes=C64_128, rtol=1e-4, atol=1e-5)
+op("signal.rfft2d", lambda g: [Sample((g.normal(3, 5),)), Sample((g.normal(2, 4, 4),))],
+   fn=lambda tf, x: _parts(tf, tf.signal.rfft2d(x)), rtol=1e-4, atol=1e-5)
+op("signal.irfft2d", lambda g: [Sample((_cplx(g, 3, 4),))], dtypes=C64_128, rtol=1e-4,
+   atol=1e-5)
+op("signal.rfft3d", lambda g: [Sample((g.normal(2, 3, 4),))],
+   fn=lambda tf, x: _parts(tf, tf.signal.rfft3d(x)), rtol=1e-4, atol=1e-5,
+   tf_grad=False, note=_NO_TF_3D_GRAD)
+op("signal.irfft3d", lambda g: [Sample((_cplx(g, 2, 2, 3),))], dtypes=C64_128, rtol=1e-4,
+   atol=1e-5, tf_grad=False, note=_NO_TF_3D_GRAD)
+
+
 def _qr_canonical(tf, x):
     # Signs of QR factors are not unique (LAPACK builds differ); fix diag(r) > 0.
     q, r = tf.linalg.qr(x)

@@ -20,7 +20,7 @@ def is_nested(structure) -> bool:
     t = type(structure)
     if t in _PLAIN:
         return True
-    if t.__module__ == "tapeflow._core.tensor" or t.__module__ == "tapeflow._core.variable":
+    if t in _LEAF_TYPES:
         return False
     return isinstance(structure, (list, tuple, _abc.Mapping))
 
@@ -30,12 +30,19 @@ def _is_flat(structure):
     if type(structure) is not list and type(structure) is not tuple:
         return False
     for x in structure:
-        if type(x) in _PLAIN or (type(x).__module__ not in _ENGINE and is_nested(x)):
+        if type(x) in _PLAIN or (type(x) not in _LEAF_TYPES and is_nested(x)):
             return False
     return True
 
 
-_ENGINE = ("tapeflow._core.tensor", "tapeflow._core.variable")
+# The engine's value classes (Tensor, the Variables), registered by the modules that define
+# them: a leaf for every nest function, recognised by one set lookup on the hot path.
+_LEAF_TYPES = set()
+
+
+def register_leaf_types(*classes):
+    """Mark ``classes`` as leaves that ``is_nested`` answers at once (not a structure)."""
+    _LEAF_TYPES.update(classes)
 
 
 def _children(structure):

@@ -3,6 +3,7 @@ import itertools
 
 from . import dtypes as _dt
 from . import events as _events
+from . import nest as _nest
 from . import recording as _rec
 from .backend import np
 
@@ -303,6 +304,7 @@ class Tensor(_TensorLike, metaclass=_TFNamedType):
 
 
 Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
+_nest.register_leaf_types(Tensor, TensorShape)
 
 
 class _TensorTypeMeta(_TFNamedType):

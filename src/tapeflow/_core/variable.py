@@ -11,6 +11,7 @@ import threading
 from . import dtypes as _dt
 from . import errors
 from . import events as _events
+from . import nest as _nest
 from . import recording as _rec
 from .backend import np
 from .tensor import (
@@ -358,6 +359,9 @@ class UnreadVariable(Variable, metaclass=_TFNamedType):
                 f"numpy={_numpy_text(self._value, True)}>")
 
     __str__ = __repr__
+
+
+_nest.register_leaf_types(Variable, ResourceVariable, UnreadVariable)
 
 
 UnreadVariable.__name__ = UnreadVariable.__qualname__ = "_UnreadVariable"

@@ -7,15 +7,15 @@ given to ``map`` functions and to the user as it is); its spec is one of the cla
 from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape
+from ..ops.ragged.ragged_tensor import RaggedTensor
+from ..ops.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "is_composite", "spec_of_composite"]
 
 
 def is_composite(value):
     """Whether ``value`` is a RaggedTensor or a SparseTensor (tapeflow's)."""
-    cls = type(value)
-    return cls.__name__ in ("RaggedTensor", "SparseTensor") and \
-        cls.__module__.startswith("tapeflow.")
+    return isinstance(value, (RaggedTensor, SparseTensor))
 
 
 class RaggedTensorSpec:
@@ -89,7 +89,7 @@ class SparseTensorSpec:
 
 def spec_of_composite(value):
     """The spec of a RaggedTensor (its ragged dimensions ``None``) or SparseTensor value."""
-    if type(value).__name__ == "SparseTensor":
+    if isinstance(value, SparseTensor):
         return SparseTensorSpec(value.shape, value.dtype)
     dims = list(value.shape.as_list())
     for axis in range(1, value.ragged_rank + 1):

@@ -19,6 +19,7 @@ from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.tensor_spec import TensorSpec
+from ..ops.sparse.sparse_tensor import SparseTensor
 from . import composite as _composite
 from . import structure as _structure
 from .iterator import OwnedIterator, _flat_values
@@ -690,7 +691,7 @@ def _numpy_leaf(v):
     if isinstance(v, np.ndarray) and v.ndim == 0:
         return v[()]
     if _composite.is_composite(v):
-        if type(v).__name__ == "SparseTensor":
+        if isinstance(v, SparseTensor):
             out = np.zeros(v.dense_shape.numpy(), v.values.numpy().dtype)
             if out.dtype == object:
                 out[...] = b""

@@ -28,6 +28,7 @@ import uuid
 
 from .._core import dtypes as _dt
 from .._core.backend import np
+from .._core.tensor import Tensor
 from ..checkpoint.atomic import fsync_dir
 from . import structure as _structure
 from .iterator import _flat_values
@@ -417,7 +418,7 @@ def _digest(obj, h, seen, depth=0):
         _digest(python_function, h, seen, depth + 1)
         return
     value = getattr(obj, "_value", None)   # a Tensor's value (a Variable's is not read)
-    if type(obj).__name__ in ("Tensor", "EagerTensor") and value is not None:
+    if isinstance(obj, Tensor) and value is not None:
         _digest(np.asarray(value), h, seen, depth + 1)
         return
     if isinstance(obj, np.random.Generator):

@@ -6,6 +6,7 @@ TF's counterpart is ``tensorflow/python/eager/polymorphic_function/function_type
 import inspect
 
 from .._core import nest as _nest
+from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from .trace_type import TensorSpec, is_tensor_key, make_key
 
@@ -44,7 +45,6 @@ def _args_text(args):
 def _dummy(spec):
     dims = [2 if d is None else d for d in (spec.shape.as_list() if spec.shape.rank is not None
                                             else [])]
-    import numpy as np
     if spec.dtype.name == "string":   # "1", as numbers are 1: a string that parses
         return convert_to_tensor(np.full(dims, b"1", dtype=object) if dims else b"1")
     return Tensor(np.ones(dims, dtype=spec.dtype._np) if dims else spec.dtype._np.type(1))
@@ -155,7 +155,7 @@ def _trace_inputs(tracer, leaves, args, kwargs, general, names):
     it = iter(leaves)
 
     def rebuild(x):
-        if isinstance(x, _TensorLike) or type(x).__name__ == "ndarray":
+        if isinstance(x, (_TensorLike, np.ndarray)):
             return next(it)
         if hasattr(x, "__tf_flatten__") and not isinstance(x, type):
             meta, components = x.__tf_flatten__()
@@ -192,7 +192,7 @@ def _input_signature(args, kwargs, general, names):
     leaf_names = iter(names)
 
     def spec(x):
-        if isinstance(x, _TensorLike) or type(x).__name__ == "ndarray":
+        if isinstance(x, (_TensorLike, np.ndarray)):
             shape = next(shapes, None)
             name = next(leaf_names, None)
             if hasattr(x, "_read") and type(x) is not Tensor:
@@ -224,7 +224,7 @@ def _outputs(tracer, result, fn):
             return None
         if isinstance(x, _TensorLike):
             t = x if type(x) is Tensor else x._read()
-        elif isinstance(x, (int, float, bool, complex)) or type(x).__module__ == "numpy":
+        elif isinstance(x, (int, float, bool, complex, np.generic, np.ndarray)):
             t = convert_to_tensor(x)
         else:
             raise TypeError(

@@ -57,7 +57,8 @@ class TensorBoard(Callback):
         self._val_dir = os.path.join(self.log_dir, "validation")
         self._writers = {}
         functional = getattr(model, "_fn_outputs", None) is not None
-        if self.write_graph and (type(model).__name__ == "Sequential" or functional):
+        from .models import Sequential  # models imports the callbacks
+        if self.write_graph and (type(model) is Sequential or functional):
             try:
                 text = model.to_json()
             except Exception as exc:  # noqa: BLE001 - Keras warns and goes on

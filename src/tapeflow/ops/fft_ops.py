@@ -1,0 +1,537 @@
+"""Discrete Fourier transforms (``tf.signal.fft``, ``rfft``, ``irfft``, their 2-D, 3-D and N-D
+forms, ``fftshift``).
+
+Each transform is one primitive named by TensorFlow's op type (``FFT``, ``IRFFT2D``, ...) over
+the innermost ``k`` axes, computed by NumPy's pocketfft in the input's precision. The rules
+follow TensorFlow's convention for complex gradients (``dL/dRe + i dL/dIm``):
+
+- ``FFT``: the adjoint of the unnormalised DFT is ``n * IFFT``; ``IFFT``'s is ``FFT / n``
+  (``n`` the number of transformed points).
+- ``RFFT`` (real to half spectrum, length ``m // 2 + 1`` on the last axis): the gradient is
+  ``Re(n * IFFT(g))`` with ``g`` zero-filled to the full length, then cut or zero-padded back
+  to the input's extent (the forward crops or pads the input to ``fft_length``).
+- ``IRFFT``: ``RFFT(g) * w / n`` with ``w = 1`` on the DC term (and on the Nyquist term for an
+  even length) and ``2`` elsewhere, since every other bin stands for a conjugate pair.
+Derivation: write the transform as a real-linear map and take its transpose, e.g. Oppenheim &
+Schafer, *Discrete-Time Signal Processing*, ch. 8. Every rule is written with these public ops,
+so higher orders come free; the transforms are linear, so forward mode applies the op to the
+tangent.
+"""
+from .._core import dtypes as _dt
+from .._core import errors
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import defjvp, defvjp, primitive
+from .._core.tensor import _TensorLike, convert_to_tensor
+from . import array_ops as _a
+from . import manip_ops as _manip
+from . import math_ops as _m
+from ._helpers import tf_type_name
+
+__all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "fftnd", "ifftnd",
+           "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d", "irfft3d", "rfftnd", "irfftnd",
+           "fftshift", "ifftshift"]
+
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
+               np.dtype(np.float64): np.dtype(np.complex128)}
+_SUFFIX = {1: "", 2: "2D", 3: "3D"}
+
+
+def _const(value, dtype):
+    """A constant of ``dtype`` made from the exact Python/NumPy value (not through float32)."""
+    return convert_to_tensor(np.asarray(value, _dt.as_dtype(dtype)._np))
+
+
+# ------------------------------------------------------------------ complex to complex
+def _c2c_forward(inverse):
+    fn = np.fft.ifftn if inverse else np.fft.fftn
+
+    def forward(x, axes):
+        if 0 in [x.shape[a] for a in axes]:   # NumPy refuses; TF returns the empty result
+            return np.zeros(x.shape, x.dtype)
+        return fn(x, axes=axes).astype(x.dtype, copy=False)
+    return forward
+
+
+def _points(shape, axes):
+    return int(np.prod([shape[a] for a in axes], dtype=np.int64))
+
+
+def _c2c(name, inverse):
+    prim = primitive(name, _c2c_forward(inverse), save_inputs=False)
+
+    def rule(g, y, x_shape, axes):
+        n = _points(g._value.shape, axes)
+        out = _c2c_call(g, axes, not inverse)
+        scale = float(n) if not inverse else 1.0 / n
+        return _m.multiply(out, _const(scale, g.dtype)) if n else out
+
+    defvjp(prim, rule)
+    defjvp(prim, lambda ts, y, x_shape, axes: None if ts[0] is None
+           else _c2c_call(ts[0], axes, inverse))
+    return prim
+
+
+_C2C = {}
+for _k in (1, 2, 3):
+    _C2C[(_k, False)] = _c2c("FFT" + _SUFFIX[_k], False)
+    _C2C[(_k, True)] = _c2c("IFFT" + _SUFFIX[_k], True)
+
+
+def _to_end(x, axes):
+    """``x`` with ``axes`` moved last (in order), and the permutation that undoes it."""
+    nd = x._value.ndim
+    pos = [a % nd for a in axes]
+    perm = [i for i in range(nd) if i not in pos] + pos
+    if perm == list(range(nd)):
+        return x, None
+    return _a.transpose(x, perm), [perm.index(i) for i in range(nd)]
+
+
+def _c2c_call(x, axes, inverse):
+    """The DFT over ``axes``: the FFT/FFT2D/FFT3D primitive over innermost axes; other axes
+    are moved last first, and more than three are done three at a time (the DFT is
+    separable)."""
+    k = len(axes)
+    if k == 0:
+        return x
+    if k <= 3 and tuple(axes) == tuple(range(-k, 0)):
+        return apply(_C2C[(k, inverse)], (x,), {"axes": tuple(axes)})
+    y, back = _to_end(x, axes)
+    done = 0
+    while done < k:
+        step = min(3, k - done)
+        inner = tuple(range(-done - step, -done)) if done else tuple(range(-step, 0))
+        y = _c2c_call(y, inner, inverse)
+        done += step
+    return y if back is None else _a.transpose(y, back)
+
+
+def _check_complex(x, op_name):
+    if x.dtype not in (_dt.complex64, _dt.complex128):
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"Value for attr 'Tcomplex' of {tf_type_name(x._value.dtype)} is not in the list of "
+            f"allowed values: complex64, complex128\n\t; NodeDef: {{{{node {op_name}}}}}",
+            op_name)
+
+
+def _check_rank(x, k, op_name):
+    if x._value.ndim < k:
+        dims = ",".join(str(d) for d in x._value.shape)
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"Input must have rank of at least {k} but got: [{dims}]",
+                              op_name)
+
+
+def _transform(input, k, inverse):  # noqa: A002 - TensorFlow's name
+    x = input if isinstance(input, _TensorLike) else convert_to_tensor(input)
+    op_name = ("IFFT" if inverse else "FFT") + _SUFFIX[k]
+    _check_complex(x, op_name)
+    _check_rank(x, k, op_name)
+    return _c2c_call(x, tuple(range(-k, 0)), inverse)
+
+
+def fft(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The discrete Fourier transform over the innermost axis (``tf.signal.fft``).
+
+    ``y[..., k] = sum_n x[..., n] * exp(-2 pi i k n / N)``, unnormalised.
+
+    Args:
+        input: a complex64 or complex128 tensor of rank >= 1.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        A tensor of ``input``'s shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a real or integer dtype, or a scalar.
+    """
+    return _transform(input, 1, False)
+
+
+def ifft(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The inverse DFT over the innermost axis, scaled by ``1/N`` (``tf.signal.ifft``).
+
+    Args:
+        input: a complex64 or complex128 tensor of rank >= 1.
+
+    Returns:
+        A tensor of ``input``'s shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a real or integer dtype, or a scalar.
+    """
+    return _transform(input, 1, True)
+
+
+def fft2d(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The 2-D DFT over the two innermost axes (``tf.signal.fft2d``).
+
+    Args:
+        input: a complex64 or complex128 tensor of rank >= 2.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a non-complex dtype or rank < 2.
+    """
+    return _transform(input, 2, False)
+
+
+def ifft2d(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The inverse 2-D DFT over the two innermost axes (``tf.signal.ifft2d``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a non-complex dtype or rank < 2.
+    """
+    return _transform(input, 2, True)
+
+
+def fft3d(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The 3-D DFT over the three innermost axes (``tf.signal.fft3d``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a non-complex dtype or rank < 3.
+    """
+    return _transform(input, 3, False)
+
+
+def ifft3d(input, name=None):  # noqa: A002 - TensorFlow's name
+    """The inverse 3-D DFT over the three innermost axes (``tf.signal.ifft3d``).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a non-complex dtype or rank < 3.
+    """
+    return _transform(input, 3, True)
+
+
+# ------------------------------------------------------------------ real <-> half spectrum
+def _r2c_forward(x, axes, fft_length):
+    out_shape = list(x.shape)
+    for a, n in zip(axes, fft_length):
+        out_shape[a] = n
+    out_shape[axes[-1]] = fft_length[-1] // 2 + 1
+    cdt = _COMPLEX_OF[x.dtype]
+    if 0 in fft_length or 0 in [x.shape[a] for a in axes]:
+        return _fit_array(x.astype(cdt), axes, out_shape)
+    return np.fft.rfftn(x, s=fft_length, axes=axes).astype(cdt, copy=False)
+
+
+def _c2r_forward(y, axes, fft_length):
+    rdt = np.dtype(np.float32) if y.dtype == np.complex64 else np.dtype(np.float64)
+    if 0 in fft_length:
+        shape = list(y.shape)
+        for a, n in zip(axes, fft_length):
+            shape[a] = n
+        return np.zeros(shape, rdt)
+    used = list(fft_length[:-1]) + [fft_length[-1] // 2 + 1]
+    if 0 in [y.shape[a] for a in axes]:
+        y = _fit_array(y, axes, [y.shape[i] if i - y.ndim not in axes else
+                                 used[axes.index(i - y.ndim)] for i in range(y.ndim)])
+    return np.fft.irfftn(y, s=fft_length, axes=axes).astype(rdt, copy=False)
+
+
+def _fit_array(x, axes, shape):
+    """``x`` cut or zero-padded to ``shape`` on ``axes`` (NumPy arrays)."""
+    pads = [(0, 0)] * x.ndim
+    index = [slice(None)] * x.ndim
+    for a in axes:
+        want, have = shape[a], x.shape[a]
+        if want < have:
+            index[a] = slice(0, want)
+        elif want > have:
+            pads[a] = (0, want - have)
+    return np.pad(x[tuple(index)], pads)
+
+
+def _fit(t, axes, shape):
+    """Tensor ``t`` cut or zero-padded to ``shape`` on ``axes`` (differentiable)."""
+    nd = t._value.ndim
+    begin, size, pads, cut, pad = [0] * nd, list(t._value.shape), [[0, 0]] * nd, False, False
+    for a in axes:
+        want, have = shape[a], t._value.shape[a]
+        if want < have:
+            size[a % nd], cut = want, True
+        elif want > have:
+            pads[a % nd], pad = [0, want - have], True
+    if cut:
+        t = t[tuple(slice(b, b + s) for b, s in zip(begin, size))]
+    if pad:
+        t = _manip.pad(t, pads)
+    return t
+
+
+def _half_mask(n, dtype):
+    """Weights of the half spectrum's bins: 1 for DC (and Nyquist of an even n), 2 else."""
+    w = np.full(n // 2 + 1, 2.0)
+    w[0] = 1.0
+    if n % 2 == 0:
+        w[-1] = 1.0
+    return w.astype(dtype)
+
+
+def _r2c(name):
+    prim = primitive(name, _r2c_forward, save_inputs=False)
+
+    def rule(g, y, x_shape, axes, fft_length):
+        full = list(g._value.shape)
+        full[axes[-1]] = fft_length[-1]
+        gx = _m.real(_c2c_call(_fit(g, axes, full), axes, True))
+        gx = _m.multiply(gx, _const(float(np.prod(fft_length)), gx.dtype))
+        return _fit(gx, axes, list(x_shape))
+
+    defvjp(prim, rule)
+    defjvp(prim, lambda ts, y, x_shape, axes, fft_length: None if ts[0] is None else apply(
+        prim, (ts[0],), {"axes": axes, "fft_length": fft_length}))
+    return prim
+
+
+def _c2r(name):
+    prim = primitive(name, _c2r_forward, save_inputs=False)
+
+    def rule(g, y, x_shape, axes, fft_length):
+        gy = apply(_R2C[len(axes)], (g,), {"axes": axes, "fft_length": fft_length})
+        n = fft_length[-1]
+        mask = (_half_mask(n, np.float64) / float(np.prod(fft_length))).astype(
+            gy._value.dtype)
+        shape = [1] * gy._value.ndim
+        shape[axes[-1]] = mask.size
+        gy = _m.multiply(gy, convert_to_tensor(mask.reshape(shape)))
+        return _fit(gy, axes, list(x_shape))
+
+    defvjp(prim, rule)
+    defjvp(prim, lambda ts, y, x_shape, axes, fft_length: None if ts[0] is None else apply(
+        prim, (ts[0],), {"axes": axes, "fft_length": fft_length}))
+    return prim
+
+
+_R2C = {k: _r2c("RFFT" + _SUFFIX[k]) for k in (1, 2, 3)}
+_C2R = {k: _c2r("IRFFT" + _SUFFIX[k]) for k in (1, 2, 3)}
+
+
+def _lengths(fft_length, k):
+    if isinstance(fft_length, _TensorLike):
+        fft_length = fft_length.numpy()
+    out = tuple(int(n) for n in np.reshape(np.asarray(fft_length), [-1]))
+    if len(out) != k:
+        raise ValueError(f"Shape ({len(out)},) must have rank {k}" if k > 1 else
+                         f"Shapes must be equal rank, but are {len(out)} and {k}")
+    return out
+
+
+def _real_transform(input_tensor, fft_length, k, inverse, axes=None):
+    x = input_tensor if isinstance(input_tensor, _TensorLike) else convert_to_tensor(
+        input_tensor, None if inverse else _dt.float32)
+    op_name = ("IRFFT" if inverse else "RFFT") + _SUFFIX.get(k, "ND")
+    if inverse:
+        if x.dtype not in (_dt.complex64, _dt.complex128):
+            raise ValueError(f"{op_name} requires tf.complex64 or tf.complex128 inputs, got: "
+                             f"{str(x)}")
+    elif x.dtype not in (_dt.float32, _dt.float64):
+        raise ValueError(f"{op_name} requires tf.float32 or tf.float64 inputs, got: {str(x)}")
+    if x._value.ndim < (k or 0):
+        raise ValueError(f"Shape {x.shape} must have rank at least {k}")
+    if axes is None:
+        axes = tuple(range(-k, 0))
+    shape = x._value.shape
+    if fft_length is None:
+        fft_length = tuple(shape[a] for a in axes)
+        if inverse:
+            fft_length = fft_length[:-1] + (2 * (fft_length[-1] - 1),)
+    else:
+        fft_length = _lengths(fft_length, len(axes))
+    if len(axes) <= 3 and tuple(axes) == tuple(range(-len(axes), 0)):
+        table = _C2R if inverse else _R2C
+        return apply(table[len(axes)], (x,), {"axes": tuple(axes), "fft_length": fft_length})
+    # Other axes: the half-spectrum transform on the last of them, a full DFT on the rest.
+    rest, last = tuple(axes[:-1]), axes[-1]
+    x = _fit(x, rest, _sized(x, rest, fft_length[:-1]))
+    if inverse:
+        x = _c2c_call(x, rest, True)
+    y, back = _to_end(x, (last,))
+    table = _C2R if inverse else _R2C
+    y = apply(table[1], (y,), {"axes": (-1,), "fft_length": (fft_length[-1],)})
+    y = y if back is None else _a.transpose(y, back)
+    return y if inverse else _c2c_call(y, rest, False)
+
+
+def rfft(input_tensor, fft_length=None, name=None):
+    """The DFT of a real signal over the innermost axis, keeping the ``fft_length // 2 + 1``
+    non-redundant bins (``tf.signal.rfft``).
+
+    Args:
+        input_tensor: a float32 or float64 tensor of rank >= 1.
+        fft_length: a 1-element list/tensor: the transform length; the innermost axis is
+            cut or zero-padded to it. Default: that axis's size.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        complex64 (from float32) or complex128 (from float64), innermost axis
+        ``fft_length // 2 + 1``.
+
+    Raises:
+        ValueError: for a non-float dtype (TF's message) or a scalar.
+    """
+    return _real_transform(input_tensor, fft_length, 1, False)
+
+
+def irfft(input_tensor, fft_length=None, name=None):
+    """The inverse of ``rfft``: a real signal of ``fft_length`` samples from its half
+    spectrum (``tf.signal.irfft``).
+
+    Args:
+        input_tensor: a complex64 or complex128 tensor of rank >= 1.
+        fft_length: a 1-element list/tensor; default ``2 * (m - 1)`` for ``m`` input bins.
+            The input's innermost axis is cut or zero-padded to ``fft_length // 2 + 1``.
+
+    Returns:
+        float32 (from complex64) or float64, innermost axis ``fft_length``.
+
+    Raises:
+        ValueError: for a non-complex dtype or a scalar.
+    """
+    return _real_transform(input_tensor, fft_length, 1, True)
+
+
+def rfft2d(input_tensor, fft_length=None, name=None):
+    """``rfft`` over the two innermost axes (``tf.signal.rfft2d``); ``fft_length`` has 2
+    entries.
+
+    Raises:
+        ValueError: for a non-float dtype or rank < 2.
+    """
+    return _real_transform(input_tensor, fft_length, 2, False)
+
+
+def irfft2d(input_tensor, fft_length=None, name=None):
+    """``irfft`` over the two innermost axes (``tf.signal.irfft2d``).
+
+    Raises:
+        ValueError: for a non-complex dtype or rank < 2.
+    """
+    return _real_transform(input_tensor, fft_length, 2, True)
+
+
+def rfft3d(input_tensor, fft_length=None, name=None):
+    """``rfft`` over the three innermost axes (``tf.signal.rfft3d``).
+
+    Raises:
+        ValueError: for a non-float dtype or rank < 3.
+    """
+    return _real_transform(input_tensor, fft_length, 3, False)
+
+
+def irfft3d(input_tensor, fft_length=None, name=None):
+    """``irfft`` over the three innermost axes (``tf.signal.irfft3d``).
+
+    Raises:
+        ValueError: for a non-complex dtype or rank < 3.
+    """
+    return _real_transform(input_tensor, fft_length, 3, True)
+
+
+# ------------------------------------------------------------------ N-D over chosen axes
+def _nd_axes(x, fft_length, axes):
+    nd = x._value.ndim
+    if axes is None:
+        axes = tuple(range(-(len(fft_length) if fft_length is not None else nd), 0))
+    axes = tuple(int(a) - nd if int(a) >= 0 else int(a) for a in np.reshape(
+        np.asarray(axes.numpy() if isinstance(axes, _TensorLike) else axes), [-1]))
+    return axes
+
+
+def _check_norm(norm):
+    if norm not in (None, "backward"):
+        raise ValueError(f"Unsupported norm: {norm!r}; TensorFlow 2.21 supports only the "
+                         "default ('backward') normalisation")
+
+
+def fftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """The DFT over ``axes`` (default: the innermost ``len(fft_length)`` axes, or all)
+    (``tf.signal.fftnd``). TensorFlow 2.21 registers this op on GPU only (its CPU build
+    raises NotFoundError); tapeflow computes it (docs/ops.md).
+
+    Args:
+        input_tensor: a complex64 or complex128 tensor.
+        fft_length: per axis the transform length (cut or zero-pad); default the sizes.
+        axes: the axes to transform.
+        norm: only the default normalisation.
+    """
+    x = input_tensor if isinstance(input_tensor, _TensorLike) else convert_to_tensor(
+        input_tensor)
+    _check_complex(x, "FFTND")
+    _check_norm(norm)
+    ax = _nd_axes(x, fft_length, axes)
+    if fft_length is not None:
+        x = _fit(x, ax, _sized(x, ax, _lengths(fft_length, len(ax))))
+    return _c2c_call(x, ax, False)
+
+
+def ifftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """The inverse DFT over ``axes`` (``tf.signal.ifftnd``); as ``fftnd``."""
+    x = input_tensor if isinstance(input_tensor, _TensorLike) else convert_to_tensor(
+        input_tensor)
+    _check_complex(x, "IFFTND")
+    _check_norm(norm)
+    ax = _nd_axes(x, fft_length, axes)
+    if fft_length is not None:
+        x = _fit(x, ax, _sized(x, ax, _lengths(fft_length, len(ax))))
+    return _c2c_call(x, ax, True)
+
+
+def _sized(x, axes, lengths):
+    shape = list(x._value.shape)
+    for a, n in zip(axes, lengths):
+        shape[a] = n
+    return shape
+
+
+def rfftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """``rfft`` over ``axes``, the half spectrum on the last of them (``tf.signal.rfftnd``);
+    GPU-only in TensorFlow 2.21, computed here.
+
+    Raises:
+        ValueError: for a non-float dtype.
+    """
+    _check_norm(norm)
+    x = input_tensor if isinstance(input_tensor, _TensorLike) else convert_to_tensor(
+        input_tensor, _dt.float32)
+    return _real_transform(x, fft_length, None, False, _nd_axes(x, fft_length, axes))
+
+
+def irfftnd(input_tensor, fft_length=None, axes=None, norm=None, name=None):
+    """``irfft`` over ``axes`` (``tf.signal.irfftnd``); GPU-only in TensorFlow 2.21.
+
+    Raises:
+        ValueError: for a non-complex dtype.
+    """
+    _check_norm(norm)
+    x = input_tensor if isinstance(input_tensor, _TensorLike) else convert_to_tensor(
+        input_tensor)
+    return _real_transform(x, fft_length, None, True, _nd_axes(x, fft_length, axes))
+
+
+# ------------------------------------------------------------------ shifts
+def _shift(x, axes, sign):
+    x = x if isinstance(x, _TensorLike) else convert_to_tensor(x)
+    nd = x._value.ndim
+    if axes is None:
+        axes = list(range(nd))
+    elif isinstance(axes, int) or np.ndim(axes) == 0:
+        axes = [int(axes)]
+    else:
+        axes = [int(a) for a in axes]
+    if not axes:
+        return x
+    shifts = [sign * (x._value.shape[a] // 2) for a in axes]
+    return _manip.roll(x, shifts, axes)
+
+
+def fftshift(x, axes=None, name=None):
+    """Move the zero-frequency bin to the centre of ``axes`` (``tf.signal.fftshift``):
+    a roll by ``n // 2`` on each axis (all axes by default)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None, name=None):
+    """The inverse of ``fftshift`` (``tf.signal.ifftshift``): a roll by ``-(n // 2)``."""
+    return _shift(x, axes, -1)
