@@ -5,6 +5,7 @@ from . import _gfile as gfile
 from .data.tfrecord import TFRecordOptions, TFRecordWriter
 from .ops.io_ops import (
     decode_bmp,
+    decode_csv,
     decode_gif,
     decode_image,
     decode_jpeg,
@@ -16,6 +17,6 @@ from .ops.io_ops import (
 )
 from .ops.string_ops import decode_raw
 
-__all__ = ["TFRecordOptions", "TFRecordWriter", "decode_bmp", "decode_gif", "decode_image",
-           "decode_jpeg", "decode_png", "decode_raw", "encode_jpeg", "encode_png", "gfile",
-           "read_file", "write_file"]
+__all__ = ["TFRecordOptions", "TFRecordWriter", "decode_bmp", "decode_csv", "decode_gif",
+           "decode_image", "decode_jpeg", "decode_png", "decode_raw", "encode_jpeg",
+           "encode_png", "gfile", "read_file", "write_file"]

@@ -130,8 +130,16 @@ def test_fftnd_computes_what_tensorflow_leaves_to_gpu():
     r = np.arange(12.0).reshape(3, 4)
     spec = tf.signal.rfftnd(tf.constant(r), fft_length=[3, 6], axes=[-2, -1])
     np.testing.assert_allclose(spec.numpy(), np.fft.rfftn(r, s=(3, 6), axes=(0, 1)), atol=1e-9)
-    np.testing.assert_allclose(tf.signal.irfftnd(spec, fft_length=[3, 6]).numpy(),
-                               np.fft.irfftn(np.fft.rfftn(r, s=(3, 6), axes=(0, 1)), s=(3, 6), axes=(0, 1)), atol=1e-9)
+    want = np.fft.irfftn(np.fft.rfftn(r, s=(3, 6), axes=(0, 1)), s=(3, 6), axes=(0, 1))
+    np.testing.assert_allclose(tf.signal.irfftnd(spec, fft_length=[3, 6]).numpy(), want,
+                               atol=1e-9)
+    # Non-trailing and more than three axes go through transposes and separable passes.
+    z4 = np.random.default_rng(1).standard_normal((2, 3, 2, 2, 3)) + 0j
+    np.testing.assert_allclose(tf.signal.fftnd(tf.constant(z4), axes=[0, 1, 3, 4]).numpy(),
+                               np.fft.fftn(z4, axes=(0, 1, 3, 4)), atol=1e-9)
+    r3 = np.arange(24.0).reshape(2, 3, 4)
+    np.testing.assert_allclose(tf.signal.rfftnd(tf.constant(r3), axes=[0, 1]).numpy(),
+                               np.fft.rfftn(r3, axes=(0, 1)), atol=1e-9)
 
 
 def test_perfect_reconstruction_with_the_inverse_window():

@@ -1,7 +1,7 @@
 """``tf.data``: input pipelines (``Dataset``) over NumPy arrays."""
 from . import dataset_autograph  # noqa: F401 - registers datasets' loops with AutoGraph
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec, Options, TensorSpec
-from .readers import TextLineDataset
+from .readers import Counter, CsvDataset, TextLineDataset, make_csv_dataset
 from .tfrecord import TFRecordDataset
 
 INFINITE_CARDINALITY = INFINITE
@@ -13,6 +13,9 @@ class experimental:  # noqa: N801 - TensorFlow's namespace name
     forms of ``Dataset`` methods (``ds.apply(tf.data.experimental.ignore_errors())``)."""
 
     AUTOTUNE = AUTOTUNE
+    CsvDataset = staticmethod(CsvDataset)
+    make_csv_dataset = staticmethod(make_csv_dataset)
+    Counter = Counter
     INFINITE_CARDINALITY = INFINITE
     UNKNOWN_CARDINALITY = UNKNOWN
 

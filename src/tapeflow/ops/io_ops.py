@@ -16,6 +16,7 @@ the fast DCT, which differs by a few levels; encoded PNG/JPEG bytes differ from 
 decode to the same pixels (PNG) or the same quality (JPEG).
 """
 import io as _io
+import re
 import wave as _wave
 
 from .._core import dtypes as _dt
@@ -26,8 +27,8 @@ from .._core.registry import nondifferentiable
 from .._core.tensor import _TensorLike, convert_to_tensor
 from .script_ops import numpy_function
 
-__all__ = ["read_file", "write_file", "decode_png", "decode_jpeg", "decode_bmp", "decode_gif",
-           "decode_image", "encode_png", "encode_jpeg", "decode_wav", "encode_wav"]
+__all__ = ["read_file", "write_file", "decode_csv", "decode_png", "decode_jpeg", "decode_bmp",
+           "decode_gif", "decode_image", "encode_png", "encode_jpeg", "decode_wav", "encode_wav"]
 
 
 def _op_error(cls, text, op_name):
@@ -548,3 +549,166 @@ def encode_wav(audio, sample_rate, name=None):
     rate = sample_rate if isinstance(sample_rate, _TensorLike) else convert_to_tensor(
         sample_rate, _dt.int32)
     return apply(_ENCODE_WAV, (x, rate))
+
+
+# ------------------------------------------------------------------ CSV
+_INT = re.compile(rb"\s*[+-]?\d+\s*")
+_FLOAT = re.compile(rb"\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf(inity)?|nan)"
+                    rb"\s*", re.IGNORECASE)
+_KINDS = {"int32": ("int32", _INT), "int64": ("int64", _INT), "float32": ("float", _FLOAT),
+          "float64": ("double", _FLOAT)}
+
+
+def split_csv_record(line, delim=b",", use_quote=True):
+    """The fields of one CSV record (bytes), with TensorFlow's quoting rules: a field that
+    starts with ``"`` runs to the closing quote, ``""`` inside it is one quote, and a quote
+    anywhere else is an error.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a stray quote (TensorFlow's messages).
+    """
+    fields, i, n = [], 0, len(line)
+    while True:
+        if use_quote and i < n and line[i:i + 1] == b'"':
+            buf, i = bytearray(), i + 1
+            while True:
+                j = line.find(b'"', i)
+                if j < 0:
+                    raise _op_error(errors.InvalidArgumentError,
+                                    "Quoted field has to end with quote followed by delim or "
+                                    "end", "DecodeCSV")
+                buf += line[i:j]
+                if line[j + 1:j + 2] == b'"':
+                    buf += b'"'
+                    i = j + 2
+                    continue
+                i = j + 1
+                break
+            if i < n and line[i:i + 1] != delim:
+                raise _op_error(errors.InvalidArgumentError,
+                                "Quote inside a string has to be escaped by another quote",
+                                "DecodeCSV")
+            fields.append(bytes(buf))
+        else:
+            j = line.find(delim, i)
+            field = line[i:] if j < 0 else line[i:j]
+            if use_quote and (b'"' in field or b"\n" in field or b"\r" in field):
+                raise _op_error(errors.InvalidArgumentError,
+                                "Unquoted fields cannot have quotes/CRLFs inside", "DecodeCSV")
+            fields.append(field)
+            i = n if j < 0 else j
+        if i >= n:
+            return fields
+        i += 1   # past the delimiter
+        if i == n:
+            fields.append(b"")
+            return fields
+
+
+def parse_csv_field(field, default, dtype, column, record, na_value, op_name="DecodeCSV"):
+    """One field as ``dtype`` (a NumPy dtype name or "object"), ``default`` (a 0-d array or
+    None) when it is empty or ``na_value``; ``record`` None leaves the record number out of
+    messages (as TensorFlow's CSV dataset does).
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a missing required field or a bad number.
+    """
+    where = "record" if record is None else f"record {record}"
+    fail = errors.op_error if op_name == "IteratorGetNext" else _op_error
+    if field == b"" or (na_value and field == na_value):
+        if default is None:
+            raise fail(errors.InvalidArgumentError,
+                            f"Field {column} is required but missing in {where}!", op_name)
+        return default
+    if dtype == "object":
+        return field
+    name, pattern = _KINDS[dtype]
+    bad = pattern.fullmatch(field) is None
+    if not bad and dtype in ("int32", "int64"):
+        info = np.iinfo(dtype)
+        bad = not info.min <= int(field) <= info.max
+    if bad:
+        raise fail(errors.InvalidArgumentError,
+                        f"Field {column} in {where} is not a valid {name}: "
+                        f"{field.decode(errors='replace')}", op_name)
+    return int(field) if dtype in ("int32", "int64") else float(field)
+
+
+def _decode_csv_forward(records, *defaults, dtypes, delim, use_quote, na_value, select_cols):
+    flat = records.reshape(-1)
+    cols = [[] for _ in dtypes]
+    want = len(dtypes) if select_cols is None else None
+    for r, rec in enumerate(flat):
+        fields = split_csv_record(_bytes(rec), delim, use_quote)
+        if want is not None and len(fields) != want:
+            raise _op_error(errors.InvalidArgumentError,
+                            f"Expect {want} fields but have {len(fields)} in record {r}",
+                            "DecodeCSV")
+        picked = fields if select_cols is None else [
+            fields[c] if c < len(fields) else b"" for c in select_cols]
+        for k, (field, default, dt) in enumerate(zip(picked, defaults, dtypes, strict=True)):
+            d = default.reshape(-1)[0] if default.size else None
+            cols[k].append(parse_csv_field(field, d, dt, k, r, na_value))
+    return tuple(np.array(c, dtype=dt).reshape(records.shape) for c, dt in zip(cols, dtypes,
+                                                                              strict=True))
+
+
+# A variable number of outputs (one per column): any n_outputs other than 1 means a tuple.
+_DECODE_CSV = nondifferentiable("DecodeCSV", _decode_csv_forward, n_outputs=-1)
+
+
+def csv_defaults(record_defaults):
+    """``record_defaults`` as 0- or 1-element tensors (TF: a list per column, or a dtype for
+    a required column)."""
+    out = []
+    for d in record_defaults:
+        if isinstance(d, _dt.DType):
+            out.append(convert_to_tensor(np.zeros(0, d._np if d != _dt.string else object)))
+            continue
+        t = d if isinstance(d, _TensorLike) else convert_to_tensor(d)
+        if t._value.ndim > 1 or t._value.size > 1:
+            raise ValueError(f"Shape of a default must be a length-0 or length-1 vector, or "
+                             f"a scalar, got shape {list(t._value.shape)}")
+        out.append(t)
+    return out
+
+
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
+               na_value="", select_cols=None):
+    """Parse CSV records into one tensor per column (``tf.io.decode_csv``).
+
+    Args:
+        records: a string tensor of any shape: one record per element.
+        record_defaults: per column a 0- or 1-element list/tensor: its dtype (int32, int64,
+            float32, float64, string) and the value of an empty field; an empty one makes the
+            column required.
+        field_delim: a one-character delimiter.
+        use_quote_delim: treat ``"..."`` as a quoted field (``""`` is a quote inside).
+        na_value: a string read as missing.
+        select_cols: sorted column indices to keep (``record_defaults`` then has one per kept
+            column).
+
+    Returns:
+        A list of tensors of ``records``' shape, one per column.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a wrong field count, a missing required field, a
+            bad number or a stray quote (TensorFlow's messages).
+    """
+    recs = records if isinstance(records, _TensorLike) else convert_to_tensor(records,
+                                                                               _dt.string)
+    defaults = csv_defaults(record_defaults)
+    dtypes = tuple("object" if d.dtype == _dt.string else d.dtype._np.name for d in defaults)
+    if select_cols is not None:
+        select_cols = tuple(int(c) for c in select_cols)
+        if list(select_cols) != sorted(set(select_cols)):
+            raise errors.InvalidArgumentError(None, None,
+                                              "select_cols is not strictly increasing.")
+        if len(select_cols) != len(defaults):
+            raise errors.InvalidArgumentError(
+                None, None, "Expected len(select_cols) to be the same as len(record_defaults)")
+    delim = field_delim.encode() if isinstance(field_delim, str) else bytes(field_delim)
+    na = na_value.encode() if isinstance(na_value, str) else bytes(na_value)
+    return list(apply(_DECODE_CSV, (recs, *defaults), {
+        "dtypes": dtypes, "delim": delim, "use_quote": bool(use_quote_delim),
+        "na_value": na, "select_cols": select_cols}))
