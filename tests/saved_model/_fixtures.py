@@ -7,8 +7,8 @@ import numpy as np
 import tapeflow as tf
 
 FIX = pathlib.Path(__file__).resolve().parent.parent / "fixtures/saved_model"
-NAMES = ["module", "guide_module", "keras_mlp", "keras_cnn", "keras_rnn", "loop_branch",
-         "custom_gradient"]
+NAMES = ["module", "guide_module", "keras_mlp", "keras_cnn", "keras_rnn", "keras_layers",
+         "loop_branch", "custom_gradient"]
 
 
 def facts(name):
