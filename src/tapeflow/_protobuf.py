@@ -440,6 +440,7 @@ def _build():
                 by_tag[(f.number << 3) | _WIRE[f.kind]] = _entry(f, oneofs, packed=False)
         type.__setattr__(cls, "_by_tag", by_tag)
         type.__setattr__(cls, "_oneofs", oneofs)
+    _compile_decoders()
 
 
 # ---------------------------------------------------------------------------------- encode
@@ -565,109 +566,123 @@ def _fail(cls, why):
 
 
 def _decode(cls, buf, pos, end):
-    msg = object.__new__(cls)
-    d = msg.__dict__
-    by_tag = cls._by_tag
-    try:
-        while pos < end:
-            tag = buf[pos]
-            pos += 1
-            if tag >= 0x80:
-                tag, pos = _read_varint(buf, pos - 1)
-            entry = by_tag.get(tag)
-            if entry is None:
-                start = pos
-                pos = _skip(cls, buf, pos, end, tag)
-                d["_unknown"] = d.get("_unknown", b"") + _varint(tag) + buf[start:pos]
-                continue
-            code, name, sub, siblings = entry
-            if code <= _D_PACKED:     # length-delimited
-                n = buf[pos]
-                pos += 1
-                if n >= 0x80:
-                    n, pos = _read_varint(buf, pos - 1)
-                stop = pos + n
-                if stop > end:
-                    _fail(cls, f"field {name!r} runs past the end")
-                if code == _D_STRING:
-                    value = buf[pos:stop].decode("utf-8")
-                elif code == _D_MSG:
-                    value = _decode(sub, buf, pos, stop)
-                elif code == _D_MSGS:
-                    value = _decode(sub, buf, pos, stop)
-                    lst = d.get(name)
-                    if lst is None:
-                        d[name] = [value]
-                    else:
-                        lst.append(value)
-                    pos = stop
-                    continue
-                elif code == _D_STRINGS:
-                    value = buf[pos:stop].decode("utf-8")
-                    lst = d.get(name)
-                    if lst is None:
-                        d[name] = [value]
-                    else:
-                        lst.append(value)
-                    pos = stop
-                    continue
-                elif code == _D_MAP:
-                    key, value = _decode_entry(cls, sub, buf, pos, stop)
-                    m = d.get(name)
-                    if m is None:
-                        d[name] = {key: value}
-                    else:
-                        m[key] = value
-                    pos = stop
-                    continue
-                elif code == _D_BYTES:
-                    value = buf[pos:stop]
-                elif code == _D_BYTESS:
-                    lst = d.get(name)
-                    if lst is None:
-                        d[name] = [buf[pos:stop]]
-                    else:
-                        lst.append(buf[pos:stop])
-                    pos = stop
-                    continue
-                else:
-                    items = _unpack(sub, buf, pos, stop)
-                    lst = d.get(name)
-                    if lst is None:
-                        d[name] = items
-                    else:
-                        lst += items
-                    pos = stop
-                    continue
-                pos = stop
-            elif code == _D_VARINT:
-                value = buf[pos]
-                pos += 1
-                if value >= 0x80 or sub == _BOOL or sub == _SINT64:
-                    if value >= 0x80:
-                        value, pos = _read_varint(buf, pos - 1)
-                    value = _fix_int(sub, value)
-            elif code == _D_FIXED:
-                value, pos = _read_scalar(sub, buf, pos, end, tag & 7)
-            else:                     # one element of a repeated scalar, not packed
-                value, pos = _read_scalar(sub, buf, pos, end, tag & 7)
-                lst = d.get(name)
-                if lst is None:
-                    d[name] = [value]
-                else:
-                    lst.append(value)
-                continue
-            if siblings is not None and d:
-                for other in siblings:
-                    d.pop(other, None)
-            d[name] = value
-        if pos != end:
-            _fail(cls, "the last field runs past the end")
-    except DecodeError:
-        raise
-    except (IndexError, UnicodeDecodeError, struct.error, ValueError) as e:
-        _fail(cls, f"truncated or corrupt data ({e})")
-    return msg
+    return _DECODERS[cls._name](buf, pos, end)
+
+
+# Decoding runs one function per message type, generated from its schema on first use: an
+# if-chain over the type's key values with each field's handling inlined (about twice the
+# speed of one table-driven loop; a 1.6 MB SavedModel has some 60,000 messages).
+_DECODERS = {}
+
+
+def _fn_name(type_name):
+    return "_d_" + type_name.replace(".", "_")
+
+
+def _generate(cls):
+    """The source of the decoder of message class ``cls``."""
+    out = [f"def {_fn_name(cls._name)}(buf, pos, end):",
+           "    msg = _new(_C_" + _fn_name(cls._name)[3:] + ")",
+           "    d = msg.__dict__",
+           "    try:",
+           "        while pos < end:",
+           "            tag = buf[pos]",
+           "            pos += 1",
+           "            if tag >= 0x80:",
+           "                tag, pos = _rv(buf, pos - 1)"]
+    kw = "if"
+    for tag in sorted(cls._by_tag):
+        code, name, sub, siblings = cls._by_tag[tag]
+        out.append(f"            {kw} tag == {tag}:")
+        kw = "elif"
+        body = []
+        if code <= _D_PACKED:
+            body += ["n = buf[pos]", "pos += 1", "if n >= 0x80:", "    n, pos = _rv(buf, pos - 1)",
+                     "stop = pos + n", "if stop > end:",
+                     f"    _fail(_C_{_fn_name(cls._name)[3:]}, 'field {name} runs past the end')"]
+        if siblings:
+            clear = ["if d:"] + [f"    d.pop({o!r}, None)" for o in siblings]
+        else:
+            clear = []
+        if code == _D_STRING:
+            body += clear + [f"d[{name!r}] = buf[pos:stop].decode('utf-8')", "pos = stop"]
+        elif code == _D_BYTES:
+            body += clear + [f"d[{name!r}] = buf[pos:stop]", "pos = stop"]
+        elif code == _D_MSG:
+            body += clear + [f"d[{name!r}] = {_fn_name(sub._name)}(buf, pos, stop)", "pos = stop"]
+        elif code in (_D_MSGS, _D_STRINGS, _D_BYTESS):
+            value = {_D_MSGS: f"{_fn_name(sub._name) if code == _D_MSGS else ''}(buf, pos, stop)",
+                     _D_STRINGS: "buf[pos:stop].decode('utf-8')",
+                     _D_BYTESS: "buf[pos:stop]"}[code]
+            body += [f"v = {value}", f"lst = d.get({name!r})", "if lst is None:",
+                     f"    d[{name!r}] = [v]", "else:", "    lst.append(v)", "pos = stop"]
+        elif code == _D_MAP:
+            field = cls._by_name[name]
+            body += [f"m = d.get({name!r})", "if m is None:", f"    m = d[{name!r}] = {{}}"]
+            if field.key_kind == _STRING and field.value_kind in (_MSG, _STRING):
+                value = (f"{_fn_name(field.sub._name)}(buf, k + 2, stop)"
+                         if field.value_kind == _MSG else "buf[k + 2:stop].decode('utf-8')")
+                body += ["if (n > 3 and buf[pos] == 10 and buf[pos + 1] < 0x80",
+                         "        and (k := pos + 2 + buf[pos + 1]) + 1 < stop",
+                         "        and buf[k] == 18 and buf[k + 1] < 0x80",
+                         "        and k + 2 + buf[k + 1] == stop):",
+                         f"    m[buf[pos + 2:k].decode('utf-8')] = {value}",
+                         "else:",
+                         f"    key, v = _entry(_C_{_fn_name(cls._name)[3:]}, _F[{cls._name!r},"
+                         f" {name!r}], buf, pos, stop)",
+                         "    m[key] = v"]
+            else:
+                body += [f"key, v = _entry(_C_{_fn_name(cls._name)[3:]}, _F[{cls._name!r}, "
+                         f"{name!r}], buf, pos, stop)", "m[key] = v"]
+            body.append("pos = stop")
+        elif code == _D_PACKED:
+            body += [f"items = _unpack({sub}, buf, pos, stop)", f"lst = d.get({name!r})",
+                     "if lst is None:", f"    d[{name!r}] = items", "else:", "    lst += items",
+                     "pos = stop"]
+        elif code == _D_VARINT:
+            body += ["v = buf[pos]", "pos += 1", "if v >= 0x80:", "    v, pos = _rv(buf, pos - 1)"]
+            if sub in (_BOOL, _SINT64):
+                body.append(f"v = _fix({sub}, v)")
+            else:
+                body.append(f"    v = _fix({sub}, v)")
+            body += clear + [f"d[{name!r}] = v"]
+        elif code == _D_FIXED:
+            body += [f"v, pos = _scalar({sub}, buf, pos, end, {tag & 7})"] + clear + [
+                f"d[{name!r}] = v"]
+        else:   # one element of a repeated scalar, not packed
+            body += [f"v, pos = _scalar({sub}, buf, pos, end, {tag & 7})",
+                     f"lst = d.get({name!r})", "if lst is None:", f"    d[{name!r}] = [v]",
+                     "else:", "    lst.append(v)"]
+        out += ["                " + line for line in body]
+    unknown = ["start = pos", f"pos = _skip(_C_{_fn_name(cls._name)[3:]}, buf, pos, end, tag)",
+               "d['_unknown'] = d.get('_unknown', b'') + _varint(tag) + buf[start:pos]"]
+    if kw == "if":
+        out += ["            " + line for line in unknown]
+    else:
+        out.append("            else:")
+        out += ["                " + line for line in unknown]
+    out += ["        if pos != end:",
+            f"            _fail(_C_{_fn_name(cls._name)[3:]}, 'the last field runs past the end')",
+            "    except DecodeError:",
+            "        raise",
+            "    except (IndexError, UnicodeDecodeError, struct.error, ValueError) as e:",
+            f"        _fail(_C_{_fn_name(cls._name)[3:]}, f'truncated or corrupt data ({{e}})')",
+            "    return msg"]
+    return "\n".join(out)
+
+
+def _compile_decoders():
+    ns = {"_new": object.__new__, "_rv": _read_varint, "_fix": _fix_int, "_fail": _fail,
+          "_entry": _decode_entry, "_unpack": _unpack, "_scalar": _read_scalar,
+          "_skip": _skip, "_varint": _varint, "DecodeError": DecodeError, "struct": struct,
+          "_F": {(c._name, f.name): f for c in _CLASSES.values() for f in c._fields}}
+    source = []
+    for name, cls in _CLASSES.items():
+        ns["_C_" + _fn_name(name)[3:]] = cls
+        source.append(_generate(cls))
+    exec(compile("\n\n".join(source), "<tapeflow._protobuf decoders>", "exec"), ns)
+    for name in _CLASSES:
+        _DECODERS[name] = ns[_fn_name(name)]
 
 
 def _read_varint(buf, pos):
