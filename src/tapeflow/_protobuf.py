@@ -671,18 +671,29 @@ def _generate(cls):
     return "\n".join(out)
 
 
+_NS = {}
+
+
 def _compile_decoders():
-    ns = {"_new": object.__new__, "_rv": _read_varint, "_fix": _fix_int, "_fail": _fail,
-          "_entry": _decode_entry, "_unpack": _unpack, "_scalar": _read_scalar,
-          "_skip": _skip, "_varint": _varint, "DecodeError": DecodeError, "struct": struct,
-          "_F": {(c._name, f.name): f for c in _CLASSES.values() for f in c._fields}}
-    source = []
+    """Bind every type's decoder name to a stub that generates and compiles the real one on
+    first use (a SavedModel uses about half of the types; compiling all costs ~50 ms)."""
+    _NS.update({"_new": object.__new__, "_rv": _read_varint, "_fix": _fix_int, "_fail": _fail,
+                "_entry": _decode_entry, "_unpack": _unpack, "_scalar": _read_scalar,
+                "_skip": _skip, "_varint": _varint, "DecodeError": DecodeError,
+                "struct": struct,
+                "_F": {(c._name, f.name): f for c in _CLASSES.values() for f in c._fields}})
     for name, cls in _CLASSES.items():
-        ns["_C_" + _fn_name(name)[3:]] = cls
-        source.append(_generate(cls))
-    exec(compile("\n\n".join(source), "<tapeflow._protobuf decoders>", "exec"), ns)
-    for name in _CLASSES:
-        _DECODERS[name] = ns[_fn_name(name)]
+        _NS["_C_" + _fn_name(name)[3:]] = cls
+        _DECODERS[name] = _NS[_fn_name(name)] = _stub(cls)
+
+
+def _stub(cls):
+    def compile_then_decode(buf, pos, end):
+        fn_name = _fn_name(cls._name)
+        exec(compile(_generate(cls), f"<tapeflow._protobuf {cls._name}>", "exec"), _NS)
+        _DECODERS[cls._name] = _NS[fn_name]
+        return _NS[fn_name](buf, pos, end)
+    return compile_then_decode
 
 
 def _read_varint(buf, pos):
