@@ -275,12 +275,12 @@ class Message:
     _by_tag = {}      # key varint value -> _Field
     _oneofs = {}      # group -> member names
 
-    def __new__(cls, type_name=None, **fields):
+    def __new__(cls, type_name=None, /, **fields):
         if cls is Message:
             cls = _class(type_name)
         return object.__new__(cls)
 
-    def __init__(self, type_name=None, **fields):
+    def __init__(self, type_name=None, /, **fields):
         for name, value in fields.items():
             setattr(self, name, value)
 

@@ -120,6 +120,8 @@ def test_defaults_presence_and_oneof():
     with pytest.raises(KeyError):
         pb.Message("tensorflow.NoSuchMessage")
     assert pb.encode(pb.Message("SaverDef", max_to_keep=0, sharded=False)) == b""
+    v = pb.Message("VariantTensorDataProto", type_name="x")   # a field named type_name
+    assert pb.decode("VariantTensorDataProto", pb.encode(v)).type_name == "x"
 
 
 def test_unknown_fields_are_kept():
