@@ -96,6 +96,8 @@ class _Loader:
         self.concrete = {}
         self.root = self.revive(0)
         if isinstance(self.root, revive.UserObject):
+            if not hasattr(self.root, "signatures"):
+                self.root.signatures = revive.SignatureMap({})
             info = meta_graph.meta_info_def
             self.root.tensorflow_version = info.tensorflow_version
             self.root.tensorflow_git_version = info.tensorflow_git_version
@@ -210,8 +212,6 @@ class _Loader:
                 setattr(obj, name, value)
             except AttributeError:
                 pass
-        if "signatures" not in children:
-            obj.signatures = revive.SignatureMap({})
         return obj
 
     def _constant(self, op_name):
