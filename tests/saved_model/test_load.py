@@ -240,6 +240,13 @@ def test_missing_directory_and_corrupt_protobuf(tmp_path):
         tf.saved_model.load(str(d))
 
 
+def test_tags_must_match_the_meta_graph():
+    assert callable(tf.saved_model.load(path("module"), tags="serve"))
+    with pytest.raises(ValueError, match=re.escape(
+            "Got an incompatible argument to `tags`: ['train']. The SavedModel at")):
+        tf.saved_model.load(path("module"), tags=["train"])
+
+
 def test_missing_variables(tmp_path):
     d = tmp_path / "novars"
     shutil.copytree(path("module"), d)

@@ -32,8 +32,7 @@ def load(export_dir, tags=None, options=None):
 
     Args:
         export_dir: the SavedModel directory (str or path-like).
-        tags: accepted for TF's signature ("serve" or None; a SavedModel of TF 2 has one
-            MetaGraph).
+        tags: None, or the tags of the SavedModel's one MetaGraph (``"serve"``).
         options: a ``tf.saved_model.LoadOptions``.
 
     Returns:
@@ -44,6 +43,7 @@ def load(export_dir, tags=None, options=None):
     Raises:
         OSError: no ``saved_model.pb`` ("SavedModel file does not exist at: ..."), or it does
             not parse ("Cannot parse file ...").
+        ValueError: ``tags`` other than the MetaGraph's.
         FileNotFoundError: no ``variables/`` checkpoint.
         tf.errors.OpError: a missing or damaged variables data file.
         AssertionError: a saved variable has no value in the checkpoint.
@@ -70,7 +70,15 @@ def load(export_dir, tags=None, options=None):
         raise OSError(f"Cannot parse file {pb_path.encode()!r}: {e}") from None
     if not saved.meta_graphs:
         raise OSError(f"Cannot parse file {pb_path.encode()!r}: it holds no MetaGraph")
-    return _Loader(path, saved.meta_graphs[0], options).root
+    meta = saved.meta_graphs[0]
+    if tags is not None:
+        wanted = [tags] if isinstance(tags, str) else list(tags)
+        if sorted(wanted) != sorted(meta.meta_info_def.tags):
+            raise ValueError(
+                f"Got an incompatible argument to `tags`: {tags}. The SavedModel at {path} "
+                f"has one MetaGraph with tags {list(meta.meta_info_def.tags)}. You may omit "
+                "the argument, pass 'None', or pass matching tags.")
+    return _Loader(path, meta, options).root
 
 
 class _Loader:
