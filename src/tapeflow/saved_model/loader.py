@@ -45,7 +45,8 @@ def load(export_dir, tags=None, options=None):
             not parse ("Cannot parse file ...").
         ValueError: ``tags`` other than the MetaGraph's.
         FileNotFoundError: no ``variables/`` checkpoint.
-        tf.errors.OpError: a missing or damaged variables data file.
+        tf.errors.OpError: a missing or damaged variables data file (DataLossError, naming
+            the file).
         AssertionError: a saved variable has no value in the checkpoint.
         NotImplementedError: a saved function uses TF ops tapeflow has no kernel for (all
             are listed, with their functions).
@@ -159,12 +160,7 @@ class _Loader:
                 raise AssertionError(
                     f"The SavedModel at {self.path} has no value for variable "
                     f"{var.name!r} (object graph node {i}) in {prefix}")
-            try:
-                value = reader.get_tensor(key)
-            except FileNotFoundError as e:
-                raise errors.OpError(None, None, str(e), errors.NOT_FOUND
-                                     if hasattr(errors, "NOT_FOUND") else 5) from None
-            var.assign(value)
+            var.assign(reader.get_tensor(key))
 
     # ---------------------------------------------------------------------- objects
     def revive(self, i):
