@@ -569,10 +569,12 @@ def _decode(cls, buf, pos, end):
     return _DECODERS[cls._name](buf, pos, end)
 
 
-# Decoding runs one function per message type, generated from its schema on first use: an
-# if-chain over the type's key values with each field's handling inlined (about twice the
-# speed of one table-driven loop; a 1.6 MB SavedModel has some 60,000 messages).
+# A type's first messages are decoded by one table-driven loop (_decode_generic); after
+# _HOT of them, by a function generated from its schema: an if-chain over the type's key
+# values with each field's handling inlined (faster per message, but compiling it costs
+# about 0.5 ms, which a small SavedModel would not win back).
 _DECODERS = {}
+_HOT = 64
 
 
 def _fn_name(type_name):
@@ -675,8 +677,8 @@ _NS = {}
 
 
 def _compile_decoders():
-    """Bind every type's decoder name to a stub that generates and compiles the real one on
-    first use (a SavedModel uses about half of the types; compiling all costs ~50 ms)."""
+    """Bind every type's decoder name to a stub that decodes with the key table and compiles
+    the generated decoder once the type is hot."""
     _NS.update({"_new": object.__new__, "_rv": _read_varint, "_fix": _fix_int, "_fail": _fail,
                 "_entry": _decode_entry, "_unpack": _unpack, "_scalar": _read_scalar,
                 "_skip": _skip, "_varint": _varint, "DecodeError": DecodeError,
@@ -688,12 +690,124 @@ def _compile_decoders():
 
 
 def _stub(cls):
-    def compile_then_decode(buf, pos, end):
+    calls = [0]
+
+    def decode_then_compile(buf, pos, end):
+        calls[0] += 1
+        if calls[0] < _HOT:
+            return _decode_generic(cls, buf, pos, end)
         fn_name = _fn_name(cls._name)
         exec(compile(_generate(cls), f"<tapeflow._protobuf {cls._name}>", "exec"), _NS)
         _DECODERS[cls._name] = _NS[fn_name]
         return _NS[fn_name](buf, pos, end)
-    return compile_then_decode
+    return decode_then_compile
+
+
+def _decode_generic(cls, buf, pos, end):
+    """One message by the type's key table: the decoder of a type's first messages."""
+    msg = object.__new__(cls)
+    d = msg.__dict__
+    by_tag = cls._by_tag
+    try:
+        while pos < end:
+            tag = buf[pos]
+            pos += 1
+            if tag >= 0x80:
+                tag, pos = _read_varint(buf, pos - 1)
+            entry = by_tag.get(tag)
+            if entry is None:
+                start = pos
+                pos = _skip(cls, buf, pos, end, tag)
+                d["_unknown"] = d.get("_unknown", b"") + _varint(tag) + buf[start:pos]
+                continue
+            code, name, sub, siblings = entry
+            if code <= _D_PACKED:     # length-delimited
+                n = buf[pos]
+                pos += 1
+                if n >= 0x80:
+                    n, pos = _read_varint(buf, pos - 1)
+                stop = pos + n
+                if stop > end:
+                    _fail(cls, f"field {name!r} runs past the end")
+                if code == _D_STRING:
+                    value = buf[pos:stop].decode("utf-8")
+                elif code == _D_MSG:
+                    value = _decode(sub, buf, pos, stop)
+                elif code == _D_MSGS:
+                    value = _decode(sub, buf, pos, stop)
+                    lst = d.get(name)
+                    if lst is None:
+                        d[name] = [value]
+                    else:
+                        lst.append(value)
+                    pos = stop
+                    continue
+                elif code == _D_STRINGS:
+                    value = buf[pos:stop].decode("utf-8")
+                    lst = d.get(name)
+                    if lst is None:
+                        d[name] = [value]
+                    else:
+                        lst.append(value)
+                    pos = stop
+                    continue
+                elif code == _D_MAP:
+                    key, value = _decode_entry(cls, sub, buf, pos, stop)
+                    m = d.get(name)
+                    if m is None:
+                        d[name] = {key: value}
+                    else:
+                        m[key] = value
+                    pos = stop
+                    continue
+                elif code == _D_BYTES:
+                    value = buf[pos:stop]
+                elif code == _D_BYTESS:
+                    lst = d.get(name)
+                    if lst is None:
+                        d[name] = [buf[pos:stop]]
+                    else:
+                        lst.append(buf[pos:stop])
+                    pos = stop
+                    continue
+                else:
+                    items = _unpack(sub, buf, pos, stop)
+                    lst = d.get(name)
+                    if lst is None:
+                        d[name] = items
+                    else:
+                        lst += items
+                    pos = stop
+                    continue
+                pos = stop
+            elif code == _D_VARINT:
+                value = buf[pos]
+                pos += 1
+                if value >= 0x80 or sub == _BOOL or sub == _SINT64:
+                    if value >= 0x80:
+                        value, pos = _read_varint(buf, pos - 1)
+                    value = _fix_int(sub, value)
+            elif code == _D_FIXED:
+                value, pos = _read_scalar(sub, buf, pos, end, tag & 7)
+            else:                     # one element of a repeated scalar, not packed
+                value, pos = _read_scalar(sub, buf, pos, end, tag & 7)
+                lst = d.get(name)
+                if lst is None:
+                    d[name] = [value]
+                else:
+                    lst.append(value)
+                continue
+            if siblings is not None and d:
+                for other in siblings:
+                    d.pop(other, None)
+            d[name] = value
+        if pos != end:
+            _fail(cls, "the last field runs past the end")
+    except DecodeError:
+        raise
+    except (IndexError, UnicodeDecodeError, struct.error, ValueError) as e:
+        _fail(cls, f"truncated or corrupt data ({e})")
+    return msg
 
 
 def _read_varint(buf, pos):
