@@ -16,13 +16,23 @@ MODULES = [
     "tapeflow.summary", "tapeflow.summary.experimental", "tapeflow.train",
     "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
     "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse", "tapeflow.signal",
-    "tapeflow.audio", "tapeflow._gfile",
+    "tapeflow.audio", "tapeflow.io.gfile",
     "tapeflow.distribute", "tapeflow.saved_model", "tapeflow.saved_model.experimental",
 ]
 
 
+def _module(name):
+    """The module at dotted ``name``: imported, or an attribute of its parent (``tf.io.gfile``
+    is a module bound in ``tapeflow.io``, not a submodule file)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        parent, _, attr = name.rpartition(".")
+        return getattr(_module(parent), attr)
+
+
 def public_names(module_name):
-    module = importlib.import_module(module_name)
+    module = _module(module_name)
     names = getattr(module, "__all__", None)
     if names is None:
         names = [n for n in dir(module) if not n.startswith("_")]

@@ -191,6 +191,7 @@ _LAZY_ATTRS = {
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),
+    "get_logger": ("tapeflow._logging", "get_logger"),
 }
 
 

@@ -15,12 +15,15 @@ __all__ = ["GradientTape", "UnconnectedGradients"]
 
 
 def _warn(message, *args):
-    """Log a warning on the ``tapeflow`` logger, as TensorFlow logs its tape warnings.
+    """A warning on TensorFlow's logger, as TensorFlow logs its tape warnings."""
+    from .. import _logging
+    _logging.warning(message, *args)
 
-    ``logging`` is imported here, on the first warning, to keep it off ``import tapeflow``.
-    """
-    import logging
-    logging.getLogger("tapeflow").warning(message, *args)
+
+def _vlog(message, *args):
+    """What TensorFlow logs only at verbosity 1 (not shown by default)."""
+    from .. import _logging
+    _logging.vlog(1, message, *args)
 
 
 _CONSUMED = ("A non-persistent GradientTape can only be used to compute one set of "
@@ -279,7 +282,7 @@ class GradientTape:
                 raise _not_a_tensor(t, "target")
             v = t._value
             if v.dtype.kind not in "fcV":
-                _warn("The dtype of the target tensor must be floating (e.g. tf.float32) "
+                _vlog("The dtype of the target tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", t.dtype)
             if flat_og is None:
                 # ones_like is an op inside a trace: the seed takes each call's shape
@@ -297,7 +300,7 @@ class GradientTape:
             if not isinstance(s, _TensorLike):
                 raise _not_a_tensor(s, "sources")
             if s._value.dtype.kind not in "fcV":
-                _warn("The dtype of the source tensor must be floating (e.g. tf.float32) "
+                _vlog("The dtype of the source tensor must be floating (e.g. tf.float32) "
                       "when calling GradientTape.gradient, got %r", s.dtype)
                 ids.append(None)
                 continue

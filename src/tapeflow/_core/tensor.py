@@ -393,6 +393,9 @@ def _array_from_python(value, dtype):
             return dtype._np.type(value)
         if not isinstance(value, (list, tuple)):
             _unsupported(value)
+        packed = _packed_dtype(value)
+        if packed is not None:   # a list holding tensors packs to their dtype (tf.stack)
+            return _array_from_python(value, packed)
         try:
             arr = np.array(value)
         except ValueError:  # NumPy refuses ragged nesting
@@ -431,6 +434,28 @@ def _array_from_python(value, dtype):
 
 
 _OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
+def _packed_dtype(value):
+    """The dtype of the first Tensor or Variable inside nested list/tuple ``value``, or None:
+    TensorFlow packs such a list with that dtype (``[tf.constant(0, tf.int64)]`` is int64)."""
+    stack = [value]
+    found = None
+    while stack:
+        v = stack.pop()
+        for k, item in enumerate(v):
+            if isinstance(item, _TensorLike):
+                if found is None:
+                    found = item.dtype
+                elif item.dtype != found:
+                    from . import errors
+                    raise errors.InvalidArgumentError(
+                        None, None, f"cannot compute Pack as input #{k}(zero-based) was "
+                        f"expected to be a {found.name} tensor but is a {item.dtype.name} "
+                        "tensor [Op:Pack] name: packed")
+            elif type(item) is list or type(item) is tuple:
+                stack.append(item)
+    return found
 
 
 def _check_leaf_types(value):

@@ -5,9 +5,9 @@ As TF's ``mirrored_run``: one thread per replica, run one at a time; a replica t
 thread, on the per-replica arguments, and each replica resumes with its view of the result.
 Replicas run in a fixed order, so results are deterministic.
 """
-import logging
 import threading
 
+from .. import _logging
 from .._core import dispatch
 from . import _context
 from .strategy import ReplicaContext, Strategy
@@ -64,7 +64,7 @@ class MirroredStrategy(Strategy):
             return super()._call_for_each_replica(fn, args, kwargs)
         if not _warned and dispatch.current_tracer() is None:   # eager calls only, as TF
             _warned.append(True)
-            logging.getLogger("tapeflow").warning(
+            _logging.warning(
                 "Using MirroredStrategy eagerly has significant overhead currently. We will be "
                 "working on improving this in the future, but for now please wrap "
                 "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "

@@ -7,12 +7,12 @@ gradients are all-reduced once per step in one packed buffer per dtype (in
 batch. Without a launcher it is a one-worker strategy, as in TensorFlow without ``TF_CONFIG``.
 """
 import json
-import logging
 import os
 import sys
 import threading
 import time
 
+from .. import _logging
 from . import communicator as _comm_lib
 from .strategy import CommunicationOptions, Strategy
 
@@ -102,7 +102,7 @@ def cap_blas_threads(comm):
         from threadpoolctl import threadpool_info, threadpool_limits
     except ImportError:
         if comm.rank == 0:
-            logging.getLogger("tapeflow").warning(
+            _logging.warning(
                 "threadpoolctl is not installed, so BLAS may use %d threads on each of %d "
                 "ranks: install tapeflow[mpi] or launch with OMP_NUM_THREADS=%d "
                 "OPENBLAS_NUM_THREADS=%d in the environment.", cores, comm.local_size, n, n)

@@ -5,6 +5,7 @@ import sys
 import threading
 import weakref
 
+from .. import _logging
 from .._core.tensor import TensorShape
 from .function_type import _arg_name
 from .trace_type import is_tensor_key
@@ -33,8 +34,8 @@ class _Detector:
         if self.warnings >= _MAX_WARNINGS or len(self.calls) < _THRESHOLD:
             return
         self.warnings += 1
-        sys.stderr.write(
-            f"WARNING:tensorflow:{len(self.calls)} out of the last {self.count} calls to "
+        _logging.warning(
+            f"{len(self.calls)} out of the last {self.count} calls to "
             f"{fn} triggered tf.function retracing. Tracing is expensive and the excessive "
             "number of tracings could be due to (1) creating @tf.function repeatedly in a "
             "loop, (2) passing tensors with different shapes, (3) passing Python objects "
@@ -42,7 +43,7 @@ class _Detector:
             "loop. For (2), @tf.function has reduce_retracing=True option that can avoid "
             "unnecessary retracing. For (3), please refer to "
             "https://www.tensorflow.org/guide/function#controlling_retracing and "
-            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.\n")
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.")
         if detail:
             sys.stderr.write(f"WARNING:tapeflow:{detail}\n")
 
