@@ -1,10 +1,11 @@
-"""Record TensorFlow's answers for every row of tests/ops/op_db.py into tests/fixtures/ops/.
+"""Record TensorFlow's answers for the rows of tests/ops/op_db.py into tests/fixtures/ops/.
 
 Run with TensorFlow installed (tapeflow is never imported here):
 
     /work/tfenv/bin/python tools/record_ops.py
 
-For each op, sample and dtype it stores the inputs, forward values and output dtypes, and
+For each op (but the rows marked ``tf_fixture=False``, checked by finite differences only),
+sample and dtype it stores the inputs, forward values and output dtypes, and
 (for float32/float64) the gradient of ``sum_k sum(out_k * w_k)`` with respect to every float
 input, or the exception class and first message line if TensorFlow raised. For each error
 case of ``op_db.ERRORS`` it stores the class and the first message line, with TensorFlow's
@@ -82,7 +83,7 @@ def record_sample(info, sample, dtype, arrays, key):
 def main():
     arrays = {}
     meta = {"tensorflow": tf.__version__, "ops": {}, "errors": {}}
-    for info in op_db.OPS:
+    for info in op_db.OPS:  # the rows with tf_fixture (not the grad.* rows)
         rows = []
         for j, sample in enumerate(info.make_samples()):
             row = {}

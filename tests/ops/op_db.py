@@ -5,10 +5,15 @@ call it (``fn(tf, *args, **kwargs)`` where ``tf`` is either tapeflow or TensorFl
 gives sample inputs drawn from the op's domain: NumPy arrays (float64 ones are cast to the
 dtype under test and differentiated; int and bool ones are passed as they are), lists of
 arrays, or plain Python values. Binary element-wise ops get a same-shape, a broadcasting
-and a scalar sample. Flags say whether the op is differentiable and to which order.
+and a scalar sample. Flags say whether the op is differentiable and to which order, and
+how the finite-difference checks run (steps, tolerances, full Jacobian, strict xfails).
+The ``grad.*`` rows of the last section (``tf_fixture=False``) have no TensorFlow
+recording: each differentiable op once more per case, checked by finite differences only,
+to tighter tolerances; and the ops without a gradient.
 
 This module imports NumPy only: ``tools/record_ops.py`` runs it under TensorFlow.
 """
+import functools
 import zlib
 from dataclasses import dataclass, field
 
@@ -36,11 +41,26 @@ class OpInfo:
         grad: differentiable (else: must record nothing on a tape).
         grad2: second derivatives are checked too.
         rtol, atol: float32 tolerances against TensorFlow (float64: ``rtol64``, ``atol64``).
-        fd_rtol: tolerance of the finite-difference checks.
-        fd_skip: indices of float inputs not differentiated (e.g. polygamma's order).
         fd: run the finite-difference checks (False where the output is infinite).
+        fd_eps: the central-difference steps of the first- and second-order checks.
+        fd_rtol, fd_atol: first-order tolerances: the random-direction check passes when
+            ``|tape - fd| <= fd_atol + fd_rtol * max(1, |fd|)``.
+        jac_tol: ``(rtol, atol)`` of the full Jacobian and of the forward-mode tangents,
+            element by element (``|tape - fd| <= atol + rtol * |fd|``); default
+            ``(fd_rtol, 1e-6)`` and ``(max(fd_rtol, 1e-5), 1e-6)``.
+        tol2: ``(rtol, atol)`` of the second-order check (rule of the first order);
+            default ``(max(fd_rtol, 1e-4), fd_atol)``.
+        full_jacobian: check the full Jacobian of every sample, whatever its size (else
+            only samples with tiny inputs and outputs).
+        fd_skip: indices of float inputs not differentiated (e.g. polygamma's order).
+        xfail: check name (``"second_order"``, ...) -> reason: that check is a strict
+            xfail for this row (a known defect, said in the reason).
         tf_grad: compare the gradient with TensorFlow's (False where TF differs on
             purpose; the reason is in ``note``).
+        tf_fixture: TensorFlow's answers are recorded for this row (False: the gradient
+            rows of the last section, checked by finite differences only; the recorder
+            leaves them out).
+        seed: the key of the row's input generator (default: ``name``).
         note: why the row is special.
     """
 
@@ -54,10 +74,18 @@ class OpInfo:
     atol: float = 1e-6
     rtol64: float = 1e-9
     atol64: float = 1e-12
-    fd_rtol: float = 1e-5
-    fd_skip: tuple = ()
     fd: bool = True
+    fd_eps: tuple = (1e-6, 1e-5)
+    fd_rtol: float = 1e-5
+    fd_atol: float = 1e-8
+    jac_tol: tuple = None
+    tol2: tuple = None
+    full_jacobian: bool = False
+    fd_skip: tuple = ()
+    xfail: dict = field(default_factory=dict)
     tf_grad: bool = True
+    tf_fixture: bool = True
+    seed: str = ""
     note: str = ""
 
     def call(self, tf, *args, **kwargs):
@@ -66,7 +94,20 @@ class OpInfo:
         return resolve(tf, self.name)(*args, **kwargs)
 
     def make_samples(self):
-        return self.samples(Gen(self.name))
+        return self.samples(Gen(self.seed or self.name))
+
+    def tol(self, check):
+        """``(rtol, atol)`` of a finite-difference check: ``"first_order"``,
+        ``"jacobian"``, ``"jvp"`` or ``"second_order"``."""
+        if check == "first_order":
+            return self.fd_rtol, self.fd_atol
+        if check == "jacobian":
+            return self.jac_tol or (self.fd_rtol, 1e-6)
+        if check == "jvp":
+            return self.jac_tol or (max(self.fd_rtol, 1e-5), 1e-6)
+        if check == "second_order":
+            return self.tol2 or (max(self.fd_rtol, 1e-4), self.fd_atol)
+        raise ValueError(f"unknown check {check!r}")
 
 
 def resolve(tf, path):
@@ -159,11 +200,11 @@ def distinct(g, s):
     return g.distinct(*s)
 
 
-OPS = []
+ROWS = []  # the table: every row, in order (OPS, at the end: the rows TF is recorded for)
 
 
 def op(name, samples, **kw):
-    OPS.append(OpInfo(name, samples, **kw))
+    ROWS.append(OpInfo(name, samples, **kw))
 
 
 def unary(name, make=normal, dtypes=F16_32_64, **kw):
@@ -953,6 +994,336 @@ def _qr_canonical(tf, x):
     return q * s[..., None, :], r * s[..., :, None]
 
 
+# ------------------------------------------------------------------ gradient rows (no TF)
+#
+# Every differentiable op once more, one row per case, checked by float64 finite differences
+# only (``tf_fixture=False``: the recorder leaves them out): binary element-wise ops on a
+# same-shape, two broadcasting and three scalar pairs of shapes, unary ones on a matrix and
+# a scalar, reductions over every kind of axis, matmul in every transposition and batch
+# broadcast, shapes and slicing, losses, convolution and pooling. The checks are tighter
+# than the rows above (first order ``rtol 1e-7, atol 1e-8`` at step 1e-6, the full Jacobian
+# of every row, second order ten times looser), and the float32 gradients must agree with
+# the float64 ones. Each row's inputs come from its own domain (away from poles, kinks and
+# ties), drawn from a generator seeded by the case name.
+
+
+def _d_normal(shape):
+    return lambda rng: rng.standard_normal(shape)
+
+
+def _d_positive(shape, low=0.5, high=2.0):
+    return lambda rng: rng.uniform(low, high, shape)
+
+
+def _d_away(shape, low=0.3, high=1.5):
+    return lambda rng: rng.choice([-1.0, 1.0], shape) * rng.uniform(low, high, shape)
+
+
+def _d_lattice(shape, offset=0.0):
+    # Values 0.5 apart (plus jitter): two lattices with offsets 0 and 0.25 never tie.
+    return lambda rng: (0.5 * rng.integers(-4, 5, shape) + offset
+                        + rng.uniform(-0.05, 0.05, shape))
+
+
+def _d_distinct(shape):
+    # Distinct values with gaps of at least 0.2: reduce_max/min have no ties.
+    n = int(np.prod(shape))
+    return lambda rng: (rng.permutation(n) * 0.3 - 1.0 + rng.uniform(-0.05, 0.05, n)).reshape(
+        shape)
+
+
+def _floormod_pair(x_shape, y_shape):
+    # |y| within 2.5% of 2 and x = 2 (k + f) with f in [0.3, 0.7]: every x / y stays 0.2
+    # away from an integer, where floor(x / y) is constant, whatever the broadcasting.
+    def gen(rng):
+        y = rng.choice([-1.0, 1.0], y_shape) * rng.uniform(1.95, 2.05, y_shape)
+        x = 2.0 * (rng.integers(-3, 3, x_shape) + rng.uniform(0.3, 0.7, x_shape))
+        return [x, y]
+    return gen
+
+
+def grad_row(case, fn, *domains, gen=None, eps=1e-6, rtol=1e-7, second_xfail=None):
+    """A gradient row ``grad.<case>``: ``fn(tf, *tensors)`` at inputs drawn from
+    ``domains`` (one ``rng -> array`` per input) or ``gen`` (``rng -> [arrays]``), with
+    first-order step ``eps`` and tolerance ``rtol`` (second order: both ten times larger)."""
+    def samples(g):
+        arrays = gen(g.rng) if gen is not None else [d(g.rng) for d in domains]
+        return [Sample(tuple(np.asarray(a, np.float64) for a in arrays))]
+
+    op(f"grad.{case}", samples, fn=fn, tf_fixture=False, seed=case,
+       fd_eps=(eps, 10 * eps), fd_rtol=rtol, fd_atol=1e-8, jac_tol=(rtol, 1e-8),
+       tol2=(10 * rtol, 1e-7), full_jacobian=True,
+       xfail={} if second_xfail is None else {"second_order": second_xfail})
+
+
+def _public(path):
+    """``fn(tf, *args)`` calling ``tf.<path>``."""
+    return lambda tf, *a: resolve(tf, path)(*a)
+
+
+_G_BINARY = {
+    "add": ("add", _d_normal, _d_normal),
+    "subtract": ("subtract", _d_normal, _d_normal),
+    "multiply": ("multiply", _d_normal, _d_normal),
+    "divide": ("divide", _d_normal, _d_away),
+    "truediv": ("math.truediv", _d_normal, _d_away),
+    "pow": ("pow", _d_positive, _d_normal),
+    "squared_difference": ("math.squared_difference", _d_normal, _d_normal),
+    "maximum": ("maximum", _d_lattice, lambda s: _d_lattice(s, 0.25)),
+    "minimum": ("minimum", _d_lattice, lambda s: _d_lattice(s, 0.25)),
+    "operator+": (lambda tf, x, y: x + y, _d_normal, _d_normal),
+    "operator-": (lambda tf, x, y: x - y, _d_normal, _d_normal),
+    "operator*": (lambda tf, x, y: x * y, _d_normal, _d_normal),
+    "operator/": (lambda tf, x, y: x / y, _d_normal, _d_away),
+    "operator**": (lambda tf, x, y: x ** y, _d_positive, _d_normal),
+}
+_G_SHAPE_PAIRS = {
+    "same": ((2, 3), (2, 3)),
+    "broadcast": ((3, 1), (1, 4)),
+    "broadcast_rank": ((2, 3), (3,)),
+    "scalar_left": ((), (2, 3)),
+    "scalar_right": ((2, 3), ()),
+    "scalars": ((), ()),
+}
+for _name, (_fn, _dx, _dy) in _G_BINARY.items():
+    for _label, (_sx, _sy) in _G_SHAPE_PAIRS.items():
+        grad_row(f"{_name}-{_label}", _public(_fn) if isinstance(_fn, str) else _fn,
+                 _dx(_sx), _dy(_sy))
+
+for _label, (_sx, _sy) in _G_SHAPE_PAIRS.items():
+    grad_row(f"floormod-{_label}", _public("math.floormod"), gen=_floormod_pair(_sx, _sy))
+grad_row("operator%", lambda tf, x, y: x % y, gen=_floormod_pair((2, 3), (3,)))
+grad_row("mod", _public("math.mod"), gen=_floormod_pair((3,), (3,)))
+grad_row("pow-python-exponent", lambda tf, x: x ** 3, _d_normal((2, 3)))
+grad_row("pow-square-root", lambda tf, x: tf.pow(x, 0.5), _d_positive((4,)))
+grad_row("rpow", lambda tf, y: 2.0 ** y, _d_normal((3,)))
+
+_G_UNARY = {
+    "negative": ("negative", _d_normal),
+    "operator-neg": (lambda tf, x: -x, _d_normal),
+    "abs": ("abs", _d_away),
+    "square": ("square", _d_normal),
+    "sqrt": ("sqrt", _d_positive),
+    "rsqrt": ("math.rsqrt", _d_positive),
+    "exp": ("exp", _d_normal),
+    "log": ("math.log", _d_positive),
+    "log1p": ("math.log1p", lambda s: _d_positive(s, -0.5, 2.0)),
+    "expm1": ("math.expm1", _d_normal),
+    "tanh": ("tanh", _d_normal),
+    "sigmoid": ("sigmoid", _d_normal),
+    "reciprocal": ("math.reciprocal", _d_away),
+    "sin": ("sin", _d_normal),
+    "cos": ("cos", _d_normal),
+    "softplus": ("math.softplus", _d_normal),
+    "relu": ("nn.relu", _d_away),
+    "relu6": ("nn.relu6", lambda s: lambda rng: _d_away(s)(rng) * 3.0),
+    "elu": ("nn.elu", _d_away),
+    "selu": ("nn.selu", _d_away),
+    "leaky_relu": ("nn.leaky_relu", _d_away),
+    "silu": ("nn.silu", _d_normal),
+    "swish": ("nn.swish", _d_normal),
+    "sign": (lambda tf, x: tf.sign(x) * x, _d_away),
+    "identity": ("identity", _d_normal),
+    "l2_loss": ("nn.l2_loss", _d_normal),
+}
+for _name, (_fn, _d) in _G_UNARY.items():
+    _fn = _public(_fn) if isinstance(_fn, str) else _fn
+    grad_row(_name, _fn, _d((2, 3)))
+    grad_row(f"{_name}-scalar", _fn, _d(()))
+
+grad_row("clip_by_value", lambda tf, x: tf.clip_by_value(x, -0.5, 0.5), _d_lattice((2, 4), 0.25))
+grad_row("softmax", _public("nn.softmax"), _d_normal((2, 4)))
+grad_row("softmax-axis0", lambda tf, x: tf.nn.softmax(x, axis=0), _d_normal((3, 2)))
+grad_row("log_softmax", _public("nn.log_softmax"), _d_normal((2, 4)))
+grad_row("log_softmax-axis0", lambda tf, x: tf.nn.log_softmax(x, axis=0), _d_normal((3, 2)))
+grad_row("cast-f32-round-trip", lambda tf, x: tf.cast(tf.cast(x, tf.float32) * 2.0, x.dtype),
+         _d_normal((3,)), eps=1e-2, rtol=1e-4)
+
+for _rname, _dom in [("reduce_sum", _d_normal), ("reduce_mean", _d_normal),
+                     ("reduce_max", _d_distinct), ("reduce_min", _d_distinct),
+                     ("reduce_prod", _d_away)]:
+    grad_row(f"{_rname}-all", _public(_rname), _dom((2, 3, 2)))
+    grad_row(f"{_rname}-axis1", lambda tf, x, r=_rname: resolve(tf, r)(x, axis=1),
+             _dom((2, 3, 2)))
+    grad_row(f"{_rname}-axes02-keepdims",
+             lambda tf, x, r=_rname: resolve(tf, r)(x, axis=[0, 2], keepdims=True),
+             _dom((2, 3, 2)))
+    grad_row(f"{_rname}-negative-axis", lambda tf, x, r=_rname: resolve(tf, r)(x, axis=-1),
+             _dom((3, 2)))
+    grad_row(f"{_rname}-scalar", _public(_rname), _dom(()))
+
+_PROD_ZERO = ("second derivative of reduce_prod at an exact zero: its rule goes through "
+              "Cumprod's, which divides by x (as TensorFlow's, which gives 0 there, also "
+              "not the true value)")
+
+
+def _with_zero_at(shape, index):
+    def gen(rng):
+        x = _d_away(shape)(rng)
+        x[index] = 0.0
+        return [x]
+    return gen
+
+
+grad_row("reduce_prod-with-one-zero", lambda tf, x: tf.reduce_prod(x, axis=0),
+         gen=_with_zero_at((2, 3), (0, 1)), second_xfail=_PROD_ZERO)
+grad_row("reduce_prod-with-zero-all", _public("reduce_prod"), gen=_with_zero_at((4,), 1),
+         second_xfail=_PROD_ZERO)
+grad_row("reduce_prod-with-two-zeros", lambda tf, x: tf.reduce_prod(x, axis=1),
+         gen=_with_zero_at((2, 3), (0, slice(0, 2))), second_xfail=_PROD_ZERO)
+grad_row("reduce_max-ties-split", lambda tf, x: tf.reduce_max(tf.stack([x, x])),
+         _d_distinct((3,)))
+for _excl in (False, True):
+    for _rev in (False, True):
+        _tag = f"{'-exclusive' if _excl else ''}{'-reverse' if _rev else ''}"
+        grad_row(f"cumsum{_tag}", lambda tf, x, e=_excl, r=_rev: tf.math.cumsum(
+            x, axis=1, exclusive=e, reverse=r), _d_normal((2, 4)))
+        grad_row(f"cumprod{_tag}", lambda tf, x, e=_excl, r=_rev: tf.math.cumprod(
+            x, axis=0, exclusive=e, reverse=r), _d_away((3, 2)))
+grad_row("add_n", lambda tf, a, b, c: tf.add_n([a, b, c]), _d_normal((2, 2)), _d_normal((2, 2)),
+         _d_normal((2, 2)))
+grad_row("add_n-single", lambda tf, a: tf.add_n([a]), _d_normal((3,)))
+
+grad_row("matmul", _public("matmul"), _d_normal((2, 3)), _d_normal((3, 4)))
+grad_row("matmul-transpose_a", lambda tf, a, b: tf.matmul(a, b, transpose_a=True),
+         _d_normal((3, 2)), _d_normal((3, 4)))
+grad_row("matmul-transpose_b", lambda tf, a, b: tf.matmul(a, b, transpose_b=True),
+         _d_normal((2, 3)), _d_normal((4, 3)))
+grad_row("matmul-transpose_both", lambda tf, a, b: tf.matmul(a, b, transpose_a=True,
+                                                             transpose_b=True),
+         _d_normal((3, 2)), _d_normal((4, 3)))
+grad_row("matmul-operator", lambda tf, a, b: a @ b, _d_normal((2, 2)), _d_normal((2, 3)))
+grad_row("matmul-batch", _public("matmul"), _d_normal((2, 2, 3)), _d_normal((2, 3, 2)))
+grad_row("matmul-batch-broadcast", _public("matmul"), _d_normal((2, 2, 3)), _d_normal((3, 2)))
+grad_row("matmul-batch-broadcast-both", _public("matmul"), _d_normal((2, 1, 2, 3)),
+         _d_normal((3, 3, 1)))
+grad_row("matmul-batch-transpose", lambda tf, a, b: tf.matmul(a, b, transpose_a=True,
+                                                              transpose_b=True),
+         _d_normal((2, 3, 2)), _d_normal((2, 2, 3)))
+grad_row("matmul-1x1", _public("matmul"), _d_normal((1, 1)), _d_normal((1, 1)))
+grad_row("matvec", _public("linalg.matvec"), _d_normal((2, 3)), _d_normal((3,)))
+grad_row("matvec-transpose_a", lambda tf, a, b: tf.linalg.matvec(a, b, transpose_a=True),
+         _d_normal((3, 2)), _d_normal((3,)))
+grad_row("matvec-batch", _public("linalg.matvec"), _d_normal((2, 2, 3)), _d_normal((2, 3)))
+grad_row("matvec-batch-broadcast", _public("linalg.matvec"), _d_normal((2, 3)),
+         _d_normal((4, 3)))
+
+grad_row("reshape", lambda tf, x: tf.reshape(x, (3, 2)) * tf.constant([[1.0, 2.0]] * 3, x.dtype),
+         _d_normal((2, 3)))
+grad_row("reshape-minus-one", lambda tf, x: tf.reshape(x, (-1,)), _d_normal((2, 2)))
+grad_row("broadcast_to", lambda tf, x: tf.broadcast_to(x, (2, 3, 3)), _d_normal((3, 1)))
+grad_row("transpose", lambda tf, x: tf.transpose(x), _d_normal((2, 3)))
+grad_row("transpose-perm", lambda tf, x: tf.transpose(x, [1, 2, 0]), _d_normal((2, 3, 2)))
+grad_row("expand_dims", lambda tf, x: tf.expand_dims(x, 1) * tf.constant([[[1.0], [2.0]]],
+                                                                         x.dtype),
+         _d_normal((3, 2)))
+grad_row("squeeze", lambda tf, x: tf.squeeze(x, axis=1), _d_normal((2, 1, 3)))
+grad_row("concat", lambda tf, a, b, c: tf.concat([a, b, c], axis=1), _d_normal((2, 1)),
+         _d_normal((2, 3)), _d_normal((2, 2)))
+grad_row("concat-axis0", lambda tf, a, b: tf.concat([a, b], axis=0), _d_normal((1, 2)),
+         _d_normal((2, 2)))
+grad_row("stack", lambda tf, a, b: tf.stack([a, b], axis=1), _d_normal((2, 3)),
+         _d_normal((2, 3)))
+grad_row("stack-axis0", lambda tf, a, b, c: tf.stack([a, b, c]), _d_normal((2,)),
+         _d_normal((2,)), _d_normal((2,)))
+grad_row("unstack", lambda tf, x: tf.add_n([u * float(k + 1)
+                                            for k, u in enumerate(tf.unstack(x))]),
+         _d_normal((3, 2)))
+grad_row("tile", lambda tf, x: tf.tile(x, [2, 3]), _d_normal((2, 2)))
+grad_row("gather", lambda tf, x: tf.gather(x, [2, 0, 2]), _d_normal((3, 2)))
+grad_row("gather-squared", lambda tf, x: tf.gather(x, [2, 0, 2]) ** 2, _d_normal((3, 2)))
+grad_row("gather-axis1-squared", lambda tf, x: tf.square(
+    tf.gather(x, tf.constant([[1, 1], [0, 2]]), axis=1)), _d_normal((2, 3)))
+grad_row("gather-axis1", lambda tf, x: tf.gather(x, tf.constant([[1, 1], [0, 2]]), axis=1),
+         _d_normal((2, 3)))
+grad_row("where", lambda tf, x, y: tf.where(
+    tf.constant([[True, False, True], [False, False, True]]), x, y),
+    _d_normal((2, 3)), _d_normal((2, 3)))
+grad_row("where-broadcast", lambda tf, x, y: tf.where(tf.constant([True, False, True]), x, y),
+         _d_normal((2, 3)), _d_normal(()))
+grad_row("getitem-int", lambda tf, x: x[1], _d_normal((3, 2)))
+grad_row("getitem-slice", lambda tf, x: x[1:, :1], _d_normal((3, 2)))
+grad_row("getitem-stride", lambda tf, x: x[::2], _d_normal((5,)))
+grad_row("getitem-negative-stride", lambda tf, x: x[::-2, 1], _d_normal((4, 2)))
+grad_row("getitem-newaxis-ellipsis", lambda tf, x: x[None, ..., 0], _d_normal((2, 3, 2)))
+grad_row("getitem-tensor-index", lambda tf, x: x[tf.constant(1)] * x[0], _d_normal((2, 2)))
+grad_row("iterate-rows", lambda tf, x: tf.add_n([r * r for r in x]), _d_normal((3, 2)))
+grad_row("bias_add", _public("nn.bias_add"), _d_normal((2, 3)), _d_normal((3,)))
+grad_row("fill", lambda tf, v: tf.fill([2, 3], v) * tf.constant([1.0, 2.0, 3.0], v.dtype),
+         _d_normal(()))
+
+
+def _d_probs(shape):
+    def gen(rng):
+        p = rng.uniform(0.1, 1.0, shape)
+        return p / p.sum(-1, keepdims=True)
+    return gen
+
+
+grad_row("sigmoid_cross_entropy_with_logits",
+         lambda tf, z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+         _d_positive((2, 3), 0.05, 0.95), _d_away((2, 3)))
+grad_row("softmax_cross_entropy_with_logits",
+         lambda tf, p, x: tf.nn.softmax_cross_entropy_with_logits(labels=p, logits=x),
+         _d_probs((2, 3)), _d_normal((2, 3)))
+grad_row("sparse_softmax_cross_entropy_with_logits",
+         lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(
+             labels=tf.constant([2, 0]), logits=x), _d_normal((2, 3)))
+grad_row("composite-mlp-loss", lambda tf, w, b, x: tf.reduce_mean(
+    tf.nn.softmax_cross_entropy_with_logits(
+        labels=tf.constant([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]], w.dtype),
+        logits=tf.tanh(tf.matmul(x, w) + b))), _d_normal((3, 2)), _d_normal((2,)),
+    _d_normal((3, 3)))
+
+grad_row("conv2d-same-stride2", lambda tf, x, f: tf.nn.conv2d(x, f, 2, "SAME"),
+         _d_normal((1, 5, 4, 2)), _d_normal((2, 3, 2, 3)))
+grad_row("conv2d-valid", lambda tf, x, f: tf.nn.conv2d(x, f, 1, "VALID"),
+         _d_normal((2, 4, 4, 1)), _d_normal((3, 2, 1, 2)))
+grad_row("max_pool2d-same", lambda tf, x: tf.nn.max_pool2d(x, 2, 2, "SAME"),
+         _d_distinct((1, 3, 5, 2)))
+grad_row("avg_pool2d-same", lambda tf, x: tf.nn.avg_pool2d(x, 3, 2, "SAME"),
+         _d_normal((1, 5, 4, 2)))
+
+# Ops without a gradient: nothing recorded, the gradient is None.
+_NO_GRADIENT = {
+    "equal": lambda tf, x: tf.equal(x, 1.0),
+    "not_equal": lambda tf, x: tf.not_equal(x, 1.0),
+    "less": lambda tf, x: x < 0.5,
+    "less_equal": lambda tf, x: x <= 0.5,
+    "greater": lambda tf, x: tf.greater(x, 0.5),
+    "greater_equal": lambda tf, x: x >= 0.5,
+    "argmax": lambda tf, x: tf.argmax(x),
+    "argmin": lambda tf, x: tf.argmin(x, axis=0),
+    "cast-to-int": lambda tf, x: tf.cast(x, tf.int32),
+    "cast-to-bool": lambda tf, x: tf.cast(x, tf.bool),
+    "stop_gradient": lambda tf, x: tf.stop_gradient(x),
+    "round": lambda tf, x: tf.round(x),
+    "floor": lambda tf, x: tf.floor(x),
+    "ceil": lambda tf, x: tf.math.ceil(x),
+    "is_nan": lambda tf, x: tf.math.is_nan(x),
+    "is_finite": lambda tf, x: tf.math.is_finite(x),
+    "where-indices": lambda tf, x: tf.where(x > 0.0),
+    "one_hot": lambda tf, x: tf.one_hot(tf.argmax(x), 3),
+    "logical_and": lambda tf, x: tf.logical_and(x > 0.0, x < 1.0),
+    "logical_or": lambda tf, x: tf.logical_or(x > 0.0, x < 1.0),
+    "logical_xor": lambda tf, x: tf.math.logical_xor(x > 0.0, x < 1.0),
+    "logical_not": lambda tf, x: tf.logical_not(x > 0.0),
+    "reduce_all": lambda tf, x: tf.reduce_all(x > 0.0),
+    "reduce_any": lambda tf, x: tf.reduce_any(x > 0.0),
+    "is_inf": lambda tf, x: tf.math.is_inf(x),
+    "zeros_like": lambda tf, x: tf.zeros_like(x),
+    "ones_like": lambda tf, x: tf.ones_like(x),
+    "shape": lambda tf, x: tf.shape(x),
+    "size": lambda tf, x: tf.size(x),
+    "rank": lambda tf, x: tf.rank(x),
+}
+for _name, _fn in _NO_GRADIENT.items():
+    op(f"grad.{_name}", lambda g: [Sample((np.array([0.25, 1.5, -2.0]),))], fn=_fn,
+       grad=False, dtypes=("float64",), tf_fixture=False)
+op("grad.range", lambda g: [Sample((np.array(0.25),))], grad=False, dtypes=("float64",),
+   tf_fixture=False, fn=lambda tf, x: tf.range(x, 3.0, dtype=x.dtype))
+
+
 # ----------------------------------------------------------- running a row (both libraries)
 
 
@@ -1002,9 +1373,17 @@ def flatten(out):
 
 
 def loss_weights(shape, k):
-    """Fixed, non-symmetric cotangent for output ``k``: the loss is sum(out_k * w_k)."""
+    """Fixed, non-symmetric cotangent for output ``k``: the loss is sum(out_k * w_k).
+    (One read-only array per shape and ``k``: the finite-difference checks ask often.)"""
+    return _loss_weights(tuple(shape), k)
+
+
+@functools.lru_cache(maxsize=None)
+def _loss_weights(shape, k):
     n = int(np.prod(shape)) if shape else 1
-    return (1.0 + 0.5 * np.cos(np.arange(n) * 1.3 + 0.7 * k)).reshape(shape)
+    w = (1.0 + 0.5 * np.cos(np.arange(n) * 1.3 + 0.7 * k)).reshape(shape)
+    w.setflags(write=False)
+    return w
 
 
 # ------------------------------------------------------------------------- error cases
@@ -1197,7 +1576,11 @@ def _svd_canonical(tf, x):
 
 
 def by_name():
-    return {o.name: o for o in OPS}
+    return {o.name: o for o in ROWS}
 
 
-assert len(by_name()) == len(OPS), "duplicate op names"
+assert len(by_name()) == len(ROWS), "duplicate op names"
+
+# The rows with TensorFlow fixtures: what tools/record_ops.py records, and what
+# tests/function/test_ops_traced.py runs under tf.function (the grad.* rows repeat their ops).
+OPS = [o for o in ROWS if o.tf_fixture]

@@ -1,6 +1,7 @@
 """The op modules import each other in one direction: array_ops at the bottom, nothing
 re-exported, no circle (imports inside functions count too)."""
 import ast
+import functools
 import pathlib
 
 OPS = pathlib.Path(__file__).resolve().parents[2] / "src" / "tapeflow" / "ops"
@@ -32,7 +33,9 @@ def _ops_imports(path):
     return out
 
 
+@functools.lru_cache(maxsize=1)
 def _graph():
+    """Each op module -> the op modules it imports (parsed once for the tests here)."""
     files = [p for p in OPS.rglob("*.py") if p.name != "__init__.py"]
     return {_module_name(p): _ops_imports(p) - {_module_name(p)} for p in files}
 

@@ -160,7 +160,8 @@ def CsvDataset(filenames, record_defaults, compression_type=None, buffer_size=No
     defaults = csv_defaults(record_defaults)
     dtypes = [d.dtype for d in defaults]
     np_dtypes = ["object" if d == _dt.string else d._np.name for d in dtypes]
-    firsts = [d._value.reshape(-1)[0] if d._value.size else None for d in defaults]
+    firsts = [np.asarray(d.numpy(), dtype=object if d.dtype == _dt.string else None).reshape(
+        -1)[0] if d.shape.num_elements() else None for d in defaults]
     delim = field_delim.encode() if isinstance(field_delim, str) else bytes(field_delim)
     na = na_value.encode() if isinstance(na_value, str) else bytes(na_value)
     select = None if select_cols is None else [int(c) for c in select_cols]

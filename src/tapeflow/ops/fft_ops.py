@@ -25,7 +25,6 @@ from .._core.registry import defjvp, defvjp, primitive
 from .._core.tensor import _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from . import manip_ops as _manip
-from . import math_ops as _m
 from ._helpers import tf_type_name
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "fftnd", "ifftnd",
@@ -53,18 +52,13 @@ def _c2c_forward(inverse):
     return forward
 
 
-def _points(shape, axes):
-    return int(np.prod([shape[a] for a in axes], dtype=np.int64))
-
-
 def _c2c(name, inverse):
     prim = primitive(name, _c2c_forward(inverse), save_inputs=False)
 
     def rule(g, y, x_shape, axes):
-        n = _points(g._value.shape, axes)
-        out = _c2c_call(g, axes, not inverse)
-        scale = float(n) if not inverse else 1.0 / n
-        return _m.multiply(out, _const(scale, g.dtype)) if n else out
+        # FFT's adjoint n * IFFT(g) is conj(FFT(conj(g))), IFFT's FFT(g) / n is
+        # conj(IFFT(conj(g))): no size constant, so a relaxed trace stays shape-generic.
+        return _a.conj(_c2c_call(_a.conj(g), axes, inverse))
 
     defvjp(prim, rule)
     defjvp(prim, lambda ts, y, x_shape, axes: None if ts[0] is None
@@ -205,7 +199,20 @@ def ifft3d(input, name=None):  # noqa: A002 - TensorFlow's name
 
 
 # ------------------------------------------------------------------ real <-> half spectrum
+def _resolve(fft_length, shape, axes, inverse):
+    """The transform lengths: ``fft_length``, or (None) the input's own sizes on ``axes``
+    (for the inverse, ``2 * (m - 1)`` on the last). Resolved when the forward runs, so a
+    program traced with relaxed shapes does not keep the traced sizes."""
+    if fft_length is not None:
+        return tuple(fft_length)
+    n = [shape[a] for a in axes]
+    if inverse:
+        n[-1] = 2 * (n[-1] - 1)
+    return tuple(n)
+
+
 def _r2c_forward(x, axes, fft_length):
+    fft_length = _resolve(fft_length, x.shape, axes, False)
     out_shape = list(x.shape)
     for a, n in zip(axes, fft_length):
         out_shape[a] = n
@@ -217,6 +224,7 @@ def _r2c_forward(x, axes, fft_length):
 
 
 def _c2r_forward(y, axes, fft_length):
+    fft_length = _resolve(fft_length, y.shape, axes, True)
     rdt = np.dtype(np.float32) if y.dtype == np.complex64 else np.dtype(np.float64)
     if 0 in fft_length:
         shape = list(y.shape)
@@ -228,6 +236,32 @@ def _c2r_forward(y, axes, fft_length):
         y = _fit_array(y, axes, [y.shape[i] if i - y.ndim not in axes else
                                  used[axes.index(i - y.ndim)] for i in range(y.ndim)])
     return np.fft.irfftn(y, s=fft_length, axes=axes).astype(rdt, copy=False)
+
+
+def _r2c_adjoint(g, x, axes, fft_length):
+    """RFFT's gradient: ``Re(n * IFFT(g))`` with ``g`` zero-filled to the full length, cut or
+    padded back to the input ``x``'s extent (``x`` is read for its shape and dtype only)."""
+    n = _resolve(fft_length, x.shape, axes, False)
+    full = list(g.shape)
+    full[axes[-1]] = n[-1]
+    g = _fit_array(g, axes, full)
+    if 0 in g.shape:
+        out = np.zeros(g.shape, x.dtype)
+    else:
+        out = np.fft.ifftn(g, axes=axes).real * float(np.prod(n))
+    return _fit_array(out, axes, list(x.shape)).astype(x.dtype, copy=False)
+
+
+def _c2r_adjoint(g, y, axes, fft_length):
+    """IRFFT's gradient: ``RFFT(g) * w / n`` (``w`` 1 on DC and an even length's Nyquist bin,
+    2 elsewhere), cut or padded back to the input ``y``'s extent."""
+    n = _resolve(fft_length, y.shape, axes, True)
+    if 0 in n or 0 in g.shape:
+        spec = np.zeros(list(g.shape[:-1]) + [n[-1] // 2 + 1], y.dtype)
+    else:
+        spec = np.fft.rfftn(g, s=n, axes=axes) * (_half_mask(n[-1], np.float64)
+                                                    / float(np.prod(n)))
+    return _fit_array(spec, axes, list(y.shape)).astype(y.dtype, copy=False)
 
 
 def _fit_array(x, axes, shape):
@@ -270,37 +304,40 @@ def _half_mask(n, dtype):
 
 
 def _r2c(name):
-    prim = primitive(name, _r2c_forward, save_inputs=False)
+    prim = primitive(name, _r2c_forward)
+    adjoint = primitive(name + "Grad", _r2c_adjoint, shape_inputs=(1,))
 
-    def rule(g, y, x_shape, axes, fft_length):
-        full = list(g._value.shape)
-        full[axes[-1]] = fft_length[-1]
-        gx = _m.real(_c2c_call(_fit(g, axes, full), axes, True))
-        gx = _m.multiply(gx, _const(float(np.prod(fft_length)), gx.dtype))
-        return _fit(gx, axes, list(x_shape))
+    def jvp(ts, y, x, axes, fft_length):
+        return None if ts[0] is None else apply(prim, (ts[0],), {"axes": axes,
+                                                                 "fft_length": fft_length})
 
-    defvjp(prim, rule)
-    defjvp(prim, lambda ts, y, x_shape, axes, fft_length: None if ts[0] is None else apply(
-        prim, (ts[0],), {"axes": axes, "fft_length": fft_length}))
+    defvjp(prim, lambda g, y, x, axes, fft_length: apply(
+        adjoint, (g, x), {"axes": axes, "fft_length": fft_length}))
+    defjvp(prim, jvp)
+    # The adjoint is linear in g; its own adjoint is the transform (RFFT of a tensor of x's
+    # shape with the same lengths, None meaning that shape's own).
+    defvjp(adjoint, lambda gg, y, g, x, axes, fft_length: apply(
+        prim, (gg,), {"axes": axes, "fft_length": fft_length}), None)
+    defjvp(adjoint, lambda ts, y, g, x, axes, fft_length: None if ts[0] is None else apply(
+        adjoint, (ts[0], x), {"axes": axes, "fft_length": fft_length}))
     return prim
 
 
 def _c2r(name):
-    prim = primitive(name, _c2r_forward, save_inputs=False)
+    prim = primitive(name, _c2r_forward)
+    adjoint = primitive(name + "Grad", _c2r_adjoint, shape_inputs=(1,))
 
-    def rule(g, y, x_shape, axes, fft_length):
-        gy = apply(_R2C[len(axes)], (g,), {"axes": axes, "fft_length": fft_length})
-        n = fft_length[-1]
-        mask = (_half_mask(n, np.float64) / float(np.prod(fft_length))).astype(
-            gy._value.dtype)
-        shape = [1] * gy._value.ndim
-        shape[axes[-1]] = mask.size
-        gy = _m.multiply(gy, convert_to_tensor(mask.reshape(shape)))
-        return _fit(gy, axes, list(x_shape))
+    def jvp(ts, y, x, axes, fft_length):
+        return None if ts[0] is None else apply(prim, (ts[0],), {"axes": axes,
+                                                                 "fft_length": fft_length})
 
-    defvjp(prim, rule)
-    defjvp(prim, lambda ts, y, x_shape, axes, fft_length: None if ts[0] is None else apply(
-        prim, (ts[0],), {"axes": axes, "fft_length": fft_length}))
+    defvjp(prim, lambda g, y, x, axes, fft_length: apply(
+        adjoint, (g, x), {"axes": axes, "fft_length": fft_length}))
+    defjvp(prim, jvp)
+    defvjp(adjoint, lambda gg, y, g, x, axes, fft_length: apply(
+        prim, (gg,), {"axes": axes, "fft_length": fft_length}), None)
+    defjvp(adjoint, lambda ts, y, g, x, axes, fft_length: None if ts[0] is None else apply(
+        adjoint, (ts[0], x), {"axes": axes, "fft_length": fft_length}))
     return prim
 
 
@@ -332,16 +369,12 @@ def _real_transform(input_tensor, fft_length, k, inverse, axes=None):
         raise ValueError(f"Shape {x.shape} must have rank at least {k}")
     if axes is None:
         axes = tuple(range(-k, 0))
-    shape = x._value.shape
-    if fft_length is None:
-        fft_length = tuple(shape[a] for a in axes)
-        if inverse:
-            fft_length = fft_length[:-1] + (2 * (fft_length[-1] - 1),)
-    else:
+    if fft_length is not None:
         fft_length = _lengths(fft_length, len(axes))
     if len(axes) <= 3 and tuple(axes) == tuple(range(-len(axes), 0)):
         table = _C2R if inverse else _R2C
         return apply(table[len(axes)], (x,), {"axes": tuple(axes), "fft_length": fft_length})
+    fft_length = _resolve(fft_length, x._value.shape, axes, inverse)
     # Other axes: the half-spectrum transform on the last of them, a full DFT on the rest.
     rest, last = tuple(axes[:-1]), axes[-1]
     x = _fit(x, rest, _sized(x, rest, fft_length[:-1]))
