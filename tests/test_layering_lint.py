@@ -24,7 +24,7 @@ FLOORS = {
     "ops": {"_core"},
     "function": {"ops", "_core"},
     "checkpoint": {"function", "ops", "_core"},
-    "saved_model": {"function", "ops", "_core"},
+    "saved_model": {"checkpoint", "function", "ops", "_core"},
     "summary": {"function", "ops", "_core"},
     "data": {"checkpoint", "saved_model", "function", "ops", "_core"},
     "distribute": {"checkpoint", "saved_model", "function", "ops", "_core"},
@@ -35,6 +35,7 @@ FLOORS = {
 LEAVES = {
     "_crc32c": "CRC-32C of TFRecord, event and checkpoint files: NumPy through _core.backend",
     "config": "tf.config: the device list and the run_functions_eagerly switch, no imports",
+    "_protobuf": "the SavedModel protobuf schema and wire codec: plain Python, no imports",
     "_logging": "tf.get_logger: TensorFlow's `tensorflow` logger and its handler, stdlib only",
     "_gfile": "tf.io.gfile: local file-system helpers over os/shutil/glob, errors from _core",
 }
