@@ -242,3 +242,182 @@ def check_numerics_grad_ok(tf):
         tape.watch(x)
         z = tf.reduce_sum(tf.sqrt(tf.debugging.check_numerics(x, "fwd")))
     return tape.gradient(z, x)
+
+
+# -- tf.train.Example ----------------------------------------------------------------------
+def _example(tf, **feats):
+    def feature(k, v):
+        if k in ("name", "tags"):
+            return tf.train.Feature(bytes_list=tf.train.BytesList(value=v))
+        if isinstance(v, list) and v and isinstance(v[0], float):
+            return tf.train.Feature(float_list=tf.train.FloatList(value=v))
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=v))
+    return tf.train.Example(features=tf.train.Features(
+        feature={k: feature(k, v) for k, v in feats.items()}))
+
+
+def _examples(tf):
+    return [_example(tf, age=[29], scores=[0.5, 1.25, -3.0], name=[b"ann"],
+                     tags=[b"x", b"y\n\xff"], ids=[7, -2, 3 ** 38]),
+            _example(tf, age=[41], scores=[2.0, 0.1, 1e20], name=[b"bob"], tags=[],
+                     ids=[5]),
+            _example(tf, age=[3], scores=[float("inf"), 0.0, 7.5], name=[b""],
+                     tags=[b"z"], ids=[])]
+
+
+@case
+def example_bytes_and_text(tf):
+    exs = _examples(tf)
+    return [[e.SerializeToString(deterministic=True) for e in exs], [str(e) for e in exs],
+            [tf.train.Example.FromString(e.SerializeToString()) == e for e in exs]]
+
+
+@case
+def example_attributes(tf):
+    e = tf.train.Example.FromString(_examples(tf)[0].SerializeToString())
+    f = e.features.feature
+    other = tf.train.Example()
+    other.ParseFromString(e.SerializeToString())
+    feat = tf.train.Feature(float_list=tf.train.FloatList(value=[0.1]))
+    return [sorted(f.keys()), list(f["scores"].float_list.value), list(f["ids"].int64_list.value),
+            list(f["tags"].bytes_list.value), f["age"].WhichOneof("kind"),
+            e.HasField("features"), tf.train.Example().HasField("features"), other == e,
+            str(feat), feat.SerializeToString(), str(tf.train.Example()),
+            tf.train.BytesList(value=[b"a"]).SerializeToString(),
+            str(tf.train.Int64List(value=[1, -1]))]
+
+
+@case
+def example_bytes_list_str_error(tf):
+    return tf.train.BytesList(value=["text"])
+
+
+@case
+def example_int64_float_error(tf):
+    return tf.train.Int64List(value=[1.5])
+
+
+def _spec_single(tf):
+    return {"age": tf.io.FixedLenFeature([], tf.int64),
+            "scores": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True),
+            "name": tf.io.FixedLenFeature((), tf.string),
+            "tags": tf.io.VarLenFeature(tf.string),
+            "ids": tf.io.RaggedFeature(tf.int64),
+            "missing": tf.io.FixedLenFeature([2], tf.int64, default_value=[4, 5]),
+            "missing_var": tf.io.VarLenFeature(tf.float32)}
+
+
+def _spec_batch(tf):
+    return {"age": tf.io.FixedLenFeature([1], tf.int64),
+            "scores": tf.io.FixedLenFeature([3], tf.float32),
+            "name": tf.io.RaggedFeature(tf.string, row_splits_dtype=tf.int64),
+            "tags": tf.io.VarLenFeature(tf.string),
+            "ids": tf.io.VarLenFeature(tf.int64),
+            "missing": tf.io.FixedLenFeature([], tf.float32, default_value=2.5),
+            "missing_seq": tf.io.FixedLenSequenceFeature([2], tf.int64, allow_missing=True)}
+
+
+def _spec_seq(tf):
+    return {"scores": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True,
+                                                    default_value=-1.0),
+            "ids": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True),
+            "tags": tf.io.RaggedFeature(tf.string)}
+
+
+def _parsed(tf, d):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, tf.SparseTensor):
+            out[k] = [v.indices, v.values, v.dense_shape]
+        elif isinstance(v, tf.RaggedTensor):
+            out[k] = [v.flat_values, v.row_splits]
+        else:
+            out[k] = v
+    return out
+
+
+@case
+def parse_single_example_values(tf):
+    return [_parsed(tf, tf.io.parse_single_example(e.SerializeToString(), _spec_single(tf)))
+            for e in _examples(tf)]
+
+
+@case
+def parse_example_batch(tf):
+    ser = tf.constant([e.SerializeToString() for e in _examples(tf)])
+    return [_parsed(tf, tf.io.parse_example(ser, _spec_batch(tf))),
+            _parsed(tf, tf.io.parse_example(ser, _spec_seq(tf))),
+            _parsed(tf, tf.io.parse_example(ser[:0], _spec_batch(tf))),
+            _parsed(tf, tf.io.parse_example(ser[:1], _spec_seq(tf)))]
+
+
+@case
+def parse_example_in_function(tf):
+    spec = {"age": tf.io.FixedLenFeature([], tf.int64), "ids": tf.io.VarLenFeature(tf.int64)}
+
+    @tf.function
+    def f(s):
+        d = tf.io.parse_single_example(s, spec)
+        return d["age"] * 2, d["ids"].values, d["ids"].dense_shape
+    return [list(f(tf.constant(e.SerializeToString()))) for e in _examples(tf)]
+
+
+@case
+def parse_example_in_dataset_map(tf):
+    spec = {"age": tf.io.FixedLenFeature([], tf.int64),
+            "scores": tf.io.FixedLenFeature([3], tf.float32)}
+    ds = tf.data.Dataset.from_tensor_slices([e.SerializeToString() for e in _examples(tf)])
+    ds = ds.map(lambda s: tf.io.parse_single_example(s, spec)).batch(2)
+    return [dict(b) for b in ds]
+
+
+@case
+def parse_missing_required(tf):
+    return tf.io.parse_single_example(_examples(tf)[0].SerializeToString(),
+                                      {"nope": tf.io.FixedLenFeature([], tf.float32)})
+
+
+@case
+def parse_wrong_type(tf):
+    return tf.io.parse_single_example(_examples(tf)[0].SerializeToString(),
+                                      {"age": tf.io.FixedLenFeature([], tf.float32)})
+
+
+@case
+def parse_wrong_size(tf):
+    return tf.io.parse_single_example(_examples(tf)[0].SerializeToString(),
+                                      {"scores": tf.io.FixedLenFeature([2], tf.float32)})
+
+
+@case
+def parse_example_wrong_type(tf):
+    ser = [e.SerializeToString() for e in _examples(tf)]
+    return tf.io.parse_example(ser, {"ids": tf.io.VarLenFeature(tf.float32)})
+
+
+@case
+def parse_bad_bytes(tf):
+    return tf.io.parse_single_example(b"\x0a\x05abc", {"a": tf.io.VarLenFeature(tf.int64)})
+
+
+@case
+def feature_reprs(tf):
+    return [repr(tf.io.FixedLenFeature([3], tf.float32)),
+            repr(tf.io.VarLenFeature(tf.string)),
+            repr(tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)),
+            repr(tf.io.RaggedFeature(tf.int64))]
+
+
+@case
+def serialize_tensor_values(tf):
+    ts = [tf.constant([[1.5, 2.0], [3.0, -4.0]]), tf.constant(7), tf.constant([1, 2], tf.int64),
+          tf.constant([b"ab", b""]), tf.constant(True), tf.zeros([0, 3], tf.float64),
+          tf.constant([1, 2], tf.uint8), tf.constant(b"s")]
+    ser = [tf.io.serialize_tensor(t) for t in ts]
+    back = [tf.io.parse_tensor(s, t.dtype) for s, t in zip(ser, ts)]
+    return [ser, back]
+
+
+@case
+def parse_tensor_wrong_dtype(tf):
+    return tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1.0])), tf.int32)

@@ -21,6 +21,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import tensorflow as tf  # noqa: E402
 from google.protobuf import any_pb2, descriptor_pool, message_factory, wrappers_pb2  # noqa: E402,E501
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
+from tensorflow.core.example import example_pb2, feature_pb2  # noqa: E402
 from tensorflow.core.framework import (  # noqa: E402
     attr_value_pb2,
     function_pb2,
@@ -33,7 +34,6 @@ from tensorflow.core.framework import (  # noqa: E402
     variable_pb2,
     versions_pb2,
 )
-from tensorflow.core.example import example_pb2, feature_pb2  # noqa: E402
 from tensorflow.core.protobuf import (  # noqa: E402
     fingerprint_pb2,
     meta_graph_pb2,
