@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tests.tfapi_cases import CASES, run
+from tests.tfapi_cases import CASES, _parsed, _spec_single, run
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "tfapi", "cases.json")
 with open(FIXTURE) as _f:
@@ -49,3 +49,30 @@ def test_case_matches_tensorflow(name):
     else:
         assert "ok" in got, got
         same(got["ok"], want["ok"])
+
+
+def test_tfrecord_of_examples_written_by_tensorflow_parses():
+    """TF wrote the file (its Example bytes in its own map order); tapeflow reads and parses
+    it with ``TFRecordDataset.map(parse_single_example)`` to what TF parsed."""
+    path = os.path.join(os.path.dirname(FIXTURE), "examples.tfrecord")
+    ds = tf.data.TFRecordDataset(path).map(
+        lambda s: tf.io.parse_single_example(s, _spec_single(tf)))
+    got = [run(tf, lambda tf, d=d: _parsed(tf, d)) for d in ds]
+    want = RECORDED["parse_single_example_values"]["ok"]
+    assert len(got) == len(want) == 3
+    for g, w in zip(got, want):
+        same(g["ok"], w)
+
+
+def test_example_roundtrip_and_protobuf_api():
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        "v": tf.train.Feature(float_list=tf.train.FloatList(value=np.array([0.5, 2.0])))}))
+    data = ex.SerializeToString()
+    back = tf.train.Example()
+    assert back.ParseFromString(data) == len(data)
+    assert back == ex and back.ByteSize() == len(data)
+    copy = tf.train.Example()
+    copy.CopyFrom(ex)
+    assert copy.features.feature["v"].float_list.value == [0.5, 2.0]
+    copy.Clear()
+    assert not copy.HasField("features") and copy.SerializeToString() == b""

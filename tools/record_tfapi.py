@@ -20,6 +20,12 @@ def main():
     with open(path, "w") as f:
         json.dump({"tensorflow": tf.__version__, "cases": out}, f, indent=0, sort_keys=True)
     print(f"{len(out)} cases -> {path}")
+    # a TFRecord file of Examples written by TF itself (its own, per-process map order)
+    from tests.tfapi_cases import _examples
+    rec = os.path.join(ROOT, "tests", "fixtures", "tfapi", "examples.tfrecord")
+    with tf.io.TFRecordWriter(rec) as w:
+        for e in _examples(tf):
+            w.write(e.SerializeToString())
 
 
 if __name__ == "__main__":
