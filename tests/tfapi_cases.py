@@ -421,3 +421,87 @@ def serialize_tensor_values(tf):
 @case
 def parse_tensor_wrong_dtype(tf):
     return tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1.0])), tf.int32)
+
+
+# -- tf.lookup ------------------------------------------------------------------------------
+def _kv_table(tf):
+    init = tf.lookup.KeyValueTensorInitializer(tf.constant(["emerson", "lake", "palmer"]),
+                                               tf.constant([0, 1, 2], tf.int64))
+    return tf.lookup.StaticHashTable(init, default_value=-1)
+
+
+@case
+def static_hash_table(tf):
+    table = _kv_table(tf)
+    keys = tf.constant([["emerson", "x"], ["palmer", "lake"]])
+    num = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer([1, 5, 9], [0.5, 1.5, 2.5],
+                                            key_dtype=tf.int64, value_dtype=tf.float32), -1.0)
+    return [table.lookup(keys), table[tf.constant("lake")], table.size(),
+            table.key_dtype.name, table.value_dtype.name, table.default_value,
+            num.lookup(tf.constant([9, 2, 1], tf.int64)),
+            table.lookup(tf.ragged.constant([["lake"], ["palmer", "zz"]])).flat_values]
+
+
+@case
+def static_hash_table_in_function_and_map(tf):
+    table = _kv_table(tf)
+
+    @tf.function
+    def f(k):
+        return table.lookup(k) * 10
+    ds = tf.data.Dataset.from_tensor_slices(["lake", "nope", "palmer"]).map(table.lookup)
+    return [f(tf.constant(["palmer", "b"])), f(tf.constant(["lake"])), list(ds)]
+
+
+@case
+def static_hash_table_wrong_key_dtype(tf):
+    return _kv_table(tf).lookup(tf.constant([1, 2], tf.int64))
+
+
+@case
+def text_file_initializer(tf):
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "vocab.txt")
+    with open(path, "w") as f:
+        f.write("the\t7\nquick\t8\nbrown\t9\n")
+    whole = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+        tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+    cols = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        path, tf.string, 0, tf.int64, 1, delimiter="\t"), -1)
+    return [whole.lookup(tf.constant(["quick\t8", "the"])), whole.size(),
+            cols.lookup(tf.constant(["brown", "the", "fox"]))]
+
+
+@case
+def static_vocabulary_table(tf):
+    init = tf.lookup.KeyValueTensorInitializer(["a", "b", "c"], tf.constant([0, 1, 2], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, num_oov_buckets=5)
+    ints = tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(
+        tf.constant([10, 20], tf.int64), tf.constant([0, 1], tf.int64)), 3)
+    return [table.lookup(tf.constant(["a", "zebra", "c", "yak", "", "b"])), table.size(),
+            ints.lookup(tf.constant([20, 7, 10, 123456], tf.int64)), ints.size()]
+
+
+@case
+def mutable_hash_table(tf):
+    t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, default_value=-1)
+    t.insert(tf.constant(["a", "b"]), tf.constant([1, 2], tf.int64))
+    first = t.lookup(tf.constant(["a", "c"]))
+    t.insert(tf.constant(["c", "a"]), tf.constant([3, 10], tf.int64))
+    t.remove(tf.constant(["b"]))
+    k, v = t.export()
+    order = np.argsort(k.numpy())
+    return [first, t.lookup(tf.constant(["a", "b", "c"])), t.size(),
+            tf.gather(k, order), tf.gather(v, order)]
+
+
+@case
+def dense_hash_table(tf):
+    t = tf.lookup.experimental.DenseHashTable(tf.int64, tf.float32, default_value=-1.0,
+                                              empty_key=0, deleted_key=-1)
+    t.insert(tf.constant([5, 7], tf.int64), tf.constant([0.5, 0.7]))
+    t.remove(tf.constant([7], tf.int64))
+    return [t.lookup(tf.constant([5, 7, 9], tf.int64)), t.size()]

@@ -182,6 +182,7 @@ _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
     "ragged", "io", "sparse", "distribute", "version", "signal", "audio", "saved_model",
+    "lookup",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
