@@ -505,3 +505,44 @@ def dense_hash_table(tf):
     t.insert(tf.constant([5, 7], tf.int64), tf.constant([0.5, 0.7]))
     t.remove(tf.constant([7], tf.int64))
     return [t.lookup(tf.constant([5, 7, 9], tf.int64)), t.size()]
+
+
+# -- special functions ---------------------------------------------------------------------
+_SPECIAL = {"bessel_i0": [-3.0, -0.5, 0.0, 0.7, 4.0], "bessel_i0e": [-3.0, -0.5, 0.0, 0.7, 40.0],
+            "bessel_i1": [-3.0, -0.5, 0.0, 0.7, 4.0], "bessel_i1e": [-3.0, -0.5, 0.0, 0.7, 40.0],
+            "bessel_j0": [-3.0, 0.0, 0.7, 4.0, 25.0], "bessel_j1": [-3.0, 0.0, 0.7, 4.0, 25.0],
+            "bessel_y0": [0.1, 0.7, 4.0, 25.0], "bessel_y1": [0.1, 0.7, 4.0, 25.0],
+            "bessel_k0": [0.1, 0.7, 4.0, 25.0], "bessel_k0e": [0.1, 0.7, 4.0, 25.0],
+            "bessel_k1": [0.1, 0.7, 4.0, 25.0], "bessel_k1e": [0.1, 0.7, 4.0, 25.0],
+            "dawsn": [-2.0, 0.0, 0.5, 3.0, 50.0], "expint": [-2.0, 0.3, 1.0, 5.0],
+            "fresnel_cos": [-2.0, 0.0, 0.5, 3.0], "fresnel_sin": [-2.0, 0.0, 0.5, 3.0],
+            "spence": [0.0, 0.3, 1.0, 2.5]}
+
+
+def _special_case(name, dtype):
+    def fn(tf):
+        f = getattr(tf.math.special, name)
+        x = tf.constant(_SPECIAL[name], getattr(tf, dtype))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return [y, tape.gradient(y, x)]
+    fn.__name__ = f"special_{name}_{dtype}"
+    return fn
+
+
+for _n in _SPECIAL:
+    for _d in ("float32", "float64"):
+        case(_special_case(_n, _d))
+
+
+@case
+def bessel_top_level_names(tf):
+    x = tf.constant([0.5, 1.5])
+    return [tf.math.bessel_i0(x), tf.math.bessel_i0e(x), tf.math.bessel_i1(x),
+            tf.math.bessel_i1e(x)]
+
+
+@case
+def bessel_int_error(tf):
+    return tf.math.bessel_i0(tf.constant([1, 2]))
