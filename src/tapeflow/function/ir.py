@@ -15,7 +15,8 @@ class keeps its rules together:
 and the structured kinds (:class:`Switch`, :class:`While`, :class:`Loop`) also their ``trace``
 rule (how the tracer records them). :func:`execute` is the one walker: it calls one rule of each
 step in order; a rule of a structured step calls it again on its sub-programs. The fused GEMM
-update (``blas.GemmUpdate``) is a step kind of compiled programs only.
+update (``blas.GemmUpdate``) and the fused element-wise run (``fusion.Fused``) are step kinds
+of compiled programs only.
 
 ``docs/function.md`` describes every class, its fields and rules.
 """
@@ -284,11 +285,13 @@ class Op(Step):
     def probe(self, env, run, k):
         prim, ins, attrs = self.prim, self.ins, self.attrs
         if stateful(prim):
-            # a draw: only its shape matters (no number is drawn)
+            # a draw: only its shape matters (no number is drawn); the shape is an
+            # attribute, or the last input (after a stateless draw's seed)
             dtype = getattr(attrs.get("dtype"), "_np", attrs.get("dtype"))
-            if dtype is None or len(ins) > 1:
+            if dtype is None or ("shape" not in attrs and not 1 <= len(ins) <= 2):
                 raise Refused
-            shape = tuple(int(d) for d in env[ins[0]]) if ins else attrs.get("shape")
+            shape = attrs["shape"] if "shape" in attrs else tuple(
+                int(d) for d in env[ins[-1]])
             if shape is None:
                 raise Refused
             out = np.zeros(shape, dtype)

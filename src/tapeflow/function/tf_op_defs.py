@@ -230,19 +230,6 @@ OP_DEFS = {
         'defaults': {'adj_x': False, 'adj_y': False, 'grad_x': False, 'grad_y': False},
         'stateful': False,
     },
-    'BatchMatMulV3': {
-        'inputs': [('x', 'Ta'), ('y', 'Tb')],
-        'outputs': [('output', 'Tout')],
-        'attrs': {'Ta': 'type',
-                  'Tb': 'type',
-                  'Tout': 'type',
-                  'adj_x': 'bool',
-                  'adj_y': 'bool',
-                  'grad_x': 'bool',
-                  'grad_y': 'bool'},
-        'defaults': {'adj_x': False, 'adj_y': False, 'grad_x': False, 'grad_y': False},
-        'stateful': False,
-    },
     'BiasAdd': {
         'inputs': [('value', 'T'), ('bias', 'T')],
         'outputs': [('output', 'T')],
@@ -457,12 +444,12 @@ OP_DEFS = {
         'defaults': {},
         'stateful': False,
     },
-    'Div': {
-        'inputs': [('x', 'T'), ('y', 'T')],
-        'outputs': [('z', 'T')],
-        'attrs': {'T': 'type'},
+    'DisableCopyOnRead': {
+        'inputs': [('resource', 'resource')],
+        'outputs': [],
+        'attrs': {},
         'defaults': {},
-        'stateful': False,
+        'stateful': True,
     },
     'DivNoNan': {
         'inputs': [('x', 'T'), ('y', 'T')],
@@ -470,6 +457,13 @@ OP_DEFS = {
         'attrs': {'T': 'type'},
         'defaults': {},
         'stateful': False,
+    },
+    'EagerPyFunc': {
+        'inputs': [('input', '[Tin]')],
+        'outputs': [('output', '[Tout]')],
+        'attrs': {'token': 'string', 'is_async': 'bool', 'Tin': 'list(type)', 'Tout': 'list(type)'},
+        'defaults': {'is_async': False},
+        'stateful': True,
     },
     'Einsum': {
         'inputs': [('inputs', 'N*T')],
@@ -1520,6 +1514,16 @@ OP_DEFS = {
                      'ellipsis_mask': 0,
                      'new_axis_mask': 0,
                      'shrink_axis_mask': 0},
+        'stateful': False,
+    },
+    'StringFormat': {
+        'inputs': [('inputs', '[T]')],
+        'outputs': [('output', 'string')],
+        'attrs': {'T': 'list(type)',
+                  'template': 'string',
+                  'placeholder': 'string',
+                  'summarize': 'int'},
+        'defaults': {'template': '%s', 'placeholder': '%s', 'summarize': 3},
         'stateful': False,
     },
     'StringJoin': {
