@@ -8,7 +8,7 @@ from ._helpers import to_tensor
 from .array_ops import cast
 from .math_ops import maximum, minimum, real
 
-__all__ = ["check_numerics", "saturate_cast"]
+__all__ = ["check_numerics", "saturate_cast", "set_log_device_placement"]
 
 
 def _check(x, *, message):
@@ -112,3 +112,16 @@ def saturate_cast(value, dtype, name=None):
         if hi < in_hi:
             x = minimum(x, cast(hi, src))
     return cast(x, dtype)
+
+
+_LOG_PLACEMENT = [False]
+
+
+def set_log_device_placement(enabled):
+    """Accepted as ``tf.debugging.set_log_device_placement``: tapeflow runs every op on its
+    one CPU device and prints nothing about placement.
+
+    Args:
+        enabled: a bool.
+    """
+    _LOG_PLACEMENT[0] = bool(enabled)
