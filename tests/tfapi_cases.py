@@ -546,3 +546,52 @@ def bessel_top_level_names(tf):
 @case
 def bessel_int_error(tf):
     return tf.math.bessel_i0(tf.constant([1, 2]))
+
+
+# -- CTC ------------------------------------------------------------------------------------
+def _ctc_inputs(tf):
+    rng = np.random.RandomState(3)
+    logits = tf.constant(rng.randn(6, 3, 5).astype(np.float32))   # [time, batch, classes]
+    labels = tf.constant([[1, 2, 2, 0], [3, 4, 0, 0], [1, 1, 1, 0]])
+    return logits, labels, tf.constant([3, 2, 3]), tf.constant([6, 4, 6])
+
+
+@case
+def ctc_loss_dense(tf):
+    logits, labels, lab_len, log_len = _ctc_inputs(tf)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.nn.ctc_loss(labels, logits, lab_len, log_len)
+    return [loss, tape.gradient(loss, logits)]
+
+
+@case
+def ctc_loss_batch_major_blank_last(tf):
+    logits, labels, lab_len, log_len = _ctc_inputs(tf)
+    bm = tf.transpose(logits, [1, 0, 2])
+    with tf.GradientTape() as tape:
+        tape.watch(bm)
+        loss = tf.nn.ctc_loss(labels, bm, lab_len, log_len, logits_time_major=False,
+                              blank_index=-1)
+        total = tf.reduce_sum(loss * tf.constant([1.0, 2.0, 3.0]))
+    return [loss, tape.gradient(total, bm)]
+
+
+@case
+def ctc_loss_sparse(tf):
+    logits, _, _, log_len = _ctc_inputs(tf)
+    sp = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]], [1, 2, 3, 4, 4], [3, 2])
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.nn.ctc_loss(sp, logits, None, log_len, blank_index=0)
+    return [loss, tape.gradient(loss, logits)]
+
+
+@case
+def ctc_greedy(tf):
+    logits, _, _, log_len = _ctc_inputs(tf)
+    (dec,), neg = tf.nn.ctc_greedy_decoder(logits, log_len)
+    (dec2,), neg2 = tf.nn.ctc_greedy_decoder(logits, log_len, merge_repeated=False,
+                                             blank_index=0)
+    return [dec.indices, dec.values, dec.dense_shape, neg, dec2.indices, dec2.values,
+            dec2.dense_shape, neg2]

@@ -119,7 +119,8 @@ _LOG_PLACEMENT = [False]
 
 def set_log_device_placement(enabled):
     """Accepted as ``tf.debugging.set_log_device_placement``: tapeflow runs every op on its
-    one CPU device and prints nothing about placement.
+    one CPU device and prints nothing about placement (TF's C++ runtime logs each op's
+    device to stderr; no Python-visible output).
 
     Args:
         enabled: a bool.
