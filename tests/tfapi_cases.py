@@ -297,6 +297,23 @@ def example_int64_float_error(tf):
     return tf.train.Int64List(value=[1.5])
 
 
+@case
+def example_int64_bool_error(tf):
+    return tf.train.Int64List(value=[True])
+
+
+@case
+def example_int64_numpy_bool_error(tf):
+    return tf.train.Int64List(value=[np.bool_(True)])
+
+
+@case
+def example_numpy_scalars(tf):
+    return [tf.train.Int64List(value=[np.int32(3), np.int64(-4)]).SerializeToString(),
+            tf.train.FloatList(value=[np.float64(1.5), 2, True]).SerializeToString(),
+            str(tf.train.FloatList(value=[np.exp(1), 1e-45, 3.4028234663852886e+38]))]
+
+
 def _spec_single(tf):
     return {"age": tf.io.FixedLenFeature([], tf.int64),
             "scores": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True),

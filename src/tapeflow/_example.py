@@ -84,10 +84,13 @@ def _checked(kind, v):
             raise TypeError(f"must be real number, not {type(v).__name__}")
         return _f32(float(v))
     if kind == pb._INT64:
-        if isinstance(v, float) or hasattr(v, "dtype") and v.dtype.kind == "f":
-            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
-        if isinstance(v, (str, bytes)):
-            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
+        if isinstance(v, bool):
+            raise TypeError("Field tensorflow.Int64List.value: Expected an int, got a "
+                            "boolean.")
+        if isinstance(v, (float, str, bytes)) or hasattr(v, "dtype") and v.dtype.kind in "fbc":
+            t = type(v)
+            tname = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+            raise TypeError(f"'{tname}' object cannot be interpreted as an integer")
         return int(v)
     return v
 
