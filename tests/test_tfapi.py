@@ -79,3 +79,38 @@ def test_example_roundtrip_and_protobuf_api():
     assert copy.features.feature["v"].float_list.value == [0.5, 2.0]
     copy.Clear()
     assert not copy.HasField("features") and copy.SerializeToString() == b""
+
+
+@pytest.mark.parametrize("name", ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e",
+                                  "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+                                  "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e",
+                                  "dawsn", "expint", "fresnel_cos", "fresnel_sin", "spence"])
+def test_special_function_gradients_match_finite_differences(name):
+    f = getattr(tf.math.special, name)
+    x = tf.constant([0.3, 0.9, 2.2, 3.7], tf.float64)
+    # compute_gradient's central differences (step 1e-3) agree to ~1e-5 relative
+    theoretical, numerical = tf.test.compute_gradient(f, [x])
+    np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-4, atol=1e-7)
+
+
+def test_ctc_loss_gradient_matches_finite_differences():
+    rng = np.random.RandomState(5)
+    logits = tf.constant(rng.randn(5, 2, 4))
+    labels = tf.constant([[1, 3, 3], [2, 0, 0]])
+
+    def f(z):
+        return tf.nn.ctc_loss(labels, z, tf.constant([3, 1]), tf.constant([5, 4]))
+    theoretical, numerical = tf.test.compute_gradient(f, [logits])
+    np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-4, atol=1e-7)
+
+
+def test_dynamic_stitch_and_partition_inside_tf_function_use_each_calls_values():
+    @tf.function
+    def f(x, p):
+        a, b = tf.dynamic_partition(x, p, 2)
+        return tf.dynamic_stitch([tf.range(tf.size(a)), tf.size(a) + tf.range(tf.size(b))],
+                                 [a, b])
+    one = f(tf.constant([1.0, 2.0, 3.0]), tf.constant([1, 0, 1]))
+    two = f(tf.constant([4.0, 5.0, 6.0]), tf.constant([0, 0, 1]))
+    np.testing.assert_array_equal(one.numpy(), [2.0, 1.0, 3.0])
+    np.testing.assert_array_equal(two.numpy(), [4.0, 5.0, 6.0])
