@@ -612,3 +612,17 @@ def ctc_greedy(tf):
                                              blank_index=0)
     return [dec.indices, dec.values, dec.dense_shape, neg, dec2.indices, dec2.values,
             dec2.dense_shape, neg2]
+
+
+@case
+def ctc_beam_search(tf):
+    logits, _, _, log_len = _ctc_inputs(tf)
+    decoded, logp = tf.nn.ctc_beam_search_decoder(logits, log_len, beam_width=100, top_paths=3)
+    return [[[d.indices, d.values, d.dense_shape] for d in decoded], logp]
+
+
+@case
+def ctc_beam_search_default(tf):
+    logits, _, _, log_len = _ctc_inputs(tf)
+    (d,), logp = tf.nn.ctc_beam_search_decoder(logits * 3.0, log_len)
+    return [d.indices, d.values, d.dense_shape, logp]

@@ -14,7 +14,7 @@ from .array_ops import cast, reshape, transpose, where
 from .indexing_ops import gather
 from .math_ops import add, less, multiply
 
-__all__ = ["ctc_greedy_decoder", "ctc_loss"]
+__all__ = ["ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss"]
 
 
 def _lse(a, b):
@@ -212,3 +212,79 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
     ind, val, shape, neg = apply(_GREEDY, (x, to_tensor(sequence_length)),
                                  {"merge_repeated": bool(merge_repeated), "blank": blank})
     return [SparseTensor(ind, val, shape)], neg
+
+
+def _add(beams, prefix, pb, pl):
+    """Merge the log probabilities ``pb`` (ending in blank) and ``pl`` into ``prefix``."""
+    ob, ol = beams.get(prefix, (-np.inf, -np.inf))
+    beams[prefix] = (float(np.logaddexp(ob, pb)), float(np.logaddexp(ol, pl)))
+
+
+def _beam(inputs, seq_len, *, beam_width, top_paths):
+    t_n, b_n, n_cls = inputs.shape
+    blank = n_cls - 1
+    neg = -np.inf
+    paths, scores = [], np.zeros((b_n, top_paths), inputs.dtype)
+    for b in range(b_n):
+        x = inputs[:int(seq_len[b]), b].astype(np.float64)
+        m = x.max(axis=1, keepdims=True)
+        lp = x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True))
+        beams = {(): (0.0, neg)}            # prefix -> (log p ending in blank, in a label)
+        for t in range(lp.shape[0]):
+            nxt = {}
+            for prefix, (pb, pl) in beams.items():
+                total = float(np.logaddexp(pb, pl))
+                _add(nxt, prefix, total + lp[t, blank], neg)
+                if prefix:
+                    _add(nxt, prefix, neg, pl + lp[t, prefix[-1]])
+                for c in range(n_cls):
+                    if c == blank:
+                        continue
+                    src = pb if prefix and c == prefix[-1] else total
+                    _add(nxt, prefix + (c,), neg, src + lp[t, c])
+            ranked = sorted(nxt.items(), key=lambda kv: -np.logaddexp(*kv[1]))
+            beams = dict(ranked[:beam_width])
+        ranked = sorted(beams.items(), key=lambda kv: -np.logaddexp(*kv[1]))[:top_paths]
+        paths.append([p for p, _ in ranked])
+        for k, (_, (pb, pl)) in enumerate(ranked):
+            scores[b, k] = np.logaddexp(pb, pl)
+    outs = []
+    for k in range(top_paths):
+        idx = [(b, i) for b in range(b_n) for i in range(len(paths[b][k]))]
+        vals = [c for b in range(b_n) for c in paths[b][k]]
+        width = max((len(paths[b][k]) for b in range(b_n)), default=0)
+        outs += [np.asarray(idx, np.int64).reshape(-1, 2), np.asarray(vals, np.int64),
+                 np.array([b_n, width], np.int64)]
+    return (*outs, scores)
+
+
+_BEAM = Primitive("CTCBeamSearchDecoder", _beam, differentiable=False, save_inputs=False,
+                  n_outputs=-1)
+
+
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1):
+    """Prefix beam search over CTC logits (``tf.nn.ctc_beam_search_decoder``); the blank is
+    the last class.
+
+    Args:
+        inputs: float ``[max_time, batch, num_classes]`` logits.
+        sequence_length: int32 ``[batch]``.
+        beam_width: the prefixes kept per step.
+        top_paths: how many decodings to return (<= ``beam_width``).
+
+    Returns:
+        ``(decoded, log_probability)``: a list of ``top_paths`` int64 ``SparseTensor``s
+        (dense shape ``[batch, longest]``), best first, and ``[batch, top_paths]`` the log
+        probability of each decoded prefix (summed over its alignments).
+
+    Raises:
+        ValueError: ``top_paths`` larger than ``beam_width`` or below 1.
+    """
+    from .sparse.sparse_tensor import SparseTensor
+    if not 1 <= int(top_paths) <= int(beam_width):
+        raise ValueError(f"top_paths must be in [1, beam_width]; got top_paths={top_paths}, "
+                         f"beam_width={beam_width}")
+    outs = apply(_BEAM, (to_tensor(inputs), to_tensor(sequence_length)),
+                 {"beam_width": int(beam_width), "top_paths": int(top_paths)})
+    decoded = [SparseTensor(*outs[3 * k:3 * k + 3]) for k in range(int(top_paths))]
+    return decoded, outs[-1]
