@@ -114,3 +114,13 @@ def test_dynamic_stitch_and_partition_inside_tf_function_use_each_calls_values()
     two = f(tf.constant([4.0, 5.0, 6.0]), tf.constant([0, 0, 1]))
     np.testing.assert_array_equal(one.numpy(), [2.0, 1.0, 3.0])
     np.testing.assert_array_equal(two.numpy(), [4.0, 5.0, 6.0])
+
+
+def test_example_classes_survive_a_schema_listing():
+    """``_protobuf.message_types()`` once rebuilt every class, orphaning ``tf.train.Example``
+    (decoded messages then lacked the protobuf methods)."""
+    from tapeflow import _protobuf as pb
+    cls = tf.train.Example
+    pb.message_types()
+    ex = cls.FromString(cls(features=tf.train.Features()).SerializeToString())
+    assert type(ex) is cls and ex.SerializeToString() == b"\n\x00"

@@ -369,7 +369,8 @@ _CLASSES = {}
 
 def message_types():
     """The full names of the message types the schema holds, sorted."""
-    _build()
+    if not _CLASSES:   # built once: a rebuild would orphan the classes already handed out
+        _build()
     return sorted(_CLASSES)
 
 
