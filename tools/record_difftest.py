@@ -65,13 +65,22 @@ def worker(scratch, seed, jobs, scale=1.0):
                 with np.errstate(all="ignore"):
                     res = run.run_case(tf, c)
                     res64 = None
-                    if any(d in ("float16", "float32", "complex64") for d in c.dtypes()):
+                    low = ("float16", "float32", "complex64")
+                    if "err" not in res and any(d in low for d in c.dtypes()):
                         res64 = run.run_case(tf, c, promote=True)
                     b = run.bounds(res, res64)
                 f.write(json.dumps({"i": c.index, "c": c.checksum(), "r": run.encode(res),
                                     "b": b}) + "\n")
                 f.flush()
             f.write(json.dumps({"done": True}) + "\n")
+
+
+def finish_partial(scratch, seed, scale=1.0, out_dir=None):
+    """Write the fixtures of every op of a scratch directory, done or not (an interrupted
+    recording keeps the cases it has: case ``i`` does not depend on how many are drawn)."""
+    for name in sorted(os.listdir(scratch)):
+        if name.endswith(".jsonl"):
+            _finish(scratch, name[:-len(".jsonl")], seed, scale, out_dir)
 
 
 def _state(path):
@@ -103,18 +112,27 @@ def _finish(scratch, op, seed, scale=1.0, out_dir=None):
             d = json.loads(line)
             if "r" in d or "crash" in d:
                 rows[d["i"]] = d
-    cs = cases.cases(op, seed, count(op, scale))
+    n = max([count(op, scale)] + [i + 1 for i in rows])
+    cs = cases.cases(op, seed, n)
+    old = {}
+    if os.path.exists(fixture_name(op, out_dir)):
+        with gzip.open(fixture_name(op, out_dir), "rt") as f:
+            prev = json.load(f)
+        if prev["seed"] == seed:
+            old = {row[0]: row for row in prev["cases"]}
     out = []
     for c in cs:
         d = rows.get(c.index)
         if d is None:
+            if c.index in old:
+                out.append(old[c.index])
             continue
         if "crash" in d:
             out.append([c.index, c.checksum(), {"crash": True}, {}])
         else:
             out.append([c.index, d["c"], d["r"], d["b"]])
     import tensorflow as tf  # noqa: F401 - the version stamp only
-    data = {"op": op, "seed": seed, "n": len(cs), "tf": tf.__version__, "cases": out}
+    data = {"op": op, "seed": seed, "n": len(out), "tf": tf.__version__, "cases": out}
     os.makedirs(out_dir or OUT, exist_ok=True)
     with gzip.open(fixture_name(op, out_dir), "wt", compresslevel=9) as f:
         json.dump(data, f, separators=(",", ":"))
@@ -122,7 +140,8 @@ def _finish(scratch, op, seed, scale=1.0, out_dir=None):
 
 def master(ops, nproc, seed, scale=1.0, out_dir=None, quiet=False):
     scratch = tempfile.mkdtemp(prefix="difftest-")
-    weights = {op: count(op, scale) for op in ops}
+    weights = {op: count(op.partition("@")[0], scale) - int(op.partition("@")[2] or 0)
+               for op in ops}
     shares = [[] for _ in range(nproc)]
     loads = [0] * nproc
     for op in sorted(ops, key=lambda o: -weights[o]):
@@ -179,11 +198,15 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0, help="cases per op x this")
     ap.add_argument("--out", help="write the fixtures here instead (the sweep)")
     ap.add_argument("--missing", action="store_true", help="only ops without a fixture")
+    ap.add_argument("--finish", help="write the fixtures of an interrupted run's scratch dir")
     ap.add_argument("ops", nargs="*")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else read_seeds()[0]
     if a.worker:
         worker(a.worker, seed, a.ops, a.scale)
+        return
+    if a.finish:
+        finish_partial(a.finish, seed, a.scale, a.out)
         return
     from tools.difftest import cases
     ops = a.ops or cases.all_ops()

@@ -91,11 +91,12 @@ def replay(tf, op, seed, rows):
         for e in applicable:
             matched[id(e)] += 1
         for check, msg in diffs:
-            e = next((e for e in applicable if check in e.checks), None)
-            if e is None:
+            explaining = [e for e in applicable if check in e.checks]
+            if not explaining:
                 rep.unexpected.append((c, check, msg))
-            else:
+                continue
+            for e in explaining:
                 hits[id(e)] += 1
-                rep.known.append((c, check, msg, e))
+            rep.known.append((c, check, msg, explaining[0]))
     rep.stale = [e for e in entries if matched[id(e)] and not hits[id(e)]]
     return rep

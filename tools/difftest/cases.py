@@ -66,7 +66,10 @@ class Case:
     def checksum(self):
         h = zlib.crc32(repr(_plain(self.args)).encode() + repr(_plain(self.kwargs)).encode())
         for t in self.tensors():
-            h = zlib.crc32(np.ascontiguousarray(t.value).tobytes(), h)
+            v = np.asarray(t.value)
+            data = repr(v.tolist()).encode() if v.dtype == object else \
+                np.ascontiguousarray(v).tobytes()
+            h = zlib.crc32(data, h)
             h = zlib.crc32(t.dtype.encode(), h)
         return h
 
@@ -1551,7 +1554,15 @@ spec("linalg.slogdet", _lin_unary())
 spec("linalg.logdet", _lin_unary(spd=True))
 spec("linalg.cholesky", _lin_unary(spd=True))
 spec("linalg.expm", _lin_unary(real=False))
-spec("linalg.eigh", _lin_unary(spd=True))
+spec("linalg.eigh", _lin_unary(spd=True), fn=lambda tf, x: _eigh_abs(tf, x))
+
+
+def _eigh_abs(tf, x):
+    """Eigenvalues and |eigenvectors|: an eigenvector's sign (phase) is arbitrary."""
+    e, v = tf.linalg.eigh(x)
+    return e, tf.abs(v)
+
+
 spec("linalg.eigvalsh", _lin_unary(spd=True))
 spec("linalg.trace", _lin_unary(square=False))
 spec("linalg.diag_part", _lin_unary(square=False))
@@ -1748,6 +1759,109 @@ for _n, _a in (("MeanSquaredError", "any"), ("BinaryCrossentropy", "prob"),
         "reduction": r.choice(("sum_over_batch_size", "sum", None))}))(_loss_gen(_a)),
         fn=(lambda tf, yt, yp, reduction, _p=_n: resolve(tf, "keras.losses." + _p)(
             reduction=reduction)(yt, yp)), n=40)
+
+
+# ------------------------------------------------------------------------------ signal
+
+
+def _fft_gen(min_rank, real=False, inverse_real=False):
+    def gen(r):
+        if real:
+            dt = r.dtype(F3264, ("int32", "complex64"))
+        else:
+            dt = r.dtype(COMPLEX, ("float32", "int32"))
+        shape = r.shape(min_rank=min_rank, max_rank=max(min_rank, 3), hi=5)
+        kw = {}
+        if (real or inverse_real) and r.p(0.3) and shape:
+            kw["fft_length"] = [r.int(0, 6) for _ in range(min_rank)]
+        return (r.t(shape, dt),), kw
+    return gen
+
+
+for _n, _k in (("fft", 1), ("ifft", 1), ("fft2d", 2), ("ifft2d", 2)):
+    spec(f"signal.{_n}", _fft_gen(_k), n=40)
+for _n, _k in (("rfft", 1), ("rfft2d", 2)):
+    spec(f"signal.{_n}", _fft_gen(_k, real=True), n=40)
+for _n, _k in (("irfft", 1), ("irfft2d", 2)):
+    spec(f"signal.{_n}", _fft_gen(_k, inverse_real=True), n=40)
+
+
+def _shift_gen(r):
+    shape = r.shape()
+    kw = {}
+    if r.p(0.4) and shape:
+        kw["axes"] = r.int_axis(len(shape))
+    return (r.t(shape, r.dtype(F3264 + INTS, ())),), kw
+
+
+spec("signal.fftshift", _shift_gen, n=40)
+spec("signal.ifftshift", _shift_gen, n=40)
+
+
+def _frame_gen(r):
+    shape = r.shape(min_rank=1, max_rank=2, hi=8)
+    kw = {}
+    if r.p(0.3):
+        kw["pad_end"] = True
+    if r.p(0.2):
+        kw["axis"] = r.int_axis(len(shape))
+    return (r.t(shape, r.dtype(F3264 + INTS, ())), r.int(1, 4), r.int(1, 3)), kw
+
+
+spec("signal.frame", _frame_gen, n=40)
+
+
+def _ola_gen(r):
+    shape = r.shape(min_rank=2, max_rank=3, hi=4)
+    return (r.t(shape, r.dtype(F3264, ("int32",))), r.int(1, 3)), {}
+
+
+spec("signal.overlap_and_add", _ola_gen, n=40)
+
+
+def _dct_gen(r):
+    shape = r.shape(min_rank=1, max_rank=3, hi=6)
+    kw = {}
+    t = r.choice((1, 2, 2, 3, 4))
+    if t != 2 or r.p(0.3):
+        kw["type"] = t
+    if r.p(0.4):
+        kw["norm"] = "ortho"
+    if r.p(0.2):
+        kw["n"] = r.int(1, 6)
+    return (r.t(shape, r.dtype(F3264, ("int32", "float16"))),), kw
+
+
+spec("signal.dct", _dct_gen, n=40)
+spec("signal.idct", _dct_gen, n=40)
+
+
+def _stft_gen(r):
+    shape = r.shape(min_rank=1, max_rank=2, hi=12)
+    kw = {}
+    if r.p(0.3):
+        kw["fft_length"] = r.choice((4, 8))
+    if r.p(0.2):
+        kw["pad_end"] = True
+    return (r.t(shape, r.dtype(F3264, ("int32",))), r.choice((2, 4)), r.int(1, 3)), kw
+
+
+spec("signal.stft", _stft_gen, n=40)
+
+
+def _window_gen(r):
+    kw = {}
+    if r.p(0.4):
+        kw["periodic"] = r.p(0.5)
+    if r.p(0.3):
+        kw["dtype"] = "float64"
+    return (r.int(0, 6),), kw
+
+
+for _n in ("hann_window", "hamming_window"):
+    spec(f"signal.{_n}", _window_gen, n=16, grad=False,
+         fn=(lambda tf, n, dtype=None, _p=_n, **kw: resolve(tf, "signal." + _p)(
+             n, **kw, **({"dtype": getattr(tf, dtype)} if dtype else {}))))
 
 
 def all_ops():

@@ -125,8 +125,10 @@ def main():
                     if all(known.PREDICATES[name](c) for _, _, c in ex)), "any")
         check, msg, c = ex[0]
         reason = reason_of(op, checks, cls, kind, [(check, msg, c.key)])
+        parts = [reason[k:k + 84] for k in range(0, len(reason), 84)] or [""]
+        body = "\n      ".join(repr(x) for x in parts)
         lines.append(f"    K({op!r}, {','.join(checks)!r}, {cls!r}, {kind!r},\n"
-                     f"      {reason!r}),")
+                     f"      {body}),")
     print("\n".join(lines))
     print(f"# {totals['cases']} cases, {totals['checks']} checks, {totals['known']} known "
           f"differences, {totals['unexpected']} unexplained in {len(groups)} groups, "
