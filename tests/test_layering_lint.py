@@ -35,9 +35,9 @@ FLOORS = {
 LEAVES = {
     "_crc32c": "CRC-32C of TFRecord, event and checkpoint files: NumPy through _core.backend",
     "config": "tf.config: the device list and the run_functions_eagerly switch, no imports",
-    "_protobuf": "the SavedModel protobuf schema and wire codec: plain Python, no imports",
     "_logging": "tf.get_logger: TensorFlow's `tensorflow` logger and its handler, stdlib only",
     "_gfile": "tf.io.gfile: local file-system helpers over os/shutil/glob, errors from _core",
+    "_protobuf": "the SavedModel protobuf schema and wire codec: plain Python, no imports",
 }
 def module_of(path):
     """``(dotted module name, its package)`` of a file under src/tapeflow."""

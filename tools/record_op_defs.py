@@ -39,6 +39,7 @@ ReluGrad SigmoidGrad TanhGrad BiasAddGrad MaxPoolGrad AvgPoolGrad Conv3D MaxPool
 ResizeBilinear ResizeNearestNeighbor L2Loss ZerosLike Where GatherNd ScatterNd Reverse ReverseV2
 Squeeze LinSpace Range StatelessRandomUniformV2 StatelessRandomNormalV2 Print PrintV2 Assert
 MatrixBandPart TopKV2 Unique Cos Sin Tan Atan Log1p Expm1 Selu Softmax
+Add DisableCopyOnRead EagerPyFunc StringFormat
 """.split()
 # ... and the TF op types tapeflow's primitives are named after.
 TAPEFLOW_PRIMITIVES = """

@@ -457,6 +457,13 @@ OP_DEFS = {
         'defaults': {},
         'stateful': False,
     },
+    'DisableCopyOnRead': {
+        'inputs': [('resource', 'resource')],
+        'outputs': [],
+        'attrs': {},
+        'defaults': {},
+        'stateful': True,
+    },
     'Div': {
         'inputs': [('x', 'T'), ('y', 'T')],
         'outputs': [('z', 'T')],
@@ -470,6 +477,13 @@ OP_DEFS = {
         'attrs': {'T': 'type'},
         'defaults': {},
         'stateful': False,
+    },
+    'EagerPyFunc': {
+        'inputs': [('input', '[Tin]')],
+        'outputs': [('output', '[Tout]')],
+        'attrs': {'token': 'string', 'is_async': 'bool', 'Tin': 'list(type)', 'Tout': 'list(type)'},
+        'defaults': {'is_async': False},
+        'stateful': True,
     },
     'Einsum': {
         'inputs': [('inputs', 'N*T')],
@@ -1520,6 +1534,16 @@ OP_DEFS = {
                      'ellipsis_mask': 0,
                      'new_axis_mask': 0,
                      'shrink_axis_mask': 0},
+        'stateful': False,
+    },
+    'StringFormat': {
+        'inputs': [('inputs', '[T]')],
+        'outputs': [('output', 'string')],
+        'attrs': {'T': 'list(type)',
+                  'template': 'string',
+                  'placeholder': 'string',
+                  'summarize': 'int'},
+        'defaults': {'template': '%s', 'placeholder': '%s', 'summarize': 3},
         'stateful': False,
     },
     'StringJoin': {

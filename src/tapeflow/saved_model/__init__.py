@@ -3,13 +3,14 @@
 Loaded on first use (``tf.saved_model`` is a lazy attribute of ``tapeflow``), and its pieces
 load lazily too: ``load`` (``loader.py``: parse, revive the object graph, restore the
 variables, import each FunctionDef as a traced ``tf.function``) does not import the writer
-and ``save`` does not import the importer. A submodule must not share a name with the lazy
-function it provides: importing ``tapeflow.saved_model.load`` would set the package's
-``load`` attribute to the module. The wire codec is
+and ``save`` (``save.py``) does not import the importer (``_Package`` keeps the functions
+when a submodule of the same name is imported). The wire codec is
 ``tapeflow/_protobuf.py``; TF's op definitions ``function/tf_op_defs.py``. Design:
 ``docs/saving.md`` and the SavedModel design note.
 """
 import importlib as _importlib
+import sys as _sys
+import types as _types
 
 ASSETS_DIRECTORY = "assets"
 ASSETS_KEY = "saved_model_assets"
@@ -45,9 +46,22 @@ _LAZY = {
     "experimental": ("experimental", None),
 }
 
-# `save` joins __all__ (and tests/fixtures/public_api.txt) with save.py (helper smsave).
-__all__ = sorted([n for n in globals() if n.isupper() and n[0] != "_"]
-                 + [n for n in _LAZY if n != "save"])
+__all__ = sorted([n for n in globals() if n.isupper() and n[0] != "_"] + list(_LAZY))
+
+
+class _Package(_types.ModuleType):
+    """The package's module type: importing the submodule ``save`` (or ``load``) must not
+    hide the function of that name (Python's import sets the submodule as an attribute of
+    its package), as TF's API module keeps ``tf.saved_model.save`` the function."""
+
+    def __setattr__(self, name, value):
+        if name in _LAZY and isinstance(value, _types.ModuleType) and \
+                _LAZY[name][1] is not None:
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name):
