@@ -25,6 +25,20 @@ from .ops.image_ops import (
     stateless_random_flip_left_right,
     stateless_random_flip_up_down,
 )
+from .ops.image_geometry_ops import (
+    crop_to_bounding_box,
+    pad_to_bounding_box,
+    resize_with_pad,
+    transpose,
+)
+from .ops.image_metrics_ops import (
+    image_gradients,
+    psnr,
+    sobel_edges,
+    ssim,
+    ssim_multiscale,
+    total_variation,
+)
 from .ops.io_ops import (
     decode_bmp,
     decode_gif,
@@ -43,4 +57,7 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "random_flip_left_right", "random_flip_up_down", "resize", "resize_with_crop_or_pad",
            "rgb_to_grayscale", "rot90", "stateless_random_brightness",
            "stateless_random_contrast", "stateless_random_crop",
-           "stateless_random_flip_left_right", "stateless_random_flip_up_down"]
+           "stateless_random_flip_left_right", "stateless_random_flip_up_down",
+           "crop_to_bounding_box", "pad_to_bounding_box", "resize_with_pad", "transpose",
+           "image_gradients", "psnr", "sobel_edges", "ssim", "ssim_multiscale",
+           "total_variation"]

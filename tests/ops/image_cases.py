@@ -1,0 +1,150 @@
+"""Cases of ``tf.image`` run the same way under TensorFlow (by tools/record_image.py) and
+under tapeflow (by tests/ops/test_image_ops.py): ``run(tf, case)`` takes the library module.
+
+A case is ``(key, fn, args, grad)``: ``fn(tf, *tensors)`` calls the op, ``args`` NumPy arrays
+(made tensors) or Python values (passed as they are), ``grad`` whether to record the gradient
+of ``sum(y * u)`` (``u`` fixed pseudo-random weights; every floating output) with respect to
+the first argument.
+"""
+import numpy as np
+
+_RNG = np.random.default_rng(22)
+
+
+def _u(*shape, dtype=np.float32):
+    return _RNG.uniform(size=shape).astype(dtype)
+
+
+def _img8(*shape):
+    return _RNG.integers(0, 256, size=shape).astype(np.uint8)
+
+
+CASES = []
+
+
+def _add(key, fn, args, grad=True):
+    CASES.append((key, fn, args, grad))
+
+
+# --------------------------------------------------------------------------- geometry
+_X = _u(4, 5, 3)
+_B = _u(2, 4, 5, 3)
+_add("crop_3d", lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 2, 2, 3), [_X])
+_add("crop_4d", lambda tf, x: tf.image.crop_to_bounding_box(x, 0, 1, 4, 4), [_B])
+_add("crop_uint8", lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 1, 2, 2),
+     [_img8(4, 5, 3)], grad=False)
+_add("crop_tensor_args", lambda tf, x: tf.image.crop_to_bounding_box(
+    x, tf.constant(1), tf.constant(0), tf.constant(3), 5), [_X])
+for _k, _a in {"oh": (-1, 0, 2, 2), "ow": (0, -1, 2, 2), "th": (0, 0, 0, 2),
+               "tw": (0, 0, 2, 0), "h": (3, 0, 2, 2), "w": (0, 4, 2, 2),
+               "both": (-1, -1, 2, 2)}.items():
+    _add(f"crop_err_{_k}", lambda tf, x, a=_a: tf.image.crop_to_bounding_box(x, *a), [_X])
+_add("crop_err_tensor", lambda tf, x: tf.image.crop_to_bounding_box(
+    x, tf.constant(-1), 0, 2, 2), [_X])
+_add("crop_err_rank2", lambda tf, x: tf.image.crop_to_bounding_box(x, 0, 0, 1, 1),
+     [_u(4, 5)])
+_add("crop_err_rank5", lambda tf, x: tf.image.crop_to_bounding_box(x, 0, 0, 1, 1),
+     [_u(1, 1, 4, 5, 3)])
+_add("crop_err_empty", lambda tf, x: tf.image.crop_to_bounding_box(x, 0, 0, 1, 1),
+     [_u(0, 5, 3)])
+_add("pad_3d", lambda tf, x: tf.image.pad_to_bounding_box(x, 1, 2, 7, 8), [_X])
+_add("pad_4d", lambda tf, x: tf.image.pad_to_bounding_box(x, 0, 0, 5, 5), [_B])
+_add("pad_int", lambda tf, x: tf.image.pad_to_bounding_box(x, 2, 1, 6, 7),
+     [_img8(4, 5, 3)], grad=False)
+for _k, _a in {"oh": (-1, 0, 6, 6), "ow": (0, -1, 6, 6), "h": (3, 0, 6, 6),
+               "w": (0, 2, 6, 6), "small": (0, 0, 3, 6)}.items():
+    _add(f"pad_err_{_k}", lambda tf, x, a=_a: tf.image.pad_to_bounding_box(x, *a), [_X])
+_add("pad_err_rank2", lambda tf, x: tf.image.pad_to_bounding_box(x, 0, 0, 6, 6), [_u(4, 5)])
+for _th, _tw in ((6, 6), (8, 3), (3, 9), (4, 5), (7, 11)):
+    _add(f"resize_with_pad_{_th}x{_tw}",
+         lambda tf, x, s=(_th, _tw): tf.image.resize_with_pad(x, *s), [_X])
+_add("resize_with_pad_batch", lambda tf, x: tf.image.resize_with_pad(x, 9, 5), [_B])
+_add("resize_with_pad_uint8", lambda tf, x: tf.image.resize_with_pad(x, 6, 9),
+     [_img8(4, 5, 3)], grad=False)
+_add("resize_with_pad_nearest", lambda tf, x: tf.image.resize_with_pad(
+    x, 7, 6, method="nearest"), [_img8(4, 5, 3)], grad=False)
+_add("resize_with_pad_err_h", lambda tf, x: tf.image.resize_with_pad(x, 0, 6), [_X])
+_add("resize_with_pad_err_w", lambda tf, x: tf.image.resize_with_pad(x, 6, 0), [_X])
+_add("transpose_3d", lambda tf, x: tf.image.transpose(x), [_X])
+_add("transpose_4d", lambda tf, x: tf.image.transpose(x), [_B])
+_add("transpose_err", lambda tf, x: tf.image.transpose(x), [_u(4, 5)])
+
+# ---------------------------------------------------------------------------- metrics
+_P = _u(2, 6, 7, 3)
+_add("psnr", lambda tf, a, b: tf.image.psnr(a, b, 1.0), [_P, _u(2, 6, 7, 3)])
+_add("psnr_3d", lambda tf, a, b: tf.image.psnr(a, b, 2.0), [_X, _u(4, 5, 3)])
+_add("psnr_uint8", lambda tf, a, b: tf.image.psnr(a, b, 255), [_img8(5, 5, 3), _img8(5, 5, 3)],
+     grad=False)
+_add("psnr_equal", lambda tf, a: tf.image.psnr(a, a, 1.0), [_X], grad=False)
+_add("psnr_broadcast", lambda tf, a, b: tf.image.psnr(a, b, 1.0), [_P, _u(1, 6, 7, 3)])
+_add("psnr_err", lambda tf, a, b: tf.image.psnr(a, b, 1.0), [_X, _u(4, 4, 3)])
+_S1, _S2 = _u(2, 13, 14, 3), _u(2, 13, 14, 3)
+_add("ssim", lambda tf, a, b: tf.image.ssim(a, b, 1.0), [_S1, _S2])
+_add("ssim_near", lambda tf, a, b: tf.image.ssim(a, b * 0.9 + 0.05, 1.0), [_S1, _S1])
+_add("ssim_small_filter", lambda tf, a, b: tf.image.ssim(
+    a, b, 2.0, filter_size=5, filter_sigma=0.8, k1=0.02, k2=0.05), [_u(6, 7, 3), _u(6, 7, 3)])
+_add("ssim_map", lambda tf, a, b: tf.image.ssim(
+    a, b, 1.0, filter_size=7, return_index_map=True), [_S1, _S2])
+_add("ssim_uint8", lambda tf, a, b: tf.image.ssim(a, b, 255, filter_size=5),
+     [_img8(8, 9, 3), _img8(8, 9, 3)], grad=False)
+_add("ssim_err_small", lambda tf, a, b: tf.image.ssim(a, b, 1.0), [_X, _X])
+_add("ssim_err_shape", lambda tf, a, b: tf.image.ssim(a, b, 1.0),
+     [_u(12, 12, 3), _u(12, 11, 3)])
+_M1, _M2 = _u(1, 23, 26, 2), _u(1, 23, 26, 2)
+_add("ssim_multiscale", lambda tf, a, b: tf.image.ssim_multiscale(
+    a, b, 1.0, power_factors=(0.2, 0.3, 0.5), filter_size=5), [_M1, _M2])
+_add("ssim_multiscale_near", lambda tf, a, b: tf.image.ssim_multiscale(
+    a, b * 0.8 + 0.1, 1.0, power_factors=(0.4, 0.6), filter_size=3, filter_sigma=1.0),
+    [_M1, _M1])
+_add("ssim_multiscale_err", lambda tf, a, b: tf.image.ssim_multiscale(a, b, 1.0),
+     [_M1, _M2])
+_add("total_variation_3d", lambda tf, x: tf.image.total_variation(x), [_X])
+_add("total_variation_4d", lambda tf, x: tf.image.total_variation(x), [_B])
+_add("total_variation_int", lambda tf, x: tf.image.total_variation(x),
+     [_RNG.integers(-9, 9, (2, 3, 4, 1)).astype(np.int32)], grad=False)
+_add("total_variation_err", lambda tf, x: tf.image.total_variation(x), [_u(4, 5)])
+_add("image_gradients", lambda tf, x: tf.image.image_gradients(x), [_B])
+_add("image_gradients_err", lambda tf, x: tf.image.image_gradients(x), [_X])
+_add("sobel_edges", lambda tf, x: tf.image.sobel_edges(x), [_B])
+_add("sobel_edges_f64", lambda tf, x: tf.image.sobel_edges(x), [_u(1, 3, 4, 2,
+                                                                  dtype=np.float64)])
+_add("sobel_edges_err_dtype", lambda tf, x: tf.image.sobel_edges(x),
+     [np.ones((1, 4, 5, 3), np.int32)])
+_add("sobel_edges_err_rank", lambda tf, x: tf.image.sobel_edges(x), [_X])
+
+
+def _weights(shape, salt):
+    rng = np.random.default_rng(1000 + salt)
+    return rng.standard_normal(shape)
+
+
+def loss(tf, y):
+    ys = y if isinstance(y, (tuple, list)) else [y]
+    total = None
+    for i, t in enumerate(ys):
+        if not t.dtype.is_floating:
+            continue
+        term = tf.reduce_sum(t * tf.constant(_weights(t.shape, i), t.dtype))
+        total = term if total is None else total + term
+    return total
+
+
+def run(tf, case):
+    """Run ``case`` through library ``tf``: a dict of NumPy results (``value`` a list, one
+    array per output), or the error class and first message line."""
+    key, fn, args, grad = case
+    tensors = [tf.constant(a) if isinstance(a, (np.ndarray, np.generic)) else a for a in args]
+    try:
+        y = fn(tf, *tensors)
+    except Exception as exc:  # noqa: BLE001 - the class is the answer
+        return {"error": type(exc).__name__, "message": str(exc).split("\n")[0]}
+    ys = y if isinstance(y, (tuple, list)) else [y]
+    out = {"value": [np.asarray(t.numpy()) for t in ys]}
+    if not grad:
+        return out
+    x = tf.Variable(tensors[0])
+    with tf.GradientTape() as tape:
+        l1 = loss(tf, fn(tf, x, *tensors[1:]))
+    g = tape.gradient(l1, x)
+    out["grad"] = None if g is None else np.asarray(tf.convert_to_tensor(g).numpy())
+    return out

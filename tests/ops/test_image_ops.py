@@ -1,0 +1,66 @@
+"""``tf.image`` against TensorFlow 2.21's recorded answers (tools/record_image.py ->
+tests/fixtures/ops/image.json): values, dtypes, shapes, gradients, error classes and
+messages, for the cases of tests/ops/image_cases.py."""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tests.ops import image_cases
+
+FIXTURE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "ops" / "image.json"
+RECORDED = json.loads(FIXTURE.read_text())["cases"]
+CASES = {c[0]: c for c in image_cases.CASES}
+# Cases whose values are compared with a wider tolerance, and why.
+LOOSE = {}
+
+
+def decode(rec):
+    if rec is None:
+        return None
+    if rec["dtype"] == "bytes":
+        return np.array([v.encode("latin-1") for v in rec["values"]],
+                        dtype=object).reshape(rec["shape"])
+    return np.array(rec["values"], dtype=rec["dtype"]).reshape(rec["shape"])
+
+
+def close(got, want, what, key):
+    if want.dtype == object:
+        assert got.tolist() == want.tolist(), what
+        return
+    assert got.dtype == want.dtype, (what, got.dtype, want.dtype)
+    assert got.shape == want.shape, (what, got.shape, want.shape)
+    if want.dtype.kind in "iub":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    # float32 tolerance as the op table uses (tests/ops/op_db.py), scaled by magnitude
+    single = want.dtype in (np.float32, np.float16)
+    tol = LOOSE.get(key, 1e-5 if single else 1e-10)
+    finite = want[np.isfinite(want)]
+    scale = max(float(np.max(np.abs(finite))) if finite.size else 0.0, 1.0)
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale, err_msg=what)
+
+
+def test_every_case_was_recorded():
+    assert set(RECORDED) == set(CASES)
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_case_matches_tensorflow(key):
+    want = RECORDED[key]
+    got = image_cases.run(tf, CASES[key])
+    if "error" in want:
+        assert got.get("error") == want["error"], got
+        assert got["message"] == want["message"]
+        return
+    assert "error" not in got, got
+    assert len(got["value"]) == len(want["value"])
+    for i, (g, w) in enumerate(zip(got["value"], want["value"])):
+        close(g, decode(w), f"value {i}", key)
+    if "grad" in want:
+        w = decode(want["grad"])
+        assert (got["grad"] is None) == (w is None)
+        if w is not None:
+            close(got["grad"], w, "gradient", key)
