@@ -1,4 +1,33 @@
 """``tf.image``: re-exports of the image ops."""
+from .ops.image_color_ops import (
+    adjust_gamma,
+    adjust_hue,
+    adjust_saturation,
+    hsv_to_rgb,
+    random_hue,
+    random_saturation,
+    rgb_to_hsv,
+    rgb_to_yiq,
+    rgb_to_yuv,
+    stateless_random_hue,
+    stateless_random_saturation,
+    yiq_to_rgb,
+    yuv_to_rgb,
+)
+from .ops.image_geometry_ops import (
+    crop_to_bounding_box,
+    pad_to_bounding_box,
+    resize_with_pad,
+    transpose,
+)
+from .ops.image_metrics_ops import (
+    image_gradients,
+    psnr,
+    sobel_edges,
+    ssim,
+    ssim_multiscale,
+    total_variation,
+)
 from .ops.image_ops import (
     ResizeMethod,
     adjust_brightness,
@@ -25,20 +54,6 @@ from .ops.image_ops import (
     stateless_random_flip_left_right,
     stateless_random_flip_up_down,
 )
-from .ops.image_geometry_ops import (
-    crop_to_bounding_box,
-    pad_to_bounding_box,
-    resize_with_pad,
-    transpose,
-)
-from .ops.image_metrics_ops import (
-    image_gradients,
-    psnr,
-    sobel_edges,
-    ssim,
-    ssim_multiscale,
-    total_variation,
-)
 from .ops.io_ops import (
     decode_bmp,
     decode_gif,
@@ -60,4 +75,7 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "stateless_random_flip_left_right", "stateless_random_flip_up_down",
            "crop_to_bounding_box", "pad_to_bounding_box", "resize_with_pad", "transpose",
            "image_gradients", "psnr", "sobel_edges", "ssim", "ssim_multiscale",
-           "total_variation"]
+           "total_variation", "adjust_gamma", "adjust_hue", "adjust_saturation",
+           "hsv_to_rgb", "random_hue", "random_saturation", "rgb_to_hsv", "rgb_to_yiq",
+           "rgb_to_yuv", "stateless_random_hue", "stateless_random_saturation", "yiq_to_rgb",
+           "yuv_to_rgb"]

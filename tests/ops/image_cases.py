@@ -112,6 +112,71 @@ _add("sobel_edges_err_dtype", lambda tf, x: tf.image.sobel_edges(x),
      [np.ones((1, 4, 5, 3), np.int32)])
 _add("sobel_edges_err_rank", lambda tf, x: tf.image.sobel_edges(x), [_X])
 
+# ----------------------------------------------------------------------------- colour
+_C = _u(2, 5, 6, 3)
+_C[0, 0, 0] = [0.5, 0.5, 0.5]      # grey: hue 0, saturation 0
+_C[0, 0, 1] = [0.0, 0.0, 0.0]      # black
+_C[0, 0, 2] = [0.9, 0.9, 0.2]      # two channels tied at the maximum
+_C[0, 0, 3] = [0.2, 0.7, 0.7]
+_CG = _u(2, 5, 6, 3)               # no ties: for gradients
+_add("rgb_to_hsv", lambda tf, x: tf.image.rgb_to_hsv(x), [_C], grad=False)
+_add("rgb_to_hsv_grad", lambda tf, x: tf.image.rgb_to_hsv(x), [_CG])
+_add("rgb_to_hsv_f64", lambda tf, x: tf.image.rgb_to_hsv(x), [_u(4, 3, dtype=np.float64)])
+_add("rgb_to_hsv_err_int", lambda tf, x: tf.image.rgb_to_hsv(x), [np.ones((2, 3), np.int32)])
+_add("rgb_to_hsv_err_channels", lambda tf, x: tf.image.rgb_to_hsv(x), [_u(2, 4)])
+_H = _u(2, 5, 6, 3)
+_H[0, 0, 0] = [0.0, 0.3, 0.4]
+_H[0, 0, 1] = [1.0, 0.3, 0.4]
+_add("hsv_to_rgb", lambda tf, x: tf.image.hsv_to_rgb(x), [_H])
+_add("hsv_to_rgb_f64", lambda tf, x: tf.image.hsv_to_rgb(x), [_u(3, 3, dtype=np.float64)])
+_add("hsv_to_rgb_err_channels", lambda tf, x: tf.image.hsv_to_rgb(x), [_u(2, 4)])
+_add("hsv_roundtrip", lambda tf, x: tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(x)), [_C],
+     grad=False)
+for _n in ("rgb_to_yuv", "yuv_to_rgb", "rgb_to_yiq", "yiq_to_rgb"):
+    _add(_n, lambda tf, x, n=_n: getattr(tf.image, n)(x), [_C])
+    _add(f"{_n}_f64", lambda tf, x, n=_n: getattr(tf.image, n)(x), [_u(3, 3, dtype=np.float64)])
+_add("rgb_to_yuv_err_int", lambda tf, x: tf.image.rgb_to_yuv(x), [np.ones((2, 3), np.int32)])
+_add("rgb_to_yuv_err_channels", lambda tf, x: tf.image.rgb_to_yuv(x), [_u(2, 2, 4)])
+for _f in (0.0, 0.4, 1.7, 5.0):
+    _add(f"adjust_saturation_{_f}", lambda tf, x, f=_f: tf.image.adjust_saturation(x, f), [_C])
+_add("adjust_saturation_uint8", lambda tf, x: tf.image.adjust_saturation(x, 0.6),
+     [_img8(3, 4, 3)])
+_add("adjust_saturation_f64", lambda tf, x: tf.image.adjust_saturation(x, 1.3),
+     [_u(3, 4, 3, dtype=np.float64)])
+_add("adjust_saturation_tensor", lambda tf, x: tf.image.adjust_saturation(
+    x, tf.constant(0.5)), [_C], grad=False)
+_add("adjust_saturation_err_channels", lambda tf, x: tf.image.adjust_saturation(x, 0.5),
+     [_u(2, 2, 4)])
+_add("adjust_saturation_err_rank", lambda tf, x: tf.image.adjust_saturation(x, 0.5), [_u(3)])
+for _d in (-1.0, -0.7, -0.2, 0.0, 0.13, 0.5, 0.95):
+    _add(f"adjust_hue_{_d}", lambda tf, x, d=_d: tf.image.adjust_hue(x, d), [_C])
+_add("adjust_hue_uint8", lambda tf, x: tf.image.adjust_hue(x, 0.3), [_img8(3, 4, 3)])
+_add("adjust_hue_f64", lambda tf, x: tf.image.adjust_hue(x, -0.4),
+     [_u(3, 4, 3, dtype=np.float64)])
+_add("adjust_hue_err_delta", lambda tf, x: tf.image.adjust_hue(x, 1.1), [_C])
+_add("adjust_hue_err_channels", lambda tf, x: tf.image.adjust_hue(x, 0.1), [_u(2, 2, 4)])
+_add("adjust_hue_err_rank", lambda tf, x: tf.image.adjust_hue(x, 0.1), [_u(3)])
+_add("adjust_gamma", lambda tf, x: tf.image.adjust_gamma(x, 0.7, 1.3), [_C])
+_add("adjust_gamma_default", lambda tf, x: tf.image.adjust_gamma(x), [_C])
+_add("adjust_gamma_uint8", lambda tf, x: tf.image.adjust_gamma(x, 0.5, 2), [_img8(3, 4, 3)],
+     grad=False)
+_add("adjust_gamma_f64", lambda tf, x: tf.image.adjust_gamma(x, 2.5),
+     [_u(3, 4, 3, dtype=np.float64)])
+_add("adjust_gamma_err", lambda tf, x: tf.image.adjust_gamma(x, -1), [_C])
+_add("stateless_random_hue", lambda tf, x: tf.image.stateless_random_hue(
+    x, 0.3, seed=[3, 4]), [_C], grad=False)
+_add("stateless_random_saturation", lambda tf, x: tf.image.stateless_random_saturation(
+    x, 0.3, 1.9, seed=[5, 6]), [_C], grad=False)
+_add("random_hue_err", lambda tf, x: tf.image.random_hue(x, 0.6), [_C])
+_add("random_hue_err_neg", lambda tf, x: tf.image.random_hue(x, -0.1), [_C])
+_add("stateless_random_hue_err", lambda tf, x: tf.image.stateless_random_hue(
+    x, 0.6, [1, 2]), [_C])
+_add("random_saturation_err", lambda tf, x: tf.image.random_saturation(x, 0.6, 0.5), [_C])
+_add("random_saturation_err_neg", lambda tf, x: tf.image.random_saturation(x, -0.5, 0.5),
+     [_C])
+_add("stateless_random_saturation_err", lambda tf, x: tf.image.stateless_random_saturation(
+    x, 0.6, 0.5, [1, 2]), [_C])
+
 
 def _weights(shape, salt):
     rng = np.random.default_rng(1000 + salt)
@@ -143,8 +208,12 @@ def run(tf, case):
     if not grad:
         return out
     x = tf.Variable(tensors[0])
-    with tf.GradientTape() as tape:
-        l1 = loss(tf, fn(tf, x, *tensors[1:]))
-    g = tape.gradient(l1, x)
+    try:
+        with tf.GradientTape() as tape:
+            l1 = loss(tf, fn(tf, x, *tensors[1:]))
+        g = tape.gradient(l1, x)
+    except Exception as exc:  # noqa: BLE001 - TF registers no gradient for some ops
+        out.update(grad_error=type(exc).__name__, grad_message=str(exc).split("\n")[0])
+        return out
     out["grad"] = None if g is None else np.asarray(tf.convert_to_tensor(g).numpy())
     return out

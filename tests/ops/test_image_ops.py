@@ -14,7 +14,8 @@ FIXTURE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "ops" / "im
 RECORDED = json.loads(FIXTURE.read_text())["cases"]
 CASES = {c[0]: c for c in image_cases.CASES}
 # Cases whose values are compared with a wider tolerance, and why.
-LOOSE = {}
+# float64 images that TensorFlow's kernels compute in float32 (1-ulp float32 differences):
+LOOSE = {"adjust_gamma_f64": 1e-6, "adjust_hue_f64": 1e-6, "adjust_saturation_f64": 1e-6}
 
 
 def decode(rec):
@@ -59,6 +60,9 @@ def test_case_matches_tensorflow(key):
     assert len(got["value"]) == len(want["value"])
     for i, (g, w) in enumerate(zip(got["value"], want["value"])):
         close(g, decode(w), f"value {i}", key)
+    if "grad_error" in want:
+        assert (got.get("grad_error"), got.get("grad_message")) == (
+            want["grad_error"], want["grad_message"])
     if "grad" in want:
         w = decode(want["grad"])
         assert (got["grad"] is None) == (w is None)
