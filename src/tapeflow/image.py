@@ -1,4 +1,13 @@
 """``tf.image``: re-exports of the image ops."""
+from .ops.image_boxes_ops import (
+    combined_non_max_suppression,
+    crop_and_resize,
+    draw_bounding_boxes,
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+)
 from .ops.image_color_ops import (
     adjust_gamma,
     adjust_hue,
@@ -78,4 +87,6 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "total_variation", "adjust_gamma", "adjust_hue", "adjust_saturation",
            "hsv_to_rgb", "random_hue", "random_saturation", "rgb_to_hsv", "rgb_to_yiq",
            "rgb_to_yuv", "stateless_random_hue", "stateless_random_saturation", "yiq_to_rgb",
-           "yuv_to_rgb"]
+           "yuv_to_rgb", "combined_non_max_suppression", "crop_and_resize",
+           "draw_bounding_boxes", "non_max_suppression", "non_max_suppression_overlaps",
+           "non_max_suppression_padded", "non_max_suppression_with_scores"]

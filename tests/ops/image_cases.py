@@ -177,6 +177,95 @@ _add("random_saturation_err_neg", lambda tf, x: tf.image.random_saturation(x, -0
 _add("stateless_random_saturation_err", lambda tf, x: tf.image.stateless_random_saturation(
     x, 0.6, 0.5, [1, 2]), [_C])
 
+# ------------------------------------------------------------------------------ boxes
+def _boxes(n, spread=1.0):
+    c = _RNG.uniform(0, spread, size=(n, 2))
+    hw = _RNG.uniform(0.1, 0.5, size=(n, 2))
+    b = np.concatenate([c, c + hw], axis=1).astype(np.float32)
+    return b
+
+
+_NB = _boxes(30)
+_NB[3] = _NB[3][[2, 3, 0, 1]]          # corners given the other way round
+_NS = _RNG.permutation(30).astype(np.float32) / 30 + np.float32(0.01)
+for _t, _st in ((0.5, float("-inf")), (0.2, 0.3), (0.0, float("-inf")), (1.0, 0.5)):
+    _add(f"nms_{_t}_{_st}", lambda tf, b, s, t=_t, st=_st: tf.image.non_max_suppression(
+        b, s, 20, t, st), [_NB, _NS], grad=False)
+_add("nms_max3", lambda tf, b, s: tf.image.non_max_suppression(b, s, 3), [_NB, _NS],
+     grad=False)
+_add("nms_ties", lambda tf, b, s: tf.image.non_max_suppression(b, s, 10, 0.4),
+     [_NB[:8], np.array([0.5, 0.7, 0.5, 0.7, 0.1, 0.5, 0.9, 0.7], np.float32)], grad=False)
+_add("nms_err_iou", lambda tf, b, s: tf.image.non_max_suppression(b, s, 3, 1.5), [_NB, _NS],
+     grad=False)
+_add("nms_err_boxes", lambda tf, b, s: tf.image.non_max_suppression(b, s, 3),
+     [_NB[:, :3], _NS], grad=False)
+_add("nms_err_scores", lambda tf, b, s: tf.image.non_max_suppression(b, s, 3),
+     [_NB, _NS[:5]], grad=False)
+for _sg in (0.0, 0.3, 1.0):
+    _add(f"nms_with_scores_{_sg}", lambda tf, b, s, sg=_sg:
+         tf.image.non_max_suppression_with_scores(b, s, 25, 0.5, 0.1, soft_nms_sigma=sg),
+         [_NB, _NS], grad=False)
+_OV = _RNG.uniform(size=(12, 12)).astype(np.float32)
+_add("nms_overlaps", lambda tf, o, s: tf.image.non_max_suppression_overlaps(o, s, 8, 0.6, 0.1),
+     [_OV, _NS[:12]], grad=False)
+_add("nms_padded", lambda tf, b, s: tf.image.non_max_suppression_padded(
+    b, s, 15, 0.4, 0.2, pad_to_max_output_size=True), [_NB, _NS], grad=False)
+_add("nms_padded_unpadded", lambda tf, b, s: tf.image.non_max_suppression_padded(
+    b, s, 15, 0.4), [_NB, _NS], grad=False)
+_add("nms_padded_batch", lambda tf, b, s: tf.image.non_max_suppression_padded(
+    b, s, 6, 0.5, pad_to_max_output_size=True),
+    [np.stack([_NB[:10], _NB[10:20]]), np.stack([_NS[:10], _NS[10:20]])], grad=False)
+_add("nms_padded_err", lambda tf, b, s: tf.image.non_max_suppression_padded(b, s, 6),
+     [np.stack([_NB[:10], _NB[10:20]]), np.stack([_NS[:10], _NS[10:20]])], grad=False)
+_CB = np.stack([_boxes(12, 1.2) - np.float32(0.1) for _ in range(2 * 3)]).reshape(
+    2, 3, 12, 4).transpose(0, 2, 1, 3).copy()
+_CS = _RNG.permutation(2 * 12 * 3).astype(np.float32).reshape(2, 12, 3) / 72
+_add("combined_nms", lambda tf, b, s: tf.image.combined_non_max_suppression(
+    b, s, 4, 7, 0.5, 0.1), [_CB, _CS], grad=False)
+_add("combined_nms_shared", lambda tf, b, s: tf.image.combined_non_max_suppression(
+    b, s, 3, 20, 0.3, clip_boxes=False), [_CB[:, :, :1], _CS], grad=False)
+_add("combined_nms_pad", lambda tf, b, s: tf.image.combined_non_max_suppression(
+    b, s, 2, 20, 0.5, pad_per_class=True), [_CB, _CS], grad=False)
+_add("combined_nms_err_q", lambda tf, b, s: tf.image.combined_non_max_suppression(
+    b, s, 2, 20), [_CB[:, :, :2], _CS], grad=False)
+_add("combined_nms_err_iou", lambda tf, b, s: tf.image.combined_non_max_suppression(
+    b, s, 2, 20, 1.5), [_CB, _CS], grad=False)
+_DI = _u(2, 9, 11, 3)
+_DB = np.array([[[0.1, 0.2, 0.7, 0.9], [-0.2, 0.5, 0.5, 1.3], [0.6, 0.1, 0.3, 0.4],
+                 [1.2, 0, 1.5, 1], [0, 0, 1, 1]],
+                [[0.3, 0.3, 0.6, 0.6], [0.0, 0.1, 0.9, 0.2], [0.5, -0.5, 0.8, 0.5],
+                 [0.2, 0.2, 0.25, 0.95], [0.45, 0.0, 0.55, 1.0]]], np.float32)
+_add("draw_boxes_default", lambda tf, x, b: tf.image.draw_bounding_boxes(x, b, None),
+     [_DI, _DB], grad=False)
+_add("draw_boxes_gray", lambda tf, x, b: tf.image.draw_bounding_boxes(x, b, None),
+     [_DI[..., :1], _DB], grad=False)
+_add("draw_boxes_colors", lambda tf, x, b, c: tf.image.draw_bounding_boxes(x, b, c),
+     [np.concatenate([_DI, _DI[..., :1]], -1), _DB,
+      np.array([[0.2, 0.4, 0.6, 0.8], [1, 0, 0.5, 0.25]], np.float32)], grad=False)
+_add("draw_boxes_err_depth", lambda tf, x, b: tf.image.draw_bounding_boxes(x, b, None),
+     [_u(2, 4, 4, 2), _DB], grad=False)
+_CR_IMG = _u(2, 7, 9, 3)
+_CR_BOX = np.array([[0.1, 0.2, 0.8, 0.7], [0.9, 0.1, 0.2, 0.95], [-0.2, 0.3, 0.5, 1.2],
+                    [0.33, 0.41, 0.33, 0.77]], np.float32)
+_CR_IDX = np.array([0, 1, 1, 0], np.int32)
+_add("crop_and_resize", lambda tf, x, b, i: tf.image.crop_and_resize(x, b, i, [5, 4]),
+     [_CR_IMG, _CR_BOX, _CR_IDX])
+_add("crop_and_resize_boxes_grad", lambda tf, b, x, i: tf.image.crop_and_resize(
+    x, b, i, [3, 6], extrapolation_value=0.5), [_CR_BOX, _CR_IMG, _CR_IDX])
+_add("crop_and_resize_one", lambda tf, x, b, i: tf.image.crop_and_resize(x, b, i, [1, 1]),
+     [_CR_IMG, _CR_BOX, _CR_IDX])
+_add("crop_and_resize_nearest", lambda tf, x, b, i: tf.image.crop_and_resize(
+    x, b, i, [4, 5], method="nearest", extrapolation_value=-1.0), [_CR_IMG, _CR_BOX, _CR_IDX],
+    grad=False)
+_add("crop_and_resize_uint8", lambda tf, x, b, i: tf.image.crop_and_resize(x, b, i, [3, 3]),
+     [_img8(2, 5, 6, 3), _CR_BOX, _CR_IDX], grad=False)
+_add("crop_and_resize_err_index", lambda tf, x, b, i: tf.image.crop_and_resize(
+    x, b, i, [3, 3]), [_CR_IMG, _CR_BOX, np.array([0, 2, 1, 0], np.int32)], grad=False)
+_add("crop_and_resize_err_size", lambda tf, x, b, i: tf.image.crop_and_resize(
+    x, b, i, [0, 3]), [_CR_IMG, _CR_BOX, _CR_IDX], grad=False)
+_add("crop_and_resize_err_boxes", lambda tf, x, b, i: tf.image.crop_and_resize(
+    x, b, i, [2, 3]), [_CR_IMG, _CR_BOX[:, :3], _CR_IDX], grad=False)
+
 
 def _weights(shape, salt):
     rng = np.random.default_rng(1000 + salt)
