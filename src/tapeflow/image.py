@@ -63,6 +63,14 @@ from .ops.image_ops import (
     stateless_random_flip_left_right,
     stateless_random_flip_up_down,
 )
+from .ops.image_jpeg_ops import (
+    adjust_jpeg_quality,
+    decode_and_crop_jpeg,
+    extract_jpeg_shape,
+    is_jpeg,
+    random_jpeg_quality,
+    stateless_random_jpeg_quality,
+)
 from .ops.io_ops import (
     decode_bmp,
     decode_gif,
@@ -89,4 +97,6 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "rgb_to_yuv", "stateless_random_hue", "stateless_random_saturation", "yiq_to_rgb",
            "yuv_to_rgb", "combined_non_max_suppression", "crop_and_resize",
            "draw_bounding_boxes", "non_max_suppression", "non_max_suppression_overlaps",
-           "non_max_suppression_padded", "non_max_suppression_with_scores"]
+           "non_max_suppression_padded", "non_max_suppression_with_scores",
+           "adjust_jpeg_quality", "decode_and_crop_jpeg", "extract_jpeg_shape", "is_jpeg",
+           "random_jpeg_quality", "stateless_random_jpeg_quality"]

@@ -6,7 +6,14 @@ A case is ``(key, fn, args, grad)``: ``fn(tf, *tensors)`` calls the op, ``args``
 of ``sum(y * u)`` (``u`` fixed pseudo-random weights; every floating output) with respect to
 the first argument.
 """
+import pathlib
+
 import numpy as np
+
+_FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "ops"
+# JPEG bytes written once by TensorFlow's encoder (quality 90, RGB; quality 80, grey).
+_JPEG = np.array((_FIXTURES / "image_sample.jpg").read_bytes(), dtype=object)
+_JPEG_GRAY = np.array((_FIXTURES / "image_sample_gray.jpg").read_bytes(), dtype=object)
 
 _RNG = np.random.default_rng(22)
 
@@ -265,6 +272,47 @@ _add("crop_and_resize_err_size", lambda tf, x, b, i: tf.image.crop_and_resize(
     x, b, i, [0, 3]), [_CR_IMG, _CR_BOX, _CR_IDX], grad=False)
 _add("crop_and_resize_err_boxes", lambda tf, x, b, i: tf.image.crop_and_resize(
     x, b, i, [2, 3]), [_CR_IMG, _CR_BOX[:, :3], _CR_IDX], grad=False)
+
+# ------------------------------------------------------------------------------- JPEG
+_add("is_jpeg", lambda tf, c: tf.image.is_jpeg(c), [_JPEG], grad=False)
+_add("is_jpeg_vector", lambda tf, c: tf.image.is_jpeg(c),
+     [np.array([b"\xff\xd8\xff\xe0", b"\x89PNG", b"", b"\xff\xd8"], dtype=object)],
+     grad=False)
+_add("extract_jpeg_shape", lambda tf, c: tf.image.extract_jpeg_shape(c), [_JPEG], grad=False)
+_add("extract_jpeg_shape_gray_int64", lambda tf, c: tf.image.extract_jpeg_shape(
+    c, output_type=tf.int64), [_JPEG_GRAY], grad=False)
+_add("extract_jpeg_shape_err", lambda tf, c: tf.image.extract_jpeg_shape(c),
+     [np.array(b"not a jpeg", dtype=object)], grad=False)
+# TensorFlow decodes with the fast integer DCT, tapeflow with the accurate one (LEVELS)
+_add("decode_and_crop_jpeg", lambda tf, c: tf.image.decode_and_crop_jpeg(
+    c, [3, 5, 10, 12], dct_method="INTEGER_ACCURATE"), [_JPEG], grad=False)
+_add("decode_and_crop_jpeg_gray", lambda tf, c: tf.image.decode_and_crop_jpeg(
+    c, [0, 0, 24, 7], channels=1, dct_method="INTEGER_ACCURATE"), [_JPEG_GRAY], grad=False)
+_add("decode_and_crop_jpeg_default", lambda tf, c: tf.image.decode_and_crop_jpeg(
+    c, [3, 5, 10, 12]), [_JPEG], grad=False)
+_add("decode_and_crop_jpeg_err_window", lambda tf, c: tf.image.decode_and_crop_jpeg(
+    c, [20, 5, 10, 12]), [_JPEG], grad=False)
+_JQ = _img8(16, 24, 3)
+_JQ_SMOOTH = np.stack(list(np.meshgrid(np.arange(16) * 10, np.arange(24) * 7, indexing="ij"))
+                      + [np.full((16, 24), 90)], -1).astype(np.uint8)
+_add("adjust_jpeg_quality_uint8", lambda tf, x: tf.image.adjust_jpeg_quality(x, 75),
+     [_JQ_SMOOTH], grad=False)
+_add("adjust_jpeg_quality_float", lambda tf, x: tf.image.adjust_jpeg_quality(x, 40),
+     [_JQ_SMOOTH.astype(np.float32) / 255], grad=False)
+_add("adjust_jpeg_quality_gray", lambda tf, x: tf.image.adjust_jpeg_quality(x, 90),
+     [_JQ_SMOOTH[..., :1]], grad=False)
+_add("adjust_jpeg_quality_noise", lambda tf, x: tf.image.adjust_jpeg_quality(x, 95),
+     [_JQ], grad=False)
+_add("adjust_jpeg_quality_err_rank", lambda tf, x: tf.image.adjust_jpeg_quality(x, 75),
+     [_img8(2, 8, 8, 3)], grad=False)
+_add("stateless_random_jpeg_quality", lambda tf, x: tf.image.stateless_random_jpeg_quality(
+    x, 30, 90, seed=[7, 8]), [_JQ_SMOOTH], grad=False)
+_add("random_jpeg_quality_err_range", lambda tf, x: tf.image.random_jpeg_quality(x, 10, 101),
+     [_JQ], grad=False)
+_add("random_jpeg_quality_err_order", lambda tf, x: tf.image.random_jpeg_quality(x, 50, 50),
+     [_JQ], grad=False)
+_add("stateless_random_jpeg_quality_err", lambda tf, x: tf.image.stateless_random_jpeg_quality(
+    x, -1, 50, [1, 2]), [_JQ], grad=False)
 
 
 def _weights(shape, salt):
