@@ -7,6 +7,8 @@ from .ops.image_boxes_ops import (
     non_max_suppression_overlaps,
     non_max_suppression_padded,
     non_max_suppression_with_scores,
+    sample_distorted_bounding_box,
+    stateless_sample_distorted_bounding_box,
 )
 from .ops.image_color_ops import (
     adjust_gamma,
@@ -25,9 +27,18 @@ from .ops.image_color_ops import (
 )
 from .ops.image_geometry_ops import (
     crop_to_bounding_box,
+    extract_glimpse,
     pad_to_bounding_box,
     resize_with_pad,
     transpose,
+)
+from .ops.image_jpeg_ops import (
+    adjust_jpeg_quality,
+    decode_and_crop_jpeg,
+    extract_jpeg_shape,
+    is_jpeg,
+    random_jpeg_quality,
+    stateless_random_jpeg_quality,
 )
 from .ops.image_metrics_ops import (
     image_gradients,
@@ -63,14 +74,6 @@ from .ops.image_ops import (
     stateless_random_flip_left_right,
     stateless_random_flip_up_down,
 )
-from .ops.image_jpeg_ops import (
-    adjust_jpeg_quality,
-    decode_and_crop_jpeg,
-    extract_jpeg_shape,
-    is_jpeg,
-    random_jpeg_quality,
-    stateless_random_jpeg_quality,
-)
 from .ops.io_ops import (
     decode_bmp,
     decode_gif,
@@ -99,4 +102,5 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "draw_bounding_boxes", "non_max_suppression", "non_max_suppression_overlaps",
            "non_max_suppression_padded", "non_max_suppression_with_scores",
            "adjust_jpeg_quality", "decode_and_crop_jpeg", "extract_jpeg_shape", "is_jpeg",
-           "random_jpeg_quality", "stateless_random_jpeg_quality"]
+           "random_jpeg_quality", "stateless_random_jpeg_quality", "extract_glimpse",
+           "sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box"]

@@ -314,6 +314,39 @@ _add("random_jpeg_quality_err_order", lambda tf, x: tf.image.random_jpeg_quality
 _add("stateless_random_jpeg_quality_err", lambda tf, x: tf.image.stateless_random_jpeg_quality(
     x, -1, 50, [1, 2]), [_JQ], grad=False)
 
+# ------------------------------------------------------- glimpses, distorted boxes
+_G = _u(3, 8, 9, 2)
+_GO = np.array([[0.1, -0.3], [-0.9, 0.8], [0.5, 0.95]], np.float32)
+for _c, _nz in ((True, True), (False, True), (True, False), (False, False)):
+    _add(f"extract_glimpse_c{int(_c)}_n{int(_nz)}", lambda tf, x, o, c=_c, nz=_nz:
+         tf.image.extract_glimpse(x, [4, 3], o * (1 if nz else 5), centered=c,
+                                  normalized=nz, noise="zero"), [_G, _GO], grad=False)
+_add("extract_glimpse_inside_uniform", lambda tf, x, o: tf.image.extract_glimpse(
+    x, [3, 3], o), [_G, np.array([[0.0, 0.0], [0.1, -0.2], [-0.3, 0.1]], np.float32)],
+    grad=False)
+_add("extract_glimpse_err_noise", lambda tf, x, o: tf.image.extract_glimpse(
+    x, [2, 2], o, noise="bad"), [_G, _GO], grad=False)
+_add("extract_glimpse_err_rank", lambda tf, x, o: tf.image.extract_glimpse(x, [2, 2], o),
+     [_G[0], _GO[:1]], grad=False)
+_add("extract_glimpse_err_size", lambda tf, x, o: tf.image.extract_glimpse(x, [2, 2, 1], o),
+     [_G, _GO], grad=False)
+_add("extract_glimpse_err_offsets", lambda tf, x, o: tf.image.extract_glimpse(x, [2, 2], o),
+     [_G, _GO[:2]], grad=False)
+_add("extract_glimpse_err_offsets_cols", lambda tf, x, o: tf.image.extract_glimpse(
+    x, [2, 2], o), [_G, np.zeros((3, 3), np.float32)], grad=False)
+_SB = np.array([[[0.1, 0.2, 0.5, 0.7]]], np.float32)
+for _k, _kw in {"size": {}, "covered": {"min_object_covered": -1.0},
+                "area2": {"area_range": [0.5]}, "ar2": {"aspect_ratio_range": [0.5, 0.4, 1]},
+                "area_max": {"area_range": [0.5, 1.5]}, "attempts": {"max_attempts": 0}
+                }.items():
+    _add(f"sample_distorted_err_{_k}", lambda tf, b, k=_k, kw=_kw:
+         tf.image.sample_distorted_bounding_box([10, 12] if k == "size" else [10, 12, 3], b,
+                                                seed=3, **kw), [_SB], grad=False)
+_add("sample_distorted_err_no_boxes", lambda tf, b: tf.image.sample_distorted_bounding_box(
+    [10, 12, 3], b), [np.zeros((1, 0, 4), np.float32)], grad=False)
+_add("sample_distorted_err_rank", lambda tf, b: tf.image.sample_distorted_bounding_box(
+    [10, 12, 3], b), [np.zeros((1, 4), np.float32)], grad=False)
+
 
 def _weights(shape, salt):
     rng = np.random.default_rng(1000 + salt)

@@ -80,3 +80,40 @@ def test_case_matches_tensorflow(key):
         assert (got["grad"] is None) == (w is None)
         if w is not None:
             close(got["grad"], w, "gradient", key)
+
+
+@pytest.mark.parametrize("stateless", [False, True])
+def test_sample_distorted_bounding_box_meets_its_constraints(stateless):
+    """TensorFlow's draws are not reproduced (docs/ops.md): the crops are checked against
+    the constraints the kernel guarantees, and the stateless crop is a function of the seed."""
+    boxes = tf.constant([[[0.1, 0.2, 0.5, 0.7], [0.6, 0.6, 0.9, 0.95]]])
+    kw = {"min_object_covered": 0.5, "aspect_ratio_range": (0.6, 1.6),
+          "area_range": (0.1, 0.9)}
+    crops = set()
+    for k in range(40):
+        if stateless:
+            begin, size, bbox = tf.image.stateless_sample_distorted_bounding_box(
+                [40, 50, 3], boxes, seed=[k, 7], **kw)
+            again = tf.image.stateless_sample_distorted_bounding_box(
+                [40, 50, 3], boxes, seed=[k, 7], **kw)
+            assert [t.numpy().tolist() for t in again] == [
+                t.numpy().tolist() for t in (begin, size, bbox)]
+        else:
+            begin, size, bbox = tf.image.sample_distorted_bounding_box([40, 50, 3], boxes,
+                                                                       **kw)
+        (y, x, c0), (h, w, c1) = begin.numpy().tolist(), size.numpy().tolist()
+        assert (c0, c1) == (0, -1) and begin.dtype == tf.int32 and bbox.dtype == tf.float32
+        assert 0 <= y and 0 <= x and y + h <= 40 and x + w <= 50
+        crops.add((y, x, h, w))
+        if (h, w) == (40, 50):
+            continue  # no draw met the constraints: the whole image, as TensorFlow
+        assert 0.1 * 2000 <= h * w <= 0.9 * 2000
+        np.testing.assert_allclose(bbox.numpy(), [[[y / 40, x / 50, (y + h) / 40,
+                                                    (x + w) / 50]]], rtol=1e-6)
+        covered = []
+        for b in ((4, 10, 20, 35), (24, 30, 36, 47)):
+            iy = max(0, min(y + h, b[2]) - max(y, b[0]))
+            ix = max(0, min(x + w, b[3]) - max(x, b[1]))
+            covered.append(iy * ix / ((b[2] - b[0]) * (b[3] - b[1])))
+        assert max(covered) >= 0.5
+    assert len(crops) > 5

@@ -22,7 +22,8 @@ from . import math_ops as _m
 
 __all__ = ["non_max_suppression", "non_max_suppression_with_scores",
            "non_max_suppression_overlaps", "non_max_suppression_padded",
-           "combined_non_max_suppression", "draw_bounding_boxes", "crop_and_resize"]
+           "combined_non_max_suppression", "draw_bounding_boxes", "crop_and_resize",
+           "sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box"]
 
 
 def _t(x, dtype=None):
@@ -559,3 +560,201 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     mask = Tensor(np.broadcast_to(valid[:, :, :, None], (n, ch, cw, depth)).copy())
     fill = Tensor(np.full((n, ch, cw, depth), f32(extrapolation_value)))
     return _a.where(mask, out, fill)
+
+
+# ------------------------------------------------------------- distorted bounding boxes
+def _lrint(v):
+    return int(np.rint(np.float32(v)))
+
+
+def _random_crop(rng, w, h, min_rel, max_rel, ar):
+    """TensorFlow's ``GenerateRandomCrop``: a crop rectangle (x0, y0, x1, y1) or None."""
+    if max_rel <= 0 or ar <= 0 or w <= 0 or h <= 0 or min_rel > max_rel:
+        return None
+    f = np.float32
+    min_area, max_area = f(min_rel) * f(w) * f(h), f(max_rel) * f(w) * f(h)
+    height = _lrint(np.sqrt(min_area / f(ar)))
+    max_height = _lrint(np.sqrt(max_area / f(ar)))
+    if _lrint(max_height * f(ar)) > w:
+        max_height = int((w + 0.5 - 0.0000001) / f(ar))
+        if _lrint(max_height * f(ar)) > w:
+            max_height -= 1
+    max_height = min(max_height, h)
+    height = min(height, max_height)
+    if height < max_height:
+        height += int(rng.integers(0, max_height - height + 1))
+    width = _lrint(height * f(ar))
+    area = f(width * height)
+    if area < min_area:
+        height += 1
+        width = _lrint(height * f(ar))
+        area = f(width * height)
+    if area > max_area:
+        height -= 1
+        width = _lrint(height * f(ar))
+        area = f(width * height)
+    if area < min_area or area > max_area or width > w or height > h or width <= 0 \
+            or height <= 0:
+        return None
+    y = int(rng.integers(0, h - height)) if height < h else 0
+    x = int(rng.integers(0, w - width)) if width < w else 0
+    return x, y, x + width, y + height
+
+
+def _area(r):
+    return max(r[2] - r[0], 0) * max(r[3] - r[1], 0)
+
+
+def _covers(crop, boxes, min_covered):
+    if _area(crop) < 1:
+        return False
+    for b in boxes:
+        a = _area(b)
+        if a < 1:
+            continue
+        inter = (max(crop[0], b[0]), max(crop[1], b[1]), min(crop[2], b[2]), min(crop[3], b[3]))
+        if inter[2] <= inter[0] or inter[3] <= inter[1]:
+            inter = (0, 0, 0, 0)
+        if np.float32(_area(inter)) / np.float32(a) >= np.float32(min_covered):
+            return True
+    return False
+
+
+def _distorted_forward(image_size, boxes, seeds, min_covered, ar_range, area_range, attempts,
+                       use_image):
+    h, w = int(image_size[0]), int(image_size[1])
+    rects = [(int(np.float32(b[1]) * w), int(np.float32(b[0]) * h),
+              int(np.float32(b[3]) * w), int(np.float32(b[2]) * h))
+             for b in boxes.reshape(-1, 4)]
+    if not rects:
+        rects = [(0, 0, w, h)]
+    rng = np.random.Generator(np.random.Philox(key=[int(s) & 0xFFFFFFFFFFFFFFFF
+                                                    for s in seeds.reshape(-1)[:2]]))
+    crop = None
+    for _ in range(attempts):
+        ar = np.float32(rng.random(dtype=np.float32)) * np.float32(ar_range[1] - ar_range[0]) \
+            + np.float32(ar_range[0])
+        cand = _random_crop(rng, w, h, area_range[0], area_range[1], ar)
+        if cand is not None and _covers(cand, rects, min_covered):
+            crop = cand
+            break
+    if crop is None:
+        crop = (0, 0, w, h)
+    x0, y0, x1, y1 = crop
+    begin = np.array([y0, x0, 0], image_size.dtype)
+    size = np.array([y1 - y0, x1 - x0, -1], image_size.dtype)
+    f = np.float32
+    bbox = np.array([[[f(y0) / f(h), f(x0) / f(w), f(y1) / f(h), f(x1) / f(w)]]], np.float32)
+    return begin, size, bbox
+
+
+_DISTORTED = nondifferentiable("SampleDistortedBoundingBoxV2", _distorted_forward, n_outputs=3)
+
+
+def _distorted(image_size, bounding_boxes, seeds, min_object_covered, aspect_ratio_range,
+               area_range, max_attempts, use_image_if_no_bounding_boxes, op):
+    def fail(text):
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+    size = _t(image_size)
+    boxes = _t(bounding_boxes, _dt.float32)
+    if size._value.shape != (3,):
+        raise fail(f"image_size must contain 3 elements{_dims(size._value.shape)}")
+    if boxes._value.ndim != 3:
+        raise fail("input boxes must be 3-dimensional [batch, num_boxes, coords]: "
+                   f"{_dims(boxes._value.shape)}")
+    if boxes._value.shape[-1] != 4:
+        raise fail(f"bounding boxes must have shape [4] or [*, 4], got "
+                   f"{_dims(boxes._value.shape)}")
+    ar = [0.75, 1.33] if aspect_ratio_range is None else [float(v) for v in aspect_ratio_range]
+    area = [0.05, 1.0] if area_range is None else [float(v) for v in area_range]
+    attempts = 100 if max_attempts is None else int(max_attempts)
+    use_image = bool(use_image_if_no_bounding_boxes)
+    cov = float(min_object_covered._value if isinstance(min_object_covered, _TensorLike)
+                else min_object_covered)
+    if cov < 0:
+        raise fail(f"Min object covered must be non-negative: {cov:g}")
+    if len(ar) != 2:
+        raise fail("Aspect ratio range field must specify 2 dimensions")
+    if len(area) != 2:
+        raise fail("Area range field must specify 2 dimensions")
+    if area[0] > 1 or area[1] > 1:
+        raise fail(f"Area range must be less then or equal to 1.0: [{area[0]:g}, {area[1]:g}]")
+    if attempts <= 0:
+        raise fail(f"Max attempts must be non-negative: {attempts}")
+    if boxes._value.size == 0 and not use_image:
+        raise fail("No bounding boxes provided as input. One must enable "
+                   "use_image_if_no_bounding_boxes if you wish to not provide any bounding "
+                   "boxes.")
+    return tuple(apply(_DISTORTED, (size, boxes, seeds), {
+        "min_covered": cov, "ar_range": tuple(ar), "area_range": tuple(area),
+        "attempts": attempts, "use_image": use_image}))
+
+
+def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object_covered=0.1,
+                                  aspect_ratio_range=None, area_range=None, max_attempts=None,
+                                  use_image_if_no_bounding_boxes=None, name=None):
+    """A random crop of an image that covers at least ``min_object_covered`` of one of
+    ``bounding_boxes``, with an aspect ratio and area in the given ranges
+    (``tf.image.sample_distorted_bounding_box``): TensorFlow's kernel algorithm (up to
+    ``max_attempts`` draws, else the whole image), drawn from tapeflow's random stream, so
+    the crops are not TensorFlow's. Not differentiable.
+
+    Args:
+        image_size: int ``[height, width, channels]``.
+        bounding_boxes: float32 ``[batch, N, 4]`` of ``[y_min, x_min, y_max, x_max]`` in
+            ``[0, 1]``.
+        seed: an int (0 draws from the global stream).
+        aspect_ratio_range: ``(0.75, 1.33)`` by default; area_range ``(0.05, 1.0)``;
+            max_attempts 100.
+        use_image_if_no_bounding_boxes: take the whole image as the box when none is given.
+
+    Returns:
+        ``(begin, size, bboxes)``: ``[3]`` and ``[3]`` of ``image_size``'s dtype (for
+        ``tf.slice``; the channel size is -1) and float32 ``[1, 1, 4]``, the crop in
+        ``[0, 1]`` coordinates.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for bad shapes or ranges, or no boxes without
+            ``use_image_if_no_bounding_boxes``.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> begin, size, box = tf.image.sample_distorted_bounding_box(
+        ...     [10, 12, 3], tf.constant([[[0.1, 0.2, 0.5, 0.7]]]), seed=3)
+        >>> size.shape, box.shape
+        (TensorShape([3]), TensorShape([1, 1, 4]))
+    """
+    from .random_ops import uniform
+    seeds = uniform([2], 0, np.iinfo(np.int32).max, dtype=_dt.int32, seed=seed or None)
+    return _distorted(image_size, bounding_boxes, seeds, min_object_covered,
+                      aspect_ratio_range, area_range, max_attempts,
+                      use_image_if_no_bounding_boxes, "SampleDistortedBoundingBoxV2")
+
+
+def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
+                                            min_object_covered=0.1, aspect_ratio_range=None,
+                                            area_range=None, max_attempts=None,
+                                            use_image_if_no_bounding_boxes=None, name=None):
+    """:func:`sample_distorted_bounding_box` determined by ``seed`` (a shape ``[2]``
+    integer): the same crop for the same seed. The crop follows TensorFlow's algorithm and
+    constraints, but its draws are not TensorFlow's (``tf.image.
+    stateless_sample_distorted_bounding_box``).
+
+    Returns:
+        ``(begin, size, bboxes)`` as :func:`sample_distorted_bounding_box`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> out = tf.image.stateless_sample_distorted_bounding_box(
+        ...     [10, 12, 3], tf.constant([[[0.1, 0.2, 0.5, 0.7]]]), seed=[3, 4])
+        >>> out[2].shape
+        TensorShape([1, 1, 4])
+    """
+    seeds = _t(seed, _dt.int64)
+    if seeds._value.shape != (2,):
+        raise errors.InvalidArgumentError(
+            None, None, f"seed must have shape [2], not {_dims(seeds._value.shape)} "
+            "[Op:StatelessSampleDistortedBoundingBox]")
+    return _distorted(image_size, bounding_boxes, seeds, min_object_covered,
+                      aspect_ratio_range, area_range, max_attempts,
+                      use_image_if_no_bounding_boxes, "StatelessSampleDistortedBoundingBox")

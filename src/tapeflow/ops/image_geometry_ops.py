@@ -6,14 +6,19 @@ The checks follow TensorFlow's: a Python-int argument that fails raises ``ValueE
 TensorFlow's text; a tensor argument fails as TensorFlow's runtime ``Assert`` does,
 ``InvalidArgumentError`` carrying the same text as its data.
 """
+from .._core import dtypes as _dt
 from .._core import errors
-from .._core.tensor import _TensorLike, convert_to_tensor
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import nondifferentiable
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from . import image_ops as _io
 from . import indexing_ops as _ix
 from . import manip_ops as _mn
 
-__all__ = ["crop_to_bounding_box", "pad_to_bounding_box", "resize_with_pad", "transpose"]
+__all__ = ["crop_to_bounding_box", "pad_to_bounding_box", "resize_with_pad", "transpose",
+           "extract_glimpse"]
 
 
 def _value(v):
@@ -159,7 +164,6 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
                [1., 1., 1., 1.],
                [0., 0., 0., 0.]], dtype=float32)
     """
-    import numpy as np
     x, is_batch = _batched(image)
     th, th_t = _value(target_height)
     tw, tw_t = _value(target_width)
@@ -205,3 +209,120 @@ def transpose(image, name=None):
         return _a.transpose(x, [0, 2, 1, 3])
     raise ValueError(f"'image' (shape {x.shape}) must have either 3 or 4 dimensions.")
 
+
+
+def _glimpse_forward(x, size, offsets, noise_draw, centered, normalized, noise):
+    n, ih, iw, c = x.shape
+    gh, gw = int(size[0]), int(size[1])
+    out = np.zeros((n, gh, gw, c), x.dtype)
+    f = np.float32
+    for i in range(n):
+        y, xo = f(offsets[i, 0]), f(offsets[i, 1])
+        if normalized:
+            xo, y = xo * f(iw), y * f(ih)
+            if centered:
+                xo, y = xo / f(2) + f(iw) / f(2), y / f(2) + f(ih) / f(2)
+                xo, y = xo - f(gw) / f(2), y - f(gh) / f(2)
+        elif centered:
+            xo, y = xo + f(iw) / f(2), y + f(ih) / f(2)
+        ox, oy = int(xo), int(y)   # truncation toward zero, as the kernel's cast
+        partial = False
+        src_x, dst_x, ext_x = ox, 0, gw
+        if ox < 0:
+            src_x, ext_x, dst_x, partial = 0, max(0, gw + ox), gw - max(0, gw + ox), True
+        elif ox + gw >= iw:
+            ext_x, partial = max(0, iw - ox), True
+        src_y, dst_y, ext_y = oy, 0, gh
+        if oy < 0:
+            src_y, ext_y, dst_y, partial = 0, max(0, gh + oy), gh - max(0, gh + oy), True
+        elif oy + gh >= ih:
+            ext_y, partial = max(0, ih - oy), True
+        ext_x, ext_y = min(ext_x, iw - src_x), min(ext_y, ih - src_y)
+        if partial:
+            img = x[i]
+            if noise == "uniform":
+                lo = img.min()
+                span = np.float32(img.max() - lo)
+                out[i] = (lo + (noise_draw[i] * span).astype(x.dtype)).astype(x.dtype)
+            elif noise == "gaussian":
+                mean = img.astype(np.float32).mean()
+                std = img.astype(np.float32).std()
+                out[i] = (mean + noise_draw[i] * std).astype(x.dtype)
+            if ext_x <= 0 or ext_y <= 0:
+                continue
+        out[i, dst_y:dst_y + ext_y, dst_x:dst_x + ext_x] = \
+            x[i, src_y:src_y + ext_y, src_x:src_x + ext_x]
+    return out
+
+
+_GLIMPSE = nondifferentiable("ExtractGlimpseV2", _glimpse_forward)
+
+
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    noise="uniform", name=None):
+    """A ``size`` window of each image at ``offsets`` (``tf.image.extract_glimpse``).
+
+    Offsets are ``(y, x)``: with ``normalized`` and ``centered``, in ``[-1, 1]`` from the
+    image centre to the window's centre; with ``normalized`` only, fractions of the image
+    size giving the window's top-left corner; otherwise pixels (from the centre when
+    ``centered``). The corner is truncated to whole pixels. Where the window leaves the
+    image it is filled with noise: ``'uniform'`` in the image's ``[min, max]``,
+    ``'gaussian'`` with its mean and deviation (drawn from tapeflow's random stream, so not
+    TensorFlow's values), or ``'zero'``. Not differentiable (no gradient in TensorFlow).
+
+    Args:
+        input: float32 ``[batch, height, width, channels]``.
+        size: int32 ``[glimpse_height, glimpse_width]``.
+        offsets: float32 ``[batch, 2]``.
+
+    Returns:
+        ``[batch, glimpse_height, glimpse_width, channels]``, ``input``'s dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for bad ranks or sizes or an unknown noise.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.reshape(tf.range(16.0), (1, 4, 4, 1))
+        >>> tf.image.extract_glimpse(x, [2, 2], [[0.0, 0.0]], noise='zero')[0, :, :, 0].numpy()
+        array([[ 5.,  6.],
+               [ 9., 10.]], dtype=float32)
+    """
+    x = input if isinstance(input, _TensorLike) else convert_to_tensor(input)
+    op = "ExtractGlimpseV2"
+    sz = size if isinstance(size, _TensorLike) else convert_to_tensor(size, dtype=_dt.int32)
+    off = offsets if isinstance(offsets, _TensorLike) else convert_to_tensor(
+        offsets, dtype=_dt.float32)
+
+    def fail(text):
+        return errors.InvalidArgumentError(None, None, f"{text} [Op:{op}]")
+
+    def dims(s):
+        return "[" + ",".join(map(str, s)) + "]"
+    if noise not in ("uniform", "gaussian", "zero", ""):
+        raise fail(f"The noise could only be uniform, gaussian, or zero, got{noise}")
+    s = x._value.shape
+    if len(s) != 4:
+        raise fail(f"input must be 4-dimensional (batch_size, height, width, depth){dims(s)}")
+    if sz._value.shape != (2,):
+        raise fail(f"input must be a vector of size 2 (height, width){dims(sz._value.shape)}")
+    os_ = off._value.shape
+    if len(os_) != 2:
+        raise fail(f"input must be a matrix{dims(os_)}")
+    if os_[0] != s[0]:
+        raise fail(f"first dimension should be batch{dims(os_)}")
+    if os_[1] != 2:
+        raise fail(f"second dimension should be of size 2 (y,x){dims(os_)}")
+    gh, gw = (int(v) for v in sz._value)
+    shape = [s[0], gh, gw, s[3]]
+    if noise == "uniform":
+        from .random_ops import uniform
+        draw = uniform(shape, 0, 1.0)
+    elif noise == "gaussian":
+        from .random_ops import normal
+        draw = normal(shape)
+    else:
+        draw = _a.zeros_like(Tensor(np.zeros(shape, np.float32)))
+    return apply(_GLIMPSE, (x, sz, _a.cast(off, _dt.float32), draw),
+                 {"centered": bool(centered), "normalized": bool(normalized),
+                  "noise": noise or "uniform"})
