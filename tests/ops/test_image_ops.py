@@ -117,3 +117,35 @@ def test_sample_distorted_bounding_box_meets_its_constraints(stateless):
             covered.append(iy * ix / ((b[2] - b[0]) * (b[3] - b[1])))
         assert max(covered) >= 0.5
     assert len(crops) > 5
+
+
+def _examples():
+    import doctest  # noqa: F401 - used by the test below
+    import inspect
+
+    from tapeflow.ops import (
+        image_boxes_ops,
+        image_color_ops,
+        image_geometry_ops,
+        image_jpeg_ops,
+        image_metrics_ops,
+    )
+    for module in (image_geometry_ops, image_metrics_ops, image_color_ops, image_boxes_ops,
+                   image_jpeg_ops):
+        for name in sorted(module.__all__):
+            fn = getattr(module, name)
+            if inspect.isfunction(fn) and fn.__doc__ and ">>>" in fn.__doc__:
+                yield pytest.param(fn, id=f"{module.__name__.rsplit('.', 1)[1]}.{name}")
+
+
+@pytest.mark.parametrize("fn", list(_examples()))
+def test_docstring_example_runs(fn):
+    """The ``>>>`` examples of the new image modules run and print what they show (as
+    tests/ops/test_op_docs.py does for the older op modules)."""
+    import doctest
+    if fn.__module__.endswith("image_jpeg_ops"):
+        pytest.importorskip("PIL")
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(fn, fn.__name__, globs={}):
+        assert runner.run(test).failed == 0, fn.__name__

@@ -174,7 +174,7 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
         >>> i, s = tf.image.non_max_suppression_with_scores(boxes, tf.constant([0.9, 0.8]),
         ...     2, soft_nms_sigma=0.5)
         >>> i.numpy(), s.numpy().round(3)
-        (array([0, 1], dtype=int32), array([0.9  , 0.353], dtype=float32))
+        (array([0, 1], dtype=int32), array([0.9 , 0.41], dtype=float32))
     """
     b, s = _t(boxes), _t(scores)
     _check_nms(b, s, max_output_size, "iou_threshold", iou_threshold, _op)
