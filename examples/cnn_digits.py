@@ -33,7 +33,7 @@ class MyModel(tf.keras.Model):
         return self.d2(self.d1(self.flatten(x)))
 
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)   # Python, NumPy and TF seeds: Keras initializers too
 model = MyModel()
 loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 optimizer = tf.keras.optimizers.Adam()

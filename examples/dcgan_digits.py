@@ -38,7 +38,7 @@ images = tf.keras.layers.Resizing(16, 16)(images[..., np.newaxis]).numpy()  # (1
 dataset = (tf.data.Dataset.from_tensor_slices(images).shuffle(2000, seed=0).repeat()
            .batch(BATCH_SIZE, drop_remainder=True))
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)   # Python, NumPy and TF seeds: Keras initializers too
 
 
 def make_generator():

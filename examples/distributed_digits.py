@@ -49,7 +49,7 @@ train_dist = strategy.experimental_distribute_dataset(train_ds.batch(GLOBAL_BATC
 test_dist = strategy.experimental_distribute_dataset(
     tf.data.Dataset.from_tensor_slices((x_test, y_test)).batch(GLOBAL_BATCH_SIZE))
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)   # Python, NumPy and TF seeds: Keras initializers too
 with strategy.scope():
     model = tf.keras.Sequential([
         tf.keras.Input(shape=(8, 8)),

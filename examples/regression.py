@@ -17,7 +17,7 @@ W_TARGET, B_TARGET = 5, 3
 EPOCHS = 2
 LR = 1e-2
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)   # Python, NumPy and TF seeds: Keras initializers too
 x_data = tf.random.normal(shape=(1000,), dtype=tf.float32)
 y_data = W_TARGET * x_data + B_TARGET
 

@@ -46,7 +46,7 @@ x_train, x_test, y_train, y_test = train_test_split(images, labels, test_size=0.
 train_examples = tf.data.Dataset.from_tensor_slices((x_train, y_train))
 test_ds = tf.data.Dataset.from_tensor_slices((x_test, y_test)).batch(BATCH_SIZE)
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)   # Python, NumPy and TF seeds: Keras initializers too
 model = tf.keras.Sequential([
     tf.keras.Input(shape=(8, 8)),
     tf.keras.layers.Flatten(),

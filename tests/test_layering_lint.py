@@ -24,7 +24,7 @@ FLOORS = {
     "ops": {"_core"},
     "function": {"ops", "_core"},
     "checkpoint": {"function", "ops", "_core"},
-    "saved_model": {"function", "ops", "_core"},
+    "saved_model": {"checkpoint", "function", "ops", "_core"},
     "summary": {"function", "ops", "_core"},
     "data": {"checkpoint", "saved_model", "function", "ops", "_core"},
     "distribute": {"checkpoint", "saved_model", "function", "ops", "_core"},
@@ -37,6 +37,7 @@ LEAVES = {
     "config": "tf.config: the device list and the run_functions_eagerly switch, no imports",
     "_logging": "tf.get_logger: TensorFlow's `tensorflow` logger and its handler, stdlib only",
     "_gfile": "tf.io.gfile: local file-system helpers over os/shutil/glob, errors from _core",
+    "_protobuf": "the SavedModel protobuf schema and wire codec: plain Python, no imports",
 }
 def module_of(path):
     """``(dotted module name, its package)`` of a file under src/tapeflow."""

@@ -17,7 +17,8 @@ MODULES = [
     "tapeflow.keras.saving", "tapeflow.keras.models", "tapeflow.keras.callbacks",
     "tapeflow.strings", "tapeflow.ragged", "tapeflow.io", "tapeflow.sparse", "tapeflow.signal",
     "tapeflow.audio", "tapeflow.io.gfile",
-    "tapeflow.distribute",
+    "tapeflow.distribute", "tapeflow.keras.ops", "tapeflow.keras.ops.numpy",
+    "tapeflow.keras.ops.nn", "tapeflow.keras.ops.linalg", "tapeflow.keras.ops.image",
 ]
 
 

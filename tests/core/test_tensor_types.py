@@ -105,7 +105,7 @@ def test_non_deterministic_generator_draws_from_its_own_state():
 def test_random_ops_draw_inside_primitives():
     # A tape (and a tracer) sees the draw as an op: replaying it draws again.
     from tapeflow._core.registry import PRIMITIVES
-    for name in ("RandomV2", "RandomShuffle", "Multinomial", "StatelessRandomV2",
+    for name in ("RandomUniformInt", "RandomShuffle", "Multinomial", "StatelessRandomV2",
                  "StatelessMultinomial", "StatefulRandomV2"):
         assert name in PRIMITIVES and not PRIMITIVES[name].differentiable
 

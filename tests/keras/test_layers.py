@@ -211,15 +211,18 @@ def test_leaky_relu_layer_defaults_to_keras3_slope():
         assert tf.keras.layers.LeakyReLU(alpha=0.1).negative_slope == 0.1
 
 
-def test_dropout_mask_comes_from_the_dropout_op():
-    # The mask is drawn by tf.nn.dropout from tf.random.uniform, so a fixed global and op
-    # seed gives the same mask as calling tf.nn.dropout directly.
+def test_dropout_mask_comes_from_its_seed_generator():
+    # As Keras 3: the layer owns SeedGenerator(seed) and draws keras.random.dropout from
+    # it (TensorFlow's masks: tests/keras/test_random_tf.py), so a fresh generator with the
+    # same seed gives the same masks, call after call.
     x = tf.ones((3, 7))
-    tf.random.set_seed(5)
-    a = tf.keras.layers.Dropout(0.4, seed=2)(x, training=True).numpy()
-    tf.random.set_seed(5)
-    b = tf.nn.dropout(x, 0.4, seed=2).numpy()
-    close(a, b, 0)
+    layer = tf.keras.layers.Dropout(0.4, seed=2)
+    gen = tf.keras.random.SeedGenerator(2)
+    for _ in range(2):
+        a = layer(x, training=True).numpy()
+        b = tf.keras.random.dropout(x, 0.4, seed=gen).numpy()
+        close(a, b, 0)
+    assert sorted(set(a.ravel().tolist())) == [0.0, np.float32(1 / 0.6)]
 
 
 # -- MultiHeadAttention ------------------------------------------------------------------

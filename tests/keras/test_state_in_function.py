@@ -83,18 +83,8 @@ def test_keras_random_draws_afresh_on_every_replayed_call():
 
 def test_a_first_call_traced_twice_draws_its_random_numbers_once():
     """A first call that creates variables is traced again (as TensorFlow); the undone
-    run's random draws are undone too, so the call draws what one eager run draws."""
-    tf.random.set_seed(5)
-    eager = [tf.random.uniform((3,)).numpy() for _ in range(3)]
-    tf.random.set_seed(5)
-    holder = []
-
-    @tf.function
-    def draw():
-        if not holder:
-            holder.append(tf.Variable(2.0))
-        return tf.random.uniform((3,)) * holder[0]
-
-    got = [draw().numpy() / 2.0 for _ in range(3)]
-    assert draw.experimental_get_tracing_count() == 2
-    np.testing.assert_allclose(got, eager, rtol=1e-6)
+    run's random draws and op seeds are undone too, so the calls draw what TensorFlow's
+    second graph draws (its op seed 0, the kernel's stream continuing call by call)."""
+    from tests.ops import random_cases
+    random_cases.check(random_cases.load("ops"), "function_first_call_traced_twice", tf,
+                       tf.keras)

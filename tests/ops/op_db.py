@@ -845,17 +845,11 @@ complex_row("complex.square", lambda tf, x: tf.math.square(x), _C_UNARY(_cplx))
 complex_row("complex.sqrt", lambda tf, x: tf.math.sqrt(x), _C_UNARY(
     lambda g, *s: g.positive(*s) * np.exp(1j * g.uniform(-2, 2, *s))))
 complex_row("complex.reciprocal", lambda tf, x: tf.math.reciprocal(x), _C_UNARY(_cplx_away))
-_JVP_TO_REAL = ("forward mode of a complex-to-real op: _core/forwardprop.py's "
-                "_jvp_by_transposition makes the output's dummy cotangent in the input's dtype "
-                "(complex128, not float64), and the rule's tf.complex(g, 0) refuses a complex g "
-                "(TypeError)")
-complex_row("complex.abs", lambda tf, x: tf.math.abs(x), _C_UNARY(_cplx_away),
-            xfail={"jvp": _JVP_TO_REAL})
+complex_row("complex.abs", lambda tf, x: tf.math.abs(x), _C_UNARY(_cplx_away))
 complex_row("complex.conj", lambda tf, x: tf.math.conj(x), _C_UNARY(_cplx))
 complex_row("complex.real", lambda tf, x: tf.math.real(x), _C_UNARY(_cplx))
 complex_row("complex.imag", lambda tf, x: tf.math.imag(x), _C_UNARY(_cplx))
-complex_row("math.angle", lambda tf, x: tf.math.angle(x), _C_UNARY(_cplx_away),
-            xfail={"jvp": _JVP_TO_REAL})
+complex_row("math.angle", lambda tf, x: tf.math.angle(x), _C_UNARY(_cplx_away))
 op("complex", lambda g: [Sample((g.normal(3, 2), g.normal(3, 2))),
                          Sample((g.normal(2, 1), g.normal(3)))],
    fn=lambda tf, x, y: tf.math.real(tf.complex(x, y) * tf.complex(y, x)) + tf.math.imag(

@@ -13,7 +13,6 @@ from .codegen import compile_program
 from .function_type import _arg_name, _args_text, _is_composite, _pack
 from .program import GuardFailed
 from .trace_type import TensorSpec, is_subtype, is_tensor_key, make_key
-from .tracer import _OP_NAMES
 
 __all__ = ["ConcreteFunction", "direct_caller"]
 
@@ -27,79 +26,6 @@ def _env_flag(name):
 _VALIDATE = [_env_flag("TAPEFLOW_VALIDATE_FUNCTIONS")]
 
 
-class _Graph:
-    """What ``ConcreteFunction.graph`` shows of a program: its operations (TF op types, node
-    names as TensorFlow's Python API gives them by default, input node names) in order."""
-
-    def __init__(self, program, param_names):
-        self._nodes = _graph_nodes(program, param_names)
-
-    def get_operations(self):
-        return [_Operation(*n) for n in self._nodes]
-
-    def as_graph_def(self):
-        """A ``GraphDef``-like view: ``.node`` lists objects with ``name``, ``op`` and
-        ``input`` (a list of node names, ``name:k`` for an op's k-th output)."""
-        return _GraphDef([_Operation(*n) for n in self._nodes])
-
-
-class _GraphDef:
-    __slots__ = ("node",)
-
-    def __init__(self, node):
-        self.node = node
-
-
-class _Operation:
-    __slots__ = ("type", "name", "input")
-
-    def __init__(self, type_, name, inputs):
-        self.type = type_
-        self.name = name
-        self.input = inputs
-
-    @property
-    def op(self):
-        return self.type
-
-    def __repr__(self):
-        return f"<tf.Operation '{self.name}' type={self.type}>"
-
-
-def _graph_nodes(program, param_names):
-    """``[(type, name, inputs)]`` for a program's placeholders, constants, steps and
-    output identities; a slot's producer is named ``node`` or ``node:k``."""
-    nodes, producer, used = [], {}, {}
-
-    def unique(base):
-        n = used.get(base, 0)
-        used[base] = n + 1
-        return base if n == 0 else f"{base}_{n}"
-
-    def add(type_, base, ins, outs=()):
-        name = unique(base)
-        nodes.append((type_, name, [producer.get(i, "?") for i in ins]))
-        for k, o in enumerate(outs):
-            producer[o] = name if k == 0 else f"{name}:{k}"
-
-    names = iter(param_names)
-    for slot in program.inputs:
-        if slot is not None:
-            add("Placeholder", next(names, "args"), (), (slot,))
-    for slot in program.consts:
-        add("Const", "Const", (), (slot,))
-    for step in program.steps:
-        type_ = step.op_type()
-        if type_ is None:
-            continue
-        base = _OP_NAMES.get(type_, type_) if step.kind == "op" else type_
-        add(type_, base, step.reads(), step.defs())
-    for slot in program.outputs:
-        if slot is not None:
-            add("Identity", "Identity", (slot,))
-    return nodes
-
-
 class ConcreteFunction:
     """One trace of a ``tf.function``: a program for one input signature
     (``tf.types.experimental.ConcreteFunction``).
@@ -107,7 +33,7 @@ class ConcreteFunction:
     Attributes:
         structured_input_signature: ``(args, kwargs)`` with TensorSpecs for tensor arguments.
         structured_outputs: the output structure, TensorSpecs for tensors.
-        graph: ``get_operations()`` lists the recorded ops under TF's op type names.
+        graph: the program as TF's graph (``graph_def.GraphView``).
     """
 
     def __init__(self, function, key, program, out_struct, in_signature, name, relaxed,
@@ -119,6 +45,7 @@ class ConcreteFunction:
         self.structured_input_signature = in_signature
         self.name = name
         self.relaxed = relaxed
+        self._relaxed_sizes = tuple(relaxed_sizes) if relaxed else ()
         self._single = (len(program.outputs) == 1 and not _nest.is_nested(out_struct)
                         and not _is_composite(out_struct))
         # A relaxed trace's program may serve other shapes: no fixed-shape buffers there.
@@ -141,7 +68,13 @@ class ConcreteFunction:
 
     @property
     def graph(self):
-        return _Graph(self.program, [n for n, spec, _ in self._slots() if _has_spec(spec)])
+        """The program as TF's graph (``as_graph_def()``, ``get_operations()``, ``inputs``,
+        ``outputs``, ``captures``): ``graph_def.GraphView``."""
+        g = self.__dict__.get("_graph")
+        if g is None:
+            from .graph_def import GraphView
+            g = self.__dict__["_graph"] = GraphView(self)
+        return g
 
     @property
     def outputs(self):

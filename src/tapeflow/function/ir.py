@@ -284,11 +284,13 @@ class Op(Step):
     def probe(self, env, run, k):
         prim, ins, attrs = self.prim, self.ins, self.attrs
         if stateful(prim):
-            # a draw: only its shape matters (no number is drawn)
+            # a draw: only its shape matters (no number is drawn); the shape is an
+            # attribute, or the last input (after a stateless draw's seed)
             dtype = getattr(attrs.get("dtype"), "_np", attrs.get("dtype"))
-            if dtype is None or len(ins) > 1:
+            if dtype is None or ("shape" not in attrs and not 1 <= len(ins) <= 2):
                 raise Refused
-            shape = tuple(int(d) for d in env[ins[0]]) if ins else attrs.get("shape")
+            shape = attrs["shape"] if "shape" in attrs else tuple(
+                int(d) for d in env[ins[-1]])
             if shape is None:
                 raise Refused
             out = np.zeros(shape, dtype)

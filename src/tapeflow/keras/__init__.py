@@ -24,6 +24,17 @@ from .saving import checkpoint_layout as _checkpoint_layout
 # tf.train.Checkpoint sees layers and optimizers as Keras 3 lays them out
 _checkpoint_layout.register()
 
+
+
+def __getattr__(name):
+    # keras.ops (Keras 3's op namespace) loads on first use
+    if name == "ops":
+        import importlib
+
+        return importlib.import_module(".ops", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
-           "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",
+           "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers",
            "saving", "utils", "Input", "InputSpec", "Model", "Sequential", "Variable"]

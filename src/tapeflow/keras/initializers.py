@@ -1,17 +1,22 @@
-"""Weight initialisers (``tf.keras.initializers``), drawing from tapeflow's random ops.
+"""Weight initialisers (``tf.keras.initializers``), Keras 3's on the TensorFlow backend.
 
-``tf.random.set_seed`` makes them reproducible; the streams differ from TensorFlow's.
+A random initializer keeps an int seed (a default one from Python's ``random`` when none
+is given, as Keras's ``make_default_seed``, so ``keras.utils.set_random_seed`` fixes it) or
+a ``SeedGenerator``, and draws through ``keras.random`` (TensorFlow's stateless ops): a
+seeded model's initial weights are TensorFlow's. An int-seeded initializer gives the same
+values on every call, as in Keras. ``Orthogonal`` takes a float32 QR decomposition, which
+matches TensorFlow's only to rounding.
 Formulas: Glorot & Bengio 2010 (Glorot*), He et al. 2015 (He*), LeCun et al. 1998 (Lecun*).
 """
 import math
 
 from .._core import dtypes as _dt
 from .._core.backend import np
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import linalg_ops as _linalg
 from ..ops import math_ops as _m
-from ..ops import random_ops as _r
+from . import random as _r
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal",
@@ -78,38 +83,72 @@ class Ones(Constant):
         super().__init__(1.0)
 
 
-class RandomNormal(Initializer):
+class RandomInitializer(Initializer):
+    """Base of the random initializers (Keras 3's ``RandomInitializer``): ``seed`` is an int,
+    a ``keras.random.SeedGenerator`` or None (a default int seed from Python's ``random``).
+
+    Raises:
+        ValueError: for any other seed.
+    """
+
+    def __init__(self, seed=None):
+        self._init_seed = seed
+        if seed is None:
+            seed = _r.make_default_seed()
+        elif isinstance(seed, dict):
+            from .saving.serialization import deserialize_keras_object
+            seed = deserialize_keras_object(seed)
+        elif not isinstance(seed, (int, _r.SeedGenerator)):
+            raise ValueError("`seed` argument should be an instance of "
+                             "`keras.random.SeedGenerator()` or an integer. "
+                             f"Received: seed={seed}")
+        self.seed = seed
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        seed = self._init_seed
+        if isinstance(seed, _r.SeedGenerator):
+            from .saving.serialization import serialize_keras_object
+            seed = serialize_keras_object(seed)
+        config["seed"] = seed
+        return config
+
+
+class RandomNormal(RandomInitializer):
     """Samples of N(mean, stddev**2) (``keras.initializers.RandomNormal``)."""
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev = mean, stddev
+        super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
         return _r.normal(shape, self.mean, self.stddev, dtype or "float32", seed=self.seed)
 
 
-class TruncatedNormal(Initializer):
+class TruncatedNormal(RandomInitializer):
     """Normal samples within two standard deviations (``keras.initializers.TruncatedNormal``)."""
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev = mean, stddev
+        super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
         return _r.truncated_normal(shape, self.mean, self.stddev, dtype or "float32",
                                    seed=self.seed)
 
 
-class RandomUniform(Initializer):
+class RandomUniform(RandomInitializer):
     """Samples of U[minval, maxval) (``keras.initializers.RandomUniform``)."""
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
-        self.minval, self.maxval, self.seed = minval, maxval, seed
+        self.minval, self.maxval = minval, maxval
+        super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
         return _r.uniform(shape, self.minval, self.maxval, dtype or "float32", seed=self.seed)
 
 
-class VarianceScaling(Initializer):
+class VarianceScaling(RandomInitializer):
     """Samples with variance ``scale / n`` where n is fan_in, fan_out or their mean.
 
     Args:
@@ -122,7 +161,8 @@ class VarianceScaling(Initializer):
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
         if scale <= 0.0:
             raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
-        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+        super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
         dtype = dtype or "float32"
@@ -181,12 +221,14 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
-class Orthogonal(Initializer):
+class Orthogonal(RandomInitializer):
     """A (semi-)orthogonal matrix times ``gain``, from the QR decomposition of a normal
-    sample (``keras.initializers.Orthogonal``; Saxe et al. 2014)."""
+    sample (``keras.initializers.Orthogonal``; Saxe et al. 2014). The sample is
+    TensorFlow's; the QR is NumPy's (LAPACK), equal to TensorFlow's (Eigen) to rounding."""
 
     def __init__(self, gain=1.0, seed=None):
-        self.gain, self.seed = gain, seed
+        self.gain = gain
+        super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
         shape = tuple(shape)
@@ -195,13 +237,13 @@ class Orthogonal(Initializer):
                              f"Received: shape={shape} of rank {len(shape)}.")
         rows, cols = math.prod(shape[:-1]), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        a = _r.normal(flat, dtype="float64", seed=self.seed)
+        dtype = _dt.as_dtype(dtype or "float32")
+        a = _r.normal(flat, dtype=dtype, seed=self.seed)
         q, r = _linalg.qr(a)
         q = _m.multiply(q, _m.sign(_linalg.diag_part(r)))
         if rows < cols:
             q = _a.transpose(q)
-        dtype = _dt.as_dtype(dtype or "float32")
-        return _a.cast(_a.reshape(_m.multiply(q, float(self.gain)), shape), dtype)
+        return _m.multiply(convert_to_tensor(float(self.gain), dtype), _a.reshape(q, shape))
 
 
 zeros, ones, constant = Zeros, Ones, Constant

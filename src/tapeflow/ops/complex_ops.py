@@ -82,6 +82,30 @@ _ANGLE = primitive("Angle", lambda x: np.angle(x).astype(x.real.dtype))
 defvjp(_ANGLE, _angle_rule)
 
 
+# Complex-to-real ops get forward-mode rules of their own: the generic rule (transposing the
+# VJP) would seed a complex cotangent. d|z| = Re(conj(z) dz) / |z| (0 at z = 0, as TF's
+# div_no_nan gradient), d arg z = Im(conj(z) dz) / |z|^2.
+def _angle_jvp(tangents, y, x):
+    t = tangents[0]
+    if t is None:
+        return None
+    return _m.divide(_m.imag(_m.multiply(_a.conj(x), t)), _m.square(_m.abs(x)))
+
+
+def _abs_jvp(tangents, y, x):
+    t = tangents[0]
+    if t is None:
+        return None
+    if not x.dtype.is_complex:
+        return _m.multiply(_m.sign(x), t)
+    return _m.divide_no_nan(_m.real(_m.multiply(_a.conj(x), t)), _m.abs(x))
+
+
+defjvp(_ANGLE, _angle_jvp)
+if PRIMITIVES["Abs"].jvp is None:
+    defjvp(PRIMITIVES["Abs"], _abs_jvp)
+
+
 def angle(input, name=None):  # noqa: A002 - TensorFlow's name
     """The argument of each complex number, in ``[-pi, pi]`` (``tf.math.angle``); for real
     input ``pi`` where negative, else 0.

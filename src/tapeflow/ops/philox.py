@@ -9,10 +9,13 @@ up to the last bit of float32 ``log``/``sin``/``cos`` in the normal transform.
 Only the forwards of the random ops (``stateless_random_ops``, ``stateful_random_ops``)
 call these functions.
 """
+import struct as _struct
+
 from .._core.backend import np
 
 __all__ = ["philox", "key_counter_from_seed", "uniform_float", "normal_float",
-           "truncated_normal_float", "uniform_double", "normal_double", "skip"]
+           "truncated_normal_float", "truncated_normal_double", "uniform_double",
+           "normal_double", "uniform_half", "skip"]
 
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = np.uint32(0x9E3779B9), np.uint32(0xBB67AE85)
@@ -20,16 +23,17 @@ _MASK = np.uint64(0xFFFFFFFF)
 _U32 = np.uint64(32)
 
 
-def _counters(counter, n):
+def _counters(counter, n, offsets=None):
     """``n`` consecutive 128-bit counters from ``counter`` (four uint32 words, low first),
-    as an ``[n, 4]`` uint32 array."""
+    or ``counter + offsets`` for an array of non-negative ``offsets``, as ``[n, 4]`` uint32."""
     lo = np.uint64(int(counter[0]) | (int(counter[1]) << 32))
     hi = int(counter[2]) | (int(counter[3]) << 32)
-    steps = np.arange(n, dtype=np.uint64)
+    steps = np.arange(n, dtype=np.uint64) if offsets is None else \
+        np.asarray(offsets, np.uint64)
     low = lo + steps  # wraps modulo 2**64
     carry = (low < lo).astype(np.uint64)
     high = np.uint64(hi) + carry
-    out = np.empty((n, 4), np.uint32)
+    out = np.empty((low.size, 4), np.uint32)
     out[:, 0] = low & _MASK
     out[:, 1] = low >> _U32
     out[:, 2] = high & _MASK
@@ -37,15 +41,19 @@ def _counters(counter, n):
     return out
 
 
-def philox(key, counter, n):
-    """The ``4 * n`` words of ``n`` Philox4x32-10 calls from ``counter`` on (flat, uint32).
+def philox(key, counter, n, offsets=None):
+    """The ``4 * n`` words of ``n`` Philox4x32-10 calls from ``counter`` on (flat, uint32);
+    with ``offsets`` (an int array), the calls at ``counter + offsets[i]`` instead.
 
     Args:
         key: two uint32 words.
         counter: four uint32 words (the 128-bit counter, least significant first).
         n: how many counter values.
+        offsets: optional counter offsets (then ``n`` is ignored).
     """
-    c = _counters(counter, n)
+    if (n if offsets is None else len(offsets)) <= _SMALL:
+        return _philox_small(key, counter, n, offsets)
+    c = _counters(counter, n, offsets)
     c0, c1, c2, c3 = (c[:, i].astype(np.uint64) for i in range(4))
     k0, k1 = np.uint32(key[0]), np.uint32(key[1])
     for r in range(10):
@@ -61,6 +69,29 @@ def philox(key, counter, n):
             k0 = np.uint32((int(k0) + int(_W0)) & 0xFFFFFFFF)
             k1 = np.uint32((int(k1) + int(_W1)) & 0xFFFFFFFF)
     return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32).reshape(-1)
+
+
+_SMALL = 16   # up to this many counters, Python's integers beat NumPy's per-call overhead
+
+
+def _philox_small(key, counter, n, offsets):
+    """:func:`philox` for a few counters, on Python integers."""
+    m32 = 0xFFFFFFFF
+    base = sum(int(w) << (32 * i) for i, w in enumerate(counter))
+    steps = range(n) if offsets is None else (int(o) for o in offsets)
+    keys, k0, k1 = [], int(key[0]), int(key[1])
+    for _ in range(10):
+        keys.append((k0, k1))
+        k0, k1 = (k0 + 0x9E3779B9) & m32, (k1 + 0xBB67AE85) & m32
+    out = []
+    for step in steps:
+        v = (base + step) & ((1 << 128) - 1)
+        c0, c1, c2, c3 = v & m32, (v >> 32) & m32, (v >> 64) & m32, v >> 96
+        for k0, k1 in keys:
+            p0, p1 = 0xD2511F53 * c0, 0xCD9E8D57 * c2
+            c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ k0, p1 & m32, (p0 >> 32) ^ c3 ^ k1, p0 & m32
+        out += (c0, c1, c2, c3)
+    return np.array(out, np.uint32)
 
 
 def skip(counter, n):
@@ -102,11 +133,87 @@ def uniform_double(key, counter, n):
     return _to_double(w[0::2], w[1::2])[:n]
 
 
+_LIBM = []
+
+
+def _libm():
+    """The C library's ``logf``/``sinf``/``cosf`` (glibc), or None: TensorFlow's CPU kernels
+    call them, and they are not always correctly rounded."""
+    if not _LIBM:
+        import ctypes
+        import ctypes.util
+        fns = None
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            fns = tuple(getattr(lib, name) for name in ("logf", "sinf", "cosf"))
+            for fn in fns:
+                fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+        except (OSError, AttributeError):
+            fns = None
+        _LIBM.append(fns)
+    return _LIBM[0]
+
+
+def _float_fn(x, exact, fn, margin):
+    """``fn`` of float32 ``x`` rounded to float32: the float64 value rounded, except where it
+    lies within ``margin`` ulp of a rounding midpoint, where the C library's float function
+    (whose error bound is 0.5 + margin ulp) may round the other way: those elements are
+    computed by it."""
+    wide = exact(x.astype(np.float64))
+    out = wide.astype(np.float32)
+    if fn is None or out.size == 0:
+        return out
+    up = np.nextafter(out, np.float32(np.inf)).astype(np.float64)
+    down = np.nextafter(out, np.float32(-np.inf)).astype(np.float64)
+    ulp = np.where(wide >= out, up - out, out - down)
+    near = ~(np.abs(wide - out) < (0.5 - margin) * ulp)   # all finite: log of >= 1e-7
+    for i in np.nonzero(near)[0]:
+        out[i] = fn(float(x[i]))
+    return out
+
+
+_F32 = _struct.Struct("f")
+
+
+def _f32(x):
+    """``x`` rounded to float32 (to nearest even), as a Python float."""
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+_EPS = float(np.float32(1e-7))
+_SMALL_PAIRS = 32   # up to this many pairs, Python floats beat NumPy's per-call overhead
+
+
+def _box_muller_small(x0, x1, libm):
+    """:func:`_box_muller` for a few pairs, on Python floats: each float32 operation is
+    the exact double result rounded once (exact for products of float32 values and for
+    ``sqrt``), the transcendental functions the C library's."""
+    logf, sinf, cosf = libm
+    f0, f1 = [], []
+    two_pi, scale = 2.0 * np.pi, 2.0 ** -23
+    for a, b in zip(x0.tolist(), x1.tolist()):
+        u1 = max((a & 0x7FFFFF) * scale, _EPS)
+        v1 = _f32(two_pi * ((b & 0x7FFFFF) * scale))
+        u2 = _f32((-2.0 * logf(u1)) ** 0.5)
+        f0.append(_f32(sinf(v1) * u2))
+        f1.append(_f32(cosf(v1) * u2))
+    return np.array(f0, np.float32), np.array(f1, np.float32)
+
+
 def _box_muller(x0, x1):
+    """TensorFlow's ``BoxMullerFloat``: ``u1`` clamped to 1e-7, ``v1 = 2 pi u2`` rounded
+    from double, ``sqrt(-2 logf(u1))`` and ``sincosf(v1)`` in float32."""
+    libm = _libm()
+    if libm is not None and x0.size <= _SMALL_PAIRS:
+        return _box_muller_small(x0, x1, libm)
     u1 = np.maximum(_to_float(x0), np.float32(1e-7))
-    v1 = np.float32(2.0 * np.pi) * _to_float(x1)
-    u2 = np.sqrt(np.float32(-2.0) * np.log(u1))
-    return np.sin(v1) * u2, np.cos(v1) * u2
+    v1 = (2.0 * np.pi * _to_float(x1).astype(np.float64)).astype(np.float32)
+    libm = libm or (None, None, None)
+    # glibc's error bounds: logf 0.82 ulp, sinf/cosf 0.56 ulp (a margin above each)
+    log_u1 = _float_fn(u1, np.log, libm[0], 0.35)
+    u2 = np.sqrt(np.float32(-2.0) * log_u1)
+    return (_float_fn(v1, np.sin, libm[1], 0.08) * u2,
+            _float_fn(v1, np.cos, libm[2], 0.08) * u2)
 
 
 def normal_float(key, counter, n):
@@ -121,29 +228,73 @@ def normal_float(key, counter, n):
 def normal_double(key, counter, n):
     """``n`` float64 N(0, 1) samples: Box-Muller on two doubles (four words), two per
     counter."""
-    w = philox(key, counter, -(-n // 2))
+    f0, f1 = _box_muller_double(philox(key, counter, -(-n // 2)))
+    out = np.empty(2 * f0.size)
+    out[0::2], out[1::2] = f0, f1
+    return out[:n]
+
+
+def _box_muller_double(w):
+    """Box-Muller on doubles from groups of four words: two values per group."""
     u1 = np.maximum(_to_double(w[0::4], w[1::4]), 1e-7)
     v1 = 2.0 * np.pi * _to_double(w[2::4], w[3::4])
     u2 = np.sqrt(-2.0 * np.log(u1))
-    out = np.empty(2 * u1.size)
-    out[0::2], out[1::2] = np.sin(v1) * u2, np.cos(v1) * u2
-    return out[:n]
+    return np.sin(v1) * u2, np.cos(v1) * u2
+
+
+def _truncated(key, counter, n, per_group, skip_per_group, draw, dtype):
+    """TensorFlow's truncated normal (``FillPhiloxRandomTask`` for a distribution with a
+    variable number of samples per output): outputs in groups of ``per_group``, group ``g``
+    drawn from the counter ``counter + skip_per_group * g`` on, word by word, keeping the
+    Box-Muller values inside (-2, 2) in order. Two counters per group are tried at once
+    (four values suffice almost always); a group short of values takes more, one by one."""
+    groups = -(-n // per_group)
+    if groups == 0:
+        return np.empty(0, dtype)
+    tries = 2
+    offsets = (np.arange(groups, dtype=np.uint64)[:, None] * np.uint64(skip_per_group)
+               + np.arange(tries, dtype=np.uint64)[None, :]).reshape(-1)
+    f0, f1 = draw(philox(key, counter, 0, offsets))
+    values = np.stack([f0, f1], axis=1).reshape(groups, -1)
+    ok = np.abs(values) < 2.0
+    out = np.empty((groups, per_group), dtype)
+    full = ok.sum(axis=1) >= per_group
+    if full.any():
+        order = np.argsort(~ok[full], axis=1, kind="stable")[:, :per_group]
+        out[full] = np.take_along_axis(values[full], order, axis=1)
+    for g in np.nonzero(~full)[0]:
+        got, used = [], 0
+        start = skip(counter, skip_per_group * int(g))
+        while len(got) < per_group:
+            a, b = draw(philox(key, skip(start, used), 1))
+            used += 1
+            pairs = np.stack([a, b], axis=1).reshape(-1)
+            got.extend(v for v in pairs if abs(v) < 2.0)
+        out[g] = got[:per_group]
+    return out.reshape(-1)[:n]
 
 
 def truncated_normal_float(key, counter, n):
     """``n`` float32 N(0, 1) samples inside (-2, 2), as TensorFlow draws them: each group
     of four outputs starts 256 counters after the previous one and takes the first four
     accepted Box-Muller values of its words."""
-    groups = -(-n // 4)
-    out = np.empty((groups, 4), np.float32)
-    for g in range(groups):
-        start = skip(counter, 256 * g)
-        got, used = [], 0
-        while len(got) < 4:
-            w = philox(key, skip(start, used), 4)
-            used += 4
-            f0, f1 = _box_muller(w[0::2], w[1::2])
-            pairs = np.stack([f0, f1], axis=1).reshape(-1)
-            got.extend(v for v in pairs if abs(v) < 2.0)
-        out[g] = got[:4]
-    return out.reshape(-1)[:n]
+    return _truncated(key, counter, n, 4, 256,
+                      lambda w: _box_muller(w[0::2], w[1::2]), np.float32)
+
+
+def truncated_normal_double(key, counter, n):
+    """``n`` float64 N(0, 1) samples inside (-2, 2): groups of two outputs, 128 counters
+    apart, Box-Muller on doubles made of four words."""
+    return _truncated(key, counter, n, 2, 128, _box_muller_double, np.float64)
+
+
+def uniform_half(key, counter, n, np_dtype):
+    """``n`` float16 (or bfloat16) in [0, 1): TensorFlow's ``Uint16ToHalf`` (10 random
+    mantissa bits; bfloat16: 7) of one word each, four per counter."""
+    w = philox(key, counter, -(-n // 4))[:n]
+    if np.dtype(np_dtype) == np.float16:
+        bits = ((w & np.uint32(0x3FF)) | np.uint32(0x3C00)).astype(np.uint16)
+    else:
+        bits = ((w & np.uint32(0x7F)) | np.uint32(0x3F80)).astype(np.uint16)
+    one = np.asarray(1.0, np_dtype)
+    return bits.view(np_dtype) - one

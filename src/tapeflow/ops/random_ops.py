@@ -1,117 +1,245 @@
-"""Random tensors (``tf.random``): a global seed as in TensorFlow, NumPy's PCG64 generator.
+"""Random tensors (``tf.random``): TensorFlow's seeds, kernels and streams (CPU).
 
-The streams differ from TensorFlow's, so seeded values are reproducible within tapeflow but
-not equal to TensorFlow's (the stateless ops and ``tf.random.Generator`` give TensorFlow's
-exact numbers: ``stateless_random_ops``, ``stateful_random_ops``). Every draw happens in a
-primitive's forward, so a replayed (traced) program draws again.
+``tf.random.set_seed(s)`` followed by the same calls prints TensorFlow 2.21's numbers:
+
+* Seeds (TF's ``random_seed.get_seed``): an op gets the pair ``(global seed, op seed)``.
+  Without an op seed, eager mode draws one from a ``random.Random(global seed)`` (the eager
+  context's), a ``tf.function`` trace numbers its random ops 0, 1, 2, ... With only an op
+  seed the global one is ``DEFAULT_GRAPH_SEED`` (87654321); with neither the kernel takes
+  fresh entropy. Seeds are taken modulo ``2**31 - 1``; ``(0, 0)`` becomes
+  ``(0, 2**31 - 1)``.
+* Kernels (TF's ``GuardedPhiloxRandom``): a kernel holds a Philox4x32-10 generator keyed by
+  the seed, with the op seed in the counter's high half; each call reserves ``256`` counters
+  per output (the shuffle: one word per swap), so a kernel called again continues its
+  stream. Eager kernels are cached by (op, dtype, seeds), as TensorFlow's kernel cache, and
+  ``set_seed`` clears the cache; an op in a traced function has its own kernel, kept across
+  calls of that function.
+* Transforms (``philox.py``): TensorFlow's uniform, Box-Muller normal (float32 ``logf`` and
+  ``sincosf`` of the C library, as TF's kernel), truncated normal, integer uniform, the
+  Fisher-Yates shuffle, the multinomial sampler.
+
+Every draw happens in a primitive's forward, so a replayed (traced) program draws again.
 """
+import random as _pyrandom
+import weakref as _weakref
+
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import Primitive, nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from . import philox as _philox
+from . import stateless_random_ops as _sl
 from ._helpers import shape_tuple
 
 __all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed",
-           "categorical"]
+           "categorical", "get_seed"]
 
-# The generator is made on first use: numpy.random stays off ``import tapeflow``.
-_state = {"seed": None, "rng": None, "ops": {}}
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2**31 - 1
+_M32 = 0xFFFFFFFF
+
+# seed: the global seed; ops: the eager context's op-seed generator (random.Random(seed));
+# kernels: the eager kernel cache; traces: per-trace counters of op seeds; rng: a NumPy
+# generator for tapeflow's own shuffles (Keras fit's order), made on first use.
+_state = {"seed": None, "ops": None, "kernels": {}, "traces": {}, "rng": None}
+
+
+class _Kernel:
+    """One random op's generator (TensorFlow's ``GuardedPhiloxRandom``): a Philox key and
+    a 128-bit counter that each call moves past what it reserved."""
+
+    __slots__ = ("key", "counter", "start", "__weakref__")
+
+    def __init__(self, seed, seed2):
+        if seed == 0 and seed2 == 0:   # no seed at all: fresh entropy, as TensorFlow
+            import os
+            seed, seed2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
+        seed, seed2 = int(seed) % (1 << 64), int(seed2) % (1 << 64)
+        self.key = [seed & _M32, seed >> 32]
+        self.counter = self.start = seed2 << 64
+
+    def reserve(self, n128):
+        """The (key, counter words) of the next ``n128`` counters, which are skipped."""
+        c = self.counter
+        self.counter = (c + int(n128)) % (1 << 128)
+        return self.key, [(c >> (32 * i)) & _M32 for i in range(4)]
+
+
+_TRACED = _weakref.WeakSet()   # the kernels of traced ops (set_seed restarts them)
 
 
 def set_seed(seed):
     """Set the global random seed (``tf.random.set_seed``); ``None`` clears it.
 
-    Every later op draws from a generator restarted from this seed, so a program that
-    sets it prints the same numbers on every run.
+    As TensorFlow's: later ops without an op seed take op seeds from a generator restarted
+    from ``seed``, and every cached eager kernel is dropped, so a program that sets it
+    prints the same numbers (TensorFlow's) on every run.
+
+    Args:
+        seed: an int (or None).
     """
-    _state["seed"] = None if seed is None else int(seed)
-    _state["rng"] = np.random.default_rng(seed)
-    _state["ops"] = {}
-
-
-def _snapshot():
-    """The state of the global and the op-seeded generators (see :func:`_restore`)."""
-    rng = _state["rng"]
-    return (dict(_state), None if rng is None else rng.bit_generator.state,
-            {k: g.bit_generator.state for k, g in _state["ops"].items()})
-
-
-def _restore(snapshot):
-    """Put the generators back as :func:`_snapshot` found them: a trace that is undone
-    (a first ``tf.function`` call that created variables is traced again) has drawn
-    nothing, as TensorFlow's graph building draws nothing."""
-    state, rng_state, op_states = snapshot
-    _state.update(state)
-    _state["ops"] = dict(state["ops"])
-    for key in list(_state["ops"]):
-        if key not in op_states:
-            del _state["ops"][key]
-        else:
-            _state["ops"][key].bit_generator.state = op_states[key]
-    if rng_state is not None:
-        _state["rng"].bit_generator.state = rng_state
+    if seed is not None:
+        try:
+            hash(seed)
+            seed = int(seed)
+        except TypeError:
+            seed = int(np.asarray(seed))
+    _state["seed"] = seed
+    _state["ops"] = _pyrandom.Random(seed)
+    _state["kernels"] = {}
+    _state["rng"] = None
+    for kernel in list(_TRACED):   # TensorFlow clears its caches: compiled functions'
+        kernel.counter = kernel.start   # kernels start their streams again
 
 
 def get_global_seed():
     return _state["seed"]
 
 
-def _rng(seed):
-    if seed is None:
-        rng = _state["rng"]
-        if rng is None:
-            rng = _state["rng"] = np.random.default_rng(_state["seed"])
-        return rng
-    key = (_state["seed"], int(seed))
-    rng = _state["ops"].get(key)
+def _trace():
+    """The trace random ops are being added to, or None (eager, or ``tf.init_scope``)."""
+    if not ACTIVE[0]:
+        return None
+    tracer = current_tracer()
+    if tracer is None or getattr(tracer, "lifted", 0):
+        return None
+    return tracer
+
+
+def get_seed(op_seed):
+    """The ``(seed, seed2)`` pair of an op with op-level seed ``op_seed``
+    (``tf.compat.v1.random.get_seed``): see the module docstring. ``(None, None)`` when
+    neither seed is set."""
+    global_seed = _state["seed"]
+    if global_seed is not None:
+        if op_seed is None:
+            tracer = _trace()
+            if tracer is None:
+                op_seed = _state["ops"].randint(0, _MAXINT32)
+            else:
+                counts = _state["traces"]
+                key = id(tracer)
+                if key not in counts or counts[key][0]() is not tracer:
+                    for k in [k for k, v in counts.items() if v[0]() is None]:
+                        del counts[k]   # traces that are gone
+                    counts[key] = [_weakref.ref(tracer), 0]
+                op_seed = counts[key][1]
+                counts[key][1] += 1
+        seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+    elif op_seed is not None:
+        seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+    else:
+        seeds = None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _kernel(op, dtype, seed):
+    """The kernel of a new random op: the eager cache's for these attributes, or a new one
+    for an op of a trace (kept by the traced program's step)."""
+    s1, s2 = get_seed(seed)
+    s1, s2 = s1 or 0, s2 or 0
+    if _trace() is not None:
+        kernel = _Kernel(s1, s2)
+        _TRACED.add(kernel)
+        return kernel
+    key = (op, dtype, s1, s2)
+    kernel = _state["kernels"].get(key)
+    if kernel is None:
+        kernel = _state["kernels"][key] = _Kernel(s1, s2)
+    return kernel
+
+
+def _snapshot():
+    """The seed state: the op-seed generator, the eager kernels' counters, the per-trace
+    counters (see :func:`_restore`)."""
+    ops = _state["ops"]
+    return (_state["seed"], None if ops is None else ops.getstate(), dict(_state["kernels"]),
+            {k: kern.counter for k, kern in _state["kernels"].items()},
+            {k: list(v) for k, v in _state["traces"].items()})
+
+
+def _restore(snapshot):
+    """Put the seed state back as :func:`_snapshot` found it: a trace that is undone (a
+    first ``tf.function`` call that created variables is traced again) has drawn nothing
+    and used no op seed, as TensorFlow's graph building."""
+    seed, ops_state, kernels, counters, traces = snapshot
+    _state["seed"] = seed
+    if ops_state is not None:
+        if _state["ops"] is None:
+            _state["ops"] = _pyrandom.Random()
+        _state["ops"].setstate(ops_state)
+    _state["kernels"] = kernels
+    for k, kern in kernels.items():
+        kern.counter = counters[k]
+    _state["traces"] = traces
+
+
+def epoch_permutation(n):
+    """The order of one epoch of Keras 3's ``fit(shuffle=True)`` on TensorFlow: its array
+    adapter shuffles ``range(n)`` with ``tf.random.shuffle`` inside a ``tf.data`` map
+    function, whose graph gives the op the seed pair ``(global seed, 0)`` and a fresh kernel
+    at every epoch's iterator (so a seeded run repeats one order; no global seed: entropy)."""
+    g = _state["seed"]
+    seeds = (0, 0) if g is None else (g % _MAXINT32, 0)
+    if seeds == (0, 0) and g is not None:
+        seeds = (0, _MAXINT32)
+    return _shuffle_forward(np.arange(n), None, _Kernel(*seeds))
+
+
+def _rng(seed=None):
+    """A NumPy generator fixed by the global seed, for tapeflow's own random choices that
+    do not reproduce TensorFlow's (``sample_from_datasets``, ``Dataset.random``)."""
+    rng = _state["rng"]
     if rng is None:
-        rng = _state["ops"][key] = np.random.default_rng([int(seed), _state["seed"] or 0])
+        rng = _state["rng"] = np.random.default_rng(_state["seed"])
     return rng
+
+
+def _fill(kind, kernel, shape, npdt):
+    """``kind`` samples of ``shape``, as TensorFlow's ``PhiloxRandomOp``: 256 counters
+    reserved per output."""
+    n = int(np.prod(shape)) if shape else 1
+    key, counter = kernel.reserve(256 * n)
+    return _sl.bits(kind, key, counter, n, npdt).reshape(shape)
 
 
 def _draw(kind):
     # The forward of a random primitive: it draws again each time it runs, so a replayed
     # tf.function program gives fresh values on every call, as TensorFlow's random ops do.
-    def forward(shape, dtype, seed, **kw):
-        return _DRAWS[kind](_rng(seed), shape, dtype._np, **kw)
+    def forward(shape, dtype, seed, kernel):
+        return _fill(kind, kernel, shape, dtype._np)
     return forward
 
 
-def _standard_normal(rng, shape, npdt):
-    out = rng.standard_normal(shape)
-    return np.asarray(out, npdt) if shape else npdt.type(out)
-
-
-def _truncated(rng, shape, npdt):
-    z = rng.standard_normal(shape)
-    bad = np.abs(z) > 2
-    while np.any(bad):
-        z[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(z) > 2
-    return np.asarray(z, npdt) if shape else npdt.type(z)
-
-
-def _uniform01(rng, shape, npdt):
-    out = rng.random(shape)
-    return np.asarray(out, npdt) if shape else npdt.type(out)
-
-
-_DRAWS = {"normal": _standard_normal, "truncated": _truncated, "uniform": _uniform01}
 _NORMAL = nondifferentiable("RandomStandardNormal", _draw("normal"))
 _TRUNCATED = nondifferentiable("TruncatedNormal", _draw("truncated"))
 _UNIFORM = nondifferentiable("RandomUniform", _draw("uniform"))
-_SHUFFLE = nondifferentiable(
-    "RandomShuffle", lambda v, seed: v[_rng(seed).permutation(v.shape[0])] if v.ndim else v)
+
+
+def _shuffle_forward(v, seed, kernel):
+    n = v.shape[0] if v.ndim else 0
+    if v.size <= 1 or n <= 1:
+        return v.copy()
+    key, counter = kernel.reserve(-(-(n - 1) // 4))
+    words = _philox.philox(key, counter, -(-(n - 1) // 4))[:n - 1].tolist()
+    perm = list(range(n))
+    for i, w in enumerate(words):   # TensorFlow's ShuffleRange: n - 1 draws
+        j = i + w % (n - i)
+        perm[i], perm[j] = perm[j], perm[i]
+    return v[np.asarray(perm)]
+
+
+_SHUFFLE = nondifferentiable("RandomShuffle", _shuffle_forward)
 
 
 def _dynamic(kind, name):
     # The shape as an input tensor (``tf.random.uniform(tf.shape(x))`` inside a trace): a
     # relaxed program draws each call's shape. Not in the op table (its twin takes the
     # shape as an attribute).
-    def forward(shape, dtype, seed):
-        return _DRAWS[kind](_rng(seed), tuple(int(d) for d in shape), dtype._np)
+    def forward(shape, dtype, seed, kernel):
+        return _fill(kind, kernel, tuple(int(d) for d in shape), dtype._np)
     return Primitive(name, forward, differentiable=False, save_inputs=False)
 
 
@@ -120,13 +248,17 @@ _DYNAMIC = {_NORMAL: _dynamic("normal", "RandomStandardNormal"),
             _UNIFORM: _dynamic("uniform", "RandomUniform")}
 
 
+def _attrs(prim, dtype, seed):
+    return {"dtype": dtype, "seed": seed, "kernel": _kernel(prim.name, dtype.name, seed)}
+
+
 def _draw_op(prim, shape, dtype, seed):
     """Run random primitive ``prim``; inside a trace a shape computed by ops (a 1-D int
     tensor such as ``tf.shape(x)``) stays an input of the program."""
     if ACTIVE[0] and isinstance(shape, _TensorLike) and current_tracer() is not None \
             and shape._value.ndim == 1 and shape._value.dtype.kind in "iu":
-        return apply(_DYNAMIC[prim], (shape,), {"dtype": dtype, "seed": seed})
-    return apply(prim, (), {"shape": shape_tuple(shape), "dtype": dtype, "seed": seed})
+        return apply(_DYNAMIC[prim], (shape,), _attrs(prim, dtype, seed))
+    return apply(prim, (), {"shape": shape_tuple(shape), **_attrs(prim, dtype, seed)})
 
 
 def _scaled(prim, shape, mean, stddev, dtype, seed, check_op=None):
@@ -138,7 +270,7 @@ def _scaled(prim, shape, mean, stddev, dtype, seed, check_op=None):
         shape = shape_tuple(shape)
         if check_op is not None:
             _check_dims(shape, check_op)
-        z = apply(prim, (), {"shape": shape, "dtype": dtype, "seed": seed})
+        z = apply(prim, (), {"shape": shape, **_attrs(prim, dtype, seed)})
     if _is_const(stddev, 1):
         if _is_const(mean, 0):
             return z
@@ -154,39 +286,18 @@ def _as(v, dtype):
     return v if isinstance(v, _TensorLike) else Tensor(np.asarray(v, dtype._np)[()])
 
 
-def _draw_forward(*arrays, kind, shape, dtype, seed, consts):
-    # The draw happens here, in a primitive's forward: a replayed program draws again.
-    it = iter(arrays)
-    params = [next(it) if c is None else c for c in consts]
-    rng = _rng(seed)
-    if kind == "normal":
-        mean, stddev = params
-        out = rng.standard_normal(shape) * stddev + mean
-    elif kind == "truncated":
-        mean, stddev = params
-        z = rng.standard_normal(shape)
-        bad = np.abs(z) > 2
-        while np.any(bad):
-            z[bad] = rng.standard_normal(int(bad.sum()))
-            bad = np.abs(z) > 2
-        out = z * stddev + mean
-    elif kind == "uniform_int":
-        lo, hi = params
-        out = rng.integers(lo, hi, size=shape)
-    else:
-        lo, hi = params
-        out = rng.random(shape) * (hi - lo) + lo
-    return np.asarray(out, dtype) if shape else dtype.type(out)
+def _uniform_int_forward(lo, hi, shape, dtype, seed, kernel):
+    # TensorFlow's RandomUniformInt: lo + bits % (hi - lo), 256 counters per output.
+    lo, hi = int(lo), int(hi)
+    if lo >= hi:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"Need minval < maxval, got {lo} >= {hi}", "RandomUniformInt")
+    n = int(np.prod(shape)) if shape else 1
+    key, counter = kernel.reserve(256 * n)
+    return _sl.uniform_ints(key, counter, n, lo, hi, dtype).reshape(shape)
 
 
-_RANDOM = nondifferentiable("RandomV2", _draw_forward)
-
-
-def _draw_v2(kind, shape, dtype, seed, *params):
-    tensors = tuple(p for p in params if isinstance(p, _TensorLike))
-    consts = tuple(None if isinstance(p, _TensorLike) else p for p in params)
-    return apply(_RANDOM, tensors, {"kind": kind, "shape": shape, "dtype": dtype._np,
-                                    "seed": seed, "consts": consts})
+_UNIFORM_INT = nondifferentiable("RandomUniformInt", _uniform_int_forward)
 
 
 def _check_dims(shape, op):
@@ -252,14 +363,20 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         _check_dims(shape, "RandomUniformInt")
-        if not isinstance(minval, _TensorLike) and not isinstance(maxval, _TensorLike) and \
-                np.any(np.asarray(minval) >= np.asarray(maxval)):
+        lo, hi = (v if isinstance(v, _TensorLike) else convert_to_tensor(v, dtype)
+                  for v in (minval, maxval))
+        if lo._value.ndim or hi._value.ndim:
             raise errors.op_error(errors.InvalidArgumentError,
-                                  f"Need minval < maxval, got {minval} >= {maxval}",
+                                  "minval must be 0-D, got shape "
+                                  f"{list(lo._value.shape)}" if lo._value.ndim else
+                                  f"maxval must be 0-D, got shape {list(hi._value.shape)}",
                                   "RandomUniformInt")
-        return _draw_v2("uniform_int", shape, dtype, seed, minval, maxval)
+        return apply(_UNIFORM_INT, (lo, hi), {"shape": shape, "dtype": dtype._np,
+                                              "seed": seed,
+                                              "kernel": _kernel("RandomUniformInt",
+                                                                dtype.name, seed)})
     _check_dims(shape, "RandomUniform")
-    u = apply(_UNIFORM, (), {"shape": shape, "dtype": dtype, "seed": seed})
+    u = apply(_UNIFORM, (), {"shape": shape, **_attrs(_UNIFORM, dtype, seed)})
     hi = 1.0 if maxval is None else maxval
     if _is_const(minval, 0) and _is_const(hi, 1.0):
         return u
@@ -270,19 +387,20 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
 def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted (``tf.random.shuffle``)."""
     v = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
-    return apply(_SHUFFLE, (v,), {"seed": seed})
+    return apply(_SHUFFLE, (v,), {"seed": seed,
+                                  "kernel": _kernel("RandomShuffle", v.dtype.name, seed)})
 
 
-def _categorical_forward(logits, num_samples, dtype, seed):
-    # Drawn in the forward, so a replayed program draws again (as a stateful op).
-    u = _rng(seed).random((logits.shape[0], num_samples))
-    out = np.empty(u.shape, dtype)
-    for b, row in enumerate(logits.astype(np.float64)):
-        finite = np.isfinite(row)
-        top = row[finite].max() if finite.any() else 0.0
-        cdf = np.cumsum(np.where(finite, np.exp(row - top), 0.0))
-        out[b] = np.searchsorted(cdf, u[b] * cdf[-1], side="right")
-    return out
+def _categorical_forward(logits, num_samples, dtype, seed, kernel):
+    # TensorFlow's Multinomial on CPU: 256 counters per reserved output, where a row
+    # reserves twice its samples rounded up to four (two words per double); the rows are
+    # drawn in turn from the reserved counter (one shard: the batch's cost is below
+    # TensorFlow's threshold for splitting the work between threads).
+    batch = logits.shape[0]
+    if batch * num_samples == 0:
+        return np.zeros((batch, num_samples), dtype)
+    key, counter = kernel.reserve(256 * batch * (-(-num_samples // 4) * 4) * 2)
+    return _sl.categorical_rows(key, counter, logits, num_samples, dtype)
 
 
 _MULTINOMIAL = nondifferentiable("Multinomial", _categorical_forward)
@@ -291,8 +409,7 @@ _MULTINOMIAL = nondifferentiable("Multinomial", _categorical_forward)
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """Class indices drawn from ``softmax(logits)`` for each row (``tf.random.categorical``).
 
-    The stream is tapeflow's (seeded by ``tf.random.set_seed`` and ``seed``); TensorFlow's
-    exact numbers come from ``tf.random.stateless_categorical`` or a ``tf.random.Generator``.
+    TensorFlow's numbers under ``tf.random.set_seed`` (see the module docstring).
 
     Args:
         logits: ``[batch, num_classes]`` unnormalised log-probabilities.
@@ -316,4 +433,5 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise ValueError(f"logits should be a matrix, got shape {x.shape}")
     dtype = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
     return apply(_MULTINOMIAL, (x,), {"num_samples": int(num_samples), "dtype": dtype._np,
-                                      "seed": seed})
+                                      "seed": seed,
+                                      "kernel": _kernel("Multinomial", x.dtype.name, seed)})

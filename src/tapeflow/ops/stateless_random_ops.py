@@ -8,8 +8,8 @@ as its input.
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
-from .._core.registry import nondifferentiable
+from .._core.dispatch import ACTIVE, apply, current_tracer
+from .._core.registry import Primitive, nondifferentiable
 from .._core.tensor import _TensorLike, convert_to_tensor
 from . import math_ops as _m
 from . import philox
@@ -23,16 +23,22 @@ _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 def bits(kind, key, counter, n, np_dtype):
     """``n`` draws of ``kind`` (uniform, normal, truncated) as ``np_dtype``, from
-    ``key``/``counter``, as TensorFlow's kernels compute them."""
+    ``key``/``counter``, as TensorFlow's CPU kernels compute them: float64 from two words
+    per uniform (four per normal pair), float16/bfloat16 uniforms from 10/7 bits of one
+    word, their normals in float32 then rounded."""
+    np_dtype = np.dtype(np_dtype)
     double = np_dtype == np.float64
     if kind == "uniform":
+        if np_dtype.itemsize == 2:
+            return philox.uniform_half(key, counter, n, np_dtype)
         out = philox.uniform_double(key, counter, n) if double else \
             philox.uniform_float(key, counter, n)
     elif kind == "normal":
         out = philox.normal_double(key, counter, n) if double else \
             philox.normal_float(key, counter, n)
     else:
-        out = philox.truncated_normal_float(key, counter, n)
+        out = philox.truncated_normal_double(key, counter, n) if double else \
+            philox.truncated_normal_float(key, counter, n)
     return out.astype(np_dtype, copy=False)
 
 
@@ -73,6 +79,16 @@ def _stateless_forward(seed, shape, kind, dtype, lo=None, hi=None):
 _STATELESS = nondifferentiable("StatelessRandomV2", _stateless_forward)
 
 
+def _dynamic_forward(seed, shape, kind, dtype, lo=None, hi=None):
+    return _stateless_forward(seed, tuple(int(d) for d in shape), kind, dtype, lo, hi)
+
+
+# The shape as an input (``tf.shape(x)`` inside a trace): a relaxed program draws each
+# call's shape. Not in the op table (its twin takes the shape as an attribute).
+_STATELESS_SHAPED = Primitive("StatelessRandomV2Shaped", _dynamic_forward,
+                              differentiable=False, save_inputs=False)
+
+
 def _seed(seed):
     s = seed if isinstance(seed, _TensorLike) else convert_to_tensor(seed)
     if s._value.shape != (2,):
@@ -85,6 +101,10 @@ def _seed(seed):
 
 
 def _draw(shape, seed, kind, dtype, **attrs):
+    if ACTIVE[0] and isinstance(shape, _TensorLike) and current_tracer() is not None \
+            and shape._value.ndim == 1 and shape._value.dtype.kind in "iu":
+        return apply(_STATELESS_SHAPED, (_seed(seed), shape),
+                     dict(kind=kind, dtype=dtype._np, **attrs))
     shape = shape_tuple(shape)
     return apply(_STATELESS, (_seed(seed),), dict(shape=shape, kind=kind,
                                                   dtype=dtype._np, **attrs))

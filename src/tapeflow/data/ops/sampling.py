@@ -7,6 +7,8 @@ from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.tensor import _TensorLike
 from ..._core.tensor_spec import TensorSpec
+from ...ops import philox as _philox
+from ...ops import random_ops as _random
 from ..structure import (
     INFINITE,
     UNKNOWN,
@@ -25,6 +27,83 @@ from ..structure import (
 Dataset = None
 
 
+class _ShuffleSeeds:
+    """The seeds of a shuffle's iterators, as TensorFlow's ``ShuffleDatasetV3`` makes them.
+
+    The dataset's seed pair comes from ``tf.random``'s ``get_seed`` when ``shuffle`` is
+    called (no seed at all: fresh entropy). With ``reshuffle_each_iteration`` each new
+    iterator takes the next two 32-bit words of a Philox stream keyed by that pair
+    (TensorFlow's ``RandomSeedGenerator``); otherwise every iterator uses the pair itself.
+    Exposes ``bit_generator.state`` (the pair and how many iterator pairs were drawn) for
+    the iterator's checkpoint, as the other datasets' NumPy generators."""
+
+    def __init__(self, seed, reshuffle):
+        s1, s2 = _random.get_seed(seed)
+        s1, s2 = s1 or 0, s2 or 0
+        if s1 == 0 and s2 == 0:
+            import os
+            s1, s2 = (int.from_bytes(os.urandom(8), "little") for _ in range(2))
+        self.pair, self.reshuffle, self.drawn = (s1, s2), reshuffle, 0
+
+    @property
+    def bit_generator(self):
+        return self
+
+    @property
+    def state(self):
+        """``[seed, seed2, pairs drawn]`` (JSON), what an iterator's checkpoint keeps."""
+        return [self.pair[0], self.pair[1], self.drawn]
+
+    @state.setter
+    def state(self, value):
+        s1, s2, drawn = value
+        self.pair, self.drawn = (int(s1), int(s2)), int(drawn)
+
+    def next_pair(self):
+        if not self.reshuffle:
+            return self.pair
+        j = 2 * self.drawn   # words j and j + 1 of the stream (j even: one counter)
+        self.drawn += 1
+        words = list(itertools.islice(_words(self.pair, j // 4, 1), j % 4, j % 4 + 2))
+        return words[0], words[1]
+
+
+def _words(pair, first=0, chunk=256):
+    """The 32-bit words of ``PhiloxRandom(seed, seed2)`` one by one (TensorFlow's
+    ``SingleSampleAdapter``), from counter ``first`` on, ``chunk`` counters at a time."""
+    s1, s2 = (int(v) % (1 << 64) for v in pair)
+    key, counter = [s1 & 0xFFFFFFFF, s1 >> 32], [0, 0, s2 & 0xFFFFFFFF, s2 >> 32]
+    block = first
+    while True:
+        yield from _philox.philox(key, _philox.skip(counter, block), chunk).tolist()
+        block += chunk
+
+
+def _tf_shuffled(items, buffer_size, pair):
+    """``items`` in the order of TensorFlow's shuffle iterator seeded by ``pair``: a ring
+    buffer filled to ``buffer_size`` before each output; the output is the element at a
+    uniformly drawn offset (one word modulo the count) from the oldest, whose slot then
+    takes the oldest element."""
+    words = _words(pair)
+    buf, start, end = {}, 0, 0
+    it = iter(items)
+    live = True
+    while True:
+        while live and end - start < buffer_size:
+            for item in it:
+                buf[end % buffer_size] = item
+                end += 1
+                break
+            else:
+                live = False
+        if end == start:
+            return
+        index = (start + next(words) % (end - start)) % buffer_size
+        yield buf[index]
+        buf[index] = buf.pop(start % buffer_size)
+        start += 1
+
+
 def shuffle(input_dataset, buffer_size, seed=None, reshuffle_each_iteration=True,
             name=None) -> "Dataset":
     buffer_size = _int64(buffer_size)
@@ -33,38 +112,19 @@ def shuffle(input_dataset, buffer_size, seed=None, reshuffle_each_iteration=True
     if buffer_size < 1:
         raise _op_error("buffer_size must be greater than zero or UNKNOWN_CARDINALITY",
                         "ShuffleDatasetV3")
-    # [generator, its first state]: an iterator's checkpoint records and restores both.
-    rng_box = [_seeded_rng(seed)]
-    rng_box.append(rng_box[0].bit_generator.state)
-
-    def rng():
-        if not reshuffle_each_iteration:
-            rng_box[0].bit_generator.state = rng_box[1]
-        return rng_box[0]
+    # [seeds, their first state]: an iterator's checkpoint records and restores both.
+    seeds = _ShuffleSeeds(seed, reshuffle_each_iteration)
+    rng_box = [seeds, 0]
 
     def order(items):
-        r = rng()
-        buf = []
-        for item in items:
-            if len(buf) < buffer_size:
-                buf.append(item)
-                continue
-            j = int(r.integers(len(buf)))
-            yield buf[j]
-            buf[j] = item
-        while buf:
-            j = int(r.integers(len(buf)))
-            buf[j], buf[-1] = buf[-1], buf[j]
-            yield buf.pop()
+        return _tf_shuffled(items, buffer_size, seeds.next_pair())
 
     if input_dataset._indices is not None:
         parent = input_dataset._indices
         n = input_dataset._cardinality
 
         def indices():
-            if buffer_size >= n:
-                return rng().permutation(parent())
-            return np.fromiter(order(parent()), dtype=np.int64, count=n)
+            return np.fromiter(order(parent().tolist()), dtype=np.int64, count=n)
         ds = Dataset._over_indices(input_dataset._arrays, indices, n)
     else:
         ds = Dataset(lambda: order(input_dataset._make_iter()), input_dataset._cardinality,

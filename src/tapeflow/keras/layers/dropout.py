@@ -1,8 +1,7 @@
 """Dropout and SpatialDropout1D/2D: zero a random fraction of inputs while training."""
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
-from ...ops import nn_ops as _nn
-from ...ops import random_ops as _r
+from .. import random as _kr
 from . import _spec
 from .layer import Layer
 
@@ -14,14 +13,17 @@ class Dropout(Layer):
     """Inverted dropout (Srivastava et al. 2014), as ``tf.keras.layers.Dropout``.
 
     With ``training=True`` each element is kept with probability ``1 - rate`` and scaled by
-    ``1 / (1 - rate)``; otherwise the input passes unchanged. The mask comes from
-    ``tf.nn.dropout`` (a random op), so a traced function draws a new one on every call.
+    ``1 / (1 - rate)``; otherwise the input passes unchanged. As Keras 3 on TensorFlow, the
+    layer owns a ``keras.random.SeedGenerator(seed)`` (made when ``rate > 0``; without a
+    seed its seed comes from Python's ``random``) and each call draws the mask with
+    ``keras.random.dropout`` from the generator's next state: TensorFlow's masks, and a new
+    one on every call of a traced function.
 
     Args:
         rate: the fraction to drop, in ``[0, 1]``.
         noise_shape: optional shape of the mask, broadcast against the input (``None``
             entries take the input's size).
-        seed: optional op-level seed.
+        seed: optional int seed of the layer's SeedGenerator.
 
     Raises:
         ValueError: for a rate outside ``[0, 1]``.
@@ -43,6 +45,8 @@ class Dropout(Layer):
         self.rate = rate
         self.noise_shape = noise_shape
         self.seed = seed
+        if rate > 0:
+            self.seed_generator = _kr.SeedGenerator(seed)
         self.built = True
 
     def _noise_shape(self, inputs):
@@ -51,10 +55,8 @@ class Dropout(Layer):
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
-        if self.rate >= 1:
-            return _m.multiply(inputs, 0.0)
-        return _nn.dropout(inputs, self.rate, noise_shape=self._noise_shape(inputs),
-                           seed=self.seed)
+        return _kr.dropout(inputs, self.rate, noise_shape=self._noise_shape(inputs),
+                           seed=self.seed_generator)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
@@ -147,13 +149,15 @@ class GaussianNoise(Layer):
             raise ValueError("Invalid value received for argument `stddev`. Expected a "
                              f"float value >= 0. Received: stddev={stddev}")
         self.stddev, self.seed = stddev, seed
+        if stddev > 0:
+            self.seed_generator = _kr.SeedGenerator(seed)
         self.built = True
 
     def call(self, inputs, training=False):
         if not training or self.stddev == 0:
             return inputs
-        noise = _r.normal(_a.shape(inputs), 0.0, self.stddev, dtype=inputs.dtype,
-                          seed=self.seed)
+        noise = _kr.normal(_kr.shape_of(inputs), 0.0, self.stddev, dtype=inputs.dtype,
+                           seed=self.seed_generator)
         return _m.add(inputs, noise)
 
     def compute_output_shape(self, input_shape):
@@ -181,13 +185,16 @@ class GaussianDropout(Layer):
             raise ValueError("Invalid value received for argument `rate`. Expected a float "
                              f"value between 0 and 1. Received: rate={rate}")
         self.rate, self.seed = rate, seed
+        if rate > 0:
+            self.seed_generator = _kr.SeedGenerator(seed)
         self.built = True
 
     def call(self, inputs, training=False):
         if not training or not 0 < self.rate < 1:
             return inputs
         stddev = (self.rate / (1.0 - self.rate)) ** 0.5
-        noise = _r.normal(_a.shape(inputs), 1.0, stddev, dtype=inputs.dtype, seed=self.seed)
+        noise = _kr.normal(_kr.shape_of(inputs), 1.0, stddev, dtype=inputs.dtype,
+                           seed=self.seed_generator)
         return _m.multiply(inputs, noise)
 
     def compute_output_shape(self, input_shape):
@@ -246,15 +253,17 @@ class AlphaDropout(Layer):
             raise ValueError("Invalid value received for argument `rate`. Expected a float "
                              f"value between 0 and 1. Received: rate={rate}")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        if rate > 0:
+            self.seed_generator = _kr.SeedGenerator(seed)
         self.built = True
 
     def call(self, inputs, training=False):
         if not training or not 0 < self.rate < 1:
             return inputs
-        shape = _a.shape(inputs) if self.noise_shape is None else self.noise_shape
+        shape = _kr.shape_of(inputs, self.noise_shape)
         alpha_p = -self._ALPHA * self._SCALE
-        kept = _a.cast(_m.greater_equal(_r.uniform(shape, seed=self.seed), self.rate),
-                       inputs.dtype)
+        kept = _a.cast(_m.greater_equal(_kr.uniform(shape, seed=self.seed_generator),
+                                        self.rate), inputs.dtype)
         a = ((1 - self.rate) * (1 + self.rate * alpha_p ** 2)) ** -0.5
         b = -a * alpha_p * self.rate
         x = _m.add(_m.multiply(inputs, kept), _m.multiply(alpha_p, _m.subtract(1.0, kept)))

@@ -154,7 +154,7 @@ class _Batches:
                     return
                 yield self._weighted(_unpack(batch))
             return
-        order = (_random._rng(None).permutation(self.n) if self.shuffle
+        order = (_random.epoch_permutation(self.n) if self.shuffle
                  else np.arange(self.n))
         for step in range(self.steps):
             idx = order[step * self.batch_size:(step + 1) * self.batch_size]

@@ -34,6 +34,8 @@ def set_random_seed(seed: int):
     if not isinstance(seed, int):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} "
                          f"(of type {type(seed)})")
+    from .. import random as _keras_random
+    _keras_random.reset_global_seed_generator()   # re-made from the reseeded `random`
     _random.seed(seed)
     np.random.seed(seed)
     _random_ops.set_seed(seed)

@@ -1,0 +1,1265 @@
+"""TensorFlow's graph as data: a traced program lowered to TF op types, attrs and node names.
+
+``ConcreteFunction.graph`` (``as_graph_def()``, ``get_operations()``, ``inputs``, ``outputs``,
+``captures``) and the function library of a SavedModel are two renderings of one lowering of
+the typed IR (``ir.py``): every step becomes TF nodes (one small rule per primitive, table
+driven), as TensorFlow 2.21's Python API names them:
+
+- arguments are ``Placeholder`` nodes named after their parameters; captured variables a
+  resource ``Placeholder`` named after the first op reading them (``MatMul/ReadVariableOp/
+  resource``) read by ``ReadVariableOp`` and written by ``Assign*VariableOp``;
+- attributes TF takes as tensors (reduction axes, a reshape's shape, a transpose's perm, a
+  concat axis, strided-slice bounds) are ``Const`` inputs named ``<op>/<input arg>``
+  (``Greater/y`` for ``tf.greater(x, 0)``'s ``0``);
+- a ``tf.cond`` is ``StatelessIf`` (``If`` when a branch touches a variable) named ``cond``
+  with an ``Identity`` per output, a ``tf.while_loop`` ``StatelessWhile``/``While`` with TF's
+  loop counter and ``maximum_iterations``; their branches and bodies are functions of the
+  library;
+- outputs go through ``Identity`` nodes; when the graph holds variable ops, a ``NoOp`` depends
+  on all of them and the outputs depend on it (TF's automatic control dependencies).
+
+In a graph, an input names its producer ``node`` or ``node:k``; in a function body
+(``FunctionDef``) ``node:<output arg>:<index>`` (``MatMul:product:0``) or an argument's name.
+A step TF cannot run the same way (a guard, a Python call, a dataset loop, a tapeflow-only
+primitive) is refused with :class:`LoweringError` when a SavedModel is written; the graph
+view shows it under its own type.
+
+TF's counterpart: ``FuncGraph.as_graph_def`` and ``function_def_to_graph``'s inverse.
+"""
+import re
+
+from .. import _protobuf as pb
+from .._core.backend import np
+from . import tf_op_defs as _tf_op_defs
+from .ir import walk
+
+__all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
+           "tensor_proto", "shape_proto"]
+
+
+class LoweringError(ValueError):
+    """A step that TF's graph cannot express the same way (raised when saving)."""
+
+
+# TF's DataType enum (types.proto)
+DT = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
+      "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17,
+      "complex128": 18, "float16": 19, "resource": 20, "variant": 21, "uint32": 22,
+      "uint64": 23}
+
+
+def dtype_enum(dtype):
+    """TF's DataType number of a NumPy or tapeflow dtype."""
+    name = getattr(dtype, "name", None)
+    if not isinstance(dtype, np.dtype) and name in DT:
+        return DT[name]
+    d = np.dtype(getattr(dtype, "_np", dtype))
+    if d.kind in "SUO":
+        return DT["string"]
+    return DT[d.name]
+
+
+# --------------------------------------------------------------------------- messages
+def _msg(type_name, **fields):
+    return pb.Message("tensorflow." + type_name, **fields)
+
+
+def attr(**kw):
+    """An AttrValue: ``attr(type=1)``, ``attr(b=True)``, ``attr(list=attr_list(i=[1, 2]))``."""
+    return _msg("AttrValue", **kw)
+
+
+def attr_list(**kw):
+    return _msg("AttrValue.ListValue", **kw)
+
+
+def shape_proto(shape):
+    """TensorShapeProto of a shape (None: unknown rank; None dims: -1)."""
+    if shape is None:
+        return _msg("TensorShapeProto", unknown_rank=True)
+    return _msg("TensorShapeProto", dim=[_msg("TensorShapeProto.Dim",
+                                              size=-1 if d is None else int(d))
+                                         for d in shape])
+
+
+_VAL_FIELD = {"float32": "float_val", "float64": "double_val", "int32": "int_val",
+              "int16": "int_val", "int8": "int_val", "uint8": "int_val", "uint16": "int_val",
+              "int64": "int64_val", "bool": "bool_val", "uint32": "uint32_val",
+              "uint64": "uint64_val", "float16": "half_val", "bfloat16": "half_val",
+              "complex64": "scomplex_val", "complex128": "dcomplex_val"}
+
+
+def tensor_proto(value):
+    """TensorProto of a NumPy value: one element in its typed ``*_val`` field, more as
+    little-endian ``tensor_content``; strings in ``string_val``."""
+    a = np.asarray(value)
+    enum = dtype_enum(a.dtype)
+    fields = {"dtype": enum, "tensor_shape": shape_proto(a.shape)}
+    if enum == DT["string"]:
+        fields["string_val"] = [v if isinstance(v, bytes) else str(v).encode()
+                                for v in a.reshape(-1).tolist()]
+    elif a.size == 1:
+        name = a.dtype.name
+        v = a.reshape(-1)
+        if name in ("float16", "bfloat16"):
+            vals = [int(v.view(np.uint16)[0])]
+        elif name.startswith("complex"):
+            vals = [float(v.real[0]), float(v.imag[0])]
+        elif name == "bool":
+            vals = [bool(v[0])]
+        else:
+            vals = [v.tolist()[0]]
+        fields[_VAL_FIELD[name]] = vals
+    else:
+        fields["tensor_content"] = np.ascontiguousarray(a).astype(
+            a.dtype.newbyteorder("<")).tobytes()
+    return _msg("TensorProto", **fields)
+
+
+# --------------------------------------------------------------------------- op arguments
+_PARSED = {}
+
+
+def _arg(name, kind):
+    """``(name, type attr or DataType number as text, number attr or "+" for a list typed
+    by a list attr)`` of one ``tf_op_defs`` argument."""
+    if kind.startswith("["):
+        return name, kind[1:-1], "+"
+    number, _, t = kind.rpartition("*")
+    if t in _tf_op_defs.DATA_TYPES:
+        t = str(_tf_op_defs.DATA_TYPES[t])
+    return name, t, number
+
+
+def op_args(op_type):
+    """``(input args, output args, other attr names, stateful)`` of a TF op type from TF's
+    registry (``tf_op_defs.py``), each arg as :func:`_arg` gives it; None for a type the
+    table does not hold."""
+    got = _PARSED.get(op_type)
+    if got is None:
+        entry = _tf_op_defs.OP_DEFS.get(op_type)
+        if entry is None:
+            return None
+        ins = [_arg(n, k) for n, k in entry["inputs"]]
+        outs = [_arg(n, k) for n, k in entry["outputs"]]
+        typed = {a[2] for a in ins + outs if a[2] and a[2] != "+"}
+        other = {n for n, kind in entry["attrs"].items()
+                 if kind not in ("type", "list(type)") and n not in typed}
+        got = _PARSED[op_type] = (ins, outs, other, entry["stateful"])
+    return got
+
+
+# The node names TF's Python API gives these op types (others: the type itself).
+_NODE_NAMES = {"AddV2": "add", "Add": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv",
+               "Pow": "pow", "FloorDiv": "floordiv", "FloorMod": "mod",
+               "Transpose": "transpose", "ConcatV2": "concat", "Pack": "stack",
+               "StridedSlice": "strided_slice", "Range": "range", "ZerosLike": "zeros_like",
+               "OnesLike": "ones_like", "Unpack": "unstack", "Einsum": "einsum/Einsum",
+               "BroadcastTo": "BroadcastTo", "PadV2": "PadV2", "Tile": "Tile",
+               "OneHot": "one_hot", "Cumsum": "Cumsum", "GatherV2": "GatherV2"}
+
+# tapeflow attributes that TF carries in the op's types (or that do not change what the op
+# computes): dropped by the lowering.
+_TYPE_ATTRS = {"Cast": {"dtype", "src"}, "Shape": {"dtype"}, "Size": {"dtype"},
+               "ZerosLike": {"dtype"}, "OnesLike": {"dtype"}, "Range": {"dtype"},
+               "ArgMax": {"dtype"}, "ArgMin": {"dtype"}, "GatherV2": {"sparse"}}
+
+
+# --------------------------------------------------------------------------- rules
+def _int32(v):
+    return np.asarray(v, np.int32)
+
+
+def _reduction(fn, step, op):
+    axis = (step.attrs or {}).get("axis")
+    rank = len(fn.shape(step.ins[0]) or ())
+    if axis is None:
+        axis = tuple(range(rank))
+    attrs = {"keep_dims": attr(b=True)} if (step.attrs or {}).get("keepdims") else {}
+    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    # TF's reduce_* compute "all axes" in Python (a Const made before the op's scope)
+    whole = sorted(a % max(rank, 1) for a in axis) == list(range(rank)) and rank > 0
+    indices = ("global", _int32(axis), "reduction_indices") if whole else \
+        ("const", _int32(axis), "reduction_indices")
+    return op, [step.ins[0], indices], attrs
+
+
+def _tensor_attr(name, arg, dtype=np.int32):
+    def rule(fn, step, op):
+        value = (step.attrs or {}).get(name)
+        ins = list(step.ins)
+        if value is not None:
+            ins.append(("const", np.asarray(value, dtype), arg))
+        return op, ins, _rest(op, step.attrs, (name,))
+    return rule
+
+
+def _rest(op, attrs, consumed):
+    """The attributes a rule did not consume, as TF attrs (refused when TF has no such
+    attr: never drop what changes the result)."""
+    entry = op_args(op)
+    ignored = _TYPE_ATTRS.get(op, ())
+    out = {}
+    for k, v in (attrs or {}).items():
+        if k in consumed or k in ignored:
+            continue
+        if entry is not None and k in entry[2]:
+            out[k] = _py_attr(v)
+        else:
+            raise LoweringError(f"attribute {k}={v!r} of {op}")
+    return out
+
+
+def _concat(fn, step, op):
+    return op, list(step.ins) + [("const", _int32((step.attrs or {})["axis"]), "axis")], {}
+
+
+def _pack(fn, step, op):
+    return op, list(step.ins), {"axis": attr(i=int((step.attrs or {}).get("axis", 0)))}
+
+
+def _expand_dims(fn, step, op):
+    axis = (step.attrs or {})["axis"]
+    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    if len(axis) != 1:
+        raise LoweringError("ExpandDims over several axes")
+    return op, [step.ins[0], ("const", _int32(axis[0]), "dim")], {}
+
+
+def _squeeze(fn, step, op):
+    axis = (step.attrs or {}).get("axis")
+    axis = () if axis is None else tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    return op, list(step.ins), {"squeeze_dims": attr(list=attr_list(i=list(axis)))} \
+        if axis else {}
+
+
+def _softmax(fn, step, op):
+    rank = len(fn.shape(step.ins[0]) or ())
+    axis = (step.attrs or {}).get("axis", -1)
+    if axis not in (-1, rank - 1):
+        raise LoweringError(f"{op} over axis {axis} of a rank-{rank} tensor")
+    return op, list(step.ins), {}
+
+
+def _add(fn, step, op):
+    return ("Add" if fn.dtype(step.ins[0]) == DT["string"] else op), list(step.ins), {}
+
+
+def _matmul(fn, step, op):
+    a = step.attrs or {}
+    if op == "BatchMatMulV2":
+        names = ("adj_x", "adj_y")
+    else:
+        names = ("transpose_a", "transpose_b")
+    attrs = {}
+    for mine, theirs in zip(("transpose_a", "transpose_b"), names):
+        if a.get(mine):
+            attrs[theirs] = attr(b=True)
+    return op, list(step.ins), attrs
+
+
+def _range(fn, step, op):
+    dtype = fn.dtype_np(step.outs[0])
+    ins = [("cast", s, dtype) for s in step.ins]
+    return op, ins, {}
+
+
+def _gather(fn, step, op):
+    a = step.attrs or {}
+    attrs = {"batch_dims": attr(i=int(a["batch_dims"]))} if a.get("batch_dims") else {}
+    return op, list(step.ins) + [("const", _int32(a.get("axis", 0)), "axis")], attrs
+
+
+def _strided_slice(fn, step, op):
+    key = (step.attrs or {})["key"]
+    key = key if isinstance(key, tuple) else (key,)
+    begin, end, strides = [], [], []
+    masks = {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
+             "shrink_axis_mask": 0}
+    for j, k in enumerate(key):
+        bit = 1 << j
+        if k is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif k is None:
+            masks["new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(k, slice):
+            if k.start is None:
+                masks["begin_mask"] |= bit
+            if k.stop is None:
+                masks["end_mask"] |= bit
+            begin.append(0 if k.start is None else int(k.start))
+            end.append(0 if k.stop is None else int(k.stop))
+            strides.append(1 if k.step is None else int(k.step))
+        elif isinstance(k, (int, np.integer)):
+            masks["shrink_axis_mask"] |= bit
+            begin.append(int(k)), end.append(int(k) + 1), strides.append(1)
+        else:
+            raise LoweringError(f"StridedSlice with key {k!r}")
+    if len(step.ins) != 1:
+        raise LoweringError("StridedSlice with tensor bounds")
+    attrs = {m: attr(i=v) for m, v in masks.items() if v}
+    return op, [step.ins[0], ("const", _int32(begin), "stack"),
+                ("const", _int32(end), "stack_1"), ("const", _int32(strides), "stack_2")], attrs
+
+
+def _pad(fn, step, op):
+    a = step.attrs or {}
+    ins = [step.ins[0], ("const", _int32(a["paddings"]), "paddings")]
+    if len(step.ins) > 1:
+        raise LoweringError("PadV2 with tensor paddings")
+    ins.append(("const", np.asarray(a.get("value", 0), fn.dtype_np(step.ins[0])),
+                "constant_values"))
+    return op, ins, {}
+
+
+def _nhwc(pair):
+    return attr(list=attr_list(i=[1, int(pair[0]), int(pair[1]), 1]))
+
+
+def _padding(pads, explicit_ok):
+    """TF's ``padding`` attrs for a ``pads`` attribute: SAME (re-resolved per size, as TF's),
+    VALID (none), else EXPLICIT with ``explicit_paddings`` (Conv2D only)."""
+    from ..ops.nn_conv_ops import _SamePads
+    if isinstance(pads, _SamePads):
+        return {"padding": attr(s=b"SAME")}
+    flat = [int(p) for pair in pads for p in pair]
+    if not any(flat):
+        return {"padding": attr(s=b"VALID")}
+    if not explicit_ok:
+        raise LoweringError(f"explicit paddings {pads}")
+    return {"padding": attr(s=b"EXPLICIT"),
+            "explicit_paddings": attr(list=attr_list(i=[0, 0] + flat + [0, 0]))}
+
+
+def _conv2d(fn, step, op):
+    a = step.attrs or {}
+    attrs = {"strides": _nhwc(a["strides"]), "dilations": _nhwc(a.get("dilations", (1, 1)))}
+    attrs.update(_padding(a["pads"], explicit_ok=True))
+    return op, list(step.ins), dict(attrs, **_rest(op, a, ("strides", "dilations", "pads")))
+
+
+def _pool(fn, step, op):
+    a = step.attrs or {}
+    attrs = {"ksize": _nhwc(a["ksize"]), "strides": _nhwc(a["strides"])}
+    attrs.update(_padding(a["pads"], explicit_ok=False))
+    return op, list(step.ins), dict(attrs, **_rest(op, a, ("ksize", "strides", "pads")))
+
+
+def _plain_attrs(*names):
+    def rule(fn, step, op):
+        a = step.attrs or {}
+        out = {}
+        for n in names:
+            if n in a:
+                out[n] = _py_attr(a[n])
+        return op, list(step.ins), out
+    return rule
+
+
+def _py_attr(v):
+    if isinstance(v, (bool, np.bool_)):
+        return attr(b=bool(v))
+    if isinstance(v, (int, np.integer)):
+        return attr(i=int(v))
+    if isinstance(v, (float, np.floating)):
+        return attr(f=float(v))
+    if isinstance(v, str):
+        return attr(s=v.encode())
+    if isinstance(v, (tuple, list)) and all(isinstance(e, (int, np.integer)) for e in v):
+        return attr(list=attr_list(i=[int(e) for e in v]))
+    raise LoweringError(f"attribute value {v!r}")
+
+
+_RULES = {
+    "Sum": _reduction, "Mean": _reduction, "Max": _reduction, "Min": _reduction,
+    "Prod": _reduction, "All": _reduction, "Any": _reduction,
+    "Reshape": _tensor_attr("shape", "shape"), "Transpose": _tensor_attr("perm", "perm"),
+    "Tile": _tensor_attr("multiples", "multiples"),
+    "ConcatV2": _concat, "Pack": _pack, "ExpandDims": _expand_dims, "Squeeze": _squeeze,
+    "Softmax": _softmax, "LogSoftmax": _softmax, "AddV2": _add, "MatMul": _matmul,
+    "BatchMatMulV2": _matmul, "Range": _range, "GatherV2": _gather,
+    "StridedSlice": _strided_slice, "PadV2": _pad, "Conv2D": _conv2d, "MaxPool": _pool,
+    "AvgPool": _pool,
+    "Cumsum": _tensor_attr("axis", "axis"),
+    "ArgMax": _tensor_attr("axis", "dimension"), "ArgMin": _tensor_attr("axis", "dimension"),
+}
+
+
+def _generic(fn, step, op):
+    return op, list(step.ins), _rest(op, step.attrs, ())
+
+
+# --------------------------------------------------------------------------- lowering
+def _sanitize(name):
+    """A FunctionDef argument name: ``[a-z][a-z0-9_]*`` ("A-b" -> "a_b")."""
+    out = re.sub(r"[^a-z0-9_]", "_", name.lower())
+    return out if out and out[0].isalpha() else "arg_" + out
+
+
+class _Library:
+    """What one lowering run makes: the function library and the uid counter of its
+    function names (per run, so a save writes the same bytes each time)."""
+
+    def __init__(self, strict, first_uid=1):
+        self.strict = strict
+        self.functions = []
+        self._uid = first_uid
+
+    def uid(self):
+        u = self._uid
+        self._uid += 1
+        return u
+
+
+class _Fn:
+    """One graph being built: the top-level graph (``graph=True``: arguments are Placeholder
+    nodes) or a function body (arguments are ``input_arg``s)."""
+
+    def __init__(self, lib, program, info, graph, scope=""):
+        self.lib = lib
+        self.program = program
+        self.info = info
+        self.graph = graph
+        self.scope = scope
+        self.nodes = []        # NodeDef records, in creation order
+        self.layout = {}       # node name -> [(output arg, index)] per flat output
+        self.ref = {}          # slot -> (node name, k), or (None, argument name)
+        self.args = []         # (argument name, DataType, shape, slot or variable)
+        self.res = {}          # id(variable) -> ref of its resource
+        self.last = {}         # id(variable) -> last node touching it
+        self.effects = []      # stateful nodes (control outputs)
+        self.counts = {}
+        self.arg_counts = {}
+        self.pending_reads = {}   # slot -> a Read step emitted at its first user
+
+    # -------------------------------------------------------------- names and types
+    def unique(self, base):
+        key = self.scope + base
+        n = self.counts.get(key, 0)
+        while True:
+            name = key if n == 0 else f"{key}_{n}"
+            n += 1
+            if name not in self.layout:
+                break
+        self.counts[key] = n
+        self.layout[name] = None
+        return name
+
+    def meta(self, s):
+        if s in self.program.consts:
+            v = np.asarray(self.program.consts[s])
+            return v.shape, v.dtype
+        return self.info.meta.get(s)
+
+    def shape(self, s):
+        """The static shape TF's graph shows: a relaxed trace's sizes as None."""
+        got = self.info.shapes.get(s)
+        if got is not None:
+            return got
+        m = self.meta(s)
+        if m is None:
+            return None
+        relaxed = self.info.relaxed_sizes
+        return tuple(None if d in relaxed else d for d in m[0])
+
+    def dtype_np(self, s):
+        m = self.meta(s)
+        return None if m is None else np.dtype(m[1])
+
+    def dtype(self, s):
+        d = self.dtype_np(s)
+        if d is None:
+            raise LoweringError(f"no dtype known for value {s}")
+        return dtype_enum(d)
+
+    def render(self, ref):
+        name, k = ref
+        if name is None:
+            return k
+        if self.graph:
+            return name if k == 0 else f"{name}:{k}"
+        arg, idx = self.layout[name][k]
+        return f"{name}:{arg}:{idx}"
+
+    # -------------------------------------------------------------- nodes
+    def node(self, op, name, inputs, attrs, n_out=1, control=()):
+        """Add a node; ``inputs`` are refs; its outputs get refs ``(name, k)``."""
+        rec = _msg("NodeDef", name=name, op=op,
+                   input=[self.render(r) for r in inputs] + [f"^{c}" for c in control],
+                   attr=attrs)
+        self.nodes.append(rec)
+        self.layout[name] = _out_layout(op, attrs, n_out)
+        return rec
+
+    def add_arg(self, base, dtype_enum_, shape, what):
+        base = _sanitize(base) if not self.graph else base
+        n = self.arg_counts.get(base, 0)
+        self.arg_counts[base] = n + 1
+        name = base if n == 0 else f"{base}_{n}"
+        if self.graph:
+            name = self.unique(name)
+            a = {"dtype": attr(type=dtype_enum_), "shape": attr(shape=shape_proto(shape)),
+                 "_user_specified_name": attr(s=name.encode())}
+            self.node("Placeholder", name, [], a)
+            ref = (name, 0)
+        else:
+            ref = (None, name)
+        self.args.append((name, dtype_enum_, shape, what))
+        return ref
+
+    def const(self, value, name):
+        a = np.asarray(value)
+        self.node("Const", name, [], {"value": attr(tensor=tensor_proto(a)),
+                                      "dtype": attr(type=dtype_enum(a.dtype))})
+        return (name, 0)
+
+    def slot_ref(self, s, consumer=None, arg=None):
+        """The ref of slot ``s``; a constant is emitted here on first use (named
+        ``<consumer>/<arg>`` when this op is its only user, else ``Const``)."""
+        r = self.ref.get(s)
+        if r is not None:
+            return r
+        if s in self.program.consts:
+            only = consumer is not None and self.info.uses.get(s, 0) == 1
+            name = f"{consumer}/{arg}" if only and arg else self.unique("Const")
+            if only and arg:
+                self.layout[name] = None
+            r = self.ref[s] = self.const(self.program.consts[s], name)
+            return r
+        raise LoweringError(f"value {s} is used before it is made")
+
+    def resource(self, var, consumer):
+        r = self.res.get(id(var))
+        if r is None:
+            base = f"{consumer}/resource" if self.graph else f"{consumer}_resource"
+            r = self.res[id(var)] = self.add_arg(base, DT["resource"], (), var)
+        return r
+
+    def control_for(self, var):
+        last = self.last.get(id(var))
+        return (last,) if last else ()
+
+    # -------------------------------------------------------------- steps
+    def lower_steps(self, steps):
+        for step in steps:
+            getattr(self, "_" + step.kind)(step)
+
+    def _op(self, step):
+        prim = step.prim
+        rule = _RULES.get(prim.name)
+        try:
+            if prim.forward is None:
+                raise LoweringError(f"the tf.custom_gradient function `{prim.name}`: its "
+                                    f"gradient cannot be exported (not supported yet)")
+            if rule is None and op_args(prim.name) is None:
+                raise LoweringError(f"the primitive {prim.name} has no TF op")
+            try:
+                op, ins, attrs = (rule or _generic)(self, step, prim.name)
+            except (KeyError, TypeError, IndexError) as exc:
+                raise LoweringError(f"{prim.name} with inputs {step.ins} and attributes "
+                                    f"{step.attrs} ({type(exc).__name__}: {exc})") from None
+        except LoweringError as exc:
+            if self.lib.strict:
+                raise _at(exc, step) from None
+            op, ins, attrs = prim.name, list(step.ins), {}
+        base = _NODE_NAMES.get(op, op)
+        name = self.unique(base)
+        entry = op_args(op)
+        in_args = _flat_arg_names(entry[0], len(ins)) if entry else [None] * len(ins)
+        refs, dtypes = [], []
+        for x, arg in zip(ins, in_args):
+            if type(x) is tuple and x[0] == "const":
+                cname = f"{name}/{x[2]}"
+                self.layout[cname] = None
+                refs.append(self.const(x[1], cname))
+                dtypes.append(dtype_enum(np.asarray(x[1]).dtype))
+            elif type(x) is tuple and x[0] == "global":
+                refs.append(self.const(x[1], self.unique("Const")))
+                dtypes.append(dtype_enum(np.asarray(x[1]).dtype))
+            elif type(x) is tuple and x[0] == "cast":
+                s, dt = x[1], x[2]
+                if s in self.program.consts and s not in self.ref:
+                    refs.append(self.const(np.asarray(self.program.consts[s], dt),
+                                           f"{name}/{arg}"))
+                else:
+                    refs.append(self.slot_ref(s, name, arg))
+                dtypes.append(dtype_enum(dt))
+            else:
+                refs.append(self._value_ref(x, name, arg))
+                dtypes.append(self.dtype(x))
+        out_dtypes = [self.dtype(o) for o in step.outs]
+        if entry is not None:
+            attrs = dict(_type_attrs(entry, dtypes, out_dtypes), **attrs)
+        stateful = entry is not None and entry[3]
+        rec = self.node(op, name, refs, attrs, len(step.outs))
+        if stateful:
+            self.effects.append(name)
+        for k, o in enumerate(step.outs):
+            self.ref[o] = (name, k)
+        return rec
+
+    def _value_ref(self, s, consumer, arg):
+        r = self.ref.get(s)
+        if r is not None:
+            return r
+        pending = self.pending_reads.get(s)
+        if pending is not None:
+            self._emit_read(pending, f"{consumer}/ReadVariableOp")
+            return self.ref[s]
+        return self.slot_ref(s, consumer, arg)
+
+    def _read(self, step):
+        # TF reads a variable inside the scope of the op that uses it (MatMul/ReadVariableOp):
+        # the read is emitted at its first user when no write comes between.
+        if id(step) in self.info.read_user:
+            self.pending_reads[step.out] = step
+            return
+        self._emit_read(step, self.unique("ReadVariableOp"))
+
+    def _emit_read(self, step, name):
+        self.layout[name] = None
+        res = self.resource(step.var, name)
+        dt = dtype_enum(step.var.dtype)
+        self.node("ReadVariableOp", name, [res], {"dtype": attr(type=dt)},
+                  control=self.control_for(step.var))
+        self.last[id(step.var)] = name
+        self.effects.append(name)
+        self.ref[step.out] = (name, 0)
+        self.pending_reads.pop(step.out, None)
+
+    def _assign(self, step):
+        op = step.op_type()
+        name = self.unique(op)
+        res = self.resource(step.var, name)
+        src = self._value_ref(step.src, name, "value")
+        dt = dtype_enum(step.var.dtype)
+        self.node(op, name, [res, src], {"dtype": attr(type=dt)},
+                  control=self.control_for(step.var))
+        self.last[id(step.var)] = name
+        self.effects.append(name)
+
+    def _call(self, step):
+        if self.lib.strict:
+            raise _at(LoweringError(
+                f"a Python call ({step.op_type()}: tf.print or tf.py_function) cannot be "
+                f"exported"), step)
+        name = self.unique(step.op_type())
+        self.node(step.op_type(), name, [self._value_ref(s, name, None) for s in step.ins],
+                  {}, len(step.outs))
+        for k, o in enumerate(step.outs):
+            self.ref[o] = (name, k)
+
+    def _guard(self, step):
+        if self.lib.strict:
+            raise _at(LoweringError(
+                "the function reads a tensor's value in Python (a guard): its graph holds "
+                "the traced value"), step)
+
+    def _loop(self, step):
+        if self.lib.strict:
+            raise _at(LoweringError("a loop over a dataset or iterator cannot be exported"),
+                      step)
+        name = self.unique("ReduceDataset")
+        self.node("ReduceDataset", name, [self._value_ref(s, name, None) for s in step.ins],
+                  {}, len(step.outs))
+        for k, o in enumerate(step.outs):
+            self.ref[o] = (name, k)
+
+    # -------------------------------------------------------------- control flow
+    def _switch(self, step):
+        branches = step.branches
+        free, vars_ = _free_values(self.program, branches)
+        stateful = bool(vars_) or any(_stateful_step(s) for b in branches
+                                      for s in walk(b.steps))
+        if step.by_bool:
+            op = "If" if stateful else "StatelessIf"
+            base, tags = "cond", ("false", "true")
+        else:
+            op = "Case" if stateful else "StatelessCase"
+            base, tags = "switch_case/indexed_case", None
+        name = self.unique(base)
+        pred = self._value_ref(step.index, name, "cond")
+        caps = [self._value_ref(s, name, "input") for s in free]
+        caps += [self.resource(v, name) for v in vars_]
+        scope = name + "/"
+        funcs = [None] * len(branches)
+        order = [1, 0] if step.by_bool else range(len(branches))   # TF: then, else
+        for i in order:
+            tag = f"cond_{tags[i]}" if tags else f"{base.split('/')[0]}_branch{i}"
+            funcs[i] = self._sub_function(tag, scope, branches[i], free, vars_,
+                                          outs=branches[i].outs)
+        tin = [self.dtype(s) for s in free] + [DT["resource"]] * len(vars_)
+        tout = [self.dtype(o) for o in step.outs]
+        attrs = {"Tin": attr(list=attr_list(type=tin)), "Tout": attr(list=attr_list(type=tout)),
+                 "output_shapes": attr(list=attr_list(shape=[shape_proto(self.shape(o))
+                                                             for o in step.outs])),
+                 "_lower_using_switch_merge": attr(b=True),
+                 "_read_only_resource_inputs": attr(list=attr_list())}
+        if step.by_bool:
+            attrs["then_branch"] = attr(func=_msg("NameAttrList", name=funcs[1]))
+            attrs["else_branch"] = attr(func=_msg("NameAttrList", name=funcs[0]))
+            attrs["Tcond"] = attr(type=self.dtype(step.index))
+        else:
+            attrs["branches"] = attr(list=attr_list(func=[_msg("NameAttrList", name=f)
+                                                          for f in funcs]))
+        self.node(op, name, [pred] + caps, attrs, len(step.outs),
+                  control=sorted({self.last[id(v)] for v in vars_ if id(v) in self.last}))
+        if stateful:
+            self.effects.append(name)
+            for v in vars_:
+                self.last[id(v)] = name
+        for k, o in enumerate(step.outs):
+            ident = self.unique(f"{base.split('/')[0]}/Identity")
+            self.node("Identity", ident, [(name, k)], {"T": attr(type=tout[k])})
+            self.ref[o] = (ident, 0)
+
+    def _while(self, step):
+        cond, body = step.cond, step.body
+        free, vars_ = _free_values(self.program, [cond, body])
+        stateful = bool(vars_) or any(_stateful_step(s) for b in (cond, body)
+                                      for s in walk(b.steps))
+        op = "While" if stateful else "StatelessWhile"
+        inits = [self._value_ref(s, None, None) for s in step.ins]
+        name = self.unique("while")
+        scope = name + "/"
+        limit = (self._value_ref(step.limit, None, None) if step.limit is not None else
+                 self.const(np.int32(-1), self.unique(scope + "maximum_iterations")
+                            [len(self.scope):]))
+        counter = self.const(np.int32(0), self.unique(scope + "loop_counter")[len(self.scope):])
+        caps = [self._value_ref(s, name, None) for s in free]
+        caps += [self.resource(v, name) for v in vars_]
+        loop_types = [DT["int32"], DT["int32"]] + [self.dtype(s) for s in step.ins] + \
+            [self.dtype(s) for s in free] + [DT["resource"]] * len(vars_)
+        shapes = [(), ()] + [self.shape(s) for s in step.ins] + \
+            [self.shape(s) for s in free] + [()] * len(vars_)
+        cond_name = self._loop_function("while_cond", scope, cond, free, vars_, True,
+                                        step.limit is not None)
+        body_name = self._loop_function("while_body", scope, body, free, vars_, False, False)
+        attrs = {"T": attr(list=attr_list(type=loop_types)),
+                 "cond": attr(func=_msg("NameAttrList", name=cond_name)),
+                 "body": attr(func=_msg("NameAttrList", name=body_name)),
+                 "output_shapes": attr(list=attr_list(shape=[shape_proto(s) for s in shapes])),
+                 "parallel_iterations": attr(i=10),
+                 "_num_original_outputs": attr(i=len(loop_types)),
+                 "_lower_using_switch_merge": attr(b=True),
+                 "_read_only_resource_inputs": attr(list=attr_list())}
+        self.node(op, name, [counter, limit] + inits + caps, attrs, len(loop_types),
+                  control=sorted({self.last[id(v)] for v in vars_ if id(v) in self.last}))
+        if stateful:
+            self.effects.append(name)
+            for v in vars_:
+                self.last[id(v)] = name
+        for k, o in enumerate(step.outs):
+            self.ref[o] = (name, k + 2)
+
+    def _child(self, scope):
+        child = _Fn(self.lib, self.program, self.info, graph=False, scope=scope)
+        return child
+
+    def _sub_function(self, tag, scope, sub, free, vars_, outs):
+        fname = f"{tag}_{self.lib.uid()}"
+        child = self._child(scope)
+        for s in free:
+            child.ref[s] = child.add_arg(self.arg_name(s), self.dtype(s), self.shape(s), s)
+        for v in vars_:
+            child.res[id(v)] = child.add_arg(_var_arg_name(v), DT["resource"], (), v)
+        child.lower_steps(sub.steps)
+        child.finish(fname, list(outs))
+        return fname
+
+    def _loop_function(self, tag, scope, sub, free, vars_, is_cond, has_limit):
+        fname = f"{tag}_{self.lib.uid()}"
+        child = self._child(scope)
+        counter = child.add_arg("loop_counter", DT["int32"], (), None)
+        limit = child.add_arg("maximum_iterations", DT["int32"], (), None)
+        for s in sub.ins:
+            child.ref[s] = child.add_arg(self.arg_name(s), self.dtype(s), self.shape(s), s)
+        for s in free:
+            child.ref[s] = child.add_arg(self.arg_name(s), self.dtype(s), self.shape(s), s)
+        for v in vars_:
+            child.res[id(v)] = child.add_arg(_var_arg_name(v), DT["resource"], (), v)
+        child.lower_steps(sub.steps)
+        if is_cond:
+            pred = child._value_ref(sub.outs[0], None, None)
+            if has_limit:
+                less = child.unique("Less")
+                child.node("Less", less, [counter, limit], {"T": attr(type=DT["int32"])})
+                both = child.unique("LogicalAnd")
+                child.node("LogicalAnd", both, [(less, 0), pred], {})
+                pred = (both, 0)
+            child.finish(fname, [pred], refs=True)
+        else:
+            one = child.const(np.int32(1), child.unique("add/y"))
+            add = child.unique("add")
+            child.node("AddV2", add, [counter, one], {"T": attr(type=DT["int32"])})
+            rets = [(add, 0), limit] + [child._value_ref(o, None, None) for o in sub.outs]
+            rets += [child.ref[s] for s in free] + [child.res[id(v)] for v in vars_]
+            child.finish(fname, rets, refs=True)
+        return fname
+
+    def arg_name(self, s):
+        name = self.info.names.get(s)
+        return name or f"value_{s}"
+
+    # -------------------------------------------------------------- finishing
+    def finish(self, fname, outs, refs=False, arg_attrs=None):
+        """Make this body a FunctionDef named ``fname`` returning ``outs`` (slots, or refs)
+        through Identity nodes, added to the library."""
+        rets = {}
+        out_args = []
+        out_refs = outs if refs else [self._value_ref(o, None, None) for o in outs]
+        noop = self._control_noop()
+        for _k, r in enumerate(out_refs):
+            ident = self.unique("Identity")
+            dt = self._ref_dtype(r)
+            self.node("Identity", ident, [r], {"T": attr(type=dt)},
+                      control=(noop,) if noop else ())
+            key = _sanitize(ident[len(self.scope):])
+            rets[key] = f"{ident}:output:0"
+            out_args.append(_msg("OpDef.ArgDef", name=key, type=dt))
+        control = {}
+        if noop:
+            self._move_last(noop)
+            control = {e: e for e in self.effects}
+        sig = _msg("OpDef", name=fname,
+                   input_arg=[_msg("OpDef.ArgDef", name=n, type=t)
+                              for n, t, _, _ in self.args],
+                   output_arg=out_args, is_stateful=bool(self.effects),
+                   control_output=sorted(control))
+        fdef = _msg("FunctionDef", signature=sig, node_def=self.nodes, ret=rets,
+                    control_ret=control,
+                    attr={"_construction_context": attr(s=b"kEagerRuntime")},
+                    arg_attr={i: _msg("FunctionDef.ArgAttrs", attr={
+                        "_user_specified_name": attr(s=n.encode()),
+                        "_output_shapes": attr(list=attr_list(shape=[shape_proto(sh)]))})
+                        for i, (n, _, sh, _) in enumerate(self.args)})
+        if arg_attrs:
+            fdef.arg_attr = arg_attrs
+        self.lib.functions.append(fdef)
+        return fdef
+
+    def _control_noop(self):
+        if not self.effects:
+            return None
+        name = self.unique("NoOp")
+        self.node("NoOp", name, [], {}, 0, control=list(self.effects))
+        return name
+
+    def _move_last(self, name):
+        for i, n in enumerate(self.nodes):
+            if n.name == name:
+                self.nodes.append(self.nodes.pop(i))
+                return
+
+    def _ref_dtype(self, r):
+        name, k = r
+        if name is None:
+            for n, t, _, _ in self.args:
+                if n == k:
+                    return t
+        for n in self.nodes:
+            if n.name == name:
+                return _node_out_dtype(n, k)
+        raise LoweringError(f"unknown value {r}")
+
+
+def _node_out_dtype(node, k):
+    entry = op_args(node.op)
+    a = node.attr
+    if node.op in ("Const", "Placeholder"):
+        return a["dtype"].type
+    if node.op == "ReadVariableOp":
+        return a["dtype"].type
+    if entry is not None:
+        types = []
+        for _name, t, number in entry[1]:
+            if t.isdigit():
+                types.append(int(t))
+            elif number == "+" and t in a:
+                types.extend(a[t].list.type)
+            elif t in a:
+                n = a[number].i if number else 1
+                types.extend([a[t].type] * n)
+        if k < len(types):
+            return types[k]
+    return a["T"].type
+
+
+def _flat_arg_names(args, n):
+    """The input arg each of ``n`` flat inputs feeds: a list arg (number or type-list attr)
+    takes what the single args leave."""
+    extra = n - len(args)
+    out = []
+    for name, _t, number in args:
+        out.extend([name] * (extra + 1 if number and extra >= 0 else 1))
+        if number:
+            extra = -1
+    return out[:n]
+
+
+def _type_attrs(entry, in_dtypes, out_dtypes):
+    """Type attrs (``T``, ``Tidx``, ``DstT``, ``N``, ``Tin``...) from the arguments' dtypes."""
+    attrs = {}
+    per_arg = {}
+    for name, dt in zip(_flat_arg_names(entry[0], len(in_dtypes)), in_dtypes):
+        per_arg.setdefault(name, []).append(dt)
+    for name, t, number in entry[0]:
+        got = per_arg.get(name, [])
+        if number == "+":
+            attrs.setdefault(t, attr(list=attr_list(type=got)))
+        elif number:
+            attrs[number] = attr(i=len(got))
+        if number != "+" and not t.isdigit() and got:
+            attrs.setdefault(t, attr(type=got[0]))
+    k = 0
+    for _name, t, number in entry[1]:
+        if number == "+":
+            attrs.setdefault(t, attr(list=attr_list(type=out_dtypes[k:])))
+        elif k < len(out_dtypes) and not t.isdigit():
+            attrs.setdefault(t, attr(type=out_dtypes[k]))
+        k += 1
+    return attrs
+
+
+def _out_layout(op, attrs, n_out):
+    """Per flat output: ``(output arg name, index in that arg)``."""
+    entry = op_args(op)
+    if entry is None or not entry[1]:
+        return [("output", k) for k in range(n_out)]
+    outs = entry[1]
+    if len(outs) == 1:
+        return [(outs[0][0], k) for k in range(n_out)]
+    layout = []
+    for name, t, number in outs:
+        n = 1
+        if number == "+" and t in attrs:
+            n = len(attrs[t].list.type or ())
+        elif number and number in attrs:
+            n = attrs[number].i
+        layout.extend((name, j) for j in range(n))
+    return layout
+
+
+def _stateful_step(step):
+    if step.kind in ("read", "assign", "call", "loop"):
+        return True
+    if step.kind == "op":
+        entry = op_args(step.prim.name)
+        return bool(entry and entry[3])
+    return False
+
+
+def _free_values(program, subs):
+    """The slots the sub-programs read from outside (constants aside), in order of first
+    use, and the variables they read or write."""
+    free, seen, vars_, var_ids = [], set(), [], set()
+    consts = program.consts
+
+    def visit(sub, defined):
+        defined = set(defined) | set(sub.ins)
+        for step in sub.steps:
+            for s in step.reads():
+                if s not in defined and s not in consts and s not in seen:
+                    seen.add(s)
+                    free.append(s)
+            if step.kind in ("read", "assign") and id(step.var) not in var_ids:
+                var_ids.add(id(step.var))
+                vars_.append(step.var)
+            for inner in step.subs():
+                visit(inner, defined)
+            defined.update(step.defs())
+        for s in sub.outs:
+            if s not in defined and s not in consts and s not in seen:
+                seen.add(s)
+                free.append(s)
+
+    for sub in subs:
+        visit(sub, ())
+    return free, vars_
+
+
+def _var_arg_name(var):
+    name = getattr(var, "name", "variable").split(":")[0]
+    return _sanitize(name.replace("/", "_")) + "_resource"
+
+
+def _at(exc, step):
+    site = getattr(step, "site", None)
+    where = f" (traced at {site[0]}:{site[1]}, in {site[2]})" if site else ""
+    return LoweringError(f"{exc.args[0]}{where}")
+
+
+# --------------------------------------------------------------------------- analysis
+class _Info:
+    """What the lowering needs to know of a program beyond its steps: each value's shape
+    and dtype, how often it is used, where a variable read is first used, argument names."""
+
+    def __init__(self, program, relaxed_sizes=()):
+        self.meta = dict(program.meta)
+        self.shapes = {}
+        self.relaxed_sizes = set(relaxed_sizes) if program.relaxed else set()
+        for s, (shape, dtype, relaxed) in program.input_specs.items():
+            self.meta[s] = (shape, dtype)
+            if relaxed is not None:
+                self.shapes[s] = tuple(relaxed.as_list()) if relaxed.rank is not None else None
+        self.uses = {}
+        self.read_user = {}
+        self.names = {}
+        for s in program.outputs:
+            if s is not None:
+                self.uses[s] = self.uses.get(s, 0) + 1
+        for step in walk(program.steps):
+            for s in step.uses() if step.kind == "op" else step.reads():
+                self.uses[s] = self.uses.get(s, 0) + 1
+            for sub in step.subs():
+                for s in sub.outs:
+                    self.uses[s] = self.uses.get(s, 0) + 1
+        self._infer(program.steps, program.consts)
+        self._read_users(program.steps)
+        for sub_step in walk(program.steps):
+            for sub in sub_step.subs():
+                self._read_users(sub.steps)
+
+    def _value(self, s, consts):
+        if s in consts:
+            return np.asarray(consts[s])
+        m = self.meta.get(s)
+        if m is None:
+            raise KeyError(s)
+        return np.zeros(m[0], m[1])
+
+    def _infer(self, steps, consts):
+        """Shapes and dtypes the trace did not keep (multi-output ops), from a run of the
+        primitive on stand-in values."""
+        for step in steps:
+            kind = step.kind
+            if kind == "op" and any(o not in self.meta for o in step.outs):
+                try:
+                    args = [self._value(s, consts) for s in step.ins]
+                    with np.errstate(all="ignore"):
+                        out = step.prim.forward(*args, **(step.attrs or {}))
+                    outs = (out,) if len(step.outs) == 1 else out
+                    for o, v in zip(step.outs, outs):
+                        v = np.asarray(v)
+                        self.meta[o] = (v.shape, v.dtype)
+                except Exception:  # noqa: BLE001 - unknown: the lowering says so if needed
+                    pass
+            elif kind == "read":
+                v = step.var._value
+                self.meta.setdefault(step.out, (np.shape(v), np.asarray(v).dtype))
+            if kind == "while":
+                for sub in (step.cond, step.body):
+                    self._copy_meta(sub.ins, step.ins, consts)
+            elif kind == "loop":
+                self._copy_meta(step.body.ins[step.n_elem:], step.ins, consts)
+            for sub in step.subs():
+                self._infer(sub.steps, consts)
+            if kind == "switch":
+                for o, so in zip(step.outs, step.branches[0].outs):
+                    if o not in self.meta and (so in self.meta or so in consts):
+                        v = self._value(so, consts)
+                        self.meta[o] = (v.shape, v.dtype)
+            elif kind in ("while", "loop"):
+                for o, i in zip(step.outs, step.ins):
+                    if o not in self.meta and (i in self.meta or i in consts):
+                        v = self._value(i, consts)
+                        self.meta[o] = (v.shape, v.dtype)
+
+    def _copy_meta(self, targets, sources, consts):
+        for t, s in zip(targets, sources):
+            if t not in self.meta and (s in self.meta or s in consts):
+                v = self._value(s, consts)
+                self.meta[t] = (v.shape, v.dtype)
+
+    def _read_users(self, steps):
+        """A read used first by an op of the same list, with no write of its variable in
+        between, shows inside that op's scope (``MatMul/ReadVariableOp``)."""
+        for i, step in enumerate(steps):
+            if step.kind != "read":
+                continue
+            for later in steps[i + 1:]:
+                if later.kind == "assign" and later.var is step.var:
+                    break
+                if step.out in later.uses():
+                    if later.kind == "op" and step.out in later.reads():
+                        self.read_user[id(step)] = later
+                    break
+
+
+# --------------------------------------------------------------------------- entry points
+def _lower_top(concrete, lib, graph, param_names=None):
+    """Lower a concrete function's program: ``(the _Fn, output refs)``."""
+    program = concrete.program
+    relaxed = getattr(concrete, "_relaxed_sizes", ())
+    info = _Info(program, relaxed)
+    fn = _Fn(lib, program, info, graph)
+    names = list(param_names if param_names is not None else _arg_names(concrete))
+    for i, slot in enumerate(program.inputs):
+        name = names[i] if i < len(names) else "args"
+        var = program.arg_vars[i] if i < len(program.arg_vars) else None
+        if slot is None:
+            if var is not None:
+                fn.res[id(var)] = fn.add_arg(name, DT["resource"], (), var)
+            continue
+        info.names[slot] = name
+        shape = info.shapes.get(slot, info.meta[slot][0])
+        fn.ref[slot] = fn.add_arg(name, dtype_enum(info.meta[slot][1]), shape, slot)
+    fn.lower_steps(program.steps)
+    outs = [fn._value_ref(s, None, None) for s in program.outputs if s is not None]
+    return fn, outs
+
+
+def _arg_names(concrete):
+    """A placeholder name per flat argument: the parameter's (``x``, then ``x_1``... for the
+    leaves of a nested argument), an ``input_signature`` spec's own name first."""
+    from .._core import nest
+    out = []
+    named = concrete._user_named() if hasattr(concrete, "_user_named") else {}
+    for name, spec, _ in concrete._slots():
+        leaves = [leaf for leaf in nest.flatten(spec) if hasattr(leaf, "dtype")]
+        for j, leaf in enumerate(leaves):
+            given = named.get(id(leaf))
+            out.append(given or (name if j == 0 else f"{name}_{j}"))
+    return out
+
+
+class _Tensor:
+    """A graph tensor as ``Operation.inputs``/``outputs`` and ``ConcreteFunction.inputs``
+    show it: ``name`` (``"x:0"``), ``dtype``, ``shape``, ``op``."""
+
+    __slots__ = ("name", "dtype", "shape", "op")
+
+    def __init__(self, name, dtype, shape, op=None):
+        self.name, self.dtype, self.shape, self.op = name, dtype, shape, op
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+
+class Operation:
+    """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type``,
+    ``inputs`` and ``outputs`` (graph tensors), ``node_def``, ``control_inputs`` (names)."""
+
+    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs")
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class GraphView:
+    """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it.
+
+    ``as_graph_def()`` gives a GraphDef record (``.node``: NodeDefs with ``name``, ``op``,
+    ``input`` (``node`` or ``node:k``, ``^node`` for control inputs), ``attr``; ``.library``:
+    the FunctionDefs of branches and loop bodies); ``get_operations()`` the nodes as
+    :class:`Operation` objects; ``inputs``/``outputs``/``captures`` the graph tensors of the
+    arguments (captured variables' resources last), the outputs, and ``(variable, resource
+    placeholder)`` pairs.
+    """
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+        self._built = None
+
+    def _build(self):
+        if self._built is None:
+            lib = _Library(strict=False)
+            fn, outs = _lower_top(self._concrete, lib, graph=True)
+            noop = fn._control_noop()
+            idents = []
+            for r in outs:
+                name = fn.unique("Identity")
+                fn.node("Identity", name, [r], {"T": attr(type=fn._ref_dtype(r))},
+                        control=(noop,) if noop else ())
+                idents.append(name)
+            if noop:
+                fn._move_last(noop)
+            self._built = (fn, lib, idents)
+        return self._built
+
+    def as_graph_def(self):
+        """The graph as a GraphDef record (TF: ``FuncGraph.as_graph_def()``)."""
+        fn, lib, _ = self._build()
+        return _msg("GraphDef", node=list(fn.nodes),
+                    library=_msg("FunctionDefLibrary", function=list(lib.functions)),
+                    versions=_msg("VersionDef", producer=2474, min_consumer=12))
+
+    def get_operations(self):
+        """The nodes as :class:`Operation` objects, in creation order."""
+        from .._core.dtypes import as_dtype
+        fn, _, _ = self._build()
+        ops = {}
+        out = []
+        for node in fn.nodes:
+            op = Operation()
+            op.name, op.type, op.node_def = node.name, node.op, node
+            op.control_inputs = [i[1:] for i in node.input if i.startswith("^")]
+            op.inputs = []
+            for i in node.input:
+                if i.startswith("^"):
+                    continue
+                src, _, k = i.partition(":")
+                k = int(k or 0)
+                op.inputs.append(ops[src].outputs[k] if src in ops else
+                                 _Tensor(f"{src}:{k}", None, None))
+            n_out = len(fn.layout.get(node.name) or ())
+            op.outputs = []
+            for k in range(n_out):
+                try:
+                    dt = as_dtype(_DT_NAMES[_node_out_dtype(node, k)])
+                except (KeyError, TypeError):
+                    dt = None
+                op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
+            ops[node.name] = op
+            out.append(op)
+        return out
+
+    def get_operation_by_name(self, name):
+        for op in self.get_operations():
+            if op.name == name:
+                return op
+        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+
+    @property
+    def inputs(self):
+        """Placeholders of the arguments, then of the captured resources."""
+        fn, _, _ = self._build()
+        ops = {op.name: op for op in self.get_operations()}
+        return [ops[n].outputs[0] for n, _, _, _ in fn.args]
+
+    @property
+    def outputs(self):
+        _, _, idents = self._build()
+        ops = {op.name: op for op in self.get_operations()}
+        return [ops[n].outputs[0] for n in idents]
+
+    @property
+    def captures(self):
+        """``[(captured variable's handle, its placeholder)]``."""
+        fn, _, _ = self._build()
+        ops = {op.name: op for op in self.get_operations()}
+        return [(what, ops[n].outputs[0]) for n, t, _, what in fn.args
+                if t == DT["resource"] and what is not None
+                and not isinstance(what, int)
+                and id(what) not in self._concrete.program.var_arg_index]
+
+
+_DT_NAMES = {v: k for k, v in DT.items()}
+
+
+def lower_function(concrete, fname, lib, param_names=None):
+    """A concrete function's program as a FunctionDef named ``fname`` added to ``lib``
+    (a :class:`_Library` with ``strict=True``): arguments the flat tensor arguments then a
+    resource per captured variable; outputs ``identity``, ``identity_1``...; every variable
+    op in ``control_ret``. Returns ``(fdef, captured variables in argument order)``.
+
+    Raises:
+        LoweringError: a step TF's graph cannot express the same way.
+    """
+    fn, outs = _lower_top(concrete, lib, graph=False, param_names=param_names)
+    fdef = fn.finish(fname, outs, refs=True)
+    captured = [what for _, t, _, what in fn.args if t == DT["resource"]
+                and id(what) not in concrete.program.var_arg_index]
+    return fdef, captured

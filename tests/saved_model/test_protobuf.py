@@ -1,0 +1,150 @@
+"""tapeflow's protobuf codec against the protobuf package's bytes (tools/record_protobuf.py)."""
+import copy
+import json
+import pathlib
+import pickle
+
+import pytest
+
+from tapeflow import _protobuf as pb
+
+FIX = pathlib.Path(__file__).resolve().parent.parent / "fixtures/saved_model/protobuf"
+SCHEMA = json.loads((FIX / "schema.json").read_text())
+CASES = json.loads((FIX / "cases.json").read_text())
+
+
+def build(spec):
+    """A tapeflow Message from the recorder's JSON spec."""
+    return pb.Message(spec["@"], **{k: _value(v) for k, v in spec.items() if k != "@"})
+
+
+def _value(v):
+    if isinstance(v, dict):
+        if "@" in v:
+            return build(v)
+        if "@bytes" in v:
+            return bytes.fromhex(v["@bytes"])
+        return {(int(k) if k.isdigit() else k): _value(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_value(x) for x in v]
+    return v
+
+
+def test_schema_table_equals_tf_descriptors():
+    ours = {}
+    for name in pb.message_types():
+        cls = type(pb.Message(name))
+        rows = []
+        for f in cls._fields:
+            rows.append([f.number, f.name, f.type, f.repeated, f.oneof])
+        ours[name] = rows
+    assert ours == SCHEMA
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_encode_equals_protobuf_deterministic_bytes(name):
+    msg = build(CASES[name]["spec"])
+    assert pb.encode(msg).hex() == CASES[name]["hex"]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_decode_then_encode_gives_the_same_bytes(name):
+    data = bytes.fromhex(CASES[name]["hex"])
+    msg = pb.decode(CASES[name]["spec"]["@"], data)
+    assert pb.encode(msg) == data
+    assert msg == build(CASES[name]["spec"])
+
+
+def test_decoded_values():
+    t = pb.decode("tensorflow.TensorProto", bytes.fromhex(CASES["tensor_protos"]["hex"]))
+    assert t.dtype == 9 and [d.size for d in t.tensor_shape.dim] == [3]
+    assert t.int64_val == [-(2 ** 63), 2 ** 63 - 1, 0, -5]
+    assert t.int_val == [-1, 0, 2147483647, -2147483648]
+    assert t.uint64_val == [2 ** 64 - 1, 2 ** 63]
+    assert t.bool_val == [True, False, True]
+    assert t.float_val[:2] == [1.5, -0.0] and t.version_number == -3
+    assert t.string_val == [b"abc", b""] and t.tensor_content == b"\x00\xff\x7f\x80"
+    assert t.resource_handle_val[0].hash_code == 2 ** 64 - 2
+    s = pb.decode("StructuredValue", bytes.fromhex(CASES["structured_value"]["hex"]))
+    inner = s.tuple_value.values[0].tuple_value.values
+    assert [v.which_oneof("kind") for v in inner[:3]] == [
+        "tensor_spec_value", "int64_value", "int64_value"]
+    assert inner[1].int64_value == -3 and inner[3].int64_value == 2 ** 62
+    assert inner[0].tensor_spec_value.name == "x"
+    assert [d.size for d in inner[0].tensor_spec_value.shape.dim] == [-1, 3]
+    assert inner[7].string_value == "é" and inner[8].has("none_value")
+    assert s.tuple_value.values[1].dict_value.fields["b"].int64_value == -(2 ** 63)
+    n = pb.decode("NodeDef", bytes.fromhex(CASES["node_def_attrs"]["hex"]))
+    assert n.attr["zero_i"].which_oneof("value") == "i" and n.attr["zero_i"].i == 0
+    assert n.attr[""].which_oneof("value") is None
+    assert n.attr["strides"].list.i == [1, 2, 2, 1] and n.attr["padding"].s == b"SAME"
+    assert n.attr["f"].func.attr["T"].type == 9
+    assert abs(n.attr["eps"].f - 0.001) < 1e-9 and n.attr["rank"].shape.unknown_rank
+    f = pb.decode("FunctionDef", bytes.fromhex(CASES["function_def"]["hex"]))
+    assert f.resource_arg_unique_id == {1: 0, 0: 7} and f.ret["a"] == ""
+    assert f.arg_attr[0].attr["_user_specified_name"].s == b"x"
+    fp = pb.decode("FingerprintDef", bytes.fromhex(CASES["fingerprint"]["hex"]))
+    assert fp.saved_model_checksum == 2 ** 64 - 1 and fp.uuid == "1234567890"
+
+
+def test_tf_written_saved_model_round_trips_byte_equal():
+    data = (FIX / "module.pb").read_bytes()
+    facts = json.loads((FIX / "module.json").read_text())
+    sm = pb.decode("tensorflow.SavedModel", data)
+    expected = data if facts["reserialized_equal"] else (
+        FIX / "module.reserialized.pb").read_bytes()
+    assert pb.encode(sm) == expected
+    mg = sm.meta_graphs[0]
+    lib = mg.graph_def.library.function
+    assert sorted(f.signature.name for f in lib) == facts["functions"]
+    assert {f.signature.name: len(f.node_def) for f in lib} == facts["node_counts"]
+    assert [[n.name, n.op] for n in mg.graph_def.node] == facts["outer_nodes"]
+    assert [o.which_oneof("kind") for o in mg.object_graph_def.nodes] == facts["object_kinds"]
+    assert mg.meta_info_def.tags == facts["tags"]
+    assert sorted(mg.signature_def) == facts["signature_keys"]
+    assert mg.graph_def.versions.producer == facts["producer"]
+
+
+def test_defaults_presence_and_oneof():
+    m = pb.Message("tensorflow.NodeDef")
+    assert (m.name, m.input, m.attr) == ("", [], {})
+    m.input.append("x")  # an unset repeated field stays attached once read
+    assert m.input == ["x"]
+    assert not m.has("experimental_type") and m.experimental_type.type_id == 0
+    a = pb.Message("AttrValue", i=3)
+    a.f = 0.0
+    assert a.which_oneof("value") == "f" and a.i == 0
+    assert pb.encode(a) == b"%\x00\x00\x00\x00"
+    with pytest.raises(AttributeError, match="no field 'nme'"):
+        pb.Message("NodeDef", nme="x")
+    with pytest.raises(KeyError):
+        pb.Message("tensorflow.NoSuchMessage")
+    assert pb.encode(pb.Message("SaverDef", max_to_keep=0, sharded=False)) == b""
+
+
+def test_unknown_fields_are_kept():
+    data = bytes.fromhex(CASES["saver_def"]["hex"]) + b"\xf8\x06\x05" + b"\x82\x07\x02ab"
+    msg = pb.decode("tensorflow.SaverDef", data)
+    assert msg.filename_tensor_name == "saver_filename:0"
+    assert pb.encode(msg) == data
+
+
+def test_copy_and_pickle():
+    msg = build(CASES["function_def"]["spec"])
+    for other in (copy.deepcopy(msg), pickle.loads(pickle.dumps(msg))):
+        assert other == msg and other is not msg
+
+
+@pytest.mark.parametrize("cut", [1, 5, 17, 100, -1])
+def test_truncated_bytes_raise_decode_error_naming_the_type(cut):
+    data = (FIX / "module.pb").read_bytes()
+    with pytest.raises(pb.DecodeError, match="tensorflow\\."):
+        pb.decode("tensorflow.SavedModel", data[:cut] if cut > 0 else data[:cut] + b"\xff")
+
+
+@pytest.mark.parametrize("data", [b"\x0a\x05ab", b"\x07", b"\x08\xff\xff\xff\xff\xff\xff\xff"
+                                  b"\xff\xff\xff\x01", b"\x12\x02\xff\xfe", b"\x00\x01"])
+def test_corrupt_bytes_raise_decode_error(data):
+    with pytest.raises(pb.DecodeError, match="tensorflow.NodeDef"):
+        pb.decode("tensorflow.NodeDef", data)
+    assert issubclass(pb.DecodeError, ValueError)

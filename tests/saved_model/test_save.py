@@ -1,0 +1,227 @@
+"""``tf.saved_model.save``: TensorFlow 2.21 loads what tapeflow writes and computes tapeflow's
+numbers (verdicts recorded by ``tools/record_saved_model_tf_check.py`` for the bytes whose
+sha256 the fixture holds: the test writes the same bytes again), and what TF's graph cannot
+express the same way is refused with nothing written."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow import _protobuf as pb
+from tests.saved_model.tf_check_cases import CASES, tapeflow_side
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "saved_model",
+                       "tf_check.json")
+with open(FIXTURE) as fh:
+    TF = json.load(fh)["cases"]
+
+
+def _close(a, b, tol=1e-5):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y, tol) for x, y in zip(a, b))
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tf_loads_and_agrees(name, tmp_path):
+    export_dir = str(tmp_path / "sm")
+    ours = tapeflow_side(name, str(tmp_path), export_dir, str(tmp_path / "again"))
+    want = TF[name]
+    # the same bytes TF 2.21 loaded and judged
+    assert ours["sha256"] == want["sha256"]
+    assert want["saved_model_cli_show_ok"]
+    if want["saved_model_cli_run"] is not None:     # TF 1's Session loader served it
+        assert want["saved_model_cli_run"]["ok"]
+    assert ours["var_paths"] == want["var_paths"]
+    assert _close(ours["outputs"], want["tf_outputs"])
+    assert _close(ours["grads"], want["tf_grads"])
+    # round trip: tapeflow loads its own export and gets TF's numbers; the loaded object
+    # saved again is the file TF loaded with the same numbers again
+    assert _close(ours["loaded_outputs"], want["tf_outputs"])
+    assert _close(ours["loaded_grads"], want["tf_grads"])
+    assert ours["resave_sha256"] == want["resave_sha256"]
+    assert _close(want["tf_resaved_outputs"], want["tf_outputs"])
+    assert _close(want["tf_resaved_grads"], want["tf_grads"])
+
+
+def test_directory_layout_as_tf(tmp_path):
+    ns = {}
+    exec(CASES["dense_signature"], {"tf": tf}, ns)   # noqa: S102 - the case's own source
+    d = tmp_path / "sm"
+    assert tf.saved_model.save(ns["root"], str(d)) is None
+    assert sorted(os.listdir(d)) == ["assets", "fingerprint.pb", "saved_model.pb",
+                                     "variables"]
+    assert sorted(os.listdir(d / "variables")) == ["variables.data-00000-of-00001",
+                                                   "variables.index"]
+    fp = pb.decode("tensorflow.FingerprintDef", (d / "fingerprint.pb").read_bytes())
+    assert fp.version.producer == 4
+    assert all(getattr(fp, f) != 0 for f in (
+        "saved_model_checksum", "graph_def_program_hash", "signature_def_hash",
+        "saved_object_graph_hash", "checkpoint_hash"))
+    sm = pb.decode("tensorflow.SavedModel", (d / "saved_model.pb").read_bytes())
+    meta = sm.meta_graphs[0]
+    assert meta.meta_info_def.tags == ["serve"]
+    sig = meta.signature_def["serving_default"]
+    assert sig.method_name == "tensorflow/serving/predict"
+    assert [d.size for d in sig.inputs["x"].tensor_shape.dim] == [-1, 3]
+    assert sig.outputs["output_0"].name == "StatefulPartitionedCall:0"
+    nodes = meta.object_graph_def.nodes
+    assert [c.local_name for c in nodes[0].children] == ["w", "b", "__call__", "signatures"]
+    # the checkpoint holds the variables at the object graph's keys
+    reader = tf.train.load_checkpoint(str(d / "variables" / "variables"))
+    np.testing.assert_array_equal(reader.get_tensor("w/.ATTRIBUTES/VARIABLE_VALUE"),
+                                  ns["root"].w.numpy())
+
+
+def _module_with(fn, input_signature=None):
+    class M(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(2.0)
+    m = M()
+    m.f = tf.function(lambda x: fn(m, x), input_signature=input_signature)
+    return m
+
+
+@pytest.mark.parametrize("body,match", [
+    (lambda m, x: tf.py_function(lambda a: a * 2, [x], tf.float32), "Python call"),
+    (lambda m, x: (tf.print(x), x * m.v)[1], "Python call"),
+])
+def test_refused_before_anything_is_written(tmp_path, body, match):
+    m = _module_with(body, [tf.TensorSpec([], tf.float32)])
+    d = tmp_path / "refused"
+    with pytest.raises(ValueError, match=match):
+        tf.saved_model.save(m, str(d))
+    assert not d.exists()
+
+
+def test_untracked_variable_is_refused(tmp_path):
+    hidden = tf.Variable(3.0)
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def __call__(self, x):
+            return x * hidden
+    with pytest.raises(ValueError, match="untracked"):
+        tf.saved_model.save(M(), str(tmp_path / "u"))
+    assert not (tmp_path / "u").exists()
+
+
+def test_guard_is_refused(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)], autograph=False)
+        def __call__(self, x):
+            if float(x) > 0:       # a Python read of the value: a guard on the trace
+                return x
+            return -x
+    with pytest.raises(ValueError, match="guard"):
+        tf.saved_model.save(M(), str(tmp_path / "g"))
+
+
+def test_not_shape_generic_is_refused(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def __call__(self, x):
+            n = x.shape[0] if x.shape[0] is not None else 2
+            return tf.reshape(x, [n * 3])    # bakes the traced batch size
+    with pytest.raises(ValueError, match="None dimensions"):
+        tf.saved_model.save(M(), str(tmp_path / "n"))
+
+
+def test_failed_write_leaves_no_saved_model_pb(tmp_path, monkeypatch):
+    import importlib
+    save_mod = importlib.import_module("tapeflow.saved_model.save")
+    ns = {}
+    exec(CASES["basics_multiply"], {"tf": tf}, ns)   # noqa: S102
+    d = tmp_path / "sm"
+    tf.saved_model.save(ns["root"], str(d))
+    assert (d / "saved_model.pb").exists()
+
+    def fail(path, data, sync_dir=True):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(save_mod.atomic, "write_bytes", fail)
+    with pytest.raises(OSError):
+        tf.saved_model.save(ns["root"], str(d))
+    # the old export is withdrawn before the new files are written: never a stale
+    # saved_model.pb over new variables
+    assert not (d / "saved_model.pb").exists()
+    assert not [f for f in os.listdir(d) if ".tmp" in f]
+
+
+def test_signatures_argument_forms(tmp_path):
+    ns = {}
+    exec(CASES["signatures_dict"], {"tf": tf}, ns)   # noqa: S102
+    root = ns["root"]
+    tf.saved_model.save(root, str(tmp_path / "a"), signatures=root.predict)
+    meta = pb.decode("tensorflow.SavedModel",
+                     (tmp_path / "a" / "saved_model.pb").read_bytes()).meta_graphs[0]
+    assert sorted(meta.signature_def) == ["__saved_model_init_op", "serving_default"]
+    assert sorted(meta.signature_def["serving_default"].outputs) == ["scaled", "total"]
+    assert list(meta.signature_def["serving_default"].inputs) == ["features"]
+    with pytest.raises(ValueError, match="input_signature"):
+        tf.saved_model.save(root, str(tmp_path / "b"),
+                            signatures=tf.function(lambda x: x))
+
+
+def test_function_first_called_under_a_tape_saves_its_graph(tmp_path):
+    """Called under a GradientTape first, a function's trace follows the branch taken (a
+    guard); the export traces it again without the tape, so both branches are saved."""
+    class M(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(1.5)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def __call__(self, x):
+            return tf.cond(x > 0.0, lambda: x * self.v, lambda: -x)
+    m = M()
+    with tf.GradientTape() as tape:
+        y = m(tf.constant(2.0))
+    assert float(tape.gradient(y, m.v)) == 2.0
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    assert float(loaded(tf.constant(2.0))) == 3.0
+    assert float(loaded(tf.constant(-4.0))) == 4.0     # the branch the tape did not take
+
+
+def test_custom_gradient_is_refused(tmp_path):
+    """advanced_autodiff's clip_gradients: its gradient cannot be exported yet, so the
+    export refuses rather than save a function TF would differentiate differently."""
+    @tf.custom_gradient
+    def clip_gradients(y):
+        def backward(dy):
+            return tf.clip_by_norm(dy, 0.5)
+        return y, backward
+
+    class MyModule(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def call_custom_grad(self, x):
+            return clip_gradients(x)
+    with pytest.raises(ValueError, match="custom_gradient function `clip_gradients`"):
+        tf.saved_model.save(MyModule(), str(tmp_path / "cg"))
+    assert not (tmp_path / "cg").exists()
+
+
+def test_default_save_signature_protocol(tmp_path):
+    """Without `signatures`, an object's `_default_save_signature()` (TF's protocol, which
+    Keras models implement) gives serving_default."""
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable([2.0, -1.0])
+
+        def __call__(self, x):
+            return x * self.w
+
+        def _default_save_signature(self):
+            return tf.function(lambda inputs: self(inputs), input_signature=[
+                tf.TensorSpec([None, 2], tf.float32, name="inputs")])
+    m = M()
+    tf.saved_model.save(m, str(tmp_path / "d"))
+    meta = pb.decode("tensorflow.SavedModel",
+                     (tmp_path / "d" / "saved_model.pb").read_bytes()).meta_graphs[0]
+    assert list(meta.signature_def["serving_default"].inputs) == ["inputs"]
+    loaded = tf.saved_model.load(str(tmp_path / "d"))
+    out = loaded.signatures["serving_default"](inputs=tf.constant([[1.0, 1.0]]))
+    np.testing.assert_array_equal(out["output_0"].numpy(), [[2.0, -1.0]])
