@@ -35,6 +35,7 @@ from .ops.image_geometry_ops import (
 from .ops.image_jpeg_ops import (
     adjust_jpeg_quality,
     decode_and_crop_jpeg,
+    decode_webp,
     extract_jpeg_shape,
     is_jpeg,
     random_jpeg_quality,
@@ -103,4 +104,5 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "non_max_suppression_padded", "non_max_suppression_with_scores",
            "adjust_jpeg_quality", "decode_and_crop_jpeg", "extract_jpeg_shape", "is_jpeg",
            "random_jpeg_quality", "stateless_random_jpeg_quality", "extract_glimpse",
-           "sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box"]
+           "sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box",
+           "decode_webp"]

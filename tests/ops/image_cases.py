@@ -347,6 +347,18 @@ _add("sample_distorted_err_no_boxes", lambda tf, b: tf.image.sample_distorted_bo
 _add("sample_distorted_err_rank", lambda tf, b: tf.image.sample_distorted_bounding_box(
     [10, 12, 3], b), [np.zeros((1, 4), np.float32)], grad=False)
 
+# ------------------------------------------------------------------------------- WebP
+for _f in ("lossless", "rgba", "lossy"):   # written by Pillow's libwebp
+    _w = np.array((_FIXTURES / f"image_sample_{_f}.webp").read_bytes(), dtype=object)
+    for _ch in (0, 3, 4, 1):
+        _add(f"decode_webp_{_f}_{_ch}", lambda tf, c, ch=_ch: tf.image.decode_webp(
+            c, channels=ch), [_w], grad=False)
+_add("decode_webp_err_dtype", lambda tf, c: tf.image.decode_webp(c, dtype=tf.float32),
+     [_w], grad=False)
+_add("decode_webp_err_bytes", lambda tf, c: tf.image.decode_webp(c),
+     [np.array(b"RIFF0000WEBPVP8 ", dtype=object)], grad=False)
+_add("decode_webp_of_jpeg", lambda tf, c: tf.image.decode_webp(c), [_JPEG], grad=False)
+
 
 def _weights(shape, salt):
     rng = np.random.default_rng(1000 + salt)

@@ -20,7 +20,8 @@ LOOSE = {"adjust_gamma_f64": 1e-6, "adjust_hue_f64": 1e-6, "adjust_saturation_f6
 # JPEG pixels: TensorFlow's default decoder uses libjpeg's fast integer DCT, tapeflow's the
 # accurate one; its encoder is Pillow's libjpeg: largest level difference allowed (uint8 or
 # float in [0, 1]) where TensorFlow's bytes or DCT differ (docs/ops.md).
-LEVELS = {"decode_and_crop_jpeg_default": 3, "adjust_jpeg_quality_uint8": 3,
+LEVELS = {"decode_and_crop_jpeg_default": 3, "decode_webp_of_jpeg": 3,
+          "adjust_jpeg_quality_uint8": 3,
           "adjust_jpeg_quality_float": 3, "adjust_jpeg_quality_gray": 3,
           "adjust_jpeg_quality_noise": 8, "stateless_random_jpeg_quality": 3}
 

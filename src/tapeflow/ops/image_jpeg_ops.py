@@ -1,5 +1,6 @@
-"""JPEG helpers of ``tf.image``: sniffing, header shape, decode-and-crop, and JPEG quality
-adjustment (plain, random, stateless random), through the Pillow codec of ``io_ops``.
+"""JPEG and WebP helpers of ``tf.image``: sniffing, header shape, decode-and-crop, JPEG
+quality adjustment (plain, random, stateless random) and WebP decoding, through the Pillow
+codec of ``io_ops``.
 
 Pillow's libjpeg encodes with the same quality tables as TensorFlow's, and ``io_ops`` decodes
 with libjpeg's accurate integer DCT; TensorFlow's default decoder uses the fast integer DCT,
@@ -18,7 +19,7 @@ from . import image_ops as _io
 from . import io_ops as _codec
 
 __all__ = ["is_jpeg", "extract_jpeg_shape", "decode_and_crop_jpeg", "adjust_jpeg_quality",
-           "random_jpeg_quality", "stateless_random_jpeg_quality"]
+           "random_jpeg_quality", "stateless_random_jpeg_quality", "decode_webp"]
 
 
 def _t(x):
@@ -259,3 +260,74 @@ def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, see
     _check_quality(min_jpeg_quality, max_jpeg_quality)
     q = stateless_uniform([], seed, min_jpeg_quality, max_jpeg_quality, dtype=_dt.int32)
     return adjust_jpeg_quality(image, q)
+
+
+def _decode_webp_forward(contents, channels):
+    op = "DecodeWebP"
+    Image = _codec._pil(op)
+    try:
+        im = Image.open(_pyio.BytesIO(_codec._bytes(contents.item())))
+        ok = im.format == "WEBP"
+    except Exception:  # noqa: BLE001 - Pillow raises several classes for bad bytes
+        ok = False
+    if not ok:
+        data = _codec._bytes(contents.item())
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Failed to decode WebP header." if data[8:12] == b"WEBP" else
+                              "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, "
+                              "WebP required.", op)
+    stored = 4 if "A" in im.getbands() else 3
+    if channels and channels != stored:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Number of channels requested does not match input", op)
+    frames = []
+    for k in range(getattr(im, "n_frames", 1)):
+        im.seek(k)
+        frames.append(np.asarray(im.convert("RGBA" if stored == 4 else "RGB")))
+    return np.stack(frames).astype(np.uint8)
+
+
+_DECODE_WEBP = nondifferentiable("DecodeWebP", _decode_webp_forward)
+
+
+def decode_webp(contents, channels=0, dtype=_dt.uint8, name=None):
+    """Decode a WebP image (every frame of an animation) to uint8
+    ``[num_frames, height, width, channels]`` (``tf.image.decode_webp``), through Pillow's
+    libwebp.
+
+    Args:
+        contents: scalar ``tf.string``.
+        channels: 0 (as stored), 3 or 4; it must match the stored channels.
+        dtype: uint8 only.
+
+    Bytes of another format TensorFlow decodes (JPEG, PNG, GIF, BMP) are decoded as
+    ``tf.io.decode_image`` decodes them, as TensorFlow's kernel does.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for bytes of no known format, a ``channels`` other than
+            0, 3, 4 or unlike the stored ones, or another dtype.
+        ImportError: without Pillow.
+
+    Example:
+        >>> import tapeflow as tf, io
+        >>> from PIL import Image
+        >>> buf = io.BytesIO()
+        >>> Image.new("RGB", (5, 4)).save(buf, format="WEBP", lossless=True)
+        >>> tf.image.decode_webp(buf.getvalue()).shape
+        TensorShape([1, 4, 5, 3])
+    """
+    dtype = _dt.as_dtype(dtype)
+    if dtype != _dt.uint8:
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'dtype' of {dtype.name.replace('float32', 'float')} "
+            "is not in the list of allowed values: uint8")
+    channels = int(channels)
+    if channels not in (0, 3, 4):
+        raise errors.op_error(errors.InvalidArgumentError, "WebP only supports 3 or 4 channels",
+                              "DecodeWebP")
+    x = _codec._scalar_bytes(contents, "DecodeWebP")
+    if _codec._bytes(x._value.item())[8:12] != b"WEBP" and \
+            _codec._sniff(_codec._bytes(x._value.item())) is not None:
+        # TensorFlow's kernel decodes any format it knows, as decode_image does
+        return _codec.decode_image(x, channels=channels)
+    return apply(_DECODE_WEBP, (x,), {"channels": channels})
