@@ -13,9 +13,9 @@ import heapq
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import nondifferentiable
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from . import indexing_ops as _ix
 from . import math_ops as _m
@@ -84,7 +84,7 @@ def _greedy(similarity, scores, max_output, threshold, score_threshold, sigma=0.
 
 def _check_nms(boxes, scores, max_output_size, thr_name, threshold, op, overlaps=False):
     b, s = boxes._value, scores._value
-    m = max_output_size._value if isinstance(max_output_size, _TensorLike) else \
+    m = static_value(max_output_size) if isinstance(max_output_size, _TensorLike) else \
         np.asarray(max_output_size)
     if m.ndim != 0:
         raise errors.op_error(errors.InvalidArgumentError,
@@ -100,7 +100,7 @@ def _check_nms(boxes, scores, max_output_size, thr_name, threshold, op, overlaps
                if s.ndim == 1 else f"(Shape must be rank 1 but is rank {s.ndim})")
         raise errors.op_error(errors.InvalidArgumentError,
                               f"scores has incompatible shape {why}", op)
-    t = float(threshold._value if isinstance(threshold, _TensorLike) else threshold)
+    t = float(static_value(threshold) if isinstance(threshold, _TensorLike) else threshold)
     if not (0 <= t <= 1):
         raise errors.op_error(errors.InvalidArgumentError,
                               f"{thr_name} must be in [0, 1]", op)
@@ -178,7 +178,7 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
     """
     b, s = _t(boxes), _t(scores)
     _check_nms(b, s, max_output_size, "iou_threshold", iou_threshold, _op)
-    sig = float(soft_nms_sigma._value if isinstance(soft_nms_sigma, _TensorLike)
+    sig = float(static_value(soft_nms_sigma) if isinstance(soft_nms_sigma, _TensorLike)
                 else soft_nms_sigma)
     if sig < 0:
         raise errors.op_error(errors.InvalidArgumentError,
@@ -206,7 +206,7 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
     if o._value.ndim != 2 or o._value.shape[0] != o._value.shape[1]:
         raise errors.op_error(errors.InvalidArgumentError,
                               f"overlaps must be square, got shape {_dims(o._value.shape)}", op)
-    m = int(max_output_size._value if isinstance(max_output_size, _TensorLike)
+    m = int(static_value(max_output_size) if isinstance(max_output_size, _TensorLike)
             else max_output_size)
     return apply(_NMS_OVERLAPS, (o, s, Tensor(np.int32(m)), _scalar(overlap_threshold),
                                  _scalar(score_threshold)))
@@ -262,12 +262,12 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     if not pad_to_max_output_size and b._value.ndim > 2:
         raise ValueError(f"'pad_to_max_output_size' (value {pad_to_max_output_size}) must be "
                          "True for batched input")
-    m = int(max_output_size._value if isinstance(max_output_size, _TensorLike)
+    m = int(static_value(max_output_size) if isinstance(max_output_size, _TensorLike)
             else max_output_size)
     idx, valid = apply(_NMS_PADDED, (b, s, Tensor(np.int32(m)), _scalar(iou_threshold),
                                      _scalar(score_threshold)))
     if not pad_to_max_output_size:
-        idx = _ix.strided_slice_getitem(idx, (slice(0, int(valid._value)),))
+        idx = _ix.strided_slice_getitem(idx, (slice(0, int(static_value(valid))),))
     return idx, valid
 
 
@@ -346,15 +346,15 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
     if bs[2] != 1 and bs[2] != ss[2]:
         raise errors.op_error(errors.InvalidArgumentError,
                               "third dimension of boxes must be either 1 or num classes", op)
-    t = float(iou_threshold._value if isinstance(iou_threshold, _TensorLike)
+    t = float(static_value(iou_threshold) if isinstance(iou_threshold, _TensorLike)
               else iou_threshold)
     if not (0 <= t <= 1):
         raise errors.op_error(errors.InvalidArgumentError, "iou_threshold must be in [0, 1]",
                               op)
-    per = int(max_output_size_per_class._value if isinstance(max_output_size_per_class,
+    per = int(static_value(max_output_size_per_class) if isinstance(max_output_size_per_class,
                                                              _TensorLike)
               else max_output_size_per_class)
-    tot = int(max_total_size._value if isinstance(max_total_size, _TensorLike)
+    tot = int(static_value(max_total_size) if isinstance(max_total_size, _TensorLike)
               else max_total_size)
     if tot <= 0:
         raise errors.op_error(errors.InvalidArgumentError,
@@ -490,7 +490,7 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
 
     def fail(text, cls=errors.InvalidArgumentError):
         return cls(None, None, f"{text} [Op:{op}]")
-    size = [int(v) for v in (crop_size._value.tolist() if isinstance(crop_size, _TensorLike)
+    size = [int(v) for v in (static_value(crop_size).tolist() if isinstance(crop_size, _TensorLike)
                              else crop_size)]
     if method not in ("bilinear", "nearest"):
         raise fail("method must be 'bilinear' or 'nearest'")
@@ -511,8 +511,9 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     ch, cw = size
     if ch <= 0 or cw <= 0:
         raise fail("crop dimensions must be positive")
-    bad = bi._value[(bi._value < 0) | (bi._value >= n_img)]
-    if bad.size:
+    # checked eagerly (a traced program would re-trace for every new set of indices)
+    biv = None if ACTIVE[0] and current_tracer() is not None else static_value(bi)
+    if biv is not None and ((biv < 0) | (biv >= n_img)).any():
         raise fail("box_index has values outside [0, batch_size)", errors.OutOfRangeError)
     xf = x if x.dtype == _dt.float32 else _a.cast(x, _dt.float32)
     n = bs[0]
@@ -530,34 +531,38 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
         return _a.reshape(mid, (-1, 1))
     in_y = coords(y1, y2, ch, h)
     in_x = coords(x1, x2, cw, w)
-    vy, vx = in_y._value, in_x._value
-    valid = ((vy >= 0) & (vy <= h - 1))[:, :, None] & ((vx >= 0) & (vx <= w - 1))[:, None, :]
+
+    # Indices and masks are ops on the boxes too, so a traced program replays them.
+    def inside(v, extent):
+        return _m.logical_and(_m.greater_equal(v, f32(0)), _m.less_equal(v, f32(extent - 1)))
+
+    def index(v, extent):
+        return _m.minimum(_m.maximum(_a.cast(v, _dt.int32), 0), extent - 1)
+    valid = _m.logical_and(_a.reshape(inside(in_y, h), (n, ch, 1, 1)),
+                           _a.reshape(inside(in_x, w), (n, 1, cw, 1)))
     flat = _a.reshape(xf, (n_img * h * w, depth))
-    base = (bi._value.astype(np.int64) * h * w)[:, None, None]
+    base = _a.reshape(_m.multiply(bi, h * w), (n, 1, 1))
 
     def sample(rows, cols):
-        idx = base + rows[:, :, None] * w + cols[:, None, :]
-        return _ix._gather_dense(flat, Tensor(idx.astype(np.int32)), axis=0)
+        idx = _m.add(_m.add(base, _a.reshape(_m.multiply(rows, w), (n, ch, 1))),
+                     _a.reshape(cols, (n, 1, cw)))
+        return _ix.gather(flat, idx)
     if method == "nearest":
-        # C's roundf: halves away from zero
-        ry = np.clip(np.sign(vy) * np.floor(np.abs(vy) + 0.5), 0, h - 1).astype(np.int64)
-        rx = np.clip(np.sign(vx) * np.floor(np.abs(vx) + 0.5), 0, w - 1).astype(np.int64)
-        out = sample(ry, rx)
+        # C's roundf: halves away from zero (the positions used are non-negative)
+        out = sample(index(_m.floor(_m.add(in_y, f32(0.5))), h),
+                     index(_m.floor(_m.add(in_x, f32(0.5))), w))
     else:
-        top = np.clip(np.floor(vy), 0, h - 1).astype(np.int64)
-        bot = np.clip(np.ceil(vy), 0, h - 1).astype(np.int64)
-        left = np.clip(np.floor(vx), 0, w - 1).astype(np.int64)
-        right = np.clip(np.ceil(vx), 0, w - 1).astype(np.int64)
-        ylerp = _m.subtract(in_y, Tensor(np.floor(vy).astype(np.float32)))
-        xlerp = _m.subtract(in_x, Tensor(np.floor(vx).astype(np.float32)))
-        xl = _a.reshape(xlerp, (n, 1, cw, 1))
-        yl = _a.reshape(ylerp, (n, ch, 1, 1))
+        fy, fx = _a.stop_gradient(_m.floor(in_y)), _a.stop_gradient(_m.floor(in_x))
+        top, bot = index(fy, h), index(_m.ceil(in_y), h)
+        left, right = index(fx, w), index(_m.ceil(in_x), w)
+        yl = _a.reshape(_m.subtract(in_y, fy), (n, ch, 1, 1))
+        xl = _a.reshape(_m.subtract(in_x, fx), (n, 1, cw, 1))
         tl, tr = sample(top, left), sample(top, right)
         bl, br = sample(bot, left), sample(bot, right)
         t = _m.add(tl, _m.multiply(_m.subtract(tr, tl), xl))
         bo = _m.add(bl, _m.multiply(_m.subtract(br, bl), xl))
         out = _m.add(t, _m.multiply(_m.subtract(bo, t), yl))
-    mask = Tensor(np.broadcast_to(valid[:, :, :, None], (n, ch, cw, depth)).copy())
+    mask = _a.broadcast_to(valid, (n, ch, cw, depth))
     fill = Tensor(np.full((n, ch, cw, depth), f32(extrapolation_value)))
     return _a.where(mask, out, fill)
 
@@ -669,7 +674,7 @@ def _distorted(image_size, bounding_boxes, seeds, min_object_covered, aspect_rat
     area = [0.05, 1.0] if area_range is None else [float(v) for v in area_range]
     attempts = 100 if max_attempts is None else int(max_attempts)
     use_image = bool(use_image_if_no_bounding_boxes)
-    cov = float(min_object_covered._value if isinstance(min_object_covered, _TensorLike)
+    cov = float(static_value(min_object_covered) if isinstance(min_object_covered, _TensorLike)
                 else min_object_covered)
     if cov < 0:
         raise fail(f"Min object covered must be non-negative: {cov:g}")

@@ -10,7 +10,7 @@ in float32, with the same no-gradient behaviour.
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
@@ -339,7 +339,10 @@ def adjust_hue(image, delta, name=None):
         >>> tf.image.adjust_hue(tf.constant([[[1.0, 0.0, 0.0]]]), 1 / 3).numpy().round(4)
         array([[[0., 1., 0.]]], dtype=float32)
     """
-    d = float(delta._value) if isinstance(delta, _TensorLike) else float(delta)
+    # As TensorFlow: the range is checked eagerly only (a traced delta may be a random draw)
+    tracing = ACTIVE[0] and current_tracer() is not None
+    d = 0.0 if isinstance(delta, _TensorLike) and tracing else float(
+        delta._value if isinstance(delta, _TensorLike) else delta)
     if d < -1 or d > 1:
         raise ValueError("delta must be in the interval [-1, 1]")
     x = _t(image)
@@ -373,7 +376,9 @@ def adjust_gamma(image, gamma=1, gain=1):
     x = _t(image)
     orig = x.dtype
     flt = x if orig in (_dt.float16, _dt.float32) else _io.convert_image_dtype(x, _dt.float32)
-    g = float(gamma._value) if isinstance(gamma, _TensorLike) else gamma
+    tracing = ACTIVE[0] and current_tracer() is not None
+    g = 0.0 if isinstance(gamma, _TensorLike) and tracing else float(
+        gamma._value if isinstance(gamma, _TensorLike) else gamma)
     if not g >= 0:
         raise ValueError("Gamma should be a non-negative real number.")
 

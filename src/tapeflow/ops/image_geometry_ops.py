@@ -11,7 +11,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from . import image_ops as _io
 from . import indexing_ops as _ix
@@ -24,7 +24,7 @@ __all__ = ["crop_to_bounding_box", "pad_to_bounding_box", "resize_with_pad", "tr
 def _value(v):
     """(Python int, whether ``v`` was a tensor)."""
     if isinstance(v, _TensorLike):
-        return int(v._value), True
+        return int(static_value(v)), True
     return int(v), False
 
 
@@ -313,7 +313,7 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noq
         raise fail(f"first dimension should be batch{dims(os_)}")
     if os_[1] != 2:
         raise fail(f"second dimension should be of size 2 (y,x){dims(os_)}")
-    gh, gw = (int(v) for v in sz._value)
+    gh, gw = (int(v) for v in static_value(sz))
     shape = [s[0], gh, gw, s[3]]
     if noise == "uniform":
         from .random_ops import uniform
