@@ -150,3 +150,26 @@ def test_docstring_example_runs(fn):
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     for test in finder.find(fn, fn.__name__, globs={}):
         assert runner.run(test).failed == 0, fn.__name__
+
+
+def test_traced_programs_follow_their_arguments():
+    """Under ``tf.function`` tensor arguments are not baked into the program: offsets,
+    boxes and random factors change with each call as they do eagerly."""
+    x = tf.reshape(tf.range(25.0), (5, 5, 1))
+    crop = tf.function(lambda x, o: tf.image.crop_to_bounding_box(x, o, 1, 2, 2))
+    for o in (0, 2, 3):
+        np.testing.assert_array_equal(crop(x, tf.constant(o)).numpy(),
+                                      tf.image.crop_to_bounding_box(x, o, 1, 2, 2).numpy())
+    img = tf.constant(np.random.default_rng(3).uniform(size=(2, 6, 7, 3)).astype(np.float32))
+    car = tf.function(lambda b: tf.image.crop_and_resize(img, b, [0, 1], [3, 4]))
+    for b in ([[0.1, 0.2, 0.8, 0.7], [0.5, 0.1, 0.2, 0.9]],
+              [[0.3, -0.1, 0.6, 1.2], [0.9, 0.1, 0.2, 0.5]]):
+        b = tf.constant(b)
+        np.testing.assert_allclose(car(b).numpy(),
+                                   tf.image.crop_and_resize(img, b, [0, 1], [3, 4]).numpy(),
+                                   rtol=1e-6, atol=1e-6)
+    hue = tf.function(lambda x, d: tf.image.adjust_hue(x, d))
+    c = tf.constant(np.random.default_rng(4).uniform(size=(2, 3, 3)).astype(np.float32))
+    for d in (0.1, -0.4):
+        np.testing.assert_array_equal(hue(c, tf.constant(d)).numpy(),
+                                      tf.image.adjust_hue(c, d).numpy())
