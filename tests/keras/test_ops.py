@@ -33,11 +33,6 @@ _AFFINE_GRAD = "Keras 3.15 on TensorFlow is wrong here: TF's ImageProjectiveTran
     "tapeflow's is the exact adjoint (test_affine_transform_gradient_is_the_adjoint)"
 _OPFIX = "a tapeflow op differs from TensorFlow's (reported to helper opfix): "
 XFAIL = {
-    "arccosh-5bb1ebee": _OPFIX + "below acosh's domain TF's gradient is NaN, tapeflow's "
-                        "Acosh rule gives the finite 1/sqrt(x*x - 1)",
-    "arccosh-747eab15": _OPFIX + "the same Acosh gradient below the domain, in float16",
-    "reciprocal-a5c6bade": _OPFIX + "TF has no int32 Reciprocal kernel (NotFoundError); "
-                           "tapeflow's tf.math.reciprocal raises InvalidArgumentError",
     "eigh-719e1240": _OPFIX + "tf.linalg.eigh's eigenvector signs (LAPACK's) differ from "
                      "TF's (Eigen's); the eigenvalues match",
     "sinc-6897b5b7": _KERAS_BUG + "its gradient at x = 0 is NaN (it divides before it "

@@ -139,7 +139,8 @@ def test_max_pool_ignores_padding_and_nan_windows_get_no_gradient():
         tape.watch(xt)
         y = tf.nn.max_pool2d(xt, 2, 2, "SAME")
         loss = tf.reduce_sum(tf.where(tf.math.is_nan(y), tf.zeros_like(y), y))
-    assert np.isnan(y.numpy()[0, 0, 0, 0])
+    # TensorFlow 2.21: a window of -inf and NaN pools to the lowest float32 (Eigen skips NaN)
+    assert y.numpy()[0, 0, 0, 0] == np.finfo(np.float32).min
     assert np.all(np.isfinite(tape.gradient(loss, xt).numpy()) | np.isnan(x))
 
 

@@ -86,7 +86,9 @@ def test_reduce_sum_bias_gradient_and_mean():
 
 
 def _route_by_loops(x, k):
-    """First maximum of each k x k tile, row-major, by plain loops (a NaN tile: none)."""
+    """First maximum of each k x k tile, row-major, by plain loops, as TensorFlow 2.21's
+    MaxPoolGrad picks it: the first cell, replaced by each strictly larger later one (so a
+    NaN in first place keeps it)."""
     n, h, w, c = x.shape
     route = np.zeros((k * k, n, h // k, w // k, c), x.dtype)
     for b in range(n):
@@ -94,9 +96,11 @@ def _route_by_loops(x, k):
             for j in range(w // k):
                 for ch in range(c):
                     tile = x[b, i * k:i * k + k, j * k:j * k + k, ch].ravel()
-                    if np.isnan(tile).any():
-                        continue
-                    route[int(np.argmax(tile)), b, i, j, ch] = 1
+                    best = 0
+                    for q in range(1, len(tile)):
+                        if tile[q] > tile[best]:
+                            best = q
+                    route[best, b, i, j, ch] = 1
     return route
 
 

@@ -137,7 +137,7 @@ GRADS = [0, 2]
     # Keras models with an explicit serving signature (an MLP and a small CNN: Conv2D SAME
     # and strided VALID, MaxPool, Flatten, Dense, Softmax), traced on a None batch
     "keras_mlp": '''
-tf.random.set_seed(3)
+tf.keras.utils.set_random_seed(3)
 root = tf.keras.Sequential([tf.keras.Input((4,)),
                             tf.keras.layers.Dense(8, activation="relu", name="d1"),
                             tf.keras.layers.Dense(3, activation="tanh", name="d2"),
@@ -150,7 +150,7 @@ CALLS = [("signatures/serving_default", {"inputs": [[1.0, -2.0, 0.5, 3.0],
 GRADS = [0]
 ''',
     "keras_cnn": '''
-tf.random.set_seed(5)
+tf.keras.utils.set_random_seed(5)
 root = tf.keras.Sequential([
     tf.keras.Input((8, 8, 2)),
     tf.keras.layers.Conv2D(3, 3, padding="same", activation="relu", name="c1"),

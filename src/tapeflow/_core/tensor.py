@@ -511,6 +511,8 @@ def _bytes(arr):
 def _check_castable(arr, dtype, original):
     kind = arr.dtype.kind
     target = dtype._np.kind
+    if arr.size == 0 and kind == "f" and arr.dtype == np.float64:
+        return  # an empty list ([], [[]]) has no values to lose: any dtype holds it
     if kind == "O" and dtype is not _dt.string:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
     bad = ((kind in "fc" and target in "iub") or (kind == "c" and target == "f")

@@ -5,7 +5,9 @@ that operator (NumPy's scalar fast path), the others as calls of their forward b
 keyword-only defaults (locals, the fastest lookup). Variable reads are ``v._value``; updates go
 through ``update_in_place`` (in place when nothing else holds the array, the eager rule), so
 slots are deleted after their last use; an SGD update of a dense weight
-(``w.assign_sub(lr * matmul(a, b))``) becomes one BLAS call into it (``blas.py``).
+(``w.assign_sub(lr * matmul(a, b))``) becomes one BLAS call into it (``blas.py``), a run of
+element-wise steps on small arrays one step writing its intermediates into scratch buffers
+(``fusion.py``), and a matrix-vector product of a contiguous matrix an ``np.dot`` call.
 Branches (``tf.cond``, ``tf.switch_case``) become ``if`` blocks and loops
 (``tf.while_loop``) ``while`` blocks. Guards compare the Python value a trace read with the
 replayed one and raise ``GuardFailed`` before any variable write is visible (programs with
@@ -19,9 +21,10 @@ from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.variable import update_in_place
 from ..ops import _kernels
-from .blas import fuse_gemm_updates, gemm_update
+from .blas import dot_matches_matmul, fuse_gemm_updates, gemm_update
+from .fusion import assign_scratch, fuse_elementwise
 from .ir import GuardFailed, Op, Structured, branch_index, execute, guard_holds, run_guard
-from .passes import optimize
+from .passes import optimized
 
 __all__ = ["compile_program"]
 
@@ -65,6 +68,8 @@ class _Emitter:
         self.pad = ""
         self.top = True
         self.on_write = on_write      # (k, lines) before a top-level variable write
+        self._made_by = None          # top-level slot -> the Op step that makes it
+        self.fixed = set()            # top-level slots whose traced shape holds at every call
 
     def failed(self, exc, k, step):
         pass
@@ -104,6 +109,39 @@ class _Emitter:
         return (m is not None and None not in m[0]
                 and int(np.prod(m[0])) * m[1].itemsize <= _MIN_BUFFER_BYTES)
 
+    def _contiguous(self, slot):
+        """Whether ``slot`` holds a C- or F-contiguous array at every call: a constant that
+        is one, or the result of a primitive whose output is a new array."""
+        v = self.program.consts.get(slot)
+        if v is not None:
+            return type(v) is np.ndarray and (v.flags.c_contiguous or v.flags.f_contiguous)
+        if self._made_by is None:
+            self._made_by = {o: st for st in self.program.steps if type(st) is Op
+                             for o in st.outs}
+        st = self._made_by.get(slot)
+        return st is not None and st.prim.name in _FRESH
+
+    def _matrix_vector(self, step):
+        """Whether a ``MatMul`` step is a matrix-vector product that ``np.dot`` computes as
+        ``np.matmul`` does, only quicker (``blas.dot_matches_matmul``): 2-D operands of
+        one float dtype, a result with one dimension 1, and the matrix known contiguous."""
+        meta, consts = self.program.meta, self.program.consts
+        if not self.fixed.issuperset((*step.ins, *step.outs)):
+            return False
+        ms = [meta.get(s) if s not in consts or type(consts[s]) is not np.ndarray
+              else (consts[s].shape, consts[s].dtype) for s in (*step.ins, step.outs[0])]
+        if None in ms or set(step.attrs) - {"transpose_a", "transpose_b"}:
+            return False
+        (sa, da), (sb, db), (so, do) = ms
+        if (len(sa) != 2 or len(sb) != 2 or len(so) != 2 or None in (*sa, *sb, *so)
+                or not da == db == do or np.dtype(da) not in (np.float32, np.float64)):
+            return False
+        k = sa[0] if step.attrs.get("transpose_a") else sa[1]
+        if k < 2 or sorted(so)[0] != 1 or sorted(so)[1] < 2:
+            return False
+        mat = step.ins[0] if so[1] == 1 else step.ins[1]
+        return self._contiguous(mat) and dot_matches_matmul()
+
     def np(self, name):
         """A NumPy function as a local of the compiled function (a keyword default: no
         global and attribute lookup per call; outputs are then passed positionally)."""
@@ -139,6 +177,8 @@ class _Emitter:
                 b = f"{self.np('ascontiguousarray')}({b})"
             if buf is not None:
                 lines.append(f"{pad}{target} = {self.np('matmul')}({a}, {b}, _B{buf})")
+            elif self._matrix_vector(step):
+                lines.append(f"{pad}{target} = {self.np('dot')}({a}, {b})")
             else:
                 lines.append(f"{pad}{target} = {a} @ {b}")
         elif fwd is operator.add and not attrs and (row := self._row_add(ins)) is not None:
@@ -182,10 +222,19 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
     program = copy.copy(program)
     if meta is not None:
         program.meta = meta
-    program.steps, program.outputs = optimize(program)
+    program = optimized(program)
     program.steps = fuse_gemm_updates(program, _MIN_BUFFER_BYTES)
+    # The slots whose meta shape holds at every call: none in a relaxed program compiled
+    # for every shape; else not those whose shape depends on values (tf.where's).
+    fixed = (program._fixed_shape_slots() if buffers or not program.relaxed
+             or meta is not None else set())
+    if buffers:
+        program.steps = fuse_elementwise(program, _MIN_BUFFER_BYTES, fixed)
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
+    if buffers:
+        assign_scratch(program.steps, program.meta, specs)
     em = _Emitter(program, plan)
+    em.fixed = fixed
     params = []
     used = {s for step in program.steps for s in step.uses()}
     used.update(program.outputs)

@@ -15,7 +15,8 @@ class keeps its rules together:
 and the structured kinds (:class:`Switch`, :class:`While`, :class:`Loop`) also their ``trace``
 rule (how the tracer records them). :func:`execute` is the one walker: it calls one rule of each
 step in order; a rule of a structured step calls it again on its sub-programs. The fused GEMM
-update (``blas.GemmUpdate``) is a step kind of compiled programs only.
+update (``blas.GemmUpdate``) and the fused element-wise run (``fusion.Fused``) are step kinds
+of compiled programs only.
 
 ``docs/function.md`` describes every class, its fields and rules.
 """

@@ -112,7 +112,8 @@ class Program:
     def _fixed_shape_slots(self):
         """The top-level slots whose shape is the same at every call of a program traced
         with fixed input shapes: arguments, constants, variable reads, and the outputs of
-        ops whose output shape follows from their inputs' shapes alone."""
+        ops whose output shape follows from their inputs' shapes alone (the compiler's
+        element-wise fusion and matrix-vector products trust ``meta`` for these only)."""
         fixed = {s for s in self.inputs if s is not None}
         fixed.update(self.consts)
         for step in self.steps:

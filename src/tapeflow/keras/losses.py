@@ -329,12 +329,15 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     y_true = _tensor(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), 0.5 * label_smoothing)
-    if from_logits:
-        y_pred = _m.sigmoid(y_pred)
     _check_same_shape(y_true, y_pred)
-    p = _clip(y_pred)
-    bce = _m.negative(_m.add(_m.multiply(y_true, _m.log(p)),
-                             _m.multiply(_m.subtract(1.0, y_true), _m.log(_m.subtract(1.0, p)))))
+    if from_logits:
+        # Keras's cross-entropy from the logits themselves: exact where sigmoid saturates
+        bce = _nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        y_pred = _m.sigmoid(y_pred)
+    else:
+        p = _clip(y_pred)
+        bce = _m.negative(_m.add(_m.multiply(y_true, _m.log(p)), _m.multiply(
+            _m.subtract(1.0, y_true), _m.log(_m.subtract(1.0, p)))))
     p_t = _m.add(_m.multiply(y_true, y_pred),
                  _m.multiply(_m.subtract(1.0, y_true), _m.subtract(1.0, y_pred)))
     focal = _m.multiply(_m.pow(_m.subtract(1.0, p_t), float(gamma)), bce)

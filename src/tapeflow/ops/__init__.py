@@ -2,7 +2,8 @@
 from .._core import engine_ops as _engine_ops
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE
+from .._core.dispatch import ACTIVE, apply
+from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike
 from .._core.variable import Variable
 from . import (
@@ -17,7 +18,7 @@ from . import (
     reduction_ops,
     state_ops,
 )
-from ._helpers import like
+from ._helpers import check_kind, like, pair
 from .math_ops import (
     add,
     divide,
@@ -99,19 +100,34 @@ def _ne(self, other):
         raise
 
 
-def _logic_or_bits(logical, bitwise):
+_INT_TYPES = "int8, int16, int32, int64, uint8, uint16, uint32, uint64"
+_BITWISE = {name: nondifferentiable(name, fn, error=math_ops._broadcast_error)
+            for name, fn in (("BitwiseAnd", np.bitwise_and), ("BitwiseOr", np.bitwise_or),
+                             ("BitwiseXor", np.bitwise_xor), ("Invert", np.invert))}
+
+
+def _logic_or_bits(logical, op_name):
+    """Python's ``&``, ``|``, ``^``: logical for bools, TensorFlow's bitwise ops for integers
+    (other dtypes refused as its kernels refuse them)."""
+    prim = _BITWISE[op_name]
+
     def op(self, other):
         x = self
-        if isinstance(other, _TensorLike) or x._value.dtype.kind == "b":
+        if x._value.dtype.kind == "b":
             return logical(x, other)
-        return Tensor(bitwise(x._value, x._value.dtype.type(other)))
+        x, y = pair(x, other, op_name)
+        if x._value.dtype.kind not in "iu":
+            check_kind(x, "iu", op_name, _INT_TYPES)
+        return apply(prim, (x, y))
     return op
 
 
 def _invert(self):
     if self._value.dtype.kind == "b":
         return logical_not(self)
-    return Tensor(np.invert(self._value))
+    if self._value.dtype.kind not in "iu":
+        check_kind(self, "iu", "Invert", _INT_TYPES)
+    return apply(_BITWISE["Invert"], (self,))
 
 
 def _iter(self):
@@ -130,7 +146,7 @@ def _bind(cls):
     cls.__radd__ = _reflected(add)
     cls.__sub__ = subtract
     cls.__rsub__ = _reflected(subtract)
-    cls.__mul__ = multiply
+    cls.__mul__ = math_ops._mul_operator
     cls.__rmul__ = _reflected(multiply)
     cls.__truediv__ = divide
     cls.__rtruediv__ = _reflected(divide)
@@ -151,11 +167,11 @@ def _bind(cls):
     cls.__ge__ = greater_equal
     cls.__eq__ = _eq
     cls.__ne__ = _ne
-    cls.__and__ = _logic_or_bits(logical_and, np.bitwise_and)
+    cls.__and__ = _logic_or_bits(logical_and, "BitwiseAnd")
     cls.__rand__ = _reflected(cls.__and__)
-    cls.__or__ = _logic_or_bits(logical_or, np.bitwise_or)
+    cls.__or__ = _logic_or_bits(logical_or, "BitwiseOr")
     cls.__ror__ = _reflected(cls.__or__)
-    cls.__xor__ = _logic_or_bits(logical_xor, np.bitwise_xor)
+    cls.__xor__ = _logic_or_bits(logical_xor, "BitwiseXor")
     cls.__rxor__ = _reflected(cls.__xor__)
     cls.__getitem__ = indexing_ops.strided_slice_getitem
     cls.__iter__ = _iter

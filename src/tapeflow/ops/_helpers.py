@@ -9,6 +9,21 @@ TF_TYPE_NAME = {"float32": "float", "float64": "double", "float16": "half"}
 
 FLOAT_TYPES = "bfloat16, half, float, double"
 FLOAT_COMPLEX_TYPES = "bfloat16, half, float, double, complex64, complex128"
+# TensorFlow's type lists, in the order its errors give them.
+_ADD_TYPES = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
+              "int32, int64, complex64, complex128")
+_SUB_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64, "
+              "complex64, complex128, uint32, uint64")
+_MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, "
+              "uint64, int64, complex64, complex128")
+_MINMAX_TYPES = ("bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
+                 "int64, uint64")
+_FLOORMOD_TYPES = ("int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, "
+                   "float, double")
+_POW_TYPES = "bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128"
+_SIGNED_TYPES = "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128"
+_SQDIFF_TYPES = "bfloat16, half, float, double, int32, int64, complex64, complex128"
+
 
 
 def tf_type_name(np_dtype) -> str:
@@ -78,6 +93,11 @@ def pair(x, y, op_name):
     return x, like(y, x)
 
 
+def kind_of(dt) -> str:
+    """``dt``'s NumPy kind letter, with bfloat16 (``V`` through ml_dtypes) counted as ``f``."""
+    return "f" if dt.kind == "V" and dt.name == "bfloat16" else dt.kind
+
+
 def check_kind(x, kinds, op_name, allowed):
     """Refuse a dtype outside ``kinds`` (NumPy kind letters) with TensorFlow's message.
     bfloat16 (kind ``V`` in NumPy, through ml_dtypes) counts as a float."""
@@ -87,6 +107,27 @@ def check_kind(x, kinds, op_name, allowed):
             errors.InvalidArgumentError,
             f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in the list of "
             f"allowed values: {allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
+
+
+def no_bool(op_name, allowed):
+    """The error hook of an op NumPy itself refuses bools for (``-`` and sign of a bool
+    array raise): TensorFlow's message, at no cost on the op's fast path."""
+    def error(values, attrs, exc):
+        if np.asarray(values[0]).dtype == np.bool_:
+            return errors.InvalidArgumentError, (
+                f"Value for attr 'T' of bool is not in the list of allowed values: {allowed}"
+                f"\n\t; NodeDef: {{{{node {op_name}}}}}")
+        return errors.InvalidArgumentError, str(exc)
+    return error
+
+
+def no_kernel(x, op_name):
+    """TensorFlow's NotFoundError for a dtype its op declares but has no CPU kernel for."""
+    dt = tf_type_name(x._value.dtype).upper()
+    return errors.op_error(
+        errors.NotFoundError,
+        f"Could not find device for node: {{{{node {op_name}}}}} = {op_name}[T=DT_{dt}]",
+        op_name)
 
 
 def norm_axis(axis, ndim):

@@ -16,7 +16,17 @@ from .._core.tensor import (
     static_value,
     string_value,
 )
-from ._helpers import _err, _final_error, _int_list, _named, _show, pair, shape_tuple, to_tensor
+from ._helpers import (
+    _err,
+    _final_error,
+    _int_list,
+    _named,
+    _show,
+    kind_of,
+    pair,
+    shape_tuple,
+    to_tensor,
+)
 from .composite_dispatch import CLASSES as _COMPOSITES
 from .composite_dispatch import RAGGED_OPS as _RAGGED_OPS
 
@@ -230,6 +240,8 @@ def conj(x, name=None):
     """Complex conjugate (``tf.math.conj``); real tensors are returned unchanged."""
     x = to_tensor(x)
     if x._value.dtype.kind != "c":
+        if kind_of(x._value.dtype) not in "fiu":
+            raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
         return x
     return apply(_CONJ, (x,))
 
@@ -295,6 +307,9 @@ def where(condition, x=None, y=None, name=None):
     """
     c = to_tensor(condition)
     if x is None and y is None:
+        if c._value.ndim == 0:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  "WhereOp : Unhandled input dimensions: 0", "Where")
         return apply(_WHERE_INDEX, (c,))
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
@@ -476,11 +491,11 @@ def concat(values, axis, name="concat"):
             raise _named(dtype_mismatch("ConcatV2", i, xs[0]._value.dtype, t._value.dtype),
                          "concat")
     n = xs[0]._value.ndim
-    for t in xs[1:]:
+    for i, t in enumerate(xs[1:], 1):
         if t._value.ndim != n:
             raise _named(errors.op_error(
                 errors.InvalidArgumentError, "ConcatOp : Ranks of all input tensors should "
-                f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{xs.index(t)}] = "
+                f"match: shape[0] = {_show(xs[0]._value.shape)} vs. shape[{i}] = "
                 f"{_show(t._value.shape)}", "ConcatV2"), "concat")
     if not -n <= int(axis) < n:
         raise _named(errors.op_error(

@@ -20,7 +20,8 @@ _SAFE = (
     "AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum",
     "SquaredDifference", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p",
     "Expm1", "Tanh", "Sigmoid", "Reciprocal", "Sin", "Cos", "Softplus", "Cast", "BroadcastTo",
-    "Identity", "Conj", "SelectV2", "Relu", "BatchMatMulV2", "MatVec",
+    "Identity", "Conj", "SelectV2", "Relu", "BatchMatMulV2", "MatVec", "Relu6", "LeakyRelu",
+    "Elu", "RealDivComplex",
 )
 batch_safe(*(PRIMITIVES[name] for name in _SAFE if name in PRIMITIVES))
 
@@ -175,7 +176,7 @@ _ELEMENTWISE = (
     "AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum",
     "SquaredDifference", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p",
     "Expm1", "Tanh", "Sigmoid", "Reciprocal", "Sin", "Cos", "Softplus", "Cast", "Identity",
-    "Conj", "SelectV2", "Relu",
+    "Conj", "SelectV2", "Relu", "Relu6", "LeakyRelu", "Elu", "RealDivComplex",
 )
 DIAGONAL_SAFE.update(PRIMITIVES[name] for name in _ELEMENTWISE if name in PRIMITIVES)
 

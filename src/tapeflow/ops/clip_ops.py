@@ -12,11 +12,14 @@ from .array_ops import cast, ones_like
 from .math_ops import (
     _realdiv,
     _scalar_like,
+    add,
     add_n,
     greater,
+    imag,
     maximum,
     minimum,
     multiply,
+    real,
     rsqrt,
     sqrt,
     square,
@@ -37,6 +40,10 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     x = to_tensor(x)
     if axis is None:
         axis = dim
+    if x._value.dtype.kind == "c":
+        # |x|^2 summed as a real number; x scaled by its real inverse norm
+        sq = reduce_sum(add(square(real(x)), square(imag(x))), axis, keepdims=True)
+        return multiply(x, cast(rsqrt(maximum(sq, epsilon)), x.dtype))
     sq = reduce_sum(square(x), axis, keepdims=True)
     return multiply(x, rsqrt(maximum(sq, epsilon)))
 
@@ -66,7 +73,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     TensorFlow.
     """
     t = to_tensor(t)
-    return minimum(maximum(t, clip_value_min), clip_value_max)
+    # the minimum first, as TensorFlow's: with min > max every value (and gradient) goes
+    # to clip_value_min
+    return maximum(minimum(t, clip_value_max), clip_value_min)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):

@@ -105,8 +105,8 @@ def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     dt = indices._value.dtype
     if current_tracer() is None:
         # (-1, not the count: a traced program serves any number of indices)
-        values = reshape(g, (-1,) + shape[1:]) if g._value.shape[0] != n or \
-            g._value.ndim != len(shape) else g
+        values = reshape(g, (-1,) + shape[1:]) if g._value.ndim != len(shape) or \
+            g._value.shape[0] != n else g
         dense = Tensor(np.array(shape, dt))
     else:
         # Traced: the dense shape (and the rows' shape) is params' shape when the program

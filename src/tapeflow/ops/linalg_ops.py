@@ -15,7 +15,7 @@ from .._core.tensor import Tensor
 from . import array_ops as _a
 from . import math_ops as _m
 from . import reduction_ops as _r
-from ._helpers import _err, _show, check_kind, pair, to_tensor
+from ._helpers import _err, _show, check_kind, kind_of, no_kernel, pair, to_tensor
 from .creation_ops import eye
 from .math_ops import matmul
 
@@ -27,6 +27,31 @@ __all__ = [
 ]
 
 _FLOATS = "double, float, half, complex64, complex128"
+
+
+def _check_linalg(x, op_name, allowed=_FLOATS, half=False):
+    """TensorFlow's dtype table of a linear-algebra kernel: float32/64 and complex; float16
+    only where ``half`` (computed in float32), else NotFoundError (declared, no CPU kernel);
+    bfloat16 and the rest refused with InvalidArgumentError."""
+    dt = x._value.dtype
+    if dt.kind in "fc" and (half or dt.itemsize > 2 or dt.kind == "c"):
+        return
+    if dt == np.float16:
+        raise no_kernel(x, op_name)
+    check_kind(x, "c" if dt.kind == "V" else "fc", op_name, allowed)
+
+
+def _via_float32(forward):
+    """``forward`` for float16 inputs run in float32 (LAPACK has no half precision), the
+    results rounded back, as TensorFlow's Eigen kernels compute in float."""
+    def run(x, **attrs):
+        if x.dtype != np.float16:
+            return forward(x, **attrs)
+        out = forward(x.astype(np.float32), **attrs)
+        if isinstance(out, tuple):
+            return tuple(o.astype(np.float16) for o in out)
+        return out.astype(np.float16)
+    return run
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
@@ -209,8 +234,8 @@ def _linalg_error(op_name):
     return error
 
 
-_INV = primitive("MatrixInverse", lambda x, adjoint: np.linalg.inv(
-    np.conj(np.swapaxes(x, -1, -2)) if adjoint else x), save_inputs=False, save_output=True,
+_INV = primitive("MatrixInverse", _via_float32(lambda x, adjoint: np.linalg.inv(
+    np.conj(np.swapaxes(x, -1, -2)) if adjoint else x)), save_inputs=False, save_output=True,
     error=_linalg_error("MatrixInverse"))
 
 
@@ -239,7 +264,7 @@ def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
          [0.   0.25]]
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "MatrixInverse", _FLOATS)
+    _check_linalg(x, "MatrixInverse", half=True)
     _square(x, "MatrixInverse")
     return apply(_INV, (x,), {"adjoint": bool(adjoint)})
 
@@ -257,7 +282,7 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
     The gradient is ``g * det(x) * inv(x)^H`` (Jacobi's formula), undefined for singular x.
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "MatrixDeterminant", "half, float, double, complex64, complex128")
+    _check_linalg(x, "MatrixDeterminant", "half, float, double, complex64, complex128")
     _square(x, "MatrixDeterminant")
     return apply(_DET, (x,))
 
@@ -281,7 +306,7 @@ def slogdet(input, name=None):  # noqa: A002 - TensorFlow's name
         Two tensors of shape ``[...]``; the gradient flows through ``log|det|`` only.
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "LogMatrixDeterminant", _FLOATS)
+    _check_linalg(x, "LogMatrixDeterminant", "half, float, double, complex64, complex128")
     _square(x, "LogMatrixDeterminant")
     return apply(_SLOGDET, (x,))
 
@@ -352,7 +377,7 @@ def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
          [1. 1.]]
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "Cholesky", _FLOATS)
+    _check_linalg(x, "Cholesky")
     _square(x, "Cholesky")
     return apply(_CHOL, (x,))
 
@@ -399,7 +424,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
          [0.5]]
     """
     a, b = pair(matrix, rhs, "MatrixSolve")
-    check_kind(a, "fc", "MatrixSolve", _FLOATS)
+    _check_linalg(a, "MatrixSolve")
     _square(a, "MatrixSolve")
     if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
         raise _err("Input matrix and rhs are incompatible.", "MatrixSolve")
@@ -441,6 +466,9 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
         tf.errors.InvalidArgumentError: for mismatched shapes.
     """
     a, b = pair(matrix, rhs, "MatrixTriangularSolve")
+    if a._value.dtype.kind == "V" or a._value.dtype == np.float16:
+        raise no_kernel(a, "MatrixTriangularSolve")  # declared for both, no CPU kernel
+    _check_linalg(a, "MatrixTriangularSolve")
     _square(a, "MatrixTriangularSolve")
     if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
         raise _err(f"In[0] mismatch In[1] shape: {a._value.shape[-1]} vs. "
@@ -477,7 +505,7 @@ def _qr_forward(x, full_matrices):
     return q, r
 
 
-_QR = primitive("Qr", _qr_forward, n_outputs=2, save_output=True)
+_QR = primitive("Qr", _via_float32(_qr_forward), n_outputs=2, save_output=True)
 
 
 def _qr_rule(g, y, x, full_matrices):
@@ -517,7 +545,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
         ``(q, r)``. Gradients are defined for ``m >= n`` with reduced factors.
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "Qr", _FLOATS)
+    _check_linalg(x, "Qr", half=True)
     if x._value.ndim < 2:
         raise _err(f"Input tensor 0 must have rank >= 2, got {x._value.ndim}", "Qr")
     q, r = apply(_QR, (x,), {"full_matrices": bool(full_matrices)})
@@ -525,6 +553,15 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
 
 
 def _svd_forward(x, full_matrices):
+    finite = np.isfinite(x).all(axis=(-2, -1))
+    if not finite.all():
+        # TensorFlow's kernel gives NaN factors for a matrix holding inf or NaN (LAPACK would
+        # not converge, or loop for long): the others are decomposed as they are.
+        mask = finite[..., None, None]
+        s, u, v = _svd_forward(np.where(mask, x, np.zeros((), x.dtype)), full_matrices)
+        return (np.where(finite[..., None], s, np.nan).astype(s.dtype),
+                np.where(mask, u, np.nan).astype(u.dtype),
+                np.where(mask, v, np.nan).astype(v.dtype))
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
     return s, u, np.conj(np.swapaxes(vh, -1, -2))
 
@@ -573,7 +610,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
         singular values and reduced factors.
     """
     x = to_tensor(tensor)
-    check_kind(x, "fc", "Svd", _FLOATS)
+    _check_linalg(x, "Svd")
     if x._value.ndim < 2:
         raise _err(f"input must have rank >= 2, got {x._value.ndim}", "Svd")
     s, u, v = apply(_SVD, (x,), {"full_matrices": bool(full_matrices)})
@@ -641,7 +678,7 @@ def eigh(tensor, name=None):
         ``(e, v)`` with ``e`` of shape ``[..., n]`` and ``v`` of shape ``[..., n, n]``.
     """
     x = to_tensor(tensor)
-    check_kind(x, "fc", "SelfAdjointEigV2", _FLOATS)
+    _check_linalg(x, "SelfAdjointEigV2")
     _square(x, "SelfAdjointEigV2")
     return apply(_EIGH, (x,))
 
@@ -666,7 +703,7 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
     matmul and solve, so gradients of any order follow from theirs.
     """
     x = to_tensor(input)
-    check_kind(x, "fc", "MatrixExponential", _FLOATS)
+    _check_linalg(x, "MatrixExponential")
     _square(x, "MatrixExponential")
     n = x._value.shape[-1]
     norm1 = float(np.max(np.sum(np.abs(x._value), axis=-2))) if x._value.size else 0.0
@@ -694,6 +731,9 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
 def cross(a, b, name=None):
     """The cross product of 3-vectors over the last axis (``tf.linalg.cross``)."""
     a, b = pair(a, b, "Cross")
+    if a._value.dtype.kind not in "fiu":
+        check_kind(a, "fiu", "Cross", "float, double, int32, uint8, int16, int8, int64, "
+                   "bfloat16, uint16, half, uint32, uint64")
     if a._value.shape != b._value.shape:
         raise _err(f"Both inputs must be of same shape: {_show(a._value.shape)} vs. "
                    f"{_show(b._value.shape)}", "Cross")
@@ -722,6 +762,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         ValueError: for an unsupported ``ord`` or ``axis``.
     """
     x = to_tensor(tensor)
+    if kind_of(x._value.dtype) not in "fiuc":
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
     keep = bool(keepdims)
     is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
     if isinstance(axis, (list, tuple)) and len(axis) not in (1, 2):
@@ -730,7 +772,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
         if ord == "fro" and not is_matrix and axis is not None:
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-        return _m.sqrt(_r.reduce_sum(_m.real(_m.multiply(x, _a.conj(x))), axis, keep))
+        sq = _m.multiply(x, _a.conj(x))  # complex: |x|^2 kept complex, as TensorFlow's
+        return _m.sqrt(_r.reduce_sum(sq, axis, keep))
     if not isinstance(ord, (int, float)) or ord <= 0:
         raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
     ax = _m.abs(x)
@@ -771,6 +814,7 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values above ``tol`` (``tf.linalg.matrix_rank``); int32."""
     x = to_tensor(a)
+    _check_linalg(x, "Svd")
     s = np.linalg.svd(x._value, compute_uv=False)
     if tol is None:
         m, n = x._value.shape[-2:]

@@ -113,7 +113,10 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """
     x = to_tensor(tensor)
     pv = static_value(paddings).tolist() if isinstance(paddings, _TensorLike) else paddings
-    pads = tuple((int(a), int(b)) for a, b in (pv if len(pv) else []))
+    if np.ndim(pv) != 2 or np.shape(pv)[1] != 2:
+        raise _err(f"paddings must be a matrix with 2 columns: {_show(np.shape(pv))}",
+                   "Pad", None)
+    pads = tuple((int(a), int(b)) for a, b in pv)
     n = x._value.ndim
     mode = mode.upper()
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):

@@ -12,12 +12,24 @@ from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, raise_op_error, record
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
+from . import _kernels
 from . import array_ops as _a
 from ._helpers import (
+    _ADD_TYPES,
+    _FLOORMOD_TYPES,
+    _MINMAX_TYPES,
+    _MUL_TYPES,
+    _POW_TYPES,
+    _SIGNED_TYPES,
+    _SQDIFF_TYPES,
+    _SUB_TYPES,
     FLOAT_COMPLEX_TYPES,
     check_kind,
     dtype_mismatch,
+    kind_of,
     like,
+    no_bool,
+    no_kernel,
     op_doc,
     pair,
     public_op,
@@ -62,11 +74,32 @@ def _binary_doc(prim, name, what, dtypes, raises=(), returns=None):
         notes=" ``x`` and ``y`` broadcast against each other as NumPy arrays do.")
 
 
-def _binary(prim, name, what, dtypes="a numeric dtype", raises=()):
+_BOOL = np.dtype(bool)
+
+
+def _refuse(x, kinds, allowed, op_name, on_bool, y):
+    """The dtype check of a binary op, past its one-comparison fast test: TensorFlow's
+    error for a dtype outside ``kinds`` (NotFoundError for complex FloorDiv, which has no
+    CPU kernel), or ``on_bool(x, y)`` for an operator that gives bools a meaning."""
+    if x._value.dtype is _BOOL and on_bool is not None:
+        return on_bool(x, y)
+    if x._value.dtype.kind == "c" and op_name == "FloorDiv":
+        raise no_kernel(x, op_name)
+    check_kind(x, kinds, op_name, allowed)
+
+
+def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
+            on_bool=None):
     """The public function ``name`` of a binary element-wise primitive. This is the hot
-    path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check."""
+    path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check.
+
+    ``kinds`` are the NumPy dtype kinds the op takes (``allowed`` names them as TensorFlow's
+    error does); bool alone is refused by one identity test, other kinds by the kind letter.
+    ``on_bool`` gives bools a meaning instead (Python's ``*`` on bool tensors is a logical
+    and)."""
     op_name = prim.name
     forward = prim.forward
+    by_kind = kinds != "fiuc"
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -75,10 +108,16 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=()):
                     y = like(y, x)
                 except TypeError:  # pair raises TensorFlow's error for this op (AddV2's differs)
                     x, y = pair(x, y, op_name)
-            elif x._value.dtype is not y._value.dtype:
-                raise dtype_mismatch(op_name, 1, x._value.dtype, y._value.dtype)
+                dt = x._value.dtype
+            elif (dt := x._value.dtype) is not y._value.dtype:
+                raise dtype_mismatch(op_name, 1, dt, y._value.dtype)
         else:
             x, y = pair(x, y, op_name)
+            dt = x._value.dtype
+        if dt is _BOOL or (by_kind and dt.kind not in kinds):
+            out = _refuse(x, kinds, allowed, op_name, on_bool, y)
+            if out is not None:
+                return out
         try:
             out = Tensor(forward(x._value, y._value))
         except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
@@ -91,6 +130,8 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=()):
 
 
 def _pow_forward(x, y):
+    if x.dtype.kind == "c":
+        return _kernels.complex_pow(x, y)
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise errors.op_error(errors.InvalidArgumentError,
                               "Integers to negative integer powers are not allowed", "Pow")
@@ -127,31 +168,35 @@ _ADD = primitive("AddV2", operator.add, save_inputs=False, error=_broadcast_erro
 _SUB = primitive("Sub", operator.sub, save_inputs=False, error=_broadcast_error)
 _MUL = primitive("Mul", operator.mul, error=_broadcast_error)
 _DIV = primitive("RealDiv", operator.truediv, save_output=True, error=_broadcast_error)
-_FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(operator.floordiv),
+_FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(_kernels.floordiv),
                               error=_int_division_error)
 _FLOORMOD = primitive("FloorMod", _int_division_check(_floormod_forward),
                       error=_int_division_error)
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
 _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
-_SQDIFF = primitive("SquaredDifference", lambda x, y: np.square(x - y),
-                    error=_broadcast_error)
+_SQDIFF = primitive("SquaredDifference", _kernels.squared_difference, error=_broadcast_error)
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
-add = _binary(_ADD, "add", "``x + y``, element-wise")
-subtract = _binary(_SUB, "subtract", "``x - y``, element-wise")
-multiply = _binary(_MUL, "multiply", "``x * y``, element-wise")
+add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
+subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
+multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
+_mul_operator = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES,
+                        on_bool=lambda x, y: logical_and(x, y))
 floordiv = _binary(_FLOORDIV, "floordiv", "``x // y``, rounding toward minus infinity",
-                   raises=_INT_DIVISION)
+                   raises=_INT_DIVISION, kinds="fiu", allowed=_MUL_TYPES)
 floormod = mod = _binary(
     _FLOORMOD, "floormod", "``x % y`` with the sign of ``y`` (the remainder of floordiv)",
-    raises=_INT_DIVISION)
-maximum = _binary(_MAX, "maximum", "The larger of ``x`` and ``y``, element-wise")
-minimum = _binary(_MIN, "minimum", "The smaller of ``x`` and ``y``, element-wise")
+    raises=_INT_DIVISION, kinds="fiu", allowed=_FLOORMOD_TYPES)
+maximum = _binary(_MAX, "maximum", "The larger of ``x`` and ``y``, element-wise", kinds="fiu",
+                  allowed=_MINMAX_TYPES)
+minimum = _binary(_MIN, "minimum", "The smaller of ``x`` and ``y``, element-wise",
+                  kinds="fiu", allowed=_MINMAX_TYPES)
 squared_difference = _binary(_SQDIFF, "squared_difference",
-                             "``(x - y) ** 2``, element-wise")
-_realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise")
-_pow = _binary(_POW, "pow", "``x ** y``, element-wise")
+                             "``(x - y) ** 2``, element-wise", allowed=_SQDIFF_TYPES)
+_realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise",
+                   allowed=FLOAT_COMPLEX_TYPES)
+_pow = _binary(_POW, "pow", "``x ** y``, element-wise", allowed=_POW_TYPES)
 
 
 def divide(x, y, name=None):
@@ -176,9 +221,17 @@ def divide(x, y, name=None):
                         f"{y.dtype!r}.")
     x, y = pair(x, y, "RealDiv")
     kind = x._value.dtype.kind
-    if kind in "iu":
-        target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
-        x, y = cast(x, target), cast(y, target)
+    if kind != "f":
+        if kind == "c":
+            return apply(_CDIV, (x, y))
+        if kind == "b":
+            raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
+                            "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
+                            "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
+                            "tf.complex64, tf.complex128}.")
+        if kind in "iu":
+            target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
+            x, y = cast(x, target), cast(y, target)
     return apply(_DIV, (x, y))
 
 
@@ -261,16 +314,22 @@ defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x
 # ----------------------------------------------------------------------------- unary
 
 
-def _unary(prim, name, what, kinds=None, allowed=None, returns=None):
+def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=""):
     """The public function ``name`` of a one-input primitive, with an optional dtype-kind
-    check."""
+    check (``not_found``: the kinds TensorFlow declares but has no CPU kernel for)."""
     op_name = prim.name
     forward = prim.forward
+    # Bool alone refused: one identity test (the cheapest check); other tables by kind.
+    refused = _BOOL if kinds == _NUMERIC else None
+    by_kind = kinds is not None and kinds != _NUMERIC
 
     def op(x, name=None):
         if not isinstance(x, _TensorLike):
             x = to_tensor(x)
-        if kinds is not None and x._value.dtype.kind not in kinds:
+        if kinds is not None and ((dt := x._value.dtype) is refused or (
+                by_kind and dt.kind not in kinds)):
+            if dt.kind in not_found:
+                raise no_kernel(x, op_name)
             check_kind(x, kinds, op_name, allowed)
         try:
             out = Tensor(forward(x._value))
@@ -289,6 +348,8 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None):
 
 
 def _sigmoid_forward(x):
+    if x.dtype.kind == "c":
+        return _kernels.complex_reciprocal_c(1 + np.exp(-x))
     return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
 
 
@@ -296,22 +357,35 @@ def _softplus_forward(x):
     return np.logaddexp(x.dtype.type(0), x)
 
 
-_NEG = primitive("Neg", operator.neg, save_inputs=False)
+_NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
 _SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
-_RSQRT = primitive("Rsqrt", lambda x: 1 / np.sqrt(x), save_inputs=False, save_output=True)
+def _reciprocal_forward(x):
+    if x.dtype.kind == "c":
+        return _kernels.complex_div(np.ones((), x.dtype), x)
+    return np.reciprocal(x)
+
+
+def _rsqrt_forward(x):
+    if x.dtype.kind != "c":
+        return 1 / np.sqrt(x)
+    with np.errstate(invalid="ignore"):
+        return _kernels.complex_reciprocal_c(np.sqrt(x))
+
+
+_RSQRT = primitive("Rsqrt", _rsqrt_forward, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
 _LOG = primitive("Log", np.log)
 _LOG1P = primitive("Log1p", np.log1p)
 _EXPM1 = primitive("Expm1", np.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
 _SIGMOID = primitive("Sigmoid", _sigmoid_forward, save_inputs=False, save_output=True)
-_RECIP = primitive("Reciprocal", np.reciprocal, save_inputs=False, save_output=True)
+_RECIP = primitive("Reciprocal", _reciprocal_forward, save_inputs=False, save_output=True)
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
 _SOFTPLUS = primitive("Softplus", _softplus_forward)
-_SIGN = primitive("Sign", np.sign, save_inputs=False)
+_SIGN = primitive("Sign", np.sign, save_inputs=False, error=no_bool("Sign", _SIGNED_TYPES))
 _ROUND = nondifferentiable("Round", np.round)
 _FLOOR = nondifferentiable("Floor", np.floor)
 _CEIL = nondifferentiable("Ceil", np.ceil)
@@ -319,10 +393,14 @@ _CEIL = nondifferentiable("Ceil", np.ceil)
 _F = "fc"
 _FC = FLOAT_COMPLEX_TYPES
 _FL = "bfloat16, half, float, double"
+_NUMERIC = "fiuc"
 negative = _unary(_NEG, "negative", "``-x``, element-wise")
 abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
-             "``|x|``, element-wise (the magnitude, for complex ``x``)")
-square = _unary(_SQUARE, "square", "``x * x``, element-wise")
+             "``|x|``, element-wise (the magnitude, for complex ``x``)", _NUMERIC,
+             "bfloat16, half, float, double, int8, int16, int32, int64")
+square = _unary(_SQUARE, "square", "``x * x``, element-wise", _NUMERIC,
+                "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
+                "uint32, uint64, complex64, complex128")
 sqrt = _unary(_SQRT, "sqrt", "The square root of ``x``, element-wise", _F, _FC)
 rsqrt = _unary(_RSQRT, "rsqrt", "``1 / sqrt(x)``, element-wise", _F, _FC)
 exp = _unary(_EXP, "exp", "``e ** x``, element-wise", _F, _FC)
@@ -333,14 +411,16 @@ expm1 = _unary(_EXPM1, "expm1", "``exp(x) - 1``, element-wise, accurate for smal
                _F, _FC)
 tanh = _unary(_TANH, "tanh", "The hyperbolic tangent of ``x``, element-wise", _F, _FC)
 sigmoid = _unary(_SIGMOID, "sigmoid", "``1 / (1 + exp(-x))``, element-wise", _F, _FC)
-reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC)
+reciprocal = _unary(_RECIP, "reciprocal", "``1 / x``, element-wise", _F, _FC, not_found="iu")
 sin = _unary(_SIN, "sin", "The sine of ``x`` (radians), element-wise", _F, _FC)
 cos = _unary(_COS, "cos", "The cosine of ``x`` (radians), element-wise", _F, _FC)
 softplus = _unary(_SOFTPLUS, "softplus", "``log(exp(x) + 1)``, element-wise", "f",
                   "half, bfloat16, float, double")
 sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise")
 round = _unary(_ROUND, "round",  # noqa: A001 - TensorFlow's name
-               "``x`` rounded to the nearest integer (halves to even), element-wise")
+               "``x`` rounded to the nearest integer (halves to even), element-wise", "fiu",
+               "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
+               "complex128", not_found="c")
 floor = _unary(_FLOOR, "floor", "The largest integer not above ``x``, element-wise", "f", _FL)
 ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise", "f", _FL)
 
@@ -374,11 +454,13 @@ defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))  # zeros, not None, as Tensor
 # ------------------------------------------------------------------ comparisons, logic
 
 
-def _compare(prim, name, what):
+def _compare(prim, name, what, ordered=False):
     name_ = prim.name
 
     def op(x, y, name=None):
         x, y = pair(x, y, name_)
+        if ordered and x._value.dtype.kind not in "fiu":
+            check_kind(x, "fiu", name_, _ORDERED_TYPES)
         return apply(prim, (x, y))
 
     return public_op(op, name, _binary_doc(
@@ -390,15 +472,17 @@ equal = _compare(nondifferentiable("Equal", np.equal, error=_broadcast_error), "
                  "Whether ``x == y``, element-wise")
 not_equal = _compare(nondifferentiable("NotEqual", np.not_equal, error=_broadcast_error),
                      "not_equal", "Whether ``x != y``, element-wise")
+_ORDERED_TYPES = ("float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, "
+                  "uint32, uint64")
 less = _compare(nondifferentiable("Less", np.less, error=_broadcast_error), "less",
-                "Whether ``x < y``, element-wise")
+                "Whether ``x < y``, element-wise", True)
 less_equal = _compare(nondifferentiable("LessEqual", np.less_equal, error=_broadcast_error),
-                      "less_equal", "Whether ``x <= y``, element-wise")
+                      "less_equal", "Whether ``x <= y``, element-wise", True)
 greater = _compare(nondifferentiable("Greater", np.greater, error=_broadcast_error),
-                   "greater", "Whether ``x > y``, element-wise")
+                   "greater", "Whether ``x > y``, element-wise", True)
 greater_equal = _compare(nondifferentiable("GreaterEqual", np.greater_equal,
                                            error=_broadcast_error),
-                         "greater_equal", "Whether ``x >= y``, element-wise")
+                         "greater_equal", "Whether ``x >= y``, element-wise", True)
 _LAND = nondifferentiable("LogicalAnd", np.logical_and, error=_broadcast_error)
 _LOR = nondifferentiable("LogicalOr", np.logical_or, error=_broadcast_error)
 _LNOT = nondifferentiable("LogicalNot", np.logical_not)
@@ -454,7 +538,6 @@ is_finite = _unary(nondifferentiable("IsFinite", np.isfinite), "is_finite",
                    _BOOL_OUT)
 
 
-
 def _scalar_like(v, ref):
     """``v`` in ``ref``'s dtype; a Python number converts straight to it (not via float32)."""
     if isinstance(v, _TensorLike):
@@ -465,16 +548,19 @@ def _scalar_like(v, ref):
 # ----------------------------------------------------------------------------- reductions
 # The reductions and cumulative ops live in reduction_ops.py; their names stay public here.
 
-_ARGMAX = nondifferentiable("ArgMax", lambda x, axis, dtype: np.argmax(x, axis).astype(dtype))
-_ARGMIN = nondifferentiable("ArgMin", lambda x, axis, dtype: np.argmin(x, axis).astype(dtype))
+_ARGMAX = nondifferentiable("ArgMax", _kernels.arg_extremum(np.argmax, -np.inf))
+_ARGMIN = nondifferentiable("ArgMin", _kernels.arg_extremum(np.argmin, np.inf))
 
 
 def _arg(prim, name, what):
     def op(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
         x = to_tensor(input)
+        if x._value.dtype.kind not in "fiub":
+            check_kind(x, "fiub", prim.name, _ORDERED_TYPES + ", qint8, quint8, qint32, "
+                       "qint16, quint16, bool")
         ax = 0 if axis is None else int(
             static_value(axis) if isinstance(axis, _TensorLike) else axis)
-        if not -x._value.ndim <= ax < max(x._value.ndim, 1):
+        if not -x._value.ndim <= ax < x._value.ndim:
             raise errors.op_error(
                 errors.InvalidArgumentError,
                 f"Expected dimension in the range [{-x._value.ndim}, {x._value.ndim}), but "
@@ -513,7 +599,13 @@ def add_n(inputs, name=None):
         raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices "
                          "with the same dtype and shape.")
     total = to_tensor(inputs[0])
-    for t in inputs[1:]:
+    for i, t in enumerate(inputs[1:], 1):
+        t = to_tensor(t)
+        if t._value.shape != total._value.shape:  # AddN does not broadcast
+            raise errors.op_error(
+                errors.InvalidArgumentError, "Inputs to operation AddN of type AddN must have "
+                f"the same size and shape.  Input 0: {_a._show(total._value.shape)} != input "
+                f"{i}: {_a._show(t._value.shape)}", "AddN")
         total = add(total, t)
     return total if len(inputs) > 1 else _a.identity(total)
 
@@ -586,6 +678,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         tf.errors.InvalidArgumentError: for rank < 2, mismatched inner dimensions or dtypes.
     """
     a, b = pair(a, b, "MatMul")
+    if a._value.dtype.kind not in "fiuc":
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
+                   "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True
@@ -608,7 +703,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def _matvec_forward(a, b, transpose_a):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
-    return np.matmul(a, b[..., None])[..., 0]
+    return np.matmul(a, b[..., None])[..., 0].astype(a.dtype, copy=False)  # (bfloat16)
 
 
 def _matvec_error(values, attrs, exc):
@@ -653,6 +748,9 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
         tf.errors.InvalidArgumentError: for mismatched inner dimensions or dtypes.
     """
     a, b = pair(a, b, "MatMul")
+    if a._value.dtype.kind not in "fiuc":
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
+                   "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True
@@ -665,13 +763,13 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 # ------------------------------------------------ more element-wise functions
 
 
-_FLOATS = "bfloat16, half, float, double"
+_FLOATS = _FL
 
 
-def _float_unary(prim, name, what, complex_ok=True):
+def _float_unary(prim, name, what, complex_ok=True, not_found=""):
     if complex_ok:
-        return _unary(prim, name, what, _F, FLOAT_COMPLEX_TYPES)
-    return _unary(prim, name, what, "f", _FLOATS)
+        return _unary(prim, name, what, _F, FLOAT_COMPLEX_TYPES, not_found=not_found)
+    return _unary(prim, name, what, "f", _FLOATS, not_found=not_found)
 
 
 _TAN = primitive("Tan", np.tan, save_inputs=False, save_output=True)
@@ -681,7 +779,7 @@ _ATAN = primitive("Atan", np.arctan)
 _SINH = primitive("Sinh", np.sinh)
 _COSH = primitive("Cosh", np.cosh)
 _ASINH = primitive("Asinh", np.arcsinh)
-_ACOSH = primitive("Acosh", np.arccosh)
+_ACOSH = primitive("Acosh", np.arccosh, save_output=True)
 _ATANH = primitive("Atanh", np.arctanh)
 
 tan = _float_unary(_TAN, "tan", "The tangent of ``x`` (radians), element-wise")
@@ -703,7 +801,9 @@ defvjp(_ATAN, lambda g, y, x: _realdiv(g, add(square(x), 1)))
 defvjp(_SINH, lambda g, y, x: multiply(g, cosh(x)))
 defvjp(_COSH, lambda g, y, x: multiply(g, sinh(x)))
 defvjp(_ASINH, lambda g, y, x: multiply(g, rsqrt(add(square(x), 1))))
-defvjp(_ACOSH, lambda g, y, x: multiply(g, rsqrt(subtract(square(x), 1))))
+# 1 / sinh(acosh(x)), as TensorFlow's: for complex x it is 1 / (sqrt(x - 1) sqrt(x + 1)),
+# on a different branch from 1 / sqrt(x**2 - 1); the same for real x >= 1.
+defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)))
 defvjp(_ATANH, lambda g, y, x: _realdiv(g, subtract(1, square(x))))
 
 
@@ -823,6 +923,11 @@ def divide_no_nan(x, y, name=None):
         [1.5 0. ]
     """
     x, y = pair(x, y, "DivNoNan")
+    if x._value.dtype.kind == "b":
+        raise TypeError("Invalid dtype tf.bool in tf.math.divide_no_nan. Expected one of "
+                        "{tf.uint8, tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, "
+                        "tf.uint64, tf.int64, tf.bfloat16, tf.float16, tf.float32, "
+                        "tf.float64, tf.complex64, tf.complex128}.")
     if x._value.dtype.kind in "iu":
         target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
         x, y = cast(x, target), cast(y, target)
@@ -874,12 +979,18 @@ def truncatediv(x, y, name=None):
         tf.errors.InvalidArgumentError: for an integer division by zero.
     """
     x, y = pair(x, y, "TruncateDiv")
+    if x._value.dtype.kind not in "fiu":
+        if x._value.dtype.kind == "c":
+            raise no_kernel(x, "TruncateDiv")
+        check_kind(x, "fiu", "TruncateDiv", _MUL_TYPES)
     return apply(_TRUNCDIV, (x, y))
 
 
 def truncatemod(x, y, name=None):
     """The remainder of :func:`truncatediv`, with the sign of ``x`` (``tf.truncatemod``)."""
     x, y = pair(x, y, "TruncateMod")
+    if x._value.dtype.kind not in "fiu":
+        check_kind(x, "fiu", "TruncateMod", "int32, int64, bfloat16, half, float, double")
     return apply(_TRUNCMOD, (x, y))
 
 
@@ -902,6 +1013,9 @@ def real(input, name=None):  # noqa: A002 - TensorFlow's name
     """
     x = to_tensor(input)
     if x._value.dtype.kind != "c":
+        if kind_of(x._value.dtype) not in "fiu":
+            raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
+                            f"{x.dtype!r}")
         return x
     return apply(_REAL, (x,))
 
@@ -950,10 +1064,9 @@ def polyval(coeffs, x, name=None):
         return zeros_like(x)
     p = coeffs[0]
     p = to_tensor(p) if isinstance(p, _TensorLike) else cast(p, x.dtype)
+    # (one coefficient comes back as it is, not broadcast to x's shape, as TensorFlow's)
     for c in coeffs[1:]:
         p = add(multiply(p, x), c)
-    if p._value.shape != x._value.shape:
-        p = add(p, zeros_like(x))
     return p
 
 
@@ -983,8 +1096,21 @@ def _conj_aware(rule):
 
 for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECIP, _SIN,
            _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _TANH_GRAD, _SIGMOID_GRAD, _POW,
-           _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY):
+           _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
+           _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):
     _p.vjps = tuple(None if r is None else _conj_aware(r) for r in _p.vjps)
+
+
+def _complex_div_error(values, attrs, exc):
+    cls, text = _broadcast_error(values, attrs, exc)
+    raise errors.op_error(cls, text, "RealDiv") from None
+
+
+# Complex division (TensorFlow's RealDiv on complex tensors) with Eigen's inf/nan behaviour:
+# its own primitive so that real division keeps NumPy's operator as its forward.
+_CDIV = primitive("RealDivComplex", _kernels.complex_div, save_output=True,
+                  error=_complex_div_error)
+_CDIV.vjps = _DIV.vjps
 
 
 def _abs_rule(g, y, x):
@@ -1023,6 +1149,9 @@ def scalar_mul(scalar, x, name=None):
     """
     if isinstance(scalar, _TensorLike) and scalar._value.ndim != 0:
         raise ValueError(f"`scalar` must be a 0-D tensor. Received shape: {scalar.shape}")
+    if isinstance(x, _TensorLike) and x._value.dtype is _BOOL and \
+            isinstance(scalar, (int, float)) and not isinstance(scalar, bool):
+        raise TypeError(f"Cannot convert {scalar!r} to EagerTensor of dtype bool")
     return multiply(scalar, x)
 
 
@@ -1043,6 +1172,8 @@ def multiply_no_nan(x, y, name=None):
     ``y``, as TensorFlow's.
     """
     x, y = pair(x, y, "MulNoNan")
+    if x._value.dtype.kind not in "fc":
+        check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))
 
 

@@ -174,8 +174,9 @@ def _conv_forward(x, w, strides, pads, dilations):
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
                         np.result_type(x, w))
     cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+    # (NumPy's bfloat16 products come back as float32: the input's dtype is kept, as TF's)
     return np.matmul(cols.T if transposed else cols,
-                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o)
+                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
 
 
 def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
@@ -503,15 +504,24 @@ def _max_pool_forward(x, ksize, strides, pads):
         x6 = _tiled(x, kh, kw, oh, ow)
         rows = x6[:, :, 0]
         for i in builtins.range(1, kh):
-            rows = np.maximum(rows, x6[:, :, i])
+            rows = np.fmax(rows, x6[:, :, i])
         out = rows[:, :, :, 0]
         for j in builtins.range(1, kw):
-            out = np.maximum(out, rows[:, :, :, j])
-        return out if kh * kw > 1 else out.copy()
-    xp = _pad(x, pads, -np.inf)
+            out = np.fmax(out, rows[:, :, :, j])
+        return _nan_windows(out if kh * kw > 1 else out.copy())
+    xp = _pad(x, pads, np.iinfo(x.dtype).min if x.dtype.kind in "iu" else -np.inf)
     out = _window(xp, 0, 0, 1, 1, sh, sw, oh, ow).copy()
     for k in builtins.range(1, kh * kw):
-        np.maximum(out, _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), out=out)
+        np.fmax(out, _window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), out=out)
+    return _nan_windows(out)
+
+
+def _nan_windows(out):
+    # Eigen's pooling starts each window at the lowest finite value and keeps a value only
+    # if it is larger: NaN is skipped (np.fmax), and a window of NaN and -inf gives that
+    # lowest value.
+    if out.dtype.kind == "f":
+        np.fmax(out, np.finfo(out.dtype).min, out=out)
     return out
 
 
@@ -524,29 +534,39 @@ def _tiled(x, kh, kw, oh, ow):
 
 def _max_pool_route(x, y, ksize, strides, pads):
     """Where each window's gradient goes: ``[kh * kw, N, oh, ow, C]`` of x's float dtype, 1
-    at each window's first maximum (row-major window order, as TensorFlow routes it; none for
-    a NaN window), else 0. Offsets lead, so every step works on whole contiguous planes."""
+    at one cell per window, else 0. As TensorFlow's MaxPoolGrad: the window's first cell
+    inside the input, replaced by each later cell that is strictly larger (row-major window
+    order). So ties keep the first maximum, and a NaN in first place keeps the gradient (a
+    NaN compares larger than nothing). Offsets lead, so every step works on whole planes."""
     (kh, kw), (sh, sw) = ksize, strides
     n, oh, ow, c = y.shape
     pads = _resolve(pads, x.shape[1:3], ksize, strides, (1, 1))
+    route = np.zeros((kh * kw,) + y.shape, x.dtype)
     if y.size == 0:
-        return np.zeros((kh * kw,) + y.shape, x.dtype)
+        return route
     if _tiles(x.shape, ksize, strides, pads, oh, ow):
         planes = np.empty((kh, kw, n, oh, ow, c), x.dtype)
         np.copyto(planes, _tiled(x, kh, kw, oh, ow).transpose(2, 4, 0, 1, 3, 5))
-        route = (planes.reshape((kh * kw,) + y.shape) == y).astype(x.dtype)
+        planes = planes.reshape((kh * kw,) + y.shape)
+        cells = [(planes[k], None) for k in builtins.range(kh * kw)]
     else:
-        xp = _pad(x, pads, -np.inf)
-        route = np.empty((kh * kw,) + y.shape, x.dtype)
-        for k in builtins.range(kh * kw):
-            np.equal(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow), y, out=route[k],
-                     casting="unsafe")
-    # ties (a window of zeros after a relu): keep the first hit. ``free`` is 1 where no
-    # earlier offset took the window.
-    free = 1 - route[0]
+        xp = _pad(x, pads, 0)
+        outside = _pad(np.zeros((1,) + x.shape[1:3] + (1,), bool), pads, True)
+        cells = [(_window(xp, k // kw, k % kw, 1, 1, sh, sw, oh, ow),
+                  ~_window(outside, k // kw, k % kw, 1, 1, sh, sw, oh, ow))
+                 for k in builtins.range(kh * kw)]
+    best = np.zeros(y.shape, np.intp)
+    current = cells[0][0].copy()
+    started = cells[0][1]
     for k in builtins.range(1, kh * kw):
-        route[k] *= free
-        free -= route[k]
+        value, inside = cells[k]
+        take = value > current
+        if inside is not None:
+            take = inside & (take | ~started)
+            started = started | inside
+        best[take] = k
+        np.copyto(current, value, where=take)
+    np.put_along_axis(route, best[None], 1, axis=0)
     return route
 
 
@@ -622,8 +642,9 @@ def _max_pool_rule(g, y, x, ksize, strides, pads):
 
 
 defvjp(_MAXPOOL, _max_pool_rule)
+# By the pooled input x it is zero (TensorFlow's MaxPoolGradGrad gives zeros, not None).
 defvjp(_MAXPOOL_GRAD, lambda gg, y, g, route, x, **attrs: _max_pool_grad_vjp(
-    gg, y, g, route, x, **attrs)[0], None, None)
+    gg, y, g, route, x, **attrs)[0], None, lambda gg, y, g, route, x, **attrs: _a.zeros_like(x))
 
 
 def _avg_counts(shape, ksize, strides, pads, dtype):
@@ -683,7 +704,12 @@ def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002
     if data_format not in (None, "NHWC"):
         raise _err(f"Default {prim.name}Op only supports NHWC on device type CPU",
                    prim.name)
-    check_kind(x, "f", prim.name, "half, bfloat16, float, double")
+    if prim is _MAXPOOL:  # MaxPool has integer kernels too
+        if x._value.dtype.kind not in "fiu":
+            check_kind(x, "fiu", prim.name, "half, bfloat16, float, double, int32, int64, "
+                       "uint8, int16, int8, uint16, qint8")
+    else:
+        check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     if x._value.ndim != 4:
         raise _err("Input must be 4 or 5-dimensional", prim.name)
     k, st, pads, oh, ow = _pool_geometry(x._value, ksize, strides, padding, prim.name)

@@ -26,10 +26,56 @@ __all__ = [
 
 _RELU = primitive("Relu", _kernels.relu, save_inputs=False, save_output=True)
 # ReluGrad(g, y) = g where y > 0, else 0: one NumPy pass where compare-cast-multiply takes three.
-# Its own derivative is ReluGrad again for g; for y it is zero almost everywhere.
+# Its own derivative is ReluGrad again for g; for y it is zero almost everywhere, and zeros (not
+# None) as TensorFlow's, so a gradient penalty through a ReLU network gets a tensor.
 _RELU_GRAD = primitive("ReluGrad", lambda g, y: g * (y > 0), save_inputs=True)
 defvjp(_RELU, lambda g, y, x_shape: apply(_RELU_GRAD, (g, y)))
-defvjp(_RELU_GRAD, lambda gg, y, g, y_fwd: apply(_RELU_GRAD, (gg, y_fwd)), None)
+
+
+def _zero_rule(gg, y, g, x, **attrs):
+    """The derivative of a piecewise-linear activation's gradient op by its features."""
+    return _a.zeros_like(x)
+
+
+defvjp(_RELU_GRAD, lambda gg, y, g, y_fwd: apply(_RELU_GRAD, (gg, y_fwd)), _zero_rule)
+
+
+def _relu6_forward(x):
+    # NaN stays NaN (np.maximum and np.minimum propagate it), as Eigen's clamp does.
+    return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
+
+
+_RELU6 = primitive("Relu6", _relu6_forward)
+# Relu6Grad: g strictly inside (0, 6), as TensorFlow's kernel.
+_RELU6_GRAD = primitive("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)))
+defvjp(_RELU6, lambda g, y, x: apply(_RELU6_GRAD, (g, x)))
+defvjp(_RELU6_GRAD, lambda gg, y, g, x: apply(_RELU6_GRAD, (gg, x)), _zero_rule)
+
+
+def _leaky_relu_forward(x, alpha):
+    return np.where(x > 0, x, x * x.dtype.type(alpha))
+
+
+def _leaky_relu_grad_forward(g, x, alpha):
+    return np.where(x > 0, g, g * g.dtype.type(alpha))
+
+
+_LEAKY_RELU = primitive("LeakyRelu", _leaky_relu_forward)
+_LEAKY_RELU_GRAD = primitive("LeakyReluGrad", _leaky_relu_grad_forward)
+defvjp(_LEAKY_RELU, lambda g, y, x, alpha: apply(_LEAKY_RELU_GRAD, (g, x), {"alpha": alpha}))
+defvjp(_LEAKY_RELU_GRAD, lambda gg, y, g, x, alpha: apply(
+    _LEAKY_RELU_GRAD, (gg, x), {"alpha": alpha}), _zero_rule)
+
+
+def _elu_forward(x):
+    with np.errstate(over="ignore"):
+        return np.where(x > 0, x, np.expm1(np.minimum(x, x.dtype.type(0))))
+
+
+# EluGrad(g, y) = g * (y + 1) where y < 0, else g: written from the output, as TensorFlow's,
+# so elu''(0) is 0 and a NaN feature passes g.
+_ELU = primitive("Elu", _elu_forward, save_inputs=False, save_output=True)
+defvjp(_ELU, lambda g, y, x_shape: _a.where(_m.less(y, 0), _m.multiply(g, _m.add(y, 1)), g))
 
 
 def relu(features, name=None):
@@ -53,12 +99,16 @@ def relu(features, name=None):
 
 
 def _softmax_forward(x, axis):
+    if x.size == 0:
+        return x.copy()
     z = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(z)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_forward(x, axis):
+    if x.size == 0:
+        return x.copy()
     z = x - np.max(x, axis=axis, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
 
@@ -77,6 +127,9 @@ def _softmax_like(prim, logits, axis):
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     n = x._value.ndim
     if n == 0:
+        if prim is _LOG_SOFTMAX:
+            raise errors.op_error(errors.InvalidArgumentError,
+                                  "logits must have >= 1 dimension, got []", prim.name)
         raise errors.op_error(errors.AbortedError, "Input dims must be <= 5 and >=1",
                               prim.name)
     ax = -1 if axis is None else int(axis)
@@ -238,8 +291,13 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if labels._value.shape != logits._value.shape:
         raise ValueError(f"`logits` and `labels` must have the same shape, received "
                          f"({logits.shape} vs {labels.shape}).")
-    return _m.add(_m.subtract(relu(logits), _m.multiply(logits, labels)),
-                  _m.log1p(_m.exp(_m.negative(_m.abs(logits)))))
+    # TensorFlow's selects (not relu and abs), so the gradient at logits 0 is
+    # sigmoid(0) - labels: both branches take the x >= 0 side.
+    nonneg = _m.greater_equal(logits, _a.zeros_like(logits))
+    relu_logits = _a.where(nonneg, logits, _a.zeros_like(logits))
+    neg_abs = _a.where(nonneg, _m.negative(logits), logits)
+    return _m.add(_m.subtract(relu_logits, _m.multiply(logits, labels)),
+                  _m.log1p(_m.exp(neg_abs)))
 
 
 def l2_loss(t, name=None):
@@ -286,7 +344,8 @@ def relu6(features, name=None):
     """``min(max(features, 0), 6)`` (``tf.nn.relu6``); as TensorFlow's ``Relu6Grad``, the
     gradient is 1 only strictly inside ``(0, 6)``."""
     x = to_tensor(features)
-    return _a.where(_m.less(x, 6), relu(x), _m.add(_a.zeros_like(x), 6))
+    check_kind(x, "fiu", "Relu6", FLOAT_TYPES)
+    return apply(_RELU6, (x,))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -299,7 +358,8 @@ def leaky_relu(features, alpha=0.2, name=None):
     if x.dtype.is_integer:
         x = _a.cast(x, _dt.float32)
     alpha = float(np.float32(alpha._value if hasattr(alpha, "_value") else alpha))
-    return _a.where(_m.greater(x, 0), x, _m.multiply(x, alpha))
+    check_kind(x, "f", "LeakyRelu", FLOAT_TYPES)
+    return apply(_LEAKY_RELU, (x,), {"alpha": alpha})
 
 
 def elu(features, name=None):
@@ -313,7 +373,8 @@ def elu(features, name=None):
         A tensor of ``features``' shape and dtype.
     """
     x = to_tensor(features)
-    return _a.where(_m.greater(x, 0), x, _m.expm1(_m.minimum(x, 0)))
+    check_kind(x, "f", "Elu", FLOAT_TYPES)
+    return apply(_ELU, (x,))
 
 
 def selu(features, name=None):
@@ -338,6 +399,8 @@ def silu(features, beta=1.0, name=None):
         A tensor of ``features``' shape and dtype.
     """
     x = to_tensor(features)
+    if x._value.dtype.kind not in "fc":
+        check_kind(x, "fc", "Sigmoid", _h.FLOAT_COMPLEX_TYPES)
     return _m.multiply(x, _m.sigmoid(_m.multiply(x, beta)))
 
 
@@ -368,7 +431,9 @@ def gelu(features, approximate=False, name=None):
         [0.        0.8413447]
     """
     x = to_tensor(features)
-    check_kind(x, "f", "Gelu", FLOAT_TYPES)
+    if x._value.dtype.kind != "f" and x.dtype.name != "bfloat16":
+        raise ValueError("`features.dtype` must be a floating point tensor.Received:"
+                         f"features.dtype={x.dtype!r}")
     if approximate:
         inner = _m.multiply(_m.add(x, _m.multiply(_m.pow(x, 3), 0.044715)),
                             0.7978845608028654)

@@ -12,12 +12,12 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply, current_tracer
 from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
-from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
 from . import array_ops as _a
 from . import composite_dispatch as _composite
 from . import math_ops as _m
-from ._helpers import check_kind, norm_axis, op_doc, public_op, to_tensor
+from ._helpers import check_kind, kind_of, norm_axis, op_doc, public_op, to_tensor
 
 __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
@@ -41,8 +41,12 @@ def _sum_forward(x, axis, keepdims):
 def _mean_forward(x, axis, keepdims):
     if x.dtype.kind in "iu":
         n = int(np.prod([x.shape[a] for a in axis])) if axis else 1
-        total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=np.int64)
-        return (np.fix(total / max(n, 1))).astype(x.dtype)
+        # An int64 sum wraps as TensorFlow's does; the quotient truncates toward zero,
+        # in integers (a float quotient loses the low bits of a large int64).
+        acc = np.uint64 if x.dtype.kind == "u" else np.int64
+        total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=acc)
+        q = np.abs(total) // acc(max(n, 1)) if x.dtype.kind != "u" else total // max(n, 1)
+        return (np.where(total < 0, -q, q) if x.dtype.kind != "u" else q).astype(x.dtype)
     if x.dtype.kind == "f":
         return _kernels.mean(x, axis, keepdims)
     return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
@@ -51,10 +55,29 @@ def _mean_forward(x, axis, keepdims):
 # Sum and Mean keep their input: their gradient reads its shape at run time (SumGrad).
 _SUM = primitive("Sum", _sum_forward, error=_reduce_error)
 _MEAN = primitive("Mean", _mean_forward, error=_reduce_error)
-_RMAX = primitive("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
-                  save_output=True, error=_reduce_error)
-_RMIN = primitive("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
-                  save_output=True, error=_reduce_error)
+def _lowest(dtype):
+    return np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf
+
+
+def _highest(dtype):
+    return np.iinfo(dtype).max if dtype.kind in "iu" else np.inf
+
+
+def _max_forward(x, axis, keepdims):
+    if x.size:
+        return np.max(x, axis=axis, keepdims=keepdims)
+    # over a size-0 axis: the identity, -inf (the lowest integer), as TensorFlow's
+    return np.max(x, axis=axis, keepdims=keepdims, initial=_lowest(x.dtype))
+
+
+def _min_forward(x, axis, keepdims):
+    if x.size:
+        return np.min(x, axis=axis, keepdims=keepdims)
+    return np.min(x, axis=axis, keepdims=keepdims, initial=_highest(x.dtype))
+
+
+_RMAX = primitive("Max", _max_forward, save_output=True, error=_reduce_error)
+_RMIN = primitive("Min", _min_forward, save_output=True, error=_reduce_error)
 _PROD = primitive("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
                                                              dtype=x.dtype),
                   save_output=True, error=_reduce_error)
@@ -161,10 +184,10 @@ defvjp(_SUM, _sum_rule)
 defvjp(_MEAN, _mean_rule)
 defvjp(_RMAX, _extremum_rule)
 defvjp(_RMIN, _extremum_rule)
-defvjp(_PROD, _prod_rule)
+defvjp(_PROD, _m._conj_aware(_prod_rule))
 
 
-def _reducer(prim, name, what, kinds=None, ragged=False):
+def _reducer(prim, name, what, kinds=None, ragged=False, allowed="bool"):
     op_name, public = prim.name, name
     classes, ragged_ops = _composite.CLASSES, _composite.RAGGED_OPS
 
@@ -175,14 +198,15 @@ def _reducer(prim, name, what, kinds=None, ragged=False):
             return ragged_ops[public](input_tensor, axis, keepdims)
         else:
             x = convert_to_tensor(input_tensor)
-        if x._value.dtype.kind in "OSU":
+        kind = x._value.dtype.kind
+        if kind in "OSU":
             raise errors.InvalidArgumentError(
                 None, None, "Value for attr 'T' of string is not in the list of allowed "
                 "values: float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
                 "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, "
                 "uint64")
-        if kinds is not None:
-            check_kind(x, kinds, op_name, "bool")
+        if kinds is not None and kind not in kinds:
+            check_kind(x, kinds, op_name, allowed)
         try:
             ax = norm_axis(axis, x._value.ndim)
         except ValueError as err:
@@ -205,12 +229,22 @@ def _reducer(prim, name, what, kinds=None, ragged=False):
         notes=ragged_note, tf_name=f"tf.math.{name}"))
 
 
-reduce_sum = _reducer(_SUM, "reduce_sum", "The sum over ``axis``", ragged=True)
-reduce_mean = _reducer(_MEAN, "reduce_mean",
-                       "The mean over ``axis`` (integers: truncated)", ragged=True)
-reduce_max = _reducer(_RMAX, "reduce_max", "The largest value over ``axis``", ragged=True)
-reduce_min = _reducer(_RMIN, "reduce_min", "The smallest value over ``axis``", ragged=True)
-reduce_prod = _reducer(_PROD, "reduce_prod", "The product over ``axis``", ragged=True)
+# The dtypes TensorFlow's sums and scans take (its error lists them in this order), and
+# those of its ordering reductions.
+_NUMBER_TYPES = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+                 "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64")
+_REAL_NUMBER_TYPES = ("float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, "
+                      "half, uint32, uint64, qint8, quint8, qint32, qint16, quint16")
+
+reduce_sum = _reducer(_SUM, "reduce_sum", "The sum over ``axis``", "fiuc", True, _NUMBER_TYPES)
+reduce_mean = _reducer(_MEAN, "reduce_mean", "The mean over ``axis`` (integers: truncated)",
+                       "fiuc", True, _NUMBER_TYPES)
+reduce_max = _reducer(_RMAX, "reduce_max", "The largest value over ``axis``", "fiu", True,
+                      _REAL_NUMBER_TYPES)
+reduce_min = _reducer(_RMIN, "reduce_min", "The smallest value over ``axis``", "fiu", True,
+                      _REAL_NUMBER_TYPES)
+reduce_prod = _reducer(_PROD, "reduce_prod", "The product over ``axis``", "fiuc", True,
+                       _NUMBER_TYPES)
 reduce_all = _reducer(_ALL, "reduce_all", "Whether all values over ``axis`` are true", "b")
 reduce_any = _reducer(_ANY, "reduce_any", "Whether any value over ``axis`` is true", "b")
 
@@ -222,7 +256,7 @@ def _cumulative(accumulate, identity):
         if reverse:
             x = np.flip(x, axis)
         out = accumulate(x, axis=axis, dtype=x.dtype)
-        if exclusive:
+        if exclusive and out.shape[axis]:
             first = np.full_like(np.take(out, [0], axis), identity)
             out = np.concatenate([first, np.take(out, range(out.shape[axis] - 1), axis)], axis)
         if reverse:
@@ -233,6 +267,16 @@ def _cumulative(accumulate, identity):
 
 _cumsum_forward = _cumulative(np.cumsum, 0)
 _cumprod_forward = _cumulative(np.cumprod, 1)
+
+
+def _logaddexp_accumulate(x, axis, dtype):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.logaddexp.accumulate(x, axis=axis, dtype=dtype)
+
+
+# log(cumsum(exp(x))) as a scan of logaddexp, as TensorFlow's kernel: no common shift, so
+# entries far below the maximum keep their value.
+_cumlogsumexp_forward = _cumulative(_logaddexp_accumulate, -np.inf)
 
 
 _CUMSUM = primitive("Cumsum", _cumsum_forward, save_inputs=False)
@@ -252,6 +296,61 @@ def _cumprod_rule(g, y, x, axis, exclusive, reverse):
 defvjp(_CUMPROD, _cumprod_rule)
 
 
+_CUMLOGSUMEXP = primitive("CumulativeLogsumexp", _cumlogsumexp_forward, save_output=True)
+
+
+def _signed_scan(v, shift, attrs):
+    """``scan(v * exp(shift))`` of a scan of exponentials, in log space: the positive and the
+    negative parts of ``v`` each through CumulativeLogsumexp, so nothing overflows."""
+    zero = _a.zeros_like(v)
+    neg_inf = _m.add(zero, -np.inf)
+    parts = []
+    for vs in (v, _m.negative(v)):
+        pos = _m.greater(vs, zero)
+        log_v = _a.where(pos, _m.log(_a.where(pos, vs, _a.ones_like(v))), neg_inf)
+        parts.append(apply(_CUMLOGSUMEXP, (_m.add(log_v, shift),), attrs))
+    return parts
+
+
+def _cumlogsumexp_rule(g, y, x, axis, exclusive, reverse):
+    # d y_j / d x_i = exp(x_i - y_j) for the i that y_j sums: x_i plus the reversed scan of
+    # log g_j - y_j (TensorFlow's rule).
+    attrs = {"axis": axis, "exclusive": exclusive, "reverse": not reverse}
+    # (where y is -inf it sums only -inf terms, whose x is -inf too: the shift is moot there
+    # and kept finite, so -inf + inf makes no NaN)
+    finite = _m.greater(y, _a.zeros_like(y) - np.inf)
+    pos, neg = _signed_scan(g, _a.where(finite, _m.negative(y), _a.zeros_like(y)), attrs)
+    return _m.subtract(_m.exp(_m.add(pos, x)), _m.exp(_m.add(neg, x)))
+
+
+def _cumlogsumexp_jvp(tangents, y, x, axis, exclusive, reverse):
+    t = tangents[0]
+    if t is None:
+        return None
+    attrs = {"axis": axis, "exclusive": exclusive, "reverse": reverse}
+    pos, neg = _signed_scan(t, x, attrs)
+    finite = _m.greater(y, _a.zeros_like(y) - np.inf)
+    y = _a.where(finite, y, _a.zeros_like(y))
+    return _m.subtract(_m.exp(_m.subtract(pos, y)), _m.exp(_m.subtract(neg, y)))
+
+
+defvjp(_CUMLOGSUMEXP, _cumlogsumexp_rule)
+defjvp(_CUMLOGSUMEXP, _cumlogsumexp_jvp)
+
+
+def _scan_axis(x, axis, op_name):
+    """``axis`` in ``[-rank, rank)`` as a non-negative int, after TensorFlow's dtype check."""
+    if x._value.dtype.kind not in "fiuc":
+        check_kind(x, "fiuc", op_name, _NUMBER_TYPES)
+    n = x._value.ndim
+    ax = int(static_value(axis) if isinstance(axis, _TensorLike) else axis)
+    if not -n <= ax < n:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"ScanOp: Expected scan axis in the range [{-n}, {n}), but got "
+                              f"{ax}", op_name)
+    return ax % n
+
+
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Cumulative sum along ``axis`` (``tf.math.cumsum``).
 
@@ -266,7 +365,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
         A tensor of ``x``'s shape and dtype; the gradient is the reversed cumulative sum.
     """
     x = to_tensor(x)
-    ax = int(axis) % max(x._value.ndim, 1)
+    ax = _scan_axis(x, axis, "Cumsum")
     return apply(_CUMSUM, (x,), {"axis": ax, "exclusive": bool(exclusive),
                                  "reverse": bool(reverse)})
 
@@ -274,7 +373,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Cumulative product along ``axis`` (``tf.math.cumprod``)."""
     x = to_tensor(x)
-    ax = int(axis) % max(x._value.ndim, 1)
+    ax = _scan_axis(x, axis, "Cumprod")
     return apply(_CUMPROD, (x,), {"axis": ax, "exclusive": bool(exclusive),
                                   "reverse": bool(reverse)})
 
@@ -320,7 +419,9 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
         TypeError: for integer inputs, as TensorFlow.
     """
     x = to_tensor(input_tensor)
-    if x._value.dtype.kind not in "fc":
+    if x._value.dtype.kind not in "fiuc":
+        check_kind(x, "fiuc", "Mean", _NUMBER_TYPES)
+    if kind_of(x._value.dtype) not in "fc":
         raise TypeError(f"Input must be either real or complex. Received integer type "
                         f"{x.dtype!r}.")
     ax = _axis_arg(axis, x._value.ndim, "Mean")
@@ -347,6 +448,8 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     if x._value.dtype.kind in "iu":
         s = reduce_sum(_m.square(x), axis, keepdims)
         return Tensor(np.asarray(np.sqrt(s._value)).astype(x._value.dtype)[()])
+    if x._value.dtype.kind == "c":  # |x|^2, kept complex as TensorFlow's
+        return _m.sqrt(reduce_sum(_m.multiply(x, _a.conj(x)), axis, keepdims))
     return _m.sqrt(reduce_sum(_m.square(x), axis, keepdims))
 
 
@@ -368,9 +471,8 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     ``-inf``.
     """
     x = to_tensor(x)
-    ax = int(axis) % max(x._value.ndim, 1)
-    raw = reduce_max(x, ax, keepdims=True)
-    m = _a.stop_gradient(_a.where(_m.is_finite(raw), raw, _a.zeros_like(raw)))
-    with np.errstate(divide="ignore"):
-        return _m.add(_m.log(cumsum(_m.exp(_m.subtract(x, m)), ax, exclusive=exclusive,
-                                    reverse=reverse)), m)
+    if x._value.dtype.kind != "f":
+        check_kind(x, "f", "CumulativeLogsumexp", "half, float, double")
+    ax = _scan_axis(x, axis, "CumulativeLogsumexp")
+    return apply(_CUMLOGSUMEXP, (x,), {"axis": ax, "exclusive": bool(exclusive),
+                                       "reverse": bool(reverse)})

@@ -13,7 +13,7 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like, zeros_like
-from .math_ops import divide_no_nan, equal, multiply, sqrt
+from .math_ops import divide_no_nan, equal, greater, multiply, sqrt, truncatediv
 
 __all__ = [
     "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
@@ -40,6 +40,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         [2. 4.]
     """
     d = to_tensor(data)
+    if d._value.dtype.kind not in "fiuc":
+        _h.check_kind(d, "fiuc", "UnsortedSegmentSum", _NUMBER_TYPES)
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     iv = ids._value
@@ -49,6 +51,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
             errors.InvalidArgumentError,
             f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
             f"= {_h._show(iv.shape)}", "UnsortedSegmentSum")
+    _check_below(iv, n, "UnsortedSegmentSum")
     flat_ids = _a.reshape(ids, [-1])
     flat = _a.reshape(d, (-1,) + tuple(rest))
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
@@ -59,6 +62,29 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return _ix.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
 
 
+def _check_below(ids, n, op_name):
+    """TensorFlow's unsorted segment ops refuse an id >= num_segments (and drop negatives)."""
+    flat = ids.reshape(-1)
+    if flat.size and flat.max() >= n:
+        i = int(np.flatnonzero(flat >= n)[0])
+        raise errors.InvalidArgumentError(
+            None, None, f"segment_ids[{i}] = {int(flat[i])} is out of range [0, {n}) "
+            f"[Op:{op_name}]")
+
+
+def _check_sorted_ids(ids, op_name):
+    """The ids of a sorted segment op: non-negative and increasing; the number of rows."""
+    n = int(ids[-1]) + 1 if ids.size else 0
+    if ids.size and ids[0] < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Segment id {int(ids[0])} out of range [0, {n}), possibly because "
+            f"'segment_ids' input is not sorted. [Op:{op_name}]")
+    if ids.size and np.any(np.diff(ids) < 0):
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "segment ids are not increasing", op_name)
+    return n
+
+
 def segment_sum(data, segment_ids, name=None):
     """Sum over sorted segments (``tf.math.segment_sum``); rows ``0..max(ids)``.
 
@@ -66,14 +92,14 @@ def segment_sum(data, segment_ids, name=None):
         tf.errors.InvalidArgumentError: if the ids are not sorted.
     """
     ids = to_tensor(segment_ids)._value
-    if ids.ndim != 1 or ids.shape[0] != to_tensor(data)._value.shape[0]:
+    d = to_tensor(data)
+    if d._value.dtype.kind not in "fiuc":
+        _h.check_kind(d, "fiuc", "SegmentSum", _NUMBER_TYPES)
+    if ids.ndim != 1 or ids.shape[0] != d._value.shape[0]:
         raise errors.InvalidArgumentError(
             None, None, "segment_ids should be the same size as dimension 0 of input. "
             "[Op:SegmentSum]")
-    if ids.size and np.any(np.diff(ids) < 0):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "segment ids are not increasing", "SegmentSum")
-    n = int(ids[-1]) + 1 if ids.size else 0
+    n = _check_sorted_ids(ids, "SegmentSum")
     return unsorted_segment_sum(data, segment_ids, n)
 
 
@@ -82,13 +108,24 @@ def segment_mean(data, segment_ids, name=None):
     d = to_tensor(data)
     total = segment_sum(d, segment_ids)
     ones = ones_like(to_tensor(segment_ids), dtype=d.dtype)
-    count = segment_sum(ones, segment_ids)
-    shape = [-1] + [1] * (total._value.ndim - 1)
-    return divide_no_nan(total, _a.reshape(count, shape))
+    count = _a.reshape(segment_sum(ones, segment_ids), [-1] + [1] * (total._value.ndim - 1))
+    if d._value.dtype.kind in "iu":
+        # integers keep their dtype, the quotient truncated (TensorFlow's SegmentMean)
+        nonempty = greater(count, zeros_like(count))
+        q = truncatediv(total, _a.where(nonempty, count, ones_like(count)))
+        return _a.where(nonempty, q, zeros_like(q))
+    return divide_no_nan(total, count)
+
+
+_NUMBER_TYPES = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+                 "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64")
 
 
 def _segment_ids_and_count(data, segment_ids, num_segments):
     d = to_tensor(data)
+    if d._value.dtype.kind not in "fiu":  # the mean and sqrt-n kernels take real numbers
+        _h.check_kind(d, "fiu", "UnsortedSegmentSum", "bfloat16, half, float, double, int8, "
+                      "uint8, int16, uint16, int32, uint32, int64, uint64")
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     ones = ones_like(ids, dtype=d.dtype)
@@ -120,18 +157,50 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return divide_no_nan(total, _per_segment(sqrt(count), total._value.ndim - 1))
 
 
-def _segment_extremum_forward(data, ids, num_segments, is_max):
+def _finfo(dtype):
+    if dtype.kind == "V":  # bfloat16 comes from ml_dtypes, whose finfo knows it
+        import ml_dtypes
+        return ml_dtypes.finfo(dtype)
+    return np.finfo(dtype)
+
+
+def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
     rest = data.shape[ids.ndim:]
     flat_ids = ids.reshape(-1)
     flat = data.reshape((-1,) + rest)
-    info = np.finfo(data.dtype) if data.dtype.kind == "f" else np.iinfo(data.dtype)
-    out = np.full((num_segments,) + rest, info.min if is_max else info.max, data.dtype)
+    floating = data.dtype.kind not in "iu"
+    info = _finfo(data.dtype) if floating else np.iinfo(data.dtype)
     keep = (flat_ids >= 0) & (flat_ids < num_segments)
-    (np.maximum if is_max else np.minimum).at(out, flat_ids[keep], flat[keep])
+    flat_ids, flat = flat_ids[keep], flat[keep]
+    fold = np.maximum if is_max else np.minimum
+    # The unsorted kernels start from the lowest (largest) finite value, so an inf loses to
+    # it; the sorted ones start from a segment's first element (``first``).
+    start = (-np.inf if is_max else np.inf) if floating and first else (
+        info.min if is_max else info.max)
+    out = np.full((num_segments,) + rest, start, data.dtype)
+    nan = np.isnan(flat) if floating else None
+    if nan is not None and nan.any():
+        # Eigen folds ``acc = x unless x < acc`` (> for min): a NaN replaces the running
+        # value and the next number replaces the NaN, so a segment gives the extremum of what
+        # follows its last NaN, or NaN when a NaN comes last.
+        order = np.broadcast_to(np.arange(len(flat)).reshape((-1,) + (1,) * len(rest)),
+                                flat.shape)
+        last_nan = np.full(out.shape, -1)
+        np.maximum.at(last_nan, flat_ids, np.where(nan, order, -1))
+        after = order > last_nan[flat_ids]
+        fold.at(out, flat_ids, np.where(after, flat, data.dtype.type(start)))
+        any_after = np.zeros(out.shape, bool)
+        np.logical_or.at(any_after, flat_ids, after)
+        out[(last_nan >= 0) & ~any_after] = np.nan
+    else:
+        fold.at(out, flat_ids, flat)
+    # empty segments hold the dtype's lowest (largest) finite value, as TensorFlow's
+    empty = np.bincount(flat_ids, minlength=num_segments)[:num_segments] == 0
+    out[empty] = info.min if is_max else info.max
     return out
 
 
-def _segment_extremum_rule(g, y, data, ids, num_segments, is_max):
+def _segment_extremum_rule(g, y, data, ids, num_segments, is_max, first=False):
     # The gradient goes to the entries equal to their segment's extremum, shared equally
     # among ties, as TensorFlow's.
     picked = _ix._gather_dense(y, ids)
@@ -144,8 +213,11 @@ _SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_outpu
 defvjp(_SEG_MAX, _segment_extremum_rule, None)
 
 
-def _segment_extremum(data, segment_ids, num_segments, is_max, op_name):
+def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=False):
     d = to_tensor(data)
+    if d._value.dtype.kind not in "fiu":
+        _h.check_kind(d, "fiu", op_name, "float, double, int32, uint8, int16, int8, int64, "
+                      "bfloat16, uint16, half, uint32, uint64")
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
     if d._value.shape[:ids._value.ndim] != ids._value.shape:
@@ -153,7 +225,8 @@ def _segment_extremum(data, segment_ids, num_segments, is_max, op_name):
             errors.InvalidArgumentError,
             f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
             f"= {_h._show(ids._value.shape)}", op_name)
-    return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max})
+    _check_below(ids._value, n, op_name)
+    return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max, "first": first})
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
@@ -174,17 +247,13 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 
 
 def _sorted_count(segment_ids):
-    ids = to_tensor(segment_ids)._value
-    if ids.size and np.any(np.diff(ids) < 0):
-        raise errors.op_error(errors.InvalidArgumentError,
-                              "segment ids are not increasing", "SegmentMax")
-    return int(ids[-1]) + 1 if ids.size else 0
+    return _check_sorted_ids(to_tensor(segment_ids)._value, "SegmentMax")
 
 
 def segment_max(data, segment_ids, name=None):
     """Maximum over sorted segments (``tf.math.segment_max``); empty segments give 0."""
     n = _sorted_count(segment_ids)
-    out = unsorted_segment_max(data, segment_ids, n)
+    out = _segment_extremum(data, segment_ids, n, True, "SegmentMax", first=True)
     present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
     shape = [-1] + [1] * (out._value.ndim - 1)
     return _a.where(_a.reshape(present, shape), out, zeros_like(out))
@@ -193,7 +262,7 @@ def segment_max(data, segment_ids, name=None):
 def segment_min(data, segment_ids, name=None):
     """Minimum over sorted segments (``tf.math.segment_min``); empty segments give 0."""
     n = _sorted_count(segment_ids)
-    out = unsorted_segment_min(data, segment_ids, n)
+    out = _segment_extremum(data, segment_ids, n, False, "SegmentMin", first=True)
     present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
     shape = [-1] + [1] * (out._value.ndim - 1)
     return _a.where(_a.reshape(present, shape), out, zeros_like(out))

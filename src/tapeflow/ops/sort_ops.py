@@ -10,10 +10,10 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import nondifferentiable
-from .._core.tensor import Tensor, _TensorLike, static_value
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from . import indexing_ops as _ix
-from ._helpers import to_tensor
+from ._helpers import check_kind, dtype_mismatch, to_tensor
 from .array_ops import cast
 
 __all__ = [
@@ -21,9 +21,27 @@ __all__ = [
 ]
 
 
+def _descending_key(x):
+    # ~x reverses the order of integers without overflow (-x of the lowest int is itself);
+    # unsigned and float keys negate.
+    if x.dtype.kind == "i":
+        return np.invert(x)
+    if x.dtype.kind == "u":
+        return np.iinfo(x.dtype).max - x
+    return -x
+
+
 _ARGSORT = nondifferentiable(
-    "ArgSort", lambda x, descending, axis: (np.argsort(-x if descending else x, axis=axis,
-                                                       kind="stable").astype(np.int32)))
+    "ArgSort", lambda x, descending, axis: (np.argsort(_descending_key(x) if descending else x,
+                                                       axis=axis, kind="stable")
+                                            .astype(np.int32)))
+
+
+def _check_ordered(x):
+    """TopKV2 (which sort and argsort run) takes real numbers only."""
+    if x._value.dtype.kind not in "fiu":
+        check_kind(x, "fiu", "TopKV2", "float, double, int32, uint8, int16, int8, int64, "
+                   "bfloat16, uint16, half, uint32, uint64")
 
 
 def _argsort_last(x, descending):
@@ -59,6 +77,7 @@ def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A0
         [5. 3.] [1 2]
     """
     x = to_tensor(input)
+    _check_ordered(x)
     if isinstance(k, float):
         raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
     k = int(static_value(k) if isinstance(k, _TensorLike) else k)
@@ -118,9 +137,8 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """
     _check_direction(direction)
     x = to_tensor(values)
+    _check_ordered(x)
     ax = _sort_axis(x, axis)
-    if x._value.dtype.kind == "b":
-        x = cast(x, _dt.int32)
     return apply(_ARGSORT, (x,), {"descending": direction == "DESCENDING", "axis": ax})
 
 
@@ -137,6 +155,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     """
     _check_direction(direction)
     x = to_tensor(values)
+    _check_ordered(x)
     ax = _sort_axis(x, axis)
     last = x._value.ndim - 1
     perm = list(builtins.range(x._value.ndim))
@@ -152,7 +171,13 @@ def in_top_k(targets, predictions, k, name=None):
     Returns:
         A bool tensor of shape ``[batch]``; ties count as in (as TensorFlow).
     """
-    return apply(_IN_TOP_K, (to_tensor(predictions), to_tensor(targets)), {"k": int(k)})
+    p = to_tensor(predictions)
+    if p._value.dtype != np.float32:  # InTopKV2 has a float32 kernel only
+        if not isinstance(targets, _TensorLike):
+            # TensorFlow's slow path converts to the op's declared dtype: its ValueError
+            convert_to_tensor(p, dtype=_dt.float32)
+        raise dtype_mismatch("InTopKV2", 0, np.dtype(np.float32), p._value.dtype)
+    return apply(_IN_TOP_K, (p, to_tensor(targets)), {"k": int(k)})
 
 
 def _in_top_k_forward(p, t, k):

@@ -11,8 +11,9 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor
-from ._helpers import _err, _int_list, _show, check_kind, pair, to_tensor
+from ._helpers import _err, _int_list, _show, check_kind, kind_of, pair, to_tensor
 from .array_ops import broadcast_to, ones_like, reshape
+from .array_ops import conj as _conj
 from .math_ops import _broadcast_error, _float_unary, add, exp, multiply, negative, square, subtract
 from .reduction_ops import reduce_sum
 
@@ -151,17 +152,20 @@ def _digamma64(x):
 
 
 def _polygamma64(n, x):
-    # psi^(n)(x) for integer n >= 1 and x > 0: recurrence up to x >= 15, then the
-    # asymptotic series (A&S 6.4.11).
+    # psi^(n)(x) for integer n >= 1: recurrence up to x >= 15 (from a negative x too, as
+    # TensorFlow's Hurwitz zeta does), then the asymptotic series (A&S 6.4.11). At a pole
+    # (an integer x <= 0) TensorFlow gives inf for odd n and nan for even n.
     if n == 0:
         return _digamma64(x)
     x = np.asarray(x, np.float64)
     sgn = -1.0 if n % 2 == 0 else 1.0
     fact = float(np.prod(np.arange(1, n + 1)))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    finite = x[np.isfinite(x)]
+    steps = 15 + int(min(max(-finite.min(), 0.0), 4096)) + 1 if finite.size else 15
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         z = x.copy()
         acc = np.zeros_like(z)
-        for _ in builtins.range(15):
+        for _ in builtins.range(steps):
             low = z < 15
             acc = acc + np.where(low, 1.0 / z ** (n + 1), 0.0)
             z = np.where(low, z + 1, z)
@@ -171,7 +175,9 @@ def _polygamma64(n, x):
             coef = float(np.prod(np.arange(2 * k + 1, 2 * k + n)))  # (2k+n-1)!/(2k)!
             total = total + b * coef / z ** (2 * k + n)
         out = sgn * (fact * acc + total)
-        out = np.where(x <= 0, np.nan, out)
+        pole = (x <= 0) & (x == np.floor(x))
+        out = np.where(pole, np.inf if n % 2 else np.nan, out)
+        out = np.where(x < -4096, np.nan, out)
     return out
 
 
@@ -208,9 +214,12 @@ erf = _float_unary(_ERF, "erf", "The error function of ``x``, element-wise", com
 erfc = _float_unary(_ERFC, "erfc",
                     "``1 - erf(x)``, accurate where ``erf(x)`` is near 1, element-wise",
                     complex_ok=False)
-lgamma = _float_unary(_LGAMMA, "lgamma", "``log(|gamma(x)|)``, element-wise", complex_ok=False)
+# (TensorFlow declares bfloat16 for both but has no CPU kernel: NotFoundError)
+lgamma = _float_unary(_LGAMMA, "lgamma", "``log(|gamma(x)|)``, element-wise", complex_ok=False,
+                      not_found="V")
 digamma = _float_unary(_DIGAMMA, "digamma",
-                       "The derivative of ``lgamma`` at ``x``, element-wise", complex_ok=False)
+                       "The derivative of ``lgamma`` at ``x``, element-wise", complex_ok=False,
+                       not_found="V")
 
 defvjp(_ERF, lambda g, y, x: multiply(g, multiply(exp(negative(square(x))),
                                                   _TWO_OVER_SQRT_PI)))
@@ -226,14 +235,16 @@ def polygamma(a, x, name=None):
 
     Args:
         a: a float tensor of non-negative integer values (the order).
-        x: a float tensor of ``a``'s dtype, ``x > 0``; shapes broadcast.
+        x: a float32 or float64 tensor of ``a``'s dtype; shapes broadcast.
 
     Returns:
-        ``psi^(a)(x)``; NaN where ``a`` is not a non-negative integer or ``x <= 0``.
+        ``psi^(a)(x)``; NaN where ``a`` is not a non-negative integer, inf (odd ``a``) or
+        NaN (even ``a``) at a pole ``x = 0, -1, -2, ...``.
         The gradient with respect to ``x`` is ``polygamma(a + 1, x)``; ``a`` has none.
     """
     a, x = pair(a, x, "Polygamma")
-    check_kind(x, "f", "Polygamma", "float, double")
+    # float and double only: half precision refused too (check_kind takes bfloat16 as float)
+    check_kind(x, "f" if x._value.dtype.itemsize >= 4 else "", "Polygamma", "float, double")
     return apply(_POLYGAMMA, (a, x))
 
 
@@ -304,6 +315,9 @@ def _parse_einsum(equation, shapes):
 
 
 def _einsum_forward(*xs, ins, out):
+    if xs and xs[0].dtype.kind == "V":  # bfloat16: NumPy's einsum has no loop for it
+        wide = [x.astype(np.float32) for x in xs]
+        return np.einsum(",".join(ins) + "->" + out, *wide).astype(xs[0].dtype)
     return np.einsum(",".join(ins) + "->" + out, *xs)
 
 
@@ -315,7 +329,11 @@ def _einsum_rule(k):
     def rule(g, y, *xs, ins, out):
         target = ins[k]
         others = [ins[j] for j in builtins.range(len(ins)) if j != k]
-        operands = [g] + [xs[j] for j in builtins.range(len(ins)) if j != k]
+        # The rule is linear in each other operand: for complex ones TensorFlow's convention
+        # (g times the conjugate derivative) conjugates them.
+        conj = xs[k]._value.dtype.kind == "c"
+        operands = [g] + [_conj(xs[j]) if conj else xs[j]
+                          for j in builtins.range(len(ins)) if j != k]
         avail = set(out).union(*others) if others else set(out)
         unique = "".join(dict.fromkeys(target))
         kept = "".join(c for c in unique if c in avail)
@@ -372,6 +390,11 @@ def einsum(equation, *inputs, **kwargs):
         5.0
     """
     xs = [to_tensor(x) for x in inputs]
+    if xs and kind_of(xs[0]._value.dtype) not in "fiuc":
+        dt = xs[0].dtype.name.upper()
+        raise errors.op_error(
+            errors.NotFoundError, f"Could not find device for node: {{{{node Einsum}}}} = "
+            f"Einsum[N={len(xs)}, T=DT_{dt}, equation=\"{equation}\"]", "Einsum")
     for j, t in enumerate(xs[1:], 1):
         if t._value.dtype is not xs[0]._value.dtype:
             from ._helpers import dtype_mismatch
@@ -380,7 +403,8 @@ def einsum(equation, *inputs, **kwargs):
     sizes = {}
     for spec, t in zip(ins, xs, strict=True):
         for axis, (c, d) in enumerate(zip(spec, t._value.shape, strict=True)):
-            if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
+            # Only the dimensions of an ellipsis (letters not in the equation) broadcast.
+            if sizes.setdefault(c, d) != d and (c in equation or 1 not in (d, sizes[c])):
                 raise _err(f"Expected dimension {sizes[c]} at axis {axis} of the input shaped "
                            f"{_show(t._value.shape)} but got dimension {d}", "Einsum")
     if len(_EINSUM.vjps) < len(xs):
@@ -400,6 +424,9 @@ def tensordot(a, b, axes, name=None):
     """
     a = to_tensor(a)
     b = to_tensor(b)
+    if a._value.dtype.kind not in "fiuc":  # TensorFlow contracts with MatMul
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
+                   "uint16, uint32, uint64, complex64, complex128")
     na, nb = a._value.ndim, b._value.ndim
     if isinstance(axes, (int, np.integer)):
         n = int(axes)

@@ -1,0 +1,647 @@
+"""Record TensorFlow's answers for the op differences of issue 19 into
+tests/fixtures/ops/regressions.json.
+
+Run with TensorFlow installed (tapeflow is never imported here):
+
+    /work/tfenv/bin/python tools/record_op_regressions.py
+
+Each case is a few lines of a TF program that set ``out`` (a tensor, a number, None, or a
+list/tuple of them); the helpers of ``PRELUDE`` take gradients through one tape (``grad``) or
+two nested tapes (``grad2``). The fixture keeps each case's source and TensorFlow's answer:
+every value's dtype, shape and numbers, or the exception class and its first message line.
+``tests/ops/test_tf_regressions.py`` runs the same source with ``tf`` bound to tapeflow.
+
+A case whose name is in ``BETTER`` is one where TensorFlow is itself wrong (docs/ops.md gives
+the evidence): the fixture keeps the answer written there instead of TensorFlow's, and the
+recorder checks that TensorFlow still gives the wrong one it names.
+"""
+import json
+import math
+import os
+import re
+import textwrap
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "tests", "fixtures", "ops", "regressions.json")
+_PREFIX = re.compile(r"^\{\{function_node [^}]*\}\} ")
+
+PRELUDE = textwrap.dedent('''
+    def grad(f, *xs):
+        """The gradients of f(*xs) with respect to each x (one tape)."""
+        xs = [tf.convert_to_tensor(x) for x in xs]
+        with tf.GradientTape() as t:
+            for x in xs:
+                t.watch(x)
+            y = f(*xs)
+        gs = t.gradient(y, xs)
+        return [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g
+                for g in gs]
+
+    def grad2(f, *xs):
+        """The gradients of sum(grad(f)) with respect to each x (two nested tapes)."""
+        xs = [tf.convert_to_tensor(x) for x in xs]
+        with tf.GradientTape() as outer:
+            for x in xs:
+                outer.watch(x)
+            with tf.GradientTape() as inner:
+                for x in xs:
+                    inner.watch(x)
+                y = f(*xs)
+            gs = inner.gradient(y, xs)
+            s = tf.add_n([tf.reduce_sum(g) for g in gs if g is not None]) if any(
+                g is not None for g in gs) else None
+        if s is None:
+            return [None for _ in xs]
+        return outer.gradient(s, xs)
+
+    def c128(*v):
+        return tf.constant(list(v), tf.complex128)
+
+    def f64(*v):
+        return tf.constant(list(v), tf.float64)
+
+    def f32(*v):
+        return tf.constant(list(v), tf.float32)
+''')
+
+# (name, source). Grouped as issue 19 lists the kinds.
+CASES = []
+
+
+def case(name, src):
+    CASES.append((name, textwrap.dedent(src).strip("\n")))
+
+
+# ---------------------------------------------------------------- wrong gradients
+
+_Z, _W = "c128(0.5+0.3j, -0.2+0.4j)", "c128(0.7-0.2j, 1.5+0.5j)"
+for _op in ("asin", "acos", "atan", "asinh", "atanh", "sinh", "cosh", "tan"):
+    case(f"grad_complex_{_op}", f"out = grad(tf.math.{_op}, {_Z})")
+case("grad_complex_acosh", "out = grad(tf.math.acosh, c128(1.5+0.3j, -0.2+0.4j))")
+for _op in ("xlogy", "xdivy", "xlog1py"):
+    case(f"grad_complex_{_op}", f"out = grad(tf.math.{_op}, {_Z}, {_W})")
+case("grad_complex_tensordot", """
+    a = tf.constant([[1+2j, 3-1j], [0.5j, 2]], tf.complex128)
+    b = tf.constant([[1-1j, 2], [1j, 1+1j]], tf.complex128)
+    out = grad(lambda a, b: tf.tensordot(a, b, 1), a, b)""")
+case("grad_complex_tensordot_axes0", """
+    a = c128(1+2j, 3-1j)
+    b = c128(1-1j, 0.5j, 2)
+    out = grad(lambda a, b: tf.tensordot(a, b, 0), a, b)""")
+case("grad_complex_einsum", """
+    a = tf.constant([[1+2j, 3-1j], [0.5j, 2]], tf.complex128)
+    b = tf.constant([[1-1j, 2], [1j, 1+1j]], tf.complex128)
+    out = grad(lambda a, b: tf.einsum("ij,jk->ik", a, b), a, b)""")
+case("grad_complex_einsum_trace", """
+    a = tf.constant([[1+2j, 3-1j], [0.5j, 2]], tf.complex128)
+    out = grad(lambda a: tf.einsum("ii->", a), a)""")
+case("grad_complex_reduce_prod", """
+    a = tf.constant([[1+2j, 3-1j], [0.5j, 2]], tf.complex128)
+    out = grad(lambda a: tf.reduce_prod(a, 1), a)""")
+case("grad_complex_reduce_prod_zero", """
+    a = tf.constant([[0j, 3-1j], [0.5j, 2]], tf.complex128)
+    out = grad(lambda a: tf.reduce_prod(a, 1), a)""")
+case("complex_squared_difference", f"""
+    out = [tf.math.squared_difference({_Z}, {_W}),
+           grad(tf.math.squared_difference, {_Z}, {_W})]""")
+case("complex_reduce_euclidean_norm", f"""
+    x = tf.stack([{_Z}, {_W}])
+    out = [tf.math.reduce_euclidean_norm(x, 1),
+           grad(lambda x: tf.math.reduce_euclidean_norm(x, 1), x)]""")
+case("complex_l2_normalize", f"""
+    x = {_Z}
+    out = [tf.math.l2_normalize(x), grad(tf.math.l2_normalize, x)]""")
+_X2 = "f64(-1.5, -0.5, 0.0, 0.5, 3.0, 7.0)"
+for _nm, _f in (("relu", "tf.nn.relu"), ("relu6", "tf.nn.relu6"),
+                ("leaky_relu", "tf.nn.leaky_relu"),
+                ("crelu", "tf.nn.crelu"),
+                ("hard_sigmoid", "tf.keras.activations.hard_sigmoid"),
+                ("keras_relu", "tf.keras.activations.relu"),
+                ("keras_relu_threshold",
+                 "lambda x: tf.keras.activations.relu(x, threshold=0.2, max_value=5.0)"),
+                ("keras_relu_negslope",
+                 "lambda x: tf.keras.activations.relu(x, negative_slope=0.1)"),
+                ("keras_relu6", "tf.keras.activations.relu6"),
+                ("keras_leaky_relu", "tf.keras.activations.leaky_relu"),
+                ("elu", "tf.nn.elu"), ("selu", "tf.nn.selu")):
+    case(f"grad2_{_nm}", f"out = [grad({_f}, {_X2}), grad2({_f}, {_X2})]")
+case("grad2_max_pool", """
+    x = tf.reshape(f64(1, 5, 2, 3, 9, 4, 0, 8, 7), (1, 3, 3, 1))
+    f = lambda x: tf.nn.max_pool2d(x, 2, 1, "VALID")
+    out = [grad(f, x), grad2(f, x)]""")
+case("elu_second_derivative_at_zero", "out = grad2(tf.nn.elu, f64(0.0, -1.0, 1.0))")
+case("grad_gather_scalar_index", """
+    p = f64(1, 2, 3)
+    out = grad(lambda p: tf.gather(p, 1), p)""")
+case("grad_gather_scalar_index_matrix", """
+    p = tf.reshape(f64(1, 2, 3, 4, 5, 6), (3, 2))
+    out = grad(lambda p: tf.gather(p, 2) * f64(1, 2), p)""")
+case("grad_embedding_lookup_scalar", """
+    p = tf.reshape(f64(1, 2, 3, 4, 5, 6), (3, 2))
+    out = grad(lambda p: tf.nn.embedding_lookup(p, 1), p)""")
+case("sigmoid_cross_entropy_soft_labels", """
+    lg, lb = f64(0.0, 1.5, -2.0), f64(0.3, 0.7, 0.1)
+    f = lambda lg, lb: tf.nn.sigmoid_cross_entropy_with_logits(labels=lb, logits=lg)
+    out = [f(lg, lb), grad(f, lg, lb)]""")
+case("grad_digamma", "out = grad(tf.math.digamma, f64(-1.5, -0.5, 0.5, 2.0))")
+case("polygamma_negative_and_poles", """
+    out = [tf.math.polygamma(f64(1, 2, 1, 1, 4, 3), f64(-1.0, -2.0, 0.0, -100.5, -20.25, -1.5)),
+           grad(tf.math.digamma, f64(-2.5, -7.25))]""")
+case("grad_tensor_scatter_nd_max", """
+    t, u = f64(1, 5, 3, 3), f64(4, 2, 3)
+    f = lambda t, u: tf.tensor_scatter_nd_max(t, [[0], [1], [2]], u) * f64(1, 2, 3, 4)
+    out = grad(f, t, u)""")
+case("grad_tensor_scatter_nd_min", """
+    t, u = f64(1, 5, 3, 3), f64(4, 2, 3)
+    f = lambda t, u: tf.tensor_scatter_nd_min(t, [[0], [1], [2]], u) * f64(1, 2, 3, 4)
+    out = grad(f, t, u)""")
+case("grad_clip_by_value_at_bounds", """
+    x = f64(-1.0, 0.0, 0.5, 1.0, 2.0)
+    out = grad(lambda x, lo, hi: tf.clip_by_value(x, lo, hi), x, f64(0.0), f64(1.0))""")
+case("clip_by_value_min_above_max", """
+    x = f64(0, 1, 0.5, 2)
+    f = lambda x, lo, hi: tf.clip_by_value(x, lo, hi)
+    out = [f(x, f64(1.0), f64(0.0)), grad(f, x, f64(1.0), f64(0.0))]""")
+case("grad_reduce_std_constant", """
+    out = grad(tf.math.reduce_std, f64(2.0, 2.0, 2.0))""")
+case("grad_reduce_variance_constant", """
+    out = grad(tf.math.reduce_variance, f64(2.0, 2.0, 2.0))""")
+case("keras_binary_crossentropy_mixed_dtypes", """
+    yt = tf.constant([[0.0, 1.0, 1.0]], tf.float64)
+    yp = tf.constant([[0.2, 0.7, 0.999]], tf.float32)
+    f = lambda yp: tf.keras.losses.binary_crossentropy(yt, yp)
+    out = [f(yp), grad(f, yp)]""")
+
+# ---------------------------------------------------------------- numerics
+
+case("cumulative_logsumexp_small", """
+    out = [tf.math.cumulative_logsumexp(f64(-1000, -1000.5, 3)),
+           tf.math.cumulative_logsumexp(f32(-1000, -1000.5, 3), reverse=True),
+           tf.math.cumulative_logsumexp(f64(-1000, -1000.5, 3), exclusive=True)]""")
+case("cumulative_logsumexp_inf", """
+    out = [tf.math.cumulative_logsumexp(f64(-float("inf"), 1.0, float("inf"), 2.0)),
+           grad(tf.math.cumulative_logsumexp, f64(-1000, -1000.5, 3))]""")
+case("argmax_nan", """
+    x = f32(1.0, float("nan"), 3.0)
+    out = [tf.argmax(x), tf.argmin(x), tf.argmax(f32(float("nan"), 1.0)),
+           tf.argmin(f32(2.0, float("nan"), 1.0))]""")
+case("max_pool_nan", """
+    x = tf.reshape(f32(1, float("nan"), 2, 0), (1, 2, 2, 1))
+    y = tf.reshape(f32(float("nan"), 1, 2, 0), (1, 2, 2, 1))
+    out = [tf.nn.max_pool2d(x, 2, 1, "VALID"), tf.nn.max_pool2d(y, 2, 1, "VALID")]""")
+case("segment_max_min_nan", """
+    x = f32(1, float("nan"), 2, float("nan"), 0)
+    ids = [0, 0, 1, 1, 1]
+    out = [tf.math.segment_max(x, ids), tf.math.segment_min(x, ids),
+           tf.math.unsorted_segment_max(x, ids, 2), tf.math.unsorted_segment_min(x, ids, 2)]""")
+case("reduce_max_nan", """
+    x = f32(1, float("nan"), 2)
+    out = [tf.reduce_max(x), tf.reduce_min(x), tf.math.maximum(x, 1.5)]""")
+case("segment_min_inf", """
+    out = [tf.math.segment_min(f32(float("inf"), 1), [0, 1]),
+           tf.math.segment_max(f32(-float("inf"), 1), [0, 1]),
+           tf.math.unsorted_segment_min(f32(float("inf"), 1), [0, 1], 3),
+           tf.math.unsorted_segment_max(f64(-float("inf"), 1), [0, 1], 3)]""")
+case("relu6_nan", """
+    out = [tf.nn.relu6(f32(float("nan"), -1, 7)), tf.nn.relu(f32(float("nan")))]""")
+case("complex_inf_nan_arithmetic", """
+    a = tf.constant([complex(float("inf"), 0), complex(1, 1), complex(float("nan"), 0)],
+                    tf.complex128)
+    b = tf.constant([complex(2, 1), complex(float("inf"), 0), complex(1, 0)], tf.complex128)
+    out = [a * b, a + b, a - b]""")
+case("complex_inf_nan_ops", """
+    import itertools
+    inf, nan = float("inf"), float("nan")
+    vals = [complex(inf, 0), complex(0, inf), complex(inf, inf), complex(nan, 0),
+            complex(0, nan), complex(1, 1), complex(-inf, 1), complex(2, -inf), 0j]
+    # 80 of the 81 pairs: an odd last element runs Eigen's scalar tail, which divides as C
+    # does (1 / 0j is inf + nanj there, nan + nanj in a packet; docs/ops.md)
+    pairs = list(itertools.product(vals, vals))[:80]
+    a = tf.constant([x for x, y in pairs], tf.complex128)
+    b = tf.constant([y for x, y in pairs], tf.complex128)
+    out = [a * b, a / b, a + b, tf.exp(a), tf.math.log(a), tf.sqrt(a), tf.abs(a),
+           tf.square(a), tf.math.reciprocal(a), tf.tanh(a), tf.sigmoid(a),
+           tf.sin(a), tf.math.rsqrt(a)]""")
+case("complex_division_grad", """
+    out = grad(lambda a, b: a / b, c128(1+2j, 3-1j), c128(0.5-1j, 2+2j))""")
+case("max_pool_grad_route_with_nan", """
+    n = float("nan")
+    x = tf.constant(np.array([1, n, n, 3, 2, 0, -1, n, n, n, 5, n, n, n, 5, 1],
+                             np.float32).reshape(1, 4, 4, 1))
+    out = [tf.nn.max_pool2d(x, 2, 2, "VALID"),
+           grad(lambda x: tf.nn.max_pool2d(x, 2, 2, "VALID"), x),
+           grad(lambda x: tf.nn.max_pool2d(x, 3, 1, "SAME"), x)]""")
+case("max_pool_minus_inf_nan_windows", """
+    x = np.full((1, 3, 3, 1), -np.inf, np.float32)
+    x[0, 1, 1, 0] = np.nan
+    out = [tf.nn.max_pool2d(x, 2, 2, "SAME"), tf.nn.max_pool2d(x[:, :2, :2], 2, 2, "VALID"),
+           grad(lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME") * 1.0, tf.constant(x))]""")
+case("floordiv_inf", """
+    out = [tf.math.floordiv(f32(float("inf"), -5, 5, -float("inf")), f32(2, float("inf"),
+                                                                       -float("inf"), 3)),
+           tf.math.floormod(f32(float("inf"), -5, 5), f32(2, float("inf"), -float("inf")))]""")
+case("top_k_extreme_ints", """
+    x = tf.constant([-2**31, 2**31 - 1, 0, -2**31, 5], tf.int32)
+    v, i = tf.math.top_k(x, 5)
+    y = tf.constant([-2**63, 2**63 - 1, 0], tf.int64)
+    v2, i2 = tf.math.top_k(y, 3)
+    out = [v, i, v2, i2]""")
+case("reduce_mean_int64_overflow", """
+    x = tf.constant([2**62, 2**62, 2**62], tf.int64)
+    out = [tf.reduce_mean(x), tf.reduce_mean(tf.constant([100, 100, 100], tf.int8))]""")
+case("polyval_one_coefficient", """
+    x = f32(1, 2, 3)
+    out = [tf.math.polyval([f32(2.0)], x), tf.math.polyval([3.0], x),
+           tf.math.polyval([tf.constant(2.0)], tf.constant(4.0))]""")
+case("binary_focal_crossentropy_large_logits", """
+    yt = tf.constant([[0.0, 1.0, 1.0, 0.0]])
+    lg = tf.constant([[100.0, -100.0, 50.0, -50.0]])
+    out = tf.keras.losses.binary_focal_crossentropy(yt, lg, from_logits=True)""")
+case("svd_inf_does_not_hang", """
+    x = tf.constant([[float("inf"), 1.0], [2.0, 3.0]])
+    s = tf.linalg.svd(x, compute_uv=False)
+    out = [tf.shape(s), s]""")
+case("svd_nan_gives_nan_factors", """
+    x = tf.constant([[[float("nan"), 1.0, 2.0], [2.0, 3.0, 1.0]],
+                     [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]], tf.float64)
+    s, u, v = tf.linalg.svd(x)
+    out = [s, tf.abs(u), tf.abs(v)]""")
+
+# ---------------------------------------------------------------- silent acceptance
+
+_B, _B2 = "tf.constant([True, False])", "tf.constant([False, False])"
+for _op in ("maximum", "minimum", "add", "subtract", "multiply", "abs", "negative",
+            "square", "sign", "floordiv", "floormod", "pow", "squared_difference",
+            "truediv", "reduce_prod", "cumsum", "cumprod", "argmax", "argmin"):
+    _unary = _op in ("abs", "negative", "square", "sign", "reduce_prod", "cumsum",
+                     "cumprod", "argmax", "argmin")
+    case(f"bool_{_op}_refused", f"out = tf.math.{_op}({_B}" + (")" if _unary else f", {_B2})"))
+case("bool_python_operators_refused", """
+    out = []
+    for f in (lambda a, b: a + b, lambda a, b: a * b, lambda a, b: a - b,
+              lambda a, b: tf.reshape(a, (1, 2)) @ tf.reshape(b, (2, 1)), lambda a, b: -a):
+        try:
+            f(tf.constant([True, False]), tf.constant([True, True]))
+            out.append("ok")
+        except Exception as e:
+            out.append(type(e).__name__)""")
+case("bool_linalg_refused", "out = tf.linalg.trace(tf.constant([[True, False], [False, True]]))")
+case("bool_reduce_sum_refused", "out = tf.reduce_sum(tf.constant([True, False]))")
+case("bool_reduce_mean_refused", "out = tf.reduce_mean(tf.constant([True, False]))")
+case("complex_maximum_refused", f"out = tf.math.maximum({_Z}, {_W})")
+case("complex_less_refused", f"out = tf.math.less({_Z}, {_W})")
+case("complex_reduce_max_refused", f"out = tf.reduce_max({_Z})")
+case("complex_argmax_refused", f"out = tf.math.argmax({_Z})")
+case("complex_sort_refused", f"out = tf.sort({_Z})")
+case("complex_floordiv_refused", f"out = tf.math.floordiv({_Z}, {_W})")
+for _op in ("exp", "log", "sqrt", "sin", "tanh", "sigmoid", "erf", "lgamma", "digamma",
+            "rsqrt", "log1p", "expm1", "softplus", "asin", "atan", "ceil", "floor", "round",
+            "is_nan", "is_finite", "reciprocal"):
+    case(f"int_{_op}_refused", f"out = tf.math.{_op}(tf.constant([1, 2]))")
+case("int_nn_refused", """
+    out = []
+    for f in (tf.nn.softmax, tf.nn.log_softmax, tf.nn.elu, tf.nn.selu, tf.nn.softsign,
+              tf.math.log_sigmoid):
+        try:
+            f(tf.constant([1, 2]))
+            out.append("ok")
+        except Exception as e:
+            out.append(type(e).__name__)""")
+case("cumsum_axis_out_of_range", "out = tf.math.cumsum(f32(1, 2, 3), axis=1)")
+case("cumsum_axis_negative_out_of_range", "out = tf.math.cumsum(f32(1, 2, 3), axis=-2)")
+case("cumprod_axis_out_of_range", "out = tf.math.cumprod(f32(1, 2, 3), axis=3)")
+case("argmax_scalar_axis0", "out = tf.math.argmax(tf.constant(3.0), axis=0)")
+case("argmin_scalar_axis0", "out = tf.math.argmin(tf.constant(3.0), axis=0)")
+case("unsorted_segment_sum_id_out_of_range",
+     "out = tf.math.unsorted_segment_sum(f32(1, 2), [0, 3], 2)")
+case("unsorted_segment_sum_negative_id",
+     "out = tf.math.unsorted_segment_sum(f32(1, 2, 4), [0, -1, 1], 2)")
+case("unsorted_segment_max_id_out_of_range",
+     "out = tf.math.unsorted_segment_max(f32(1, 2), [0, 2], 2)")
+case("segment_sum_negative_id", "out = tf.math.segment_sum(f32(1, 2), [-1, 0])")
+case("segment_sum_unsorted_ids", "out = tf.math.segment_sum(f32(1, 2, 3), [0, 1, 0])")
+case("segment_sum_ids_length", "out = tf.math.segment_sum(f32(1, 2, 3), [0, 1])")
+case("einsum_incompatible_dims",
+     "out = tf.einsum('ij,jk->ik', tf.ones((2, 3)), tf.ones((4, 2)))")
+case("einsum_incompatible_dims_same_operand", "out = tf.einsum('ii->i', tf.ones((2, 3)))")
+case("where_scalar", "out = tf.where(tf.constant(True))")
+case("where_scalar_false", "out = tf.where(False)")
+case("add_n_unequal_shapes", "out = tf.add_n([f32(1, 2), f32(1, 2, 3)])")
+case("add_n_broadcastable_shapes", "out = tf.add_n([f32(1, 2), f32(3)])")
+case("pad_scalar", "out = tf.pad(tf.constant(1.0), [])")
+case("len_scalar_variable", "out = len(tf.Variable(1.0))")
+case("len_scalar_tensor", "out = len(tf.constant(1.0))")
+
+# Many ops on a bool, a complex and an int operand: TensorFlow's dtype tables (its answer or
+# its error class), one case per op and dtype.
+_OPERANDS = {"bool": "tf.constant([True, False])", "complex": "tf.constant([1+2j, 3-1j])",
+             "int": "tf.constant([1, 2])"}
+_SWEEP = {
+    "divide_no_nan": "tf.math.divide_no_nan(a, a)",
+    "multiply_no_nan": "tf.math.multiply_no_nan(a, a)",
+    "scalar_mul": "tf.math.scalar_mul(2, a)",
+    "reduce_variance": "tf.math.reduce_variance(a)",
+    "reduce_std": "tf.math.reduce_std(a)",
+    "reduce_euclidean_norm": "tf.math.reduce_euclidean_norm(a)",
+    "reduce_logsumexp": "tf.math.reduce_logsumexp(a)",
+    "segment_sum": "tf.math.segment_sum(a, [0, 1])",
+    "segment_mean": "tf.math.segment_mean(a, [0, 1])",
+    "unsorted_segment_sum": "tf.math.unsorted_segment_sum(a, [0, 1], 2)",
+    "unsorted_segment_max": "tf.math.unsorted_segment_max(a, [0, 1], 2)",
+    "unsorted_segment_mean": "tf.math.unsorted_segment_mean(a, [0, 1], 2)",
+    "unsorted_segment_sqrt_n": "tf.math.unsorted_segment_sqrt_n(a, [0, 1], 2)",
+    "tensordot": "tf.tensordot(a, a, 1)",
+    "einsum": "tf.einsum('i,i->', a, a)",
+    "round": "tf.math.round(a)", "polygamma": "tf.math.polygamma(tf.ones_like(a), a * a + 1)",
+    "rint": "tf.math.rint(a)",
+    "softplus": "tf.math.softplus(a)",
+    "l2_loss": "tf.nn.l2_loss(a)",
+    "relu": "tf.nn.relu(a)",
+    "relu6": "tf.nn.relu6(a)",
+    "cumsum": "tf.math.cumsum(a, reverse=True, exclusive=True)",
+    "reduce_min": "tf.reduce_min(a)",
+    "argmax": "tf.argmax(a)",
+    "top_k": "tf.math.top_k(a, 1)[0]",
+    "sort": "tf.sort(a)",
+    "argsort": "tf.argsort(a)",
+    "clip_by_value": "tf.clip_by_value(a, a, a)",
+    "greater_equal": "a >= a",
+    "floordiv": "a // a",
+    "mod": "a % a",
+    "pow": "a ** a",
+    "truediv": "a / a",
+    "neg": "-a",
+    "abs": "abs(a)",
+    "sub": "a - a",
+    "add": "a + a",
+    "mul": "a * a",
+    "matmul": "tf.matmul(tf.reshape(a, (1, 2)), tf.reshape(a, (2, 1)))",
+    "trace": "tf.linalg.trace(tf.reshape(tf.concat([a, a], 0), (2, 2)))",
+    "sign": "tf.math.sign(a)",
+    "sigmoid": "tf.math.sigmoid(a)",
+    "log_sigmoid": "tf.math.log_sigmoid(a)",
+    "softsign": "tf.nn.softsign(a)",
+    "selu": "tf.nn.selu(a)",
+    "elu": "tf.nn.elu(a)",
+    "gelu": "tf.nn.gelu(a)",
+    "silu": "tf.nn.silu(a)",
+    "leaky_relu": "tf.nn.leaky_relu(a)",
+    "softmax": "tf.nn.softmax(a)",
+    "l2_normalize": "tf.math.l2_normalize(a)",
+    "reciprocal": "tf.math.reciprocal(a)",
+    "atan2": "tf.math.atan2(a, a)",
+    "xlogy": "tf.math.xlogy(a, a)",
+    "cumulative_logsumexp": "tf.math.cumulative_logsumexp(a)",
+    "add_n": "tf.math.add_n([a, a])",
+    "invert": "~a",
+    "xor": "a ^ a",
+    "count_nonzero": "tf.math.count_nonzero(a)",
+    "polyval": "tf.math.polyval([a, a], a)",
+    "conj": "tf.math.conj(a)",
+    "real": "tf.math.real(a)",
+    "imag": "tf.math.imag(a)",
+    "in_top_k": "tf.math.in_top_k([0], tf.reshape(a, (1, 2)), 1)",
+    "norm": "tf.norm(a)",
+    "truncatediv": "tf.truncatediv(a, a)",
+    "truncatemod": "tf.truncatemod(a, a)",
+    "cross": "tf.linalg.cross(tf.concat([a, a[:1]], 0), tf.concat([a, a[:1]], 0))",
+    "matvec": "tf.linalg.matvec(tf.reshape(tf.concat([a, a], 0), (2, 2)), a)",
+    "det": "tf.linalg.det(tf.reshape(tf.concat([a, a], 0), (2, 2)))",
+}
+for _dtype, _operand in _OPERANDS.items():
+    for _op, _expr in _SWEEP.items():
+        case(f"dtype_{_dtype}_{_op}", f"a = {_operand}\nout = {_expr}")
+
+# Half-precision kernels: which ops TensorFlow runs in float16/bfloat16 (the result's dtype
+# and value), which it declares without a CPU kernel (NotFoundError) or refuses.
+_HALF = {
+    "lgamma": "tf.math.lgamma(a)", "digamma": "tf.math.digamma(a)", "erf": "tf.math.erf(a)",
+    "erfc": "tf.math.erfc(a)", "softplus": "tf.math.softplus(a)", "selu": "tf.nn.selu(a)",
+    "elu": "tf.nn.elu(a)", "gelu": "tf.nn.gelu(a)", "relu6": "tf.nn.relu6(a)",
+    "leaky_relu": "tf.nn.leaky_relu(a)", "silu": "tf.nn.silu(a)", "sigmoid": "tf.sigmoid(a)",
+    "tanh": "tf.tanh(a)", "atanh": "tf.math.atanh(a * 0.25)", "asinh": "tf.math.asinh(a)",
+    "acosh": "tf.math.acosh(a + 3)", "tan": "tf.math.tan(a)", "cumsum": "tf.math.cumsum(a)",
+    "cumprod": "tf.math.cumprod(a)", "cumulative_logsumexp": "tf.math.cumulative_logsumexp(a)",
+    "reduce_prod": "tf.reduce_prod(a)", "reduce_logsumexp": "tf.reduce_logsumexp(a)",
+    "reduce_std": "tf.math.reduce_std(a)", "reduce_variance": "tf.math.reduce_variance(a)",
+    "reduce_euclidean_norm": "tf.math.reduce_euclidean_norm(a)", "norm": "tf.norm(a)",
+    "l2_normalize": "tf.math.l2_normalize(a)", "softmax": "tf.nn.softmax(a)",
+    "top_k": "tf.math.top_k(a, 2)[0]", "sort": "tf.sort(a)", "argmax": "tf.argmax(a)",
+    "segment_max": "tf.math.segment_max(a, [0, 0, 1, 1])",
+    "xlogy": "tf.math.xlogy(a, a * a)", "floordiv": "a // (a + 3)",
+    "atan2": "tf.math.atan2(a, a + 3)", "pow": "tf.pow(a * a, a)",
+    "rsqrt": "tf.math.rsqrt(a * a)", "reciprocal": "tf.math.reciprocal(a)",
+    "matvec": "tf.linalg.matvec(tf.reshape(a, (2, 2)), a[:2])",
+    "conv2d": "tf.nn.conv2d(tf.reshape(a, (1, 2, 2, 1)), tf.reshape(a, (2, 2, 1, 1)), 1, 'VALID')",
+    "round": "tf.math.round(a)", "polygamma": "tf.math.polygamma(tf.ones_like(a), a * a + 1)",
+    "matmul": "tf.matmul(tf.reshape(a, (2, 2)), tf.reshape(a, (2, 2)))",
+    "einsum": "tf.einsum('i,i->', a, a)", "conj": "tf.math.conj(a)", "real": "tf.math.real(a)",
+    "max_pool": "tf.nn.max_pool2d(tf.reshape(a, (1, 2, 2, 1)), 2, 1, 'VALID')",
+    "sigmoid_cross_entropy":
+        "tf.nn.sigmoid_cross_entropy_with_logits(labels=a * 0 + 0.5, logits=a)",
+    "l2_loss": "tf.nn.l2_loss(a)", "squared_difference": "tf.math.squared_difference(a, a * 2)",
+    "det": "tf.linalg.det(tf.reshape(a, (2, 2)))", "inv": "tf.linalg.inv(tf.reshape(a, (2, 2)))",
+    "cholesky": "tf.linalg.cholesky(tf.eye(2, dtype=a.dtype) * 2)",
+    "svd": "tf.linalg.svd(tf.reshape(a, (2, 2)), compute_uv=False)",
+    "solve": "tf.linalg.solve(tf.reshape(a, (2, 2)), tf.reshape(a[:2], (2, 1)))",
+    "qr": "tf.linalg.qr(tf.reshape(a, (2, 2)))[1]",
+    "eigh": "tf.linalg.eigh(tf.eye(2, dtype=a.dtype))[0]",
+    "logdet": "tf.linalg.logdet(tf.eye(2, dtype=a.dtype) * 2)",
+    "slogdet": "tf.linalg.slogdet(tf.eye(2, dtype=a.dtype) * 2)[1]",
+    "triangular_solve":
+        "tf.linalg.triangular_solve(tf.eye(2, dtype=a.dtype), tf.eye(2, dtype=a.dtype))",
+    "matrix_rank": "tf.linalg.matrix_rank(tf.eye(2, dtype=a.dtype))",
+    "eigvalsh": "tf.linalg.eigvalsh(tf.eye(2, dtype=a.dtype))",
+}
+for _dtype in ("float16", "bfloat16"):
+    for _op, _expr in _HALF.items():
+        case(f"half_{_dtype}_{_op}",
+             f"a = tf.cast(tf.constant([0.5, 1.5, -2.0, 0.25]), tf.{_dtype})\nout = {_expr}")
+
+# ---------------------------------------------------------------- error classes, crashes
+
+case("softmax_scalar", "out = tf.nn.softmax(tf.constant(1.0))")
+case("log_softmax_scalar", "out = tf.nn.log_softmax(tf.constant(1.0))")
+case("leaky_relu_int", "out = tf.nn.leaky_relu(tf.constant([1, -2]))")
+case("invert_float", "out = ~f32(1.0)")
+case("bitwise_operators_on_ints", """
+    a, b = tf.constant([12, -3, 7]), tf.constant([10, 5, -1])
+    out = [a & b, a | b, a ^ b, ~a, tf.constant([True, False]) ^ tf.constant([True, True])]""")
+case("bitwise_and_float", "out = f32(1.0) & f32(2.0)")
+case("concat_mismatched_ranks", "out = tf.concat([f32(1, 2), tf.ones((2, 2))], 0)")
+case("concat_mismatched_dims", "out = tf.concat([tf.ones((2, 3)), tf.ones((2, 2))], 0)")
+case("float16_kernels", """
+    x = tf.constant([0.5, 1.5, -2.0], tf.float16)
+    out = [tf.math.lgamma(x), tf.math.erf(x), tf.math.digamma(x), tf.math.erfc(x),
+           tf.nn.softplus(x), tf.math.cumsum(x), tf.reduce_prod(x), tf.math.atanh(x * 0.5)]""")
+
+# ---------------------------------------------------------------- empty tensors
+
+case("reduce_max_empty_axis", "out = tf.reduce_max(tf.zeros([2, 0]), 1)")
+case("reduce_min_empty_axis", "out = tf.reduce_min(tf.zeros([2, 0]), 1)")
+case("reduce_max_empty_int", "out = tf.reduce_max(tf.zeros([2, 0], tf.int32), 1)")
+case("reduce_min_empty_all", "out = tf.reduce_min(tf.zeros([0], tf.float64))")
+case("reduce_logsumexp_empty_axis", "out = tf.reduce_logsumexp(tf.zeros([2, 0]), 1)")
+case("reduce_max_empty_grad", """
+    out = grad(lambda x: tf.reduce_max(x, 1), tf.zeros([2, 0], tf.float64))""")
+case("softmax_empty", """
+    out = [tf.nn.softmax(tf.zeros([2, 0])), tf.nn.log_softmax(tf.zeros([0, 3]))]""")
+case("segment_ops_empty", """
+    e = tf.zeros([0], tf.float32)
+    ids = tf.zeros([0], tf.int32)
+    out = [tf.math.segment_sum(e, ids), tf.math.segment_max(e, ids),
+           tf.math.segment_mean(e, ids), tf.math.unsorted_segment_max(e, ids, 2),
+           tf.math.unsorted_segment_min(e, ids, 2), tf.math.segment_min(e, ids)]""")
+case("cumsum_exclusive_empty", """
+    out = [tf.math.cumsum(tf.zeros([0]), exclusive=True),
+           tf.math.cumsum(tf.zeros([2, 0]), axis=1, exclusive=True, reverse=True),
+           tf.math.cumprod(tf.zeros([0, 2]), exclusive=True)]""")
+case("gather_grad_empty", """
+    p = tf.zeros([3, 2], tf.float64)
+    out = [grad(lambda p: tf.gather(p, tf.zeros([0], tf.int32)), p),
+           grad(lambda p: tf.gather(p, [1, 1]), tf.zeros([0, 2], tf.float64)
+                ) if False else None]""")
+
+# ---------------------------------------------------------------- smaller misses
+
+case("constant_empty_int32", """
+    out = [tf.constant([], tf.int32), tf.constant([], tf.int64), tf.constant([[]], tf.bool)]""")
+case("convert_to_tensor_dtype_hint", """
+    out = [tf.convert_to_tensor(1, dtype_hint=tf.float32),
+           tf.convert_to_tensor([1, 2], dtype_hint=tf.float64),
+           tf.convert_to_tensor(1.5, dtype_hint=tf.int32),
+           tf.convert_to_tensor(tf.constant(1), dtype_hint=tf.float32),
+           tf.convert_to_tensor([], dtype_hint=tf.int64)]""")
+case("max_pool_nan_window_and_int_padding", """
+    n = float("nan")
+    out = [tf.nn.max_pool2d(tf.reshape(f32(n, n, n, n), (1, 2, 2, 1)), 2, 1, "VALID"),
+           tf.nn.max_pool2d(tf.reshape(tf.range(-9, 0), (1, 3, 3, 1)), 2, 2, "SAME")]""")
+case("einsum_no_broadcast_of_one", """
+    out = tf.einsum("ij,jk->ik", tf.ones((2, 1)), tf.ones((3, 2)))""")
+case("segment_max_nan_order", """
+    n = float("nan")
+    out = [tf.math.segment_max([n, n, 1.0], [0, 0, 1]),
+           tf.math.segment_max([1.0, 3.0, n, 2.0, n], [0, 0, 0, 1, 1]),
+           tf.math.unsorted_segment_max([1.0, 5.0, n, 2.0, 3.0], [0, 1, 0, 1, 0], 2)]""")
+case("argmax_all_nan", """
+    n = float("nan")
+    out = [tf.argmax(f32(n, n)), tf.argmin(f32(n, n))]""")
+case("grad_relu6_leaky_elu_nan_and_bounds", """
+    x = f64(-1.0, 0.0, 3.0, 6.0, 7.0, float("nan"))
+    out = [tf.nn.relu6(x), grad(tf.nn.relu6, x), grad(lambda x: tf.nn.leaky_relu(x, 0.3), x),
+           grad(tf.nn.elu, x)]""")
+case("max_pool_int32", """
+    x = tf.reshape(tf.range(9), (1, 3, 3, 1))
+    out = tf.nn.max_pool2d(x, 2, 1, "VALID")""")
+case("segment_mean_int", """
+    out = [tf.math.segment_mean(tf.constant([1, 2, 4]), [0, 0, 1]),
+           tf.math.unsorted_segment_mean(tf.constant([1, 2, 4]), [0, 0, 1], 3)]""")
+
+# Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
+# complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the
+# g * conj(f'(z)) its convention (and its other holomorphic ops: Log, Asin, ...) gives: the
+# gradient of the real loss Re(sum f(z, w)) by central differences in float64 is the latter.
+_FD = """
+def fd(f, zs, h=1e-6):
+    outs = []
+    for k in range(len(zs)):
+        g = np.zeros_like(zs[k])
+        for i in range(zs[k].size):
+            for unit in (1.0, 1j):
+                lo, hi = [z.copy() for z in zs], [z.copy() for z in zs]
+                hi[k][i] += h * unit
+                lo[k][i] -= h * unit
+                d = (np.sum(f(*hi)).real - np.sum(f(*lo)).real) / (2 * h)
+                g[i] += d * unit
+        outs.append(g)
+    return outs
+zs = [np.array([0.5+0.3j, -0.2+0.4j]), np.array([0.7-0.2j, 1.5+0.5j])]
+"""
+BETTER = {
+    "grad_complex_xlogy": _FD + "out = fd(lambda x, y: x * np.log(y), zs)",
+    "grad_complex_xdivy": _FD + "out = fd(lambda x, y: x / y, zs)",
+    "grad_complex_xlog1py": _FD + "out = fd(lambda x, y: x * np.log1p(y), zs)",
+}
+
+
+def encode(v):
+    """A result as JSON: tensors and arrays with dtype, shape and values (nan/inf as
+    strings, complex as [re, im] pairs), numbers as they are, lists and tuples element-wise."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [encode(x) for x in v]
+    if isinstance(v, (int, float)):
+        return {"py": type(v).__name__, "value": _num(v)}
+    if isinstance(v, tf.IndexedSlices):
+        v = tf.convert_to_tensor(v)
+    dtype = v.dtype.name if hasattr(v.dtype, "name") and isinstance(v.dtype, tf.DType) \
+        else str(np.asarray(v).dtype)
+    a = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+    return {"dtype": dtype, "shape": list(a.shape),
+            "value": [_num(x) for x in a.reshape(-1).tolist()]}
+
+
+def _num(x):
+    if isinstance(x, complex):
+        return [_num(x.real), _num(x.imag)]
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    return x
+
+
+def first_line(exc):
+    text = str(exc).strip("\n")
+    line = text.split("\n")[0] if text else ""
+    return _PREFIX.sub("", line)
+
+
+def env_values(src):
+    env = {"tf": tf, "np": np}
+    exec(PRELUDE, env)  # noqa: S102
+    exec(src, env)  # noqa: S102
+    return [v.numpy() for v in env["out"]]
+
+
+def run(src):
+    env = {"tf": tf, "np": np}
+    exec(PRELUDE, env)  # noqa: S102 - the recorder's own case text
+    try:
+        exec(src, env)  # noqa: S102
+    except Exception as exc:  # noqa: BLE001 - recorded
+        return {"error": [type(exc).__name__, first_line(exc)]}
+    return {"out": encode(env["out"])}
+
+
+def main():
+    cases = []
+    for name, src in CASES:
+        got = run(src)
+        entry = {"name": name, "src": src, **got}
+        if name in BETTER:
+            env = {"np": np}
+            exec(BETTER[name], env)  # noqa: S102 - the recorder's own reference
+            kept = [np.asarray(v) for v in env["out"]]
+            tf_values = [np.asarray(v) for v in env_values(src)]
+            assert not all(np.allclose(a, b, rtol=1e-6) for a, b in zip(kept, tf_values)), \
+                f"{name}: TensorFlow now agrees with the reference; drop it from BETTER"
+            entry["tf"] = got["out"]
+            entry["out"] = [{"dtype": "complex128", "shape": list(v.shape),
+                             "value": [_num(x) for x in v.reshape(-1).tolist()],
+                             "atol": 1e-7} for v in kept]
+            entry["better"] = BETTER[name].replace(_FD, "")
+        cases.append(entry)
+    with open(OUT, "w") as f:
+        json.dump({"tf_version": tf.__version__, "prelude": PRELUDE, "cases": cases}, f,
+                  indent=0, separators=(",", ":"))
+        f.write("\n")
+    print(f"wrote {len(cases)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
