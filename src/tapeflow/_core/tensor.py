@@ -395,7 +395,7 @@ def _array_from_python(value, dtype):
             _unsupported(value)
         packed = _packed_dtype(value)
         if packed is not None:   # a list holding tensors packs to their dtype (tf.stack)
-            return _array_from_python(value, packed)
+            return _array_from_python(_unpacked(value), packed)
         try:
             arr = np.array(value)
         except ValueError:  # NumPy refuses ragged nesting
@@ -438,6 +438,15 @@ def _array_from_python(value, dtype):
 
 
 _OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
+def _unpacked(value):
+    """Nested list ``value`` with each Tensor or Variable replaced by its NumPy value."""
+    if isinstance(value, _TensorLike):
+        return value.numpy()
+    if type(value) is list or type(value) is tuple:
+        return [_unpacked(v) for v in value]
+    return value
 
 
 def _packed_dtype(value):
