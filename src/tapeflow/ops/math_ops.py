@@ -960,8 +960,11 @@ def softsign(features, name=None):
 
 def _truncatediv(x, y):
     if x.dtype.kind in "iu":
-        q = np.abs(x) // np.abs(y)
-        return (np.sign(x) * np.sign(y) * q).astype(x.dtype)
+        # floor division moved toward zero: no abs(), which wraps at the most negative int
+        with np.errstate(all="ignore"):
+            q = np.floor_divide(x, y)
+            up = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
+        return (q + up.astype(q.dtype)).astype(x.dtype)
     return np.trunc(x / y)
 
 

@@ -3,7 +3,7 @@
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
-from .._core.registry import defvjp, primitive
+from .._core.registry import defjvp, defvjp, primitive
 from . import _helpers as _h
 from . import _kernels
 from . import array_ops as _a
@@ -76,6 +76,10 @@ def _elu_forward(x):
 # so elu''(0) is 0 and a NaN feature passes g.
 _ELU = primitive("Elu", _elu_forward, save_inputs=False, save_output=True)
 defvjp(_ELU, lambda g, y, x_shape: _a.where(_m.less(y, 0), _m.multiply(g, _m.add(y, 1)), g))
+# Forward mode written out: transposing the rule above would send a zero cotangent through the
+# unselected ``g * (y + 1)`` and give NaN at a NaN feature, where TensorFlow passes the tangent.
+defjvp(_ELU, lambda ts, y, x_shape: None if ts[0] is None else _a.where(
+    _m.less(y, 0), _m.multiply(ts[0], _m.add(y, 1)), ts[0]))
 
 
 def relu(features, name=None):
@@ -401,7 +405,28 @@ def silu(features, beta=1.0, name=None):
     x = to_tensor(features)
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "Sigmoid", _h.FLOAT_COMPLEX_TYPES)
+    if x._value.dtype.kind == "c" and not hasattr(beta, "_value"):
+        # TensorFlow's custom gradient, dy * s (1 + bx (1 - s)), is not conjugated
+        return apply(_SWISH, (x,), {"beta": complex(beta)})
     return _m.multiply(x, _m.sigmoid(_m.multiply(x, beta)))
+
+
+def _swish_slope(x, beta):
+    s = _m.sigmoid(_m.multiply(x, beta))
+    return _m.multiply(s, _m.add(_m.multiply(_m.multiply(x, beta), _m.subtract(1, s)), 1))
+
+
+def _swish_forward(x, beta):
+    b = x.dtype.type(beta)
+    with np.errstate(all="ignore"):
+        return x / (1 + np.exp(-(b * x)))
+
+
+# complex features only: real ones take the composite above, whose gradient is the same
+_SWISH = primitive("Swish", _swish_forward)
+defvjp(_SWISH, lambda g, y, x, beta: _m.multiply(g, _swish_slope(x, beta)))
+defjvp(_SWISH, lambda ts, y, x, beta: None if ts[0] is None else _m.multiply(
+    ts[0], _swish_slope(x, beta)))
 
 
 swish = silu
