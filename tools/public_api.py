@@ -19,6 +19,7 @@ MODULES = [
     "tapeflow.audio", "tapeflow.io.gfile",
     "tapeflow.distribute", "tapeflow.keras.ops", "tapeflow.keras.ops.numpy",
     "tapeflow.keras.ops.nn", "tapeflow.keras.ops.linalg", "tapeflow.keras.ops.image",
+    "tapeflow.saved_model", "tapeflow.saved_model.experimental",
 ]
 
 

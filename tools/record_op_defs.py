@@ -19,6 +19,7 @@ OUT = (pathlib.Path(__file__).resolve().parent.parent
 
 # What Keras 3 exports and TF's SavedModels hold (design note saved_model.md, section 5) ...
 SAVED_MODEL_OPS = """
+Add Div BatchMatMulV3
 AddV2 AvgPool BatchMatMulV2 BiasAdd ConcatV2 Const Conv2D DepthwiseConv2dNative Einsum Erfc Fill
 GatherV2 Identity Less LogicalAnd MatMul Max Mean Mul Neg NoOp Pack Prod Range ReadVariableOp
 Reshape Rsqrt SelectV2 Shape Sigmoid Softmax Split SquaredDifference Squeeze

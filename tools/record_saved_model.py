@@ -11,6 +11,7 @@ import json
 import os
 import pathlib
 import shutil
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -149,8 +150,9 @@ def save_dir(name):
 
 def write(name, loaded, calls, extra=None):
     facts = describe(loaded)
+    fresh = tf.saved_model.load(str(OUT / name))  # values as saved, before the calls
     variables = [[p, v.name, v.trainable, enc(v)]
-                 for p, v in loaded_variables(loaded, trainable=False)]
+                 for p, v in loaded_variables(fresh, trainable=False)]
     facts.update(calls=calls, variables=variables, **(extra or {}))
     (OUT / f"{name}.json").write_text(json.dumps(facts, indent=1) + "\n")
     size = sum(p.stat().st_size for p in (OUT / name).rglob("*") if p.is_file())
@@ -309,6 +311,28 @@ def record_keras_rnn():
     write("keras_rnn", loaded, calls, {"tf_gradient_error": error})
 
 
+def record_keras_layers():
+    """More of what Keras 3 exports: attention, gelu, 1-D and separable convolutions,
+    residual Add, SimpleRNN, pooling, UpSampling, a non-default activation."""
+    keras.utils.set_random_seed(4)
+    inp = keras.Input((6, 4))
+    h = keras.layers.Conv1D(4, 3, padding="same", activation="gelu")(inp)
+    a = keras.layers.MultiHeadAttention(num_heads=2, key_dim=3)(h, h)
+    h = keras.layers.LayerNormalization()(keras.layers.Add()([h, a]))
+    r = keras.layers.SimpleRNN(3)(h)
+    img = keras.layers.Reshape((6, 4, 1))(h)
+    s = keras.layers.SeparableConv2D(2, 3, padding="same", activation="elu")(img)
+    s = keras.layers.MaxPooling2D(2)(keras.layers.UpSampling2D(2)(s))
+    s = keras.layers.GlobalMaxPooling2D()(s)
+    out = keras.layers.Dense(2, activation="softplus")(keras.layers.Concatenate()([r, s]))
+    model = keras.Model(inp, out)
+    d = save_dir("keras_layers")
+    model.export(str(d), verbose=False)
+    loaded = tf.saved_model.load(str(d))
+    calls = [record_call(loaded, "serve", [arr(3, 6, 4)], grads=False)]  # TF: While again
+    write("keras_layers", loaded, calls)
+
+
 class LoopBranch(tf.Module):
     def __init__(self):
         super().__init__()
@@ -367,15 +391,17 @@ def record_custom_gradient():
     write("custom_gradient", loaded, calls)
 
 
+RECORDERS = {"module": record_module, "guide_module": record_guide_module,
+             "keras_mlp": record_keras_mlp, "keras_cnn": record_keras_cnn,
+             "keras_rnn": record_keras_rnn, "keras_layers": record_keras_layers,
+             "loop_branch": record_loop_branch, "custom_gradient": record_custom_gradient}
+
+
 def main():
+    """Record every fixture, or those named on the command line."""
     OUT.mkdir(parents=True, exist_ok=True)
-    record_module()
-    record_guide_module()
-    record_keras_mlp()
-    record_keras_cnn()
-    record_keras_rnn()
-    record_loop_branch()
-    record_custom_gradient()
+    for name in sys.argv[1:] or RECORDERS:
+        RECORDERS[name]()
 
 
 if __name__ == "__main__":

@@ -413,7 +413,9 @@ def test_nondifferentiable_ops_record_nothing(info):
 
 # TensorFlow registers no gradient for these: the tape raises LookupError (checked against
 # TF's text in test_tensor_types.py), so no row differentiates them.
-NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2"})
+# TensorFlow registers no gradient for these (LookupError); AdjustHue and AdjustSaturation
+# are checked against TensorFlow by tests/ops/test_image_ops.py.
+NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2", "AdjustHue", "AdjustSaturation"})
 
 
 @functools.lru_cache(maxsize=None)

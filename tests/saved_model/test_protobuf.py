@@ -120,6 +120,8 @@ def test_defaults_presence_and_oneof():
     with pytest.raises(KeyError):
         pb.Message("tensorflow.NoSuchMessage")
     assert pb.encode(pb.Message("SaverDef", max_to_keep=0, sharded=False)) == b""
+    v = pb.Message("VariantTensorDataProto", type_name="x")   # a field named type_name
+    assert pb.decode("VariantTensorDataProto", pb.encode(v)).type_name == "x"
 
 
 def test_unknown_fields_are_kept():
@@ -148,3 +150,22 @@ def test_corrupt_bytes_raise_decode_error(data):
     with pytest.raises(pb.DecodeError, match="tensorflow.NodeDef"):
         pb.decode("tensorflow.NodeDef", data)
     assert issubclass(pb.DecodeError, ValueError)
+
+
+@pytest.mark.parametrize("hot", [1, 10 ** 9])
+def test_generated_and_table_decoders_agree(hot, monkeypatch):
+    # hot=1: every type's generated decoder from its first message; 10**9: the key table only
+    pb.message_types()
+    monkeypatch.setattr(pb, "_HOT", hot)
+    pb._compile_decoders()
+    try:
+        data = (FIX / "module.pb").read_bytes()
+        assert pb.encode(pb.decode("tensorflow.SavedModel", data)) == data
+        for case in CASES.values():
+            raw = bytes.fromhex(case["hex"])
+            assert pb.encode(pb.decode(case["spec"]["@"], raw)) == raw
+        with pytest.raises(pb.DecodeError, match="tensorflow.NodeDef"):
+            pb.decode("tensorflow.NodeDef", b"\x0a\x05ab")
+    finally:
+        monkeypatch.undo()
+        pb._compile_decoders()

@@ -230,6 +230,19 @@ OP_DEFS = {
         'defaults': {'adj_x': False, 'adj_y': False, 'grad_x': False, 'grad_y': False},
         'stateful': False,
     },
+    'BatchMatMulV3': {
+        'inputs': [('x', 'Ta'), ('y', 'Tb')],
+        'outputs': [('output', 'Tout')],
+        'attrs': {'Ta': 'type',
+                  'Tb': 'type',
+                  'Tout': 'type',
+                  'adj_x': 'bool',
+                  'adj_y': 'bool',
+                  'grad_x': 'bool',
+                  'grad_y': 'bool'},
+        'defaults': {'adj_x': False, 'adj_y': False, 'grad_x': False, 'grad_y': False},
+        'stateful': False,
+    },
     'BiasAdd': {
         'inputs': [('value', 'T'), ('bias', 'T')],
         'outputs': [('output', 'T')],
@@ -450,6 +463,13 @@ OP_DEFS = {
         'attrs': {},
         'defaults': {},
         'stateful': True,
+    },
+    'Div': {
+        'inputs': [('x', 'T'), ('y', 'T')],
+        'outputs': [('z', 'T')],
+        'attrs': {'T': 'type'},
+        'defaults': {},
+        'stateful': False,
     },
     'DivNoNan': {
         'inputs': [('x', 'T'), ('y', 'T')],

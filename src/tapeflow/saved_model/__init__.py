@@ -1,9 +1,10 @@
 """``tf.saved_model``: TensorFlow's SavedModel format, written and read.
 
 Loaded on first use (``tf.saved_model`` is a lazy attribute of ``tapeflow``), and its pieces
-load lazily too: ``load`` (``load.py``: parse, revive the object graph, restore the variables,
-import each FunctionDef as a traced ``tf.function``) does not import the writer and
-``save`` (``save.py``) does not import the importer. The wire codec is
+load lazily too: ``load`` (``loader.py``: parse, revive the object graph, restore the
+variables, import each FunctionDef as a traced ``tf.function``) does not import the writer
+and ``save`` (``save.py``) does not import the importer (``_Package`` keeps the functions
+when a submodule of the same name is imported). The wire codec is
 ``tapeflow/_protobuf.py``; TF's op definitions ``function/tf_op_defs.py``. Design:
 ``docs/saving.md`` and the SavedModel design note.
 """
@@ -38,14 +39,14 @@ VARIABLES_FILENAME = "variables"
 
 _LAZY = {
     "save": ("save", "save"),
-    "load": ("load", "load"),
-    "contains_saved_model": ("load", "contains_saved_model"),
+    "load": ("loader", "load"),
+    "contains_saved_model": ("loader", "contains_saved_model"),
     "SaveOptions": ("options", "SaveOptions"),
     "LoadOptions": ("options", "LoadOptions"),
     "experimental": ("experimental", None),
 }
 
-__all__ = sorted([n for n in globals() if n.isupper()] + list(_LAZY))
+__all__ = sorted([n for n in globals() if n.isupper() and n[0] != "_"] + list(_LAZY))
 
 
 class _Package(_types.ModuleType):

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core import dtypes as _dt
 from .._core.tensor import _TensorLike, constant, convert_to_tensor, static_value
+from .._core.variable import Variable
 from ..ops import (
     array_ops,
     clip_ops,
@@ -76,7 +77,8 @@ _UNARY = {
     "Erf": special_math_ops.erf, "Erfc": special_math_ops.erfc, "Floor": math_ops.floor,
     "Ceil": math_ops.ceil, "Round": math_ops.round, "Sign": math_ops.sign,
     "Reciprocal": math_ops.reciprocal, "LogicalNot": math_ops.logical_not,
-    "Identity": array_ops.identity, "Snapshot": array_ops.identity,
+    "Identity": lambda x: x if isinstance(x, (TensorArray, Variable)) else array_ops.identity(x),
+    "Snapshot": array_ops.identity,
     "StopGradient": array_ops.stop_gradient, "ZerosLike": array_ops.zeros_like,
     "OnesLike": array_ops.ones_like, "Softmax": nn_ops.softmax,
     "LogSoftmax": nn_ops.log_softmax,

@@ -9,6 +9,7 @@ FunctionDef once, lazily, as a tapeflow ``tf.function`` (``imports.py``).
 """
 import collections
 import collections.abc
+import re
 
 import numpy as np
 
@@ -192,15 +193,15 @@ class RestoredConcreteFunction:
                 f"{self._sig_text()} takes {self._positional or 0} positional arguments but "
                 f"{len(args)} were given")
         bound = dict(zip(names, args))
-        for k, v in kwargs.items():
-            if k not in kwspec:
-                raise TypeError(self._binding_error(f"got an unexpected keyword argument '{k}'",
-                                                    args, kwargs))
-            bound[k] = v
+        bound.update(kwargs)
         missing = [n for n in names if n not in bound]
         if missing:
             raise TypeError(self._binding_error(
-                f"missing a required argument: '{missing[0]}'", args, kwargs))
+                f"missing a required argument: '{missing[0]}'", args, kwargs, missing))
+        for k in kwargs:
+            if k not in kwspec:
+                raise TypeError(self._binding_error(
+                    f"got an unexpected keyword argument '{k}'", args, kwargs, [k]))
         flat = []
         for i, k in enumerate(sorted(kwspec)):
             spec = kwspec[k]
@@ -232,12 +233,13 @@ class RestoredConcreteFunction:
         args, _ = self.structured_input_signature
         return [getattr(s, "name", None) or f"args_{i}" for i, s in enumerate(args)]
 
-    def _binding_error(self, why, args, kwargs):
+    def _binding_error(self, why, args, kwargs, names):
         flat_names = ", ".join(sorted(self.structured_input_signature[1]))
+        short = re.sub(r"^__inference_|_\d+$", "", self.name)
         return (f"Binding inputs to tf.function failed due to `{why}`. Received args: {args} "
                 f"and kwargs: {kwargs} for signature: {self._sig_text()}.\nFallback to flat "
-                f"signature also failed due to: {self.name}({flat_names}) missing required "
-                f"arguments: {why.split(chr(39))[1] if chr(39) in why else flat_names}.")
+                f"signature also failed due to: {short}({flat_names}) missing required "
+                f"arguments: {', '.join(names)}.")
 
     def pretty_printed_signature(self, verbose=True):
         args, kwargs = self.structured_input_signature

@@ -32,8 +32,7 @@ def load(export_dir, tags=None, options=None):
 
     Args:
         export_dir: the SavedModel directory (str or path-like).
-        tags: accepted for TF's signature ("serve" or None; a SavedModel of TF 2 has one
-            MetaGraph).
+        tags: None, or the tags of the SavedModel's one MetaGraph (``"serve"``).
         options: a ``tf.saved_model.LoadOptions``.
 
     Returns:
@@ -44,18 +43,20 @@ def load(export_dir, tags=None, options=None):
     Raises:
         OSError: no ``saved_model.pb`` ("SavedModel file does not exist at: ..."), or it does
             not parse ("Cannot parse file ...").
+        ValueError: ``tags`` other than the MetaGraph's.
         FileNotFoundError: no ``variables/`` checkpoint.
-        tf.errors.OpError: a missing or damaged variables data file.
+        tf.errors.OpError: a missing or damaged variables data file (DataLossError, naming
+            the file).
         AssertionError: a saved variable has no value in the checkpoint.
         NotImplementedError: a saved function uses TF ops tapeflow has no kernel for (all
             are listed, with their functions).
 
-    Example:
-        >>> import tapeflow as tf, tempfile
-        >>> path = "tests/fixtures/saved_model/module"
-        >>> loaded = tf.saved_model.load(path)
-        >>> list(loaded.signatures.keys())
-        ['serving_default', 'both']
+    Example (a directory TF wrote with ``tf.saved_model.save(module, path)``)::
+
+        loaded = tf.saved_model.load(path)
+        list(loaded.signatures.keys())          # ['serving_default']
+        y = loaded(tf.ones((2, 3)))             # the saved __call__, run by tapeflow
+        loaded.signatures["serving_default"](x=tf.ones((2, 3)))["output_0"]
     """
     path = os.fspath(export_dir)
     pb_path = os.path.join(path, "saved_model.pb")
@@ -70,7 +71,15 @@ def load(export_dir, tags=None, options=None):
         raise OSError(f"Cannot parse file {pb_path.encode()!r}: {e}") from None
     if not saved.meta_graphs:
         raise OSError(f"Cannot parse file {pb_path.encode()!r}: it holds no MetaGraph")
-    return _Loader(path, saved.meta_graphs[0], options).root
+    meta = saved.meta_graphs[0]
+    if tags is not None:
+        wanted = [tags] if isinstance(tags, str) else list(tags)
+        if sorted(wanted) != sorted(meta.meta_info_def.tags):
+            raise ValueError(
+                f"Got an incompatible argument to `tags`: {tags}. The SavedModel at {path} "
+                f"has one MetaGraph with tags {list(meta.meta_info_def.tags)}. You may omit "
+                "the argument, pass 'None', or pass matching tags.")
+    return _Loader(path, meta, options).root
 
 
 class _Loader:
@@ -96,6 +105,8 @@ class _Loader:
         self.concrete = {}
         self.root = self.revive(0)
         if isinstance(self.root, revive.UserObject):
+            if not hasattr(self.root, "signatures"):
+                self.root.signatures = revive.SignatureMap({})
             info = meta_graph.meta_info_def
             self.root.tensorflow_version = info.tensorflow_version
             self.root.tensorflow_git_version = info.tensorflow_git_version
@@ -149,12 +160,7 @@ class _Loader:
                 raise AssertionError(
                     f"The SavedModel at {self.path} has no value for variable "
                     f"{var.name!r} (object graph node {i}) in {prefix}")
-            try:
-                value = reader.get_tensor(key)
-            except FileNotFoundError as e:
-                raise errors.OpError(None, None, str(e), errors.NOT_FOUND
-                                     if hasattr(errors, "NOT_FOUND") else 5) from None
-            var.assign(value)
+            var.assign(reader.get_tensor(key))
 
     # ---------------------------------------------------------------------- objects
     def revive(self, i):
@@ -210,8 +216,6 @@ class _Loader:
                 setattr(obj, name, value)
             except AttributeError:
                 pass
-        if "signatures" not in children:
-            obj.signatures = revive.SignatureMap({})
         return obj
 
     def _constant(self, op_name):
