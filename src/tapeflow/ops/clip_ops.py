@@ -105,7 +105,10 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     positive = greater(sq, 0)
     safe = _a.where(positive, sq, ones_like(sq))
     norm_ = _a.where(positive, sqrt(safe), sq)
-    c = _scalar_like(clip_norm, t)
+    if np.isscalar(clip_norm):  # a negative clip_norm clips to zero, as TensorFlow's
+        c = _scalar_like(0 if clip_norm < 0 else clip_norm, t)
+    else:
+        c = cast(maximum(clip_norm, 0), t.dtype)
     return _realdiv(multiply(t, c), maximum(norm_, c))
 
 

@@ -331,6 +331,9 @@ def bias_add(value, bias, data_format=None, name=None):
     value, bias = pair(value, bias, "BiasAdd")
     if bias._value.ndim != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {bias._value.ndim}")
+    if value._value.ndim < 2:
+        raise errors.op_error(errors.InvalidArgumentError, "Input tensor must be at least 2D: "
+                              f"{_h._show(value._value.shape)}", "BiasAdd")
     channels = value._value.shape[1 if data_format and data_format.startswith("NC") else -1] \
         if value._value.ndim else None
     if channels != bias._value.shape[0]:
