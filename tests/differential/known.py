@@ -139,8 +139,6 @@ KNOWN = [
     K('clip_by_global_norm', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [clip_by_global_norm|0|17: out 0: nan'
       ' at different places, e.g. got (-0+0j) want (nan+0j)]'),
-    K('clip_by_value', 'error', 'any', 'silent acceptance',
-      'computes where TF raises TypeError [clip_by_value|0|0: raised nothing, TF TypeError]'),
     K('complex', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [complex|0|76: out 0: nan at differen'
       't places, e.g. got (nan+nanj) want (0.0485847031]'),
