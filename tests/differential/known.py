@@ -493,12 +493,15 @@ KNOWN = [
       'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.unsorted_segment_'
       'sum|0|10: raised InvalidArgumentError, TF nothing]'),
     K('math.xdivy', 'grad,grad2,fwd', 'any', 'wrong gradient',
+      'TF is wrong, tapeflow kept (docs/ops.md): '
       'grad values differ [math.xdivy|0|2: 0: max excess at 1: got -0.0660031-0.430039j wan'
       't 0.414948-0.130797j]'),
     K('math.xlog1py', 'grad2', 'complex', 'wrong gradient',
+      'TF is wrong, tapeflow kept (docs/ops.md): '
       'grad2 values differ on complex inputs [math.xlog1py|0|2: 0: max excess at 0: got -0.'
       '020577+0.0306166j want 0.0128656-0.0345726j]'),
     K('math.xlogy', 'grad,grad2,fwd', 'complex', 'wrong gradient',
+      'TF is wrong, tapeflow kept (docs/ops.md): '
       'grad values differ on complex inputs [math.xlogy|0|9: 0: max excess at 6: got -1.010'
       '84-4.32425j want 4.4238-0.38861j]'),
     K('matmul', 'value', 'complex', 'numerics',
@@ -598,6 +601,7 @@ KNOWN = [
     K('nn.max_pool2d', 'grad,grad2', 'any', 'wrong gradient',
       'grad2 is None where TF gives a value (zeros) [nn.max_pool2d|0|0: 0: None, TF a value]'),
     K('nn.moments', 'grad2,fwd', 'any', 'wrong gradient',
+      'TF is wrong, tapeflow kept (docs/ops.md): '
       'grad2 values differ [nn.moments|0|0: 0: max excess at 4: got 0.0039536+0j want 0.005'
       '15442+0j]'),
     K('nn.normalize_moments', 'fwd', 'nonfinite', 'wrong gradient',
@@ -610,8 +614,9 @@ KNOWN = [
       'computes in float16 where TF raises InvalidArgumentError [nn.softmax_cross_entropy_w'
       'ith_logits|0|32: raised nothing, TF InvalidArgumentError]'),
     K('nn.softmax_cross_entropy_with_logits', 'grad,grad2', 'any', 'wrong gradient',
-      'grad: nan/inf differ [nn.softmax_cross_entropy_with_logits|0|0: 1: nan at different '
-      'places, e.g. got (nan+0j) want (0.0592119544744491]'),
+      'TF is wrong, tapeflow kept (docs/ops.md): TF\'s logits gradient softmax - labels assum'
+      'es rows of labels summing to 1 (a NaN label: TF NaN in one element, tapeflow the row)'
+      ' [nn.softmax_cross_entropy_with_logits|0|0: 1: nan at different places]'),
     K('nn.softsign', 'grad2,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad2; tapeflow computes it [nn.softsign|0|0: 1 '
       'arrays, TF raised LookupError]'),
@@ -929,6 +934,7 @@ KNOWN = [
       'raises KeyError where TF raises InvalidArgumentError on strings [operator.xor|0|7: r'
       'aised KeyError, TF InvalidArgumentError]'),
     K('math.xlog1py', 'grad,fwd', 'complex', 'wrong gradient',
+      'TF is wrong, tapeflow kept (docs/ops.md): '
       'grad values differ on complex inputs [math.xlog1py|0|2: 0: max excess at 0: got -2.1'
       '202-3.09825j want -3.73237-0.404781j]'),
 ]
