@@ -172,15 +172,6 @@ KNOWN = [
     K('keras.activations.glu', 'grad2', 'any', 'wrong gradient',
       'grad2 values differ [keras.activations.glu|0|59: 0: max excess at 3: got 6.38003e-05'
       '+0j want 6.22813e-05+0j]'),
-    K('keras.activations.hard_sigmoid', 'error', 'int', 'error class',
-      'raises InvalidArgumentError where TF raises TypeError on ints [keras.activations.har'
-      'd_sigmoid|0|3: raised InvalidArgumentError, TF TypeError]'),
-    K('keras.activations.hard_silu', 'error', 'int', 'error class',
-      'raises InvalidArgumentError where TF raises TypeError on ints [keras.activations.har'
-      'd_silu|0|5: raised InvalidArgumentError, TF TypeError]'),
-    K('keras.activations.hard_swish', 'error', 'int', 'error class',
-      'raises InvalidArgumentError where TF raises TypeError on ints [keras.activations.har'
-      'd_swish|0|1: raised InvalidArgumentError, TF TypeError]'),
     K('keras.activations.relu', 'error', 'int', 'rejects valid input',
       'raises TypeError on ints where TF computes [keras.activations.relu|0|20: raised Type'
       'Error, TF nothing]'),

@@ -151,14 +151,29 @@ def exponential(x):
     return _m.exp(to_tensor(x))
 
 
+def _no_int_plus_three(x):
+    # Keras computes x + 3.0 first: TypeError for an integer tensor, as TensorFlow's
+    if x.dtype.is_integer:
+        raise TypeError(f"Cannot convert 3.0 to EagerTensor of dtype {x.dtype.name}")
+    return x
+
+
 def hard_sigmoid(x):
-    """``relu6(x + 3) / 6`` (``keras.activations.hard_sigmoid``)."""
-    return _nn.hard_sigmoid(x)
+    """``relu6(x + 3) / 6`` (``keras.activations.hard_sigmoid``).
+
+    Raises:
+        TypeError: for an integer tensor (Keras's ``x + 3.0``).
+    """
+    return _nn.hard_sigmoid(_no_int_plus_three(to_tensor(x)))
 
 
 def hard_silu(x):
-    """``x * hard_sigmoid(x)`` (``keras.activations.hard_silu``; alias ``hard_swish``)."""
-    x = to_tensor(x)
+    """``x * hard_sigmoid(x)`` (``keras.activations.hard_silu``; alias ``hard_swish``).
+
+    Raises:
+        TypeError: for an integer tensor (Keras's ``x + 3.0``).
+    """
+    x = _no_int_plus_three(to_tensor(x))
     return _m.multiply(x, _nn.hard_sigmoid(x))
 
 
