@@ -172,9 +172,6 @@ KNOWN = [
     K('keras.activations.glu', 'grad2', 'any', 'wrong gradient',
       'grad2 values differ [keras.activations.glu|0|59: 0: max excess at 3: got 6.38003e-05'
       '+0j want 6.22813e-05+0j]'),
-    K('keras.activations.relu', 'error', 'int', 'rejects valid input',
-      'raises TypeError on ints where TF computes [keras.activations.relu|0|20: raised Type'
-      'Error, TF nothing]'),
     K('keras.activations.selu', 'grad,fwd', 'nonfinite', 'wrong gradient',
       'grad values differ with nan/inf/overflowing inputs [keras.activations.selu|0|8: 0: m'
       'ax excess at 15: got 0+0j want -0.295509+0j]'),

@@ -32,14 +32,14 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     if negative_slope != 0.0:
         negative = _nn.relu(_m.add(_m.negative(x), threshold) if threshold else _m.negative(x))
     clip_max = max_value is not None
-    if threshold != 0:
-        x = _a.where(_m.greater(x, threshold), x, _a.zeros_like(x))
+    if threshold != 0:  # threshold and bounds in x's dtype, as Keras casts them
+        x = _a.where(_m.greater(x, _a.cast(threshold, x.dtype)), x, _a.zeros_like(x))
     elif max_value == 6:
         x, clip_max = _nn.relu6(x), False
     else:
         x = _nn.relu(x)
     if clip_max:
-        x = _clip(x, 0.0, max_value)
+        x = _clip(x, _a.cast(0.0, x.dtype), _a.cast(max_value, x.dtype))
     if negative is not None:
         x = _m.subtract(x, _m.multiply(negative, negative_slope))
     return x
