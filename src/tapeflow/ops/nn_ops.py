@@ -131,9 +131,14 @@ def _softmax_like(prim, logits, axis):
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     n = x._value.ndim
     if n == 0:
-        if prim is _LOG_SOFTMAX:
+        if axis is not None and int(axis) != -1:  # TF's Python-side check, before the kernel
+            raise errors.InvalidArgumentError(
+                None, None, "`dim` must be in the range [0, 0) where 0 is the number of "
+                f"dimensions in the input. Received: dim={int(axis)}")
+        if prim is _LOG_SOFTMAX or x._value.dtype != np.float32:
             raise errors.op_error(errors.InvalidArgumentError,
                                   "logits must have >= 1 dimension, got []", prim.name)
+        # float32 Softmax runs TF's oneDNN kernel, which aborts
         raise errors.op_error(errors.AbortedError, "Input dims must be <= 5 and >=1",
                               prim.name)
     ax = -1 if axis is None else int(axis)
