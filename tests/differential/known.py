@@ -385,9 +385,6 @@ KNOWN = [
     K('math.logical_xor', 'error', 'empty', 'error class',
       'raises InvalidArgumentError where TF raises TypeError on size-0 inputs [math.logical'
       '_xor|0|3: raised InvalidArgumentError, TF TypeError]'),
-    K('math.negative', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [math.negative|0|32: raised no'
-      'thing, TF InvalidArgumentError]'),
     K('math.pow', 'grad,fwd', 'f16', 'wrong gradient',
       'grad: nan/inf differ in float16 [math.pow|0|10: 1: inf at different places, e.g. got'
       ' (-inf+0j) want (-55936+0j)]'),
@@ -427,9 +424,6 @@ KNOWN = [
     K('math.sign', 'grad,grad2,fwd', 'complex', 'wrong gradient',
       'grad values differ on complex inputs [math.sign|0|15: 0: max excess at 5: got 0+0j w'
       'ant -1.75743-0.289953j]'),
-    K('math.softmax', 'error', 'any', 'error class',
-      'raises AbortedError where TF raises InvalidArgumentError [math.softmax|0|10: raised '
-      'AbortedError, TF InvalidArgumentError]'),
     K('math.softsign', 'grad2,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad2; tapeflow computes it [math.softsign|0|0: '
       '1 arrays, TF raised LookupError]'),
@@ -595,9 +589,6 @@ KNOWN = [
     K('nn.normalize_moments', 'fwd', 'nonfinite', 'wrong gradient',
       'fwd: nan/inf differ with nan/inf/overflowing inputs [nn.normalize_moments|0|18: 0: n'
       'an at different places, e.g. got (-0.3324216306209564+0j) want (na]'),
-    K('nn.softmax', 'error', 'f16', 'error class',
-      'raises AbortedError where TF raises InvalidArgumentError in float16 [nn.softmax|0|7:'
-      ' raised AbortedError, TF InvalidArgumentError]'),
     K('nn.softmax_cross_entropy_with_logits', 'error', 'f16', 'silent acceptance',
       'computes in float16 where TF raises InvalidArgumentError [nn.softmax_cross_entropy_w'
       'ith_logits|0|32: raised nothing, TF InvalidArgumentError]'),
@@ -841,9 +832,6 @@ KNOWN = [
     K('nn.max_pool2d', 'fwd', 'any', 'tf lacks gradient',
       'TF raises ValueError computing the fwd; tapeflow computes it [nn.max_pool2d|0|64: 1 '
       'arrays, TF raised ValueError]'),
-    K('nn.softmax', 'error', 'any', 'error class',
-      'raises AbortedError where TF raises InvalidArgumentError [nn.softmax|0|47: raised Ab'
-      'ortedError, TF InvalidArgumentError]'),
     K('nn.softmax_cross_entropy_with_logits', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.softmax_cross_entropy_with_logits|'
       '0|66: raised nothing, TF InvalidArgumentError]'),
