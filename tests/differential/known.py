@@ -385,6 +385,9 @@ KNOWN = [
     K('math.logical_xor', 'error', 'empty', 'error class',
       'raises InvalidArgumentError where TF raises TypeError on size-0 inputs [math.logical'
       '_xor|0|3: raised InvalidArgumentError, TF TypeError]'),
+    K('math.negative', 'error', 'int', 'silent acceptance',
+      'computes on unsigned ints where TF raises InvalidArgumentError (a dtype check would '
+      'cost the hot path of Neg) [math.negative|0|32: raised nothing, TF InvalidArgumentError]'),
     K('math.pow', 'grad,fwd', 'f16', 'wrong gradient',
       'grad: nan/inf differ in float16 [math.pow|0|10: 1: inf at different places, e.g. got'
       ' (-inf+0j) want (-55936+0j)]'),

@@ -395,7 +395,7 @@ _F = "fc"
 _FC = FLOAT_COMPLEX_TYPES
 _FL = "bfloat16, half, float, double"
 _NUMERIC = "fiuc"
-negative = _unary(_NEG, "negative", "``-x``, element-wise", "fic", _SIGNED_TYPES)
+negative = _unary(_NEG, "negative", "``-x``, element-wise")
 abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
              "``|x|``, element-wise (the magnitude, for complex ``x``)", _NUMERIC,
              "bfloat16, half, float, double, int8, int16, int32, int64")
