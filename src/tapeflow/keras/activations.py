@@ -32,14 +32,14 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     if negative_slope != 0.0:
         negative = _nn.relu(_m.add(_m.negative(x), threshold) if threshold else _m.negative(x))
     clip_max = max_value is not None
-    if threshold != 0:
-        x = _a.where(_m.greater(x, threshold), x, _a.zeros_like(x))
+    if threshold != 0:  # threshold and bounds in x's dtype, as Keras casts them
+        x = _a.where(_m.greater(x, _a.cast(threshold, x.dtype)), x, _a.zeros_like(x))
     elif max_value == 6:
         x, clip_max = _nn.relu6(x), False
     else:
         x = _nn.relu(x)
     if clip_max:
-        x = _clip(x, 0.0, max_value)
+        x = _clip(x, _a.cast(0.0, x.dtype), _a.cast(max_value, x.dtype))
     if negative is not None:
         x = _m.subtract(x, _m.multiply(negative, negative_slope))
     return x
@@ -151,14 +151,29 @@ def exponential(x):
     return _m.exp(to_tensor(x))
 
 
+def _no_int_plus_three(x):
+    # Keras computes x + 3.0 first: TypeError for an integer tensor, as TensorFlow's
+    if x.dtype.is_integer:
+        raise TypeError(f"Cannot convert 3.0 to EagerTensor of dtype {x.dtype.name}")
+    return x
+
+
 def hard_sigmoid(x):
-    """``relu6(x + 3) / 6`` (``keras.activations.hard_sigmoid``)."""
-    return _nn.hard_sigmoid(x)
+    """``relu6(x + 3) / 6`` (``keras.activations.hard_sigmoid``).
+
+    Raises:
+        TypeError: for an integer tensor (Keras's ``x + 3.0``).
+    """
+    return _nn.hard_sigmoid(_no_int_plus_three(to_tensor(x)))
 
 
 def hard_silu(x):
-    """``x * hard_sigmoid(x)`` (``keras.activations.hard_silu``; alias ``hard_swish``)."""
-    x = to_tensor(x)
+    """``x * hard_sigmoid(x)`` (``keras.activations.hard_silu``; alias ``hard_swish``).
+
+    Raises:
+        TypeError: for an integer tensor (Keras's ``x + 3.0``).
+    """
+    x = _no_int_plus_three(to_tensor(x))
     return _m.multiply(x, _nn.hard_sigmoid(x))
 
 

@@ -18,7 +18,7 @@ import threading
 from .._core.backend import np
 
 __all__ = ["zeros_of", "relu", "add_rows", "sum_leading", "mean", "complex_div",
-           "complex_reciprocal_c", "complex_pow", "floordiv", "arg_extremum",
+           "complex_reciprocal_c", "complex_pow", "floordiv", "truncatediv", "arg_extremum",
            "squared_difference"]
 
 _MIN = 4096            # elements: below this NumPy's plain call is as fast
@@ -175,6 +175,17 @@ def floordiv(x, y):
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.floor(np.true_divide(x, y))
     return x // y
+
+
+def truncatediv(x, y):
+    """TensorFlow's TruncateDiv: ``trunc(x / y)``; for ints the floor quotient moved toward
+    zero (no ``abs()``, which wraps at the most negative int)."""
+    if x.dtype.kind not in "iu":
+        return np.trunc(x / y)
+    with np.errstate(all="ignore"):
+        q = np.floor_divide(x, y)
+        up = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
+    return (q + up.astype(q.dtype)).astype(x.dtype)
 
 
 def arg_extremum(find, fill):

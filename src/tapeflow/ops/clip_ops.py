@@ -73,9 +73,21 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     TensorFlow.
     """
     t = to_tensor(t)
+    if t._value.dtype == np.bool_:
+        for b in (clip_value_max, clip_value_min):
+            if isinstance(b, (int, float)) and not isinstance(b, bool):
+                raise TypeError(f"Cannot convert {b!r} to EagerTensor of dtype bool")
     # the minimum first, as TensorFlow's: with min > max every value (and gradient) goes
-    # to clip_value_min
-    return maximum(minimum(t, clip_value_max), clip_value_min)
+    # to clip_value_min; bounds that broadcast t to a larger shape raise ValueError
+    out = maximum(minimum(t, clip_value_max), clip_value_min)
+    if out._value.shape != t._value.shape:
+        raise ValueError(f"Shapes {_shape_text(t._value.shape)} and "
+                         f"{_shape_text(out._value.shape)} are incompatible")
+    return out
+
+
+def _shape_text(shape):
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
@@ -105,7 +117,10 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     positive = greater(sq, 0)
     safe = _a.where(positive, sq, ones_like(sq))
     norm_ = _a.where(positive, sqrt(safe), sq)
-    c = _scalar_like(clip_norm, t)
+    if np.isscalar(clip_norm):  # a negative clip_norm clips to zero, as TensorFlow's
+        c = _scalar_like(0 if clip_norm < 0 else clip_norm, t)
+    else:
+        c = cast(maximum(clip_norm, 0), t.dtype)
     return _realdiv(multiply(t, c), maximum(norm_, c))
 
 

@@ -288,9 +288,9 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
 
 
 def _slogdet_forward(x):
+    # log|det| has the input's dtype: complex for a complex matrix (imaginary part 0)
     sign, logabs = np.linalg.slogdet(x)
-    return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(
-        np.real(np.zeros((), x.dtype)).dtype)[()]
+    return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
 
 
 # Multi-output primitives save their outputs: the sweep shapes absent cotangents from them.

@@ -314,13 +314,14 @@ defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x
 # ----------------------------------------------------------------------------- unary
 
 
-def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found=""):
+def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="", refuse=None):
     """The public function ``name`` of a one-input primitive, with an optional dtype-kind
-    check (``not_found``: the kinds TensorFlow declares but has no CPU kernel for)."""
+    check (``not_found``: the kinds TF declares but has no CPU kernel for; ``refuse``: one
+    dtype of an accepted kind refused too)."""
     op_name = prim.name
     forward = prim.forward
     # Bool alone refused: one identity test (the cheapest check); other tables by kind.
-    refused = _BOOL if kinds == _NUMERIC else None
+    refused = _BOOL if kinds == _NUMERIC else refuse
     by_kind = kinds is not None and kinds != _NUMERIC
 
     def op(x, name=None):
@@ -958,16 +959,15 @@ def softsign(features, name=None):
     return _realdiv(x, add(abs(x), 1))
 
 
-def _truncatediv(x, y):
-    if x.dtype.kind in "iu":
-        q = np.abs(x) // np.abs(y)
-        return (np.sign(x) * np.sign(y) * q).astype(x.dtype)
-    return np.trunc(x / y)
+def _truncate_division_error(values, attrs, exc):  # TF's kernel misses x / 0: InternalError
+    return _broadcast_error(values, attrs, exc) if not isinstance(exc, ZeroDivisionError) else (
+        errors.InternalError, "Unexpected error in binary operator (only integer div and mod "
+        "should have errors)")
 
 
-_TRUNCDIV = nondifferentiable("TruncateDiv", _int_division_check(_truncatediv),
-                              error=_int_division_error)
-_TRUNCMOD = primitive("TruncateMod", _int_division_check(np.fmod), error=_int_division_error)
+_TRUNCDIV = nondifferentiable("TruncateDiv", _int_division_check(_kernels.truncatediv),
+                              error=_truncate_division_error)
+_TRUNCMOD = primitive("TruncateMod", _int_division_check(np.fmod), error=_truncate_division_error)
 defvjp(_TRUNCMOD, lambda g, z, x, y: g,
        lambda g, z, x, y: negative(multiply(g, truncatediv(x, y))))
 
@@ -976,7 +976,7 @@ def truncatediv(x, y, name=None):
     """Division rounding toward zero (``tf.truncatediv``), as C does for integers.
 
     Raises:
-        tf.errors.InvalidArgumentError: for an integer division by zero.
+        tf.errors.InternalError: for an integer division by zero (TensorFlow's class).
     """
     x, y = pair(x, y, "TruncateDiv")
     if x._value.dtype.kind not in "fiu":
@@ -994,9 +994,9 @@ def truncatemod(x, y, name=None):
     return apply(_TRUNCMOD, (x, y))
 
 
-_RINT = nondifferentiable("Rint", np.rint)
+_RINT = nondifferentiable("Rint", np.rint)  # float16: TF's CPU has no half kernel
 rint = _unary(_RINT, "rint", "``x`` rounded to the nearest integer (halves to even), "
-              "element-wise", "f", _FLOATS)
+              "element-wise", "f", _FLOATS, not_found="f", refuse=np.dtype(np.float16))
 _REAL = primitive("Real", np.real, save_inputs=False)
 _IMAG = primitive("Imag", np.imag, save_inputs=False)
 

@@ -3,7 +3,7 @@
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
-from .._core.registry import defvjp, primitive
+from .._core.registry import Primitive, defjvp, defvjp, primitive
 from . import _helpers as _h
 from . import _kernels
 from . import array_ops as _a
@@ -76,6 +76,10 @@ def _elu_forward(x):
 # so elu''(0) is 0 and a NaN feature passes g.
 _ELU = primitive("Elu", _elu_forward, save_inputs=False, save_output=True)
 defvjp(_ELU, lambda g, y, x_shape: _a.where(_m.less(y, 0), _m.multiply(g, _m.add(y, 1)), g))
+# Forward mode written out: transposing the rule above would send a zero cotangent through the
+# unselected ``g * (y + 1)`` and give NaN at a NaN feature, where TensorFlow passes the tangent.
+defjvp(_ELU, lambda ts, y, x_shape: None if ts[0] is None else _a.where(
+    _m.less(y, 0), _m.multiply(ts[0], _m.add(y, 1)), ts[0]))
 
 
 def relu(features, name=None):
@@ -127,9 +131,14 @@ def _softmax_like(prim, logits, axis):
     check_kind(x, "f", prim.name, "half, bfloat16, float, double")
     n = x._value.ndim
     if n == 0:
-        if prim is _LOG_SOFTMAX:
+        if axis is not None and int(axis) != -1:  # TF's Python-side check, before the kernel
+            raise errors.InvalidArgumentError(
+                None, None, "`dim` must be in the range [0, 0) where 0 is the number of "
+                f"dimensions in the input. Received: dim={int(axis)}")
+        if prim is _LOG_SOFTMAX or x._value.dtype != np.float32:
             raise errors.op_error(errors.InvalidArgumentError,
                                   "logits must have >= 1 dimension, got []", prim.name)
+        # float32 Softmax runs TF's oneDNN kernel, which aborts
         raise errors.op_error(errors.AbortedError, "Input dims must be <= 5 and >=1",
                               prim.name)
     ax = -1 if axis is None else int(axis)
@@ -327,6 +336,9 @@ def bias_add(value, bias, data_format=None, name=None):
     value, bias = pair(value, bias, "BiasAdd")
     if bias._value.ndim != 1:
         raise ValueError(f"Shape must be rank 1 but is rank {bias._value.ndim}")
+    if value._value.ndim < 2:
+        raise errors.op_error(errors.InvalidArgumentError, "Input tensor must be at least 2D: "
+                              f"{_h._show(value._value.shape)}", "BiasAdd")
     channels = value._value.shape[1 if data_format and data_format.startswith("NC") else -1] \
         if value._value.ndim else None
     if channels != bias._value.shape[0]:
@@ -401,7 +413,29 @@ def silu(features, beta=1.0, name=None):
     x = to_tensor(features)
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "Sigmoid", _h.FLOAT_COMPLEX_TYPES)
+    if x._value.dtype.kind == "c" and not hasattr(beta, "_value"):
+        # TensorFlow's custom gradient, dy * s (1 + bx (1 - s)), is not conjugated
+        return apply(_SWISH, (x,), {"beta": complex(beta)})
     return _m.multiply(x, _m.sigmoid(_m.multiply(x, beta)))
+
+
+def _swish_slope(x, beta):
+    s = _m.sigmoid(_m.multiply(x, beta))
+    return _m.multiply(s, _m.add(_m.multiply(_m.multiply(x, beta), _m.subtract(1, s)), 1))
+
+
+def _swish_forward(x, beta):
+    with np.errstate(all="ignore"):
+        return x / (1 + np.exp(-(x.dtype.type(beta) * x)))
+
+
+# Complex features only (real ones take the composite above, whose gradient is the same).
+# Kept out of the op table (PRIMITIVES): the op-table tests differentiate by finite
+# differences, which TensorFlow's unconjugated rule does not follow for complex inputs.
+_SWISH = defvjp(Primitive("Swish", _swish_forward),
+                lambda g, y, x, beta: _m.multiply(g, _swish_slope(x, beta)))
+defjvp(_SWISH, lambda ts, y, x, beta: None if ts[0] is None else _m.multiply(
+    ts[0], _swish_slope(x, beta)))
 
 
 swish = silu

@@ -6,14 +6,14 @@ The op names stay public in ``math_ops`` too (re-exported at its end).
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
-from .._core.registry import defvjp, primitive
+from .._core.registry import defjvp, defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import _helpers as _h
 from . import array_ops as _a
 from . import indexing_ops as _ix
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like, zeros_like
-from .math_ops import divide_no_nan, equal, greater, multiply, sqrt, truncatediv
+from .math_ops import divide, divide_no_nan, equal, greater, multiply, sqrt, truncatediv
 
 __all__ = [
     "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
@@ -211,6 +211,19 @@ def _segment_extremum_rule(g, y, data, ids, num_segments, is_max, first=False):
 
 _SEG_MAX = primitive("UnsortedSegmentMax", _segment_extremum_forward, save_output=True)
 defvjp(_SEG_MAX, _segment_extremum_rule, None)
+
+
+def _segment_extremum_jvp(ts, y, data, ids, num_segments, is_max, first=False):
+    # the tangents of the tied entries averaged: 0 / 0 (NaN) in an empty segment, as the
+    # forward mode TensorFlow derives from its gradient
+    if ts[0] is None:
+        return None
+    hit = cast(equal(data, _ix._gather_dense(y, ids)), ts[0].dtype)
+    return divide(unsorted_segment_sum(multiply(ts[0], hit), ids, num_segments),
+                  unsorted_segment_sum(hit, ids, num_segments))
+
+
+defjvp(_SEG_MAX, _segment_extremum_jvp)
 
 
 def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=False):

@@ -151,33 +151,72 @@ def _digamma64(x):
     return out
 
 
+# Euler-Maclaurin coefficients (2k)! / B_2k of the Hurwitz zeta tail, k = 1..12.
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
+           7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
+           -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
+_EPS64 = 1.1102230246251565e-16
+_ZETA_STEPS = 1 << 17
+
+
+def _zeta64(s, q):
+    # Hurwitz zeta(s, q) for an integer s >= 2 and finite q off the poles, as TensorFlow's
+    # kernel computes it: the terms (q + k)^-s summed directly (from a negative q too) until
+    # k >= 9 and q + k > 9, each element stopping once a term is below the rounding of its
+    # sum, then the Euler-Maclaurin tail.
+    q = np.asarray(q, np.float64)
+    with np.errstate(all="ignore"):
+        total = q ** -s
+        a = q.copy()
+        b = np.zeros_like(q)
+        live = np.ones(q.shape, bool)
+        i = 0
+        while live.any() and i < _ZETA_STEPS:
+            step = live & ((i < 9) | (a <= 9.0))
+            if not step.any():
+                break
+            i += 1
+            a = np.where(step, a + 1.0, a)
+            b = np.where(step, a ** -s, b)
+            total = np.where(step, total + b, total)
+            live &= ~(step & (np.abs(b / total) < _EPS64))
+        tail = live & ~((i < 9) | (a <= 9.0))
+        w = a
+        t_sum = total + b * w / (s - 1) - 0.5 * b
+        c = np.ones_like(q)
+        k = 0.0
+        for coef in _ZETA_A:
+            c = c * (s + k)
+            b = b / w
+            t = c * b / coef
+            t_sum = np.where(tail, t_sum + t, t_sum)
+            tail &= ~(np.abs(t / t_sum) < _EPS64)
+            k += 1.0
+            c = c * (s + k)
+            b = b / w
+            k += 1.0
+        total = np.where(live & ~((i < 9) | (a <= 9.0)), t_sum, total)
+        # an element still summing when the step limit ran out (|q| beyond 2^17): nan
+        total = np.where(live & ((i < 9) | (a <= 9.0)), np.nan, total)
+    return total
+
+
 def _polygamma64(n, x):
-    # psi^(n)(x) for integer n >= 1: recurrence up to x >= 15 (from a negative x too, as
-    # TensorFlow's Hurwitz zeta does), then the asymptotic series (A&S 6.4.11). At a pole
-    # (an integer x <= 0) TensorFlow gives inf for odd n and nan for even n.
+    # psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for integer n >= 1 (TensorFlow's formula).
+    # At a pole (an integer x <= 0) TensorFlow gives inf for odd n and nan for even n.
     if n == 0:
         return _digamma64(x)
     x = np.asarray(x, np.float64)
     sgn = -1.0 if n % 2 == 0 else 1.0
-    fact = float(np.prod(np.arange(1, n + 1)))
-    finite = x[np.isfinite(x)]
-    steps = 15 + int(min(max(-finite.min(), 0.0), 4096)) + 1 if finite.size else 15
+    fact = float(np.exp(_lgamma64(np.float64(n + 1))))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        z = x.copy()
-        acc = np.zeros_like(z)
-        for _ in builtins.range(steps):
-            low = z < 15
-            acc = acc + np.where(low, 1.0 / z ** (n + 1), 0.0)
-            z = np.where(low, z + 1, z)
-        total = fact / n / z ** n + fact / (2 * z ** (n + 1))
-        # B_2k (2k+n-1)! / (2k)! / z^(2k+n)
-        for k, b in enumerate(_BERNOULLI, 1):
-            coef = float(np.prod(np.arange(2 * k + 1, 2 * k + n)))  # (2k+n-1)!/(2k)!
-            total = total + b * coef / z ** (2 * k + n)
-        out = sgn * (fact * acc + total)
         pole = (x <= 0) & (x == np.floor(x))
+        finite = np.isfinite(x) & ~pole
+        out = np.full(x.shape, np.nan)
+        if finite.any():
+            out[finite] = sgn * fact * _zeta64(float(n + 1), x[finite])
+        out = np.where(x == np.inf, 0.0, out)
         out = np.where(pole, np.inf if n % 2 else np.nan, out)
-        out = np.where(x < -4096, np.nan, out)
     return out
 
 
@@ -193,7 +232,7 @@ def _polygamma_forward(a, x):
     a = np.asarray(a)
     x = np.asarray(x)
     a, xb = np.broadcast_arrays(a, x)
-    out = np.empty(xb.shape, np.float64)
+    out = np.full(xb.shape, np.nan)  # a NaN order matches no unique value: stays NaN
     for n in np.unique(a):
         m = a == n
         if n < 0 or n != np.floor(n):
