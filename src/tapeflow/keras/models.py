@@ -230,8 +230,9 @@ class Model(Trainer, Layer):
             return None
         from ..function import function as _function
 
-        sig = _model_signature(self)
-        return _function(lambda *args: self(*args, training=False), input_signature=sig,
+        from .export import _serve_fn
+
+        return _function(_serve_fn(self), input_signature=_model_signature(self),
                          autograph=False)
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):

@@ -239,6 +239,16 @@ def _model_signature(model, input_signature=None):
     return [[tf.TensorSpec(kt.shape, kt.dtype, name=kt.name) for kt in inputs]]
 
 
+def _serve_fn(model):
+    """The model's inference call of one argument (a tensor, or a list for several
+    inputs), the ``serve`` endpoint."""
+
+    def serve(args_0):
+        return model(args_0, training=False)
+
+    return serve
+
+
 def export_saved_model(model, filepath, verbose=True, input_signature=None):
     """``model.export(filepath)``: the model's inference ``call`` as the ``serve`` endpoint
     (and ``serving_default`` signature) of a SavedModel (``keras.export.export_saved_model``).
@@ -255,7 +265,6 @@ def export_saved_model(model, filepath, verbose=True, input_signature=None):
     archive = ExportArchive()
     archive.track(model)
     sig = _model_signature(model, input_signature)
-    archive.add_endpoint("serve", lambda *args: model(*args, training=False),
-                         input_signature=sig)
+    archive.add_endpoint("serve", _serve_fn(model), input_signature=sig)
     archive.write_out(filepath, verbose=verbose)
     return archive
