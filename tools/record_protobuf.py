@@ -21,6 +21,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import tensorflow as tf  # noqa: E402
 from google.protobuf import any_pb2, descriptor_pool, message_factory, wrappers_pb2  # noqa: E402,E501
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
+from tensorflow.core.example import example_pb2, feature_pb2  # noqa: E402
 from tensorflow.core.framework import (  # noqa: E402
     attr_value_pb2,
     function_pb2,
@@ -48,7 +49,8 @@ OUT = pathlib.Path(__file__).resolve().parent.parent / "tests/fixtures/saved_mod
 MODULES = [saved_model_pb2, meta_graph_pb2, saved_object_graph_pb2, struct_pb2,
            fingerprint_pb2, trackable_object_graph_pb2, graph_pb2, function_pb2, op_def_pb2,
            tensor_pb2, attr_value_pb2, node_def_pb2, tensor_shape_pb2, versions_pb2,
-           saver_pb2, variable_pb2, tensor_bundle_pb2, tensor_slice_pb2, any_pb2, wrappers_pb2]
+           saver_pb2, variable_pb2, tensor_bundle_pb2, tensor_slice_pb2, example_pb2, feature_pb2,
+           any_pb2, wrappers_pb2]
 SKIP = {"tensorflow.GraphDebugInfo"}   # proto2, in GraphDef only when debug info is saved
 TYPE_NAMES = {v: k[5:].lower() for k, v in vars(FieldDescriptor).items()
               if k.startswith("TYPE_")}

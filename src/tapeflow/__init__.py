@@ -182,6 +182,7 @@ _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
     "ragged", "io", "sparse", "distribute", "version", "saved_model", "signal", "audio",
+    "lookup",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
@@ -192,6 +193,23 @@ _LAZY_ATTRS = {
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),
     "get_logger": ("tapeflow._logging", "get_logger"),
+    "group": ("tapeflow._tfapi", "group"),
+    "type_spec_from_value": ("tapeflow._tfapi", "type_spec_from_value"),
+    "vectorized_map": ("tapeflow._tfapi", "vectorized_map"),
+    "saturate_cast": ("tapeflow.ops.numerics_ops", "saturate_cast"),
+    "dynamic_partition": ("tapeflow.ops.data_flow_ops", "dynamic_partition"),
+    "dynamic_stitch": ("tapeflow.ops.data_flow_ops", "dynamic_stitch"),
+    "edit_distance": ("tapeflow.ops.edit_distance_ops", "edit_distance"),
+    "zeros_initializer": ("tapeflow.ops.init_ops", "zeros_initializer"),
+    "ones_initializer": ("tapeflow.ops.init_ops", "ones_initializer"),
+    "constant_initializer": ("tapeflow.ops.init_ops", "constant_initializer"),
+    "random_uniform_initializer": ("tapeflow.ops.init_ops", "random_uniform_initializer"),
+    "random_normal_initializer": ("tapeflow.ops.init_ops", "random_normal_initializer"),
+    # TF 2.21 binds these to Keras's modules
+    "initializers": ("tapeflow.keras", "initializers"),
+    "losses": ("tapeflow.keras", "losses"),
+    "metrics": ("tapeflow.keras", "metrics"),
+    "optimizers": ("tapeflow.keras", "optimizers"),
 }
 
 

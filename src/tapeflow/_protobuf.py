@@ -218,6 +218,17 @@ _SCHEMA = {
                         " 7 slices tensorflow.TensorSliceProto*",
     "TensorSliceProto": "1 extent tensorflow.TensorSliceProto.Extent*",
     "TensorSliceProto.Extent": "1 start int64; 2 length int64 |has_length_hack",
+    # tf.train.Example (tensorflow/core/example/{feature,example}.proto)
+    "BytesList": "1 value bytes*",
+    "FloatList": "1 value float*",
+    "Int64List": "1 value int64*",
+    "Feature": "1 bytes_list tensorflow.BytesList |kind; 2 float_list tensorflow.FloatList |kind;"
+               " 3 int64_list tensorflow.Int64List |kind",
+    "Features": "1 feature map<string,tensorflow.Feature>",
+    "FeatureList": "1 feature tensorflow.Feature*",
+    "FeatureLists": "1 feature_list map<string,tensorflow.FeatureList>",
+    "Example": "1 features tensorflow.Features",
+    "SequenceExample": "1 context tensorflow.Features; 2 feature_lists tensorflow.FeatureLists",
 }
 _GOOGLE = {
     "google.protobuf.Any": "1 type_url string; 2 value bytes",
@@ -358,7 +369,8 @@ _CLASSES = {}
 
 def message_types():
     """The full names of the message types the schema holds, sorted."""
-    _build()
+    if not _CLASSES:   # built once: a rebuild would orphan the classes already handed out
+        _build()
     return sorted(_CLASSES)
 
 

@@ -1,5 +1,9 @@
-"""``tf.debugging``: why a gradient is None, and the tape size warning (beyond TensorFlow)."""
+"""``tf.debugging``: ``check_numerics``, ``set_log_device_placement``; why a gradient is None,
+and the tape size warning (beyond TensorFlow)."""
 from ._core.events import set_tape_size_warning
 from ._core.explain import explain_gradient
+from .ops.numerics_ops import check_numerics, set_log_device_placement
 
-__all__ = ["explain_gradient", "set_tape_size_warning"]
+__all__ = ["check_numerics", "explain_gradient", "set_log_device_placement",
+           "set_tape_size_warning"]
+

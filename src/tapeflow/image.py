@@ -1,4 +1,54 @@
 """``tf.image``: re-exports of the image ops."""
+from .ops.image_boxes_ops import (
+    combined_non_max_suppression,
+    crop_and_resize,
+    draw_bounding_boxes,
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+    sample_distorted_bounding_box,
+    stateless_sample_distorted_bounding_box,
+)
+from .ops.image_color_ops import (
+    adjust_gamma,
+    adjust_hue,
+    adjust_saturation,
+    hsv_to_rgb,
+    random_hue,
+    random_saturation,
+    rgb_to_hsv,
+    rgb_to_yiq,
+    rgb_to_yuv,
+    stateless_random_hue,
+    stateless_random_saturation,
+    yiq_to_rgb,
+    yuv_to_rgb,
+)
+from .ops.image_geometry_ops import (
+    crop_to_bounding_box,
+    extract_glimpse,
+    pad_to_bounding_box,
+    resize_with_pad,
+    transpose,
+)
+from .ops.image_jpeg_ops import (
+    adjust_jpeg_quality,
+    decode_and_crop_jpeg,
+    decode_webp,
+    extract_jpeg_shape,
+    is_jpeg,
+    random_jpeg_quality,
+    stateless_random_jpeg_quality,
+)
+from .ops.image_metrics_ops import (
+    image_gradients,
+    psnr,
+    sobel_edges,
+    ssim,
+    ssim_multiscale,
+    total_variation,
+)
 from .ops.image_ops import (
     ResizeMethod,
     adjust_brightness,
@@ -43,4 +93,16 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "random_flip_left_right", "random_flip_up_down", "resize", "resize_with_crop_or_pad",
            "rgb_to_grayscale", "rot90", "stateless_random_brightness",
            "stateless_random_contrast", "stateless_random_crop",
-           "stateless_random_flip_left_right", "stateless_random_flip_up_down"]
+           "stateless_random_flip_left_right", "stateless_random_flip_up_down",
+           "crop_to_bounding_box", "pad_to_bounding_box", "resize_with_pad", "transpose",
+           "image_gradients", "psnr", "sobel_edges", "ssim", "ssim_multiscale",
+           "total_variation", "adjust_gamma", "adjust_hue", "adjust_saturation",
+           "hsv_to_rgb", "random_hue", "random_saturation", "rgb_to_hsv", "rgb_to_yiq",
+           "rgb_to_yuv", "stateless_random_hue", "stateless_random_saturation", "yiq_to_rgb",
+           "yuv_to_rgb", "combined_non_max_suppression", "crop_and_resize",
+           "draw_bounding_boxes", "non_max_suppression", "non_max_suppression_overlaps",
+           "non_max_suppression_padded", "non_max_suppression_with_scores",
+           "adjust_jpeg_quality", "decode_and_crop_jpeg", "extract_jpeg_shape", "is_jpeg",
+           "random_jpeg_quality", "stateless_random_jpeg_quality", "extract_glimpse",
+           "sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box",
+           "decode_webp"]

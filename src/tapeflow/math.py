@@ -1,5 +1,8 @@
 """``tf.math``: the element-wise, reduction and comparison ops, bound from the modules
 that define them (each name is the same object as ``tf.<name>``)."""
+import types as _types
+
+from .ops import special_functions as _special
 from .ops.array_ops import conj, invert_permutation
 from .ops.bincount_ops import bincount
 from .ops.clip_ops import l2_normalize
@@ -109,9 +112,10 @@ from .ops.segment_ops import (
     unsorted_segment_sum,
 )
 from .ops.sort_ops import in_top_k, top_k
+from .ops.special_functions import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e
 from .ops.special_math_ops import digamma, erf, erfc, lbeta, lgamma, polygamma
 
-__all__ = ["angle",
+__all__ = ["angle", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "special",
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",
     "atan2", "atanh", "bincount", "ceil", "confusion_matrix", "conj", "cos", "cosh",
     "count_nonzero", "cumprod", "cumsum", "cumulative_logsumexp", "digamma", "divide",
@@ -130,3 +134,11 @@ __all__ = ["angle",
     "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
     "unsorted_segment_sqrt_n", "unsorted_segment_sum", "xdivy", "xlog1py", "xlogy",
 ]
+
+special = _types.ModuleType("tapeflow.math.special", "``tf.math.special``: Bessel functions, "
+                            "Dawson's, exponential, Fresnel and Spence's integrals (SciPy, "
+                            "the extra ``tapeflow[special]``).")
+for _name in _special.__all__:
+    setattr(special, _name, getattr(_special, _name))
+special.__all__ = list(_special.__all__)
+del _name

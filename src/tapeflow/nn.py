@@ -1,5 +1,6 @@
 """``tf.nn``: re-exports of activations, losses, normalisation, convolution and pooling."""
 from .ops.clip_ops import l2_normalize
+from .ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
 from .ops.math_ops import sigmoid, softplus, softsign, tanh
 from .ops.nn_conv_ops import (
                               atrous_conv2d,
@@ -50,7 +51,9 @@ from .ops.nn_ops import (
 
 __all__ = [
     "atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool2d", "batch_normalization",
-    "bias_add", "compute_average_loss", "conv1d", "conv1d_transpose", "conv2d",
+    "bias_add", "compute_average_loss", "conv1d", "ctc_beam_search_decoder",
+    "ctc_greedy_decoder", "ctc_loss",
+    "conv1d_transpose", "conv2d",
     "conv2d_transpose", "convolution", "crelu", "depth_to_space", "depthwise_conv2d",
     "dropout", "elu", "embedding_lookup", "gelu", "l2_loss", "l2_normalize", "leaky_relu",
     "log_poisson_loss", "log_softmax", "max_pool", "max_pool1d", "max_pool2d", "moments",

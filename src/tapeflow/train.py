@@ -1,4 +1,5 @@
-"""``tf.train``: checkpoints (re-exports of ``tapeflow.checkpoint``)."""
+"""``tf.train``: checkpoints (re-exports of ``tapeflow.checkpoint``) and the
+``tf.train.Example`` protobuf messages (``tapeflow._example``, loaded on first use)."""
 from .checkpoint import (
     Checkpoint,
     CheckpointManager,
@@ -11,6 +12,18 @@ from .checkpoint import (
     load_variable,
 )
 
+_EXAMPLE_NAMES = ("BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
+                  "FloatList", "Int64List", "SequenceExample")
+
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "checkpoints_iterator",
            "get_checkpoint_state", "latest_checkpoint", "list_variables", "load_checkpoint",
-           "load_variable"]
+           "load_variable", *_EXAMPLE_NAMES]
+
+
+def __getattr__(name):
+    if name in _EXAMPLE_NAMES:
+        from . import _example
+        value = getattr(_example, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tapeflow.train' has no attribute {name!r}")

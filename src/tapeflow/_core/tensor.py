@@ -395,7 +395,7 @@ def _array_from_python(value, dtype):
             _unsupported(value)
         packed = _packed_dtype(value)
         if packed is not None:   # a list holding tensors packs to their dtype (tf.stack)
-            return _array_from_python(value, packed)
+            return _array_from_python(_unpacked(value), packed)
         try:
             arr = np.array(value)
         except ValueError:  # NumPy refuses ragged nesting
@@ -414,7 +414,11 @@ def _array_from_python(value, dtype):
         if kind == "c":
             return arr.astype(np.complex128)
         if kind in "US":
-            return _bytes(arr)
+            # not through the 'S'/'U' array: NumPy drops trailing NUL bytes there
+            obj = np.array(value, dtype=object)
+            if kind == "U":
+                obj = _encode_str(obj)
+            return string_value(obj)
         if kind == "O":  # numbers only (checked above): ints beyond int64, maybe floats
             if any(isinstance(v, float) for v in arr.ravel()):
                 return arr.astype(np.float32)
@@ -434,6 +438,15 @@ def _array_from_python(value, dtype):
 
 
 _OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
+def _unpacked(value):
+    """Nested list ``value`` with each Tensor or Variable replaced by its NumPy value."""
+    if isinstance(value, _TensorLike):
+        return value.numpy()
+    if type(value) is list or type(value) is tuple:
+        return [_unpacked(v) for v in value]
+    return value
 
 
 def _packed_dtype(value):
@@ -499,6 +512,15 @@ def string_value(arr):
     """``arr`` (bytes, or an array of them) as a string tensor's value."""
     arr = np.asarray(arr, dtype=object)
     return arr.view(StringArray) if arr.ndim == 0 else arr
+
+
+def _encode_str(obj):
+    """An object array with its ``str`` elements encoded as UTF-8 bytes."""
+    flat = obj.reshape(-1)
+    for i, v in enumerate(flat):
+        if isinstance(v, str):
+            flat[i] = v.encode("utf-8")
+    return obj
 
 
 def _bytes(arr):
