@@ -229,7 +229,6 @@ class Model(Trainer, Layer):
         if not self.inputs:
             return None
         from ..function import function as _function
-
         from .export import _serve_fn
 
         return _function(_serve_fn(self), input_signature=_model_signature(self),
