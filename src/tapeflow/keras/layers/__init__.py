@@ -87,6 +87,7 @@ from .rnn import (
     SimpleRNNCell,
     TimeDistributed,
 )
+from .tfsm_layer import TFSMLayer
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
            "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",
@@ -113,6 +114,7 @@ Convolution2DTranspose = Conv2DTranspose
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
+__all__ += ["TFSMLayer"]
 
 
 def serialize(layer) -> dict:
