@@ -511,8 +511,267 @@ def program_cases():
     dump("programs.json", out)
 
 
+# -- layers added in session 7 (own random stream, own file) -----------------------------
+
+def dot_case(kwargs, x1, x2, label):
+    layer = keras.layers.Dot(**kwargs)
+    a, b = tf.constant(x1), tf.constant(x2)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = layer([a, b])
+        ct = arr(y.shape)
+        loss = tf.reduce_sum(y * ct)
+    ga, gb = tape.gradient(loss, [a, b])
+    out_shape = layer.compute_output_shape([(None,) + x1.shape[1:], (None,) + x2.shape[1:]])
+    return {"label": label, "kwargs": kwargs, "x1": lists(x1), "x2": lists(x2), "y": lists(y),
+            "ct": lists(ct), "grads": [lists(ga), lists(gb)],
+            "output_shape": list(out_shape), "config": plain(layer.get_config())}
+
+
+def multi_case(cls, kwargs, xs, label, call_kwargs=None):
+    """Like dot_case for a layer with weights (set at random) and several inputs."""
+    layer = getattr(keras.layers, cls)(**kwargs)
+    ts = [tf.constant(x) for x in xs]
+    layer(ts, **(call_kwargs or {}))
+    layer.set_weights([arr(w.shape, 0.5) for w in layer.weights])
+    with tf.GradientTape() as tape:
+        tape.watch(ts)
+        y = layer(ts, **(call_kwargs or {}))
+        ct = arr(y.shape)
+        loss = tf.reduce_sum(y * ct)
+    grads = tape.gradient(loss, ts + list(layer.trainable_weights))
+    return {"label": label, "cls": cls, "kwargs": kwargs, "call_kwargs": call_kwargs or {},
+            "xs": [lists(x) for x in xs], "weights": [lists(w.numpy()) for w in layer.weights],
+            "weight_names": [w.path for w in layer.weights], "y": lists(y), "ct": lists(ct),
+            "grads": [lists(g) for g in grads], "config": plain(layer.get_config())}
+
+
+def spectral_case(inner, inner_kwargs, x, power_iterations, label):
+    """SpectralNormalization around ``inner``: one training call (the update) and the
+    outputs and gradients of a second, non-training call."""
+    layer = keras.layers.SpectralNormalization(getattr(keras.layers, inner)(**inner_kwargs),
+                                               power_iterations=power_iterations)
+    xt = tf.constant(x)
+    layer(xt)
+    weights = [arr(w.shape, 0.5) for w in layer.weights]
+    layer.set_weights(weights)
+    y_train = layer(xt, training=True)
+    after = [lists(w.numpy()) for w in layer.weights]
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = layer(xt)
+        ct = arr(y.shape)
+        loss = tf.reduce_sum(tf.cast(y, tf.float32) * ct)
+    grads = tape.gradient(loss, [xt] + list(layer.trainable_weights))
+    return {"label": label, "inner": inner, "inner_kwargs": inner_kwargs,
+            "power_iterations": power_iterations, "x": lists(x), "x_dtype": str(x.dtype),
+            "weights": [lists(w) for w in weights], "weight_names": [w.path for w in
+                                                                     layer.weights],
+            "y_train": lists(y_train), "after": after, "y": lists(y), "ct": lists(ct),
+            "grads": [None if g is None else lists(tf.convert_to_tensor(g)) for g in grads],
+            "config": plain(layer.get_config())}
+
+
+def extra_layer_cases():
+    global RNG
+    saved, RNG = RNG, np.random.default_rng(20261129)
+    img = arr((2, 6, 5, 3))
+    seq = arr((2, 7, 3))
+    vol = arr((2, 4, 3, 5, 2))
+    rgb = (np.abs(arr((2, 4, 5, 3))) * 80).astype(np.float32)
+    cases = [
+        layer_case("DepthwiseConv2D", {"kernel_size": 3}, img, weights="random"),
+        layer_case("DepthwiseConv2D", {"kernel_size": (3, 2), "strides": 2, "padding": "same",
+                                       "depth_multiplier": 2, "activation": "relu"}, img,
+                   weights="random", label="DepthwiseConv2DSame"),
+        layer_case("DepthwiseConv2D", {"kernel_size": 2, "dilation_rate": 2,
+                                       "use_bias": False}, img, weights="random",
+                   label="DepthwiseConv2DDilated"),
+        layer_case("DepthwiseConv1D", {"kernel_size": 3, "depth_multiplier": 2}, seq,
+                   weights="random"),
+        layer_case("DepthwiseConv1D", {"kernel_size": 2, "strides": 2, "padding": "same"}, seq,
+                   weights="random", label="DepthwiseConv1DSame"),
+        layer_case("DepthwiseConv1D", {"kernel_size": 3, "dilation_rate": 2}, seq,
+                   weights="random", label="DepthwiseConv1DDilated"),
+        layer_case("SeparableConv2D", {"filters": 4, "kernel_size": 3}, img, weights="random"),
+        layer_case("SeparableConv2D", {"filters": 2, "kernel_size": 2, "strides": 2,
+                                       "padding": "same", "depth_multiplier": 3,
+                                       "activation": "tanh"}, img, weights="random",
+                   label="SeparableConv2DSame"),
+        layer_case("SeparableConv1D", {"filters": 4, "kernel_size": 3, "depth_multiplier": 2},
+                   seq, weights="random"),
+        layer_case("SeparableConv1D", {"filters": 2, "kernel_size": 3, "padding": "same",
+                                       "use_bias": False}, seq, weights="random",
+                   label="SeparableConv1DSame"),
+        layer_case("RMSNormalization", {}, arr((2, 3, 4)), weights="random"),
+        layer_case("RMSNormalization", {"axis": [1, 2], "epsilon": 0.01}, arr((2, 3, 4)),
+                   weights="random", label="RMSNormalizationAxes"),
+        layer_case("EinsumDense", {"equation": "ab,bc->ac", "output_shape": 4,
+                                   "bias_axes": "c"}, arr((3, 5)), weights="random"),
+        layer_case("EinsumDense", {"equation": "abc,cde->abde", "output_shape": (3, 2, 4),
+                                   "bias_axes": "de", "activation": "relu"}, arr((2, 3, 5)),
+                   weights="random", label="EinsumDense3D"),
+        layer_case("EinsumDense", {"equation": "...b,bc->...c", "output_shape": 4},
+                   arr((2, 3, 5)), weights="random", label="EinsumDenseLeftEllipsis"),
+        layer_case("EinsumDense", {"equation": "abc...,cd->abd...", "output_shape": (3, 4),
+                                   "bias_axes": "d"}, arr((2, 3, 5, 2)), weights="random",
+                   label="EinsumDenseRightEllipsis"),
+        layer_case("EinsumDense", {"equation": "abc,cd->abd", "output_shape": (None, 4),
+                                   "bias_axes": "d"}, arr((2, 3, 5)), weights="random",
+                   label="EinsumDenseNoneBias"),
+        layer_case("GlobalAveragePooling3D", {}, vol),
+        layer_case("GlobalMaxPooling3D", {"keepdims": True}, vol),
+        layer_case("UpSampling3D", {"size": (2, 1, 3)}, vol),
+        layer_case("ZeroPadding3D", {}, vol),
+        layer_case("ZeroPadding3D", {"padding": ((1, 0), 2, (0, 3))}, vol,
+                   label="ZeroPadding3DMixed"),
+        layer_case("Cropping3D", {"cropping": (1, (0, 1), 0)}, vol),
+        layer_case("SpatialDropout3D", {"rate": 0.5}, vol),
+        layer_case("Conv3D", {"filters": 2, "kernel_size": 2}, vol, weights="random"),
+        layer_case("RandomInvert", {"factor": (1.0, 1.0)}, rgb, training=True),
+        layer_case("RandomInvert", {"factor": 0.0, "value_range": (0, 1)}, rgb / 255,
+                   training=True, label="RandomInvertNever"),
+        layer_case("RandomGrayscale", {"factor": 1.0}, rgb, training=True),
+        layer_case("RandomGrayscale", {"factor": 0.0}, rgb, training=True,
+                   label="RandomGrayscaleNever"),
+        layer_case("AutoContrast", {}, rgb * 0.5 + 20),
+        layer_case("Solarization", {}, rgb, training=True),
+        layer_case("Solarization", {"value_range": (0, 1)}, rgb / 300, training=True,
+                   label="SolarizationUnit"),
+        layer_case("Solarization", {"addition_factor": 0.3, "threshold_factor": 0.4}, rgb,
+                   label="SolarizationInference"),
+        layer_case("AutoContrast", {"value_range": (-1, 1)}, np.tanh(rgb / 100 - 1.2),
+                   label="AutoContrastRange"),
+        layer_case("Conv3D", {"filters": 3, "kernel_size": (3, 2, 2), "strides": (2, 1, 2),
+                              "padding": "same", "activation": "tanh"}, vol,
+                   weights="random", label="Conv3DSame"),
+        layer_case("Conv3D", {"filters": 2, "kernel_size": 2, "dilation_rate": (1, 2, 2),
+                              "use_bias": False}, vol, weights="random",
+                   label="Conv3DDilated"),
+        layer_case("MaxPooling3D", {}, vol),
+        layer_case("MaxPooling3D", {"pool_size": (3, 2, 2), "strides": (2, 1, 2),
+                                    "padding": "same"}, vol, label="MaxPooling3DSame"),
+        layer_case("AveragePooling3D", {"pool_size": 2, "strides": 1}, vol),
+        layer_case("AveragePooling3D", {"pool_size": (3, 2, 4), "strides": (2, 2, 3),
+                                        "padding": "same"}, vol,
+                   label="AveragePooling3DSame"),
+    ]
+    nn3d = []
+    x5 = arr((2, 5, 4, 6, 3))
+    for fn, kw, wshape in [
+            ("conv3d", {"strides": [1, 1, 1, 1, 1], "padding": "VALID"}, (2, 3, 2, 3, 2)),
+            ("conv3d", {"strides": [1, 2, 2, 3, 1], "padding": "SAME"}, (3, 3, 2, 3, 4)),
+            ("conv3d", {"strides": [1, 1, 1, 1, 1], "padding": "SAME",
+                        "dilations": [1, 2, 1, 2, 1]}, (2, 2, 2, 3, 2)),
+            ("max_pool3d", {"ksize": 2, "strides": 2, "padding": "VALID"}, None),
+            ("max_pool3d", {"ksize": [1, 3, 2, 4, 1], "strides": [1, 2, 1, 3, 1],
+                            "padding": "SAME"}, None),
+            ("avg_pool3d", {"ksize": 3, "strides": 2, "padding": "SAME"}, None),
+            ("avg_pool3d", {"ksize": [1, 2, 3, 2, 1], "strides": 1, "padding": "VALID"},
+             None)]:
+        xt = tf.constant(x5)
+        wt = None if wshape is None else tf.constant(arr(wshape))
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            if wt is not None:
+                tape.watch(wt)
+            y = getattr(tf.nn, fn)(xt, wt, **kw) if wt is not None else getattr(tf.nn, fn)(
+                xt, **kw)
+            ct = arr(y.shape)
+            loss = tf.reduce_sum(y * ct)
+        grads = tape.gradient(loss, [xt] + ([] if wt is None else [wt]))
+        nn3d.append({"fn": fn, "kwargs": kw, "w": None if wt is None else lists(wt),
+                     "y": lists(y), "ct": lists(ct), "grads": [lists(g) for g in grads]})
+    attention = [
+        multi_case("AdditiveAttention", {}, [arr((2, 3, 4)), arr((2, 5, 4))],
+                   "AdditiveAttention"),
+        multi_case("AdditiveAttention", {"use_scale": False}, [arr((2, 3, 4)), arr((2, 5, 4)),
+                                                               arr((2, 5, 4))],
+                   "AdditiveAttentionKeyNoScale"),
+        multi_case("AdditiveAttention", {}, [arr((2, 4, 3)), arr((2, 4, 3))],
+                   "AdditiveAttentionCausal", {"use_causal_mask": True}),
+    ]
+    dots = [
+        dot_case({"axes": 1}, arr((3, 4)), arr((3, 4)), "Dot2D"),
+        dot_case({"axes": 1, "normalize": True}, arr((3, 4)), arr((3, 4)), "Dot2DNormalize"),
+        dot_case({"axes": (2, 2)}, arr((2, 3, 4)), arr((2, 5, 4)), "Dot3D"),
+        dot_case({"axes": -1}, arr((2, 3, 4)), arr((2, 4)), "Dot3D2D"),
+        dot_case({"axes": [1, 2], "normalize": True}, arr((2, 3, 4)), arr((2, 5, 3)),
+                 "DotMixedAxes"),
+    ]
+    spectral = [
+        spectral_case("Dense", {"units": 3}, arr((2, 4)), 1, "SpectralDense"),
+        spectral_case("Conv2D", {"filters": 2, "kernel_size": 2}, arr((2, 3, 3, 2)), 3,
+                      "SpectralConv2D"),
+        spectral_case("Embedding", {"input_dim": 5, "output_dim": 3},
+                      np.array([[1, 2, 4], [0, 3, 1]], np.int32), 2, "SpectralEmbedding"),
+    ]
+    reversible = []
+    ids = np.array([[1, 2, 0], [4, 3, 1]], np.int32)
+    for kwargs, label in [({"input_dim": 5, "output_dim": 3}, "ReversibleTied"),
+                          ({"input_dim": 5, "output_dim": 3, "tie_weights": False,
+                            "logit_soft_cap": 2.0, "mask_zero": True}, "ReversibleUntied")]:
+        layer = keras.layers.ReversibleEmbedding(**kwargs)
+        layer(ids)
+        layer.set_weights([arr(w.shape) for w in layer.weights])
+        h = tf.constant(arr((2, 4, 3)))
+        with tf.GradientTape() as tape:
+            tape.watch(h)
+            fwd = layer(ids)
+            rev = layer(h, reverse=True)
+            ct_f, ct_r = arr(fwd.shape), arr(rev.shape)
+            loss = tf.reduce_sum(fwd * ct_f) + tf.reduce_sum(rev * ct_r)
+        grads = tape.gradient(loss, [h] + list(layer.trainable_weights))
+        reversible.append({"label": label, "kwargs": kwargs, "ids": lists(ids),
+                           "h": lists(h), "weights": [lists(w.numpy()) for w in layer.weights],
+                           "weight_names": [w.path for w in layer.weights],
+                           "fwd": lists(fwd), "rev": lists(rev), "ct_f": lists(ct_f),
+                           "ct_r": lists(ct_r), "grads": [lists(tf.convert_to_tensor(g))
+                                                          for g in grads],
+                           "rev_shape": list(layer.compute_output_shape((None, 4, 3),
+                                                                        reverse=True)),
+                           "config": plain(layer.get_config())})
+    stacked = []
+    for ret, label in [(True, "StackedSequences"), (False, "StackedLast")]:
+        cells = keras.layers.StackedRNNCells([keras.layers.SimpleRNNCell(3),
+                                              keras.layers.LSTMCell(2)])
+        rnn = keras.layers.RNN(cells, return_sequences=ret)
+        xs = tf.constant(arr((2, 4, 5)))
+        rnn(xs)
+        rnn.set_weights([arr(w.shape, 0.5) for w in rnn.weights])
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            y = rnn(xs)
+            ct = arr(y.shape)
+            loss = tf.reduce_sum(y * ct)
+        grads = tape.gradient(loss, [xs] + list(rnn.trainable_weights))
+        stacked.append({"label": label, "return_sequences": ret, "x": lists(xs),
+                        "weights": [lists(w.numpy()) for w in rnn.weights],
+                        "weight_names": [w.path for w in rnn.weights], "y": lists(y),
+                        "ct": lists(ct), "grads": [lists(g) for g in grads],
+                        "cells_config": plain(cells.get_config()),
+                        "state_size": plain(cells.state_size)})
+    pipe = keras.layers.Pipeline([keras.layers.RandomInvert((1.0, 1.0)),
+                                  keras.layers.Rescaling(0.5, offset=1.0),
+                                  keras.layers.AutoContrast()])
+    pipeline = {"x": lists(rgb), "y_default": lists(pipe(rgb)),
+                "y_training": lists(pipe(rgb, training=True)),
+                "y_inference": lists(pipe(rgb, training=False)),
+                "config": plain(pipe.get_config())}
+    names = sorted(n for n in dir(keras.layers) if not n.startswith("_"))
+    dump("layers_extra.json", {"keras_version": keras.__version__, "names": names,
+                               "cases": cases, "dots": dots, "attention": attention,
+                               "nn3d_x": lists(x5), "nn3d": nn3d,
+                               "spectral": spectral, "reversible": reversible,
+                               "stacked": stacked, "pipeline": pipeline})
+    RNG = saved
+
+
 if __name__ == "__main__":
     keras.utils.set_random_seed(1)
+    if sys.argv[1:] == ["extra"]:
+        extra_layer_cases()
+        sys.exit()
     activation_cases()
     layer_cases()
     multi_head_attention_cases()
@@ -522,3 +781,4 @@ if __name__ == "__main__":
     dtype_cases()
     summary_cases()
     program_cases()
+    extra_layer_cases()

@@ -1283,6 +1283,13 @@ grad_row("max_pool2d-same", lambda tf, x: tf.nn.max_pool2d(x, 2, 2, "SAME"),
          _d_distinct((1, 3, 5, 2)))
 grad_row("avg_pool2d-same", lambda tf, x: tf.nn.avg_pool2d(x, 3, 2, "SAME"),
          _d_normal((1, 5, 4, 2)))
+# 3-D: values against TensorFlow in tests/keras/test_layers_extra.py (layers_extra.json).
+grad_row("conv3d-same-stride2", lambda tf, x, f: tf.nn.conv3d(x, f, [1, 2, 1, 2, 1], "SAME"),
+         _d_normal((1, 3, 2, 3, 2)), _d_normal((2, 2, 2, 2, 2)))
+grad_row("max_pool3d-same", lambda tf, x: tf.nn.max_pool3d(x, 2, 2, "SAME"),
+         _d_distinct((1, 3, 3, 2, 2)))
+grad_row("avg_pool3d-same", lambda tf, x: tf.nn.avg_pool3d(x, 2, [1, 2, 1, 2, 1], "SAME"),
+         _d_normal((1, 3, 2, 3, 1)))
 
 # Ops without a gradient: nothing recorded, the gradient is None.
 _NO_GRADIENT = {

@@ -1,10 +1,13 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
-from .attention import Attention, MultiHeadAttention
+from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
+from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
+from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking
 from .dense import Dense
+from .dot import Dot, dot
 from .dropout import (
     ActivityRegularization,
     AlphaDropout,
@@ -14,11 +17,20 @@ from .dropout import (
     SpatialDropout1D,
     SpatialDropout2D,
 )
+from .einsum_dense import EinsumDense
 from .embedding import Embedding
 from .flatten import Flatten
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
+from .layers_3d import (
+    Cropping3D,
+    GlobalAveragePooling3D,
+    GlobalMaxPooling3D,
+    SpatialDropout3D,
+    UpSampling3D,
+    ZeroPadding3D,
+)
 from .merging import (
     Add,
     Average,
@@ -52,6 +64,12 @@ from .preprocessing.discretization import Discretization
 from .preprocessing.hashed_crossing import HashedCrossing
 from .preprocessing.hashing import Hashing
 from .preprocessing.image_preprocessing.center_crop import CenterCrop
+from .preprocessing.image_preprocessing.color import (
+    AutoContrast,
+    RandomGrayscale,
+    RandomInvert,
+    Solarization,
+)
 from .preprocessing.image_preprocessing.random_brightness import RandomBrightness
 from .preprocessing.image_preprocessing.random_contrast import RandomContrast
 from .preprocessing.image_preprocessing.random_crop import RandomCrop
@@ -62,6 +80,7 @@ from .preprocessing.image_preprocessing.random_zoom import RandomZoom
 from .preprocessing.image_preprocessing.resizing import Resizing
 from .preprocessing.integer_lookup import IntegerLookup
 from .preprocessing.normalization import Normalization
+from .preprocessing.pipeline import Pipeline
 from .preprocessing.rescaling import Rescaling
 from .preprocessing.string_lookup import StringLookup
 from .preprocessing.text_vectorization import TextVectorization
@@ -76,6 +95,8 @@ from .reshape import (
     ZeroPadding1D,
     ZeroPadding2D,
 )
+from .reversible_embedding import ReversibleEmbedding
+from .rms_normalization import RMSNormalization
 from .rnn import (
     GRU,
     LSTM,
@@ -87,7 +108,9 @@ from .rnn import (
     SimpleRNNCell,
     TimeDistributed,
 )
+from .stacked_rnn_cells import StackedRNNCells
 from .tfsm_layer import TFSMLayer
+from .wrapper import SpectralNormalization, Wrapper
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
            "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv2D",
@@ -111,6 +134,34 @@ MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 Convolution2D = Conv2D
 Convolution2DTranspose = Conv2DTranspose
+# Keras's aliases: the same class objects under a second name.
+AvgPool1D = AveragePooling1D
+MaxPool1D = MaxPooling1D
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool1D = GlobalMaxPooling1D
+GlobalMaxPool2D = GlobalMaxPooling2D
+Convolution1D = Conv1D
+Convolution1DTranspose = Conv1DTranspose
+SeparableConvolution1D = SeparableConv1D
+SeparableConvolution2D = SeparableConv2D
+__all__ += ["AvgPool1D", "MaxPool1D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D",
+            "GlobalMaxPool2D", "Convolution1D", "Convolution1DTranspose",
+            "SeparableConvolution1D", "SeparableConvolution2D", "DepthwiseConv1D",
+            "DepthwiseConv2D", "SeparableConv1D", "SeparableConv2D", "Dot", "dot",
+            "EinsumDense", "RMSNormalization"]
+GlobalAvgPool3D = GlobalAveragePooling3D
+GlobalMaxPool3D = GlobalMaxPooling3D
+__all__ += ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "SpatialDropout3D",
+            "UpSampling3D", "ZeroPadding3D", "GlobalAvgPool3D", "GlobalMaxPool3D",
+            "AdditiveAttention"]
+Convolution3D = Conv3D
+MaxPool3D = MaxPooling3D
+AvgPool3D = AveragePooling3D
+__all__ += ["SpectralNormalization", "Wrapper", "ReversibleEmbedding", "StackedRNNCells",
+            "AutoContrast", "RandomGrayscale", "RandomInvert", "Pipeline", "Solarization"]
+__all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePooling3D",
+            "AvgPool3D"]
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]

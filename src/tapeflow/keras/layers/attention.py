@@ -17,7 +17,7 @@ from .activation import Softmax
 from .dropout import Dropout
 from .layer import Layer, _convert_input
 
-__all__ = ["Attention", "MultiHeadAttention"]
+__all__ = ["AdditiveAttention", "Attention", "MultiHeadAttention"]
 
 
 class _Projection(Layer):
@@ -323,3 +323,40 @@ class Attention(Layer):
     def get_config(self):
         return dict(super().get_config(), use_scale=self.use_scale,
                     score_mode=self.score_mode, dropout=self.dropout, seed=self.seed)
+
+
+class AdditiveAttention(Attention):
+    """Bahdanau-style additive attention (``tf.keras.layers.AdditiveAttention``).
+
+    Scores ``sum(scale * tanh(q[:, :, None] + k[:, None]), axis=-1)`` of shape
+    ``(batch, Tq, Tv)``, then softmax over ``Tv`` and the weighted sum of ``value``, with
+    masks, causal masking and dropout as in :class:`Attention`.
+
+    Args:
+        use_scale: learn a per-feature ``scale`` of shape ``(dim,)`` (glorot-uniform
+            initialised; default True); otherwise the scale is 1.
+        dropout: the fraction of attention weights dropped when training.
+
+    Raises:
+        ValueError: for inputs that are not a list of 2 or 3 tensors.
+    """
+
+    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
+
+    def build(self, input_shape):
+        self.concat_score_weight = None
+        self.scale = (self.add_weight(name="scale", shape=(input_shape[0][-1],),
+                                      initializer="glorot_uniform")
+                      if self.use_scale else None)
+
+    def _scores(self, query, key):
+        t = _m.tanh(_m.add(_a.expand_dims(query, -2), _a.expand_dims(key, -3)))
+        if self.scale is not None:
+            t = _m.multiply(self.scale, t)
+        return _r.reduce_sum(t, axis=-1)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["score_mode"]
+        return config
