@@ -122,7 +122,7 @@ def _functions(directory):
             for j, a in enumerate(args, 1):
                 out.append(f"        Argument #{j}")
                 out.append(f"          {getattr(a, 'name', None)}: {a!r}")
-            for j, (k, a) in enumerate(sorted(kwargs.items()), 1):
+            for j, k in enumerate(sorted(kwargs), 1):
                 out.append(f"        Named Argument #{j}")
                 out.append(f"          {k}")
     return out
