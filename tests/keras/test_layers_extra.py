@@ -44,7 +44,6 @@ MISSING = {
     "RandomPerspective": _AUG, "RandomPosterization": _AUG, "RandomSaturation": _AUG,
     "RandomSharpness": _AUG, "RandomShear": _AUG,
     "STFTSpectrogram": "audio preprocessing not written yet",
-    "TFSMLayer": "loads a TF SavedModel: belongs to the SavedModel work",
     "TorchModuleWrapper": _BACKEND,
 }
 

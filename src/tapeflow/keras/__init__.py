@@ -27,14 +27,15 @@ _checkpoint_layout.register()
 
 
 def __getattr__(name):
-    # keras.ops (Keras 3's op namespace) loads on first use
-    if name == "ops":
+    # keras.ops (Keras 3's op namespace) and keras.export load on first use
+    if name in ("ops", "export"):
         import importlib
 
-        return importlib.import_module(".ops", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers",
            "saving", "utils", "Input", "InputSpec", "Model", "Sequential", "Variable"]
+__all__ += ["export"]

@@ -199,6 +199,41 @@ class Model(Trainer, Layer):
         return found
 
     # -- saving (the logic lives in keras/saving) ------------------------------------------
+    def export(self, filepath, format="tf_saved_model", verbose=True, input_signature=None,
+               **kwargs):
+        """Write the model's inference pass as a serving SavedModel (``tf.keras.Model.export``):
+        the ``serve`` endpoint and ``serving_default`` signature, the ``variables`` lists; the
+        logic is ``keras/export``.
+
+        Args:
+            filepath: the directory (str or path-like).
+            format: only ``"tf_saved_model"``.
+            verbose: print Keras's listing of the endpoints.
+            input_signature: a list of ``tf.TensorSpec``; default from ``model.inputs``.
+
+        Raises:
+            ValueError: another format, or an unbuilt model without ``input_signature``.
+        """
+        if format != "tf_saved_model":
+            raise ValueError("Unrecognized format=" + repr(format) + ". tapeflow exports "
+                             "only format='tf_saved_model'.")
+        from .export import export_saved_model
+
+        export_saved_model(self, filepath, verbose=verbose, input_signature=input_signature)
+
+    def _default_save_signature(self):
+        """TF's protocol for ``tf.saved_model.save(model)``: the ``serving_default`` of a model
+        with symbolic inputs (its inference call on them), else None."""
+        from .export import _model_signature
+
+        if not self.inputs:
+            return None
+        from ..function import function as _function
+        from .export import _serve_fn
+
+        return _function(_serve_fn(self), input_signature=_model_signature(self),
+                         autograph=False)
+
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         """Write the model to a Keras 3 ``.keras`` file (``tf.keras.Model.save``): a zip of
         ``config.json`` (the architecture and compile arguments), ``model.weights.h5`` and

@@ -109,6 +109,7 @@ from .rnn import (
     TimeDistributed,
 )
 from .stacked_rnn_cells import StackedRNNCells
+from .tfsm_layer import TFSMLayer
 from .wrapper import SpectralNormalization, Wrapper
 
 __all__ = ["Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool2D",
@@ -164,6 +165,7 @@ __all__ += ["Conv3D", "Convolution3D", "MaxPooling3D", "MaxPool3D", "AveragePool
 __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
+__all__ += ["TFSMLayer"]
 
 
 def serialize(layer) -> dict:
