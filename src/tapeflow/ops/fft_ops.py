@@ -303,46 +303,31 @@ def _half_mask(n, dtype):
     return w.astype(dtype)
 
 
-def _r2c(name):
-    prim = primitive(name, _r2c_forward)
-    adjoint = primitive(name + "Grad", _r2c_adjoint, shape_inputs=(1,))
+def _real_transform_prim(name, forward, adjoint_forward):
+    """The primitive ``name`` (RFFT* or IRFFT*) and its adjoint ``name + "Grad"``, which
+    reads the transform's input for its shape only. Both are linear: forward mode applies
+    each to the tangent, and each one's VJP is the other (the adjoint's adjoint is the
+    transform; ``fft_length`` None means the shape's own lengths on both sides)."""
+    prim = primitive(name, forward)
+    adjoint = primitive(name + "Grad", adjoint_forward, shape_inputs=(1,))
 
-    def jvp(ts, y, x, axes, fft_length):
-        return None if ts[0] is None else apply(prim, (ts[0],), {"axes": axes,
-                                                                 "fft_length": fft_length})
+    def run(p, inputs, axes, fft_length):
+        return apply(p, inputs, {"axes": axes, "fft_length": fft_length})
 
-    defvjp(prim, lambda g, y, x, axes, fft_length: apply(
-        adjoint, (g, x), {"axes": axes, "fft_length": fft_length}))
-    defjvp(prim, jvp)
-    # The adjoint is linear in g; its own adjoint is the transform (RFFT of a tensor of x's
-    # shape with the same lengths, None meaning that shape's own).
-    defvjp(adjoint, lambda gg, y, g, x, axes, fft_length: apply(
-        prim, (gg,), {"axes": axes, "fft_length": fft_length}), None)
-    defjvp(adjoint, lambda ts, y, g, x, axes, fft_length: None if ts[0] is None else apply(
-        adjoint, (ts[0], x), {"axes": axes, "fft_length": fft_length}))
+    defvjp(prim, lambda g, y, x, axes, fft_length: run(adjoint, (g, x), axes, fft_length))
+    defjvp(prim, lambda ts, y, x, axes, fft_length: None if ts[0] is None
+           else run(prim, (ts[0],), axes, fft_length))
+    defvjp(adjoint, lambda gg, y, g, x, axes, fft_length: run(prim, (gg,), axes, fft_length),
+           None)
+    defjvp(adjoint, lambda ts, y, g, x, axes, fft_length: None if ts[0] is None
+           else run(adjoint, (ts[0], x), axes, fft_length))
     return prim
 
 
-def _c2r(name):
-    prim = primitive(name, _c2r_forward)
-    adjoint = primitive(name + "Grad", _c2r_adjoint, shape_inputs=(1,))
-
-    def jvp(ts, y, x, axes, fft_length):
-        return None if ts[0] is None else apply(prim, (ts[0],), {"axes": axes,
-                                                                 "fft_length": fft_length})
-
-    defvjp(prim, lambda g, y, x, axes, fft_length: apply(
-        adjoint, (g, x), {"axes": axes, "fft_length": fft_length}))
-    defjvp(prim, jvp)
-    defvjp(adjoint, lambda gg, y, g, x, axes, fft_length: apply(
-        prim, (gg,), {"axes": axes, "fft_length": fft_length}), None)
-    defjvp(adjoint, lambda ts, y, g, x, axes, fft_length: None if ts[0] is None else apply(
-        adjoint, (ts[0], x), {"axes": axes, "fft_length": fft_length}))
-    return prim
-
-
-_R2C = {k: _r2c("RFFT" + _SUFFIX[k]) for k in (1, 2, 3)}
-_C2R = {k: _c2r("IRFFT" + _SUFFIX[k]) for k in (1, 2, 3)}
+_R2C = {k: _real_transform_prim("RFFT" + _SUFFIX[k], _r2c_forward, _r2c_adjoint)
+        for k in (1, 2, 3)}
+_C2R = {k: _real_transform_prim("IRFFT" + _SUFFIX[k], _c2r_forward, _c2r_adjoint)
+        for k in (1, 2, 3)}
 
 
 def _lengths(fft_length, k):
