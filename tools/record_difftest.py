@@ -211,7 +211,7 @@ def main():
     from tools.difftest import cases
     ops = a.ops or cases.all_ops()
     if a.missing:
-        ops = [op for op in ops if not os.path.exists(fixture_name(op))]
+        ops = [op for op in ops if not os.path.exists(fixture_name(op, a.out))]
     master(ops, a.jobs, seed, a.scale, a.out)
 
 

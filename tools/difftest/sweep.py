@@ -9,6 +9,14 @@ scratch directory, never the fixtures), then this process replays them under tap
 the test's comparison and prints the counts: cases, checks, differences ``known.py``
 explains, and the rest by op and kind (``tools/difftest/triage.py`` turns those into
 entries).
+
+The recording is the slow part (TensorFlow answers ~10 cases a second) and does not depend
+on tapeflow, so it can be done once, in the background and across sessions, and replayed
+against later tapeflow:
+
+    for s in 1 2 3 4 5; do TF_CPP_MIN_LOG_LEVEL=2 nice -n 19 /work/tfenv/bin/python \
+        tools/record_difftest.py --seed $s --out /work/sweep/seed-$s --missing; done
+    PYTHONPATH=src python -m tools.difftest.sweep --recorded /work/sweep
 """
 import argparse
 import collections
@@ -31,6 +39,8 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--tf", default="/work/tfenv/bin/python")
+    ap.add_argument("--recorded", help="replay TensorFlow's answers already recorded under "
+                    "DIR/seed-<seed>/ (record_difftest.py --out) instead of recording")
     ap.add_argument("ops", nargs="*")
     a = ap.parse_args()
     import tapeflow as tf
@@ -48,11 +58,15 @@ def main():
     examples = {}
     t0 = time.time()
     for seed in seeds:
-        out = tempfile.mkdtemp(prefix=f"difftest-sweep-{seed}-")
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH="")
-        subprocess.run([a.tf, os.path.join(ROOT, "tools", "record_difftest.py"), "--seed",
-                        str(seed), "--scale", str(a.scale), "--jobs", str(a.jobs), "--out",
-                        out] + ops, env=env, check=True, stdout=subprocess.DEVNULL)
+        if a.recorded:
+            out = os.path.join(a.recorded, f"seed-{seed}")
+        else:
+            out = tempfile.mkdtemp(prefix=f"difftest-sweep-{seed}-")
+            env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH="")
+            subprocess.run([a.tf, os.path.join(ROOT, "tools", "record_difftest.py"), "--seed",
+                            str(seed), "--scale", str(a.scale), "--jobs", str(a.jobs),
+                            "--out", out] + ops, env=env, check=True,
+                           stdout=subprocess.DEVNULL)
         for op in ops:
             path = os.path.join(out, op + ".json.gz")
             if not os.path.exists(path):
@@ -73,7 +87,8 @@ def main():
                 by_op[(op, kind)] += 1
                 by_kind[kind] += 1
                 examples.setdefault((op, kind), f"{c.key} [{check}] {msg[:100]}")
-        shutil.rmtree(out, ignore_errors=True)
+        if not a.recorded:
+            shutil.rmtree(out, ignore_errors=True)
         print(f"seed {seed} done at {time.time() - t0:.0f}s: {dict(totals)}", flush=True)
     print(f"\nsweep over seeds {seeds}, scale {a.scale}: {totals['cases']} cases, "
           f"{totals['checks']} checks, {totals['known']} differences known.py explains, "
