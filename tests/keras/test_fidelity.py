@@ -56,3 +56,72 @@ def test_lambda_layer_round_trips_with_closure_defaults_and_arguments(tmp_path):
     x = np.array([[1.0, -2.0]], "float32")
     np.testing.assert_allclose(loaded(x).numpy(), [[16.0, 25.0]])
     assert loaded.layers[0].arguments == {"power": 2}
+
+
+def _h5_report(model):
+    return {"layers": [type(layer).__name__ for layer in model.layers],
+            "paths": [w.path for w in model.weights],
+            "compiled": model.optimizer is not None and model.loss is not None,
+            "pred": model(cases.h5_input(), training=False).numpy().tolist(),
+            "by": "keras"}
+
+
+def test_legacy_h5_written_by_keras_loads():
+    pytest.importorskip("h5py")
+    tf.keras.backend.clear_session()
+    model = tf.keras.models.load_model(str(FIXTURES / "keras_model.h5"))
+    assert_same(_h5_report(model), json.loads((FIXTURES / "keras_model.json").read_text()))
+    assert type(model.optimizer).__name__ == "Adam"
+    assert int(model.optimizer.iterations.numpy()) == 0
+
+
+def test_legacy_h5_written_by_tapeflow_loads_in_keras(tmp_path):
+    """``tapeflow_model.h5`` was written by ``record_keras_fidelity.py tapeflow``; Keras 3
+    loaded it (``keras-load``) and predicted the same as the model that wrote it."""
+    pytest.importorskip("h5py")
+    tf.keras.backend.clear_session()
+    model = cases.h5_model(tf.keras)
+    by_keras = json.loads((FIXTURES / "tapeflow_model_keras.json").read_text())
+    assert_same(_h5_report(model), by_keras)
+    # the committed file is what tapeflow writes today
+    path = str(tmp_path / "again.h5")
+    model.save(path)
+    again = tf.keras.models.load_model(path)
+    np.testing.assert_array_equal(again(cases.h5_input()).numpy(),
+                                  model(cases.h5_input()).numpy())
+    import h5py
+    with h5py.File(path) as mine, h5py.File(FIXTURES / "tapeflow_model.h5") as committed:
+        assert json.loads(mine.attrs["model_config"]) == json.loads(
+            committed.attrs["model_config"])
+        names = []
+        mine.visit(names.append)
+        committed_names = []
+        committed.visit(committed_names.append)
+        assert names == committed_names
+
+
+def test_legacy_h5_load_weights_by_position(tmp_path):
+    pytest.importorskip("h5py")
+    model = tf.keras.models.load_model(str(FIXTURES / "keras_model.h5"), compile=False)
+    fresh = cases.h5_model(tf.keras)
+    fresh.load_weights(str(FIXTURES / "keras_model.h5"))
+    for a, b in zip(fresh.weights, model.weights):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_legacy_h5_round_trips_a_functional_model_with_its_training_state(tmp_path):
+    pytest.importorskip("h5py")
+    a, b = tf.keras.Input((3,), name="a"), tf.keras.Input((3,), name="b")
+    h = tf.keras.layers.Dense(4, activation="relu")(tf.keras.layers.Add()([a, b]))
+    model = tf.keras.Model([a, b], tf.keras.layers.Dense(1)(h))
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
+    x = np.linspace(-1, 1, 12, dtype="float32").reshape(4, 3)
+    model.fit([x, x[::-1]], x[:, :1], epochs=2, verbose=0)
+    path = str(tmp_path / "f.h5")
+    model.save(path)
+    again = tf.keras.models.load_model(path)
+    np.testing.assert_array_equal(again([x, x[::-1]]).numpy(), model([x, x[::-1]]).numpy())
+    assert int(again.optimizer.iterations.numpy()) == 2
+    for mine, theirs in zip(again.optimizer.variables, model.optimizer.variables):
+        np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+    assert again.optimizer.learning_rate.numpy() == pytest.approx(0.01)
