@@ -226,3 +226,52 @@ def h5_model(keras):
 
 def h5_input():
     return np.random.default_rng(5).normal(size=(2, 6, 6, 2)).astype("float32")
+
+
+@case
+def keras_names(tf, keras, workdir):
+    """``tf.keras.backend``/``config``/``version``, ``optimizers.legacy``,
+    ``initializers.serialize``/``deserialize``, ``tf.losses``/``tf.metrics`` aliases."""
+    K = tf.keras.backend
+    x = tf.constant([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]])
+    mask = tf.constant([[True, False, True], [True, True, False]])
+    init = tf.keras.initializers.deserialize(
+        tf.keras.initializers.serialize(tf.keras.initializers.HeNormal(seed=3)))
+    return {
+        "backend": [K.backend(), tf.keras.config.backend(), K.image_data_format(),
+                    tf.keras.config.image_data_format(), tf.keras.config.floatx(),
+                    tf.keras.config.epsilon()],
+        "version": tf.keras.version(),
+        "int_shape": [list(K.int_shape(x)), list(K.int_shape(keras.Input((None, 3))))],
+        "sum": [K.sum(x).numpy().tolist(), K.sum(x, axis=1, keepdims=True).numpy().tolist()],
+        "mean": [K.mean(x, axis=0).numpy().tolist(), K.mean(mask).numpy().tolist(),
+                 K.mean(mask).dtype.name],
+        "abs": K.abs(x).numpy().tolist(),
+        "random_normal": [list(K.random_normal((2, 3), seed=1).shape),
+                          K.random_normal((2, 3), dtype="float64", seed=1).dtype.name],
+        "legacy": _error(lambda: tf.keras.optimizers.legacy.Adam(0.1)),
+        "legacy_same": tf.keras.optimizers.legacy.SGD is tf.keras.optimizers.legacy.Adam,
+        "init_serialize": tf.keras.initializers.serialize(
+            tf.keras.initializers.GlorotUniform(seed=2)),
+        "init_round_trip": [type(init).__name__, init.get_config()],
+        "init_name": type(tf.keras.initializers.deserialize("zeros")).__name__,
+        "aliases": [tf.losses.MeanSquaredError()(x, 2 * x).numpy().tolist(),
+                    tf.metrics.MeanAbsoluteError()(x, 2 * x).numpy().tolist(),
+                    tf.losses.Reduction.SUM],
+    }
+
+
+@case
+def keras_backend_ctc(tf, keras, workdir):
+    """``ctc_batch_cost`` and greedy ``ctc_decode`` of softmax outputs (blank last)."""
+    K = tf.keras.backend
+    rng = np.random.default_rng(4)
+    logits = rng.normal(size=(2, 6, 5)).astype("float32")
+    y_pred = tf.nn.softmax(tf.constant(logits))
+    labels = np.array([[1, 2, 2], [3, 0, 0]], "int32")
+    cost = K.ctc_batch_cost(labels, y_pred, np.array([[6], [5]]), np.array([[3], [1]]))
+    decoded, log_prob = K.ctc_decode(y_pred, np.array([6, 5]), greedy=True)
+    return {"cost": cost.numpy().tolist(), "cost_shape": list(cost.shape),
+            "decoded": [d.numpy().tolist() for d in decoded],
+            "decoded_dtype": decoded[0].dtype.name,
+            "log_prob": log_prob.numpy().tolist()}

@@ -13,15 +13,22 @@ FIXTURES = pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "fidelity"
 RECORDED = json.loads((FIXTURES / "fidelity.json").read_text())
 
 
+def _numeric(value):
+    """A (nested) list of numbers, floats among them, of a regular shape."""
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        return False
+    return array.dtype.kind == "f"
+
+
 def assert_same(got, want, where="result"):
     """Equal structure; floats within float32 round-off; everything else exactly."""
     if isinstance(want, dict):
         assert isinstance(got, dict) and sorted(got) == sorted(want), (where, got)
         for k in want:
             assert_same(got[k], want[k], f"{where}[{k!r}]")
-    elif isinstance(want, list) and want and all(
-            isinstance(v, float) or isinstance(v, list) for v in want) and any(
-            isinstance(v, float) for v in np.ravel(np.asarray(want, dtype=object))):
+    elif isinstance(want, list) and _numeric(want):
         np.testing.assert_allclose(np.asarray(got, "float64"), np.asarray(want, "float64"),
                                    rtol=1e-5, atol=1e-6, err_msg=where)
     elif isinstance(want, list):

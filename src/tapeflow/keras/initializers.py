@@ -20,7 +20,8 @@ from . import random as _r
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal",
-           "LecunUniform", "LecunNormal", "VarianceScaling", "get", "zeros", "ones",
+           "LecunUniform", "LecunNormal", "VarianceScaling", "get", "serialize", "deserialize",
+           "zeros", "ones",
            "constant", "random_normal", "random_uniform", "truncated_normal",
            "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
            "lecun_normal", "Orthogonal", "orthogonal"]
@@ -262,6 +263,28 @@ _BY_NAME = {
     "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
     "variance_scaling": VarianceScaling, "orthogonal": Orthogonal,
 }
+
+
+def serialize(initializer) -> dict:
+    """The initializer's Keras config: ``{"module", "class_name", "config",
+    "registered_name"}`` (``tf.keras.initializers.serialize``)."""
+    from .saving.serialization import serialize_keras_object
+    return serialize_keras_object(initializer)
+
+
+def deserialize(config, custom_objects=None):
+    """An initializer from :func:`serialize`'s dict, a ``{"class_name", "config"}`` dict or
+    a name (``tf.keras.initializers.deserialize``).
+
+    Raises:
+        ValueError: for a name that is not an initializer.
+    """
+    if isinstance(config, str):
+        return get(config)
+    from .saving.serialization import deserialize_keras_object
+    if isinstance(config, dict) and "module" not in config:
+        config = dict(config, module="keras.initializers")
+    return deserialize_keras_object(config, custom_objects)
 
 
 def get(identifier):
