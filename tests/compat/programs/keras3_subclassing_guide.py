@@ -5,10 +5,9 @@ guides/making_new_layers_and_models_via_subclassing.py, 2023/06/25), as written 
 the same numbers as Keras on TensorFlow; random stand-in "digits" (1,024 x 784) instead of
 MNIST; one epoch of the VAE; ``verbose=2`` (a line per epoch: the
 progress bar's intermediate updates depend on timing)."""
-import numpy as np
 import keras
-from keras import ops
-from keras import layers
+import numpy as np
+from keras import layers, ops
 
 keras.utils.set_random_seed(1337)
 
