@@ -89,9 +89,11 @@ def functional_from_config(config, custom_objects=None):
     for entry in config["layers"]:
         layer_config = {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}
         layer = deserialize_keras_object(layer_config, custom_objects)
+        # a call refers to its layer by the config's name, which a custom layer whose
+        # get_config leaves the name out does not get back (Keras keys by it too)
         created[entry["name"]] = layer
         for node in entry.get("inbound_nodes", []):
-            pending.append((layer, node))
+            pending.append((entry["name"], layer, node))
     outputs = {}  # (layer name, node index) -> output structure
     for name, layer in created.items():
         if isinstance(layer, InputLayer):
@@ -123,9 +125,9 @@ def functional_from_config(config, custom_objects=None):
 
     while pending:
         progressed, waiting = False, []
-        for layer, node in pending:
+        for name, layer, node in pending:
             if not (ready(node["args"]) and ready(node["kwargs"])):
-                waiting.append((layer, node))
+                waiting.append((name, layer, node))
                 continue
             args = resolve(node["args"])
             kwargs = resolve(node["kwargs"])
@@ -133,13 +135,13 @@ def functional_from_config(config, custom_objects=None):
             if kwargs.get("mask", 0) is None:
                 kwargs.pop("mask")
             out = layer(*args, **kwargs)
-            i = calls.get(layer.name, 0)
-            calls[layer.name] = i + 1
-            outputs[(layer.name, i)] = out
+            i = calls.get(name, 0)
+            calls[name] = i + 1
+            outputs[(name, i)] = out
             progressed = True
         if not progressed:
             raise ValueError("Cannot rebuild the functional model: a layer's inputs are never "
-                             f"produced: {[la.name for la, _ in waiting]}")
+                             f"produced: {[name for name, _, _ in waiting]}")
         pending = waiting
 
     def endpoints(spec):
