@@ -1,7 +1,7 @@
 """Keras 3's guide "The Functional API" (keras-io guides/functional_api.py), with
 ``import keras`` and ``keras.ops``. Adapted to run offline and in seconds: seeded with
-``keras.utils.set_random_seed``; random stand-ins with the guide's shapes for MNIST (1,000
-train / 200 test images) and CIFAR-10 (200 images); ``verbose=2`` for ``fit`` (a line per
+``keras.utils.set_random_seed``; random stand-ins with the guide's shapes for MNIST (500
+train / 100 test images) and CIFAR-10 (64 images); ``verbose=2`` for ``fit`` (a line per
 epoch: the progress bar's intermediate updates depend on timing); the ``.keras`` file in a
 temporary directory; the notebook cells that end in an expression print it. Left out: the
 ``plot_model`` cells (pydot and graphviz are installed on neither side). Three cells
@@ -36,13 +36,13 @@ model = keras.Model(inputs=inputs, outputs=outputs, name="mnist_model")
 model.summary()
 
 # Stand-in for MNIST: random images and labels of MNIST's shapes.
-x_train = rng.integers(0, 256, size=(1000, 28, 28)).astype("uint8")
-y_train = rng.integers(0, 10, size=(1000,)).astype("uint8")
-x_test = rng.integers(0, 256, size=(200, 28, 28)).astype("uint8")
-y_test = rng.integers(0, 10, size=(200,)).astype("uint8")
+x_train = rng.integers(0, 256, size=(500, 28, 28)).astype("uint8")
+y_train = rng.integers(0, 10, size=(500,)).astype("uint8")
+x_test = rng.integers(0, 256, size=(100, 28, 28)).astype("uint8")
+y_test = rng.integers(0, 10, size=(100,)).astype("uint8")
 
-x_train = x_train.reshape(1000, 784).astype("float32") / 255
-x_test = x_test.reshape(200, 784).astype("float32") / 255
+x_train = x_train.reshape(500, 784).astype("float32") / 255
+x_test = x_test.reshape(100, 784).astype("float32") / 255
 
 model.compile(
     loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
@@ -216,9 +216,9 @@ outputs = layers.Dense(10)(x)
 model = keras.Model(inputs, outputs, name="toy_resnet")
 model.summary()
 
-# Stand-in for CIFAR-10: 200 random images and labels of its shapes.
-x_train = rng.integers(0, 256, size=(200, 32, 32, 3)).astype("uint8")
-y_train = rng.integers(0, 10, size=(200, 1)).astype("uint8")
+# Stand-in for CIFAR-10: 64 random images and labels of its shapes.
+x_train = rng.integers(0, 256, size=(64, 32, 32, 3)).astype("uint8")
+y_train = rng.integers(0, 10, size=(64, 1)).astype("uint8")
 
 x_train = x_train.astype("float32") / 255.0
 y_train = keras.utils.to_categorical(y_train, 10)

@@ -1,7 +1,7 @@
 """The three cells of Keras 3's guide "The Functional API" (keras-io
 guides/functional_api.py) that tapeflow does not match yet; the rest of the guide is
 ``keras3_functional_api_guide``. Same adaptations: seeded, random stand-ins for the data
-(the guide's ticket data cut to 128 samples), ``verbose=2``.
+(the guide's ticket data cut to 64 samples, bodies to 20 words), ``verbose=2``.
 
 1. The ticket classifier's ``fit`` with RMSprop: on TensorFlow an ``Embedding``'s gradient
    is an ``IndexedSlices``, and Keras's RMSprop squares it slice by slice, so a word seen
@@ -45,14 +45,14 @@ model.compile(
     loss_weights={"priority": 1.0, "department": 0.2},
 )
 
-# Dummy input data (the guide's 1,280 samples cut to 128)
-title_data = rng.integers(num_words, size=(128, 10))
-body_data = rng.integers(num_words, size=(128, 100))
-tags_data = rng.integers(2, size=(128, num_tags)).astype("float32")
+# Dummy input data (the guide's 1,280 samples cut to 64)
+title_data = rng.integers(num_words, size=(64, 10))
+body_data = rng.integers(num_words, size=(64, 20))
+tags_data = rng.integers(2, size=(64, num_tags)).astype("float32")
 
 # Dummy target data
-priority_targets = rng.random(size=(128, 1))
-dept_targets = rng.integers(2, size=(128, num_departments))
+priority_targets = rng.random(size=(64, 1))
+dept_targets = rng.integers(2, size=(64, num_departments))
 
 model.fit(
     {"title": title_data, "body": body_data, "tags": tags_data},

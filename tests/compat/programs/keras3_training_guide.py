@@ -1,12 +1,12 @@
 """Keras 3's guide "Training & evaluation with the built-in methods" (keras-io
 guides/training_with_built_in_methods.py, 2023/03/25), with ``import keras``, ``keras.ops``
 and ``tf.data``. Adapted to run offline and in seconds: seeded with
-``keras.utils.set_random_seed``; random stand-ins with MNIST's shapes (2,000 training
-images of which the last 500 are the validation set, 500 test images); ``verbose=2`` for
+``keras.utils.set_random_seed``; random stand-ins with MNIST's shapes (640 training
+images of which the last 128 are the validation set, 128 test images); ``verbose=2`` for
 ``fit`` and ``evaluate``, ``verbose=0`` for ``predict`` (the progress bar's intermediate
-updates depend on timing); ``steps_per_epoch=10`` and ``validation_steps=5`` where the
+updates depend on timing); ``steps_per_epoch=3`` and ``validation_steps=1`` where the
 guide's 100 and 10 batches exceed the smaller data; EarlyStopping's ``epochs=20`` cut to
-6; checkpoints in a temporary directory; the notebook cells that end in an expression
+4; the multi-input data cut to 40 samples; checkpoints in a temporary directory; the notebook cells that end in an expression
 print it. Left out: the PyTorch ``DataLoader`` cells (torch is installed on neither side)
 and ``plot_model`` (no pydot). Two parts tapeflow does not match yet are the program
 ``keras3_training_rest``: the first tf.data cell (three epochs over a shuffled Dataset)
@@ -31,23 +31,23 @@ outputs = layers.Dense(10, activation="softmax", name="predictions")(x)
 model = keras.Model(inputs=inputs, outputs=outputs)
 
 # Stand-in for MNIST: random images and labels of its shapes.
-x_train = rng.integers(0, 256, size=(2000, 28, 28)).astype("uint8")
-y_train = rng.integers(0, 10, size=(2000,)).astype("uint8")
-x_test = rng.integers(0, 256, size=(500, 28, 28)).astype("uint8")
-y_test = rng.integers(0, 10, size=(500,)).astype("uint8")
+x_train = rng.integers(0, 256, size=(640, 28, 28)).astype("uint8")
+y_train = rng.integers(0, 10, size=(640,)).astype("uint8")
+x_test = rng.integers(0, 256, size=(128, 28, 28)).astype("uint8")
+y_test = rng.integers(0, 10, size=(128,)).astype("uint8")
 
 # Preprocess the data (these are NumPy arrays)
-x_train = x_train.reshape(2000, 784).astype("float32") / 255
-x_test = x_test.reshape(500, 784).astype("float32") / 255
+x_train = x_train.reshape(640, 784).astype("float32") / 255
+x_test = x_test.reshape(128, 784).astype("float32") / 255
 
 y_train = y_train.astype("float32")
 y_test = y_test.astype("float32")
 
-# Reserve 500 samples for validation
-x_val = x_train[-500:]
-y_val = y_train[-500:]
-x_train = x_train[:-500]
-y_train = y_train[:-500]
+# Reserve 128 samples for validation
+x_val = x_train[-128:]
+y_val = y_train[-128:]
+x_train = x_train[:-128]
+y_train = y_train[:-128]
 
 model.compile(
     optimizer=keras.optimizers.RMSprop(),  # Optimizer
@@ -243,8 +243,8 @@ model = get_compiled_model()
 train_dataset = tf.data.Dataset.from_tensor_slices((x_train, y_train))
 train_dataset = train_dataset.shuffle(buffer_size=1024).batch(64)
 
-# Only use the 10 batches per epoch (that's 64 * 10 samples)
-model.fit(train_dataset, epochs=3, steps_per_epoch=10, verbose=2)
+# Only use the 3 batches per epoch (that's 64 * 3 samples)
+model.fit(train_dataset, epochs=3, steps_per_epoch=3, verbose=2)
 
 model = get_compiled_model()
 
@@ -271,10 +271,10 @@ val_dataset = val_dataset.batch(64)
 model.fit(
     train_dataset,
     epochs=1,
-    # Only run validation using the first 5 batches of the dataset
+    # Only run validation using the first batch of the dataset
     # using the `validation_steps` argument
     validation_data=val_dataset,
-    validation_steps=5,
+    validation_steps=1,
     verbose=2,
 )
 
@@ -408,10 +408,10 @@ model.compile(
 )
 
 # Generate dummy NumPy data
-img_data = np.random.random_sample(size=(100, 32, 32, 3))
-ts_data = np.random.random_sample(size=(100, 20, 10))
-score_targets = np.random.random_sample(size=(100, 1))
-class_targets = np.random.random_sample(size=(100, 5))
+img_data = np.random.random_sample(size=(40, 32, 32, 3))
+ts_data = np.random.random_sample(size=(40, 20, 10))
+score_targets = np.random.random_sample(size=(40, 1))
+class_targets = np.random.random_sample(size=(40, 5))
 
 # Fit on lists
 model.fit([img_data, ts_data], [score_targets, class_targets], batch_size=32, epochs=1,
@@ -452,7 +452,7 @@ callbacks = [
 model.fit(
     x_train,
     y_train,
-    epochs=6,
+    epochs=4,
     batch_size=64,
     callbacks=callbacks,
     validation_split=0.2,

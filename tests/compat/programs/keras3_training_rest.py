@@ -15,18 +15,18 @@ from keras import layers
 keras.utils.set_random_seed(5)
 rng = np.random.default_rng(5)
 
-x_train = rng.integers(0, 256, size=(2000, 28, 28)).astype("uint8")
-y_train = rng.integers(0, 10, size=(2000,)).astype("uint8")
-x_test = rng.integers(0, 256, size=(500, 28, 28)).astype("uint8")
-y_test = rng.integers(0, 10, size=(500,)).astype("uint8")
-x_train = x_train.reshape(2000, 784).astype("float32") / 255
-x_test = x_test.reshape(500, 784).astype("float32") / 255
+x_train = rng.integers(0, 256, size=(640, 28, 28)).astype("uint8")
+y_train = rng.integers(0, 10, size=(640,)).astype("uint8")
+x_test = rng.integers(0, 256, size=(128, 28, 28)).astype("uint8")
+y_test = rng.integers(0, 10, size=(128,)).astype("uint8")
+x_train = x_train.reshape(640, 784).astype("float32") / 255
+x_test = x_test.reshape(128, 784).astype("float32") / 255
 y_train = y_train.astype("float32")
 y_test = y_test.astype("float32")
-x_val = x_train[-500:]
-y_val = y_train[-500:]
-x_train = x_train[:-500]
-y_train = y_train[:-500]
+x_val = x_train[-128:]
+y_val = y_train[-128:]
+x_train = x_train[:-128]
+y_train = y_train[:-128]
 
 
 def get_uncompiled_model():
