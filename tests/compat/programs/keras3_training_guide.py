@@ -6,7 +6,8 @@ images of which the last 128 are the validation set, 128 test images); ``verbose
 ``fit`` and ``evaluate``, ``verbose=0`` for ``predict`` (the progress bar's intermediate
 updates depend on timing); ``steps_per_epoch=3`` and ``validation_steps=1`` where the
 guide's 100 and 10 batches exceed the smaller data; EarlyStopping's ``epochs=20`` cut to
-4; the multi-input data cut to 40 samples; checkpoints in a temporary directory; the notebook cells that end in an expression
+4; the multi-input data cut to 40 samples; checkpoints in a temporary directory; the
+notebook cells that end in an expression
 print it. Left out: the PyTorch ``DataLoader`` cells (torch is installed on neither side)
 and ``plot_model`` (no pydot). Two parts tapeflow does not match yet are the program
 ``keras3_training_rest``: the first tf.data cell (three epochs over a shuffled Dataset)
