@@ -236,7 +236,7 @@ def test_custom_gradient_replays_with_the_call_values():
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = f(x)
-        want = 2.0 * (1.0 - 1.0 / (1.0 + np.exp(np.float32(v))))
+        want = 2.0 * (1.0 - 1.0 / (1.0 + np.exp(v)))
         np.testing.assert_allclose(float(tape.gradient(y, x)), want, rtol=1e-6)
 
 
