@@ -1102,8 +1102,8 @@ def text_format(msg: Message) -> str:
     ``protobuf`` package's upb runtime prints in its hash table's order and this function
     by key): set fields in number order, one ``name: value`` line per scalar (enums of
     ``DataType`` by name, floats as Python's ``str`` of their shortest round-trip form,
-    strings and bytes C-escaped), ``name {`` ... ``}`` blocks for messages and map entries, two spaces of
-    indent per level. Unknown fields are left out."""
+    strings and bytes C-escaped), ``name {`` ... ``}`` blocks for messages and map
+    entries, two spaces of indent per level. Unknown fields are left out."""
     out = []
     _text_into(msg, out, 0)
     return "".join(out)
