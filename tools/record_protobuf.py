@@ -21,8 +21,13 @@ import tempfile
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import tensorflow as tf  # noqa: E402
-from google.protobuf import any_pb2, descriptor_pool, message_factory, wrappers_pb2  # noqa: E402,E501
-from google.protobuf import text_format  # noqa: E402
+from google.protobuf import (  # noqa: E402,E501
+    any_pb2,
+    descriptor_pool,
+    message_factory,
+    text_format,  # noqa: E402
+    wrappers_pb2,
+)
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
 from tensorflow.core.example import example_pb2, feature_pb2  # noqa: E402
 from tensorflow.core.framework import (  # noqa: E402
