@@ -230,14 +230,32 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     return _a.cast(out, _dt.as_dtype(dtype))
 
 
+def _inner(dtype):
+    # Keras draws bfloat16 gammas/binomials in float32 and casts them
+    return _dt.float32 if dtype.name == "bfloat16" else dtype
+
+
 def gamma(shape, alpha, dtype=None, seed=None):
-    """Samples of Gamma(alpha, 1) (``keras.random.gamma``)."""
-    return _kr.gamma(tuple(shape), draw_seed(seed), alpha, _float(dtype))
+    """Samples of Gamma(alpha, 1) (``keras.random.gamma``): Keras on TensorFlow's numbers
+    (``tf.random.stateless_gamma``)."""
+    dtype = _float(dtype)
+    out = _sl.stateless_gamma(_shape(shape), tf_seed(seed), alpha, dtype=_inner(dtype))
+    return out if _inner(dtype) == dtype else _a.cast(out, dtype)
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
-    """Samples of Beta(alpha, beta) (``keras.random.beta``)."""
-    return _kr.beta(tuple(shape), draw_seed(seed), alpha, beta, _float(dtype))
+    """Samples of Beta(alpha, beta) (``keras.random.beta``): ``X / (X + Y)`` for gamma
+    draws ``X`` (seed ``s``) and ``Y`` (seed ``s + 12``), as Keras on TensorFlow."""
+    dtype = _float(dtype)
+    inner = _inner(dtype)
+    s1 = tf_seed(seed)
+    s2 = _m.add(s1, convert_to_tensor(12, _dt.int32))
+    shape = _shape(shape)
+    a = _a.broadcast_to(_a.cast(convert_to_tensor(alpha), inner), shape)
+    b = _a.broadcast_to(_a.cast(convert_to_tensor(beta), inner), shape)
+    ga = _a.cast(_sl.stateless_gamma(shape, s1, a, dtype=inner), dtype)
+    gb = _a.cast(_sl.stateless_gamma(shape, s2, b, dtype=inner), dtype)
+    return _m.divide(ga, _m.add(ga, gb))
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
