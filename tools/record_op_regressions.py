@@ -542,6 +542,22 @@ case("segment_mean_int", """
     out = [tf.math.segment_mean(tf.constant([1, 2, 4]), [0, 0, 1]),
            tf.math.unsorted_segment_mean(tf.constant([1, 2, 4]), [0, 0, 1], 3)]""")
 
+# ---------------------------------------------------------------- session 8
+
+case("linalg_diag_offset_and_size", """
+    d = f64(1, 2, 3)
+    out = [tf.linalg.diag(d, k=1), tf.linalg.diag(d, k=-2),
+           tf.linalg.diag(d, k=1, num_rows=3), tf.linalg.diag(d, num_cols=5, padding_value=9),
+           tf.linalg.diag(tf.reshape(tf.range(4.0), (2, 2)), k=(1, 1)),
+           grad(lambda d: tf.linalg.diag(d, k=-1) * tf.reshape(tf.range(16.0, dtype=tf.float64),
+                                                             (4, 4)), d)]""")
+case("linalg_diag_inconsistent_size", "out = tf.linalg.diag(f64(1, 2), num_rows=4, num_cols=5)")
+case("eigh_complex_eigenvalues_dtype", """
+    a = tf.complex(tf.constant([[2.0, 0.0], [0.0, 3.0]]), tf.constant([[0.0, 1.0], [-1.0, 0.0]]))
+    e, v = tf.linalg.eigh(a)
+    out = [e, tf.linalg.eigvalsh(a), tf.abs(v),
+           grad(lambda a: tf.math.real(tf.linalg.eigvalsh(a)) * tf.constant([1.0, 2.0]), a)]""")
+
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the
 # g * conj(f'(z)) its convention (and its other holomorphic ops: Log, Asin, ...) gives: the

@@ -262,13 +262,6 @@ KNOWN = [
     K('linalg.cholesky_solve', 'error', 'nonfinite', 'rejects valid input',
       'raises InvalidArgumentError with nan/inf/overflowing inputs where TF computes [linal'
       'g.cholesky_solve|0|13: raised InvalidArgumentError, TF nothing]'),
-    K('linalg.diag', 'shape', 'any', 'dtype',
-      'shape differs: out 0: [4, 4], TF [5, 5] [linalg.diag|0|3: out 0: [4, 4], TF [5, 5]]'),
-    K('linalg.diag', 'grad,fwd', 'any', 'wrong gradient',
-      'grad values differ [linalg.diag|0|3: 0: max excess at 0: got -1.69521+0j want -0.27258+0j]'),
-    K('linalg.eigvalsh', 'dtype', 'complex', 'dtype',
-      'dtype differs on complex inputs: out 0: float32, TF complex64 [linalg.eigvalsh|0|4: '
-      'out 0: float32, TF complex64]'),
     K('linalg.eigvalsh', 'grad2,fwd', 'any', 'wrong gradient',
       'grad2 values differ [linalg.eigvalsh|0|4: 0: max excess at 14: got -2.13113+13.4481j'
       ' want 5.87616-6.68232j]'),
@@ -723,9 +716,6 @@ KNOWN = [
     K('linalg.det', 'grad,fwd', 'nonfinite', 'wrong gradient',
       'grad: nan/inf differ with nan/inf/overflowing inputs [linalg.det|0|44: 0: nan at dif'
       'ferent places, e.g. got (inf+0j) want (nan+0j)]'),
-    K('linalg.eigh', 'dtype', 'complex', 'dtype',
-      'dtype differs on complex inputs: out 0: float32, TF complex64 [linalg.eigh|0|3: out '
-      '0: float32, TF complex64]'),
     K('linalg.eigh', 'value', 'any', 'numerics',
       'values differ [linalg.eigh|0|21: out 1: max excess at 10: got 1+0j want 0+0j]'),
     K('linalg.eigh', 'error', 'complex', 'silent acceptance',

@@ -161,7 +161,55 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
         ``[..., n, n]``, zero off the diagonal.
     """
     d = to_tensor(diagonal)
-    return apply(_DIAG_SQUARE, (d,))
+    if k == 0 and num_rows == -1 and num_cols == -1 and padding_value == 0:
+        return apply(_DIAG_SQUARE, (d,))
+    if isinstance(k, (tuple, list)) or hasattr(k, "shape") and np.ndim(k._value) > 0:
+        ks = [int(v) for v in np.ravel(getattr(k, "_value", k))]
+        if len(ks) == 2 and ks[0] != ks[1]:
+            raise NotImplementedError("tf.linalg.diag with a band of diagonals (k=(lo, hi))")
+        k = ks[0]
+    k, n = int(k), d._value.shape[-1] if d._value.ndim else 0
+    if d._value.ndim < 1:
+        raise _err(f"diagonal must be at least 1-dim, received shape: "
+                   f"{_show(d._value.shape)}", "MatrixDiagV3", name)
+    min_rows, min_cols = n - builtins.min(k, 0), n + builtins.max(k, 0)
+    rows, cols = int(num_rows), int(num_cols)
+    if rows == -1 and cols == -1:
+        rows = cols = builtins.max(min_rows, min_cols)
+    elif rows == -1:
+        rows = min_rows
+    elif cols == -1:
+        cols = min_cols
+    if rows != min_rows and cols != min_cols:
+        raise _err("The number of rows or columns is not consistent with the specified "
+                   "d_lower, d_upper, and diagonal.", "MatrixDiagV3", name)
+    pad = np.asarray(getattr(padding_value, "_value", padding_value)).item()
+    return apply(_DIAG_K, (d,), {"k": k, "rows": rows, "cols": cols, "pad": pad})
+
+
+def _diag_k_index(n, k):
+    i = np.arange(n)
+    return (i - builtins.min(k, 0), i + builtins.max(k, 0))
+
+
+def _diag_k_forward(d, k, rows, cols, pad):
+    out = np.full(d.shape[:-1] + (rows, cols), pad, d.dtype)
+    r, c = _diag_k_index(d.shape[-1], k)
+    out[..., r, c] = d
+    return out
+
+
+def _diag_k_part(g, k, n):
+    r, c = _diag_k_index(n, k)
+    return g[..., r, c]
+
+
+_DIAG_K = Primitive("MatrixDiagV3", _diag_k_forward, save_inputs=False)
+_DIAG_K_PART = Primitive("MatrixDiagPartV3", _diag_k_part, save_inputs=False)
+defvjp(_DIAG_K, lambda g, y, d_shape, k, rows, cols, pad: apply(
+    _DIAG_K_PART, (g,), {"k": k, "n": d_shape[-1]}))
+defvjp(_DIAG_K_PART, lambda g, y, x_shape, k, n: apply(
+    _DIAG_K, (g,), {"k": k, "rows": x_shape[-2], "cols": x_shape[-1], "pad": 0}))
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
@@ -644,7 +692,7 @@ del nondifferentiable
 
 def _eigh_forward(x):
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
-    return e.astype(np.real(np.zeros((), x.dtype)).dtype), v
+    return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
 
 
 _EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True)
