@@ -18,6 +18,7 @@ from .ops.stateful_random_ops import (
 from .ops.stateless_random_ops import (
     fold_in,
     split,
+    stateless_binomial,
     stateless_categorical,
     stateless_gamma,
     stateless_normal,
@@ -28,5 +29,6 @@ from .ops.stateless_random_ops import (
 
 __all__ = ["Algorithm", "Generator", "categorical", "fold_in", "gamma", "get_global_generator",
            "normal", "poisson", "split", "set_global_generator", "set_seed", "shuffle",
-           "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_normal",
-           "stateless_truncated_normal", "stateless_uniform", "truncated_normal", "uniform"]
+           "stateless_binomial", "stateless_categorical", "stateless_gamma",
+           "stateless_poisson", "stateless_normal", "stateless_truncated_normal",
+           "stateless_uniform", "truncated_normal", "uniform"]

@@ -199,6 +199,19 @@ out(tf.random.stateless_poisson([3, 2], seed=[1, 2], lam=[4.0, 40.0]))
 out(tf.random.stateless_poisson([5], seed=[1, 2], lam=tf.constant(40.0, tf.float64),
                                 dtype=tf.float32))
 """
+    progs["stateless_binomial"] = """
+out(tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5))
+out(tf.random.stateless_binomial([3, 4], seed=[3, 4], counts=[5.0, 20.0, 100.0, 1000.0],
+                                 probs=[0.3, 0.6, 0.05, 0.99]))
+c = tf.constant([[40.0], [7.0]], tf.float64)
+out(tf.random.stateless_binomial([2, 3], seed=[3, 4], counts=c,
+                                 probs=tf.constant([0.0, 1.0, 0.5], tf.float64),
+                                 output_dtype=tf.float64))
+out(tf.random.stateless_binomial([5], seed=[9, 9], counts=tf.constant(200.0, tf.float16),
+                                 probs=tf.constant(0.7, tf.float16), output_dtype=tf.float16))
+out(tf.random.stateless_binomial([6], seed=[1, 5], counts=1e6, probs=0.4, output_dtype=tf.int64))
+out(tf.random.stateless_binomial([0, 2], seed=[1, 5], counts=3.0, probs=0.4))
+"""
     progs["op_seeds_in_cond_and_while_branches"] = """
 tf.random.set_seed(3)
 @tf.function
@@ -335,6 +348,15 @@ out(keras.random.uniform((3,)))
 out(keras.random.dropout(tf.ones((4,)), 0.5))
 keras.utils.set_random_seed(6)
 out(keras.random.normal((3,)))
+"""
+    progs["keras_random_binomial"] = """
+keras.utils.set_random_seed(8)
+out(keras.random.binomial((2, 3), counts=10, probabilities=0.3))
+out(keras.random.binomial((4,), counts=50.0, probabilities=0.8, seed=4))
+g = keras.random.SeedGenerator(1)
+out(keras.random.binomial((3,), counts=[5.0, 30.0, 2000.0], probabilities=0.5, seed=g,
+                          dtype="float64"))
+out(keras.random.binomial((3,), counts=7, probabilities=0.5, seed=g, dtype="int32"))
 """
     progs["keras_random_gamma_beta"] = """
 keras.utils.set_random_seed(7)

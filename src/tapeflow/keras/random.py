@@ -7,7 +7,7 @@ Keras's unordered rule). As Keras's TensorFlow backend, each draw is a TensorFlo
 op (``tf.random.stateless_*``) with the seed ``[seed, counter] mod (2**31 - 2)`` as int32, so
 the numbers are Keras-on-TensorFlow's. A default seed comes from Python's ``random`` module
 (``random.randint(1, 10**9)``), as Keras's ``make_default_seed``. ``gamma``, ``beta`` and
-``binomial`` still draw from tapeflow's own generator (``ops/keras_random_ops.py``).
+``binomial`` go through ``tf.random.stateless_gamma``/``stateless_binomial`` as Keras does.
 """
 import random as _py_random
 
@@ -16,7 +16,6 @@ from .._core.dispatch import ACTIVE, current_tracer
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import indexing_ops as _ix
-from ..ops import keras_random_ops as _kr
 from ..ops import math_ops as _m
 from ..ops import sort_ops as _sort
 from ..ops import stateless_random_ops as _sl
@@ -260,5 +259,9 @@ def beta(shape, alpha, beta, dtype=None, seed=None):
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
     """Successes in ``counts`` trials of probability ``probabilities``
-    (``keras.random.binomial``), as floats by default."""
-    return _kr.binomial(tuple(shape), draw_seed(seed), counts, probabilities, _float(dtype))
+    (``keras.random.binomial``), as floats by default: Keras on TensorFlow's numbers
+    (``tf.random.stateless_binomial``)."""
+    dtype = _float(dtype)
+    out = _sl.stateless_binomial(_shape(shape), tf_seed(seed), counts, probabilities,
+                                 output_dtype=_inner(dtype))
+    return out if _inner(dtype) == dtype else _a.cast(out, dtype)

@@ -441,3 +441,103 @@ def poisson(key, counter, rates, per_rate):
                 out[pos] = k
                 break
     return out
+
+
+def _log(x):
+    import math
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k):
+    # log(k!) minus Stirling's approximation: tabled to 9, then its series
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(st, count, prob):
+    import math
+    total, n = 0.0, 0
+    denom = math.log1p(-prob)
+    while True:
+        total += math.ceil(_log(st.uniform()) / denom) if denom else math.inf
+        if total > count:
+            return n
+        n += 1
+
+
+def _btrs(st, count, prob):
+    # Hormann (1993), "The generation of binomial random variates", as TensorFlow's kernel
+    # (whose upper bound leaves out a log)
+    import math
+    stddev = math.sqrt(count * prob * (1 - prob))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = count * prob + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = prob / (1 - prob)
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor((count + 1) * prob)
+    while True:
+        u = st.uniform()
+        v = st.uniform()
+        u = u - 0.5
+        us = 0.5 - abs(u)
+        k = float(math.floor((2 * a / us + b) * u + c))
+        if us >= 0.07 and v <= v_r:
+            return k
+        if k < 0 or k > count:
+            continue
+        v = _log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * _log((m + 1) / (r * (count - m + 1)))
+                 + (count + 1) * _log((count - m + 1) / (count - k + 1))
+                 + (k + 0.5) * _log(r * (count - k + 1) / (k + 1))
+                 + _stirling_tail(m) + _stirling_tail(count - m)
+                 - _stirling_tail(k) - _stirling_tail(count - k))
+        if v <= bound:
+            return k
+
+
+def binomial(key, counter, counts, probs, per_batch):
+    """TensorFlow's binomial samples (``StatelessRandomBinomial`` on CPU) as float64,
+    laid out ``[per_batch, len(counts)]``. ``counts``/``probs``: the broadcast parameters
+    per batch member, ``probs`` in its own dtype (the kernel compares in it). ``count * p
+    < 10`` (``p`` the smaller of ``prob`` and ``1 - prob``): inversion by geometric sums,
+    42 counters per output; else Hormann's BTRS, 256 per output; ``prob > 0.5`` samples the
+    failures."""
+    nb = len(counts)
+    out = np.empty(nb * per_batch)
+    if out.size == 0:
+        return out
+    one, half, ten = (probs.dtype.type(v) for v in (1, 0.5, 10))
+    for o in range(nb * per_batch):
+        bi = o // per_batch
+        pos = (o % per_batch) * nb + bi
+        count_t, prob = counts[bi], probs[bi]
+        count = float(count_t)
+        if count <= 0.0 or prob <= 0:
+            out[pos] = 0.0
+            continue
+        if prob >= one:
+            out[pos] = count
+            continue
+        if not prob <= half and not prob > half:   # nan
+            out[pos] = np.nan
+            continue
+        flip = prob > half
+        p = (one - prob) if flip else prob
+        if count_t * p >= ten:
+            st = _Stream(key, skip(counter, 256 * o), [])
+            k = _btrs(st, count, float(p))
+        else:
+            st = _Stream(key, skip(counter, 42 * o), [])
+            k = _binomial_inversion(st, count, float(p))
+        out[pos] = count - k if flip else k
+    return out

@@ -16,7 +16,8 @@ from . import philox
 from ._helpers import shape_tuple
 
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
-           "stateless_categorical", "stateless_gamma", "stateless_poisson", "split", "fold_in",
+           "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_binomial",
+           "split", "fold_in",
            "bits", "uniform_ints", "full_ints"]
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -435,3 +436,70 @@ def stateless_poisson(shape, seed, lam, dtype=_dt.int32, name=None):
                               "Shape passed in must end with broadcasted shape.",
                               "StatelessRandomPoisson")
     return apply(_POISSON, (_seed(seed), rate), dict(shape=shape, dtype=dtype._np))
+
+
+def _binomial_forward(seed, counts, probs, shape, dtype):
+    if not shape or int(np.prod(shape)) == 0:
+        return np.zeros(shape, dtype)
+    key, counter = _seed_words(seed)
+    bshape = np.broadcast_shapes(counts.shape, probs.shape)
+    c = np.broadcast_to(counts, bshape).reshape(-1)
+    p = np.broadcast_to(probs, bshape).reshape(-1)
+    per = int(np.prod(shape[:len(shape) - len(bshape)]))
+    out = philox.binomial(key, counter, c, p, per)
+    if np.dtype(dtype).kind in "iu":
+        out = np.trunc(np.nan_to_num(out))
+    return out.astype(dtype).reshape(shape)
+
+
+_BINOMIAL = nondifferentiable("StatelessRandomBinomial", _binomial_forward)
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=_dt.int32, name=None):
+    """Binomial(counts, probs) samples, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_binomial`` (the same numbers on CPU:
+    inversion by geometric sums where ``counts * min(p, 1 - p) < 10``, Hormann's BTRS
+    otherwise, on TensorFlow's Philox stream).
+
+    Args:
+        shape: the output shape; it must end with the broadcast shape of ``counts`` and
+            ``probs``.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        counts: numbers of trials (float16/32/64, the dtype of ``probs``).
+        probs: success probabilities (float; float32 by default).
+        output_dtype: float16/32/64, int32 or int64.
+
+    Returns:
+        A Tensor of ``shape`` and ``output_dtype``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``shape`` does not end with the parameters'
+            broadcast shape, or they do not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
+        array([6, 6, 7, 7], dtype=int32)
+    """
+    dtype = _dt.as_dtype(output_dtype)
+    if dtype.name not in _POISSON_DTYPES:
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not "
+                        f"in list of allowed values: float16, float32, float64, int32, int64")
+    p = probs if isinstance(probs, _TensorLike) else convert_to_tensor(
+        probs, dtype_hint=_dt.float32)
+    c = counts if isinstance(counts, _TensorLike) else convert_to_tensor(
+        counts, dtype_hint=p.dtype)
+    shape = shape_tuple(shape)
+    try:
+        bshape = np.broadcast_shapes(c._value.shape, p._value.shape)
+    except ValueError:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"counts and probs must have compatible batch dimensions: "
+                              f"{list(c._value.shape)} vs. {list(p._value.shape)}",
+                              "StatelessRandomBinomial") from None
+    if len(shape) < len(bshape) or tuple(shape[len(shape) - len(bshape):]) != bshape:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Shape passed in must end with broadcasted shape.",
+                              "StatelessRandomBinomial")
+    return apply(_BINOMIAL, (_seed(seed), c, p), dict(shape=shape, dtype=dtype._np))
