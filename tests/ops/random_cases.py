@@ -408,6 +408,37 @@ out(np.array(list(tf.data.Dataset.range(8).shuffle(8).repeat(2).as_numpy_iterato
 out(np.array(list(tf.data.Dataset.range(5).repeat(2).shuffle(3).as_numpy_iterator())))
 out(tf.random.uniform([2]))
 """
+    progs["dataset_random"] = """
+tf.random.set_seed(4)
+ds = tf.data.Dataset.random(seed=3).take(6)
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(tf.data.Dataset.random().take(3).as_numpy_iterator())))
+ds = tf.data.Dataset.random(seed=5, rerandomize_each_iteration=True).take(3)
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(tf.data.Dataset.random(seed=5).batch(4).take(2).as_numpy_iterator())))
+"""
+    progs["sample_from_datasets"] = """
+tf.random.set_seed(4)
+a = tf.data.Dataset.range(0, 10)
+b = tf.data.Dataset.range(100, 104)
+c = tf.data.Dataset.range(50, 53)
+s = tf.data.Dataset.sample_from_datasets([a, b], seed=7)
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b, c], weights=[0.2, 0.5, 0.3])
+out(np.array(list(s.as_numpy_iterator())))
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b], weights=[0.9, 0.1], seed=1,
+                                         stop_on_empty_dataset=True)
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b], weights=np.array([0.3, 0.7]), seed=2,
+                                         rerandomize_each_iteration=True)
+out(np.array(list(s.as_numpy_iterator())))
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b, c], weights=[0.5, 0.0, 0.5], seed=3)
+out(np.array(list(s.as_numpy_iterator())))
+"""
     progs["shuffle_large"] = """
 tf.random.set_seed(77)
 order = np.array(list(tf.data.Dataset.range(5000).shuffle(1000).as_numpy_iterator()))
