@@ -557,6 +557,28 @@ case("eigh_complex_eigenvalues_dtype", """
     e, v = tf.linalg.eigh(a)
     out = [e, tf.linalg.eigvalsh(a), tf.abs(v),
            grad(lambda a: tf.math.real(tf.linalg.eigvalsh(a)) * tf.constant([1.0, 2.0]), a)]""")
+case("keras_logcosh_float64_log2", """
+    yt, yp = f64(1.7338, -1.2186), f64(-0.8744, -0.1502)
+    out = [tf.keras.losses.logcosh(yt, yp), tf.keras.losses.logcosh(f32(0.3, 2.0), f32(1, 1))]""")
+case("grad_sign_complex", """
+    z = c128(1+2j, -0.5+1j, 0j)
+    v = c128(0.7-0.4j, 1.0, 2j)
+    with tf.GradientTape() as t:
+        t.watch(z)
+        y = tf.math.sign(z)
+    out = [y, t.gradient(y, z, output_gradients=v), grad2(tf.math.sign, z)]""")
+case("compute_average_loss_weights_rank_and_float32", """
+    loss = tf.reshape(f64(1, 2, 3, 4, 5, 6.1234567891), (2, 3))
+    w = f64(0.5, 2.0)
+    f = lambda loss, w: tf.nn.compute_average_loss(loss, sample_weight=w, global_batch_size=4)
+    out = [f(loss, w), grad(f, loss, w),
+           tf.nn.compute_average_loss(loss, sample_weight=tf.reshape(w, (2, 1, 1)))]""")
+case("grad_complex_reduce_euclidean_norm_complex_upstream", """
+    z = c128(0.5+0.3j, -0.2+0.4j)
+    with tf.GradientTape() as t:
+        t.watch(z)
+        n = tf.math.reduce_euclidean_norm(z)
+    out = [t.gradient(n, z, output_gradients=tf.constant(0.7-0.4j, tf.complex128))]""")
 
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the
@@ -582,6 +604,10 @@ BETTER = {
     "grad_complex_xlogy": _FD + "out = fd(lambda x, y: x * np.log(y), zs)",
     "grad_complex_xdivy": _FD + "out = fd(lambda x, y: x / y, zs)",
     "grad_complex_xlog1py": _FD + "out = fd(lambda x, y: x * np.log1p(y), zs)",
+    # the norm is real: the imaginary part of the upstream gradient meets a constant zero,
+    # so the gradient of Re(conj(v) |z|) is Re(v) z / |z|; TensorFlow's is v z / |z|
+    "grad_complex_reduce_euclidean_norm_complex_upstream": _FD + (
+        "out = fd(lambda x: np.conj(0.7-0.4j) * np.sqrt(np.sum(np.abs(x) ** 2)), zs[:1])"),
 }
 
 
