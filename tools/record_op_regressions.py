@@ -579,6 +579,15 @@ case("grad_complex_reduce_euclidean_norm_complex_upstream", """
         t.watch(z)
         n = tf.math.reduce_euclidean_norm(z)
     out = [t.gradient(n, z, output_gradients=tf.constant(0.7-0.4j, tf.complex128))]""")
+case("grad_qr_wide_and_full", """
+    a = tf.reshape(f64(2, -1, 0.5, 3, 1, 4, -2, 0.25), (2, 4))
+    f = lambda a: tf.linalg.qr(a)[0] * f64(1, 2) + tf.reduce_sum(tf.linalg.qr(a)[1] * a)
+    w = lambda a: tf.linalg.qr(a, full_matrices=True)[1]
+    out = [grad(f, a), grad(w, a), grad2(w, a),
+           grad(lambda a: tf.linalg.qr(a)[1], tf.transpose(a))]""")
+case("grad_qr_tall_full_matrices", """
+    a = tf.reshape(f64(2, -1, 0.5, 3, 1, 4), (3, 2))
+    out = grad(lambda a: tf.linalg.qr(a, full_matrices=True)[1], a)""")
 
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the

@@ -557,10 +557,29 @@ _QR = primitive("Qr", _via_float32(_qr_forward), n_outputs=2, save_output=True)
 
 
 def _qr_rule(g, y, x, full_matrices):
-    # For m >= n with reduced factors (Walter & Lehmann 2018; Liao et al. 2019):
-    # M = R dR^H - dQ^H Q, dA = (dQ + Q copyltu(M)) R^-H.
     dq, dr = g
     q, r = y
+    rows, cols = r.shape[-2], r.shape[-1]
+    if rows > cols and q.shape[-2] == q.shape[-1]:
+        raise NotImplementedError(
+            "QrGrad not implemented when nrows > ncols and full_matrices is true. Received "
+            f"r.shape={r.shape} with nrows={rows}and ncols={cols}.")
+    m = q.shape[-2]
+    if m >= cols:
+        return _qr_deep_rule(q, r, dq, dr)
+    # a wide matrix [X | Y] = Q [U | V]: X = Q U is square, and Y = Q V adds dQ's share
+    # V dV^H (as TensorFlow's QrGrad)
+    a = x if isinstance(x, Tensor) else Tensor(x)
+    rest = a[..., :, m:]
+    dv = dr[..., :, m:]
+    dx = _qr_deep_rule(q, r[..., :, :m], _m.add(dq, matmul(rest, dv, adjoint_b=True)),
+                       dr[..., :, :m])
+    return _a.concat([dx, matmul(q, dv)], -1)
+
+
+def _qr_deep_rule(q, r, dq, dr):
+    # For m >= n with reduced factors (Walter & Lehmann 2018; Liao et al. 2019):
+    # M = R dR^H - dQ^H Q, dA = (dQ + Q copyltu(M)) R^-H.
     m_ = _m.subtract(matmul(r, dr, adjoint_b=True), matmul(dq, q, adjoint_a=True))
     low = _tril(m_)
     copyltu = _m.add(low, adjoint_(_m.subtract(low, diag(diag_part(m_)))))
