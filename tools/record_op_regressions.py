@@ -588,6 +588,12 @@ case("grad_qr_wide_and_full", """
 case("grad_qr_tall_full_matrices", """
     a = tf.reshape(f64(2, -1, 0.5, 3, 1, 4), (3, 2))
     out = grad(lambda a: tf.linalg.qr(a, full_matrices=True)[1], a)""")
+case("constant_string_from_numpy_with_dtype", """
+    import numpy as np
+    a = tf.constant(np.asarray("2"), dtype=tf.string)
+    b = tf.constant(np.asarray(["2", "3"]), dtype=tf.string)
+    out = [tf.math.equal(a, b), tf.math.not_equal(a, tf.constant("2")),
+           tf.strings.length(b), a.dtype == tf.string, tf.rank(b)]""")
 
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the

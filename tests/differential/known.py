@@ -583,9 +583,6 @@ KNOWN = [
       'alidArgumentError, TF ValueError]'),
     K('one_hot', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises TypeError [one_hot|0|12: raised nothing, TF TypeError]'),
-    K('operator.and_', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [operator.and_|0|9: rai'
-      'sed InvalidArgumentError, TF nothing]'),
     K('operator.matmul', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [operator.matmul|0|3: raised nothing, '
       'TF InvalidArgumentError]'),
@@ -826,56 +823,18 @@ KNOWN = [
     K('math.count_nonzero', 'error', 'string', 'error class',
       'raises KeyError where TF raises InvalidArgumentError on strings [math.count_nonzero|'
       '0|7: raised KeyError, TF InvalidArgumentError]'),
-    K('math.equal', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [math.equal|0|15: ra'
-      'ised KeyError, TF InvalidArgumentError]'),
-    K('math.equal', 'error', 'string', 'rejects valid input',
-      'raises KeyError on strings where TF computes [math.equal|0|3: raised KeyError, TF nothing]'),
     K('math.not_equal', 'error', 'string', 'rejects valid input',
       'raises KeyError on strings where TF computes [math.not_equal|0|13: raised KeyError, '
       'TF nothing]'),
     K('math.not_equal', 'error', 'string', 'silent acceptance',
       'computes on strings where TF raises TypeError [math.not_equal|0|37: raised nothing, '
       'TF TypeError]'),
-    K('math.reduce_std', 'error', 'string', 'error class',
-      'raises TypeError where TF raises InvalidArgumentError on strings [math.reduce_std|0|'
-      '13: raised TypeError, TF InvalidArgumentError]'),
-    K('math.reduce_variance', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [math.reduce_varianc'
-      'e|0|15: raised KeyError, TF InvalidArgumentError]'),
-    K('operator.and_', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [operator.and_|0|10:'
-      ' raised KeyError, TF InvalidArgumentError]'),
-    K('operator.eq', 'error', 'string', 'rejects valid input',
-      'raises KeyError on strings where TF computes [operator.eq|0|12: raised KeyError, TF '
-      'nothing]'),
-    K('operator.ge', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [operator.ge|0|13: r'
-      'aised KeyError, TF InvalidArgumentError]'),
-    K('operator.ge', 'error', 'string', 'silent acceptance',
-      'computes on strings where TF raises InvalidArgumentError [operator.ge|0|0: raised no'
-      'thing, TF InvalidArgumentError]'),
-    K('operator.lt', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [operator.lt|0|4: ra'
-      'ised KeyError, TF InvalidArgumentError]'),
-    K('operator.lt', 'error', 'string', 'silent acceptance',
-      'computes on strings where TF raises InvalidArgumentError [operator.lt|0|13: raised n'
-      'othing, TF InvalidArgumentError]'),
     K('operator.mul', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [operator.mul|0|16: r'
       'aised nothing, TF InvalidArgumentError]'),
-    K('operator.or_', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [operator.or_|0|14: '
-      'raised KeyError, TF InvalidArgumentError]'),
-    K('operator.sub', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [operator.sub|0|1: r'
-      'aised KeyError, TF InvalidArgumentError]'),
     K('operator.truediv', 'error', 'string', 'error class',
       'raises InvalidArgumentError where TF raises TypeError on strings [operator.truediv|0'
       '|4: raised InvalidArgumentError, TF TypeError]'),
-    K('operator.xor', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [operator.xor|0|7: r'
-      'aised KeyError, TF InvalidArgumentError]'),
     K('math.xlog1py', 'grad,fwd', 'complex', 'tf wrong',
       "TF's Xlog1py gradient leaves out the conjugate (docs/ops.md)"),
     K('math.xdivy', 'grad2,fwd', 'f16', 'wrong gradient',
