@@ -594,6 +594,20 @@ case("constant_string_from_numpy_with_dtype", """
     b = tf.constant(np.asarray(["2", "3"]), dtype=tf.string)
     out = [tf.math.equal(a, b), tf.math.not_equal(a, tf.constant("2")),
            tf.strings.length(b), a.dtype == tf.string, tf.rank(b)]""")
+case("segment_ops_size0_rows", """
+    d = tf.zeros([3, 0])
+    out = [tf.math.segment_sum(d, [0, 1, 2]), tf.math.segment_mean(tf.zeros([4, 0], tf.int32),
+                                                                   [0, 0, 0, 1]),
+           tf.math.unsorted_segment_sum(tf.zeros([5, 0, 1]), [1, 0, 0, 2, 2], 3),
+           tf.math.segment_max(tf.zeros([2, 0]), [0, 1]),
+           tf.math.unsorted_segment_min(tf.zeros([2, 0]), [1, 1], 3)]""")
+case("gather_empty_result_reads_no_index", """
+    p = tf.zeros([1, 1, 0], tf.float64)
+    out = [tf.gather(p, 1), tf.gather(tf.zeros([2, 0]), [5]),
+           tf.gather(tf.zeros([0, 0], tf.int64), 0, axis=1),
+           grad(lambda p: tf.gather(p, 1), p), grad(lambda p: tf.gather(p, 0),
+                                                    tf.zeros([3, 0], tf.float64))]""")
+case("gather_empty_axis_refused", "out = tf.gather(tf.zeros([0, 3]), [0])")
 
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the

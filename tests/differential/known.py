@@ -144,12 +144,6 @@ KNOWN = [
     K('complex', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [complex|0|76: out 0: nan at differen'
       't places, e.g. got (nan+nanj) want (0.0485847031]'),
-    K('gather', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [gather|0|34: raised In'
-      'validArgumentError, TF nothing]'),
-    K('gather', 'grad,grad2,fwd', 'any', 'wrong gradient',
-      'grad raises where TF computes: raised InvalidArgumentError, TF 1 arrays [gather|0|4:'
-      ' raised InvalidArgumentError, TF 1 arrays]'),
     K('gather_nd', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [gather_nd|0|10: rais'
       'ed nothing, TF InvalidArgumentError]'),
@@ -390,24 +384,12 @@ KNOWN = [
     K('math.reduce_variance', 'fwd', 'empty', 'wrong gradient',
       'fwd: nan/inf differ on size-0 inputs [math.reduce_variance|0|32: 0: nan at different'
       ' places, e.g. got (nan+0j) want 0j]'),
-    K('math.segment_max', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.segment_max|0|1: '
-      'raised InvalidArgumentError, TF nothing]'),
-    K('math.segment_mean', 'error,dtype', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.segment_mean|0|18'
-      ': raised InvalidArgumentError, TF nothing]'),
     K('math.segment_mean', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_mean|0|34: 0: nan at different p'
       'laces, e.g. got 0j want (nan+0j)]'),
-    K('math.segment_min', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.segment_min|0|38:'
-      ' raised InvalidArgumentError, TF nothing]'),
     K('math.segment_min', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_min|0|10: 0: nan at different pl'
       'aces, e.g. got 0j want (nan+0j)]'),
-    K('math.segment_sum', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.segment_sum|0|10:'
-      ' raised InvalidArgumentError, TF nothing]'),
     K('math.softsign', 'grad2,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad2; tapeflow computes it [math.softsign|0|0: '
       '1 arrays, TF raised LookupError]'),
@@ -431,33 +413,15 @@ KNOWN = [
     K('math.truediv', 'fwd', 'f16', 'wrong gradient',
       'fwd: nan/inf differ in float16 [math.truediv|0|10: 0: inf at different places, e.g. '
       'got (45376+0j) want (inf+0j)]'),
-    K('math.unsorted_segment_max', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.unsorted_segment_'
-      'max|0|16: raised InvalidArgumentError, TF nothing]'),
-    K('math.unsorted_segment_max', 'error', 'mixed', 'silent acceptance',
-      'computes with mixed dtypes where TF raises InvalidArgumentError [math.unsorted_segme'
-      'nt_max|0|1: raised nothing, TF InvalidArgumentError]'),
     K('math.unsorted_segment_max', 'grad,grad2,fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.unsorted_segment_max|0|0: 0: nan at diff'
       'erent places, e.g. got 0j want (nan+0j)]'),
-    K('math.unsorted_segment_mean', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.unsorted_segment_'
-      'mean|0|23: raised InvalidArgumentError, TF nothing]'),
     K('math.unsorted_segment_mean', 'fwd', 'nonfinite', 'wrong gradient',
       'fwd: nan/inf differ with nan/inf/overflowing inputs [math.unsorted_segment_mean|0|36'
       ': 0: nan at different places, e.g. got (-0.97265625+0j) want (nan+0j)]'),
-    K('math.unsorted_segment_min', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.unsorted_segment_'
-      'min|0|16: raised InvalidArgumentError, TF nothing]'),
     K('math.unsorted_segment_min', 'grad,grad2,fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.unsorted_segment_min|0|2: 0: nan at diff'
       'erent places, e.g. got 0j want (nan+0j)]'),
-    K('math.unsorted_segment_sqrt_n', 'error', 'mixed', 'silent acceptance',
-      'computes with mixed dtypes where TF raises InvalidArgumentError [math.unsorted_segme'
-      'nt_sqrt_n|0|1: raised nothing, TF InvalidArgumentError]'),
-    K('math.unsorted_segment_sum', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [math.unsorted_segment_'
-      'sum|0|10: raised InvalidArgumentError, TF nothing]'),
     K('math.xdivy', 'grad,grad2,fwd', 'complex', 'tf wrong',
       "complex: TF's Xdivy gradient leaves out the conjugate (docs/ops.md)"),
     K('math.xlog1py', 'grad2', 'complex', 'tf wrong',
@@ -763,21 +727,9 @@ KNOWN = [
     K('math.top_k', 'fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd on size-0 inputs; tapeflow computes'
       ' it [math.top_k|0|52: 1 arrays, TF raised InvalidArgumentError]'),
-    K('math.unsorted_segment_max', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [math.unsorted_segment_max|0|7'
-      '4: raised nothing, TF InvalidArgumentError]'),
-    K('math.unsorted_segment_mean', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [math.unsorted_segment_mean|0|'
-      '43: raised nothing, TF InvalidArgumentError]'),
-    K('math.unsorted_segment_min', 'error', 'mixed', 'silent acceptance',
-      'computes with mixed dtypes where TF raises InvalidArgumentError [math.unsorted_segme'
-      'nt_min|0|42: raised nothing, TF InvalidArgumentError]'),
     K('math.unsorted_segment_sqrt_n', 'fwd', 'nonfinite', 'wrong gradient',
       'fwd: nan/inf differ with nan/inf/overflowing inputs [math.unsorted_segment_sqrt_n|0|'
       '54: 0: nan at different places, e.g. got (0.08966064453125+0j) want (nan+0]'),
-    K('math.unsorted_segment_sum', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [math.unsorted_segment_sum|0|4'
-      '9: raised nothing, TF InvalidArgumentError]'),
     K('math.xlogy', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.xlogy|0|65: out 0: nan at different places, e'
       '.g. got (30.3861026763916+1881.920410]'),
