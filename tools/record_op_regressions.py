@@ -608,6 +608,20 @@ case("gather_empty_result_reads_no_index", """
            grad(lambda p: tf.gather(p, 1), p), grad(lambda p: tf.gather(p, 0),
                                                     tf.zeros([3, 0], tf.float64))]""")
 case("gather_empty_axis_refused", "out = tf.gather(tf.zeros([0, 3]), [0])")
+case("keras_tanh_exponential_of_ints", """
+    out = [tf.keras.activations.tanh(tf.constant([1, 0, -2])),
+           tf.keras.activations.exponential(tf.constant([1, 0], tf.int64)),
+           tf.keras.activations.exponential(tf.constant([True, False])),
+           tf.keras.activations.exponential(tf.zeros([1, 0], tf.int32))]""")
+case("matrix_rank_nonfinite_empty", """
+    inf, nan = float("inf"), float("nan")
+    out = [tf.linalg.matrix_rank(tf.reshape(f64(1, inf, 0, 1), (2, 2))),
+           tf.linalg.matrix_rank(tf.reshape(f32(1, nan, 0, 1), (2, 2))),
+           tf.linalg.matrix_rank(tf.zeros([1, 3, 0])), tf.linalg.matrix_rank(tf.zeros([0, 4])),
+           tf.linalg.matrix_rank(tf.reshape(f64(1, 2, 2, 4.000001, 0, 1), (3, 2)))]""")
+case("matrix_rank_int_refused", "out = tf.linalg.matrix_rank(tf.constant([[2], [-2]]))")
+case("pow_int_negative_exponent_empty", """
+    out = [tf.zeros([0, 0], tf.int32) ** -9, tf.math.pow(tf.zeros([2, 0], tf.int64), -1)]""")
 
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the

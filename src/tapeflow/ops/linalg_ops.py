@@ -881,9 +881,22 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values above ``tol`` (``tf.linalg.matrix_rank``); int32."""
     x = to_tensor(a)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {x.dtype.name}).")
     _check_linalg(x, "Svd")
-    s = np.linalg.svd(x._value, compute_uv=False)
+    v = x._value
+    if v.ndim < 2:
+        raise _err(f"input must have rank >= 2, got {v.ndim}", "Svd")
+    if not v.size:
+        return Tensor(np.zeros(v.shape[:-2], np.int32))
+    # TensorFlow's composition: the singular values by its Svd (NaN for a matrix holding
+    # inf or nan: rank 0), the tolerance eps * max(m, n) * max(s) in a's dtype. Computed
+    # here on the values: the result is an integer, nothing to differentiate.
+    sv = _svd_forward(v, False)[0]
     if tol is None:
-        m, n = x._value.shape[-2:]
-        tol = np.max(s, axis=-1, keepdims=True) * max(m, n) * np.finfo(x._value.dtype).eps
-    return Tensor(np.sum(s > tol, axis=-1).astype(np.int32))
+        eps = np.finfo(v.dtype).eps * builtins.max(v.shape[-2:])
+        tol = sv.dtype.type(eps) * np.max(sv, axis=-1, keepdims=True)
+    else:
+        tol = np.asarray(getattr(tol, "_value", tol), sv.dtype)
+    with np.errstate(invalid="ignore"):
+        return Tensor(np.sum(sv > tol, axis=-1, dtype=np.int32))
