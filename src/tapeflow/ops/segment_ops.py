@@ -53,7 +53,9 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
             f"= {_h._show(iv.shape)}", "UnsortedSegmentSum")
     _check_below(iv, n, "UnsortedSegmentSum")
     flat_ids = _a.reshape(ids, [-1])
-    flat = _a.reshape(d, (int(iv.size),) + tuple(rest))   # -1 is ambiguous for size 0
+    # -1 keeps a traced program generic in the batch; it is ambiguous when a slice is
+    # empty, and then the count is given
+    flat = _a.reshape(d, (-1 if all(rest) else int(iv.size),) + tuple(rest))
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
