@@ -417,21 +417,7 @@ sin = _unary(_SIN, "sin", "The sine of ``x`` (radians), element-wise", _F, _FC)
 cos = _unary(_COS, "cos", "The cosine of ``x`` (radians), element-wise", _F, _FC)
 softplus = _unary(_SOFTPLUS, "softplus", "``log(exp(x) + 1)``, element-wise", "f",
                   "half, bfloat16, float, double")
-_sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise")
-
-
-def sign(x, name=None):
-    if not isinstance(x, _TensorLike):
-        x = to_tensor(x)
-    if x._value.dtype.kind == "c":
-        # TensorFlow's Python sign of a complex tensor: div_no_nan(x, |x|), so its
-        # gradient is that of the quotient (the Sign op's own gradient is zero)
-        return divide_no_nan(x, cast(abs(x), x.dtype))
-    return _sign(x)
-
-
-sign = public_op(sign, "sign", _sign.__doc__.replace(
-    "element-wise", "element-wise; ``x / |x|`` (0 at 0) for complex ``x``", 1))
+sign = _unary(_SIGN, "sign", "-1, 0 or 1 as ``x`` is negative, zero or positive, element-wise")
 round = _unary(_ROUND, "round",  # noqa: A001 - TensorFlow's name
                "``x`` rounded to the nearest integer (halves to even), element-wise", "fiu",
                "bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
