@@ -309,9 +309,9 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 
     def choices(live):
         words = source._make_iter()
-        while True:
-            pair = np.array([next(words), next(words)], np.int64)
-            yield int(_sl.stateless_categorical(logits, 1, pair)._value[0, 0])
+        while True:   # stateless_multinomial(logits, 1, seed=[w0, w1]) on NumPy values
+            key, counter = _philox.key_counter_from_seed(int(next(words)), int(next(words)))
+            yield int(_sl.categorical_rows(key, counter, logits, 1, np.int64)[0, 0])
     return Dataset._directed(datasets, choices, stop_on_empty_dataset, source._rngs)
 
 
