@@ -6,6 +6,7 @@ __all__ = [
     "PermissionDeniedError", "UnauthenticatedError", "ResourceExhaustedError",
     "FailedPreconditionError", "AbortedError", "OutOfRangeError",
     "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+    "OperatorNotAllowedInGraphError",
 ]
 
 
@@ -50,6 +51,16 @@ UnimplementedError = _make("UnimplementedError", "An operation is not implemente
 InternalError = _make("InternalError", "An internal invariant was broken.")
 UnavailableError = _make("UnavailableError", "The runtime is unavailable.")
 DataLossError = _make("DataLossError", "Unrecoverable data loss.")
+
+
+class InaccessibleTensorError(ValueError):
+    """A tensor of a finished sub-graph (a loop body, a branch) used outside it, as
+    TensorFlow's ``InaccessibleTensorError`` (a ``ValueError``; not in ``tf.errors``)."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operator (``bool``, iteration) applied to a symbolic graph tensor, as
+    ``tf.errors.OperatorNotAllowedInGraphError`` (a ``TypeError``)."""
 
 
 # What follows ``name:`` in TensorFlow's eager errors is the default name its Python wrapper

@@ -519,6 +519,8 @@ def while_stmt(cond, body, init, names):
             vals = tuple(body(*vals))
             c = cond(*vals)
             if _is_tensor(c):
+                if _tracing():   # TensorFlow refuses a loop whose condition turns tensor
+                    raise NotImplementedError(_WHILE_TURNED_TENSOR)
                 return _tensor_while(cond, body, vals, names)
         return vals
     return _tensor_while(cond, body, tuple(init), names)
@@ -555,6 +557,7 @@ def _tensor_while(cond, body, init, names):
 
     def step(*xs):
         new = body(*full(xs))
+        _check_loop_vars(init, new, keep, names)
         return [new[i] for i in keep]
 
     out = cf.while_loop(lambda *xs: cond(*full(xs)), step, [init[i] for i in keep])
@@ -562,6 +565,35 @@ def _tensor_while(cond, body, init, names):
     for i, x in zip(keep, out):
         vals[i] = x
     return tuple(vals)
+
+
+_WHILE_TURNED_TENSOR = (
+    "The condition of while loop started as non-Tensor, then changed to Tensor. This may "
+    "happen either because variables changed type, or when a break or return statement inside "
+    "the loop depends on a Tensor condition. In both cases, changing to a TF loop should remove "
+    "the error.\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+    "autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types for more info.")
+
+
+def _check_loop_vars(init, new, keep, names):
+    """TensorFlow's checks of a tensor loop's variables after one iteration: the same dtype
+    (TypeError) and a shape at least as specific as before the loop (ValueError)."""
+    for i in keep:
+        a, b = init[i], new[i]
+        if not (_is_tensor(a) and _is_tensor(b)) or i >= len(names) or \
+                names[i].startswith("<"):
+            continue
+        if a.dtype != b.dtype:
+            raise TypeError(f"'{names[i]}' has dtype {a.dtype.name} before the loop, but dtype "
+                            f"{b.dtype.name} after one iteration")
+        sa, sb = a.shape, b.shape
+        if sa.rank is None:
+            continue
+        if sb.rank != sa.rank or any(x is not None and x != y
+                                     for x, y in zip(sa.as_list(), sb.as_list())):
+            raise ValueError(f"'{names[i]}' has shape {sa} before the loop, but shape {sb} after "
+                             f"one iteration. Use tf.autograph.experimental.set_loop_options to "
+                             f"set shape invariants.")
 
 
 def _python_while_defining(cond, body, vals, what):
