@@ -38,7 +38,15 @@ TIMEOUT_S = 120
 
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
-XFAIL = {}
+XFAIL = {
+    "function_guide": "measure_graph_size: ConcreteFunction.graph of a loop over a Python list "
+                      "counts other nodes (4, TF 11 and 32) and lowering a loop over a "
+                      "tf.data.Dataset to a GraphDef raises KeyError 'T'; a trace with "
+                      "TensorSpec(None) prints its traced output shape (no static shape "
+                      "inference: TF TensorSpec(shape=<unknown>))",
+    "intro_to_graphs_guide": "print(graph.as_graph_def()): TF prints the GraphDef in protobuf "
+                             "text format; tapeflow's GraphDef record has no text-format str",
+}
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
 # replayed call would repeat those side effects; see tests/conftest.py.

@@ -1598,3 +1598,67 @@ def print_nested_structures(tf):
         text = fh.read()
     os.remove(path)
     return {"lines": text.split("\n")}
+
+
+@case
+def custom_trace_type(tf):
+    """The function guide's ``__tf_tracing_type__`` cell, and tf.types.experimental's
+    classes as isinstance checks."""
+    E = tf.types.experimental
+    traced = []
+
+    @tf.function
+    def get_mixed_flavor(fruit_a, fruit_b):
+        traced.append(1)
+        return fruit_a.flavor + fruit_b.flavor
+
+    class FruitTraceType(E.TraceType):
+        def __init__(self, fruit):
+            self.fruit_type = type(fruit)
+            self.fruit_value = fruit
+
+        def is_subtype_of(self, other):
+            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+        def most_specific_common_supertype(self, others):
+            return self if all(self == other for other in others) else None
+
+        def placeholder_value(self, placeholder_context=None):
+            return self.fruit_value
+
+        def __eq__(self, other):
+            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+        def __hash__(self):
+            return hash(self.fruit_type)
+
+    class FruitWithTraceType:
+        def __tf_tracing_type__(self, context):
+            return FruitTraceType(self)
+
+    class Apple(FruitWithTraceType):
+        flavor = tf.constant([1, 2])
+
+    class Mango(FruitWithTraceType):
+        flavor = tf.constant([3, 4])
+
+    out = [_v(get_mixed_flavor(Apple(), Mango())), _v(get_mixed_flavor(Apple(), Mango())),
+           _v(get_mixed_flavor(Mango(), Apple()))]
+
+    class Incomplete(E.TraceType):
+        def is_subtype_of(self, other):
+            return False
+
+    f = tf.function(lambda x: x * 2)
+    c = f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    return {"out": out, "traced": len(traced),
+            "count": get_mixed_flavor.experimental_get_tracing_count(),
+            "isinstance": [isinstance(f, E.GenericFunction), isinstance(f, E.PolymorphicFunction),
+                           isinstance(c, E.ConcreteFunction), isinstance(f, E.Callable),
+                           isinstance(c, E.Callable), isinstance(c, E.GenericFunction),
+                           isinstance(Apple(), E.SupportsTracingProtocol),
+                           isinstance(c.function_type, E.FunctionType),
+                           isinstance(c.inference_fn, E.AtomicFunction)],
+            "function_type": str(c.function_type),
+            "atomic": _v(c.inference_fn(tf.constant([1.0, 2.0]))),
+            "abstract": _err(lambda: Incomplete())["class"]}
