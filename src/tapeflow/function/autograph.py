@@ -323,11 +323,14 @@ class _Converter(ast.NodeTransformer):
             return node
         t_name, f_name = self.fresh("if_true"), self.fresh("if_false")
         if both_return:
-            t = _def(t_name, [], self.block(node.body))
-            f = _def(f_name, [], self.block(node.orelse))
+            # the names a branch assigns are its parameters (a branch may rebind an
+            # argument before returning: ``i += 1; return i``)
+            names = _assigned(node.body + node.orelse)
+            t = _def(t_name, names, self.block(node.body))
+            f = _def(f_name, names, self.block(node.orelse))
             return [t, f, ast.Return(value=_call(_ag("if_stmt"), [node.test, _name(t_name),
-                                                                   _name(f_name), ast.Tuple(
-                                                                       elts=[], ctx=ast.Load()),
+                                                                   _name(f_name),
+                                                                   _load_values(names),
                                                                    ast.Constant(True)]))]
         names = _live(_assigned(node.body + node.orelse), node)
         ret = [ast.Return(value=_tuple(names))]
@@ -494,14 +497,14 @@ def ret(value):
 def if_stmt(test, true_fn, false_fn, init, returns, names=()):
     if not _is_tensor(test):
         fn = true_fn if test else false_fn
-        return fn() if returns else fn(*init)
+        return fn(*init)
     from ..ops import control_flow_ops as cf
     seen = {}
 
     def branch(fn, label):
         # TensorFlow's checks of a tensor ``if``'s variables, in its order (main first)
         def run():
-            out = (fn(),) if returns else tuple(fn(*init))
+            out = (fn(*init),) if returns else tuple(fn(*init))
             _passes.check_branch(out, ("retval_",) if returns else names, label,
                                  seen.get("main"))
             seen[label] = out
