@@ -7,8 +7,6 @@
 since the files are stand-ins). ``dirs``: the ``*_dataset_from_directory`` utilities,
 ``timeseries_dataset_from_array``, ``split_dataset`` and friends.
 """
-import contextlib
-import io
 import json
 import os
 import sys

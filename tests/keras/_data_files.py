@@ -101,7 +101,7 @@ def write_image_dir(root):
     k = 0
     for cls, n in counts.items():
         os.makedirs(os.path.join(root, cls), exist_ok=True)
-        for i in range(n):
+        for _ in range(n):
             h, w = sizes[k % len(sizes)]
             img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
             ext = "png" if k % 3 else "jpg"
