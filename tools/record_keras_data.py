@@ -7,6 +7,8 @@
 since the files are stand-ins). ``dirs``: the ``*_dataset_from_directory`` utilities,
 ``timeseries_dataset_from_array``, ``split_dataset`` and friends.
 """
+import contextlib
+import io
 import json
 import os
 import sys
@@ -84,10 +86,60 @@ def record_datasets():
     print("datasets:", len(out), "cases")
 
 
+def enc_element(e):
+    if isinstance(e, dict):
+        return {"dict": {k: enc_element(v) for k, v in e.items()}}
+    if isinstance(e, tuple):
+        return {"tuple": [enc_element(v) for v in e]}
+    return enc(e)
+
+
+def run_case(keras, kind, call, root):
+    """What a DIR_CASES call gives: its printed lines, then per dataset its class names, file
+    paths (relative to ``root``) and elements (datasets twice over: two epochs)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        result = call(keras, root)
+    record = {"print": out.getvalue()}
+    if kind == "array":
+        record["array"] = enc(np.asarray(result))
+        return record
+    sets = list(result) if kind == "pair" else [result]
+    record["datasets"] = []
+    for ds in sets:
+        entry = {"class_names": getattr(ds, "class_names", None)}
+        if hasattr(ds, "file_paths"):
+            entry["file_paths"] = [os.path.relpath(p, root) for p in ds.file_paths]
+        entry["epochs"] = [[enc_element(e) for e in ds] for _ in range(2 if kind == "ds" else 1)]
+        record["datasets"].append(entry)
+    return record
+
+
+def run_error(keras, call, root):
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            call(keras, root)
+    except Exception as e:  # noqa: BLE001 - recording the class and message
+        return {"error": type(e).__name__, "message": str(e).replace(root, "<root>")}
+    return {"error": None}
+
+
+def record_dirs():
+    import keras
+    root = tempfile.mkdtemp()
+    _data_files.write_dirs(root)
+    cases = {name: run_case(keras, kind, call, root)
+             for name, (kind, call) in _data_files.DIR_CASES.items()}
+    errors = {name: run_error(keras, call, root) for name, call in _data_files.DIR_ERRORS.items()}
+    with open(os.path.join(OUT, "dirs.json"), "w") as f:
+        json.dump({"cases": cases, "errors": errors}, f)
+    print("dirs:", len(cases), "cases,", len(errors), "errors")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     which = sys.argv[1:] or ["datasets", "dirs"]
     if "datasets" in which:
         record_datasets()
     if "dirs" in which:
-        import record_keras_data_dirs  # noqa: F401  (written below)
+        record_dirs()

@@ -158,3 +158,162 @@ def write_audio_dir(root):
             w.setsampwidth(2)
             w.setframerate(8000)
             w.writeframes(samples.tobytes())
+
+
+def write_dirs(root):
+    """All the folders the directory cases read, under ``root``."""
+    write_image_dir(os.path.join(root, "img"))
+    write_gray_image_dir(os.path.join(root, "gray"))
+    write_text_dir(os.path.join(root, "txt"))
+    write_audio_dir(os.path.join(root, "wav"))
+
+
+def _series():
+    return (np.arange(40, dtype="float32").reshape(20, 2) * 0.5,
+            np.arange(20, dtype="int64") * 10)
+
+
+def _split_data():
+    rng = np.random.default_rng(3)
+    return rng.normal(size=(10, 3)).astype("float32"), np.arange(10)
+
+
+# name -> (kind, call(keras, root)): the same calls run under Keras 3 (recorder) and tapeflow
+# (tests). ``kind`` says how to read the result: 'ds' a dataset (iterated twice: shuffling
+# changes per epoch), 'pair' a [train, validation] pair, 'array' a NumPy result.
+DIR_CASES = {
+    "img_default": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", image_size=(6, 5), batch_size=4, seed=3)),
+    "img_both_categorical_nearest": ("pair", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", label_mode="categorical", validation_split=0.3, subset="both", seed=11,
+        interpolation="nearest", image_size=(4, 4), batch_size=3)),
+    "img_binary_crop": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", label_mode="binary", class_names=["fish", "cat"], crop_to_aspect_ratio=True,
+        image_size=(5, 7), shuffle=False, batch_size=8)),
+    "img_pad_gray_bicubic": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", pad_to_aspect_ratio=True, color_mode="grayscale", batch_size=None,
+        shuffle=False, interpolation="bicubic", image_size=(4, 6))),
+    "img_unlabelled_rgba": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/gray", labels=None, color_mode="rgba", image_size=(3, 3), shuffle=False,
+        batch_size=2)),
+    "img_unlabelled_gray_area": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/gray", labels=None, color_mode="grayscale", image_size=(4, 3), seed=2,
+        batch_size=5, interpolation="area")),
+    "img_label_list_training": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", labels=[3, 1, 4, 1, 5, 9, 2, 6, 5, 3], validation_split=0.2,
+        subset="training", seed=5, image_size=(3, 2), batch_size=4)),
+    "img_validation_channels_first": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", validation_split=0.5, subset="validation", seed=8, image_size=(3, 4),
+        data_format="channels_first", batch_size=2, verbose=False)),
+    "img_crop_channels_first": ("ds", lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", crop_to_aspect_ratio=True, image_size=(3, 5), shuffle=False,
+        data_format="channels_first", batch_size=10)),
+    "txt_default": ("ds", lambda k, r: k.utils.text_dataset_from_directory(
+        f"{r}/txt", batch_size=3, seed=1)),
+    "txt_max_length_categorical": ("ds", lambda k, r: k.utils.text_dataset_from_directory(
+        f"{r}/txt", batch_size=4, max_length=8, label_mode="categorical", shuffle=False)),
+    "txt_both_binary": ("pair", lambda k, r: k.utils.text_dataset_from_directory(
+        f"{r}/txt", label_mode="binary", validation_split=0.4, subset="both", seed=2,
+        batch_size=2)),
+    "txt_unlabelled": ("ds", lambda k, r: k.utils.text_dataset_from_directory(
+        f"{r}/txt", labels=None, batch_size=None, seed=6)),
+    "wav_padded": ("ds", lambda k, r: k.utils.audio_dataset_from_directory(
+        f"{r}/wav", batch_size=2, seed=1)),
+    "wav_fixed_length": ("ds", lambda k, r: k.utils.audio_dataset_from_directory(
+        f"{r}/wav", batch_size=3, output_sequence_length=50, shuffle=False,
+        label_mode="categorical")),
+    "wav_validation_unbatched": ("ds", lambda k, r: k.utils.audio_dataset_from_directory(
+        f"{r}/wav", batch_size=None, validation_split=0.4, subset="validation", seed=4)),
+    "ts_basic": ("ds", lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], _series()[1], sequence_length=4, batch_size=5)),
+    "ts_stride_rate_shuffle": ("ds", lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], _series()[1], sequence_length=3, sequence_stride=2, sampling_rate=3,
+        batch_size=2, shuffle=True, seed=9)),
+    "ts_no_targets_range": ("ds", lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], None, sequence_length=5, start_index=3, end_index=17, batch_size=None)),
+    "ts_targets_offset": ("ds", lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0][:-3], _series()[1][3:], sequence_length=3, batch_size=4, start_index=2)),
+    "ts_unbatched_shuffle": ("ds", lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], _series()[1], sequence_length=2, batch_size=None, shuffle=True,
+        seed=1)),
+    "split_array": ("pair", lambda k, r: k.utils.split_dataset(
+        _split_data()[0], left_size=0.3)),
+    "split_array_shuffle": ("pair", lambda k, r: k.utils.split_dataset(
+        _split_data()[0], right_size=4, shuffle=True, seed=12)),
+    "split_tuple_sizes": ("pair", lambda k, r: k.utils.split_dataset(
+        _split_data(), left_size=5, right_size=3)),
+    "split_list": ("pair", lambda k, r: k.utils.split_dataset(
+        list(_split_data()), left_size=0.6, right_size=0.2, shuffle=True, seed=4)),
+}
+
+
+def _tf_data(k):
+    """The ``tf.data`` module that goes with ``keras`` (TF's or tapeflow's)."""
+    import importlib
+    name = "tapeflow" if k.__name__.startswith("tapeflow") else "tensorflow"
+    return importlib.import_module(name).data
+
+
+DIR_CASES.update({
+    "split_batched_dataset": ("pair", lambda k, r: k.utils.split_dataset(
+        _tf_data(k).Dataset.from_tensor_slices(_split_data()).batch(3), left_size=0.5,
+        shuffle=True, seed=3)),
+    "split_dict_dataset": ("pair", lambda k, r: k.utils.split_dataset(
+        _tf_data(k).Dataset.from_tensor_slices({"b": _split_data()[1], "a": _split_data()[0]}),
+        right_size=0.3)),
+    "smart_resize": ("array", lambda k, r: k.preprocessing.image.smart_resize(
+        np.arange(2 * 5 * 8 * 3, dtype="float32").reshape(2, 5, 8, 3), (4, 4))),
+    "smart_resize_single_nearest": ("array", lambda k, r: k.preprocessing.image.smart_resize(
+        np.arange(7 * 4 * 1, dtype="float32").reshape(7, 4, 1), (3, 5),
+        interpolation="nearest")),
+})
+
+# name -> call(keras, root) expected to raise.
+DIR_ERRORS = {
+    "bad_labels": lambda k, r: k.utils.image_dataset_from_directory(f"{r}/img", labels="x"),
+    "class_names_with_list": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", labels=[0] * 10, class_names=["a"]),
+    "bad_label_mode": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", label_mode="sparse"),
+    "bad_color_mode": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", color_mode="cmyk"),
+    "bad_image_size": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", image_size=(1, 2, 3)),
+    "bad_interpolation": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", interpolation="cubic"),
+    "split_without_seed": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", validation_split=0.2, subset="training"),
+    "split_without_subset": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", validation_split=0.2, seed=1),
+    "bad_subset": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", validation_split=0.2, subset="test", seed=1),
+    "bad_split": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", validation_split=1.5, subset="training", seed=1),
+    "binary_three_classes": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", label_mode="binary"),
+    "unknown_class_names": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", class_names=["cat", "cow"]),
+    "labels_length": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", labels=[0, 1]),
+    "crop_and_pad": lambda k, r: k.utils.image_dataset_from_directory(
+        f"{r}/img", crop_to_aspect_ratio=True, pad_to_aspect_ratio=True),
+    "no_images": lambda k, r: k.utils.image_dataset_from_directory(f"{r}/txt"),
+    "no_text": lambda k, r: k.utils.text_dataset_from_directory(f"{r}/img"),
+    "ragged_and_length": lambda k, r: k.utils.audio_dataset_from_directory(
+        f"{r}/wav", ragged=True, output_sequence_length=3),
+    "ts_start_index": lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], None, 3, start_index=25),
+    "ts_end_before_start": lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], None, 3, start_index=5, end_index=4),
+    "ts_sampling_rate": lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], None, 3, sampling_rate=0),
+    "ts_stride": lambda k, r: k.utils.timeseries_dataset_from_array(
+        _series()[0], None, 3, sequence_stride=20),
+    "split_no_sizes": lambda k, r: k.utils.split_dataset(_split_data()[0]),
+    "split_bad_type": lambda k, r: k.utils.split_dataset({"a": _split_data()[0]}, 0.5),
+    "split_too_big": lambda k, r: k.utils.split_dataset(_split_data()[0], 7, 5),
+    "split_float_sum": lambda k, r: k.utils.split_dataset(_split_data()[0], 0.7, 0.5),
+    "split_size_type": lambda k, r: k.utils.split_dataset(_split_data()[0], "3"),
+    "smart_resize_rank": lambda k, r: k.preprocessing.image.smart_resize(
+        np.zeros((3, 3)), (2, 2)),
+}

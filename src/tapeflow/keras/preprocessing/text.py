@@ -1,0 +1,3 @@
+"""``tf.keras.preprocessing.text``."""
+
+__all__ = []

@@ -1,0 +1,153 @@
+"""keras.utils data utilities (image/text/audio_dataset_from_directory,
+timeseries_dataset_from_array, split_dataset, smart_resize) against what Keras 3.15 on TF 2.21
+gave on the same generated files (tools/record_keras_data.py dirs)."""
+import contextlib
+import io
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+from . import _data_files
+
+FIXTURE = pathlib.Path(__file__).parents[1] / "fixtures" / "keras" / "data" / "dirs.json"
+RECORDED = json.loads(FIXTURE.read_text())
+pytest.importorskip("PIL")
+
+# JPEG decoding: TF's default (dct_method "", libjpeg's fast integer IDCT) and tapeflow's
+# (Pillow: the accurate IDCT, = TF's dct_method="INTEGER_ACCURATE") differ by up to 5 levels in
+# some pixels; PNG/BMP/GIF files decode exactly. The cases reading JPEG files allow 6.
+ATOL = {"img_default": 6.0, "img_both_categorical_nearest": 6.0, "img_binary_crop": 6.0,
+        "img_pad_gray_bicubic": 6.0, "img_label_list_training": 6.0,
+        "img_validation_channels_first": 6.0, "img_crop_channels_first": 6.0}
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("dirs"))
+    _data_files.write_dirs(path)
+    return path
+
+
+def check(got, want, atol, where):
+    if "dict" in want:
+        assert sorted(got) == sorted(want["dict"]), where
+        for k in want["dict"]:
+            check(got[k], want["dict"][k], atol, f"{where}[{k}]")
+        return
+    if "tuple" in want:
+        assert isinstance(got, tuple) and len(got) == len(want["tuple"]), where
+        for i, (g, w) in enumerate(zip(got, want["tuple"])):
+            check(g, w, atol, f"{where}[{i}]")
+        return
+    assert isinstance(got, tf.Tensor), where
+    value = got.numpy()
+    if got.dtype == tf.string:   # TF gives bytes (a scalar) or an object array of bytes
+        assert want["dtype"] in ("object", "string"), where
+        value = np.array(value, dtype=object)
+        assert list(value.shape) == want["shape"], where
+        assert [v.decode("utf-8") for v in value.ravel()] == want["values"], where
+        return
+    assert list(value.shape) == want["shape"], where
+    assert str(value.dtype) == want["dtype"], where
+    np.testing.assert_allclose(value.ravel(), np.asarray(want["values"], dtype=value.dtype),
+                               atol=atol, rtol=1e-6, err_msg=where)
+
+
+# tf.image.resize in tapeflow has 'bilinear' and 'nearest' only (ops/image_ops.py).
+MISSING_RESIZE = {"img_pad_gray_bicubic": "bicubic", "img_unlabelled_gray_area": "area"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(
+        strict=True, raises=ValueError,
+        reason=f"tapeflow's tf.image.resize lacks method={MISSING_RESIZE[n]!r}"))
+    if n in MISSING_RESIZE else n for n in sorted(_data_files.DIR_CASES)])
+def test_matches_keras(root, name):
+    kind, call = _data_files.DIR_CASES[name]
+    want = RECORDED["cases"][name]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        result = call(tf.keras, root)
+    assert out.getvalue() == want["print"]
+    if kind == "array":
+        assert isinstance(result, np.ndarray)
+        a = want["array"]
+        assert (list(result.shape), str(result.dtype)) == (a["shape"], a["dtype"])
+        np.testing.assert_allclose(result.ravel(), a["values"], rtol=1e-6, atol=1e-4)
+        return
+    sets = list(result) if kind == "pair" else [result]
+    assert len(sets) == len(want["datasets"])
+    for d, (ds, w) in enumerate(zip(sets, want["datasets"])):
+        assert isinstance(ds, tf.data.Dataset)
+        assert getattr(ds, "class_names", None) == w["class_names"]
+        if "file_paths" in w:
+            assert [os.path.relpath(p, root) for p in ds.file_paths] == w["file_paths"]
+        for e, epoch in enumerate(w["epochs"]):
+            got = list(ds)
+            assert len(got) == len(epoch), (name, d, e)
+            for i, (g, x) in enumerate(zip(got, epoch)):
+                check(g, x, ATOL.get(name, 1e-5), f"{name} set {d} epoch {e} element {i}")
+
+
+@pytest.mark.parametrize("name", sorted(_data_files.DIR_ERRORS))
+def test_errors_match_keras(root, name):
+    want = RECORDED["errors"][name]
+    call = _data_files.DIR_ERRORS[name]
+    if want["error"] is None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            call(tf.keras, root)
+        return
+    with pytest.raises(Exception) as err:
+        with contextlib.redirect_stdout(io.StringIO()):
+            call(tf.keras, root)
+    assert type(err.value).__name__ == want["error"]
+    assert str(err.value).replace(root, "<root>") == want["message"]
+
+
+def test_jpeg_tolerance_is_only_for_jpeg(root):
+    """The PNG-only folder matches exactly; the tolerance above is for JPEG decoding alone."""
+    assert all(not name.endswith((".jpg", ".jpeg")) for name in os.listdir(f"{root}/gray"))
+    assert "img_unlabelled_gray_area" not in ATOL and "img_unlabelled_rgba" not in ATOL
+
+
+def test_ragged_audio(root):
+    with contextlib.redirect_stdout(io.StringIO()):
+        ds = tf.keras.utils.audio_dataset_from_directory(f"{root}/wav", ragged=True,
+                                                         batch_size=5, shuffle=False)
+        dense = tf.keras.utils.audio_dataset_from_directory(f"{root}/wav", batch_size=5,
+                                                            shuffle=False)
+    (rag, labels), = list(ds)
+    (pad, labels2), = list(dense)
+    assert isinstance(rag, tf.RaggedTensor)
+    lengths = rag.row_lengths().numpy().tolist()
+    # clip a<i> has 40 + 13 i samples; classes sorted: hi (a1, a3) then lo (a0, a2, a4)
+    assert lengths == [53, 79, 40, 66, 92]
+    for i, n in enumerate(lengths):
+        np.testing.assert_array_equal(rag[i].numpy(), pad[i, :n].numpy())
+        assert not pad[i, n:].numpy().any()
+    np.testing.assert_array_equal(labels.numpy(), labels2.numpy())
+
+
+def test_sampling_rate_needs_tensorflow_io(root):
+    with pytest.raises(ImportError, match="tensorflow_io"):
+        tf.keras.utils.audio_dataset_from_directory(f"{root}/wav", sampling_rate=4000)
+    with pytest.raises(ValueError, match="should have an integer value"):
+        tf.keras.utils.audio_dataset_from_directory(f"{root}/wav", sampling_rate=4000.0)
+
+
+def test_fit_on_an_image_directory(root):
+    """A model trains on the dataset as Keras programs do (shapes flow into fit)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        train, val = tf.keras.utils.image_dataset_from_directory(
+            f"{root}/img", image_size=(8, 8), batch_size=4, seed=1, validation_split=0.2,
+            subset="both")
+    model = tf.keras.Sequential([tf.keras.Input((8, 8, 3)), tf.keras.layers.Rescaling(1 / 255),
+                                 tf.keras.layers.Flatten(), tf.keras.layers.Dense(3)])
+    model.compile("adam", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    history = model.fit(train, validation_data=val, epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2 and np.isfinite(history.history["val_loss"]).all()
