@@ -136,10 +136,29 @@ def record_dirs():
     print("dirs:", len(cases), "cases,", len(errors), "errors")
 
 
+def record_pydataset():
+    import keras
+    out = {}
+    for name, kwargs, weights in (("plain", {}, False), ("threads", {"workers": 3}, True)):
+        data = _data_files.make_py_dataset_class(keras)(weights=weights, **kwargs)
+        model = _data_files.make_fixed_model(keras)
+        history = model.fit(data, epochs=2, shuffle=False, verbose=0)
+        out[name] = {"loss": history.history["loss"],
+                     "weights": [w.tolist() for w in model.get_weights()],
+                     "evaluate": model.evaluate(data, verbose=0),
+                     "predict": model.predict(data, verbose=0).tolist(),
+                     "epoch_calls": [e for e in data.log if isinstance(e, str)]}
+    with open(os.path.join(OUT, "pydataset.json"), "w") as f:
+        json.dump(out, f)
+    print("pydataset:", len(out), "cases")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["datasets", "dirs"]
+    which = sys.argv[1:] or ["datasets", "dirs", "pydataset"]
     if "datasets" in which:
         record_datasets()
     if "dirs" in which:
         record_dirs()
+    if "pydataset" in which:
+        record_pydataset()

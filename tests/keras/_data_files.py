@@ -317,3 +317,46 @@ DIR_ERRORS = {
     "smart_resize_rank": lambda k, r: k.preprocessing.image.smart_resize(
         np.zeros((3, 3)), (2, 2)),
 }
+
+
+def make_py_dataset_class(keras):
+    """A ``PyDataset`` of 5 batches of 4 rows (the last 2 rows) drawn from fixed arrays; it logs
+    ``on_epoch_begin``/``on_epoch_end`` and which batch indices it served."""
+
+    class Batches(keras.utils.PyDataset):
+        def __init__(self, weights=False, **kwargs):
+            super().__init__(**kwargs)
+            rng = np.random.default_rng(5)
+            self.x = rng.normal(size=(18, 3)).astype("float32")
+            self.y = rng.normal(size=(18, 2)).astype("float32")
+            self.w = rng.uniform(0.5, 1.5, size=18).astype("float32")
+            self.weights = weights
+            self.log = []
+
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            self.log.append(i)
+            s = slice(4 * i, 4 * i + 4)
+            if self.weights:
+                return self.x[s], self.y[s], self.w[s]
+            return self.x[s], self.y[s]
+
+        def on_epoch_begin(self):
+            self.log.append("begin")
+
+        def on_epoch_end(self):
+            self.log.append("end")
+
+    return Batches
+
+
+def make_fixed_model(keras):
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="tanh"),
+                              keras.layers.Dense(2)])
+    rng = np.random.default_rng(6)
+    model.set_weights([rng.normal(size=w.shape).astype("float32") * 0.5
+                       for w in model.get_weights()])
+    model.compile(keras.optimizers.SGD(0.1), "mse")
+    return model

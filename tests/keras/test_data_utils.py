@@ -151,3 +151,106 @@ def test_fit_on_an_image_directory(root):
     model.compile("adam", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
     history = model.fit(train, validation_data=val, epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2 and np.isfinite(history.history["val_loss"]).all()
+
+
+PYDATA = json.loads((FIXTURE.parent / "pydataset.json").read_text())
+
+
+@pytest.mark.parametrize("name,kwargs,weights", [("plain", {}, False),
+                                                 ("threads", {"workers": 3}, True)])
+def test_fit_evaluate_predict_on_a_py_dataset(name, kwargs, weights):
+    """Two epochs of SGD on a PyDataset (with sample weights, fetched by 3 threads in the
+    second case) land on Keras's weights; evaluate and predict agree too."""
+    want = PYDATA[name]
+    data = _data_files.make_py_dataset_class(tf.keras)(weights=weights, **kwargs)
+    model = _data_files.make_fixed_model(tf.keras)
+    history = model.fit(data, epochs=2, shuffle=False, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], want["loss"], rtol=1e-5)
+    for got, w in zip(model.get_weights(), want["weights"]):
+        np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(model.evaluate(data, verbose=0), want["evaluate"], rtol=1e-5)
+    np.testing.assert_allclose(model.predict(data, verbose=0), want["predict"], rtol=1e-5,
+                               atol=1e-6)
+    # Keras also calls on_epoch_end once before fit's and evaluate's first epoch; tapeflow
+    # brackets each pass with one begin and one end.
+    calls = [e for e in data.log if isinstance(e, str)]
+    assert calls == ["begin", "end"] * 4
+    assert [e for e in want["epoch_calls"]] == ["end", "begin", "end", "begin", "end",
+                                                 "end", "begin", "end", "begin", "end"]
+    served = [e for e in data.log if not isinstance(e, str)]
+    assert served == list(range(5)) * 4
+
+
+def test_py_dataset_shuffle_visits_every_batch_once_per_epoch():
+    import random
+    data = _data_files.make_py_dataset_class(tf.keras)()
+    model = _data_files.make_fixed_model(tf.keras)
+    random.seed(0)
+    model.fit(data, epochs=3, verbose=0)        # shuffle=True: random.shuffle of indices
+    served = [e for e in data.log if not isinstance(e, str)]
+    epochs = [served[5 * k:5 * k + 5] for k in range(3)]
+    assert all(sorted(e) == list(range(5)) for e in epochs)
+    random.seed(0)
+    orders = []
+    for _ in range(3):
+        order = list(range(5))
+        random.shuffle(order)
+        orders.append(order)
+    assert epochs == orders
+
+
+def test_py_dataset_contract():
+    class NoSuper(tf.keras.utils.PyDataset):
+        def __init__(self):
+            pass
+
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            return np.ones((2, 3), "float32") * i
+
+    d = NoSuper()
+    with pytest.warns(UserWarning, match=r"should call `super\(\).__init__\(\*\*kwargs\)`"):
+        assert d.workers == 1
+    assert [b.sum() for b in d] == [0.0, 6.0]
+    assert tf.keras.utils.Sequence is tf.keras.utils.PyDataset
+
+    class Endless(tf.keras.utils.PyDataset):
+        pass
+    with pytest.raises(NotImplementedError, match="num_batches"):
+        _ = Endless().num_batches
+    with pytest.raises(NotImplementedError):
+        Endless()[0]
+
+    class Bad(tf.keras.utils.PyDataset):
+        def __len__(self):
+            return 1
+
+        def __getitem__(self, i):
+            return 3
+
+    model = _data_files.make_fixed_model(tf.keras)
+    with pytest.raises(ValueError, match="must return a tuple or a dict"):
+        model.fit(Bad(), verbose=0)
+    with pytest.raises(ValueError, match="`y` should not be passed"):
+        model.fit(Bad(), np.zeros(3), verbose=0)
+
+
+def test_normalize():
+    x = np.array([[3.0, 4.0], [0.0, 0.0], [1.0, -1.0]])
+    got = tf.keras.utils.normalize(x)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, [[0.6, 0.8], [0, 0], [2 ** -0.5, -(2 ** -0.5)]])
+    np.testing.assert_allclose(tf.keras.utils.normalize(x, order=1),
+                               [[3 / 7, 4 / 7], [0, 0], [0.5, -0.5]])
+    # Keras 3.15 turns axis=0 into -1 when expanding the norms ("axis = axis or -1"):
+    # a non-square array fails to broadcast, a square one divides by the transposed norms.
+    # Values printed by Keras 3.15 (tfenv) on these inputs:
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        tf.keras.utils.normalize(x, axis=0)
+    np.testing.assert_allclose(tf.keras.utils.normalize(np.array([[3.0, 4], [6, 8]]), axis=0),
+                               [[0.4472136, 0.59628479], [0.67082039, 0.89442719]])
+    t = tf.keras.utils.normalize(tf.constant(x, tf.float32))
+    assert isinstance(t, tf.Tensor)
+    np.testing.assert_allclose(t.numpy(), got, rtol=1e-6)

@@ -92,6 +92,16 @@ class _Batches:
             raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "
                              f"than the number of classes, found {class_weight}")
         self.class_weight = class_weight
+        from ..utils.py_dataset import PyDataset
+        self.py_dataset = x if isinstance(x, PyDataset) else None
+        if self.py_dataset is not None:
+            if y is not None:
+                raise ValueError("When providing `x` as a PyDataset, `y` should not be passed. "
+                                 "Instead, the targets should be included as part of the "
+                                 "PyDataset.")
+            self.shuffle, self._fixed_steps = shuffle, steps
+            self.steps = steps if steps is not None else self.py_dataset.num_batches
+            return
         if self.dataset is not None:
             if y is not None:
                 raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be "
@@ -138,6 +148,13 @@ class _Batches:
         return x, y, Tensor(class_weight_to_sample_weights(y, self.class_weight))
 
     def __iter__(self):
+        if self.py_dataset is not None:
+            from ..utils.py_dataset import iterate_epoch
+            for batch in iterate_epoch(self.py_dataset, self.shuffle, self._fixed_steps):
+                batch = nest.map_structure(lambda a: None if a is None else Tensor(_value(a)),
+                                           batch)
+                yield self._weighted(_unpack(batch))
+            return
         if self.dataset is not None:
             if self._fixed_steps is None:
                 for batch in self.dataset:
