@@ -153,12 +153,33 @@ def record_pydataset():
     print("pydataset:", len(out), "cases")
 
 
+def record_feature_space():
+    import keras
+    import tensorflow as tf
+    out = {}
+    table, query = _data_files.feature_table(), _data_files.feature_query()
+    for name, fs in _data_files.make_feature_spaces(keras).items():
+        q = {k: query[k] for k in fs.features}
+        fs.adapt(tf.data.Dataset.from_tensor_slices({k: table[k] for k in fs.features}).batch(5))
+        enc_feats = fs.get_encoded_features()
+        shapes = ({k: list(v.shape) for k, v in enc_feats.items()} if isinstance(enc_feats, dict)
+                  else list(enc_feats.shape))
+        single = fs({k: v[1] for k, v in q.items()})
+        out[name] = {"batch": enc_element(fs(q)), "single": enc_element(single),
+                     "symbolic_shapes": shapes}
+    with open(os.path.join(OUT, "feature_space.json"), "w") as f:
+        json.dump(out, f)
+    print("feature_space:", len(out), "cases")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["datasets", "dirs", "pydataset"]
+    which = sys.argv[1:] or ["datasets", "dirs", "pydataset", "feature_space"]
     if "datasets" in which:
         record_datasets()
     if "dirs" in which:
         record_dirs()
     if "pydataset" in which:
         record_pydataset()
+    if "feature_space" in which:
+        record_feature_space()

@@ -360,3 +360,55 @@ def make_fixed_model(keras):
                        for w in model.get_weights()])
     model.compile(keras.optimizers.SGD(0.1), "mse")
     return model
+
+
+def feature_table():
+    """A small structured table: float, int and string columns (some values unseen)."""
+    rng = np.random.default_rng(11)
+    n = 24
+    return {
+        "age": rng.integers(18, 80, n).astype("float32"),
+        "income": rng.normal(50, 20, n).astype("float32"),
+        "score": rng.uniform(0, 1, n).astype("float32"),
+        "rating": rng.uniform(0, 10, n).astype("float32"),
+        "children": rng.integers(0, 4, n).astype("int32"),
+        "zip": rng.integers(1000, 1010, n).astype("int32"),
+        "city": np.array([["paris", "lyon", "nice", "lille"][i] for i in rng.integers(0, 4, n)]),
+        "color": np.array([["red", "green", "blue"][i] for i in rng.integers(0, 3, n)]),
+    }
+
+
+def feature_query():
+    """A batch to encode, with values the adapted vocabularies have not seen."""
+    return {"age": np.array([20.0, 65.0, 40.0], "float32"),
+            "income": np.array([10.0, 50.0, 95.0], "float32"),
+            "score": np.array([0.1, 0.5, 0.9], "float32"),
+            "rating": np.array([1.0, 5.0, 9.5], "float32"),
+            "children": np.array([0, 3, 7], "int32"),
+            "zip": np.array([1001, 1005, 2000], "int32"),
+            "city": np.array(["paris", "rome", "nice"]),
+            "color": np.array(["blue", "red", "pink"])}
+
+
+def make_feature_spaces(keras):
+    """name -> a FeatureSpace (not yet adapted) over ``feature_table()``'s columns."""
+    FS = keras.utils.FeatureSpace
+    return {
+        "by_name": FS(features={"age": "float_normalized", "income": "float_discretized",
+                                "score": "float", "rating": "float_rescaled",
+                                "children": "integer_categorical", "zip": "integer_hashed",
+                                "city": "string_categorical", "color": "string_hashed"},
+                      crosses=[("city", "color")], crossing_dim=8, hashing_dim=6,
+                      num_discretization_bins=4, output_mode="concat"),
+        "objects": FS(features={
+            "age": FS.float_discretized(num_bins=3, output_mode="int"),
+            "income": FS.float_normalized(),
+            "rating": FS.float_rescaled(scale=0.1, offset=-0.5),
+            "children": FS.integer_categorical(max_tokens=3, num_oov_indices=2),
+            "zip": FS.integer_hashed(num_bins=5, output_mode="int"),
+            "city": FS.string_categorical(max_tokens=3, output_mode="int"),
+            "color": FS.string_hashed(num_bins=4)},
+            crosses=[FS.cross(("children", "city"), crossing_dim=7, output_mode="int"),
+                     FS.cross(("zip", "color"), crossing_dim=3)],
+            output_mode="dict"),
+    }

@@ -254,3 +254,55 @@ def test_normalize():
     t = tf.keras.utils.normalize(tf.constant(x, tf.float32))
     assert isinstance(t, tf.Tensor)
     np.testing.assert_allclose(t.numpy(), got, rtol=1e-6)
+
+
+FEATURES = json.loads((FIXTURE.parent / "feature_space.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(FEATURES))
+def test_feature_space_matches_keras(name):
+    """Adapt on a batched dataset of the table, then encode a batch (with unseen values) and
+    one row, as Keras 3.15 did."""
+    want = FEATURES[name]
+    fs = _data_files.make_feature_spaces(tf.keras)[name]
+    table, query = _data_files.feature_table(), _data_files.feature_query()
+    query = {k: query[k] for k in fs.features}
+    fs.adapt(tf.data.Dataset.from_tensor_slices({k: table[k] for k in fs.features}).batch(5))
+    symbolic = fs.get_encoded_features()
+    shapes = ({k: list(v.shape) for k, v in symbolic.items()} if isinstance(symbolic, dict)
+              else list(symbolic.shape))
+    assert shapes == want["symbolic_shapes"]
+    check(fs(query), want["batch"], 1e-5, f"{name} batch")
+    check(fs({k: v[1] for k, v in query.items()}), want["single"], 1e-5, f"{name} single")
+
+
+def test_feature_space_model_and_errors():
+    """A Functional model on get_inputs()/get_encoded_features() trains on the dataset mapped
+    through the space (the keras.io structured-data recipe)."""
+    FS = tf.keras.utils.FeatureSpace
+    table = _data_files.feature_table()
+    fs = _data_files.make_feature_spaces(tf.keras)["by_name"]
+    with pytest.raises(ValueError, match=r"You need to call `.adapt\(dataset\)`"):
+        fs.get_encoded_features()
+    fs.adapt(table)                                   # a dict of arrays works too
+    x = tf.keras.layers.Dense(1)(fs.get_encoded_features())
+    model = tf.keras.Model(fs.get_inputs(), x)
+    ds = tf.data.Dataset.from_tensor_slices((table, table["score"])).batch(8)
+    encoded = ds.map(lambda f, y: (fs(f), y))
+    head = tf.keras.Sequential([tf.keras.Input((37,)), tf.keras.layers.Dense(1)])
+    head.compile("sgd", "mse")
+    assert np.isfinite(head.fit(encoded, epochs=1, verbose=0).history["loss"][0])
+    out = model({k: tf.constant(v[:4, None]) for k, v in table.items()})
+    assert out.shape == (4, 1)
+    with pytest.raises(ValueError, match="cannot be None or empty"):
+        FS({})
+    with pytest.raises(ValueError, match="Invalid feature type: nope"):
+        FS({"a": "nope"})
+    with pytest.raises(ValueError, match="Received unknown features"):
+        FS({"a": "float"}, crosses=[("a", "b")])
+    with pytest.raises(ValueError, match="Expected one of {'dict', 'concat'}"):
+        FS({"a": "float"}, output_mode="list")
+    with pytest.raises(ValueError, match="can only be called with a dict"):
+        FS({"a": "float"})([1.0])
+    with pytest.raises(ValueError, match="has not been encoded"):
+        FS({"a": FS.integer_hashed(3, output_mode="int")}).get_encoded_features()

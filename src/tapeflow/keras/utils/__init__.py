@@ -15,6 +15,7 @@ from ..saving import (  # Keras 3 also exports its serialization registry here
 )
 from .audio_dataset_utils import audio_dataset_from_directory
 from .dataset_utils import split_dataset
+from .feature_space import FeatureSpace
 from .file_utils import get_file
 from .image_dataset_utils import image_dataset_from_directory
 from .image_utils import array_to_img, img_to_array, load_img, save_img
@@ -25,7 +26,7 @@ from .sequence_utils import pad_sequences
 from .text_dataset_utils import text_dataset_from_directory
 from .timeseries_dataset_utils import timeseries_dataset_from_array
 
-__all__ = ["CustomObjectScope", "Progbar", "PyDataset", "Sequence", "array_to_img",
+__all__ = ["CustomObjectScope", "FeatureSpace", "Progbar", "PyDataset", "Sequence", "array_to_img",
            "audio_dataset_from_directory", "custom_object_scope", "deserialize_keras_object",
            "get_custom_objects", "get_file", "get_registered_name", "get_registered_object",
            "image_dataset_from_directory", "img_to_array", "load_img", "normalize", "pad_sequences",
