@@ -172,9 +172,37 @@ def record_feature_space():
     print("feature_space:", len(out), "cases")
 
 
+def enc_any(x):
+    """JSON form of a legacy-API result: arrays, tuples/lists of them, plain values."""
+    if isinstance(x, np.ndarray) or hasattr(x, "numpy"):
+        return enc(x)
+    if isinstance(x, (list, tuple)):
+        return {"seq": "tuple" if isinstance(x, tuple) else "list",
+                "items": [enc_any(v) for v in x]}
+    if isinstance(x, (np.integer, np.floating)):
+        return {"scalar": x.item()}
+    return {"plain": x}
+
+
+def record_legacy():
+    import tensorflow as tf
+    prep = tf.keras.preprocessing
+    root = tempfile.mkdtemp()
+    _data_files.write_dirs(root)
+    out = {}
+    for name, call in _data_files.LEGACY_CASES.items():
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            result = call(prep, root)
+        out[name] = {"print": printed.getvalue(), "result": enc_any(result)}
+    with open(os.path.join(OUT, "legacy_preprocessing.json"), "w") as f:
+        json.dump(out, f)
+    print("legacy:", len(out), "cases")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["datasets", "dirs", "pydataset", "feature_space"]
+    which = sys.argv[1:] or ["datasets", "dirs", "pydataset", "feature_space", "legacy"]
     if "datasets" in which:
         record_datasets()
     if "dirs" in which:
@@ -183,3 +211,5 @@ if __name__ == "__main__":
         record_pydataset()
     if "feature_space" in which:
         record_feature_space()
+    if "legacy" in which:
+        record_legacy()

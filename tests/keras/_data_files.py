@@ -412,3 +412,148 @@ def make_feature_spaces(keras):
                      FS.cross(("zip", "color"), crossing_dim=3)],
             output_mode="dict"),
     }
+
+
+def _images(n=6, h=7, w=6, c=3, seed=4):
+    return np.random.default_rng(seed).uniform(0, 255, (n, h, w, c)).astype("float32")
+
+
+def _batches(iterator, count):
+    return [iterator[i] for i in range(min(count, len(iterator)))]
+
+
+def _seeded(fn):
+    """Run ``fn`` with NumPy's and Python's global generators seeded (the legacy API draws
+    from them)."""
+    def run(prep, root):
+        import random
+        np.random.seed(1234)
+        random.seed(99)
+        return fn(prep, root)
+    return run
+
+
+def _fitted(prep, **kwargs):
+    gen = prep.image.ImageDataGenerator(**kwargs)
+    gen.fit(_images(8, 5, 4, 3, seed=9), augment=False)
+    return gen
+
+
+def _tokenizer(prep, **kwargs):
+    tok = prep.text.Tokenizer(**kwargs)
+    tok.fit_on_texts(["The cat sat on the mat.", "The dog ate my homework!",
+                      "cat and dog, cat and mouse", "A mat; a hat? THE END"])
+    return tok
+
+
+_QUERY = ["the cat and the hat", "a zebra ate the mat", ""]
+
+# name -> call(keras.preprocessing, root): the legacy tf.keras.preprocessing API, with the
+# global generators seeded; results are arrays, lists or tuples of them.
+LEGACY_CASES = {
+    "flow_augment": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        rotation_range=20, width_shift_range=0.2, height_shift_range=[1, 2], shear_range=10,
+        zoom_range=0.2, channel_shift_range=5.0, horizontal_flip=True, vertical_flip=True,
+        fill_mode="reflect", rescale=1 / 255).flow(_images(), np.arange(6), batch_size=4,
+                                                   seed=7), 3)),
+    "flow_constant_fill_order3": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        rotation_range=45, zoom_range=[0.5, 1.2], fill_mode="constant", cval=9.0,
+        interpolation_order=3).flow(_images(), batch_size=5, shuffle=False), 2)),
+    "flow_wrap_brightness": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        width_shift_range=3, brightness_range=(0.5, 1.5), fill_mode="wrap").flow(
+        _images(), np.arange(6), sample_weight=np.linspace(0.5, 1, 6), batch_size=3,
+        seed=2), 2)),
+    "flow_featurewise": _seeded(lambda p, r: _batches(_fitted(
+        p, featurewise_center=True, featurewise_std_normalization=True).flow(
+        _images(4, 5, 4, 3, seed=1), shuffle=False, batch_size=4), 1)),
+    "flow_zca_samplewise": _seeded(lambda p, r: _batches(_fitted(
+        p, zca_whitening=True, samplewise_center=True, samplewise_std_normalization=True,
+        zca_epsilon=0.1).flow(_images(3, 5, 4, 3, seed=1), shuffle=False, batch_size=3), 1)),
+    "flow_subset_misc": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        validation_split=0.5, horizontal_flip=True).flow(
+        (_images(), np.arange(12).reshape(6, 2)), np.array([0, 1, 0, 1, 0, 1]),
+        subset="training", batch_size=2, seed=5), 2)),
+    "flow_channels_first": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        data_format="channels_first", rotation_range=30, height_shift_range=0.1).flow(
+        _images().transpose(0, 3, 1, 2), batch_size=6, seed=3), 1)),
+    "flow_iterator_protocol": _seeded(lambda p, r: [next(it) for it in [
+        p.image.ImageDataGenerator(vertical_flip=True).flow(_images(5), np.arange(5),
+                                                            batch_size=2, seed=8)]
+        for _ in range(4)]),
+    "directory_categorical": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        rescale=1 / 255, horizontal_flip=True).flow_from_directory(
+        f"{r}/img", target_size=(6, 5), batch_size=4, seed=3), 3)),
+    "directory_sparse_training": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        validation_split=0.34).flow_from_directory(
+        f"{r}/img", target_size=(4, 4), class_mode="sparse", subset="training",
+        color_mode="grayscale", batch_size=3, shuffle=False, interpolation="bilinear"), 2)),
+    "directory_binary_validation": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        validation_split=0.5).flow_from_directory(
+        f"{r}/img", classes=["fish", "cat"], target_size=(3, 3), class_mode="binary",
+        subset="validation", batch_size=8, seed=1, keep_aspect_ratio=True), 1)),
+    "directory_input_rgba": _seeded(lambda p, r: _batches(p.image.ImageDataGenerator(
+        ).flow_from_directory(f"{r}/img", target_size=(2, 3), class_mode="input",
+                              color_mode="rgba", batch_size=10, shuffle=False), 1)),
+    "random_rotation": _seeded(lambda p, r: p.image.random_rotation(
+        _images(1, 5, 6, 2)[0], 40, row_axis=0, col_axis=1, channel_axis=2)),
+    "random_shift": _seeded(lambda p, r: p.image.random_shift(
+        _images(1, 3, 5, 6)[0], 0.3, 0.2, fill_mode="constant")),
+    "random_shear": _seeded(lambda p, r: p.image.random_shear(
+        _images(1, 2, 6, 5)[0], 30, fill_mode="reflect")),
+    "random_zoom": _seeded(lambda p, r: p.image.random_zoom(
+        _images(1, 6, 5, 3)[0], (0.6, 1.4), row_axis=0, col_axis=1, channel_axis=2)),
+    "random_channel_shift": _seeded(lambda p, r: p.image.random_channel_shift(
+        _images(1, 4, 4, 3)[0], 30.0, channel_axis=2)),
+    "random_brightness": _seeded(lambda p, r: p.image.random_brightness(
+        _images(1, 4, 4, 3)[0], (0.2, 1.8))),
+    "affine_all": lambda p, r: p.image.apply_affine_transform(
+        _images(1, 6, 7, 3)[0], theta=17, tx=1.5, ty=-2, shear=12, zx=0.8, zy=1.3,
+        row_axis=0, col_axis=1, channel_axis=2, fill_mode="nearest", order=1),
+    "affine_channels_first": lambda p, r: p.image.apply_affine_transform(
+        _images(1, 3, 6, 5)[0], theta=-30, zx=1.2, fill_mode="constant", cval=3.0, order=0),
+    "smart_resize_legacy": lambda p, r: p.image.smart_resize(_images(1, 9, 4, 3)[0], (5, 5)),
+    "img_to_array_gray": lambda p, r: p.image.img_to_array(p.image.load_img(
+        f"{r}/gray/g0.png", color_mode="grayscale", target_size=(4, 3))),
+    "timeseries_generator": lambda p, r: _batches(p.sequence.TimeseriesGenerator(
+        np.arange(30).reshape(15, 2), np.arange(15) * 2, length=4, sampling_rate=2, stride=3,
+        start_index=1, end_index=13, batch_size=2), 3),
+    "timeseries_generator_reverse": lambda p, r: [
+        g[i] for g in [p.sequence.TimeseriesGenerator(
+            np.arange(20.0), np.arange(20.0), length=3, reverse=True, batch_size=5)]
+        for i in range(len(g))],
+    "timeseries_generator_shuffle": _seeded(lambda p, r: _batches(
+        p.sequence.TimeseriesGenerator(np.arange(20.0), np.arange(20.0), length=2,
+                                       shuffle=True, batch_size=4), 2)),
+    "make_sampling_table": lambda p, r: p.sequence.make_sampling_table(12, 1e-2),
+    "skipgrams": _seeded(lambda p, r: p.sequence.skipgrams(
+        [0, 3, 1, 4, 1, 5, 0, 2, 6], vocabulary_size=8, window_size=2)),
+    "skipgrams_categorical_table": _seeded(lambda p, r: p.sequence.skipgrams(
+        [2, 7, 1, 8, 2, 8, 1], vocabulary_size=10, window_size=1, negative_samples=0.5,
+        categorical=True, sampling_table=p.sequence.make_sampling_table(10, 0.05),
+        seed=21)),
+    "skipgrams_unshuffled": _seeded(lambda p, r: p.sequence.skipgrams(
+        [1, 2, 3, 4], vocabulary_size=5, window_size=3, negative_samples=0, shuffle=False)),
+    "pad_sequences": lambda p, r: p.sequence.pad_sequences(
+        [[1, 2, 3], [4], [5, 6, 7, 8, 9]], maxlen=4, padding="post", truncating="pre",
+        value=-1),
+    "text_to_word_sequence": lambda p, r: p.text.text_to_word_sequence(
+        "Hello, World! It's a  TEST-case\tokay?", split=" "),
+    "hashing_trick_md5": lambda p, r: p.text.hashing_trick(
+        "the quick brown fox jumps over the lazy dog", 20, hash_function="md5"),
+    "tokenizer_sequences": lambda p, r: _tokenizer(p).texts_to_sequences(_QUERY),
+    "tokenizer_oov_num_words": lambda p, r: _tokenizer(
+        p, num_words=5, oov_token="<OOV>").texts_to_sequences(_QUERY),
+    "tokenizer_back_to_texts": lambda p, r: _tokenizer(
+        p, num_words=6, oov_token="?").sequences_to_texts([[1, 2, 3, 9, 5], [7, 0, 2]]),
+    "tokenizer_char_level": lambda p, r: _tokenizer(
+        p, char_level=True).texts_to_sequences(["Cat!", "dot"]),
+    "tokenizer_binary": lambda p, r: _tokenizer(p).texts_to_matrix(_QUERY, mode="binary"),
+    "tokenizer_count": lambda p, r: _tokenizer(p, num_words=7).texts_to_matrix(
+        _QUERY, mode="count"),
+    "tokenizer_freq": lambda p, r: _tokenizer(p).texts_to_matrix(_QUERY, mode="freq"),
+    "tokenizer_tfidf": lambda p, r: _tokenizer(p).texts_to_matrix(_QUERY, mode="tfidf"),
+    "tokenizer_word_index": lambda p, r: sorted(_tokenizer(p, oov_token="~").word_index.items(),
+                                                key=lambda kv: kv[1]),
+    "tokenizer_json_roundtrip": lambda p, r: p.text.tokenizer_from_json(
+        _tokenizer(p, num_words=8).to_json()).texts_to_matrix(_QUERY, mode="tfidf"),
+}
