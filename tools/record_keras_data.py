@@ -200,9 +200,22 @@ def record_legacy():
     print("legacy:", len(out), "cases")
 
 
+def record_plot():
+    """Needs pydot importable (e.g. ``pip install --target DIR pydot`` and DIR on
+    PYTHONPATH)."""
+    import keras
+    models = _data_files.make_plot_models(keras)
+    out = {name: _data_files.normalize_dot(
+        keras.utils.model_to_dot(models[model], **kwargs).to_string())
+        for name, (model, kwargs) in _data_files.PLOT_CASES.items()}
+    with open(os.path.join(OUT, "model_to_dot.json"), "w") as f:
+        json.dump(out, f, indent=0)
+    print("plot:", len(out), "cases")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["datasets", "dirs", "pydataset", "feature_space", "legacy"]
+    which = sys.argv[1:] or ["datasets", "dirs", "pydataset", "feature_space", "legacy", "plot"]
     if "datasets" in which:
         record_datasets()
     if "dirs" in which:
@@ -213,3 +226,5 @@ if __name__ == "__main__":
         record_feature_space()
     if "legacy" in which:
         record_legacy()
+    if "plot" in which:
+        record_plot()

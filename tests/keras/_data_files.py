@@ -557,3 +557,60 @@ LEGACY_CASES = {
     "tokenizer_json_roundtrip": lambda p, r: p.text.tokenizer_from_json(
         _tokenizer(p, num_words=8).to_json()).texts_to_matrix(_QUERY, mode="tfidf"),
 }
+
+
+def make_plot_models(keras):
+    """name -> a built model for model_to_dot (layers named, so the dot text is stable)."""
+    L = keras.layers
+    seq = keras.Sequential([keras.Input((3,)), L.Dense(4, activation="relu", name="d1"),
+                            L.Dropout(0.1, name="drop"), L.Dense(2, name="d2")], name="seq")
+    a = keras.Input((5,), name="a")
+    b = keras.Input((4,), name="b", dtype="float32")
+    left = L.Dense(3, activation="tanh", name="left")(a)
+    right = L.Dense(3, name="right")(b)
+    right.shape  # noqa: B018 - both branches used below
+    merged = L.Concatenate(name="cat")([left, right])
+    out = L.Dense(1, activation="sigmoid", name="out")(merged)
+    aux = L.Dense(2, name="aux")(left)
+    two = keras.Model([a, b], [out, aux], name="two_towers")
+    inner = keras.Sequential([keras.Input((4,)), L.Dense(4, name="inner_dense"),
+                              L.BatchNormalization(name="bn")], name="inner")
+    x = keras.Input((4,), name="x")
+    h = inner(x)
+    h = L.Dense(2, name="head", trainable=False)(h)
+    nested = keras.Model(x, h, name="nested")
+
+    class Sub(keras.Model):
+        def __init__(self):
+            super().__init__(name="sub")
+            self.dense = L.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+    sub = Sub()
+    sub(np.zeros((1, 3), "float32"))
+    return {"seq": seq, "two_towers": two, "nested": nested, "sub": sub}
+
+
+# name -> (model name, model_to_dot keyword arguments)
+PLOT_CASES = {
+    "seq_all": ("seq", dict(show_shapes=True, show_dtype=True, show_layer_activations=True,
+                            show_trainable=True)),
+    "seq_plain": ("seq", dict(show_layer_names=False, rankdir="LR", dpi=96)),
+    "two_towers_shapes": ("two_towers", dict(show_shapes=True, show_layer_activations=True)),
+    "two_towers_dtype": ("two_towers", dict(show_dtype=True, show_trainable=True,
+                                            splines="polyline")),
+    "nested": ("nested", dict(show_shapes=True, show_trainable=True)),
+    "nested_expanded": ("nested", dict(expand_nested=True, show_shapes=True)),
+    "sub": ("sub", dict(show_shapes=True)),
+}
+
+
+def normalize_dot(text):
+    """Dot source with the layers' ``id`` node names renamed n0, n1, ... by first use."""
+    import re
+    names = {}
+
+    def rename(m):
+        return names.setdefault(m.group(0), f"n{len(names)}")
+    return re.sub(r"\b\d{6,}\b", rename, text)

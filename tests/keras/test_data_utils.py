@@ -306,3 +306,42 @@ def test_feature_space_model_and_errors():
         FS({"a": "float"})([1.0])
     with pytest.raises(ValueError, match="has not been encoded"):
         FS({"a": FS.integer_hashed(3, output_mode="int")}).get_encoded_features()
+
+
+DOTS = json.loads((FIXTURE.parent / "model_to_dot.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(_data_files.PLOT_CASES))
+def test_model_to_dot_matches_keras(name):
+    pytest.importorskip("pydot")
+    model_name, kwargs = _data_files.PLOT_CASES[name]
+    model = _data_files.make_plot_models(tf.keras)[model_name]
+    dot = tf.keras.utils.model_to_dot(model, **kwargs)
+    assert _data_files.normalize_dot(dot.to_string()) == DOTS[name]
+
+
+def test_plot_model_without_pydot_or_graphviz(monkeypatch, tmp_path):
+    from tapeflow.keras.utils import model_visualization as mv
+    model = _data_files.make_plot_models(tf.keras)["seq"]
+    monkeypatch.setattr(mv, "_pydot", lambda: None)
+    with pytest.raises(ImportError, match=r"You must install pydot .*tapeflow\[plot\]"):
+        tf.keras.utils.model_to_dot(model)
+    with pytest.raises(ImportError, match=r"You must install pydot \(`pip install pydot`\) for "
+                                          r"`plot_model` to work"):
+        tf.keras.utils.plot_model(model, to_file=str(tmp_path / "m.png"))
+    unbuilt = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    with pytest.raises(ValueError, match="This model has not yet been built"):
+        tf.keras.utils.plot_model(unbuilt)
+
+
+def test_plot_model_writes_the_file(tmp_path):
+    pydot = pytest.importorskip("pydot")
+    from tapeflow.keras.utils import model_visualization as mv
+    model = _data_files.make_plot_models(tf.keras)["two_towers"]
+    if not mv._has_graphviz(pydot):
+        with pytest.raises(ImportError, match="You must install graphviz"):
+            tf.keras.utils.plot_model(model, to_file=str(tmp_path / "m.png"))
+        return
+    tf.keras.utils.plot_model(model, to_file=str(tmp_path / "m.dot"), show_shapes=True)
+    text = (tmp_path / "m.dot").read_text()
+    assert "two_towers" not in text and "left" in text and "->" in text
