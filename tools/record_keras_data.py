@@ -158,7 +158,9 @@ def record_feature_space():
     import tensorflow as tf
     out = {}
     table, query = _data_files.feature_table(), _data_files.feature_query()
-    for name, fs in _data_files.make_feature_spaces(keras).items():
+    spaces = _data_files.make_feature_spaces(keras)
+    spaces["custom"] = _data_files.make_custom_feature_space(keras)
+    for name, fs in spaces.items():
         q = {k: query[k] for k in fs.features}
         fs.adapt(tf.data.Dataset.from_tensor_slices({k: table[k] for k in fs.features}).batch(5))
         enc_feats = fs.get_encoded_features()

@@ -614,3 +614,15 @@ def normalize_dot(text):
     def rename(m):
         return names.setdefault(m.group(0), f"n{len(names)}")
     return re.sub(r"\b\d{6,}\b", rename, text)
+
+
+def make_custom_feature_space(keras):
+    """A FeatureSpace of ``FeatureSpace.feature`` objects over preprocessors given whole."""
+    FS = keras.utils.FeatureSpace
+    L = keras.layers
+    return FS(features={
+        "score": FS.feature("float32", L.Normalization(mean=0.5, variance=0.04), "float"),
+        "children": FS.feature("int32", L.Hashing(num_bins=3), "one_hot"),
+        "color": FS.feature("string", L.StringLookup(num_oov_indices=2),
+                            "int"),
+        "age": FS.feature("float32", L.Rescaling(0.01), "float")}, output_mode="dict")

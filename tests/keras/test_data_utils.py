@@ -264,7 +264,9 @@ def test_feature_space_matches_keras(name):
     """Adapt on a batched dataset of the table, then encode a batch (with unseen values) and
     one row, as Keras 3.15 did."""
     want = FEATURES[name]
-    fs = _data_files.make_feature_spaces(tf.keras)[name]
+    spaces = _data_files.make_feature_spaces(tf.keras)
+    spaces["custom"] = _data_files.make_custom_feature_space(tf.keras)
+    fs = spaces[name]
     table, query = _data_files.feature_table(), _data_files.feature_query()
     query = {k: query[k] for k in fs.features}
     fs.adapt(tf.data.Dataset.from_tensor_slices({k: table[k] for k in fs.features}).batch(5))
