@@ -148,6 +148,8 @@ def record_pydataset():
                      "evaluate": model.evaluate(data, verbose=0),
                      "predict": model.predict(data, verbose=0).tolist(),
                      "epoch_calls": [e for e in data.log if isinstance(e, str)]}
+    import tensorflow as tf
+    out["flow_fit"] = _data_files.flow_fit(keras, tf.keras.preprocessing)
     with open(os.path.join(OUT, "pydataset.json"), "w") as f:
         json.dump(out, f)
     print("pydataset:", len(out), "cases")

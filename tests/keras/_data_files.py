@@ -626,3 +626,22 @@ def make_custom_feature_space(keras):
         "color": FS.feature("string", L.StringLookup(num_oov_indices=2),
                             "int"),
         "age": FS.feature("float32", L.Rescaling(0.01), "float")}, output_mode="dict")
+
+
+def flow_fit(keras, prep):
+    """Two epochs of SGD on an augmenting ImageDataGenerator flow (fit(shuffle=False)): the
+    losses, the final weights and predict's output."""
+    gen = prep.image.ImageDataGenerator(horizontal_flip=True, rotation_range=15,
+                                        width_shift_range=0.1, rescale=1 / 255)
+    flow = gen.flow(_images(10, 5, 4, 3), np.arange(10) % 2, batch_size=4, seed=3)
+    model = keras.Sequential([keras.Input((5, 4, 3)), keras.layers.Flatten(),
+                              keras.layers.Dense(2)])
+    rng = np.random.default_rng(1)
+    model.set_weights([rng.normal(size=w.shape).astype("float32") * 0.1
+                       for w in model.get_weights()])
+    model.compile(keras.optimizers.SGD(0.05),
+                  keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    history = model.fit(flow, epochs=2, shuffle=False, verbose=0)
+    return {"loss": history.history["loss"],
+            "weights": [w.tolist() for w in model.get_weights()],
+            "predict": model.predict(flow, verbose=0).tolist()}

@@ -86,7 +86,7 @@ class _Batches:
     """One epoch of ``(x, y, sample_weight)`` batches from arrays or a Dataset."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
-                 steps=None, class_weight=None):
+                 steps=None, class_weight=None, epoch_reset=True):
         self.dataset = x if isinstance(x, Dataset) else None
         if class_weight is not None and sorted(class_weight) != list(range(len(class_weight))):
             raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "
@@ -101,6 +101,16 @@ class _Batches:
                                  "PyDataset.")
             self.shuffle, self._fixed_steps = shuffle, steps
             self.steps = steps if steps is not None else self.py_dataset.num_batches
+            # Keras's fit and evaluate reset their epoch iterator once before the first
+            # epoch, which calls the PyDataset's on_epoch_end (predict does not)
+            self._reset_pending = epoch_reset
+            # Keras (TF backend) reads the first two batches to learn the data's spec
+            from ..utils.py_dataset import standardize_batch
+            num = self.py_dataset.num_batches
+            probe = [standardize_batch(self.py_dataset[i])
+                     for i in range(2 if num is None else min(2, num))]
+            if not probe:
+                raise ValueError("The PyDataset has length 0")
             return
         if self.dataset is not None:
             if y is not None:
@@ -150,6 +160,9 @@ class _Batches:
     def __iter__(self):
         if self.py_dataset is not None:
             from ..utils.py_dataset import iterate_epoch
+            if self._reset_pending:
+                self._reset_pending = False
+                self.py_dataset.on_epoch_end()
             for batch in iterate_epoch(self.py_dataset, self.shuffle, self._fixed_steps):
                 batch = nest.map_structure(lambda a: None if a is None else Tensor(_value(a)),
                                            batch)
