@@ -208,8 +208,8 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
         left_size, right_size: an int (a count) or a float in (0, 1) (a fraction); one may be
             None (the complement of the other; both None: 0.5 each). Fractions round as Keras
             does: left ``round(left * n)``, right ``round(right * n)``, the other ``n - that``.
-        shuffle: shuffle the samples (``np.random.RandomState(seed)``-free: Keras uses
-            ``random.Random(seed)``) before splitting.
+        shuffle: shuffle the samples before splitting (``random.seed(seed)`` then
+            ``random.shuffle``: Python's global generator, as Keras).
         seed: the shuffling seed (a random one when None).
 
     Returns:
