@@ -199,8 +199,8 @@ def _samples(what):
 
 def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None,
                   preferred_backend=None):
-    """Two datasets holding the first ``left_size`` and the remaining elements of ``dataset``
-    (``keras.utils.split_dataset``).
+    """Two datasets holding the first ``left_size`` and the last ``right_size`` elements of
+    ``dataset`` (``keras.utils.split_dataset``; with both sizes given, the middle is left out).
 
     Args:
         dataset: a ``tf.data.Dataset``, a NumPy array / list, or a tuple or dict of them
