@@ -368,3 +368,24 @@ def test_fit_on_an_image_data_generator_flow_matches_keras():
     for g, w in zip(got["weights"], want["weights"]):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(got["predict"], want["predict"], rtol=1e-4, atol=1e-5)
+
+
+def test_feature_space_inference_model_recipe(capfd):
+    """keras.io's FeatureSpace recipe: a training model from the encoded features, an
+    inference model from the dict inputs, fed one sample of shape (1,) per feature (Keras
+    expands it to the Input's (1, 1)); adapting maps the dataset once per feature and, as
+    in TensorFlow, that prints no retracing warning."""
+    fs = _data_files.make_feature_spaces(tf.keras)["by_name"]
+    table = _data_files.feature_table()
+    fs.adapt(tf.data.Dataset.from_tensor_slices(table).batch(6))
+    assert "retracing" not in capfd.readouterr().err
+    encoded = fs.get_encoded_features()
+    x = tf.keras.layers.Dense(4, activation="relu")(encoded)
+    out = tf.keras.layers.Dense(1, activation="sigmoid")(x)
+    training = tf.keras.Model(inputs=encoded, outputs=out)
+    inference = tf.keras.Model(inputs=fs.get_inputs(), outputs=out)
+    sample = {k: tf.convert_to_tensor([v[3]]) for k, v in table.items()}
+    via_dict = inference.predict(sample, verbose=0)
+    via_encoded = training.predict(fs(sample), verbose=0)
+    assert via_dict.shape == (1, 1)
+    np.testing.assert_allclose(via_dict, via_encoded, rtol=1e-6)
