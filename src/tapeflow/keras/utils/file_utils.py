@@ -4,13 +4,8 @@ import hashlib
 import os
 import pathlib
 import shutil
-import tarfile
 import tempfile
-import urllib.error
-import urllib.parse
-import urllib.request
 import warnings
-import zipfile
 
 __all__ = ["get_file", "keras_home", "validate_file", "extract_archive"]
 
@@ -61,6 +56,8 @@ def _inside(base, name):
 def extract_archive(file_path, path=".", archive_format="auto"):
     """Unpack a tar (any compression) or zip archive into ``path``, skipping members that
     would land outside it. Returns whether the file was an archive of an accepted format."""
+    import tarfile
+    import zipfile
     if archive_format is None:
         return False
     formats = ["tar", "zip"] if archive_format == "auto" else (
@@ -132,6 +129,7 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     provided = fname
     fname = os.fspath(fname) if isinstance(fname, (str, pathlib.PurePath)) else fname
     if not fname:
+        import urllib.parse
         fname = os.path.basename(urllib.parse.urlsplit(origin).path)
         if not fname:
             raise ValueError(f"Can't parse the file name from the origin provided: '{origin}'."
@@ -172,6 +170,8 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
 
 
 def _download(origin, target):
+    import urllib.error
+    import urllib.request
     print(f"Downloading data from {origin}")
     tmp = tempfile.NamedTemporaryFile(delete=False, dir=os.path.dirname(target))
     try:

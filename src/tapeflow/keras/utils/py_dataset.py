@@ -1,5 +1,4 @@
 """``keras.utils.PyDataset`` (alias ``Sequence``): batches produced by Python code, by index."""
-import concurrent.futures
 import itertools
 import random
 import warnings
@@ -161,6 +160,7 @@ def iterate_epoch(dataset, shuffle=False, steps=None):
 
 
 def _prefetched(dataset, indices, workers, depth):
+    import concurrent.futures
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         pending = []
         it = iter(indices)
