@@ -17,7 +17,8 @@ from ..ops import reduction_ops as _r
 from . import _naming
 
 __all__ = [
-    "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy", "Circle",
+    "Reduction", "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy",
+    "Circle",
     "circle", "CTC", "ctc",
     "CategoricalCrossentropy", "CategoricalFocalCrossentropy",
     "CategoricalGeneralizedCrossEntropy", "CategoricalHinge", "CosineSimilarity", "Dice",
@@ -835,3 +836,33 @@ def get(identifier):
     if callable(identifier):
         return identifier() if isinstance(identifier, type) else identifier
     raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+class Reduction:
+    """The reduction names of TF 2's losses (``tf.keras.losses.Reduction``, kept by TF 2.21's
+    ``tf.keras`` as a legacy class; Keras 3's losses take these same strings).
+
+    ``AUTO`` ("auto"), ``NONE`` ("none"), ``SUM`` ("sum") and ``SUM_OVER_BATCH_SIZE``
+    ("sum_over_batch_size") are plain strings, so ``reduction=Reduction.SUM`` is
+    ``reduction="sum"``.
+    """
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls) -> tuple:
+        """The four names, as a tuple."""
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        """Return None for a known name.
+
+        Raises:
+            ValueError: for any other ``key``.
+        """
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
