@@ -55,8 +55,7 @@ XFAIL = {
         "squared slice by slice); no keras.applications (VGG19) yet; a layer without build() "
         "is not first traced by running call() symbolically (its print shows once, not twice)"),
     "keras3_training_rest": (
-        "fit over a shuffled tf.data Dataset: the second epoch's batches differ from Keras's; "
-        "no keras.utils.PyDataset yet"),
+        "fit over a shuffled tf.data Dataset: the second epoch's batches differ from Keras's"),
 }
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
