@@ -557,9 +557,10 @@ class Dataset:
     def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
         """An infinite dataset of random int64 scalars (``tf.data.Dataset.random``).
 
-        The values are reproducible under ``seed``/``tf.random.set_seed`` but differ from
-        TensorFlow's (NumPy's generator). With ``rerandomize_each_iteration`` each pass draws
-        new values; otherwise every pass repeats the first one's.
+        TensorFlow's values under ``seed``/``tf.random.set_seed``: the 32-bit words of its
+        Philox stream keyed by the op's seeds, one per element (so in ``[0, 2**32)``). With
+        ``rerandomize_each_iteration`` each pass draws new values (TensorFlow's seeds per
+        iterator); otherwise every pass repeats the first one's.
         """
         return _sources.random_dataset(seed, rerandomize_each_iteration, name)
 
@@ -670,8 +671,15 @@ class Dataset:
         """The TensorSpec (or nesting of them) of one element."""
         if self._spec_fn is not None:
             return self._spec_fn()
-        for element in self._make_iter():
-            return _spec_of(element)
+        # read off the first element; the shuffles upstream must not count it as an epoch
+        saved = [(box[0].bit_generator.state, box[1]) for box in self._rngs]
+        try:
+            for element in self._make_iter():
+                return _spec_of(element)
+        finally:
+            for box, (state, first) in zip(self._rngs, saved):
+                box[0].bit_generator.state = state
+                box[1] = first
         raise ValueError("element_spec of an empty dataset of unknown structure")
 
     def __repr__(self):

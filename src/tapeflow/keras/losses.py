@@ -4,7 +4,6 @@ Probabilities are clipped to ``[epsilon, 1 - epsilon]`` with ``epsilon = 1e-7`` 
 log, and the loss objects reduce per-example values by 'sum_over_batch_size' (the sum over
 every element divided by their count), as Keras 3 does.
 """
-import math
 import sys
 
 from .._core import dtypes as _dt
@@ -286,7 +285,9 @@ def log_cosh(y_true, y_pred):
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
     x = _m.subtract(y_pred, y_true)
-    value = _m.subtract(_m.add(x, _m.softplus(_m.multiply(x, -2.0))), math.log(2.0))
+    # Keras's log(2) is a float32 log cast to the inputs' dtype
+    log2 = _tensor(0.6931471824645996, y_pred.dtype)   # float32(log(2))
+    value = _m.subtract(_m.add(x, _m.softplus(_m.multiply(x, -2.0))), log2)
     return _r.reduce_mean(value, -1)
 
 
