@@ -6,6 +6,10 @@ Sits beside the public ``tf.*`` modules (any floor may be used; Keras is not imp
 import importlib as _importlib
 
 _LAZY_MODULES = {"numpy"}
+_LAZY_ATTRS = {
+    "ExtensionType": "extension_type", "BatchableExtensionType": "extension_type",
+    "ExtensionTypeSpec": "extension_type",
+}
 
 
 def __getattr__(name):
@@ -13,8 +17,12 @@ def __getattr__(name):
         module = _importlib.import_module(f"{__name__}.{name}")
         globals()[name] = module
         return module
+    if name in _LAZY_ATTRS:
+        value = getattr(_importlib.import_module(f"{__name__}.{_LAZY_ATTRS[name]}"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'tapeflow.experimental' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | _LAZY_MODULES)
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_ATTRS))
