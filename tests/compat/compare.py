@@ -48,8 +48,10 @@ XFAIL = {
                                   "not a variable of the conditional in tapeflow's AutoGraph "
                                   "(only names are): the branch's tensor stays in `a.b` and "
                                   "reading it after the `if` raises InaccessibleTensorError",
-    "intro_to_graphs_guide": "print(graph.as_graph_def()): TF prints the GraphDef in protobuf "
-                             "text format; tapeflow's GraphDef record has no text-format str",
+    "intro_to_graphs_guide": (
+        "print(graph.as_graph_def()) prints as TF does, but the graph differs: TF's AutoGraph "
+        "threads a do_return flag through the cond (an extra bool output and Identity), "
+        "and its branch functions are numbered by TF's global counter (cond_true_30)"),
     "keras3_functional_api_rest": (
         "an Embedding's gradient reaches Keras's RMSprop as a dense tensor (TF: IndexedSlices, "
         "squared slice by slice); no keras.applications (VGG19) yet; a layer without build() "
