@@ -194,6 +194,9 @@ def join(inputs, separator="", name=None):
         >>> tf.strings.join([tf.constant(['a', 'b']), 'x'], separator='-').numpy()
         array([b'a-x', b'b-x'], dtype=object)
     """
+    if any(type(t) is RaggedTensor for t in inputs):
+        from .ragged.ragged_dispatch import string_join
+        return string_join(join, inputs, separator)
     sep = separator.encode() if isinstance(separator, str) else separator
     parts = [_strings(t, "StringJoin")._value for t in inputs]
     shape = np.broadcast_shapes(*(np.shape(p) for p in parts))

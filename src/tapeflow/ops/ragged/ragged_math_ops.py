@@ -45,6 +45,18 @@ def _reduce(kind, rt, axis, keepdims):
         data, ids, n = rt.values, Tensor(cols.astype(np.int64)), width
     elif axis == 1 and rt.ragged_rank == 1:
         data, ids, n = rt.values, rt.value_rowids(), int(rt.nrows()._value)
+    elif axis == 1 and isinstance(rt.values, RaggedTensor):
+        # per row: its inner rows reduced across (an axis-0 reduction of each row)
+        rows = [_reduce(kind, rt[i], 0, False) for i in range(int(rt.nrows()._value))]
+        if rows and isinstance(rows[0], RaggedTensor):
+            lens = np.array([int(r.nrows()._value) for r in rows], np.int64)
+            out = RaggedTensor.from_row_lengths(concat(rows, 0), Tensor(lens))
+        else:
+            lens = np.array([r._value.shape[0] for r in rows], np.int64)
+            flat = _a.concat(rows, 0) if rows else Tensor(
+                np.zeros((0,), rt.dtype._np))
+            out = RaggedTensor.from_row_lengths(flat, Tensor(lens))
+        return _a.expand_dims(out, axis) if keepdims else out
     elif axis >= 1 and isinstance(rt.values, RaggedTensor):
         return rt.with_values(_reduce(kind, rt.values, axis - 1, keepdims))
     else:
