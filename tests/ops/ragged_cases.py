@@ -199,4 +199,30 @@ CASES = {
                    "out = tf.cast(st, tf.float64)",
     "sparse_to_dense": "st = tf.sparse.SparseTensor([[0, 1], [2, 0]], [1, -2], [3, 2])\n"
                        "out = tf.sparse.to_dense(st)",
+    # ------------------------------------------------ tf.function
+    "function_ragged_args": _RT + "@tf.function\ndef f(x):\n"
+                            "    return tf.reduce_sum(x, axis=1), x * 2\n"
+                            "out = [f(rt), f(rt + 1), f(tf.ragged.constant([[1], [2, 3]]))]",
+    "function_input_signature": _RT + "@tf.function(input_signature=[tf.RaggedTensorSpec("
+                                "shape=[None, None], dtype=tf.int32)])\n"
+                                "def f(x):\n    return tf.reduce_max(x, axis=-1)\n"
+                                "out = [f(rt), f(tf.ragged.constant([[5], [], [1, 2]]))]",
+    "function_signature_refuses_dense": "@tf.function(input_signature=[tf.RaggedTensorSpec("
+                                        "shape=[None, None], dtype=tf.int32)])\n"
+                                        "def f(x):\n    return x\n"
+                                        "out = f(tf.ragged.constant([[1.0]]))",
+    "function_concrete": _RT + "@tf.function\ndef f(x):\n    return x + 1\n"
+                         "out = f.get_concrete_function(rt)(rt)",
+    "function_data_dependent_rows": "@tf.function\ndef f(x):\n"
+                                    "    return tf.ragged.boolean_mask(x, x > 1)\n"
+                                    "out = [f(tf.constant([[1, 2], [3, 0]])), "
+                                    "f(tf.constant([[3, 2], [1, 0]]))]",
+    "function_sparse_arg": "st = tf.sparse.SparseTensor([[0, 1], [1, 0]], [-1.0, 2.0], [2, 2])\n"
+                           "@tf.function\ndef f(s):\n"
+                           "    return tf.sparse.reduce_sum(s), tf.abs(s)\n"
+                           "out = list(f(st))",
+    "function_palindrome": "digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])\n"
+                           "@tf.function\ndef f(x, axis):\n"
+                           "    return tf.concat([x, tf.reverse(x, [axis])], axis)\n"
+                           "out = [f(digits, axis=1), f(digits, axis=0)]",
 }

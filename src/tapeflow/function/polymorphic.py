@@ -292,7 +292,8 @@ class Function:
         out = []
         for a, spec in zip(args, specs):
             try:
-                out.append(_cast(spec, a) if isinstance(spec, TensorSpec) else
+                out.append(_cast(spec, a) if isinstance(spec, TensorSpec) or hasattr(
+                    spec, "value_type") else
                            _nest.map_structure(lambda s, v: _cast(s, v), spec, a))
             except _CastError as err:
                 raise TypeError(
@@ -408,7 +409,8 @@ class Function:
         traced_ranks = ranks(key)
         names = _leaf_names(args, kwargs, self._param_names)
         if self._input_signature is not None:    # names given in the signature win
-            given = [spec.name for spec in _nest.flatten(self._input_signature)]
+            given = [getattr(spec, "name", None) for spec in _nest.flatten(
+                self._input_signature)]
             names = [g or n for g, n in zip(given, names)] + names[len(given):]
         concrete = ConcreteFunction(self, general, program, out_struct,
                                     _input_signature(args, kwargs, general, names),

@@ -15,7 +15,7 @@ from .. import array_ops as _a
 from .. import composite_dispatch as _composite
 from .. import indexing_ops as _ix
 from .dynamic_ragged_shape import DynamicRaggedShape
-from .ragged_tensor import RaggedTensor, _positions
+from .ragged_tensor import RaggedTensor, _positions, _read
 
 __all__ = ["binary", "unary"]
 
@@ -133,8 +133,7 @@ def _norm_axis(axis, rank):
 
 def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     """``tf.tile`` of a RaggedTensor: every row repeated along each dimension."""
-    m = [int(v) for v in np.asarray(
-        multiples._value if isinstance(multiples, _TensorLike) else multiples).reshape(-1)]
+    m = [int(v) for v in np.asarray(_read(multiples)).reshape(-1)]
     if len(m) != input.shape.rank:
         raise ValueError(f"Shape must be rank {input.shape.rank} but is rank {len(m)}")
     return _tile(input, m)
@@ -235,7 +234,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     idx = indices if isinstance(indices, _TensorLike) else convert_to_tensor(indices)
     if not isinstance(params, RaggedTensor):
         return _ix.gather(params, idx)
-    v = np.asarray(idx._value).astype(np.int64)
+    v = np.asarray(_read(idx)).astype(np.int64)
     n = int(params.nrows()._value)
     bad = (v < 0) | (v >= n)
     if np.any(bad):
@@ -268,7 +267,7 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     by a 1-D mask over its rows (``tf.ragged.boolean_mask``)."""
     data = tensor
     if isinstance(mask, RaggedTensor):
-        keep = mask.flat_values._value.astype(bool)
+        keep = np.asarray(_read(mask.flat_values)).astype(bool)
         if not isinstance(data, RaggedTensor):
             data = RaggedTensor.from_tensor(data)
         if isinstance(data.values, RaggedTensor) and mask.ragged_rank < data.ragged_rank:
@@ -280,7 +279,7 @@ def boolean_mask(tensor, mask, axis=None, name=None):
         return RaggedTensor.from_row_lengths(
             _ix.boolean_mask(data.values, Tensor(keep)),
             Tensor(lens.astype(data.row_splits._value.dtype)))
-    m = np.asarray(mask._value if isinstance(mask, _TensorLike) else mask, bool).reshape(-1)
+    m = np.asarray(_read(mask), bool).reshape(-1)
     return gather(data, Tensor(np.flatnonzero(m).astype(np.int64)))
 
 
@@ -410,7 +409,7 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None,
         dt = np.result_type(*kinds)
     else:
         dt = _dt.as_dtype(dtype)._np
-    a, b, d = np.broadcast_arrays(*[np.asarray(p._value) for p in parts])
+    a, b, d = np.broadcast_arrays(*[np.asarray(_read(p)) for p in parts])
     if np.any(d == 0):
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     rows = [np.arange(x, y, z, dtype=dt) for x, y, z in zip(a.reshape(-1), b.reshape(-1),
@@ -423,14 +422,14 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None,
 def row_splits_to_segment_ids(splits, name=None, out_type=None):
     """The row id of each value (``tf.ragged.row_splits_to_segment_ids``)."""
     t = _as_dense(splits, _dt.int64)
-    s = np.asarray(t._value)
+    s = np.asarray(_read(t))
     dt = s.dtype if out_type is None else _dt.as_dtype(out_type)._np
     return Tensor(np.repeat(np.arange(len(s) - 1), np.diff(s)).astype(dt))
 
 
 def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
     """Row splits from sorted row ids (``tf.ragged.segment_ids_to_row_splits``)."""
-    ids = np.asarray(_as_dense(segment_ids, None)._value)
+    ids = np.asarray(_read(_as_dense(segment_ids, None)))
     n = int(ids[-1]) + 1 if num_segments is None and ids.size else int(num_segments or 0)
     dt = np.int64 if out_type is None else _dt.as_dtype(out_type)._np
     return Tensor(np.concatenate([[0], np.cumsum(np.bincount(ids, minlength=n))]).astype(dt))
@@ -440,7 +439,7 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     """Row ``p`` holds the values of ``data`` whose partition is ``p``, in order
     (``tf.ragged.stack_dynamic_partitions``)."""
     d = _as_dense(data, None)
-    p = np.asarray(_as_dense(partitions, None)._value).reshape(-1)
+    p = np.asarray(_read(_as_dense(partitions, None))).reshape(-1)
     order = np.argsort(p, kind="stable")
     lens = np.bincount(p, minlength=int(num_partitions)).astype(np.int64)
     return RaggedTensor.from_row_lengths(_ix.gather(d, Tensor(order.astype(np.int64))),

@@ -7,7 +7,14 @@ vector: row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``. Deeper raggedn
 """
 from ..._core import dtypes as _dt
 from ..._core.backend import np
-from ..._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
+from ..._core.tensor import (
+    Tensor,
+    TensorShape,
+    _TensorLike,
+    _TFNamedType,
+    convert_to_tensor,
+    static_value,
+)
 from .. import array_ops as _a
 from .. import composite_dispatch as _composite
 from .. import indexing_ops as _ix
@@ -16,16 +23,23 @@ from .. import math_ops as _m
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
 
 
+def _read(t):
+    """A tensor's value for a decision made in NumPy (a row partition, a mask, indices):
+    inside a ``tf.function`` trace a guard, so a call with other values re-traces."""
+    return static_value(t) if isinstance(t, _TensorLike) else np.asarray(t)
+
+
 def _int64(x):
-    t = x if isinstance(x, _TensorLike) else convert_to_tensor(np.asarray(x, np.int64))
-    return t if t.dtype == _dt.int64 else _a.cast(t, _dt.int64)
+    if isinstance(x, _TensorLike):
+        return Tensor(np.asarray(_read(x)).astype(np.int64))
+    return convert_to_tensor(np.asarray(x, np.int64))
 
 
 def _splits(x):
     """Row splits as an int64 tensor, or int32 when given as an int32 tensor (TF keeps the
     dtype of a row partition it is given: ``row_splits_dtype``)."""
     if isinstance(x, _TensorLike) and x.dtype == _dt.int32:
-        return x if type(x) is Tensor else x._read()
+        return Tensor(np.asarray(_read(x)))
     return _int64(x)
 
 
@@ -182,7 +196,7 @@ class RaggedTensor(metaclass=_TFNamedType):
         """Rows of a dense ``[rows, cols, ...]`` tensor, cut at ``lengths`` or where only
         ``padding`` remains."""
         t = tensor if isinstance(tensor, _TensorLike) else convert_to_tensor(tensor)
-        v = t._value
+        v = _read(t) if padding is not None else t._value
         rows, cols = v.shape[0], v.shape[1]
         if lengths is not None:
             lens = np.asarray(_int64(lengths)._value)
@@ -506,6 +520,32 @@ class RaggedTensor(metaclass=_TFNamedType):
         if isinstance(inner, (int, np.integer)):
             raise ValueError("Cannot index into an inner ragged dimension.")
         raise TypeError(f"Unsupported index for a RaggedTensor: {key!r}")
+
+    # ------------------------------------------------------------------ tf.function
+
+    # TensorFlow's nest protocol, as tf.function keys and rebuilds an argument or a result:
+    # the flat values are the one tensor component; the row partitions are part of the trace
+    # key, by value (the ops on ragged tensors cut and gather with them in NumPy, so a trace
+    # is valid for one partition; TensorFlow keeps one trace per spec).
+    def __tf_flatten__(self):
+        meta = tuple((s._value.dtype.str, s._value.tobytes(), u) for s, u in zip(
+            self.nested_row_splits, self._uniform_lengths()))
+        return meta, (self.flat_values,)
+
+    @classmethod
+    def __tf_unflatten__(cls, meta, components):
+        result = components[0]
+        for dtype, data, uniform in reversed(meta):
+            result = cls(result, Tensor(np.frombuffer(data, dtype).copy()), internal=True)
+            result._uniform = uniform
+        return result
+
+    def _uniform_lengths(self):
+        out, level = [], self
+        while isinstance(level, RaggedTensor):
+            out.append(level._uniform)
+            level = level._values
+        return out
 
     # ------------------------------------------------------------------ printing
 
