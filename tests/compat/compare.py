@@ -38,7 +38,13 @@ TIMEOUT_S = 120
 
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
-XFAIL = {}
+XFAIL = {
+    "ragged_tensor_guide": "three cells (the rest is ragged_tensor_guide_core): "
+    "google.protobuf's text_format.Merge into tf.train.Example() (tapeflow's Example is no "
+    "protobuf message: no DESCRIPTOR); reloading the .keras model whose layer is "
+    "Activation(tf.nn.relu) (\"Could not locate function 'relu'\"); "
+    "get_concrete_function(tf.RaggedTensorSpec) and tf.saved_model.save of a ragged signature",
+}
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
 # replayed call would repeat those side effects; see tests/conftest.py.

@@ -225,4 +225,29 @@ CASES = {
                            "@tf.function\ndef f(x, axis):\n"
                            "    return tf.concat([x, tf.reverse(x, [axis])], axis)\n"
                            "out = [f(digits, axis=1), f(digits, axis=0)]",
+    # ------------------------------------------------ DynamicRaggedShape as a shape argument
+    "zeros_of_ragged_shape": "rt = tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]])\n"
+                             "out = tf.zeros(tf.shape(rt))",
+    "ones_of_ragged_shape": "rt = tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]])\n"
+                            "out = tf.ones(tf.shape(rt), tf.int64)",
+    "fill_ragged_shape": "rt = tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]])\n"
+                         "out = tf.fill(tf.shape(rt), 'x')",
+    "reshape_to_ragged_shape": "rt = tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]])\n"
+                               "out = tf.reshape(tf.range(6), tf.shape(rt))",
+    "to_tensor_string_default": _RS + "out = rs.to_tensor(default_value='', shape=[None, 4])",
+    "to_tensor_string_pad": _RS + "out = rs.to_tensor(default_value='-')",
+    "from_tensor_padding": "out = tf.RaggedTensor.from_tensor([[1, 3, -1, -1], [2, -1, -1, -1],"
+                           " [4, 5, 8, 9]], padding=-1)",
+    "from_tensor_lengths": "out = tf.RaggedTensor.from_tensor([[1, 3, 0], [2, 0, 0]], "
+                           "lengths=[2, 1])",
+    "drs_constructor": "out = tf.experimental.DynamicRaggedShape(row_partitions=["
+                       "tf.experimental.RowPartition.from_row_lengths([5, 3, 2])], "
+                       "inner_shape=[10, 8])",
+    "drs_slice": "rt = tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]])\n"
+                 "out = tf.shape(rt)[:1]",
+    "assert_summarize_3": "x = tf.ragged.constant([[1, 2], [3, 4, 5, 6], [7]])\n"
+                          "out = x + tf.constant([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])",
+    "ragged_3d_bcast_inner": "x = tf.ragged.constant([[[[1], [2]], [], [[3]], [[4]]], "
+                             "[[[5], [6]], [[7]]]], ragged_rank=2)\n"
+                             "out = x + tf.constant([10, 20, 30])",
 }

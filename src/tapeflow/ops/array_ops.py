@@ -103,7 +103,11 @@ def reshape(tensor, shape, name=None):
         dyn = _traced_shape(shape)
         if dyn is not None:
             return apply(_RESHAPE_DYNAMIC, (x, dyn))
-    return apply(_RESHAPE, (x,), {"shape": shape_tuple(shape)})
+    try:
+        dims = shape_tuple(shape)
+    except ValueError:  # a DynamicRaggedShape (else re-raised)
+        return _composite.call("reshape", x, shape)
+    return apply(_RESHAPE, (x,), {"shape": dims})
 
 
 def _traced_shape(shape):

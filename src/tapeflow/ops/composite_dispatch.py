@@ -32,8 +32,12 @@ SPARSE_OPS = {}
 _ELEMENTWISE = {}
 
 
-def register(ragged=None, sparse=None, ragged_ops=None, sparse_ops=None, elementwise=None):
-    """Record a composite class (and the ops that take it) as it loads."""
+def register(ragged=None, sparse=None, ragged_ops=None, sparse_ops=None, elementwise=None,
+             ragged_shape=None):
+    """Record a composite class (and the ops that take it) as it loads; ``ragged_shape`` a
+    class that ``tf.zeros``/``tf.reshape``... take as a ragged shape (DynamicRaggedShape)."""
+    if ragged_shape is not None:
+        TYPES.add(ragged_shape)
     if ragged is not None:
         CLASSES[0] = ragged
         TYPES.add(ragged)
@@ -87,7 +91,7 @@ def call(name, *args, **kwargs):
         t = type(v)
         if (t is list or t is tuple) and v:
             t = next((type(e) for e in v if type(e) in TYPES), t)
-        if t is CLASSES[0]:
+        if t is CLASSES[0] or (t in TYPES and t is not CLASSES[1]):
             fn = RAGGED_OPS.get(name)
             if fn is None:
                 break

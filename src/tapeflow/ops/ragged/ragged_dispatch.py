@@ -23,7 +23,7 @@ __all__ = ["binary", "unary"]
 def _assert_equal_text(x, y):
     """TensorFlow's ``assert_equal`` message for two int vectors (3 elements summarized)."""
     n = min(len(x), len(y))
-    diff = np.flatnonzero(x[:n] != y[:n])
+    diff = np.flatnonzero(x[:n] != y[:n])[:3]   # TensorFlow's summarize=3
     return ("Condition x == y did not hold.\n"
             f"Indices of first {len(diff)} different values:\n{diff.reshape(-1, 1)}\n"
             f"Corresponding x values:\n{x[diff]}\nCorresponding y values:\n{y[diff]}\n"
@@ -384,7 +384,43 @@ def _stack_rows(outs):
     return RaggedTensor.from_row_lengths(values, Tensor(lens))
 
 
+def _shaped(shape, flat):
+    """``flat`` (the flat values) cut by a DynamicRaggedShape's row partitions."""
+    result = flat
+    for p in reversed(shape.row_partitions):
+        result = RaggedTensor.from_row_splits(result, p.row_splits(), validate=False)
+        result._uniform = p.static_uniform_row_length
+    return result
+
+
+def zeros(shape, dtype=_dt.float32, name=None):
+    """``tf.zeros`` of a DynamicRaggedShape: a RaggedTensor of zeros."""
+    from .. import creation_ops
+    return _shaped(shape, creation_ops.zeros(shape.inner_shape, dtype))
+
+
+def ones(shape, dtype=_dt.float32, name=None):
+    """``tf.ones`` of a DynamicRaggedShape: a RaggedTensor of ones."""
+    from .. import creation_ops
+    return _shaped(shape, creation_ops.ones(shape.inner_shape, dtype))
+
+
+def fill(dims, value, name=None):
+    """``tf.fill`` of a DynamicRaggedShape: a RaggedTensor of ``value``."""
+    from .. import creation_ops
+    return _shaped(dims, creation_ops.fill(dims.inner_shape, value))
+
+
+def reshape(tensor, shape, name=None):
+    """``tf.reshape`` to a DynamicRaggedShape: the values in row-major order, cut as
+    ``shape`` says."""
+    flat = _a.reshape(tensor.flat_values if isinstance(tensor, RaggedTensor) else tensor, [-1])
+    return _shaped(shape, _a.reshape(flat, shape.inner_shape))
+
+
+_composite.register(ragged_shape=DynamicRaggedShape)
 _composite.register(ragged_ops={
+    "zeros": zeros, "ones": ones, "fill": fill, "reshape": reshape,
     "tile": tile, "expand_dims": expand_dims, "ones_like": ones_like,
     "zeros_like": zeros_like, "shape": shape, "size": size, "rank": rank, "reverse": reverse,
     "gather": gather, "boolean_mask": _boolean_mask_refused, "where": where, "stack": stack,

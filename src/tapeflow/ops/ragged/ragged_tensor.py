@@ -421,9 +421,12 @@ class RaggedTensor(metaclass=_TFNamedType):
             fill = np.zeros(out_shape, values._value.dtype) if values.dtype != _dt.string \
                 else np.full(out_shape, b"", object)
         else:
-            fill = np.full(out_shape, np.asarray(
-                default_value._value if isinstance(default_value, _TensorLike)
-                else default_value), values._value.dtype)
+            d = default_value._value if isinstance(default_value, _TensorLike) else \
+                default_value
+            if isinstance(d, str):   # a string padding is bytes, as every string element
+                d = d.encode()
+            fill = np.full(out_shape, np.asarray(d, object) if values.dtype == _dt.string
+                           else np.asarray(d), values._value.dtype)
         # A gather, as TensorFlow's: a Variable of values gets an IndexedSlices gradient.
         picked = _ix.gather(values, Tensor(np.flatnonzero(keep).astype(np.int32)))
         base = Tensor(fill)
