@@ -250,4 +250,51 @@ CASES = {
     "ragged_3d_bcast_inner": "x = tf.ragged.constant([[[[1], [2]], [], [[3]], [[4]]], "
                              "[[[5], [6]], [[7]]]], ragged_rank=2)\n"
                              "out = x + tf.constant([10, 20, 30])",
+    # ------------------------------------------------ more dispatched ops
+    "squeeze_0": _RT + "out = tf.squeeze(tf.expand_dims(rt, 0), [0])",
+    "squeeze_no_axis": _RT + "out = tf.squeeze(tf.expand_dims(rt, 0))",
+    "unique_refused": _RT + "out = tf.unique(rt)",
+    "argmax_refused": _RT + "out = tf.argmax(rt, axis=1)",
+    "sort_refused": _RT + "out = tf.sort(rt)",
+    "strings_split_ragged": "out = tf.strings.split(tf.ragged.constant([['a b', 'c'], "
+                            "['d e f']]))",
+    "unicode_decode_ragged": "out = tf.strings.unicode_decode(tf.ragged.constant([['h\u00e9'], "
+                             "[]]), 'UTF-8')",
+    "unicode_encode_ragged": "out = tf.strings.unicode_encode(tf.ragged.constant([[104, 233], "
+                             "[97]]), 'UTF-8')",
+    "reduce_join_ragged": "out = tf.strings.reduce_join(tf.ragged.constant([['a b', 'c'], "
+                          "['d e f']]), axis=1)",
+    "reduce_any_1": _RT + "out = tf.reduce_any(rt > 50, axis=1)",
+    "reduce_all_1": _RT + "out = tf.reduce_all(rt > 10, axis=1)",
+    "reduce_any_empty_rows": _RF + "out = [tf.reduce_any(rf > 0, axis=1), "
+                             "tf.reduce_all(rf > 0, axis=1)]",
+    "reduce_variance_1": _RT + "out = tf.math.reduce_variance(tf.cast(rt, tf.float32), axis=1)",
+    "reduce_std_1": _RF + "out = tf.math.reduce_std(rf, axis=1)",
+    "clip_by_value": _RT + "out = tf.clip_by_value(rt, 10, 50)",
+    "cumsum_1": _RT + "out = tf.math.cumsum(rt, axis=1)",
+    "cumsum_exclusive_reverse": _RF + "out = [tf.math.cumsum(rf, axis=1, exclusive=True), "
+                                "tf.math.cumsum(rf, axis=1, reverse=True), "
+                                "tf.math.cumsum(rf, axis=-1, exclusive=True, reverse=True)]",
+    "one_hot": _RT + "out = tf.one_hot(rt % 3, 3)",
+    "nn_relu": _RT + "out = tf.nn.relu(rt - 20)",
+    "as_string": _RT + "out = tf.strings.as_string(rt)",
+    "size_int64": _RT + "out = tf.size(rt, out_type=tf.int64)",
+    "bincount": _RT + "out = tf.math.bincount(rt % 5)",
+    "add_n": _RT + "out = tf.add_n([rt, rt, rt])",
+    "nrows_int32": _RT + "out = rt.nrows(out_type=tf.int32)",
+    "dynamic_partition": _RT + "out = tf.dynamic_partition(rt, [0, 1, 0], 2)",
+    "ragged_boolean_mask_dense": "out = tf.ragged.boolean_mask(tf.constant([[1, 2], [3, 4]]), "
+                                 "tf.constant([[True, False], [True, True]]))",
+    "concat_dense_list": _RT + "out = tf.concat([rt, [[5, 3]]], axis=0)",
+    "reduce_mean_int": _RT + "out = tf.reduce_mean(rt, axis=1)",
+    "grad_cumsum": "v = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])\n"
+                   "with tf.GradientTape() as t:\n    t.watch(v)\n"
+                   "    rt = tf.RaggedTensor.from_row_lengths(v, [2, 0, 3])\n"
+                   "    y = tf.reduce_sum(tf.math.cumsum(rt, axis=1) * rt)\n"
+                   "out = t.gradient(y, v)",
+    "grad_variance": "v = tf.constant([1.0, 2.0, 4.0, 4.0, 5.0])\n"
+                     "with tf.GradientTape() as t:\n    t.watch(v)\n"
+                     "    rt = tf.RaggedTensor.from_row_lengths(v, [2, 3])\n"
+                     "    y = tf.reduce_sum(tf.math.reduce_variance(rt, axis=1))\n"
+                     "out = t.gradient(y, v)",
 }

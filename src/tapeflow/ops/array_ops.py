@@ -408,7 +408,10 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
         >>> tf.squeeze(tf.ones((2, 1, 3, 1))).shape
         TensorShape([2, 3])
     """
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("squeeze", input, axis)
     shape = x._value.shape
     n = len(shape)
     if axis is None:

@@ -59,7 +59,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     Returns:
         A tensor of shape ``indices.shape + [depth]`` (axis moved as asked).
     """
-    idx = to_tensor(indices)
+    try:
+        idx = to_tensor(indices)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.unary(one_hot, indices, depth, on_value, off_value, axis, dtype)
     if int(depth) < 0:
         raise errors.InvalidArgumentError(
             None, None, f"depth must be non-negative, got: {int(depth)} [Op:OneHot]")

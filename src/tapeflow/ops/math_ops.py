@@ -599,7 +599,10 @@ def add_n(inputs, name=None):
     if not inputs:
         raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices "
                          "with the same dtype and shape.")
-    total = to_tensor(inputs[0])
+    try:
+        total = to_tensor(inputs[0])
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("add_n", inputs)
     for i, t in enumerate(inputs[1:], 1):
         t = to_tensor(t)
         if t._value.shape != total._value.shape:  # AddN does not broadcast

@@ -257,11 +257,6 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return out
 
 
-def _boolean_mask_refused(tensor, mask, axis=None, name=None):
-    # TensorFlow's tf.boolean_mask takes no RaggedTensor (its error); tf.ragged.boolean_mask
-    raise ValueError(f"TypeError: object of type '{type(tensor).__name__}' has no len()\n")
-
-
 def boolean_mask(tensor, mask, axis=None, name=None):
     """A RaggedTensor masked by a ragged mask of the same partition (values kept per row) or
     by a 1-D mask over its rows (``tf.ragged.boolean_mask``)."""
@@ -384,6 +379,96 @@ def _stack_rows(outs):
     return RaggedTensor.from_row_lengths(values, Tensor(lens))
 
 
+def add_n(inputs, name=None):
+    """``tf.math.add_n`` of RaggedTensors of one partition (dense ones broadcast)."""
+    from .. import math_ops
+    total = inputs[0]
+    for t in inputs[1:]:
+        total = math_ops.add(total, t)
+    return total
+
+
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """``tf.dynamic_partition`` of a RaggedTensor's rows: partition ``p`` gets the rows
+    whose ``partitions`` entry is ``p``, in order."""
+    p = np.asarray(_read(_as_dense(partitions, None))).reshape(-1)
+    return [gather(data, Tensor(np.flatnonzero(p == k).astype(np.int64)))
+            for k in range(int(num_partitions))]
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
+    """``tf.squeeze`` of a RaggedTensor: only the given dimensions, each of size 1 and not
+    ragged.
+
+    Raises:
+        ValueError: without ``axis``, or for a ragged dimension.
+    """
+    if axis is None:
+        raise ValueError("Ragged.squeeze must have an axis argument.")
+    rank = input.shape.rank
+    axes = sorted({_norm_axis(a, rank) for a in (axis if isinstance(axis, (list, tuple))
+                                                 else [axis])}, reverse=True)
+    rt = input
+    for ax in axes:
+        rt = _squeeze(rt, ax)
+    return rt
+
+
+def _squeeze(rt, axis):
+    if not isinstance(rt, RaggedTensor):
+        return _a.squeeze(rt, [axis])
+    if axis == 0:
+        if int(rt.nrows()._value) != 1 or rt._uniform is None:
+            raise ValueError("Can not squeeze a ragged dimension (axis 0)")
+        return rt.values
+    if axis == 1:
+        if rt._uniform != 1:
+            raise ValueError(f"Can not squeeze a ragged dimension (axis {axis})")
+        return RaggedTensor.from_row_splits(rt.values.values, rt.values.row_splits,
+                                            validate=False) if isinstance(
+            rt.values, RaggedTensor) else rt.values
+    return rt.with_values(_squeeze(rt.values, axis - 1))
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``tf.math.cumsum`` of a RaggedTensor along a ragged axis (within each row) or an inner
+    uniform one (differentiable: a cumulative sum of the flat values less each row's start).
+    """
+    from .. import reduction_ops
+    axis = _norm_axis(axis, x.shape.rank)
+    if axis == 0:
+        raise ValueError("cumsum of a RaggedTensor along axis 0 is not supported")
+    if axis > 1:
+        inner = cumsum(x.values, axis - 1, exclusive, reverse) if isinstance(
+            x.values, RaggedTensor) else reduction_ops.cumsum(x.values, axis - 1, exclusive,
+                                                              reverse)
+        return x.with_values(inner)
+    v = x.values
+    if isinstance(v, RaggedTensor):
+        raise ValueError("cumsum of a RaggedTensor along an outer ragged axis is not supported")
+    total = reduction_ops.cumsum(v, 0, exclusive, reverse)
+    s = x.row_splits._value
+    # the part of the running sum that belongs to earlier rows, per value
+    if reverse:
+        full = reduction_ops.cumsum(v, 0, False, True)
+        after = _a.concat([full, _a.zeros_like(full[:1])], 0)
+        base = _ix.gather(after, Tensor(s[1:][x.value_rowids()._value].astype(np.int64)))
+    else:
+        full = reduction_ops.cumsum(v, 0)
+        before = _a.concat([_a.zeros_like(full[:1]), full], 0)
+        base = _ix.gather(before, Tensor(s[:-1][x.value_rowids()._value].astype(np.int64)))
+    from .. import math_ops
+    return x.with_values(math_ops.subtract(total, base))
+
+
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32, name=None,
+             axis=None, binary_output=False):
+    """``tf.math.bincount`` of a RaggedTensor: its values counted (weights ragged alike)."""
+    from .. import bincount_ops
+    w = weights.flat_values if isinstance(weights, RaggedTensor) else weights
+    return bincount_ops.bincount(arr.flat_values, w, minlength, maxlength, dtype)
+
+
 def _shaped(shape, flat):
     """``flat`` (the flat values) cut by a DynamicRaggedShape's row partitions."""
     result = flat
@@ -420,10 +505,12 @@ def reshape(tensor, shape, name=None):
 
 _composite.register(ragged_shape=DynamicRaggedShape)
 _composite.register(ragged_ops={
-    "zeros": zeros, "ones": ones, "fill": fill, "reshape": reshape,
+    "zeros": zeros, "ones": ones, "fill": fill, "reshape": reshape, "add_n": add_n,
+    "dynamic_partition": dynamic_partition, "squeeze": squeeze, "cumsum": cumsum,
+    "bincount": bincount,
     "tile": tile, "expand_dims": expand_dims, "ones_like": ones_like,
     "zeros_like": zeros_like, "shape": shape, "size": size, "rank": rank, "reverse": reverse,
-    "gather": gather, "boolean_mask": _boolean_mask_refused, "where": where, "stack": stack,
+    "gather": gather, "where": where, "stack": stack,
     "embedding_lookup": embedding_lookup, "map_fn": map_fn},
     elementwise={RaggedTensor: {"unary": unary, "binary": binary}})
 

@@ -562,6 +562,9 @@ class RaggedTensor(metaclass=_TFNamedType):
     def __iter__(self):
         return (self[i] for i in range(int(self.nrows()._value)))
 
+    # what TensorFlow says converting one to a Tensor (an op that does not dispatch)
+    _conversion_error = "TypeError: object of type 'RaggedTensor' has no len()\n"
+
     def __bool__(self):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 
