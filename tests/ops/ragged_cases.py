@@ -297,4 +297,11 @@ CASES = {
                      "    rt = tf.RaggedTensor.from_row_lengths(v, [2, 3])\n"
                      "    y = tf.reduce_sum(tf.math.reduce_variance(rt, axis=1))\n"
                      "out = t.gradient(y, v)",
+    "gather_nd_values": _RT + "out = tf.gather_nd(rt, [[0, 1], [2, 0]])",
+    "gather_nd_rows": _RT + "out = tf.gather_nd(rt, [[1]])",
+    "ragged_cross": "out = tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), "
+                    "tf.ragged.constant([['d', 'f'], ['e']])])",
+    "ragged_cross_dense": "out = tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), "
+                          "tf.constant([[1], [2]])])",
+    "sparse_neg_refused": "out = -tf.sparse.SparseTensor([[0]], [1.0], [2])",
 }

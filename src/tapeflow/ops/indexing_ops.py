@@ -270,8 +270,11 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         >>> print(tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]]).numpy())
         [3 2]
     """
-    p = to_tensor(params)
-    i = to_tensor(indices)
+    try:
+        p = to_tensor(params)
+        i = to_tensor(indices)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("gather_nd", params, indices, batch_dims)
     iv = i._value
     if batch_dims:
         b = int(batch_dims)

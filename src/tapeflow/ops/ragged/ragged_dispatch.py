@@ -469,6 +469,49 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
     return bincount_ops.bincount(arr.flat_values, w, minlength, maxlength, dtype)
 
 
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """``tf.gather_nd`` of a RaggedTensor: each index row picks a value (all dimensions
+    given) or a row (fewer), stacked; ragged when the picks are rows."""
+    if batch_dims:
+        raise NotImplementedError("gather_nd of a RaggedTensor with batch_dims")
+    idx = np.asarray(_read(_as_dense(indices, _dt.int64)))
+    picks = [params[tuple(int(k) for k in row)] for row in idx.reshape(-1, idx.shape[-1])]
+    scalars = all(isinstance(p, _TensorLike) and p._value.ndim == 0 for p in picks)
+    out = _a.stack(picks, 0) if scalars else stack(picks, 0)   # values, or rows (ragged)
+    for d in reversed(idx.shape[1:-1]):
+        out = RaggedTensor.from_uniform_row_length(out, int(d))
+    return out
+
+
+def cross(inputs, name=None):
+    """``tf.ragged.cross``: row ``i`` holds every combination of the inputs' row-``i``
+    values (in order), joined by ``_X_`` as strings.
+
+    Raises:
+        ValueError: for inputs with different numbers of rows.
+    """
+    rows = []
+    for v in inputs:
+        if isinstance(v, RaggedTensor):
+            rows.append(v.to_list())
+        else:
+            rows.append(np.asarray(_read(_as_dense(v, None)), object).tolist())
+    n = len(rows[0])
+    if any(len(r) != n for r in rows):
+        raise ValueError("inputs must have the same number of rows")
+    import itertools
+
+    def text(x):
+        return x if isinstance(x, bytes) else str(x).encode()
+    out = [[b"_X_".join(text(x) for x in combo) for combo in itertools.product(*parts)]
+           for parts in zip(*rows)]
+    flat = [x for r in out for x in r]
+    from ..._core.tensor import string_value
+    return RaggedTensor.from_row_lengths(
+        Tensor(string_value(np.array(flat + [b""], object)[:len(flat)])),
+        Tensor(np.array([len(r) for r in out], np.int64)))
+
+
 def _shaped(shape, flat):
     """``flat`` (the flat values) cut by a DynamicRaggedShape's row partitions."""
     result = flat
@@ -507,7 +550,7 @@ _composite.register(ragged_shape=DynamicRaggedShape)
 _composite.register(ragged_ops={
     "zeros": zeros, "ones": ones, "fill": fill, "reshape": reshape, "add_n": add_n,
     "dynamic_partition": dynamic_partition, "squeeze": squeeze, "cumsum": cumsum,
-    "bincount": bincount,
+    "bincount": bincount, "gather_nd": gather_nd,
     "tile": tile, "expand_dims": expand_dims, "ones_like": ones_like,
     "zeros_like": zeros_like, "shape": shape, "size": size, "rank": rank, "reverse": reverse,
     "gather": gather, "where": where, "stack": stack,

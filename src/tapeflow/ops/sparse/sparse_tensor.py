@@ -90,10 +90,6 @@ class SparseTensor(metaclass=_TFNamedType):
 
     __repr__ = __str__
 
-    def __neg__(self):
-        from .. import math_ops
-        return self.with_values(math_ops.negative(self._values))
-
     def __mul__(self, other):
         # A dense or scalar factor: only the stored entries change (sparse_dense_cwise_mul).
         from .. import array_ops, indexing_ops, math_ops
