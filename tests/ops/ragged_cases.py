@@ -304,4 +304,6 @@ CASES = {
     "ragged_cross_dense": "out = tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), "
                           "tf.constant([[1], [2]])])",
     "sparse_neg_refused": "out = -tf.sparse.SparseTensor([[0]], [1.0], [2])",
+    "equality": _RT + "out = [rt == rt, rt != 1, rt == tf.ragged.constant([[1], [2]]), "
+                "rt != tf.ragged.constant([[1], [2]])]",
 }

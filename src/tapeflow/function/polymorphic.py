@@ -108,6 +108,24 @@ class _Variants:
                 self.fast = run
 
 
+
+class _Meta(tuple):
+    """A composite's metadata (a RaggedTensor's partitions) among the compared outputs."""
+
+
+def _components(x):
+    """The flat outputs of ``x``, a composite (RaggedTensor, SparseTensor) as its metadata
+    and its tensor components."""
+    out = []
+    for leaf in _nest.flatten(x):
+        if hasattr(leaf, "__tf_flatten__") and not isinstance(leaf, type):
+            meta, components = leaf.__tf_flatten__()
+            out.append(_Meta((meta,)))
+            out.extend(components)
+        else:
+            out.append(leaf)
+    return out
+
 class Function:
     """A Python function wrapped by ``tf.function``: traced on the first call of each input
     signature, replayed after (``tf.types.experimental.PolymorphicFunction``).
@@ -533,11 +551,11 @@ class Function:
                     raise AssertionError(
                         f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay wrote {v.name} "
                         f"= {np.asarray(after[k])!r}, the eager run {np.asarray(v._value)!r}")
-            ours, theirs = _nest.flatten(result), _nest.flatten(eager)
+            ours, theirs = _components(result), _components(eager)
             for a, b in zip(ours, theirs):
                 a_v = a._value if isinstance(a, _TensorLike) else a
                 b_v = b._value if isinstance(b, _TensorLike) else b
-                if not _allclose(a_v, b_v):
+                if not (a_v == b_v if type(a_v) is _Meta else _allclose(a_v, b_v)):
                     raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
                                          f"returned {a_v!r}, the eager run {b_v!r}")
         finally:

@@ -614,12 +614,26 @@ for _name, _fn in (("add", _m.add), ("sub", _m.subtract), ("mul", _m.multiply),
     setattr(RaggedTensor, f"__{_name}__", _operator(_fn))
     setattr(RaggedTensor, f"__r{_name}__", _operator(_fn, reflected=True))
 for _name, _fn in (("lt", _m.less), ("le", _m.less_equal), ("gt", _m.greater),
-                   ("ge", _m.greater_equal), ("eq", _m.equal), ("ne", _m.not_equal),
-                   ("and", _m.logical_and), ("or", _m.logical_or),
+                   ("ge", _m.greater_equal), ("and", _m.logical_and), ("or", _m.logical_or),
                    ("xor", _m.logical_xor)):
     setattr(RaggedTensor, f"__{_name}__", _operator(_fn))
 for _name, _fn in (("and", _m.logical_and), ("or", _m.logical_or), ("xor", _m.logical_xor)):
     setattr(RaggedTensor, f"__r{_name}__", _operator(_fn, reflected=True))
+
+
+def _equality(fn, incompatible):
+    # TensorFlow's: value by value, but a plain bool when the two do not broadcast
+    def op(self, other):
+        from ..._core import errors
+        try:
+            return fn(self, other)
+        except (errors.InvalidArgumentError, ValueError):
+            return incompatible
+    return op
+
+
+RaggedTensor.__eq__ = _equality(_m.equal, False)
+RaggedTensor.__ne__ = _equality(_m.not_equal, True)
 RaggedTensor.__neg__ = lambda self: _m.negative(self)
 RaggedTensor.__abs__ = lambda self: _m.abs(self)
 RaggedTensor.__invert__ = lambda self: _m.logical_not(self)
