@@ -9,6 +9,7 @@ from ._core.errors import (
                            InternalError,
                            InvalidArgumentError,
                            NotFoundError,
+                           OperatorNotAllowedInGraphError,
                            OpError,
                            OutOfRangeError,
                            PermissionDeniedError,
@@ -22,7 +23,8 @@ from ._core.errors import (
 __all__ = [
     "AbortedError", "AlreadyExistsError", "CancelledError", "DataLossError",
     "DeadlineExceededError", "FailedPreconditionError", "InternalError", "InvalidArgumentError",
-    "NotFoundError", "OpError", "OutOfRangeError", "PermissionDeniedError",
+    "NotFoundError", "OpError", "OperatorNotAllowedInGraphError", "OutOfRangeError",
+    "PermissionDeniedError",
     "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "UnimplementedError",
     "UnknownError",
 ]

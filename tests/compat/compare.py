@@ -44,6 +44,24 @@ XFAIL = {
     "protobuf message: no DESCRIPTOR); reloading the .keras model whose layer is "
     "Activation(tf.nn.relu) (\"Could not locate function 'relu'\"); "
     "get_concrete_function(tf.RaggedTensorSpec) and tf.saved_model.save of a ragged signature",
+    "function_guide": "measure_graph_size: ConcreteFunction.graph of a loop over a Python list "
+                      "counts other nodes (4, TF 11 and 32) and lowering a loop over a "
+                      "tf.data.Dataset to a GraphDef raises KeyError 'T'; a trace with "
+                      "TensorSpec(None) prints its traced output shape (no static shape "
+                      "inference: TF TensorSpec(shape=<unknown>))",
+    "autograph_compound_symbols": "an attribute assigned in a tensor `if` (`a.b = -a.b`) is "
+                                  "not a variable of the conditional in tapeflow's AutoGraph "
+                                  "(only names are): the branch's tensor stays in `a.b` and "
+                                  "reading it after the `if` raises InaccessibleTensorError",
+    "intro_to_graphs_guide": "print(graph.as_graph_def()): TF prints the GraphDef in protobuf "
+                             "text format; tapeflow's GraphDef record has no text-format str",
+    "keras3_functional_api_rest": (
+        "an Embedding's gradient reaches Keras's RMSprop as a dense tensor (TF: IndexedSlices, "
+        "squared slice by slice); no keras.applications (VGG19) yet; a layer without build() "
+        "is not first traced by running call() symbolically (its print shows once, not twice)"),
+    "keras3_training_rest": (
+        "fit over a shuffled tf.data Dataset: the second epoch's batches differ from Keras's; "
+        "no keras.utils.PyDataset yet"),
 }
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every

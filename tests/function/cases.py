@@ -1305,3 +1305,360 @@ def relaxed_same_padding(tf):
     return {"out": out, "out_relaxed": out_relaxed, "traced": traced,
             "count": sig.experimental_get_tracing_count(),
             "count_relaxed": relaxed.experimental_get_tracing_count()}
+
+
+# ---------------------------------------------------------------- graph-mode semantics (issue 22)
+def _raised_line(fn):
+    """The class and first line of what ``fn()`` raises (TensorFlow's later lines name its
+    own frames and graph ids)."""
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - the class and text are the result
+        return {"class": type(exc).__name__, "line": str(exc).split("\n")[0]}
+    return None
+
+
+@case
+def leaked_graph_tensor(tf):
+    leak = []
+
+    @tf.function
+    def f(x):
+        y = x + 1
+        leak.append(y)
+        leak.append(tf.reduce_sum(y * y))
+        return y * 2
+
+    out = _v(f(tf.constant([1.0, 2.0])))
+    t, s = leak
+
+    @tf.function
+    def g():
+        return t * 3
+
+    return {"out": out, "repr": [repr(t), repr(s)], "str": [str(t), str(s)],
+            "class": type(t).__name__, "shape": t.shape.as_list(), "dtype": t.dtype.name,
+            "name": t.name, "is_tensor": [isinstance(t, tf.Tensor), tf.is_tensor(t)],
+            "numpy": _raised_line(lambda: t.numpy()), "eager": _raised_line(lambda: t + 1),
+            "op": _raised_line(lambda: tf.reduce_sum(t)),
+            "captured": _raised_line(g), "len": _raised_line(lambda: len(t)),
+            "bool": _raised_line(lambda: bool(s)),
+            "array": _raised_line(lambda: np.asarray(t)),
+            "again": _v(f(tf.constant([3.0, 4.0])))}
+
+
+@case
+def unknown_rank_printed(tf):
+    seen = []
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def f(x):
+        # (an op's output under a relaxed signature prints its traced shape in tapeflow:
+        # no static shape inference; left out)
+        seen.append([str(x), repr(x), f"{x}"])
+        return x * 2
+
+    out = _v(f(tf.constant([1.0, 2.0])))
+    return {"out": out, "seen": seen}
+
+
+@case
+def dead_failing_op_pruned(tf):
+    x = tf.constant([1.0, 2.0, 3.0])
+    v = tf.Variable([0.0])
+    runs = []
+
+    @tf.function
+    def unused(x):
+        runs.append(1)
+        tf.gather(x, [5])
+        a = tf.gather(x, [7]) * 2.0   # a failing chain, unused too
+        del a
+        return x + 1
+
+    @tf.function
+    def returned(x):
+        return tf.gather(x, [5]) + 1.0
+
+    @tf.function
+    def printed(x):
+        tf.print(tf.gather(x, [5]))
+        return x
+
+    @tf.function
+    def assigned(x):
+        v.assign(tf.gather(x, [5]))
+        return x
+
+    @tf.function
+    def predicate(x):
+        a = tf.gather(x, [5])
+        if tf.reduce_sum(a) > 0:
+            return x
+        return x * 2
+
+    @tf.function
+    def in_branch(x):
+        b = tf.gather(x, [5]) * 2.0
+        if tf.reduce_sum(x) > 0:
+            c = x
+        else:
+            c = b
+        return c
+
+    @tf.function
+    def reshape_unused(x):
+        tf.reshape(x, [2, 2])   # a static shape error: TensorFlow raises while tracing
+        return x
+
+    def err(fn):
+        # TensorFlow's run-time error names its graph node on a last line of its own: the
+        # message is the last line before it
+        try:
+            fn(x)
+        except Exception as exc:  # noqa: BLE001 - the class and message are the result
+            lines = [ln for ln in str(exc).split("\n") if ln.strip()
+                     and not ln.strip().startswith("[[")]
+            return {"cls": type(exc).__name__, "msg": lines[-1].split(" [Op:")[0]}
+        return None
+
+    return {"unused": [_v(unused(x)), _v(unused(x * 2)), len(runs),
+                       unused.experimental_get_tracing_count()],
+            "returned": err(returned), "printed": err(printed), "assigned": err(assigned),
+            "predicate": err(predicate), "in_branch": err(in_branch),
+            "reshape_unused": _err(lambda: reshape_unused(x))["class"],
+            "v": _v(v)}
+
+
+@case
+def concrete_reuse_counts(tf):
+    traced = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        traced.append(1)
+        return x * 2
+
+    counts = [f.experimental_get_tracing_count()]
+    out = [_v(f(tf.constant([1.0, 2.0]))), _v(f(tf.constant([1.0, 2.0, 3.0])))]
+    counts.append(f.experimental_get_tracing_count())
+    c = f.get_concrete_function()
+    c2 = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    c3 = f.get_concrete_function(tf.TensorSpec([3], tf.float32))
+    counts += [f.experimental_get_tracing_count(), len(traced), c is c2, c is c3]
+
+    @tf.function
+    def g(x):
+        return x + 1
+
+    gc = []
+    for step in ([1.0, 2.0], tf.TensorSpec([None], tf.float32), [1.0, 2.0, 3.0],
+                 tf.TensorSpec(None, tf.float32), [[1.0]], tf.TensorSpec([5], tf.float32),
+                 [1.0, 2.0, 3.0, 4.0]):
+        if isinstance(step, tf.TensorSpec):
+            g.get_concrete_function(step)
+        else:
+            out.append(_v(g(tf.constant(step))))
+        gc.append(g.experimental_get_tracing_count())
+
+    h = tf.function(lambda x: x * 3)
+    hc = []
+    h.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    hc.append(h.experimental_get_tracing_count())
+    h.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    hc.append(h.experimental_get_tracing_count())
+    out += [_v(h(tf.constant([1.0, 2.0]))), _v(h(tf.constant(1.0)))]
+    hc.append(h.experimental_get_tracing_count())
+    return {"out": out, "counts": counts, "g": gc, "h": hc}
+
+
+@case
+def autograph_graph_rules(tf):
+    """The AutoGraph guide's programs TensorFlow refuses, and the ones it runs."""
+    @tf.function
+    def list_in_loop(n):
+        lst = []
+        for i in tf.range(n):
+            lst.append(i)
+        return lst
+
+    @tf.function
+    def dtype_change(n):
+        x = tf.constant(0)
+        for _i in tf.range(n):
+            x = tf.cast(x, tf.float32)
+        return x
+
+    @tf.function
+    def shape_change(n):
+        x = tf.constant([0])
+        for i in tf.range(n):
+            x = tf.concat([x, [i]], 0)
+        return x
+
+    @tf.function
+    def py_while_tf_break(x):
+        while True:
+            if tf.equal(x, 0):
+                break
+            x -= 1
+        return x
+
+    @tf.function
+    def type_change_while(x):
+        i = 0
+        while i < 10:
+            i = tf.constant(1)
+        return i
+
+    @tf.function
+    def for_rows(t):
+        s = tf.constant(0)
+        for row in t:
+            s += tf.reduce_sum(row)
+        return s
+
+    @tf.function
+    def break_continue(n):
+        s = 0
+        for i in tf.range(n):
+            if i > 3:
+                break
+            if i % 2 == 0:
+                continue
+            s += i
+        return s
+
+    @tf.function
+    def nested(x):
+        if x > 0:
+            if x > 5:
+                y = x * 2
+            else:
+                y = x * 3
+        else:
+            y = -x
+        return y
+
+    @tf.function
+    def packed_in_loop(n):
+        x = tf.zeros([2], tf.int32)
+        for i in tf.range(n):
+            x = x + tf.convert_to_tensor([i, 2 * i])
+        return x
+
+    def err(fn, *a):
+        e = _err(lambda: fn(*a))
+        return e and {"cls": e["class"], "msg": e["text"].strip()}
+
+    v = tf.Variable([1.0, 2.0])
+    return {"list_in_loop": _raised_line(lambda: list_in_loop(tf.constant(3))),
+            "dtype_change": err(dtype_change, tf.constant(3)),
+            "shape_change": err(shape_change, tf.constant(3)),
+            "py_while_tf_break": err(py_while_tf_break, tf.constant(5)),
+            "type_change_while": err(type_change_while, tf.constant(5)),
+            "for_rows": _v(for_rows(tf.constant([[1, 2], [3, 4]]))),
+            "break_continue": _v(break_continue(tf.constant(10))),
+            "nested": [_v(nested(tf.constant(k))) for k in (3, 7, -2)],
+            "packed_in_loop": [_v(packed_in_loop(tf.constant(k))) for k in (0, 3)],
+            "len_variable": _raised_line(lambda: len(v)),
+            "len_scalar_variable": _raised_line(lambda: len(tf.Variable(3.0))),
+            "true_plus_true": True + True,
+            "logical": [_v(tf.constant(True) & tf.constant(False)),
+                        _v(True & tf.constant(False)),
+                        _v(tf.constant([True, False]) & [True, True]),
+                        _v(tf.constant(True) | False), _v(tf.constant(True) ^ True),
+                        _v(~tf.constant(True)), _v(tf.constant(6) & tf.constant(3))]}
+
+
+@case
+def print_nested_structures(tf):
+    import os
+    import tempfile
+
+    x = tf.constant(2)
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    os.close(fd)
+    out = "file://" + path
+
+    @tf.function
+    def f(x):
+        tf.print({"k": x}, [x + 1, "t"], output_stream=out)
+        return x
+
+    tf.print(["a", x], output_stream=out)
+    tf.print({"b": 1, "a": [x, tf.constant([1.0, 2.5])]}, output_stream=out)
+    tf.print(("a", 1.5, x), "z", [x], output_stream=out)
+    tf.print({"k": tf.constant("s")}, tf.constant(["p", "q"]), output_stream=out)
+    tf.print([[x, x], (x,)], [], {}, (), output_stream=out)
+    tf.print([tf.zeros([7])], summarize=2, output_stream=out)
+    f(x)
+    f(tf.constant(5))
+    with open(path) as fh:
+        text = fh.read()
+    os.remove(path)
+    return {"lines": text.split("\n")}
+
+
+@case
+def custom_trace_type(tf):
+    """The function guide's ``__tf_tracing_type__`` cell, and tf.types.experimental's
+    classes as isinstance checks."""
+    E = tf.types.experimental
+    traced = []
+
+    @tf.function
+    def get_mixed_flavor(fruit_a, fruit_b):
+        traced.append(1)
+        return fruit_a.flavor + fruit_b.flavor
+
+    class FruitTraceType(E.TraceType):
+        def __init__(self, fruit):
+            self.fruit_type = type(fruit)
+            self.fruit_value = fruit
+
+        def is_subtype_of(self, other):
+            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+        def most_specific_common_supertype(self, others):
+            return self if all(self == other for other in others) else None
+
+        def placeholder_value(self, placeholder_context=None):
+            return self.fruit_value
+
+        def __eq__(self, other):
+            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+        def __hash__(self):
+            return hash(self.fruit_type)
+
+    class FruitWithTraceType:
+        def __tf_tracing_type__(self, context):
+            return FruitTraceType(self)
+
+    class Apple(FruitWithTraceType):
+        flavor = tf.constant([1, 2])
+
+    class Mango(FruitWithTraceType):
+        flavor = tf.constant([3, 4])
+
+    out = [_v(get_mixed_flavor(Apple(), Mango())), _v(get_mixed_flavor(Apple(), Mango())),
+           _v(get_mixed_flavor(Mango(), Apple()))]
+
+    class Incomplete(E.TraceType):
+        def is_subtype_of(self, other):
+            return False
+
+    f = tf.function(lambda x: x * 2)
+    c = f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    return {"out": out, "traced": len(traced),
+            "count": get_mixed_flavor.experimental_get_tracing_count(),
+            "isinstance": [isinstance(f, E.GenericFunction), isinstance(f, E.PolymorphicFunction),
+                           isinstance(c, E.ConcreteFunction), isinstance(f, E.Callable),
+                           isinstance(c, E.Callable), isinstance(c, E.GenericFunction),
+                           isinstance(Apple(), E.SupportsTracingProtocol),
+                           isinstance(c.function_type, E.FunctionType),
+                           isinstance(c.inference_fn, E.AtomicFunction)],
+            "function_type": str(c.function_type),
+            "atomic": _v(c.inference_fn(tf.constant([1.0, 2.0]))),
+            "abstract": _err(lambda: Incomplete())["class"]}

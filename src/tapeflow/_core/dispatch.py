@@ -15,7 +15,7 @@ from .recording import (
     remove_tape,
     tape_stack,
 )
-from .tensor import Tensor, alias
+from .tensor import Tensor, _FailedValue, _GraphValue, alias, scope_error
 
 __all__ = ["apply", "record", "tape_stack", "push_tape", "remove_tape", "Entry", "ACTIVE",
            "current_tracer", "push_tracer", "pop_tracer"]
@@ -78,6 +78,9 @@ def raise_op_error(prim, values, attrs, exc):
     """Turn a NumPy failure inside ``prim``'s forward into TensorFlow's error class and text."""
     if isinstance(exc, errors.OpError):
         raise exc
+    for v in values:
+        if type(v) is _GraphValue:   # a graph tensor leaked out of its tf.function
+            raise scope_error(v.text) from None
     for v in values if prim.error is None else ():  # string ops name their own errors
         if getattr(v, "dtype", None) is not None and v.dtype.kind in "OSU":
             raise errors.op_error(
@@ -90,6 +93,37 @@ def raise_op_error(prim, values, attrs, exc):
     else:
         cls, text = errors.InvalidArgumentError, str(exc)
     raise errors.op_error(cls, text, prim.name) from None
+
+
+# Errors TensorFlow finds while it builds a graph (static shapes): raised even by an op whose
+# output nothing uses.
+STATIC_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
+                 "ConcatOp : Dimension", "Dimensions must be equal", "In[0] mismatch In[1]")
+
+
+def op_failed(prim, values, attrs, exc):
+    """An op's kernel raised ``exc``: raise TensorFlow's error, or, while a ``tf.function``
+    traces (outside ``tf.init_scope`` and a loop's later iterations), return failing output
+    values (:class:`_FailedValue`): the op is left out of the program and its error is
+    raised only where its value is needed, as TensorFlow prunes an unused op."""
+    for v in values:
+        if type(v) is _FailedValue:   # an input already failed: this op fails with it
+            err = v.exc
+            break
+    else:
+        try:
+            raise_op_error(prim, values, attrs, exc)
+        except errors.OpError as e:
+            err = e
+            if str(e).startswith(STATIC_ERRORS):
+                raise
+    tracer = _state.tracer
+    if tracer is None or tracer.suspended:
+        raise err
+    dtype = getattr(values[0], "dtype", None) if values else None
+    if prim.n_outputs == 1:
+        return _FailedValue(err, dtype)
+    return tuple([_FailedValue(err, dtype) for _ in range(prim.n_outputs)])
 
 
 def apply(prim, inputs, attrs=None):
@@ -108,7 +142,7 @@ def apply(prim, inputs, attrs=None):
         else:
             out = prim.forward(*values)
     except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
-        raise_op_error(prim, values, attrs, exc)
+        out = op_failed(prim, values, attrs, exc)
     if prim.n_outputs == 1:
         out = Tensor(out)
     else:

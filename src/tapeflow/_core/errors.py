@@ -6,10 +6,18 @@ __all__ = [
     "PermissionDeniedError", "UnauthenticatedError", "ResourceExhaustedError",
     "FailedPreconditionError", "AbortedError", "OutOfRangeError",
     "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+    "OperatorNotAllowedInGraphError",
 ]
 
 
-class OpError(Exception):
+class _TFErrorType(type):
+    """Error classes print as TensorFlow's (``<class '...errors_impl.InvalidArgumentError'>``)."""
+
+    def __repr__(cls):
+        return f"<class 'tensorflow.python.framework.errors_impl.{cls.__name__}'>"
+
+
+class OpError(Exception, metaclass=_TFErrorType):
     """A failed op, as ``tf.errors.OpError``.
 
     Args:
@@ -50,6 +58,16 @@ UnimplementedError = _make("UnimplementedError", "An operation is not implemente
 InternalError = _make("InternalError", "An internal invariant was broken.")
 UnavailableError = _make("UnavailableError", "The runtime is unavailable.")
 DataLossError = _make("DataLossError", "Unrecoverable data loss.")
+
+
+class InaccessibleTensorError(ValueError, metaclass=_TFErrorType):
+    """A tensor of a finished sub-graph (a loop body, a branch) used outside it, as
+    TensorFlow's ``InaccessibleTensorError`` (a ``ValueError``; not in ``tf.errors``)."""
+
+
+class OperatorNotAllowedInGraphError(TypeError, metaclass=_TFErrorType):
+    """A Python operator (``bool``, iteration) applied to a symbolic graph tensor, as
+    ``tf.errors.OperatorNotAllowedInGraphError`` (a ``TypeError``)."""
 
 
 # What follows ``name:`` in TensorFlow's eager errors is the default name its Python wrapper

@@ -2,6 +2,7 @@
 import itertools
 
 from . import dtypes as _dt
+from . import errors as _errors
 from . import events as _events
 from . import nest as _nest
 from . import recording as _rec
@@ -307,6 +308,171 @@ Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
 _nest.register_leaf_types(Tensor, TensorShape)
 
 
+_SCOPE_TEXT = (
+    "{t!r} is out of scope and cannot be used here. Use return values, explicit Python "
+    "locals or TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/"
+    "guide/function#all_outputs_of_a_tffunction_must_be_return_values for more "
+    "information.\n\n{t!r} was defined here:\n{where}\nThe tensor {t!r} cannot be accessed "
+    "from here, because it was defined in FuncGraph(name={fn}, id={gid}), which is out of "
+    "scope.")
+
+
+def scope_error(text):
+    """TensorFlow's TypeError for a graph tensor used outside its function (flagged so that
+    a trace reports it as it is, not as an error "in user code")."""
+    exc = TypeError(text)
+    exc._tf_graph_scope = True
+    return exc
+
+
+class _GraphValue:
+    """The ``_value`` of a :class:`SymbolicTensor`: a graph tensor has no value outside its
+    function. It keeps the metadata printing needs; any NumPy use raises TensorFlow's
+    out-of-scope ``TypeError`` (an op's failure is turned into it by ``raise_op_error``)."""
+
+    __slots__ = ("shape", "dtype", "text")
+
+    def __init__(self, shape, dtype, text):
+        self.shape = shape
+        self.dtype = dtype
+        self.text = text
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def _fail(self, *args, **kwargs):
+        raise scope_error(self.text)
+
+    __array__ = __array_ufunc__ = __array_function__ = __getitem__ = __iter__ = _fail
+    __float__ = __int__ = __index__ = __bool__ = _fail
+
+
+class _FailedValue:
+    """The ``_value`` of an op's output whose kernel failed while a ``tf.function`` traced it:
+    TensorFlow prunes an op nothing needs, so the failure is raised only where the value is
+    needed (an output, an effect, a Python read, another op's input turns failing too)."""
+
+    __slots__ = ("exc", "dtype")
+
+    def __init__(self, exc, dtype):
+        self.exc = exc
+        self.dtype = dtype   # the op's first input's: what most ops give (a guess)
+
+    def _fail(self, *args, **kwargs):
+        raise self.exc
+
+    shape = ndim = size = property(_fail)
+    __array__ = __array_ufunc__ = __array_function__ = __getitem__ = __iter__ = _fail
+    __float__ = __int__ = __index__ = __bool__ = __len__ = copy = _fail
+
+
+class SymbolicTensor(Tensor):
+    """A tensor made inside a ``tf.function`` trace and kept past it (a global, an
+    attribute, a list the function appended to): as TensorFlow's graph tensor it has a name
+    (``add:0``) and a static shape but no value outside its function.
+
+    ``.numpy()`` raises ``AttributeError``, ``np.asarray`` ``NotImplementedError`` and using
+    it in an op (eagerly or captured by another function) TensorFlow's ``TypeError``
+    ("... is out of scope and cannot be used here"). Made only by the tracer (``retire``)."""
+
+    __slots__ = ()
+    _tf_path = "tensorflow.python.framework.ops.SymbolicTensor"
+
+    @property
+    def numpy(self):
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
+
+    @property
+    def name(self):
+        return _SYMBOLIC.get(self._id, ("tensor", None, None))[0] + ":0"
+
+    @property
+    def shape(self):
+        info = _SYMBOLIC.get(self._id)
+        return info[1] if info is not None else TensorShape(self._value.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def _out_of_scope(self):
+        info = _SYMBOLIC.get(self._id)
+        if info is not None and type(self._value) is _GraphValue:
+            return scope_error(self._value.text)
+        return scope_error(_SCOPE_TEXT.format(t=self, where="", fn="?", gid=0))
+
+    def _read(self):
+        raise self._out_of_scope()
+
+    def _watchable(self, tape):
+        return False
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
+            f"may indicate that you're trying to pass a Tensor to a NumPy call, which is not "
+            f"supported.")
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please "
+                        f"call `x.shape` rather than `len(x)` for shape information.")
+
+    def __bool__(self):
+        raise _errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt "
+            "the following resolutions to the problem: If you are running in Graph mode, use "
+            "Eager execution mode or decorate this function with @tf.function. If you are "
+            "using AutoGraph, you can try decorating this function with @tf.function. If that "
+            "does not work, then you may be using an unsupported feature or your source code "
+            "may not be visible to AutoGraph. See https://github.com/tensorflow/tensorflow/"
+            "blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
+            "#access-to-source-code for more information.")
+
+    def __iter__(self):
+        raise self._out_of_scope()
+
+    def __str__(self):
+        shape = self.shape
+        if shape.rank is None:
+            return f'Tensor("{self.name}", dtype={self.dtype.name})'
+        return f'Tensor("{self.name}", shape={shape}, dtype={self.dtype.name})'
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+
+# SymbolicTensor id -> (TensorFlow name, static TensorShape, site); entries leave with the
+# tensor (a weakref callback made when it is retired).
+_SYMBOLIC = {}
+
+
+def make_symbolic(t, name, shape, site, fn_name, detach):
+    """Turn ``t`` (a Tensor a finished trace made) into a :class:`SymbolicTensor` named
+    ``name`` with static ``shape``; with ``detach`` its value is dropped too, so an op that
+    uses it raises TensorFlow's out-of-scope TypeError (kept when a tape may still need it)."""
+    import weakref
+
+    tid = t._id
+    t.__class__ = SymbolicTensor
+    _SYMBOLIC[tid] = (name, shape, site)
+    weakref.finalize(t, _SYMBOLIC.pop, tid, None)
+    if detach:
+        where = "" if site is None else f'    File "{site[0]}", line {site[1]}, in {site[2]}\n'
+        text = _SCOPE_TEXT.format(t=t, where=where, fn=fn_name, gid=id(_SYMBOLIC) // 16)
+        t._value = _GraphValue(t._value.shape, t._value.dtype, text)
+
+
 class _TensorTypeMeta(_TFNamedType):
     def __instancecheck__(cls, obj):
         return isinstance(obj, Tensor)
@@ -378,6 +544,11 @@ def is_tensor(x) -> bool:
 
 
 _PY_SCALARS = (float, int, bool)
+
+
+# Set by ops.array_ops: packs a nested list holding tensors with ``tf.stack`` (while a
+# tf.function traces, so the program computes it from its tensors).
+PACK_HOOK = [None]
 
 
 def _array_from_python(value, dtype):
@@ -588,6 +759,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return Tensor(value)
     if hasattr(value, "__tf_tensor__"):
         return convert_to_tensor(value.__tf_tensor__(dtype, name), dtype)
+    if _rec._state.tracer is not None and PACK_HOOK[0] is not None and \
+            isinstance(value, (list, tuple)):
+        packed = _packed_dtype(value)
+        if packed is not None:   # traced: TensorFlow's Pack op, not a frozen value
+            return PACK_HOOK[0](value, dtype or packed)
     if dtype is None and dtype_hint is not None:
         try:
             return Tensor(_array_from_python(value, _dt.as_dtype(dtype_hint)))
@@ -620,7 +796,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
     else:
         if dtype is not None:
             dtype = _dt.as_dtype(dtype)
-        if isinstance(value, (np.ndarray, np.generic)) and dtype is not None:
+        if isinstance(value, (np.ndarray, np.generic)) and dtype is not None and \
+                dtype._np.kind != "O":   # strings: convert_to_tensor encodes them
             arr = np.asarray(value)
             t = Tensor(arr.astype(dtype._np) if arr.ndim else dtype._np.type(arr[()]))
         else:

@@ -138,6 +138,10 @@ class Variable(_TensorLike):
     __slots__ = ("_value", "_id", "_trainable", "_name", "constraint", "_unread",
                  "__weakref__")
 
+    def __len__(self):
+        # TensorFlow's variables have no len(), whatever their shape
+        raise TypeError(f"object of type '{type(self).__name__}' has no len()")
+
     def __new__(cls, *args, **kwargs):
         # tf.Variable(...) makes a ResourceVariable, as TensorFlow's does; subclasses
         # (KerasVariable) are made as themselves.

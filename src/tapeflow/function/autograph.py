@@ -323,11 +323,14 @@ class _Converter(ast.NodeTransformer):
             return node
         t_name, f_name = self.fresh("if_true"), self.fresh("if_false")
         if both_return:
-            t = _def(t_name, [], self.block(node.body))
-            f = _def(f_name, [], self.block(node.orelse))
+            # the names a branch assigns are its parameters (a branch may rebind an
+            # argument before returning: ``i += 1; return i``)
+            names = _assigned(node.body + node.orelse)
+            t = _def(t_name, names, self.block(node.body))
+            f = _def(f_name, names, self.block(node.orelse))
             return [t, f, ast.Return(value=_call(_ag("if_stmt"), [node.test, _name(t_name),
-                                                                   _name(f_name), ast.Tuple(
-                                                                       elts=[], ctx=ast.Load()),
+                                                                   _name(f_name),
+                                                                   _load_values(names),
                                                                    ast.Constant(True)]))]
         names = _live(_assigned(node.body + node.orelse), node)
         ret = [ast.Return(value=_tuple(names))]
@@ -494,14 +497,14 @@ def ret(value):
 def if_stmt(test, true_fn, false_fn, init, returns, names=()):
     if not _is_tensor(test):
         fn = true_fn if test else false_fn
-        return fn() if returns else fn(*init)
+        return fn(*init)
     from ..ops import control_flow_ops as cf
     seen = {}
 
     def branch(fn, label):
         # TensorFlow's checks of a tensor ``if``'s variables, in its order (main first)
         def run():
-            out = (fn(),) if returns else tuple(fn(*init))
+            out = (fn(*init),) if returns else tuple(fn(*init))
             _passes.check_branch(out, ("retval_",) if returns else names, label,
                                  seen.get("main"))
             seen[label] = out
@@ -519,6 +522,8 @@ def while_stmt(cond, body, init, names):
             vals = tuple(body(*vals))
             c = cond(*vals)
             if _is_tensor(c):
+                if _tracing():   # TensorFlow refuses a loop whose condition turns tensor
+                    raise NotImplementedError(_WHILE_TURNED_TENSOR)
                 return _tensor_while(cond, body, vals, names)
         return vals
     return _tensor_while(cond, body, tuple(init), names)
@@ -555,6 +560,7 @@ def _tensor_while(cond, body, init, names):
 
     def step(*xs):
         new = body(*full(xs))
+        _check_loop_vars(init, new, keep, names)
         return [new[i] for i in keep]
 
     out = cf.while_loop(lambda *xs: cond(*full(xs)), step, [init[i] for i in keep])
@@ -562,6 +568,35 @@ def _tensor_while(cond, body, init, names):
     for i, x in zip(keep, out):
         vals[i] = x
     return tuple(vals)
+
+
+_WHILE_TURNED_TENSOR = (
+    "The condition of while loop started as non-Tensor, then changed to Tensor. This may "
+    "happen either because variables changed type, or when a break or return statement inside "
+    "the loop depends on a Tensor condition. In both cases, changing to a TF loop should remove "
+    "the error.\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+    "autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types for more info.")
+
+
+def _check_loop_vars(init, new, keep, names):
+    """TensorFlow's checks of a tensor loop's variables after one iteration: the same dtype
+    (TypeError) and a shape at least as specific as before the loop (ValueError)."""
+    for i in keep:
+        a, b = init[i], new[i]
+        if not (_is_tensor(a) and _is_tensor(b)) or i >= len(names) or \
+                names[i].startswith("<"):
+            continue
+        if a.dtype != b.dtype:
+            raise TypeError(f"'{names[i]}' has dtype {a.dtype.name} before the loop, but dtype "
+                            f"{b.dtype.name} after one iteration")
+        sa, sb = a.shape, b.shape
+        if sa.rank is None:
+            continue
+        if sb.rank != sa.rank or any(x is not None and x != y
+                                     for x, y in zip(sa.as_list(), sb.as_list())):
+            raise ValueError(f"'{names[i]}' has shape {sa} before the loop, but shape {sb} after "
+                             f"one iteration. Use tf.autograph.experimental.set_loop_options to "
+                             f"set shape invariants.")
 
 
 def _python_while_defining(cond, body, vals, what):

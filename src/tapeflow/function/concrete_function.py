@@ -230,11 +230,58 @@ class ConcreteFunction:
             lines.append("  None")
         return "\n".join(lines)
 
+    @property
+    def inference_fn(self):
+        """The function's one graph function (TensorFlow's ``AtomicFunction``): called with
+        the flat tensor arguments by position."""
+        return _AtomicFunction(self)
+
+    @property
+    def function_type(self):
+        """The signature as TensorFlow's ``FunctionType``: prints as
+        ``(a: TensorSpec(...)) -> TensorSpec(...)``; ``parameters`` and
+        ``output`` hold the parts."""
+        args, kwargs = self.structured_input_signature
+        names = self._function._param_names
+        named = self._user_named()
+        params = [(_arg_name(names, i), _type_text(a, True, named)) for i, a in enumerate(args)]
+        params += [(k, _type_text(a, True, named)) for k, a in kwargs.items()]
+        return FunctionType(params, _type_text(self.structured_outputs))
+
     def __str__(self):
         return "ConcreteFunction " + self.pretty_printed_signature()
 
     def __repr__(self):
         return f"<ConcreteFunction {self.name} at 0x{id(self):X}>"
+
+
+class _AtomicFunction:
+    """``ConcreteFunction.inference_fn``: the trace called with its flat tensor inputs."""
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+        self.name = f"__inference_{concrete.name}"
+
+    def __call__(self, *args):
+        return self._concrete(*args)
+
+    def __repr__(self):
+        return f"<AtomicFunction> {self.name}"
+
+
+class FunctionType:
+    """A concrete function's signature (``ConcreteFunction.function_type``), as
+    TensorFlow's ``FunctionType`` prints it: ``(name: type, ...) -> output type``."""
+
+    def __init__(self, parameters, output):
+        self.parameters = dict(parameters)
+        self.output = output
+
+    def __str__(self):
+        inner = ", ".join(f"{k}: {v}" for k, v in self.parameters.items())
+        return f"({inner}) -> {self.output}"
+
+    __repr__ = __str__
 
 
 def _type_text(x, inputs=False, named=None):

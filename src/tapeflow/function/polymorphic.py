@@ -77,8 +77,7 @@ __all__ = ["Function", "ConcreteFunction"]
 
 MAX_VARIANTS = 8
 MAX_SIZED = 16       # shapes a relaxed generic program gets buffers compiled for
-_SHAPE_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
-                 "ConcatOp : Dimension", "Dimensions must be equal", "In[0] mismatch In[1]")
+_SHAPE_ERRORS = dispatch.STATIC_ERRORS
 
 # Read once: a call must not pay for the environment. TAPEFLOW_RUN_FUNCTIONS_EAGERLY=1 is
 # tf.config.run_functions_eagerly(True) for a whole run; TAPEFLOW_VALIDATE_FUNCTIONS=1
@@ -331,7 +330,7 @@ class Function:
             concrete = None
             if self._input_signature is not None and self._traces:
                 concrete = self._traces[0]
-            elif self._reduce_retracing or self._input_signature is not None:
+            else:   # TensorFlow calls the most specific trace the call is a subtype of
                 concrete = self._relaxed_match(key)
             if concrete is not None:
                 # A relaxed trace covers this call: a new concrete variant, not a TF trace.
@@ -476,11 +475,12 @@ class Function:
                     str(exc).startswith(_SHAPE_ERRORS):
                 # TensorFlow finds shape errors while building the graph: a ValueError.
                 exc = ValueError(str(exc))
-            if self._autograph and type(exc) in _USER_CODE_ERRORS:
+            if self._autograph and type(exc) in _USER_CODE_ERRORS and \
+                    not getattr(exc, "_tf_graph_scope", False):
                 raise _in_user_code(exc, sys.exc_info()[2]) from None
             raise
         dispatch.pop_tracer(tracer)
-        retire(tracer, list(leaves) + [t for t in flat_out if t is not None])
+        retire(tracer, list(leaves) + [t for t in flat_out if t is not None], self._name)
         return tracer, (inputs, out_struct, flat_out, out_slots, arg_vars)
 
     def _log(self, kind, key, reason):
@@ -585,9 +585,15 @@ class Function:
         if self._input_signature is not None:
             values, kwargs = self._bind(values, kwargs)
         key, leaves = make_key(values, kwargs)
+        best = None
         for c in self._traces:
-            if c._key == general or (general == key and is_subtype(key, c._key)):
+            if c._key == general:
                 return c
+            if is_subtype(general, c._key) and (
+                    best is None or specificity(c._key) > specificity(best._key)):
+                best = c   # TensorFlow reuses a trace the requested signature fits
+        if best is not None:
+            return best
         self._trace(key, general, leaves, values, kwargs, reason="get_concrete_function",
                     execute=False)
         return self._traces[-1]
@@ -653,7 +659,7 @@ def _in_user_code(exc, tb):
         tb = tb.tb_next
     message = str(exc.args[0]) if len(exc.args) == 1 else str(exc)
     text = ("in user code:\n\n" + "".join(f + "\n" for f in frames[1:])
-            + f"    {type(exc).__name__}: {message}\n")
+            + f"    {type(exc).__name__}: " + message.replace("\n", "\n    ") + "\n")
     try:
         new = type(exc)(text)
     except Exception:  # noqa: BLE001 - a class that takes other arguments keeps its own text

@@ -2,6 +2,7 @@
 import sys
 
 from .._core import dispatch as _dispatch
+from .._core import nest as _nest
 from .._core.backend import np
 from .._core.tensor import _TensorLike
 
@@ -24,6 +25,11 @@ def _scalar_text(v):
     return str(v)
 
 
+def _elem_text(x):
+    """An element of an array: strings print quoted (``["p" "q"]``)."""
+    return f'"{_scalar_text(x)}"' if isinstance(x, bytes) else _scalar_text(x)
+
+
 def _format(value, summarize):
     if value.ndim == 0:
         return _scalar_text(value[()] if isinstance(value, np.ndarray) else value)
@@ -32,10 +38,10 @@ def _format(value, summarize):
         if a.ndim == 1:
             items = list(a)
             if summarize >= 0 and len(items) > 2 * summarize:
-                parts = ([_scalar_text(x) for x in items[:summarize]] + ["..."]
-                         + [_scalar_text(x) for x in items[-summarize:]])
+                parts = ([_elem_text(x) for x in items[:summarize]] + ["..."]
+                         + [_elem_text(x) for x in items[-summarize:]])
             else:
-                parts = [_scalar_text(x) for x in items]
+                parts = [_elem_text(x) for x in items]
             return "[" + " ".join(parts) + "]"
         n = a.shape[0]
         idx = list(range(n))
@@ -76,9 +82,33 @@ def _render(inputs, summarize, sep, end):
     for x in inputs:
         if isinstance(x, _TensorLike):
             parts.append(_format(x._value, summarize))
+        elif isinstance(x, (list, tuple, dict)):
+            parts.append(_nested_text(x, summarize))
         else:
             parts.append(str(x))
     return sep.join(parts) + end
+
+
+def _nested_text(x, summarize):
+    """A list, tuple or dict holding tensors as TensorFlow prints it: Python's form with
+    each tensor's text in place (``{'k': 2}``, ``[3, 't']``), dict keys sorted."""
+    if isinstance(x, _TensorLike):
+        v = x._value
+        if v.ndim == 0 and isinstance(v[()] if isinstance(v, np.ndarray) else v, bytes):
+            return '"' + _format(v, summarize) + '"'
+        return _format(v, summarize)
+    if isinstance(x, dict):
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(x)
+        return "{" + ", ".join(f"{k!r}: {_nested_text(x[k], summarize)}" for k in keys) + "}"
+    if isinstance(x, list):
+        return "[" + ", ".join(_nested_text(v, summarize) for v in x) + "]"
+    if isinstance(x, tuple):
+        inner = ", ".join(_nested_text(v, summarize) for v in x)
+        return "(" + inner + ("," if len(x) == 1 else "") + ")"
+    return repr(x)
 
 
 def _write(text, output_stream):
@@ -100,12 +130,14 @@ def _write(text, output_stream):
 def _traced_print(tracer, inputs, output_stream, summarize, sep, end):
     # A step of the program (it prints on every replay) whose output on this call waits
     # for the trace to finish: TensorFlow prints a trace's Python output first.
-    tensors = [x for x in inputs if isinstance(x, _TensorLike)]
+    flat = _nest.flatten(list(inputs))
+    tensors = [x for x in flat if isinstance(x, _TensorLike)]
 
     def replay(*values):
         it = iter(values)
-        print(*[next(it) if isinstance(x, _TensorLike) else x for x in inputs],
-              output_stream=output_stream, summarize=summarize, sep=sep, end=end)
+        now = _nest.pack_sequence_as(list(inputs), [
+            next(it) if isinstance(x, _TensorLike) else x for x in flat])
+        print(*now, output_stream=output_stream, summarize=summarize, sep=sep, end=end)
         return ()
 
     replay.op_type = "PrintV2"

@@ -175,6 +175,8 @@ def is_subtype(key, general):
         if gs is None:
             return True
         ks = key[0]
+        if ks is None:
+            return False
         return len(ks) == len(gs) and all(g is None or g == k for k, g in zip(ks, gs))
     if type(key) is tuple and type(general) is tuple:
         return len(key) == len(general) and all(is_subtype(k, g) for k, g in zip(key, general))

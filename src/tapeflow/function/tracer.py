@@ -25,8 +25,16 @@ import threading
 import weakref
 
 from .._core.backend import np as _np
-from .._core.recording import suspend
-from .._core.tensor import Tensor, _next_id
+from .._core.errors import InaccessibleTensorError
+from .._core.recording import suspend, tape_stack
+from .._core.tensor import (
+    SymbolicTensor,
+    Tensor,
+    TensorShape,
+    _FailedValue,
+    _next_id,
+    make_symbolic,
+)
 from .ir import Assign, Call, Guard, Loop, Op, Read, Sub, Switch, While, _as_tensor
 
 _ndarray = _np.ndarray
@@ -111,6 +119,7 @@ class Tracer:
         #                            variable reads, op outputs (buffers, folding)
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
+        self.closed = []           # (first, end) slot ranges of finished sub-programs
         random_ops = sys.modules.get("tapeflow.ops.random_ops")
         self.random_state = None if random_ops is None else random_ops._snapshot()
 
@@ -157,6 +166,8 @@ class Tracer:
         shape = self.relaxed_shapes.get(t._id) or t.shape
         if is_repr:
             return f"<tf.Tensor '{name}:0' shape={shape} dtype={t.dtype.name}>"
+        if shape.rank is None:
+            return f'Tensor("{name}:0", dtype={t.dtype.name})'
         return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
 
     def _op_name(self, prim):
@@ -186,6 +197,8 @@ class Tracer:
         """The slot holding tensor (or variable) ``t`` at this point of the trace."""
         tid = t._id
         if type(t) is not Tensor:
+            if type(t) is SymbolicTensor and tid not in self.slots:
+                raise t._out_of_scope()
             if hasattr(t, "_read"):
                 return self._read_slot(t)
         elif tid in self.var_ids:
@@ -195,13 +208,49 @@ class Tracer:
             return self.const(t._value)   # a read made before the trace: a value
         s = self.slots.get(tid)
         if s is not None:
+            if self.closed and self._closed_slot(s):
+                raise self._inaccessible(t, s)
             return s
+        if type(t._value) is _FailedValue:
+            raise t._value.exc   # an op whose kernel failed at trace: its value is needed
         orphan = user_site(2) if tid > self.start_id else None
         s = self.const(t._value, orphan)
         if orphan is not None and in_gradient(2):
             self.grad_consts.add(s)
         self.slots[tid] = s
         return s
+
+    def _closed_slot(self, s):
+        if s in self.consts:
+            return False   # a constant first captured inside a sub-program is everyone's
+        for lo, hi in self.closed:
+            if lo <= s < hi:
+                return True
+        return False
+
+    def _inaccessible(self, t, s):
+        """TensorFlow's InaccessibleTensorError: ``t`` (slot ``s``) was made inside a branch
+        or loop body whose sub-program is finished (a Python list it appended to)."""
+        text = self.symbolic_text(t, True) or repr(t)
+        site = None
+        for step in self._all_steps():
+            if s in step.defs():
+                site = step.site
+                break
+        where = "" if site is None else f'    File "{site[0]}", line {site[1]}, in {site[2]}\n'
+        exc = InaccessibleTensorError(
+            f"{text} is out of scope and cannot be used here. Use return values, explicit "
+            f"Python locals or TensorFlow collections to access it.\nPlease see https://www."
+            f"tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values "
+            f"for more information.\n\n{text} was defined here:\n{where}\nThe tensor {text} "
+            f"cannot be accessed from here, because it was defined in a loop body or a "
+            f"branch, which is out of scope.")
+        exc._tf_graph_scope = True
+        return exc
+
+    def _all_steps(self):
+        from .ir import walk
+        return walk(self.steps)
 
     def _read_slot(self, var):
         # an UnreadVariable (what assign returns) reads its variable: one slot, one object,
@@ -224,6 +273,8 @@ class Tracer:
 
     # ------------------------------------------------------------------ hooks
     def op(self, prim, inputs, out, attrs):
+        if type((out if prim.n_outputs == 1 else out[0])._value) is _FailedValue:
+            return   # its kernel failed: left out (dispatch.op_failed)
         if self.parent is not None:
             self.parent.op(prim, inputs, out, attrs)
         if self.suspended:
@@ -362,6 +413,7 @@ class Tracer:
                 tr.scope = scope if tr is self else tr.scope
             if dry:
                 tr.dry.append(undo)
+        firsts = [tr.n for tr in chain]
         ins = [[tr.input(a, tr._op_name_text("Placeholder")) for a in args] for tr in chain]
         try:
             result = fn(*args)
@@ -369,7 +421,8 @@ class Tracer:
             outs = [[tr.slot_of(t) for t in flat] for tr in chain]
             subs = [Sub(tr.steps, ins[i], outs[i]) for i, tr in enumerate(chain)]
         finally:
-            for tr, steps, sc, cn in zip(chain, saved, scopes, counts):
+            for tr, steps, sc, cn, lo in zip(chain, saved, scopes, counts, firsts):
+                tr.closed.append((lo, tr.n))
                 tr.steps = steps
                 tr.scope = sc
                 tr._name_counts = cn
@@ -443,29 +496,26 @@ _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "
              "FloorDiv": "floordiv", "FloorMod": "mod"}
 
 
-class SymbolicTensor(Tensor):
-    """A tensor made inside a trace and kept past it (a global, an attribute): as a
-    TensorFlow graph tensor, it has no value outside the function."""
-
-    __slots__ = ()
-    _tf_path = "tensorflow.python.framework.ops.SymbolicTensor"
-
-    @property
-    def numpy(self):
-        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
-
-
-def retire(tracer, keep):
+def retire(tracer, keep, fn_name):
     """After an outermost trace: the tensors its steps made, except ``keep`` (the outputs
-    handed to the caller), become :class:`SymbolicTensor` (no ``.numpy()``), as the graph
-    tensors a TensorFlow function leaks."""
+    handed to the caller, the arguments), become :class:`SymbolicTensor` as the graph tensors
+    a TensorFlow function leaks: no ``.numpy()``, TensorFlow's printed form, and (unless a
+    tape of this thread may still read them in a backward pass) no value, so an op that uses
+    one raises TensorFlow's out-of-scope TypeError."""
     if tracer.parent is not None:
         return
     keep = {id(t) for t in keep}
-    for ref in tracer.known.values():
+    detach = not tape_stack()
+    sites = None
+    for s, ref in tracer.known.items():
         t = ref() if type(ref) is weakref.ref else None
-        if type(t) is Tensor and id(t) not in keep:
-            t.__class__ = SymbolicTensor
+        if type(t) is Tensor and id(t) not in keep and type(t._value) is not _FailedValue:
+            if sites is None:
+                sites = {o: step.site for step in tracer.steps if type(step) is Op
+                         for o in step.outs}
+            shape = tracer.relaxed_shapes.get(t._id) or TensorShape(t._value.shape)
+            make_symbolic(t, tracer.names.get(s, "Identity"), shape, sites.get(s), fn_name,
+                          detach)
 
 
 def _tensor_name(t):

@@ -5,7 +5,8 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike
 from . import _naming
 
-__all__ = ["KerasTensor", "Node", "is_symbolic", "symbolic_call", "flatten", "map_structure"]
+__all__ = ["KerasTensor", "Node", "flatten", "is_symbolic", "map_structure", "operation_order",
+           "symbolic_call"]
 
 
 class KerasTensor:
@@ -25,13 +26,30 @@ class KerasTensor:
     def ndim(self) -> int:
         return len(self.shape)
 
+    @property
+    def _keras_mask(self):
+        """The symbolic boolean mask of a masked output (``Embedding(mask_zero=True)``, a
+        ``Masking`` layer, layers that pass a mask on), as Keras's KerasTensors carry it.
+
+        Raises:
+            AttributeError: for a tensor without a mask, as in Keras.
+        """
+        if self._mask_shape is None:
+            raise AttributeError("'KerasTensor' object has no attribute '_keras_mask'")
+        mask = self.__dict__.get("_mask_tensor")
+        if mask is None or mask.shape != self._mask_shape:
+            mask = self.__dict__["_mask_tensor"] = KerasTensor(self._mask_shape, "bool")
+        return mask
+
     def __repr__(self):
         return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, "
                 f"ragged=False, name={self.name}>")
 
 
 class Node:
-    """One recorded layer call: the layer and its (symbolic) arguments."""
+    """One recorded layer call: the layer, its positional arguments (a tuple: the inputs
+    first, then any further positional arguments, ``Endpoint()(targets, logits)``) and its
+    keyword arguments, symbolic tensors among them."""
 
     __slots__ = ("layer", "args", "kwargs", "outputs")
 
@@ -65,6 +83,50 @@ def map_structure(fn, x):
     if isinstance(x, dict):
         return {k: map_structure(fn, v) for k, v in x.items()}
     return fn(x)
+
+
+def operation_order(outputs, inputs=()):
+    """``(layers, node_ids)``: the layers that compute ``outputs`` in Keras 3's operation
+    order (``map_graph``), and the ids of the nodes (layer calls) inside that graph.
+
+    A layer's depth is its longest path to an output; layers come deepest first, ties in
+    the order a depth-first walk from the outputs first reaches them, so that the two
+    branches of a two-input model list both embeddings before both LSTMs, as Keras does.
+    Input layers of ``inputs`` no output depends on come last (depth 0).
+    """
+    first_seen, post_order, finished = {}, [], set()
+
+    def source(kt):   # (node key, layer, parent tensors)
+        if kt._node is None:
+            return ("input", id(kt._input_layer)), kt._input_layer, []
+        return id(kt._node), kt._node.layer, kt._node.inputs
+
+    def visit(kt):
+        key, layer, parents = source(kt)
+        if key in finished or layer is None:
+            return
+        first_seen.setdefault(id(layer), (len(first_seen), layer))
+        for parent in parents:
+            visit(parent)
+        finished.add(key)
+        post_order.append((key, layer, parents))
+
+    for kt in flatten(outputs):
+        visit(kt)
+    node_depth, layer_depth = {}, {}
+    for key, layer, parents in reversed(post_order):
+        depth = max(node_depth.setdefault(key, 0), layer_depth.get(id(layer), 0))
+        layer_depth[id(layer)] = node_depth[key] = depth
+        for parent in parents:
+            parent_key = source(parent)[0]
+            node_depth[parent_key] = max(depth + 1, node_depth.get(parent_key, 0))
+    for kt in flatten(inputs):
+        layer = getattr(kt, "_input_layer", None)
+        if layer is not None and id(layer) not in first_seen:
+            first_seen[id(layer)] = (len(first_seen), layer)
+            layer_depth[id(layer)] = 0
+    ranked = sorted(first_seen.items(), key=lambda kv: (-layer_depth[kv[0]], kv[1][0]))
+    return [layer for _, (_, layer) in ranked], {k for k in finished if type(k) is int}
 
 
 def is_symbolic(inputs) -> bool:
@@ -113,8 +175,9 @@ def unknown_batch_shape(shape):
 building = []
 
 
-def symbolic_call(layer, inputs, kwargs):
-    """Record ``layer(inputs, **kwargs)`` and return KerasTensors shaped like its outputs.
+def symbolic_call(layer, inputs, kwargs, args=()):
+    """Record ``layer(inputs, *args, **kwargs)`` and return KerasTensors shaped like its
+    outputs.
 
     The layer is built, and the output shapes found, by calling it on zeros with
     ``training=False``: a ``None`` batch taken as 1, other ``None`` dimensions (a sequence
@@ -125,7 +188,7 @@ def symbolic_call(layer, inputs, kwargs):
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
     from .layers import _masking
     from .layers import layer as _layer
-    leaves = [v for v in flatten(inputs) + flatten(list(kwargs.values()))
+    leaves = [v for v in flatten(inputs) + flatten(list(args)) + flatten(list(kwargs.values()))
               if type(v) is KerasTensor]
     unknown_batch = any(v.shape[:1] == (None,) for v in leaves)
     unknown_inner = any(d is None for v in leaves for d in v.shape[1:])
@@ -134,12 +197,13 @@ def symbolic_call(layer, inputs, kwargs):
         def stand_in(v):
             return _zeros(v, fill) if type(v) is KerasTensor else v
         concrete = map_structure(stand_in, inputs)
+        concrete_args = map_structure(stand_in, tuple(args))
         concrete_kwargs = {k: map_structure(stand_in, v) for k, v in kwargs.items()}
         if unknown_batch:
             _layer.unknown_batch.append(True)
         building.append(layer)
         try:
-            out = layer(concrete, training=False, **concrete_kwargs)
+            out = layer(concrete, *concrete_args, training=False, **concrete_kwargs)
         finally:
             building.pop()
             if unknown_batch:
@@ -150,7 +214,7 @@ def symbolic_call(layer, inputs, kwargs):
 
     out, first = call(INNER_FILLS[0])
     second = call(INNER_FILLS[1])[1] if unknown_inner else first
-    node = Node(layer, inputs, kwargs)
+    node = Node(layer, (inputs,) + tuple(args), kwargs)
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)
 
     def merged(a, b):
@@ -169,6 +233,8 @@ def symbolic_call(layer, inputs, kwargs):
         if mask is not None:
             kt._mask_shape = merged(tuple(mask.shape), tuple(
                 (mask2 if mask2 is not None else mask).shape))
+            if unknown_batch and kt._mask_shape:
+                kt._mask_shape = (None,) + kt._mask_shape[1:]
         return kt
 
     if isinstance(out, _TensorLike):

@@ -5,6 +5,7 @@ import builtins
 
 from .._core import dtypes as _dt
 from .._core import errors
+from .._core import tensor as _tensor_module
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import PerInput, Primitive, defjvp, defvjp, nondifferentiable, primitive
@@ -571,6 +572,17 @@ def stack(values, axis=0, name="stack"):
     if len(_PACK.vjps) < len(xs):
         _PACK.vjps = tuple(_stack_rule(k) for k in builtins.range(len(xs)))
     return apply(_PACK, xs, {"axis": ax % n})
+
+
+def _pack_nested(value, dtype):
+    """A nested list holding tensors as one tensor of ``dtype``, by ``stack`` (what
+    ``convert_to_tensor`` does with one while a tf.function traces)."""
+    if isinstance(value, (list, tuple)):
+        return stack([_pack_nested(v, dtype) for v in value])
+    return convert_to_tensor(value, dtype)
+
+
+_tensor_module.PACK_HOOK[0] = _pack_nested
 
 
 def unstack(value, num=None, axis=0, name="unstack"):

@@ -9,7 +9,7 @@ import operator
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import ACTIVE, apply, raise_op_error, record
+from .._core.dispatch import ACTIVE, apply, op_failed, record
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
@@ -127,7 +127,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
         try:
             out = Tensor(forward(x._value, y._value))
         except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
-            raise_op_error(prim, (x._value, y._value), None, exc)
+            out = Tensor(op_failed(prim, (x._value, y._value), None, exc))
         if ACTIVE[0]:
             record(prim, (x, y), out, None)
         return out
@@ -138,7 +138,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
 def _pow_forward(x, y):
     if x.dtype.kind == "c":
         return _kernels.complex_pow(x, y)
-    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
+    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0) and np.broadcast(x, y).size:
         raise errors.op_error(errors.InvalidArgumentError,
                               "Integers to negative integer powers are not allowed", "Pow")
     return x ** y
@@ -347,7 +347,7 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
         try:
             out = Tensor(forward(x._value))
         except Exception as exc:  # noqa: BLE001 - rethrown as TensorFlow's class
-            raise_op_error(prim, (x._value,), None, exc)
+            out = Tensor(op_failed(prim, (x._value,), None, exc))
         if ACTIVE[0]:
             record(prim, (x,), out, None)
         return out

@@ -1,9 +1,8 @@
 """The snippets of TensorFlow's guides "Better performance with tf.function" and "Introduction
 to graphs and tf.function": concrete functions called by position, name and with their Python
 values left out, their printed signatures and graph nodes, TF's binding errors, a leaked graph
-tensor. Left out: the guide's failing op whose output is unused (TensorFlow prunes it from the
-graph; tapeflow runs every op while tracing and raises), and tf.autograph.to_code (tapeflow's
-converted source is its own)."""
+tensor, the failing op whose output is unused (raised eagerly, pruned in a function). Left out:
+tf.autograph.to_code (tapeflow's converted source is its own)."""
 import numpy as np
 import tensorflow as tf
 
@@ -393,3 +392,28 @@ print(evens_sum(10))
 print(np.array(evens_sum(tf.constant(10))))
 x = tf.constant([1.0, 2.0, 3.0])
 print(tf.function(lambda t: tf.reduce_sum(t * t))(x))
+
+# the guide's unused failing op (intro_to_graphs)
+def unused_return_eager(x):
+    # Get index 1 will fail when `len(x) == 1`
+    tf.gather(x, [1])  # unused
+    return x
+
+
+try:
+    print(unused_return_eager(tf.constant([0.0])))
+except tf.errors.InvalidArgumentError as e:
+    # All operations are run during eager execution so an error is raised.
+    print(f"{type(e).__name__}: {e}")
+
+
+# ---- cell 22
+@tf.function
+def unused_return_graph(x):
+    tf.gather(x, [1])  # unused
+    return x
+
+
+# Only needed operations are run during graph execution. The error is not raised.
+print(unused_return_graph(tf.constant([0.0])))
+
