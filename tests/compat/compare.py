@@ -39,6 +39,11 @@ TIMEOUT_S = 120
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
 XFAIL = {
+    "ragged_tensor_guide": "three cells (the rest is ragged_tensor_guide_core): "
+    "google.protobuf's text_format.Merge into tf.train.Example() (tapeflow's Example is no "
+    "protobuf message: no DESCRIPTOR); reloading the .keras model whose layer is "
+    "Activation(tf.nn.relu) (\"Could not locate function 'relu'\"); "
+    "get_concrete_function(tf.RaggedTensorSpec) and tf.saved_model.save of a ragged signature",
     "function_guide": "measure_graph_size: ConcreteFunction.graph of a loop over a Python list "
                       "counts other nodes (4, TF 11 and 32) and lowering a loop over a "
                       "tf.data.Dataset to a GraphDef raises KeyError 'T'; a trace with "
