@@ -9,6 +9,8 @@ _LAZY_MODULES = {"numpy"}
 _LAZY_ATTRS = {
     "ExtensionType": "extension_type", "BatchableExtensionType": "extension_type",
     "ExtensionTypeSpec": "extension_type",
+    "dispatch_for_api": "dispatch", "dispatch_for_unary_elementwise_apis": "dispatch",
+    "dispatch_for_binary_elementwise_apis": "dispatch", "unregister_dispatch_for": "dispatch",
 }
 
 
