@@ -47,3 +47,10 @@ def test_main_runs_the_module_tests(tmp_path):
                          env={"PYTHONPATH": str(src)}, timeout=300)
     assert res.returncode == 1
     assert "Ran 2 tests" in res.stderr and "FAILED (failures=1)" in res.stderr
+
+
+def test_dtypes_complex_is_tf_complex():
+    # TF 2.21: tf.dtypes.complex is tf.complex (checked in the TF venv)
+    assert tf.dtypes.complex is tf.complex
+    z = tf.dtypes.complex(tf.constant([1.0], tf.float64), tf.constant([2.0], tf.float64))
+    assert z.dtype == tf.complex128 and z.numpy().tolist() == [1 + 2j]
