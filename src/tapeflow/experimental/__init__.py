@@ -1,4 +1,6 @@
-"""``tf.experimental``: TensorFlow's NumPy API on tensors (``tf.experimental.numpy``).
+"""``tf.experimental``: TensorFlow's NumPy API on tensors (``tf.experimental.numpy``),
+extension types and API dispatch, and the ragged shape classes (``DynamicRaggedShape``,
+``RowPartition``).
 
 Sits beside the public ``tf.*`` modules (any floor may be used; Keras is not imported).
 ``numpy`` loads on first use.
@@ -11,6 +13,8 @@ _LAZY_ATTRS = {
     "ExtensionTypeSpec": "extension_type",
     "dispatch_for_api": "dispatch", "dispatch_for_unary_elementwise_apis": "dispatch",
     "dispatch_for_binary_elementwise_apis": "dispatch", "unregister_dispatch_for": "dispatch",
+    "DynamicRaggedShape": "..ops.ragged.dynamic_ragged_shape",
+    "RowPartition": "..ops.ragged.row_partition",
 }
 
 
@@ -20,7 +24,10 @@ def __getattr__(name):
         globals()[name] = module
         return module
     if name in _LAZY_ATTRS:
-        value = getattr(_importlib.import_module(f"{__name__}.{_LAZY_ATTRS[name]}"), name)
+        where = _LAZY_ATTRS[name]
+        module = (_importlib.import_module(where, __name__) if where.startswith(".")
+                  else _importlib.import_module(f"{__name__}.{where}"))
+        value = getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'tapeflow.experimental' has no attribute {name!r}")
