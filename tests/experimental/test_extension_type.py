@@ -12,14 +12,10 @@ FIXTURE = pathlib.Path(__file__).parent.parent / "fixtures/experimental/extensio
 DATA = json.loads(FIXTURE.read_text())
 
 # Cases that need something outside tf.experimental (owners: _core, the public namespace).
-_SHAPE = "tapeflow's TensorShape has no assert_is_compatible_with (the guide's __validate__)"
 XFAIL = {
     "bad_dtype": "tf.as_dtype(3) (a DataType enum number) is not accepted by tapeflow",
     "nest_flatten": "tapeflow's tf.nest ignores expand_composites (an instance stays one leaf)",
     "spec_class": "tapeflow has no tf.TypeSpec base class",
-    "validate_bad": _SHAPE,
-    "validate_ok": _SHAPE,
-    "validate_shape": _SHAPE,
 }
 
 
