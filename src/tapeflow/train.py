@@ -17,10 +17,14 @@ _EXAMPLE_NAMES = ("BytesList", "Example", "Feature", "FeatureList", "FeatureList
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "checkpoints_iterator",
            "get_checkpoint_state", "latest_checkpoint", "list_variables", "load_checkpoint",
-           "load_variable", *_EXAMPLE_NAMES]
+           "load_variable", "ClusterSpec", *_EXAMPLE_NAMES]
 
 
 def __getattr__(name):
+    if name == "ClusterSpec":
+        from .distribute.cluster_resolver import ClusterSpec
+        globals()[name] = ClusterSpec
+        return ClusterSpec
     if name in _EXAMPLE_NAMES:
         from . import _example
         value = getattr(_example, name)
