@@ -14,14 +14,14 @@ Saving under a strategy is not handled here yet: see docs/distribute.md.
 import types as _types
 
 from .._core import variable as _variable
-from ._context import get_replica_context, get_strategy, has_strategy, in_cross_replica_context
-from .input_lib import InputContext, InputOptions, InputReplicationMode
 from . import cluster_resolver
 from . import parameter_server as _ps
+from ._context import get_replica_context, get_strategy, has_strategy, in_cross_replica_context
 from .cluster_resolver import Server
+from .input_lib import InputContext, InputOptions, InputReplicationMode
 from .mirrored import CentralStorageStrategy, MirroredStrategy, OneDeviceStrategy
-from .parameter_server import ParameterServerStrategy
 from .multi_worker import MultiWorkerMirroredStrategy
+from .parameter_server import ParameterServerStrategy
 from .strategy import (
     CommunicationImplementation,
     CommunicationOptions,

@@ -13,8 +13,8 @@ import threading
 import time
 
 from .. import _logging
-from . import communicator as _comm_lib
 from . import cluster_resolver as _cr
+from . import communicator as _comm_lib
 from .strategy import CommunicationOptions, Strategy
 
 __all__ = ["MultiWorkerMirroredStrategy", "ClusterResolver", "cap_blas_threads",

@@ -13,7 +13,8 @@ import math
 
 from .._core import dtypes as _dt
 from .._core.tensor import TensorShape
-from . import _context, cluster_resolver as _cr
+from . import _context
+from . import cluster_resolver as _cr
 from .strategy import Strategy
 
 __all__ = ["ParameterServerStrategy", "ClusterCoordinator", "RemoteValue", "PerWorkerValue",

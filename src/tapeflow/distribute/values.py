@@ -19,7 +19,7 @@ __all__ = ["DistributedValues", "PerReplica", "Mirrored", "MirroredVariable",
            "select_replica", "mirror_variable", "sync_on_read"]
 
 
-class DistributedValues(metaclass=abc.ABCMeta):
+class DistributedValues(metaclass=abc.ABCMeta):  # noqa: B024 - registers MirroredVariable
     """Values of several replicas, one per local replica (``tf.distribute.DistributedValues``).
 
     Get the components with ``strategy.experimental_local_results(value)``; pass a
