@@ -38,7 +38,13 @@ TIMEOUT_S = 120
 
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
-XFAIL = {}
+XFAIL = {
+    "random_numbers_saved_model": (
+        "tf.saved_model.save of a tf.function drawing from a tf.random.Generator: the graph "
+        "lowering (function/graph_def.py) has no rule for the Generator's draw primitives "
+        "(StatefulRandomV2, StatefulRandomV2Replicas; TF writes RngReadAndSkip + "
+        "StatelessRandom*V2), so export raises ValueError"),
+}
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
 # replayed call would repeat those side effects; see tests/conftest.py.

@@ -205,6 +205,11 @@ def mirror_variable(var, num_replicas, sync_on_read=False, plain=False):
         elif base is Variable or base is ResourceVariable:  # tf.Variable(...) makes the latter
             attrs.update(__module__=__name__, __qualname__="MirroredVariable")
             cls = type("MirroredVariable", (MirroredVariable,), attrs)
+        elif getattr(base, "_mirror_as_tf_variable", False):
+            # a tf.Variable subclass of the core (a Generator's state): TF's mirrored form,
+            # the subclass's behaviour kept
+            attrs.update(__module__=__name__, __qualname__="MirroredVariable")
+            cls = type("MirroredVariable", (MirroredVariable, base), attrs)
         else:
             # Keras variables keep their own printed form under a strategy, as in Keras 3.
             attrs["__module__"] = base.__module__
