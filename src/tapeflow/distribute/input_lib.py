@@ -171,3 +171,56 @@ class DistributedDatasetsFromFunction:
             while len(parts) < local:  # the last step: empty batches for the rest
                 parts.append(nest.map_structure(lambda x: _slice_leaf(x, 0, 0), parts[0]))
             yield combine(parts)
+
+
+# -- ``for x in distributed_dataset`` inside a tf.function --------------------------------
+# As a tf.data loop: the pipeline runs (and a shuffle reshuffles) at every call of the
+# function, where iterating the dataset while tracing would bake the first pass's batches
+# into the program.
+class _PerReplicaSpec(tuple):
+    """The element spec of a loop over per-replica batches: to tf.nest a namedtuple of the
+    components' specs, rebuilt (by ``type(spec)(*components)``) as a PerReplica value."""
+
+    _fields = ()
+
+    def __new__(cls, *components):
+        return PerReplica(components)
+
+    @classmethod
+    def of(cls, specs):
+        return tuple.__new__(cls, specs)
+
+
+def _flat_arrays(element):
+    from .._core.backend import np
+    flat = []
+    for v in nest.flatten(element):
+        flat.extend(v.values if isinstance(v, PerReplica) else (v,))
+    return [np.asarray(v._value if isinstance(v, _TensorLike) else v) for v in flat]
+
+
+def _loop_source(distributed):
+    from ..function.ir import LoopSource
+    dataset = distributed._dataset
+    local = len(distributed._strategy._local_replica_ids())
+    if isinstance(distributed, DistributedDataset) and \
+            distributed._strategy.num_replicas_in_sync == 1:
+        return LoopSource(dataset._iter_values, dataset.element_spec, False)
+    spec = dataset.element_spec
+    if local > 1:
+        spec = nest.map_structure(lambda s: _PerReplicaSpec.of((s,) * local), spec)
+
+    def values():
+        for element in distributed:
+            yield _flat_arrays(element)
+
+    return LoopSource(values, spec, False)
+
+
+def _register_loops():
+    from ..function import ir
+    ir.register_for_loop(DistributedDataset, _loop_source)
+    ir.register_for_loop(DistributedDatasetsFromFunction, _loop_source)
+
+
+_register_loops()

@@ -17,7 +17,8 @@ from ..ops import reduction_ops as _r
 from . import _naming
 
 __all__ = [
-    "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy", "Circle",
+    "Loss", "LossFunctionWrapper", "Reduction", "BinaryCrossentropy",
+    "BinaryFocalCrossentropy", "Circle",
     "circle", "CTC", "ctc",
     "CategoricalCrossentropy", "CategoricalFocalCrossentropy",
     "CategoricalGeneralizedCrossEntropy", "CategoricalHinge", "CosineSimilarity", "Dice",
@@ -835,3 +836,29 @@ def get(identifier):
     if callable(identifier):
         return identifier() if isinstance(identifier, type) else identifier
     raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+class Reduction:
+    """The reduction names (``tf.keras.losses.Reduction``, Keras 3's legacy class): ``AUTO``,
+    ``NONE``, ``SUM``, ``SUM_OVER_BATCH_SIZE``, the strings the losses' ``reduction``
+    argument takes.
+
+    >>> import tapeflow as tf
+    >>> tf.keras.losses.Reduction.NONE
+    'none'
+    """
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls) -> tuple:
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        """Raises ValueError for a key not in :meth:`all`."""
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
