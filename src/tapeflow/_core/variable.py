@@ -140,6 +140,37 @@ class VariableAggregation(enum.Enum):
 VariableAggregation.__name__ = VariableAggregation.__qualname__ = "VariableAggregationV2"
 
 
+class _VariableAggregationV1(enum.Enum):
+    """TF's v1 enum, what ``tf.Variable(...).aggregation`` reports when none was given
+    (``<VariableAggregation.NONE: 0>``); equal to the v2 member of the same value."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+    def __eq__(self, other):
+        if isinstance(other, (VariableAggregation, _VariableAggregationV1)):
+            return self.value == other.value
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+_VariableAggregationV1.__name__ = _VariableAggregationV1.__qualname__ = "VariableAggregation"
+
+
+def _v2_eq(self, other):
+    if isinstance(other, (VariableAggregation, _VariableAggregationV1)):
+        return self.value == other.value
+    return NotImplemented
+
+
+VariableAggregation.__eq__ = _v2_eq
+VariableAggregation.__hash__ = lambda self: hash(self.value)
+
+
 class VariableSynchronization(enum.Enum):
     """When a distributed variable's replicas agree (``tf.VariableSynchronization``):
     ``AUTO``, ``NONE``, ``ON_WRITE`` (mirrored), ``ON_READ`` (per replica, combined when
@@ -254,7 +285,7 @@ class Variable(_TensorLike):
     def aggregation(self) -> VariableAggregation:
         """``tf.VariableAggregation`` given at creation (``NONE`` unless given)."""
         modes = getattr(self, "_modes", None)
-        return VariableAggregation.NONE if modes is None else modes[1]
+        return _VariableAggregationV1.NONE if modes is None else modes[1]
 
     def _watchable(self, tape=None):
         """Whether reading this variable under ``tape`` watches it: trainable and floating.

@@ -90,7 +90,7 @@ def _assert_cardinality(dataset, expected):
     def fail(text):
         return errors.FailedPreconditionError(
             None, None, f"Input dataset was expected to contain {want} elements but "
-            f"contained {text} elements.")
+            f"contained {text} elements. [Op:IteratorGetNext] name: ")
 
     def it():
         count = 0
