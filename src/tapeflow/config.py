@@ -238,8 +238,37 @@ def experimental_connect_to_cluster(cluster_spec_or_resolver, job_name="localhos
         ValueError: for something that is neither a ClusterSpec nor a resolver.
         tf.errors.UnavailableError: when an address is not served in this process.
     """
-    from .distribute import cluster_resolver as _cr
-    _cr.connect(cluster_spec_or_resolver)
+    spec = cluster_spec_or_resolver
+    if hasattr(spec, "cluster_spec"):      # a cluster resolver
+        spec = spec.cluster_spec()
+    if hasattr(spec, "as_dict"):           # a tf.train.ClusterSpec
+        spec = spec.as_dict()
+    if not isinstance(spec, dict):
+        raise ValueError("`cluster_spec_or_resolver` must be a `ClusterSpec` or a "
+                         "`ClusterResolver`.")
+    check_served(spec)
+
+
+# "host:port" -> the tf.distribute.Server serving it in this process (filled by
+# distribute/cluster_resolver.py: tapeflow has no remote runtime)
+served = {}
+
+
+def check_served(cluster, jobs=None):
+    """Raise ``tf.errors.UnavailableError`` for the first address of ``cluster`` (a dict
+    ``{job: [addresses] or {index: address}}``, restricted to ``jobs``) not served here."""
+    from ._core import errors
+    for job, tasks in cluster.items():
+        if jobs is not None and job not in jobs:
+            continue
+        addresses = tasks.values() if isinstance(tasks, dict) else tasks
+        for address in addresses:
+            if address is not None and address not in served:
+                raise errors.UnavailableError(
+                    None, None,
+                    f"failed to connect to all addresses; last error: {address} (job "
+                    f"'{job}'): tapeflow runs a cluster only in this process: start a "
+                    "tf.distribute.Server for every task here.")
 
 
 def _set_memory_growth(device, enable):

@@ -11,6 +11,7 @@ reach the network.
 import json
 import os
 
+from .. import config as _config
 from .._core import errors
 
 __all__ = ["ClusterSpec", "ClusterResolver", "SimpleClusterResolver",
@@ -304,7 +305,7 @@ class TFConfigClusterResolver(ClusterResolver):
 
 
 # -- servers in this process ----------------------------------------------------------------
-_SERVED = {}  # address -> Server
+_SERVED = _config.served  # address -> Server (tf.config checks it too)
 
 
 class Server:
@@ -412,14 +413,5 @@ def connect(cluster_spec_or_resolver, jobs=None):
         tf.errors.UnavailableError: naming the first address not served in this process.
     """
     spec = cluster_spec_of(cluster_spec_or_resolver)
-    for job in spec.jobs:
-        if jobs is not None and job not in jobs:
-            continue
-        for address in spec.job_tasks(job):
-            if address is not None and not served(address):
-                raise errors.UnavailableError(
-                    None, None,
-                    f"failed to connect to all addresses; last error: {address} (job "
-                    f"'{job}'): tapeflow runs a cluster only in this process: start a "
-                    "tf.distribute.Server for every task here.")
+    _config.check_served(spec.as_dict(), jobs)
     return spec
