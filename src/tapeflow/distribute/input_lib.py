@@ -203,9 +203,11 @@ def _loop_source(distributed):
     from ..function.ir import LoopSource
     dataset = distributed._dataset
     local = len(distributed._strategy._local_replica_ids())
+    # a pass over a shuffling pipeline moves its random state: each call differs
+    moves = bool(getattr(dataset, "_rngs", ()))
     if isinstance(distributed, DistributedDataset) and \
             distributed._strategy.num_replicas_in_sync == 1:
-        return LoopSource(dataset._iter_values, dataset.element_spec, False)
+        return LoopSource(dataset._iter_values, dataset.element_spec, moves)
     spec = dataset.element_spec
     if local > 1:
         spec = nest.map_structure(lambda s: _PerReplicaSpec.of((s,) * local), spec)
@@ -214,7 +216,7 @@ def _loop_source(distributed):
         for element in distributed:
             yield _flat_arrays(element)
 
-    return LoopSource(values, spec, False)
+    return LoopSource(values, spec, moves)
 
 
 def _register_loops():

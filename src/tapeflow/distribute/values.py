@@ -88,7 +88,7 @@ class _MirroredMixin:
         """An update from a replica function of a variable made with an aggregation (SUM,
         MEAN, ONLY_FIRST_REPLICA): the replicas' values are combined once in a merge call
         and the result applied once, as TF's mirrored variables do."""
-        agg = self.aggregation
+        agg = VariableAggregation(self.aggregation.value)  # (no aggregation: TF's v1 NONE)
         if (agg is VariableAggregation.NONE or self._num_replicas == 1
                 or self._sync_on_read):
             return None
