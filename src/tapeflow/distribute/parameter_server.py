@@ -145,12 +145,12 @@ class RemoteValue:
     tensors; both raise the scheduled function's error."""
 
     def __init__(self, value=None, error=None):
-        self._value, self._error = value, error
+        self._result, self._error = value, error
 
     def get(self):
         if self._error is not None:
             raise self._error
-        return self._value
+        return self._result
 
     def fetch(self):
         from .._core import nest
