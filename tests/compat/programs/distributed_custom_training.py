@@ -5,8 +5,8 @@ metrics and a checkpoint made in the scope, strategy.run/reduce in tf.function, 
 without the strategy, iterating by hand, and a whole epoch inside a tf.function.
 
 Adapted to run offline in a few seconds: a stand-in for fashion_mnist with its shapes and
-dtypes (uint8 28x28 images, uint8 labels 0-9; 320 training and 64 test examples, each a
-noisy copy of its class's picture, from a seeded NumPy generator), 16 examples per
+dtypes (uint8 28x28 images, uint8 labels 0-9; 160 training and 32 test examples, each a
+noisy copy of its class's picture, from a seeded NumPy generator), 8 examples per
 replica, 2 epochs, weights set from a seeded NumPy generator (TF's unseeded initializers
 differ on every run), a seeded shuffle. As in the
 tutorial on a CPU-only machine, MirroredStrategy() finds one device (with two logical CPUs
@@ -32,7 +32,7 @@ def stand_in(n):
   return images, labels
 
 
-(train_images, train_labels), (test_images, test_labels) = stand_in(320), stand_in(64)
+(train_images, train_labels), (test_images, test_labels) = stand_in(160), stand_in(32)
 
 # Add a dimension to the array -> new shape == (28, 28, 1)
 train_images = train_images[..., None]
@@ -48,7 +48,7 @@ print('Number of devices: {}'.format(strategy.num_replicas_in_sync))
 
 BUFFER_SIZE = len(train_images)
 
-BATCH_SIZE_PER_REPLICA = 16
+BATCH_SIZE_PER_REPLICA = 8
 GLOBAL_BATCH_SIZE = BATCH_SIZE_PER_REPLICA * strategy.num_replicas_in_sync
 
 EPOCHS = 2
