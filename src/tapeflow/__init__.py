@@ -191,6 +191,8 @@ _LAZY_ATTRS = {
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),
+    "VariableAggregation": ("tapeflow._core.variable", "VariableAggregation"),
+    "VariableSynchronization": ("tapeflow._core.variable", "VariableSynchronization"),
     "get_logger": ("tapeflow._logging", "get_logger"),
     "group": ("tapeflow._tfapi", "group"),
     "type_spec_from_value": ("tapeflow._tfapi", "type_spec_from_value"),
