@@ -28,7 +28,7 @@ _checkpoint_layout.register()
 
 def __getattr__(name):
     # keras.ops (Keras 3's op namespace) and keras.export load on first use
-    if name in ("ops", "export"):
+    if name in ("ops", "export", "applications"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
@@ -38,4 +38,4 @@ def __getattr__(name):
 __all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
            "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers",
            "saving", "utils", "Input", "InputSpec", "Model", "Sequential", "Variable"]
-__all__ += ["export"]
+__all__ += ["export", "applications"]

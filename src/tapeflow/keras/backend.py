@@ -1,7 +1,7 @@
 """``tf.keras.backend``: the few global settings programs touch."""
 from . import _naming
 
-__all__ = ["clear_session", "epsilon", "floatx"]
+__all__ = ["clear_session", "epsilon", "floatx", "image_data_format"]
 
 
 def clear_session(free_memory=True):
@@ -17,3 +17,9 @@ def epsilon() -> float:
 def floatx() -> str:
     """The default float type of weights: ``'float32'``."""
     return "float32"
+
+
+def image_data_format() -> str:
+    """The default layout of image tensors (``tf.keras.backend.image_data_format``):
+    ``'channels_last'``, the one tapeflow's image layers default to."""
+    return "channels_last"
