@@ -5,7 +5,8 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike
 from . import _naming
 
-__all__ = ["KerasTensor", "Node", "is_symbolic", "symbolic_call", "flatten", "map_structure"]
+__all__ = ["KerasTensor", "Node", "flatten", "is_symbolic", "map_structure", "operation_order",
+           "symbolic_call"]
 
 
 class KerasTensor:
@@ -65,6 +66,50 @@ def map_structure(fn, x):
     if isinstance(x, dict):
         return {k: map_structure(fn, v) for k, v in x.items()}
     return fn(x)
+
+
+def operation_order(outputs, inputs=()):
+    """``(layers, node_ids)``: the layers that compute ``outputs`` in Keras 3's operation
+    order (``map_graph``), and the ids of the nodes (layer calls) inside that graph.
+
+    A layer's depth is its longest path to an output; layers come deepest first, ties in
+    the order a depth-first walk from the outputs first reaches them, so that the two
+    branches of a two-input model list both embeddings before both LSTMs, as Keras does.
+    Input layers of ``inputs`` no output depends on come last (depth 0).
+    """
+    first_seen, post_order, finished = {}, [], set()
+
+    def source(kt):   # (node key, layer, parent tensors)
+        if kt._node is None:
+            return ("input", id(kt._input_layer)), kt._input_layer, []
+        return id(kt._node), kt._node.layer, kt._node.inputs
+
+    def visit(kt):
+        key, layer, parents = source(kt)
+        if key in finished or layer is None:
+            return
+        first_seen.setdefault(id(layer), (len(first_seen), layer))
+        for parent in parents:
+            visit(parent)
+        finished.add(key)
+        post_order.append((key, layer, parents))
+
+    for kt in flatten(outputs):
+        visit(kt)
+    node_depth, layer_depth = {}, {}
+    for key, layer, parents in reversed(post_order):
+        depth = max(node_depth.setdefault(key, 0), layer_depth.get(id(layer), 0))
+        layer_depth[id(layer)] = node_depth[key] = depth
+        for parent in parents:
+            parent_key = source(parent)[0]
+            node_depth[parent_key] = max(depth + 1, node_depth.get(parent_key, 0))
+    for kt in flatten(inputs):
+        layer = getattr(kt, "_input_layer", None)
+        if layer is not None and id(layer) not in first_seen:
+            first_seen[id(layer)] = (len(first_seen), layer)
+            layer_depth[id(layer)] = 0
+    ranked = sorted(first_seen.items(), key=lambda kv: (-layer_depth[kv[0]], kv[1][0]))
+    return [layer for _, (_, layer) in ranked], {k for k in finished if type(k) is int}
 
 
 def is_symbolic(inputs) -> bool:

@@ -46,7 +46,7 @@ class Model(Trainer, Layer):
         kwargs["name"] = kwargs.get("name") or _naming.auto_name("Functional")
         super().__init__(**kwargs)
         self._remember_strategy()
-        self._fn_layers = _graph_layers(outputs)
+        self._fn_layers = _graph_layers(outputs, inputs)
         self._fn_inputs, self._fn_outputs = inputs, outputs
         self._allow_non_tensor_positional_args = True  # as Keras's Functional
         self.built = True
@@ -397,24 +397,9 @@ class Model(Trainer, Layer):
                       layer_range=layer_range)
 
 
-def _graph_layers(outputs):
-    """The layers that compute ``outputs``, inputs first, in depth-first order."""
-    order, seen = [], set()
-
-    def visit(kt):
-        if kt._node is None:
-            layer = kt._input_layer
-        else:
-            for arg in kt._node.inputs:
-                visit(arg)
-            layer = kt._node.layer
-        if layer is not None and id(layer) not in seen:
-            seen.add(id(layer))
-            order.append(layer)
-
-    for kt in _symbolic.flatten(outputs):
-        visit(kt)
-    return order
+def _graph_layers(outputs, inputs=()):
+    """The layers that compute ``outputs`` (and the unused ``inputs``), in Keras's order."""
+    return _symbolic.operation_order(outputs, inputs)[0]
 
 
 class Functional(Model):

@@ -302,3 +302,49 @@ def load_weights(model, weights, fname=None, origin=None, file_hash=None):
         _legacy_h5.load_weights(model, path)
     else:
         model.load_weights(path)
+
+
+MODEL_ARGS_DOC = """
+    Args:
+        include_top: whether to end with the ImageNet classifier.
+        weights: None (random initialisation), ``"imagenet"`` (Keras's published weights,
+            read from ``~/.keras/models`` or downloaded there) or the path of a weights
+            file.
+        input_tensor: an optional KerasTensor to build the model on.
+        input_shape: ``(rows, cols, 3)``; default the ImageNet size with the top,
+            ``(None, None, 3)`` without.
+        pooling: without the top, None (the 4-D feature map), ``"avg"`` or ``"max"``
+            (global pooling to ``(batch, channels)``).
+        classes: the number of classes of the top.
+        classifier_activation: the top's activation (None for logits).
+        name: the model's name.
+
+    Returns:
+        A functional ``keras.Model`` with Keras's layer names, taking float32 images
+        ``(batch, rows, cols, 3)``.
+
+    Raises:
+        ValueError: for invalid ``weights``, ``classes``, ``input_shape`` or, with ImageNet
+            weights, a classifier activation other than softmax or None.
+        Exception: for ImageNet weights absent from the cache and not downloadable.
+"""
+
+
+def model_doc(fn, summary, tf_name, preprocessing):
+    """Give model function ``fn`` its docstring."""
+    fn.__doc__ = (f"{summary} (``tf.keras.applications.{tf_name}``).\n\n    "
+                  f"{preprocessing}\n{MODEL_ARGS_DOC}")
+    return fn
+
+
+def pool_or_top(x, include_top, pooling, pool_names=(None, None)):
+    """Without the top, the ``pooling`` the caller asked for (layers named
+    ``pool_names``)."""
+    from .. import layers as L
+    if include_top:
+        return x
+    if pooling == "avg":
+        return L.GlobalAveragePooling2D(name=pool_names[0])(x)
+    if pooling == "max":
+        return L.GlobalMaxPooling2D(name=pool_names[1])(x)
+    return x
