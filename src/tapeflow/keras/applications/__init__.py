@@ -1,13 +1,31 @@
 """Keras 3's ImageNet models (``tf.keras.applications``): each module builds its
 architecture with Keras's layer names, and offers ``preprocess_input`` and
 ``decode_predictions``; ``weights="imagenet"`` loads Keras's published weight files."""
-from . import imagenet_utils, mobilenet, resnet, resnet50, resnet_v2, vgg16, vgg19
+from . import (
+    densenet,
+    imagenet_utils,
+    inception_v3,
+    mobilenet,
+    mobilenet_v2,
+    resnet,
+    resnet50,
+    resnet_v2,
+    vgg16,
+    vgg19,
+    xception,
+)
+from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
+from .mobilenet_v2 import MobileNetV2
 from .resnet import ResNet50, ResNet101, ResNet152
 from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2
 from .vgg16 import VGG16
 from .vgg19 import VGG19
+from .xception import Xception
 
-__all__ = ["imagenet_utils", "mobilenet", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
-           "MobileNet", "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2",
-           "ResNet152V2", "VGG16", "VGG19"]
+__all__ = ["densenet", "imagenet_utils", "inception_v3", "mobilenet", "mobilenet_v2", "resnet",
+           "resnet50", "resnet_v2", "vgg16", "vgg19", "xception",
+           "DenseNet121", "DenseNet169", "DenseNet201", "InceptionV3", "MobileNet",
+           "MobileNetV2", "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2",
+           "ResNet152V2", "VGG16", "VGG19", "Xception"]
