@@ -3,6 +3,7 @@ architecture with Keras's layer names, and offers ``preprocess_input`` and
 ``decode_predictions``; ``weights="imagenet"`` loads Keras's published weight files."""
 from . import (
     densenet,
+    efficientnet,
     imagenet_utils,
     inception_v3,
     mobilenet,
@@ -15,6 +16,16 @@ from . import (
     xception,
 )
 from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .efficientnet import (
+    EfficientNetB0,
+    EfficientNetB1,
+    EfficientNetB2,
+    EfficientNetB3,
+    EfficientNetB4,
+    EfficientNetB5,
+    EfficientNetB6,
+    EfficientNetB7,
+)
 from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
@@ -24,8 +35,10 @@ from .vgg16 import VGG16
 from .vgg19 import VGG19
 from .xception import Xception
 
-__all__ = ["densenet", "imagenet_utils", "inception_v3", "mobilenet", "mobilenet_v2", "resnet",
-           "resnet50", "resnet_v2", "vgg16", "vgg19", "xception",
+__all__ = ["densenet", "efficientnet", "imagenet_utils", "inception_v3", "mobilenet",
+           "mobilenet_v2", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19", "xception",
            "DenseNet121", "DenseNet169", "DenseNet201", "InceptionV3", "MobileNet",
+           "EfficientNetB0", "EfficientNetB1", "EfficientNetB2", "EfficientNetB3",
+           "EfficientNetB4", "EfficientNetB5", "EfficientNetB6", "EfficientNetB7",
            "MobileNetV2", "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2",
            "ResNet152V2", "VGG16", "VGG19", "Xception"]
