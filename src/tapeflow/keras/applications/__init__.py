@@ -4,6 +4,7 @@ architecture with Keras's layer names, and offers ``preprocess_input`` and
 from . import (
     densenet,
     efficientnet,
+    efficientnet_v2,
     imagenet_utils,
     inception_v3,
     mobilenet,
@@ -26,6 +27,15 @@ from .efficientnet import (
     EfficientNetB6,
     EfficientNetB7,
 )
+from .efficientnet_v2 import (
+    EfficientNetV2B0,
+    EfficientNetV2B1,
+    EfficientNetV2B2,
+    EfficientNetV2B3,
+    EfficientNetV2L,
+    EfficientNetV2M,
+    EfficientNetV2S,
+)
 from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
@@ -35,10 +45,13 @@ from .vgg16 import VGG16
 from .vgg19 import VGG19
 from .xception import Xception
 
-__all__ = ["densenet", "efficientnet", "imagenet_utils", "inception_v3", "mobilenet",
-           "mobilenet_v2", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19", "xception",
+__all__ = ["densenet", "efficientnet", "efficientnet_v2", "imagenet_utils", "inception_v3",
+           "mobilenet", "mobilenet_v2", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
+           "xception",
            "DenseNet121", "DenseNet169", "DenseNet201", "InceptionV3", "MobileNet",
            "EfficientNetB0", "EfficientNetB1", "EfficientNetB2", "EfficientNetB3",
            "EfficientNetB4", "EfficientNetB5", "EfficientNetB6", "EfficientNetB7",
+           "EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
+           "EfficientNetV2S", "EfficientNetV2M", "EfficientNetV2L",
            "MobileNetV2", "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2",
            "ResNet152V2", "VGG16", "VGG19", "Xception"]
