@@ -399,7 +399,9 @@ class Model(Trainer, Layer):
 
 def _graph_layers(outputs, inputs=()):
     """The layers that compute ``outputs`` (and the unused ``inputs``), in Keras's order."""
-    return _symbolic.operation_order(outputs, inputs)[0]
+    # operations on KerasTensors (``x + 3.0``) run in the graph but are not layers
+    return [layer for layer in _symbolic.operation_order(outputs, inputs)[0]
+            if not getattr(layer, "_is_operation", False)]
 
 
 class Functional(Model):

@@ -2,6 +2,7 @@
 architecture with Keras's layer names, and offers ``preprocess_input`` and
 ``decode_predictions``; ``weights="imagenet"`` loads Keras's published weight files."""
 from . import (
+    convnext,
     densenet,
     efficientnet,
     efficientnet_v2,
@@ -15,6 +16,13 @@ from . import (
     vgg16,
     vgg19,
     xception,
+)
+from .convnext import (
+    ConvNeXtBase,
+    ConvNeXtLarge,
+    ConvNeXtSmall,
+    ConvNeXtTiny,
+    ConvNeXtXLarge,
 )
 from .densenet import DenseNet121, DenseNet169, DenseNet201
 from .efficientnet import (
@@ -45,9 +53,11 @@ from .vgg16 import VGG16
 from .vgg19 import VGG19
 from .xception import Xception
 
-__all__ = ["densenet", "efficientnet", "efficientnet_v2", "imagenet_utils", "inception_v3",
+__all__ = ["convnext", "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils",
+           "inception_v3",
            "mobilenet", "mobilenet_v2", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
            "xception",
+           "ConvNeXtTiny", "ConvNeXtSmall", "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge",
            "DenseNet121", "DenseNet169", "DenseNet201", "InceptionV3", "MobileNet",
            "EfficientNetB0", "EfficientNetB1", "EfficientNetB2", "EfficientNetB3",
            "EfficientNetB4", "EfficientNetB5", "EfficientNetB6", "EfficientNetB7",
