@@ -7,6 +7,7 @@ from . import (
     efficientnet,
     efficientnet_v2,
     imagenet_utils,
+    inception_resnet_v2,
     inception_v3,
     mobilenet,
     mobilenet_v2,
@@ -45,6 +46,7 @@ from .efficientnet_v2 import (
     EfficientNetV2M,
     EfficientNetV2S,
 )
+from .inception_resnet_v2 import InceptionResNetV2
 from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
@@ -57,15 +59,16 @@ from .xception import Xception
 
 __all__ = [
     "convnext", "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils", "inception_v3",
-    "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50", "resnet_v2", "vgg16",
-    "vgg19", "xception",
+    "inception_resnet_v2", "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50",
+    "resnet_v2", "vgg16", "vgg19", "xception",
     "ConvNeXtTiny", "ConvNeXtSmall", "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge",
     "DenseNet121", "DenseNet169", "DenseNet201",
     "EfficientNetB0", "EfficientNetB1", "EfficientNetB2", "EfficientNetB3", "EfficientNetB4",
     "EfficientNetB5", "EfficientNetB6", "EfficientNetB7",
     "EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
     "EfficientNetV2S", "EfficientNetV2M", "EfficientNetV2L",
-    "InceptionV3", "MobileNet", "MobileNetV2", "MobileNetV3Small", "MobileNetV3Large",
+    "InceptionResNetV2", "InceptionV3", "MobileNet", "MobileNetV2", "MobileNetV3Small",
+    "MobileNetV3Large",
     "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2", "ResNet152V2",
     "VGG16", "VGG19", "Xception",
 ]
