@@ -56,6 +56,8 @@ _add("Xception", "xception", "Xception", dict(_small(71), classes=10), True)
 _add("InceptionV3", "inception_v3", "InceptionV3", dict(_small(75), classes=10), True)
 _add("InceptionResNetV2", "inception_resnet_v2", "InceptionResNetV2", dict(_small(75), classes=10),
      True)
+_add("NASNetMobile", "nasnet", "NASNetMobile", dict(_small(), classes=10), True)
+_add("NASNetLarge", "nasnet", "NASNetLarge", _small(), False)
 for _s in ("Tiny", "Small", "Base", "Large", "XLarge"):
     _add(f"ConvNeXt{_s}", "convnext", f"ConvNeXt{_s}", _small(), _s == "Tiny")
 _add("ConvNeXtTiny_notop", "convnext", "ConvNeXtTiny",

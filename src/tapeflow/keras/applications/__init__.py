@@ -12,6 +12,7 @@ from . import (
     mobilenet,
     mobilenet_v2,
     mobilenet_v3,
+    nasnet,
     resnet,
     resnet50,
     resnet_v2,
@@ -51,6 +52,7 @@ from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
 from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
+from .nasnet import NASNetLarge, NASNetMobile
 from .resnet import ResNet50, ResNet101, ResNet152
 from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2
 from .vgg16 import VGG16
@@ -59,7 +61,8 @@ from .xception import Xception
 
 __all__ = [
     "convnext", "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils", "inception_v3",
-    "inception_resnet_v2", "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50",
+    "inception_resnet_v2", "mobilenet", "mobilenet_v2", "mobilenet_v3", "nasnet", "resnet",
+    "resnet50",
     "resnet_v2", "vgg16", "vgg19", "xception",
     "ConvNeXtTiny", "ConvNeXtSmall", "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge",
     "DenseNet121", "DenseNet169", "DenseNet201",
@@ -68,7 +71,7 @@ __all__ = [
     "EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
     "EfficientNetV2S", "EfficientNetV2M", "EfficientNetV2L",
     "InceptionResNetV2", "InceptionV3", "MobileNet", "MobileNetV2", "MobileNetV3Small",
-    "MobileNetV3Large",
+    "MobileNetV3Large", "NASNetMobile", "NASNetLarge",
     "ResNet50", "ResNet101", "ResNet152", "ResNet50V2", "ResNet101V2", "ResNet152V2",
     "VGG16", "VGG19", "Xception",
 ]
