@@ -59,6 +59,7 @@ def main(only=None):
             y = np.asarray(model(x, training=False))
             outputs[key] = y.astype(np.float32).ravel().tolist()
         print(key, entry["params"], len(entry["layers"]), flush=True)
+    outputs["Conv2D_groups"] = grouped_conv()
     json.dump(structure, open(path_s, "w"), separators=(",", ":"))
     json.dump(outputs, open(path_o, "w"), separators=(",", ":"))
 
@@ -80,6 +81,23 @@ def main(only=None):
             x.copy().transpose(2, 0, 1), mode=mode, data_format="channels_first")
         ).ravel().tolist()
     json.dump(pre, open(os.path.join(OUT, "preprocess.json"), "w"), separators=(",", ":"))
+
+
+def grouped_conv():
+    """Conv2D with groups (ConvNeXt's depthwise form and a general one) on fixed values."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 7, 7, 4)).astype(np.float32)
+    out = {"x": x.ravel().tolist()}
+    for groups, filters in ((2, 6), (4, 8)):
+        layer = keras.layers.Conv2D(filters, 3, strides=2, padding="same", groups=groups)
+        layer.build((None, 7, 7, 4))
+        kernel = rng.standard_normal(tuple(layer.kernel.shape)).astype(np.float32)
+        bias = rng.standard_normal((filters,)).astype(np.float32)
+        layer.set_weights([kernel, bias])
+        out[f"{groups}_{filters}"] = {"kernel": kernel.ravel().tolist(),
+                                     "bias": bias.tolist(),
+                                     "y": np.asarray(layer(x)).ravel().tolist()}
+    return out
 
 
 if __name__ == "__main__":

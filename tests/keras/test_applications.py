@@ -252,3 +252,19 @@ def test_input_tensor_builds_on_a_given_graph():
     assert model.layers[1].name == "scale"
     assert model.inputs[0] is inp
     assert tuple(model.output.shape) == (None, 256)
+
+
+@pytest.mark.parametrize("groups,filters", [(2, 6), (4, 8)])
+def test_grouped_conv2d_matches_keras(groups, filters):
+    rec = OUTPUTS["Conv2D_groups"]
+    x = np.asarray(rec["x"], np.float32).reshape(2, 7, 7, 4)
+    case = rec[f"{groups}_{filters}"]
+    layer = tf.keras.layers.Conv2D(filters, 3, strides=2, padding="same", groups=groups)
+    layer.build((None, 7, 7, 4))
+    assert tuple(layer.kernel.shape) == (3, 3, 4 // groups, filters)
+    layer.set_weights([np.asarray(case["kernel"], np.float32).reshape(layer.kernel.shape),
+                       np.asarray(case["bias"], np.float32)])
+    np.testing.assert_allclose(layer(x).numpy().ravel(), case["y"], rtol=1e-5, atol=1e-5)
+    assert layer.get_config()["groups"] == groups
+    with pytest.raises(ValueError, match="evenly divisible"):
+        tf.keras.layers.Conv2D(5, 3, groups=2)
