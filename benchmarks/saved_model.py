@@ -2,17 +2,25 @@
 
 Usage:
     PYTHONPATH=src python benchmarks/saved_model.py [--tf /work/tfenv/bin/python]
-        [--repeats 3] [--calls 300] [--mobilenet DIR]
+        [--repeats 3] [--calls 300] [--cache DIR] [--models mlp,cnn,mobilenet_v2]
 
-For the Keras MLP and CNN fixtures (``tests/fixtures/saved_model/keras_mlp``, ``keras_cnn``,
-written by TF 2.21 / Keras 3.15): a fresh process's ``import`` + ``load`` + first call of the
-serving signature (the median of ``--repeats`` processes, timed inside the process from
-before the import, and the whole process's wall time), then the per-call latency of the
-loaded serving function at batch 1 and batch 64 (median of ``--calls`` calls after a warm-up).
-The same script body runs under TensorFlow's interpreter (``--tf``) when it exists.
-Last, the time ``tapeflow._protobuf`` takes to decode a MobileNetV2 ``saved_model.pb``
-(``--mobilenet DIR``, or one ``model.export`` writes (1.6 MB) in a temporary directory when TF
-is there).
+The models are built once by TF 2.21 / Keras 3.15 (``--tf``'s interpreter) with
+``model.export`` and cached outside the repository (``--cache``, default
+``~/.cache/tapeflow-bench/saved_model``): a Keras MLP (784-256-128-10), a small CNN (28x28x1,
+two Conv2D+MaxPool, Dense 10) and MobileNetV2 (``weights=None``, 224x224x3). Without TF and
+without a cache, the Keras MLP/CNN fixtures of ``tests/fixtures/saved_model`` are used.
+
+For each model, tapeflow and TF side by side:
+- a fresh process's ``import`` + ``load`` + first call of ``serving_default`` (the median of
+  ``--repeats`` processes, timed inside the process from before the import; the split into
+  import, load and first call; and the whole process's wall time);
+- the per-call latency of the loaded serving function at batch 1 and batch 64 (median of
+  ``--calls`` calls after a warm-up; MobileNetV2: ``--mobilenet-calls`` calls at batch 1).
+Last, the time ``tapeflow._protobuf`` takes to decode MobileNetV2's ``saved_model.pb``.
+
+The child processes run without ``OPENBLAS_CORETYPE``/``OPENBLAS_L2_SIZE`` (so OpenBLAS picks
+its kernel for this CPU); the BLAS library, its kernel (architecture) and thread count are
+printed (threadpoolctl), with the machine's load average, since the machine is shared.
 Goals (issue 20): fresh import + load + first call <= 0.5 s; per call no slower than TF's
 loaded model, at batch 1 at most 0.3x; the MobileNetV2 decode <= 100 ms.
 """
@@ -22,13 +30,34 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 FIX = os.path.join(ROOT, "tests", "fixtures", "saved_model")
-MODELS = {"keras_mlp": ("serving_default", "inputs", (6,)),
-          "keras_cnn": ("serving_default", None, (8, 8, 2))}
+CACHE = os.path.join(os.path.expanduser("~"), ".cache", "tapeflow-bench", "saved_model")
+# name -> input shape (without the batch)
+SHAPES = {"mlp": (784,), "cnn": (28, 28, 1), "mobilenet_v2": (224, 224, 3)}
+FIXTURE_SHAPES = {"keras_mlp": (6,), "keras_cnn": (8, 8, 2)}
+
+BUILD = r'''
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import keras
+name, path = sys.argv[1], sys.argv[2]
+keras.utils.set_random_seed(0)
+L = keras.layers
+if name == "mlp":
+    model = keras.Sequential([keras.Input((784,)), L.Dense(256, activation="relu"),
+                              L.Dense(128, activation="relu"),
+                              L.Dense(10, activation="softmax")])
+elif name == "cnn":
+    model = keras.Sequential([keras.Input((28, 28, 1)), L.Conv2D(16, 3, activation="relu"),
+                              L.MaxPooling2D(), L.Conv2D(32, 3, activation="relu"),
+                              L.MaxPooling2D(), L.Flatten(), L.Dense(10, activation="softmax")])
+else:
+    model = keras.applications.MobileNetV2(weights=None)
+model.export(path, verbose=False)
+'''
 
 # Run in a fresh interpreter (tapeflow's or TF's): import, load, first call; then latency.
 CHILD = r'''
@@ -41,21 +70,22 @@ if lib == "tf":
 else:
     import tapeflow as tf
 import numpy as np
-path, key, arg = sys.argv[2], sys.argv[3], sys.argv[4]
-shape, calls = json.loads(sys.argv[5]), int(sys.argv[6])
+t1 = time.perf_counter()
+path, shape, calls, batches = sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4]), \
+    json.loads(sys.argv[5])
 m = tf.saved_model.load(path)
-sig = m.signatures[key]
-if arg == "-":
-    arg = list(sig.structured_input_signature[1])[0]
+t2 = time.perf_counter()
+sig = m.signatures["serving_default"]
+arg = list(sig.structured_input_signature[1])[0]
 x1 = tf.constant(np.ones([1] + shape, np.float32))
 sig(**{arg: x1})
-first = time.perf_counter() - t0
-out = {"first": first}
+t3 = time.perf_counter()
+out = {"first": t3 - t0, "import": t1 - t0, "load": t2 - t1, "call1": t3 - t2}
 if calls:
-    for batch in (1, 64):
+    for batch in batches:
         x = np.random.default_rng(0).standard_normal([batch] + shape).astype(np.float32)
         x = tf.constant(x)
-        for _ in range(20):
+        for _ in range(max(3, min(20, calls // 10))):
             sig(**{arg: x})
         times = []
         for _ in range(calls):
@@ -63,41 +93,80 @@ if calls:
             sig(**{arg: x})
             times.append(time.perf_counter() - t)
         out[f"b{batch}"] = statistics.median(times)
+    try:
+        import threadpoolctl
+        out["blas"] = [{k: i.get(k) for k in ("internal_api", "architecture", "num_threads",
+                                              "version")}
+                       for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
+    except ImportError:
+        out["blas"] = "threadpoolctl not installed"
 print(json.dumps(out))
 '''
 
 
-def _child(python, lib, name, calls):
-    key, arg, shape = MODELS[name]
+def _env():
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src"))
+    for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        env.pop(k, None)
+    return env
+
+
+def _child(python, lib, path, shape, calls, batches):
     t = time.perf_counter()
-    res = subprocess.run([python, "-c", CHILD, lib, os.path.join(FIX, name), key, arg or "-",
-                          json.dumps(list(shape)), str(calls)],
-                         capture_output=True, text=True, env=env, check=True)
+    res = subprocess.run([python, "-c", CHILD, lib, path, json.dumps(list(shape)), str(calls),
+                          json.dumps(batches)],
+                         capture_output=True, text=True, env=_env(), check=False)
     wall = time.perf_counter() - t
+    if res.returncode:
+        raise RuntimeError(f"{lib} failed on {path}:\n{res.stderr[-3000:]}")
     out = json.loads(res.stdout.strip().splitlines()[-1])
     out["wall"] = wall
     return out
 
 
-def _side(python, lib, name, repeats, calls):
-    firsts = [_child(python, lib, name, 0) for _ in range(repeats)]
-    lat = _child(python, lib, name, calls)
-    return {"first": statistics.median(f["first"] for f in firsts),
-            "wall": statistics.median(f["wall"] for f in firsts),
-            "b1": lat["b1"], "b64": lat["b64"]}
+def _side(python, lib, path, shape, repeats, calls, batches):
+    firsts = [_child(python, lib, path, shape, 0, batches) for _ in range(repeats)]
+    lat = _child(python, lib, path, shape, calls, batches)
+    med = {k: statistics.median(f[k] for f in firsts)
+           for k in ("first", "wall", "import", "load", "call1")}
+    med.update({k: v for k, v in lat.items() if k.startswith("b") and k != "blas"})
+    med["blas"] = lat.get("blas")
+    return med
 
 
-def _mobilenet(tf_python, given):
-    if given:
-        return os.path.join(given, "saved_model.pb"), None
-    if not tf_python:
-        return None, None
-    tmp = tempfile.TemporaryDirectory()
-    code = ("import os; os.environ['TF_CPP_MIN_LOG_LEVEL']='3'; import tensorflow as tf, keras;"
-            f"keras.applications.MobileNetV2(weights=None).export({tmp.name!r}, verbose=False)")
-    subprocess.run([tf_python, "-c", code], check=True, capture_output=True)
-    return os.path.join(tmp.name, "saved_model.pb"), tmp
+def _models(tf_python, cache, wanted):
+    """``[(name, directory, input shape)]``, building the missing ones with TF."""
+    out = []
+    for name in wanted:
+        path = os.path.join(cache, name)
+        if not os.path.exists(os.path.join(path, "saved_model.pb")) and tf_python:
+            os.makedirs(cache, exist_ok=True)
+            print(f"building {name} with TF (once) in {path}", flush=True)
+            subprocess.run([tf_python, "-c", BUILD, name, path], check=True,
+                           capture_output=True, env=_env())
+        if os.path.exists(os.path.join(path, "saved_model.pb")):
+            out.append((name, path, SHAPES[name]))
+    if not out:
+        out = [(n, os.path.join(FIX, n), s) for n, s in FIXTURE_SHAPES.items()]
+    return out
+
+
+def _decode(pb_path):
+    sys.path.insert(0, os.path.join(ROOT, "src"))
+    from tapeflow import _protobuf as pb
+    with open(pb_path, "rb") as fh:
+        data = fh.read()
+    pb.message_types()
+    times, cpu = [], []
+    for _ in range(9):
+        t, c = time.perf_counter(), time.process_time()
+        msg = pb.decode("tensorflow.SavedModel", data)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    same = pb.encode(msg) == data
+    print(f"MobileNetV2 saved_model.pb ({len(data) / 1e6:.2f} MB): decode median "
+          f"{statistics.median(times) * 1e3:.0f} ms, best {min(times) * 1e3:.0f} ms "
+          f"(CPU time best {min(cpu) * 1e3:.0f} ms); re-encoded byte-equal: {same}")
 
 
 def main():
@@ -105,43 +174,40 @@ def main():
     p.add_argument("--tf", default="/work/tfenv/bin/python")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--calls", type=int, default=300)
-    p.add_argument("--mobilenet", default=None)
+    p.add_argument("--mobilenet-calls", type=int, default=10)
+    p.add_argument("--cache", default=CACHE)
+    p.add_argument("--models", default="mlp,cnn,mobilenet_v2")
     a = p.parse_args()
     tf_python = a.tf if a.tf and os.path.exists(a.tf) else None
-    print(f"{'model':10} {'side':9} {'import+load+1st call':>21} {'process wall':>13} "
-          f"{'call b=1':>10} {'call b=64':>10}")
-    for name in MODELS:
+    models = _models(tf_python, a.cache, a.models.split(","))
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'model':12} {'side':9} {'import+load+1st':>16} {'(import':>8} {'load':>7} "
+          f"{'1st call)':>9} {'wall':>7} {'call b=1':>10} {'call b=64':>10}")
+    blas = {}
+    for name, path, shape in models:
+        big = name == "mobilenet_v2"
+        calls, batches = (a.mobilenet_calls, [1]) if big else (a.calls, [1, 64])
         sides = [("tapeflow", sys.executable, "tapeflow")]
         if tf_python:
             sides.append(("TF 2.21", tf_python, "tf"))
         res = {}
         for label, python, lib in sides:
-            r = res[label] = _side(python, lib, name, a.repeats, a.calls)
-            print(f"{name:10} {label:9} {r['first'] * 1e3:18.0f} ms {r['wall'] * 1e3:10.0f} ms "
-                  f"{r['b1'] * 1e6:7.0f} us {r['b64'] * 1e6:7.0f} us")
+            r = res[label] = _side(python, lib, path, shape, a.repeats, calls, batches)
+            blas[label] = r["blas"]
+            b64 = f"{r['b64'] * 1e6:7.0f} us" if "b64" in r else f"{'-':>10}"
+            print(f"{name:12} {label:9} {r['first'] * 1e3:13.0f} ms {r['import'] * 1e3:6.0f} "
+                  f"{r['load'] * 1e3:7.0f} {r['call1'] * 1e3:7.0f} ms {r['wall'] * 1e3:4.0f} ms "
+                  f"{r['b1'] * 1e6:7.0f} us {b64}", flush=True)
         if len(res) == 2:
             t, f = res["tapeflow"], res["TF 2.21"]
-            print(f"{'':10} {'ratio':9} {t['first'] / f['first']:20.2f}x {'':13} "
-                  f"{t['b1'] / f['b1']:9.2f}x {t['b64'] / f['b64']:9.2f}x")
-    pb_path, tmp = _mobilenet(tf_python, a.mobilenet)
-    if pb_path:
-        sys.path.insert(0, os.path.join(ROOT, "src"))
-        from tapeflow import _protobuf as pb
-        data = open(pb_path, "rb").read()
-        pb.message_types()
-        times, cpu = [], []
-        for _ in range(7):
-            t, c = time.perf_counter(), time.process_time()
-            msg = pb.decode("tensorflow.SavedModel", data)
-            times.append(time.perf_counter() - t)
-            cpu.append(time.process_time() - c)
-        same = pb.encode(msg) == data
-        print(f"MobileNetV2 saved_model.pb ({len(data) / 1e6:.2f} MB): decode median "
-              f"{statistics.median(times) * 1e3:.0f} ms, best {min(times) * 1e3:.0f} ms "
-              f"(CPU time best {min(cpu) * 1e3:.0f} ms); "
-              f"re-encoded byte-equal: {same}")
-    if tmp is not None:
-        tmp.cleanup()
+            b64 = f"{t['b64'] / f['b64']:9.2f}x" if "b64" in t else ""
+            print(f"{'':12} {'ratio':9} {t['first'] / f['first']:15.2f}x {'':37} "
+                  f"{t['b1'] / f['b1']:9.2f}x {b64}")
+    for label, info in blas.items():
+        print(f"BLAS under {label}: {info}")
+    mobilenet = [p for n, p, _ in models if n == "mobilenet_v2"]
+    if mobilenet:
+        _decode(os.path.join(mobilenet[0], "saved_model.pb"))
 
 
 if __name__ == "__main__":

@@ -89,12 +89,15 @@ def main():
             got_sig = sig(**{key: tf.constant(x)})["output_0"].numpy()
             ok = (np.allclose(got, ours["out"], rtol=1e-5, atol=1e-5)
                   and np.allclose(got_sig, ours["out"], rtol=1e-5, atol=1e-5)
-                  and len(theirs.trainable_variables) == rec["n_trainable"])
+                  and len(theirs.trainable_variables) == rec["n_trainable"]
+                  and len(getattr(theirs, "non_trainable_variables", [None]))
+                  == rec["n_non_trainable"])
             with open(os.path.join(mine, "saved_model.pb"), "rb") as f:
                 sha = hashlib.sha256(f.read()).hexdigest()
             rec["tapeflow_check"] = {
                 "sha256": sha, "tf_serve": got.tolist(), "tf_serving_default": got_sig.tolist(),
                 "tapeflow": ours["out"], "tf_n_trainable": len(theirs.trainable_variables),
+                "tf_n_non_trainable": len(getattr(theirs, "non_trainable_variables", [None])),
                 "tapeflow_listing": normalize_listing(ours["listing"], mine), "ok": bool(ok)}
             if not ok:
                 bad.append(name)

@@ -542,6 +542,87 @@ case("segment_mean_int", """
     out = [tf.math.segment_mean(tf.constant([1, 2, 4]), [0, 0, 1]),
            tf.math.unsorted_segment_mean(tf.constant([1, 2, 4]), [0, 0, 1], 3)]""")
 
+# ---------------------------------------------------------------- session 8
+
+case("linalg_diag_offset_and_size", """
+    d = f64(1, 2, 3)
+    out = [tf.linalg.diag(d, k=1), tf.linalg.diag(d, k=-2),
+           tf.linalg.diag(d, k=1, num_rows=3), tf.linalg.diag(d, num_cols=5, padding_value=9),
+           tf.linalg.diag(tf.reshape(tf.range(4.0), (2, 2)), k=(1, 1)),
+           grad(lambda d: tf.linalg.diag(d, k=-1) * tf.reshape(tf.range(16.0, dtype=tf.float64),
+                                                             (4, 4)), d)]""")
+case("linalg_diag_inconsistent_size", "out = tf.linalg.diag(f64(1, 2), num_rows=4, num_cols=5)")
+case("eigh_complex_eigenvalues_dtype", """
+    a = tf.complex(tf.constant([[2.0, 0.0], [0.0, 3.0]]), tf.constant([[0.0, 1.0], [-1.0, 0.0]]))
+    e, v = tf.linalg.eigh(a)
+    out = [e, tf.linalg.eigvalsh(a), tf.abs(v),
+           grad(lambda a: tf.math.real(tf.linalg.eigvalsh(a)) * tf.constant([1.0, 2.0]), a)]""")
+case("keras_logcosh_float64_log2", """
+    yt, yp = f64(1.7338, -1.2186), f64(-0.8744, -0.1502)
+    out = [tf.keras.losses.logcosh(yt, yp), tf.keras.losses.logcosh(f32(0.3, 2.0), f32(1, 1))]""")
+case("grad_sign_complex", """
+    z = c128(1+2j, -0.5+1j, 0j)
+    v = c128(0.7-0.4j, 1.0, 2j)
+    with tf.GradientTape() as t:
+        t.watch(z)
+        y = tf.math.sign(z)
+    out = [y, t.gradient(y, z, output_gradients=v), grad2(tf.math.sign, z)]""")
+case("compute_average_loss_weights_rank_and_float32", """
+    loss = tf.reshape(f64(1, 2, 3, 4, 5, 6.1234567891), (2, 3))
+    w = f64(0.5, 2.0)
+    f = lambda loss, w: tf.nn.compute_average_loss(loss, sample_weight=w, global_batch_size=4)
+    out = [f(loss, w), grad(f, loss, w),
+           tf.nn.compute_average_loss(loss, sample_weight=tf.reshape(w, (2, 1, 1)))]""")
+case("grad_complex_reduce_euclidean_norm_complex_upstream", """
+    z = c128(0.5+0.3j, -0.2+0.4j)
+    with tf.GradientTape() as t:
+        t.watch(z)
+        n = tf.math.reduce_euclidean_norm(z)
+    out = [t.gradient(n, z, output_gradients=tf.constant(0.7-0.4j, tf.complex128))]""")
+case("grad_qr_wide_and_full", """
+    a = tf.reshape(f64(2, -1, 0.5, 3, 1, 4, -2, 0.25), (2, 4))
+    f = lambda a: tf.linalg.qr(a)[0] * f64(1, 2) + tf.reduce_sum(tf.linalg.qr(a)[1] * a)
+    w = lambda a: tf.linalg.qr(a, full_matrices=True)[1]
+    out = [grad(f, a), grad(w, a), grad2(w, a),
+           grad(lambda a: tf.linalg.qr(a)[1], tf.transpose(a))]""")
+case("grad_qr_tall_full_matrices", """
+    a = tf.reshape(f64(2, -1, 0.5, 3, 1, 4), (3, 2))
+    out = grad(lambda a: tf.linalg.qr(a, full_matrices=True)[1], a)""")
+case("constant_string_from_numpy_with_dtype", """
+    import numpy as np
+    a = tf.constant(np.asarray("2"), dtype=tf.string)
+    b = tf.constant(np.asarray(["2", "3"]), dtype=tf.string)
+    out = [tf.math.equal(a, b), tf.math.not_equal(a, tf.constant("2")),
+           tf.strings.length(b), a.dtype == tf.string, tf.rank(b)]""")
+case("segment_ops_size0_rows", """
+    d = tf.zeros([3, 0])
+    out = [tf.math.segment_sum(d, [0, 1, 2]), tf.math.segment_mean(tf.zeros([4, 0], tf.int32),
+                                                                   [0, 0, 0, 1]),
+           tf.math.unsorted_segment_sum(tf.zeros([5, 0, 1]), [1, 0, 0, 2, 2], 3),
+           tf.math.segment_max(tf.zeros([2, 0]), [0, 1]),
+           tf.math.unsorted_segment_min(tf.zeros([2, 0]), [1, 1], 3)]""")
+case("gather_empty_result_reads_no_index", """
+    p = tf.zeros([1, 1, 0], tf.float64)
+    out = [tf.gather(p, 1), tf.gather(tf.zeros([2, 0]), [5]),
+           tf.gather(tf.zeros([0, 0], tf.int64), 0, axis=1),
+           grad(lambda p: tf.gather(p, 1), p), grad(lambda p: tf.gather(p, 0),
+                                                    tf.zeros([3, 0], tf.float64))]""")
+case("gather_empty_axis_refused", "out = tf.gather(tf.zeros([0, 3]), [0])")
+case("keras_tanh_exponential_of_ints", """
+    out = [tf.keras.activations.tanh(tf.constant([1, 0, -2])),
+           tf.keras.activations.exponential(tf.constant([1, 0], tf.int64)),
+           tf.keras.activations.exponential(tf.constant([True, False])),
+           tf.keras.activations.exponential(tf.zeros([1, 0], tf.int32))]""")
+case("matrix_rank_nonfinite_empty", """
+    inf, nan = float("inf"), float("nan")
+    out = [tf.linalg.matrix_rank(tf.reshape(f64(1, inf, 0, 1), (2, 2))),
+           tf.linalg.matrix_rank(tf.reshape(f32(1, nan, 0, 1), (2, 2))),
+           tf.linalg.matrix_rank(tf.zeros([1, 3, 0])), tf.linalg.matrix_rank(tf.zeros([0, 4])),
+           tf.linalg.matrix_rank(tf.reshape(f64(1, 2, 2, 4.000001, 0, 1), (3, 2)))]""")
+case("matrix_rank_int_refused", "out = tf.linalg.matrix_rank(tf.constant([[2], [-2]]))")
+case("pow_int_negative_exponent_empty", """
+    out = [tf.zeros([0, 0], tf.int32) ** -9, tf.math.pow(tf.zeros([2, 0], tf.int64), -1)]""")
+
 # Cases where TensorFlow is wrong: NumPy source setting ``out`` to the answer kept. The
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the
 # g * conj(f'(z)) its convention (and its other holomorphic ops: Log, Asin, ...) gives: the
@@ -566,6 +647,10 @@ BETTER = {
     "grad_complex_xlogy": _FD + "out = fd(lambda x, y: x * np.log(y), zs)",
     "grad_complex_xdivy": _FD + "out = fd(lambda x, y: x / y, zs)",
     "grad_complex_xlog1py": _FD + "out = fd(lambda x, y: x * np.log1p(y), zs)",
+    # the norm is real: the imaginary part of the upstream gradient meets a constant zero,
+    # so the gradient of Re(conj(v) |z|) is Re(v) z / |z|; TensorFlow's is v z / |z|
+    "grad_complex_reduce_euclidean_norm_complex_upstream": _FD + (
+        "out = fd(lambda x: np.conj(0.7-0.4j) * np.sqrt(np.sum(np.abs(x) ** 2)), zs[:1])"),
 }
 
 

@@ -5,10 +5,12 @@ Writes ``tests/fixtures/saved_model/protobuf/``:
 - ``schema.json``: every message type the codec knows, as TF's descriptors give it:
   ``{type: [[number, name, type, repeated, oneof], ...]}`` (tapeflow's table is held to it);
 - ``cases.json``: messages built from a JSON spec (``{"@": type, field: value}``; bytes as
-  ``{"@bytes": hex}``) and the hex of ``SerializeToString(deterministic=True)``;
+  ``{"@bytes": hex}``), the hex of ``SerializeToString(deterministic=True)`` and the text of
+  ``text_format.MessageToString``;
 - ``module.pb`` + ``module.json``: a real TF-written ``saved_model.pb`` (a tf.Module with a
   variable, a loop and a branch), its deterministic re-serialization when that differs, and a
-  few facts read through protobuf (function names, node counts, object kinds).
+  few facts read through protobuf (function names, node counts, object kinds, its text
+  format).
 """
 import json
 import os
@@ -19,7 +21,13 @@ import tempfile
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import tensorflow as tf  # noqa: E402
-from google.protobuf import any_pb2, descriptor_pool, message_factory, wrappers_pb2  # noqa: E402,E501
+from google.protobuf import (  # noqa: E402,E501
+    any_pb2,
+    descriptor_pool,
+    message_factory,
+    text_format,  # noqa: E402
+    wrappers_pb2,
+)
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
 from tensorflow.core.example import example_pb2, feature_pb2  # noqa: E402
 from tensorflow.core.framework import (  # noqa: E402
@@ -320,6 +328,7 @@ def record_module():
         "tags": list(mg.meta_info_def.tags),
         "signature_keys": sorted(mg.signature_def),
         "producer": mg.graph_def.versions.producer,
+        "text_format": text_format.MessageToString(sm),
     }
     if again != data:
         (OUT / "module.reserialized.pb").write_bytes(again)
@@ -329,7 +338,8 @@ def record_module():
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "schema.json").write_text(json.dumps(schema(), indent=0, sort_keys=True) + "\n")
-    cases = {name: {"spec": spec, "hex": build(spec).SerializeToString(deterministic=True).hex()}
+    cases = {name: {"spec": spec, "hex": build(spec).SerializeToString(deterministic=True).hex(),
+                    "text": text_format.MessageToString(build(spec))}
              for name, spec in CASES.items()}
     (OUT / "cases.json").write_text(json.dumps(cases, indent=1, sort_keys=True) + "\n")
     record_module()

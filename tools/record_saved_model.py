@@ -246,6 +246,10 @@ def record_guide_module():
         loaded([[1.0, 2.0, 3.0]])
     except Exception as e:  # noqa: BLE001
         errors["unmatched"] = [type(e).__name__, str(e)]
+    try:        # a tensor where the traces took Python lists
+        loaded(tf.constant([[2.0, 2.0, 2.0]]))
+    except Exception as e:  # noqa: BLE001
+        errors["unmatched_tensor"] = [type(e).__name__, str(e)]
     write("guide_module", loaded, calls, {"errors": errors})
 
 

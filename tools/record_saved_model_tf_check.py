@@ -97,7 +97,8 @@ def main():
 
 
 def _calls_of(name, directory):
-    """The case's CALLS, GRADS and SERVE, read without running its module code under TF."""
+    """The case's CALLS, GRADS, INPUT_GRADS and SERVE, read without running its module code
+    under TF."""
     import ast
 
     from tests.saved_model.tf_check_cases import CASES
@@ -105,7 +106,7 @@ def _calls_of(name, directory):
     ns = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id in ("CALLS", "GRADS", "SERVE")
+                isinstance(t, ast.Name) and t.id in ("CALLS", "GRADS", "SERVE", "INPUT_GRADS")
                 for t in node.targets):
             exec(compile(ast.Module([node], []), name, "exec"), ns)
     return ns

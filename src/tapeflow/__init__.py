@@ -67,7 +67,7 @@ from .ops.array_ops import (
     zeros_like,
 )
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
-from .ops.complex_ops import complex
+from .ops.complex_ops import complex, sign
 from .ops.control_flow_ops import (
     TensorArray,
     case,
@@ -144,7 +144,6 @@ from .ops.math_ops import (
     round,
     scalar_mul,
     sigmoid,
-    sign,
     sin,
     sinh,
     sqrt,

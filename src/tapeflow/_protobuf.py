@@ -21,7 +21,7 @@ bytes, sub-messages, packed scalars, map entries) or 4 bytes (5).
 """
 import struct
 
-__all__ = ["Message", "DecodeError", "encode", "decode", "message_types"]
+__all__ = ["Message", "DecodeError", "encode", "decode", "message_types", "text_format"]
 
 
 class DecodeError(ValueError):
@@ -355,6 +355,11 @@ class Message:
                     continue
                 parts.append(f"{f.name}={value!r}")
         return f"Message({type(self)._name!r}{''.join(', ' + p for p in parts)})"
+
+    def __str__(self):
+        """The message in protobuf's text format (``print(graph_def)``; see
+        :func:`text_format`)."""
+        return text_format(self)
 
     def __reduce__(self):
         return (_rebuild, (type(self)._name, encode(self)))
@@ -954,3 +959,151 @@ def _skip(cls, buf, pos, end, tag):
     if pos > end or tag >> 3 == 0:
         _fail(cls, f"field {tag >> 3} runs past the end" if tag >> 3 else "field number 0")
     return pos
+
+
+# ------------------------------------------------------------------------------ text format
+_DATA_TYPES = ("DT_INVALID DT_FLOAT DT_DOUBLE DT_INT32 DT_UINT8 DT_INT16 DT_INT8 DT_STRING "
+               "DT_COMPLEX64 DT_INT64 DT_BOOL DT_QINT8 DT_QUINT8 DT_QINT32 DT_BFLOAT16 "
+               "DT_QINT16 DT_QUINT16 DT_UINT16 DT_COMPLEX128 DT_HALF DT_RESOURCE DT_VARIANT "
+               "DT_UINT32 DT_UINT64 DT_FLOAT8_E5M2 DT_FLOAT8_E4M3FN DT_FLOAT8_E4M3FNUZ "
+               "DT_FLOAT8_E4M3B11FNUZ DT_FLOAT8_E5M2FNUZ DT_INT4 DT_UINT4 DT_INT2 "
+               "DT_UINT2 DT_FLOAT4_E2M1FN").split()
+_DATA_TYPE_NAMES = {i: n for i, n in enumerate(_DATA_TYPES)}
+_DATA_TYPE_NAMES.update({i + 100: n + "_REF" for i, n in enumerate(_DATA_TYPES) if i})
+# enum fields printed by name (types.proto, saver.proto, variable.proto); other enums print
+# their number
+_ENUM_NAMES = {
+    "dtype": _DATA_TYPE_NAMES, "type": _DATA_TYPE_NAMES, "tensor_dtype_value": _DATA_TYPE_NAMES,
+    "tensorflow.SaverDef.version": {0: "LEGACY", 1: "V1", 2: "V2"},
+    "type_id": {0: "TFT_UNSET", 1: "TFT_VAR", 2: "TFT_ANY", 3: "TFT_PRODUCT", 4: "TFT_NAMED",
+                20: "TFT_FOR_EACH", 100: "TFT_CALLABLE", 1000: "TFT_TENSOR", 1001: "TFT_ARRAY",
+                1002: "TFT_OPTIONAL", 1003: "TFT_LITERAL", 1004: "TFT_ENCODED",
+                1005: "TFT_SHAPE_TENSOR", 200: "TFT_BOOL", 201: "TFT_UINT8", 202: "TFT_UINT16",
+                203: "TFT_UINT32", 204: "TFT_UINT64", 205: "TFT_INT8", 206: "TFT_INT16",
+                207: "TFT_INT32", 208: "TFT_INT64", 209: "TFT_HALF", 210: "TFT_FLOAT",
+                211: "TFT_DOUBLE", 212: "TFT_COMPLEX64", 213: "TFT_COMPLEX128",
+                214: "TFT_STRING", 215: "TFT_BFLOAT16", 10102: "TFT_DATASET",
+                10103: "TFT_RAGGED", 10104: "TFT_ITERATOR", 10202: "TFT_MUTEX_LOCK",
+                10203: "TFT_LEGACY_VARIANT"},
+    "synchronization": {0: "VARIABLE_SYNCHRONIZATION_AUTO",
+                        1: "VARIABLE_SYNCHRONIZATION_NONE",
+                        2: "VARIABLE_SYNCHRONIZATION_ON_WRITE",
+                        3: "VARIABLE_SYNCHRONIZATION_ON_READ"},
+    "aggregation": {0: "VARIABLE_AGGREGATION_NONE", 1: "VARIABLE_AGGREGATION_SUM",
+                    2: "VARIABLE_AGGREGATION_MEAN",
+                    3: "VARIABLE_AGGREGATION_ONLY_FIRST_REPLICA"},
+}
+_ENUM_FIELDS = None    # {(message full name, field name)} declared `enum` in the schema
+
+
+def _enum_fields():
+    global _ENUM_FIELDS
+    if _ENUM_FIELDS is None:
+        found = set()
+        for table, prefix in ((_SCHEMA, _T), (_GOOGLE, "")):
+            for name, spec in table.items():
+                for part in spec.split(";"):
+                    words = part.split()
+                    if len(words) >= 3 and words[2].rstrip("*") == "enum":
+                        found.add((prefix + name, words[1]))
+        _ENUM_FIELDS = found
+    return _ENUM_FIELDS
+
+
+def _escape(data, is_bytes):
+    out = []
+    for b in data:
+        c = chr(b)
+        if c in "\\\"'":
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\t":
+            out.append("\\t")
+        elif b < 0x20 or b == 0x7F or (b >= 0x80 and is_bytes):
+            out.append(f"\\{b:03o}")
+        else:
+            out.append(c)
+    text = "".join(out)
+    return text if is_bytes else text.encode("latin-1").decode("utf-8", "replace")
+
+
+def _float_text(value, kind):
+    """A float as Python's protobuf ``text_format`` prints it: ``str`` of the value (a
+    float field first rounded to the shortest ``%.{6..9}g`` that reads back as the same
+    float32)."""
+    if kind == _FLOAT and value == value and value not in (float("inf"), float("-inf")):
+        pack = _STRUCT[_FLOAT].pack
+        for digits in range(6, 10):
+            short = float(f"{value:.{digits}g}")
+            if pack(short) == pack(value):
+                value = short
+                break
+    return str(float(value))
+
+
+def _scalar_text(msg_name, f, kind, value):
+    if kind == _BOOL:
+        return "true" if value else "false"
+    if kind in (_FLOAT, _DOUBLE):
+        return _float_text(value, kind)
+    if kind == _STRING:
+        return '"' + _escape(value.encode("utf-8"), False) + '"'
+    if kind == _BYTES:
+        return '"' + _escape(bytes(value), True) + '"'
+    if (msg_name, f) in _enum_fields():
+        names = _ENUM_NAMES.get(f"{msg_name}.{f}") or _ENUM_NAMES.get(f)
+        if names and value in names:
+            return names[value]
+    return str(int(value))
+
+
+def _text_into(msg, out, indent):
+    d = msg.__dict__
+    pad = " " * indent
+    name = type(msg)._name
+    for f in msg._fields:
+        if f.name not in d:
+            continue
+        value = d[f.name]
+        if f.kind == _MAP:
+            for key in sorted(value):
+                out.append(f"{pad}{f.name} {{\n")
+                if key != _DEFAULT[f.key_kind]:      # an entry is a proto3 message
+                    out.append(f"{pad}  key: {_scalar_text('', '', f.key_kind, key)}\n")
+                item = value[key]
+                if f.value_kind == _MSG:
+                    out.append(f"{pad}  value {{\n")
+                    _text_into(item, out, indent + 4)
+                    out.append(f"{pad}  }}\n")
+                elif item != _DEFAULT[f.value_kind]:
+                    out.append(f"{pad}  value: "
+                               f"{_scalar_text('', '', f.value_kind, item)}\n")
+                out.append(f"{pad}}}\n")
+        elif f.kind == _MSG:
+            for item in (value if f.repeated else [value]):
+                out.append(f"{pad}{f.name} {{\n")
+                _text_into(item, out, indent + 2)
+                out.append(f"{pad}}}\n")
+        elif f.repeated:
+            for item in value:
+                out.append(f"{pad}{f.name}: {_scalar_text(name, f.name, f.kind, item)}\n")
+        elif f.oneof is not None or value != _DEFAULT[f.kind] or (
+                f.kind in (_FLOAT, _DOUBLE) and _STRUCT[f.kind].pack(value) != bytes(
+                    _STRUCT[f.kind].size)):
+            out.append(f"{pad}{f.name}: {_scalar_text(name, f.name, f.kind, value)}\n")
+
+
+def text_format(msg: Message) -> str:
+    """``msg`` in protobuf's text format, as ``text_format.MessageToString(msg)`` prints it
+    (and ``print(msg)`` of a ``_pb2`` message, up to the order of map entries, which the
+    ``protobuf`` package's upb runtime prints in its hash table's order and this function
+    by key): set fields in number order, one ``name: value`` line per scalar (enums of
+    ``DataType`` by name, floats as Python's ``str`` of their shortest round-trip form,
+    strings and bytes C-escaped), ``name {`` ... ``}`` blocks for messages and map
+    entries, two spaces of indent per level. Unknown fields are left out."""
+    out = []
+    _text_into(msg, out, 0)
+    return "".join(out)

@@ -6,7 +6,7 @@ from .ops import special_functions as _special
 from .ops.array_ops import conj, invert_permutation
 from .ops.bincount_ops import bincount
 from .ops.clip_ops import l2_normalize
-from .ops.complex_ops import angle
+from .ops.complex_ops import angle, sign
 from .ops.confusion_matrix_ops import confusion_matrix
 from .ops.math_ops import (
     abs,
@@ -66,7 +66,6 @@ from .ops.math_ops import (
     rsqrt,
     scalar_mul,
     sigmoid,
-    sign,
     sin,
     sinh,
     softplus,

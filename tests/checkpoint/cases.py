@@ -105,3 +105,24 @@ def many_variables_program(tfm, n=9000):
     """Enough variables for a two-block index (over 256 KiB of entries)."""
     return tfm.train.Checkpoint(**{f"variable_with_a_rather_long_name_{i:05d}":
                                    tfm.Variable(np.float32(i)) for i in range(n)})
+
+
+def containers_program(tfm):
+    """A tf.Module whose list and dict attributes are empty or hold no variable (TF tracks
+    every list and dict: a node without children), a tuple of nothing tracked (not tracked),
+    a tuple holding a list (tracked)."""
+
+    class Holder(tfm.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tfm.Variable(np.float32([1.0, 2.0]), name="v")
+            self.empty = []
+            self.nested = [[], {"a": []}]
+            self.ints = [1, 2]
+            self.d = {}
+            self.t = ()
+            self.tv = (self.v,)
+            self.tl = ([],)
+            self.non_trainable_variables_like = []
+
+    return Holder()

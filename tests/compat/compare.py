@@ -38,7 +38,15 @@ TIMEOUT_S = 120
 
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
-XFAIL = {}
+XFAIL = {
+    "keras3_functional_api_rest": (
+        "an Embedding's gradient reaches Keras's RMSprop as a dense tensor (TF: IndexedSlices, "
+        "squared slice by slice); no keras.applications (VGG19) yet; a layer without build() "
+        "is not first traced by running call() symbolically (its print shows once, not twice)"),
+    "keras3_training_rest": (
+        "fit over a shuffled tf.data Dataset: the second epoch's batches differ from Keras's; "
+        "no keras.utils.PyDataset yet"),
+}
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
 # replayed call would repeat those side effects; see tests/conftest.py.

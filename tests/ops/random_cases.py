@@ -165,6 +165,73 @@ out(tf.nn.dropout(tf.ones([4, 6]), 0.5))
 out(tf.nn.dropout(tf.ones([4, 6]), 0.25, seed=3))
 out(tf.nn.dropout(tf.ones([3, 4]), 0.5, noise_shape=[3, 1]))
 """
+    progs["gamma"] = """
+tf.random.set_seed(5)
+out(tf.random.gamma([3], alpha=[0.5, 1.0, 3.0]))
+out(tf.random.gamma([2, 2], alpha=2.0, beta=[1.0, 4.0]))
+out(tf.random.gamma([4], 0.3, dtype=tf.float64, seed=3))
+out(tf.random.gamma([4], 0.3, dtype=tf.float64, seed=3))
+out(tf.random.gamma([5], 1e-3))
+out(tf.random.gamma([3], 2.0, dtype=tf.float16))
+out(tf.random.gamma([0], 2.0))
+out(tf.random.gamma([40], [[0.05], [25.0]]))
+out(tf.random.stateless_gamma([2, 3], seed=[4, 5], alpha=[1.5, 0.2, 9.0], beta=2.0))
+out(tf.random.stateless_gamma([6], seed=[1, 2], alpha=1.0, dtype=tf.float64))
+@tf.function
+def f():
+    return tf.random.gamma([3], 1.5)
+out(f())
+out(f())
+"""
+    progs["poisson"] = """
+tf.random.set_seed(2)
+out(tf.random.poisson([6], 3.0))
+out(tf.random.poisson([6], tf.constant(3.0)))
+out(tf.random.poisson([6], tf.constant(3.0, tf.float64)))
+out(tf.random.poisson([4], [0.5, 12.0, 150.0], dtype=tf.int32))
+out(tf.random.poisson([4], tf.constant([0.5, 12.0, 150.0], tf.float64), dtype=tf.int64))
+out(tf.random.poisson([3], tf.constant([25.0, 1000.5], tf.float16), dtype=tf.float16))
+out(tf.random.poisson([2], 3))
+out(tf.random.poisson([0], 3.0))
+out(tf.random.poisson([2], [0.0, 9.99, 10.0], seed=4))
+out(tf.random.poisson([2], [0.0, 9.99, 10.0], seed=4))
+out(tf.random.stateless_poisson([3, 2], seed=[1, 2], lam=[4.0, 40.0]))
+out(tf.random.stateless_poisson([5], seed=[1, 2], lam=tf.constant(40.0, tf.float64),
+                                dtype=tf.float32))
+"""
+    progs["stateless_binomial"] = """
+out(tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5))
+out(tf.random.stateless_binomial([3, 4], seed=[3, 4], counts=[5.0, 20.0, 100.0, 1000.0],
+                                 probs=[0.3, 0.6, 0.05, 0.99]))
+c = tf.constant([[40.0], [7.0]], tf.float64)
+out(tf.random.stateless_binomial([2, 3], seed=[3, 4], counts=c,
+                                 probs=tf.constant([0.0, 1.0, 0.5], tf.float64),
+                                 output_dtype=tf.float64))
+out(tf.random.stateless_binomial([5], seed=[9, 9], counts=tf.constant(200.0, tf.float16),
+                                 probs=tf.constant(0.7, tf.float16), output_dtype=tf.float16))
+out(tf.random.stateless_binomial([6], seed=[1, 5], counts=1e6, probs=0.4, output_dtype=tf.int64))
+out(tf.random.stateless_binomial([0, 2], seed=[1, 5], counts=3.0, probs=0.4))
+"""
+    progs["op_seeds_in_cond_and_while_branches"] = """
+tf.random.set_seed(3)
+@tf.function
+def f(p):
+    a = tf.random.uniform([2])
+    b = tf.cond(p, lambda: tf.random.uniform([2]) + tf.random.normal([2]),
+                lambda: tf.random.normal([2]))
+    c = tf.random.uniform([2])
+    return a, b, c
+for p in (True, False, True, False):
+    out(f(tf.constant(p)))
+@tf.function
+def g():
+    def body(i, acc):
+        return i + 1, acc + tf.random.uniform([2])
+    acc = tf.while_loop(lambda i, acc: i < 3, body, (0, tf.zeros([2])))[1]
+    return acc, tf.random.uniform([1])
+out(g())
+out(g())
+"""
     return progs
 
 
@@ -282,6 +349,26 @@ out(keras.random.dropout(tf.ones((4,)), 0.5))
 keras.utils.set_random_seed(6)
 out(keras.random.normal((3,)))
 """
+    progs["keras_random_binomial"] = """
+keras.utils.set_random_seed(8)
+out(keras.random.binomial((2, 3), counts=10, probabilities=0.3))
+out(keras.random.binomial((4,), counts=50.0, probabilities=0.8, seed=4))
+g = keras.random.SeedGenerator(1)
+out(keras.random.binomial((3,), counts=[5.0, 30.0, 2000.0], probabilities=0.5, seed=g,
+                          dtype="float64"))
+out(keras.random.binomial((3,), counts=7, probabilities=0.5, seed=g, dtype="int32"))
+"""
+    progs["keras_random_gamma_beta"] = """
+keras.utils.set_random_seed(7)
+out(keras.random.gamma((2, 3), alpha=0.7))
+out(keras.random.gamma((3,), alpha=2.5, seed=11))
+g = keras.random.SeedGenerator(3)
+out(keras.random.gamma((3,), alpha=1.0, seed=g))
+out(keras.random.gamma((3,), alpha=4.0, seed=g, dtype="float64"))
+out(keras.random.beta((2, 2), alpha=0.5, beta=2.0, seed=5))
+out(keras.random.beta((3,), alpha=[0.5, 1.0, 3.0], beta=1.5))
+out(keras.random.beta((3,), alpha=2.0, beta=2.0, seed=g, dtype="float16"))
+"""
     return progs
 
 
@@ -320,6 +407,37 @@ for a, b in ds:
 out(np.array(list(tf.data.Dataset.range(8).shuffle(8).repeat(2).as_numpy_iterator())))
 out(np.array(list(tf.data.Dataset.range(5).repeat(2).shuffle(3).as_numpy_iterator())))
 out(tf.random.uniform([2]))
+"""
+    progs["dataset_random"] = """
+tf.random.set_seed(4)
+ds = tf.data.Dataset.random(seed=3).take(6)
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(tf.data.Dataset.random().take(3).as_numpy_iterator())))
+ds = tf.data.Dataset.random(seed=5, rerandomize_each_iteration=True).take(3)
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(ds.as_numpy_iterator())))
+out(np.array(list(tf.data.Dataset.random(seed=5).batch(4).take(2).as_numpy_iterator())))
+"""
+    progs["sample_from_datasets"] = """
+tf.random.set_seed(4)
+a = tf.data.Dataset.range(0, 10)
+b = tf.data.Dataset.range(100, 104)
+c = tf.data.Dataset.range(50, 53)
+s = tf.data.Dataset.sample_from_datasets([a, b], seed=7)
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b, c], weights=[0.2, 0.5, 0.3])
+out(np.array(list(s.as_numpy_iterator())))
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b], weights=[0.9, 0.1], seed=1,
+                                         stop_on_empty_dataset=True)
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b], weights=np.array([0.3, 0.7]), seed=2,
+                                         rerandomize_each_iteration=True)
+out(np.array(list(s.as_numpy_iterator())))
+out(np.array(list(s.as_numpy_iterator())))
+s = tf.data.Dataset.sample_from_datasets([a, b, c], weights=[0.5, 0.0, 0.5], seed=3)
+out(np.array(list(s.as_numpy_iterator())))
 """
     progs["shuffle_large"] = """
 tf.random.set_seed(77)

@@ -68,6 +68,8 @@ def test_tf_serves_tapeflow_export(tmp_path, name):
     np.testing.assert_allclose(check["tf_serving_default"], check["tapeflow"], rtol=1e-5,
                                atol=1e-6)
     assert check["tf_n_trainable"] == REC[name]["n_trainable"]
+    # the empty list of non-trainable variables is in the object graph (TF tracks it)
+    assert check["tf_n_non_trainable"] == REC[name]["n_non_trainable"] == 0
     keras.backend.clear_session()
     path = str(tmp_path / name)
     _export(build(keras, name), path)

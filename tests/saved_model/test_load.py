@@ -202,6 +202,14 @@ def test_guide_module_traced_on_python_lists():
         m([[1.0, 2.0, 3.0]])
     assert str(info.value).startswith(text)
     assert "Hint: option 1 is the nearest: argument 0 is [[1.0, 2.0, 3.0]]" in str(info.value)
+    # a tensor where the traces took Python values: TF's error (the tensor shown as the
+    # graph tensor TF binds), not a NumPy truth-value error
+    kind, text = f["errors"]["unmatched_tensor"]
+    with pytest.raises(ValueError) as info:
+        m(tf.constant([[2.0, 2.0, 2.0]]))
+    assert kind == "ValueError" and str(info.value).startswith(text)
+    assert "argument 0 is a tensor but option 1 was traced with the Python value" in \
+        str(info.value)
 
 
 def test_restored_function_refuses_wrong_dtype_and_shape_as_tf():

@@ -55,6 +55,20 @@ def test_decode_then_encode_gives_the_same_bytes(name):
     assert msg == build(CASES[name]["spec"])
 
 
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_text_format_equals_protobuf_text_format(name):
+    """``str(message)`` is ``text_format.MessageToString`` (DataType enums by name, floats,
+    C-escaped strings and bytes, map entries by key)."""
+    msg = pb.decode(CASES[name]["spec"]["@"], bytes.fromhex(CASES[name]["hex"]))
+    assert str(msg) == CASES[name]["text"]
+
+
+def test_saved_model_text_format_equals_protobuf():
+    facts = json.loads((FIX / "module.json").read_text())
+    msg = pb.decode("tensorflow.SavedModel", (FIX / "module.pb").read_bytes())
+    assert pb.text_format(msg) == facts["text_format"]
+
+
 def test_decoded_values():
     t = pb.decode("tensorflow.TensorProto", bytes.fromhex(CASES["tensor_protos"]["hex"]))
     assert t.dtype == 9 and [d.size for d in t.tensor_shape.dim] == [3]

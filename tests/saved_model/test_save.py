@@ -186,22 +186,58 @@ def test_function_first_called_under_a_tape_saves_its_graph(tmp_path):
     assert float(loaded(tf.constant(-4.0))) == 4.0     # the branch the tape did not take
 
 
-def test_custom_gradient_is_refused(tmp_path):
-    """advanced_autodiff's clip_gradients: its gradient cannot be exported yet, so the
-    export refuses rather than save a function TF would differentiate differently."""
+def test_custom_gradient_closing_over_the_forward_is_refused(tmp_path):
+    """A gradient function that uses a tensor the forward computed (the tf.custom_gradient
+    docs' log1pexp) would be saved with that tensor's traced value baked in: refused."""
     @tf.custom_gradient
-    def clip_gradients(y):
-        def backward(dy):
-            return tf.clip_by_norm(dy, 0.5)
-        return y, backward
+    def log1pexp(x):
+        e = tf.exp(x)
 
-    class MyModule(tf.Module):
-        @tf.function(input_signature=[tf.TensorSpec(None)])
-        def call_custom_grad(self, x):
-            return clip_gradients(x)
-    with pytest.raises(ValueError, match="custom_gradient function `clip_gradients`"):
-        tf.saved_model.save(MyModule(), str(tmp_path / "cg"))
+        def grad(upstream):
+            return upstream * (1 - 1 / (1 + e))
+        return tf.math.log(1 + e), grad
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None])])
+        def f(self, x):
+            return log1pexp(x)
+    with pytest.raises(ValueError, match="uses a tensor its forward pass computed"):
+        tf.saved_model.save(M(), str(tmp_path / "cg"))
     assert not (tmp_path / "cg").exists()
+    # without its gradient it saves; TF then has no gradient for it either (LookupError)
+    tf.saved_model.save(M(), str(tmp_path / "nograd"),
+                        options=tf.saved_model.SaveOptions(experimental_custom_gradients=False))
+    loaded = tf.saved_model.load(str(tmp_path / "nograd"))
+    x = tf.constant([0.0, 1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = loaded.f(x)
+    np.testing.assert_allclose(y.numpy(), np.log1p(np.exp([0.0, 1.0])), rtol=1e-6)
+    with pytest.raises(LookupError, match="No gradient defined for operation'IdentityN'"):
+        tape.gradient(y, x)
+
+
+def test_custom_gradient_replays_with_the_call_values():
+    """A traced tf.custom_gradient replays with a grad_fn of the replayed call (its closure
+    over the forward is not the first call's): log1pexp's gradient at three points."""
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+
+        def grad(upstream):
+            return upstream * (1 - 1 / (1 + e))
+        return tf.math.log(1 + e), grad
+
+    @tf.function
+    def f(x):
+        return log1pexp(x) * 2.0
+    for v in (0.0, 1.0, 100.0):
+        x = tf.constant(v)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        want = 2.0 * (1.0 - 1.0 / (1.0 + np.exp(v)))
+        np.testing.assert_allclose(float(tape.gradient(y, x)), want, rtol=1e-6)
 
 
 def test_default_save_signature_protocol(tmp_path):

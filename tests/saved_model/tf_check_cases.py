@@ -12,8 +12,9 @@ ramp from -1 to 1), run in order after loading. ``SERVE``
 (optional): ``saved_model_cli run --input_exprs`` for ``serving_default`` (TF 1's Session
 loader, as TF Serving loads it). ``GRADS``
 lists the calls (by index) whose summed output is differentiated with respect to the
-root's trainable variables. A path ``signatures/<key>`` calls a signature by keyword
-(``args`` a dict).
+root's trainable variables, ``INPUT_GRADS`` (optional) those differentiated with respect
+to their float inputs. ``OPTIONS``: the ``SaveOptions`` of the save. A path
+``signatures/<key>`` calls a signature by keyword (``args`` a dict).
 """
 
 CASES = {
@@ -165,6 +166,35 @@ signatures = tf.function(lambda inputs: root(inputs) * tf.constant([1.0, 3.0]),
 CALLS = [("signatures/serving_default", {"inputs": ("linspace", [3, 8, 8, 2])})]
 GRADS = [0]
 ''',
+    # advanced_autodiff's save cell: a tf.custom_gradient saved with its gradient (TF's
+    # IdentityN + registered gradient function), on an input of unknown rank and inside a
+    # function of a variable
+    "custom_gradient": '''
+@tf.custom_gradient
+def clip_gradients(y):
+    def backward(dy):
+        return tf.clip_by_norm(dy, 0.5)
+    return y, backward
+
+class Clipped(tf.Module):
+    def __init__(self):
+        self.w = tf.Variable([1.0, -2.0, 0.5], name="w")
+
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def call_custom_grad(self, x):
+        return clip_gradients(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def scaled(self, x):
+        return clip_gradients(x * self.w) * 3.0
+
+root = Clipped()
+OPTIONS = tf.saved_model.SaveOptions(experimental_custom_gradients=True)
+CALLS = [("call_custom_grad", [[3.0, 4.0]]), ("call_custom_grad", [[[1.0, 0.1], [0.1, 0.1]]]),
+         ("call_custom_grad", [2.0]), ("scaled", [[[1.0, 2.0, 3.0], [0.0, 1.0, -1.0]]])]
+GRADS = [3]
+INPUT_GRADS = [0, 1, 2, 3]
+''',
 }
 
 
@@ -195,11 +225,17 @@ def to_args(tf, args):
     return [one(a) for a in args]
 
 
-def call(tf, obj, path, args, sigs=None):
+def call(tf, obj, path, args, sigs=None, watch=None):
     """Call ``path`` of ``obj`` with the CALLS ``args``; the flat outputs as NumPy lists
     (a dict output in key order), and the outputs themselves. ``sigs``: a live object's
-    signatures (``{key: (ConcreteFunction, input names)}``)."""
+    signatures (``{key: (ConcreteFunction, input names)}``); ``watch``: a tape that watches
+    the float inputs (listed in ``watch.inputs``)."""
     values = to_args(tf, args)
+    if watch is not None:
+        flat = values.values() if isinstance(values, dict) else values
+        watch.inputs = [v for v in flat if getattr(v, "dtype", None) == tf.float32]
+        for v in watch.inputs:
+            watch.watch(v)
     if path.startswith("signatures/") and sigs is not None:
         fn, names = sigs[path.split("/", 1)[1]]
         out = fn(*[values[n] for n in names])
@@ -261,7 +297,15 @@ def run_calls(tf, root, ns, var_paths, sigs=None):
                 total = tf.add_n([tf.reduce_sum(tf.cast(o, tf.float32)) for o in flat])
             g = tape.gradient(total, variables)
             grads.append([None if x is None else x.numpy().tolist() for x in g])
-        else:
+        if k in ns.get("INPUT_GRADS", ()):
+            # d(sum of the outputs)/d(each float input)
+            with tf.GradientTape() as tape:
+                nums, out = call(tf, root, path, args, sigs, watch=tape)
+                flat = [o for o in tf.nest.flatten(out) if o is not None]
+                total = tf.add_n([tf.reduce_sum(tf.cast(o, tf.float32)) for o in flat])
+            g = tape.gradient(total, tape.inputs)
+            grads.append([None if x is None else x.numpy().tolist() for x in g])
+        elif k not in ns.get("INPUT_GRADS", ()):
             nums, _ = call(tf, root, path, args, sigs)
         outs.append(nums)
     return outs, grads
@@ -278,7 +322,8 @@ def tapeflow_side(name, directory, export_dir, resave_dir=None):
     import tapeflow as tf
     ns = run_case(name, tf, directory)
     root = ns["root"]
-    tf.saved_model.save(root, export_dir, signatures=ns.get("signatures"))
+    tf.saved_model.save(root, export_dir, signatures=ns.get("signatures"),
+                        options=ns.get("OPTIONS"))
     with open(os.path.join(export_dir, "saved_model.pb"), "rb") as fh:
         digest = hashlib.sha256(fh.read()).hexdigest()
     paths = variable_paths(tf, root)

@@ -10,11 +10,22 @@ import inspect
 
 from . import dispatch, nest
 from .engine_ops import OPS
-from .recording import _Tape
+from .recording import _state, _Tape
 from .registry import Primitive
 from .tensor import Tensor, _TensorLike, convert_to_tensor
 
-__all__ = ["custom_gradient", "recompute_grad", "stop_gradient"]
+__all__ = ["custom_gradient", "recompute_grad", "stop_gradient", "CustomGradientOp"]
+
+
+class CustomGradientOp(Primitive):
+    """The step a ``tf.function`` trace records for a custom-gradient call (TF's IdentityN
+    tagged ``_gradient_op_type``): ``(results..., arguments..., variables...)`` in, the
+    results out, gradients only to the arguments and variables (from ``grad_fn``).
+
+    Attributes read by the SavedModel lowering (``function/graph_def.py``): ``grad_fn``,
+    ``n_results``, ``n_args``, ``n_vars`` and ``forward_ids`` (ids of the trace's tensors
+    when the call was recorded: a ``grad_fn`` closing over one of them cannot be exported).
+    """
 
 
 def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's name
@@ -64,12 +75,19 @@ def custom_gradient(f=None):
             result, grad_fn = f(*args, **kwargs)
         finally:
             dispatch.remove_tape(watcher)
-        inputs = [_as_tensor(a) for a in nest.flatten(args)]
+        flat_args = nest.flatten(args)
+        inputs = [_as_tensor(a) for a in flat_args]
         variables = _read_variables(watcher, inputs)
         if variables and not _takes_variables(grad_fn):
             raise TypeError("If using @custom_gradient with a function that uses variables, "
                             "then grad_fn must accept a keyword argument 'variables'.")
-        return _record(f.__name__, result, inputs, variables, grad_fn)
+
+        def regrad(values):
+            # a replayed trace: run ``f`` on this call's values for a grad_fn of its own
+            again = [a if hasattr(a, "assign") else v for a, v in zip(flat_args, values)]
+            return f(*nest.pack_sequence_as(args, again), **kwargs)[1]
+
+        return _record(f.__name__, result, inputs, variables, grad_fn, regrad)
 
     return decorated
 
@@ -102,19 +120,27 @@ def recompute_grad(f):
             dispatch.remove_tape(watcher)
             for t in paused:
                 dispatch.push_tape(t)
-        inputs = [_as_tensor(a) for a in nest.flatten(args)]
+        flat_args = nest.flatten(args)
+        inputs = [_as_tensor(a) for a in flat_args]
         variables = _read_variables(watcher, inputs)
 
-        def grad_fn(*dys, variables=()):
-            from .tape import GradientTape
-            with GradientTape() as tape:
-                tape.watch([x for x in inputs if x._value.dtype.kind in "fcV"])
-                again = f(*args, **kwargs)
-            sources = list(inputs) + list(variables)
-            grads = tape.gradient(nest.flatten(again), sources, output_gradients=list(dys))
-            return grads[:len(inputs)], grads[len(inputs):]
+        def make_grad_fn(xs, call_args):
+            def grad_fn(*dys, variables=()):
+                from .tape import GradientTape
+                with GradientTape() as tape:
+                    tape.watch([x for x in xs if x._value.dtype.kind in "fcV"])
+                    again = f(*call_args, **kwargs)
+                sources = list(xs) + list(variables)
+                grads = tape.gradient(nest.flatten(again), sources,
+                                      output_gradients=list(dys))
+                return grads[:len(xs)], grads[len(xs):]
+            return grad_fn
 
-        return _record(f.__name__, result, inputs, variables, grad_fn)
+        def regrad(values):
+            return make_grad_fn(values, nest.pack_sequence_as(args, list(values)))
+
+        return _record(f.__name__, result, inputs, variables, make_grad_fn(inputs, args),
+                       regrad)
 
     return inner
 
@@ -142,11 +168,64 @@ def _takes_variables(fn):
     return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
 
 
-def _record(name, result, inputs, variables, grad_fn):
-    """Fresh outputs for ``result`` and one tape entry whose rule is ``grad_fn``."""
+def _record(name, result, inputs, variables, grad_fn, regrad=None):
+    """Fresh outputs for ``result`` and one tape entry whose rule is ``grad_fn``.
+
+    Inside a ``tf.function`` trace the entry is a :class:`CustomGradientOp` over the results
+    too (so the program keeps the forward); a replay of that program calls ``regrad(values)``
+    for a ``grad_fn`` of the replayed values (the traced one closes over the trace's)."""
     flat = nest.flatten(result)
-    outs = tuple(Tensor(_as_tensor(y)._value) for y in flat)
     n_in = len(inputs)
+    outs = tuple(Tensor(_as_tensor(y)._value) for y in flat)
+    out = outs[0] if len(outs) == 1 else outs
+    all_grads = _grads_of(grad_fn, variables, n_in)
+    prim = Primitive(name, None, save_inputs=True, save_output=True, n_outputs=len(outs))
+    prim.vjps = tuple(_rule(all_grads, k) for k in range(n_in + len(variables)))
+    tracer = _state.tracer
+    if tracer is None:
+        dispatch.record(prim, list(inputs) + list(variables), out, None)
+        return nest.pack_sequence_as(result, list(outs))
+    # the tapes of this (first) run use grad_fn itself; the trace records the step replays
+    # run, whose rule asks regrad for a grad_fn of the replayed values
+    _state.tracer = None
+    try:
+        dispatch.record(prim, list(inputs) + list(variables), out, None)
+    finally:
+        _state.tracer = tracer
+    results = [_as_tensor(y) for y in flat]
+    n_res = len(results)
+    step = CustomGradientOp(name, (lambda *a: a[0]) if n_res == 1 else (lambda *a: a[:n_res]),
+                            save_inputs=True, save_output=True, n_outputs=n_res)
+    step.grad_fn, step.n_results, step.n_args, step.n_vars = grad_fn, n_res, n_in, \
+        len(variables)
+    step.forward_ids = frozenset(tid for tid, s in tracer.slots.items()
+                                 if s not in tracer.consts)
+    cache = []
+
+    def replayed_grads(g, xs):
+        if cache and cache[0] is g and all(a is b for a, b in zip(cache[1], xs)):
+            return cache[2]
+        fn = grad_fn if regrad is None else regrad(list(xs[n_res:n_res + n_in]))
+        got = _grads_of(fn, variables, n_in)(g)
+        cache[:] = [g, xs, got]
+        return got
+
+    def rule(k):
+        if k < n_res:
+            return lambda g, y, *xs: None
+        return lambda g, y, *xs: replayed_grads(g, xs)[k - n_res]
+
+    step.vjps = tuple(rule(k) for k in range(n_res + n_in + len(variables)))
+    tracer.op(step, results + list(inputs) + list(variables), out, None)
+    return nest.pack_sequence_as(result, list(outs))
+
+
+def _rule(all_grads, k):
+    return lambda g, y, *xs: all_grads(g)[k]
+
+
+def _grads_of(grad_fn, variables, n_in):
+    """``g -> [gradient per input, then per variable]`` from ``grad_fn`` (cached on ``g``)."""
     cache = [None, None]
 
     def all_grads(g):
@@ -168,11 +247,4 @@ def _record(name, result, inputs, variables, grad_fn):
             cache[1] = [None if x is None else _as_tensor(x) for x in flat_grads + var_grads]
         return cache[1]
 
-    def rule(k):
-        return lambda g, y, *xs: all_grads(g)[k]
-
-    prim = Primitive(name, None, save_inputs=True, save_output=True, n_outputs=len(outs))
-    prim.vjps = tuple(rule(k) for k in range(n_in + len(variables)))
-    out = outs[0] if len(outs) == 1 else outs
-    dispatch.record(prim, list(inputs) + list(variables), out, None)
-    return nest.pack_sequence_as(result, list(outs))
+    return all_grads

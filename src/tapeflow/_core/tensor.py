@@ -617,7 +617,8 @@ def constant(value, dtype=None, shape=None, name="Const"):
     else:
         if dtype is not None:
             dtype = _dt.as_dtype(dtype)
-        if isinstance(value, (np.ndarray, np.generic)) and dtype is not None:
+        if isinstance(value, (np.ndarray, np.generic)) and dtype is not None and \
+                dtype._np.kind != "O":   # strings: convert_to_tensor encodes them
             arr = np.asarray(value)
             t = Tensor(arr.astype(dtype._np) if arr.ndim else dtype._np.type(arr[()]))
         else:

@@ -16,7 +16,7 @@ import weakref
 from .._core.variable import Variable
 
 __all__ = ["children", "is_trackable", "created", "register_pending", "register_children",
-           "Placeholder", "StructNode", "attribute_children", "holds_state"]
+           "Placeholder", "StructNode", "attribute_children", "holds_state", "tracked"]
 
 
 class Placeholder:
@@ -58,10 +58,23 @@ def is_trackable(value) -> bool:
 
 
 def holds_state(value, depth=0):
+    """Whether ``value`` holds something trackable (a container: somewhere inside it)."""
     if isinstance(value, (list, tuple)):
         return depth < 20 and any(holds_state(v, depth + 1) for v in value)
     if isinstance(value, dict):
         return depth < 20 and any(holds_state(v, depth + 1) for v in value.values())
+    return is_trackable(value)
+
+
+def tracked(value, depth=0):
+    """Whether ``value`` is a node of a ``tf.Module``'s object graph as TensorFlow tracks
+    it: a list or a dict always (TF wraps it in a ``ListWrapper``/``DictWrapper``; empty, or
+    holding nothing trackable, its node has no children), a tuple when an item is tracked,
+    else a trackable."""
+    if isinstance(value, (list, dict)):
+        return True
+    if isinstance(value, tuple):
+        return depth < 20 and any(tracked(v, depth + 1) for v in value)
     return is_trackable(value)
 
 
@@ -70,9 +83,9 @@ def children(obj) -> list:
     if isinstance(obj, Variable):
         return []
     if isinstance(obj, (list, tuple)):
-        return [(str(i), v) for i, v in enumerate(obj) if holds_state(v)]
+        return [(str(i), v) for i, v in enumerate(obj) if tracked(v)]
     if isinstance(obj, dict):
-        return [(k, v) for k, v in obj.items() if isinstance(k, str) and holds_state(v)]
+        return [(k, v) for k, v in obj.items() if isinstance(k, str) and tracked(v)]
     method = getattr(obj, "_trackable_children", None)
     if method is not None:
         return method()
@@ -82,10 +95,13 @@ def children(obj) -> list:
     return []
 
 
-def attribute_children(obj, skip=()) -> list:
-    """Children by attribute, in assignment order (``AutoTrackable``)."""
+def attribute_children(obj, skip=(), empty_containers=True) -> list:
+    """Children by attribute, in assignment order (``AutoTrackable``): with
+    ``empty_containers`` every list and dict attribute (TF's rule, :func:`tracked`), else
+    only those holding state (Keras 3's objects)."""
+    keep = tracked if empty_containers else holds_state
     return [(name, value) for name, value in vars(obj).items()
-            if name not in skip and holds_state(value)]
+            if name not in skip and keep(value)]
 
 
 # -- deferred restoration ----------------------------------------------------------------

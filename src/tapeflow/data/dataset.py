@@ -557,9 +557,10 @@ class Dataset:
     def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
         """An infinite dataset of random int64 scalars (``tf.data.Dataset.random``).
 
-        The values are reproducible under ``seed``/``tf.random.set_seed`` but differ from
-        TensorFlow's (NumPy's generator). With ``rerandomize_each_iteration`` each pass draws
-        new values; otherwise every pass repeats the first one's.
+        TensorFlow's values under ``seed``/``tf.random.set_seed``: the 32-bit words of its
+        Philox stream keyed by the op's seeds, one per element (so in ``[0, 2**32)``). With
+        ``rerandomize_each_iteration`` each pass draws new values (TensorFlow's seeds per
+        iterator); otherwise every pass repeats the first one's.
         """
         return _sources.random_dataset(seed, rerandomize_each_iteration, name)
 

@@ -29,7 +29,9 @@ TF's counterpart: ``FuncGraph.as_graph_def`` and ``function_def_to_graph``'s inv
 import re
 
 from .. import _protobuf as pb
+from .._core import nest as _nest
 from .._core.backend import np
+from .._core.custom_gradient import CustomGradientOp
 from . import tf_op_defs as _tf_op_defs
 from .ir import walk
 
@@ -172,16 +174,48 @@ def _int32(v):
 
 def _reduction(fn, step, op):
     axis = (step.attrs or {}).get("axis")
+    attrs = {"keep_dims": attr(b=True)} if (step.attrs or {}).get("keepdims") else {}
+    if step.ins[0] in fn.info.unknown_rank:
+        # every axis of a value of unknown rank (traced at rank 0: every axis is ()):
+        # TF's range(rank(x))
+        x = fn._value_ref(step.ins[0], None, None)
+        rank = fn.unique("Rank")
+        fn.node("Rank", rank, [x], {"T": attr(type=fn.dtype(step.ins[0]))})
+        start = fn.const(np.int32(0), fn.unique("range/start"))
+        delta = fn.const(np.int32(1), fn.unique("range/delta"))
+        rng = fn.unique("range")
+        fn.node("Range", rng, [start, (rank, 0), delta], {"Tidx": attr(type=DT["int32"])})
+        return op, [step.ins[0], ("ref", (rng, 0), DT["int32"])], attrs
     rank = len(fn.shape(step.ins[0]) or ())
     if axis is None:
         axis = tuple(range(rank))
-    attrs = {"keep_dims": attr(b=True)} if (step.attrs or {}).get("keepdims") else {}
     axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     # TF's reduce_* compute "all axes" in Python (a Const made before the op's scope)
     whole = sorted(a % max(rank, 1) for a in axis) == list(range(rank)) and rank > 0
     indices = ("global", _int32(axis), "reduction_indices") if whole else \
         ("const", _int32(axis), "reduction_indices")
     return op, [step.ins[0], indices], attrs
+
+
+def _every_axis(attrs):
+    """A reduction's axis is "every axis" of a value traced at rank 0 (None or empty)."""
+    axis = (attrs or {}).get("axis")
+    return axis is None or isinstance(axis, (tuple, list)) and len(axis) == 0
+
+
+def _rank_dependent(rule, attrs):
+    """Whether an op's lowering may hold something of its trace's rank (an axis, a perm, a
+    shape): refused on a value of unknown rank."""
+    attrs = attrs or {}
+    if rule is _reduction:
+        return not _every_axis(attrs)
+    if rule is not None and rule is not _add:
+        return True
+    return any(isinstance(v, (tuple, list)) or k in _AXIS_ATTRS for k, v in attrs.items())
+
+
+_AXIS_ATTRS = {"axis", "axes", "perm", "shape", "multiples", "paddings", "begin", "end",
+               "strides", "size", "dims", "batch_dims"}
 
 
 def _tensor_attr(name, arg, dtype=np.int32):
@@ -398,14 +432,26 @@ def _sanitize(name):
     return out if out and out[0].isalpha() else "arg_" + out
 
 
+# the op types of saved custom gradients ("CustomGradient-<n>") start here: TF's loader keeps
+# the type of a gradient the file does not register, and a small number may name one that
+# TF itself registered in the loading process
+_GRADIENT_UID_BASE = 1000000
+
+
 class _Library:
     """What one lowering run makes: the function library and the uid counter of its
     function names (per run, so a save writes the same bytes each time)."""
 
-    def __init__(self, strict, first_uid=1):
+    def __init__(self, strict, first_uid=1, custom_gradients=False):
         self.strict = strict
         self.functions = []
         self._uid = first_uid
+        self.custom_gradients = custom_gradients   # lower the gradient of custom gradients
+        self.gradient_types = {}    # id(CustomGradientOp) -> "CustomGradient-<uid>"
+        self.registered = []        # (op type, gradient FunctionDef name, input specs,
+        #                             number of results)
+        self._keep = []             # the ops of gradient_types (their ids stay unique)
+        self.unknown_rank_outputs = {}   # FunctionDef name -> flat outputs of unknown rank
 
     def uid(self):
         u = self._uid
@@ -454,7 +500,10 @@ class _Fn:
         return self.info.meta.get(s)
 
     def shape(self, s):
-        """The static shape TF's graph shows: a relaxed trace's sizes as None."""
+        """The static shape TF's graph shows: a relaxed trace's sizes as None (None: a value
+        of unknown rank)."""
+        if s in self.info.unknown_rank:
+            return None
         got = self.info.shapes.get(s)
         if got is not None:
             return got
@@ -548,6 +597,8 @@ class _Fn:
 
     def _op(self, step):
         prim = step.prim
+        if isinstance(prim, CustomGradientOp):
+            return self._custom_gradient(step)
         rule = _RULES.get(prim.name)
         try:
             if prim.forward is None:
@@ -555,6 +606,12 @@ class _Fn:
                                     f"gradient cannot be exported (not supported yet)")
             if rule is None and op_args(prim.name) is None:
                 raise LoweringError(f"the primitive {prim.name} has no TF op")
+            unknown = self.info.unknown_rank
+            if unknown and any(type(x) is int and x in unknown for x in step.ins) \
+                    and _rank_dependent(rule, step.attrs):
+                raise LoweringError(f"{prim.name} with attributes {step.attrs} on a value "
+                                    f"of unknown rank: its lowering depends on the rank "
+                                    f"(give the input_signature a shape of known rank)")
             try:
                 op, ins, attrs = (rule or _generic)(self, step, prim.name)
             except (KeyError, TypeError, IndexError) as exc:
@@ -570,7 +627,10 @@ class _Fn:
         in_args = _flat_arg_names(entry[0], len(ins)) if entry else [None] * len(ins)
         refs, dtypes = [], []
         for x, arg in zip(ins, in_args):
-            if type(x) is tuple and x[0] == "const":
+            if type(x) is tuple and x[0] == "ref":
+                refs.append(x[1])
+                dtypes.append(x[2])
+            elif type(x) is tuple and x[0] == "const":
                 cname = f"{name}/{x[2]}"
                 self.layout[cname] = None
                 refs.append(self.const(x[1], cname))
@@ -599,6 +659,84 @@ class _Fn:
         for k, o in enumerate(step.outs):
             self.ref[o] = (name, k)
         return rec
+
+    def _custom_gradient(self, step):
+        """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...)
+        tagged ``_gradient_op_type``; its gradient function (inputs ``result_grads_<k>``, one
+        per IdentityN input; outputs the arguments' gradients) is registered in the
+        library when ``custom_gradients`` is set (``SaveOptions``'s default)."""
+        prim = step.prim
+        n = prim.n_results + prim.n_args
+        try:
+            if prim.n_vars:
+                raise LoweringError(f"the tf.custom_gradient function `{prim.name}` reads "
+                                    f"variables: its gradient cannot be exported (not "
+                                    f"supported yet)")
+            op_type = self.lib.gradient_types.get(id(prim))
+            if op_type is None:
+                op_type = f"CustomGradient-{self.lib.uid() + _GRADIENT_UID_BASE}"
+                if self.lib.custom_gradients:
+                    fname, specs = self._gradient_function(prim, step.ins[:n])
+                    self.lib.registered.append((op_type, fname, specs, prim.n_results))
+                self.lib.gradient_types[id(prim)] = op_type
+                self.lib._keep.append(prim)
+        except LoweringError as exc:
+            if self.lib.strict:
+                raise _at(exc, step) from None
+            op_type = prim.name
+        ins = step.ins[:n]
+        name = self.unique("IdentityN")
+        refs = [self._value_ref(x, name, None) for x in ins]
+        types = [self.dtype(x) for x in ins]
+        self.node("IdentityN", name, refs, {"T": attr(list=attr_list(type=types)),
+                                            "_gradient_op_type": attr(s=op_type.encode())},
+                  len(ins))
+        for k, o in enumerate(step.outs):
+            self.ref[o] = (name, k)
+
+    def _gradient_function(self, prim, ins):
+        """Trace ``prim.grad_fn`` on one gradient per IdentityN input and lower it: the name
+        of its FunctionDef (``__inference_internal_grad_fn_<uid>``)."""
+        from ..ops import array_ops
+        from . import function
+        from .trace_type import TensorSpec
+        for cell in getattr(prim.grad_fn, "__closure__", None) or ():
+            try:
+                held = _nest.flatten(cell.cell_contents)
+            except ValueError:      # an empty cell
+                continue
+            for t in held:
+                if getattr(t, "_id", None) in prim.forward_ids and not hasattr(t, "assign"):
+                    raise LoweringError(
+                        f"the gradient function of the tf.custom_gradient function "
+                        f"`{prim.name}` uses a tensor its forward pass computed (not "
+                        f"supported yet; recompute it from the arguments inside the "
+                        f"gradient function, or save with tf.saved_model.SaveOptions("
+                        f"experimental_custom_gradients=False))")
+        n_res, n_args = prim.n_results, prim.n_args
+        specs = [TensorSpec(self.shape(s), self.dtype_np(s)) for s in ins]
+        grad_fn = prim.grad_fn
+
+        def internal_grad_fn(*grads):
+            got = _nest.flatten(grad_fn(*grads[:n_res]))
+            if len(got) != n_args:
+                raise LoweringError(f"the gradient function of `{prim.name}` returns "
+                                    f"{len(got)} gradients for {n_args} arguments")
+            return [array_ops.zeros_like(grads[n_res + i]) if g is None else g
+                    for i, g in enumerate(got)]
+
+        concrete = function(internal_grad_fn, input_signature=specs).get_concrete_function()
+        if concrete.relaxed and not concrete.shape_generic:
+            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
+                                f"`{prim.name}` does not serve every size of its None "
+                                f"dimensions")
+        fname = f"__inference_internal_grad_fn_{self.lib.uid()}"
+        _, captured = lower_function(concrete, fname, self.lib,
+                                     [f"result_grads_{k}" for k in range(len(ins))])
+        if captured:
+            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
+                                f"`{prim.name}` reads variables (not supported yet)")
+        return fname, specs
 
     def _value_ref(self, s, consumer, arg):
         r = self.ref.get(s)
@@ -1004,6 +1142,12 @@ class _Info:
             self.meta[s] = (shape, dtype)
             if relaxed is not None:
                 self.shapes[s] = tuple(relaxed.as_list()) if relaxed.rank is not None else None
+        # values of unknown rank: the arguments traced for a TensorSpec(None) and what
+        # is computed from them (a reduction over every axis aside)
+        self.unknown_rank = {s for s, (_, _, relaxed) in program.input_specs.items()
+                             if relaxed is not None and relaxed.rank is None}
+        if self.unknown_rank:
+            self._spread_unknown_rank(program.steps)
         self.uses = {}
         self.read_user = {}
         self.names = {}
@@ -1021,6 +1165,19 @@ class _Info:
         for sub_step in walk(program.steps):
             for sub in sub_step.subs():
                 self._read_users(sub.steps)
+
+    def _spread_unknown_rank(self, steps):
+        unknown = self.unknown_rank
+        for step in walk(steps):
+            if not any(type(x) is int and x in unknown for x in step.uses()):
+                continue
+            if step.kind == "op" and _RULES.get(step.prim.name) is _reduction \
+                    and _every_axis(step.attrs) \
+                    and not (step.attrs or {}).get("keepdims"):
+                continue
+            unknown.update(step.defs())
+            for sub in step.subs():
+                unknown.update(sub.ins)
 
     def _value(self, s, consts):
         if s in consts:
@@ -1260,6 +1417,10 @@ def lower_function(concrete, fname, lib, param_names=None):
     """
     fn, outs = _lower_top(concrete, lib, graph=False, param_names=param_names)
     fdef = fn.finish(fname, outs, refs=True)
+    unknown = fn.info.unknown_rank
+    lib.unknown_rank_outputs[fname] = {
+        k for k, s in enumerate([s for s in concrete.program.outputs if s is not None])
+        if s in unknown}
     captured = [what for _, t, _, what in fn.args if t == DT["resource"]
                 and id(what) not in concrete.program.var_arg_index]
     return fdef, captured

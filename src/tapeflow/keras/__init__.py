@@ -3,6 +3,7 @@ from . import (
                activations,
                backend,
                callbacks,
+               config,
                constraints,
                datasets,
                initializers,
@@ -35,7 +36,16 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "initializers",
-           "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers",
-           "saving", "utils", "Input", "InputSpec", "Model", "Sequential", "Variable"]
+__version__ = "3.15.1"
+
+
+def version() -> str:
+    """The Keras version whose behaviour tapeflow follows: ``'3.15.1'`` (``tf.keras.version``)."""
+    return __version__
+
+
+__all__ = ["activations", "backend", "callbacks", "config", "constraints", "datasets",
+           "initializers", "layers", "losses", "metrics", "models", "ops", "optimizers",
+           "random", "regularizers", "saving", "utils", "Input", "InputSpec", "Model",
+           "Sequential", "Variable", "version"]
 __all__ += ["export", "applications"]

@@ -26,6 +26,21 @@ class KerasTensor:
     def ndim(self) -> int:
         return len(self.shape)
 
+    @property
+    def _keras_mask(self):
+        """The symbolic boolean mask of a masked output (``Embedding(mask_zero=True)``, a
+        ``Masking`` layer, layers that pass a mask on), as Keras's KerasTensors carry it.
+
+        Raises:
+            AttributeError: for a tensor without a mask, as in Keras.
+        """
+        if self._mask_shape is None:
+            raise AttributeError("'KerasTensor' object has no attribute '_keras_mask'")
+        mask = self.__dict__.get("_mask_tensor")
+        if mask is None or mask.shape != self._mask_shape:
+            mask = self.__dict__["_mask_tensor"] = KerasTensor(self._mask_shape, "bool")
+        return mask
+
     def __repr__(self):
         return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, "
                 f"ragged=False, name={self.name}>")
@@ -67,7 +82,9 @@ class KerasTensor:
 
 
 class Node:
-    """One recorded layer call: the layer and its (symbolic) arguments."""
+    """One recorded layer call: the layer, its positional arguments (a tuple: the inputs
+    first, then any further positional arguments, ``Endpoint()(targets, logits)``) and its
+    keyword arguments, symbolic tensors among them."""
 
     __slots__ = ("layer", "args", "kwargs", "outputs")
 
@@ -193,8 +210,9 @@ def unknown_batch_shape(shape):
 building = []
 
 
-def symbolic_call(layer, inputs, kwargs):
-    """Record ``layer(inputs, **kwargs)`` and return KerasTensors shaped like its outputs.
+def symbolic_call(layer, inputs, kwargs, args=()):
+    """Record ``layer(inputs, *args, **kwargs)`` and return KerasTensors shaped like its
+    outputs.
 
     The layer is built, and the output shapes found, by calling it on zeros with
     ``training=False``: a ``None`` batch taken as 1, other ``None`` dimensions (a sequence
@@ -205,7 +223,7 @@ def symbolic_call(layer, inputs, kwargs):
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
     from .layers import _masking
     from .layers import layer as _layer
-    leaves = [v for v in flatten(inputs) + flatten(list(kwargs.values()))
+    leaves = [v for v in flatten(inputs) + flatten(list(args)) + flatten(list(kwargs.values()))
               if type(v) is KerasTensor]
     unknown_batch = any(v.shape[:1] == (None,) for v in leaves)
     unknown_inner = any(d is None for v in leaves for d in v.shape[1:])
@@ -214,12 +232,13 @@ def symbolic_call(layer, inputs, kwargs):
         def stand_in(v):
             return _zeros(v, fill) if type(v) is KerasTensor else v
         concrete = map_structure(stand_in, inputs)
+        concrete_args = map_structure(stand_in, tuple(args))
         concrete_kwargs = {k: map_structure(stand_in, v) for k, v in kwargs.items()}
         if unknown_batch:
             _layer.unknown_batch.append(True)
         building.append(layer)
         try:
-            out = layer(concrete, training=False, **concrete_kwargs)
+            out = layer(concrete, *concrete_args, training=False, **concrete_kwargs)
         finally:
             building.pop()
             if unknown_batch:
@@ -230,7 +249,7 @@ def symbolic_call(layer, inputs, kwargs):
 
     out, first = call(INNER_FILLS[0])
     second = call(INNER_FILLS[1])[1] if unknown_inner else first
-    node = Node(layer, inputs, kwargs)
+    node = Node(layer, (inputs,) + tuple(args), kwargs)
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)
 
     def merged(a, b):
@@ -249,6 +268,8 @@ def symbolic_call(layer, inputs, kwargs):
         if mask is not None:
             kt._mask_shape = merged(tuple(mask.shape), tuple(
                 (mask2 if mask2 is not None else mask).shape))
+            if unknown_batch and kt._mask_shape:
+                kt._mask_shape = (None,) + kt._mask_shape[1:]
         return kt
 
     if isinstance(out, _TensorLike):

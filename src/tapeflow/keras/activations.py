@@ -67,9 +67,19 @@ def sigmoid(x):
     return _m.sigmoid(to_tensor(x))
 
 
+def _floats(x):
+    # Keras's exp/tanh (keras.ops) take integer and bool tensors as floatx
+    x = to_tensor(x)
+    if x.dtype.is_integer or x.dtype.is_bool:
+        from .backend import floatx
+        x = _a.cast(x, floatx())
+    return x
+
+
 def tanh(x):
-    """Hyperbolic tangent (``keras.activations.tanh``)."""
-    return _m.tanh(to_tensor(x))
+    """Hyperbolic tangent (``keras.activations.tanh``); integer and bool inputs are
+    computed as ``floatx``."""
+    return _m.tanh(_floats(x))
 
 
 def linear(x):
@@ -147,8 +157,9 @@ def relu6(x):
 
 
 def exponential(x):
-    """``exp(x)`` (``keras.activations.exponential``)."""
-    return _m.exp(to_tensor(x))
+    """``exp(x)`` (``keras.activations.exponential``); integer and bool inputs are
+    computed as ``floatx``."""
+    return _m.exp(_floats(x))
 
 
 def _no_int_plus_three(x):

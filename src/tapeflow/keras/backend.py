@@ -1,7 +1,11 @@
-"""``tf.keras.backend``: the few global settings programs touch."""
+"""``tf.keras.backend``: the global settings programs touch, and the few legacy Keras 2
+backend functions (``sum``, ``mean``, ``int_shape``, ``ctc_batch_cost``, ...) that TF 2.21's
+``tf.keras.backend`` still exports and programs still call."""
 from . import _naming
 
-__all__ = ["clear_session", "epsilon", "floatx", "image_data_format"]
+__all__ = ["abs", "backend", "clear_session", "ctc_batch_cost", "ctc_decode",
+           "ctc_label_dense_to_sparse", "epsilon", "floatx", "image_data_format", "int_shape",
+           "mean", "random_normal", "sum"]
 
 
 def clear_session(free_memory=True):
@@ -19,7 +23,118 @@ def floatx() -> str:
     return "float32"
 
 
+def backend() -> str:
+    """The name of the backend Keras runs on: ``'tensorflow'``, as Keras 3 on TF says
+    (``tf.keras.backend.backend``, ``tf.keras.config.backend``)."""
+    return "tensorflow"
+
+
 def image_data_format() -> str:
-    """The default layout of image tensors (``tf.keras.backend.image_data_format``):
-    ``'channels_last'``, the one tapeflow's image layers default to."""
+    """The default layout of image layers: ``'channels_last'``."""
     return "channels_last"
+
+
+def int_shape(x):
+    """The static shape of ``x`` as a tuple (``None`` for unknown dimensions), or None when
+    the rank is unknown (``tf.keras.backend.int_shape``)."""
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        return None
+    if hasattr(shape, "as_list"):
+        if getattr(shape, "rank", 0) is None:
+            return None
+        return tuple(shape.as_list())
+    return tuple(shape)
+
+
+def abs(x):  # noqa: A001 - Keras's name
+    """``tf.abs(x)`` (``tf.keras.backend.abs``)."""
+    from ..ops import math_ops
+    return math_ops.abs(x)
+
+
+def sum(x, axis=None, keepdims=False):  # noqa: A001 - Keras's name
+    """``tf.reduce_sum(x, axis, keepdims)`` (``tf.keras.backend.sum``)."""
+    from ..ops import reduction_ops
+    return reduction_ops.reduce_sum(x, axis, keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    """``tf.reduce_mean(x, axis, keepdims)``, a bool ``x`` counted as float32
+    (``tf.keras.backend.mean``)."""
+    from .._core.tensor import convert_to_tensor
+    from ..ops import array_ops, reduction_ops
+    x = convert_to_tensor(x)
+    if x.dtype.name == "bool":
+        x = array_ops.cast(x, floatx())
+    return reduction_ops.reduce_mean(x, axis, keepdims)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Normal samples (``tf.random.normal``); without ``seed`` one is drawn from NumPy's
+    global generator, as Keras does (``tf.keras.backend.random_normal``)."""
+    import numpy
+
+    from ..ops import random_ops
+    if seed is None:
+        seed = numpy.random.randint(10e6)
+    return random_ops.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(),
+                             seed=seed)
+
+
+def ctc_label_dense_to_sparse(labels, label_lengths):
+    """The first ``label_lengths[i]`` entries of each row of ``labels`` [batch, max_len] as
+    a ``SparseTensor`` with int64 indices and dense shape ``labels.shape``."""
+    from .._core.backend import np
+    from .._core.tensor import convert_to_tensor
+    from ..ops.sparse.sparse_tensor import SparseTensor
+    labels = convert_to_tensor(labels)
+    lengths = np.asarray(convert_to_tensor(label_lengths).numpy()).reshape(-1)
+    dense = labels.numpy()
+    keep = np.arange(dense.shape[1])[None, :] < lengths[:, None]
+    indices = np.argwhere(keep).astype(np.int64)
+    return SparseTensor(indices, dense[keep], np.asarray(dense.shape, np.int64))
+
+
+def ctc_batch_cost(y_true, y_pred, input_length, label_length):
+    """The CTC loss of each batch element, ``[batch, 1]`` (``tf.keras.backend.ctc_batch_cost``).
+
+    Args:
+        y_true: int ``[batch, max_label_length]`` labels.
+        y_pred: ``[batch, frames, num_classes]`` softmax outputs; the blank is the last
+            class.
+        input_length: int ``[batch, 1]`` frames of each element.
+        label_length: int ``[batch, 1]`` labels of each element.
+    """
+    from ..ops import array_ops, ctc_ops, math_ops
+    label_length = array_ops.cast(array_ops.squeeze(label_length, axis=-1), "int32")
+    input_length = array_ops.cast(array_ops.squeeze(input_length, axis=-1), "int32")
+    log_probs = math_ops.log(math_ops.add(array_ops.transpose(y_pred, [1, 0, 2]), epsilon()))
+    loss = ctc_ops.ctc_loss(array_ops.cast(y_true, "int32"), log_probs, label_length,
+                            input_length, logits_time_major=True, blank_index=-1)
+    return array_ops.expand_dims(loss, 1)
+
+
+def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
+    """Decode softmax outputs ``y_pred`` [batch, frames, num_classes] (blank last) by best
+    path or beam search (``tf.keras.backend.ctc_decode``).
+
+    Returns:
+        ``(decoded, log_prob)``: a list of int64 ``[batch, frames]`` tensors padded with -1,
+        and the ``[batch, top_paths]`` log probabilities (``[batch, 1]`` greedy).
+    """
+    from ..ops import array_ops, ctc_ops, math_ops
+    from ..ops.sparse import sparse_ops
+    from ..ops.sparse.sparse_tensor import SparseTensor
+    num_samples, num_steps = int(y_pred.shape[0]), int(y_pred.shape[1])
+    log_probs = math_ops.log(math_ops.add(array_ops.transpose(y_pred, [1, 0, 2]), epsilon()))
+    input_length = array_ops.cast(input_length, "int32")
+    if greedy:
+        decoded, log_prob = ctc_ops.ctc_greedy_decoder(log_probs, input_length)
+    else:
+        decoded, log_prob = ctc_ops.ctc_beam_search_decoder(
+            log_probs, input_length, beam_width=beam_width, top_paths=top_paths)
+    dense = [sparse_ops.to_dense(
+        SparseTensor(st.indices, st.values, [num_samples, num_steps]), default_value=-1)
+        for st in decoded]
+    return dense, log_prob

@@ -20,14 +20,18 @@ from . import random as _r
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal",
-           "LecunUniform", "LecunNormal", "VarianceScaling", "get", "zeros", "ones",
+           "LecunUniform", "LecunNormal", "VarianceScaling", "get", "serialize", "deserialize",
+           "zeros", "ones",
            "constant", "random_normal", "random_uniform", "truncated_normal",
            "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
            "lecun_normal", "Orthogonal", "orthogonal"]
 
 
-def _fans(shape):
+def _fans(shape, input_axes=None, output_axes=None):
     shape = tuple(shape)
+    if input_axes is not None and output_axes is not None:
+        return (math.prod(shape[a] for a in input_axes),
+                math.prod(shape[a] for a in output_axes))
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
@@ -51,10 +55,6 @@ class Initializer:
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        for key in ("input_axes", "output_axes"):  # Keras 3.15's fan axes; None = default
-            if config.pop(key, None) is not None:
-                raise ValueError(f"tapeflow's {cls.__name__} does not support `{key}`.")
         return cls(**config)
 
 
@@ -156,17 +156,21 @@ class VarianceScaling(RandomInitializer):
         mode: 'fan_in', 'fan_out' or 'fan_avg'.
         distribution: 'truncated_normal', 'untruncated_normal' or 'uniform'.
         seed: optional op-level seed.
+        input_axes, output_axes: optional lists of axes whose sizes multiply into fan_in
+            and fan_out (both given, or the usual rule of the kernel's last two axes).
     """
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
+                 input_axes=None, output_axes=None):
         if scale <= 0.0:
             raise ValueError(f"Argument `scale` must be positive float. Received: scale={scale}")
         self.scale, self.mode, self.distribution = scale, mode, distribution
+        self.input_axes, self.output_axes = input_axes, output_axes
         super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
         dtype = dtype or "float32"
-        fan_in, fan_out = _fans(shape)
+        fan_in, fan_out = _fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out}.get(self.mode, (fan_in + fan_out) / 2.0)
         scale = self.scale / max(1.0, n)
         if self.distribution == "uniform":
@@ -182,43 +186,43 @@ class VarianceScaling(RandomInitializer):
 class GlorotUniform(VarianceScaling):
     """U[-l, l] with ``l = sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio 2010)."""
 
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
 
 
 class GlorotNormal(VarianceScaling):
     """Truncated normal with stddev ``sqrt(2 / (fan_in + fan_out))`` (Glorot & Bengio 2010)."""
 
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
 
 
 class HeUniform(VarianceScaling):
     """U[-l, l] with ``l = sqrt(6 / fan_in)`` (He et al. 2015)."""
 
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
 class HeNormal(VarianceScaling):
     """Truncated normal with stddev ``sqrt(2 / fan_in)`` (He et al. 2015)."""
 
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
 class LecunUniform(VarianceScaling):
     """U[-l, l] with ``l = sqrt(3 / fan_in)`` (LeCun et al. 1998)."""
 
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
 class LecunNormal(VarianceScaling):
     """Truncated normal with stddev ``sqrt(1 / fan_in)`` (LeCun et al. 1998)."""
 
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
 class Orthogonal(RandomInitializer):
@@ -259,6 +263,28 @@ _BY_NAME = {
     "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
     "variance_scaling": VarianceScaling, "orthogonal": Orthogonal,
 }
+
+
+def serialize(initializer) -> dict:
+    """The initializer's Keras config: ``{"module", "class_name", "config",
+    "registered_name"}`` (``tf.keras.initializers.serialize``)."""
+    from .saving.serialization import serialize_keras_object
+    return serialize_keras_object(initializer)
+
+
+def deserialize(config, custom_objects=None):
+    """An initializer from :func:`serialize`'s dict, a ``{"class_name", "config"}`` dict or
+    a name (``tf.keras.initializers.deserialize``).
+
+    Raises:
+        ValueError: for a name that is not an initializer.
+    """
+    if isinstance(config, str):
+        return get(config)
+    from .saving.serialization import deserialize_keras_object
+    if isinstance(config, dict) and "module" not in config:
+        config = dict(config, module="keras.initializers")
+    return deserialize_keras_object(config, custom_objects)
 
 
 def get(identifier):

@@ -4,7 +4,6 @@ Probabilities are clipped to ``[epsilon, 1 - epsilon]`` with ``epsilon = 1e-7`` 
 log, and the loss objects reduce per-example values by 'sum_over_batch_size' (the sum over
 every element divided by their count), as Keras 3 does.
 """
-import math
 import sys
 
 from .._core import dtypes as _dt
@@ -17,7 +16,8 @@ from ..ops import reduction_ops as _r
 from . import _naming
 
 __all__ = [
-    "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy", "Circle",
+    "Reduction", "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy",
+    "Circle",
     "circle", "CTC", "ctc",
     "CategoricalCrossentropy", "CategoricalFocalCrossentropy",
     "CategoricalGeneralizedCrossEntropy", "CategoricalHinge", "CosineSimilarity", "Dice",
@@ -285,7 +285,9 @@ def log_cosh(y_true, y_pred):
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
     x = _m.subtract(y_pred, y_true)
-    value = _m.subtract(_m.add(x, _m.softplus(_m.multiply(x, -2.0))), math.log(2.0))
+    # Keras's log(2) is a float32 log cast to the inputs' dtype
+    log2 = _tensor(0.6931471824645996, y_pred.dtype)   # float32(log(2))
+    value = _m.subtract(_m.add(x, _m.softplus(_m.multiply(x, -2.0))), log2)
     return _r.reduce_mean(value, -1)
 
 
@@ -835,3 +837,33 @@ def get(identifier):
     if callable(identifier):
         return identifier() if isinstance(identifier, type) else identifier
     raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+class Reduction:
+    """The reduction names of TF 2's losses (``tf.keras.losses.Reduction``, kept by TF 2.21's
+    ``tf.keras`` as a legacy class; Keras 3's losses take these same strings).
+
+    ``AUTO`` ("auto"), ``NONE`` ("none"), ``SUM`` ("sum") and ``SUM_OVER_BATCH_SIZE``
+    ("sum_over_batch_size") are plain strings, so ``reduction=Reduction.SUM`` is
+    ``reduction="sum"``.
+    """
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls) -> tuple:
+        """The four names, as a tuple."""
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        """Return None for a known name.
+
+        Raises:
+            ValueError: for any other ``key``.
+        """
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')

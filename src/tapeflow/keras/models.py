@@ -158,7 +158,7 @@ class Model(Trainer, Layer):
                 kwargs = {k: _symbolic.map_structure(
                     lambda a: value_of(a) if type(a) is _symbolic.KerasTensor else a, v)
                     for k, v in node.kwargs.items()}
-                node_outputs[id(node)] = node.layer(args, training=training, **kwargs)
+                node_outputs[id(node)] = node.layer(*args, training=training, **kwargs)
             out = node_outputs[id(node)]
             value = out if kt._index is None else out[kt._index]
             values[id(kt)] = value
@@ -516,10 +516,11 @@ class Sequential(Model):
             self.built = True
             return
         if not known:
-            if getattr(self, "_input_layer", None) is not None:
-                self._build_symbolic(self._input_layer.output, self._layers)
-            else:
-                self._build_from_shape(self._input_shape)
+            if getattr(self, "_input_layer", None) is None:
+                # Keras 3 makes the InputLayer of a known input shape (a first layer's
+                # ``input_shape``, ``build(shape)``) and builds the stack as a graph on it
+                self._input_layer = InputLayer(batch_shape=self._input_shape)
+            self._build_symbolic(self._input_layer.output, self._layers)
             return
         if getattr(self, "_seq_output", None) is not None and known == len(self._seq_layers):
             # appended to a stack built from an Input: call them symbolically too
@@ -691,7 +692,7 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
                 kw = {k: _symbolic.map_structure(
                     lambda a: value_of(a) if type(a) is KerasTensor else a, v)
                     for k, v in node.kwargs.items()}
-                done[id(node)] = clones[id(layer)](args, **kw)
+                done[id(node)] = clones[id(layer)](*args, **kw)
             out = done[id(node)]
             value = out if kt._index is None else out[kt._index]
             values[id(kt)] = value

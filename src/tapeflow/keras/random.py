@@ -7,7 +7,7 @@ Keras's unordered rule). As Keras's TensorFlow backend, each draw is a TensorFlo
 op (``tf.random.stateless_*``) with the seed ``[seed, counter] mod (2**31 - 2)`` as int32, so
 the numbers are Keras-on-TensorFlow's. A default seed comes from Python's ``random`` module
 (``random.randint(1, 10**9)``), as Keras's ``make_default_seed``. ``gamma``, ``beta`` and
-``binomial`` still draw from tapeflow's own generator (``ops/keras_random_ops.py``).
+``binomial`` go through ``tf.random.stateless_gamma``/``stateless_binomial`` as Keras does.
 """
 import random as _py_random
 
@@ -16,7 +16,6 @@ from .._core.dispatch import ACTIVE, current_tracer
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import indexing_ops as _ix
-from ..ops import keras_random_ops as _kr
 from ..ops import math_ops as _m
 from ..ops import sort_ops as _sort
 from ..ops import stateless_random_ops as _sl
@@ -230,17 +229,39 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     return _a.cast(out, _dt.as_dtype(dtype))
 
 
+def _inner(dtype):
+    # Keras draws bfloat16 gammas/binomials in float32 and casts them
+    return _dt.float32 if dtype.name == "bfloat16" else dtype
+
+
 def gamma(shape, alpha, dtype=None, seed=None):
-    """Samples of Gamma(alpha, 1) (``keras.random.gamma``)."""
-    return _kr.gamma(tuple(shape), draw_seed(seed), alpha, _float(dtype))
+    """Samples of Gamma(alpha, 1) (``keras.random.gamma``): Keras on TensorFlow's numbers
+    (``tf.random.stateless_gamma``)."""
+    dtype = _float(dtype)
+    out = _sl.stateless_gamma(_shape(shape), tf_seed(seed), alpha, dtype=_inner(dtype))
+    return out if _inner(dtype) == dtype else _a.cast(out, dtype)
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
-    """Samples of Beta(alpha, beta) (``keras.random.beta``)."""
-    return _kr.beta(tuple(shape), draw_seed(seed), alpha, beta, _float(dtype))
+    """Samples of Beta(alpha, beta) (``keras.random.beta``): ``X / (X + Y)`` for gamma
+    draws ``X`` (seed ``s``) and ``Y`` (seed ``s + 12``), as Keras on TensorFlow."""
+    dtype = _float(dtype)
+    inner = _inner(dtype)
+    s1 = tf_seed(seed)
+    s2 = _m.add(s1, convert_to_tensor(12, _dt.int32))
+    shape = _shape(shape)
+    a = _a.broadcast_to(_a.cast(convert_to_tensor(alpha), inner), shape)
+    b = _a.broadcast_to(_a.cast(convert_to_tensor(beta), inner), shape)
+    ga = _a.cast(_sl.stateless_gamma(shape, s1, a, dtype=inner), dtype)
+    gb = _a.cast(_sl.stateless_gamma(shape, s2, b, dtype=inner), dtype)
+    return _m.divide(ga, _m.add(ga, gb))
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
     """Successes in ``counts`` trials of probability ``probabilities``
-    (``keras.random.binomial``), as floats by default."""
-    return _kr.binomial(tuple(shape), draw_seed(seed), counts, probabilities, _float(dtype))
+    (``keras.random.binomial``), as floats by default: Keras on TensorFlow's numbers
+    (``tf.random.stateless_binomial``)."""
+    dtype = _float(dtype)
+    out = _sl.stateless_binomial(_shape(shape), tf_seed(seed), counts, probabilities,
+                                 output_dtype=_inner(dtype))
+    return out if _inner(dtype) == dtype else _a.cast(out, dtype)

@@ -12,7 +12,7 @@ from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from . import math_ops as _m
 
-__all__ = ["complex", "angle"]
+__all__ = ["complex", "angle", "sign"]
 
 _PAIR = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 
@@ -121,3 +121,17 @@ def angle(input, name=None):  # noqa: A002 - TensorFlow's name
     pi = Tensor(x._value.dtype.type(np.pi))
     return _a.where(_m.less(x, Tensor(x._value.dtype.type(0))),
                     _a.broadcast_to(pi, _a.shape(x)), _a.zeros_like(x))
+
+
+def sign(x, name=None):
+    if not isinstance(x, _TensorLike):
+        x = convert_to_tensor(x)
+    if x._value.dtype.kind == "c":
+        # TensorFlow's Python sign of a complex tensor: div_no_nan(x, |x|), so its
+        # gradient is that of the quotient (the Sign op's own gradient is zero)
+        return _m.divide_no_nan(x, _a.cast(_m.abs(x), x.dtype))
+    return _m.sign(x)
+
+
+sign.__doc__ = _m.sign.__doc__.replace(
+    "element-wise", "element-wise; ``x / |x|`` (0 at 0) for complex ``x``", 1)

@@ -57,6 +57,10 @@ def _gather_forward(params, indices, axis, batch_dims, sparse=False):
         raise NotImplementedError("batch_dims")
     n = params.shape[axis]
     if indices.size and (indices.min() < -0 or indices.max() >= n):
+        out_shape = params.shape[:axis] + indices.shape + params.shape[axis + 1:]
+        if not np.prod(params.shape[:axis] + params.shape[axis + 1:]):
+            # slices of size 0: TensorFlow's kernel copies nothing and checks no index
+            return np.zeros(out_shape, params.dtype)
         bad = indices[(indices < 0) | (indices >= n)].ravel()[0]
         pos = np.argwhere((indices < 0) | (indices >= n))[0]
         raise IndexError(f"indices[{','.join(str(int(p)) for p in pos)}] = {int(bad)} is not "
@@ -66,6 +70,8 @@ def _gather_forward(params, indices, axis, batch_dims, sparse=False):
 
 def _gather_scatter(g, indices, shape, axis):
     out = np.zeros(shape, g.dtype)
+    if not g.size:
+        return out   # (an empty gather reads no index, valid or not)
     moved = np.moveaxis(out, axis, 0)
     # The index axes of g are flattened into one before it moves to the front.
     gm = np.moveaxis(g.reshape(shape[:axis] + (indices.size,) + shape[axis + 1:]), axis, 0)
@@ -104,8 +110,7 @@ def _gather_sparse_rule(g, y, params, indices, axis, batch_dims, sparse=False):
     n = indices._value.size
     dt = indices._value.dtype
     if current_tracer() is None:
-        # (-1, not the count: a traced program serves any number of indices)
-        values = reshape(g, (-1,) + shape[1:]) if g._value.ndim != len(shape) or \
+        values = reshape(g, (n,) + shape[1:]) if g._value.ndim != len(shape) or \
             g._value.shape[0] != n else g
         dense = Tensor(np.array(shape, dt))
     else:

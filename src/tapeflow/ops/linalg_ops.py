@@ -161,7 +161,55 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
         ``[..., n, n]``, zero off the diagonal.
     """
     d = to_tensor(diagonal)
-    return apply(_DIAG_SQUARE, (d,))
+    if k == 0 and num_rows == -1 and num_cols == -1 and padding_value == 0:
+        return apply(_DIAG_SQUARE, (d,))
+    if isinstance(k, (tuple, list)) or hasattr(k, "shape") and np.ndim(k._value) > 0:
+        ks = [int(v) for v in np.ravel(getattr(k, "_value", k))]
+        if len(ks) == 2 and ks[0] != ks[1]:
+            raise NotImplementedError("tf.linalg.diag with a band of diagonals (k=(lo, hi))")
+        k = ks[0]
+    k, n = int(k), d._value.shape[-1] if d._value.ndim else 0
+    if d._value.ndim < 1:
+        raise _err(f"diagonal must be at least 1-dim, received shape: "
+                   f"{_show(d._value.shape)}", "MatrixDiagV3", name)
+    min_rows, min_cols = n - builtins.min(k, 0), n + builtins.max(k, 0)
+    rows, cols = int(num_rows), int(num_cols)
+    if rows == -1 and cols == -1:
+        rows = cols = builtins.max(min_rows, min_cols)
+    elif rows == -1:
+        rows = min_rows
+    elif cols == -1:
+        cols = min_cols
+    if rows != min_rows and cols != min_cols:
+        raise _err("The number of rows or columns is not consistent with the specified "
+                   "d_lower, d_upper, and diagonal.", "MatrixDiagV3", name)
+    pad = np.asarray(getattr(padding_value, "_value", padding_value)).item()
+    return apply(_DIAG_K, (d,), {"k": k, "rows": rows, "cols": cols, "pad": pad})
+
+
+def _diag_k_index(n, k):
+    i = np.arange(n)
+    return (i - builtins.min(k, 0), i + builtins.max(k, 0))
+
+
+def _diag_k_forward(d, k, rows, cols, pad):
+    out = np.full(d.shape[:-1] + (rows, cols), pad, d.dtype)
+    r, c = _diag_k_index(d.shape[-1], k)
+    out[..., r, c] = d
+    return out
+
+
+def _diag_k_part(g, k, n):
+    r, c = _diag_k_index(n, k)
+    return g[..., r, c]
+
+
+_DIAG_K = Primitive("MatrixDiagV3", _diag_k_forward, save_inputs=False)
+_DIAG_K_PART = Primitive("MatrixDiagPartV3", _diag_k_part, save_inputs=False)
+defvjp(_DIAG_K, lambda g, y, d_shape, k, rows, cols, pad: apply(
+    _DIAG_K_PART, (g,), {"k": k, "n": d_shape[-1]}))
+defvjp(_DIAG_K_PART, lambda g, y, x_shape, k, n: apply(
+    _DIAG_K, (g,), {"k": k, "rows": x_shape[-2], "cols": x_shape[-1], "pad": 0}))
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
@@ -509,10 +557,29 @@ _QR = primitive("Qr", _via_float32(_qr_forward), n_outputs=2, save_output=True)
 
 
 def _qr_rule(g, y, x, full_matrices):
-    # For m >= n with reduced factors (Walter & Lehmann 2018; Liao et al. 2019):
-    # M = R dR^H - dQ^H Q, dA = (dQ + Q copyltu(M)) R^-H.
     dq, dr = g
     q, r = y
+    rows, cols = r.shape[-2], r.shape[-1]
+    if rows > cols and q.shape[-2] == q.shape[-1]:
+        raise NotImplementedError(
+            "QrGrad not implemented when nrows > ncols and full_matrices is true. Received "
+            f"r.shape={r.shape} with nrows={rows}and ncols={cols}.")
+    m = q.shape[-2]
+    if m >= cols:
+        return _qr_deep_rule(q, r, dq, dr)
+    # a wide matrix [X | Y] = Q [U | V]: X = Q U is square, and Y = Q V adds dQ's share
+    # V dV^H (as TensorFlow's QrGrad)
+    a = x if isinstance(x, Tensor) else Tensor(x)
+    rest = a[..., :, m:]
+    dv = dr[..., :, m:]
+    dx = _qr_deep_rule(q, r[..., :, :m], _m.add(dq, matmul(rest, dv, adjoint_b=True)),
+                       dr[..., :, :m])
+    return _a.concat([dx, matmul(q, dv)], -1)
+
+
+def _qr_deep_rule(q, r, dq, dr):
+    # For m >= n with reduced factors (Walter & Lehmann 2018; Liao et al. 2019):
+    # M = R dR^H - dQ^H Q, dA = (dQ + Q copyltu(M)) R^-H.
     m_ = _m.subtract(matmul(r, dr, adjoint_b=True), matmul(dq, q, adjoint_a=True))
     low = _tril(m_)
     copyltu = _m.add(low, adjoint_(_m.subtract(low, diag(diag_part(m_)))))
@@ -644,7 +711,7 @@ del nondifferentiable
 
 def _eigh_forward(x):
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
-    return e.astype(np.real(np.zeros((), x.dtype)).dtype), v
+    return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
 
 
 _EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True)
@@ -814,9 +881,22 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values above ``tol`` (``tf.linalg.matrix_rank``); int32."""
     x = to_tensor(a)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {x.dtype.name}).")
     _check_linalg(x, "Svd")
-    s = np.linalg.svd(x._value, compute_uv=False)
+    v = x._value
+    if v.ndim < 2:
+        raise _err(f"input must have rank >= 2, got {v.ndim}", "Svd")
+    if not v.size:
+        return Tensor(np.zeros(v.shape[:-2], np.int32))
+    # TensorFlow's composition: the singular values by its Svd (NaN for a matrix holding
+    # inf or nan: rank 0), the tolerance eps * max(m, n) * max(s) in a's dtype. Computed
+    # here on the values: the result is an integer, nothing to differentiate.
+    sv = _svd_forward(v, False)[0]
     if tol is None:
-        m, n = x._value.shape[-2:]
-        tol = np.max(s, axis=-1, keepdims=True) * max(m, n) * np.finfo(x._value.dtype).eps
-    return Tensor(np.sum(s > tol, axis=-1).astype(np.int32))
+        eps = np.finfo(v.dtype).eps * builtins.max(v.shape[-2:])
+        tol = sv.dtype.type(eps) * np.max(sv, axis=-1, keepdims=True)
+    else:
+        tol = np.asarray(getattr(tol, "_value", tol), sv.dtype)
+    with np.errstate(invalid="ignore"):
+        return Tensor(np.sum(sv > tol, axis=-1, dtype=np.int32))

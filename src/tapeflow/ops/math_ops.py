@@ -132,7 +132,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
 def _pow_forward(x, y):
     if x.dtype.kind == "c":
         return _kernels.complex_pow(x, y)
-    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
+    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0) and np.broadcast(x, y).size:
         raise errors.op_error(errors.InvalidArgumentError,
                               "Integers to negative integer powers are not allowed", "Pow")
     return x ** y

@@ -689,8 +689,18 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"at least rank 1. Received per_example_loss={loss.numpy()} with "
                          "rank 0")
     if sample_weight is not None:
-        w = _a.cast(sample_weight, loss.dtype)
-        loss = _m.multiply(loss, w)
+        # TensorFlow's scale_losses_by_sample_weight: both in float32, the weights' rank
+        # matched to the losses' by one squeeze or expand_dims at the end
+        w = to_tensor(sample_weight)
+        dtype = loss.dtype
+        scaled = _a.cast(loss, _dt.float32)
+        w = _a.cast(w, _dt.float32)
+        if w.shape.rank:
+            if w.shape.rank - scaled.shape.rank == 1:
+                w = _a.squeeze(w, [-1])
+            elif scaled.shape.rank - w.shape.rank == 1:
+                w = _a.expand_dims(w, -1)
+        loss = _a.cast(_m.multiply(scaled, w), dtype)
     n = global_batch_size
     if n is None:
         replicas, cross = _distribution()

@@ -298,3 +298,246 @@ def uniform_half(key, counter, n, np_dtype):
         bits = ((w & np.uint32(0x7F)) | np.uint32(0x3F80)).astype(np.uint16)
     one = np.asarray(1.0, np_dtype)
     return bits.view(np_dtype) - one
+
+
+_BLOCKS = 4   # Philox calls computed ahead per output of a rejection sampler
+
+
+def _word_double(hi, lo):
+    # Uint64ToDouble on Python integers: 52 mantissa bits, hi's low 20 bits on top
+    bits = ((hi & 0xFFFFF) << 32) | lo | 0x3FF0000000000000
+    return _struct.unpack("<d", _struct.pack("<Q", bits))[0] - 1.0
+
+
+class _Stream:
+    """The Philox calls of one output of a rejection sampler, from its own counter
+    (``gen.Skip(256 * output)``): the first few computed for all outputs at once."""
+
+    __slots__ = ("key", "counter", "rows", "used", "uniforms", "normals")
+
+    def __init__(self, key, counter, rows):
+        self.key, self.counter, self.rows, self.used = key, counter, rows, 0
+        self.uniforms, self.normals = [], []
+
+    def block(self):
+        i = self.used
+        self.used += 1
+        if i < len(self.rows):
+            return self.rows[i]
+        return [int(w) for w in philox(self.key, skip(self.counter, i), 1)]
+
+    def uniform(self):
+        """The next uniform double: two per Philox call, the second first (TensorFlow's
+        sample buffers read a call's results from the end)."""
+        if not self.uniforms:
+            w = self.block()
+            self.uniforms += (_word_double(w[0], w[1]), _word_double(w[2], w[3]))
+        return self.uniforms.pop()
+
+    def normal(self):
+        """The next normal double: Box-Muller on one call (``sin`` first, ``cos``
+        second), the second first."""
+        if not self.normals:
+            import math
+            w = self.block()
+            u1 = max(_word_double(w[0], w[1]), 1e-7)
+            v1 = 2.0 * math.pi * _word_double(w[2], w[3])
+            r = math.sqrt(-2.0 * math.log(u1))
+            self.normals += (math.sin(v1) * r, math.cos(v1) * r)
+        return self.normals.pop()
+
+
+def _streams(key, counter, n, per_output=256):
+    offs = (np.arange(n, dtype=np.uint64)[:, None] * np.uint64(per_output)
+            + np.arange(_BLOCKS, dtype=np.uint64)).reshape(-1)
+    words = philox(key, counter, 0, offsets=offs).reshape(n, _BLOCKS, 4).tolist()
+    return [_Stream(key, skip(counter, per_output * i), words[i]) for i in range(n)]
+
+
+def gamma(key, counter, alphas, per_alpha):
+    """TensorFlow's Gamma(alpha, 1) samples (``RandomGamma``, ``StatelessRandomGammaV3``
+    on CPU), float64, laid out ``[per_alpha, len(alphas)]``: output ``o`` (alpha
+    ``o // per_alpha``, sample ``o % per_alpha``) reads the Philox calls from ``counter +
+    256 o``. alpha 1: ``-log1p(-u)`` of a uniform double; otherwise Marsaglia and Tsang
+    (2000) on normal doubles (Box-Muller, the second of a pair first) and uniform doubles
+    (the second first), alpha < 1 boosted by ``u ** (1 / alpha)``. The C library's
+    ``log``/``sin``/``cos``/``pow`` (Python's ``math``), as TensorFlow's kernel calls them."""
+    import math
+    na = len(alphas)
+    out = np.empty(na * per_alpha)
+    if out.size == 0:
+        return out
+    streams = _streams(key, counter, na * per_alpha)
+    for o, st in enumerate(streams):
+        a = float(alphas[o // per_alpha])
+        pos = (o % per_alpha) * na + o // per_alpha
+        if a == 1.0:
+            w = st.block()
+            out[pos] = -math.log1p(-_word_double(w[2], w[3]))
+            continue
+        small = a < 1
+        d = a + (2.0 / 3 if small else -1.0 / 3)
+        c = 1.0 / 3 / math.sqrt(d)
+        while True:
+            x = st.normal()
+            v = 1 + c * x
+            if v <= 0:
+                continue
+            v = v * v * v
+            u = st.uniform()
+            if u < 1 - 0.0331 * (x * x) * (x * x) or \
+                    math.log(u) < 0.5 * x * x + d * (1 - v + math.log(v)):
+                res = d * v
+                if small:
+                    res *= math.pow(st.uniform(), 1 / a)
+                out[pos] = res
+                break
+    return out
+
+
+def poisson(key, counter, rates, per_rate):
+    """TensorFlow's Poisson samples (``RandomPoissonV2``, ``StatelessRandomPoisson`` on
+    CPU, computed in float64 whatever the rates' dtype) as float64 counts laid out
+    ``[per_rate, len(rates)]``; output ``o`` reads the Philox calls from ``counter + 256
+    o``. Rate < 10: Knuth's product of uniforms; else Hormann's transformed rejection
+    (1993), with the C library's ``exp``/``log``/``lgamma`` (Python's ``math``)."""
+    import math
+    nr = len(rates)
+    out = np.empty(nr * per_rate)
+    if out.size == 0:
+        return out
+    for o, st in enumerate(_streams(key, counter, nr * per_rate)):
+        rate = float(rates[o // per_rate])
+        pos = (o % per_rate) * nr + o // per_rate
+        uniform = st.uniform
+        if rate < 10:
+            limit = math.exp(-rate)
+            prod, x = 1.0, 0
+            while True:
+                prod = prod * uniform()
+                if prod <= limit:
+                    out[pos] = x
+                    break
+                x += 1
+            continue
+        log_rate = math.log(rate)
+        b = 0.931 + 2.53 * math.sqrt(rate)
+        a = -0.059 + 0.02483 * b
+        inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            us = 0.5 - abs(u)
+            k = float(math.floor((2 * a / us + b) * u + rate + 0.43))
+            if us >= 0.07 and v <= vr:
+                out[pos] = k
+                break
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            s = math.log(v * inv_alpha / (a / (us * us) + b))
+            t = -rate + k * log_rate - math.lgamma(k + 1)
+            if s <= t:
+                out[pos] = k
+                break
+    return out
+
+
+def _log(x):
+    import math
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k):
+    # log(k!) minus Stirling's approximation: tabled to 9, then its series
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(st, count, prob):
+    import math
+    total, n = 0.0, 0
+    denom = math.log1p(-prob)
+    while True:
+        total += math.ceil(_log(st.uniform()) / denom) if denom else math.inf
+        if total > count:
+            return n
+        n += 1
+
+
+def _btrs(st, count, prob):
+    # Hormann (1993), "The generation of binomial random variates", as TensorFlow's kernel
+    # (whose upper bound leaves out a log)
+    import math
+    stddev = math.sqrt(count * prob * (1 - prob))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = count * prob + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = prob / (1 - prob)
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor((count + 1) * prob)
+    while True:
+        u = st.uniform()
+        v = st.uniform()
+        u = u - 0.5
+        us = 0.5 - abs(u)
+        k = float(math.floor((2 * a / us + b) * u + c))
+        if us >= 0.07 and v <= v_r:
+            return k
+        if k < 0 or k > count:
+            continue
+        v = _log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * _log((m + 1) / (r * (count - m + 1)))
+                 + (count + 1) * _log((count - m + 1) / (count - k + 1))
+                 + (k + 0.5) * _log(r * (count - k + 1) / (k + 1))
+                 + _stirling_tail(m) + _stirling_tail(count - m)
+                 - _stirling_tail(k) - _stirling_tail(count - k))
+        if v <= bound:
+            return k
+
+
+def binomial(key, counter, counts, probs, per_batch):
+    """TensorFlow's binomial samples (``StatelessRandomBinomial`` on CPU) as float64,
+    laid out ``[per_batch, len(counts)]``. ``counts``/``probs``: the broadcast parameters
+    per batch member, ``probs`` in its own dtype (the kernel compares in it). ``count * p
+    < 10`` (``p`` the smaller of ``prob`` and ``1 - prob``): inversion by geometric sums,
+    42 counters per output; else Hormann's BTRS, 256 per output; ``prob > 0.5`` samples the
+    failures."""
+    nb = len(counts)
+    out = np.empty(nb * per_batch)
+    if out.size == 0:
+        return out
+    one, half, ten = (probs.dtype.type(v) for v in (1, 0.5, 10))
+    for o in range(nb * per_batch):
+        bi = o // per_batch
+        pos = (o % per_batch) * nb + bi
+        count_t, prob = counts[bi], probs[bi]
+        count = float(count_t)
+        if count <= 0.0 or prob <= 0:
+            out[pos] = 0.0
+            continue
+        if prob >= one:
+            out[pos] = count
+            continue
+        if not prob <= half and not prob > half:   # nan
+            out[pos] = np.nan
+            continue
+        flip = prob > half
+        p = (one - prob) if flip else prob
+        if count_t * p >= ten:
+            st = _Stream(key, skip(counter, 256 * o), [])
+            k = _btrs(st, count, float(p))
+        else:
+            st = _Stream(key, skip(counter, 42 * o), [])
+            k = _binomial_inversion(st, count, float(p))
+        out[pos] = count - k if flip else k
+    return out

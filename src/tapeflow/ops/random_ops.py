@@ -33,8 +33,8 @@ from . import philox as _philox
 from . import stateless_random_ops as _sl
 from ._helpers import shape_tuple
 
-__all__ = ["normal", "uniform", "set_seed", "truncated_normal", "shuffle", "get_global_seed",
-           "categorical", "get_seed"]
+__all__ = ["normal", "uniform", "gamma", "poisson", "set_seed", "truncated_normal", "shuffle",
+           "get_global_seed", "categorical", "get_seed"]
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -63,6 +63,11 @@ class _Kernel:
     def reserve(self, n128):
         """The (key, counter words) of the next ``n128`` counters, which are skipped."""
         c = self.counter
+        if ACTIVE[0]:
+            tracer = current_tracer()
+            if tracer is not None and getattr(tracer, "dry", None):
+                # a branch traced but not taken (TensorFlow does not run its ops)
+                return self.key, [(c >> (32 * i)) & _M32 for i in range(4)]
         self.counter = (c + int(n128)) % (1 << 128)
         return self.key, [(c >> (32 * i)) & _M32 for i in range(4)]
 
@@ -119,12 +124,16 @@ def get_seed(op_seed):
             if tracer is None:
                 op_seed = _state["ops"].randint(0, _MAXINT32)
             else:
+                # TensorFlow numbers the ops of each graph from 0, and a cond branch or a
+                # loop body is a graph of its own: the tracer records one into a fresh
+                # ``steps`` list, kept here so that its id is not reused
                 counts = _state["traces"]
-                key = id(tracer)
+                steps = getattr(tracer, "steps", None)
+                key = (id(tracer), id(steps))
                 if key not in counts or counts[key][0]() is not tracer:
                     for k in [k for k, v in counts.items() if v[0]() is None]:
                         del counts[k]   # traces that are gone
-                    counts[key] = [_weakref.ref(tracer), 0]
+                    counts[key] = [_weakref.ref(tracer), 0, steps]
                 op_seed = counts[key][1]
                 counts[key][1] += 1
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
@@ -435,3 +444,113 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     return apply(_MULTINOMIAL, (x,), {"num_samples": int(num_samples), "dtype": dtype._np,
                                       "seed": seed,
                                       "kernel": _kernel("Multinomial", x.dtype.name, seed)})
+
+
+def _gamma_forward(alpha, shape, dtype, seed, kernel):
+    # TensorFlow's RandomGamma on CPU: 256 counters reserved per output, each output
+    # sampled from its own counter (stateless_random_ops.gamma_samples).
+    na = alpha.size
+    n = (int(np.prod(shape)) if shape else 1) * na
+    full = tuple(shape) + alpha.shape
+    if n == 0:
+        return np.zeros(full, dtype)
+    key, counter = kernel.reserve(256 * n)
+    return _sl.gamma_samples(key, counter, alpha.reshape(-1).astype(np.float64), full, dtype)
+
+
+_GAMMA = nondifferentiable("RandomGamma", _gamma_forward)
+
+
+def gamma(shape, alpha, beta=None, dtype=_dt.float32, seed=None, name=None):
+    """Gamma(alpha, beta) samples (``beta`` the rate) (``tf.random.gamma``).
+
+    TensorFlow 2.21's numbers on CPU under ``tf.random.set_seed`` (its op seeds and a
+    Philox stream per op; Marsaglia-Tsang with 256 counters per output). Not
+    differentiable here (TensorFlow differentiates with respect to ``alpha``).
+
+    Args:
+        shape: the sample shape; the output is ``shape + broadcast(alpha, beta).shape``.
+        alpha: concentration(s), float.
+        beta: rate(s) (default 1), broadcastable with ``alpha``.
+        dtype: float16, bfloat16, float32 or float64.
+        seed: an op-level seed.
+
+    Returns:
+        A Tensor of ``dtype``, every value at least the dtype's ``tiny``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``alpha`` is empty (and samples are asked for).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.set_seed(1)
+        >>> tf.random.gamma([2], alpha=[0.5, 2.0]).shape
+        TensorShape([2, 2])
+    """
+    dtype = _dt.as_dtype(dtype)
+    a = convert_to_tensor(alpha, dtype)
+    b = convert_to_tensor(1 if beta is None else beta, dtype)
+    bshape = np.broadcast_shapes(a._value.shape, b._value.shape)
+    if a._value.shape != bshape:
+        from . import array_ops as _a
+        a = _a.broadcast_to(a, bshape)
+    shape = shape_tuple(shape)
+    if a._value.size == 0 and int(np.prod(shape)):
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Input alpha should have non-zero element count, got: 0",
+                              "RandomGamma")
+    rnd = apply(_GAMMA, (a,), {"shape": shape, "dtype": dtype._np, "seed": seed,
+                               "kernel": _kernel("RandomGamma", dtype.name, seed)})
+    return _sl.gamma_tail(rnd, dtype, b)
+
+
+def _poisson_forward(lam, shape, dtype, seed, kernel):
+    # TensorFlow's RandomPoissonV2 on CPU: 256 counters reserved per output.
+    n = (int(np.prod(shape)) if shape else 1) * lam.size
+    full = tuple(shape) + lam.shape
+    if n == 0:
+        return np.zeros(full, dtype)
+    key, counter = kernel.reserve(256 * n)
+    return _sl.poisson_samples(key, counter, lam, full, dtype)
+
+
+_POISSON = nondifferentiable("RandomPoissonV2", _poisson_forward)
+
+
+def poisson(shape, lam, dtype=_dt.float32, seed=None, name=None):
+    """Poisson(lam) samples (``tf.random.poisson``).
+
+    TensorFlow 2.21's numbers on CPU under ``tf.random.set_seed`` (its op seeds and a
+    Philox stream per op; Knuth's method below rate 10, Hormann's transformed rejection
+    above, computed in float64).
+
+    Args:
+        shape: the sample shape; the output is ``shape + lam.shape``.
+        lam: the rate(s): float16/32/64 or int32/int64.
+        dtype: float16/32/64, int32 or int64.
+        seed: an op-level seed.
+
+    Returns:
+        A Tensor of ``dtype``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``lam`` is empty (and samples are asked for).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.set_seed(2)
+        >>> tf.random.poisson([4], 3.0).numpy()
+        array([4., 3., 4., 2.], dtype=float32)
+    """
+    dtype = _dt.as_dtype(dtype)
+    if dtype.name not in _sl._POISSON_DTYPES:
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not "
+                        f"in list of allowed values: float16, float32, float64, int32, int64")
+    rate = lam if isinstance(lam, _TensorLike) else convert_to_tensor(lam)
+    shape = shape_tuple(shape)
+    if rate._value.size == 0 and int(np.prod(shape)):
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Input rate should have non-zero element count, got: 0",
+                              "RandomPoissonV2")
+    return apply(_POISSON, (rate,), {"shape": shape, "dtype": dtype._np, "seed": seed,
+                                     "kernel": _kernel("RandomPoissonV2", dtype.name, seed)})

@@ -53,7 +53,9 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
             f"= {_h._show(iv.shape)}", "UnsortedSegmentSum")
     _check_below(iv, n, "UnsortedSegmentSum")
     flat_ids = _a.reshape(ids, [-1])
-    flat = _a.reshape(d, (-1,) + tuple(rest))
+    # -1 keeps a traced program generic in the batch; it is ambiguous when a slice is
+    # empty, and then the count is given
+    flat = _a.reshape(d, (-1 if all(rest) else int(iv.size),) + tuple(rest))
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
@@ -167,7 +169,7 @@ def _finfo(dtype):
 def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
     rest = data.shape[ids.ndim:]
     flat_ids = ids.reshape(-1)
-    flat = data.reshape((-1,) + rest)
+    flat = data.reshape((ids.size,) + rest)
     floating = data.dtype.kind not in "iu"
     info = _finfo(data.dtype) if floating else np.iinfo(data.dtype)
     keep = (flat_ids >= 0) & (flat_ids < num_segments)

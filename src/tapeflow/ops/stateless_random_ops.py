@@ -16,7 +16,9 @@ from . import philox
 from ._helpers import shape_tuple
 
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal",
-           "stateless_categorical", "split", "fold_in", "bits", "uniform_ints", "full_ints"]
+           "stateless_categorical", "stateless_gamma", "stateless_poisson", "stateless_binomial",
+           "split", "fold_in",
+           "bits", "uniform_ints", "full_ints"]
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -300,3 +302,204 @@ def fold_in(seed, data, alg="auto_select"):
     d = data if isinstance(data, _TensorLike) else convert_to_tensor(data)
     first = stateless_uniform([], _seed(seed), minval=None, maxval=None, dtype=d.dtype)
     return _a.stack([first, d])
+
+
+def gamma_samples(key, counter, alphas, shape, np_dtype):
+    """TensorFlow's gamma kernel (``philox.gamma``) for ``alphas`` (flat float64), ``shape``
+    ending in ``alphas``' count: float64 samples rounded to ``np_dtype`` through float32
+    for the 16-bit types, as ``static_cast<T>``."""
+    n = int(np.prod(shape)) if shape else 1
+    per = n // max(len(alphas), 1)
+    out = philox.gamma(key, counter, alphas, per)
+    if np.dtype(np_dtype).itemsize == 2:
+        out = out.astype(np.float32)
+    return out.astype(np_dtype).reshape(shape)
+
+
+def _gamma_forward(seed, alpha, shape, dtype):
+    key, counter = _seed_words(seed)
+    if not shape or int(np.prod(shape)) == 0:
+        return np.zeros(shape, dtype)
+    return gamma_samples(key, counter, np.ravel(alpha).astype(np.float64), shape, dtype)
+
+
+_GAMMA = nondifferentiable("StatelessRandomGammaV3", _gamma_forward)
+
+
+def gamma_tail(rnd, alpha_dtype, beta):
+    """``maximum(tiny, rnd / beta)``, the last step of TensorFlow's gamma samplers."""
+    tiny = convert_to_tensor(np.finfo(alpha_dtype._np).tiny, alpha_dtype)
+    return _m.maximum(tiny, _m.divide(rnd, beta))
+
+
+def stateless_gamma(shape, seed, alpha, beta=None, dtype=_dt.float32, name=None):
+    """Gamma(alpha, beta) samples (``beta`` the rate), a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_gamma`` (the same numbers on CPU:
+    Marsaglia-Tsang on TensorFlow's Philox stream, 256 counters per output). Not
+    differentiable here (TensorFlow differentiates with respect to ``alpha``).
+
+    Args:
+        shape: the output shape; it must end with the broadcast shape of ``alpha`` and
+            ``beta``.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        alpha: concentration(s), float.
+        beta: rate(s) (default 1), broadcastable with ``alpha``.
+        dtype: float16, bfloat16, float32 or float64.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``, every value at least the dtype's ``tiny``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``shape`` does not end with ``alpha``'s shape
+            or ``alpha`` is empty.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_gamma([3], seed=[1, 2], alpha=2.0).numpy()
+        array([2.8172736, 1.9241365, 3.3360066], dtype=float32)
+    """
+    dtype = _dt.as_dtype(dtype)
+    a = convert_to_tensor(alpha, dtype)
+    b = convert_to_tensor(1 if beta is None else beta, dtype)
+    bshape = np.broadcast_shapes(a._value.shape, b._value.shape)
+    if a._value.shape != bshape:
+        from . import array_ops as _a
+        a = _a.broadcast_to(a, bshape)
+    shape = shape_tuple(shape)
+    if len(shape) < len(bshape) or tuple(shape[len(shape) - len(bshape):]) != bshape:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Shape passed in must end with broadcasted shape.",
+                              "StatelessRandomGammaV3")
+    if a._value.size == 0 and int(np.prod(shape)):
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Input alpha should have non-zero element count, got: 0",
+                              "StatelessRandomGammaV3")
+    rnd = apply(_GAMMA, (_seed(seed), a), dict(shape=shape, dtype=dtype._np))
+    return gamma_tail(rnd, dtype, b)
+
+
+def poisson_samples(key, counter, lam, shape, np_dtype):
+    """TensorFlow's Poisson kernel (``philox.poisson``, in float64) for the rates ``lam``
+    (an array), ``shape`` ending in ``lam``'s element count, as ``np_dtype``."""
+    n = int(np.prod(shape)) if shape else 1
+    rates = np.ravel(lam)
+    per = n // max(rates.size, 1)
+    out = philox.poisson(key, counter, rates.astype(np.float64), per)
+    return out.astype(np_dtype).reshape(shape)
+
+
+def _poisson_forward(seed, lam, shape, dtype):
+    if not shape or int(np.prod(shape)) == 0:
+        return np.zeros(shape, dtype)
+    key, counter = _seed_words(seed)
+    return poisson_samples(key, counter, lam, shape, dtype)
+
+
+_POISSON = nondifferentiable("StatelessRandomPoisson", _poisson_forward)
+_POISSON_DTYPES = ("float16", "float32", "float64", "int32", "int64")
+
+
+def stateless_poisson(shape, seed, lam, dtype=_dt.int32, name=None):
+    """Poisson(lam) samples, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_poisson`` (the same numbers on CPU:
+    Knuth's method below rate 10, Hormann's transformed rejection above, on TensorFlow's
+    Philox stream with 256 counters per output, computed in float64).
+
+    Args:
+        shape: the output shape; it must end with ``lam``'s shape.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        lam: the rate(s): float16/32/64 or int32/int64.
+        dtype: float16/32/64, int32 or int64.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``shape`` does not end with ``lam``'s shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_poisson([3], seed=[1, 2], lam=4.0).numpy()
+        array([6, 5, 6], dtype=int32)
+    """
+    dtype = _dt.as_dtype(dtype)
+    if dtype.name not in _POISSON_DTYPES:
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not "
+                        f"in list of allowed values: float16, float32, float64, int32, int64")
+    rate = lam if isinstance(lam, _TensorLike) else convert_to_tensor(lam)
+    shape = shape_tuple(shape)
+    rshape = rate._value.shape
+    if len(shape) < len(rshape) or tuple(shape[len(shape) - len(rshape):]) != rshape:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Shape passed in must end with broadcasted shape.",
+                              "StatelessRandomPoisson")
+    return apply(_POISSON, (_seed(seed), rate), dict(shape=shape, dtype=dtype._np))
+
+
+def _binomial_forward(seed, counts, probs, shape, dtype):
+    if not shape or int(np.prod(shape)) == 0:
+        return np.zeros(shape, dtype)
+    key, counter = _seed_words(seed)
+    bshape = np.broadcast_shapes(counts.shape, probs.shape)
+    c = np.broadcast_to(counts, bshape).reshape(-1)
+    p = np.broadcast_to(probs, bshape).reshape(-1)
+    per = int(np.prod(shape[:len(shape) - len(bshape)]))
+    out = philox.binomial(key, counter, c, p, per)
+    if np.dtype(dtype).kind in "iu":
+        out = np.trunc(np.nan_to_num(out))
+    return out.astype(dtype).reshape(shape)
+
+
+_BINOMIAL = nondifferentiable("StatelessRandomBinomial", _binomial_forward)
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=_dt.int32, name=None):
+    """Binomial(counts, probs) samples, a function of ``seed``.
+
+    TensorFlow counterpart: ``tf.random.stateless_binomial`` (the same numbers on CPU:
+    inversion by geometric sums where ``counts * min(p, 1 - p) < 10``, Hormann's BTRS
+    otherwise, on TensorFlow's Philox stream).
+
+    Args:
+        shape: the output shape; it must end with the broadcast shape of ``counts`` and
+            ``probs``.
+        seed: a shape ``[2]`` int32/int64 tensor.
+        counts: numbers of trials (float16/32/64, the dtype of ``probs``).
+        probs: success probabilities (float; float32 by default).
+        output_dtype: float16/32/64, int32 or int64.
+
+    Returns:
+        A Tensor of ``shape`` and ``output_dtype``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: if ``shape`` does not end with the parameters'
+            broadcast shape, or they do not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
+        array([6, 6, 7, 7], dtype=int32)
+    """
+    dtype = _dt.as_dtype(output_dtype)
+    if dtype.name not in _POISSON_DTYPES:
+        raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not "
+                        f"in list of allowed values: float16, float32, float64, int32, int64")
+    p = probs if isinstance(probs, _TensorLike) else convert_to_tensor(
+        probs, dtype_hint=_dt.float32)
+    c = counts if isinstance(counts, _TensorLike) else convert_to_tensor(
+        counts, dtype_hint=p.dtype)
+    shape = shape_tuple(shape)
+    try:
+        bshape = np.broadcast_shapes(c._value.shape, p._value.shape)
+    except ValueError:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              f"counts and probs must have compatible batch dimensions: "
+                              f"{list(c._value.shape)} vs. {list(p._value.shape)}",
+                              "StatelessRandomBinomial") from None
+    if len(shape) < len(bshape) or tuple(shape[len(shape) - len(bshape):]) != bshape:
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Shape passed in must end with broadcasted shape.",
+                              "StatelessRandomBinomial")
+    return apply(_BINOMIAL, (_seed(seed), c, p), dict(shape=shape, dtype=dtype._np))

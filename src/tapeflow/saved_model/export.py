@@ -111,9 +111,9 @@ def _function_spec(function):
 class Export:
     """Everything ``save`` writes, built from the object graph's nodes."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, custom_gradients=True):
         self.nodes = nodes
-        self.lib = gd._Library(strict=True, first_uid=1)
+        self.lib = gd._Library(strict=True, first_uid=1, custom_gradients=custom_gradients)
         self.var_ids = {id(n.obj): i for i, n in enumerate(nodes) if n.kind == "variable"}
         self.fnames = {}           # id(ConcreteFunction) -> FunctionDef name
         self.captured = {}         # id(ConcreteFunction) -> [variable node ids]
@@ -168,7 +168,7 @@ class Export:
         self.concrete[name] = _m(
             "SavedConcreteFunction", bound_inputs=ids,
             canonicalized_input_signature=structured(_canonical(orig)),
-            output_signature=structured(_outputs(cf)))
+            output_signature=structured(_outputs(cf, self.lib.unknown_rank_outputs[name])))
         return name
 
     def _lower_restored(self, restored):
@@ -213,7 +213,8 @@ class Export:
             raise ValueError(f"The signature {key!r}: every input of `{cf.name}` must be a "
                              f"tensor (got {cf.structured_input_signature}).")
         in_names = _unique([gd._sanitize(s.name or f"input_{i}") for i, s in enumerate(specs)])
-        outs = _output_dict(self.effective.get(id(cf), cf))
+        outs = _output_dict(self.effective.get(id(cf), cf),
+                            self.lib.unknown_rank_outputs.get(inner, ()))
         var_ids = self.captured[id(cf)]
         fname = f"__inference_signature_wrapper_{self.lib.uid()}"
         # the wrapper takes its keyword inputs in key order (TF flattens the kwargs dict
@@ -302,6 +303,17 @@ class Export:
         has = _has_values(self.nodes, tracked)
         for t, h in zip(tracked, has):
             t.has_checkpoint_values = pb.Message("google.protobuf.BoolValue", value=h)
+        for _, fname, specs, n_res in self.lib.registered:
+            # a custom gradient's function, as TF lists it: (op, *result_grads) -> one
+            # gradient per IdentityN input (None for the results)
+            args = tuple(TensorSpec(sp.shape, sp.dtype, f"result_grads_{k}")
+                         for k, sp in enumerate(specs))
+            outs = [None] * n_res + [TensorSpec(sp.shape, sp.dtype, f"tensor_{n_res + i}")
+                                     for i, sp in enumerate(specs[n_res:])]
+            self.concrete[fname] = _m(
+                "SavedConcreteFunction",
+                canonicalized_input_signature=structured(((None,) + args, {})),
+                output_signature=structured(outs))
         graph = _m("SavedObjectGraph", nodes=saved, concrete_functions=self.concrete)
         ckpt = _m("TrackableObjectGraph", nodes=tracked)
         return graph, ckpt, tensors
@@ -416,7 +428,11 @@ class Export:
         saver = _m("SaverDef", filename_tensor_name="saver_filename:0",
                    save_tensor_name=f"{save_call}:0", restore_op_name=restore_call, version=2)
         graph_def = _m("GraphDef", node=nodes,
-                       library=_m("FunctionDefLibrary", function=self.lib.functions),
+                       library=_m("FunctionDefLibrary", function=self.lib.functions,
+                                  registered_gradients=[
+                                      _m("RegisteredGradient", gradient_func=fname,
+                                         registered_op_type=op_type)
+                                      for op_type, fname, _, _ in self.lib.registered]),
                        versions=_m("VersionDef", producer=2474, min_consumer=12))
         info = _m("MetaGraphDef.MetaInfoDef", tags=["serve"], tensorflow_version=TF_VERSION,
                   tensorflow_git_version="tapeflow", stripped_default_attrs=True)
@@ -603,9 +619,16 @@ def _canonical(cf):
             nest.map_structure(one, dict(kwargs)) if kwargs else {})
 
 
-def _outputs(cf):
-    """The output structure with a TensorSpec per tensor."""
+def _flat_index(out):
+    flat = [t for t in nest.flatten(out) if t is not None and hasattr(t, "dtype")]
+    return {id(t): k for k, t in enumerate(flat)}
+
+
+def _outputs(cf, unknown_rank=()):
+    """The output structure with a TensorSpec per tensor (``unknown_rank``: the flat
+    outputs of unknown rank, from a ``TensorSpec(None)`` argument)."""
     out = cf.structured_outputs
+    index = _flat_index(out)
 
     def one(t):
         if t is None or isinstance(t, (int, float, str, bool)):
@@ -613,11 +636,13 @@ def _outputs(cf):
         if _is_composite(t):
             raise ValueError(f"Cannot save `{cf.name}`: it returns a composite tensor "
                              f"({type(t).__name__}).")
+        if index.get(id(t)) in unknown_rank:
+            return TensorSpec(None, t.dtype)
         return TensorSpec(t.shape, t.dtype)
     return nest.map_structure(one, out) if out is not None else None
 
 
-def _output_dict(cf):
+def _output_dict(cf, unknown_rank=()):
     """A signature's outputs: ``[(key, index among the function's flat outputs, (shape,
     dtype))]`` in key order (a dict's own keys; ``output_<k>`` for a tensor or a list)."""
     out = cf.structured_outputs
@@ -630,7 +655,7 @@ def _output_dict(cf):
             if t is None or not hasattr(t, "dtype"):
                 raise ValueError(f"The signature output {key!r} of `{cf.name}` must be a "
                                  f"tensor, got {t!r}.")
-            items.append((str(key), index[id(t)], (t.shape, t.dtype)))
+            items.append((str(key), index[id(t)], (_shape(t, index, unknown_rank), t.dtype)))
         return items
     if out is None:
         return []
@@ -640,12 +665,17 @@ def _output_dict(cf):
         if t is None or not hasattr(t, "dtype"):
             raise ValueError(f"A signature function must return tensors or a dict of "
                              f"tensors; `{cf.name}` returns {out!r}.")
-        items.append((f"output_{k}", index[id(t)], (t.shape, t.dtype)))
+        items.append((f"output_{k}", index[id(t)],
+                      (_shape(t, index, unknown_rank), t.dtype)))
     return sorted(items)
 
 
-def build(nodes):
+def _shape(t, index, unknown_rank):
+    return None if index[id(t)] in unknown_rank else t.shape
+
+
+def build(nodes, custom_gradients=True):
     """``(Export, SavedObjectGraph, checkpoint object graph, variable tensors)``."""
-    ex = Export(nodes)
+    ex = Export(nodes, custom_gradients)
     graph, ckpt, tensors = ex.object_graph()
     return ex, graph, ckpt, tensors

@@ -325,23 +325,41 @@ class Library:
         gradient function maps the results' gradients to the arguments' gradients."""
         grad_name = self.gradients.get(op_type)
         if grad_name is None:
-            return [array_ops.identity(x) for x in ins]
+            # saved without its gradient (SaveOptions(experimental_custom_gradients=False)):
+            # TF has no gradient for it either
+            @custom_gradient
+            def no_gradient(*xs):
+                def grad(*dys):
+                    raise LookupError(_NO_GRADIENT)
+                return [array_ops.identity(x) for x in xs], grad
+            out = no_gradient(*ins)
+            return list(out) if isinstance(out, (list, tuple)) else [out]
         n_args = len(self.compiled(grad_name).fdef.signature.output_arg)
         n_results = len(ins) - n_args
-        results, args = ins[:n_results], ins[n_results:]
 
+        # one custom gradient over every IdentityN input: the gradient function takes a
+        # gradient per IdentityN output (the engine fills unconnected ones with zeros) and
+        # gives the arguments' gradients; none flows to the results (their own ops carry
+        # none either way). The backward closes over no tensor of the forward, so a loaded
+        # function saves again with its gradient.
         @custom_gradient
         def forward(*xs):
             def grad(*dys):
-                dys = [array_ops.zeros_like(r) if d is None else d
-                       for d, r in zip(dys, results)]
-                pad = [array_ops.zeros_like(a) for a in xs]
-                return self.call(grad_name, list(dys) + pad)
-            return [array_ops.identity(r) for r in results], grad
+                return [None] * n_results + list(self.call(grad_name, list(dys)))
+            return [array_ops.identity(x) for x in xs], grad
 
-        out = forward(*args)
-        out = list(out) if isinstance(out, (list, tuple)) else [out]
-        return out + list(args)
+        out = forward(*ins)
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+_NO_GRADIENT = (
+    "No gradient defined for operation'IdentityN' (op type: IdentityN). In general every "
+    "operation must have an associated `@tf.RegisterGradient` for correct autodiff, which "
+    "this op is lacking. If you want to pretend this operation is a constant in your "
+    "program, you may insert `tf.stop_gradient`. This can be useful to silence the error in "
+    "cases where you know gradients are not needed, e.g. the forward pass of "
+    "tf.custom_gradient. Please see more details in "
+    "https://www.tensorflow.org/api_docs/python/tf/custom_gradient.")
 
 
 def flat_specs(structure):

@@ -222,7 +222,18 @@ def _size(ins, attrs, ctx):
 
 
 def _rank(ins, attrs, ctx):
-    return array_ops.rank(ins[0])
+    # the rank is known while tracing: a constant the reductions below can read as an axis
+    # list without a guard (TF folds it the same way)
+    rank = getattr(ins[0].shape, "rank", None)
+    if rank is None:
+        return array_ops.rank(ins[0])
+    return _static(ctx, np.int32(rank))
+
+
+def _static(ctx, value):
+    out = constant(value)
+    ctx.static[id(out)] = (out, np.asarray(value))
+    return out
 
 
 def _squeeze(ins, attrs, ctx):
@@ -263,6 +274,11 @@ def _fill(ins, attrs, ctx):
 
 
 def _range(ins, attrs, ctx):
+    known = [ctx.static.get(id(t)) for t in ins[:3]]
+    if all(k is not None and k[0] is t for k, t in zip(known, ins)):
+        dtype = dtype_of(attrs["Tidx"])
+        return _static(ctx, np.arange(*[k[1] for k in known]).astype(
+            getattr(dtype, "_np", dtype)))
     return creation_ops.range(ins[0], ins[1], ins[2], dtype=dtype_of(attrs["Tidx"]))
 
 

@@ -120,13 +120,11 @@ def _children(node, is_root, signature_map):
 
 def _holds(value, depth=0):
     """Whether a value is saved: trackable (the checkpoint's rule), a loaded object or
-    function, or a container holding one."""
-    if isinstance(value, (revive.UserObject, revive.RestoredFunction)):
+    function, a list or dict (TF tracks every one, empty too), or a tuple holding one."""
+    if isinstance(value, (revive.UserObject, revive.RestoredFunction, list, dict)):
         return True
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, tuple):
         return depth < 20 and any(_holds(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return depth < 20 and any(_holds(v, depth + 1) for v in value.values())
     return tracking.is_trackable(value)
 
 

@@ -359,7 +359,12 @@ class RestoredFunction:
                             f"{kwargs} for signature: ({sig}).")
         lines = ["Could not find matching concrete function to call loaded from the "
                  "SavedModel. Got:"]
-        lines += _describe(args, kwargs, "  ")
+        # TF traces the call to bind it: the tensors it got print as graph tensors named
+        # after their parameters
+        names = self._arg_names()
+        shown = tuple(_symbolic(a, names[i] if i < len(names) else f"args_{i}")
+                      for i, a in enumerate(args))
+        lines += _describe(shown, {k: _symbolic(v, k) for k, v in kwargs.items()}, "  ")
         n = len(self.concrete_functions)
         lines.append(f"\n Expected these arguments to match one of the following {n} "
                      "option(s):")
@@ -369,6 +374,30 @@ class RestoredFunction:
             lines += _describe(a_spec, k_spec, "  ")
         lines.append(f"\nHint: {_hint(cargs, self.concrete_functions)}")
         return ValueError("\n".join(lines))
+
+
+class _Symbolic:
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _symbolic(value, name):
+    """A tensor argument as TF's error shows it: ``<tf.Tensor 'x:0' shape=(1, 3) ...>``."""
+    if not _is_tensor(value):
+        return value
+    t = convert_to_tensor(value)
+    return _Symbolic(f"<tf.Tensor '{name}:0' shape={tuple(t.shape.as_list())} "
+                     f"dtype={t.dtype.name}>")
+
+
+def _differs(v, s):
+    try:
+        return bool(v != s)
+    except (ValueError, TypeError):     # a tensor (or a nest holding one) against a value
+        return True
 
 
 def _describe(args, kwargs, indent):
@@ -401,7 +430,12 @@ def _hint(cargs, cfs):
                     if not s.shape.is_compatible_with(t.shape):
                         why = f"argument {j} has shape {t.shape}, the trace {s.shape}"
                         break
-                elif v != s:
+                elif _is_tensor(v) and not isinstance(s, TensorSpec):
+                    why = (f"argument {j} is a tensor but option {i} was traced with the "
+                           f"Python value {s!r} (saved functions keep Python arguments as "
+                           f"constants: pass that value)")
+                    break
+                elif _differs(v, s):
                     why = (f"argument {j} is {v!r} but option {i} was traced with the Python "
                            f"value {s!r} (saved functions keep Python arguments as constants)")
                     break

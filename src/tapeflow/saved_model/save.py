@@ -43,7 +43,10 @@ def save(obj, export_dir, signatures=None, options=None):
             loaded from a SavedModel keeps its signatures), a ``tf.function`` with an
             input signature or a concrete function (``serving_default``), or a dict of
             them by signature key.
-        options: a ``tf.saved_model.SaveOptions`` (accepted; no option changes the files).
+        options: a ``tf.saved_model.SaveOptions``; of its options only
+            ``experimental_custom_gradients`` changes the files (True, the default: the
+            gradient of each ``tf.custom_gradient`` call is saved as a function of the
+            library, so TF and tapeflow differentiate the loaded function with it).
 
     Returns:
         None.
@@ -59,7 +62,8 @@ def save(obj, export_dir, signatures=None, options=None):
     export_dir = os.fspath(export_dir)
     sig_map = _signatures(obj, signatures)
     nodes = objects.walk(obj, objects.SignatureMap(sig_map))
-    ex, graph, ckpt, tensors = export.build(nodes)
+    custom = getattr(options, "experimental_custom_gradients", True)
+    ex, graph, ckpt, tensors = export.build(nodes, custom_gradients=bool(custom))
     ckpt_bytes = pb.encode(ckpt)
     meta = ex.meta_graph(graph, ckpt_bytes)
     data = pb.encode(pb.Message("tensorflow.SavedModel", saved_model_schema_version=1,

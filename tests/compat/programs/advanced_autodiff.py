@@ -1,4 +1,8 @@
-"""Higher-order gradients, Jacobians, custom gradients (guide/advanced_autodiff spirit)."""
+"""Higher-order gradients, Jacobians, custom gradients (guide/advanced_autodiff spirit), and
+the guide's cell saving a custom gradient in a SavedModel."""
+import os
+import tempfile
+
 import tensorflow as tf
 
 x = tf.Variable(1.0)
@@ -62,6 +66,33 @@ v = tf.Variable(2.0)
 with tf.GradientTape() as t:
     output = clip_gradients(v * v)
 print(t.gradient(output, v))
+
+
+# the guide's save cell: the custom gradient saved with the SavedModel and used after loading
+class MyModule(tf.Module):
+
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def call_custom_grad(self, x):
+        return clip_gradients(x)
+
+
+model = MyModule()
+saved_dir = os.path.join(tempfile.mkdtemp(), "saved_model")
+tf.saved_model.save(
+    model,
+    saved_dir,
+    options=tf.saved_model.SaveOptions(experimental_custom_gradients=True))
+
+# The loaded gradients will be the same as the above example.
+v = tf.Variable(2.0)
+loaded = tf.saved_model.load(saved_dir)
+with tf.GradientTape() as t:
+    output = loaded.call_custom_grad(v)
+print(t.gradient(output, v))
+w = tf.Variable([[3.0, 4.0], [0.0, 1.0]])
+with tf.GradientTape() as t:
+    output = loaded.call_custom_grad(w) * 2.0
+print(t.gradient(output, w))
 
 
 @tf.custom_gradient

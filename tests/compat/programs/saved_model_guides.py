@@ -1,8 +1,7 @@
 """The SavedModel cells of TensorFlow's guides "Introduction to modules, layers, and models"
 and "TensorFlow basics": a module traced on Python lists and one on int32 tensors saved with
 tf.saved_model.save, the directory listed, loaded back with tf.saved_model.load and called.
-(The advanced_autodiff guide's custom-gradient cell is not here: tapeflow does not export
-custom gradients yet and refuses them.)"""
+(The advanced_autodiff guide's custom-gradient save cell is in advanced_autodiff.py.)"""
 import os
 import tempfile
 

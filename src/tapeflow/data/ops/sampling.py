@@ -279,10 +279,12 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
     datasets = list(datasets)
     if not datasets:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
-    if weights is None:
-        weights = np.full(len(datasets), 1.0 / len(datasets))
-    else:
-        weights = np.asarray(_to_numpy(weights), dtype=np.float64).reshape(-1)
+    weights_np = None
+    if weights is not None:
+        weights_np = np.asarray(_to_numpy(weights))
+        if weights_np.dtype not in (np.float32, np.float64):
+            weights_np = weights_np.astype(np.float32)   # a list of Python numbers
+        weights = weights_np.reshape(-1)
         if len(weights) != len(datasets):
             raise ValueError("Invalid `weights`. `weights` should have the same length "
                              f"as `datasets` but got `len(weights)={len(weights)}` vs. "
@@ -291,22 +293,26 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
         if nonzero and len(nonzero) < len(datasets):   # TensorFlow drops those
             datasets = [datasets[i] for i in nonzero]
             weights = weights[nonzero]
+        weights_np = weights
     if len(datasets) == 1:
         return datasets[0]
-    rng_box = [_seeded_rng(seed)]
-    rng_box.append(rng_box[0].bit_generator.state)
+    # TensorFlow's selector: Dataset.random(seed).batch(2), each pair the seed of a
+    # stateless_multinomial draw over logits log(weights) (ones without weights); an
+    # exhausted dataset's turns are skipped (the directed interleave)
+    from ...ops import stateless_random_ops as _sl
+    if weights is None:
+        logits = np.ones((1, len(datasets)), np.float32)
+    else:
+        with np.errstate(divide="ignore"):
+            logits = np.log(weights_np)[None, :]
+    source = Dataset.random(seed, rerandomize_each_iteration)
 
     def choices(live):
-        r = rng_box[0]
-        if rerandomize_each_iteration is False:
-            r.bit_generator.state = rng_box[1]
-        while True:
-            w = weights * np.asarray(live)
-            if w.sum() <= 0:
-                yield None
-                return
-            yield int(r.choice(len(w), p=w / w.sum()))
-    return Dataset._directed(datasets, choices, stop_on_empty_dataset, (rng_box,))
+        words = source._make_iter()
+        while True:   # stateless_multinomial(logits, 1, seed=[w0, w1]) on NumPy values
+            key, counter = _philox.key_counter_from_seed(int(next(words)), int(next(words)))
+            yield int(_sl.categorical_rows(key, counter, logits, 1, np.int64)[0, 0])
+    return Dataset._directed(datasets, choices, stop_on_empty_dataset, source._rngs)
 
 
 def rejection_resample(input_dataset, class_func, target_dist, initial_dist=None, seed=None,

@@ -16,7 +16,6 @@ from ..structure import (
     _leaves,
     _map,
     _row,
-    _seeded_rng,
     _shape_dims,
     _spec_leaf,
     _spec_of,
@@ -147,15 +146,17 @@ def counter(start=0, step=1, dtype=_dt.int64, name=None) -> "Dataset":
 
 
 def random_dataset(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
-    rng_box = [_seeded_rng(seed)]
-    rng_box.append(rng_box[0].bit_generator.state)
+    # TensorFlow's RandomDataset: the 32-bit words of PhiloxRandom(seed, seed2) in turn
+    # (SingleSampleAdapter) as int64; the pair from get_seed at the call, and with
+    # rerandomize_each_iteration each iterator's pair from the RandomSeedGenerator, as
+    # shuffle's (sampling._ShuffleSeeds).
+    from .sampling import _ShuffleSeeds, _words
+    seeds = _ShuffleSeeds(seed, bool(rerandomize_each_iteration))
+    rng_box = [seeds, 0]
 
     def it():
-        r = rng_box[0]
-        if not rerandomize_each_iteration:
-            r.bit_generator.state = rng_box[1]
-        while True:
-            yield np.int64(r.integers(0, 2**63 - 1))
+        for w in _words(seeds.next_pair()):
+            yield np.int64(w)
     ds = Dataset(it, INFINITE, lambda: TensorSpec((), _dt.int64))
     ds._kind, ds._rngs = "_RandomDataset", (rng_box,)
     return ds

@@ -46,7 +46,15 @@ def _check_input(layer, x, ndim=None, min_ndim=None, axes=None, index=0):
 
 def serialize(obj):
     """Keras's ``serialize_keras_object`` for initializers, regularizers, constraints and
-    activations (None for None)."""
+    activations (None for None). A plain function named as one of Keras's activations
+    (``tf.nn.relu``, ``tf.math.tanh``) is written as that name, as Keras's
+    ``activations.serialize`` does, so a file that says ``"relu"`` loads anywhere."""
+    import types
+
+    from .. import activations
+    if isinstance(obj, types.FunctionType) and obj.__name__ in activations.__all__ \
+            and obj.__name__ not in ("get", "serialize", "deserialize"):
+        return obj.__name__
     from .layer import serialize as _serialize
     return _serialize(obj)
 

@@ -8,21 +8,74 @@ __all__ = ["Identity", "Lambda", "Masking"]
 
 
 class Lambda(Layer):
-    """Wrap ``function(inputs, **arguments)`` as a layer (``tf.keras.layers.Lambda``)."""
+    """Wrap ``function(inputs, **arguments)`` as a layer (``tf.keras.layers.Lambda``).
+
+    A ``.keras`` file keeps a Python lambda as its marshalled code (readable by the same
+    Python version only), a named function by its registered name; loading a lambda needs
+    ``safe_mode=False`` (or ``keras.config.enable_unsafe_deserialization()``), as in Keras 3.
+
+    Args:
+        function: the function of the inputs.
+        output_shape: optional output shape (a tuple or a function of the input shape).
+        mask: optional mask (or a function ``mask(inputs, previous_mask)``).
+        arguments: optional keyword arguments passed to ``function``.
+
+    Raises:
+        ValueError: from ``from_config`` for a lambda in safe mode.
+    """
 
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
+        self._lambda_output_shape = output_shape
+        self.mask = mask
         self.arguments = dict(arguments or {})
 
     def get_config(self):
-        raise NotImplementedError(
-            f"Layer Lambda (name '{self.name}') cannot be saved by tapeflow: its function is "
-            "Python code. Write a Layer subclass with `get_config()` and register it with "
-            "`tf.keras.saving.register_keras_serializable()` instead.")
+        from ..saving.serialization import serialize_keras_object
+        config = {"function": _function_config(self.function)}
+        shape = self._lambda_output_shape
+        if shape is not None:
+            config["output_shape"] = _function_config(shape) if callable(shape) else shape
+        if self.mask is not None:
+            config["mask"] = (_function_config(self.mask) if callable(self.mask)
+                              else serialize_keras_object(self.mask))
+        config["arguments"] = serialize_keras_object(self.arguments)
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None, safe_mode=None):
+        from ..saving import serialization as _s
+        config = dict(config)
+        for key in ("function", "output_shape", "mask"):
+            value = config.get(key)
+            if isinstance(value, dict) and value.get("class_name") == "__lambda__":
+                config[key] = _s.load_lambda(value, safe_mode)
+            elif key == "function" or (isinstance(value, dict) and "class_name" in value):
+                config[key] = _s.deserialize_keras_object(value, custom_objects)
+            elif key == "output_shape" and isinstance(value, list):
+                config[key] = tuple(value)
+        if "arguments" in config:
+            config["arguments"] = _s.deserialize_keras_object(config["arguments"],
+                                                              custom_objects)
+        return cls(**config)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, previous_mask)
+        return self.mask if self.mask is not None else previous_mask
 
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
+
+
+def _function_config(fn):
+    import types
+
+    from ..saving import serialization as _s
+    if isinstance(fn, types.LambdaType) and fn.__name__ == "<lambda>":
+        return _s.dump_lambda(fn)
+    return _s.serialize_keras_object(fn)
 
 
 class Identity(Layer):

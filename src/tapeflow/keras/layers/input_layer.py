@@ -19,6 +19,11 @@ class InputLayer(Layer):
         super().__init__(name=name, dtype=dtype)
         if sparse or ragged or optional:
             raise ValueError("tapeflow's InputLayer has no sparse, ragged or optional inputs")
+        if shape is not None and batch_shape is not None:
+            raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
+        if batch_size is not None and batch_shape is not None:
+            raise ValueError("You cannot pass both `batch_size` and `batch_shape` at the same "
+                             "time.")
         if batch_shape is not None:
             self.batch_shape = tuple(batch_shape)
         else:
@@ -40,11 +45,29 @@ class InputLayer(Layer):
         return None
 
 
-def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa: N802
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None,  # noqa: N802
+          batch_shape=None, name=None, tensor=None, optional=False):
     """A symbolic input of ``shape`` (``tf.keras.Input``): the start of a functional model,
     or the first entry of a ``Sequential``.
 
+    Args:
+        shape: the shape of one example (no batch axis), ``None`` for unknown dimensions.
+        batch_size: optional fixed batch size.
+        dtype: the input dtype (default the float policy's, ``float32``).
+        batch_shape: instead of ``shape`` and ``batch_size``, the whole shape
+            (``Input(batch_shape=(16, 10, 5))``).
+        name: the input layer's name (default ``input_layer``, ``input_layer_1``, ...).
+        sparse, ragged, optional: not supported (only ``None``/False).
+        tensor: not supported (only ``None``).
+
     Returns:
-        A KerasTensor whose shape has a leading ``None`` (or ``batch_size``).
+        A KerasTensor of shape ``(batch_size,) + shape`` (``None`` batch by default), or
+        ``batch_shape``.
+
+    Raises:
+        ValueError: for both ``shape`` and ``batch_shape``, or an unsupported option.
     """
-    return InputLayer(shape, batch_size, dtype, name).output
+    if tensor is not None:
+        raise ValueError("tapeflow's Input does not wrap an existing tensor (`tensor=`).")
+    return InputLayer(shape, batch_size, dtype, name, batch_shape=batch_shape,
+                      sparse=bool(sparse), ragged=bool(ragged), optional=optional).output

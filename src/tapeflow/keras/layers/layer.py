@@ -432,10 +432,10 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
-        if _symbolic.is_symbolic(inputs):
+        if _symbolic.is_symbolic(inputs) or (args and _symbolic.is_symbolic(args)):
             if self.input_spec is not None:  # with the batch axis as None, as Keras shows it
                 assert_input_compatibility(self.input_spec, inputs, self.name)
-            return _symbolic.symbolic_call(self, inputs, kwargs)
+            return _symbolic.symbolic_call(self, inputs, kwargs, args)
         if not self._allow_non_tensor_positional_args:
             _check_positional((inputs,) + args)
         previous_mask = _masking.input_mask(inputs)

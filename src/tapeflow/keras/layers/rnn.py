@@ -8,6 +8,7 @@ from .. import _naming
 from .. import activations as _act
 from .. import initializers as _init
 from .._variable import KerasVariable
+from ..random import SeedGenerator
 from .input_spec import InputSpec
 from .layer import Layer, serialize
 
@@ -25,7 +26,7 @@ class _Cell(Layer):
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
                  use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0,
-                 recurrent_dropout=0.0, **kwargs):
+                 recurrent_dropout=0.0, seed=None, **kwargs):
         if units <= 0:
             raise ValueError("Received an invalid value for argument `units`, expected a "
                              f"positive integer, got {units}.")
@@ -36,8 +37,15 @@ class _Cell(Layer):
         self.activation = _act.get(activation)
         self.recurrent_activation = _act.get(recurrent_activation)
         self.use_bias = use_bias
+        # Keras's cells make their dropout SeedGenerator (drawing a default seed from
+        # Python's `random` when `seed` is None) before the initializers in SimpleRNNCell,
+        # after them in LSTMCell and GRUCell; the order decides every later random weight
+        if isinstance(self, SimpleRNNCell):
+            self.seed_generator = SeedGenerator(seed)
         self._inits = (_init.get(kernel_initializer), _init.get(recurrent_initializer),
                        _init.get(bias_initializer))
+        if not isinstance(self, SimpleRNNCell):
+            self.seed_generator = SeedGenerator(seed)
 
     def _bias_shape(self):
         return (self._gates * self.units,)

@@ -1,5 +1,5 @@
 """Keras 3 optimizers (``tf.keras.optimizers``)."""
-from . import schedules
+from . import legacy, schedules
 from .adagrad import Adadelta, Adafactor, Adagrad
 from .adam import Adam, Adamax, AdamW, Nadam
 from .ftrl import Ftrl
@@ -10,7 +10,8 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion",
-           "LossScaleOptimizer", "Nadam", "Optimizer", "RMSprop", "SGD", "get", "schedules",
+           "LossScaleOptimizer", "Nadam", "Optimizer", "RMSprop", "SGD", "get", "legacy",
+           "schedules",
            "serialize", "deserialize"]
 
 _BY_NAME = {c.__name__.lower(): c for c in (Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax,

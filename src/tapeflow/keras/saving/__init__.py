@@ -17,9 +17,9 @@ from .object_registration import (
     register_keras_serializable,
 )
 from .saving_lib import load_model, load_weights, save_model, save_weights
-from .serialization import deserialize_keras_object, serialize_keras_object
+from .serialization import SafeModeScope, deserialize_keras_object, serialize_keras_object
 
-__all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
+__all__ = ["CustomObjectScope", "SafeModeScope", "custom_object_scope", "deserialize_keras_object",
            "get_custom_objects", "get_registered_name", "get_registered_object",
            "load_model", "load_weights", "register_keras_serializable", "save_model",
            "save_weights", "serialize_keras_object"]

@@ -7,7 +7,6 @@ import warnings
 
 from ...checkpoint import atomic as _atomic
 from ..callbacks import Callback, MonitorCallback
-from .saving_lib import _LEGACY_HINT
 
 __all__ = ["ModelCheckpoint", "BackupAndRestore"]
 
@@ -61,11 +60,9 @@ class ModelCheckpoint(MonitorCallback):
                 raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, "
                                  "the filepath provided must end in `.weights.h5` (Keras "
                                  f"weights format). Received: filepath={self.filepath}")
-        elif not self.filepath.endswith(".keras"):
+        elif not self.filepath.endswith((".keras", ".h5")):
             raise ValueError("The filepath provided must end in `.keras` (Keras model "
-                             f"format). Received: filepath={self.filepath}"
-                             + (_LEGACY_HINT if self.filepath.endswith((".h5", ".hdf5"))
-                                else ""))
+                             f"format). Received: filepath={self.filepath}")
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch

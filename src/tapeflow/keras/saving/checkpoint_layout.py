@@ -79,7 +79,7 @@ def optimizer_children(opt):
            ("_iterations", opt._iterations)]
     if isinstance(lr, Variable):
         out.append(("_learning_rate", lr))
-    out += [(n, v) for n, v in attribute_children(opt, _SKIP)]
+    out += [(n, v) for n, v in attribute_children(opt, _SKIP, empty_containers=False)]
     return out
 
 

@@ -5,7 +5,7 @@ A call's arguments are written with each symbolic tensor as ``{"class_name":
 "__keras_tensor__", "config": {"shape", "dtype", "keras_history": [layer name, node index,
 tensor index]}}``, node indices counting the layer's calls inside this model.
 """
-from .._symbolic import KerasTensor, Node, flatten, map_structure
+from .._symbolic import KerasTensor, Node, map_structure, operation_order
 from .serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["graph", "functional_config", "functional_from_config"]
@@ -19,42 +19,10 @@ def _layer_of(node):
     return node.layer if isinstance(node, Node) else node
 
 
-def _parents(node):
-    if not isinstance(node, Node):
-        return []
-    return [a for a in flatten(node.args) + flatten(node.kwargs) if type(a) is KerasTensor]
-
-
 def graph(model):
-    """``(layers, nodes)``: the layers in Keras 3's order (decreasing depth, inputs first,
-    ties by first reach of a depth-first walk from the outputs) and the set of node ids
-    inside the model."""
-    finished, order, first_seen, layers = set(), [], {}, {}
-
-    def visit(kt):
-        node = _node_of(kt)
-        if node is None or id(node) in finished:
-            return
-        layer = _layer_of(node)
-        layers[id(layer)] = layer
-        first_seen.setdefault(id(layer), len(first_seen))
-        for parent in _parents(node):
-            visit(parent)
-        finished.add(id(node))
-        order.append(node)
-
-    for kt in flatten(model._fn_outputs):
-        visit(kt)
-    node_depth, layer_depth = {}, {}
-    for node in reversed(order):
-        layer = _layer_of(node)
-        d = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(layer), 0))
-        layer_depth[id(layer)] = node_depth[id(node)] = d
-        for parent in _parents(node):
-            p = _node_of(parent)
-            node_depth[id(p)] = max(d + 1, node_depth.get(id(p), 0))
-    ordered = sorted(layers.values(), key=lambda la: (-layer_depth[id(la)], first_seen[id(la)]))
-    return ordered, finished
+    """``(layers, nodes)``: the layers in Keras 3's order (unused inputs included) and the
+    set of node ids inside the model."""
+    return operation_order(model._fn_outputs, model._fn_inputs)
 
 
 def functional_config(model) -> dict:
@@ -88,7 +56,7 @@ def functional_config(model) -> dict:
         entry["name"] = layer.name
         calls = [n for n in getattr(layer, "_inbound_nodes", []) if id(n) in nodes]
         entry["inbound_nodes"] = [
-            {"args": [map_structure(tensor, node.args)],
+            {"args": [map_structure(tensor, a) for a in node.args],
              "kwargs": map_structure(tensor, dict(node.kwargs))} for node in calls]
         entries.append(entry)
 
@@ -121,9 +89,11 @@ def functional_from_config(config, custom_objects=None):
     for entry in config["layers"]:
         layer_config = {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}
         layer = deserialize_keras_object(layer_config, custom_objects)
+        # a call refers to its layer by the config's name, which a custom layer whose
+        # get_config leaves the name out does not get back (Keras keys by it too)
         created[entry["name"]] = layer
         for node in entry.get("inbound_nodes", []):
-            pending.append((layer, node))
+            pending.append((entry["name"], layer, node))
     outputs = {}  # (layer name, node index) -> output structure
     for name, layer in created.items():
         if isinstance(layer, InputLayer):
@@ -155,9 +125,9 @@ def functional_from_config(config, custom_objects=None):
 
     while pending:
         progressed, waiting = False, []
-        for layer, node in pending:
+        for name, layer, node in pending:
             if not (ready(node["args"]) and ready(node["kwargs"])):
-                waiting.append((layer, node))
+                waiting.append((name, layer, node))
                 continue
             args = resolve(node["args"])
             kwargs = resolve(node["kwargs"])
@@ -165,13 +135,13 @@ def functional_from_config(config, custom_objects=None):
             if kwargs.get("mask", 0) is None:
                 kwargs.pop("mask")
             out = layer(*args, **kwargs)
-            i = calls.get(layer.name, 0)
-            calls[layer.name] = i + 1
-            outputs[(layer.name, i)] = out
+            i = calls.get(name, 0)
+            calls[name] = i + 1
+            outputs[(name, i)] = out
             progressed = True
         if not progressed:
             raise ValueError("Cannot rebuild the functional model: a layer's inputs are never "
-                             f"produced: {[la.name for la, _ in waiting]}")
+                             f"produced: {[name for name, _, _ in waiting]}")
         pending = waiting
 
     def endpoints(spec):

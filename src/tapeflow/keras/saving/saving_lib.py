@@ -20,8 +20,6 @@ __all__ = ["save_weights", "load_weights", "save_model", "load_model", "model_fr
 KERAS_VERSION = "3.15.1"
 _CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
 _ASSETS = "assets"
-_LEGACY_HINT = ("\nHint: tapeflow reads and writes Keras 3's `.weights.h5` and `.keras` files "
-                "only, not the legacy Keras 2 HDF5 format (`.h5`, `.hdf5`).")
 
 
 def _is_legacy(path):
@@ -62,7 +60,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         raise ValueError("tapeflow does not write sharded weights files (`max_shard_size`).")
     if not filepath.endswith(".weights.h5"):
         raise ValueError("The filename must end in `.weights.h5`. Received: "
-                         f"filepath={filepath}" + (_LEGACY_HINT if _is_legacy(filepath) else ""))
+                         f"filepath={filepath}")
     h5py = import_h5py()
     if not _proceed(filepath, overwrite):
         return
@@ -100,10 +98,14 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     filepath = os.fspath(filepath)
     if kwargs:
         raise ValueError(f"Invalid keyword arguments: {kwargs}")
-    if _is_legacy(filepath) or not filepath.endswith((".weights.h5", ".keras")):
+    if _is_legacy(filepath) and model.built:
+        from .legacy_h5 import load_weights_from_hdf5
+        load_weights_from_hdf5(model, filepath)
+        return
+    if not filepath.endswith((".weights.h5", ".keras")) and not _is_legacy(filepath):
         raise ValueError(f"File format not supported: filepath={filepath}. Keras 3 only supports "
                          "V3 `.keras` files, `.weights.h5` files, legacy H5 format files "
-                         "(`.h5` extension), or Orbax checkpoints." + _LEGACY_HINT)
+                         "(`.h5` extension), or Orbax checkpoints.")
     if not model.built:
         raise ValueError("You are loading weights into a model that has not yet been built. "
                          "Try building the model first by calling it on some data or by "
@@ -131,16 +133,26 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
 
     Args:
         model: the model (its layers must have configs; a ``Lambda`` has none).
-        filepath: a path ending in ``.keras``.
+        filepath: a path ending in ``.keras``, or ``.h5``/``.hdf5`` for Keras's legacy
+            HDF5 model file (``saving.legacy_h5``).
         overwrite: if False and the file exists, ask on the console.
         zipped: only True (the default) is supported.
+        include_optimizer: for a legacy ``.h5`` file, whether to keep the training config
+            and the optimizer's state (default True).
 
     Raises:
         ValueError: for a name not ending in ``.keras``, or a layer without a config.
         ImportError: without h5py.
     """
     filepath = os.fspath(filepath)
-    kwargs.pop("include_optimizer", None)
+    include_optimizer = kwargs.pop("include_optimizer", True)
+    if _is_legacy(filepath):
+        from .legacy_h5 import save_model_to_hdf5
+        if kwargs:
+            raise ValueError("The following argument(s) are not supported with the legacy "
+                             f"HDF5 format: {list(kwargs.keys())}")
+        save_model_to_hdf5(model, filepath, overwrite, include_optimizer)
+        return
     if kwargs:
         raise ValueError(f"The following argument(s) are not supported: {list(kwargs.keys())}")
     if zipped is False:
@@ -151,8 +163,7 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
             "Invalid filepath extension for saving. Please add either a `.keras` extension "
             "for the native Keras format (recommended) or a `.h5` extension. Use "
             "`model.export(filepath)` if you want to export a SavedModel for use with "
-            f"TFLite/TFServing/etc. Received: filepath={filepath}."
-            + (_LEGACY_HINT if _is_legacy(filepath) else ""))
+            f"TFLite/TFServing/etc. Received: filepath={filepath}.")
     h5py = import_h5py()
     if not model.built:
         warnings.warn("You are saving a model that has not yet been built. It might not "
@@ -225,11 +236,12 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     Keras does when the zip has more than three members (``tf.keras.models.load_model``).
 
     Args:
-        filepath: a ``.keras`` file written by tapeflow or Keras 3.
+        filepath: a ``.keras`` file (or a legacy ``.h5`` model file) written by tapeflow
+            or Keras 3.
         custom_objects: ``{name: class}`` for classes not registered with
             ``register_keras_serializable``.
         compile: whether to compile the model with the saved arguments.
-        safe_mode: accepted for Keras's signature (tapeflow never loads code).
+        safe_mode: False to allow the Python lambdas of ``Lambda`` layers.
 
     Returns:
         The model.
@@ -256,6 +268,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         ImportError: without h5py.
     """
     filepath = os.fspath(filepath)
+    if _is_legacy(filepath) and os.path.exists(filepath):
+        from .legacy_h5 import load_model_from_hdf5
+        return load_model_from_hdf5(filepath, custom_objects, compile, safe_mode)
     if not filepath.endswith(".keras"):
         raise ValueError(
             f"File format not supported: filepath={filepath}. Keras 3 only supports V3 "
@@ -263,7 +278,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             "SavedModel format is not supported by `load_model()` in Keras 3. In order to "
             "reload a TensorFlow SavedModel as an inference-only layer in Keras 3, use "
             f"`keras.layers.TFSMLayer({filepath}, call_endpoint='serving_default')` (note "
-            "that your `call_endpoint` might have a different name)." + _LEGACY_HINT)
+            "that your `call_endpoint` might have a different name).")
     if not zipfile.is_zipfile(filepath):
         raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an "
                          "accessible `.keras` zip file.")

@@ -14,7 +14,83 @@ from ..._core.tensor import _TensorLike
 from . import object_registration as _reg
 
 __all__ = ["serialize_keras_object", "deserialize_keras_object", "dtype_policy_config",
-           "deserialize_config_values"]
+           "deserialize_config_values", "SafeModeScope", "in_safe_mode",
+           "enable_unsafe_deserialization", "dump_lambda", "load_lambda"]
+
+# The safe modes of the deserializations under way (innermost last), and the global switch
+# of ``keras.config.enable_unsafe_deserialization()``.
+_safe_modes = []
+_unsafe_enabled = [False]
+
+_LAMBDA_REFUSED = (
+    "Requested the deserialization of a `Lambda` layer whose `function` is a Python lambda. "
+    "This carries a potential risk of arbitrary code execution and thus it is disallowed by "
+    "default. If you trust the source of the artifact, you can override this error by "
+    "passing `safe_mode=False` to the loading function, or calling "
+    "`keras.config.enable_unsafe_deserialization().")
+
+
+class SafeModeScope:
+    """``with SafeModeScope(False):`` lets the deserializations inside load Python lambdas
+    (``keras.saving.SafeModeScope``)."""
+
+    def __init__(self, safe_mode=True):
+        self.safe_mode = safe_mode
+
+    def __enter__(self):
+        _safe_modes.append(self.safe_mode)
+        return self
+
+    def __exit__(self, *exc):
+        _safe_modes.pop()
+
+
+def in_safe_mode():
+    """True/False inside a :class:`SafeModeScope`, False after
+    :func:`enable_unsafe_deserialization`, else None (unset: treated as safe)."""
+    if _unsafe_enabled[0]:
+        return False
+    return _safe_modes[-1] if _safe_modes else None
+
+
+def enable_unsafe_deserialization():
+    """Allow loading Python lambdas everywhere (``keras.config.enable_unsafe_deserialization``)."""
+    _unsafe_enabled[0] = True
+
+
+def dump_lambda(fn) -> dict:
+    """A Python lambda as Keras writes it: ``{"class_name": "__lambda__", "config": {"code",
+    "defaults", "closure"}}``, the code object marshalled and base64-encoded (readable only
+    by the same Python version, as in Keras)."""
+    import base64
+    import marshal
+    closure = (tuple(c.cell_contents for c in fn.__closure__) if fn.__closure__ else None)
+    code = base64.encodebytes(marshal.dumps(fn.__code__)).decode("ascii")
+    return {"class_name": "__lambda__",
+            "config": {"code": code, "defaults": fn.__defaults__, "closure": closure}}
+
+
+def load_lambda(config, safe_mode=None):
+    """The function of :func:`dump_lambda`'s config.
+
+    Raises:
+        ValueError: in safe mode (the default), with Keras's text.
+    """
+    import base64
+    import marshal
+    if (safe_mode if safe_mode is not None else in_safe_mode()) is not False:
+        raise ValueError(_LAMBDA_REFUSED)
+    inner = config["config"]
+
+    def cell(value):
+        return (lambda: value).__closure__[0]
+
+    closure = inner.get("closure")
+    closure = tuple(cell(v) for v in closure) if closure is not None else None
+    defaults = inner.get("defaults")
+    code = marshal.loads(base64.decodebytes(inner["code"].encode("ascii")))
+    return types.FunctionType(code, globals(), code.co_name,
+                              tuple(defaults) if defaults is not None else None, closure)
 
 # Keras's public module for each tapeflow namespace, most specific first.
 _PUBLIC_MODULES = (
@@ -189,7 +265,8 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     Args:
         config: what :func:`serialize_keras_object` returned (or Keras wrote).
         custom_objects: optional dict ``{name: class or function}``.
-        safe_mode: accepted for Keras's signature (tapeflow never loads lambdas).
+        safe_mode: False to allow Python lambdas (a ``Lambda`` layer's function); an
+            enclosing :class:`SafeModeScope` takes precedence, as in Keras.
 
     Returns:
         The object (a layer built with its ``build_config``, a model compiled with its
@@ -204,6 +281,12 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     >>> layer.units
     3
     """
+    scoped = in_safe_mode()
+    with SafeModeScope(scoped if scoped is not None else safe_mode):
+        return _deserialize(config, custom_objects)
+
+
+def _deserialize(config, custom_objects=None):
     custom_objects = {**(custom_objects or {}), **_reg.scope_objects()}
     if config is None or isinstance(config, (int, float, bool)):
         return config
@@ -224,8 +307,17 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         from ..._core.tensor import convert_to_tensor
         return convert_to_tensor(np.array(inner["value"], dtype=inner["dtype"]))
     if class_name == "__lambda__":
-        raise ValueError("Requested the deserialization of a Python lambda. tapeflow never "
-                         "loads serialized Python bytecode.")
+        if in_safe_mode() is not False:
+            raise ValueError(
+                "Requested the deserialization of a Python lambda. This carries a potential "
+                "risk of arbitrary code execution and thus it is disallowed by default. If "
+                "you trust the source of the artifact, you can override this error by "
+                "passing `safe_mode=False` to the loading function, or calling "
+                "`keras.config.enable_unsafe_deserialization().")
+        code, defaults, closure = inner["value"] if "value" in inner else (
+            inner["code"], inner.get("defaults"), inner.get("closure"))
+        return load_lambda({"config": {"code": code, "defaults": defaults,
+                                       "closure": closure}}, safe_mode=False)
     if class_name == "DTypePolicy":
         return inner["name"]
     module = config.get("module")

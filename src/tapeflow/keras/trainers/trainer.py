@@ -111,6 +111,10 @@ class Trainer:
         """
         self.optimizer = _optimizers.get(optimizer)
         self._remember_strategy()
+        # Keras 3 keeps an earlier compile's loss when given none (compile(optimizer) again)
+        keep_loss = loss is None and self._compile_loss is not None
+        previous = (self.loss, self._loss_fn, self._compile_loss, self._loss_weight) \
+            if keep_loss else None
         self.loss = loss
         output_names = getattr(self, "output_names", None)
         per_output = isinstance(loss, (list, tuple, dict)) or isinstance(
@@ -125,6 +129,8 @@ class Trainer:
                                                                    output_names)
         self._loss_weight = (1.0 if loss_weights is None or
                              isinstance(loss_weights, (list, tuple, dict)) else loss_weights)
+        if keep_loss:
+            self.loss, self._loss_fn, self._compile_loss, self._loss_weight = previous
         if metrics is not None or weighted_metrics is not None:
             # (Keras 3 keeps an earlier compile's metrics when given none.)
             self._compile_metrics = CompileMetrics(metrics, weighted_metrics,
