@@ -164,6 +164,20 @@ class Model(Trainer, Layer):
             values[id(kt)] = value
             return value
 
+        # the deepest calls first, from an explicit stack: value_of then recurses one level
+        # only (a deep graph, EfficientNetV2's or ResNet152's, would exceed Python's limit)
+        stack = list(_symbolic.flatten(self._fn_outputs))
+        while stack:
+            kt = stack[-1]
+            if id(kt) in values or kt._node is None:
+                stack.pop()
+                continue
+            pending = [a for a in kt._node.inputs if id(a) not in values]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            value_of(kt)
         return _symbolic.map_structure(value_of, self._fn_outputs)
 
     def build(self, input_shape=None):
