@@ -6,13 +6,19 @@ import re
 
 import numpy as np
 
-CASES = ("mlp", "cnn")
+CASES = ("mlp", "cnn", "sepconv")
 
 
 def build(keras, name):
     if name == "mlp":
         model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4, activation="relu"),
                                   keras.layers.Dense(2)])
+    elif name == "sepconv":
+        model = keras.Sequential([keras.Input((8, 8, 2)),
+                                  keras.layers.DepthwiseConv2D(3, strides=2, padding="same",
+                                                               depth_multiplier=2),
+                                  keras.layers.SeparableConv2D(3, 3, activation="relu"),
+                                  keras.layers.GlobalAveragePooling2D()])
     else:
         model = keras.Sequential([keras.Input((8, 8, 2)),
                                   keras.layers.Conv2D(4, 3, activation="relu"),

@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -51,8 +52,9 @@ def test_exported_model_loads_as_keras_does(tmp_path, name):
     assert len(loaded.trainable_variables) == rec["n_trainable"]
     np.testing.assert_allclose(loaded.serve(x).numpy(), rec["serve"], rtol=1e-5, atol=1e-6)
     sig = loaded.signatures["serving_default"]
-    assert repr(sig.structured_input_signature) == rec["input_signature"].replace(
-        "keras_tensor_3", "keras_tensor")
+    # Keras numbers input tensors across the models of the recording process
+    assert repr(sig.structured_input_signature) == re.sub(
+        r"keras_tensor_\d+", "keras_tensor", rec["input_signature"])
     assert repr(sig.structured_outputs) == rec["outputs"]
     out = sig(keras_tensor=tf.constant(x))["output_0"]
     np.testing.assert_allclose(out.numpy(), rec["serve"], rtol=1e-5, atol=1e-6)

@@ -415,6 +415,7 @@ _RULES = {
     "Softmax": _softmax, "LogSoftmax": _softmax, "AddV2": _add, "MatMul": _matmul,
     "BatchMatMulV2": _matmul, "Range": _range, "GatherV2": _gather,
     "StridedSlice": _strided_slice, "PadV2": _pad, "Conv2D": _conv2d, "MaxPool": _pool,
+    "DepthwiseConv2dNative": _conv2d,
     "AvgPool": _pool,
     "Cumsum": _tensor_attr("axis", "axis"),
     "ArgMax": _tensor_attr("axis", "dimension"), "ArgMin": _tensor_attr("axis", "dimension"),

@@ -425,44 +425,101 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
         ``[batch, out_h, out_w, channels * multiplier]``; output channel ``c * m + k``
         comes from input channel ``c`` and filter ``[..., c, k]``.
 
-    Computed as :func:`conv2d` with a block-diagonal filter, so its cost grows with
-    ``channels**2``; the gradients are conv2d's.
+    Computed per kernel offset on strided views of the padded input (no patch matrix,
+    no block-diagonal filter: the cost is ``kh * kw`` multiply-adds per output element);
+    ``DepthwiseConv2dNative`` and its two backprop ops are each other's derivatives, as
+    conv2d's are.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for mismatched channels, ranks or dtypes.
     """
     x = to_tensor(input)
     w = to_tensor(filter)
     _check_pair(x, w, "DepthwiseConv2dNative")
-    c, m = w._value.shape[2:]
+    if x._value.ndim != 4:
+        raise _err(f"input must be 4-dimensional{_h._show(x._value.shape)}",
+                   "DepthwiseConv2dNative")
+    if w._value.ndim != 4:
+        raise _err(f"filter must be 4-dimensional: {_h._show(w._value.shape)}",
+                   "DepthwiseConv2dNative")
+    c = w._value.shape[2]
     if x._value.shape[3] != c:
         raise _err(f"input depth must be evenly divisible by filter depth: "
                    f"{x._value.shape[3]} vs {c}", "DepthwiseConv2dNative")
-    return conv2d(x, apply(_SPREAD, (w,)), strides, padding, dilations=dilations)
+    st = _spatial(strides, 2, "strides", "DepthwiseConv2dNative")
+    dl = _spatial(dilations, 2, "dilations", "DepthwiseConv2dNative")
+    pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl,
+                 "DepthwiseConv2dNative")
+    return apply(_DW, (x, w), {"strides": st, "pads": pads, "dilations": dl})
 
 
-def _spread_forward(w):
-    """The block-diagonal conv2d filter ``[kh, kw, c, c * m]`` of depthwise filter ``w``
-    ``[kh, kw, c, m]``: ``full[..., i, i * m + k] = w[..., i, k]``, zeros elsewhere."""
+def _dw_forward(x, w, strides, pads, dilations):
     kh, kw, c, m = w.shape
-    full = np.zeros((kh, kw, c, c * m), w.dtype)
-    ch = np.arange(c)
-    full.reshape(kh, kw, c, c, m)[:, :, ch, ch, :] = w
-    return full
+    pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
+    oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
+    ow = _out_size(x.shape[2], kw, strides[1], dilations[1], *pads[1])
+    n = x.shape[0]
+    dtype = np.result_type(x, w)
+    if oh <= 0 or ow <= 0 or x.size == 0 or w.size == 0:
+        return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), c * m), dtype)
+    (sh, sw), (dh, dw) = strides, dilations
+    xp = _pad(x, pads)
+    out = np.zeros((n, oh, ow, c, m), dtype)
+    for i in builtins.range(kh):
+        for j in builtins.range(kw):
+            out += _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * w[i, j]
+    return out.reshape(n, oh, ow, c * m).astype(x.dtype, copy=False)
 
 
-def _unspread_forward(full):
-    """The transpose of :func:`_spread_forward`: ``[kh, kw, c, m]`` read off the blocks."""
-    kh, kw, c, cm = full.shape
-    ch = np.arange(c)
-    return full.reshape(kh, kw, c, c, cm // c)[:, :, ch, ch, :]
+def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):
+    kh, kw, c, m = w.shape
+    pads = _resolve(pads, input_shape[1:3], (kh, kw), strides, dilations)
+    (sh, sw), ((pt, pb), (pl, pr)), (dh, dw) = strides, pads, dilations
+    n, h, wd = input_shape[:3]
+    oh, ow = dy.shape[1:3]
+    dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
+    if dy.size == 0 or dxp.size == 0:
+        return dxp[:, pt:pt + h, pl:pl + wd, :]
+    dy5 = dy.reshape(n, oh, ow, c, m)
+    for i in builtins.range(kh):
+        for j in builtins.range(kw):
+            _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += (
+                dy5[..., 0] * w[i, j, :, 0] if m == 1 else (dy5 * w[i, j]).sum(-1))
+    return dxp[:, pt:pt + h, pl:pl + wd, :]
 
 
-# A pair of linear ops (each the other's gradient) rather than a product with a constant
-# and a reshape: the filter's sizes are read from it when the op runs, and a traced program
-# holds no constant shaped by the channel counts (which a relaxed trace's check could take
-# for traced sizes).
-_SPREAD = primitive("DepthwiseFilterSpread", _spread_forward, save_inputs=False)
-_UNSPREAD = primitive("DepthwiseFilterUnspread", _unspread_forward, save_inputs=False)
-defvjp(_SPREAD, lambda g, y, w_shape: apply(_UNSPREAD, (g,)))
-defvjp(_UNSPREAD, lambda g, y, full_shape: apply(_SPREAD, (g,)))
+def _dw_filter_forward(x, dy, filter_shape, strides, pads, dilations):
+    kh, kw, c, m = filter_shape
+    pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
+    dtype = np.result_type(x, dy)
+    if dy.size == 0 or x.size == 0:
+        return np.zeros(filter_shape, dtype)
+    (sh, sw), (dh, dw) = strides, dilations
+    oh, ow = dy.shape[1:3]
+    xp = _pad(x, pads)
+    dy3 = dy.reshape(-1, c, m)
+    out = np.empty(filter_shape, dtype)
+    for i in builtins.range(kh):
+        for j in builtins.range(kw):
+            win = _window(xp, i, j, dh, dw, sh, sw, oh, ow).reshape(-1, c)
+            out[i, j] = np.einsum("pc,pcm->cm", win, dy3)
+    return out
+
+
+_DW = primitive("DepthwiseConv2dNative", _dw_forward)
+_DW_IN = primitive("DepthwiseConv2dNativeBackpropInput", lambda dy, w, x, **a:
+                   _dw_input_forward(dy, w, x.shape, **a), shape_inputs=(2,))
+_DW_FILT = primitive("DepthwiseConv2dNativeBackpropFilter", lambda x, dy, w, **a:
+                     _dw_filter_forward(x, dy, w.shape, **a), shape_inputs=(2,))
+defvjp(_DW,
+       lambda g, y, x, w, **a: apply(_DW_IN, (g, w, x), a),
+       lambda g, y, x, w, **a: apply(_DW_FILT, (x, g, w), a))
+defvjp(_DW_IN,
+       lambda g, y, dy, w, x, **a: apply(_DW, (g, w), a),
+       lambda g, y, dy, w, x, **a: apply(_DW_FILT, (g, dy, w), a), None)
+defvjp(_DW_FILT,
+       lambda g, y, x, dy, w, **a: apply(_DW_IN, (dy, g, x), a),
+       lambda g, y, x, dy, w, **a: apply(_DW, (x, g), a), None)
 
 
 def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
