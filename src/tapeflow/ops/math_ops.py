@@ -1171,7 +1171,9 @@ def multiply_no_nan(x, y, name=None):
     The gradients are ``multiply_no_nan(g, y)`` for ``x`` and ``multiply_no_nan(x, g)`` for
     ``y``, as TensorFlow's.
     """
-    x, y = pair(x, y, "MulNoNan")
+    # As TF's wrapper: ``y`` is converted to ``x``'s dtype, so a mismatch is a ValueError.
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype=x.dtype)
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))
