@@ -1168,12 +1168,10 @@ defvjp(_MULNONAN, lambda g, z, x, y: multiply_no_nan(g, y),
 def multiply_no_nan(x, y, name=None):
     """``x * y``, but 0 where ``y == 0`` even if ``x`` is inf or NaN (``tf.math.multiply_no_nan``).
 
-    The gradients are ``multiply_no_nan(g, y)`` for ``x`` and ``multiply_no_nan(x, g)`` for
-    ``y``, as TensorFlow's.
+    Gradients: ``multiply_no_nan(g, y)`` for ``x``, ``multiply_no_nan(x, g)`` for ``y`` (TF's).
     """
-    # As TF's wrapper: ``y`` is converted to ``x``'s dtype, so a mismatch is a ValueError.
     x = convert_to_tensor(x)
-    y = convert_to_tensor(y, dtype=x.dtype)
+    y = convert_to_tensor(y, dtype=x.dtype)  # as TF's wrapper: a mismatch is a ValueError
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))
