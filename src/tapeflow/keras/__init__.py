@@ -29,7 +29,7 @@ _checkpoint_layout.register()
 
 def __getattr__(name):
     # keras.ops (Keras 3's op namespace) and keras.export load on first use
-    if name in ("ops", "export"):
+    if name in ("ops", "export", "preprocessing", "applications"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
@@ -46,6 +46,6 @@ def version() -> str:
 
 __all__ = ["activations", "backend", "callbacks", "config", "constraints", "datasets",
            "initializers", "layers", "losses", "metrics", "models", "ops", "optimizers",
-           "random", "regularizers", "saving", "utils", "Input", "InputSpec", "Model",
-           "Sequential", "Variable", "version"]
-__all__ += ["export"]
+           "preprocessing", "random", "regularizers", "saving", "utils", "Input", "InputSpec",
+           "Model", "Sequential", "Variable", "version"]
+__all__ += ["export", "applications"]

@@ -144,6 +144,7 @@ class Model(Trainer, Layer):
         if len(given) != len(symbols):
             raise ValueError(f"Model {self.name} expects {len(symbols)} input(s), but it "
                              f"received {len(given)} input tensors.")
+        given = [_adjust_rank(kt, v) for kt, v in zip(symbols, given)]
         values = {id(kt): v for kt, v in zip(symbols, given, strict=True)}
         node_outputs = {}
 
@@ -164,6 +165,20 @@ class Model(Trainer, Layer):
             values[id(kt)] = value
             return value
 
+        # the deepest calls first, from an explicit stack: value_of then recurses one level
+        # only (a deep graph, EfficientNetV2's or ResNet152's, would exceed Python's limit)
+        stack = list(_symbolic.flatten(self._fn_outputs))
+        while stack:
+            kt = stack[-1]
+            if id(kt) in values or kt._node is None:
+                stack.pop()
+                continue
+            pending = [a for a in kt._node.inputs if id(a) not in values]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            value_of(kt)
         return _symbolic.map_structure(value_of, self._fn_outputs)
 
     def build(self, input_shape=None):
@@ -399,7 +414,25 @@ class Model(Trainer, Layer):
 
 def _graph_layers(outputs, inputs=()):
     """The layers that compute ``outputs`` (and the unused ``inputs``), in Keras's order."""
-    return _symbolic.operation_order(outputs, inputs)[0]
+    # operations on KerasTensors (``x + 3.0``) run in the graph but are not layers
+    return [layer for layer in _symbolic.operation_order(outputs, inputs)[0]
+            if not getattr(layer, "_is_operation", False)]
+
+
+def _adjust_rank(kt, value):
+    """A concrete input one rank off its ``Input`` by a trailing 1, squeezed or expanded to
+    it (Keras's ``Functional._adjust_input_rank``): ``(batch,)`` feeds ``Input((1,))``."""
+    shape = getattr(value, "shape", None)
+    if shape is None or type(value) is KerasTensor or kt.shape is None:
+        return value
+    rank, want = len(shape), len(kt.shape)
+    if rank == want + 1 and shape[-1] == 1:
+        from ..ops import array_ops
+        return array_ops.squeeze(value, axis=-1)
+    if rank == want - 1 and want and kt.shape[-1] == 1:
+        from ..ops import array_ops
+        return array_ops.expand_dims(value, axis=-1)
+    return value
 
 
 class Functional(Model):
