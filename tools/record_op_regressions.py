@@ -642,6 +642,9 @@ case("sign_uint8_refused", "out = tf.sign(tf.constant([1, 0], tf.uint8))")
 case("sign_uint8_empty_refused", "out = tf.sign(tf.zeros([1, 0], tf.uint8))")
 
 
+case("reciprocal_no_nan_int_refused", "out = tf.math.reciprocal_no_nan(tf.constant([1, 0]))")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -940,6 +940,8 @@ xdivy = _safe_binary(_XDIVY, "xdivy", "``x / y``, but 0 where ``x == 0``")
 def reciprocal_no_nan(x, name=None):
     """``1 / x``, but 0 where ``x == 0`` (``tf.math.reciprocal_no_nan``)."""
     x = to_tensor(x)
+    if x._value.dtype.kind in "iu":  # TF's DivNoNan kernel: no int cast as divide_no_nan's
+        check_kind(x, "fc", "DivNoNan", "half, float, bfloat16, double, complex64, complex128")
     return divide_no_nan(ones_like(x), x)
 
 
