@@ -627,6 +627,24 @@ case("pow_int_negative_exponent_empty", """
 # complex gradients of Xlogy, Xdivy and Xlog1py are TensorFlow's g * f'(z), not the
 # g * conj(f'(z)) its convention (and its other holomorphic ops: Log, Asin, ...) gives: the
 # gradient of the real loss Re(sum f(z, w)) by central differences in float64 is the latter.
+# Sweep differences (seeds 1, 2) outside known.py.
+case("selu_grad_nonfinite", """
+    out = grad(tf.nn.selu, f64(1.0, -3.0, float("nan"), -float("inf"), 0.0, -1e30))""")
+case("multiply_no_nan_dtype_mismatch",
+     "out = tf.math.multiply_no_nan(f64(1.5, 2.0), tf.constant([2, 3]))")
+case("multiply_no_nan_python_x_float64_y",
+     "out = tf.math.multiply_no_nan(1.5, f64(2.0, 0.0))")
+
+
+case("clip_by_global_norm_infinite_norm", """
+    out = tf.clip_by_global_norm([tf.constant(1e30), f32(0.5, -0.25)], 1.0)""")
+case("sign_uint8_refused", "out = tf.sign(tf.constant([1, 0], tf.uint8))")
+case("sign_uint8_empty_refused", "out = tf.sign(tf.zeros([1, 0], tf.uint8))")
+
+
+case("reciprocal_no_nan_int_refused", "out = tf.math.reciprocal_no_nan(tf.constant([1, 0]))")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -24,6 +24,7 @@ from .math_ops import (
     rsqrt,
     sqrt,
     square,
+    subtract,
 )
 from .reduction_ops import reduce_sum
 
@@ -152,6 +153,8 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     gn = global_norm(t_list) if use_norm is None else to_tensor(use_norm)
     c = _scalar_like(clip_norm, gn)
     scale = multiply(c, minimum(_realdiv(ones_like(gn), gn), _realdiv(ones_like(c), c)))
+    # + (gn - gn): an infinite (or NaN) global norm makes every entry NaN, as TF's.
+    scale = add(scale, subtract(gn, gn))
     out = [None if t is None else multiply(to_tensor(t), cast(scale, to_tensor(t).dtype))
            for t in t_list]
     return out, gn

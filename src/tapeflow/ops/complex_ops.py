@@ -11,6 +11,7 @@ from .._core.registry import PRIMITIVES, defjvp, defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
 from . import math_ops as _m
+from ._helpers import _SIGNED_TYPES, check_kind
 
 __all__ = ["complex", "angle", "sign"]
 
@@ -126,7 +127,10 @@ def angle(input, name=None):  # noqa: A002 - TensorFlow's name
 def sign(x, name=None):
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
-    if x._value.dtype.kind == "c":
+    kind = x._value.dtype.kind
+    if kind == "u":
+        check_kind(x, "fic", "Sign", _SIGNED_TYPES)  # no unsigned Sign kernel in TF
+    if kind == "c":
         # TensorFlow's Python sign of a complex tensor: div_no_nan(x, |x|), so its
         # gradient is that of the quotient (the Sign op's own gradient is zero)
         return _m.divide_no_nan(x, _a.cast(_m.abs(x), x.dtype))

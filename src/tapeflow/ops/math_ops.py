@@ -940,6 +940,8 @@ xdivy = _safe_binary(_XDIVY, "xdivy", "``x / y``, but 0 where ``x == 0``")
 def reciprocal_no_nan(x, name=None):
     """``1 / x``, but 0 where ``x == 0`` (``tf.math.reciprocal_no_nan``)."""
     x = to_tensor(x)
+    if x._value.dtype.kind in "iu":  # TF's DivNoNan kernel: no int cast as divide_no_nan's
+        check_kind(x, "fc", "DivNoNan", "half, float, bfloat16, double, complex64, complex128")
     return divide_no_nan(ones_like(x), x)
 
 
@@ -1165,10 +1167,10 @@ defvjp(_MULNONAN, lambda g, z, x, y: multiply_no_nan(g, y),
 def multiply_no_nan(x, y, name=None):
     """``x * y``, but 0 where ``y == 0`` even if ``x`` is inf or NaN (``tf.math.multiply_no_nan``).
 
-    The gradients are ``multiply_no_nan(g, y)`` for ``x`` and ``multiply_no_nan(x, g)`` for
-    ``y``, as TensorFlow's.
+    Gradients: ``multiply_no_nan(g, y)`` for ``x``, ``multiply_no_nan(x, g)`` for ``y`` (TF's).
     """
-    x, y = pair(x, y, "MulNoNan")
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype=x.dtype)  # as TF's wrapper: a mismatch is a ValueError
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))

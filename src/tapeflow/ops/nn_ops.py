@@ -397,8 +397,9 @@ def selu(features, name=None):
     """Scaled ELU with the constants of Klambauer et al. 2017 (``tf.nn.selu``)."""
     alpha, scale = 1.6732632423543772, 1.0507009873554805
     x = to_tensor(features)
-    return _m.multiply(_a.where(_m.greater_equal(x, 0), x,
-                                _m.multiply(_m.expm1(_m.minimum(x, 0)), alpha)), scale)
+    # The linear branch wherever not x < 0 (NaN included), as TF's SeluGrad.
+    return _m.multiply(_a.where(_m.less(x, 0),
+                                _m.multiply(_m.expm1(_m.minimum(x, 0)), alpha), x), scale)
 
 
 def silu(features, beta=1.0, name=None):
