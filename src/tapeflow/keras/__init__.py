@@ -10,6 +10,7 @@ from . import (
                layers,
                losses,
                metrics,
+               mixed_precision,
                models,
                optimizers,
                random,
@@ -45,7 +46,8 @@ def version() -> str:
 
 
 __all__ = ["activations", "backend", "callbacks", "config", "constraints", "datasets",
-           "initializers", "layers", "losses", "metrics", "models", "ops", "optimizers",
+           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops",
+           "optimizers",
            "random", "regularizers", "saving", "utils", "Input", "InputSpec", "Model",
            "Sequential", "Variable", "version"]
 __all__ += ["export"]

@@ -144,7 +144,7 @@ class MultiHeadAttention(Layer):
         self._output_dense = _Projection("abcd,cde->abe", (h, vd, out_dim),
                                          (out_dim,) if bias else None, self,
                                          "attention_output")
-        self._softmax = Softmax(axis=-1, dtype=self.dtype)
+        self._softmax = Softmax(axis=-1, dtype=self.dtype_policy)
         self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed)
         self._out_dim = out_dim
         self.built = True
@@ -159,8 +159,8 @@ class MultiHeadAttention(Layer):
                 kwargs[name] = _masking.get_mask(t)
         if not _symbolic.is_symbolic([query, value, key]):
             # Inputs of any numeric dtype are computed in the layer's float dtype, as Keras.
-            query, value, key = (None if t is None else _convert_input(t, self.dtype_policy,
-                                                                       "fiub")
+            compute = self.dtype_policy._compute
+            query, value, key = (None if t is None else _convert_input(t, compute, "fiub")
                                  for t in (query, value, key))
         if not self.built and not _symbolic.is_symbolic([query, value, key]):
             with _naming.name_scope(self.name, self):
