@@ -38,7 +38,7 @@ def _convert_input(x, dtype, kinds):
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
     have = x.dtype
-    if have != dtype and have._np.kind in kinds:
+    if have != dtype and (have._np.kind in kinds or have is _dt.bfloat16):  # bfloat16: kind V
         x = _a.cast(x, dtype)
     return x
 
