@@ -168,6 +168,14 @@ def _sv(**kw):
 
 OBJ_REF = "tensorflow.TrackableObjectGraph.TrackableObject.ObjectReference"
 CASES = {
+    # map entries: print(msg) walks them in upb's order (prefixes, the empty key, key 0)
+    "map_order": {"@": "tensorflow.FunctionDef",
+                  "attr": {k: _av(i=len(k)) for k in
+                           ["shape", "dtype", "_user_specified_name", "a", "bb", "T", "k1",
+                            "k19", "k10", ""]},
+                  "arg_attr": {str(k): {"@": "tensorflow.FunctionDef.ArgAttrs",
+                                        "attr": {"a": _av(i=k)}}
+                               for k in [3, 10, 0, 7, 100, 1]}},
     "node_def_attrs": {
         "@": "tensorflow.NodeDef", "name": "conv/Conv2D", "op": "Conv2D",
         "input": ["x", "conv/kernel:0", "^init"], "device": "/device:CPU:0",
@@ -339,10 +347,12 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "schema.json").write_text(json.dumps(schema(), indent=0, sort_keys=True) + "\n")
     cases = {name: {"spec": spec, "hex": build(spec).SerializeToString(deterministic=True).hex(),
-                    "text": text_format.MessageToString(build(spec))}
+                    "text": text_format.MessageToString(build(spec)),
+                    "print": str(build(spec))}
              for name, spec in CASES.items()}
     (OUT / "cases.json").write_text(json.dumps(cases, indent=1, sort_keys=True) + "\n")
-    record_module()
+    if "--cases-only" not in sys.argv:
+        record_module()
     print("wrote", OUT, file=sys.stderr)
 
 

@@ -358,8 +358,8 @@ class Message:
 
     def __str__(self):
         """The message in protobuf's text format (``print(graph_def)``; see
-        :func:`text_format`)."""
-        return text_format(self)
+        :func:`text_format` with ``upb=True``)."""
+        return text_format(self, upb=True)
 
     def __reduce__(self):
         return (_rebuild, (type(self)._name, encode(self)))
@@ -1044,11 +1044,13 @@ def _float_text(value, kind):
     return str(float(value))
 
 
-def _scalar_text(msg_name, f, kind, value):
+def _scalar_text(msg_name, f, kind, value, upb=False):
     if kind == _BOOL:
         return "true" if value else "false"
     if kind in (_FLOAT, _DOUBLE):
-        return _float_text(value, kind)
+        text = _float_text(value, kind)
+        # upb prints the shortest round trip as C does: no ".0" on integral values
+        return text[:-2] if upb and text.endswith(".0") else text
     if kind == _STRING:
         return '"' + _escape(value.encode("utf-8"), False) + '"'
     if kind == _BYTES:
@@ -1060,7 +1062,7 @@ def _scalar_text(msg_name, f, kind, value):
     return str(int(value))
 
 
-def _text_into(msg, out, indent):
+def _text_into(msg, out, indent, upb=False):
     d = msg.__dict__
     pad = " " * indent
     name = type(msg)._name
@@ -1069,41 +1071,47 @@ def _text_into(msg, out, indent):
             continue
         value = d[f.name]
         if f.kind == _MAP:
-            for key in sorted(value):
+            # text_format sorts the keys and leaves out default ones (an entry is a proto3
+            # message); upb's print(msg) walks the entries in the reverse of its
+            # deterministic order (_MAP_ORDER) and prints every key and value
+            keys = (sorted(value, key=_MAP_ORDER[f.key_kind], reverse=True) if upb
+                    else sorted(value))
+            for key in keys:
                 out.append(f"{pad}{f.name} {{\n")
-                if key != _DEFAULT[f.key_kind]:      # an entry is a proto3 message
-                    out.append(f"{pad}  key: {_scalar_text('', '', f.key_kind, key)}\n")
+                if upb or key != _DEFAULT[f.key_kind]:
+                    out.append(f"{pad}  key: {_scalar_text('', '', f.key_kind, key, upb)}\n")
                 item = value[key]
                 if f.value_kind == _MSG:
                     out.append(f"{pad}  value {{\n")
-                    _text_into(item, out, indent + 4)
+                    _text_into(item, out, indent + 4, upb)
                     out.append(f"{pad}  }}\n")
-                elif item != _DEFAULT[f.value_kind]:
+                elif upb or item != _DEFAULT[f.value_kind]:
                     out.append(f"{pad}  value: "
-                               f"{_scalar_text('', '', f.value_kind, item)}\n")
+                               f"{_scalar_text('', '', f.value_kind, item, upb)}\n")
                 out.append(f"{pad}}}\n")
         elif f.kind == _MSG:
             for item in (value if f.repeated else [value]):
                 out.append(f"{pad}{f.name} {{\n")
-                _text_into(item, out, indent + 2)
+                _text_into(item, out, indent + 2, upb)
                 out.append(f"{pad}}}\n")
         elif f.repeated:
             for item in value:
-                out.append(f"{pad}{f.name}: {_scalar_text(name, f.name, f.kind, item)}\n")
+                out.append(f"{pad}{f.name}: {_scalar_text(name, f.name, f.kind, item, upb)}\n")
         elif f.oneof is not None or value != _DEFAULT[f.kind] or (
                 f.kind in (_FLOAT, _DOUBLE) and _STRUCT[f.kind].pack(value) != bytes(
                     _STRUCT[f.kind].size)):
-            out.append(f"{pad}{f.name}: {_scalar_text(name, f.name, f.kind, value)}\n")
+            out.append(f"{pad}{f.name}: {_scalar_text(name, f.name, f.kind, value, upb)}\n")
 
 
-def text_format(msg: Message) -> str:
+def text_format(msg: Message, upb=False) -> str:
     """``msg`` in protobuf's text format, as ``text_format.MessageToString(msg)`` prints it
-    (and ``print(msg)`` of a ``_pb2`` message, up to the order of map entries, which the
-    ``protobuf`` package's upb runtime prints in its hash table's order and this function
-    by key): set fields in number order, one ``name: value`` line per scalar (enums of
+    (``upb=True``: as ``print(msg)`` of a ``_pb2`` message prints it under the ``protobuf``
+    package's upb runtime, which differs only in map entries: walked in the reverse of
+    upb's deterministic serialization order, every key and value printed, integral floats
+    without ``.0``): set fields in number order, one ``name: value`` line per scalar (enums of
     ``DataType`` by name, floats as Python's ``str`` of their shortest round-trip form,
     strings and bytes C-escaped), ``name {`` ... ``}`` blocks for messages and map
     entries, two spaces of indent per level. Unknown fields are left out."""
     out = []
-    _text_into(msg, out, 0)
+    _text_into(msg, out, 0, upb)
     return "".join(out)

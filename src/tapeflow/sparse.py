@@ -4,6 +4,7 @@ from .ops.sparse.sparse_ops import (
     concat,
     expand_dims,
     from_dense,
+    map_values,
     maximum,
     minimum,
     reduce_max,
@@ -18,6 +19,7 @@ from .ops.sparse.sparse_ops import (
 )
 from .ops.sparse.sparse_tensor import SparseTensor
 
-__all__ = ["SparseTensor", "add", "concat", "expand_dims", "from_dense", "maximum", "minimum",
+__all__ = ["SparseTensor", "add", "concat", "expand_dims", "from_dense", "map_values", "maximum",
+           "minimum",
            "reduce_max", "reduce_sum", "reorder", "reshape", "retain", "slice",
            "sparse_dense_matmul", "to_dense", "transpose"]

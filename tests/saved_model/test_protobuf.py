@@ -57,10 +57,12 @@ def test_decode_then_encode_gives_the_same_bytes(name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_text_format_equals_protobuf_text_format(name):
-    """``str(message)`` is ``text_format.MessageToString`` (DataType enums by name, floats,
-    C-escaped strings and bytes, map entries by key)."""
+    """``text_format(message)`` is ``text_format.MessageToString`` (DataType enums by name,
+    floats, C-escaped strings and bytes, map entries by key) and ``str(message)`` is what
+    ``print`` of a ``_pb2`` message shows (map entries in upb's order, every key printed)."""
     msg = pb.decode(CASES[name]["spec"]["@"], bytes.fromhex(CASES[name]["hex"]))
-    assert str(msg) == CASES[name]["text"]
+    assert pb.text_format(msg) == CASES[name]["text"]
+    assert str(msg) == CASES[name]["print"]
 
 
 def test_saved_model_text_format_equals_protobuf():

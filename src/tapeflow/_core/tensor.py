@@ -658,6 +658,9 @@ def _check_leaf_types(value):
 
 
 def _unsupported(value):
+    text = getattr(value, "_conversion_error", None)   # a RaggedTensor: TensorFlow's text
+    if text is not None:
+        raise ValueError(text)
     raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                      f"({type(value)}) to a Tensor.")
 

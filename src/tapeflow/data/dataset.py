@@ -671,8 +671,15 @@ class Dataset:
         """The TensorSpec (or nesting of them) of one element."""
         if self._spec_fn is not None:
             return self._spec_fn()
-        for element in self._make_iter():
-            return _spec_of(element)
+        # read off the first element; the shuffles upstream must not count it as an epoch
+        saved = [(box[0].bit_generator.state, box[1]) for box in self._rngs]
+        try:
+            for element in self._make_iter():
+                return _spec_of(element)
+        finally:
+            for box, (state, first) in zip(self._rngs, saved):
+                box[0].bit_generator.state = state
+                box[1] = first
         raise ValueError("element_spec of an empty dataset of unknown structure")
 
     def __repr__(self):

@@ -176,6 +176,8 @@ def _wrap(value):
         return Tensor(value)
     if isinstance(value, Dataset) or _composite.is_composite(value):
         return value
+    if type(value) is Tensor:   # a row of a RaggedTensor component is already one
+        return value
     return Tensor(value)
 
 

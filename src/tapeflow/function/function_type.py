@@ -15,8 +15,13 @@ class _CastError(Exception):
     pass
 
 
+def _is_composite_spec(s):
+    """A RaggedTensorSpec or SparseTensorSpec (by protocol: the value class it describes)."""
+    return hasattr(s, "value_type") and not isinstance(s, TensorSpec)
+
+
 def _as_spec(s):
-    if isinstance(s, TensorSpec):
+    if isinstance(s, TensorSpec) or _is_composite_spec(s):
         return s
     if hasattr(s, "shape") and hasattr(s, "dtype"):
         return TensorSpec(s.shape, s.dtype)
@@ -25,6 +30,20 @@ def _as_spec(s):
 
 
 def _cast(spec, value):
+    if _is_composite_spec(spec):   # a ragged or sparse value: its class, dtype and rank
+        ok = (isinstance(value, spec.value_type) and value.dtype == spec.dtype and
+              spec.shape.is_compatible_with(value.shape) and
+              getattr(spec, "ragged_rank", None) in (None, getattr(value, "ragged_rank", None)))
+        if not ok and isinstance(value, spec.value_type) and hasattr(value, "flat_values"):
+            # TensorFlow compares the flat values' specs
+            flat = value.flat_values
+            inner = list(spec.shape)[getattr(spec, "ragged_rank", 1) + 1:] \
+                if spec.shape.rank is not None else []
+            raise _CastError(f"Can not cast {TensorSpec(flat.shape, flat.dtype)!r} to "
+                             f"{TensorSpec([None] + inner, spec.dtype)!r}")
+        if not ok:
+            raise _CastError(f"Can not cast {value!r} to {spec!r}")
+        return value
     if isinstance(value, _TensorLike):
         t = value if type(value) is Tensor else value._read()
     else:

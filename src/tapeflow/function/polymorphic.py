@@ -107,6 +107,24 @@ class _Variants:
                 self.fast = run
 
 
+
+class _Meta(tuple):
+    """A composite's metadata (a RaggedTensor's partitions) among the compared outputs."""
+
+
+def _components(x):
+    """The flat outputs of ``x``, a composite (RaggedTensor, SparseTensor) as its metadata
+    and its tensor components."""
+    out = []
+    for leaf in _nest.flatten(x):
+        if hasattr(leaf, "__tf_flatten__") and not isinstance(leaf, type):
+            meta, components = leaf.__tf_flatten__()
+            out.append(_Meta((meta,)))
+            out.extend(components)
+        else:
+            out.append(leaf)
+    return out
+
 class Function:
     """A Python function wrapped by ``tf.function``: traced on the first call of each input
     signature, replayed after (``tf.types.experimental.PolymorphicFunction``).
@@ -291,7 +309,8 @@ class Function:
         out = []
         for a, spec in zip(args, specs):
             try:
-                out.append(_cast(spec, a) if isinstance(spec, TensorSpec) else
+                out.append(_cast(spec, a) if isinstance(spec, TensorSpec) or hasattr(
+                    spec, "value_type") else
                            _nest.map_structure(lambda s, v: _cast(s, v), spec, a))
             except _CastError as err:
                 raise TypeError(
@@ -407,7 +426,8 @@ class Function:
         traced_ranks = ranks(key)
         names = _leaf_names(args, kwargs, self._param_names)
         if self._input_signature is not None:    # names given in the signature win
-            given = [spec.name for spec in _nest.flatten(self._input_signature)]
+            given = [getattr(spec, "name", None) for spec in _nest.flatten(
+                self._input_signature)]
             names = [g or n for g, n in zip(given, names)] + names[len(given):]
         concrete = ConcreteFunction(self, general, program, out_struct,
                                     _input_signature(args, kwargs, general, names),
@@ -531,11 +551,11 @@ class Function:
                     raise AssertionError(
                         f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay wrote {v.name} "
                         f"= {np.asarray(after[k])!r}, the eager run {np.asarray(v._value)!r}")
-            ours, theirs = _nest.flatten(result), _nest.flatten(eager)
+            ours, theirs = _components(result), _components(eager)
             for a, b in zip(ours, theirs):
                 a_v = a._value if isinstance(a, _TensorLike) else a
                 b_v = b._value if isinstance(b, _TensorLike) else b
-                if not _allclose(a_v, b_v):
+                if not (a_v == b_v if type(a_v) is _Meta else _allclose(a_v, b_v)):
                     raise AssertionError(f"TAPEFLOW_VALIDATE_FUNCTIONS: `{self._name}` replay "
                                          f"returned {a_v!r}, the eager run {b_v!r}")
         finally:

@@ -30,7 +30,7 @@ _checkpoint_layout.register()
 
 def __getattr__(name):
     # keras.ops (Keras 3's op namespace) and keras.export load on first use
-    if name in ("ops", "export"):
+    if name in ("ops", "export", "preprocessing"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
@@ -47,7 +47,6 @@ def version() -> str:
 
 __all__ = ["activations", "backend", "callbacks", "config", "constraints", "datasets",
            "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops",
-           "optimizers",
-           "random", "regularizers", "saving", "utils", "Input", "InputSpec", "Model",
-           "Sequential", "Variable", "version"]
+           "optimizers", "preprocessing", "random", "regularizers", "saving", "utils", "Input",
+           "InputSpec", "Model", "Sequential", "Variable", "version"]
 __all__ += ["export"]

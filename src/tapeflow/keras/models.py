@@ -144,6 +144,7 @@ class Model(Trainer, Layer):
         if len(given) != len(symbols):
             raise ValueError(f"Model {self.name} expects {len(symbols)} input(s), but it "
                              f"received {len(given)} input tensors.")
+        given = [_adjust_rank(kt, v) for kt, v in zip(symbols, given)]
         values = {id(kt): v for kt, v in zip(symbols, given, strict=True)}
         node_outputs = {}
 
@@ -400,6 +401,22 @@ class Model(Trainer, Layer):
 def _graph_layers(outputs, inputs=()):
     """The layers that compute ``outputs`` (and the unused ``inputs``), in Keras's order."""
     return _symbolic.operation_order(outputs, inputs)[0]
+
+
+def _adjust_rank(kt, value):
+    """A concrete input one rank off its ``Input`` by a trailing 1, squeezed or expanded to
+    it (Keras's ``Functional._adjust_input_rank``): ``(batch,)`` feeds ``Input((1,))``."""
+    shape = getattr(value, "shape", None)
+    if shape is None or type(value) is KerasTensor or kt.shape is None:
+        return value
+    rank, want = len(shape), len(kt.shape)
+    if rank == want + 1 and shape[-1] == 1:
+        from ..ops import array_ops
+        return array_ops.squeeze(value, axis=-1)
+    if rank == want - 1 and want and kt.shape[-1] == 1:
+        from ..ops import array_ops
+        return array_ops.expand_dims(value, axis=-1)
+    return value
 
 
 class Functional(Model):

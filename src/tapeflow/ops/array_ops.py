@@ -17,6 +17,7 @@ from .._core.tensor import (
     static_value,
     string_value,
 )
+from . import composite_dispatch as _composite
 from ._helpers import (
     _err,
     _final_error,
@@ -103,7 +104,11 @@ def reshape(tensor, shape, name=None):
         dyn = _traced_shape(shape)
         if dyn is not None:
             return apply(_RESHAPE_DYNAMIC, (x, dyn))
-    return apply(_RESHAPE, (x,), {"shape": shape_tuple(shape)})
+    try:
+        dims = shape_tuple(shape)
+    except ValueError:  # a DynamicRaggedShape (else re-raised)
+        return _composite.call("reshape", x, shape)
+    return apply(_RESHAPE, (x,), {"shape": dims})
 
 
 def _traced_shape(shape):
@@ -306,7 +311,10 @@ def where(condition, x=None, y=None, name=None):
     Raises:
         ValueError: if only one of ``x`` and ``y`` is given.
     """
-    c = to_tensor(condition)
+    try:
+        c = to_tensor(condition)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("where", condition, x, y)
     if x is None and y is None:
         if c._value.ndim == 0:
             raise errors.op_error(errors.InvalidArgumentError,
@@ -370,7 +378,10 @@ def expand_dims(input, axis, name=None):  # noqa: A002 - TensorFlow's name
         >>> tf.expand_dims(tf.constant([1.0, 2.0]), -1).shape
         TensorShape([2, 1])
     """
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("expand_dims", input, axis)
     n = x._value.ndim
     axis = int(static_value(axis) if isinstance(axis, _TensorLike) else axis)
     if not -n - 1 <= axis <= n:
@@ -398,7 +409,10 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
         >>> tf.squeeze(tf.ones((2, 1, 3, 1))).shape
         TensorShape([2, 3])
     """
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("squeeze", input, axis)
     shape = x._value.shape
     n = len(shape)
     if axis is None:
@@ -541,7 +555,10 @@ def stack(values, axis=0, name="stack"):
     Raises:
         tf.errors.InvalidArgumentError: if the shapes or the dtypes differ.
     """
-    xs = [to_tensor(v) for v in values]
+    try:
+        xs = [to_tensor(v) for v in values]
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("stack", values, axis)
     if not xs:
         raise ValueError("values must be a non-empty list of tensors")
     for i, t in enumerate(xs[1:], 1):
@@ -725,7 +742,10 @@ def shape(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's na
         >>> print(tf.shape(tf.ones((2, 3))))
         tf.Tensor([2 3], shape=(2,), dtype=int32)
     """
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("shape", input, out_type)
     return apply(_SHAPE, (x,), {"dtype": _dt.as_dtype(out_type)._np})
 
 
@@ -744,7 +764,10 @@ def size(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's nam
         >>> print(tf.size(tf.ones((2, 3))))
         tf.Tensor(6, shape=(), dtype=int32)
     """
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("size", input, out_type)
     return apply(_SIZE, (x,), {"dtype": _dt.as_dtype(out_type)._np})
 
 
@@ -758,7 +781,11 @@ def rank(input, name=None):  # noqa: A002 - TensorFlow's name
     Returns:
         A scalar int32 tensor; no gradient.
     """
-    return Tensor(np.int32(to_tensor(input)._value.ndim))
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("rank", input)
+    return Tensor(np.int32(x._value.ndim))
 
 
 
@@ -900,7 +927,10 @@ _ONES_LIKE = nondifferentiable("OnesLike", lambda x, dtype: _filled_like(x, dtyp
 
 
 def _filled_like_op(prim, fill, input, dtype):  # noqa: A002
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("ones_like" if fill else "zeros_like", input, dtype)
     npd = x._value.dtype if dtype is None else _dt.as_dtype(dtype)._np
     if ACTIVE[0] and current_tracer() is not None:
         return apply(prim, (x,), {"dtype": npd})

@@ -4,6 +4,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import Primitive
+from . import composite_dispatch as _composite
 from ._helpers import to_tensor
 
 __all__ = ["bincount"]
@@ -23,7 +24,10 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
     Raises:
         tf.errors.InvalidArgumentError: for negative values.
     """
-    a = to_tensor(arr)._value
+    try:
+        a = to_tensor(arr)._value
+    except ValueError:  # a RaggedTensor: its values counted (else re-raised)
+        return _composite.call("bincount", arr, weights, minlength, maxlength, dtype)
     if a.size and a.min() < 0:
         raise errors.op_error(errors.InvalidArgumentError,
                               "Input arr must be non-negative!", "DenseBincount")

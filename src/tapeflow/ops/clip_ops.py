@@ -7,6 +7,7 @@ from .._core.backend import np
 from .._core.indexed_slices import IndexedSlices
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops as _a
+from . import composite_dispatch as _composite
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like
 from .math_ops import (
@@ -72,7 +73,10 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     The gradient passes where ``t`` is inside the range and is zero outside, as in
     TensorFlow.
     """
-    t = to_tensor(t)
+    try:
+        t = to_tensor(t)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.unary(clip_by_value, t, clip_value_min, clip_value_max)
     if t._value.dtype == np.bool_:
         for b in (clip_value_max, clip_value_min):
             if isinstance(b, (int, float)) and not isinstance(b, bool):

@@ -17,6 +17,7 @@ from .._core.backend import np
 from .._core.registry import nondifferentiable
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from . import array_ops as _a
+from . import composite_dispatch as _composite
 
 __all__ = ["cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr",
            "TensorArray"]
@@ -266,7 +267,14 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     Returns:
         The stacked results, in ``fn``'s output structure.
     """
-    flat = [_tensor(e) for e in _nest.flatten(elems)]
+    if hasattr(fn_output_signature, "ragged_rank"):   # a RaggedTensorSpec: rows stacked ragged
+        return _composite.RAGGED_OPS["map_fn"](fn, elems, dtype,
+                                               fn_output_signature=fn_output_signature)
+    try:
+        flat = [_tensor(e) for e in _nest.flatten(elems)]
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("map_fn", fn, elems, dtype,
+                               fn_output_signature=fn_output_signature)
     n = flat[0]._value.shape[0] if flat[0]._value.ndim else 0
     outs = []
     for i in range(n):

@@ -9,6 +9,7 @@ from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import Primitive, nondifferentiable
 from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value
 from . import array_ops as _a
+from . import composite_dispatch as _composite
 from . import math_ops as _m
 from . import reduction_ops as _r
 from ._helpers import _err, _int_list, shape_tuple, to_tensor
@@ -58,7 +59,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     Returns:
         A tensor of shape ``indices.shape + [depth]`` (axis moved as asked).
     """
-    idx = to_tensor(indices)
+    try:
+        idx = to_tensor(indices)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.unary(one_hot, indices, depth, on_value, off_value, axis, dtype)
     if int(depth) < 0:
         raise errors.InvalidArgumentError(
             None, None, f"depth must be non-negative, got: {int(depth)} [Op:OneHot]")
@@ -112,7 +116,10 @@ def zeros(shape, dtype=_dt.float32, name=None, layout=None):
         dyn = _traced_shape(shape)
         if dyn is not None:   # tf.zeros(tf.shape(x)) in a trace: each call's shape
             return broadcast_to(Tensor(npd.type(0)), dyn)
-    shape = _creation_shape(shape)
+    try:
+        shape = _creation_shape(shape)
+    except ValueError:  # a DynamicRaggedShape (else re-raised)
+        return _composite.call("zeros", shape, dtype)
     return Tensor(np.zeros(shape, npd) if shape else npd.type(0))
 
 
@@ -136,7 +143,10 @@ def ones(shape, dtype=_dt.float32, name=None, layout=None):
         dyn = _traced_shape(shape)
         if dyn is not None:
             return broadcast_to(Tensor(npd.type(1)), dyn)
-    shape = _creation_shape(shape)
+    try:
+        shape = _creation_shape(shape)
+    except ValueError:  # a DynamicRaggedShape (else re-raised)
+        return _composite.call("ones", shape, dtype)
     return Tensor(np.ones(shape, npd) if shape else npd.type(1))
 
 
@@ -154,7 +164,10 @@ def fill(dims, value, name=None, layout=None):
         dyn = _traced_shape(dims)
         if dyn is not None:
             return broadcast_to(v, dyn)
-    shape = _creation_shape(dims)
+    try:
+        shape = _creation_shape(dims)
+    except ValueError:  # a DynamicRaggedShape (else re-raised)
+        return _composite.call("fill", dims, v)
     if ACTIVE[0]:  # the gradient flows to ``value`` (summed), as TensorFlow's Fill
         return broadcast_to(v, shape)
     return Tensor(np.full(shape, v._value, v._value.dtype) if shape else v._value)

@@ -8,6 +8,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import Primitive
+from . import composite_dispatch as _composite
 from ._helpers import to_tensor
 from .array_ops import reshape
 from .indexing_ops import gather
@@ -42,7 +43,10 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
         tf.errors.InvalidArgumentError: a partition value outside ``[0, num_partitions)`` or
             ``partitions``' shape not a prefix of ``data``'s.
     """
-    data, partitions = to_tensor(data), to_tensor(partitions)
+    try:
+        data, partitions = to_tensor(data), to_tensor(partitions)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("dynamic_partition", data, partitions, num_partitions)
     num_partitions = int(num_partitions)
     p = partitions._value
     d_shape = tuple(data._value.shape)

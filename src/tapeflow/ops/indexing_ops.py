@@ -8,6 +8,7 @@ from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import Primitive, defjvp, defvjp, primitive
 from .._core.tensor import Tensor, TensorShape, _TensorLike
 from . import array_ops as _a
+from . import composite_dispatch as _composite
 from . import math_ops as _m
 from . import reduction_ops as _r
 from ._helpers import _err, _int_list, _show, to_tensor
@@ -152,8 +153,11 @@ def _gather_dense(params, indices, axis=None, batch_dims=0):
 
 
 def _gather(params, indices, axis, batch_dims, sparse):
-    p = to_tensor(params)
-    i = to_tensor(indices)
+    try:
+        p = to_tensor(params)
+        i = to_tensor(indices)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("gather", params, indices, None, axis, batch_dims)
     if i._value.dtype.kind not in "iu":
         from ._helpers import tf_type_name
         raise errors.InvalidArgumentError(
@@ -271,8 +275,11 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         >>> print(tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]]).numpy())
         [3 2]
     """
-    p = to_tensor(params)
-    i = to_tensor(indices)
+    try:
+        p = to_tensor(params)
+        i = to_tensor(indices)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("gather_nd", params, indices, batch_dims)
     iv = i._value
     if batch_dims:
         b = int(batch_dims)
@@ -538,8 +545,11 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
         >>> print(tf.boolean_mask(tf.constant([1, 2, 3]), mask).numpy())
         [1 3]
     """
-    x = to_tensor(tensor)
-    m = to_tensor(mask)
+    try:
+        x = to_tensor(tensor)
+        m = to_tensor(mask)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("boolean_mask", tensor, mask, axis)
     mv = m._value
     k = mv.ndim
     ax = 0 if axis is None else int(axis) % max(x._value.ndim, 1)

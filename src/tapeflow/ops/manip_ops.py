@@ -7,6 +7,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, static_value
+from . import composite_dispatch as _composite
 from ._helpers import _err, _final_error, _int_list, _show, shape_tuple, to_tensor
 from .array_ops import _strided_slice, identity, reshape, static_dim
 from .indexing_ops import _gather_dense, _gather_scatter
@@ -49,7 +50,10 @@ def tile(input, multiples, name=None):  # noqa: A002 - TensorFlow's name
     Raises:
         tf.errors.InvalidArgumentError: if ``len(multiples)`` differs from the rank.
     """
-    x = to_tensor(input)
+    try:
+        x = to_tensor(input)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("tile", input, multiples)
     mult = shape_tuple(multiples)
     if len(mult) != x._value.ndim:
         raise errors.InvalidArgumentError(
@@ -155,7 +159,10 @@ def reverse(tensor, axis, name=None):
     Raises:
         tf.errors.InvalidArgumentError: for an axis out of range.
     """
-    x = to_tensor(tensor)
+    try:
+        x = to_tensor(tensor)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("reverse", tensor, axis)
     n = x._value.ndim
     axes = _int_list(axis)
     for a in axes:

@@ -14,6 +14,7 @@ from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
 from . import array_ops as _a
+from . import composite_dispatch as _composite
 from ._helpers import (
     _ADD_TYPES,
     _FLOORMOD_TYPES,
@@ -108,11 +109,16 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
                     y = like(y, x)
                 except TypeError:  # pair raises TensorFlow's error for this op (AddV2's differs)
                     x, y = pair(x, y, op_name)
+                except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+                    return _composite.binary(op, x, y)
                 dt = x._value.dtype
             elif (dt := x._value.dtype) is not y._value.dtype:
                 raise dtype_mismatch(op_name, 1, dt, y._value.dtype)
         else:
-            x, y = pair(x, y, op_name)
+            try:
+                x, y = pair(x, y, op_name)
+            except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+                return _composite.binary(op, x, y)
             dt = x._value.dtype
         if dt is _BOOL or (by_kind and dt.kind not in kinds):
             out = _refuse(x, kinds, allowed, op_name, on_bool, y)
@@ -219,7 +225,10 @@ def divide(x, y, name=None):
     if isinstance(x, _TensorLike) and isinstance(y, _TensorLike) and x.dtype != y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
                         f"{y.dtype!r}.")
-    x, y = pair(x, y, "RealDiv")
+    try:
+        x, y = pair(x, y, "RealDiv")
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.binary(divide, x, y)
     kind = x._value.dtype.kind
     if kind != "f":
         if kind == "c":
@@ -326,7 +335,10 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
 
     def op(x, name=None):
         if not isinstance(x, _TensorLike):
-            x = to_tensor(x)
+            try:
+                x = to_tensor(x)
+            except ValueError:  # a RaggedTensor or SparseTensor: its values mapped
+                return _composite.unary(op, x)
         if kinds is not None and ((dt := x._value.dtype) is refused or (
                 by_kind and dt.kind not in kinds)):
             if dt.kind in not_found:
@@ -455,18 +467,29 @@ defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))  # zeros, not None, as Tensor
 # ------------------------------------------------------------------ comparisons, logic
 
 
-def _compare(prim, name, what, ordered=False):
-    name_ = prim.name
+_BOOL_RESULT = "A bool tensor of the broadcast shape of ``x`` and ``y``."
+
+
+def _paired(prim, name, what, dtypes, kinds=None, allowed=None, returns=None):
+    """A binary op whose operands pair as ``pair`` does, refusing a dtype kind outside
+    ``kinds`` (NumPy kind letters, None for any) with TensorFlow's error."""
+    op_name = prim.name
 
     def op(x, y, name=None):
-        x, y = pair(x, y, name_)
-        if ordered and x._value.dtype.kind not in "fiu":
-            check_kind(x, "fiu", name_, _ORDERED_TYPES)
+        try:
+            x, y = pair(x, y, op_name)
+        except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+            return _composite.binary(op, x, y)
+        if kinds is not None and x._value.dtype.kind not in kinds:
+            check_kind(x, kinds, op_name, allowed)
         return apply(prim, (x, y))
 
-    return public_op(op, name, _binary_doc(
-        prim, name, what, "a numeric dtype",
-        returns="A bool tensor of the broadcast shape of ``x`` and ``y``."))
+    return public_op(op, name, _binary_doc(prim, name, what, dtypes, returns=returns))
+
+
+def _compare(prim, name, what, ordered=False):
+    return _paired(prim, name, what, "a numeric dtype", "fiu" if ordered else None,
+                   _ORDERED_TYPES if ordered else None, _BOOL_RESULT)
 
 
 equal = _compare(nondifferentiable("Equal", np.equal, error=_broadcast_error), "equal",
@@ -490,38 +513,15 @@ _LNOT = nondifferentiable("LogicalNot", np.logical_not)
 
 
 def _logical(prim, name, what):
-    name_ = prim.name
-
-    def op(x, y, name=None):
-        x, y = pair(x, y, name_)
-        check_kind(x, "b", name_, "bool")
-        return apply(prim, (x, y))
-
-    return public_op(op, name, _binary_doc(
-        prim, name, what, "dtype bool",
-        returns="A bool tensor of the broadcast shape of ``x`` and ``y``."))
+    return _paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT)
 
 
 logical_and = _logical(_LAND, "logical_and", "``x AND y`` of bool tensors, element-wise")
 logical_or = _logical(_LOR, "logical_or", "``x OR y`` of bool tensors, element-wise")
 
 
-def logical_not(x, name=None):
-    """Element-wise NOT of a bool tensor (``tf.math.logical_not``).
-
-    Args:
-        x: a bool tensor of any shape.
-        name: TensorFlow's op name; unused.
-
-    Returns:
-        A bool tensor of ``x``'s shape; no gradient.
-
-    Raises:
-        tf.errors.InvalidArgumentError: for a dtype other than bool.
-    """
-    x = to_tensor(x)
-    check_kind(x, "b", "LogicalNot", "bool")
-    return apply(_LNOT, (x,))
+logical_not = _unary(_LNOT, "logical_not", "Element-wise NOT of a bool tensor", "b", "bool",
+                     "A bool tensor of ``x``'s shape; no gradient.")
 
 
 def logical_xor(x, y, name="LogicalXor"):
@@ -599,7 +599,10 @@ def add_n(inputs, name=None):
     if not inputs:
         raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices "
                          "with the same dtype and shape.")
-    total = to_tensor(inputs[0])
+    try:
+        total = to_tensor(inputs[0])
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("add_n", inputs)
     for i, t in enumerate(inputs[1:], 1):
         t = to_tensor(t)
         if t._value.shape != total._value.shape:  # AddN does not broadcast
@@ -892,14 +895,8 @@ defvjp(_XDIVY, lambda g, z, x, y: multiply(g, xdivy(_nonzero(x), y)),
 
 
 def _safe_binary(prim, name, what):
-    op_name = prim.name
-
-    def op(x, y, name=None):
-        x, y = pair(x, y, op_name)
-        check_kind(x, _F, op_name, "half, float, bfloat16, double, complex64, complex128")
-        return apply(prim, (x, y))
-
-    return public_op(op, name, _binary_doc(prim, name, what, "a float or complex dtype"))
+    return _paired(prim, name, what, "a float or complex dtype", _F,
+                   "half, float, bfloat16, double, complex64, complex128")
 
 
 _divide_no_nan_float = _safe_binary(_DIVNONAN, "divide_no_nan",

@@ -8,6 +8,7 @@ from . import _helpers as _h
 from . import _kernels
 from . import array_ops as _a
 from . import clip_ops as _cl
+from . import composite_dispatch as _composite
 from . import indexing_ops as _ix
 from . import math_ops as _m
 from . import reduction_ops as _r
@@ -97,7 +98,10 @@ def relu(features, name=None):
     Raises:
         tf.errors.InvalidArgumentError: for a bool, string or complex tensor.
     """
-    x = to_tensor(features)
+    try:
+        x = to_tensor(features)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.unary(relu, features)
     check_kind(x, "fiu", "Relu", FLOAT_TYPES)
     return apply(_RELU, (x,))
 

@@ -245,8 +245,8 @@ reduce_min = _reducer(_RMIN, "reduce_min", "The smallest value over ``axis``", "
                       _REAL_NUMBER_TYPES)
 reduce_prod = _reducer(_PROD, "reduce_prod", "The product over ``axis``", "fiuc", True,
                        _NUMBER_TYPES)
-reduce_all = _reducer(_ALL, "reduce_all", "Whether all values over ``axis`` are true", "b")
-reduce_any = _reducer(_ANY, "reduce_any", "Whether any value over ``axis`` is true", "b")
+reduce_all = _reducer(_ALL, "reduce_all", "Whether all values over ``axis`` are true", "b", True)
+reduce_any = _reducer(_ANY, "reduce_any", "Whether any value over ``axis`` is true", "b", True)
 
 
 def _cumulative(accumulate, identity):
@@ -364,7 +364,10 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     Returns:
         A tensor of ``x``'s shape and dtype; the gradient is the reversed cumulative sum.
     """
-    x = to_tensor(x)
+    try:
+        x = to_tensor(x)
+    except ValueError:  # a RaggedTensor (else re-raised)
+        return _composite.call("cumsum", x, axis, exclusive, reverse)
     ax = _scan_axis(x, axis, "Cumsum")
     return apply(_CUMSUM, (x,), {"axis": ax, "exclusive": bool(exclusive),
                                  "reverse": bool(reverse)})
@@ -418,7 +421,10 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     Raises:
         TypeError: for integer inputs, as TensorFlow.
     """
-    x = to_tensor(input_tensor)
+    try:
+        x = to_tensor(input_tensor)
+    except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
+        return _composite.call("reduce_variance", input_tensor, axis, keepdims)
     if x._value.dtype.kind not in "fiuc":
         check_kind(x, "fiuc", "Mean", _NUMBER_TYPES)
     if kind_of(x._value.dtype) not in "fc":

@@ -137,6 +137,7 @@ def _split_one(b, sep, maxsplit):
     return b.split(sep, maxsplit)
 
 
+@_ragged_aware
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TensorFlow's name
     """Each string split at ``sep`` (default: runs of whitespace) (``tf.strings.split``).
 
@@ -194,6 +195,9 @@ def join(inputs, separator="", name=None):
         >>> tf.strings.join([tf.constant(['a', 'b']), 'x'], separator='-').numpy()
         array([b'a-x', b'b-x'], dtype=object)
     """
+    if any(type(t) is RaggedTensor for t in inputs):
+        from .ragged.ragged_dispatch import string_join
+        return string_join(join, inputs, separator)
     sep = separator.encode() if isinstance(separator, str) else separator
     parts = [_strings(t, "StringJoin")._value for t in inputs]
     shape = np.broadcast_shapes(*(np.shape(p) for p in parts))
@@ -213,6 +217,16 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
         >>> tf.strings.reduce_join(tf.constant([['a', 'b'], ['c', 'd']]), axis=1).numpy()
         array([b'ab', b'cd'], dtype=object)
     """
+    if type(inputs) is RaggedTensor:
+        if axis is None:
+            return reduce_join(inputs.flat_values, None, keepdims, separator)
+        rows = [reduce_join(inputs[i], int(axis) - 1 if int(axis) > 0 else int(axis),
+                            False, separator) for i in range(int(inputs.nrows()._value))]
+        if rows and type(rows[0]) is RaggedTensor:
+            from .ragged.ragged_dispatch import stack
+            return stack(rows, 0)
+        from .array_ops import stack as _stack
+        return _stack(rows, 0) if rows else Tensor(string_value(np.zeros(0, object)))
     x = _strings(inputs, "ReduceJoin")
     sep = separator.encode() if isinstance(separator, str) else separator
     v = np.asarray(x._value, object)
@@ -501,6 +515,7 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
     return Tensor(string_value(out.encode()))
 
 
+@_ragged_aware
 def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    replace_control_characters=False, name=None):
     """Each string's Unicode code points (int32): a vector for a scalar, else ragged.
@@ -550,6 +565,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
                                         object).reshape(v.shape[:-1])))
 
 
+@_ragged_aware
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                   name=None):
     """Each string split into its characters, as UTF-8 strings

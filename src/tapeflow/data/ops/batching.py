@@ -66,6 +66,7 @@ def batch(input_dataset, batch_size, drop_remainder=False, num_parallel_calls=No
     ds = Dataset(it, card, None if spec_fn is None else lambda: _map(
         lambda s: TensorSpec((size,) + _dims(s), s.dtype), spec_fn()))
     ds._kind, ds._rngs = "_BatchDataset", input_dataset._rngs
+    ds._batch_size = batch_size   # as TF's BatchDataset: keras.utils.split_dataset reads it
     return ds
 
 

@@ -274,6 +274,10 @@ def _trace_map(dataset, map_func):
 
     fn = Function(_map_fn, name=getattr(map_func, "__name__", "map_fn"),
                   input_signature=list(spec) if type(spec) is tuple else [spec])
+    # TensorFlow's dataset functions never feed its frequent-retracing warning; all maps
+    # share _map_fn's code object, so each gets a detector of its own
+    from ...function.retrace_report import _Detector
+    fn._detector = _Detector()
     from ...function.tracer import dry_python_calls
     try:
         with dry_python_calls():   # (get_concrete_function undoes the trace's draws)

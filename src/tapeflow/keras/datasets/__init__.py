@@ -1,4 +1,15 @@
-"""``tf.keras.datasets``: the small standard datasets, downloaded once into ``~/.keras``."""
-from . import mnist
+"""``tf.keras.datasets``: the small standard datasets, read from Keras's cache files in
+``~/.keras/datasets`` (``$KERAS_HOME``), downloaded there once when online."""
+from . import (
+    boston_housing,
+    california_housing,
+    cifar10,
+    cifar100,
+    fashion_mnist,
+    imdb,
+    mnist,
+    reuters,
+)
 
-__all__ = ["mnist"]
+__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist",
+           "imdb", "mnist", "reuters"]

@@ -16,7 +16,7 @@ def load_data(path="mnist.npz"):
         path: where to cache the file, relative to ``~/.keras/datasets``.
 
     Raises:
-        urllib.error.URLError: when the file is not cached and cannot be downloaded.
+        Exception: "URL fetch failure on <url>..." when the file is missing and offline.
     """
     local = get_file(fname=path, origin=ORIGIN, file_hash=SHA256)
     with np.load(local, allow_pickle=False) as f:

@@ -86,12 +86,32 @@ class _Batches:
     """One epoch of ``(x, y, sample_weight)`` batches from arrays or a Dataset."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
-                 steps=None, class_weight=None):
+                 steps=None, class_weight=None, epoch_reset=True):
         self.dataset = x if isinstance(x, Dataset) else None
         if class_weight is not None and sorted(class_weight) != list(range(len(class_weight))):
             raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "
                              f"than the number of classes, found {class_weight}")
         self.class_weight = class_weight
+        from ..utils.py_dataset import PyDataset
+        self.py_dataset = x if isinstance(x, PyDataset) else None
+        if self.py_dataset is not None:
+            if y is not None:
+                raise ValueError("When providing `x` as a PyDataset, `y` should not be passed. "
+                                 "Instead, the targets should be included as part of the "
+                                 "PyDataset.")
+            self.shuffle, self._fixed_steps = shuffle, steps
+            self.steps = steps if steps is not None else self.py_dataset.num_batches
+            # Keras's fit and evaluate reset their epoch iterator once before the first
+            # epoch, which calls the PyDataset's on_epoch_end (predict does not)
+            self._reset_pending = epoch_reset
+            # Keras (TF backend) reads the first two batches to learn the data's spec
+            from ..utils.py_dataset import standardize_batch
+            num = self.py_dataset.num_batches
+            probe = [standardize_batch(self.py_dataset[i])
+                     for i in range(2 if num is None else min(2, num))]
+            if not probe:
+                raise ValueError("The PyDataset has length 0")
+            return
         if self.dataset is not None:
             if y is not None:
                 raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be "
@@ -138,6 +158,16 @@ class _Batches:
         return x, y, Tensor(class_weight_to_sample_weights(y, self.class_weight))
 
     def __iter__(self):
+        if self.py_dataset is not None:
+            from ..utils.py_dataset import iterate_epoch
+            if self._reset_pending:
+                self._reset_pending = False
+                self.py_dataset.on_epoch_end()
+            for batch in iterate_epoch(self.py_dataset, self.shuffle, self._fixed_steps):
+                batch = nest.map_structure(lambda a: None if a is None else Tensor(_value(a)),
+                                           batch)
+                yield self._weighted(_unpack(batch))
+            return
         if self.dataset is not None:
             if self._fixed_steps is None:
                 for batch in self.dataset:

@@ -638,7 +638,7 @@ class Trainer:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for every example, as NumPy arrays (``Model.predict``)."""
-        batches = _Batches(x, None, None, batch_size, False, steps)
+        batches = _Batches(x, None, None, batch_size, False, steps, epoch_reset=False)
         callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                  verbose=verbose, epochs=1, steps=batches.steps)
         self.make_predict_function()

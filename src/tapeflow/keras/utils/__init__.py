@@ -13,16 +13,27 @@ from ..saving import (  # Keras 3 also exports its serialization registry here
     register_keras_serializable,
     serialize_keras_object,
 )
+from .audio_dataset_utils import audio_dataset_from_directory
+from .dataset_utils import split_dataset
+from .feature_space import FeatureSpace
 from .file_utils import get_file
+from .image_dataset_utils import image_dataset_from_directory
 from .image_utils import array_to_img, img_to_array, load_img, save_img
+from .model_visualization import model_to_dot, plot_model
+from .numerical_utils import normalize
 from .progbar import Progbar
+from .py_dataset import PyDataset, Sequence
 from .sequence_utils import pad_sequences
+from .text_dataset_utils import text_dataset_from_directory
+from .timeseries_dataset_utils import timeseries_dataset_from_array
 
-__all__ = ["CustomObjectScope", "Progbar", "array_to_img", "custom_object_scope",
-           "deserialize_keras_object", "get_custom_objects", "get_file", "get_registered_name",
-           "get_registered_object", "img_to_array", "load_img", "pad_sequences",
-           "register_keras_serializable", "save_img", "serialize_keras_object",
-           "set_random_seed", "to_categorical"]
+__all__ = ["CustomObjectScope", "FeatureSpace", "Progbar", "PyDataset", "Sequence", "array_to_img",
+           "audio_dataset_from_directory", "custom_object_scope", "deserialize_keras_object",
+           "get_custom_objects", "get_file", "get_registered_name", "get_registered_object",
+           "image_dataset_from_directory", "img_to_array", "load_img", "model_to_dot", "normalize",
+           "pad_sequences", "plot_model", "register_keras_serializable", "save_img",
+           "serialize_keras_object", "set_random_seed", "split_dataset",
+           "text_dataset_from_directory", "timeseries_dataset_from_array", "to_categorical"]
 
 
 def set_random_seed(seed: int):

@@ -4,7 +4,8 @@
 ``ragged_math_ops`` the reductions and ``concat``, and the dispatch by which
 ``tf.reduce_sum`` and friends accept a RaggedTensor.
 """
-from . import ragged_math_ops, ragged_tensor
+from . import ragged_dispatch, ragged_math_ops, ragged_tensor
 from .ragged_tensor import RaggedTensor, constant, map_flat_values
 
-__all__ = ["RaggedTensor", "constant", "map_flat_values", "ragged_math_ops", "ragged_tensor"]
+__all__ = ["RaggedTensor", "constant", "map_flat_values", "ragged_dispatch", "ragged_math_ops",
+           "ragged_tensor"]

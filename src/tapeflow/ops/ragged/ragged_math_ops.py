@@ -14,7 +14,8 @@ from .. import reduction_ops as _r
 from .. import segment_ops as _seg
 from .ragged_tensor import RaggedTensor
 
-__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "concat"]
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_any",
+           "reduce_all", "reduce_variance", "concat"]
 
 
 def _segment(kind, data, ids, n):
@@ -28,6 +29,9 @@ def _segment(kind, data, ids, n):
 
 
 def _reduce(kind, rt, axis, keepdims):
+    if kind in ("any", "all"):   # over 0/1 ints: any is a positive sum, all a minimum of 1
+        ints = rt.with_flat_values(_a.cast(rt.flat_values, _dt.int32))
+        return _m.greater(_reduce("sum" if kind == "any" else "min", ints, axis, keepdims), 0)
     if kind == "prod" and axis is not None and rt.ragged_rank == 1:
         out = _r.reduce_prod(rt.to_tensor(default_value=1), axis=axis)
         return _a.expand_dims(out, axis) if keepdims else out
@@ -45,6 +49,18 @@ def _reduce(kind, rt, axis, keepdims):
         data, ids, n = rt.values, Tensor(cols.astype(np.int64)), width
     elif axis == 1 and rt.ragged_rank == 1:
         data, ids, n = rt.values, rt.value_rowids(), int(rt.nrows()._value)
+    elif axis == 1 and isinstance(rt.values, RaggedTensor):
+        # per row: its inner rows reduced across (an axis-0 reduction of each row)
+        rows = [_reduce(kind, rt[i], 0, False) for i in range(int(rt.nrows()._value))]
+        if rows and isinstance(rows[0], RaggedTensor):
+            lens = np.array([int(r.nrows()._value) for r in rows], np.int64)
+            out = RaggedTensor.from_row_lengths(concat(rows, 0), Tensor(lens))
+        else:
+            lens = np.array([r._value.shape[0] for r in rows], np.int64)
+            flat = _a.concat(rows, 0) if rows else Tensor(
+                np.zeros((0,), rt.dtype._np))
+            out = RaggedTensor.from_row_lengths(flat, Tensor(lens))
+        return _a.expand_dims(out, axis) if keepdims else out
     elif axis >= 1 and isinstance(rt.values, RaggedTensor):
         return rt.with_values(_reduce(kind, rt.values, axis - 1, keepdims))
     else:
@@ -89,6 +105,25 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce("prod", input_tensor, axis, keepdims)
 
 
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Whether any value along ``axis`` is true; an empty row gives False."""
+    return _reduce("any", input_tensor, axis, keepdims)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Whether every value along ``axis`` is true; an empty row gives True."""
+    return _reduce("all", input_tensor, axis, keepdims)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The population variance along ``axis`` (``tf.math.reduce_variance``): the mean of
+    the squared distances to the row means."""
+    if axis is None:
+        return _r.reduce_variance(input_tensor.flat_values)
+    mean = _reduce("mean", input_tensor, axis, True)
+    return _reduce("mean", _m.square(_m.subtract(input_tensor, mean)), axis, keepdims)
+
+
 def concat(values, axis, name=None):
     """Ragged tensors (and dense ones, as ragged) joined along ``axis`` 0 or 1."""
     from .ragged_tensor import constant
@@ -113,4 +148,5 @@ def concat(values, axis, name=None):
 
 _composite.register(ragged_ops={
     "reduce_sum": reduce_sum, "reduce_mean": reduce_mean, "reduce_max": reduce_max,
-    "reduce_min": reduce_min, "reduce_prod": reduce_prod, "concat": concat})
+    "reduce_min": reduce_min, "reduce_prod": reduce_prod, "reduce_any": reduce_any,
+    "reduce_all": reduce_all, "reduce_variance": reduce_variance, "concat": concat})

@@ -9,6 +9,7 @@ from ..._core import errors
 from ..._core.backend import np
 from ..._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from .. import array_ops as _a
+from .. import composite_dispatch as _composite
 from .. import creation_ops as _cr
 from .. import indexing_ops as _ix
 from .. import math_ops as _m
@@ -18,7 +19,7 @@ from .sparse_tensor import SparseTensor
 
 __all__ = ["to_dense", "from_dense", "reduce_sum", "reduce_max", "sparse_dense_matmul",
            "add", "reorder", "transpose", "reshape", "retain", "slice", "maximum",
-           "minimum", "expand_dims", "concat"]
+           "minimum", "expand_dims", "concat", "map_values"]
 
 
 def _sparse(sp, name="sp_input"):
@@ -336,3 +337,39 @@ def concat(axis, sp_inputs, name=None, expand_nonconcat_dims=False) -> SparseTen
     shape[ax] = offset
     return reorder(SparseTensor(Tensor(np.concatenate(idxs)),
                                 _a.concat([s.values for s in sps], 0), Tensor(shape)))
+
+
+def map_values(op, *args, **kwargs):
+    """``op`` applied to the values of the SparseTensor arguments, which must share their
+    indices and dense shape (``tf.sparse.map_values``); other arguments pass as they are.
+
+    Raises:
+        ValueError: when no argument is a SparseTensor, or the SparseTensors' indices differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> st = tf.sparse.SparseTensor([[0, 1]], [-2.0], [2, 2])
+        >>> tf.sparse.map_values(tf.abs, st).values.numpy()
+        array([2.], dtype=float32)
+    """
+    sparse = [a for a in list(args) + list(kwargs.values()) if isinstance(a, SparseTensor)]
+    if not sparse:
+        raise ValueError("No SparseTensor in argument list of map_values")
+    first = sparse[0]
+    for s in sparse[1:]:
+        if not (np.array_equal(s.indices._value, first.indices._value) and
+                np.array_equal(s.dense_shape._value, first.dense_shape._value)):
+            raise errors.InvalidArgumentError(
+                None, None, "SparseTensors in argument list of map_values must have the "
+                "same indices and dense_shape")
+    args = [a.values if isinstance(a, SparseTensor) else a for a in args]
+    kwargs = {k: v.values if isinstance(v, SparseTensor) else v for k, v in kwargs.items()}
+    return first.with_values(op(*args, **kwargs))
+
+
+def _unary_values(op, x, *args, **kwargs):
+    # an element-wise op on a SparseTensor: its stored values only (TensorFlow's dispatch)
+    return x.with_values(op(x.values, *args, **kwargs))
+
+
+_composite.register(elementwise={SparseTensor: {"unary": _unary_values, "binary": None}})

@@ -72,15 +72,23 @@ class SparseTensor(metaclass=_TFNamedType):
     def with_values(self, new_values) -> "SparseTensor":
         return SparseTensor(self._indices, new_values, self._dense_shape)
 
+    # TensorFlow's nest protocol (tf.function keys and rebuilds arguments and results): the
+    # values are the tensor component; indices and dense shape key the trace by value.
+    def __tf_flatten__(self):
+        return ((self._indices._value.tobytes(), self._indices._value.shape,
+                 tuple(self._dense_shape._value.tolist())), (self._values,))
+
+    @classmethod
+    def __tf_unflatten__(cls, meta, components):
+        data, shape, dense_shape = meta
+        return cls(Tensor(np.frombuffer(data, np.int64).reshape(shape).copy()),
+                   components[0], Tensor(np.array(dense_shape, np.int64)))
+
     def __str__(self):
         return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
                 f"dense_shape={self._dense_shape!s})")
 
     __repr__ = __str__
-
-    def __neg__(self):
-        from .. import math_ops
-        return self.with_values(math_ops.negative(self._values))
 
     def __mul__(self, other):
         # A dense or scalar factor: only the stored entries change (sparse_dense_cwise_mul).

@@ -36,6 +36,16 @@ class Normalization(Layer):
         self._given = (mean, variance)
         self.adapt_mean = self.adapt_variance = self.count = None
 
+    @property
+    def input_mean(self):
+        """The ``mean`` given to the constructor (None when the layer is to be adapted)."""
+        return self._given[0]
+
+    @property
+    def input_variance(self):
+        """The ``variance`` given to the constructor (None when the layer is to be adapted)."""
+        return self._given[1]
+
     def _keep(self, ndim):
         if self.axis is None:
             return []
