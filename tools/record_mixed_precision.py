@@ -48,6 +48,11 @@ def main():
                      "compute_dtype": d.compute_dtype, "variable_dtype": d.variable_dtype,
                      "config_dtype": d.get_config()["dtype"],
                      "act_dtype": act(y).dtype.name, "global": repr(mp.global_policy())}
+        x4 = np.linspace(-1, 1, 2 * 5 * 3).reshape(2, 5, 3).astype("float32") ** 3
+        ln = keras.layers.LayerNormalization()(x4)
+        bn = keras.layers.BatchNormalization()(x4, training=True)
+        out[name]["norms"] = [[ln.dtype.name, ln.numpy().astype(np.float32).tolist()],
+                              [bn.dtype.name, bn.numpy().astype(np.float32).tolist()]]
         model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
         model.compile(optimizer="sgd", loss="mse")
         out[name]["compiled_optimizer"] = type(model.optimizer).__name__

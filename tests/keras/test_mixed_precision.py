@@ -67,6 +67,21 @@ def test_dense_under_global_policy(name):
     assert type(model.optimizer).__name__ == want["compiled_optimizer"]
 
 
+@pytest.mark.parametrize("name", ["mixed_float16", "mixed_bfloat16"])
+def test_normalizations_compute_in_float32(name):
+    # Keras 3's LayerNormalization and BatchNormalization compute in float32 under a mixed
+    # policy and return the compute dtype: the outputs are float32 results rounded once.
+    mp.set_global_policy(name)
+    x4 = np.linspace(-1, 1, 2 * 5 * 3).reshape(2, 5, 3).astype("float32") ** 3
+    ln = keras.layers.LayerNormalization()(x4)
+    bn = keras.layers.BatchNormalization()(x4, training=True)
+    for got, (dtype, want) in zip((ln, bn), CASES[name]["norms"]):
+        assert got.dtype.name == dtype
+        # float32 results rounded once: one unit in the last place of the half type
+        ulp = 2.0 ** (-7 if name == "mixed_bfloat16" else -10)
+        np.testing.assert_allclose(got.numpy().astype(np.float32), want, rtol=ulp, atol=ulp)
+
+
 def test_layer_dtype_argument_and_config_round_trip():
     d = keras.layers.Dense(2, dtype="mixed_float16")
     y = d(np.ones((1, 3), np.float32))

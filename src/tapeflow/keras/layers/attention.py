@@ -24,7 +24,7 @@ class _Projection(Layer):
     """``einsum(equation, x, kernel) + bias``: Keras's ``EinsumDense`` as MHA uses it."""
 
     def __init__(self, equation, kernel_shape, bias_shape, owner, name):
-        super().__init__(name=name, dtype=owner.dtype)
+        super().__init__(name=name, dtype=owner.dtype_policy)
         self.equation, self._kernel_shape, self._bias_shape = equation, kernel_shape, bias_shape
         self._owner = owner
 
