@@ -32,8 +32,9 @@ if args.replicas > 1:
     strategy = tf.distribute.MirroredStrategy()
 else:
     strategy = tf.distribute.MultiWorkerMirroredStrategy()  # one worker without a launcher
-chief = strategy.cluster_resolver.task_id == 0 if hasattr(strategy, "cluster_resolver") \
-    else True
+# TF's multi-worker tutorials: no task type (no cluster) or worker 0 is the chief
+chief = strategy.cluster_resolver.task_id in (None, 0) \
+    if hasattr(strategy, "cluster_resolver") else True
 if chief:
     print(f"Number of devices: {strategy.num_replicas_in_sync}")
 

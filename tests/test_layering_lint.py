@@ -29,6 +29,9 @@ FLOORS = {
     "data": {"checkpoint", "saved_model", "function", "ops", "_core"},
     "distribute": {"checkpoint", "saved_model", "function", "ops", "_core"},
     "keras": ANY,
+    # tf.experimental sits beside the public tf.* modules: anything but keras
+    "experimental": {"public", "data", "distribute", "summary", "checkpoint", "saved_model",
+                     "function", "ops", "_core"},
     "public": ANY,
 }
 # Top-level modules that import at most _core, so any floor may import them.

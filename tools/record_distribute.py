@@ -274,6 +274,289 @@ def _metrics_and_losses(tf, s):
     return out
 
 
+def _enum(e):
+    return [repr(m) for m in e]
+
+
+def record_config(tf):
+    """tf.config names (session 8): before any device listing, then after."""
+    out = {}
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    exp = tf.config.experimental
+    out["aliases"] = [exp.VirtualDeviceConfiguration is tf.config.LogicalDeviceConfiguration,
+                      exp.set_virtual_device_configuration
+                      is tf.config.set_logical_device_configuration]
+    exp.set_virtual_device_configuration(cpu, [exp.VirtualDeviceConfiguration()] * 2)
+    out["logical"] = [d.name for d in tf.config.list_logical_devices("CPU")]
+    out["get_config"] = repr(tf.config.get_logical_device_configuration(cpu))
+    out["reconfigure"] = _error(lambda: tf.config.set_logical_device_configuration(
+        cpu, [tf.config.LogicalDeviceConfiguration()] * 3))
+    out["same_again"] = _error(lambda: tf.config.set_logical_device_configuration(
+        cpu, [tf.config.LogicalDeviceConfiguration()] * 2))
+    out["not_a_device"] = _error(lambda: tf.config.set_logical_device_configuration(
+        "CPU:0", [tf.config.LogicalDeviceConfiguration()]))
+    opt = tf.config.optimizer
+    out["options_default"] = opt.get_experimental_options()
+    opt.set_experimental_options({"layout_optimizer": False, "constant_folding": True})
+    out["options_set"] = opt.get_experimental_options()
+    jit = [opt.get_jit()]
+    for v in (True, False, "autoclustering"):
+        opt.set_jit(v)
+        jit.append(opt.get_jit())
+    out["jit"] = jit
+    soft = [tf.config.get_soft_device_placement()]
+    tf.config.set_soft_device_placement(False)
+    soft.append(tf.config.get_soft_device_placement())
+    out["soft"] = soft
+    out["memory_cpu"] = exp.get_memory_info("CPU:0")
+    out["memory_cpu1"] = exp.get_memory_info("CPU:1")
+    out["memory_gpu"] = _error(lambda: exp.get_memory_info("GPU:0"))
+    out["reset_cpu"] = exp.reset_memory_stats("CPU:0")
+    out["reset_gpu"] = _error(lambda: exp.reset_memory_stats("GPU:0"))
+    out["determinism"] = exp.enable_op_determinism()
+    out["connect_empty"] = tf.config.experimental_connect_to_cluster(tf.train.ClusterSpec({}))
+    out["log_placement"] = tf.debugging.set_log_device_placement(False)
+    return out
+
+
+def record_cluster(tf):
+    cr = tf.distribute.cluster_resolver
+    cs = tf.train.ClusterSpec({"worker": ["h1:2222", "h2:2222"], "ps": ["p0:2222"],
+                               "chief": {0: "c:1"}})
+    sparse = tf.train.ClusterSpec({"worker": {1: "a:1", 3: "b:2"}})
+    out = {
+        "repr": repr(cs), "as_dict": repr(cs.as_dict()), "jobs": cs.jobs,
+        "num_tasks": cs.num_tasks("worker"), "task_indices": cs.task_indices("worker"),
+        "task_address": cs.task_address("ps", 0), "job_tasks": cs.job_tasks("worker"),
+        "bool": [bool(cs), bool(tf.train.ClusterSpec({}))],
+        "eq": [cs == tf.train.ClusterSpec(cs.as_dict()), cs == tf.train.ClusterSpec({}),
+               cs != tf.train.ClusterSpec({})],
+        "copy_jobs": tf.train.ClusterSpec(cs).jobs,
+        "sparse": [repr(sparse.as_dict()), sparse.task_indices("worker"),
+                   sparse.job_tasks("worker"), repr(sparse)],
+        "cluster_def": str(cs.as_cluster_def()),
+        "errors": [_error(lambda: cs.task_address("ps", 3)), _error(lambda: cs.num_tasks("x")),
+                   _error(lambda: cs.job_tasks("x")), _error(lambda: tf.train.ClusterSpec("x")),
+                   _error(lambda: tf.train.ClusterSpec({"w": "a:1"}))],
+    }
+    r = cr.SimpleClusterResolver(cs, task_type="worker", task_id=1, rpc_layer="grpc")
+    out["simple"] = [repr(r.cluster_spec()), r.task_type, r.task_id, r.rpc_layer, r.master(),
+                     r.master("ps", 0), r.environment, r.num_accelerators()]
+    r0 = cr.SimpleClusterResolver(cs)
+    out["simple_default"] = [r0.master(), r0.task_type, r0.task_id, r0.rpc_layer]
+    os.environ.pop("TF_CONFIG", None)
+    t = cr.TFConfigClusterResolver()
+    out["tfconfig_unset"] = [repr(t.cluster_spec()), t.task_type, t.task_id, t.master(),
+                             t.rpc_layer, t.environment]
+    os.environ["TF_CONFIG"] = json.dumps({
+        "cluster": {"worker": ["h1:1", "h2:2"], "chief": ["c:0"]},
+        "task": {"type": "worker", "index": 1}, "rpc_layer": "grpc"})
+    t = cr.TFConfigClusterResolver()
+    out["tfconfig"] = [repr(t.cluster_spec()), t.task_type, t.task_id, t.master(),
+                       t.rpc_layer, t.master("chief", 0)]
+    del os.environ["TF_CONFIG"]
+    local = tf.train.ClusterSpec({"worker": ["localhost:1", "localhost:2"],
+                                  "ps": ["localhost:3"]})
+    out["server_errors"] = [
+        _error(lambda: tf.distribute.Server(local, start=False)),
+        _error(lambda: tf.distribute.Server(local, job_name="worker", start=False)),
+        _error(lambda: tf.distribute.Server(local, job_name="x", task_index=0, start=False)),
+        _error(lambda: tf.distribute.Server(local, job_name="worker", task_index=5,
+                                            start=False))]
+    out["server_target"] = tf.distribute.Server(local, job_name="worker", task_index=1,
+                                                start=False).target
+    pss = tf.distribute.ParameterServerStrategy
+    out["pss_same"] = pss is tf.distribute.experimental.ParameterServerStrategy
+    out["pss_errors"] = [
+        _error(lambda: pss(cr.SimpleClusterResolver(tf.train.ClusterSpec({})))),
+        _error(lambda: pss(cr.SimpleClusterResolver(tf.train.ClusterSpec(
+            {"worker": ["a:1"], "chief": ["c:1"]}), task_type="chief", task_id=0))),
+        _error(lambda: pss(cr.SimpleClusterResolver(tf.train.ClusterSpec(
+            {"ps": ["a:1"], "chief": ["c:1"]}), task_type="chief", task_id=0))),
+        _error(lambda: pss(cr.SimpleClusterResolver(tf.train.ClusterSpec(
+            {"ps": ["a:1"], "worker": ["c:1"]}), task_type="chief", task_id=0)))]
+    p = tf.distribute.experimental.partitioners
+    mp = p.MinSizePartitioner(min_shard_bytes=256 << 10, max_shards=2)
+    out["partitions"] = [
+        mp(tf.TensorShape([1000, 100]), tf.float32), mp(tf.TensorShape([10, 10]), tf.float32),
+        mp(tf.TensorShape([100000, 10]), tf.float64),
+        p.MinSizePartitioner(min_shard_bytes=4, max_shards=3)(tf.TensorShape([5, 3]),
+                                                              tf.float32),
+        p.MinSizePartitioner(min_shard_bytes=4, max_shards=10)(tf.TensorShape([6, 1]),
+                                                               tf.float32),
+        p.MinSizePartitioner(min_shard_bytes=7, max_shards=9)(tf.TensorShape([3, 8]),
+                                                              tf.string),
+        p.FixedShardsPartitioner(3)(tf.TensorShape([10, 3]), tf.float32),
+        p.FixedShardsPartitioner(5)(tf.TensorShape([2, 3]), tf.float32)]
+    out["partition_errors"] = [_error(lambda: p.MinSizePartitioner(min_shard_bytes=0)),
+                               _error(lambda: p.MinSizePartitioner(max_shards=0))]
+    return out
+
+
+def record_in_process_ps(tf):
+    """ParameterServerStrategy + ClusterCoordinator on TF's in-process cluster."""
+    import socket
+
+    def port():
+        with socket.socket() as s:
+            s.bind(("localhost", 0))
+            return s.getsockname()[1]
+    spec = {"worker": [f"localhost:{port()}" for _ in range(2)], "ps": [f"localhost:{port()}"]}
+    cs = tf.train.ClusterSpec(spec)
+    for i in range(2):
+        tf.distribute.Server(cs, job_name="worker", task_index=i, protocol="grpc")
+    tf.distribute.Server(cs, job_name="ps", task_index=0, protocol="grpc")
+    s = tf.distribute.ParameterServerStrategy(
+        tf.distribute.cluster_resolver.SimpleClusterResolver(cs, rpc_layer="grpc"))
+    out = {"replicas": s.num_replicas_in_sync}
+    with s.scope():
+        v = tf.Variable(1.0)
+    out["var"] = [repr(v), isinstance(v, tf.distribute.DistributedValues)]
+    c = tf.distribute.coordinator.ClusterCoordinator(s)
+
+    @tf.function
+    def step():
+        def fn():
+            v.assign_add(1.0)
+            return v * 2
+        return s.run(fn)
+    rv = c.schedule(step)
+    c.join()
+    out["fetch"] = [float(rv.fetch()), type(rv.fetch()).__name__, float(rv.get()),
+                    float(v.numpy()), c.done()]
+    rvs = [c.schedule(step) for _ in range(3)]
+    c.join()
+    out["after_three"] = [sorted(float(r.fetch()) for r in rvs), float(v.numpy())]
+    pwd = c.create_per_worker_dataset(lambda: tf.data.Dataset.range(10).batch(2))
+    it = iter(pwd)
+
+    @tf.function
+    def step2(it):
+        return s.run(lambda x: tf.reduce_sum(x), args=(next(it),))
+    res = [c.schedule(step2, args=(it,)) for _ in range(4)]
+    c.join()
+    out["per_worker_sums"] = sorted(int(r.fetch()) for r in res)
+    return out
+
+
+def record_variables_and_generators(tf):
+    import numpy as np
+    out = {"aggregation": _enum(tf.VariableAggregation),
+           "synchronization": _enum(tf.VariableSynchronization),
+           "aggregation_class": repr(tf.VariableAggregation)}
+    v = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN,
+                    synchronization=tf.VariableSynchronization.ON_WRITE)
+    plain = tf.Variable(2)
+    on_read = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ)
+    out["modes"] = [repr(v.aggregation), repr(v.synchronization), v.trainable,
+                    repr(plain.aggregation), repr(plain.synchronization), on_read.trainable]
+    s = tf.distribute.MirroredStrategy(["CPU:0", "CPU:1"])
+    aggs = {}
+    for name in ("NONE", "SUM", "MEAN", "ONLY_FIRST_REPLICA"):
+        with s.scope():
+            w = tf.Variable(1.0, aggregation=getattr(tf.VariableAggregation, name))
+        s.run(lambda w=w, name=name: w.assign_add(tf.cast(
+            tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0)
+            if name != "NONE" else w.assign_add(1.0))
+        aggs[name] = [float(x) for x in s.experimental_local_results(w)]
+    out["aggregated_assign_add"] = aggs
+    with s.scope():
+        m = tf.Variable(1.0)
+    out["mirrored_is_distributed"] = [isinstance(m, tf.distribute.DistributedValues),
+                                      isinstance(m, tf.Variable)]
+    out["mwms_task"] = [tf.distribute.MultiWorkerMirroredStrategy().cluster_resolver.task_type,
+                        tf.distribute.MultiWorkerMirroredStrategy().cluster_resolver.task_id]
+    d = tf.distribute.get_strategy()
+    ds = tf.data.Dataset.range(4).batch(2)
+    out["default_run_int64"] = [_printed(d.run(lambda x: x * 2, args=(b,)))
+                                for b in d.experimental_distribute_dataset(ds)]
+    # generators
+    gens = {}
+    with s.scope():
+        g = tf.random.Generator.from_seed(1)
+        gens["normal"] = [_printed(s.run(lambda: g.normal([]))) for _ in range(2)]
+        gens["state_after"] = _printed(g.state)
+        gens["uniform_int"] = _printed(s.run(lambda: g.uniform([3], 0, 100, tf.int64)))
+        gens["cross_replica"] = _printed(g.normal([2]))
+        gens["after_cross"] = _printed(s.run(lambda: g.normal([])))
+        gens["state_end"] = _printed(g.state)
+    g2 = tf.random.Generator.from_seed(5)
+    gens["outside"] = _printed(s.run(lambda: g2.normal([])))
+    gens["outside_state"] = _printed(g2.state)
+    out["generators"] = gens
+    import tempfile
+    d_ = tempfile.mkdtemp()
+    g3 = tf.random.Generator.from_seed(3)
+    ck = tf.train.Checkpoint(gen=g3)
+    first = g3.normal([2]).numpy().tolist()
+    path = ck.write(os.path.join(d_, "c"))
+    after = [g3.normal([2]).numpy().tolist() for _ in range(2)]
+    ck.restore(path)
+    again = [g3.normal([2]).numpy().tolist() for _ in range(2)]
+    out["generator_checkpoint"] = {"first": first, "after": after, "again": again,
+                                   "keys": sorted(k for k, _ in
+                                                  tf.train.list_variables(path))}
+    # a distributed dataset in a tf.function loop: reshuffled at every call
+    dds = s.experimental_distribute_dataset(
+        tf.data.Dataset.range(7).shuffle(7, seed=7).batch(4))
+
+    @tf.function
+    def f(d):
+        acc = tf.constant(0, tf.int64)
+        for x in d:
+            acc = acc * 1000 + s.reduce("SUM", s.run(lambda b: tf.reduce_sum(
+                b * tf.range(1, tf.size(b) + 1, dtype=tf.int64)), args=(x,)), axis=None)
+        return acc
+    out["loop_in_function"] = [int(f(dds)), int(f(dds)), [[t.numpy().tolist() for t in
+                               s.experimental_local_results(b)] for b in dds]]
+    # CentralStorageStrategy
+    c = tf.distribute.experimental.CentralStorageStrategy(["CPU:0", "CPU:1"])
+    with c.scope():
+        cv = tf.Variable(1.0)
+    b = next(iter(c.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(4))))
+    out["central"] = [c.num_replicas_in_sync, type(cv).__name__, repr(cv),
+                      isinstance(cv, tf.distribute.DistributedValues), _printed(b),
+                      _printed(c.run(lambda x: x * 2, args=(b,))),
+                      _printed(c.reduce("SUM", c.run(lambda x: x * 2, args=(b,)), axis=0)),
+                      tf.distribute.experimental.CentralStorageStrategy().num_replicas_in_sync]
+    # tf.data names
+    P = tf.data.experimental.AutoShardPolicy
+    filt = tf.data.Dataset.range(10).filter(lambda x: x % 2 == 0)
+    ac = tf.data.experimental.assert_cardinality
+
+    def drain(n):
+        return _error(lambda: list(filt.apply(ac(n)).as_numpy_iterator()))
+    o = tf.data.Options()
+    out["data"] = {
+        "policy": _enum(P), "policy_default": repr(o.experimental_distribute.auto_shard_policy),
+        "cardinality": [int(tf.data.experimental.cardinality(filt)),
+                        int(tf.data.experimental.cardinality(tf.data.Dataset.range(5).repeat())),
+                        int(tf.data.experimental.cardinality(filt.apply(ac(5)))),
+                        tf.data.experimental.cardinality(filt).dtype.name],
+        "asserted": [np.asarray(list(filt.apply(ac(5)).as_numpy_iterator())).tolist(),
+                     len(filt.apply(ac(5)))],
+        "errors": [drain(3), drain(7), drain(tf.data.INFINITE_CARDINALITY)],
+    }
+    return out
+
+
+def child_s8():
+    import warnings
+    warnings.simplefilter("ignore")
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+    data = {"config": record_config(tf)}   # first: it makes the two logical CPUs
+    data["cluster"] = record_cluster(tf)
+    data["variables"] = record_variables_and_generators(tf)
+    json.dump(data, sys.stdout)
+
+
+def child_ps():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+    json.dump(record_in_process_ps(tf), sys.stdout)
+
+
 def child(n):
     tf = _setup(n)
     data = {"replicas": record_replicas(tf, n)}
@@ -284,9 +567,34 @@ def child(n):
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "s8":
+        child_s8()
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "ps":   # its own process: TF's in-process
+        child_ps()                                  # cluster, no logical devices
+        return
     if len(sys.argv) > 1:
         child(int(sys.argv[1]))
         return
+    s8 = {}
+    # ("ps": TF's in-process cluster + ClusterCoordinator, `record_distribute.py ps`, hangs
+    # at times on a loaded 2-core box; its probed values are in test_cluster_config_generators)
+    for part in ("s8",):
+        out = subprocess.run([sys.executable, __file__, part], capture_output=True,
+                             text=True, check=False)
+        if out.returncode:
+            sys.stderr.write(out.stderr)
+            raise SystemExit(out.returncode)
+        if part == "ps":
+            s8["ps"] = json.loads(out.stdout)
+        else:
+            s8.update(json.loads(out.stdout))
+    os.makedirs(OUT, exist_ok=True)
+    path = os.path.join(OUT, "tf_distribute_s8.json")
+    with open(path, "w") as f:
+        json.dump(s8, f, indent=1)
+        f.write("\n")
+    print("wrote", os.path.relpath(path))
     fixture = {}
     for n in (1, 2, 3):
         out = subprocess.run([sys.executable, __file__, str(n)], capture_output=True,

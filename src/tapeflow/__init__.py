@@ -181,7 +181,7 @@ _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
     "ragged", "io", "sparse", "distribute", "version", "saved_model", "signal", "audio",
-    "lookup", "types", "experimental",
+    "lookup", "types", "experimental", "profiler",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
@@ -191,6 +191,8 @@ _LAZY_ATTRS = {
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),
+    "VariableAggregation": ("tapeflow._core.variable", "VariableAggregation"),
+    "VariableSynchronization": ("tapeflow._core.variable", "VariableSynchronization"),
     "get_logger": ("tapeflow._logging", "get_logger"),
     "group": ("tapeflow._tfapi", "group"),
     "type_spec_from_value": ("tapeflow._tfapi", "type_spec_from_value"),

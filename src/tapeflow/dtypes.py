@@ -22,7 +22,8 @@ from ._core.dtypes import (
                            uint64,
 )
 from .ops.array_ops import cast
+from .ops.complex_ops import complex  # noqa: A004 - TF's name; tf.dtypes.complex is tf.complex
 
-__all__ = ["DType", "as_dtype", "bfloat16", "bool", "cast", "complex64", "complex128",
+__all__ = ["DType", "as_dtype", "bfloat16", "bool", "cast", "complex", "complex64", "complex128",
            "double", "float16", "float32", "float64", "half", "int8", "int16", "int32",
            "int64", "string", "uint8", "uint16", "uint32", "uint64"]

@@ -15,12 +15,18 @@ from .checkpoint import (
 _EXAMPLE_NAMES = ("BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
                   "FloatList", "Int64List", "SequenceExample")
 
+_CLUSTER_NAMES = ("ClusterSpec",)  # tapeflow.distribute.cluster_resolver, on first use
+
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "checkpoints_iterator",
            "get_checkpoint_state", "latest_checkpoint", "list_variables", "load_checkpoint",
-           "load_variable", *_EXAMPLE_NAMES]
+           "load_variable", *_CLUSTER_NAMES, *_EXAMPLE_NAMES]
 
 
 def __getattr__(name):
+    if name == "ClusterSpec":
+        from .distribute.cluster_resolver import ClusterSpec
+        globals()[name] = ClusterSpec
+        return ClusterSpec
     if name in _EXAMPLE_NAMES:
         from . import _example
         value = getattr(_example, name)

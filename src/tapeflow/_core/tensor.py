@@ -79,6 +79,29 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
+    def assert_is_compatible_with(self, other):
+        """Raises ValueError unless :meth:`is_compatible_with` (TF's text names ``other`` as
+        given)."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
+    def assert_has_rank(self, rank):
+        """Raises ValueError if the rank is known and not ``rank``."""
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        """Raises ValueError if both ranks are known and differ."""
+        other = TensorShape(other)
+        if self._dims is not None and other._dims is not None and (
+                len(self._dims) != len(other._dims)):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_fully_defined(self):
+        """Raises ValueError unless every dimension is known."""
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
     def merge_with(self, other) -> "TensorShape":
         other = TensorShape(other)
         if not self.is_compatible_with(other):

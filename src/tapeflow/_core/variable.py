@@ -4,6 +4,7 @@ The scopes a variable is made in live here too: ``tf.name_scope`` (which prefixe
 and ``tf.device`` (accepted and ignored).
 """
 import contextlib
+import enum
 import operator
 import sys
 import threading
@@ -26,7 +27,8 @@ from .tensor import (
     convert_to_tensor,
 )
 
-__all__ = ["Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device"]
+__all__ = ["Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device",
+           "VariableAggregation", "VariableSynchronization"]
 
 _getrefcount = sys.getrefcount
 # Called with each new Variable once tf.distribute is loaded: a variable made in a strategy's
@@ -120,6 +122,89 @@ def _dims(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
+class VariableAggregation(enum.Enum):
+    """How a distributed variable combines the updates of its replicas
+    (``tf.VariableAggregation``): ``NONE``, ``SUM``, ``MEAN``, ``ONLY_FIRST_REPLICA``.
+
+    >>> import tapeflow as tf
+    >>> tf.VariableAggregation.SUM
+    <VariableAggregationV2.SUM: 1>
+    """
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+VariableAggregation.__name__ = VariableAggregation.__qualname__ = "VariableAggregationV2"
+
+
+class _VariableAggregationV1(enum.Enum):
+    """TF's v1 enum, what ``tf.Variable(...).aggregation`` reports when none was given
+    (``<VariableAggregation.NONE: 0>``); equal to the v2 member of the same value."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+    def __eq__(self, other):
+        if isinstance(other, (VariableAggregation, _VariableAggregationV1)):
+            return self.value == other.value
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+_VariableAggregationV1.__name__ = _VariableAggregationV1.__qualname__ = "VariableAggregation"
+
+
+def _v2_eq(self, other):
+    if isinstance(other, (VariableAggregation, _VariableAggregationV1)):
+        return self.value == other.value
+    return NotImplemented
+
+
+VariableAggregation.__eq__ = _v2_eq
+VariableAggregation.__hash__ = lambda self: hash(self.value)
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's replicas agree (``tf.VariableSynchronization``):
+    ``AUTO``, ``NONE``, ``ON_WRITE`` (mirrored), ``ON_READ`` (per replica, combined when
+    read: metric state).
+
+    >>> import tapeflow as tf
+    >>> tf.VariableSynchronization.ON_READ
+    <VariableSynchronization.ON_READ: 3>
+    """
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+def _distribution_modes(var, synchronization, aggregation):
+    """Checks and keeps the (rarely given) synchronization and aggregation of ``var``."""
+    sync = VariableSynchronization.AUTO if synchronization is None else synchronization
+    agg = VariableAggregation.NONE if aggregation is None else aggregation
+    if not isinstance(sync, VariableSynchronization):
+        raise ValueError(f"Invalid variable synchronization mode: {synchronization} for "
+                         f"variable: {var._name}")
+    if not isinstance(agg, VariableAggregation):
+        try:
+            agg = VariableAggregation[str(agg.name if hasattr(agg, "name") else agg).upper()]
+        except KeyError:
+            raise ValueError(f"Invalid variable aggregation mode: {aggregation} for "
+                             f"variable: {var._name}") from None
+    var._modes = (sync, agg)
+    if sync is VariableSynchronization.ON_READ:
+        var._trainable = False
+
+
 class Variable(_TensorLike):
     """A mutable tensor that training updates, as ``tf.Variable``.
 
@@ -135,7 +220,7 @@ class Variable(_TensorLike):
         TypeError: if the value cannot be represented in ``dtype``.
     """
 
-    __slots__ = ("_value", "_id", "_trainable", "_name", "constraint", "_unread",
+    __slots__ = ("_value", "_id", "_trainable", "_name", "constraint", "_unread", "_modes",
                  "__weakref__")
 
     def __len__(self):
@@ -181,6 +266,8 @@ class Variable(_TensorLike):
             if tracer is not None:
                 tracer.created(self)
         self._unread = None
+        if synchronization is not None or aggregation is not None:
+            _distribution_modes(self, synchronization, aggregation)
         if _on_create:
             _on_create[0](self)
 
@@ -191,6 +278,18 @@ class Variable(_TensorLike):
     @property
     def trainable(self) -> bool:
         return self._trainable
+
+    @property
+    def synchronization(self) -> VariableSynchronization:
+        """``tf.VariableSynchronization`` given at creation (``AUTO`` unless given)."""
+        modes = getattr(self, "_modes", None)
+        return VariableSynchronization.AUTO if modes is None else modes[0]
+
+    @property
+    def aggregation(self) -> VariableAggregation:
+        """``tf.VariableAggregation`` given at creation (``NONE`` unless given)."""
+        modes = getattr(self, "_modes", None)
+        return _VariableAggregationV1.NONE if modes is None else modes[1]
 
     def _watchable(self, tape=None):
         """Whether reading this variable under ``tape`` watches it: trainable and floating.

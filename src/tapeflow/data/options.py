@@ -1,6 +1,26 @@
 """``tf.data.Options``: settings attached with ``Dataset.with_options``."""
 
-__all__ = ["Options"]
+import enum
+
+__all__ = ["Options", "AutoShardPolicy"]
+
+
+class AutoShardPolicy(enum.IntEnum):
+    """How a multi-worker strategy splits a dataset between workers
+    (``tf.data.experimental.AutoShardPolicy``): ``OFF`` (-1), ``AUTO`` (0: by file, else by
+    data), ``FILE`` (1), ``DATA`` (2), ``HINT`` (3). Set it as
+    ``options.experimental_distribute.auto_shard_policy``.
+
+    >>> import tapeflow as tf
+    >>> tf.data.experimental.AutoShardPolicy.DATA
+    <AutoShardPolicy.DATA: 2>
+    """
+
+    OFF = -1
+    AUTO = 0
+    FILE = 1
+    DATA = 2
+    HINT = 3
 
 
 class _OptionGroup:
@@ -32,6 +52,7 @@ class Options:
     def __init__(self):
         for prop in self._PROPERTIES:
             object.__setattr__(self, prop, _OptionGroup() if prop in self._GROUPS else None)
+        self.experimental_distribute.auto_shard_policy = AutoShardPolicy.AUTO
 
     def __setattr__(self, name, value):
         if name not in self._PROPERTIES:

@@ -6,6 +6,7 @@ module is loaded, through ``sys.modules``) to learn whether they run under a str
 import threading
 
 from ..ops import nn_ops as _nn_ops
+from ..ops import stateful_random_ops as _random
 
 __all__ = ["get_strategy", "has_strategy", "in_cross_replica_context", "get_replica_context",
            "push", "pop", "current", "default_strategy"]
@@ -105,3 +106,21 @@ def _replicas_and_context():
 
 
 _nn_ops.register_distribution(_replicas_and_context)
+
+
+def _generator_strategy():
+    top = current()
+    if top is None or top[0]._is_default:
+        return None
+    return top[0], len(top[0]._devices)
+
+
+def _generator_replica():
+    top = current()
+    if top is None or top[1] is None:
+        return None
+    ctx = top[1]
+    return ctx._replica_id, ctx._local_id
+
+
+_random.register_distribution(_generator_strategy, _generator_replica)

@@ -171,3 +171,78 @@ class DistributedDatasetsFromFunction:
             while len(parts) < local:  # the last step: empty batches for the rest
                 parts.append(nest.map_structure(lambda x: _slice_leaf(x, 0, 0), parts[0]))
             yield combine(parts)
+
+
+# -- ``for x in distributed_dataset`` inside a tf.function --------------------------------
+# As a tf.data loop: the pipeline runs (and a shuffle reshuffles) at every call of the
+# function, where iterating the dataset while tracing would bake the first pass's batches
+# into the program.
+class _PerReplicaSpec(tuple):
+    """The element spec of a loop over per-replica batches: to tf.nest a namedtuple of the
+    components' specs, rebuilt (by ``type(spec)(*components)``) as a PerReplica value."""
+
+    _fields = ()
+
+    def __new__(cls, *components):
+        return PerReplica(components)
+
+    @classmethod
+    def of(cls, specs):
+        return tuple.__new__(cls, specs)
+
+
+def _raw_leaves(element):
+    # the pipeline's own elements are NumPy values (what a tf.data loop consumes)
+    from .._core.backend import np
+    return [v if isinstance(v, (np.ndarray, np.generic)) else np.asarray(v)
+            for v in nest.flatten(element)]
+
+
+def _loop_source(distributed):
+    from ..function.ir import LoopSource
+    dataset = distributed._dataset
+    strategy = distributed._strategy
+    local = len(strategy._local_replica_ids())
+    # a pass over a shuffling pipeline moves its random state: each call differs
+    moves = bool(getattr(dataset, "_rngs", ()))
+    if isinstance(distributed, DistributedDataset) and strategy.num_replicas_in_sync == 1:
+        return LoopSource(dataset._iter_values, dataset.element_spec, moves)
+    spec = dataset.element_spec
+    if local > 1:
+        spec = nest.map_structure(lambda s: _PerReplicaSpec.of((s,) * local), spec)
+
+    if isinstance(distributed, DistributedDataset):
+        n, mine = strategy.num_replicas_in_sync, strategy._global_replica_ids()
+
+        def values():
+            for element in dataset._make_iter():
+                leaves = _raw_leaves(element)
+                sizes = split_sizes(leaves[0].shape[0] if leaves else 0, n)
+                starts = [sum(sizes[:i]) for i in range(n)]
+                yield [leaf[starts[i]:starts[i] + sizes[i]] for leaf in leaves for i in mine]
+    else:
+        def values():
+            source = dataset._make_iter()
+            while True:
+                parts = []
+                for _ in range(local):
+                    element = next(source, None)
+                    if element is None:
+                        break
+                    parts.append(_raw_leaves(element))
+                if not parts:
+                    return
+                while len(parts) < local:  # the last step: empty batches for the rest
+                    parts.append([leaf[:0] for leaf in parts[0]])
+                yield [part[j] for j in range(len(parts[0])) for part in parts]
+
+    return LoopSource(values, spec, moves)
+
+
+def _register_loops():
+    from ..function import ir
+    ir.register_for_loop(DistributedDataset, _loop_source)
+    ir.register_for_loop(DistributedDatasetsFromFunction, _loop_source)
+
+
+_register_loops()

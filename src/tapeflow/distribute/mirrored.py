@@ -11,9 +11,9 @@ from .. import _logging
 from .._core import dispatch
 from . import _context
 from .strategy import ReplicaContext, Strategy
-from .values import regroup, select_replica
+from .values import mirror_variable, regroup, select_replica
 
-__all__ = ["MirroredStrategy", "OneDeviceStrategy"]
+__all__ = ["MirroredStrategy", "OneDeviceStrategy", "CentralStorageStrategy"]
 
 _warned = []
 
@@ -50,9 +50,10 @@ class MirroredStrategy(Strategy):
     """
 
     def __init__(self, devices=None, cross_device_ops=None):
+        from .. import config
         if devices is None:
-            from .. import config
             devices = [d.name for d in config.list_logical_devices("CPU")]
+        config._initialized[0] = True
         if not devices:
             raise ValueError("No devices given to MirroredStrategy.")
         super().__init__([_canonical(d) for d in devices])
@@ -60,15 +61,17 @@ class MirroredStrategy(Strategy):
 
     def _call_for_each_replica(self, fn, args, kwargs):
         n = len(self._devices)
-        if n == 1:
-            return super()._call_for_each_replica(fn, args, kwargs)
-        if not _warned and dispatch.current_tracer() is None:   # eager calls only, as TF
+        if len(_warned) < 5 and dispatch.current_tracer() is None:
+            # eager calls only, the first five of the process (of every strategy run this
+            # way), as TF's log_first_n
             _warned.append(True)
             _logging.warning(
-                "Using MirroredStrategy eagerly has significant overhead currently. We will be "
-                "working on improving this in the future, but for now please wrap "
+                f"Using {type(self).__name__} eagerly has significant overhead currently. We "
+                "will be working on improving this in the future, but for now please wrap "
                 "`call_for_each_replica` or `experimental_run` or `run` inside a tf.function "
                 "to get the best performance.")
+        if n == 1:
+            return super()._call_for_each_replica(fn, args, kwargs)
         threads = [_ReplicaThread(self, i, fn, select_replica(args, i),
                                   select_replica(kwargs, i)) for i in range(n)]
         # Inside a tf.function trace the replicas record into the caller's tracer: they run
@@ -192,3 +195,31 @@ class OneDeviceStrategy(Strategy):
 
     def _on_variable_created(self, var):
         pass  # plain variables, as TF's OneDeviceStrategy makes
+
+
+class CentralStorageStrategy(MirroredStrategy):
+    """Variables on one device, computation replicated over the compute devices
+    (``tf.distribute.experimental.CentralStorageStrategy``).
+
+    The replicas are threads, as in :class:`MirroredStrategy`; variables made in ``scope()``
+    stay plain variables (TF keeps them on the parameter device and prints them as plain
+    ``tf.Variable``): an update from a replica function is applied once for all replicas.
+
+    Args:
+        compute_devices: device names (default: the one CPU, as TF without GPUs).
+        parameter_device: accepted; the variables live in this process's memory.
+
+    >>> import tapeflow as tf
+    >>> s = tf.distribute.experimental.CentralStorageStrategy(["CPU:0", "CPU:1"])
+    >>> s.num_replicas_in_sync
+    2
+    """
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        super().__init__(compute_devices or ["CPU:0"])
+        self._parameter_device = _canonical(parameter_device or "CPU:0")
+        self.extended._parameter_devices = (self._parameter_device,)
+
+    def _on_variable_created(self, var):
+        if len(self._devices) > 1:
+            mirror_variable(var, len(self._devices), plain=True)

@@ -13,6 +13,7 @@ import threading
 import time
 
 from .. import _logging
+from . import cluster_resolver as _cr
 from . import communicator as _comm_lib
 from .strategy import CommunicationOptions, Strategy
 
@@ -20,7 +21,7 @@ __all__ = ["MultiWorkerMirroredStrategy", "ClusterResolver", "cap_blas_threads",
            "abort_on_exception"]
 
 
-class ClusterResolver:
+class ClusterResolver(_cr.ClusterResolver):
     """Who this worker is (``strategy.cluster_resolver``): ``task_type`` 'worker', ``task_id``
     the MPI rank, and the cluster spec TF_CONFIG would give."""
 
@@ -34,8 +35,11 @@ class ClusterResolver:
     def cluster_spec(self):
         tf_config = os.environ.get("TF_CONFIG")
         if tf_config:
-            return json.loads(tf_config).get("cluster", {})
-        return {"worker": [f"rank:{r}" for r in range(self._size)]}
+            return _cr.ClusterSpec(json.loads(tf_config).get("cluster", {}))
+        return _cr.ClusterSpec({"worker": [f"rank:{r}" for r in range(self._size)]})
+
+    def master(self, task_type=None, task_id=None, rpc_layer=None):
+        return ""
 
     def num_accelerators(self, task_type=None, task_id=None, config_proto=None):
         return {}
@@ -65,7 +69,11 @@ class MultiWorkerMirroredStrategy(Strategy):
         comm = _comm_lib.world()
         super().__init__(["/job:worker/replica:0/task:%d/device:CPU:0" % comm.rank], comm)
         self.communication_options = communication_options or CommunicationOptions()
-        self.cluster_resolver = ClusterResolver(comm)
+        if cluster_resolver is None:
+            # no launcher: TF_CONFIG's cluster, if any (task_type None without one, as TF)
+            cluster_resolver = (ClusterResolver(comm) if comm.size > 1
+                                else _cr.TFConfigClusterResolver())
+        self.cluster_resolver = cluster_resolver
         if comm.size > 1:
             cap_blas_threads(comm)
             abort_on_exception(comm)

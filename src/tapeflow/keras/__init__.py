@@ -30,7 +30,7 @@ _checkpoint_layout.register()
 
 def __getattr__(name):
     # keras.ops (Keras 3's op namespace) and keras.export load on first use
-    if name in ("ops", "export", "preprocessing"):
+    if name in ("ops", "export", "preprocessing", "applications"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
@@ -49,4 +49,4 @@ __all__ = ["activations", "backend", "callbacks", "config", "constraints", "data
            "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops",
            "optimizers", "preprocessing", "random", "regularizers", "saving", "utils", "Input",
            "InputSpec", "Model", "Sequential", "Variable", "version"]
-__all__ += ["export"]
+__all__ += ["export", "applications"]

@@ -45,6 +45,41 @@ class KerasTensor:
         return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, "
                 f"ragged=False, name={self.name}>")
 
+    # Arithmetic records an operation node, as Keras 3's symbolic ``keras.ops`` calls do:
+    # the model runs it, ``model.layers`` does not list it.
+    def _op(self, fn_name, other=None, reflected=False, unary=False):
+        from ..ops import math_ops
+        from .layers import _operation
+        return _operation.apply(getattr(math_ops, fn_name), _naming.uniquify(fn_name), self,
+                                other, reflected, unary)
+
+    def __add__(self, other):
+        return self._op("add", other)
+
+    def __radd__(self, other):
+        return self._op("add", other, reflected=True)
+
+    def __sub__(self, other):
+        return self._op("subtract", other)
+
+    def __rsub__(self, other):
+        return self._op("subtract", other, reflected=True)
+
+    def __mul__(self, other):
+        return self._op("multiply", other)
+
+    def __rmul__(self, other):
+        return self._op("multiply", other, reflected=True)
+
+    def __truediv__(self, other):
+        return self._op("divide", other)
+
+    def __rtruediv__(self, other):
+        return self._op("divide", other, reflected=True)
+
+    def __neg__(self):
+        return self._op("negative", unary=True)
+
 
 class Node:
     """One recorded layer call: the layer, its positional arguments (a tuple: the inputs

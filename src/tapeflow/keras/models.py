@@ -165,6 +165,20 @@ class Model(Trainer, Layer):
             values[id(kt)] = value
             return value
 
+        # the deepest calls first, from an explicit stack: value_of then recurses one level
+        # only (a deep graph, EfficientNetV2's or ResNet152's, would exceed Python's limit)
+        stack = list(_symbolic.flatten(self._fn_outputs))
+        while stack:
+            kt = stack[-1]
+            if id(kt) in values or kt._node is None:
+                stack.pop()
+                continue
+            pending = [a for a in kt._node.inputs if id(a) not in values]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            value_of(kt)
         return _symbolic.map_structure(value_of, self._fn_outputs)
 
     def build(self, input_shape=None):
@@ -400,7 +414,9 @@ class Model(Trainer, Layer):
 
 def _graph_layers(outputs, inputs=()):
     """The layers that compute ``outputs`` (and the unused ``inputs``), in Keras's order."""
-    return _symbolic.operation_order(outputs, inputs)[0]
+    # operations on KerasTensors (``x + 3.0``) run in the graph but are not layers
+    return [layer for layer in _symbolic.operation_order(outputs, inputs)[0]
+            if not getattr(layer, "_is_operation", False)]
 
 
 def _adjust_rank(kt, value):

@@ -13,7 +13,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
 from .._core.tensor import _TensorLike, convert_to_tensor
-from .._core.variable import Variable
+from .._core.variable import ResourceVariable, Variable
 from . import array_ops as _a
 from . import math_ops as _m
 from . import stateless_random_ops as _sl
@@ -46,8 +46,18 @@ def _advance(state, n):
                     np.uint64).view(np.int64)
 
 
-def _draw_forward(state, shape, kind, dtype, lo=None, hi=None):
+def _replica_key(key, replica_id):
+    """TF's per-replica key: one Philox uint64 keyed by the state's key, counted by
+    ``[replica_id, 0]`` ("key = hash(key, replica_id)")."""
+    rid = int(replica_id) % (1 << 64)
+    k = int(_sl.full_ints(key, [rid & _MASK32, rid >> 32, 0, 0], 1, np.uint64)[0])
+    return [k & _MASK32, k >> 32]
+
+
+def _draw_forward(state, shape, kind, dtype, lo=None, hi=None, replica=None):
     key, counter = _words(state)
+    if replica is not None:
+        key = _replica_key(key, replica)
     n = int(np.prod(shape)) if shape else 1
     if kind == "int":
         out = _sl.uniform_ints(key, counter, n, lo, hi, dtype)
@@ -59,6 +69,46 @@ def _draw_forward(state, shape, kind, dtype, lo=None, hi=None):
 
 
 _DRAW = nondifferentiable("StatefulRandomV2", _draw_forward, n_outputs=2)
+
+
+def _draw_replicas_forward(state, copies, shape, kind, dtype, lo=None, hi=None):
+    """A draw of a generator made under a strategy of N local replicas: replica 0's state
+    is ``state``, replica k's row k-1 of ``copies``. In a replica the replica's own state
+    is read and advanced and the key hashed with its replica id; in cross-replica context
+    (no replica) the key is not hashed and every replica's state advances, as TF's
+    ``extended.update``. The replica is read when the draw runs, so a traced function
+    replayed in each replica draws that replica's numbers."""
+    replica = _replica_fn[0]() if _replica_fn else None
+    copies = copies.copy()
+    if replica is None or replica[1] == 0:
+        out, new_state = _draw_forward(state, shape, kind, dtype, lo, hi,
+                                       None if replica is None else replica[0])
+        if replica is None:
+            n = int(np.prod(shape)) if shape else 1
+            for i in range(len(copies)):
+                copies[i] = _advance(copies[i], n)
+        return out, new_state, copies
+    row = replica[1] - 1
+    out, copies[row] = _draw_forward(copies[row], shape, kind, dtype, lo, hi, replica[0])
+    return out, state, copies
+
+
+_DRAW_REPLICAS = nondifferentiable("StatefulRandomV2Replicas", _draw_replicas_forward,
+                                   n_outputs=3)
+
+# ``fn() -> (strategy or None, (replica id in sync, local replica index) or None in
+# cross-replica context, number of local replicas)``: registered by tf.distribute
+# (``distribute/_context.py``) so this floor learns of strategies without importing them.
+_replica_fn = []
+_strategy_fn = []
+
+
+def register_distribution(strategy_fn, replica_fn):
+    """``strategy_fn() -> (strategy, local replicas)`` or None outside any strategy;
+    ``replica_fn() -> (replica id in sync, local index)`` or None in cross-replica
+    context."""
+    _strategy_fn[:] = [strategy_fn]
+    _replica_fn[:] = [replica_fn]
 
 
 def _make_state(seed):
@@ -74,6 +124,22 @@ def _make_state(seed):
     state = np.zeros(3, np.int64)
     state[:len(seed)] = seed[:3]
     return state
+
+
+class _StateVar(ResourceVariable):
+    """A generator's state: setting it (``reset``, a checkpoint's restore) sets every
+    replica's copy, as restoring TF's mirrored state does; draws bypass this."""
+
+    __slots__ = ("_copies",)
+    _mirror_as_tf_variable = True
+    _tf_path = ResourceVariable.__dict__.get("_tf_path")
+
+    def assign(self, value, *args, **kwargs):
+        out = super().assign(value, *args, **kwargs)
+        copies = self._copies
+        if copies is not None:
+            Variable.assign(copies, np.tile(self._value, (copies.shape[0], 1)))
+        return out
 
 
 class Generator:
@@ -101,7 +167,14 @@ class Generator:
         if isinstance(state, _TensorLike):
             state = state.numpy()
         state = np.asarray(state, np.int64).reshape(-1)
-        self._state_var = Variable(state, trainable=False, name="StateVar")
+        under = _strategy_fn[0]() if _strategy_fn else None
+        self._distribution_strategy = under[0] if under else None
+        self._state_var = _StateVar(state, trainable=False, name="StateVar")
+        self._state_var._copies = None
+        if under and under[1] > 1:
+            # one state per local replica, all starting here; the extra ones private
+            self._state_var._copies = Variable(np.tile(state, (under[1] - 1, 1)),
+                                               trainable=False, name="StateVar_replicas")
 
     @classmethod
     def from_seed(cls, seed, alg=None) -> "Generator":
@@ -151,10 +224,27 @@ class Generator:
         counter = list(np.asarray(counter).reshape(-1))
         self.reset(counter + [int(np.asarray(key).reshape(-1)[0])])
 
+    def _trackable_children(self):
+        # a checkpoint holds the state (replica 0's under a strategy), as TF's AutoTrackable
+        return [("_state_var", self._state_var)]
+
     def _draw(self, shape, kind, dtype, **attrs):
-        out, new_state = apply(_DRAW, (self._state_var,),
-                               dict(shape=shape, kind=kind, dtype=dtype, **attrs))
-        self._state_var.assign(new_state)
+        var = self._state_var
+        copies = var._copies
+        if self._distribution_strategy is not None and copies is None:
+            # a strategy of one local replica: the key is still hashed with the replica
+            replica = _replica_fn[0]() if _replica_fn else None
+            if replica is not None:
+                attrs["replica"] = replica[0]
+        if copies is None:
+            out, new_state = apply(_DRAW, (var,),
+                                   dict(shape=shape, kind=kind, dtype=dtype, **attrs))
+            Variable.assign(var, new_state)   # every replica's draw moves a plain state
+            return out
+        out, new_state, new_copies = apply(_DRAW_REPLICAS, (var, copies),
+                                           dict(shape=shape, kind=kind, dtype=dtype, **attrs))
+        Variable.assign(var, new_state)
+        Variable.assign(copies, new_copies)
         return out
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):

@@ -73,8 +73,12 @@ class Conv2D(Layer):
         self.input_spec = InputSpec(min_ndim=rank + 2)
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeflow's Conv2D supports data_format='channels_last' only")
-        if groups != 1:
-            raise ValueError("tapeflow's Conv2D supports groups=1 only")
+        if int(groups) < 1 or int(filters) % int(groups):
+            raise ValueError("The number of filters must be evenly divisible by the number of "
+                             f"groups. Received: groups={groups}, filters={filters}.")
+        if groups != 1 and rank != 2:
+            raise ValueError(f"tapeflow's {type(self).__name__} supports groups=1 only")
+        self.groups = int(groups)
         self.filters = int(filters)
         self.kernel_size = _pair(kernel_size)
         self.strides = _pair(strides)
@@ -92,9 +96,15 @@ class Conv2D(Layer):
 
     def build(self, input_shape):
         self.input_spec = InputSpec(min_ndim=4, axes={-1: input_shape[-1]})
+        if input_shape[-1] % self.groups:
+            raise ValueError("The number of input channels must be evenly divisible by the "
+                             f"number of groups. Received groups={self.groups}, but the input "
+                             f"has {input_shape[-1]} channels (full input shape is "
+                             f"{tuple(input_shape)}).")
         _check_output_size(input_shape, self.kernel_size + (input_shape[-1], self.filters),
                            self.dilation_rate, self.strides, self.padding)
-        self.kernel = self.add_weight(shape=self.kernel_size + (input_shape[-1], self.filters),
+        kernel_shape = self.kernel_size + (input_shape[-1] // self.groups, self.filters)
+        self.kernel = self.add_weight(shape=kernel_shape,
                                       initializer=self.kernel_initializer, name="kernel",
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
@@ -111,7 +121,7 @@ class Conv2D(Layer):
                     kernel_size=list(self.kernel_size[-n:]), strides=list(self.strides[-n:]),
                     padding="causal" if getattr(self, "_causal", False) else self.padding,
                     data_format="channels_last", dilation_rate=list(self.dilation_rate[-n:]),
-                    groups=1, activation=serialize(self.activation),
+                    groups=getattr(self, "groups", 1), activation=serialize(self.activation),
                     use_bias=self.use_bias,
                     kernel_initializer=serialize(self.kernel_initializer),
                     bias_initializer=serialize(self.bias_initializer),
@@ -122,11 +132,31 @@ class Conv2D(Layer):
                     bias_constraint=serialize(_constraints.get(self.bias_constraint)))
 
     def call(self, inputs):
-        y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
-                         dilations=self.dilation_rate)
+        if self.groups == 1:
+            y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
+                             dilations=self.dilation_rate)
+        else:
+            y = self._grouped(inputs)
         if self.use_bias:
             y = _m.add(y, self.bias)
         return self.activation(y)
+
+
+    def _grouped(self, inputs):
+        """A grouped convolution (Keras's ``groups``): group ``g`` of the input channels
+        makes output channels ``g * filters // groups`` on; one input channel per group is a
+        depthwise convolution with multiplier ``filters // groups``."""
+        kh, kw, per_group, filters = self.kernel.shape
+        if per_group == 1:
+            kernel = _a.reshape(self.kernel, (kh, kw, self.groups, filters // self.groups))
+            return _conv.depthwise_conv2d(inputs, kernel, (1,) + self.strides + (1,),
+                                          self.padding.upper(), dilations=self.dilation_rate)
+        out = filters // self.groups
+        parts = [_conv.conv2d(inputs[..., g * per_group:(g + 1) * per_group],
+                              self.kernel[..., g * out:(g + 1) * out], self.strides,
+                              self.padding.upper(), dilations=self.dilation_rate)
+                 for g in range(self.groups)]
+        return _a.concat(parts, axis=-1)
 
 
 class _Pooling2D(Layer):
