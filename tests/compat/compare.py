@@ -39,6 +39,11 @@ TIMEOUT_S = 120
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
 XFAIL = {
+    "mixed_precision_guide": "float16 arithmetic is NumPy's (float32 accumulation, one rounding) "
+                             "where TF's Eigen kernels round partial sums to float16 (matmul, "
+                             "reduce_sum differ in the last bits), so the fit losses and "
+                             "accuracies drift in the 3rd decimal; a KerasVariable's dtype "
+                             "prints as a DType, Keras 3's as the string 'float32'",
     "ragged_tensor_guide": "three cells (the rest is ragged_tensor_guide_core): "
     "google.protobuf's text_format.Merge into tf.train.Example() (tapeflow's Example is no "
     "protobuf message: no DESCRIPTOR); reloading the .keras model whose layer is "

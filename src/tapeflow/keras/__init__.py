@@ -10,6 +10,7 @@ from . import (
                layers,
                losses,
                metrics,
+               mixed_precision,
                models,
                optimizers,
                random,
@@ -45,7 +46,7 @@ def version() -> str:
 
 
 __all__ = ["activations", "backend", "callbacks", "config", "constraints", "datasets",
-           "initializers", "layers", "losses", "metrics", "models", "ops", "optimizers",
-           "preprocessing", "random", "regularizers", "saving", "utils", "Input", "InputSpec",
-           "Model", "Sequential", "Variable", "version"]
+           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops",
+           "optimizers", "preprocessing", "random", "regularizers", "saving", "utils", "Input",
+           "InputSpec", "Model", "Sequential", "Variable", "version"]
 __all__ += ["export", "applications"]

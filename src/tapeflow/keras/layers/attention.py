@@ -24,7 +24,7 @@ class _Projection(Layer):
     """``einsum(equation, x, kernel) + bias``: Keras's ``EinsumDense`` as MHA uses it."""
 
     def __init__(self, equation, kernel_shape, bias_shape, owner, name):
-        super().__init__(name=name, dtype=owner.dtype)
+        super().__init__(name=name, dtype=owner.dtype_policy)
         self.equation, self._kernel_shape, self._bias_shape = equation, kernel_shape, bias_shape
         self._owner = owner
 
@@ -144,7 +144,7 @@ class MultiHeadAttention(Layer):
         self._output_dense = _Projection("abcd,cde->abe", (h, vd, out_dim),
                                          (out_dim,) if bias else None, self,
                                          "attention_output")
-        self._softmax = Softmax(axis=-1, dtype=self.dtype)
+        self._softmax = Softmax(axis=-1, dtype=self.dtype_policy)
         self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed)
         self._out_dim = out_dim
         self.built = True
@@ -159,8 +159,8 @@ class MultiHeadAttention(Layer):
                 kwargs[name] = _masking.get_mask(t)
         if not _symbolic.is_symbolic([query, value, key]):
             # Inputs of any numeric dtype are computed in the layer's float dtype, as Keras.
-            query, value, key = (None if t is None else _convert_input(t, self.dtype_policy,
-                                                                       "fiub")
+            compute = self.dtype_policy._compute
+            query, value, key = (None if t is None else _convert_input(t, compute, "fiub")
                                  for t in (query, value, key))
         if not self.built and not _symbolic.is_symbolic([query, value, key]):
             with _naming.name_scope(self.name, self):

@@ -13,6 +13,7 @@ from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
+from ..mixed_precision import _get as _policy
 from . import _masking
 from .input_spec import assert_input_compatibility
 
@@ -37,7 +38,7 @@ def _convert_input(x, dtype, kinds):
     if not isinstance(x, _TensorLike):
         x = convert_to_tensor(x)
     have = x.dtype
-    if have != dtype and have._np.kind in kinds:
+    if have != dtype and (have._np.kind in kinds or have is _dt.bfloat16):  # bfloat16: kind V
         x = _a.cast(x, dtype)
     return x
 
@@ -191,11 +192,10 @@ class Layer:
         object.__setattr__(self, "_own_weights", [])
         object.__setattr__(self, "_added_losses", [])
         self.name = _naming.auto_name(type(self).__name__) if name is None else name
-        if isinstance(dtype, dict):  # a Keras DTypePolicy config
-            dtype = dtype.get("config", {}).get("name")
         self._build_shape = None
         self._trainable = bool(trainable)
-        self.dtype_policy = _dt.as_dtype(dtype or "float32")
+        # a DTypePolicy: from a name, a DType, a Keras config dict, or the global policy
+        self.dtype_policy = _policy(dtype)
         self.built = self._built_at_init
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
@@ -242,7 +242,7 @@ class Layer:
     def _add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
                     regularizer=None, constraint=None, name=None, **kwargs):
         shape = () if shape is None else tuple(shape)
-        dtype = _dt.as_dtype(dtype or self.dtype_policy)
+        dtype = _dt.as_dtype(dtype or self.dtype_policy._variable)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _init.get(initializer)
@@ -328,11 +328,17 @@ class Layer:
 
     @property
     def dtype(self) -> str:
-        return self.dtype_policy.name
+        """The variables' dtype name (``float32`` under ``mixed_float16``), as Keras 3."""
+        return self.dtype_policy.variable_dtype
 
     @property
     def compute_dtype(self) -> str:
-        return self.dtype_policy.name
+        """The dtype name the layer computes in (``float16`` under ``mixed_float16``)."""
+        return self.dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self.dtype_policy.variable_dtype
 
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays."""
@@ -441,7 +447,7 @@ class Layer:
         previous_mask = _masking.input_mask(inputs)
         if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
             kwargs["mask"] = previous_mask
-        inputs = _convert_input(inputs, self.dtype_policy, self._cast_kinds)
+        inputs = _convert_input(inputs, self.dtype_policy._compute, self._cast_kinds)
         if self.input_spec is not None:
             assert_input_compatibility(self.input_spec, inputs, self.name)
         # Keras's order: the argument, an outer call's, the call signature's default; a
@@ -473,7 +479,10 @@ class Layer:
                         and inputs.dtype == _dt.string:
                     raise ValueError(f"dtype='{inputs.dtype.name}' is not a valid dtype for "
                                      "Keras type promotion.")
-                out = self.call(inputs, *args, **kwargs)
+                if self.dtype_policy._mixed:
+                    out = self._autocast_call(inputs, args, kwargs)
+                else:
+                    out = self.call(inputs, *args, **kwargs)
             except Exception as e:  # noqa: BLE001 - re-raised with Keras's call report
                 raise _with_call_info(e, self, (inputs,) + args, kwargs) from None
             finally:
@@ -492,6 +501,22 @@ class Layer:
         if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
             _masking.propagate(self, inputs, out, previous_mask)
         return out
+
+    def _autocast_call(self, inputs, args, kwargs):
+        """``call`` under a mixed policy: the layer's own trainable float variables held as
+        attributes read as casts to the compute dtype (recorded, so gradients reach the
+        float32 variables), as Keras 3's autocast scope does."""
+        compute = self.dtype_policy._compute
+        saved = {k: v for k, v in self.__dict__.items()
+                 if isinstance(v, KerasVariable) and v.trainable and v.dtype.is_floating
+                 and v.dtype != compute}
+        for k, v in saved.items():
+            object.__setattr__(self, k, _a.cast(v, compute))
+        try:
+            return self.call(inputs, *args, **kwargs)
+        finally:
+            for k, v in saved.items():
+                object.__setattr__(self, k, v)
 
     def compute_mask(self, inputs, previous_mask):
         """The Keras mask of the outputs; the base passes ``previous_mask`` on."""
@@ -535,7 +560,7 @@ class Layer:
                     "kwargs" in params and params["kwargs"].kind is params["kwargs"].VAR_KEYWORD):
                 config.pop("name", None)
         config["trainable"] = self.trainable
-        config["dtype"] = dtype_policy_config(self.dtype)
+        config["dtype"] = dtype_policy_config(self.dtype_policy.name)
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = serialize_keras_object(self.activity_regularizer)
         return config
@@ -578,7 +603,7 @@ class Layer:
         from .._symbolic import building
         building.append(self)
         try:
-            self(_zeros_like_shape(shape, self.dtype_policy), training=False)
+            self(_zeros_like_shape(shape, self.dtype_policy._compute), training=False)
         finally:
             building.pop()
             if first and first[0] is None:

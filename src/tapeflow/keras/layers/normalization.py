@@ -1,6 +1,7 @@
 """BatchNormalization, LayerNormalization and GroupNormalization."""
 import warnings
 
+from ..._core import dtypes as _dt
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import nn_ops as _nn
@@ -26,6 +27,20 @@ def _moments(x, axes):
     variance = _r.reduce_mean(_m.squared_difference(x, _a.stop_gradient(mean)), axes,
                               keepdims=True)
     return mean, variance
+
+
+def _in_float32(layer, call, inputs, *args):
+    """``call`` on float16 / bfloat16 ``inputs`` run in float32 (inputs, gamma, beta), the
+    output rounded back to the input's dtype, as Keras 3's normalizations compute under a
+    mixed policy."""
+    half = inputs.dtype
+    gamma, beta = layer.gamma, layer.beta
+    try:
+        layer.__dict__["gamma"] = None if gamma is None else _a.cast(gamma, _dt.float32)
+        layer.__dict__["beta"] = None if beta is None else _a.cast(beta, _dt.float32)
+        return _a.cast(call(_a.cast(inputs, _dt.float32), *args), half)
+    finally:
+        layer.__dict__["gamma"], layer.__dict__["beta"] = gamma, beta
 
 
 def _normalize(x, mean, variance, gamma, beta, epsilon):
@@ -97,6 +112,8 @@ class BatchNormalization(Layer):
         return None if var is None else _a.reshape(var, self._broadcast)
 
     def call(self, inputs, training=None):
+        if inputs.dtype in (_dt.float16, _dt.bfloat16):
+            return _in_float32(self, self.call, inputs, training)
         if training and self.trainable:
             mean, variance = _moments(inputs, self._reduction_axes)
             m = self.momentum
@@ -178,6 +195,8 @@ class LayerNormalization(Layer):
         self.built = True
 
     def call(self, inputs):
+        if inputs.dtype in (_dt.float16, _dt.bfloat16):
+            return _in_float32(self, self.call, inputs)
         mean, variance = _moments(inputs, self._norm_axes)
         gamma = None if self.gamma is None else _a.reshape(self.gamma, self._broadcast)
         if self.rms_scaling:

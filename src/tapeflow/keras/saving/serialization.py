@@ -115,7 +115,8 @@ def _namespace(name):
 def dtype_policy_config(dtype) -> dict:
     """A layer's dtype as Keras writes it: a ``DTypePolicy`` config."""
     return {"module": "keras", "class_name": "DTypePolicy",
-            "config": {"name": _dt.as_dtype(dtype).name}, "registered_name": None}
+            "config": {"name": dtype if dtype in ("mixed_float16", "mixed_bfloat16")
+                       else _dt.as_dtype(dtype).name}, "registered_name": None}
 
 
 def _public_location(cls):

@@ -106,10 +106,18 @@ class Trainer:
                 inside raises TensorFlow's error), as Keras 3 on TensorFlow runs them.
             steps_per_execution: kept as ``self.steps_per_execution`` (``fit`` runs one
                 batch per call of the step function).
+            auto_scale_loss: under the ``mixed_float16`` policy, wrap the optimizer in a
+                ``LossScaleOptimizer`` (dynamic loss scaling), as Keras 3 does.
             jit_compile: ``"auto"`` is False (no accelerator); kept as ``self.jit_compile``
                 and given to ``tf.function`` (which accepts it).
         """
         self.optimizer = _optimizers.get(optimizer)
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and \
+                self.optimizer is not None and \
+                not isinstance(self.optimizer, _optimizers.LossScaleOptimizer):
+            # Keras 3 scales the loss of a mixed_float16 model dynamically
+            self.optimizer = _optimizers.LossScaleOptimizer(self.optimizer,
+                                                            name="loss_scale_optimizer")
         self._remember_strategy()
         # Keras 3 keeps an earlier compile's loss when given none (compile(optimizer) again)
         keep_loss = loss is None and self._compile_loss is not None
