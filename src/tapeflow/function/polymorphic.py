@@ -87,6 +87,9 @@ if _env_flag("TAPEFLOW_RUN_FUNCTIONS_EAGERLY"):
 # TAPEFLOW_STRICT_FUNCTIONS=1: a trace that leaves guards (Python read a tensor's value) or
 # constants made outside the op layer in its program raises instead of noting it.
 _STRICT = [_env_flag("TAPEFLOW_STRICT_FUNCTIONS")]
+# Callables told of every new trace (``tf.summary.trace_on`` registers one); called once
+# per trace, never per call.
+TRACE_LISTENERS = []
 
 
 class _Variants:
@@ -441,6 +444,8 @@ class Function:
             self._log("note", key, _orphan_text(program))
         self._traces.append(concrete)
         self._cache[key] = _Variants(concrete, [(program, concrete._run)])
+        for listener in TRACE_LISTENERS:
+            listener(concrete)
         if execute:
             tracer.commit()
         else:

@@ -12,6 +12,7 @@ writer is created.
 """
 from . import experimental
 from .ops import histogram, image, scalar, text, write
+from .trace import trace_export, trace_off, trace_on
 from .writer import (
     SummaryWriter,
     create_file_writer,
@@ -23,4 +24,4 @@ from .writer import (
 
 __all__ = ["SummaryWriter", "create_file_writer", "create_noop_writer", "experimental", "flush",
            "histogram", "image", "record_if", "scalar", "should_record_summaries", "text",
-           "write"]
+           "trace_export", "trace_off", "trace_on", "write"]
