@@ -6,7 +6,7 @@ from ...ops import reduction_ops as _r
 from . import _spec
 from .dropout import SpatialDropout2D
 from .pooling import _GlobalPooling
-from .reshape import _Shaping
+from .reshape import _Shaping, cropped_shape
 
 __all__ = ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "SpatialDropout3D",
            "UpSampling3D", "ZeroPadding3D"]
@@ -131,15 +131,7 @@ class Cropping3D(_Shaping):
         return inputs[:, a:shape[1] - b, c:shape[2] - d, e:shape[3] - f, :]
 
     def compute_output_shape(self, input_shape):
-        dims = []
-        for d, crop in zip(input_shape[1:4], self.cropping, strict=True):
-            if d is not None and d - sum(crop) <= 0:
-                raise ValueError("Values in `cropping` argument should be smaller than the "
-                                 "corresponding spatial dimension of the input. Received: "
-                                 f"input_shape={tuple(input_shape)}, "
-                                 f"cropping={self.cropping}")
-            dims.append(None if d is None else d - sum(crop))
-        return (input_shape[0], *dims, input_shape[4])
+        return cropped_shape(input_shape, self.cropping)
 
     def get_config(self):
         return dict(super().get_config(), cropping=self.cropping, data_format=self.data_format)

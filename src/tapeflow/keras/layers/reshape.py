@@ -274,6 +274,23 @@ class Cropping1D(_Shaping):
         return dict(super().get_config(), cropping=self.cropping)
 
 
+def cropped_shape(input_shape, cropping):
+    """``(batch, *spatial, channels)`` after cropping each spatial dim by its ``(lo, hi)``
+    pair of ``cropping`` (Cropping2D/3D, channels last).
+
+    Raises:
+        ValueError: when a known dim is not larger than its total cropping (Keras's text).
+    """
+    dims = []
+    for d, crop in zip(input_shape[1:-1], cropping, strict=True):
+        if d is not None and d - sum(crop) <= 0:
+            raise ValueError("Values in `cropping` argument should be smaller than the "
+                             "corresponding spatial dimension of the input. Received: "
+                             f"input_shape={tuple(input_shape)}, cropping={cropping}")
+        dims.append(None if d is None else d - sum(crop))
+    return (input_shape[0], *dims, input_shape[-1])
+
+
 class Cropping2D(_Shaping):
     """Drop rows and columns at the edges of ``(batch, rows, cols, channels)`` images
     (``tf.keras.layers.Cropping2D``).
@@ -305,15 +322,7 @@ class Cropping2D(_Shaping):
         return inputs[:, t:shape[1] - b, left:shape[2] - r, :]
 
     def compute_output_shape(self, input_shape):
-        dims = []
-        for d, crop in zip(input_shape[1:3], self.cropping, strict=True):
-            if d is not None and d - sum(crop) <= 0:
-                raise ValueError("Values in `cropping` argument should be smaller than the "
-                                 "corresponding spatial dimension of the input. Received: "
-                                 f"input_shape={tuple(input_shape)}, "
-                                 f"cropping={self.cropping}")
-            dims.append(None if d is None else d - sum(crop))
-        return (input_shape[0], *dims, input_shape[3])
+        return cropped_shape(input_shape, self.cropping)
 
     def get_config(self):
         return dict(super().get_config(), cropping=self.cropping, data_format=self.data_format)
