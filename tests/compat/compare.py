@@ -44,11 +44,9 @@ XFAIL = {
                              "reduce_sum differ in the last bits), so the fit losses and "
                              "accuracies drift in the 3rd decimal; a KerasVariable's dtype "
                              "prints as a DType, Keras 3's as the string 'float32'",
-    "ragged_tensor_guide": "three cells (the rest is ragged_tensor_guide_core): "
-    "google.protobuf's text_format.Merge into tf.train.Example() (tapeflow's Example is no "
-    "protobuf message: no DESCRIPTOR); reloading the .keras model whose layer is "
-    "Activation(tf.nn.relu) (\"Could not locate function 'relu'\"); "
-    "get_concrete_function(tf.RaggedTensorSpec) and tf.saved_model.save of a ragged signature",
+    "ragged_tensor_guide": "one cell (the rest is ragged_tensor_guide_core): "
+    "tf.saved_model.save of a function traced for a RaggedTensorSpec (refused: its program "
+    "is per row partition)",
     "function_guide": "measure_graph_size: ConcreteFunction.graph of a loop over a Python list "
                       "counts other nodes (4, TF 11 and 32) and lowering a loop over a "
                       "tf.data.Dataset to a GraphDef raises KeyError 'T'; a trace with "
