@@ -52,10 +52,6 @@ XFAIL = {
                       "tf.data.Dataset to a GraphDef raises KeyError 'T'; a trace with "
                       "TensorSpec(None) prints its traced output shape (no static shape "
                       "inference: TF TensorSpec(shape=<unknown>))",
-    "autograph_compound_symbols": "an attribute assigned in a tensor `if` (`a.b = -a.b`) is "
-                                  "not a variable of the conditional in tapeflow's AutoGraph "
-                                  "(only names are): the branch's tensor stays in `a.b` and "
-                                  "reading it after the `if` raises InaccessibleTensorError",
     "intro_to_graphs_guide": (
         "print(graph.as_graph_def()) prints as TF does, but the graph differs: TF's AutoGraph "
         "threads a do_return flag through the cond (an extra bool output and Identity), "
@@ -75,7 +71,7 @@ XFAIL = {
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
 # replayed call would repeat those side effects; see tests/conftest.py.
-TRACING_SEMANTICS = {"tf_function_guide", "random_numbers_guide"}
+TRACING_SEMANTICS = {"tf_function_guide", "random_numbers_guide", "autograph_compound_symbols"}
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _PLACEMENT = re.compile(r"\{\{function_node [^}]*\}\} ")
