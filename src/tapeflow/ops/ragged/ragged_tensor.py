@@ -586,6 +586,9 @@ class RaggedTensor(metaclass=_TFNamedType):
     __hash__ = None
 
 
+RaggedTensorSpec._value_type = RaggedTensor
+
+
 def _formatter(x):
     if isinstance(x, np.ndarray):
         if x.size != 0:

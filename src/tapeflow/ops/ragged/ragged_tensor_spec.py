@@ -44,6 +44,9 @@ class RaggedTensorSpec:
         self._row_splits_dtype = _dt.as_dtype(row_splits_dtype)
         self._flat_values_spec = flat_values_spec
 
+    # RaggedTensor, set by ``ragged_tensor.py`` (which imports this module) when it loads
+    _value_type = None
+
     shape = property(lambda self: self._shape)
     dtype = property(lambda self: self._dtype)
     ragged_rank = property(lambda self: self._ragged_rank)
@@ -52,8 +55,7 @@ class RaggedTensorSpec:
 
     @property
     def value_type(self):
-        from .ragged_tensor import RaggedTensor
-        return RaggedTensor
+        return RaggedTensorSpec._value_type
 
     def _key(self):
         return (self._shape.as_list() if self._shape.rank is not None else None,
@@ -78,20 +80,20 @@ class RaggedTensorSpec:
     def __tf_trace_key__(self):
         """The trace key of any value of this spec (what ``make_key`` gives a RaggedTensor,
         at the spec's level): ``(RaggedTensor, PartitionSpec, ((flat shape, dtype),))``."""
-        from .ragged_tensor import RaggedTensor
         dims = self._dims()
         rr = self._ragged_rank
         split = np.dtype(self._row_splits_dtype._np).str
         uniform = tuple(dims[1:rr + 1])
         inner = tuple(dims[rr + 1:])
         part = PartitionSpec(dims[0], (split,) * rr, uniform)
-        return (RaggedTensor, part, (((None,) + inner, np.dtype(self._dtype._np)),))
+        return (RaggedTensorSpec._value_type, part,
+                (((None,) + inner, np.dtype(self._dtype._np)),))
 
     def __tf_placeholder__(self):
         """A value of this spec to trace with (``get_concrete_function``): unknown
         dimensions 2 (rows) and 1 (ragged rows), values 1."""
         from ..._core.tensor import Tensor
-        from .ragged_tensor import RaggedTensor
+        RaggedTensor = RaggedTensorSpec._value_type  # noqa: N806 - the class
         dims = self._dims()
         rr = self._ragged_rank
         nrows = 2 if dims[0] is None else dims[0]
