@@ -102,21 +102,23 @@ def resize_bicubic(x, size):
     return apply(_BICUBIC, (x,), {"size": (int(size[0]), int(size[1]))})
 
 
+def _covered(v, a, b, scale):
+    """The fraction of input pixel ``v`` inside the output's span ``[a, b)`` (TF's float32
+    arithmetic of ``CachedInterpolation``)."""
+    if np.float32(v) < a:
+        return scale if np.float32(v + 1) > b else np.float32(np.float32(v + 1) - a)
+    return np.float32(b - np.float32(v)) if np.float32(v + 1) > b else np.float32(1.0)
+
+
 def _area_axis(in_size, out_size):
-    """Per output index: (start, end, start scale, end-1 scale), TF's float32 arithmetic."""
+    """The axis's float32 scale and per output index its span ``(a, b)`` and first/last
+    input pixels ``(start, end)``."""
     scale = np.float32(np.float32(in_size) / np.float32(out_size))
     out = []
     for o in range(out_size):
         a = np.float32(np.float32(o) * scale)
         b = np.float32(np.float32(o + 1) * scale)
-        start, end = int(np.floor(a)), int(np.ceil(b))
-
-        def frac(v):
-            v32 = np.float32(v)
-            if v32 < a:
-                return scale if np.float32(v + 1) > b else np.float32(np.float32(v + 1) - a)
-            return np.float32(b - v32) if np.float32(v + 1) > b else np.float32(1.0)
-        out.append((start, end, np.float32(frac(start)), np.float32(frac(end - 1))))
+        out.append((int(np.floor(a)), int(np.ceil(b)), a, b))
     return scale, out
 
 
@@ -129,7 +131,8 @@ def _area_forward(x, size):
     xf = x.astype(np.float32)
     # per output column, the x-sums of every input row: [b, h, ow, c]
     sums = np.empty((b, h, ow, c), np.float32)
-    for o, (start, end, s0, s1) in enumerate(xint):
+    for o, (start, end, a, b_) in enumerate(xint):
+        s0, s1 = _covered(start, a, b_, ws), _covered(end - 1, a, b_, ws)
         acc = xf[:, :, min(max(start, 0), w - 1)] * s0
         if start + 1 != end:
             for v in range(start + 1, end - 1):
@@ -138,17 +141,10 @@ def _area_forward(x, size):
         sums[:, :, o] = acc
     out = np.empty((b, oh, ow, c), np.float32)
     scale = np.float32(1.0 / float(np.float32(hs * ws)))
-    for o, (start, end, _, _) in enumerate(yint):
-        a = np.float32(np.float32(o) * hs)
-        bb = np.float32(np.float32(o + 1) * hs)
+    for o, (start, end, a, b_) in enumerate(yint):
         acc = np.zeros((b, ow, c), np.float32)
         for i in range(start, end):
-            if np.float32(i) < a:
-                sy = hs if np.float32(i + 1) > bb else np.float32(np.float32(i + 1) - a)
-            else:
-                sy = np.float32(bb - np.float32(i)) if np.float32(i + 1) > bb else \
-                    np.float32(1.0)
-            acc = acc + sums[:, min(max(i, 0), h - 1)] * np.float32(sy)
+            acc = acc + sums[:, min(max(i, 0), h - 1)] * _covered(i, a, b_, hs)
         out[:, o] = acc * scale
     return out
 
