@@ -39,11 +39,11 @@ TIMEOUT_S = 120
 # Programs that need what tapeflow does not have yet, with the reason. The lead flips an
 # entry off once the feature lands; a listed program that passes is reported as a failure.
 XFAIL = {
-    "mixed_precision_guide": "float16 arithmetic is NumPy's (float32 accumulation, one rounding) "
-                             "where TF's Eigen kernels round partial sums to float16 (matmul, "
-                             "reduce_sum differ in the last bits), so the fit losses and "
-                             "accuracies drift in the 3rd decimal; a KerasVariable's dtype "
-                             "prints as a DType, Keras 3's as the string 'float32'",
+    "mixed_precision_guide": "float16 reductions: TF's Eigen reduce_sum over half rounds its "
+                             "partial sums to float16 in an order not yet reproduced (neither "
+                             "lanes of 4-64 nor pairwise; matmul is exact: float32 "
+                             "accumulation, one rounding), so the fit losses and accuracies "
+                             "drift in the 3rd decimal",
     "ragged_tensor_guide": "three cells (the rest is ragged_tensor_guide_core): "
     "google.protobuf's text_format.Merge into tf.train.Example() (tapeflow's Example is no "
     "protobuf message: no DESCRIPTOR); reloading the .keras model whose layer is "
@@ -66,8 +66,6 @@ XFAIL = {
         "an Embedding's gradient reaches Keras's RMSprop as a dense tensor (TF: IndexedSlices, "
         "squared slice by slice); no keras.applications (VGG19) yet; a layer without build() "
         "is not first traced by running call() symbolically (its print shows once, not twice)"),
-    "keras3_training_rest": (
-        "fit over a shuffled tf.data Dataset: the second epoch's batches differ from Keras's"),
     "random_numbers_saved_model": (
         "tf.saved_model.save of a tf.function drawing from a tf.random.Generator: the graph "
         "lowering (function/graph_def.py) has no rule for the Generator's draw primitives "

@@ -205,3 +205,39 @@ def model_weights(tf, keras, workdir):
             "inner": [w.value.name for w in model.weights],
             "loss": hist.history["loss"],
             "weights": [w.numpy().tolist() for w in model.weights]}
+
+
+@case
+def fit_reshuffled_dataset(tf, keras, workdir):
+    """(Item 4 of the same brief, kept with these cases.) ``fit`` over a reshuffling
+    ``Dataset``: Keras's epoch iterator makes an iterator it never reads at the end of each
+    epoch, so epoch 2 reads the dataset's third order, epoch 3 its fifth; iterating by hand
+    reads them in turn. Unknown cardinality (a ``filter``): one iterator per epoch."""
+    seen = []
+
+    class Recorder(keras.Model):
+        def train_step(self, data):
+            seen.append(np.asarray(data[1])[:4].astype(int).tolist())
+            return {"n": tf.constant(0.0)}
+
+    def make(unknown=False):
+        keras.utils.set_random_seed(5)
+        ds = tf.data.Dataset.from_tensor_slices((np.zeros((20, 1), "float32"),
+                                                 np.arange(20, dtype="float32")))
+        ds = ds.shuffle(buffer_size=1024)
+        if unknown:
+            ds = ds.filter(lambda x, y: y >= 0)
+        return ds.batch(10)
+
+    ds = make()
+    by_hand = [[b[1].numpy()[:4].astype(int).tolist() for b in ds][0] for _ in range(5)]
+    out = {"by_hand": by_hand}
+    for key, unknown in (("fit", False), ("fit_unknown_cardinality", True)):
+        seen.clear()
+        inp = keras.Input((1,))
+        model = Recorder(inp, keras.layers.Dense(1)(inp))
+        model.compile(run_eagerly=True)
+        model.fit(make(unknown), epochs=3, verbose=0)
+        out[key] = seen[::2]
+        out[key + "_batches"] = len(seen)
+    return out
