@@ -36,10 +36,10 @@ class _DTypeName(str):
 _DTYPE_NAMES = {}
 
 
-def _dtype_name(np_dtype):
-    d = _DTYPE_NAMES.get(np_dtype)
+def _dtype_name(dtype):
+    d = _DTYPE_NAMES.get(dtype.name)
     if d is None:
-        d = _DTYPE_NAMES[np_dtype] = _DTypeName(_dt.FROM_NUMPY[np_dtype].name)
+        d = _DTYPE_NAMES[dtype.name] = _DTypeName(dtype.name)
     return d
 
 
@@ -129,11 +129,11 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
     @property
     def dtype(self) -> str:
         """The dtype's name, a string (``'float32'``), as Keras 3's."""
-        return _dtype_name(self._parent._value.dtype)
+        return _dtype_name(self._parent.dtype)
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._parent._value.shape)
+        return self._parent.shape
 
     @property
     def trainable(self) -> bool:
@@ -174,15 +174,13 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
     # Keras 3: assign casts to the variable's dtype, checks the shape with its own message
     # and returns the value assigned; assign_add/assign_sub return the new value.
     def _cast_in(self, value):
-        np_dtype = self._parent._value.dtype
-        if type(value) is Tensor and value._value.dtype is np_dtype:
-            return value
+        dtype = self._parent.dtype
         if isinstance(value, _TensorLike):
-            value = value._read() if type(value) is not Tensor else value
-            if value._value.dtype != np_dtype:
-                return Tensor(value._value.astype(np_dtype))
-            return value
-        return convert_to_tensor(value, dtype=_dt.FROM_NUMPY[np_dtype])
+            if value.dtype != dtype:
+                from ..ops.math_ops import cast
+                return cast(value, dtype)
+            return value if type(value) is Tensor else value._read()
+        return convert_to_tensor(value, dtype=dtype)
 
     def assign(self, value):
         """Set the value; returns the value assigned (a Tensor of this variable's dtype).
@@ -191,7 +189,7 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
             ValueError: if the shapes differ (Keras 3's text).
         """
         t = self._cast_in(value)
-        if t._value.shape != self._parent._value.shape:
+        if tuple(t.shape) != tuple(self._parent.shape):
             raise ValueError(
                 "The shape of the target variable and the shape of the target value in "
                 "`variable.assign(value)` must match. "
