@@ -63,11 +63,11 @@ XFAIL = {
         "threads a do_return flag through the cond (an extra bool output and Identity), "
         "and its branch functions are numbered by TF's global counter (cond_true_30)"),
     "keras3_functional_api_rest": (
-        "the ticket classifier's fit losses differ in the first epoch "
-        "(department_loss 2.8683 vs 2.8724; not the Embedding's IndexedSlices gradient nor "
-        "RMSprop's sparse update, which match Keras on a small case: cause not located); a "
-        "layer without build() is not first traced by running call() symbolically (its "
-        "print shows once, not twice). VGG19 matches since session 8"),
+        "the ticket classifier's fit: the first batch's losses match Keras's, the second's "
+        "differ (department_loss 2.8683 vs 2.8724: the first RMSprop update; the Embedding's "
+        "IndexedSlices gradient and RMSprop's sparse update match Keras on a small case, so "
+        "the cause is not located); a layer without build() is not first traced by running "
+        "call() symbolically (its print shows once, not twice). VGG19 matches since session 8"),
     "random_numbers_saved_model": (
         "tf.saved_model.save of a tf.function drawing from a tf.random.Generator: the graph "
         "lowering (function/graph_def.py) has no rule for the Generator's draw primitives "
