@@ -1,0 +1,108 @@
+"""The cases of Keras 3's image augmentation layers, shared by
+``tools/record_keras_augmentation.py`` (which runs them under Keras 3.15 / TensorFlow 2.21) and
+``tests/keras/test_augmentation.py``
+(which runs them under tapeflow against the recorded fixture).
+
+A case builds ``cls(**kwargs)`` after ``keras.utils.set_random_seed(SEED)`` and calls it on
+the named input: twice with ``training=True`` (the layer's SeedGenerator advances between),
+once on the first image alone (rank 3), once with ``training=False``. ``data`` names a dict
+input (images with labels, bounding boxes or segmentation masks) instead of images.
+"""
+import numpy as np
+
+SEED = 1337
+
+
+def images():
+    """The inputs, by name: small float32 batches."""
+    rng = np.random.default_rng(20261129)
+    rgb = rng.uniform(0, 255, (3, 6, 7, 3)).astype(np.float32)
+    levels = np.floor(rng.uniform(0, 256, (2, 9, 10, 3))).astype(np.float32)
+    skewed = (rng.beta(2.0, 5.0, (2, 8, 8, 3)) * 255).astype(np.float32)
+    return {
+        "rgb": rgb,
+        "unit": rgb / np.float32(255.0),
+        "levels": levels,
+        "skewed": skewed,
+        "flat": np.stack([np.full((5, 5, 3), 7.0, np.float32), skewed[0, :5, :5]]),
+        "rgb_cf": np.ascontiguousarray(rgb.transpose(0, 3, 1, 2)),
+        "big": rng.uniform(0, 255, (2, 16, 16, 3)).astype(np.float32),
+    }
+
+
+def data():
+    """The dict inputs, by name."""
+    im = images()
+    labels = np.eye(3, dtype=np.float32)[[0, 2, 1]]
+    boxes = np.array([[[0, 0, 2, 3], [1, 1, 4, 5], [2, 0, 6, 6]],
+                      [[1, 2, 3, 4], [0, 0, 1, 1], [3, 3, 5, 6]],
+                      [[0, 1, 5, 5], [2, 2, 3, 3], [1, 0, 2, 2]]], np.float32)
+    box_labels = np.array([[1, 2, 0], [0, 1, 2], [2, 2, 1]], np.int32)
+    masks = np.floor(np.random.default_rng(5).uniform(0, 3, (3, 6, 7, 1))).astype(np.float32)
+    return {
+        "labelled": {"images": im["rgb"], "labels": labels},
+        "boxed": {"images": im["rgb"], "bounding_boxes": {"boxes": boxes,
+                                                          "labels": box_labels}},
+        "masked": {"images": im["rgb"], "segmentation_masks": masks},
+    }
+
+
+def case(cls, kwargs=None, x="rgb", label=None, tol=1e-4, data=None):
+    return {"label": label or cls, "cls": cls, "kwargs": kwargs or {}, "x": x, "tol": tol,
+            "data": data}
+
+
+CASES = [
+    case("Equalization", x="levels", tol=0.0),
+    case("Equalization", {"bins": 64}, x="skewed", label="EqualizationBins", tol=0.0),
+    case("Equalization", {"value_range": (0, 1)}, x="unit", label="EqualizationUnit",
+         tol=1e-6),
+    case("Equalization", x="flat", label="EqualizationFlat", tol=0.0),
+    case("RandomPosterization", {"factor": 4, "seed": 3}, x="levels", tol=0.0),
+    case("RandomPosterization", {"factor": (2, 2)}, x="levels", label="PosterizationFixed",
+         tol=0.0),
+    case("RandomPosterization", {"factor": (1, 8), "value_range": (0, 1)}, x="unit",
+         label="PosterizationUnit", tol=1e-6),
+    case("RandomColorDegeneration", {"factor": 0.8, "seed": 5}),
+    case("RandomColorDegeneration", {"factor": (0.1, 0.9), "value_range": (0, 1)},
+         x="unit", label="ColorDegenerationUnit", tol=1e-6),
+    case("RandomSharpness", {"factor": 0.9, "seed": 2}),
+    case("RandomSharpness", {"factor": (0.2, 0.4), "value_range": (0, 1)}, x="unit",
+         label="SharpnessUnit", tol=1e-6),
+    case("RandomSaturation", {"factor": 0.7, "seed": 9}, x="unit", tol=2e-5),
+    case("RandomSaturation", {"factor": (0.2, 0.9), "value_range": (0, 1)}, x="unit",
+         label="SaturationUnit", tol=2e-5),
+    case("RandomHue", {"factor": 0.6, "seed": 4}, tol=2e-3),
+    case("RandomHue", {"factor": (0.3, 1.0), "value_range": (0, 1)}, x="unit",
+         label="HueUnit", tol=1e-5),
+    case("RandomGaussianBlur", {"seed": 8}),
+    case("RandomGaussianBlur", {"factor": (0.5, 1.0), "kernel_size": 5, "sigma": (0.3, 0.9)},
+         label="GaussianBlurWide"),
+    case("RandomErasing", {"seed": 6}),
+    case("RandomErasing", {"factor": 1.0, "scale": (0.1, 0.5), "fill_value": 10.0},
+         label="ErasingFill"),
+    case("RandomErasing", {"scale": 0.4, "fill_value": (1.0, 2.0, 3.0)},
+         label="ErasingFillRGB"),
+    case("ContrastLimitedAdaptiveHistogramEqualization", {"tile_grid_size": (2, 3)},
+         x="levels", label="CLAHE", tol=2e-4),
+    case("ContrastLimitedAdaptiveHistogramEqualization",
+         {"tile_grid_size": (3, 2), "clip_limit": 0.0}, x="skewed", label="CLAHENoClip",
+         tol=2e-4),
+    case("ContrastLimitedAdaptiveHistogramEqualization",
+         {"value_range": (0, 1), "clip_limit": 2.0, "tile_grid_size": (2, 2)}, x="unit",
+         label="CLAHEUnit", tol=1e-6),
+    case("MaxNumBoundingBoxes", {"max_number": 5, "bounding_box_format": "xyxy"},
+         data="boxed"),
+    case("MaxNumBoundingBoxes", {"max_number": 2, "fill_value": -7,
+                                 "bounding_box_format": "xyxy"},
+         data="boxed", label="MaxNumBoundingBoxesCut"),
+    case("MixUp", {"seed": 11}),
+    case("MixUp", {"alpha": 0.8, "seed": 2}, data="labelled", label="MixUpLabels"),
+    case("CutMix", {"seed": 7}),
+    case("CutMix", {"factor": (0.3, 0.6)}, data="labelled", label="CutMixLabels"),
+    case("RandomColorDegeneration", {"factor": 0.8, "data_format": "channels_first"},
+         x="rgb_cf", label="ColorDegenerationCF"),
+    case("RandomSharpness", {"factor": 0.9, "data_format": "channels_first"}, x="rgb_cf",
+         label="SharpnessCF"),
+    case("RandomErasing", {"data_format": "channels_first"}, x="rgb_cf", label="ErasingCF"),
+]
