@@ -78,6 +78,10 @@ def record(c, inputs, data):
     if not out["inference_identity"]:
         out["y0"] = lists(y0)
     out["config"] = plain(layer.get_config())
+    try:
+        type(layer).from_config(layer.get_config())
+    except Exception as e:  # noqa: BLE001 - Keras's own config may not round trip
+        out["from_config_error"] = [type(e).__name__, str(e)]
     return out
 
 

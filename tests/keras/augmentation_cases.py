@@ -27,6 +27,7 @@ def images():
         "flat": np.stack([np.full((5, 5, 3), 7.0, np.float32), skewed[0, :5, :5]]),
         "rgb_cf": np.ascontiguousarray(rgb.transpose(0, 3, 1, 2)),
         "big": rng.uniform(0, 255, (2, 16, 16, 3)).astype(np.float32),
+        "wide": rng.uniform(0, 255, (2, 24, 22, 1)).astype(np.float32),
     }
 
 
@@ -105,4 +106,23 @@ CASES = [
     case("RandomSharpness", {"factor": 0.9, "data_format": "channels_first"}, x="rgb_cf",
          label="SharpnessCF"),
     case("RandomErasing", {"data_format": "channels_first"}, x="rgb_cf", label="ErasingCF"),
+    case("RandomShear", {"x_factor": 0.3, "y_factor": 0.2, "seed": 4}, tol=2e-3),
+    case("RandomShear", {"x_factor": (0.1, 0.5), "interpolation": "nearest",
+                         "fill_mode": "constant", "fill_value": 9.0}, x="big",
+         label="ShearNearest", tol=2e-3),
+    case("RandomShear", {"y_factor": 0.4, "fill_mode": "wrap"}, data="masked",
+         label="ShearMasks", tol=2e-3),
+    case("RandomPerspective", {"seed": 3}, tol=2e-3),
+    case("RandomPerspective", {"factor": (0.5, 1.0), "scale": 0.4,
+                               "interpolation": "nearest", "fill_value": 3.0}, x="big",
+         label="PerspectiveNearest", tol=2e-3),
+    case("RandomElasticTransform", {"seed": 12}, tol=2e-3),
+    case("RandomElasticTransform", {"scale": (0.5, 1.0), "fill_mode": "constant",
+                                    "fill_value": 5.0}, x="wide", label="ElasticWide",
+         tol=2e-3),
+    case("RandomElasticTransform", {"interpolation": "nearest", "fill_mode": "nearest",
+                                    "value_range": (0, 1)}, x="unit",
+         label="ElasticNearest", tol=2e-3),
+    case("RandomShear", {"x_factor": 0.3, "data_format": "channels_first"}, x="rgb_cf",
+         label="ShearCF", tol=2e-3),
 ]

@@ -35,8 +35,6 @@ MISSING = {
     "JaxLayer": _BACKEND,
     "MelSpectrogram": "audio preprocessing not written yet",
     "RandAugment": _AUG, "RandomColorJitter": _AUG,
-    "RandomElasticTransform": _AUG,
-    "RandomPerspective": _AUG, "RandomShear": _AUG,
     "STFTSpectrogram": "audio preprocessing not written yet",
     "TorchModuleWrapper": _BACKEND,
 }

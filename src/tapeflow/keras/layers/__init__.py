@@ -74,6 +74,11 @@ from .preprocessing.image_preprocessing.augmentation_color import (
     RandomSaturation,
     RandomSharpness,
 )
+from .preprocessing.image_preprocessing.augmentation_geometry import (
+    RandomElasticTransform,
+    RandomPerspective,
+    RandomShear,
+)
 from .preprocessing.image_preprocessing.augmentation_mix import CutMix, MixUp
 from .preprocessing.image_preprocessing.center_crop import CenterCrop
 from .preprocessing.image_preprocessing.color import (
@@ -182,7 +187,8 @@ __all__ += ["TFSMLayer"]
 __all__ += ["ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
             "MaxNumBoundingBoxes", "RandomColorDegeneration", "RandomErasing",
             "RandomGaussianBlur", "RandomHue", "RandomPosterization", "RandomSaturation",
-            "RandomSharpness", "CutMix", "MixUp"]
+            "RandomSharpness", "CutMix", "MixUp", "RandomElasticTransform",
+            "RandomPerspective", "RandomShear"]
 
 
 def serialize(layer) -> dict:

@@ -214,6 +214,20 @@ class AugmentationLayer(Layer):
     def compute_output_shape(self, input_shape):
         return input_shape
 
+    @classmethod
+    def from_config(cls, config):
+        """The layer ``get_config`` describes.
+
+        Raises:
+            TypeError: wrapping the constructor's error, with Keras's text (Keras's
+                RandomShear, for one, cannot read back its own ``(-f, f)`` factors).
+        """
+        try:
+            return super().from_config(dict(config))
+        except Exception as e:  # noqa: BLE001 - re-raised as Keras's Operation does
+            raise TypeError(f"Error when deserializing class '{cls.__name__}' using "
+                            f"config={config}.\n\nException encountered: {e}") from e
+
     def get_config(self):
         config = dict(super().get_config(), data_format=self.data_format)
         if self.bounding_box_format is not None:
