@@ -14,7 +14,6 @@ from .test_layers import close, load, plain, run_layer, same_config
 EXTRA = load("layers_extra.json")
 CASES = EXTRA["cases"]
 
-_AUG = "image augmentation layer not written yet"
 _BACKEND = "wraps another framework's module (JAX/Flax/PyTorch): out of scope"
 # Keras 3.15 names tapeflow's tf.keras.layers lacks, with the reason. A name that appears
 # must leave this table (the test below is strict both ways).
@@ -25,7 +24,6 @@ MISSING = {
     "AdaptiveMaxPooling1D": "adaptive pooling not written yet",
     "AdaptiveMaxPooling2D": "adaptive pooling not written yet",
     "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
-    "AugMix": _AUG,
     "Conv3DTranspose": "needs a conv3d transpose op (not written yet)",
     "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet",
     "ConvLSTM3D": "not written yet",
@@ -34,7 +32,6 @@ MISSING = {
     "GroupQueryAttention": "not written yet",
     "JaxLayer": _BACKEND,
     "MelSpectrogram": "audio preprocessing not written yet",
-    "RandAugment": _AUG, "RandomColorJitter": _AUG,
     "STFTSpectrogram": "audio preprocessing not written yet",
     "TorchModuleWrapper": _BACKEND,
 }

@@ -80,6 +80,11 @@ from .preprocessing.image_preprocessing.augmentation_geometry import (
     RandomShear,
 )
 from .preprocessing.image_preprocessing.augmentation_mix import CutMix, MixUp
+from .preprocessing.image_preprocessing.augmentation_pipeline import (
+    AugMix,
+    RandAugment,
+    RandomColorJitter,
+)
 from .preprocessing.image_preprocessing.center_crop import CenterCrop
 from .preprocessing.image_preprocessing.color import (
     AutoContrast,
@@ -188,7 +193,7 @@ __all__ += ["ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
             "MaxNumBoundingBoxes", "RandomColorDegeneration", "RandomErasing",
             "RandomGaussianBlur", "RandomHue", "RandomPosterization", "RandomSaturation",
             "RandomSharpness", "CutMix", "MixUp", "RandomElasticTransform",
-            "RandomPerspective", "RandomShear"]
+            "RandomPerspective", "RandomShear", "AugMix", "RandAugment", "RandomColorJitter"]
 
 
 def serialize(layer) -> dict:
