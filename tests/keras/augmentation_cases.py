@@ -143,3 +143,32 @@ CASES = [
     case("RandAugment", {"value_range": (0, 1), "num_ops": 3, "factor": 0.3}, x="unit",
          label="RandAugmentUnit", tol=2e-5),
 ]
+
+
+# Constructions Keras refuses: (class, kwargs); the recorder stores the error's class and text.
+ERRORS = [
+    ("RandomPosterization", {"factor": 9}),
+    ("RandomPosterization", {"factor": 4, "value_range": (0, 1, 2)}),
+    ("RandomColorDegeneration", {"factor": 1.5}),
+    ("RandomSharpness", {"factor": (0.2, 0.3, 0.4)}),
+    ("RandomSaturation", {"factor": "big"}),
+    ("RandomHue", {"factor": -0.5}),
+    ("RandomGaussianBlur", {"kernel_size": 4}),
+    ("RandomGaussianBlur", {"kernel_size": (3, 5, 7)}),
+    ("RandomGaussianBlur", {"sigma": 2.0}),
+    ("RandomErasing", {"scale": 1.5}),
+    ("Equalization", {"value_range": 255}),
+    ("CutMix", {"factor": 2.0}),
+    ("RandomShear", {"x_factor": 1.5}),
+    ("RandomShear", {"x_factor": 0.2, "fill_mode": "mirror"}),
+    ("RandomShear", {"x_factor": 0.2, "interpolation": "bicubic"}),
+    ("RandomPerspective", {"scale": 1.5}),
+    ("RandomPerspective", {"interpolation": "area"}),
+    ("RandomElasticTransform", {"fill_mode": "edge"}),
+    ("RandomElasticTransform", {"scale": (0.1, 0.2, 0.3)}),
+    ("AugMix", {"factor": 1.2}),
+    ("RandAugment", {"factor": -0.2}),
+    ("RandomColorJitter", {"brightness_factor": 2.0}),
+    ("RandomColorJitter", {"contrast_factor": 1.5}),
+    ("MaxNumBoundingBoxes", {"max_number": 3, "factor": 0.5}),
+]

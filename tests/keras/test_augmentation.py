@@ -9,7 +9,7 @@ import pytest
 import tapeflow as tf
 
 from . import augmentation_cases as cases
-from .test_layers import load, same_config
+from .test_layers import load, plain, same_config
 
 FIXTURE = load("augmentation.json")
 RECORDED = {c["label"]: c for c in FIXTURE["cases"]}
@@ -91,3 +91,76 @@ def test_layer_round_trips_through_its_config(case):
     same_config(again.get_config(), rec["config"])
     x = INPUTS[case["x"]]
     assert tuple(again(x, training=True).shape) == x.shape
+
+
+def _words(message):
+    """A message with any ``{...}`` set shown as its sorted items (a set's order varies)."""
+    head, brace, rest = message.partition("{")
+    if not brace:
+        return message
+    items, _, tail = rest.partition("}")
+    return head + str(sorted(i.strip() for i in items.split(","))) + tail
+
+
+# Keras 3.15's Equalization refers to a message it does not define (AttributeError);
+# tapeflow raises the ValueError the other colour layers raise for a bad value_range.
+BETTER = {("Equalization", "{'value_range': 255}"):
+          ("ValueError", "The `value_range` argument should be a list of two numbers. "
+                         "Received: value_range=255")}
+
+
+@pytest.mark.parametrize("index", range(len(cases.ERRORS)),
+                         ids=lambda i: f"{cases.ERRORS[i][0]}{cases.ERRORS[i][1]}")
+def test_refused_arguments_raise_keras_errors(index):
+    cls, kwargs = cases.ERRORS[index]
+    expected = FIXTURE["errors"][index]
+    expected = BETTER.get((cls, str(kwargs)), expected)
+    if expected is None:
+        getattr(tf.keras.layers, cls)(**kwargs)
+        return
+    with pytest.raises(Exception) as info:
+        getattr(tf.keras.layers, cls)(**kwargs)
+    assert type(info.value).__name__ == expected[0]
+    assert _words(str(info.value)) == _words(expected[1])
+
+
+def test_keras_equalization_value_range_error_is_its_own_bug():
+    assert FIXTURE["errors"][[c for c, _ in cases.ERRORS].index("Equalization")][0] == \
+        "AttributeError"
+
+
+@pytest.mark.parametrize("case", [c for c in cases.CASES if not c["data"]],
+                         ids=lambda c: c["label"])
+def test_a_tf_function_draws_the_eager_numbers(case):
+    # The generator's state is a variable assigned on each call, so a traced layer advances
+    # as the eager one. AugMix picks its chains with Python's random while tracing: the
+    # traced program keeps the first call's choices (as Keras's on TensorFlow).
+    rec = RECORDED[case["label"]]
+    tf.keras.utils.set_random_seed(cases.SEED)
+    layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
+    step = tf.function(lambda t: layer(t, training=True))
+    x = tf.constant(INPUTS[case["x"]])
+    check(step(x).numpy(), rec["y1"], case["tol"])
+    second = step(x).numpy()
+    if case["cls"] != "AugMix":
+        check(second, rec["y2"], case["tol"])
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("RandomHue", {"factor": 0.4, "seed": 1}), ("CutMix", {"seed": 2}),
+    ("RandomPerspective", {"seed": 3}), ("RandAugment", {"seed": 4}),
+    ("ContrastLimitedAdaptiveHistogramEqualization", {"tile_grid_size": (2, 2)}),
+])
+def test_layers_map_a_dataset_with_an_unknown_batch_and_save_in_a_model(name, kwargs, tmp_path):
+    x = INPUTS["rgb"]
+    layer = getattr(tf.keras.layers, name)(**kwargs)
+    ds = tf.data.Dataset.from_tensor_slices(x).batch(2).map(lambda t: layer(t, training=True))
+    assert [tuple(b.shape) for b in ds] == [(2, 6, 7, 3), (1, 6, 7, 3)]
+    model = tf.keras.Sequential([tf.keras.Input((6, 7, 3)), layer])
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert type(loaded.layers[0]) is type(layer)
+    same_config(loaded.layers[0].get_config(), plain(layer.get_config()))
+    expected = model(x, training=False).numpy()
+    np.testing.assert_array_equal(loaded(x, training=False).numpy(), expected)
