@@ -67,7 +67,13 @@ def record(c, inputs, data):
     layer = getattr(keras.layers, c["cls"])(**c["kwargs"])
     x = data[c["data"]] if c["data"] else inputs[c["x"]]
     out = {"label": c["label"]}
-    out["y1"] = lists(layer(copy(x), training=True))
+    try:
+        y1 = layer(copy(x), training=True)
+    except Exception as e:  # noqa: BLE001 - Keras's refusal is the record
+        out["call_error"] = [type(e).__name__, str(e)]
+        out["config"] = plain(layer.get_config())
+        return out
+    out["y1"] = lists(y1)
     out["y2"] = lists(layer(copy(x), training=True))
     try:
         out["single"] = lists(layer(one(x), training=True))

@@ -42,6 +42,11 @@ def data():
     masks = np.floor(np.random.default_rng(5).uniform(0, 3, (3, 6, 7, 1))).astype(np.float32)
     return {
         "labelled": {"images": im["rgb"], "labels": labels},
+        "all": {"images": im["rgb"], "labels": labels, "segmentation_masks": masks,
+                "bounding_boxes": {"boxes": boxes, "labels": box_labels}},
+        "boxed_xywh": {"images": im["rgb"], "bounding_boxes": {
+            "boxes": np.concatenate([boxes[..., :2], boxes[..., 2:] - boxes[..., :2]], -1),
+            "labels": box_labels}},
         "boxed": {"images": im["rgb"], "bounding_boxes": {"boxes": boxes,
                                                           "labels": box_labels}},
         "masked": {"images": im["rgb"], "segmentation_masks": masks},
@@ -144,6 +149,36 @@ CASES = [
          label="RandAugmentUnit", tol=2e-5),
 ]
 
+CASES += [
+    case("RandomShear", {"x_factor": 0.4, "y_factor": 0.3, "seed": 5,
+                         "bounding_box_format": "xyxy"}, data="boxed", label="ShearBoxes",
+         tol=2e-3),
+    case("RandomShear", {"x_factor": (0.1, 0.3), "y_factor": 0.5,
+                         "bounding_box_format": "xywh"}, data="boxed_xywh",
+         label="ShearBoxesXYWH", tol=2e-3),
+    case("RandomPerspective", {"scale": 0.6, "seed": 8, "bounding_box_format": "xyxy"},
+         data="boxed", label="PerspectiveBoxes", tol=2e-3),
+    case("RandomPerspective", {"factor": (0.2, 0.8), "bounding_box_format": "xywh"},
+         data="boxed_xywh", label="PerspectiveBoxesXYWH", tol=2e-3),
+    case("RandAugment", {"num_ops": 4, "factor": 0.7, "seed": 17,
+                         "bounding_box_format": "xyxy"}, data="boxed",
+         label="RandAugmentBoxes", tol=2e-3),
+    case("RandAugment", {"num_ops": 3, "factor": 0.4, "seed": 19,
+                         "bounding_box_format": "xyxy"}, data="boxed",
+         label="RandAugmentBoxes2", tol=2e-3),
+    case("RandomHue", {"factor": 0.4, "seed": 2, "bounding_box_format": "xyxy"},
+         data="all", label="HueAll", tol=2e-3),
+    case("MixUp", {"seed": 3, "bounding_box_format": "xyxy"}, data="all",
+         label="MixUpAll"),
+    case("AugMix", {"seed": 6, "bounding_box_format": "xyxy"}, data="all",
+         label="AugMixAll", tol=2e-3),
+    case("ContrastLimitedAdaptiveHistogramEqualization", {"bounding_box_format": "xyxy"},
+         data="boxed", label="CLAHEBoxes"),
+    case("RandomElasticTransform", {"bounding_box_format": "xyxy"}, data="boxed",
+         label="ElasticBoxes"),
+    case("RandomShear", {"x_factor": 0.2}, data="boxed", label="ShearBoxesNoFormat"),
+    case("CutMix", {"bounding_box_format": "xyxy"}, data="boxed", label="CutMixBoxes"),
+]
 
 # Constructions Keras refuses: (class, kwargs); the recorder stores the error's class and text.
 ERRORS = [

@@ -62,6 +62,11 @@ def test_layer_draws_keras_numbers(case):
     layer = getattr(tf.keras.layers, case["cls"])(**case["kwargs"])
     x = DATA[case["data"]] if case["data"] else INPUTS[case["x"]]
     tol = case["tol"]
+    if "call_error" in rec:
+        with pytest.raises(Exception) as info:
+            layer(copy(x), training=True)
+        assert type(info.value).__name__ == rec["call_error"][0]
+        return
     check(numpy(layer(copy(x), training=True)), rec["y1"], tol)
     check(numpy(layer(copy(x), training=True)), rec["y2"], tol)
     if "single" in rec:

@@ -122,6 +122,7 @@ class AugmentationLayer(Layer):
 
     _USE_BASE_FACTOR = True
     _FACTOR_BOUNDS = (-1, 1)
+    _BOXES_UNCHANGED = True   # Keras's colour layers; the base raises NotImplementedError
     _cast_kinds = "f"
 
     def __init__(self, factor=None, bounding_box_format=None, data_format=None, **kwargs):
@@ -152,7 +153,10 @@ class AugmentationLayer(Layer):
         return labels
 
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
-        return bounding_boxes
+        if self._BOXES_UNCHANGED:
+            return bounding_boxes
+        raise NotImplementedError(f"{type(self).__name__} does not transform bounding boxes "
+                                  "(as in Keras)")
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
         return segmentation_masks

@@ -547,6 +547,7 @@ class ContrastLimitedAdaptiveHistogramEqualization(AugmentationLayer):
     """
 
     _USE_BASE_FACTOR = False
+    _BOXES_UNCHANGED = False
 
     def __init__(self, value_range=(0, 255), clip_limit=4.0, tile_grid_size=(8, 8),
                  data_format=None, **kwargs):

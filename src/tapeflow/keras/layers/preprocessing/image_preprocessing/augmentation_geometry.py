@@ -2,13 +2,14 @@
 RandomPerspective, RandomElasticTransform. Each draws from its own
 ``keras.random.SeedGenerator(seed)`` as Keras does and resamples through ``keras.ops.image``
 (``affine_transform``, ``perspective_transform``, ``map_coordinates``); segmentation masks
-are resampled with nearest-neighbour interpolation. Bounding boxes are not transformed yet
-(NotImplementedError naming the layer)."""
+are resampled with nearest-neighbour interpolation; RandomShear and RandomPerspective move
+bounding boxes as Keras does (RandomElasticTransform, as Keras, does not)."""
 import tapeflow as tf
 
 from .... import ops as K
 from .... import random as _kr
 from .augmentation_base import AugmentationLayer, batch_size, draw_shape, factor_pair
+from .bounding_boxes import clip_to_image_size, convert_format
 
 __all__ = ["RandomShear", "RandomPerspective", "RandomElasticTransform"]
 
@@ -45,9 +46,12 @@ class _Resampling(AugmentationLayer):
                                                         "nearest")
         return segmentation_masks
 
-    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
-        raise NotImplementedError(f"tapeflow's {type(self).__name__} does not transform "
-                                  "bounding boxes yet")
+    _BOXES_UNCHANGED = False
+
+    def _size(self, transformation):
+        shape = transformation["input_shape"]
+        last = self.data_format == "channels_last"
+        return (shape[-3], shape[-2]) if last else (shape[-2], shape[-1])
 
 
 _SHEAR_FACTOR = ("The `factor` argument should be a number (or a list of two numbers) in the "
@@ -130,6 +134,23 @@ class RandomShear(_Resampling):
                                         fill_mode=self.fill_mode, fill_value=self.fill_value,
                                         data_format=self.data_format)
 
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if not training:
+            return bounding_boxes
+        h, w = self._size(transformation)
+        fmt, dtype = self.bounding_box_format, self.compute_dtype
+        boxes = convert_format(bounding_boxes, fmt, "rel_xyxy", h, w, dtype)
+        shear = tf.cast(transformation["shear_factor"], dtype)
+        sx, sy = shear[:, :1], shear[:, 1:]
+        x1, y1, x2, y2 = (tf.squeeze(v, -1) for v in tf.split(boxes["boxes"], 4, axis=-1))
+        x1, x2 = (tf.where(sx < 0, x1 - sx * y1, x1 - sx * y2),
+                  tf.where(sx < 0, x2 - sx * y2, x2 - sx * y1))
+        y1, y2 = (tf.where(sy > 0, y1 - sy * x2, y1 - sy * x1),
+                  tf.where(sy > 0, y2 - sy * x1, y2 - sy * x2))
+        boxes["boxes"] = tf.stack([x1, y1, x2, y2], axis=-1)
+        boxes = clip_to_image_size(boxes, h, w, "rel_xyxy")
+        return convert_format(boxes, "rel_xyxy", fmt, h, w, dtype)
+
     def get_config(self):
         return dict(super().get_config(), x_factor=self.x_factor, y_factor=self.y_factor,
                     fill_mode=self.fill_mode, interpolation=self.interpolation,
@@ -195,6 +216,30 @@ class RandomPerspective(_Resampling):
         chosen = tf.reshape(transformation["apply_perspective"], [-1, 1, 1, 1])
         return tf.where(chosen, out, images)
 
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if not training or transformation is None:
+            return bounding_boxes
+        h, w = self._size(transformation)
+        boxes = convert_format(bounding_boxes, self.bounding_box_format, "xyxy", h, w)
+        x0, y0, x1, y1 = tf.split(boxes["boxes"], 4, axis=-1)
+        matrix = K.image._homography(tf.cast(transformation["start_points"], tf.float32),
+                                     tf.cast(transformation["end_points"], tf.float32))
+        matrix = tf.concat([matrix, tf.ones_like(matrix[:, :1])], -1)
+        inverse = tf.linalg.inv(tf.reshape(tf.cast(matrix, self.compute_dtype), [-1, 3, 3]))
+        xs, ys = [], []
+        for x, y in ((x0, y0), (x1, y1), (x0, y1), (x1, y0)):
+            p = tf.matmul(inverse, tf.transpose(tf.concat([x, y, tf.ones_like(x)], -1),
+                                                [0, 2, 1]))
+            p = tf.transpose(p, [0, 2, 1])
+            xs.append(p[..., 0] / p[..., 2])
+            ys.append(p[..., 1] / p[..., 2])
+        xs, ys = tf.stack(xs, -1), tf.stack(ys, -1)
+        moved = tf.stack([tf.reduce_min(xs, -1), tf.reduce_min(ys, -1), tf.reduce_max(xs, -1),
+                          tf.reduce_max(ys, -1)], -1)
+        chosen = tf.reshape(transformation["apply_perspective"], [-1, 1, 1])
+        boxes["boxes"] = tf.where(chosen, moved, boxes["boxes"])
+        return clip_to_image_size(boxes, h, w, "xyxy")
+
     def get_config(self):
         return dict(super().get_config(), factor=self.factor, scale=self.scale,
                     interpolation=self.interpolation, seed=self.seed,
@@ -226,6 +271,10 @@ class RandomElasticTransform(_Resampling):
         ValueError: for factors outside [0, 1].
         NotImplementedError: for an unknown fill mode or interpolation.
     """
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        raise NotImplementedError("RandomElasticTransform does not transform bounding boxes "
+                                  "(as in Keras)")
 
     def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_mode="reflect",
                  fill_value=0.0, value_range=(0, 255), seed=None, data_format=None, **kwargs):

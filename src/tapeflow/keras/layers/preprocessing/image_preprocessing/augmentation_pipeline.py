@@ -31,6 +31,7 @@ from .augmentation_color import (
     RandomSharpness,
 )
 from .augmentation_geometry import RandomShear, _Resampling
+from .bounding_boxes import affine, clip_to_image_size, convert_format
 
 __all__ = ["RandomColorJitter", "AugMix", "RandAugment"]
 
@@ -121,8 +122,21 @@ class _Rotation(_Resampling):
         angle = _kr.uniform(draw_shape(n), self.factor[0] * 360.0, self.factor[1] * 360.0,
                             seed=self._seed(seed))
         zeros, ones = tf.zeros_like(angle), tf.ones_like(angle)
-        return {"rotation_matrix": affine_matrix(0.5, 0.5, angle, zeros, zeros, ones, zeros,
+        return {"angle": angle, "image_height": h, "image_width": w,
+                "rotation_matrix": affine_matrix(0.5, 0.5, angle, zeros, zeros, ones, zeros,
                                                  zeros, h, w)}
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if not training:
+            return bounding_boxes
+        h, w = transformation["image_height"], transformation["image_width"]
+        angle = transformation["angle"]
+        zeros, ones = tf.zeros_like(angle), tf.ones_like(angle)
+        out = dict(bounding_boxes)   # Keras takes these boxes as xyxy
+        out["boxes"] = affine(bounding_boxes["boxes"], angle, zeros, zeros, ones, zeros, zeros,
+                              h, w)
+        out = clip_to_image_size(out, h, w, "xyxy")
+        return convert_format(out, "xyxy", self.bounding_box_format, h, w)
 
     def _transform_images(self, images, transformation, interpolation):
         from .... import ops as K
@@ -172,7 +186,23 @@ class _Translation(_Resampling):
         dy = _kr.uniform(draw_shape(n, 1), self.height_lower, self.height_upper,
                          seed=seed) * h
         dx = _kr.uniform(draw_shape(n, 1), self.width_lower, self.width_upper, seed=seed) * w
-        return {"translations": tf.cast(tf.concat([dx, dy], axis=1), tf.float32)}
+        return {"translations": tf.cast(tf.concat([dx, dy], axis=1), tf.float32),
+                "input_shape": tuple(images.shape)}
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if not training:
+            return bounding_boxes
+        h, w = self._size(transformation)
+        out = convert_format(bounding_boxes, self.bounding_box_format, "xyxy", h, w)
+        t = transformation["translations"]
+        dx, dy = t[:, 0:1], t[:, 1:]   # minus the matrix's offsets, -t
+        boxes = out["boxes"]
+        if len(boxes.shape) == 3:
+            dx, dy = dx[..., None], dy[..., None]
+        x1, y1, x2, y2 = tf.split(boxes, 4, axis=-1)
+        out["boxes"] = tf.concat([x1 + dx, y1 + dy, x2 + dx, y2 + dy], -1)
+        out = clip_to_image_size(out, h, w, "xyxy")
+        return convert_format(out, "xyxy", self.bounding_box_format, h, w)
 
     def _transform_images(self, images, transformation, interpolation):
         from .... import ops as K
@@ -504,6 +534,19 @@ class RandAugment(AugmentationLayer):
                     out = getattr(self, name).transform_images(images, t)
                     images = tf.where(chosen[i] == index, out, images)
         return tf.cast(images, self.compute_dtype)
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if not training:
+            return bounding_boxes
+        chosen = transformation["layer_idxes"]
+        boxes = dict(bounding_boxes)
+        for index, (name, t) in enumerate(transformation["transforms"].items()):
+            moved = getattr(self, name).transform_bounding_boxes(dict(boxes), t)
+            for i in range(self.num_ops):
+                boxes["boxes"] = tf.where(chosen[i] == index, moved["boxes"], boxes["boxes"])
+                boxes["labels"] = tf.where(chosen[i] == index, moved["labels"],
+                                           boxes["labels"])
+        return boxes
 
     def get_config(self):
         return dict(super().get_config(), value_range=self.value_range, num_ops=self.num_ops,
