@@ -179,6 +179,32 @@ CASES += [
     case("RandomShear", {"x_factor": 0.2}, data="boxed", label="ShearBoxesNoFormat"),
     case("CutMix", {"bounding_box_format": "xyxy"}, data="boxed", label="CutMixBoxes"),
 ]
+CF = {"data_format": "channels_first"}
+CASES += [
+    case("Equalization", dict(CF), x="rgb_cf", label="EqualizationCF", tol=0.0),
+    case("RandomPosterization", dict(CF, factor=3, seed=2), x="rgb_cf",
+         label="PosterizationCF", tol=0.0),
+    case("RandomSaturation", dict(CF, factor=0.7, value_range=(0, 1)), x="rgb_cf",
+         label="SaturationCF", tol=2e-3),
+    case("RandomHue", dict(CF, factor=0.6, seed=1), x="rgb_cf", label="HueCF", tol=2e-3),
+    case("RandomGaussianBlur", dict(CF, seed=3), x="rgb_cf", label="GaussianBlurCF"),
+    case("ContrastLimitedAdaptiveHistogramEqualization", dict(CF, tile_grid_size=(2, 2)),
+         x="rgb_cf", label="CLAHECF", tol=2e-4),
+    case("RandomPerspective", dict(CF, seed=5), x="rgb_cf", label="PerspectiveCF",
+         tol=2e-3),
+    case("RandomElasticTransform", dict(CF, seed=6), x="rgb_cf", label="ElasticCF",
+         tol=2e-3),
+    case("CutMix", dict(CF, seed=7), x="rgb_cf", label="CutMixCF"),
+    case("MixUp", dict(CF, seed=8), x="rgb_cf", label="MixUpCF"),
+    # Keras makes the jitter's steps channels-last whatever data_format says (so its
+    # saturation and hue steps fail on channels-first images, and contrast averages over
+    # the last two axes): the same here
+    case("RandomColorJitter", dict(CF, brightness_factor=0.2, contrast_factor=0.4, seed=9),
+         x="rgb_cf", label="ColorJitterCF", tol=2e-3),
+    case("RandAugment", dict(CF, num_ops=3, seed=10), x="rgb_cf", label="RandAugmentCF",
+         tol=2e-3),
+    case("AugMix", dict(CF, seed=11), x="rgb_cf", label="AugMixCF", tol=2e-3),
+]
 
 # Constructions Keras refuses: (class, kwargs); the recorder stores the error's class and text.
 ERRORS = [
