@@ -63,6 +63,28 @@ from .preprocessing.category_encoding import CategoryEncoding
 from .preprocessing.discretization import Discretization
 from .preprocessing.hashed_crossing import HashedCrossing
 from .preprocessing.hashing import Hashing
+from .preprocessing.image_preprocessing.augmentation_color import (
+    ContrastLimitedAdaptiveHistogramEqualization,
+    Equalization,
+    RandomColorDegeneration,
+    RandomErasing,
+    RandomGaussianBlur,
+    RandomHue,
+    RandomPosterization,
+    RandomSaturation,
+    RandomSharpness,
+)
+from .preprocessing.image_preprocessing.augmentation_geometry import (
+    RandomElasticTransform,
+    RandomPerspective,
+    RandomShear,
+)
+from .preprocessing.image_preprocessing.augmentation_mix import CutMix, MixUp
+from .preprocessing.image_preprocessing.augmentation_pipeline import (
+    AugMix,
+    RandAugment,
+    RandomColorJitter,
+)
 from .preprocessing.image_preprocessing.center_crop import CenterCrop
 from .preprocessing.image_preprocessing.color import (
     AutoContrast,
@@ -70,6 +92,7 @@ from .preprocessing.image_preprocessing.color import (
     RandomInvert,
     Solarization,
 )
+from .preprocessing.image_preprocessing.max_num_bounding_boxes import MaxNumBoundingBoxes
 from .preprocessing.image_preprocessing.random_brightness import RandomBrightness
 from .preprocessing.image_preprocessing.random_contrast import RandomContrast
 from .preprocessing.image_preprocessing.random_crop import RandomCrop
@@ -166,6 +189,11 @@ __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
 __all__ += ["TFSMLayer"]
+__all__ += ["ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
+            "MaxNumBoundingBoxes", "RandomColorDegeneration", "RandomErasing",
+            "RandomGaussianBlur", "RandomHue", "RandomPosterization", "RandomSaturation",
+            "RandomSharpness", "CutMix", "MixUp", "RandomElasticTransform",
+            "RandomPerspective", "RandomShear", "AugMix", "RandAugment", "RandomColorJitter"]
 
 
 def serialize(layer) -> dict:
