@@ -257,6 +257,13 @@ OP_DEFS = {
         'defaults': {'data_format': 'NHWC'},
         'stateful': False,
     },
+    'Bitcast': {
+        'inputs': [('input', 'T')],
+        'outputs': [('output', 'type')],
+        'attrs': {'T': 'type', 'type': 'type'},
+        'defaults': {},
+        'stateful': False,
+    },
     'BroadcastArgs': {
         'inputs': [('s0', 'T'), ('s1', 'T')],
         'outputs': [('r0', 'T')],
@@ -1224,6 +1231,13 @@ OP_DEFS = {
         'defaults': {},
         'stateful': False,
     },
+    'RngReadAndSkip': {
+        'inputs': [('resource', 'resource'), ('alg', 'int32'), ('delta', 'uint64')],
+        'outputs': [('value', 'int64')],
+        'attrs': {},
+        'defaults': {},
+        'stateful': True,
+    },
     'Roll': {
         'inputs': [('input', 'T'), ('shift', 'Tshift'), ('axis', 'Taxis')],
         'outputs': [('output', 'T')],
@@ -1469,7 +1483,29 @@ OP_DEFS = {
         'defaults': {'dtype': 1, 'Tshape': 3},
         'stateful': False,
     },
+    'StatelessRandomUniformFullIntV2': {
+        'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32')],
+        'outputs': [('output', 'dtype')],
+        'attrs': {'dtype': 'type', 'Tshape': 'type'},
+        'defaults': {'dtype': 23, 'Tshape': 3},
+        'stateful': False,
+    },
+    'StatelessRandomUniformIntV2': {
+        'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32'),
+                   ('minval', 'dtype'), ('maxval', 'dtype')],
+        'outputs': [('output', 'dtype')],
+        'attrs': {'dtype': 'type', 'Tshape': 'type'},
+        'defaults': {'Tshape': 3},
+        'stateful': False,
+    },
     'StatelessRandomUniformV2': {
+        'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32')],
+        'outputs': [('output', 'dtype')],
+        'attrs': {'dtype': 'type', 'Tshape': 'type'},
+        'defaults': {'dtype': 1, 'Tshape': 3},
+        'stateful': False,
+    },
+    'StatelessTruncatedNormalV2': {
         'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32')],
         'outputs': [('output', 'dtype')],
         'attrs': {'dtype': 'type', 'Tshape': 'type'},
