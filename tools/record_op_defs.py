@@ -41,7 +41,7 @@ Squeeze LinSpace Range StatelessRandomUniformV2 StatelessRandomNormalV2 Print Pr
 MatrixBandPart TopKV2 Unique Cos Sin Tan Atan Log1p Expm1 Selu Softmax
 Add DisableCopyOnRead EagerPyFunc StringFormat
 RngReadAndSkip Bitcast StatelessTruncatedNormalV2 StatelessRandomUniformIntV2
-StatelessRandomUniformFullIntV2
+StatelessRandomUniformFullIntV2 UnsortedSegmentSum SparseReduceSum
 """.split()
 # ... and the TF op types tapeflow's primitives are named after.
 TAPEFLOW_PRIMITIVES = """

@@ -1393,6 +1393,14 @@ OP_DEFS = {
         'defaults': {},
         'stateful': False,
     },
+    'SparseReduceSum': {
+        'inputs': [('input_indices', 'int64'), ('input_values', 'T'), ('input_shape', 'int64'),
+                   ('reduction_axes', 'int32')],
+        'outputs': [('output', 'T')],
+        'attrs': {'keep_dims': 'bool', 'T': 'type'},
+        'defaults': {'keep_dims': False},
+        'stateful': False,
+    },
     'SparseSoftmaxCrossEntropyWithLogits': {
         'inputs': [('features', 'T'), ('labels', 'Tlabels')],
         'outputs': [('loss', 'T'), ('backprop', 'T')],
@@ -1801,6 +1809,13 @@ OP_DEFS = {
         'outputs': [('output', 'num*T')],
         'attrs': {'num': 'int', 'T': 'type', 'axis': 'int'},
         'defaults': {'axis': 0},
+        'stateful': False,
+    },
+    'UnsortedSegmentSum': {
+        'inputs': [('data', 'T'), ('segment_ids', 'Tindices'), ('num_segments', 'Tnumsegments')],
+        'outputs': [('output', 'T')],
+        'attrs': {'T': 'type', 'Tindices': 'type', 'Tnumsegments': 'type'},
+        'defaults': {'Tnumsegments': 3},
         'stateful': False,
     },
     'VarHandleOp': {

@@ -25,11 +25,14 @@ from ..ops import (
     nn_conv_ops,
     nn_ops,
     reduction_ops,
+    segment_ops,
     special_math_ops,
     stateful_random_ops,
     stateless_random_ops,
 )
 from ..ops.control_flow_ops import TensorArray
+from ..ops.sparse import sparse_ops
+from ..ops.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["KERNELS", "dtype_of", "as_numpy"]
 
@@ -458,6 +461,51 @@ def _bitcast(ins, attrs, ctx):
                  {"type": np.dtype(dtype_of(attrs["type"])._np)})
 
 
+# ------------------------------------------------------- checks, segments, sparse (composites)
+
+def _datum_text(v, summarize):
+    a = np.asarray(v)
+    if a.dtype.kind in "SO":
+        items = [x.decode(errors="replace") if isinstance(x, bytes) else str(x)
+                 for x in a.reshape(-1)[:summarize]]
+        return " ".join(items) if a.ndim else items[0]
+    flat = a.reshape(-1)
+    text = " ".join(str(x) for x in flat[:summarize])
+    if flat.size > summarize:
+        text += "..."
+    return f"[{text}]" if a.ndim else text
+
+
+def _assert_forward(condition, *data, summarize=3):
+    if not bool(np.all(condition)):
+        from .._core import errors
+        parts = " ".join(f"[{_datum_text(d, summarize)}]" for d in data)
+        raise errors.InvalidArgumentError(None, None, f"assertion failed: {parts}")
+    return np.asarray(condition)
+
+
+# TF's Assert: a step of the program (kept though nothing reads it), checked at every call
+_ASSERT = nondifferentiable("AssertData", _assert_forward)
+
+
+def _assert(ins, attrs, ctx):
+    apply(_ASSERT, tuple(convert_to_tensor(x) for x in ins), {"summarize": attrs["summarize"]})
+    return []
+
+
+def _where(ins, attrs, ctx):
+    return array_ops.where(ins[0])
+
+
+def _unsorted_segment_sum(ins, attrs, ctx):
+    return segment_ops.unsorted_segment_sum(ins[0], ins[1], ins[2])
+
+
+def _sparse_reduce_sum(ins, attrs, ctx):
+    sp = SparseTensor(ins[0], ins[1], ins[2])
+    return sparse_ops.reduce_sum(sp, axis=_axis(ctx, ins[3]), keepdims=attrs["keep_dims"])
+
+
 # ---------------------------------------------------------------------- TensorLists (RNNs)
 
 def _element_shape(ctx, t):
@@ -523,5 +571,7 @@ KERNELS = {
     "TensorListGetItem": _list_get, "TensorListSetItem": _list_set,
     "TensorListStack": _list_stack, "TensorListLength": _list_length,
     "RngReadAndSkip": _rng_read_and_skip, "Bitcast": _bitcast,
+    "Assert": _assert, "Where": _where, "UnsortedSegmentSum": _unsorted_segment_sum,
+    "SparseReduceSum": _sparse_reduce_sum,
     **{op: _stateless_v2(op) for op in _STATELESS_V2},
 }
