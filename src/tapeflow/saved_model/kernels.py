@@ -25,14 +25,9 @@ from ..ops import (
     nn_conv_ops,
     nn_ops,
     reduction_ops,
-    segment_ops,
     special_math_ops,
-    stateful_random_ops,
-    stateless_random_ops,
 )
 from ..ops.control_flow_ops import TensorArray
-from ..ops.sparse import sparse_ops
-from ..ops.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["KERNELS", "dtype_of", "as_numpy"]
 
@@ -379,7 +374,11 @@ def _no_op(ins, attrs, ctx):
 
 # ------------------------------------------------------------------- tf.random.Generator
 
+# The random, segment and sparse modules load when a graph uses them (a model's load stays
+# as quick as its kernels).
+
 def _skip_forward(state, delta):
+    from ..ops import stateful_random_ops
     return stateful_random_ops._advance(state, int(delta))
 
 
@@ -412,6 +411,7 @@ def _stateless_v2_forward(shape, key, counter, alg, minval=None, maxval=None, ki
     if int(alg) != 1:
         raise NotImplementedError(f"stateless random op with algorithm {int(alg)}: tapeflow "
                                   f"implements Philox (1) only")
+    from ..ops import stateless_random_ops
     shape = tuple(int(d) for d in np.asarray(shape).reshape(-1))
     n = int(np.prod(shape)) if shape else 1
     k, c = _words(key, counter)
@@ -498,10 +498,13 @@ def _where(ins, attrs, ctx):
 
 
 def _unsorted_segment_sum(ins, attrs, ctx):
+    from ..ops import segment_ops
     return segment_ops.unsorted_segment_sum(ins[0], ins[1], ins[2])
 
 
 def _sparse_reduce_sum(ins, attrs, ctx):
+    from ..ops.sparse import sparse_ops
+    from ..ops.sparse.sparse_tensor import SparseTensor
     sp = SparseTensor(ins[0], ins[1], ins[2])
     return sparse_ops.reduce_sum(sp, axis=_axis(ctx, ins[3]), keepdims=attrs["keep_dims"])
 
