@@ -62,11 +62,6 @@ XFAIL = {
         "IndexedSlices gradient and RMSprop's sparse update match Keras on a small case, so "
         "the cause is not located); a layer without build() is not first traced by running "
         "call() symbolically (its print shows once, not twice). VGG19 matches since session 8"),
-    "random_numbers_saved_model": (
-        "tf.saved_model.save of a tf.function drawing from a tf.random.Generator: the graph "
-        "lowering (function/graph_def.py) has no rule for the Generator's draw primitives "
-        "(StatefulRandomV2, StatefulRandomV2Replicas; TF writes RngReadAndSkip + "
-        "StatelessRandom*V2), so export raises ValueError"),
 }
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every

@@ -325,3 +325,13 @@ def test_contains_saved_model_and_fingerprint(tmp_path):
     assert fp.version.producer == 4 and len(fp.singleprint().split("/")) == 4
     with pytest.raises(FileNotFoundError, match="Could not find fingerprint"):
         tf.saved_model.experimental.read_fingerprint(str(tmp_path))
+
+
+@pytest.mark.parametrize("case", ["negative_length", "lengths_past_values"])
+def test_ragged_partition_checks_raise_as_tf(case):
+    """A TF graph building a RaggedTensor from row lengths checks them (``Assert`` under
+    ``If``, shapes): bad lengths raise the class TF 2.21 raised."""
+    want = facts("ragged_sparse_ops")["errors"][case]
+    m = tf.saved_model.load(path("ragged_sparse_ops"))
+    with pytest.raises(getattr(tf.errors, want["class"])):
+        m.ragged_rows(*dec(want["args"]))
