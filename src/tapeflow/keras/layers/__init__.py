@@ -3,6 +3,7 @@ from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
+from .conv3d_transpose import Conv3DTranspose
 from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking
@@ -166,6 +167,8 @@ __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
 __all__ += ["TFSMLayer"]
+Convolution3DTranspose = Conv3DTranspose
+__all__ += ["Conv3DTranspose", "Convolution3DTranspose"]
 
 
 def serialize(layer) -> dict:
