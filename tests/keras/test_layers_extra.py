@@ -27,8 +27,6 @@ MISSING = {
     "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
     "AugMix": _AUG,
     "ContrastLimitedAdaptiveHistogramEqualization": _AUG,
-    "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet",
-    "ConvLSTM3D": "not written yet",
     "CutMix": _AUG,
     "Equalization": _AUG,
     "FlaxLayer": _BACKEND,

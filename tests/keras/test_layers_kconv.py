@@ -11,7 +11,7 @@ import tapeflow as tf
 from .test_layers import close, load, same_config
 
 DATA = load("kconv.json")
-LAYER_CASES = DATA["conv3d_transpose"]
+LAYER_CASES = DATA["conv_lstm"] + DATA["conv3d_transpose"]
 
 
 def _array(spec):
@@ -109,6 +109,40 @@ def test_layer_round_trips_through_config_and_a_keras_file(case, tmp_path):
 
 def test_keras_aliases_and_names():
     assert tf.keras.layers.Convolution3DTranspose is tf.keras.layers.Conv3DTranspose
+
+
+# -- ConvLSTM details ----------------------------------------------------------------------
+
+def test_conv_lstm_refuses_strides_with_dilation_and_unknown_spatial_sizes():
+    with pytest.raises(ValueError, match="`strides > 1` is not compatible with"):
+        tf.keras.layers.ConvLSTM2D(2, 3, strides=2, dilation_rate=2)
+    layer = tf.keras.layers.ConvLSTM1D(2, 2)
+    with pytest.raises(ValueError, match="expected ndim=4"):
+        layer(tf.ones((2, 3, 4)))
+
+
+def test_conv_lstm_stateful_needs_a_static_batch_and_keeps_the_states():
+    layer = tf.keras.layers.ConvLSTM1D(2, 2, stateful=True, padding="same")
+    x = tf.constant(np.random.default_rng(0).standard_normal((3, 2, 5, 1)), tf.float32)
+    first = layer(x).numpy()
+    second = layer(x).numpy()
+    assert not np.allclose(first, second)
+    assert [tuple(v.shape) for v in layer.states] == [(3, 5, 2), (3, 5, 2)]
+    layer.reset_state()
+    np.testing.assert_allclose(layer(x).numpy(), first, rtol=1e-6)
+    with pytest.raises(ValueError, match="Expected batch size: 3"):
+        layer(tf.ones((2, 2, 5, 1)))
+
+
+def test_conv_lstm_initial_state_is_used():
+    layer = tf.keras.layers.ConvLSTM1D(2, 2, padding="same", return_state=True)
+    x = tf.ones((1, 3, 4, 1))
+    _, h, c = layer(x)
+    # starting from the final states of the first half continues the sequence
+    _, h1, c1 = layer(x[:, :2])
+    _, h2, c2 = layer(x[:, 2:], initial_state=[h1, c1])
+    np.testing.assert_allclose(h2.numpy(), h.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(c2.numpy(), c.numpy(), rtol=1e-5, atol=1e-6)
 
 
 # -- tf.nn.conv3d_transpose --------------------------------------------------------------

@@ -5,6 +5,7 @@ from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling
 from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
 from .conv3d_transpose import Conv3DTranspose
 from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking
 from .dense import Dense
@@ -168,7 +169,7 @@ __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "TextVectorization"]
 __all__ += ["TFSMLayer"]
 Convolution3DTranspose = Conv3DTranspose
-__all__ += ["Conv3DTranspose", "Convolution3DTranspose"]
+__all__ += ["Conv3DTranspose", "Convolution3DTranspose", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
 
 
 def serialize(layer) -> dict:
