@@ -19,12 +19,6 @@ _BACKEND = "wraps another framework's module (JAX/Flax/PyTorch): out of scope"
 # Keras 3.15 names tapeflow's tf.keras.layers lacks, with the reason. A name that appears
 # must leave this table (the test below is strict both ways).
 MISSING = {
-    "AdaptiveAveragePooling1D": "adaptive pooling not written yet",
-    "AdaptiveAveragePooling2D": "adaptive pooling not written yet",
-    "AdaptiveAveragePooling3D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling1D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling2D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
     "AugMix": _AUG,
     "ContrastLimitedAdaptiveHistogramEqualization": _AUG,
     "CutMix": _AUG,

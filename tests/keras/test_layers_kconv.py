@@ -11,7 +11,7 @@ import tapeflow as tf
 from .test_layers import close, load, same_config
 
 DATA = load("kconv.json")
-LAYER_CASES = DATA["conv_lstm"] + DATA["conv3d_transpose"]
+LAYER_CASES = (DATA["conv_lstm"] + DATA["conv3d_transpose"] + DATA["adaptive_pooling"])
 
 
 def _array(spec):
@@ -230,3 +230,12 @@ def test_conv3d_transpose_is_the_adjoint_of_conv3d():
     t = tf.nn.conv3d_transpose(g, w, list(z.shape), [1, 2, 3, 1, 1], "SAME")
     np.testing.assert_allclose(np.sum(y.numpy() * g.numpy()), np.sum(z.numpy() * t.numpy()),
                                rtol=1e-10)
+
+
+# -- adaptive pooling --------------------------------------------------------------------
+
+def test_adaptive_pooling_refuses_bad_output_sizes():
+    with pytest.raises(TypeError, match="`output_size` must be an integer or"):
+        tf.keras.layers.AdaptiveAveragePooling2D((2, 2, 2))
+    with pytest.raises(ValueError, match="Invalid data_format"):
+        tf.keras.layers.AdaptiveMaxPooling1D(2, data_format="nchw")

@@ -1,5 +1,13 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
+from .adaptive_pooling import (
+    AdaptiveAveragePooling1D,
+    AdaptiveAveragePooling2D,
+    AdaptiveAveragePooling3D,
+    AdaptiveMaxPooling1D,
+    AdaptiveMaxPooling2D,
+    AdaptiveMaxPooling3D,
+)
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
@@ -169,7 +177,11 @@ __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "TextVectorization"]
 __all__ += ["TFSMLayer"]
 Convolution3DTranspose = Conv3DTranspose
-__all__ += ["Conv3DTranspose", "Convolution3DTranspose", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
+__all__ += ["Conv3DTranspose", "Convolution3DTranspose", "ConvLSTM1D", "ConvLSTM2D",
+            "ConvLSTM3D"]
+__all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
+            "AdaptiveAveragePooling3D",
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
 
 
 def serialize(layer) -> dict:
