@@ -24,7 +24,6 @@ MISSING = {
     "CutMix": _AUG,
     "Equalization": _AUG,
     "FlaxLayer": _BACKEND,
-    "GroupQueryAttention": "not written yet",
     "JaxLayer": _BACKEND,
     "MaxNumBoundingBoxes": _AUG,
     "MelSpectrogram": "audio preprocessing not written yet", "MixUp": _AUG,

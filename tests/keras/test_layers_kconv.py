@@ -11,7 +11,8 @@ import tapeflow as tf
 from .test_layers import close, load, same_config
 
 DATA = load("kconv.json")
-LAYER_CASES = (DATA["conv_lstm"] + DATA["conv3d_transpose"] + DATA["adaptive_pooling"])
+LAYER_CASES = (DATA["conv_lstm"] + DATA["conv3d_transpose"] + DATA["adaptive_pooling"]
+               + DATA["gqa"])
 
 
 def _array(spec):
@@ -109,6 +110,9 @@ def test_layer_round_trips_through_config_and_a_keras_file(case, tmp_path):
 
 def test_keras_aliases_and_names():
     assert tf.keras.layers.Convolution3DTranspose is tf.keras.layers.Conv3DTranspose
+    assert tf.keras.layers.GroupQueryAttention.__name__ == "GroupedQueryAttention"
+    config = tf.keras.layers.serialize(tf.keras.layers.GroupQueryAttention(2, 2, 1))
+    assert (config["module"], config["class_name"]) == ("keras.layers", "GroupQueryAttention")
 
 
 # -- ConvLSTM details ----------------------------------------------------------------------
@@ -239,3 +243,12 @@ def test_adaptive_pooling_refuses_bad_output_sizes():
         tf.keras.layers.AdaptiveAveragePooling2D((2, 2, 2))
     with pytest.raises(ValueError, match="Invalid data_format"):
         tf.keras.layers.AdaptiveMaxPooling1D(2, data_format="nchw")
+
+
+# -- GroupQueryAttention ----------------------------------------------------------------
+
+def test_group_query_attention_refuses_bad_heads_and_windows():
+    with pytest.raises(ValueError, match="`num_query_heads` must be divisible by"):
+        tf.keras.layers.GroupQueryAttention(2, 3, 2)
+    with pytest.raises(ValueError, match="`sliding_window` must be `None` or a positive"):
+        tf.keras.layers.GroupQueryAttention(2, 2, 1, sliding_window=0)

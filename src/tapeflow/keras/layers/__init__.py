@@ -30,6 +30,7 @@ from .dropout import (
 from .einsum_dense import EinsumDense
 from .embedding import Embedding
 from .flatten import Flatten
+from .grouped_query_attention import GroupedQueryAttention
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
@@ -182,6 +183,10 @@ __all__ += ["Conv3DTranspose", "Convolution3DTranspose", "ConvLSTM1D", "ConvLSTM
 __all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
             "AdaptiveAveragePooling3D",
             "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
+# Keras exports its GroupedQueryAttention class under this name only
+GroupQueryAttention = GroupedQueryAttention
+del GroupedQueryAttention
+__all__ += ["GroupQueryAttention"]
 
 
 def serialize(layer) -> dict:
