@@ -73,14 +73,16 @@ def decode_kwargs(kwargs):
 
 
 def case(cls, kwargs, inputs, label, call_kwargs=None, training=False, seed=1, pre_calls=0,
-         build_kwargs=None):
+         build_kwargs=None, keep_weights=False):
     call_kwargs = call_kwargs or {}
     keras.utils.set_random_seed(seed)
     layer = getattr(keras.layers, cls)(**kwargs)
     ts = [tf.constant(x) for x in inputs]
     ckw = decode_kwargs(call_kwargs)
     layer(*ts, **decode_kwargs(build_kwargs if build_kwargs is not None else call_kwargs))
-    weights = [arr(w.shape, 0.5) for w in layer.weights]
+    # keep_weights: the layer's own initial weights (set again by the test after comparing)
+    weights = ([w.numpy() for w in layer.weights] if keep_weights
+               else [arr(w.shape, 0.5) for w in layer.weights])
     layer.set_weights(weights)
     first = None
     if kwargs.get("stateful"):
@@ -104,6 +106,7 @@ def case(cls, kwargs, inputs, label, call_kwargs=None, training=False, seed=1, p
             "build_kwargs": None if build_kwargs is None else {
                 k: encode(v) for k, v in build_kwargs.items()},
             "training": training, "pre_calls": pre_calls, "first": first,
+            "keep_weights": keep_weights,
             "weights": [lists(w) for w in weights],
             "weight_names": [w.path for w in layer.weights],
             "trainable": [w.path for w in layer.trainable_weights],
@@ -241,13 +244,51 @@ def gqa_cases():
     ]
 
 
+def spectrogram_cases():
+    t = np.linspace(0, 1, 200, dtype=np.float32)
+    tone = (np.sin(2 * np.pi * 37 * t) + 0.5 * np.sin(2 * np.pi * 91 * t)).astype(np.float32)
+    audio = np.stack([tone + arr(200, 0.1), arr(200)]).astype(np.float32)
+    multi = arr((2, 90, 2))
+    stft = "STFTSpectrogram"
+    mel = "MelSpectrogram"
+    return [
+        case(stft, {"frame_length": 16}, [multi], "STFTLog", keep_weights=True),
+        case(stft, {"mode": "magnitude", "frame_length": 12, "frame_step": 5,
+                    "fft_length": 16, "padding": "same"}, [multi], "STFTMagnitudeSame",
+             keep_weights=True),
+        case(stft, {"mode": "psd", "frame_length": 16, "window": "hamming",
+                    "periodic": True, "scaling": "spectrum"}, [multi], "STFTPsd",
+             keep_weights=True),
+        case(stft, {"mode": "real", "frame_length": 10, "frame_step": 3, "window": None,
+                    "scaling": None, "expand_dims": True}, [multi], "STFTRealExpand",
+             keep_weights=True),
+        case(stft, {"mode": "imag", "frame_length": 8, "fft_length": 8}, [multi],
+             "STFTImag", keep_weights=True),
+        case(stft, {"mode": "angle", "frame_length": 8, "window": "blackman"}, [multi],
+             "STFTAngle", keep_weights=True),
+        case(stft, {"mode": "stft", "frame_length": 8, "expand_dims": True}, [multi],
+             "STFTStftExpand", keep_weights=True),
+        case(stft, {"frame_length": 16}, [multi], "STFTRandomKernels"),
+        case(mel, {"fft_length": 64, "sequence_stride": 16, "sampling_rate": 8000,
+                   "num_mel_bins": 12}, [audio], "Mel"),
+        case(mel, {"fft_length": 64, "sequence_stride": 20, "sequence_length": 40,
+                   "window": "hamming", "sampling_rate": 4000, "num_mel_bins": 8,
+                   "min_freq": 100.0, "max_freq": 1500, "power_to_db": False,
+                   "mag_exp": 1.0}, [audio], "MelLinear"),
+        case(mel, {"fft_length": 32, "sequence_stride": 8, "sampling_rate": 16000,
+                   "num_mel_bins": 6, "top_db": 20.0, "ref_power": 2.0,
+                   "min_power": 1e-3}, [audio[:, :120]], "MelTopDb"),
+    ]
+
+
 def main():
     keras.utils.set_random_seed(1)
     conv3dt, nn_ops, nn_errors = conv3d_transpose_cases()
     data = {"keras_version": keras.__version__, "tf_version": tf.__version__,
             "conv_lstm": conv_lstm_cases(), "conv3d_transpose": conv3dt,
             "conv3d_transpose_ops": nn_ops, "conv3d_transpose_errors": nn_errors,
-            "adaptive_pooling": adaptive_pooling_cases(), "gqa": gqa_cases()}
+            "adaptive_pooling": adaptive_pooling_cases(), "gqa": gqa_cases(),
+            "spectrogram": spectrogram_cases()}
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, "kconv.json")
     with open(path, "w") as f:

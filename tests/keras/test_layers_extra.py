@@ -26,13 +26,12 @@ MISSING = {
     "FlaxLayer": _BACKEND,
     "JaxLayer": _BACKEND,
     "MaxNumBoundingBoxes": _AUG,
-    "MelSpectrogram": "audio preprocessing not written yet", "MixUp": _AUG,
+    "MixUp": _AUG,
     "RandAugment": _AUG, "RandomColorDegeneration": _AUG, "RandomColorJitter": _AUG,
     "RandomElasticTransform": _AUG, "RandomErasing": _AUG, "RandomGaussianBlur": _AUG,
     "RandomHue": _AUG,
     "RandomPerspective": _AUG, "RandomPosterization": _AUG, "RandomSaturation": _AUG,
     "RandomSharpness": _AUG, "RandomShear": _AUG,
-    "STFTSpectrogram": "audio preprocessing not written yet",
     "TorchModuleWrapper": _BACKEND,
 }
 

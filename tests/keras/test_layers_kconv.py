@@ -12,7 +12,7 @@ from .test_layers import close, load, same_config
 
 DATA = load("kconv.json")
 LAYER_CASES = (DATA["conv_lstm"] + DATA["conv3d_transpose"] + DATA["adaptive_pooling"]
-               + DATA["gqa"])
+               + DATA["gqa"] + DATA["spectrogram"])
 
 
 def _array(spec):
@@ -39,6 +39,9 @@ def replay(case):
     build_kwargs = call_kwargs if case["build_kwargs"] is None else _kwargs(
         case["build_kwargs"])
     layer(*inputs, **build_kwargs)
+    if case["keep_weights"]:  # the layer's own initial weights (STFT kernels) are Keras's
+        for got, expected in zip(layer.get_weights(), case["weights"], strict=True):
+            close(got, expected, 1e-5)
     layer.set_weights([np.asarray(w, np.float32) for w in case["weights"]])
     if case["kwargs"].get("stateful"):
         layer.reset_state()
@@ -252,3 +255,38 @@ def test_group_query_attention_refuses_bad_heads_and_windows():
         tf.keras.layers.GroupQueryAttention(2, 3, 2)
     with pytest.raises(ValueError, match="`sliding_window` must be `None` or a positive"):
         tf.keras.layers.GroupQueryAttention(2, 2, 1, sliding_window=0)
+
+
+# -- spectrograms ------------------------------------------------------------------------
+
+def test_stft_spectrogram_refuses_bad_arguments_as_keras():
+    with pytest.raises(ValueError, match="`frame_step` should be a positive integer not"):
+        tf.keras.layers.STFTSpectrogram(frame_length=8, frame_step=9)
+    with pytest.raises(ValueError, match="Output mode is invalid"):
+        tf.keras.layers.STFTSpectrogram(mode="power")
+    with pytest.raises(ValueError, match="Scaling is invalid"):
+        tf.keras.layers.STFTSpectrogram(scaling="energy")
+    with pytest.raises(ValueError, match="window"):  # scipy's text (it varies by version)
+        tf.keras.layers.STFTSpectrogram(window="no-such-window")
+    with pytest.raises(TypeError, match="Invalid input type"):
+        tf.keras.layers.STFTSpectrogram(frame_length=4)(tf.ones((1, 8, 1), tf.int32))
+    # TensorFlow's CPU Conv2D has no NCHW kernel: Keras's channels_first fails there too
+    layer = tf.keras.layers.STFTSpectrogram(frame_length=4, data_format="channels_first")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="only supports the NHWC"):
+        layer(tf.ones((1, 1, 8)))
+
+
+def test_mel_spectrogram_of_a_tone_peaks_in_its_band_and_refuses_short_ffts():
+    rate, n = 8000, 4000
+    tone = np.sin(2 * np.pi * 1000 * np.arange(n) / rate).astype(np.float32)
+    layer = tf.keras.layers.MelSpectrogram(fft_length=256, sequence_stride=128,
+                                           sampling_rate=rate, num_mel_bins=20,
+                                           power_to_db=False)
+    out = layer(tone[None]).numpy()[0]
+    assert out.shape == (20, (n + 128 + 1) // 128)
+    # the band whose centre is nearest 1 kHz on the mel scale holds the most energy
+    centres = 700 * np.expm1(np.linspace(1127 * np.log1p(20 / 700),
+                                         1127 * np.log1p(4000 / 700), 22)[1:-1] / 1127)
+    assert np.argmax(out[:, 10]) == np.argmin(np.abs(centres - 1000))
+    with pytest.raises(ValueError, match="`fft_length` must be greater than or equal to"):
+        tf.keras.layers.MelSpectrogram(fft_length=64, sequence_length=128)

@@ -9,6 +9,7 @@ from .adaptive_pooling import (
     AdaptiveMaxPooling3D,
 )
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
+from .audio import MelSpectrogram, STFTSpectrogram
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
 from .conv3d_transpose import Conv3DTranspose
@@ -186,7 +187,7 @@ __all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
 # Keras exports its GroupedQueryAttention class under this name only
 GroupQueryAttention = GroupedQueryAttention
 del GroupedQueryAttention
-__all__ += ["GroupQueryAttention"]
+__all__ += ["GroupQueryAttention", "MelSpectrogram", "STFTSpectrogram"]
 
 
 def serialize(layer) -> dict:
