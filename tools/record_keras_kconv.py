@@ -147,6 +147,9 @@ def conv_lstm_cases():
              "ConvLSTM3D"),
         case("ConvLSTM3D", {"filters": 2, "kernel_size": (2, 1, 2), "strides": (1, 2, 1),
                             "return_sequences": True}, [s3], "ConvLSTM3DStrided"),
+        case("ConvLSTM3D", {"filters": 2, "kernel_size": 2, "padding": "same",
+                            "data_format": "channels_first", "return_state": True},
+             [np.moveaxis(s3, -1, 2).copy()], "ConvLSTM3DChannelsFirst"),
     ]
 
 
@@ -281,6 +284,28 @@ def spectrogram_cases():
     ]
 
 
+def layer_error_cases():
+    """Keras calls that fail on TensorFlow's CPU (its Conv2D has no NCHW kernel)."""
+    out = []
+    for cls, kwargs, shape in [
+            ("ConvLSTM1D", {"filters": 2, "kernel_size": 2, "data_format": "channels_first"},
+             (2, 3, 2, 5)),
+            ("ConvLSTM2D", {"filters": 2, "kernel_size": 2, "data_format": "channels_first"},
+             (2, 3, 2, 5, 4)),
+            ("STFTSpectrogram", {"frame_length": 4, "data_format": "channels_first"},
+             (1, 1, 8))]:
+        try:
+            getattr(keras.layers, cls)(**kwargs)(np.ones(shape, np.float32))
+            out.append(None)
+        except Exception as e:  # noqa: BLE001
+            text = str(e)
+            start = text.index("}} ") + 3
+            out.append({"cls": cls, "kwargs": kwargs, "shape": shape,
+                        "class": type(e).__name__,
+                        "message": text[start:text.index(" [Op:", start)]})
+    return out
+
+
 def main():
     keras.utils.set_random_seed(1)
     conv3dt, nn_ops, nn_errors = conv3d_transpose_cases()
@@ -288,7 +313,7 @@ def main():
             "conv_lstm": conv_lstm_cases(), "conv3d_transpose": conv3dt,
             "conv3d_transpose_ops": nn_ops, "conv3d_transpose_errors": nn_errors,
             "adaptive_pooling": adaptive_pooling_cases(), "gqa": gqa_cases(),
-            "spectrogram": spectrogram_cases()}
+            "spectrogram": spectrogram_cases(), "layer_errors": layer_error_cases()}
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, "kconv.json")
     with open(path, "w") as f:

@@ -95,7 +95,7 @@ class STFTSpectrogram(Layer):
         ValueError: a bad ``frame_step``, ``fft_length``, ``mode``, ``scaling`` or
             ``padding`` (Keras's texts); scipy's error for an unknown window.
         TypeError: non-float inputs.
-        tf.errors.InvalidArgumentError: 'channels_first' (as TensorFlow on a CPU).
+        tf.errors.UnimplementedError: 'channels_first' when called (as TensorFlow on a CPU).
     """
 
     def __init__(self, mode="log", frame_length=256, frame_step=None, fft_length=None,
@@ -148,9 +148,9 @@ class STFTSpectrogram(Layer):
 
     def _apply_conv(self, inputs, kernel):
         if self.data_format != "channels_last":
-            raise errors.InvalidArgumentError(
+            raise errors.UnimplementedError(
                 None, None, "The Conv2D op currently only supports the NHWC tensor format on "
-                "the CPU. The op was given the format: NCHW")
+                "the CPU. The op was given the format: NCHW [Op:Conv2D]")
         _, time, channels = inputs.shape
         x = _a.reshape(_a.transpose(inputs, [0, 2, 1]), [-1, 1, time, 1])
         w = _a.expand_dims(_a.cast(kernel, inputs.dtype), 0)

@@ -1,5 +1,6 @@
 """Convolutional LSTMs (Shi et al. 2015): ConvLSTM1D, ConvLSTM2D and ConvLSTM3D with
 Keras 3's cell (``conv_lstm_cell``), gate order i, f, c, o and weight layout."""
+from ..._core import errors
 from ..._core.backend import np
 from ..._core.tensor import Tensor
 from ...ops import array_ops as _a
@@ -144,6 +145,12 @@ class ConvLSTMCell(Layer):
 
     def call(self, inputs, states, training=False):
         first = self.data_format == "channels_first"
+        if first and self.rank < 3:
+            # Keras's 1-D/2-D convolutions run TensorFlow's Conv2D, which has no NCHW CPU
+            # kernel (its 3-D one has)
+            raise errors.UnimplementedError(
+                None, None, "The Conv2D op currently only supports the NHWC tensor format on "
+                "the CPU. The op was given the format: NCHW [Op:Conv2D]")
         h_prev, c_prev = states
         if first:   # computed channels-last; inputs and states stay in the layer's format
             perm = [0] + list(range(2, self.rank + 2)) + [1]
@@ -393,7 +400,7 @@ Args:
         dilation above 1).
     padding: 'valid' or 'same' for the input convolution (the recurrent one is always 'same').
     data_format: 'channels_last' (default) or 'channels_first' (``(batch, time, channels,
-        ...)``).
+        ...)``; ConvLSTM1D/2D then fail when called, as on TensorFlow's CPU).
     activation, recurrent_activation: default 'tanh' and 'sigmoid'.
     use_bias, unit_forget_bias: a bias, its forget quarter starting at 1.
     kernel_initializer, recurrent_initializer, bias_initializer, *_regularizer,
@@ -412,6 +419,7 @@ Call arguments:
 Raises:
     ValueError: strides with dilation, an input of another rank or with unknown spatial
         sizes, a stateful layer without a static batch size (Keras's texts).
+    tf.errors.UnimplementedError: 'channels_first' in 1-D and 2-D, when called.
 """
 
 
