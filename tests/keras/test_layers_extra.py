@@ -18,21 +18,8 @@ _BACKEND = "wraps another framework's module (JAX/Flax/PyTorch): out of scope"
 # Keras 3.15 names tapeflow's tf.keras.layers lacks, with the reason. A name that appears
 # must leave this table (the test below is strict both ways).
 MISSING = {
-    "AdaptiveAveragePooling1D": "adaptive pooling not written yet",
-    "AdaptiveAveragePooling2D": "adaptive pooling not written yet",
-    "AdaptiveAveragePooling3D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling1D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling2D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
-    "Conv3DTranspose": "needs a conv3d transpose op (not written yet)",
-    "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet",
-    "ConvLSTM3D": "not written yet",
-    "Convolution3DTranspose": "needs a conv3d transpose op (not written yet)",
     "FlaxLayer": _BACKEND,
-    "GroupQueryAttention": "not written yet",
     "JaxLayer": _BACKEND,
-    "MelSpectrogram": "audio preprocessing not written yet",
-    "STFTSpectrogram": "audio preprocessing not written yet",
     "TorchModuleWrapper": _BACKEND,
 }
 
