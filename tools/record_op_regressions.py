@@ -645,6 +645,17 @@ case("sign_uint8_empty_refused", "out = tf.sign(tf.zeros([1, 0], tf.uint8))")
 case("reciprocal_no_nan_int_refused", "out = tf.math.reciprocal_no_nan(tf.constant([1, 0]))")
 
 
+# ---------------------------------------------------------------- sweepla (session 9)
+# Sweep differences (seeds 1-3) in linalg, signal, convolution and pooling.
+case("sweepla_rfft_zero_length_keeps_zero_bins", """
+    out = [tf.signal.rfft(tf.zeros([3, 0])), tf.signal.rfft2d(tf.zeros([1, 0], tf.float64)),
+           tf.signal.rfft2d(tf.zeros([2, 0, 0])), tf.signal.rfft(tf.zeros([0, 3])),
+           tf.signal.rfft2d(tf.constant(np.ones([1, 5, 3], np.float32)), fft_length=[0, 5])]""")
+case("sweepla_rfft_empty_short_axis_refused",
+     "out = tf.signal.rfft(tf.zeros([0, 2]), fft_length=[4])")
+case("sweepla_rfft2d_empty_short_axis_refused",
+     "out = tf.signal.rfft2d(tf.zeros([0, 1, 2], tf.float64), fft_length=[3, 2])")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
