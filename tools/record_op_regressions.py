@@ -656,6 +656,29 @@ case("sweepla_rfft_empty_short_axis_refused",
 case("sweepla_rfft2d_empty_short_axis_refused",
      "out = tf.signal.rfft2d(tf.zeros([0, 1, 2], tf.float64), fft_length=[3, 2])")
 
+case("sweepla_triangular_solve_singular_and_nonfinite", """
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([[[0., 0], [1, 1]], [[1, 0], [inf, 1]], [[2, 0], [3, 0]],
+                     [[nan, 0], [3, 2]]])
+    b = tf.constant([[[1.], [1]], [[0], [1]], [[1], [1]], [[1], [1]]])
+    out = [tf.linalg.triangular_solve(a, b), tf.linalg.triangular_solve(a, b, adjoint=True),
+           tf.linalg.triangular_solve(a, b, lower=False),
+           tf.linalg.triangular_solve(tf.eye(2, dtype=tf.float64), f64(inf, 1)[:, None]),
+           tf.linalg.cholesky_solve(tf.constant([[0., 0], [1, 1]]), tf.constant([[1.], [2]]))]""")
+case("sweepla_cholesky_nonfinite_goes_on_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([[1.8199257, -3.945799e29], [-3.945799e29, inf]])
+    out = [tf.linalg.cholesky(a),
+           tf.linalg.cholesky(tf.constant([[4., 2, 0], [2, 5, 0], [0, nan, 9]])),
+           tf.linalg.cholesky(tf.reshape(f64(inf, 1, 1, 2), [2, 2]))]""")
+case("sweepla_cholesky_grad_of_overflowing_factor", """
+    out = [grad(tf.linalg.cholesky, tf.constant([[5e30, -4e29], [-4e29, 1.35]])),
+           grad(tf.linalg.logdet, tf.constant([[5e30, -1e30], [-1e30, 3.5]]))]""")
+case("sweepla_cholesky_grad_not_positive_definite_complex", """
+    a = tf.constant([[2.1 - 1.9j, 0.5 + 1.5j], [-1.1 + 0.5j, -0.1 + 0.2j]], tf.complex64)
+    out = [grad(lambda a: tf.math.real(tf.linalg.cholesky(a)), a),
+           grad(lambda a: tf.math.real(tf.linalg.logdet(a)), a)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

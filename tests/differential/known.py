@@ -258,9 +258,6 @@ KNOWN = [
     K('linalg.cholesky', 'value', 'any', 'numerics',
       'nan/inf differ [linalg.cholesky|0|16: out 0: nan at different places, e.g. got (nan+'
       '0j) want 0j]'),
-    K('linalg.cholesky_solve', 'error', 'nonfinite', 'rejects valid input',
-      'raises InvalidArgumentError with nan/inf/overflowing inputs where TF computes [linal'
-      'g.cholesky_solve|0|13: raised InvalidArgumentError, TF nothing]'),
     K('linalg.eigvalsh', 'grad2,fwd', 'any', 'wrong gradient',
       'grad2 values differ [linalg.eigvalsh|0|4: 0: max excess at 14: got -2.13113+13.4481j'
       ' want 5.87616-6.68232j]'),
@@ -294,12 +291,6 @@ KNOWN = [
       'es, e.g. got (nan+nanj) want 0j]'),
     K('linalg.svd', 'grad2', 'any', 'wrong gradient',
       'grad2 values differ [linalg.svd|0|6: 0: max excess at 3: got -29.3274+0j want -29.3274+0j]'),
-    K('linalg.triangular_solve', 'value', 'nonfinite', 'numerics',
-      'nan/inf differ with nan/inf/overflowing inputs [linalg.triangular_solve|0|13: out 0:'
-      ' nan at different places, e.g. got (nan+0j) want (-inf+0j)]'),
-    K('linalg.triangular_solve', 'grad', 'nonfinite', 'wrong gradient',
-      'grad: nan/inf differ with nan/inf/overflowing inputs [linalg.triangular_solve|0|13: '
-      '0: nan at different places, e.g. got (nan+0j) want (-inf+0j)]'),
     K('math.angle', 'error', 'bool', 'silent acceptance',
       'computes on bools where TF raises TypeError [math.angle|0|9: raised nothing, TF TypeError]'),
     K('math.asin', 'grad,grad2,fwd', 'complex', 'wrong gradient',
@@ -673,9 +664,6 @@ KNOWN = [
     K('linalg.slogdet', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [linalg.slogdet|0|62: out 0: nan at d'
       'ifferent places, e.g. got (1+0j) want (nan+0j)]'),
-    K('linalg.triangular_solve', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [linalg.triangular_solv'
-      'e|0|72: raised InvalidArgumentError, TF nothing]'),
     K('math.abs', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [math.abs|0|69: raised nothing'
       ', TF InvalidArgumentError]'),

@@ -374,17 +374,40 @@ def logdet(matrix, name=None):
 def _cholesky_forward(x):
     # TensorFlow's CPU kernel does not raise for a matrix that is not positive definite;
     # its output is then meaningless. tapeflow returns NaN for such a matrix.
-    try:
-        return np.linalg.cholesky(x)
-    except np.linalg.LinAlgError:
-        flat = x.reshape((-1,) + x.shape[-2:])
-        out = np.full(flat.shape, np.nan, x.dtype)
-        for i, m in enumerate(flat):
+    if np.isfinite(x).all():
+        try:
+            return np.linalg.cholesky(x)
+        except np.linalg.LinAlgError:
+            pass
+    flat = x.reshape((-1,) + x.shape[-2:])
+    out = np.full(flat.shape, np.nan, x.dtype)
+    for i, m in enumerate(flat):
+        if np.isfinite(m).all():
             try:
                 out[i] = np.linalg.cholesky(m)
             except np.linalg.LinAlgError:
                 pass
-        return out.reshape(x.shape)
+        else:
+            out[i] = _llt_eigen(m)
+    return out.reshape(x.shape)
+
+
+def _llt_eigen(m):
+    """Eigen's unblocked LLT (TF's kernel) of one matrix holding inf/nan: column by column,
+    ``L_kk = sqrt(a_kk - |L_k,:k|^2)``, stopping (all nan here) only at a pivot ``<= 0``,
+    so a nan pivot (``inf - inf``) goes on as nan where LAPACK refuses the matrix."""
+    n = m.shape[-1]
+    L = np.zeros_like(m)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            row = L[k, :k]
+            d = m[k, k].real - np.sum((row * np.conj(row)).real)
+            if d <= 0:
+                return np.full_like(m, np.nan)
+            d = np.sqrt(d)
+            L[k, k] = d
+            L[k + 1:, k] = (m[k + 1:, k] - L[k + 1:, :k] @ np.conj(row)) / d
+    return L
 
 
 _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=True)
@@ -393,11 +416,14 @@ _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=
 def _cholesky_rule(g, L, x_shape):
     # Murray (2016), "Differentiation of the Cholesky decomposition", eq. (10):
     # Phi(L^H G) with the diagonal halved, then L^-H (.) L^-1, symmetrised.
+    # L^-1 is formed explicitly (a solve against I), as TF's rule does, so nan/inf from an
+    # overflowing or singular factor spread to the same elements.
     p = _m.multiply(_tril(matmul(L, g, adjoint_a=True)),
                     _half_diag_mask(x_shape, L._value.dtype))
-    s = triangular_solve(L, adjoint_(triangular_solve(L, adjoint_(p), lower=True,
-                                                      adjoint=True)),
-                         lower=True, adjoint=True)
+    n = L._value.shape[-1]
+    linv = triangular_solve(L, Tensor(np.broadcast_to(np.eye(n, dtype=L._value.dtype),
+                                                      L._value.shape).copy()), lower=True)
+    s = matmul(matmul(linv, p, adjoint_a=True), linv)
     return _m.multiply(_m.add(s, adjoint_(s)), 0.5)
 
 
@@ -486,7 +512,26 @@ def _tri_solve_forward(a, b, lower, adjoint):
     batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
     t = np.broadcast_to(t, batch + t.shape[-2:])
     b = np.broadcast_to(b, batch + b.shape[-2:])
-    return np.linalg.solve(t, b)
+    diag = np.diagonal(t, axis1=-2, axis2=-1)
+    if np.isfinite(t).all() and np.isfinite(b).all() and diag.all():
+        return np.linalg.solve(t, b)
+    return _substitute(t, b, lower != adjoint)
+
+
+def _substitute(t, b, lower):
+    """Forward (``lower``) or back substitution, as Eigen's kernel in TF: each unknown is
+    ``(b_i - sum_j t_ij x_j) * (1 / t_ii)`` over the whole row (a zero times an inf is
+    nan), so a zero or non-finite diagonal gives TF's inf/nan instead of LAPACK's refusal
+    (or its pivoted, row-mixed nan)."""
+    n = t.shape[-1]
+    x = np.zeros(b.shape, np.result_type(t, b))
+    with np.errstate(all="ignore"):
+        recip = 1 / np.diagonal(t, axis1=-2, axis2=-1)
+        for i in (range(n) if lower else range(n - 1, -1, -1)):
+            done = slice(0, i) if lower else slice(i + 1, n)
+            s = b[..., i, :] - np.matmul(t[..., i:i + 1, done], x[..., done, :])[..., 0, :]
+            x[..., i, :] = s * recip[..., i:i + 1]
+    return x
 
 
 _TRI_SOLVE = primitive("MatrixTriangularSolve", _tri_solve_forward, save_output=True,
