@@ -679,6 +679,15 @@ case("sweepla_cholesky_grad_not_positive_definite_complex", """
     out = [grad(lambda a: tf.math.real(tf.linalg.cholesky(a)), a),
            grad(lambda a: tf.math.real(tf.linalg.logdet(a)), a)]""")
 
+case("sweepla_conv_valid_filter_longer_than_input_eigen", """
+    x, w = tf.ones([2, 4, 1, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64)
+    out = [tf.nn.convolution(x, w, 1, "VALID"),
+           grad(lambda x: tf.nn.convolution(x, w, 1, "VALID"), x),
+           tf.nn.conv1d(tf.ones([2, 2, 1], tf.float16), tf.ones([3, 1, 1], tf.float16), 1,
+                        "VALID"),
+           tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 2], tf.float64),
+                                  tf.ones([3, 3, 2, 1], tf.float64), [1, 1, 1, 1], "VALID")]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -107,7 +107,25 @@ def fft_cut_to_one(case):
     return fft_cut(case) and int(fl[-1]) == 1 and np.shape(case.args[0].value)[-1] > 1
 
 
+def onednn_valid_empty(case):
+    """A float32/float16 convolution with padding VALID whose output is empty on a spatial
+    axis (the filter, dilated, is longer than the input): TF's float32 (oneDNN) kernel
+    returns an uninitialised tensor of the input's spatial shape and its backprop raises
+    AbortedError; in float16 the filter's gradient is uninitialised memory (float64 gives
+    the empty result and zero gradients tapeflow gives); docs/ops.md."""
+    if len(case.args) < 4 or case.args[-1] != "VALID" or case.args[0].dtype not in (
+            "float32", "float16"):
+        return False
+    x, w = np.shape(case.args[0].value), np.shape(case.args[1].value)
+    nd = len(x) - 2
+    if nd < 1 or len(w) != nd + 2 or w[nd] != x[-1]:
+        return False
+    dil = int(case.kwargs.get("dilations", 1))
+    return any(s < (k - 1) * dil + 1 for s, k in zip(x[1:-1], w[:nd]))
+
+
 PREDICATES = {
+    "onednn_valid_empty": onednn_valid_empty,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
     "empty": has_empty, "nonfinite": has_nonfinite, "complex": has_complex, "bool": has_bool,
     "string": has_string, "mixed": has_mixed_dtypes, "int_extremes": has_int_extremes,
@@ -588,6 +606,16 @@ KNOWN = [
       's it [signal.rfft2d|0|16: 1 arrays, TF raised InvalidArgumentError]'),
     K('signal.rfft2d', 'grad2', 'empty', 'wrong gradient',
       'grad2 values differ on size-0 inputs [signal.rfft2d|0|16: 1 arrays, TF nothing]'),
+    K('nn.conv1d', 'dtype,shape,value,grad,grad2,fwd', 'onednn_valid_empty', 'tf wrong',
+      "float32 VALID with a filter longer than the input: TF's oneDNN kernel returns an "
+      "uninitialised input-shaped tensor, its gradient AbortedError (docs/ops.md)"),
+    K('nn.convolution', 'dtype,shape,value,grad,grad2,fwd', 'onednn_valid_empty', 'tf wrong',
+      "float32 VALID with a filter longer than the input: TF's oneDNN kernel returns an "
+      "uninitialised input-shaped tensor, its gradient AbortedError (docs/ops.md)"),
+    K('nn.depthwise_conv2d', 'dtype,shape,value,grad,grad2,fwd', 'onednn_valid_empty',
+      'tf wrong',
+      "float32 VALID with a filter longer than the input: TF's oneDNN kernel returns an "
+      "uninitialised input-shaped tensor (docs/ops.md)"),
     # sweepla (session 9): TF's RFFT gradient cannot crop (tests/ops/test_tf_regressions.py
     # checks tapeflow's by float64 finite differences; docs/ops.md)
     K('signal.rfft', 'grad,grad2,fwd', 'fft_cut_to_one', 'tf wrong',

@@ -158,3 +158,18 @@ def test_rfft_gradient_with_cropping_fft_length(fn, shape, fft_length):
     got = _tape_gradient(loss_tf, x)
     assert got.shape == x.shape and got.dtype == np.float64
     np.testing.assert_allclose(got, _fd_gradient(loss_np, x), rtol=1e-7, atol=1e-7)
+
+
+def test_float32_conv_with_filter_longer_than_input_is_empty_as_float64():
+    # TF's float32 (oneDNN) kernel returns an uninitialised tensor of the input's spatial
+    # shape here; its float64 and float16 kernels give the empty result (case
+    # sweepla_conv_valid_filter_longer_than_input_eigen); tapeflow gives it for every dtype.
+    for dt in (tf.float32, tf.float64):
+        x, w = tf.ones([2, 4, 1, 1], dt), tf.ones([2, 2, 1, 1], dt)
+        assert tf.nn.convolution(x, w, 1, "VALID").shape == (2, 3, 0, 1)
+        assert tf.nn.conv1d(tf.ones([2, 2, 1], dt), tf.ones([3, 1, 1], dt), 1,
+                            "VALID").shape == (2, 0, 1)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.nn.convolution(x, w, 1, "VALID")
+        assert np.array_equal(t.gradient(y, x).numpy(), np.zeros([2, 4, 1, 1]))
