@@ -688,6 +688,16 @@ case("sweepla_conv_valid_filter_longer_than_input_eigen", """
            tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 2], tf.float64),
                                   tf.ones([3, 3, 2, 1], tf.float64), [1, 1, 1, 1], "VALID")]""")
 
+case("sweepla_avg_pool_window_longer_than_input_refused",
+     "out = tf.nn.avg_pool(tf.ones([1, 3, 1, 2], tf.float64), 3, 1, 'VALID')")
+case("sweepla_avg_pool1d_window_longer_than_input_refused",
+     "out = tf.nn.avg_pool1d(tf.ones([1, 1, 2], tf.float16), 3, 1, 'VALID')")
+case("sweepla_pool_empty_output_allowed", """
+    out = [tf.nn.avg_pool(tf.ones([1, 1, 2, 1]), 3, 2, "VALID"),
+           tf.nn.max_pool(tf.ones([1, 1, 2, 1], tf.float64), 3, 2, "VALID"),
+           tf.nn.avg_pool1d(tf.ones([1, 2, 1], tf.float64), 3, 1, "VALID"),
+           tf.nn.max_pool1d(tf.ones([1, 1, 1], tf.float16), 3, 2, "VALID")]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -809,8 +809,21 @@ def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002
     if x._value.ndim != 4:
         raise _err("Input must be 4 or 5-dimensional", prim.name)
     k, st, pads, oh, ow = _pool_geometry(x._value, ksize, strides, padding, prim.name)
-    del oh, ow  # an empty output when the window does not fit, as TensorFlow
+    if padding == "VALID":
+        _check_window_fits(x._value.shape[1:3], k, st, prim.name)
+    # otherwise an empty output when the window does not fit, as TensorFlow
     return apply(prim, (x,), {"ksize": k, "strides": st, "pads": pads})
+
+
+def _check_window_fits(sizes, ksize, strides, op_name):
+    """TF's VALID output size ``(n - k + s) / s``, truncated as C does: an empty output is
+    allowed, a negative one raises."""
+    for n, k, s in zip(sizes, ksize, strides):
+        num = n - k + s
+        out = num // s if num >= 0 else -((-num) // s)
+        if out < 0:
+            raise _err(f"Computed output size would be negative: {out} [input_size: {n}, "
+                       f"effective_filter_size: {k}, stride: {s}]", op_name)
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
