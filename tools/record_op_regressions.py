@@ -698,6 +698,14 @@ case("sweepla_pool_empty_output_allowed", """
            tf.nn.avg_pool1d(tf.ones([1, 2, 1], tf.float64), 3, 1, "VALID"),
            tf.nn.max_pool1d(tf.ones([1, 1, 1], tf.float16), 3, 2, "VALID")]""")
 
+case("sweepla_sort_with_nan_in_topk_order", """
+    nan = float("nan")
+    x = tf.constant([[1., nan, 3., -1.], [nan, 2., nan, 1.], [-float("inf"), nan, 4., 0.]])
+    out = [tf.sort(x), tf.sort(x, direction="DESCENDING"), tf.argsort(x),
+           tf.argsort(x, direction="DESCENDING"), tf.argsort(tf.transpose(x), axis=0),
+           tf.sort(tf.cast(x, tf.float16), direction="DESCENDING"),
+           grad(lambda x: tf.sort(x) * tf.constant([1., 2., 3., 4.]), x)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

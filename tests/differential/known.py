@@ -142,7 +142,18 @@ def onednn_max_pool_empty(case):
     return pool_empty_output(case) and case.args[0].dtype == "float32"
 
 
+def sort_axis_empty(case):
+    """A float sort along a size-0 axis (TopKV2 with k = 0, whose gradient TF cannot take)."""
+    x = case.args[0]
+    if not x.dtype.startswith("float"):
+        return False
+    shape = np.shape(x.value)
+    ax = int(case.kwargs.get("axis", -1))
+    return bool(shape) and -len(shape) <= ax < len(shape) and shape[ax] == 0
+
+
 PREDICATES = {
+    "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
     "onednn_valid_empty": onednn_valid_empty,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
@@ -613,6 +624,10 @@ KNOWN = [
       's it [signal.rfft2d|0|16: 1 arrays, TF raised InvalidArgumentError]'),
     K('signal.rfft2d', 'grad2', 'empty', 'wrong gradient',
       'grad2 values differ on size-0 inputs [signal.rfft2d|0|16: 1 arrays, TF nothing]'),
+    K('sort', 'grad,grad2', 'sort_axis_empty', 'tf lacks gradient',
+      'TF raises InvalidArgumentError computing the grad of a sort along a size-0 axis (its '
+      'TopKV2 gradient, k = 0); tapeflow gives the empty gradient [sort|1|17: TF raised '
+      'InvalidArgumentError]'),
     K('nn.max_pool', 'error', 'onednn_max_pool_empty', 'tf wrong',
       "float32 VALID max pool with an empty output: TF's oneDNN kernel raises AbortedError; "
       "its float64 kernel and tapeflow return the empty result (docs/ops.md)"),
