@@ -706,6 +706,13 @@ case("sweepla_sort_with_nan_in_topk_order", """
            tf.sort(tf.cast(x, tf.float16), direction="DESCENDING"),
            grad(lambda x: tf.sort(x) * tf.constant([1., 2., 3., 4.]), x)]""")
 
+case("sweepla_moments_grad_nonfinite", """
+    x = tf.constant([0.148, -0.171, float("inf")], tf.float16)
+    y = tf.constant([[-0.52, 2.2], [7e4, -0.35]], tf.float16)
+    out = [grad(lambda x: tf.nn.moments(x, [0])[1], x),
+           grad(lambda y: tf.nn.moments(y, [0, 1])[1] * 3.0, y),
+           grad(lambda x: tf.nn.moments(x, [0])[0], x)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

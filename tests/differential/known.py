@@ -152,7 +152,14 @@ def sort_axis_empty(case):
     return bool(shape) and -len(shape) <= ax < len(shape) and shape[ax] == 0
 
 
+def diag_empty_offset(case):
+    """``linalg.diag`` of a size-0 diagonal with ``k != 0``: the output is a |k| x |k| zero
+    matrix and TF's gradient (MatrixDiagPartV3 of it) raises."""
+    return has_empty(case) and int(case.kwargs.get("k", 0) or 0) != 0
+
+
 PREDICATES = {
+    "diag_empty_offset": diag_empty_offset,
     "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
     "onednn_valid_empty": onednn_valid_empty,
@@ -627,6 +634,10 @@ KNOWN = [
     K('sort', 'grad,grad2', 'sort_axis_empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad of a sort along a size-0 axis (its '
       'TopKV2 gradient, k = 0); tapeflow gives the empty gradient [sort|1|17: TF raised '
+      'InvalidArgumentError]'),
+    K('linalg.diag', 'grad,grad2', 'diag_empty_offset', 'tf lacks gradient',
+      'TF raises InvalidArgumentError computing the grad of a size-0 diagonal placed off '
+      'the main one; tapeflow gives the empty gradient [linalg.diag|1|7: TF raised '
       'InvalidArgumentError]'),
     K('nn.max_pool', 'error', 'onednn_max_pool_empty', 'tf wrong',
       "float32 VALID max pool with an empty output: TF's oneDNN kernel raises AbortedError; "
