@@ -664,7 +664,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
     return _QrResult(q, r)
 
 
-def _svd_forward(x, full_matrices):
+def _svd_forward(x, full_matrices, compute_uv=True):
     finite = np.isfinite(x).all(axis=(-2, -1))
     if not finite.all():
         # TensorFlow's kernel gives NaN factors for a matrix holding inf or NaN (LAPACK would
@@ -681,13 +681,20 @@ def _svd_forward(x, full_matrices):
 _SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
 
 
-def _svd_rule(g, y, x, full_matrices):
+def _svd_rule(g, y, x, full_matrices, compute_uv=True):
     # Townsend (2016), "Differentiating the singular value decomposition", for distinct
     # non-zero singular values of a (tall or wide) matrix with reduced factors.
     gs, gu, gv = g
     s, u, v = y
     m, n = x._value.shape[-2:]
     k = builtins.min(m, n)
+    if not compute_uv:
+        # only the singular values were asked for: u diag(gs) v^H, as TF (no 1/s terms,
+        # so a zero singular value gives no nan), with u and v of a fresh differentiable
+        # decomposition (TF's too), so higher orders go through the full rule
+        _, u, v = apply(_SVD, (x,), {"full_matrices": False})
+        return matmul(_m.multiply(u, _a.expand_dims(_a.cast(gs, u.dtype), -2)), v,
+                      adjoint_b=True)
     s2 = _m.square(s)
     diff = _m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))  # s_j^2 - s_i^2
     f = _m.divide_no_nan(_a.ones_like(diff), diff)
@@ -725,9 +732,10 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     _check_linalg(x, "Svd")
     if x._value.ndim < 2:
         raise _err(f"input must have rank >= 2, got {x._value.ndim}", "Svd")
-    s, u, v = apply(_SVD, (x,), {"full_matrices": bool(full_matrices)})
     if not compute_uv:
-        return s
+        return apply(_SVD, (x,), {"full_matrices": bool(full_matrices),
+                                  "compute_uv": False})[0]
+    s, u, v = apply(_SVD, (x,), {"full_matrices": bool(full_matrices)})
     return s, u, v
 
 
