@@ -713,6 +713,16 @@ case("sweepla_moments_grad_nonfinite", """
            grad(lambda y: tf.nn.moments(y, [0, 1])[1] * 3.0, y),
            grad(lambda x: tf.nn.moments(x, [0])[0], x)]""")
 
+case("sweepla_dct_of_ints_refused", "out = tf.signal.dct(tf.constant([-5, 1, 8, -4]), type=4)")
+case("sweepla_idct_of_bool_refused", "out = tf.signal.idct(tf.constant([True, False]))")
+case("sweepla_dct_ortho_empty_refused",
+     "out = tf.signal.dct(tf.zeros([2, 0]), type=3, norm='ortho')")
+case("sweepla_dct_empty", """
+    out = [tf.signal.dct(tf.zeros([2, 0])), tf.signal.idct(tf.zeros([2, 0]), type=3),
+           tf.signal.dct(tf.zeros([3, 0], tf.float64), type=4, norm="ortho")]""")
+case("sweepla_irfft_empty_short_axis_refused",
+     "out = tf.signal.irfft(tf.zeros([0, 2], tf.complex64), fft_length=[6])")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

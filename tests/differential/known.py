@@ -604,9 +604,6 @@ KNOWN = [
     K('signal.fftshift', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [signal.fftshift|0|3: raised nothing, '
       'TF InvalidArgumentError]'),
-    K('signal.idct', 'error', 'int', 'error class',
-      'raises ValueError where TF raises TypeError on ints [signal.idct|0|1: raised ValueEr'
-      'ror, TF TypeError]'),
     K('signal.idct', 'grad', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad on size-0 inputs; tapeflow compute'
       's it [signal.idct|0|9: 1 arrays, TF raised InvalidArgumentError]'),

@@ -341,11 +341,14 @@ def _lengths(fft_length, k):
     return out
 
 
-def _check_empty_lengths(x, fft_length, op_name):
+def _check_empty_lengths(x, fft_length, op_name, inverse=False):
     """TF pads a short input to ``fft_length`` before its kernel, except a size-0 one: the
-    kernel then needs each transformed axis to be 0 or at least the length."""
+    kernel then needs each transformed axis to be 0 or at least the length (the inverse's
+    innermost: ``length // 2 + 1``)."""
     shape = x._value.shape
     for i, n in enumerate(fft_length):
+        if inverse and i == len(fft_length) - 1:
+            n = n // 2 + 1
         idx = len(shape) - len(fft_length) + i
         if 0 < shape[idx] < n:
             raise errors.op_error(
@@ -370,8 +373,8 @@ def _real_transform(input_tensor, fft_length, k, inverse, axes=None):
         axes = tuple(range(-k, 0))
     if fft_length is not None:
         fft_length = _lengths(fft_length, len(axes))
-        if not inverse and k and 0 in x._value.shape:
-            _check_empty_lengths(x, fft_length, op_name)
+        if k and 0 in x._value.shape:
+            _check_empty_lengths(x, fft_length, op_name, inverse)
     if len(axes) <= 3 and tuple(axes) == tuple(range(-len(axes), 0)):
         table = _C2R if inverse else _R2C
         return apply(table[len(axes)], (x,), {"axes": tuple(axes), "fft_length": fft_length})
