@@ -723,6 +723,14 @@ case("sweepla_dct_empty", """
 case("sweepla_irfft_empty_short_axis_refused",
      "out = tf.signal.irfft(tf.zeros([0, 2], tf.complex64), fft_length=[6])")
 
+case("sweepla_conv2d_transpose_bad_output_shape_float32",
+     "out = tf.nn.conv2d_transpose(tf.ones([2, 3, 3, 1]), tf.ones([2, 3, 1, 1]), [2, 9, 6, 1], 2)")
+case("sweepla_conv2d_transpose_bad_output_shape_float64", """
+    out = tf.nn.conv2d_transpose(tf.ones([1, 4, 2, 1], tf.float64),
+                                 tf.ones([3, 3, 1, 1], tf.float64), [1, 7, 2, 1], 1)""")
+case("sweepla_conv1d_transpose_bad_channels_float32",
+     "out = tf.nn.conv1d_transpose(tf.ones([2, 3, 1]), tf.ones([3, 2, 1]), [2, 3, 1], 1)")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -496,9 +496,6 @@ KNOWN = [
       '|27: 2 arrays, TF raised InvalidArgumentError]'),
     K('nn.conv1d', 'grad,grad2', 'any', 'wrong gradient',
       'grad2 values differ [nn.conv1d|0|27: 2 arrays, TF nothing]'),
-    K('nn.conv1d_transpose', 'error', 'any', 'error class',
-      'raises InvalidArgumentError where TF raises AbortedError [nn.conv1d_transpose|0|15: '
-      'raised InvalidArgumentError, TF AbortedError]'),
     K('nn.conv2d', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.conv2d|0|15: raised nothing, TF In'
       'validArgumentError]'),

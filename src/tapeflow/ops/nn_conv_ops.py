@@ -360,7 +360,8 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
             the same strides and padding must give ``input``'s shape.
 
     Raises:
-        tf.errors.InvalidArgumentError: if the shapes do not correspond.
+        tf.errors.InvalidArgumentError: if the shapes do not correspond (float32:
+            tf.errors.AbortedError, TF's oneDNN kernel's).
     """
     dy = to_tensor(input)
     w = to_tensor(filters)
@@ -371,6 +372,16 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     pads = _pads(padding, out[1:3], w._value.shape[:2], st, dl, "Conv2DBackpropInput")
     expect = tuple(_out_size(s, k, q, d, lo, hi) for s, k, q, d, (lo, hi) in
                    zip(out[1:3], w._value.shape[:2], st, dl, pads, strict=True))
+    if w._value.shape[2] and out[3] % w._value.shape[2]:
+        raise _err(f"input depth must be evenly divisible by filter depth: {out[3]} vs "
+                   f"{w._value.shape[2]}", "Conv2DBackpropInput")
+    if (out[3] != w._value.shape[2] or expect != dy._value.shape[1:3]) and \
+            dy._value.dtype == np.float32:
+        # TF's float32 kernel (oneDNN) fails building the primitive before its own checks
+        raise errors.op_error(
+            errors.AbortedError, "Operation received an exception:Status: 2, message: could "
+            "not create a primitive descriptor for the convolution forward propagation "
+            "primitive.", "Conv2DBackpropInput")
     if out[3] != w._value.shape[2]:
         raise _err(f"Conv2DCustomBackpropInputOp: input and filter must have the same "
                    f"depth: {out[3]} vs {w._value.shape[2]}", "Conv2DBackpropInput")
