@@ -731,6 +731,14 @@ case("sweepla_conv2d_transpose_bad_output_shape_float64", """
 case("sweepla_conv1d_transpose_bad_channels_float32",
      "out = tf.nn.conv1d_transpose(tf.ones([2, 3, 1]), tf.ones([3, 2, 1]), [2, 3, 1], 1)")
 
+case("sweepla_expm_per_matrix_pade_and_scaling", """
+    a = np.array([[[0.001, 0.002], [-0.003, 0.001]], [[0.1, -0.2], [0.15, 0.05]],
+                  [[1.1, 2.2], [3.3, -4.1]], [[30.0, -12.0], [7.0, 25.0]]])
+    out = [tf.linalg.expm(tf.constant(a)), tf.linalg.expm(tf.constant(a, tf.float32)),
+           tf.linalg.expm(tf.constant([[1e300, 0.0], [0.0, -1.0]], tf.float64)),
+           grad(tf.linalg.expm, tf.constant(a)),
+           grad(tf.linalg.expm, tf.constant(a, tf.float32))]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
