@@ -21,6 +21,9 @@ Last, the time ``tapeflow._protobuf`` takes to decode MobileNetV2's ``saved_mode
 The child processes run without ``OPENBLAS_CORETYPE``/``OPENBLAS_L2_SIZE`` (so OpenBLAS picks
 its kernel for this CPU); the BLAS library, its kernel (architecture) and thread count are
 printed (threadpoolctl), with the machine's load average, since the machine is shared.
+``--blas-threads N`` sets ``OPENBLAS_NUM_THREADS`` in tapeflow's children only: on an
+oversubscribed machine OpenBLAS's threads (each given a fixed share of a product) wait for a
+descheduled one, and a convolution's product can take 50-100x its one-thread time.
 Goals (issue 20): fresh import + load + first call <= 0.5 s; per call no slower than TF's
 loaded model, at batch 1 at most 0.3x; the MobileNetV2 decode <= 100 ms.
 """
@@ -104,10 +107,15 @@ print(json.dumps(out))
 '''
 
 
-def _env():
+BLAS_THREADS = [None]   # --blas-threads: OpenBLAS threads in tapeflow's children
+
+
+def _env(lib=None):
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src"))
     for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         env.pop(k, None)
+    if lib == "tapeflow" and BLAS_THREADS[0]:
+        env["OPENBLAS_NUM_THREADS"] = str(BLAS_THREADS[0])
     return env
 
 
@@ -115,7 +123,7 @@ def _child(python, lib, path, shape, calls, batches):
     t = time.perf_counter()
     res = subprocess.run([python, "-c", CHILD, lib, path, json.dumps(list(shape)), str(calls),
                           json.dumps(batches)],
-                         capture_output=True, text=True, env=_env(), check=False)
+                         capture_output=True, text=True, env=_env(lib), check=False)
     wall = time.perf_counter() - t
     if res.returncode:
         raise RuntimeError(f"{lib} failed on {path}:\n{res.stderr[-3000:]}")
@@ -177,7 +185,13 @@ def main():
     p.add_argument("--mobilenet-calls", type=int, default=10)
     p.add_argument("--cache", default=CACHE)
     p.add_argument("--models", default="mlp,cnn,mobilenet_v2")
+    p.add_argument("--blas-threads", type=int, default=None,
+                   help="OPENBLAS_NUM_THREADS for tapeflow's children (default: OpenBLAS's "
+                        "own choice; 1 is the robust setting on an oversubscribed machine, "
+                        "where OpenBLAS's statically split threads wait on a descheduled "
+                        "one)")
     a = p.parse_args()
+    BLAS_THREADS[0] = a.blas_threads
     tf_python = a.tf if a.tf and os.path.exists(a.tf) else None
     models = _models(tf_python, a.cache, a.models.split(","))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

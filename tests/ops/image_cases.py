@@ -365,6 +365,43 @@ def _weights(shape, salt):
     return rng.standard_normal(shape)
 
 
+# --------------------------------------------------- resize: bicubic and area kernels
+_RZ = _u(2, 5, 7, 3)
+_RZ1 = (_u(1, 9, 4, 1) * 4 - 2).astype(np.float32)
+for _m in ("bicubic", "area"):
+    for _size in ((3, 4), (8, 11), (5, 7), (1, 1), (13, 2), (2, 20)):
+        _add(f"resize_{_m}_{_size[0]}x{_size[1]}",
+             lambda tf, x, s=_size, m=_m: tf.image.resize(x, s, method=m), [_RZ])
+    _add(f"resize_{_m}_tall", lambda tf, x, m=_m: tf.image.resize(x, [4, 9], method=m),
+         [_RZ1])
+    _add(f"resize_{_m}_3d", lambda tf, x, m=_m: tf.image.resize(x, [6, 3], method=m),
+         [_RZ[0]])
+    _add(f"resize_{_m}_uint8", lambda tf, x, m=_m: tf.image.resize(x, [7, 5], method=m),
+         [_img8(1, 4, 6, 2)], grad=False)
+    _add(f"resize_{_m}_float64", lambda tf, x, m=_m: tf.image.resize(x, [3, 8], method=m),
+         [_RZ.astype(np.float64)])
+    _add(f"resize_{_m}_aspect", lambda tf, x, m=_m: tf.image.resize(
+        x, [10, 10], method=m, preserve_aspect_ratio=True), [_RZ])
+
+for _m in ("lanczos3", "lanczos5", "gaussian", "mitchellcubic", "bilinear", "bicubic"):
+    for _aa in (False, True) if _m in ("bilinear", "bicubic") else (False, True):
+        if _m in ("bilinear", "bicubic") and not _aa:
+            continue
+        for _size in ((3, 4), (8, 11), (2, 20), (1, 1)):
+            _add(f"resize_{_m}_aa{int(_aa)}_{_size[0]}x{_size[1]}",
+                 lambda tf, x, s=_size, m=_m, a=_aa: tf.image.resize(x, s, method=m,
+                                                                    antialias=a), [_RZ])
+    _add(f"resize_st_{_m}_float64", lambda tf, x, m=_m: tf.image.resize(
+        x, [3, 9], method=m, antialias=True), [_RZ.astype(np.float64)])
+    _add(f"resize_st_{_m}_uint8", lambda tf, x, m=_m: tf.image.resize(
+        x, [3, 9], method=m, antialias=True), [_img8(1, 4, 6, 2)], grad=False)
+_add("resize_unknown_method", lambda tf, x: tf.image.resize(x, [3, 3], method="cubic"), [_RZ])
+_add("resize_nearest_antialias", lambda tf, x: tf.image.resize(
+    x, [3, 4], method="nearest", antialias=True), [_RZ])
+_add("resize_area_antialias", lambda tf, x: tf.image.resize(
+    x, [3, 4], method="area", antialias=True), [_RZ], grad=False)
+
+
 def loss(tf, y):
     ys = y if isinstance(y, (tuple, list)) else [y]
     total = None

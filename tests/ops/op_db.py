@@ -679,7 +679,12 @@ op("unstack", lambda g: [Sample((g.normal(3, 2),)), Sample((g.normal(2, 3),), {"
 op("split", lambda g: [Sample((g.normal(6, 2), 3)), Sample((g.normal(2, 6), [1, -1, 2], 1))])
 op("image.resize", lambda g: [Sample((g.normal(1, 3, 4, 2), [5, 7])),
                               Sample((g.normal(3, 5, 1), [2, 3])),
-                              Sample((g.normal(2, 3, 4, 1), [4, 9]), {"method": "nearest"})],
+                              Sample((g.normal(2, 3, 4, 1), [4, 9]), {"method": "nearest"}),
+                              Sample((g.normal(1, 4, 5, 2), [7, 3]), {"method": "bicubic"}),
+                              Sample((g.normal(2, 5, 3, 1), [3, 6]),
+                                     {"method": "lanczos3"}),
+                              Sample((g.normal(1, 6, 4, 2), [3, 5]),
+                                     {"method": "bilinear", "antialias": True})],
    dtypes=("float32",), grad2=False, fd=False, rtol=1e-4, atol=1e-5,
    note="TensorFlow's bilinear resize computes in float32 whatever the input: no float64 "
         "finite differences; gradients are checked against TensorFlow's")
