@@ -645,6 +645,100 @@ case("sign_uint8_empty_refused", "out = tf.sign(tf.zeros([1, 0], tf.uint8))")
 case("reciprocal_no_nan_int_refused", "out = tf.math.reciprocal_no_nan(tf.constant([1, 0]))")
 
 
+# ---------------------------------------------------------------- sweepla (session 9)
+# Sweep differences (seeds 1-3) in linalg, signal, convolution and pooling.
+case("sweepla_rfft_zero_length_keeps_zero_bins", """
+    out = [tf.signal.rfft(tf.zeros([3, 0])), tf.signal.rfft2d(tf.zeros([1, 0], tf.float64)),
+           tf.signal.rfft2d(tf.zeros([2, 0, 0])), tf.signal.rfft(tf.zeros([0, 3])),
+           tf.signal.rfft2d(tf.constant(np.ones([1, 5, 3], np.float32)), fft_length=[0, 5])]""")
+case("sweepla_rfft_empty_short_axis_refused",
+     "out = tf.signal.rfft(tf.zeros([0, 2]), fft_length=[4])")
+case("sweepla_rfft2d_empty_short_axis_refused",
+     "out = tf.signal.rfft2d(tf.zeros([0, 1, 2], tf.float64), fft_length=[3, 2])")
+
+case("sweepla_triangular_solve_singular_and_nonfinite", """
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([[[0., 0], [1, 1]], [[1, 0], [inf, 1]], [[2, 0], [3, 0]],
+                     [[nan, 0], [3, 2]]])
+    b = tf.constant([[[1.], [1]], [[0], [1]], [[1], [1]], [[1], [1]]])
+    out = [tf.linalg.triangular_solve(a, b), tf.linalg.triangular_solve(a, b, adjoint=True),
+           tf.linalg.triangular_solve(a, b, lower=False),
+           tf.linalg.triangular_solve(tf.eye(2, dtype=tf.float64), f64(inf, 1)[:, None]),
+           tf.linalg.cholesky_solve(tf.constant([[0., 0], [1, 1]]), tf.constant([[1.], [2]]))]""")
+case("sweepla_cholesky_nonfinite_goes_on_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([[1.8199257, -3.945799e29], [-3.945799e29, inf]])
+    out = [tf.linalg.cholesky(a),
+           tf.linalg.cholesky(tf.constant([[4., 2, 0], [2, 5, 0], [0, nan, 9]])),
+           tf.linalg.cholesky(tf.reshape(f64(inf, 1, 1, 2), [2, 2]))]""")
+case("sweepla_cholesky_grad_of_overflowing_factor", """
+    out = [grad(tf.linalg.cholesky, tf.constant([[5e30, -4e29], [-4e29, 1.35]])),
+           grad(tf.linalg.logdet, tf.constant([[5e30, -1e30], [-1e30, 3.5]]))]""")
+case("sweepla_cholesky_grad_not_positive_definite_complex", """
+    a = tf.constant([[2.1 - 1.9j, 0.5 + 1.5j], [-1.1 + 0.5j, -0.1 + 0.2j]], tf.complex64)
+    out = [grad(lambda a: tf.math.real(tf.linalg.cholesky(a)), a),
+           grad(lambda a: tf.math.real(tf.linalg.logdet(a)), a)]""")
+
+case("sweepla_conv_valid_filter_longer_than_input_eigen", """
+    x, w = tf.ones([2, 4, 1, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64)
+    out = [tf.nn.convolution(x, w, 1, "VALID"),
+           grad(lambda x: tf.nn.convolution(x, w, 1, "VALID"), x),
+           tf.nn.conv1d(tf.ones([2, 2, 1], tf.float16), tf.ones([3, 1, 1], tf.float16), 1,
+                        "VALID"),
+           tf.nn.depthwise_conv2d(tf.ones([1, 2, 2, 2], tf.float64),
+                                  tf.ones([3, 3, 2, 1], tf.float64), [1, 1, 1, 1], "VALID")]""")
+
+case("sweepla_avg_pool_window_longer_than_input_refused",
+     "out = tf.nn.avg_pool(tf.ones([1, 3, 1, 2], tf.float64), 3, 1, 'VALID')")
+case("sweepla_avg_pool1d_window_longer_than_input_refused",
+     "out = tf.nn.avg_pool1d(tf.ones([1, 1, 2], tf.float16), 3, 1, 'VALID')")
+case("sweepla_pool_empty_output_allowed", """
+    out = [tf.nn.avg_pool(tf.ones([1, 1, 2, 1]), 3, 2, "VALID"),
+           tf.nn.max_pool(tf.ones([1, 1, 2, 1], tf.float64), 3, 2, "VALID"),
+           tf.nn.avg_pool1d(tf.ones([1, 2, 1], tf.float64), 3, 1, "VALID"),
+           tf.nn.max_pool1d(tf.ones([1, 1, 1], tf.float16), 3, 2, "VALID")]""")
+
+case("sweepla_sort_with_nan_in_topk_order", """
+    nan = float("nan")
+    x = tf.constant([[1., nan, 3., -1.], [nan, 2., nan, 1.], [-float("inf"), nan, 4., 0.]])
+    out = [tf.sort(x), tf.sort(x, direction="DESCENDING"), tf.argsort(x),
+           tf.argsort(x, direction="DESCENDING"), tf.argsort(tf.transpose(x), axis=0),
+           tf.sort(tf.cast(x, tf.float16), direction="DESCENDING"),
+           grad(lambda x: tf.sort(x) * tf.constant([1., 2., 3., 4.]), x)]""")
+
+case("sweepla_moments_grad_nonfinite", """
+    x = tf.constant([0.148, -0.171, float("inf")], tf.float16)
+    y = tf.constant([[-0.52, 2.2], [7e4, -0.35]], tf.float16)
+    out = [grad(lambda x: tf.nn.moments(x, [0])[1], x),
+           grad(lambda y: tf.nn.moments(y, [0, 1])[1] * 3.0, y),
+           grad(lambda x: tf.nn.moments(x, [0])[0], x)]""")
+
+case("sweepla_dct_of_ints_refused", "out = tf.signal.dct(tf.constant([-5, 1, 8, -4]), type=4)")
+case("sweepla_idct_of_bool_refused", "out = tf.signal.idct(tf.constant([True, False]))")
+case("sweepla_dct_ortho_empty_refused",
+     "out = tf.signal.dct(tf.zeros([2, 0]), type=3, norm='ortho')")
+case("sweepla_dct_empty", """
+    out = [tf.signal.dct(tf.zeros([2, 0])), tf.signal.idct(tf.zeros([2, 0]), type=3),
+           tf.signal.dct(tf.zeros([3, 0], tf.float64), type=4, norm="ortho")]""")
+case("sweepla_irfft_empty_short_axis_refused",
+     "out = tf.signal.irfft(tf.zeros([0, 2], tf.complex64), fft_length=[6])")
+
+case("sweepla_conv2d_transpose_bad_output_shape_float32",
+     "out = tf.nn.conv2d_transpose(tf.ones([2, 3, 3, 1]), tf.ones([2, 3, 1, 1]), [2, 9, 6, 1], 2)")
+case("sweepla_conv2d_transpose_bad_output_shape_float64", """
+    out = tf.nn.conv2d_transpose(tf.ones([1, 4, 2, 1], tf.float64),
+                                 tf.ones([3, 3, 1, 1], tf.float64), [1, 7, 2, 1], 1)""")
+case("sweepla_conv1d_transpose_bad_channels_float32",
+     "out = tf.nn.conv1d_transpose(tf.ones([2, 3, 1]), tf.ones([3, 2, 1]), [2, 3, 1], 1)")
+
+case("sweepla_expm_per_matrix_pade_and_scaling", """
+    a = np.array([[[0.001, 0.002], [-0.003, 0.001]], [[0.1, -0.2], [0.15, 0.05]],
+                  [[1.1, 2.2], [3.3, -4.1]], [[30.0, -12.0], [7.0, 25.0]]])
+    out = [tf.linalg.expm(tf.constant(a)), tf.linalg.expm(tf.constant(a, tf.float32)),
+           tf.linalg.expm(tf.constant([[1e300, 0.0], [0.0, -1.0]], tf.float64)),
+           grad(tf.linalg.expm, tf.constant(a)),
+           grad(tf.linalg.expm, tf.constant(a, tf.float32))]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -103,3 +103,73 @@ def test_fixture_holds_every_kind_of_issue_19():
     for prefix in ("grad_complex_", "grad2_", "bool_", "int_", "complex_", "reduce_max_empty"):
         assert any(n.startswith(prefix) for n in names), prefix
     assert math.isfinite(len(CASES)) and len(CASES) > 100
+
+
+# ------------------------------------------------------------------ sweepla (session 9)
+# Gradients TensorFlow 2.21 cannot take (known.py kind "tf lacks gradient") or takes wrongly
+# ("tf wrong"), checked here by central differences in float64 (docs/ops.md).
+
+
+def _fd_gradient(f, x, h=1e-6):
+    """d/dx of the real loss ``f(x)`` by central differences, element by element."""
+    g = np.zeros_like(x)
+    flat = g.reshape(-1)
+    for i in range(x.size):
+        hi, lo = x.copy(), x.copy()
+        hi.reshape(-1)[i] += h
+        lo.reshape(-1)[i] -= h
+        flat[i] = (f(hi) - f(lo)) / (2 * h)
+    return g
+
+
+def _tape_gradient(f, x):
+    x = tf.constant(x)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x)
+    return t.gradient(y, x).numpy()
+
+
+@pytest.mark.parametrize("fn,shape,fft_length", [
+    ("rfft", [5, 4], [3]), ("rfft", [4, 3, 4], [1]), ("rfft", [5], [1]), ("rfft", [2, 0], [3]),
+    ("rfft2d", [2, 4, 5], [0, 2]), ("rfft2d", [2, 4], [6, 2]), ("rfft2d", [3, 2, 5], [5, 3]),
+    ("rfft2d", [1, 2, 5], [1, 4]), ("rfft2d", [4, 3], [3, 1])])
+def test_rfft_gradient_with_cropping_fft_length(fn, shape, fft_length):
+    # TF's RFFT/RFFT2D gradient adds terms of the input's length to the irfft of
+    # fft_length's: it raises InvalidArgumentError, or (a length-1 last axis) broadcasts.
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=shape)
+    n_out = list(shape[:len(shape) - len(fft_length)]) + list(fft_length)
+    n_out[-1] = fft_length[-1] // 2 + 1 if fft_length[-1] else 0
+    a, b = rng.normal(size=n_out), rng.normal(size=n_out)
+    axes = tuple(range(-len(fft_length), 0))
+
+    def loss_np(v):
+        if 0 in v.shape:
+            return 0.0
+        y = np.fft.rfftn(v, s=fft_length, axes=axes) if 0 not in fft_length else \
+            np.zeros(n_out, complex)
+        return float(np.sum(y.real * a + y.imag * b))
+
+    def loss_tf(v):
+        y = getattr(tf.signal, fn)(v, fft_length=fft_length)
+        return tf.reduce_sum(tf.math.real(y) * a + tf.math.imag(y) * b)
+
+    got = _tape_gradient(loss_tf, x)
+    assert got.shape == x.shape and got.dtype == np.float64
+    np.testing.assert_allclose(got, _fd_gradient(loss_np, x), rtol=1e-7, atol=1e-7)
+
+
+def test_float32_conv_with_filter_longer_than_input_is_empty_as_float64():
+    # TF's float32 (oneDNN) kernel returns an uninitialised tensor of the input's spatial
+    # shape here; its float64 and float16 kernels give the empty result (case
+    # sweepla_conv_valid_filter_longer_than_input_eigen); tapeflow gives it for every dtype.
+    for dt in (tf.float32, tf.float64):
+        x, w = tf.ones([2, 4, 1, 1], dt), tf.ones([2, 2, 1, 1], dt)
+        assert tf.nn.convolution(x, w, 1, "VALID").shape == (2, 3, 0, 1)
+        assert tf.nn.conv1d(tf.ones([2, 2, 1], dt), tf.ones([3, 1, 1], dt), 1,
+                            "VALID").shape == (2, 0, 1)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.nn.convolution(x, w, 1, "VALID")
+        assert np.array_equal(t.gradient(y, x).numpy(), np.zeros([2, 4, 1, 1]))

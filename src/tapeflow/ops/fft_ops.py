@@ -216,7 +216,8 @@ def _r2c_forward(x, axes, fft_length):
     out_shape = list(x.shape)
     for a, n in zip(axes, fft_length):
         out_shape[a] = n
-    out_shape[axes[-1]] = fft_length[-1] // 2 + 1
+    # A zero last length keeps zero bins (TF's shape), not ``0 // 2 + 1``.
+    out_shape[axes[-1]] = fft_length[-1] // 2 + 1 if fft_length[-1] else 0
     cdt = _COMPLEX_OF[x.dtype]
     if 0 in fft_length or 0 in [x.shape[a] for a in axes]:
         return _fit_array(x.astype(cdt), axes, out_shape)
@@ -340,6 +341,22 @@ def _lengths(fft_length, k):
     return out
 
 
+def _check_empty_lengths(x, fft_length, op_name, inverse=False):
+    """TF pads a short input to ``fft_length`` before its kernel, except a size-0 one: the
+    kernel then needs each transformed axis to be 0 or at least the length (the inverse's
+    innermost: ``length // 2 + 1``)."""
+    shape = x._value.shape
+    for i, n in enumerate(fft_length):
+        if inverse and i == len(fft_length) - 1:
+            n = n // 2 + 1
+        idx = len(shape) - len(fft_length) + i
+        if 0 < shape[idx] < n:
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                f"Input dimension {idx} must have length of at least {n} but got: "
+                f"{shape[idx]}", op_name)
+
+
 def _real_transform(input_tensor, fft_length, k, inverse, axes=None):
     x = input_tensor if isinstance(input_tensor, _TensorLike) else convert_to_tensor(
         input_tensor, None if inverse else _dt.float32)
@@ -356,6 +373,8 @@ def _real_transform(input_tensor, fft_length, k, inverse, axes=None):
         axes = tuple(range(-k, 0))
     if fft_length is not None:
         fft_length = _lengths(fft_length, len(axes))
+        if k and 0 in x._value.shape:
+            _check_empty_lengths(x, fft_length, op_name, inverse)
     if len(axes) <= 3 and tuple(axes) == tuple(range(-len(axes), 0)):
         table = _C2R if inverse else _R2C
         return apply(table[len(axes)], (x,), {"axes": tuple(axes), "fft_length": fft_length})

@@ -374,17 +374,40 @@ def logdet(matrix, name=None):
 def _cholesky_forward(x):
     # TensorFlow's CPU kernel does not raise for a matrix that is not positive definite;
     # its output is then meaningless. tapeflow returns NaN for such a matrix.
-    try:
-        return np.linalg.cholesky(x)
-    except np.linalg.LinAlgError:
-        flat = x.reshape((-1,) + x.shape[-2:])
-        out = np.full(flat.shape, np.nan, x.dtype)
-        for i, m in enumerate(flat):
+    if np.isfinite(x).all():
+        try:
+            return np.linalg.cholesky(x)
+        except np.linalg.LinAlgError:
+            pass
+    flat = x.reshape((-1,) + x.shape[-2:])
+    out = np.full(flat.shape, np.nan, x.dtype)
+    for i, m in enumerate(flat):
+        if np.isfinite(m).all():
             try:
                 out[i] = np.linalg.cholesky(m)
             except np.linalg.LinAlgError:
                 pass
-        return out.reshape(x.shape)
+        else:
+            out[i] = _llt_eigen(m)
+    return out.reshape(x.shape)
+
+
+def _llt_eigen(m):
+    """Eigen's unblocked LLT (TF's kernel) of one matrix holding inf/nan: column by column,
+    ``L_kk = sqrt(a_kk - |L_k,:k|^2)``, stopping (all nan here) only at a pivot ``<= 0``,
+    so a nan pivot (``inf - inf``) goes on as nan where LAPACK refuses the matrix."""
+    n = m.shape[-1]
+    L = np.zeros_like(m)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            row = L[k, :k]
+            d = m[k, k].real - np.sum((row * np.conj(row)).real)
+            if d <= 0:
+                return np.full_like(m, np.nan)
+            d = np.sqrt(d)
+            L[k, k] = d
+            L[k + 1:, k] = (m[k + 1:, k] - L[k + 1:, :k] @ np.conj(row)) / d
+    return L
 
 
 _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=True)
@@ -393,11 +416,14 @@ _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=
 def _cholesky_rule(g, L, x_shape):
     # Murray (2016), "Differentiation of the Cholesky decomposition", eq. (10):
     # Phi(L^H G) with the diagonal halved, then L^-H (.) L^-1, symmetrised.
+    # L^-1 is formed explicitly (a solve against I), as TF's rule does, so nan/inf from an
+    # overflowing or singular factor spread to the same elements.
     p = _m.multiply(_tril(matmul(L, g, adjoint_a=True)),
                     _half_diag_mask(x_shape, L._value.dtype))
-    s = triangular_solve(L, adjoint_(triangular_solve(L, adjoint_(p), lower=True,
-                                                      adjoint=True)),
-                         lower=True, adjoint=True)
+    n = L._value.shape[-1]
+    linv = triangular_solve(L, Tensor(np.broadcast_to(np.eye(n, dtype=L._value.dtype),
+                                                      L._value.shape).copy()), lower=True)
+    s = matmul(matmul(linv, p, adjoint_a=True), linv)
     return _m.multiply(_m.add(s, adjoint_(s)), 0.5)
 
 
@@ -486,7 +512,26 @@ def _tri_solve_forward(a, b, lower, adjoint):
     batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
     t = np.broadcast_to(t, batch + t.shape[-2:])
     b = np.broadcast_to(b, batch + b.shape[-2:])
-    return np.linalg.solve(t, b)
+    diag = np.diagonal(t, axis1=-2, axis2=-1)
+    if np.isfinite(t).all() and np.isfinite(b).all() and diag.all():
+        return np.linalg.solve(t, b)
+    return _substitute(t, b, lower != adjoint)
+
+
+def _substitute(t, b, lower):
+    """Forward (``lower``) or back substitution, as Eigen's kernel in TF: each unknown is
+    ``(b_i - sum_j t_ij x_j) * (1 / t_ii)`` over the whole row (a zero times an inf is
+    nan), so a zero or non-finite diagonal gives TF's inf/nan instead of LAPACK's refusal
+    (or its pivoted, row-mixed nan)."""
+    n = t.shape[-1]
+    x = np.zeros(b.shape, np.result_type(t, b))
+    with np.errstate(all="ignore"):
+        recip = 1 / np.diagonal(t, axis1=-2, axis2=-1)
+        for i in (range(n) if lower else range(n - 1, -1, -1)):
+            done = slice(0, i) if lower else slice(i + 1, n)
+            s = b[..., i, :] - np.matmul(t[..., i:i + 1, done], x[..., done, :])[..., 0, :]
+            x[..., i, :] = s * recip[..., i:i + 1]
+    return x
 
 
 _TRI_SOLVE = primitive("MatrixTriangularSolve", _tri_solve_forward, save_output=True,
@@ -619,7 +664,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TensorFlow's name
     return _QrResult(q, r)
 
 
-def _svd_forward(x, full_matrices):
+def _svd_forward(x, full_matrices, compute_uv=True):
     finite = np.isfinite(x).all(axis=(-2, -1))
     if not finite.all():
         # TensorFlow's kernel gives NaN factors for a matrix holding inf or NaN (LAPACK would
@@ -636,13 +681,20 @@ def _svd_forward(x, full_matrices):
 _SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
 
 
-def _svd_rule(g, y, x, full_matrices):
+def _svd_rule(g, y, x, full_matrices, compute_uv=True):
     # Townsend (2016), "Differentiating the singular value decomposition", for distinct
     # non-zero singular values of a (tall or wide) matrix with reduced factors.
     gs, gu, gv = g
     s, u, v = y
     m, n = x._value.shape[-2:]
     k = builtins.min(m, n)
+    if not compute_uv:
+        # only the singular values were asked for: u diag(gs) v^H, as TF (no 1/s terms,
+        # so a zero singular value gives no nan), with u and v of a fresh differentiable
+        # decomposition (TF's too), so higher orders go through the full rule
+        _, u, v = apply(_SVD, (x,), {"full_matrices": False})
+        return matmul(_m.multiply(u, _a.expand_dims(_a.cast(gs, u.dtype), -2)), v,
+                      adjoint_b=True)
     s2 = _m.square(s)
     diff = _m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))  # s_j^2 - s_i^2
     f = _m.divide_no_nan(_a.ones_like(diff), diff)
@@ -680,9 +732,10 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     _check_linalg(x, "Svd")
     if x._value.ndim < 2:
         raise _err(f"input must have rank >= 2, got {x._value.ndim}", "Svd")
-    s, u, v = apply(_SVD, (x,), {"full_matrices": bool(full_matrices)})
     if not compute_uv:
-        return s
+        return apply(_SVD, (x,), {"full_matrices": bool(full_matrices),
+                                  "compute_uv": False})[0]
+    s, u, v = apply(_SVD, (x,), {"full_matrices": bool(full_matrices)})
     return s, u, v
 
 
@@ -763,35 +816,77 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
 _THETA13 = 5.371920351148152
 
 
+_PADE = {3: (120.0, 60.0, 12.0, 1.0),
+         5: (30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0),
+         7: (17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0),
+         9: (17643225600.0, 8821612800.0, 2075673600.0, 302702400.0, 30270240.0, 2162160.0,
+             110880.0, 3960.0, 90.0, 1.0),
+         13: _PADE13}
+# TF's choice (Higham 2005, Table 2.3): the lowest order whose 1-norm bound holds, else
+# the highest after scaling the norm below theta: float32 family up to 7, float64 up to 13.
+_EXPM_ORDERS = {False: ((3, 4.258730016922831e-001), (5, 1.880152677804762e+000),
+                        (7, 3.925724783138660)),
+                True: ((3, 1.495585217958292e-002), (5, 2.539398330063230e-001),
+                       (7, 9.504178996162932e-001), (9, 2.097847961257068e+000),
+                       (13, _THETA13))}
+
+
+def _pade(a, ident, order):
+    """``(U, V)`` of the [order/order] Pade approximant, ``exp(a) ~ (V - U)^-1 (V + U)``."""
+    b = _PADE[order]
+    a2 = matmul(a, a)
+    powers = [ident, a2]
+    for _ in range(2, order // 2 + 1 if order != 13 else 4):
+        powers.append(matmul(powers[-1], a2))
+
+    def comb(coeffs, terms):
+        return _m.add_n([_m.multiply(t, c) for c, t in zip(coeffs, terms)])
+    if order != 13:
+        u = matmul(a, comb(b[1::2], powers))
+        return u, comb(b[0::2], powers)
+    ident, a2, a4, a6 = powers
+    u = matmul(a, _m.add(matmul(a6, comb((b[13], b[11], b[9]), (a6, a4, a2))),
+                         comb((b[7], b[5], b[3], b[1]), (a6, a4, a2, ident))))
+    v = _m.add(matmul(a6, comb((b[12], b[10], b[8]), (a6, a4, a2))),
+               comb((b[6], b[4], b[2], b[0]), (a6, a4, a2, ident)))
+    return u, v
+
+
 def expm(input, name=None):  # noqa: A002 - TensorFlow's name
     """The matrix exponential of square matrices (``tf.linalg.expm``).
 
-    Scaling and squaring with the [13/13] Pade approximant (Higham 2005), written with
-    matmul and solve, so gradients of any order follow from theirs.
+    TensorFlow's scaling and squaring (Higham 2005), per matrix of a batch: the [m/m] Pade
+    approximant of the lowest order ``m`` (3, 5, 7; float64/complex128 also 9, 13) whose
+    1-norm bound holds, else the highest after scaling by ``2^-s``,
+    ``s = max(floor(log2(norm / theta)), 0)``, squared back ``s`` times. Written with
+    matmul, solve and where, so gradients of any order follow from theirs.
     """
     x = to_tensor(input)
     _check_linalg(x, "MatrixExponential")
     _square(x, "MatrixExponential")
-    n = x._value.shape[-1]
-    norm1 = float(np.max(np.sum(np.abs(x._value), axis=-2))) if x._value.size else 0.0
-    s = max(0, int(np.ceil(np.log2(norm1 / _THETA13)))) if norm1 > _THETA13 else 0
-    a = _m.multiply(x, 1.0 / 2 ** s) if s else x
-    ident = Tensor(np.broadcast_to(np.eye(n, dtype=x._value.dtype), x._value.shape).copy())
-    a2 = matmul(a, a)
-    a4 = matmul(a2, a2)
-    a6 = matmul(a4, a2)
-    b = _PADE13
-
-    def comb(c6, c4, c2, c0):
-        return _m.add_n([_m.multiply(a6, c6), _m.multiply(a4, c4), _m.multiply(a2, c2),
-                         _m.multiply(ident, c0)])
-
-    u = matmul(a, _m.add(matmul(a6, comb(b[13], b[11], b[9], 0.0)),
-                         comb(b[7], b[5], b[3], b[1])))
-    v = _m.add(matmul(a6, comb(b[12], b[10], b[8], 0.0)), comb(b[6], b[4], b[2], b[0]))
+    val = x._value
+    n = val.shape[-1]
+    wide = val.dtype in (np.float64, np.complex128)
+    orders = _EXPM_ORDERS[wide]
+    with np.errstate(all="ignore"):
+        norm = np.max(np.sum(np.abs(val), axis=-2), axis=-1, keepdims=True)[..., None] \
+            if val.size else np.zeros(val.shape[:-2] + (1, 1))
+        top = orders[-1][1]
+        squarings = np.maximum(np.floor(np.log(norm / top) / np.log(2.0)), 0.0)
+        squarings = np.where(np.isnan(norm), np.nan, squarings)
+    ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
+    real = np.float64 if wide else np.float32
+    scale = Tensor(np.power(2.0, -np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))
+    u, v = _pade(_m.multiply(x, scale), ident, orders[-1][0])
+    for order, bound in reversed(orders[:-1]):
+        low = Tensor(np.broadcast_to(norm < real(bound), val.shape).copy())
+        uo, vo = _pade(x, ident, order)
+        u, v = _a.where(low, uo, u), _a.where(low, vo, v)
     r = solve(_m.subtract(v, u), _m.add(v, u))
-    for _ in range(s):
-        r = matmul(r, r)
+    finite = squarings[np.isfinite(squarings)]
+    for i in range(int(finite.max()) if finite.size else 0):  # TF would loop forever at inf
+        more = Tensor(np.broadcast_to(i < squarings, val.shape).copy())
+        r = _a.where(more, matmul(r, r), r)
     return r
 
 

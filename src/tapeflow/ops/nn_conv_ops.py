@@ -369,7 +369,8 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
             the same strides and padding must give ``input``'s shape.
 
     Raises:
-        tf.errors.InvalidArgumentError: if the shapes do not correspond.
+        tf.errors.InvalidArgumentError: if the shapes do not correspond (float32:
+            tf.errors.AbortedError, TF's oneDNN kernel's).
     """
     dy = to_tensor(input)
     w = to_tensor(filters)
@@ -380,6 +381,16 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     pads = _pads(padding, out[1:3], w._value.shape[:2], st, dl, "Conv2DBackpropInput")
     expect = tuple(_out_size(s, k, q, d, lo, hi) for s, k, q, d, (lo, hi) in
                    zip(out[1:3], w._value.shape[:2], st, dl, pads, strict=True))
+    if w._value.shape[2] and out[3] % w._value.shape[2]:
+        raise _err(f"input depth must be evenly divisible by filter depth: {out[3]} vs "
+                   f"{w._value.shape[2]}", "Conv2DBackpropInput")
+    if (out[3] != w._value.shape[2] or expect != dy._value.shape[1:3]) and \
+            dy._value.dtype == np.float32:
+        # TF's float32 kernel (oneDNN) fails building the primitive before its own checks
+        raise errors.op_error(
+            errors.AbortedError, "Operation received an exception:Status: 2, message: could "
+            "not create a primitive descriptor for the convolution forward propagation "
+            "primitive.", "Conv2DBackpropInput")
     if out[3] != w._value.shape[2]:
         raise _err(f"Conv2DCustomBackpropInputOp: input and filter must have the same "
                    f"depth: {out[3]} vs {w._value.shape[2]}", "Conv2DBackpropInput")
@@ -848,8 +859,21 @@ def _pool2d(prim, input, ksize, strides, padding, data_format):  # noqa: A002
     if x._value.ndim != 4:
         raise _err("Input must be 4 or 5-dimensional", prim.name)
     k, st, pads, oh, ow = _pool_geometry(x._value, ksize, strides, padding, prim.name)
-    del oh, ow  # an empty output when the window does not fit, as TensorFlow
+    if padding == "VALID":
+        _check_window_fits(x._value.shape[1:3], k, st, prim.name)
+    # otherwise an empty output when the window does not fit, as TensorFlow
     return apply(prim, (x,), {"ksize": k, "strides": st, "pads": pads})
+
+
+def _check_window_fits(sizes, ksize, strides, op_name):
+    """TF's VALID output size ``(n - k + s) / s``, truncated as C does: an empty output is
+    allowed, a negative one raises."""
+    for n, k, s in zip(sizes, ksize, strides):
+        num = n - k + s
+        out = num // s if num >= 0 else -((-num) // s)
+        if out < 0:
+            raise _err(f"Computed output size would be negative: {out} [input_size: {n}, "
+                       f"effective_filter_size: {k}, stride: {s}]", op_name)
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002

@@ -517,9 +517,10 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and (population) variance of ``x`` over ``axes`` (``tf.nn.moments``).
 
-    float16 inputs are accumulated in float32 and cast back, as TensorFlow. Unlike
-    TensorFlow the mean inside the variance is not wrapped in ``stop_gradient``: first
-    derivatives are equal either way, and second derivatives are then exact.
+    float16 inputs are accumulated in float32 and cast back, as TensorFlow. The variance
+    is TensorFlow's, around ``stop_gradient(mean)`` (same values and first derivatives,
+    nan/inf included), plus a term that is zero with a zero first derivative and gives
+    the second derivative TensorFlow's misses (docs/ops.md).
 
     Returns:
         ``(mean, variance)``.
@@ -543,7 +544,14 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
             None, None, f"Invalid reduction arguments: Axes contains duplicate dimension: "
             f"{dup} [Op:Mean]")
     mean = _r.reduce_mean(y, axes, keepdims=True)
-    var = _r.reduce_mean(_m.squared_difference(y, mean), axes, keepdims=True)
+    # TF's variance: around stop_gradient(mean), so its first derivative (nan/inf with
+    # non-finite inputs included) is TF's; minus d^2, d = mean - stop_gradient(mean) (0, and
+    # kept 0 where the mean is not finite), adds the second-derivative term TF misses.
+    held = _a.stop_gradient(mean)
+    var = _r.reduce_mean(_m.squared_difference(y, held), axes, keepdims=True)
+    if y._value.dtype.kind == "f":
+        d = _a.where(_m.is_finite(held), _m.subtract(mean, held), _a.zeros_like(held))
+        var = _m.subtract(var, _m.multiply(d, d))
     if not keepdims:
         ax = _r._axis_arg(axes, x._value.ndim, "Mean")
         shape = [d for i, d in enumerate(x._value.shape) if i not in ax]

@@ -14,6 +14,7 @@ frames (Princen & Bradley, IEEE TASSP 34(5), 1986); the mel scale ``1127 ln(1 + 
 import math as _math
 
 from .._core import dtypes as _dt
+from .._core import errors
 from .._core.backend import np
 from .._core.tensor import _TensorLike, convert_to_tensor
 from . import array_ops as _a
@@ -310,6 +311,8 @@ def _check_dct(x, dct_type, n, axis, norm):
             raise ValueError("Type-I DCT requires the dimension to be greater than one.")
     if norm not in (None, "ortho"):
         raise ValueError(f"Unknown normalization. Expected None or 'ortho', got: {norm}")
+    if x._value.dtype.kind in "biu":  # TF builds a float constant of the input's dtype
+        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {x.dtype.name}")
 
 
 def _twiddle(count, sign, dtype):
@@ -332,6 +335,10 @@ def _dct(x, dct_type, n, norm):
             x = _manip.pad(x, [[0, 0]] * (x._value.ndim - 1) + [[0, n - size]])
     size = x._value.shape[-1]
     real = x.dtype._np
+    if size == 0 and norm == "ortho" and dct_type in (2, 3):
+        # TF pads its weight vector by size - 1
+        raise errors.op_error(errors.InvalidArgumentError,
+                              "Paddings must be non-negative: 0 -1", "PadV2")
     if dct_type == 1:
         mirrored = _a.concat([x, _manip.reverse(x[..., 1:size - 1], [-1])], -1)
         return _m.real(_fft.rfft(mirrored))
@@ -342,14 +349,14 @@ def _dct(x, dct_type, n, norm):
         if norm == "ortho":
             first = real.type(0.5) / np.sqrt(real.type(size))
             weights = np.full(size, first * real.type(np.sqrt(2.0)), real)
-            weights[0] = first
+            weights[:1] = first
             out = _m.multiply(out, convert_to_tensor(weights))
         return out
     if dct_type == 3:
         if norm == "ortho":
             first = np.sqrt(real.type(size))
             weights = np.full(size, first * real.type(np.sqrt(0.5)), real)
-            weights[0] = first
+            weights[:1] = first
             x = _m.multiply(x, convert_to_tensor(weights))
         else:
             x = _m.multiply(x, _const(float(size), x.dtype))

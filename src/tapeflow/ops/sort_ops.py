@@ -31,10 +31,48 @@ def _descending_key(x):
     return -x
 
 
-_ARGSORT = nondifferentiable(
-    "ArgSort", lambda x, descending, axis: (np.argsort(_descending_key(x) if descending else x,
-                                                       axis=axis, kind="stable")
-                                            .astype(np.int32)))
+def _argsort_forward(x, descending, axis):
+    out = np.argsort(_descending_key(x) if descending else x, axis=axis,
+                     kind="stable").astype(np.int32)
+    if x.dtype.kind == "f" and x.size and np.isnan(x).any():
+        # TF sorts by TopKV2 (ascending: of -x), whose order is not one with NaN
+        keys = np.moveaxis(x if descending else -x, axis, -1)
+        moved = np.moveaxis(out, axis, -1).copy()
+        flat, rows = moved.reshape(-1, keys.shape[-1]), keys.reshape(-1, keys.shape[-1])
+        for r in np.flatnonzero(np.isnan(rows).any(axis=1)):
+            flat[r] = _topk_order(rows[r])
+        out = np.moveaxis(flat.reshape(moved.shape), -1, axis)
+    return out
+
+
+_ARGSORT = nondifferentiable("ArgSort", _argsort_forward)
+
+
+def _topk_order(v):
+    """The order TF's TopKV2 gives a row holding NaN, whose comparator "``v[a] > v[b]``,
+    else (equal or NaN) ``a < b``" NaN leaves inconsistent: for rows of up to 16, where
+    libstdc++'s ``std::sort`` is an insertion sort, that sort replayed (checked against
+    TF on random rows); longer rows keep NumPy's order (NaN last)."""
+    vals = v.tolist()
+    if len(vals) > 16:
+        return np.argsort(_descending_key(v), kind="stable").astype(np.int32)
+
+    def comp(a, b):
+        return vals[b] < vals[a] or (not vals[b] > vals[a] and a < b)
+
+    seq = list(builtins.range(len(vals)))
+    for i in builtins.range(1, len(seq)):
+        val = seq[i]
+        if comp(val, seq[0]):
+            seq[1:i + 1] = seq[0:i]
+            seq[0] = val
+            continue
+        j = i
+        while comp(val, seq[j - 1]):
+            seq[j] = seq[j - 1]
+            j -= 1
+        seq[j] = val
+    return np.asarray(seq, np.int32)
 
 
 def _check_ordered(x):
