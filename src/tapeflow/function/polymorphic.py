@@ -448,7 +448,11 @@ class Function:
                                  f"not a pure program: {_orphan_text(program)}")
             self._log("note", key, _orphan_text(program))
         self._traces.append(concrete)
-        self._cache[key] = _Variants(concrete, [(program, concrete._run)])
+        # a relaxed trace serving every shape: its own shapes get the buffered compile the
+        # later shapes get (``_sized``), not the unbuffered generic one
+        first = (self._sized(concrete, leaves) if execute and concrete.generic is not None
+                 else (program, concrete._run))
+        self._cache[key] = _Variants(concrete, [first])
         for listener in TRACE_LISTENERS:
             listener(concrete)
         if execute:
