@@ -33,6 +33,7 @@ from .._core import nest as _nest
 from .._core.backend import np
 from .._core.custom_gradient import CustomGradientOp
 from . import tf_op_defs as _tf_op_defs
+from .graph import Graph
 from .ir import walk
 
 __all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
@@ -1300,14 +1301,28 @@ class Operation:
     """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type``,
     ``inputs`` and ``outputs`` (graph tensors), ``node_def``, ``control_inputs`` (names)."""
 
-    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs")
+    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs", "graph")
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
+    def __str__(self):
+        return str(self.node_def)
 
-class GraphView:
-    """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it.
+    def get_attr(self, name):
+        """The value of attr ``name`` (TF: ``Operation.get_attr``).
+
+        Raises:
+            ValueError: the node has no such attr."""
+        a = self.node_def.attr.get(name) if hasattr(self.node_def.attr, "get") else None
+        if a is None:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+        return a
+
+
+class GraphView(Graph):
+    """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it (a
+    :class:`~.graph.Graph`, so ``isinstance(f.graph, tf.Graph)``).
 
     ``as_graph_def()`` gives a GraphDef record (``.node``: NodeDefs with ``name``, ``op``,
     ``input`` (``node`` or ``node:k``, ``^node`` for control inputs), ``attr``; ``.library``:
@@ -1317,9 +1332,22 @@ class GraphView:
     placeholder)`` pairs.
     """
 
+    _tf_path = "tensorflow.python.framework.func_graph.FuncGraph"
+
     def __init__(self, concrete):
+        super().__init__()
+        self.building_function = True
+        self.finalized = True
         self._concrete = concrete
         self._built = None
+
+    @property
+    def name(self):
+        return getattr(self._concrete, "name", None)
+
+    @property
+    def version(self):
+        return 0
 
     def _build(self):
         if self._built is None:
@@ -1336,49 +1364,6 @@ class GraphView:
                 fn._move_last(noop)
             self._built = (fn, lib, idents)
         return self._built
-
-    def as_graph_def(self):
-        """The graph as a GraphDef record (TF: ``FuncGraph.as_graph_def()``)."""
-        fn, lib, _ = self._build()
-        return _msg("GraphDef", node=list(fn.nodes),
-                    library=_msg("FunctionDefLibrary", function=list(lib.functions)),
-                    versions=_msg("VersionDef", producer=2474, min_consumer=12))
-
-    def get_operations(self):
-        """The nodes as :class:`Operation` objects, in creation order."""
-        from .._core.dtypes import as_dtype
-        fn, _, _ = self._build()
-        ops = {}
-        out = []
-        for node in fn.nodes:
-            op = Operation()
-            op.name, op.type, op.node_def = node.name, node.op, node
-            op.control_inputs = [i[1:] for i in node.input if i.startswith("^")]
-            op.inputs = []
-            for i in node.input:
-                if i.startswith("^"):
-                    continue
-                src, _, k = i.partition(":")
-                k = int(k or 0)
-                op.inputs.append(ops[src].outputs[k] if src in ops else
-                                 _Tensor(f"{src}:{k}", None, None))
-            n_out = len(fn.layout.get(node.name) or ())
-            op.outputs = []
-            for k in range(n_out):
-                try:
-                    dt = as_dtype(_DT_NAMES[_node_out_dtype(node, k)])
-                except (KeyError, TypeError):
-                    dt = None
-                op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
-            ops[node.name] = op
-            out.append(op)
-        return out
-
-    def get_operation_by_name(self, name):
-        for op in self.get_operations():
-            if op.name == name:
-                return op
-        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
 
     @property
     def inputs(self):
@@ -1405,6 +1390,118 @@ class GraphView:
 
 
 _DT_NAMES = {v: k for k, v in DT.items()}
+
+
+def graph_def_of(fn, lib):
+    """The GraphDef record of a lowered top-level graph."""
+    return _msg("GraphDef", node=list(fn.nodes),
+                library=_msg("FunctionDefLibrary", function=list(lib.functions)),
+                versions=_msg("VersionDef", producer=2474, min_consumer=12))
+
+
+def operations_of(fn):
+    """A lowered top-level graph's nodes as :class:`Operation` objects, in order."""
+    from .._core.dtypes import as_dtype
+    ops = {}
+    out = []
+    for node in fn.nodes:
+        op = Operation()
+        op.name, op.type, op.node_def, op.graph = node.name, node.op, node, None
+        op.control_inputs = [i[1:] for i in node.input if i.startswith("^")]
+        op.inputs = []
+        for i in node.input:
+            if i.startswith("^"):
+                continue
+            src, _, k = i.partition(":")
+            k = int(k or 0)
+            op.inputs.append(ops[src].outputs[k] if src in ops else
+                             _Tensor(f"{src}:{k}", None, None))
+        n_out = len(fn.layout.get(node.name) or ())
+        op.outputs = []
+        for k in range(n_out):
+            try:
+                dt = as_dtype(_DT_NAMES[_node_out_dtype(node, k)])
+            except (KeyError, TypeError):
+                dt = None
+            op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
+        ops[node.name] = op
+        out.append(op)
+    return out
+
+
+class _GraphProgram:
+    """What the lowering reads of a program, for a ``tf.Graph`` built op by op: its steps
+    and constants as recorded (nothing folded, nothing pruned), no arguments, no outputs."""
+
+    def __init__(self, tracer):
+        self.steps = list(tracer.steps)
+        self.consts = dict(tracer.consts)
+        self.meta = dict(tracer.meta)
+        self.input_specs = {}
+        self.relaxed = False
+        self.inputs = []
+        self.arg_vars = []
+        self.outputs = []
+        self.var_arg_index = {}
+
+
+class _GraphFn(_Fn):
+    """A ``tf.Graph`` lowered: each op named in the name scope it was made in, each
+    ``tf.constant`` a Const node of its own name, emitted where it was made."""
+
+    def __init__(self, lib, program, info, tracer):
+        super().__init__(lib, program, info, graph=True)
+        self.tracer = tracer
+        self.pending = list(tracer.const_order)   # (slot, scope, name), creation order
+        self.named = {s: (scope, name) for s, scope, name in tracer.const_order}
+
+    def _emit_named(self, upto):
+        while self.pending and self.pending[0][0] < upto:
+            s, scope, name = self.pending.pop(0)
+            if s not in self.ref:
+                self.scope = scope
+                self.ref[s] = self.const(self.program.consts[s], self.unique(name))
+
+    def slot_ref(self, s, consumer=None, arg=None):
+        if s in self.named and s not in self.ref:
+            self._emit_named(s + 1)
+        return super().slot_ref(s, consumer, arg)
+
+    def _op(self, step):
+        self._emit_named(min(step.outs) if step.outs else self.program_end)
+        self.scope = self.tracer.step_scopes.get(id(step), "")
+        try:
+            return super()._op(step)
+        finally:
+            self.scope = ""
+
+    def finish_graph(self):
+        self._emit_named(float("inf"))
+
+
+def lower_graph(tracer):
+    """A ``tf.Graph``'s recorded ops as a top-level graph: ``(_Fn, library, [])``."""
+    lib = _Library(strict=False)
+    if tracer is None:
+        return _Fn(lib, _GraphProgram(_EmptyTracer()), None, graph=True), lib, []
+    program = _GraphProgram(tracer)
+    info = _Info(program)
+    fn = _GraphFn(lib, program, info, tracer)
+    fn.program_end = tracer.n
+    for step in program.steps:
+        if step.kind == "op":
+            fn._op(step)
+        else:
+            fn._emit_named(min(step.defs(), default=tracer.n))
+            getattr(fn, "_" + step.kind)(step)
+    fn.finish_graph()
+    return fn, lib, []
+
+
+class _EmptyTracer:
+    steps = ()
+    consts = {}
+    meta = {}
 
 
 def lower_function(concrete, fname, lib, param_names=None):
