@@ -36,7 +36,7 @@ from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import TensorShape, constant, convert_to_tensor, get_static_value, is_tensor
 from ._core.tensor import TensorType as Tensor
 from ._core.tensor_spec import TensorSpec
-from ._core.variable import Variable, device, name_scope
+from ._core.variable import Variable, device, name_scope, variable_creator_scope
 
 # Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
 # shadow the decorator of the same name.

@@ -8,6 +8,7 @@ import os
 from .._core import dispatch
 from .._core import errors as _errors
 from .._core import nest as _nest
+from .._core import numerics_mode as _numerics
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from .codegen import compile_program
 from .function_type import _arg_name, _args_text, _is_composite, _pack
@@ -187,9 +188,13 @@ class ConcreteFunction:
             f"due to: {why}") from None
 
     def _execute(self, program, run, leaves):
-        if dispatch.ACTIVE[0] and (dispatch.tape_stack() or dispatch.current_tracer()):
-            outs = program.interpret(leaves)
-            return self._pack(outs)
+        if dispatch.ACTIVE[0]:
+            if dispatch.tape_stack() or dispatch.current_tracer():
+                outs = program.interpret(leaves)
+                return self._pack(outs)
+            if _numerics.enabled():   # tf.debugging.enable_check_numerics: op by op
+                with _numerics.in_function(getattr(self._function, "_name", None)):
+                    return self._pack(program.interpret(leaves))
         args = [leaf if program.inputs[i] is None else leaf._value
                 for i, leaf in enumerate(leaves)]
         try:

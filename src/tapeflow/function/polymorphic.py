@@ -456,6 +456,7 @@ class Function:
     def _run_traced(self, leaves, args, kwargs, general, allow, text=SINGLETON_TEXT,
                     mute=False):
         tracer = Tracer(allow_creation=allow, error_text=text)
+        tracer.fn_name = self._name
         call_args, call_kwargs, inputs, arg_vars = _trace_inputs(
             tracer, leaves, args, kwargs, general, _leaf_names(args, kwargs, self._param_names))
         dispatch.push_tracer(tracer)

@@ -19,6 +19,9 @@ class KerasVariable(Variable):
     """
 
     __slots__ = ("_path", "regularizer", "_initial")
+    # tf.variable_creator_scope's creators see an initializer callable and a dtype name,
+    # as for Keras 3's weights on TensorFlow
+    _creator_callable_value = True
 
     def __init__(self, initial_value, name="variable", trainable=True, dtype=None):
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
