@@ -67,6 +67,7 @@ class Graph:
         self._tracer = None
         self._cache = None        # (version, built)
         self._tensors = {}        # TF tensor name -> weakref to the Tensor
+        self._shapes = {}         # TF tensor name -> static shape of imported nodes
         self.finalized = False
         self.building_function = False
         self.seed = None
@@ -87,11 +88,28 @@ class Graph:
         """A number that grows as operations are added (TF: the number of operations
         created)."""
         tr = self._tracer
-        return 0 if tr is None else len(tr.steps) + len(tr.const_order)
+        return 0 if tr is None else len(tr.steps) + len(tr.const_order) + len(tr.imports)
 
     def finalize(self):
         """Make the graph read-only: ops added afterwards raise RuntimeError."""
         self.finalized = True
+
+    def _import_prefix(self, name):
+        """The name scope of an ``import_graph_def`` into this graph (``import/``,
+        ``import_1/``, under the current ``tf.name_scope``; ``""`` for ``name=""``)."""
+        if name == "":
+            return ""
+        return self._graph_tracer()._op_name_text(name or "import") + "/"
+
+    def _add_nodes(self, nodes, functions=()):
+        """Add GraphDef nodes (already named and wired) and the FunctionDefs they call, as
+        they are: ``import_graph_def``."""
+        if self.finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        tr = self._graph_tracer()
+        tr.imports.append((tr.new_slot(), list(nodes)))
+        for f in functions:
+            tr.import_functions.setdefault(f.signature.name, f)
 
     def name_scope(self, name):
         """``tf.name_scope(name)`` for this graph's ops (a context manager returning the
@@ -121,8 +139,13 @@ class Graph:
         from .graph_def import operations_of
         fn, _, _ = self._build()
         ops = operations_of(fn)
+        shapes = self._shapes
         for op in ops:
             op.graph = self
+            if shapes:
+                for t in op.outputs:
+                    if t.name in shapes:
+                        t.shape = shapes[t.name]
         return ops
 
     def get_operation_by_name(self, name):
@@ -224,6 +247,8 @@ class _GraphTracer(Tracer):
         self.const_order = []      # (slot, scope, name) of tf.constant tensors, in order
         self.step_scopes = {}      # id(step) -> the name scope the op was made in
         self.values = {}           # tensor id -> its value while the graph is not default
+        self.imports = []          # (marker slot, [NodeDef]) of import_graph_def, in order
+        self.import_functions = {}  # name -> FunctionDef of imported GraphDefs' libraries
 
     def reopen(self):
         """Entering ``as_default()`` again: this graph's tensors are usable by its ops."""
@@ -263,7 +288,7 @@ class _GraphTracer(Tracer):
         """``tf.constant(value, name=...)`` inside the graph: a Const node of its own."""
         if self.graph.finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if t._id in self.slots:
+        if t._id in self.slots or self.suspended:
             return   # tf.constant(t) of a graph tensor: the same tensor
         if not isinstance(name, str) or not name:
             name = "Const"

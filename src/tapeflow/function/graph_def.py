@@ -1294,7 +1294,17 @@ class _Tensor:
         self.name, self.dtype, self.shape, self.op = name, dtype, shape, op
 
     def __repr__(self):
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        dt = None if self.dtype is None else self.dtype.name
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={dt}>"
+
+    def __str__(self):
+        dt = None if self.dtype is None else self.dtype.name
+        if self.shape is None or getattr(self.shape, "rank", 0) is None:
+            return f'Tensor("{self.name}", dtype={dt})'
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={dt})'
+
+    def get_shape(self):
+        return self.shape
 
 
 class Operation:
@@ -1452,14 +1462,24 @@ class _GraphFn(_Fn):
     def __init__(self, lib, program, info, tracer):
         super().__init__(lib, program, info, graph=True)
         self.tracer = tracer
-        self.pending = list(tracer.const_order)   # (slot, scope, name), creation order
+        # named constants (slot, scope, name) and imported GraphDefs (slot, nodes), in order
+        self.pending = sorted([(s, "const", (scope, name)) for s, scope, name
+                               in tracer.const_order] +
+                              [(m, "import", nodes) for m, nodes in tracer.imports],
+                              key=lambda e: e[0])
         self.named = {s: (scope, name) for s, scope, name in tracer.const_order}
 
     def _emit_named(self, upto):
         while self.pending and self.pending[0][0] < upto:
-            s, scope, name = self.pending.pop(0)
+            s, kind, what = self.pending.pop(0)
+            if kind == "import":
+                for node in what:
+                    self.nodes.append(node)
+                    self.layout[node.name] = _out_layout(node.op, node.attr,
+                                                         node_n_outputs(node))
+                continue
             if s not in self.ref:
-                self.scope = scope
+                self.scope, name = what
                 self.ref[s] = self.const(self.program.consts[s], self.unique(name))
 
     def slot_ref(self, s, consumer=None, arg=None):
@@ -1495,6 +1515,7 @@ def lower_graph(tracer):
             fn._emit_named(min(step.defs(), default=tracer.n))
             getattr(fn, "_" + step.kind)(step)
     fn.finish_graph()
+    lib.functions.extend(tracer.import_functions.values())
     return fn, lib, []
 
 
@@ -1502,6 +1523,29 @@ class _EmptyTracer:
     steps = ()
     consts = {}
     meta = {}
+
+
+def node_n_outputs(node):
+    """How many outputs a GraphDef node has (from its op definition and attrs)."""
+    entry = op_args(node.op)
+    a = node.attr
+    if entry is None:
+        for key in ("Tout", "T", "output_types"):
+            v = a.get(key)
+            if v is not None and v.which_oneof("value") == "list":
+                return len(v.list.type)
+        return 0 if node.op in ("NoOp", "AssignVariableOp") else 1
+    n = 0
+    for _name, t, number in entry[1]:
+        if number == "+":
+            v = a.get(t)
+            n += len(v.list.type) if v is not None else 0
+        elif number:
+            v = a.get(number)
+            n += v.i if v is not None else 1
+        else:
+            n += 1
+    return n
 
 
 def lower_function(concrete, fname, lib, param_names=None):
