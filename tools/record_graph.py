@@ -15,6 +15,7 @@ sys.path.insert(0, ROOT)
 import tensorflow as tf  # noqa: E402
 
 from tests.function.graph_cases import CASES, run_case  # noqa: E402
+from tests.function.graph_guide_funcs import observe  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "fixtures", "function", "graph.json")
 
@@ -22,7 +23,8 @@ OUT = os.path.join(ROOT, "tests", "fixtures", "function", "graph.json")
 def main():
     out = {name: run_case(name, tf) for name in CASES}
     with open(OUT, "w") as fh:
-        json.dump({"tf_version": tf.__version__, "cases": out}, fh, indent=1, sort_keys=True)
+        json.dump({"tf_version": tf.__version__, "cases": out, "guide": observe(tf)}, fh,
+                  indent=1, sort_keys=True)
         fh.write("\n")
     print(f"wrote {len(out)} cases to {OUT}")
 

@@ -9,10 +9,12 @@ import pytest
 
 import tapeflow as tf
 from tests.function.graph_cases import CASES, run_case
+from tests.function.graph_guide_funcs import observe
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "function", "graph.json")
 with open(FIXTURE) as fh:
-    TF = json.load(fh)["cases"]
+    _RECORDED = json.load(fh)
+TF = _RECORDED["cases"]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -70,3 +72,11 @@ def test_as_graph_def_tracks_new_ops():
         tf.square(a)
     assert [n.op for n in g.as_graph_def().node] == ["Const", "Square"]
     assert g.get_operation_by_name("Square").inputs[0].name == "Const:0"
+
+
+def test_function_guide_graph_cells_match_tensorflow():
+    got = observe(tf)
+    want = _RECORDED["guide"]
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        assert got[key] == value, key

@@ -54,6 +54,9 @@ class ConcreteFunction:
                                                  buffers=not relaxed)
         counter = iter(range(1 << 30))
         shapes = _output_shapes(program, out_struct, relaxed_sizes if relaxed else ())
+        if relaxed and any(r is not None and r.rank is None
+                           for _, _, r in program.input_specs.values()):
+            shapes.update(_unknown_rank_outputs(program, out_struct))
         self.structured_outputs = _nest.map_structure(
             lambda t: t if t is None or _is_composite(t) else _SymbolicOutput(
                 t, next(counter), relaxed_sizes, shapes.get(id(t))),
@@ -139,10 +142,18 @@ class ConcreteFunction:
         import inspect
         slots = self._slots()
         P = inspect.Parameter
-        structured = inspect.Signature([
-            P(n, P.KEYWORD_ONLY if kw else P.POSITIONAL_OR_KEYWORD,
-              default=P.empty if _has_spec(s) else s) for n, s, kw in slots])
         try:
+            # a literal before a tensor parameter (``f(model, x)`` traced with a Python
+            # object) makes no Python signature: only the flat one (the tensors) binds
+            structured = inspect.Signature([
+                P(n, P.KEYWORD_ONLY if kw else P.POSITIONAL_OR_KEYWORD,
+                  default=P.empty if _has_spec(s) else s) for n, s, kw in slots])
+        except ValueError as err:
+            structured = None
+            flat_err = TypeError(str(err))
+        try:
+            if structured is None:
+                raise flat_err
             bound = structured.bind(*args, **kwargs)
             bound.apply_defaults()
             for n, s, _ in slots:
@@ -369,6 +380,28 @@ def _output_shapes(program, out_struct, relaxed_sizes):
     return out if k == len(program.outputs) else {}
 
 
+def _unknown_rank_outputs(program, out_struct):
+    """``{id(output tensor): None}`` for the outputs computed from an argument traced with
+    a shape of unknown rank (``TensorSpec(None)``): TF's graph knows no rank for them."""
+    from .graph_def import _Info
+    try:
+        unknown = _Info(program).unknown_rank
+    except Exception:  # noqa: BLE001 - no static shape known: the traced one shows
+        return {}
+    out, k = {}, 0
+    for t in _nest.flatten(out_struct):
+        if _is_composite(t):
+            k += len(t.__tf_flatten__()[1])
+            continue
+        if t is not None and k < len(program.outputs) and program.outputs[k] in unknown:
+            out[id(t)] = _UNKNOWN_RANK
+        k += 1
+    return out
+
+
+_UNKNOWN_RANK = object()
+
+
 class _SymbolicOutput:
     """An output of a concrete function as TensorFlow prints it (``Tensor("Identity:0", ...)``);
     dims that follow the trace's relaxed sizes show as None: found by a probe run at other
@@ -376,7 +409,9 @@ class _SymbolicOutput:
 
     def __init__(self, t, index, relaxed_sizes, shape=None):
         dims = list(t._value.shape)
-        if shape is not None and len(shape) == len(dims):
+        if shape is _UNKNOWN_RANK:
+            self.shape = TensorShape(None)
+        elif shape is not None and len(shape) == len(dims):
             self.shape = TensorShape(list(shape))
         else:
             self.shape = TensorShape([None if d in relaxed_sizes else d for d in dims])
@@ -384,6 +419,8 @@ class _SymbolicOutput:
         self.name = "Identity:0" if index == 0 else f"Identity_{index}:0"
 
     def __str__(self):
+        if self.shape.rank is None:
+            return f'Tensor("{self.name}", dtype={self.dtype.name})'
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
     def __repr__(self):

@@ -798,14 +798,57 @@ class _Fn:
                 "the traced value"), step)
 
     def _loop(self, step):
+        """A loop over a dataset as TF's AutoGraph builds it: ``ScanDataset`` over the
+        dataset (a variant Placeholder when it is an argument) from the initial loop
+        values, then ``ReduceDataset`` (stateful) to the final ones; the body functions are
+        not lowered."""
         if self.lib.strict:
             raise _at(LoweringError("a loop over a dataset or iterator cannot be exported"),
                       step)
+        init = [self._value_ref(s, None, None) for s in step.ins]
+        types = [self.dtype(o) for o in step.outs]
+        in_types = [self._ref_dtype(r) for r in init]
+        src = self._dataset_ref(getattr(step.source.values, "__self__", None))
+        ins = init
+        if src is not None:
+            scan = self.unique("ScanDataset")
+            self.node("ScanDataset", scan, [src] + init,
+                      {"Tstate": attr(list=attr_list(type=in_types)),
+                       "Targuments": attr(list=attr_list(type=[])),
+                       "output_types": attr(list=attr_list(type=types))})
+            ins = [(scan, 0)] + init
         name = self.unique("ReduceDataset")
-        self.node("ReduceDataset", name, [self._value_ref(s, name, None) for s in step.ins],
-                  {}, len(step.outs))
+        self.node("ReduceDataset", name, ins,
+                  {"Tstate": attr(list=attr_list(type=in_types)),
+                   "Targuments": attr(list=attr_list(type=[])),
+                   "output_types": attr(list=attr_list(type=types))}, len(step.outs))
+        self.effects.append(name)
         for k, o in enumerate(step.outs):
             self.ref[o] = (name, k)
+
+    def _dataset_ref(self, dataset):
+        """The variant Placeholder of a dataset argument (named by its parameter), made on
+        first use after the other arguments' placeholders; None for another source."""
+        concrete = getattr(self, "concrete", None)
+        if dataset is None or concrete is None or not self.graph:
+            return None
+        for pname, spec, _ in concrete._slots():
+            if spec is dataset:
+                got = self.ref.get(("dataset", id(dataset)))
+                if got is not None:
+                    return got
+                name = self.unique(pname)
+                self.node("Placeholder", name, [], {
+                    "dtype": attr(type=DT["variant"]), "shape": attr(shape=shape_proto(())),
+                    "_user_specified_name": attr(s=pname.encode())})
+                node = self.nodes.pop()
+                at = 0
+                while at < len(self.nodes) and self.nodes[at].op == "Placeholder":
+                    at += 1
+                self.nodes.insert(at, node)
+                self.ref[("dataset", id(dataset))] = (name, 0)
+                return (name, 0)
+        return None
 
     # -------------------------------------------------------------- control flow
     def _switch(self, step):
@@ -1012,6 +1055,8 @@ def _node_out_dtype(node, k):
         return a["dtype"].type
     if node.op == "ReadVariableOp":
         return a["dtype"].type
+    if entry is None and "output_types" in a:
+        return a["output_types"].list.type[k]
     if entry is not None:
         types = []
         for _name, t, number in entry[1]:
@@ -1248,12 +1293,34 @@ class _Info:
 
 
 # --------------------------------------------------------------------------- entry points
-def _lower_top(concrete, lib, graph, param_names=None):
-    """Lower a concrete function's program: ``(the _Fn, output refs)``."""
-    program = concrete.program
+class _Unfolded:
+    """A program seen with its steps and constants as traced (before constant folding):
+    every other attribute is the program's."""
+
+    def __init__(self, program):
+        self._program = program
+        self.steps, self.consts = program.traced
+
+    def __getattr__(self, name):
+        return getattr(self._program, name)
+
+    @classmethod
+    def of(cls, program):
+        traced = getattr(program, "traced", None)
+        if traced is None or traced[0] is program.steps:
+            return program
+        return cls(program)
+
+
+def _lower_top(concrete, lib, graph, param_names=None, program=None):
+    """Lower a concrete function's program (``program``: a view of it to lower instead):
+    ``(the _Fn, output refs)``."""
+    if program is None:
+        program = concrete.program
     relaxed = getattr(concrete, "_relaxed_sizes", ())
     info = _Info(program, relaxed)
     fn = _Fn(lib, program, info, graph)
+    fn.concrete = concrete
     names = list(param_names if param_names is not None else _arg_names(concrete))
     for i, slot in enumerate(program.inputs):
         name = names[i] if i < len(names) else "args"
@@ -1362,7 +1429,8 @@ class GraphView(Graph):
     def _build(self):
         if self._built is None:
             lib = _Library(strict=False)
-            fn, outs = _lower_top(self._concrete, lib, graph=True)
+            fn, outs = _lower_top(self._concrete, lib, graph=True,
+                                  program=_Unfolded.of(self._concrete.program))
             noop = fn._control_noop()
             idents = []
             for r in outs:

@@ -46,6 +46,9 @@ class Program:
             if s is not None:
                 v = tracer.value_of(s)
                 self.input_specs[s] = (np.shape(v), np.result_type(v), relaxed.get(s))
+        # the steps and constants as traced, before folding: TF's graph of the function
+        # (ConcreteFunction.graph) shows every op the body ran
+        self.traced = (self.steps, dict(self.consts))
         self.n_folded = self._fold_constants()
         # Random draws, loops that pull from a dataset iterator (each run moves it), and
         # Python calls (tf.py_function: their side effects must not run twice): the
