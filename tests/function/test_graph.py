@@ -80,3 +80,22 @@ def test_function_guide_graph_cells_match_tensorflow():
     assert sorted(got) == sorted(want)
     for key, value in want.items():
         assert got[key] == value, key
+
+
+def test_as_graph_element_and_name_scope():
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant([1.0, 2.0])
+        b = a * 3.0
+        with tf.name_scope("outer"):
+            with tf.name_scope("inner"):
+                assert g.get_name_scope() == "outer/inner"
+    assert g.as_graph_element("mul:0") is b
+    assert g.as_graph_element("mul").type == "Mul"
+    assert g.as_graph_element(b) is b
+    with pytest.raises(ValueError):
+        g.as_graph_element("mul:0", allow_tensor=False)
+    with pytest.raises(KeyError):
+        g.as_graph_element("nope")
+    with pytest.raises(TypeError):
+        g.as_graph_element(3)

@@ -202,6 +202,35 @@ class Graph:
                            f"{len(op.outputs)} outputs.")
         return op.outputs[k]
 
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """``obj`` as an element of this graph: a name (``"add:0"`` a tensor, ``"add"`` an
+        operation) looked up, a tensor or operation of this graph returned as it is.
+
+        Raises:
+            ValueError: a tensor name when ``allow_tensor`` is False, an operation name when
+                ``allow_operation`` is False.
+            KeyError: no such element.
+            TypeError: ``obj`` is neither a name, a tensor nor an operation."""
+        if isinstance(obj, str):
+            if ":" in obj:
+                if not allow_tensor:
+                    raise ValueError(f"Name '{obj}' appears to refer to a Tensor, not a "
+                                     f"Operation.")
+                return self.get_tensor_by_name(obj)
+            if not allow_operation:
+                raise ValueError(f"The name '{obj}' refers to an Operation, not a Tensor. "
+                                 f"Tensor names must be of the form "
+                                 f"\"<op_name>:<output_index>\".")
+            return self.get_operation_by_name(obj)
+        if hasattr(obj, "name") and (hasattr(obj, "dtype") or hasattr(obj, "node_def")):
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a "
+                        f"{'Tensor or Operation' if allow_tensor else 'Operation'}.")
+
+    def get_name_scope(self):
+        """The current ``tf.name_scope`` without its trailing ``/`` (``"outer/inner"``)."""
+        return _name_scopes.stack[-1].rstrip("/")
+
     def __repr__(self):
         return f"<{self._tf_path} object at {hex(id(self))}>"
 
