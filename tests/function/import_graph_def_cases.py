@@ -58,6 +58,8 @@ with tf.Graph().as_default():
     out["no_input"] = err(lambda: tf.graph_util.import_graph_def(
         graph_def, input_map={"zz:0": tf.constant(1.0)}))
     out["not_graph_def"] = err(lambda: tf.graph_util.import_graph_def("nope"))
+out["eager_input_map"] = err(lambda: tf.graph_util.import_graph_def(
+    graph_def, input_map={"x:0": tf.constant([[1.0, 2.0]])}, return_elements=["Identity:0"]))
 ''',
     "in_function": '''
 @tf.function

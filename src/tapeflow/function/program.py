@@ -53,9 +53,9 @@ class Program:
         # Random draws, loops that pull from a dataset iterator (each run moves it), and
         # Python calls (tf.py_function: their side effects must not run twice): the
         # soundness switch replays these without its eager re-run.
-        self.stateful = any(type(s) is Op and _stateful(s.prim) or type(s) is Loop
-                            and s.source.stateful or s.kind == "call"
-                            for s in walk(self.steps))
+        self.stateful = getattr(tracer, "unlike_eager", False) or any(
+            type(s) is Op and _stateful(s.prim) or type(s) is Loop and s.source.stateful
+            or s.kind == "call" for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s.kind == "guard")
         self.variables = list(tracer.variables.values())
         self.compiled = None

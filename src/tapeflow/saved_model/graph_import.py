@@ -108,7 +108,15 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     functions = list(graph_def.library.function) if graph_def.has("library") else []
     tracer = current_tracer()
     if tracer is not None and not isinstance(tracer, _graph._GraphTracer):
+        tr = tracer
+        while tr is not None:   # an eager re-run of the body (the soundness switch) cannot
+            tr.unlike_eager = True   # import: TF raises there
+            tr = tr.parent
         return _run(nodes, by_name, mapped, returns, functions, name)
+    if tracer is None and any(not isinstance(getattr(v, "name", None), str)
+                              for v in mapped.values()):
+        raise NotImplementedError(
+            "_as_tf_output not supported when eager execution is enabled.")
     if tracer is not None:
         graph = tracer.graph
         prefix = graph._import_prefix(name)
