@@ -1386,16 +1386,6 @@ class Operation:
     def __str__(self):
         return str(self.node_def)
 
-    def get_attr(self, name):
-        """The value of attr ``name`` (TF: ``Operation.get_attr``).
-
-        Raises:
-            ValueError: the node has no such attr."""
-        a = self.node_def.attr.get(name) if hasattr(self.node_def.attr, "get") else None
-        if a is None:
-            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
-        return a
-
 
 class GraphView(Graph):
     """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it (a
