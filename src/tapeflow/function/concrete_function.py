@@ -209,19 +209,14 @@ class ConcreteFunction:
             f"due to: {why}") from None
 
     def _execute(self, program, run, leaves):
-<<<<<<< HEAD
         if dispatch.ACTIVE[0]:
             if dispatch.tape_stack() or dispatch.current_tracer():
                 outs = program.interpret(leaves)
-                return self._pack(outs)
+                return _pack(program.out_struct or self._out_struct, outs)
             if _numerics.enabled():   # tf.debugging.enable_check_numerics: op by op
                 with _numerics.in_function(getattr(self._function, "_name", None)):
-                    return self._pack(program.interpret(leaves))
-=======
-        if dispatch.ACTIVE[0] and (dispatch.tape_stack() or dispatch.current_tracer()):
-            outs = program.interpret(leaves)
-            return _pack(program.out_struct or self._out_struct, outs)
->>>>>>> main
+                    return _pack(program.out_struct or self._out_struct,
+                                 program.interpret(leaves))
         args = [leaf if program.inputs[i] is None else leaf._value
                 for i, leaf in enumerate(leaves)]
         try:
