@@ -36,7 +36,7 @@ from ._core.tape import GradientTape, UnconnectedGradients
 from ._core.tensor import TensorShape, constant, convert_to_tensor, get_static_value, is_tensor
 from ._core.tensor import TensorType as Tensor
 from ._core.tensor_spec import TensorSpec
-from ._core.variable import Variable, device, name_scope
+from ._core.variable import Variable, device, name_scope, variable_creator_scope
 
 # Bound here, not lazily: importing the subpackage ``tapeflow.function`` would otherwise
 # shadow the decorator of the same name.
@@ -181,7 +181,7 @@ _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
     "ragged", "io", "sparse", "distribute", "version", "saved_model", "signal", "audio",
-    "lookup", "types", "experimental", "profiler",
+    "lookup", "types", "experimental", "profiler", "graph_util",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
@@ -194,6 +194,7 @@ _LAZY_ATTRS = {
     "VariableAggregation": ("tapeflow._core.variable", "VariableAggregation"),
     "VariableSynchronization": ("tapeflow._core.variable", "VariableSynchronization"),
     "get_logger": ("tapeflow._logging", "get_logger"),
+    "Graph": ("tapeflow.function.graph", "Graph"),
     "group": ("tapeflow._tfapi", "group"),
     "type_spec_from_value": ("tapeflow._tfapi", "type_spec_from_value"),
     "vectorized_map": ("tapeflow._tfapi", "vectorized_map"),

@@ -47,15 +47,16 @@ XFAIL = {
     "ragged_tensor_guide": "one cell (the rest is ragged_tensor_guide_core): "
     "tf.saved_model.save of a function traced for a RaggedTensorSpec (refused: its program "
     "is per row partition)",
-    "function_guide": "measure_graph_size: ConcreteFunction.graph of a loop over a Python list "
-                      "counts other nodes (4, TF 11 and 32) and lowering a loop over a "
-                      "tf.data.Dataset to a GraphDef raises KeyError 'T'; a trace with "
-                      "TensorSpec(None) prints its traced output shape (no static shape "
-                      "inference: TF TensorSpec(shape=<unknown>))",
+    "function_guide": "one line left: tf.data.Dataset.from_generator(gen, (tf.int32, "
+                      "tf.int32)) (output_types without output_shapes) prints its "
+                      "element_spec with the shapes of the first element "
+                      "(TensorSpec(shape=(), ...)); TF's are unknown "
+                      "(TensorSpec(shape=<unknown>, ...)) (data/ops/sources.py)",
     "intro_to_graphs_guide": (
-        "print(graph.as_graph_def()) prints as TF does, but the graph differs: TF's AutoGraph "
-        "threads a do_return flag through the cond (an extra bool output and Identity), "
-        "and its branch functions are numbered by TF's global counter (cond_true_30)"),
+        "only print(graph.as_graph_def()) of simple_relu differs: TF's AutoGraph threads a "
+        "do_return flag through the cond (an extra bool output, Identity and Consts in the "
+        "branch functions) and numbers the branch functions by TF's process-wide function "
+        "counter (cond_true_30: 29 functions made before in TF's run)"),
     "keras3_functional_api_rest": (
         "the ticket classifier's fit: the first batch's losses match Keras's, the second's "
         "differ (department_loss 2.8683 vs 2.8724: the first RMSprop update; the Embedding's "

@@ -221,6 +221,20 @@ class _TensorLike:
     def device(self) -> str:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
+    # TF's graph tensor attributes: defined while a ``tf.Graph().as_default()`` block
+    # records this tensor (the tracer answers), else TF's eager AttributeError.
+    @property
+    def name(self) -> str:
+        return _graph_attr(self, "name")
+
+    @property
+    def op(self):
+        return _graph_attr(self, "op")
+
+    @property
+    def graph(self):
+        return _graph_attr(self, "graph")
+
     def numpy(self):
         """The value as a NumPy array (a copy) or, for a scalar, a NumPy scalar."""
         if _rec.ACTIVE[0]:
@@ -422,6 +436,18 @@ class SymbolicTensor(Tensor):
         info = _SYMBOLIC.get(self._id)
         return info[1] if info is not None else TensorShape(self._value.shape)
 
+    @property
+    def graph(self):
+        ref = GRAPH_OF.get(self._id)
+        g = ref() if ref is not None else None
+        if g is None:
+            raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+        return g
+
+    @property
+    def op(self):
+        return self.graph.get_operation_by_name(self.name.rpartition(":")[0])
+
     def get_shape(self):
         return self.shape
 
@@ -478,6 +504,18 @@ class SymbolicTensor(Tensor):
 # SymbolicTensor id -> (TensorFlow name, static TensorShape, site); entries leave with the
 # tensor (a weakref callback made when it is retired).
 _SYMBOLIC = {}
+# Graph tensor id -> weakref to its ``tf.Graph`` (filled by function/graph.py).
+GRAPH_OF = {}
+
+
+def _graph_attr(t, what):
+    tracer = _rec._state.tracer
+    answer = getattr(tracer, "graph_tensor_attr", None)
+    if answer is not None:
+        got = answer(t, what)
+        if got is not None:
+            return got
+    raise AttributeError(f"Tensor.{what} is undefined when eager execution is enabled.")
 
 
 def make_symbolic(t, name, shape, site, fn_name, detach):
@@ -803,7 +841,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
         dtype: optional result DType; values are cast to it.
         shape: optional result shape; a scalar (or one-element) value is broadcast to it,
             a value with as many elements is reshaped.
-        name: ignored (eager mode).
+        name: the Const node's name inside ``tf.Graph().as_default()`` (eagerly ignored).
 
     Returns:
         A Tensor.
@@ -840,6 +878,10 @@ def constant(value, dtype=None, shape=None, name="Const"):
                     f"{t} (converted from {value}) has {v.size} elements, but got `shape` "
                     f"{TensorShape(shape)} with {size} elements).")
             t = Tensor(v)
+    if _rec.ACTIVE[0]:
+        hook = getattr(_rec._state.tracer, "graph_constant", None)
+        if hook is not None:   # inside tf.Graph().as_default(): a Const node of its own
+            hook(t, name)
     return t
 
 

@@ -5,6 +5,7 @@ and ``tf.device`` (accepted and ignored).
 """
 import contextlib
 import enum
+import functools
 import operator
 import sys
 import threading
@@ -28,7 +29,8 @@ from .tensor import (
 )
 
 __all__ = ["Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device",
-           "VariableAggregation", "VariableSynchronization", "as_variable"]
+           "variable_creator_scope", "VariableAggregation", "VariableSynchronization",
+           "as_variable"]
 
 _getrefcount = sys.getrefcount
 # Called with each new Variable once tf.distribute is loaded: a variable made in a strategy's
@@ -205,6 +207,116 @@ def _distribution_modes(var, synchronization, aggregation):
         var._trainable = False
 
 
+class _Creators(threading.local):
+    def __init__(self):
+        self.stack = []   # the creators of tf.variable_creator_scope, outermost first
+
+
+_creators = _Creators()
+_MADE = []   # a variable the creator chain made in __new__ (its __init__ has run)
+
+# TF's keyword arguments of a variable creator (``tf.Variable``'s, in TF's order)
+_CREATOR_KEYS = ("initial_value", "trainable", "validate_shape", "caching_device", "name",
+                 "variable_def", "dtype", "import_scope", "constraint", "synchronization",
+                 "aggregation", "shape", "experimental_enable_variable_lifting")
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """Route the creation of variables in this thread through ``variable_creator``
+    (``tf.variable_creator_scope``).
+
+    ``variable_creator(next_creator, **kwargs)`` is called for each ``tf.Variable(...)``
+    (and each Keras weight) made inside: ``kwargs`` are ``tf.Variable``'s arguments
+    (``initial_value``, ``trainable``, ``validate_shape``, ``caching_device``, ``name``,
+    ``variable_def``, ``dtype``, ``import_scope``, ``constraint``, ``synchronization``,
+    ``aggregation``, ``shape``, ``experimental_enable_variable_lifting``; those not given
+    are None, ``synchronization``/``aggregation`` ``AUTO``/``NONE``, ``validate_shape``
+    True); ``next_creator(**kwargs)`` calls the next creator out (the innermost scope's is
+    called first), the last one makes the variable. What the creator returns is what
+    ``tf.Variable(...)`` returns.
+
+    Args:
+        variable_creator: a callable ``(next_creator, **kwargs) -> variable``.
+
+    TensorFlow counterpart: ``tf.variable_creator_scope``.
+
+    >>> import tapeflow as tf
+    >>> def double(next_creator, **kwargs):
+    ...     kwargs["initial_value"] = kwargs["initial_value"] * 2
+    ...     return next_creator(**kwargs)
+    >>> with tf.variable_creator_scope(double):
+    ...     v = tf.Variable(3.0)
+    >>> float(v.numpy())
+    6.0
+    """
+    _creators.stack.append(variable_creator)
+    try:
+        yield
+    finally:
+        stack = _creators.stack
+        if stack and stack[-1] is variable_creator:
+            stack.pop()
+        elif variable_creator in stack:
+            stack.remove(variable_creator)
+
+
+def _creator_kwargs(cls, args, kwargs):
+    import inspect
+    bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs).arguments
+    bound.pop(next(iter(bound)))   # self
+    out = dict.fromkeys(_CREATOR_KEYS)
+    out["validate_shape"] = True
+    out["synchronization"] = VariableSynchronization.AUTO
+    out["aggregation"] = _VariableAggregationV1.NONE
+    out.update(bound)
+    if getattr(cls, "_creator_callable_value", False):
+        # Keras 3 makes its weights' tf.Variable from an initializer callable and a dtype
+        # name: its creators see those
+        value = out["initial_value"]
+        if not callable(value):
+            out["initial_value"] = lambda: value
+        if out["dtype"] is not None:
+            out["dtype"] = _dt.as_dtype(out["dtype"]).name
+    return out
+
+
+def _create_through_scopes(cls, args, kwargs):
+    target = ResourceVariable if cls is Variable else cls
+    own = set(inspect_params(target))
+
+    def make(**kw):
+        given = {k: v for k, v in kw.items() if k in own}
+        if given.get("synchronization") is VariableSynchronization.AUTO:
+            given["synchronization"] = None
+        if given.get("aggregation") is _VariableAggregationV1.NONE:
+            given["aggregation"] = None
+        for k in ("trainable", "experimental_enable_variable_lifting", "validate_shape"):
+            if k in given and given[k] is None:
+                del given[k]
+        obj = object.__new__(target)
+        target.__init__(obj, **given)
+        return obj
+
+    fn = make
+    saved = _creators.stack
+    for creator in list(saved):
+        fn = functools.partial(creator, fn)
+    _creators.stack = []   # variables the creators make themselves go straight through
+    try:
+        out = fn(**_creator_kwargs(cls, args, kwargs))
+    finally:
+        _creators.stack = saved
+    if isinstance(out, cls):
+        _MADE.append(out)
+    return out
+
+
+def inspect_params(cls):
+    import inspect
+    return list(inspect.signature(cls.__init__).parameters)[1:]
+
+
 class Variable(_TensorLike):
     """A mutable tensor that training updates, as ``tf.Variable``.
 
@@ -230,12 +342,17 @@ class Variable(_TensorLike):
     def __new__(cls, *args, **kwargs):
         # tf.Variable(...) makes a ResourceVariable, as TensorFlow's does; subclasses
         # (KerasVariable) are made as themselves.
+        if _creators.stack:   # inside tf.variable_creator_scope: the creators decide
+            return _create_through_scopes(cls, args, kwargs)
         return object.__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None, synchronization=None,
                  aggregation=None, shape=None, experimental_enable_variable_lifting=True):
+        if _MADE and _MADE[-1] is self:   # made by the creator chain in __new__
+            _MADE.pop()
+            return
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `tf.Variable` must be specified "
                              "except when you are not providing a `variable_def`. You "

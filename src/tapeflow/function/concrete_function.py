@@ -8,6 +8,7 @@ import os
 from .._core import dispatch
 from .._core import errors as _errors
 from .._core import nest as _nest
+from .._core import numerics_mode as _numerics
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from .codegen import compile_program
 from .function_type import _arg_name, _args_text, _is_composite, _pack
@@ -53,6 +54,9 @@ class ConcreteFunction:
                                                  buffers=not relaxed)
         counter = iter(range(1 << 30))
         shapes = _output_shapes(program, out_struct, relaxed_sizes if relaxed else ())
+        if relaxed and any(r is not None and r.rank is None
+                           for _, _, r in program.input_specs.values()):
+            shapes.update(_unknown_rank_outputs(program, out_struct))
         self.structured_outputs = _nest.map_structure(
             lambda t: t if t is None or _is_composite(t) else _SymbolicOutput(
                 t, next(counter), relaxed_sizes, shapes.get(id(t))),
@@ -148,10 +152,18 @@ class ConcreteFunction:
         import inspect
         slots = self._slots()
         P = inspect.Parameter
-        structured = inspect.Signature([
-            P(n, P.KEYWORD_ONLY if kw else P.POSITIONAL_OR_KEYWORD,
-              default=P.empty if _has_spec(s) else s) for n, s, kw in slots])
         try:
+            # a literal before a tensor parameter (``f(model, x)`` traced with a Python
+            # object) makes no Python signature: only the flat one (the tensors) binds
+            structured = inspect.Signature([
+                P(n, P.KEYWORD_ONLY if kw else P.POSITIONAL_OR_KEYWORD,
+                  default=P.empty if _has_spec(s) else s) for n, s, kw in slots])
+        except ValueError as err:
+            structured = None
+            flat_err = TypeError(str(err))
+        try:
+            if structured is None:
+                raise flat_err
             bound = structured.bind(*args, **kwargs)
             bound.apply_defaults()
             for n, s, _ in slots:
@@ -197,9 +209,14 @@ class ConcreteFunction:
             f"due to: {why}") from None
 
     def _execute(self, program, run, leaves):
-        if dispatch.ACTIVE[0] and (dispatch.tape_stack() or dispatch.current_tracer()):
-            outs = program.interpret(leaves)
-            return _pack(program.out_struct or self._out_struct, outs)
+        if dispatch.ACTIVE[0]:
+            if dispatch.tape_stack() or dispatch.current_tracer():
+                outs = program.interpret(leaves)
+                return _pack(program.out_struct or self._out_struct, outs)
+            if _numerics.enabled():   # tf.debugging.enable_check_numerics: op by op
+                with _numerics.in_function(getattr(self._function, "_name", None)):
+                    return _pack(program.out_struct or self._out_struct,
+                                 program.interpret(leaves))
         args = [leaf if program.inputs[i] is None else leaf._value
                 for i, leaf in enumerate(leaves)]
         try:
@@ -379,6 +396,28 @@ def _output_shapes(program, out_struct, relaxed_sizes):
     return out if k == len(program.outputs) else {}
 
 
+def _unknown_rank_outputs(program, out_struct):
+    """``{id(output tensor): None}`` for the outputs computed from an argument traced with
+    a shape of unknown rank (``TensorSpec(None)``): TF's graph knows no rank for them."""
+    from .graph_def import _Info
+    try:
+        unknown = _Info(program).unknown_rank
+    except Exception:  # noqa: BLE001 - no static shape known: the traced one shows
+        return {}
+    out, k = {}, 0
+    for t in _nest.flatten(out_struct):
+        if _is_composite(t):
+            k += len(t.__tf_flatten__()[1])
+            continue
+        if t is not None and k < len(program.outputs) and program.outputs[k] in unknown:
+            out[id(t)] = _UNKNOWN_RANK
+        k += 1
+    return out
+
+
+_UNKNOWN_RANK = object()
+
+
 class _SymbolicOutput:
     """An output of a concrete function as TensorFlow prints it (``Tensor("Identity:0", ...)``);
     dims that follow the trace's relaxed sizes show as None: found by a probe run at other
@@ -386,7 +425,9 @@ class _SymbolicOutput:
 
     def __init__(self, t, index, relaxed_sizes, shape=None):
         dims = list(t._value.shape)
-        if shape is not None and len(shape) == len(dims):
+        if shape is _UNKNOWN_RANK:
+            self.shape = TensorShape(None)
+        elif shape is not None and len(shape) == len(dims):
             self.shape = TensorShape(list(shape))
         else:
             self.shape = TensorShape([None if d in relaxed_sizes else d for d in dims])
@@ -394,6 +435,8 @@ class _SymbolicOutput:
         self.name = "Identity:0" if index == 0 else f"Identity_{index}:0"
 
     def __str__(self):
+        if self.shape.rank is None:
+            return f'Tensor("{self.name}", dtype={self.dtype.name})'
         return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
     def __repr__(self):

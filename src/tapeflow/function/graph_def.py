@@ -33,6 +33,7 @@ from .._core import nest as _nest
 from .._core.backend import np
 from .._core.custom_gradient import CustomGradientOp
 from . import tf_op_defs as _tf_op_defs
+from .graph import Graph
 from .ir import walk
 
 __all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
@@ -914,14 +915,57 @@ class _Fn:
                 "the traced value"), step)
 
     def _loop(self, step):
+        """A loop over a dataset as TF's AutoGraph builds it: ``ScanDataset`` over the
+        dataset (a variant Placeholder when it is an argument) from the initial loop
+        values, then ``ReduceDataset`` (stateful) to the final ones; the body functions are
+        not lowered."""
         if self.lib.strict:
             raise _at(LoweringError("a loop over a dataset or iterator cannot be exported"),
                       step)
+        init = [self._value_ref(s, None, None) for s in step.ins]
+        types = [self.dtype(o) for o in step.outs]
+        in_types = [self._ref_dtype(r) for r in init]
+        src = self._dataset_ref(getattr(step.source.values, "__self__", None))
+        ins = init
+        if src is not None:
+            scan = self.unique("ScanDataset")
+            self.node("ScanDataset", scan, [src] + init,
+                      {"Tstate": attr(list=attr_list(type=in_types)),
+                       "Targuments": attr(list=attr_list(type=[])),
+                       "output_types": attr(list=attr_list(type=types))})
+            ins = [(scan, 0)] + init
         name = self.unique("ReduceDataset")
-        self.node("ReduceDataset", name, [self._value_ref(s, name, None) for s in step.ins],
-                  {}, len(step.outs))
+        self.node("ReduceDataset", name, ins,
+                  {"Tstate": attr(list=attr_list(type=in_types)),
+                   "Targuments": attr(list=attr_list(type=[])),
+                   "output_types": attr(list=attr_list(type=types))}, len(step.outs))
+        self.effects.append(name)
         for k, o in enumerate(step.outs):
             self.ref[o] = (name, k)
+
+    def _dataset_ref(self, dataset):
+        """The variant Placeholder of a dataset argument (named by its parameter), made on
+        first use after the other arguments' placeholders; None for another source."""
+        concrete = getattr(self, "concrete", None)
+        if dataset is None or concrete is None or not self.graph:
+            return None
+        for pname, spec, _ in concrete._slots():
+            if spec is dataset:
+                got = self.ref.get(("dataset", id(dataset)))
+                if got is not None:
+                    return got
+                name = self.unique(pname)
+                self.node("Placeholder", name, [], {
+                    "dtype": attr(type=DT["variant"]), "shape": attr(shape=shape_proto(())),
+                    "_user_specified_name": attr(s=pname.encode())})
+                node = self.nodes.pop()
+                at = 0
+                while at < len(self.nodes) and self.nodes[at].op == "Placeholder":
+                    at += 1
+                self.nodes.insert(at, node)
+                self.ref[("dataset", id(dataset))] = (name, 0)
+                return (name, 0)
+        return None
 
     # -------------------------------------------------------------- control flow
     def _switch(self, step):
@@ -1128,6 +1172,8 @@ def _node_out_dtype(node, k):
         return a["dtype"].type
     if node.op == "ReadVariableOp":
         return a["dtype"].type
+    if entry is None and "output_types" in a:
+        return a["output_types"].list.type[k]
     if entry is not None:
         types = []
         for _name, t, number in entry[1]:
@@ -1364,12 +1410,34 @@ class _Info:
 
 
 # --------------------------------------------------------------------------- entry points
-def _lower_top(concrete, lib, graph, param_names=None):
-    """Lower a concrete function's program: ``(the _Fn, output refs)``."""
-    program = concrete.program
+class _Unfolded:
+    """A program seen with its steps and constants as traced (before constant folding):
+    every other attribute is the program's."""
+
+    def __init__(self, program):
+        self._program = program
+        self.steps, self.consts = program.traced
+
+    def __getattr__(self, name):
+        return getattr(self._program, name)
+
+    @classmethod
+    def of(cls, program):
+        traced = getattr(program, "traced", None)
+        if traced is None or traced[0] is program.steps:
+            return program
+        return cls(program)
+
+
+def _lower_top(concrete, lib, graph, param_names=None, program=None):
+    """Lower a concrete function's program (``program``: a view of it to lower instead):
+    ``(the _Fn, output refs)``."""
+    if program is None:
+        program = concrete.program
     relaxed = getattr(concrete, "_relaxed_sizes", ())
     info = _Info(program, relaxed)
     fn = _Fn(lib, program, info, graph)
+    fn.concrete = concrete
     names = list(param_names if param_names is not None else _arg_names(concrete))
     for i, slot in enumerate(program.inputs):
         name = names[i] if i < len(names) else "args"
@@ -1410,21 +1478,35 @@ class _Tensor:
         self.name, self.dtype, self.shape, self.op = name, dtype, shape, op
 
     def __repr__(self):
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        dt = None if self.dtype is None else self.dtype.name
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={dt}>"
+
+    def __str__(self):
+        dt = None if self.dtype is None else self.dtype.name
+        if self.shape is None or getattr(self.shape, "rank", 0) is None:
+            return f'Tensor("{self.name}", dtype={dt})'
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={dt})'
+
+    def get_shape(self):
+        return self.shape
 
 
 class Operation:
     """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type``,
     ``inputs`` and ``outputs`` (graph tensors), ``node_def``, ``control_inputs`` (names)."""
 
-    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs")
+    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs", "graph")
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
+    def __str__(self):
+        return str(self.node_def)
 
-class GraphView:
-    """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it.
+
+class GraphView(Graph):
+    """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it (a
+    :class:`~.graph.Graph`, so ``isinstance(f.graph, tf.Graph)``).
 
     ``as_graph_def()`` gives a GraphDef record (``.node``: NodeDefs with ``name``, ``op``,
     ``input`` (``node`` or ``node:k``, ``^node`` for control inputs), ``attr``; ``.library``:
@@ -1434,14 +1516,28 @@ class GraphView:
     placeholder)`` pairs.
     """
 
+    _tf_path = "tensorflow.python.framework.func_graph.FuncGraph"
+
     def __init__(self, concrete):
+        super().__init__()
+        self.building_function = True
+        self.finalized = True
         self._concrete = concrete
         self._built = None
+
+    @property
+    def name(self):
+        return getattr(self._concrete, "name", None)
+
+    @property
+    def version(self):
+        return 0
 
     def _build(self):
         if self._built is None:
             lib = _Library(strict=False)
-            fn, outs = _lower_top(self._concrete, lib, graph=True)
+            fn, outs = _lower_top(self._concrete, lib, graph=True,
+                                  program=_Unfolded.of(self._concrete.program))
             noop = fn._control_noop()
             idents = []
             for r in outs:
@@ -1453,49 +1549,6 @@ class GraphView:
                 fn._move_last(noop)
             self._built = (fn, lib, idents)
         return self._built
-
-    def as_graph_def(self):
-        """The graph as a GraphDef record (TF: ``FuncGraph.as_graph_def()``)."""
-        fn, lib, _ = self._build()
-        return _msg("GraphDef", node=list(fn.nodes),
-                    library=_msg("FunctionDefLibrary", function=list(lib.functions)),
-                    versions=_msg("VersionDef", producer=2474, min_consumer=12))
-
-    def get_operations(self):
-        """The nodes as :class:`Operation` objects, in creation order."""
-        from .._core.dtypes import as_dtype
-        fn, _, _ = self._build()
-        ops = {}
-        out = []
-        for node in fn.nodes:
-            op = Operation()
-            op.name, op.type, op.node_def = node.name, node.op, node
-            op.control_inputs = [i[1:] for i in node.input if i.startswith("^")]
-            op.inputs = []
-            for i in node.input:
-                if i.startswith("^"):
-                    continue
-                src, _, k = i.partition(":")
-                k = int(k or 0)
-                op.inputs.append(ops[src].outputs[k] if src in ops else
-                                 _Tensor(f"{src}:{k}", None, None))
-            n_out = len(fn.layout.get(node.name) or ())
-            op.outputs = []
-            for k in range(n_out):
-                try:
-                    dt = as_dtype(_DT_NAMES[_node_out_dtype(node, k)])
-                except (KeyError, TypeError):
-                    dt = None
-                op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
-            ops[node.name] = op
-            out.append(op)
-        return out
-
-    def get_operation_by_name(self, name):
-        for op in self.get_operations():
-            if op.name == name:
-                return op
-        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
 
     @property
     def inputs(self):
@@ -1522,6 +1575,152 @@ class GraphView:
 
 
 _DT_NAMES = {v: k for k, v in DT.items()}
+
+
+def graph_def_of(fn, lib):
+    """The GraphDef record of a lowered top-level graph."""
+    return _msg("GraphDef", node=list(fn.nodes),
+                library=_msg("FunctionDefLibrary", function=list(lib.functions)),
+                versions=_msg("VersionDef", producer=2474, min_consumer=12))
+
+
+def operations_of(fn):
+    """A lowered top-level graph's nodes as :class:`Operation` objects, in order."""
+    from .._core.dtypes import as_dtype
+    ops = {}
+    out = []
+    for node in fn.nodes:
+        op = Operation()
+        op.name, op.type, op.node_def, op.graph = node.name, node.op, node, None
+        op.control_inputs = [i[1:] for i in node.input if i.startswith("^")]
+        op.inputs = []
+        for i in node.input:
+            if i.startswith("^"):
+                continue
+            src, _, k = i.partition(":")
+            k = int(k or 0)
+            op.inputs.append(ops[src].outputs[k] if src in ops else
+                             _Tensor(f"{src}:{k}", None, None))
+        n_out = len(fn.layout.get(node.name) or ())
+        op.outputs = []
+        for k in range(n_out):
+            try:
+                dt = as_dtype(_DT_NAMES[_node_out_dtype(node, k)])
+            except (KeyError, TypeError):
+                dt = None
+            op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
+        ops[node.name] = op
+        out.append(op)
+    return out
+
+
+class _GraphProgram:
+    """What the lowering reads of a program, for a ``tf.Graph`` built op by op: its steps
+    and constants as recorded (nothing folded, nothing pruned), no arguments, no outputs."""
+
+    def __init__(self, tracer):
+        self.steps = list(tracer.steps)
+        self.consts = dict(tracer.consts)
+        self.meta = dict(tracer.meta)
+        self.input_specs = {}
+        self.relaxed = False
+        self.inputs = []
+        self.arg_vars = []
+        self.outputs = []
+        self.var_arg_index = {}
+
+
+class _GraphFn(_Fn):
+    """A ``tf.Graph`` lowered: each op named in the name scope it was made in, each
+    ``tf.constant`` a Const node of its own name, emitted where it was made."""
+
+    def __init__(self, lib, program, info, tracer):
+        super().__init__(lib, program, info, graph=True)
+        self.tracer = tracer
+        # named constants (slot, scope, name) and imported GraphDefs (slot, nodes), in order
+        self.pending = sorted([(s, "const", (scope, name)) for s, scope, name
+                               in tracer.const_order] +
+                              [(m, "import", nodes) for m, nodes in tracer.imports],
+                              key=lambda e: e[0])
+        self.named = {s: (scope, name) for s, scope, name in tracer.const_order}
+
+    def _emit_named(self, upto):
+        while self.pending and self.pending[0][0] < upto:
+            s, kind, what = self.pending.pop(0)
+            if kind == "import":
+                for node in what:
+                    self.nodes.append(node)
+                    self.layout[node.name] = _out_layout(node.op, node.attr,
+                                                         node_n_outputs(node))
+                continue
+            if s not in self.ref:
+                self.scope, name = what
+                self.ref[s] = self.const(self.program.consts[s], self.unique(name))
+
+    def slot_ref(self, s, consumer=None, arg=None):
+        if s in self.named and s not in self.ref:
+            self._emit_named(s + 1)
+        return super().slot_ref(s, consumer, arg)
+
+    def _op(self, step):
+        self._emit_named(min(step.outs) if step.outs else self.program_end)
+        self.scope = self.tracer.step_scopes.get(id(step), "")
+        try:
+            return super()._op(step)
+        finally:
+            self.scope = ""
+
+    def finish_graph(self):
+        self._emit_named(float("inf"))
+
+
+def lower_graph(tracer):
+    """A ``tf.Graph``'s recorded ops as a top-level graph: ``(_Fn, library, [])``."""
+    lib = _Library(strict=False)
+    if tracer is None:
+        return _Fn(lib, _GraphProgram(_EmptyTracer()), None, graph=True), lib, []
+    program = _GraphProgram(tracer)
+    info = _Info(program)
+    fn = _GraphFn(lib, program, info, tracer)
+    fn.program_end = tracer.n
+    for step in program.steps:
+        if step.kind == "op":
+            fn._op(step)
+        else:
+            fn._emit_named(min(step.defs(), default=tracer.n))
+            getattr(fn, "_" + step.kind)(step)
+    fn.finish_graph()
+    lib.functions.extend(tracer.import_functions.values())
+    return fn, lib, []
+
+
+class _EmptyTracer:
+    steps = ()
+    consts = {}
+    meta = {}
+
+
+def node_n_outputs(node):
+    """How many outputs a GraphDef node has (from its op definition and attrs)."""
+    entry = op_args(node.op)
+    a = node.attr
+    if entry is None:
+        for key in ("Tout", "T", "output_types"):
+            v = a.get(key)
+            if v is not None and v.which_oneof("value") == "list":
+                return len(v.list.type)
+        return 0 if node.op in ("NoOp", "AssignVariableOp") else 1
+    n = 0
+    for _name, t, number in entry[1]:
+        if number == "+":
+            v = a.get(t)
+            n += len(v.list.type) if v is not None else 0
+        elif number:
+            v = a.get(number)
+            n += v.i if v is not None else 1
+        else:
+            n += 1
+    return n
 
 
 def lower_function(concrete, fname, lib, param_names=None):

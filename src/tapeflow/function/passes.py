@@ -283,7 +283,8 @@ def _operand(a):
 
 
 def _max_slot(program, steps):
-    top = max([-1, *program.meta, *program.consts, *program.inputs,
+    top = max([-1, *program.meta, *program.consts,
+               *(s for s in program.inputs if s is not None),
                *(s for s in program.outputs if s is not None)])
     for step in walk(steps):
         for s in step.defs():

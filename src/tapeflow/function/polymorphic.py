@@ -43,6 +43,7 @@ from .function_type import (
     _CastError,
     _dummy,
     _input_signature,
+    _is_composite,
     _leaf_names,
     _outputs,
     _pack,
@@ -465,6 +466,7 @@ class Function:
     def _run_traced(self, leaves, args, kwargs, general, allow, text=SINGLETON_TEXT,
                     mute=False):
         tracer = Tracer(allow_creation=allow, error_text=text)
+        tracer.fn_name = self._name
         call_args, call_kwargs, inputs, arg_vars = _trace_inputs(
             tracer, leaves, args, kwargs, general, _leaf_names(args, kwargs, self._param_names))
         dispatch.push_tracer(tracer)
@@ -494,6 +496,8 @@ class Function:
                 raise _in_user_code(exc, sys.exc_info()[2]) from None
             raise
         dispatch.pop_tracer(tracer)
+        if tracer.parent is None and not dispatch.tape_stack():
+            out_struct, flat_out = _fresh_outputs(tracer, out_struct, flat_out)
         retire(tracer, list(leaves) + [t for t in flat_out if t is not None], self._name)
         return tracer, (inputs, out_struct, flat_out, out_slots, arg_vars)
 
@@ -706,3 +710,19 @@ def _allclose(a, b):
     if a.dtype.kind in "fc" or b.dtype.kind in "fc":
         return bool(np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True))
     return bool(np.array_equal(a, b))
+
+
+def _fresh_outputs(tracer, out_struct, flat_out):
+    """A first call returns new tensors, as TensorFlow's function returns eager tensors
+    distinct from its graph's: a tensor the body also leaked (``global x; x = a + 1;
+    return x``) then becomes a graph tensor like any other. Kept as they are when a tape
+    records the call (it refers to the traced tensors), inside another trace (the caller's
+    program refers to them too) or when an output is a composite."""
+    fresh = {}
+    for t in flat_out:
+        if type(t) is Tensor and t._id in tracer.slots and id(t) not in fresh:
+            fresh[id(t)] = Tensor(t._value)
+    if not fresh or any(_is_composite(x) for x in _nest.flatten(out_struct)):
+        return out_struct, flat_out
+    return (_nest.map_structure(lambda x: fresh.get(id(x), x), out_struct),
+            [fresh.get(id(t), t) for t in flat_out])

@@ -50,13 +50,16 @@ class Program:
             if s is not None:
                 v = tracer.value_of(s)
                 self.input_specs[s] = (np.shape(v), np.result_type(v), relaxed.get(s))
+        # the steps and constants as traced, before folding: TF's graph of the function
+        # (ConcreteFunction.graph) shows every op the body ran
+        self.traced = (self.steps, dict(self.consts))
         self.n_folded = self._fold_constants()
         # Random draws, loops that pull from a dataset iterator (each run moves it), and
         # Python calls (tf.py_function: their side effects must not run twice): the
         # soundness switch replays these without its eager re-run.
-        self.stateful = any(type(s) is Op and _stateful(s.prim) or type(s) is Loop
-                            and s.source.stateful or s.kind == "call"
-                            for s in walk(self.steps))
+        self.stateful = getattr(tracer, "unlike_eager", False) or any(
+            type(s) is Op and _stateful(s.prim) or type(s) is Loop and s.source.stateful
+            or s.kind == "call" for s in walk(self.steps))
         self.n_guards = sum(1 for s in walk(self.steps) if s.kind == "guard")
         self.variables = list(tracer.variables.values())
         self.compiled = None

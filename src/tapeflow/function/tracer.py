@@ -120,6 +120,7 @@ class Tracer:
         self._name_counts = {}
         self.scope = ""            # TensorFlow's name scope of ops traced in a loop ("while/")
         self.closed = []           # (first, end) slot ranges of finished sub-programs
+        self.unlike_eager = False  # the body did what an eager run cannot (import_graph_def)
         random_ops = sys.modules.get("tapeflow.ops.random_ops")
         self.random_state = None if random_ops is None else random_ops._snapshot()
 

@@ -86,7 +86,10 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
         if dtype is not None:
             dtype = _dt.as_dtype(dtype)
         path = _naming.current_path(name)
-        var = Variable(initializer, trainable=trainable, name=name, dtype=dtype)
+        # as Keras 3 on TensorFlow: tf.variable_creator_scope's creators see an initializer
+        # callable and a dtype name
+        var = Variable(lambda: initializer, trainable=trainable, name=name,
+                       dtype=None if dtype is None else dtype.name)
         var._name = path  # Keras names the tf.Variable by its path, whatever tf.name_scope
         self._parent = var
         self._name = name
