@@ -47,11 +47,6 @@ XFAIL = {
     "ragged_tensor_guide": "one cell (the rest is ragged_tensor_guide_core): "
     "tf.saved_model.save of a function traced for a RaggedTensorSpec (refused: its program "
     "is per row partition)",
-    "function_guide": "one line left: tf.data.Dataset.from_generator(gen, (tf.int32, "
-                      "tf.int32)) (output_types without output_shapes) prints its "
-                      "element_spec with the shapes of the first element "
-                      "(TensorSpec(shape=(), ...)); TF's are unknown "
-                      "(TensorSpec(shape=<unknown>, ...)) (data/ops/sources.py)",
     "intro_to_graphs_guide": (
         "only print(graph.as_graph_def()) of simple_relu differs: TF's AutoGraph threads a "
         "do_return flag through the cond (an extra bool output, Identity and Consts in the "

@@ -98,6 +98,10 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None,
         declared = _zip_map(lambda p: TensorSpec(_shape_dims(p[1]), p[0]),
                             [output_types, output_shapes])
         spec_fn = lambda: declared  # noqa: E731
+    elif output_types is not None:
+        # types alone: every shape unknown (TF's TensorSpec(shape=<unknown>))
+        declared = _map(lambda t: TensorSpec(None, t), output_types)
+        spec_fn = lambda: declared  # noqa: E731
     ds = Dataset(it, UNKNOWN, spec_fn)
     ds._kind = "_FlatMapDataset"   # TensorFlow builds it as a flat_map over ids
     return ds
