@@ -62,7 +62,8 @@ XFAIL = {
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
 # replayed call would repeat those side effects; see tests/conftest.py.
-TRACING_SEMANTICS = {"tf_function_guide", "random_numbers_guide", "autograph_compound_symbols"}
+TRACING_SEMANTICS = {"tf_function_guide", "random_numbers_guide", "autograph_compound_symbols",
+                     "function_guide"}
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _PLACEMENT = re.compile(r"\{\{function_node [^}]*\}\} ")
