@@ -645,6 +645,15 @@ case("sign_uint8_empty_refused", "out = tf.sign(tf.zeros([1, 0], tf.uint8))")
 case("reciprocal_no_nan_int_refused", "out = tf.math.reciprocal_no_nan(tf.constant([1, 0]))")
 
 
+# ---------------------------------------------------------------- sweep seeds 1-3 (sweepmath)
+case("polygamma_float32_large_orders", """
+    inf = float("inf")
+    out = [tf.math.polygamma(f32(1e30, 1e30, 41, 6721, 70000, 35, inf, 1e30),
+                             f32(0.0013, 0.73, -23.808, 0.5, 3.0, 2.5, 54.5, -2.0)),
+           tf.math.polygamma(f64(1e30, 171, 200, 4.0), f64(0.5, 3.0, 0.5, -30.25)),
+           grad(lambda x: tf.math.polygamma(f32(6721, 40, 2), x), f32(0.5, 2.5, -1.5))]""")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -673,9 +673,6 @@ KNOWN = [
     K('math.logical_and', 'error', 'int', 'error class',
       'raises InvalidArgumentError where TF raises TypeError on ints [math.logical_and|0|46'
       ': raised InvalidArgumentError, TF TypeError]'),
-    K('math.polygamma', 'error', 'any', 'rejects valid input',
-      'raises InvalidArgumentError where TF computes [math.polygamma|0|73: raised InvalidAr'
-      'gumentError, TF nothing]'),
     K('math.reduce_all', 'error', 'int_extremes', 'error class',
       'raises InvalidArgumentError where TF raises ValueError on extreme ints [math.reduce_'
       'all|0|60: raised InvalidArgumentError, TF ValueError]'),
