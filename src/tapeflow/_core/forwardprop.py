@@ -159,6 +159,12 @@ def _entry_jvp(e, tangents, out_shapes):
         return [None] * len(out_shapes)
     prim = e.prim
     inputs = e.in_shapes if e.inputs is None else e.inputs
+    if len(live) < len(in_t) and e.inputs is not None:
+        # TensorFlow's accumulator gives every float input without a tangent a zero one, so
+        # its term of the JVP is there too: 0 times an inf or nan partial is nan (x * c at an
+        # infinite x, with c a constant, has tangent t c + x 0)
+        in_t = [Tensor(np.zeros_like(x._value)) if t is None and x._value.dtype.kind in "fcV"
+                else t for t, x in zip(in_t, inputs)]
     attrs = e.attrs or {}
     if prim.jvp is not None:
         out = prim.jvp(in_t, e.out, *inputs, **attrs)

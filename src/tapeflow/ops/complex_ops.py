@@ -19,7 +19,12 @@ _PAIR = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128
 
 
 def _complex_forward(real, imag):
-    return (real + 1j * imag).astype(_PAIR[np.result_type(real, imag)])
+    # the parts set as they are (``real + 1j * imag`` makes nan of 1j * inf's real part)
+    out = np.empty(np.broadcast_shapes(np.shape(real), np.shape(imag)),
+                   _PAIR[np.result_type(real, imag)])
+    out.real = real
+    out.imag = imag
+    return out
 
 
 _COMPLEX = primitive("Complex", _complex_forward, save_inputs=False)
@@ -119,6 +124,12 @@ def angle(input, name=None):  # noqa: A002 - TensorFlow's name
     x = input if isinstance(input, _TensorLike) else convert_to_tensor(input)
     if x.dtype.is_complex:
         return apply(_ANGLE, (x,))
+    kind = x._value.dtype.kind
+    if kind not in "fV":
+        # TF's Python composition: ``x < 0`` converts 0 to a bool or string tensor's dtype,
+        # then ``pi * ones_like(x)`` converts pi to an integer one's
+        what = repr(np.pi) if kind in "iu" else "0"
+        raise TypeError(f"Cannot convert {what} to EagerTensor of dtype {x.dtype.name}")
     pi = Tensor(x._value.dtype.type(np.pi))
     return _a.where(_m.less(x, Tensor(x._value.dtype.type(0))),
                     _a.broadcast_to(pi, _a.shape(x)), _a.zeros_like(x))

@@ -10,7 +10,7 @@ TensorFlow's ``_SumGrad`` does with ``tf.shape(x)``, instead of holding the trac
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply, current_tracer
+from .._core.dispatch import apply
 from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
@@ -158,21 +158,18 @@ def _extremum_rule(g, y, x, axis, keepdims):
 
 
 def _prod_rule(g, y, x, axis, keepdims):
-    # d prod / d x_i = prod / x_i where x_i != 0; exact for a single zero via cumprods.
+    # TensorFlow's rule whatever the values: the product of the others, as the exclusive
+    # cumulative products from both ends over the reduced axes moved to the front (exact
+    # with zeros, no prod / x overflowing where the others' product is finite, and its own
+    # second derivative)
     g = spread(g, x, axis, keepdims)
-    if current_tracer() is not None:
-        # which formula is a decision on x's values: a guard of the traced program
-        has_zero = bool(reduce_any(_m.equal(x, _a.zeros_like(x))))
-    else:
-        has_zero = bool(np.any(x._value == 0))
-    if not has_zero:
-        return _m.multiply(g, _m._realdiv(spread(y, x, axis, keepdims), x))
     shape = x._value.shape
     rest = [i for i in range(len(shape)) if i not in axis]
     perm = list(axis) + rest
     xt = _a.transpose(x, perm)
     lead = int(np.prod([shape[a] for a in axis])) if axis else 1
-    flat = _a.reshape(xt, (lead, -1))
+    other = int(np.prod([shape[a] for a in rest])) if rest else 1
+    flat = _a.reshape(xt, (lead, other))
     left = cumprod(flat, axis=0, exclusive=True)
     right = cumprod(flat, axis=0, exclusive=True, reverse=True)
     others = _a.reshape_like(_m.multiply(left, right), xt)
