@@ -748,6 +748,53 @@ case("softmax_float32_rows_with_nan", """
            tf.nn.softmax(tf.cast(x, tf.float16)), tf.nn.softmax(tf.cast(x, tf.bfloat16)),
            tf.keras.activations.softmax(x)]""")
 
+case("sparse_categorical_crossentropy_object_same_rank_refused", """
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(reduction=None)
+    out = loss(tf.zeros([2, 2]), tf.fill([2, 2, 1], 0.5))""")
+case("sparse_categorical_crossentropy_object_ranks", """
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(reduction=None)
+    out = [loss(tf.zeros([2]), tf.fill([2, 1], 0.5)),
+           loss(tf.constant([[1.0], [0.0]]), tf.constant([[0.3, 0.7], [0.9, 0.1]])),
+           loss(tf.constant([1, 0]), tf.constant([[0.3, 0.7], [0.9, 0.1]]))]""")
+case("string_tensor_with_python_number_refused", "out = tf.constant(['6']) == 1.0")
+case("string_tensor_less_python_number_refused", "out = tf.constant(['6']) < 1")
+case("string_tensor_times_python_number_refused", "out = tf.constant('0') * 1.0")
+
+case("logical_or_python_number_refused", "out = tf.math.logical_or(tf.constant(8), 0)")
+case("logical_and_bool_and_python_number_refused",
+     "out = tf.math.logical_and(tf.constant([True]), 0)")
+case("logical_or_int_tensors_refused",
+     "out = tf.math.logical_or(tf.constant([1]), tf.constant([0]))")
+case("logical_xor_float_and_number_refused", "out = tf.math.logical_xor(tf.constant(0.0), 47.2)")
+case("logical_ops_bools", """
+    out = [tf.math.logical_or(tf.constant([True, False]), [False, False]),
+           tf.math.logical_xor(tf.constant([True]), True), tf.constant([True]) | False]""")
+case("reduce_all_int_axis_list_refused",
+     "out = tf.math.reduce_all(tf.zeros([3, 2], tf.int32), axis=[-1])")
+case("reduce_any_float_axis_tuple_refused", "out = tf.math.reduce_any(tf.zeros([3, 2]), axis=(0,))")
+case("reduce_all_int_axis_int_refused", "out = tf.math.reduce_all(tf.zeros([3, 2], tf.int32), -1)")
+case("reduce_any_int_no_axis_refused", "out = tf.math.reduce_any(tf.zeros([3, 2], tf.int32))")
+
+case("log_poisson_loss_full_loss_stirling_outside_0_1", """
+    nan = float("nan")
+    z = f64(-1.0, 0.0, 0.5, 1.0, 2.5, nan)
+    c = f64(-1.6998, 0.3, -0.2, 0.1, 0.7, 0.4)
+    f = lambda z, c: tf.nn.log_poisson_loss(z, c, compute_full_loss=True)
+    out = [f(z, c), grad(f, z, c), grad2(f, z, c)]""")
+
+case("reduce_euclidean_norm_one_op", """
+    inf = float("inf")
+    x = tf.reshape(f32(-2.1204, 2.3146, -1.5047, inf, 0.0, 0.0), (2, 3))
+    t = tf.reshape(f32(0.3, -0.5, 0.7, 0.2, 0.1, -0.4), (2, 3))
+    e = tf.zeros([0, 4], tf.float64)
+    with tf.autodiff.ForwardAccumulator((x, e), (t, tf.zeros([0, 4], tf.float64))) as acc:
+        ys = [tf.math.reduce_euclidean_norm(x, axis=1), tf.math.reduce_euclidean_norm(x),
+              tf.math.reduce_euclidean_norm(e)]
+    f = lambda x: tf.math.reduce_euclidean_norm(x, axis=0, keepdims=True)
+    out = ys + [acc.jvp(y) for y in ys] + [grad(f, x), grad2(f, f64(1e-30)),
+                                           grad2(f, tf.reshape(f64(1.0, -2.0, 0.5), (3, 1)))]""")
+case("reduce_euclidean_norm_bool_refused", "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

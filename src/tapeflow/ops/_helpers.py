@@ -43,7 +43,8 @@ def like(value, ref):
     t = type(value)
     dt = ref._value.dtype
     if t is float or t is int:
-        if t is float and dt.kind in "iub":
+        k = dt.kind
+        if k in "iubOSU" and (t is float or k in "OSU"):  # no int or float into a string
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
                             f"{_dt.FROM_NUMPY[dt].name}")
         return Tensor(dt.type(value))

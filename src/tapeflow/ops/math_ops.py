@@ -529,7 +529,24 @@ _LNOT = nondifferentiable("LogicalNot", np.logical_not)
 
 
 def _logical(prim, name, what):
-    return _paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT)
+    paired = _paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT)
+    op_name = prim.name
+
+    def op(x, y, name=None):
+        # TensorFlow's generated wrapper fixes T to bool: a Python number converts to bool
+        # (TypeError), and a tensor of another dtype fails the kernel's input check
+        for v in (x, y):
+            if type(v) is int or type(v) is float:
+                raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
+        for k, v in enumerate((x, y)):
+            if isinstance(v, _TensorLike) and v._value.dtype.kind != "b":
+                raise dtype_mismatch(op_name, k, np.dtype(bool), v._value.dtype)
+        return paired(x, y, name)
+
+    op.__doc__ = paired.__doc__
+    op.__name__ = paired.__name__
+    op.__qualname__ = paired.__qualname__
+    return op
 
 
 logical_and = _logical(_LAND, "logical_and", "``x AND y`` of bool tensors, element-wise")

@@ -685,15 +685,17 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """``exp(c) - z * c`` for log-rate c and targets z (``tf.nn.log_poisson_loss``).
 
     With ``compute_full_loss`` Stirling's term ``z log z - z + 0.5 log(2 pi z)`` is added
-    where ``z > 1``.
+    where ``z`` is not in ``[0, 1]`` (NaN for a negative or NaN target), TensorFlow's
+    composition (so its NaN gradients too).
     """
     z, c = pair(targets, log_input, "LogPoissonLoss")
     loss = _m.subtract(_m.exp(c), _m.multiply(c, z))
     if compute_full_loss:
-        safe = _a.where(_m.greater(z, 1), z, _a.ones_like(z))
-        stirling = _m.add(_m.subtract(_m.multiply(safe, _m.log(safe)), safe),
-                          _m.multiply(_m.log(_m.multiply(safe, 2 * np.pi)), 0.5))
-        loss = _m.add(loss, _a.where(_m.greater(z, 1), stirling, _a.zeros_like(z)))
+        stirling = _m.add(_m.subtract(_m.multiply(z, _m.log(z)), z),
+                          _m.multiply(0.5, _m.log(_m.multiply(2 * np.pi, z))))
+        zeros = _a.zeros_like(z)
+        cond = _m.logical_and(_m.greater_equal(z, zeros), _m.less_equal(z, _a.ones_like(z)))
+        loss = _m.add(loss, _a.where(cond, zeros, stirling))
     return loss
 
 
