@@ -288,6 +288,25 @@ def example_attributes(tf):
 
 
 @case
+def example_text_format_merge(tf):
+    """google.protobuf's text_format.Merge/Parse fill a tf.train.Example (the ragged guide's
+    build_tf_example); reading an unset sub-message leaves it unset."""
+    from google.protobuf import text_format
+    e = text_format.Merge(
+        'features { feature { key: "colors" value { bytes_list { value: ["red", "blue"] } } }'
+        ' feature { key: "lengths" value { int64_list { value: [7, -3] } } } }',
+        tf.train.Example())
+    f = text_format.Parse(
+        'features { feature { key: "x" value { float_list { value: [1.5, 2, -0.25] } } } }',
+        tf.train.Example())
+    g = tf.train.Example()
+    _ = g.features
+    return [e.SerializeToString(deterministic=True), str(f), f.HasField("features"),
+            g.HasField("features"), str(g),
+            list(e.features.feature["lengths"].int64_list.value)]
+
+
+@case
 def example_bytes_list_str_error(tf):
     return tf.train.BytesList(value=["text"])
 

@@ -186,7 +186,7 @@ _LAZY_MODULES = {
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
     "SparseTensor": ("tapeflow.ops.sparse.sparse_tensor", "SparseTensor"),
-    "RaggedTensorSpec": ("tapeflow.data.composite", "RaggedTensorSpec"),
+    "RaggedTensorSpec": ("tapeflow.ops.ragged.ragged_tensor_spec", "RaggedTensorSpec"),
     "SparseTensorSpec": ("tapeflow.data.composite", "SparseTensorSpec"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),

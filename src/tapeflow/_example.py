@@ -151,8 +151,38 @@ class _MessageAPI:
         return self.ParseFromString(pb.encode(self) + bytes(serialized))
 
     def CopyFrom(self, other):  # noqa: N802 - protobuf's name
-        """Make this message a copy of ``other``."""
-        self.ParseFromString(pb.encode(other))
+        """Make this message a copy of ``other`` (also a ``google.protobuf`` message of the
+        same type)."""
+        self.ParseFromString(pb.encode(other) if isinstance(other, pb.Message)
+                             else other.SerializeToString())
+        self.SetInParent()
+
+    def MergeFrom(self, other):  # noqa: N802 - protobuf's name
+        """Merge ``other`` (this type, or a ``google.protobuf`` message of it) into this."""
+        self.MergeFromString(pb.encode(other) if isinstance(other, pb.Message)
+                             else other.SerializeToString())
+        self.SetInParent()
+
+    def SetInParent(self):  # noqa: N802 - protobuf's name
+        """Mark this sub-message, read from an unset field, as set in its parent (protobuf's
+        ``SetInParent``; ``google.protobuf.text_format`` calls it)."""
+        link = self.__dict__.pop("_link", None)
+        if link is not None:
+            parent, name = link
+            if name not in parent.__dict__:
+                pb.Message.__setattr__(parent, name, self)
+                parent.SetInParent()
+
+    def __getattr__(self, name):
+        value = pb.Message.__getattr__(self, name)
+        field = type(self)._by_name[name]
+        if field.kind == pb._MSG and not field.repeated:
+            # an unset sub-message: detached until SetInParent (protobuf's semantics)
+            value.__dict__["_link"] = (self, name)
+        elif field.kind == pb._MAP and field.value_kind == pb._MSG:
+            # protobuf's message maps make a missing key's value on access
+            value = self.__dict__[name] = _MessageMap(field, type(self)._name)
+        return value
 
     def Clear(self):  # noqa: N802 - protobuf's name
         """Unset every field."""
@@ -190,13 +220,106 @@ class _MessageAPI:
         return pb.decode(cls._name, serialized)
 
 
+class _MessageMap(dict):
+    """A map field of message values: a missing key's value is made (and kept) on access,
+    as protobuf's message maps do."""
+
+    __slots__ = ("_field", "_owner")
+
+    def __init__(self, field, owner):
+        super().__init__()
+        self._field = field
+        self._owner = owner
+
+    def GetEntryClass(self):  # noqa: N802 - protobuf's name
+        """The ``google.protobuf`` class of this map's entries (``text_format`` parses an
+        entry into one)."""
+        from google.protobuf import message_factory
+        entry = "".join(w.capitalize() for w in self._field.name.split("_")) + "Entry"
+        return message_factory.GetMessageClass(
+            _descriptor_pool().FindMessageTypeByName(f"{self._owner}.{entry}"))
+
+    def __missing__(self, key):
+        sub = self._field.sub
+        value = self[key] = (sub() if isinstance(sub, type) else pb._class(sub)())
+        return value
+
+
+class _Descriptor:
+    """``Example.DESCRIPTOR``: the ``google.protobuf`` descriptor of the message type, built
+    on first use from the codec's schema into a private descriptor pool (so
+    ``google.protobuf.text_format.Merge``/``Parse`` fill tapeflow's messages). Needs the
+    ``protobuf`` package, imported only here."""
+
+    _pool = None
+
+    def __get__(self, obj, cls):
+        return _descriptor_pool().FindMessageTypeByName(cls._name)
+
+
+def _descriptor_pool():
+    if _Descriptor._pool is not None:
+        return _Descriptor._pool
+    try:
+        from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    except ImportError:
+        raise ImportError("DESCRIPTOR of tf.train messages needs the protobuf package "
+                          "(pip install protobuf)") from None
+    fd = descriptor_pb2.FileDescriptorProto(name="tapeflow/example.proto",
+                                            package="tensorflow", syntax="proto3")
+    kinds = {pb._INT64: "TYPE_INT64", pb._FLOAT: "TYPE_FLOAT", pb._STRING: "TYPE_STRING",
+             pb._BYTES: "TYPE_BYTES", pb._MSG: "TYPE_MESSAGE"}
+    F = descriptor_pb2.FieldDescriptorProto  # noqa: N806 - protobuf's class
+
+    def type_name(sub):
+        return "." + (sub._name if isinstance(sub, type) else sub)
+
+    for name in _NAMES:
+        cls = _CLASSES[name]
+        msg = fd.message_type.add(name=name)
+        oneofs = []
+        for f in cls._fields:
+            field = msg.field.add(name=f.name, number=f.number,
+                                  label=F.LABEL_REPEATED if f.repeated or f.kind == pb._MAP
+                                  else F.LABEL_OPTIONAL)
+            if f.kind == pb._MAP:
+                entry_name = "".join(w.capitalize() for w in f.name.split("_")) + "Entry"
+                entry = msg.nested_type.add(name=entry_name)
+                entry.options.map_entry = True
+                entry.field.add(name="key", number=1, label=F.LABEL_OPTIONAL,
+                                type=getattr(F, kinds[f.key_kind]))
+                value = entry.field.add(name="value", number=2, label=F.LABEL_OPTIONAL,
+                                        type=getattr(F, kinds[f.value_kind]))
+                if f.value_kind == pb._MSG:
+                    value.type_name = type_name(f.sub)
+                field.type = F.TYPE_MESSAGE
+                field.type_name = f".tensorflow.{name}.{entry_name}"
+            else:
+                field.type = getattr(F, kinds[f.kind])
+                if f.kind == pb._MSG:
+                    field.type_name = type_name(f.sub)
+            if f.oneof is not None:
+                if f.oneof not in oneofs:
+                    oneofs.append(f.oneof)
+                    msg.oneof_decl.add(name=f.oneof)
+                field.oneof_index = oneofs.index(f.oneof)
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(fd)
+    for name in _NAMES:   # the entries' classes (text_format makes map entries with them)
+        message_factory.GetMessageClass(pool.FindMessageTypeByName("tensorflow." + name))
+    _Descriptor._pool = pool
+    return pool
+
+
 def _bind():
     classes = {}
     for name in _NAMES:
         cls = pb._class("tensorflow." + name)
         for attr, value in vars(_MessageAPI).items():
-            if not attr.startswith("__") or attr in ("__str__", "__repr__", "__setattr__"):
+            if not attr.startswith("__") or attr in ("__str__", "__repr__", "__setattr__",
+                                                     "__getattr__"):
                 setattr(cls, attr, value)
+        cls.DESCRIPTOR = _Descriptor()
         cls.__module__ = "tensorflow.core.example"
         cls.__doc__ = (f"The ``tensorflow.{name}`` protobuf message (``tf.train.{name}``): "
                        "construct with its fields as keywords.")

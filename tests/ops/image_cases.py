@@ -365,6 +365,25 @@ def _weights(shape, salt):
     return rng.standard_normal(shape)
 
 
+# --------------------------------------------------- resize: bicubic and area kernels
+_RZ = _u(2, 5, 7, 3)
+_RZ1 = (_u(1, 9, 4, 1) * 4 - 2).astype(np.float32)
+for _m in ("bicubic", "area"):
+    for _size in ((3, 4), (8, 11), (5, 7), (1, 1), (13, 2), (2, 20)):
+        _add(f"resize_{_m}_{_size[0]}x{_size[1]}",
+             lambda tf, x, s=_size, m=_m: tf.image.resize(x, s, method=m), [_RZ])
+    _add(f"resize_{_m}_tall", lambda tf, x, m=_m: tf.image.resize(x, [4, 9], method=m),
+         [_RZ1])
+    _add(f"resize_{_m}_3d", lambda tf, x, m=_m: tf.image.resize(x, [6, 3], method=m),
+         [_RZ[0]])
+    _add(f"resize_{_m}_uint8", lambda tf, x, m=_m: tf.image.resize(x, [7, 5], method=m),
+         [_img8(1, 4, 6, 2)], grad=False)
+    _add(f"resize_{_m}_float64", lambda tf, x, m=_m: tf.image.resize(x, [3, 8], method=m),
+         [_RZ.astype(np.float64)])
+    _add(f"resize_{_m}_aspect", lambda tf, x, m=_m: tf.image.resize(
+        x, [10, 10], method=m, preserve_aspect_ratio=True), [_RZ])
+
+
 def loss(tf, y):
     ys = y if isinstance(y, (tuple, list)) else [y]
     total = None

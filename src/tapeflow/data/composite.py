@@ -8,6 +8,7 @@ from .._core import dtypes as _dt
 from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape
 from ..ops.ragged.ragged_tensor import RaggedTensor
+from ..ops.ragged.ragged_tensor_spec import RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 
 __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "is_composite", "spec_of_composite"]
@@ -16,49 +17,6 @@ __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "is_composite", "spec_of_comp
 def is_composite(value):
     """Whether ``value`` is a RaggedTensor or a SparseTensor (tapeflow's)."""
     return isinstance(value, (RaggedTensor, SparseTensor))
-
-
-class RaggedTensorSpec:
-    """The type of a RaggedTensor (``tf.RaggedTensorSpec``): shape (``None`` for ragged
-    dimensions), dtype, ragged rank and the dtype of its row partitions."""
-
-    def __init__(self, shape=None, dtype=_dt.float32, ragged_rank=None,
-                 row_splits_dtype=_dt.int64, flat_values_spec=None):
-        self._shape = TensorShape(shape)
-        self._dtype = _dt.as_dtype(dtype)
-        rank = self._shape.rank
-        if ragged_rank is None:
-            if rank is None:
-                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
-            ragged_rank = rank - 1
-        self._ragged_rank = int(ragged_rank)
-        self._row_splits_dtype = _dt.as_dtype(row_splits_dtype)
-        self._flat_values_spec = flat_values_spec
-
-    shape = property(lambda self: self._shape)
-    dtype = property(lambda self: self._dtype)
-    ragged_rank = property(lambda self: self._ragged_rank)
-    row_splits_dtype = property(lambda self: self._row_splits_dtype)
-    flat_values_spec = property(lambda self: self._flat_values_spec)
-
-    @property
-    def value_type(self):
-        from ..ops.ragged.ragged_tensor import RaggedTensor
-        return RaggedTensor
-
-    def _key(self):
-        return (self._shape.as_list() if self._shape.rank is not None else None,
-                self._dtype, self._ragged_rank, self._row_splits_dtype)
-
-    def __eq__(self, other):
-        return type(other) is RaggedTensorSpec and self._key() == other._key()
-
-    def __hash__(self):
-        return hash((self._dtype, self._ragged_rank))
-
-    def __repr__(self):
-        return (f"RaggedTensorSpec({self._shape!r}, {self._dtype!r}, {self._ragged_rank}, "
-                f"{self._row_splits_dtype!r})")
 
 
 class SparseTensorSpec:
@@ -91,11 +49,7 @@ def spec_of_composite(value):
     """The spec of a RaggedTensor (its ragged dimensions ``None``) or SparseTensor value."""
     if isinstance(value, SparseTensor):
         return SparseTensorSpec(value.shape, value.dtype)
-    dims = list(value.shape.as_list())
-    for axis in range(1, value.ragged_rank + 1):
-        dims[axis] = None
-    return RaggedTensorSpec(dims, value.dtype, value.ragged_rank,
-                            value.row_splits.dtype)
+    return value._type_spec
 
 
 # -- ragged_batch --------------------------------------------------------------------------
@@ -125,7 +79,6 @@ def ragged_stack(values, spec):
     from the values' shapes, flat values concatenated) or a dense stack."""
     if not isinstance(spec, RaggedTensorSpec):
         return np.stack([np.asarray(v) for v in values])
-    from ..ops.ragged.ragged_tensor import RaggedTensor
     rank = spec.ragged_rank
     values = [np.asarray(v) for v in values]
     inner = values[0].shape[rank:] if values else tuple(

@@ -188,6 +188,36 @@ def _assigned(stmts):
                                                              if n.startswith("__ag_brk")]
 
 
+def _assigned_attributes(stmts):
+    """The compound symbols (``a.b``, ``a.b.c``: attributes of a name) that ``stmts`` assign
+    (not inside nested functions, lambdas or classes), each once, in order."""
+    out, seen = [], set()
+    for s in stmts:
+        for node in _walk_no_nested(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                        ast.Lambda)):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                base = node.value
+                while isinstance(base, ast.Attribute):
+                    base = base.value
+                key = ast.unparse(node)
+                if isinstance(base, ast.Name) and key not in seen:
+                    seen.add(key)
+                    out.append(node)
+    return out
+
+
+def _attribute(node, store=False):
+    """A fresh copy of the compound symbol ``node`` (``a.b``), loading or storing."""
+    copy = ast.parse(ast.unparse(node), mode="eval").body
+    copy.ctx = ast.Store() if store else ast.Load()
+    return copy
+
+
+def _attribute_owner(node):
+    """The object whose attribute ``node`` is (``a`` of ``a.b``), loaded."""
+    return ast.parse(ast.unparse(node.value), mode="eval").body
+
+
 def _contains(stmts, kinds, stop=(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                   ast.Lambda)):
     for s in stmts:
@@ -333,6 +363,9 @@ class _Converter(ast.NodeTransformer):
                                                                    _load_values(names),
                                                                    ast.Constant(True)]))]
         names = _live(_assigned(node.body + node.orelse), node)
+        attrs = _assigned_attributes(node.body + node.orelse)
+        if attrs:
+            return self._if_with_attributes(node, names, attrs, t_name, f_name)
         ret = [ast.Return(value=_tuple(names))]
         t = _def(t_name, names, self.block(node.body) + ret)
         f = _def(f_name, names, self.block(node.orelse) + ret)
@@ -341,6 +374,35 @@ class _Converter(ast.NodeTransformer):
                                       ast.Tuple(elts=[ast.Constant(n) for n in names],
                                                 ctx=ast.Load())])
         return [t, f, _store(names, call)]
+
+    def _if_with_attributes(self, node, names, attrs, t_name, f_name):
+        """An ``if`` whose branches assign compound symbols (``a.b = ...``): each is a
+        variable of the conditional, as a name is (TensorFlow's ``get_state``/``set_state``):
+        its value before the ``if`` is saved, restored at the start of each branch (both
+        are traced), returned by each branch and assigned after."""
+        init = self.fresh("attrs")
+        keys = [ast.unparse(a) for a in attrs]
+
+        saved = ast.Assign(targets=[_name(init, True)], value=ast.Tuple(
+            elts=[_call(_ag("ld"), [_lambda(_attribute(a))]) for a in attrs],
+            ctx=ast.Load()))
+        restore = ast.Expr(value=_call(_ag("set_attributes"), [
+            ast.Tuple(elts=[ast.Tuple(elts=[_attribute_owner(a), ast.Constant(a.attr)],
+                                      ctx=ast.Load()) for a in attrs], ctx=ast.Load()),
+            _name(init)]))
+        ret = [ast.Return(value=ast.Tuple(
+            elts=[_name(n) for n in names] + [_attribute(a) for a in attrs],
+            ctx=ast.Load()))]
+        t = _def(t_name, names, [restore] + self.block(node.body) + ret)
+        f = _def(f_name, names, [restore] + self.block(node.orelse) + ret)
+        call = _call(_ag("if_stmt"), [node.test, _name(t_name), _name(f_name),
+                                      _load_values(names), ast.Constant(False),
+                                      ast.Tuple(elts=[ast.Constant(n) for n in names + keys],
+                                                ctx=ast.Load())])
+        out = ast.Assign(targets=[ast.Tuple(
+            elts=[_name(n, True) for n in names] + [_attribute(a, True) for a in attrs],
+            ctx=ast.Store())], value=call)
+        return [saved, t, f, out]
 
     def visit_While(self, node):
         if node.orelse or _contains(node.body, (ast.Return, ast.Break, ast.Continue),
@@ -487,6 +549,14 @@ def call(f, *args, **kwargs):
     return convert(f)(*args, **kwargs) if isinstance(f, (types.FunctionType,
                                                           types.MethodType)) else f(*args,
                                                                                     **kwargs)
+
+
+def set_attributes(owners, values):
+    """Restore compound symbols before a branch runs: ``setattr(obj, name, value)`` for each
+    ``(obj, name)`` of ``owners``, skipping a value that was not bound."""
+    for (obj, name), value in zip(owners, values):
+        if value is not UNDEFINED:
+            setattr(obj, name, value)
 
 
 def ret(value):

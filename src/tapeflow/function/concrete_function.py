@@ -12,7 +12,7 @@ from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
 from .codegen import compile_program
 from .function_type import _arg_name, _args_text, _is_composite, _pack
 from .program import GuardFailed
-from .trace_type import TensorSpec, is_subtype, is_tensor_key, make_key
+from .trace_type import TensorSpec, has_spec_composite, is_subtype, is_tensor_key, make_key
 
 __all__ = ["ConcreteFunction", "direct_caller"]
 
@@ -59,7 +59,13 @@ class ConcreteFunction:
             out_struct) if out_struct is not None else None
         # A relaxed trace whose steps hold no value of a relaxed dimension serves every
         # concrete shape with the same program (no Python re-run, as TensorFlow).
-        self.shape_generic = relaxed and program.shape_generic(relaxed_sizes)
+        # Traced for a RaggedTensorSpec: each partition is its own variant of the program
+        # (``Function._partition_call``); the trace's own partition is ``_traced_key``'s.
+        self.partitioned = has_spec_composite(key)
+        self._partitions = {}
+        self._traced_key = None
+        self.shape_generic = (relaxed and not self.partitioned and
+                              program.shape_generic(relaxed_sizes))
         # (program, run) that serves every shape of this relaxed signature: this trace's,
         # or a later variant's when this one is not generic (traced at batch size 1, say)
         self.generic = (program, self._run) if self.shape_generic else None
@@ -100,10 +106,14 @@ class ConcreteFunction:
         if not kwargs:
             key, leaves = make_key(args, kwargs)
             if is_subtype(key, self._key):
+                if self.partitioned and key != self._traced_key:
+                    return self._function._partition_call(self, key, leaves, args, kwargs)
                 return self._execute(self.program, self._run, leaves)
         args, kwargs = self._bind_call(args, kwargs)
         key, leaves = make_key(args, kwargs)
         if is_subtype(key, self._key):
+            if self.partitioned and key != self._traced_key:
+                return self._function._partition_call(self, key, leaves, args, kwargs)
             return self._execute(self.program, self._run, leaves)
         ours, traced = _tensor_keys(key), _tensor_keys(self._key)
         for i, (k, t) in enumerate(zip(ours, traced)):
@@ -189,7 +199,7 @@ class ConcreteFunction:
     def _execute(self, program, run, leaves):
         if dispatch.ACTIVE[0] and (dispatch.tape_stack() or dispatch.current_tracer()):
             outs = program.interpret(leaves)
-            return self._pack(outs)
+            return _pack(program.out_struct or self._out_struct, outs)
         args = [leaf if program.inputs[i] is None else leaf._value
                 for i, leaf in enumerate(leaves)]
         try:
@@ -203,7 +213,8 @@ class ConcreteFunction:
             raise
         if self._single:
             return None if values is None else Tensor(values)
-        return self._pack([None if v is None else Tensor(v) for v in values])
+        return _pack(program.out_struct or self._out_struct,
+                     [None if v is None else Tensor(v) for v in values])
 
     def _pack(self, outs):
         return _pack(self._out_struct, outs)
@@ -296,6 +307,10 @@ def _type_text(x, inputs=False, named=None):
         return repr(TensorSpec(x.shape, x.dtype))
     if x is None:
         return "Literal[None]"
+    if hasattr(x, "value_type"):   # a composite's spec (RaggedTensorSpec)
+        return repr(x)
+    if hasattr(x, "__tf_relax_meta__"):   # a composite output (a RaggedTensor)
+        return repr(x._type_spec)
     if isinstance(x, (list, tuple)):
         name = "Tuple" if isinstance(x, tuple) else "List"
         return f"{name}[{', '.join(_type_text(e, inputs, named) for e in x)}]"

@@ -8,7 +8,7 @@ import inspect
 from .._core import nest as _nest
 from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor
-from .trace_type import TensorSpec, is_tensor_key, make_key
+from .trace_type import TensorSpec, is_spec_composite, is_tensor_key, make_key
 
 
 class _CastError(Exception):
@@ -62,6 +62,8 @@ def _args_text(args):
 
 
 def _dummy(spec):
+    if hasattr(spec, "__tf_placeholder__"):   # a RaggedTensorSpec
+        return spec.__tf_placeholder__()
     dims = [2 if d is None else d for d in (spec.shape.as_list() if spec.shape.rank is not None
                                             else [])]
     if spec.dtype.name == "string":   # "1", as numbers are 1: a string that parses
@@ -73,6 +75,8 @@ def _spec_key(args, kwargs):
     def k(a):
         if isinstance(a, TensorSpec):
             return (None if a.shape.rank is None else tuple(a.shape.as_list()), a.dtype._np)
+        if hasattr(a, "__tf_trace_key__"):   # a RaggedTensorSpec
+            return a.__tf_trace_key__()
         return make_key((a,), {})[0][0]
     key = tuple(k(a) for a in args)
     if kwargs:
@@ -80,7 +84,19 @@ def _spec_key(args, kwargs):
     return key
 
 
+class _Exact:
+    """A composite component's place among the flat shapes of a spec-level key: traced at
+    its own shape (the partition's variant), the composite's spec in ``spec``."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec=None):
+        self.spec = spec
+
+
 def _flat_tensor_shapes(general):
+    """One entry per tensor leaf of ``general``: its shape (None dims relaxed), None for a
+    Variable, an :class:`_Exact` for the components of a spec-level composite."""
     out = []
 
     def walk(k):
@@ -88,6 +104,12 @@ def _flat_tensor_shapes(general):
             out.append(k[0])
         elif type(k) is tuple and len(k) == 5 and k[0] == "Variable":
             out.append(None)
+        elif is_spec_composite(k):
+            n = len(out)
+            walk(k[2])
+            out[n:] = [_Exact() for _ in out[n:]]
+            if len(out) > n and k[2]:
+                out[n].spec = k[1].type_spec(k[2][0])
         elif type(k) is tuple:
             for e in k:
                 walk(e)
@@ -102,6 +124,8 @@ def _relaxed_sizes(leaves, general):
         if hasattr(leaf, "_read") and type(leaf) is not Tensor:
             continue
         concrete = leaf._value.shape
+        if type(shape) is _Exact:
+            continue
         if shape is None:
             sizes.update(concrete)
         else:
@@ -167,7 +191,7 @@ def _trace_inputs(tracer, leaves, args, kwargs, general, names):
         seen.add(id(leaf))
         inputs.append(tracer.input(t, names[i] if i < len(names) else None))
         arg_vars.append(None)
-        if i < len(shapes):
+        if i < len(shapes) and type(shapes[i]) is not _Exact:
             shape = shapes[i]
             if shape is None or shape != leaf._value.shape:
                 tracer.relaxed_shapes[t._id] = TensorShape(shape)
@@ -211,6 +235,14 @@ def _input_signature(args, kwargs, general, names):
     leaf_names = iter(names)
 
     def spec(x):
+        if _is_composite(x):
+            n = len(make_key((x,), {})[1])
+            got = [next(shapes, None) for _ in range(n)]
+            for _ in range(n):
+                next(leaf_names, None)
+            if got and type(got[0]) is _Exact and got[0].spec is not None:
+                return got[0].spec
+            return x
         if isinstance(x, (_TensorLike, np.ndarray)):
             shape = next(shapes, None)
             name = next(leaf_names, None)

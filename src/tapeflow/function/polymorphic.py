@@ -69,6 +69,7 @@ from .trace_type import (
     is_subtype,
     make_key,
     ranks,
+    spec_level,
     specificity,
 )
 from .tracer import _PACKAGE, NON_FIRST_TEXT, SINGLETON_TEXT, Tracer, retire
@@ -353,6 +354,7 @@ class Function:
         else ``key`` itself."""
         if self._input_signature is not None:
             return self._signature_key(key)
+        key = spec_level(key)   # a RaggedTensor: its spec, not its partition
         if self._reduce_retracing:
             for c in self._traces:
                 g = generalize(key, c._key)
@@ -390,6 +392,8 @@ class Function:
             if isinstance(spec, TensorSpec):
                 out.append((None if spec.shape.rank is None else tuple(spec.shape.as_list()),
                             spec.dtype._np))
+            elif hasattr(spec, "__tf_trace_key__"):   # a RaggedTensorSpec
+                out.append(spec.__tf_trace_key__())
             else:
                 out.append(k)
         return tuple(out)
@@ -436,6 +440,7 @@ class Function:
                                     _input_signature(args, kwargs, general, names),
                                     self._name, relaxed, sizes)
         concrete.traced_ranks = traced_ranks
+        concrete._traced_key = key
         if program.orphans or program.n_guards:
             if _STRICT[0] and (program.n_guards or _array_orphans(program)):
                 tracer.rollback()
@@ -522,7 +527,10 @@ class Function:
         program = Program(tracer, inputs, arg_vars, out_slots)
         _, run = compile_program(program, _identifier(self._name), owner._single)
         entry.programs.append((program, run))
-        if failed is None and owner.generic is None and ranks(key) == owner.traced_ranks \
+        if owner.partitioned:
+            # a RaggedTensor's other partition: its own output partitions too
+            program.out_struct = out_struct
+        elif failed is None and owner.generic is None and ranks(key) == owner.traced_ranks \
                 and program.shape_generic(_relaxed_sizes(leaves, owner._key)):
             # this variant's program serves the signature's other shapes from now on
             owner.generic = (program, compile_program(program, _identifier(self._name),
@@ -569,23 +577,32 @@ class Function:
         return result
 
     # ------------------------------------------------------------------ concrete functions
+    def _partition_call(self, concrete, key, leaves, args, kwargs):
+        """A call of ``concrete`` (traced for a RaggedTensorSpec) with another partition: the
+        partition's own variant of its program."""
+        with self._lock:
+            entry = concrete._partitions.get(key)
+            if entry is None:
+                entry = concrete._partitions[key] = _Variants(concrete)
+            return self._replay(entry, key, leaves, args, kwargs)
+
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (TensorSpecs or values), tracing it if
         needed (``tf.function.get_concrete_function``)."""
         if not args and not kwargs and self._input_signature is not None:
             args = tuple(self._input_signature)
         if self._input_signature is not None and args and all(
-                isinstance(a, TensorSpec) for a in args):
+                _is_spec(a) for a in args):
             values = tuple(_dummy(s) for s in args)
             general = self._signature_key(make_key(values, {})[0])
         else:
             if self._input_signature is None and (kwargs or not self._simple):
                 args, kwargs = self._bind(args, kwargs)   # specs bind as the values would
-            values = _nest.map_structure(lambda a: _dummy(a) if isinstance(a, TensorSpec)
-                                         else a, list(args))
+            values = _nest.map_structure(lambda a: _dummy(a) if _is_spec(a) else a,
+                                         list(args))
             values = tuple(values)
-            kwargs = _nest.map_structure(lambda a: _dummy(a) if isinstance(a, TensorSpec)
-                                         else a, dict(kwargs))
+            kwargs = _nest.map_structure(lambda a: _dummy(a) if _is_spec(a) else a,
+                                         dict(kwargs))
             general = _spec_key(args, kwargs)
         if self._input_signature is not None:
             values, kwargs = self._bind(values, kwargs)
@@ -632,6 +649,11 @@ class Function:
 
 
 # ---------------------------------------------------------------------- helpers
+def _is_spec(a):
+    """A TensorSpec, or a composite's spec that can make a placeholder (RaggedTensorSpec)."""
+    return isinstance(a, TensorSpec) or hasattr(a, "__tf_placeholder__")
+
+
 _USER_CODE_ERRORS = {ValueError, TypeError, AttributeError, NotImplementedError, IndexError,
                      ZeroDivisionError, RuntimeError, AssertionError, KeyError, NameError,
                      UnboundLocalError}

@@ -25,6 +25,10 @@ class Program:
         n_slots: number of slots.
     """
 
+    # A partition variant's own output structure (its RaggedTensors' partitions); None:
+    # the owning ConcreteFunction's.
+    out_struct = None
+
     def __init__(self, tracer, inputs, arg_vars, outputs):
         self.steps = list(tracer.steps)
         self.inputs = inputs

@@ -14,7 +14,8 @@ from .._core.backend import np
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
 
-__all__ = ["TensorSpec", "make_key", "generalize", "is_subtype", "is_tensor_key", "NAN"]
+__all__ = ["TensorSpec", "make_key", "generalize", "is_subtype", "is_tensor_key", "NAN",
+           "spec_level", "has_spec_composite", "is_spec_composite"]
 
 
 class _NaN:
@@ -125,6 +126,35 @@ def _key(x, leaves, aliases):
     return x
 
 
+def spec_level(key):
+    """``key`` with each composite's by-value metadata replaced by its spec-level part
+    (``type.__tf_relax_meta__``: a RaggedTensor's partition by its row count and split
+    dtypes) and its components' first dimension unknown: the key TensorFlow traces for
+    (``RaggedTensorSpec``). ``key`` itself when it holds no such composite."""
+    if type(key) is not tuple or is_tensor_key(key):
+        return key
+    if len(key) == 3 and isinstance(key[0], type) and hasattr(key[0], "__tf_relax_meta__") \
+            and type(key[2]) is tuple:
+        comps = tuple([((None,) + tuple(c[0][1:]), c[1]) if is_tensor_key(c) and c[0]
+                       else spec_level(c) for c in key[2]])
+        return (key[0], key[0].__tf_relax_meta__(key[1]), comps)
+    out = tuple([spec_level(k) for k in key])
+    return key if all(a is b for a, b in zip(out, key)) else out
+
+
+def is_spec_composite(key):
+    """Whether ``key`` is a composite's key at the spec level (see :func:`spec_level`)."""
+    return (type(key) is tuple and len(key) == 3 and isinstance(key[0], type)
+            and hasattr(key[1], "covers"))
+
+
+def has_spec_composite(key):
+    if is_spec_composite(key):
+        return True
+    return type(key) is tuple and not is_tensor_key(key) and any(
+        has_spec_composite(k) for k in key)
+
+
 def is_tensor_key(k):
     """Whether a key element stands for a tensor: ``(shape tuple or None, NumPy dtype)``."""
     return (type(k) is tuple and len(k) == 2 and (type(k[0]) is tuple or k[0] is None)
@@ -163,6 +193,8 @@ def generalize(a, b):
         return tuple(out)
     if type(a) is type(b) and a == b:
         return a
+    if type(a) is type(b) and hasattr(a, "generalize"):   # a composite's spec-level part
+        return a.generalize(b)
     return None
 
 
@@ -180,6 +212,8 @@ def is_subtype(key, general):
         return len(ks) == len(gs) and all(g is None or g == k for k, g in zip(ks, gs))
     if type(key) is tuple and type(general) is tuple:
         return len(key) == len(general) and all(is_subtype(k, g) for k, g in zip(key, general))
+    if hasattr(general, "covers"):   # a composite's spec-level part (a PartitionSpec)
+        return general.covers(key)
     return type(key) is type(general) and key == general if key is not None else general is None
 
 

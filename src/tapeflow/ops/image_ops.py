@@ -288,7 +288,7 @@ def central_crop(image, central_fraction):
 
 class ResizeMethod:
     """The names of ``tf.image.resize``'s methods (``tf.image.ResizeMethod``); tapeflow
-    implements BILINEAR and NEAREST_NEIGHBOR."""
+    implements BILINEAR, NEAREST_NEIGHBOR, BICUBIC and AREA."""
 
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
@@ -319,12 +319,14 @@ def _nearest_axis(in_size, out_size):
 def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False,
            name=None):
     """Images resized to ``size`` (``tf.image.resize``), with TensorFlow 2's half-pixel
-    centres; ``'bilinear'`` gives float32, ``'nearest'`` keeps the dtype. Differentiable.
+    centres; ``'bilinear'``, ``'bicubic'`` and ``'area'`` give float32, ``'nearest'`` keeps
+    the dtype. Differentiable, except ``'area'`` (TF registers no gradient for ResizeArea).
 
     Args:
         images: ``[height, width, channels]`` or ``[batch, height, width, channels]``.
         size: ``[new_height, new_width]``.
-        method: ``'bilinear'`` (default) or ``'nearest'``.
+        method: ``'bilinear'`` (default), ``'nearest'``, ``'bicubic'`` (Keys' cubic,
+            a = -0.5, TF's coefficient table) or ``'area'``.
         antialias: only False (TensorFlow's default) is implemented.
 
     Raises:
@@ -338,9 +340,9 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     """
     x = _image(images, "images")
     method = getattr(method, "value", method)
-    if method not in ("bilinear", "nearest"):
+    if method not in ("bilinear", "nearest", "bicubic", "area"):
         raise ValueError(f"Resize method {method!r} is not implemented in tapeflow; "
-                         "use 'bilinear' or 'nearest'.")
+                         "use 'bilinear', 'nearest', 'bicubic' or 'area'.")
     if antialias:
         raise ValueError("antialias=True is not implemented in tapeflow.")
     size = [int(d) for d in (size._value.tolist() if isinstance(size, _TensorLike) else size)]
@@ -353,7 +355,10 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     if preserve_aspect_ratio:
         scale = min(size[0] / h, size[1] / w)
         size = [int(round(h * scale)), int(round(w * scale))]
-    if method == "nearest":
+    if method in ("bicubic", "area"):
+        from . import image_resize_ops as _rz
+        out = (_rz.resize_bicubic if method == "bicubic" else _rz.resize_area)(x, size)
+    elif method == "nearest":
         out = _ix._gather_dense(x, Tensor(_nearest_axis(h, size[0])), axis=1)
         out = _ix._gather_dense(out, Tensor(_nearest_axis(w, size[1])), axis=2)
     else:

@@ -70,7 +70,7 @@ def resize(images, size, interpolation="bilinear", antialias=False,
         x = tf.pad(x, [[0, 0], [top, top], [left, left], [0, 0]],
                    constant_values=cast(fill_value, dt(x)))
     d = dt(x)
-    if interpolation == "bicubic" or antialias:
+    if antialias:
         out = _separable_resize(float_of(x), th, tw, interpolation, antialias)
     else:
         out = tf.image.resize(x, [th, tw], method=interpolation, antialias=antialias)

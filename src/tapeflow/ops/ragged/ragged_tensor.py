@@ -19,6 +19,7 @@ from .. import array_ops as _a
 from .. import composite_dispatch as _composite
 from .. import indexing_ops as _ix
 from .. import math_ops as _m
+from .ragged_tensor_spec import PartitionSpec, RaggedTensorSpec
 
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
 
@@ -253,6 +254,14 @@ class RaggedTensor(metaclass=_TFNamedType):
 
     def get_shape(self) -> TensorShape:
         return self.shape
+
+    @property
+    def _type_spec(self):
+        """Its ``tf.RaggedTensorSpec``: ragged dimensions None (a uniform row length kept)."""
+        dims = list(self.shape.as_list())
+        for axis, uniform in enumerate(self._uniform_lengths(), start=1):
+            dims[axis] = uniform
+        return RaggedTensorSpec(dims, self.dtype, self.ragged_rank, self._row_splits.dtype)
 
     @property
     def ndim(self) -> int:
@@ -535,6 +544,12 @@ class RaggedTensor(metaclass=_TFNamedType):
             self.nested_row_splits, self._uniform_lengths()))
         return meta, (self.flat_values,)
 
+    @staticmethod
+    def __tf_relax_meta__(meta):
+        """The spec-level part of a trace key for the partition ``meta`` (TensorFlow keys
+        a trace by ``RaggedTensorSpec``: row count, ragged rank and split dtypes)."""
+        return PartitionSpec.of(meta)
+
     @classmethod
     def __tf_unflatten__(cls, meta, components):
         result = components[0]
@@ -569,6 +584,9 @@ class RaggedTensor(metaclass=_TFNamedType):
         raise TypeError("RaggedTensor may not be used as a boolean.")
 
     __hash__ = None
+
+
+RaggedTensorSpec._value_type = RaggedTensor
 
 
 def _formatter(x):
