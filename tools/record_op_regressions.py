@@ -793,7 +793,8 @@ case("reduce_euclidean_norm_one_op", """
     f = lambda x: tf.math.reduce_euclidean_norm(x, axis=0, keepdims=True)
     out = ys + [acc.jvp(y) for y in ys] + [grad(f, x), grad2(f, f64(1e-30)),
                                            grad2(f, tf.reshape(f64(1.0, -2.0, 0.5), (3, 1)))]""")
-case("reduce_euclidean_norm_bool_refused", "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
+case("reduce_euclidean_norm_bool_refused",
+     "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
 
 
 _FD = """
