@@ -566,9 +566,6 @@ KNOWN = [
     K('math.log1p', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.log1p|0|46: out 0: nan at different places, e'
       '.g. got (inf+3.1415927410125732j) wan]'),
-    K('math.reduce_euclidean_norm', 'grad2', 'f16', 'wrong gradient',
-      'grad2: nan/inf differ in float16 [math.reduce_euclidean_norm|0|47: 0: inf at differe'
-      'nt places, e.g. got (-inf+0j) want (336.5+0j)]'),
     K('math.segment_max', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_max|0|48: 0: nan at different pl'
       'aces, e.g. got 0j want (nan+0j)]'),

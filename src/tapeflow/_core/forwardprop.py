@@ -4,8 +4,11 @@ The accumulator is a tape that watches its primals: ops downstream of them are r
 usual. ``jvp(target)`` then walks the recorded entries forward and pushes tangents through
 each one, with the primitive's ``defjvp`` rule where one is written, else by differentiating
 its VJP rule: the VJP ``u -> J^T u`` is linear in ``u``, so the gradient of ``<J^T u, t>``
-with respect to ``u`` is ``J t`` (the transposition trick TensorFlow also uses). All of it is
-done with tapeflow ops, so an outer GradientTape or accumulator differentiates it again.
+with respect to ``u`` is ``J t`` (the transposition trick TensorFlow also uses). As in
+TensorFlow, a float input of a recorded op that has no tangent (a constant) gets a zero one
+once another input has a tangent, so its term is there too: ``c * x`` at an infinite ``x``
+has tangent ``c dx + x 0``, NaN. All of it is done with tapeflow ops, so an outer
+GradientTape or accumulator differentiates it again.
 """
 from . import dispatch, nest
 from .backend import np
