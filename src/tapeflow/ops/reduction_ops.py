@@ -10,7 +10,7 @@ TensorFlow's ``_SumGrad`` does with ``tf.shape(x)``, instead of holding the trac
 from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
-from .._core.dispatch import apply
+from .._core.dispatch import apply, current_tracer
 from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
@@ -167,9 +167,14 @@ def _prod_rule(g, y, x, axis, keepdims):
     rest = [i for i in range(len(shape)) if i not in axis]
     perm = list(axis) + rest
     xt = _a.transpose(x, perm)
-    lead = int(np.prod([shape[a] for a in axis])) if axis else 1
-    other = int(np.prod([shape[a] for a in rest])) if rest else 1
-    flat = _a.reshape(xt, (lead, other))
+    if current_tracer() is None:
+        lead = int(np.prod([shape[a] for a in axis])) if axis else 1
+        other = int(np.prod([shape[a] for a in rest])) if rest else 1
+        flat = _a.reshape(xt, (lead, other))
+    else:  # traced: the sizes from the tensor's shape, so a relaxed program stays generic
+        dims = _a.shape(xt)
+        k = len(axis)
+        flat = _a.reshape(xt, _a.stack([reduce_prod(dims[:k]), reduce_prod(dims[k:])]))
     left = cumprod(flat, axis=0, exclusive=True)
     right = cumprod(flat, axis=0, exclusive=True, reverse=True)
     others = _a.reshape_like(_m.multiply(left, right), xt)
