@@ -25,6 +25,7 @@ from ._helpers import (
     _SQDIFF_TYPES,
     _SUB_TYPES,
     FLOAT_COMPLEX_TYPES,
+    bool_operands,
     check_kind,
     dtype_mismatch,
     kind_of,
@@ -273,15 +274,8 @@ def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
 defvjp(_ADD, lambda g, y, x1, x2: g, lambda g, y, x1, x2: g)
 defvjp(_SUB, lambda g, y, x1, x2: g, lambda g, y, x1, x2: negative(g))
 defvjp(_MUL, lambda g, y, x1, x2: multiply(g, x2), lambda g, y, x1, x2: multiply(g, x1))
-def _div_rule_y(g, y, x1, x2):
-    if x2._value.dtype.kind == "c":
-        # TensorFlow's g * ((-x) / y / y), with Eigen's complex division
-        return multiply(g, apply(_CDIV, (apply(_CDIV, (negative(x1), x2)), x2)))
-    return negative(multiply(g, _realdiv(y, x2)))
-
-
-defvjp(_DIV, lambda g, y, x1, x2: apply(_CDIV, (g, x2)) if x2._value.dtype.kind == "c"
-       else _realdiv(g, x2), _div_rule_y)
+defvjp(_DIV, lambda g, y, x1, x2: _realdiv(g, x2),
+       lambda g, y, x1, x2: negative(multiply(g, _realdiv(y, x2))))
 defvjp(_FLOORMOD, lambda g, y, x1, x2: g,
        lambda g, y, x1, x2: negative(multiply(g, floor(_realdiv(x1, x2)))))
 
@@ -450,17 +444,8 @@ defvjp(_SQUARE, lambda g, y, x: multiply(g, multiply(x, 2)))
 defvjp(_SQRT, lambda g, y, x: _realdiv(multiply(g, 0.5), y))
 defvjp(_RSQRT, lambda g, y, x: multiply(g, multiply(pow(y, 3), -0.5)))
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
-# For complex x the rules below are TensorFlow's own compositions (reciprocal, cos, ...:
-# Eigen's complex division of whole packets gives nan + nanj at an infinite or zero
-# denominator, where a division in one step would give 0), so nan and inf fall where TF's do.
-def _complex_or(complex_rule, real_rule):
-    return lambda g, y, x: (complex_rule if x._value.dtype.kind == "c" else real_rule)(g, y, x)
-
-
-defvjp(_LOG, _complex_or(lambda g, y, x: multiply(g, reciprocal(x)),
-                         lambda g, y, x: _realdiv(g, x)))
-defvjp(_LOG1P, _complex_or(lambda g, y, x: multiply(g, reciprocal(add(x, 1))),
-                           lambda g, y, x: _realdiv(g, add(x, 1))))
+defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
+defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
 defvjp(_EXPM1, lambda g, y, x: multiply(g, add(y, 1)))
 # As TensorFlow's TanhGrad and SigmoidGrad: the first derivative is one NumPy expression
 # (one op instead of three), and it is itself differentiable for higher orders.
@@ -529,24 +514,7 @@ _LNOT = nondifferentiable("LogicalNot", np.logical_not)
 
 
 def _logical(prim, name, what):
-    paired = _paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT)
-    op_name = prim.name
-
-    def op(x, y, name=None):
-        # TensorFlow's generated wrapper fixes T to bool: a Python number converts to bool
-        # (TypeError), and a tensor of another dtype fails the kernel's input check
-        for v in (x, y):
-            if type(v) is int or type(v) is float:
-                raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
-        for k, v in enumerate((x, y)):
-            if isinstance(v, _TensorLike) and v._value.dtype.kind != "b":
-                raise dtype_mismatch(op_name, k, np.dtype(bool), v._value.dtype)
-        return paired(x, y, name)
-
-    op.__doc__ = paired.__doc__
-    op.__name__ = paired.__name__
-    op.__qualname__ = paired.__qualname__
-    return op
+    return bool_operands(_paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT))
 
 
 logical_and = _logical(_LAND, "logical_and", "``x AND y`` of bool tensors, element-wise")
@@ -831,24 +799,17 @@ acosh = _float_unary(_ACOSH, "acosh",
 atanh = _float_unary(_ATANH, "atanh",
                      "The inverse hyperbolic tangent of ``x`` (``|x| < 1``), element-wise")
 
-defvjp(_TAN, _complex_or(lambda g, y, x: multiply(g, square(reciprocal(cos(x)))),
-                         lambda g, y, x: multiply(g, add(square(y), 1))))
-defvjp(_ASIN, _complex_or(
-    lambda g, y, x: multiply(g, reciprocal(sqrt(subtract(1, square(x))))),
-    lambda g, y, x: multiply(g, rsqrt(subtract(1, square(x))))))
-defvjp(_ACOS, _complex_or(
-    lambda g, y, x: multiply(negative(g), reciprocal(sqrt(subtract(1, square(x))))),
-    lambda g, y, x: negative(multiply(g, rsqrt(subtract(1, square(x)))))))
+defvjp(_TAN, lambda g, y, x: multiply(g, add(square(y), 1)))
+defvjp(_ASIN, lambda g, y, x: multiply(g, rsqrt(subtract(1, square(x)))))
+defvjp(_ACOS, lambda g, y, x: negative(multiply(g, rsqrt(subtract(1, square(x))))))
 defvjp(_ATAN, lambda g, y, x: _realdiv(g, add(square(x), 1)))
 defvjp(_SINH, lambda g, y, x: multiply(g, cosh(x)))
 defvjp(_COSH, lambda g, y, x: multiply(g, sinh(x)))
-defvjp(_ASINH, _complex_or(lambda g, y, x: apply(_CDIV, (g, cosh(asinh(x)))),
-                           lambda g, y, x: multiply(g, rsqrt(add(square(x), 1)))))
+defvjp(_ASINH, lambda g, y, x: multiply(g, rsqrt(add(square(x), 1))))
 # 1 / sinh(acosh(x)), as TensorFlow's: for complex x it is 1 / (sqrt(x - 1) sqrt(x + 1)),
 # on a different branch from 1 / sqrt(x**2 - 1); the same for real x >= 1.
 defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)))
-defvjp(_ATANH, _complex_or(lambda g, y, x: multiply(g, reciprocal(subtract(1, square(x)))),
-                           lambda g, y, x: _realdiv(g, subtract(1, square(x)))))
+defvjp(_ATANH, lambda g, y, x: _realdiv(g, subtract(1, square(x))))
 
 
 def _atan2_grad_y(g, z, y, x):
