@@ -327,7 +327,7 @@ ERRORS = [
     ("RandomContrast(1.5)", None),
     ("RandomFlip('diagonal')", None),
     ("RandomRotation(0.2, fill_mode='mirror')", None),
-    ("Resizing(4, 4, interpolation='cubic')", None),
+    ("Resizing(4, 4, interpolation='cubic')", "np.ones((1, 5, 5, 1), 'float32')"),
     ("Dropout(1.5)", None),
 ]
 

@@ -40,6 +40,8 @@ ResizeBilinear ResizeNearestNeighbor L2Loss ZerosLike Where GatherNd ScatterNd R
 Squeeze LinSpace Range StatelessRandomUniformV2 StatelessRandomNormalV2 Print PrintV2 Assert
 MatrixBandPart TopKV2 Unique Cos Sin Tan Atan Log1p Expm1 Selu Softmax
 Add DisableCopyOnRead EagerPyFunc StringFormat
+RngReadAndSkip Bitcast StatelessTruncatedNormalV2 StatelessRandomUniformIntV2
+StatelessRandomUniformFullIntV2 UnsortedSegmentSum SparseReduceSum
 """.split()
 # ... and the TF op types tapeflow's primitives are named after.
 TAPEFLOW_PRIMITIVES = """

@@ -395,10 +395,48 @@ def record_custom_gradient():
     write("custom_gradient", loaded, calls)
 
 
+class RaggedSparseOps(tf.Module):
+    """Functions of dense tensors that build a RaggedTensor / SparseTensor inside: the kernels
+    TF's graph uses there (Assert under If, Where, UnsortedSegmentSum, SparseReduceSum)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                  tf.TensorSpec([None], tf.int64)])
+    def ragged_rows(self, values, lengths):
+        rt = tf.RaggedTensor.from_row_lengths(values, lengths)
+        return {"sums": tf.reduce_sum(rt, axis=1), "squares": tf.reduce_sum(rt * rt, axis=1),
+                "splits": rt.row_splits}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    def sparse_rows(self, x):
+        sp = tf.sparse.from_dense(x)
+        return tf.sparse.reduce_sum(sp, axis=1), sp.indices
+
+
+def record_ragged_sparse_ops():
+    d = save_dir("ragged_sparse_ops")
+    tf.saved_model.save(RaggedSparseOps(), str(d))
+    loaded = tf.saved_model.load(str(d))
+    lengths = enc(np.array([2, 0, 3, 1], "int64"))
+    calls = [record_call(loaded, "ragged_rows", [arr(6), lengths]),
+             record_call(loaded, "sparse_rows", [enc(np.array(
+                 [[1.5, 0, 0, -2], [0, 0, 0, 0], [0.5, 3, 0, 1]], "float32"))], grads=False)]
+    errors = {}
+    for name, args in (("negative_length", [arr(3), enc(np.array([2, -1, 2], "int64"))]),
+                       ("lengths_past_values", [arr(3), enc(np.array([2, 2], "int64"))])):
+        try:
+            loaded.ragged_rows(*dec(args))
+            errors[name] = None
+        except Exception as e:  # noqa: BLE001 - the class TF raises is the fact recorded
+            errors[name] = {"args": args, "class": type(e).__name__,
+                            "message": str(e).splitlines()[0][:300]}
+    write("ragged_sparse_ops", loaded, calls, {"errors": errors})
+
+
 RECORDERS = {"module": record_module, "guide_module": record_guide_module,
              "keras_mlp": record_keras_mlp, "keras_cnn": record_keras_cnn,
              "keras_rnn": record_keras_rnn, "keras_layers": record_keras_layers,
-             "loop_branch": record_loop_branch, "custom_gradient": record_custom_gradient}
+             "loop_branch": record_loop_branch, "custom_gradient": record_custom_gradient,
+             "ragged_sparse_ops": record_ragged_sparse_ops}
 
 
 def main():

@@ -19,6 +19,7 @@ Wire format (protobuf's encoding guide): each field is a varint key ``number << 
 then a varint (wire 0), 8 little-endian bytes (1), a length-prefixed payload (2: strings,
 bytes, sub-messages, packed scalars, map entries) or 4 bytes (5).
 """
+import gc
 import struct
 
 __all__ = ["Message", "DecodeError", "encode", "decode", "message_types", "text_format"]
@@ -299,6 +300,11 @@ class Message:
         field = type(self)._by_name.get(name)
         if field is None:
             raise AttributeError(f"{type(self)._name} has no field {name!r}")
+        d = self.__dict__
+        if "_lazy" in d:
+            _force(self)
+            if name in d:
+                return d[name]
         if field.repeated:
             value = self.__dict__[name] = []
         elif field.kind == _MAP:
@@ -311,12 +317,16 @@ class Message:
         field = type(self)._by_name.get(name)
         if field is None:
             raise AttributeError(f"{type(self)._name} has no field {name!r}")
+        if "_lazy" in self.__dict__:
+            _force(self)
         if field.oneof is not None:
             for other in type(self)._oneofs[field.oneof]:
                 self.__dict__.pop(other, None)
         self.__dict__[name] = value
 
     def __delattr__(self, name):
+        if "_lazy" in self.__dict__:
+            _force(self)
         self.__dict__.pop(name, None)
 
     def has(self, name: str) -> bool:
@@ -324,6 +334,8 @@ class Message:
         field = type(self)._by_name.get(name)
         if field is None:
             raise AttributeError(f"{type(self)._name} has no field {name!r}")
+        if "_lazy" in self.__dict__:
+            _force(self)
         if field.oneof is not None or field.kind == _MSG and not field.repeated:
             return name in self.__dict__
         raise ValueError(f"{type(self)._name}.{name} has no presence")
@@ -334,6 +346,8 @@ class Message:
         if members is None:
             raise ValueError(f"{type(self)._name} has no oneof {group!r}")
         d = self.__dict__
+        if "_lazy" in d:
+            _force(self)
         for name in members:
             if name in d:
                 return name
@@ -347,6 +361,8 @@ class Message:
     __hash__ = None
 
     def __repr__(self):
+        if "_lazy" in self.__dict__:
+            _force(self)
         parts = []
         for f in type(self)._fields:
             if f.name in self.__dict__:
@@ -367,6 +383,24 @@ class Message:
 
 def _rebuild(type_name, data):
     return decode(type_name, data)
+
+
+def _lazy(cls, buf, pos, stop):
+    """A message of ``cls`` standing for ``buf[pos:stop]``, decoded on first access: any
+    field read, ``has``, ``which_oneof``, a write, ``encode``, ``repr`` or text format.
+    Bytes inside it that are not a valid encoding raise ``DecodeError`` then, not at
+    ``decode``."""
+    msg = object.__new__(cls)
+    msg.__dict__["_lazy"] = buf[pos:stop]    # a copy: bytes are no work for the collector
+    return msg
+
+
+def _force(msg):
+    d = msg.__dict__
+    buf = d["_lazy"]
+    full = _decode(type(msg), buf, 0, len(buf))    # a DecodeError leaves the message lazy
+    del d["_lazy"]
+    d.update(full.__dict__)
 
 
 _CLASSES = {}
@@ -390,8 +424,18 @@ def _class(type_name):
 
 # How _decode handles a field: one code per (kind, repeated) case, in a tuple
 # (code, name, message class or kind, oneof siblings).
-(_D_STRING, _D_MSG, _D_MSGS, _D_STRINGS, _D_MAP, _D_BYTES, _D_BYTESS, _D_PACKED, _D_VARINT,
- _D_VARINTS, _D_FIXED, _D_FIXEDS) = range(12)
+(_D_STRING, _D_MSG, _D_MSGS, _D_STRINGS, _D_MAP, _D_BYTES, _D_BYTESS, _D_LAZY, _D_PACKED,
+ _D_VARINT, _D_VARINTS, _D_FIXED, _D_FIXEDS) = range(13)
+
+# Sub-messages kept as their bytes and decoded on first access (see _lazy): the types a
+# SavedModel holds by the thousand that the loader rarely reads. An `AttrValue.ListValue`
+# is mostly an `_output_shapes` list (a third of MobileNetV2's messages); debug info, a
+# function's argument attributes and the stripped op list are never read. Only types whose
+# fields are all repeated, maps or messages qualify: a scalar field reads its class default
+# without calling __getattr__, which would not decode. A corrupt lazy sub-message raises
+# DecodeError when first read, not at decode (the price of not reading it).
+_LAZY_TYPES = ("tensorflow.AttrValue.ListValue", "tensorflow.NodeDef.ExperimentalDebugInfo",
+               "tensorflow.FunctionDef.ArgAttrs", "tensorflow.OpList")
 
 
 def _entry(f, oneofs, packed):
@@ -402,6 +446,8 @@ def _entry(f, oneofs, packed):
         code = {(_STRING, False): _D_STRING, (_STRING, True): _D_STRINGS,
                 (_BYTES, False): _D_BYTES, (_BYTES, True): _D_BYTESS,
                 (_MSG, False): _D_MSG, (_MSG, True): _D_MSGS}[f.kind, f.repeated]
+        if code == _D_MSG and f.sub._name in _LAZY_TYPES:
+            code = _D_LAZY
         return (code, f.name, f.sub, siblings)
     if f.repeated:
         code = _D_PACKED if packed else _D_VARINTS if _WIRE[f.kind] == 0 else _D_FIXEDS
@@ -457,6 +503,9 @@ def _build():
                 by_tag[(f.number << 3) | _WIRE[f.kind]] = _entry(f, oneofs, packed=False)
         type.__setattr__(cls, "_by_tag", by_tag)
         type.__setattr__(cls, "_oneofs", oneofs)
+        if name in _LAZY_TYPES and any(f.kind not in (_MSG, _MAP) and not f.repeated
+                                       for f in fields):
+            raise TypeError(f"{name} has a scalar field: it cannot be decoded lazily")
     _compile_decoders()
 
 
@@ -505,6 +554,8 @@ def encode(msg: Message) -> bytes:
 
 def _encode_into(msg, out):
     d = msg.__dict__
+    if "_lazy" in d:
+        _force(msg)
     for f in msg._fields:
         name = f.name
         if name not in d:
@@ -575,7 +626,16 @@ def decode(type_name: str, data) -> Message:
     """
     cls = _class(type_name)
     buf = bytes(data)
-    return _decode(cls, buf, 0, len(buf))
+    if len(buf) < 65536 or not gc.isenabled():
+        return _decode(cls, buf, 0, len(buf))
+    # A large message is a tree of tens of thousands of objects without cycles: the cyclic
+    # collector's passes while they are allocated find nothing (a third of MobileNetV2's
+    # decode time); it runs once, after.
+    gc.disable()
+    try:
+        return _decode(cls, buf, 0, len(buf))
+    finally:
+        gc.enable()
 
 
 def _fail(cls, why):
@@ -629,6 +689,9 @@ def _generate(cls):
             body += clear + [f"d[{name!r}] = buf[pos:stop]", "pos = stop"]
         elif code == _D_MSG:
             body += clear + [f"d[{name!r}] = {_fn_name(sub._name)}(buf, pos, stop)", "pos = stop"]
+        elif code == _D_LAZY:
+            body += clear + [f"d[{name!r}] = _lazy(_C_{_fn_name(sub._name)[3:]}, buf, pos, stop)",
+                             "pos = stop"]
         elif code in (_D_MSGS, _D_STRINGS, _D_BYTESS):
             value = {_D_MSGS: f"{_fn_name(sub._name) if code == _D_MSGS else ''}(buf, pos, stop)",
                      _D_STRINGS: "buf[pos:stop].decode('utf-8')",
@@ -639,7 +702,9 @@ def _generate(cls):
             field = cls._by_name[name]
             body += [f"m = d.get({name!r})", "if m is None:", f"    m = d[{name!r}] = {{}}"]
             if field.key_kind == _STRING and field.value_kind in (_MSG, _STRING):
-                value = (f"{_fn_name(field.sub._name)}(buf, k + 2, stop)"
+                value = (("_lazy(_C_" + _fn_name(field.sub._name)[3:] + ", buf, k + 2, stop)"
+                          if field.sub._name in _LAZY_TYPES
+                          else f"{_fn_name(field.sub._name)}(buf, k + 2, stop)")
                          if field.value_kind == _MSG else "buf[k + 2:stop].decode('utf-8')")
                 body += ["if (n > 3 and buf[pos] == 10 and buf[pos + 1] < 0x80",
                          "        and (k := pos + 2 + buf[pos + 1]) + 1 < stop",
@@ -698,7 +763,7 @@ def _compile_decoders():
     the generated decoder once the type is hot."""
     _NS.update({"_new": object.__new__, "_rv": _read_varint, "_fix": _fix_int, "_fail": _fail,
                 "_entry": _decode_entry, "_unpack": _unpack, "_scalar": _read_scalar,
-                "_skip": _skip, "_varint": _varint, "DecodeError": DecodeError,
+                "_skip": _skip, "_varint": _varint, "_lazy": _lazy, "DecodeError": DecodeError,
                 "struct": struct,
                 "_F": {(c._name, f.name): f for c in _CLASSES.values() for f in c._fields}})
     for name, cls in _CLASSES.items():
@@ -750,6 +815,8 @@ def _decode_generic(cls, buf, pos, end):
                     value = buf[pos:stop].decode("utf-8")
                 elif code == _D_MSG:
                     value = _decode(sub, buf, pos, stop)
+                elif code == _D_LAZY:
+                    value = _lazy(sub, buf, pos, stop)
                 elif code == _D_MSGS:
                     value = _decode(sub, buf, pos, stop)
                     lst = d.get(name)
@@ -926,7 +993,7 @@ def _decode_entry(cls, f, buf, pos, stop):
             if kind == _STRING:
                 v = buf[pos:pos + n].decode("utf-8")
             elif kind == _MSG:
-                v = _decode(f.sub, buf, pos, pos + n)
+                v = (_lazy if f.sub._name in _LAZY_TYPES else _decode)(f.sub, buf, pos, pos + n)
             elif kind == _BYTES:
                 v = buf[pos:pos + n]
             else:
@@ -1064,6 +1131,8 @@ def _scalar_text(msg_name, f, kind, value, upb=False):
 
 def _text_into(msg, out, indent, upb=False):
     d = msg.__dict__
+    if "_lazy" in d:
+        _force(msg)
     pad = " " * indent
     name = type(msg)._name
     for f in msg._fields:

@@ -2,7 +2,7 @@
 from .ops.clip_ops import l2_normalize
 from .ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
 from .ops.math_ops import sigmoid, softplus, softsign, tanh
-from .ops.nn_conv3d_ops import avg_pool3d, conv3d, max_pool3d
+from .ops.nn_conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from .ops.nn_conv_ops import (
                               atrous_conv2d,
                               avg_pool,
@@ -52,7 +52,7 @@ from .ops.nn_ops import (
 
 __all__ = [
     "atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool2d", "avg_pool3d", "batch_normalization",
-    "conv3d", "max_pool3d",
+    "conv3d", "conv3d_transpose", "max_pool3d",
     "bias_add", "compute_average_loss", "conv1d", "ctc_beam_search_decoder",
     "ctc_greedy_decoder", "ctc_loss",
     "conv1d_transpose", "conv2d",

@@ -67,15 +67,7 @@ def check(got, want, atol, where):
                                atol=atol, rtol=1e-6, err_msg=where)
 
 
-# tf.image.resize in tapeflow has 'bilinear' and 'nearest' only (ops/image_ops.py).
-MISSING_RESIZE = {"img_pad_gray_bicubic": "bicubic", "img_unlabelled_gray_area": "area"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, raises=ValueError,
-        reason=f"tapeflow's tf.image.resize lacks method={MISSING_RESIZE[n]!r}"))
-    if n in MISSING_RESIZE else n for n in sorted(_data_files.DIR_CASES)])
+@pytest.mark.parametrize("name", sorted(_data_files.DIR_CASES))
 def test_matches_keras(root, name):
     kind, call = _data_files.DIR_CASES[name]
     want = RECORDED["cases"][name]

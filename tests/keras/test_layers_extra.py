@@ -14,36 +14,12 @@ from .test_layers import close, load, plain, run_layer, same_config
 EXTRA = load("layers_extra.json")
 CASES = EXTRA["cases"]
 
-_AUG = "image augmentation layer not written yet"
 _BACKEND = "wraps another framework's module (JAX/Flax/PyTorch): out of scope"
 # Keras 3.15 names tapeflow's tf.keras.layers lacks, with the reason. A name that appears
 # must leave this table (the test below is strict both ways).
 MISSING = {
-    "AdaptiveAveragePooling1D": "adaptive pooling not written yet",
-    "AdaptiveAveragePooling2D": "adaptive pooling not written yet",
-    "AdaptiveAveragePooling3D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling1D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling2D": "adaptive pooling not written yet",
-    "AdaptiveMaxPooling3D": "adaptive pooling not written yet",
-    "AugMix": _AUG,
-    "ContrastLimitedAdaptiveHistogramEqualization": _AUG,
-    "Conv3DTranspose": "needs a conv3d transpose op (not written yet)",
-    "ConvLSTM1D": "not written yet", "ConvLSTM2D": "not written yet",
-    "ConvLSTM3D": "not written yet",
-    "Convolution3DTranspose": "needs a conv3d transpose op (not written yet)",
-    "CutMix": _AUG,
-    "Equalization": _AUG,
     "FlaxLayer": _BACKEND,
-    "GroupQueryAttention": "not written yet",
     "JaxLayer": _BACKEND,
-    "MaxNumBoundingBoxes": _AUG,
-    "MelSpectrogram": "audio preprocessing not written yet", "MixUp": _AUG,
-    "RandAugment": _AUG, "RandomColorDegeneration": _AUG, "RandomColorJitter": _AUG,
-    "RandomElasticTransform": _AUG, "RandomErasing": _AUG, "RandomGaussianBlur": _AUG,
-    "RandomHue": _AUG,
-    "RandomPerspective": _AUG, "RandomPosterization": _AUG, "RandomSaturation": _AUG,
-    "RandomSharpness": _AUG, "RandomShear": _AUG,
-    "STFTSpectrogram": "audio preprocessing not written yet",
     "TorchModuleWrapper": _BACKEND,
 }
 

@@ -563,10 +563,10 @@ def test_keras_options_and_classes_tapeflow_lacks_are_named():
     config["config"]["dropout"] = 0.25
     with pytest.raises(ValueError, match=r"tapeflow's LSTM does not support `dropout=0.25`"):
         tf.keras.saving.deserialize_keras_object(config)
-    config = {"module": "keras.layers", "class_name": "ConvLSTM2D", "config": {},
+    config = {"module": "keras.layers", "class_name": "TorchModuleWrapper", "config": {},
               "registered_name": None}
     with pytest.raises(TypeError, match="tapeflow does not implement Keras's "
-                                        "`keras.layers.ConvLSTM2D`"):
+                                        "`keras.layers.TorchModuleWrapper`"):
         tf.keras.saving.deserialize_keras_object(config)
 
 

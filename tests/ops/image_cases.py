@@ -383,6 +383,24 @@ for _m in ("bicubic", "area"):
     _add(f"resize_{_m}_aspect", lambda tf, x, m=_m: tf.image.resize(
         x, [10, 10], method=m, preserve_aspect_ratio=True), [_RZ])
 
+for _m in ("lanczos3", "lanczos5", "gaussian", "mitchellcubic", "bilinear", "bicubic"):
+    for _aa in (False, True) if _m in ("bilinear", "bicubic") else (False, True):
+        if _m in ("bilinear", "bicubic") and not _aa:
+            continue
+        for _size in ((3, 4), (8, 11), (2, 20), (1, 1)):
+            _add(f"resize_{_m}_aa{int(_aa)}_{_size[0]}x{_size[1]}",
+                 lambda tf, x, s=_size, m=_m, a=_aa: tf.image.resize(x, s, method=m,
+                                                                    antialias=a), [_RZ])
+    _add(f"resize_st_{_m}_float64", lambda tf, x, m=_m: tf.image.resize(
+        x, [3, 9], method=m, antialias=True), [_RZ.astype(np.float64)])
+    _add(f"resize_st_{_m}_uint8", lambda tf, x, m=_m: tf.image.resize(
+        x, [3, 9], method=m, antialias=True), [_img8(1, 4, 6, 2)], grad=False)
+_add("resize_unknown_method", lambda tf, x: tf.image.resize(x, [3, 3], method="cubic"), [_RZ])
+_add("resize_nearest_antialias", lambda tf, x: tf.image.resize(
+    x, [3, 4], method="nearest", antialias=True), [_RZ])
+_add("resize_area_antialias", lambda tf, x: tf.image.resize(
+    x, [3, 4], method="area", antialias=True), [_RZ], grad=False)
+
 
 def loss(tf, y):
     ys = y if isinstance(y, (tuple, list)) else [y]

@@ -679,7 +679,12 @@ op("unstack", lambda g: [Sample((g.normal(3, 2),)), Sample((g.normal(2, 3),), {"
 op("split", lambda g: [Sample((g.normal(6, 2), 3)), Sample((g.normal(2, 6), [1, -1, 2], 1))])
 op("image.resize", lambda g: [Sample((g.normal(1, 3, 4, 2), [5, 7])),
                               Sample((g.normal(3, 5, 1), [2, 3])),
-                              Sample((g.normal(2, 3, 4, 1), [4, 9]), {"method": "nearest"})],
+                              Sample((g.normal(2, 3, 4, 1), [4, 9]), {"method": "nearest"}),
+                              Sample((g.normal(1, 4, 5, 2), [7, 3]), {"method": "bicubic"}),
+                              Sample((g.normal(2, 5, 3, 1), [3, 6]),
+                                     {"method": "lanczos3"}),
+                              Sample((g.normal(1, 6, 4, 2), [3, 5]),
+                                     {"method": "bilinear", "antialias": True})],
    dtypes=("float32",), grad2=False, fd=False, rtol=1e-4, atol=1e-5,
    note="TensorFlow's bilinear resize computes in float32 whatever the input: no float64 "
         "finite differences; gradients are checked against TensorFlow's")
@@ -1286,6 +1291,13 @@ grad_row("avg_pool2d-same", lambda tf, x: tf.nn.avg_pool2d(x, 3, 2, "SAME"),
 # 3-D: values against TensorFlow in tests/keras/test_layers_extra.py (layers_extra.json).
 grad_row("conv3d-same-stride2", lambda tf, x, f: tf.nn.conv3d(x, f, [1, 2, 1, 2, 1], "SAME"),
          _d_normal((1, 3, 2, 3, 2)), _d_normal((2, 2, 2, 2, 2)))
+# values against TensorFlow in tests/keras/test_layers_kconv.py (kconv.json)
+grad_row("conv3d_transpose-same-stride2", lambda tf, x, f: tf.nn.conv3d_transpose(
+    x, f, [1, 4, 3, 4, 2], [1, 2, 1, 2, 1], "SAME"),
+         _d_normal((1, 2, 3, 2, 3)), _d_normal((2, 2, 3, 2, 3)))
+grad_row("conv3d_transpose-valid", lambda tf, x, f: tf.nn.conv3d_transpose(
+    x, f, [2, 4, 3, 3, 1], 1, "VALID"),
+         _d_normal((2, 3, 2, 2, 2)), _d_normal((2, 2, 2, 1, 2)))
 grad_row("max_pool3d-same", lambda tf, x: tf.nn.max_pool3d(x, 2, 2, "SAME"),
          _d_distinct((1, 3, 3, 2, 2)))
 grad_row("avg_pool3d-same", lambda tf, x: tf.nn.avg_pool3d(x, 2, [1, 2, 1, 2, 1], "SAME"),

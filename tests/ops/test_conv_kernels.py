@@ -266,3 +266,72 @@ def test_pooling_with_an_empty_output_has_a_zero_gradient(shape, k, s):
             loss = tf.reduce_sum(y * y)
         assert y.numpy().size == 0
         np.testing.assert_array_equal(tape.gradient(loss, xt).numpy(), np.zeros(shape))
+
+
+def _loop_depthwise(x, w, s, padding):
+    """Channel by channel: a direct-loop convolution of each input channel with its
+    ``[kh, kw, 1, m]`` filter slice, outputs ordered ``c * m + k``."""
+    outs = [_loop_conv(x[..., c:c + 1], w[:, :, c:c + 1, :], s, 1, padding)
+            for c in range(x.shape[3])]
+    return np.concatenate(outs, axis=3)
+
+
+@pytest.mark.parametrize("k,s,padding,m", [(3, 1, "SAME", 1), (3, 2, "SAME", 1),
+                                           (1, 1, "VALID", 1), (2, 1, "VALID", 2)])
+def test_depthwise_conv2d_matches_a_direct_loop(k, s, padding, m):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 9, 8, 5))
+    w = rng.standard_normal((k, k, 5, m))
+    y = tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], padding).numpy()
+    np.testing.assert_allclose(y, _loop_depthwise(x, w, s, padding), rtol=1e-12, atol=1e-12)
+    # float32 within rounding of the float64 loop
+    y32 = tf.nn.depthwise_conv2d(x.astype(np.float32), w.astype(np.float32), [1, s, s, 1],
+                                 padding)
+    assert y32.dtype == tf.float32
+    np.testing.assert_allclose(y32.numpy(), y, rtol=1e-4, atol=1e-5)
+
+
+def test_one_by_one_convolution_is_the_channel_matrix_product():
+    # (the image is its own patch matrix: no copy; strided and padded 1x1 take im2col)
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 6, 7, 8))
+    w = rng.standard_normal((1, 1, 8, 3))
+    y = tf.nn.conv2d(x, w, 1, "VALID").numpy()
+    np.testing.assert_allclose(y, np.einsum("nhwc,co->nhwo", x, w[0, 0]), rtol=1e-12,
+                               atol=1e-12)
+    for s, padding in ((2, "VALID"), (1, [[0, 0], [1, 0], [0, 2], [0, 0]])):
+        got = tf.nn.conv2d(x, w, s, padding).numpy()
+        pads = ((0, 0), (1, 0), (0, 2), (0, 0)) if padding != "VALID" else ((0, 0),) * 4
+        ref = np.einsum("nhwc,co->nhwo", np.pad(x, pads)[:, ::s, ::s], w[0, 0])
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+    # a non-contiguous input (a transposed view) gives the same
+    xt = np.ascontiguousarray(x.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
+    np.testing.assert_array_equal(tf.nn.conv2d(xt, w, 1, "VALID").numpy(), y)
+
+
+def test_relu6_on_a_large_array_clamps_and_keeps_nan():
+    # above 4096 elements the kernel takes array operands: the same values, NaN kept
+    x = np.random.default_rng(5).uniform(-3, 9, 5000).astype(np.float32)
+    x[:4] = [np.nan, np.inf, -np.inf, 6.0]
+    y = tf.nn.relu6(x).numpy()
+    assert np.isnan(y[0]) and y[1] == 6 and y[2] == 0 and y[3] == 6
+    np.testing.assert_array_equal(y[4:], np.clip(x[4:], 0, 6))
+    assert not np.shares_memory(y, x)
+
+
+@pytest.mark.parametrize("k", [(2, 2), (3, 1), (1, 3), (3, 3), (1, 1)])
+def test_tiling_max_pool_matches_window_maxima_and_skips_nan(k):
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 9, 9, 3)).astype(np.float32)
+    x[0, 0, 0, 0] = np.nan                  # a window with one NaN: the others' maximum
+    x[1, :k[0], :k[1], 1] = np.nan          # a window of NaN only: the lowest float
+    x[1, :k[0], :k[1], 2] = -np.inf         # a window of -inf: the lowest float too
+    y = tf.nn.max_pool2d(x, k, k, "VALID").numpy()
+    oh, ow = 9 // k[0], 9 // k[1]
+    win = x[:, :oh * k[0], :ow * k[1]].reshape(2, oh, k[0], ow, k[1], 3)
+    with np.errstate(invalid="ignore"):
+        ref = np.fmax(np.nanmax(np.where(np.isnan(win), -np.inf, win), axis=(2, 4)),
+                      np.finfo(np.float32).min)
+    np.testing.assert_array_equal(y, ref)
+    assert y[1, 0, 0, 1] == y[1, 0, 0, 2] == np.finfo(np.float32).min
+    assert not np.shares_memory(y, x)

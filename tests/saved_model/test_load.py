@@ -236,6 +236,42 @@ def test_signature_call_errors_as_tf():
     assert list(out) == ["output_0"]
 
 
+def test_signature_fast_path_keeps_checks_and_gradients():
+    # Once a call is accepted, keyword tensors of the same dtypes and shapes take the fast
+    # path (no binding checks): it must give the same outputs and leave every refusal,
+    # gradient and new shape as the checked path has them.
+    m = tf.saved_model.load(path("module"))
+    sig = m.signatures["serving_default"]
+    x = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    first = sig(x=x)["output_0"].numpy()
+    for _ in range(3):
+        out = sig(x=x)
+        assert list(out) == ["output_0"]
+        np.testing.assert_array_equal(out["output_0"].numpy(), first)
+    assert sig(tf.constant(x.numpy()))["output_0"].shape == first.shape
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "as input #0(zero-based) was expected to be a float tensor but is a int32 tensor")):
+        sig(x=tf.constant([[1, 2, 3], [4, 5, 6]]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="has shape"):
+        sig(x=tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'y'"):
+        sig(x=x, y=x)
+    with pytest.raises(TypeError, match="missing a required argument: 'x'"):
+        sig(y=x)
+    # numpy input converts (not a Tensor: the checked path), another batch size runs
+    np.testing.assert_array_equal(sig(x=x.numpy())["output_0"].numpy(), first)
+    np.testing.assert_array_equal(sig(x=x[:1])["output_0"].numpy(), first[:1])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(sig(x=x)["output_0"])
+    g_fast = tape.gradient(y, x)
+    m2 = tf.saved_model.load(path("module"))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(m2.signatures["serving_default"](x=x)["output_0"])
+    np.testing.assert_array_equal(g_fast.numpy(), tape.gradient(y, x).numpy())
+
+
 def test_missing_directory_and_corrupt_protobuf(tmp_path):
     with pytest.raises(OSError, match=re.escape("SavedModel file does not exist at: ")):
         tf.saved_model.load(str(tmp_path / "nothing"))
@@ -289,3 +325,13 @@ def test_contains_saved_model_and_fingerprint(tmp_path):
     assert fp.version.producer == 4 and len(fp.singleprint().split("/")) == 4
     with pytest.raises(FileNotFoundError, match="Could not find fingerprint"):
         tf.saved_model.experimental.read_fingerprint(str(tmp_path))
+
+
+@pytest.mark.parametrize("case", ["negative_length", "lengths_past_values"])
+def test_ragged_partition_checks_raise_as_tf(case):
+    """A TF graph building a RaggedTensor from row lengths checks them (``Assert`` under
+    ``If``, shapes): bad lengths raise the class TF 2.21 raised."""
+    want = facts("ragged_sparse_ops")["errors"][case]
+    m = tf.saved_model.load(path("ragged_sparse_ops"))
+    with pytest.raises(getattr(tf.errors, want["class"])):
+        m.ragged_rows(*dec(want["args"]))

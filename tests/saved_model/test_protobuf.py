@@ -185,3 +185,78 @@ def test_generated_and_table_decoders_agree(hot, monkeypatch):
     finally:
         monkeypatch.undo()
         pb._compile_decoders()
+
+
+def _node_with_output_shapes():
+    shapes = [pb.Message("TensorShapeProto", dim=[pb.Message("TensorShapeProto.Dim", size=s)
+                                                  for s in (-1, 3)]),
+              pb.Message("TensorShapeProto", unknown_rank=True)]
+    return pb.Message("NodeDef", name="n", op="Identity", attr={
+        "_output_shapes": pb.Message("AttrValue", list=pb.Message(
+            "AttrValue.ListValue", shape=shapes)),
+        "T": pb.Message("AttrValue", type=1)})
+
+
+@pytest.mark.parametrize("hot", [1, 10 ** 9])
+def test_lazy_sub_messages_decode_on_first_access(hot, monkeypatch):
+    """An ``AttrValue.ListValue`` (and the other types in ``_LAZY_TYPES``) is kept as its
+    bytes by ``decode`` and decoded when first read; every way of reading it sees the
+    decoded fields."""
+    pb.message_types()
+    monkeypatch.setattr(pb, "_HOT", hot)
+    pb._compile_decoders()
+    try:
+        data = pb.encode(_node_with_output_shapes())
+        n = pb.decode("NodeDef", data)
+        lst = n.attr["_output_shapes"].list
+        assert "_lazy" in lst.__dict__
+        assert [[d.size for d in s.dim] for s in lst.shape] == [[-1, 3], []]
+        assert lst.shape[1].unknown_rank and "_lazy" not in lst.__dict__
+        assert pb.encode(n) == data
+        # encode, repr, text format, ==, copy and pickle of a message still lazy
+        for read in (pb.encode, repr, pb.text_format, str, copy.deepcopy,
+                     lambda m: pickle.loads(pickle.dumps(m))):
+            n2 = pb.decode("NodeDef", data)
+            read(n2)
+            assert pb.encode(n2) == data
+        n3 = pb.decode("NodeDef", data)
+        assert n3 == n and pb.text_format(n3) == pb.text_format(_node_with_output_shapes())
+        # writing a field of a lazy message keeps the others
+        n4 = pb.decode("NodeDef", data)
+        n4.attr["_output_shapes"].list.i = [7]
+        assert n4.attr["_output_shapes"].list.i == [7]
+        assert len(n4.attr["_output_shapes"].list.shape) == 2
+        # a FunctionDef's arg_attr values are lazy too
+        f = pb.decode("FunctionDef", bytes.fromhex(CASES["function_def"]["hex"]))
+        assert "_lazy" in f.arg_attr[0].__dict__
+        assert f.arg_attr[0].attr["_user_specified_name"].s == b"x"
+    finally:
+        monkeypatch.undo()
+        pb._compile_decoders()
+
+
+def test_corrupt_lazy_sub_message_raises_on_first_access():
+    bad = b"\x0a" + bytes([len(b"\x1a\x05ab")]) + b"\x1a\x05ab"
+    v = pb.decode("AttrValue", bad)
+    with pytest.raises(pb.DecodeError, match="tensorflow.AttrValue.ListValue"):
+        _ = v.list.i
+    with pytest.raises(pb.DecodeError, match="tensorflow.AttrValue.ListValue"):
+        pb.encode(v)    # still lazy after the failed decode: fails the same way
+
+
+def test_large_message_round_trips_and_leaves_the_collector_as_it_was():
+    import gc
+    graph = pb.Message("GraphDef", node=[_node_with_output_shapes() for _ in range(2000)])
+    data = pb.encode(graph)
+    assert len(data) > 65536
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            msg = pb.decode("GraphDef", data)
+            assert gc.isenabled() is enabled
+            assert pb.encode(msg) == data and len(msg.node) == 2000
+            with pytest.raises(pb.DecodeError):
+                pb.decode("GraphDef", data[:-3])
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()

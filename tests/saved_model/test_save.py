@@ -261,3 +261,39 @@ def test_default_save_signature_protocol(tmp_path):
     loaded = tf.saved_model.load(str(tmp_path / "d"))
     out = loaded.signatures["serving_default"](inputs=tf.constant([[1.0, 1.0]]))
     np.testing.assert_array_equal(out["output_0"].numpy(), [[2.0, -1.0]])
+
+
+def test_generator_draw_is_written_as_tf_writes_it(tmp_path):
+    """A ``tf.random.Generator`` draw is TF's ``RngReadAndSkip`` on the state variable
+    (advanced by the draw's size) feeding ``StatelessRandomNormalV2`` keyed by the state's
+    last word and counted by its first two, as TF 2.21's saved function of
+    ``g.normal([])`` (the numbers TF draws from it: the ``generator_draws`` case)."""
+    class M(tf.Module):
+        def __init__(self):
+            self.g = tf.random.Generator.from_seed(0)
+
+        @tf.function
+        def __call__(self):
+            return self.g.normal([2, 2])
+
+    m = M()
+    first = m().numpy()
+    tf.saved_model.save(m, str(tmp_path / "g"))
+    sm = pb.decode("tensorflow.SavedModel", (tmp_path / "g" / "saved_model.pb").read_bytes())
+    (fdef,) = [f for f in sm.meta_graphs[0].graph_def.library.function
+               if "__call__" in f.signature.name]
+    nodes = {n.name: n for n in fdef.node_def}
+    assert [a.name for a in fdef.signature.input_arg] == [
+        "stateful_normal_rngreadandskip_resource"]
+    rng = nodes["stateful_normal/RngReadAndSkip"]
+    assert rng.op == "RngReadAndSkip" and rng.input[0] == fdef.signature.input_arg[0].name
+    assert nodes[rng.input[2].split(":")[0]].attr["value"].tensor.uint64_val == [4]
+    draw = nodes["stateful_normal/StatelessRandomNormalV2"]
+    assert [i.split(":")[0] for i in draw.input[:3]] == [
+        "stateful_normal/shape", "stateful_normal/Bitcast_1", "stateful_normal/Bitcast"]
+    assert not any(n.op in ("AssignVariableOp", "ReadVariableOp") for n in fdef.node_def)
+    # tapeflow's loader runs those ops: the next draw of the saved state, which moves
+    loaded = tf.saved_model.load(str(tmp_path / "g"))
+    again = loaded().numpy()
+    assert np.array_equal(again, m().numpy()) and not np.array_equal(again, first)
+    assert np.array_equal(loaded(), m())

@@ -195,6 +195,36 @@ CALLS = [("call_custom_grad", [[3.0, 4.0]]), ("call_custom_grad", [[[1.0, 0.1], 
 GRADS = [3]
 INPUT_GRADS = [0, 1, 2, 3]
 ''',
+    # random_numbers's "Saving generators" cell: draws of a tf.random.Generator saved as
+    # TF writes them (RngReadAndSkip on the state variable, StatelessRandom*V2); TF's loaded
+    # functions draw TF's numbers and move the saved state
+    "generator_draws": '''
+class Draws(tf.Module):
+    def __init__(self):
+        self.g = tf.random.Generator.from_seed(7)
+
+    @tf.function
+    def normal(self):
+        return self.g.normal([2, 3])
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def mixed(self, scale):
+        return (self.g.uniform([2], minval=-1.0, maxval=2.0) * scale,
+                self.g.truncated_normal([3], dtype=tf.float64),
+                self.g.uniform([4], minval=3, maxval=50, dtype=tf.int32),
+                self.g.uniform_full_int([2], dtype=tf.int64))
+
+    @tf.function
+    def state(self):
+        return self.g.state
+
+root = Draws()
+root.normal()
+root.state()
+CALLS = [("state", []), ("normal", []), ("mixed", [[1.0, -2.0]]), ("state", []),
+         ("normal", []), ("state", [])]
+GRADS = []
+''',
 }
 
 

@@ -9,7 +9,7 @@ from .backprop import UnconnectedGradients, _not_a_tensor, backward
 from .engine_ops import OPS
 from .recording import _Tape, push_tape, remove_tape
 from .tensor import Tensor, _TensorLike, convert_to_tensor
-from .variable import Variable
+from .variable import Variable, as_variable
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -158,7 +158,10 @@ class GradientTape:
         if self._tape is None:
             self._tape = _Tape(self._persistent, self._watch_accessed_variables)
         for t in nest.flatten(tensor):
-            if not isinstance(t, _TensorLike):
+            # a wrapper of a Variable (keras.Variable) is neither a tf.Tensor nor a
+            # tf.Variable: TensorFlow refuses it here too
+            if not isinstance(t, _TensorLike) or (
+                    not isinstance(t, Variable) and as_variable(t) is not None):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
             if t._value.dtype.kind not in "fcV":

@@ -28,7 +28,7 @@ from .tensor import (
 )
 
 __all__ = ["Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device",
-           "VariableAggregation", "VariableSynchronization"]
+           "VariableAggregation", "VariableSynchronization", "as_variable"]
 
 _getrefcount = sys.getrefcount
 # Called with each new Variable once tf.distribute is loaded: a variable made in a strategy's
@@ -465,6 +465,20 @@ class UnreadVariable(Variable, metaclass=_TFNamedType):
 
 
 _nest.register_leaf_types(Variable, ResourceVariable, UnreadVariable)
+
+
+def as_variable(obj):
+    """The Variable ``obj`` stands for, or None: ``obj`` itself for a Variable; for a
+    variable-like wrapper (``keras.Variable``, which is no ``tf.Variable``) the Variable it
+    reads, its ``_parent``; None for anything else. How checkpoints, saving and optimizers
+    recognise a wrapper without importing its class."""
+    if isinstance(obj, Variable):
+        return obj
+    if isinstance(obj, _TensorLike):
+        parent = getattr(obj, "_parent", None)
+        if isinstance(parent, Variable):
+            return parent
+    return None
 
 
 UnreadVariable.__name__ = UnreadVariable.__qualname__ = "_UnreadVariable"

@@ -8,7 +8,7 @@ from .._core import errors
 from .._core.backend import np
 from .._core.errors import NotFoundError
 from .._core.tensor import Tensor
-from .._core.variable import Variable, name_scopes
+from .._core.variable import Variable, as_variable, name_scopes
 from . import atomic, bundle, state, tracking, workers
 from ._proto import ObjectGraph
 from .graph import OBJECT_GRAPH_KEY, VALUE, serialize
@@ -296,7 +296,7 @@ class _Restore:
             restore(saved)
             return
         for name, _, key in node.attributes:
-            if name != VALUE or not isinstance(obj, Variable):
+            if name != VALUE or as_variable(obj) is None:
                 continue
             stored = self.reader.dtype_name(key)
             if stored != obj.dtype.name:
@@ -376,7 +376,7 @@ class CheckpointLoadStatus:
     def _live_variables(self):
         from .graph import walk
         objects, _, _ = walk(self._root)
-        return [o for o in objects if isinstance(o, Variable)]
+        return [o for o in objects if as_variable(o) is not None]
 
     def assert_existing_objects_matched(self):
         """Raise AssertionError if a variable that exists now got no value from the file.

@@ -3,7 +3,7 @@ keyed once by its first (shortest) path, as TensorFlow's ``ObjectGraphView`` doe
 from collections import deque
 
 from .._core.backend import np
-from .._core.variable import Variable
+from .._core.variable import as_variable
 from . import tracking
 from ._proto import Node, ObjectGraph
 
@@ -54,7 +54,7 @@ def serialize(root):
     tensors = []
     for i, obj in enumerate(objects):
         nodes[i].children = edges[i]
-        if isinstance(obj, Variable):
+        if as_variable(obj) is not None:
             key = checkpoint_key(paths[i])
             nodes[i].attributes = [(VALUE, full_name(obj), key)]
             # Saving is TensorFlow's SaveV2 op: it reads the stored value itself.

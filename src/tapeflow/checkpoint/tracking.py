@@ -13,7 +13,7 @@ and the restore continues there.
 import functools
 import weakref
 
-from .._core.variable import Variable
+from .._core.variable import as_variable
 
 __all__ = ["children", "is_trackable", "created", "register_pending", "register_children",
            "Placeholder", "StructNode", "attribute_children", "holds_state", "tracked"]
@@ -52,7 +52,8 @@ def register_children(cls, children_fn):
 
 def is_trackable(value) -> bool:
     """Whether ``value`` can be a node of an object graph."""
-    if isinstance(value, (Variable, list, tuple, dict)) or hasattr(value, "_trackable_children"):
+    if isinstance(value, (list, tuple, dict)) or as_variable(value) is not None or \
+            hasattr(value, "_trackable_children"):
         return True
     return any(isinstance(value, cls) for cls, _ in _REGISTERED)
 
@@ -80,7 +81,7 @@ def tracked(value, depth=0):
 
 def children(obj) -> list:
     """``[(local name, child)]`` of ``obj`` in the order TensorFlow lists them."""
-    if isinstance(obj, Variable):
+    if as_variable(obj) is not None:
         return []
     if isinstance(obj, (list, tuple)):
         return [(str(i), v) for i, v in enumerate(obj) if tracked(v)]

@@ -164,7 +164,12 @@ _NODE_NAMES = {"AddV2": "add", "Add": "add", "Sub": "sub", "Mul": "mul", "RealDi
 # computes): dropped by the lowering.
 _TYPE_ATTRS = {"Cast": {"dtype", "src"}, "Shape": {"dtype"}, "Size": {"dtype"},
                "ZerosLike": {"dtype"}, "OnesLike": {"dtype"}, "Range": {"dtype"},
-               "ArgMax": {"dtype"}, "ArgMin": {"dtype"}, "GatherV2": {"sparse"}}
+               "ArgMax": {"dtype"}, "ArgMin": {"dtype"}, "GatherV2": {"sparse"},
+               "Bitcast": {"type"},
+               **{op: {"kind", "dtype"} for op in (
+                   "StatelessRandomNormalV2", "StatelessRandomUniformV2",
+                   "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
+                   "StatelessRandomUniformFullIntV2")}}
 
 
 # --------------------------------------------------------------------------- rules
@@ -422,6 +427,18 @@ _RULES = {
 }
 
 
+# tf.random.Generator's draw primitives -> the stateless op per kind of draw, and the name
+# scope TF's Generator method gives its nodes
+_STATELESS_V2 = {"normal": "StatelessRandomNormalV2", "uniform": "StatelessRandomUniformV2",
+                 "truncated": "StatelessTruncatedNormalV2",
+                 "int": "StatelessRandomUniformIntV2", "full": "StatelessRandomUniformFullIntV2"}
+_GENERATOR_DRAWS = {"StatefulRandomV2": _STATELESS_V2,
+                    "StatefulRandomV2Replicas": _STATELESS_V2}
+_GENERATOR_SCOPES = {"normal": "stateful_normal", "uniform": "stateful_uniform",
+                     "truncated": "stateful_truncated_normal", "int": "stateful_uniform",
+                     "full": "stateful_uniform_full_int"}
+
+
 def _generic(fn, step, op):
     return op, list(step.ins), _rest(op, step.attrs, ())
 
@@ -480,6 +497,8 @@ class _Fn:
         self.counts = {}
         self.arg_counts = {}
         self.pending_reads = {}   # slot -> a Read step emitted at its first user
+        self.read_vars = {}       # slot -> the variable a Read step read into it
+        self.rng_states = {}      # slot of a generator's next state -> RngReadAndSkip node
 
     # -------------------------------------------------------------- names and types
     def unique(self, base):
@@ -600,6 +619,10 @@ class _Fn:
         prim = step.prim
         if isinstance(prim, CustomGradientOp):
             return self._custom_gradient(step)
+        if prim.name in _GENERATOR_DRAWS:
+            return self._generator_draw(step)
+        if prim.name == "RngSkip":
+            return self._rng_skip(step)
         rule = _RULES.get(prim.name)
         try:
             if prim.forward is None:
@@ -739,6 +762,93 @@ class _Fn:
                                 f"`{prim.name}` reads variables (not supported yet)")
         return fname, specs
 
+    def _generator_draw(self, step):
+        """A ``tf.random.Generator`` draw (read the state, draw, assign the next state) as
+        TF writes it: ``RngReadAndSkip`` on the state variable (it returns the state and
+        moves the counter past the draw) and a ``StatelessRandom*V2`` keyed by the state's
+        last word and counted by its first two. Under a strategy the draw of replica 0's
+        state (the saved state), as TF's saved function draws outside any replica."""
+        a = step.attrs or {}
+        kind, shape = a["kind"], tuple(int(d) for d in a["shape"])
+        var = self._state_var_of(step.ins[0], step)
+        news = list(step.outs[1:])
+        if len(step.ins) > 1:
+            copies = self.pending_reads.pop(step.ins[1], None)
+            if copies is None:
+                raise _at(LoweringError("a generator's replica states are read other than "
+                                        "by its draw"), step)
+        if any(self.info.uses.get(o, 0) > 1 for o in news):
+            raise _at(LoweringError("a generator's next state is used other than to update "
+                                    "the generator"), step)
+        scope = self.unique(_GENERATOR_SCOPES[kind]) + "/"
+        shape_ref = self.const(np.asarray(shape, np.int64), scope + "shape")
+        alg = self.const(np.int32(1), scope + "Cast/x")
+        n = int(np.prod(shape)) if shape else 1
+        delta = self.const(np.uint64(n), scope + "Cast_1")
+        rng = scope + "RngReadAndSkip"
+        self.layout[rng] = None
+        res = self.resource(var, rng)
+        self.node("RngReadAndSkip", rng, [res, alg, delta], {},
+                  control=self.control_for(var))
+        self.last[id(var)] = rng
+        self.effects.append(rng)
+        i64, u64, i32 = attr(type=DT["int64"]), attr(type=DT["uint64"]), attr(type=DT["int32"])
+        words = []
+        for tag, begin, end, mask in (("strided_slice", 0, 2, 1), ("strided_slice_1", 2, 3, 0)):
+            bounds = [self.const(_int32([v]), f"{scope}{tag}/{arg}")
+                      for v, arg in ((begin, "stack"), (end, "stack_1"), (1, "stack_2"))]
+            attrs = {"T": i64, "Index": i32}
+            if mask:
+                attrs["begin_mask"] = attr(i=mask)
+            self.node("StridedSlice", scope + tag, [(rng, 0)] + bounds, attrs)
+            cast = scope + ("Bitcast" if begin == 0 else "Bitcast_1")
+            self.node("Bitcast", cast, [(scope + tag, 0)], {"T": i64, "type": u64})
+            words.append((cast, 0))
+        op = _GENERATOR_DRAWS[step.prim.name][kind]
+        name = scope + op
+        ins = [shape_ref, words[1], words[0],
+               self.const(np.int32(1), f"{name}/alg")]
+        dtype = np.dtype(a["dtype"])
+        if kind == "int":
+            ins += [self.const(np.asarray(a["lo"], dtype), f"{name}/minval"),
+                    self.const(np.asarray(a["hi"], dtype), f"{name}/maxval")]
+        self.node(op, name, ins, {"dtype": attr(type=dtype_enum(dtype)), "Tshape": i64})
+        self.ref[step.outs[0]] = (name, 0)
+        for o in news:
+            self.rng_states[o] = rng
+
+    def _rng_skip(self, step):
+        """A loaded ``RngReadAndSkip`` (the SavedModel loader's read, skip, assign of a
+        generator state) written back as one ``RngReadAndSkip``: its output is the state
+        read."""
+        s = step.ins[0]
+        if s in self.ref:
+            raise _at(LoweringError("a generator state read before it is skipped"), step)
+        var = self._state_var_of(s, step)
+        if self.info.uses.get(step.outs[0], 0) > 1:
+            raise _at(LoweringError("a generator's next state is used other than to update "
+                                    "the generator"), step)
+        name = self.unique("RngReadAndSkip")
+        res = self.resource(var, name)
+        alg = self.const(np.int32(1), f"{name}/alg")
+        delta = self._value_ref(step.ins[1], name, "delta")
+        self.node("RngReadAndSkip", name, [res, alg, delta], {},
+                  control=self.control_for(var))
+        self.last[id(var)] = name
+        self.effects.append(name)
+        self.ref[s] = (name, 0)
+        self.rng_states[step.outs[0]] = name
+
+    def _state_var_of(self, s, step):
+        pending = self.pending_reads.pop(s, None)
+        if pending is not None:
+            return pending.var
+        var = self.read_vars.get(s)
+        if var is None:
+            raise _at(LoweringError("a generator draw whose state is not read from its "
+                                    "variable"), step)
+        return var
+
     def _value_ref(self, s, consumer, arg):
         r = self.ref.get(s)
         if r is not None:
@@ -752,6 +862,7 @@ class _Fn:
     def _read(self, step):
         # TF reads a variable inside the scope of the op that uses it (MatMul/ReadVariableOp):
         # the read is emitted at its first user when no write comes between.
+        self.read_vars[step.out] = step.var
         if id(step) in self.info.read_user:
             self.pending_reads[step.out] = step
             return
@@ -769,6 +880,12 @@ class _Fn:
         self.pending_reads.pop(step.out, None)
 
     def _assign(self, step):
+        rng = self.rng_states.get(step.src)
+        if rng is not None and step.how == "assign":
+            # a generator's next state: RngReadAndSkip has moved it already
+            if self.res.get(id(step.var)) is not None:
+                self.last[id(step.var)] = rng
+            return
         op = step.op_type()
         name = self.unique(op)
         res = self.resource(step.var, name)

@@ -257,6 +257,13 @@ OP_DEFS = {
         'defaults': {'data_format': 'NHWC'},
         'stateful': False,
     },
+    'Bitcast': {
+        'inputs': [('input', 'T')],
+        'outputs': [('output', 'type')],
+        'attrs': {'T': 'type', 'type': 'type'},
+        'defaults': {},
+        'stateful': False,
+    },
     'BroadcastArgs': {
         'inputs': [('s0', 'T'), ('s1', 'T')],
         'outputs': [('r0', 'T')],
@@ -1224,6 +1231,13 @@ OP_DEFS = {
         'defaults': {},
         'stateful': False,
     },
+    'RngReadAndSkip': {
+        'inputs': [('resource', 'resource'), ('alg', 'int32'), ('delta', 'uint64')],
+        'outputs': [('value', 'int64')],
+        'attrs': {},
+        'defaults': {},
+        'stateful': True,
+    },
     'Roll': {
         'inputs': [('input', 'T'), ('shift', 'Tshift'), ('axis', 'Taxis')],
         'outputs': [('output', 'T')],
@@ -1379,6 +1393,14 @@ OP_DEFS = {
         'defaults': {},
         'stateful': False,
     },
+    'SparseReduceSum': {
+        'inputs': [('input_indices', 'int64'), ('input_values', 'T'), ('input_shape', 'int64'),
+                   ('reduction_axes', 'int32')],
+        'outputs': [('output', 'T')],
+        'attrs': {'keep_dims': 'bool', 'T': 'type'},
+        'defaults': {'keep_dims': False},
+        'stateful': False,
+    },
     'SparseSoftmaxCrossEntropyWithLogits': {
         'inputs': [('features', 'T'), ('labels', 'Tlabels')],
         'outputs': [('loss', 'T'), ('backprop', 'T')],
@@ -1469,7 +1491,29 @@ OP_DEFS = {
         'defaults': {'dtype': 1, 'Tshape': 3},
         'stateful': False,
     },
+    'StatelessRandomUniformFullIntV2': {
+        'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32')],
+        'outputs': [('output', 'dtype')],
+        'attrs': {'dtype': 'type', 'Tshape': 'type'},
+        'defaults': {'dtype': 23, 'Tshape': 3},
+        'stateful': False,
+    },
+    'StatelessRandomUniformIntV2': {
+        'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32'),
+                   ('minval', 'dtype'), ('maxval', 'dtype')],
+        'outputs': [('output', 'dtype')],
+        'attrs': {'dtype': 'type', 'Tshape': 'type'},
+        'defaults': {'Tshape': 3},
+        'stateful': False,
+    },
     'StatelessRandomUniformV2': {
+        'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32')],
+        'outputs': [('output', 'dtype')],
+        'attrs': {'dtype': 'type', 'Tshape': 'type'},
+        'defaults': {'dtype': 1, 'Tshape': 3},
+        'stateful': False,
+    },
+    'StatelessTruncatedNormalV2': {
         'inputs': [('shape', 'Tshape'), ('key', 'uint64'), ('counter', 'uint64'), ('alg', 'int32')],
         'outputs': [('output', 'dtype')],
         'attrs': {'dtype': 'type', 'Tshape': 'type'},
@@ -1765,6 +1809,13 @@ OP_DEFS = {
         'outputs': [('output', 'num*T')],
         'attrs': {'num': 'int', 'T': 'type', 'axis': 'int'},
         'defaults': {'axis': 0},
+        'stateful': False,
+    },
+    'UnsortedSegmentSum': {
+        'inputs': [('data', 'T'), ('segment_ids', 'Tindices'), ('num_segments', 'Tnumsegments')],
+        'outputs': [('output', 'T')],
+        'attrs': {'T': 'type', 'Tindices': 'type', 'Tnumsegments': 'type'},
+        'defaults': {'Tnumsegments': 3},
         'stateful': False,
     },
     'VarHandleOp': {

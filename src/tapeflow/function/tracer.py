@@ -200,6 +200,11 @@ class Tracer:
             if type(t) is SymbolicTensor and tid not in self.slots:
                 raise t._out_of_scope()
             if hasattr(t, "_read"):
+                s = self.slots.get(tid)
+                if s is not None:
+                    # a tensor an op of this trace made, in a Tensor subclass (a variable's
+                    # slice ``v[i]``): that op's result, not a read baking today's value in
+                    return s
                 return self._read_slot(t)
         elif tid in self.var_ids:
             s = self.var_reads.get((tid, id(t._value)))

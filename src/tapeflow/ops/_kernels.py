@@ -17,7 +17,7 @@ import threading
 
 from .._core.backend import np
 
-__all__ = ["zeros_of", "relu", "add_rows", "sum_leading", "mean", "complex_div",
+__all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
            "complex_reciprocal_c", "complex_pow", "floordiv", "truncatediv", "arg_extremum",
            "squared_difference"]
 
@@ -34,6 +34,23 @@ def zeros_of(shape, dtype):
     z = _zeros.get(key)
     if z is None:
         z = np.zeros(shape, dtype)
+        z.flags.writeable = False
+        if z.nbytes <= _ZEROS_LIMIT:
+            with _lock:
+                if len(_zeros) >= 64:
+                    _zeros.clear()
+                _zeros[key] = z
+    return z
+
+
+def filled(shape, dtype, value):
+    """A read-only array of ``shape`` and ``dtype`` holding ``value``, cached with the zeros
+    of :func:`zeros_of` (an array operand keeps NumPy's vectorised loop; a scalar does
+    not)."""
+    key = (shape, dtype, value)
+    z = _zeros.get(key)
+    if z is None:
+        z = np.full(shape, value, dtype)
         z.flags.writeable = False
         if z.nbytes <= _ZEROS_LIMIT:
             with _lock:

@@ -287,8 +287,7 @@ def central_crop(image, central_fraction):
 
 
 class ResizeMethod:
-    """The names of ``tf.image.resize``'s methods (``tf.image.ResizeMethod``); tapeflow
-    implements BILINEAR, NEAREST_NEIGHBOR, BICUBIC and AREA."""
+    """The names of ``tf.image.resize``'s methods (``tf.image.ResizeMethod``)."""
 
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
@@ -326,8 +325,10 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
         images: ``[height, width, channels]`` or ``[batch, height, width, channels]``.
         size: ``[new_height, new_width]``.
         method: ``'bilinear'`` (default), ``'nearest'``, ``'bicubic'`` (Keys' cubic,
-            a = -0.5, TF's coefficient table) or ``'area'``.
-        antialias: only False (TensorFlow's default) is implemented.
+            a = -0.5, TF's coefficient table), ``'area'``, or a ``ScaleAndTranslate``
+            kernel: ``'lanczos3'``, ``'lanczos5'``, ``'gaussian'``, ``'mitchellcubic'``.
+        antialias: widen the kernel by the downscale factor (bilinear, bicubic and the
+            ``ScaleAndTranslate`` kernels; ignored for nearest and area, as TF).
 
     Raises:
         ValueError: for another method, antialiasing, or a bad ``size``.
@@ -340,11 +341,10 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     """
     x = _image(images, "images")
     method = getattr(method, "value", method)
-    if method not in ("bilinear", "nearest", "bicubic", "area"):
-        raise ValueError(f"Resize method {method!r} is not implemented in tapeflow; "
-                         "use 'bilinear', 'nearest', 'bicubic' or 'area'.")
-    if antialias:
-        raise ValueError("antialias=True is not implemented in tapeflow.")
+    methods = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian",
+               "mitchellcubic")
+    if method not in methods:
+        raise ValueError(f"Resize method is not implemented: {method}")
     size = [int(d) for d in (size._value.tolist() if isinstance(size, _TensorLike) else size)]
     if len(size) != 2 or min(size) <= 0:
         raise ValueError(f"'size' must be a 1-D Tensor of 2 positive elements, got {size}")
@@ -355,8 +355,15 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     if preserve_aspect_ratio:
         scale = min(size[0] / h, size[1] / w)
         size = [int(round(h * scale)), int(round(w * scale))]
-    if method in ("bicubic", "area"):
-        from . import image_resize_ops as _rz
+    from . import image_resize_ops as _rz
+    kernel = {"lanczos3": "lanczos3", "lanczos5": "lanczos5", "gaussian": "gaussian",
+              "mitchellcubic": "mitchellcubic"}.get(method)
+    if antialias and method in ("bilinear", "bicubic"):
+        kernel = "triangle" if method == "bilinear" else "keyscubic"
+    if kernel is not None:
+        scale = [float(np.float32(np.float32(n) / np.float32(o))) for n, o in zip(size, (h, w))]
+        out = _rz.scale_and_translate(x, size, scale, (0.0, 0.0), kernel, antialias)
+    elif method in ("bicubic", "area"):
         out = (_rz.resize_bicubic if method == "bicubic" else _rz.resize_area)(x, size)
     elif method == "nearest":
         out = _ix._gather_dense(x, Tensor(_nearest_axis(h, size[0])), axis=1)

@@ -1,4 +1,5 @@
-"""3-D convolution and pooling of ``tf.nn`` (NDHWC): conv3d, max_pool3d, avg_pool3d.
+"""3-D convolution and pooling of ``tf.nn`` (NDHWC): conv3d, conv3d_transpose, max_pool3d,
+avg_pool3d.
 
 Each is a composition of the 2-D ops of ``nn_conv_ops``: the input is padded once on the
 three spatial axes, then for each kernel depth offset the strided depth slab
@@ -7,8 +8,14 @@ three spatial axes, then for each kernel depth offset the strided depth slab
 therefore those of conv2d, pad, slicing and add_n/reduce_max: conv3d's are TensorFlow's
 exactly; max_pool3d's agrees with TensorFlow's except where a window holds several equal
 maxima across depth (TensorFlow routes to the first one, reduce_max shares it).
+
+conv3d_transpose runs the other way: for each kernel depth offset the input's depth slices,
+folded into the batch, go through the 2-D ``conv2d_transpose`` (``'VALID'``, on the padded
+plane), are spread ``stride`` apart along depth and shifted by the offset; the offsets are
+summed and the padding cropped. Its gradients are those of the pieces, so TensorFlow's.
 """
 from .._core.backend import np
+from . import _helpers as _h
 from . import array_ops as _a
 from . import creation_ops as _cr
 from . import manip_ops as _mn
@@ -17,7 +24,7 @@ from . import nn_conv_ops as _c
 from . import reduction_ops as _r
 from ._helpers import check_kind, to_tensor
 
-__all__ = ["conv3d", "max_pool3d", "avg_pool3d"]
+__all__ = ["conv3d", "conv3d_transpose", "max_pool3d", "avg_pool3d"]
 
 
 def _check_format(data_format, op_name):
@@ -84,6 +91,79 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC",  # noqa: A002
              for i, slab in _slabs(xp, k[0], st[0], dl[0], od)]
     out = parts[0] if len(parts) == 1 else _m.add_n(parts)
     return _a.reshape(out, [b, od, oh, ow, f])
+
+
+def conv3d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NDHWC", dilations=None, name=None):
+    """The transpose (gradient with respect to its input) of :func:`conv3d`
+    (``tf.nn.conv3d_transpose``), the "deconvolution" that upsamples volumes.
+
+    Args:
+        input: ``[batch, d, h, w, in_channels]`` floats (the conv3d output side).
+        filters: ``[kd, kh, kw, out_channels, in_channels]``, ``input``'s dtype.
+        output_shape: ``[batch, out_d, out_h, out_w, out_channels]`` (a list or 1-D tensor);
+            conv3d of this shape with the same strides and padding must give ``input``'s
+            spatial shape.
+        strides: an int or a list of 1, 3 or 5 ints (``[1, sd, sh, sw, 1]``).
+        padding: ``'SAME'`` or ``'VALID'``, as the forward conv3d.
+        dilations: must be 1 (TensorFlow's CPU kernel has no dilated form).
+
+    Returns:
+        ``output_shape``, ``input``'s dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for mismatched channels or sizes, or dilations above
+            1 (TensorFlow's texts).
+    """
+    op = "Conv3DBackpropInputV2"
+    dy, w = to_tensor(input), to_tensor(filters)
+    _check_format(data_format, op)
+    _c._check_pair(dy, w, op)
+    if dy._value.ndim != 5 or w._value.ndim != 5:
+        raise _c._err("input and filter must be 5-dimensional", op)
+    out = tuple(_h._int_list(output_shape))
+    st = _c._spatial(strides, 3, "strides", op)
+    dl = _c._spatial(dilations, 3, "dilations", op)
+    if max(dl) > 1:
+        raise _c._err("Current CPU implementation does not yet support dilation rates larger "
+                      "than 1.", op)
+    if dy._value.shape[4] != w._value.shape[4]:
+        raise _c._err("out_backprop and filter_sizes must have the same number of channels. "
+                      f"Got {dy._value.shape[4]} for out_backprop and {w._value.shape[4]} for "
+                      "filter_sizes", op)
+    if out[4] != w._value.shape[3]:
+        raise _c._err("input and filter_sizes must have the same number of channels. Got "
+                      f"{out[4]} for input and {w._value.shape[3]} for filter_sizes", op)
+    k = w._value.shape[:3]
+    pads = tuple(tuple(p) for p in _c._pads(padding, out[1:4], k, st, dl, op))
+    expect = _out_sizes(out[1:4], k, st, dl, pads)
+    for i in range(3):
+        if expect[i] != dy._value.shape[i + 1]:
+            raise _c._err(
+                f"Conv3DBackpropInputOp: Size of out_backprop doesn't match computed: actual = "
+                f"{dy._value.shape[i + 1]}, computed = {expect[i]} spatial_dim: {i + 1} input: "
+                f"{out[i + 1]} filter: {k[i]} output: {dy._value.shape[i + 1]} stride: "
+                f"{st[i]} dilation: 1", op)
+    b, od, oh, ow, f = dy._value.shape
+    dp, hp, wp = (n + lo + hi for n, (lo, hi) in zip(out[1:4], pads, strict=True))
+    c = out[4]
+    if min(b, od, oh, ow) == 0:
+        return _cr.zeros(list(out), dy.dtype)
+    flat = _a.reshape(dy, [b * od, oh, ow, f])
+    span = (od - 1) * st[0] + 1
+    parts = []
+    for i in range(k[0]):
+        t = _c.conv2d_transpose(flat, w[i], [b * od, hp, wp, c], st[1:], "VALID")
+        t = _a.reshape(t, [b, od, hp, wp, c])
+        if st[0] > 1:  # the slices land stride apart along depth
+            t = _a.stack([t] + [_a.zeros_like(t)] * (st[0] - 1), axis=2)
+            t = _a.reshape(t, [b, od * st[0], hp, wp, c])[:, :span]
+        parts.append(_mn.pad(t, [[0, 0], [i, dp - i - span], [0, 0], [0, 0], [0, 0]]))
+    total = parts[0] if len(parts) == 1 else _m.add_n(parts)
+    if any(any(p) for p in pads):
+        (d0, _), (h0, _), (w0, _) = pads
+        total = total[:, d0:d0 + out[1], h0:h0 + out[2], w0:w0 + out[3]]
+    return total
 
 
 def _pool3d(x, ksize, strides, padding, data_format, op_name, fill):

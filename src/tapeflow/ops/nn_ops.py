@@ -43,6 +43,11 @@ defvjp(_RELU_GRAD, lambda gg, y, g, y_fwd: apply(_RELU_GRAD, (gg, y_fwd)), _zero
 
 def _relu6_forward(x):
     # NaN stays NaN (np.maximum and np.minimum propagate it), as Eigen's clamp does.
+    if x.size >= 4096 and x.dtype.kind == "f":
+        # array operands (NumPy's vectorised loops) and the second step in place: 4x faster
+        # on MobileNetV2's activations, the same values
+        out = np.maximum(x, _kernels.zeros_of(x.shape, x.dtype))
+        return np.minimum(out, _kernels.filled(x.shape, x.dtype, 6), out=out)
     return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
 
 
@@ -106,18 +111,24 @@ def relu(features, name=None):
     return apply(_RELU, (x,))
 
 
+# (the ufuncs' own reductions: the same results as np.max/np.sum without their Python
+# wrappers, 2 us each, which were a fifth of a small model's call)
+_MAX_REDUCE = np.maximum.reduce
+_SUM_REDUCE = np.add.reduce
+
+
 def _softmax_forward(x, axis):
     if x.size == 0:
         return x.copy()
-    z = x - np.max(x, axis=axis, keepdims=True)
+    z = x - _MAX_REDUCE(x, axis=axis, keepdims=True)
     e = np.exp(z)
-    total = np.sum(e, axis=axis, keepdims=True)
+    total = _SUM_REDUCE(e, axis=axis, keepdims=True)
     if x.dtype.itemsize != 8 and x.dtype.name != "float16" and np.isnan(total).any():
         # TensorFlow's float32/bfloat16 kernel (oneDNN): its max skips NaN, and in a row
         # holding a NaN (or +inf, NaN once shifted) only those entries are NaN, the others 0
         with np.errstate(invalid="ignore"):
             e = np.exp(x - np.fmax.reduce(x, axis=axis, keepdims=True))
-        total = np.sum(e, axis=axis, keepdims=True)
+        total = _SUM_REDUCE(e, axis=axis, keepdims=True)
         return np.where(np.isnan(total) & ~np.isnan(e), x.dtype.type(0), e / total)
     return e / total
 
@@ -125,8 +136,8 @@ def _softmax_forward(x, axis):
 def _log_softmax_forward(x, axis):
     if x.size == 0:
         return x.copy()
-    z = x - np.max(x, axis=axis, keepdims=True)
-    return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
+    z = x - _MAX_REDUCE(x, axis=axis, keepdims=True)
+    return z - np.log(_SUM_REDUCE(np.exp(z), axis=axis, keepdims=True))
 
 
 _SOFTMAX = primitive("Softmax", _softmax_forward, save_inputs=False, save_output=True)

@@ -318,7 +318,7 @@ def gamma_samples(key, counter, alphas, shape, np_dtype):
 
 def _gamma_forward(seed, alpha, shape, dtype):
     key, counter = _seed_words(seed)
-    if not shape or int(np.prod(shape)) == 0:
+    if int(np.prod(shape)) == 0:
         return np.zeros(shape, dtype)
     return gamma_samples(key, counter, np.ravel(alpha).astype(np.float64), shape, dtype)
 
@@ -390,7 +390,7 @@ def poisson_samples(key, counter, lam, shape, np_dtype):
 
 
 def _poisson_forward(seed, lam, shape, dtype):
-    if not shape or int(np.prod(shape)) == 0:
+    if int(np.prod(shape)) == 0:
         return np.zeros(shape, dtype)
     key, counter = _seed_words(seed)
     return poisson_samples(key, counter, lam, shape, dtype)
@@ -439,7 +439,7 @@ def stateless_poisson(shape, seed, lam, dtype=_dt.int32, name=None):
 
 
 def _binomial_forward(seed, counts, probs, shape, dtype):
-    if not shape or int(np.prod(shape)) == 0:
+    if int(np.prod(shape)) == 0:
         return np.zeros(shape, dtype)
     key, counter = _seed_words(seed)
     bshape = np.broadcast_shapes(counts.shape, probs.shape)

@@ -11,7 +11,7 @@ import numpy as np
 from .. import _protobuf as pb
 from .._core import nest
 from .._core.tensor_spec import TensorSpec
-from .._core.variable import Variable
+from .._core.variable import as_variable
 from ..checkpoint.graph import OBJECT_GRAPH_KEY, VALUE, checkpoint_key, full_name
 from ..function import graph_def as gd
 from ..function.concrete_function import _identifier, _is_composite
@@ -114,7 +114,8 @@ class Export:
     def __init__(self, nodes, custom_gradients=True):
         self.nodes = nodes
         self.lib = gd._Library(strict=True, first_uid=1, custom_gradients=custom_gradients)
-        self.var_ids = {id(n.obj): i for i, n in enumerate(nodes) if n.kind == "variable"}
+        self.var_ids = {id(as_variable(n.obj)): i for i, n in enumerate(nodes)
+                        if n.kind == "variable"}
         self.fnames = {}           # id(ConcreteFunction) -> FunctionDef name
         self.captured = {}         # id(ConcreteFunction) -> [variable node ids]
         self.out_specs = {}        # id(ConcreteFunction) -> flat output (shape, dtype)
@@ -154,7 +155,7 @@ class Export:
                              f"the same way.") from None
         ids = []
         for v in captured:
-            j = self.var_ids.get(id(v))
+            j = self.var_ids.get(_var_key(v))
             if j is None:
                 raise ValueError(
                     f"Tried to export the function `{cf.name}` which references an "
@@ -193,7 +194,7 @@ class Export:
         return name
 
     def _var_id(self, v, fname):
-        j = self.var_ids.get(id(v))
+        j = self.var_ids.get(_var_key(v))
         if j is None:
             raise ValueError(
                 f"Tried to export the function `{fname}` which references an 'untracked' "
@@ -607,11 +608,18 @@ def _sig_text(cf):
         or "no arguments"
 
 
+def _var_key(v):
+    """The key of a captured variable in ``var_ids``: the Variable a wrapper stands for."""
+    var = as_variable(v)
+    return id(v if var is None else var)
+
+
 def _canonical(cf):
     """``(args, kwargs)`` of the trace: TensorSpecs named after their parameters, Python
     values as traced; a variable argument as its spec (TF: a resource spec)."""
     def one(x):
-        if isinstance(x, Variable):
+        if as_variable(x) is not None:
+            x = as_variable(x)
             return TensorSpec(x.shape, x.dtype, x.name.split(":")[0])
         return x
     args, kwargs = cf.structured_input_signature

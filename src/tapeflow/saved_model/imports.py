@@ -184,7 +184,8 @@ class _Compiled:
             op_def = tf_op_defs.OP_DEFS.get(node.op)
             attrs = dict(op_def["defaults"]) if op_def else {}
             for k, v in node.attr.items():
-                attrs[k] = attr_value(v)
+                if k != "_output_shapes":    # never read: its ListValue stays undecoded
+                    attrs[k] = attr_value(v)
             attrs_of[name] = attrs
         for name in order:
             node = by_name[name]

@@ -11,6 +11,8 @@ runs compiled like any traced one. Control flow (If/While/Case and calls) is in
 import numpy as np
 
 from .._core import dtypes as _dt
+from .._core.dispatch import apply
+from .._core.registry import nondifferentiable
 from .._core.tensor import _TensorLike, constant, convert_to_tensor, static_value
 from .._core.variable import Variable
 from ..ops import (
@@ -297,7 +299,8 @@ def _gather_nd(ins, attrs, ctx):
 
 def _strided_slice(ins, attrs, ctx):
     return indexing_ops.strided_slice(
-        ins[0], ins[1], ins[2], ins[3], begin_mask=attrs["begin_mask"],
+        ins[0], _ints(ctx, ins[1]), _ints(ctx, ins[2]), _ints(ctx, ins[3]),
+        begin_mask=attrs["begin_mask"],
         end_mask=attrs["end_mask"], ellipsis_mask=attrs["ellipsis_mask"],
         new_axis_mask=attrs["new_axis_mask"], shrink_axis_mask=attrs["shrink_axis_mask"])
 
@@ -369,6 +372,143 @@ def _no_op(ins, attrs, ctx):
     return []
 
 
+# ------------------------------------------------------------------- tf.random.Generator
+
+# The random, segment and sparse modules load when a graph uses them (a model's load stays
+# as quick as its kernels).
+
+def _skip_forward(state, delta):
+    from ..ops import stateful_random_ops
+    return stateful_random_ops._advance(state, int(delta))
+
+
+# the state after a draw of `delta` numbers (the counter 256 * delta ahead, as TF's Philox)
+_RNG_SKIP = nondifferentiable("RngSkip", _skip_forward)
+
+
+def _rng_read_and_skip(ins, attrs, ctx):
+    """``RngReadAndSkip(resource, alg, delta)``: the generator state, then moved past a draw
+    of ``delta`` numbers (Philox only, as tapeflow's Generator)."""
+    alg = int(as_numpy(ctx, ins[1]))
+    if alg != 1:
+        raise NotImplementedError(f"RngReadAndSkip with algorithm {alg}: tapeflow implements "
+                                  f"Philox (1) only")
+    var = ins[0]
+    state = var.read_value()
+    var.assign(apply(_RNG_SKIP, (state, convert_to_tensor(ins[2]))))
+    return state
+
+
+def _words(key, counter):
+    k = int(np.asarray(key).reshape(-1)[0])
+    c = [int(v) for v in np.asarray(counter).reshape(-1)[:2]]
+    return ([k & 0xFFFFFFFF, k >> 32],
+            [c[0] & 0xFFFFFFFF, c[0] >> 32, c[1] & 0xFFFFFFFF, c[1] >> 32])
+
+
+def _stateless_v2_forward(shape, key, counter, alg, minval=None, maxval=None, kind=None,
+                          dtype=None):
+    if int(alg) != 1:
+        raise NotImplementedError(f"stateless random op with algorithm {int(alg)}: tapeflow "
+                                  f"implements Philox (1) only")
+    from ..ops import stateless_random_ops
+    shape = tuple(int(d) for d in np.asarray(shape).reshape(-1))
+    n = int(np.prod(shape)) if shape else 1
+    k, c = _words(key, counter)
+    if kind == "int":
+        out = stateless_random_ops.uniform_ints(k, c, n, int(minval), int(maxval), dtype)
+    elif kind == "full":
+        out = stateless_random_ops.full_ints(k, c, n, dtype)
+    else:
+        out = stateless_random_ops.bits(kind, k, c, n, dtype)
+    return out.reshape(shape)
+
+
+_STATELESS_V2 = {op: (kind, nondifferentiable(op, _stateless_v2_forward)) for op, kind in (
+    ("StatelessRandomNormalV2", "normal"), ("StatelessRandomUniformV2", "uniform"),
+    ("StatelessTruncatedNormalV2", "truncated"), ("StatelessRandomUniformIntV2", "int"),
+    ("StatelessRandomUniformFullIntV2", "full"))}
+
+
+def _stateless_v2(op):
+    kind, prim = _STATELESS_V2[op]
+
+    def kernel(ins, attrs, ctx):
+        dtype = dtype_of(attrs["dtype"])._np
+        return apply(prim, tuple(convert_to_tensor(x) for x in ins),
+                     {"kind": kind, "dtype": np.dtype(dtype)})
+    return kernel
+
+
+def _bitcast_forward(x, type=None):
+    x = np.ascontiguousarray(x)
+    d = np.dtype(type)
+    if x.dtype.itemsize == d.itemsize:
+        return x.view(d)
+    if x.dtype.itemsize > d.itemsize:
+        return x.view(d).reshape(x.shape + (x.dtype.itemsize // d.itemsize,))
+    if not x.shape or x.shape[-1] * x.dtype.itemsize != d.itemsize:
+        raise ValueError(f"Bitcast of {x.dtype.name} {list(x.shape)} to {d.name}: the last "
+                         f"dimension must hold {d.itemsize // x.dtype.itemsize} elements")
+    return x.view(d).reshape(x.shape[:-1])
+
+
+_BITCAST = nondifferentiable("Bitcast", _bitcast_forward)
+
+
+def _bitcast(ins, attrs, ctx):
+    return apply(_BITCAST, (convert_to_tensor(ins[0]),),
+                 {"type": np.dtype(dtype_of(attrs["type"])._np)})
+
+
+# ------------------------------------------------------- checks, segments, sparse (composites)
+
+def _datum_text(v, summarize):
+    a = np.asarray(v)
+    if a.dtype.kind in "SO":
+        items = [x.decode(errors="replace") if isinstance(x, bytes) else str(x)
+                 for x in a.reshape(-1)[:summarize]]
+        return " ".join(items) if a.ndim else items[0]
+    flat = a.reshape(-1)
+    text = " ".join(str(x) for x in flat[:summarize])
+    if flat.size > summarize:
+        text += "..."
+    return f"[{text}]" if a.ndim else text
+
+
+def _assert_forward(condition, *data, summarize=3):
+    if not bool(np.all(condition)):
+        from .._core import errors
+        parts = " ".join(f"[{_datum_text(d, summarize)}]" for d in data)
+        raise errors.InvalidArgumentError(None, None, f"assertion failed: {parts}")
+    return np.asarray(condition)
+
+
+# TF's Assert: a step of the program (kept though nothing reads it), checked at every call
+_ASSERT = nondifferentiable("AssertData", _assert_forward)
+
+
+def _assert(ins, attrs, ctx):
+    apply(_ASSERT, tuple(convert_to_tensor(x) for x in ins), {"summarize": attrs["summarize"]})
+    return []
+
+
+def _where(ins, attrs, ctx):
+    return array_ops.where(ins[0])
+
+
+def _unsorted_segment_sum(ins, attrs, ctx):
+    from ..ops import segment_ops
+    return segment_ops.unsorted_segment_sum(ins[0], ins[1], ins[2])
+
+
+def _sparse_reduce_sum(ins, attrs, ctx):
+    from ..ops.sparse import sparse_ops
+    from ..ops.sparse.sparse_tensor import SparseTensor
+    sp = SparseTensor(ins[0], ins[1], ins[2])
+    return sparse_ops.reduce_sum(sp, axis=_axis(ctx, ins[3]), keepdims=attrs["keep_dims"])
+
+
 # ---------------------------------------------------------------------- TensorLists (RNNs)
 
 def _element_shape(ctx, t):
@@ -433,4 +573,8 @@ KERNELS = {
     "TensorListReserve": _list_reserve, "TensorListFromTensor": _list_from_tensor,
     "TensorListGetItem": _list_get, "TensorListSetItem": _list_set,
     "TensorListStack": _list_stack, "TensorListLength": _list_length,
+    "RngReadAndSkip": _rng_read_and_skip, "Bitcast": _bitcast,
+    "Assert": _assert, "Where": _where, "UnsortedSegmentSum": _unsorted_segment_sum,
+    "SparseReduceSum": _sparse_reduce_sum,
+    **{op: _stateless_v2(op) for op in _STATELESS_V2},
 }

@@ -11,7 +11,7 @@ TF's counterpart: ``tensorflow/python/saved_model/save.py`` (``_AugmentedGraphVi
 """
 from collections import deque
 
-from .._core.variable import Variable
+from .._core.variable import as_variable
 from ..checkpoint import tracking
 from ..function.concrete_function import ConcreteFunction
 from ..function.polymorphic import Function
@@ -41,7 +41,7 @@ class SavedNode:
 
 
 def _kind(obj):
-    if isinstance(obj, Variable):
+    if as_variable(obj) is not None:
         return "variable"
     if isinstance(obj, (Function, revive.RestoredFunction)):
         return "function"
@@ -61,7 +61,8 @@ def _kind(obj):
 def functions_of(obj):
     """``[(attribute name, Function)]`` of an object's ``tf.function`` attributes (methods
     bound to it included), by name."""
-    if isinstance(obj, (Variable, list, tuple, dict, Function, ConcreteFunction, SignatureMap)):
+    if as_variable(obj) is not None or isinstance(
+            obj, (list, tuple, dict, Function, ConcreteFunction, SignatureMap)):
         return []
     out = []
     seen = set()

@@ -9,13 +9,14 @@ FunctionDef once, lazily, as a tapeflow ``tf.function`` (``imports.py``).
 """
 import collections
 import collections.abc
+import inspect
 import re
 
 import numpy as np
 
 from .._core import errors
 from .._core import nest as _nest
-from .._core.tensor import _TensorLike, convert_to_tensor
+from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
 from .._core.variable import Variable
 from ..function import function as _tf_function
@@ -137,6 +138,12 @@ class RestoredConcreteFunction:
         self._keywords = keywords
         self._positional = positional
         self._fn = None
+        # The call fast path (``_call_signature``): the signature's input names in flat
+        # order with their NumPy dtypes, the input shapes a call has already been accepted
+        # with, and how to pack the flat outputs (None: by ``structured_outputs``).
+        self._fast_inputs = None
+        self._seen_shapes = set()
+        self._out_keys = None
 
     @property
     def captured_inputs(self):
@@ -157,13 +164,16 @@ class RestoredConcreteFunction:
     def _function(self):
         if self._fn is None:
             specs = [TensorSpec(s.shape, s.dtype) for s in self._flat_specs()]
-            run = _Run(self._library, self.name, list(self._captures))
+            run = _Run(self._library, self.name, list(self._captures), len(specs))
             self._fn = _tf_function(run, input_signature=specs, autograph=False)
         return self._fn
 
     def _call_flat(self, tensors):
         out = self._function()(*tensors)
         out = list(out) if isinstance(out, (list, tuple)) else [out]
+        keys = self._out_keys
+        if keys is not None and len(keys) == len(out):
+            return dict(zip(keys, out))
         it = iter(out)
         leaves = [next(it) if isinstance(s, TensorSpec) else s
                   for s in _leaves(self.structured_outputs)]
@@ -185,7 +195,44 @@ class RestoredConcreteFunction:
 
     def _call_signature(self, args, kwargs):
         """A signature's call: keyword arguments named as its inputs (positional ones only
-        as many as TF allows), each converted to its dtype or rejected as TF does."""
+        as many as TF allows), each converted to its dtype or rejected as TF does.
+
+        The fast path: keyword tensors of the signature's dtypes, in shapes a call was
+        already accepted with (so nothing else can fail), go straight to the program."""
+        fast = self._fast_inputs
+        if fast is not None and not args and len(kwargs) == len(fast):
+            flat = []
+            for k, dtype in fast:
+                t = kwargs.get(k)
+                if type(t) is not Tensor or t._value.dtype != dtype:
+                    break
+                flat.append(t)
+            else:
+                if tuple(t._value.shape for t in flat) in self._seen_shapes:
+                    return self._call_flat(flat)
+        out = self._call_signature_checked(args, kwargs)
+        self._remember(kwargs)
+        return out
+
+    def _remember(self, kwargs):
+        """After an accepted call: set up the fast path and note its input shapes."""
+        _, kwspec = self.structured_input_signature
+        if self._fast_inputs is None:
+            self._fast_inputs = tuple((k, np.dtype(kwspec[k].dtype.as_numpy_dtype))
+                                      for k in sorted(kwspec))
+            outs = self.structured_outputs
+            # (a dict of tensors whose keys are in flat, sorted, order: packed by zip)
+            if type(outs) is dict and all(isinstance(v, TensorSpec) for v in outs.values()) \
+                    and all(type(k) is str for k in outs) and list(outs) == sorted(outs):
+                self._out_keys = tuple(outs)
+        if len(self._seen_shapes) < 64:
+            try:
+                shapes = tuple(kwargs[k]._value.shape for k, _ in self._fast_inputs)
+            except (KeyError, AttributeError):
+                return
+            self._seen_shapes.add(shapes)
+
+    def _call_signature_checked(self, args, kwargs):
         _, kwspec = self.structured_input_signature
         names = list(self._keywords)
         if len(args) > (self._positional or 0):
@@ -267,8 +314,13 @@ class _Run:
     FunctionDef walked on the inputs and the captured variables. An object, not a closure,
     so each saved function has its own retracing detector (they are keyed by code)."""
 
-    def __init__(self, library, name, captures):
+    def __init__(self, library, name, captures, n_inputs):
         self.library, self.__name__, self.captures = library, name, captures
+        # Plain positional parameters (named as ``*xs`` would name them: xs_0, xs_1, ...)
+        # let tapeflow's tf.function take its fast path for tensor arguments.
+        self.__signature__ = inspect.Signature([
+            inspect.Parameter(f"xs_{i}", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for i in range(n_inputs)])
 
     def __call__(self, *xs):
         return self.library.call(self.__name__, list(xs) + self.captures)

@@ -68,6 +68,16 @@ class _ShuffleSeeds:
         return words[0], words[1]
 
 
+def unread_iterator(dataset):
+    """What making an iterator of ``dataset`` and never reading it draws: each
+    reshuffling ``shuffle`` upstream takes its next seed pair, as TensorFlow's seed
+    generator gives one to every iterator made (Keras's epoch iterator makes such a one at
+    the end of each epoch). Nothing else is computed."""
+    for box in dataset._rngs:
+        if isinstance(box[0], _ShuffleSeeds):
+            box[0].next_pair()
+
+
 def _words(pair, first=0, chunk=256):
     """The 32-bit words of ``PhiloxRandom(seed, seed2)`` one by one (TensorFlow's
     ``SingleSampleAdapter``), from counter ``first`` on, ``chunk`` counters at a time."""

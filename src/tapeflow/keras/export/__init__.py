@@ -126,13 +126,13 @@ class ExportArchive:
         Raises:
             ValueError: ``variables`` is not a list/tuple/set of variables.
         """
-        from ..._core.variable import Variable
+        from ..._core.variable import as_variable
 
         if not isinstance(variables, (list, tuple, set)):
             raise ValueError("Expected `variables` to be a list/tuple/set. Received instead "
                              f"object of type '{type(variables)}'.")
         variables = list(variables)
-        if not all(isinstance(v, Variable) for v in variables):
+        if not all(as_variable(v) is not None for v in variables):
             raise ValueError("Expected all elements in `variables` to be `tf.Variable` "
                              f"instances. Found instead the following types: "
                              f"{sorted({type(v).__name__ for v in variables})}")

@@ -1,9 +1,20 @@
 """Keras 3 layers (``tf.keras.layers``)."""
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
+from .adaptive_pooling import (
+    AdaptiveAveragePooling1D,
+    AdaptiveAveragePooling2D,
+    AdaptiveAveragePooling3D,
+    AdaptiveMaxPooling1D,
+    AdaptiveMaxPooling2D,
+    AdaptiveMaxPooling3D,
+)
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
+from .audio import MelSpectrogram, STFTSpectrogram
 from .conv import AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, MaxPooling1D, MaxPooling2D
 from .conv3d import AveragePooling3D, Conv3D, MaxPooling3D
+from .conv3d_transpose import Conv3DTranspose
 from .conv_depthwise import DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from .conv_transpose import Conv1DTranspose, Conv2DTranspose
 from .core_extra import Identity, Lambda, Masking
 from .dense import Dense
@@ -20,6 +31,7 @@ from .dropout import (
 from .einsum_dense import EinsumDense
 from .embedding import Embedding
 from .flatten import Flatten
+from .grouped_query_attention import GroupedQueryAttention
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
@@ -63,6 +75,28 @@ from .preprocessing.category_encoding import CategoryEncoding
 from .preprocessing.discretization import Discretization
 from .preprocessing.hashed_crossing import HashedCrossing
 from .preprocessing.hashing import Hashing
+from .preprocessing.image_preprocessing.augmentation_color import (
+    ContrastLimitedAdaptiveHistogramEqualization,
+    Equalization,
+    RandomColorDegeneration,
+    RandomErasing,
+    RandomGaussianBlur,
+    RandomHue,
+    RandomPosterization,
+    RandomSaturation,
+    RandomSharpness,
+)
+from .preprocessing.image_preprocessing.augmentation_geometry import (
+    RandomElasticTransform,
+    RandomPerspective,
+    RandomShear,
+)
+from .preprocessing.image_preprocessing.augmentation_mix import CutMix, MixUp
+from .preprocessing.image_preprocessing.augmentation_pipeline import (
+    AugMix,
+    RandAugment,
+    RandomColorJitter,
+)
 from .preprocessing.image_preprocessing.center_crop import CenterCrop
 from .preprocessing.image_preprocessing.color import (
     AutoContrast,
@@ -70,6 +104,7 @@ from .preprocessing.image_preprocessing.color import (
     RandomInvert,
     Solarization,
 )
+from .preprocessing.image_preprocessing.max_num_bounding_boxes import MaxNumBoundingBoxes
 from .preprocessing.image_preprocessing.random_brightness import RandomBrightness
 from .preprocessing.image_preprocessing.random_contrast import RandomContrast
 from .preprocessing.image_preprocessing.random_crop import RandomCrop
@@ -166,6 +201,21 @@ __all__ += ["CategoryEncoding", "Discretization", "HashedCrossing", "Hashing",
             "IntegerLookup", "StringLookup",
             "TextVectorization"]
 __all__ += ["TFSMLayer"]
+__all__ += ["ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
+            "MaxNumBoundingBoxes", "RandomColorDegeneration", "RandomErasing",
+            "RandomGaussianBlur", "RandomHue", "RandomPosterization", "RandomSaturation",
+            "RandomSharpness", "CutMix", "MixUp", "RandomElasticTransform",
+            "RandomPerspective", "RandomShear", "AugMix", "RandAugment", "RandomColorJitter"]
+Convolution3DTranspose = Conv3DTranspose
+__all__ += ["Conv3DTranspose", "Convolution3DTranspose", "ConvLSTM1D", "ConvLSTM2D",
+            "ConvLSTM3D"]
+__all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D",
+            "AdaptiveAveragePooling3D",
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
+# Keras exports its GroupedQueryAttention class under this name only
+GroupQueryAttention = GroupedQueryAttention
+del GroupedQueryAttention
+__all__ += ["GroupQueryAttention", "MelSpectrogram", "STFTSpectrogram"]
 
 
 def serialize(layer) -> dict:

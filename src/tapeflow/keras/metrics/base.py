@@ -117,7 +117,7 @@ class Metric:
             var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)
         values = sys.modules.get("tapeflow.distribute.values")
         if values is not None:  # under a strategy: every replica's update counts
-            values.sync_on_read(var)
+            values.sync_on_read(var.value)
         self._variables.append(var)
         return var
 

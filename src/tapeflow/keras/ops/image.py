@@ -70,53 +70,11 @@ def resize(images, size, interpolation="bilinear", antialias=False,
         x = tf.pad(x, [[0, 0], [top, top], [left, left], [0, 0]],
                    constant_values=cast(fill_value, dt(x)))
     d = dt(x)
-    if antialias:
-        out = _separable_resize(float_of(x), th, tw, interpolation, antialias)
-    else:
-        out = tf.image.resize(x, [th, tw], method=interpolation, antialias=antialias)
+    out = tf.image.resize(x, [th, tw], method=interpolation, antialias=antialias)
     if family(d) == "f":
         out = cast(out, d)
     out = _channels_first(out, data_format, back=True)
     return _unbatch(out, single)
-
-
-def _keys_cubic(t):
-    """Keys' cubic convolution kernel with a = -0.5 (TensorFlow's half-pixel bicubic)."""
-    t = np.abs(t)
-    return np.where(t <= 1, (1.5 * t - 2.5) * t * t + 1,
-                    np.where(t < 2, ((-0.5 * t + 2.5) * t - 4) * t + 2, 0.0))
-
-
-def _resize_matrix(n_in, n_out, method, antialias):
-    """The (n_out, n_in) weights of one axis of a resize with half-pixel centres."""
-    scale = n_in / n_out
-    centres = (np.arange(n_out) + 0.5) * scale
-    m = np.zeros((n_out, n_in))
-    if antialias:
-        # TensorFlow's ScaleAndTranslate: the kernel widened by the downscale factor, the
-        # taps inside the image renormalized
-        width = max(scale, 1.0)
-        x = (np.arange(n_in)[None, :] + 0.5 - centres[:, None]) / width
-        m = _keys_cubic(x) if method == "bicubic" else np.maximum(0.0, 1.0 - np.abs(x))
-        total = m.sum(axis=1, keepdims=True)
-        return m / np.where(total == 0, 1.0, total)
-    src = centres - 0.5
-    base = np.floor(src).astype(int)
-    # TensorFlow reads the weights from a table of 1024 steps per pixel
-    t = np.rint((src - base) * 1024) / 1024
-    for k in (-1, 0, 1, 2):
-        idx = base + k
-        inside = (idx >= 0) & (idx < n_in)
-        # taps outside the image weigh nothing; the rest are renormalized, as TensorFlow
-        np.add.at(m, (np.arange(n_out)[inside], idx[inside]), _keys_cubic(t - k)[inside])
-    return m / m.sum(axis=1, keepdims=True)
-
-
-def _separable_resize(x, th, tw, method, antialias):
-    wh = tf.constant(_resize_matrix(x.shape[1], th, method, antialias).astype(dt(x)))
-    ww = tf.constant(_resize_matrix(x.shape[2], tw, method, antialias).astype(dt(x)))
-    y = tf.einsum("oh,bhwc->bowc", wh, x)
-    return tf.einsum("pw,bowc->bopc", ww, y)
 
 
 def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid",

@@ -12,7 +12,7 @@ from ..._core import dtypes as _dt
 from ..._core import explain as _explain
 from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import _TensorLike, convert_to_tensor
-from ..._core.variable import Variable
+from ..._core.variable import as_variable
 from ...checkpoint import tracking as _tracking
 from ...ops import array_ops as _a
 from ...ops import clip_ops as _cl
@@ -156,11 +156,11 @@ class Optimizer:
     @learning_rate.setter
     def learning_rate(self, value):
         if callable(value):
-            if isinstance(self._learning_rate, Variable):
+            if as_variable(self._learning_rate) is not None:
                 self._variables = [v for v in self._variables if v is not self._learning_rate]
             self._learning_rate = value
             return
-        if not isinstance(self._learning_rate, Variable):
+        if as_variable(self._learning_rate) is None:
             raise TypeError("This optimizer was created with a `LearningRateSchedule` object "
                             "as its `learning_rate` constructor argument, hence its learning "
                             "rate is not settable. If you need the learning rate to be "
@@ -172,7 +172,7 @@ class Optimizer:
 
     def _get_current_learning_rate(self):
         lr = self._learning_rate
-        if isinstance(lr, Variable):
+        if as_variable(lr) is not None:
             return lr
         if isinstance(lr, LearningRateSchedule):
             return lr(self._iterations)
@@ -340,7 +340,7 @@ class Optimizer:
         else:
             variables = list(trainable_variables)
             for i, v in enumerate(variables):
-                if not isinstance(v, Variable):
+                if as_variable(v) is None:
                     raise AttributeError(_explain.not_a_variable_message(v, i))
             self._build_once(variables)
             index = self._index
@@ -498,7 +498,7 @@ class Optimizer:
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
             learning_rate = serialize_keras_object(lr)
-        elif isinstance(lr, Variable):
+        elif as_variable(lr) is not None:
             learning_rate = float(lr.numpy())
         else:
             learning_rate = lr

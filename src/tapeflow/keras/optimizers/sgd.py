@@ -1,6 +1,7 @@
 """SGD with optional (Nesterov) momentum, with Keras 3's update rule."""
 from ..._core.indexed_slices import IndexedSlices
 from ..._core.tensor import convert_to_tensor
+from ..._core.variable import as_variable
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops.training_ops import apply_update
@@ -53,7 +54,7 @@ class SGD(Optimizer):
             if self.momentum == 0:
                 # Keras scatter-subtracts lr * each slice: repeated rows one after another.
                 lr = _a.cast(learning_rate, variable.dtype)
-                variable.scatter_sub(IndexedSlices(_m.multiply(gradient.values, lr),
+                as_variable(variable).scatter_sub(IndexedSlices(_m.multiply(gradient.values, lr),
                                                    gradient.indices, gradient.dense_shape))
                 return
             gradient = convert_to_tensor(gradient)

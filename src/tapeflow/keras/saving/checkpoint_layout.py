@@ -15,7 +15,7 @@ Keras objects are seen as TensorFlow 2.21 + Keras 3 write them into a
 :func:`register` hands this layout to ``checkpoint/tracking.py`` (which imports nothing of
 Keras); ``keras/__init__.py`` calls it once.
 """
-from ..._core.variable import Variable
+from ..._core.variable import as_variable
 from ...checkpoint.tracking import (
     Placeholder,
     StructNode,
@@ -54,7 +54,7 @@ def layer_children(layer):
     for name, value in vars(layer).items():
         if name in _SKIP or not holds_state(value):
             continue
-        if isinstance(value, Variable):
+        if as_variable(value) is not None:
             if id(value) not in own:
                 continue
             attached.add(id(value))
@@ -77,7 +77,7 @@ def optimizer_children(opt):
     out = [("_variables", list(opt._variables)),
            ("_trainable_variables", list(getattr(opt, "_trainable_variables", []))),
            ("_iterations", opt._iterations)]
-    if isinstance(lr, Variable):
+    if as_variable(lr) is not None:
         out.append(("_learning_rate", lr))
     out += [(n, v) for n, v in attribute_children(opt, _SKIP, empty_containers=False)]
     return out

@@ -123,9 +123,10 @@ def _public_location(cls):
     """``(keras module, class name)`` for a tapeflow built-in class, else None."""
     if not cls.__module__.startswith("tapeflow.keras"):
         return None
+    name = cls.__dict__.get("_keras_name", cls.__name__)  # a class Keras exports renamed
     for keras_module, tapeflow_module in _PUBLIC_MODULES:
-        if getattr(_namespace(tapeflow_module), cls.__name__, None) is cls:
-            return keras_module, cls.__name__
+        if getattr(_namespace(tapeflow_module), name, None) is cls:
+            return keras_module, name
     return None
 
 

@@ -170,8 +170,19 @@ class _Batches:
             return
         if self.dataset is not None:
             if self._fixed_steps is None:
+                seen = 0
                 for batch in self.dataset:
+                    seen += 1
                     yield self._weighted(_unpack(batch))
+                # Keras's epoch iterator (of a dataset of known cardinality) makes the next
+                # epoch's iterator as soon as it has seen every batch, then a fresh one when
+                # that epoch begins: each later epoch of a reshuffling dataset reads the
+                # iterator after next (TF's shuffle seeds advance per iterator made). Of a
+                # dataset of unknown cardinality it makes one per epoch.
+                card = self.dataset._cardinality
+                if card >= 0 and seen >= card:
+                    from ...data.ops.sampling import unread_iterator
+                    unread_iterator(self.dataset)
                 return
             # With a step count, one iterator runs on across epochs, as in Keras.
             for _ in range(self._fixed_steps):

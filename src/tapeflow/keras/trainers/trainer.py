@@ -578,7 +578,8 @@ class Trainer:
                     break
             epoch_logs = pythonify_logs(self._metrics_or_logs(logs))
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                if isinstance(validation_data, Dataset):
+                from ..utils.py_dataset import PyDataset
+                if isinstance(validation_data, (Dataset, PyDataset)):
                     vx, vy, vw = validation_data, None, None
                 else:
                     vx, vy, vw = _unpack(tuple(validation_data))

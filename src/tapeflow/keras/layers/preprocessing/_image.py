@@ -17,6 +17,8 @@ __all__ = ["resize", "affine_transform", "crop_to_aspect_ratio"]
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
+# what Keras's TensorFlow backend resizes with (``keras.ops.image.resize``)
+RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
 
 
 def _resize_axis(x, axis, out_size, method):
@@ -40,9 +42,10 @@ def _resize_axis(x, axis, out_size, method):
     return _m.add(low, _m.multiply(_m.subtract(high, low), lerp))
 
 
-def resize(images, height, width, interpolation="bilinear"):
+def resize(images, height, width, interpolation="bilinear", antialias=False):
     """``images`` ``(batch, h, w, c)`` resized to ``(batch, height, width, c)``, as
-    ``tf.image.resize`` with ``antialias=False`` ('bilinear' or 'nearest').
+    ``tf.image.resize``: 'bilinear' and 'nearest' here, the other methods
+    (``RESIZE_INTERPOLATIONS``) and ``antialias`` by ``tf.image.resize`` itself.
 
     Integer images are interpolated in float32, then rounded and cast back with saturation,
     as Keras's ``Resizing`` and ``UpSampling2D`` return them.
@@ -51,8 +54,12 @@ def resize(images, height, width, interpolation="bilinear"):
     integer = interpolation != "nearest" and not dtype.is_floating
     if integer:
         images = _a.cast(images, "float32")
-    out = _resize_axis(images, 2, width, interpolation)
-    out = _resize_axis(out, 1, height, interpolation)
+    if interpolation in INTERPOLATIONS and not antialias:
+        out = _resize_axis(images, 2, width, interpolation)
+        out = _resize_axis(out, 1, height, interpolation)
+    else:
+        from ....ops.image_ops import resize as _tf_resize
+        out = _tf_resize(images, [height, width], method=interpolation, antialias=antialias)
     if integer:
         info = np.iinfo(dtype.as_numpy_dtype) if dtype.is_integer else None
         out = _m.round(out)

@@ -10,15 +10,17 @@ class Resizing(_ImageLayer):
 
     Args:
         height, width: the output size.
-        interpolation: 'bilinear' (default) or 'nearest', as ``tf.image.resize``.
+        interpolation: 'bilinear' (default), 'nearest', 'bicubic', 'area', 'lanczos3' or
+            'lanczos5', as ``tf.image.resize``.
         crop_to_aspect_ratio: first take the largest centred crop with the target's
             aspect ratio, so the image is not distorted.
-        pad_to_aspect_ratio, fill_mode, fill_value, antialias: accepted for Keras's
-            signature; tapeflow supports only their defaults.
+        antialias: filter when downsampling (``tf.image.resize``'s ``antialias``).
+        pad_to_aspect_ratio, fill_mode, fill_value: accepted for Keras's signature;
+            tapeflow supports only their defaults.
 
     Raises:
-        ValueError: for an interpolation other than 'bilinear'/'nearest', or a default
-            argument tapeflow does not support.
+        ValueError: when called with another interpolation (Keras's text), or
+            ``pad_to_aspect_ratio=True``.
 
     >>> import tapeflow as tf
     >>> tf.keras.layers.Resizing(4, 6)(tf.ones((2, 8, 8, 3))).shape
@@ -31,13 +33,8 @@ class Resizing(_ImageLayer):
                  pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
                  antialias=False, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        if interpolation not in _image.INTERPOLATIONS:
-            raise ValueError("Invalid value for argument `interpolation`. Expected of one "
-                             f"{_image.INTERPOLATIONS}. Received: interpolation="
-                             f"{interpolation}")
-        if pad_to_aspect_ratio or antialias:
-            raise ValueError("tapeflow's Resizing supports pad_to_aspect_ratio=False and "
-                             "antialias=False only")
+        if pad_to_aspect_ratio:
+            raise ValueError("tapeflow's Resizing supports pad_to_aspect_ratio=False only")
         self.height, self.width = int(height), int(width)
         self.interpolation = interpolation
         self.crop_to_aspect_ratio = crop_to_aspect_ratio
@@ -45,9 +42,15 @@ class Resizing(_ImageLayer):
         self.fill_mode, self.fill_value, self.antialias = fill_mode, fill_value, antialias
 
     def _transform(self, images, training):
+        if self.interpolation not in _image.RESIZE_INTERPOLATIONS:
+            # checked when called, as Keras's TensorFlow backend does
+            raise ValueError("Invalid value for argument `interpolation`. Expected of one "
+                             f"{_image.RESIZE_INTERPOLATIONS}. Received: interpolation="
+                             f"{self.interpolation}")
         if self.crop_to_aspect_ratio:
             images = _image.crop_to_aspect_ratio(images, self.height, self.width)
-        return _image.resize(images, self.height, self.width, self.interpolation)
+        return _image.resize(images, self.height, self.width, self.interpolation,
+                              self.antialias)
 
     def compute_output_shape(self, input_shape):
         return (*input_shape[:-3], self.height, self.width, input_shape[-1])

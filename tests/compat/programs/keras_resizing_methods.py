@@ -1,0 +1,17 @@
+"""keras.layers.Resizing with every interpolation Keras 3.15 accepts on TensorFlow (bicubic, area,
+lanczos3/5, antialias), float and uint8 images, and its error for another method."""
+import numpy as np
+import tensorflow as tf
+
+keras = tf.keras
+x = np.arange(2*6*4*3, dtype='float32').reshape(2,6,4,3) % 5
+for kw in [dict(interpolation='bicubic'), dict(interpolation='area'),
+           dict(interpolation='lanczos5', antialias=True),
+           dict(interpolation='bilinear', antialias=True), dict(interpolation='lanczos3')]:
+    for d in ('uint8', 'float32'):
+        y = keras.layers.Resizing(3, 5, **kw)(x.astype(d))
+        print(kw, d, y.dtype, np.round(np.asarray(y)[0,:,:,0], 5).tolist())
+try:
+    keras.layers.Resizing(3, 5, interpolation='gaussian')(x)
+except ValueError as e:
+    print(str(e).splitlines()[2][-80:])
