@@ -739,6 +739,158 @@ case("sweepla_expm_per_matrix_pade_and_scaling", """
            grad(tf.linalg.expm, tf.constant(a)),
            grad(tf.linalg.expm, tf.constant(a, tf.float32))]""")
 
+# ---------------------------------------------------------------- sweep seeds 1-3 (sweepmath)
+case("polygamma_float32_large_orders", """
+    inf = float("inf")
+    out = [tf.math.polygamma(f32(1e30, 1e30, 41, 6721, 70000, 35, inf, 1e30),
+                             f32(0.0013, 0.73, -23.808, 0.5, 3.0, 2.5, 54.5, -2.0)),
+           tf.math.polygamma(f64(1e30, 171, 200, 4.0), f64(0.5, 3.0, 0.5, -30.25)),
+           grad(lambda x: tf.math.polygamma(f32(6721, 40, 2), x), f32(0.5, 2.5, -1.5))]""")
+
+case("forward_mode_zero_tangent_of_constant_inputs", """
+    inf, nan = float("inf"), float("nan")
+    c, x = f32(inf, 3.0, 2.0), f32(2.0, 1.0, 0.0)
+    yt, yp = f64(4701.5827, -1059.4821, 1.0), f64(inf, 2.0, 1.5)
+    with tf.autodiff.ForwardAccumulator((c, yp), (f32(1.0, 1.0, 1.0), f64(0.5, -0.2, 0.3))) as acc:
+        ys = [x * c, c / x, x / c, tf.pow(c, x), tf.math.floormod(c, x), tf.math.atan2(c, x),
+              tf.matmul(tf.reshape(x, (1, 3)), tf.reshape(c, (3, 1))), x + c,
+              tf.keras.losses.huber(yt, yp), tf.math.scalar_mul(2.0, c)]
+    out = [acc.jvp(y) for y in ys]""")
+case("selu_l2_loss_one_op_forward_mode", """
+    inf, nan = float("inf"), float("nan")
+    x = f64(1.0, -3.0, nan, -inf, 0.0, -1e30, inf)
+    t = f64(0.3, 0.7, 0.1, 0.2, -0.5, 0.4, 0.6)
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        ys = [tf.nn.selu(x), tf.nn.l2_loss(x), tf.nn.l2_loss(x[:3])]
+    out = [acc.jvp(y) for y in ys] + ys + [grad(tf.nn.selu, x), grad2(tf.nn.selu, x),
+                                           grad(tf.nn.l2_loss, x), grad2(tf.nn.l2_loss, x)]""")
+
+case("tensor_scatter_indices_into_empty_output", """
+    out = [tf.tensor_scatter_nd_max(tf.zeros([4, 0]), [[2]], tf.zeros([1, 0])),
+           tf.tensor_scatter_nd_max(tf.zeros([4, 0]), tf.zeros([0, 1], tf.int32),
+                                    tf.zeros([0, 0]))]""")
+for _op in ("max", "min", "sub", "add", "update"):
+    case(f"tensor_scatter_nd_{_op}_empty_output_refused",
+         f"out = tf.tensor_scatter_nd_{_op}(tf.zeros([2, 0, 1]), [[1], [0]], tf.zeros([2, 0, 1]))")
+case("tensor_scatter_nd_min_max_nan", """
+    nan = float("nan")
+    t = f32(4.0, nan, -1.0, 2.0)
+    i = tf.constant([[0], [0], [1], [2], [3]])
+    u = f32(nan, 1.0, 3.0, nan, 5.0)
+    out = [tf.tensor_scatter_nd_min(t, i, u), tf.tensor_scatter_nd_max(t, i, u),
+           grad(lambda t, u: tf.tensor_scatter_nd_min(t, i, u), t, u),
+           grad(lambda t, u: tf.tensor_scatter_nd_max(t, i, u), t, u)]""")
+
+case("reduce_prod_gradients_by_cumprods", """
+    a = tf.reshape(f32(-1.3458, 1.4231, -1e30, -0.27691), (2, 2))
+    b = tf.reshape(f64(0.5, -2.0, 3.0, 1.5, -0.25, 4.0, 2.0, 0.75), (2, 2, 1, 2))
+    h = tf.constant([[16473.3197, 3623.7446], [15894.2695, 3545.0643]], tf.float16)
+    f = lambda x: tf.reduce_prod(x, axis=1)
+    out = [grad(f, a), grad2(f, a), grad2(tf.reduce_prod, tf.constant(0.0009)),
+           grad(lambda b: tf.reduce_prod(b, axis=[1, 2]), b),
+           grad2(lambda b: tf.reduce_prod(b, axis=[1, 2]), b),
+           grad(lambda h: tf.reduce_prod(h, axis=0), h),
+           grad(lambda z: tf.reduce_prod(z, axis=0), tf.constant([[0.0, 2.0], [0.0, 3.0]])),
+           grad(lambda z: tf.reduce_prod(z, axis=1), tf.zeros([0, 3])),
+           grad(lambda z: tf.reduce_prod(z, axis=0), tf.zeros([0, 3]))]""")
+
+case("forward_mode_mean_of_empty", """
+    a, b = tf.zeros([3, 0], tf.float64), tf.zeros([3, 0], tf.float64)
+    with tf.autodiff.ForwardAccumulator((a, b), (tf.zeros([3, 0], tf.float64),) * 2) as acc:
+        ys = [tf.keras.losses.logcosh(a, b), tf.keras.losses.msle(a, b),
+              tf.keras.losses.binary_crossentropy(a, b), tf.reduce_mean(b, axis=1),
+              tf.reduce_mean(b)]
+    out = [acc.jvp(y) for y in ys]""")
+
+case("angle_of_ints_bools_strings_refused", "out = tf.math.angle(tf.constant([1, -2]))")
+case("angle_of_bool_refused", "out = tf.math.angle(tf.constant([True]))")
+case("angle_of_uint8_refused", "out = tf.math.angle(tf.constant([3], tf.uint8))")
+case("complex_of_infinite_parts", """
+    inf = float("inf")
+    z = tf.complex(f32(-1.0, inf, 2.0, -inf), f32(inf, 0.5, -inf, -inf))
+    out = [z, grad(tf.math.angle, tf.constant(complex(inf, -1), tf.complex64))]""")
+case("complex_division_packets_and_tail", """
+    inf = float("inf")
+    out = [tf.math.reciprocal(tf.constant([complex(inf, 0)] * n, dt))
+           for n in (1, 2, 3, 5, 9) for dt in (tf.complex64, tf.complex128)]
+    out += [tf.constant(1 + 1j, tf.complex128) / tf.constant([complex(inf, 0)] * 3, tf.complex128),
+            tf.math.reciprocal(tf.constant([complex(inf, 0), complex(1, inf), 1e-30 + 0j, 0j,
+                                            1 + 1j, complex(3e38, 3e38), 0j], tf.complex64))]""")
+
+_ZINF = ('tf.constant([complex(0.31, inf), complex(nan, 2.05), complex(inf, 0), 1 + 2j, 0j, '
+         'complex(-inf, 1), complex(2, -inf), 0.5 - 0.3j], tf.complex64)')
+for _op in ("log", "log1p", "tan", "asin", "acos", "atanh", "asinh"):
+    case(f"grad_complex_nonfinite_{_op}", f"""
+        inf, nan = float("inf"), float("nan")
+        z = {_ZINF}
+        out = [grad(tf.math.{_op}, z), grad(tf.math.{_op}, z[:3]), grad(tf.math.{_op}, z[4:])]""")
+case("grad_complex_asinh_branch", """
+    z = tf.constant([2j, -2j, 1e-9 + 2j, -1e-9 - 3j, 0.5 + 1.5j, -0.2 - 4j], tf.complex128)
+    out = [grad(tf.math.asinh, z), grad(tf.math.asinh, tf.cast(z, tf.complex64))]""")
+case("grad_complex_divide_nonfinite", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([1 + 1j, complex(inf, 1), 2 - 1j, 0j, 3j, complex(nan, 0), 1, 2], tf.complex64)
+    y = tf.constant([complex(inf, 0), 1 + 1j, 0j, 0j, 2 + 0.5j, 1j, complex(0, inf), 3 - 1j],
+                    tf.complex64)
+    out = [grad(tf.math.divide, x, y),
+           grad(tf.math.divide, tf.cast(x, tf.complex128), tf.cast(y, tf.complex128))]""")
+
+case("softmax_float32_rows_with_nan", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([[1.0, nan, 0.5], [3.0, 4.0, 1.0], [inf, 0.0, -inf], [-inf, 1.0, 2.0]])
+    out = [tf.math.softmax(x), tf.math.softmax(x, axis=0), tf.nn.softmax(tf.cast(x, tf.float64)),
+           tf.nn.softmax(tf.cast(x, tf.float16)), tf.nn.softmax(tf.cast(x, tf.bfloat16)),
+           tf.keras.activations.softmax(x)]""")
+
+case("sparse_categorical_crossentropy_object_same_rank_refused", """
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(reduction=None)
+    out = loss(tf.zeros([2, 2]), tf.fill([2, 2, 1], 0.5))""")
+case("sparse_categorical_crossentropy_object_ranks", """
+    loss = tf.keras.losses.SparseCategoricalCrossentropy(reduction=None)
+    out = [loss(tf.zeros([2]), tf.fill([2, 1], 0.5)),
+           loss(tf.constant([[1.0], [0.0]]), tf.constant([[0.3, 0.7], [0.9, 0.1]])),
+           loss(tf.constant([1, 0]), tf.constant([[0.3, 0.7], [0.9, 0.1]]))]""")
+case("string_tensor_with_python_number_refused", "out = tf.constant(['6']) == 1.0")
+case("string_tensor_less_python_number_refused", "out = tf.constant(['6']) < 1")
+case("string_tensor_times_python_number_refused", "out = tf.constant('0') * 1.0")
+
+case("logical_or_python_number_refused", "out = tf.math.logical_or(tf.constant(8), 0)")
+case("logical_and_bool_and_python_number_refused",
+     "out = tf.math.logical_and(tf.constant([True]), 0)")
+case("logical_or_int_tensors_refused",
+     "out = tf.math.logical_or(tf.constant([1]), tf.constant([0]))")
+case("logical_xor_float_and_number_refused", "out = tf.math.logical_xor(tf.constant(0.0), 47.2)")
+case("logical_ops_bools", """
+    out = [tf.math.logical_or(tf.constant([True, False]), [False, False]),
+           tf.math.logical_xor(tf.constant([True]), True), tf.constant([True]) | False]""")
+case("reduce_all_int_axis_list_refused",
+     "out = tf.math.reduce_all(tf.zeros([3, 2], tf.int32), axis=[-1])")
+case("reduce_any_float_axis_tuple_refused", "out = tf.math.reduce_any(tf.zeros([3, 2]), axis=(0,))")
+case("reduce_all_int_axis_int_refused", "out = tf.math.reduce_all(tf.zeros([3, 2], tf.int32), -1)")
+case("reduce_any_int_no_axis_refused", "out = tf.math.reduce_any(tf.zeros([3, 2], tf.int32))")
+
+case("log_poisson_loss_full_loss_stirling_outside_0_1", """
+    nan = float("nan")
+    z = f64(-1.0, 0.0, 0.5, 1.0, 2.5, nan)
+    c = f64(-1.6998, 0.3, -0.2, 0.1, 0.7, 0.4)
+    f = lambda z, c: tf.nn.log_poisson_loss(z, c, compute_full_loss=True)
+    out = [f(z, c), grad(f, z, c), grad2(f, z, c)]""")
+
+case("reduce_euclidean_norm_one_op", """
+    inf = float("inf")
+    x = tf.reshape(f32(-2.1204, 2.3146, -1.5047, inf, 0.0, 0.0), (2, 3))
+    t = tf.reshape(f32(0.3, -0.5, 0.7, 0.2, 0.1, -0.4), (2, 3))
+    e = tf.zeros([0, 4], tf.float64)
+    with tf.autodiff.ForwardAccumulator((x, e), (t, tf.zeros([0, 4], tf.float64))) as acc:
+        ys = [tf.math.reduce_euclidean_norm(x, axis=1), tf.math.reduce_euclidean_norm(x),
+              tf.math.reduce_euclidean_norm(e)]
+    f = lambda x: tf.math.reduce_euclidean_norm(x, axis=0, keepdims=True)
+    out = ys + [acc.jvp(y) for y in ys] + [grad(f, x), grad2(f, f64(1e-30)),
+                                           grad2(f, tf.reshape(f64(1.0, -2.0, 0.5), (3, 1)))]""")
+case("reduce_euclidean_norm_bool_refused",
+     "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

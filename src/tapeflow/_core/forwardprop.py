@@ -4,8 +4,11 @@ The accumulator is a tape that watches its primals: ops downstream of them are r
 usual. ``jvp(target)`` then walks the recorded entries forward and pushes tangents through
 each one, with the primitive's ``defjvp`` rule where one is written, else by differentiating
 its VJP rule: the VJP ``u -> J^T u`` is linear in ``u``, so the gradient of ``<J^T u, t>``
-with respect to ``u`` is ``J t`` (the transposition trick TensorFlow also uses). All of it is
-done with tapeflow ops, so an outer GradientTape or accumulator differentiates it again.
+with respect to ``u`` is ``J t`` (the transposition trick TensorFlow also uses). As in
+TensorFlow, a float input of a recorded op that has no tangent (a constant) gets a zero one
+once another input has a tangent, so its term is there too: ``c * x`` at an infinite ``x``
+has tangent ``c dx + x 0``, NaN. All of it is done with tapeflow ops, so an outer
+GradientTape or accumulator differentiates it again.
 """
 from . import dispatch, nest
 from .backend import np
@@ -159,6 +162,12 @@ def _entry_jvp(e, tangents, out_shapes):
         return [None] * len(out_shapes)
     prim = e.prim
     inputs = e.in_shapes if e.inputs is None else e.inputs
+    if len(live) < len(in_t) and e.inputs is not None:
+        # TensorFlow's accumulator gives every float input without a tangent a zero one, so
+        # its term of the JVP is there too: 0 times an inf or nan partial is nan (x * c at an
+        # infinite x, with c a constant, has tangent t c + x 0)
+        in_t = [Tensor(np.zeros_like(x._value)) if t is None and x._value.dtype.kind in "fcV"
+                else t for t, x in zip(in_t, inputs)]
     attrs = e.attrs or {}
     if prim.jvp is not None:
         out = prim.jvp(in_t, e.out, *inputs, **attrs)

@@ -758,9 +758,8 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         self.from_logits = from_logits
         self.ignore_class = ignore_class
 
-    def call(self, y_true, y_pred):
-        # Keras leaves sparse labels one rank below the predictions.
-        return self.fn(y_true, y_pred, **self._fn_kwargs)
+    # call: LossFunctionWrapper's, as Keras 3's (its squeeze_or_expand_to_same_rank too: a
+    # trailing 1 of the predictions one rank above the labels is squeezed off, then refused)
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         if self.ignore_class is None:

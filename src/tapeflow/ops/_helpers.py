@@ -43,7 +43,8 @@ def like(value, ref):
     t = type(value)
     dt = ref._value.dtype
     if t is float or t is int:
-        if t is float and dt.kind in "iub":
+        k = dt.kind
+        if k in "iubOSU" and (t is float or k in "OSU"):  # no int or float into a string
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
                             f"{_dt.FROM_NUMPY[dt].name}")
         return Tensor(dt.type(value))
@@ -234,3 +235,20 @@ def op_doc(prim, name, what, args, returns, raises, notes="", tf_name=None):
             f"Returns:\n    {returns}\n\n"
             "Raises:\n" + "".join(f"    {r}\n" for r in raises))
     return text
+
+
+def bool_operands(paired):
+    """``paired`` (``logical_and``/``logical_or``) refusing other operands as TensorFlow's
+    generated wrapper, whose T is fixed to bool: a Python number does not convert to bool
+    (TypeError), and a tensor of another dtype fails the kernel's input check."""
+    op_name = "".join(w.capitalize() for w in paired.__name__.split("_"))
+
+    def op(x, y, name=None):
+        for v in (x, y):
+            if type(v) is int or type(v) is float:
+                raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
+        for k, v in enumerate((x, y)):
+            if isinstance(v, _TensorLike) and v._value.dtype.kind != "b":
+                raise dtype_mismatch(op_name, k, np.dtype(bool), v._value.dtype)
+        return paired(x, y, name)
+    return public_op(op, paired.__name__, paired.__doc__)

@@ -19,7 +19,12 @@ _PAIR = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128
 
 
 def _complex_forward(real, imag):
-    return (real + 1j * imag).astype(_PAIR[np.result_type(real, imag)])
+    # the parts set as they are (``real + 1j * imag`` makes nan of 1j * inf's real part)
+    out = np.empty(np.broadcast_shapes(np.shape(real), np.shape(imag)),
+                   _PAIR[np.result_type(real, imag)])
+    out.real = real
+    out.imag = imag
+    return out
 
 
 _COMPLEX = primitive("Complex", _complex_forward, save_inputs=False)
@@ -119,6 +124,12 @@ def angle(input, name=None):  # noqa: A002 - TensorFlow's name
     x = input if isinstance(input, _TensorLike) else convert_to_tensor(input)
     if x.dtype.is_complex:
         return apply(_ANGLE, (x,))
+    kind = x._value.dtype.kind
+    if kind not in "fV":
+        # TF's Python composition: ``x < 0`` converts 0 to a bool or string tensor's dtype,
+        # then ``pi * ones_like(x)`` converts pi to an integer one's
+        what = repr(np.pi) if kind in "iu" else "0"
+        raise TypeError(f"Cannot convert {what} to EagerTensor of dtype {x.dtype.name}")
     pi = Tensor(x._value.dtype.type(np.pi))
     return _a.where(_m.less(x, Tensor(x._value.dtype.type(0))),
                     _a.broadcast_to(pi, _a.shape(x)), _a.zeros_like(x))
@@ -139,3 +150,42 @@ def sign(x, name=None):
 
 sign.__doc__ = _m.sign.__doc__.replace(
     "element-wise", "element-wise; ``x / |x|`` (0 at 0) for complex ``x``", 1)
+
+
+# Complex gradients as TensorFlow composes them (reciprocal, cos, ... with Eigen's complex
+# division of whole packets, nan + nanj at an infinite or zero denominator, where a division
+# in one step would give 0), so nan and inf land where TensorFlow's do: the complex branch of
+# each rule of math_ops, conjugated as the others (g * conj(f'(z))); real inputs unchanged.
+def _complex_rules():
+    m = _m
+
+    def cdiv(a, b):
+        return apply(m._CDIV, (a, b))
+
+    rules = {
+        "Log": lambda g, y, x: m.multiply(g, m.reciprocal(x)),
+        "Log1p": lambda g, y, x: m.multiply(g, m.reciprocal(m.add(x, 1))),
+        "Tan": lambda g, y, x: m.multiply(g, m.square(m.reciprocal(m.cos(x)))),
+        "Asin": lambda g, y, x: m.multiply(g, m.reciprocal(m.sqrt(m.subtract(1, m.square(x))))),
+        "Acos": lambda g, y, x: m.multiply(m.negative(g), m.reciprocal(
+            m.sqrt(m.subtract(1, m.square(x))))),
+        "Atanh": lambda g, y, x: m.multiply(g, m.reciprocal(m.subtract(1, m.square(x)))),
+        "Asinh": lambda g, y, x: cdiv(g, m.cosh(m.asinh(x))),
+    }
+    for name, rule in rules.items():
+        prim = PRIMITIVES[name]
+        real_rule, complex_rule = prim.vjps[0], m._conj_aware(rule)
+        prim.vjps = ((lambda g, y, x, _r=real_rule, _c=complex_rule:
+                      (_c if x._value.dtype.kind == "c" else _r)(g, y, x)),)
+    # RealDiv: TensorFlow's g / conj(y) and g * ((-conj(x)) / conj(y)) / conj(y)
+    div = PRIMITIVES["RealDiv"]
+    real_x, real_y = div.vjps
+    cx = m._conj_aware(lambda g, y, x1, x2: cdiv(g, x2))
+    cy = m._conj_aware(lambda g, y, x1, x2: m.multiply(g, cdiv(cdiv(m.negative(x1), x2), x2)))
+    div.vjps = ((lambda g, y, x1, x2: (cx if x2._value.dtype.kind == "c" else real_x)(
+        g, y, x1, x2)), (lambda g, y, x1, x2: (cy if x2._value.dtype.kind == "c" else real_y)(
+        g, y, x1, x2)))
+    m._CDIV.vjps = div.vjps
+
+
+_complex_rules()

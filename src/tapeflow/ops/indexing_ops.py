@@ -409,6 +409,9 @@ def _scatter_args(tensor, indices, updates, op_name):
     i = to_tensor(indices)
     u = _a.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
         else updates
+    if i._value.size and not t._value.size:
+        # TensorFlow's first check: any index into an empty tensor (even a size-0 slice)
+        raise _err("Indices and updates specified for empty output shape", op_name, "")
     _check_scatter(i._value, u._value.shape, t._value.shape, op_name)
     if u._value.dtype is not t._value.dtype:
         from ._helpers import dtype_mismatch
@@ -462,6 +465,11 @@ defvjp(_TS_SUB, lambda g, y, tensor, indices, updates: g, None,
 def _ts_extremum_forward(tensor, indices, updates, ufunc):
     out = np.array(tensor, copy=True)
     k = indices.shape[-1]
+    if updates.dtype.kind in "fc" and np.isnan(updates).any():
+        # Eigen's cwiseMin/Max keep the entry against a NaN update (std::min(entry, update)
+        # is ``update < entry ? update : entry``) and a NaN entry against any update
+        updates = np.where(np.isnan(updates), np.inf if ufunc is np.minimum else -np.inf,
+                           updates).astype(updates.dtype)
     ufunc.at(out, tuple(np.moveaxis(indices, -1, 0)) if k else (), updates)
     return out
 

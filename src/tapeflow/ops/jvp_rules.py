@@ -47,9 +47,11 @@ def _mul(ts, y, x1, x2):
 
 
 def _div(ts, y, x1, x2):
-    # d(x1/x2) = (dx1 - y dx2) / x2
-    num = _sum_of(ts[0], None if ts[1] is None else _m.negative(_m.multiply(ts[1], y)))
-    return _m.divide(num, x2)
+    # d(x1/x2) = dx1 / x2 + dx2 ((-x1 / x2) / x2), TF's VJP transposed (nan and inf where
+    # TensorFlow's forward mode has them)
+    return _sum_of(None if ts[0] is None else _m.divide(ts[0], x2),
+                   None if ts[1] is None else _m.multiply(
+                       ts[1], _m.divide(_m.divide(_m.negative(x1), x2), x2)))
 
 
 def _matmul(ts, y, a, b, transpose_a, transpose_b):
@@ -71,6 +73,14 @@ def _cast(ts, y, x_shape, dtype, src):
     if ts[0] is None or dtype.kind not in "fcV" or src.kind not in "fcV":
         return None
     return _a.cast(ts[0], dtypes.FROM_NUMPY[dtype])
+
+
+def _mean(t, axis, keepdims):
+    # over a size-0 input TensorFlow's tangent is 0 (its transposed rule divides an empty
+    # gradient), not the mean of nothing
+    if not t._value.size:
+        return _r.reduce_sum(t, axis, keepdims=keepdims)
+    return _r.reduce_mean(t, axis, keepdims=keepdims)
 
 
 def _softmax(ts, y, x_shape, axis):
@@ -112,7 +122,7 @@ _RULES = {
     "Transpose": _linear(lambda t, perm: _a.transpose(t, list(perm))),
     "BroadcastTo": _linear(lambda t, shape: _a.broadcast_to(t, shape)),
     "Sum": _linear(lambda t, axis, keepdims: _r.reduce_sum(t, axis, keepdims=keepdims)),
-    "Mean": _linear(lambda t, axis, keepdims: _r.reduce_mean(t, axis, keepdims=keepdims)),
+    "Mean": _linear(_mean),
     "StridedSlice": _linear(lambda t, key: _ix.strided_slice_getitem(t, key)),
 }
 _RULES.update({name: _unary(fn) for name, fn in _UNARY.items()})

@@ -25,6 +25,7 @@ from ._helpers import (
     _SQDIFF_TYPES,
     _SUB_TYPES,
     FLOAT_COMPLEX_TYPES,
+    bool_operands,
     check_kind,
     dtype_mismatch,
     kind_of,
@@ -513,7 +514,7 @@ _LNOT = nondifferentiable("LogicalNot", np.logical_not)
 
 
 def _logical(prim, name, what):
-    return _paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT)
+    return bool_operands(_paired(prim, name, what, "dtype bool", "b", "bool", _BOOL_RESULT))
 
 
 logical_and = _logical(_LAND, "logical_and", "``x AND y`` of bool tensors, element-wise")
@@ -776,7 +777,7 @@ def _float_unary(prim, name, what, complex_ok=True, not_found=""):
     return _unary(prim, name, what, "f", _FLOATS, not_found=not_found)
 
 
-_TAN = primitive("Tan", np.tan, save_inputs=False, save_output=True)
+_TAN = primitive("Tan", np.tan, save_output=True)
 _ASIN = primitive("Asin", np.arcsin)
 _ACOS = primitive("Acos", np.arccos)
 _ATAN = primitive("Atan", np.arctan)

@@ -122,7 +122,15 @@ def _softmax_forward(x, axis):
         return x.copy()
     z = x - _MAX_REDUCE(x, axis=axis, keepdims=True)
     e = np.exp(z)
-    return e / _SUM_REDUCE(e, axis=axis, keepdims=True)
+    total = _SUM_REDUCE(e, axis=axis, keepdims=True)
+    if x.dtype.itemsize != 8 and x.dtype.name != "float16" and np.isnan(total).any():
+        # TensorFlow's float32/bfloat16 kernel (oneDNN): its max skips NaN, and in a row
+        # holding a NaN (or +inf, NaN once shifted) only those entries are NaN, the others 0
+        with np.errstate(invalid="ignore"):
+            e = np.exp(x - np.fmax.reduce(x, axis=axis, keepdims=True))
+        total = _SUM_REDUCE(e, axis=axis, keepdims=True)
+        return np.where(np.isnan(total) & ~np.isnan(e), x.dtype.type(0), e / total)
+    return e / total
 
 
 def _log_softmax_forward(x, axis):
@@ -339,7 +347,18 @@ def l2_loss(t, name=None):
     """
     t = to_tensor(t)
     check_kind(t, "f", "L2Loss", FLOAT_TYPES)
-    return _m.multiply(_r.reduce_sum(_m.square(t)), 0.5)
+    return apply(_L2LOSS, (t,))
+
+
+def _l2_loss_forward(x):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (np.add.reduce(np.square(x), axis=None, dtype=x.dtype) * x.dtype.type(0.5))[()]
+
+
+# One op as TensorFlow's L2Loss, its gradient g * t: forward mode is sum(t * dt), with no
+# constant 0.5 whose zero tangent would meet an infinite sum
+_L2LOSS = primitive("L2Loss", _l2_loss_forward)
+defvjp(_L2LOSS, lambda g, y, x: _m.multiply(x, g))
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -404,13 +423,42 @@ def elu(features, name=None):
     return apply(_ELU, (x,))
 
 
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
+_SELU_SCALE_ALPHA = 1.7580993408473766
+
+
+def _selu_forward(x):
+    t = x.dtype.type
+    with np.errstate(over="ignore", invalid="ignore"):
+        neg = np.expm1(np.minimum(x, t(0))) * t(_SELU_ALPHA)
+        return np.where(x < 0, neg, x) * t(_SELU_SCALE)
+
+
+# One op as TensorFlow's Selu; SeluGrad(g, y) = g * (y + scale * alpha) where y < 0, else
+# g * scale: the linear branch wherever not y < 0 (NaN included). Forward mode written out
+# (TensorFlow transposes SeluGrad, a select), so no constant's zero tangent meets a NaN.
+_SELU = primitive("Selu", _selu_forward, save_inputs=False, save_output=True)
+defvjp(_SELU, lambda g, y, x_shape: _a.where(
+    _m.less(y, 0), _m.multiply(g, _m.add(y, _SELU_SCALE_ALPHA)), _m.multiply(g, _SELU_SCALE)))
+defjvp(_SELU, lambda ts, y, x_shape: None if ts[0] is None else _a.where(
+    _m.less(y, 0), _m.multiply(ts[0], _m.add(y, _SELU_SCALE_ALPHA)),
+    _m.multiply(ts[0], _SELU_SCALE)))
+
+
 def selu(features, name=None):
-    """Scaled ELU with the constants of Klambauer et al. 2017 (``tf.nn.selu``)."""
-    alpha, scale = 1.6732632423543772, 1.0507009873554805
+    """Scaled ELU with the constants of Klambauer et al. 2017 (``tf.nn.selu``).
+
+    Args:
+        features: a float tensor of any shape.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        ``scale * (alpha * (exp(x) - 1))`` where ``x < 0``, else ``scale * x``; the
+        gradient takes the linear branch wherever not ``x < 0`` (NaN included), as TF's.
+    """
     x = to_tensor(features)
-    # The linear branch wherever not x < 0 (NaN included), as TF's SeluGrad.
-    return _m.multiply(_a.where(_m.less(x, 0),
-                                _m.multiply(_m.expm1(_m.minimum(x, 0)), alpha), x), scale)
+    check_kind(x, "f", "Selu", FLOAT_TYPES)
+    return apply(_SELU, (x,))
 
 
 def silu(features, beta=1.0, name=None):
@@ -656,15 +704,17 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """``exp(c) - z * c`` for log-rate c and targets z (``tf.nn.log_poisson_loss``).
 
     With ``compute_full_loss`` Stirling's term ``z log z - z + 0.5 log(2 pi z)`` is added
-    where ``z > 1``.
+    where ``z`` is not in ``[0, 1]`` (NaN for a negative or NaN target), TensorFlow's
+    composition (so its NaN gradients too).
     """
     z, c = pair(targets, log_input, "LogPoissonLoss")
     loss = _m.subtract(_m.exp(c), _m.multiply(c, z))
     if compute_full_loss:
-        safe = _a.where(_m.greater(z, 1), z, _a.ones_like(z))
-        stirling = _m.add(_m.subtract(_m.multiply(safe, _m.log(safe)), safe),
-                          _m.multiply(_m.log(_m.multiply(safe, 2 * np.pi)), 0.5))
-        loss = _m.add(loss, _a.where(_m.greater(z, 1), stirling, _a.zeros_like(z)))
+        stirling = _m.add(_m.subtract(_m.multiply(z, _m.log(z)), z),
+                          _m.multiply(0.5, _m.log(_m.multiply(2 * np.pi, z))))
+        zeros = _a.zeros_like(z)
+        cond = _m.logical_and(_m.greater_equal(z, zeros), _m.less_equal(z, _a.ones_like(z)))
+        loss = _m.add(loss, _a.where(cond, zeros, stirling))
     return loss
 
 

@@ -158,21 +158,23 @@ def _extremum_rule(g, y, x, axis, keepdims):
 
 
 def _prod_rule(g, y, x, axis, keepdims):
-    # d prod / d x_i = prod / x_i where x_i != 0; exact for a single zero via cumprods.
+    # TensorFlow's rule whatever the values: the product of the others, as the exclusive
+    # cumulative products from both ends over the reduced axes moved to the front (exact
+    # with zeros, no prod / x overflowing where the others' product is finite, and its own
+    # second derivative)
     g = spread(g, x, axis, keepdims)
-    if current_tracer() is not None:
-        # which formula is a decision on x's values: a guard of the traced program
-        has_zero = bool(reduce_any(_m.equal(x, _a.zeros_like(x))))
-    else:
-        has_zero = bool(np.any(x._value == 0))
-    if not has_zero:
-        return _m.multiply(g, _m._realdiv(spread(y, x, axis, keepdims), x))
     shape = x._value.shape
     rest = [i for i in range(len(shape)) if i not in axis]
     perm = list(axis) + rest
     xt = _a.transpose(x, perm)
-    lead = int(np.prod([shape[a] for a in axis])) if axis else 1
-    flat = _a.reshape(xt, (lead, -1))
+    if current_tracer() is None:
+        lead = int(np.prod([shape[a] for a in axis])) if axis else 1
+        other = int(np.prod([shape[a] for a in rest])) if rest else 1
+        flat = _a.reshape(xt, (lead, other))
+    else:  # traced: the sizes from the tensor's shape, so a relaxed program stays generic
+        dims = _a.shape(xt)
+        k = len(axis)
+        flat = _a.reshape(xt, _a.stack([reduce_prod(dims[:k]), reduce_prod(dims[k:])]))
     left = cumprod(flat, axis=0, exclusive=True)
     right = cumprod(flat, axis=0, exclusive=True, reverse=True)
     others = _a.reshape_like(_m.multiply(left, right), xt)
@@ -247,6 +249,29 @@ reduce_prod = _reducer(_PROD, "reduce_prod", "The product over ``axis``", "fiuc"
                        _NUMBER_TYPES)
 reduce_all = _reducer(_ALL, "reduce_all", "Whether all values over ``axis`` are true", "b", True)
 reduce_any = _reducer(_ANY, "reduce_any", "Whether any value over ``axis`` is true", "b", True)
+
+
+def _bool_only(fn, op_name):
+    # TensorFlow's generated All/Any wrappers: a non-bool tensor meets the kernel's input
+    # check (InvalidArgumentError), except with a Python list or tuple of axes, whose slow
+    # path converts the input to bool first (ValueError)
+    def wrapped(input_tensor, axis=None, keepdims=False, name=None):
+        if isinstance(input_tensor, _TensorLike) and input_tensor._value.dtype.kind != "b":
+            if isinstance(axis, (list, tuple)):
+                raise ValueError(f"Tensor conversion requested dtype bool for Tensor with "
+                                 f"dtype {input_tensor.dtype.name}: {input_tensor!r}")
+            from ._helpers import dtype_mismatch
+            raise dtype_mismatch(op_name, 0, np.dtype(bool), input_tensor._value.dtype)
+        return fn(input_tensor, axis, keepdims, name)
+    wrapped.__doc__ = fn.__doc__
+    wrapped.__name__ = fn.__name__
+    wrapped.__qualname__ = fn.__qualname__
+    wrapped.__module__ = fn.__module__
+    return wrapped
+
+
+reduce_all = _bool_only(reduce_all, "All")
+reduce_any = _bool_only(reduce_any, "Any")
 
 
 def _cumulative(accumulate, identity):
@@ -456,7 +481,40 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
         return Tensor(np.asarray(np.sqrt(s._value)).astype(x._value.dtype)[()])
     if x._value.dtype.kind == "c":  # |x|^2, kept complex as TensorFlow's
         return _m.sqrt(reduce_sum(_m.multiply(x, _a.conj(x)), axis, keepdims))
-    return _m.sqrt(reduce_sum(_m.square(x), axis, keepdims))
+    try:
+        ax = norm_axis(axis, x._value.ndim)
+    except ValueError:
+        ax = None
+    if ax is None or kind_of(x._value.dtype) != "f":  # reduce_sum's errors
+        return _m.sqrt(reduce_sum(_m.square(x), axis, keepdims))
+    return apply(_EUCLID, (x,), {"axis": ax, "keepdims": bool(keepdims)})
+
+
+def _euclidean_forward(x, axis, keepdims):
+    with np.errstate(over="ignore"):
+        return np.sqrt(_sum_forward(x * x, axis, keepdims))
+
+
+# One op as TensorFlow's EuclideanNorm, with its gradient x / (norm / g) (so its nan and inf,
+# its forward mode over a size-0 input, its second derivative)
+_EUCLID = primitive("EuclideanNorm", _euclidean_forward, save_output=True,
+                    error=_reduce_error)
+defvjp(_EUCLID, lambda g, y, x, axis, keepdims: _m.divide(
+    x, spread(_m.divide(y, g), x, axis, keepdims)))
+
+
+def _euclid_jvp(ts, y, x, axis, keepdims):
+    # TensorFlow transposes the rule above at a cotangent u of ones, each step as it is:
+    # through x / z (z = y / u spread) and z = y / u: sum(t ((-x / z) / z)) ((-y / u) / u)
+    t = ts[0]
+    if t is None:
+        return None
+    z = spread(y, x, axis, keepdims)
+    s = reduce_sum(_m.multiply(t, _m.divide(_m.divide(_m.negative(x), z), z)), axis, keepdims)
+    return _m.multiply(s, _m.negative(y))
+
+
+defjvp(_EUCLID, _euclid_jvp)
 
 
 def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None):  # noqa: A002

@@ -155,69 +155,85 @@ def _digamma64(x):
 _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
            7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
            -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
-_EPS64 = 1.1102230246251565e-16
 _ZETA_STEPS = 1 << 17
 
 
-def _zeta64(s, q):
+def _zeta64(s, q, dt=np.float64):
     # Hurwitz zeta(s, q) for an integer s >= 2 and finite q off the poles, as TensorFlow's
-    # kernel computes it: the terms (q + k)^-s summed directly (from a negative q too) until
-    # k >= 9 and q + k > 9, each element stopping once a term is below the rounding of its
-    # sum, then the Euler-Maclaurin tail.
-    q = np.asarray(q, np.float64)
+    # kernel computes it in the dtype ``dt``: the terms (q + k)^-s summed directly (from a
+    # negative q too), each element stopping once a term is below the rounding of its sum,
+    # for 9 terms (float32) or until k >= 9 and q + k > 9 (float64), then, unless the last
+    # term is 0 (underflow, an infinite order), the Euler-Maclaurin tail.
+    dt = np.dtype(dt)
+    wide = dt == np.float64
+    eps = dt.type(np.finfo(dt).eps / 2)
+    q = np.asarray(q, dt)
+    s = dt.type(s)
+    one = dt.type(1)
     with np.errstate(all="ignore"):
         total = q ** -s
         a = q.copy()
         b = np.zeros_like(q)
         live = np.ones(q.shape, bool)
         i = 0
+
+        def more(a):
+            return (i < 9) | (a <= 9.0) if wide else i < 9
+
         while live.any() and i < _ZETA_STEPS:
-            step = live & ((i < 9) | (a <= 9.0))
+            step = live & more(a)
             if not step.any():
                 break
             i += 1
-            a = np.where(step, a + 1.0, a)
+            a = np.where(step, a + one, a)
             b = np.where(step, a ** -s, b)
             total = np.where(step, total + b, total)
-            live &= ~(step & (np.abs(b / total) < _EPS64))
-        tail = live & ~((i < 9) | (a <= 9.0))
+            live &= ~(step & (np.abs(b / total) < eps))
+        tail = live & ~more(a) & (b != 0)
+        use_tail = tail.copy()
         w = a
-        t_sum = total + b * w / (s - 1) - 0.5 * b
+        t_sum = total + b * w / (s - one) - dt.type(0.5) * b
         c = np.ones_like(q)
-        k = 0.0
+        k = dt.type(0)
         for coef in _ZETA_A:
             c = c * (s + k)
             b = b / w
-            t = c * b / coef
+            t = c * b / dt.type(coef)
             t_sum = np.where(tail, t_sum + t, t_sum)
-            tail &= ~(np.abs(t / t_sum) < _EPS64)
-            k += 1.0
+            tail &= ~(np.abs(t / t_sum) < eps)
+            k += one
             c = c * (s + k)
             b = b / w
-            k += 1.0
-        total = np.where(live & ~((i < 9) | (a <= 9.0)), t_sum, total)
+            k += one
+        total = np.where(use_tail, t_sum, total)
         # an element still summing when the step limit ran out (|q| beyond 2^17): nan
-        total = np.where(live & ((i < 9) | (a <= 9.0)), np.nan, total)
+        total = np.where(live & more(a), np.nan, total)
     return total
 
 
-def _polygamma64(n, x):
-    # psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for integer n >= 1 (TensorFlow's formula).
-    # At a pole (an integer x <= 0) TensorFlow gives inf for odd n and nan for even n.
+def _polygamma64(n, x, dt=np.float64):
+    # psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for integer n >= 1, TensorFlow's formula
+    # evaluated as its kernel does in the input dtype ``dt``: n + 1 rounded to ``dt`` (so
+    # the sign is +1 once n + 1 is too large to be odd), n! = exp(lgamma(n + 1)) overflowing
+    # to inf (then inf * a zeta that underflowed to 0 is nan), the product rounded.
+    # At a pole (an integer x <= 0, or -inf) zeta is inf for an even n + 1, nan otherwise.
     if n == 0:
         return _digamma64(x)
     x = np.asarray(x, np.float64)
-    sgn = -1.0 if n % 2 == 0 else 1.0
-    fact = float(np.exp(_lgamma64(np.float64(n + 1))))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+    dt = np.dtype(dt)
+    nplus = dt.type(n) + dt.type(1)
+    sgn = dt.type(1.0 if np.floor(nplus / 2) * 2 == nplus else -1.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        fact = np.exp(dt.type(_lgamma64(np.float64(nplus))))
         pole = (x <= 0) & (x == np.floor(x))
         finite = np.isfinite(x) & ~pole
-        out = np.full(x.shape, np.nan)
+        zeta = np.full(x.shape, np.nan)
         if finite.any():
-            out[finite] = sgn * fact * _zeta64(float(n + 1), x[finite])
-        out = np.where(x == np.inf, 0.0, out)
-        out = np.where(pole, np.inf if n % 2 else np.nan, out)
-    return out
+            zeta[finite] = _zeta64(nplus, x[finite], dt)
+        zeta = np.where(x == np.inf, 0.0, zeta)
+        zeta = np.where(pole, np.inf if np.floor(nplus / 2) * 2 == nplus else np.nan, zeta)
+        out = sgn * fact * zeta.astype(dt)
+    return out.astype(np.float64)
 
 
 def _lgamma_forward(x):
@@ -238,7 +254,7 @@ def _polygamma_forward(a, x):
         if n < 0 or n != np.floor(n):
             out[m] = np.nan
         else:
-            out[m] = _polygamma64(int(n), xb[m])
+            out[m] = _polygamma64(n, xb[m], x.dtype)
     return out.astype(x.dtype)[()]
 
 
