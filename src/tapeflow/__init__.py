@@ -194,7 +194,7 @@ _LAZY_ATTRS = {
     "VariableAggregation": ("tapeflow._core.variable", "VariableAggregation"),
     "VariableSynchronization": ("tapeflow._core.variable", "VariableSynchronization"),
     "get_logger": ("tapeflow._logging", "get_logger"),
-    "Graph": ("tapeflow.function.graph", "Graph"),
+    "Graph": ("tapeflow.function.graph_def", "Graph"),
     "group": ("tapeflow._tfapi", "group"),
     "type_spec_from_value": ("tapeflow._tfapi", "type_spec_from_value"),
     "vectorized_map": ("tapeflow._tfapi", "vectorized_map"),

@@ -39,6 +39,12 @@ class _Default(threading.local):
 _DEFAULT = _Default()
 
 
+# The lowering of a recorded graph to TF's GraphDef (``lower_graph``, ``graph_def_of``,
+# ``operations_of``): filled by ``graph_def.py`` when it loads, which it does whenever a
+# Graph exists (``tf.Graph`` is bound through it; it subclasses Graph for ``GraphView``).
+LOWERING = {}
+
+
 class Graph:
     """A TensorFlow computation as a dataflow graph (``tf.Graph``).
 
@@ -123,22 +129,19 @@ class Graph:
         version."""
         version = self.version
         if self._cache is None or self._cache[0] != version:
-            from .graph_def import lower_graph
-            self._cache = (version, lower_graph(self._tracer))
+            self._cache = (version, LOWERING["lower_graph"](self._tracer))
         return self._cache[1]
 
     def as_graph_def(self, from_version=None, add_shapes=False):
         """The graph as a GraphDef record (TF: ``Graph.as_graph_def()``): ``node`` (NodeDef
         records with ``name``, ``op``, ``input``, ``attr``), ``library`` and ``versions``."""
-        from .graph_def import graph_def_of
         fn, lib, _ = self._build()
-        return graph_def_of(fn, lib)
+        return LOWERING["graph_def_of"](fn, lib)
 
     def get_operations(self):
         """The graph's ``tf.Operation``s, in creation order."""
-        from .graph_def import operations_of
         fn, _, _ = self._build()
-        ops = operations_of(fn)
+        ops = LOWERING["operations_of"](fn)
         shapes = self._shapes
         for op in ops:
             op.graph = self

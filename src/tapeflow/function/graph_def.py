@@ -32,6 +32,7 @@ from .. import _protobuf as pb
 from .._core import nest as _nest
 from .._core.backend import np
 from .._core.custom_gradient import CustomGradientOp
+from . import graph as _graph_module
 from . import tf_op_defs as _tf_op_defs
 from .graph import Graph
 from .ir import walk
@@ -1741,3 +1742,8 @@ def lower_function(concrete, fname, lib, param_names=None):
     captured = [what for _, t, _, what in fn.args if t == DT["resource"]
                 and id(what) not in concrete.program.var_arg_index]
     return fdef, captured
+
+
+# Graph (one floor down) reads its GraphDef through these (registration, not an import)
+_graph_module.LOWERING.update(lower_graph=lower_graph, graph_def_of=graph_def_of,
+                              operations_of=operations_of)
