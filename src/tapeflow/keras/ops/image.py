@@ -30,6 +30,20 @@ def _channels_first(x, data_format, back=False):
     return tf.transpose(x, [0, 3, 1, 2] if back else [0, 2, 3, 1])
 
 
+def _pad_to_aspect_ratio(x, height, width, fill_value=0.0):
+    """``x`` ``(batch, h, w, c)`` padded with ``fill_value`` to the aspect ratio
+    ``height / width`` as Keras's TensorFlow backend pads it: the same band on both sides
+    (an odd remainder is dropped), sizes by integer truncation (also ``Resizing``'s)."""
+    h, w = x.shape[1], x.shape[2]
+    ph = max(h, int(w * height / width))
+    pw = max(w, int(h * width / height))
+    top, left = (ph - h) // 2, (pw - w) // 2
+    if not (top or left):
+        return x
+    return tf.pad(x, [[0, 0], [top, top], [left, left], [0, 0]],
+                  constant_values=cast(fill_value, dt(x)))
+
+
 def resize(images, size, interpolation="bilinear", antialias=False,
            crop_to_aspect_ratio=False, pad_to_aspect_ratio=False, fill_mode="constant",
            fill_value=0.0, data_format=None):
@@ -63,12 +77,7 @@ def resize(images, size, interpolation="bilinear", antialias=False,
         top, left = (h - ch) // 2, (w - cw) // 2
         x = x[:, top:top + ch, left:left + cw, :]
     elif pad_to_aspect_ratio:
-        ph = max(h, int(w * th / tw))
-        pw = max(w, int(h * tw / th))
-        # Keras pads the same band on both sides (so an odd remainder is dropped)
-        top, left = (ph - h) // 2, (pw - w) // 2
-        x = tf.pad(x, [[0, 0], [top, top], [left, left], [0, 0]],
-                   constant_values=cast(fill_value, dt(x)))
+        x = _pad_to_aspect_ratio(x, th, tw, fill_value)
     d = dt(x)
     out = tf.image.resize(x, [th, tw], method=interpolation, antialias=antialias)
     if family(d) == "f":

@@ -15,12 +15,11 @@ class Resizing(_ImageLayer):
         crop_to_aspect_ratio: first take the largest centred crop with the target's
             aspect ratio, so the image is not distorted.
         antialias: filter when downsampling (``tf.image.resize``'s ``antialias``).
-        pad_to_aspect_ratio, fill_mode, fill_value: accepted for Keras's signature;
-            tapeflow supports only their defaults.
+        pad_to_aspect_ratio: first pad with ``fill_value`` to the target's aspect ratio,
+            so the image is not distorted (``fill_mode`` 'constant', Keras's only one).
 
     Raises:
-        ValueError: when called with another interpolation (Keras's text), or
-            ``pad_to_aspect_ratio=True``.
+        ValueError: when called with another interpolation (Keras's text).
 
     >>> import tapeflow as tf
     >>> tf.keras.layers.Resizing(4, 6)(tf.ones((2, 8, 8, 3))).shape
@@ -33,8 +32,6 @@ class Resizing(_ImageLayer):
                  pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
                  antialias=False, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        if pad_to_aspect_ratio:
-            raise ValueError("tapeflow's Resizing supports pad_to_aspect_ratio=False only")
         self.height, self.width = int(height), int(width)
         self.interpolation = interpolation
         self.crop_to_aspect_ratio = crop_to_aspect_ratio
@@ -49,6 +46,9 @@ class Resizing(_ImageLayer):
                              f"{self.interpolation}")
         if self.crop_to_aspect_ratio:
             images = _image.crop_to_aspect_ratio(images, self.height, self.width)
+        elif self.pad_to_aspect_ratio:
+            from ....ops.image import _pad_to_aspect_ratio
+            images = _pad_to_aspect_ratio(images, self.height, self.width, self.fill_value)
         return _image.resize(images, self.height, self.width, self.interpolation,
                               self.antialias)
 
