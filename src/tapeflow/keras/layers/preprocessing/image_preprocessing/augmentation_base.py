@@ -9,6 +9,7 @@ import math
 
 import tapeflow as tf
 
+from .... import random as _kr
 from ... import _spec
 from ...layer import Layer
 
@@ -160,6 +161,12 @@ class AugmentationLayer(Layer):
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
         return segmentation_masks
+
+    def _set_seed(self, seed):
+        """The layer's ``seed`` and the ``keras.random.SeedGenerator(seed)`` its draws come
+        from (every Keras augmentation layer has both)."""
+        self.seed = seed
+        self.generator = _kr.SeedGenerator(seed)
 
     def _seed(self, seed):
         return seed if seed is not None else self.generator

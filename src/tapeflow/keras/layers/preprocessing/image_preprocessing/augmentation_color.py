@@ -113,8 +113,7 @@ class RandomPosterization(AugmentationLayer):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
         self.value_range = sorted_value_range(value_range)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
@@ -159,8 +158,7 @@ class RandomColorDegeneration(AugmentationLayer):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
         self.value_range = sorted_value_range(value_range)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
@@ -213,8 +211,7 @@ class RandomSharpness(AugmentationLayer):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
         self.value_range = sorted_value_range(value_range)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
@@ -263,8 +260,7 @@ class RandomSaturation(AugmentationLayer):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
         self.value_range = sorted_value_range(value_range)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
@@ -309,8 +305,7 @@ class RandomHue(AugmentationLayer):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
         self.value_range = value_range
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
@@ -382,8 +377,7 @@ class RandomGaussianBlur(AugmentationLayer):
         self.kernel_size = self._kernel_size(kernel_size, "kernel_size")
         self.sigma = factor_pair(sigma, self._FACTOR_BOUNDS, "sigma")
         self.value_range = value_range
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     @staticmethod
     def _kernel_size(size, name):
@@ -459,8 +453,7 @@ class RandomErasing(AugmentationLayer):
         self._set_factor(factor)
         self.scale = factor_pair(scale, self._FACTOR_BOUNDS, "scale")
         self.fill_value, self.value_range = fill_value, value_range
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         last = self.data_format == "channels_last"
         self.height_axis, self.width_axis = (-3, -2) if last else (-2, -1)
         self.channel_axis = -1 if last else -3

@@ -87,8 +87,7 @@ class RandomShear(_Resampling):
                                       f"{_FILL_MODES}.")
         _check_interpolation(interpolation)
         self.fill_mode, self.fill_value, self.interpolation = fill_mode, fill_value, interpolation
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     @staticmethod
     def _shear_factor(factor, name):
@@ -180,8 +179,7 @@ class RandomPerspective(_Resampling):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
         self.scale, self.fill_value, self.interpolation = scale, fill_value, interpolation
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         if scale < 0.0 or scale > 1.0:
             raise ValueError("The `scale` argument should be a number in the range [0,1]. "
                              f"Received: scale={scale}")
@@ -283,8 +281,7 @@ class RandomElasticTransform(_Resampling):
         self.scale = factor_pair(scale, self._FACTOR_BOUNDS, "scale")
         self.interpolation, self.fill_mode = interpolation, fill_mode
         self.fill_value, self.value_range = fill_value, value_range
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         _check_interpolation(interpolation)
         if fill_mode not in _ELASTIC_FILL_MODES:
             raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one "

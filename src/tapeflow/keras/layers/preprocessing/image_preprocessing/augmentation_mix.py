@@ -26,8 +26,8 @@ class MixUp(AugmentationLayer):
 
     def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        self.alpha, self.seed = alpha, seed
-        self.generator = _kr.SeedGenerator(seed)
+        self.alpha = alpha
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = tf.convert_to_tensor(data["images"] if isinstance(data, dict) else data)
@@ -98,8 +98,7 @@ class CutMix(AugmentationLayer):
     def __init__(self, factor=1.0, seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self._set_factor(factor)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         last = self.data_format == "channels_last"
         self.height_axis, self.width_axis = (-3, -2) if last else (-2, -1)
         self.channel_axis = -1 if last else -3

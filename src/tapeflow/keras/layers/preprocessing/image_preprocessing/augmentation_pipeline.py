@@ -50,8 +50,7 @@ class _Brightness(AugmentationLayer):
 
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(factor=factor, **kwargs)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         self.value_range = sorted_value_range(value_range)
 
     def get_random_transformation(self, data, training=True, seed=None):
@@ -77,8 +76,8 @@ class _Contrast(AugmentationLayer):
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(**kwargs)
         self._set_factor(factor)
-        self.value_range, self.seed = value_range, seed
-        self.generator = _kr.SeedGenerator(seed)
+        self.value_range = value_range
+        self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = _images(data)
@@ -108,8 +107,7 @@ class _Rotation(_Resampling):
     def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
                  fill_value=0.0, data_format=None, **kwargs):
         super().__init__(factor=factor, data_format=data_format, **kwargs)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         self.fill_mode, self.interpolation, self.fill_value = fill_mode, interpolation, \
             fill_value
 
@@ -161,8 +159,7 @@ class _Translation(_Resampling):
         self.width_lower, self.width_upper = self._range(width_factor, "width_factor")
         self.fill_mode, self.fill_value, self.interpolation = fill_mode, fill_value, \
             interpolation
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
 
     @staticmethod
     def _range(factor, name):
@@ -236,8 +233,7 @@ class _Solarization(AugmentationLayer):
     def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255),
                  seed=None, **kwargs):
         super().__init__(**kwargs)
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         self.addition_factor = _solarize_range(addition_factor, "addition_factor")
         self.threshold_factor = _solarize_range(threshold_factor, "threshold_factor")
         self.value_range = sorted_value_range(value_range)
@@ -311,8 +307,7 @@ class RandomColorJitter(AugmentationLayer):
         self.value_range = value_range
         self.brightness_factor, self.contrast_factor = brightness_factor, contrast_factor
         self.saturation_factor, self.hue_factor = saturation_factor, hue_factor
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         self.random_brightness = self.random_contrast = None
         self.random_saturation = self.random_hue = None
         if brightness_factor is not None:
@@ -422,8 +417,7 @@ class AugMix(AugmentationLayer):
             chain_depth
         self._set_factor(factor)
         self.alpha, self.all_ops, self.interpolation = alpha, all_ops, interpolation
-        self.seed = seed
-        self.generator = _kr.SeedGenerator(seed)
+        self._set_seed(seed)
         self._augment_layers = list(_AUGMIX_ALL if all_ops else _AUGMIX_SOME)
         _sub_layers(self, self.factor, value_range, interpolation, seed, data_format, kwargs,
                     bool(all_ops))
@@ -512,8 +506,8 @@ class RandAugment(AugmentationLayer):
         super().__init__(data_format=data_format, **kwargs)
         self.value_range, self.num_ops = value_range, num_ops
         self._set_factor(factor)
-        self.interpolation, self.seed = interpolation, seed
-        self.generator = _kr.SeedGenerator(seed)
+        self.interpolation = interpolation
+        self._set_seed(seed)
         _sub_layers(self, self.factor, value_range, interpolation, seed, data_format, kwargs,
                     "randaugment")
 
