@@ -151,26 +151,21 @@ class _VariableAggregationV1(enum.Enum):
     MEAN = 2
     ONLY_FIRST_REPLICA = 3
 
-    def __eq__(self, other):
-        if isinstance(other, (VariableAggregation, _VariableAggregationV1)):
-            return self.value == other.value
-        return NotImplemented
-
-    def __hash__(self):
-        return hash(self.value)
-
 
 _VariableAggregationV1.__name__ = _VariableAggregationV1.__qualname__ = "VariableAggregation"
 
 
-def _v2_eq(self, other):
+def _aggregation_eq(self, other):
+    """A v1 and a v2 aggregation member of the same value are equal (as TF's)."""
     if isinstance(other, (VariableAggregation, _VariableAggregationV1)):
         return self.value == other.value
     return NotImplemented
 
 
-VariableAggregation.__eq__ = _v2_eq
-VariableAggregation.__hash__ = lambda self: hash(self.value)
+for _cls in (VariableAggregation, _VariableAggregationV1):
+    _cls.__eq__ = _aggregation_eq
+    _cls.__hash__ = lambda self: hash(self.value)
+del _cls
 
 
 class VariableSynchronization(enum.Enum):
