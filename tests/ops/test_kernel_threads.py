@@ -75,3 +75,15 @@ def test_every_chunk_runs_once_when_the_helper_is_busy():
     finally:
         gate.set()
     np.testing.assert_array_equal(out, np.ones(10))
+
+
+def test_a_mid_size_convolution_runs_with_one_blas_thread_and_restores_the_count():
+    blas = P._blas()
+    if blas is None or blas[0]() < 2:
+        pytest.skip("needs OpenBLAS with two or more threads")
+    before = blas[0]()
+    inside = P.one_blas_thread(blas[0])
+    assert inside == 1 and blas[0]() == before
+    with pytest.raises(ZeroDivisionError):
+        P.one_blas_thread(lambda: 1 / 0)
+    assert blas[0]() == before

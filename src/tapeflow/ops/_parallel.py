@@ -12,7 +12,10 @@ thread stalls the product 10-50x (``benchmarks/NOTES.md``, sessions 8-9). Here t
 are taken in turn, smaller than the work: a caller whose helper is descheduled takes the
 remaining chunks itself and waits only for the one chunk the helper holds. While the chunks
 run, OpenBLAS is set to one thread (restored after), so the two threads do not also share
-OpenBLAS's pool.
+OpenBLAS's pool; so are convolutions too small to cut but large enough for OpenBLAS to split
+(:data:`BLAS_THREADED`): under load they stalled as the large ones did (MobileNetV2 at
+batch 1, load 16: 270-310 ms per call with only the large products cut, 150-205 ms with
+OpenBLAS at one thread throughout, 1.0-2.2 s as it was).
 
 ``TAPEFLOW_KERNEL_THREADS=1`` in the environment turns the helper off (every kernel then
 runs on the calling thread, with OpenBLAS's own threading, as before).
@@ -21,10 +24,14 @@ import itertools
 import os
 import threading
 
-__all__ = ["run", "enabled", "MIN_WORK"]
+__all__ = ["run", "one_blas_thread", "enabled", "MIN_WORK", "BLAS_THREADED"]
 
 MIN_WORK = 1 << 22      # multiply-adds below which one thread does the whole kernel
-_STATE = {"queue": None, "blas": None}
+# OpenBLAS threads a product of m * n * k >= 65536 * GEMM_MULTITHREAD_THRESHOLD (4)
+# multiply-adds (interface/gemm.c): the kernels between this and MIN_WORK run on the calling
+# thread with OpenBLAS at one thread (:func:`one_blas_thread`)
+BLAS_THREADED = 1 << 18
+_STATE = {"queue": None}
 _START = threading.Lock()
 
 
@@ -76,9 +83,15 @@ def _start():
             q = _queue.SimpleQueue()
             threading.Thread(target=_helper, args=(q,), name="tapeflow-kernels",
                              daemon=True).start()
-            _STATE["blas"] = _blas_threads_control()
             _STATE["queue"] = q
     return _STATE["queue"]
+
+
+def _blas():
+    with _START:
+        if "blas" not in _STATE:
+            _STATE["blas"] = _blas_threads_control()
+    return _STATE["blas"]
 
 
 def _blas_threads_control():
@@ -105,12 +118,27 @@ def _blas_threads_control():
     return None
 
 
+def one_blas_thread(fn, *args):
+    """``fn(*args)`` with OpenBLAS at one thread (restored after): a product too small to
+    cut into chunks, but that OpenBLAS would still split between its threads, and so stall
+    on an oversubscribed machine."""
+    blas = _STATE["blas"] if "blas" in _STATE else _blas()
+    before = blas[0]() if blas is not None else 1
+    if before <= 1:
+        return fn(*args)
+    blas[1](1)
+    try:
+        return fn(*args)
+    finally:
+        blas[1](before)
+
+
 def run(fn, chunks):
     """``fn(*chunk)`` for every chunk, on this thread and the helper; returns when all are
     done, raising the first error one raised. Chunks must write disjoint outputs."""
     q = _STATE["queue"] or _start()
     job = _Job(fn, chunks)
-    blas = _STATE["blas"]
+    blas = _STATE["blas"] if "blas" in _STATE else _blas()
     before = blas[0]() if blas is not None else 1
     if before > 1:
         blas[1](1)

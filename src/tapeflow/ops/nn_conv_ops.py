@@ -208,8 +208,22 @@ def _conv_forward(x, w, strides, pads, dilations):
     if oh <= 0 or ow <= 0 or x.size == 0:
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
                         np.result_type(x, w))
-    parallel = (n * oh * ow * kh * kw * c * o >= _par.MIN_WORK and x.dtype == w.dtype
-                and x.dtype.char in "fd" and _par.enabled())
+    work = n * oh * ow * kh * kw * c * o
+    if (work >= _par.BLAS_THREADED and x.dtype == w.dtype and x.dtype.char in "fd"
+            and _par.enabled()):
+        if work >= _par.MIN_WORK:
+            return _conv_product(x, w, strides, pads, dilations, oh, ow, True)
+        # a product OpenBLAS would split between its threads: one thread (see _parallel)
+        return _par.one_blas_thread(_conv_product, x, w, strides, pads, dilations, oh, ow,
+                                    False)
+    return _conv_product(x, w, strides, pads, dilations, oh, ow, False)
+
+
+def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
+    """``_conv_forward``'s output by Winograd, the 1x1 product or im2col + product; with
+    ``parallel``, cut into chunks for two threads."""
+    kh, kw, c, o = w.shape
+    n = x.shape[0]
     if (kh == kw == 3 and strides == (1, 1) and dilations == (1, 1)
             and x.dtype == np.float32 and w.dtype == np.float32 and _wg.worth_it(n, oh, ow, c, o)):
         # Winograd F(2x2, 3x3): 2.25x fewer multiply-adds in the product (ops/winograd.py)
