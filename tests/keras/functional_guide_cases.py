@@ -209,4 +209,57 @@ def _built(layer):
     return layer
 
 
+def default_build(tf):
+    """Which layer classes keep Layer's default ``build()`` (Keras's ``utils.is_default``):
+    only those are built by running ``call`` first."""
+    if tf.__name__ == "tensorflow":
+        from keras.src import utils
+
+        def is_default(cls):
+            return utils.is_default(cls.build)
+    else:
+        def is_default(cls):
+            return getattr(cls.build, "_keras_default", False)
+    keras = tf.keras
+    out = {name: bool(is_default(getattr(keras.layers, name))) for name in dir(keras.layers)
+           if isinstance(getattr(keras.layers, name), type)
+           and hasattr(getattr(keras.layers, name), "build")}
+    for name in ("Model", "Sequential"):
+        out[name] = bool(is_default(getattr(keras, name)))
+    return out
+
+
+def shaping_build_config(tf):
+    """The padding, cropping, up-sampling, ``Permute`` and ``RepeatVector`` layers are not
+    built before their first call in Keras 3 (so a layer holding one is built by running
+    ``call``, and ``get_build_config`` gives the input shape, saved in ``.keras`` files)."""
+    layers = tf.keras.layers
+    made = {
+        "ZeroPadding1D": (layers.ZeroPadding1D, (), (2, 5, 3)),
+        "ZeroPadding2D": (layers.ZeroPadding2D, (), (1, 4, 4, 2)),
+        "ZeroPadding3D": (layers.ZeroPadding3D, (), (1, 3, 3, 3, 2)),
+        "Cropping1D": (layers.Cropping1D, (), (2, 5, 3)),
+        "Cropping2D": (layers.Cropping2D, (), (1, 4, 4, 2)),
+        "Cropping3D": (layers.Cropping3D, (), (1, 3, 3, 3, 2)),
+        "UpSampling1D": (layers.UpSampling1D, (), (2, 5, 3)),
+        "UpSampling2D": (layers.UpSampling2D, (), (1, 4, 4, 2)),
+        "UpSampling3D": (layers.UpSampling3D, (), (1, 3, 3, 3, 2)),
+        "Permute": (layers.Permute, ((2, 1),), (2, 5, 3)),
+        "RepeatVector": (layers.RepeatVector, (2,), (2, 4)),
+        "Reshape": (layers.Reshape, ((15,),), (2, 5, 3)),
+    }
+    out = {}
+    for name, (cls, args, shape) in made.items():
+        layer = cls(*args)
+        before = bool(layer.built)
+        layer(np.ones(shape, "float32"))
+        config = layer.get_build_config()
+        out[name] = {"built_before_call": before,
+                     "build_config": None if config is None else {
+                         k: list(v) for k, v in config.items()}}
+    return out
+
+
 CASES["build_by_run"] = build_by_run
+CASES["shaping_build_config"] = shaping_build_config
+CASES["default_build"] = default_build

@@ -88,3 +88,21 @@ def test_first_call_of_a_layer_without_build_runs_call_first_as_keras():
             for part in value:
                 if part != "lines":
                     _close(got[key][part], value[part])
+
+
+# Layers of other owners that keep the default build() where Keras's define one: their
+# sublayers are built at construction (AugMix, RandAugment, RandomColorJitter), so no first
+# run happens, except TextVectorization's (its lookup table), which runs call once more.
+DEFAULT_BUILD_KNOWN = {"AugMix", "RandAugment", "RandomColorJitter", "TextVectorization"}
+
+
+def test_layers_keep_the_default_build_where_keras_does():
+    got = CASES["default_build"](tf)
+    want = RECORDED["default_build"]
+    differ = {name for name in got if name in want and got[name] != want[name]}
+    assert differ == DEFAULT_BUILD_KNOWN
+    assert want["Model"] and got["Model"] and not got["Sequential"]
+
+
+def test_shaping_layers_are_built_by_their_first_call_as_in_keras():
+    assert CASES["shaping_build_config"](tf) == RECORDED["shaping_build_config"]

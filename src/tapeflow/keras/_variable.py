@@ -18,7 +18,7 @@ from .._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, conve
 from .._core.variable import Variable
 from . import _naming
 
-__all__ = ["KerasVariable", "stateless_scope"]
+__all__ = ["KerasVariable", "initializing", "stateless_scope"]
 
 # Keras's StatelessScope, reduced to what a layer's first symbolic run needs (see
 # ``Layer._build_by_run``): while a dict is on this stack the first write to each Keras
@@ -43,9 +43,22 @@ class stateless_scope:  # noqa: N801 - a context manager named as Keras's scope
         return False
 
 
+class initializing:  # noqa: N801 - a context manager, as stateless_scope
+    """Writes that stay inside a ``stateless_scope``: a pending checkpoint restore filling
+    the variables a layer has just made is initialization, not a state change."""
+
+    def __enter__(self):
+        _STATELESS.append(None)
+        return self
+
+    def __exit__(self, *exc):
+        _STATELESS.pop()
+        return False
+
+
 def _note_write(var):
     saved = _STATELESS[-1]
-    if id(var) not in saved:
+    if saved is not None and id(var) not in saved:
         saved[id(var)] = (var, np.array(var._parent.numpy()))   # a copy: no alias
 
 

@@ -32,6 +32,17 @@ building = []
 unknown_batch = []
 
 
+def _restores(layer):
+    """Resume the pending checkpoint restores into ``layer`` (it made variables or
+    sublayers); inside the first run of a layer's ``call`` (``Layer._build_by_run``) their
+    writes stay: they are initialization."""
+    if _variable._STATELESS:
+        with _variable.initializing():
+            _tracking.created(layer)
+    else:
+        _tracking.created(layer)
+
+
 def _convert_input(x, dtype, kinds):
     """``x`` as a tensor, cast to ``dtype`` if its dtype is of one of ``kinds`` ('f', 'fiub')."""
     if isinstance(x, (tuple, list, dict)) or x is None:
@@ -258,7 +269,7 @@ class Layer:
         var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
-        _tracking.created(self)  # a pending checkpoint restore assigns it now
+        _restores(self)  # a pending checkpoint restore assigns it now
         return var
 
     def _sublayers(self):
@@ -518,7 +529,7 @@ class Layer:
                 finally:
                     building.pop()
                 self.built = True
-                _tracking.created(self)  # sublayers made in build: pending restores reach them
+                _restores(self)  # sublayers made in build: pending restores reach them
             if self._call_has_training and training is not None:
                 kwargs["training"] = training
             _training_stack.append(training)
