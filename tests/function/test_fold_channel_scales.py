@@ -2,13 +2,35 @@
 batch normalization's per-channel multiply after a convolution is computed on the filter
 instead (``conv(x, k) * s`` as ``conv(x, k * s)``), with the value of ``s`` at each call, so
 a changed variable is seen; the result stays within float32 rounding of the traced order,
-and nothing is folded where the multiply's result or the convolution's is read elsewhere."""
+and nothing is folded where the multiply's result or the convolution's is read elsewhere.
+The pass is on with ``TAPEFLOW_FOLD_SCALES=1`` only (``passes.FOLD_SCALES``); these tests turn
+it on, and turn off ``TAPEFLOW_VALIDATE_FUNCTIONS``' eager comparison, whose 1e-5 tolerance
+the pass's rounding can exceed where a convolution's terms cancel (they compare themselves,
+within float32 rounding)."""
 import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow.function import concrete_function, passes
 from tapeflow.function.ir import Op
 from tapeflow.function.passes import optimized
+
+
+@pytest.fixture(autouse=True)
+def _folding():
+    saved = passes.FOLD_SCALES[0], concrete_function._VALIDATE[0]
+    passes.FOLD_SCALES[0], concrete_function._VALIDATE[0] = True, False
+    yield
+    passes.FOLD_SCALES[0], concrete_function._VALIDATE[0] = saved
+
+
+def test_the_pass_is_off_unless_asked_for():
+    passes.FOLD_SCALES[0] = False
+    net, _ = _bn_net(False, np.float32)
+    x = tf.constant(np.ones((1, 12, 12, 6), np.float32))
+    concrete = tf.function(net).get_concrete_function(x)
+    after = _names(optimized(concrete.program).steps)
+    assert after.index("Conv2D") < after.index("Rsqrt")
 
 
 def _names(steps):

@@ -27,8 +27,10 @@ def one_thread(monkeypatch):
     ((4, 24, 24, 64), 1, 96, (1, 1), (1, 1), ((0, 0), (0, 0)), np.float32),  # 1x1
     ((9, 20, 18, 32), 3, 40, (1, 1), (1, 1), ((1, 1), (1, 1)), np.float32),  # Winograd
 ])
-def test_two_thread_convolution_matches_one_thread(one_thread, shape, k, o, s, d, pads,
-                                                   dtype):
+def test_two_thread_convolution_matches_one_thread(one_thread, monkeypatch, shape, k, o, s,
+                                                   d, pads, dtype):
+    from tapeflow.ops import winograd
+    monkeypatch.setattr(winograd, "MODE", "all")
     rng = np.random.default_rng(shape[0] * k)
     x = rng.standard_normal(shape).astype(dtype)
     w = rng.standard_normal((k, k, shape[3], o)).astype(dtype)

@@ -1,8 +1,10 @@
 """Winograd F(2x2, 3x3) (``ops/winograd.py``), the float32 kernel ``tf.nn.conv2d`` picks for
-3x3 stride-1 convolutions with 32 or more channels: its error against a float64 reference
-stays within that of im2col's one product (both are within float32 rounding of the exact
-sum), for SAME, VALID and explicit padding, odd and even sizes, views of the input, and
-every block size; the filter transform is cached only for arrays nothing can change."""
+3x3 stride-1 convolutions with 32 or more channels (filters nothing can change by default,
+every filter with ``TAPEFLOW_WINOGRAD=1``): its error against a float64 reference stays
+within that of im2col's one product (both are within float32 rounding of the exact sum), for
+SAME, VALID and explicit padding, odd and even sizes, views of the input, and every block
+size; the filter transform is cached only for arrays nothing can change; a trained
+(writeable) filter keeps im2col by default."""
 import numpy as np
 import pytest
 
@@ -27,7 +29,9 @@ def _im2col(x, w, pads):
 @pytest.mark.parametrize("shape,o,padding", [
     ((2, 16, 16, 32), 32, "SAME"), ((3, 15, 13, 32), 40, "SAME"),
     ((4, 17, 12, 48), 32, "VALID"), ((1, 23, 24, 64), 64, [[0, 0], [2, 0], [1, 3], [0, 0]])])
-def test_conv2d_takes_winograd_and_stays_within_float32_rounding(shape, o, padding):
+def test_conv2d_takes_winograd_and_stays_within_float32_rounding(monkeypatch, shape, o,
+                                                                  padding):
+    monkeypatch.setattr(W, "MODE", "all")
     rng = np.random.default_rng(sum(shape) + o)
     x = rng.standard_normal(shape).astype(np.float32)
     w = rng.standard_normal((3, 3, shape[3], o)).astype(np.float32)
@@ -83,7 +87,8 @@ def test_filter_transform_is_g_w_g_transposed_per_channel_pair():
                                        rtol=1e-6, atol=1e-6)
 
 
-def test_a_writeable_filter_changed_in_place_is_transformed_again():
+def test_a_writeable_filter_changed_in_place_is_transformed_again(monkeypatch):
+    monkeypatch.setattr(W, "MODE", "all")
     rng = np.random.default_rng(4)
     x = rng.standard_normal((2, 16, 16, 32)).astype(np.float32)
     w = rng.standard_normal((3, 3, 32, 32)).astype(np.float32)
@@ -112,7 +117,27 @@ def test_only_filters_nothing_can_change_are_cached():
     np.testing.assert_array_equal(a, b)
 
 
-def test_gradients_through_a_winograd_convolution_match_finite_differences_in_float64():
+def test_by_default_only_an_immutable_filter_takes_winograd(monkeypatch):
+    monkeypatch.setattr(W, "MODE", "constant")
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((2, 16, 16, 32)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 32, 32)).astype(np.float32)
+    pads = ((1, 1), (1, 1))
+    trained = C._conv_forward(x, w, (1, 1), pads, (1, 1))
+    np.testing.assert_array_equal(trained, _im2col(x, w, pads))
+    frozen = np.frombuffer(w.tobytes(), np.float32).reshape(w.shape)
+    fast = C._conv_forward(x, frozen, (1, 1), pads, (1, 1))
+    eh, ew = W.padding(16, 16, 18, 18)
+    wino = W.conv3x3(C._pad(x, ((1, 1 + eh), (1, 1 + ew))), W.filter_transform(w), 16, 16)
+    np.testing.assert_array_equal(fast, wino)
+    monkeypatch.setattr(W, "MODE", "off")
+    np.testing.assert_array_equal(C._conv_forward(x, frozen, (1, 1), pads, (1, 1)),
+                                  _im2col(x, w, pads))
+
+
+def test_gradients_through_a_winograd_convolution_match_finite_differences_in_float64(
+        monkeypatch):
+    monkeypatch.setattr(W, "MODE", "all")
     # float32 forward through Winograd; its gradients use the backprop kernels, checked
     # here against central differences of the float64 forward
     rng = np.random.default_rng(6)

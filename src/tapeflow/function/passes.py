@@ -32,7 +32,10 @@ view and the trace report read) are left as traced.
   smaller than the activations the multiply would pass over. ``s`` is whatever the program
   computes at that call (variables included), so nothing is cached; the result differs from
   the traced order by float32 rounding only (the scale is applied to each product's terms
-  before the sum instead of once after it).
+  before the sum instead of once after it). **Off unless** ``TAPEFLOW_FOLD_SCALES=1`` (read
+  at import; :data:`FOLD_SCALES`): where a convolution's terms cancel, that rounding exceeds
+  ``TAPEFLOW_VALIDATE_FUNCTIONS``' 1e-5 comparison with the eager run, and a trained model's
+  rounding should follow TensorFlow's order (see ``ops/winograd.py`` for the compat case).
 - **DCE** (:func:`eliminate_dead`): pure primitives and variable reads whose results nothing
   uses (the inner tape's loss of a Hessian-vector product). Effects are never dropped:
   assignments, Python calls (``tf.print``, ``py_function``), guards, branches and loops,
@@ -41,6 +44,7 @@ view and the trace report read) are left as traced.
 import copy
 import dis
 import operator
+import os
 
 from .._core.backend import np
 from .._core.registry import PRIMITIVES
@@ -48,6 +52,9 @@ from .ir import Op, Read, stateful, walk
 
 __all__ = ["optimize", "optimized", "expand_expressions", "forward_ones", "merge_constants",
            "sink_negations", "eliminate_common", "fold_channel_scales", "eliminate_dead"]
+
+# fold_channel_scales on compiled programs (TAPEFLOW_FOLD_SCALES=1; see the docstring)
+FOLD_SCALES = [os.environ.get("TAPEFLOW_FOLD_SCALES", "") == "1"]
 
 # Primitives with an effect besides their result: kept even when nothing reads it.
 _EFFECT_WORDS = ("Assert", "Summary", "Collective", "TruncatedNormal", "Print")
@@ -83,7 +90,8 @@ def optimized(program):
     steps = eliminate_common(steps, outputs, m)
     if m:
         outputs = [None if s is None else m.get(s, s) for s in outputs]
-    steps = fold_channel_scales(program, steps, outputs)
+    if FOLD_SCALES[0]:
+        steps = fold_channel_scales(program, steps, outputs)
     program.steps = eliminate_dead(steps, outputs)
     program.outputs = outputs
     return program

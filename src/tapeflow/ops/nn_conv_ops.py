@@ -187,8 +187,8 @@ def _winograd_filter(w):
     """:func:`winograd.filter_transform` of ``w``, cached for a read-only ``w`` (a loaded
     program's constant): the cache holds ``w`` itself, so its id stays its own, and NumPy
     refuses writes to it. A writeable array (a variable's value, which may be updated in
-    place) is transformed on each call (a few microseconds against the convolution's
-    milliseconds where Winograd is chosen)."""
+    place; only with ``TAPEFLOW_WINOGRAD=1``) is transformed on each call (a few
+    microseconds against the convolution's milliseconds where Winograd is chosen)."""
     if not _immutable(w):
         return _wg.filter_transform(w)
     got = _WINO_CACHE.get(id(w))
@@ -225,7 +225,8 @@ def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
     kh, kw, c, o = w.shape
     n = x.shape[0]
     if (kh == kw == 3 and strides == (1, 1) and dilations == (1, 1)
-            and x.dtype == np.float32 and w.dtype == np.float32 and _wg.worth_it(n, oh, ow, c, o)):
+            and x.dtype == np.float32 and w.dtype == np.float32 and _wg.worth_it(n, oh, ow, c, o)
+            and (_wg.MODE == "all" or _wg.MODE == "constant" and _immutable(w))):
         # Winograd F(2x2, 3x3): 2.25x fewer multiply-adds in the product (ops/winograd.py)
         ((pt, pb), (pl, pr)) = pads
         eh, ew = _wg.padding(oh, ow, x.shape[1] + pt + pb, x.shape[2] + pl + pr)

@@ -22,11 +22,20 @@ C = 16 to 256; F(4x4, 3x3), with transform entries up to 8 and 1/24, measured 10
 errors, beyond TensorFlow's own, so it is not used). TensorFlow's CPU kernel (oneDNN) has no
 counterpart choice; the values agree within float32 rounding, not bit for bit.
 """
+import os
 import threading
 
 from .._core.backend import np
 
-__all__ = ["conv3x3", "filter_transform", "padding", "worth_it"]
+__all__ = ["conv3x3", "filter_transform", "padding", "worth_it", "MODE"]
+
+# Which convolutions may use it: "constant" (default) only filters nothing can change (a
+# loaded graph's constants: ``nn_conv_ops._immutable``); "all" (``TAPEFLOW_WINOGRAD=1``) every
+# float32 filter; "off" (``TAPEFLOW_WINOGRAD=0``) none. Not trained filters by default: its
+# rounding differs from TensorFlow's kernels by float32 rounding per call, and a training run
+# compounds that (distributed_custom_training's CNN, 2 epochs: losses 1.9525 vs TF's 1.9590,
+# beyond the compat tests' 2e-5), where im2col's order tracks TF's.
+MODE = {"1": "all", "0": "off"}.get(os.environ.get("TAPEFLOW_WINOGRAD", ""), "constant")
 
 # B^T (4x4), G (4x3), A^T (2x4) of F(2x2, 3x3)
 _BT = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.float32)
