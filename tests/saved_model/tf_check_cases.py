@@ -225,6 +225,52 @@ CALLS = [("state", []), ("normal", []), ("mixed", [[1.0, -2.0]]), ("state", []),
          ("normal", []), ("state", [])]
 GRADS = []
 ''',
+    # the ragged_tensor guide's CustomModule: traced for a RaggedTensorSpec (TF's graph takes
+    # the flat values and the row splits; the output's partition is the input's)
+    "ragged_guide_grow": '''
+class CustomModule(tf.Module):
+    def __init__(self, variable_value):
+        super(CustomModule, self).__init__()
+        self.v = tf.Variable(variable_value)
+
+    @tf.function
+    def grow(self, x):
+        return x * self.v
+
+root = CustomModule(100.0)
+root.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32))
+CALLS = [("grow", [("ragged", "float32", [[1.0, 4.0, 3.0], [2.0]])]),
+         ("grow", [("ragged", "float32", [[1.5], [], [2.0, -5.0], [0.25]])])]
+GRADS = [0, 1]
+''',
+    # ragged rank 2, a ragged and a dense argument, dict and tuple outputs mixing ragged
+    # and dense results, a RaggedTensor's .values (the inner partition) returned
+    "ragged_mixed": '''
+class Mixed(tf.Module):
+    def __init__(self):
+        self.scale = tf.Variable(2.0)
+        self.bias = tf.Variable([0.5, -1.0, 2.0])
+
+    @tf.function
+    def two(self, x, y):
+        return {"a": x * self.scale + 1.0, "b": tf.reduce_sum(y + self.bias),
+                "c": x.flat_values * 3.0}
+
+    @tf.function
+    def deep(self, x):
+        return tf.math.exp(x) * self.scale, x.values
+
+root = Mixed()
+root.two.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.float32),
+                               tf.TensorSpec([None, 3], tf.float32))
+root.deep.get_concrete_function(tf.RaggedTensorSpec([None, None, None], tf.float32,
+                                                    ragged_rank=2))
+CALLS = [("two", [("ragged", "float32", [[1.0, 4.0, 3.0], [2.0]]), [[1.0, 2.0, 3.0]]]),
+         ("two", [("ragged", "float32", [[], [0.5, 1.5]]),
+                  [[1.0, 2.0, 3.0], [0.0, -1.0, 2.5]]]),
+         ("deep", [("ragged", "float32", [[[0.1, 0.2], [0.3]], [[-0.4]], []])])]
+GRADS = [0, 1, 2]
+''',
 }
 
 
@@ -243,6 +289,8 @@ def to_args(tf, args):
     def one(a):
         if isinstance(a, tuple) and a[0] == "py":
             return a[1]
+        if isinstance(a, tuple) and a[0] == "ragged":
+            return tf.ragged.constant(a[2], dtype=getattr(tf, a[1]))
         if isinstance(a, tuple) and a[0] == "linspace":
             import numpy as np
             n = int(np.prod(a[1]))
@@ -288,6 +336,8 @@ def flat_numbers(tf, out):
         return [x for o in out for x in flat_numbers(tf, o)]
     if hasattr(out, "read_value"):
         out = out.read_value()
+    if hasattr(out, "row_splits") and hasattr(out, "to_list"):   # a RaggedTensor
+        return [out.to_list()]
     return [out.numpy().tolist()]
 
 

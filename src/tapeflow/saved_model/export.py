@@ -15,7 +15,7 @@ from .._core.variable import as_variable
 from ..checkpoint.graph import OBJECT_GRAPH_KEY, VALUE, checkpoint_key, full_name
 from ..function import graph_def as gd
 from ..function.concrete_function import _identifier, _is_composite
-from . import revive
+from . import composites, revive
 from .objects import concrete_functions
 
 __all__ = ["build", "Export"]
@@ -42,6 +42,9 @@ def structured(value):
     if isinstance(value, TensorSpec):
         return _m("StructuredValue", tensor_spec_value=_spec(value.shape, value.dtype,
                                                               value.name))
+    if composites.is_composite_spec(value):
+        return _m("StructuredValue", type_spec_value=composites.type_spec_proto(
+            value, structured, gd.shape_proto, gd.dtype_enum))
     if isinstance(value, bool):
         return _m("StructuredValue", bool_value=value)
     if isinstance(value, (int, np.integer)):
@@ -135,6 +138,8 @@ class Export:
             return name
         if isinstance(cf, revive.RestoredConcreteFunction):
             return self._lower_restored(cf)
+        if getattr(cf, "partitioned", False):
+            return self._lower_partitioned(cf)
         orig = cf
         if cf.relaxed and not cf.shape_generic:
             cf = _retrace_at(cf, 17) or cf
@@ -170,6 +175,38 @@ class Export:
             "SavedConcreteFunction", bound_inputs=ids,
             canonicalized_input_signature=structured(_canonical(orig)),
             output_signature=structured(_outputs(cf, self.lib.unknown_rank_outputs[name])))
+        return name
+
+    def _lower_partitioned(self, cf):
+        """A trace made for a RaggedTensorSpec, lowered as TF's graph function: the flat
+        components in and out (``composites.flat_trace``)."""
+        def lower(view, names):
+            lib = gd._Library(strict=True, first_uid=1)
+            try:
+                fdef, _ = gd.lower_function(view, "f", lib, param_names=names)
+            except gd.LoweringError as exc:
+                raise ValueError(f"Cannot save the function `{cf.name}` traced for "
+                                 f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express "
+                                 f"it the same way.") from None
+            return pb.encode(fdef), [pb.encode(f) for f in lib.functions]
+        flat = composites.flat_trace(cf, lower)
+        self.effective[id(cf)] = flat
+        name = f"__inference_{_identifier(cf.name)}_{self.lib.uid()}"
+        try:
+            fdef, captured = gd.lower_function(flat, name, self.lib,
+                                               param_names=flat.param_names)
+        except gd.LoweringError as exc:
+            raise ValueError(f"Cannot save the function `{cf.name}` traced for "
+                             f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express it "
+                             f"the same way.") from None
+        ids = [self._var_id(v, cf.name) for v in captured]
+        self.fnames[id(cf)] = name
+        self.captured[id(cf)] = ids
+        self.out_specs[id(cf)] = [(a.name, a.type) for a in fdef.signature.output_arg]
+        self.concrete[name] = _m(
+            "SavedConcreteFunction", bound_inputs=ids,
+            canonicalized_input_signature=structured(_canonical(cf)),
+            output_signature=structured(flat.output_signature))
         return name
 
     def _lower_restored(self, restored):
