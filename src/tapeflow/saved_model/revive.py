@@ -426,6 +426,13 @@ class RestoredFunction:
             cf = self.concrete_functions[0]
             a_spec = cf.structured_input_signature[0]
             for v, s in zip(cargs, a_spec):
+                why = _composite_mismatch(v, s)
+                if why is not None:
+                    sig = ", ".join(f"{n}: {sp!r}" for n, sp in zip(
+                        self._arg_names(), a_spec))
+                    return TypeError(
+                        f"Binding inputs to tf.function failed due to `{why}`. Received "
+                        f"args: {tuple(args)!r} and kwargs: {kwargs} for signature: ({sig}).")
                 if isinstance(s, TensorSpec) and _is_tensor(v):
                     t = convert_to_tensor(v)
                     got = TensorSpec(t.shape, t.dtype, s.name)
@@ -453,6 +460,25 @@ class RestoredFunction:
             lines += _describe(a_spec, k_spec, "  ")
         lines.append(f"\nHint: {_hint(cargs, self.concrete_functions)}")
         return ValueError("\n".join(lines))
+
+
+def _composite_mismatch(value, spec):
+    """Why ``value`` does not bind to the composite ``spec`` (TF's binding error), or None
+    when ``spec`` is not a composite's or ``value`` fits it."""
+    if not composites.is_composite_spec(spec) or \
+            composites.components(value, spec) is not None:
+        return None
+    value_spec = getattr(value, "_type_spec", None)
+    if type(value_spec) is type(spec) and getattr(value, "ragged_rank", None) == \
+            getattr(spec, "ragged_rank", None):
+        flat = value.flat_values if hasattr(value, "flat_values") else value.values
+        want = composites.component_specs(spec)[0 if hasattr(value, "flat_values") else 1]
+        return (f"Can not cast {TensorSpec(flat.shape, flat.dtype)!r} to "
+                f"{TensorSpec(want.shape, want.dtype)!r}")
+    parts = ", ".join(repr(TensorSpec(c.shape, c.dtype))
+                      for c in composites.component_specs(spec))
+    return ("The two structures don't have the same nested structure.\n\nFirst structure: "
+            f"type=list str=[{parts}]\n\nSecond structure: type=list str=[{value!r}]")
 
 
 class _Symbolic:
