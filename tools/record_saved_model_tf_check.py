@@ -40,6 +40,8 @@ def tapeflow_subprocess(name, directory, export_dir):
 
 
 def close(a, b, tol=1e-5):
+    if isinstance(a, list) != isinstance(b, list):
+        return False
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(close(x, y, tol) for x, y in zip(a, b))
     if a is None or b is None:

@@ -99,3 +99,28 @@ def test_export_does_not_count_as_retracing(tmp_path, capsys):
     for k in range(3):
         tf.saved_model.save(m, str(tmp_path / f"sm{k}"))
     assert "retracing" not in capsys.readouterr().err
+
+
+def test_signature_takes_components_and_returns_a_composite(tmp_path):
+    # TF 2.21 (measured): serving_default's inputs are x (float) and x_1 (int64), its
+    # output_0 a composite_tensor TensorInfo over StatefulPartitionedCall:0 and :1
+    class M(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(2.0)
+
+        @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+        def __call__(self, x):
+            return x * self.v
+    d = str(tmp_path / "sm")
+    tf.saved_model.save(M(), d)
+    sig = _meta_graph(d).signature_def["serving_default"]
+    assert {k: (v.name, v.dtype) for k, v in sig.inputs.items()} == {
+        "x": ("serving_default_x:0", 1), "x_1": ("serving_default_x_1:0", 9)}
+    out = sig.outputs["output_0"].composite_tensor
+    assert out.type_spec.type_spec_class == 3
+    assert [(c.name, c.dtype) for c in out.components] == [
+        ("StatefulPartitionedCall:0", 1), ("StatefulPartitionedCall:1", 9)]
+    loaded = tf.saved_model.load(d)
+    got = loaded.signatures["serving_default"](
+        x=tf.constant([1.0, 2.0, 3.0]), x_1=tf.constant([0, 2, 3], tf.int64))
+    assert got["output_0"].to_list() == [[2.0, 4.0], [6.0]]

@@ -271,6 +271,24 @@ CALLS = [("two", [("ragged", "float32", [[1.0, 4.0, 3.0], [2.0]]), [[1.0, 2.0, 3
          ("deep", [("ragged", "float32", [[[0.1, 0.2], [0.3]], [[-0.4]], []])])]
 GRADS = [0, 1, 2]
 ''',
+    # an input_signature of a RaggedTensorSpec: serving_default takes the components
+    # (x, x_1) by keyword and returns the RaggedTensor (TF's signature_def: a composite
+    # output over two components)
+    "ragged_signature": '''
+class Scale(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(-1.5)
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def __call__(self, x):
+        return tf.math.tanh(x) * self.v
+
+root = Scale()
+CALLS = [("__call__", [("ragged", "float32", [[0.5, -1.0], [], [2.0]])]),
+         ("signatures/serving_default", {"x": ("float32", [0.25, 1.0, -3.0]),
+                                         "x_1": ("int64", [0, 1, 1, 3])})]
+GRADS = [0, 1]
+''',
 }
 
 
@@ -316,7 +334,19 @@ def call(tf, obj, path, args, sigs=None, watch=None):
             watch.watch(v)
     if path.startswith("signatures/") and sigs is not None:
         fn, names = sigs[path.split("/", 1)[1]]
-        out = fn(*[values[n] for n in names])
+        if None in names:
+            # a RaggedTensorSpec input: the signature takes its components by keyword (in
+            # the CALLS dict's order), the live function the RaggedTensor
+            it = iter(values.values())
+            args = []
+            for spec in names_specs(fn):
+                n = getattr(spec, "ragged_rank", 0)
+                first = next(it)
+                args.append(tf.RaggedTensor.from_nested_row_splits(
+                    first, [next(it) for _ in range(n)]) if n else first)
+            out = fn(*args)
+        else:
+            out = fn(*[values[n] for n in names])
     elif path.startswith("signatures/"):
         out = obj.signatures[path.split("/", 1)[1]](**values)
     else:
@@ -325,6 +355,12 @@ def call(tf, obj, path, args, sigs=None, watch=None):
             fn = getattr(fn, part)
         out = fn(*values)
     return flat_numbers(tf, out), out
+
+
+def names_specs(fn):
+    """The flat input specs of a live concrete function (a RaggedTensorSpec as one)."""
+    from tapeflow._core import nest
+    return nest.flatten(fn.structured_input_signature)
 
 
 def flat_numbers(tf, out):
@@ -411,7 +447,7 @@ def tapeflow_side(name, directory, export_dir, resave_dir=None):
 
     from tapeflow._core import nest
     _save = importlib.import_module("tapeflow.saved_model.save")
-    sigs = {k: (c, [s.name for s in nest.flatten(c.structured_input_signature)])
+    sigs = {k: (c, [getattr(s, "name", None) for s in nest.flatten(c.structured_input_signature)])
             for k, c in _save._signatures(root, ns.get("signatures")).items()}
     outs, grads = run_calls(tf, root, ns, paths, sigs)
     out = {"sha256": digest, "outputs": outs, "grads": grads, "var_paths": paths}
