@@ -124,3 +124,33 @@ def test_signature_takes_components_and_returns_a_composite(tmp_path):
     got = loaded.signatures["serving_default"](
         x=tf.constant([1.0, 2.0, 3.0]), x_1=tf.constant([0, 2, 3], tf.int64))
     assert got["output_0"].to_list() == [[2.0, 4.0], [6.0]]
+
+
+def test_sparse_trace_takes_indices_values_and_dense_shape(tmp_path):
+    # TF's flat order of a SparseTensor: indices (x), values (x_1), dense shape (x_2)
+    m = _M()
+    m.f = tf.function(lambda x: tf.sparse.map_values(tf.multiply, x, m.v))
+    m.f.get_concrete_function(tf.SparseTensorSpec([None, None], tf.float32))
+    d = str(tmp_path / "sm")
+    tf.saved_model.save(m, d)
+    fdef = next(f for f in _meta_graph(d).graph_def.library.function
+                if "lambda" in f.signature.name)
+    assert [(a.name, a.type) for a in fdef.signature.input_arg][:3] == [
+        ("x", 9), ("x_1", 1), ("x_2", 9)]
+    assert [(a.name, a.type) for a in fdef.signature.output_arg] == [
+        ("identity", 9), ("identity_1", 1), ("identity_2", 9)]
+    loaded = tf.saved_model.load(d)
+    sp = tf.sparse.from_dense(tf.constant([[0.0, 2.0, 0.0], [1.0, 0.0, -4.0]]))
+    got = loaded.f(sp)
+    assert got.indices.numpy().tolist() == [[0, 1], [1, 0], [1, 2]]
+    assert got.values.numpy().tolist() == [4.0, 2.0, -8.0]
+    assert got.dense_shape.numpy().tolist() == [2, 3]
+
+
+def test_sparse_reduction_is_refused(tmp_path):
+    m = _M()
+    m.f = tf.function(lambda x: tf.sparse.reduce_sum(x, axis=0))
+    m.f.get_concrete_function(tf.SparseTensorSpec([None, 4], tf.float32))
+    with pytest.raises(ValueError, match="SparseTensorSpec.*SparseTensor's indices"):
+        tf.saved_model.save(m, str(tmp_path / "r"))
+    assert not (tmp_path / "r").exists()

@@ -289,6 +289,31 @@ CALLS = [("__call__", [("ragged", "float32", [[0.5, -1.0], [], [2.0]])]),
                                          "x_1": ("int64", [0, 1, 1, 3])})]
 GRADS = [0, 1]
 ''',
+    # SparseTensorSpec traces: TF's graph takes indices (x), values (x_1) and dense shape
+    # (x_2); a SparseTensor output returns the input's indices and dense shape
+    "sparse_traces": '''
+class Sparse(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(1.5)
+
+    @tf.function
+    def scaled(self, x):
+        return tf.sparse.map_values(tf.multiply, x, self.v)
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    def __call__(self, x):
+        return {"sq": tf.sparse.map_values(tf.square, x), "vals": x.values + self.v}
+
+root = Sparse()
+root.scaled.get_concrete_function(tf.SparseTensorSpec([None, None], tf.float32))
+CALLS = [("scaled", [("sparse", [[1.5, 0, 0, -2], [0, 0, 0, 0], [0.5, 3, 0, 1]])]),
+         ("scaled", [("sparse", [[0, 2.0], [4.0, 0]])]),
+         ("__call__", [("sparse", [[0, 0, 0, 1.0], [2.0, 0, 0, 0]])]),
+         ("signatures/serving_default", {"x": ("int64", [[0, 1], [1, 3]]),
+                                         "x_1": ("float32", [2.0, -3.0]),
+                                         "x_2": ("int64", [3, 4])})]
+GRADS = []
+''',
 }
 
 
@@ -307,6 +332,8 @@ def to_args(tf, args):
     def one(a):
         if isinstance(a, tuple) and a[0] == "py":
             return a[1]
+        if isinstance(a, tuple) and a[0] == "sparse":
+            return tf.sparse.from_dense(tf.constant(a[1], dtype=tf.float32))
         if isinstance(a, tuple) and a[0] == "ragged":
             return tf.ragged.constant(a[2], dtype=getattr(tf, a[1]))
         if isinstance(a, tuple) and a[0] == "linspace":
@@ -340,6 +367,9 @@ def call(tf, obj, path, args, sigs=None, watch=None):
             it = iter(values.values())
             args = []
             for spec in names_specs(fn):
+                if isinstance(spec, tf.SparseTensorSpec):
+                    args.append(tf.SparseTensor(next(it), next(it), next(it)))
+                    continue
                 n = getattr(spec, "ragged_rank", 0)
                 first = next(it)
                 args.append(tf.RaggedTensor.from_nested_row_splits(
@@ -374,6 +404,9 @@ def flat_numbers(tf, out):
         out = out.read_value()
     if hasattr(out, "row_splits") and hasattr(out, "to_list"):   # a RaggedTensor
         return [out.to_list()]
+    if hasattr(out, "indices") and hasattr(out, "dense_shape"):   # a SparseTensor
+        return [out.indices.numpy().tolist(), out.values.numpy().tolist(),
+                out.dense_shape.numpy().tolist()]
     return [out.numpy().tolist()]
 
 

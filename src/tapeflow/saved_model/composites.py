@@ -190,6 +190,23 @@ def _probe_ragged(spec, seed, j):
     return result
 
 
+def _probe_sparse(spec, seed, j):
+    """A SparseTensor of ``spec`` whose dense shape (its unknown dims) and number of
+    entries depend on ``seed`` and ``j``; entries spread in row-major order."""
+    if spec.shape.rank is None:
+        raise _Refused("a SparseTensorSpec of unknown rank")
+    dims = [d if d is not None else 6 + 2 * seed + j for d in spec.shape.as_list()]
+    size = int(np.prod(dims)) if dims else 1
+    n = min(size, 3 + 2 * seed)
+    flat = np.unique(np.linspace(0, size - 1, n).astype(np.int64))
+    indices = np.array(np.unravel_index(flat, dims), np.int64).T.reshape(len(flat), len(dims))
+    if spec.dtype.name == "string":
+        values = np.full([len(flat)], b"1", dtype=object)
+    else:
+        values = np.ones([len(flat)], spec.dtype._np)
+    return SparseTensor(Tensor(indices), Tensor(values), Tensor(np.array(dims, np.int64)))
+
+
 def _probe_values(source, seed):
     args, kwargs = source.structured_input_signature
     count = [0]
@@ -198,15 +215,16 @@ def _probe_values(source, seed):
         if isinstance(s, RaggedTensorSpec):
             count[0] += 1
             return _probe_ragged(s, seed, count[0])
+        if isinstance(s, SparseTensorSpec):
+            count[0] += 1
+            return _probe_sparse(s, seed, count[0])
         if isinstance(s, TensorSpec):
             if s.shape.rank is None:
-                raise _Refused("an argument of unknown rank beside a RaggedTensor")
+                raise _Refused("an argument of unknown rank beside a composite")
             dims = [d if d is not None else 3 + seed for d in s.shape.as_list()]
             if s.dtype.name == "string":
                 return Tensor(np.full(dims, b"1", dtype=object))
             return Tensor(np.ones(dims, s.dtype._np))
-        if is_composite_spec(s):
-            raise _Refused(f"a {type(s).__name__} argument")
         return s
     a = tuple(nest.map_structure(one, list(args))) if args else ()
     k = nest.map_structure(one, dict(kwargs)) if kwargs else {}
@@ -235,19 +253,26 @@ def _general(spec_key, key):
 
 
 def _walk_leaves(key, visit):
-    """Call ``visit(kind, item)`` per flat input of a by-value key, in leaf order:
-    ``("leaf", None)`` per tensor/variable leaf, ``("splits", meta entry)`` per row
-    partition after a composite's components."""
+    """Call ``visit(kind, item)`` per flat input of a by-value key, in TF's flat order:
+    ``("leaf", None)`` per tensor/variable leaf, ``("meta", (kind, array))`` per array a
+    composite keeps as metadata: a RaggedTensor's row splits after its values
+    (``"splits"``), a SparseTensor's indices before its values and dense shape after."""
     from ..function.trace_type import is_tensor_key
     if is_tensor_key(key):
         visit("leaf", None)
     elif type(key) is tuple and len(key) == 5 and key[0] == "Variable":
         visit("leaf", None)
+    elif _is_value_composite(key) and issubclass(key[0], SparseTensor):
+        data, shape, dense = key[1]
+        visit("meta", ("indices", np.frombuffer(data, np.int64).reshape(shape)))
+        for c in key[2]:
+            _walk_leaves(c, visit)
+        visit("meta", ("dense", np.array(dense, np.int64)))
     elif _is_value_composite(key):
         for c in key[2]:
             _walk_leaves(c, visit)
-        for m in key[1]:
-            visit("splits", m)
+        for dtype, data, _ in key[1]:
+            visit("meta", ("splits", np.frombuffer(data, dtype)))
     elif type(key) is tuple:
         for e in key:
             _walk_leaves(e, visit)
@@ -303,13 +328,16 @@ def _view(concrete, key, names):
             in_names.append(last_name[0])
             return
         nonlocal n
-        dtype, data, _ = meta
-        arr = np.frombuffer(data, dtype)
-        specs[n] = ((arr.shape[0],), arr.dtype, TensorShape([None]))
+        what, arr = meta
+        relaxed = None if what == "dense" else TensorShape([None] + list(arr.shape[1:]))
+        specs[n] = (arr.shape, arr.dtype, relaxed)
         inputs.append(n)
         arg_vars.append(None)
-        in_names.append(last_name[0])
-        splits.append((n, arr))
+        if what == "indices":      # before the values: named as the argument
+            in_names.append(names[pos[0]] if pos[0] < len(names) else "args")
+        else:
+            in_names.append(last_name[0])
+        splits.append((n, arr, what))
         n += 1
     _walk_leaves(key, visit)
     view.inputs = inputs
@@ -335,10 +363,22 @@ def _outputs(concrete, splits):
             meta, comps = leaf.__tf_flatten__()
             levels = []
             for dtype, data, _ in meta:
-                levels.append({i for i, (_, arr) in enumerate(splits)
-                               if arr.dtype.str == dtype and arr.tobytes() == data})
+                levels.append({i for i, (_, arr, what) in enumerate(splits)
+                               if what == "splits" and arr.dtype.str == dtype
+                               and arr.tobytes() == data})
             plan.append(("ragged", slots[k:k + len(comps)], levels, meta,
                          np.shape(comps[0]._value)))
+            k += len(comps)
+        elif isinstance(leaf, SparseTensor):
+            meta, comps = leaf.__tf_flatten__()
+            data, shape, dense = meta
+            dense_b = np.array(dense, np.int64).tobytes()
+            found = [{i for i, (_, arr, what) in enumerate(splits)
+                      if what == "indices" and arr.shape == tuple(shape)
+                      and arr.tobytes() == data},
+                     {i for i, (_, arr, what) in enumerate(splits)
+                      if what == "dense" and arr.tobytes() == dense_b}]
+            plan.append(("sparse", slots[k], found, tuple(dense), leaf.dtype))
             k += len(comps)
         elif hasattr(leaf, "__tf_flatten__"):
             raise _Refused(f"it returns a {type(leaf).__name__}")
@@ -368,10 +408,10 @@ def flat_trace(source, lower):
         sig = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
         raise ValueError(
             f"Cannot save the function `{source.name}` traced for {sig}: {why.args[0]}. "
-            f"tapeflow's trace computes with the row partition in NumPy; it exports a "
-            f"RaggedTensor function only when its steps are the same at every partition "
-            f"(element-wise work on the flat values) and each output's row partition is an "
-            f"input's.") from None
+            f"tapeflow's trace computes with a RaggedTensor's row partition (a "
+            f"SparseTensor's indices) in NumPy; it exports such a function only when its "
+            f"steps are the same at every partition (element-wise work on the values) and "
+            f"each composite output's partition is an input's.") from None
 
 
 def _flat_trace(source, lower):
@@ -383,7 +423,7 @@ def _flat_trace(source, lower):
     (ca, va, names, sa, pa), (cb, vb, _, sb, pb_) = probes
     # outputs: each ragged output's partition must be the same input's at both probes
     outs_a, outs_b, flat_specs, out_leaves = [], [], [], []
-    if len(pa) != len(pb_):
+    if len(pa) != len(pb_) or [m[2] for m in sa] != [m[2] for m in sb]:
         raise _Refused("its output structure differs at another row partition")
     for oa, ob in zip(pa, pb_):
         if oa[0] != ob[0]:
@@ -400,6 +440,24 @@ def _flat_trace(source, lower):
             outs_b.append(ob[1])
             flat_specs.append((shape, oa[3]))
             out_leaves.append(TensorSpec(shape, oa[3]))
+        elif oa[0] == "sparse":
+            _, values_a, found_a, dense_a, dtype = oa
+            _, values_b, found_b, dense_b, _ = ob
+            chosen = []
+            for part, fa, fb in zip(("indices", "dense shape"), found_a, found_b):
+                both = sorted(fa & fb)
+                if not both:
+                    raise _Refused(f"the {part} of its SparseTensor output are not one of its "
+                                   f"inputs' (computed in Python)")
+                chosen.append(both[0])
+            outs_a.extend([sa[chosen[0]][0], values_a, sa[chosen[1]][0]])
+            outs_b.extend([sb[chosen[0]][0], values_b, sb[chosen[1]][0]])
+            dims = _merge(dense_a, dense_b)
+            rank = len(dense_a)
+            spec = SparseTensorSpec(list(dims), dtype)
+            out_leaves.append(spec)
+            flat_specs.extend([((None, rank), _dt.int64), ((None,), dtype),
+                               ((rank,), _dt.int64)])
         else:
             _, flat_a, levels_a, meta_a, shape_a = oa
             _, flat_b, levels_b, meta_b, shape_b = ob
@@ -422,7 +480,7 @@ def _flat_trace(source, lower):
             splits_dtype = _dt.as_dtype(np.dtype(meta_a[0][0]))
             uniform = [ua if ua == ub else None
                        for (_, _, ua), (_, _, ub) in zip(meta_a, meta_b)]
-            nrows = _input_rows(source, chosen[0])
+            nrows = _input_rows(source, chosen[0], sa)
             spec = RaggedTensorSpec([nrows] + uniform + list(inner[1:]), dtype, len(meta_a),
                                     splits_dtype)
             out_leaves.append(spec)
@@ -449,15 +507,17 @@ def _flat_dtype(concrete, slot):
     return np.float32
 
 
-def _input_rows(source, index):
-    """The known row count of a ragged output whose outer partition is splits input
-    ``index``: its RaggedTensorSpec's when that is an input's outermost partition."""
+def _input_rows(source, index, metas):
+    """The known row count of a ragged output whose outer partition is metadata input
+    ``index``: its RaggedTensorSpec's when that is an input's outermost row splits."""
     args, kwargs = source.structured_input_signature
-    specs = [s for s in nest.flatten((list(args), dict(kwargs)))
-             if isinstance(s, RaggedTensorSpec)]
+    specs = [s for s in nest.flatten((list(args), dict(kwargs))) if is_composite_spec(s)]
     k = 0
     for s in specs:
-        if k == index:
-            return s.shape.as_list()[0] if s.shape.rank is not None else None
-        k += s.ragged_rank
+        if isinstance(s, RaggedTensorSpec):
+            if k == index:
+                return s.shape.as_list()[0] if s.shape.rank is not None else None
+            k += s.ragged_rank
+        else:
+            k += 2
     return None
