@@ -154,3 +154,16 @@ def test_sparse_reduction_is_refused(tmp_path):
     with pytest.raises(ValueError, match="SparseTensorSpec.*SparseTensor's indices"):
         tf.saved_model.save(m, str(tmp_path / "r"))
     assert not (tmp_path / "r").exists()
+
+
+def test_probe_traces_print_nothing(tmp_path, capsys):
+    m = _M()
+
+    def body(x):
+        print("tracing")
+        return x * m.v
+    m.f = tf.function(body)
+    m.f.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.float32))
+    assert capsys.readouterr().out == "tracing\n"
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    assert capsys.readouterr().out == ""

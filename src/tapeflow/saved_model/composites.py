@@ -1,15 +1,17 @@
-"""RaggedTensors across a SavedModel's function boundary, as TensorFlow 2.21 writes them.
+"""RaggedTensors and SparseTensors across a SavedModel's function boundary, as TensorFlow
+2.21 writes them.
 
-**Export.** tapeflow traces a ``tf.function`` once per ``RaggedTensorSpec``, but its program
-takes only the flat values: the ragged ops cut with the row partition in NumPy, and each
-partition is a muted variant of the program (``Function._partition_call``). TF's graph of
-the same function takes the flat components as placeholders (``x`` the flat values, ``x_1``
-... the nested row splits) and returns each RaggedTensor output as its components.
-:func:`flat_trace` makes that program: it traces the function afresh at two different
-partitions with the flat values' first dimension relaxed, keeps the result only when both
-traces lower to the same FunctionDef (the steps do not depend on the partition) and every
-output's row partition is one of the inputs' (matched by value at both partitions), and
-returns a view of the first trace whose inputs and outputs hold the row splits. Anything
+**Export.** tapeflow traces a ``tf.function`` once per ``RaggedTensorSpec`` /
+``SparseTensorSpec``, but its program takes only the values: the ops cut with the row
+partition (use the indices) in NumPy, and each partition is a muted variant of the program
+(``Function._partition_call``). TF's graph of the same function takes the components as
+placeholders (``x`` the flat values, ``x_1``... the nested row splits; ``x`` the indices,
+``x_1`` the values, ``x_2`` the dense shape) and returns each composite output as its
+components. :func:`flat_trace` makes that program: it traces the function afresh at two
+different partitions with the values' first dimension relaxed, keeps the result only when
+both traces lower to the same FunctionDef (the steps do not depend on the partition) and
+every composite output's partition is one of the inputs' (matched by value at both), and
+returns a view of the first trace whose inputs and outputs hold the partitions. Anything
 else (a reduction over the ragged rows, a partition computed in Python) is refused with a
 ``ValueError`` naming the function: TF's graph computes with the splits as tensors, which a
 tapeflow trace does not record.
@@ -20,7 +22,9 @@ tapeflow trace does not record.
 :func:`component_specs`, :func:`components`, :func:`pack` give a composite's flat parts in
 TF's order (flat values then the row splits outermost first; indices, values, dense shape).
 """
+import contextlib
 import copy
+import io
 
 import numpy as np
 
@@ -136,9 +140,9 @@ def n_components(spec):
 
 # --------------------------------------------------------------------------- export
 class FlatTrace:
-    """A trace made for a RaggedTensorSpec seen as TF's graph function: its program takes
-    and returns the flat components (``flat_trace``). Quacks as the ConcreteFunction the
-    lowering reads (``program``, ``_relaxed_sizes``, ``name``)."""
+    """A trace made for a RaggedTensorSpec or SparseTensorSpec seen as TF's graph function:
+    its program takes and returns the flat components (``flat_trace``). Quacks as the
+    ConcreteFunction the lowering reads (``program``, ``_relaxed_sizes``, ``name``)."""
 
     def __init__(self, source, concrete, program, names, output_signature, flat_outputs):
         self.source = source
@@ -291,8 +295,10 @@ def _trace_probe(source, seed):
     key, leaves = make_key(values, kwargs)
     general = _general(source._key, key)
     try:
-        fresh._trace(key, general, leaves, values, kwargs, reason="tf.saved_model.save",
-                     execute=False)
+        # TF saves the graph it has: the probe traces print nothing (a `print` in the body)
+        with contextlib.redirect_stdout(io.StringIO()):
+            fresh._trace(key, general, leaves, values, kwargs, reason="tf.saved_model.save",
+                         execute=False)
     except Exception as exc:  # noqa: BLE001 - reported as the refusal's reason
         raise _Refused(f"tracing it at another row partition failed ({type(exc).__name__}: "
                        f"{exc})") from None
