@@ -230,7 +230,8 @@ class ConcreteFunction:
             raise
         if self._single:
             return None if values is None else Tensor(values)
-        return _pack(_struct_of(program, self),
+        own = program.out_struct    # compared with None: a RaggedTensor has no truth value
+        return _pack(self._out_struct if own is None else own,
                      [None if v is None else Tensor(v) for v in values])
 
     def _pack(self, outs):
