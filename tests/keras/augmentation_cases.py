@@ -315,3 +315,18 @@ ERRORS += [
     ("RandomInvert", {"factor": 1.5}),
     ("RandomGrayscale", {"factor": 1.5}),
 ]
+
+# The deterministic image layers in channels_first (session 10).
+CASES += [
+    case("CenterCrop", dict(CF, height=3, width=4), x="rgb_cf", label="CenterCropCF",
+         tol=0.0),
+    case("CenterCrop", dict(CF, height=8, width=9), x="rgb_cf", label="CenterCropUpCF"),
+    case("Resizing", dict(CF, height=4, width=5), x="rgb_cf", label="ResizingCF"),
+    case("Resizing", dict(CF, height=5, width=3, interpolation="nearest",
+                          crop_to_aspect_ratio=True), x="rgb_cf", label="ResizingCropCF",
+         tol=0.0),
+    case("Resizing", dict(CF, height=4, width=4, pad_to_aspect_ratio=True, fill_value=2.0),
+         x="rgb_cf", label="ResizingPadCF"),
+    case("Resizing", dict(CF, height=9, width=8, interpolation="bicubic", antialias=True),
+         x="rgb_cf", label="ResizingBicubicCF"),
+]

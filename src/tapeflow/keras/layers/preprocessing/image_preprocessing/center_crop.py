@@ -12,6 +12,14 @@ class CenterCrop(_ImageLayer):
 
     Args:
         height, width: the output size.
+        data_format: 'channels_last' (default: ``keras.config.image_data_format()``),
+            images ``(batch, h, w, c)`` or ``(h, w, c)``, or 'channels_first',
+            ``(batch, c, h, w)`` or ``(c, h, w)``.
+
+    Integer images are computed in the layer's float dtype, as in Keras.
+
+    Raises:
+        ValueError: for another data format or inputs of rank other than 3 or 4.
 
     >>> import tapeflow as tf
     >>> x = tf.reshape(tf.range(16.0), (1, 4, 4, 1))
@@ -32,7 +40,7 @@ class CenterCrop(_ImageLayer):
         return images[:, top:top + self.height, left:left + self.width, :]
 
     def compute_output_shape(self, input_shape):
-        return (*input_shape[:-3], self.height, self.width, input_shape[-1])
+        return self._sized_output_shape(input_shape)
 
     def get_config(self):
         return dict(super().get_config(), height=self.height, width=self.width)

@@ -17,9 +17,13 @@ class Resizing(_ImageLayer):
         antialias: filter when downsampling (``tf.image.resize``'s ``antialias``).
         pad_to_aspect_ratio: first pad with ``fill_value`` to the target's aspect ratio,
             so the image is not distorted (``fill_mode`` 'constant', Keras's only one).
+        data_format: 'channels_last' (default: ``keras.config.image_data_format()``),
+            images ``(batch, h, w, c)`` or ``(h, w, c)``, or 'channels_first',
+            ``(batch, c, h, w)`` or ``(c, h, w)``.
 
     Raises:
-        ValueError: when called with another interpolation (Keras's text).
+        ValueError: when called with another interpolation (Keras's text), for another
+            data format, or inputs of rank other than 3 or 4.
 
     >>> import tapeflow as tf
     >>> tf.keras.layers.Resizing(4, 6)(tf.ones((2, 8, 8, 3))).shape
@@ -53,7 +57,7 @@ class Resizing(_ImageLayer):
                               self.antialias)
 
     def compute_output_shape(self, input_shape):
-        return (*input_shape[:-3], self.height, self.width, input_shape[-1])
+        return self._sized_output_shape(input_shape)
 
     def get_config(self):
         return dict(super().get_config(), height=self.height, width=self.width,
