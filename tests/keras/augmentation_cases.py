@@ -28,6 +28,7 @@ def images():
         "rgb_cf": np.ascontiguousarray(rgb.transpose(0, 3, 1, 2)),
         "big": rng.uniform(0, 255, (2, 16, 16, 3)).astype(np.float32),
         "wide": rng.uniform(0, 255, (2, 24, 22, 1)).astype(np.float32),
+        "levels_u8": levels.astype(np.uint8),
     }
 
 
@@ -329,4 +330,27 @@ CASES += [
          x="rgb_cf", label="ResizingPadCF"),
     case("Resizing", dict(CF, height=9, width=8, interpolation="bicubic", antialias=True),
          x="rgb_cf", label="ResizingBicubicCF"),
+]
+
+# Integer images: which layers cast to the compute dtype, which keep uint8 (session 10).
+CASES += [
+    case(cls, dict(kwargs, seed=4), x="levels_u8", label=cls + "Uint8", tol=1e-4)
+    for cls, kwargs in [("RandomFlip", {}), ("RandomCrop", {"height": 5, "width": 6}),
+                        ("RandomInvert", {}), ("RandomGrayscale", {"factor": 0.7}),
+                        ("RandomRotation", {"factor": 0.1}), ("Solarization", {}),
+                        ("RandomZoom", {"height_factor": 0.2})]
+] + [case("AutoContrast", x="levels_u8", label="AutoContrastUint8"),
+     case("CenterCrop", {"height": 4, "width": 4}, x="levels_u8", label="CenterCropUint8"),
+     case("Resizing", {"height": 4, "width": 6}, x="levels_u8", label="ResizingUint8",
+          tol=0.0)]
+
+# Resizing and CenterCrop on the base: dict inputs with boxes and masks (session 10).
+CASES += [
+    case("Resizing", dict(XY, height=4, width=5), data="all", label="ResizingAll"),
+    case("Resizing", dict(XY, height=4, width=4, crop_to_aspect_ratio=True), data="all",
+         label="ResizingCropAll"),
+    case("Resizing", dict(XY, height=5, width=4, pad_to_aspect_ratio=True), data="all",
+         label="ResizingPadAll"),
+    case("CenterCrop", dict(XY, height=4, width=4), data="all", label="CenterCropAll"),
+    case("CenterCrop", dict(XY, height=8, width=9), data="all", label="CenterCropUpAll"),
 ]

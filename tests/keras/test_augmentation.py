@@ -69,11 +69,16 @@ def test_layer_draws_keras_numbers(case):
             layer(copy(x), training=True)
         assert type(info.value).__name__ == rec["call_error"][0]
         return
-    check(numpy(layer(copy(x), training=True)), rec["y1"], tol)
+    y1 = numpy(layer(copy(x), training=True))
+    if "dtype" in rec:
+        assert y1.dtype.name == rec["dtype"]
+    check(y1, rec["y1"], tol)
     check(numpy(layer(copy(x), training=True)), rec["y2"], tol)
     if "single" in rec:
         check(numpy(layer(one(x), training=True)), rec["single"], tol)
     y0 = numpy(layer(copy(x), training=False))
+    if "inference_dtype" in rec:
+        assert y0.dtype.name == rec["inference_dtype"]
     if rec["inference_identity"]:
         check(y0, numpy(x), 0)
     else:

@@ -1,8 +1,8 @@
-"""Image preprocessing and augmentation layers (Keras 3): Resizing and CenterCrop
-(deterministic, ``base_image_preprocessing_layer._ImageLayer``), and the augmentation layers
-on Keras's ``BaseImagePreprocessingLayer`` (``augmentation_base.AugmentationLayer``):
-RandomFlip, RandomRotation, RandomZoom, RandomTranslation, RandomContrast, RandomCrop,
-RandomBrightness, the colour layers of ``color.py`` and ``augmentation_*.py``.
+"""Image preprocessing and augmentation layers (Keras 3), all on Keras's
+``BaseImagePreprocessingLayer`` (``augmentation_base.AugmentationLayer``): Resizing and
+CenterCrop (deterministic), RandomFlip, RandomRotation, RandomZoom, RandomTranslation,
+RandomContrast, RandomCrop, RandomBrightness, the colour layers of ``color.py`` and
+``augmentation_*.py``; dict inputs carry labels, bounding boxes and segmentation masks.
 
 Each random layer draws its transformation from its own ``keras.random.SeedGenerator`` (a
 TensorFlow stateless op per draw), so seeded layers give Keras-on-TensorFlow's numbers and a
