@@ -44,9 +44,6 @@ XFAIL = {
                              "lanes of 4-64 nor pairwise; matmul is exact: float32 "
                              "accumulation, one rounding), so the fit losses and accuracies "
                              "drift in the 3rd decimal",
-    "ragged_tensor_guide": "one cell (the rest is ragged_tensor_guide_core): "
-    "tf.saved_model.save of a function traced for a RaggedTensorSpec (refused: its program "
-    "is per row partition)",
     "intro_to_graphs_guide": (
         "only print(graph.as_graph_def()) of simple_relu differs: TF's AutoGraph threads a "
         "do_return flag through the cond (an extra bool output, Identity and Consts in the "

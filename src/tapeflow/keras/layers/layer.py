@@ -15,6 +15,7 @@ from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
 from ..mixed_precision import _get as _policy
+from ..random import SeedGenerator
 from . import _masking
 from .input_spec import assert_input_compatibility
 
@@ -306,7 +307,23 @@ class Layer:
                     out.append(w)
         return out
 
-    variables = weights
+    def _seed_generators(self) -> list:
+        """The ``keras.random.SeedGenerator`` objects this layer holds as attributes (Keras
+        tracks them as it does sublayers): their states are variables, not weights."""
+        return [v for v in vars(self).values() if isinstance(v, SeedGenerator)]
+
+    @property
+    def variables(self) -> list:
+        """All the layer's state, as Keras 3: its own weights, the states of its
+        SeedGenerators (``seed_generator_state``, int64, non-trainable), then each
+        sublayer's variables."""
+        out = list(self._own_weights)
+        out += [g.state for g in self._seed_generators()]
+        for layer in self._sublayers():
+            for v in layer.variables:
+                if all(v is not o for o in out):
+                    out.append(v)
+        return out
 
     @property
     def trainable_weights(self) -> list:
@@ -326,7 +343,13 @@ class Layer:
         train = self.trainable_weights
         return [w for w in self.weights if all(w is not t for t in train)]
 
-    non_trainable_variables = non_trainable_weights
+    @property
+    def non_trainable_variables(self) -> list:
+        """The non-trainable weights and the SeedGenerators' states (all the variables when
+        the layer is frozen), as Keras 3."""
+        if not self._trainable:
+            return self.variables
+        return [v for v in self.variables if not v.trainable]
 
     @property
     def trainable(self) -> bool:
