@@ -47,12 +47,6 @@ XFAIL = {
     "ragged_tensor_guide": "one cell (the rest is ragged_tensor_guide_core): "
     "tf.saved_model.save of a function traced for a RaggedTensorSpec (refused: its program "
     "is per row partition)",
-    "intro_to_graphs_guide": (
-        "only the order of the two FunctionDefs in print(graph.as_graph_def()) of "
-        "simple_relu differs: TF lists its library in its C++ runtime's hash-map order "
-        "(cond_false_31 before cond_true_30 here, cond_true_6 before cond_false_7 in "
-        "another run), tapeflow in creation order; every node and function matches "
-        "(tests/function/test_graph_guide_cond.py)"),
     "keras3_functional_api_rest": (
         "the ticket classifier's fit: the first batch's losses match Keras's, the second's "
         "differ (department_loss 2.8683 vs 2.8724: the first RMSprop update; the Embedding's "

@@ -1011,7 +1011,9 @@ class _Fn:
         order = [1, 0] if step.by_bool else range(len(branches))   # TF: then, else
         if step.by_bool:
             # cond_v2 names both branches (two uids) before it traces the then branch
-            fnames = {i: f"cond_{tags[i]}_{self.lib.uid()}" for i in order}
+            # named after the cond's scope (cond_1_true_115, while_cond_true_68)
+            prefix = name.replace("/", "_")
+            fnames = {i: f"{prefix}_{tags[i]}_{self.lib.uid()}" for i in order}
             for i in order:
                 funcs[i] = self._branch_function(fnames[i], scope, branches[i], free, vars_)
         for i in order if not step.by_bool else ():
@@ -1062,9 +1064,12 @@ class _Fn:
             [self.dtype(s) for s in free] + [DT["resource"]] * len(vars_)
         shapes = [(), ()] + [self.shape(s) for s in step.ins] + \
             [self.shape(s) for s in free] + [()] * len(vars_)
-        cond_name = self._loop_function("while_cond", scope, cond, free, vars_, True,
+        # named after the loop's scope (while_cond_26, while_while_body_242)
+        prefix = name.replace("/", "_")
+        cond_name = self._loop_function(prefix + "_cond", scope, cond, free, vars_, True,
                                         step.limit is not None)
-        body_name = self._loop_function("while_body", scope, body, free, vars_, False, False)
+        body_name = self._loop_function(prefix + "_body", scope, body, free, vars_, False,
+                                        False)
         attrs = {"T": attr(list=attr_list(type=loop_types)),
                  "cond": attr(func=_msg("NameAttrList", name=cond_name)),
                  "body": attr(func=_msg("NameAttrList", name=body_name)),
@@ -1874,10 +1879,68 @@ def _uid_at_start(program):
 
 
 def graph_def_of(fn, lib):
-    """The GraphDef record of a lowered top-level graph."""
+    """The GraphDef record of a lowered top-level graph (its library in TF's order:
+    :func:`library_order`)."""
+    # TF adds a graph's functions in the order it numbered them (a loop's cond and body
+    # are named before the branches inside them are made)
+    added = sorted(lib.functions, key=lambda f: _uid_of(f.signature.name))
     return _msg("GraphDef", node=list(fn.nodes),
-                library=_msg("FunctionDefLibrary", function=list(lib.functions)),
+                library=_msg("FunctionDefLibrary", function=library_order(added)),
                 versions=_msg("VersionDef", producer=2474, min_consumer=12))
+
+
+def _uid_of(name):
+    tail = name.rsplit("_", 1)[-1]
+    return int(tail) if tail.isdigit() else -1
+
+
+_M64 = 0xc6a4a7935bd1e995
+_U64 = (1 << 64) - 1
+
+
+def _hash64(text):
+    """TF's ``Hash64`` of a string (MurmurHash64A, seed 0xDECAFCAFFE): the hash of TF's
+    ``gtl::FlatMap<string, ...>``."""
+    data = text.encode()
+    n = len(data)
+    h = (0xDECAFCAFFE ^ (n * _M64)) & _U64
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * _M64) & _U64
+        k = ((k ^ (k >> 47)) * _M64) & _U64
+        h = ((h ^ k) * _M64) & _U64
+    if n > full:
+        h = ((h ^ int.from_bytes(data[full:], "little")) * _M64) & _U64
+    h = ((h ^ (h >> 47)) * _M64) & _U64
+    return h ^ (h >> 47)
+
+
+def library_order(functions):
+    """FunctionDefs in the order TF's ``FunctionLibraryDefinition::ToProto`` lists them:
+    the slots of its ``gtl::FlatMap`` of names, filled in the order the functions were
+    added (8 slots per bucket, one bucket at first, the slot ``(hash >> 8) & mask`` then
+    probes +1, +2, ...; at 80% full it grows to the smallest power-of-two number of buckets
+    that holds one more, re-inserting slot by slot). Measured against TF 2.21's printed
+    libraries (tests/function/test_graph_guide_cond.py, test_graph_def.py)."""
+    def insert(table, fdef):
+        mask = len(table) - 1
+        i, probe = (_hash64(fdef.signature.name) >> 8) & mask, 1
+        while table[i] is not None:
+            i, probe = (i + probe) & mask, probe + 1
+        table[i] = fdef
+
+    table, n = [None] * 8, 0
+    for fdef in functions:
+        if n >= int(len(table) * 0.8):
+            lg = 0
+            while n + 1 >= 0.8 * (8 << lg):
+                lg += 1
+            old, table = [f for f in table if f is not None], [None] * (8 << lg)
+            for f in old:
+                insert(table, f)
+        insert(table, fdef)
+        n += 1
+    return [f for f in table if f is not None]
 
 
 def operations_of(fn):
