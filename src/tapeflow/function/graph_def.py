@@ -1863,19 +1863,18 @@ def _uid_at_start(program):
     first trace of the process also made the default graph. A trace whose Program is gone
     counts as tapeflow counted it."""
     from .program import TRACES
-    live = [p for p in (r() for r in TRACES) if p is not None]
     start = program.id_span[0]
-    adj, first = 0, True
-    for q in live:
-        if q is program:
-            break
-        s, e = q.id_span
-        if e > start or any(o is not q and o.id_span[0] < s and o.id_span[1] > e
-                            for o in live):
-            continue   # not finished when this trace began, or traced inside another
-        adj += _tf_uids(q) - (e - s + 1) + (1 if first else 0)
-        first = False
-    return start - 1 + adj + (1 if first else 0)
+    earlier = [p for p in (r() for r in TRACES) if p is not None and p is not program
+               and p.id_span[1] <= start]   # finished when this trace began
+    # a trace made inside another one (a tf.function called while tracing) is part of it
+    earlier.sort(key=lambda p: p.id_span[0])
+    outer, reach = [], -1
+    for q in earlier:
+        if q.id_span[1] > reach:
+            outer.append(q)
+            reach = q.id_span[1]
+    adj = sum(_tf_uids(q) - (q.id_span[1] - q.id_span[0] + 1) for q in outer)
+    return start - 1 + adj + 1   # + the default graph, made by the process's first trace
 
 
 def graph_def_of(fn, lib):
