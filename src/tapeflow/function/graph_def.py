@@ -1861,7 +1861,7 @@ def _uid_at_start(program):
     (``Tensor._id``, from 1 where TF's counter starts at 0); each earlier outermost trace
     moved it by :func:`_tf_uids` instead of by the ids tapeflow's own trace took, and the
     first trace of the process also made the default graph. A trace whose Program is gone
-    counts as tapeflow counted it."""
+    counts as tapeflow counted it, as does one more than ``_EXACT_TRACES`` traces back."""
     from .program import TRACES
     start = program.id_span[0]
     earlier = [p for p in (r() for r in TRACES) if p is not None and p is not program
@@ -1873,8 +1873,15 @@ def _uid_at_start(program):
         if q.id_span[1] > reach:
             outer.append(q)
             reach = q.id_span[1]
-    adj = sum(_tf_uids(q) - (q.id_span[1] - q.id_span[0] + 1) for q in outer)
+    # the counts of the last _EXACT_TRACES traces are TF's (each lowered once, cached);
+    # older ones count as tapeflow counted them: a long process's first graph view stays
+    # cheap (a guide's program has a few traces)
+    exact = outer[-_EXACT_TRACES:]
+    adj = sum(_tf_uids(q) - (q.id_span[1] - q.id_span[0] + 1) for q in exact)
     return start - 1 + adj + 1   # + the default graph, made by the process's first trace
+
+
+_EXACT_TRACES = 32
 
 
 def graph_def_of(fn, lib):
