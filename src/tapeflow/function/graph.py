@@ -295,6 +295,10 @@ class _GraphTracer(Tracer):
     """The tracer of ``Graph.as_default()``: TF's names under ``tf.name_scope``, a Const
     node per ``tf.constant``, tensors registered by name with their graph."""
 
+    # Nothing runs in a TF graph: its ops are not checked for infinities and NaNs
+    # (tf.debugging.enable_check_numerics; numerics_mode reads this)
+    runs_ops = False
+
     def __init__(self, graph):
         super().__init__(allow_creation=True)
         self.graph = graph
