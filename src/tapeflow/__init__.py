@@ -181,7 +181,7 @@ _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
     "ragged", "io", "sparse", "distribute", "version", "saved_model", "signal", "audio",
-    "lookup", "types", "experimental", "profiler", "graph_util",
+    "lookup", "types", "experimental", "profiler", "graph_util", "compat",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),

@@ -44,11 +44,6 @@ XFAIL = {
                              "lanes of 4-64 nor pairwise; matmul is exact: float32 "
                              "accumulation, one rounding), so the fit losses and accuracies "
                              "drift in the 3rd decimal",
-    "intro_to_graphs_guide": (
-        "only print(graph.as_graph_def()) of simple_relu differs: TF's AutoGraph threads a "
-        "do_return flag through the cond (an extra bool output, Identity and Consts in the "
-        "branch functions) and numbers the branch functions by TF's process-wide function "
-        "counter (cond_true_30: 29 functions made before in TF's run)"),
 }
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every
