@@ -238,9 +238,12 @@ def _sparse_xent_rule(g, y, labels, logits):
         grad = _m.multiply(_a.expand_dims(g_loss, -1), backprop)
     if g_backprop is not None:
         # backprop = softmax(logits) - onehot: its derivative is softmax's.
+        # TF's rule takes the inner product as a matmul ([.., 1, C] @ [.., C, 1]): in
+        # float16 that is a float32 sum rounded once, not a sum of rounded products.
         probs = softmax(logits)
-        more = _m.multiply(_m.subtract(
-            g_backprop, _r.reduce_sum(_m.multiply(g_backprop, probs), -1, keepdims=True)), probs)
+        inner = _a.squeeze(_m.matmul(_a.expand_dims(g_backprop, -2),
+                                     _a.expand_dims(probs, -1)), -1)
+        more = _m.multiply(_m.subtract(g_backprop, inner), probs)
         grad = more if grad is None else _m.add(grad, more)
     return grad
 
