@@ -1,7 +1,7 @@
 """Record TensorFlow 2.21's float16 / bfloat16 Sum and Mean (and the float16 gradient of a
-broadcast add, a Sum over the batch) for the cases of tests/ops/half_reduce_cases.py into
-tests/fixtures/ops/half_reductions.npz. Run under /work/tfenv/bin/python from the repository
-root."""
+broadcast add, a Sum over the batch), float16 MatMul and BiasAddGrad for the cases of
+tests/ops/half_reduce_cases.py into tests/fixtures/ops/half_reductions.npz. Run under
+/work/tfenv/bin/python from the repository root."""
 import json
 import os
 import sys
@@ -44,6 +44,16 @@ def main():
             tape.watch(b)
             y = x + b
         arrays[f"biasgrad{i}"] = bits(tape.gradient(y, b, output_gradients=g).numpy())
+    for m, k, n, seed in C.MATMUL:
+        a, b = C.matmul_inputs(m, k, n, seed)
+        arrays[f"matmul{seed}"] = bits(tf.matmul(a, b).numpy())
+    for m, k, n, ta, tb, seed in C.MATMUL_T:
+        a, b = C.matmul_inputs(m, k, n, seed)
+        a, b = (a.T.copy() if ta else a), (b.T.copy() if tb else b)
+        arrays[f"matmul{seed}"] = bits(tf.matmul(a, b, transpose_a=ta, transpose_b=tb).numpy())
+    for shape, seed in C.BIAS_GRAD:
+        g = (np.random.default_rng(seed).standard_normal(shape) * 100).astype(np.float16)
+        arrays[f"biasaddgrad{seed}"] = bits(tf.raw_ops.BiasAddGrad(out_backprop=g).numpy())
     arrays["index"] = np.frombuffer(json.dumps(index).encode(), np.uint8)
     np.savez_compressed(OUT, **arrays)
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes, {len(index)} cases)")

@@ -81,3 +81,26 @@ SPECIAL = {
     "neg_zeros": np.array([-0.0, -0.0, -0.0], np.float16),
     "subnormal": np.full(100, 2.0 ** -24, np.float16),
 }
+
+
+# float16 MatMul ([M, K] @ [K, N], seed): the mixed precision guide's shapes (batches of 256,
+# 144, 244, 64, 32 and 20 through 784-64-64-10 Dense layers, forward and backward) and others
+# across Eigen's k blocking (k above 320), its k sharding and its one-thread path.
+MATMUL = [(m, k, n, 8000 + i) for i, (m, k, n) in enumerate((
+    (256, 784, 64), (144, 784, 64), (244, 784, 64), (64, 784, 64), (32, 784, 64),
+    (256, 64, 64), (256, 64, 10), (32, 64, 64), (20, 64, 10), (784, 256, 64), (64, 256, 64),
+    (64, 256, 10), (784, 144, 64), (784, 20, 64), (256, 10, 64), (32, 64, 784),
+    (256, 1000, 64), (300, 1500, 16), (128, 1500, 128), (784, 300, 32), (100, 600, 33),
+    (8, 100, 3), (3, 5, 7), (1, 700, 9), (200, 2, 100)))]
+# Transposed operands: (M, K, N, transpose_a, transpose_b, seed).
+MATMUL_T = [(784, 256, 64, True, False, 8100), (256, 10, 64, False, True, 8101),
+            (256, 64, 64, True, True, 8102)]
+# BiasAddGrad of float16 [rows, channels] (ReduceOuterDimensions' float32 blocks).
+BIAS_GRAD = [((256, 64), 8200), ((256, 10), 8201), ((20, 64), 8202), ((1000, 65), 8203),
+             ((3, 4, 5), 8204), ((5000, 3), 8205), ((1, 5), 8206)]
+
+
+def matmul_inputs(m, k, n, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal((m, k)).astype(np.float16),
+            (rng.standard_normal((k, n)) * 0.05).astype(np.float16))

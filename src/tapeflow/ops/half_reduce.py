@@ -278,3 +278,29 @@ def mean_half(x, axis, keepdims):
     n = x.size // max(total.size, 1) if total.size else 0
     with np.errstate(invalid="ignore", divide="ignore"):
         return (total / np.float32(n)).astype(x.dtype)
+
+
+def bias_add_grad(g, threads=THREADS):
+    """TF's ``BiasAddGrad`` (channels last) of float16 / bfloat16 ``g``: the sum over every
+    axis but the last, accumulated in float32 (``ReduceOuterDimensions``) and rounded once.
+    More than ``32 * threads`` channels: each channel's rows summed in order. Otherwise the
+    rows split into ``min(2, rows, ceil(rows * channels / ceil(2000 / channels)))`` blocks of
+    ``ceil(rows / blocks)`` rows, each summed in order from zero, the blocks' sums added."""
+    c = g.shape[-1]
+    rows = g.size // c if c else 0
+    x = g.reshape(rows, c).astype(np.float32)
+    if rows <= 1:
+        return x.reshape(c).astype(g.dtype) if rows else np.zeros(c, g.dtype)
+    if c > threads * 32:
+        blocks = 1
+    else:
+        min_rows = -(-2000 // c)
+        blocks = min(rows, -(-(rows * c) // min_rows), threads)
+    size = -(-rows // blocks)
+    total = None
+    for s in range(0, rows, size):
+        acc = np.zeros(c, np.float32)
+        for i in range(s, min(rows, s + size)):
+            acc += x[i]
+        total = acc if total is None else total + acc
+    return total.astype(g.dtype)
