@@ -420,8 +420,11 @@ NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2", "AdjustHue", "AdjustSatu
 # float32 kernels whatever the input (no float64 finite differences): their gradients are
 # checked against TensorFlow's recorded ones (the image.resize row, tests/ops/
 # test_image_ops.py) and their gradient ops' gradients as adjoints there.
+# BiasAdd / BiasAddGrad run for float16 only (tf.nn.bias_add of other dtypes is an Add): their
+# gradients are checked against TF's recorded BiasAddGrad, to second order and in forward mode
+# in tests/ops/test_half_matmul.py.
 CHECKED_AGAINST_TF = frozenset({"ResizeBicubic", "ResizeBicubicGrad", "ScaleAndTranslate",
-                                "ScaleAndTranslateGrad"})
+                                "ScaleAndTranslateGrad", "BiasAdd", "BiasAddGrad"})
 
 
 @functools.lru_cache(maxsize=None)

@@ -16,6 +16,7 @@ import math
 import threading
 
 from .._core.backend import np
+from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in TF's order)
 
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
            "complex_reciprocal_c", "complex_pow", "floordiv", "truncatediv", "arg_extremum",

@@ -622,8 +622,9 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    out = np.matmul(a, b)
-    # bfloat16 products come back as float32 from NumPy: keep the inputs' dtype.
+    if a.dtype.char == "e" and a.ndim == 2 and b.ndim == 2:  # float16: TF's float32 order
+        return _kernels.half_matmul(a, b)
+    out = np.matmul(a, b)  # (bfloat16 products come back as float32: keep the dtype)
     return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)
 
 
@@ -638,9 +639,8 @@ def _matmul_error(values, attrs, exc):
         try:
             np.broadcast_shapes(sa[:-2], sb[:-2])
         except ValueError:
-            return errors.InvalidArgumentError, (
-                f"In[0] and In[1] must have compatible batch dimensions: {_dims(sa)} vs. "
-                f"{_dims(sb)}")
+            return errors.InvalidArgumentError, ("In[0] and In[1] must have compatible batch "
+                                                 f"dimensions: {_dims(sa)} vs. {_dims(sb)}")
     return errors.shape_mismatch(
         f"Matrix size-incompatible: In[0]: {_dims(np.shape(a))}, In[1]: {_dims(np.shape(b))}")
 

@@ -9,6 +9,7 @@ from . import _kernels
 from . import array_ops as _a
 from . import clip_ops as _cl
 from . import composite_dispatch as _composite
+from . import half_reduce as _half
 from . import indexing_ops as _ix
 from . import math_ops as _m
 from . import reduction_ops as _r
@@ -238,9 +239,12 @@ def _sparse_xent_rule(g, y, labels, logits):
         grad = _m.multiply(_a.expand_dims(g_loss, -1), backprop)
     if g_backprop is not None:
         # backprop = softmax(logits) - onehot: its derivative is softmax's.
+        # TF's rule takes the inner product as a matmul ([.., 1, C] @ [.., C, 1]): in
+        # float16 that is a float32 sum rounded once, not a sum of rounded products.
         probs = softmax(logits)
-        more = _m.multiply(_m.subtract(
-            g_backprop, _r.reduce_sum(_m.multiply(g_backprop, probs), -1, keepdims=True)), probs)
+        inner = _a.squeeze(_m.matmul(_a.expand_dims(g_backprop, -2),
+                                     _a.expand_dims(probs, -1)), -1)
+        more = _m.multiply(_m.subtract(g_backprop, inner), probs)
         grad = more if grad is None else _m.add(grad, more)
     return grad
 
@@ -383,7 +387,30 @@ def bias_add(value, bias, data_format=None, name=None):
     if data_format is not None and data_format.startswith("NC"):
         shape = [1, -1] + [1] * (value._value.ndim - 2)
         return _m.add(value, _a.reshape(bias, shape))
+    if value._value.dtype.char == "e":  # float16: BiasAddGrad sums in float32, not as Sum
+        return apply(_BIAS_ADD, (value, bias))
     return _m.add(value, bias)
+
+
+def _bias_add_grad_forward(g):
+    if g.dtype.char == "e":
+        return _half.bias_add_grad(g)
+    return np.add.reduce(g.reshape(-1, g.shape[-1]), axis=0, dtype=g.dtype)
+
+
+def _lead(x):
+    return tuple(range(x._value.ndim - 1))
+
+
+# float16 BiasAdd as TF's op, so that its bias gradient is TF's BiasAddGrad (float32
+# accumulation, one rounding) where the gradient of an Add is a Sum in float16.
+_BIAS_ADD = primitive("BiasAdd", lambda v, b: v + b)
+_BIAS_ADD_GRAD = primitive("BiasAddGrad", _bias_add_grad_forward, save_output=False)
+defvjp(_BIAS_ADD, lambda g, y, v, b: g, lambda g, y, v, b: apply(_BIAS_ADD_GRAD, (g,)))
+defvjp(_BIAS_ADD_GRAD, lambda gg, y, g: _r.spread(gg, g, _lead(g), False))
+defjvp(_BIAS_ADD, lambda ts, y, v, b: ts[0] if ts[1] is None else (
+    _m.add(_a.zeros_like(v), ts[1]) if ts[0] is None else apply(_BIAS_ADD, ts)))
+defjvp(_BIAS_ADD_GRAD, lambda ts, y, g: apply(_BIAS_ADD_GRAD, ts))
 
 
 def relu6(features, name=None):

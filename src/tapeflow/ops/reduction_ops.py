@@ -16,6 +16,7 @@ from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
 from . import array_ops as _a
 from . import composite_dispatch as _composite
+from . import half_reduce as _half
 from . import math_ops as _m
 from ._helpers import check_kind, kind_of, norm_axis, op_doc, public_op, to_tensor
 
@@ -35,6 +36,8 @@ def _sum_forward(x, axis, keepdims):
         out = _kernels.sum_leading(x, len(axis), keepdims)
         if out is not None:
             return out
+    if x.dtype.itemsize == 2 and x.dtype.kind in "fV" and x.ndim:  # half, bfloat16: TF order
+        return _half.sum_half(x, axis, keepdims)
     return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
@@ -47,6 +50,8 @@ def _mean_forward(x, axis, keepdims):
         total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=acc)
         q = np.abs(total) // acc(max(n, 1)) if x.dtype.kind != "u" else total // max(n, 1)
         return (np.where(total < 0, -q, q) if x.dtype.kind != "u" else q).astype(x.dtype)
+    if x.dtype.itemsize == 2 and x.dtype.kind in "fV" and x.ndim:  # half, bfloat16: TF order
+        return _half.mean_half(x, axis, keepdims)
     if x.dtype.kind == "f":
         return _kernels.mean(x, axis, keepdims)
     return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)

@@ -1,14 +1,18 @@
 """Dense: ``activation(inputs @ kernel + bias)``."""
+from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
+from ...ops import nn_ops as _nn
 from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .input_spec import InputSpec
 from .layer import Layer, serialize
+
+_F16 = _dt.float16
 
 __all__ = ["Dense"]
 
@@ -99,8 +103,8 @@ class Dense(Layer):
                 y = _a.reshape(y, _a.concat([_a.shape(inputs)[:-1], [self.units]], 0))
             else:
                 y = _a.reshape(y, lead + (self.units,))
-        if self.use_bias:
-            y = _m.add(y, self.bias)
+        if self.use_bias:  # (Keras's ops.add of a bias is TF's BiasAdd: its float16 gradient)
+            y = _m.add(y, self.bias) if y.dtype is not _F16 else _nn.bias_add(y, self.bias)
         return self.activation(y)
 
     _config_fixed = {"quantization_config": None, "lora_rank": None, "lora_alpha": None}
