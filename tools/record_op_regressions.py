@@ -891,6 +891,39 @@ case("reduce_euclidean_norm_bool_refused",
      "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
 
 
+# ---------------------------------------------------------------- session 10: sweeplin
+# (linear algebra, convolution, pooling, signal: differences of the seeds 1-4 sweep)
+
+case("eigh_nonfinite_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    def f(*rows):
+        return tf.constant(rows, tf.float32)
+    ok = [f([inf, 1.0], [2.0, 3.0]), f([1.0, 1.0], [2.0, -inf]),
+          f([-inf, 1.0, 2.0], [1.0, 3.0, 4.0], [2.0, 4.0, 5.0]),
+          tf.constant([[[1e60, 1.0], [2.0, 3.0]], [[2.0, 0.0], [0.0, 3.0]]], tf.complex64)]
+    bad = [f([1.0, 1.0], [inf, 3.0]), f([1.0, 1.0, 2.0], [1.0, inf, 4.0], [2.0, 4.0, 5.0]),
+           f([nan, 1.0], [2.0, 3.0]), f([1.0, 1.0], [2.0, nan])]
+    out = [tf.linalg.eigh(x) for x in ok] + [tf.linalg.eigvalsh(x) for x in ok]
+    for x in bad:
+        for fn in (tf.linalg.eigh, tf.linalg.eigvalsh):
+            try:
+                fn(x)
+                out.append("computed")
+            except tf.errors.InvalidArgumentError:
+                out.append("InvalidArgumentError")""")
+case("eigvalsh_grad_infinite_and_repeated_eigenvalues", """
+    x = tf.constant([[[1e60]], [[2.0]]], tf.float32)
+    r = tf.constant([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 5.0]], tf.float64)
+    w = tf.constant([[1.0, 0.0, 0.0], [1e-7, 1.0, 0.0], [0.3, 2e-7, 1.000001]], tf.float64)
+    f = lambda x: tf.linalg.eigvalsh(x) * tf.constant([0.3, -1.2, 0.7][:x.shape[-1]], x.dtype)
+    # eigenvectors of a diagonal matrix: unit vectors up to sign (squared away); the gap of
+    # 1e-9 shows TensorFlow's regularised reciprocal x / (x^2 + 1e-20)
+    d = tf.constant([[1.0, 0.0, 0.0], [0.0, 1.0 + 1e-9, 0.0], [0.0, 0.0, 3.0]], tf.float64)
+    c = tf.reshape(tf.range(9, dtype=tf.float64) * 0.1 - 0.3, (3, 3))
+    g = lambda x: tf.linalg.eigh(x)[1] ** 2 * c + tf.linalg.eigh(x)[0] * 0.5
+    out = [grad(f, x), grad(f, r), grad(f, w), grad2(f, w), grad(g, d), grad2(g, d)]""")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -608,14 +608,8 @@ KNOWN = [
       'ferent places, e.g. got (inf+0j) want (nan+0j)]'),
     K('linalg.eigh', 'value', 'any', 'numerics',
       'values differ [linalg.eigh|0|21: out 1: max excess at 10: got 1+0j want 0+0j]'),
-    K('linalg.eigh', 'error', 'complex', 'silent acceptance',
-      'computes on complex inputs where TF raises InvalidArgumentError [linalg.eigh|0|29: r'
-      'aised nothing, TF InvalidArgumentError]'),
     K('linalg.eigh', 'grad,grad2,fwd', 'any', 'wrong gradient',
       'grad values differ [linalg.eigh|0|7: 0: max excess at 4: got 1.94352+0j want 0.861537+0j]'),
-    K('linalg.eigvalsh', 'error', 'complex', 'silent acceptance',
-      'computes on complex inputs where TF raises InvalidArgumentError [linalg.eigvalsh|0|6'
-      '6: raised nothing, TF InvalidArgumentError]'),
     K('linalg.expm', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises ValueError [linalg.expm|0|56: raised Inv'
       'alidArgumentError, TF ValueError]'),

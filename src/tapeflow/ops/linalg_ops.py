@@ -762,30 +762,100 @@ del nondifferentiable
 
 # ------------------------------------------------- eigh, expm, cross, normalize, rank
 
+_EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input might not be valid."
+
+
+class _EighFailed(Exception):
+    """Eigen's solver reported NoConvergence (TensorFlow raises InvalidArgumentError)."""
+
+
+def _eigh_nonfinite(x, e, v):
+    """Eigen's SelfAdjointEigenSolver on matrices whose lower triangle holds inf or nan, in
+    place on numpy's ``(e, v)``. Eigen divides the lower triangle by its largest magnitude:
+    a nan (any) or an inf leaves nan in the tridiagonal form, and the QR iteration fails, except
+    for an inf on the first diagonal entry (or the last of a 2x2): Householder steps over zero
+    columns leave it alone, the solver converges at once to ``nan * inf`` eigenvalues (all nan)
+    and the identity as eigenvectors, unsorted."""
+    n = x.shape[-1]
+    low = np.tril(x)
+    bad = ~np.isfinite(low).all(axis=(-2, -1))
+    if n == 1 or not bad.any():
+        return e, v
+    if np.isnan(low).any():
+        raise _EighFailed()
+    inf = np.isinf(low)
+    inf[..., 0, 0] = False
+    if n == 2:
+        inf[..., 1, 1] = False
+    if inf.any():
+        raise _EighFailed()
+    e[bad] = np.nan
+    v[bad] = np.eye(n, dtype=v.dtype)
+    return e, v
+
+
 def _eigh_forward(x):
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
+    e, v = _eigh_nonfinite(x, e, v)
     return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
 
 
-_EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True)
+def _eigh_error(values, attrs, exc):
+    if isinstance(exc, (_EighFailed, np.linalg.LinAlgError)):
+        return errors.InvalidArgumentError, _EIGH_FAILED
+    return errors.InvalidArgumentError, str(exc)
+
+
+_EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True,
+                  error=_eigh_error)
+
+
+def _safe_reciprocal(x, epsilon=1e-20):
+    # TensorFlow's regularised 1 / x of the eigenvalue gaps: x / (x^2 + 1e-20)
+    return _m.multiply(x, _m.reciprocal(_m.add(_m.multiply(x, x), epsilon)))
+
+
+def _fold_lower(ga):
+    # the forward reads the lower triangle: symmetrise, keep it, halve the diagonal
+    ga = _tril(_m.add(ga, adjoint_(ga)))
+    return set_diag(ga, _m.multiply(diag_part(ga), 0.5))
 
 
 def _eigh_rule(g, y, x_shape):
-    # Magnus (1985) / Giles (2008) for distinct eigenvalues; the result is folded onto the
-    # lower triangle (the part the forward reads), as TensorFlow returns it.
+    # Magnus (1985) / Giles (2008) for distinct eigenvalues, with TensorFlow's regularised
+    # reciprocal of the gaps (zero on the diagonal); folded onto the lower triangle.
     ge, gv = g
     e, v = y
     diff = _m.subtract(_a.expand_dims(e, -2), _a.expand_dims(e, -1))  # e_j - e_i
-    f = _m.divide_no_nan(_a.ones_like(diff), diff)
+    f = set_diag(_safe_reciprocal(diff), _a.zeros_like(e))
     inner = _m.add(diag(_a.cast(ge, v.dtype)),
                    _m.multiply(_a.cast(f, v.dtype), matmul(v, gv, adjoint_a=True)))
-    ga = matmul(v, matmul(inner, v, adjoint_b=True))
-    ga = _tril(_m.add(ga, adjoint_(ga)))
-    return _m.subtract(ga, _m.multiply(diag(diag_part(ga)), 0.5))
+    return _fold_lower(matmul(v, matmul(inner, v, adjoint_b=True)))
 
 
 defvjp(_EIGH, _eigh_rule)
 _EIGH.save_inputs = False
+
+
+def _eigvalsh_forward(x):
+    e = np.linalg.eigvalsh(x)
+    e, _ = _eigh_nonfinite(x, e, np.zeros(x.shape, x.dtype))
+    return e.astype(x.dtype)
+
+
+# SelfAdjointEigV2 with compute_v=False: its gradient takes the eigenvectors from a fresh
+# eigh of the input (differentiable, so second derivatives pass through eigh's rule), as
+# TensorFlow's; no gap term, so repeated or infinite eigenvalues give finite gradients.
+_EIGVALSH = Primitive("SelfAdjointEigV2", _eigvalsh_forward, error=_eigh_error)
+
+
+def _eigvalsh_rule(g, y, x):
+    v = eigh(x)[1]
+    return _fold_lower(matmul(_m.multiply(v, _a.expand_dims(_a.cast(g, v.dtype), -2)), v,
+                              adjoint_b=True))
+
+
+defvjp(_EIGVALSH, _eigvalsh_rule)
 
 
 def eigh(tensor, name=None):
@@ -796,6 +866,10 @@ def eigh(tensor, name=None):
 
     Returns:
         ``(e, v)`` with ``e`` of shape ``[..., n]`` and ``v`` of shape ``[..., n, n]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for rank < 2, non-square input, or where Eigen's
+            solver fails (a nan, or an inf off the first diagonal entry).
     """
     x = to_tensor(tensor)
     _check_linalg(x, "SelfAdjointEigV2")
@@ -804,8 +878,12 @@ def eigh(tensor, name=None):
 
 
 def eigvalsh(tensor, name=None):
-    """The eigenvalues of self-adjoint matrices, ascending (``tf.linalg.eigvalsh``)."""
-    return eigh(tensor)[0]
+    """The eigenvalues of self-adjoint matrices ``[..., n, n]``, ascending, shape ``[..., n]``
+    (``tf.linalg.eigvalsh``); errors as :func:`eigh`."""
+    x = to_tensor(tensor)
+    _check_linalg(x, "SelfAdjointEigV2")
+    _square(x, "SelfAdjointEigV2")
+    return apply(_EIGVALSH, (x,))
 
 
 # Higham (2005), "The scaling and squaring method for the matrix exponential revisited":
