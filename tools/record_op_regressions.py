@@ -923,6 +923,16 @@ case("eigvalsh_grad_infinite_and_repeated_eigenvalues", """
     g = lambda x: tf.linalg.eigh(x)[1] ** 2 * c + tf.linalg.eigh(x)[0] * 0.5
     out = [grad(f, x), grad(f, r), grad(f, w), grad2(f, w), grad(g, d), grad2(g, d)]""")
 
+case("cholesky_pivot_lost_to_rounding_nan", """
+    # Eigen's LLT rounds each product apart: the last pivot of this Gram matrix is 0 there
+    # (nan output, as for any matrix that is not positive definite); LAPACK's fused
+    # multiply-adds keep a tiny positive pivot
+    a = tf.constant([[1.4, -0.5, -0.5], [0.06, 1.9, -0.5], [-3e29, -0.5, -3e29]], tf.float64)
+    b = tf.constant([[0.0, -3.0], [-1.0, -2.0], [0.0, -2.0]], tf.float64)
+    g = tf.matmul(a, a, adjoint_a=True)
+    out = [tf.linalg.cholesky(g)[..., 0, 0], tf.linalg.lstsq(a, b),
+           tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 2.0]]))]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

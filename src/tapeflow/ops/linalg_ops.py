@@ -376,9 +376,15 @@ def _cholesky_forward(x):
     # its output is then meaningless. tapeflow returns NaN for such a matrix.
     if np.isfinite(x).all():
         try:
-            return np.linalg.cholesky(x)
+            out = np.linalg.cholesky(x)
         except np.linalg.LinAlgError:
             pass
+        else:
+            if x.shape[-1] < 32:
+                # Eigen's LLT (TF's kernel below 32 rows) rounds each product apart where
+                # LAPACK's fused multiply-adds may keep a pivot Eigen finds <= 0
+                out[np.isnan(_llt_eigen(x)).any(axis=(-2, -1))] = np.nan
+            return out
     flat = x.reshape((-1,) + x.shape[-2:])
     out = np.full(flat.shape, np.nan, x.dtype)
     for i, m in enumerate(flat):
@@ -393,20 +399,25 @@ def _cholesky_forward(x):
 
 
 def _llt_eigen(m):
-    """Eigen's unblocked LLT (TF's kernel) of one matrix holding inf/nan: column by column,
-    ``L_kk = sqrt(a_kk - |L_k,:k|^2)``, stopping (all nan here) only at a pivot ``<= 0``,
-    so a nan pivot (``inf - inf``) goes on as nan where LAPACK refuses the matrix."""
+    """Eigen's unblocked LLT (TF's kernel below 32 rows, built without FMA) of ``[..., n, n]``
+    matrices: column by column, ``L_kk = sqrt(a_kk - |L_k,:k|^2)`` and
+    ``L_k+1:,k = (a_k+1:,k - L_k+1:,:k L_k,:k^H) / L_kk``, each product rounded apart (LAPACK's
+    fused multiply-adds can keep a pivot that Eigen finds ``<= 0``). A pivot ``<= 0`` stops
+    the matrix (all nan here); a nan pivot (``inf - inf``) goes on as nan where LAPACK refuses
+    the matrix."""
     n = m.shape[-1]
     L = np.zeros_like(m)
+    failed = np.zeros(m.shape[:-2], bool)
     with np.errstate(all="ignore"):
         for k in range(n):
-            row = L[k, :k]
-            d = m[k, k].real - np.sum((row * np.conj(row)).real)
-            if d <= 0:
-                return np.full_like(m, np.nan)
+            row = L[..., k, :k]
+            d = m[..., k, k].real - np.sum((row * np.conj(row)).real, -1)
+            failed |= d <= 0
             d = np.sqrt(d)
-            L[k, k] = d
-            L[k + 1:, k] = (m[k + 1:, k] - L[k + 1:, :k] @ np.conj(row)) / d
+            L[..., k, k] = d
+            L[..., k + 1:, k] = (m[..., k + 1:, k] - np.sum(
+                L[..., k + 1:, :k] * np.conj(row)[..., None, :], -1)) / d[..., None]
+    L[failed] = np.nan
     return L
 
 
