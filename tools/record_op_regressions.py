@@ -933,6 +933,20 @@ case("cholesky_pivot_lost_to_rounding_nan", """
     out = [tf.linalg.cholesky(g)[..., 0, 0], tf.linalg.lstsq(a, b),
            tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 2.0]]))]""")
 
+case("qr_nonfinite_and_overflow_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    # Eigen's Householder QR with plain squared norms: an inf, or a norm overflowing float32
+    # (1e30), gives tau = nan and nan through the rest; a wide matrix's columns past the
+    # panel take the block reflector (0 * inf = nan)
+    xs = [tf.constant([[1e30, -0.46, -0.97, -0.73], [1.21, 1.10, 0.70, inf],
+                       [0.25, 2.99, 0.13, 1.40]], tf.float32),
+          tf.constant([[-0.86, inf, 0.75, -1.25], [1.08, 0.83, -0.92, 0.0],
+                       [2.22, -1.0, 1.15, -1.04]], tf.float32),
+          tf.constant([[0.48, -inf]], tf.float64),
+          tf.constant([[nan, 0.0], [-2.0, 0.0]], tf.float32),
+          tf.constant([[2.0, 1.0], [1e-30, 3.0]], tf.float32)]
+    out = [tf.linalg.qr(x, full_matrices=f) for x in xs for f in (False, True)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

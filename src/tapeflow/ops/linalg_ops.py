@@ -606,7 +606,111 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 
 
 def _qr_forward(x, full_matrices):
+    if x.size and _qr_unsafe(x):
+        return _qr_eigen(x, full_matrices)
     q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    return q, r
+
+
+def _qr_unsafe(x):
+    """Whether LAPACK's scaled norms and Eigen's plain ones can part: an inf or nan, or a
+    magnitude whose square over- or underflows."""
+    a = np.abs(x)
+    info = np.finfo(a.dtype)
+    big = np.sqrt(info.max / builtins.max(x.shape[-2], 1))
+    if not (a.max() < big):
+        return True
+    nonzero = a[a > 0]
+    return nonzero.size > 0 and nonzero.min() < np.sqrt(info.tiny) * 4
+
+
+def _householder(col):
+    # Eigen's makeHouseholder of ``col`` [..., r]: (essential part, tau, beta), with plain
+    # squared norms (an overflow gives tau = nan, so nan through the rest, as TF's kernel)
+    c0 = col[..., 0]
+    tail = col[..., 1:]
+    tsq = np.sum((tail * np.conj(tail)).real, -1)
+    tol = np.finfo(tsq.dtype).tiny
+    zero = (tsq <= tol) & (c0.imag * c0.imag <= tol)
+    beta = np.sqrt((c0 * np.conj(c0)).real + tsq)
+    beta = np.where(c0.real >= 0, -beta, beta)
+    ess = tail / (c0 - beta)[..., None]
+    tau = np.conj((beta - c0) / beta)
+    ess = np.where(zero[..., None], 0, ess).astype(col.dtype)
+    tau = np.where(zero, 0, tau).astype(col.dtype)
+    beta = np.where(zero, c0.real, beta)
+    return ess, tau, beta
+
+
+def _apply_householder(block, ess, tau):
+    """``block = H block`` in place for ``H = I - tau [1; ess] [1; ess]^H`` (Eigen's
+    applyHouseholderOnTheLeft: skipped where ``tau == 0``)."""
+    if block.shape[-2] == 1:
+        block *= (1 - tau)[..., None, None]
+        return
+    tmp = np.sum(np.conj(ess)[..., :, None] * block[..., 1:, :], -2) + block[..., 0, :]
+    on = (tau != 0)[..., None]
+    block[..., 0, :] = np.where(on, block[..., 0, :] - tau[..., None] * tmp, block[..., 0, :])
+    block[..., 1:, :] = np.where(
+        on[..., None], block[..., 1:, :] - tau[..., None, None] * ess[..., :, None]
+        * tmp[..., None, :], block[..., 1:, :])
+
+
+def _apply_block_householder(mat, vecs, h):
+    """Eigen's apply_block_householder_on_the_left (the columns of a wide matrix past its
+    panel): ``mat -= V T^H V^H mat`` with ``V`` unit lower triangular (``vecs`` below the
+    diagonal) and ``T`` the upper triangular factor of the taus ``conj(h)``."""
+    m, k = vecs.shape[-2:]
+    hc = np.conj(h)
+    t = np.zeros(vecs.shape[:-2] + (k, k), vecs.dtype)
+    for i in range(k - 1, -1, -1):
+        if k - i - 1 > 0:
+            w = -hc[..., i, None] * np.conj(vecs[..., i + 1:, i])  # [..., rs]
+            row = np.stack([w[..., c] + np.sum(w[..., c + 1:] * vecs[..., i + 2 + c:, i + 1 + c],
+                                               -1) for c in range(k - i - 1)], -1)
+            t[..., i, i + 1:] = row
+            for j in range(k - 1, i, -1):
+                z = t[..., i, j].copy()
+                t[..., i, j] = z * t[..., j, j]
+                if k - j - 1 > 0:
+                    t[..., i, j + 1:] += z[..., None] * t[..., j, j + 1:]
+        t[..., i, i] = hc[..., i]
+    # the products with the triangular V and T run as Eigen's TRMM kernel: each diagonal
+    # block packed dense with its zeros, so a zero times an inf or nan is nan
+    vd = np.tril(vecs, -1)
+    idx = np.arange(k)
+    vd[..., idx, idx] = 1
+    tmp = np.sum(np.conj(vd)[..., :, :, None] * mat[..., :, None, :], -3)  # V^H mat
+    tmp = np.sum(np.conj(t)[..., :, :, None] * tmp[..., :, None, :], -3)  # T^H tmp
+    mat -= np.sum(vd[..., :, :, None] * tmp[..., None, :, :], -2)  # V tmp
+
+
+def _qr_eigen(x, full_matrices):
+    """Eigen's unblocked HouseholderQR (TF's kernel) of ``[..., m, n]`` matrices, batched:
+    used where an inf, nan or overflowing norm meets LAPACK's scaling, which would keep
+    finite factors where TF's are nan."""
+    m, n = x.shape[-2:]
+    k = builtins.min(m, n)
+    a = x.copy()
+    steps = []
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            ess, tau, beta = _householder(a[..., j:, j])
+            a[..., j, j] = beta
+            a[..., j + 1:, j] = ess
+            if j + 1 < k:
+                _apply_householder(a[..., j:, j + 1:k], ess, tau)
+            steps.append((ess, np.conj(tau)))
+        if n > k:
+            _apply_block_householder(a[..., :, k:], a[..., :, :k],
+                                     np.stack([np.conj(t) for _, t in steps], -1))
+        eye = np.eye(m, m if full_matrices else k, dtype=x.dtype)
+        q = np.broadcast_to(eye, x.shape[:-2] + eye.shape).copy()
+        for j in range(k - 1, -1, -1):
+            ess, tau = steps[j]
+            # the full Q updates the trailing corner only, the thin one whole rows
+            _apply_householder(q[..., j:, j:] if full_matrices else q[..., j:, :], ess, tau)
+    r = np.triu(a if full_matrices else a[..., :k, :])
     return q, r
 
 
