@@ -947,6 +947,35 @@ case("qr_nonfinite_and_overflow_as_eigen", """
           tf.constant([[2.0, 1.0], [1e-30, 3.0]], tf.float32)]
     out = [tf.linalg.qr(x, full_matrices=f) for x in xs for f in (False, True)]""")
 
+case("complex_matmul_inf_as_eigen_kernels", """
+    inf = float("inf")
+    def mat(m, k, dt, inf_col=0):
+        a = np.full((m, k), 0.5 + 0.25j)
+        a[:, inf_col] = complex(-inf, -3.0)
+        return tf.constant(a, dt)
+    def ones(k, n, dt):
+        return tf.constant(np.full((k, n), 0.615 + 0.763j), dt)
+    out = []
+    for dt in (tf.complex64, tf.complex128):
+        for m, k, n in ((3, 3, 3), (5, 3, 5), (6, 2, 7), (2, 2, 2), (1, 3, 4), (4, 1, 3),
+                        (4, 3, 1)):
+            out.append(tf.linalg.matmul(mat(m, k, dt), ones(k, n, dt)))
+        out.append(tf.linalg.matmul(mat(2, 3, dt)[None], ones(3, 3, dt)[None]))
+        out.append(tf.linalg.matmul(ones(3, 3, dt), mat(3, 3, dt), transpose_a=True,
+                                    transpose_b=True))
+        out.append(tf.linalg.matvec(mat(3, 2, dt, 1), tf.constant([0.6 + 0.7j, 1.0 - 2.0j], dt)))
+        out.append(tf.linalg.matvec(ones(2, 2, dt), tf.constant([complex(0.0, inf), 1.0], dt)))""")
+case("bool_matmul_transposed_batch_type_error", """
+    t = tf.constant([[[True, False]]])
+    out = []
+    for kw in ({"transpose_b": True}, {"transpose_a": True}, {"adjoint_a": True}, {}):
+        for a in (t, t[0]):
+            try:
+                tf.linalg.matmul(a, a, **kw)
+                out.append("computed")
+            except Exception as e:  # noqa: BLE001 - the class is the answer
+                out.append(type(e).__name__)""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -501,9 +501,6 @@ KNOWN = [
     K('operator.matmul', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [operator.matmul|0|3: raised nothing, '
       'TF InvalidArgumentError]'),
-    K('operator.matmul', 'grad', 'complex', 'wrong gradient',
-      'grad: nan/inf differ on complex inputs [operator.matmul|0|15: 1: nan at different pl'
-      'aces, e.g. got (nan+infj) want (-inf+infj)]'),
     K('operator.mul', 'error', 'bool', 'rejects valid input',
       'raises InvalidArgumentError on bools where TF computes [operator.mul|0|2: raised Inv'
       'alidArgumentError, TF nothing]'),
@@ -616,9 +613,6 @@ KNOWN = [
     K('linalg.matmul', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [linalg.matmul|0|68: raised no'
       'thing, TF InvalidArgumentError]'),
-    K('linalg.matvec', 'grad', 'complex', 'wrong gradient',
-      'grad: nan/inf differ on complex inputs [linalg.matvec|0|58: 1: nan at different plac'
-      'es, e.g. got (nan+infj) want (-inf+infj)]'),
     K('linalg.slogdet', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [linalg.slogdet|0|62: out 0: nan at d'
       'ifferent places, e.g. got (1+0j) want (nan+0j)]'),

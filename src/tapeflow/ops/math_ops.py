@@ -623,8 +623,31 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
     out = np.matmul(a, b)
+    if out.dtype.kind == "c" and not np.isfinite(out).all():
+        out = _complex_matmul_nonfinite(a, b)
     # bfloat16 products come back as float32 from NumPy: keep the inputs' dtype.
     return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)
+
+
+def _complex_matmul_nonfinite(a, b):
+    """A complex product holding inf or nan as Eigen's kernels form it, where BLAS's gives
+    other nan: each term ``(ac - bd) + (ad + bc)i`` rounded apart, summed over k. Eigen's
+    matrix-matrix kernel (not the matrix-vector one TF takes for one row, one column or
+    k = 1) then scales its vectorised blocks by alpha = 1 + 0i as packets, so an infinite
+    part makes the other one nan (inf * 0); complex64's blocks leave its last column scalar
+    when the column count is odd, past the rows that fill blocks of 4."""
+    with np.errstate(all="ignore"):
+        acc = np.sum(a[..., :, :, None] * b[..., None, :, :], -2)
+        m, k = a.shape[-2:]
+        n = b.shape[-1]
+        if m == 1 or n == 1 or k == 1:
+            return acc
+        scaled = (acc.real * 1 - acc.imag * 0) + 1j * (acc.real * 0 + acc.imag * 1)
+        out = scaled.astype(acc.dtype)
+        if acc.dtype == np.complex64 and n % 2:
+            full = m - m % 4
+            out[..., full:, n - 1] = acc[..., full:, n - 1]
+        return out
 
 
 def _dims(shape):
@@ -684,6 +707,12 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """
     a, b = pair(a, b, "MatMul")
     if a._value.dtype.kind not in "fiuc":
+        # TF conjugates a transposed operand of a batched product (an adjoint one of a
+        # plain product) before the kernel: conj refuses bools and strings with TypeError
+        batch = a._value.ndim > 2 or b._value.ndim > 2
+        for x, t, adj in ((a, transpose_a, adjoint_a), (b, transpose_b, adjoint_b)):
+            if (t if batch else adj):
+                _a.conj(x)
         check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
                    "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
@@ -708,7 +737,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def _matvec_forward(a, b, transpose_a):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
-    return np.matmul(a, b[..., None])[..., 0].astype(a.dtype, copy=False)  # (bfloat16)
+    out = np.matmul(a, b[..., None])[..., 0]
+    if out.dtype.kind == "c" and not np.isfinite(out).all():
+        with np.errstate(all="ignore"):  # TF's matrix-vector kernel: terms summed
+            out = np.sum(a * b[..., None, :], -1)
+    return out.astype(a.dtype, copy=False)  # (bfloat16)
 
 
 def _matvec_error(values, attrs, exc):
