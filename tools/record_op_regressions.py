@@ -976,6 +976,18 @@ case("bool_matmul_transposed_batch_type_error", """
             except Exception as e:  # noqa: BLE001 - the class is the answer
                 out.append(type(e).__name__)""")
 
+case("sqrt_rsqrt_second_derivatives_as_tf", """
+    # TensorFlow's SqrtGrad / RsqrtGrad kernels and their own gradients: the terms of the
+    # second derivative of |x| = sqrt(x^2) cancel to 0 exactly; finite / inf is 0 in
+    # Eigen's scalar complex division
+    f = lambda x: tf.sqrt(tf.reduce_sum(tf.square(x)))
+    out = [grad2(f, f32(-0.0009)), grad2(f, f32(-0.0845, -0.0773)),
+           grad2(lambda x: tf.nn.l2_normalize(x, 0), f32(-0.6616)),
+           grad2(lambda x: tf.math.rsqrt(x) * tf.sqrt(x), f64(0.3, 2.0)),
+           grad(lambda x: tf.sqrt(x), tf.constant([complex(float("inf"), float("nan"))])),
+           grad2(lambda x: tf.sqrt(x) + tf.math.rsqrt(x), c128(0.5+0.3j, -0.2+0.4j)),
+           tf.linalg.global_norm([f32(-0.0009)])]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

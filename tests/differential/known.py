@@ -362,9 +362,6 @@ KNOWN = [
     K('math.reduce_prod', 'grad,grad2,fwd', 'complex', 'wrong gradient',
       'grad values differ on complex inputs [math.reduce_prod|0|0: 0: max excess at 0: got '
       '0.0568563+4.17799j want 1.70905+3.81287j]'),
-    K('math.reduce_std', 'grad2', 'f16', 'wrong gradient',
-      'grad2: nan/inf differ in float16 [math.reduce_std|0|19: 0: nan at different places, '
-      'e.g. got (nan+0j) want (-67.8125+0j)]'),
     K('math.segment_mean', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_mean|0|34: 0: nan at different p'
       'laces, e.g. got 0j want (nan+0j)]'),

@@ -441,8 +441,34 @@ ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise
 defvjp(_NEG, lambda g, y, x: negative(g))
 defvjp(_ABS, lambda g, y, x: multiply(g, sign(x)))
 defvjp(_SQUARE, lambda g, y, x: multiply(g, multiply(x, 2)))
-defvjp(_SQRT, lambda g, y, x: _realdiv(multiply(g, 0.5), y))
-defvjp(_RSQRT, lambda g, y, x: multiply(g, multiply(pow(y, 3), -0.5)))
+# As TensorFlow's SqrtGrad and RsqrtGrad: one kernel each for the first derivative, with
+# TensorFlow's rules for the second, so their terms round (and cancel) as TF's.
+def _sqrt_grad_forward(y, g):
+    if y.dtype.kind == "c":  # Eigen's complex division (finite / inf is 0 in its tail)
+        return _kernels.complex_div(0.5 * g, np.conj(y))
+    return 0.5 * g / y
+
+
+_SQRT_GRAD = primitive("SqrtGrad", _sqrt_grad_forward, save_output=True)
+_RSQRT_GRAD = primitive("RsqrtGrad",
+                        lambda y, g: -0.5 * (g * np.conj(y)) * (np.conj(y) * np.conj(y)))
+defvjp(_SQRT, lambda g, y, x: apply(_SQRT_GRAD, (y, g)))
+defvjp(_RSQRT, lambda g, y, x: apply(_RSQRT_GRAD, (y, g)))
+
+
+def _sqrt_grad_rule_y(gg, out, y, g):
+    return multiply(negative(_a.conj(_realdiv(gg, y))), out)
+
+
+def _rsqrt_grad_rule_y(gg, out, y, g):
+    cy = _a.conj(y)
+    return multiply(multiply(multiply(_a.conj(gg), -1.5), g), square(cy))
+
+
+defvjp(_SQRT_GRAD, _sqrt_grad_rule_y,
+       lambda gg, out, y, g: multiply(_realdiv(gg, y), 0.5))
+defvjp(_RSQRT_GRAD, _rsqrt_grad_rule_y,
+       lambda gg, out, y, g: apply(_RSQRT_GRAD, (_a.conj(y), gg)))
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
@@ -1127,7 +1153,7 @@ def _conj_aware(rule):
     return wrapped
 
 
-for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECIP, _SIN,
+for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _RECIP, _SIN,
            _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _TANH_GRAD, _SIGMOID_GRAD, _POW,
            _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
            _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):
