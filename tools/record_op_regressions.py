@@ -988,6 +988,22 @@ case("sqrt_rsqrt_second_derivatives_as_tf", """
            grad2(lambda x: tf.sqrt(x) + tf.math.rsqrt(x), c128(0.5+0.3j, -0.2+0.4j)),
            tf.linalg.global_norm([f32(-0.0009)])]""")
 
+case("conv_float32_padding_not_multiplied", """
+    # TF's float32 convolution kernels do not multiply the padding: an inf in the filter
+    # meets no padded zero (a one-image batch)
+    inf = float("inf")
+    x = tf.reshape(tf.range(6, dtype=tf.float32) * 0.5 - 1.2, (1, 2, 3, 1))
+    w = tf.reshape(tf.constant([0.3, -0.5, 1.0, 0.25, -0.7, 0.4, 2.0, -inf]), (2, 2, 1, 2))
+    x1 = tf.constant([[[0.32, -1e30]]], tf.float32)
+    w1 = tf.constant([[[2.0, 7e4], [1.0, 0.0]], [[2.0, 3.0], [1.0, -3.0]],
+                      [[-3.0, -3.0], [-inf, 3.0]]], tf.float32)
+    dy = tf.constant([[[[0.5, float("nan")], [1.0, -2.0], [0.25, 1.0]],
+                       [[-1.0, 0.5], [2.0, 0.0], [1.5, -0.5]]]], tf.float32)
+    with tf.GradientTape() as t:
+        t.watch(w)
+        y = tf.nn.conv2d(x, w, 1, "SAME")
+    out = [y, tf.nn.conv1d(x1, w1, 1, "SAME"), t.gradient(y, w, output_gradients=dy)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -168,6 +168,35 @@ def _im2col(x, kh, kw, strides, pads, dilations, oh, ow):
     return cols.reshape(n * oh * ow, kh * kw * c), False
 
 
+def _padded(pads):
+    ((pt, pb), (pl, pr)) = pads
+    return bool(pt or pb or pl or pr)
+
+
+def _valid_windows(shape, pads, strides, dilations, oh, ow, kh, kw):
+    """Per kernel offset, the [1, oh, ow, 1] mask of output positions whose input element is
+    inside the image (not padding)."""
+    (sh, sw), (dh, dw) = strides, dilations
+    vp = _pad(np.ones((1,) + tuple(shape[1:3]) + (1,), bool), pads, False)
+    return {(i, j): _window(vp, i, j, dh, dw, sh, sw, oh, ow)
+            for i in builtins.range(kh) for j in builtins.range(kw)}
+
+
+def _masked_products(xp, valid, strides, dilations, oh, ow, kh, kw, product):
+    """``sum over offsets (i, j) of product(window_ij, valid_ij, i, j)``, the product dropping
+    the padding: TensorFlow's float32 convolution kernels do not multiply it, so an inf or
+    nan of the filter meets no padded zero (0 * inf would be nan)."""
+    (sh, sw), (dh, dw) = strides, dilations
+    out = None
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
+                term = product(win, valid[(i, j)], i, j)
+                out = term if out is None else out + term
+    return out
+
+
 def _conv_forward(x, w, strides, pads, dilations):
     kh, kw, c, o = w.shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
@@ -184,8 +213,17 @@ def _conv_forward(x, w, strides, pads, dilations):
     else:
         cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
     # (NumPy's bfloat16 products come back as float32: the input's dtype is kept, as TF's)
-    return np.matmul(cols.T if transposed else cols,
-                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+    out = np.matmul(cols.T if transposed else cols,
+                    w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+    if w.dtype == np.float32 and _padded(pads) and not np.isfinite(w).all():
+        # TF's float32 Conv2D kernels skip the padding (seen on 1-image batches; a batch of
+        # several images can meet it partly, which this does not follow)
+        valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+        out = _masked_products(
+            _pad(x, pads), valid, strides, dilations, oh, ow, kh, kw,
+            lambda win, vm, i, j: np.where(vm, np.matmul(win, w[i, j]), 0)).astype(
+                x.dtype, copy=False)
+    return out
 
 
 def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
@@ -215,7 +253,29 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     oh, ow = dy.shape[1:3]
     cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
     dwt = np.matmul(cols if transposed else cols.T, dy.reshape(-1, o))
-    return dwt.reshape(filter_shape).astype(dtype, copy=False)
+    out = dwt.reshape(filter_shape).astype(dtype, copy=False)
+    if _padded(pads) and dtype == np.float32 and not np.isfinite(out).all():
+        out = _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype)
+    return out
+
+
+def _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype):
+    # a filter gradient holding inf or nan with padding: the padded zeros must not meet
+    # an inf or nan of ``dy`` (TF's kernels skip the padding)
+    kh, kw = filter_shape[:2]
+    oh, ow = dy.shape[1:3]
+    (sh, sw), (dh, dw) = strides, dilations
+    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+    xp = _pad(x, pads)
+    out = np.empty(filter_shape, dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
+                vm = valid[(i, j)]
+                prod = np.where(vm[..., None], win[..., :, None] * dy[..., None, :], 0)
+                out[i, j] = prod.sum((0, 1, 2))
+    return out
 
 
 _CONV = primitive("Conv2D", _conv_forward)
