@@ -1004,6 +1004,29 @@ case("conv_float32_padding_not_multiplied", """
         y = tf.nn.conv2d(x, w, 1, "SAME")
     out = [y, tf.nn.conv1d(x1, w1, 1, "SAME"), t.gradient(y, w, output_gradients=dy)]""")
 
+case("lu_kernels_nonfinite_as_eigen", """
+    # Eigen's PartialPivLU (solve, inv, slogdet): inf and nan spread through its pivots and
+    # updates; TF refuses a matrix whose pivots are all nan (or one is zero)
+    nan, inf = float("nan"), float("inf")
+    mats = [[[1.0, 2.0], [3.0, nan]], [[inf, 1.0], [2.0, 3.0]], [[1.0, inf], [2.0, 3.0]],
+            [[23.7, 2.2, inf, inf], [-3e29, 0.84, 0.14, 6.98], [9.5, -2.7, 4.6, 20.7],
+             [1.6, -1.9, 0.0, -8.9]], [[nan]], [[nan, 1.0], [2.0, 3.0]]]
+    out = []
+    for m in mats:
+        a = tf.constant(m, tf.float64)
+        b = tf.ones([a.shape[0], 2], tf.float64)
+        for f in (lambda: tf.linalg.solve(a, b), lambda: tf.linalg.inv(a),
+                  lambda: tf.linalg.slogdet(a)):
+            try:
+                out.append(f())
+            except tf.errors.InvalidArgumentError:
+                out.append("InvalidArgumentError")
+    x = tf.constant([[[1.0, nan], [0.0, 1.0]], [[0.5, 0.1], [0.2, 0.3]]], tf.float64)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.linalg.expm(x)
+    out += [y, t.gradient(y, x)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

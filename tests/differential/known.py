@@ -274,14 +274,6 @@ KNOWN = [
     K('linalg.expm', 'error', 'empty', 'empty tensors',
       'size-0 inputs: error raised InvalidArgumentError, TF nothing [linalg.expm|0|22: rais'
       'ed InvalidArgumentError, TF nothing]'),
-    K('linalg.expm', 'value', 'nonfinite', 'numerics',
-      'nan/inf differ with nan/inf/overflowing inputs (TF: nan for the whole batch) '
-      '[linalg.expm|0|42: out 0: nan at different places, e.g. got 3.42 want nan]'),
-    K('linalg.expm', 'grad2', 'any', 'wrong gradient',
-      "TF's second derivative of its expm composition is often None [linalg.expm|1|1: "
-      "0: a value, TF None]"),
-    K('linalg.expm', 'grad,grad2,fwd', 'nonfinite', 'wrong gradient',
-      'with nan/inf/overflowing inputs TF gives None [linalg.expm|0|2: 0: a value, TF None]'),
     K('linalg.global_norm', 'fwd', 'any', 'wrong gradient',
       'fwd: nan/inf differ [linalg.global_norm|0|16: 0: nan at different places, e.g. got 0'
       'j want (nan+0j)]'),
@@ -610,9 +602,6 @@ KNOWN = [
     K('linalg.matmul', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [linalg.matmul|0|68: raised no'
       'thing, TF InvalidArgumentError]'),
-    K('linalg.slogdet', 'value', 'nonfinite', 'numerics',
-      'nan/inf differ with nan/inf/overflowing inputs [linalg.slogdet|0|62: out 0: nan at d'
-      'ifferent places, e.g. got (1+0j) want (nan+0j)]'),
     K('math.abs', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [math.abs|0|69: raised nothing'
       ', TF InvalidArgumentError]'),

@@ -282,9 +282,85 @@ def _linalg_error(op_name):
     return error
 
 
-_INV = primitive("MatrixInverse", _via_float32(lambda x, adjoint: np.linalg.inv(
-    np.conj(np.swapaxes(x, -1, -2)) if adjoint else x)), save_inputs=False, save_output=True,
-    error=_linalg_error("MatrixInverse"))
+def _lu_eigen(a):
+    """Eigen's unblocked PartialPivLU (TF's kernels for solve, inverse and determinants) of
+    ``[..., n, n]`` matrices, batched: ``(lu, perm, swaps)`` with the unit lower and upper
+    factors in ``lu``, ``a[perm] = L U`` and the count of row swaps. The pivot is the first
+    largest magnitude of the column (a nan never wins), a zero pivot column is left as it
+    is, and the trailing update runs whatever the pivot: inf and nan spread as in TF."""
+    lu = np.array(a, copy=True)
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    perm = np.broadcast_to(np.arange(n), batch + (n,)).copy()
+    swaps = np.zeros(batch, int)
+    rows = np.arange(n)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            score = np.abs(lu[..., k:, k])
+            best = score[..., 0].copy()
+            at = np.zeros(batch, int)
+            for i in range(1, n - k):
+                better = score[..., i] > best
+                best = np.where(better, score[..., i], best)
+                at = np.where(better, i, at)
+            piv = k + at
+            nonzero = best != 0
+            move = nonzero & (piv != k)
+            if move.any():
+                src = np.where(move[..., None], np.where(rows == k, piv[..., None],
+                                                         np.where(rows == piv[..., None], k,
+                                                                  rows)), rows)
+                lu = np.take_along_axis(lu, src[..., :, None], -2)
+                perm = np.take_along_axis(perm, src, -1)
+                swaps = swaps + move
+            if k + 1 < n:
+                lu[..., k + 1:, k] = np.where(nonzero[..., None],
+                                              lu[..., k + 1:, k] / lu[..., k, k, None],
+                                              lu[..., k + 1:, k])
+                lu[..., k + 1:, k + 1:] -= lu[..., k + 1:, k, None] * lu[..., k, None, k + 1:]
+    return lu, perm, swaps
+
+
+def _lu_solve_eigen(lu, perm, b):
+    # Eigen's triangular solves: unit lower forward, then upper back substitution
+    n = lu.shape[-1]
+    x = np.take_along_axis(np.broadcast_to(b, lu.shape[:-2] + b.shape[-2:]),
+                           perm[..., :, None], -2).astype(np.result_type(lu, b))
+    with np.errstate(all="ignore"):
+        for i in range(1, n):
+            x[..., i, :] -= np.sum(lu[..., i, :i, None] * x[..., :i, :], -2)
+        for i in range(n - 1, -1, -1):
+            if i + 1 < n:
+                x[..., i, :] -= np.sum(lu[..., i, i + 1:, None] * x[..., i + 1:, :], -2)
+            x[..., i, :] /= lu[..., i, i, None]
+    return x
+
+
+def _not_invertible(lu):
+    # TF's guard: the smallest pivot magnitude must be > 0 (nan pivots only, or a zero one,
+    # fail it)
+    piv = np.abs(np.diagonal(lu, axis1=-2, axis2=-1))
+    return bool(((piv == 0).any(-1) | np.isnan(piv).all(-1)).any())
+
+
+def _nonfinite(*arrays):
+    return not builtins.all(np.isfinite(a).all() for a in arrays)
+
+
+def _inv_forward(x, adjoint):
+    if adjoint:
+        x = np.conj(np.swapaxes(x, -1, -2))
+    if x.size and _nonfinite(x):
+        lu, perm, _ = _lu_eigen(x)
+        if _not_invertible(lu):
+            raise np.linalg.LinAlgError("Input is not invertible.")
+        eye_ = np.broadcast_to(np.eye(x.shape[-1], dtype=x.dtype), x.shape)
+        return _lu_solve_eigen(lu, perm, eye_).astype(x.dtype, copy=False)
+    return np.linalg.inv(x)
+
+
+_INV = primitive("MatrixInverse", _via_float32(_inv_forward), save_inputs=False,
+                 save_output=True, error=_linalg_error("MatrixInverse"))
 
 
 def _inv_rule(g, y, x_shape, adjoint):
@@ -337,6 +413,17 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
 
 def _slogdet_forward(x):
     # log|det| has the input's dtype: complex for a complex matrix (imaginary part 0)
+    if x.size and _nonfinite(x):
+        # TF's kernel: Eigen's LU, sign = (-1)^swaps prod(sign(d)) (d / |d| for complex),
+        # log|det| = sum log|d|
+        lu, _, swaps = _lu_eigen(x)
+        d = np.diagonal(lu, axis1=-2, axis2=-1)
+        with np.errstate(all="ignore"):
+            ad = np.abs(d)
+            unit = d / ad if d.dtype.kind == "c" else np.sign(d)
+            sign = np.where(swaps % 2, -1, 1) * np.prod(unit, -1)
+            logabs = np.sum(np.log(ad), -1)
+        return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
     sign, logabs = np.linalg.slogdet(x)
     return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
 
@@ -473,6 +560,14 @@ def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
 def _solve_forward(a, b, adjoint):
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
+    if a.size and b.size and _nonfinite(a, b):
+        # Eigen's LU and substitutions (TF's kernel): its inf/nan, and its refusal of a
+        # zero (or all-nan) pivot
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        lu, perm, _ = _lu_eigen(np.broadcast_to(a, batch + a.shape[-2:]))
+        if _not_invertible(lu):
+            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+        return _lu_solve_eigen(lu, perm, np.broadcast_to(b, batch + b.shape[-2:]))
     return np.linalg.solve(a, b)
 
 
@@ -1068,6 +1163,10 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         top = orders[-1][1]
         squarings = np.maximum(np.floor(np.log(norm / top) / np.log(2.0)), 0.0)
         squarings = np.where(np.isnan(norm), np.nan, squarings)
+    if val.size and not np.isfinite(np.max(norm)):
+        # TF: a nan or inf 1-norm anywhere in the batch fills the result with nan, a constant
+        # (no gradient)
+        return Tensor(np.full(val.shape, np.nan, val.dtype))
     ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
     real = np.float64 if wide else np.float32
     scale = Tensor(np.power(2.0, -np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))
