@@ -1027,6 +1027,14 @@ case("lu_kernels_nonfinite_as_eigen", """
         y = tf.linalg.expm(x)
     out += [y, t.gradient(y, x)]""")
 
+case("svd_badly_scaled_small_singular_value", """
+    # Eigen's Jacobi SVD resolves the singular value 4.1231 (sqrt(17)) next to 1e30, where
+    # LAPACK's bidiagonalisation returns 0; the gradient takes its singular vectors
+    x = tf.constant([[-3.0, -3.0, 2.0, -2.0], [0.0, 1e30, -1.0, 3.0]], tf.float64)
+    w = tf.constant([0.7, -1.3], tf.float64)
+    f = lambda x: tf.linalg.svd(x, compute_uv=False) * w
+    out = [tf.linalg.svd(x, compute_uv=False), grad(f, x)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

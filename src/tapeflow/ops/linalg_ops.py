@@ -886,7 +886,79 @@ def _svd_forward(x, full_matrices, compute_uv=True):
                 np.where(mask, u, np.nan).astype(u.dtype),
                 np.where(mask, v, np.nan).astype(v.dtype))
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+    v = np.conj(np.swapaxes(vh, -1, -2))
+    if s.size and x.dtype.kind == "f" and builtins.min(x.shape[-2:]) <= 16:
+        # a singular value LAPACK cannot resolve (below its eps * ||A||) on a badly scaled
+        # matrix: TF's Eigen (Jacobi for small matrices) finds it to high relative accuracy,
+        # and with it the singular vectors the gradient takes
+        eps = np.finfo(s.dtype).eps
+        bad = (s[..., -1] <= s[..., 0] * eps * 1e3) & (s[..., 0] > 0)
+        if bad.any():
+            s, u, v = s.copy(), u.copy(), v.copy()
+            s[bad], u[bad], v[bad] = _svd_jacobi(x[bad], full_matrices)
+    return s, u, v
+
+
+def _svd_jacobi(a, full_matrices):
+    """One-sided (Hestenes) Jacobi SVD of ``[b, m, n]`` matrices, in double precision: high
+    relative accuracy for small singular values of badly scaled matrices, as Eigen's
+    JacobiSVD. Returns ``(s, u, v)`` as ``_svd_forward``."""
+    m, n = a.shape[-2:]
+    if m < n:
+        s, u, v = _svd_jacobi(np.conj(np.swapaxes(a, -1, -2)), full_matrices)
+        return s, v, u
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    scale = np.max(np.abs(a), axis=(-2, -1), keepdims=True)
+    scale = np.where(scale > 0, scale, 1)
+    w = (a / scale).astype(wide)
+    b = a.shape[0]
+    v = np.broadcast_to(np.eye(n, dtype=wide), (b, n, n)).copy()
+    eps = np.finfo(np.float64).eps
+    with np.errstate(all="ignore"):
+        for _ in range(60):
+            rotated = False
+            for p in range(n - 1):
+                for q in range(p + 1, n):
+                    wp, wq = w[:, :, p], w[:, :, q]
+                    alpha = np.sum((wp * np.conj(wp)).real, -1)
+                    beta = np.sum((wq * np.conj(wq)).real, -1)
+                    gamma = np.sum(np.conj(wp) * wq, -1)
+                    g = np.abs(gamma)
+                    need = g > eps * np.sqrt(alpha * beta)
+                    if not need.any():
+                        continue
+                    rotated = True
+                    phase = np.where(g > 0, gamma / np.where(g > 0, g, 1), 1)
+                    zeta = (beta - alpha) / (2 * np.where(g > 0, g, 1))
+                    t = np.where(zeta >= 0, 1.0, -1.0) / (np.abs(zeta) + np.hypot(1.0, zeta))
+                    c = 1 / np.hypot(1.0, t)
+                    sn = c * t
+                    for mat in (w, v):
+                        mp, mq = mat[:, :, p].copy(), mat[:, :, q] * np.conj(phase)[:, None]
+                        mat[:, :, p] = np.where(need[:, None], c[:, None] * mp - sn[:, None] * mq,
+                                                mat[:, :, p])
+                        mat[:, :, q] = np.where(need[:, None], sn[:, None] * mp + c[:, None] * mq,
+                                                mat[:, :, q])
+            if not rotated:
+                break
+        norms = np.sqrt(np.sum((w * np.conj(w)).real, -2))  # [b, n]
+        order = np.argsort(-norms, -1, kind="stable")
+        norms = np.take_along_axis(norms, order, -1)
+        w = np.take_along_axis(w, order[:, None, :], -1)
+        v = np.take_along_axis(v, order[:, None, :], -1)
+        u = w / np.where(norms > 0, norms, 1)[:, None, :]
+    # columns of u for zero singular values, and the rest of a full u: an orthonormal
+    # completion
+    cols = m if full_matrices else n
+    out_u = np.zeros((b, m, cols), wide)
+    for i in range(b):
+        good = u[i][:, norms[i] > 0]
+        q, r = np.linalg.qr(np.concatenate([good, np.eye(m, dtype=wide)], -1))
+        q = q * np.where(np.diagonal(r)[:m] < 0, -1, 1)[None, :m] if good.shape[1] else q
+        q[:, :good.shape[1]] = good
+        out_u[i] = q[:, :cols]
+    s = (norms * scale[:, 0, :]).astype(a.real.dtype)
+    return s, out_u.astype(a.dtype), v.astype(a.dtype)
 
 
 _SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
