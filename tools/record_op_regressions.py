@@ -1035,6 +1035,18 @@ case("svd_badly_scaled_small_singular_value", """
     f = lambda x: tf.linalg.svd(x, compute_uv=False) * w
     out = [tf.linalg.svd(x, compute_uv=False), grad(f, x)]""")
 
+case("einsum_complex_inf_as_batch_matmul", """
+    # TF contracts two operands by a batched matmul: Eigen's complex kernel forms inf/nan
+    inf = float("inf")
+    a = np.full((3, 3), 0.5 + 0.25j)
+    a[:, 0] = complex(-inf, -3.0)
+    b = np.full((3, 3), 0.615 + 0.763j)
+    out = []
+    for dt in (tf.complex64, tf.complex128):
+        x, y = tf.constant(a, dt), tf.constant(b, dt)
+        out += [tf.einsum("ij,jk->ik", x, y), tf.einsum("ij,kj->ki", x, y),
+                tf.einsum("bij,bjk->bik", x[None], y[None])]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):
