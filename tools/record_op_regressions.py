@@ -1047,6 +1047,11 @@ case("einsum_complex_inf_as_batch_matmul", """
         out += [tf.einsum("ij,jk->ik", x, y), tf.einsum("ij,kj->ki", x, y),
                 tf.einsum("bij,bjk->bik", x[None], y[None])]""")
 
+case("expm_empty_batch_gradients", """
+    # an empty batch is TF's nan fill: a zero-size gradient, no second derivative
+    x = tf.zeros([2, 0, 0], tf.float64)
+    out = [tf.linalg.expm(x), grad(tf.linalg.expm, x), grad2(tf.linalg.expm, x)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -1235,7 +1235,11 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         top = orders[-1][1]
         squarings = np.maximum(np.floor(np.log(norm / top) / np.log(2.0)), 0.0)
         squarings = np.where(np.isnan(norm), np.nan, squarings)
-    if val.size and not np.isfinite(np.max(norm)):
+    if not val.size:
+        # TF: an empty batch (its largest 1-norm is -inf) is the nan fill below, whose
+        # zero-size gradient is a value and its second derivative None: x * 0's
+        return _m.multiply(x, 0)
+    if not np.isfinite(np.max(norm)):
         # TF: a nan or inf 1-norm anywhere in the batch fills the result with nan, a constant
         # (no gradient)
         return Tensor(np.full(val.shape, np.nan, val.dtype))
