@@ -441,34 +441,6 @@ ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise
 defvjp(_NEG, lambda g, y, x: negative(g))
 defvjp(_ABS, lambda g, y, x: multiply(g, sign(x)))
 defvjp(_SQUARE, lambda g, y, x: multiply(g, multiply(x, 2)))
-# As TensorFlow's SqrtGrad and RsqrtGrad: one kernel each for the first derivative, with
-# TensorFlow's rules for the second, so their terms round (and cancel) as TF's.
-def _sqrt_grad_forward(y, g):
-    if y.dtype.kind == "c":  # Eigen's complex division (finite / inf is 0 in its tail)
-        return _kernels.complex_div(0.5 * g, np.conj(y))
-    return 0.5 * g / y
-
-
-_SQRT_GRAD = primitive("SqrtGrad", _sqrt_grad_forward, save_output=True)
-_RSQRT_GRAD = primitive("RsqrtGrad",
-                        lambda y, g: -0.5 * (g * np.conj(y)) * (np.conj(y) * np.conj(y)))
-defvjp(_SQRT, lambda g, y, x: apply(_SQRT_GRAD, (y, g)))
-defvjp(_RSQRT, lambda g, y, x: apply(_RSQRT_GRAD, (y, g)))
-
-
-def _sqrt_grad_rule_y(gg, out, y, g):
-    return multiply(negative(_a.conj(_realdiv(gg, y))), out)
-
-
-def _rsqrt_grad_rule_y(gg, out, y, g):
-    cy = _a.conj(y)
-    return multiply(multiply(multiply(_a.conj(gg), -1.5), g), square(cy))
-
-
-defvjp(_SQRT_GRAD, _sqrt_grad_rule_y,
-       lambda gg, out, y, g: multiply(_realdiv(gg, y), 0.5))
-defvjp(_RSQRT_GRAD, _rsqrt_grad_rule_y,
-       lambda gg, out, y, g: apply(_RSQRT_GRAD, (_a.conj(y), gg)))
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
@@ -650,30 +622,8 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         b = np.swapaxes(b, -1, -2)
     out = np.matmul(a, b)
     if out.dtype.kind == "c" and not np.isfinite(out).all():
-        out = _complex_matmul_nonfinite(a, b)
-    # bfloat16 products come back as float32 from NumPy: keep the inputs' dtype.
-    return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)
-
-
-def _complex_matmul_nonfinite(a, b):
-    """A complex product holding inf or nan as Eigen's kernels form it, where BLAS's gives
-    other nan: each term ``(ac - bd) + (ad + bc)i`` rounded apart, summed over k. Eigen's
-    matrix-matrix kernel (not the matrix-vector one TF takes for one row, one column or
-    k = 1) then scales its vectorised blocks by alpha = 1 + 0i as packets, so an infinite
-    part makes the other one nan (inf * 0); complex64's blocks leave its last column scalar
-    when the column count is odd, past the rows that fill blocks of 4."""
-    with np.errstate(all="ignore"):
-        acc = np.sum(a[..., :, :, None] * b[..., None, :, :], -2)
-        m, k = a.shape[-2:]
-        n = b.shape[-1]
-        if m == 1 or n == 1 or k == 1:
-            return acc
-        scaled = (acc.real * 1 - acc.imag * 0) + 1j * (acc.real * 0 + acc.imag * 1)
-        out = scaled.astype(acc.dtype)
-        if acc.dtype == np.complex64 and n % 2:
-            full = m - m % 4
-            out[..., full:, n - 1] = acc[..., full:, n - 1]
-        return out
+        out = _kernels.complex_matmul(a, b)  # Eigen's inf/nan
+    return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)  # bf16
 
 
 def _dims(shape):
@@ -733,12 +683,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """
     a, b = pair(a, b, "MatMul")
     if a._value.dtype.kind not in "fiuc":
-        # TF conjugates a transposed operand of a batched product (an adjoint one of a
-        # plain product) before the kernel: conj refuses bools and strings with TypeError
-        batch = a._value.ndim > 2 or b._value.ndim > 2
-        for x, t, adj in ((a, transpose_a, adjoint_a), (b, transpose_b, adjoint_b)):
-            if (t if batch else adj):
-                _a.conj(x)
+        _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
         check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
                    "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
@@ -763,11 +708,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def _matvec_forward(a, b, transpose_a):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
-    out = np.matmul(a, b[..., None])[..., 0]
-    if out.dtype.kind == "c" and not np.isfinite(out).all():
-        with np.errstate(all="ignore"):  # TF's matrix-vector kernel: terms summed
-            out = np.sum(a * b[..., None, :], -1)
-    return out.astype(a.dtype, copy=False)  # (bfloat16)
+    return _kernels.matvec(a, b)
 
 
 def _matvec_error(values, attrs, exc):

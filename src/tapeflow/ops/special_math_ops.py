@@ -11,7 +11,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor
-from . import math_ops as _m
+from . import _kernels
 from ._helpers import _err, _int_list, _show, check_kind, kind_of, pair, to_tensor
 from .array_ops import broadcast_to, ones_like, reshape
 from .array_ops import conj as _conj
@@ -403,7 +403,7 @@ def _complex_contraction(xs, ins, out, y):
         (prod(batch), prod(free_a), prod(contract)))
     b2 = np.transpose(b, [lb.index(c) for c in batch + contract + free_b]).reshape(
         (prod(batch), prod(contract), prod(free_b)))
-    r = _m._complex_matmul_nonfinite(a2, b2).reshape(
+    r = _kernels.complex_matmul(a2, b2).reshape(
         [size[c] for c in batch + free_a + free_b])
     order = batch + free_a + free_b
     return np.transpose(r, [order.index(c) for c in out]).astype(y.dtype, copy=False)
