@@ -24,6 +24,9 @@ printed (threadpoolctl), with the machine's load average, since the machine is s
 ``--blas-threads N`` sets ``OPENBLAS_NUM_THREADS`` in tapeflow's children only: on an
 oversubscribed machine OpenBLAS's threads (each given a fixed share of a product) wait for a
 descheduled one, and a convolution's product can take 50-100x its one-thread time.
+Since session 10 tapeflow cuts large convolutions into chunks for its own two threads and
+runs their products with OpenBLAS at one thread (``ops/_parallel.py``);
+``TAPEFLOW_KERNEL_THREADS=1`` in the environment restores OpenBLAS's own threading.
 Goals (issue 20): fresh import + load + first call <= 0.5 s; per call no slower than TF's
 loaded model, at batch 1 at most 0.3x; the MobileNetV2 decode <= 100 ms.
 """
@@ -232,6 +235,8 @@ def main():
                   f"{t['b1'] / f['b1']:9.2f}x {b64}")
     for label, info in blas.items():
         print(f"BLAS under {label}: {info}")
+    print(f"tapeflow's convolution threads (TAPEFLOW_KERNEL_THREADS, ops/_parallel.py): "
+          f"{os.environ.get('TAPEFLOW_KERNEL_THREADS', '2')}")
     mobilenet = [p for n, p, _ in models if n == "mobilenet_v2"]
     if mobilenet:
         _decode(os.path.join(mobilenet[0], "saved_model.pb"))

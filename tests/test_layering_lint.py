@@ -33,6 +33,9 @@ FLOORS = {
     "experimental": {"public", "data", "distribute", "summary", "checkpoint", "saved_model",
                      "function", "ops", "_core"},
     "public": ANY,
+    # tf.compat beside the public tf.* modules (v2 is tapeflow itself; v1's wrap_function
+    # is built on tf.function)
+    "compat": {"public", "function", "ops", "_core"},
 }
 # Top-level modules that import at most _core, so any floor may import them.
 LEAVES = {

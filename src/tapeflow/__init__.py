@@ -181,13 +181,13 @@ _LAZY_MODULES = {
     "math", "nn", "random", "linalg", "nest", "config", "keras", "data", "autodiff",
     "debugging", "test", "dtypes", "image", "autograph", "summary", "train", "strings",
     "ragged", "io", "sparse", "distribute", "version", "saved_model", "signal", "audio",
-    "lookup", "types", "experimental", "profiler", "graph_util",
+    "lookup", "types", "experimental", "profiler", "graph_util", "compat",
 }
 _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
     "SparseTensor": ("tapeflow.ops.sparse.sparse_tensor", "SparseTensor"),
     "RaggedTensorSpec": ("tapeflow.ops.ragged.ragged_tensor_spec", "RaggedTensorSpec"),
-    "SparseTensorSpec": ("tapeflow.data.composite", "SparseTensorSpec"),
+    "SparseTensorSpec": ("tapeflow.ops.sparse.sparse_tensor_spec", "SparseTensorSpec"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),

@@ -99,3 +99,21 @@ def test_as_graph_element_and_name_scope():
         g.as_graph_element("nope")
     with pytest.raises(TypeError):
         g.as_graph_element(3)
+
+
+def test_check_numerics_does_not_run_a_graph():
+    """TF 2.21 under ``tf.debugging.enable_check_numerics()`` builds a ``tf.Graph`` whose ops
+    would make NaNs (a log of -1, a NaN variable) without an error: nothing runs in a graph
+    (TF adds CheckNumericsV2 nodes instead); the same ops eagerly raise."""
+    tf.debugging.enable_check_numerics()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            w = tf.Variable([1.0, np.nan])
+            y = tf.math.log(tf.constant([1.0, -1.0]))
+            z = y + w
+        assert z.shape == (2,) and "Log" in [op.type for op in g.get_operations()]
+        with pytest.raises(tf.errors.InvalidArgumentError, match='op "Log"'):
+            tf.math.log(tf.constant([1.0, -1.0]))
+    finally:
+        tf.debugging.disable_check_numerics()

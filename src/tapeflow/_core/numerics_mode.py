@@ -129,8 +129,9 @@ def _check(prim, inputs, out):
         if np.isfinite(v).all():
             continue
         tracer = _rec._state.tracer
-        if tracer is not None and getattr(tracer, "dry", None):
-            return   # an untaken branch traced for its graph: it does not run
+        if tracer is not None and (getattr(tracer, "dry", None)
+                                   or not getattr(tracer, "runs_ops", True)):
+            return   # an untaken branch traced for its graph, a tf.Graph: nothing runs
         fn_name = getattr(_local, "function", None)
         if tracer is not None and fn_name is None:
             fn_name = getattr(tracer, "fn_name", None)

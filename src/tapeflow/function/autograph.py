@@ -40,6 +40,7 @@ import textwrap
 import types
 import weakref
 
+from .._core.backend import np as _np
 from . import autograph_returns as _passes
 from . import ir as _ir
 from .autograph_returns import UNDEFINED, UndefinedReturnValue  # noqa: F401 - ag__.<name>
@@ -570,6 +571,7 @@ def if_stmt(test, true_fn, false_fn, init, returns, names=()):
         return fn(*init)
     from ..ops import control_flow_ops as cf
     seen = {}
+    dead = []
 
     def branch(fn, label):
         # TensorFlow's checks of a tensor ``if``'s variables, in its order (main first)
@@ -577,11 +579,52 @@ def if_stmt(test, true_fn, false_fn, init, returns, names=()):
             out = (fn(*init),) if returns else tuple(fn(*init))
             _passes.check_branch(out, ("retval_",) if returns else names, label,
                                  seen.get("main"))
+            main = seen.get("main")
+            if main is not None:
+                dead.extend(_checked_constants(main, out, returns))
             seen[label] = out
-            return out
+            # both branches return: TF's AutoGraph threads its do_return flag through the
+            # cond (a first, boolean result, always True here)
+            return (True,) + out if returns else out
         return run
     out = cf.cond(test, branch(true_fn, "main"), branch(false_fn, "else"))
-    return out[0] if returns else out
+    if dead and _tracing():
+        _note_dead(dead)
+    return out[1] if returns else out
+
+
+def _checked_constants(main, other, returns):
+    """The Python values TF's check of the else branch (``_verify_tf_cond_vars``) converts
+    to constants, in its order: per variable (``do_return`` first when the branches
+    return), per leaf, the main branch's value then the else branch's."""
+    from .._core import nest
+    pairs = [(True, True)] if returns else []
+    pairs += list(zip(main, other))
+    out = []
+    for a, b in pairs:
+        try:
+            leaves = list(zip(nest.flatten(a), nest.flatten(b)))
+        except (TypeError, ValueError):
+            continue
+        for x, y in leaves:
+            out.extend(v for v in (x, y)
+                       if isinstance(v, (bool, int, float, str, _np.ndarray)))
+    return out
+
+
+def _note_dead(values):
+    """Hand the else branch of the ``tf.cond`` just recorded the constants of
+    :func:`_checked_constants` (only its TF graph shows them)."""
+    from .._core.dispatch import current_tracer
+    from .ir import _as_tensor
+    tracer = current_tracer()
+    if tracer is None or not hasattr(tracer, "chain"):
+        return
+    arrays = tuple(_np.asarray(_as_tensor(v)._value) for v in values)
+    for tr in tracer.chain():
+        step = tr.steps[-1] if tr.steps else None
+        if type(step) is _ir.Switch and step.by_bool:
+            step.branches[0].dead = arrays
 
 
 def while_stmt(cond, body, init, names):

@@ -13,11 +13,16 @@ Two kinds of graph share this class's reading methods (``get_operations``,
   graph tensors (``SymbolicTensor``) and the values the ops computed are dropped, as nothing
   runs in a TF graph; variable writes made inside are undone.
 
-What differs from TF: an op's ``name=`` argument is not kept (the op gets TF's default name;
-``tf.constant(..., name=...)`` keeps its name); there is no ``tf.compat.v1.Session`` to run
-the graph (``tf.graph_util.import_graph_def`` reads GraphDefs into one).
+An op's ``name=`` names its node (``tf.add(a, b, name="sum")``: ``sum``, then ``sum_1``;
+``scope/sum`` under ``tf.name_scope``): the public op function that records the op holds it
+as its ``name`` parameter, which the graph's tracer reads from that call's frame (only
+while a ``tf.Graph`` is being built, so nothing is added to the eager or traced path).
+
+What differs from TF: there is no ``tf.compat.v1.Session`` to run the graph
+(``tf.graph_util.import_graph_def`` reads GraphDefs into one).
 """
 import re
+import sys
 import threading
 import weakref
 
@@ -269,9 +274,30 @@ def get_default_graph():
     return _DEFAULT.stack[-1] if _DEFAULT.stack else None
 
 
+def _name_argument():
+    """The ``name=`` argument of the public op function recording an op: a ``name``
+    parameter of the function that called ``dispatch.record`` (two frames up from the
+    tracer's ``op``; a rebound ``record`` adds one), when it holds a non-empty string."""
+    frame = sys._getframe(3)
+    for _ in range(2):
+        if frame is None:
+            return None
+        code = frame.f_code
+        params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        if "name" in params:
+            name = frame.f_locals.get("name")
+            return name if isinstance(name, str) and name else None
+        frame = frame.f_back
+    return None
+
+
 class _GraphTracer(Tracer):
     """The tracer of ``Graph.as_default()``: TF's names under ``tf.name_scope``, a Const
     node per ``tf.constant``, tensors registered by name with their graph."""
+
+    # Nothing runs in a TF graph: its ops are not checked for infinities and NaNs
+    # (tf.debugging.enable_check_numerics; numerics_mode reads this)
+    runs_ops = False
 
     def __init__(self, graph):
         super().__init__(allow_creation=True)
@@ -281,6 +307,8 @@ class _GraphTracer(Tracer):
         self.values = {}           # tensor id -> its value while the graph is not default
         self.imports = []          # (marker slot, [NodeDef]) of import_graph_def, in order
         self.import_functions = {}  # name -> FunctionDef of imported GraphDefs' libraries
+        self.user_names = {}       # id(step) -> the op's name= argument
+        self._pending_name = None
 
     def reopen(self):
         """Entering ``as_default()`` again: this graph's tensors are usable by its ops."""
@@ -301,13 +329,25 @@ class _GraphTracer(Tracer):
         self._name_counts[key] = n + 1
         return key if n == 0 else f"{key}_{n}"
 
+    def _op_name(self, prim):
+        user = self._pending_name
+        if user is not None:
+            return self._op_name_text(user)
+        return super()._op_name(prim)
+
     def op(self, prim, inputs, out, attrs):
         if self.graph.finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         n = len(self.steps)
-        super().op(prim, inputs, out, attrs)
+        self._pending_name = None if self.scope else _name_argument()
+        try:
+            super().op(prim, inputs, out, attrs)
+        finally:
+            user, self._pending_name = self._pending_name, None
         if len(self.steps) > n and not self.scope:
             step = self.steps[-1]
+            if user is not None:
+                self.user_names[id(step)] = user
             self.step_scopes[id(step)] = _name_scopes.stack[-1]
             outs = (out,) if prim.n_outputs == 1 else tuple(out)
             base = self.names.get(step.outs[0])

@@ -462,10 +462,17 @@ class _Library:
     """What one lowering run makes: the function library and the uid counter of its
     function names (per run, so a save writes the same bytes each time)."""
 
-    def __init__(self, strict, first_uid=1, custom_gradients=False):
+    def __init__(self, strict, first_uid=1, custom_gradients=False, count_tensors=False):
         self.strict = strict
         self.functions = []
         self._uid = first_uid
+        # ``count_tensors``: the uids advance as TF's process-wide counter does while it
+        # builds the graph (one per graph, per symbolic tensor, per function name), so a
+        # branch function is named as in TF's FuncGraph (cond_true_30); else one per name
+        self.count_tensors = count_tensors
+        # the view of a FuncGraph: its nodes carry every attr of their op, defaults too, as
+        # TF's Python op constructors set them (a SavedModel's are stripped, as TF's)
+        self.defaults = count_tensors
         self.custom_gradients = custom_gradients   # lower the gradient of custom gradients
         self.gradient_types = {}    # id(CustomGradientOp) -> "CustomGradient-<uid>"
         self.registered = []        # (op type, gradient FunctionDef name, input specs,
@@ -477,6 +484,11 @@ class _Library:
         u = self._uid
         self._uid += 1
         return u
+
+    def made(self, n):
+        """``n`` graph tensors (or a graph) were made: TF's counter moves by ``n``."""
+        if self.count_tensors:
+            self._uid += n
 
 
 class _Fn:
@@ -557,11 +569,14 @@ class _Fn:
     # -------------------------------------------------------------- nodes
     def node(self, op, name, inputs, attrs, n_out=1, control=()):
         """Add a node; ``inputs`` are refs; its outputs get refs ``(name, k)``."""
+        if self.graph and self.lib.defaults:
+            attrs = _with_defaults(op, attrs)
         rec = _msg("NodeDef", name=name, op=op,
                    input=[self.render(r) for r in inputs] + [f"^{c}" for c in control],
                    attr=attrs)
         self.nodes.append(rec)
         self.layout[name] = _out_layout(op, attrs, n_out)
+        self.lib.made(n_out)
         return rec
 
     def add_arg(self, base, dtype_enum_, shape, what):
@@ -571,12 +586,15 @@ class _Fn:
         name = base if n == 0 else f"{base}_{n}"
         if self.graph:
             name = self.unique(name)
+            # a captured resource is TF's placeholder "resource" made in its user's scope
+            given = name.rsplit("/", 1)[-1] if self.lib.defaults else name
             a = {"dtype": attr(type=dtype_enum_), "shape": attr(shape=shape_proto(shape)),
-                 "_user_specified_name": attr(s=name.encode())}
+                 "_user_specified_name": attr(s=given.encode())}
             self.node("Placeholder", name, [], a)
             ref = (name, 0)
         else:
             ref = (None, name)
+            self.lib.made(1)
         self.args.append((name, dtype_enum_, shape, what))
         return ref
 
@@ -647,7 +665,7 @@ class _Fn:
             if self.lib.strict:
                 raise _at(exc, step) from None
             op, ins, attrs = prim.name, list(step.ins), {}
-        base = _NODE_NAMES.get(op, op)
+        base = self._node_base(step, op)
         name = self.unique(base)
         entry = op_args(op)
         in_args = _flat_arg_names(entry[0], len(ins)) if entry else [None] * len(ins)
@@ -685,6 +703,10 @@ class _Fn:
         for k, o in enumerate(step.outs):
             self.ref[o] = (name, k)
         return rec
+
+    def _node_base(self, step, op):
+        """The name an op's node is uniquified from: TF's default for its type."""
+        return _NODE_NAMES.get(op, op)
 
     def _custom_gradient(self, step):
         """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...)
@@ -893,7 +915,7 @@ class _Fn:
         res = self.resource(step.var, name)
         src = self._value_ref(step.src, name, "value")
         dt = dtype_enum(step.var.dtype)
-        self.node(op, name, [res, src], {"dtype": attr(type=dt)},
+        self.node(op, name, [res, src], {"dtype": attr(type=dt)}, 0,
                   control=self.control_for(step.var))
         self.last[id(step.var)] = name
         self.effects.append(name)
@@ -987,8 +1009,15 @@ class _Fn:
         scope = name + "/"
         funcs = [None] * len(branches)
         order = [1, 0] if step.by_bool else range(len(branches))   # TF: then, else
-        for i in order:
-            tag = f"cond_{tags[i]}" if tags else f"{base.split('/')[0]}_branch{i}"
+        if step.by_bool:
+            # cond_v2 names both branches (two uids) before it traces the then branch
+            # named after the cond's scope (cond_1_true_115, while_cond_true_68)
+            prefix = name.replace("/", "_")
+            fnames = {i: f"{prefix}_{tags[i]}_{self.lib.uid()}" for i in order}
+            for i in order:
+                funcs[i] = self._branch_function(fnames[i], scope, branches[i], free, vars_)
+        for i in order if not step.by_bool else ():
+            tag = f"{base.split('/')[0]}_branch{i}"
             funcs[i] = self._sub_function(tag, scope, branches[i], free, vars_,
                                           outs=branches[i].outs)
         tin = [self.dtype(s) for s in free] + [DT["resource"]] * len(vars_)
@@ -1035,9 +1064,12 @@ class _Fn:
             [self.dtype(s) for s in free] + [DT["resource"]] * len(vars_)
         shapes = [(), ()] + [self.shape(s) for s in step.ins] + \
             [self.shape(s) for s in free] + [()] * len(vars_)
-        cond_name = self._loop_function("while_cond", scope, cond, free, vars_, True,
+        # named after the loop's scope (while_cond_26, while_while_body_242)
+        prefix = name.replace("/", "_")
+        cond_name = self._loop_function(prefix + "_cond", scope, cond, free, vars_, True,
                                         step.limit is not None)
-        body_name = self._loop_function("while_body", scope, body, free, vars_, False, False)
+        body_name = self._loop_function(prefix + "_body", scope, body, free, vars_, False,
+                                        False)
         attrs = {"T": attr(list=attr_list(type=loop_types)),
                  "cond": attr(func=_msg("NameAttrList", name=cond_name)),
                  "body": attr(func=_msg("NameAttrList", name=body_name)),
@@ -1068,6 +1100,37 @@ class _Fn:
             child.res[id(v)] = child.add_arg(_var_arg_name(v), DT["resource"], (), v)
         child.lower_steps(sub.steps)
         child.finish(fname, list(outs))
+        return fname
+
+    def _branch_function(self, fname, scope, sub, free, vars_):
+        """A ``tf.cond`` branch as cond_v2 builds its FunctionDef: a value read from
+        outside is captured at its first use, as an argument named after the op that uses
+        it and the value's op (``cond_mul_x``), a value only the other branch reads is a
+        ``cond/Placeholder`` argument, the constants AutoGraph's checks made (``sub.dead``)
+        come before the outputs, and each output is converted and then wrapped in an
+        ``Identity`` (``cond/Identity``, output ``cond_identity``)."""
+        child = _BranchFn(self, scope, free)
+        self.lib.made(1)                                   # the branch's FuncGraph
+        for v in vars_:
+            child.res[id(v)] = child.add_arg(_var_arg_name(v), DT["resource"], (), v)
+        child.lower_steps(sub.steps)
+        for value in sub.dead:
+            child.const(value, child.unique("Const"))
+        noop = child._control_noop()
+        outs = []
+        for o in sub.outs:
+            ident = child.unique("Identity")
+            if o in child.free and o not in child.ref:
+                r = child.capture(o, ident)
+            else:
+                r = child._value_ref(o, None, None)
+            dt = child._ref_dtype(r)
+            child.node("Identity", ident, [r], {"T": attr(type=dt)},
+                       control=(noop,) if noop else ())
+            outs.append((ident, dt))
+        if noop:
+            child._move_last(noop)
+        child.finish_branch(fname, outs)
         return fname
 
     def _loop_function(self, tag, scope, sub, free, vars_, is_cond, has_limit):
@@ -1164,6 +1227,120 @@ class _Fn:
             if n.name == name:
                 return _node_out_dtype(n, k)
         raise LoweringError(f"unknown value {r}")
+
+
+class _BranchFn(_Fn):
+    """A ``tf.cond`` branch being built (see :meth:`_Fn._branch_function`)."""
+
+    def __init__(self, parent, scope, free):
+        super().__init__(parent.lib, parent.program, parent.info, graph=False, scope=scope)
+        self.parent = parent
+        self.free = {s: None for s in free}     # slot -> argument name once captured
+        self.free_order = list(free)
+        self.captured = {}                      # argument name -> DataType
+
+    def capture(self, s, consumer):
+        outer = self.parent.ref.get(s)
+        oname = (outer[0] if outer is not None and outer[0] is not None else
+                 outer[1] if outer is not None else self.arg_name(s))
+        base = f"{consumer}/{oname}" if consumer else f"{self.scope}{oname}"
+        name = _sanitize(base)
+        n = self.arg_counts.get(name, 0)
+        self.arg_counts[name] = n + 1
+        name = name if n == 0 else f"{name}_{n}"
+        self.free[s] = (name, oname)
+        self.captured[name] = self.dtype(s)
+        self.lib.made(1)
+        r = self.ref[s] = (None, name)
+        return r
+
+    def _ref_dtype(self, r):
+        if r[0] is None and r[1] in self.captured:
+            return self.captured[r[1]]
+        return super()._ref_dtype(r)
+
+    def _value_ref(self, s, consumer, arg):
+        if s in self.free and s not in self.ref:
+            return self.capture(s, consumer)
+        return super()._value_ref(s, consumer, arg)
+
+    def slot_ref(self, s, consumer=None, arg=None):
+        if s in self.free and s not in self.ref:
+            return self.capture(s, consumer)
+        return super().slot_ref(s, consumer, arg)
+
+    def finish_branch(self, fname, outs):
+        """The FunctionDef: arguments in the cond's input order (captures, else
+        ``cond/Placeholder``s), then the resources; results: ``(Identity name, dtype)``."""
+        resources = list(self.args)
+        self.args = []
+        names = {}
+        for s in self.free_order:
+            got = self.free[s]
+            if got is None:
+                ph = _sanitize(self.unique("Placeholder"))
+                self.lib.made(1)
+                self.args.append((ph, self.dtype(s), self.shape(s), s))
+            else:
+                self.args.append((got[0], self.dtype(s), self.shape(s), s))
+                names[got[0]] = got[1]
+        self.args += resources
+        rets, out_args = {}, []
+        for ident, dt in outs:
+            key = _sanitize(ident)
+            rets[key] = f"{ident}:output:0"
+            out_args.append(_msg("OpDef.ArgDef", name=key, type=dt))
+        control = {e: e for e in self.effects}
+        sig = _msg("OpDef", name=fname,
+                   input_arg=[_msg("OpDef.ArgDef", name=n, type=t)
+                              for n, t, _, _ in self.args],
+                   output_arg=out_args, is_stateful=bool(self.effects),
+                   control_output=sorted(control))
+        arg_attrs = {}
+        for i, (n, _, sh, what) in enumerate(self.args):
+            a = {"_output_shapes": attr(list=attr_list(shape=[shape_proto(sh)]))}
+            given = names.get(n) if isinstance(what, int) else n
+            if given is not None:
+                a["_user_specified_name"] = attr(s=given.encode())
+            arg_attrs[i] = _msg("FunctionDef.ArgAttrs", attr=a)
+        fdef = _msg("FunctionDef", signature=sig, node_def=self.nodes, ret=rets,
+                    control_ret=control,
+                    attr={"_construction_context": attr(s=b"kEagerRuntime")},
+                    arg_attr=arg_attrs)
+        self.lib.functions.append(fdef)
+        return fdef
+
+
+def _with_defaults(op, attrs):
+    """``attrs`` with the op's other attributes at their registered defaults."""
+    entry = _tf_op_defs.OP_DEFS.get(op)
+    if entry is None or not entry["defaults"]:
+        return attrs
+    out = dict(attrs)
+    for k, v in entry["defaults"].items():
+        if k in out:
+            continue
+        kind = entry["attrs"][k]
+        if kind == "bool":
+            out[k] = attr(b=bool(v))
+        elif kind == "int":
+            out[k] = attr(i=int(v))
+        elif kind == "float":
+            out[k] = attr(f=float(v))
+        elif kind == "string":
+            out[k] = attr(s=v.encode())
+        elif kind == "type":
+            out[k] = attr(type=int(v))
+        elif kind == "shape":
+            out[k] = attr(shape=shape_proto(None if v is None else
+                                            tuple(None if d == -1 else d for d in v)))
+        elif kind == "list(int)":
+            out[k] = attr(list=attr_list(i=list(v)))
+        elif kind == "list(string)":
+            out[k] = attr(list=attr_list(s=[x.encode() for x in v]))
+        elif kind == "list(shape)":
+            out[k] = attr(list=attr_list(shape=[shape_proto(x) for x in v]))
+    return out
 
 
 def _node_out_dtype(node, k):
@@ -1493,8 +1670,10 @@ class _Tensor:
 
 
 class Operation:
-    """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type``,
-    ``inputs`` and ``outputs`` (graph tensors), ``node_def``, ``control_inputs`` (names)."""
+    """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type`` (the op
+    type, ``"MatMul"``), ``inputs`` and ``outputs`` (graph tensors named ``"<op>:<k>"``,
+    with their dtypes), ``node_def`` (the NodeDef record), ``control_inputs`` (the
+    Operations this one waits on), ``get_attr(name)``."""
 
     __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs", "graph")
 
@@ -1503,6 +1682,78 @@ class Operation:
 
     def __str__(self):
         return str(self.node_def)
+
+    def get_attr(self, name):
+        """The value of attribute ``name`` as TF's ``Operation.get_attr`` gives it.
+
+        Args:
+            name: the attribute's name (``"T"``, ``"value"``, ``"transpose_a"``, ...).
+
+        Returns:
+            A ``tf.DType`` for a type, ``bool``/``int``/``float``, ``bytes`` for a string,
+            the ``TensorProto``/``TensorShapeProto``/``NameAttrList`` record for a tensor,
+            a shape or a function, a list of these for a list attribute (``[]`` empty).
+
+        Raises:
+            ValueError: the op has no attribute ``name`` (TF's text).
+        """
+        value = self.node_def.attr.get(name)
+        if value is None:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
+        return _attr_python(value)
+
+    @property
+    def device(self):
+        return self.node_def.device
+
+
+def _attr_python(value):
+    """An AttrValue record as TF's ``Operation.get_attr`` returns it."""
+    field = value.which_oneof("value")
+    if field is None:
+        return None
+    got = getattr(value, field)
+    if field == "type":
+        return _as_tf_dtype(got)
+    if field == "list":
+        for f in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
+            items = getattr(got, f)
+            if items:
+                return [_as_tf_dtype(x) for x in items] if f == "type" else list(items)
+        return []
+    if field == "b":
+        return bool(got)
+    return got
+
+
+class GraphOnlyDType:
+    """``tf.resource`` / ``tf.variant``: the dtypes of graph tensors tapeflow holds no
+    values of (a variable's handle, a dataset), as ``Operation`` outputs and ``get_attr``
+    show them."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"tf.{self.name}"
+
+    def __eq__(self, other):
+        return isinstance(other, GraphOnlyDType) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("GraphOnlyDType", self.name))
+
+
+_GRAPH_ONLY = {DT["resource"]: GraphOnlyDType("resource"),
+               DT["variant"]: GraphOnlyDType("variant")}
+
+
+def _as_tf_dtype(enum):
+    from .._core.dtypes import as_dtype
+    got = _GRAPH_ONLY.get(enum)
+    return got if got is not None else as_dtype(_DT_NAMES[enum])
 
 
 class GraphView(Graph):
@@ -1536,18 +1787,10 @@ class GraphView(Graph):
 
     def _build(self):
         if self._built is None:
-            lib = _Library(strict=False)
-            fn, outs = _lower_top(self._concrete, lib, graph=True,
-                                  program=_Unfolded.of(self._concrete.program))
-            noop = fn._control_noop()
-            idents = []
-            for r in outs:
-                name = fn.unique("Identity")
-                fn.node("Identity", name, [r], {"T": attr(type=fn._ref_dtype(r))},
-                        control=(noop,) if noop else ())
-                idents.append(name)
-            if noop:
-                fn._move_last(noop)
+            program = self._concrete.program
+            lib = _Library(strict=False, count_tensors=True,
+                           first_uid=_uid_at_start(program) + 1)
+            fn, idents = _lower_view(self._concrete, program, lib)
             self._built = (fn, lib, idents)
         return self._built
 
@@ -1578,22 +1821,142 @@ class GraphView(Graph):
 _DT_NAMES = {v: k for k, v in DT.items()}
 
 
+def _lower_view(concrete, program, lib, param_names=None):
+    """The program as traced, lowered as its FuncGraph: ``(the _Fn, output node names)``."""
+    fn, outs = _lower_top(concrete, lib, graph=True, program=_Unfolded.of(program),
+                          param_names=param_names)
+    noop = fn._control_noop()
+    idents = []
+    for r in outs:
+        name = fn.unique("Identity")
+        fn.node("Identity", name, [r], {"T": attr(type=fn._ref_dtype(r))},
+                control=(noop,) if noop else ())
+        idents.append(name)
+    if noop:
+        fn._move_last(noop)
+    return fn, idents
+
+
+def _tf_uids(program):
+    """How far a trace of ``program`` moves TF's process-wide uid counter (``ops.uid()``,
+    shared with every EagerTensor's id): its FuncGraph, one per symbolic tensor (each
+    node output, each branch or loop argument), per branch graph and function name, the
+    concrete function's name, and the eager results of the call."""
+    got = getattr(program, "_tf_uids", None)
+    if got is None:
+        lib = _Library(strict=False, count_tensors=True, first_uid=0)
+        try:
+            fn, idents = _lower_view(None, program, lib, param_names=())
+            got = 1 + lib._uid + 1 + len(idents)
+        except Exception:   # a program this view cannot lower: counted as tapeflow counts
+            got = program.id_span[1] - program.id_span[0] + 1
+        program._tf_uids = got
+    return got
+
+
+def _uid_at_start(program):
+    """TF's uid counter when the trace of ``program`` made its FuncGraph.
+
+    Outside traces TF's counter moves by one per eager tensor, as tapeflow's Tensor ids do
+    (``Tensor._id``, from 1 where TF's counter starts at 0); each earlier outermost trace
+    moved it by :func:`_tf_uids` instead of by the ids tapeflow's own trace took, and the
+    first trace of the process also made the default graph. A trace whose Program is gone
+    counts as tapeflow counted it, as does one more than ``_EXACT_TRACES`` traces back."""
+    from .program import TRACES
+    start = program.id_span[0]
+    earlier = [p for p in (r() for r in TRACES) if p is not None and p is not program
+               and p.id_span[1] <= start]   # finished when this trace began
+    # a trace made inside another one (a tf.function called while tracing) is part of it
+    earlier.sort(key=lambda p: p.id_span[0])
+    outer, reach = [], -1
+    for q in earlier:
+        if q.id_span[1] > reach:
+            outer.append(q)
+            reach = q.id_span[1]
+    # the counts of the last _EXACT_TRACES traces are TF's (each lowered once, cached);
+    # older ones count as tapeflow counted them: a long process's first graph view stays
+    # cheap (a guide's program has a few traces)
+    exact = outer[-_EXACT_TRACES:]
+    adj = sum(_tf_uids(q) - (q.id_span[1] - q.id_span[0] + 1) for q in exact)
+    return start - 1 + adj + 1   # + the default graph, made by the process's first trace
+
+
+_EXACT_TRACES = 32
+
+
 def graph_def_of(fn, lib):
-    """The GraphDef record of a lowered top-level graph."""
+    """The GraphDef record of a lowered top-level graph (its library in TF's order:
+    :func:`library_order`)."""
+    # TF adds a graph's functions in the order it numbered them (a loop's cond and body
+    # are named before the branches inside them are made)
+    added = sorted(lib.functions, key=lambda f: _uid_of(f.signature.name))
     return _msg("GraphDef", node=list(fn.nodes),
-                library=_msg("FunctionDefLibrary", function=list(lib.functions)),
+                library=_msg("FunctionDefLibrary", function=library_order(added)),
                 versions=_msg("VersionDef", producer=2474, min_consumer=12))
+
+
+def _uid_of(name):
+    tail = name.rsplit("_", 1)[-1]
+    return int(tail) if tail.isdigit() else -1
+
+
+_M64 = 0xc6a4a7935bd1e995
+_U64 = (1 << 64) - 1
+
+
+def _hash64(text):
+    """TF's ``Hash64`` of a string (MurmurHash64A, seed 0xDECAFCAFFE): the hash of TF's
+    ``gtl::FlatMap<string, ...>``."""
+    data = text.encode()
+    n = len(data)
+    h = (0xDECAFCAFFE ^ (n * _M64)) & _U64
+    full = n - n % 8
+    for i in range(0, full, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * _M64) & _U64
+        k = ((k ^ (k >> 47)) * _M64) & _U64
+        h = ((h ^ k) * _M64) & _U64
+    if n > full:
+        h = ((h ^ int.from_bytes(data[full:], "little")) * _M64) & _U64
+    h = ((h ^ (h >> 47)) * _M64) & _U64
+    return h ^ (h >> 47)
+
+
+def library_order(functions):
+    """FunctionDefs in the order TF's ``FunctionLibraryDefinition::ToProto`` lists them:
+    the slots of its ``gtl::FlatMap`` of names, filled in the order the functions were
+    added (8 slots per bucket, one bucket at first, the slot ``(hash >> 8) & mask`` then
+    probes +1, +2, ...; at 80% full it grows to the smallest power-of-two number of buckets
+    that holds one more, re-inserting slot by slot). Measured against TF 2.21's printed
+    libraries (tests/function/test_graph_guide_cond.py, test_graph_def.py)."""
+    def insert(table, fdef):
+        mask = len(table) - 1
+        i, probe = (_hash64(fdef.signature.name) >> 8) & mask, 1
+        while table[i] is not None:
+            i, probe = (i + probe) & mask, probe + 1
+        table[i] = fdef
+
+    table, n = [None] * 8, 0
+    for fdef in functions:
+        if n >= int(len(table) * 0.8):
+            lg = 0
+            while n + 1 >= 0.8 * (8 << lg):
+                lg += 1
+            old, table = [f for f in table if f is not None], [None] * (8 << lg)
+            for f in old:
+                insert(table, f)
+        insert(table, fdef)
+        n += 1
+    return [f for f in table if f is not None]
 
 
 def operations_of(fn):
     """A lowered top-level graph's nodes as :class:`Operation` objects, in order."""
-    from .._core.dtypes import as_dtype
     ops = {}
     out = []
     for node in fn.nodes:
         op = Operation()
         op.name, op.type, op.node_def, op.graph = node.name, node.op, node, None
-        op.control_inputs = [i[1:] for i in node.input if i.startswith("^")]
+        op.control_inputs = []
         op.inputs = []
         for i in node.input:
             if i.startswith("^"):
@@ -1606,12 +1969,15 @@ def operations_of(fn):
         op.outputs = []
         for k in range(n_out):
             try:
-                dt = as_dtype(_DT_NAMES[_node_out_dtype(node, k)])
+                dt = _as_tf_dtype(_node_out_dtype(node, k))
             except (KeyError, TypeError):
                 dt = None
             op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
         ops[node.name] = op
         out.append(op)
+    for op in out:   # a control input may come later in the list (the NoOp moved last)
+        op.control_inputs = [ops[i[1:]] for i in op.node_def.input
+                             if i.startswith("^") and i[1:] in ops]
     return out
 
 
@@ -1670,6 +2036,9 @@ class _GraphFn(_Fn):
             return super()._op(step)
         finally:
             self.scope = ""
+
+    def _node_base(self, step, op):
+        return self.tracer.user_names.get(id(step)) or super()._node_base(step, op)
 
     def finish_graph(self):
         self._emit_named(float("inf"))

@@ -159,18 +159,21 @@ class ValueEnv(dict):
 
 # ---------------------------------------------------------------------------- steps
 class Sub:
-    """A sub-program of a structured step: its steps, input slots and output slots."""
+    """A sub-program of a structured step: its steps, input slots and output slots.
+    ``dead`` holds what only TF's graph of the branch shows (``graph_def.py``): the
+    constants AutoGraph's checks of a tensor ``if`` convert and leave unused."""
 
-    __slots__ = ("steps", "ins", "outs")
+    __slots__ = ("steps", "ins", "outs", "dead")
 
-    def __init__(self, steps, ins, outs):
+    def __init__(self, steps, ins, outs, dead=()):
         self.steps = steps
         self.ins = ins
         self.outs = outs
+        self.dead = dead
 
     def renamed(self, m):
         return Sub([step.renamed(m) for step in self.steps], self.ins,
-                   type(self.outs)(m.get(s, s) for s in self.outs))
+                   type(self.outs)(m.get(s, s) for s in self.outs), self.dead)
 
     def uses(self):
         used = []

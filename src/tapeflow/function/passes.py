@@ -26,6 +26,16 @@ view and the trace report read) are left as traced.
   random draws or other stateful primitives, never variable reads (a read's slot already
   stands for one value of the variable, so a read after an ``assign`` is another slot), and
   never a step whose result the program returns.
+- **Channel scales** (:func:`fold_channel_scales`): ``conv2d(x, k) * s`` with ``s`` one
+  value per output channel (an inference batch normalization's ``gamma * rsqrt(var + eps)``)
+  becomes ``conv2d(x, k * s)`` (depthwise: ``k * reshape(s, [C, M])``), where the filter is
+  smaller than the activations the multiply would pass over. ``s`` is whatever the program
+  computes at that call (variables included), so nothing is cached; the result differs from
+  the traced order by float32 rounding only (the scale is applied to each product's terms
+  before the sum instead of once after it). **Off unless** ``TAPEFLOW_FOLD_SCALES=1`` (read
+  at import; :data:`FOLD_SCALES`): where a convolution's terms cancel, that rounding exceeds
+  ``TAPEFLOW_VALIDATE_FUNCTIONS``' 1e-5 comparison with the eager run, and a trained model's
+  rounding should follow TensorFlow's order (see ``ops/winograd.py`` for the compat case).
 - **DCE** (:func:`eliminate_dead`): pure primitives and variable reads whose results nothing
   uses (the inner tape's loss of a Hessian-vector product). Effects are never dropped:
   assignments, Python calls (``tf.print``, ``py_function``), guards, branches and loops,
@@ -34,13 +44,17 @@ view and the trace report read) are left as traced.
 import copy
 import dis
 import operator
+import os
 
 from .._core.backend import np
 from .._core.registry import PRIMITIVES
 from .ir import Op, Read, stateful, walk
 
 __all__ = ["optimize", "optimized", "expand_expressions", "forward_ones", "merge_constants",
-           "sink_negations", "eliminate_common", "eliminate_dead"]
+           "sink_negations", "eliminate_common", "fold_channel_scales", "eliminate_dead"]
+
+# fold_channel_scales on compiled programs (TAPEFLOW_FOLD_SCALES=1; see the docstring)
+FOLD_SCALES = [os.environ.get("TAPEFLOW_FOLD_SCALES", "") == "1"]
 
 # Primitives with an effect besides their result: kept even when nothing reads it.
 _EFFECT_WORDS = ("Assert", "Summary", "Collective", "TruncatedNormal", "Print")
@@ -76,6 +90,8 @@ def optimized(program):
     steps = eliminate_common(steps, outputs, m)
     if m:
         outputs = [None if s is None else m.get(s, s) for s in outputs]
+    if FOLD_SCALES[0]:
+        steps = fold_channel_scales(program, steps, outputs)
     program.steps = eliminate_dead(steps, outputs)
     program.outputs = outputs
     return program
@@ -160,6 +176,93 @@ def eliminate_common(steps, outputs, m):
                     continue
                 seen.setdefault(key, step.outs)
         out.append(step)
+    return out
+
+
+_SCALED_CONVS = ("Conv2D", "DepthwiseConv2dNative")
+
+
+def _static(meta, s):
+    m = meta.get(s)
+    if m is None or m[0] is None or None in tuple(m[0]):
+        return None
+    return tuple(m[0]), np.dtype(m[1])
+
+
+def fold_channel_scales(program, steps, outputs):
+    """``steps`` with each ``Mul(conv(x, k), s)`` (either operand order) whose ``s`` holds one
+    value per output channel, and whose convolution result nothing else reads, computed as
+    ``conv(x, k * s)`` at the multiply's place (see the module's docstring)."""
+    convs = {st.outs[0]: i for i, st in enumerate(steps)
+             if type(st) is Op and st.prim.name in _SCALED_CONVS and len(st.outs) == 1}
+    if not convs:
+        return steps
+    uses = {}
+    for st in steps:
+        for u in st.uses():
+            uses[u] = uses.get(u, 0) + 1
+    for u in outputs:
+        uses[u] = uses.get(u, 0) + 1
+    # the slots computed from constants and variable reads alone: their shapes hold at every
+    # call, a relaxed program's included (the filter and the scale must be among them)
+    fixed = set(program.consts)
+    for st in steps:
+        if type(st) is Read:
+            fixed.add(st.out)
+        elif type(st) is Op and fixed.issuperset(st.ins) and not stateful(st.prim):
+            fixed.update(st.outs)
+    meta = program.meta
+    plan = {}
+    for i, st in enumerate(steps):
+        if not (type(st) is Op and st.prim.name == "Mul" and not st.attrs
+                and len(st.ins) == 2):
+            continue
+        for y, sc in (st.ins, st.ins[::-1]):
+            j = convs.get(y)
+            if j is None or j in plan.values() or uses.get(y) != 1:
+                continue
+            conv = steps[j]
+            if conv.ins[1] not in fixed or sc not in fixed:
+                continue
+            my, mk, ms = (_static(meta, v) for v in (y, conv.ins[1], sc))
+            mz = _static(meta, st.outs[0])
+            if my is None or mk is None or ms is None or mz is None or len(mk[0]) != 4:
+                continue
+            o = my[0][-1]
+            if (mz != my or my[1].kind != "f" or mk[1] != my[1] or ms[1] != my[1]
+                    or int(np.prod(ms[0])) != o or any(d != 1 for d in ms[0][:-1])
+                    or len(ms[0]) > len(my[0]) or mk[0][2] * mk[0][3] != o
+                    and conv.prim.name == "DepthwiseConv2dNative"
+                    or int(np.prod(mk[0])) >= int(np.prod(my[0]))):
+                continue
+            plan[i] = j
+            break
+    if not plan:
+        return steps
+    meta = program.meta = dict(meta)
+    mul, reshape = PRIMITIVES["Mul"], PRIMITIVES["Reshape"]
+    nxt = _max_slot(program, steps) + 1
+    dropped = set(plan.values())
+    out = []
+    for i, st in enumerate(steps):
+        if i in dropped:
+            continue
+        j = plan.get(i)
+        if j is None:
+            out.append(st)
+            continue
+        conv = steps[j]
+        x, k = conv.ins
+        sc = st.ins[1] if st.ins[0] == conv.outs[0] else st.ins[0]
+        kshape, dtype = _static(meta, k)
+        if conv.prim.name == "DepthwiseConv2dNative":
+            meta[nxt] = (kshape[2:], dtype)
+            out.append(Op(reshape, (sc,), {"shape": kshape[2:]}, (nxt,), st.site))
+            sc, nxt = nxt, nxt + 1
+        meta[nxt] = (kshape, dtype)
+        out.append(Op(mul, (k, sc), {}, (nxt,), st.site))
+        out.append(Op(conv.prim, (x, nxt), conv.attrs, st.outs, conv.site))
+        nxt += 1
     return out
 
 

@@ -3,15 +3,21 @@ run it: compiled (``codegen.py``, NumPy values only) and through dispatch (Tenso
 tapes and forward accumulators record every op; also the path that reports errors).
 """
 import os
+import weakref
 
 from .._core.backend import np
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, _next_id
 from .._core.variable import update_in_place
 from .ir import UPDATES, GuardFailed, Interpret, Loop, Op, Probe, Read, Structured, execute, walk
 from .ir import run_guard as run_guard
 from .ir import stateful as _stateful
 
 __all__ = ["Program", "GuardFailed", "run_guard"]
+
+# Every Program made, in order (weak references): with each one's span of Tensor ids (its
+# tracer's first, and one taken when the Program is made) graph_def.py works out where TF's
+# process-wide uid counter stood when the trace began (its branch functions' names).
+TRACES = []
 
 class Program:
     """The recorded steps of one trace.
@@ -67,6 +73,10 @@ class Program:
         # a variable argument is read through the argument at replay, not the traced object
         self.var_arg_index = {id(v): i for i, v in enumerate(arg_vars) if v is not None}
         self.writes = [s.var for s in walk(self.steps) if s.kind == "assign"]
+        self.id_span = (getattr(tracer, "start_id", 0), _next_id())
+        TRACES.append(weakref.ref(self))
+        if len(TRACES) > 64 and len(TRACES) & (len(TRACES) - 1) == 0:
+            TRACES[:] = [r for r in TRACES if r() is not None]
 
     def _fold_constants(self):
         """Evaluate now the top-level steps of pure primitives whose inputs are all

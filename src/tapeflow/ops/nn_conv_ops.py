@@ -29,8 +29,10 @@ from .._core.dispatch import apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import _TensorLike, static_value
 from . import _helpers as _h
+from . import _parallel as _par
 from . import array_ops as _a
 from . import indexing_ops as _ix
+from . import winograd as _wg
 from ._helpers import check_kind, dtype_mismatch, to_tensor
 
 __all__ = [
@@ -168,6 +170,35 @@ def _im2col(x, kh, kw, strides, pads, dilations, oh, ow):
     return cols.reshape(n * oh * ow, kh * kw * c), False
 
 
+_WINO_CACHE = {}
+
+
+def _immutable(a):
+    """Whether nothing can change ``a``'s values: it and every array it views are read-only,
+    and the memory at the end of the chain is its own or an immutable ``bytes``."""
+    while isinstance(a, np.ndarray):
+        if a.flags.writeable:
+            return False
+        a = a.base
+    return a is None or isinstance(a, bytes)
+
+
+def _winograd_filter(w):
+    """:func:`winograd.filter_transform` of ``w``, cached for a read-only ``w`` (a loaded
+    program's constant): the cache holds ``w`` itself, so its id stays its own, and NumPy
+    refuses writes to it. A writeable array (a variable's value, which may be updated in
+    place; only with ``TAPEFLOW_WINOGRAD=1``) is transformed on each call (a few
+    microseconds against the convolution's milliseconds where Winograd is chosen)."""
+    if not _immutable(w):
+        return _wg.filter_transform(w)
+    got = _WINO_CACHE.get(id(w))
+    if got is None or got[0] is not w:
+        if len(_WINO_CACHE) > 256:
+            _WINO_CACHE.clear()
+        got = _WINO_CACHE[id(w)] = (w, _wg.filter_transform(w))
+    return got[1]
+
+
 def _padded(pads):
     ((pt, pb), (pl, pr)) = pads
     return bool(pt or pb or pl or pr)
@@ -182,18 +213,38 @@ def _valid_windows(shape, pads, strides, dilations, oh, ow, kh, kw):
             for i in builtins.range(kh) for j in builtins.range(kw)}
 
 
-def _masked_products(xp, valid, strides, dilations, oh, ow, kh, kw, product):
-    """``sum over offsets (i, j) of product(window_ij, valid_ij, i, j)``, the product dropping
-    the padding: TensorFlow's float32 convolution kernels do not multiply it, so an inf or
-    nan of the filter meets no padded zero (0 * inf would be nan)."""
+def _masked_conv(x, w, strides, pads, dilations, oh, ow):
+    """A float32 convolution whose filter holds inf or nan, the padding not multiplied:
+    TensorFlow's float32 kernels skip it (seen on one-image batches; a batch of several
+    images can meet it partly, which this does not follow), so no 0 * inf = nan."""
+    kh, kw = w.shape[:2]
     (sh, sw), (dh, dw) = strides, dilations
-    out = None
+    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+    xp = _pad(x, pads)
+    out = 0
     with np.errstate(invalid="ignore", over="ignore"):
         for i in builtins.range(kh):
             for j in builtins.range(kw):
                 win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
-                term = product(win, valid[(i, j)], i, j)
-                out = term if out is None else out + term
+                out = out + np.where(valid[(i, j)], np.matmul(win, w[i, j]), 0)
+    return out.astype(x.dtype, copy=False)
+
+
+def _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype):
+    # a float32 filter gradient holding inf or nan with padding: the padded zeros must not
+    # meet an inf or nan of ``dy`` (TF's float32 kernels skip the padding)
+    kh, kw = filter_shape[:2]
+    oh, ow = dy.shape[1:3]
+    (sh, sw), (dh, dw) = strides, dilations
+    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+    xp = _pad(x, pads)
+    out = np.empty(filter_shape, dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
+                prod = np.where(valid[(i, j)][..., None], win[..., :, None] * dy[..., None, :], 0)
+                out[i, j] = prod.sum((0, 1, 2))
     return out
 
 
@@ -206,23 +257,82 @@ def _conv_forward(x, w, strides, pads, dilations):
     if oh <= 0 or ow <= 0 or x.size == 0:
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
                         np.result_type(x, w))
+    if w.dtype == np.float32 and _padded(pads) and not np.isfinite(w).all():
+        return _masked_conv(x, w, strides, pads, dilations, oh, ow)
+    work = n * oh * ow * kh * kw * c * o
+    if (work >= _par.BLAS_THREADED and x.dtype == w.dtype and x.dtype.char in "fd"
+            and _par.enabled()):
+        if work >= _par.MIN_WORK:
+            return _conv_product(x, w, strides, pads, dilations, oh, ow, True)
+        # a product OpenBLAS would split between its threads: one thread (see _parallel)
+        return _par.one_blas_thread(_conv_product, x, w, strides, pads, dilations, oh, ow,
+                                    False)
+    return _conv_product(x, w, strides, pads, dilations, oh, ow, False)
+
+
+def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
+    """``_conv_forward``'s output by Winograd, the 1x1 product or im2col + product; with
+    ``parallel``, cut into chunks for two threads."""
+    kh, kw, c, o = w.shape
+    n = x.shape[0]
+    if (kh == kw == 3 and strides == (1, 1) and dilations == (1, 1)
+            and x.dtype == np.float32 and w.dtype == np.float32 and _wg.worth_it(n, oh, ow, c, o)
+            and (_wg.MODE == "all" or _wg.MODE == "constant" and _immutable(w))):
+        # Winograd F(2x2, 3x3): 2.25x fewer multiply-adds in the product (ops/winograd.py)
+        ((pt, pb), (pl, pr)) = pads
+        eh, ew = _wg.padding(oh, ow, x.shape[1] + pt + pb, x.shape[2] + pl + pr)
+        return _wg.conv3x3(_pad(x, ((pt, pb + eh), (pl, pr + ew))), _winograd_filter(w), oh, ow,
+                           run=_par.run if parallel else None)
     if (kh == kw == 1 and c > 3 and strides == (1, 1) and oh == x.shape[1]
             and ow == x.shape[2] and x.flags.c_contiguous):
         # a 1x1 convolution without stride or padding: the image is its own patch matrix
-        cols, transposed = x.reshape(n * oh * ow, c), False
-    else:
-        cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
+        if not parallel:
+            return np.matmul(x.reshape(n * oh * ow, c), w.reshape(c, o)).reshape(
+                n, oh, ow, o).astype(x.dtype, copy=False)
+        x2, w2 = x.reshape(n * oh * ow, c), w.reshape(c, o)
+        out = np.empty((n * oh * ow, o), x.dtype)
+        _par.run(lambda a, b: np.matmul(x2[a:b], w2, out=out[a:b]), _row_chunks(n * oh * ow))
+        return out.reshape(n, oh, ow, o)
+    if parallel:
+        return _conv_chunked(x, w, strides, pads, dilations, oh, ow)
+    cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
     # (NumPy's bfloat16 products come back as float32: the input's dtype is kept, as TF's)
-    out = np.matmul(cols.T if transposed else cols,
-                    w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
-    if w.dtype == np.float32 and _padded(pads) and not np.isfinite(w).all():
-        # TF's float32 Conv2D kernels skip the padding (seen on 1-image batches; a batch of
-        # several images can meet it partly, which this does not follow)
-        valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
-        out = _masked_products(
-            _pad(x, pads), valid, strides, dilations, oh, ow, kh, kw,
-            lambda win, vm, i, j: np.where(vm, np.matmul(win, w[i, j]), 0)).astype(
-                x.dtype, copy=False)
+    return np.matmul(cols.T if transposed else cols,
+                     w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+
+
+_CHUNKS = 8   # pieces a two-thread kernel is cut into (taken in turn: see ops/_parallel.py)
+
+
+def _row_chunks(rows, chunks=_CHUNKS):
+    step = -(-rows // chunks)
+    return [(a, builtins.min(a + step, rows)) for a in builtins.range(0, rows, step)]
+
+
+def _conv_chunked(x, w, strides, pads, dilations, oh, ow):
+    """``_conv_forward``'s im2col + product cut into images (or, for one image, output rows)
+    that two threads take in turn, each with its own patch buffer."""
+    kh, kw, c, o = w.shape
+    n = x.shape[0]
+    (sh, _), (dh, _) = strides, dilations
+    xp = _pad(x, pads)
+    w2 = w.reshape(kh * kw * c, o)
+    out = np.empty((n, oh, ow, o), x.dtype)
+    none = ((0, 0), (0, 0))
+
+    def images(a, b):
+        cols, transposed = _im2col(xp[a:b], kh, kw, strides, none, dilations, oh, ow)
+        np.matmul(cols.T if transposed else cols, w2, out=out[a:b].reshape(-1, o))
+
+    def rows(a, b):
+        part = xp[:, a * sh:(b - 1) * sh + (kh - 1) * dh + 1]
+        cols, transposed = _im2col(part, kh, kw, strides, none, dilations, b - a, ow)
+        np.matmul(cols.T if transposed else cols, w2, out=out[:, a:b].reshape(-1, o))
+
+    if n >= 2:
+        _par.run(images, _row_chunks(n, builtins.min(n, _CHUNKS)))
+    else:
+        _par.run(rows, _row_chunks(oh, builtins.min(oh, _CHUNKS)))
     return out
 
 
@@ -256,25 +366,6 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     out = dwt.reshape(filter_shape).astype(dtype, copy=False)
     if _padded(pads) and dtype == np.float32 and not np.isfinite(out).all():
         out = _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype)
-    return out
-
-
-def _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype):
-    # a filter gradient holding inf or nan with padding: the padded zeros must not meet
-    # an inf or nan of ``dy`` (TF's kernels skip the padding)
-    kh, kw = filter_shape[:2]
-    oh, ow = dy.shape[1:3]
-    (sh, sw), (dh, dw) = strides, dilations
-    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
-    xp = _pad(x, pads)
-    out = np.empty(filter_shape, dtype)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for i in builtins.range(kh):
-            for j in builtins.range(kw):
-                win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
-                vm = valid[(i, j)]
-                prod = np.where(vm[..., None], win[..., :, None] * dy[..., None, :], 0)
-                out[i, j] = prod.sum((0, 1, 2))
     return out
 
 
