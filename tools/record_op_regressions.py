@@ -891,6 +891,168 @@ case("reduce_euclidean_norm_bool_refused",
      "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
 
 
+# ---------------------------------------------------------------- session 10: sweeplin
+# (linear algebra, convolution, pooling, signal: differences of the seeds 1-4 sweep)
+
+case("eigh_nonfinite_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    def f(*rows):
+        return tf.constant(rows, tf.float32)
+    ok = [f([inf, 1.0], [2.0, 3.0]), f([1.0, 1.0], [2.0, -inf]),
+          f([-inf, 1.0, 2.0], [1.0, 3.0, 4.0], [2.0, 4.0, 5.0]),
+          tf.constant([[[1e60, 1.0], [2.0, 3.0]], [[2.0, 0.0], [0.0, 3.0]]], tf.complex64)]
+    bad = [f([1.0, 1.0], [inf, 3.0]), f([1.0, 1.0, 2.0], [1.0, inf, 4.0], [2.0, 4.0, 5.0]),
+           f([nan, 1.0], [2.0, 3.0]), f([1.0, 1.0], [2.0, nan])]
+    out = [tf.linalg.eigh(x) for x in ok] + [tf.linalg.eigvalsh(x) for x in ok]
+    for x in bad:
+        for fn in (tf.linalg.eigh, tf.linalg.eigvalsh):
+            try:
+                fn(x)
+                out.append("computed")
+            except tf.errors.InvalidArgumentError:
+                out.append("InvalidArgumentError")""")
+case("eigvalsh_grad_infinite_and_repeated_eigenvalues", """
+    x = tf.constant([[[1e60]], [[2.0]]], tf.float32)
+    r = tf.constant([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 5.0]], tf.float64)
+    w = tf.constant([[1.0, 0.0, 0.0], [1e-7, 1.0, 0.0], [0.3, 2e-7, 1.000001]], tf.float64)
+    f = lambda x: tf.linalg.eigvalsh(x) * tf.constant([0.3, -1.2, 0.7][:x.shape[-1]], x.dtype)
+    # eigenvectors of a diagonal matrix: unit vectors up to sign (squared away); the gap of
+    # 1e-9 shows TensorFlow's regularised reciprocal x / (x^2 + 1e-20)
+    d = tf.constant([[1.0, 0.0, 0.0], [0.0, 1.0 + 1e-9, 0.0], [0.0, 0.0, 3.0]], tf.float64)
+    c = tf.reshape(tf.range(9, dtype=tf.float64) * 0.1 - 0.3, (3, 3))
+    g = lambda x: tf.linalg.eigh(x)[1] ** 2 * c + tf.linalg.eigh(x)[0] * 0.5
+    out = [grad(f, x), grad(f, r), grad(f, w), grad2(f, w), grad(g, d), grad2(g, d)]""")
+
+case("cholesky_pivot_lost_to_rounding_nan", """
+    # Eigen's LLT rounds each product apart: the last pivot of this Gram matrix is 0 there
+    # (nan output, as for any matrix that is not positive definite); LAPACK's fused
+    # multiply-adds keep a tiny positive pivot
+    a = tf.constant([[1.4, -0.5, -0.5], [0.06, 1.9, -0.5], [-3e29, -0.5, -3e29]], tf.float64)
+    b = tf.constant([[0.0, -3.0], [-1.0, -2.0], [0.0, -2.0]], tf.float64)
+    g = tf.matmul(a, a, adjoint_a=True)
+    out = [tf.linalg.cholesky(g)[..., 0, 0], tf.linalg.lstsq(a, b),
+           tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 2.0]]))]""")
+
+case("qr_nonfinite_and_overflow_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    # Eigen's Householder QR with plain squared norms: an inf, or a norm overflowing float32
+    # (1e30), gives tau = nan and nan through the rest; a wide matrix's columns past the
+    # panel take the block reflector (0 * inf = nan)
+    xs = [tf.constant([[1e30, -0.46, -0.97, -0.73], [1.21, 1.10, 0.70, inf],
+                       [0.25, 2.99, 0.13, 1.40]], tf.float32),
+          tf.constant([[-0.86, inf, 0.75, -1.25], [1.08, 0.83, -0.92, 0.0],
+                       [2.22, -1.0, 1.15, -1.04]], tf.float32),
+          tf.constant([[0.48, -inf]], tf.float64),
+          tf.constant([[nan, 0.0], [-2.0, 0.0]], tf.float32),
+          tf.constant([[2.0, 1.0], [1e-30, 3.0]], tf.float32)]
+    out = [tf.linalg.qr(x, full_matrices=f) for x in xs for f in (False, True)]""")
+
+case("complex_matmul_inf_as_eigen_kernels", """
+    inf = float("inf")
+    def mat(m, k, dt, inf_col=0):
+        a = np.full((m, k), 0.5 + 0.25j)
+        a[:, inf_col] = complex(-inf, -3.0)
+        return tf.constant(a, dt)
+    def ones(k, n, dt):
+        return tf.constant(np.full((k, n), 0.615 + 0.763j), dt)
+    out = []
+    for dt in (tf.complex64, tf.complex128):
+        for m, k, n in ((3, 3, 3), (5, 3, 5), (6, 2, 7), (2, 2, 2), (1, 3, 4), (4, 1, 3),
+                        (4, 3, 1)):
+            out.append(tf.linalg.matmul(mat(m, k, dt), ones(k, n, dt)))
+        out.append(tf.linalg.matmul(mat(2, 3, dt)[None], ones(3, 3, dt)[None]))
+        out.append(tf.linalg.matmul(ones(3, 3, dt), mat(3, 3, dt), transpose_a=True,
+                                    transpose_b=True))
+        out.append(tf.linalg.matvec(mat(3, 2, dt, 1), tf.constant([0.6 + 0.7j, 1.0 - 2.0j], dt)))
+        out.append(tf.linalg.matvec(ones(2, 2, dt), tf.constant([complex(0.0, inf), 1.0], dt)))""")
+case("bool_matmul_transposed_batch_type_error", """
+    t = tf.constant([[[True, False]]])
+    out = []
+    for kw in ({"transpose_b": True}, {"transpose_a": True}, {"adjoint_a": True}, {}):
+        for a in (t, t[0]):
+            try:
+                tf.linalg.matmul(a, a, **kw)
+                out.append("computed")
+            except Exception as e:  # noqa: BLE001 - the class is the answer
+                out.append(type(e).__name__)""")
+
+case("sqrt_rsqrt_second_derivatives_as_tf", """
+    # TensorFlow's SqrtGrad / RsqrtGrad kernels and their own gradients: the terms of the
+    # second derivative of |x| = sqrt(x^2) cancel to 0 exactly; finite / inf is 0 in
+    # Eigen's scalar complex division
+    f = lambda x: tf.sqrt(tf.reduce_sum(tf.square(x)))
+    out = [grad2(f, f32(-0.0009)), grad2(f, f32(-0.0845, -0.0773)),
+           grad2(lambda x: tf.nn.l2_normalize(x, 0), f32(-0.6616)),
+           grad2(lambda x: tf.math.rsqrt(x) * tf.sqrt(x), f64(0.3, 2.0)),
+           grad(lambda x: tf.sqrt(x), tf.constant([complex(float("inf"), float("nan"))])),
+           grad2(lambda x: tf.sqrt(x) + tf.math.rsqrt(x), c128(0.5+0.3j, -0.2+0.4j)),
+           tf.linalg.global_norm([f32(-0.0009)])]""")
+
+case("conv_float32_padding_not_multiplied", """
+    # TF's float32 convolution kernels do not multiply the padding: an inf in the filter
+    # meets no padded zero (a one-image batch)
+    inf = float("inf")
+    x = tf.reshape(tf.range(6, dtype=tf.float32) * 0.5 - 1.2, (1, 2, 3, 1))
+    w = tf.reshape(tf.constant([0.3, -0.5, 1.0, 0.25, -0.7, 0.4, 2.0, -inf]), (2, 2, 1, 2))
+    x1 = tf.constant([[[0.32, -1e30]]], tf.float32)
+    w1 = tf.constant([[[2.0, 7e4], [1.0, 0.0]], [[2.0, 3.0], [1.0, -3.0]],
+                      [[-3.0, -3.0], [-inf, 3.0]]], tf.float32)
+    dy = tf.constant([[[[0.5, float("nan")], [1.0, -2.0], [0.25, 1.0]],
+                       [[-1.0, 0.5], [2.0, 0.0], [1.5, -0.5]]]], tf.float32)
+    with tf.GradientTape() as t:
+        t.watch(w)
+        y = tf.nn.conv2d(x, w, 1, "SAME")
+    out = [y, tf.nn.conv1d(x1, w1, 1, "SAME"), t.gradient(y, w, output_gradients=dy)]""")
+
+case("lu_kernels_nonfinite_as_eigen", """
+    # Eigen's PartialPivLU (solve, inv, slogdet): inf and nan spread through its pivots and
+    # updates; TF refuses a matrix whose pivots are all nan (or one is zero)
+    nan, inf = float("nan"), float("inf")
+    mats = [[[1.0, 2.0], [3.0, nan]], [[inf, 1.0], [2.0, 3.0]], [[1.0, inf], [2.0, 3.0]],
+            [[23.7, 2.2, inf, inf], [-3e29, 0.84, 0.14, 6.98], [9.5, -2.7, 4.6, 20.7],
+             [1.6, -1.9, 0.0, -8.9]], [[nan]], [[nan, 1.0], [2.0, 3.0]]]
+    out = []
+    for m in mats:
+        a = tf.constant(m, tf.float64)
+        b = tf.ones([a.shape[0], 2], tf.float64)
+        for f in (lambda: tf.linalg.solve(a, b), lambda: tf.linalg.inv(a),
+                  lambda: tf.linalg.slogdet(a)):
+            try:
+                out.append(f())
+            except tf.errors.InvalidArgumentError:
+                out.append("InvalidArgumentError")
+    x = tf.constant([[[1.0, nan], [0.0, 1.0]], [[0.5, 0.1], [0.2, 0.3]]], tf.float64)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.linalg.expm(x)
+    out += [y, t.gradient(y, x)]""")
+
+case("svd_badly_scaled_small_singular_value", """
+    # Eigen's Jacobi SVD resolves the singular value 4.1231 (sqrt(17)) next to 1e30, where
+    # LAPACK's bidiagonalisation returns 0; the gradient takes its singular vectors
+    x = tf.constant([[-3.0, -3.0, 2.0, -2.0], [0.0, 1e30, -1.0, 3.0]], tf.float64)
+    w = tf.constant([0.7, -1.3], tf.float64)
+    f = lambda x: tf.linalg.svd(x, compute_uv=False) * w
+    out = [tf.linalg.svd(x, compute_uv=False), grad(f, x)]""")
+
+case("einsum_complex_inf_as_batch_matmul", """
+    # TF contracts two operands by a batched matmul: Eigen's complex kernel forms inf/nan
+    inf = float("inf")
+    a = np.full((3, 3), 0.5 + 0.25j)
+    a[:, 0] = complex(-inf, -3.0)
+    b = np.full((3, 3), 0.615 + 0.763j)
+    out = []
+    for dt in (tf.complex64, tf.complex128):
+        x, y = tf.constant(a, dt), tf.constant(b, dt)
+        out += [tf.einsum("ij,jk->ik", x, y), tf.einsum("ij,kj->ki", x, y),
+                tf.einsum("bij,bjk->bik", x[None], y[None])]""")
+
+case("expm_empty_batch_gradients", """
+    # an empty batch is TF's nan fill: a zero-size gradient, no second derivative
+    x = tf.zeros([2, 0, 0], tf.float64)
+    out = [tf.linalg.expm(x), grad(tf.linalg.expm, x), grad2(tf.linalg.expm, x)]""")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -9,6 +9,7 @@ from .._core.variable import Variable
 from . import (
     array_ops,
     complex_ops,
+    grad_kernels,  # noqa: F401 - gives sqrt/rsqrt their TF gradient kernels
     indexing_ops,
     linalg_ops,
     math_ops,

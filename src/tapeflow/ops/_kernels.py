@@ -268,3 +268,35 @@ def squared_difference(x, y):
     TensorFlow's SquaredDifference."""
     d = x - y
     return d * d.conj() if d.dtype.kind == "c" else np.square(d)
+
+
+def complex_matmul(a, b):
+    """A complex product holding inf or nan as Eigen's kernels form it, where BLAS's gives
+    other nan: each term ``(ac - bd) + (ad + bc)i`` rounded apart, summed over k. Eigen's
+    matrix-matrix kernel (not the matrix-vector one TF takes for one row, one column or
+    k = 1) then scales its vectorised blocks by alpha = 1 + 0i as packets, so an infinite
+    part makes the other one nan (inf * 0); complex64's blocks leave its last column scalar
+    when the column count is odd, past the rows that fill blocks of 4."""
+    with np.errstate(all="ignore"):
+        acc = np.sum(a[..., :, :, None] * b[..., None, :, :], -2)
+        m, k = a.shape[-2:]
+        n = b.shape[-1]
+        if m == 1 or n == 1 or k == 1:
+            return acc
+        scaled = (acc.real * 1 - acc.imag * 0) + 1j * (acc.real * 0 + acc.imag * 1)
+        out = scaled.astype(acc.dtype)
+        if acc.dtype == np.complex64 and n % 2:
+            full = m - m % 4
+            out[..., full:, n - 1] = acc[..., full:, n - 1]
+        return out
+
+
+def matvec(a, b):
+    """``a @ b`` for a vector ``b`` in ``a``'s dtype (NumPy's bfloat16 products are float32),
+    with TF's matrix-vector kernel's inf and nan where a complex product holds them (each term
+    rounded apart and summed; BLAS gives other nan)."""
+    out = np.matmul(a, b[..., None])[..., 0]
+    if out.dtype.kind == "c" and not np.isfinite(out).all():
+        with np.errstate(all="ignore"):
+            out = np.sum(a * b[..., None, :], -1)
+    return out.astype(a.dtype, copy=False)

@@ -1020,3 +1020,12 @@ _INVERT_PERMUTATION = nondifferentiable(
 for _prim, _name in ((_RESHAPE, None), (_BROADCAST, None), (_CONCAT, "concat"),
                      (_PACK, "stack"), (_STRIDED_SLICE, "strided_slice/")):
     _final_error(_prim, _name)
+
+
+def matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b):
+    """TF's ``matmul`` conjugates a transposed operand of a batched product (an adjoint one of
+    a plain product) before its kernel: for bools and strings ``conj`` raises TypeError."""
+    batch = a._value.ndim > 2 or b._value.ndim > 2
+    for x, t, adj in ((a, transpose_a, adjoint_a), (b, transpose_b, adjoint_b)):
+        if t if batch else adj:
+            conj(x)

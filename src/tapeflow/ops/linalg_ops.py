@@ -15,6 +15,18 @@ from .._core.tensor import Tensor
 from . import array_ops as _a
 from . import math_ops as _m
 from . import reduction_ops as _r
+from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the forwards
+    _eigh_nonfinite,
+    _EighFailed,
+    _llt_eigen,
+    _lu_eigen,
+    _lu_solve_eigen,
+    _nonfinite,
+    _not_invertible,
+    _qr_eigen,
+    _qr_unsafe,
+    _svd_jacobi,
+)
 from ._helpers import _err, _show, check_kind, kind_of, no_kernel, pair, to_tensor
 from .creation_ops import eye
 from .math_ops import matmul
@@ -282,9 +294,20 @@ def _linalg_error(op_name):
     return error
 
 
-_INV = primitive("MatrixInverse", _via_float32(lambda x, adjoint: np.linalg.inv(
-    np.conj(np.swapaxes(x, -1, -2)) if adjoint else x)), save_inputs=False, save_output=True,
-    error=_linalg_error("MatrixInverse"))
+def _inv_forward(x, adjoint):
+    if adjoint:
+        x = np.conj(np.swapaxes(x, -1, -2))
+    if x.size and _nonfinite(x):
+        lu, perm, _ = _lu_eigen(x)
+        if _not_invertible(lu):
+            raise np.linalg.LinAlgError("Input is not invertible.")
+        eye_ = np.broadcast_to(np.eye(x.shape[-1], dtype=x.dtype), x.shape)
+        return _lu_solve_eigen(lu, perm, eye_).astype(x.dtype, copy=False)
+    return np.linalg.inv(x)
+
+
+_INV = primitive("MatrixInverse", _via_float32(_inv_forward), save_inputs=False,
+                 save_output=True, error=_linalg_error("MatrixInverse"))
 
 
 def _inv_rule(g, y, x_shape, adjoint):
@@ -337,6 +360,17 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
 
 def _slogdet_forward(x):
     # log|det| has the input's dtype: complex for a complex matrix (imaginary part 0)
+    if x.size and _nonfinite(x):
+        # TF's kernel: Eigen's LU, sign = (-1)^swaps prod(sign(d)) (d / |d| for complex),
+        # log|det| = sum log|d|
+        lu, _, swaps = _lu_eigen(x)
+        d = np.diagonal(lu, axis1=-2, axis2=-1)
+        with np.errstate(all="ignore"):
+            ad = np.abs(d)
+            unit = d / ad if d.dtype.kind == "c" else np.sign(d)
+            sign = np.where(swaps % 2, -1, 1) * np.prod(unit, -1)
+            logabs = np.sum(np.log(ad), -1)
+        return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
     sign, logabs = np.linalg.slogdet(x)
     return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
 
@@ -376,9 +410,15 @@ def _cholesky_forward(x):
     # its output is then meaningless. tapeflow returns NaN for such a matrix.
     if np.isfinite(x).all():
         try:
-            return np.linalg.cholesky(x)
+            out = np.linalg.cholesky(x)
         except np.linalg.LinAlgError:
             pass
+        else:
+            if x.shape[-1] < 32:
+                # Eigen's LLT (TF's kernel below 32 rows) rounds each product apart where
+                # LAPACK's fused multiply-adds may keep a pivot Eigen finds <= 0
+                out[np.isnan(_llt_eigen(x)).any(axis=(-2, -1))] = np.nan
+            return out
     flat = x.reshape((-1,) + x.shape[-2:])
     out = np.full(flat.shape, np.nan, x.dtype)
     for i, m in enumerate(flat):
@@ -390,24 +430,6 @@ def _cholesky_forward(x):
         else:
             out[i] = _llt_eigen(m)
     return out.reshape(x.shape)
-
-
-def _llt_eigen(m):
-    """Eigen's unblocked LLT (TF's kernel) of one matrix holding inf/nan: column by column,
-    ``L_kk = sqrt(a_kk - |L_k,:k|^2)``, stopping (all nan here) only at a pivot ``<= 0``,
-    so a nan pivot (``inf - inf``) goes on as nan where LAPACK refuses the matrix."""
-    n = m.shape[-1]
-    L = np.zeros_like(m)
-    with np.errstate(all="ignore"):
-        for k in range(n):
-            row = L[k, :k]
-            d = m[k, k].real - np.sum((row * np.conj(row)).real)
-            if d <= 0:
-                return np.full_like(m, np.nan)
-            d = np.sqrt(d)
-            L[k, k] = d
-            L[k + 1:, k] = (m[k + 1:, k] - L[k + 1:, :k] @ np.conj(row)) / d
-    return L
 
 
 _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=True)
@@ -462,6 +484,14 @@ def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
 def _solve_forward(a, b, adjoint):
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
+    if a.size and b.size and _nonfinite(a, b):
+        # Eigen's LU and substitutions (TF's kernel): its inf/nan, and its refusal of a
+        # zero (or all-nan) pivot
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        lu, perm, _ = _lu_eigen(np.broadcast_to(a, batch + a.shape[-2:]))
+        if _not_invertible(lu):
+            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+        return _lu_solve_eigen(lu, perm, np.broadcast_to(b, batch + b.shape[-2:]))
     return np.linalg.solve(a, b)
 
 
@@ -595,6 +625,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 
 
 def _qr_forward(x, full_matrices):
+    if x.size and _qr_unsafe(x):
+        return _qr_eigen(x, full_matrices)
     q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
     return q, r
 
@@ -676,7 +708,17 @@ def _svd_forward(x, full_matrices, compute_uv=True):
                 np.where(mask, u, np.nan).astype(u.dtype),
                 np.where(mask, v, np.nan).astype(v.dtype))
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+    v = np.conj(np.swapaxes(vh, -1, -2))
+    if s.size and x.dtype.kind == "f" and builtins.min(x.shape[-2:]) <= 16:
+        # a singular value LAPACK cannot resolve (below its eps * ||A||) on a badly scaled
+        # matrix: TF's Eigen (Jacobi for small matrices) finds it to high relative accuracy,
+        # and with it the singular vectors the gradient takes
+        eps = np.finfo(s.dtype).eps
+        bad = (s[..., -1] <= s[..., 0] * eps * 1e3) & (s[..., 0] > 0)
+        if bad.any():
+            s, u, v = s.copy(), u.copy(), v.copy()
+            s[bad], u[bad], v[bad] = _svd_jacobi(x[bad], full_matrices)
+    return s, u, v
 
 
 _SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
@@ -763,30 +805,71 @@ del nondifferentiable
 
 # ------------------------------------------------- eigh, expm, cross, normalize, rank
 
+_EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input might not be valid."
+
+
 def _eigh_forward(x):
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
+    e, v = _eigh_nonfinite(x, e, v)
     return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
 
 
-_EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True)
+def _eigh_error(values, attrs, exc):
+    if isinstance(exc, (_EighFailed, np.linalg.LinAlgError)):
+        return errors.InvalidArgumentError, _EIGH_FAILED
+    return errors.InvalidArgumentError, str(exc)
+
+
+_EIGH = primitive("SelfAdjointEigV2", _eigh_forward, n_outputs=2, save_output=True,
+                  error=_eigh_error)
+
+
+def _safe_reciprocal(x, epsilon=1e-20):
+    # TensorFlow's regularised 1 / x of the eigenvalue gaps: x / (x^2 + 1e-20)
+    return _m.multiply(x, _m.reciprocal(_m.add(_m.multiply(x, x), epsilon)))
+
+
+def _fold_lower(ga):
+    # the forward reads the lower triangle: symmetrise, keep it, halve the diagonal
+    ga = _tril(_m.add(ga, adjoint_(ga)))
+    return set_diag(ga, _m.multiply(diag_part(ga), 0.5))
 
 
 def _eigh_rule(g, y, x_shape):
-    # Magnus (1985) / Giles (2008) for distinct eigenvalues; the result is folded onto the
-    # lower triangle (the part the forward reads), as TensorFlow returns it.
+    # Magnus (1985) / Giles (2008) for distinct eigenvalues, with TensorFlow's regularised
+    # reciprocal of the gaps (zero on the diagonal); folded onto the lower triangle.
     ge, gv = g
     e, v = y
     diff = _m.subtract(_a.expand_dims(e, -2), _a.expand_dims(e, -1))  # e_j - e_i
-    f = _m.divide_no_nan(_a.ones_like(diff), diff)
+    f = set_diag(_safe_reciprocal(diff), _a.zeros_like(e))
     inner = _m.add(diag(_a.cast(ge, v.dtype)),
                    _m.multiply(_a.cast(f, v.dtype), matmul(v, gv, adjoint_a=True)))
-    ga = matmul(v, matmul(inner, v, adjoint_b=True))
-    ga = _tril(_m.add(ga, adjoint_(ga)))
-    return _m.subtract(ga, _m.multiply(diag(diag_part(ga)), 0.5))
+    return _fold_lower(matmul(v, matmul(inner, v, adjoint_b=True)))
 
 
 defvjp(_EIGH, _eigh_rule)
 _EIGH.save_inputs = False
+
+
+def _eigvalsh_forward(x):
+    e = np.linalg.eigvalsh(x)
+    e, _ = _eigh_nonfinite(x, e, np.zeros(x.shape, x.dtype))
+    return e.astype(x.dtype)
+
+
+# SelfAdjointEigV2 with compute_v=False: its gradient takes the eigenvectors from a fresh
+# eigh of the input (differentiable, so second derivatives pass through eigh's rule), as
+# TensorFlow's; no gap term, so repeated or infinite eigenvalues give finite gradients.
+_EIGVALSH = Primitive("SelfAdjointEigV2", _eigvalsh_forward, error=_eigh_error)
+
+
+def _eigvalsh_rule(g, y, x):
+    v = eigh(x)[1]
+    return _fold_lower(matmul(_m.multiply(v, _a.expand_dims(_a.cast(g, v.dtype), -2)), v,
+                              adjoint_b=True))
+
+
+defvjp(_EIGVALSH, _eigvalsh_rule)
 
 
 def eigh(tensor, name=None):
@@ -797,6 +880,10 @@ def eigh(tensor, name=None):
 
     Returns:
         ``(e, v)`` with ``e`` of shape ``[..., n]`` and ``v`` of shape ``[..., n, n]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for rank < 2, non-square input, or where Eigen's
+            solver fails (a nan, or an inf off the first diagonal entry).
     """
     x = to_tensor(tensor)
     _check_linalg(x, "SelfAdjointEigV2")
@@ -805,8 +892,12 @@ def eigh(tensor, name=None):
 
 
 def eigvalsh(tensor, name=None):
-    """The eigenvalues of self-adjoint matrices, ascending (``tf.linalg.eigvalsh``)."""
-    return eigh(tensor)[0]
+    """The eigenvalues of self-adjoint matrices ``[..., n, n]``, ascending, shape ``[..., n]``
+    (``tf.linalg.eigvalsh``); errors as :func:`eigh`."""
+    x = to_tensor(tensor)
+    _check_linalg(x, "SelfAdjointEigV2")
+    _square(x, "SelfAdjointEigV2")
+    return apply(_EIGVALSH, (x,))
 
 
 # Higham (2005), "The scaling and squaring method for the matrix exponential revisited":
@@ -875,6 +966,14 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         top = orders[-1][1]
         squarings = np.maximum(np.floor(np.log(norm / top) / np.log(2.0)), 0.0)
         squarings = np.where(np.isnan(norm), np.nan, squarings)
+    if not val.size:
+        # TF: an empty batch (its largest 1-norm is -inf) is the nan fill below, whose
+        # zero-size gradient is a value and its second derivative None: x * 0's
+        return _m.multiply(x, 0)
+    if not np.isfinite(np.max(norm)):
+        # TF: a nan or inf 1-norm anywhere in the batch fills the result with nan, a constant
+        # (no gradient)
+        return Tensor(np.full(val.shape, np.nan, val.dtype))
     ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
     real = np.float64 if wide else np.float32
     scale = Tensor(np.power(2.0, -np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))

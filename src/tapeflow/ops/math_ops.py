@@ -46,8 +46,7 @@ __all__ = [
     "softplus", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
     "logical_and", "logical_or", "logical_not", "logical_xor", "argmax", "argmin", "matmul",
     "add_n", "squared_difference", "round", "floor", "ceil", "is_nan", "is_finite", "is_inf",
-    "matvec",
-    "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
+    "matvec", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
     "divide_no_nan", "xlogy", "xdivy", "xlog1py", "log_sigmoid", "softsign", "truncatediv",
     "truncatemod", "real", "imag", "polyval", "rint", "reciprocal_no_nan", "scalar_mul",
     "multiply_no_nan", "is_non_decreasing", "is_strictly_increasing",
@@ -441,8 +440,6 @@ ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise
 defvjp(_NEG, lambda g, y, x: negative(g))
 defvjp(_ABS, lambda g, y, x: multiply(g, sign(x)))
 defvjp(_SQUARE, lambda g, y, x: multiply(g, multiply(x, 2)))
-defvjp(_SQRT, lambda g, y, x: _realdiv(multiply(g, 0.5), y))
-defvjp(_RSQRT, lambda g, y, x: multiply(g, multiply(pow(y, 3), -0.5)))
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
@@ -624,8 +621,10 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         b = np.swapaxes(b, -1, -2)
     if a.dtype.char == "e" and a.ndim == 2 and b.ndim == 2:  # float16: TF's float32 order
         return _kernels.half_matmul(a, b)
-    out = np.matmul(a, b)  # (bfloat16 products come back as float32: keep the dtype)
-    return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)
+    out = np.matmul(a, b)
+    if out.dtype.kind == "c" and not np.isfinite(out).all():
+        out = _kernels.complex_matmul(a, b)  # Eigen's inf/nan
+    return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)  # bf16
 
 
 def _dims(shape):
@@ -684,6 +683,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """
     a, b = pair(a, b, "MatMul")
     if a._value.dtype.kind not in "fiuc":
+        _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
         check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
                    "uint16, uint32, uint64, int8, int16, complex64, complex128")
     if adjoint_a:
@@ -708,7 +708,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def _matvec_forward(a, b, transpose_a):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
-    return np.matmul(a, b[..., None])[..., 0].astype(a.dtype, copy=False)  # (bfloat16)
+    return _kernels.matvec(a, b)
 
 
 def _matvec_error(values, attrs, exc):
@@ -1094,7 +1094,7 @@ def _conj_aware(rule):
     return wrapped
 
 
-for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECIP, _SIN,
+for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _RECIP, _SIN,
            _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _TANH_GRAD, _SIGMOID_GRAD, _POW,
            _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
            _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):

@@ -199,6 +199,55 @@ def _winograd_filter(w):
     return got[1]
 
 
+def _padded(pads):
+    ((pt, pb), (pl, pr)) = pads
+    return bool(pt or pb or pl or pr)
+
+
+def _valid_windows(shape, pads, strides, dilations, oh, ow, kh, kw):
+    """Per kernel offset, the [1, oh, ow, 1] mask of output positions whose input element is
+    inside the image (not padding)."""
+    (sh, sw), (dh, dw) = strides, dilations
+    vp = _pad(np.ones((1,) + tuple(shape[1:3]) + (1,), bool), pads, False)
+    return {(i, j): _window(vp, i, j, dh, dw, sh, sw, oh, ow)
+            for i in builtins.range(kh) for j in builtins.range(kw)}
+
+
+def _masked_conv(x, w, strides, pads, dilations, oh, ow):
+    """A float32 convolution whose filter holds inf or nan, the padding not multiplied:
+    TensorFlow's float32 kernels skip it (seen on one-image batches; a batch of several
+    images can meet it partly, which this does not follow), so no 0 * inf = nan."""
+    kh, kw = w.shape[:2]
+    (sh, sw), (dh, dw) = strides, dilations
+    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+    xp = _pad(x, pads)
+    out = 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
+                out = out + np.where(valid[(i, j)], np.matmul(win, w[i, j]), 0)
+    return out.astype(x.dtype, copy=False)
+
+
+def _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype):
+    # a float32 filter gradient holding inf or nan with padding: the padded zeros must not
+    # meet an inf or nan of ``dy`` (TF's float32 kernels skip the padding)
+    kh, kw = filter_shape[:2]
+    oh, ow = dy.shape[1:3]
+    (sh, sw), (dh, dw) = strides, dilations
+    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+    xp = _pad(x, pads)
+    out = np.empty(filter_shape, dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                win = _window(xp, i, j, dh, dw, sh, sw, oh, ow)
+                prod = np.where(valid[(i, j)][..., None], win[..., :, None] * dy[..., None, :], 0)
+                out[i, j] = prod.sum((0, 1, 2))
+    return out
+
+
 def _conv_forward(x, w, strides, pads, dilations):
     kh, kw, c, o = w.shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
@@ -208,6 +257,8 @@ def _conv_forward(x, w, strides, pads, dilations):
     if oh <= 0 or ow <= 0 or x.size == 0:
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), o),
                         np.result_type(x, w))
+    if w.dtype == np.float32 and _padded(pads) and not np.isfinite(w).all():
+        return _masked_conv(x, w, strides, pads, dilations, oh, ow)
     work = n * oh * ow * kh * kw * c * o
     if (work >= _par.BLAS_THREADED and x.dtype == w.dtype and x.dtype.char in "fd"
             and _par.enabled()):
@@ -312,7 +363,10 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     oh, ow = dy.shape[1:3]
     cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
     dwt = np.matmul(cols if transposed else cols.T, dy.reshape(-1, o))
-    return dwt.reshape(filter_shape).astype(dtype, copy=False)
+    out = dwt.reshape(filter_shape).astype(dtype, copy=False)
+    if _padded(pads) and dtype == np.float32 and not np.isfinite(out).all():
+        out = _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype)
+    return out
 
 
 _CONV = primitive("Conv2D", _conv_forward)

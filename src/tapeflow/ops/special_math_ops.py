@@ -11,6 +11,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from .._core.tensor import Tensor
+from . import _kernels
 from ._helpers import _err, _int_list, _show, check_kind, kind_of, pair, to_tensor
 from .array_ops import broadcast_to, ones_like, reshape
 from .array_ops import conj as _conj
@@ -373,7 +374,39 @@ def _einsum_forward(*xs, ins, out):
     if xs and xs[0].dtype.kind == "V":  # bfloat16: NumPy's einsum has no loop for it
         wide = [x.astype(np.float32) for x in xs]
         return np.einsum(",".join(ins) + "->" + out, *wide).astype(xs[0].dtype)
-    return np.einsum(",".join(ins) + "->" + out, *xs)
+    y = np.einsum(",".join(ins) + "->" + out, *xs)
+    if y.dtype.kind == "c" and len(xs) == 2 and not np.isfinite(y).all():
+        y = _complex_contraction(xs, ins, out, y)
+    return y
+
+
+def _complex_contraction(xs, ins, out, y):
+    """A two-operand complex contraction holding inf or nan as TF runs it: a batched matmul
+    of the operands reshaped to [batch, free, contracted] and [batch, contracted, free], so
+    Eigen's complex kernel forms its inf and nan (see ``math_ops``)."""
+    (a, b), (la, lb) = xs, ins
+    if len(set(la)) != len(la) or len(set(lb)) != len(lb) or set(la + lb) != set(la) | set(
+            lb) or not set(out) <= set(la + lb):
+        return y
+    batch = [c for c in out if c in la and c in lb]
+    contract = [c for c in la if c in lb and c not in out]
+    if any(c not in out and c not in contract for c in la + lb):
+        return y  # a label summed within one operand: not a plain matmul
+    free_a = [c for c in out if c in la and c not in lb]
+    free_b = [c for c in out if c in lb and c not in la]
+    size = {c: n for lab, x in ((la, a), (lb, b)) for c, n in zip(lab, x.shape)}
+
+    def prod(cs):
+        return int(np.prod([size[c] for c in cs])) if cs else 1
+
+    a2 = np.transpose(a, [la.index(c) for c in batch + free_a + contract]).reshape(
+        (prod(batch), prod(free_a), prod(contract)))
+    b2 = np.transpose(b, [lb.index(c) for c in batch + contract + free_b]).reshape(
+        (prod(batch), prod(contract), prod(free_b)))
+    r = _kernels.complex_matmul(a2, b2).reshape(
+        [size[c] for c in batch + free_a + free_b])
+    order = batch + free_a + free_b
+    return np.transpose(r, [order.index(c) for c in out]).astype(y.dtype, copy=False)
 
 
 _EINSUM = primitive("Einsum", _einsum_forward,

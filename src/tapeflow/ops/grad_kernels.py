@@ -1,0 +1,37 @@
+"""TensorFlow's SqrtGrad and RsqrtGrad kernels as the first derivatives of ``sqrt`` and
+``rsqrt``, with TensorFlow's own rules for the second: their terms round and cancel as TF's
+(the second derivatives of ``l2_normalize``, ``global_norm``, Keras ``cosine_similarity``
+are TF's exact zeros), and check_numerics names ``SqrtGrad`` as TF does."""
+from .._core.backend import np
+from .._core.dispatch import apply
+from .._core.registry import defvjp, primitive
+from . import _kernels
+from .array_ops import conj
+from .math_ops import _RSQRT, _SQRT, _realdiv, multiply, negative, square
+
+
+def _sqrt_grad_forward(y, g):
+    if y.dtype.kind == "c":  # Eigen's complex division (finite / inf is 0 in its tail)
+        return _kernels.complex_div(0.5 * g, np.conj(y))
+    return 0.5 * g / y
+
+
+_SQRT_GRAD = primitive("SqrtGrad", _sqrt_grad_forward, save_output=True)
+_RSQRT_GRAD = primitive("RsqrtGrad",
+                        lambda y, g: -0.5 * (g * np.conj(y)) * (np.conj(y) * np.conj(y)))
+defvjp(_SQRT, lambda g, y, x: apply(_SQRT_GRAD, (y, g)))
+defvjp(_RSQRT, lambda g, y, x: apply(_RSQRT_GRAD, (y, g)))
+
+
+def _sqrt_grad_rule_y(gg, out, y, g):
+    return multiply(negative(conj(_realdiv(gg, y))), out)
+
+
+def _rsqrt_grad_rule_y(gg, out, y, g):
+    return multiply(multiply(multiply(conj(gg), -1.5), g), square(conj(y)))
+
+
+defvjp(_SQRT_GRAD, _sqrt_grad_rule_y,
+       lambda gg, out, y, g: multiply(_realdiv(gg, y), 0.5))
+defvjp(_RSQRT_GRAD, _rsqrt_grad_rule_y,
+       lambda gg, out, y, g: apply(_RSQRT_GRAD, (conj(y), gg)))
