@@ -891,6 +891,75 @@ case("reduce_euclidean_norm_bool_refused",
      "out = tf.math.reduce_euclidean_norm(tf.constant([True]))")
 
 
+# ---------------------------------------------------------------- sweepmath (session 10)
+# Sweep differences (seeds 1-4) in math ops: complex division, products, log, log1p, sqrt
+# and rsqrt as Eigen's kernels (whole packets of 4 complex64 / 2 complex128, C's Annex G
+# arithmetic past the last whole packet), and TF's gradient compositions.
+case("complex_divide_no_nan_infinite_denominator", """
+    inf = float("inf")
+    x = tf.constant([-32.89+0.0005j, 1+1j, 2-1j, 0.5j, 3+0j], tf.complex64)
+    y = tf.constant([complex(0.0085, -inf), complex(inf, 0), 0j, 1-2j, complex(0, inf)],
+                    tf.complex64)
+    f = tf.math.divide_no_nan
+    out = [f(x, y), grad(f, x, y), grad2(f, x, y), tf.math.reciprocal_no_nan(y)]""")
+case("complex_divide_no_nan_grad_scalar_tail", """
+    inf = float("inf")
+    x, y = tf.constant(complex(-0.7753, -inf), tf.complex64), tf.constant(-0.0004+0.5037j,
+                                                                           tf.complex64)
+    out = [grad(tf.math.divide_no_nan, x, y), grad2(tf.math.divide_no_nan, x, y)]""")
+case("complex_divide_grad_infinite_numerator", """
+    inf = float("inf")
+    x1 = tf.constant([[complex(inf, -0.0004)]], tf.complex64)
+    y1 = tf.constant([[-1.1377-0.0647j]], tf.complex64)
+    x2 = tf.constant([[complex(1.8524, inf), 2.078-2.8893j]], tf.complex64)
+    y2 = tf.constant([[-0.1196+1.1846j]], tf.complex64)
+    f = tf.math.divide
+    t = tf.constant([[0.3-0.7j]], tf.complex64)
+    with tf.autodiff.ForwardAccumulator(y1, t) as acc:
+        z = f(x1, y1)
+    out = [grad(f, x1, y1), grad2(f, x1, y1), grad(f, x2, y2), grad2(f, x2, y2), acc.jvp(z)]""")
+case("complex_xdivy_values_and_f32_grad2_at_zero", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([1-0.4439j, 0.5+0.5j, 0j, 2+0j], tf.complex64)
+    y = tf.constant([complex(-1.1082, inf), complex(inf, -0.57), 1+1j, complex(nan, 1)],
+                    tf.complex64)
+    a = f32(0.083, 0.0, -1.0, 1e4)
+    b = f32(0.0, 0.0, 2.0, 0.0)
+    out = [tf.math.xdivy(x, y), grad(tf.math.xdivy, a, b), grad2(tf.math.xdivy, a, b)]""")
+case("complex_xlog1py_and_log1p_nonfinite", """
+    inf, nan = float("inf"), float("nan")
+    y = tf.constant([complex(0, inf), complex(-inf, 1e-30), complex(inf, 0), 0.5+0.5j,
+                     1e-8+1e-8j, complex(1e30, 1), complex(nan, 0), -1+0j, 1e-30+0j],
+                    tf.complex64)
+    x = tf.fill([9], tf.constant(1e30+0.3j, tf.complex64))
+    out = [tf.math.log1p(y), tf.math.log1p(y[:1]), tf.math.xlog1py(x, y),
+           tf.math.log1p(tf.cast(y, tf.complex128))]""")
+case("complex_log_overflowing_modulus_in_packets", """
+    out = [tf.math.log(tf.fill([5], tf.constant(-1e30+1j, tf.complex64))),
+           tf.math.log(tf.fill([5], tf.constant(-2e19+1j, tf.complex64))),
+           tf.math.log(tf.fill([3], tf.constant(-1e160+1j, tf.complex128))),
+           tf.math.log(tf.fill([4], tf.constant(1.8e19-1j, tf.complex64)))]""")
+case("complex_sqrt_rsqrt_square_gradients", """
+    inf = float("inf")
+    x = tf.constant([3.436+1.297j, 0.3149+0.1634j, 7e4-0.6813j, 0.907+1.2978j,
+                     complex(inf, -0.9614), 3.925+0.6887j, 1.767-1.87j, 2.433+0.275j],
+                    tf.complex64)
+    r = tf.constant([complex(-1, -0.0), 0.2437+0.5506j, 1.2268+2.4092j], tf.complex64)
+    s = tf.constant([complex(inf, 0.9546), -2-0.2478j, 1.2137j], tf.complex64)
+    out = [tf.math.sqrt(x), grad(tf.math.sqrt, x), grad2(tf.math.sqrt, x),
+           tf.math.rsqrt(r), grad(tf.math.rsqrt, r), grad(tf.math.square, s),
+           grad(tf.math.square, tf.constant(complex(-inf, 1.0791), tf.complex64))]""")
+
+case("pow_gradients_in_tf_association", """
+    h = lambda *v: tf.constant(list(v), tf.float16)
+    x, y = tf.constant(8247.1, tf.float16), h(-1.0, 2.0, 2.0)
+    a = tf.constant(-0.6217, tf.float16)
+    b = f32(2.2789, -1.5794, -0.574, 0.0)
+    out = [grad(tf.math.pow, x, y), grad2(tf.math.pow, x, y),
+           grad2(lambda a: tf.math.pow(a, tf.constant(11098.18, tf.float16)), a),
+           grad2(lambda b: b ** -1e30, b)]""")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -353,9 +353,6 @@ KNOWN = [
     K('math.negative', 'error', 'int', 'silent acceptance',
       'computes on unsigned ints where TF raises InvalidArgumentError (a dtype check would '
       'cost the hot path of Neg) [math.negative|0|32: raised nothing, TF InvalidArgumentError]'),
-    K('math.pow', 'grad,fwd', 'f16', 'wrong gradient',
-      'grad: nan/inf differ in float16 [math.pow|0|10: 1: inf at different places, e.g. got'
-      ' (-inf+0j) want (-55936+0j)]'),
     K('math.reduce_euclidean_norm', 'grad,grad2,fwd', 'complex', 'tf wrong',
       'the norm is real-valued: TF multiplies z/|z| by the whole complex upstream gradient,'
       ' the gradient of Re(conj(v)|z|) is Re(v) z/|z| (docs/ops.md)'),
@@ -507,9 +504,6 @@ KNOWN = [
     K('operator.mul', 'error', 'bool', 'rejects valid input',
       'raises InvalidArgumentError on bools where TF computes [operator.mul|0|2: raised Inv'
       'alidArgumentError, TF nothing]'),
-    K('pow', 'grad,grad2', 'complex', 'wrong gradient',
-      'grad: nan/inf differ on complex inputs [pow|0|1: 0: nan at different places, e.g. go'
-      't (nan+nanj) want (-inf+nanj)]'),
     K('scatter_nd', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [scatter_nd|0|6: rais'
       'ed nothing, TF InvalidArgumentError]'),
@@ -637,18 +631,12 @@ KNOWN = [
     K('math.floordiv', 'error', 'complex', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on complex inputs [math.fl'
       'oordiv|0|46: raised InvalidArgumentError, TF NotFoundError]'),
-    K('math.log1p', 'value', 'complex', 'numerics',
-      'nan/inf differ on complex inputs [math.log1p|0|46: out 0: nan at different places, e'
-      '.g. got (inf+3.1415927410125732j) wan]'),
     K('math.segment_max', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_max|0|48: 0: nan at different pl'
       'aces, e.g. got 0j want (nan+0j)]'),
     K('math.square', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.square|0|79: out 0: nan at different places, '
       'e.g. got (-inf+infj) want (nan+infj)]'),
-    K('math.square', 'grad', 'complex', 'wrong gradient',
-      'grad: nan/inf differ on complex inputs [math.square|0|79: 0: nan at different places'
-      ', e.g. got (nan+nanj) want (-inf-infj)]'),
     K('math.top_k', 'fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd on size-0 inputs; tapeflow computes'
       ' it [math.top_k|0|52: 1 arrays, TF raised InvalidArgumentError]'),
@@ -699,9 +687,6 @@ KNOWN = [
       '|4: raised InvalidArgumentError, TF TypeError]'),
     K('math.xlog1py', 'grad,fwd', 'complex', 'tf wrong',
       "TF's Xlog1py gradient leaves out the conjugate (docs/ops.md)"),
-    K('math.xdivy', 'grad2,fwd', 'f16', 'wrong gradient',
-      'grad2: nan/inf differ in float16 [math.xdivy|0|23: 1: nan at different places, e.g. '
-      'got (-inf+0j) want (nan+0j)]'),
     K('linalg.qr', 'fwd', 'any', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd; tapeflow computes it [linalg.qr|0|'
       '12: 2 arrays, TF raised InvalidArgumentError]'),

@@ -18,8 +18,9 @@ import threading
 from .._core.backend import np
 
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
-           "complex_reciprocal_c", "complex_pow", "floordiv", "truncatediv", "arg_extremum",
-           "squared_difference"]
+           "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
+           "complex_xlog1py", "complex_pow", "floordiv", "truncatediv",
+           "arg_extremum", "squared_difference"]
 
 _MIN = 4096            # elements: below this NumPy's plain call is as fast
 _WIDE = 256            # the inner-loop length the tiled forms aim for
@@ -205,6 +206,111 @@ def _c_div(a, b):
     out = np.where(inf_den, _parts(rt(0) * (ar * c1 + ai * d1), rt(0) * (ai * c1 - ar * d1),
                                    out.dtype), out)
     return out.astype(a.dtype)
+
+
+def complex_mul(a, b):
+    """``a * b`` for complex arrays as Eigen's kernel multiplies: whole packets of 4 complex64
+    / 2 complex128 (AVX) by the plain formula (NumPy's: inf * (1 + 1j) is nan + nanj), the
+    elements past the last whole packet by C's multiplication, whose Annex G recovery turns a
+    nan + nanj from infinite factors into an infinity."""
+    with np.errstate(all="ignore"):
+        out = np.multiply(a, b)
+        n = out.size
+        if not n or out.dtype.kind != "c":
+            return out
+        tail = n - n % (4 if out.dtype == np.complex64 else 2)
+        flat = out.reshape(-1)
+        if tail < n and np.isnan(flat[tail:]).any():
+            out = np.array(out, copy=True)
+            flat = out.reshape(-1)
+            flat[tail:] = _c_mul(np.broadcast_to(a, out.shape).reshape(-1)[tail:],
+                                 np.broadcast_to(b, out.shape).reshape(-1)[tail:])
+    return out[()] if out.ndim == 0 else out
+
+
+def _c_mul(x, y):
+    # C99 Annex G's complex multiplication (__mulsc3/__muldc3): the plain product, then where
+    # both parts came out nan and a factor is infinite (or a partial product overflowed), the
+    # infinite parts made +-1, the nan ones +-0, and the product taken again times inf
+    out = (x * y).astype(np.result_type(x, y))
+    bad = np.isnan(out.real) & np.isnan(out.imag)
+    if not bad.any():
+        return out
+    a, b, c, d = x.real.copy(), x.imag.copy(), y.real.copy(), y.imag.copy()
+    rt = out.real.dtype.type
+    a, b, c, d = (np.broadcast_to(v, out.shape).astype(rt) for v in (a, b, c, d))
+    recalc = np.zeros(out.shape, bool)
+
+    def unit(v):
+        return np.copysign(np.where(np.isinf(v), rt(1), rt(0)), v)
+
+    def zero_nan(v, where):
+        return np.where(where & np.isnan(v), np.copysign(rt(0), v), v)
+
+    inf_x = bad & (np.isinf(a) | np.isinf(b))
+    a, b = np.where(inf_x, unit(a), a), np.where(inf_x, unit(b), b)
+    c, d = zero_nan(c, inf_x), zero_nan(d, inf_x)
+    inf_y = bad & (np.isinf(c) | np.isinf(d))
+    c, d = np.where(inf_y, unit(c), c), np.where(inf_y, unit(d), d)
+    a, b = zero_nan(a, inf_y), zero_nan(b, inf_y)
+    recalc = inf_x | inf_y
+    ac, bd, ad, bc = x.real * y.real, x.imag * y.imag, x.real * y.imag, x.imag * y.real
+    over = bad & ~recalc & (np.isinf(ac) | np.isinf(bd) | np.isinf(ad) | np.isinf(bc))
+    a, b, c, d = (zero_nan(v, over) for v in (a, b, c, d))
+    recalc = recalc | over
+    inf = rt(np.inf)
+    return np.where(recalc, _parts(inf * (a * c - b * d), inf * (a * d + b * c), out.dtype),
+                    out)
+
+
+def complex_log(x):
+    """``log(x)`` for complex arrays as Eigen's kernel: whole packets (4 complex64 / 2
+    complex128, AVX) take ``|x|`` through ``a * a + b * b``, so where that overflows with
+    finite parts the real part is nan (TF's ``log(-1e30 + 1j)`` in complex64); the elements
+    past the last whole packet take C's ``clog`` (NumPy's)."""
+    with np.errstate(all="ignore"):
+        out = np.log(x)
+        n = out.size
+        tail = n - n % (4 if out.dtype == np.complex64 else 2)
+        if not tail:
+            return out
+        head = x.reshape(-1)[:tail]
+        a, b = head.real, head.imag
+        over = np.isinf(a * a + b * b) & np.isfinite(a) & np.isfinite(b)
+        if over.any():
+            out = np.array(out, copy=True)
+            flat = out.reshape(-1)
+            flat[:tail] = np.where(over, _parts(np.nan, flat[:tail].imag, out.dtype),
+                                   flat[:tail])
+    return out
+
+
+def complex_log1p(x):
+    """``log1p(x)`` for complex arrays as Eigen's scalar kernel: ``u = 1 + x``; ``x`` where
+    ``u == 1`` or ``log(u) == u``, else ``x * (log(u) / (u - 1))`` with C's complex division
+    and product (``log1p(1j * inf)`` is nan + nanj, ``log1p(-1)`` is -inf + nanj)."""
+    with np.errstate(all="ignore"):
+        x = np.asarray(x)
+        u = x + x.dtype.type(1)
+        lu = np.log(u)
+        shape = x.shape
+        xf, uf, lf = x.reshape(-1), u.reshape(-1), lu.reshape(-1)
+        q = _c_div(lf, uf - uf.dtype.type(1))
+        out = _c_mul(xf, q)
+        keep = (uf == 1) | (uf == lf)
+        return np.where(keep, xf, out).astype(x.dtype).reshape(shape)[()]
+
+
+def complex_xlog1py(x, y):
+    """TF's Xlog1py for complex arrays: 0 where ``x == 0``, else ``x * log1p(y)`` (Eigen's
+    scalar log1p and C's product: no complex packet log1p)."""
+    with np.errstate(all="ignore"):
+        shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+        dt = np.result_type(x, y)
+        xf = np.broadcast_to(x, shape).reshape(-1).astype(dt)
+        yf = np.broadcast_to(y, shape).reshape(-1).astype(dt)
+        out = _c_mul(xf, complex_log1p(yf))
+        return np.where(xf == 0, np.zeros((), dt), out).astype(dt).reshape(shape)[()]
 
 
 def _parts(re, im, dtype):

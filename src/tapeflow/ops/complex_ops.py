@@ -181,7 +181,7 @@ def _complex_rules():
     div = PRIMITIVES["RealDiv"]
     real_x, real_y = div.vjps
     cx = m._conj_aware(lambda g, y, x1, x2: cdiv(g, x2))
-    cy = m._conj_aware(lambda g, y, x1, x2: m.multiply(g, cdiv(cdiv(m.negative(x1), x2), x2)))
+    cy = m._conj_aware(lambda g, y, x1, x2: m._cmul(g, cdiv(cdiv(m.negative(x1), x2), x2)))
     div.vjps = ((lambda g, y, x1, x2: (cx if x2._value.dtype.kind == "c" else real_x)(
         g, y, x1, x2)), (lambda g, y, x1, x2: (cy if x2._value.dtype.kind == "c" else real_y)(
         g, y, x1, x2)))

@@ -281,15 +281,15 @@ defvjp(_FLOORMOD, lambda g, y, x1, x2: g,
 
 
 def _pow_grad_base(g, z, x, y):
-    return multiply(g, multiply(y, _pow(x, subtract(y, 1))))
+    # TF's association, (g * y) * x ** (y - 1): where it overflows decides its inf/nan
+    return multiply(multiply(g, y), _pow(x, subtract(y, 1)))
 
 
 def _pow_grad_exponent(g, z, x, y):
-    if x._value.dtype.kind == "c":
-        return multiply(g, multiply(z, log(x)))
-    positive = greater(x, 0)
-    safe = _a.where(positive, x, ones_like(x))
-    return multiply(g, multiply(z, _a.where(positive, log(safe), zeros_like(x))))
+    # TF's (g * z) * log(x), log(x) taken as 0 where x <= 0 (x == 0 for complex)
+    mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
+    safe = _a.where(mask, x, ones_like(x))
+    return multiply(multiply(g, z), _a.where(mask, log(safe), zeros_like(x)))
 
 
 defvjp(_POW, _pow_grad_base, _pow_grad_exponent)
@@ -385,13 +385,17 @@ def _rsqrt_forward(x):
     if x.dtype.kind != "c":
         return 1 / np.sqrt(x)
     with np.errstate(invalid="ignore"):
-        return _kernels.complex_reciprocal_c(np.sqrt(x))
+        # Eigen's complex rsqrt takes an imaginary -0 for +0 (rsqrt(-1 - 0j) is -1j, where
+        # 1 / sqrt gives 1j): adding +0 makes it so
+        return _kernels.complex_reciprocal_c(np.sqrt(x + x.dtype.type(0)))
 
 
 _RSQRT = primitive("Rsqrt", _rsqrt_forward, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
-_LOG = primitive("Log", np.log)
-_LOG1P = primitive("Log1p", np.log1p)
+_LOG = primitive("Log", lambda x: _kernels.complex_log(x) if x.dtype.kind == "c" else
+                 np.log(x))
+_LOG1P = primitive("Log1p", lambda x: _kernels.complex_log1p(x) if x.dtype.kind == "c" else
+                   np.log1p(x))
 _EXPM1 = primitive("Expm1", np.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
 _SIGMOID = primitive("Sigmoid", _sigmoid_forward, save_inputs=False, save_output=True)
@@ -440,8 +444,22 @@ ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise
 
 defvjp(_NEG, lambda g, y, x: negative(g))
 defvjp(_ABS, lambda g, y, x: multiply(g, sign(x)))
-defvjp(_SQUARE, lambda g, y, x: multiply(g, multiply(x, 2)))
-defvjp(_SQRT, lambda g, y, x: _realdiv(multiply(g, 0.5), y))
+def _square_rule(g, y, x):
+    if g._value.dtype.kind != "c":
+        return multiply(g, multiply(x, 2))
+    # TF's g * (conj(x) * 2), its complex products as Eigen's (inf, not nan, past the last
+    # whole packet)
+    return _cmul(g, _cmul(_a.conj(x), convert_to_tensor(2, dtype=x.dtype)))
+
+
+def _sqrt_rule(g, y, x):
+    if g._value.dtype.kind != "c":
+        return _realdiv(multiply(g, 0.5), y)
+    return apply(_CDIV, (multiply(g, 0.5), _a.conj(y)))  # TF's SqrtGrad: Eigen's division
+
+
+defvjp(_SQUARE, _square_rule)
+defvjp(_SQRT, _sqrt_rule)
 defvjp(_RSQRT, lambda g, y, x: multiply(g, multiply(pow(y, 3), -0.5)))
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
@@ -857,7 +875,9 @@ def _nan_safe(fn):
 
 
 def _div_no_nan(x, y):
-    return np.where(y == 0, np.zeros((), x.dtype), np.true_divide(x, np.where(y == 0, 1, y))
+    # complex: Eigen's division (nan + nanj over an infinite denominator, as TF's kernel)
+    div = _kernels.complex_div if x.dtype.kind == "c" else np.true_divide
+    return np.where(y == 0, np.zeros((), x.dtype), div(x, np.where(y == 0, 1, y))
                     ).astype(np.result_type(x, y))[()]
 
 
@@ -867,12 +887,15 @@ def _xlogy(x, y):
 
 
 def _xlog1py(x, y):
+    if x.dtype.kind == "c":
+        return _kernels.complex_xlog1py(x, y)
     return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(
         np.result_type(x, y))[()]
 
 
 def _xdivy(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x / y).astype(np.result_type(x, y))[()]
+    div = _kernels.complex_div if x.dtype.kind == "c" else np.true_divide
+    return np.where(x == 0, np.zeros((), x.dtype), div(x, y)).astype(np.result_type(x, y))[()]
 
 
 _DIVNONAN = primitive("DivNoNan", _nan_safe(_div_no_nan), error=_broadcast_error)
@@ -891,8 +914,9 @@ defvjp(_XLOGY, lambda g, z, x, y: multiply(g, xlogy(_nonzero(x), y)),
        lambda g, z, x, y: multiply(g, xdivy(x, y)))
 defvjp(_XLOG1PY, lambda g, z, x, y: multiply(g, xlog1py(_nonzero(x), y)),
        lambda g, z, x, y: multiply(g, xdivy(x, add(y, 1))))
+# TF's: xdivy(x != 0, y) * g and xdivy(-x, y ** 2) * g (its second derivatives' nan/inf)
 defvjp(_XDIVY, lambda g, z, x, y: multiply(g, xdivy(_nonzero(x), y)),
-       lambda g, z, x, y: negative(multiply(g, xdivy(xdivy(x, y), y))))
+       lambda g, z, x, y: multiply(xdivy(negative(x), square(y)), g))
 
 
 def _safe_binary(prim, name, what):
@@ -1094,7 +1118,7 @@ def _conj_aware(rule):
     return wrapped
 
 
-for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _SQRT, _RSQRT, _RECIP, _SIN,
+for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _RSQRT, _RECIP, _SIN,
            _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _TANH_GRAD, _SIGMOID_GRAD, _POW,
            _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
            _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):
@@ -1110,7 +1134,28 @@ def _complex_div_error(values, attrs, exc):
 # its own primitive so that real division keeps NumPy's operator as its forward.
 _CDIV = primitive("RealDivComplex", _kernels.complex_div, save_output=True,
                   error=_complex_div_error)
-_CDIV.vjps = _DIV.vjps
+# Complex products inside complex gradients, with Eigen's inf/nan (``_kernels.complex_mul``:
+# C's recovery of infinities past the last whole packet); the user's ``x * y`` keeps NumPy's
+# operator. TF's Mul gradient: g * conj(y), conj(x) * g.
+_CMUL = primitive("MulComplex", _kernels.complex_mul, error=_broadcast_error)
+defvjp(_CMUL, lambda g, z, x, y: _cmul(g, _a.conj(y)), lambda g, z, x, y: _cmul(_a.conj(x), g))
+
+
+def _cmul(x, y):
+    return apply(_CMUL, (x, y))
+
+
+def _div_no_nan_grad_y(g, z, x, y):
+    if g._value.dtype.kind != "c":
+        return multiply(g, divide_no_nan(divide_no_nan(negative(x), y), y))
+    cx, cy = _a.conj(x), _a.conj(y)
+    return _cmul(g, divide_no_nan(divide_no_nan(negative(cx), cy), cy))
+
+
+# TF's DivNoNan gradient: div_no_nan(g, conj(y)), g * div_no_nan(div_no_nan(-conj(x),
+# conj(y)), conj(y)) (complex products as Eigen's)
+defvjp(_DIVNONAN, lambda g, z, x, y: divide_no_nan(
+    g, _a.conj(y) if g._value.dtype.kind == "c" else y), _div_no_nan_grad_y)
 
 
 def _abs_rule(g, y, x):
