@@ -959,6 +959,17 @@ case("pow_gradients_in_tf_association", """
            grad2(lambda a: tf.math.pow(a, tf.constant(11098.18, tf.float16)), a),
            grad2(lambda b: b ** -1e30, b)]""")
 
+case("inverse_trig_gradients_as_tf_composes_them", """
+    inf = float("inf")
+    h = tf.constant([1078.14, 18944.19, -2428.3, 0.5], tf.float16)
+    a = tf.constant(complex(8.9018, inf), tf.complex64)
+    t = tf.constant([1e-30-1j, 0.5+0.3j], tf.complex64)
+    z = tf.constant(complex(inf, -1.0), tf.complex64)
+    with tf.autodiff.ForwardAccumulator(z, tf.constant(0.3-0.2j, tf.complex64)) as acc:
+        ang = tf.math.angle(z)
+    out = [grad(tf.math.asinh, h), grad(tf.math.acosh, a), grad(tf.math.atan, t),
+           grad2(tf.math.atan, t), acc.jvp(ang)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -305,9 +305,6 @@ KNOWN = [
       'es, e.g. got (nan+nanj) want 0j]'),
     K('linalg.svd', 'grad2', 'any', 'wrong gradient',
       'grad2 values differ [linalg.svd|0|6: 0: max excess at 3: got -29.3274+0j want -29.3274+0j]'),
-    K('math.atan', 'grad,grad2,fwd', 'complex', 'wrong gradient',
-      'grad values differ on complex inputs [math.atan|0|0: 0: max excess at 0: got 0.97975'
-      '1+0.0488375j want -0.879863-0.433749j]'),
     K('math.bincount', 'grad,fwd', 'mixed', 'tf lacks gradient',
       'TF raises LookupError computing the grad with mixed dtypes; tapeflow computes it [ma'
       'th.bincount|0|4: 1 arrays, TF raised LookupError]'),
@@ -625,9 +622,6 @@ KNOWN = [
     K('math.abs', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [math.abs|0|69: raised nothing'
       ', TF InvalidArgumentError]'),
-    K('math.asinh', 'grad', 'f16', 'wrong gradient',
-      'grad values differ in float16 [math.asinh|0|65: 0: max excess at 14: got 0+0j want 0'
-      '.00112724+0j]'),
     K('math.floordiv', 'error', 'complex', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on complex inputs [math.fl'
       'oordiv|0|46: raised InvalidArgumentError, TF NotFoundError]'),

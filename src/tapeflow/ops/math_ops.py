@@ -801,7 +801,7 @@ _ACOS = primitive("Acos", np.arccos)
 _ATAN = primitive("Atan", np.arctan)
 _SINH = primitive("Sinh", np.sinh)
 _COSH = primitive("Cosh", np.cosh)
-_ASINH = primitive("Asinh", np.arcsinh)
+_ASINH = primitive("Asinh", np.arcsinh, save_output=True)
 _ACOSH = primitive("Acosh", np.arccosh, save_output=True)
 _ATANH = primitive("Atanh", np.arctanh)
 
@@ -820,13 +820,21 @@ atanh = _float_unary(_ATANH, "atanh",
 defvjp(_TAN, lambda g, y, x: multiply(g, add(square(y), 1)))
 defvjp(_ASIN, lambda g, y, x: multiply(g, rsqrt(subtract(1, square(x)))))
 defvjp(_ACOS, lambda g, y, x: negative(multiply(g, rsqrt(subtract(1, square(x))))))
-defvjp(_ATAN, lambda g, y, x: _realdiv(g, add(square(x), 1)))
+def _atan_rule(g, y, x):
+    # TF's g * reciprocal(1 + x ** 2) (for complex its product as Eigen's)
+    inv = reciprocal(add(square(x), 1))
+    return multiply(g, inv) if g._value.dtype.kind != "c" else _cmul(g, inv)
+
+
+defvjp(_ATAN, _atan_rule)
 defvjp(_SINH, lambda g, y, x: multiply(g, cosh(x)))
 defvjp(_COSH, lambda g, y, x: multiply(g, sinh(x)))
-defvjp(_ASINH, lambda g, y, x: multiply(g, rsqrt(add(square(x), 1))))
+# TF's g / cosh(asinh(x)): finite where 1 + x ** 2 overflows (float16 beyond 256)
+defvjp(_ASINH, lambda g, y, x: _realdiv(g, cosh(y)))
 # 1 / sinh(acosh(x)), as TensorFlow's: for complex x it is 1 / (sqrt(x - 1) sqrt(x + 1)),
 # on a different branch from 1 / sqrt(x**2 - 1); the same for real x >= 1.
-defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)))
+defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)) if g._value.dtype.kind != "c" else
+       apply(_CDIV, (g, sinh(y))))
 defvjp(_ATANH, lambda g, y, x: _realdiv(g, subtract(1, square(x))))
 
 
