@@ -970,6 +970,24 @@ case("inverse_trig_gradients_as_tf_composes_them", """
     out = [grad(tf.math.asinh, h), grad(tf.math.acosh, a), grad(tf.math.atan, t),
            grad2(tf.math.atan, t), acc.jvp(ang)]""")
 
+case("in_top_k_rows_with_nonfinite_or_targets_out_of_range", """
+    nan, inf = float("nan"), float("inf")
+    p = tf.constant([[-1., -1., 2.], [3., -1., nan], [-3., -2., -3.], [1., inf, 0.]])
+    out = [tf.math.in_top_k(tf.constant([0, 0, 1, 0]), p, 3),
+           tf.math.in_top_k(tf.constant([5, 0, 0, -1]), p, 2)]""")
+
+case("truncatediv_empty_int_by_zero", """
+    out = [tf.truncatediv(tf.zeros([2, 0, 2, 4], tf.int32), tf.constant([4, 10, 0, 9])),
+           tf.math.floordiv(tf.zeros([0, 3], tf.int64), tf.constant([0, 1, 2], tf.int64))]""")
+case("truncatediv_complex_and_float64_not_found", """
+    out = tf.truncatediv(tf.constant([1-11j], tf.complex64), tf.constant([[0.5]], tf.float64))""")
+case("unsorted_segment_max_empty_data_ids_out_of_range", """
+    e = tf.zeros([4, 0], tf.float16)
+    ids = tf.constant([0, 0, 0, 2])
+    out = [tf.math.unsorted_segment_max(tf.zeros([3, 0], tf.int64), tf.constant([0, 2, 4]), 3),
+           tf.math.unsorted_segment_max(e, ids, 1),
+           grad(lambda e: tf.math.unsorted_segment_max(e, ids, 1), e)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

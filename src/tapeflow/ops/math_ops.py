@@ -148,7 +148,8 @@ def _pow_forward(x, y):
 def _int_division_check(fn):
     # Integer division by zero raises, as in TensorFlow, instead of NumPy's warning.
     def forward(x, y):
-        if x.dtype.kind in "iu" and np.any(np.asarray(y) == 0):
+        # (an empty result divides nothing: TF raises only for a zero it divides by)
+        if x.dtype.kind in "iu" and x.size and np.any(np.asarray(y) == 0):
             raise ZeroDivisionError("Integer division by zero")
         return fn(x, y)
     return forward
@@ -1010,6 +1011,8 @@ def truncatediv(x, y, name=None):
     Raises:
         tf.errors.InternalError: for an integer division by zero (TensorFlow's class).
     """
+    if isinstance(x, _TensorLike) and x._value.dtype.kind == "c":
+        raise no_kernel(x, "TruncateDiv")  # the kernel lookup comes before the dtype match
     x, y = pair(x, y, "TruncateDiv")
     if x._value.dtype.kind not in "fiu":
         if x._value.dtype.kind == "c":

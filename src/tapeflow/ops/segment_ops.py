@@ -205,6 +205,8 @@ def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
 def _segment_extremum_rule(g, y, data, ids, num_segments, is_max, first=False):
     # The gradient goes to the entries equal to their segment's extremum, shared equally
     # among ties, as TensorFlow's.
+    if data._value.size == 0:  # nothing to share (the ids may name absent segments)
+        return zeros_like(data)
     picked = _ix._gather_dense(y, ids)
     hit = cast(equal(data, picked), g.dtype)
     share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
@@ -240,7 +242,8 @@ def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=Fa
             errors.InvalidArgumentError,
             f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
             f"= {_h._show(ids._value.shape)}", op_name)
-    _check_below(ids._value, n, op_name)
+    if d._value.size:  # TF's kernel checks the ids as it reads the data: none when empty
+        _check_below(ids._value, n, op_name)
     return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max, "first": first})
 
 
