@@ -988,6 +988,17 @@ case("unsorted_segment_max_empty_data_ids_out_of_range", """
            tf.math.unsorted_segment_max(e, ids, 1),
            grad(lambda e: tf.math.unsorted_segment_max(e, ids, 1), e)]""")
 
+case("strided_slice_shrink_axis_negative_stride_refused", """
+    x = tf.reshape(tf.range(6.), (3, 2))
+    out = tf.strided_slice(x, [-2, -1], [3, -2], [-1, 2], shrink_axis_mask=3)""")
+case("strided_slice_shrink_axis_positive_strides", """
+    x = tf.reshape(tf.range(6.), (3, 2))
+    out = [tf.strided_slice(x, [-2, -1], [3, -2], [1, 2], shrink_axis_mask=3),
+           tf.strided_slice(x, [1, 0], [2, 1], [2, 1], shrink_axis_mask=1)]""")
+case("complex_swish_infinite_exp", """
+    x = tf.constant([-1e30-1.276j, 0.5+0.3j, 2-1j], tf.complex64)
+    out = [tf.nn.swish(x), tf.nn.silu(x)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

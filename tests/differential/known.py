@@ -565,9 +565,6 @@ KNOWN = [
     K('signal.rfft2d', 'grad,grad2,fwd', 'fft_cut', 'tf lacks gradient',
       "fft_length shorter than the input: TF's RFFT2D gradient adds terms of mismatched "
       "lengths and raises InvalidArgumentError (docs/ops.md)"),
-    K('strided_slice', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [strided_slice|0|9: raised not'
-      'hing, TF InvalidArgumentError]'),
     K('tensor_scatter_nd_add', 'error', 'empty', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on size-0 inputs [tensor_s'
       'catter_nd_add|0|13: raised InvalidArgumentError, TF NotFoundError]'),
