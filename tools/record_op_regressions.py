@@ -999,6 +999,42 @@ case("complex_swish_infinite_exp", """
     x = tf.constant([-1e30-1.276j, 0.5+0.3j, 2-1j], tf.complex64)
     out = [tf.nn.swish(x), tf.nn.silu(x)]""")
 
+case("complex_reduce_prod_and_cumprod_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([-1.2867+0j, 0.0908+1j, complex(0.2937, -inf)], tf.complex64)
+    b = tf.constant([[complex(inf, -0.573), 1-1.123j, 2-0.125j],
+                     [-3-1.14j, 1-0.576j, complex(nan, 1.22)]], tf.complex64)
+    c = tf.constant([[[2-0.0013j, 3+0.0008j]], [[complex(inf, -0.0007), -3-0.001j]]],
+                    tf.complex64)
+    d = tf.constant([[2.5068+4329.669j, complex(-inf, 6659.39)],
+                     [0.7183-6636.28j, -0.4666-8620.92j]], tf.complex64)
+    e = tf.constant([1e30+1e30j, 1.48-1.83j, 1e30+1e30j, -0.75+1.32j, complex(-inf, 0.5),
+                     0.3+0.2j, 1+1j, -2+0.1j, 0.5j], tf.complex128)
+    out = [tf.reduce_prod(a), grad(tf.reduce_prod, a), grad2(tf.reduce_prod, a),
+           tf.reduce_prod(b, 1), tf.reduce_prod(c, 1), grad2(lambda c: tf.reduce_prod(c, 1), c),
+           tf.reduce_prod(d, 0), grad2(lambda d: tf.reduce_prod(d, 0), d), tf.reduce_prod(e),
+           tf.math.cumprod(b, 1), tf.math.cumprod(b, 1, exclusive=True, reverse=True),
+           tf.math.cumprod(tf.reshape(e, (9, 1)), 0)]""")
+
+case("sorted_segment_min_max_nan_in_packets", """
+    nan = float("nan")
+    out = []
+    for dt in (tf.float64, tf.float32, tf.float16):
+        for rows in ([nan, nan], [nan, nan, 1.0], [1.0, nan], [1.0, nan, 2.0], [nan]):
+            x = tf.constant(np.repeat(np.array(rows)[:, None], 9, 1), dt)
+            ids = [0] * len(rows)
+            out += [tf.math.segment_min(x, ids), tf.math.segment_max(x, ids)]
+    x = tf.constant([[[2.2754, -0.4032, 0.8891], [-0.093, 0.4292, 0.8059]],
+                     [[0.3014, 0.8609, -1.3647], [nan, 1.8727, -1.1533]]], tf.float64)
+    out += [tf.math.segment_min(x, [0, 0]), grad(lambda x: tf.math.segment_min(x, [0, 0]), x)]""")
+case("complex_segment_mean_one_row_copied", """
+    nan = float("nan")
+    z = complex(-0.2375, nan)
+    d = tf.constant([[[z], [0.0838-1.5239j]]], tf.complex64)
+    d2 = tf.constant([[z, 1+1j], [0.0838-1.5239j, 2+0j]], tf.complex128)
+    out = [tf.math.segment_mean(d, [0]), tf.math.segment_mean(d2, [0, 0]),
+           tf.math.segment_mean(d2, [0, 1])]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

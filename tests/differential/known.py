@@ -311,9 +311,6 @@ KNOWN = [
     K('math.confusion_matrix', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [math.confusion_matri'
       'x|0|1: raised nothing, TF InvalidArgumentError]'),
-    K('math.cumprod', 'value', 'complex', 'numerics',
-      'nan/inf differ on complex inputs [math.cumprod|0|32: out 0: nan at different places,'
-      ' e.g. got (2-infj) want (nan-infj)]'),
     K('math.cumulative_logsumexp', 'value', 'any', 'numerics',
       'nan/inf differ [math.cumulative_logsumexp|0|10: out 0: inf at different places, e.g.'
       ' got (-inf+0j) want (1902+0j)]'),
@@ -353,9 +350,6 @@ KNOWN = [
     K('math.reduce_euclidean_norm', 'grad,grad2,fwd', 'complex', 'tf wrong',
       'the norm is real-valued: TF multiplies z/|z| by the whole complex upstream gradient,'
       ' the gradient of Re(conj(v)|z|) is Re(v) z/|z| (docs/ops.md)'),
-    K('math.reduce_prod', 'grad,grad2,fwd', 'complex', 'wrong gradient',
-      'grad values differ on complex inputs [math.reduce_prod|0|0: 0: max excess at 0: got '
-      '0.0568563+4.17799j want 1.70905+3.81287j]'),
     K('math.reduce_std', 'grad2', 'f16', 'wrong gradient',
       'grad2: nan/inf differ in float16 [math.reduce_std|0|19: 0: nan at different places, '
       'e.g. got (nan+0j) want (-67.8125+0j)]'),
