@@ -136,6 +136,44 @@ def pool_empty_output(case):
     return min(outs) == 0 and all(o >= 0 for o in outs)
 
 
+def valid_empty_output(case):
+    """A VALID convolution (any float dtype) whose filter, dilated, is as long as the input
+    plus one on a spatial axis: an empty output, whose forward-mode tangent TF cannot build."""
+    if len(case.args) < 4 or case.args[-1] != "VALID" or not case.args[0].dtype.startswith(
+            "float"):
+        return False
+    x, w = np.shape(case.args[0].value), np.shape(case.args[1].value)
+    nd = len(x) - 2
+    if nd < 1 or len(w) != nd + 2 or w[nd] != x[-1]:
+        return False
+    dil = int(case.kwargs.get("dilations", 1))
+    outs = [s - (k - 1) * dil for s, k in zip(x[1:-1], w[:nd])]
+    return min(outs) == 0  # (a negative size is TF's InvalidArgumentError, forward)
+
+
+def _fwd_run(case):
+    """The runner takes forward mode on even-numbered cases only."""
+    return case.index % 2 == 0
+
+
+def pool_empty_fwd(case):
+    """``pool_empty_output`` on a case whose forward mode is taken."""
+    return _fwd_run(case) and pool_empty_output(case)
+
+
+def valid_empty_fwd(case):
+    """``valid_empty_output`` in float64 (float32/float16: ``onednn_valid_empty``) on a case
+    whose forward mode is taken."""
+    return _fwd_run(case) and valid_empty_output(case) and case.args[0].dtype == "float64"
+
+
+def empty_last_fwd(case):
+    """An input whose last axis has size 0 (the transformed one), on a case whose forward
+    mode is taken."""
+    shape = np.shape(case.args[0].value)
+    return _fwd_run(case) and bool(shape) and shape[-1] == 0
+
+
 def onednn_max_pool_empty(case):
     """``pool_empty_output`` of a float32 max pool: TF's oneDNN kernel cannot build the
     empty pooling and raises AbortedError (float64 returns the empty result); docs/ops.md."""
@@ -162,7 +200,9 @@ PREDICATES = {
     "diag_empty_offset": diag_empty_offset,
     "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
-    "onednn_valid_empty": onednn_valid_empty,
+    "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
+    "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
+    "empty_last_fwd": empty_last_fwd,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
     "empty": has_empty, "nonfinite": has_nonfinite, "complex": has_complex, "bool": has_bool,
     "string": has_string, "mixed": has_mixed_dtypes, "int_extremes": has_int_extremes,
@@ -501,9 +541,10 @@ KNOWN = [
     K('signal.fftshift', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [signal.fftshift|0|3: raised nothing, '
       'TF InvalidArgumentError]'),
-    K('signal.idct', 'grad', 'empty', 'tf lacks gradient',
-      'TF raises InvalidArgumentError computing the grad on size-0 inputs; tapeflow compute'
-      's it [signal.idct|0|9: 1 arrays, TF raised InvalidArgumentError]'),
+    K('signal.idct', 'grad,fwd', 'empty', 'tf lacks gradient',
+      'TF raises InvalidArgumentError computing the grad (and the fwd: sweep seeds 1-4, the '
+      'same in a fresh TF process) on size-0 inputs; tapeflow computes it [signal.idct|0|9: '
+      '1 arrays, TF raised InvalidArgumentError]'),
     K('signal.idct', 'grad2', 'empty', 'wrong gradient',
       'grad2 values differ on size-0 inputs [signal.idct|0|9: 1 arrays, TF nothing]'),
     K('signal.ifftshift', 'error', 'any', 'silent acceptance',
@@ -525,7 +566,7 @@ KNOWN = [
       's it [signal.rfft2d|0|16: 1 arrays, TF raised InvalidArgumentError]'),
     K('signal.rfft2d', 'grad2', 'empty', 'wrong gradient',
       'grad2 values differ on size-0 inputs [signal.rfft2d|0|16: 1 arrays, TF nothing]'),
-    K('sort', 'grad,grad2', 'sort_axis_empty', 'tf lacks gradient',
+    K('sort', 'grad,grad2,fwd', 'sort_axis_empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad of a sort along a size-0 axis (its '
       'TopKV2 gradient, k = 0); tapeflow gives the empty gradient [sort|1|17: TF raised '
       'InvalidArgumentError]'),
@@ -678,4 +719,22 @@ KNOWN = [
     K('linalg.qr', 'grad,fwd', 'any', 'wrong gradient',
       'grad values differ [linalg.qr|0|6: 0: max excess at 0: got 0.740549+0j want 0.740571'
       '+0j]'),
+    # sweepmath (session 10): forward mode TF cannot take on an empty result, its error the
+    # same in a fresh TF process (tools/record_difftest.py --rerecord-ids: not the recorder's
+    # state); tapeflow's empty tangent is checked in tests/ops/test_tf_regressions.py
+    K('nn.max_pool', 'fwd', 'pool_empty_fwd', 'tf lacks gradient',
+      "VALID max pool with an empty output: TF's forward mode raises ValueError (its JVP "
+      "through MaxPoolGradGrad of a negative size); tapeflow gives the empty tangent"),
+    K('nn.avg_pool', 'fwd', 'pool_empty_fwd', 'tf lacks gradient',
+      "VALID average pool with an empty output: TF's forward mode raises ValueError (AvgPool "
+      "of the tangent, a negative size); tapeflow gives the empty tangent"),
+    K('nn.convolution', 'fwd', 'valid_empty_fwd', 'tf lacks gradient',
+      "VALID convolution with an empty output: TF's forward mode raises ValueError (Conv2D "
+      "of the tangent, a negative size); tapeflow gives the empty tangent"),
+    K('signal.dct', 'fwd', 'empty_last_fwd', 'tf lacks gradient',
+      "size-0 input: TF's forward mode raises InvalidArgumentError (its irfft of ones); "
+      "tapeflow gives the empty tangent"),
+    K('signal.rfft', 'fwd', 'empty_last_fwd', 'tf lacks gradient',
+      "size-0 input: TF's forward mode raises InvalidArgumentError (its irfft of ones); "
+      "tapeflow gives the empty tangent"),
 ]
