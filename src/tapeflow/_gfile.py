@@ -131,12 +131,7 @@ def rename(src, dst, overwrite=False):
         tf.errors.AlreadyExistsError: if ``dst`` exists and not ``overwrite``.
         tf.errors.NotFoundError: if ``src`` does not exist.
     """
-    s, d = _local(src), _local(dst)
-    if not os.path.exists(s):
-        raise _not_found(src)
-    if os.path.exists(d) and not overwrite:
-        raise errors.AlreadyExistsError(None, None, f"file already exists: {dst}")
-    os.replace(s, d)
+    os.replace(*_source_and_target(src, dst, overwrite))
 
 
 def copy(src, dst, overwrite=False):
@@ -146,12 +141,17 @@ def copy(src, dst, overwrite=False):
         tf.errors.AlreadyExistsError: if ``dst`` exists and not ``overwrite``.
         tf.errors.NotFoundError: if ``src`` does not exist.
     """
+    shutil.copyfile(*_source_and_target(src, dst, overwrite))
+
+
+def _source_and_target(src, dst, overwrite):
+    """The local paths of ``src`` and ``dst``, checked as ``rename`` and ``copy`` check them."""
     s, d = _local(src), _local(dst)
     if not os.path.exists(s):
         raise _not_found(src)
     if os.path.exists(d) and not overwrite:
         raise errors.AlreadyExistsError(None, None, f"file already exists: {dst}")
-    shutil.copyfile(s, d)
+    return s, d
 
 
 class _Stat:

@@ -22,7 +22,8 @@ bytes, sub-messages, packed scalars, map entries) or 4 bytes (5).
 import gc
 import struct
 
-__all__ = ["Message", "DecodeError", "encode", "decode", "message_types", "text_format"]
+__all__ = ["Message", "DecodeError", "encode", "decode", "message_types", "text_format",
+           "encode_varint", "decode_varint"]
 
 
 class DecodeError(ValueError):
@@ -293,8 +294,13 @@ class Message:
         return object.__new__(cls)
 
     def __init__(self, type_name=None, /, **fields):
+        by_name, d = type(self)._by_name, self.__dict__
         for name, value in fields.items():
-            setattr(self, name, value)
+            field = by_name.get(name)
+            if field is None or field.oneof is not None:
+                setattr(self, name, value)   # raises, or clears the oneof's other members
+            else:
+                d[name] = value
 
     def __getattr__(self, name):
         field = type(self)._by_name.get(name)
@@ -525,6 +531,24 @@ def _varint(n):
         n >>= 7
     out.append(n)
     return bytes(out)
+
+
+def encode_varint(n: int) -> bytes:
+    """The base-128 varint of ``n`` (a negative ``n`` as its 64-bit two's complement): the
+    wire format's integers, and LevelDB's (checkpoint index tables)."""
+    return _varint(n)
+
+
+def decode_varint(buf, pos: int):
+    """``(value, next position)`` of the varint at ``buf[pos]``.
+
+    Raises:
+        DecodeError: the varint runs past the end of ``buf`` or over 10 bytes.
+    """
+    try:
+        return _read_varint(buf, pos)
+    except (IndexError, ValueError):
+        raise DecodeError("truncated or malformed varint") from None
 
 
 def _scalar_bytes(kind, value):

@@ -88,17 +88,13 @@ def raise_op_error(prim, values, attrs, exc):
                 "Value for attr 'T' of string is not in the list of allowed values: "
                 "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
                 "uint32, uint64, complex64, complex128", prim.name) from None
-    if prim.error is not None:
-        cls, text = prim.error(values, attrs or {}, exc)
-    else:
-        cls, text = errors.InvalidArgumentError, str(exc)
-    raise errors.op_error(cls, text, prim.name) from None
-
-
-# Errors TensorFlow finds while it builds a graph (static shapes): raised even by an op whose
-# output nothing uses.
-STATIC_ERRORS = ("Matrix size-incompatible", "Incompatible shapes", "Input to reshape is",
-                 "ConcatOp : Dimension", "Dimensions must be equal", "In[0] mismatch In[1]")
+    if prim.error is None:
+        raise errors.op_error(errors.InvalidArgumentError, str(exc), prim.name) from None
+    found = prim.error(values, attrs or {}, exc)   # (class, text[, static shape mismatch])
+    err = errors.op_error(found[0], found[1], prim.name)
+    if len(found) > 2 and found[2]:
+        err.static_shape = True
+    raise err from None
 
 
 def op_failed(prim, values, attrs, exc):
@@ -115,7 +111,7 @@ def op_failed(prim, values, attrs, exc):
             raise_op_error(prim, values, attrs, exc)
         except errors.OpError as e:
             err = e
-            if str(e).startswith(STATIC_ERRORS):
+            if e.static_shape:   # TensorFlow finds it while building the graph
                 raise
     tracer = _state.tracer
     if tracer is None or tracer.suspended:

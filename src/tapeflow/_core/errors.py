@@ -27,6 +27,10 @@ class OpError(Exception, metaclass=_TFErrorType):
         *args: ignored.
     """
 
+    # True for a shape mismatch TensorFlow finds while it builds a graph (static shapes):
+    # a trace raises it even from an op whose output nothing uses (``shape_mismatch``).
+    static_shape = False
+
     def __init__(self, node_def=None, op=None, message="", *args):
         super().__init__(message)
         self.node_def = node_def
@@ -74,6 +78,20 @@ class OperatorNotAllowedInGraphError(TypeError, metaclass=_TFErrorType):
 # gives the op; the wrappers of some ops give none, and their messages end after ``[Op:...]``.
 _DEFAULT_NAMES = {"StridedSlice": "strided_slice/", "ConcatV2": "concat", "Pack": "stack"}
 _UNNAMED = frozenset({"Reshape", "GatherV2", "ReverseSequence"})
+
+
+def shape_mismatch(text):
+    """What an op's error rule returns for a shape mismatch TensorFlow finds while it builds
+    a graph, from static shapes (``Incompatible shapes``, ``Matrix size-incompatible``, a
+    reshape's size): an ``InvalidArgumentError`` marked ``static_shape``, so that a trace
+    raises it (as a ``ValueError``) even from an op whose output nothing uses."""
+    return InvalidArgumentError, text, True
+
+
+def static_shape(err):
+    """Mark the OpError ``err`` as a static shape mismatch (see ``shape_mismatch``); returns it."""
+    err.static_shape = True
+    return err
 
 
 def op_error(cls, text, op_name):

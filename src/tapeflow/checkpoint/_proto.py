@@ -1,106 +1,41 @@
-"""The few protobuf messages a checkpoint holds, encoded and decoded by hand.
+"""The protobuf messages a checkpoint holds, as the small objects the checkpoint code
+reads and writes; their bytes come from the one schema codec, ``tapeflow._protobuf``
+(messages of tensorflow/core/protobuf/tensor_bundle.proto and
+trackable_object_graph.proto), so they equal TensorFlow's.
 
-Wire format (protobuf's encoding guide): a field is a varint key ``(number << 3) | type``
-then a varint (type 0), 8 bytes (1), a length-prefixed payload (2) or 4 bytes (5). Fields
-are written in field-number order and proto3 defaults are left out, as protobuf does, so
-the bytes equal TensorFlow's. Messages (tensorflow/core/protobuf/tensor_bundle.proto,
-trackable_object_graph.proto; tensor_shape.proto; versions.proto):
+- ``BundleHeader``: ``BundleHeaderProto`` (shard count, byte order, format version).
+- ``BundleEntry``: ``BundleEntryProto`` (dtype, shape, shard, offset, size, CRC32C).
+- ``ObjectGraph`` of ``Node``: ``TrackableObjectGraph`` of ``TrackableObject``.
 
-- ``BundleHeaderProto``: num_shards=1, endianness=2, version=3 (VersionDef: producer=1,
-  min_consumer=2, bad_consumers=3).
-- ``BundleEntryProto``: dtype=1, shape=2 (TensorShapeProto: dim=2 {size=1, name=2},
-  unknown_rank=3), shard_id=3, offset=4, size=5, crc32c=6 (fixed32), slices=7.
-- ``TrackableObjectGraph``: nodes=1 (TrackableObject: children=1 {node_id=1,
-  local_name=2}, attributes=2 {name=1, full_name=2, checkpoint_key=3}, slot_variables=3
-  {original_variable_node_id=1, slot_name=2, slot_variable_node_id=3}, registered_saver=4,
-  has_checkpoint_values=5 (BoolValue: value=1)).
+Bytes that do not decode raise ``DataLossError`` (TensorFlow's class for a corrupt
+checkpoint).
 """
-import functools
-import struct
-
+from .. import _protobuf as pb
 from .._core.errors import DataLossError
 
-__all__ = ["encode_varint", "decode_varint", "fields", "BundleHeader", "BundleEntry",
-           "ObjectGraph", "Node"]
+__all__ = ["encode_varint", "decode_varint", "BundleHeader", "BundleEntry", "ObjectGraph",
+           "Node"]
 
-
-_ONE_BYTE = [bytes((i,)) for i in range(128)]
-
-
-def encode_varint(n: int) -> bytes:
-    if 0 <= n < 128:
-        return _ONE_BYTE[n]
-    if n < 0:
-        n += 1 << 64
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+encode_varint = pb.encode_varint
 
 
 def decode_varint(buf, pos: int):
     """``(value, next position)``; DataLossError past the end or after 10 bytes."""
     if pos < len(buf):
         b = buf[pos]
-        if b < 0x80:
+        if b < 0x80:      # the common one-byte case, without the codec's call
             return b, pos + 1
-    result = shift = 0
-    while True:
-        if pos >= len(buf) or shift > 63:
-            raise DataLossError(None, None, "truncated or malformed varint")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
+    try:
+        return pb.decode_varint(buf, pos)
+    except pb.DecodeError as e:
+        raise DataLossError(None, None, str(e)) from None
 
 
-@functools.lru_cache(maxsize=None)
-def _key(number, wire):
-    return encode_varint((number << 3) | wire)
-
-
-def _int(number, value):
-    return _key(number, 0) + encode_varint(value) if value else b""
-
-
-def _bytes(number, payload, always=False):
-    if not payload and not always:
-        return b""
-    return _key(number, 2) + encode_varint(len(payload)) + payload
-
-
-def _str(number, text):
-    return _bytes(number, text.encode("utf-8"))
-
-
-def fields(buf):
-    """Yield ``(number, wire type, value)``: an int, or bytes for types 1, 2 and 5."""
-    if not isinstance(buf, bytes):
-        buf = bytes(buf)
-    pos, end = 0, len(buf)
-    while pos < end:
-        key, pos = decode_varint(buf, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = decode_varint(buf, pos)
-        elif wire == 2:
-            size, pos = decode_varint(buf, pos)
-            if pos + size > end:
-                raise DataLossError(None, None, "truncated length-delimited field")
-            value, pos = buf[pos:pos + size], pos + size
-        elif wire == 5:
-            value, pos = buf[pos:pos + 4], pos + 4
-        elif wire == 1:
-            value, pos = buf[pos:pos + 8], pos + 8
-        else:
-            raise DataLossError(None, None, f"unsupported protobuf wire type {wire}")
-        if pos > end:
-            raise DataLossError(None, None, "truncated protobuf field")
-        yield number, wire, value
+def _decode(type_name, buf):
+    try:
+        return pb.decode(type_name, buf)
+    except pb.DecodeError as e:
+        raise DataLossError(None, None, str(e)) from None
 
 
 class BundleHeader:
@@ -111,24 +46,15 @@ class BundleHeader:
         self.producer, self.min_consumer = producer, min_consumer
 
     def encode(self) -> bytes:
-        version = _int(1, self.producer) + _int(2, self.min_consumer)
-        return _int(1, self.num_shards) + _int(2, self.endianness) + _bytes(3, version, True)
+        return pb.encode(pb.Message(
+            "BundleHeaderProto", num_shards=self.num_shards, endianness=self.endianness,
+            version=pb.Message("VersionDef", producer=self.producer,
+                               min_consumer=self.min_consumer)))
 
     @classmethod
     def decode(cls, buf):
-        h = cls(num_shards=0)
-        for number, _, value in fields(buf):
-            if number == 1:
-                h.num_shards = value
-            elif number == 2:
-                h.endianness = value
-            elif number == 3:
-                for n, _, v in fields(value):
-                    if n == 1:
-                        h.producer = v
-                    elif n == 2:
-                        h.min_consumer = v
-        return h
+        m = _decode("BundleHeaderProto", buf)
+        return cls(m.num_shards, m.endianness, m.version.producer, m.version.min_consumer)
 
 
 class BundleEntry:
@@ -141,38 +67,20 @@ class BundleEntry:
         self.has_slices = has_slices
 
     def encode(self) -> bytes:
-        dims = b"".join(_bytes(2, _int(1, d), True) for d in self.shape)
-        return (_int(1, self.dtype) + _bytes(2, dims, True) + _int(3, self.shard_id)
-                + _int(4, self.offset) + _int(5, self.size)
-                + _key(6, 5) + struct.pack("<I", self.crc32c))
+        shape = pb.Message("TensorShapeProto",
+                           dim=[pb.Message("TensorShapeProto.Dim", size=d) for d in self.shape])
+        return pb.encode(pb.Message(
+            "BundleEntryProto", dtype=self.dtype, shape=shape, shard_id=self.shard_id,
+            offset=self.offset, size=self.size, crc32c=self.crc32c))
 
     @classmethod
     def decode(cls, buf):
-        e = cls()
-        for number, _, value in fields(buf):
-            if number == 1:
-                e.dtype = value
-            elif number == 2:
-                shape = []
-                for n, _, v in fields(value):
-                    if n == 2:
-                        size = 0
-                        for n2, _, v2 in fields(v):
-                            if n2 == 1:
-                                size = v2 - (1 << 64) if v2 >= 1 << 63 else v2
-                        shape.append(size)
-                e.shape = tuple(shape)
-            elif number == 3:
-                e.shard_id = value
-            elif number == 4:
-                e.offset = value
-            elif number == 5:
-                e.size = value
-            elif number == 6:
-                e.crc32c = struct.unpack("<I", value)[0]
-            elif number == 7:
-                e.has_slices = True
-        return e
+        m = _decode("BundleEntryProto", buf)
+        return cls(m.dtype, [d.size for d in m.shape.dim], m.shard_id, m.offset, m.size,
+                   m.crc32c, bool(m.slices))
+
+
+_OBJECT = "TrackableObjectGraph.TrackableObject"
 
 
 class Node:
@@ -186,33 +94,40 @@ class Node:
         self.slot_variables = []  # [(original_variable_node_id, slot_name, slot_node_id)]
         self.has_values = None    # None: field absent; else a bool
 
-    def encode(self) -> bytes:
-        out = b"".join(_bytes(1, _int(1, i) + _str(2, n), True) for i, n in self.children)
-        out += b"".join(_bytes(2, _str(1, a) + _str(2, f) + _str(3, k), True)
-                        for a, f, k in self.attributes)
-        out += b"".join(_bytes(3, _int(1, o) + _str(2, s) + _int(3, v), True)
-                        for o, s, v in self.slot_variables)
+    def message(self):
+        """This node as a ``TrackableObject`` message."""
+        m = pb.Message(
+            _OBJECT,
+            children=[pb.Message(f"{_OBJECT}.ObjectReference", node_id=i, local_name=n)
+                      for i, n in self.children],
+            attributes=[pb.Message(f"{_OBJECT}.SerializedTensor", name=a, full_name=f,
+                                   checkpoint_key=k) for a, f, k in self.attributes],
+            slot_variables=[pb.Message(f"{_OBJECT}.SlotVariableReference",
+                                       original_variable_node_id=o, slot_name=s,
+                                       slot_variable_node_id=v)
+                            for o, s, v in self.slot_variables])
         if self.has_values is not None:
-            out += _bytes(5, _int(1, int(self.has_values)), True)
-        return out
+            m.has_checkpoint_values = pb.Message("google.protobuf.BoolValue",
+                                                 value=bool(self.has_values))
+        return m
+
+    def encode(self) -> bytes:
+        return pb.encode(self.message())
+
+    @classmethod
+    def from_message(cls, m):
+        node = cls()
+        node.children = [(c.node_id, c.local_name) for c in m.children]
+        node.attributes = [(a.name, a.full_name, a.checkpoint_key) for a in m.attributes]
+        node.slot_variables = [(s.original_variable_node_id, s.slot_name,
+                                s.slot_variable_node_id) for s in m.slot_variables]
+        if m.has("has_checkpoint_values"):
+            node.has_values = bool(m.has_checkpoint_values.value)
+        return node
 
     @classmethod
     def decode(cls, buf):
-        node = cls()
-        for number, _, value in fields(buf):
-            if number == 1:
-                ref = dict((n, v) for n, _, v in fields(value))
-                node.children.append((ref.get(1, 0), ref.get(2, b"").decode("utf-8")))
-            elif number == 2:
-                a = dict((n, v) for n, _, v in fields(value))
-                node.attributes.append(tuple(a.get(i, b"").decode("utf-8") for i in (1, 2, 3)))
-            elif number == 3:
-                s = dict((n, v) for n, _, v in fields(value))
-                node.slot_variables.append(
-                    (s.get(1, 0), s.get(2, b"").decode("utf-8"), s.get(3, 0)))
-            elif number == 5:
-                node.has_values = bool(dict((n, v) for n, _, v in fields(value)).get(1, 0))
-        return node
+        return cls.from_message(_decode(_OBJECT, buf))
 
 
 class ObjectGraph:
@@ -222,8 +137,10 @@ class ObjectGraph:
         self.nodes = list(nodes or [])
 
     def encode(self) -> bytes:
-        return b"".join(_bytes(1, n.encode(), True) for n in self.nodes)
+        return pb.encode(pb.Message("TrackableObjectGraph",
+                                    nodes=[n.message() for n in self.nodes]))
 
     @classmethod
     def decode(cls, buf):
-        return cls([Node.decode(v) for number, _, v in fields(buf) if number == 1])
+        m = _decode("TrackableObjectGraph", buf)
+        return cls([Node.from_message(n) for n in m.nodes])

@@ -19,12 +19,14 @@ class _State(threading.local):
 
 _state = _State()
 _default = []  # the default strategy, made on first use
+# Its class, registered by strategy.py (which imports this module: importing it back here
+# would close a circle).
+DEFAULT_CLASS = []
 
 
 def default_strategy():
     if not _default:
-        from .strategy import _DefaultDistributionStrategy
-        _default.append(_DefaultDistributionStrategy())
+        _default.append(DEFAULT_CLASS[0]())
     return _default[0]
 
 

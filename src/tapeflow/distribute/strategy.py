@@ -402,6 +402,9 @@ class _DefaultDistributionStrategy(Strategy):
         pass
 
 
+_context.DEFAULT_CLASS.append(_DefaultDistributionStrategy)
+
+
 def on_variable_created(var):
     """The engine's hook: a variable made under a strategy becomes that strategy's."""
     top = _context.current()

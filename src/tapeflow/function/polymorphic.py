@@ -79,7 +79,6 @@ __all__ = ["Function", "ConcreteFunction"]
 
 MAX_VARIANTS = 8
 MAX_SIZED = 16       # shapes a relaxed generic program gets buffers compiled for
-_SHAPE_ERRORS = dispatch.STATIC_ERRORS
 
 # Read once: a call must not pay for the environment. TAPEFLOW_RUN_FUNCTIONS_EAGERLY=1 is
 # tf.config.run_functions_eagerly(True) for a whole run; TAPEFLOW_VALIDATE_FUNCTIONS=1
@@ -487,8 +486,7 @@ class Function:
                 # with the user's line.
                 _add_site(exc, _user_frame(exc.__traceback__))
                 raise
-            if isinstance(exc, _errors.InvalidArgumentError) and \
-                    str(exc).startswith(_SHAPE_ERRORS):
+            if isinstance(exc, _errors.OpError) and exc.static_shape:
                 # TensorFlow finds shape errors while building the graph: a ValueError.
                 exc = ValueError(str(exc))
             if self._autograph and type(exc) in _USER_CODE_ERRORS and \

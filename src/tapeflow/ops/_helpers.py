@@ -204,9 +204,11 @@ def _final_error(prim, name):
     hook = prim.error
 
     def error(values, attrs, exc):
-        cls, text = hook(values, attrs, exc)
+        found = hook(values, attrs, exc)   # (class, text[, static shape mismatch])
         suffix = "" if name is None else f" name: {name}"
-        raise cls(None, None, f"{text} [Op:{prim.name}]{suffix}") from None
+        err = found[0](None, None, f"{found[1]} [Op:{prim.name}]{suffix}")
+        err.static_shape = len(found) > 2 and found[2]
+        raise err from None
     prim.error = error
 
 

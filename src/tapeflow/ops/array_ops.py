@@ -51,11 +51,12 @@ def _reshape_error(values, attrs, exc):
     size = int(np.size(x))
     if -1 in shape:
         known = int(np.prod([d for d in shape if d != -1]))
-        return errors.InvalidArgumentError, (
-            "Only one input size may be -1, not both 0 and 1" if shape.count(-1) > 1 else
+        if shape.count(-1) > 1:
+            return errors.InvalidArgumentError, "Only one input size may be -1, not both 0 and 1"
+        return errors.shape_mismatch(
             f"Input to reshape is a tensor with {size} values, but the requested shape "
             f"requires a multiple of {known}")
-    return errors.InvalidArgumentError, (
+    return errors.shape_mismatch(
         f"Input to reshape is a tensor with {size} values, but the requested shape has "
         f"{int(np.prod(shape))}")
 
@@ -132,9 +133,9 @@ def _reshape_dynamic_forward(x, shape):
 def _dynamic_error(name):
     def error(values, attrs, exc):
         return _reshape_error(values[:1], {"shape": tuple(int(d) for d in values[1])}, exc) \
-            if name == "Reshape" else (errors.InvalidArgumentError, (
+            if name == "Reshape" else errors.shape_mismatch(
                 f"Incompatible shapes: {_show(np.shape(values[0]))} vs. "
-                f"{_show([int(d) for d in values[1]])}"))
+                f"{_show([int(d) for d in values[1]])}")
     return error
 
 
@@ -155,9 +156,9 @@ def _broadcast_forward(x, shape):
 
 
 _BROADCAST = primitive("BroadcastTo", _broadcast_forward, save_inputs=False,
-                       error=lambda v, a, e: (errors.InvalidArgumentError,
-                                              f"Incompatible shapes: {_show(np.shape(v[0]))} "
-                                              f"vs. {_show(a['shape'])}"))
+                       error=lambda v, a, e: errors.shape_mismatch(
+                           f"Incompatible shapes: {_show(np.shape(v[0]))} vs. "
+                           f"{_show(a['shape'])}"))
 # The engine sums the gradient back to the input's shape.
 defvjp(_BROADCAST, lambda g, y, x_shape, shape: g)
 
@@ -434,7 +435,7 @@ def _concat_forward(*xs, axis):
 
 
 def _concat_error(values, attrs, exc):
-    return errors.InvalidArgumentError, (
+    return errors.shape_mismatch(
         "ConcatOp : Dimension 1 in both shapes must be equal: shape[0] = "
         f"{_show(np.shape(values[0]))} vs. shape[1] = {_show(np.shape(values[1]))}")
 

@@ -130,9 +130,9 @@ def _matrix(images, kernel):
     s = x._value.shape
     if s[-1] != 3:
         rows = int(np.prod(s[:-1]))
-        raise errors.op_error(errors.InvalidArgumentError,
-                              f"Matrix size-incompatible: In[0]: [{rows},{s[-1]}], "
-                              "In[1]: [3,3]", "MatMul")
+        raise errors.static_shape(errors.op_error(
+            errors.InvalidArgumentError,
+            f"Matrix size-incompatible: In[0]: [{rows},{s[-1]}], In[1]: [3,3]", "MatMul"))
     flat = _a.reshape(x, (-1, 3))
     return _a.reshape(_m.matmul(flat, k), s)
 

@@ -564,10 +564,11 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     _check_linalg(a, "MatrixTriangularSolve")
     _square(a, "MatrixTriangularSolve")
     if b._value.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
-        raise _err(f"In[0] mismatch In[1] shape: {a._value.shape[-1]} vs. "
-                   f"{b._value.shape[-2] if b._value.ndim >= 2 else b._value.shape[-1]}: "
-                   f"{_show(a._value.shape)} {_show(b._value.shape)} {int(bool(lower))} "
-                   f"{int(bool(adjoint))}", "MatrixTriangularSolve")
+        raise errors.static_shape(_err(
+            f"In[0] mismatch In[1] shape: {a._value.shape[-1]} vs. "
+            f"{b._value.shape[-2] if b._value.ndim >= 2 else b._value.shape[-1]}: "
+            f"{_show(a._value.shape)} {_show(b._value.shape)} {int(bool(lower))} "
+            f"{int(bool(adjoint))}", "MatrixTriangularSolve"))
     return apply(_TRI_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 

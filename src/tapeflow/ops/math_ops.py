@@ -59,7 +59,7 @@ def _broadcast_error(values, attrs, exc):
         return errors.InvalidArgumentError, str(exc)
     shapes = [list(np.shape(v)) for v in values]
     text = " vs. ".join("[" + ",".join(str(d) for d in s) + "]" for s in shapes)
-    return errors.InvalidArgumentError, f"Incompatible shapes: {text}"
+    return errors.shape_mismatch(f"Incompatible shapes: {text}")
 
 
 # ----------------------------------------------------------------------------- binary
@@ -660,7 +660,7 @@ def _matmul_error(values, attrs, exc):
             return errors.InvalidArgumentError, (
                 f"In[0] and In[1] must have compatible batch dimensions: {_dims(sa)} vs. "
                 f"{_dims(sb)}")
-    return errors.InvalidArgumentError, (
+    return errors.shape_mismatch(
         f"Matrix size-incompatible: In[0]: {_dims(np.shape(a))}, In[1]: {_dims(np.shape(b))}")
 
 
@@ -732,7 +732,7 @@ def _matvec_forward(a, b, transpose_a):
 
 def _matvec_error(values, attrs, exc):
     a, b = values
-    return errors.InvalidArgumentError, (
+    return errors.shape_mismatch(
         f"Matrix size-incompatible: In[0]: {_dims(np.shape(a))}, In[1]: "
         f"{_dims(np.shape(b) + (1,))}")
 
@@ -1107,8 +1107,8 @@ def polyval(coeffs, x, name=None):
 
 def _matvec_final_error(values, attrs, exc):
     # tf.linalg.matvec runs MatMul in TensorFlow, and its errors name that op.
-    cls, text = _matvec_error(values, attrs, exc)
-    raise errors.op_error(cls, text, "MatMul") from None
+    err = errors.op_error(*_matvec_error(values, attrs, exc)[:2], "MatMul")
+    raise errors.static_shape(err) from None
 
 
 _MATVEC.error = _matvec_final_error

@@ -506,8 +506,9 @@ def tensordot(a, b, axes, name=None):
             free = int(np.prod([d for k, d in enumerate(shape) if k not in contract]))
             inner = int(np.prod([shape[k] for k in contract]))
             return [free, inner] if first else [inner, free]
-        raise _err(f"Matrix size-incompatible: In[0]: {_show(_mat(sha, ax_a, True))}, "
-                   f"In[1]: {_show(_mat(shb, ax_b, False))}", "MatMul")
+        raise errors.static_shape(_err(
+            f"Matrix size-incompatible: In[0]: {_show(_mat(sha, ax_a, True))}, "
+            f"In[1]: {_show(_mat(shb, ax_b, False))}", "MatMul"))
     for i, j in zip(ax_a, ax_b, strict=True):
         sb[j] = sa[i]
     out = [c for i, c in enumerate(sa) if i not in ax_a] + \

@@ -335,8 +335,9 @@ def rejection_resample(input_dataset, class_func, target_dist, initial_dist=None
         """(acceptance probabilities, probability of an original element)."""
         initial = np.asarray(initial, np.float32)
         if initial.shape != target.shape:
-            raise _op_error(f"Incompatible shapes: {list(target.shape)} vs. "
-                            f"{list(initial.shape)}", "RealDiv")
+            raise errors.static_shape(_op_error(
+                f"Incompatible shapes: {list(target.shape)} vs. {list(initial.shape)}",
+                "RealDiv"))
         with np.errstate(all="ignore"):
             ratio = target / (initial + np.float32(tiny))
             lo, hi = ratio.min(), ratio.max()

@@ -1,7 +1,6 @@
 """The VGG builder VGG16 and VGG19 share (Simonyan and Zisserman, 2014)."""
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 BASE = "https://storage.googleapis.com/tensorflow/keras-applications/"
@@ -27,12 +26,9 @@ def vgg(convs_per_block, weights_name, hashes, include_top, weights, input_tenso
         iu.validate_activation(classifier_activation, weights)
         x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
     x = iu.pool_or_top(x, include_top, pooling)
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         fname = (f"{weights_name}_weights_tf_dim_ordering_tf_kernels"
                  f"{'' if include_top else '_notop'}.h5")
-        iu.load_weights(model, weights, fname, f"{BASE}{weights_name}/{fname}",
-                        hashes[0 if include_top else 1])
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return fname, f"{BASE}{weights_name}/{fname}", hashes[0 if include_top else 1]
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)

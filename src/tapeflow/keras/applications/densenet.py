@@ -2,7 +2,6 @@
 networks (Huang et al., 2017)."""
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["DenseNet121", "DenseNet169", "DenseNet201", "preprocess_input",
@@ -66,21 +65,16 @@ def DenseNet(blocks, include_top=True, weights="imagenet", input_tensor=None,  #
     x = L.BatchNormalization(axis=3, epsilon=_EPS, name="bn")(x)
     x = L.Activation("relu", name="relu")(x)
     if include_top:
-        x = L.GlobalAveragePooling2D(name="avg_pool")(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights)
     x = iu.pool_or_top(x, include_top, pooling, ("avg_pool", "max_pool"))
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         if tuple(blocks) not in _WEIGHTS:
             raise ValueError("weights_path is None")
         stem, top_hash, notop_hash = _WEIGHTS[tuple(blocks)]
         fname = f"{stem}_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
-        iu.load_weights(model, weights, fname, BASE_WEIGHTS_PATH + fname,
-                        top_hash if include_top else notop_hash)
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return fname, BASE_WEIGHTS_PATH + fname, top_hash if include_top else notop_hash
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 def DenseNet121(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802

@@ -5,7 +5,6 @@ import math
 
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["EfficientNetB0", "EfficientNetB1", "EfficientNetB2", "EfficientNetB3",
@@ -104,14 +103,12 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size,  # noqa: N8
         x = L.Dense(classes, activation=classifier_activation,
                     kernel_initializer=_init(DENSE_KERNEL_INITIALIZER), name="predictions")(x)
     x = iu.pool_or_top(x, include_top, pooling, ("avg_pool", "max_pool"))
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         fname = name + (".h5" if include_top else "_notop.h5")
-        iu.load_weights(model, weights, fname, BASE_WEIGHTS_PATH + fname,
-                        WEIGHTS_HASHES[weights_name][0 if include_top else 1])
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return (fname, BASE_WEIGHTS_PATH + fname,
+                WEIGHTS_HASHES[weights_name][0 if include_top else 1])
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 def block(inputs, activation="swish", drop_rate=0.0, name="", filters_in=32, filters_out=16,

@@ -5,7 +5,6 @@ import math
 
 from .. import backend, initializers
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
@@ -203,14 +202,12 @@ def EfficientNetV2(width_coefficient, depth_coefficient, default_size,  # noqa: 
                         scale=1.0 / 3.0, mode="fan_out", distribution="uniform"),
                     bias_initializer=initializers.Constant(0.0), name="predictions")(x)
     x = iu.pool_or_top(x, include_top, pooling, ("avg_pool", "max_pool"))
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         fname = name + (".h5" if include_top else "_notop.h5")
-        iu.load_weights(model, weights, fname, BASE_WEIGHTS_PATH + fname,
-                        WEIGHTS_HASHES[weights_name][0 if include_top else 1])
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return (fname, BASE_WEIGHTS_PATH + fname,
+                WEIGHTS_HASHES[weights_name][0 if include_top else 1])
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 def _variant(width, depth, size, key, suffix):

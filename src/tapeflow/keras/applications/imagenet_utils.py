@@ -337,6 +337,29 @@ def model_doc(fn, summary, tf_name, preprocessing):
     return fn
 
 
+def classifier(x, classes, classifier_activation, weights, pool_name="avg_pool", **dense):
+    """Keras's ImageNet top: global average pooling (layer ``pool_name``) and the Dense
+    layer ``predictions`` (``dense`` its further arguments), after checking that
+    pretrained ``weights`` allow ``classifier_activation``."""
+    from .. import layers as L
+    x = L.GlobalAveragePooling2D(name=pool_name)(x)
+    validate_activation(classifier_activation, weights)
+    return L.Dense(classes, activation=classifier_activation, name="predictions", **dense)(x)
+
+
+def finish_model(x, img_input, input_tensor, name, weights, weights_file=None):
+    """The Model from the inputs to ``x``, named ``name``, with ``weights`` loaded: for
+    ``"imagenet"``, ``weights_file()`` gives Keras's published file as ``(file name, url[,
+    md5])`` (``weights_file`` None: an architecture Keras publishes no weights for)."""
+    from ..models import Model
+    model = Model(model_inputs(input_tensor, img_input), x, name=name)
+    if weights != "imagenet":
+        load_weights(model, weights)
+    elif weights_file is not None:
+        load_weights(model, weights, *weights_file())
+    return model
+
+
 def pool_or_top(x, include_top, pooling, pool_names=(None, None)):
     """Without the top, the ``pooling`` the caller asked for (layers named
     ``pool_names``)."""

@@ -3,7 +3,6 @@ scaled residual connections (Szegedy et al., 2016)."""
 from .. import backend
 from .. import layers as L
 from ..layers.layer import Layer
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["InceptionResNetV2", "preprocess_input", "decode_predictions"]
@@ -106,17 +105,13 @@ def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None,  
     x = inception_resnet_block(x, 1.0, "block8", 10, activation=None)
     x = conv2d_bn(x, 1536, 1, name="conv_7b")
     if include_top:
-        x = L.GlobalAveragePooling2D(name="avg_pool")(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights)
     x = iu.pool_or_top(x, include_top, pooling)
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         fname, file_hash = _FILES[0 if include_top else 1]
-        iu.load_weights(model, weights, fname, BASE_WEIGHT_URL + fname, file_hash)
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return fname, BASE_WEIGHT_URL + fname, file_hash
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 iu.model_doc(InceptionResNetV2, "Inception-ResNet-v2 (default input 299x299, at least "

@@ -2,7 +2,6 @@
 (Szegedy et al., 2015)."""
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["InceptionV3", "preprocess_input", "decode_predictions"]
@@ -84,18 +83,13 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None,  # noqa
         d = L.concatenate([conv2d_bn(d, 384, 1, 3), conv2d_bn(d, 384, 3, 1)], axis=3)
         x = L.concatenate([b1, b3, d, _avg_branch(x, 192)], axis=3, name=f"mixed{9 + i}")
     if include_top:
-        x = L.GlobalAveragePooling2D(name="avg_pool")(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights)
     x = iu.pool_or_top(x, include_top, pooling)
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         url = WEIGHTS_PATH if include_top else WEIGHTS_PATH_NO_TOP
-        iu.load_weights(model, weights, url.rsplit("/", 1)[1], url,
-                        _HASHES[0 if include_top else 1])
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return url.rsplit("/", 1)[1], url, _HASHES[0 if include_top else 1]
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 iu.model_doc(InceptionV3, "InceptionV3 (default input 299x299, at least 75x75)",

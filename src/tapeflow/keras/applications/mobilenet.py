@@ -4,7 +4,6 @@ import warnings
 
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["MobileNet", "preprocess_input", "decode_predictions"]
@@ -81,15 +80,13 @@ def MobileNet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3,  # 
         x = L.GlobalAveragePooling2D()(x)
     elif pooling == "max":
         x = L.GlobalMaxPooling2D()(x)
-    model = Model(iu.model_inputs(input_tensor, img_input), x,
-                  name=name or f"mobilenet_{alpha:0.2f}_{rows}")
-    if weights == "imagenet":
+
+    def weights_file():
         fname = (f"mobilenet_{_ALPHA_TEXT.get(alpha, '2_5')}_{rows}_tf"
                  f"{'' if include_top else '_no_top'}.h5")
-        iu.load_weights(model, weights, fname, BASE_WEIGHT_PATH + fname)
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return fname, BASE_WEIGHT_PATH + fname
+    return iu.finish_model(x, img_input, input_tensor, name or f"mobilenet_{alpha:0.2f}_{rows}",
+                           weights, weights_file)
 
 
 def _conv_block(inputs, filters, alpha, kernel=(3, 3), strides=(1, 1)):

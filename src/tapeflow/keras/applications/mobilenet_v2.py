@@ -5,7 +5,6 @@ import warnings
 from .. import backend
 from .. import layers as L
 from .._symbolic import KerasTensor
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["MobileNetV2", "preprocess_input", "decode_predictions"]
@@ -61,19 +60,15 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
     x = L.BatchNormalization(axis=-1, epsilon=1e-3, momentum=0.999, name="Conv_1_bn")(x)
     x = L.ReLU(6.0, name="out_relu")(x)
     if include_top:
-        x = L.GlobalAveragePooling2D()(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights, pool_name=None)
     x = iu.pool_or_top(x, include_top, pooling)
-    model = Model(iu.model_inputs(input_tensor, img_input), x,
-                  name=name or f"mobilenetv2_{alpha:0.2f}_{rows}")
-    if weights == "imagenet":
+
+    def weights_file():
         fname = (f"mobilenet_v2_weights_tf_dim_ordering_tf_kernels_{float(alpha)}_{rows}"
                  f"{'' if include_top else '_no_top'}.h5")
-        iu.load_weights(model, weights, fname, BASE_WEIGHT_PATH + fname)
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return fname, BASE_WEIGHT_PATH + fname
+    return iu.finish_model(x, img_input, input_tensor, name or f"mobilenetv2_{alpha:0.2f}_{rows}",
+                           weights, weights_file)
 
 
 iu.model_doc(MobileNetV2, "MobileNetV2 with width multiplier ``alpha`` (0.35, 0.5, 0.75, "

@@ -4,7 +4,6 @@ import os
 
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["NASNetMobile", "NASNetLarge", "preprocess_input", "decode_predictions"]
@@ -67,20 +66,16 @@ def NASNet(input_shape=None, penultimate_filters=4032, num_blocks=6,  # noqa: N8
             x, p = _normal_a_cell(x, p, width, block_id=f"{block}")
     x = L.Activation("relu")(x)
     if include_top:
-        x = L.GlobalAveragePooling2D()(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights, pool_name=None)
     x = iu.pool_or_top(x, include_top, pooling)
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         if (default_size, include_top) not in _FILES:
             raise ValueError("ImageNet weights can only be loaded with NASNetLarge or "
                              "NASNetMobile")
         fname, remote, file_hash = _FILES[(default_size, include_top)]
-        iu.load_weights(model, weights, fname, BASE_WEIGHTS_PATH + remote, file_hash)
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return fname, BASE_WEIGHTS_PATH + remote, file_hash
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 def NASNetMobile(input_shape=None, include_top=True, weights="imagenet",  # noqa: N802

@@ -2,7 +2,6 @@
 (He et al., 2015 and 2016)."""
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["ResNet50", "ResNet101", "ResNet152", "preprocess_input", "decode_predictions"]
@@ -44,19 +43,16 @@ def ResNet(stack_fn, preact, use_bias, include_top=True, weights="imagenet",  # 
         x = L.BatchNormalization(axis=_bn_axis(), epsilon=_EPS, name="post_bn")(x)
         x = L.Activation("relu", name="post_relu")(x)
     if include_top:
-        x = L.GlobalAveragePooling2D(name="avg_pool")(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights)
     x = iu.pool_or_top(x, include_top, pooling, ("avg_pool", "max_pool"))
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet" and weights_name in WEIGHTS_HASHES:
-        suffix = "" if include_top else "_notop"
-        fname = f"{weights_name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
-        iu.load_weights(model, weights, fname, BASE_WEIGHTS_PATH + fname,
-                        WEIGHTS_HASHES[weights_name][0 if include_top else 1])
-    elif weights != "imagenet":
-        iu.load_weights(model, weights)
-    return model
+
+    def weights_file():
+        fname = (f"{weights_name}_weights_tf_dim_ordering_tf_kernels"
+                 f"{'' if include_top else '_notop'}.h5")
+        return (fname, BASE_WEIGHTS_PATH + fname,
+                WEIGHTS_HASHES[weights_name][0 if include_top else 1])
+    return iu.finish_model(x, img_input, input_tensor, name, weights,
+                           weights_file if weights_name in WEIGHTS_HASHES else None)
 
 
 def residual_block_v1(x, filters, kernel_size=3, stride=1, conv_shortcut=True, name=None):
@@ -114,45 +110,41 @@ def stack_residual_blocks_v2(x, filters, blocks, stride1=2, name=None):
     return residual_block_v2(x, filters, stride=stride1, name=f"{name}_block{blocks}")
 
 
-def _v1(blocks, weights_name, **kwargs):
+def constructor(public_name, blocks, preact, module, preprocessing):
+    """The public builder ``public_name`` (``ResNet50``, ``ResNet101V2``, ...): the residual
+    stages of ``blocks`` bottleneck blocks, V1 (post-activation) or V2 (``preact``), with
+    Keras's arguments and defaults; bound to ``module`` (its ``__module__``)."""
+    default_name = public_name.lower()
+    stack = stack_residual_blocks_v2 if preact else stack_residual_blocks_v1
+
+    # V1 downsamples at the first block of stages 3-5, V2 at the last block of stages 2-4
+    first, last = (2, 1) if preact else (1, 2)
+
     def stack_fn(x):
-        x = stack_residual_blocks_v1(x, 64, blocks[0], stride1=1, name="conv2")
-        x = stack_residual_blocks_v1(x, 128, blocks[1], name="conv3")
-        x = stack_residual_blocks_v1(x, 256, blocks[2], name="conv4")
-        return stack_residual_blocks_v1(x, 512, blocks[3], name="conv5")
-    return ResNet(stack_fn, False, True, weights_name=weights_name, **kwargs)
+        x = stack(x, 64, blocks[0], stride1=first, name="conv2")
+        x = stack(x, 128, blocks[1], stride1=2, name="conv3")
+        x = stack(x, 256, blocks[2], stride1=2, name="conv4")
+        return stack(x, 512, blocks[3], stride1=last, name="conv5")
+
+    def build(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
+              pooling=None, classes=1000, classifier_activation="softmax", name=default_name):
+        return ResNet(stack_fn, preact, True, include_top=include_top, weights=weights,
+                      input_tensor=input_tensor, input_shape=input_shape, pooling=pooling,
+                      classes=classes, classifier_activation=classifier_activation,
+                      name=name, weights_name=default_name)
+    build.__name__ = build.__qualname__ = public_name
+    build.__module__ = module
+    depth = public_name[len("ResNet"):].removesuffix("V2")
+    iu.model_doc(build, f"ResNet{'V2' if preact else ''} with {depth} layers", public_name,
+                 preprocessing)
+    return build
 
 
 _PRE = ("Call ``keras.applications.resnet.preprocess_input`` on the inputs (caffe mode: BGR, "
         "minus the ImageNet mean).")
-
-
-def ResNet50(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
-             input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
-             name="resnet50"):
-    return _v1((3, 4, 6, 3), "resnet50", include_top=include_top, weights=weights,
-               input_tensor=input_tensor, input_shape=input_shape, pooling=pooling,
-               classes=classes, classifier_activation=classifier_activation, name=name)
-
-
-def ResNet101(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
-              input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
-              name="resnet101"):
-    return _v1((3, 4, 23, 3), "resnet101", include_top=include_top, weights=weights,
-               input_tensor=input_tensor, input_shape=input_shape, pooling=pooling,
-               classes=classes, classifier_activation=classifier_activation, name=name)
-
-
-def ResNet152(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
-              input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
-              name="resnet152"):
-    return _v1((3, 8, 36, 3), "resnet152", include_top=include_top, weights=weights,
-               input_tensor=input_tensor, input_shape=input_shape, pooling=pooling,
-               classes=classes, classifier_activation=classifier_activation, name=name)
-
-
-for _fn, _depth in ((ResNet50, 50), (ResNet101, 101), (ResNet152, 152)):
-    iu.model_doc(_fn, f"ResNet with {_depth} layers", f"ResNet{_depth}", _PRE)
+ResNet50 = constructor("ResNet50", (3, 4, 6, 3), False, __name__, _PRE)
+ResNet101 = constructor("ResNet101", (3, 4, 23, 3), False, __name__, _PRE)
+ResNet152 = constructor("ResNet152", (3, 8, 36, 3), False, __name__, _PRE)
 
 
 def preprocess_input(x, data_format=None):

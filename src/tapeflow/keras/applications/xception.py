@@ -2,7 +2,6 @@
 residual connections (Chollet, 2017)."""
 from .. import backend
 from .. import layers as L
-from ..models import Model
 from . import imagenet_utils as iu
 
 __all__ = ["Xception", "preprocess_input", "decode_predictions"]
@@ -60,18 +59,13 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N
     x = _sep_bn(x, 2048, "block14_sepconv2")
     x = L.Activation("relu", name="block14_sepconv2_act")(x)
     if include_top:
-        x = L.GlobalAveragePooling2D(name="avg_pool")(x)
-        iu.validate_activation(classifier_activation, weights)
-        x = L.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = iu.classifier(x, classes, classifier_activation, weights)
     x = iu.pool_or_top(x, include_top, pooling)
-    model = Model(iu.model_inputs(input_tensor, img_input), x, name=name)
-    if weights == "imagenet":
+
+    def weights_file():
         url = WEIGHTS_PATH if include_top else WEIGHTS_PATH_NO_TOP
-        iu.load_weights(model, weights, url.rsplit("/", 1)[1], url,
-                        _HASHES[0 if include_top else 1])
-    else:
-        iu.load_weights(model, weights)
-    return model
+        return url.rsplit("/", 1)[1], url, _HASHES[0 if include_top else 1]
+    return iu.finish_model(x, img_input, input_tensor, name, weights, weights_file)
 
 
 iu.model_doc(Xception, "Xception (default input 299x299, at least 71x71)", "Xception",

@@ -67,8 +67,8 @@ def _dense_for(rt, d):
         if size != 1:
             if k == 0:
                 if size != nrows:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"Incompatible shapes: [{nrows}] vs. [{size}]")
+                    raise errors.static_shape(errors.InvalidArgumentError(
+                        None, None, f"Incompatible shapes: [{nrows}] vs. [{size}]"))
             else:
                 s = splits[k - 1]
                 if np.any(np.diff(s) != size):
