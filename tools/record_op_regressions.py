@@ -1035,6 +1035,18 @@ case("complex_segment_mean_one_row_copied", """
     out = [tf.math.segment_mean(d, [0]), tf.math.segment_mean(d2, [0, 0]),
            tf.math.segment_mean(d2, [0, 1])]""")
 
+case("abs_negative_unsigned_refused", """
+    out = []
+    for dt in (tf.uint8, tf.uint16, tf.uint32, tf.uint64):
+        for f in (tf.abs, tf.negative, tf.math.abs, tf.math.negative):
+            try:
+                f(tf.constant([7], dt))
+                out.append("computed")
+            except tf.errors.InvalidArgumentError:
+                out.append("InvalidArgumentError")
+    out += [tf.abs(tf.constant([-3], tf.int8)), tf.negative(tf.constant([2.5])),
+            tf.abs(tf.constant([3-4j]))]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -384,9 +384,6 @@ KNOWN = [
     K('math.l2_normalize', 'grad,grad2,fwd', 'any', 'wrong gradient',
       'grad values differ [math.l2_normalize|0|9: 0: max excess at 0: got -2.26847e-05+4.65'
       '203e-06j want -1.33751e-05+0.]'),
-    K('math.negative', 'error', 'int', 'silent acceptance',
-      'computes on unsigned ints where TF raises InvalidArgumentError (a dtype check would '
-      'cost the hot path of Neg) [math.negative|0|32: raised nothing, TF InvalidArgumentError]'),
     K('math.reduce_euclidean_norm', 'grad,grad2,fwd', 'complex', 'tf wrong',
       'the norm is real-valued: TF multiplies z/|z| by the whole complex upstream gradient,'
       ' the gradient of Re(conj(v)|z|) is Re(v) z/|z| (docs/ops.md)'),
@@ -651,9 +648,6 @@ KNOWN = [
     K('linalg.slogdet', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [linalg.slogdet|0|62: out 0: nan at d'
       'ifferent places, e.g. got (1+0j) want (nan+0j)]'),
-    K('math.abs', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [math.abs|0|69: raised nothing'
-      ', TF InvalidArgumentError]'),
     K('math.floordiv', 'error', 'complex', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on complex inputs [math.fl'
       'oordiv|0|46: raised InvalidArgumentError, TF NotFoundError]'),

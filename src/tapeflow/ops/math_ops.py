@@ -413,9 +413,10 @@ _F = "fc"
 _FC = FLOAT_COMPLEX_TYPES
 _FL = "bfloat16, half, float, double"
 _NUMERIC = "fiuc"
-negative = _unary(_NEG, "negative", "``-x``, element-wise")
+# Neg and Abs have no kernel for unsigned ints (TF's InvalidArgumentError): one kind test
+negative = _unary(_NEG, "negative", "``-x``, element-wise", "fic", _SIGNED_TYPES)
 abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
-             "``|x|``, element-wise (the magnitude, for complex ``x``)", _NUMERIC,
+             "``|x|``, element-wise (the magnitude, for complex ``x``)", "fic",
              "bfloat16, half, float, double, int8, int16, int32, int64")
 square = _unary(_SQUARE, "square", "``x * x``, element-wise", _NUMERIC,
                 "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
