@@ -1047,6 +1047,13 @@ case("abs_negative_unsigned_refused", """
     out += [tf.abs(tf.constant([-3], tf.int8)), tf.negative(tf.constant([2.5])),
             tf.abs(tf.constant([3-4j]))]""")
 
+case("pow_and_xdivy_second_order_overflow", """
+    inf = float("inf")
+    h = lambda *v: tf.constant(list(v), tf.float16)
+    x, y = tf.constant(1.1027, tf.float16), h(-0.0854, -1.0, -1.8977, 0.655)
+    z, w = tf.constant([-2j], tf.complex64), tf.constant([0.0008+12182.72j], tf.complex64)
+    out = [grad2(tf.math.xdivy, x, y), grad(tf.math.pow, z, w)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

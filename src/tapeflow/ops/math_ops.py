@@ -283,12 +283,18 @@ defvjp(_FLOORMOD, lambda g, y, x1, x2: g,
 
 def _pow_grad_base(g, z, x, y):
     # TF's association, (g * y) * x ** (y - 1): where it overflows decides its inf/nan
-    return multiply(multiply(g, y), _pow(x, subtract(y, 1)))
+    # (complex products as Eigen's)
+    mul = _cmul if x._value.dtype.kind == "c" else multiply
+    return mul(mul(g, y), _pow(x, subtract(y, 1)))
 
 
 def _pow_grad_exponent(g, z, x, y):
     # TF's (g * z) * log(x), log(x) taken as 0 where x <= 0 (x == 0 for complex)
-    mask = not_equal(x, 0) if x._value.dtype.kind == "c" else greater(x, 0)
+    if x._value.dtype.kind == "c":
+        mask = not_equal(x, 0)
+        safe = _a.where(mask, x, ones_like(x))
+        return _cmul(_cmul(g, z), _a.where(mask, log(safe), zeros_like(x)))
+    mask = greater(x, 0)
     safe = _a.where(mask, x, ones_like(x))
     return multiply(multiply(g, z), _a.where(mask, log(safe), zeros_like(x)))
 
@@ -924,9 +930,10 @@ defvjp(_XLOGY, lambda g, z, x, y: multiply(g, xlogy(_nonzero(x), y)),
        lambda g, z, x, y: multiply(g, xdivy(x, y)))
 defvjp(_XLOG1PY, lambda g, z, x, y: multiply(g, xlog1py(_nonzero(x), y)),
        lambda g, z, x, y: multiply(g, xdivy(x, add(y, 1))))
-# TF's: xdivy(x != 0, y) * g and xdivy(-x, y ** 2) * g (its second derivatives' nan/inf)
+# TF's: xdivy(x != 0, y) * g and xdivy(-x, y ** 2) * g, y ** 2 a Pow as TF's (its second
+# derivatives' nan/inf: Pow's gradient (g * 2) * y overflows in float16 before 2 * y does)
 defvjp(_XDIVY, lambda g, z, x, y: multiply(g, xdivy(_nonzero(x), y)),
-       lambda g, z, x, y: multiply(xdivy(negative(x), square(y)), g))
+       lambda g, z, x, y: multiply(xdivy(negative(x), _pow(y, 2)), g))
 
 
 def _safe_binary(prim, name, what):
