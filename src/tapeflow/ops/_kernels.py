@@ -20,7 +20,9 @@ from .._core.backend import np
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
            "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
            "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
-           "truncatediv", "arg_extremum", "squared_difference"]
+           "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
+           "softplus", "reciprocal", "rsqrt", "nan_safe", "div_no_nan", "xlogy", "xlog1py",
+           "xdivy"]
 
 _MIN = 4096            # elements: below this NumPy's plain call is as fast
 _WIDE = 256            # the inner-loop length the tiled forms aim for
@@ -492,3 +494,71 @@ def squared_difference(x, y):
     TensorFlow's SquaredDifference."""
     d = x - y
     return d * d.conj() if d.dtype.kind == "c" else np.square(d)
+
+
+# ---------------------------------------------------------- forwards of math_ops primitives
+
+
+def floormod(x, y):
+    if x.dtype.kind != "f":
+        return x % y
+    # TensorFlow's rule: r = fmod(x, y), moved by y when r is non-zero and its sign differs
+    # from y's; so a zero result keeps x's sign (-2 % 2 is -0.0), unlike NumPy's.
+    r = np.fmod(x, y)
+    return np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r).astype(r.dtype, copy=False)
+
+
+def sigmoid(x):
+    if x.dtype.kind == "c":
+        return complex_reciprocal_c(1 + np.exp(-x))
+    return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
+
+
+def softplus(x):
+    return np.logaddexp(x.dtype.type(0), x)
+
+
+def reciprocal(x):
+    if x.dtype.kind == "c":
+        return complex_div(np.ones((), x.dtype), x)
+    return np.reciprocal(x)
+
+
+def rsqrt(x):
+    if x.dtype.kind != "c":
+        return 1 / np.sqrt(x)
+    with np.errstate(invalid="ignore"):
+        # Eigen's complex rsqrt takes an imaginary -0 for +0 (rsqrt(-1 - 0j) is -1j, where
+        # 1 / sqrt gives 1j): adding +0 makes it so
+        return complex_reciprocal_c(np.sqrt(x + x.dtype.type(0)))
+
+
+def nan_safe(fn):
+    def forward(x, y):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return fn(x, y)
+    return forward
+
+
+def div_no_nan(x, y):
+    # complex: Eigen's division (nan + nanj over an infinite denominator, as TF's kernel)
+    div = complex_div if x.dtype.kind == "c" else np.true_divide
+    return np.where(y == 0, np.zeros((), x.dtype), div(x, np.where(y == 0, 1, y))
+                    ).astype(np.result_type(x, y))[()]
+
+
+def xlogy(x, y):
+    return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(
+        np.result_type(x, y))[()]
+
+
+def xlog1py(x, y):
+    if x.dtype.kind == "c":
+        return complex_xlog1py(x, y)
+    return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(
+        np.result_type(x, y))[()]
+
+
+def xdivy(x, y):
+    div = complex_div if x.dtype.kind == "c" else np.true_divide
+    return np.where(x == 0, np.zeros((), x.dtype), div(x, y)).astype(np.result_type(x, y))[()]

@@ -161,15 +161,6 @@ def _int_division_error(values, attrs, exc):
     return _broadcast_error(values, attrs, exc)
 
 
-def _floormod_forward(x, y):
-    if x.dtype.kind != "f":
-        return x % y
-    # TensorFlow's rule: r = fmod(x, y), moved by y when r is non-zero and its sign differs
-    # from y's; so a zero result keeps x's sign (-2 % 2 is -0.0), unlike NumPy's.
-    r = np.fmod(x, y)
-    return np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r).astype(r.dtype, copy=False)
-
-
 # Python's operators reach NumPy's scalar fast paths: 0.07 us for two float32 scalars where
 # the ufunc call takes 0.6 us; on arrays they are the same ufuncs.
 _ADD = primitive("AddV2", operator.add, save_inputs=False, error=_broadcast_error)
@@ -178,7 +169,7 @@ _MUL = primitive("Mul", operator.mul, error=_broadcast_error)
 _DIV = primitive("RealDiv", operator.truediv, save_output=True, error=_broadcast_error)
 _FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(_kernels.floordiv),
                               error=_int_division_error)
-_FLOORMOD = primitive("FloorMod", _int_division_check(_floormod_forward),
+_FLOORMOD = primitive("FloorMod", _int_division_check(_kernels.floormod),
                       error=_int_division_error)
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
@@ -368,36 +359,11 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
          if allowed else "tf.errors.InvalidArgumentError: for a dtype the op does not take."]))
 
 
-def _sigmoid_forward(x):
-    if x.dtype.kind == "c":
-        return _kernels.complex_reciprocal_c(1 + np.exp(-x))
-    return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
-
-
-def _softplus_forward(x):
-    return np.logaddexp(x.dtype.type(0), x)
-
-
 _NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
 _SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
-def _reciprocal_forward(x):
-    if x.dtype.kind == "c":
-        return _kernels.complex_div(np.ones((), x.dtype), x)
-    return np.reciprocal(x)
-
-
-def _rsqrt_forward(x):
-    if x.dtype.kind != "c":
-        return 1 / np.sqrt(x)
-    with np.errstate(invalid="ignore"):
-        # Eigen's complex rsqrt takes an imaginary -0 for +0 (rsqrt(-1 - 0j) is -1j, where
-        # 1 / sqrt gives 1j): adding +0 makes it so
-        return _kernels.complex_reciprocal_c(np.sqrt(x + x.dtype.type(0)))
-
-
-_RSQRT = primitive("Rsqrt", _rsqrt_forward, save_inputs=False, save_output=True)
+_RSQRT = primitive("Rsqrt", _kernels.rsqrt, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
 _LOG = primitive("Log", lambda x: _kernels.complex_log(x) if x.dtype.kind == "c" else
                  np.log(x))
@@ -405,11 +371,11 @@ _LOG1P = primitive("Log1p", lambda x: _kernels.complex_log1p(x) if x.dtype.kind 
                    np.log1p(x))
 _EXPM1 = primitive("Expm1", np.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
-_SIGMOID = primitive("Sigmoid", _sigmoid_forward, save_inputs=False, save_output=True)
-_RECIP = primitive("Reciprocal", _reciprocal_forward, save_inputs=False, save_output=True)
+_SIGMOID = primitive("Sigmoid", _kernels.sigmoid, save_inputs=False, save_output=True)
+_RECIP = primitive("Reciprocal", _kernels.reciprocal, save_inputs=False, save_output=True)
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
-_SOFTPLUS = primitive("Softplus", _softplus_forward)
+_SOFTPLUS = primitive("Softplus", _kernels.softplus)
 _SIGN = primitive("Sign", np.sign, save_inputs=False, error=no_bool("Sign", _SIGNED_TYPES))
 _ROUND = nondifferentiable("Round", np.round)
 _FLOOR = nondifferentiable("Floor", np.floor)
@@ -883,41 +849,11 @@ def atan2(y, x, name=None):
 # ------------------------------------------------------------ safe division and logs
 
 
-def _nan_safe(fn):
-    def forward(x, y):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return fn(x, y)
-    return forward
-
-
-def _div_no_nan(x, y):
-    # complex: Eigen's division (nan + nanj over an infinite denominator, as TF's kernel)
-    div = _kernels.complex_div if x.dtype.kind == "c" else np.true_divide
-    return np.where(y == 0, np.zeros((), x.dtype), div(x, np.where(y == 0, 1, y))
-                    ).astype(np.result_type(x, y))[()]
-
-
-def _xlogy(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(
-        np.result_type(x, y))[()]
-
-
-def _xlog1py(x, y):
-    if x.dtype.kind == "c":
-        return _kernels.complex_xlog1py(x, y)
-    return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(
-        np.result_type(x, y))[()]
-
-
-def _xdivy(x, y):
-    div = _kernels.complex_div if x.dtype.kind == "c" else np.true_divide
-    return np.where(x == 0, np.zeros((), x.dtype), div(x, y)).astype(np.result_type(x, y))[()]
-
-
-_DIVNONAN = primitive("DivNoNan", _nan_safe(_div_no_nan), error=_broadcast_error)
-_XLOGY = primitive("Xlogy", _nan_safe(_xlogy), error=_broadcast_error)
-_XLOG1PY = primitive("Xlog1py", _nan_safe(_xlog1py), error=_broadcast_error)
-_XDIVY = primitive("Xdivy", _nan_safe(_xdivy), error=_broadcast_error)
+_k = _kernels
+_DIVNONAN = primitive("DivNoNan", _k.nan_safe(_k.div_no_nan), error=_broadcast_error)
+_XLOGY = primitive("Xlogy", _k.nan_safe(_k.xlogy), error=_broadcast_error)
+_XLOG1PY = primitive("Xlog1py", _k.nan_safe(_k.xlog1py), error=_broadcast_error)
+_XDIVY = primitive("Xdivy", _k.nan_safe(_k.xdivy), error=_broadcast_error)
 
 
 def _nonzero(x):
