@@ -28,7 +28,11 @@ from tests.function import cases as function_cases  # noqa: E402
 
 def main(only=()):
     """Record every case and program, or with case names given only those cases (merged
-    into the existing cases.json; the programs are left as they are)."""
+    into the existing cases.json; the programs are left as they are); a name ending in
+    ``.py`` records only that program."""
+    programs_only = [n for n in only if n.endswith(".py")]
+    if programs_only:
+        return record_programs(programs_only)
     out_dir = ROOT / "tests" / "fixtures" / "function"
     out_dir.mkdir(parents=True, exist_ok=True)
     results = {"_recorded_with": f"tensorflow {tf.__version__}, numpy {np.__version__}"}
@@ -45,9 +49,16 @@ def main(only=()):
     (out_dir / "cases.json").write_text(json.dumps(results, indent=1) + "\n")
     if only:
         return
+    record_programs()
+
+
+def record_programs(names=()):
+    out_dir = ROOT / "tests" / "fixtures" / "function"
     programs = ROOT / "tests" / "function" / "programs"
     tmp = Path(tempfile.mkdtemp())
     for path in sorted(programs.glob("*.py")):
+        if names and path.name not in names:
+            continue
         # AutoGraph reads the source: the program runs from a file of its own.
         src = path.read_text().replace("import tapeflow as tf", "import tensorflow as tf")
         (tmp / path.name).write_text(src)

@@ -74,6 +74,8 @@ def record(c, inputs, data):
         out["config"] = plain(layer.get_config())
         return out
     out["y1"] = lists(y1)
+    if not isinstance(y1, dict):
+        out["dtype"] = np.asarray(y1).dtype.name
     out["y2"] = lists(layer(copy(x), training=True))
     try:
         out["single"] = lists(layer(one(x), training=True))
@@ -81,6 +83,8 @@ def record(c, inputs, data):
         out["single_error"] = [type(e).__name__, str(e)[:200]]
     y0 = layer(copy(x), training=False)
     out["inference_identity"] = bool(same(y0, x))
+    if not isinstance(y0, dict):
+        out["inference_dtype"] = np.asarray(y0).dtype.name
     if not out["inference_identity"]:
         out["y0"] = lists(y0)
     out["config"] = plain(layer.get_config())

@@ -8,7 +8,9 @@ to ``tests/fixtures/saved_model/tf_check.json``: per case the sha256 of tapeflow
 TF's verdict. Exits 1 when TF's numbers differ from tapeflow's (1e-5).
 
 Usage (where TF 2.21 is installed):
-    TF_CPP_MIN_LOG_LEVEL=2 /work/tfenv/bin/python tools/record_saved_model_tf_check.py
+    TF_CPP_MIN_LOG_LEVEL=2 /work/tfenv/bin/python tools/record_saved_model_tf_check.py [CASE...]
+
+With case names, only those are recorded again (the others kept from the fixture).
 """
 import json
 import os
@@ -38,6 +40,8 @@ def tapeflow_subprocess(name, directory, export_dir):
 
 
 def close(a, b, tol=1e-5):
+    if isinstance(a, list) != isinstance(b, list):
+        return False
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(close(x, y, tol) for x, y in zip(a, b))
     if a is None or b is None:
@@ -51,8 +55,12 @@ def main():
     from tests.saved_model.tf_check_cases import CASES, run_calls
     cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
     out, bad = {}, []
+    only = sys.argv[1:]
+    if only:
+        with open(OUT) as fh:
+            out = json.load(fh)["cases"]
     with tempfile.TemporaryDirectory() as d:
-        for name in CASES:
+        for name in only or CASES:
             export_dir = os.path.join(d, name)
             ours = tapeflow_subprocess(name, d, export_dir)
             loaded = tf.saved_model.load(export_dir)

@@ -187,7 +187,7 @@ _LAZY_ATTRS = {
     "RaggedTensor": ("tapeflow.ops.ragged.ragged_tensor", "RaggedTensor"),
     "SparseTensor": ("tapeflow.ops.sparse.sparse_tensor", "SparseTensor"),
     "RaggedTensorSpec": ("tapeflow.ops.ragged.ragged_tensor_spec", "RaggedTensorSpec"),
-    "SparseTensorSpec": ("tapeflow.data.composite", "SparseTensorSpec"),
+    "SparseTensorSpec": ("tapeflow.ops.sparse.sparse_tensor_spec", "SparseTensorSpec"),
     "custom_gradient": ("tapeflow._core.custom_gradient", "custom_gradient"),
     "recompute_grad": ("tapeflow._core.custom_gradient", "recompute_grad"),
     "Module": ("tapeflow.checkpoint.module", "Module"),

@@ -294,7 +294,12 @@ class Message:
         return object.__new__(cls)
 
     def __init__(self, type_name=None, /, **fields):
-        by_name, d = type(self)._by_name, self.__dict__
+        cls = type(self)
+        if cls.__setattr__ is not Message.__setattr__:   # an API class that checks values
+            for name, value in fields.items():
+                setattr(self, name, value)
+            return
+        by_name, d = cls._by_name, self.__dict__
         for name, value in fields.items():
             field = by_name.get(name)
             if field is None or field.oneof is not None:

@@ -44,20 +44,11 @@ XFAIL = {
                              "lanes of 4-64 nor pairwise; matmul is exact: float32 "
                              "accumulation, one rounding), so the fit losses and accuracies "
                              "drift in the 3rd decimal",
-    "ragged_tensor_guide": "one cell (the rest is ragged_tensor_guide_core): "
-    "tf.saved_model.save of a function traced for a RaggedTensorSpec (refused: its program "
-    "is per row partition)",
     "intro_to_graphs_guide": (
         "only print(graph.as_graph_def()) of simple_relu differs: TF's AutoGraph threads a "
         "do_return flag through the cond (an extra bool output, Identity and Consts in the "
         "branch functions) and numbers the branch functions by TF's process-wide function "
         "counter (cond_true_30: 29 functions made before in TF's run)"),
-    "keras3_functional_api_rest": (
-        "the ticket classifier's fit: the first batch's losses match Keras's, the second's "
-        "differ (department_loss 2.8683 vs 2.8724: the first RMSprop update; the Embedding's "
-        "IndexedSlices gradient and RMSprop's sparse update match Keras on a small case, so "
-        "the cause is not located); a layer without build() is not first traced by running "
-        "call() symbolically (its print shows once, not twice). VGG19 matches since session 8"),
 }
 # Programs that show TensorFlow's tracing semantics (a Python side effect only while tracing)
 # run without the soundness switch (TAPEFLOW_VALIDATE_FUNCTIONS), whose eager re-run of every

@@ -298,9 +298,6 @@ KNOWN = [
     K('keras.losses.categorical_crossentropy', 'error', 'empty', 'empty tensors',
       'size-0 inputs: error raised InvalidArgumentError, TF nothing [keras.losses.categoric'
       'al_crossentropy|0|5: raised InvalidArgumentError, TF nothing]'),
-    K('keras.losses.categorical_crossentropy', 'grad,grad2,fwd', 'any', 'tf wrong',
-      "from_logits: TF's logits gradient softmax - labels is wrong for labels not summing t"
-      'o 1 (docs/ops.md)'),
     K('keras.losses.categorical_focal_crossentropy', 'error', 'empty', 'empty tensors',
       'size-0 inputs: error raised InvalidArgumentError, TF nothing [keras.losses.categoric'
       'al_focal_crossentropy|0|29: raised InvalidArgumentError, TF nothing]'),

@@ -28,6 +28,7 @@ def images():
         "rgb_cf": np.ascontiguousarray(rgb.transpose(0, 3, 1, 2)),
         "big": rng.uniform(0, 255, (2, 16, 16, 3)).astype(np.float32),
         "wide": rng.uniform(0, 255, (2, 24, 22, 1)).astype(np.float32),
+        "levels_u8": levels.astype(np.uint8),
     }
 
 
@@ -232,4 +233,124 @@ ERRORS = [
     ("RandomColorJitter", {"brightness_factor": 2.0}),
     ("RandomColorJitter", {"contrast_factor": 1.5}),
     ("MaxNumBoundingBoxes", {"max_number": 3, "factor": 0.5}),
+]
+
+# The layers that drew from TensorFlow's stateful ops before session 10, now on the base.
+XY = {"bounding_box_format": "xyxy"}
+CASES += [
+    case("RandomFlip", {"seed": 3}),
+    case("RandomFlip", {"mode": "horizontal"}, x="big", label="FlipHorizontal", tol=0.0),
+    case("RandomFlip", dict(XY, mode="vertical", seed=4), data="all", label="FlipAll"),
+    case("RandomFlip", dict(XY, seed=5), data="all", label="FlipBothAll"),
+    case("RandomFlip", dict(CF, seed=6), x="rgb_cf", label="FlipCF"),
+    case("RandomBrightness", {"factor": 0.3, "seed": 5}),
+    case("RandomBrightness", {"factor": (-0.2, 0.1), "value_range": (0, 1)}, x="unit",
+         label="BrightnessUnit", tol=1e-6),
+    case("RandomBrightness", dict(XY, factor=0.2, seed=2), data="all", label="BrightnessAll"),
+    case("RandomContrast", {"factor": 0.4, "seed": 6}),
+    case("RandomContrast", {"factor": (0.1, 0.6)}, x="big", label="ContrastPair"),
+    case("RandomContrast", dict(CF, factor=0.5, seed=3), x="rgb_cf", label="ContrastCF"),
+    case("RandomRotation", {"factor": 0.2, "seed": 7}, tol=2e-3),
+    case("RandomRotation", {"factor": (-0.1, 0.3), "interpolation": "nearest",
+                            "fill_mode": "constant", "fill_value": 4.0}, x="big",
+         label="RotationNearest", tol=2e-3),
+    case("RandomRotation", dict(XY, factor=0.15, seed=8), data="all", label="RotationAll",
+         tol=2e-3),
+    case("RandomRotation", dict(CF, factor=0.3, fill_mode="wrap", seed=9), x="rgb_cf",
+         label="RotationCF", tol=2e-3),
+    case("RandomTranslation", {"height_factor": 0.2, "width_factor": 0.3, "seed": 8},
+         tol=2e-3),
+    case("RandomTranslation", {"height_factor": (-0.3, 0.1), "width_factor": 0.25,
+                               "fill_mode": "nearest", "interpolation": "nearest"}, x="big",
+         label="TranslationNearest", tol=2e-3),
+    case("RandomTranslation", dict(XY, height_factor=0.2, width_factor=0.2, seed=2),
+         data="all", label="TranslationAll", tol=2e-3),
+    case("RandomTranslation", dict(CF, height_factor=0.3, width_factor=0.1, seed=4),
+         x="rgb_cf", label="TranslationCF", tol=2e-3),
+    case("RandomZoom", {"height_factor": 0.3, "seed": 9}, tol=2e-3),
+    case("RandomZoom", {"height_factor": (-0.4, 0.2), "width_factor": (0.1, 0.3),
+                        "interpolation": "nearest", "fill_mode": "constant"}, x="big",
+         label="ZoomNearest", tol=2e-3),
+    case("RandomZoom", dict(XY, height_factor=0.3, width_factor=0.2, seed=3), data="all",
+         label="ZoomAll", tol=2e-3),
+    case("RandomZoom", dict(CF, height_factor=-0.3, seed=5), x="rgb_cf", label="ZoomCF",
+         tol=2e-3),
+    case("RandomCrop", {"height": 4, "width": 5, "seed": 10}, tol=0.0),
+    case("RandomCrop", {"height": 3, "width": 3}, x="big", label="CropNoSeed", tol=0.0),
+    case("RandomCrop", {"height": 8, "width": 9, "seed": 1}, label="CropUp"),
+    case("RandomCrop", dict(XY, height=4, width=4, seed=2), data="all", label="CropAll"),
+    case("RandomCrop", dict(CF, height=3, width=5, seed=3), x="rgb_cf", label="CropCF",
+         tol=0.0),
+    case("Solarization", {"addition_factor": 0.2, "threshold_factor": 0.5, "seed": 11}),
+    case("Solarization", {"addition_factor": (0.1, 0.3), "threshold_factor": 0.7,
+                          "value_range": (0, 1)}, x="unit", label="SolarizationUnit",
+         tol=1e-5),
+    case("Solarization", dict(XY, threshold_factor=0.4, seed=2), data="all",
+         label="SolarizationAll"),
+    case("AutoContrast", x="skewed"),
+    case("AutoContrast", {"value_range": (0, 1)}, x="unit", label="AutoContrastUnit",
+         tol=1e-6),
+    case("AutoContrast", x="flat", label="AutoContrastFlat"),
+    case("RandomInvert", {"seed": 12}),
+    case("RandomInvert", {"factor": (0.2, 0.7), "value_range": (0, 1)}, x="unit",
+         label="InvertUnit", tol=1e-6),
+    case("RandomInvert", dict(XY, factor=0.6, seed=3), data="all", label="InvertAll"),
+    case("RandomGrayscale", {"seed": 13}),
+    case("RandomGrayscale", dict(CF, factor=0.9, seed=2), x="rgb_cf", label="GrayscaleCF"),
+]
+ERRORS += [
+    ("RandomFlip", {"mode": "diagonal", "name": "flip"}),
+    ("RandomBrightness", {"factor": 1.5}),
+    ("RandomBrightness", {"factor": 0.2, "value_range": (1, 2, 3)}),
+    ("RandomContrast", {"factor": 1.5}),
+    ("RandomRotation", {"factor": 0.2, "fill_mode": "mirror"}),
+    ("RandomRotation", {"factor": 0.2, "interpolation": "bicubic"}),
+    ("RandomTranslation", {"height_factor": 1.5, "width_factor": 0.1}),
+    ("RandomTranslation", {"height_factor": (0.1, 0.2, 0.3), "width_factor": 0.1}),
+    ("RandomZoom", {"height_factor": -1.0}),
+    ("RandomZoom", {"height_factor": 0.2, "width_factor": "x"}),
+    ("RandomZoom", {"height_factor": 0.2, "fill_mode": "mirror"}),
+    ("Solarization", {"addition_factor": 2.0}),
+    ("Solarization", {"threshold_factor": (0.1, 0.2, 0.3)}),
+    ("AutoContrast", {"value_range": (0, 1, 2)}),
+    ("RandomInvert", {"factor": 1.5}),
+    ("RandomGrayscale", {"factor": 1.5}),
+]
+
+# The deterministic image layers in channels_first (session 10).
+CASES += [
+    case("CenterCrop", dict(CF, height=3, width=4), x="rgb_cf", label="CenterCropCF",
+         tol=0.0),
+    case("CenterCrop", dict(CF, height=8, width=9), x="rgb_cf", label="CenterCropUpCF"),
+    case("Resizing", dict(CF, height=4, width=5), x="rgb_cf", label="ResizingCF"),
+    case("Resizing", dict(CF, height=5, width=3, interpolation="nearest",
+                          crop_to_aspect_ratio=True), x="rgb_cf", label="ResizingCropCF",
+         tol=0.0),
+    case("Resizing", dict(CF, height=4, width=4, pad_to_aspect_ratio=True, fill_value=2.0),
+         x="rgb_cf", label="ResizingPadCF"),
+    case("Resizing", dict(CF, height=9, width=8, interpolation="bicubic", antialias=True),
+         x="rgb_cf", label="ResizingBicubicCF"),
+]
+
+# Integer images: which layers cast to the compute dtype, which keep uint8 (session 10).
+CASES += [
+    case(cls, dict(kwargs, seed=4), x="levels_u8", label=cls + "Uint8", tol=1e-4)
+    for cls, kwargs in [("RandomFlip", {}), ("RandomCrop", {"height": 5, "width": 6}),
+                        ("RandomInvert", {}), ("RandomGrayscale", {"factor": 0.7}),
+                        ("RandomRotation", {"factor": 0.1}), ("Solarization", {}),
+                        ("RandomZoom", {"height_factor": 0.2})]
+] + [case("AutoContrast", x="levels_u8", label="AutoContrastUint8"),
+     case("CenterCrop", {"height": 4, "width": 4}, x="levels_u8", label="CenterCropUint8"),
+     case("Resizing", {"height": 4, "width": 6}, x="levels_u8", label="ResizingUint8",
+          tol=0.0)]
+
+# Resizing and CenterCrop on the base: dict inputs with boxes and masks (session 10).
+CASES += [
+    case("Resizing", dict(XY, height=4, width=5), data="all", label="ResizingAll"),
+    case("Resizing", dict(XY, height=4, width=4, crop_to_aspect_ratio=True), data="all",
+         label="ResizingCropAll"),
+    case("Resizing", dict(XY, height=5, width=4, pad_to_aspect_ratio=True), data="all",
+         label="ResizingPadAll"),
+    case("CenterCrop", dict(XY, height=4, width=4), data="all", label="CenterCropAll"),
+    case("CenterCrop", dict(XY, height=8, width=9), data="all", label="CenterCropUpAll"),
 ]

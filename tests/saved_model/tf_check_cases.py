@@ -225,6 +225,95 @@ CALLS = [("state", []), ("normal", []), ("mixed", [[1.0, -2.0]]), ("state", []),
          ("normal", []), ("state", [])]
 GRADS = []
 ''',
+    # the ragged_tensor guide's CustomModule: traced for a RaggedTensorSpec (TF's graph takes
+    # the flat values and the row splits; the output's partition is the input's)
+    "ragged_guide_grow": '''
+class CustomModule(tf.Module):
+    def __init__(self, variable_value):
+        super(CustomModule, self).__init__()
+        self.v = tf.Variable(variable_value)
+
+    @tf.function
+    def grow(self, x):
+        return x * self.v
+
+root = CustomModule(100.0)
+root.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32))
+CALLS = [("grow", [("ragged", "float32", [[1.0, 4.0, 3.0], [2.0]])]),
+         ("grow", [("ragged", "float32", [[1.5], [], [2.0, -5.0], [0.25]])])]
+GRADS = [0, 1]
+''',
+    # ragged rank 2, a ragged and a dense argument, dict and tuple outputs mixing ragged
+    # and dense results, a RaggedTensor's .values (the inner partition) returned
+    "ragged_mixed": '''
+class Mixed(tf.Module):
+    def __init__(self):
+        self.scale = tf.Variable(2.0)
+        self.bias = tf.Variable([0.5, -1.0, 2.0])
+
+    @tf.function
+    def two(self, x, y):
+        return {"a": x * self.scale + 1.0, "b": tf.reduce_sum(y + self.bias),
+                "c": x.flat_values * 3.0}
+
+    @tf.function
+    def deep(self, x):
+        return tf.math.exp(x) * self.scale, x.values
+
+root = Mixed()
+root.two.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.float32),
+                               tf.TensorSpec([None, 3], tf.float32))
+root.deep.get_concrete_function(tf.RaggedTensorSpec([None, None, None], tf.float32,
+                                                    ragged_rank=2))
+CALLS = [("two", [("ragged", "float32", [[1.0, 4.0, 3.0], [2.0]]), [[1.0, 2.0, 3.0]]]),
+         ("two", [("ragged", "float32", [[], [0.5, 1.5]]),
+                  [[1.0, 2.0, 3.0], [0.0, -1.0, 2.5]]]),
+         ("deep", [("ragged", "float32", [[[0.1, 0.2], [0.3]], [[-0.4]], []])])]
+GRADS = [0, 1, 2]
+''',
+    # an input_signature of a RaggedTensorSpec: serving_default takes the components
+    # (x, x_1) by keyword and returns the RaggedTensor (TF's signature_def: a composite
+    # output over two components)
+    "ragged_signature": '''
+class Scale(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(-1.5)
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def __call__(self, x):
+        return tf.math.tanh(x) * self.v
+
+root = Scale()
+CALLS = [("__call__", [("ragged", "float32", [[0.5, -1.0], [], [2.0]])]),
+         ("signatures/serving_default", {"x": ("float32", [0.25, 1.0, -3.0]),
+                                         "x_1": ("int64", [0, 1, 1, 3])})]
+GRADS = [0, 1]
+''',
+    # SparseTensorSpec traces: TF's graph takes indices (x), values (x_1) and dense shape
+    # (x_2); a SparseTensor output returns the input's indices and dense shape
+    "sparse_traces": '''
+class Sparse(tf.Module):
+    def __init__(self):
+        self.v = tf.Variable(1.5)
+
+    @tf.function
+    def scaled(self, x):
+        return tf.sparse.map_values(tf.multiply, x, self.v)
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    def __call__(self, x):
+        return {"sq": tf.sparse.map_values(tf.square, x), "vals": x.values + self.v}
+
+root = Sparse()
+root.scaled.get_concrete_function(tf.SparseTensorSpec([None, None], tf.float32))
+CALLS = [("scaled", [("sparse", [[1.5, 0, 0, -2], [0, 0, 0, 0], [0.5, 3, 0, 1]])]),
+         ("scaled", [("sparse", [[0, 2.0], [4.0, 0]])]),
+         ("__call__", [("sparse", [[0, 0, 0, 1.0], [2.0, 0, 0, 0]])]),
+         ("signatures/serving_default", {"x": ("int64", [[0, 1], [1, 3]]),
+                                         "x_1": ("float32", [2.0, -3.0]),
+                                         "x_2": ("int64", [3, 4])})]
+GRADS = []
+''',
 }
 
 
@@ -243,6 +332,10 @@ def to_args(tf, args):
     def one(a):
         if isinstance(a, tuple) and a[0] == "py":
             return a[1]
+        if isinstance(a, tuple) and a[0] == "sparse":
+            return tf.sparse.from_dense(tf.constant(a[1], dtype=tf.float32))
+        if isinstance(a, tuple) and a[0] == "ragged":
+            return tf.ragged.constant(a[2], dtype=getattr(tf, a[1]))
         if isinstance(a, tuple) and a[0] == "linspace":
             import numpy as np
             n = int(np.prod(a[1]))
@@ -268,7 +361,22 @@ def call(tf, obj, path, args, sigs=None, watch=None):
             watch.watch(v)
     if path.startswith("signatures/") and sigs is not None:
         fn, names = sigs[path.split("/", 1)[1]]
-        out = fn(*[values[n] for n in names])
+        if None in names:
+            # a RaggedTensorSpec input: the signature takes its components by keyword (in
+            # the CALLS dict's order), the live function the RaggedTensor
+            it = iter(values.values())
+            args = []
+            for spec in names_specs(fn):
+                if isinstance(spec, tf.SparseTensorSpec):
+                    args.append(tf.SparseTensor(next(it), next(it), next(it)))
+                    continue
+                n = getattr(spec, "ragged_rank", 0)
+                first = next(it)
+                args.append(tf.RaggedTensor.from_nested_row_splits(
+                    first, [next(it) for _ in range(n)]) if n else first)
+            out = fn(*args)
+        else:
+            out = fn(*[values[n] for n in names])
     elif path.startswith("signatures/"):
         out = obj.signatures[path.split("/", 1)[1]](**values)
     else:
@@ -277,6 +385,12 @@ def call(tf, obj, path, args, sigs=None, watch=None):
             fn = getattr(fn, part)
         out = fn(*values)
     return flat_numbers(tf, out), out
+
+
+def names_specs(fn):
+    """The flat input specs of a live concrete function (a RaggedTensorSpec as one)."""
+    from tapeflow._core import nest
+    return nest.flatten(fn.structured_input_signature)
 
 
 def flat_numbers(tf, out):
@@ -288,6 +402,11 @@ def flat_numbers(tf, out):
         return [x for o in out for x in flat_numbers(tf, o)]
     if hasattr(out, "read_value"):
         out = out.read_value()
+    if hasattr(out, "row_splits") and hasattr(out, "to_list"):   # a RaggedTensor
+        return [out.to_list()]
+    if hasattr(out, "indices") and hasattr(out, "dense_shape"):   # a SparseTensor
+        return [out.indices.numpy().tolist(), out.values.numpy().tolist(),
+                out.dense_shape.numpy().tolist()]
     return [out.numpy().tolist()]
 
 
@@ -361,7 +480,7 @@ def tapeflow_side(name, directory, export_dir, resave_dir=None):
 
     from tapeflow._core import nest
     _save = importlib.import_module("tapeflow.saved_model.save")
-    sigs = {k: (c, [s.name for s in nest.flatten(c.structured_input_signature)])
+    sigs = {k: (c, [getattr(s, "name", None) for s in nest.flatten(c.structured_input_signature)])
             for k, c in _save._signatures(root, ns.get("signatures")).items()}
     outs, grads = run_calls(tf, root, ns, paths, sigs)
     out = {"sha256": digest, "outputs": outs, "grads": grads, "var_paths": paths}

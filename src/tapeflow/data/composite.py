@@ -4,12 +4,12 @@ the batching of ``Dataset.ragged_batch`` / ``Dataset.sparse_batch``.
 An element component may be a tapeflow ``RaggedTensor`` or ``SparseTensor`` (kept as it is,
 given to ``map`` functions and to the user as it is); its spec is one of the classes here.
 """
-from .._core import dtypes as _dt
 from .._core.backend import np
-from .._core.tensor import Tensor, TensorShape
+from .._core.tensor import Tensor
 from ..ops.ragged.ragged_tensor import RaggedTensor
 from ..ops.ragged.ragged_tensor_spec import RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
+from ..ops.sparse.sparse_tensor_spec import SparseTensorSpec
 
 __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "is_composite", "spec_of_composite"]
 
@@ -17,32 +17,6 @@ __all__ = ["RaggedTensorSpec", "SparseTensorSpec", "is_composite", "spec_of_comp
 def is_composite(value):
     """Whether ``value`` is a RaggedTensor or a SparseTensor (tapeflow's)."""
     return isinstance(value, (RaggedTensor, SparseTensor))
-
-
-class SparseTensorSpec:
-    """The type of a SparseTensor (``tf.SparseTensorSpec``): dense shape and dtype."""
-
-    def __init__(self, shape=None, dtype=_dt.float32):
-        self._shape = TensorShape(shape)
-        self._dtype = _dt.as_dtype(dtype)
-
-    shape = property(lambda self: self._shape)
-    dtype = property(lambda self: self._dtype)
-
-    @property
-    def value_type(self):
-        from ..ops.sparse.sparse_tensor import SparseTensor
-        return SparseTensor
-
-    def __eq__(self, other):
-        return (type(other) is SparseTensorSpec and self._dtype == other._dtype
-                and self._shape.as_list() == other._shape.as_list())
-
-    def __hash__(self):
-        return hash(self._dtype)
-
-    def __repr__(self):
-        return f"SparseTensorSpec({self._shape!r}, {self._dtype!r})"
 
 
 def spec_of_composite(value):

@@ -212,10 +212,10 @@ class ConcreteFunction:
         if dispatch.ACTIVE[0]:
             if dispatch.tape_stack() or dispatch.current_tracer():
                 outs = program.interpret(leaves)
-                return _pack(program.out_struct or self._out_struct, outs)
+                return _pack(_struct_of(program, self), outs)
             if _numerics.enabled():   # tf.debugging.enable_check_numerics: op by op
                 with _numerics.in_function(getattr(self._function, "_name", None)):
-                    return _pack(program.out_struct or self._out_struct,
+                    return _pack(_struct_of(program, self),
                                  program.interpret(leaves))
         args = [leaf if program.inputs[i] is None else leaf._value
                 for i, leaf in enumerate(leaves)]
@@ -230,7 +230,8 @@ class ConcreteFunction:
             raise
         if self._single:
             return None if values is None else Tensor(values)
-        return _pack(program.out_struct or self._out_struct,
+        own = program.out_struct    # compared with None: a RaggedTensor has no truth value
+        return _pack(self._out_struct if own is None else own,
                      [None if v is None else Tensor(v) for v in values])
 
     def _pack(self, outs):
@@ -446,3 +447,10 @@ class _SymbolicOutput:
 def _identifier(name):
     out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return out if out and not out[0].isdigit() else "f_" + out
+
+
+def _struct_of(program, concrete):
+    """The output structure a program's outputs pack into: a partition variant's own, else
+    its trace's (``is None``, not truth: a RaggedTensor has no truth value)."""
+    own = program.out_struct
+    return concrete._out_struct if own is None else own

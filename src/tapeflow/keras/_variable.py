@@ -13,11 +13,53 @@ real Variable (optimizers, checkpoints, saving) unwrap it with
 """
 from .._core import dtypes as _dt
 from .._core import nest as _nest
+from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
 from .._core.variable import Variable
 from . import _naming
 
-__all__ = ["KerasVariable"]
+__all__ = ["KerasVariable", "initializing", "stateless_scope"]
+
+# Keras's StatelessScope, reduced to what a layer's first symbolic run needs (see
+# ``Layer._build_by_run``): while a dict is on this stack the first write to each Keras
+# variable saves its value there, and the scope's end puts the values back.
+_STATELESS = []
+
+
+class stateless_scope:  # noqa: N801 - a context manager named as Keras's scope
+    """Undo, on exit, every ``assign``/``assign_add``/``assign_sub`` of a Keras variable
+    made inside (BatchNormalization's moving statistics, SeedGenerator states, metric
+    totals), as Keras 3's ``StatelessScope`` leaves variables as they were."""
+
+    def __enter__(self):
+        self._saved = {}
+        _STATELESS.append(self._saved)
+        return self
+
+    def __exit__(self, *exc):
+        _STATELESS.pop()
+        for var, old in self._saved.values():
+            var._parent.assign(old, read_value=False)
+        return False
+
+
+class initializing:  # noqa: N801 - a context manager, as stateless_scope
+    """Writes that stay inside a ``stateless_scope``: a pending checkpoint restore filling
+    the variables a layer has just made is initialization, not a state change."""
+
+    def __enter__(self):
+        _STATELESS.append(None)
+        return self
+
+    def __exit__(self, *exc):
+        _STATELESS.pop()
+        return False
+
+
+def _note_write(var):
+    saved = _STATELESS[-1]
+    if saved is not None and id(var) not in saved:
+        saved[id(var)] = (var, np.array(var._parent.numpy()))   # a copy: no alias
 
 
 class _DTypeName(str):
@@ -191,6 +233,8 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
         Raises:
             ValueError: if the shapes differ (Keras 3's text).
         """
+        if _STATELESS:
+            _note_write(self)
         t = self._cast_in(value)
         if tuple(t.shape) != tuple(self._parent.shape):
             raise ValueError(
@@ -203,11 +247,15 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
 
     def assign_add(self, value):
         """Add ``value``; returns the new value (a Tensor)."""
+        if _STATELESS:
+            _note_write(self)
         self._parent.assign_add(self._cast_in(value), read_value=False)
         return self._parent._read()
 
     def assign_sub(self, value):
         """Subtract ``value``; returns the new value (a Tensor)."""
+        if _STATELESS:
+            _note_write(self)
         self._parent.assign_sub(self._cast_in(value), read_value=False)
         return self._parent._read()
 

@@ -24,7 +24,7 @@ __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUn
            "zeros", "ones",
            "constant", "random_normal", "random_uniform", "truncated_normal",
            "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
-           "lecun_normal", "Orthogonal", "orthogonal"]
+           "lecun_normal", "Orthogonal", "orthogonal", "STFT", "STFTInitializer", "stft"]
 
 
 def _fans(shape, input_axes=None, output_axes=None):
@@ -263,6 +263,82 @@ _BY_NAME = {
     "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
     "variance_scaling": VarianceScaling, "orthogonal": Orthogonal,
 }
+
+
+def _get_window(window, length, periodic):
+    try:
+        import scipy.signal  # noqa: PLC0415 - scipy only for named windows
+    except ImportError as exc:  # pragma: no cover - scipy is in the test environment
+        raise ImportError("Keras's named STFT windows need SciPy: pip install "
+                          "'tapeflow[special]'") from exc
+    return scipy.signal.get_window(window, length, periodic)
+
+
+class STFT(Initializer):
+    """The kernel of a short-time Fourier transform as a 1-D convolution
+    (``tf.keras.initializers.STFT``, also ``STFTInitializer``; what ``STFTSpectrogram``
+    builds with): for ``shape = (frame_length, input_channels, fft_bins)`` the real
+    (``cos``) or imaginary (``-sin``) part of the DFT, ``-2 pi t f / ((fft_bins - 1) * 2)``,
+    times the window and divided by its scaling.
+
+    Args:
+        side: 'real' (default) or 'imag'.
+        window: a ``scipy.signal.get_window`` name (default 'hann'; SciPy, the ``special``
+            extra, is then needed), an array of ``frame_length`` numbers, or None.
+        scaling: 'density' (default: the window's L2 norm), 'spectrum' (its L1 norm) or
+            None.
+        periodic: a periodic rather than symmetric named window (default False).
+
+    Raises:
+        ValueError: for another side or scaling, an unknown window name (SciPy's error),
+            or a window array whose shape is not ``(frame_length,)`` (when called).
+    """
+
+    def __init__(self, side="real", window="hann", scaling="density", periodic=False):
+        if side not in ("real", "imag"):
+            raise ValueError(f"side should be 'real' or 'imag', not {side}")
+        if isinstance(window, str):
+            _get_window(window, 1, False)   # an unknown name fails here, as in Keras
+        if scaling is not None and scaling not in ("density", "spectrum"):
+            raise ValueError("Scaling is invalid, it must be `None`, 'density' or 'spectrum'. "
+                             f"Received scaling={scaling}")
+        self.side, self.window, self.scaling, self.periodic = side, window, scaling, periodic
+
+    def __call__(self, shape, dtype=None):
+        dt = np.dtype(getattr(dtype, "as_numpy_dtype", dtype) or np.float32)
+        frame_length, _, bins = shape
+        win, scale = None, dt.type(1)
+        if self.window is not None:
+            win = self.window
+            if isinstance(win, str):
+                win = _get_window(win, frame_length, self.periodic)
+            win = np.asarray(win, dt)
+            if win.ndim != 1 or win.shape[-1] != frame_length:
+                raise ValueError("The shape of `window` must be equal to [frame_length]."
+                                 f"Received: window shape={win.shape}")
+            win = win.reshape(frame_length, 1, 1)
+            if self.scaling == "density":
+                scale = np.sqrt(np.sum(np.square(win)))
+            elif self.scaling == "spectrum":
+                scale = np.sum(np.abs(win))
+        freq = np.arange(bins, dtype=dt).reshape(1, 1, bins) / dt.type((bins - 1) * 2)
+        time = np.arange(frame_length, dtype=dt).reshape(frame_length, 1, 1)
+        args = (dt.type(-2) * time) * freq * np.arccos(dt.type(-1))
+        kernel = np.cos(args) if self.side == "real" else np.sin(args)
+        if win is not None:
+            kernel = (kernel * win) / scale
+        return convert_to_tensor(kernel.astype(dt))
+
+    def get_config(self) -> dict:
+        window = self.window
+        if isinstance(window, np.ndarray):
+            window = window.tolist()
+        return {"side": self.side, "window": window, "periodic": self.periodic,
+                "scaling": self.scaling}
+
+
+STFTInitializer = stft = STFT
+_BY_NAME.update({"stft": STFT, "STFTInitializer": STFT})
 
 
 def serialize(initializer) -> dict:

@@ -127,6 +127,35 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     return loss
 
 
+def _xent_as_keras(labels, logits, axis=-1):
+    """``tf.nn.softmax_cross_entropy_with_logits`` with the gradient Keras trains by on
+    TensorFlow: the kernel's ``softmax(logits) - labels`` for the logits (times the upstream
+    gradient), ``-log_softmax(logits)`` for the labels.
+
+    Keras 3's categorical cross-entropy from logits runs TensorFlow's fused op, whose
+    logits gradient is the derivative only where the labels along ``axis`` sum to 1; with
+    multi-hot or unnormalised targets (the Functional API guide's ticket departments) Keras
+    trains by that gradient, not by the loss's derivative ``sum(labels) * softmax - labels``
+    that ``tf.nn.softmax_cross_entropy_with_logits`` gives in tapeflow (docs/ops.md). A
+    term of value 0 whose gradient is ``(1 - sum(labels)) * softmax`` makes up the
+    difference; its own derivative keeps the second-order gradient softmax's Jacobian, as
+    TensorFlow's.
+
+    Args:
+        labels, logits: float tensors of one shape ``[..., C, ...]`` (``C`` along ``axis``).
+        axis: the class axis.
+
+    Returns:
+        The per-example loss, ``axis`` removed.
+    """
+    loss = _nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits, axis=axis)
+    if logits.shape[axis] == 0:
+        return loss             # no classes: nothing to make up (and logsumexp is -inf)
+    lse = _r.reduce_logsumexp(logits, axis)
+    short = _a.stop_gradient(_m.subtract(_a.ones_like(lse), _r.reduce_sum(labels, axis)))
+    return _m.add(loss, _m.multiply(short, _m.subtract(lse, _a.stop_gradient(lse))))
+
+
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """Per-example cross-entropy of one-hot (or soft) labels against class scores.
 
@@ -152,7 +181,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
         y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
     _check_same_shape(y_true, y_pred)
     if from_logits:
-        return _nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+        return _xent_as_keras(y_true, y_pred, axis)
     p = _m.divide(y_pred, _r.reduce_sum(y_pred, axis, keepdims=True))
     return _m.negative(_r.reduce_sum(_m.multiply(y_true, _m.log(_clip(p))), axis))
 

@@ -189,6 +189,8 @@ class Model(Trainer, Layer):
             return
         self._build_from_shape(tuple(input_shape))
 
+    build._keras_default = True   # Keras's Model keeps Layer's default build()
+
     def _build_from_shape(self, input_shape):
         self.built = True
         self._build_shape = tuple(input_shape)

@@ -103,7 +103,13 @@ defvjp(_BICUBIC_GRAD,
 
 def resize_bicubic(x, size):
     """``[batch, h, w, c]`` real images resized to ``size = (new_h, new_w)`` by TF's bicubic
-    kernel; float32; differentiable."""
+    kernel; float32; differentiable.
+
+    Raises:
+        InvalidArgumentError: for images that are not 4-D (``tf.image.resize``, the public
+            entry, checks the rank and the size first).
+        ValueError: for a size that is not two integers.
+    """
     return apply(_BICUBIC, (x,), {"size": (int(size[0]), int(size[1]))})
 
 
@@ -163,7 +169,14 @@ _AREA = defvjp(primitive("ResizeArea", lambda x, size: _area_forward(x, size)), 
 
 def resize_area(x, size):
     """``[batch, h, w, c]`` real images resized to ``size`` by TF's area kernel; float32; no
-    gradient (as TF)."""
+    gradient (as TF).
+
+    Raises:
+        InvalidArgumentError: for images that are not 4-D (``tf.image.resize`` checks
+            first).
+        ValueError: for a size that is not two integers.
+        LookupError: when a gradient is asked for (TF registers none).
+    """
     return apply(_AREA, (x,), {"size": (int(size[0]), int(size[1]))})
 
 
@@ -330,7 +343,13 @@ def scale_and_translate(x, size, scale, translation, kernel_type, antialias):
     """``[batch, h, w, c]`` real images sampled onto a ``size`` grid scaled by ``scale`` and
     shifted by ``translation`` (each ``(rows, columns)``) with a sampling kernel
     (``'lanczos3'``, ``'lanczos5'``, ``'gaussian'``, ``'triangle'``, ``'keyscubic'``,
-    ``'mitchellcubic'``), as TF's ``ScaleAndTranslate``; float32; differentiable."""
+    ``'mitchellcubic'``), as TF's ``ScaleAndTranslate``; float32; differentiable.
+
+    Raises:
+        InvalidArgumentError: for an unknown ``kernel_type`` or images that are not 4-D
+            (``tf.image.resize`` and ``tf.raw_ops.ScaleAndTranslate`` check first).
+        ValueError: for a size, scale or translation that is not two numbers.
+    """
     return apply(_ST, (x,), {"size": (int(size[0]), int(size[1])),
                              "scale": (float(scale[0]), float(scale[1])),
                              "translation": (float(translation[0]), float(translation[1])),

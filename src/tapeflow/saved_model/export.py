@@ -15,7 +15,7 @@ from .._core.variable import as_variable
 from ..checkpoint.graph import OBJECT_GRAPH_KEY, VALUE, checkpoint_key, full_name
 from ..function import graph_def as gd
 from ..function.concrete_function import _identifier, _is_composite
-from . import revive
+from . import composites, revive
 from .objects import concrete_functions
 
 __all__ = ["build", "Export"]
@@ -42,6 +42,9 @@ def structured(value):
     if isinstance(value, TensorSpec):
         return _m("StructuredValue", tensor_spec_value=_spec(value.shape, value.dtype,
                                                               value.name))
+    if composites.is_composite_spec(value):
+        return _m("StructuredValue", type_spec_value=composites.type_spec_proto(
+            value, structured, gd.shape_proto, gd.dtype_enum))
     if isinstance(value, bool):
         return _m("StructuredValue", bool_value=value)
     if isinstance(value, (int, np.integer)):
@@ -135,6 +138,8 @@ class Export:
             return name
         if isinstance(cf, revive.RestoredConcreteFunction):
             return self._lower_restored(cf)
+        if getattr(cf, "partitioned", False):
+            return self._lower_partitioned(cf)
         orig = cf
         if cf.relaxed and not cf.shape_generic:
             cf = _retrace_at(cf, 17) or cf
@@ -170,6 +175,38 @@ class Export:
             "SavedConcreteFunction", bound_inputs=ids,
             canonicalized_input_signature=structured(_canonical(orig)),
             output_signature=structured(_outputs(cf, self.lib.unknown_rank_outputs[name])))
+        return name
+
+    def _lower_partitioned(self, cf):
+        """A trace made for a RaggedTensorSpec, lowered as TF's graph function: the flat
+        components in and out (``composites.flat_trace``)."""
+        def lower(view, names):
+            lib = gd._Library(strict=True, first_uid=1)
+            try:
+                fdef, _ = gd.lower_function(view, "f", lib, param_names=names)
+            except gd.LoweringError as exc:
+                raise ValueError(f"Cannot save the function `{cf.name}` traced for "
+                                 f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express "
+                                 f"it the same way.") from None
+            return pb.encode(fdef), [pb.encode(f) for f in lib.functions]
+        flat = composites.flat_trace(cf, lower)
+        self.effective[id(cf)] = flat
+        name = f"__inference_{_identifier(cf.name)}_{self.lib.uid()}"
+        try:
+            fdef, captured = gd.lower_function(flat, name, self.lib,
+                                               param_names=flat.param_names)
+        except gd.LoweringError as exc:
+            raise ValueError(f"Cannot save the function `{cf.name}` traced for "
+                             f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express it "
+                             f"the same way.") from None
+        ids = [self._var_id(v, cf.name) for v in captured]
+        self.fnames[id(cf)] = name
+        self.captured[id(cf)] = ids
+        self.out_specs[id(cf)] = [(a.name, a.type) for a in fdef.signature.output_arg]
+        self.concrete[name] = _m(
+            "SavedConcreteFunction", bound_inputs=ids,
+            canonicalized_input_signature=structured(_canonical(cf)),
+            output_signature=structured(flat.output_signature))
         return name
 
     def _lower_restored(self, restored):
@@ -209,13 +246,37 @@ class Export:
         concrete function's input specs, a StatefulPartitionedCall of its FunctionDef,
         outputs as a dict (``output_0``... for a tensor or a list)."""
         inner = self.lower(cf)
-        specs = [s for s in nest.flatten(cf.structured_input_signature)]
-        if any(not isinstance(s, TensorSpec) for s in specs):
+        eff = self.effective.get(id(cf), cf)
+        if isinstance(eff, composites.FlatTrace):
+            # TF flattens a composite input into its components (x, x_1, ...)
+            specs = []
+            for sp in nest.flatten(cf.structured_input_signature):
+                specs.extend(composites.component_specs(sp)
+                             if composites.is_composite_spec(sp) else [sp])
+            names = list(eff.param_names)
+        else:
+            specs = [s for s in nest.flatten(cf.structured_input_signature)]
+            names = [s.name if isinstance(s, TensorSpec) else None for s in specs]
+        if any(not isinstance(s, TensorSpec) for s in specs) or len(names) != len(specs):
             raise ValueError(f"The signature {key!r}: every input of `{cf.name}` must be a "
                              f"tensor (got {cf.structured_input_signature}).")
-        in_names = _unique([gd._sanitize(s.name or f"input_{i}") for i, s in enumerate(specs)])
-        outs = _output_dict(self.effective.get(id(cf), cf),
-                            self.lib.unknown_rank_outputs.get(inner, ()))
+        in_names = _unique([gd._sanitize(n or f"input_{i}") for i, n in enumerate(names)])
+        restored_out = getattr(cf, "structured_outputs", None) if isinstance(
+            cf, revive.RestoredConcreteFunction) else None
+        if isinstance(eff, composites.FlatTrace):
+            outs = _flat_output_dict(eff.output_signature, eff.flat_outputs, eff.name)
+        elif any(composites.is_composite_spec(x) for x in nest.flatten(restored_out)):
+            flat_specs = []
+            for leaf in nest.flatten(restored_out):
+                if composites.is_composite_spec(leaf):
+                    flat_specs += [(c.shape, c.dtype)
+                                   for c in composites.component_specs(leaf)]
+                elif isinstance(leaf, TensorSpec):
+                    flat_specs.append((leaf.shape, leaf.dtype))
+            outs = _flat_output_dict(restored_out, flat_specs, cf.name)
+        else:
+            outs = [(okey, [index], spec, None) for okey, index, spec in _output_dict(
+                eff, self.lib.unknown_rank_outputs.get(inner, ()))]
         var_ids = self.captured[id(cf)]
         fname = f"__inference_signature_wrapper_{self.lib.uid()}"
         # the wrapper takes its keyword inputs in key order (TF flattens the kwargs dict
@@ -237,14 +298,22 @@ class Export:
                         "_read_only_resource_inputs": gd.attr(list=gd.attr_list())})
         nodes = [call]
         rets, out_args, ret_info = {}, [], []
-        for k, (okey, index, spec) in enumerate(outs):
-            ident = "Identity" if k == 0 else f"Identity_{k}"
-            nodes.append(_m("NodeDef", name=ident, op="Identity",
-                            input=[f"StatefulPartitionedCall:output:{index}", "^NoOp"],
-                            attr={"T": gd.attr(type=tout[index])}))
-            rets[ident.lower()] = f"{ident}:output:0"
-            out_args.append(_m("OpDef.ArgDef", name=ident.lower(), type=tout[index]))
-            ret_info.append((okey, tout[index], spec))
+        k = 0
+        for okey, indices, spec, composite in outs:
+            parts = []
+            for index in indices:
+                ident = "Identity" if k == 0 else f"Identity_{k}"
+                k += 1
+                nodes.append(_m("NodeDef", name=ident, op="Identity",
+                                input=[f"StatefulPartitionedCall:output:{index}", "^NoOp"],
+                                attr={"T": gd.attr(type=tout[index])}))
+                rets[ident.lower()] = f"{ident}:output:0"
+                out_args.append(_m("OpDef.ArgDef", name=ident.lower(), type=tout[index]))
+                parts.append(tout[index])
+            if composite is None:
+                ret_info.append((okey, parts[0], spec))
+            else:
+                ret_info.append((okey, parts, (spec, composite)))
         nodes.append(_m("NodeDef", name="NoOp", op="NoOp", input=["^StatefulPartitionedCall"]))
         self.lib.functions.append(_m(
             "FunctionDef",
@@ -257,7 +326,8 @@ class Export:
                 "_user_specified_name": gd.attr(s=n.encode())})
                 for i, (n, _) in enumerate(inputs)}))
         in_sig = ((), {n: TensorSpec(s.shape, s.dtype, n) for n, s in inputs})
-        out_sig = {okey: TensorSpec(spec[0], spec[1], okey) for okey, _, spec in outs}
+        out_sig = {okey: TensorSpec(spec[0], spec[1], okey) if composite is None else composite
+                   for okey, _, spec, composite in outs}
         self.concrete[fname] = _m(
             "SavedConcreteFunction", bound_inputs=var_ids,
             canonicalized_input_signature=structured(in_sig),
@@ -382,8 +452,9 @@ class Export:
                             input=[p for _, p, _ in phs] + [handles[j] for j in var_ids],
                             attr={"f": gd.attr(func=_m("NameAttrList", name=fname)),
                                   "Tin": gd.attr(list=gd.attr_list(type=tin)),
-                                  "Tout": gd.attr(list=gd.attr_list(type=[t for _, t, _ in
-                                                                          outs])),
+                                  "Tout": gd.attr(list=gd.attr_list(type=[
+                                      x for _, t, _ in outs
+                                      for x in (t if isinstance(t, list) else [t])])),
                                   "_read_only_resource_inputs": gd.attr(
                                       list=gd.attr_list())}))
             sig_defs[key] = _m(
@@ -391,9 +462,7 @@ class Export:
                 inputs={n: _m("TensorInfo", name=f"{p}:0", dtype=gd.dtype_enum(s.dtype),
                               tensor_shape=gd.shape_proto(_dims(s.shape)))
                         for n, p, s in phs},
-                outputs={okey: _m("TensorInfo", name=f"{cname}:{k}", dtype=t,
-                                  tensor_shape=gd.shape_proto(_dims(spec[0])))
-                         for k, (okey, t, spec) in enumerate(outs)},
+                outputs=_output_infos(cname, outs),
                 method_name=PREDICT)
         nodes.append(_m("NodeDef", name="NoOp", op="NoOp"))
         sig_defs[INIT_OP_KEY] = _m("SignatureDef", outputs={INIT_OP_KEY: _m(
@@ -676,6 +745,62 @@ def _output_dict(cf, unknown_rank=()):
         items.append((f"output_{k}", index[id(t)],
                       (_shape(t, index, unknown_rank), t.dtype)))
     return sorted(items)
+
+
+def _flat_output_dict(out, specs, fname):
+    """A signature's outputs when some are composites (``out``: the output nest of specs,
+    ``specs``: each flat output's ``(shape, dtype)``): ``[(key, [flat output indices],
+    (shape, dtype) or None, composite spec or None)]`` in key order; a composite takes one
+    index per component."""
+    if isinstance(out, dict):
+        keyed = [(str(k), out[k]) for k in sorted(out)]
+        order = {id(v): i for i, v in enumerate(nest.flatten(out))}
+    elif out is None:
+        return []
+    else:
+        seq = out if isinstance(out, (list, tuple)) else [out]
+        keyed = [(f"output_{k}", v) for k, v in enumerate(seq)]
+    leaves = nest.flatten(out)
+    starts, k = [], 0
+    for leaf in leaves:
+        starts.append(k)
+        k += composites.n_components(leaf) if composites.is_composite_spec(leaf) else (
+            0 if leaf is None else 1)
+    items = []
+    for key, v in keyed:
+        if v is None:
+            raise ValueError(f"The signature output {key!r} of `{fname}` must be a "
+                             f"tensor, got None.")
+        i = order[id(v)] if isinstance(out, dict) else next(
+            j for j, leaf in enumerate(leaves) if leaf is v)
+        if composites.is_composite_spec(v):
+            n = composites.n_components(v)
+            items.append((key, list(range(starts[i], starts[i] + n)), None, v))
+        else:
+            items.append((key, [starts[i]], specs[starts[i]], None))
+    return sorted(items, key=lambda item: item[0])
+
+
+def _output_infos(cname, outs):
+    """A SignatureDef's outputs: a TensorInfo per output (``<call>:<k>``), a composite's
+    as ``composite_tensor`` (its TypeSpecProto and one TensorInfo per component)."""
+    infos, k = {}, 0
+    for okey, t, spec in outs:
+        if isinstance(t, list):          # a composite: (its (shape, dtype)s), its spec
+            composite = spec[1]
+            comps = []
+            for c, dtype in zip(composites.component_specs(composite), t):
+                comps.append(_m("TensorInfo", name=f"{cname}:{k}", dtype=dtype,
+                                tensor_shape=gd.shape_proto(_dims(c.shape))))
+                k += 1
+            infos[okey] = _m("TensorInfo", composite_tensor=_m(
+                "TensorInfo.CompositeTensor", type_spec=composites.type_spec_proto(
+                    composite, structured, gd.shape_proto, gd.dtype_enum), components=comps))
+        else:
+            infos[okey] = _m("TensorInfo", name=f"{cname}:{k}", dtype=t,
+                             tensor_shape=gd.shape_proto(_dims(spec[0])))
+            k += 1
+    return infos
 
 
 def _shape(t, index, unknown_rank):

@@ -78,7 +78,7 @@ def functions_of(obj):
             value = getattr(obj, name)
         except Exception:  # noqa: BLE001 - a property that fails is not a function
             continue
-        if isinstance(value, Function):
+        if isinstance(value, (Function, revive.RestoredFunction)):
             seen.add(name)
             out.append((name, value))
     return out

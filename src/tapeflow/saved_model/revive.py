@@ -20,7 +20,7 @@ from .._core.tensor import Tensor, _TensorLike, convert_to_tensor
 from .._core.tensor_spec import TensorSpec
 from .._core.variable import Variable
 from ..function import function as _tf_function
-from . import kernels
+from . import composites, kernels
 
 __all__ = ["structure", "RestoredFunction", "RestoredConcreteFunction", "SignatureMap",
            "UserObject", "callable_user_object"]
@@ -70,8 +70,9 @@ def structure(sv):
     if kind in ("tensor_value", "numpy_value"):
         from .imports import tensor_value
         return tensor_value(getattr(sv, kind))
-    raise NotImplementedError(f"a saved function signature holds a {kind} "
-                              "(composite tensors are not supported by tapeflow's loader)")
+    if kind == "type_spec_value":   # a RaggedTensorSpec or SparseTensorSpec
+        return composites.spec_of_proto(sv.type_spec_value, structure)
+    raise NotImplementedError(f"a saved function signature holds a {kind}")
 
 
 def _leaves(nest_value):
@@ -88,8 +89,14 @@ class _NoMatch(Exception):
 
 def _bind(value, spec, convert, out):
     """Match ``value`` against a spec nest; append the tensors for TensorSpec leaves to
-    ``out`` in TF's flattening order. Raises _NoMatch."""
-    if isinstance(spec, TensorSpec):
+    ``out`` in TF's flattening order (a composite's components for its spec). Raises
+    _NoMatch."""
+    if composites.is_composite_spec(spec):
+        parts = composites.components(value, spec)
+        if parts is None:
+            raise _NoMatch()
+        out.extend(parts)
+    elif isinstance(spec, TensorSpec):
         if _is_tensor(value):
             t = value if isinstance(value, _TensorLike) else convert_to_tensor(value)
         elif convert and not isinstance(value, (dict, str, bytes)) and value is not None:
@@ -158,8 +165,13 @@ class RestoredConcreteFunction:
         return tuple(v for v in self.variables if v.trainable)
 
     def _flat_specs(self):
-        return [s for s in _leaves(self.structured_input_signature)
-                if isinstance(s, TensorSpec)]
+        out = []
+        for s in _leaves(self.structured_input_signature):
+            if composites.is_composite_spec(s):
+                out.extend(composites.component_specs(s))
+            elif isinstance(s, TensorSpec):
+                out.append(s)
+        return out
 
     def _function(self):
         if self._fn is None:
@@ -174,10 +186,7 @@ class RestoredConcreteFunction:
         keys = self._out_keys
         if keys is not None and len(keys) == len(out):
             return dict(zip(keys, out))
-        it = iter(out)
-        leaves = [next(it) if isinstance(s, TensorSpec) else s
-                  for s in _leaves(self.structured_outputs)]
-        return _nest.pack_sequence_as(self.structured_outputs, leaves)
+        return pack_outputs(self.structured_outputs, out)
 
     def __call__(self, *args, **kwargs):
         if self._keywords is not None:
@@ -326,6 +335,24 @@ class _Run:
         return self.library.call(self.__name__, list(xs) + self.captures)
 
 
+def pack_outputs(structured_outputs, flat):
+    """``structured_outputs`` (a nest of specs and Python values) with each spec replaced
+    by the next flat tensor (a composite spec by a value made of its components)."""
+    it = iter(flat)
+    leaves = []
+    for s in _leaves(structured_outputs):
+        if composites.is_composite_spec(s):
+            leaves.append(composites.pack(s, [next(it) for _ in range(
+                composites.n_components(s))]))
+        elif isinstance(s, TensorSpec):
+            leaves.append(next(it))
+        else:
+            leaves.append(s)
+    if not _nest.is_nested(structured_outputs):
+        return leaves[0] if leaves else None
+    return _nest.pack_sequence_as(structured_outputs, leaves)
+
+
 def _tf_type_name(dtype):
     return {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)
 
@@ -399,6 +426,13 @@ class RestoredFunction:
             cf = self.concrete_functions[0]
             a_spec = cf.structured_input_signature[0]
             for v, s in zip(cargs, a_spec):
+                why = _composite_mismatch(v, s)
+                if why is not None:
+                    sig = ", ".join(f"{n}: {sp!r}" for n, sp in zip(
+                        self._arg_names(), a_spec))
+                    return TypeError(
+                        f"Binding inputs to tf.function failed due to `{why}`. Received "
+                        f"args: {tuple(args)!r} and kwargs: {kwargs} for signature: ({sig}).")
                 if isinstance(s, TensorSpec) and _is_tensor(v):
                     t = convert_to_tensor(v)
                     got = TensorSpec(t.shape, t.dtype, s.name)
@@ -426,6 +460,25 @@ class RestoredFunction:
             lines += _describe(a_spec, k_spec, "  ")
         lines.append(f"\nHint: {_hint(cargs, self.concrete_functions)}")
         return ValueError("\n".join(lines))
+
+
+def _composite_mismatch(value, spec):
+    """Why ``value`` does not bind to the composite ``spec`` (TF's binding error), or None
+    when ``spec`` is not a composite's or ``value`` fits it."""
+    if not composites.is_composite_spec(spec) or \
+            composites.components(value, spec) is not None:
+        return None
+    value_spec = getattr(value, "_type_spec", None)
+    if type(value_spec) is type(spec) and getattr(value, "ragged_rank", None) == \
+            getattr(spec, "ragged_rank", None):
+        flat = value.flat_values if hasattr(value, "flat_values") else value.values
+        want = composites.component_specs(spec)[0 if hasattr(value, "flat_values") else 1]
+        return (f"Can not cast {TensorSpec(flat.shape, flat.dtype)!r} to "
+                f"{TensorSpec(want.shape, want.dtype)!r}")
+    parts = ", ".join(repr(TensorSpec(c.shape, c.dtype))
+                      for c in composites.component_specs(spec))
+    return ("The two structures don't have the same nested structure.\n\nFirst structure: "
+            f"type=list str=[{parts}]\n\nSecond structure: type=list str=[{value!r}]")
 
 
 class _Symbolic:

@@ -91,7 +91,8 @@ def _signatures(obj, signatures):
         loaded = objects.loaded_signatures(obj)
         if loaded is not None:       # a loaded object keeps its signatures
             return loaded
-        found = [f for _, f in objects.functions_of(obj) if f._input_signature is not None]
+        found = [f for _, f in objects.functions_of(obj)
+                 if getattr(f, "_input_signature", None) is not None]
         if len(found) == 1:
             return {DEFAULT_KEY: found[0].get_concrete_function()}
         # TF's protocol: an object (a Keras model) may say what serves by default

@@ -1,12 +1,12 @@
 """The three cells of Keras 3's guide "The Functional API" (keras-io
-guides/functional_api.py) that tapeflow does not match yet; the rest of the guide is
+guides/functional_api.py) that tapeflow matched last; the rest of the guide is
 ``keras3_functional_api_guide``. Same adaptations: seeded, random stand-ins for the data
 (the guide's ticket data cut to 64 samples, bodies to 20 words), ``verbose=2``.
 
-1. The ticket classifier's ``fit`` with RMSprop: on TensorFlow an ``Embedding``'s gradient
-   is an ``IndexedSlices``, and Keras's RMSprop squares it slice by slice, so a word seen
-   twice in a batch adds the sum of the squares to the velocity where tapeflow's dense
-   gradient adds the square of the sum.
+1. The ticket classifier's ``fit`` with RMSprop: its department targets are multi-hot, and
+   Keras's ``CategoricalCrossentropy(from_logits=True)`` trains by TensorFlow's fused-op
+   gradient ``softmax - labels``, which is not the loss's derivative for rows that do not
+   sum to 1.
 2. VGG19 as a feature extractor (``weights=None``: the ImageNet weights are a download).
 3. A custom layer without ``build`` that holds a Functional model: Keras builds it by
    running ``call`` once symbolically first, so its ``print`` shows twice."""

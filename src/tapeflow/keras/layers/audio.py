@@ -17,55 +17,13 @@ from ...ops import reduction_ops as _r
 from ...ops import signal_ops as _sig
 from ...ops import special_math_ops as _sm
 from ...ops._helpers import to_tensor
+from .. import initializers as _init
 from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["MelSpectrogram", "STFTSpectrogram"]
 
 _EPSILON = 1e-7  # keras.backend.epsilon()
-
-
-def _get_window(window, length, periodic):
-    try:
-        import scipy.signal  # noqa: PLC0415 - scipy only for named windows
-    except ImportError as exc:  # pragma: no cover - scipy is in the test environment
-        raise ImportError("Keras's named STFT windows need SciPy: pip install "
-                          "'tapeflow[special]'") from exc
-    return scipy.signal.get_window(window, length, periodic)
-
-
-class _STFTKernel:
-    """Keras's ``initializers.STFT``: the real (cos) or imaginary (-sin) parts of the DFT
-    ``(frame_length, 1, fft_bins)`` multiplied by the window and divided by its scaling
-    ('density': the window's L2 norm, 'spectrum': its L1 norm)."""
-
-    def __init__(self, side, window, scaling, periodic):
-        self.side, self.window, self.scaling, self.periodic = side, window, scaling, periodic
-
-    def __call__(self, shape, dtype=None):
-        dt = np.dtype(getattr(dtype, "as_numpy_dtype", dtype) or np.float32)
-        frame_length, _, bins = shape
-        win, scale = None, dt.type(1)
-        if self.window is not None:
-            win = self.window
-            if isinstance(win, str):
-                win = _get_window(win, frame_length, self.periodic)
-            win = np.asarray(win, dt)
-            if win.ndim != 1 or win.shape[-1] != frame_length:
-                raise ValueError("The shape of `window` must be equal to [frame_length]."
-                                 f"Received: window shape={win.shape}")
-            win = win.reshape(frame_length, 1, 1)
-            if self.scaling == "density":
-                scale = np.sqrt(np.sum(np.square(win)))
-            elif self.scaling == "spectrum":
-                scale = np.sum(np.abs(win))
-        freq = np.arange(bins, dtype=dt).reshape(1, 1, bins) / dt.type((bins - 1) * 2)
-        time = np.arange(frame_length, dtype=dt).reshape(frame_length, 1, 1)
-        args = (dt.type(-2) * time) * freq * np.arccos(dt.type(-1))
-        kernel = np.cos(args) if self.side == "real" else np.sin(args)
-        if win is not None:
-            kernel = (kernel * win) / scale
-        return to_tensor(kernel.astype(dt))
 
 
 class STFTSpectrogram(Layer):
@@ -123,7 +81,7 @@ class STFTSpectrogram(Layer):
             raise ValueError("Padding is invalid, it should be 'valid', 'same'. Received: "
                              f"padding={padding}")
         if isinstance(window, str):
-            _get_window(window, 1, False)
+            _init._get_window(window, 1, False)
         super().__init__(**kwargs)
         self.mode, self.frame_length, self.frame_step = mode, frame_length, frame_step
         self._frame_step = frame_step or frame_length // 2
@@ -139,11 +97,11 @@ class STFTSpectrogram(Layer):
         if self.mode != "imag":
             self.real_kernel = self.add_weight(
                 name="real_kernel", shape=shape,
-                initializer=_STFTKernel("real", self.window, self.scaling, self.periodic))
+                initializer=_init.STFT("real", self.window, self.scaling, self.periodic))
         if self.mode != "real":
             self.imag_kernel = self.add_weight(
                 name="imag_kernel", shape=shape,
-                initializer=_STFTKernel("imag", self.window, self.scaling, self.periodic))
+                initializer=_init.STFT("imag", self.window, self.scaling, self.periodic))
         self.built = True
 
     def _apply_conv(self, inputs, kernel):

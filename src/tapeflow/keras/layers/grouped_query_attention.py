@@ -1,25 +1,27 @@
 """GroupQueryAttention (Ainslie et al. 2023), Keras 3's ``GroupedQueryAttention``: fewer
-key/value heads than query heads, each shared by a group of query heads."""
+key/value heads than query heads, each shared by a group of query heads. As in Keras it is
+a Layer of its own (not a MultiHeadAttention), with MultiHeadAttention's masking rules."""
 import math
 
 from ...ops import array_ops as _a
 from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
 from ...ops import special_math_ops as _sm
+from .. import _naming, _symbolic
 from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
-from . import _spec
+from . import _masking, _spec
 from .activation import Softmax
 from .attention import MultiHeadAttention, _Projection
 from .dropout import Dropout
-from .layer import Layer
+from .layer import Layer, _convert_input
 
 __all__ = ["GroupedQueryAttention"]
 
 
-class GroupedQueryAttention(MultiHeadAttention):
+class GroupedQueryAttention(Layer):
     """Grouped-query attention as ``tf.keras.layers.GroupQueryAttention`` (Keras 3).
 
     ``query`` ``(B, T, dim)`` is projected to ``num_query_heads`` heads (sublayer ``query``,
@@ -73,7 +75,7 @@ class GroupedQueryAttention(MultiHeadAttention):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None,
                  **kwargs):
-        Layer.__init__(self, activity_regularizer=activity_regularizer, **kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.head_dim = head_dim
         self.num_query_heads = num_query_heads
         self.num_key_value_heads = num_key_value_heads
@@ -119,6 +121,31 @@ class GroupedQueryAttention(MultiHeadAttention):
                                          (dim,) if bias else None, self, "attention_output")
         self._out_dim = dim
         self.built = True
+
+    def __call__(self, query, value=None, key=None, **kwargs):
+        if isinstance(query, list) and value is None:  # a replayed functional node
+            query, value, key = query
+        if value is None:
+            raise ValueError("GroupQueryAttention needs `query` and `value`.")
+        for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
+            if kwargs.get(name) is None:
+                kwargs[name] = _masking.get_mask(t)
+        if not _symbolic.is_symbolic([query, value, key]):
+            # inputs of any numeric dtype are computed in the layer's float dtype, as Keras
+            compute = self.dtype_policy._compute
+            query, value, key = (None if t is None else _convert_input(t, compute, "fiub")
+                                 for t in (query, value, key))
+        if not self.built and not _symbolic.is_symbolic([query, value, key]):
+            with _naming.name_scope(self.name, self):
+                self.build(_spec.static_shape(query), _spec.static_shape(value),
+                           None if key is None else _spec.static_shape(key))
+        # one list argument, so the functional API records all three inputs
+        return super().__call__([query, value, key], **kwargs)
+
+    # the same masks as MultiHeadAttention's (query, value and key masks, causal, given)
+    _attention_mask = MultiHeadAttention._attention_mask
+    supports_masking = True
+    compute_mask = MultiHeadAttention.compute_mask
 
     def call(self, inputs, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None,
@@ -177,7 +204,7 @@ class GroupedQueryAttention(MultiHeadAttention):
 
     def get_config(self):
         return dict(
-            Layer.get_config(self), head_dim=self.head_dim,
+            super().get_config(), head_dim=self.head_dim,
             num_query_heads=self.num_query_heads,
             num_key_value_heads=self.num_key_value_heads, use_bias=self.use_bias,
             use_gate=self.use_gate, sliding_window=self.sliding_window, dropout=self.dropout,

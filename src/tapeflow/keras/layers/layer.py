@@ -4,16 +4,18 @@ import warnings
 
 from ..._core import dtypes as _dt
 from ..._core.backend import np
+from ..._core.recording import executing_eagerly
 from ..._core.tensor import _TensorLike, convert_to_tensor
 from ...checkpoint import tracking as _tracking
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
-from .. import _naming, _symbolic
+from .. import _naming, _symbolic, _variable
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
 from ..mixed_precision import _get as _policy
+from ..random import SeedGenerator
 from . import _masking
 from .input_spec import assert_input_compatibility
 
@@ -29,6 +31,17 @@ building = []
 # Non-empty while layers are built from a symbolic input (unknown batch size): the build
 # shape they record for ``get_build_config`` then has ``None`` for the batch.
 unknown_batch = []
+
+
+def _restores(layer):
+    """Resume the pending checkpoint restores into ``layer`` (it made variables or
+    sublayers); inside the first run of a layer's ``call`` (``Layer._build_by_run``) their
+    writes stay: they are initialization."""
+    if _variable._STATELESS:
+        with _variable.initializing():
+            _tracking.created(layer)
+    else:
+        _tracking.created(layer)
 
 
 def _convert_input(x, dtype, kinds):
@@ -257,7 +270,7 @@ class Layer:
         var.constraint = _constraints.get(constraint)
         var.regularizer = _reg.get(regularizer)
         self._own_weights.append(var)
-        _tracking.created(self)  # a pending checkpoint restore assigns it now
+        _restores(self)  # a pending checkpoint restore assigns it now
         return var
 
     def _sublayers(self):
@@ -294,7 +307,23 @@ class Layer:
                     out.append(w)
         return out
 
-    variables = weights
+    def _seed_generators(self) -> list:
+        """The ``keras.random.SeedGenerator`` objects this layer holds as attributes (Keras
+        tracks them as it does sublayers): their states are variables, not weights."""
+        return [v for v in vars(self).values() if isinstance(v, SeedGenerator)]
+
+    @property
+    def variables(self) -> list:
+        """All the layer's state, as Keras 3: its own weights, the states of its
+        SeedGenerators (``seed_generator_state``, int64, non-trainable), then each
+        sublayer's variables."""
+        out = list(self._own_weights)
+        out += [g.state for g in self._seed_generators()]
+        for layer in self._sublayers():
+            for v in layer.variables:
+                if all(v is not o for o in out):
+                    out.append(v)
+        return out
 
     @property
     def trainable_weights(self) -> list:
@@ -314,7 +343,13 @@ class Layer:
         train = self.trainable_weights
         return [w for w in self.weights if all(w is not t for t in train)]
 
-    non_trainable_variables = non_trainable_weights
+    @property
+    def non_trainable_variables(self) -> list:
+        """The non-trainable weights and the SeedGenerators' states (all the variables when
+        the layer is frozen), as Keras 3."""
+        if not self._trainable:
+            return self.variables
+        return [v for v in self.variables if not v.trainable]
 
     @property
     def trainable(self) -> bool:
@@ -433,6 +468,49 @@ class Layer:
         """Create the weights for inputs of ``input_shape``; the base does nothing."""
         self.built = True
 
+    build._keras_default = True   # Keras's @utils.default: a layer that keeps it is built
+    #                               by running its call once (_build_by_run)
+
+    def _build_by_run(self, inputs, args, kwargs, training):
+        """Keras 3's ``_maybe_build`` for a layer that keeps the default ``build()`` and has
+        sublayers not built yet: ``call`` runs once before the real call, to build them (in
+        Keras, symbolically, through ``backend.compute_output_spec``), so a ``print`` in
+        ``call`` shows twice on the first call, as in Keras. Nothing that run changes stays
+        (Keras's StatelessScope): Keras variables' writes, the random seed state and the
+        losses it adds are undone. A run that raises is forgotten and the real call builds,
+        as Keras does for an eager call."""
+        from ...ops import random_ops
+        tree = self._layer_tree()
+        losses = {id(layer): list(layer._added_losses) for layer in tree}
+        seeds = random_ops._snapshot()
+        if self._call_has_training and training is not None:
+            kwargs = dict(kwargs, training=training)
+        _training_stack.append(training)
+        try:
+            with _variable.stateless_scope():
+                if self.dtype_policy._mixed:
+                    self._autocast_call(inputs, args, kwargs)
+                else:
+                    self.call(inputs, *args, **kwargs)
+        except Exception:  # noqa: BLE001, S110 - Keras lets the eager call build then
+            pass
+        finally:
+            _training_stack.pop()
+            random_ops._restore(seeds)
+            for layer in self._layer_tree():
+                layer._added_losses[:] = losses.get(id(layer), ())
+
+    def _layer_tree(self):
+        """This layer and every layer it tracks, depth first."""
+        out, stack, seen = [], [self], set()
+        while stack:
+            layer = stack.pop()
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                out.append(layer)
+                stack.extend(reversed(layer._sublayers()))
+        return out
+
     def call(self, inputs, *args, **kwargs):
         """The computation; subclasses override it."""
         return inputs
@@ -461,6 +539,10 @@ class Layer:
             self._clear_losses()
         with _naming.name_scope(self.name, self):
             if not self.built:
+                if getattr(type(self).build, "_keras_default", False) and \
+                        executing_eagerly() and not all(
+                            layer.built for layer in self._sublayers()):
+                    self._build_by_run(inputs, args, kwargs, training)
                 building.append(self)
                 self._build_shape = _shape_of(inputs)
                 if unknown_batch:
@@ -470,7 +552,7 @@ class Layer:
                 finally:
                     building.pop()
                 self.built = True
-                _tracking.created(self)  # sublayers made in build: pending restores reach them
+                _restores(self)  # sublayers made in build: pending restores reach them
             if self._call_has_training and training is not None:
                 kwargs["training"] = training
             _training_stack.append(training)

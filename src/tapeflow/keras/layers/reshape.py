@@ -14,11 +14,11 @@ __all__ = ["Cropping1D", "Cropping2D", "Permute", "RepeatVector", "Reshape", "Up
 
 
 class _Shaping(Layer):
-    supports_masking = False
+    """Padding, cropping, up-sampling, ``Permute``, ``RepeatVector``: no weights, built by
+    their first call as in Keras 3 (``get_build_config`` then gives the input shape);
+    ``Reshape`` is built at construction, as Keras's."""
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.built = True
+    supports_masking = False
 
 
 class Reshape(_Shaping):

@@ -475,6 +475,11 @@ class Bidirectional(Layer):
         forward.name = name or forward.name
         return cls(forward, **config)
 
+    def build(self, input_shape):
+        # Keras's own build() (not the default): no first run of call (Layer._build_by_run);
+        # the wrapped layer builds on the first call
+        self.built = True
+
     def call(self, inputs, training=None, mask=None):
         forward = self.forward_layer(inputs, training=training, mask=mask)
         backward = self.backward_layer(inputs, training=training, mask=mask)
@@ -506,6 +511,11 @@ class TimeDistributed(Layer):
 
     def get_config(self):
         return dict(super().get_config(), layer=serialize(self.layer))
+
+    def build(self, input_shape):
+        # Keras's own build() (not the default): no first run of call (Layer._build_by_run);
+        # the wrapped layer builds on the first call
+        self.built = True
 
     def call(self, inputs, training=None):
         shape = tuple(inputs.shape)

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from .. import losses as _losses
 from ._base import axes, cast, dt, family, float_of, floatx, promote, result_type, tensor, tf
 
 __all__ = [
@@ -361,7 +362,8 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     t, o = tensor(target), tensor(output)
     t = cast(t, dt(o))
     if from_logits:
-        return -tf.reduce_sum(t * tf.nn.log_softmax(o, axis=axis), axis=axis)
+        # TensorFlow's fused op, with its gradient softmax - labels as Keras trains by
+        return _losses._xent_as_keras(t, o, axis)
     o = o / tf.reduce_sum(o, axis=axis, keepdims=True)
     o = _clip_probs(o)
     return -tf.reduce_sum(t * tf.math.log(o), axis=axis)

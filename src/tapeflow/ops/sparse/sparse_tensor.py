@@ -2,6 +2,7 @@
 from ..._core.backend import np
 from ..._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
 from .. import composite_dispatch as _composite
+from .sparse_tensor_spec import DenseShapeSpec, SparseTensorSpec
 
 __all__ = ["SparseTensor"]
 
@@ -78,6 +79,16 @@ class SparseTensor(metaclass=_TFNamedType):
         return ((self._indices._value.tobytes(), self._indices._value.shape,
                  tuple(self._dense_shape._value.tolist())), (self._values,))
 
+    @staticmethod
+    def __tf_relax_meta__(meta):
+        """The spec-level part of a trace key for the metadata ``meta`` (TensorFlow keys a
+        trace by ``SparseTensorSpec``: the dense shape and dtype, not the indices)."""
+        return DenseShapeSpec.of(meta)
+
+    @property
+    def _type_spec(self):
+        return SparseTensorSpec(self.shape, self.dtype)
+
     @classmethod
     def __tf_unflatten__(cls, meta, components):
         data, shape, dense_shape = meta
@@ -124,3 +135,5 @@ def _int64(x, shape):
         t = Tensor(np.zeros((0, 0), np.int64))
     return t
 
+
+SparseTensorSpec._value_type = SparseTensor

@@ -54,7 +54,9 @@ def resize(images, height, width, interpolation="bilinear", antialias=False):
     integer = interpolation != "nearest" and not dtype.is_floating
     if integer:
         images = _a.cast(images, "float32")
-    if interpolation in INTERPOLATIONS and not antialias:
+    # integer images are rounded afterwards: their float values must be TF's kernel's to
+    # the last bit (its order of operations), so they go through tf.image.resize
+    if interpolation in INTERPOLATIONS and not antialias and not integer:
         out = _resize_axis(images, 2, width, interpolation)
         out = _resize_axis(out, 1, height, interpolation)
     else:

@@ -9,6 +9,7 @@ import math
 
 import tapeflow as tf
 
+from .... import backend as _backend
 from .... import random as _kr
 from ... import _spec
 from ...layer import Layer
@@ -132,7 +133,7 @@ class AugmentationLayer(Layer):
         if data_format not in (None, "channels_last", "channels_first"):
             raise ValueError("The `data_format` argument must be one of {'channels_first', "
                              f"'channels_last'}}. Received: data_format={data_format}")
-        self.data_format = data_format or "channels_last"
+        self.data_format = data_format or _backend.image_data_format()
         if self._USE_BASE_FACTOR:
             self._set_factor(factor or 0.0)
         elif factor is not None:
@@ -170,6 +171,21 @@ class AugmentationLayer(Layer):
 
     def _seed(self, seed):
         return seed if seed is not None else self.generator
+
+    @staticmethod
+    def _images(data):
+        """The images of a call's ``data``: the tensor itself or its ``images`` entry."""
+        return tf.convert_to_tensor(data["images"] if isinstance(data, dict) else data)
+
+    def _hw_axes(self):
+        """The (height, width) axes, counted from the end, of this layer's data format."""
+        return (-3, -2) if self.data_format == "channels_last" else (-2, -1)
+
+    def _size(self, transformation):
+        """The (height, width) of the images a transformation was drawn for."""
+        shape = transformation["input_shape"]
+        h_axis, w_axis = self._hw_axes()
+        return shape[h_axis], shape[w_axis]
 
     # -- the call ---------------------------------------------------------------------------
     def call(self, data, training=True):

@@ -116,7 +116,7 @@ class RandomPosterization(AugmentationLayer):
         self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         if self.factor[0] != self.factor[1]:
             bits = _kr.randint(draw_shape(n), self.factor[0], self.factor[1], dtype="uint8",
@@ -161,7 +161,7 @@ class RandomColorDegeneration(AugmentationLayer):
         self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         return {"factor": _kr.uniform(draw_shape(n, 1, 1, 1), self.factor[0], self.factor[1],
                                       seed=self._seed(seed))}
@@ -214,7 +214,7 @@ class RandomSharpness(AugmentationLayer):
         self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         return {"factor": _kr.uniform(draw_shape(n), self.factor[0], self.factor[1],
                                       seed=self._seed(seed))}
@@ -263,7 +263,7 @@ class RandomSaturation(AugmentationLayer):
         self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         f = _kr.uniform(draw_shape(n), self.factor[0], self.factor[1], seed=self._seed(seed))
         return {"factor": f / (1 - f + 1e-7)}
@@ -308,7 +308,7 @@ class RandomHue(AugmentationLayer):
         self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         seed = self._seed(seed)
         invert = _kr.uniform(draw_shape(n), seed=seed)
@@ -398,7 +398,7 @@ class RandomGaussianBlur(AugmentationLayer):
     def get_random_transformation(self, data, training=True, seed=None):
         if not training:
             return None
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         seed = self._seed(seed)
         probability = _kr.uniform(draw_shape(n), self.factor[0], self.factor[1], seed=seed)
@@ -484,7 +484,7 @@ class RandomErasing(AugmentationLayer):
     def get_random_transformation(self, data, training=True, seed=None):
         if not training:
             return None
-        images = tf.convert_to_tensor(data["images"] if isinstance(data, dict) else data)
+        images = self._images(data)
         n = batch_size(images)
         shape = tuple(images.shape)
         if None in shape:

@@ -8,18 +8,36 @@ import tapeflow as tf
 
 from .... import ops as K
 from .... import random as _kr
+from .. import _image
 from .augmentation_base import AugmentationLayer, batch_size, draw_shape, factor_pair
 from .bounding_boxes import clip_to_image_size, convert_format
 
 __all__ = ["RandomShear", "RandomPerspective", "RandomElasticTransform"]
 
 _INTERPOLATIONS = ("nearest", "bilinear")
+_FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 
 
 def _check_interpolation(interpolation):
     if interpolation not in _INTERPOLATIONS:
         raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one "
                                   f"{_INTERPOLATIONS}.")
+
+
+def _check_fill_mode(fill_mode):
+    if fill_mode not in _FILL_MODES:
+        raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one "
+                                  f"{_FILL_MODES}.")
+
+
+def resample(images, matrix, interpolation, fill_mode, fill_value, data_format):
+    """``keras.ops.image.affine_transform`` of a batch for the layers: the same sampling
+    (TensorFlow's ``ImageProjectiveTransformV3``), also for a batch of unknown size (a
+    relaxed trace, a ``Dataset.map`` of batches)."""
+    last = data_format == "channels_last"
+    x = images if last else tf.transpose(images, [0, 2, 3, 1])
+    out = _image.affine_transform(x, matrix, interpolation, fill_mode, fill_value)
+    return out if last else tf.transpose(out, [0, 3, 1, 2])
 
 
 class _Resampling(AugmentationLayer):
@@ -48,15 +66,10 @@ class _Resampling(AugmentationLayer):
 
     _BOXES_UNCHANGED = False
 
-    def _size(self, transformation):
-        shape = transformation["input_shape"]
-        last = self.data_format == "channels_last"
-        return (shape[-3], shape[-2]) if last else (shape[-2], shape[-1])
 
 
 _SHEAR_FACTOR = ("The `factor` argument should be a number (or a list of two numbers) in the "
                  "range [0, 1.0]. ")
-_FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 
 
 class RandomShear(_Resampling):
@@ -82,9 +95,7 @@ class RandomShear(_Resampling):
         super().__init__(data_format=data_format, **kwargs)
         self.x_factor = self._shear_factor(x_factor, "x_factor")
         self.y_factor = self._shear_factor(y_factor, "y_factor")
-        if fill_mode not in _FILL_MODES:
-            raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one "
-                                      f"{_FILL_MODES}.")
+        _check_fill_mode(fill_mode)
         _check_interpolation(interpolation)
         self.fill_mode, self.fill_value, self.interpolation = fill_mode, fill_value, interpolation
         self._set_seed(seed)
@@ -109,7 +120,7 @@ class RandomShear(_Resampling):
     def get_random_transformation(self, data, training=True, seed=None):
         if not training:
             return None
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         seed = self._seed(seed)
         dtype = self.compute_dtype
@@ -189,7 +200,7 @@ class RandomPerspective(_Resampling):
     def get_random_transformation(self, data, training=True, seed=None):
         if not training:
             return None
-        images = tf.convert_to_tensor(data["images"] if isinstance(data, dict) else data)
+        images = self._images(data)
         n = batch_size(images)
         h, w = images.shape[self.height_axis], images.shape[self.width_axis]
         seed = self._seed(seed)
@@ -291,7 +302,7 @@ class RandomElasticTransform(_Resampling):
     def get_random_transformation(self, data, training=True, seed=None):
         if not training or self.scale[1] == 0 or self.factor[1] == 0:
             return None
-        images = data["images"] if isinstance(data, dict) else data
+        images = self._images(data)
         n = batch_size(images)
         seed = self._seed(seed)
         probability = _kr.uniform(draw_shape(n), self.factor[0], self.factor[1], seed=seed)

@@ -30,7 +30,7 @@ class MixUp(AugmentationLayer):
         self._set_seed(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
-        images = tf.convert_to_tensor(data["images"] if isinstance(data, dict) else data)
+        images = self._images(data)
         n = batch_size(images)
         seed = self._seed(seed)
         order = _kr.shuffle(tf.range(0, n, dtype=tf.int64), seed=seed)
@@ -112,7 +112,7 @@ class CutMix(AugmentationLayer):
     def get_random_transformation(self, data, training=True, seed=None):
         if not training:
             return None
-        images = tf.convert_to_tensor(data["images"] if isinstance(data, dict) else data)
+        images = self._images(data)
         if len(images.shape) == 3:
             return None
         n = batch_size(images)

@@ -1,64 +1,80 @@
-"""Colour preprocessing layers: RandomInvert, RandomGrayscale, AutoContrast
-(``tf.keras.layers``; channels-last images, a batch or one image)."""
-from .....ops import array_ops as _a
-from .....ops import image_ops as _img
-from .....ops import math_ops as _m
-from .....ops import random_ops as _rand
-from .....ops import reduction_ops as _red
-from .base_image_preprocessing_layer import _batch, _factor_range, _ImageLayer
+"""Colour preprocessing layers (``tf.keras.layers``): RandomInvert, RandomGrayscale,
+AutoContrast, Solarization, on Keras 3's augmentation base: each random one draws its
+transformation from its own ``keras.random.SeedGenerator``, as Keras 3 does."""
+import tapeflow as tf
+
+from .... import ops as K
+from .... import random as _kr
+from .augmentation_base import (
+    AugmentationLayer,
+    batch_size,
+    draw_shape,
+    sorted_value_range,
+    transform_value_range,
+)
 
 __all__ = ["AutoContrast", "RandomGrayscale", "RandomInvert", "Solarization"]
 
 
-def _chosen(images, probability_low, probability_high, seed):
-    """A ``(batch, 1, 1, 1)`` bool: each image chosen with a probability drawn from
-    ``[low, high)`` (Keras's two uniform draws: probability, then threshold)."""
-    b = _batch(images)
-    p = _rand.uniform(_a.reshape(b, [1]), probability_low, probability_high, seed=seed)
-    threshold = _rand.uniform(_a.reshape(b, [1]), 0.0, 1.0, seed=seed)
-    return _a.reshape(_m.less(threshold, p), [-1, 1, 1, 1])
-
-
-class RandomInvert(_ImageLayer):
-    """Invert some images, ``value_range[1] - x`` (``tf.keras.layers.RandomInvert``).
+class RandomInvert(AugmentationLayer):
+    """Invert some images, ``value_range[1] - x`` (``tf.keras.layers.RandomInvert``): per
+    image a probability drawn in ``factor``'s range, then a threshold in ``[0, 1)``, from
+    the layer's SeedGenerator; the image is inverted when the threshold is below it.
 
     Args:
-        factor: the probability of inverting an image: a number ``f`` draws it from
-            ``[0, f]``, a pair ``(lo, hi)`` from ``[lo, hi]`` (within ``[0, 1]``; default 1.0).
+        factor: the probability's range: a number ``f`` means ``[0, f]``, a pair
+            ``(lo, hi)`` within ``[0, 1]`` (default 1.0).
         value_range: the images' range (default ``(0, 255)``).
-        seed: an op seed.
+        seed: the seed of the layer's SeedGenerator (None: one from Python's ``random``).
 
-    Only when ``training``; the output is in the layer's compute dtype.
+    When ``training`` the output is in the compute dtype; otherwise the images return
+    unchanged. Labels, boxes and masks pass unchanged.
 
     Raises:
         ValueError: for a factor outside ``[0, 1]``.
     """
 
+    _USE_BASE_FACTOR = False
+    _FACTOR_BOUNDS = (0, 1)
+
     def __init__(self, factor=1.0, value_range=(0, 255), seed=None, data_format=None,
                  **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        self.factor = _factor_range(factor, (0, 1))
-        self.value_range, self.seed = value_range, seed
+        self._set_factor(factor)
+        self.value_range = value_range
+        self._set_seed(seed)
 
-    def _transform(self, images, training):
+    def get_random_transformation(self, data, training=True, seed=None):
+        if not training:
+            return None
+        n = batch_size(self._images(data))
+        seed = seed or self.generator
+        probability = _kr.uniform(draw_shape(n), self.factor[0], self.factor[1], seed=seed)
+        threshold = _kr.uniform(draw_shape(n), 0, 1, seed=seed)
+        return {"apply_inversion": threshold < probability}
+
+    def transform_images(self, images, transformation, training=True):
         if not training:
             return images
-        images = _a.cast(images, self.compute_dtype)
-        chosen = _chosen(images, self.factor[0], self.factor[1], self.seed)
-        return _a.where(chosen, _m.subtract(float(self.value_range[1]), images), images)
+        images = tf.cast(images, self.compute_dtype)
+        chosen = tf.reshape(transformation["apply_inversion"], [-1, 1, 1, 1])
+        return tf.where(chosen, self.value_range[1] - images, images)
 
     def get_config(self):
         return dict(super().get_config(), factor=self.factor, value_range=self.value_range,
                     seed=self.seed)
 
 
-class RandomGrayscale(_ImageLayer):
-    """Turn some RGB images to grayscale, the luma repeated in the three channels
-    (``tf.keras.layers.RandomGrayscale``).
+class RandomGrayscale(AugmentationLayer):
+    """Turn some RGB images to grayscale, the luma repeated in the channels
+    (``tf.keras.layers.RandomGrayscale``): one draw per image from the layer's
+    SeedGenerator, below ``factor`` converts. As in Keras the draw is made on every call,
+    ``training=False`` included (the images then pass unchanged).
 
     Args:
         factor: the probability of converting an image, in ``[0, 1]`` (default 0.5).
-        seed: an op seed.
+        data_format: 'channels_last' (default) or 'channels_first'.
+        seed: the seed of the layer's SeedGenerator (None: one from Python's ``random``).
 
     Raises:
         ValueError: for a factor outside ``[0, 1]``.
@@ -68,31 +84,31 @@ class RandomGrayscale(_ImageLayer):
         super().__init__(data_format=data_format, **kwargs)
         if factor < 0 or factor > 1:
             raise ValueError(f"`factor` should be between 0 and 1. Received: factor={factor}")
-        self.factor, self.seed = factor, seed
+        self.factor = factor
+        self._set_seed(seed)
 
-    def _transform(self, images, training):
+    def get_random_transformation(self, data, training=True, seed=None):
+        seed = self._seed(seed)
+        images = self._images(data)
+        n = 1 if len(images.shape) == 3 else batch_size(images)
+        draws = _kr.uniform(draw_shape(n), 0, 1, seed=seed)
+        return tf.reshape(draws < self.factor, [-1, 1, 1, 1])
+
+    def transform_images(self, images, transformation, training=True):
         if not training:
             return images
-        draw = _rand.uniform(_a.reshape(_batch(images), [1]), 0.0, 1.0, seed=self.seed)
-        chosen = _a.reshape(_m.less(draw, self.factor), [-1, 1, 1, 1])
-        gray = _img.rgb_to_grayscale(images)
-        return _a.where(chosen, _m.add(gray, _a.zeros_like(images)), images)
+        gray = K.image.rgb_to_grayscale(images, data_format=self.data_format)
+        return tf.where(transformation, gray, images)
 
     def get_config(self):
         return dict(super().get_config(), factor=self.factor)
 
 
-def _rescale(images, source, target):
-    if tuple(source) == tuple(target):
-        return images
-    images = _m.divide(_m.subtract(images, float(source[0])), float(source[1] - source[0]))
-    return _m.add(_m.multiply(images, float(target[1] - target[0])), float(target[0]))
-
-
-class AutoContrast(_ImageLayer):
+class AutoContrast(AugmentationLayer):
     """Stretch each image's channels to the full ``value_range``: per image and channel,
     ``(x - min) * 255 / (max - min)`` on the 0..255 scale, clipped; a constant channel
-    (0/0) keeps its input (``tf.keras.layers.AutoContrast``). Always applied.
+    (0/0) keeps its input (``tf.keras.layers.AutoContrast``). Applied whatever ``training``
+    says, as in Keras; the output is in the compute dtype.
 
     Args:
         value_range: the images' range, a pair (default ``(0, 255)``).
@@ -101,23 +117,22 @@ class AutoContrast(_ImageLayer):
         ValueError: for a value_range that is not a pair.
     """
 
+    _USE_BASE_FACTOR = False
+
     def __init__(self, value_range=(0, 255), **kwargs):
         super().__init__(**kwargs)
-        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
-            raise ValueError("The `value_range` argument should be a list of two numbers. "
-                             f"Received: value_range={value_range}")
-        self.value_range = sorted(value_range)
+        self.value_range = sorted_value_range(value_range)
 
-    def _transform(self, images, training):
+    def transform_images(self, images, transformation=None, training=True):
         original = images
-        x = _a.cast(_rescale(images, self.value_range, (0, 255)), self.compute_dtype)
-        low = _red.reduce_min(x, axis=[1, 2], keepdims=True)
-        high = _red.reduce_max(x, axis=[1, 2], keepdims=True)
-        scale = _m.divide(255.0, _m.subtract(high, low))
-        out = _m.add(_m.multiply(x, scale), _m.multiply(_m.negative(low), scale))
-        out = _m.minimum(_m.maximum(out, 0.0), 255.0)
-        out = _rescale(out, (0, 255), self.value_range)
-        return _a.where(_m.is_nan(out), _a.cast(original, out.dtype), out)
+        x = tf.cast(transform_value_range(images, self.value_range, (0, 255),
+                                          self.compute_dtype), self.compute_dtype)
+        low = tf.reduce_min(x, axis=(1, 2), keepdims=True)
+        high = tf.reduce_max(x, axis=(1, 2), keepdims=True)
+        scale = 255.0 / (high - low)
+        out = tf.clip_by_value(x * scale + (-low * scale), 0.0, 255.0)
+        out = transform_value_range(out, (0, 255), self.value_range, self.compute_dtype)
+        return tf.where(tf.math.is_nan(out), tf.cast(original, out.dtype), out)
 
     def get_config(self):
         return dict(super().get_config(), value_range=self.value_range)
@@ -127,66 +142,76 @@ _SOLARIZE_FACTOR = ("The `addition_factor` and `threshold_factor` arguments shou
                     "(or a list of two numbers) in the range [0, 1]. ")
 
 
-def _unit_factor(factor, name):
-    """Keras's Solarization factor: ``f`` gives ``(0, f)``, a pair is sorted; in [0, 1]."""
+def _solarize_range(factor, name):
+    """Keras's Solarization factor: ``f`` gives ``(0, f)``, a pair is sorted; in [0, 1].
+
+    Raises:
+        ValueError: otherwise (Keras's text).
+    """
     if isinstance(factor, (tuple, list)):
         if len(factor) != 2:
             raise ValueError(_SOLARIZE_FACTOR + f"Received: {name}={factor}")
         values = factor
-    elif isinstance(factor, (int, float)) and not isinstance(factor, bool):
-        values = (0, factor)
+    elif isinstance(factor, (int, float)):
+        values = (factor,)
     else:
         raise ValueError(_SOLARIZE_FACTOR + f"Received: {name}={factor}")
     for v in values:
         if v > 1.0 or v < 0:
             raise ValueError(_SOLARIZE_FACTOR + f"Received: input_number={v}")
-    return tuple(sorted(values)) if isinstance(factor, (tuple, list)) else tuple(values)
+    return tuple(sorted(factor)) if isinstance(factor, (tuple, list)) else (0, factor)
 
 
-class Solarization(_ImageLayer):
+class Solarization(AugmentationLayer):
     """Invert the pixels at or above a random threshold, after adding a random offset
     (``tf.keras.layers.Solarization``), on the 0..255 scale of ``value_range``:
-    ``y = x + a`` clipped to [0, 255], then ``y`` where ``y < t`` else ``255 - y``.
+    ``y = x + a`` clipped to [0, 255], then ``y`` where ``y < t`` else ``255 - y``. Per
+    image ``a`` then ``t`` are drawn from the layer's SeedGenerator, as Keras 3 does.
 
     Args:
-        addition_factor: ``a`` is drawn per image from ``[lo, hi * 255]`` (Keras's bounds:
-            the low end is not scaled); a number ``f`` means ``(0, f)`` (default 0).
+        addition_factor: ``a`` is drawn from ``[lo, hi * 255]`` (Keras's bounds: the low
+            end is not scaled); a number ``f`` means ``(0, f)`` (default 0).
         threshold_factor: ``t`` likewise (default 0: every pixel inverted).
         value_range: the images' range (default ``(0, 255)``).
-        seed: an op seed.
+        seed: the seed of the layer's SeedGenerator (None: one from Python's ``random``).
 
-    Only when ``training``; the output is in the layer's compute dtype.
+    The output is in the compute dtype (``training=False``: the images, cast).
 
     Raises:
         ValueError: for factors outside [0, 1] or a value_range that is not a pair.
     """
 
+    _USE_BASE_FACTOR = False
+
     def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255),
                  seed=None, **kwargs):
         super().__init__(**kwargs)
-        self.seed = seed
-        self.addition_factor = _unit_factor(addition_factor, "addition_factor")
-        self.threshold_factor = _unit_factor(threshold_factor, "threshold_factor")
-        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
-            raise ValueError("The `value_range` argument should be a list of two numbers. "
-                             f"Received: value_range={value_range}")
-        self.value_range = sorted(value_range)
+        self._set_seed(seed)
+        self.addition_factor = _solarize_range(addition_factor, "addition_factor")
+        self.threshold_factor = _solarize_range(threshold_factor, "threshold_factor")
+        self.value_range = sorted_value_range(value_range)
 
-    def _transform(self, images, training):
-        images = _a.cast(images, self.compute_dtype)
+    def get_random_transformation(self, data, training=True, seed=None):
         if not training:
+            return None
+        images = self._images(data)
+        shape = (1, 1, 1) if len(images.shape) == 3 else draw_shape(batch_size(images), 1, 1, 1)
+        seed = self._seed(seed)
+        return {"additions": _kr.uniform(shape, self.addition_factor[0],
+                                         self.addition_factor[1] * 255, seed=seed,
+                                         dtype=self.compute_dtype),
+                "thresholds": _kr.uniform(shape, self.threshold_factor[0],
+                                          self.threshold_factor[1] * 255, seed=seed,
+                                          dtype=self.compute_dtype)}
+
+    def transform_images(self, images, transformation, training=True):
+        images = tf.cast(images, self.compute_dtype)
+        if not training or transformation is None:
             return images
-        shape = _a.concat([_a.reshape(_batch(images), [1]), [1, 1, 1]], 0)
-        additions = _rand.uniform(shape, self.addition_factor[0],
-                                  self.addition_factor[1] * 255, seed=self.seed,
-                                  dtype=images.dtype)
-        thresholds = _rand.uniform(shape, self.threshold_factor[0],
-                                   self.threshold_factor[1] * 255, seed=self.seed,
-                                   dtype=images.dtype)
-        x = _rescale(images, self.value_range, (0, 255))
-        y = _m.minimum(_m.maximum(_m.add(x, additions), 0.0), 255.0)
-        y = _a.where(_m.less(y, thresholds), y, _m.subtract(255.0, y))
-        return _rescale(y, (0, 255), self.value_range)
+        x = transform_value_range(images, self.value_range, (0, 255), self.compute_dtype)
+        y = tf.clip_by_value(x + transformation["additions"], 0.0, 255.0)
+        y = tf.where(y < transformation["thresholds"], y, 255 - y)
+        return transform_value_range(y, (0, 255), self.value_range, self.compute_dtype)
 
     def get_config(self):
         return dict(super().get_config(), value_range=self.value_range,
