@@ -13,6 +13,17 @@ plus the per-element distance ``|tf - tf64|`` the replay test allows rounding fr
 Worker processes (``--jobs``) each take a share of the ops and append one JSON line per case
 to a scratch file, so a case that kills TensorFlow (an abort in a kernel) is marked
 ``crash`` and the worker restarts after it. Output: ``<op>.json.gz`` per op.
+
+Re-recording (``--rerecord-ids FILE [--out DIR] [--recorded DIR]``): a long recording
+process can carry TensorFlow state from one case to the next (a case then raises where TF
+alone answers). Each case id of FILE (``op|seed|index``, one a line, the rest of the line
+and ``#`` comments ignored: the ``--ids`` output of ``tools/difftest/sweep.py`` works) is
+recorded alone in a fresh TensorFlow process, twice (an answer that changes between fresh
+processes, uninitialised memory, is not stored), and stored in ``DIR/rerecorded.json`` (default
+``tests/fixtures/difftest/``), which the replay (``tests/differential/replay.py``: the
+seed-0 test and the sweep) reads in preference to the original record. With ``--recorded``
+(the sweep's ``/work/sweep``; seed 0's fixtures otherwise) a case whose fresh answer is the
+original one is reported and not stored: TF's own behaviour, not the recorder's.
 """
 import argparse
 import gzip
@@ -44,14 +55,29 @@ def count(op, scale=1.0):
     return max(1, int(round((cases.SPECS[op].n or cases.DEFAULT_N) * scale)))
 
 
+def record_one(tf, c):
+    """``[index, checksum, encoded result, bounds]`` of case ``c`` under TensorFlow ``tf``:
+    a fixture row."""
+    import numpy as np
+
+    from tools.difftest import run
+    with np.errstate(all="ignore"):
+        res = run.run_case(tf, c)
+        res64 = None
+        low = ("float16", "float32", "complex64")
+        if "err" not in res and any(d in low for d in c.dtypes()):
+            res64 = run.run_case(tf, c, promote=True)
+        b = run.bounds(res, res64)
+    return [c.index, c.checksum(), run.encode(res), b]
+
+
 def worker(scratch, seed, jobs, scale=1.0):
     """Run ``jobs`` (``op`` or ``op@start``) under TensorFlow, one JSON line per case."""
     import warnings
 
-    import numpy as np
     import tensorflow as tf
 
-    from tools.difftest import cases, run
+    from tools.difftest import cases
     warnings.filterwarnings("ignore")
     tf.get_logger().setLevel("ERROR")
     for job in jobs:
@@ -62,15 +88,8 @@ def worker(scratch, seed, jobs, scale=1.0):
             for c in cases.cases(op, seed, count(op, scale))[start:]:
                 f.write(json.dumps({"i": c.index, "start": True}) + "\n")
                 f.flush()
-                with np.errstate(all="ignore"):
-                    res = run.run_case(tf, c)
-                    res64 = None
-                    low = ("float16", "float32", "complex64")
-                    if "err" not in res and any(d in low for d in c.dtypes()):
-                        res64 = run.run_case(tf, c, promote=True)
-                    b = run.bounds(res, res64)
-                f.write(json.dumps({"i": c.index, "c": c.checksum(), "r": run.encode(res),
-                                    "b": b}) + "\n")
+                _, checksum, res, b = record_one(tf, c)
+                f.write(json.dumps({"i": c.index, "c": checksum, "r": res, "b": b}) + "\n")
                 f.flush()
             f.write(json.dumps({"done": True}) + "\n")
 
@@ -190,6 +209,132 @@ def master(ops, nproc, seed, scale=1.0, out_dir=None, quiet=False):
         print(f"recorded {len(ops)} ops in {time.time() - t0:.0f}s", flush=True)
 
 
+# ------------------------------------------------------------------------------ re-recording
+
+REREC = "rerecorded.json"
+
+
+def read_ids(path):
+    """The case ids (``op|seed|index``) of a file, in order, without repeats."""
+    ids = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            key = line.split()[0]
+            op, seed, index = key.rsplit("|", 2)
+            key = f"{op}|{int(seed)}|{int(index)}"
+            if key not in ids:
+                ids.append(key)
+    return ids
+
+
+def one_worker(key):
+    """Record one case id in this (fresh) process; print its fixture row as JSON."""
+    import warnings
+
+    import tensorflow as tf
+
+    from tools.difftest import cases
+    warnings.filterwarnings("ignore")
+    tf.get_logger().setLevel("ERROR")
+    op, seed, index = key.rsplit("|", 2)
+    c = cases.cases(op, int(seed), int(index) + 1)[int(index)]
+    print("ROW " + json.dumps(record_one(tf, c)), flush=True)
+
+
+def read_rerecorded(out_dir=None):
+    """``{"op|seed|index": row}`` of a re-record file (empty when there is none)."""
+    path = os.path.join(out_dir or OUT, REREC)
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)["cases"]
+
+
+def _original(key, recorded):
+    op, seed, index = key.rsplit("|", 2)
+    if int(seed) == read_seeds()[0]:
+        path = fixture_name(op)
+    elif recorded:
+        path = os.path.join(recorded, f"seed-{int(seed)}", op + ".json.gz")
+    else:
+        return None
+    if not os.path.exists(path):
+        return None
+    with gzip.open(path, "rt") as f:
+        for row in json.load(f)["cases"]:
+            if row[0] == int(index):
+                return row
+    return None
+
+
+def rerecord(ids, out_dir=None, nproc=2, recorded=None):
+    """Record every case id in a fresh process (``nproc`` at a time); store the answers
+    that differ from the original record (all of them when it is not found)."""
+    import tensorflow as tf  # noqa: F401 - the version stamp only
+
+    from tools.difftest import run
+    store = read_rerecorded(out_dir)
+    # each case twice, each time in a fresh process: an answer that changes between two
+    # fresh runs (a kernel returning uninitialised memory) is not a recording artifact
+    pending = [(key, k) for key in ids for k in range(2)]
+    running = {}
+    rows = {}
+    t0 = time.time()
+    while pending or running:
+        while pending and len(running) < nproc:
+            job = pending.pop(0)
+            cmd = [sys.executable, os.path.abspath(__file__), "--one", job[0]]
+            running[job] = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, text=True)
+        time.sleep(0.2)
+        for job, p in list(running.items()):
+            if p.poll() is None:
+                continue
+            del running[job]
+            out = p.stdout.read()
+            row = [json.loads(line[4:]) for line in out.splitlines() if line.startswith("ROW ")]
+            rows.setdefault(job[0], []).append(row[0] if row else None)
+    kept = same = 0
+    for key in ids:
+        twice = rows.get(key, [None])
+        row = twice[0]
+        if row is None or any(r is None for r in twice):
+            print(f"  {key}: TensorFlow crashed in a fresh process too (not stored)")
+            continue
+        if len(twice) > 1 and run.compare(run.decode(twice[0][2]), run.decode(twice[1][2]))[1]:
+            print(f"  {key}: two fresh processes answer differently (not stored)")
+            continue
+        old = _original(key, recorded)
+        if old is not None:
+            if old[1] != row[1]:
+                print(f"  {key}: the recorded case has other inputs (drift): not stored")
+                continue
+            n, diffs = run.compare(run.decode(old[2]), run.decode(row[2]))
+            if not diffs:
+                same += 1
+                store.pop(key, None)
+                print(f"  {key}: same answer in a fresh process (TF's own behaviour)")
+                continue
+            print(f"  {key}: fresh process differs from the record: "
+                  + "; ".join(f"[{c}] {m[:80]}" for c, m in diffs[:2]))
+        store[key] = row
+        kept += 1
+    path = os.path.join(out_dir or OUT, REREC)
+    os.makedirs(out_dir or OUT, exist_ok=True)
+    with open(path, "w") as f:
+        f.write('{"tf": %s, "cases": {\n' % json.dumps(tf.__version__))
+        keys = sorted(store, key=lambda k: (k.rsplit("|", 2)[0], int(k.rsplit("|", 2)[1]),
+                                             int(k.rsplit("|", 2)[2])))
+        f.write(",\n".join(f"{json.dumps(k)}: {json.dumps(store[k], separators=(',', ':'))}"
+                           for k in keys))
+        f.write("\n}}\n")
+    print(f"re-recorded {len(ids)} cases in {time.time() - t0:.0f}s: {kept} stored, {same} "
+          f"TF's own answer; {path} holds {len(store)}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker")
@@ -199,9 +344,20 @@ def main():
     ap.add_argument("--out", help="write the fixtures here instead (the sweep)")
     ap.add_argument("--missing", action="store_true", help="only ops without a fixture")
     ap.add_argument("--finish", help="write the fixtures of an interrupted run's scratch dir")
+    ap.add_argument("--rerecord-ids", help="FILE of case ids (op|seed|index): record each "
+                    "in a fresh process into --out/rerecorded.json (default the fixtures)")
+    ap.add_argument("--recorded", help="with --rerecord-ids: the sweep's recordings "
+                    "(DIR/seed-<s>/), to keep only the answers that changed")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("ops", nargs="*")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else read_seeds()[0]
+    if a.one:
+        one_worker(a.one)
+        return
+    if a.rerecord_ids:
+        rerecord(read_ids(a.rerecord_ids), a.out, a.jobs, a.recorded)
+        return
     if a.worker:
         worker(a.worker, seed, a.ops, a.scale)
         return

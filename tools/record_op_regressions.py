@@ -1051,6 +1051,168 @@ case("expm_empty_batch_gradients", """
     # an empty batch is TF's nan fill: a zero-size gradient, no second derivative
     x = tf.zeros([2, 0, 0], tf.float64)
     out = [tf.linalg.expm(x), grad(tf.linalg.expm, x), grad2(tf.linalg.expm, x)]""")
+# ---------------------------------------------------------------- sweepmath (session 10)
+# Sweep differences (seeds 1-4) in math ops: complex division, products, log, log1p, sqrt
+# and rsqrt as Eigen's kernels (whole packets of 4 complex64 / 2 complex128, C's Annex G
+# arithmetic past the last whole packet), and TF's gradient compositions.
+case("complex_divide_no_nan_infinite_denominator", """
+    inf = float("inf")
+    x = tf.constant([-32.89+0.0005j, 1+1j, 2-1j, 0.5j, 3+0j], tf.complex64)
+    y = tf.constant([complex(0.0085, -inf), complex(inf, 0), 0j, 1-2j, complex(0, inf)],
+                    tf.complex64)
+    f = tf.math.divide_no_nan
+    out = [f(x, y), grad(f, x, y), grad2(f, x, y), tf.math.reciprocal_no_nan(y)]""")
+case("complex_divide_no_nan_grad_scalar_tail", """
+    inf = float("inf")
+    x, y = tf.constant(complex(-0.7753, -inf), tf.complex64), tf.constant(-0.0004+0.5037j,
+                                                                           tf.complex64)
+    out = [grad(tf.math.divide_no_nan, x, y), grad2(tf.math.divide_no_nan, x, y)]""")
+case("complex_divide_grad_infinite_numerator", """
+    inf = float("inf")
+    x1 = tf.constant([[complex(inf, -0.0004)]], tf.complex64)
+    y1 = tf.constant([[-1.1377-0.0647j]], tf.complex64)
+    x2 = tf.constant([[complex(1.8524, inf), 2.078-2.8893j]], tf.complex64)
+    y2 = tf.constant([[-0.1196+1.1846j]], tf.complex64)
+    f = tf.math.divide
+    t = tf.constant([[0.3-0.7j]], tf.complex64)
+    with tf.autodiff.ForwardAccumulator(y1, t) as acc:
+        z = f(x1, y1)
+    out = [grad(f, x1, y1), grad2(f, x1, y1), grad(f, x2, y2), grad2(f, x2, y2), acc.jvp(z)]""")
+case("complex_xdivy_values_and_f32_grad2_at_zero", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([1-0.4439j, 0.5+0.5j, 0j, 2+0j], tf.complex64)
+    y = tf.constant([complex(-1.1082, inf), complex(inf, -0.57), 1+1j, complex(nan, 1)],
+                    tf.complex64)
+    a = f32(0.083, 0.0, -1.0, 1e4)
+    b = f32(0.0, 0.0, 2.0, 0.0)
+    out = [tf.math.xdivy(x, y), grad(tf.math.xdivy, a, b), grad2(tf.math.xdivy, a, b)]""")
+case("complex_xlog1py_and_log1p_nonfinite", """
+    inf, nan = float("inf"), float("nan")
+    y = tf.constant([complex(0, inf), complex(-inf, 1e-30), complex(inf, 0), 0.5+0.5j,
+                     1e-8+1e-8j, complex(1e30, 1), complex(nan, 0), -1+0j, 1e-30+0j],
+                    tf.complex64)
+    x = tf.fill([9], tf.constant(1e30+0.3j, tf.complex64))
+    out = [tf.math.log1p(y), tf.math.log1p(y[:1]), tf.math.xlog1py(x, y),
+           tf.math.log1p(tf.cast(y, tf.complex128))]""")
+case("complex_log_overflowing_modulus_in_packets", """
+    out = [tf.math.log(tf.fill([5], tf.constant(-1e30+1j, tf.complex64))),
+           tf.math.log(tf.fill([5], tf.constant(-2e19+1j, tf.complex64))),
+           tf.math.log(tf.fill([3], tf.constant(-1e160+1j, tf.complex128))),
+           tf.math.log(tf.fill([4], tf.constant(1.8e19-1j, tf.complex64)))]""")
+case("complex_sqrt_rsqrt_square_gradients", """
+    inf = float("inf")
+    x = tf.constant([3.436+1.297j, 0.3149+0.1634j, 7e4-0.6813j, 0.907+1.2978j,
+                     complex(inf, -0.9614), 3.925+0.6887j, 1.767-1.87j, 2.433+0.275j],
+                    tf.complex64)
+    r = tf.constant([complex(-1, -0.0), 0.2437+0.5506j, 1.2268+2.4092j], tf.complex64)
+    s = tf.constant([complex(inf, 0.9546), -2-0.2478j, 1.2137j], tf.complex64)
+    out = [tf.math.sqrt(x), grad(tf.math.sqrt, x), grad2(tf.math.sqrt, x),
+           tf.math.rsqrt(r), grad(tf.math.rsqrt, r), grad(tf.math.square, s),
+           grad(tf.math.square, tf.constant(complex(-inf, 1.0791), tf.complex64))]""")
+
+case("pow_gradients_in_tf_association", """
+    h = lambda *v: tf.constant(list(v), tf.float16)
+    x, y = tf.constant(8247.1, tf.float16), h(-1.0, 2.0, 2.0)
+    a = tf.constant(-0.6217, tf.float16)
+    b = f32(2.2789, -1.5794, -0.574, 0.0)
+    out = [grad(tf.math.pow, x, y), grad2(tf.math.pow, x, y),
+           grad2(lambda a: tf.math.pow(a, tf.constant(11098.18, tf.float16)), a),
+           grad2(lambda b: b ** -1e30, b)]""")
+
+case("inverse_trig_gradients_as_tf_composes_them", """
+    inf = float("inf")
+    h = tf.constant([1078.14, 18944.19, -2428.3, 0.5], tf.float16)
+    a = tf.constant(complex(8.9018, inf), tf.complex64)
+    t = tf.constant([1e-30-1j, 0.5+0.3j], tf.complex64)
+    z = tf.constant(complex(inf, -1.0), tf.complex64)
+    with tf.autodiff.ForwardAccumulator(z, tf.constant(0.3-0.2j, tf.complex64)) as acc:
+        ang = tf.math.angle(z)
+    out = [grad(tf.math.asinh, h), grad(tf.math.acosh, a), grad(tf.math.atan, t),
+           grad2(tf.math.atan, t), acc.jvp(ang)]""")
+
+case("in_top_k_rows_with_nonfinite_or_targets_out_of_range", """
+    nan, inf = float("nan"), float("inf")
+    p = tf.constant([[-1., -1., 2.], [3., -1., nan], [-3., -2., -3.], [1., inf, 0.]])
+    out = [tf.math.in_top_k(tf.constant([0, 0, 1, 0]), p, 3),
+           tf.math.in_top_k(tf.constant([5, 0, 0, -1]), p, 2)]""")
+
+case("truncatediv_empty_int_by_zero", """
+    out = [tf.truncatediv(tf.zeros([2, 0, 2, 4], tf.int32), tf.constant([4, 10, 0, 9])),
+           tf.math.floordiv(tf.zeros([0, 3], tf.int64), tf.constant([0, 1, 2], tf.int64))]""")
+case("truncatediv_complex_and_float64_not_found", """
+    out = tf.truncatediv(tf.constant([1-11j], tf.complex64), tf.constant([[0.5]], tf.float64))""")
+case("unsorted_segment_max_empty_data_ids_out_of_range", """
+    e = tf.zeros([4, 0], tf.float16)
+    ids = tf.constant([0, 0, 0, 2])
+    out = [tf.math.unsorted_segment_max(tf.zeros([3, 0], tf.int64), tf.constant([0, 2, 4]), 3),
+           tf.math.unsorted_segment_max(e, ids, 1),
+           grad(lambda e: tf.math.unsorted_segment_max(e, ids, 1), e)]""")
+
+case("strided_slice_shrink_axis_negative_stride_refused", """
+    x = tf.reshape(tf.range(6.), (3, 2))
+    out = tf.strided_slice(x, [-2, -1], [3, -2], [-1, 2], shrink_axis_mask=3)""")
+case("strided_slice_shrink_axis_positive_strides", """
+    x = tf.reshape(tf.range(6.), (3, 2))
+    out = [tf.strided_slice(x, [-2, -1], [3, -2], [1, 2], shrink_axis_mask=3),
+           tf.strided_slice(x, [1, 0], [2, 1], [2, 1], shrink_axis_mask=1)]""")
+case("complex_swish_infinite_exp", """
+    x = tf.constant([-1e30-1.276j, 0.5+0.3j, 2-1j], tf.complex64)
+    out = [tf.nn.swish(x), tf.nn.silu(x)]""")
+
+case("complex_reduce_prod_and_cumprod_as_eigen", """
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([-1.2867+0j, 0.0908+1j, complex(0.2937, -inf)], tf.complex64)
+    b = tf.constant([[complex(inf, -0.573), 1-1.123j, 2-0.125j],
+                     [-3-1.14j, 1-0.576j, complex(nan, 1.22)]], tf.complex64)
+    c = tf.constant([[[2-0.0013j, 3+0.0008j]], [[complex(inf, -0.0007), -3-0.001j]]],
+                    tf.complex64)
+    d = tf.constant([[2.5068+4329.669j, complex(-inf, 6659.39)],
+                     [0.7183-6636.28j, -0.4666-8620.92j]], tf.complex64)
+    e = tf.constant([1e30+1e30j, 1.48-1.83j, 1e30+1e30j, -0.75+1.32j, complex(-inf, 0.5),
+                     0.3+0.2j, 1+1j, -2+0.1j, 0.5j], tf.complex128)
+    out = [tf.reduce_prod(a), grad(tf.reduce_prod, a), grad2(tf.reduce_prod, a),
+           tf.reduce_prod(b, 1), tf.reduce_prod(c, 1), grad2(lambda c: tf.reduce_prod(c, 1), c),
+           tf.reduce_prod(d, 0), grad2(lambda d: tf.reduce_prod(d, 0), d), tf.reduce_prod(e),
+           tf.math.cumprod(b, 1), tf.math.cumprod(b, 1, exclusive=True, reverse=True),
+           tf.math.cumprod(tf.reshape(e, (9, 1)), 0)]""")
+
+case("sorted_segment_min_max_nan_in_packets", """
+    nan = float("nan")
+    out = []
+    for dt in (tf.float64, tf.float32, tf.float16):
+        for rows in ([nan, nan], [nan, nan, 1.0], [1.0, nan], [1.0, nan, 2.0], [nan]):
+            x = tf.constant(np.repeat(np.array(rows)[:, None], 9, 1), dt)
+            ids = [0] * len(rows)
+            out += [tf.math.segment_min(x, ids), tf.math.segment_max(x, ids)]
+    x = tf.constant([[[2.2754, -0.4032, 0.8891], [-0.093, 0.4292, 0.8059]],
+                     [[0.3014, 0.8609, -1.3647], [nan, 1.8727, -1.1533]]], tf.float64)
+    out += [tf.math.segment_min(x, [0, 0]), grad(lambda x: tf.math.segment_min(x, [0, 0]), x)]""")
+case("complex_segment_mean_one_row_copied", """
+    nan = float("nan")
+    z = complex(-0.2375, nan)
+    d = tf.constant([[[z], [0.0838-1.5239j]]], tf.complex64)
+    d2 = tf.constant([[z, 1+1j], [0.0838-1.5239j, 2+0j]], tf.complex128)
+    out = [tf.math.segment_mean(d, [0]), tf.math.segment_mean(d2, [0, 0]),
+           tf.math.segment_mean(d2, [0, 1])]""")
+
+case("abs_negative_unsigned_refused", """
+    out = []
+    for dt in (tf.uint8, tf.uint16, tf.uint32, tf.uint64):
+        for f in (tf.abs, tf.negative, tf.math.abs, tf.math.negative):
+            try:
+                f(tf.constant([7], dt))
+                out.append("computed")
+            except tf.errors.InvalidArgumentError:
+                out.append("InvalidArgumentError")
+    out += [tf.abs(tf.constant([-3], tf.int8)), tf.negative(tf.constant([2.5])),
+            tf.abs(tf.constant([3-4j]))]""")
+
+case("pow_and_xdivy_second_order_overflow", """
+    inf = float("inf")
+    h = lambda *v: tf.constant(list(v), tf.float16)
+    x, y = tf.constant(1.1027, tf.float16), h(-0.0854, -1.0, -1.8977, 0.655)
+    z, w = tf.constant([-2j], tf.complex64), tf.constant([0.0008+12182.72j], tf.complex64)
+    out = [grad2(tf.math.xdivy, x, y), grad(tf.math.pow, z, w)]""")
 
 
 _FD = """

@@ -22,6 +22,23 @@ from tests.differential import known  # noqa: E402
 from tools.difftest import cases, run  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "difftest")
+# cases TensorFlow answered again alone in a fresh process (tools/record_difftest.py
+# --rerecord-ids): the long recording process had carried state into them
+REREC = os.path.join(FIXTURES, "rerecorded.json")
+_rerecorded = {}
+
+
+def rerecorded(op, seed):
+    """``{index: row}`` of the re-recorded cases of ``(op, seed)``; they replace the
+    original record's rows."""
+    if not _rerecorded:
+        _rerecorded[None] = None
+        if os.path.exists(REREC):
+            with open(REREC) as f:
+                for key, row in json.load(f)["cases"].items():
+                    o, s, i = key.rsplit("|", 2)
+                    _rerecorded.setdefault((o, int(s)), {})[int(i)] = row
+    return _rerecorded.get((op, int(seed)), {})
 
 
 def fixture_ops():
@@ -62,7 +79,11 @@ class Report:
 
 
 def replay(tf, op, seed, rows):
-    """``rows``: ``[index, checksum, encoded result, bounds]`` as the fixtures store them."""
+    """``rows``: ``[index, checksum, encoded result, bounds]`` as the fixtures store them;
+    a re-recorded case (``rerecorded``) replaces its row."""
+    over = rerecorded(op, seed)
+    if over:
+        rows = [over.get(r[0], r) for r in rows]
     spec = cases.SPECS[op]
     by_index = {c.index: c for c in cases.cases(op, seed, max(r[0] for r in rows) + 1)}
     entries = known.entries_for(op)

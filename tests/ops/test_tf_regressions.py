@@ -173,3 +173,33 @@ def test_float32_conv_with_filter_longer_than_input_is_empty_as_float64():
             t.watch(x)
             y = tf.nn.convolution(x, w, 1, "VALID")
         assert np.array_equal(t.gradient(y, x).numpy(), np.zeros([2, 4, 1, 1]))
+
+
+# sweepmath (session 10): forward mode where TF raises on an empty result (known.py, kind
+# 'tf lacks gradient'; the same error in a fresh TF process): tapeflow's tangent is the
+# output's empty shape and dtype, as the float64 central differences of the op give.
+_EMPTY_FWD = [
+    ("max_pool", lambda x: tf.nn.max_pool(x, 2, 2, "VALID"), (2, 4, 1, 1)),
+    ("avg_pool", lambda x: tf.nn.avg_pool(x, 3, 1, "VALID"), (1, 2, 4, 2)),
+    ("convolution", lambda x: tf.nn.convolution(x, tf.ones([3, 2, 2, 1], tf.float64), 1,
+                                                "VALID"), (2, 2, 5, 2)),
+    ("sort", lambda x: tf.sort(x), (0,)),
+    ("dct", lambda x: tf.signal.dct(x), (3, 2, 0)),
+    ("idct", lambda x: tf.signal.idct(x, type=3), (2, 2, 0)),
+    ("rfft", lambda x: tf.math.real(tf.signal.rfft(x)), (3, 0)),
+]
+
+
+@pytest.mark.parametrize("name,f,shape", _EMPTY_FWD, ids=[c[0] for c in _EMPTY_FWD])
+def test_forward_mode_of_an_empty_result(name, f, shape):
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal(shape))
+    t = tf.constant(rng.standard_normal(shape))
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        y = f(x)
+    jvp = acc.jvp(y)
+    h = 1e-6
+    fd = (f(x + h * t).numpy() - f(x - h * t).numpy()) / (2 * h)
+    assert y.shape.num_elements() == 0
+    assert jvp is not None and jvp.dtype == y.dtype and tuple(jvp.shape) == tuple(y.shape)
+    assert fd.shape == tuple(jvp.shape)

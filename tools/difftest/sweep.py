@@ -41,6 +41,9 @@ def main():
     ap.add_argument("--tf", default="/work/tfenv/bin/python")
     ap.add_argument("--recorded", help="replay TensorFlow's answers already recorded under "
                     "DIR/seed-<seed>/ (record_difftest.py --out) instead of recording")
+    ap.add_argument("--ids", help="also write every difference not in known.py to FILE, one "
+                    "line each: case id (op|seed|index), check, kind, message (the input of "
+                    "tools/record_difftest.py --rerecord-ids)")
     ap.add_argument("ops", nargs="*")
     a = ap.parse_args()
     import tapeflow as tf
@@ -56,6 +59,7 @@ def main():
     by_kind = collections.Counter()
     known_kind = collections.Counter()
     examples = {}
+    id_lines = []
     t0 = time.time()
     for seed in seeds:
         if a.recorded:
@@ -87,6 +91,7 @@ def main():
                 by_op[(op, kind)] += 1
                 by_kind[kind] += 1
                 examples.setdefault((op, kind), f"{c.key} [{check}] {msg[:100]}")
+                id_lines.append(f"{c.key}\t{check}\t{kind}\t{msg[:200]}")
         if not a.recorded:
             shutil.rmtree(out, ignore_errors=True)
         print(f"seed {seed} done at {time.time() - t0:.0f}s: {dict(totals)}", flush=True)
@@ -98,6 +103,9 @@ def main():
     print("differences not in known.py by kind:", dict(by_kind.most_common()))
     for (op, kind), n in by_op.most_common():
         print(f"  {n:5d}  {op:45s} {kind:20s} {examples[(op, kind)]}")
+    if a.ids:
+        with open(a.ids, "w") as f:
+            f.writelines(line + "\n" for line in id_lines)
 
 
 if __name__ == "__main__":

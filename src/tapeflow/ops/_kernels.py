@@ -19,8 +19,11 @@ from .._core.backend import np
 from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in TF's order)
 
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
-           "complex_reciprocal_c", "complex_pow", "floordiv", "truncatediv", "arg_extremum",
-           "squared_difference"]
+           "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
+           "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
+           "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
+           "softplus", "reciprocal", "rsqrt", "nan_safe", "div_no_nan", "xlogy", "xlog1py",
+           "xdivy"]
 
 _MIN = 4096            # elements: below this NumPy's plain call is as fast
 _WIDE = 256            # the inner-loop length the tiled forms aim for
@@ -208,6 +211,230 @@ def _c_div(a, b):
     return out.astype(a.dtype)
 
 
+def _plain_mul(a, b):
+    """``a * b`` by the plain formula with a rounding per product, as Eigen's packets (and
+    not NumPy's complex multiply, which may fuse a product into the subtraction)."""
+    a, b = np.asarray(a), np.asarray(b)
+    dt = np.result_type(a, b)
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape), dt)
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    out.real = ar * br - ai * bi
+    out.imag = ar * bi + ai * br
+    return out
+
+
+def complex_mul(a, b):
+    """``a * b`` for complex arrays as Eigen's kernel multiplies: whole packets of 4 complex64
+    / 2 complex128 (AVX) by the plain formula (NumPy's: inf * (1 + 1j) is nan + nanj), the
+    elements past the last whole packet by C's multiplication, whose Annex G recovery turns a
+    nan + nanj from infinite factors into an infinity."""
+    with np.errstate(all="ignore"):
+        if np.result_type(a, b).kind != "c":
+            return np.multiply(a, b)
+        out = _plain_mul(a, b)
+        n = out.size
+        if not n:
+            return out
+        tail = n - n % (4 if out.dtype == np.complex64 else 2)
+        flat = out.reshape(-1)
+        if tail < n and np.isnan(flat[tail:]).any():
+            out = np.array(out, copy=True)
+            flat = out.reshape(-1)
+            flat[tail:] = _c_mul(np.broadcast_to(a, out.shape).reshape(-1)[tail:],
+                                 np.broadcast_to(b, out.shape).reshape(-1)[tail:])
+    return out[()] if out.ndim == 0 else out
+
+
+def _c_mul(x, y):
+    # C99 Annex G's complex multiplication (__mulsc3/__muldc3): the plain product, then where
+    # both parts came out nan and a factor is infinite (or a partial product overflowed), the
+    # infinite parts made +-1, the nan ones +-0, and the product taken again times inf
+    out = _plain_mul(x, y)
+    bad = np.isnan(out.real) & np.isnan(out.imag)
+    if not bad.any():
+        return out
+    a, b, c, d = x.real.copy(), x.imag.copy(), y.real.copy(), y.imag.copy()
+    rt = out.real.dtype.type
+    a, b, c, d = (np.broadcast_to(v, out.shape).astype(rt) for v in (a, b, c, d))
+    recalc = np.zeros(out.shape, bool)
+
+    def unit(v):
+        return np.copysign(np.where(np.isinf(v), rt(1), rt(0)), v)
+
+    def zero_nan(v, where):
+        return np.where(where & np.isnan(v), np.copysign(rt(0), v), v)
+
+    inf_x = bad & (np.isinf(a) | np.isinf(b))
+    a, b = np.where(inf_x, unit(a), a), np.where(inf_x, unit(b), b)
+    c, d = zero_nan(c, inf_x), zero_nan(d, inf_x)
+    inf_y = bad & (np.isinf(c) | np.isinf(d))
+    c, d = np.where(inf_y, unit(c), c), np.where(inf_y, unit(d), d)
+    a, b = zero_nan(a, inf_y), zero_nan(b, inf_y)
+    recalc = inf_x | inf_y
+    ac, bd, ad, bc = x.real * y.real, x.imag * y.imag, x.real * y.imag, x.imag * y.real
+    over = bad & ~recalc & (np.isinf(ac) | np.isinf(bd) | np.isinf(ad) | np.isinf(bc))
+    a, b, c, d = (zero_nan(v, over) for v in (a, b, c, d))
+    recalc = recalc | over
+    inf = rt(np.inf)
+    return np.where(recalc, _parts(inf * (a * c - b * d), inf * (a * d + b * c), out.dtype),
+                    out)
+
+
+def complex_log(x):
+    """``log(x)`` for complex arrays as Eigen's kernel: whole packets (4 complex64 / 2
+    complex128, AVX) take ``|x|`` through ``a * a + b * b``, so where that overflows with
+    finite parts the real part is nan (TF's ``log(-1e30 + 1j)`` in complex64); the elements
+    past the last whole packet take C's ``clog`` (NumPy's)."""
+    with np.errstate(all="ignore"):
+        out = np.log(x)
+        n = out.size
+        tail = n - n % (4 if out.dtype == np.complex64 else 2)
+        if not tail:
+            return out
+        head = x.reshape(-1)[:tail]
+        a, b = head.real, head.imag
+        over = np.isinf(a * a + b * b) & np.isfinite(a) & np.isfinite(b)
+        if over.any():
+            out = np.array(out, copy=True)
+            flat = out.reshape(-1)
+            flat[:tail] = np.where(over, _parts(np.nan, flat[:tail].imag, out.dtype),
+                                   flat[:tail])
+    return out
+
+
+def complex_log1p(x):
+    """``log1p(x)`` for complex arrays as Eigen's scalar kernel: ``u = 1 + x``; ``x`` where
+    ``u == 1`` or ``log(u) == u``, else ``x * (log(u) / (u - 1))`` with C's complex division
+    and product (``log1p(1j * inf)`` is nan + nanj, ``log1p(-1)`` is -inf + nanj)."""
+    with np.errstate(all="ignore"):
+        x = np.asarray(x)
+        u = x + x.dtype.type(1)
+        lu = np.log(u)
+        shape = x.shape
+        xf, uf, lf = x.reshape(-1), u.reshape(-1), lu.reshape(-1)
+        q = _c_div(lf, uf - uf.dtype.type(1))
+        out = _c_mul(xf, q)
+        keep = (uf == 1) | (uf == lf)
+        return np.where(keep, xf, out).astype(x.dtype).reshape(shape)[()]
+
+
+def complex_xlog1py(x, y):
+    """TF's Xlog1py for complex arrays: 0 where ``x == 0``, else ``x * log1p(y)`` (Eigen's
+    scalar log1p and C's product: no complex packet log1p)."""
+    with np.errstate(all="ignore"):
+        shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+        dt = np.result_type(x, y)
+        xf = np.broadcast_to(x, shape).reshape(-1).astype(dt)
+        yf = np.broadcast_to(y, shape).reshape(-1).astype(dt)
+        out = _c_mul(xf, complex_log1p(yf))
+        return np.where(xf == 0, np.zeros((), dt), out).astype(dt).reshape(shape)[()]
+
+
+def complex_prod(x, axis, keepdims):
+    """TensorFlow's complex Prod as Eigen reduces, so that its inf/nan land where TF's do.
+
+    Axes of size 1 are dropped first (reducing only those copies ``x``); what remains is
+    reduced as TF's ReductionHelper shapes it: the reduced elements of each output, in
+    row-major order, as a row when they are the innermost axes (or all of them): whole
+    packets (4 complex64 / 2 complex128) multiplied lane-wise by the plain formula from 1,
+    the rest one at a time by C's product from 1, then the lanes' product (plain) times that
+    (C's). Reduced axes in front of kept innermost ones: each output of a whole packet
+    (flat output index) multiplies its elements plainly from 1, the outputs past the last
+    whole packet by C's product. Other layouts: C's product from 1 for every output."""
+    nd = x.ndim
+    if any(not -nd <= a < nd for a in axis):  # NumPy's AxisError: TF's error class follows
+        return np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    axis = tuple(sorted(a % nd for a in axis))
+    out_shape = tuple(1 if i in axis else n for i, n in enumerate(x.shape)) if keepdims else \
+        tuple(n for i, n in enumerate(x.shape) if i not in axis)
+    with np.errstate(all="ignore"):
+        red = [a for a in axis if x.shape[a] != 1]
+        if x.size == 0:
+            return np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+        if not red:  # only axes of size 1: TF copies (no product with 1)
+            return x.reshape(out_shape).copy()
+        ps = 4 if x.dtype == np.complex64 else 2
+        one = x.dtype.type(1)
+        # TF's collapsed layout: size-1 axes gone, neighbours of one kind merged
+        kinds = [(n, i in red) for i, n in enumerate(x.shape) if n != 1]
+        merged = []
+        for n, r in kinds:
+            if merged and merged[-1][1] == r:
+                merged[-1] = (merged[-1][0] * n, r)
+            else:
+                merged.append((n, r))
+        keep_axes = [i for i in range(nd) if i not in red]
+        xt = np.transpose(x, keep_axes + red)
+        rows = xt.reshape(-1, int(np.prod([x.shape[a] for a in red])))
+        inner_rows = len(merged) >= 4 or (len(merged) <= 2 and merged[-1][1])
+        lanes_layout = not merged[0][1] and len(merged) == 3 or (len(merged) == 2 and
+                                                                merged[0][1])
+        if inner_rows:  # innermost reduced, everything, or TF's transpose: a row per output
+            n = rows.shape[1]
+            vec = n // ps * ps
+            vec4 = n // (4 * ps) * (4 * ps)
+            lanes = np.ones((rows.shape[0], ps), x.dtype)
+            if vec4:  # Eigen's four packet accumulators, then folded into the first
+                acc4 = [np.ones((rows.shape[0], ps), x.dtype) for _ in range(4)]
+                for j in range(0, vec4, 4 * ps):
+                    for q in range(4):
+                        acc4[q] = _plain_mul(acc4[q], rows[:, j + q * ps:j + (q + 1) * ps])
+                lanes = _plain_mul(_plain_mul(_plain_mul(acc4[0], acc4[1]), acc4[2]), acc4[3])
+            for j in range(vec4, vec, ps):
+                lanes = _plain_mul(lanes, rows[:, j:j + ps])
+            acc = np.full(rows.shape[0], one)
+            for j in range(vec, n):
+                acc = _c_mul(acc, rows[:, j])
+            if ps == 4:
+                lanes = _plain_mul(lanes[:, :2], lanes[:, 2:])
+            red_lanes = _plain_mul(lanes[:, 0], lanes[:, 1])
+            res = _c_mul(acc, red_lanes)
+        elif lanes_layout:
+            # reduced axes with kept ones inside: whole output packets plainly
+            res = np.full(rows.shape[0], one)
+            m = rows.shape[0]
+            inner = merged[-1][0]
+            packet = np.zeros(m, bool)
+            for start in range(0, m // ps * ps, ps):
+                if (start % inner) + ps <= inner:
+                    packet[start:start + ps] = True
+            for j in range(rows.shape[1]):
+                res = np.where(packet, _plain_mul(res, rows[:, j]), _c_mul(res, rows[:, j]))
+        else:  # Eigen's generic reducer: the last reduced axis outermost
+            res = np.full(rows.shape[0], one)
+            cols = np.transpose(xt.reshape(rows.shape[0], *[x.shape[a] for a in red]),
+                                [0] + list(range(len(red), 0, -1))).reshape(rows.shape)
+            for j in range(cols.shape[1]):
+                res = _c_mul(res, cols[:, j])
+        return res.reshape(out_shape)
+
+
+def complex_cumprod(x, axis, exclusive, reverse):
+    """TensorFlow's complex Cumprod as Eigen scans: along ``axis`` from 1, the positions of
+    the axes after it in whole packets (4 complex64 / 2 complex128) by the plain product,
+    the rest by C's product (its Annex G recovery of infinities)."""
+    with np.errstate(all="ignore"):
+        if reverse:
+            x = np.flip(x, axis)
+        n = x.shape[axis]
+        outer = int(np.prod(x.shape[:axis]))
+        inner = int(np.prod(x.shape[axis + 1:]))
+        v = x.reshape(outer, n, inner)
+        ps = 4 if x.dtype == np.complex64 else 2
+        packet = np.zeros(inner, bool)
+        packet[:inner // ps * ps] = True
+        acc = np.ones((outer, inner), x.dtype)
+        out = np.empty_like(v)
+        for k in range(n):
+            if exclusive:
+                out[:, k] = acc
+            acc = np.where(packet, _plain_mul(acc, v[:, k]), _c_mul(acc, v[:, k]))
+            if not exclusive:
+                out[:, k] = acc
+        out = out.reshape(x.shape)
+        return np.flip(out, axis) if reverse else out
+
+
 def _parts(re, im, dtype):
     out = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)), dtype)
     out.real = re
@@ -300,3 +527,71 @@ def matvec(a, b):
         with np.errstate(all="ignore"):
             out = np.sum(a * b[..., None, :], -1)
     return out.astype(a.dtype, copy=False)
+
+
+# ---------------------------------------------------------- forwards of math_ops primitives
+
+
+def floormod(x, y):
+    if x.dtype.kind != "f":
+        return x % y
+    # TensorFlow's rule: r = fmod(x, y), moved by y when r is non-zero and its sign differs
+    # from y's; so a zero result keeps x's sign (-2 % 2 is -0.0), unlike NumPy's.
+    r = np.fmod(x, y)
+    return np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r).astype(r.dtype, copy=False)
+
+
+def sigmoid(x):
+    if x.dtype.kind == "c":
+        return complex_reciprocal_c(1 + np.exp(-x))
+    return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
+
+
+def softplus(x):
+    return np.logaddexp(x.dtype.type(0), x)
+
+
+def reciprocal(x):
+    if x.dtype.kind == "c":
+        return complex_div(np.ones((), x.dtype), x)
+    return np.reciprocal(x)
+
+
+def rsqrt(x):
+    if x.dtype.kind != "c":
+        return 1 / np.sqrt(x)
+    with np.errstate(invalid="ignore"):
+        # Eigen's complex rsqrt takes an imaginary -0 for +0 (rsqrt(-1 - 0j) is -1j, where
+        # 1 / sqrt gives 1j): adding +0 makes it so
+        return complex_reciprocal_c(np.sqrt(x + x.dtype.type(0)))
+
+
+def nan_safe(fn):
+    def forward(x, y):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return fn(x, y)
+    return forward
+
+
+def div_no_nan(x, y):
+    # complex: Eigen's division (nan + nanj over an infinite denominator, as TF's kernel)
+    div = complex_div if x.dtype.kind == "c" else np.true_divide
+    return np.where(y == 0, np.zeros((), x.dtype), div(x, np.where(y == 0, 1, y))
+                    ).astype(np.result_type(x, y))[()]
+
+
+def xlogy(x, y):
+    return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(
+        np.result_type(x, y))[()]
+
+
+def xlog1py(x, y):
+    if x.dtype.kind == "c":
+        return complex_xlog1py(x, y)
+    return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(
+        np.result_type(x, y))[()]
+
+
+def xdivy(x, y):
+    div = complex_div if x.dtype.kind == "c" else np.true_divide
+    return np.where(x == 0, np.zeros((), x.dtype), div(x, y)).astype(np.result_type(x, y))[()]

@@ -95,7 +95,10 @@ def _angle_jvp(tangents, y, x):
     t = tangents[0]
     if t is None:
         return None
-    return _m.divide(_m.imag(_m.multiply(_a.conj(x), t)), _m.square(_m.abs(x)))
+    # TF's, the transpose of its gradient: -Re(t * conj(1 / (Im(x) + i Re(x)))), the
+    # reciprocal and the product as Eigen's (0, not nan, at an infinite x)
+    z = _m.reciprocal(complex(_m.imag(x), _m.real(x)))
+    return _m.real(_m.negative(_m._cmul(t, _a.conj(z))))
 
 
 def _abs_jvp(tangents, y, x):
@@ -181,7 +184,7 @@ def _complex_rules():
     div = PRIMITIVES["RealDiv"]
     real_x, real_y = div.vjps
     cx = m._conj_aware(lambda g, y, x1, x2: cdiv(g, x2))
-    cy = m._conj_aware(lambda g, y, x1, x2: m.multiply(g, cdiv(cdiv(m.negative(x1), x2), x2)))
+    cy = m._conj_aware(lambda g, y, x1, x2: m._cmul(g, cdiv(cdiv(m.negative(x1), x2), x2)))
     div.vjps = ((lambda g, y, x1, x2: (cx if x2._value.dtype.kind == "c" else real_x)(
         g, y, x1, x2)), (lambda g, y, x1, x2: (cy if x2._value.dtype.kind == "c" else real_y)(
         g, y, x1, x2)))

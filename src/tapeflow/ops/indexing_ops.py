@@ -659,6 +659,10 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0,
         elif new_axis_mask & bit:
             key.append(None)
         elif shrink_axis_mask & bit:
+            if st[i] < 0:  # TF refuses a single index taken backwards
+                raise errors.op_error(errors.InvalidArgumentError,
+                                      "only stride 1 allowed on non-range indexing.",
+                                      "StridedSlice")
             key.append(b[i])
         else:
             key.append(builtins.slice(None if begin_mask & bit else b[i],

@@ -100,7 +100,8 @@ _UNARY = {
     "Sigmoid": lambda t, y, x: _m.multiply(t, _m.multiply(y, _m.subtract(1, y))),
     "Exp": lambda t, y, x: _m.multiply(t, y),
     "Log": lambda t, y, x: _m.divide(t, x),
-    "Square": lambda t, y, x: _m.multiply(t, _m.multiply(x, 2)),
+    "Square": lambda t, y, x: _m.multiply(t, _m.multiply(x, 2)) if t.dtype.is_floating else
+    _m._cmul(t, _m._cmul(x, _m.convert_to_tensor(2, dtype=x.dtype))),
     "Sqrt": lambda t, y, x: _m.divide(_m.multiply(t, 0.5), y),
     "Sin": lambda t, y, x: _m.multiply(t, _m.cos(x)),
     "Cos": lambda t, y, x: _m.negative(_m.multiply(t, _m.sin(x))),

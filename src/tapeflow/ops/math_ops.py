@@ -147,7 +147,8 @@ def _pow_forward(x, y):
 def _int_division_check(fn):
     # Integer division by zero raises, as in TensorFlow, instead of NumPy's warning.
     def forward(x, y):
-        if x.dtype.kind in "iu" and np.any(np.asarray(y) == 0):
+        # (an empty result divides nothing: TF raises only for a zero it divides by)
+        if x.dtype.kind in "iu" and x.size and np.any(np.asarray(y) == 0):
             raise ZeroDivisionError("Integer division by zero")
         return fn(x, y)
     return forward
@@ -159,15 +160,6 @@ def _int_division_error(values, attrs, exc):
     return _broadcast_error(values, attrs, exc)
 
 
-def _floormod_forward(x, y):
-    if x.dtype.kind != "f":
-        return x % y
-    # TensorFlow's rule: r = fmod(x, y), moved by y when r is non-zero and its sign differs
-    # from y's; so a zero result keeps x's sign (-2 % 2 is -0.0), unlike NumPy's.
-    r = np.fmod(x, y)
-    return np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r).astype(r.dtype, copy=False)
-
-
 # Python's operators reach NumPy's scalar fast paths: 0.07 us for two float32 scalars where
 # the ufunc call takes 0.6 us; on arrays they are the same ufuncs.
 _ADD = primitive("AddV2", operator.add, save_inputs=False, error=_broadcast_error)
@@ -176,7 +168,7 @@ _MUL = primitive("Mul", operator.mul, error=_broadcast_error)
 _DIV = primitive("RealDiv", operator.truediv, save_output=True, error=_broadcast_error)
 _FLOORDIV = nondifferentiable("FloorDiv", _int_division_check(_kernels.floordiv),
                               error=_int_division_error)
-_FLOORMOD = primitive("FloorMod", _int_division_check(_floormod_forward),
+_FLOORMOD = primitive("FloorMod", _int_division_check(_kernels.floormod),
                       error=_int_division_error)
 _POW = primitive("Pow", _pow_forward, save_output=True, error=_broadcast_error)
 _MAX = primitive("Maximum", np.maximum, error=_broadcast_error)
@@ -280,15 +272,21 @@ defvjp(_FLOORMOD, lambda g, y, x1, x2: g,
 
 
 def _pow_grad_base(g, z, x, y):
-    return multiply(g, multiply(y, _pow(x, subtract(y, 1))))
+    # TF's association, (g * y) * x ** (y - 1): where it overflows decides its inf/nan
+    # (complex products as Eigen's)
+    mul = _cmul if x._value.dtype.kind == "c" else multiply
+    return mul(mul(g, y), _pow(x, subtract(y, 1)))
 
 
 def _pow_grad_exponent(g, z, x, y):
+    # TF's (g * z) * log(x), log(x) taken as 0 where x <= 0 (x == 0 for complex)
     if x._value.dtype.kind == "c":
-        return multiply(g, multiply(z, log(x)))
-    positive = greater(x, 0)
-    safe = _a.where(positive, x, ones_like(x))
-    return multiply(g, multiply(z, _a.where(positive, log(safe), zeros_like(x))))
+        mask = not_equal(x, 0)
+        safe = _a.where(mask, x, ones_like(x))
+        return _cmul(_cmul(g, z), _a.where(mask, log(safe), zeros_like(x)))
+    mask = greater(x, 0)
+    safe = _a.where(mask, x, ones_like(x))
+    return multiply(multiply(g, z), _a.where(mask, log(safe), zeros_like(x)))
 
 
 defvjp(_POW, _pow_grad_base, _pow_grad_exponent)
@@ -360,44 +358,23 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
          if allowed else "tf.errors.InvalidArgumentError: for a dtype the op does not take."]))
 
 
-def _sigmoid_forward(x):
-    if x.dtype.kind == "c":
-        return _kernels.complex_reciprocal_c(1 + np.exp(-x))
-    return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
-
-
-def _softplus_forward(x):
-    return np.logaddexp(x.dtype.type(0), x)
-
-
 _NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
 _SQUARE = primitive("Square", lambda x: x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
-def _reciprocal_forward(x):
-    if x.dtype.kind == "c":
-        return _kernels.complex_div(np.ones((), x.dtype), x)
-    return np.reciprocal(x)
-
-
-def _rsqrt_forward(x):
-    if x.dtype.kind != "c":
-        return 1 / np.sqrt(x)
-    with np.errstate(invalid="ignore"):
-        return _kernels.complex_reciprocal_c(np.sqrt(x))
-
-
-_RSQRT = primitive("Rsqrt", _rsqrt_forward, save_inputs=False, save_output=True)
+_RSQRT = primitive("Rsqrt", _kernels.rsqrt, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
-_LOG = primitive("Log", np.log)
-_LOG1P = primitive("Log1p", np.log1p)
+_LOG = primitive("Log", lambda x: _kernels.complex_log(x) if x.dtype.kind == "c" else
+                 np.log(x))
+_LOG1P = primitive("Log1p", lambda x: _kernels.complex_log1p(x) if x.dtype.kind == "c" else
+                   np.log1p(x))
 _EXPM1 = primitive("Expm1", np.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
-_SIGMOID = primitive("Sigmoid", _sigmoid_forward, save_inputs=False, save_output=True)
-_RECIP = primitive("Reciprocal", _reciprocal_forward, save_inputs=False, save_output=True)
+_SIGMOID = primitive("Sigmoid", _kernels.sigmoid, save_inputs=False, save_output=True)
+_RECIP = primitive("Reciprocal", _kernels.reciprocal, save_inputs=False, save_output=True)
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
-_SOFTPLUS = primitive("Softplus", _softplus_forward)
+_SOFTPLUS = primitive("Softplus", _kernels.softplus)
 _SIGN = primitive("Sign", np.sign, save_inputs=False, error=no_bool("Sign", _SIGNED_TYPES))
 _ROUND = nondifferentiable("Round", np.round)
 _FLOOR = nondifferentiable("Floor", np.floor)
@@ -407,9 +384,10 @@ _F = "fc"
 _FC = FLOAT_COMPLEX_TYPES
 _FL = "bfloat16, half, float, double"
 _NUMERIC = "fiuc"
-negative = _unary(_NEG, "negative", "``-x``, element-wise")
+# Neg and Abs have no kernel for unsigned ints (TF's InvalidArgumentError): one kind test
+negative = _unary(_NEG, "negative", "``-x``, element-wise", "fic", _SIGNED_TYPES)
 abs = _unary(_ABS, "abs",  # noqa: A001 - TensorFlow's name
-             "``|x|``, element-wise (the magnitude, for complex ``x``)", _NUMERIC,
+             "``|x|``, element-wise (the magnitude, for complex ``x``)", "fic",
              "bfloat16, half, float, double, int8, int16, int32, int64")
 square = _unary(_SQUARE, "square", "``x * x``, element-wise", _NUMERIC,
                 "bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, "
@@ -439,7 +417,17 @@ ceil = _unary(_CEIL, "ceil", "The smallest integer not below ``x``, element-wise
 
 defvjp(_NEG, lambda g, y, x: negative(g))
 defvjp(_ABS, lambda g, y, x: multiply(g, sign(x)))
-defvjp(_SQUARE, lambda g, y, x: multiply(g, multiply(x, 2)))
+
+
+def _square_rule(g, y, x):
+    if g._value.dtype.kind != "c":
+        return multiply(g, multiply(x, 2))
+    # TF's g * (conj(x) * 2), its complex products as Eigen's (inf, not nan, past the last
+    # whole packet)
+    return _cmul(g, _cmul(_a.conj(x), convert_to_tensor(2, dtype=x.dtype)))
+
+
+defvjp(_SQUARE, _square_rule)
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
@@ -783,7 +771,7 @@ _ACOS = primitive("Acos", np.arccos)
 _ATAN = primitive("Atan", np.arctan)
 _SINH = primitive("Sinh", np.sinh)
 _COSH = primitive("Cosh", np.cosh)
-_ASINH = primitive("Asinh", np.arcsinh)
+_ASINH = primitive("Asinh", np.arcsinh, save_output=True)
 _ACOSH = primitive("Acosh", np.arccosh, save_output=True)
 _ATANH = primitive("Atanh", np.arctanh)
 
@@ -802,13 +790,21 @@ atanh = _float_unary(_ATANH, "atanh",
 defvjp(_TAN, lambda g, y, x: multiply(g, add(square(y), 1)))
 defvjp(_ASIN, lambda g, y, x: multiply(g, rsqrt(subtract(1, square(x)))))
 defvjp(_ACOS, lambda g, y, x: negative(multiply(g, rsqrt(subtract(1, square(x))))))
-defvjp(_ATAN, lambda g, y, x: _realdiv(g, add(square(x), 1)))
+def _atan_rule(g, y, x):
+    # TF's g * reciprocal(1 + x ** 2) (for complex its product as Eigen's)
+    inv = reciprocal(add(square(x), 1))
+    return multiply(g, inv) if g._value.dtype.kind != "c" else _cmul(g, inv)
+
+
+defvjp(_ATAN, _atan_rule)
 defvjp(_SINH, lambda g, y, x: multiply(g, cosh(x)))
 defvjp(_COSH, lambda g, y, x: multiply(g, sinh(x)))
-defvjp(_ASINH, lambda g, y, x: multiply(g, rsqrt(add(square(x), 1))))
+# TF's g / cosh(asinh(x)): finite where 1 + x ** 2 overflows (float16 beyond 256)
+defvjp(_ASINH, lambda g, y, x: _realdiv(g, cosh(y)))
 # 1 / sinh(acosh(x)), as TensorFlow's: for complex x it is 1 / (sqrt(x - 1) sqrt(x + 1)),
 # on a different branch from 1 / sqrt(x**2 - 1); the same for real x >= 1.
-defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)))
+defvjp(_ACOSH, lambda g, y, x: _realdiv(g, sinh(y)) if g._value.dtype.kind != "c" else
+       apply(_CDIV, (g, sinh(y))))
 defvjp(_ATANH, lambda g, y, x: _realdiv(g, subtract(1, square(x))))
 
 
@@ -849,36 +845,11 @@ def atan2(y, x, name=None):
 # ------------------------------------------------------------ safe division and logs
 
 
-def _nan_safe(fn):
-    def forward(x, y):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return fn(x, y)
-    return forward
-
-
-def _div_no_nan(x, y):
-    return np.where(y == 0, np.zeros((), x.dtype), np.true_divide(x, np.where(y == 0, 1, y))
-                    ).astype(np.result_type(x, y))[()]
-
-
-def _xlogy(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(
-        np.result_type(x, y))[()]
-
-
-def _xlog1py(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(
-        np.result_type(x, y))[()]
-
-
-def _xdivy(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x / y).astype(np.result_type(x, y))[()]
-
-
-_DIVNONAN = primitive("DivNoNan", _nan_safe(_div_no_nan), error=_broadcast_error)
-_XLOGY = primitive("Xlogy", _nan_safe(_xlogy), error=_broadcast_error)
-_XLOG1PY = primitive("Xlog1py", _nan_safe(_xlog1py), error=_broadcast_error)
-_XDIVY = primitive("Xdivy", _nan_safe(_xdivy), error=_broadcast_error)
+_k = _kernels
+_DIVNONAN = primitive("DivNoNan", _k.nan_safe(_k.div_no_nan), error=_broadcast_error)
+_XLOGY = primitive("Xlogy", _k.nan_safe(_k.xlogy), error=_broadcast_error)
+_XLOG1PY = primitive("Xlog1py", _k.nan_safe(_k.xlog1py), error=_broadcast_error)
+_XDIVY = primitive("Xdivy", _k.nan_safe(_k.xdivy), error=_broadcast_error)
 
 
 def _nonzero(x):
@@ -891,8 +862,10 @@ defvjp(_XLOGY, lambda g, z, x, y: multiply(g, xlogy(_nonzero(x), y)),
        lambda g, z, x, y: multiply(g, xdivy(x, y)))
 defvjp(_XLOG1PY, lambda g, z, x, y: multiply(g, xlog1py(_nonzero(x), y)),
        lambda g, z, x, y: multiply(g, xdivy(x, add(y, 1))))
+# TF's: xdivy(x != 0, y) * g and xdivy(-x, y ** 2) * g, y ** 2 a Pow as TF's (its second
+# derivatives' nan/inf: Pow's gradient (g * 2) * y overflows in float16 before 2 * y does)
 defvjp(_XDIVY, lambda g, z, x, y: multiply(g, xdivy(_nonzero(x), y)),
-       lambda g, z, x, y: negative(multiply(g, xdivy(xdivy(x, y), y))))
+       lambda g, z, x, y: multiply(xdivy(negative(x), _pow(y, 2)), g))
 
 
 def _safe_binary(prim, name, what):
@@ -978,6 +951,8 @@ def truncatediv(x, y, name=None):
     Raises:
         tf.errors.InternalError: for an integer division by zero (TensorFlow's class).
     """
+    if isinstance(x, _TensorLike) and x._value.dtype.kind == "c":
+        raise no_kernel(x, "TruncateDiv")  # the kernel lookup comes before the dtype match
     x, y = pair(x, y, "TruncateDiv")
     if x._value.dtype.kind not in "fiu":
         if x._value.dtype.kind == "c":
@@ -1094,7 +1069,7 @@ def _conj_aware(rule):
     return wrapped
 
 
-for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _SQUARE, _RECIP, _SIN,
+for _p in (_MUL, _DIV, _EXP, _LOG, _LOG1P, _EXPM1, _RECIP, _SIN,
            _COS, _TAN, _SINH, _COSH, _TANH, _SIGMOID, _TANH_GRAD, _SIGMOID_GRAD, _POW,
            _MATMUL, _BATCH_MATMUL, _MATVEC, _DIVNONAN, _XLOGY, _XDIVY, _XLOG1PY, _ASIN,
            _ACOS, _ATAN, _ASINH, _ACOSH, _ATANH):
@@ -1110,7 +1085,28 @@ def _complex_div_error(values, attrs, exc):
 # its own primitive so that real division keeps NumPy's operator as its forward.
 _CDIV = primitive("RealDivComplex", _kernels.complex_div, save_output=True,
                   error=_complex_div_error)
-_CDIV.vjps = _DIV.vjps
+# Complex products inside complex gradients, with Eigen's inf/nan (``_kernels.complex_mul``:
+# C's recovery of infinities past the last whole packet); the user's ``x * y`` keeps NumPy's
+# operator. TF's Mul gradient: g * conj(y), conj(x) * g.
+_CMUL = primitive("MulComplex", _kernels.complex_mul, error=_broadcast_error)
+defvjp(_CMUL, lambda g, z, x, y: _cmul(g, _a.conj(y)), lambda g, z, x, y: _cmul(_a.conj(x), g))
+
+
+def _cmul(x, y):
+    return apply(_CMUL, (x, y))
+
+
+def _div_no_nan_grad_y(g, z, x, y):
+    if g._value.dtype.kind != "c":
+        return multiply(g, divide_no_nan(divide_no_nan(negative(x), y), y))
+    cx, cy = _a.conj(x), _a.conj(y)
+    return _cmul(g, divide_no_nan(divide_no_nan(negative(cx), cy), cy))
+
+
+# TF's DivNoNan gradient: div_no_nan(g, conj(y)), g * div_no_nan(div_no_nan(-conj(x),
+# conj(y)), conj(y)) (complex products as Eigen's)
+defvjp(_DIVNONAN, lambda g, z, x, y: divide_no_nan(
+    g, _a.conj(y) if g._value.dtype.kind == "c" else y), _div_no_nan_grad_y)
 
 
 def _abs_rule(g, y, x):

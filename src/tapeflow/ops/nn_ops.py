@@ -516,8 +516,11 @@ def _swish_slope(x, beta):
 
 
 def _swish_forward(x, beta):
+    # TF's x * sigmoid(beta * x), its products and its complex sigmoid 1 / (1 + exp(-z)) as
+    # Eigen's (0, not nan, where exp(-z) is infinite)
     with np.errstate(all="ignore"):
-        return x / (1 + np.exp(-(x.dtype.type(beta) * x)))
+        z = _kernels.complex_mul(np.asarray(x.dtype.type(beta)), x)
+        return _kernels.complex_mul(x, _kernels.complex_reciprocal_c(1 + np.exp(-z)))
 
 
 # Complex features only (real ones take the composite above, whose gradient is the same).

@@ -83,8 +83,9 @@ def _min_forward(x, axis, keepdims):
 
 _RMAX = primitive("Max", _max_forward, save_output=True, error=_reduce_error)
 _RMIN = primitive("Min", _min_forward, save_output=True, error=_reduce_error)
-_PROD = primitive("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
-                                                             dtype=x.dtype),
+_PROD = primitive("Prod", lambda x, axis, keepdims: _kernels.complex_prod(x, axis, keepdims)
+                  if x.dtype.kind == "c" else np.prod(x, axis=axis, keepdims=keepdims,
+                                                      dtype=x.dtype),
                   save_output=True, error=_reduce_error)
 _ALL = nondifferentiable("All", lambda x, axis, keepdims: np.all(x, axis=axis,
                                                                  keepdims=keepdims))
@@ -182,9 +183,11 @@ def _prod_rule(g, y, x, axis, keepdims):
         flat = _a.reshape(xt, _a.stack([reduce_prod(dims[:k]), reduce_prod(dims[k:])]))
     left = cumprod(flat, axis=0, exclusive=True)
     right = cumprod(flat, axis=0, exclusive=True, reverse=True)
-    others = _a.reshape_like(_m.multiply(left, right), xt)
+    # complex products as Eigen's (C's past the last whole packet)
+    mul = _m._cmul if g._value.dtype.kind == "c" else _m.multiply
+    others = _a.reshape_like(mul(left, right), xt)
     inv = np.argsort(perm)
-    return _m.multiply(g, _a.transpose(others, inv.tolist()))
+    return mul(g, _a.transpose(others, inv.tolist()))
 
 
 defvjp(_SUM, _sum_rule)
@@ -296,7 +299,13 @@ def _cumulative(accumulate, identity):
 
 
 _cumsum_forward = _cumulative(np.cumsum, 0)
-_cumprod_forward = _cumulative(np.cumprod, 1)
+_cumprod_real = _cumulative(np.cumprod, 1)
+
+
+def _cumprod_forward(x, axis, exclusive, reverse):
+    if x.dtype.kind == "c":
+        return _kernels.complex_cumprod(x, axis, exclusive, reverse)
+    return _cumprod_real(x, axis, exclusive, reverse)
 
 
 def _logaddexp_accumulate(x, axis, dtype):
@@ -317,6 +326,9 @@ defvjp(_CUMSUM, lambda g, y, x, axis, exclusive, reverse:
 
 def _cumprod_rule(g, y, x, axis, exclusive, reverse):
     # TensorFlow's rule: exact where x has no zeros, and 0 (div_no_nan) where it has.
+    if g._value.dtype.kind == "c":  # TF's cumsum(prod * g) / x (div_no_nan) as Eigen's
+        out = cumsum(_m._cmul(y, g), axis, exclusive=exclusive, reverse=not reverse)
+        return _m.divide_no_nan(out, x)
     out = cumsum(_m.multiply(g, y), axis, exclusive=exclusive, reverse=not reverse)
     nonzero = _m.not_equal(x, 0)
     safe = _a.where(nonzero, x, _a.ones_like(x))

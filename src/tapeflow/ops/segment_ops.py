@@ -116,6 +116,10 @@ def segment_mean(data, segment_ids, name=None):
         nonempty = greater(count, zeros_like(count))
         q = truncatediv(total, _a.where(nonempty, count, ones_like(count)))
         return _a.where(nonempty, q, zeros_like(q))
+    if d._value.dtype.kind == "c":
+        # TF copies a one-row segment (no division: -0.2 + nan j stays so, where dividing
+        # by 1 + 0j gives nan + nan j)
+        return _a.where(equal(count, ones_like(count)), total, divide_no_nan(total, count))
     return divide_no_nan(total, count)
 
 
@@ -194,6 +198,20 @@ def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
         any_after = np.zeros(out.shape, bool)
         np.logical_or.at(any_after, flat_ids, after)
         out[(last_nan >= 0) & ~any_after] = np.nan
+        inner = int(np.prod(rest))
+        vec = inner // (4 if data.dtype.itemsize == 8 else 8) * (4 if data.dtype.itemsize == 8
+                                                                 else 8)
+        if first and vec:
+            # The sorted kernels reduce a segment of two or more rows by Eigen's packets
+            # (8 float32/float16, 4 float64 positions of a row): a NaN never replaces the
+            # running value there (an all-NaN column keeps the start, +-inf); the positions
+            # past the last whole packet fold as above, a one-row segment is copied.
+            skip = np.full(out.shape, start, data.dtype)
+            (np.fmax if is_max else np.fmin).at(skip, flat_ids, flat)
+            counts = np.bincount(flat_ids, minlength=num_segments)[:num_segments]
+            cols = (np.arange(inner) < vec).reshape(rest)
+            use = (counts >= 2).reshape((-1,) + (1,) * len(rest)) & cols
+            out = np.where(use, skip, out)
     else:
         fold.at(out, flat_ids, flat)
     # empty segments hold the dtype's lowest (largest) finite value, as TensorFlow's
@@ -205,6 +223,8 @@ def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
 def _segment_extremum_rule(g, y, data, ids, num_segments, is_max, first=False):
     # The gradient goes to the entries equal to their segment's extremum, shared equally
     # among ties, as TensorFlow's.
+    if data._value.size == 0:  # nothing to share (the ids may name absent segments)
+        return zeros_like(data)
     picked = _ix._gather_dense(y, ids)
     hit = cast(equal(data, picked), g.dtype)
     share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
@@ -240,7 +260,8 @@ def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=Fa
             errors.InvalidArgumentError,
             f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
             f"= {_h._show(ids._value.shape)}", op_name)
-    _check_below(ids._value, n, op_name)
+    if d._value.size:  # TF's kernel checks the ids as it reads the data: none when empty
+        _check_below(ids._value, n, op_name)
     return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max, "first": first})
 
 

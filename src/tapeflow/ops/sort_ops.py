@@ -219,9 +219,13 @@ def in_top_k(targets, predictions, k, name=None):
 
 
 def _in_top_k_forward(p, t, k):
-    own = p[np.arange(p.shape[0]), t]
+    # TF's kernel "cannot say" (False) for a row holding any inf or nan, or a target out of
+    # range
+    valid = (t >= 0) & (t < p.shape[1])
+    own = p[np.arange(p.shape[0]), np.where(valid, t, 0)] if p.shape[1] else \
+        np.zeros(p.shape[0], p.dtype)
     larger = np.sum(p > own[:, None], axis=1)
-    return (larger < k) & np.isfinite(own)
+    return (larger < k) & valid & np.isfinite(p).all(axis=1)
 
 
 # An op (it was computed outside the op layer, so a traced program held the traced answer)
