@@ -1215,6 +1215,23 @@ case("pow_and_xdivy_second_order_overflow", """
     out = [grad2(tf.math.xdivy, x, y), grad(tf.math.pow, z, w)]""")
 
 
+# ---------------------------------------------------------------- sweepnn2 (session 10)
+# Sweep differences (seeds 1-4) in nn ops: which CPU kernel TF runs (oneDNN or its own)
+# and that kernel's arithmetic at inf/nan.
+case("depthwise_conv2d_nonfinite_filter_and_half_overflow", """
+    inf, nan = float("inf"), float("nan")
+    rng = np.random.default_rng(7)
+    x = tf.constant(rng.standard_normal((2, 3, 4, 2)), tf.float32)
+    w = rng.standard_normal((3, 3, 2, 2))
+    w[0, 0, 0, 1], w[2, 1, 1, 0], w[1, 2, 0, 0] = nan, inf, -inf
+    w = tf.constant(w, tf.float32)
+    xh = tf.constant(rng.standard_normal((1, 2, 5, 2)) * 30, tf.float16)
+    wh = tf.constant(rng.standard_normal((2, 2, 2, 1)) * 9000, tf.float16)
+    f = tf.nn.depthwise_conv2d
+    out = [f(x, w, [1, 1, 1, 1], "SAME"), f(x[:1], w, [1, 2, 2, 1], "SAME"),
+           f(x, w, [1, 1, 1, 1], "VALID"), f(xh, wh, [1, 1, 1, 1], "SAME"),
+           f(xh, wh, [1, 1, 1, 1], "VALID")]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

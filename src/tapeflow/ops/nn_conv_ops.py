@@ -634,6 +634,10 @@ def _dw_forward(x, w, strides, pads, dilations):
     if oh <= 0 or ow <= 0 or x.size == 0 or w.size == 0:
         return np.zeros((n, builtins.max(oh, 0), builtins.max(ow, 0), c * m), dtype)
     (sh, sw), (dh, dw) = strides, dilations
+    if x.dtype == np.float32 and c > 1 and _padded(pads) and not np.isfinite(w).all():
+        return _dw_masked(x, w, strides, pads, dilations, oh, ow)
+    if x.dtype == np.float16:
+        return _dw_half(x, w, strides, pads, dilations, oh, ow)
     xp = _pad(x, pads)
     if m == 1:
         # one product per kernel offset into a scratch plane, added into the output (no
@@ -651,6 +655,43 @@ def _dw_forward(x, w, strides, pads, dilations):
         for j in builtins.range(kw):
             out += _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * w[i, j]
     return out.reshape(n, oh, ow, c * m).astype(x.dtype, copy=False)
+
+
+def _dw_masked(x, w, strides, pads, dilations, oh, ow):
+    """A float32 depthwise convolution whose filter holds inf or nan, the padding not
+    multiplied: TensorFlow runs oneDNN's depthwise kernel for float32, which skips the padded
+    taps (no 0 * inf = nan), as ``_masked_conv`` for conv2d. Not for one input channel:
+    oneDNN runs that as a plain convolution which skips the padded rows but multiplies the
+    padded columns (in part: not followed here, the padding is multiplied)."""
+    kh, kw, c, m = w.shape
+    (sh, sw), (dh, dw) = strides, dilations
+    valid = _valid_windows(x.shape, pads, strides, dilations, oh, ow, kh, kw)
+    xp = _pad(x, pads)
+    out = np.zeros((x.shape[0], oh, ow, c, m), x.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                prod = _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * w[i, j]
+                out += np.where(valid[(i, j)][..., None], prod, 0)
+    return out.reshape(x.shape[0], oh, ow, c * m)
+
+
+def _dw_half(x, w, strides, pads, dilations, oh, ow):
+    """float16 depthwise convolution as TensorFlow's own CPU kernel computes it (oneDNN has
+    no float16 without AVX-512): the padding multiplied, the taps in row-major order, each
+    a fused multiply-add in float32 rounded to float16 (Eigen's half ``pmadd``), so an
+    accumulator that overflowed to inf stays inf where a float16 product would meet -inf."""
+    kh, kw, c, m = w.shape
+    (sh, sw), (dh, dw) = strides, dilations
+    xp = _pad(x, pads).astype(np.float32)
+    wf = w.astype(np.float32)
+    out = np.zeros((x.shape[0], oh, ow, c, m), np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                out += _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * wf[i, j]
+                out = out.astype(np.float16).astype(np.float32)
+    return out.reshape(x.shape[0], oh, ow, c * m).astype(np.float16)
 
 
 def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):
