@@ -1232,6 +1232,23 @@ case("depthwise_conv2d_nonfinite_filter_and_half_overflow", """
            f(x, w, [1, 1, 1, 1], "VALID"), f(xh, wh, [1, 1, 1, 1], "SAME"),
            f(xh, wh, [1, 1, 1, 1], "VALID")]""")
 
+case("max_pool_forward_mode_and_second_derivative_at_nan", """
+    nan = float("nan")
+    x = tf.reshape(f32(1, nan, 2, -1, 3, nan, 0.5, 4, nan, -2, 7, 1), (1, 3, 4, 1))
+    t = tf.reshape(tf.range(1, 13, dtype=tf.float32), (1, 3, 4, 1))
+    out = []
+    for k, s, p in [(1, 2, "VALID"), (2, 2, "VALID"), (3, 1, "SAME"), (2, 1, "SAME")]:
+        with tf.autodiff.ForwardAccumulator(x, t) as acc:
+            y = tf.nn.max_pool(x, k, s, p)
+        g = tf.ones_like(y)
+        with tf.GradientTape() as tape:
+            tape.watch(g)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y2 = tf.nn.max_pool(x, k, s, p)
+            dx = inner.gradient(y2, x, output_gradients=g)
+        out += [y, acc.jvp(y), tape.gradient(dx, g, output_gradients=t)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

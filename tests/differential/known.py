@@ -185,6 +185,12 @@ def onednn_max_pool_empty(case):
     return pool_empty_output(case) and case.args[0].dtype == "float32"
 
 
+def half_max_pool_empty(case):
+    """``pool_empty_output`` of a float16 max pool: TF's float16 MaxPoolGrad leaves the
+    input gradient uninitialised (two fresh processes give different values); docs/ops.md."""
+    return pool_empty_output(case) and case.args[0].dtype == "float16"
+
+
 def sort_axis_empty(case):
     """A float sort along a size-0 axis (TopKV2 with k = 0, whose gradient TF cannot take)."""
     x = case.args[0]
@@ -205,6 +211,7 @@ PREDICATES = {
     "diag_empty_offset": diag_empty_offset,
     "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
+    "half_max_pool_empty": half_max_pool_empty,
     "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
     "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
@@ -701,6 +708,10 @@ KNOWN = [
     K('operator.pow', 'error', 'string_empty', 'silent acceptance',
       "size-0 string tensors: tapeflow returns an empty result where TF raises "
       "InvalidArgumentError (no string Pow kernel); refused when non-empty"),
+    # sweepnn2 (session 10)
+    K('nn.max_pool1d', 'grad,grad2', 'half_max_pool_empty', 'tf wrong',
+      "float16 VALID max pool with an empty output: TF's MaxPoolGrad returns uninitialised "
+      "memory for the input's gradient; tapeflow's zeros (docs/ops.md)"),
     K('nn.max_pool', 'fwd', 'pool_empty_fwd', 'tf lacks gradient',
       "VALID max pool with an empty output: TF's forward mode raises ValueError (its JVP "
       "through MaxPoolGradGrad of a negative size); tapeflow gives the empty tangent"),

@@ -937,9 +937,26 @@ def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
     return dxp[:, pt:pt + h, pl:pl + w, :]
 
 
-def _route_index(route, input_shape, ksize, strides, pads):
-    """Flat index into the input of the cell each window's gradient goes to, and whether
-    the window has one (a NaN window has none)."""
+def _route_index(route, x, ksize, strides, pads):
+    """Flat index into the input ``x`` of the cell each window's gradient goes to, and
+    whether the window has one. TF's MaxPoolGradGrad (the second derivative and forward
+    mode) takes the cell equal to the window's maximum, where MaxPoolGrad (``route``) can
+    take a NaN in first place: such windows go to their first cell equal to the maximum
+    (NaN equals nothing; a window of NaN alone has none)."""
+    flat, has = _route_flat(route, x.shape, ksize, strides, pads)
+    if x.dtype.kind in "fc" and x.size:
+        bad = has & np.isnan(x.reshape(-1)[flat])
+        if bad.any():
+            y = _max_pool_forward(x, ksize, strides, pads)
+            rpads = _resolve(pads, x.shape[1:3], ksize, strides, (1, 1))
+            with np.errstate(invalid="ignore"):
+                eq = _first_maximum(x, y, ksize, strides, rpads)
+            flat2, has2 = _route_flat(eq, x.shape, ksize, strides, pads)
+            flat, has = np.where(bad, flat2, flat), np.where(bad, has2, has)
+    return flat, has
+
+
+def _route_flat(route, input_shape, ksize, strides, pads):
     pads = _resolve(pads, input_shape[1:3], ksize, strides, (1, 1))
     (_, kw), (sh, sw), ((pt, _), (pl, _)) = ksize, strides, pads
     _, h, w, c = input_shape
@@ -964,10 +981,9 @@ def _max_pool_grad_vjp(gg, y, g, route, x, ksize, strides, pads):
 # traced program computes it afresh for every input.
 _MAXPOOL = primitive("MaxPool", _max_pool_forward, save_output=True)
 _MAXPOOL_ROUTE = nondifferentiable("MaxPoolRoute", _max_pool_route)
-# (x, the pooled input, is read for its shape only)
+# (x, the pooled input: its shape and where it holds NaN)
 _MAXPOOL_ROUTE_INDEX = nondifferentiable(
-    "MaxPoolRouteIndex", lambda route, x, ksize, strides, pads: _route_index(
-        route, x.shape, ksize, strides, pads), n_outputs=2, shape_inputs=(1,))
+    "MaxPoolRouteIndex", _route_index, n_outputs=2)
 _MAXPOOL_GRAD = primitive(
     "MaxPoolGrad", lambda g, route, x, ksize, strides, pads: _max_pool_grad_forward(
         g, x.shape, route, ksize, strides, pads), shape_inputs=(2,))
