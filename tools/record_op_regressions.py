@@ -1249,6 +1249,25 @@ case("max_pool_forward_mode_and_second_derivative_at_nan", """
             dx = inner.gradient(y2, x, output_gradients=g)
         out += [y, acc.jvp(y), tape.gradient(dx, g, output_gradients=t)]""")
 
+case("conv2d_half_filter_gradient_partial_sums_overflow", """
+    rng = np.random.default_rng(3)
+    x = tf.constant((rng.standard_normal((2, 5, 5, 2)) * 110).astype(np.float16))
+    w = tf.constant((rng.standard_normal((3, 3, 2, 2)) * 0.5).astype(np.float16))
+    out = []
+    for p in ("VALID", "SAME"):
+        dy = tf.constant((rng.standard_normal((2, 3 if p == "VALID" else 5,
+                                               3 if p == "VALID" else 5, 2)) * 110
+                          ).astype(np.float16))
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            y = tf.nn.conv2d(x, w, 1, p)
+        out += [y, tape.gradient(y, w, output_gradients=dy)]
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            z = tf.nn.conv2d_transpose(dy, w, [2, 5, 5, 2] if p == "SAME" else
+                                       [2, 5, 5, 2], 1, p)
+        out += [tape.gradient(z, w, output_gradients=x)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

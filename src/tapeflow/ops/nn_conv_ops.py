@@ -354,6 +354,23 @@ def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
     return dxp[:, pt:pt + h, pl:pl + wd, :]
 
 
+def _half_filter_grad(a, b, dwt):
+    """A float16 filter gradient ``a @ b`` (``a`` [kh*kw*C, N*oh*ow], ``b`` [N*oh*ow, O]) as
+    TF's Eigen kernel sums it: over the output positions in row-major order, each step a
+    float32 multiply-add rounded to float16, so a partial sum past 65504 stays inf though
+    the whole sum would fit. Only where a partial sum can overflow (bounded by
+    ``|a| @ |b|``); elsewhere ``dwt`` as computed."""
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if not (np.abs(a32) @ np.abs(b32) > 65504.0).any():
+            return dwt
+        acc = np.zeros(dwt.shape, np.float32)
+        for k in builtins.range(a32.shape[1]):
+            acc += a32[:, k, None] * b32[k]
+            acc = acc.astype(np.float16).astype(np.float32)
+    return acc.astype(np.float16)
+
+
 def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     kh, kw, c, o = filter_shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
@@ -363,6 +380,8 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     oh, ow = dy.shape[1:3]
     cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
     dwt = np.matmul(cols if transposed else cols.T, dy.reshape(-1, o))
+    if dtype == np.float16:
+        dwt = _half_filter_grad(cols if transposed else cols.T, dy.reshape(-1, o), dwt)
     out = dwt.reshape(filter_shape).astype(dtype, copy=False)
     if _padded(pads) and dtype == np.float32 and not np.isfinite(out).all():
         out = _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype)
