@@ -185,6 +185,23 @@ def onednn_max_pool_empty(case):
     return pool_empty_output(case) and case.args[0].dtype == "float32"
 
 
+def f64_strided_empty(case):
+    """A float64 VALID convolution with stride > 1 whose filter, dilated, is longer than the
+    input on a spatial axis, the output empty there (TF's size rounds up to 0): TF's filter
+    gradient is uninitialised memory (two fresh processes differ); docs/ops.md."""
+    if len(case.args) < 4 or case.args[3] != "VALID" or case.args[0].dtype != "float64":
+        return False
+    x, w = np.shape(case.args[0].value), np.shape(case.args[1].value)
+    nd = len(x) - 2
+    if nd < 1 or len(w) != nd + 2:
+        return False
+    st = case.args[2]
+    st = [int(v) for v in st] if isinstance(st, (list, tuple)) else [int(st)] * nd
+    dil = int(case.kwargs.get("dilations", 1))
+    raw = [s - (k - 1) * dil for s, k in zip(x[1:-1], w[:nd])]
+    return any(r < 0 and -((-r) // s) == 0 for r, s in zip(raw, st))
+
+
 def half_max_pool_empty(case):
     """``pool_empty_output`` of a float16 max pool: TF's float16 MaxPoolGrad leaves the
     input gradient uninitialised (two fresh processes give different values); docs/ops.md."""
@@ -211,7 +228,7 @@ PREDICATES = {
     "diag_empty_offset": diag_empty_offset,
     "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
-    "half_max_pool_empty": half_max_pool_empty,
+    "half_max_pool_empty": half_max_pool_empty, "f64_strided_empty": f64_strided_empty,
     "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
     "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
@@ -709,6 +726,9 @@ KNOWN = [
       "size-0 string tensors: tapeflow returns an empty result where TF raises "
       "InvalidArgumentError (no string Pow kernel); refused when non-empty"),
     # sweepnn2 (session 10)
+    K('nn.convolution', 'grad,grad2', 'f64_strided_empty', 'tf wrong',
+      "float64 VALID, stride > 1, output empty (filter longer than the input): TF's filter "
+      "gradient is uninitialised memory; tapeflow's zeros (docs/ops.md)"),
     K('nn.max_pool1d', 'grad,grad2', 'half_max_pool_empty', 'tf wrong',
       "float16 VALID max pool with an empty output: TF's MaxPoolGrad returns uninitialised "
       "memory for the input's gradient; tapeflow's zeros (docs/ops.md)"),
