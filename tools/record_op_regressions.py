@@ -1268,6 +1268,19 @@ case("conv2d_half_filter_gradient_partial_sums_overflow", """
                                        [2, 5, 5, 2], 1, p)
         out += [tape.gradient(z, w, output_gradients=x)]""")
 
+case("meshgrid_and_scale_regularization_loss_forward_mode_at_inf_nan", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([inf, 2.0, nan], tf.float64)
+    y = tf.constant([1.0, -inf], tf.float64)
+    tx, ty = tf.constant([1.0, 2.0, 3.0], tf.float64), tf.constant([0.5, 4.0], tf.float64)
+    with tf.autodiff.ForwardAccumulator([x, y], [tx, ty]) as acc:
+        g = tf.meshgrid(x, y)
+        h = tf.meshgrid(x, indexing="ij")
+        r = tf.nn.scale_regularization_loss(x)
+        q = tf.nn.scale_regularization_loss([y, y])
+    out = [g, [acc.jvp(v) for v in g], acc.jvp(h[0]), r, acc.jvp(r), q, acc.jvp(q),
+           tf.nn.scale_regularization_loss(tf.constant([1, 2]))]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -266,7 +266,12 @@ def meshgrid(*args, **kwargs):
         if indexing == "xy" and n > 1 and i < 2:
             pos = 1 - i
         shape_[pos] = -1
-        out.append(broadcast_to(reshape(t, shape_), sizes))
+        grid = broadcast_to(reshape(t, shape_), sizes)
+        if t.dtype.is_floating or t.dtype.is_complex:
+            # TF multiplies by a grid of ones: its forward mode (Mul's, with the ones'
+            # zero tangent) is nan where the input is inf or nan
+            grid = _m.multiply(reshape(t, shape_), _a.ones_like(grid))
+        out.append(grid)
     return out
 
 

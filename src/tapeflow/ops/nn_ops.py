@@ -879,7 +879,5 @@ def scale_regularization_loss(regularization_loss):
                            "context, while it was expected to be called in replica context.")
     if isinstance(regularization_loss, (list, tuple)):
         regularization_loss = _m.add_n([to_tensor(x) for x in regularization_loss])
-    total = _r.reduce_sum(regularization_loss)
-    if replicas == 1:
-        return total
-    return _m.divide(total, _a.cast(replicas, total.dtype))
+    # as TF, divided even by one replica (its forward mode is RealDiv's: nan at a nan sum)
+    return _r.reduce_sum(regularization_loss) / replicas
