@@ -1281,6 +1281,19 @@ case("meshgrid_and_scale_regularization_loss_forward_mode_at_inf_nan", """
     out = [g, [acc.jvp(v) for v in g], acc.jvp(h[0]), r, acc.jvp(r), q, acc.jvp(q),
            tf.nn.scale_regularization_loss(tf.constant([1, 2]))]""")
 
+case("global_norm_and_clip_by_norm_forward_mode_on_overflow", """
+    a = tf.constant(1e30, tf.float32)
+    b = tf.constant([[-0.17, 0.54], [-0.11, 0.43], [0.17, 1.49]], tf.float32)
+    h = tf.constant([-5836.0, -33730.0, 1725.0], tf.float16)
+    with tf.autodiff.ForwardAccumulator([a, b, h], [tf.constant(0.7), tf.ones([3, 2]) * 0.3,
+                                                     tf.constant([1.0, 2.0, -1.0],
+                                                                 tf.float16)]) as acc:
+        g = tf.linalg.global_norm([a, b])
+        c, m = tf.clip_by_global_norm([b, a], 1.0)
+        n = tf.clip_by_norm(h, 10.0)
+        k = tf.clip_by_norm(b, 0.5, axes=[1])
+    out = [g, acc.jvp(g), c, [acc.jvp(v) for v in c], m, n, acc.jvp(n), k, acc.jvp(k)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

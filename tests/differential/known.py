@@ -340,9 +340,6 @@ KNOWN = [
     K('linalg.expm', 'error', 'empty', 'empty tensors',
       'size-0 inputs: error raised InvalidArgumentError, TF nothing [linalg.expm|0|22: rais'
       'ed InvalidArgumentError, TF nothing]'),
-    K('linalg.global_norm', 'fwd', 'any', 'wrong gradient',
-      'fwd: nan/inf differ [linalg.global_norm|0|16: 0: nan at different places, e.g. got 0'
-      'j want (nan+0j)]'),
     K('linalg.inv', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [linalg.inv|0|2: out 0: nan at different places, e.'
       'g. got (nan+nanj) want 0j]'),

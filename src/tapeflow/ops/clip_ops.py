@@ -61,11 +61,17 @@ def global_norm(t_list, name=None):
     if isinstance(t_list, _TensorLike) or not isinstance(t_list, (list, tuple)):
         raise TypeError("t_list should be a sequence")
     # an IndexedSlices counts by its values (TensorFlow's norm of a sparse gradient)
-    parts = [reduce_sum(square(to_tensor(t.values if type(t) is IndexedSlices else t)))
-             for t in t_list if t is not None]
-    if not parts:
+    vals = [to_tensor(t.values if type(t) is IndexedSlices else t)
+            for t in t_list if t is not None]
+    if not vals:
         return Tensor(np.float32(0))
-    return sqrt(add_n(parts))
+    if vals[0].dtype.is_floating and all(v.dtype == vals[0].dtype for v in vals):
+        # TF's composition: sqrt(2 * sum of L2Loss), whose forward mode (Mul by a constant
+        # 2) is nan once the half sum overflows, as TF's
+        from .nn_ops import l2_loss  # (nn_ops imports this module)
+        half = reduce_sum(_a.stack([l2_loss(v) for v in vals]))
+        return sqrt(multiply(half, _scalar_like(2.0, half)))
+    return sqrt(add_n([reduce_sum(square(v)) for v in vals]))
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -118,7 +124,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     if type(t) is IndexedSlices:  # a sparse gradient stays sparse: its values are clipped
         return IndexedSlices(clip_by_norm(t.values, clip_norm, axes), t.indices, t.dense_shape)
     t = to_tensor(t)
-    sq = reduce_sum(square(t), axes, keepdims=True)
+    sq = reduce_sum(multiply(t, t), axes, keepdims=True)  # t * t, as TF (its forward mode)
     positive = greater(sq, 0)
     safe = _a.where(positive, sq, ones_like(sq))
     norm_ = _a.where(positive, sqrt(safe), sq)
