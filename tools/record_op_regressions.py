@@ -1294,6 +1294,14 @@ case("global_norm_and_clip_by_norm_forward_mode_on_overflow", """
         k = tf.clip_by_norm(b, 0.5, axes=[1])
     out = [g, acc.jvp(g), c, [acc.jvp(v) for v in c], m, n, acc.jvp(n), k, acc.jvp(k)]""")
 
+case("l2_normalize_complex_with_inf_parts", """
+    inf = float("inf")
+    x = tf.constant([[complex(inf, 0.5), 1 - 2j, 0.25j], [complex(0.0, -inf), 3 + 0j, 1 + 1j],
+                     [2 - 1j, complex(1.0, inf), complex(-inf, 0.0)]], tf.complex64)
+    out = [tf.nn.l2_normalize(x, axis=1), tf.nn.l2_normalize(x, axis=0),
+           tf.nn.l2_normalize(tf.constant([complex(inf, 2.0), 1j], tf.complex128), axis=0),
+           tf.math.l2_normalize(tf.constant([0.6 - 0.8j, 3 + 4j], tf.complex64))]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

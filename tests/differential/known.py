@@ -393,9 +393,6 @@ KNOWN = [
     K('math.is_strictly_increasing', 'error', 'bool', 'silent acceptance',
       'computes on bools where TF raises TypeError [math.is_strictly_increasing|0|11: raise'
       'd nothing, TF TypeError]'),
-    K('math.l2_normalize', 'value', 'complex', 'numerics',
-      'values differ on complex inputs [math.l2_normalize|0|9: out 0: max excess at 0: got '
-      '-0.882156-0.0359656j want -0.877883+0j]'),
     K('math.l2_normalize', 'grad,grad2,fwd', 'any', 'wrong gradient',
       'grad values differ [math.l2_normalize|0|9: 0: max excess at 0: got -2.26847e-05+4.65'
       '203e-06j want -1.33751e-05+0.]'),

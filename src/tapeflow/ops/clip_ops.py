@@ -10,6 +10,7 @@ from . import array_ops as _a
 from . import composite_dispatch as _composite
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like
+from .complex_ops import complex as _complex
 from .math_ops import (
     _realdiv,
     _scalar_like,
@@ -45,7 +46,10 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     if x._value.dtype.kind == "c":
         # |x|^2 summed as a real number; x scaled by its real inverse norm
         sq = reduce_sum(add(square(real(x)), square(imag(x))), axis, keepdims=True)
-        return multiply(x, cast(rsqrt(maximum(sq, epsilon)), x.dtype))
+        inv = rsqrt(maximum(sq, epsilon))
+        # the parts scaled apart and rejoined, as TF's (a complex product would meet
+        # 0 * inf in the cross terms)
+        return _complex(multiply(real(x), inv), multiply(imag(x), inv))
     sq = reduce_sum(square(x), axis, keepdims=True)
     return multiply(x, rsqrt(maximum(sq, epsilon)))
 
