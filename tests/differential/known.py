@@ -202,6 +202,14 @@ def f64_strided_empty(case):
     return any(r < 0 and -((-r) // s) == 0 for r, s in zip(raw, st))
 
 
+def stft_no_frames(case):
+    """A size-0 signal shorter than one frame (no frames, an empty rfft batch): TF's gradient
+    raises InvalidArgumentError."""
+    x = np.shape(case.args[0].value)
+    return (bool(x) and np.prod(x) == 0 and x[-1] < int(case.args[1])
+            and not case.kwargs.get("pad_end", False))
+
+
 def half_max_pool_empty(case):
     """``pool_empty_output`` of a float16 max pool: TF's float16 MaxPoolGrad leaves the
     input gradient uninitialised (two fresh processes give different values); docs/ops.md."""
@@ -228,7 +236,8 @@ PREDICATES = {
     "diag_empty_offset": diag_empty_offset,
     "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
-    "half_max_pool_empty": half_max_pool_empty, "f64_strided_empty": f64_strided_empty,
+    "half_max_pool_empty": half_max_pool_empty, "stft_no_frames": stft_no_frames,
+    "f64_strided_empty": f64_strided_empty,
     "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
     "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
@@ -720,6 +729,9 @@ KNOWN = [
       "size-0 string tensors: tapeflow returns an empty result where TF raises "
       "InvalidArgumentError (no string Pow kernel); refused when non-empty"),
     # sweepnn2 (session 10)
+    K('signal.stft', 'grad,grad2', 'stft_no_frames', 'tf lacks gradient',
+      "size-0 signal shorter than a frame: TF's RFFT gradient raises InvalidArgumentError "
+      "(a fresh process too); tapeflow's empty gradient (tests/ops/test_tf_regressions.py)"),
     K('nn.convolution', 'grad,grad2', 'f64_strided_empty', 'tf wrong',
       "float64 VALID, stride > 1, output empty (filter longer than the input): TF's filter "
       "gradient is uninitialised memory; tapeflow's zeros (docs/ops.md)"),

@@ -203,3 +203,17 @@ def test_forward_mode_of_an_empty_result(name, f, shape):
     assert y.shape.num_elements() == 0
     assert jvp is not None and jvp.dtype == y.dtype and tuple(jvp.shape) == tuple(y.shape)
     assert fd.shape == tuple(jvp.shape)
+
+
+# sweepnn2 (session 10): TF's gradient of a size-0 stft raises (signal.stft|2|19 of the
+# sweep); tapeflow's is the empty gradient of the signal's shape and dtype
+@pytest.mark.parametrize("shape", [(0, 0), (0, 6), (2, 0)])
+def test_stft_gradient_of_an_empty_signal(shape):
+    x = tf.constant(np.zeros(shape))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.signal.stft(x, 4, 2, fft_length=4)
+        s = tf.reduce_sum(tf.abs(y))
+    g = t.gradient(s, x)
+    assert y.shape.num_elements() == 0 and float(s) == 0.0
+    assert g is not None and g.dtype == tf.float64 and tuple(g.shape) == shape
