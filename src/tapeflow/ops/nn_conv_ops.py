@@ -28,6 +28,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import _TensorLike, static_value
+from . import _half_conv as _hc
 from . import _helpers as _h
 from . import _parallel as _par
 from . import array_ops as _a
@@ -354,23 +355,6 @@ def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
     return dxp[:, pt:pt + h, pl:pl + wd, :]
 
 
-def _half_filter_grad(a, b, dwt):
-    """A float16 filter gradient ``a @ b`` (``a`` [kh*kw*C, N*oh*ow], ``b`` [N*oh*ow, O]) as
-    TF's Eigen kernel sums it: over the output positions in row-major order, each step a
-    float32 multiply-add rounded to float16, so a partial sum past 65504 stays inf though
-    the whole sum would fit. Only where a partial sum can overflow (bounded by
-    ``|a| @ |b|``); elsewhere ``dwt`` as computed."""
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
-    with np.errstate(invalid="ignore", over="ignore"):
-        if not (np.abs(a32) @ np.abs(b32) > 65504.0).any():
-            return dwt
-        acc = np.zeros(dwt.shape, np.float32)
-        for k in builtins.range(a32.shape[1]):
-            acc += a32[:, k, None] * b32[k]
-            acc = acc.astype(np.float16).astype(np.float32)
-    return acc.astype(np.float16)
-
-
 def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     kh, kw, c, o = filter_shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
@@ -381,7 +365,7 @@ def _conv_filter_forward(x, dy, filter_shape, strides, pads, dilations):
     cols, transposed = _im2col(x, kh, kw, strides, pads, dilations, oh, ow)
     dwt = np.matmul(cols if transposed else cols.T, dy.reshape(-1, o))
     if dtype == np.float16:
-        dwt = _half_filter_grad(cols if transposed else cols.T, dy.reshape(-1, o), dwt)
+        dwt = _hc.filter_grad(cols if transposed else cols.T, dy.reshape(-1, o), dwt)
     out = dwt.reshape(filter_shape).astype(dtype, copy=False)
     if _padded(pads) and dtype == np.float32 and not np.isfinite(out).all():
         out = _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype)
@@ -655,8 +639,10 @@ def _dw_forward(x, w, strides, pads, dilations):
     (sh, sw), (dh, dw) = strides, dilations
     if x.dtype == np.float32 and c > 1 and _padded(pads) and not np.isfinite(w).all():
         return _dw_masked(x, w, strides, pads, dilations, oh, ow)
-    if x.dtype == np.float16:
-        return _dw_half(x, w, strides, pads, dilations, oh, ow)
+    if x.dtype == np.float16:   # TF's own kernel's order and rounding (ops/_half_conv.py)
+        xp = _pad(x, pads).astype(np.float32)
+        return _hc.depthwise([_window(xp, k // kw, k % kw, dh, dw, sh, sw, oh, ow)
+                              for k in builtins.range(kh * kw)], w)
     xp = _pad(x, pads)
     if m == 1:
         # one product per kernel offset into a scratch plane, added into the output (no
@@ -693,24 +679,6 @@ def _dw_masked(x, w, strides, pads, dilations, oh, ow):
                 prod = _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * w[i, j]
                 out += np.where(valid[(i, j)][..., None], prod, 0)
     return out.reshape(x.shape[0], oh, ow, c * m)
-
-
-def _dw_half(x, w, strides, pads, dilations, oh, ow):
-    """float16 depthwise convolution as TensorFlow's own CPU kernel computes it (oneDNN has
-    no float16 without AVX-512): the padding multiplied, the taps in row-major order, each
-    a fused multiply-add in float32 rounded to float16 (Eigen's half ``pmadd``), so an
-    accumulator that overflowed to inf stays inf where a float16 product would meet -inf."""
-    kh, kw, c, m = w.shape
-    (sh, sw), (dh, dw) = strides, dilations
-    xp = _pad(x, pads).astype(np.float32)
-    wf = w.astype(np.float32)
-    out = np.zeros((x.shape[0], oh, ow, c, m), np.float32)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for i in builtins.range(kh):
-            for j in builtins.range(kw):
-                out += _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * wf[i, j]
-                out = out.astype(np.float16).astype(np.float32)
-    return out.reshape(x.shape[0], oh, ow, c * m).astype(np.float16)
 
 
 def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):

@@ -881,3 +881,6 @@ def scale_regularization_loss(regularization_loss):
         regularization_loss = _m.add_n([to_tensor(x) for x in regularization_loss])
     # as TF, divided even by one replica (its forward mode is RealDiv's: nan at a nan sum)
     return _r.reduce_sum(regularization_loss) / replicas
+
+
+_cl._L2_LOSS[0] = l2_loss   # global_norm's L2Loss (clip_ops cannot import this module)
