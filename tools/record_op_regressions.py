@@ -1302,6 +1302,15 @@ case("l2_normalize_complex_with_inf_parts", """
            tf.nn.l2_normalize(tf.constant([complex(inf, 2.0), 1j], tf.complex128), axis=0),
            tf.math.l2_normalize(tf.constant([0.6 - 0.8j, 3 + 4j], tf.complex64))]""")
 
+case("conv_transpose_half_products_overflow", """
+    x = tf.constant([[[2924.0, 7080.0], [862.5, 11416.0]], [[0.0, -8064.0],
+                     [-6932.0, float("-inf")]]], tf.float16)
+    w = tf.constant([[[-1.443, -0.0], [66.2, 19.83]], [[-3.4, 36.16], [7.61, -27.17]],
+                     [[47.2, -22.31], [2.977, -0.3591]]], tf.float16)
+    out = [tf.nn.conv1d_transpose(x, w, [2, 4, 2], 1, "VALID"),
+           tf.nn.conv2d_transpose(x[:, None], w[None], [2, 1, 4, 2], 1, "VALID"),
+           tf.nn.conv1d_transpose(x / 4, w, [2, 4, 2], 1, "VALID")]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -471,9 +471,6 @@ KNOWN = [
       '|16: 2 arrays, TF raised InvalidArgumentError]'),
     K('nn.conv2d', 'grad2,fwd', 'any', 'wrong gradient',
       'grad2 values differ [nn.conv2d|0|16: 2 arrays, TF nothing]'),
-    K('nn.conv2d_transpose', 'value', 'f16', 'numerics',
-      'nan/inf differ in float16 [nn.conv2d_transpose|0|7: out 0: nan at different places, '
-      'e.g. got (inf+0j) want (nan+0j)]'),
     K('nn.convolution', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.convolution|0|10: raised nothing, '
       'TF InvalidArgumentError]'),

@@ -44,3 +44,31 @@ def filter_grad(a, b, dwt):
             acc += a32[:, k, None] * b32[k]
             acc = acc.astype(np.float16).astype(np.float32)
     return acc.astype(np.float16)
+
+
+def may_overflow(dy, w):
+    """Whether a float16 input gradient of ``dy`` [N, oh, ow, O] and filter ``w`` [kh, kw,
+    C, O] can meet inf or overflow in a partial sum (a cheap bound: the largest ``|dy|``
+    times the largest per-channel ``sum |w|``; true for any non-finite value)."""
+    bound = float(np.abs(dy).max(initial=0)) * float(
+        np.abs(w.astype(np.float32)).sum(axis=(0, 1, 3)).max(initial=0))
+    return not bound <= _HALF_MAX
+
+
+def input_grad(dy, w, padded_shape, window):
+    """Conv2DBackpropInput in float16 as TF's kernel sums it: into the padded input-shaped
+    float32 accumulator, per filter tap (row-major) and output channel, a float16 product
+    (rounded: it overflows alone) added and rounded to float16, so products overflowing to
+    inf of both signs give nan. ``window(a, i, j)`` is the [N, oh, ow, C] view of ``a`` at
+    tap (i, j). Returns the padded float16 gradient."""
+    kh, kw, _, o = w.shape
+    acc = np.zeros(padded_shape, np.float32)
+    dy32, w32 = dy.astype(np.float32), w.astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in builtins.range(kh):
+            for j in builtins.range(kw):
+                win = window(acc, i, j)
+                for q in builtins.range(o):
+                    win += (dy32[..., q, None] * w32[i, j, :, q]).astype(np.float16)
+                    win[...] = win.astype(np.float16)
+    return acc.astype(np.float16)

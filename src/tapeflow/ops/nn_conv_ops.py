@@ -346,6 +346,10 @@ def _conv_input_forward(dy, w, input_shape, strides, pads, dilations):
     dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
     if dy.size == 0 or dxp.size == 0:
         return dxp[:, pt:pt + h, pl:pl + wd, :]
+    if dxp.dtype == np.float16 and _hc.may_overflow(dy, w):
+        acc = _hc.input_grad(dy, w, dxp.shape, lambda a, i, j: _window(
+            a, i, j, dh, dw, sh, sw, oh, ow))
+        return acc[:, pt:pt + h, pl:pl + wd, :]
     # col2im: one contiguous [positions, C] product per kernel offset, added into its window.
     dy2 = dy.reshape(n * oh * ow, o)
     for i in builtins.range(kh):
