@@ -1214,6 +1214,20 @@ case("pow_and_xdivy_second_order_overflow", """
     z, w = tf.constant([-2j], tf.complex64), tf.constant([0.0008+12182.72j], tf.complex64)
     out = [grad2(tf.math.xdivy, x, y), grad(tf.math.pow, z, w)]""")
 
+# ---------------------------------------------------------------- sweeplin2 (session 10)
+# The last linear-algebra and norm differences of the seeds 1-4 sweep.
+case("norm_fro_is_a_matrix_norm_only", """
+    out = []
+    for x in (tf.constant([3-2j, 1j], tf.complex64), f32(3.0, 1.0),
+              tf.constant([[3.0, 1.0]], tf.float64)):
+        for f in (tf.norm, tf.linalg.norm):
+            try:
+                f(x, ord="fro")
+                out.append("computed")
+            except ValueError:
+                out.append("ValueError")
+    out.append(tf.norm(tf.constant([[3.0, 1.0]], tf.float64), ord="fro", axis=[0, 1]))""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

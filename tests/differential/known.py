@@ -509,9 +509,6 @@ KNOWN = [
     K('nn.sufficient_statistics', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.sufficient_statistics|0|1: raised '
       'nothing, TF InvalidArgumentError]'),
-    K('norm', 'error', 'int', 'error class',
-      'raises InvalidArgumentError where TF raises ValueError on ints [norm|0|8: raised Inv'
-      'alidArgumentError, TF ValueError]'),
     K('one_hot', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises TypeError [one_hot|0|12: raised nothing, TF TypeError]'),
     K('operator.matmul', 'error', 'any', 'silent acceptance',
@@ -654,8 +651,6 @@ KNOWN = [
     K('nn.softmax_cross_entropy_with_logits', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.softmax_cross_entropy_with_logits|'
       '0|66: raised nothing, TF InvalidArgumentError]'),
-    K('norm', 'error', 'any', 'silent acceptance',
-      'computes where TF raises ValueError [norm|0|55: raised nothing, TF ValueError]'),
     K('repeat', 'error', 'any', 'silent acceptance',
       'computes where TF raises ValueError [repeat|0|40: raised nothing, TF ValueError]'),
     K('reverse', 'error', 'any', 'rejects valid input',

@@ -1032,7 +1032,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
                          f"integers, got {axis}")
     if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
-        if ord == "fro" and not is_matrix and axis is not None:
+        if ord == "fro" and not is_matrix:  # TF: 'fro' is a matrix norm only, any rank
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
         sq = _m.multiply(x, _a.conj(x))  # complex: |x|^2 kept complex, as TensorFlow's
         return _m.sqrt(_r.reduce_sum(sq, axis, keep))
