@@ -360,18 +360,20 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
 
 def _slogdet_forward(x):
     # log|det| has the input's dtype: complex for a complex matrix (imaginary part 0)
-    if x.size and _nonfinite(x):
-        # TF's kernel: Eigen's LU, sign = (-1)^swaps prod(sign(d)) (d / |d| for complex),
+    if x.size:
+        # TF's kernel: Eigen's LU (its pivot the largest modulus, where LAPACK's complex
+        # getrf takes the largest |re| + |im|: an exact zero pivot of TF's stays one),
+        # sign = (-1)^swaps prod(sign(d)) (d / |d| for complex, 0 for a zero pivot),
         # log|det| = sum log|d|
         lu, _, swaps = _lu_eigen(x)
         d = np.diagonal(lu, axis1=-2, axis2=-1)
         with np.errstate(all="ignore"):
             ad = np.abs(d)
-            unit = d / ad if d.dtype.kind == "c" else np.sign(d)
+            unit = np.where(ad == 0, 0, d / ad) if d.dtype.kind == "c" else np.sign(d)
             sign = np.where(swaps % 2, -1, 1) * np.prod(unit, -1)
             logabs = np.sum(np.log(ad), -1)
         return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
-    sign, logabs = np.linalg.slogdet(x)
+    sign, logabs = np.linalg.slogdet(x)  # the empty matrix: (1, 0)
     return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
 
 
