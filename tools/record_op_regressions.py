@@ -1241,6 +1241,39 @@ case("slogdet_exact_zero_pivot_of_eigen_lu", """
     for dt in (tf.complex64, tf.complex128, tf.float32):
         out += list(tf.linalg.slogdet(tf.constant([[[1, 2], [2, 4]], [[0, 0], [0, 0]]], dt)))""")
 
+case("l2_normalize_complex_parts_scaled_apart", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([[complex(-2811.23, -inf), 1603.46 + 2023.0j],
+                     [41.28 - 818.8j, complex(inf, 5116.4)]],
+                    tf.complex64)
+    out = [tf.math.l2_normalize(x, axis=0), tf.nn.l2_normalize(x, axis=1)]""")
+
+case("l2_normalize_second_derivative_masked_by_maximum", """
+    nan = float("nan")
+    x = tf.constant([[-0.72 - 0.0002j, complex(1.07, nan)]], tf.complex64)
+    u = tf.constant([[0.3 - 0.5j, 0.7 + 0.2j]], tf.complex64)
+    v = tf.constant([[1.1 + 0.4j, -0.6 + 0.9j]], tf.complex64)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.l2_normalize(x, axis=1)
+        g = t1.gradient(y, x, output_gradients=u)
+        s = tf.math.real(tf.reduce_sum(g * v))
+    out = [g, t2.gradient(s, x)]""")
+
+case("sqrt_rsqrt_grad_kernels_zero_upstream", """
+    inf, nan = float("inf"), float("nan")
+    out = []
+    for dt, n in ((tf.float32, 6), (tf.float64, 6), (tf.complex64, 5)):
+        x = tf.constant([nan, 0.0, inf, 4.0, nan, 0.0][:n], dt)
+        dy = tf.constant([0.0, 0.0, 0.0, 0.0, 1.0, 1.0][:n], dt)
+        for f in (tf.sqrt, tf.math.rsqrt):
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = f(x)
+            out.append(t.gradient(y, x, output_gradients=dy))""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -7,6 +7,7 @@ from .._core.backend import np
 from .._core.indexed_slices import IndexedSlices
 from .._core.tensor import Tensor, _TensorLike
 from . import array_ops as _a
+from . import complex_ops as _complex_ops
 from . import composite_dispatch as _composite
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like
@@ -43,9 +44,12 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     if axis is None:
         axis = dim
     if x._value.dtype.kind == "c":
-        # |x|^2 summed as a real number; x scaled by its real inverse norm
-        sq = reduce_sum(add(square(real(x)), square(imag(x))), axis, keepdims=True)
-        return multiply(x, cast(rsqrt(maximum(sq, epsilon)), x.dtype))
+        # |x|^2 summed as a real number; each part scaled by the real inverse norm on its
+        # own, as TF (an infinite norm: -2.5 - inf j -> -0 + nan j, not nan + nan j)
+        re, im = real(x), imag(x)
+        sq = reduce_sum(add(square(re), square(im)), axis, keepdims=True)
+        inv = rsqrt(maximum(sq, epsilon))
+        return _complex_ops.complex(multiply(re, inv), multiply(im, inv))
     sq = reduce_sum(square(x), axis, keepdims=True)
     return multiply(x, rsqrt(maximum(sq, epsilon)))
 
