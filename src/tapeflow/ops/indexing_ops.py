@@ -33,14 +33,17 @@ __all__ = [
 
 def strided_slice_getitem(x, key):
     """``x[key]`` for ints, slices, strides, ``None`` and ``...`` (``Tensor.__getitem__``); a
-    bool tensor key masks, and inside a trace a scalar int tensor key gathers.
+    bool key (a tensor, a NumPy array or a Python bool) masks (``tf.boolean_mask``; a scalar
+    mask raises ValueError), and inside a trace a scalar int tensor key gathers.
 
     Raises:
         tf.errors.InvalidArgumentError: for an index out of bounds.
         TypeError: for an index of another kind.
     """
     x = to_tensor(x)
-    if isinstance(key, _TensorLike) and key._value.dtype.kind == "b":
+    kind = type(key)
+    if kind is bool or kind is np.ndarray and key.dtype.kind == "b" or \
+            isinstance(key, _TensorLike) and key._value.dtype.kind == "b":
         return boolean_mask(x, key)  # x[mask], as TensorFlow's __getitem__
     if ACTIVE[0] and isinstance(key, _TensorLike) and key._value.ndim == 0 \
             and key._value.dtype.kind in "iu" and x._value.ndim and current_tracer():

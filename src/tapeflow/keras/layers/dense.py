@@ -1,6 +1,5 @@
 """Dense: ``activation(inputs @ kernel + bias)``."""
 from ..._core import dtypes as _dt
-from ..._core.backend import np
 from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
@@ -50,7 +49,7 @@ class Dense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        if not isinstance(units, (int, np.integer)) or units <= 0:
+        if not isinstance(units, int) or units <= 0:   # (a NumPy int too, as Keras 3.15)
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units}")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
