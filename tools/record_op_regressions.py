@@ -1274,6 +1274,19 @@ case("sqrt_rsqrt_grad_kernels_zero_upstream", """
                 y = f(x)
             out.append(t.gradient(y, x, output_gradients=dy))""")
 
+case("det_gradient_through_the_inverse_of_the_adjoint", """
+    inf = float("inf")
+    x = f64(*[-0.5215911093097032, 0.1156884504857526, 1e+30, 0.48919226853822345,
+              -0.6039375657375163, -1.325791162905566, -0.17941873399322128, -0.413514066834885,
+              0.22959065355988553, 0.20253707961344092, -inf, 1.184469136222025,
+              -0.42666963096855887, 0.6931880777541403, 0.5182512395273656,
+              1.3130554227511189])
+    x = tf.reshape(x, [1, 4, 4])
+    y = tf.constant([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.25, -1.0, 4.0]], tf.float32)
+    out = [grad(tf.linalg.det, x), grad(tf.linalg.det, y), grad2(tf.linalg.det, y),
+           grad(lambda a: tf.linalg.inv(a, adjoint=True), y),
+           grad2(lambda a: tf.linalg.inv(a, adjoint=True), y)]""")
+
 
 _FD = """
 def fd(f, zs, h=1e-6):

@@ -596,9 +596,6 @@ KNOWN = [
     K('unique', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad; tapeflow computes it [unique|0|0: 1 arrays'
       ', TF raised LookupError]'),
-    K('linalg.det', 'grad,fwd', 'nonfinite', 'wrong gradient',
-      'grad: nan/inf differ with nan/inf/overflowing inputs [linalg.det|0|44: 0: nan at dif'
-      'ferent places, e.g. got (inf+0j) want (nan+0j)]'),
     K('linalg.eigh', 'value', 'any', 'numerics',
       'values differ [linalg.eigh|0|21: out 1: max excess at 10: got 1+0j want 0+0j]'),
     K('linalg.eigh', 'grad,grad2,fwd', 'any', 'wrong gradient',

@@ -311,8 +311,9 @@ _INV = primitive("MatrixInverse", _via_float32(_inv_forward), save_inputs=False,
 
 
 def _inv_rule(g, y, x_shape, adjoint):
-    gx = _m.negative(matmul(matmul(y, g, adjoint_a=True), y, adjoint_b=True))
-    return adjoint_(gx) if adjoint else gx
+    # TF's association: -y^H (g y^H), or -y (g^H y) for the adjoint's inverse
+    return _m.negative(matmul(y, matmul(g, y, adjoint_a=adjoint, adjoint_b=not adjoint),
+                              adjoint_a=not adjoint))
 
 
 def adjoint_(x):
@@ -344,7 +345,7 @@ _DET = primitive("MatrixDeterminant", np.linalg.det, save_output=True,
                  error=_linalg_error("MatrixDeterminant"))
 defvjp(_DET, lambda g, y, x: _m.multiply(
     _a.expand_dims(_a.expand_dims(_m.multiply(g, y), -1), -1),
-    adjoint_(inv(x))))
+    inv(x, adjoint=True)))  # TF's: the inverse of x^H, not the adjoint of x's inverse
 
 
 def det(input, name=None):  # noqa: A002 - TensorFlow's name
