@@ -1214,6 +1214,79 @@ case("pow_and_xdivy_second_order_overflow", """
     z, w = tf.constant([-2j], tf.complex64), tf.constant([0.0008+12182.72j], tf.complex64)
     out = [grad2(tf.math.xdivy, x, y), grad(tf.math.pow, z, w)]""")
 
+# ---------------------------------------------------------------- sweeplin2 (session 10)
+# The last linear-algebra and norm differences of the seeds 1-4 sweep.
+case("norm_fro_is_a_matrix_norm_only", """
+    out = []
+    for x in (tf.constant([3-2j, 1j], tf.complex64), f32(3.0, 1.0),
+              tf.constant([[3.0, 1.0]], tf.float64)):
+        for f in (tf.norm, tf.linalg.norm):
+            try:
+                f(x, ord="fro")
+                out.append("computed")
+            except ValueError:
+                out.append("ValueError")
+    out.append(tf.norm(tf.constant([[3.0, 1.0]], tf.float64), ord="fro", axis=[0, 1]))""")
+
+case("slogdet_exact_zero_pivot_of_eigen_lu", """
+    m = [[0.00018726752169344538+0.5895840923801959j, 0.0004724563992692582-1.6799272792226942j,
+          -0.0010667862252858804+1.1952673073553752j, -0.00022473261758917926+0.7014108117504976j],
+         [-0.0010497823145021192-0.814141382574941j, 0.001473928865073319+0.8881122885614524j,
+          0.0006763260291854193+1j, -0.0005337723409432944+0.6022031217295908j],
+         [0.002103334311762928+0.07924927704745433j, -0.0006835035653610097+70000j,
+          -0.0005423897700988018-1e+30j, 0.0011453532446023375+1e+30j],
+         [3.529978519115629e-05+1.9298271440630808j, -0.0005301793610657551+0.23441711599904286j,
+          -0.001525342348586117+0j, 7.177447215282489e-05+0.5095073415691894j]]
+    out = list(tf.linalg.slogdet(tf.constant(m, tf.complex64)))
+    for dt in (tf.complex64, tf.complex128, tf.float32):
+        out += list(tf.linalg.slogdet(tf.constant([[[1, 2], [2, 4]], [[0, 0], [0, 0]]], dt)))""")
+
+case("l2_normalize_complex_parts_scaled_apart", """
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([[complex(-2811.23, -inf), 1603.46 + 2023.0j],
+                     [41.28 - 818.8j, complex(inf, 5116.4)]],
+                    tf.complex64)
+    out = [tf.math.l2_normalize(x, axis=0), tf.nn.l2_normalize(x, axis=1)]""")
+
+case("l2_normalize_second_derivative_masked_by_maximum", """
+    nan = float("nan")
+    x = tf.constant([[-0.72 - 0.0002j, complex(1.07, nan)]], tf.complex64)
+    u = tf.constant([[0.3 - 0.5j, 0.7 + 0.2j]], tf.complex64)
+    v = tf.constant([[1.1 + 0.4j, -0.6 + 0.9j]], tf.complex64)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.l2_normalize(x, axis=1)
+        g = t1.gradient(y, x, output_gradients=u)
+        s = tf.math.real(tf.reduce_sum(g * v))
+    out = [g, t2.gradient(s, x)]""")
+
+case("sqrt_rsqrt_grad_kernels_zero_upstream", """
+    inf, nan = float("inf"), float("nan")
+    out = []
+    for dt, n in ((tf.float32, 6), (tf.float64, 6), (tf.complex64, 5)):
+        x = tf.constant([nan, 0.0, inf, 4.0, nan, 0.0][:n], dt)
+        dy = tf.constant([0.0, 0.0, 0.0, 0.0, 1.0, 1.0][:n], dt)
+        for f in (tf.sqrt, tf.math.rsqrt):
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = f(x)
+            out.append(t.gradient(y, x, output_gradients=dy))""")
+
+case("det_gradient_through_the_inverse_of_the_adjoint", """
+    inf = float("inf")
+    x = f64(*[-0.5215911093097032, 0.1156884504857526, 1e+30, 0.48919226853822345,
+              -0.6039375657375163, -1.325791162905566, -0.17941873399322128, -0.413514066834885,
+              0.22959065355988553, 0.20253707961344092, -inf, 1.184469136222025,
+              -0.42666963096855887, 0.6931880777541403, 0.5182512395273656,
+              1.3130554227511189])
+    x = tf.reshape(x, [1, 4, 4])
+    y = tf.constant([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.25, -1.0, 4.0]], tf.float32)
+    out = [grad(tf.linalg.det, x), grad(tf.linalg.det, y), grad2(tf.linalg.det, y),
+           grad(lambda a: tf.linalg.inv(a, adjoint=True), y),
+           grad2(lambda a: tf.linalg.inv(a, adjoint=True), y)]""")
+
 
 # ---------------------------------------------------------------- sweepnn2 (session 10)
 # Sweep differences (seeds 1-4) in nn ops: which CPU kernel TF runs (oneDNN or its own)

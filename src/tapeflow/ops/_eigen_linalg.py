@@ -179,12 +179,10 @@ def _lu_eigen(a):
     with np.errstate(all="ignore"):
         for k in range(n):
             score = np.abs(lu[..., k:, k])
-            best = score[..., 0].copy()
-            at = np.zeros(batch, int)
-            for i in range(1, n - k):
-                better = score[..., i] > best
-                best = np.where(better, score[..., i], best)
-                at = np.where(better, i, at)
+            # the first largest; a nan in the first place stays, elsewhere it never wins
+            first_nan = np.isnan(score[..., 0])
+            at = np.where(first_nan, 0, np.argmax(np.where(np.isnan(score), -1, score), -1))
+            best = np.take_along_axis(score, at[..., None], -1)[..., 0]
             piv = k + at
             nonzero = best != 0
             move = nonzero & (piv != k)

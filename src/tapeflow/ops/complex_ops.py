@@ -50,6 +50,11 @@ for _name, _part in (("Real", _m.real), ("Imag", _m.imag)):
         defjvp(PRIMITIVES[_name], lambda ts, y, x, _part=_part: None if ts[0] is None
                else _part(ts[0]))
 
+# TF's ImagGrad, complex(0, g): the parts set apart (math_ops' g * 1j, kept there for the
+# floor below, makes nan + nan j of a nan g where TF has 0 + nan j)
+defvjp(PRIMITIVES["Imag"],
+       lambda g, y, x_shape: complex(_a.zeros_like(g), g))
+
 
 def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
     """``real + i * imag`` (``tf.complex``): float32 parts give complex64, float64 parts

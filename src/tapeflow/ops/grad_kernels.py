@@ -10,15 +10,26 @@ from .array_ops import conj
 from .math_ops import _RSQRT, _SQRT, _realdiv, multiply, negative, square
 
 
+def _zero_where_no_gradient(out, g):
+    # TF's kernels answer 0 wherever the upstream gradient is 0, whatever y (nan, inf, 0):
+    # a gradient masked off upstream (maximum, where) stays 0 through them
+    if not np.all(g):
+        out = np.where(g == 0, out.dtype.type(0), out)
+    return out
+
+
 def _sqrt_grad_forward(y, g):
     if y.dtype.kind == "c":  # Eigen's complex division (finite / inf is 0 in its tail)
-        return _kernels.complex_div(0.5 * g, np.conj(y))
-    return 0.5 * g / y
+        return _zero_where_no_gradient(_kernels.complex_div(0.5 * g, np.conj(y)), g)
+    return _zero_where_no_gradient(0.5 * g / y, g)
+
+
+def _rsqrt_grad_forward(y, g):
+    return _zero_where_no_gradient(-0.5 * (g * np.conj(y)) * (np.conj(y) * np.conj(y)), g)
 
 
 _SQRT_GRAD = primitive("SqrtGrad", _sqrt_grad_forward, save_output=True)
-_RSQRT_GRAD = primitive("RsqrtGrad",
-                        lambda y, g: -0.5 * (g * np.conj(y)) * (np.conj(y) * np.conj(y)))
+_RSQRT_GRAD = primitive("RsqrtGrad", _rsqrt_grad_forward)
 defvjp(_SQRT, lambda g, y, x: apply(_SQRT_GRAD, (y, g)))
 defvjp(_RSQRT, lambda g, y, x: apply(_RSQRT_GRAD, (y, g)))
 

@@ -311,8 +311,9 @@ _INV = primitive("MatrixInverse", _via_float32(_inv_forward), save_inputs=False,
 
 
 def _inv_rule(g, y, x_shape, adjoint):
-    gx = _m.negative(matmul(matmul(y, g, adjoint_a=True), y, adjoint_b=True))
-    return adjoint_(gx) if adjoint else gx
+    # TF's association: -y^H (g y^H), or -y (g^H y) for the adjoint's inverse
+    return _m.negative(matmul(y, matmul(g, y, adjoint_a=adjoint, adjoint_b=not adjoint),
+                              adjoint_a=not adjoint))
 
 
 def adjoint_(x):
@@ -344,7 +345,7 @@ _DET = primitive("MatrixDeterminant", np.linalg.det, save_output=True,
                  error=_linalg_error("MatrixDeterminant"))
 defvjp(_DET, lambda g, y, x: _m.multiply(
     _a.expand_dims(_a.expand_dims(_m.multiply(g, y), -1), -1),
-    adjoint_(inv(x))))
+    inv(x, adjoint=True)))  # TF's: the inverse of x^H, not the adjoint of x's inverse
 
 
 def det(input, name=None):  # noqa: A002 - TensorFlow's name
@@ -360,18 +361,20 @@ def det(input, name=None):  # noqa: A002 - TensorFlow's name
 
 def _slogdet_forward(x):
     # log|det| has the input's dtype: complex for a complex matrix (imaginary part 0)
-    if x.size and _nonfinite(x):
-        # TF's kernel: Eigen's LU, sign = (-1)^swaps prod(sign(d)) (d / |d| for complex),
+    if x.size:
+        # TF's kernel: Eigen's LU (its pivot the largest modulus, where LAPACK's complex
+        # getrf takes the largest |re| + |im|: an exact zero pivot of TF's stays one),
+        # sign = (-1)^swaps prod(sign(d)) (d / |d| for complex, 0 for a zero pivot),
         # log|det| = sum log|d|
         lu, _, swaps = _lu_eigen(x)
         d = np.diagonal(lu, axis1=-2, axis2=-1)
         with np.errstate(all="ignore"):
             ad = np.abs(d)
-            unit = d / ad if d.dtype.kind == "c" else np.sign(d)
+            unit = np.where(ad == 0, 0, d / ad) if d.dtype.kind == "c" else np.sign(d)
             sign = np.where(swaps % 2, -1, 1) * np.prod(unit, -1)
             logabs = np.sum(np.log(ad), -1)
         return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
-    sign, logabs = np.linalg.slogdet(x)
+    sign, logabs = np.linalg.slogdet(x)  # the empty matrix: (1, 0)
     return np.asarray(sign, x.dtype)[()], np.asarray(logabs).astype(x.dtype)[()]
 
 
@@ -1032,7 +1035,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique "
                          f"integers, got {axis}")
     if ord in ("euclidean", "fro") or (ord == 2 and not is_matrix):
-        if ord == "fro" and not is_matrix and axis is not None:
+        if ord == "fro" and not is_matrix:  # TF: 'fro' is a matrix norm only, any rank
             raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
         sq = _m.multiply(x, _a.conj(x))  # complex: |x|^2 kept complex, as TensorFlow's
         return _m.sqrt(_r.reduce_sum(sq, axis, keep))
