@@ -76,6 +76,7 @@ def _binary_doc(prim, name, what, dtypes, raises=(), returns=None):
 
 
 _BOOL = np.dtype(bool)
+_F32 = np.dtype(np.float32)
 
 
 def _refuse(x, kinds, allowed, op_name, on_bool, y):
@@ -330,6 +331,8 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
     # Bool alone refused: one identity test (the cheapest check); other tables by kind.
     refused = _BOOL if kinds == _NUMERIC else refuse
     by_kind = kinds is not None and kinds != _NUMERIC
+    # float32, when accepted, passes by one identity test
+    ok = _F32 if kinds and "f" in kinds and "f" not in not_found and refuse != _F32 else None
 
     def op(x, name=None):
         if not isinstance(x, _TensorLike):
@@ -337,7 +340,7 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
                 x = to_tensor(x)
             except ValueError:  # a RaggedTensor or SparseTensor: its values mapped
                 return _composite.unary(op, x)
-        if kinds is not None and ((dt := x._value.dtype) is refused or (
+        if kinds is not None and (dt := x._value.dtype) is not ok and (dt is refused or (
                 by_kind and dt.kind not in kinds)):
             if dt.kind in not_found:
                 raise no_kernel(x, op_name)
