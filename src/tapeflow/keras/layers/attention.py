@@ -150,24 +150,8 @@ class MultiHeadAttention(Layer):
         self.built = True
 
     def __call__(self, query, value=None, key=None, **kwargs):
-        if isinstance(query, list) and value is None:  # a replayed functional node
-            query, value, key = query
-        if value is None:
-            raise ValueError("MultiHeadAttention needs `query` and `value`.")
-        for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
-            if kwargs.get(name) is None:
-                kwargs[name] = _masking.get_mask(t)
-        if not _symbolic.is_symbolic([query, value, key]):
-            # Inputs of any numeric dtype are computed in the layer's float dtype, as Keras.
-            compute = self.dtype_policy._compute
-            query, value, key = (None if t is None else _convert_input(t, compute, "fiub")
-                                 for t in (query, value, key))
-        if not self.built and not _symbolic.is_symbolic([query, value, key]):
-            with _naming.name_scope(self.name, self):
-                self.build(_spec.static_shape(query), _spec.static_shape(value),
-                           None if key is None else _spec.static_shape(key))
-        # One list argument, so the functional API records all three inputs.
-        return super().__call__([query, value, key], **kwargs)
+        inputs = attention_inputs(self, query, value, key, kwargs)
+        return super().__call__(inputs, **kwargs)
 
     def call(self, inputs, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None,
@@ -360,3 +344,31 @@ class AdditiveAttention(Attention):
         config = super().get_config()
         del config["score_mode"]
         return config
+
+
+def attention_inputs(layer, query, value, key, kwargs):
+    """The common start of ``MultiHeadAttention``'s and ``GroupQueryAttention``'s
+    ``__call__``: ``[query, value, key]`` as one list argument (so the functional API records
+    all three), their Keras masks put into ``kwargs`` where none is given, eager inputs of
+    any numeric dtype converted to the layer's compute dtype, and the layer built from their
+    shapes (``[batch, seq, dim]`` each) on a first eager call.
+
+    Raises:
+        ValueError: without ``value``.
+    """
+    if isinstance(query, list) and value is None:  # a replayed functional node
+        query, value, key = query
+    if value is None:
+        raise ValueError(f"{type(layer).__name__} needs `query` and `value`.")
+    for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
+        if kwargs.get(name) is None:
+            kwargs[name] = _masking.get_mask(t)
+    if not _symbolic.is_symbolic([query, value, key]):
+        compute = layer.dtype_policy._compute
+        query, value, key = (None if t is None else _convert_input(t, compute, "fiub")
+                             for t in (query, value, key))
+        if not layer.built:
+            with _naming.name_scope(layer.name, layer):
+                layer.build(_spec.static_shape(query), _spec.static_shape(value),
+                            None if key is None else _spec.static_shape(key))
+    return [query, value, key]

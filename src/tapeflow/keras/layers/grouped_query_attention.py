@@ -7,16 +7,15 @@ from ...ops import array_ops as _a
 from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
 from ...ops import special_math_ops as _sm
-from .. import _naming, _symbolic
 from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
-from . import _masking, _spec
+from . import _spec
 from .activation import Softmax
-from .attention import MultiHeadAttention, _Projection
+from .attention import MultiHeadAttention, _Projection, attention_inputs
 from .dropout import Dropout
-from .layer import Layer, _convert_input
+from .layer import Layer
 
 __all__ = ["GroupedQueryAttention"]
 
@@ -123,24 +122,8 @@ class GroupedQueryAttention(Layer):
         self.built = True
 
     def __call__(self, query, value=None, key=None, **kwargs):
-        if isinstance(query, list) and value is None:  # a replayed functional node
-            query, value, key = query
-        if value is None:
-            raise ValueError("GroupQueryAttention needs `query` and `value`.")
-        for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
-            if kwargs.get(name) is None:
-                kwargs[name] = _masking.get_mask(t)
-        if not _symbolic.is_symbolic([query, value, key]):
-            # inputs of any numeric dtype are computed in the layer's float dtype, as Keras
-            compute = self.dtype_policy._compute
-            query, value, key = (None if t is None else _convert_input(t, compute, "fiub")
-                                 for t in (query, value, key))
-        if not self.built and not _symbolic.is_symbolic([query, value, key]):
-            with _naming.name_scope(self.name, self):
-                self.build(_spec.static_shape(query), _spec.static_shape(value),
-                           None if key is None else _spec.static_shape(key))
-        # one list argument, so the functional API records all three inputs
-        return super().__call__([query, value, key], **kwargs)
+        inputs = attention_inputs(self, query, value, key, kwargs)
+        return super().__call__(inputs, **kwargs)
 
     # the same masks as MultiHeadAttention's (query, value and key masks, causal, given)
     _attention_mask = MultiHeadAttention._attention_mask
