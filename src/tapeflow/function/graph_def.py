@@ -476,7 +476,8 @@ class _Library:
         self.custom_gradients = custom_gradients   # lower the gradient of custom gradients
         self.gradient_types = {}    # id(CustomGradientOp) -> "CustomGradient-<uid>"
         self.registered = []        # (op type, gradient FunctionDef name, input specs,
-        #                             number of results)
+        #                             number of results, captured inputs: ("tensor",
+        #                             function name, "Exp:0") or ("variable", Variable))
         self._keep = []             # the ops of gradient_types (their ids stay unique)
         self.unknown_rank_outputs = {}   # FunctionDef name -> flat outputs of unknown rank
 
@@ -513,6 +514,7 @@ class _Fn:
         self.pending_reads = {}   # slot -> a Read step emitted at its first user
         self.read_vars = {}       # slot -> the variable a Read step read into it
         self.rng_states = {}      # slot of a generator's next state -> RngReadAndSkip node
+        self.fname = None         # the FunctionDef's name, when known (captured tensors)
 
     # -------------------------------------------------------------- names and types
     def unique(self, base):
@@ -709,82 +711,150 @@ class _Fn:
         return _NODE_NAMES.get(op, op)
 
     def _custom_gradient(self, step):
-        """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...)
-        tagged ``_gradient_op_type``; its gradient function (inputs ``result_grads_<k>``, one
-        per IdentityN input; outputs the arguments' gradients) is registered in the
-        library when ``custom_gradients`` is set (``SaveOptions``'s default)."""
+        """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...,
+        a fresh ``IdentityN/ReadVariableOp`` per variable the function read) tagged
+        ``_gradient_op_type``; its gradient function (inputs ``result_grads_<k>``, one per
+        IdentityN input, then what it captures; outputs the arguments' then the variables'
+        gradients) is registered in the library when ``custom_gradients`` is set
+        (``SaveOptions``'s default)."""
         prim = step.prim
         n = prim.n_results + prim.n_args
+        name = self.unique("IdentityN")
+        variables = [self._read_var_of(s, step) for s in step.ins[n:n + prim.n_vars]]
+        refs = [self._value_ref(x, name, None) for x in step.ins[:n]]
+        types = [self.dtype(x) for x in step.ins[:n]]
+        for var in variables:
+            read = self.unique(f"{name}/ReadVariableOp")
+            dt = dtype_enum(var.dtype)
+            self.node("ReadVariableOp", read, [self.resource(var, read)],
+                      {"dtype": attr(type=dt)}, control=self.control_for(var))
+            self.last[id(var)] = read
+            self.effects.append(read)
+            refs.append((read, 0))
+            types.append(dt)
+        ins = list(step.ins[:n + prim.n_vars])
         try:
-            if prim.n_vars:
-                raise LoweringError(f"the tf.custom_gradient function `{prim.name}` reads "
-                                    f"variables: its gradient cannot be exported (not "
-                                    f"supported yet)")
             op_type = self.lib.gradient_types.get(id(prim))
             if op_type is None:
                 op_type = f"CustomGradient-{self.lib.uid() + _GRADIENT_UID_BASE}"
                 if self.lib.custom_gradients:
-                    fname, specs = self._gradient_function(prim, step.ins[:n])
-                    self.lib.registered.append((op_type, fname, specs, prim.n_results))
+                    fname, specs, binds = self._gradient_function(prim, ins, variables, name)
+                    self.lib.registered.append((op_type, fname, specs, prim.n_results, binds))
                 self.lib.gradient_types[id(prim)] = op_type
                 self.lib._keep.append(prim)
         except LoweringError as exc:
             if self.lib.strict:
                 raise _at(exc, step) from None
             op_type = prim.name
-        ins = step.ins[:n]
-        name = self.unique("IdentityN")
-        refs = [self._value_ref(x, name, None) for x in ins]
-        types = [self.dtype(x) for x in ins]
         self.node("IdentityN", name, refs, {"T": attr(list=attr_list(type=types)),
                                             "_gradient_op_type": attr(s=op_type.encode())},
-                  len(ins))
+                  len(refs))
         for k, o in enumerate(step.outs):
             self.ref[o] = (name, k)
 
-    def _gradient_function(self, prim, ins):
-        """Trace ``prim.grad_fn`` on one gradient per IdentityN input and lower it: the name
-        of its FunctionDef (``__inference_internal_grad_fn_<uid>``)."""
+    def _read_var_of(self, s, step):
+        """The variable whose read slot ``s`` is (a custom gradient's variable input)."""
+        pending = self.pending_reads.get(s)
+        var = pending.var if pending is not None else self.read_vars.get(s)
+        if var is None:
+            raise _at(LoweringError(f"the tf.custom_gradient function `{step.prim.name}`: a "
+                                    f"variable input that is not a read of its variable"), step)
+        return var
+
+    def _forward_tensor_name(self, s, consumer, prim):
+        """The graph tensor name (``Exp:0``, ``x:0``) of forward slot ``s`` in this
+        function, TF's ``CapturedTensor.name``."""
+        try:
+            ref = self._value_ref(s, consumer, None)
+        except LoweringError:
+            ref = None
+        if ref is None or (ref[0] is not None and self.layout.get(ref[0]) is None):
+            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
+                                f"`{prim.name}` uses a tensor its forward pass computed that "
+                                f"the saved function does not keep")
+        if self.fname is None:
+            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
+                                f"`{prim.name}` uses a tensor its forward pass computed, in "
+                                f"a graph without a function name")
+        name, k = ref
+        return f"{k}:0" if name is None else f"{name}:{k}"
+
+    def _gradient_function(self, prim, ins, variables, consumer):
+        """Trace ``prim.grad_fn`` on one gradient per IdentityN input and lower it, TF's
+        layout: ``(FunctionDef name, input specs, bindings)``. A tensor of the forward the
+        ``grad_fn`` closes over becomes an extra input (TF's captured tensor, named after
+        the op that first uses it and the tensor's op: ``add_exp``), as does a variable it
+        reads (a resource); ``bindings`` lists them in argument order, ``("tensor",
+        function name, "Exp:0")`` or ``("variable", Variable)``."""
         from ..ops import array_ops
         from . import function
+        from .retrace_report import _Detector
         from .trace_type import TensorSpec
-        for cell in getattr(prim.grad_fn, "__closure__", None) or ():
-            try:
-                held = _nest.flatten(cell.cell_contents)
-            except ValueError:      # an empty cell
-                continue
-            for t in held:
-                if getattr(t, "_id", None) in prim.forward_ids and not hasattr(t, "assign"):
-                    raise LoweringError(
-                        f"the gradient function of the tf.custom_gradient function "
-                        f"`{prim.name}` uses a tensor its forward pass computed (not "
-                        f"supported yet; recompute it from the arguments inside the "
-                        f"gradient function, or save with tf.saved_model.SaveOptions("
-                        f"experimental_custom_gradients=False))")
-        n_res, n_args = prim.n_results, prim.n_args
+        n_res, n_args, n_vars = prim.n_results, prim.n_args, prim.n_vars
+        n = len(ins)
+        forward = prim.forward_slots
+        held = _closure_tensors(prim.grad_fn, forward)
         specs = [TensorSpec(self.shape(s), self.dtype_np(s)) for s in ins]
         grad_fn = prim.grad_fn
 
-        def internal_grad_fn(*grads):
-            got = _nest.flatten(grad_fn(*grads[:n_res]))
-            if len(got) != n_args:
-                raise LoweringError(f"the gradient function of `{prim.name}` returns "
-                                    f"{len(got)} gradients for {n_args} arguments")
-            return [array_ops.zeros_like(grads[n_res + i]) if g is None else g
-                    for i, g in enumerate(got)]
+        def trace(caps):
+            cap_specs = [TensorSpec(self.shape(forward[t._id]), self.dtype_np(forward[t._id]))
+                         for t in caps]
 
-        concrete = function(internal_grad_fn, input_signature=specs).get_concrete_function()
+            def internal_grad_fn(*grads):
+                with _standing_in(held, caps, grads[n:]) as tracer:
+                    dys = list(grads[:n_res])
+                    if n_vars:
+                        arg_grads, var_grads = grad_fn(*dys, variables=list(variables))
+                        got = _nest.flatten(arg_grads) + _nest.flatten(list(var_grads))
+                    else:
+                        got = _nest.flatten(grad_fn(*dys))
+                    stray = [tid for tid in tracer.slots if tid in forward]
+                if stray:
+                    raise LoweringError(_STRAY_TEXT.format(name=prim.name))
+                if len(got) != n_args + n_vars:
+                    raise LoweringError(f"the gradient function of `{prim.name}` returns "
+                                        f"{len(got)} gradients for {n_args} arguments and "
+                                        f"{n_vars} variables")
+                return [array_ops.zeros_like(grads[n_res + i]) if g is None else g
+                        for i, g in enumerate(got)]
+
+            try:
+                traced = function(internal_grad_fn, input_signature=specs + cap_specs)
+                # the save's own traces are no user's retracing: a detector of their own
+                traced._detector = _Detector()
+                got = traced.get_concrete_function()
+                if got.relaxed and not got.shape_generic:
+                    got = retrace_at(got, 17) or got
+                return got
+            except TypeError as exc:
+                if "out of scope" in str(exc):   # a forward tensor reached other than by
+                    raise LoweringError(_STRAY_TEXT.format(name=prim.name)) from None
+                raise
+
+        caps = [t for _, t in _unique_tensors(held)]
+        concrete = trace(caps)
+        if caps:
+            used = _used_slots(concrete.program)
+            kept = [t for t, s in zip(caps, concrete.program.inputs[n:]) if s in used]
+            if len(kept) != len(caps):
+                caps = kept
+                concrete = trace(caps)
         if concrete.relaxed and not concrete.shape_generic:
+            why = getattr(concrete.program, "why_not_generic", None) or "a size is baked in"
             raise LoweringError(f"the gradient function of the tf.custom_gradient function "
                                 f"`{prim.name}` does not serve every size of its None "
-                                f"dimensions")
+                                f"dimensions ({why})")
         fname = f"__inference_internal_grad_fn_{self.lib.uid()}"
-        _, captured = lower_function(concrete, fname, self.lib,
-                                     [f"result_grads_{k}" for k in range(len(ins))])
-        if captured:
-            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
-                                f"`{prim.name}` reads variables (not supported yet)")
-        return fname, specs
+        tensor_names = [self._forward_tensor_name(forward[t._id], consumer, prim)
+                        for t in caps]
+        names = [f"result_grads_{k}" for k in range(n)] + \
+            [f"captured_{k}" for k in range(len(caps))]
+        fdef, captured = lower_function(concrete, fname, self.lib, names)
+        binds = [("tensor", self.fname, name) for name in tensor_names] + \
+            [("variable", v) for v in captured]
+        binds = _capture_order(fdef, n, binds)
+        return fname, specs, binds
 
     def _generator_draw(self, step):
         """A ``tf.random.Generator`` draw (read the state, draw, assign the next state) as
@@ -1094,6 +1164,7 @@ class _Fn:
     def _sub_function(self, tag, scope, sub, free, vars_, outs):
         fname = f"{tag}_{self.lib.uid()}"
         child = self._child(scope)
+        child.fname = fname
         for s in free:
             child.ref[s] = child.add_arg(self.arg_name(s), self.dtype(s), self.shape(s), s)
         for v in vars_:
@@ -1110,6 +1181,7 @@ class _Fn:
         come before the outputs, and each output is converted and then wrapped in an
         ``Identity`` (``cond/Identity``, output ``cond_identity``)."""
         child = _BranchFn(self, scope, free)
+        child.fname = fname
         self.lib.made(1)                                   # the branch's FuncGraph
         for v in vars_:
             child.res[id(v)] = child.add_arg(_var_arg_name(v), DT["resource"], (), v)
@@ -1136,6 +1208,7 @@ class _Fn:
     def _loop_function(self, tag, scope, sub, free, vars_, is_cond, has_limit):
         fname = f"{tag}_{self.lib.uid()}"
         child = self._child(scope)
+        child.fname = fname
         counter = child.add_arg("loop_counter", DT["int32"], (), None)
         limit = child.add_arg("maximum_iterations", DT["int32"], (), None)
         for s in sub.ins:
@@ -1465,6 +1538,174 @@ def _var_arg_name(var):
     return _sanitize(name.replace("/", "_")) + "_resource"
 
 
+def retrace_at(cf, size):
+    """A fresh trace of an ``input_signature`` function with its None dimensions at
+    ``size`` (the shape-generic check of a trace at the dummy size 2 takes every 2 in the
+    program for the batch size: a Flatten's ``reshape(x, (-1, 2))``); None when the function
+    has no input signature or the trace fails. Its effects are undone, as
+    ``get_concrete_function``'s."""
+    from .._core.tensor import Tensor
+    from .polymorphic import Function
+    from .retrace_report import _Detector
+    from .trace_type import TensorSpec, make_key
+    old = cf._function
+    if old._input_signature is None:
+        return None
+    specs = old._input_signature
+    if not all(isinstance(s, TensorSpec) and s.shape.rank is not None for s in specs):
+        return None
+    fresh = Function(old._python_function, old._input_signature, old._autograph,
+                     old._jit_compile, old._reduce_retracing, old._name)
+    fresh._detector = _Detector()      # no user's retracing
+    values = tuple(Tensor(np.ones([size if d is None else d for d in s.shape.as_list()],
+                                  s.dtype._np)) for s in specs)
+    try:
+        key, leaves = make_key(values, {})
+        fresh._trace(key, fresh._signature_key(key), leaves, values, {},
+                     reason="tf.saved_model.save", execute=False)
+    except Exception:  # noqa: BLE001 - the first trace is judged (and refused) instead
+        return None
+    return fresh._traces[-1]
+
+
+_STRAY_TEXT = (
+    "the gradient function of the tf.custom_gradient function `{name}` uses a tensor its "
+    "forward pass computed other than through its closure (a global or an attribute): "
+    "tapeflow cannot pass it in (pass it through a variable of the closure, or save with "
+    "tf.saved_model.SaveOptions(experimental_custom_gradients=False))")
+
+
+def _closure_tensors(fn, forward, seen=None):
+    """``[(cell, [(leaf index, tensor)])]``: the closure cells of ``fn`` (and of the
+    functions it closes over) holding tensors of the forward trace (``forward``: their ids),
+    variables aside."""
+    seen = set() if seen is None else seen
+    out = []
+    if id(fn) in seen:
+        return out
+    seen.add(id(fn))
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:      # an empty cell
+            continue
+        if callable(value) and getattr(value, "__closure__", None):
+            out += _closure_tensors(value, forward, seen)
+            continue
+        try:
+            leaves = _nest.flatten(value)
+        except (TypeError, ValueError):
+            continue
+        hits = [(i, t) for i, t in enumerate(leaves)
+                if getattr(t, "_id", None) in forward and not hasattr(t, "assign")]
+        if hits:
+            out.append((cell, hits))
+    return out
+
+
+def _unique_tensors(held):
+    seen, out = set(), []
+    for _cell, hits in held:
+        for i, t in hits:
+            if t._id not in seen:
+                seen.add(t._id)
+                out.append((i, t))
+    return out
+
+
+class _standing_in:
+    """For a trace of a custom gradient's function: the closure cells ``held`` hold the
+    placeholders ``stand_ins`` in place of the forward tensors ``caps`` (others unchanged),
+    restored on exit. Entered, it gives the trace's tracer."""
+
+    def __init__(self, held, caps, stand_ins):
+        self.held = held
+        self.by_id = {t._id: p for t, p in zip(caps, stand_ins)}
+        self.saved = []
+
+    def __enter__(self):
+        from .._core.recording import _state
+        for cell, hits in self.held:
+            value = cell.cell_contents
+            swap = {i: self.by_id[t._id] for i, t in hits if t._id in self.by_id}
+            if not swap:
+                continue
+            leaves = _nest.flatten(value)
+            leaves = [swap.get(i, x) for i, x in enumerate(leaves)]
+            self.saved.append((cell, value))
+            cell.cell_contents = _nest.pack_sequence_as(value, leaves) \
+                if _nest.is_nested(value) else leaves[0]
+        return _state.tracer
+
+    def __exit__(self, *exc):
+        for cell, value in reversed(self.saved):
+            cell.cell_contents = value
+        self.saved = []
+        return False
+
+
+def _used_slots(program):
+    used = {s for s in program.outputs if s is not None}
+    for step in walk(program.steps):
+        used.update(step.reads())
+    return used
+
+
+def _capture_order(fdef, n, binds):
+    """TF's layout of a custom gradient's function: after the ``n`` gradients, its captures
+    (tensors, then resources as lowered, ``binds`` in that order) in the order of first
+    use, a captured tensor named after the op that first uses it and the tensor's op
+    (``add_exp``, user-specified name ``Exp``). ``binds`` in the new argument order."""
+    sig = fdef.signature
+    args = list(sig.input_arg)
+    first = {}
+    for pos, node in enumerate(fdef.node_def):
+        for ref in node.input:
+            if ref in first or ref.startswith("^"):
+                continue
+            first[ref] = (pos, node.name)
+    tail = list(range(n, len(args)))
+    order = sorted(tail, key=lambda i: first.get(args[i].name, (len(fdef.node_def), ""))[0])
+    taken = {a.name for a in args[:n]}
+    renames, user = {}, {}
+    for i in order:
+        a = args[i]
+        b = binds[i - n]
+        if b[0] != "tensor":
+            taken.add(a.name)
+            continue
+        op_name = b[2].rpartition(":")[0]
+        consumer = first.get(a.name, (0, ""))[1]
+        base = _sanitize(f"{consumer}/{op_name}" if consumer else op_name)
+        new, k = base, 1
+        while new in taken:
+            new, k = f"{base}_{k}", k + 1
+        taken.add(new)
+        renames[a.name] = new
+        user[new] = op_name
+    for node in fdef.node_def:
+        node.input = [renames.get(r, r) for r in node.input]
+    old_attrs = dict(fdef.arg_attr)
+    new_args, new_attrs, new_binds = list(args[:n]), {}, []
+    for j in range(n):
+        if j in old_attrs:
+            new_attrs[j] = old_attrs[j]
+    for i in order:
+        a = args[i]
+        j = len(new_args)
+        name = renames.get(a.name, a.name)
+        new_args.append(_msg("OpDef.ArgDef", name=name, type=a.type))
+        attrs = old_attrs.get(i)
+        if attrs is not None:
+            if name in user:
+                attrs.attr["_user_specified_name"] = attr(s=user[name].encode())
+            new_attrs[j] = attrs
+        new_binds.append(binds[i - n])
+    sig.input_arg = new_args
+    fdef.arg_attr = new_attrs
+    return new_binds
+
+
 def _at(exc, step):
     site = getattr(step, "site", None)
     where = f" (traced at {site[0]}:{site[1]}, in {site[2]})" if site else ""
@@ -1607,7 +1848,7 @@ class _Unfolded:
         return cls(program)
 
 
-def _lower_top(concrete, lib, graph, param_names=None, program=None):
+def _lower_top(concrete, lib, graph, param_names=None, program=None, fname=None):
     """Lower a concrete function's program (``program``: a view of it to lower instead):
     ``(the _Fn, output refs)``."""
     if program is None:
@@ -1616,6 +1857,7 @@ def _lower_top(concrete, lib, graph, param_names=None, program=None):
     info = _Info(program, relaxed)
     fn = _Fn(lib, program, info, graph)
     fn.concrete = concrete
+    fn.fname = fname
     names = list(param_names if param_names is not None else _arg_names(concrete))
     for i, slot in enumerate(program.inputs):
         name = names[i] if i < len(names) else "args"
@@ -2102,7 +2344,7 @@ def lower_function(concrete, fname, lib, param_names=None):
     Raises:
         LoweringError: a step TF's graph cannot express the same way.
     """
-    fn, outs = _lower_top(concrete, lib, graph=False, param_names=param_names)
+    fn, outs = _lower_top(concrete, lib, graph=False, param_names=param_names, fname=fname)
     fdef = fn.finish(fname, outs, refs=True)
     unknown = fn.info.unknown_rank
     lib.unknown_rank_outputs[fname] = {
