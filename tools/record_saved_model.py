@@ -419,6 +419,10 @@ class CapturedGrad(tf.Module):
     def log1pexp(self, x):
         return log1pexp(x) * 2.0
 
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32, name="x")])
+    def any_rank(self, x):
+        return log1pexp(x)
+
     @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
     def poly(self, x):
         weights = self.weights
@@ -461,7 +465,9 @@ def record_custom_gradient_captures():
              record_call(loaded, "log1pexp", [arr(5)]),
              record_call(loaded, "poly", [enc(np.array([1.0, 2.0, -0.5], "float32"))]),
              record_call(loaded, "scaled", [arr(2, 3)]),
-             record_call(loaded, "signatures.serving_default", [], {"x": arr(3)})]
+             record_call(loaded, "signatures.serving_default", [], {"x": arr(3)}),
+             record_call(loaded, "any_rank", [enc(np.float32(2.0))]),
+             record_call(loaded, "any_rank", [arr(2, 2)])]
     write("custom_gradient_captures", loaded, calls)
 
 

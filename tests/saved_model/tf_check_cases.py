@@ -217,6 +217,10 @@ class Captures(tf.Module):
     def softplus(self, x):
         return log1pexp(x) * 2.0
 
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32, name="x")])
+    def any_rank(self, x):
+        return log1pexp(x)
+
     @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
     def poly(self, x):
         weights = self.weights
@@ -248,9 +252,10 @@ root = Captures()
 signatures = root.softplus
 CALLS = [("softplus", [[-3.0, 0.0, 2.5, 20.0]]), ("poly", [[1.0, 2.0, -0.5]]),
          ("scaled", [[[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]]]),
-         ("signatures/serving_default", {"x": [0.5, -1.0, 3.0]})]
+         ("signatures/serving_default", {"x": [0.5, -1.0, 3.0]}),
+         ("any_rank", [2.0]), ("any_rank", [[[0.0, 3.0], [-1.0, 1.0]]])]
 GRADS = [1, 2]
-INPUT_GRADS = [0, 1, 2, 3]
+INPUT_GRADS = [0, 1, 2, 3, 4, 5]
 SERVE = "x=[0.5,-1.0,3.0]"
 ''',
     # random_numbers's "Saving generators" cell: draws of a tf.random.Generator saved as
