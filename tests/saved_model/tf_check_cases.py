@@ -198,7 +198,7 @@ INPUT_GRADS = [0, 1, 2, 3]
     # the tf.custom_gradient docs' examples whose gradient function captures, saved in TF's
     # layout: log1pexp's takes the forward's exp(x) (a captured_tensor), linear_poly's reads
     # a variable and the argument; a custom gradient over variables (grad_fn(...,
-    # variables=...), an IdentityN/ReadVariableOp input per variable)
+    # variables=...), an IdentityN/ReadVariableOp input per variable); tf.recompute_grad
     "custom_gradient_captures": '''
 @tf.custom_gradient
 def log1pexp(x):
@@ -248,14 +248,20 @@ class Captures(tf.Module):
             return t, grad
         return scale_rows(x)
 
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def recomputed(self, x):
+        # its gradient function differentiates the recomputed forward (TanhGrad...)
+        return tf.recompute_grad(lambda a: tf.tanh(a * self.scale))(x)
+
 root = Captures()
 signatures = root.softplus
 CALLS = [("softplus", [[-3.0, 0.0, 2.5, 20.0]]), ("poly", [[1.0, 2.0, -0.5]]),
          ("scaled", [[[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]]]),
          ("signatures/serving_default", {"x": [0.5, -1.0, 3.0]}),
-         ("any_rank", [2.0]), ("any_rank", [[[0.0, 3.0], [-1.0, 1.0]]])]
-GRADS = [1, 2]
-INPUT_GRADS = [0, 1, 2, 3, 4, 5]
+         ("any_rank", [2.0]), ("any_rank", [[[0.0, 3.0], [-1.0, 1.0]]]),
+         ("recomputed", [[[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]]])]
+GRADS = [1, 2, 6]
+INPUT_GRADS = [0, 1, 2, 3, 4, 5, 6]
 SERVE = "x=[0.5,-1.0,3.0]"
 ''',
     # random_numbers's "Saving generators" cell: draws of a tf.random.Generator saved as

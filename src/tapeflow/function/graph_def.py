@@ -486,6 +486,17 @@ class _Library:
         self._uid += 1
         return u
 
+    def snapshot(self):
+        """The state a failed lowering is undone to (:meth:`restore`)."""
+        return (len(self.functions), self._uid, len(self.registered),
+                dict(self.gradient_types), len(self._keep), dict(self.unknown_rank_outputs))
+
+    def restore(self, state):
+        n_fn, self._uid, n_reg, types, n_keep, unknown = state
+        del self.functions[n_fn:], self.registered[n_reg:], self._keep[n_keep:]
+        self.gradient_types = types
+        self.unknown_rank_outputs = unknown
+
     def made(self, n):
         """``n`` graph tensors (or a graph) were made: TF's counter moves by ``n``."""
         if self.count_tensors:

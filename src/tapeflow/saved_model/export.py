@@ -152,12 +152,27 @@ class Export:
                 f"tf.saved_model.save would write a graph that computes something else "
                 f"for other sizes.")
         name = f"__inference_{_identifier(cf.name)}_{self.lib.uid()}"
+        state = self.lib.snapshot()
         try:
             fdef, captured = gd.lower_function(_clean(cf), name, self.lib)
         except gd.LoweringError as exc:
-            raise ValueError(f"Cannot save the function `{cf.name}` traced for "
-                             f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express it "
-                             f"the same way.") from None
+            # at the dummy size 2 a None dimension and a static 2 look alike to what the
+            # lowering traces itself (a custom gradient's function, on specs of the
+            # forward's values): refused there, lowered again from a trace at 17
+            again = _retrace_at(cf, 17) if cf is orig and cf.relaxed else None
+            got = None
+            if again is not None and again.shape_generic:
+                self.lib.restore(state)
+                try:
+                    got = gd.lower_function(_clean(again), name, self.lib)
+                except gd.LoweringError:
+                    got = None
+            if got is None:
+                raise ValueError(f"Cannot save the function `{cf.name}` traced for "
+                                 f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express "
+                                 f"it the same way.") from None
+            fdef, captured = got
+            cf = self.effective[id(orig)] = again
         ids = []
         for v in captured:
             j = self.var_ids.get(_var_key(v))
