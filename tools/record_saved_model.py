@@ -88,7 +88,10 @@ def loaded_variables(loaded, trainable=True):
     return out
 
 
-def record_call(loaded, path, args, kwargs=None, grads=True):
+def record_call(loaded, path, args, kwargs=None, grads=True, persistent=True):
+    """One call's outputs, loss and gradients (``persistent=False``: both gradients taken
+    at once from a non-persistent tape, for what TF cannot differentiate twice: a loaded
+    tf.recompute_grad under a persistent tape raises NotImplementedError in TF 2.21)."""
     kwargs = kwargs or {}
     if not grads:  # TF cannot differentiate some loaded functions (RNN loops over resources)
         out = resolve(loaded, path)(*dec(args), **{k: dec(v) for k, v in kwargs.items()})
@@ -100,15 +103,19 @@ def record_call(loaded, path, args, kwargs=None, grads=True):
     kwargs_t = dec(kwargs)
     float_inputs = [t for t in tf.nest.flatten((args_t, kwargs_t))
                     if isinstance(t, tf.Tensor) and t.dtype.is_floating]
-    with tf.GradientTape(persistent=True) as tape:
+    with tf.GradientTape(persistent=persistent) as tape:
         tape.watch(float_inputs)
         out = fn(*args_t, **kwargs_t)
         loss = tf.constant(0.0, tf.float64)
         for o in tf.nest.flatten(out):
             if isinstance(o, tf.Tensor) and o.dtype.is_floating:
                 loss += tf.reduce_sum(tf.cast(o, tf.float64) * weights(o.shape))
-    grads_in = tape.gradient(loss, float_inputs)
-    grads_v = tape.gradient(loss, variables)
+    if persistent:
+        grads_in = tape.gradient(loss, float_inputs)
+        grads_v = tape.gradient(loss, variables)
+    else:
+        both = tape.gradient(loss, float_inputs + variables)
+        grads_in, grads_v = both[:len(float_inputs)], both[len(float_inputs):]
     return {"path": path, "args": args, "kwargs": kwargs, "output": enc(out),
             "loss": float(loss),
             "input_grads": [None if g is None else enc(g) for g in grads_in],
@@ -452,6 +459,11 @@ class CapturedGrad(tf.Module):
             return t, grad
         return scale_rows(x)
 
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def recomputed(self, x):
+        # its gradient function differentiates the recomputed forward (TanhGrad...)
+        return tf.recompute_grad(lambda a: tf.tanh(a * self.scale))(x)
+
 
 def record_custom_gradient_captures():
     """Custom gradients whose gradient function takes tensors of the forward (TF's
@@ -467,7 +479,8 @@ def record_custom_gradient_captures():
              record_call(loaded, "scaled", [arr(2, 3)]),
              record_call(loaded, "signatures.serving_default", [], {"x": arr(3)}),
              record_call(loaded, "any_rank", [enc(np.float32(2.0))]),
-             record_call(loaded, "any_rank", [arr(2, 2)])]
+             record_call(loaded, "any_rank", [arr(2, 2)]),
+             record_call(loaded, "recomputed", [arr(2, 3)], persistent=False)]
     write("custom_gradient_captures", loaded, calls)
 
 
