@@ -28,421 +28,40 @@ TF's counterpart: ``FuncGraph.as_graph_def`` and ``function_def_to_graph``'s inv
 """
 import re
 
-from .. import _protobuf as pb
 from .._core import nest as _nest
 from .._core.backend import np
 from .._core.custom_gradient import CustomGradientOp
 from . import graph as _graph_module
 from . import tf_op_defs as _tf_op_defs
 from .graph import Graph
+from .graph_objects import operations_of
+from .graph_records import (
+    DT,
+    LoweringError,
+    _msg,
+    _node_out_dtype,
+    attr,
+    attr_list,
+    dtype_enum,
+    op_args,
+    shape_proto,
+    tensor_proto,
+)
+from .graph_rules import (
+    GENERATOR_DRAWS,
+    GENERATOR_SCOPES,
+    NODE_NAMES,
+    RULES,
+    as_int32,
+    every_axis,
+    generic,
+    rank_dependent,
+    reduction,
+)
 from .ir import walk
 
 __all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
            "tensor_proto", "shape_proto"]
-
-
-class LoweringError(ValueError):
-    """A step that TF's graph cannot express the same way (raised when saving)."""
-
-
-# TF's DataType enum (types.proto)
-DT = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
-      "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17,
-      "complex128": 18, "float16": 19, "resource": 20, "variant": 21, "uint32": 22,
-      "uint64": 23}
-
-
-def dtype_enum(dtype):
-    """TF's DataType number of a NumPy or tapeflow dtype."""
-    name = getattr(dtype, "name", None)
-    if not isinstance(dtype, np.dtype) and name in DT:
-        return DT[name]
-    d = np.dtype(getattr(dtype, "_np", dtype))
-    if d.kind in "SUO":
-        return DT["string"]
-    return DT[d.name]
-
-
-# --------------------------------------------------------------------------- messages
-def _msg(type_name, **fields):
-    return pb.Message("tensorflow." + type_name, **fields)
-
-
-def attr(**kw):
-    """An AttrValue: ``attr(type=1)``, ``attr(b=True)``, ``attr(list=attr_list(i=[1, 2]))``."""
-    return _msg("AttrValue", **kw)
-
-
-def attr_list(**kw):
-    return _msg("AttrValue.ListValue", **kw)
-
-
-def shape_proto(shape):
-    """TensorShapeProto of a shape (None: unknown rank; None dims: -1)."""
-    if shape is None:
-        return _msg("TensorShapeProto", unknown_rank=True)
-    return _msg("TensorShapeProto", dim=[_msg("TensorShapeProto.Dim",
-                                              size=-1 if d is None else int(d))
-                                         for d in shape])
-
-
-_VAL_FIELD = {"float32": "float_val", "float64": "double_val", "int32": "int_val",
-              "int16": "int_val", "int8": "int_val", "uint8": "int_val", "uint16": "int_val",
-              "int64": "int64_val", "bool": "bool_val", "uint32": "uint32_val",
-              "uint64": "uint64_val", "float16": "half_val", "bfloat16": "half_val",
-              "complex64": "scomplex_val", "complex128": "dcomplex_val"}
-
-
-def tensor_proto(value):
-    """TensorProto of a NumPy value: one element in its typed ``*_val`` field, more as
-    little-endian ``tensor_content``; strings in ``string_val``."""
-    a = np.asarray(value)
-    enum = dtype_enum(a.dtype)
-    fields = {"dtype": enum, "tensor_shape": shape_proto(a.shape)}
-    if enum == DT["string"]:
-        fields["string_val"] = [v if isinstance(v, bytes) else str(v).encode()
-                                for v in a.reshape(-1).tolist()]
-    elif a.size == 1:
-        name = a.dtype.name
-        v = a.reshape(-1)
-        if name in ("float16", "bfloat16"):
-            vals = [int(v.view(np.uint16)[0])]
-        elif name.startswith("complex"):
-            vals = [float(v.real[0]), float(v.imag[0])]
-        elif name == "bool":
-            vals = [bool(v[0])]
-        else:
-            vals = [v.tolist()[0]]
-        fields[_VAL_FIELD[name]] = vals
-    else:
-        fields["tensor_content"] = np.ascontiguousarray(a).astype(
-            a.dtype.newbyteorder("<")).tobytes()
-    return _msg("TensorProto", **fields)
-
-
-# --------------------------------------------------------------------------- op arguments
-_PARSED = {}
-
-
-def _arg(name, kind):
-    """``(name, type attr or DataType number as text, number attr or "+" for a list typed
-    by a list attr)`` of one ``tf_op_defs`` argument."""
-    if kind.startswith("["):
-        return name, kind[1:-1], "+"
-    number, _, t = kind.rpartition("*")
-    if t in _tf_op_defs.DATA_TYPES:
-        t = str(_tf_op_defs.DATA_TYPES[t])
-    return name, t, number
-
-
-def op_args(op_type):
-    """``(input args, output args, other attr names, stateful)`` of a TF op type from TF's
-    registry (``tf_op_defs.py``), each arg as :func:`_arg` gives it; None for a type the
-    table does not hold."""
-    got = _PARSED.get(op_type)
-    if got is None:
-        entry = _tf_op_defs.OP_DEFS.get(op_type)
-        if entry is None:
-            return None
-        ins = [_arg(n, k) for n, k in entry["inputs"]]
-        outs = [_arg(n, k) for n, k in entry["outputs"]]
-        typed = {a[2] for a in ins + outs if a[2] and a[2] != "+"}
-        other = {n for n, kind in entry["attrs"].items()
-                 if kind not in ("type", "list(type)") and n not in typed}
-        got = _PARSED[op_type] = (ins, outs, other, entry["stateful"])
-    return got
-
-
-# The node names TF's Python API gives these op types (others: the type itself).
-_NODE_NAMES = {"AddV2": "add", "Add": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv",
-               "Pow": "pow", "FloorDiv": "floordiv", "FloorMod": "mod",
-               "Transpose": "transpose", "ConcatV2": "concat", "Pack": "stack",
-               "StridedSlice": "strided_slice", "Range": "range", "ZerosLike": "zeros_like",
-               "OnesLike": "ones_like", "Unpack": "unstack", "Einsum": "einsum/Einsum",
-               "BroadcastTo": "BroadcastTo", "PadV2": "PadV2", "Tile": "Tile",
-               "OneHot": "one_hot", "Cumsum": "Cumsum", "GatherV2": "GatherV2"}
-
-# tapeflow attributes that TF carries in the op's types (or that do not change what the op
-# computes): dropped by the lowering.
-_TYPE_ATTRS = {"Cast": {"dtype", "src"}, "Shape": {"dtype"}, "Size": {"dtype"},
-               "ZerosLike": {"dtype"}, "OnesLike": {"dtype"}, "Range": {"dtype"},
-               "ArgMax": {"dtype"}, "ArgMin": {"dtype"}, "GatherV2": {"sparse"},
-               "Bitcast": {"type"},
-               **{op: {"kind", "dtype"} for op in (
-                   "StatelessRandomNormalV2", "StatelessRandomUniformV2",
-                   "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
-                   "StatelessRandomUniformFullIntV2")}}
-
-
-# --------------------------------------------------------------------------- rules
-def _int32(v):
-    return np.asarray(v, np.int32)
-
-
-def _reduction(fn, step, op):
-    axis = (step.attrs or {}).get("axis")
-    attrs = {"keep_dims": attr(b=True)} if (step.attrs or {}).get("keepdims") else {}
-    if step.ins[0] in fn.info.unknown_rank:
-        # every axis of a value of unknown rank (traced at rank 0: every axis is ()):
-        # TF's range(rank(x))
-        x = fn._value_ref(step.ins[0], None, None)
-        rank = fn.unique("Rank")
-        fn.node("Rank", rank, [x], {"T": attr(type=fn.dtype(step.ins[0]))})
-        start = fn.const(np.int32(0), fn.unique("range/start"))
-        delta = fn.const(np.int32(1), fn.unique("range/delta"))
-        rng = fn.unique("range")
-        fn.node("Range", rng, [start, (rank, 0), delta], {"Tidx": attr(type=DT["int32"])})
-        return op, [step.ins[0], ("ref", (rng, 0), DT["int32"])], attrs
-    rank = len(fn.shape(step.ins[0]) or ())
-    if axis is None:
-        axis = tuple(range(rank))
-    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    # TF's reduce_* compute "all axes" in Python (a Const made before the op's scope)
-    whole = sorted(a % max(rank, 1) for a in axis) == list(range(rank)) and rank > 0
-    indices = ("global", _int32(axis), "reduction_indices") if whole else \
-        ("const", _int32(axis), "reduction_indices")
-    return op, [step.ins[0], indices], attrs
-
-
-def _every_axis(attrs):
-    """A reduction's axis is "every axis" of a value traced at rank 0 (None or empty)."""
-    axis = (attrs or {}).get("axis")
-    return axis is None or isinstance(axis, (tuple, list)) and len(axis) == 0
-
-
-def _rank_dependent(rule, attrs):
-    """Whether an op's lowering may hold something of its trace's rank (an axis, a perm, a
-    shape): refused on a value of unknown rank."""
-    attrs = attrs or {}
-    if rule is _reduction:
-        return not _every_axis(attrs)
-    if rule is not None and rule is not _add:
-        return True
-    return any(isinstance(v, (tuple, list)) or k in _AXIS_ATTRS for k, v in attrs.items())
-
-
-_AXIS_ATTRS = {"axis", "axes", "perm", "shape", "multiples", "paddings", "begin", "end",
-               "strides", "size", "dims", "batch_dims"}
-
-
-def _tensor_attr(name, arg, dtype=np.int32):
-    def rule(fn, step, op):
-        value = (step.attrs or {}).get(name)
-        ins = list(step.ins)
-        if value is not None:
-            ins.append(("const", np.asarray(value, dtype), arg))
-        return op, ins, _rest(op, step.attrs, (name,))
-    return rule
-
-
-def _rest(op, attrs, consumed):
-    """The attributes a rule did not consume, as TF attrs (refused when TF has no such
-    attr: never drop what changes the result)."""
-    entry = op_args(op)
-    ignored = _TYPE_ATTRS.get(op, ())
-    out = {}
-    for k, v in (attrs or {}).items():
-        if k in consumed or k in ignored:
-            continue
-        if entry is not None and k in entry[2]:
-            out[k] = _py_attr(v)
-        else:
-            raise LoweringError(f"attribute {k}={v!r} of {op}")
-    return out
-
-
-def _concat(fn, step, op):
-    return op, list(step.ins) + [("const", _int32((step.attrs or {})["axis"]), "axis")], {}
-
-
-def _pack(fn, step, op):
-    return op, list(step.ins), {"axis": attr(i=int((step.attrs or {}).get("axis", 0)))}
-
-
-def _expand_dims(fn, step, op):
-    axis = (step.attrs or {})["axis"]
-    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    if len(axis) != 1:
-        raise LoweringError("ExpandDims over several axes")
-    return op, [step.ins[0], ("const", _int32(axis[0]), "dim")], {}
-
-
-def _squeeze(fn, step, op):
-    axis = (step.attrs or {}).get("axis")
-    axis = () if axis is None else tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    return op, list(step.ins), {"squeeze_dims": attr(list=attr_list(i=list(axis)))} \
-        if axis else {}
-
-
-def _softmax(fn, step, op):
-    rank = len(fn.shape(step.ins[0]) or ())
-    axis = (step.attrs or {}).get("axis", -1)
-    if axis not in (-1, rank - 1):
-        raise LoweringError(f"{op} over axis {axis} of a rank-{rank} tensor")
-    return op, list(step.ins), {}
-
-
-def _add(fn, step, op):
-    return ("Add" if fn.dtype(step.ins[0]) == DT["string"] else op), list(step.ins), {}
-
-
-def _matmul(fn, step, op):
-    a = step.attrs or {}
-    if op == "BatchMatMulV2":
-        names = ("adj_x", "adj_y")
-    else:
-        names = ("transpose_a", "transpose_b")
-    attrs = {}
-    for mine, theirs in zip(("transpose_a", "transpose_b"), names):
-        if a.get(mine):
-            attrs[theirs] = attr(b=True)
-    return op, list(step.ins), attrs
-
-
-def _range(fn, step, op):
-    dtype = fn.dtype_np(step.outs[0])
-    ins = [("cast", s, dtype) for s in step.ins]
-    return op, ins, {}
-
-
-def _gather(fn, step, op):
-    a = step.attrs or {}
-    attrs = {"batch_dims": attr(i=int(a["batch_dims"]))} if a.get("batch_dims") else {}
-    return op, list(step.ins) + [("const", _int32(a.get("axis", 0)), "axis")], attrs
-
-
-def _strided_slice(fn, step, op):
-    key = (step.attrs or {})["key"]
-    key = key if isinstance(key, tuple) else (key,)
-    begin, end, strides = [], [], []
-    masks = {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
-             "shrink_axis_mask": 0}
-    for j, k in enumerate(key):
-        bit = 1 << j
-        if k is Ellipsis:
-            masks["ellipsis_mask"] |= bit
-            begin.append(0), end.append(0), strides.append(1)
-        elif k is None:
-            masks["new_axis_mask"] |= bit
-            begin.append(0), end.append(0), strides.append(1)
-        elif isinstance(k, slice):
-            if k.start is None:
-                masks["begin_mask"] |= bit
-            if k.stop is None:
-                masks["end_mask"] |= bit
-            begin.append(0 if k.start is None else int(k.start))
-            end.append(0 if k.stop is None else int(k.stop))
-            strides.append(1 if k.step is None else int(k.step))
-        elif isinstance(k, (int, np.integer)):
-            masks["shrink_axis_mask"] |= bit
-            begin.append(int(k)), end.append(int(k) + 1), strides.append(1)
-        else:
-            raise LoweringError(f"StridedSlice with key {k!r}")
-    if len(step.ins) != 1:
-        raise LoweringError("StridedSlice with tensor bounds")
-    attrs = {m: attr(i=v) for m, v in masks.items() if v}
-    return op, [step.ins[0], ("const", _int32(begin), "stack"),
-                ("const", _int32(end), "stack_1"), ("const", _int32(strides), "stack_2")], attrs
-
-
-def _pad(fn, step, op):
-    a = step.attrs or {}
-    ins = [step.ins[0], ("const", _int32(a["paddings"]), "paddings")]
-    if len(step.ins) > 1:
-        raise LoweringError("PadV2 with tensor paddings")
-    ins.append(("const", np.asarray(a.get("value", 0), fn.dtype_np(step.ins[0])),
-                "constant_values"))
-    return op, ins, {}
-
-
-def _nhwc(pair):
-    return attr(list=attr_list(i=[1, int(pair[0]), int(pair[1]), 1]))
-
-
-def _padding(pads, explicit_ok):
-    """TF's ``padding`` attrs for a ``pads`` attribute: SAME (re-resolved per size, as TF's),
-    VALID (none), else EXPLICIT with ``explicit_paddings`` (Conv2D only)."""
-    from ..ops.nn_conv_ops import _SamePads
-    if isinstance(pads, _SamePads):
-        return {"padding": attr(s=b"SAME")}
-    flat = [int(p) for pair in pads for p in pair]
-    if not any(flat):
-        return {"padding": attr(s=b"VALID")}
-    if not explicit_ok:
-        raise LoweringError(f"explicit paddings {pads}")
-    return {"padding": attr(s=b"EXPLICIT"),
-            "explicit_paddings": attr(list=attr_list(i=[0, 0] + flat + [0, 0]))}
-
-
-def _conv2d(fn, step, op):
-    a = step.attrs or {}
-    attrs = {"strides": _nhwc(a["strides"]), "dilations": _nhwc(a.get("dilations", (1, 1)))}
-    attrs.update(_padding(a["pads"], explicit_ok=True))
-    return op, list(step.ins), dict(attrs, **_rest(op, a, ("strides", "dilations", "pads")))
-
-
-def _pool(fn, step, op):
-    a = step.attrs or {}
-    attrs = {"ksize": _nhwc(a["ksize"]), "strides": _nhwc(a["strides"])}
-    attrs.update(_padding(a["pads"], explicit_ok=False))
-    return op, list(step.ins), dict(attrs, **_rest(op, a, ("ksize", "strides", "pads")))
-
-
-def _plain_attrs(*names):
-    def rule(fn, step, op):
-        a = step.attrs or {}
-        out = {}
-        for n in names:
-            if n in a:
-                out[n] = _py_attr(a[n])
-        return op, list(step.ins), out
-    return rule
-
-
-def _py_attr(v):
-    if isinstance(v, (bool, np.bool_)):
-        return attr(b=bool(v))
-    if isinstance(v, (int, np.integer)):
-        return attr(i=int(v))
-    if isinstance(v, (float, np.floating)):
-        return attr(f=float(v))
-    if isinstance(v, str):
-        return attr(s=v.encode())
-    if isinstance(v, (tuple, list)) and all(isinstance(e, (int, np.integer)) for e in v):
-        return attr(list=attr_list(i=[int(e) for e in v]))
-    raise LoweringError(f"attribute value {v!r}")
-
-
-_RULES = {
-    "Sum": _reduction, "Mean": _reduction, "Max": _reduction, "Min": _reduction,
-    "Prod": _reduction, "All": _reduction, "Any": _reduction,
-    "Reshape": _tensor_attr("shape", "shape"), "Transpose": _tensor_attr("perm", "perm"),
-    "Tile": _tensor_attr("multiples", "multiples"),
-    "ConcatV2": _concat, "Pack": _pack, "ExpandDims": _expand_dims, "Squeeze": _squeeze,
-    "Softmax": _softmax, "LogSoftmax": _softmax, "AddV2": _add, "MatMul": _matmul,
-    "BatchMatMulV2": _matmul, "Range": _range, "GatherV2": _gather,
-    "StridedSlice": _strided_slice, "PadV2": _pad, "Conv2D": _conv2d, "MaxPool": _pool,
-    "DepthwiseConv2dNative": _conv2d,
-    "AvgPool": _pool,
-    "Cumsum": _tensor_attr("axis", "axis"),
-    "ArgMax": _tensor_attr("axis", "dimension"), "ArgMin": _tensor_attr("axis", "dimension"),
-}
-
-
-# tf.random.Generator's draw primitives -> the stateless op per kind of draw, and the name
-# scope TF's Generator method gives its nodes
-_STATELESS_V2 = {"normal": "StatelessRandomNormalV2", "uniform": "StatelessRandomUniformV2",
-                 "truncated": "StatelessTruncatedNormalV2",
-                 "int": "StatelessRandomUniformIntV2", "full": "StatelessRandomUniformFullIntV2"}
-_GENERATOR_DRAWS = {"StatefulRandomV2": _STATELESS_V2,
-                    "StatefulRandomV2Replicas": _STATELESS_V2}
-_GENERATOR_SCOPES = {"normal": "stateful_normal", "uniform": "stateful_uniform",
-                     "truncated": "stateful_truncated_normal", "int": "stateful_uniform",
-                     "full": "stateful_uniform_full_int"}
-
-
-def _generic(fn, step, op):
-    return op, list(step.ins), _rest(op, step.attrs, ())
 
 
 # --------------------------------------------------------------------------- lowering
@@ -652,11 +271,11 @@ class _Fn:
         prim = step.prim
         if isinstance(prim, CustomGradientOp):
             return self._custom_gradient(step)
-        if prim.name in _GENERATOR_DRAWS:
+        if prim.name in GENERATOR_DRAWS:
             return self._generator_draw(step)
         if prim.name == "RngSkip":
             return self._rng_skip(step)
-        rule = _RULES.get(prim.name)
+        rule = RULES.get(prim.name)
         try:
             if prim.forward is None:
                 raise LoweringError(f"the tf.custom_gradient function `{prim.name}`: its "
@@ -665,12 +284,12 @@ class _Fn:
                 raise LoweringError(f"the primitive {prim.name} has no TF op")
             unknown = self.info.unknown_rank
             if unknown and any(type(x) is int and x in unknown for x in step.ins) \
-                    and _rank_dependent(rule, step.attrs):
+                    and rank_dependent(rule, step.attrs):
                 raise LoweringError(f"{prim.name} with attributes {step.attrs} on a value "
                                     f"of unknown rank: its lowering depends on the rank "
                                     f"(give the input_signature a shape of known rank)")
             try:
-                op, ins, attrs = (rule or _generic)(self, step, prim.name)
+                op, ins, attrs = (rule or generic)(self, step, prim.name)
             except (KeyError, TypeError, IndexError) as exc:
                 raise LoweringError(f"{prim.name} with inputs {step.ins} and attributes "
                                     f"{step.attrs} ({type(exc).__name__}: {exc})") from None
@@ -719,7 +338,7 @@ class _Fn:
 
     def _node_base(self, step, op):
         """The name an op's node is uniquified from: TF's default for its type."""
-        return _NODE_NAMES.get(op, op)
+        return NODE_NAMES.get(op, op)
 
     def _custom_gradient(self, step):
         """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...,
@@ -885,7 +504,7 @@ class _Fn:
         if any(self.info.uses.get(o, 0) > 1 for o in news):
             raise _at(LoweringError("a generator's next state is used other than to update "
                                     "the generator"), step)
-        scope = self.unique(_GENERATOR_SCOPES[kind]) + "/"
+        scope = self.unique(GENERATOR_SCOPES[kind]) + "/"
         shape_ref = self.const(np.asarray(shape, np.int64), scope + "shape")
         alg = self.const(np.int32(1), scope + "Cast/x")
         n = int(np.prod(shape)) if shape else 1
@@ -900,7 +519,7 @@ class _Fn:
         i64, u64, i32 = attr(type=DT["int64"]), attr(type=DT["uint64"]), attr(type=DT["int32"])
         words = []
         for tag, begin, end, mask in (("strided_slice", 0, 2, 1), ("strided_slice_1", 2, 3, 0)):
-            bounds = [self.const(_int32([v]), f"{scope}{tag}/{arg}")
+            bounds = [self.const(as_int32([v]), f"{scope}{tag}/{arg}")
                       for v, arg in ((begin, "stack"), (end, "stack_1"), (1, "stack_2"))]
             attrs = {"T": i64, "Index": i32}
             if mask:
@@ -909,7 +528,7 @@ class _Fn:
             cast = scope + ("Bitcast" if begin == 0 else "Bitcast_1")
             self.node("Bitcast", cast, [(scope + tag, 0)], {"T": i64, "type": u64})
             words.append((cast, 0))
-        op = _GENERATOR_DRAWS[step.prim.name][kind]
+        op = GENERATOR_DRAWS[step.prim.name][kind]
         name = scope + op
         ins = [shape_ref, words[1], words[0],
                self.const(np.int32(1), f"{name}/alg")]
@@ -1427,30 +1046,6 @@ def _with_defaults(op, attrs):
     return out
 
 
-def _node_out_dtype(node, k):
-    entry = op_args(node.op)
-    a = node.attr
-    if node.op in ("Const", "Placeholder"):
-        return a["dtype"].type
-    if node.op == "ReadVariableOp":
-        return a["dtype"].type
-    if entry is None and "output_types" in a:
-        return a["output_types"].list.type[k]
-    if entry is not None:
-        types = []
-        for _name, t, number in entry[1]:
-            if t.isdigit():
-                types.append(int(t))
-            elif number == "+" and t in a:
-                types.extend(a[t].list.type)
-            elif t in a:
-                n = a[number].i if number else 1
-                types.extend([a[t].type] * n)
-        if k < len(types):
-            return types[k]
-    return a["T"].type
-
-
 def _flat_arg_names(args, n):
     """The input arg each of ``n`` flat inputs feeds: a list arg (number or type-list attr)
     takes what the single args leave."""
@@ -1765,8 +1360,8 @@ class _Info:
         for step in walk(steps):
             if not any(type(x) is int and x in unknown for x in step.uses()):
                 continue
-            if step.kind == "op" and _RULES.get(step.prim.name) is _reduction \
-                    and _every_axis(step.attrs) \
+            if step.kind == "op" and RULES.get(step.prim.name) is reduction \
+                    and every_axis(step.attrs) \
                     and not (step.attrs or {}).get("keepdims"):
                 continue
             unknown.update(step.defs())
@@ -1899,116 +1494,6 @@ def _arg_names(concrete):
     return out
 
 
-class _Tensor:
-    """A graph tensor as ``Operation.inputs``/``outputs`` and ``ConcreteFunction.inputs``
-    show it: ``name`` (``"x:0"``), ``dtype``, ``shape``, ``op``."""
-
-    __slots__ = ("name", "dtype", "shape", "op")
-
-    def __init__(self, name, dtype, shape, op=None):
-        self.name, self.dtype, self.shape, self.op = name, dtype, shape, op
-
-    def __repr__(self):
-        dt = None if self.dtype is None else self.dtype.name
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={dt}>"
-
-    def __str__(self):
-        dt = None if self.dtype is None else self.dtype.name
-        if self.shape is None or getattr(self.shape, "rank", 0) is None:
-            return f'Tensor("{self.name}", dtype={dt})'
-        return f'Tensor("{self.name}", shape={self.shape}, dtype={dt})'
-
-    def get_shape(self):
-        return self.shape
-
-
-class Operation:
-    """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type`` (the op
-    type, ``"MatMul"``), ``inputs`` and ``outputs`` (graph tensors named ``"<op>:<k>"``,
-    with their dtypes), ``node_def`` (the NodeDef record), ``control_inputs`` (the
-    Operations this one waits on), ``get_attr(name)``."""
-
-    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs", "graph")
-
-    def __repr__(self):
-        return f"<tf.Operation '{self.name}' type={self.type}>"
-
-    def __str__(self):
-        return str(self.node_def)
-
-    def get_attr(self, name):
-        """The value of attribute ``name`` as TF's ``Operation.get_attr`` gives it.
-
-        Args:
-            name: the attribute's name (``"T"``, ``"value"``, ``"transpose_a"``, ...).
-
-        Returns:
-            A ``tf.DType`` for a type, ``bool``/``int``/``float``, ``bytes`` for a string,
-            the ``TensorProto``/``TensorShapeProto``/``NameAttrList`` record for a tensor,
-            a shape or a function, a list of these for a list attribute (``[]`` empty).
-
-        Raises:
-            ValueError: the op has no attribute ``name`` (TF's text).
-        """
-        value = self.node_def.attr.get(name)
-        if value is None:
-            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
-        return _attr_python(value)
-
-    @property
-    def device(self):
-        return self.node_def.device
-
-
-def _attr_python(value):
-    """An AttrValue record as TF's ``Operation.get_attr`` returns it."""
-    field = value.which_oneof("value")
-    if field is None:
-        return None
-    got = getattr(value, field)
-    if field == "type":
-        return _as_tf_dtype(got)
-    if field == "list":
-        for f in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
-            items = getattr(got, f)
-            if items:
-                return [_as_tf_dtype(x) for x in items] if f == "type" else list(items)
-        return []
-    if field == "b":
-        return bool(got)
-    return got
-
-
-class GraphOnlyDType:
-    """``tf.resource`` / ``tf.variant``: the dtypes of graph tensors tapeflow holds no
-    values of (a variable's handle, a dataset), as ``Operation`` outputs and ``get_attr``
-    show them."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"tf.{self.name}"
-
-    def __eq__(self, other):
-        return isinstance(other, GraphOnlyDType) and other.name == self.name
-
-    def __hash__(self):
-        return hash(("GraphOnlyDType", self.name))
-
-
-_GRAPH_ONLY = {DT["resource"]: GraphOnlyDType("resource"),
-               DT["variant"]: GraphOnlyDType("variant")}
-
-
-def _as_tf_dtype(enum):
-    from .._core.dtypes import as_dtype
-    got = _GRAPH_ONLY.get(enum)
-    return got if got is not None else as_dtype(_DT_NAMES[enum])
-
-
 class GraphView(Graph):
     """``ConcreteFunction.graph``: the program as TF 2.21's FuncGraph shows it (a
     :class:`~.graph.Graph`, so ``isinstance(f.graph, tf.Graph)``).
@@ -2069,9 +1554,6 @@ class GraphView(Graph):
                 if t == DT["resource"] and what is not None
                 and not isinstance(what, int)
                 and id(what) not in self._concrete.program.var_arg_index]
-
-
-_DT_NAMES = {v: k for k, v in DT.items()}
 
 
 def _lower_view(concrete, program, lib, param_names=None):
@@ -2200,38 +1682,6 @@ def library_order(functions):
         insert(table, fdef)
         n += 1
     return [f for f in table if f is not None]
-
-
-def operations_of(fn):
-    """A lowered top-level graph's nodes as :class:`Operation` objects, in order."""
-    ops = {}
-    out = []
-    for node in fn.nodes:
-        op = Operation()
-        op.name, op.type, op.node_def, op.graph = node.name, node.op, node, None
-        op.control_inputs = []
-        op.inputs = []
-        for i in node.input:
-            if i.startswith("^"):
-                continue
-            src, _, k = i.partition(":")
-            k = int(k or 0)
-            op.inputs.append(ops[src].outputs[k] if src in ops else
-                             _Tensor(f"{src}:{k}", None, None))
-        n_out = len(fn.layout.get(node.name) or ())
-        op.outputs = []
-        for k in range(n_out):
-            try:
-                dt = _as_tf_dtype(_node_out_dtype(node, k))
-            except (KeyError, TypeError):
-                dt = None
-            op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
-        ops[node.name] = op
-        out.append(op)
-    for op in out:   # a control input may come later in the list (the NoOp moved last)
-        op.control_inputs = [ops[i[1:]] for i in op.node_def.input
-                             if i.startswith("^") and i[1:] in ops]
-    return out
 
 
 class _GraphProgram:
