@@ -1151,7 +1151,6 @@ def retrace_at(cf, size):
     has no input signature or the trace fails. Its effects are undone, as
     ``get_concrete_function``'s."""
     from .._core.tensor import Tensor
-    from .polymorphic import Function
     from .retrace_report import _Detector
     from .trace_type import TensorSpec, make_key
     old = cf._function
@@ -1160,8 +1159,9 @@ def retrace_at(cf, size):
     specs = old._input_signature
     if not all(isinstance(s, TensorSpec) and s.shape.rank is not None for s in specs):
         return None
-    fresh = Function(old._python_function, old._input_signature, old._autograph,
-                     old._jit_compile, old._reduce_retracing, old._name)
+    # the trace's own Function class (tf.function's, one floor up: not imported here)
+    fresh = type(old)(old._python_function, old._input_signature, old._autograph,
+                      old._jit_compile, old._reduce_retracing, old._name)
     fresh._detector = _Detector()      # no user's retracing
     values = tuple(Tensor(np.ones([size if d is None else d for d in s.shape.as_list()],
                                   s.dtype._np)) for s in specs)
