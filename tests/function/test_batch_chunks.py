@@ -1,0 +1,157 @@
+"""Batch chunks (function/batch_chunks.py): a fixed-shape compile runs a maximal run of
+row-wise steps (convolutions, pooling, bias adds, activations, products by a weight, a
+softmax over the last axis, a flattening reshape) chunk by chunk along the batch axis. The
+results are the op-by-op replay's bit for bit (each chunk runs the same kernels on its rows);
+values read after the run leave it whole; batches below the threshold are not cut."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.function import batch_chunks
+from tapeflow.function.ir import Op
+from tapeflow.function.passes import optimized
+
+
+@pytest.fixture
+def chunks_on():
+    saved = batch_chunks.ENABLED[0]
+    batch_chunks.ENABLED[0] = True
+    yield
+    batch_chunks.ENABLED[0] = saved
+
+
+def _cnn(seed=0, channels=1):
+    rng = np.random.default_rng(seed)
+    k1 = tf.Variable(rng.standard_normal((3, 3, channels, 8)).astype(np.float32) * 0.5)
+    b1 = tf.Variable(rng.standard_normal(8).astype(np.float32) * 0.1)
+    k2 = tf.Variable(rng.standard_normal((3, 3, 8, 16)).astype(np.float32) * 0.2)
+    b2 = tf.Variable(rng.standard_normal(16).astype(np.float32) * 0.1)
+    scale = tf.Variable(rng.uniform(0.5, 1.5, (1, 1, 1, 16)).astype(np.float32))
+    w = tf.Variable(rng.standard_normal((5 * 5 * 16, 10)).astype(np.float32) * 0.1)
+    bw = tf.Variable(rng.standard_normal(10).astype(np.float32) * 0.1)
+
+    def net(x):
+        y = tf.nn.conv2d(x, k1, 1, "VALID")
+        y = tf.nn.relu(y + tf.reshape(b1, [1, 1, 1, 8]))
+        y = tf.nn.max_pool2d(y, 2, 2, "VALID")
+        z = tf.nn.bias_add(tf.nn.conv2d(y, k2, 1, "SAME"), b2)
+        z = tf.nn.relu(z * scale + z)          # a broadcast multiply, a residual add
+        z = tf.nn.avg_pool2d(z, 2, 2, "VALID")
+        flat = tf.reshape(z, [x.shape[0], -1])
+        return tf.nn.softmax(tf.matmul(flat, w) + bw)
+    return net
+
+
+def _chunk_steps(concrete):
+    program = optimized(concrete.program)
+    steps = batch_chunks.chunk_batches(program, program.steps, program._fixed_shape_slots())
+    return [s for s in steps if type(s) is Op and s.prim.name == "BatchChunks"]
+
+
+def _compiled(net, x, on):
+    saved = batch_chunks.ENABLED[0]
+    batch_chunks.ENABLED[0] = on
+    try:
+        f = tf.function(net)
+        return f(x).numpy(), f.get_concrete_function(x)
+    finally:
+        batch_chunks.ENABLED[0] = saved
+
+
+@pytest.mark.parametrize("batch", [16, 37])
+def test_a_cnn_is_cut_and_gives_the_op_by_op_bits(chunks_on, batch):
+    net = _cnn()
+    x = tf.constant(np.random.default_rng(1).standard_normal(
+        (batch, 22, 22, 1)).astype(np.float32))
+    got, concrete = _compiled(net, x, True)
+    plain, _ = _compiled(net, x, False)
+    eager = net(x).numpy()
+    assert _chunk_steps(concrete), "the run was not cut"
+    np.testing.assert_array_equal(got, plain)
+    np.testing.assert_array_equal(got, eager)
+    assert got.shape == (batch, 10)
+    np.testing.assert_allclose(got.sum(1), 1, rtol=1e-5)
+
+
+def test_batch_one_and_small_runs_are_left_alone(chunks_on):
+    net = _cnn()
+    x1 = tf.constant(np.ones((1, 22, 22, 1), np.float32))
+    _, concrete = _compiled(net, x1, True)
+    assert not _chunk_steps(concrete)
+    # a dense network on a batch of 64: too few bytes to be worth the chunks
+    w = tf.Variable(np.full((20, 10), 0.1, np.float32))
+
+    def dense(x):
+        return tf.nn.softmax(tf.nn.relu(tf.matmul(x, w)))
+    xd = tf.constant(np.ones((64, 20), np.float32))
+    _, concrete = _compiled(dense, xd, True)
+    assert not _chunk_steps(concrete)
+
+
+def test_values_read_after_the_run_leave_it_whole(chunks_on):
+    rng = np.random.default_rng(3)
+    k = tf.Variable(rng.standard_normal((3, 3, 2, 16)).astype(np.float32))
+    b = tf.Variable(rng.standard_normal(16).astype(np.float32))
+
+    def net(x):
+        y = tf.nn.conv2d(x, k, 1, "SAME")
+        r = tf.nn.relu(y + b)
+        p = tf.nn.max_pool2d(r, 2, 2, "VALID")
+        # read after the run: a sum over the batch (not row-wise) of the conv's output and
+        # the pooled value; the ReLU output returned
+        return tf.reduce_sum(y, 0), tf.reduce_mean(p), r
+    x = tf.constant(rng.standard_normal((32, 24, 24, 2)).astype(np.float32))
+    f = tf.function(net)
+    got = [t.numpy() for t in f(x)]
+    assert _chunk_steps(f.get_concrete_function(x))
+    batch_chunks.ENABLED[0] = False
+    plain = [t.numpy() for t in tf.function(net)(x)]
+    eager = [t.numpy() for t in net(x)]
+    for a, p, e in zip(got, plain, eager):
+        np.testing.assert_array_equal(a, p)
+        np.testing.assert_array_equal(a, e)
+
+
+def test_nan_and_inf_follow_the_op_by_op_kernels(chunks_on):
+    net = _cnn(seed=2)
+    xv = np.random.default_rng(4).standard_normal((24, 22, 22, 1)).astype(np.float32)
+    xv[3, 5, 5, 0] = np.nan
+    xv[7, :, :, 0] = -np.inf
+    xv[11, 2, 3, 0] = np.inf
+    x = tf.constant(xv)
+    got, concrete = _compiled(net, x, True)
+    plain, _ = _compiled(net, x, False)
+    assert _chunk_steps(concrete)
+    np.testing.assert_array_equal(got, plain)     # NaN in the same places
+    assert np.isnan(got).any()
+
+
+def test_a_changed_variable_is_read_at_each_call(chunks_on):
+    net = _cnn(seed=5, channels=3)
+    x = tf.constant(np.random.default_rng(6).standard_normal(
+        (16, 22, 22, 3)).astype(np.float32))
+    f = tf.function(net)
+    first = f(x).numpy()
+    assert _chunk_steps(f.get_concrete_function(x))
+    var = [v for v in f.get_concrete_function(x).program.variables
+           if tuple(v.shape) == (3, 3, 3, 8)][0]
+    var.assign(var * 2.0)
+    second = f(x).numpy()
+    assert not np.array_equal(first, second)
+    np.testing.assert_array_equal(second, net(x).numpy())
+
+
+def test_the_input_is_not_written(chunks_on):
+    # a ReLU straight on the argument: in place only over arrays the chunk made
+    k = tf.Variable(np.ones((1, 1, 4, 4), np.float32))
+
+    def net(x):
+        return tf.nn.max_pool2d(tf.nn.conv2d(tf.nn.relu(x) + 1.0, k, 1, "VALID"), 2, 2,
+                                "VALID")
+    xv = np.random.default_rng(8).standard_normal((64, 32, 32, 4)).astype(np.float32)
+    x = tf.constant(xv.copy())
+    f = tf.function(net)
+    got = f(x).numpy()
+    assert _chunk_steps(f.get_concrete_function(x))
+    np.testing.assert_array_equal(x.numpy(), xv)
+    np.testing.assert_array_equal(got, net(x).numpy())
