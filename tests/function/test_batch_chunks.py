@@ -13,11 +13,19 @@ from tapeflow.function.passes import optimized
 
 
 @pytest.fixture
-def chunks_on():
-    saved = batch_chunks.ENABLED[0]
-    batch_chunks.ENABLED[0] = True
-    yield
-    batch_chunks.ENABLED[0] = saved
+def chunks_on(monkeypatch):
+    """The pass on, with thresholds scaled down so that these small programs are cut into
+    several chunks (the defaults want megabytes per chunk)."""
+    monkeypatch.setattr(batch_chunks, "ENABLED", [True])
+    monkeypatch.setattr(batch_chunks, "MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(batch_chunks, "MIN_CHUNK_BYTES", 1 << 15)
+    monkeypatch.setattr(batch_chunks, "CHUNK_BYTES", 1 << 17)
+    monkeypatch.setattr(batch_chunks, "SMALL_BYTES", 1 << 12)
+
+
+@pytest.fixture
+def defaults(monkeypatch):
+    monkeypatch.setattr(batch_chunks, "ENABLED", [True])
 
 
 def _cnn(seed=0, channels=1):
@@ -73,7 +81,7 @@ def test_a_cnn_is_cut_and_gives_the_op_by_op_bits(chunks_on, batch):
     np.testing.assert_allclose(got.sum(1), 1, rtol=1e-5)
 
 
-def test_batch_one_and_small_runs_are_left_alone(chunks_on):
+def test_batch_one_and_small_runs_are_left_alone(defaults):
     net = _cnn()
     x1 = tf.constant(np.ones((1, 22, 22, 1), np.float32))
     _, concrete = _compiled(net, x1, True)
@@ -86,6 +94,25 @@ def test_batch_one_and_small_runs_are_left_alone(chunks_on):
     xd = tf.constant(np.ones((64, 20), np.float32))
     _, concrete = _compiled(dense, xd, True)
     assert not _chunk_steps(concrete)
+    # the CNN at batch 64 is cut with the default thresholds; at batch 4 it is not
+    x64 = tf.constant(np.ones((64, 22, 22, 1), np.float32))
+    assert _chunk_steps(_compiled(net, x64, True)[1])
+    x4 = tf.constant(np.ones((4, 22, 22, 1), np.float32))
+    assert not _chunk_steps(_compiled(net, x4, True)[1])
+
+
+def test_chunk_count(chunks_on):
+    net = _cnn()
+    x = tf.constant(np.ones((37, 22, 22, 1), np.float32))
+    (step,) = _chunk_steps(_compiled(net, x, True)[1])
+    chunks = step.prim.forward.chunks
+    # rows 0..36 in order, in chunks of at most CHUNK_BYTES of intermediates, at least 4
+    assert chunks[0][0] == 0 and chunks[-1][1] == 37 and len(chunks) >= 4
+    assert all(a[1] == b[0] for a, b in zip(chunks, chunks[1:]))
+    # its inputs: the batch, then the weights it reads whole (both filters, both biases,
+    # the scale); the batch is the only one sliced
+    assert step.ins[0] == _compiled(net, x, True)[1].program.inputs[0]
+    assert len(step.ins) >= 6
 
 
 def test_values_read_after_the_run_leave_it_whole(chunks_on):

@@ -22,8 +22,16 @@ Each step computes its chunk by the same kernel as its op-by-op run (its forward
 same ufunc with ``out=``): rows of a product are independent, so results are bit for bit
 those of the op-by-op replay (``tests/function/test_batch_chunks.py``). Only runs of at
 least :data:`MIN_BYTES` of batched values and batches of :data:`MIN_BATCH` rows or more are
-cut (a batch-1 call never is); small trailing steps (under :data:`SMALL_BYTES`, a dense
-head after the convolutions) stay op by op, where one call costs less than several.
+cut (a batch-1 call never is), and only into two chunks or more of :data:`MIN_CHUNK_BYTES`
+of intermediates each; small trailing steps (under :data:`SMALL_BYTES`, a dense head after
+the convolutions) stay op by op, where one call costs less than several.
+
+Chunk size: :data:`CHUNK_BYTES` (4 MB) of intermediates, at least :data:`MIN_CHUNKS` chunks.
+Chunks the size of a core's L2 (1 MB here) lost: each chunk costs some 30-60 us of Python
+and NumPy call overhead whatever its size (a pooling is 8 NumPy calls, a convolution 6), and
+the machine's 32 MB L3 holds a whole batch-64 CNN's intermediates anyway (the benchmark
+CNN, one thread, CPU per call: 7.4 ms in 256 KB chunks, 4.2 ms in 512 KB, 3.0 ms in 1 MB,
+2.5 ms in 4 MB, against 3.2 ms op by op; ``benchmarks/NOTES.md``, session 11).
 ``TAPEFLOW_BATCH_CHUNKS=0`` in the environment turns the pass off (read at import).
 """
 import operator
@@ -43,7 +51,8 @@ ENABLED = [os.environ.get("TAPEFLOW_BATCH_CHUNKS", "1") != "0"]
 MIN_BATCH = 4             # rows below which a program is left op by op
 MIN_BYTES = 1 << 20       # batched bytes a run must touch to be cut
 SMALL_BYTES = 1 << 18     # a trailing step touching less than this stays op by op
-CHUNK_BYTES = 1 << 22      # intermediates of one chunk (see the module docstring)
+CHUNK_BYTES = 1 << 22     # intermediates of one chunk (see the module docstring)
+MIN_CHUNK_BYTES = 1 << 20  # and no fewer
 MIN_CHUNKS = 4            # at least this many chunks (two threads take them in turn)
 
 _ROW_CONVS = frozenset(("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool"))
@@ -255,9 +264,14 @@ def _fuse(run, n, meta, consts, uses, outputs):
                       and max(u for u in uses[s] if u in ks) == k)
         plan.append((_kernel(st, meta, consts), tuple(local[s] for s in st.ins), local[o],
                      leaving.index(o) if o in leaving else -1, inplace, frees))
+    # chunks of CHUNK_BYTES, at least MIN_CHUNKS of them, none under MIN_CHUNK_BYTES (a
+    # chunk's fixed cost, some 30-60 us of Python and NumPy calls, must stay small)
+    total = per_row * n
+    count = min(max(MIN_CHUNKS, -(-total // CHUNK_BYTES)), total // MIN_CHUNK_BYTES, n)
+    if count < 2:
+        return [st for _, st, _ in run + tail]
     specs = [_shape(meta, consts, s) for s in leaving]
-    count = max(MIN_CHUNKS, -(-n // max(1, CHUNK_BYTES // max(per_row, 1))))
-    step = -(-n // min(count, n))
+    step = -(-n // count)
     chunks = [(a, min(a + step, n)) for a in range(0, n, step)]
     fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
     prim = Primitive("BatchChunks", fwd, differentiable=False)
@@ -334,4 +348,5 @@ def _runner(plan, ext_rows, n_local, specs, chunks, single):
             for a, b in chunks:
                 one(ext, outs, a, b)
         return outs[0] if single else tuple(outs)
+    forward.chunks = chunks     # (for the tests and the curious)
     return forward
