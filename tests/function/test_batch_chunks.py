@@ -182,3 +182,24 @@ def test_the_input_is_not_written(chunks_on):
     assert _chunk_steps(f.get_concrete_function(x))
     np.testing.assert_array_equal(x.numpy(), xv)
     np.testing.assert_array_equal(got, net(x).numpy())
+
+
+def test_a_program_not_cut_keeps_its_steps_in_order(defaults):
+    # a dense training step on a batch of 64: row-wise steps and variable reads found, too
+    # small to cut; the steps come back as they were (the later passes read adjacency)
+    w = tf.Variable(np.ones((20, 30), np.float32))
+    v = tf.Variable(np.ones((30, 10), np.float32))
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(tf.matmul(x, w))
+            loss = tf.reduce_mean(tf.nn.softmax(tf.matmul(h, v)))
+        gw, gv = tape.gradient(loss, [w, v])
+        w.assign_sub(0.1 * gw)
+        v.assign_sub(0.1 * gv)
+        return loss
+    x = tf.constant(np.ones((64, 20), np.float32))
+    program = optimized(tf.function(step).get_concrete_function(x).program)
+    after = batch_chunks.chunk_batches(program, program.steps, program._fixed_shape_slots())
+    assert len(after) == len(program.steps)
+    assert all(a is b for a, b in zip(after, program.steps))

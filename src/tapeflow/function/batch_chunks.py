@@ -182,11 +182,14 @@ def chunk_batches(program, steps, fixed):
 
     def close():
         nonlocal run, hoisted, defs, n
-        if run:
-            out.extend(hoisted)
-            out.extend(_fuse(run, n, meta, consts, uses, outputs))
+        fused = _fuse(run, n, meta, consts, uses, outputs) if run else None
+        if fused is None:
+            # not cut: the steps in their own order (the later passes read adjacency)
+            out.extend(st for _, st in sorted(hoisted + [(k, st) for k, st, _ in run],
+                                              key=lambda item: item[0]))
         else:
-            out.extend(hoisted)
+            out.extend(st for _, st in hoisted)
+            out.extend(fused)
         run, hoisted, defs, n = [], [], set(), None
 
     for k, st in enumerate(steps):
@@ -198,7 +201,7 @@ def chunk_batches(program, steps, fixed):
             continue
         if run and (type(st) is Read or type(st) is Op and not stateful(st.prim)
                     and pure(st)) and defs.isdisjoint(st.uses()):
-            hoisted.append(st)      # a variable read or a whole-value step: before the run
+            hoisted.append((k, st))   # a variable read or a whole-value step: before the run
             continue
         close()
         if r is not None and r[0] >= MIN_BATCH:
@@ -213,17 +216,17 @@ def chunk_batches(program, steps, fixed):
 
 def _fuse(run, n, meta, consts, uses, outputs):
     """The steps for one run: ``[the chunked step]`` plus the small trailing steps left op
-    by op, or the run's steps unchanged when it is not worth cutting."""
+    by op, or None when it is not worth cutting."""
     def touched(item):
         _, st, flags = item
         return sum(_bytes(meta, consts, s) for s, f in zip(st.ins, flags) if f) + \
             _bytes(meta, consts, st.outs[0])
 
-    tail = []
+    run, tail = list(run), []
     while run and touched(run[-1]) < SMALL_BYTES:
         tail.insert(0, run.pop())
     if len(run) < 2 or sum(touched(i) for i in run) < MIN_BYTES:
-        return [st for _, st, _ in run + tail]
+        return None
     ks = {k for k, _, _ in run}
     made = {s for _, st, _ in run for s in st.outs}
     # the run's values read after it (or returned): written whole, chunk by chunk
@@ -238,7 +241,7 @@ def _fuse(run, n, meta, consts, uses, outputs):
                 ext.append(s)
                 ext_rows.append(f)
             elif s not in made and f and not ext_rows[local[s]]:
-                return [st for _, st, _ in run + tail]   # one slot both sliced and whole
+                return None     # one slot both sliced and whole
     for _, st, _ in run:
         local[st.outs[0]] = len(local)
     plan = []
@@ -269,7 +272,7 @@ def _fuse(run, n, meta, consts, uses, outputs):
     total = per_row * n
     count = min(max(MIN_CHUNKS, -(-total // CHUNK_BYTES)), total // MIN_CHUNK_BYTES, n)
     if count < 2:
-        return [st for _, st, _ in run + tail]
+        return None
     specs = [_shape(meta, consts, s) for s in leaving]
     step = -(-n // count)
     chunks = [(a, min(a + step, n)) for a in range(0, n, step)]
