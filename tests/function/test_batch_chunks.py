@@ -109,6 +109,8 @@ def test_chunk_count(chunks_on):
     # rows 0..36 in order, in chunks of at most CHUNK_BYTES of intermediates, at least 4
     assert chunks[0][0] == 0 and chunks[-1][1] == 37 and len(chunks) >= 4
     assert all(a[1] == b[0] for a, b in zip(chunks, chunks[1:]))
+    sizes = [b - a for a, b in chunks]
+    assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 2
     # its inputs: the batch, then the weights it reads whole (both filters, both biases,
     # the scale); the batch is the only one sliced
     assert step.ins[0] == _compiled(net, x, True)[1].program.inputs[0]

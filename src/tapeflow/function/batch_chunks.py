@@ -270,12 +270,14 @@ def _fuse(run, n, meta, consts, uses, outputs):
     # chunks of CHUNK_BYTES, at least MIN_CHUNKS of them, none under MIN_CHUNK_BYTES (a
     # chunk's fixed cost, some 30-60 us of Python and NumPy calls, must stay small)
     total = per_row * n
-    count = min(max(MIN_CHUNKS, -(-total // CHUNK_BYTES)), total // MIN_CHUNK_BYTES, n)
+    count = min(max(MIN_CHUNKS, -(-total // CHUNK_BYTES)), total // MIN_CHUNK_BYTES, n // 2)
     if count < 2:
         return None
     specs = [_shape(meta, consts, s) for s in leaving]
-    step = -(-n // count)
-    chunks = [(a, min(a + step, n)) for a in range(0, n, step)]
+    # balanced: sizes differ by one row at most, two rows or more each (a one-row product
+    # would go to BLAS's matrix-vector kernel, which sums in another order)
+    bounds = [n * i // count for i in range(count + 1)]
+    chunks = list(zip(bounds[:-1], bounds[1:]))
     fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
     prim = Primitive("BatchChunks", fwd, differentiable=False)
     site = run[-1][1].site
