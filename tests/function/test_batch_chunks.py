@@ -205,3 +205,33 @@ def test_a_program_not_cut_keeps_its_steps_in_order(defaults):
     after = batch_chunks.chunk_batches(program, program.steps, program._fixed_shape_slots())
     assert len(after) == len(program.steps)
     assert all(a is b for a, b in zip(after, program.steps))
+
+
+def test_a_relaxed_trace_with_a_flatten_gets_sized_compiles(defaults):
+    # a Keras-style Flatten (reshape to [shape(x)[0], -1]) no longer stops a relaxed
+    # program's per-shape compile (Program.shapes_for): the batch it is called with first
+    # gets buffers and chunks; a reshape to a shape read from values still does stop it
+    k = tf.Variable(np.random.default_rng(9).standard_normal((3, 3, 1, 16)).astype(np.float32))
+
+    def net(x):
+        y = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, k, 1, "VALID")), 2, 2, "VALID")
+        return tf.reduce_sum(tf.reshape(y, [tf.shape(y)[0], -1]), 1)
+
+    f = tf.function(net, input_signature=[tf.TensorSpec([None, 28, 28, 1], tf.float32)])
+    x = tf.constant(np.random.default_rng(10).standard_normal((64, 28, 28, 1))
+                    .astype(np.float32))
+    got = f(x).numpy()
+    np.testing.assert_array_equal(got, net(x).numpy())
+    program = f.get_concrete_function().program
+    slot = program.inputs[0]
+    shapes = program.shapes_for({slot: (64, 28, 28, 1)})
+    assert shapes is not None and shapes[program.outputs[0]][0] == (64,)
+
+    def by_values(x, n):
+        return tf.reshape(x, tf.stack([n, -1]))
+
+    g = tf.function(by_values, input_signature=[tf.TensorSpec([None, 4], tf.float32),
+                                                tf.TensorSpec([], tf.int32)])
+    g(tf.ones((6, 4)), tf.constant(3))
+    p2 = g.get_concrete_function().program
+    assert p2.shapes_for({p2.inputs[0]: (6, 4), p2.inputs[1]: ()}) is None
