@@ -1384,6 +1384,39 @@ case("conv_transpose_half_products_overflow", """
            tf.nn.conv2d_transpose(x[:, None], w[None], [2, 1, 4, 2], 1, "VALID"),
            tf.nn.conv1d_transpose(x / 4, w, [2, 4, 2], 1, "VALID")]""")
 
+# ---------------------------------------------------------------- sweepdec (session 11)
+# Decompositions: Eigen's SelfAdjointEigenSolver replayed bit for bit on small real matrices.
+case("eigh_eigen_near_degenerate_vectors_and_signs", """
+    a = tf.constant([[1.0000002682308573, 4.1394494197973261e-07, -2.8039460791599209e-07,
+                      -6.8563553216244293e-08],
+                     [4.1394494197973261e-07, 1.0000007437607006, -4.9408590696582251e-07,
+                      -2.3164159844926752e-07],
+                     [-2.8039460791599209e-07, -4.9408590696582251e-07, 1.0000004280416970,
+                      1.1499434798630476e-08],
+                     [-6.8563553216244293e-08, -2.3164159844926752e-07, 1.1499434798630476e-08,
+                      1.0000017734305813]], tf.float64)
+    g = tf.constant([0.3, -1.2, 0.7, 2.0], tf.float64)
+    out = list(tf.linalg.eigh(a)) + grad(lambda x: tf.linalg.eigvalsh(x) * g, a)
+    b = tf.constant([[4.0, 1.0, -2.0, 0.5, 3.0], [1.0, -3.0, 0.25, 2.0, 1.0],
+                     [-2.0, 0.25, 1.0, -1.5, 0.0], [0.5, 2.0, -1.5, 2.0, 1.0],
+                     [3.0, 1.0, 0.0, 1.0, -1.0]], tf.float32)
+    out += list(tf.linalg.eigh(b)) + [tf.linalg.eigvalsh(tf.cast(b, tf.float64))]""")
+
+case("eigvalsh_badly_scaled_as_eigen", """
+    a = tf.constant([[3.3333333333333339e+59, -4.5426151178360664e+29, -3.0988860891570435e+28],
+                     [-4.5426151178360664e+29, 1.9845229614085458, -3.5657574187397501e-01],
+                     [-3.0988860891570435e+28, -3.5657574187397501e-01, 1.4888084312333378]],
+                    tf.float64)
+    big = 1.7976931348623157e+308
+    b = tf.constant([[big, -big, big, -big],
+                     [-big, 1.5794507245239404e+02, -1.1097646623223255e+01,
+                      -2.0911054670188918e+02],
+                     [big, -1.1097646623223255e+01, 5.4156881930852774e+02,
+                      -3.3999149724148697e+02],
+                     [-big, -2.0911054670188918e+02, -3.3999149724148697e+02,
+                      7.1050623582688695e+02]], tf.float64)
+    out = [tf.linalg.eigvalsh(a), tf.linalg.eigvalsh(b)] + grad(tf.linalg.eigvalsh, a)""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
