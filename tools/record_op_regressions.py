@@ -1417,6 +1417,37 @@ case("eigvalsh_badly_scaled_as_eigen", """
                       7.1050623582688695e+02]], tf.float64)
     out = [tf.linalg.eigvalsh(a), tf.linalg.eigvalsh(b)] + grad(tf.linalg.eigvalsh, a)""")
 
+case("svd_and_pinv_gradients_as_tf_compositions", """
+    a = tf.constant([[0.0012563458537099, 0.00053155940505675, 0.00123160876118555],
+                     [0.00053304411444332, -0.00076643232580703, -0.00034228096738293]],
+                    tf.float64)
+    t = tf.constant([[0.3, -1.1, 0.5], [2.0, 0.25, -0.7]], tf.float64)
+    with tf.autodiff.ForwardAccumulator(primals=a, tangents=t) as acc:
+        p = tf.linalg.pinv(a)
+    out = [p, acc.jvp(p)] + grad(tf.linalg.pinv, a) + grad2(tf.linalg.pinv, a)
+    b = tf.constant([[3.0], [3.0], [1e30], [-3.0]], tf.float32)
+    with tf.autodiff.ForwardAccumulator(primals=b, tangents=tf.ones_like(b)) as acc:
+        q = tf.linalg.pinv(b)
+    out += [q, acc.jvp(q)]
+    c = tf.constant([[1.5, -0.5], [0.25, 2.0], [-1.0, 0.75]], tf.float32)
+    # squares of the singular vectors: their signs are the decomposition's choice
+    out += grad(lambda x: tf.linalg.svd(x)[1] ** 2 * 3.0 + tf.linalg.svd(x)[0][0], c)
+    out += grad2(lambda x: tf.reduce_sum(tf.linalg.svd(x)[2] ** 2 * [[1.0, 2.0], [-0.5, 0.3]]),
+                 c)
+    out += grad2(lambda x: tf.linalg.svd(tf.transpose(x), full_matrices=True)[1] ** 2, c)""")
+
+case("reciprocal_gradient_kernel", """
+    x = tf.constant([1e-30, 1e-20, 2.0, float("inf"), 0.5], tf.float32)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.reciprocal(x)
+        g = t1.gradient(y, x, output_gradients=tf.constant([0.0, 1e-30, 3.0, 0.0, 1.0]))
+    out = [g, t2.gradient(g, x)]
+    z = tf.constant([1 + 2j, 0.5 - 1j, 3j], tf.complex64)
+    out += grad(lambda v: tf.math.reciprocal(v) * (3 - 1j), z) + grad2(tf.math.reciprocal, z)""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -355,14 +355,9 @@ KNOWN = [
     K('linalg.pinv', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError [linalg.pinv|0|1: raised I'
       'nvalidArgumentError, TF NotFoundError]'),
-    K('linalg.pinv', 'grad,grad2', 'any', 'wrong gradient',
-      'grad values differ [linalg.pinv|0|33: 0: max excess at 0: got -17545.4+0j want -1754'
-      '5.4+0j]'),
     K('linalg.slogdet', 'grad,grad2,fwd', 'complex', 'wrong gradient',
       'grad: nan/inf differ on complex inputs [linalg.slogdet|0|1: 0: nan at different plac'
       'es, e.g. got (nan+nanj) want 0j]'),
-    K('linalg.svd', 'grad2', 'any', 'wrong gradient',
-      'grad2 values differ [linalg.svd|0|6: 0: max excess at 3: got -29.3274+0j want -29.3274+0j]'),
     K('math.bincount', 'grad,fwd', 'mixed', 'tf lacks gradient',
       'TF raises LookupError computing the grad with mixed dtypes; tapeflow computes it [ma'
       'th.bincount|0|4: 1 arrays, TF raised LookupError]'),
@@ -620,9 +615,6 @@ KNOWN = [
     K('unique', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad; tapeflow computes it [unique|0|0: 1 arrays'
       ', TF raised LookupError]'),
-    K('linalg.eigh', 'grad2,fwd', 'any', 'wrong gradient',
-      'grad2 values differ; fwd only for complex matrices (LAPACK\'s eigenvector phases: '
-      'real matrices up to 10 rows replay Eigen\'s solver bit for bit) [linalg.eigh|1|18]'),
     K('linalg.expm', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises ValueError [linalg.expm|0|56: raised Inv'
       'alidArgumentError, TF ValueError]'),

@@ -730,39 +730,53 @@ _SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
 
 
 def _svd_rule(g, y, x, full_matrices, compute_uv=True):
-    # Townsend (2016), "Differentiating the singular value decomposition", for distinct
-    # non-zero singular values of a (tall or wide) matrix with reduced factors.
+    # TensorFlow's _SvdGrad, term by term and in its association (its rounding, and its
+    # regularised reciprocals x / (x^2 + 1e-20) of the singular values and of the gaps of
+    # their squares: a zero or overflowing singular value gives zeros, not nan)
     gs, gu, gv = g
+    gs_mat = diag(_a.cast(gs, x.dtype))
+    if not compute_uv:
+        # u diag(gs) v^H with u and v of a fresh differentiable decomposition (TF's too),
+        # so higher orders go through the full rule
+        _, u, v = apply(_SVD, (x,), {"full_matrices": False})
+        return matmul(u, matmul(gs_mat, v, adjoint_b=True))
     s, u, v = y
     m, n = x._value.shape[-2:]
-    k = builtins.min(m, n)
-    if not compute_uv:
-        # only the singular values were asked for: u diag(gs) v^H, as TF (no 1/s terms,
-        # so a zero singular value gives no nan), with u and v of a fresh differentiable
-        # decomposition (TF's too), so higher orders go through the full rule
-        _, u, v = apply(_SVD, (x,), {"full_matrices": False})
-        return matmul(_m.multiply(u, _a.expand_dims(_a.cast(gs, u.dtype), -2)), v,
-                      adjoint_b=True)
+    transposed = m > n
+    if transposed:
+        m, n, u, v, gu, gv = n, m, v, u, gv, gu
+    if full_matrices and abs(m - n) > 1:
+        raise NotImplementedError(
+            f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True. "
+            f"Received: m={m} and n={n}")
+    s = _a.cast(s, x.dtype)
+    s_mat = diag(s)
     s2 = _m.square(s)
-    diff = _m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))  # s_j^2 - s_i^2
-    f = _m.divide_no_nan(_a.ones_like(diff), diff)
-    sdiag = diag(s)
-    ga = matmul(_m.multiply(u, _a.expand_dims(gs, -2)), v, adjoint_b=True)
-    ut_gu = matmul(u, gu, adjoint_a=True)
-    vt_gv = matmul(v, gv, adjoint_a=True)
-    j = _m.multiply(f, _m.subtract(ut_gu, adjoint_(ut_gu)))
-    kk = _m.multiply(f, _m.subtract(vt_gv, adjoint_(vt_gv)))
-    inner = _m.add(matmul(j, sdiag), matmul(sdiag, kk))
-    ga = _m.add(ga, matmul(u, matmul(inner, v, adjoint_b=True)))
-    s_inv = diag(_m.reciprocal(s))
-    # (I - u u^H) gu as gu - u (u^H gu): no identity matrix of the traced size
-    if m > k:
-        proj_gu = _m.subtract(gu, matmul(u, ut_gu))
-        ga = _m.add(ga, matmul(proj_gu, matmul(s_inv, v, adjoint_b=True)))
-    if n > k:
-        proj_gv = _m.subtract(gv, matmul(v, vt_gv))
-        ga = _m.add(ga, matmul(u, matmul(s_inv, proj_gv, adjoint_b=True)))
-    return ga
+    f = set_diag(_safe_reciprocal(_m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))),
+                 _a.zeros_like(s))
+    s_inv_mat = diag(_safe_reciprocal(s))
+    v1, gv1 = v[..., :, :m], gv[..., :, :m]
+    f_u = _m.multiply(f, matmul(u, gu, adjoint_a=True))
+    v_gv = matmul(v1, gv1, adjoint_a=True)
+    f_v = _m.multiply(f, v_gv)
+    nouv = _m.add(_m.add(gs_mat, matmul(_m.add(f_u, adjoint_(f_u)), s_mat)),
+                  matmul(s_mat, _m.add(f_v, adjoint_(f_v))))
+    ga = matmul(u, matmul(nouv, v1, adjoint_b=True))
+    if m != n:
+        gv1t = adjoint_(gv1)
+        nous = _m.subtract(gv1t, matmul(matmul(gv1t, v1), v1, adjoint_b=True))
+        if full_matrices:
+            v2, gv2 = v[..., :, m:n], gv[..., :, m:n]
+            nous = _m.subtract(nous, matmul(matmul(v1, gv2, adjoint_a=True), v2,
+                                            adjoint_b=True))
+        ga = _m.add(ga, matmul(matmul(u, s_inv_mat), nous))
+    if x.dtype.is_complex:
+        eye_ = _a.cast(_a.ones_like(s), x.dtype)
+        lmat = _m.multiply(diag(eye_), v_gv)
+        nouv3 = matmul(s_inv_mat, _m.subtract(adjoint_(lmat), lmat))
+        ga = _m.add(ga, _m.multiply(_a.cast(0.5, x.dtype),
+                                    matmul(u, matmul(nouv3, v1, adjoint_b=True))))
+    return adjoint_(ga) if transposed else ga
 
 
 defvjp(_SVD, _svd_rule)
@@ -799,10 +813,10 @@ def pinv(a, rcond=None, validate_args=False, name=None):
             rcond = _m.multiply(_a.cast(_r.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
         else:
             rcond = 10.0 * builtins.max(m, n) * eps
-    cutoff = _m.multiply(_r.reduce_max(s, -1, keepdims=True), rcond)
-    keep = _m.greater(s, cutoff)
-    s_inv = _a.where(keep, _m.divide_no_nan(_a.ones_like(s), s), _a.zeros_like(s))
-    return matmul(_m.multiply(v, _a.expand_dims(s_inv, -2)), u, adjoint_b=True)
+    # TF's composition: singular values at or below the cutoff become inf, then v / s
+    cutoff = _m.multiply(rcond, _r.reduce_max(s, -1, keepdims=True))
+    s = _a.where(_m.greater(s, cutoff), s, _m.multiply(_a.ones_like(s), np.inf))
+    return matmul(_m.divide(v, _a.expand_dims(s, -2)), u, adjoint_b=True)
 
 
 del nondifferentiable
