@@ -1448,6 +1448,13 @@ case("reciprocal_gradient_kernel", """
     z = tf.constant([1 + 2j, 0.5 - 1j, 3j], tf.complex64)
     out += grad(lambda v: tf.math.reciprocal(v) * (3 - 1j), z) + grad2(tf.math.reciprocal, z)""")
 
+case("expm_pade_in_tf_association", """
+    a = tf.constant([[-1.0, 1.748384145, -0.065941719], [5.546681627, 0.482465023, 0.79546127],
+                     [0.443209071, 4.653071309, 1.143972253]], tf.float32)
+    out = [tf.linalg.expm(a)] + grad(tf.linalg.expm, a) + grad2(tf.linalg.expm, a)
+    for s in (0.01, 0.2, 0.6, 1.5):
+        out.append(tf.linalg.expm(tf.cast(a, tf.float64) * s))""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -948,23 +948,39 @@ _EXPM_ORDERS = {False: ((3, 4.258730016922831e-001), (5, 1.880152677804762e+000)
 
 
 def _pade(a, ident, order):
-    """``(U, V)`` of the [order/order] Pade approximant, ``exp(a) ~ (V - U)^-1 (V + U)``."""
+    """``(U, V)`` of the [order/order] Pade approximant, ``exp(a) ~ (V - U)^-1 (V + U)``,
+    in TF's association (``_matrix_exp_pade*``): the sums left to right from the highest
+    power, each coefficient a constant of the matrix's dtype times its power."""
     b = _PADE[order]
-    a2 = matmul(a, a)
-    powers = [ident, a2]
-    for _ in range(2, order // 2 + 1 if order != 13 else 4):
-        powers.append(matmul(powers[-1], a2))
+    dt = a._value.dtype if isinstance(a, Tensor) else np.asarray(a).dtype
 
-    def comb(coeffs, terms):
-        return _m.add_n([_m.multiply(t, c) for c, t in zip(coeffs, terms)])
-    if order != 13:
-        u = matmul(a, comb(b[1::2], powers))
-        return u, comb(b[0::2], powers)
-    ident, a2, a4, a6 = powers
-    u = matmul(a, _m.add(matmul(a6, comb((b[13], b[11], b[9]), (a6, a4, a2))),
-                         comb((b[7], b[5], b[3], b[1]), (a6, a4, a2, ident))))
-    v = _m.add(matmul(a6, comb((b[12], b[10], b[8]), (a6, a4, a2))),
-               comb((b[6], b[4], b[2], b[0]), (a6, a4, a2, ident)))
+    def t(k, m):  # b[k] * m, the constant made in the matrix's dtype (not via float32)
+        return _m.multiply(np.asarray(b[k], dt), m)
+
+    def total(first, *rest):
+        out = first
+        for r in rest:
+            out = _m.add(out, r)
+        return out
+    m2 = matmul(a, a)
+    if order == 3:
+        return matmul(a, total(m2, t(1, ident))), total(t(2, m2), t(0, ident))
+    m4 = matmul(m2, m2)
+    if order == 5:
+        return (matmul(a, total(m4, t(3, m2), t(1, ident))),
+                total(t(4, m4), t(2, m2), t(0, ident)))
+    m6 = matmul(m4, m2)
+    if order == 7:
+        return (matmul(a, total(m6, t(5, m4), t(3, m2), t(1, ident))),
+                total(t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
+    if order == 9:
+        m8 = matmul(m6, m2)
+        return (matmul(a, total(m8, t(7, m6), t(5, m4), t(3, m2), t(1, ident))),
+                total(t(8, m8), t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
+    u = matmul(a, total(matmul(m6, total(m6, t(11, m4), t(9, m2))), t(7, m6), t(5, m4),
+                        t(3, m2), t(1, ident)))
+    v = total(matmul(m6, total(t(12, m6), t(10, m4), t(8, m2))), t(6, m6), t(4, m4),
+              t(2, m2), t(0, ident))
     return u, v
 
 
@@ -988,7 +1004,9 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         norm = np.max(np.sum(np.abs(val), axis=-2), axis=-1, keepdims=True)[..., None] \
             if val.size else np.zeros(val.shape[:-2] + (1, 1))
         top = orders[-1][1]
-        squarings = np.maximum(np.floor(np.log(norm / top) / np.log(2.0)), 0.0)
+        rdt = norm.dtype.type  # TF computes the squarings in the 1-norm's dtype
+        squarings = np.maximum(np.floor(np.log(norm / rdt(top)) / np.log(rdt(2.0))),
+                               rdt(0.0))
         squarings = np.where(np.isnan(norm), np.nan, squarings)
     if not val.size:
         # TF: an empty batch (its largest 1-norm is -inf) is the nan fill below, whose
@@ -1000,8 +1018,9 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         return Tensor(np.full(val.shape, np.nan, val.dtype))
     ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
     real = np.float64 if wide else np.float32
-    scale = Tensor(np.power(2.0, -np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))
-    u, v = _pade(_m.multiply(x, scale), ident, orders[-1][0])
+    with np.errstate(over="ignore"):  # TF: matrix / cast(2 ** squarings, dtype)
+        scale = Tensor(np.power(rdt(2.0), np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))
+    u, v = _pade(_m.divide(x, scale), ident, orders[-1][0])
     for order, bound in reversed(orders[:-1]):
         low = Tensor(np.broadcast_to(norm < real(bound), val.shape).copy())
         uo, vo = _pade(x, ident, order)
