@@ -1455,6 +1455,18 @@ case("expm_pade_in_tf_association", """
     for s in (0.01, 0.2, 0.6, 1.5):
         out.append(tf.linalg.expm(tf.cast(a, tf.float64) * s))""")
 
+case("complex_batched_small_matmul_with_inf", """
+    inf = float("inf")
+    x = tf.constant([[[complex(16177.0, inf), -17672.7 + 1e30j], [-5465.2 + 0j, 13085.5 + 3j],
+                      [8882.7 + 3j, 21787.9 + 2j]],
+                     [[-15229.5 + 1j, -858.2 - 3j], [-2840.0 - 1j, -10989.8 - 1j],
+                      [-9892.9 - 1j, -6016.1 + 3j]]], tf.complex64)
+    y = tf.constant([[[2.03e-4 - 0.6475j, -5.99e-4 + 0.3895j], [1.43e-4 - 0.0297j,
+                      8.39e-4 + 1.1791j]],
+                     [[6.09e-4 + 0.6294j, -5.88e-5 - 0.6583j], [-2.5e-3 + 1.1561j,
+                      -5.31e-4 + 0.4966j]]], tf.complex64)
+    out = [tf.linalg.matmul(x, y), tf.linalg.matmul(x[:1], y[:1]), tf.matmul(x[0], y[0])]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
