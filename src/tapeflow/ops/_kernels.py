@@ -510,6 +510,12 @@ def complex_matmul(a, b):
         n = b.shape[-1]
         if m == 1 or n == 1 or k == 1:
             return acc
+        # a batch of more than one small product runs TF's sequential kernel, Eigen's dense
+        # ``x * y``, which forms products of m + k + n < 20 coefficient by coefficient
+        # (no alpha scaling)
+        batch = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), dtype=np.int64))
+        if batch > 1 and m * k * n <= 128 * 128 and m + k + n < 20:
+            return acc
         scaled = (acc.real * 1 - acc.imag * 0) + 1j * (acc.real * 0 + acc.imag * 1)
         out = scaled.astype(acc.dtype)
         if acc.dtype == np.complex64 and n % 2:
