@@ -5,6 +5,7 @@ import math
 from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import manip_ops as _mn
+from ..backend import standardize_data_format
 from . import _spec
 from .layer import Layer
 from .preprocessing import _image
@@ -130,7 +131,7 @@ class UpSampling2D(_Shaping):
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
+        if standardize_data_format(data_format) != "channels_last":
             raise ValueError("tapeflow's UpSampling2D supports data_format='channels_last' "
                              "only")
         if interpolation not in ("nearest", "bilinear"):
@@ -214,7 +215,7 @@ class ZeroPadding2D(_Shaping):
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
+        if standardize_data_format(data_format) != "channels_last":
             raise ValueError("tapeflow's ZeroPadding2D supports data_format='channels_last' "
                              "only")
         self.padding = _pairs(padding, "padding")
@@ -309,7 +310,7 @@ class Cropping2D(_Shaping):
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
+        if standardize_data_format(data_format) != "channels_last":
             raise ValueError("tapeflow's Cropping2D supports data_format='channels_last' only")
         self.cropping = _pairs(cropping, "cropping")
         self.data_format = "channels_last"

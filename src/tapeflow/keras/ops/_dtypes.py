@@ -56,7 +56,8 @@ def standardize_dtype(dtype) -> str:
     or a Python type (``int`` is ``"int64"`` on the TensorFlow backend, ``float``
     ``"float32"``)."""
     if dtype is None:
-        return "float32"
+        from ..backend import floatx
+        return floatx()
     if isinstance(dtype, str) and dtype.startswith("float8"):
         raise ValueError("There is no implicit conversions from float8 dtypes to others. "
                          f"You must cast it internally. Received: {dtype}")
