@@ -177,6 +177,10 @@ R("loss_mse", keras.losses.MeanSquaredError()(np.ones((2, 1), "float32"),
                                               np.zeros((2, 1), "float32")))
 R("metric_mean", dtype(keras.metrics.Mean().dtype))
 R("layer_norm", dtype(keras.layers.LayerNormalization().dtype))
+R("result_type_weak", [keras.backend.result_type(int, float), keras.backend.result_type(int),
+                       keras.backend.result_type(float), keras.backend.result_type()])
+R("ops_add_weak", dtype(keras.ops.add(1, 2.5).dtype))
+R("ops_int_weak", dtype(keras.ops.add(np.int8(1), 2).dtype))
 """)
 
 case("floatx_after_a_layer")("""
@@ -196,6 +200,8 @@ case("floatx_float16")("""
 C.set_floatx("float16")
 R("ops_ones", dtype(keras.ops.ones((2,)).dtype))
 R("random_normal", dtype(keras.random.normal((2,), seed=1).dtype))
+R("result_type_weak", [keras.backend.result_type(int, float), keras.backend.result_type(int),
+                       keras.backend.result_type()])
 d = keras.layers.Dense(1, kernel_initializer="ones")
 R("dense_out", d(np.ones((1, 2), "float32")))
 R("loss", keras.losses.BinaryCrossentropy()(np.array([[1.0]], "float32"),

@@ -5,7 +5,8 @@ from . import _naming
 
 __all__ = ["abs", "backend", "clear_session", "ctc_batch_cost", "ctc_decode",
            "ctc_label_dense_to_sparse", "epsilon", "floatx", "image_data_format", "int_shape",
-           "mean", "random_normal", "set_epsilon", "set_floatx", "set_image_data_format", "sum"]
+           "mean", "random_normal", "result_type", "set_epsilon", "set_floatx",
+           "set_image_data_format", "standardize_dtype", "sum"]
 
 
 def clear_session(free_memory=True):
@@ -106,6 +107,25 @@ def standardize_data_format(data_format) -> str:
         raise ValueError("The `data_format` argument must be one of {'channels_first', "
                          f"'channels_last'}}. Received: data_format={data_format}")
     return data_format
+
+
+def result_type(*dtypes) -> str:
+    """The dtype Keras 3's type promotion gives ``dtypes`` (``tf.keras.backend.result_type``):
+    Python ``int``/``float`` are weak and take :func:`floatx`'s precision; none gives
+    :func:`floatx`. See ``keras.ops``'s promotion (``keras/ops/_dtypes.py``).
+
+    Raises:
+        ValueError: for dtypes with no promotion path (Keras's text).
+    """
+    from .ops._dtypes import result_type as _result_type
+    return _result_type(*dtypes)
+
+
+def standardize_dtype(dtype) -> str:
+    """A dtype's Keras name (``tf.keras.backend.standardize_dtype``): None is :func:`floatx`,
+    Python ``int`` is ``'int64'``, ``float`` ``'float32'``."""
+    from .ops._dtypes import standardize_dtype as _standardize
+    return _standardize(dtype)
 
 
 def int_shape(x):
