@@ -381,3 +381,20 @@ R("warnings", [[v.category.__name__, str(v.message)] for v in w
 import os
 R("env", os.environ.get("KERAS_BACKEND"))
 """)
+
+case("floatx_fit")("""
+C.set_floatx("float64")
+x = (np.arange(24, dtype="float64") % 5).reshape(8, 3) / 4
+y = x.sum(axis=1, keepdims=True) * 0.3
+m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, kernel_initializer="ones")])
+opt = keras.optimizers.SGD(0.05)
+m.compile(opt, "mse", metrics=["mae"])
+h = m.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
+R("loss", h.history["loss"])
+R("mae", h.history["mae"])
+R("kernel", m.layers[0].kernel)
+R("lr_dtype", dtype(opt.learning_rate.dtype))
+R("iterations_dtype", dtype(opt.iterations.dtype))
+R("predict", m.predict(x[:2], verbose=0))
+R("evaluate", m.evaluate(x, y, verbose=0))
+""")
