@@ -1384,6 +1384,30 @@ case("conv_transpose_half_products_overflow", """
            tf.nn.conv2d_transpose(x[:, None], w[None], [2, 1, 4, 2], 1, "VALID"),
            tf.nn.conv1d_transpose(x / 4, w, [2, 4, 2], 1, "VALID")]""")
 
+# ---------------------------------------------------------------- sweepmisc (session 11)
+# Sweep residue outside linear algebra (seeds 1-5).
+case("keras_dice_sums_cancelling_at_1e30_in_eigens_order", """
+    big = 1e30
+    yt = np.array([[0.68, 0.88, 0.87, 0.33], [0.09, 0.82, 0.70, 0.57],
+                   [0.33, 0.37, 0.82, 0.69], [0.99, 0.59, 0.15, 0.48]])
+    yp = np.array([[-4.11, 0.0, big, -big], [-0.88, 2.16, 0.87, 0.62],
+                   [-3.15, 1.44, -0.36, 4.82], [-0.09, 0.06, 2.29, 2.73]])
+    out = []
+    for dt, ax in [(tf.float64, None), (tf.float32, None), (tf.float64, 1),
+                   (tf.float32, (0, 1))]:
+        a, b = tf.constant(yt, dt), tf.constant(yp, dt)
+        with tf.GradientTape(persistent=True) as outer:
+            outer.watch([a, b])
+            with tf.GradientTape() as inner:
+                inner.watch([a, b])
+                loss = tf.keras.losses.dice(a, b, axis=ax)
+            ga, gb = inner.gradient(loss, [a, b])
+            s = tf.reduce_sum(ga * 0.25) + tf.reduce_sum(gb * 0.5)
+        with tf.autodiff.ForwardAccumulator([a, b], [tf.ones_like(a) * 0.3,
+                                                     tf.ones_like(b) * -0.7]) as acc:
+            l2 = tf.keras.losses.dice(a, b, axis=ax)
+        out += [loss, ga, gb, outer.gradient(s, [a, b]), acc.jvp(l2)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
