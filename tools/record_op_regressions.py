@@ -1408,6 +1408,79 @@ case("keras_dice_sums_cancelling_at_1e30_in_eigens_order", """
             l2 = tf.keras.losses.dice(a, b, axis=ax)
         out += [loss, ga, gb, outer.gradient(s, [a, b]), acc.jvp(l2)]""")
 
+case("log1p_and_reciprocal_gradients_in_tfs_composition", """
+    nan, inf = float("nan"), float("inf")
+    x = tf.constant([-1.0, 0.0, -1.00390625, 0.5], tf.float16)
+    g = tf.constant([0.0, 0.0, 1.0, 2.0], tf.float16)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.math.log1p(x)
+        d = inner.gradient(y, x, output_gradients=g)
+    r = tf.constant([0.0, 2.0, inf, -0.5, nan], tf.float32)
+    gr = tf.constant([0.0, 1.0, 0.0, 3.0, 0.0], tf.float32)
+    with tf.GradientTape() as o2:
+        o2.watch([r, gr])
+        with tf.GradientTape() as i2:
+            i2.watch(r)
+            q = tf.math.reciprocal(r)
+        dr = i2.gradient(q, r, output_gradients=gr)
+    out = [d, outer.gradient(d, x), dr, o2.gradient(dr, [r, gr],
+                                                    output_gradients=tf.ones_like(dr))]""")
+
+case("digamma_of_subnormals_is_nan_as_tfs_flushed_zero", """
+    out = [tf.math.digamma(tf.constant([1e-40, -1e-40, 1e-38, 1.2e-38, 0.0, 2.5], tf.float32)),
+           tf.math.digamma(tf.constant([1e-310, -1e-310, 2.3e-308], tf.float64)),
+           tf.math.digamma(tf.constant([1e-5, -1e-5, 1e-4], tf.float16)),
+           grad(tf.math.lbeta, tf.constant([[1e-40, 0.53], [0.2, 0.7]], tf.float32))]""")
+
+case("top_k_unsorted_heap_order_and_nan_rows", """
+    nan = float("nan")
+    rng = np.random.default_rng(11)
+    a = rng.normal(size=(3, 29)).astype(np.float32)
+    b = rng.integers(-3, 4, size=(4, 23)).astype(np.float64)
+    b[rng.random(b.shape) < 0.25] = nan
+    c = np.array([[0.0, nan, -3.0, -1.0, -5.0], [nan, 3.0, 0.0, 1.0, -4.0]], np.float32)
+    d = rng.integers(-3, 4, size=(2, 21)).astype(np.float32)
+    d[:, ::4] = nan
+    out = []
+    for x, k, s in [(a, 7, False), (a, 28, False), (a, 1, False), (b, 5, False),
+                    (b, 9, True), (b, 23, True), (c, 1, True), (d, 1, True),
+                    (d.astype(np.float16), 6, False),
+                    (np.nan_to_num(b).astype(np.int32), 4, False)]:
+        r = tf.math.top_k(tf.constant(x), k=k, sorted=s)
+        out += [r.values, r.indices]
+    x = tf.constant(rng.normal(size=(2, 12)), tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        v = tf.math.top_k(x, k=5, sorted=False).values
+    out += [tape.gradient(v, x, output_gradients=tf.reshape(tf.range(10.0), (2, 5))),
+            tf.sort(tf.constant(b), axis=-1),
+            tf.argsort(tf.constant(b), direction="DESCENDING")]""")
+
+case("complex_division_by_a_signed_zero_as_c", """
+    z = tf.constant([complex(-0.25, 0.0), complex(0.5, -2.0), complex(0.0, 0.0), 1 + 1j,
+                     complex(float("nan"), 1.0)], tf.complex64)
+    w = tf.constant([complex(-0.0, 0.0), complex(-0.0, -0.0), complex(-0.0, 0.0),
+                     complex(0.0, -0.0), complex(-0.0, 0.0)], tf.complex64)
+    out = [tf.math.xdivy(z, w), tf.math.xdivy(tf.cast(z, tf.complex128), -0.0),
+           tf.math.divide(z[:1], w[:1]), tf.math.reciprocal(w[:2])]""")
+
+case("sparse_softmax_cross_entropy_float16_through_float32", """
+    rng = np.random.default_rng(4)
+    logits = tf.constant(rng.normal(size=(3, 2, 4)) * 3, tf.float16)
+    labels = tf.constant([[1, 3], [0, 2], [2, 2]], tf.int64)
+    v = tf.constant(rng.normal(size=(3, 2, 4)), tf.float16)
+    with tf.GradientTape() as outer:
+        outer.watch(logits)
+        with tf.GradientTape() as inner:
+            inner.watch(logits)
+            loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        g = inner.gradient(loss, logits)
+        s = tf.reduce_sum(g * v)
+    out = [loss, g, outer.gradient(s, logits)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

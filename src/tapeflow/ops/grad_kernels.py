@@ -1,13 +1,15 @@
-"""TensorFlow's SqrtGrad and RsqrtGrad kernels as the first derivatives of ``sqrt`` and
-``rsqrt``, with TensorFlow's own rules for the second: their terms round and cancel as TF's
-(the second derivatives of ``l2_normalize``, ``global_norm``, Keras ``cosine_similarity``
-are TF's exact zeros), and check_numerics names ``SqrtGrad`` as TF does."""
+"""TensorFlow's SqrtGrad, RsqrtGrad and (real) ReciprocalGrad kernels as the first
+derivatives of ``sqrt``, ``rsqrt`` and ``reciprocal``, with TensorFlow's own rules for the
+second: their terms round and cancel as TF's (the second derivatives of ``l2_normalize``,
+``global_norm``, Keras ``cosine_similarity`` are TF's exact zeros; ``log1p``'s, through
+``reciprocal``, overflows in float16 as TF's), and check_numerics names ``SqrtGrad`` as TF
+does."""
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from . import _kernels
 from .array_ops import conj
-from .math_ops import _RSQRT, _SQRT, _realdiv, multiply, negative, square
+from .math_ops import _RECIP, _RSQRT, _SQRT, _realdiv, multiply, negative, square
 
 
 def _zero_where_no_gradient(out, g):
@@ -46,3 +48,18 @@ defvjp(_SQRT_GRAD, _sqrt_grad_rule_y,
        lambda gg, out, y, g: multiply(_realdiv(gg, y), 0.5))
 defvjp(_RSQRT_GRAD, _rsqrt_grad_rule_y,
        lambda gg, out, y, g: apply(_RSQRT_GRAD, (conj(y), gg)))
+
+
+def _reciprocal_grad_forward(y, g):
+    # TF's kernel: -(y * y) * g, 0 where g is 0
+    return _zero_where_no_gradient(-(y * y) * g, g)
+
+
+# real inputs only: the complex rule stays math_ops' (Eigen's complex products)
+_RECIP_GRAD = primitive("ReciprocalGrad", _reciprocal_grad_forward)
+_recip_complex = _RECIP.vjps[0]
+defvjp(_RECIP, lambda g, y, x: _recip_complex(g, y, x) if g._value.dtype.kind == "c"
+       else apply(_RECIP_GRAD, (y, g)))
+# TF's _ReciprocalGradGrad: gg * -2 * g * y, and reciprocal_grad(y, gg)
+defvjp(_RECIP_GRAD, lambda gg, out, y, g: multiply(multiply(multiply(gg, -2.0), g), y),
+       lambda gg, out, y, g: apply(_RECIP_GRAD, (y, gg)))
