@@ -1481,6 +1481,44 @@ case("sparse_softmax_cross_entropy_float16_through_float32", """
         s = tf.reduce_sum(g * v)
     out = [loss, g, outer.gradient(s, logits)]""")
 
+case("rfft_and_stft_forward_mode_at_nonfinite_tangents", """
+    nan, inf = float("nan"), float("inf")
+    rng = np.random.default_rng(8)
+    out = []
+    for n, length, dt in [(1, None, tf.float64), (4, None, tf.float32), (5, None, tf.float32),
+                          (4, [8], tf.float64), (3, [4], tf.float32)]:
+        x = tf.constant(rng.normal(size=(2, n)), dt)
+        t = rng.normal(size=(2, n))
+        t[0, n // 2], t[1, 0] = inf, nan
+        with tf.autodiff.ForwardAccumulator(x, tf.constant(t, dt)) as acc:
+            y = tf.signal.rfft(x, length)
+        out.append(acc.jvp(y))
+    s = tf.constant([[1.2, inf, -0.57, -0.69, -1.05, inf, 0.31, -0.0],
+                     [0.29, -1.0, -1.45, 0.21, -1.1, -0.14, 1.17, -0.43]], tf.float64)
+    with tf.autodiff.ForwardAccumulator(s, tf.ones_like(s) * 0.5) as acc:
+        f1 = tf.signal.stft(s, 4, 1)
+        f2 = tf.signal.stft(s, 4, 3, fft_length=8)
+    out += [acc.jvp(f1), acc.jvp(f2)]""")
+
+case("max_pool_gradient_of_a_window_of_minus_inf", """
+    ninf = float("-inf")
+    out = []
+    for dt in (tf.float16, tf.float32, tf.float64):
+        for row, k, s, p in [([1.0, ninf, ninf, ninf, 2.0], 3, 1, "SAME"),
+                             ([ninf, ninf, ninf, ninf], 2, 2, "VALID"),
+                             ([ninf, ninf, ninf, ninf], 3, 1, "SAME")]:
+            x = tf.constant(np.array(row).reshape(1, -1, 1), dt)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.nn.max_pool1d(x, k, s, p)
+            up = tf.constant(np.arange(1, y.shape[1] + 1).reshape(y.shape), dt)
+            out += [y, tape.gradient(y, x, output_gradients=up)]
+    x = tf.constant([[[[ninf], [ninf]], [[ninf], [3.0]]]], tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 1, 1, "VALID") + tf.nn.max_pool2d(x, 2, 1, "SAME")
+    out += [y, tape.gradient(y, x)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
