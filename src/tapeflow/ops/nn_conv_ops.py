@@ -834,17 +834,12 @@ def _max_pool_route(x, y, ksize, strides, pads):
     if y.size == 0:
         return np.zeros((kh * kw,) + y.shape, x.dtype)
     tiles = _tiles(x.shape, ksize, strides, pads, oh, ow)
-    fast = not np.isnan(np.sum(x))
-    if fast and y.dtype.kind == "f":
-        # a window of -inf pools to the lowest finite value (_nan_windows), which no cell
-        # equals: TF's rule keeps its first cell inside the input
-        fast = y.min() > np.finfo(y.dtype).min
-    elif fast:
-        fast = tiles or not np.isneginf(y).any()
-    if fast:
-        # Without NaN (and without a window whose maximum is -inf, which a padded cell
-        # would equal) that rule picks each window's first maximum: one comparison with
-        # the pooled values, then ties in window order (3x faster).
+    total = np.sum(x)
+    if not (np.isnan(total) or total == -np.inf):
+        # Without NaN or -inf (a window of -inf pools to the lowest finite value, which no
+        # cell equals, and TF's rule then keeps its first cell inside the input) that rule
+        # picks each window's first maximum: one comparison with the pooled values, then
+        # ties in window order (3x faster).
         return _first_maximum(x, y, ksize, strides, pads)
     route = np.zeros((kh * kw,) + y.shape, x.dtype)
     if tiles:
