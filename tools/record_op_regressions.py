@@ -1384,6 +1384,53 @@ case("conv_transpose_half_products_overflow", """
            tf.nn.conv2d_transpose(x[:, None], w[None], [2, 1, 4, 2], 1, "VALID"),
            tf.nn.conv1d_transpose(x / 4, w, [2, 4, 2], 1, "VALID")]""")
 
+# ---------------------------------------------------------------- sweepsolve (session 11)
+# The sweep's residue in solves, determinants and second derivatives: TF's association and
+# which kernel forms its products.
+case("triangular_solve_gradient_products_rounded_apart", """
+    chol = tf.constant([[2.1, 0.0, 0.0], [0.43, 2.0, 0.0], [-3e29, 0.14, 2.3]], tf.float32)
+    rhs = tf.constant([[4278.0, 270.5, 13024.5], [-20253.4, -2976.3, -9968.5],
+                       [279.0, -137.1, -19516.2]], tf.float32)
+    up = tf.constant([[0.5, -0.1, 1.4], [-0.4, 0.1, -0.3], [0.2, 0.6, 0.8]], tf.float32)
+    out = []
+    for dt in (tf.float32, tf.float64):
+        c, r, u = tf.cast(chol, dt), tf.cast(rhs, dt), tf.cast(up, dt)
+        with tf.GradientTape() as t:
+            t.watch([c, r])
+            y = tf.linalg.cholesky_solve(c, r)
+        out += [y] + t.gradient(y, [c, r], output_gradients=u)
+    # the triangular solve's gradient -g y^T (MatMul with adj_y): products rounded one by one
+    # in float64 and in float32 below 16 rows or for one column (inf - inf is nan), fused
+    # multiply-adds in float32 from 16 rows and in batches (the first infinity stays)
+    for rows, cols, dt in ((3, 3, tf.float32), (17, 3, tf.float32), (17, 1, tf.float32),
+                           (17, 3, tf.float64)):
+        big = 1e30 if dt == tf.float32 else 1e300
+        b = np.ones((rows, cols))
+        b[0, :3] = [big, big, -big][:cols] if cols == 3 else [big]
+        g = np.ones((rows, cols))
+        g[0] = 1e10
+        b, g = tf.constant(b, dt), tf.constant(g, dt)
+        for m in (tf.eye(rows, dtype=dt), tf.eye(rows, batch_shape=[1], dtype=dt)):
+            with tf.GradientTape() as t:
+                t.watch(m)
+                y = tf.linalg.triangular_solve(m, b if m.shape.rank == 2 else b[None])
+            out.append(t.gradient(y, m, output_gradients=g if m.shape.rank == 2 else g[None])
+                       [..., 0, 0])
+""")
+
+case("slogdet_and_det_divide_by_an_infinite_complex_pivot", """
+    inf = float("inf")
+    out = []
+    for m in ([[1 + 0j, 2], [complex(26334, inf), 3]],
+              [[1 + 0j, 2, 0], [2, 1, 0], [complex(-inf, 0.0004), 3, 1]],
+              [[1e30 + 0j, 1], [complex(1e30, 1e30), 1]],
+              [[21897 - 0.38j, -5005 + 1j], [complex(26334, inf), 7711 + 1.6j]]):
+        for dt in (tf.complex64, tf.complex128):
+            x = tf.constant(m, dt)
+            out += list(tf.linalg.slogdet(x)) + [tf.linalg.det(x)]
+    x = tf.constant([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [-inf, 3.0, 1.0]], tf.float64)
+    out += list(tf.linalg.slogdet(x)) + [tf.linalg.det(x)]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
