@@ -1431,6 +1431,42 @@ case("slogdet_and_det_divide_by_an_infinite_complex_pivot", """
     x = tf.constant([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [-inf, 3.0, 1.0]], tf.float64)
     out += list(tf.linalg.slogdet(x)) + [tf.linalg.det(x)]""")
 
+case("batch_matmul_complex_inf_by_kernel", """
+    inf = float("inf")
+    out = []
+    # BatchMatMulV2 of complex with an infinite part: one matrix (or a big product) runs
+    # the scaled contraction (nan), a batch of small ones Eigen's matrix product: per
+    # coefficient below m + k + n = 20 (inf), its matrix-vector kernel for one column
+    # (inf), its scaled matrix-matrix kernel otherwise (one row and k = 1 included)
+    for bsz, m, k, n, row in ((2, 3, 2, 2, 0), (1, 3, 2, 2, 0), (2, 6, 6, 7, 0),
+                              (2, 6, 7, 7, 0), (2, 1, 30, 31, 0), (2, 31, 1, 31, 30),
+                              (2, 9, 7, 1, 8), (2, 5, 7, 9, 4), (1, 1, 30, 30, 0)):
+        for dt in (tf.complex64, tf.complex128):
+            a = np.ones((bsz, m, k)) * (1 + 0.5j)
+            a[0, row, 0] = complex(16177, inf)
+            b = np.ones((bsz, k, n)) * (0.3 - 0.7j)
+            out.append(tf.matmul(tf.constant(a, dt), tf.constant(b, dt))[0, row])
+    a = tf.constant([[[16177 + 1j, -17672 + 1e30j], [-5465 + 0j, 13085 + 3j]],
+                     [[-15229 + 1j, -858 - 3j], [-2840 - 1j, -10989 - 1j]]], tf.complex64)
+    a = tf.tensor_scatter_nd_update(a, [[0, 0, 0]], tf.constant([complex(16177, inf)],
+                                                                tf.complex64))
+    b = tf.constant([[[2e-4 - 0.65j, -6e-4 + 0.39j], [1.4e-4 - 0.03j, 8e-4 + 1.18j]],
+                     [[6e-4 + 0.63j, -6e-5 - 0.66j], [-2.5e-3 + 1.16j, -5e-4 + 0.5j]]],
+                    tf.complex64)
+    with tf.GradientTape() as t:
+        t.watch([a, b])
+        y = tf.linalg.matmul(a, b)
+    out += [y] + t.gradient(y, [a, b], output_gradients=tf.ones_like(y) * (0.5 - 1j))""")
+
+case("rsqrt_half_rounded_once", """
+    # TF's half (and bfloat16) rsqrt: 1 / sqrt in float, rounded once; l2_normalize of
+    # half through it
+    v = tf.constant(np.linspace(1.0, 3000.0, 64), tf.float16)
+    x = tf.constant([[11.41], [32.37], [-47.54], [1.706], [6.5023], [-2.4674], [0.3], [7.0]],
+                    tf.float16)
+    out = [tf.math.rsqrt(v), tf.math.rsqrt(tf.cast(v, tf.bfloat16)),
+           tf.math.l2_normalize(x, axis=1), grad(lambda a: tf.math.rsqrt(a), v[:8])]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -437,15 +437,9 @@ KNOWN = [
       "TF's Xlog1py gradient leaves out the conjugate (docs/ops.md)"),
     K('math.xlogy', 'grad,grad2,fwd', 'complex', 'tf wrong',
       "TF's Xlogy gradient leaves out the conjugate (docs/ops.md)"),
-    K('matmul', 'value', 'complex', 'numerics',
-      'nan/inf differ on complex inputs [matmul|0|9: out 0: nan at different places, e.g. g'
-      'ot (nan+nanj) want (inf-infj)]'),
     K('matmul', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [matmul|0|6: raised nothing, TF Invali'
       'dArgumentError]'),
-    K('matmul', 'grad', 'complex', 'wrong gradient',
-      'grad: nan/inf differ on complex inputs [matmul|0|9: 1: nan at different places, e.g.'
-      ' got (nan+nanj) want (-inf+infj)]'),
     K('nn.avg_pool1d', 'fwd', 'any', 'tf lacks gradient',
       'TF raises ValueError computing the fwd; tapeflow computes it [nn.avg_pool1d|0|8: 1 a'
       'rrays, TF raised ValueError]'),
