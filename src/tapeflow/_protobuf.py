@@ -287,10 +287,11 @@ class Message:
     _by_name = {}
     _by_tag = {}      # key varint value -> _Field
     _oneofs = {}      # group -> member names
+    _plain = frozenset()   # the names of the fields outside any oneof
 
     def __new__(cls, type_name=None, /, **fields):
         if cls is Message:
-            cls = _class(type_name)
+            cls = _CLASSES.get(type_name) or _class(type_name)
         return object.__new__(cls)
 
     def __init__(self, type_name=None, /, **fields):
@@ -298,6 +299,9 @@ class Message:
         if cls.__setattr__ is not Message.__setattr__:   # an API class that checks values
             for name, value in fields.items():
                 setattr(self, name, value)
+            return
+        if fields.keys() <= cls._plain:    # known fields outside any oneof: stored as given
+            self.__dict__.update(fields)
             return
         by_name, d = cls._by_name, self.__dict__
         for name, value in fields.items():
@@ -506,6 +510,7 @@ def _build():
         fields.sort(key=lambda f: f.number)
         type.__setattr__(cls, "_fields", tuple(fields))
         type.__setattr__(cls, "_by_name", {f.name: f for f in fields})
+        type.__setattr__(cls, "_plain", frozenset(f.name for f in fields if f.oneof is None))
         by_tag = {}
         for f in fields:
             wire = 2 if f.repeated or f.kind in (_STRING, _BYTES, _MSG, _MAP) else _WIRE[f.kind]
@@ -576,6 +581,10 @@ def _scalar_bytes(kind, value):
 
 def encode(msg: Message) -> bytes:
     """The wire bytes of ``msg``, equal to protobuf's deterministic serialization."""
+    return _ENCODERS[msg._name](msg)
+
+
+def _encode_generic(msg):
     out = []
     _encode_into(msg, out)
     return b"".join(out)
@@ -642,6 +651,84 @@ _MAP_ORDER = {_STRING: lambda k: (*k.encode("utf-8"), 256), _UINT32: lambda k: -
 
 def _map_key_bytes(kind, key):
     return _varint(8 | _WIRE[kind]) + _scalar_bytes(kind, key)
+
+
+# A type's first messages are encoded by the field-table loop (_encode_into); after _HOT of
+# them (as for decoding), by a function generated from its schema: the fields' tests and tags
+# resolved once, each sub-message by its own type's encoder.
+_ENCODERS = {}
+
+
+def _generate_encoder(cls):
+    """The source of the encoder of message class ``cls`` (returns the bytes)."""
+    fn = "_e_" + cls._name.replace(".", "_")
+    out = [f"def {fn}(msg):", "    d = msg.__dict__", "    if '_lazy' in d:",
+           "        _force(msg)", "    out = []"]
+    for f in cls._fields:
+        name, kind, tag = f.name, f.kind, f.tag
+        body = []
+        if f.repeated:
+            if kind == _MSG:
+                body = ["for item in v:", "    data = _E[item._name](item)",
+                        f"    out += ({tag!r}, _vi(len(data)), data)"]
+            elif kind == _STRING or kind == _BYTES:
+                body = ["for item in v:", f"    out += ({tag!r}, _sb({kind}, item))"]
+            elif kind in _PACKED_FMT:
+                body = [f"data = _pack(f'<{{len(v)}}{_PACKED_FMT[kind][0]}', *v)",
+                        f"out += ({tag!r}, _vi(len(data)), data)"]
+            else:
+                body = [f"data = b''.join([_sb({kind}, x) for x in v])",
+                        f"out += ({tag!r}, _vi(len(data)), data)"]
+            test = "if v:"
+        elif kind == _MSG:
+            body = ["data = _E[v._name](v)", f"out += ({tag!r}, _vi(len(data)), data)"]
+            test = "if v is not None:"
+        elif kind == _MAP:
+            body = [f"for key in sorted(v, key=_ORDER[{f.key_kind}]):",
+                    f"    entry = _mk({f.key_kind}, key)", "    item = v[key]"]
+            if f.value_kind == _MSG:
+                body += ["    data = _E[item._name](item)",
+                         "    entry += b'\\x12' + _vi(len(data)) + data"]
+            else:
+                body += [f"    entry += {_varint(16 | _WIRE[f.value_kind])!r} + "
+                         f"_sb({f.value_kind}, item)"]
+            body += [f"    out += ({tag!r}, _vi(len(entry)), entry)"]
+            test = "if v is not None:"
+        else:
+            if kind <= _UINT64:
+                body = [f"out += ({tag!r}, _vi(int(v)))"]
+            elif kind == _STRING:
+                body = ["data = v.encode('utf-8')", f"out += ({tag!r}, _vi(len(data)), data)"]
+            elif kind in _STRUCT:
+                body = [f"out += ({tag!r}, _ST[{kind}].pack(v))"]
+            else:
+                body = [f"out += ({tag!r}, _sb({kind}, v))"]
+            if f.oneof is not None:
+                test = "if v is not None:"
+            elif kind in (_FLOAT, _DOUBLE):
+                test = (f"if v is not None and (v != 0.0 or _ST[{kind}].pack(v) != "
+                        f"{bytes(_STRUCT[kind].size)!r}):")
+            else:
+                test = f"if v is not None and v != {_DEFAULT[kind]!r}:"
+        out += [f"    v = d.get({name!r})", "    " + test] + ["        " + b for b in body]
+    out += ["    unknown = d.get('_unknown')", "    if unknown:", "        out.append(unknown)",
+            "    return b''.join(out)"]
+    return "\n".join(out)
+
+
+def _encoder_stub(cls):
+    calls = [0]
+
+    def encode_then_compile(msg):
+        calls[0] += 1
+        if calls[0] < _HOT:
+            return _encode_generic(msg)
+        fn = "_e_" + cls._name.replace(".", "_")
+        exec(compile(_generate_encoder(cls), f"<tapeflow._protobuf encode {cls._name}>",
+                     "exec"), _NS)
+        _ENCODERS[cls._name] = _NS[fn]
+        return _NS[fn](msg)
+    return encode_then_compile
 
 
 # ---------------------------------------------------------------------------------- decode
@@ -789,15 +876,18 @@ _NS = {}
 
 def _compile_decoders():
     """Bind every type's decoder name to a stub that decodes with the key table and compiles
-    the generated decoder once the type is hot."""
+    the generated decoder once the type is hot; the same for encoders."""
     _NS.update({"_new": object.__new__, "_rv": _read_varint, "_fix": _fix_int, "_fail": _fail,
                 "_entry": _decode_entry, "_unpack": _unpack, "_scalar": _read_scalar,
                 "_skip": _skip, "_varint": _varint, "_lazy": _lazy, "DecodeError": DecodeError,
                 "struct": struct,
                 "_F": {(c._name, f.name): f for c in _CLASSES.values() for f in c._fields}})
+    _NS.update({"_E": _ENCODERS, "_vi": _varint, "_sb": _scalar_bytes, "_mk": _map_key_bytes,
+                "_ORDER": _MAP_ORDER, "_ST": _STRUCT, "_pack": struct.pack, "_force": _force})
     for name, cls in _CLASSES.items():
         _NS["_C_" + _fn_name(name)[3:]] = cls
         _DECODERS[name] = _NS[_fn_name(name)] = _stub(cls)
+        _ENCODERS[name] = _encoder_stub(cls)
 
 
 def _stub(cls):

@@ -67,10 +67,11 @@ class BundleEntry:
         self.has_slices = has_slices
 
     def encode(self) -> bytes:
-        shape = pb.Message("TensorShapeProto",
-                           dim=[pb.Message("TensorShapeProto.Dim", size=d) for d in self.shape])
+        shape = pb.Message("tensorflow.TensorShapeProto",
+                           dim=[pb.Message("tensorflow.TensorShapeProto.Dim", size=d)
+                                for d in self.shape])
         return pb.encode(pb.Message(
-            "BundleEntryProto", dtype=self.dtype, shape=shape, shard_id=self.shard_id,
+            "tensorflow.BundleEntryProto", dtype=self.dtype, shape=shape, shard_id=self.shard_id,
             offset=self.offset, size=self.size, crc32c=self.crc32c))
 
     @classmethod
@@ -80,7 +81,9 @@ class BundleEntry:
                    m.crc32c, bool(m.slices))
 
 
-_OBJECT = "TrackableObjectGraph.TrackableObject"
+_OBJECT = "tensorflow.TrackableObjectGraph.TrackableObject"
+_REF, _TENSOR, _SLOT = (f"{_OBJECT}.ObjectReference", f"{_OBJECT}.SerializedTensor",
+                        f"{_OBJECT}.SlotVariableReference")
 
 
 class Node:
@@ -98,11 +101,11 @@ class Node:
         """This node as a ``TrackableObject`` message."""
         m = pb.Message(
             _OBJECT,
-            children=[pb.Message(f"{_OBJECT}.ObjectReference", node_id=i, local_name=n)
+            children=[pb.Message(_REF, node_id=i, local_name=n)
                       for i, n in self.children],
-            attributes=[pb.Message(f"{_OBJECT}.SerializedTensor", name=a, full_name=f,
+            attributes=[pb.Message(_TENSOR, name=a, full_name=f,
                                    checkpoint_key=k) for a, f, k in self.attributes],
-            slot_variables=[pb.Message(f"{_OBJECT}.SlotVariableReference",
+            slot_variables=[pb.Message(_SLOT,
                                        original_variable_node_id=o, slot_name=s,
                                        slot_variable_node_id=v)
                             for o, s, v in self.slot_variables])
@@ -137,7 +140,7 @@ class ObjectGraph:
         self.nodes = list(nodes or [])
 
     def encode(self) -> bytes:
-        return pb.encode(pb.Message("TrackableObjectGraph",
+        return pb.encode(pb.Message("tensorflow.TrackableObjectGraph",
                                     nodes=[n.message() for n in self.nodes]))
 
     @classmethod
