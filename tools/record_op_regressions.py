@@ -1467,6 +1467,41 @@ case("rsqrt_half_rounded_once", """
     out = [tf.math.rsqrt(v), tf.math.rsqrt(tf.cast(v, tf.bfloat16)),
            tf.math.l2_normalize(x, axis=1), grad(lambda a: tf.math.rsqrt(a), v[:8])]""")
 
+case("reciprocal_grad_kernel_and_log1p_composition", """
+    inf, nan = float("inf"), float("nan")
+    out = []
+    # log1p's gradient g * reciprocal(1 + x), its second derivative through TF's
+    # ReciprocalGrad kernel (-y * y) * g: y * y overflows half before g scales it
+    for dt in (tf.float16, tf.float32, tf.float64):
+        x = tf.constant([-1.004, -0.999, 0.5, -1.0, 3.0], dt)
+        out += [grad(tf.math.log1p, x), grad2(tf.math.log1p, x)]
+    # ReciprocalGrad is 0 where the upstream gradient is 0 (y inf or nan there)
+    x = tf.constant([0.0, nan, 2.0, -0.0, 1e-30], tf.float32)
+    u = tf.constant([0.0, 0.0, 1.5, 1.0, 0.0], tf.float32)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.reciprocal(x)
+        g = t1.gradient(y, x, output_gradients=u)
+        s = tf.reduce_sum(g * tf.constant([1.0, 2.0, 0.5, 0.0, 1.0]))
+    out += [g, t2.gradient(s, x)]
+    z = tf.constant([0.5 + 0.25j, complex(inf, 1.0), 2j], tf.complex64)
+    out += [grad(tf.math.reciprocal, z), grad2(tf.math.reciprocal, z)]""")
+
+case("complex_division_by_a_signed_zero", """
+    # C's (libgcc's) complex division by 0 + 0j: nan + nanj recovered as copysign(inf, re)
+    # times the numerator's parts; NumPy's divides the parts by |0|. (The zeros come from
+    # one list: TF's eager cache of scalar constants hands back -0.0 for a later 0.0.)
+    ys = tf.constant([complex(-0.0, 0.0), complex(0.0, 0.0), complex(-0.0, -0.0),
+                      complex(0.0, -0.0)], tf.complex64)
+    xs = tf.constant([-0.2268 + 0j, 1 + 2j], tf.complex64)
+    out = []
+    for i in range(4):
+        y = ys[i:i + 1]
+        out += [tf.math.xdivy(xs[:1], y), tf.math.divide(xs[:1], y),
+                tf.math.xdivy(tf.cast(xs[1:], tf.complex128), tf.cast(y, tf.complex128))]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -619,8 +619,6 @@ KNOWN = [
       ', TF raised LookupError]'),
     K('linalg.eigh', 'value', 'any', 'numerics',
       'values differ [linalg.eigh|0|21: out 1: max excess at 10: got 1+0j want 0+0j]'),
-    K('linalg.eigh', 'grad,grad2,fwd', 'any', 'wrong gradient',
-      'grad values differ [linalg.eigh|0|7: 0: max excess at 4: got 1.94352+0j want 0.861537+0j]'),
     K('linalg.expm', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises ValueError [linalg.expm|0|56: raised Inv'
       'alidArgumentError, TF ValueError]'),

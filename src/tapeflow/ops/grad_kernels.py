@@ -1,13 +1,14 @@
-"""TensorFlow's SqrtGrad and RsqrtGrad kernels as the first derivatives of ``sqrt`` and
-``rsqrt``, with TensorFlow's own rules for the second: their terms round and cancel as TF's
-(the second derivatives of ``l2_normalize``, ``global_norm``, Keras ``cosine_similarity``
-are TF's exact zeros), and check_numerics names ``SqrtGrad`` as TF does."""
+"""TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels as the first derivatives of
+``sqrt``, ``rsqrt`` and ``reciprocal``, with TensorFlow's own rules for the second: their
+terms round and cancel as TF's (the second derivatives of ``l2_normalize``, ``global_norm``,
+Keras ``cosine_similarity`` are TF's exact zeros; ``eigh``'s gap reciprocals), and
+check_numerics names ``SqrtGrad`` as TF does."""
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
 from . import _kernels
 from .array_ops import conj
-from .math_ops import _RSQRT, _SQRT, _realdiv, multiply, negative, square
+from .math_ops import _RECIP, _RSQRT, _SQRT, _realdiv, multiply, negative, square
 
 
 def _zero_where_no_gradient(out, g):
@@ -46,3 +47,17 @@ defvjp(_SQRT_GRAD, _sqrt_grad_rule_y,
        lambda gg, out, y, g: multiply(_realdiv(gg, y), 0.5))
 defvjp(_RSQRT_GRAD, _rsqrt_grad_rule_y,
        lambda gg, out, y, g: apply(_RSQRT_GRAD, (conj(y), gg)))
+
+
+def _reciprocal_grad_forward(y, g):
+    # TF's kernel: (-conj(y) * conj(y)) * g, so y * y overflows (half: |y| >= 256) before
+    # the upstream gradient scales it; 0 where g is 0
+    cy = np.conj(y)
+    return _zero_where_no_gradient(-cy * cy * g, g)
+
+
+_RECIP_GRAD = primitive("ReciprocalGrad", _reciprocal_grad_forward)
+defvjp(_RECIP, lambda g, y, x: apply(_RECIP_GRAD, (y, g)))
+defvjp(_RECIP_GRAD,
+       lambda gg, out, y, g: multiply(multiply(multiply(conj(gg), -2.0), g), conj(y)),
+       lambda gg, out, y, g: apply(_RECIP_GRAD, (conj(y), gg)))
