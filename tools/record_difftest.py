@@ -178,6 +178,7 @@ def master(ops, nproc, seed, scale=1.0, out_dir=None, quiet=False):
 
     for jobs in queue:
         procs[launch(jobs)] = jobs
+    stalls = {}   # op -> workers that ended on it before starting a case (its drawer fails)
     while procs:
         time.sleep(0.5)
         for p, jobs in list(procs.items()):
@@ -197,7 +198,13 @@ def master(ops, nproc, seed, scale=1.0, out_dir=None, quiet=False):
                     print(f"  {op} case {pending}: TensorFlow crashed", flush=True)
                     rest.append(f"{op}@{pending + 1}")
                 else:
-                    rest.append(op)
+                    stalls[op] = stalls.get(op, 0) + 1
+                    if stalls[op] < 3:
+                        rest.append(op)
+                    else:
+                        print(f"  {op}: the worker ended three times before a case (run "
+                              f"`--worker DIR --seed {seed} {op}` to see why); skipped",
+                              flush=True)
                 rest.extend(jobs[k + 1:])
                 break
             if rest:
