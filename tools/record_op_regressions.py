@@ -1502,6 +1502,26 @@ case("complex_division_by_a_signed_zero", """
         out += [tf.math.xdivy(xs[:1], y), tf.math.divide(xs[:1], y),
                 tf.math.xdivy(tf.cast(xs[1:], tf.complex128), tf.cast(y, tf.complex128))]""")
 
+case("top_k_unsorted_heap_order", """
+    # sorted=False: TF's TopN heap array (k = 1 an argmax, k = n sorted)
+    nan = float("nan")
+    x = np.array([[-36.72, 6.51, -5.45, 20.27], [51.24, 22.87, 42.54, 35.7],
+                  [9.59, 30.23, -68.27, -23.12]])
+    y = np.array([[35, 13, 1, -24, -20, -46, -43, -49, -33, 31, 14],
+                  [3, 3, -1, 3, nan, 0, 3, 2, nan, -1, 3]])
+    out = []
+    for dt in (tf.float16, tf.float32, tf.float64, tf.int32):
+        for k in (1, 2, 3, 4):
+            out += list(tf.math.top_k(tf.constant(x, dt), k=k, sorted=False))
+        for k in (2, 3, 5, 9, 11):
+            yy = y if dt != tf.int32 else np.nan_to_num(y, nan=7)
+            out += list(tf.math.top_k(tf.constant(yy, dt), k=k, sorted=False))
+    xt = tf.constant(x, tf.float32)
+    with tf.GradientTape() as t:
+        t.watch(xt)
+        v, i = tf.math.top_k(xt, k=3, sorted=False)
+    out.append(t.gradient(v, xt, output_gradients=tf.constant([[1.0, 2.0, 3.0]] * 3)))""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []
