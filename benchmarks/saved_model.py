@@ -16,6 +16,9 @@ For each model, tapeflow and TF side by side:
   import, load and first call; and the whole process's wall time);
 - the per-call latency of the loaded serving function at batch 1 and batch 64 (median of
   ``--calls`` calls after a warm-up; MobileNetV2: ``--mobilenet-calls`` calls at batch 1).
+With ``--rounds N`` the two sides run N times, alternated (tapeflow first in odd rounds, TF
+in even ones); per round, the median and best wall time per call and the median process CPU
+time per call (all threads: TF's pool and tapeflow's helper thread count) are listed.
 Last, the time ``tapeflow._protobuf`` takes to decode MobileNetV2's ``saved_model.pb``.
 
 The child processes run without ``OPENBLAS_CORETYPE``/``OPENBLAS_L2_SIZE`` (so OpenBLAS picks
@@ -25,7 +28,9 @@ printed (threadpoolctl), with the machine's load average, since the machine is s
 oversubscribed machine OpenBLAS's threads (each given a fixed share of a product) wait for a
 descheduled one, and a convolution's product can take 50-100x its one-thread time.
 Since session 10 tapeflow cuts large convolutions into chunks for its own two threads and
-runs their products with OpenBLAS at one thread (``ops/_parallel.py``);
+runs their products with OpenBLAS at one thread (``ops/_parallel.py``); since session 11 a
+fixed-shape compile runs a batch's convolution/pooling/activation steps chunk by chunk on
+those threads (``function/batch_chunks.py``; ``TAPEFLOW_BATCH_CHUNKS=0`` turns it off);
 ``TAPEFLOW_KERNEL_THREADS=1`` in the environment restores OpenBLAS's own threading.
 Goals (issue 20): fresh import + load + first call <= 0.5 s; per call no slower than TF's
 loaded model, at batch 1 at most 0.3x; the MobileNetV2 decode <= 100 ms.
@@ -93,12 +98,15 @@ if calls:
         x = tf.constant(x)
         for _ in range(max(3, min(20, calls // 10))):
             sig(**{arg: x})
-        times = []
+        times, cpu = [], []
         for _ in range(calls):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             sig(**{arg: x})
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
         out[f"b{batch}"] = statistics.median(times)
+        out[f"best{batch}"] = min(times)
+        out[f"cpu{batch}"] = statistics.median(cpu)
     try:
         import threadpoolctl
         out["blas"] = [{k: i.get(k) for k in ("internal_api", "architecture", "num_threads",
@@ -140,9 +148,13 @@ def _side(python, lib, path, shape, repeats, calls, batches):
     lat = _child(python, lib, path, shape, calls, batches)
     med = {k: statistics.median(f[k] for f in firsts)
            for k in ("first", "wall", "import", "load", "call1")}
-    med.update({k: v for k, v in lat.items() if k.startswith("b") and k != "blas"})
+    med.update({k: v for k, v in lat.items() if k.startswith(("b", "cpu")) and k != "blas"})
     med["blas"] = lat.get("blas")
     return med
+
+
+def _us(r, key):
+    return f"{r[key] * 1e6:7.0f} us" if key in r else f"{'-':>10}"
 
 
 def _models(tf_python, cache, wanted):
@@ -201,6 +213,8 @@ def main():
     p.add_argument("--mobilenet-calls", type=int, default=10)
     p.add_argument("--cache", default=CACHE)
     p.add_argument("--models", default="mlp,cnn,mobilenet_v2")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="rounds of the per-call measurement, the two sides alternated")
     p.add_argument("--blas-threads", type=int, default=None,
                    help="OPENBLAS_NUM_THREADS for tapeflow's children (default: OpenBLAS's "
                         "own choice; 1 is the robust setting on an oversubscribed machine, "
@@ -214,25 +228,36 @@ def main():
     print(f"{'model':12} {'side':9} {'import+load+1st':>16} {'(import':>8} {'load':>7} "
           f"{'1st call)':>9} {'wall':>7} {'call b=1':>10} {'call b=64':>10}")
     blas = {}
+    per_call = []
     for name, path, shape in models:
         big = name == "mobilenet_v2"
         calls, batches = (a.mobilenet_calls, [1]) if big else (a.calls, [1, 64])
         sides = [("tapeflow", sys.executable, "tapeflow")]
         if tf_python:
             sides.append(("TF 2.21", tf_python, "tf"))
-        res = {}
-        for label, python, lib in sides:
-            r = res[label] = _side(python, lib, path, shape, a.repeats, calls, batches)
-            blas[label] = r["blas"]
-            b64 = f"{r['b64'] * 1e6:7.0f} us" if "b64" in r else f"{'-':>10}"
-            print(f"{name:12} {label:9} {r['first'] * 1e3:13.0f} ms {r['import'] * 1e3:6.0f} "
-                  f"{r['load'] * 1e3:7.0f} {r['call1'] * 1e3:7.0f} ms {r['wall'] * 1e3:4.0f} ms "
-                  f"{r['b1'] * 1e6:7.0f} us {b64}", flush=True)
-        if len(res) == 2:
-            t, f = res["tapeflow"], res["TF 2.21"]
-            b64 = f"{t['b64'] / f['b64']:9.2f}x" if "b64" in t else ""
-            print(f"{'':12} {'ratio':9} {t['first'] / f['first']:15.2f}x {'':37} "
-                  f"{t['b1'] / f['b1']:9.2f}x {b64}")
+        for rnd in range(a.rounds):
+            res = {}
+            # the sides alternate round by round (TF first in odd rounds): a shared
+            # machine's load then weighs on both alike
+            for label, python, lib in (sides if rnd % 2 == 0 else sides[::-1]):
+                r = res[label] = _side(python, lib, path, shape, a.repeats, calls, batches)
+                blas[label] = r["blas"]
+                print(f"{name:12} {label:9} {r['first'] * 1e3:13.0f} ms "
+                      f"{r['import'] * 1e3:6.0f} {r['load'] * 1e3:7.0f} "
+                      f"{r['call1'] * 1e3:7.0f} ms {r['wall'] * 1e3:4.0f} ms "
+                      f"{_us(r, 'b1')} {_us(r, 'b64')}   (load {os.getloadavg()[0]:.1f})",
+                      flush=True)
+                per_call.append((name, rnd, label, r))
+            if len(res) == 2:
+                t, f = res["tapeflow"], res["TF 2.21"]
+                b64 = f"{t['b64'] / f['b64']:9.2f}x" if "b64" in t else ""
+                print(f"{'':12} {'ratio':9} {t['first'] / f['first']:15.2f}x {'':37} "
+                      f"{t['b1'] / f['b1']:9.2f}x {b64}")
+    print("\nper call, median / best wall and median process CPU (all threads), per round:")
+    for name, rnd, label, r in per_call:
+        text = "; ".join(f"b={b}: {r[f'b{b}'] * 1e6:.0f} / {r[f'best{b}'] * 1e6:.0f} us, CPU "
+                         f"{r[f'cpu{b}'] * 1e6:.0f} us" for b in (1, 64) if f"b{b}" in r)
+        print(f"  {name:12} round {rnd + 1} {label:9} {text}")
     for label, info in blas.items():
         print(f"BLAS under {label}: {info}")
     print(f"tapeflow's convolution threads (TAPEFLOW_KERNEL_THREADS, ops/_parallel.py): "

@@ -1384,6 +1384,89 @@ case("conv_transpose_half_products_overflow", """
            tf.nn.conv2d_transpose(x[:, None], w[None], [2, 1, 4, 2], 1, "VALID"),
            tf.nn.conv1d_transpose(x / 4, w, [2, 4, 2], 1, "VALID")]""")
 
+# ---------------------------------------------------------------- sweepdec (session 11)
+# Decompositions: Eigen's SelfAdjointEigenSolver replayed bit for bit on small real matrices.
+case("eigh_eigen_near_degenerate_vectors_and_signs", """
+    a = tf.constant([[1.0000002682308573, 4.1394494197973261e-07, -2.8039460791599209e-07,
+                      -6.8563553216244293e-08],
+                     [4.1394494197973261e-07, 1.0000007437607006, -4.9408590696582251e-07,
+                      -2.3164159844926752e-07],
+                     [-2.8039460791599209e-07, -4.9408590696582251e-07, 1.0000004280416970,
+                      1.1499434798630476e-08],
+                     [-6.8563553216244293e-08, -2.3164159844926752e-07, 1.1499434798630476e-08,
+                      1.0000017734305813]], tf.float64)
+    g = tf.constant([0.3, -1.2, 0.7, 2.0], tf.float64)
+    out = list(tf.linalg.eigh(a)) + grad(lambda x: tf.linalg.eigvalsh(x) * g, a)
+    b = tf.constant([[4.0, 1.0, -2.0, 0.5, 3.0], [1.0, -3.0, 0.25, 2.0, 1.0],
+                     [-2.0, 0.25, 1.0, -1.5, 0.0], [0.5, 2.0, -1.5, 2.0, 1.0],
+                     [3.0, 1.0, 0.0, 1.0, -1.0]], tf.float32)
+    out += list(tf.linalg.eigh(b)) + [tf.linalg.eigvalsh(tf.cast(b, tf.float64))]""")
+
+case("eigvalsh_badly_scaled_as_eigen", """
+    a = tf.constant([[3.3333333333333339e+59, -4.5426151178360664e+29, -3.0988860891570435e+28],
+                     [-4.5426151178360664e+29, 1.9845229614085458, -3.5657574187397501e-01],
+                     [-3.0988860891570435e+28, -3.5657574187397501e-01, 1.4888084312333378]],
+                    tf.float64)
+    big = 1.7976931348623157e+308
+    b = tf.constant([[big, -big, big, -big],
+                     [-big, 1.5794507245239404e+02, -1.1097646623223255e+01,
+                      -2.0911054670188918e+02],
+                     [big, -1.1097646623223255e+01, 5.4156881930852774e+02,
+                      -3.3999149724148697e+02],
+                     [-big, -2.0911054670188918e+02, -3.3999149724148697e+02,
+                      7.1050623582688695e+02]], tf.float64)
+    out = [tf.linalg.eigvalsh(a), tf.linalg.eigvalsh(b)] + grad(tf.linalg.eigvalsh, a)""")
+
+case("svd_and_pinv_gradients_as_tf_compositions", """
+    a = tf.constant([[0.0012563458537099, 0.00053155940505675, 0.00123160876118555],
+                     [0.00053304411444332, -0.00076643232580703, -0.00034228096738293]],
+                    tf.float64)
+    t = tf.constant([[0.3, -1.1, 0.5], [2.0, 0.25, -0.7]], tf.float64)
+    with tf.autodiff.ForwardAccumulator(primals=a, tangents=t) as acc:
+        p = tf.linalg.pinv(a)
+    out = [p, acc.jvp(p)] + grad(tf.linalg.pinv, a) + grad2(tf.linalg.pinv, a)
+    b = tf.constant([[3.0], [3.0], [1e30], [-3.0]], tf.float32)
+    with tf.autodiff.ForwardAccumulator(primals=b, tangents=tf.ones_like(b)) as acc:
+        q = tf.linalg.pinv(b)
+    out += [q, acc.jvp(q)]
+    c = tf.constant([[1.5, -0.5], [0.25, 2.0], [-1.0, 0.75]], tf.float32)
+    # squares of the singular vectors: their signs are the decomposition's choice
+    out += grad(lambda x: tf.linalg.svd(x)[1] ** 2 * 3.0 + tf.linalg.svd(x)[0][0], c)
+    out += grad2(lambda x: tf.reduce_sum(tf.linalg.svd(x)[2] ** 2 * [[1.0, 2.0], [-0.5, 0.3]]),
+                 c)
+    out += grad2(lambda x: tf.linalg.svd(tf.transpose(x), full_matrices=True)[1] ** 2, c)""")
+
+case("reciprocal_gradient_kernel", """
+    x = tf.constant([1e-30, 1e-20, 2.0, float("inf"), 0.5], tf.float32)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.reciprocal(x)
+        g = t1.gradient(y, x, output_gradients=tf.constant([0.0, 1e-30, 3.0, 0.0, 1.0]))
+    out = [g, t2.gradient(g, x)]
+    z = tf.constant([1 + 2j, 0.5 - 1j, 3j], tf.complex64)
+    out += grad(lambda v: tf.math.reciprocal(v) * (3 - 1j), z) + grad2(tf.math.reciprocal, z)""")
+
+case("expm_pade_in_tf_association", """
+    a = tf.constant([[-1.0, 1.748384145, -0.065941719], [5.546681627, 0.482465023, 0.79546127],
+                     [0.443209071, 4.653071309, 1.143972253]], tf.float32)
+    out = [tf.linalg.expm(a)] + grad(tf.linalg.expm, a) + grad2(tf.linalg.expm, a)
+    for s in (0.01, 0.2, 0.6, 1.5):
+        out.append(tf.linalg.expm(tf.cast(a, tf.float64) * s))""")
+
+case("complex_batched_small_matmul_with_inf", """
+    inf = float("inf")
+    x = tf.constant([[[complex(16177.0, inf), -17672.7 + 1e30j], [-5465.2 + 0j, 13085.5 + 3j],
+                      [8882.7 + 3j, 21787.9 + 2j]],
+                     [[-15229.5 + 1j, -858.2 - 3j], [-2840.0 - 1j, -10989.8 - 1j],
+                      [-9892.9 - 1j, -6016.1 + 3j]]], tf.complex64)
+    y = tf.constant([[[2.03e-4 - 0.6475j, -5.99e-4 + 0.3895j], [1.43e-4 - 0.0297j,
+                      8.39e-4 + 1.1791j]],
+                     [[6.09e-4 + 0.6294j, -5.88e-5 - 0.6583j], [-2.5e-3 + 1.1561j,
+                      -5.31e-4 + 0.4966j]]], tf.complex64)
+    out = [tf.linalg.matmul(x, y), tf.linalg.matmul(x[:1], y[:1]), tf.matmul(x[0], y[0])]""")
+
 # ---------------------------------------------------------------- sweepsolve (session 11)
 # The sweep's residue in solves, determinants and second derivatives: TF's association and
 # which kernel forms its products.

@@ -88,7 +88,10 @@ def loaded_variables(loaded, trainable=True):
     return out
 
 
-def record_call(loaded, path, args, kwargs=None, grads=True):
+def record_call(loaded, path, args, kwargs=None, grads=True, persistent=True):
+    """One call's outputs, loss and gradients (``persistent=False``: both gradients taken
+    at once from a non-persistent tape, for what TF cannot differentiate twice: a loaded
+    tf.recompute_grad under a persistent tape raises NotImplementedError in TF 2.21)."""
     kwargs = kwargs or {}
     if not grads:  # TF cannot differentiate some loaded functions (RNN loops over resources)
         out = resolve(loaded, path)(*dec(args), **{k: dec(v) for k, v in kwargs.items()})
@@ -100,15 +103,19 @@ def record_call(loaded, path, args, kwargs=None, grads=True):
     kwargs_t = dec(kwargs)
     float_inputs = [t for t in tf.nest.flatten((args_t, kwargs_t))
                     if isinstance(t, tf.Tensor) and t.dtype.is_floating]
-    with tf.GradientTape(persistent=True) as tape:
+    with tf.GradientTape(persistent=persistent) as tape:
         tape.watch(float_inputs)
         out = fn(*args_t, **kwargs_t)
         loss = tf.constant(0.0, tf.float64)
         for o in tf.nest.flatten(out):
             if isinstance(o, tf.Tensor) and o.dtype.is_floating:
                 loss += tf.reduce_sum(tf.cast(o, tf.float64) * weights(o.shape))
-    grads_in = tape.gradient(loss, float_inputs)
-    grads_v = tape.gradient(loss, variables)
+    if persistent:
+        grads_in = tape.gradient(loss, float_inputs)
+        grads_v = tape.gradient(loss, variables)
+    else:
+        both = tape.gradient(loss, float_inputs + variables)
+        grads_in, grads_v = both[:len(float_inputs)], both[len(float_inputs):]
     return {"path": path, "args": args, "kwargs": kwargs, "output": enc(out),
             "loss": float(loss),
             "input_grads": [None if g is None else enc(g) for g in grads_in],
@@ -395,6 +402,88 @@ def record_custom_gradient():
     write("custom_gradient", loaded, calls)
 
 
+@tf.custom_gradient
+def log1pexp(x):
+    """The tf.custom_gradient docs' example: its gradient uses the forward's ``e``."""
+    e = tf.exp(x)
+
+    def grad(upstream):
+        return upstream * (1 - 1 / (1 + e))
+    return tf.math.log(1 + e), grad
+
+
+class CapturedGrad(tf.Module):
+    """Custom gradients whose gradient function captures: a tensor of the forward (TF's
+    ``captured_tensor``), the function's argument, a variable it reads; and custom gradients
+    over variables (``grad_fn(*upstream, variables=...)``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.weights = tf.Variable([0.5, -1.5], name="weights")
+        self.scale = tf.Variable([2.0, 3.0, -1.0], name="scale")
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def log1pexp(self, x):
+        return log1pexp(x) * 2.0
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32, name="x")])
+    def any_rank(self, x):
+        return log1pexp(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def poly(self, x):
+        weights = self.weights
+
+        @tf.custom_gradient
+        def linear_poly(x):
+            # the docs' example: a variable read in the forward and in the gradient
+            poly = weights[1] * x + weights[0]
+
+            def grad_fn(dpoly, variables):
+                grad_xs = dpoly * weights[1]
+                dy_dw = dpoly * tf.stack([x ** 1, x ** 0])
+                return grad_xs, [tf.reduce_sum(tf.reshape(dy_dw, [2, -1]), axis=1)]
+            return poly, grad_fn
+        return linear_poly(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def scaled(self, x):
+        @tf.custom_gradient
+        def scale_rows(x):
+            y = x * self.scale
+            t = tf.tanh(y)
+
+            def grad(dy, variables=None):
+                # deliberately not the true gradient: TF's numbers come from this function
+                return dy * (1 - t * t) * 0.5, [tf.reduce_sum(dy * x * t, axis=0) * 10.0]
+            return t, grad
+        return scale_rows(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def recomputed(self, x):
+        # its gradient function differentiates the recomputed forward (TanhGrad...)
+        return tf.recompute_grad(lambda a: tf.tanh(a * self.scale))(x)
+
+
+def record_custom_gradient_captures():
+    """Custom gradients whose gradient function takes tensors of the forward (TF's
+    captured_tensor objects) and variables."""
+    m = CapturedGrad()
+    d = save_dir("custom_gradient_captures")
+    tf.saved_model.save(m, str(d), signatures={"serving_default": m.log1pexp})
+    loaded = tf.saved_model.load(str(d))
+    calls = [record_call(loaded, "log1pexp", [enc(np.array([-3.0, 0.0, 2.5, 20.0],
+                                                            "float32"))]),
+             record_call(loaded, "log1pexp", [arr(5)]),
+             record_call(loaded, "poly", [enc(np.array([1.0, 2.0, -0.5], "float32"))]),
+             record_call(loaded, "scaled", [arr(2, 3)]),
+             record_call(loaded, "signatures.serving_default", [], {"x": arr(3)}),
+             record_call(loaded, "any_rank", [enc(np.float32(2.0))]),
+             record_call(loaded, "any_rank", [arr(2, 2)]),
+             record_call(loaded, "recomputed", [arr(2, 3)], persistent=False)]
+    write("custom_gradient_captures", loaded, calls)
+
+
 class RaggedSparseOps(tf.Module):
     """Functions of dense tensors that build a RaggedTensor / SparseTensor inside: the kernels
     TF's graph uses there (Assert under If, Where, UnsortedSegmentSum, SparseReduceSum)."""
@@ -436,7 +525,8 @@ RECORDERS = {"module": record_module, "guide_module": record_guide_module,
              "keras_mlp": record_keras_mlp, "keras_cnn": record_keras_cnn,
              "keras_rnn": record_keras_rnn, "keras_layers": record_keras_layers,
              "loop_branch": record_loop_branch, "custom_gradient": record_custom_gradient,
-             "ragged_sparse_ops": record_ragged_sparse_ops}
+             "ragged_sparse_ops": record_ragged_sparse_ops,
+             "custom_gradient_captures": record_custom_gradient_captures}
 
 
 def main():

@@ -256,3 +256,18 @@ def test_converted_functions_use_the_live_module_globals():
         assert float(f(tf.constant([3.0]))[0]) == 15.0 and COUNTER == 2
     finally:
         SCALE = 2.0
+
+
+def _doubled(x):
+    return x * 2.0
+
+
+class _SameName(tf.Module):
+    @tf.function
+    def _doubled(self, x):
+        return _doubled(x)   # the module's function, not this method (TF 2.21: 6.0)
+
+
+def test_converted_method_calls_the_global_function_of_its_own_name():
+    assert float(_SameName()._doubled(tf.constant(3.0))) == 6.0
+    assert tf.autograph.to_code(_SameName._doubled).startswith("def _doubled(self, x):")

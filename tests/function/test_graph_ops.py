@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.function import graph_def as gd
+from tapeflow.function.graph_objects import GraphOnlyDType
 from tapeflow.saved_model.imports import tensor_value
 from tests.function.graph_def_cases import CASES, run_case
 
@@ -32,7 +32,7 @@ KNOWN_VALUES = {("input_signature", "Sum/reduction_indices", "value"): (
 
 def render(v):
     """The recorder's JSON form of a ``get_attr`` value, with TF's type names."""
-    if isinstance(v, (tf.DType, gd.GraphOnlyDType)):
+    if isinstance(v, (tf.DType, GraphOnlyDType)):
         return {"type": "DType", "dtype": v.name}
     if isinstance(v, bool) or v is None:
         return {"type": type(v).__name__, "value": v}

@@ -33,8 +33,6 @@ _AFFINE_GRAD = "Keras 3.15 on TensorFlow is wrong here: TF's ImageProjectiveTran
     "tapeflow's is the exact adjoint (test_affine_transform_gradient_is_the_adjoint)"
 _OPFIX = "a tapeflow op differs from TensorFlow's (reported to helper opfix): "
 XFAIL = {
-    "eigh-719e1240": _OPFIX + "tf.linalg.eigh's eigenvector signs (LAPACK's) differ from "
-                     "TF's (Eigen's); the eigenvalues match",
     "sinc-6897b5b7": _KERAS_BUG + "its gradient at x = 0 is NaN (it divides before it "
                      "selects); the derivative there is 0",
     "hypot-be27858a": _KERAS_BUG + "at |x1| == |x2| its gradient is doubled",

@@ -8,7 +8,7 @@ import tapeflow as tf
 
 FIX = pathlib.Path(__file__).resolve().parent.parent / "fixtures/saved_model"
 NAMES = ["module", "guide_module", "keras_mlp", "keras_cnn", "keras_rnn", "keras_layers",
-         "loop_branch", "custom_gradient", "ragged_sparse_ops"]
+         "loop_branch", "custom_gradient", "ragged_sparse_ops", "custom_gradient_captures"]
 
 
 def facts(name):

@@ -152,3 +152,28 @@ def test_missing_ops_are_found_through_called_functions():
               f=_av(func=pb.Message("NameAttrList", name="inner")))], {"y": "call:output:0"})
     lib = {"inner": inner, "outer": outer}
     assert imports.missing_ops(lib, ["outer"]) == {"Quux": ["inner"]}
+
+
+def test_gradient_op_kernels_use_tf_formulas():
+    """The gradient ops a saved gradient function holds (tf.recompute_grad's): TanhGrad(y,
+    dy) = dy (1 - y^2), SigmoidGrad(y, dy) = dy y (1 - y), ReluGrad(dy, x) = dy [x > 0],
+    BiasAddGrad(dy) = dy summed over all but the channel axis."""
+    from tapeflow.saved_model import kernels
+    rng = np.random.default_rng(3)
+    y = rng.uniform(-0.9, 0.9, (2, 3)).astype(np.float32)
+    dy = rng.standard_normal((2, 3)).astype(np.float32)
+    k = kernels.KERNELS
+    t, d = tf.constant(y), tf.constant(dy)
+    np.testing.assert_allclose(k["TanhGrad"]([t, d], {}, None).numpy(), dy * (1 - y * y),
+                               rtol=1e-6)
+    np.testing.assert_allclose(k["SigmoidGrad"]([t, d], {}, None).numpy(),
+                               dy * y * (1 - y), rtol=1e-6)
+    np.testing.assert_allclose(k["ReluGrad"]([d, t], {}, None).numpy(),
+                               np.where(y > 0, dy, 0.0))
+    g = rng.standard_normal((2, 4, 5, 3)).astype(np.float32)
+    np.testing.assert_allclose(k["BiasAddGrad"]([tf.constant(g)], {"data_format": "NHWC"},
+                                                None).numpy(), g.sum(axis=(0, 1, 2)),
+                               rtol=1e-5)
+    np.testing.assert_allclose(k["BiasAddGrad"]([tf.constant(g)], {"data_format": "NCHW"},
+                                                None).numpy(), g.sum(axis=(0, 2, 3)),
+                               rtol=1e-5)

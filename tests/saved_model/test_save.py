@@ -186,9 +186,7 @@ def test_function_first_called_under_a_tape_saves_its_graph(tmp_path):
     assert float(loaded(tf.constant(-4.0))) == 4.0     # the branch the tape did not take
 
 
-def test_custom_gradient_closing_over_the_forward_is_refused(tmp_path):
-    """A gradient function that uses a tensor the forward computed (the tf.custom_gradient
-    docs' log1pexp) would be saved with that tensor's traced value baked in: refused."""
+def _log1pexp_module():
     @tf.custom_gradient
     def log1pexp(x):
         e = tf.exp(x)
@@ -201,12 +199,64 @@ def test_custom_gradient_closing_over_the_forward_is_refused(tmp_path):
         @tf.function(input_signature=[tf.TensorSpec([None])])
         def f(self, x):
             return log1pexp(x)
-    with pytest.raises(ValueError, match="uses a tensor its forward pass computed"):
-        tf.saved_model.save(M(), str(tmp_path / "cg"))
-    assert not (tmp_path / "cg").exists()
-    # without its gradient it saves; TF then has no gradient for it either (LookupError)
-    tf.saved_model.save(M(), str(tmp_path / "nograd"),
+    return M()
+
+
+def _meta(d):
+    return pb.decode("tensorflow.SavedModel", (d / "saved_model.pb").read_bytes()).meta_graphs[0]
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-np.asarray(x, np.float64)))
+
+
+def test_custom_gradient_closing_over_the_forward_saves_as_tf(tmp_path):
+    """The tf.custom_gradient docs' log1pexp: its gradient function uses the forward's
+    ``e = exp(x)``. Saved in TF 2.21's layout: the gradient function takes ``e`` after its
+    ``result_grads_<k>`` (``add_exp``, user-specified name ``Exp``), bound to a
+    ``captured_tensor`` object naming ``Exp:0`` of the forward function (the checkpoint's
+    object graph does not list it); loaded, it is fed this call's ``e``."""
+    tf.saved_model.save(_log1pexp_module(), str(tmp_path / "cg"))
+    meta = _meta(tmp_path / "cg")
+    lib = meta.graph_def.library
+    (reg,) = lib.registered_gradients
+    grad = next(f for f in lib.function if f.signature.name == reg.gradient_func)
+    assert [a.name for a in grad.signature.input_arg] == [
+        "result_grads_0", "result_grads_1", "add_exp"]
+    assert grad.arg_attr[2].attr["_user_specified_name"].s == b"Exp"
+    og = meta.object_graph_def
+    (bound,) = og.concrete_functions[reg.gradient_func].bound_inputs
+    node = og.nodes[bound]
+    assert node.which_oneof("kind") == "captured_tensor"
+    forward = node.captured_tensor.concrete_function
+    assert node.captured_tensor.name == "Exp:0"
+    assert [n.op for n in next(f for f in lib.function if f.signature.name == forward)
+            .node_def if n.name == "Exp"] == ["Exp"]
+    assert bound == len(og.nodes) - 1
+    loaded = tf.saved_model.load(str(tmp_path / "cg"))
+    for v in ([0.0, 1.0], [-3.0, 2.5, 20.0]):
+        x = tf.constant(v)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = loaded.f(x)
+        np.testing.assert_allclose(y.numpy(), np.log1p(np.exp(v)), rtol=1e-6)
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), _sigmoid(v), rtol=1e-6)
+    # saved again from the loaded object: the same gradient
+    tf.saved_model.save(loaded, str(tmp_path / "again"))
+    again = tf.saved_model.load(str(tmp_path / "again"))
+    x = tf.constant([-1.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = again.f(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), _sigmoid([-1.0, 4.0]), rtol=1e-6)
+
+
+def test_custom_gradient_without_its_gradient_function(tmp_path):
+    """Saved without its gradient (``experimental_custom_gradients=False``), TF has no
+    gradient for the IdentityN (LookupError), and neither has tapeflow's loader."""
+    tf.saved_model.save(_log1pexp_module(), str(tmp_path / "nograd"),
                         options=tf.saved_model.SaveOptions(experimental_custom_gradients=False))
+    assert not _meta(tmp_path / "nograd").graph_def.library.registered_gradients
     loaded = tf.saved_model.load(str(tmp_path / "nograd"))
     x = tf.constant([0.0, 1.0])
     with tf.GradientTape() as tape:
@@ -215,6 +265,83 @@ def test_custom_gradient_closing_over_the_forward_is_refused(tmp_path):
     np.testing.assert_allclose(y.numpy(), np.log1p(np.exp([0.0, 1.0])), rtol=1e-6)
     with pytest.raises(LookupError, match="No gradient defined for operation'IdentityN'"):
         tape.gradient(y, x)
+
+
+@pytest.mark.parametrize("under_tape", [False, True])
+def test_custom_gradient_reaching_the_forward_other_than_by_closure_is_refused(
+        tmp_path, under_tape):
+    """A gradient function that reaches a forward tensor through an attribute (not its
+    closure) cannot be given it as an input: refused, nothing written (the tensor's traced
+    value would otherwise be baked in, or the trace fail)."""
+    import types
+    holder = types.SimpleNamespace()
+
+    @tf.custom_gradient
+    def f(x):
+        holder.e = tf.exp(x)
+
+        def grad(dy):
+            return dy * holder.e
+        return holder.e * 1.0, grad
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None])])
+        def g(self, x):
+            return f(x)
+    m = M()
+    if under_tape:
+        x = tf.constant([1.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = m.g(x)
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), np.exp([1.0]), rtol=1e-6)
+    with pytest.raises(ValueError, match="other than through its closure"):
+        tf.saved_model.save(m, str(tmp_path / "cg"))
+    assert not (tmp_path / "cg").exists()
+
+
+def test_custom_gradient_over_variables_saves_as_tf(tmp_path):
+    """A custom gradient over a variable (``grad_fn(dy, variables=...)`` returning the
+    arguments' and the variables' gradients), its gradient function using the argument:
+    TF's layout (an ``IdentityN/ReadVariableOp`` input per variable, the argument captured
+    as ``x:0``); loaded, the variable gets grad_fn's gradient."""
+    class V(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable([2.0, 3.0, 4.0], name="v")
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def f(self, x):
+            @tf.custom_gradient
+            def lin(x):
+                y = x * self.v
+
+                def grad(dy, variables=None):
+                    return dy * 2.0, [dy * x * 10.0]
+                return y, grad
+            return lin(x)
+    tf.saved_model.save(V(), str(tmp_path / "v"))
+    meta = _meta(tmp_path / "v")
+    lib = meta.graph_def.library
+    (reg,) = lib.registered_gradients
+    fwd = next(f for f in lib.function if any(n.op == "IdentityN" for n in f.node_def))
+    ident = next(n for n in fwd.node_def if n.op == "IdentityN")
+    assert list(ident.input)[2] == "IdentityN/ReadVariableOp:value:0"
+    assert "IdentityN/ReadVariableOp" in fwd.signature.control_output
+    grad = next(f for f in lib.function if f.signature.name == reg.gradient_func)
+    assert [a.name for a in grad.signature.input_arg] == [
+        "result_grads_0", "result_grads_1", "result_grads_2", "mul_1_x"]
+    og = meta.object_graph_def
+    (bound,) = og.concrete_functions[reg.gradient_func].bound_inputs
+    assert og.nodes[bound].captured_tensor.name == "x:0"
+    loaded = tf.saved_model.load(str(tmp_path / "v"))
+    x = tf.constant([1.0, -2.0, 0.5])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = loaded.f(x)
+    gx, gv = tape.gradient(y, [x, loaded.v])
+    np.testing.assert_allclose(y.numpy(), [2.0, -6.0, 2.0])
+    np.testing.assert_allclose(gx.numpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_allclose(gv.numpy(), [10.0, -20.0, 5.0])
 
 
 def test_custom_gradient_replays_with_the_call_values():

@@ -195,6 +195,75 @@ CALLS = [("call_custom_grad", [[3.0, 4.0]]), ("call_custom_grad", [[[1.0, 0.1], 
 GRADS = [3]
 INPUT_GRADS = [0, 1, 2, 3]
 ''',
+    # the tf.custom_gradient docs' examples whose gradient function captures, saved in TF's
+    # layout: log1pexp's takes the forward's exp(x) (a captured_tensor), linear_poly's reads
+    # a variable and the argument; a custom gradient over variables (grad_fn(...,
+    # variables=...), an IdentityN/ReadVariableOp input per variable); tf.recompute_grad
+    "custom_gradient_captures": '''
+@tf.custom_gradient
+def log1pexp(x):
+    e = tf.exp(x)
+
+    def grad(upstream):
+        return upstream * (1 - 1 / (1 + e))
+    return tf.math.log(1 + e), grad
+
+class Captures(tf.Module):
+    def __init__(self):
+        self.weights = tf.Variable([0.5, -1.5], name="weights")
+        self.scale = tf.Variable([2.0, 3.0, -1.0], name="scale")
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def softplus(self, x):
+        return log1pexp(x) * 2.0
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32, name="x")])
+    def any_rank(self, x):
+        return log1pexp(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def poly(self, x):
+        weights = self.weights
+
+        @tf.custom_gradient
+        def linear_poly(x):
+            poly = weights[1] * x + weights[0]
+
+            def grad_fn(dpoly, variables):
+                grad_xs = dpoly * weights[1]
+                dy_dw = dpoly * tf.stack([x ** 1, x ** 0])
+                return grad_xs, [tf.reduce_sum(tf.reshape(dy_dw, [2, -1]), axis=1)]
+            return poly, grad_fn
+        return linear_poly(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def scaled(self, x):
+        @tf.custom_gradient
+        def scale_rows(x):
+            y = x * self.scale
+            t = tf.tanh(y)
+
+            def grad(dy, variables=None):
+                return dy * (1 - t * t) * 0.5, [tf.reduce_sum(dy * x * t, axis=0) * 10.0]
+            return t, grad
+        return scale_rows(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def recomputed(self, x):
+        # its gradient function differentiates the recomputed forward (TanhGrad...)
+        return tf.recompute_grad(lambda a: tf.tanh(a * self.scale))(x)
+
+root = Captures()
+signatures = root.softplus
+CALLS = [("softplus", [[-3.0, 0.0, 2.5, 20.0]]), ("poly", [[1.0, 2.0, -0.5]]),
+         ("scaled", [[[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]]]),
+         ("signatures/serving_default", {"x": [0.5, -1.0, 3.0]}),
+         ("any_rank", [2.0]), ("any_rank", [[[0.0, 3.0], [-1.0, 1.0]]]),
+         ("recomputed", [[[1.0, -2.0, 0.5], [0.3, 0.2, -1.0]]])]
+GRADS = [1, 2, 6]
+INPUT_GRADS = [0, 1, 2, 3, 4, 5, 6]
+SERVE = "x=[0.5,-1.0,3.0]"
+''',
     # random_numbers's "Saving generators" cell: draws of a tf.random.Generator saved as
     # TF writes them (RngReadAndSkip on the state variable, StatelessRandom*V2); TF's loaded
     # functions draw TF's numbers and move the saved state

@@ -23,8 +23,9 @@ class CustomGradientOp(Primitive):
     results out, gradients only to the arguments and variables (from ``grad_fn``).
 
     Attributes read by the SavedModel lowering (``function/graph_def.py``): ``grad_fn``,
-    ``n_results``, ``n_args``, ``n_vars`` and ``forward_ids`` (ids of the trace's tensors
-    when the call was recorded: a ``grad_fn`` closing over one of them cannot be exported).
+    ``n_results``, ``n_args``, ``n_vars`` and ``forward_slots`` (``{tensor id: slot}`` of
+    the trace's tensors when the call was recorded: a ``grad_fn`` closing over one of them
+    is exported with that tensor as an extra input, TF's captured tensor).
     """
 
 
@@ -198,8 +199,8 @@ def _record(name, result, inputs, variables, grad_fn, regrad=None):
                             save_inputs=True, save_output=True, n_outputs=n_res)
     step.grad_fn, step.n_results, step.n_args, step.n_vars = grad_fn, n_res, n_in, \
         len(variables)
-    step.forward_ids = frozenset(tid for tid, s in tracer.slots.items()
-                                 if s not in tracer.consts)
+    consts = tracer.consts
+    step.forward_slots = {tid: s for tid, s in tracer.slots.items() if s not in consts}
     cache = []
 
     def replayed_grads(g, xs):

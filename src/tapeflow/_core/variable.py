@@ -28,7 +28,7 @@ from .tensor import (
     convert_to_tensor,
 )
 
-__all__ = ["Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device",
+__all__ = ["ParentView", "Variable", "ResourceVariable", "UnreadVariable", "name_scope", "device",
            "variable_creator_scope", "VariableAggregation", "VariableSynchronization",
            "as_variable"]
 
@@ -529,27 +529,17 @@ class ResourceVariable(Variable, metaclass=_TFNamedType):
     _tf_path = "tensorflow.python.ops.resource_variable_ops.ResourceVariable"
 
 
-class UnreadVariable(Variable, metaclass=_TFNamedType):
-    """What ``assign`` returns: a view of the assigned variable that reads its value when
-    used, printed as TensorFlow prints its ``_UnreadVariable``."""
+class ParentView:
+    """The protocol of a variable-like that stands for a ``Variable`` held in ``_parent``
+    (what ``assign`` returns, a Keras variable): its value and identity are the parent's,
+    read at each use (a later assign shows through), and a tape watches the parent."""
 
-    __slots__ = ("_parent",)
-    _tf_path = "tensorflow.python.ops.resource_variable_ops._UnreadVariable"
-
-    # The parent's state, read at each use: a later assign shows through, as in TensorFlow.
+    __slots__ = ()
     _value = property(lambda self: self._parent._value)
     _id = property(lambda self: self._parent._id)
-    _trainable = property(lambda self: self._parent._trainable)
-    _name = "UnreadVariable"
-    constraint = property(lambda self: self._parent.constraint)
-    _unread = property(lambda self: self._parent._unread)
-
-    @property
-    def name(self) -> str:
-        return "UnreadVariable"
 
     def _watchable(self, tape=None):
-        # The tape lists the variable itself, not this view of it.
+        # The tape lists the Variable itself (``dense/kernel:0``), not this view of it.
         parent = self._parent
         if parent._watchable(tape):
             if tape is not None:
@@ -559,6 +549,24 @@ class UnreadVariable(Variable, metaclass=_TFNamedType):
 
     def _read(self):
         return self._parent._read()
+
+
+class UnreadVariable(ParentView, Variable, metaclass=_TFNamedType):
+    """What ``assign`` returns: a view of the assigned variable that reads its value when
+    used, printed as TensorFlow prints its ``_UnreadVariable``."""
+
+    __slots__ = ("_parent",)
+    _tf_path = "tensorflow.python.ops.resource_variable_ops._UnreadVariable"
+
+    # The rest of the parent's state, read at each use too.
+    _trainable = property(lambda self: self._parent._trainable)
+    _name = "UnreadVariable"
+    constraint = property(lambda self: self._parent.constraint)
+    _unread = property(lambda self: self._parent._unread)
+
+    @property
+    def name(self) -> str:
+        return "UnreadVariable"
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         return self._parent.assign(value, use_locking, name, read_value)

@@ -132,6 +132,9 @@ def _convert(fn):
     # function runs in the module's own globals: later rebinding and ``global`` writes work.
     outer = ast.parse(f"def {factory_name}({', '.join(('ag__',) + freevars)}):\n    pass"
                       ).body[0]
+    # The converted def gets a private name: under its own it would shadow a global of that
+    # name that its body calls (a method `g` calling the module's function `g`).
+    fdef.name = "__ag_converted"
     outer.body = [fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))]
     module = ast.Module(body=[outer], type_ignores=[])
     ast.fix_missing_locations(module)
@@ -140,6 +143,7 @@ def _convert(fn):
     exec(code, fn.__globals__, namespace)  # noqa: S102 - the user's own code, rewritten
     cells = [c.cell_contents if _cell_ok(c) else UNDEFINED for c in (fn.__closure__ or ())]
     conv = namespace[factory_name](sys.modules[__name__], *cells)
+    conv.__name__, conv.__qualname__ = fn.__name__, fn.__qualname__
     conv.__defaults__ = fn.__defaults__
     conv.__kwdefaults__ = fn.__kwdefaults__
     conv.__wrapped_original__ = fn

@@ -21,6 +21,7 @@ from .._core.backend import np
 from .._core.tensor import Tensor
 from .._core.variable import update_in_place
 from ..ops import _kernels
+from .batch_chunks import chunk_batches
 from .blas import dot_matches_matmul, fuse_gemm_updates, gemm_update
 from .fusion import assign_scratch, fuse_elementwise
 from .ir import GuardFailed, Op, Structured, branch_index, execute, guard_holds, run_guard
@@ -229,6 +230,8 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
     fixed = (program._fixed_shape_slots() if buffers or not program.relaxed
              or meta is not None else set())
     if buffers:
+        # row-wise runs of a large batch, chunk by chunk on two threads (batch_chunks.py)
+        program.steps = chunk_batches(program, program.steps, fixed)
         program.steps = fuse_elementwise(program, _MIN_BUFFER_BYTES, fixed)
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
     if buffers:

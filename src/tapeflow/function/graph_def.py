@@ -28,421 +28,40 @@ TF's counterpart: ``FuncGraph.as_graph_def`` and ``function_def_to_graph``'s inv
 """
 import re
 
-from .. import _protobuf as pb
 from .._core import nest as _nest
 from .._core.backend import np
 from .._core.custom_gradient import CustomGradientOp
 from . import graph as _graph_module
 from . import tf_op_defs as _tf_op_defs
 from .graph import Graph
+from .graph_objects import operations_of
+from .graph_records import (
+    DT,
+    LoweringError,
+    _msg,
+    _node_out_dtype,
+    attr,
+    attr_list,
+    dtype_enum,
+    op_args,
+    shape_proto,
+    tensor_proto,
+)
+from .graph_rules import (
+    GENERATOR_DRAWS,
+    GENERATOR_SCOPES,
+    NODE_NAMES,
+    RULES,
+    as_int32,
+    every_axis,
+    generic,
+    rank_dependent,
+    reduction,
+)
 from .ir import walk
 
 __all__ = ["GraphView", "LoweringError", "lower_function", "DT", "dtype_enum",
            "tensor_proto", "shape_proto"]
-
-
-class LoweringError(ValueError):
-    """A step that TF's graph cannot express the same way (raised when saving)."""
-
-
-# TF's DataType enum (types.proto)
-DT = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
-      "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17,
-      "complex128": 18, "float16": 19, "resource": 20, "variant": 21, "uint32": 22,
-      "uint64": 23}
-
-
-def dtype_enum(dtype):
-    """TF's DataType number of a NumPy or tapeflow dtype."""
-    name = getattr(dtype, "name", None)
-    if not isinstance(dtype, np.dtype) and name in DT:
-        return DT[name]
-    d = np.dtype(getattr(dtype, "_np", dtype))
-    if d.kind in "SUO":
-        return DT["string"]
-    return DT[d.name]
-
-
-# --------------------------------------------------------------------------- messages
-def _msg(type_name, **fields):
-    return pb.Message("tensorflow." + type_name, **fields)
-
-
-def attr(**kw):
-    """An AttrValue: ``attr(type=1)``, ``attr(b=True)``, ``attr(list=attr_list(i=[1, 2]))``."""
-    return _msg("AttrValue", **kw)
-
-
-def attr_list(**kw):
-    return _msg("AttrValue.ListValue", **kw)
-
-
-def shape_proto(shape):
-    """TensorShapeProto of a shape (None: unknown rank; None dims: -1)."""
-    if shape is None:
-        return _msg("TensorShapeProto", unknown_rank=True)
-    return _msg("TensorShapeProto", dim=[_msg("TensorShapeProto.Dim",
-                                              size=-1 if d is None else int(d))
-                                         for d in shape])
-
-
-_VAL_FIELD = {"float32": "float_val", "float64": "double_val", "int32": "int_val",
-              "int16": "int_val", "int8": "int_val", "uint8": "int_val", "uint16": "int_val",
-              "int64": "int64_val", "bool": "bool_val", "uint32": "uint32_val",
-              "uint64": "uint64_val", "float16": "half_val", "bfloat16": "half_val",
-              "complex64": "scomplex_val", "complex128": "dcomplex_val"}
-
-
-def tensor_proto(value):
-    """TensorProto of a NumPy value: one element in its typed ``*_val`` field, more as
-    little-endian ``tensor_content``; strings in ``string_val``."""
-    a = np.asarray(value)
-    enum = dtype_enum(a.dtype)
-    fields = {"dtype": enum, "tensor_shape": shape_proto(a.shape)}
-    if enum == DT["string"]:
-        fields["string_val"] = [v if isinstance(v, bytes) else str(v).encode()
-                                for v in a.reshape(-1).tolist()]
-    elif a.size == 1:
-        name = a.dtype.name
-        v = a.reshape(-1)
-        if name in ("float16", "bfloat16"):
-            vals = [int(v.view(np.uint16)[0])]
-        elif name.startswith("complex"):
-            vals = [float(v.real[0]), float(v.imag[0])]
-        elif name == "bool":
-            vals = [bool(v[0])]
-        else:
-            vals = [v.tolist()[0]]
-        fields[_VAL_FIELD[name]] = vals
-    else:
-        fields["tensor_content"] = np.ascontiguousarray(a).astype(
-            a.dtype.newbyteorder("<")).tobytes()
-    return _msg("TensorProto", **fields)
-
-
-# --------------------------------------------------------------------------- op arguments
-_PARSED = {}
-
-
-def _arg(name, kind):
-    """``(name, type attr or DataType number as text, number attr or "+" for a list typed
-    by a list attr)`` of one ``tf_op_defs`` argument."""
-    if kind.startswith("["):
-        return name, kind[1:-1], "+"
-    number, _, t = kind.rpartition("*")
-    if t in _tf_op_defs.DATA_TYPES:
-        t = str(_tf_op_defs.DATA_TYPES[t])
-    return name, t, number
-
-
-def op_args(op_type):
-    """``(input args, output args, other attr names, stateful)`` of a TF op type from TF's
-    registry (``tf_op_defs.py``), each arg as :func:`_arg` gives it; None for a type the
-    table does not hold."""
-    got = _PARSED.get(op_type)
-    if got is None:
-        entry = _tf_op_defs.OP_DEFS.get(op_type)
-        if entry is None:
-            return None
-        ins = [_arg(n, k) for n, k in entry["inputs"]]
-        outs = [_arg(n, k) for n, k in entry["outputs"]]
-        typed = {a[2] for a in ins + outs if a[2] and a[2] != "+"}
-        other = {n for n, kind in entry["attrs"].items()
-                 if kind not in ("type", "list(type)") and n not in typed}
-        got = _PARSED[op_type] = (ins, outs, other, entry["stateful"])
-    return got
-
-
-# The node names TF's Python API gives these op types (others: the type itself).
-_NODE_NAMES = {"AddV2": "add", "Add": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv",
-               "Pow": "pow", "FloorDiv": "floordiv", "FloorMod": "mod",
-               "Transpose": "transpose", "ConcatV2": "concat", "Pack": "stack",
-               "StridedSlice": "strided_slice", "Range": "range", "ZerosLike": "zeros_like",
-               "OnesLike": "ones_like", "Unpack": "unstack", "Einsum": "einsum/Einsum",
-               "BroadcastTo": "BroadcastTo", "PadV2": "PadV2", "Tile": "Tile",
-               "OneHot": "one_hot", "Cumsum": "Cumsum", "GatherV2": "GatherV2"}
-
-# tapeflow attributes that TF carries in the op's types (or that do not change what the op
-# computes): dropped by the lowering.
-_TYPE_ATTRS = {"Cast": {"dtype", "src"}, "Shape": {"dtype"}, "Size": {"dtype"},
-               "ZerosLike": {"dtype"}, "OnesLike": {"dtype"}, "Range": {"dtype"},
-               "ArgMax": {"dtype"}, "ArgMin": {"dtype"}, "GatherV2": {"sparse"},
-               "Bitcast": {"type"},
-               **{op: {"kind", "dtype"} for op in (
-                   "StatelessRandomNormalV2", "StatelessRandomUniformV2",
-                   "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
-                   "StatelessRandomUniformFullIntV2")}}
-
-
-# --------------------------------------------------------------------------- rules
-def _int32(v):
-    return np.asarray(v, np.int32)
-
-
-def _reduction(fn, step, op):
-    axis = (step.attrs or {}).get("axis")
-    attrs = {"keep_dims": attr(b=True)} if (step.attrs or {}).get("keepdims") else {}
-    if step.ins[0] in fn.info.unknown_rank:
-        # every axis of a value of unknown rank (traced at rank 0: every axis is ()):
-        # TF's range(rank(x))
-        x = fn._value_ref(step.ins[0], None, None)
-        rank = fn.unique("Rank")
-        fn.node("Rank", rank, [x], {"T": attr(type=fn.dtype(step.ins[0]))})
-        start = fn.const(np.int32(0), fn.unique("range/start"))
-        delta = fn.const(np.int32(1), fn.unique("range/delta"))
-        rng = fn.unique("range")
-        fn.node("Range", rng, [start, (rank, 0), delta], {"Tidx": attr(type=DT["int32"])})
-        return op, [step.ins[0], ("ref", (rng, 0), DT["int32"])], attrs
-    rank = len(fn.shape(step.ins[0]) or ())
-    if axis is None:
-        axis = tuple(range(rank))
-    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    # TF's reduce_* compute "all axes" in Python (a Const made before the op's scope)
-    whole = sorted(a % max(rank, 1) for a in axis) == list(range(rank)) and rank > 0
-    indices = ("global", _int32(axis), "reduction_indices") if whole else \
-        ("const", _int32(axis), "reduction_indices")
-    return op, [step.ins[0], indices], attrs
-
-
-def _every_axis(attrs):
-    """A reduction's axis is "every axis" of a value traced at rank 0 (None or empty)."""
-    axis = (attrs or {}).get("axis")
-    return axis is None or isinstance(axis, (tuple, list)) and len(axis) == 0
-
-
-def _rank_dependent(rule, attrs):
-    """Whether an op's lowering may hold something of its trace's rank (an axis, a perm, a
-    shape): refused on a value of unknown rank."""
-    attrs = attrs or {}
-    if rule is _reduction:
-        return not _every_axis(attrs)
-    if rule is not None and rule is not _add:
-        return True
-    return any(isinstance(v, (tuple, list)) or k in _AXIS_ATTRS for k, v in attrs.items())
-
-
-_AXIS_ATTRS = {"axis", "axes", "perm", "shape", "multiples", "paddings", "begin", "end",
-               "strides", "size", "dims", "batch_dims"}
-
-
-def _tensor_attr(name, arg, dtype=np.int32):
-    def rule(fn, step, op):
-        value = (step.attrs or {}).get(name)
-        ins = list(step.ins)
-        if value is not None:
-            ins.append(("const", np.asarray(value, dtype), arg))
-        return op, ins, _rest(op, step.attrs, (name,))
-    return rule
-
-
-def _rest(op, attrs, consumed):
-    """The attributes a rule did not consume, as TF attrs (refused when TF has no such
-    attr: never drop what changes the result)."""
-    entry = op_args(op)
-    ignored = _TYPE_ATTRS.get(op, ())
-    out = {}
-    for k, v in (attrs or {}).items():
-        if k in consumed or k in ignored:
-            continue
-        if entry is not None and k in entry[2]:
-            out[k] = _py_attr(v)
-        else:
-            raise LoweringError(f"attribute {k}={v!r} of {op}")
-    return out
-
-
-def _concat(fn, step, op):
-    return op, list(step.ins) + [("const", _int32((step.attrs or {})["axis"]), "axis")], {}
-
-
-def _pack(fn, step, op):
-    return op, list(step.ins), {"axis": attr(i=int((step.attrs or {}).get("axis", 0)))}
-
-
-def _expand_dims(fn, step, op):
-    axis = (step.attrs or {})["axis"]
-    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    if len(axis) != 1:
-        raise LoweringError("ExpandDims over several axes")
-    return op, [step.ins[0], ("const", _int32(axis[0]), "dim")], {}
-
-
-def _squeeze(fn, step, op):
-    axis = (step.attrs or {}).get("axis")
-    axis = () if axis is None else tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    return op, list(step.ins), {"squeeze_dims": attr(list=attr_list(i=list(axis)))} \
-        if axis else {}
-
-
-def _softmax(fn, step, op):
-    rank = len(fn.shape(step.ins[0]) or ())
-    axis = (step.attrs or {}).get("axis", -1)
-    if axis not in (-1, rank - 1):
-        raise LoweringError(f"{op} over axis {axis} of a rank-{rank} tensor")
-    return op, list(step.ins), {}
-
-
-def _add(fn, step, op):
-    return ("Add" if fn.dtype(step.ins[0]) == DT["string"] else op), list(step.ins), {}
-
-
-def _matmul(fn, step, op):
-    a = step.attrs or {}
-    if op == "BatchMatMulV2":
-        names = ("adj_x", "adj_y")
-    else:
-        names = ("transpose_a", "transpose_b")
-    attrs = {}
-    for mine, theirs in zip(("transpose_a", "transpose_b"), names):
-        if a.get(mine):
-            attrs[theirs] = attr(b=True)
-    return op, list(step.ins), attrs
-
-
-def _range(fn, step, op):
-    dtype = fn.dtype_np(step.outs[0])
-    ins = [("cast", s, dtype) for s in step.ins]
-    return op, ins, {}
-
-
-def _gather(fn, step, op):
-    a = step.attrs or {}
-    attrs = {"batch_dims": attr(i=int(a["batch_dims"]))} if a.get("batch_dims") else {}
-    return op, list(step.ins) + [("const", _int32(a.get("axis", 0)), "axis")], attrs
-
-
-def _strided_slice(fn, step, op):
-    key = (step.attrs or {})["key"]
-    key = key if isinstance(key, tuple) else (key,)
-    begin, end, strides = [], [], []
-    masks = {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
-             "shrink_axis_mask": 0}
-    for j, k in enumerate(key):
-        bit = 1 << j
-        if k is Ellipsis:
-            masks["ellipsis_mask"] |= bit
-            begin.append(0), end.append(0), strides.append(1)
-        elif k is None:
-            masks["new_axis_mask"] |= bit
-            begin.append(0), end.append(0), strides.append(1)
-        elif isinstance(k, slice):
-            if k.start is None:
-                masks["begin_mask"] |= bit
-            if k.stop is None:
-                masks["end_mask"] |= bit
-            begin.append(0 if k.start is None else int(k.start))
-            end.append(0 if k.stop is None else int(k.stop))
-            strides.append(1 if k.step is None else int(k.step))
-        elif isinstance(k, (int, np.integer)):
-            masks["shrink_axis_mask"] |= bit
-            begin.append(int(k)), end.append(int(k) + 1), strides.append(1)
-        else:
-            raise LoweringError(f"StridedSlice with key {k!r}")
-    if len(step.ins) != 1:
-        raise LoweringError("StridedSlice with tensor bounds")
-    attrs = {m: attr(i=v) for m, v in masks.items() if v}
-    return op, [step.ins[0], ("const", _int32(begin), "stack"),
-                ("const", _int32(end), "stack_1"), ("const", _int32(strides), "stack_2")], attrs
-
-
-def _pad(fn, step, op):
-    a = step.attrs or {}
-    ins = [step.ins[0], ("const", _int32(a["paddings"]), "paddings")]
-    if len(step.ins) > 1:
-        raise LoweringError("PadV2 with tensor paddings")
-    ins.append(("const", np.asarray(a.get("value", 0), fn.dtype_np(step.ins[0])),
-                "constant_values"))
-    return op, ins, {}
-
-
-def _nhwc(pair):
-    return attr(list=attr_list(i=[1, int(pair[0]), int(pair[1]), 1]))
-
-
-def _padding(pads, explicit_ok):
-    """TF's ``padding`` attrs for a ``pads`` attribute: SAME (re-resolved per size, as TF's),
-    VALID (none), else EXPLICIT with ``explicit_paddings`` (Conv2D only)."""
-    from ..ops.nn_conv_ops import _SamePads
-    if isinstance(pads, _SamePads):
-        return {"padding": attr(s=b"SAME")}
-    flat = [int(p) for pair in pads for p in pair]
-    if not any(flat):
-        return {"padding": attr(s=b"VALID")}
-    if not explicit_ok:
-        raise LoweringError(f"explicit paddings {pads}")
-    return {"padding": attr(s=b"EXPLICIT"),
-            "explicit_paddings": attr(list=attr_list(i=[0, 0] + flat + [0, 0]))}
-
-
-def _conv2d(fn, step, op):
-    a = step.attrs or {}
-    attrs = {"strides": _nhwc(a["strides"]), "dilations": _nhwc(a.get("dilations", (1, 1)))}
-    attrs.update(_padding(a["pads"], explicit_ok=True))
-    return op, list(step.ins), dict(attrs, **_rest(op, a, ("strides", "dilations", "pads")))
-
-
-def _pool(fn, step, op):
-    a = step.attrs or {}
-    attrs = {"ksize": _nhwc(a["ksize"]), "strides": _nhwc(a["strides"])}
-    attrs.update(_padding(a["pads"], explicit_ok=False))
-    return op, list(step.ins), dict(attrs, **_rest(op, a, ("ksize", "strides", "pads")))
-
-
-def _plain_attrs(*names):
-    def rule(fn, step, op):
-        a = step.attrs or {}
-        out = {}
-        for n in names:
-            if n in a:
-                out[n] = _py_attr(a[n])
-        return op, list(step.ins), out
-    return rule
-
-
-def _py_attr(v):
-    if isinstance(v, (bool, np.bool_)):
-        return attr(b=bool(v))
-    if isinstance(v, (int, np.integer)):
-        return attr(i=int(v))
-    if isinstance(v, (float, np.floating)):
-        return attr(f=float(v))
-    if isinstance(v, str):
-        return attr(s=v.encode())
-    if isinstance(v, (tuple, list)) and all(isinstance(e, (int, np.integer)) for e in v):
-        return attr(list=attr_list(i=[int(e) for e in v]))
-    raise LoweringError(f"attribute value {v!r}")
-
-
-_RULES = {
-    "Sum": _reduction, "Mean": _reduction, "Max": _reduction, "Min": _reduction,
-    "Prod": _reduction, "All": _reduction, "Any": _reduction,
-    "Reshape": _tensor_attr("shape", "shape"), "Transpose": _tensor_attr("perm", "perm"),
-    "Tile": _tensor_attr("multiples", "multiples"),
-    "ConcatV2": _concat, "Pack": _pack, "ExpandDims": _expand_dims, "Squeeze": _squeeze,
-    "Softmax": _softmax, "LogSoftmax": _softmax, "AddV2": _add, "MatMul": _matmul,
-    "BatchMatMulV2": _matmul, "Range": _range, "GatherV2": _gather,
-    "StridedSlice": _strided_slice, "PadV2": _pad, "Conv2D": _conv2d, "MaxPool": _pool,
-    "DepthwiseConv2dNative": _conv2d,
-    "AvgPool": _pool,
-    "Cumsum": _tensor_attr("axis", "axis"),
-    "ArgMax": _tensor_attr("axis", "dimension"), "ArgMin": _tensor_attr("axis", "dimension"),
-}
-
-
-# tf.random.Generator's draw primitives -> the stateless op per kind of draw, and the name
-# scope TF's Generator method gives its nodes
-_STATELESS_V2 = {"normal": "StatelessRandomNormalV2", "uniform": "StatelessRandomUniformV2",
-                 "truncated": "StatelessTruncatedNormalV2",
-                 "int": "StatelessRandomUniformIntV2", "full": "StatelessRandomUniformFullIntV2"}
-_GENERATOR_DRAWS = {"StatefulRandomV2": _STATELESS_V2,
-                    "StatefulRandomV2Replicas": _STATELESS_V2}
-_GENERATOR_SCOPES = {"normal": "stateful_normal", "uniform": "stateful_uniform",
-                     "truncated": "stateful_truncated_normal", "int": "stateful_uniform",
-                     "full": "stateful_uniform_full_int"}
-
-
-def _generic(fn, step, op):
-    return op, list(step.ins), _rest(op, step.attrs, ())
 
 
 # --------------------------------------------------------------------------- lowering
@@ -476,7 +95,8 @@ class _Library:
         self.custom_gradients = custom_gradients   # lower the gradient of custom gradients
         self.gradient_types = {}    # id(CustomGradientOp) -> "CustomGradient-<uid>"
         self.registered = []        # (op type, gradient FunctionDef name, input specs,
-        #                             number of results)
+        #                             number of results, captured inputs: ("tensor",
+        #                             function name, "Exp:0") or ("variable", Variable))
         self._keep = []             # the ops of gradient_types (their ids stay unique)
         self.unknown_rank_outputs = {}   # FunctionDef name -> flat outputs of unknown rank
 
@@ -484,6 +104,17 @@ class _Library:
         u = self._uid
         self._uid += 1
         return u
+
+    def snapshot(self):
+        """The state a failed lowering is undone to (:meth:`restore`)."""
+        return (len(self.functions), self._uid, len(self.registered),
+                dict(self.gradient_types), len(self._keep), dict(self.unknown_rank_outputs))
+
+    def restore(self, state):
+        n_fn, self._uid, n_reg, types, n_keep, unknown = state
+        del self.functions[n_fn:], self.registered[n_reg:], self._keep[n_keep:]
+        self.gradient_types = types
+        self.unknown_rank_outputs = unknown
 
     def made(self, n):
         """``n`` graph tensors (or a graph) were made: TF's counter moves by ``n``."""
@@ -513,6 +144,7 @@ class _Fn:
         self.pending_reads = {}   # slot -> a Read step emitted at its first user
         self.read_vars = {}       # slot -> the variable a Read step read into it
         self.rng_states = {}      # slot of a generator's next state -> RngReadAndSkip node
+        self.fname = None         # the FunctionDef's name, when known (captured tensors)
 
     # -------------------------------------------------------------- names and types
     def unique(self, base):
@@ -639,11 +271,11 @@ class _Fn:
         prim = step.prim
         if isinstance(prim, CustomGradientOp):
             return self._custom_gradient(step)
-        if prim.name in _GENERATOR_DRAWS:
+        if prim.name in GENERATOR_DRAWS:
             return self._generator_draw(step)
         if prim.name == "RngSkip":
             return self._rng_skip(step)
-        rule = _RULES.get(prim.name)
+        rule = RULES.get(prim.name)
         try:
             if prim.forward is None:
                 raise LoweringError(f"the tf.custom_gradient function `{prim.name}`: its "
@@ -652,12 +284,12 @@ class _Fn:
                 raise LoweringError(f"the primitive {prim.name} has no TF op")
             unknown = self.info.unknown_rank
             if unknown and any(type(x) is int and x in unknown for x in step.ins) \
-                    and _rank_dependent(rule, step.attrs):
+                    and rank_dependent(rule, step.attrs):
                 raise LoweringError(f"{prim.name} with attributes {step.attrs} on a value "
                                     f"of unknown rank: its lowering depends on the rank "
                                     f"(give the input_signature a shape of known rank)")
             try:
-                op, ins, attrs = (rule or _generic)(self, step, prim.name)
+                op, ins, attrs = (rule or generic)(self, step, prim.name)
             except (KeyError, TypeError, IndexError) as exc:
                 raise LoweringError(f"{prim.name} with inputs {step.ins} and attributes "
                                     f"{step.attrs} ({type(exc).__name__}: {exc})") from None
@@ -706,85 +338,153 @@ class _Fn:
 
     def _node_base(self, step, op):
         """The name an op's node is uniquified from: TF's default for its type."""
-        return _NODE_NAMES.get(op, op)
+        return NODE_NAMES.get(op, op)
 
     def _custom_gradient(self, step):
-        """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...)
-        tagged ``_gradient_op_type``; its gradient function (inputs ``result_grads_<k>``, one
-        per IdentityN input; outputs the arguments' gradients) is registered in the
-        library when ``custom_gradients`` is set (``SaveOptions``'s default)."""
+        """A ``tf.custom_gradient`` call: TF's ``IdentityN`` over (results..., arguments...,
+        a fresh ``IdentityN/ReadVariableOp`` per variable the function read) tagged
+        ``_gradient_op_type``; its gradient function (inputs ``result_grads_<k>``, one per
+        IdentityN input, then what it captures; outputs the arguments' then the variables'
+        gradients) is registered in the library when ``custom_gradients`` is set
+        (``SaveOptions``'s default)."""
         prim = step.prim
         n = prim.n_results + prim.n_args
+        name = self.unique("IdentityN")
+        variables = [self._read_var_of(s, step) for s in step.ins[n:n + prim.n_vars]]
+        refs = [self._value_ref(x, name, None) for x in step.ins[:n]]
+        types = [self.dtype(x) for x in step.ins[:n]]
+        for var in variables:
+            read = self.unique(f"{name}/ReadVariableOp")
+            dt = dtype_enum(var.dtype)
+            self.node("ReadVariableOp", read, [self.resource(var, read)],
+                      {"dtype": attr(type=dt)}, control=self.control_for(var))
+            self.last[id(var)] = read
+            self.effects.append(read)
+            refs.append((read, 0))
+            types.append(dt)
+        ins = list(step.ins[:n + prim.n_vars])
         try:
-            if prim.n_vars:
-                raise LoweringError(f"the tf.custom_gradient function `{prim.name}` reads "
-                                    f"variables: its gradient cannot be exported (not "
-                                    f"supported yet)")
             op_type = self.lib.gradient_types.get(id(prim))
             if op_type is None:
                 op_type = f"CustomGradient-{self.lib.uid() + _GRADIENT_UID_BASE}"
                 if self.lib.custom_gradients:
-                    fname, specs = self._gradient_function(prim, step.ins[:n])
-                    self.lib.registered.append((op_type, fname, specs, prim.n_results))
+                    fname, specs, binds = self._gradient_function(prim, ins, variables, name)
+                    self.lib.registered.append((op_type, fname, specs, prim.n_results, binds))
                 self.lib.gradient_types[id(prim)] = op_type
                 self.lib._keep.append(prim)
         except LoweringError as exc:
             if self.lib.strict:
                 raise _at(exc, step) from None
             op_type = prim.name
-        ins = step.ins[:n]
-        name = self.unique("IdentityN")
-        refs = [self._value_ref(x, name, None) for x in ins]
-        types = [self.dtype(x) for x in ins]
         self.node("IdentityN", name, refs, {"T": attr(list=attr_list(type=types)),
                                             "_gradient_op_type": attr(s=op_type.encode())},
-                  len(ins))
+                  len(refs))
         for k, o in enumerate(step.outs):
             self.ref[o] = (name, k)
 
-    def _gradient_function(self, prim, ins):
-        """Trace ``prim.grad_fn`` on one gradient per IdentityN input and lower it: the name
-        of its FunctionDef (``__inference_internal_grad_fn_<uid>``)."""
+    def _read_var_of(self, s, step):
+        """The variable whose read slot ``s`` is (a custom gradient's variable input)."""
+        pending = self.pending_reads.get(s)
+        var = pending.var if pending is not None else self.read_vars.get(s)
+        if var is None:
+            raise _at(LoweringError(f"the tf.custom_gradient function `{step.prim.name}`: a "
+                                    f"variable input that is not a read of its variable"), step)
+        return var
+
+    def _forward_tensor_name(self, s, consumer, prim):
+        """The graph tensor name (``Exp:0``, ``x:0``) of forward slot ``s`` in this
+        function, TF's ``CapturedTensor.name``."""
+        try:
+            ref = self._value_ref(s, consumer, None)
+        except LoweringError:
+            ref = None
+        if ref is None or (ref[0] is not None and self.layout.get(ref[0]) is None):
+            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
+                                f"`{prim.name}` uses a tensor its forward pass computed that "
+                                f"the saved function does not keep")
+        if self.fname is None:
+            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
+                                f"`{prim.name}` uses a tensor its forward pass computed, in "
+                                f"a graph without a function name")
+        name, k = ref
+        return f"{k}:0" if name is None else f"{name}:{k}"
+
+    def _gradient_function(self, prim, ins, variables, consumer):
+        """Trace ``prim.grad_fn`` on one gradient per IdentityN input and lower it, TF's
+        layout: ``(FunctionDef name, input specs, bindings)``. A tensor of the forward the
+        ``grad_fn`` closes over becomes an extra input (TF's captured tensor, named after
+        the op that first uses it and the tensor's op: ``add_exp``), as does a variable it
+        reads (a resource); ``bindings`` lists them in argument order, ``("tensor",
+        function name, "Exp:0")`` or ``("variable", Variable)``."""
         from ..ops import array_ops
         from . import function
+        from .retrace_report import _Detector
         from .trace_type import TensorSpec
-        for cell in getattr(prim.grad_fn, "__closure__", None) or ():
-            try:
-                held = _nest.flatten(cell.cell_contents)
-            except ValueError:      # an empty cell
-                continue
-            for t in held:
-                if getattr(t, "_id", None) in prim.forward_ids and not hasattr(t, "assign"):
-                    raise LoweringError(
-                        f"the gradient function of the tf.custom_gradient function "
-                        f"`{prim.name}` uses a tensor its forward pass computed (not "
-                        f"supported yet; recompute it from the arguments inside the "
-                        f"gradient function, or save with tf.saved_model.SaveOptions("
-                        f"experimental_custom_gradients=False))")
-        n_res, n_args = prim.n_results, prim.n_args
+        n_res, n_args, n_vars = prim.n_results, prim.n_args, prim.n_vars
+        n = len(ins)
+        forward = prim.forward_slots
+        held = _closure_tensors(prim.grad_fn, forward)
         specs = [TensorSpec(self.shape(s), self.dtype_np(s)) for s in ins]
         grad_fn = prim.grad_fn
 
-        def internal_grad_fn(*grads):
-            got = _nest.flatten(grad_fn(*grads[:n_res]))
-            if len(got) != n_args:
-                raise LoweringError(f"the gradient function of `{prim.name}` returns "
-                                    f"{len(got)} gradients for {n_args} arguments")
-            return [array_ops.zeros_like(grads[n_res + i]) if g is None else g
-                    for i, g in enumerate(got)]
+        def trace(caps):
+            cap_specs = [TensorSpec(self.shape(forward[t._id]), self.dtype_np(forward[t._id]))
+                         for t in caps]
 
-        concrete = function(internal_grad_fn, input_signature=specs).get_concrete_function()
+            def internal_grad_fn(*grads):
+                with _standing_in(held, caps, grads[n:]) as tracer:
+                    dys = list(grads[:n_res])
+                    if n_vars:
+                        arg_grads, var_grads = grad_fn(*dys, variables=list(variables))
+                        got = _nest.flatten(arg_grads) + _nest.flatten(list(var_grads))
+                    else:
+                        got = _nest.flatten(grad_fn(*dys))
+                    stray = [tid for tid in tracer.slots if tid in forward]
+                if stray:
+                    raise LoweringError(_STRAY_TEXT.format(name=prim.name))
+                if len(got) != n_args + n_vars:
+                    raise LoweringError(f"the gradient function of `{prim.name}` returns "
+                                        f"{len(got)} gradients for {n_args} arguments and "
+                                        f"{n_vars} variables")
+                return [array_ops.zeros_like(grads[n_res + i]) if g is None else g
+                        for i, g in enumerate(got)]
+
+            try:
+                traced = function(internal_grad_fn, input_signature=specs + cap_specs)
+                # the save's own traces are no user's retracing: a detector of their own
+                traced._detector = _Detector()
+                got = traced.get_concrete_function()
+                if got.relaxed and not got.shape_generic:
+                    got = retrace_at(got, 17) or got
+                return got
+            except TypeError as exc:
+                if "out of scope" in str(exc):   # a forward tensor reached other than by
+                    raise LoweringError(_STRAY_TEXT.format(name=prim.name)) from None
+                raise
+
+        caps = [t for _, t in _unique_tensors(held)]
+        concrete = trace(caps)
+        if caps:
+            used = _used_slots(concrete.program)
+            kept = [t for t, s in zip(caps, concrete.program.inputs[n:]) if s in used]
+            if len(kept) != len(caps):
+                caps = kept
+                concrete = trace(caps)
         if concrete.relaxed and not concrete.shape_generic:
+            why = getattr(concrete.program, "why_not_generic", None) or "a size is baked in"
             raise LoweringError(f"the gradient function of the tf.custom_gradient function "
                                 f"`{prim.name}` does not serve every size of its None "
-                                f"dimensions")
+                                f"dimensions ({why})")
         fname = f"__inference_internal_grad_fn_{self.lib.uid()}"
-        _, captured = lower_function(concrete, fname, self.lib,
-                                     [f"result_grads_{k}" for k in range(len(ins))])
-        if captured:
-            raise LoweringError(f"the gradient function of the tf.custom_gradient function "
-                                f"`{prim.name}` reads variables (not supported yet)")
-        return fname, specs
+        tensor_names = [self._forward_tensor_name(forward[t._id], consumer, prim)
+                        for t in caps]
+        names = [f"result_grads_{k}" for k in range(n)] + \
+            [f"captured_{k}" for k in range(len(caps))]
+        fdef, captured = lower_function(concrete, fname, self.lib, names)
+        binds = [("tensor", self.fname, name) for name in tensor_names] + \
+            [("variable", v) for v in captured]
+        binds = _capture_order(fdef, n, binds)
+        return fname, specs, binds
 
     def _generator_draw(self, step):
         """A ``tf.random.Generator`` draw (read the state, draw, assign the next state) as
@@ -804,7 +504,7 @@ class _Fn:
         if any(self.info.uses.get(o, 0) > 1 for o in news):
             raise _at(LoweringError("a generator's next state is used other than to update "
                                     "the generator"), step)
-        scope = self.unique(_GENERATOR_SCOPES[kind]) + "/"
+        scope = self.unique(GENERATOR_SCOPES[kind]) + "/"
         shape_ref = self.const(np.asarray(shape, np.int64), scope + "shape")
         alg = self.const(np.int32(1), scope + "Cast/x")
         n = int(np.prod(shape)) if shape else 1
@@ -819,7 +519,7 @@ class _Fn:
         i64, u64, i32 = attr(type=DT["int64"]), attr(type=DT["uint64"]), attr(type=DT["int32"])
         words = []
         for tag, begin, end, mask in (("strided_slice", 0, 2, 1), ("strided_slice_1", 2, 3, 0)):
-            bounds = [self.const(_int32([v]), f"{scope}{tag}/{arg}")
+            bounds = [self.const(as_int32([v]), f"{scope}{tag}/{arg}")
                       for v, arg in ((begin, "stack"), (end, "stack_1"), (1, "stack_2"))]
             attrs = {"T": i64, "Index": i32}
             if mask:
@@ -828,7 +528,7 @@ class _Fn:
             cast = scope + ("Bitcast" if begin == 0 else "Bitcast_1")
             self.node("Bitcast", cast, [(scope + tag, 0)], {"T": i64, "type": u64})
             words.append((cast, 0))
-        op = _GENERATOR_DRAWS[step.prim.name][kind]
+        op = GENERATOR_DRAWS[step.prim.name][kind]
         name = scope + op
         ins = [shape_ref, words[1], words[0],
                self.const(np.int32(1), f"{name}/alg")]
@@ -1094,6 +794,7 @@ class _Fn:
     def _sub_function(self, tag, scope, sub, free, vars_, outs):
         fname = f"{tag}_{self.lib.uid()}"
         child = self._child(scope)
+        child.fname = fname
         for s in free:
             child.ref[s] = child.add_arg(self.arg_name(s), self.dtype(s), self.shape(s), s)
         for v in vars_:
@@ -1110,6 +811,7 @@ class _Fn:
         come before the outputs, and each output is converted and then wrapped in an
         ``Identity`` (``cond/Identity``, output ``cond_identity``)."""
         child = _BranchFn(self, scope, free)
+        child.fname = fname
         self.lib.made(1)                                   # the branch's FuncGraph
         for v in vars_:
             child.res[id(v)] = child.add_arg(_var_arg_name(v), DT["resource"], (), v)
@@ -1136,6 +838,7 @@ class _Fn:
     def _loop_function(self, tag, scope, sub, free, vars_, is_cond, has_limit):
         fname = f"{tag}_{self.lib.uid()}"
         child = self._child(scope)
+        child.fname = fname
         counter = child.add_arg("loop_counter", DT["int32"], (), None)
         limit = child.add_arg("maximum_iterations", DT["int32"], (), None)
         for s in sub.ins:
@@ -1343,30 +1046,6 @@ def _with_defaults(op, attrs):
     return out
 
 
-def _node_out_dtype(node, k):
-    entry = op_args(node.op)
-    a = node.attr
-    if node.op in ("Const", "Placeholder"):
-        return a["dtype"].type
-    if node.op == "ReadVariableOp":
-        return a["dtype"].type
-    if entry is None and "output_types" in a:
-        return a["output_types"].list.type[k]
-    if entry is not None:
-        types = []
-        for _name, t, number in entry[1]:
-            if t.isdigit():
-                types.append(int(t))
-            elif number == "+" and t in a:
-                types.extend(a[t].list.type)
-            elif t in a:
-                n = a[number].i if number else 1
-                types.extend([a[t].type] * n)
-        if k < len(types):
-            return types[k]
-    return a["T"].type
-
-
 def _flat_arg_names(args, n):
     """The input arg each of ``n`` flat inputs feeds: a list arg (number or type-list attr)
     takes what the single args leave."""
@@ -1465,6 +1144,174 @@ def _var_arg_name(var):
     return _sanitize(name.replace("/", "_")) + "_resource"
 
 
+def retrace_at(cf, size):
+    """A fresh trace of an ``input_signature`` function with its None dimensions at
+    ``size`` (the shape-generic check of a trace at the dummy size 2 takes every 2 in the
+    program for the batch size: a Flatten's ``reshape(x, (-1, 2))``); None when the function
+    has no input signature or the trace fails. Its effects are undone, as
+    ``get_concrete_function``'s."""
+    from .._core.tensor import Tensor
+    from .retrace_report import _Detector
+    from .trace_type import TensorSpec, make_key
+    old = cf._function
+    if old._input_signature is None:
+        return None
+    specs = old._input_signature
+    if not all(isinstance(s, TensorSpec) and s.shape.rank is not None for s in specs):
+        return None
+    # the trace's own Function class (tf.function's, one floor up: not imported here)
+    fresh = type(old)(old._python_function, old._input_signature, old._autograph,
+                      old._jit_compile, old._reduce_retracing, old._name)
+    fresh._detector = _Detector()      # no user's retracing
+    values = tuple(Tensor(np.ones([size if d is None else d for d in s.shape.as_list()],
+                                  s.dtype._np)) for s in specs)
+    try:
+        key, leaves = make_key(values, {})
+        fresh._trace(key, fresh._signature_key(key), leaves, values, {},
+                     reason="tf.saved_model.save", execute=False)
+    except Exception:  # noqa: BLE001 - the first trace is judged (and refused) instead
+        return None
+    return fresh._traces[-1]
+
+
+_STRAY_TEXT = (
+    "the gradient function of the tf.custom_gradient function `{name}` uses a tensor its "
+    "forward pass computed other than through its closure (a global or an attribute): "
+    "tapeflow cannot pass it in (pass it through a variable of the closure, or save with "
+    "tf.saved_model.SaveOptions(experimental_custom_gradients=False))")
+
+
+def _closure_tensors(fn, forward, seen=None):
+    """``[(cell, [(leaf index, tensor)])]``: the closure cells of ``fn`` (and of the
+    functions it closes over) holding tensors of the forward trace (``forward``: their ids),
+    variables aside."""
+    seen = set() if seen is None else seen
+    out = []
+    if id(fn) in seen:
+        return out
+    seen.add(id(fn))
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:      # an empty cell
+            continue
+        if callable(value) and getattr(value, "__closure__", None):
+            out += _closure_tensors(value, forward, seen)
+            continue
+        try:
+            leaves = _nest.flatten(value)
+        except (TypeError, ValueError):
+            continue
+        hits = [(i, t) for i, t in enumerate(leaves)
+                if getattr(t, "_id", None) in forward and not hasattr(t, "assign")]
+        if hits:
+            out.append((cell, hits))
+    return out
+
+
+def _unique_tensors(held):
+    seen, out = set(), []
+    for _cell, hits in held:
+        for i, t in hits:
+            if t._id not in seen:
+                seen.add(t._id)
+                out.append((i, t))
+    return out
+
+
+class _standing_in:
+    """For a trace of a custom gradient's function: the closure cells ``held`` hold the
+    placeholders ``stand_ins`` in place of the forward tensors ``caps`` (others unchanged),
+    restored on exit. Entered, it gives the trace's tracer."""
+
+    def __init__(self, held, caps, stand_ins):
+        self.held = held
+        self.by_id = {t._id: p for t, p in zip(caps, stand_ins)}
+        self.saved = []
+
+    def __enter__(self):
+        from .._core.recording import _state
+        for cell, hits in self.held:
+            value = cell.cell_contents
+            swap = {i: self.by_id[t._id] for i, t in hits if t._id in self.by_id}
+            if not swap:
+                continue
+            leaves = _nest.flatten(value)
+            leaves = [swap.get(i, x) for i, x in enumerate(leaves)]
+            self.saved.append((cell, value))
+            cell.cell_contents = _nest.pack_sequence_as(value, leaves) \
+                if _nest.is_nested(value) else leaves[0]
+        return _state.tracer
+
+    def __exit__(self, *exc):
+        for cell, value in reversed(self.saved):
+            cell.cell_contents = value
+        self.saved = []
+        return False
+
+
+def _used_slots(program):
+    used = {s for s in program.outputs if s is not None}
+    for step in walk(program.steps):
+        used.update(step.reads())
+    return used
+
+
+def _capture_order(fdef, n, binds):
+    """TF's layout of a custom gradient's function: after the ``n`` gradients, its captures
+    (tensors, then resources as lowered, ``binds`` in that order) in the order of first
+    use, a captured tensor named after the op that first uses it and the tensor's op
+    (``add_exp``, user-specified name ``Exp``). ``binds`` in the new argument order."""
+    sig = fdef.signature
+    args = list(sig.input_arg)
+    first = {}
+    for pos, node in enumerate(fdef.node_def):
+        for ref in node.input:
+            if ref in first or ref.startswith("^"):
+                continue
+            first[ref] = (pos, node.name)
+    tail = list(range(n, len(args)))
+    order = sorted(tail, key=lambda i: first.get(args[i].name, (len(fdef.node_def), ""))[0])
+    taken = {a.name for a in args[:n]}
+    renames, user = {}, {}
+    for i in order:
+        a = args[i]
+        b = binds[i - n]
+        if b[0] != "tensor":
+            taken.add(a.name)
+            continue
+        op_name = b[2].rpartition(":")[0]
+        consumer = first.get(a.name, (0, ""))[1]
+        base = _sanitize(f"{consumer}/{op_name}" if consumer else op_name)
+        new, k = base, 1
+        while new in taken:
+            new, k = f"{base}_{k}", k + 1
+        taken.add(new)
+        renames[a.name] = new
+        user[new] = op_name
+    for node in fdef.node_def:
+        node.input = [renames.get(r, r) for r in node.input]
+    old_attrs = dict(fdef.arg_attr)
+    new_args, new_attrs, new_binds = list(args[:n]), {}, []
+    for j in range(n):
+        if j in old_attrs:
+            new_attrs[j] = old_attrs[j]
+    for i in order:
+        a = args[i]
+        j = len(new_args)
+        name = renames.get(a.name, a.name)
+        new_args.append(_msg("OpDef.ArgDef", name=name, type=a.type))
+        attrs = old_attrs.get(i)
+        if attrs is not None:
+            if name in user:
+                attrs.attr["_user_specified_name"] = attr(s=user[name].encode())
+            new_attrs[j] = attrs
+        new_binds.append(binds[i - n])
+    sig.input_arg = new_args
+    fdef.arg_attr = new_attrs
+    return new_binds
+
+
 def _at(exc, step):
     site = getattr(step, "site", None)
     where = f" (traced at {site[0]}:{site[1]}, in {site[2]})" if site else ""
@@ -1513,8 +1360,8 @@ class _Info:
         for step in walk(steps):
             if not any(type(x) is int and x in unknown for x in step.uses()):
                 continue
-            if step.kind == "op" and _RULES.get(step.prim.name) is _reduction \
-                    and _every_axis(step.attrs) \
+            if step.kind == "op" and RULES.get(step.prim.name) is reduction \
+                    and every_axis(step.attrs) \
                     and not (step.attrs or {}).get("keepdims"):
                 continue
             unknown.update(step.defs())
@@ -1607,7 +1454,7 @@ class _Unfolded:
         return cls(program)
 
 
-def _lower_top(concrete, lib, graph, param_names=None, program=None):
+def _lower_top(concrete, lib, graph, param_names=None, program=None, fname=None):
     """Lower a concrete function's program (``program``: a view of it to lower instead):
     ``(the _Fn, output refs)``."""
     if program is None:
@@ -1616,6 +1463,7 @@ def _lower_top(concrete, lib, graph, param_names=None, program=None):
     info = _Info(program, relaxed)
     fn = _Fn(lib, program, info, graph)
     fn.concrete = concrete
+    fn.fname = fname
     names = list(param_names if param_names is not None else _arg_names(concrete))
     for i, slot in enumerate(program.inputs):
         name = names[i] if i < len(names) else "args"
@@ -1644,116 +1492,6 @@ def _arg_names(concrete):
             given = named.get(id(leaf))
             out.append(given or (name if j == 0 else f"{name}_{j}"))
     return out
-
-
-class _Tensor:
-    """A graph tensor as ``Operation.inputs``/``outputs`` and ``ConcreteFunction.inputs``
-    show it: ``name`` (``"x:0"``), ``dtype``, ``shape``, ``op``."""
-
-    __slots__ = ("name", "dtype", "shape", "op")
-
-    def __init__(self, name, dtype, shape, op=None):
-        self.name, self.dtype, self.shape, self.op = name, dtype, shape, op
-
-    def __repr__(self):
-        dt = None if self.dtype is None else self.dtype.name
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={dt}>"
-
-    def __str__(self):
-        dt = None if self.dtype is None else self.dtype.name
-        if self.shape is None or getattr(self.shape, "rank", 0) is None:
-            return f'Tensor("{self.name}", dtype={dt})'
-        return f'Tensor("{self.name}", shape={self.shape}, dtype={dt})'
-
-    def get_shape(self):
-        return self.shape
-
-
-class Operation:
-    """A node of a concrete function's graph (``tf.Operation``): ``name``, ``type`` (the op
-    type, ``"MatMul"``), ``inputs`` and ``outputs`` (graph tensors named ``"<op>:<k>"``,
-    with their dtypes), ``node_def`` (the NodeDef record), ``control_inputs`` (the
-    Operations this one waits on), ``get_attr(name)``."""
-
-    __slots__ = ("name", "type", "inputs", "outputs", "node_def", "control_inputs", "graph")
-
-    def __repr__(self):
-        return f"<tf.Operation '{self.name}' type={self.type}>"
-
-    def __str__(self):
-        return str(self.node_def)
-
-    def get_attr(self, name):
-        """The value of attribute ``name`` as TF's ``Operation.get_attr`` gives it.
-
-        Args:
-            name: the attribute's name (``"T"``, ``"value"``, ``"transpose_a"``, ...).
-
-        Returns:
-            A ``tf.DType`` for a type, ``bool``/``int``/``float``, ``bytes`` for a string,
-            the ``TensorProto``/``TensorShapeProto``/``NameAttrList`` record for a tensor,
-            a shape or a function, a list of these for a list attribute (``[]`` empty).
-
-        Raises:
-            ValueError: the op has no attribute ``name`` (TF's text).
-        """
-        value = self.node_def.attr.get(name)
-        if value is None:
-            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.")
-        return _attr_python(value)
-
-    @property
-    def device(self):
-        return self.node_def.device
-
-
-def _attr_python(value):
-    """An AttrValue record as TF's ``Operation.get_attr`` returns it."""
-    field = value.which_oneof("value")
-    if field is None:
-        return None
-    got = getattr(value, field)
-    if field == "type":
-        return _as_tf_dtype(got)
-    if field == "list":
-        for f in ("s", "i", "f", "b", "type", "shape", "tensor", "func"):
-            items = getattr(got, f)
-            if items:
-                return [_as_tf_dtype(x) for x in items] if f == "type" else list(items)
-        return []
-    if field == "b":
-        return bool(got)
-    return got
-
-
-class GraphOnlyDType:
-    """``tf.resource`` / ``tf.variant``: the dtypes of graph tensors tapeflow holds no
-    values of (a variable's handle, a dataset), as ``Operation`` outputs and ``get_attr``
-    show them."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"tf.{self.name}"
-
-    def __eq__(self, other):
-        return isinstance(other, GraphOnlyDType) and other.name == self.name
-
-    def __hash__(self):
-        return hash(("GraphOnlyDType", self.name))
-
-
-_GRAPH_ONLY = {DT["resource"]: GraphOnlyDType("resource"),
-               DT["variant"]: GraphOnlyDType("variant")}
-
-
-def _as_tf_dtype(enum):
-    from .._core.dtypes import as_dtype
-    got = _GRAPH_ONLY.get(enum)
-    return got if got is not None else as_dtype(_DT_NAMES[enum])
 
 
 class GraphView(Graph):
@@ -1816,9 +1554,6 @@ class GraphView(Graph):
                 if t == DT["resource"] and what is not None
                 and not isinstance(what, int)
                 and id(what) not in self._concrete.program.var_arg_index]
-
-
-_DT_NAMES = {v: k for k, v in DT.items()}
 
 
 def _lower_view(concrete, program, lib, param_names=None):
@@ -1949,38 +1684,6 @@ def library_order(functions):
     return [f for f in table if f is not None]
 
 
-def operations_of(fn):
-    """A lowered top-level graph's nodes as :class:`Operation` objects, in order."""
-    ops = {}
-    out = []
-    for node in fn.nodes:
-        op = Operation()
-        op.name, op.type, op.node_def, op.graph = node.name, node.op, node, None
-        op.control_inputs = []
-        op.inputs = []
-        for i in node.input:
-            if i.startswith("^"):
-                continue
-            src, _, k = i.partition(":")
-            k = int(k or 0)
-            op.inputs.append(ops[src].outputs[k] if src in ops else
-                             _Tensor(f"{src}:{k}", None, None))
-        n_out = len(fn.layout.get(node.name) or ())
-        op.outputs = []
-        for k in range(n_out):
-            try:
-                dt = _as_tf_dtype(_node_out_dtype(node, k))
-            except (KeyError, TypeError):
-                dt = None
-            op.outputs.append(_Tensor(f"{node.name}:{k}", dt, None, op))
-        ops[node.name] = op
-        out.append(op)
-    for op in out:   # a control input may come later in the list (the NoOp moved last)
-        op.control_inputs = [ops[i[1:]] for i in op.node_def.input
-                             if i.startswith("^") and i[1:] in ops]
-    return out
-
-
 class _GraphProgram:
     """What the lowering reads of a program, for a ``tf.Graph`` built op by op: its steps
     and constants as recorded (nothing folded, nothing pruned), no arguments, no outputs."""
@@ -2102,7 +1805,7 @@ def lower_function(concrete, fname, lib, param_names=None):
     Raises:
         LoweringError: a step TF's graph cannot express the same way.
     """
-    fn, outs = _lower_top(concrete, lib, graph=False, param_names=param_names)
+    fn, outs = _lower_top(concrete, lib, graph=False, param_names=param_names, fname=fname)
     fdef = fn.finish(fname, outs, refs=True)
     unknown = fn.info.unknown_rank
     lib.unknown_rank_outputs[fname] = {

@@ -270,10 +270,14 @@ class Program:
         """``{slot: (shape, dtype)}`` of the arrays the top-level steps make when the inputs
         have ``input_shapes`` (``{input slot: shape}``), from a probe run, or None when a
         step's shape depends on values or a step refuses the stand-ins (a branch or loop
-        step, which the probe does not run). A relaxed program compiles its per-shape
-        buffers from it."""
+        step, which the probe does not run); a reshape to a shape computed from constants
+        and tensor shapes alone (a Keras ``Flatten``) follows the input shapes. A relaxed
+        program compiles its per-shape buffers from it."""
+        derived = _shape_derived(self.steps, self.consts)
         if any(isinstance(s, Structured) or
-               (type(s) is Op and _value_shaped(s.prim, s.ins)) for s in self.steps):
+               (type(s) is Op and _value_shaped(s.prim, s.ins)
+                and not (s.prim.name in ("Reshape", "BroadcastTo") and s.ins[1] in derived))
+               for s in self.steps):
             return None
         env, refused = self._probe_run(input_shapes)
         if refused is not None:
@@ -322,6 +326,21 @@ def _at(site):
 
 # output shape from input values (bincount's length: the largest value)
 _VALUE_SHAPED = frozenset(("Where", "Range", "DenseBincount", "ConfusionMatrix", "Unique"))
+
+
+def _shape_derived(steps, consts):
+    """The top-level slots computed from constants and the shapes of tensors alone (a
+    Keras ``Flatten``'s ``pack(shape(x)[0], -1)``): the same for every call of one input
+    shape, so a reshape to one of them follows the input shapes, not their values."""
+    derived = set(consts)
+    for st in steps:
+        if type(st) is not Op or _stateful(st.prim):
+            continue
+        if st.prim.name in ("Shape", "Size", "Rank") or (
+                st.ins and all(s in derived for s in st.ins)
+                and not _value_shaped(st.prim, st.ins)):
+            derived.update(st.outs)
+    return derived
 
 
 def _value_shaped(prim, ins):

@@ -15,7 +15,7 @@ from .._core import dtypes as _dt
 from .._core import nest as _nest
 from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
-from .._core.variable import Variable
+from .._core.variable import ParentView, Variable
 from . import _naming
 
 __all__ = ["KerasVariable", "initializing", "stateless_scope"]
@@ -85,7 +85,7 @@ def _dtype_name(dtype):
     return d
 
 
-class KerasVariable(_TensorLike, metaclass=_TFNamedType):
+class KerasVariable(ParentView, _TensorLike, metaclass=_TFNamedType):
     """``keras.Variable``: a Keras weight wrapping the ``tf.Variable`` that holds its value.
 
     Args:
@@ -140,22 +140,6 @@ class KerasVariable(_TensorLike, metaclass=_TFNamedType):
         self._aggregation = aggregation
         self._synchronization = synchronization
         self._autocast = autocast
-
-    # -- the protocol tapeflow's variable-likes share: read through the wrapped Variable --
-    _value = property(lambda self: self._parent._value)
-    _id = property(lambda self: self._parent._id)
-
-    def _watchable(self, tape=None):
-        # The tape lists the tf.Variable (``dense/kernel:0``), as TensorFlow's does.
-        parent = self._parent
-        if parent._watchable(tape):
-            if tape is not None:
-                tape.watch_variable(parent)
-            return True
-        return False
-
-    def _read(self):
-        return self._parent._read()
 
     # -- Keras 3's attributes ------------------------------------------------------------
     @property

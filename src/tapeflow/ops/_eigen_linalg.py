@@ -304,3 +304,308 @@ def _svd_jacobi(a, full_matrices):
         out_u[i] = q[:, :cols]
     s = (norms * scale[:, 0, :]).astype(a.real.dtype)
     return s, out_u.astype(a.dtype), v.astype(a.dtype)
+
+
+# ------------------------------------------------------ SelfAdjointEigenSolver, replayed
+#
+# TF's SelfAdjointEigV2 runs Eigen's solver on a column-major copy of the lower triangle:
+# scale by the largest magnitude, Householder tridiagonalisation, the Householder sequence
+# accumulated into Q, implicit symmetric QR steps with Wilkinson's shift, a selection sort.
+# Replayed below operation by operation (TF's wheel: AVX packets of 4 doubles / 8 floats, no
+# FMA), it gives TF's bits: the eigenvector signs, and the eigenvectors of near-degenerate
+# or badly scaled matrices, where LAPACK's differ by far more than rounding. Scalar Python,
+# so it is used for small matrices only (``EIGH_REPLAY_MAX_N``; the selfadjoint
+# matrix-vector product below is Eigen's scalar loop, which it runs up to 9 rows).
+
+EIGH_REPLAY_MAX_N = 10
+EIGH_REPLAY_MAX_MATRICES = 256
+
+
+def _predux(p):
+    # Eigen's horizontal sum of an AVX packet: halves added lane-wise, then (0+2)+(1+3)
+    if len(p) == 8:
+        p = [p[i] + p[i + 4] for i in range(4)]
+    if len(p) == 4:
+        return (p[0] + p[2]) + (p[1] + p[3])
+    return p[0] + p[1]
+
+
+def _redux_sum(t, lanes):
+    """Eigen's linear vectorised sum of the scalars ``t``: two packet accumulators over
+    whole pairs of packets, one more packet, the horizontal sum, then the tail in order;
+    fewer than one packet's worth is summed in order."""
+    n = len(t)
+    if n < lanes:
+        r = t[0]
+        for x in t[1:]:
+            r = r + x
+        return r
+    full, pairs = n // lanes * lanes, n // (2 * lanes) * 2 * lanes
+    r0 = t[:lanes]
+    if full > lanes:
+        r1 = t[lanes:2 * lanes]
+        for i in range(2 * lanes, pairs, 2 * lanes):
+            r0 = [a + b for a, b in zip(r0, t[i:i + lanes])]
+            r1 = [a + b for a, b in zip(r1, t[i + lanes:i + 2 * lanes])]
+        r0 = [a + b for a, b in zip(r0, r1)]
+        if full > pairs:
+            r0 = [a + b for a, b in zip(r0, t[pairs:pairs + lanes])]
+    r = _predux(r0)
+    for x in t[full:]:
+        r = r + x
+    return r
+
+
+def _gemv_row(a, b, lanes, zero, alone):
+    """One output of Eigen's row-major matrix-vector kernel, ``sum a * b``: whole packets
+    (lane sums from 0), their horizontal sum, half packets only for a row left alone after
+    the blocks of 8, 4 and 2 rows, then the rest in order."""
+    n = len(a)
+    full = n // lanes * lanes
+    half = lanes // 2
+    stop = n // half * half if alone else full
+    acc = [zero] * lanes
+    for j in range(0, full, lanes):
+        acc = [acc[k] + a[j + k] * b[j + k] for k in range(lanes)]
+    r = _predux(acc)
+    if alone:
+        acc = [zero] * half
+        for j in range(full, stop, half):
+            acc = [acc[k] + a[j + k] * b[j + k] for k in range(half)]
+        r = r + _predux(acc)
+    for j in range(stop, n):
+        r = r + a[j] * b[j]
+    return r
+
+
+def _tridiagonalize(m, n, T, lanes):
+    """Eigen's Householder tridiagonalisation of the lower triangle of ``m`` (a list of
+    columns), in place; returns the Householder coefficients."""
+    zero, one = T(0), T(1)
+    tiny = T(np.finfo(np.float32 if T is np.float32 else np.float64).tiny)
+    coeffs = [zero] * (n - 1)
+    for i in range(n - 1):
+        size = n - i - 1
+        col = m[i]
+        c0 = col[i + 1]
+        tail = col[i + 2:]
+        tail_sq = _redux_sum([x * x for x in tail], lanes) if tail else zero
+        if tail_sq <= tiny:
+            h, beta = zero, c0
+            for k in range(i + 2, n):
+                col[k] = zero
+        else:
+            beta = T(np.sqrt(c0 * c0 + tail_sq))
+            if c0 >= 0:
+                beta = -beta
+            d = c0 - beta
+            for k in range(i + 2, n):
+                col[k] = col[k] / d
+            h = (beta - c0) / beta
+        col[i + 1] = one
+        v = col[i + 1:]
+        # w = h * A v over the trailing block's lower triangle (Eigen's scalar loop)
+        w = [zero] * size
+        for j in range(size):
+            aj = m[i + 1 + j]
+            t1 = h * v[j]
+            t2 = zero
+            w[j] = w[j] + aj[i + 1 + j] * t1
+            for k in range(j + 1, size):
+                w[k] = w[k] + aj[i + 1 + k] * t1
+                t2 = t2 + aj[i + 1 + k] * v[k]
+            w[j] = w[j] + h * t2
+        f = (h * T(-0.5)) * _redux_sum([w[k] * v[k] for k in range(size)], lanes)
+        w = [w[k] + f * v[k] for k in range(size)]
+        for c in range(size):  # A -= v w^T + w v^T, lower triangle
+            s1, s2, cc = -v[c], -w[c], m[i + 1 + c]
+            for r in range(c, size):
+                cc[i + 1 + r] = cc[i + 1 + r] + (s1 * w[r] + s2 * v[r])
+        col[i + 1] = beta
+        coeffs[i] = h
+    return coeffs
+
+
+def _householder_q(m, coeffs, n, T, lanes):
+    """Eigen's in-place evaluation of the Householder sequence (shift 1) into ``m``."""
+    zero, one = T(0), T(1)
+    for c in range(n):
+        m[c][c] = one
+        for r in range(c):
+            m[c][r] = zero
+    for k in range(n - 2, -1, -1):
+        size, o, tau = n - k - 1, k + 1, coeffs[k]
+        ess = m[k][o + 1:]
+        if size == 1:
+            m[o][o] = m[o][o] * (one - tau)
+        elif tau != 0:
+            tmp = [_gemv_row(m[o + j][o + 1:], ess, lanes, zero,
+                             size % 2 == 1 and j == size - 1) + m[o + j][o]
+                   for j in range(size)]
+            te = [tau * e for e in ess]
+            for j in range(size):
+                cj = m[o + j]
+                cj[o] = cj[o] - tau * tmp[j]
+                for r in range(size - 1):
+                    cj[o + 1 + r] = cj[o + 1 + r] - te[r] * tmp[j]
+        for r in range(k + 1, n):
+            m[k][r] = zero
+
+
+def _hypot(x, y, T):
+    x, y = abs(x), abs(y)
+    if np.isinf(x) or np.isinf(y):
+        return T(np.inf)
+    if np.isnan(x) or np.isnan(y):
+        return T(np.nan)
+    p = builtins.max(x, y)
+    if p == 0:
+        return T(0)
+    r = builtins.min(y, x) / p
+    return p * T(np.sqrt(T(1) + r * r))
+
+
+def _givens(x, z, T):
+    # Eigen's makeGivens for real p = x, q = z (q != 0)
+    if x == 0:
+        return T(0), (T(1) if z < 0 else T(-1))
+    if abs(x) > abs(z):
+        t = z / x
+        u = T(np.sqrt(T(1) + t * t))
+        c = T(1) / (-u if x < 0 else u)
+        return c, -t * c
+    t = x / z
+    u = T(np.sqrt(T(1) + t * t))
+    s = -T(1) / (-u if z < 0 else u)
+    return -t * s, s
+
+
+def _qr_step(diag, sub, start, end, q, n, T):
+    """One implicit symmetric QR step with Wilkinson's shift on rows start..end."""
+    td = (diag[end - 1] - diag[end]) * T(0.5)
+    e = sub[end - 1]
+    mu = diag[end]
+    if td == 0:
+        mu = mu - abs(e)
+    elif e != 0:
+        e2 = e * e
+        h = _hypot(td, e, T)
+        h = h if td > 0 else -h
+        mu = mu - (e / ((td + h) / e) if e2 == 0 else e2 / (td + h))
+    x, z = diag[start] - mu, sub[start]
+    k = start
+    while k < end and z != 0:
+        c, s = _givens(x, z, T)
+        sdk = s * diag[k] + c * sub[k]
+        dkp1 = s * sub[k] + c * diag[k + 1]
+        diag[k] = c * (c * diag[k] - s * sub[k]) - s * (c * sub[k] - s * diag[k + 1])
+        diag[k + 1] = s * sdk + c * dkp1
+        sub[k] = c * sdk - s * dkp1
+        if k > start:
+            sub[k - 1] = c * sub[k - 1] - s * z
+        x = sub[k]
+        if k < end - 1:
+            z = -s * sub[k + 1]
+            sub[k + 1] = c * sub[k + 1]
+        if q is not None:
+            qa, qb = q[k], q[k + 1]
+            for r in range(n):
+                xa, xb = qa[r], qb[r]
+                qa[r] = c * xa + (-s) * xb
+                qb[r] = s * xa + c * xb
+        k += 1
+
+
+def _tridiagonal_qr(diag, sub, q, n, T):
+    """Eigen's deflation loop; False where it gives up (30 n steps: NoConvergence)."""
+    tiny = T(np.finfo(np.float32 if T is np.float32 else np.float64).tiny)
+    inv_eps = T(1) / T(np.finfo(np.float32 if T is np.float32 else np.float64).eps)
+    end, start, steps = n - 1, 0, 0
+    while end > 0:
+        for i in range(start, end):
+            if abs(sub[i]) < tiny:
+                sub[i] = T(0)
+            else:
+                s = inv_eps * sub[i]
+                if s * s <= abs(diag[i]) + abs(diag[i + 1]):
+                    sub[i] = T(0)
+        while end > 0 and sub[end - 1] == 0:
+            end -= 1
+        if end <= 0:
+            break
+        steps += 1
+        if steps > 30 * n:
+            return False
+        start = end - 1
+        while start > 0 and sub[start - 1] != 0:
+            start -= 1
+        _qr_step(diag, sub, start, end, q, n, T)
+    return True
+
+
+def _eigh_eigen_one(a, compute_v):
+    """Eigen's SelfAdjointEigenSolver on one real ``[n, n]`` matrix (lower triangle):
+    ``(e, v or None)``, ascending as Eigen's selection sort leaves them; raises
+    ``_EighFailed`` where Eigen reports NoConvergence. float64 runs on Python floats (the
+    same IEEE operations, faster than NumPy scalars) unless a division meets a zero."""
+    with np.errstate(all="ignore"):
+        if a.dtype == np.float32:
+            return _eigh_eigen_run(a, compute_v, np.float32, 8)
+        try:
+            return _eigh_eigen_run(a, compute_v, float, 4)
+        except ZeroDivisionError:
+            return _eigh_eigen_run(a, compute_v, np.float64, 4)
+
+
+def _eigh_eigen_run(a, compute_v, T, lanes):
+    n = a.shape[0]
+    if n == 1:
+        return a[0].copy(), np.ones((1, 1), a.dtype)
+    low = np.tril(a)
+    scale = np.abs(low).max()
+    if scale == 0:
+        scale = a.dtype.type(1)
+    m = [[T(x) for x in col] for col in (low / scale).T]  # columns of the scaled triangle
+    coeffs = _tridiagonalize(m, n, T, lanes)
+    diag = [m[i][i] for i in range(n)]
+    sub = [m[i][i + 1] for i in range(n - 1)]
+    q = None
+    if compute_v:
+        _householder_q(m, coeffs, n, T, lanes)
+        q = m
+    if not _tridiagonal_qr(diag, sub, q, n, T):
+        raise _EighFailed()
+    for i in range(n - 1):
+        k = i
+        for j in range(i + 1, n):
+            if diag[j] < diag[k]:
+                k = j
+        if k != i:
+            diag[i], diag[k] = diag[k], diag[i]
+            if q is not None:
+                q[i], q[k] = q[k], q[i]
+    e = np.array(diag, a.dtype) * scale
+    return e, (np.array(q, a.dtype).T if q is not None else None)
+
+
+def _eigh_replayable(x):
+    """Whether ``eigh``/``eigvalsh`` of ``x`` [..., n, n] runs the replay: real float32/64,
+    finite, at most ``EIGH_REPLAY_MAX_N`` rows and ``EIGH_REPLAY_MAX_MATRICES`` matrices."""
+    n = x.shape[-1]
+    count = x.size // builtins.max(n * n, 1)
+    return (x.dtype in (np.float32, np.float64) and 0 < n <= EIGH_REPLAY_MAX_N
+            and 0 < count <= EIGH_REPLAY_MAX_MATRICES and bool(np.isfinite(x).all()))
+
+
+def _eigh_eigen(x, compute_v):
+    """Eigen's solver on every matrix of ``x`` [..., n, n] (see ``_eigh_replayable``):
+    ``(e, v)``, ``v`` None without ``compute_v``."""
+    n = x.shape[-1]
+    flat = x.reshape(-1, n, n)
+    es, vs = [], []
+    for a in flat:
+        e, v = _eigh_eigen_one(a, compute_v)
+        es.append(e)
+        vs.append(v)
+    e = np.stack(es).reshape(x.shape[:-1])
+    return e, (np.stack(vs).reshape(x.shape) if compute_v else None)

@@ -33,15 +33,18 @@ MIN_WORK = 1 << 22      # multiply-adds below which one thread does the whole ke
 BLAS_THREADED = 1 << 18
 _STATE = {"queue": None}
 _START = threading.Lock()
+_LOCAL = threading.local()   # .busy: this thread is running a chunk of a job
 
 
 def enabled():
-    """Whether kernels may use the helper thread (two or more cores, not turned off)."""
+    """Whether kernels may use the helper thread (two or more cores, not turned off, and
+    not already inside a chunk: a kernel run in a chunk, as ``function/batch_chunks.py``'s
+    chunks run convolutions, runs whole on its thread)."""
     on = _STATE.get("on")
     if on is None:
         on = _STATE["on"] = (os.environ.get("TAPEFLOW_KERNEL_THREADS", "2") != "1"
                              and (os.cpu_count() or 1) >= 2)
-    return on
+    return on and not getattr(_LOCAL, "busy", False)
 
 
 class _Job:
@@ -57,18 +60,23 @@ class _Job:
 
     def work(self):
         n = len(self.chunks)
-        while True:
-            i = next(self.order)
-            if i >= n:
-                return
-            try:
-                self.fn(*self.chunks[i])
-            except BaseException as e:  # noqa: BLE001 - re-raised in the caller
-                self.error = e
-            with self.lock:
-                self.left -= 1
-                if not self.left:
-                    self.done.set()
+        busy = getattr(_LOCAL, "busy", False)
+        _LOCAL.busy = True
+        try:
+            while True:
+                i = next(self.order)
+                if i >= n:
+                    return
+                try:
+                    self.fn(*self.chunks[i])
+                except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+                    self.error = e
+                with self.lock:
+                    self.left -= 1
+                    if not self.left:
+                        self.done.set()
+        finally:
+            _LOCAL.busy = busy
 
 
 def _helper(queue):

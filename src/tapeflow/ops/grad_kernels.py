@@ -1,8 +1,9 @@
 """TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels as the first derivatives of
 ``sqrt``, ``rsqrt`` and ``reciprocal``, with TensorFlow's own rules for the second: their
 terms round and cancel as TF's (the second derivatives of ``l2_normalize``, ``global_norm``,
-Keras ``cosine_similarity`` are TF's exact zeros; ``eigh``'s gap reciprocals), and
-check_numerics names ``SqrtGrad`` as TF does."""
+Keras ``cosine_similarity`` are TF's exact zeros; ``svd``'s through its regularised
+reciprocals, ``eigh``'s gap reciprocals), and check_numerics names ``SqrtGrad`` as TF
+does."""
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive
@@ -50,14 +51,18 @@ defvjp(_RSQRT_GRAD, _rsqrt_grad_rule_y,
 
 
 def _reciprocal_grad_forward(y, g):
-    # TF's kernel: (-conj(y) * conj(y)) * g, so y * y overflows (half: |y| >= 256) before
-    # the upstream gradient scales it; 0 where g is 0
-    cy = np.conj(y)
-    return _zero_where_no_gradient(-cy * cy * g, g)
+    # TF's kernel: (-conj(y) * conj(y)) * g, 0 where g is 0 (so y = inf under a masked
+    # gradient gives 0, not nan)
+    if y.dtype.kind == "c":  # Eigen's complex products, one rounding per product
+        c = np.conj(y)
+        return _zero_where_no_gradient(
+            _kernels.complex_mul(_kernels.complex_mul(-c, c), np.broadcast_to(g, c.shape)), g)
+    return _zero_where_no_gradient((-y * y) * g, g)
 
 
 _RECIP_GRAD = primitive("ReciprocalGrad", _reciprocal_grad_forward)
 defvjp(_RECIP, lambda g, y, x: apply(_RECIP_GRAD, (y, g)))
+# TF's _ReciprocalGradGrad: conj(gg) * -2 * g * conj(y), and ReciprocalGrad(conj(y), gg)
 defvjp(_RECIP_GRAD,
        lambda gg, out, y, g: multiply(multiply(multiply(conj(gg), -2.0), g), conj(y)),
        lambda gg, out, y, g: apply(_RECIP_GRAD, (conj(y), gg)))

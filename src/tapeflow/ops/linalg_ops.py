@@ -16,7 +16,9 @@ from . import array_ops as _a
 from . import math_ops as _m
 from . import reduction_ops as _r
 from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the forwards
+    _eigh_eigen,
     _eigh_nonfinite,
+    _eigh_replayable,
     _EighFailed,
     _llt_eigen,
     _lu_eigen,
@@ -777,39 +779,53 @@ _SVD = primitive("Svd", _svd_forward, n_outputs=3, save_output=True)
 
 
 def _svd_rule(g, y, x, full_matrices, compute_uv=True):
-    # Townsend (2016), "Differentiating the singular value decomposition", for distinct
-    # non-zero singular values of a (tall or wide) matrix with reduced factors.
+    # TensorFlow's _SvdGrad, term by term and in its association (its rounding, and its
+    # regularised reciprocals x / (x^2 + 1e-20) of the singular values and of the gaps of
+    # their squares: a zero or overflowing singular value gives zeros, not nan)
     gs, gu, gv = g
+    gs_mat = diag(_a.cast(gs, x.dtype))
+    if not compute_uv:
+        # u diag(gs) v^H with u and v of a fresh differentiable decomposition (TF's too),
+        # so higher orders go through the full rule
+        _, u, v = apply(_SVD, (x,), {"full_matrices": False})
+        return matmul(u, matmul(gs_mat, v, adjoint_b=True))
     s, u, v = y
     m, n = x._value.shape[-2:]
-    k = builtins.min(m, n)
-    if not compute_uv:
-        # only the singular values were asked for: u diag(gs) v^H, as TF (no 1/s terms,
-        # so a zero singular value gives no nan), with u and v of a fresh differentiable
-        # decomposition (TF's too), so higher orders go through the full rule
-        _, u, v = apply(_SVD, (x,), {"full_matrices": False})
-        return matmul(_m.multiply(u, _a.expand_dims(_a.cast(gs, u.dtype), -2)), v,
-                      adjoint_b=True)
+    transposed = m > n
+    if transposed:
+        m, n, u, v, gu, gv = n, m, v, u, gv, gu
+    if full_matrices and abs(m - n) > 1:
+        raise NotImplementedError(
+            f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True. "
+            f"Received: m={m} and n={n}")
+    s = _a.cast(s, x.dtype)
+    s_mat = diag(s)
     s2 = _m.square(s)
-    diff = _m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))  # s_j^2 - s_i^2
-    f = _m.divide_no_nan(_a.ones_like(diff), diff)
-    sdiag = diag(s)
-    ga = matmul(_m.multiply(u, _a.expand_dims(gs, -2)), v, adjoint_b=True)
-    ut_gu = matmul(u, gu, adjoint_a=True)
-    vt_gv = matmul(v, gv, adjoint_a=True)
-    j = _m.multiply(f, _m.subtract(ut_gu, adjoint_(ut_gu)))
-    kk = _m.multiply(f, _m.subtract(vt_gv, adjoint_(vt_gv)))
-    inner = _m.add(matmul(j, sdiag), matmul(sdiag, kk))
-    ga = _m.add(ga, matmul(u, matmul(inner, v, adjoint_b=True)))
-    s_inv = diag(_m.reciprocal(s))
-    # (I - u u^H) gu as gu - u (u^H gu): no identity matrix of the traced size
-    if m > k:
-        proj_gu = _m.subtract(gu, matmul(u, ut_gu))
-        ga = _m.add(ga, matmul(proj_gu, matmul(s_inv, v, adjoint_b=True)))
-    if n > k:
-        proj_gv = _m.subtract(gv, matmul(v, vt_gv))
-        ga = _m.add(ga, matmul(u, matmul(s_inv, proj_gv, adjoint_b=True)))
-    return ga
+    f = set_diag(_safe_reciprocal(_m.subtract(_a.expand_dims(s2, -2), _a.expand_dims(s2, -1))),
+                 _a.zeros_like(s))
+    s_inv_mat = diag(_safe_reciprocal(s))
+    v1, gv1 = v[..., :, :m], gv[..., :, :m]
+    f_u = _m.multiply(f, matmul(u, gu, adjoint_a=True))
+    v_gv = matmul(v1, gv1, adjoint_a=True)
+    f_v = _m.multiply(f, v_gv)
+    nouv = _m.add(_m.add(gs_mat, matmul(_m.add(f_u, adjoint_(f_u)), s_mat)),
+                  matmul(s_mat, _m.add(f_v, adjoint_(f_v))))
+    ga = matmul(u, matmul(nouv, v1, adjoint_b=True))
+    if m != n:
+        gv1t = adjoint_(gv1)
+        nous = _m.subtract(gv1t, matmul(matmul(gv1t, v1), v1, adjoint_b=True))
+        if full_matrices:
+            v2, gv2 = v[..., :, m:n], gv[..., :, m:n]
+            nous = _m.subtract(nous, matmul(matmul(v1, gv2, adjoint_a=True), v2,
+                                            adjoint_b=True))
+        ga = _m.add(ga, matmul(matmul(u, s_inv_mat), nous))
+    if x.dtype.is_complex:
+        eye_ = _a.cast(_a.ones_like(s), x.dtype)
+        lmat = _m.multiply(diag(eye_), v_gv)
+        nouv3 = matmul(s_inv_mat, _m.subtract(adjoint_(lmat), lmat))
+        ga = _m.add(ga, _m.multiply(_a.cast(0.5, x.dtype),
+                                    matmul(u, matmul(nouv3, v1, adjoint_b=True))))
+    return adjoint_(ga) if transposed else ga
 
 
 defvjp(_SVD, _svd_rule)
@@ -846,10 +862,10 @@ def pinv(a, rcond=None, validate_args=False, name=None):
             rcond = _m.multiply(_a.cast(_r.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
         else:
             rcond = 10.0 * builtins.max(m, n) * eps
-    cutoff = _m.multiply(_r.reduce_max(s, -1, keepdims=True), rcond)
-    keep = _m.greater(s, cutoff)
-    s_inv = _a.where(keep, _m.divide_no_nan(_a.ones_like(s), s), _a.zeros_like(s))
-    return matmul(_m.multiply(v, _a.expand_dims(s_inv, -2)), u, adjoint_b=True)
+    # TF's composition: singular values at or below the cutoff become inf, then v / s
+    cutoff = _m.multiply(rcond, _r.reduce_max(s, -1, keepdims=True))
+    s = _a.where(_m.greater(s, cutoff), s, _m.multiply(_a.ones_like(s), np.inf))
+    return matmul(_m.divide(v, _a.expand_dims(s, -2)), u, adjoint_b=True)
 
 
 del nondifferentiable
@@ -861,6 +877,9 @@ _EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input m
 
 
 def _eigh_forward(x):
+    if _eigh_replayable(x):  # small real matrices: Eigen's solver as TF runs it, bit for bit
+        e, v = _eigh_eigen(x, True)
+        return e, v
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
     e, v = _eigh_nonfinite(x, e, v)
     return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
@@ -904,6 +923,8 @@ _EIGH.save_inputs = False
 
 
 def _eigvalsh_forward(x):
+    if _eigh_replayable(x):
+        return _eigh_eigen(x, False)[0]
     e = np.linalg.eigvalsh(x)
     e, _ = _eigh_nonfinite(x, e, np.zeros(x.shape, x.dtype))
     return e.astype(x.dtype)
@@ -976,23 +997,39 @@ _EXPM_ORDERS = {False: ((3, 4.258730016922831e-001), (5, 1.880152677804762e+000)
 
 
 def _pade(a, ident, order):
-    """``(U, V)`` of the [order/order] Pade approximant, ``exp(a) ~ (V - U)^-1 (V + U)``."""
+    """``(U, V)`` of the [order/order] Pade approximant, ``exp(a) ~ (V - U)^-1 (V + U)``,
+    in TF's association (``_matrix_exp_pade*``): the sums left to right from the highest
+    power, each coefficient a constant of the matrix's dtype times its power."""
     b = _PADE[order]
-    a2 = matmul(a, a)
-    powers = [ident, a2]
-    for _ in range(2, order // 2 + 1 if order != 13 else 4):
-        powers.append(matmul(powers[-1], a2))
+    dt = a._value.dtype if isinstance(a, Tensor) else np.asarray(a).dtype
 
-    def comb(coeffs, terms):
-        return _m.add_n([_m.multiply(t, c) for c, t in zip(coeffs, terms)])
-    if order != 13:
-        u = matmul(a, comb(b[1::2], powers))
-        return u, comb(b[0::2], powers)
-    ident, a2, a4, a6 = powers
-    u = matmul(a, _m.add(matmul(a6, comb((b[13], b[11], b[9]), (a6, a4, a2))),
-                         comb((b[7], b[5], b[3], b[1]), (a6, a4, a2, ident))))
-    v = _m.add(matmul(a6, comb((b[12], b[10], b[8]), (a6, a4, a2))),
-               comb((b[6], b[4], b[2], b[0]), (a6, a4, a2, ident)))
+    def t(k, m):  # b[k] * m, the constant made in the matrix's dtype (not via float32)
+        return _m.multiply(np.asarray(b[k], dt), m)
+
+    def total(first, *rest):
+        out = first
+        for r in rest:
+            out = _m.add(out, r)
+        return out
+    m2 = matmul(a, a)
+    if order == 3:
+        return matmul(a, total(m2, t(1, ident))), total(t(2, m2), t(0, ident))
+    m4 = matmul(m2, m2)
+    if order == 5:
+        return (matmul(a, total(m4, t(3, m2), t(1, ident))),
+                total(t(4, m4), t(2, m2), t(0, ident)))
+    m6 = matmul(m4, m2)
+    if order == 7:
+        return (matmul(a, total(m6, t(5, m4), t(3, m2), t(1, ident))),
+                total(t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
+    if order == 9:
+        m8 = matmul(m6, m2)
+        return (matmul(a, total(m8, t(7, m6), t(5, m4), t(3, m2), t(1, ident))),
+                total(t(8, m8), t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
+    u = matmul(a, total(matmul(m6, total(m6, t(11, m4), t(9, m2))), t(7, m6), t(5, m4),
+                        t(3, m2), t(1, ident)))
+    v = total(matmul(m6, total(t(12, m6), t(10, m4), t(8, m2))), t(6, m6), t(4, m4),
+              t(2, m2), t(0, ident))
     return u, v
 
 
@@ -1016,7 +1053,9 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         norm = np.max(np.sum(np.abs(val), axis=-2), axis=-1, keepdims=True)[..., None] \
             if val.size else np.zeros(val.shape[:-2] + (1, 1))
         top = orders[-1][1]
-        squarings = np.maximum(np.floor(np.log(norm / top) / np.log(2.0)), 0.0)
+        rdt = norm.dtype.type  # TF computes the squarings in the 1-norm's dtype
+        squarings = np.maximum(np.floor(np.log(norm / rdt(top)) / np.log(rdt(2.0))),
+                               rdt(0.0))
         squarings = np.where(np.isnan(norm), np.nan, squarings)
     if not val.size:
         # TF: an empty batch (its largest 1-norm is -inf) is the nan fill below, whose
@@ -1028,8 +1067,9 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         return Tensor(np.full(val.shape, np.nan, val.dtype))
     ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
     real = np.float64 if wide else np.float32
-    scale = Tensor(np.power(2.0, -np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))
-    u, v = _pade(_m.multiply(x, scale), ident, orders[-1][0])
+    with np.errstate(over="ignore"):  # TF: matrix / cast(2 ** squarings, dtype)
+        scale = Tensor(np.power(rdt(2.0), np.nan_to_num(squarings, nan=0.0)).astype(val.dtype))
+    u, v = _pade(_m.divide(x, scale), ident, orders[-1][0])
     for order, bound in reversed(orders[:-1]):
         low = Tensor(np.broadcast_to(norm < real(bound), val.shape).copy())
         uo, vo = _pade(x, ident, order)

@@ -152,12 +152,27 @@ class Export:
                 f"tf.saved_model.save would write a graph that computes something else "
                 f"for other sizes.")
         name = f"__inference_{_identifier(cf.name)}_{self.lib.uid()}"
+        state = self.lib.snapshot()
         try:
             fdef, captured = gd.lower_function(_clean(cf), name, self.lib)
         except gd.LoweringError as exc:
-            raise ValueError(f"Cannot save the function `{cf.name}` traced for "
-                             f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express it "
-                             f"the same way.") from None
+            # at the dummy size 2 a None dimension and a static 2 look alike to what the
+            # lowering traces itself (a custom gradient's function, on specs of the
+            # forward's values): refused there, lowered again from a trace at 17
+            again = _retrace_at(cf, 17) if cf is orig and cf.relaxed else None
+            got = None
+            if again is not None and again.shape_generic:
+                self.lib.restore(state)
+                try:
+                    got = gd.lower_function(_clean(again), name, self.lib)
+                except gd.LoweringError:
+                    got = None
+            if got is None:
+                raise ValueError(f"Cannot save the function `{cf.name}` traced for "
+                                 f"{_sig_text(cf)}: {exc.args[0]}; TF's graph cannot express "
+                                 f"it the same way.") from None
+            fdef, captured = got
+            cf = self.effective[id(orig)] = again
         ids = []
         for v in captured:
             j = self.var_ids.get(_var_key(v))
@@ -374,15 +389,25 @@ class Export:
         has = _has_values(self.nodes, tracked)
         for t, h in zip(tracked, has):
             t.has_checkpoint_values = pb.Message("google.protobuf.BoolValue", value=h)
-        for _, fname, specs, n_res in self.lib.registered:
+        for _, fname, specs, n_res, binds in self.lib.registered:
             # a custom gradient's function, as TF lists it: (op, *result_grads) -> one
-            # gradient per IdentityN input (None for the results)
+            # gradient per IdentityN input (None for the results); bound to what it
+            # captures: a variable's node, or a `captured_tensor` node (after the object
+            # graph's, which the checkpoint does not list) naming the forward's tensor
             args = tuple(TensorSpec(sp.shape, sp.dtype, f"result_grads_{k}")
                          for k, sp in enumerate(specs))
             outs = [None] * n_res + [TensorSpec(sp.shape, sp.dtype, f"tensor_{n_res + i}")
                                      for i, sp in enumerate(specs[n_res:])]
+            bound = []
+            for b in binds:
+                if b[0] == "variable":
+                    bound.append(self._var_id(b[1], fname))
+                else:
+                    bound.append(len(saved))
+                    saved.append(_m("SavedObject", captured_tensor=_m(
+                        "CapturedTensor", name=b[2], concrete_function=b[1])))
             self.concrete[fname] = _m(
-                "SavedConcreteFunction",
+                "SavedConcreteFunction", bound_inputs=bound,
                 canonicalized_input_signature=structured(((None,) + args, {})),
                 output_signature=structured(outs))
         graph = _m("SavedObjectGraph", nodes=saved, concrete_functions=self.concrete)
@@ -502,7 +527,7 @@ class Export:
                                   registered_gradients=[
                                       _m("RegisteredGradient", gradient_func=fname,
                                          registered_op_type=op_type)
-                                      for op_type, fname, _, _ in self.lib.registered]),
+                                      for op_type, fname, *_ in self.lib.registered]),
                        versions=_m("VersionDef", producer=2474, min_consumer=12))
         info = _m("MetaGraphDef.MetaInfoDef", tags=["serve"], tensorflow_version=TF_VERSION,
                   tensorflow_git_version="tapeflow", stripped_default_attrs=True)
@@ -581,32 +606,7 @@ class Export:
 
 
 # --------------------------------------------------------------------------- helpers
-def _retrace_at(cf, size):
-    """A fresh trace of an ``input_signature`` function with its None dimensions at
-    ``size`` (the shape-generic check of a trace at the dummy size 2 takes every 2 in the
-    program for the batch size: a Flatten's ``reshape(x, (-1, 2))``); None when the function
-    has no input signature or the trace fails. Its effects are undone, as
-    ``get_concrete_function``'s."""
-    from .._core.tensor import Tensor
-    from ..function.polymorphic import Function
-    from ..function.trace_type import make_key
-    old = cf._function
-    if old._input_signature is None:
-        return None
-    specs = old._input_signature
-    if not all(isinstance(s, TensorSpec) and s.shape.rank is not None for s in specs):
-        return None
-    fresh = Function(old._python_function, old._input_signature, old._autograph,
-                     old._jit_compile, old._reduce_retracing, old._name)
-    values = tuple(Tensor(np.ones([size if d is None else d for d in s.shape.as_list()],
-                                  s.dtype._np)) for s in specs)
-    try:
-        key, leaves = make_key(values, {})
-        fresh._trace(key, fresh._signature_key(key), leaves, values, {},
-                     reason="tf.saved_model.save", execute=False)
-    except Exception:  # noqa: BLE001 - the first trace is judged (and refused) instead
-        return None
-    return fresh._traces[-1]
+_retrace_at = gd.retrace_at
 
 
 def _clean(cf):

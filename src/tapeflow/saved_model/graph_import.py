@@ -21,6 +21,8 @@ from .._core.recording import current_tracer, suspend
 from .._core.tensor import TensorShape, convert_to_tensor
 from ..function import graph as _graph
 from ..function import graph_def as _gd
+from ..function import graph_objects as _go
+from ..function import graph_records as _gr
 from . import imports as _imports
 
 __all__ = ["import_graph_def"]
@@ -42,7 +44,7 @@ def _split(ref):
 
 
 def _dtype_name(enum):
-    return as_dtype(_gd._DT_NAMES[enum]).name
+    return as_dtype(_gr.DT_NAMES[enum]).name
 
 
 def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
@@ -164,11 +166,11 @@ def _add(graph, nodes, by_name, mapped, returns, functions, prefix):
         node, k = _split(r)
         op = graph.get_operation_by_name(prefix + node)
         try:
-            dtype = as_dtype(_gd._DT_NAMES[_gd._node_out_dtype(by_name[node], k)])
+            dtype = as_dtype(_gr.DT_NAMES[_gr._node_out_dtype(by_name[node], k)])
         except (KeyError, TypeError):
             dtype = None
         shape = shapes.get(r)
-        result.append(_gd._Tensor(f"{prefix}{node}:{k}", dtype,
+        result.append(_go.GraphTensor(f"{prefix}{node}:{k}", dtype,
                                   TensorShape(shape) if shape is not None
                                   else TensorShape(None), op))
     return result
@@ -220,7 +222,7 @@ def _run(nodes, by_name, mapped, returns, functions, name):
         if ":" in r:
             result.append(next(outs))
         else:
-            op = _gd.Operation()
+            op = _go.Operation()
             node = by_name[r]
             op.name, op.type, op.node_def, op.graph = prefix + r, node.op, node, None
             op.inputs, op.outputs, op.control_inputs = [], [], []
@@ -263,7 +265,7 @@ def _interpret(nodes, by_name, feeds, functions, wanted, prefix, stand_in=False)
     for n in nodes:
         if n.name in needed and n.op == "Placeholder" and (n.name, 0) not in feeds:
             dims = _imports.attr_value(n.attr["shape"]) if "shape" in n.attr else None
-            dtype = as_dtype(_gd._DT_NAMES[n.attr["dtype"].type])
+            dtype = as_dtype(_gr.DT_NAMES[n.attr["dtype"].type])
             if stand_in and dims is not None and all(d >= 0 for d in dims):
                 feeds[(n.name, 0)] = convert_to_tensor(np.zeros(dims, dtype.as_numpy_dtype))
                 args[(n.name, 0)] = f"__feed_{len(args)}"

@@ -150,10 +150,11 @@ class _Compiled:
     """One FunctionDef, prepared once: nodes in dependency order with decoded attrs and
     input references resolved to ``(node index or arg index, output position)``."""
 
-    __slots__ = ("fdef", "steps", "ret", "n_args", "arg_types")
+    __slots__ = ("fdef", "steps", "ret", "n_args", "arg_types", "node_index", "arg_index")
 
     def __init__(self, fdef, path):
         self.fdef = fdef
+        self.node_index = self.arg_index = None    # names -> positions, when first needed
         sig = fdef.signature
         args = {a.name: i for i, a in enumerate(sig.input_arg)}
         self.n_args = len(args)
@@ -227,6 +228,11 @@ class Library:
         self.functions = functions
         self.gradients = gradients
         self.path = path
+        # gradient function name -> its captured inputs, ("variable", Variable) or
+        # ("tensor", forward function name, "Exp:0"), and which IdentityN inputs get a
+        # gradient (the loader fills both from the object graph)
+        self.captures = {}
+        self.grad_outputs = {}
         self._compiled = {}
         self.static = {}   # id(tensor) -> (tensor, NumPy value) of Const outputs in a call
         self._depth = 0
@@ -256,7 +262,12 @@ class Library:
     def _run(self, c, name, inputs, values):
         for op, node, refs, attrs in c.steps:
             ins = [inputs[j] if i < 0 else values[i][j] for i, j in refs]
-            if op in kernels.KERNELS:
+            if op == "IdentityN" and "_gradient_op_type" in attrs:
+                out = self.custom_gradient_identity(
+                    kernels._s(attrs["_gradient_op_type"]), ins,
+                    lambda t, c=c, name=name, inputs=inputs, values=values:
+                        self._tensor_named(c, name, inputs, values, t))
+            elif op in kernels.KERNELS:
                 out = kernels.KERNELS[op](ins, attrs, self)
                 if op == "Const":
                     self.static[id(out)] = (out, attrs["value"])
@@ -321,9 +332,32 @@ class Library:
         result = list(result) if isinstance(result, (list, tuple)) else [result]
         return full(result)
 
-    def custom_gradient_identity(self, op_type, ins):
-        """A saved ``tf.custom_gradient``: IdentityN over (results..., arguments...); the
-        gradient function maps the results' gradients to the arguments' gradients."""
+    def _tensor_named(self, c, fname, inputs, values, captured):
+        """The value of the tensor ``captured`` = ``(function name, "node:k")`` names in
+        function ``fname`` being run (``inputs``, ``values`` so far): TF's captured tensor
+        of a gradient function, a tensor of the forward."""
+        owner, tname = captured
+        node, _, k = tname.rpartition(":")
+        if owner != fname:
+            raise NotImplementedError(
+                f"{self.path}: a gradient function captures {tname} of {owner}, called from "
+                f"{fname}: tapeflow feeds the tensors of the function holding the IdentityN")
+        if c.node_index is None:
+            c.node_index = {step[1]: i for i, step in enumerate(c.steps)}
+            c.arg_index = {a.name: i for i, a in enumerate(c.fdef.signature.input_arg)}
+        if node in c.arg_index and k == "0":
+            return inputs[c.arg_index[node]]
+        i = c.node_index.get(node)
+        if i is None or i >= len(values) or int(k) >= len(values[i]):
+            raise ValueError(f"{self.path}: a gradient function captures {tname}, which "
+                             f"function {fname} does not compute before its IdentityN")
+        return values[i][int(k)]
+
+    def custom_gradient_identity(self, op_type, ins, resolve=None):
+        """A saved ``tf.custom_gradient``: IdentityN over (results..., arguments...,
+        variable reads...); the gradient function maps a gradient per IdentityN input
+        (then what it captures: tensors of the forward named by ``resolve``, variables)
+        to the arguments' and the variables' reads' gradients."""
         grad_name = self.gradients.get(op_type)
         if grad_name is None:
             # saved without its gradient (SaveOptions(experimental_custom_gradients=False)):
@@ -335,21 +369,39 @@ class Library:
                 return [array_ops.identity(x) for x in xs], grad
             out = no_gradient(*ins)
             return list(out) if isinstance(out, (list, tuple)) else [out]
-        n_args = len(self.compiled(grad_name).fdef.signature.output_arg)
-        n_results = len(ins) - n_args
+        n_in = len(ins)
+        present = self.grad_outputs.get(grad_name)
+        if present is None or len(present) != n_in:
+            n_args = len(self.compiled(grad_name).fdef.signature.output_arg)
+            present = [False] * (n_in - n_args) + [True] * n_args
+        binds, caps = [], []
+        for b in self.captures.get(grad_name, ()):
+            if b[0] == "variable":
+                binds.append(b)
+            else:
+                if resolve is None:
+                    raise NotImplementedError(f"{self.path}: the gradient function "
+                                              f"{grad_name} captures a tensor {b[2]}")
+                binds.append(("tensor", len(caps)))
+                caps.append(resolve(b[1:]))
 
-        # one custom gradient over every IdentityN input: the gradient function takes a
-        # gradient per IdentityN output (the engine fills unconnected ones with zeros) and
-        # gives the arguments' gradients; none flows to the results (their own ops carry
-        # none either way). The backward closes over no tensor of the forward, so a loaded
-        # function saves again with its gradient.
+        # one custom gradient over every IdentityN input and the captured forward tensors
+        # (arguments, so a replayed trace feeds this call's values): the gradient function
+        # takes a gradient per IdentityN output (the engine fills unconnected ones with
+        # zeros), then its captures, and gives the arguments' (and variable reads')
+        # gradients; none flows to the results (their own ops carry none either way) nor
+        # to the captured tensors.
         @custom_gradient
         def forward(*xs):
-            def grad(*dys):
-                return [None] * n_results + list(self.call(grad_name, list(dys)))
-            return [array_ops.identity(x) for x in xs], grad
+            held = xs[n_in:]
 
-        out = forward(*ins)
+            def grad(*dys):
+                fed = list(dys) + [held[b[1]] if b[0] == "tensor" else b[1] for b in binds]
+                got = iter(self.call(grad_name, fed))
+                return [next(got) if p else None for p in present] + [None] * len(held)
+            return [array_ops.identity(x) for x in xs[:n_in]], grad
+
+        out = forward(*ins, *caps)
         return list(out) if isinstance(out, (list, tuple)) else [out]
 
 

@@ -546,6 +546,32 @@ def _list_length(ins, attrs, ctx):
     return ins[0].size()
 
 
+# ------------------------------------------------- gradient ops (TF's graph gradients, as a
+# gradient function of a saved custom gradient holds them: tf.recompute_grad): TF's
+# formulas, of tapeflow ops so their own gradients come from tapeflow's rules
+
+def _tanh_grad(ins, attrs, ctx):
+    y, dy = ins
+    return dy * (1 - y * y)
+
+
+def _sigmoid_grad(ins, attrs, ctx):
+    y, dy = ins
+    return dy * (y * (1 - y))
+
+
+def _relu_grad(ins, attrs, ctx):
+    dy, x = ins
+    return array_ops.where(x > 0, dy, array_ops.zeros_like(dy))
+
+
+def _bias_add_grad(ins, attrs, ctx):
+    dy = ins[0]
+    rank = dy.shape.rank
+    channel = 1 if _s(attrs.get("data_format", "NHWC")) == "NCHW" else rank - 1
+    return reduction_ops.reduce_sum(dy, axis=[a for a in range(rank) if a != channel])
+
+
 KERNELS = {
     **{op: _unary(fn) for op, fn in _UNARY.items()},
     **{op: _binary(fn) for op, fn in _BINARY.items()},
@@ -576,5 +602,7 @@ KERNELS = {
     "RngReadAndSkip": _rng_read_and_skip, "Bitcast": _bitcast,
     "Assert": _assert, "Where": _where, "UnsortedSegmentSum": _unsorted_segment_sum,
     "SparseReduceSum": _sparse_reduce_sum,
+    "TanhGrad": _tanh_grad, "SigmoidGrad": _sigmoid_grad, "ReluGrad": _relu_grad,
+    "BiasAddGrad": _bias_add_grad,
     **{op: _stateless_v2(op) for op in _STATELESS_V2},
 }

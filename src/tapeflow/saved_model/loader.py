@@ -102,6 +102,7 @@ class _Loader:
             if node.which_oneof("kind") == "variable":
                 self._variables[i] = self._make_variable(node.variable)
         self._restore_variables()
+        self._bind_gradients()
         self.concrete = {}
         self.root = self.revive(0)
         if isinstance(self.root, revive.UserObject):
@@ -121,6 +122,34 @@ class _Loader:
             raise NotImplementedError(
                 f"Loading the SavedModel at {self.path}: tapeflow has no kernel for the TF "
                 f"op(s) {', '.join(sorted(missing))}: {listing}")
+
+    def _bind_gradients(self):
+        """What each registered gradient function captures, from its ``concrete_functions``
+        entry (TF's layout): a variable node (its resource) or a ``captured_tensor`` node
+        (a tensor of the forward function, ``Exp:0``); and which IdentityN inputs get a
+        gradient (its ``output_signature``: None for the results)."""
+        for gname in set(self.library.gradients.values()):
+            saved = self.og.concrete_functions.get(gname)
+            if saved is None:
+                continue
+            binds = []
+            for i in saved.bound_inputs:
+                node = self.nodes[i]
+                kind = node.which_oneof("kind")
+                if kind == "variable":
+                    binds.append(("variable", self._variables[i]))
+                elif kind == "captured_tensor":
+                    ct = node.captured_tensor
+                    binds.append(("tensor", ct.concrete_function, ct.name))
+                else:
+                    raise NotImplementedError(
+                        f"{self.path}: the gradient function {gname} captures a {kind} "
+                        f"object (node {i}): tapeflow binds variables and tensors only")
+            self.library.captures[gname] = binds
+            outs = saved.output_signature
+            if outs.which_oneof("kind") == "list_value":
+                self.library.grad_outputs[gname] = [
+                    v.which_oneof("kind") != "none_value" for v in outs.list_value.values]
 
     # -------------------------------------------------------------------- variables
     def _make_variable(self, sv):

@@ -1,0 +1,357 @@
+"""Batch chunks: a compiled program's steps that are independent along the batch axis, run
+chunk by chunk on two threads instead of op by op over the whole batch.
+
+A pass over a fixed-shape compile (``codegen.compile_program`` with buffers: every slot's
+traced shape holds at every call). A *row-wise* step is one whose output row ``i`` (along
+axis 0) depends only on row ``i`` of its batched inputs, by its op type: convolutions and
+pooling (``Conv2D``, ``DepthwiseConv2dNative``, ``MaxPool``, ``AvgPool``), element-wise ops
+(``Relu``, ``Sigmoid``, ``AddV2``..., an operand that does not span the batch axis is passed
+whole: a bias), ``BiasAdd``, ``MatMul`` of batched rows by a whole matrix, ``Softmax`` over
+the last axis, and ``Reshape`` by a constant shape that keeps the batch. A maximal run of
+such steps of one batch size (the variable reads and pure steps on whole values found
+between them are hoisted before it) becomes one step that cuts the batch into chunks, taken
+in turn by the calling thread and ``ops/_parallel``'s helper (NumPy and BLAS release the
+GIL), and runs every step of the run on one chunk before the next: a chunk's intermediates
+stay in the core's cache, where op by op each step made a full pass over megabyte arrays.
+In a chunk, a bias add and a ReLU write over the array they read when nothing else reads it
+(the convolution's fresh output), and the kernels run on one thread each (OpenBLAS at one
+thread, no nested cutting). Only the values later steps read leave the run (written into
+whole-batch arrays, chunk by chunk).
+
+Each step computes its chunk by the same kernel as its op-by-op run (its forward, or the
+same ufunc with ``out=``): rows of a product are independent, so results are bit for bit
+those of the op-by-op replay (``tests/function/test_batch_chunks.py``). Only runs of at
+least :data:`MIN_BYTES` of batched values and batches of :data:`MIN_BATCH` rows or more are
+cut (a batch-1 call never is), and only into two chunks or more of :data:`MIN_CHUNK_BYTES`
+of intermediates each; small trailing steps (under :data:`SMALL_BYTES`, a dense head after
+the convolutions) stay op by op, where one call costs less than several.
+
+Chunk size: :data:`CHUNK_BYTES` (4 MB) of intermediates, at least :data:`MIN_CHUNKS` chunks.
+Chunks the size of a core's L2 (1 MB here) lost: each chunk costs some 30-60 us of Python
+and NumPy call overhead whatever its size (a pooling is 8 NumPy calls, a convolution 6), and
+the machine's 32 MB L3 holds a whole batch-64 CNN's intermediates anyway (the benchmark
+CNN, one thread, CPU per call: 7.4 ms in 256 KB chunks, 4.2 ms in 512 KB, 3.0 ms in 1 MB,
+2.5 ms in 4 MB, against 3.2 ms op by op; ``benchmarks/NOTES.md``, session 11).
+``TAPEFLOW_BATCH_CHUNKS=0`` in the environment turns the pass off (read at import).
+"""
+import operator
+import os
+
+from .._core.backend import np
+from .._core.registry import Primitive
+from ..ops import _kernels
+from ..ops import _parallel as _par
+from .ir import Op, Read, stateful
+from .passes import pure
+from .program import _value_shaped
+
+__all__ = ["chunk_batches", "ENABLED", "MIN_BATCH", "MIN_BYTES", "CHUNK_BYTES"]
+
+ENABLED = [os.environ.get("TAPEFLOW_BATCH_CHUNKS", "1") != "0"]
+MIN_BATCH = 4             # rows below which a program is left op by op
+MIN_BYTES = 1 << 20       # batched bytes a run must touch to be cut
+SMALL_BYTES = 1 << 18     # a trailing step touching less than this stays op by op
+CHUNK_BYTES = 1 << 22     # intermediates of one chunk (see the module docstring)
+MIN_CHUNK_BYTES = 1 << 20  # and no fewer
+MIN_CHUNKS = 4            # at least this many chunks (two threads take them in turn)
+
+_ROW_CONVS = frozenset(("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool"))
+_UNARY = frozenset(("Relu", "Relu6", "Elu", "Selu", "Sigmoid", "Tanh", "Softplus",
+                    "LeakyRelu", "Identity", "Neg", "Exp"))
+_BINARY = frozenset(("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum"))
+_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+           operator.truediv: np.divide, np.maximum: np.maximum, np.minimum: np.minimum}
+# ops whose output is always a new array (never a view of an input): writable in place
+_FRESH = frozenset(("Conv2D", "DepthwiseConv2dNative", "MaxPool", "AvgPool", "MatMul",
+                    "Softmax", "LogSoftmax", "BiasAdd", "Relu", "Relu6", "Elu", "Selu",
+                    "Sigmoid", "Tanh", "Softplus", "LeakyRelu", "Neg", "Exp", *_BINARY))
+
+
+def _shape(meta, consts, s):
+    if s in consts:
+        v = consts[s]
+        return np.shape(v), np.result_type(v)
+    m = meta.get(s)
+    if m is None or m[0] is None or None in tuple(m[0]):
+        return None
+    return tuple(m[0]), np.dtype(m[1])
+
+
+def _row_inputs(step, meta, consts, fixed):
+    """``(batch size, per-input flags: sliced by rows or passed whole)`` when ``step`` is
+    row-wise for the shapes it has here, else None."""
+    if type(step) is not Op or len(step.outs) != 1 or stateful(step.prim):
+        return None
+    name, ins, out = step.prim.name, step.ins, step.outs[0]
+    if out not in fixed and name != "Reshape":
+        return None
+    mo = _shape(meta, consts, out)
+    if mo is None or len(mo[0]) < 2 or mo[1].kind not in "fc":
+        return None
+    n = mo[0][0]
+    shapes = [_shape(meta, consts, s) for s in ins]
+    if None in shapes:
+        return None
+    attrs = step.attrs or {}
+    if name in _BINARY:
+        if len(ins) != 2 or attrs:
+            return None
+        flags = []
+        for s, (shp, _) in zip(ins, shapes):
+            if shp == mo[0] and s in fixed and s not in consts:
+                flags.append(True)      # a batched operand (a residual add: both)
+            elif len(shp) < len(mo[0]) or shp[0] == 1:
+                flags.append(False)     # broadcast along the other axes only (a bias)
+            else:
+                return None
+        return (n, tuple(flags)) if any(flags) else None
+    x = shapes[0][0]
+    if ins[0] in consts or ins[0] not in fixed or len(x) < 2 or x[0] != n:
+        return None
+    if name in _ROW_CONVS:
+        ok = len(x) == 4 and (len(ins) == 1 or len(ins) == 2 and len(shapes[1][0]) == 4)
+        flags = (True,) + (False,) * (len(ins) - 1)
+    elif name in _UNARY:
+        ok, flags = len(ins) == 1 and x == mo[0], (True,)
+    elif name == "BiasAdd":
+        ok, flags = len(ins) == 2 and len(shapes[1][0]) == 1 and x == mo[0], (True, False)
+    elif name == "MatMul":
+        ok = (len(ins) == 2 and len(x) == 2 and len(shapes[1][0]) == 2
+              and not attrs.get("transpose_a") and not attrs.get("adjoint_a"))
+        flags = (True, False)
+    elif name in ("Softmax", "LogSoftmax"):
+        ok = len(ins) == 1 and attrs.get("axis") in (-1, len(x) - 1)
+        flags = (True,)
+    elif name == "Reshape":
+        # by a constant shape that keeps the rows (a Flatten): each chunk its own rows
+        ok = (len(ins) == 2 and ins[1] in consts and mo[0][0] == n
+              and int(np.prod(x[1:])) == int(np.prod(mo[0][1:]))
+              and _reshaped(x, consts[ins[1]]) == mo[0])
+        flags = (True, False)
+    else:
+        return None
+    return (n, flags) if ok else None
+
+
+def _more_fixed(steps, fixed, consts):
+    """``fixed`` and the results of reshapes by a constant shape of fixed-shape values (a
+    bias reshaped for broadcasting), which ``Program._fixed_shape_slots`` leaves out with
+    every reshape to a shape given as a tensor, and of the steps after them."""
+    more = None
+    for st in steps:
+        if (type(st) is Op and st.prim.name in ("Reshape", "BroadcastTo") and len(st.ins) == 2
+                and st.ins[1] in consts and st.outs[0] not in fixed
+                and (st.ins[0] in fixed or st.ins[0] in consts)):
+            more = set(fixed) if more is None else more
+            more.update(st.outs)
+        elif (more is not None and type(st) is Op and not stateful(st.prim)
+              and all(s in more for s in st.ins) and not _value_shaped(st.prim, st.ins)):
+            more.update(st.outs)
+    return fixed if more is None else more
+
+
+def _reshaped(shape, target):
+    try:
+        return np.empty(shape, np.uint8).reshape(tuple(int(d) for d in target)).shape
+    except (ValueError, TypeError):
+        return None
+
+
+def _bytes(meta, consts, s):
+    m = _shape(meta, consts, s)
+    return 0 if m is None else int(np.prod(m[0])) * m[1].itemsize
+
+
+def chunk_batches(program, steps, fixed):
+    """``steps`` with each maximal run of row-wise steps of one batch size (see the module's
+    docstring) replaced by one step that runs it chunk by chunk; the program's ``meta`` is
+    not changed (the new step's outputs are slots the run already had)."""
+    if not ENABLED[0] or not steps:
+        return steps
+    meta, consts = program.meta, program.consts
+    fixed = _more_fixed(steps, fixed, consts)
+    rows = [_row_inputs(st, meta, consts, fixed) for st in steps]
+    if not any(r is not None and r[0] >= MIN_BATCH for r in rows):
+        return steps
+    uses = {}
+    for k, st in enumerate(steps):
+        for s in st.uses():
+            uses.setdefault(s, []).append(k)
+    outputs = {s for s in program.outputs if s is not None}
+    out, run, hoisted, defs, n = [], [], [], set(), None
+
+    def close():
+        nonlocal run, hoisted, defs, n
+        fused = _fuse(run, n, meta, consts, uses, outputs) if run else None
+        if fused is None:
+            # not cut: the steps in their own order (the later passes read adjacency)
+            out.extend(st for _, st in sorted(hoisted + [(k, st) for k, st, _ in run],
+                                              key=lambda item: item[0]))
+        else:
+            out.extend(st for _, st in hoisted)
+            out.extend(fused)
+        run, hoisted, defs, n = [], [], set(), None
+
+    for k, st in enumerate(steps):
+        r = rows[k]
+        if r is not None and r[0] >= MIN_BATCH and (n is None or r[0] == n):
+            n = r[0]
+            run.append((k, st, r[1]))
+            defs.update(st.outs)
+            continue
+        if run and (type(st) is Read or type(st) is Op and not stateful(st.prim)
+                    and pure(st)) and defs.isdisjoint(st.uses()):
+            hoisted.append((k, st))   # a variable read or a whole-value step: before the run
+            continue
+        close()
+        if r is not None and r[0] >= MIN_BATCH:
+            n = r[0]
+            run.append((k, st, r[1]))
+            defs.update(st.outs)
+        else:
+            out.append(st)
+    close()
+    return out
+
+
+def _fuse(run, n, meta, consts, uses, outputs):
+    """The steps for one run: ``[the chunked step]`` plus the small trailing steps left op
+    by op, or None when it is not worth cutting."""
+    def touched(item):
+        _, st, flags = item
+        return sum(_bytes(meta, consts, s) for s, f in zip(st.ins, flags) if f) + \
+            _bytes(meta, consts, st.outs[0])
+
+    run, tail = list(run), []
+    while run and touched(run[-1]) < SMALL_BYTES:
+        tail.insert(0, run.pop())
+    if len(run) < 2 or sum(touched(i) for i in run) < MIN_BYTES:
+        return None
+    ks = {k for k, _, _ in run}
+    made = {s for _, st, _ in run for s in st.outs}
+    # the run's values read after it (or returned): written whole, chunk by chunk
+    leaving = [st.outs[0] for _, st, _ in run
+               if st.outs[0] in outputs or any(u not in ks for u in uses.get(st.outs[0], ()))]
+    ext, ext_rows = [], []
+    local = {}
+    for _, st, flags in run:
+        for s, f in zip(st.ins, flags):
+            if s not in made and s not in local:
+                local[s] = len(ext)
+                ext.append(s)
+                ext_rows.append(f)
+            elif s not in made and f and not ext_rows[local[s]]:
+                return None     # one slot both sliced and whole
+    for _, st, _ in run:
+        local[st.outs[0]] = len(local)
+    plan = []
+    per_row = 0
+    for k, st, flags in run:
+        o = st.outs[0]
+        shape, dtype = _shape(meta, consts, o)
+        if st.prim.name == "Conv2D":    # its patch matrix
+            kh, kw = _shape(meta, consts, st.ins[1])[0][:2]
+            per_row += int(np.prod(shape[1:3])) * kh * kw * _shape(meta, consts, st.ins[0])[0][3] \
+                * dtype.itemsize
+        # an input that dies here, made fresh in the chunk, of the output's shape: reused
+        inplace = -1
+        for s, f in zip(st.ins, flags):
+            if (f and s in made and s not in leaving and uses.get(s) == [k]
+                    and _shape(meta, consts, s) == (shape, dtype)
+                    and _fresh_in_chunk(s, run)):
+                inplace = local[s]
+                break
+        if inplace < 0:
+            per_row += int(np.prod(shape[1:])) * dtype.itemsize
+        frees = tuple(local[s] for s in set(st.ins) if s in made and s not in leaving
+                      and max(u for u in uses[s] if u in ks) == k)
+        plan.append((_kernel(st, meta, consts), tuple(local[s] for s in st.ins), local[o],
+                     leaving.index(o) if o in leaving else -1, inplace, frees))
+    # chunks of CHUNK_BYTES, at least MIN_CHUNKS of them, none under MIN_CHUNK_BYTES (a
+    # chunk's fixed cost, some 30-60 us of Python and NumPy calls, must stay small)
+    total = per_row * n
+    count = min(max(MIN_CHUNKS, -(-total // CHUNK_BYTES)), total // MIN_CHUNK_BYTES, n // 2)
+    if count < 2:
+        return None
+    specs = [_shape(meta, consts, s) for s in leaving]
+    # balanced: sizes differ by one row at most, two rows or more each (a one-row product
+    # would go to BLAS's matrix-vector kernel, which sums in another order)
+    bounds = [n * i // count for i in range(count + 1)]
+    chunks = list(zip(bounds[:-1], bounds[1:]))
+    fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
+    prim = Primitive("BatchChunks", fwd, differentiable=False)
+    site = run[-1][1].site
+    return [Op(prim, tuple(ext), {}, tuple(leaving), site)] + [st for _, st, _ in tail]
+
+
+def _fresh_in_chunk(s, run):
+    for _, st, _ in run:
+        if s in st.outs:
+            return st.prim.name in _FRESH
+    return False
+
+
+def _kernel(step, meta, consts):
+    """``kernel(args, target) -> array`` computing ``step`` on one chunk; into ``target``
+    (an array of the output's chunk shape) when given."""
+    prim, attrs = step.prim, step.attrs or {}
+    fwd, name = prim.forward, prim.name
+    shapes = [_shape(meta, consts, s) for s in step.ins]
+    out_dtype = _shape(meta, consts, step.outs[0])[1]
+    if name == "Relu":
+        return lambda xs, t: _kernels.relu(xs[0], out=t)
+    uf = _UFUNCS.get(fwd) if name in _BINARY else None
+    if uf is not None and all(d == out_dtype for _, d in shapes):
+        (sa, _), (sb, _) = shapes
+        if uf is np.add and len(sb) == 1 and len(sa) > 1 and sa[-1] == sb[0]:
+            return lambda xs, t: _kernels.add_rows(xs[0], xs[1], out=t)
+        if uf is np.add and len(sa) == 1 and len(sb) > 1 and sb[-1] == sa[0]:
+            return lambda xs, t: _kernels.add_rows(xs[1], xs[0], out=t)
+        return lambda xs, t: uf(xs[0], xs[1], out=t)
+    if name == "Reshape":
+        rest = tuple(_shape(meta, consts, step.outs[0])[0][1:])
+
+        def reshape(xs, t):
+            y = xs[0].reshape((xs[0].shape[0],) + rest)
+            if t is None:
+                return y
+            np.copyto(t, y)
+            return t
+        return reshape
+
+    def call(xs, t):
+        y = fwd(*xs, **attrs) if attrs else fwd(*xs)
+        if t is None:
+            return y
+        np.copyto(t, y)
+        return t
+    return call
+
+
+def _runner(plan, ext_rows, n_local, specs, chunks, single):
+    """The forward of the chunked step: ``fn(*ext) -> outputs``."""
+    def one(env_ext, outs, a, b):
+        env = [None] * n_local
+        for i, v in enumerate(env_ext):
+            env[i] = v[a:b] if ext_rows[i] else v
+        for kernel, ins, o, leave, inplace, frees in plan:
+            if leave >= 0:
+                target = outs[leave][a:b]
+            elif inplace >= 0:
+                target = env[inplace]
+            else:
+                target = None
+            env[o] = kernel([env[i] for i in ins], target)
+            for i in frees:
+                env[i] = None
+
+    def forward(*ext):
+        outs = [np.empty(shape, dtype) for shape, dtype in specs]
+        if _par.enabled():
+            _par.run(lambda a, b: one(ext, outs, a, b), chunks)
+        else:
+            for a, b in chunks:
+                one(ext, outs, a, b)
+        return outs[0] if single else tuple(outs)
+    forward.chunks = chunks     # (for the tests and the curious)
+    return forward
