@@ -412,9 +412,11 @@ def dice(y_true, y_pred, axis=None):
     (all axes by default)."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    inter = _r.reduce_sum(_m.multiply(y_true, y_pred), axis)
-    denominator = _m.add(_m.add(_r.reduce_sum(y_true, axis), _r.reduce_sum(y_pred, axis)),
-                         epsilon())
+    # summed in TF's order: with values of both signs the sums cancel, and what is left
+    # depends on the order of the additions
+    total = _r.reduce_sum_in_tf_order
+    inter = total(_m.multiply(y_true, y_pred), axis)
+    denominator = _m.add(_m.add(total(y_true, axis), total(y_pred, axis)), epsilon())
     return _m.subtract(1.0, _m.divide(_m.multiply(inter, 2.0), denominator))
 
 
