@@ -1602,6 +1602,144 @@ case("max_pool_gradient_of_a_window_of_minus_inf", """
         y = tf.nn.max_pool2d(x, 1, 1, "VALID") + tf.nn.max_pool2d(x, 2, 1, "SAME")
     out += [y, tape.gradient(y, x)]""")
 
+# ---------------------------------------------------------------- sweepsolve (session 11)
+# The sweep's residue in solves, determinants and second derivatives: TF's association and
+# which kernel forms its products.
+case("triangular_solve_gradient_products_rounded_apart", """
+    chol = tf.constant([[2.1, 0.0, 0.0], [0.43, 2.0, 0.0], [-3e29, 0.14, 2.3]], tf.float32)
+    rhs = tf.constant([[4278.0, 270.5, 13024.5], [-20253.4, -2976.3, -9968.5],
+                       [279.0, -137.1, -19516.2]], tf.float32)
+    up = tf.constant([[0.5, -0.1, 1.4], [-0.4, 0.1, -0.3], [0.2, 0.6, 0.8]], tf.float32)
+    out = []
+    for dt in (tf.float32, tf.float64):
+        c, r, u = tf.cast(chol, dt), tf.cast(rhs, dt), tf.cast(up, dt)
+        with tf.GradientTape() as t:
+            t.watch([c, r])
+            y = tf.linalg.cholesky_solve(c, r)
+        out += [y] + t.gradient(y, [c, r], output_gradients=u)
+    # the triangular solve's gradient -g y^T (MatMul with adj_y): products rounded one by one
+    # in float64 and in float32 below 16 rows or for one column (inf - inf is nan), fused
+    # multiply-adds in float32 from 16 rows and in batches (the first infinity stays)
+    for rows, cols, dt in ((3, 3, tf.float32), (17, 3, tf.float32), (17, 1, tf.float32),
+                           (17, 3, tf.float64)):
+        big = 1e30 if dt == tf.float32 else 1e300
+        b = np.ones((rows, cols))
+        b[0, :3] = [big, big, -big][:cols] if cols == 3 else [big]
+        g = np.ones((rows, cols))
+        g[0] = 1e10
+        b, g = tf.constant(b, dt), tf.constant(g, dt)
+        for m in (tf.eye(rows, dtype=dt), tf.eye(rows, batch_shape=[1], dtype=dt)):
+            with tf.GradientTape() as t:
+                t.watch(m)
+                y = tf.linalg.triangular_solve(m, b if m.shape.rank == 2 else b[None])
+            out.append(t.gradient(y, m, output_gradients=g if m.shape.rank == 2 else g[None])
+                       [..., 0, 0])
+""")
+
+case("slogdet_and_det_divide_by_an_infinite_complex_pivot", """
+    inf = float("inf")
+    out = []
+    for m in ([[1 + 0j, 2], [complex(26334, inf), 3]],
+              [[1 + 0j, 2, 0], [2, 1, 0], [complex(-inf, 0.0004), 3, 1]],
+              [[1e30 + 0j, 1], [complex(1e30, 1e30), 1]],
+              [[21897 - 0.38j, -5005 + 1j], [complex(26334, inf), 7711 + 1.6j]]):
+        for dt in (tf.complex64, tf.complex128):
+            x = tf.constant(m, dt)
+            out += list(tf.linalg.slogdet(x)) + [tf.linalg.det(x)]
+    x = tf.constant([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [-inf, 3.0, 1.0]], tf.float64)
+    out += list(tf.linalg.slogdet(x)) + [tf.linalg.det(x)]""")
+
+case("batch_matmul_complex_inf_by_kernel", """
+    inf = float("inf")
+    out = []
+    # BatchMatMulV2 of complex with an infinite part: one matrix (or a big product) runs
+    # the scaled contraction (nan), a batch of small ones Eigen's matrix product: per
+    # coefficient below m + k + n = 20 (inf), its matrix-vector kernel for one column
+    # (inf), its scaled matrix-matrix kernel otherwise (one row and k = 1 included)
+    for bsz, m, k, n, row in ((2, 3, 2, 2, 0), (1, 3, 2, 2, 0), (2, 6, 6, 7, 0),
+                              (2, 6, 7, 7, 0), (2, 1, 30, 31, 0), (2, 31, 1, 31, 30),
+                              (2, 9, 7, 1, 8), (2, 5, 7, 9, 4), (1, 1, 30, 30, 0)):
+        for dt in (tf.complex64, tf.complex128):
+            a = np.ones((bsz, m, k)) * (1 + 0.5j)
+            a[0, row, 0] = complex(16177, inf)
+            b = np.ones((bsz, k, n)) * (0.3 - 0.7j)
+            out.append(tf.matmul(tf.constant(a, dt), tf.constant(b, dt))[0, row])
+    a = tf.constant([[[16177 + 1j, -17672 + 1e30j], [-5465 + 0j, 13085 + 3j]],
+                     [[-15229 + 1j, -858 - 3j], [-2840 - 1j, -10989 - 1j]]], tf.complex64)
+    a = tf.tensor_scatter_nd_update(a, [[0, 0, 0]], tf.constant([complex(16177, inf)],
+                                                                tf.complex64))
+    b = tf.constant([[[2e-4 - 0.65j, -6e-4 + 0.39j], [1.4e-4 - 0.03j, 8e-4 + 1.18j]],
+                     [[6e-4 + 0.63j, -6e-5 - 0.66j], [-2.5e-3 + 1.16j, -5e-4 + 0.5j]]],
+                    tf.complex64)
+    with tf.GradientTape() as t:
+        t.watch([a, b])
+        y = tf.linalg.matmul(a, b)
+    out += [y] + t.gradient(y, [a, b], output_gradients=tf.ones_like(y) * (0.5 - 1j))""")
+
+case("rsqrt_half_rounded_once", """
+    # TF's half (and bfloat16) rsqrt: 1 / sqrt in float, rounded once; l2_normalize of
+    # half through it
+    v = tf.constant(np.linspace(1.0, 3000.0, 64), tf.float16)
+    x = tf.constant([[11.41], [32.37], [-47.54], [1.706], [6.5023], [-2.4674], [0.3], [7.0]],
+                    tf.float16)
+    out = [tf.math.rsqrt(v), tf.math.rsqrt(tf.cast(v, tf.bfloat16)),
+           tf.math.l2_normalize(x, axis=1), grad(lambda a: tf.math.rsqrt(a), v[:8])]""")
+
+case("reciprocal_grad_kernel_and_log1p_composition", """
+    inf, nan = float("inf"), float("nan")
+    out = []
+    # log1p's gradient g * reciprocal(1 + x), its second derivative through TF's
+    # ReciprocalGrad kernel (-y * y) * g: y * y overflows half before g scales it
+    for dt in (tf.float16, tf.float32, tf.float64):
+        x = tf.constant([-1.004, -0.999, 0.5, -1.0, 3.0], dt)
+        out += [grad(tf.math.log1p, x), grad2(tf.math.log1p, x)]
+    # ReciprocalGrad is 0 where the upstream gradient is 0 (y inf or nan there)
+    x = tf.constant([0.0, nan, 2.0, -0.0, 1e-30], tf.float32)
+    u = tf.constant([0.0, 0.0, 1.5, 1.0, 0.0], tf.float32)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = tf.math.reciprocal(x)
+        g = t1.gradient(y, x, output_gradients=u)
+        s = tf.reduce_sum(g * tf.constant([1.0, 2.0, 0.5, 0.0, 1.0]))
+    out += [g, t2.gradient(s, x)]
+    z = tf.constant([0.5 + 0.25j, complex(inf, 1.0), 2j], tf.complex64)
+    out += [grad(tf.math.reciprocal, z), grad2(tf.math.reciprocal, z)]""")
+
+case("complex_division_by_a_signed_zero", """
+    # C's (libgcc's) complex division by 0 + 0j: nan + nanj recovered as copysign(inf, re)
+    # times the numerator's parts; NumPy's divides the parts by |0|. (The zeros come from
+    # one list: TF's eager cache of scalar constants hands back -0.0 for a later 0.0.)
+    ys = tf.constant([complex(-0.0, 0.0), complex(0.0, 0.0), complex(-0.0, -0.0),
+                      complex(0.0, -0.0)], tf.complex64)
+    xs = tf.constant([-0.2268 + 0j, 1 + 2j], tf.complex64)
+    out = []
+    for i in range(4):
+        y = ys[i:i + 1]
+        out += [tf.math.xdivy(xs[:1], y), tf.math.divide(xs[:1], y),
+                tf.math.xdivy(tf.cast(xs[1:], tf.complex128), tf.cast(y, tf.complex128))]""")
+
+case("top_k_unsorted_heap_order", """
+    # sorted=False: TF's TopN heap array (k = 1 an argmax, k = n sorted)
+    nan = float("nan")
+    x = np.array([[-36.72, 6.51, -5.45, 20.27], [51.24, 22.87, 42.54, 35.7],
+                  [9.59, 30.23, -68.27, -23.12]])
+    y = np.array([[35, 13, 1, -24, -20, -46, -43, -49, -33, 31, 14],
+                  [3, 3, -1, 3, nan, 0, 3, 2, nan, -1, 3]])
+    out = []
+    for dt in (tf.float16, tf.float32, tf.float64, tf.int32):
+        for k in (1, 2, 3, 4):
+            out += list(tf.math.top_k(tf.constant(x, dt), k=k, sorted=False))
+        for k in (2, 3, 5, 9, 11):
+            yy = y if dt != tf.int32 else np.nan_to_num(y, nan=7)
+            out += list(tf.math.top_k(tf.constant(yy, dt), k=k, sorted=False))
+    xt = tf.constant(x, tf.float32)
+    with tf.GradientTape() as t:
+        t.watch(xt)
+        v, i = tf.math.top_k(xt, k=3, sorted=False)
+    out.append(t.gradient(v, xt, output_gradients=tf.constant([[1.0, 2.0, 3.0]] * 3)))""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

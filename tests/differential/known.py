@@ -234,6 +234,20 @@ def diag_empty_offset(case):
     return has_empty(case) and int(case.kwargs.get("k", 0) or 0) != 0
 
 
+def f32_subnormal(case):
+    """A float32 input holding a subnormal number (0 < |x| < 2^-126): TF's float32 kernels
+    do not take it as a number: lgamma(1e-40) is 150 ln 2 (103.97, true 92.10) and
+    digamma(1e-40) nan (its digamma of 0), where the true -1e40 overflows to -inf;
+    docs/ops.md."""
+    for t in _ts(case):
+        v = np.asarray(t.value)
+        if t.dtype == "float32" and v.dtype.kind == "f":
+            a = np.abs(v.astype(np.float32))
+            if ((a > 0) & (a < np.finfo(np.float32).tiny)).any():
+                return True
+    return False
+
+
 def one_entry_beyond_eps(case):
     """A real float matrix (finite) in which one entry exceeds every other in magnitude by
     more than 1/eps of its dtype (1e30 among entries of 1 to 100): TF's SVD (Eigen's Jacobi
@@ -267,6 +281,7 @@ def dct3_empty(case):
 
 
 PREDICATES = {
+    "f32_subnormal": f32_subnormal,
     "one_entry_beyond_eps": one_entry_beyond_eps,
     "dct3_empty": dct3_empty,
     "diag_empty_offset": diag_empty_offset,
@@ -455,6 +470,10 @@ KNOWN = [
       'TF raises InvalidArgumentError computing the grad on size-0 inputs (so it has no second'
       ' derivative); tapeflow computes them [math.top_k|0|31: 1 arrays, TF raised InvalidArg'
       'umentError]'),
+    K('math.lbeta', 'grad', 'f32_subnormal', 'tf wrong',
+      'TF flushes a float32 subnormal to zero (DAZ): digamma(1e-40) is nan, the true value'
+      ' -1e40 overflows to -inf as tapeflow gives [math.lbeta|5|73: 0: nan at different p'
+      'laces, e.g. got (-inf+0j) want (nan+0j)]'),
     K('math.unsorted_segment_max', 'grad,grad2,fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.unsorted_segment_max|0|0: 0: nan at diff'
       'erent places, e.g. got 0j want (nan+0j)]'),

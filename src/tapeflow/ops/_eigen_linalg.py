@@ -195,10 +195,27 @@ def _lu_eigen(a):
                 swaps = swaps + move
             if k + 1 < n:
                 lu[..., k + 1:, k] = np.where(nonzero[..., None],
-                                              lu[..., k + 1:, k] / lu[..., k, k, None],
+                                              _div_scaled(lu[..., k + 1:, k],
+                                                          lu[..., k, k, None]),
                                               lu[..., k + 1:, k])
                 lu[..., k + 1:, k + 1:] -= lu[..., k + 1:, k, None] * lu[..., k, None, k + 1:]
     return lu, perm, swaps
+
+
+def _div_scaled(a, b):
+    """``a / b``; for complex ``b`` as Eigen's division (TF's LU kernels, scalar and packet
+    alike): ``b`` scaled by the larger magnitude of its parts first, so a finite pivot of
+    1e30 + 1e30j divides without overflow and an infinite one (inf / inf) gives nan where
+    C's division gives 0."""
+    if b.dtype.kind != "c":
+        return a / b
+    scale = np.maximum(np.abs(b.real), np.abs(b.imag))
+    c, d = b.real / scale, b.imag / scale
+    den = c * c + d * d
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape), np.result_type(a, b))
+    out.real = (a.real * c + a.imag * d) / den / scale
+    out.imag = (a.imag * c - a.real * d) / den / scale
+    return out
 
 
 def _lu_solve_eigen(lu, perm, b):

@@ -499,31 +499,42 @@ def squared_difference(x, y):
     return d * d.conj() if d.dtype.kind == "c" else np.square(d)
 
 
-def complex_matmul(a, b):
+def complex_matmul(a, b, batched=False):
     """A complex product holding inf or nan as Eigen's kernels form it, where BLAS's gives
     other nan: each term ``(ac - bd) + (ad + bc)i`` rounded apart, summed over k. Eigen's
     matrix-matrix kernel (not the matrix-vector one TF takes for one row, one column or
     k = 1) then scales its vectorised blocks by alpha = 1 + 0i as packets, so an infinite
     part makes the other one nan (inf * 0); complex64's blocks leave its last column scalar
-    when the column count is odd, past the rows that fill blocks of 4."""
+    when the column count is odd, past the rows that fill blocks of 4.
+
+    ``batched`` (BatchMatMulV2): TF's batch kernel runs that contraction only for one matrix
+    or products of more than 128 * 128 terms with no dimension of 1; otherwise each matrix
+    goes through Eigen's matrix product: coefficient by coefficient (no scaling) while
+    ``m + k + n < 20``, by its matrix-vector kernel (no scaling) for one column, else by
+    its matrix-matrix kernel (scaled as above, a single row or k = 1 included)."""
     with np.errstate(all="ignore"):
         acc = np.sum(a[..., :, :, None] * b[..., None, :, :], -2)
         m, k = a.shape[-2:]
         n = b.shape[-1]
+        if batched:
+            size = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2])))
+            if not (min(m, k, n) > 1 and (size == 1 or m * k * n > 128 * 128)):
+                if m + k + n < 20 or n == 1:
+                    return acc
+                return _alpha_scaled(acc, m, n)
         if m == 1 or n == 1 or k == 1:
             return acc
-        # a batch of more than one small product runs TF's sequential kernel, Eigen's dense
-        # ``x * y``, which forms products of m + k + n < 20 coefficient by coefficient
-        # (no alpha scaling)
-        batch = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), dtype=np.int64))
-        if batch > 1 and m * k * n <= 128 * 128 and m + k + n < 20:
-            return acc
-        scaled = (acc.real * 1 - acc.imag * 0) + 1j * (acc.real * 0 + acc.imag * 1)
-        out = scaled.astype(acc.dtype)
-        if acc.dtype == np.complex64 and n % 2:
-            full = m - m % 4
-            out[..., full:, n - 1] = acc[..., full:, n - 1]
-        return out
+        return _alpha_scaled(acc, m, n)
+
+
+def _alpha_scaled(acc, m, n):
+    # Eigen's gebp kernel writes its blocks back as res + alpha * acc with alpha = 1 + 0i
+    scaled = (acc.real * 1 - acc.imag * 0) + 1j * (acc.real * 0 + acc.imag * 1)
+    out = scaled.astype(acc.dtype)
+    if acc.dtype == np.complex64 and n % 2:
+        full = m - m % 4
+        out[..., full:, n - 1] = acc[..., full:, n - 1]
+    return out
 
 
 def matvec(a, b):
@@ -567,6 +578,10 @@ def reciprocal(x):
 
 def rsqrt(x):
     if x.dtype.kind != "c":
+        if x.dtype.itemsize == 2:
+            # half and bfloat16: TF's kernel takes 1 / sqrt in float and rounds once (the
+            # square root rounded to half first gives another half in a quarter of cases)
+            return (1 / np.sqrt(x.astype(np.float32))).astype(x.dtype)
         return 1 / np.sqrt(x)
     with np.errstate(invalid="ignore"):
         # Eigen's complex rsqrt takes an imaginary -0 for +0 (rsqrt(-1 - 0j) is -1j, where

@@ -343,7 +343,17 @@ def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's name
     return apply(_INV, (x,), {"adjoint": bool(adjoint)})
 
 
-_DET = primitive("MatrixDeterminant", np.linalg.det, save_output=True,
+def _det_forward(x):
+    if not x.size:
+        return np.linalg.det(x)  # the empty matrix: 1
+    # TF's kernel: sign * exp(log|det|) from Eigen's LU (slogdet's), so overflow, inf and
+    # nan come out of its pivots, not LAPACK's product of them
+    sign, logabs = _slogdet_forward(x)
+    with np.errstate(all="ignore"):
+        return np.asarray(sign * np.exp(logabs.real), x.dtype)[()]
+
+
+_DET = primitive("MatrixDeterminant", _det_forward, save_output=True,
                  error=_linalg_error("MatrixDeterminant"))
 defvjp(_DET, lambda g, y, x: _m.multiply(
     _a.expand_dims(_a.expand_dims(_m.multiply(g, y), -1), -1),
@@ -573,10 +583,36 @@ _TRI_SOLVE = primitive("MatrixTriangularSolve", _tri_solve_forward, save_output=
                        error=_linalg_error("MatrixTriangularSolve"))
 
 
+def _matmul_adj_b_forward(a, b, transpose_a, transpose_b):
+    # ``a @ b^T`` of real matrices: NumPy's product, except where it holds inf or nan in a
+    # layout where TensorFlow's kernel rounds each product apart before summing (float64:
+    # Eigen's; float32 matrices, not batches, below 16 rows or with one column: oneDNN's),
+    # so inf - inf from two overflowing products is nan there, where BLAS's fused
+    # multiply-adds keep the first infinity
+    out = np.matmul(a, np.swapaxes(b, -1, -2))
+    if out.dtype == np.float64 or out.dtype == np.float32 and out.ndim == 2 and (
+            out.shape[0] < 16 or out.shape[1] == 1):
+        if out.size and not np.isfinite(out).all():
+            with np.errstate(all="ignore"):
+                out = np.sum(a[..., :, None, :] * b[..., None, :, :], -1, dtype=out.dtype)
+    return out
+
+
+# TF's MatrixTriangularSolve gradient forms its products by MatMul(adj_y=True): its own
+# primitive so that the user's matmul keeps NumPy's product unchecked
+_MATMUL_ADJ_B = Primitive("MatMul", _matmul_adj_b_forward)
+_MATMUL_ADJ_B.vjps = _m._MATMUL.vjps
+
+
+def _matmul_adj_b(a, b):
+    if a._value.dtype.kind == "c":
+        return matmul(a, b, adjoint_b=True)
+    return apply(_MATMUL_ADJ_B, (a, b), {"transpose_a": False, "transpose_b": True})
+
+
 def _tri_grad_a(g, y, a, b, lower, adjoint):
     gb = triangular_solve(a, g, lower=lower, adjoint=not adjoint)
-    ga = _m.negative(matmul(y, gb, adjoint_b=True) if adjoint
-                     else matmul(gb, y, adjoint_b=True))
+    ga = _m.negative(_matmul_adj_b(y, gb) if adjoint else _matmul_adj_b(gb, y))
     return _tril(ga) if lower else _triu(ga)
 
 
@@ -661,14 +697,27 @@ def _qr_rule(g, y, x, full_matrices):
 
 
 def _qr_deep_rule(q, r, dq, dr):
-    # For m >= n with reduced factors (Walter & Lehmann 2018; Liao et al. 2019):
-    # M = R dR^H - dQ^H Q, dA = (dQ + Q copyltu(M)) R^-H.
-    m_ = _m.subtract(matmul(r, dr, adjoint_b=True), matmul(dq, q, adjoint_a=True))
-    low = _tril(m_)
-    copyltu = _m.add(low, adjoint_(_m.subtract(low, diag(diag_part(m_)))))
-    b = _m.add(dq, matmul(q, copyltu))
-    # b R^-H = (R^-1 b^H)^H
-    return adjoint_(triangular_solve(r, adjoint_(b), lower=False))
+    # For m >= n with reduced factors, in TensorFlow's association (its QrGrad, after
+    # arXiv:2009.10071): with tril = band(Q^H dQ - (.)^H + R dR^H - (.)^H) and
+    # ts(x) = x R^-H, dA = Q (dR + ts(tril)) + ts(dQ - Q Q^H dQ), plus for complex input
+    # ts(Q c^H), c the imaginary part of diag(R dR^H - dQ^H Q) (times i)
+    qdq = matmul(q, dq, adjoint_a=True)
+    rdr = matmul(r, dr, adjoint_b=True)
+    tril = _tril(_m.add(_m.subtract(qdq, adjoint_(qdq)), _m.subtract(rdr, adjoint_(rdr))))
+    grad_a = matmul(q, _m.add(dr, _r_adjoint_solve(tril, r)))
+    grad_b = _r_adjoint_solve(_m.subtract(dq, matmul(q, qdq)), r)
+    ret = _m.add(grad_a, grad_b)
+    if q.dtype.is_complex:
+        m_ = _m.subtract(rdr, adjoint_(qdq))
+        eyem = set_diag(_a.zeros_like(m_), diag_part(m_))
+        correction = _m.subtract(eyem, _a.cast(_m.real(eyem), q.dtype))
+        ret = _m.add(ret, _r_adjoint_solve(matmul(q, adjoint_(correction)), r))
+    return ret
+
+
+def _r_adjoint_solve(x, r):
+    # x R^-H for upper-triangular R, as TF's: (R^-1 x^H)^H
+    return adjoint_(triangular_solve(r, adjoint_(x), lower=False))
 
 
 defvjp(_QR, _qr_rule)

@@ -615,7 +615,7 @@ def _matmul_forward(a, b, transpose_a, transpose_b):
         return _kernels.half_matmul(a, b)
     out = np.matmul(a, b)
     if out.dtype.kind == "c" and not np.isfinite(out).all():
-        out = _kernels.complex_matmul(a, b)  # Eigen's inf/nan
+        out = _kernels.complex_matmul(a, b, a.ndim > 2 or b.ndim > 2)  # Eigen's inf/nan
     return out if out.dtype is a.dtype or out.dtype == a.dtype else out.astype(a.dtype)  # bf16
 
 
