@@ -1467,6 +1467,22 @@ case("complex_batched_small_matmul_with_inf", """
                       -5.31e-4 + 0.4966j]]], tf.complex64)
     out = [tf.linalg.matmul(x, y), tf.linalg.matmul(x[:1], y[:1]), tf.matmul(x[0], y[0])]""")
 
+# ---------------------------------------------------------------- sweepeig (session 11)
+# Eigen's SelfAdjointEigenSolver replayed on complex Hermitian matrices too: TF's eigenvector
+# phases and the eigenvectors of repeated eigenvalues.
+case("eigh_complex_hermitian_as_eigen", """
+    u = tf.constant([[1.0 + 0.5j, -0.5 + 2.0j, 0.25 - 1.0j, 1.5 + 0.0j],
+                     [0.0 - 1.5j, 2.0 + 0.25j, -1.0 + 1.0j, 0.5 - 0.5j]], tf.complex64)
+    a = tf.matmul(u, u, adjoint_a=True) / 4 + tf.eye(4, dtype=tf.complex64)
+    b = tf.constant([[2.5 + 0.0j, 0.0, 0.0], [0.75 - 1.25j, -1.0 + 0.0j, 0.0],
+                     [-0.5 + 0.5j, 2.0 + 1.0j, 0.5 + 0.0j]], tf.complex128)
+    c = tf.constant([[0.3, 0.0], [0.0, 0.7]], tf.float64)
+    out = list(tf.linalg.eigh(a)) + [tf.linalg.eigvalsh(a)]
+    out += list(tf.linalg.eigh(b)) + [tf.linalg.eigvalsh(b)]
+    out += grad(lambda x: tf.abs(tf.linalg.eigh(x)[1][:2, :2]) * tf.cast(c, tf.float32), a)
+    out += grad(lambda x: tf.abs(tf.linalg.eigh(x)[1][1:, 1:]) * c
+                + tf.math.real(tf.linalg.eigh(x)[0][:2]), b)""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -828,9 +828,9 @@ _EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input m
 
 
 def _eigh_forward(x):
-    if _eigh_replayable(x):  # small real matrices: Eigen's solver as TF runs it, bit for bit
+    if _eigh_replayable(x):  # small matrices: Eigen's solver as TF runs it, bit for bit
         e, v = _eigh_eigen(x, True)
-        return e, v
+        return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
     e, v = _eigh_nonfinite(x, e, v)
     return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
@@ -875,7 +875,7 @@ _EIGH.save_inputs = False
 
 def _eigvalsh_forward(x):
     if _eigh_replayable(x):
-        return _eigh_eigen(x, False)[0]
+        return _eigh_eigen(x, False)[0].astype(x.dtype)
     e = np.linalg.eigvalsh(x)
     e, _ = _eigh_nonfinite(x, e, np.zeros(x.shape, x.dtype))
     return e.astype(x.dtype)
