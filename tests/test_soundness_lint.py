@@ -17,9 +17,6 @@ CHECKED = ("keras", "data", "checkpoint", "summary", "distribute")
 ALLOWED = {
     ("keras/_variable.py", "KerasVariable.__repr__"):
         "printing shows the current value, as Keras's repr does; nothing is computed from it",
-    ("keras/_variable.py", "KerasVariable"):
-        "keras.Variable's _value is the protocol of variable-likes: ops read the wrapped "
-        "Variable's value through it (as through an UnreadVariable), recorded as its read",
     ("checkpoint/graph.py", "serialize"):
         "saving writes the stored value to a file (TF's SaveV2); never inside a traced program",
 }

@@ -1467,6 +1467,141 @@ case("complex_batched_small_matmul_with_inf", """
                       -5.31e-4 + 0.4966j]]], tf.complex64)
     out = [tf.linalg.matmul(x, y), tf.linalg.matmul(x[:1], y[:1]), tf.matmul(x[0], y[0])]""")
 
+# ---------------------------------------------------------------- sweepmisc (session 11)
+# Sweep residue outside linear algebra (seeds 1-5).
+case("keras_dice_sums_cancelling_at_1e30_in_eigens_order", """
+    big = 1e30
+    yt = np.array([[0.68, 0.88, 0.87, 0.33], [0.09, 0.82, 0.70, 0.57],
+                   [0.33, 0.37, 0.82, 0.69], [0.99, 0.59, 0.15, 0.48]])
+    yp = np.array([[-4.11, 0.0, big, -big], [-0.88, 2.16, 0.87, 0.62],
+                   [-3.15, 1.44, -0.36, 4.82], [-0.09, 0.06, 2.29, 2.73]])
+    out = []
+    for dt, ax in [(tf.float64, None), (tf.float32, None), (tf.float64, 1),
+                   (tf.float32, (0, 1))]:
+        a, b = tf.constant(yt, dt), tf.constant(yp, dt)
+        with tf.GradientTape(persistent=True) as outer:
+            outer.watch([a, b])
+            with tf.GradientTape() as inner:
+                inner.watch([a, b])
+                loss = tf.keras.losses.dice(a, b, axis=ax)
+            ga, gb = inner.gradient(loss, [a, b])
+            s = tf.reduce_sum(ga * 0.25) + tf.reduce_sum(gb * 0.5)
+        with tf.autodiff.ForwardAccumulator([a, b], [tf.ones_like(a) * 0.3,
+                                                     tf.ones_like(b) * -0.7]) as acc:
+            l2 = tf.keras.losses.dice(a, b, axis=ax)
+        out += [loss, ga, gb, outer.gradient(s, [a, b]), acc.jvp(l2)]""")
+
+case("log1p_and_reciprocal_gradients_in_tfs_composition", """
+    nan, inf = float("nan"), float("inf")
+    x = tf.constant([-1.0, 0.0, -1.00390625, 0.5], tf.float16)
+    g = tf.constant([0.0, 0.0, 1.0, 2.0], tf.float16)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.math.log1p(x)
+        d = inner.gradient(y, x, output_gradients=g)
+    r = tf.constant([0.0, 2.0, inf, -0.5, nan], tf.float32)
+    gr = tf.constant([0.0, 1.0, 0.0, 3.0, 0.0], tf.float32)
+    with tf.GradientTape() as o2:
+        o2.watch([r, gr])
+        with tf.GradientTape() as i2:
+            i2.watch(r)
+            q = tf.math.reciprocal(r)
+        dr = i2.gradient(q, r, output_gradients=gr)
+    out = [d, outer.gradient(d, x), dr, o2.gradient(dr, [r, gr],
+                                                    output_gradients=tf.ones_like(dr))]""")
+
+case("digamma_of_subnormals_is_nan_as_tfs_flushed_zero", """
+    out = [tf.math.digamma(tf.constant([1e-40, -1e-40, 1e-38, 1.2e-38, 0.0, 2.5], tf.float32)),
+           tf.math.digamma(tf.constant([1e-310, -1e-310, 2.3e-308], tf.float64)),
+           tf.math.digamma(tf.constant([1e-5, -1e-5, 1e-4], tf.float16)),
+           grad(tf.math.lbeta, tf.constant([[1e-40, 0.53], [0.2, 0.7]], tf.float32))]""")
+
+case("top_k_unsorted_heap_order_and_nan_rows", """
+    nan = float("nan")
+    rng = np.random.default_rng(11)
+    a = rng.normal(size=(3, 29)).astype(np.float32)
+    b = rng.integers(-3, 4, size=(4, 23)).astype(np.float64)
+    b[rng.random(b.shape) < 0.25] = nan
+    c = np.array([[0.0, nan, -3.0, -1.0, -5.0], [nan, 3.0, 0.0, 1.0, -4.0]], np.float32)
+    d = rng.integers(-3, 4, size=(2, 21)).astype(np.float32)
+    d[:, ::4] = nan
+    out = []
+    for x, k, s in [(a, 7, False), (a, 28, False), (a, 1, False), (b, 5, False),
+                    (b, 9, True), (b, 23, True), (c, 1, True), (d, 1, True),
+                    (d.astype(np.float16), 6, False),
+                    (np.nan_to_num(b).astype(np.int32), 4, False)]:
+        r = tf.math.top_k(tf.constant(x), k=k, sorted=s)
+        out += [r.values, r.indices]
+    x = tf.constant(rng.normal(size=(2, 12)), tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        v = tf.math.top_k(x, k=5, sorted=False).values
+    out += [tape.gradient(v, x, output_gradients=tf.reshape(tf.range(10.0), (2, 5))),
+            tf.sort(tf.constant(b), axis=-1),
+            tf.argsort(tf.constant(b), direction="DESCENDING")]""")
+
+case("complex_division_by_a_signed_zero_as_c", """
+    z = tf.constant([complex(-0.25, 0.0), complex(0.5, -2.0), complex(0.0, 0.0), 1 + 1j,
+                     complex(float("nan"), 1.0)], tf.complex64)
+    w = tf.constant([complex(-0.0, 0.0), complex(-0.0, -0.0), complex(-0.0, 0.0),
+                     complex(0.0, -0.0), complex(-0.0, 0.0)], tf.complex64)
+    out = [tf.math.xdivy(z, w), tf.math.xdivy(tf.cast(z, tf.complex128), -0.0),
+           tf.math.divide(z[:1], w[:1]), tf.math.reciprocal(w[:2])]""")
+
+case("sparse_softmax_cross_entropy_float16_through_float32", """
+    rng = np.random.default_rng(4)
+    logits = tf.constant(rng.normal(size=(3, 2, 4)) * 3, tf.float16)
+    labels = tf.constant([[1, 3], [0, 2], [2, 2]], tf.int64)
+    v = tf.constant(rng.normal(size=(3, 2, 4)), tf.float16)
+    with tf.GradientTape() as outer:
+        outer.watch(logits)
+        with tf.GradientTape() as inner:
+            inner.watch(logits)
+            loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        g = inner.gradient(loss, logits)
+        s = tf.reduce_sum(g * v)
+    out = [loss, g, outer.gradient(s, logits)]""")
+
+case("rfft_and_stft_forward_mode_at_nonfinite_tangents", """
+    nan, inf = float("nan"), float("inf")
+    rng = np.random.default_rng(8)
+    out = []
+    for n, length, dt in [(1, None, tf.float64), (4, None, tf.float32), (5, None, tf.float32),
+                          (4, [8], tf.float64), (3, [4], tf.float32)]:
+        x = tf.constant(rng.normal(size=(2, n)), dt)
+        t = rng.normal(size=(2, n))
+        t[0, n // 2], t[1, 0] = inf, nan
+        with tf.autodiff.ForwardAccumulator(x, tf.constant(t, dt)) as acc:
+            y = tf.signal.rfft(x, length)
+        out.append(acc.jvp(y))
+    s = tf.constant([[1.2, inf, -0.57, -0.69, -1.05, inf, 0.31, -0.0],
+                     [0.29, -1.0, -1.45, 0.21, -1.1, -0.14, 1.17, -0.43]], tf.float64)
+    with tf.autodiff.ForwardAccumulator(s, tf.ones_like(s) * 0.5) as acc:
+        f1 = tf.signal.stft(s, 4, 1)
+        f2 = tf.signal.stft(s, 4, 3, fft_length=8)
+    out += [acc.jvp(f1), acc.jvp(f2)]""")
+
+case("max_pool_gradient_of_a_window_of_minus_inf", """
+    ninf = float("-inf")
+    out = []
+    for dt in (tf.float16, tf.float32, tf.float64):
+        for row, k, s, p in [([1.0, ninf, ninf, ninf, 2.0], 3, 1, "SAME"),
+                             ([ninf, ninf, ninf, ninf], 2, 2, "VALID"),
+                             ([ninf, ninf, ninf, ninf], 3, 1, "SAME")]:
+            x = tf.constant(np.array(row).reshape(1, -1, 1), dt)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.nn.max_pool1d(x, k, s, p)
+            up = tf.constant(np.arange(1, y.shape[1] + 1).reshape(y.shape), dt)
+            out += [y, tape.gradient(y, x, output_gradients=up)]
+    x = tf.constant([[[[ninf], [ninf]], [[ninf], [3.0]]]], tf.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 1, 1, "VALID") + tf.nn.max_pool2d(x, 2, 1, "SAME")
+    out += [y, tape.gradient(y, x)]""")
+
 # ---------------------------------------------------------------- sweepeig (session 11)
 # Eigen's SelfAdjointEigenSolver replayed on complex Hermitian matrices too: TF's eigenvector
 # phases and the eigenvectors of repeated eigenvalues.

@@ -119,5 +119,5 @@ def replay(tf, op, seed, rows):
             for e in explaining:
                 hits[id(e)] += 1
             rep.known.append((c, check, msg, explaining[0]))
-    rep.stale = [e for e in entries if matched[id(e)] and not hits[id(e)]]
+    rep.stale = [e for e in entries if matched[id(e)] and not hits[id(e)] and not e.random]
     return rep

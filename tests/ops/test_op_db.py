@@ -423,8 +423,12 @@ NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2", "AdjustHue", "AdjustSatu
 # BiasAdd / BiasAddGrad run for float16 only (tf.nn.bias_add of other dtypes is an Add): their
 # gradients are checked against TF's recorded BiasAddGrad, to second order and in forward mode
 # in tests/ops/test_half_matmul.py.
+# OrderedSum / OrderedSumGrad (Keras dice's sums in TF's order; Sum's gradient): checked
+# against TF's recorded value, gradients, second derivatives and forward mode in
+# tests/ops/test_tf_regressions.py (keras_dice_sums_cancelling_at_1e30_in_eigens_order).
 CHECKED_AGAINST_TF = frozenset({"ResizeBicubic", "ResizeBicubicGrad", "ScaleAndTranslate",
-                                "ScaleAndTranslateGrad", "BiasAdd", "BiasAddGrad"})
+                                "ScaleAndTranslateGrad", "BiasAdd", "BiasAddGrad",
+                                "OrderedSum", "OrderedSumGrad"})
 
 
 @functools.lru_cache(maxsize=None)

@@ -424,3 +424,21 @@ def test_generator_draw_is_written_as_tf_writes_it(tmp_path):
     again = loaded().numpy()
     assert np.array_equal(again, m().numpy()) and not np.array_equal(again, first)
     assert np.array_equal(loaded(), m())
+
+
+def test_a_sum_in_tfs_order_is_exported_as_sum(tmp_path):
+    # Keras dice sums in TF's Eigen order (OrderedSum): TF's graph holds Sum there
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 4]), tf.TensorSpec([None, 4])])
+        def f(self, a, b):
+            return tf.keras.losses.dice(a, b)
+
+    m = M()
+    rng = np.random.default_rng(3)
+    a, b = (rng.random((3, 4)).astype(np.float32) for _ in range(2))
+    tf.saved_model.save(m, str(tmp_path))
+    ops = [n.op for n in m.f.get_concrete_function().graph.as_graph_def().node]
+    assert ops.count("Sum") == 3 and "OrderedSum" not in ops
+    # the loaded Sum is tapeflow's reduce_sum (NumPy's order): equal up to float32 rounding
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path)).f(a, b).numpy(),
+                               m.f(a, b).numpy(), rtol=1e-6)

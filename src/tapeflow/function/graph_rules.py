@@ -278,6 +278,8 @@ def _py_attr(v):
 RULES = {
     "Sum": reduction, "Mean": reduction, "Max": reduction, "Min": reduction,
     "Prod": reduction, "All": reduction, "Any": reduction,
+    # a sum in TF's Eigen order (reduction_ops.reduce_sum_in_tf_order) is TF's Sum
+    "OrderedSum": lambda fn, step, op: reduction(fn, step, "Sum"),
     "Reshape": _tensor_attr("shape", "shape"), "Transpose": _tensor_attr("perm", "perm"),
     "Tile": _tensor_attr("multiples", "multiples"),
     "ConcatV2": _concat, "Pack": _pack, "ExpandDims": _expand_dims, "Squeeze": _squeeze,

@@ -20,6 +20,7 @@ from . import (
 )
 from ._variable import KerasVariable as Variable
 from .layers import Input, InputSpec
+from .mixed_precision import DTypePolicy
 from .models import Model, Sequential
 from .saving import checkpoint_layout as _checkpoint_layout
 
@@ -45,8 +46,8 @@ def version() -> str:
     return __version__
 
 
-__all__ = ["activations", "backend", "callbacks", "config", "constraints", "datasets",
-           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops",
-           "optimizers", "preprocessing", "random", "regularizers", "saving", "utils", "Input",
-           "InputSpec", "Model", "Sequential", "Variable", "version"]
+__all__ = ["DTypePolicy", "activations", "backend", "callbacks", "config", "constraints",
+           "datasets", "initializers", "layers", "losses", "metrics", "mixed_precision", "models",
+           "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "utils",
+           "Input", "InputSpec", "Model", "Sequential", "Variable", "version"]
 __all__ += ["export", "applications"]

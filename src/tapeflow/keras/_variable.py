@@ -17,6 +17,7 @@ from .._core.backend import np
 from .._core.tensor import Tensor, TensorShape, _TensorLike, _TFNamedType, convert_to_tensor
 from .._core.variable import ParentView, Variable
 from . import _naming
+from .backend import floatx
 
 __all__ = ["KerasVariable", "initializing", "stateless_scope"]
 
@@ -113,6 +114,9 @@ class KerasVariable(ParentView, _TensorLike, metaclass=_TFNamedType):
                  autocast=True, aggregation="none", synchronization="auto", name=None):
         if initializer is None:
             raise ValueError("Argument `initializer` must be provided to create a Variable.")
+        if isinstance(initializer, str):   # an initializer's name ("ones"), as Keras takes it
+            from . import initializers
+            initializer = initializers.get(initializer)
         if callable(initializer) and not isinstance(initializer, _TensorLike):
             if shape is None:
                 try:
@@ -123,7 +127,7 @@ class KerasVariable(ParentView, _TensorLike, metaclass=_TFNamedType):
                         f"should be specified. Received: initializer={initializer} and "
                         "shape=None") from None
             else:
-                initializer = initializer(tuple(shape), dtype=_dt.as_dtype(dtype or "float32"))
+                initializer = initializer(tuple(shape), dtype=_dt.as_dtype(dtype or floatx()))
         name = _naming.uniquify("variable") if name is None else str(name)
         if dtype is not None:
             dtype = _dt.as_dtype(dtype)

@@ -5,7 +5,8 @@ from . import _naming
 
 __all__ = ["abs", "backend", "clear_session", "ctc_batch_cost", "ctc_decode",
            "ctc_label_dense_to_sparse", "epsilon", "floatx", "image_data_format", "int_shape",
-           "mean", "random_normal", "sum"]
+           "mean", "random_normal", "result_type", "set_epsilon", "set_floatx",
+           "set_image_data_format", "standardize_dtype", "sum"]
 
 
 def clear_session(free_memory=True):
@@ -13,14 +14,53 @@ def clear_session(free_memory=True):
     _naming._uids.clear()
 
 
-def epsilon() -> float:
-    """The fuzz factor the losses clip probabilities with (1e-7)."""
-    return 1e-7
+# Keras 3's global settings (``keras.config``), read where Keras reads them: ``floatx`` by
+# every default dtype, ``epsilon`` at call time by the losses, metrics and layers that clip
+# or divide by it, ``image_data_format`` by the image layers when they are made.
+_FLOATX = "float32"
+_EPSILON = 1e-7
+_IMAGE_DATA_FORMAT = "channels_last"
+
+
+def epsilon():
+    """The fuzz factor the losses clip probabilities with and the metrics add to their
+    denominators (``tf.keras.config.epsilon``; default ``1e-7``)."""
+    return _EPSILON
+
+
+def set_epsilon(value):
+    """Set the fuzz factor :func:`epsilon` returns (``tf.keras.config.set_epsilon``).
+
+    Args:
+        value: a float. As in Keras 3.15 it is stored unchecked; a non-number fails where it
+            is used.
+    """
+    global _EPSILON
+    _EPSILON = value
 
 
 def floatx() -> str:
-    """The default float type of weights: ``'float32'``."""
-    return "float32"
+    """The default float type (``tf.keras.config.floatx``): ``'float32'`` unless
+    :func:`set_floatx` changed it."""
+    return _FLOATX
+
+
+def set_floatx(value):
+    """Set the default float type (``tf.keras.config.set_floatx``): the dtype of new weights
+    (through the global dtype policy, when it has not been read yet), of ``keras.ops`` and
+    ``keras.random`` results without a ``dtype``, of ``keras.Input`` and of losses and metrics.
+
+    Args:
+        value: ``'bfloat16'``, ``'float16'``, ``'float32'`` or ``'float64'``.
+
+    Raises:
+        ValueError: for any other value (Keras 3's text).
+    """
+    global _FLOATX
+    accepted = {"bfloat16", "float16", "float32", "float64"}
+    if value not in accepted:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {accepted}")
+    _FLOATX = str(value)
 
 
 def backend() -> str:
@@ -30,8 +70,62 @@ def backend() -> str:
 
 
 def image_data_format() -> str:
-    """The default layout of image layers: ``'channels_last'``."""
-    return "channels_last"
+    """The default layout of image layers (``tf.keras.config.image_data_format``):
+    ``'channels_last'`` unless :func:`set_image_data_format` changed it."""
+    return _IMAGE_DATA_FORMAT
+
+
+def set_image_data_format(data_format):
+    """Set the default layout of image layers made from now on
+    (``tf.keras.config.set_image_data_format``).
+
+    Args:
+        data_format: ``'channels_first'`` or ``'channels_last'`` (any letter case).
+
+    Raises:
+        ValueError: for any other value (Keras 3's text).
+    """
+    global _IMAGE_DATA_FORMAT
+    data_format = str(data_format).lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError("The `data_format` argument must be one of {'channels_first', "
+                         f"'channels_last'}}. Received: data_format={data_format}")
+    _IMAGE_DATA_FORMAT = data_format
+
+
+def standardize_data_format(data_format) -> str:
+    """A layer's ``data_format`` argument as Keras 3 reads it: None is
+    :func:`image_data_format` (read when the layer is made), any letter case is accepted.
+
+    Raises:
+        ValueError: for anything but ``'channels_first'``/``'channels_last'`` (Keras's text).
+    """
+    if data_format is None:
+        return _IMAGE_DATA_FORMAT
+    data_format = str(data_format).lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError("The `data_format` argument must be one of {'channels_first', "
+                         f"'channels_last'}}. Received: data_format={data_format}")
+    return data_format
+
+
+def result_type(*dtypes) -> str:
+    """The dtype Keras 3's type promotion gives ``dtypes`` (``tf.keras.backend.result_type``):
+    Python ``int``/``float`` are weak and take :func:`floatx`'s precision; none gives
+    :func:`floatx`. See ``keras.ops``'s promotion (``keras/ops/_dtypes.py``).
+
+    Raises:
+        ValueError: for dtypes with no promotion path (Keras's text).
+    """
+    from .ops._dtypes import result_type as _result_type
+    return _result_type(*dtypes)
+
+
+def standardize_dtype(dtype) -> str:
+    """A dtype's Keras name (``tf.keras.backend.standardize_dtype``): None is :func:`floatx`,
+    Python ``int`` is ``'int64'``, ``float`` ``'float32'``."""
+    from .ops._dtypes import standardize_dtype as _standardize
+    return _standardize(dtype)
 
 
 def int_shape(x):

@@ -6,6 +6,7 @@ import os
 import warnings
 
 from .._core.backend import np
+from .config import print_msg
 from .utils.progbar import Progbar
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
@@ -114,7 +115,7 @@ class ProgbarLogger(Callback):
     def on_epoch_begin(self, epoch, logs=None):
         self._reset()
         if self.verbose and self.epochs > 1:
-            print(f"Epoch {epoch + 1}/{self.epochs}")
+            print_msg(f"Epoch {epoch + 1}/{self.epochs}")
 
     def on_train_batch_end(self, batch, logs=None):
         self._update(batch, logs)
@@ -244,10 +245,10 @@ class EarlyStopping(MonitorCallback):
 
     def on_train_end(self, logs=None):
         if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print("Restoring model weights from the end of the best epoch: "
+                print_msg("Restoring model weights from the end of the best epoch: "
                       f"{self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
@@ -291,7 +292,7 @@ class LearningRateScheduler(Callback):
                              f"Got: {lr}")
         optimizer.learning_rate = float(lr)
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {lr}.")
+            print_msg(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {lr}.")
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
@@ -347,8 +348,8 @@ class ReduceLROnPlateau(MonitorCallback):
                     new = max(old * self.factor, self.min_lr)
                     self.model.optimizer.learning_rate = new
                     if self.verbose > 0:
-                        print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate "
-                              f"to {new}.")
+                        print_msg(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate "
+                                  f"to {new}.")
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
 
@@ -432,7 +433,7 @@ class TerminateOnNaN(Callback):
             if self.raise_error:
                 raise RuntimeError(f"NaN or Inf loss encountered at batch {batch}. Loss value: "
                                    f"{loss}. Terminating training immediately.")
-            print(f"Batch {batch}: Invalid loss, terminating training")
+            print_msg(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
 

@@ -17,6 +17,7 @@ from ..ops import array_ops as _a
 from ..ops import linalg_ops as _linalg
 from ..ops import math_ops as _m
 from . import random as _r
+from .backend import floatx
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal",
@@ -65,7 +66,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None):
-        dtype = _dt.as_dtype(dtype or "float32")
+        dtype = _dt.as_dtype(dtype or floatx())
         return Tensor(np.full(tuple(shape), self.value, dtype=dtype._np))
 
 
@@ -122,7 +123,7 @@ class RandomNormal(RandomInitializer):
         super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
-        return _r.normal(shape, self.mean, self.stddev, dtype or "float32", seed=self.seed)
+        return _r.normal(shape, self.mean, self.stddev, dtype or floatx(), seed=self.seed)
 
 
 class TruncatedNormal(RandomInitializer):
@@ -133,7 +134,7 @@ class TruncatedNormal(RandomInitializer):
         super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
-        return _r.truncated_normal(shape, self.mean, self.stddev, dtype or "float32",
+        return _r.truncated_normal(shape, self.mean, self.stddev, dtype or floatx(),
                                    seed=self.seed)
 
 
@@ -145,7 +146,7 @@ class RandomUniform(RandomInitializer):
         super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
-        return _r.uniform(shape, self.minval, self.maxval, dtype or "float32", seed=self.seed)
+        return _r.uniform(shape, self.minval, self.maxval, dtype or floatx(), seed=self.seed)
 
 
 class VarianceScaling(RandomInitializer):
@@ -169,7 +170,7 @@ class VarianceScaling(RandomInitializer):
         super().__init__(seed)
 
     def __call__(self, shape, dtype=None):
-        dtype = dtype or "float32"
+        dtype = dtype or floatx()
         fan_in, fan_out = _fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out}.get(self.mode, (fan_in + fan_out) / 2.0)
         scale = self.scale / max(1.0, n)
@@ -241,7 +242,7 @@ class Orthogonal(RandomInitializer):
                              f"Received: shape={shape} of rank {len(shape)}.")
         rows, cols = math.prod(shape[:-1]), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        dtype = _dt.as_dtype(dtype or "float32")
+        dtype = _dt.as_dtype(dtype or floatx())
         a = _r.normal(flat, dtype=dtype, seed=self.seed)
         q, r = _linalg.qr(a)
         q = _m.multiply(q, _m.sign(_linalg.diag_part(r)))

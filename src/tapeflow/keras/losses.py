@@ -14,6 +14,7 @@ from ..ops import math_ops as _m
 from ..ops import nn_ops as _nn
 from ..ops import reduction_ops as _r
 from . import _naming
+from .backend import epsilon, floatx
 
 __all__ = [
     "Reduction", "Loss", "LossFunctionWrapper", "BinaryCrossentropy", "BinaryFocalCrossentropy",
@@ -33,7 +34,7 @@ __all__ = [
     "mse", "mae", "mape", "msle", "kld", "MSE", "MAE", "MAPE", "MSLE", "KLD", "logcosh",
     "kullback_leibler_divergence"]
 
-EPSILON = 1e-7
+EPSILON = 1e-7  # the default of keras.config.epsilon(), which the losses read
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", "mean_with_sample_weight", None)
 
 
@@ -75,7 +76,8 @@ def _check_same_shape(target, output):
 
 
 def _clip(p):
-    return _m.minimum(_m.maximum(p, EPSILON), 1.0 - EPSILON)
+    eps = epsilon()  # read at call time, as Keras reads keras.config.epsilon()
+    return _m.minimum(_m.maximum(p, eps), 1.0 - eps)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None,
@@ -258,8 +260,9 @@ def kl_divergence(y_true, y_pred):
     """``sum(y_true * log(y_true / y_pred), -1)``, both clipped to ``[1e-7, 1]``."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    t = _m.minimum(_m.maximum(y_true, EPSILON), 1.0)
-    p = _m.minimum(_m.maximum(y_pred, EPSILON), 1.0)
+    eps = epsilon()
+    t = _m.minimum(_m.maximum(y_true, eps), 1.0)
+    p = _m.minimum(_m.maximum(y_pred, eps), 1.0)
     return _r.reduce_sum(_m.multiply(t, _m.log(_m.divide(t, p))), -1)
 
 
@@ -268,12 +271,12 @@ def poisson(y_true, y_pred):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     return _r.reduce_mean(_m.subtract(y_pred, _m.multiply(y_true, _m.log(
-        _m.add(y_pred, EPSILON)))), -1)
+        _m.add(y_pred, epsilon())))), -1)
 
 
 def _l2_normalize(x, axis):
     inv = _m.minimum(_m.rsqrt(_r.reduce_sum(_m.square(x), axis, keepdims=True)),
-                     1.0 / EPSILON)
+                     1.0 / epsilon())
     return _m.multiply(x, inv)
 
 
@@ -293,7 +296,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    diff = _m.abs(_m.divide(_m.subtract(y_true, y_pred), _m.maximum(_m.abs(y_true), EPSILON)))
+    diff = _m.abs(_m.divide(_m.subtract(y_true, y_pred), _m.maximum(_m.abs(y_true), epsilon())))
     return _m.multiply(_r.reduce_mean(diff, -1), 100.0)
 
 
@@ -302,8 +305,9 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = _same_rank(y_true, y_pred)
-    first = _m.log(_m.add(_m.maximum(y_pred, EPSILON), 1.0))
-    second = _m.log(_m.add(_m.maximum(y_true, EPSILON), 1.0))
+    eps = epsilon()
+    first = _m.log(_m.add(_m.maximum(y_pred, eps), 1.0))
+    second = _m.log(_m.add(_m.maximum(y_true, eps), 1.0))
     return _r.reduce_mean(_m.square(_m.subtract(first, second)), -1)
 
 
@@ -408,9 +412,11 @@ def dice(y_true, y_pred, axis=None):
     (all axes by default)."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
-    inter = _r.reduce_sum(_m.multiply(y_true, y_pred), axis)
-    denominator = _m.add(_m.add(_r.reduce_sum(y_true, axis), _r.reduce_sum(y_pred, axis)),
-                         EPSILON)
+    # summed in TF's order: with values of both signs the sums cancel, and what is left
+    # depends on the order of the additions
+    total = _r.reduce_sum_in_tf_order
+    inter = total(_m.multiply(y_true, y_pred), axis)
+    denominator = _m.add(_m.add(total(y_true, axis), total(y_pred, axis)), epsilon())
     return _m.subtract(1.0, _m.divide(_m.multiply(inter, 2.0), denominator))
 
 
@@ -423,7 +429,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     fp = _r.reduce_sum(_m.multiply(_m.subtract(1.0, y_pred), y_true), axis)
     fn = _r.reduce_sum(_m.multiply(y_pred, _m.subtract(1.0, y_true)), axis)
     denominator = _m.add(_m.add(_m.add(inter, _m.multiply(fp, alpha)),
-                                _m.multiply(fn, beta)), EPSILON)
+                                _m.multiply(fn, beta)), epsilon())
     return _m.subtract(1.0, _m.divide(inter, denominator))
 
 
@@ -599,7 +605,7 @@ class Loss:
                              f"'mean_with_sample_weight'}}. Received: reduction={reduction}")
         self.name = name or _naming.auto_name(type(self).__name__)
         self.reduction = reduction
-        self._dtype = _dt.as_dtype(dtype or "float32")
+        self._dtype = _dt.as_dtype(dtype or floatx())
 
     @property
     def dtype(self) -> str:

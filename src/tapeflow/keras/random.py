@@ -21,6 +21,7 @@ from ..ops import sort_ops as _sort
 from ..ops import stateless_random_ops as _sl
 from . import _naming
 from ._variable import KerasVariable
+from .backend import floatx
 
 __all__ = ["SeedGenerator", "normal", "uniform", "randint", "truncated_normal", "dropout",
            "shuffle", "categorical", "gamma", "beta", "binomial"]
@@ -121,7 +122,7 @@ def draw_seed(seed):
 
 
 def _float(dtype):
-    return _dt.as_dtype(dtype or "float32")
+    return _dt.as_dtype(dtype or floatx())
 
 
 def tf_seed(seed):

@@ -183,17 +183,19 @@ def complex_div(a, b):
 
 def _c_div(a, b):
     # C99 Annex G's complex division (__divsc3/__divdc3): NumPy's, then its recovery of a
-    # result that came out nan + nanj: a zero denominator gives signed infinities, an
-    # infinite numerator over a finite denominator infinities, a finite numerator over an
-    # infinite denominator signed zeros
+    # result that came out nan + nanj: a zero denominator gives infinities signed by its
+    # real zero (C's Smith ratio 0 / 0 is nan, so every zero denominator is recovered;
+    # NumPy divides by |0| instead), an infinite numerator over a finite denominator
+    # infinities, a finite numerator over an infinite denominator signed zeros
     out = a / b
-    bad = np.isnan(out.real) & np.isnan(out.imag)
+    zero = (b.real == 0) & (b.imag == 0)
+    bad = np.isnan(out.real) & np.isnan(out.imag) | zero
     if not bad.any():
         return out
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     rt = ar.dtype.type
     inf = rt(np.inf)
-    zero_den = bad & (br == 0) & (bi == 0) & ~(np.isnan(ar) & np.isnan(ai))
+    zero_den = zero & ~(np.isnan(ar) & np.isnan(ai))
     inf_num = bad & ~zero_den & (np.isinf(ar) | np.isinf(ai)) & np.isfinite(br) & \
         np.isfinite(bi)
     inf_den = bad & ~zero_den & ~inf_num & (np.isinf(br) | np.isinf(bi)) & \

@@ -327,6 +327,54 @@ def _real_transform_prim(name, forward, adjoint_forward):
 
 _R2C = {k: _real_transform_prim("RFFT" + _SUFFIX[k], _r2c_forward, _r2c_adjoint)
         for k in (1, 2, 3)}
+
+
+def _rfft_tangent_as_tf(t, axes, fft_length):
+    """Forward mode of a 1-D RFFT as TensorFlow computes it, the transpose of its gradient
+    (``0.5 * (irfft(g) * n + Re(g[0] + g[-1] * (-1)^k))``, differentiated again): the
+    RFFT of ``0.5 * t * n`` times ``mask / n`` in complex products, plus ``0.5 * t``'s sum on
+    the DC bin and its alternating sum times ``is_even`` on the last bin. Equal to
+    ``rfft(t)`` up to rounding; at a nan or inf of the tangent its complex products
+    (``x * (w + 0j)``) leave nan in both parts of each bin that meets it."""
+    from . import complex_ops as _c
+    from . import math_ops as _m
+    from . import reduction_ops as _r
+    n = t._value.shape[-1]
+    rdt = t._value.dtype
+    cdt = _COMPLEX_OF[np.dtype(rdt)]
+    half = _m.multiply(t, _const(0.5, rdt))
+    spec = apply(_R2C[1], (_m.multiply(half, _const(float(n), rdt)),),
+                 {"axes": axes, "fft_length": fft_length})
+    w = (np.float64(1.0) / n) if rdt == np.float64 else np.float32(1.0) / np.float32(n)
+    weights = (w * _half_mask(n, rdt)).astype(rdt)
+    spec = _m._cmul(spec, _const(weights.astype(cdt), cdt))
+    g = _c.complex(half, _a.zeros_like(half))
+    bins = n // 2 + 1
+    lead = [[0, 0]] * (t._value.ndim - 1)
+    spec = _m.add(spec, _manip.pad(_r.reduce_sum(g, -1, keepdims=True),
+                                   lead + [[0, bins - 1]]))
+    # the Nyquist term is there for odd n too, times is_even = 0 (0 * inf is nan)
+    sign = (1 - 2 * (np.arange(n) % 2)).astype(cdt)
+    ym = _r.reduce_sum(_m._cmul(g, _const(sign, cdt)), -1, keepdims=True)
+    ym = _m._cmul(ym, _const(np.asarray(1 - n % 2, cdt), cdt))
+    return _m.add(spec, _manip.pad(ym, lead + [[bins - 1, 0]]))
+
+
+def _rfft_jvp(ts, y, x, axes, fft_length):
+    t = ts[0]
+    if t is None:
+        return None
+    have = x._value.shape[-1:]
+    if (fft_length is None or fft_length[0] >= have[0]) and t._value.size \
+            and not np.isfinite(t._value).all():
+        if fft_length is not None and fft_length[0] > have[0]:
+            # TF's wrapper pads the signal to fft_length before the op (the tangent too)
+            t = _fit(t, (-1,), t._value.shape[:-1] + tuple(fft_length))
+        return _rfft_tangent_as_tf(t, axes, fft_length)
+    return apply(_R2C[1], (t,), {"axes": axes, "fft_length": fft_length})
+
+
+defjvp(_R2C[1], _rfft_jvp)
 _C2R = {k: _real_transform_prim("IRFFT" + _SUFFIX[k], _c2r_forward, _c2r_adjoint)
         for k in (1, 2, 3)}
 

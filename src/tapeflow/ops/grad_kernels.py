@@ -2,7 +2,8 @@
 ``sqrt``, ``rsqrt`` and ``reciprocal``, with TensorFlow's own rules for the second: their
 terms round and cancel as TF's (the second derivatives of ``l2_normalize``, ``global_norm``,
 Keras ``cosine_similarity`` are TF's exact zeros; ``svd``'s through its regularised
-reciprocals), and check_numerics names ``SqrtGrad`` as TF does."""
+reciprocals; ``log1p``'s, through ``reciprocal``, overflows in float16 as TF's), and
+check_numerics names ``SqrtGrad`` as TF does."""
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, primitive

@@ -1,4 +1,5 @@
-"""float16 and bfloat16 sums in the order TensorFlow's CPU kernels add them.
+"""float16 and bfloat16 sums in the order TensorFlow's CPU kernels add them (and float32 /
+float64 ones, for ``reduction_ops.reduce_sum_in_tf_order``).
 
 TensorFlow 2.21's ``Sum`` and ``Mean`` over ``half`` / ``bfloat16`` run Eigen's ``SumReducer``
 in the input's own dtype (there is no float32 accumulator, unlike ``MatMul`` or
@@ -28,6 +29,13 @@ adjacent axes of the same kind merged), then one of Eigen's paths runs:
 * **generic** (``[a, b, c]`` summed over ``a`` and ``c``): one by one, ``c`` outer, ``a`` inner.
 
 ``Mean`` is the sum divided by the count rounded to the half type, in the half type.
+
+float32 and float64 follow the same paths in their own dtype, with AVX packets of 8 floats
+(folded as the half lanes) or 4 doubles (``(a0+a2) + (a1+a3)``), leaves of 1024 packets and a
+second shard from 108,388 / 54,194 values (checked against TF on random shapes, axes and
+cancelling values). ``reduce_sum`` does not use them (NumPy's order costs less and differs
+only in rounding); ``reduction_ops.reduce_sum_in_tf_order`` does, where a cancelling sum is
+the whole answer.
 """
 from .._core.backend import np
 
@@ -39,12 +47,23 @@ THREADS = 2                # TF's intra-op pool on this machine; see full()
 
 
 def leaf_size(dtype):
+    if dtype.itemsize != 2:
+        return 1024           # Eigen's default leaf for float32 / float64
     return 200 if dtype == np.float16 else 128
+
+
+def packet(dtype):
+    """Values in one AVX packet of ``dtype``: 4 doubles, else 8 (floats, halves)."""
+    return 4 if dtype.itemsize == 8 else P
 
 
 def _lanes(p):
     """Eigen's ``predux`` of ``[..., 8]`` packets: summed in float32 as
-    ``((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7))``, rounded once to the half type."""
+    ``((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7))``, rounded once to the half type (a float32
+    packet the same way in float32); of ``[..., 4]`` double packets
+    ``(a0+a2) + (a1+a3)``."""
+    if p.shape[-1] == 4:
+        return (p[..., 0] + p[..., 2]) + (p[..., 1] + p[..., 3])
     f = p.astype(np.float32)
     b = f[..., :4] + f[..., 4:]
     return ((b[..., 0] + b[..., 2]) + (b[..., 1] + b[..., 3])).astype(p.dtype)
@@ -54,6 +73,7 @@ def _leaf(m):
     """Eigen's vectorized leaf reduction of each row of ``m`` ``[k, n]``."""
     k, n = m.shape
     dt = m.dtype
+    P = packet(dt)
     p0 = np.zeros((k, P), dt)
     start = 0
     if n >= 4 * P:
@@ -75,15 +95,15 @@ def _leaf(m):
     return acc + _lanes(p0)
 
 
-def _plan(first, n, limit, leaves):
+def _plan(first, n, limit, leaves, P=P):
     """The tree of Eigen's ``InnerMostDimReducer`` over ``n`` values from flat index
     ``first``: a leaf id (into ``leaves``, a list of (start, length)) or a pair of subtrees."""
     if n > limit:
         split = P * -(-(first + -(-n // 2)) // P)
         left = min(split - first, n)
-        a = _plan(first, left, limit, leaves)
+        a = _plan(first, left, limit, leaves, P)
         if left < n:
-            return (a, _plan(split, n - left, limit, leaves))
+            return (a, _plan(split, n - left, limit, leaves, P))
         return (a, None)
     leaves.append((first, n))
     return len(leaves) - 1
@@ -105,6 +125,7 @@ def inner(m, base=0):
     dt = m.dtype
     if n == 0:
         return np.zeros(k, dt)
+    P = packet(dt)
     limit = P * leaf_size(dt)
     if n <= limit:
         return _leaf(m)
@@ -119,7 +140,7 @@ def inner(m, base=0):
 
 def _tree(m, first, n, limit):
     leaves = []
-    tree = _plan(first, n, limit, leaves)
+    tree = _plan(first, n, limit, leaves, packet(m.dtype))
     values = [None] * len(leaves)
     by_len = {}
     for i, (_, ln) in enumerate(leaves):
@@ -135,10 +156,10 @@ def _tree(m, first, n, limit):
 
 
 def threads_for(n, dtype, max_threads=THREADS):
-    """Eigen's ``TensorCostModel::numThreads`` for a full sum of ``n`` half values: two bytes
-    loaded and 10 / P compute cycles each (1.59375 cycles a value: measured, TF 2.21 starts
-    its second shard at n = 131765)."""
-    cost = n * (2 * _LOAD + 10.0 / P)
+    """Eigen's ``TensorCostModel::numThreads`` for a full sum of ``n`` values: ``itemsize``
+    bytes loaded and ``10 / packet`` compute cycles each (measured: TF 2.21 starts its second
+    shard at n = 131765 half, 108388 float32, 54194 float64 values)."""
+    cost = n * (dtype.itemsize * _LOAD + 10.0 / packet(dtype))
     threads = (cost - _KSTART) / _KPER_THREAD + 0.9
     return int(min(max_threads, max(1, int(threads))))
 
@@ -174,10 +195,11 @@ def outer(x):
         return acc
     # The packet path: outputs whose packet of P (in the flat output) lies in one row.
     total = a * cols
+    P = packet(dt)
     o = np.arange(total)
     p = o // P * P
-    packet = (p + P <= total) & (p % cols + P - 1 < cols)
-    if not packet.any():
+    whole = (p + P <= total) & (p % cols + P - 1 < cols)
+    if not whole.any():
         return acc
     u4 = rows // 4 * 4
     quads = x[:, :u4].reshape(a, u4 // 4, 4, cols)
@@ -187,7 +209,7 @@ def outer(x):
     v = ((acc4[:, 0] + acc4[:, 1]) + acc4[:, 2]) + acc4[:, 3]
     for j in range(u4, rows):
         v = v + x[:, j]
-    return np.where(packet.reshape(a, cols), v, acc)
+    return np.where(whole.reshape(a, cols), v, acc)
 
 
 def generic(x):

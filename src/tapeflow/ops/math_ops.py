@@ -433,7 +433,8 @@ def _square_rule(g, y, x):
 defvjp(_SQUARE, _square_rule)
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
-defvjp(_LOG1P, lambda g, y, x: _realdiv(g, add(x, 1)))
+# TF's g * reciprocal(1 + x): its second derivative through ReciprocalGrad (grad_kernels)
+defvjp(_LOG1P, lambda g, y, x: multiply(g, reciprocal(add(1, x))))
 defvjp(_EXPM1, lambda g, y, x: multiply(g, add(y, 1)))
 # As TensorFlow's TanhGrad and SigmoidGrad: the first derivative is one NumPy expression
 # (one op instead of three), and it is itself differentiable for higher orders.

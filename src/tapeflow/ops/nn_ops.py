@@ -285,6 +285,11 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError(
             f"`labels.shape` must equal `logits.shape` except for the last dimension. "
             f"Received: labels.shape={labels.shape} and logits.shape={logits.shape}")
+    if logits._value.dtype == np.float16:
+        # TF's wrapper runs float16 logits through the float32 kernel and casts the loss
+        # back (its gradients then round once, through the casts)
+        loss = apply(_SPARSE_XENT, (labels, _a.cast(logits, _dt.float32)))[0]
+        return _a.cast(loss, _dt.float16)
     return apply(_SPARSE_XENT, (labels, logits))[0]
 
 

@@ -190,6 +190,46 @@ def _prod_rule(g, y, x, axis, keepdims):
     return mul(g, _a.transpose(others, inv.tolist()))
 
 
+# ------------------------------------------------ a sum in TensorFlow's order, off the hot path
+
+
+def _ordered_sum_forward(x, axis, keepdims):
+    # float32 / float64 in Eigen's order (half_reduce: packet lanes, leaf tree, shards);
+    # the rest as Sum
+    if x.dtype.kind == "f" and x.ndim and x.dtype.itemsize in (4, 8):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return _half.reduce_sum(x, axis, keepdims)
+    return _sum_forward(x, axis, keepdims)
+
+
+# Sum and its spread-back, the sums of both summed in TF's kernel order: used where a
+# cancelling sum is the whole answer (Keras dice of +-1e30), never by reduce_sum itself
+_OSUM = primitive("OrderedSum", _ordered_sum_forward, error=_reduce_error)
+_OSUM_GRAD = primitive("OrderedSumGrad", _sum_grad_forward, error=_spread_error,
+                       shape_inputs=(1,))
+
+
+def reduce_sum_in_tf_order(input_tensor, axis=None, keepdims=False):
+    """``tf.reduce_sum`` of a float32 / float64 tensor summed in the order TensorFlow's CPU
+    kernel adds (Eigen's AVX packets: four packet accumulators, lanes folded as a tree,
+    ``ops/half_reduce.py``), as are its forward-mode tangent and the sums of its gradients'
+    gradients. NumPy's pairwise order and Eigen's agree to rounding; they part only where the
+    sum cancels (``1e30 - 1e30`` among small values). Several times slower than
+    ``reduce_sum``: for the few callers whose answer is such a sum. Other dtypes sum as
+    ``reduce_sum``."""
+    x = to_tensor(input_tensor)
+    ax = norm_axis(axis, x._value.ndim)
+    return apply(_OSUM, (x,), {"axis": ax, "keepdims": bool(keepdims)})
+
+
+defvjp(_OSUM, lambda g, y, x, axis, keepdims: apply(_OSUM_GRAD, (g, x), {
+    "axis": axis, "keepdims": keepdims}))
+defjvp(_OSUM, lambda ts, y, x, axis, keepdims: None if ts[0] is None else apply(
+    _OSUM, (ts[0],), {"axis": axis, "keepdims": keepdims}))
+defvjp(_OSUM_GRAD, lambda gg, y, g, x, axis, keepdims: apply(
+    _OSUM, (gg,), {"axis": axis, "keepdims": keepdims}), None)
+defjvp(_OSUM_GRAD, lambda ts, y, g, x, axis, keepdims: None if ts[0] is None else apply(
+    _OSUM_GRAD, (ts[0], x), {"axis": axis, "keepdims": keepdims}))
 defvjp(_SUM, _sum_rule)
 defvjp(_MEAN, _mean_rule)
 defvjp(_RMAX, _extremum_rule)

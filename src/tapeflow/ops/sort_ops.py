@@ -4,6 +4,7 @@
 The op names stay public in ``math_ops`` too (re-exported at its end).
 """
 import builtins
+import math
 
 from .._core import dtypes as _dt
 from .._core import errors
@@ -49,30 +50,230 @@ _ARGSORT = nondifferentiable("ArgSort", _argsort_forward)
 
 
 def _topk_order(v):
-    """The order TF's TopKV2 gives a row holding NaN, whose comparator "``v[a] > v[b]``,
-    else (equal or NaN) ``a < b``" NaN leaves inconsistent: for rows of up to 16, where
-    libstdc++'s ``std::sort`` is an insertion sort, that sort replayed (checked against
-    TF on random rows); longer rows keep NumPy's order (NaN last)."""
+    """The order TF's TopKV2 gives a whole row (``k`` = its length) holding NaN: libstdc++'s
+    ``std::sort`` of the indices by "``v[b] < v[a]``" (an insertion sort up to 16 values;
+    introsort above: median-of-three pivots, unguarded partitions, a final insertion pass),
+    then each run of equal neighbours in index order. NaN, equivalent to every value under
+    that comparator, lands where the sort leaves it (checked against TF on random rows). A
+    partition that would run off the row (undefined in C++) falls back to NumPy's order."""
     vals = v.tolist()
-    if len(vals) > 16:
+
+    def comp(a, b):
+        return vals[b] < vals[a]
+
+    seq = list(builtins.range(len(vals)))
+    try:
+        _std_sort(seq, comp)
+    except IndexError:
         return np.argsort(_descending_key(v), kind="stable").astype(np.int32)
+    i, n = 0, len(seq)
+    while i < n - 1:
+        j = i + 1
+        while j < n and vals[seq[j]] == vals[seq[i]]:
+            j += 1
+        if j - i > 1:
+            seq[i:j] = sorted(seq[i:j])
+        i = j
+    return np.asarray(seq, np.int32)
+
+
+def _insertion_sort(seq, lo, hi, comp):
+    for i in builtins.range(lo + 1, hi):
+        val = seq[i]
+        if comp(val, seq[lo]):
+            seq[lo + 1:i + 1] = seq[lo:i]
+            seq[lo] = val
+        else:
+            _linear_insert(seq, i, comp)
+
+
+def _linear_insert(seq, i, comp):
+    # libstdc++'s __unguarded_linear_insert: no bound check (IndexError if it runs off)
+    val = seq[i]
+    j = i - 1
+    while comp(val, seq[j]):
+        if j < 0:
+            raise IndexError
+        seq[j + 1] = seq[j]
+        j -= 1
+    seq[j + 1] = val
+
+
+def _std_sort(seq, comp):
+    n = len(seq)
+    if n < 2:
+        return
+    _introsort(seq, 0, n, 2 * (n.bit_length() - 1), comp)
+    if n > 16:
+        _insertion_sort(seq, 0, 16, comp)
+        for i in builtins.range(16, n):
+            _linear_insert(seq, i, comp)
+    else:
+        _insertion_sort(seq, 0, n, comp)
+
+
+def _introsort(seq, lo, hi, depth, comp):
+    while hi - lo > 16:
+        if depth == 0:           # libstdc++'s heap sort fallback
+            h = seq[lo:hi]
+            m = len(h)
+            for parent in builtins.range((m - 2) // 2, -1, -1):
+                _adjust_heap(h, parent, m, h[parent], comp)
+            for last in builtins.range(m, 1, -1):
+                _pop_heap(h, last, comp)
+            seq[lo:hi] = h
+            return
+        depth -= 1
+        cut = _partition_pivot(seq, lo, hi, comp)
+        _introsort(seq, cut, hi, depth, comp)
+        hi = cut
+
+
+def _partition_pivot(seq, lo, hi, comp):
+    mid = lo + (hi - lo) // 2
+    a, b, c = lo + 1, mid, hi - 1
+    # __move_median_to_first
+    if comp(seq[a], seq[b]):
+        if comp(seq[b], seq[c]):
+            pick = b
+        elif comp(seq[a], seq[c]):
+            pick = c
+        else:
+            pick = a
+    elif comp(seq[a], seq[c]):
+        pick = a
+    elif comp(seq[b], seq[c]):
+        pick = c
+    else:
+        pick = b
+    seq[lo], seq[pick] = seq[pick], seq[lo]
+    # __unguarded_partition of [lo + 1, hi) around seq[lo]
+    first, last, pivot = lo + 1, hi, seq[lo]
+    while True:
+        while comp(seq[first], pivot):
+            first += 1
+            if first >= hi:
+                raise IndexError
+        last -= 1
+        while comp(pivot, seq[last]):
+            last -= 1
+            if last < lo:
+                raise IndexError
+        if not first < last:
+            return first
+        seq[first], seq[last] = seq[last], seq[first]
+        first += 1
+
+
+def _push_heap(h, hole, top, value, comp):
+    # libstdc++'s __push_heap: the hole climbs while its parent compares below ``value``
+    parent = (hole - 1) // 2
+    while hole > top and comp(h[parent], value):
+        h[hole] = h[parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    h[hole] = value
+
+
+def _adjust_heap(h, hole, n, value, comp):
+    # libstdc++'s __adjust_heap: the hole sinks to a leaf by the larger child, then
+    # ``value`` climbs back
+    top = hole
+    child = hole
+    while child < (n - 1) // 2:
+        child = 2 * (child + 1)
+        if comp(h[child], h[child - 1]):
+            child -= 1
+        h[hole] = h[child]
+        hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * (child + 1)
+        h[hole] = h[child - 1]
+        hole = child - 1
+    _push_heap(h, hole, top, value, comp)
+
+
+def _pop_heap(h, n, comp):
+    # libstdc++'s pop_heap over h[:n]: the front goes to h[n - 1]
+    if n > 1:
+        value = h[n - 1]
+        h[n - 1] = h[0]
+        _adjust_heap(h, 0, n - 1, value, comp)
+
+
+def _topn_order(v, k, ordered):
+    """The indices TF's TopKV2 gives for ``1 < k < len(v)``: ``gtl::TopN`` over the column
+    indices with the comparator "``v[a] > v[b]``, else (equal or NaN) ``a < b``": the first
+    ``k + 1`` made a libstdc++ heap (worst at the root) and the worst popped off; each later
+    column better than the root pops it and is pushed in its place. ``ordered``
+    (``sorted=True``) extracts the heap by ``sort_heap``, else its ``k`` slots as they lie
+    (checked against TF on random rows with ties and NaN)."""
+    vals = v.tolist()
 
     def comp(a, b):
         return vals[b] < vals[a] or (not vals[b] > vals[a] and a < b)
 
-    seq = list(builtins.range(len(vals)))
-    for i in builtins.range(1, len(seq)):
-        val = seq[i]
-        if comp(val, seq[0]):
-            seq[1:i + 1] = seq[0:i]
-            seq[0] = val
-            continue
-        j = i
-        while comp(val, seq[j - 1]):
-            seq[j] = seq[j - 1]
-            j -= 1
-        seq[j] = val
-    return np.asarray(seq, np.int32)
+    h = list(builtins.range(k + 1))
+    n = k + 1
+    for parent in builtins.range((n - 2) // 2, -1, -1):     # make_heap
+        _adjust_heap(h, parent, n, h[parent], comp)
+    _pop_heap(h, n, comp)
+    for c in builtins.range(k + 1, len(vals)):
+        if comp(c, h[0]):       # better than the heap's worst: it leaves, c comes in
+            _pop_heap(h, k, comp)
+            h[k - 1] = c
+            _push_heap(h, k - 1, 0, c, comp)
+    h = h[:k]
+    if ordered:
+        for last in builtins.range(k, 1, -1):                # sort_heap
+            _pop_heap(h, last, comp)
+    return np.asarray(h, np.int32)
+
+
+def _top_k_forward(x, k, ordered):
+    """TopKV2's indices of the last axis of ``x``: NumPy's stable descending sort, or TF's
+    ``gtl::TopN`` heap where its order differs from a sort (``sorted=False`` with
+    ``1 < k < n``; a row holding NaN, whose comparator is no order)."""
+    n = x.shape[-1]
+    rows = x.reshape(-1, n) if x.size else x.reshape(0, n)
+    heap = 1 < k < n
+    out = np.argsort(_descending_key(rows), axis=-1, kind="stable").astype(np.int32)
+    nan = np.isnan(rows).any(axis=1) if rows.dtype.kind == "f" else np.zeros(len(rows), bool)
+    for r in builtins.range(len(rows)):
+        if heap and (not ordered or nan[r]):
+            out[r, :k] = _topn_order(rows[r], k, ordered)
+        elif nan[r] and k == n:
+            out[r] = _topk_order(rows[r])
+        elif nan[r] and k == 1:
+            out[r, 0] = _top_one(rows[r])
+    return out[:, :k].reshape(x.shape[:-1] + (k,))
+
+
+def _top_one(v):
+    """TopKV2's ``k = 1`` of a row holding NaN: Eigen's max reduction of the row (whole AVX
+    packets skip NaN, ``t > acc ? t : acc`` per lane; the values past the last packet are taken
+    one by one as ``t < acc ? acc : t``, which keeps a NaN until the next value; then
+    ``tail < packets ? packets : tail``), and the first index holding that maximum, 0 when
+    it is NaN (checked against TF on random rows)."""
+    p = 4 if v.dtype.itemsize == 8 else 8
+    vals = v.tolist()
+    n = len(vals)
+    whole = n // p * p if n >= p else 0
+    best = -math.inf
+    for t in vals[:whole]:
+        if t > best:
+            best = t
+    acc = -math.inf
+    for t in vals[whole:]:
+        acc = acc if t < acc else t
+    top = best if acc < best else acc
+    for i, t in enumerate(vals):
+        if t == top:
+            return i
+    return 0
+
+
+_TOP_K = nondifferentiable("TopKIndices", _top_k_forward)
 
 
 def _check_ordered(x):
@@ -129,8 +330,10 @@ def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):  # noqa: A0
         raise errors.op_error(errors.InvalidArgumentError,
                               f"input must have at least k columns. Had {n}, needed {k}",
                               "TopKV2")
-    idx = _argsort_last(x, True)
-    idx = idx[..., :k]
+    v = x
+    if v._value.dtype.kind == "b":
+        v = cast(v, _dt.int32)
+    idx = apply(_TOP_K, (v,), {"k": k, "ordered": bool(sorted)})
     return _TopK(_take_last(x, idx), cast(idx, index_type))
 
 

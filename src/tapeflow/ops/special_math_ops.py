@@ -242,7 +242,15 @@ def _lgamma_forward(x):
 
 
 def _digamma_forward(x):
-    return _digamma64(x).astype(np.asarray(x).dtype)[()]
+    x = np.asarray(x)
+    out = _digamma64(x).astype(x.dtype)
+    if x.dtype in (np.float32, np.float64):
+        # TF's threads treat subnormal inputs as zero (denormals-are-zero): Eigen's digamma
+        # then meets its pole at 0, nan (float16 is computed in float32: no subnormal there)
+        sub = (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
+        if sub.any():
+            out = np.where(sub, np.nan, out).astype(x.dtype)
+    return out[()]
 
 
 def _polygamma_forward(a, x):

@@ -112,6 +112,7 @@ class MultiHeadAttention(Layer):
         self.num_heads, self.key_dim = num_heads, key_dim
         self.value_dim = value_dim if value_dim is not None else key_dim
         self.dropout, self.use_bias, self.seed = dropout, use_bias, seed
+        self._flash_attention = flash_flag(flash_attention, dropout)
         self._output_shape_arg = (output_shape,) if isinstance(output_shape, int) else (
             None if output_shape is None else tuple(output_shape))
         self.kernel_initializer = _init.get(kernel_initializer)
@@ -153,6 +154,9 @@ class MultiHeadAttention(Layer):
         inputs = attention_inputs(self, query, value, key, kwargs)
         return super().__call__(inputs, **kwargs)
 
+    def _keras_call_arguments(self, args):
+        return keras_call_arguments(args)
+
     def call(self, inputs, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None,
              use_causal_mask=False):
@@ -163,6 +167,7 @@ class MultiHeadAttention(Layer):
         q = self._query_dense(query)
         k = self._key_dense(key)
         v = self._value_dense(value)
+        check_flash(self._flash_attention, return_attention_scores)
         mask = self._attention_mask(query, value, query_mask, value_mask, key_mask,
                                     attention_mask, use_causal_mask)
         q = _m.multiply(q, 1.0 / math.sqrt(float(self.key_dim)))
@@ -372,3 +377,43 @@ def attention_inputs(layer, query, value, key, kwargs):
                 layer.build(_spec.static_shape(query), _spec.static_shape(value),
                             None if key is None else _spec.static_shape(key))
     return [query, value, key]
+
+
+def flash_flag(flash_attention, dropout):
+    """A layer's flash-attention setting as Keras 3 makes it: its argument, else
+    ``keras.config.is_flash_attention_enabled()`` (None or False).
+
+    Raises:
+        ValueError: for flash attention with dropout (Keras's text).
+    """
+    from ..config import is_flash_attention_enabled
+    flag = flash_attention or is_flash_attention_enabled()
+    if flag and dropout > 0.0:
+        raise ValueError("Dropout is not supported when flash attention is enabled. Please "
+                         "set dropout to 0.0 to use flash attention.")
+    return flag
+
+
+def check_flash(flag, return_attention_scores):
+    """Refuse a call of an attention layer made with ``flash_attention=True``, as Keras 3 on
+    TensorFlow does (the scores cannot be returned; the backend has no flash kernel)."""
+    if not flag:
+        return
+    if return_attention_scores:
+        raise ValueError("Returning attention scores is not supported when flash attention is "
+                         "enabled. Please disable flash attention to access attention scores.")
+    raise ValueError("Flash attention is not supported in tensorflow backend.")
+
+
+def _keras_attention_call(query, value, key=None, query_mask=None, value_mask=None,
+                          key_mask=None, attention_mask=None, return_attention_scores=False,
+                          training=None, use_causal_mask=False):
+    """The signature of Keras's ``MultiHeadAttention.call`` (and GroupedQueryAttention's)."""
+
+
+def keras_call_arguments(args):
+    """``call``'s packed ``[query, value, key]`` as Keras's positional arguments, for the
+    report of an exception raised in ``call``."""
+    if args and isinstance(args[0], (list, tuple)) and len(args[0]) == 3:
+        return _keras_attention_call, tuple(args[0]) + tuple(args[1:])
+    return _keras_attention_call, args

@@ -18,12 +18,12 @@ from ...ops import signal_ops as _sig
 from ...ops import special_math_ops as _sm
 from ...ops._helpers import to_tensor
 from .. import initializers as _init
+from ..backend import epsilon
 from .input_spec import InputSpec
 from .layer import Layer
 
 __all__ = ["MelSpectrogram", "STFTSpectrogram"]
 
-_EPSILON = 1e-7  # keras.backend.epsilon()
 
 
 class STFTSpectrogram(Layer):
@@ -144,10 +144,10 @@ class STFTSpectrogram(Layer):
         if self.mode == "psd":
             return self._adjust(_m.add(power, _mn.pad(power[:, :, 1:-1, :],
                                                       [[0, 0], [0, 0], [1, 1], [0, 0]])))
-        linear = self._adjust(_m.sqrt(_m.maximum(power, _EPSILON)))
+        linear = self._adjust(_m.sqrt(_m.maximum(power, epsilon())))
         if self.mode == "magnitude":
             return linear
-        return _m.log(_m.maximum(linear, _EPSILON))
+        return _m.log(_m.maximum(linear, epsilon()))
 
     def compute_output_shape(self, input_shape):
         channels = input_shape[-1]

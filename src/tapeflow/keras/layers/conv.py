@@ -7,6 +7,7 @@ from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
+from ..backend import standardize_data_format
 from ..utils.argument_validation import standardize_padding, standardize_tuple
 from .input_spec import InputSpec
 from .layer import Layer, serialize
@@ -71,8 +72,7 @@ class Conv2D(Layer):
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              f"positive value. Received filters={filters}.")
         self.input_spec = InputSpec(min_ndim=rank + 2)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeflow's Conv2D supports data_format='channels_last' only")
+        self.data_format = _layout(data_format, rank, "Conv3D")
         if int(groups) < 1 or int(filters) % int(groups):
             raise ValueError("The number of filters must be evenly divisible by the number of "
                              f"groups. Received: groups={groups}, filters={filters}.")
@@ -95,7 +95,9 @@ class Conv2D(Layer):
         self.bias = None
 
     def build(self, input_shape):
-        self.input_spec = InputSpec(min_ndim=4, axes={-1: input_shape[-1]})
+        first = self.data_format == "channels_first"
+        input_shape = _last_shape(input_shape) if first else tuple(input_shape)
+        self.input_spec = InputSpec(min_ndim=4, axes={1 if first else -1: input_shape[-1]})
         if input_shape[-1] % self.groups:
             raise ValueError("The number of input channels must be evenly divisible by the "
                              f"number of groups. Received groups={self.groups}, but the input "
@@ -120,7 +122,8 @@ class Conv2D(Layer):
         return dict(super().get_config(), filters=self.filters,
                     kernel_size=list(self.kernel_size[-n:]), strides=list(self.strides[-n:]),
                     padding="causal" if getattr(self, "_causal", False) else self.padding,
-                    data_format="channels_last", dilation_rate=list(self.dilation_rate[-n:]),
+                    data_format=self.data_format,
+                    dilation_rate=list(self.dilation_rate[-n:]),
                     groups=getattr(self, "groups", 1), activation=serialize(self.activation),
                     use_bias=self.use_bias,
                     kernel_initializer=serialize(self.kernel_initializer),
@@ -132,6 +135,9 @@ class Conv2D(Layer):
                     bias_constraint=serialize(_constraints.get(self.bias_constraint)))
 
     def call(self, inputs):
+        first = self.data_format == "channels_first"
+        if first:
+            inputs = _to_last(inputs)
         if self.groups == 1:
             y = _conv.conv2d(inputs, self.kernel, self.strides, self.padding.upper(),
                              dilations=self.dilation_rate)
@@ -139,7 +145,8 @@ class Conv2D(Layer):
             y = self._grouped(inputs)
         if self.use_bias:
             y = _m.add(y, self.bias)
-        return self.activation(y)
+        y = self.activation(y)
+        return _to_first(y) if first else y
 
 
     def _grouped(self, inputs):
@@ -166,9 +173,8 @@ class _Pooling2D(Layer):
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeflow's pooling supports data_format='channels_last' only")
         rank = getattr(self, "_rank", 2)
+        self.data_format = _layout(data_format, rank, "pooling")
         if rank == 2:  # the 1-D poolings check their own arguments
             pool_size = standardize_tuple(pool_size, 2, "pool_size")
             strides = pool_size if strides is None else strides
@@ -182,9 +188,12 @@ class _Pooling2D(Layer):
         n = 1 if isinstance(self, _Pooling1D) else 2
         return dict(super().get_config(), pool_size=list(self.pool_size[-n:]),
                     padding=self.padding, strides=list(self.strides[-n:]),
-                    data_format="channels_last")
+                    data_format=self.data_format)
 
     def call(self, inputs):
+        if self.data_format == "channels_first":
+            return _to_first(type(self)._fn(_to_last(inputs), self.pool_size, self.strides,
+                                            self.padding.upper()))
         return type(self)._fn(inputs, self.pool_size, self.strides, self.padding.upper())
 
 
@@ -227,7 +236,9 @@ class Conv1D(Conv2D):
                          padding="valid" if self._causal else padding, **kwargs)
 
     def build(self, input_shape):
-        self.input_spec = InputSpec(min_ndim=3, axes={-1: input_shape[-1]})
+        first = self.data_format == "channels_first"
+        input_shape = _last_shape(input_shape) if first else tuple(input_shape)
+        self.input_spec = InputSpec(min_ndim=3, axes={1 if first else -1: input_shape[-1]})
         k = self.kernel_size[1]
         _check_output_size(input_shape, (k, input_shape[-1], self.filters),
                            self.dilation_rate[1:], self.strides[1:],
@@ -242,6 +253,9 @@ class Conv1D(Conv2D):
         self.built = True
 
     def call(self, inputs):
+        first = self.data_format == "channels_first"
+        if first:
+            inputs = _to_last(inputs)
         span = (self.kernel.shape[0] - 1) * self.dilation_rate[1]
         if self._causal and span > 0:
             pad = _cr.zeros((inputs.shape[0], span, inputs.shape[2]),
@@ -251,7 +265,8 @@ class Conv1D(Conv2D):
                          self.strides, self.padding.upper(), dilations=self.dilation_rate)
         if self.use_bias:
             y = _m.add(y, self.bias)
-        return self.activation(_a.squeeze(y, 1))
+        y = self.activation(_a.squeeze(y, 1))
+        return _to_first(y) if first else y
 
 
 class _Pooling1D(_Pooling2D):
@@ -264,7 +279,8 @@ class _Pooling1D(_Pooling2D):
         super().__init__((1, p), (1, st), padding, data_format, **kwargs)
 
     def call(self, inputs):
-        return _a.squeeze(super().call(_a.expand_dims(inputs, 1)), 1)
+        axis = 2 if self.data_format == "channels_first" else 1   # the added height-1 axis
+        return _a.squeeze(super().call(_a.expand_dims(inputs, axis)), axis)
 
 
 class MaxPooling1D(_Pooling1D):
@@ -277,3 +293,28 @@ class AveragePooling1D(_Pooling1D):
     """The mean over windows of ``(batch, steps, channels)``."""
 
     _fn = staticmethod(_conv.avg_pool2d)
+
+
+def _layout(data_format, rank, name):
+    """``data_format`` (None: ``keras.config.image_data_format()``, read now); the 1-D and
+    2-D layers take both layouts, the 3-D ones channels_last only."""
+    data_format = standardize_data_format(data_format)
+    if data_format == "channels_first" and rank == 3:
+        raise ValueError(f"tapeflow's {name} supports data_format='channels_last' only")
+    return data_format
+
+
+def _last_shape(shape):
+    """A channels_first shape ``(batch, channels, *spatial)`` in channels_last order."""
+    shape = tuple(shape)
+    return (shape[0],) + shape[2:] + (shape[1],)
+
+
+def _to_last(x):
+    r = len(x.shape)
+    return _a.transpose(x, [0, *range(2, r), 1])
+
+
+def _to_first(x):
+    r = len(x.shape)
+    return _a.transpose(x, [0, r - 1, *range(1, r - 1)])

@@ -7,6 +7,7 @@ from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
+from ..backend import standardize_data_format
 from ..utils.argument_validation import standardize_padding, standardize_tuple
 from .conv import _check_output_size
 from .input_spec import InputSpec
@@ -33,7 +34,7 @@ class _DepthwiseBase(Layer):
         self.strides = standardize_tuple(strides, n, "strides")
         self.dilation_rate = standardize_tuple(dilation_rate, n, "dilation_rate")
         self.padding = standardize_padding(padding)
-        if data_format not in (None, "channels_last"):
+        if standardize_data_format(data_format) != "channels_last":
             raise ValueError(f"tapeflow's {type(self).__name__} supports "
                              "data_format='channels_last' only")
         if depth_multiplier is None or int(depth_multiplier) <= 0:

@@ -6,6 +6,7 @@ from .. import activations as _act
 from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
+from ..backend import standardize_data_format
 from . import _spec
 from .layer import Layer
 
@@ -39,7 +40,7 @@ class _ConvTranspose(Layer):
         if filters is not None and (not isinstance(filters, int) or filters <= 0):
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              f"positive value. Received filters={filters}.")
-        if data_format not in (None, "channels_last"):
+        if standardize_data_format(data_format) != "channels_last":
             raise ValueError(f"tapeflow's {type(self).__name__} supports "
                              "data_format='channels_last' only")
         padding = padding.lower()

@@ -1,7 +1,9 @@
 """The Dot merge layer (``tf.keras.layers.Dot``) and its functional form ``dot``."""
 from ...ops import array_ops as _a
-from ...ops import clip_ops as _clip
+from ...ops import math_ops as _m
+from ...ops import reduction_ops as _r
 from ...ops import special_math_ops as _sm
+from ..backend import epsilon
 from .merging import _Merge
 
 __all__ = ["Dot", "dot"]
@@ -93,8 +95,7 @@ class Dot(_Merge):
         r1, r2 = len(x1.shape), len(x2.shape)
         a1, a2 = _resolve_axes(self.axes, r1, r2)
         if self.normalize:
-            x1 = _clip.l2_normalize(x1, axis=a1, epsilon=1e-7)
-            x2 = _clip.l2_normalize(x2, axis=a2, epsilon=1e-7)
+            x1, x2 = _normalize(x1, a1), _normalize(x2, a2)
         out = _sm.einsum(_batch_dot_equation(r1, r2, a1, a2), x1, x2)
         if len(out.shape) == 1:
             out = _a.expand_dims(out, 1)
@@ -108,3 +109,11 @@ def dot(inputs, axes=-1, **kwargs):
     """``Dot(axes, **kwargs)(inputs)``: the per-sample dot product of two tensors
     (``tf.keras.layers.dot``)."""
     return Dot(axes=axes, **kwargs)(inputs)
+
+
+def _normalize(x, axis):
+    """``x * min(rsqrt(sum(x**2, axis)), 1 / epsilon())``: Keras's ``normalize``, with
+    ``keras.config.epsilon()`` read at call time."""
+    inv = _m.minimum(_m.rsqrt(_r.reduce_sum(_m.square(x), axis, keepdims=True)),
+                     1.0 / epsilon())
+    return _m.multiply(x, inv)

@@ -2,6 +2,7 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from .. import random as _kr
+from ..backend import standardize_data_format
 from . import _spec
 from .layer import Layer
 
@@ -122,7 +123,7 @@ class SpatialDropout2D(SpatialDropout1D):
     _ndim = 4
 
     def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None):
-        if data_format not in (None, "channels_last"):
+        if standardize_data_format(data_format) != "channels_last":
             raise ValueError("tapeflow's SpatialDropout2D supports "
                              "data_format='channels_last' only")
         super().__init__(rate, seed=seed, name=name, dtype=dtype)

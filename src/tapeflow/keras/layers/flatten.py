@@ -1,5 +1,6 @@
 """Flatten: every axis after the batch axis into one."""
 from ...ops import array_ops as _a
+from ..backend import standardize_data_format
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -12,18 +13,23 @@ class Flatten(Layer):
     A rank-1 input ``(batch,)`` becomes ``(batch, 1)``, as in Keras.
 
     Args:
-        data_format: accepted for Keras's signature ('channels_last' only changes nothing).
+        data_format: 'channels_last' or 'channels_first' (default
+            ``keras.config.image_data_format()``): a channels_first input is flattened in
+            channels_last order, as Keras does.
     """
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = data_format
+        self.data_format = standardize_data_format(data_format)
         self.input_spec = InputSpec(min_ndim=1)
 
     def get_config(self):
-        return dict(super().get_config(), data_format=self.data_format or "channels_last")
+        return dict(super().get_config(), data_format=self.data_format)
 
     def call(self, inputs):
+        if self.data_format == "channels_first" and len(inputs.shape) > 2:
+            r = len(inputs.shape)
+            inputs = _a.transpose(inputs, [0, *range(2, r), 1])
         shape = tuple(inputs.shape)
         if not shape:
             return _a.reshape(inputs, (1, -1))

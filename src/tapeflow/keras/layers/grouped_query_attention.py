@@ -13,7 +13,7 @@ from .. import initializers as _init
 from .. import regularizers as _reg
 from . import _spec
 from .activation import Softmax
-from .attention import MultiHeadAttention, _Projection, attention_inputs
+from .attention import MultiHeadAttention, _Projection, attention_inputs, check_flash, flash_flag
 from .dropout import Dropout
 from .layer import Layer
 
@@ -40,7 +40,8 @@ class GroupedQueryAttention(Layer):
         use_bias: whether the projections have biases.
         sliding_window: None, or a positive int ``w``: a query attends only to keys less
             than ``w`` positions away.
-        flash_attention: accepted for Keras's signature; the scores are always computed.
+        flash_attention: None (default: ``keras.config.is_flash_attention_enabled()``) or
+            False; True is refused when called, as on Keras's TensorFlow backend.
         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
             activity_regularizer, kernel_constraint, bias_constraint: for every projection.
         use_gate: add the sigmoid gate projection (sublayer ``gate``).
@@ -94,6 +95,7 @@ class GroupedQueryAttention(Layer):
         self.kernel_constraint = _constraints.get(kernel_constraint)
         self.bias_constraint = _constraints.get(bias_constraint)
         self.seed = seed
+        self._flash_attention = flash_flag(flash_attention, dropout)
         self._softmax = self._dropout_layer = None  # made in build, as Keras names them
         # sublayers in Keras's weight order (query, key, gate, value, output)
         self._query_dense = self._key_dense = self._gate_dense = self._value_dense = None
@@ -125,6 +127,8 @@ class GroupedQueryAttention(Layer):
         inputs = attention_inputs(self, query, value, key, kwargs)
         return super().__call__(inputs, **kwargs)
 
+    _keras_call_arguments = MultiHeadAttention._keras_call_arguments
+
     # the same masks as MultiHeadAttention's (query, value and key masks, causal, given)
     _attention_mask = MultiHeadAttention._attention_mask
     supports_masking = True
@@ -149,6 +153,7 @@ class GroupedQueryAttention(Layer):
         q = self._query_dense(query)
         k = self._repeat_heads(self._key_dense(key))
         v = self._repeat_heads(self._value_dense(value))
+        check_flash(self._flash_attention, return_attention_scores)
         q = _m.multiply(q, 1.0 / math.sqrt(float(self.head_dim)))
         scores = _sm.einsum("bquh,bkuh->buqk", q, k)
         if mask is not None:

@@ -16,6 +16,9 @@ class InputLayer(Layer):
 
     def __init__(self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None,
                  sparse=False, ragged=False, optional=False, **kwargs):
+        if dtype is None:
+            from ..backend import floatx
+            dtype = floatx()  # Keras's InputLayer takes floatx, not the dtype policy
         super().__init__(name=name, dtype=dtype)
         if sparse or ragged or optional:
             raise ValueError("tapeflow's InputLayer has no sparse, ragged or optional inputs")

@@ -128,12 +128,16 @@ def _with_call_info(e, layer, args, kwargs):
     layer's name and a report of the arguments it received (innermost call only)."""
     if getattr(e, "_keras_call_info_injected", False):
         return e.with_traceback(e.__traceback__)
+    call = layer.call
+    keras_call = getattr(layer, "_keras_call_arguments", None)
+    if keras_call is not None:  # a layer whose ``call`` packs Keras's arguments differently
+        call, args = keras_call(args)
     try:
-        bound = inspect.signature(layer.call).bind(*args, **kwargs)
+        bound = inspect.signature(call).bind(*args, **kwargs)
     except TypeError:
         return e
     report = []
-    for param in inspect.signature(layer.call).parameters.values():
+    for param in inspect.signature(call).parameters.values():
         value = bound.arguments.get(param.name, param.default)
         if param.name in bound.arguments:
             value = _format_argument(value)

@@ -3,6 +3,7 @@
 UpSampling3D, ZeroPadding3D, Cropping3D, SpatialDropout3D."""
 from ...ops import manip_ops as _mn
 from ...ops import reduction_ops as _r
+from ..backend import standardize_data_format
 from . import _spec
 from .dropout import SpatialDropout2D
 from .pooling import _GlobalPooling
@@ -13,7 +14,7 @@ __all__ = ["Cropping3D", "GlobalAveragePooling3D", "GlobalMaxPooling3D", "Spatia
 
 
 def _channels_last(data_format, cls):
-    if data_format not in (None, "channels_last"):
+    if standardize_data_format(data_format) != "channels_last":
         raise ValueError(f"tapeflow's {cls} supports data_format='channels_last' only")
     return "channels_last"
 

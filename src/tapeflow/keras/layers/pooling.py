@@ -2,6 +2,7 @@
 from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
+from ..backend import standardize_data_format
 from . import _spec
 from .input_spec import InputSpec
 from .layer import Layer
@@ -17,25 +18,32 @@ class _GlobalPooling(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeflow's global pooling supports channels_last only")
-        self.data_format = "channels_last"
+        self.data_format = standardize_data_format(data_format)
+        if self.data_format == "channels_first" and len(self._axes) == 3:
+            raise ValueError("tapeflow's 3-D global pooling supports channels_last only")
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=len(self._axes) + 2)
         self.built = True
 
     def get_config(self):
-        return dict(super().get_config(), data_format="channels_last",
+        return dict(super().get_config(), data_format=self.data_format,
                     keepdims=self.keepdims)
+
+    def _spatial(self):
+        return [a + 1 for a in self._axes] if self.data_format == "channels_first" \
+            else list(self._axes)
 
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=len(self._axes) + 2)
-        return type(self)._reduce(inputs, list(self._axes), keepdims=self.keepdims)
+        return type(self)._reduce(inputs, self._spatial(), keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):
+        first = self.data_format == "channels_first"
+        channels = input_shape[1] if first else input_shape[-1]
         if self.keepdims:
-            return (input_shape[0],) + (1,) * len(self._axes) + (input_shape[-1],)
-        return (input_shape[0], input_shape[-1])
+            ones = (1,) * len(self._axes)
+            return (input_shape[0],) + ((channels,) + ones if first else ones + (channels,))
+        return (input_shape[0], channels)
 
 
 class GlobalAveragePooling1D(_GlobalPooling):

@@ -5,6 +5,7 @@ import math
 from ..._core.recording import executing_eagerly
 from ...ops import array_ops as _a
 from ...ops import manip_ops as _mn
+from ..backend import standardize_data_format
 from . import _spec
 from .layer import Layer
 from .preprocessing import _image
@@ -12,6 +13,30 @@ from .preprocessing import _image
 __all__ = ["Cropping1D", "Cropping2D", "Permute", "RepeatVector", "Reshape", "UpSampling1D",
            "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D"]
 
+
+
+def _channels_first_by_transposes(call):
+    """A 2-D layer's channels_last ``call`` run on channels_first inputs (``(b, c, h, w)``)
+    by transposing in and out, when the layer's ``data_format`` is channels_first."""
+    def wrapped(self, inputs):
+        if self.data_format != "channels_first" or len(_spec.static_shape(inputs)) != 4:
+            return call(self, inputs)
+        out = call(self, _a.transpose(inputs, [0, 2, 3, 1]))
+        return _a.transpose(out, [0, 3, 1, 2])
+    wrapped.__name__, wrapped.__doc__ = call.__name__, call.__doc__
+    wrapped.__wrapped__ = call
+    return wrapped
+
+
+def _channels_first_shape(compute):
+    def wrapped(self, input_shape):
+        if self.data_format != "channels_first":
+            return compute(self, input_shape)
+        b, c, h, w = tuple(input_shape)
+        b, h, w, c = compute(self, (b, h, w, c))
+        return (b, c, h, w)
+    wrapped.__name__, wrapped.__doc__ = compute.__name__, compute.__doc__
+    return wrapped
 
 class _Shaping(Layer):
     """Padding, cropping, up-sampling, ``Permute``, ``RepeatVector``: no weights, built by
@@ -130,16 +155,15 @@ class UpSampling2D(_Shaping):
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeflow's UpSampling2D supports data_format='channels_last' "
-                             "only")
+        data_format = standardize_data_format(data_format)
         if interpolation not in ("nearest", "bilinear"):
             raise ValueError("`interpolation` argument should be one of: \"nearest\", "
                              f"\"bilinear\". Received: \"{interpolation}\".")
         self.size = _spec.int_tuple(size, 2, "size")
-        self.data_format = "channels_last"
+        self.data_format = data_format
         self.interpolation = interpolation
 
+    @_channels_first_by_transposes
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=4)
         if self.interpolation == "nearest":
@@ -148,6 +172,7 @@ class UpSampling2D(_Shaping):
         _, h, w, _ = _spec.static_shape(inputs)
         return _image.resize(inputs, h * self.size[0], w * self.size[1], "bilinear")
 
+    @_channels_first_shape
     def compute_output_shape(self, input_shape):
         rows = None if input_shape[1] is None else input_shape[1] * self.size[0]
         cols = None if input_shape[2] is None else input_shape[2] * self.size[1]
@@ -214,16 +239,15 @@ class ZeroPadding2D(_Shaping):
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeflow's ZeroPadding2D supports data_format='channels_last' "
-                             "only")
+        self.data_format = standardize_data_format(data_format)
         self.padding = _pairs(padding, "padding")
-        self.data_format = "channels_last"
 
+    @_channels_first_by_transposes
     def call(self, inputs):
         _spec.check_input(self, inputs, ndim=4)
         return _mn.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
+    @_channels_first_shape
     def compute_output_shape(self, input_shape):
         dims = [None if d is None else d + sum(p)
                 for d, p in zip(input_shape[1:3], self.padding, strict=True)]
@@ -309,18 +333,18 @@ class Cropping2D(_Shaping):
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeflow's Cropping2D supports data_format='channels_last' only")
+        self.data_format = standardize_data_format(data_format)
         self.cropping = _pairs(cropping, "cropping")
-        self.data_format = "channels_last"
 
+    @_channels_first_by_transposes
     def call(self, inputs):
         shape = _spec.static_shape(inputs)
         _spec.check_input(self, inputs, ndim=4)
-        self.compute_output_shape(shape)
+        cropped_shape(shape, self.cropping)   # refuses a crop that leaves nothing
         (t, b), (left, r) = self.cropping
         return inputs[:, t:shape[1] - b, left:shape[2] - r, :]
 
+    @_channels_first_shape
     def compute_output_shape(self, input_shape):
         return cropped_shape(input_shape, self.cropping)
 

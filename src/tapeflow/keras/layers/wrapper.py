@@ -3,6 +3,7 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
 from .. import initializers as _init
+from ..backend import epsilon
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -46,8 +47,8 @@ class Wrapper(Layer):
 
 
 def _unit(x):
-    """``x * min(rsqrt(sum(x**2)), 1e7)``: Keras's ``normalize(x, axis=None)``."""
-    inv = _m.minimum(_m.rsqrt(_r.reduce_sum(_m.square(x), keepdims=True)), 1.0 / 1e-7)
+    """``x * min(rsqrt(sum(x**2)), 1 / epsilon())``: Keras's ``normalize(x, axis=None)``."""
+    inv = _m.minimum(_m.rsqrt(_r.reduce_sum(_m.square(x), keepdims=True)), 1.0 / epsilon())
     return _m.multiply(x, inv)
 
 

@@ -21,6 +21,7 @@ from ...ops import reduction_ops as _r
 from .. import _naming
 from .. import initializers as _init
 from .._variable import KerasVariable
+from ..backend import floatx
 from ..losses import _same_rank  # noqa: F401 - Keras's squeeze_or_expand_to_same_rank
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "reduce_to_samplewise_values"]
@@ -99,7 +100,7 @@ class Metric:
         if kwargs:
             raise TypeError(f"Unexpected keyword arguments: {sorted(kwargs)}")
         self.name = name or _naming.auto_name(type(self).__name__)
-        self._dtype = _dt.as_dtype(dtype or "float32")
+        self._dtype = _dt.as_dtype(dtype or floatx())
         self._variables = []
         self._comm = _cross_process_comm()
 

@@ -7,6 +7,7 @@ from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
 from ...ops import sort_ops as _so
+from ..backend import epsilon
 from .base import Metric, _same_rank, _tensor
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
@@ -235,7 +236,7 @@ class AUC(_AllCounts):
                                  f"Received: num_thresholds={num_thresholds}")
             self.num_thresholds = num_thresholds
             inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-        self._thresholds = [0.0 - 1e-7] + inner + [1.0 + 1e-7]
+        self._thresholds = [0.0 - epsilon()] + inner + [1.0 + epsilon()]  # read when made
         self.curve, self.summation_method = curve.upper(), summation_method
         super().__init__(name=name, dtype=dtype)
         self.multi_label, self.num_labels = multi_label, num_labels

@@ -5,11 +5,11 @@ from ...ops import creation_ops as _cr
 from ...ops import indexing_ops as _ix
 from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
+from ..backend import epsilon
 from .base import Metric, _tensor
 
 __all__ = ["IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU", "FBetaScore", "F1Score"]
 
-_EPSILON = 1e-7
 
 
 class _IoUBase(Metric):
@@ -56,10 +56,10 @@ class _IoUBase(Metric):
         ids = list(target_class_ids)
         tp, denominator = _ix.gather(tp, ids), _ix.gather(denominator, ids)
         valid = _m.greater(denominator, 1e-9)
-        iou = _m.divide(tp, _m.add(denominator, _EPSILON))
+        iou = _m.divide(tp, _m.add(denominator, epsilon()))
         iou = _a.where(valid, iou, _a.zeros_like(iou))
         count = _r.reduce_sum(_a.cast(valid, _dt.float32))
-        return _m.divide(_r.reduce_sum(iou), _m.add(count, _EPSILON))
+        return _m.divide(_r.reduce_sum(iou), _m.add(count, epsilon()))
 
     def result(self):
         return self._iou(self.target_class_ids)
@@ -239,15 +239,15 @@ class FBetaScore(Metric):
 
     def result(self):
         tp = self.true_positives
-        precision = _m.divide(tp, _m.add(_m.add(tp, self.false_positives), _EPSILON))
-        recall = _m.divide(tp, _m.add(_m.add(tp, self.false_negatives), _EPSILON))
+        precision = _m.divide(tp, _m.add(_m.add(tp, self.false_positives), epsilon()))
+        recall = _m.divide(tp, _m.add(_m.add(tp, self.false_negatives), epsilon()))
         b2 = self.beta ** 2
         mean = _m.divide(_m.multiply(precision, recall),
-                         _m.add(_m.add(_m.multiply(precision, b2), recall), _EPSILON))
+                         _m.add(_m.add(_m.multiply(precision, b2), recall), epsilon()))
         score = _m.multiply(mean, 1.0 + b2)
         if self.average == "weighted":
             weights = _m.divide(self.intermediate_weights,
-                                _m.add(_r.reduce_sum(self.intermediate_weights), _EPSILON))
+                                _m.add(_r.reduce_sum(self.intermediate_weights), epsilon()))
             score = _r.reduce_sum(_m.multiply(score, weights))
         elif self.average is not None:
             score = _r.reduce_mean(score)

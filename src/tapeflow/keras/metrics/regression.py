@@ -4,6 +4,7 @@ from ...ops import array_ops as _a
 from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
 from .. import losses as _l
+from ..backend import epsilon
 from .base import Mean, MeanMetricWrapper, Metric, _same_rank, _tensor
 
 __all__ = ["MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
@@ -74,7 +75,7 @@ def concordance_correlation(y_true, y_pred, axis=-1):
     p_var = _r.reduce_variance(_m.subtract(y_pred, p_mean), axis, keepdims=True)
     covar = _m.multiply(_m.subtract(y_true, p_mean), _m.subtract(y_pred, p_mean))
     norm = _m.add(_m.add(t_var, p_var), _m.square(_m.subtract(t_mean, p_mean)))
-    return _r.reduce_mean(_m.divide(_m.multiply(covar, 2.0), _m.add(norm, 1e-7)), axis)
+    return _r.reduce_mean(_m.divide(_m.multiply(covar, 2.0), _m.add(norm, epsilon())), axis)
 
 
 MeanSquaredError = _wrapper("MeanSquaredError", _l.mean_squared_error, "mean_squared_error")

@@ -108,9 +108,12 @@ def _get(value):
 
 
 def global_policy() -> DTypePolicy:
-    """The policy layers made without ``dtype`` take (default ``float32``)."""
+    """The policy layers made without ``dtype`` take (``keras.config.dtype_policy``). Unset,
+    it is made from ``keras.config.floatx()`` on its first read and kept, as in Keras 3: a
+    later ``set_floatx`` no longer changes it."""
     if _global[0] is None:
-        _global[0] = DTypePolicy("float32")
+        from ..backend import floatx
+        _global[0] = DTypePolicy(floatx())
     return _global[0]
 
 

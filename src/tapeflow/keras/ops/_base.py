@@ -3,14 +3,12 @@ import numpy as np
 
 import tapeflow as tf
 
+from ..backend import floatx
 from ._dtypes import dtype_of, result_type, standardize_dtype
 
 __all__ = ["tf", "tensor", "dt", "cast", "promote", "floatx", "result_type",
            "standardize_dtype", "dtype_of", "float_of", "family", "static_shape", "axes"]
 
-
-def floatx() -> str:
-    return "float32"
 
 
 def tensor(x, dtype=None):

@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 from ..._core.dtypes import DType
+from ..backend import floatx
 
 __all__ = ["standardize_dtype", "result_type", "dtype_of", "is_float", "is_int"]
 
@@ -56,7 +57,7 @@ def standardize_dtype(dtype) -> str:
     or a Python type (``int`` is ``"int64"`` on the TensorFlow backend, ``float``
     ``"float32"``)."""
     if dtype is None:
-        return "float32"
+        return floatx()
     if isinstance(dtype, str) and dtype.startswith("float8"):
         raise ValueError("There is no implicit conversions from float8 dtypes to others. "
                          f"You must cast it internally. Received: {dtype}")
@@ -100,7 +101,7 @@ def result_type(*dtypes) -> str:
         ValueError: for dtypes with no promotion path.
     """
     if not dtypes:
-        return "float32"
+        return floatx()
     names, weak = [], []
     for d in dtypes:
         w = d is int or d is float
@@ -115,9 +116,10 @@ def result_type(*dtypes) -> str:
     else:
         out = _join(frozenset(_weak_kind(n) if w else n for n, w in zip(names, weak)))
         out_weak = out in ("int", "float")
-    if out_weak and out != "bool":
+    if out_weak and out != "bool":   # a weak type takes floatx's precision, as in Keras
         kind = "f" if out in ("bfloat16",) else out[0]
-        out = {"b": "bool", "i": "int32", "u": "uint32"}.get(kind, "float32")
+        bits = floatx()[-2:]
+        out = {"b": "bool", "i": f"int{bits}", "u": f"uint{bits}"}.get(kind, f"float{bits}")
     # the TensorFlow backend narrows these two (and keeps int64 and float64)
     return {"uint64": "uint32", "complex128": "complex64"}.get(out, out)
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .. import losses as _losses
+from ..backend import epsilon as _keras_epsilon
 from ._base import axes, cast, dt, family, float_of, floatx, promote, result_type, tensor, tf
 
 __all__ = [
@@ -303,7 +304,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     """``x`` normalized over ``axis``, then scaled by ``gamma`` and shifted by ``beta``
     (``keras.ops.layer_normalization``)."""
     x = tensor(x)
-    eps = 1e-7 if epsilon is None else epsilon
+    eps = _keras_epsilon() if epsilon is None else epsilon
     ax = list(axes(axis, len(x.shape)))
     m, v = moments(x, ax, keepdims=True)
     out = (x - m) * tf.math.rsqrt(v + tf.cast(eps, x.dtype))
@@ -318,7 +319,7 @@ def rms_normalization(x, scale=1, axis=-1, epsilon=None):
     """``x / sqrt(mean(x**2) + epsilon) * scale`` over ``axis``
     (``keras.ops.rms_normalization``)."""
     x = tensor(x)
-    eps = 1e-7 if epsilon is None else epsilon
+    eps = _keras_epsilon() if epsilon is None else epsilon
     ax = list(axes(axis, len(x.shape)))
     ms = tf.reduce_mean(tf.square(x), axis=ax, keepdims=True)
     return x * tf.math.rsqrt(ms + tf.cast(eps, x.dtype)) * cast(scale, dt(x))
@@ -327,16 +328,16 @@ def rms_normalization(x, scale=1, axis=-1, epsilon=None):
 def normalize(x, axis=-1, order=2, epsilon=None):
     """``x`` divided by its ``order``-norm along ``axis`` (``keras.ops.normalize``)."""
     x = float_of(x)
-    eps = 1e-12 if epsilon is None else epsilon
-    if order == 2:
+    eps = _keras_epsilon() if epsilon is None else epsilon
+    if order == 2:  # x * min(rsqrt(sum(x**2)), 1 / epsilon), as Keras computes it
         sq = tf.reduce_sum(tf.square(x), axis=axis, keepdims=True)
-        return x * tf.math.rsqrt(tf.maximum(sq, tf.cast(eps, x.dtype)))
+        return x * tf.minimum(tf.math.rsqrt(sq), tf.cast(1.0 / eps, x.dtype))
     n = tf.norm(x, ord=order, axis=axis, keepdims=True)
     return x / tf.maximum(n, tf.cast(eps, x.dtype))
 
 
 def _clip_probs(p):
-    eps = tf.cast(1e-7, p.dtype)
+    eps = tf.cast(_keras_epsilon(), p.dtype)
     return tf.clip_by_value(p, eps, tf.ones_like(eps) - eps)
 
 
@@ -553,10 +554,21 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
         mask: a bool tensor, True where attention is allowed.
         scale: the logit scale (default ``1 / sqrt(dim)``).
         is_causal: whether a position attends only to earlier ones.
+        flash_attention: None or False; True is refused, as on Keras's TensorFlow backend
+            (``keras.config.enable_flash_attention`` does not change this function).
+        attn_logits_soft_cap: must be None (Keras supports it on JAX's TPU backend only).
 
     Returns:
         (batch, q_len, heads, dim).
+
+    Raises:
+        ValueError: for ``flash_attention=True`` or an ``attn_logits_soft_cap`` (Keras's texts).
     """
+    if attn_logits_soft_cap is not None:
+        raise ValueError("attn_logits_soft_cap is only supported for JAX on TPU. Set "
+                         "attn_logits_soft_cap=None when not using JAX on TPU.")
+    if flash_attention:
+        raise ValueError("Flash attention is not supported in tensorflow backend.")
     q, k, v = tensor(query), tensor(key), tensor(value)
     d = q.shape[-1]
     s = 1.0 / math.sqrt(d) if scale is None else scale

@@ -22,6 +22,7 @@ from ...ops import training_ops as _t
 from .. import _naming
 from .. import initializers as _init
 from .._variable import KerasVariable
+from ..backend import floatx
 from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
@@ -135,7 +136,7 @@ class Optimizer:
                     f"Received instead: learning_rate={learning_rate}")
             with _naming.name_scope(self.name, self):
                 self._learning_rate = KerasVariable(learning_rate, name="learning_rate",
-                                                    trainable=False, dtype=_dt.float32)
+                                                    trainable=False, dtype=floatx())
             self._variables.append(self._learning_rate)
 
     # -- state ---------------------------------------------------------------------------
@@ -149,7 +150,8 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The float32 learning-rate variable, or with a schedule its rate at the current
+        """The learning-rate variable (of ``keras.config.floatx()``, float32 by default when
+        the optimizer is made), or with a schedule its rate at the current
         step (a Tensor), as in Keras."""
         return self._get_current_learning_rate()
 
@@ -166,7 +168,7 @@ class Optimizer:
                             "rate is not settable. If you need the learning rate to be "
                             "settable, you should instantiate the optimizer with a float "
                             "`learning_rate` argument.")
-        self._learning_rate.assign(convert_to_tensor(value, dtype=_dt.float32))
+        self._learning_rate.assign(convert_to_tensor(value, dtype=self._learning_rate.dtype))
 
     lr = learning_rate
 
@@ -181,7 +183,8 @@ class Optimizer:
     def _rate_tensor(self):
         lr = self._get_current_learning_rate()
         if isinstance(lr, _TensorLike):
-            return lr if lr.dtype == _dt.float32 else _a.cast(lr, _dt.float32)
+            # float32, or float64 under keras.config.set_floatx("float64")
+            return lr if lr.dtype in (_dt.float32, _dt.float64) else _a.cast(lr, _dt.float32)
         return convert_to_tensor(lr, dtype=_dt.float32)
 
     @property
@@ -192,7 +195,7 @@ class Optimizer:
     def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none",
                      layout=None, name=None) -> KerasVariable:
         """A non-trainable optimizer variable of ``shape`` (``initializer`` default zeros)."""
-        dtype = _dt.as_dtype(dtype or "float32")
+        dtype = _dt.as_dtype(dtype or floatx())
         value = _init.get(initializer)(tuple(shape), dtype=dtype)
         with _naming.name_scope(self.name, self):
             var = KerasVariable(value, name=name or "variable", trainable=False, dtype=dtype)

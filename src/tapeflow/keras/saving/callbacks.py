@@ -7,6 +7,7 @@ import warnings
 
 from ...checkpoint import atomic as _atomic
 from ..callbacks import Callback, MonitorCallback
+from ..config import print_msg
 
 __all__ = ["ModelCheckpoint", "BackupAndRestore"]
 
@@ -94,7 +95,7 @@ class ModelCheckpoint(MonitorCallback):
     def _should_save(self, epoch, logs, filepath):
         if not self.save_best_only:
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+                print_msg(f"\nEpoch {epoch + 1}: saving model to {filepath}")
             return True
         if self.monitor_op is None:
             self._set_monitor_op()
@@ -106,12 +107,12 @@ class ModelCheckpoint(MonitorCallback):
         best_str = "None" if self.best is None else f"{self.best:.5f}"
         if self._is_improvement(current, self.best):
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best_str} to "
-                      f"{current:.5f}, saving model to {filepath}")
+                print_msg(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best_str} to "
+                          f"{current:.5f}, saving model to {filepath}")
             self.best = current
             return True
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best_str}")
+            print_msg(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best_str}")
         return False
 
     def _save_model(self, epoch, batch, logs):
@@ -130,7 +131,7 @@ class ModelCheckpoint(MonitorCallback):
         else:
             self.model.save(filepath, overwrite=True)
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
+            print_msg(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
 
     def _get_file_path(self, epoch, batch, logs):
         try:

@@ -2,6 +2,7 @@
 epoch of ``(x, y, sample_weight)`` batches from arrays or a ``tf.data.Dataset``, class
 weights as sample weights, and a global batch's per-replica slices under a strategy."""
 import math
+import warnings
 
 from ..._core import nest
 from ..._core.backend import np
@@ -86,7 +87,13 @@ class _Batches:
     """One epoch of ``(x, y, sample_weight)`` batches from arrays or a Dataset."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
-                 steps=None, class_weight=None, epoch_reset=True):
+                 steps=None, class_weight=None, epoch_reset=True, warn_cap=True):
+        from ..config import max_steps_per_epoch
+        cap = max_steps_per_epoch()  # keras.config's debugging cap, as Keras's EpochIterator
+        if cap and (not steps or cap < steps):
+            if warn_cap:
+                warnings.warn("Limiting steps_per_epoch to %d" % cap, stacklevel=3)
+            steps = cap
         self.dataset = x if isinstance(x, Dataset) else None
         if class_weight is not None and sorted(class_weight) != list(range(len(class_weight))):
             raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "

@@ -534,6 +534,11 @@ class Trainer:
                 ``sample_weight`` hold different numbers of samples (Keras's texts).
         """
         self._check_compiled()
+        from ..config import max_epochs
+        cap = max_epochs()  # keras.config's debugging cap
+        if cap and cap < epochs:
+            warnings.warn("Limiting epochs to %d" % cap, stacklevel=2)
+            epochs = cap
         if validation_split and validation_data is None:
             n = len(nest.flatten(nest.map_structure(_value, x))[0])
             split = int(n * (1.0 - validation_split))
@@ -562,6 +567,7 @@ class Trainer:
         initial_epoch = self._initial_epoch or initial_epoch
         self._initial_epoch = None
         relax_to = None
+        val_kwargs = {}   # Keras makes fit's validation iterator once: one cap warning
         training_logs = None   # the last epoch's logs: on_train_end gets them, as in Keras 3
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -585,7 +591,9 @@ class Trainer:
                     vx, vy, vw = _unpack(tuple(validation_data))
                 val_logs = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size,
                                          sample_weight=vw, steps=validation_steps,
-                                         callbacks=callback_list, return_dict=True)
+                                         callbacks=callback_list, return_dict=True,
+                                         **val_kwargs)
+                val_kwargs["_warn_cap"] = False
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callback_list.on_epoch_end(epoch, epoch_logs)
             training_logs = epoch_logs
@@ -604,7 +612,8 @@ class Trainer:
             ``return_dict=True``.
         """
         self._check_compiled()
-        batches = _Batches(x, y, sample_weight, batch_size, False, steps)
+        batches = _Batches(x, y, sample_weight, batch_size, False, steps,
+                           warn_cap=kwargs.pop("_warn_cap", True))
         if not isinstance(callbacks, CallbackList):
             callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                      verbose=verbose, epochs=1, steps=batches.steps)

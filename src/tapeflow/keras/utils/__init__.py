@@ -3,6 +3,11 @@ import random as _random
 
 from ..._core.backend import np
 from ...ops import random_ops as _random_ops
+from ..config import (
+    disable_interactive_logging,
+    enable_interactive_logging,
+    is_interactive_logging_enabled,
+)
 from ..saving import (  # Keras 3 also exports its serialization registry here
     CustomObjectScope,
     custom_object_scope,
@@ -30,7 +35,9 @@ from .timeseries_dataset_utils import timeseries_dataset_from_array
 __all__ = ["CustomObjectScope", "FeatureSpace", "Progbar", "PyDataset", "Sequence", "array_to_img",
            "audio_dataset_from_directory", "custom_object_scope", "deserialize_keras_object",
            "get_custom_objects", "get_file", "get_registered_name", "get_registered_object",
-           "image_dataset_from_directory", "img_to_array", "load_img", "model_to_dot", "normalize",
+           "disable_interactive_logging", "enable_interactive_logging",
+           "is_interactive_logging_enabled", "image_dataset_from_directory", "img_to_array",
+           "load_img", "model_to_dot", "normalize",
            "pad_sequences", "plot_model", "register_keras_serializable", "save_img",
            "serialize_keras_object", "set_random_seed", "split_dataset",
            "text_dataset_from_directory", "timeseries_dataset_from_array", "to_categorical"]

@@ -8,8 +8,9 @@ __all__ = ["Progbar"]
 
 
 def _write(text):
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    # to stdout, or to the absl logger when keras.config's interactive logging is off
+    from ..config import print_msg
+    print_msg(text, line_break=False)
 
 
 def _duration(seconds, unit):

@@ -274,6 +274,10 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
         lines.append(f" Optimizer params: {opt_count:,} ({_readable_size(opt_bytes)})")
     text = "\n".join(lines) + "\n"
     if print_fn is None:
+        from ..config import is_interactive_logging_enabled, print_msg
+        if not is_interactive_logging_enabled():
+            print_msg(text, line_break=False)   # one absl record, as Keras sends it
+            return
         sys.stdout.write(text)
     else:
         print_fn(text)

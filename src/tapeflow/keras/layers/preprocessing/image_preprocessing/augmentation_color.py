@@ -9,6 +9,7 @@ import tapeflow as tf
 
 from .... import ops as K
 from .... import random as _kr
+from ....backend import epsilon
 from .augmentation_base import (
     AugmentationLayer,
     batch_size,
@@ -266,7 +267,7 @@ class RandomSaturation(AugmentationLayer):
         images = self._images(data)
         n = batch_size(images)
         f = _kr.uniform(draw_shape(n), self.factor[0], self.factor[1], seed=self._seed(seed))
-        return {"factor": f / (1 - f + 1e-7)}
+        return {"factor": f / (1 - f + epsilon())}
 
     def transform_images(self, images, transformation, training=True):
         if not training:

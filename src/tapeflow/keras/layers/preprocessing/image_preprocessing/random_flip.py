@@ -17,7 +17,9 @@ class RandomFlip(AugmentationLayer):
 
     Args:
         mode: 'horizontal' (left-right), 'vertical' (top-bottom) or
-            'horizontal_and_vertical' (default).
+            'horizontal_and_vertical' (default). Any other string is accepted, as Keras 3.15
+            accepts it: the flips are still drawn (the seed advances) but nothing is flipped,
+            so ``RandomFlip("diagonal")`` returns its input.
         seed: the seed of the layer's SeedGenerator (an int; None draws one from Python's
             ``random``, as Keras).
         data_format: 'channels_last' (default: ``keras.config.image_data_format()``) or
@@ -30,8 +32,7 @@ class RandomFlip(AugmentationLayer):
     ``training=False`` the images are only cast.
 
     Raises:
-        ValueError: for an unknown mode (stricter than Keras, which then returns its input
-            unflipped), or on inputs of rank other than 3 or 4.
+        ValueError: on inputs of rank other than 3 or 4.
 
     >>> import tapeflow as tf
     >>> x = tf.reshape(tf.range(4.0), (1, 1, 4, 1))
@@ -46,10 +47,7 @@ class RandomFlip(AugmentationLayer):
 
     def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        if mode not in _MODES:   # Keras accepts it and then never flips (docs/keras_and_data.md)
-            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode "
-                             f"argument {mode}")
-        self._set_seed(seed)
+        self._set_seed(seed)   # any mode is kept; one outside _MODES flips nothing (Keras 3.15)
         self.mode = mode
 
     def get_random_transformation(self, data, training=True, seed=None):
