@@ -1740,6 +1740,44 @@ case("top_k_unsorted_heap_order", """
         v, i = tf.math.top_k(xt, k=3, sorted=False)
     out.append(t.gradient(v, xt, output_gradients=tf.constant([[1.0, 2.0, 3.0]] * 3)))""")
 
+# ---------------------------------------------------------------- sweepeig (session 11)
+# Eigen's SelfAdjointEigenSolver replayed on complex Hermitian matrices too: TF's eigenvector
+# phases and the eigenvectors of repeated eigenvalues.
+case("eigh_complex_hermitian_as_eigen", """
+    u = tf.constant([[1.0 + 0.5j, -0.5 + 2.0j, 0.25 - 1.0j, 1.5 + 0.0j],
+                     [0.0 - 1.5j, 2.0 + 0.25j, -1.0 + 1.0j, 0.5 - 0.5j]], tf.complex64)
+    a = tf.matmul(u, u, adjoint_a=True) / 4 + tf.eye(4, dtype=tf.complex64)
+    b = tf.constant([[2.5 + 0.0j, 0.0, 0.0], [0.75 - 1.25j, -1.0 + 0.0j, 0.0],
+                     [-0.5 + 0.5j, 2.0 + 1.0j, 0.5 + 0.0j]], tf.complex128)
+    c = tf.constant([[0.3, 0.0], [0.0, 0.7]], tf.float64)
+    out = list(tf.linalg.eigh(a)) + [tf.linalg.eigvalsh(a)]
+    out += list(tf.linalg.eigh(b)) + [tf.linalg.eigvalsh(b)]
+    out += grad(lambda x: tf.abs(tf.linalg.eigh(x)[1][:2, :2]) * tf.cast(c, tf.float32), a)
+    out += grad(lambda x: tf.abs(tf.linalg.eigh(x)[1][1:, 1:]) * c
+                + tf.math.real(tf.linalg.eigh(x)[0][:2]), b)""")
+
+case("solve_small_real_as_eigen_expm_gradient", """
+    x = tf.constant([[1.4999425411224365, -7.483011722797528e-05, -0.00011305367661407217,
+                      -4.09920676247566e-06],
+                     [3.0000000565330046e-31, 1.4998350143432617, 21000.0,
+                      0.0002647184592206031],
+                     [0.30000001192092896, 0.00038417259929701686, 1.5,
+                      -0.0006854352541267872],
+                     [-1.758710277499631e-05, -4.663282379624434e-05, 0.0003491185780148953,
+                      1.5001327991485596]], tf.float32)
+    u = tf.constant([[0.4778882563114166, 0.23294693231582642, 1.1033480167388916,
+                      -0.3211944103240967],
+                     [-0.8585452437400818, 0.500761866569519, 0.09649146348237991,
+                      -0.5144497752189636],
+                     [0.5346781015396118, -1.5614159107208252, -0.0028560839127749205,
+                      -0.18022382259368896],
+                     [-0.32981523871421814, 0.5339264869689941, 0.8236719369888306,
+                      -0.2655150294303894]], tf.float32)
+    out = grad(lambda x: tf.linalg.expm(x) * u, x)
+    a = x / 4096.0 + tf.eye(4) * 0.5
+    out += [tf.linalg.solve(a, u), tf.linalg.solve(a, u[:, :1], adjoint=True),
+            tf.linalg.solve(tf.cast(a, tf.float64), tf.cast(u, tf.float64))]""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -233,6 +233,56 @@ def _lu_solve_eigen(lu, perm, b):
     return x
 
 
+# TF's MatrixSolve on small real matrices: Eigen's PartialPivLU and its triangular solves
+# with a row-major right-hand side, i.e. the right-side TRSM kernel of the transposed
+# problem, whose small panels (up to 8 rows here; Eigen's panel holds at least that many)
+# subtract each term in turn and multiply by the diagonal's reciprocal. Bit for bit TF's
+# (checked on 150 random float32/float64 systems of 1-8 rows); LAPACK's solution differs
+# in the last bits, which a chain of squarings (``expm``) amplifies past float32 rounding.
+SOLVE_REPLAY_MAX_N = 8
+
+
+def _solve_replayable(a, b):
+    n = a.shape[-1]
+    return (a.dtype == b.dtype and a.dtype in (np.float32, np.float64)
+            and 0 < n <= SOLVE_REPLAY_MAX_N and b.size > 0 and not _nonfinite(a, b))
+
+
+def _solve_eigen(a, b):
+    """``a^-1 b`` for ``[..., n, n]`` and ``[..., n, m]`` (see ``_solve_replayable``), as TF's
+    kernel; raises ``LinAlgError`` for a zero pivot. The LU as ``_lu_eigen`` (finite input:
+    the first largest pivot, the column divided by it, the rank-1 update), the row swaps
+    applied to ``b`` as they happen."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    n, m = a.shape[-1], b.shape[-1]
+    lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
+    x = np.broadcast_to(b, batch + (n, m)).reshape(-1, n, m).copy()
+    rows = np.arange(lu.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            swap = p != k
+            if swap.any():
+                r, q = rows[swap], p[swap]
+                lu[r, k], lu[r, q] = lu[r, q], lu[r, k].copy()
+                x[r, k], x[r, q] = x[r, q], x[r, k].copy()
+            piv = lu[:, k, k]
+            if k + 1 < n:
+                lu[:, k + 1:, k] = np.where((piv != 0)[:, None], lu[:, k + 1:, k] / piv[:, None],
+                                            lu[:, k + 1:, k])
+                lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
+        if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
+            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+        for i in range(1, n):
+            for k in range(i):
+                x[:, i] -= x[:, k] * lu[:, i, k, None]
+        for i in range(n - 1, -1, -1):
+            for k in range(i + 1, n):
+                x[:, i] -= x[:, k] * lu[:, i, k, None]
+            x[:, i] *= (lu.dtype.type(1) / lu[:, i, i])[:, None]
+    return x.reshape(batch + (n, m))
+
+
 def _not_invertible(lu):
     # TF's guard: the smallest pivot magnitude must be > 0 (nan pivots only, or a zero one,
     # fail it)
@@ -323,6 +373,8 @@ EIGH_REPLAY_MAX_MATRICES = 256
 
 def _predux(p):
     # Eigen's horizontal sum of an AVX packet: halves added lane-wise, then (0+2)+(1+3)
+    if len(p) == 1:
+        return p[0]
     if len(p) == 8:
         p = [p[i] + p[i + 4] for i in range(4)]
     if len(p) == 4:
@@ -509,7 +561,7 @@ def _qr_step(diag, sub, start, end, q, n, T):
             sub[k + 1] = c * sub[k + 1]
         if q is not None:
             qa, qb = q[k], q[k + 1]
-            for r in range(n):
+            for r in range(len(qa)):  # a complex column: its real parts, then imaginary
                 xa, xb = qa[r], qb[r]
                 qa[r] = c * xa + (-s) * xb
                 qb[r] = s * xa + c * xb
@@ -544,17 +596,19 @@ def _tridiagonal_qr(diag, sub, q, n, T):
 
 
 def _eigh_eigen_one(a, compute_v):
-    """Eigen's SelfAdjointEigenSolver on one real ``[n, n]`` matrix (lower triangle):
+    """Eigen's SelfAdjointEigenSolver on one ``[n, n]`` matrix (lower triangle; real, or
+    complex Hermitian with real eigenvalues):
     ``(e, v or None)``, ascending as Eigen's selection sort leaves them; raises
     ``_EighFailed`` where Eigen reports NoConvergence. float64 runs on Python floats (the
     same IEEE operations, faster than NumPy scalars) unless a division meets a zero."""
     with np.errstate(all="ignore"):
-        if a.dtype == np.float32:
-            return _eigh_eigen_run(a, compute_v, np.float32, 8)
+        run = _eigh_eigen_complex_run if a.dtype.kind == "c" else _eigh_eigen_run
+        if a.dtype in (np.float32, np.complex64):
+            return run(a, compute_v, np.float32, 8)
         try:
-            return _eigh_eigen_run(a, compute_v, float, 4)
+            return run(a, compute_v, float, 4)
         except ZeroDivisionError:
-            return _eigh_eigen_run(a, compute_v, np.float64, 4)
+            return run(a, compute_v, np.float64, 4)
 
 
 def _eigh_eigen_run(a, compute_v, T, lanes):
@@ -589,17 +643,19 @@ def _eigh_eigen_run(a, compute_v, T, lanes):
 
 
 def _eigh_replayable(x):
-    """Whether ``eigh``/``eigvalsh`` of ``x`` [..., n, n] runs the replay: real float32/64,
-    finite, at most ``EIGH_REPLAY_MAX_N`` rows and ``EIGH_REPLAY_MAX_MATRICES`` matrices."""
+    """Whether ``eigh``/``eigvalsh`` of ``x`` [..., n, n] runs the replay: float32/64 or
+    complex64/128, finite, at most ``EIGH_REPLAY_MAX_N`` rows and
+    ``EIGH_REPLAY_MAX_MATRICES`` matrices."""
     n = x.shape[-1]
     count = x.size // builtins.max(n * n, 1)
-    return (x.dtype in (np.float32, np.float64) and 0 < n <= EIGH_REPLAY_MAX_N
+    return (x.dtype in (np.float32, np.float64, np.complex64, np.complex128)
+            and 0 < n <= EIGH_REPLAY_MAX_N
             and 0 < count <= EIGH_REPLAY_MAX_MATRICES and bool(np.isfinite(x).all()))
 
 
 def _eigh_eigen(x, compute_v):
     """Eigen's solver on every matrix of ``x`` [..., n, n] (see ``_eigh_replayable``):
-    ``(e, v)``, ``v`` None without ``compute_v``."""
+    ``(e, v)``, ``v`` None without ``compute_v``; ``e`` real (complex input too)."""
     n = x.shape[-1]
     flat = x.reshape(-1, n, n)
     es, vs = [], []
@@ -609,3 +665,232 @@ def _eigh_eigen(x, compute_v):
         vs.append(v)
     e = np.stack(es).reshape(x.shape[:-1])
     return e, (np.stack(vs).reshape(x.shape) if compute_v else None)
+
+
+# ------------------------------------------- the same solver on complex Hermitian matrices
+#
+# Eigen's tridiagonalisation of a complex matrix: Householder reflectors with complex
+# coefficients (the subdiagonal comes out real), the Householder sequence with the
+# conjugated coefficients, then the real tridiagonal QR above with each rotation applied to
+# the real and imaginary parts of the eigenvectors alike. Complex products and sums are
+# Eigen's (ac - bd, ad + bc); a real factor multiplies each part; an AVX packet holds 2
+# complex doubles / 4 complex floats; the squared norm of the tail sums the squares of the
+# real and imaginary parts as a real vector; the division of the tail by ``c0 - beta`` is
+# Eigen's packet division (scaled by the larger part) on every entry (the unaligned head and
+# tail of the column run as partial packets).
+
+# Complex numbers below are pairs ``(re, im)`` of Python floats (complex128) or float32
+# scalars (complex64).
+
+
+def _cm(a, b):
+    return (a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0])
+
+
+def _ca(a, b):
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def _cs(a, b):
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def _cj(a):
+    return (a[0], -a[1])
+
+
+def _cr(r, a):
+    return (r * a[0], r * a[1])
+
+
+def _cdiv_packet(x, y):
+    # Eigen's pdiv_complex: both parts of y scaled by the larger magnitude first
+    m = builtins.max(abs(y[0]), abs(y[1]))
+    c, d = y[0] / m, y[1] / m
+    den = c * c + d * d
+    return (((x[0] * c + x[1] * d) / den) / m, ((x[1] * c - x[0] * d) / den) / m)
+
+
+def _tridiagonalize_complex(m, n, T, lanes):
+    """The complex counterpart of ``_tridiagonalize`` (``m`` a list of columns of pairs)."""
+    zero, one = T(0), T(1)
+    czero = (zero, zero)
+    tiny = T(np.finfo(np.float32 if T is np.float32 else np.float64).tiny)
+    clanes = lanes // 2
+    coeffs = [czero] * (n - 1)
+    alpha = (T(-1), zero)  # rankUpdate's -1, conjugated below
+    calpha = _cj(alpha)
+    for i in range(n - 1):
+        size = n - i - 1
+        col = m[i]
+        c0 = col[i + 1]
+        tail = col[i + 2:]
+        if tail:
+            tail_sq = _redux_sum([p * p for z in tail for p in z], lanes)
+        else:
+            tail_sq = zero
+        if tail_sq <= tiny and c0[1] * c0[1] <= tiny:
+            h, beta = czero, c0[0]
+            for k in range(i + 2, n):
+                col[k] = czero
+        else:
+            beta = T(np.sqrt((c0[0] * c0[0] + c0[1] * c0[1]) + tail_sq))
+            if c0[0] >= 0:
+                beta = -beta
+            d = (c0[0] - beta, c0[1])
+            for k in range(i + 2, n):
+                col[k] = _cdiv_packet(col[k], d)
+            h = _cj(((beta - c0[0]) / beta, (zero - c0[1]) / beta))
+        col[i + 1] = (one, zero)
+        v = col[i + 1:]
+        ch = _cj(h)
+        # w = conj(h) * A v over the trailing block's lower triangle (Eigen's scalar loop)
+        w = [czero] * size
+        for j in range(size):
+            aj = m[i + 1 + j]
+            t1 = _cm(ch, v[j])
+            t2 = czero
+            w[j] = _ca(w[j], _cr(aj[i + 1 + j][0], t1))
+            for k in range(j + 1, size):
+                w[k] = _ca(w[k], _cm(aj[i + 1 + k], t1))
+                t2 = _ca(t2, _cm(_cj(aj[i + 1 + k]), v[k]))
+            w[j] = _ca(w[j], _cm(ch, t2))
+        dot = _inner_csum([_cm(_cj(w[k]), v[k]) for k in range(size)], clanes)
+        f = _cm(_cr(T(-0.5), ch), dot)
+        w = [_ca(w[k], _cm(f, v[k])) for k in range(size)]
+        for c in range(size):  # A -= v w^H + w v^H, lower triangle
+            s1, s2, cc = _cm(calpha, _cj(v[c])), _cm(alpha, _cj(w[c])), m[i + 1 + c]
+            for r in range(c, size):
+                cc[i + 1 + r] = _ca(cc[i + 1 + r], _ca(_cm(s1, w[r]), _cm(s2, v[r])))
+        col[i + 1] = (beta, zero)
+        coeffs[i] = h
+    return coeffs
+
+
+def _inner_csum(t, lanes):
+    """Eigen's vectorised inner product of complex pairs (``dot``): up to four packet
+    accumulators over whole packets, combined ``p2 + p3``, ``p1 + p2``, ``p0 + p1``, the
+    horizontal sum, then the tail in order; fewer than one packet's worth in order."""
+    n = len(t)
+    if n < lanes:
+        r = t[0]
+        for x in t[1:]:
+            r = _ca(r, x)
+        return r
+    packets = n // lanes
+    quad_end = n // (4 * lanes) * 4 * lanes
+    acc = [t[k * lanes:(k + 1) * lanes] for k in range(builtins.min(packets, 4))]
+    if packets >= 4:
+        for k in range(4 * lanes, quad_end, 4 * lanes):
+            for a in range(4):
+                acc[a] = [_ca(x, y) for x, y in zip(acc[a], t[k + a * lanes:k + (a + 1) * lanes])]
+        for a in range(packets - quad_end // lanes):
+            at = quad_end + a * lanes
+            acc[a] = [_ca(x, y) for x, y in zip(acc[a], t[at:at + lanes])]
+        acc[2] = [_ca(x, y) for x, y in zip(acc[2], acc[3])]
+    if packets >= 3:
+        acc[1] = [_ca(x, y) for x, y in zip(acc[1], acc[2])]
+    if packets >= 2:
+        acc[0] = [_ca(x, y) for x, y in zip(acc[0], acc[1])]
+    r = _cpredux(acc[0])
+    for x in t[packets * lanes:]:
+        r = _ca(r, x)
+    return r
+
+
+def _householder_q_complex(m, coeffs, n, T, lanes):
+    """``_householder_q`` for complex columns, with the conjugated coefficients."""
+    zero, one = T(0), T(1)
+    czero = (zero, zero)
+    clanes = lanes // 2
+    for c in range(n):
+        m[c][c] = (one, zero)
+        for r in range(c):
+            m[c][r] = czero
+    for k in range(n - 2, -1, -1):
+        size, o, tau = n - k - 1, k + 1, _cj(coeffs[k])
+        ess = m[k][o + 1:]
+        if size == 1:
+            m[o][o] = _cm(m[o][o], (one - tau[0], zero - tau[1]))
+        elif tau != czero:
+            cess = [_cj(e) for e in ess]
+            tmp = [_ca(_gemv_crow(m[o + j][o + 1:], cess, clanes,
+                                  size % 2 == 1 and j == size - 1), m[o + j][o])
+                   for j in range(size)]
+            te = [_cm(tau, e) for e in ess]
+            for j in range(size):
+                cj = m[o + j]
+                cj[o] = _cs(cj[o], _cm(tau, tmp[j]))
+                for r in range(size - 1):
+                    cj[o + 1 + r] = _cs(cj[o + 1 + r], _cm(te[r], tmp[j]))
+        for r in range(k + 1, n):
+            m[k][r] = czero
+
+
+def _gemv_crow(a, b, lanes, alone):
+    # ``_gemv_row`` over complex pairs
+    n = len(a)
+    zero = a[0][0] * 0
+    czero = (zero, zero)
+    full = n // lanes * lanes
+    half = builtins.max(lanes // 2, 1)
+    stop = n // half * half if alone else full
+    acc = [czero] * lanes
+    for j in range(0, full, lanes):
+        acc = [_ca(acc[k], _cm(a[j + k], b[j + k])) for k in range(lanes)]
+    r = _cpredux(acc)
+    if alone:
+        acc = [czero] * half
+        for j in range(full, stop, half):
+            acc = [_ca(acc[k], _cm(a[j + k], b[j + k])) for k in range(half)]
+        r = _ca(r, _cpredux(acc))
+    for j in range(stop, n):
+        r = _ca(r, _cm(a[j], b[j]))
+    return r
+
+
+def _cpredux(p):
+    return (_predux([x[0] for x in p]), _predux([x[1] for x in p]))
+
+
+def _eigh_eigen_complex_run(a, compute_v, T, lanes):
+    n = a.shape[0]
+    rdt = a.real.dtype
+    if n == 1:
+        return a[0, 0].real.reshape(1).astype(rdt), np.ones((1, 1), a.dtype)
+    low = np.tril(a)
+    # |z| as the C library's hypot (glibc: hypotf through double), not NumPy's
+    if a.dtype == np.complex64:
+        scale = np.sqrt(low.real.astype(np.float64) ** 2
+                        + low.imag.astype(np.float64) ** 2).astype(np.float32).max()
+    else:
+        scale = rdt.type(builtins.max(abs(complex(z)) for z in low.ravel()))
+    if scale == 0:
+        scale = rdt.type(1)
+    re, im = low.real / scale, low.imag / scale  # part by part (NumPy's complex division
+    m = [[(T(r), T(i)) for r, i in zip(cr, ci)] for cr, ci in zip(re.T, im.T)]  # is not)
+    coeffs = _tridiagonalize_complex(m, n, T, lanes)
+    diag = [m[i][i][0] for i in range(n)]
+    sub = [m[i][i + 1][0] for i in range(n - 1)]
+    q = None
+    if compute_v:
+        _householder_q_complex(m, coeffs, n, T, lanes)
+        q = [[z[0] for z in col] + [z[1] for z in col] for col in m]
+    if not _tridiagonal_qr(diag, sub, q, n, T):
+        raise _EighFailed()
+    for i in range(n - 1):
+        k = i
+        for j in range(i + 1, n):
+            if diag[j] < diag[k]:
+                k = j
+        if k != i:
+            diag[i], diag[k] = diag[k], diag[i]
+            if q is not None:
+                q[i], q[k] = q[k], q[i]
+    e = np.array(diag, rdt) * scale
+    if q is None:
+        return e, None
+    qa = np.array(q, rdt)
+    v = np.empty((n, n), a.dtype)
+    v.real, v.imag = qa[:, :n].T, qa[:, n:].T
+    return e, v

@@ -27,6 +27,8 @@ from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the for
     _not_invertible,
     _qr_eigen,
     _qr_unsafe,
+    _solve_eigen,
+    _solve_replayable,
     _svd_jacobi,
 )
 from ._helpers import _err, _show, check_kind, kind_of, no_kernel, pair, to_tensor
@@ -507,6 +509,8 @@ def _solve_forward(a, b, adjoint):
         if _not_invertible(lu):
             raise np.linalg.LinAlgError("Input matrix is not invertible.")
         return _lu_solve_eigen(lu, perm, np.broadcast_to(b, batch + b.shape[-2:]))
+    if _solve_replayable(a, b):  # small real systems: TF's bits
+        return _solve_eigen(a, b)
     return np.linalg.solve(a, b)
 
 
@@ -877,9 +881,9 @@ _EIGH_FAILED = "Self-adjoint eigen decomposition was not successful. The input m
 
 
 def _eigh_forward(x):
-    if _eigh_replayable(x):  # small real matrices: Eigen's solver as TF runs it, bit for bit
+    if _eigh_replayable(x):  # small matrices: Eigen's solver as TF runs it, bit for bit
         e, v = _eigh_eigen(x, True)
-        return e, v
+        return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
     e, v = np.linalg.eigh(x)  # reads the lower triangle, as TensorFlow's kernel
     e, v = _eigh_nonfinite(x, e, v)
     return e.astype(x.dtype), v  # complex input: complex eigenvalues, as TensorFlow's
@@ -924,7 +928,7 @@ _EIGH.save_inputs = False
 
 def _eigvalsh_forward(x):
     if _eigh_replayable(x):
-        return _eigh_eigen(x, False)[0]
+        return _eigh_eigen(x, False)[0].astype(x.dtype)
     e = np.linalg.eigvalsh(x)
     e, _ = _eigh_nonfinite(x, e, np.zeros(x.shape, x.dtype))
     return e.astype(x.dtype)
