@@ -101,3 +101,14 @@ def test_set_epsilon_changes_a_loss_at_call_time():
     assert float(loss(y, y)) == pytest.approx(-math.log(0.9), rel=1e-6)
     tf.keras.config.set_epsilon(1e-7)
     assert float(loss(y, y)) == pytest.approx(at_default)
+
+
+def test_enable_unsafe_deserialization_turns_safe_mode_off():
+    from tapeflow.keras import backend
+    from tapeflow.keras.saving import serialization
+    assert serialization.in_safe_mode() is None
+    try:
+        tf.keras.config.enable_unsafe_deserialization()
+        assert serialization.in_safe_mode() is False   # Keras 3.15: False after the call
+    finally:
+        backend.UNSAFE_DESERIALIZATION[0] = False

@@ -109,6 +109,14 @@ def standardize_data_format(data_format) -> str:
     return data_format
 
 
+# keras.config.enable_unsafe_deserialization()'s switch, read by saving/serialization.py
+UNSAFE_DESERIALIZATION = [False]
+
+# Keras's promotion rules live one floor up (keras/ops/_dtypes.py, which reads floatx from
+# here): it registers result_type and standardize_dtype when it loads, as keras does.
+_PROMOTION = {}
+
+
 def result_type(*dtypes) -> str:
     """The dtype Keras 3's type promotion gives ``dtypes`` (``tf.keras.backend.result_type``):
     Python ``int``/``float`` are weak and take :func:`floatx`'s precision; none gives
@@ -117,15 +125,13 @@ def result_type(*dtypes) -> str:
     Raises:
         ValueError: for dtypes with no promotion path (Keras's text).
     """
-    from .ops._dtypes import result_type as _result_type
-    return _result_type(*dtypes)
+    return _PROMOTION["result_type"](*dtypes)
 
 
 def standardize_dtype(dtype) -> str:
     """A dtype's Keras name (``tf.keras.backend.standardize_dtype``): None is :func:`floatx`,
     Python ``int`` is ``'int64'``, ``float`` ``'float32'``."""
-    from .ops._dtypes import standardize_dtype as _standardize
-    return _standardize(dtype)
+    return _PROMOTION["standardize_dtype"](dtype)
 
 
 def int_shape(x):

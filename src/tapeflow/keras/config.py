@@ -8,6 +8,7 @@ attention) live here. Every setting is process-wide, as in Keras.
 import os as _os
 import warnings as _warnings
 
+from . import backend as _backend_module
 from .backend import (
     backend,
     epsilon,
@@ -18,7 +19,6 @@ from .backend import (
     set_image_data_format,
 )
 from .mixed_precision import dtype_policy, set_dtype_policy
-from .saving.serialization import enable_unsafe_deserialization
 
 __all__ = ["backend", "disable_flash_attention", "disable_interactive_logging",
            "disable_traceback_filtering", "dtype_policy", "enable_flash_attention",
@@ -186,3 +186,10 @@ def _reset():
     _mp._global[0] = None
     _state.update(max_epochs=None, max_steps_per_epoch=None, interactive_logging=True,
                   traceback_filtering=True, flash_attention=None)
+
+
+def enable_unsafe_deserialization():
+    """Allow loading Python lambdas everywhere (``keras.config.enable_unsafe_deserialization``):
+    ``Lambda`` layers and lambda arguments deserialize as if every load had
+    ``safe_mode=False``."""
+    _backend_module.UNSAFE_DESERIALIZATION[0] = True

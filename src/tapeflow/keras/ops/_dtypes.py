@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 from ..._core.dtypes import DType
+from .. import backend as _backend
 from ..backend import floatx
 
 __all__ = ["standardize_dtype", "result_type", "dtype_of", "is_float", "is_int"]
@@ -154,3 +155,6 @@ def is_float(dtype) -> bool:
 
 def is_int(dtype) -> bool:
     return "int" in standardize_dtype(dtype)
+
+
+_backend._PROMOTION.update(result_type=result_type, standardize_dtype=standardize_dtype)

@@ -11,16 +11,16 @@ import types
 from ..._core import dtypes as _dt
 from ..._core.backend import np
 from ..._core.tensor import _TensorLike
+from .. import backend as _backend
 from . import object_registration as _reg
 
 __all__ = ["serialize_keras_object", "deserialize_keras_object", "dtype_policy_config",
            "deserialize_config_values", "SafeModeScope", "in_safe_mode",
-           "enable_unsafe_deserialization", "dump_lambda", "load_lambda"]
+           "dump_lambda", "load_lambda"]
 
-# The safe modes of the deserializations under way (innermost last), and the global switch
-# of ``keras.config.enable_unsafe_deserialization()``.
+# The safe modes of the deserializations under way (innermost last); the global switch is
+# ``keras.config.enable_unsafe_deserialization()``'s (backend.UNSAFE_DESERIALIZATION).
 _safe_modes = []
-_unsafe_enabled = [False]
 
 _LAMBDA_REFUSED = (
     "Requested the deserialization of a `Lambda` layer whose `function` is a Python lambda. "
@@ -48,14 +48,9 @@ class SafeModeScope:
 def in_safe_mode():
     """True/False inside a :class:`SafeModeScope`, False after
     :func:`enable_unsafe_deserialization`, else None (unset: treated as safe)."""
-    if _unsafe_enabled[0]:
+    if _backend.UNSAFE_DESERIALIZATION[0]:
         return False
     return _safe_modes[-1] if _safe_modes else None
-
-
-def enable_unsafe_deserialization():
-    """Allow loading Python lambdas everywhere (``keras.config.enable_unsafe_deserialization``)."""
-    _unsafe_enabled[0] = True
 
 
 def dump_lambda(fn) -> dict:
