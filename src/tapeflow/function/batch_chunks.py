@@ -311,21 +311,16 @@ def _kernel(step, meta, consts):
     if name == "Reshape":
         rest = tuple(_shape(meta, consts, step.outs[0])[0][1:])
 
-        def reshape(xs, t):
-            y = xs[0].reshape((xs[0].shape[0],) + rest)
-            if t is None:
-                return y
-            np.copyto(t, y)
-            return t
-        return reshape
+        return lambda xs, t: _into(t, xs[0].reshape((xs[0].shape[0],) + rest))
+    return lambda xs, t: _into(t, fwd(*xs, **attrs) if attrs else fwd(*xs))
 
-    def call(xs, t):
-        y = fwd(*xs, **attrs) if attrs else fwd(*xs)
-        if t is None:
-            return y
-        np.copyto(t, y)
-        return t
-    return call
+
+def _into(target, y):
+    """``y``, copied into ``target`` when one is given (a whole-batch output's chunk)."""
+    if target is None:
+        return y
+    np.copyto(target, y)
+    return target
 
 
 def _runner(plan, ext_rows, n_local, specs, chunks, single):

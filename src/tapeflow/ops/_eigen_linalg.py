@@ -629,6 +629,15 @@ def _eigh_eigen_run(a, compute_v, T, lanes):
         q = m
     if not _tridiagonal_qr(diag, sub, q, n, T):
         raise _EighFailed()
+    _sort_ascending(diag, q, n)
+    e = np.array(diag, a.dtype) * scale
+    return e, (np.array(q, a.dtype).T if q is not None else None)
+
+
+def _sort_ascending(diag, q, n):
+    """Eigen's final ordering of SelfAdjointEigenSolver: a selection sort of the eigenvalues
+    (in place), swapping the eigenvector columns ``q`` (a list of columns, or None) with
+    them; its swaps, not a stable sort, decide the order of equal eigenvalues."""
     for i in range(n - 1):
         k = i
         for j in range(i + 1, n):
@@ -638,8 +647,6 @@ def _eigh_eigen_run(a, compute_v, T, lanes):
             diag[i], diag[k] = diag[k], diag[i]
             if q is not None:
                 q[i], q[k] = q[k], q[i]
-    e = np.array(diag, a.dtype) * scale
-    return e, (np.array(q, a.dtype).T if q is not None else None)
 
 
 def _eigh_replayable(x):
@@ -878,15 +885,7 @@ def _eigh_eigen_complex_run(a, compute_v, T, lanes):
         q = [[z[0] for z in col] + [z[1] for z in col] for col in m]
     if not _tridiagonal_qr(diag, sub, q, n, T):
         raise _EighFailed()
-    for i in range(n - 1):
-        k = i
-        for j in range(i + 1, n):
-            if diag[j] < diag[k]:
-                k = j
-        if k != i:
-            diag[i], diag[k] = diag[k], diag[i]
-            if q is not None:
-                q[i], q[k] = q[k], q[i]
+    _sort_ascending(diag, q, n)
     e = np.array(diag, rdt) * scale
     if q is None:
         return e, None
