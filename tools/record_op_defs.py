@@ -60,7 +60,7 @@ Sigmoid SigmoidGrad Sign Sin Sinh Size Slice Softmax Softplus SparseSoftmaxCross
 Sqrt Square SquaredDifference Squeeze StopGradient StridedSlice StridedSliceGrad Sub Sum Svd
 Tan Tanh TanhGrad TensorScatterAdd TensorScatterMax TensorScatterMin TensorScatterSub
 TensorScatterUpdate TensorStridedSliceUpdate Tile Transpose TruncateDiv TruncateMod
-TruncatedNormal Unique Where Xdivy Xlog1py Xlogy ZerosLike
+TruncatedNormal Unique Where Xdivy Xlog1py Xlogy ZerosLike SpaceToBatchND BatchToSpaceND
 """.split()
 OPS = sorted(set(SAVED_MODEL_OPS) | set(TAPEFLOW_PRIMITIVES))
 

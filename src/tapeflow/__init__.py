@@ -104,7 +104,17 @@ from .ops.indexing_ops import (
 )
 from .ops.indexing_ops import slice_ as slice
 from .ops.linalg_ops import norm
-from .ops.manip_ops import pad, repeat, reverse, reverse_sequence, roll, tile
+from .ops.manip_ops import (
+    batch_to_space,
+    pad,
+    repeat,
+    reverse,
+    reverse_sequence,
+    roll,
+    space_to_batch,
+    space_to_batch_nd,
+    tile,
+)
 from .ops.math_ops import (
     abs,
     acos,

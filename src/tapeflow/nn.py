@@ -1,6 +1,7 @@
 """``tf.nn``: re-exports of activations, losses, normalisation, convolution and pooling."""
 from .ops.clip_ops import l2_normalize
 from .ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
+from .ops.manip_ops import space_to_batch
 from .ops.math_ops import sigmoid, softplus, softsign, tanh
 from .ops.nn_conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from .ops.nn_conv_ops import (
@@ -61,7 +62,8 @@ __all__ = [
     "log_poisson_loss", "log_softmax", "max_pool", "max_pool1d", "max_pool2d", "moments",
     "normalize_moments", "relu", "relu6", "scale_regularization_loss", "selu",
     "separable_conv2d", "sigmoid", "sigmoid_cross_entropy_with_logits", "silu", "softmax",
-    "softmax_cross_entropy_with_logits", "softplus", "softsign", "space_to_depth",
+    "softmax_cross_entropy_with_logits", "softplus", "softsign", "space_to_batch",
+    "space_to_depth",
     "sparse_softmax_cross_entropy_with_logits", "sufficient_statistics", "swish", "tanh",
     "weighted_cross_entropy_with_logits",
 ]

@@ -1,4 +1,5 @@
-"""``tf.compat.v1``: ``wrap_function`` (TF 2.21's ``tf.compat.v1.wrap_function``)."""
+"""``tf.compat.v1``: ``wrap_function`` (TF 2.21's ``tf.compat.v1.wrap_function``) and the
+TF 1 signatures of ``space_to_batch``/``batch_to_space`` (with ``*_nd``)."""
 from .._core import nest as _nest
 from .._core.tensor import Tensor as _Tensor
 from .._core.tensor import convert_to_tensor as _convert
@@ -6,8 +7,12 @@ from .._core.tensor_spec import TensorSpec as _TensorSpec
 from .._core.variable import variable_creator_scope as _creator_scope
 from ..function.ir import Interpret as _Interpret
 from ..function.ir import execute as _execute
+from ..ops.manip_ops import batch_to_space_nd, space_to_batch_nd
+from ..ops.manip_ops import batch_to_space_v1 as batch_to_space
+from ..ops.manip_ops import space_to_batch_v1 as space_to_batch
 
-__all__ = ["wrap_function"]
+__all__ = ["batch_to_space", "batch_to_space_nd", "space_to_batch", "space_to_batch_nd",
+           "wrap_function"]
 
 
 class WrappedFunction:

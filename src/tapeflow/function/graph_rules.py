@@ -217,6 +217,17 @@ def _pad(fn, step, op):
     return op, ins, {}
 
 
+def _block_op(second):
+    """SpaceToBatchND/BatchToSpaceND: ``block_shape`` and ``paddings``/``crops`` as int32
+    Consts (TF's Python wrappers convert the lists they are given)."""
+    def rule(fn, step, op):
+        a = step.attrs or {}
+        return op, [step.ins[0],
+                    ("const", as_int32(a["block_shape"]).reshape(-1), "block_shape"),
+                    ("const", as_int32(a[second]).reshape(-1, 2), second)], {}
+    return rule
+
+
 def _nhwc(pair):
     return attr(list=attr_list(i=[1, int(pair[0]), int(pair[1]), 1]))
 
@@ -289,6 +300,7 @@ RULES = {
     "DepthwiseConv2dNative": _conv2d,
     "AvgPool": _pool,
     "Cumsum": _tensor_attr("axis", "axis"),
+    "SpaceToBatchND": _block_op("paddings"), "BatchToSpaceND": _block_op("crops"),
     "ArgMax": _tensor_attr("axis", "dimension"), "ArgMin": _tensor_attr("axis", "dimension"),
 }
 

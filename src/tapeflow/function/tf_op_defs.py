@@ -243,6 +243,13 @@ OP_DEFS = {
         'defaults': {'adj_x': False, 'adj_y': False, 'grad_x': False, 'grad_y': False},
         'stateful': False,
     },
+    'BatchToSpaceND': {
+        'inputs': [('input', 'T'), ('block_shape', 'Tblock_shape'), ('crops', 'Tcrops')],
+        'outputs': [('output', 'T')],
+        'attrs': {'T': 'type', 'Tblock_shape': 'type', 'Tcrops': 'type'},
+        'defaults': {'Tblock_shape': 3, 'Tcrops': 3},
+        'stateful': False,
+    },
     'BiasAdd': {
         'inputs': [('value', 'T'), ('bias', 'T')],
         'outputs': [('output', 'T')],
@@ -1391,6 +1398,13 @@ OP_DEFS = {
         'outputs': [('activations', 'T')],
         'attrs': {'T': 'type'},
         'defaults': {},
+        'stateful': False,
+    },
+    'SpaceToBatchND': {
+        'inputs': [('input', 'T'), ('block_shape', 'Tblock_shape'), ('paddings', 'Tpaddings')],
+        'outputs': [('output', 'T')],
+        'attrs': {'T': 'type', 'Tblock_shape': 'type', 'Tpaddings': 'type'},
+        'defaults': {'Tblock_shape': 3, 'Tpaddings': 3},
         'stateful': False,
     },
     'SparseReduceSum': {

@@ -1,18 +1,29 @@
 """Rearranging a tensor's entries: tile, pad, reverse, roll, repeat and reverse_sequence,
 forward and derivative side by side."""
 import builtins
+import math
 
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
-from .._core.registry import defvjp, primitive
+from .._core.registry import defjvp, defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import composite_dispatch as _composite
-from ._helpers import _err, _final_error, _int_list, _show, shape_tuple, to_tensor
+from ._helpers import (
+    _err,
+    _final_error,
+    _int_list,
+    _show,
+    shape_tuple,
+    tf_type_name,
+    to_tensor,
+)
 from .array_ops import _strided_slice, identity, reshape, static_dim
 from .indexing_ops import _gather_dense, _gather_scatter
 
-__all__ = ["tile", "pad", "reverse", "roll", "repeat", "reverse_sequence"]
+__all__ = ["tile", "pad", "reverse", "roll", "repeat", "reverse_sequence", "space_to_batch_nd",
+           "space_to_batch", "batch_to_space_nd", "batch_to_space", "space_to_batch_v1",
+           "batch_to_space_v1"]
 
 
 # Tile keeps its input: the gradient reads its shape at run time (TileGrad), so a traced
@@ -308,3 +319,254 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
 
 
 _final_error(_TILE, None)
+
+
+# ----------------------------------------------------------- space_to_batch / batch_to_space
+# Both ops take block_shape and paddings/crops as attributes; the sizes they must divide are
+# checked when the op runs (a program traced with relaxed sizes checks each call's).
+
+
+def _space_to_batch_forward(x, block_shape, paddings):
+    m = len(block_shape)
+    if not m:
+        return x
+    batch, rest = x.shape[0], x.shape[1 + m:]
+    padded = []
+    for i, (b, (lo, hi)) in enumerate(zip(block_shape, paddings, strict=True)):
+        size = x.shape[1 + i] + lo + hi
+        if size % b:
+            raise ValueError(f"padded_shape[{i}]={size} is not divisible by "
+                             f"block_shape[{i}]={b}")
+        padded.append(size)
+    if builtins.any(lo or hi for lo, hi in paddings):
+        xp = np.zeros((batch, *padded, *rest), x.dtype)
+        xp[(builtins.slice(None),) + tuple(builtins.slice(lo, lo + x.shape[1 + i])
+                                           for i, (lo, _) in enumerate(paddings))] = x
+    else:
+        xp = x
+    # [batch, P1/b1, b1, ..., PM/bM, bM, rest] -> [b1, ..., bM, batch, P1/b1, ..., PM/bM, rest]
+    split = [batch]
+    for p, b in zip(padded, block_shape, strict=True):
+        split += [p // b, b]
+    xs = xp.reshape(split + list(rest))
+    perm = ([2 + 2 * i for i in builtins.range(m)] + [0] + [1 + 2 * i for i in builtins.range(m)]
+            + list(builtins.range(1 + 2 * m, 1 + 2 * m + len(rest))))
+    out_shape = ((batch * math.prod(block_shape),) + tuple(p // b for p, b in zip(
+        padded, block_shape, strict=True)) + tuple(rest))
+    return np.ascontiguousarray(xs.transpose(perm)).reshape(out_shape)
+
+
+def _batch_to_space_forward(x, block_shape, crops):
+    m = len(block_shape)
+    if not m:
+        return x
+    prod = math.prod(block_shape)
+    if x.shape[0] % prod:
+        raise ValueError(f"Input batch dimension ({x.shape[0]}) is not divisible by product of "
+                         f"block sizes ({prod})")
+    batch, sizes, rest = x.shape[0] // prod, x.shape[1:1 + m], x.shape[1 + m:]
+    for i, (s, b, (lo, hi)) in enumerate(zip(sizes, block_shape, crops, strict=True)):
+        if s * b - lo - hi < 0:
+            raise ValueError(f"cropped_shape[{i}]={s * b - lo - hi} must be non-negative")
+    # [b1, ..., bM, batch, s1, ..., sM, rest] -> [batch, s1, b1, ..., sM, bM, rest]
+    xs = x.reshape(tuple(block_shape) + (batch,) + tuple(sizes) + tuple(rest))
+    perm = [m]
+    for i in builtins.range(m):
+        perm += [m + 1 + i, i]
+    perm += list(builtins.range(2 * m + 1, 2 * m + 1 + len(rest)))
+    full = xs.transpose(perm).reshape((batch,) + tuple(
+        s * b for s, b in zip(sizes, block_shape, strict=True)) + tuple(rest))
+    key = (builtins.slice(None),) + tuple(builtins.slice(lo, s * b - hi) for s, b, (lo, hi)
+                                          in zip(sizes, block_shape, crops, strict=True))
+    return np.ascontiguousarray(full[key])
+
+
+def _invalid(values, attrs, exc):
+    return errors.InvalidArgumentError, str(exc)
+
+
+_SPACE_TO_BATCH = primitive("SpaceToBatchND", _space_to_batch_forward, save_inputs=False,
+                            error=_invalid)
+_BATCH_TO_SPACE = primitive("BatchToSpaceND", _batch_to_space_forward, save_inputs=False,
+                            error=_invalid)
+# each one's gradient is the other with the same blocks, paddings as crops (a linear map and
+# its transpose), as TensorFlow's
+defvjp(_SPACE_TO_BATCH, lambda g, y, x_shape, block_shape, paddings: apply(
+    _BATCH_TO_SPACE, (g,), {"block_shape": block_shape, "crops": paddings}))
+defvjp(_BATCH_TO_SPACE, lambda g, y, x_shape, block_shape, crops: apply(
+    _SPACE_TO_BATCH, (g,), {"block_shape": block_shape, "paddings": crops}))
+defjvp(_SPACE_TO_BATCH, lambda ts, y, x_shape, block_shape, paddings: None if ts[0] is None
+       else apply(_SPACE_TO_BATCH, (ts[0],), {"block_shape": block_shape, "paddings": paddings}))
+defjvp(_BATCH_TO_SPACE, lambda ts, y, x_shape, block_shape, crops: None if ts[0] is None
+       else apply(_BATCH_TO_SPACE, (ts[0],), {"block_shape": block_shape, "crops": crops}))
+_final_error(_SPACE_TO_BATCH, None)
+_final_error(_BATCH_TO_SPACE, None)
+
+
+def _int_arg(v, what, op_name):
+    """``block_shape``/``paddings``/``crops`` as an int array (TF takes int32 or int64)."""
+    a = static_value(v) if isinstance(v, _TensorLike) else \
+        v if isinstance(v, np.ndarray) else to_tensor(v)._value
+    if a.dtype.kind not in "iu" and not (a.size == 0 and a.dtype.kind == "f"):
+        raise errors.op_error(
+            errors.InvalidArgumentError,
+            f"Value for attr 'T{what}' of {_tf_name(a.dtype)} is not in the list of allowed "
+            f"values: int32, int64\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
+    return a
+
+
+def _tf_name(dt):
+    try:
+        return tf_type_name(dt)
+    except KeyError:
+        return str(dt)
+
+
+def _block_args(x, block_shape, pads, what, op_name):
+    """TensorFlow's checks of ``block_shape`` and ``paddings``/``crops`` against ``x``, in its
+    order: the attributes as int tuples."""
+    block = _int_arg(block_shape, "block_shape", op_name)
+    pv = _int_arg(pads, what, op_name)
+    _check_dtype(x, op_name, block, pv, what)
+    if block.ndim != 1:
+        raise _err(f"block_shape rank should be 1 instead of {block.ndim}", op_name, None)
+    m = block.shape[0]
+    rank = x._value.ndim
+    if rank < 1 + m:
+        raise _err(f"input rank should be >= {1 + m} instead of {rank}", op_name, None)
+    if pv.ndim != 2 or pv.shape[0] != m or pv.shape[1] != 2:
+        raise _err(f"{what} should have shape [{m}, 2] instead of {_show(pv.shape)}", op_name,
+                   None)
+    blocks = tuple(int(b) for b in block)
+    pairs = tuple((int(a), int(b)) for a, b in pv)
+    if op_name == "SpaceToBatchND":
+        for i, b in enumerate(blocks):
+            if b < 1:
+                raise _err(f"All values in block_shape must be positive, got value, {b} at "
+                           f"index {i}.", op_name, None)
+        if builtins.any(a < 0 or b < 0 for a, b in pairs):
+            raise _err("Paddings must be non-negative", op_name, None)
+    else:
+        if builtins.any(a < 0 or b < 0 for a, b in pairs):
+            raise _err("Crops must be non-negative", op_name, None)
+        if math.prod(blocks) <= 0:
+            raise _err(f"Product of block sizes must be positive, got {math.prod(blocks)}",
+                       op_name, None)
+    return blocks, pairs
+
+
+def _check_dtype(x, op_name, block, pads, what):
+    """TensorFlow's NotFoundError for a dtype without a CPU kernel (bool, complex, string)."""
+    k = x._value.dtype.kind
+    if k in "bcOSUV" and x._value.dtype.name != "bfloat16":
+        names = [_tf_name(a.dtype).upper() if a.dtype.kind in "iu" else "INT32"
+                 for a in (block, pads)]
+        raise errors.op_error(
+            errors.NotFoundError, f"Could not find device for node: {{{{node {op_name}}}}} = "
+            f"{op_name}[T=DT_{_tf_name(x._value.dtype).upper()}, Tblock_shape=DT_{names[0]}, "
+            f"T{what}=DT_{names[1]}]", op_name)
+
+
+def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002 - TF's name
+    """Spatial blocks moved into the batch (``tf.space_to_batch_nd``, ``tf.space_to_batch``).
+
+    The ``M`` axes after the batch are zero-padded by ``paddings``, cut into blocks of
+    ``block_shape``, and the offsets inside a block become batch entries: output element
+    ``[(i_1 * b_2 + i_2 ... ) * batch + n, y_1, ..., y_M, ...]`` is the padded input's
+    ``[n, y_1 * b_1 + i_1, ..., y_M * b_M + i_M, ...]``.
+
+    Args:
+        input: ``[batch, s_1, ..., s_M, *rest]``, a real (float, int or unsigned) dtype.
+        block_shape: ``M`` ints >= 1 (a list or int32/int64 tensor).
+        paddings: ``[M, 2]`` ints >= 0; each ``s_i + paddings[i][0] + paddings[i][1]`` must
+            be divisible by ``block_shape[i]``.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        ``[batch * prod(block_shape), (s_1 + pad_1) / b_1, ..., *rest]`` of ``input``'s dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a block_shape not a vector, or a value below 1;
+            ``paddings`` not ``[M, 2]`` or negative; an input of rank below ``M + 1``; a padded
+            size not divisible by its block.
+        tf.errors.NotFoundError: for bool, complex and string inputs (no CPU kernel).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.reshape(tf.range(4.), [1, 2, 2, 1])
+        >>> print(tf.space_to_batch_nd(x, [2, 2], [[0, 0], [0, 0]])[:, 0, 0, 0].numpy())
+        [0. 1. 2. 3.]
+    """
+    x = to_tensor(input)
+    blocks, pads = _block_args(x, block_shape, paddings, "paddings", "SpaceToBatchND")
+    return apply(_SPACE_TO_BATCH, (x,), {"block_shape": blocks, "paddings": pads})
+
+
+def space_to_batch(input, block_shape, paddings, name=None):  # noqa: A002 - TF's name
+    """TF 2's ``tf.space_to_batch`` (``tf.nn.space_to_batch``): :func:`space_to_batch_nd`."""
+    return space_to_batch_nd(input, block_shape, paddings, name)
+
+
+def batch_to_space_nd(input, block_shape, crops, name=None):  # noqa: A002 - TF's name
+    """The inverse of :func:`space_to_batch_nd` (``tf.compat.v1.batch_to_space_nd``).
+
+    The batch is cut into ``prod(block_shape)`` groups that are interleaved back into blocks
+    of the ``M`` axes after the batch, which are then cropped by ``crops``.
+
+    Args:
+        input: ``[batch, s_1, ..., s_M, *rest]``, a real dtype; ``batch`` divisible by
+            ``prod(block_shape)``.
+        block_shape: ``M`` ints >= 1 (a list or int32/int64 tensor).
+        crops: ``[M, 2]`` ints >= 0, at most ``s_i * block_shape[i]`` in total per axis.
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        ``[batch / prod(block_shape), s_1 * b_1 - crops_1, ..., *rest]``, ``input``'s dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for a block_shape not a vector or of product < 1,
+            ``crops`` not ``[M, 2]``, negative or larger than the axis, a batch not divisible
+            by the product, an input of rank below ``M + 1``.
+        tf.errors.NotFoundError: for bool, complex and string inputs (no CPU kernel).
+    """
+    x = to_tensor(input)
+    blocks, crop = _block_args(x, block_shape, crops, "crops", "BatchToSpaceND")
+    return apply(_BATCH_TO_SPACE, (x,), {"block_shape": blocks, "crops": crop})
+
+
+def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002 - TF's name
+    """TF 2's ``tf.batch_to_space``: :func:`batch_to_space_nd`; an int ``block_shape``
+    is the same block on two axes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> y = tf.reshape(tf.range(4.), [4, 1, 1, 1])
+        >>> print(tf.batch_to_space(y, [2, 2], [[0, 0], [0, 0]])[0, :, :, 0].numpy())
+        [[0. 1.]
+         [2. 3.]]
+    """
+    if isinstance(block_shape, (int, np.integer)):
+        block_shape = np.array([block_shape, block_shape], np.int64)
+    return batch_to_space_nd(input, block_shape, crops, name)
+
+
+def space_to_batch_v1(input, paddings, block_size=None, name=None,  # noqa: A002 - TF's name
+                      block_shape=None):
+    """TF 1's ``tf.compat.v1.space_to_batch`` (``tf.compat.v1.nn.space_to_batch``): a square
+    ``block_size`` block on the two axes after the batch of a 4-D ``input``."""
+    size = _v1_block(block_size, block_shape)
+    return space_to_batch_nd(input, np.array([size, size], np.int64), paddings, name)
+
+
+def batch_to_space_v1(input, crops, block_size, name=None, block_shape=None):  # noqa: A002
+    """TF 1's ``tf.compat.v1.batch_to_space``: the inverse of :func:`space_to_batch_v1`."""
+    size = _v1_block(block_size, block_shape)
+    return batch_to_space_nd(input, np.array([size, size], np.int64), crops, name)
+
+
+def _v1_block(block_size, block_shape):
+    if block_shape is not None:
+        if block_size is not None:
+            raise ValueError("Cannot specify both 'block_size' and 'block_shape'.")
+        block_size = block_shape
+    return static_value(block_size) if isinstance(block_size, _TensorLike) else block_size

@@ -318,6 +318,14 @@ def _pad(ins, attrs, ctx):
     return manip_ops.pad(ins[0], as_numpy(ctx, ins[1]).tolist(), constant_values=value)
 
 
+def _space_to_batch(ins, attrs, ctx):
+    return manip_ops.space_to_batch_nd(ins[0], as_numpy(ctx, ins[1]), as_numpy(ctx, ins[2]))
+
+
+def _batch_to_space(ins, attrs, ctx):
+    return manip_ops.batch_to_space_nd(ins[0], as_numpy(ctx, ins[1]), as_numpy(ctx, ins[2]))
+
+
 def _broadcast_to(ins, attrs, ctx):
     return array_ops.broadcast_to(ins[0], ins[1])
 
@@ -588,6 +596,7 @@ KERNELS = {
     "ResourceGather": _resource_gather, "GatherNd": _gather_nd,
     "StridedSlice": _strided_slice, "Slice": _slice, "Tile": _tile, "Pad": _pad,
     "PadV2": _pad, "BroadcastTo": _broadcast_to, "OneHot": _one_hot,
+    "SpaceToBatchND": _space_to_batch, "BatchToSpaceND": _batch_to_space,
     "Sum": _reduce(reduction_ops.reduce_sum), "Mean": _reduce(reduction_ops.reduce_mean),
     "Max": _reduce(reduction_ops.reduce_max), "Min": _reduce(reduction_ops.reduce_min),
     "Prod": _reduce(reduction_ops.reduce_prod), "All": _reduce(reduction_ops.reduce_all),
