@@ -1778,6 +1778,90 @@ case("solve_small_real_as_eigen_expm_gradient", """
     out += [tf.linalg.solve(a, u), tf.linalg.solve(a, u[:, :1], adjoint=True),
             tf.linalg.solve(tf.cast(a, tf.float64), tf.cast(u, tf.float64))]""")
 
+# ---------------------------------------------------------------- s2b (session 12)
+# tf.nn.convolution with a dilation above 1 runs as TF's: space_to_batch_nd, the undilated
+# VALID convolution, batch_to_space_nd. The zero upstream gradient of the rows cropped after
+# it meets an infinite filter tap in the input gradient (nan), as nn.convolution|5|5 showed.
+case("dilated_convolution_grad_nan_as_space_to_batch", """
+    out = []
+    for dt in (tf.float16, tf.float32, tf.float64):
+        x = tf.constant(np.random.default_rng(0).normal(size=(1, 5, 4, 1)), dt)
+        w = tf.constant([[[[1.5]], [[np.inf]], [[2.0]]], [[[0.25]], [[-0.5]], [[1.0]]]], dt)
+        out += grad(lambda x, w: tf.nn.convolution(x, w, padding="SAME", dilations=2), x, w)
+    x = tf.constant(np.random.default_rng(1).normal(size=(1, 7, 1)), tf.float64)
+    w = tf.constant([[[np.inf]], [[1.0]]], tf.float64)
+    out += grad(lambda x: tf.nn.convolution(x, w, padding="SAME", dilations=3), x)
+    out += grad(lambda x: tf.nn.convolution(x, w, padding="VALID", dilations=3), x)""")
+
+case("dilated_convolution_sweep_5_5", """
+    r = np.random.default_rng(5)
+    x = tf.constant(r.normal(size=(2, 5, 4, 2)) * 1e-3, tf.float16)
+    w = r.normal(size=(2, 3, 2, 2))
+    w[0, 0, 0, 0], w[1, 0, 1, 0], w[1, 0, 1, 1] = 70000.0, -np.inf, 1e-30
+    w = tf.constant(w, tf.float16)
+    u = tf.constant(r.normal(size=(2, 5, 4, 2)), tf.float16)
+    out = [tf.nn.convolution(x, w, strides=1, padding="SAME", dilations=2)]
+    out += grad(lambda x, w: tf.nn.convolution(x, w, strides=1, padding="SAME",
+                                               dilations=2) * u, x, w)""")
+
+case("dilated_convolution_1d_2d_3d_values_and_gradients", """
+    r = np.random.default_rng(2)
+    out = []
+    for xs, ws, dil, pads in [((2, 9, 2), (3, 2, 1), 4, ("SAME", "VALID")),
+                              ((1, 7, 8, 2), (2, 3, 2, 3), [2, 3],
+                               ("SAME", "VALID", [[0, 0], [1, 2], [3, 0], [0, 0]])),
+                              ((2, 5, 4, 6, 2), (2, 3, 2, 2, 3), [2, 1, 3], ("SAME", "VALID"))]:
+        x = tf.constant(r.normal(size=xs), tf.float64)
+        w = tf.constant(r.normal(size=ws), tf.float64)
+        for p in pads:
+            y = tf.nn.convolution(x, w, padding=p, dilations=dil)
+            u = tf.constant(r.normal(size=y.shape), tf.float64)
+            out += [y] + grad(lambda x, w: tf.nn.convolution(x, w, padding=p,
+                                                             dilations=dil) * u, x, w)""")
+
+case("dilated_convolution_channels_first", """
+    r = np.random.default_rng(3)
+    x = tf.constant(r.normal(size=(2, 3, 5, 6)), tf.float32)
+    w = tf.constant(r.normal(size=(2, 3, 3, 2)), tf.float32)
+    out = [tf.nn.convolution(x, w, padding="SAME", dilations=2, data_format="NCHW"),
+           tf.nn.convolution(x, w, padding="VALID", dilations=[1, 1, 2, 1],
+                             data_format="NCHW")]""")
+
+case("dilated_convolution_float32_grouped_free_batch_dilation", """
+    r = np.random.default_rng(4)
+    x = tf.constant(r.normal(size=(2, 6, 5, 2)), tf.float32)
+    w = tf.constant(r.normal(size=(3, 2, 2, 3)), tf.float32)
+    out = [tf.nn.convolution(x, w, strides=[1, 2, 2, 1], padding="SAME",
+                             dilations=[2, 1, 1, 1])]""")
+
+for _name, _src in [
+        ("dilated_convolution_strides_and_dilations",
+         "tf.nn.convolution(tf.ones([1, 5, 5, 1]), tf.ones([2, 2, 1, 1]), strides=2, "
+         "padding='SAME', dilations=2)"),
+        ("dilated_convolution_negative_output",
+         "tf.nn.convolution(tf.ones([1, 2, 4, 1], tf.float16), tf.ones([3, 2, 1, 1], "
+         "tf.float16), padding='VALID', dilations=2)"),
+        ("dilated_convolution_negative_crop",
+         "tf.nn.convolution(tf.ones([1, 3, 4, 1], tf.float64), tf.ones([3, 2, 1, 1], "
+         "tf.float64), padding='VALID', dilations=2)"),
+        ("dilated_convolution_channels_not_divisible",
+         "tf.nn.convolution(tf.ones([1, 5, 5, 3]), tf.ones([2, 2, 2, 1]), padding='SAME', "
+         "dilations=2)"),
+        ("dilated_convolution_lowercase_padding",
+         "tf.nn.convolution(tf.ones([1, 5, 5, 1]), tf.ones([2, 2, 1, 1]), padding='same', "
+         "dilations=2)"),
+        ("dilated_convolution_explicit_three_pairs",
+         "tf.nn.convolution(tf.ones([1, 5, 5, 1]), tf.ones([2, 2, 1, 1]), "
+         "padding=[[0, 0], [1, 1], [0, 0]], dilations=2)"),
+        ("dilated_convolution_explicit_1d",
+         "tf.nn.convolution(tf.ones([1, 5, 1]), tf.ones([2, 1, 1]), "
+         "padding=[[0, 0], [1, 1], [2, 0], [0, 0]], dilations=2)"),
+        ("dilated_convolution_zero_dilation",
+         "tf.nn.convolution(tf.ones([1, 5, 1]), tf.ones([2, 1, 1]), padding='SAME', "
+         "dilations=0)")]:
+    case(_name, "out = " + _src)
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -1,4 +1,5 @@
 """``tf.nn``: re-exports of activations, losses, normalisation, convolution and pooling."""
+from .ops._dilated_conv import convolution
 from .ops.clip_ops import l2_normalize
 from .ops.ctc_ops import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss
 from .ops.manip_ops import space_to_batch
@@ -13,7 +14,6 @@ from .ops.nn_conv_ops import (
                               conv1d_transpose,
                               conv2d,
                               conv2d_transpose,
-                              convolution,
                               depth_to_space,
                               depthwise_conv2d,
                               max_pool,

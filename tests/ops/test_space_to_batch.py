@@ -80,3 +80,32 @@ def test_traced_relaxed_sizes_check_each_call():
     assert f(tf.ones([2, 5, 1])).shape == (4, 3, 1)
     with pytest.raises(tf.errors.InvalidArgumentError, match="padded_shape"):
         f(tf.ones([1, 4, 1]))
+
+
+# ------------------------------------------------- tf.nn.convolution with dilations (issue 19)
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID", [[0, 0], [2, 1], [0, 3], [0, 0]]])
+def test_dilated_convolution_is_the_dilated_kernel_in_float64(padding):
+    """Through space_to_batch_nd it computes what conv2d's dilated kernel computes."""
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.normal(size=(2, 7, 9, 3)))
+    w = tf.constant(rng.normal(size=(3, 2, 3, 2)))
+    got = tf.nn.convolution(x, w, padding=padding, dilations=[2, 3])
+    want = tf.nn.conv2d(x, w, 1, padding, dilations=[2, 3])
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    gradcheck.check_gradients(
+        lambda x, w: tf.nn.convolution(x, w, padding=padding, dilations=[2, 3]), [x, w])
+
+
+def test_dilated_convolution_traced_with_relaxed_sizes():
+    """The padding to a multiple of the block depends on the input's size: a trace with
+    relaxed shapes computes each call's (as eager execution does)."""
+    rng = np.random.default_rng(4)
+    w = tf.constant(rng.normal(size=(3, 3, 1, 2)))
+    f = tf.function(lambda x: tf.nn.convolution(x, w, padding="SAME", dilations=2),
+                    reduce_retracing=True)
+    for size in (5, 6, 8, 7):
+        x = tf.constant(rng.normal(size=(1, size, size + 1, 1)))
+        np.testing.assert_allclose(f(x), tf.nn.conv2d(x, w, 1, "SAME", dilations=2),
+                                   rtol=1e-12, atol=1e-12)

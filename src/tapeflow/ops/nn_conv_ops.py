@@ -39,7 +39,7 @@ from ._helpers import check_kind, dtype_mismatch, to_tensor
 
 __all__ = [
     "conv1d", "conv2d", "conv2d_transpose", "conv1d_transpose", "depthwise_conv2d",
-    "convolution", "max_pool", "max_pool1d", "max_pool2d", "avg_pool", "avg_pool1d",
+    "max_pool", "max_pool1d", "max_pool2d", "avg_pool", "avg_pool1d",
     "avg_pool2d", "separable_conv2d", "atrous_conv2d", "space_to_depth", "depth_to_space",
 ]
 
@@ -740,15 +740,6 @@ defvjp(_DW_IN,
 defvjp(_DW_FILT,
        lambda g, y, x, dy, w, **a: apply(_DW_IN, (dy, g, x), a),
        lambda g, y, x, dy, w, **a: apply(_DW, (x, g), a), None)
-
-
-def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
-                dilations=None, name=None):
-    """``conv1d`` or ``conv2d`` by the rank of ``input`` (``tf.nn.convolution``)."""
-    x = to_tensor(input)
-    if x._value.ndim == 3:
-        return conv1d(x, filters, strides or 1, padding, dilations=dilations)
-    return conv2d(x, filters, strides or 1, padding, dilations=dilations)
 
 
 # ----------------------------------------------------------------------------- pooling
