@@ -5,8 +5,8 @@ covers (a predicate over the case's inputs; None: every case of the op), the kin
 difference from issue 19 and the cause. ``test_difftest.py`` expects these cases to differ
 (strictly: an entry whose cases all match TensorFlow now fails the test, so delete it when the
 op is fixed; except an entry marked ``random=True``, where TF's answer is uninitialised
-memory or rounding noise and may agree by chance). ``SKIP`` lists cases not run under tapeflow at all (a
-hang), with the reason.
+memory or rounding noise and may agree by chance). ``SKIP`` lists cases not run under
+tapeflow at all (a hang), with the reason.
 
 The table is regenerated from a replay by ``tools/difftest/triage.py`` (it prints the entries
 for the differences no entry explains); the reasons were then written from the differences.
