@@ -1235,6 +1235,13 @@ grad_row("unstack", lambda tf, x: tf.add_n([u * float(k + 1)
                                             for k, u in enumerate(tf.unstack(x))]),
          _d_normal((3, 2)))
 grad_row("tile", lambda tf, x: tf.tile(x, [2, 3]), _d_normal((2, 2)))
+# (TF's values, gradients and errors: tests/ops/test_space_to_batch.py's recorded fixture)
+grad_row("space_to_batch_nd", lambda tf, x: tf.space_to_batch_nd(x, [2, 3], [[1, 0], [1, 2]]),
+         _d_normal((1, 3, 3, 2)))
+grad_row("space_to_batch", lambda tf, x: tf.space_to_batch(x, [2], [[0, 1]]) ** 2,
+         _d_normal((2, 3, 2)))
+grad_row("batch_to_space", lambda tf, x: tf.batch_to_space(x, [2, 2], [[1, 0], [0, 1]]) ** 2,
+         _d_normal((4, 2, 2, 1)))
 grad_row("gather", lambda tf, x: tf.gather(x, [2, 0, 2]), _d_normal((3, 2)))
 grad_row("gather-squared", lambda tf, x: tf.gather(x, [2, 0, 2]) ** 2, _d_normal((3, 2)))
 grad_row("gather-axis1-squared", lambda tf, x: tf.square(

@@ -428,7 +428,9 @@ NO_REGISTERED_GRADIENT = frozenset({"AdjustContrastv2", "AdjustHue", "AdjustSatu
 # tests/ops/test_tf_regressions.py (keras_dice_sums_cancelling_at_1e30_in_eigens_order).
 CHECKED_AGAINST_TF = frozenset({"ResizeBicubic", "ResizeBicubicGrad", "ScaleAndTranslate",
                                 "ScaleAndTranslateGrad", "BiasAdd", "BiasAddGrad",
-                                "OrderedSum", "OrderedSumGrad"})
+                                "OrderedSum", "OrderedSumGrad",
+                                # tests/ops/test_space_to_batch.py
+                                "SpaceToBatchND", "BatchToSpaceND"})
 
 
 @functools.lru_cache(maxsize=None)
