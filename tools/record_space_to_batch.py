@@ -171,6 +171,7 @@ for name, src in [
          "out = tf.space_to_batch_nd(tf.constant([[True]]), [1, 1], [[0, 0]])"),
         ("b2s_complex_int64_block", "out = tf.batch_to_space(tf.constant([[1j]]), "
          "tf.constant([1], tf.int64), [[0, 0]])"),
+        ("b2s_numpy_int_block", _Y + "out = tf.batch_to_space(x, np.int64(2), [[0, 0]] * 2)"),
         ("v1_s2b_rank3", _E + "out = tf.compat.v1.space_to_batch(x[0], [[0, 0], [0, 0]], 2)")]:
     case(name, src)
 

@@ -545,7 +545,7 @@ def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002 - TF's n
         [[0. 1.]
          [2. 3.]]
     """
-    if isinstance(block_shape, (int, np.integer)):
+    if isinstance(block_shape, int):  # (a Python int only, as TF)
         block_shape = np.array([block_shape, block_shape], np.int64)
     return batch_to_space_nd(input, block_shape, crops, name)
 
