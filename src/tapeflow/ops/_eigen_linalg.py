@@ -8,6 +8,7 @@ keeps LAPACK's path in ``linalg_ops``.
 import builtins
 
 from .._core.backend import np
+from ._kernels import _c_mul, _plain_mul
 
 
 class _EighFailed(Exception):
@@ -240,12 +241,42 @@ def _lu_solve_eigen(lu, perm, b):
 # (checked on 150 random float32/float64 systems of 1-8 rows); LAPACK's solution differs
 # in the last bits, which a chain of squarings (``expm``) amplifies past float32 rounding.
 SOLVE_REPLAY_MAX_N = 8
+# Complex systems: the same LU and substitutions in complex arithmetic, each product by the
+# plain formula (a rounding per product), the column divided by the pivot and the diagonal's
+# reciprocal by C's division (libgcc's Smith quotient, ``_div_smith``). Bit for bit TF's for
+# complex64 up to 8 rows (Eigen's triangular-solve panel holds 8 complex64) and complex128
+# up to 4 (its panel; past it Eigen's block update sums as its matrix product).
+SOLVE_REPLAY_MAX_N_COMPLEX = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 4}
 
 
 def _solve_replayable(a, b):
     n = a.shape[-1]
-    return (a.dtype == b.dtype and a.dtype in (np.float32, np.float64)
-            and 0 < n <= SOLVE_REPLAY_MAX_N and b.size > 0 and not _nonfinite(a, b))
+    if a.dtype != b.dtype or n == 0 or b.size == 0:
+        return False
+    if a.dtype in (np.float32, np.float64):
+        limit = SOLVE_REPLAY_MAX_N
+    else:
+        limit = SOLVE_REPLAY_MAX_N_COMPLEX.get(a.dtype, 0)
+    return n <= limit and not _nonfinite(a, b)
+
+
+def _div_smith(a, d):
+    """``a / d`` for complex arrays as C's division in TF's kernels (libgcc's ``__divsc3`` /
+    ``__divdc3`` for finite operands): Smith's ratio of the smaller part of ``d`` to the larger,
+    each quotient part divided by the denominator (NumPy's multiplies by its reciprocal)."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(d))
+    a, d = np.broadcast_to(a, shape), np.broadcast_to(d, shape)
+    p, q, c, e = a.real, a.imag, d.real, d.imag
+    with np.errstate(all="ignore"):
+        small = np.abs(c) < np.abs(e)
+        r1 = c / e
+        den1 = c * r1 + e
+        r2 = e / c
+        den2 = e * r2 + c
+        out = np.empty(shape, d.dtype)
+        out.real = np.where(small, (p * r1 + q) / den1, (q * r2 + p) / den2)
+        out.imag = np.where(small, (q * r1 - p) / den1, (q - p * r2) / den2)
+    return out
 
 
 def _solve_eigen(a, b):
@@ -253,6 +284,8 @@ def _solve_eigen(a, b):
     kernel; raises ``LinAlgError`` for a zero pivot. The LU as ``_lu_eigen`` (finite input:
     the first largest pivot, the column divided by it, the rank-1 update), the row swaps
     applied to ``b`` as they happen."""
+    if a.dtype.kind == "c":
+        return _solve_eigen_complex(a, b)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     n, m = a.shape[-1], b.shape[-1]
     lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
@@ -281,6 +314,57 @@ def _solve_eigen(a, b):
                 x[:, i] -= x[:, k] * lu[:, i, k, None]
             x[:, i] *= (lu.dtype.type(1) / lu[:, i, i])[:, None]
     return x.reshape(batch + (n, m))
+
+
+def _solve_eigen_complex(a, b):
+    # ``_solve_eigen`` in complex arithmetic on separate real and imaginary parts: each
+    # product by the plain formula (a rounding per real product), the column divided by the
+    # pivot and the diagonal's reciprocal by ``_div_smith``'s formula
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    n, m = a.shape[-1], b.shape[-1]
+    lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
+    x = np.broadcast_to(b, batch + (n, m)).reshape(-1, n, m).copy()
+    rows = np.arange(lu.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            swap = p != k
+            if swap.any():
+                r, q = rows[swap], p[swap]
+                lu[r, k], lu[r, q] = lu[r, q], lu[r, k].copy()
+                x[r, k], x[r, q] = x[r, q], x[r, k].copy()
+            if k + 1 < n:
+                piv = lu[:, k, k, None]
+                col = lu[:, k + 1:, k]
+                lu[:, k + 1:, k] = np.where(piv != 0, _div_smith(col, piv), col)
+                lu[:, k + 1:, k + 1:] -= _plain_mul(lu[:, k + 1:, k, None], lu[:, k, None, k + 1:])
+        if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
+            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+        one = np.ones((), lu.dtype)
+        inv = _div_smith(one, np.diagonal(lu, axis1=-2, axis2=-1))
+        lr, li = np.ascontiguousarray(lu.real), np.ascontiguousarray(lu.imag)
+        xr, xi = np.ascontiguousarray(x.real), np.ascontiguousarray(x.imag)
+        ir, ii = inv.real, inv.imag
+
+        def sub(i, k):  # x_i -= x_k * l_ik
+            cr, ci = lr[:, i, k, None], li[:, i, k, None]
+            ar, ai = xr[:, k], xi[:, k]
+            xr[:, i] -= ar * cr - ai * ci
+            xi[:, i] -= ar * ci + ai * cr
+
+        for i in range(1, n):
+            for k in range(i):
+                sub(i, k)
+        for i in range(n - 1, -1, -1):
+            for k in range(i + 1, n):
+                sub(i, k)
+            ar, ai = xr[:, i].copy(), xi[:, i]
+            cr, ci = ir[:, i, None], ii[:, i, None]
+            xr[:, i] = ar * cr - ai * ci
+            xi[:, i] = ar * ci + ai * cr
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = xr, xi
+    return out.reshape(batch + (n, m))
 
 
 def _not_invertible(lu):
@@ -893,3 +977,145 @@ def _eigh_eigen_complex_run(a, compute_v, T, lanes):
     v = np.empty((n, n), a.dtype)
     v.real, v.imag = qa[:, :n].T, qa[:, n:].T
     return e, v
+
+
+# ------------------------------------------------ TF's MatMul of small float64 / complex
+
+
+# Eigen's packet sizes on AVX (full, half, quarter) for the matrix product's kernel (gebp)
+_GEBP_PACKETS = {np.dtype(np.complex64): (4, 2, 2), np.dtype(np.complex128): (2, 1, 1),
+                 np.dtype(np.float64): (4, 2, 2)}
+MATMUL_REPLAY_MAX_N = 8
+
+
+def _matmul_replayable(a, b):
+    """Whether ``_matmul_eigen`` gives TF's bits: one (or a batch of one) float64/complex
+    product, each dimension 1-8. (float32 goes through oneDNN, which NumPy's order matches;
+    a batch of several small products through another Eigen kernel.)"""
+    return (a.dtype == b.dtype and a.dtype in _GEBP_PACKETS and a.ndim == b.ndim
+            and int(np.prod(a.shape[:-2])) == 1 and int(np.prod(b.shape[:-2])) == 1
+            and 0 < min(a.shape[-2:] + b.shape[-1:])
+            and max(a.shape[-2:] + b.shape[-1:]) <= MATMUL_REPLAY_MAX_N)
+
+
+def _ftz(x):
+    # TF runs its kernels with denormals flushed to zero (inputs and results, FTZ/DAZ)
+    if x.dtype.kind == "c":
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = _ftz(x.real), _ftz(x.imag)
+        return out
+    return np.where(np.abs(x) < np.finfo(x.dtype).tiny, np.copysign(x.dtype.type(0), x), x)
+
+
+def _no_ftz(x):
+    return x
+
+
+def _may_underflow(a, b):
+    """Whether a denormal can arise in ``a @ b``: an operand part below the smallest normal,
+    or a product of the smallest nonzero parts within 2^p of it (a sum of terms no smaller
+    stays a multiple of their quantum, so it is 0 or normal)."""
+    info = np.finfo(a.real.dtype)
+    least = []
+    for x in (a, b):
+        mags = np.abs(np.concatenate([x.real.ravel(), x.imag.ravel()] if x.dtype.kind == "c"
+                                     else [x.ravel()]))
+        mags = mags[mags != 0]
+        if not mags.size:
+            return False
+        least.append(float(mags.min()))
+    tiny = float(info.tiny)
+    return min(least) < tiny or least[0] * least[1] < tiny * 2.0 ** (info.nmant + 1)
+
+
+def _ftz_mul(x, y, f):
+    # one product of Eigen's scalar path: a complex one by the plain formula with each real
+    # product flushed (``f``), then C++'s (Annex G) recovery of infinities
+    if x.dtype.kind != "c":
+        return f(x * y)
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), x.dtype)
+    out.real = f(f(x.real * y.real) - f(x.imag * y.imag))
+    out.imag = f(f(x.real * y.imag) + f(x.imag * y.real))
+    if np.isnan(out.real).any():
+        out = np.where(np.isnan(out.real) & np.isnan(out.imag), _c_mul(x, y), out)
+    return out
+
+
+def _gebp_terms(a, b, f):
+    # the products of the sum over k, ``[k, m, n]``; complex: the four real ones of Eigen's
+    # double-packet accumulators (re*re, im*im, re*im, im*re)
+    if a.dtype.kind == "c":
+        ar, ai = a.real.T[:, :, None], a.imag.T[:, :, None]
+        br, bi = b.real[:, None, :], b.imag[:, None, :]
+        return [f(ar * br), f(ai * bi), f(ar * bi), f(ai * br)]
+    return [f(a.T[:, :, None] * b[:, None, :])]
+
+
+def _gebp_join(parts, dt, scaled, f):
+    if dt.kind != "c":
+        return parts[0]
+    re, im = f(parts[0] - parts[1]), f(parts[3] + parts[2])
+    if scaled:  # written back as res + alpha * acc, alpha = 1 + 0i: inf * 0 is nan
+        re, im = re * 1 - im * 0, re * 0 + im * 1
+    out = np.empty(re.shape, dt)
+    out.real, out.imag = re, im
+    return out
+
+
+def _matmul_eigen(a, b):
+    """``a @ b`` as TF's MatMul (Eigen's contraction, gebp kernel, AVX) for
+    ``_matmul_replayable`` operands. TF's row-major product is Eigen's ``b^T a^T``: the
+    kernel's rows are the result's columns. Columns that fill packets (full, half, quarter)
+    sum over k in order, complex in four real accumulators joined at the end; the columns
+    left over sum row blocks of four with four interleaved accumulators over k (added as
+    ``(c0 + c1) + (c2 + c3)``, the last k after), the rows left over term by term as complex
+    numbers (C++'s product). Complex blocks are scaled by alpha = 1 + 0i, except a product
+    with a dimension of 1 (TF's matrix-vector kernel). Denormal inputs and results are
+    flushed to zero as in TF's kernels. Bit for bit TF's on 600 random products of 1-8 rows
+    (float64, complex64, complex128)."""
+    shape = a.shape[:-2] + (a.shape[-2], b.shape[-1])
+    a, b = a.reshape(a.shape[-2:]), b.reshape(b.shape[-2:])
+    f = _ftz if _may_underflow(a, b) else _no_ftz
+    a, b = f(a), f(b)
+    dt = a.dtype
+    m, kk = a.shape
+    n = b.shape[1]
+    scaled = min(m, kk, n) > 1
+    full, half, quarter = _GEBP_PACKETS[dt]
+    done = 0
+    for width in (3 * full, 2 * full, full, half, quarter):
+        done += (n - done) // width * width
+    with np.errstate(all="ignore"):
+        terms = _gebp_terms(a, b, f)
+        parts = [t[0].copy() for t in terms]
+        for k in range(1, kk):
+            for j, t in enumerate(terms):
+                parts[j] = f(parts[j] + t[k])
+        out = _gebp_join(parts, dt, scaled, f)
+        if done < n:
+            m4 = m // 4 * 4
+            if m4:
+                end4 = kk // 4 * 4
+                sums = []
+                for t in terms:
+                    t = t[:, :m4, done:]
+                    if end4:
+                        c = [t[j].copy() for j in range(4)]
+                        for k in range(4, end4, 4):
+                            for j in range(4):
+                                c[j] = f(c[j] + t[k + j])
+                        acc = f(f(c[0] + c[1]) + f(c[2] + c[3]))
+                    else:
+                        acc = np.zeros_like(t[0])
+                    for k in range(end4, kk):
+                        acc = f(acc + t[k])
+                    sums.append(acc)
+                out[:m4, done:] = _gebp_join(sums, dt, scaled, f)
+            if m4 < m:
+                acc = np.zeros((m - m4, n - done), dt)
+                for k in range(kk):
+                    acc = f(acc + _ftz_mul(a[m4:, k, None], b[None, k, done:], f))
+                if scaled and dt.kind == "c":
+                    acc = _c_mul(np.ones((), dt), acc)
+                out[m4:, done:] = acc
+    return out.reshape(shape)
