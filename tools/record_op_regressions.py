@@ -1836,7 +1836,7 @@ case("solve_small_complex_as_eigen", """
         x, xa = tf.linalg.solve(a, b), tf.linalg.solve(a, b[:, :1], adjoint=True)
         out += [x, residual(a, x, b), xa, residual(tf.linalg.adjoint(a), xa, b[:, :1]),
                 tf.linalg.solve(a[None], b[None])]
-    for n in (1, 3, 4):
+    for n in (1, 3, 4, 6, 8):
         a, b = system(n, tf.complex128)
         out += [tf.linalg.solve(a, b), tf.linalg.solve(a, b[:, :1], adjoint=True)]""")
 

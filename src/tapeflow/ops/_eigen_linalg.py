@@ -243,10 +243,12 @@ def _lu_solve_eigen(lu, perm, b):
 SOLVE_REPLAY_MAX_N = 8
 # Complex systems: the same LU and substitutions in complex arithmetic, each product by the
 # plain formula (a rounding per product), the column divided by the pivot and the diagonal's
-# reciprocal by C's division (libgcc's Smith quotient, ``_div_smith``). Bit for bit TF's for
-# complex64 up to 8 rows (Eigen's triangular-solve panel holds 8 complex64) and complex128
-# up to 4 (its panel; past it Eigen's block update sums as its matrix product).
-SOLVE_REPLAY_MAX_N_COMPLEX = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 4}
+# reciprocal by C's division (libgcc's Smith quotient, ``_div_smith``), the triangular solves
+# by panels (``_TRSM_PANEL``). Bit for bit TF's for complex64/complex128 up to 8 rows.
+SOLVE_REPLAY_MAX_N_COMPLEX = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 8}
+# rows of Eigen's triangular-solve panel (max(mr, nr) of its gebp traits on AVX); past a
+# panel the rows solved before enter as one block product (gebp, alpha = -1)
+_TRSM_PANEL = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 4}
 
 
 def _solve_replayable(a, b):
@@ -352,16 +354,35 @@ def _solve_eigen_complex(a, b):
             xr[:, i] -= ar * cr - ai * ci
             xi[:, i] -= ar * ci + ai * cr
 
-        for i in range(1, n):
-            for k in range(i):
-                sub(i, k)
-        for i in range(n - 1, -1, -1):
-            for k in range(i + 1, n):
-                sub(i, k)
-            ar, ai = xr[:, i].copy(), xi[:, i]
-            cr, ci = ir[:, i, None], ii[:, i, None]
-            xr[:, i] = ar * cr - ai * ci
-            xi[:, i] = ar * ci + ai * cr
+        def update(rows, prev):  # x[rows] -= lu[rows, prev] x[prev] as Eigen's block update
+            a = lu[:, rows, prev]
+            b = np.empty(xr[:, prev].shape, lu.dtype)
+            b.real, b.imag = xr[:, prev], xi[:, prev]
+            new = _gebp(a, b, -1, _ftz if _may_underflow(a, b) else _no_ftz)
+            xr[:, rows] += new.real
+            xi[:, rows] += new.imag
+
+        width = _TRSM_PANEL[lu.dtype]
+        for start in range(0, n, width):
+            end = min(start + width, n)
+            if start:
+                update(slice(start, end), slice(0, start))
+            for i in range(start + 1, end):
+                for k in range(start, i):
+                    sub(i, k)
+        end = n
+        while end > 0:
+            start = end - (end % width or width)
+            if end < n:
+                update(slice(start, end), slice(end, n))
+            for i in range(end - 1, start - 1, -1):
+                for k in range(i + 1, end):
+                    sub(i, k)
+                ar, ai = xr[:, i].copy(), xi[:, i]
+                cr, ci = ir[:, i, None], ii[:, i, None]
+                xr[:, i] = ar * cr - ai * ci
+                xi[:, i] = ar * ci + ai * cr
+            end = start
         out = np.empty(x.shape, x.dtype)
         out.real, out.imag = xr, xi
     return out.reshape(batch + (n, m))
@@ -990,12 +1011,15 @@ MATMUL_REPLAY_MAX_N = 8
 
 def _matmul_replayable(a, b):
     """Whether ``_matmul_eigen`` gives TF's bits: one (or a batch of one) float64/complex
-    product, each dimension 1-8. (float32 goes through oneDNN, which NumPy's order matches;
-    a batch of several small products through another Eigen kernel.)"""
+    product of square matrices of 1-8 rows (``expm``'s). Not modelled: a batch of several
+    small products (another Eigen kernel), a dimension of 1 (its matrix-vector kernel),
+    float32 (oneDNN, whose order NumPy's matches), and the half-packet and one-column paths
+    of a depth of 8 or more, which split k over two accumulators (only non-square products
+    take them below 9 rows)."""
+    n = a.shape[-1]
     return (a.dtype == b.dtype and a.dtype in _GEBP_PACKETS and a.ndim == b.ndim
             and int(np.prod(a.shape[:-2])) == 1 and int(np.prod(b.shape[:-2])) == 1
-            and 0 < min(a.shape[-2:] + b.shape[-1:])
-            and max(a.shape[-2:] + b.shape[-1:]) <= MATMUL_REPLAY_MAX_N)
+            and a.shape[-2:] == b.shape[-2:] == (n, n) and 0 < n <= MATMUL_REPLAY_MAX_N)
 
 
 def _ftz(x):
@@ -1042,23 +1066,73 @@ def _ftz_mul(x, y, f):
 
 
 def _gebp_terms(a, b, f):
-    # the products of the sum over k, ``[k, m, n]``; complex: the four real ones of Eigen's
-    # double-packet accumulators (re*re, im*im, re*im, im*re)
+    # the products of the sum over k, ``[k, ..., m, n]``; complex: the four real ones of
+    # Eigen's double-packet accumulators (re*re, im*im, re*im, im*re)
+    a, b = np.moveaxis(a, -1, 0)[..., None], np.moveaxis(b, -2, 0)[..., None, :]
     if a.dtype.kind == "c":
-        ar, ai = a.real.T[:, :, None], a.imag.T[:, :, None]
-        br, bi = b.real[:, None, :], b.imag[:, None, :]
+        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
         return [f(ar * br), f(ai * bi), f(ar * bi), f(ai * br)]
-    return [f(a.T[:, :, None] * b[:, None, :])]
+    return [f(a * b)]
 
 
-def _gebp_join(parts, dt, scaled, f):
+def _gebp_join(parts, dt, sign, f):
+    # the accumulators written back as ``res += alpha * acc``, alpha = sign + 0i (complex:
+    # inf * 0 is nan; sign None: not scaled, TF's matrix-vector kernel for a 1 x 1 product)
     if dt.kind != "c":
-        return parts[0]
+        return parts[0] if sign in (None, 1) else -parts[0]
     re, im = f(parts[0] - parts[1]), f(parts[3] + parts[2])
-    if scaled:  # written back as res + alpha * acc, alpha = 1 + 0i: inf * 0 is nan
-        re, im = re * 1 - im * 0, re * 0 + im * 1
+    if sign is not None:
+        re, im = re * sign - im * 0, re * 0 + im * sign
     out = np.empty(re.shape, dt)
     out.real, out.imag = re, im
+    return out
+
+
+def _gebp(a, b, sign, f):
+    """``alpha * (a @ b)`` for ``a [..., m, k]``, ``b [..., k, n]`` (each pair of matrices
+    apart) as Eigen's gebp kernel (AVX) forms it for ``res += alpha * acc``, alpha =
+    ``sign`` + 0i (see ``_matmul_eigen``)."""
+    dt = a.dtype
+    m, kk = a.shape[-2:]
+    n = b.shape[-1]
+    full, half, quarter = _GEBP_PACKETS[dt]
+    done = 0
+    for width in (3 * full, 2 * full, full, half, quarter):
+        done += (n - done) // width * width
+    zero = dt.type(0).real
+    with np.errstate(all="ignore"):
+        terms = _gebp_terms(a, b, f)
+        parts = [f(zero + t[0]) for t in terms]
+        for k in range(1, kk):
+            for j, t in enumerate(terms):
+                parts[j] = f(parts[j] + t[k])
+        out = _gebp_join(parts, dt, sign, f)
+        if done < n:
+            m4 = m // 4 * 4
+            if m4:
+                end4 = kk // 4 * 4
+                sums = []
+                for t in terms:
+                    t = t[..., :m4, done:]
+                    if end4:
+                        c = [f(zero + t[j]) for j in range(4)]
+                        for k in range(4, end4, 4):
+                            for j in range(4):
+                                c[j] = f(c[j] + t[k + j])
+                        acc = f(f(c[0] + c[1]) + f(c[2] + c[3]))
+                    else:
+                        acc = np.zeros_like(t[0])
+                    for k in range(end4, kk):
+                        acc = f(acc + t[k])
+                    sums.append(acc)
+                out[..., :m4, done:] = _gebp_join(sums, dt, sign, f)
+            if m4 < m:
+                acc = np.zeros(out[..., m4:, done:].shape, dt)
+                for k in range(kk):
+                    acc = f(acc + _ftz_mul(a[..., m4:, k, None], b[..., None, k, done:], f))
+                if sign is not None:
+                    acc = _c_mul(np.asarray(sign, dt), acc) if dt.kind == "c" else sign * acc
+                out[..., m4:, done:] = acc
     return out
 
 
@@ -1069,53 +1143,15 @@ def _matmul_eigen(a, b):
     sum over k in order, complex in four real accumulators joined at the end; the columns
     left over sum row blocks of four with four interleaved accumulators over k (added as
     ``(c0 + c1) + (c2 + c3)``, the last k after), the rows left over term by term as complex
-    numbers (C++'s product). Complex blocks are scaled by alpha = 1 + 0i, except a product
-    with a dimension of 1 (TF's matrix-vector kernel). Denormal inputs and results are
-    flushed to zero as in TF's kernels. Bit for bit TF's on 600 random products of 1-8 rows
-    (float64, complex64, complex128)."""
+    numbers (C++'s product). Each block is added to the zeroed result as ``res + alpha *
+    acc``, alpha = 1 + 0i (inf * 0 is nan), except a 1 x 1 product (TF's matrix-vector
+    kernel). Denormal inputs and results are flushed to zero as in TF's kernels. Bit for
+    bit TF's on 600 random square products of 1-8 rows (float64, complex64, complex128) and
+    on the non-square ones of depth below 8 (``_solve_eigen_complex``'s block updates)."""
     shape = a.shape[:-2] + (a.shape[-2], b.shape[-1])
     a, b = a.reshape(a.shape[-2:]), b.reshape(b.shape[-2:])
     f = _ftz if _may_underflow(a, b) else _no_ftz
-    a, b = f(a), f(b)
-    dt = a.dtype
-    m, kk = a.shape
-    n = b.shape[1]
-    scaled = min(m, kk, n) > 1
-    full, half, quarter = _GEBP_PACKETS[dt]
-    done = 0
-    for width in (3 * full, 2 * full, full, half, quarter):
-        done += (n - done) // width * width
+    one = a.size == 1
     with np.errstate(all="ignore"):
-        terms = _gebp_terms(a, b, f)
-        parts = [t[0].copy() for t in terms]
-        for k in range(1, kk):
-            for j, t in enumerate(terms):
-                parts[j] = f(parts[j] + t[k])
-        out = _gebp_join(parts, dt, scaled, f)
-        if done < n:
-            m4 = m // 4 * 4
-            if m4:
-                end4 = kk // 4 * 4
-                sums = []
-                for t in terms:
-                    t = t[:, :m4, done:]
-                    if end4:
-                        c = [t[j].copy() for j in range(4)]
-                        for k in range(4, end4, 4):
-                            for j in range(4):
-                                c[j] = f(c[j] + t[k + j])
-                        acc = f(f(c[0] + c[1]) + f(c[2] + c[3]))
-                    else:
-                        acc = np.zeros_like(t[0])
-                    for k in range(end4, kk):
-                        acc = f(acc + t[k])
-                    sums.append(acc)
-                out[:m4, done:] = _gebp_join(sums, dt, scaled, f)
-            if m4 < m:
-                acc = np.zeros((m - m4, n - done), dt)
-                for k in range(kk):
-                    acc = f(acc + _ftz_mul(a[m4:, k, None], b[None, k, done:], f))
-                if scaled and dt.kind == "c":
-                    acc = _c_mul(np.ones((), dt), acc)
-                out[m4:, done:] = acc
+        out = f(a.dtype.type(0) + _gebp(f(a), f(b), None if one else 1, f))
     return out.reshape(shape)
