@@ -1812,6 +1812,16 @@ case("expm_overflowing_squarings_as_eigen", """
         with tf.autodiff.ForwardAccumulator(m, tf.ones_like(m) * (0.5 - 0.25j)) as acc:
             y = tf.linalg.expm(m)
         out.append(acc.jvp(y))
+    # batches: Eigen's coefficient-based product per matrix below 7 rows, gebp from 7
+    out.append(tf.linalg.expm(tf.stack([mats[1], mats[4], mats[4] * 1e-25])))
+    m = mats[2][0]
+    out.append(tf.linalg.expm(tf.cast(tf.stack([m, tf.transpose(m),
+                                                tf.eye(2, dtype=c64) * (0.5 - 3e17j)]),
+                                      tf.complex128)))
+    out.append(tf.linalg.expm(tf.stack([mats[3], tf.transpose(mats[3]) * 0.5])))
+    z = tf.zeros_like(m)
+    big = tf.concat([tf.concat([m if i == j else z for j in range(4)], 1) for i in range(4)], 0)
+    out.append(tf.linalg.expm(tf.stack([big * 1e-12, tf.transpose(big) * 1e-13])))
     # a unit-modulus number squared 2^60 times: 1 ulp in the Pade solve decides the answer
     for dt in (tf.complex64, tf.complex128):
         out.append(tf.linalg.expm(tf.constant([[0.1 - 4e18j]], dt)))

@@ -1010,16 +1010,15 @@ MATMUL_REPLAY_MAX_N = 8
 
 
 def _matmul_replayable(a, b):
-    """Whether ``_matmul_eigen`` gives TF's bits: one (or a batch of one) float64/complex
-    product of square matrices of 1-8 rows (``expm``'s). Not modelled: a batch of several
-    small products (another Eigen kernel), a dimension of 1 (its matrix-vector kernel),
-    float32 (oneDNN, whose order NumPy's matches), and the half-packet and one-column paths
-    of a depth of 8 or more, which split k over two accumulators (only non-square products
-    take them below 9 rows)."""
+    """Whether ``_matmul_eigen`` gives TF's bits: float64/complex products of square
+    matrices of 1-8 rows, one or a batch of the same shape (``expm``'s). Not modelled:
+    broadcast batches, a dimension of 1 beside others (TF's matrix-vector kernel), float32
+    (oneDNN, whose order NumPy's matches), and the half-packet and one-column paths of a
+    depth of 8 or more, which split k over two accumulators (only non-square products take
+    them below 9 rows)."""
     n = a.shape[-1]
-    return (a.dtype == b.dtype and a.dtype in _GEBP_PACKETS and a.ndim == b.ndim
-            and int(np.prod(a.shape[:-2])) == 1 and int(np.prod(b.shape[:-2])) == 1
-            and a.shape[-2:] == b.shape[-2:] == (n, n) and 0 < n <= MATMUL_REPLAY_MAX_N)
+    return (a.dtype == b.dtype and a.dtype in _GEBP_PACKETS and a.shape == b.shape
+            and a.ndim >= 2 and a.shape[-2] == n and 0 < n <= MATMUL_REPLAY_MAX_N)
 
 
 def _ftz(x):
@@ -1044,7 +1043,7 @@ def _may_underflow(a, b):
     for x in (a, b):
         mags = np.abs(np.concatenate([x.real.ravel(), x.imag.ravel()] if x.dtype.kind == "c"
                                      else [x.ravel()]))
-        mags = mags[mags != 0]
+        mags = mags[(mags != 0) & np.isfinite(mags)]
         if not mags.size:
             return False
         least.append(float(mags.min()))
@@ -1052,15 +1051,15 @@ def _may_underflow(a, b):
     return min(least) < tiny or least[0] * least[1] < tiny * 2.0 ** (info.nmant + 1)
 
 
-def _ftz_mul(x, y, f):
+def _ftz_mul(x, y, f, recover=True):
     # one product of Eigen's scalar path: a complex one by the plain formula with each real
-    # product flushed (``f``), then C++'s (Annex G) recovery of infinities
+    # product flushed (``f``), then C++'s (Annex G) recovery of infinities (``recover``)
     if x.dtype.kind != "c":
         return f(x * y)
     out = np.empty(np.broadcast_shapes(x.shape, y.shape), x.dtype)
     out.real = f(f(x.real * y.real) - f(x.imag * y.imag))
     out.imag = f(f(x.real * y.imag) + f(x.imag * y.real))
-    if np.isnan(out.real).any():
+    if recover and np.isnan(out.real).any():
         out = np.where(np.isnan(out.real) & np.isnan(out.imag), _c_mul(x, y), out)
     return out
 
@@ -1137,21 +1136,31 @@ def _gebp(a, b, sign, f):
 
 
 def _matmul_eigen(a, b):
-    """``a @ b`` as TF's MatMul (Eigen's contraction, gebp kernel, AVX) for
-    ``_matmul_replayable`` operands. TF's row-major product is Eigen's ``b^T a^T``: the
-    kernel's rows are the result's columns. Columns that fill packets (full, half, quarter)
-    sum over k in order, complex in four real accumulators joined at the end; the columns
-    left over sum row blocks of four with four interleaved accumulators over k (added as
-    ``(c0 + c1) + (c2 + c3)``, the last k after), the rows left over term by term as complex
-    numbers (C++'s product). Each block is added to the zeroed result as ``res + alpha *
-    acc``, alpha = 1 + 0i (inf * 0 is nan), except a 1 x 1 product (TF's matrix-vector
-    kernel). Denormal inputs and results are flushed to zero as in TF's kernels. Bit for
-    bit TF's on 600 random square products of 1-8 rows (float64, complex64, complex128) and
-    on the non-square ones of depth below 8 (``_solve_eigen_complex``'s block updates)."""
-    shape = a.shape[:-2] + (a.shape[-2], b.shape[-1])
-    a, b = a.reshape(a.shape[-2:]), b.reshape(b.shape[-2:])
+    """``a @ b`` as TF's MatMul / BatchMatMulV2 for ``_matmul_replayable`` operands.
+
+    One product (or a batch of one) and each product of a batch of matrices of 7-8 rows:
+    Eigen's contraction, its gebp kernel (AVX). TF's row-major product is Eigen's
+    ``b^T a^T``: the kernel's rows are the result's columns. Columns that fill packets
+    (full, half, quarter) sum over k in order, complex in four real accumulators joined at
+    the end; the columns left over sum row blocks of four with four interleaved
+    accumulators over k (added as ``(c0 + c1) + (c2 + c3)``, the last k after), the rows
+    left over term by term as complex numbers (C++'s product). Each block is added to the
+    zeroed result as ``res + alpha * acc``, alpha = 1 + 0i (inf * 0 is nan), except a 1 x 1
+    product (TF's matrix-vector kernel). A batch of several matrices of up to 6 rows
+    (``m + k + n < 20``): Eigen's coefficient-based product, each coefficient summed over k
+    in order from 0 (packets of the result's rows), complex products by the plain formula.
+    Denormal inputs and results are flushed to zero as in TF's kernels (FTZ/DAZ), wherever
+    one can arise (``_may_underflow``). Bit for bit TF's on 600 random
+    single square products of 1-8 rows and 192 batches of 2-4 (float64, complex64,
+    complex128), and on non-square products of depth below 8 (``_solve_eigen_complex``'s
+    block updates)."""
+    n = a.shape[-1]
     f = _ftz if _may_underflow(a, b) else _no_ftz
-    one = a.size == 1
+    a, b = f(a), f(b)
     with np.errstate(all="ignore"):
-        out = f(a.dtype.type(0) + _gebp(f(a), f(b), None if one else 1, f))
-    return out.reshape(shape)
+        if a.size == n * n or n > 6:
+            return f(a.dtype.type(0) + _gebp(a, b, None if n == 1 else 1, f))
+        out = np.zeros(a.shape, a.dtype)
+        for k in range(n):
+            out = f(_ftz_mul(a[..., :, k, None], b[..., None, k, :], f, False) + out)
+    return out
