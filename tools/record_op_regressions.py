@@ -1827,6 +1827,20 @@ case("dilated_convolution_channels_first", """
            tf.nn.convolution(x, w, padding="VALID", dilations=[1, 1, 2, 1],
                              data_format="NCHW")]""")
 
+case("convolution_channels_first_1d_3d", """
+    r = np.random.default_rng(5)
+    x = tf.constant(r.normal(size=(2, 3, 7)), tf.float32)
+    w = tf.constant(r.normal(size=(2, 3, 2)), tf.float32)
+    v = tf.constant(r.normal(size=(1, 2, 4, 5, 6)), tf.float32)
+    k = tf.constant(r.normal(size=(2, 2, 2, 2, 3)), tf.float32)
+    out = [tf.nn.convolution(x, w, padding="SAME", data_format="NCW"),
+           tf.nn.convolution(x, w, strides=[1, 1, 2], padding="VALID", data_format="NCW"),
+           tf.nn.convolution(x, w, padding="SAME", dilations=2, data_format="NCW"),
+           tf.nn.convolution(v, k, padding="SAME", data_format="NCDHW"),
+           tf.nn.convolution(v, k, padding="VALID", dilations=[1, 2, 3], data_format="NCDHW")]
+    out += grad(lambda v, k: tf.nn.convolution(v, k, padding="SAME", data_format="NCDHW"),
+                v, k)""")
+
 case("dilated_convolution_float32_grouped_free_batch_dilation", """
     r = np.random.default_rng(4)
     x = tf.constant(r.normal(size=(2, 6, 5, 2)), tf.float32)
@@ -1856,6 +1870,15 @@ for _name, _src in [
         ("dilated_convolution_explicit_1d",
          "tf.nn.convolution(tf.ones([1, 5, 1]), tf.ones([2, 1, 1]), "
          "padding=[[0, 0], [1, 1], [2, 0], [0, 0]], dilations=2)"),
+        ("convolution_channels_first_float64_1d",
+         "tf.nn.convolution(tf.ones([1, 2, 5], tf.float64), tf.ones([2, 2, 1], tf.float64), "
+         "padding='SAME', data_format='NCW')"),
+        ("convolution_channels_first_float16_2d_dilated",
+         "tf.nn.convolution(tf.ones([1, 2, 5, 5], tf.float16), tf.ones([2, 2, 2, 1], "
+         "tf.float16), padding='SAME', dilations=2, data_format='NCHW')"),
+        ("convolution_channels_first_float64_3d",
+         "tf.nn.convolution(tf.ones([1, 2, 3, 3, 3], tf.float64), tf.ones([2, 2, 2, 2, 1], "
+         "tf.float64), padding='VALID', data_format='NCDHW')"),
         ("dilated_convolution_zero_dilation",
          "tf.nn.convolution(tf.ones([1, 5, 1]), tf.ones([2, 1, 1]), padding='SAME', "
          "dilations=0)")]:

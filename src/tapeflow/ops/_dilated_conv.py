@@ -10,13 +10,14 @@ order of each sum, and the gradient: the zero upstream gradient of the cropped r
 infinite filter (nan) in the input gradient, as in TF. ``conv1d``/``conv2d``/``conv3d``
 called directly with dilations stay dilated kernels, as in TF.
 """
+from .._core import errors
 from .._core.backend import np
 from .._core.tensor import _TensorLike, static_value
 from . import array_ops as _a
 from . import manip_ops as _mn
 from . import nn_conv3d_ops as _c3
 from . import nn_conv_ops as _c
-from ._helpers import to_tensor
+from ._helpers import check_kind, to_tensor
 
 __all__ = ["convolution"]
 
@@ -68,7 +69,9 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
             length, below 1, or strides and dilations both above 1 (dilated), an input of
             too low a rank or channels not divisible by the filter's (dilated).
         tf.errors.InvalidArgumentError: from the convolution kernel (mismatched channels,
-            dtypes).
+            dtypes); a channels-first 3-D convolution other than float32/bfloat16.
+        tf.errors.UnimplementedError: a channels-first 1-D or 2-D convolution other than
+            float32/bfloat16 (TF's CPU kernels for those take channels last only).
     """
     x, w = to_tensor(input), to_tensor(filters)
     n = w._value.ndim - 2
@@ -78,6 +81,8 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     channels_first = data_format is not None and data_format.startswith("NC")
     dl = _sequence(dilations, n, "dilations", channels_first)
     if dilations is None or all(int(d) == 1 for d in dl):
+        if channels_first:
+            _channels_first_kernel(x, n)
         return _undilated(x, w, n, strides, padding, data_format, dilations)
     st = _sequence(strides, n, "strides", channels_first)
     st, dl = (st[2:], dl[2:]) if channels_first else (st[1:-1], dl[1:-1])
@@ -86,13 +91,38 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
         # a dilation above 1 only on the batch or channel axis: TF's plain convolution
         return _undilated(x, w, n, strides, padding, data_format, None)
     if channels_first:
+        _channels_first_kernel(x, n)
         # (TF's block of 1 over the channels moves nothing: the same values channels-last)
         y = _dilated(_a.transpose(x, [0] + list(range(2, n + 2)) + [1]), w, n, padding, dl)
         return _a.transpose(y, [0, n + 1] + list(range(1, n + 1)))
     return _dilated(x, w, n, padding, dl)
 
 
+def _channels_first_kernel(x, n):
+    """TF's CPU kernels take a channels-first layout in float32 and bfloat16 only (oneDNN's);
+    its Eigen kernels refuse it (float16, float64, int32)."""
+    dt = x._value.dtype
+    if dt == np.float32 or dt.name == "bfloat16":
+        return
+    if n == 3:
+        check_kind(x, "f", "Conv3D", "half, bfloat16, float, double")
+        raise errors.op_error(errors.InvalidArgumentError, "CPU implementation of Conv3D "
+                              "currently only supports the NHWC tensor format.", "Conv3D")
+    raise errors.op_error(errors.UnimplementedError, "The Conv2D op currently only supports "
+                          "the NHWC tensor format on the CPU. The op was given the format: "
+                          "NCHW", "Conv2D")
+
+
 def _undilated(x, w, n, strides, padding, data_format, dilations):
+    if n != 2 and data_format is not None and data_format.startswith("NC"):
+        # NCW/NCDHW: computed channels-last (conv1d and conv3d take that layout only)
+        def last(v):
+            if isinstance(v, (list, tuple)) and len(v) == n + 2:
+                return [v[0]] + list(v[2:]) + [v[1]]
+            return v
+        y = _undilated(_a.transpose(x, [0] + list(range(2, n + 2)) + [1]), w, n,
+                       last(strides), last(padding), None, last(dilations))
+        return _a.transpose(y, [0, n + 1] + list(range(1, n + 1)))
     if n == 3:
         return _c3.conv3d(x, w, strides or 1, padding, data_format or "NDHWC",
                           dilations=dilations)
