@@ -499,7 +499,7 @@ def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
 # ---------------------------------------------------------------------------- solves
 
 
-def _solve_forward(a, b, adjoint):
+def _solve_forward(a, b, adjoint, replay=False):
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
     if a.size and b.size and _nonfinite(a, b):
@@ -510,7 +510,7 @@ def _solve_forward(a, b, adjoint):
         if _not_invertible(lu):
             raise np.linalg.LinAlgError("Input matrix is not invertible.")
         return _lu_solve_eigen(lu, perm, np.broadcast_to(b, batch + b.shape[-2:]))
-    if _solve_replayable(a, b):  # small real systems: TF's bits
+    if replay and _solve_replayable(a, b):  # expm's small systems: TF's bits (slower)
         return _solve_eigen(a, b)
     return np.linalg.solve(a, b)
 
@@ -519,14 +519,20 @@ _SOLVE = primitive("MatrixSolve", _solve_forward, save_output=True,
                    error=_linalg_error("MatrixSolve"))
 
 
-def _solve_grad_a(g, y, a, b, adjoint):
-    gb = solve(a, g, adjoint=not adjoint)
+def _solve_again(a, b, adjoint, replay):  # expm's solves (replay) keep it when derived
+    return apply(_SOLVE, (a, b), {"adjoint": adjoint, "replay": True} if replay else
+                 {"adjoint": adjoint})
+
+
+def _solve_grad_a(g, y, a, b, adjoint, replay=False):
+    gb = _solve_again(a, g, not adjoint, replay)
     if adjoint:
         return _m.negative(matmul(y, gb, adjoint_b=True))
     return _m.negative(matmul(gb, y, adjoint_b=True))
 
 
-defvjp(_SOLVE, _solve_grad_a, lambda g, y, a, b, adjoint: solve(a, g, adjoint=not adjoint))
+defvjp(_SOLVE, _solve_grad_a, lambda g, y, a, b, adjoint, replay=False: _solve_again(
+    a, g, not adjoint, replay))
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -1079,7 +1085,7 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         low = Tensor(np.broadcast_to(norm < real(bound), val.shape).copy())
         uo, vo = _pade(x, ident, order)
         u, v = _a.where(low, uo, u), _a.where(low, vo, v)
-    r = solve(_m.subtract(v, u), _m.add(v, u))
+    r = _solve_again(_m.subtract(v, u), _m.add(v, u), False, True)  # Eigen's LU: TF's bits
     finite = squarings[np.isfinite(squarings)]
     for i in range(int(finite.max()) if finite.size else 0):  # TF would loop forever at inf
         more = Tensor(np.broadcast_to(i < squarings, val.shape).copy())
