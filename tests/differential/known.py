@@ -733,9 +733,6 @@ KNOWN = [
     K('linalg.qr', 'fwd', 'any', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd; tapeflow computes it [linalg.qr|0|'
       '12: 2 arrays, TF raised InvalidArgumentError]'),
-    K('linalg.qr', 'grad,fwd', 'any', 'wrong gradient',
-      'grad values differ [linalg.qr|0|6: 0: max excess at 0: got 0.740549+0j want 0.740571'
-      '+0j]'),
     # sweepmath (session 10): forward mode TF cannot take on an empty result, its error the
     # same in a fresh TF process (tools/record_difftest.py --rerecord-ids: not the recorder's
     # state); tapeflow's empty tangent is checked in tests/ops/test_tf_regressions.py
