@@ -222,7 +222,7 @@ def test_stft_gradient_of_an_empty_signal(shape):
 # ---------------------------------------------------------------- sweeplsq (session 12)
 def test_cholesky_and_qr_are_tf_bits():
     """Eigen's LLT (every real cholesky below 32 rows) and HouseholderQR (qr under a tape,
-    at most 16 rows/columns and 4 matrices) replayed: TF's float32/float64 bits exactly, not
+    at most 9 rows/columns and 4 matrices) replayed: TF's float32/float64 bits exactly, not
     only within the fixture's tolerance (docs/ops.md, "Eigen's LLT and HouseholderQR")."""
     case = next(c for c in CASES if c["name"] == "sweeplsq_cholesky_and_qr_bits")
     got = _run(case["src"])

@@ -287,7 +287,7 @@ def _qr_eigen(x, full_matrices):
 
 # ----------------------------------------------- Eigen's HouseholderQR on scalars, cheap enough
 
-QR_REPLAY_MAX_N = 16         # rows and columns of a matrix the scalar replay takes
+QR_REPLAY_MAX_N = 9          # rows and columns of a matrix the scalar replay takes (checked)
 QR_REPLAY_MAX_MATRICES = 4   # more matrices in a batch keep LAPACK (the replay is per matrix)
 
 
