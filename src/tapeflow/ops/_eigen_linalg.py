@@ -65,9 +65,6 @@ def _llt_eigen(m):
 
 # ------------------------------------------------------------- Eigen's LLT, cheap enough
 
-LLT_REPLAY_MAX_N = 31   # TF's LLT is unblocked below 32 rows
-
-
 def _llt_rows(a, n, T, lanes, sqrt, batched):
     """Eigen's unblocked LLT (``llt_inplace::unblocked``) of the row-major lower triangle
     ``a`` (a list of rows of scalars, or of arrays over a batch): column ``k`` takes
@@ -108,7 +105,7 @@ def _llt_rows(a, n, T, lanes, sqrt, batched):
 
 def _llt_fast(x):
     """Eigen's LLT of finite real ``[..., n, n]`` float32/float64 matrices (``n`` at most
-    ``LLT_REPLAY_MAX_N``): TF's bits, nan where a pivot is ``<= 0``. One matrix runs on
+    31, TF's unblocked LLT): TF's bits, nan where a pivot is ``<= 0``. One matrix runs on
     scalars (Python floats for float64), a batch on NumPy arrays over the batch, entry by
     entry."""
     n = x.shape[-1]

@@ -16,7 +16,6 @@ from . import array_ops as _a
 from . import math_ops as _m
 from . import reduction_ops as _r
 from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the forwards
-    LLT_REPLAY_MAX_N,
     _eigh_eigen,
     _eigh_nonfinite,
     _eigh_replayable,
@@ -430,10 +429,8 @@ def _cholesky_forward(x):
     # TensorFlow's CPU kernel does not raise for a matrix that is not positive definite;
     # its output is then meaningless. tapeflow returns NaN for such a matrix.
     if np.isfinite(x).all():
-        if x.dtype in (np.float32, np.float64) and 0 < x.shape[-1] <= LLT_REPLAY_MAX_N:
-            # TF's kernel below 32 rows is Eigen's unblocked LLT: replayed for its bits (a
-            # pivot Eigen finds <= 0 is nan even where LAPACK's fused multiply-adds keep it)
-            return _llt_fast(x)
+        if x.dtype in (np.float32, np.float64) and 0 < x.shape[-1] < 32:
+            return _llt_fast(x)  # TF's kernel: Eigen's unblocked LLT, replayed for its bits
         try:
             out = np.linalg.cholesky(x)
         except np.linalg.LinAlgError:
@@ -680,11 +677,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 def _qr_forward(x, full_matrices):
     if x.size and _qr_unsafe(x):
         return _qr_eigen(x, full_matrices)
-    if ACTIVE[0] and _qr_replayable(x):
-        # under a tape, Eigen's HouseholderQR (TF's kernel) replayed for its bits: its
-        # gradients (second derivatives above all) amplify LAPACK's other rounding; 2-6x
-        # LAPACK's time, so a plain call keeps LAPACK (docs/ops.md)
-        return _qr_fast(x, full_matrices)
+    if ACTIVE[0] and _qr_replayable(x):  # under a tape: TF's bits for its gradients
+        return _qr_fast(x, full_matrices)  # (Eigen's HouseholderQR; docs/ops.md, sweeplsq)
     q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
     return q, r
 
