@@ -6,9 +6,9 @@ and convolution kernels"). Each works batched over leading axes; the ordinary fi
 keeps LAPACK's path in ``linalg_ops``.
 """
 import builtins
-import math
 
 from .._core.backend import np
+from ._kernels import _c_mul, _plain_mul
 
 
 class _EighFailed(Exception):
@@ -61,123 +61,6 @@ def _llt_eigen(m):
                 L[..., k + 1:, :k] * np.conj(row)[..., None, :], -1)) / d[..., None]
     L[failed] = np.nan
     return L
-
-
-# ------------------------------------------------------------- Eigen's LLT, cheap enough
-
-def _llt_rows(a, n, T, lanes, sqrt, batched):
-    """Eigen's unblocked LLT (``llt_inplace::unblocked``) of the row-major lower triangle
-    ``a`` (a list of rows of scalars, or of arrays over a batch): column ``k`` takes
-    ``a_kk - |L_k,:k|^2`` (Eigen's vectorised squared norm), its root, then
-    ``(a_ik - L_i,:k L_k,:k^T) / L_kk`` below it (Eigen's row-major matrix-vector kernel;
-    one row alone is a dot product), each product rounded apart (TF's wheel has no FMA).
-    Returns ``(L, failed)``: a single matrix stops at a pivot ``<= 0`` (``L`` None); a batch
-    goes on and reports where one was met."""
-    zero = T(0)
-    L = [[zero] * n for _ in range(n)]
-    failed = False
-    for k in range(n):
-        lk = L[k]
-        x = a[k][k]
-        if k:
-            head = lk[:k]
-            x = x - _redux_sum([v * v for v in head], lanes)
-        bad = x <= 0
-        if batched:
-            failed = failed | bad
-        elif bad:
-            return None, True
-        d = sqrt(x)
-        lk[k] = d
-        rs = n - k - 1
-        for i in range(k + 1, n):
-            v = a[i][k]
-            if k:
-                li = L[i][:k]
-                if rs == 1:
-                    s = _redux_sum([p * q for p, q in zip(li, head)], lanes)
-                else:
-                    s = _gemv_row(li, head, lanes, zero, rs % 2 == 1 and i == n - 1)
-                v = v - s
-            L[i][k] = v / d
-    return L, failed
-
-
-def _llt_fast(x):
-    """Eigen's LLT of finite real ``[..., n, n]`` float32/float64 matrices (``n`` at most
-    31, TF's unblocked LLT): TF's bits, nan where a pivot is ``<= 0``. One matrix runs on
-    scalars (Python floats for float64), a batch on NumPy arrays over the batch, entry by
-    entry."""
-    n = x.shape[-1]
-    f32 = x.dtype == np.float32
-    T, lanes = (np.float32, 8) if f32 else (float, 4)
-    with np.errstate(all="ignore"):
-        if x.ndim == 2 or x.size == n * n:
-            m = x.reshape(n, n)
-            if f32:
-                rows = [list(r) for r in m]
-                L, failed = _llt_rows(rows, n, T, lanes, _sqrt32, False)
-            else:
-                L, failed = _llt_rows(m.tolist(), n, T, lanes, _sqrt64, False)
-            if failed:
-                return np.full(x.shape, np.nan, x.dtype)
-            return np.array(L, x.dtype).reshape(x.shape)
-        return _llt_batch(x.reshape(-1, n, n), lanes).reshape(x.shape)
-
-
-def _llt_batch(a, lanes):
-    """``_llt_rows`` over a batch ``[b, n, n]``, one column at a time, vectorised over the
-    batch and the rows below the pivot."""
-    n = a.shape[-1]
-    out = np.zeros_like(a)
-    failed = np.zeros(a.shape[0], bool)
-    for k in range(n):
-        x = a[:, k, k]
-        rs = n - k - 1
-        if k:
-            head = out[:, k, :k]
-            x = x - _sum_in_order(head * head, lanes, "redux")
-        failed |= x <= 0
-        d = np.sqrt(x)
-        out[:, k, k] = d
-        if rs:
-            v = a[:, k + 1:, k]
-            if k:
-                if rs == 1:
-                    s = _sum_in_order(out[:, k + 1:, :k] * head[:, None, :], lanes, "redux")
-                else:
-                    s = _sum_in_order(out[:, k + 1:, :k], lanes, "gemv", head[:, None, :])
-                    if rs % 2:
-                        s[:, -1] = _sum_in_order(out[:, -1, :k], lanes, "alone", head)
-                v = v - s
-            out[:, k + 1:, k] = v / d[:, None]
-    out[failed] = np.nan
-    return out
-
-
-def _sum_in_order(p, lanes, kind, b=None):
-    """Sums over the last axis of ``p`` (times ``b`` for the matrix-vector kinds) in
-    Eigen's order: ``"redux"`` as ``_redux_sum``, ``"gemv"``/``"alone"`` as ``_gemv_row``
-    (a row in a block of rows / a row alone). Fewer terms than a packet (half a packet
-    for a row alone) add in order, from 0 for the matrix-vector kernel."""
-    k = p.shape[-1]
-    if kind == "redux":
-        if k < lanes:
-            return np.cumsum(p, -1)[..., -1]
-        return _redux_sum([p[..., j] for j in range(k)], lanes)
-    if k < (lanes // 2 if kind == "alone" else lanes):
-        return np.cumsum(p * b, -1)[..., -1] + 0
-    b = np.broadcast_to(b, p.shape)
-    return _gemv_row([p[..., j] for j in range(k)], [b[..., j] for j in range(k)], lanes,
-                     p.dtype.type(0), kind == "alone")
-
-
-def _sqrt32(v):
-    return np.float32(math.sqrt(v)) if v >= 0 else np.float32(np.nan)
-
-
-def _sqrt64(v):
-    return math.sqrt(v) if v >= 0 else math.nan
 
 
 def _qr_unsafe(x):
@@ -282,174 +165,6 @@ def _qr_eigen(x, full_matrices):
     return q, r
 
 
-# ----------------------------------------------- Eigen's HouseholderQR on scalars, cheap enough
-
-QR_REPLAY_MAX_N = 9          # rows and columns of a matrix the scalar replay takes (checked)
-QR_REPLAY_MAX_MATRICES = 4   # more matrices in a batch keep LAPACK (the replay is per matrix)
-
-
-def _qr_replayable(x):
-    """Whether ``qr`` of ``x`` [..., m, n] runs the scalar replay ``_qr_fast``: real
-    float32/float64, finite, no side past ``QR_REPLAY_MAX_N``, at most
-    ``QR_REPLAY_MAX_MATRICES`` matrices (the caller has checked ``_qr_unsafe``)."""
-    m, n = x.shape[-2:]
-    count = x.size // builtins.max(m * n, 1)
-    return (x.dtype in (np.float32, np.float64) and 0 < m <= QR_REPLAY_MAX_N
-            and 0 < n <= QR_REPLAY_MAX_N and 0 < count <= QR_REPLAY_MAX_MATRICES)
-
-
-def _seq(terms, zero):
-    # sum in order from 0 (Eigen's column-major matrix-vector kernel, NumPy's short sums)
-    s = zero
-    for t in terms:
-        s = s + t
-    return s
-
-
-def _apply_left(a, r0, r1, c0, c1, ess, tau, one, zero, row_kernel, lanes):
-    """``applyHouseholderOnTheLeft`` on rows ``r0:r1``, columns ``c0:c1`` of ``a`` (a list
-    of rows). ``tmp = ess^T bottom`` runs Eigen's column-major matrix-vector kernel (each
-    output summed in order: a row-major destination) or, ``row_kernel``, its row-major one
-    (packets: a column-major destination, TF's thin Q); one column is a dot product."""
-    if r1 - r0 == 1:
-        f = one - tau
-        row = a[r0]
-        for c in range(c0, c1):
-            row[c] = row[c] * f
-        return
-    if tau == 0:
-        return
-    bottom = a[r0 + 1:r1]
-    top = a[r0]
-    cols = range(c0, c1)
-    if c1 - c0 == 1:
-        c = c0
-        ps = [e * r[c] for e, r in zip(ess, bottom)]
-        s = ps[0]
-        for p in ps[1:]:
-            s = s + p
-        tmp = [s + top[c]]
-    elif row_kernel and len(ess) >= lanes // 2:   # shorter: in order from 0 as below
-        last = c1 - 1 if (c1 - c0) % 2 else -1
-        tmp = [_gemv_row([r[c] for r in bottom], ess, lanes, zero, c == last) + top[c]
-               for c in cols]
-    else:
-        tmp = [_seq([e * r[c] for e, r in zip(ess, bottom)], zero) + top[c] for c in cols]
-    for c, t in zip(cols, tmp):
-        top[c] = top[c] - tau * t
-    for e, r in zip(ess, bottom):
-        te = tau * e
-        for c, t in zip(cols, tmp):
-            r[c] = r[c] - te * t
-
-
-def _block_apply_left(a, m, k, n, taus, zero, one):
-    """Eigen's apply_block_householder_on_the_left (the columns ``k:n`` of a wide matrix
-    past its panel, ``A -= V T^T V^T A``) on scalars, as ``_apply_block_householder``."""
-    t = [[zero] * k for _ in range(k)]
-    for i in range(k - 1, -1, -1):
-        if k - i - 1 > 0:
-            rs = m - i - 1
-            w = [-taus[i] * a[i + 1 + r][i] for r in range(rs)]
-            ti = t[i]
-            for c in range(k - i - 1):
-                ti[i + 1 + c] = w[c] + _seq(
-                    [w[r] * a[i + 1 + r][i + 1 + c] for r in range(c + 1, rs)], zero)
-            for j in range(k - 1, i, -1):
-                z = ti[j]
-                ti[j] = z * t[j][j]
-                tj = t[j]
-                for jj in range(j + 1, k):
-                    ti[jj] = ti[jj] + z * tj[jj]
-        t[i][i] = taus[i]
-    # V unit lower triangular, packed dense with its zeros (Eigen's TRMM kernel)
-    vd = [[a[r][c] if r > c else (one if r == c else zero) for c in range(k)]
-          for r in range(m)]
-    cols = range(k, n)
-
-    def first_sum(ps):
-        s = ps[0]
-        for p in ps[1:]:
-            s = s + p
-        return s
-
-    t1 = [[first_sum([vd[r][b] * a[r][c] for r in range(m)]) for c in cols] for b in range(k)]
-    t2 = [[first_sum([t[b][b2] * t1[b][ci] for b in range(k)]) for ci in range(n - k)]
-          for b2 in range(k)]
-    for r in range(m):
-        row, vr = a[r], vd[r]
-        for ci, c in enumerate(cols):
-            row[c] = row[c] - first_sum([vr[b] * t2[b][ci] for b in range(k)])
-
-
-def _qr_one(a, m, n, full, T, lanes, sqrt):
-    """Eigen's HouseholderQR of one real matrix ``a`` (a list of rows, overwritten) as TF's
-    Qr kernel runs it: ``(q, r)`` as lists of rows. The column norms are sequential (a
-    column of TF's row-major matrix is strided); the panel is the first ``min(m, n)``
-    columns (``householder_qr_inplace_blocked`` with blocks of 48); the full Q is the
-    Householder sequence evaluated into TF's row-major output, the thin Q its product with
-    a column-major identity (Eigen's row-major matrix-vector kernel, packets)."""
-    zero, one = T(0), T(1)
-    tiny = T(np.finfo(np.float32 if T is np.float32 else np.float64).tiny)
-    k = builtins.min(m, n)
-    steps = []
-    for j in range(k):
-        c0 = a[j][j]
-        tail = [a[i][j] for i in range(j + 1, m)]
-        if tail:
-            tsq = tail[0] * tail[0]
-            for v in tail[1:]:
-                tsq = tsq + v * v
-        else:
-            tsq = zero
-        if tsq <= tiny:
-            tau, beta, ess = zero, c0, [zero] * len(tail)
-        else:
-            beta = sqrt(c0 * c0 + tsq)
-            if c0 >= 0:
-                beta = -beta
-            den = c0 - beta
-            ess = [v / den for v in tail]
-            tau = (beta - c0) / beta
-        a[j][j] = beta
-        for i, e in enumerate(ess):
-            a[j + 1 + i][j] = e
-        if j + 1 < k:
-            _apply_left(a, j, m, j + 1, k, ess, tau, one, zero, False, lanes)
-        steps.append((ess, tau))
-    if n > k:
-        _block_apply_left(a, m, k, n, [s[1] for s in steps], zero, one)
-    cols = m if full else k
-    q = [[one if r == c else zero for c in range(cols)] for r in range(m)]
-    for j in range(k - 1, -1, -1):
-        ess, tau = steps[j]
-        if full:
-            _apply_left(q, j, m, j, m, ess, tau, one, zero, False, lanes)
-        else:
-            _apply_left(q, j, m, 0, k, ess, tau, one, zero, True, lanes)
-    r = [[a[i][c] if c >= i else zero for c in range(n)] for i in range(m if full else k)]
-    return q, r
-
-
-def _qr_fast(x, full_matrices):
-    """Eigen's HouseholderQR (TF's Qr kernel) of the finite real ``[..., m, n]`` matrices of
-    ``x`` (see ``_qr_replayable``), matrix by matrix on scalars (Python floats for float64):
-    TF's bits. Returns ``(q, r)``."""
-    m, n = x.shape[-2:]
-    f32 = x.dtype == np.float32
-    T, lanes, sqrt = (np.float32, 8, _sqrt32) if f32 else (float, 4, _sqrt64)
-    qs, rs = [], []
-    with np.errstate(all="ignore"):
-        for mat in x.reshape(-1, m, n):
-            rows = [list(r) for r in mat] if f32 else mat.tolist()
-            q, r = _qr_one(rows, m, n, full_matrices, T, lanes, sqrt)
-            qs.append(q)
-            rs.append(r)
-    q = np.array(qs, x.dtype)
-    r = np.array(rs, x.dtype)
-    return q.reshape(x.shape[:-2] + q.shape[1:]), r.reshape(x.shape[:-2] + r.shape[1:])
-
-
 def _lu_eigen(a):
     """Eigen's unblocked PartialPivLU (TF's kernels for solve, inverse and determinants) of
     ``[..., n, n]`` matrices, batched: ``(lu, perm, swaps)`` with the unit lower and upper
@@ -526,12 +241,44 @@ def _lu_solve_eigen(lu, perm, b):
 # (checked on 150 random float32/float64 systems of 1-8 rows); LAPACK's solution differs
 # in the last bits, which a chain of squarings (``expm``) amplifies past float32 rounding.
 SOLVE_REPLAY_MAX_N = 8
+# Complex systems: the same LU and substitutions in complex arithmetic, each product by the
+# plain formula (a rounding per product), the column divided by the pivot and the diagonal's
+# reciprocal by C's division (libgcc's Smith quotient, ``_div_smith``), the triangular solves
+# by panels (``_TRSM_PANEL``). Bit for bit TF's for complex64/complex128 up to 8 rows.
+SOLVE_REPLAY_MAX_N_COMPLEX = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 8}
+# rows of Eigen's triangular-solve panel (max(mr, nr) of its gebp traits on AVX); past a
+# panel the rows solved before enter as one block product (gebp, alpha = -1)
+_TRSM_PANEL = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 4}
 
 
 def _solve_replayable(a, b):
     n = a.shape[-1]
-    return (a.dtype == b.dtype and a.dtype in (np.float32, np.float64)
-            and 0 < n <= SOLVE_REPLAY_MAX_N and b.size > 0 and not _nonfinite(a, b))
+    if a.dtype != b.dtype or n == 0 or b.size == 0:
+        return False
+    if a.dtype in (np.float32, np.float64):
+        limit = SOLVE_REPLAY_MAX_N
+    else:
+        limit = SOLVE_REPLAY_MAX_N_COMPLEX.get(a.dtype, 0)
+    return n <= limit and not _nonfinite(a, b)
+
+
+def _div_smith(a, d):
+    """``a / d`` for complex arrays as C's division in TF's kernels (libgcc's ``__divsc3`` /
+    ``__divdc3`` for finite operands): Smith's ratio of the smaller part of ``d`` to the larger,
+    each quotient part divided by the denominator (NumPy's multiplies by its reciprocal)."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(d))
+    a, d = np.broadcast_to(a, shape), np.broadcast_to(d, shape)
+    p, q, c, e = a.real, a.imag, d.real, d.imag
+    with np.errstate(all="ignore"):
+        small = np.abs(c) < np.abs(e)
+        r1 = c / e
+        den1 = c * r1 + e
+        r2 = e / c
+        den2 = e * r2 + c
+        out = np.empty(shape, d.dtype)
+        out.real = np.where(small, (p * r1 + q) / den1, (q * r2 + p) / den2)
+        out.imag = np.where(small, (q * r1 - p) / den1, (q - p * r2) / den2)
+    return out
 
 
 def _solve_eigen(a, b):
@@ -539,6 +286,8 @@ def _solve_eigen(a, b):
     kernel; raises ``LinAlgError`` for a zero pivot. The LU as ``_lu_eigen`` (finite input:
     the first largest pivot, the column divided by it, the rank-1 update), the row swaps
     applied to ``b`` as they happen."""
+    if a.dtype.kind == "c":
+        return _solve_eigen_complex(a, b)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     n, m = a.shape[-1], b.shape[-1]
     lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
@@ -567,6 +316,76 @@ def _solve_eigen(a, b):
                 x[:, i] -= x[:, k] * lu[:, i, k, None]
             x[:, i] *= (lu.dtype.type(1) / lu[:, i, i])[:, None]
     return x.reshape(batch + (n, m))
+
+
+def _solve_eigen_complex(a, b):
+    # ``_solve_eigen`` in complex arithmetic on separate real and imaginary parts: each
+    # product by the plain formula (a rounding per real product), the column divided by the
+    # pivot and the diagonal's reciprocal by ``_div_smith``'s formula
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    n, m = a.shape[-1], b.shape[-1]
+    lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
+    x = np.broadcast_to(b, batch + (n, m)).reshape(-1, n, m).copy()
+    rows = np.arange(lu.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            swap = p != k
+            if swap.any():
+                r, q = rows[swap], p[swap]
+                lu[r, k], lu[r, q] = lu[r, q], lu[r, k].copy()
+                x[r, k], x[r, q] = x[r, q], x[r, k].copy()
+            if k + 1 < n:
+                piv = lu[:, k, k, None]
+                col = lu[:, k + 1:, k]
+                lu[:, k + 1:, k] = np.where(piv != 0, _div_smith(col, piv), col)
+                lu[:, k + 1:, k + 1:] -= _plain_mul(lu[:, k + 1:, k, None], lu[:, k, None, k + 1:])
+        if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
+            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+        one = np.ones((), lu.dtype)
+        inv = _div_smith(one, np.diagonal(lu, axis1=-2, axis2=-1))
+        lr, li = np.ascontiguousarray(lu.real), np.ascontiguousarray(lu.imag)
+        xr, xi = np.ascontiguousarray(x.real), np.ascontiguousarray(x.imag)
+        ir, ii = inv.real, inv.imag
+
+        def sub(i, k):  # x_i -= x_k * l_ik
+            cr, ci = lr[:, i, k, None], li[:, i, k, None]
+            ar, ai = xr[:, k], xi[:, k]
+            xr[:, i] -= ar * cr - ai * ci
+            xi[:, i] -= ar * ci + ai * cr
+
+        def update(rows, prev):  # x[rows] -= lu[rows, prev] x[prev] as Eigen's block update
+            a = lu[:, rows, prev]
+            b = np.empty(xr[:, prev].shape, lu.dtype)
+            b.real, b.imag = xr[:, prev], xi[:, prev]
+            new = _gebp(a, b, -1, _ftz if _may_underflow(a, b) else _no_ftz)
+            xr[:, rows] += new.real
+            xi[:, rows] += new.imag
+
+        width = _TRSM_PANEL[lu.dtype]
+        for start in range(0, n, width):
+            end = min(start + width, n)
+            if start:
+                update(slice(start, end), slice(0, start))
+            for i in range(start + 1, end):
+                for k in range(start, i):
+                    sub(i, k)
+        end = n
+        while end > 0:
+            start = end - (end % width or width)
+            if end < n:
+                update(slice(start, end), slice(end, n))
+            for i in range(end - 1, start - 1, -1):
+                for k in range(i + 1, end):
+                    sub(i, k)
+                ar, ai = xr[:, i].copy(), xi[:, i]
+                cr, ci = ir[:, i, None], ii[:, i, None]
+                xr[:, i] = ar * cr - ai * ci
+                xi[:, i] = ar * ci + ai * cr
+            end = start
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = xr, xi
+    return out.reshape(batch + (n, m))
 
 
 def _not_invertible(lu):
@@ -1179,3 +998,169 @@ def _eigh_eigen_complex_run(a, compute_v, T, lanes):
     v = np.empty((n, n), a.dtype)
     v.real, v.imag = qa[:, :n].T, qa[:, n:].T
     return e, v
+
+
+# ------------------------------------------------ TF's MatMul of small float64 / complex
+
+
+# Eigen's packet sizes on AVX (full, half, quarter) for the matrix product's kernel (gebp)
+_GEBP_PACKETS = {np.dtype(np.complex64): (4, 2, 2), np.dtype(np.complex128): (2, 1, 1),
+                 np.dtype(np.float64): (4, 2, 2)}
+MATMUL_REPLAY_MAX_N = 8
+
+
+def _matmul_replayable(a, b):
+    """Whether ``_matmul_eigen`` gives TF's bits: float64/complex products of square
+    matrices of 1-8 rows, one or a batch of the same shape (``expm``'s). Not modelled:
+    broadcast batches, a dimension of 1 beside others (TF's matrix-vector kernel), float32
+    (oneDNN, whose order NumPy's matches), and the half-packet and one-column paths of a
+    depth of 8 or more, which split k over two accumulators (only non-square products take
+    them below 9 rows)."""
+    n = a.shape[-1]
+    return (a.dtype == b.dtype and a.dtype in _GEBP_PACKETS and a.shape == b.shape
+            and a.ndim >= 2 and a.shape[-2] == n and 0 < n <= MATMUL_REPLAY_MAX_N)
+
+
+def _ftz(x):
+    # TF runs its kernels with denormals flushed to zero (inputs and results, FTZ/DAZ)
+    if x.dtype.kind == "c":
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = _ftz(x.real), _ftz(x.imag)
+        return out
+    return np.where(np.abs(x) < np.finfo(x.dtype).tiny, np.copysign(x.dtype.type(0), x), x)
+
+
+def _no_ftz(x):
+    return x
+
+
+def _may_underflow(a, b):
+    """Whether a denormal can arise in ``a @ b``: an operand part below the smallest normal,
+    or a product of the smallest nonzero parts within 2^p of it (a sum of terms no smaller
+    stays a multiple of their quantum, so it is 0 or normal)."""
+    info = np.finfo(a.real.dtype)
+    least = []
+    for x in (a, b):
+        mags = np.abs(np.concatenate([x.real.ravel(), x.imag.ravel()] if x.dtype.kind == "c"
+                                     else [x.ravel()]))
+        mags = mags[(mags != 0) & np.isfinite(mags)]
+        if not mags.size:
+            return False
+        least.append(float(mags.min()))
+    tiny = float(info.tiny)
+    return min(least) < tiny or least[0] * least[1] < tiny * 2.0 ** (info.nmant + 1)
+
+
+def _ftz_mul(x, y, f, recover=True):
+    # one product of Eigen's scalar path: a complex one by the plain formula with each real
+    # product flushed (``f``), then C++'s (Annex G) recovery of infinities (``recover``)
+    if x.dtype.kind != "c":
+        return f(x * y)
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), x.dtype)
+    out.real = f(f(x.real * y.real) - f(x.imag * y.imag))
+    out.imag = f(f(x.real * y.imag) + f(x.imag * y.real))
+    if recover and np.isnan(out.real).any():
+        out = np.where(np.isnan(out.real) & np.isnan(out.imag), _c_mul(x, y), out)
+    return out
+
+
+def _gebp_terms(a, b, f):
+    # the products of the sum over k, ``[k, ..., m, n]``; complex: the four real ones of
+    # Eigen's double-packet accumulators (re*re, im*im, re*im, im*re)
+    a, b = np.moveaxis(a, -1, 0)[..., None], np.moveaxis(b, -2, 0)[..., None, :]
+    if a.dtype.kind == "c":
+        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+        return [f(ar * br), f(ai * bi), f(ar * bi), f(ai * br)]
+    return [f(a * b)]
+
+
+def _gebp_join(parts, dt, sign, f):
+    # the accumulators written back as ``res += alpha * acc``, alpha = sign + 0i (complex:
+    # inf * 0 is nan; sign None: not scaled, TF's matrix-vector kernel for a 1 x 1 product)
+    if dt.kind != "c":
+        return parts[0] if sign in (None, 1) else -parts[0]
+    re, im = f(parts[0] - parts[1]), f(parts[3] + parts[2])
+    if sign is not None:
+        re, im = re * sign - im * 0, re * 0 + im * sign
+    out = np.empty(re.shape, dt)
+    out.real, out.imag = re, im
+    return out
+
+
+def _gebp(a, b, sign, f):
+    """``alpha * (a @ b)`` for ``a [..., m, k]``, ``b [..., k, n]`` (each pair of matrices
+    apart) as Eigen's gebp kernel (AVX) forms it for ``res += alpha * acc``, alpha =
+    ``sign`` + 0i (see ``_matmul_eigen``)."""
+    dt = a.dtype
+    m, kk = a.shape[-2:]
+    n = b.shape[-1]
+    full, half, quarter = _GEBP_PACKETS[dt]
+    done = 0
+    for width in (3 * full, 2 * full, full, half, quarter):
+        done += (n - done) // width * width
+    zero = dt.type(0).real
+    with np.errstate(all="ignore"):
+        terms = _gebp_terms(a, b, f)
+        parts = [f(zero + t[0]) for t in terms]
+        for k in range(1, kk):
+            for j, t in enumerate(terms):
+                parts[j] = f(parts[j] + t[k])
+        out = _gebp_join(parts, dt, sign, f)
+        if done < n:
+            m4 = m // 4 * 4
+            if m4:
+                end4 = kk // 4 * 4
+                sums = []
+                for t in terms:
+                    t = t[..., :m4, done:]
+                    if end4:
+                        c = [f(zero + t[j]) for j in range(4)]
+                        for k in range(4, end4, 4):
+                            for j in range(4):
+                                c[j] = f(c[j] + t[k + j])
+                        acc = f(f(c[0] + c[1]) + f(c[2] + c[3]))
+                    else:
+                        acc = np.zeros_like(t[0])
+                    for k in range(end4, kk):
+                        acc = f(acc + t[k])
+                    sums.append(acc)
+                out[..., :m4, done:] = _gebp_join(sums, dt, sign, f)
+            if m4 < m:
+                acc = np.zeros(out[..., m4:, done:].shape, dt)
+                for k in range(kk):
+                    acc = f(acc + _ftz_mul(a[..., m4:, k, None], b[..., None, k, done:], f))
+                if sign is not None:
+                    acc = _c_mul(np.asarray(sign, dt), acc) if dt.kind == "c" else sign * acc
+                out[..., m4:, done:] = acc
+    return out
+
+
+def _matmul_eigen(a, b):
+    """``a @ b`` as TF's MatMul / BatchMatMulV2 for ``_matmul_replayable`` operands.
+
+    One product (or a batch of one) and each product of a batch of matrices of 7-8 rows:
+    Eigen's contraction, its gebp kernel (AVX). TF's row-major product is Eigen's
+    ``b^T a^T``: the kernel's rows are the result's columns. Columns that fill packets
+    (full, half, quarter) sum over k in order, complex in four real accumulators joined at
+    the end; the columns left over sum row blocks of four with four interleaved
+    accumulators over k (added as ``(c0 + c1) + (c2 + c3)``, the last k after), the rows
+    left over term by term as complex numbers (C++'s product). Each block is added to the
+    zeroed result as ``res + alpha * acc``, alpha = 1 + 0i (inf * 0 is nan), except a 1 x 1
+    product (TF's matrix-vector kernel). A batch of several matrices of up to 6 rows
+    (``m + k + n < 20``): Eigen's coefficient-based product, each coefficient summed over k
+    in order from 0 (packets of the result's rows), complex products by the plain formula.
+    Denormal inputs and results are flushed to zero as in TF's kernels (FTZ/DAZ), wherever
+    one can arise (``_may_underflow``). Bit for bit TF's on 600 random
+    single square products of 1-8 rows and 192 batches of 2-4 (float64, complex64,
+    complex128), and on non-square products of depth below 8 (``_solve_eigen_complex``'s
+    block updates)."""
+    n = a.shape[-1]
+    f = _ftz if _may_underflow(a, b) else _no_ftz
+    a, b = f(a), f(b)
+    with np.errstate(all="ignore"):
+        if a.size == n * n or n > 6:
+            return f(a.dtype.type(0) + _gebp(a, b, None if n == 1 else 1, f))
+        out = np.zeros(a.shape, a.dtype)
+        for k in range(n):
+            out = f(_ftz_mul(a[..., :, k, None], b[..., None, k, :], f, False) + out)
+    return out
