@@ -1884,6 +1884,56 @@ for _name, _src in [
          "dilations=0)")]:
     case(_name, "out = " + _src)
 
+# ---------------------------------------------------------------- sweeplsq (session 12)
+# float32 second derivatives of lstsq and qr at rounding level: the sweep's cases, and TF's
+# Cholesky (Eigen's LLT) and Qr (Eigen's HouseholderQR, under a tape) bit for bit
+# (test_tf_regressions.py compares the "_bits" case exactly).
+case("sweeplsq_lstsq_second_derivatives_as_eigen_llt", """
+    a = tf.constant([[-0.13159449, 0.10456222, -1.0612766], [-1.9451464, 2.1469097, 0.5504976],
+                     [1.3611894, -0.5062709, 1.5359997]], tf.float32)
+    b = tf.constant([[0.0028856352], [2.0984842], [-1.0118144]], tf.float32)
+    c = tf.constant([[1.6091304, 0.0897702, -0.7550291, -0.58989576],
+                     [-0.5964944, 2.596901, -1.2769169, -1.1299384],
+                     [0.9352685, 0.01135325, 0.60047106, -0.87656033],
+                     [-0.23407903, -1.5849414, 2.3254528, 1.2250035]], tf.float32)
+    d = tf.constant([[-2.0], [-1.0], [-3.0], [1.0]], tf.float32)
+    w = tf.constant([[0.7], [-1.3], [0.4], [2.1]], tf.float32)
+    out = [tf.linalg.lstsq(a, b), tf.linalg.lstsq(c, d)]
+    out += grad2(lambda x, y: tf.linalg.lstsq(x, y) * w[:3], a, b)
+    out += grad2(lambda x, y: tf.linalg.lstsq(x, y) * w, c, d)""")
+
+case("sweeplsq_qr_second_derivatives_as_eigen_householder", """
+    a = tf.constant([[-1.8117592, 0.46636567, -3.0585947, 3.5711524],
+                     [4.997898, 2.1980898, -4.6706284, -0.39056805],
+                     [-0.94164443, 2.434796, -2.0226018, -3.0124924],
+                     [-0.7050337, -1.2293576, 2.7092618, -0.7768788]], tf.float32)
+    b = tf.constant([[-0.00021018900362902, 0.00014109388391566, -0.00021705494214966],
+                     [-0.00045638343916169, 0.00031441512552415, 0.00113949473791623]],
+                    tf.float64)
+    v = tf.constant([[0.3, -1.1, 0.5], [2.0, 0.25, -0.7]], tf.float64)
+    # second derivatives through R^-1 keep the gradient's own rounding (BLAS against Eigen:
+    # a few 1e-5 in float32 at cond(R) 95, 1e-7 of the small entries of b's, which cancel
+    # from 5e5): the forward passes are checked bit for bit instead (next case)
+    with tf.GradientTape() as t:
+        t.watch(a)
+        out = list(tf.linalg.qr(a, full_matrices=True))
+    out += grad(lambda x: tf.reduce_sum(tf.linalg.qr(x)[0] * v[:, :2])
+                + tf.reduce_sum(tf.linalg.qr(x)[1] * v), b)""")
+
+case("sweeplsq_cholesky_and_qr_bits", """
+    rng = np.random.default_rng(19)
+    out = []
+    for dt in (tf.float32, tf.float64):
+        for n in (1, 2, 3, 4, 5, 7, 9, 12):
+            a = rng.standard_normal((3, n, n))
+            spd = tf.constant(a @ np.swapaxes(a, -1, -2) + 0.1 * np.eye(n), dt)
+            out += [tf.linalg.cholesky(spd), tf.linalg.cholesky(spd[1])]
+        for m, n in ((1, 1), (2, 2), (3, 2), (4, 4), (5, 3), (6, 5), (9, 4), (9, 1), (8, 8),
+                     (2, 3), (3, 5), (1, 4), (4, 5)):
+            x = tf.constant(rng.standard_normal((2, m, n)), dt)
+            with tf.GradientTape() as t:
+                t.watch(x)
+                out += list(tf.linalg.qr(x)) + list(tf.linalg.qr(x[0], full_matrices=True))""")
 # ---------------------------------------------------------------- sweepexpm (session 12)
 # expm's scaling and squaring replayed to TF's bits: its products as Eigen's matrix kernel
 # forms them (``MatMulEigen``), the Pade solve as Eigen's PartialPivLU in complex arithmetic;

@@ -244,6 +244,20 @@ def test_stft_gradient_of_an_empty_signal(shape):
     assert g is not None and g.dtype == tf.float64 and tuple(g.shape) == shape
 
 
+# ---------------------------------------------------------------- sweeplsq (session 12)
+def test_cholesky_and_qr_are_tf_bits():
+    """Eigen's LLT (every real cholesky below 32 rows) and HouseholderQR (qr under a tape,
+    at most 9 rows/columns and 4 matrices) replayed: TF's float32/float64 bits exactly, not
+    only within the fixture's tolerance (docs/ops.md, "Eigen's LLT and HouseholderQR")."""
+    case = next(c for c in CASES if c["name"] == "sweeplsq_cholesky_and_qr_bits")
+    got = _run(case["src"])
+    assert len(got) == len(case["out"])
+    for k, (g, want) in enumerate(zip(got, case["out"])):
+        a = np.asarray(g.numpy()).astype(np.float64).reshape(-1)
+        expect = np.array([_decode(v) for v in want["value"]], np.float64)
+        assert list(g.shape) == want["shape"] and g.dtype.name == want["dtype"], k
+        assert np.array_equal(a, expect), f"output {k} ({want['dtype']} {want['shape']}): " \
+            f"{np.sum(a != expect)} values differ from TF's"
 # sweepexpm (session 12): TF's bits, not only its values to rounding. ``expm``'s products
 # (MatMulEigen) and its complex ``solve`` up to 8 rows replay Eigen's kernels; these outputs of
 # the two cases (not the forward-mode tangents nor the complex128 residuals, which go

@@ -20,7 +20,6 @@ from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the for
     _eigh_nonfinite,
     _eigh_replayable,
     _EighFailed,
-    _llt_eigen,
     _lu_eigen,
     _lu_solve_eigen,
     _nonfinite,
@@ -31,6 +30,7 @@ from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the for
     _solve_replayable,
     _svd_jacobi,
 )
+from ._eigen_llt_qr import _cholesky_forward, _qr_fast, _qr_replayable
 from ._helpers import _err, _show, check_kind, kind_of, no_kernel, pair, to_tensor
 from .creation_ops import eye
 from .eigen_matmul import matmul_eigen as _expm_mm
@@ -423,33 +423,6 @@ def logdet(matrix, name=None):
 # ------------------------------------------------------------------------- Cholesky
 
 
-def _cholesky_forward(x):
-    # TensorFlow's CPU kernel does not raise for a matrix that is not positive definite;
-    # its output is then meaningless. tapeflow returns NaN for such a matrix.
-    if np.isfinite(x).all():
-        try:
-            out = np.linalg.cholesky(x)
-        except np.linalg.LinAlgError:
-            pass
-        else:
-            if x.shape[-1] < 32:
-                # Eigen's LLT (TF's kernel below 32 rows) rounds each product apart where
-                # LAPACK's fused multiply-adds may keep a pivot Eigen finds <= 0
-                out[np.isnan(_llt_eigen(x)).any(axis=(-2, -1))] = np.nan
-            return out
-    flat = x.reshape((-1,) + x.shape[-2:])
-    out = np.full(flat.shape, np.nan, x.dtype)
-    for i, m in enumerate(flat):
-        if np.isfinite(m).all():
-            try:
-                out[i] = np.linalg.cholesky(m)
-            except np.linalg.LinAlgError:
-                pass
-        else:
-            out[i] = _llt_eigen(m)
-    return out.reshape(x.shape)
-
-
 _CHOL = primitive("Cholesky", _cholesky_forward, save_inputs=False, save_output=True)
 
 
@@ -679,6 +652,8 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 def _qr_forward(x, full_matrices):
     if x.size and _qr_unsafe(x):
         return _qr_eigen(x, full_matrices)
+    if ACTIVE[0] and _qr_replayable(x):  # under a tape: TF's bits for its gradients
+        return _qr_fast(x, full_matrices)  # (Eigen's HouseholderQR; docs/ops.md, sweeplsq)
     q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
     return q, r
 
