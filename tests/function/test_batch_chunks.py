@@ -61,7 +61,7 @@ def _compiled(net, x, on):
     batch_chunks.ENABLED[0] = on
     try:
         f = tf.function(net)
-        return f(x).numpy(), f.get_concrete_function(x)
+        return tf.nest.map_structure(lambda t: t.numpy(), f(x)), f.get_concrete_function(x)
     finally:
         batch_chunks.ENABLED[0] = saved
 
@@ -235,3 +235,124 @@ def test_a_relaxed_trace_with_a_flatten_gets_sized_compiles(defaults):
     g(tf.ones((6, 4)), tf.constant(3))
     p2 = g.get_concrete_function().program
     assert p2.shapes_for({p2.inputs[0]: (6, 4), p2.inputs[1]: ()}) is None
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
+
+
+def _pool_first_cases():
+    rng = np.random.default_rng(11)
+    b = rng.standard_normal(8).astype(np.float32)
+    b_neg0 = b.copy()
+    b_neg0[[1, 5]] = -0.0
+    b_zero = np.zeros(8, np.float32)
+    b_inf = b.copy()
+    b_inf[2] = np.inf
+    b_ninf = b.copy()
+    b_ninf[3] = -np.inf
+    b_nan = b.copy()
+    b_nan[4] = np.nan
+    cases = {
+        "add relu": (lambda x, c: tf.nn.relu(x + c), b),
+        "bias_add relu": (lambda x, c: tf.nn.relu(tf.nn.bias_add(x, c)), b),
+        "bias first, -0.0 in it, relu": (lambda x, c: tf.nn.relu(c + x), b_neg0),
+        "add only, -0.0 in the bias": (lambda x, c: x + c, b_neg0),
+        "add only, +0.0 bias": (lambda x, c: x + c, b_zero),
+        "relu only": (lambda x, c: tf.nn.relu(x), b),
+        "relu then sub": (lambda x, c: tf.nn.relu(x) - c, b),
+        "two adds and relu": (lambda x, c: tf.nn.relu(x + c + tf.reshape(c, [1, 1, 1, 8])), b),
+        "inf bias": (lambda x, c: tf.nn.relu(x + c), b_inf),
+        "-inf bias": (lambda x, c: tf.nn.relu(x + c), b_ninf),
+        "nan bias": (lambda x, c: tf.nn.relu(x + c), b_nan),
+    }
+    return cases
+
+
+def _special_windows(n=24, h=12, w=12, c=8, seed=12):
+    """A batch whose 2x2 windows hold NaN, +-inf, signed zeros and ties: each image gets one
+    kind of window pattern in some of its windows (so some chunks hold a NaN-only window and
+    others do not)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, h, w, c)).astype(np.float32)
+    x[0, 0:2, 0:2, :] = np.nan                      # NaN only
+    x[1, 2:4, 2:4, 1] = [[np.nan, 1.5], [np.nan, -2.0]]   # NaN beside values
+    x[2, 0:2, 4:6, :] = -np.inf                     # -inf only
+    x[3, 4:6, 0:2, 2] = [[-np.inf, np.nan], [np.nan, -np.inf]]   # NaN and -inf only
+    x[4, 6:8, 6:8, 3] = [[np.inf, -np.inf], [0.5, np.nan]]
+    x[5, 0:2, 0:2, :] = -0.0                        # ties of signed zeros
+    x[5, 0, 1, ::2] = 0.0
+    x[6, 2:4, 2:4, :] = 0.25                        # exact ties
+    x[7, 4:6, 4:6, :] = -1e-30                      # all negative: relu gives +0.0 ties
+    x[8, 6:8, 0:2, 5] = [[-0.0, -3.0], [-np.inf, -0.0]]
+    x[9:12] = -np.abs(x[9:12])                      # images below zero (relu: all 0)
+    x[16, 8:10, 8:10, :] = np.nan                   # a NaN-only window in a later chunk
+    x[20, 10:12, 0:2, 7] = np.inf
+    return x
+
+
+@pytest.mark.parametrize("case", list(_pool_first_cases()))
+def test_the_pool_runs_before_the_bias_and_relu_with_the_op_by_op_bits(chunks_on, case):
+    chain, bias = _pool_first_cases()[case]
+    c = tf.constant(bias)
+
+    def net(x):
+        return tf.nn.max_pool2d(chain(x, c), 2, 2, "VALID")
+
+    for xv in (_special_windows(), np.random.default_rng(13).standard_normal(
+            (24, 12, 12, 8)).astype(np.float32)):
+        x = tf.constant(xv)
+        got, concrete = _compiled(net, x, True)
+        plain, _ = _compiled(net, x, False)
+        (step,) = _chunk_steps(concrete)
+        assert step.prim.forward.pools_first == 1, case
+        np.testing.assert_array_equal(_bits(got), _bits(plain))
+        np.testing.assert_array_equal(_bits(got), _bits(net(x).numpy()))
+        np.testing.assert_array_equal(xv, x.numpy())    # the input is not written
+
+
+def _and_relu(x, b, then):
+    r = tf.nn.relu(x + b)
+    return then(r), r
+
+
+def test_which_pools_run_first(chunks_on):
+    b = tf.constant(np.linspace(-1, 1, 8).astype(np.float32))
+    pos = tf.constant(np.linspace(0, 1, 12 * 12 * 8).reshape(1, 12, 12, 8)
+                      .astype(np.float32))
+    nets = {
+        # overlapping windows (stride 1), padding: the op-by-op order
+        "overlapping": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), 2, 1, "VALID"), 0),
+        "SAME, padded": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), 3, 2, "SAME"), 0),
+        # an add that varies along the window (not a per-channel bias); b - x falls as x
+        # rises; a multiply (not an add: a negative scale reverses the order); the ReLU
+        # after them runs after the pool on its own
+        "varies in the window": (lambda x: tf.nn.max_pool2d(x + pos, 2, 2, "VALID"), 0),
+        "b - x": (lambda x: tf.nn.max_pool2d(b - x, 2, 2, "VALID"), 0),
+        "scaled": (lambda x: tf.nn.max_pool2d(x * b, 2, 2, "VALID"), 0),
+        "relu of scaled": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x * b), 2, 2, "VALID"), 1),
+        # the ReLU output also returned, or read by two pools: the chain's values must be
+        # whole, the pools run after them
+        "relu read after": (lambda x: _and_relu(x, b, lambda r: tf.nn.max_pool2d(
+            r, 2, 2, "VALID")), 0),
+        "two pools of one relu": (lambda x: _and_relu(x, b, lambda r: (
+            tf.nn.max_pool2d(r, 2, 2, "VALID"), tf.nn.avg_pool2d(r, 2, 2, "VALID")))[0], 0),
+        "3x3 windows, stride 3": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), 3, 3,
+                                                             "VALID"), 1),
+        "2x1 windows": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), [2, 1], [2, 1],
+                                                   "VALID"), 1),
+        "odd size, last row and column dropped": (
+            lambda x: tf.nn.max_pool2d(tf.nn.relu(x[:, :11, :11] * 1.0 + b), 2, 2,
+                                       "VALID"), 1),
+    }
+    xv = _special_windows()
+    x = tf.constant(xv)
+    for name, (net, expected) in nets.items():
+        got, concrete = _compiled(net, x, True)
+        plain, _ = _compiled(net, x, False)
+        steps = _chunk_steps(concrete)
+        assert steps, name
+        assert sum(s.prim.forward.pools_first for s in steps) == expected, name
+        for a, p in zip(tf.nest.flatten(got), tf.nest.flatten(plain)):
+            np.testing.assert_array_equal(_bits(a), _bits(p))

@@ -41,6 +41,7 @@ from .._core.backend import np
 from .._core.registry import Primitive
 from ..ops import _kernels
 from ..ops import _parallel as _par
+from ..ops import _pool_kernels as _pk
 from .ir import Op, Read, stateful
 from .passes import pure
 from .program import _value_shaped
@@ -244,6 +245,8 @@ def _fuse(run, n, meta, consts, uses, outputs):
                 return None     # one slot both sliced and whole
     for _, st, _ in run:
         local[st.outs[0]] = len(local)
+    pooled = _pools_first(run, uses, leaving, meta, consts)
+    chained = {k for chain in pooled.values() for k, _, _ in chain}
     plan = []
     per_row = 0
     for k, st, flags in run:
@@ -261,8 +264,20 @@ def _fuse(run, n, meta, consts, uses, outputs):
                     and _fresh_in_chunk(s, run)):
                 inplace = local[s]
                 break
-        if inplace < 0:
+        if inplace < 0:     # (sized as op by op, also where the pool runs first)
             per_row += int(np.prod(shape[1:])) * dtype.itemsize
+        if k in chained:    # computed after the pool that reads it (below)
+            continue
+        if k in pooled:
+            chain = pooled[k]
+            ins = (chain[0][1].ins[chain[0][2].index(True)],) + tuple(
+                s for _, cst, cflags in chain for s, f in zip(cst.ins, cflags) if not f)
+            frees = tuple(local[s] for s in set(ins) if s in made and s not in leaving
+                          and max(u for u in uses[s] if u in ks) <= k)
+            plan.append((_pool_first_kernel(st, chain, meta, consts),
+                         tuple(local[s] for s in ins), local[o],
+                         leaving.index(o) if o in leaving else -1, -1, frees))
+            continue
         frees = tuple(local[s] for s in set(st.ins) if s in made and s not in leaving
                       and max(u for u in uses[s] if u in ks) == k)
         plan.append((_kernel(st, meta, consts), tuple(local[s] for s in st.ins), local[o],
@@ -279,9 +294,106 @@ def _fuse(run, n, meta, consts, uses, outputs):
     bounds = [n * i // count for i in range(count + 1)]
     chunks = list(zip(bounds[:-1], bounds[1:]))
     fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
+    fwd.pools_first = len(pooled)
     prim = Primitive("BatchChunks", fwd, differentiable=False)
     site = run[-1][1].site
     return [Op(prim, tuple(ext), {}, tuple(leaving), site)] + [st for _, st, _ in tail]
+
+
+_MONOTONE = frozenset(("AddV2", "BiasAdd", "Sub", "Relu"))
+
+
+def _pools_first(run, uses, leaving, meta, consts):
+    """``{k: chain}`` for each ``MaxPool`` step ``k`` of ``run`` whose windows tile its input
+    (stride == window, no padding) and whose input comes from a chain of element-wise steps
+    that are monotonic non-decreasing in their batched operand, per channel: a ReLU, an add
+    of a value constant along every axis but the last (a bias: ``AddV2``, ``BiasAdd``, or
+    ``Sub`` of it), each read only by the next (nothing after the run reads them). The pool
+    then runs first, on the chain's input, and the chain on the pooled values (a quarter of
+    them for 2x2 windows): ``max_i f(x_i) == f(max_i x_i)`` for such an ``f`` (rounding is
+    monotonic too), bit for bit when no window is all NaN and ``f`` never gives -0.0 (see
+    :func:`_pool_first_kernel`, which checks the rest at each call)."""
+    at = {st.outs[0]: (k, st, flags) for k, st, flags in run}
+    found = {}
+    for k, st, _ in run:
+        attrs = st.attrs or {}
+        if (st.prim.name != "MaxPool" or len(st.ins) != 1 or st.ins[0] not in at
+                or set(attrs) != {"ksize", "strides", "pads"}):
+            continue
+        x_shape, dtype = _shape(meta, consts, st.ins[0])
+        oh, ow = _shape(meta, consts, st.outs[0])[0][1:3]
+        if (dtype.kind != "f" or not (oh and ow and x_shape[3])
+                or not _pk.tiles(x_shape, attrs["ksize"], attrs["strides"], attrs["pads"],
+                                 oh, ow)):
+            continue
+        chain, s, reader = [], st.ins[0], k
+        while s in at and s not in leaving and uses.get(s) == [reader]:
+            j, cst, flags = item = at[s]
+            if cst.prim.name not in _MONOTONE or _shape(meta, consts, s) != (x_shape, dtype):
+                break
+            if cst.prim.name != "Relu":
+                if sum(flags) != 1 or cst.prim.name == "Sub" and not flags[0]:
+                    break   # (b - x falls as x rises)
+                b = _shape(meta, consts, cst.ins[flags.index(False)])
+                if b[1] != dtype or any(d != 1 for d in b[0][:-1]):
+                    break   # not constant along the window's axes, or a promotion
+            chain.insert(0, item)
+            s, reader = cst.ins[flags.index(True)], j
+        if chain:
+            found[k] = chain
+    return found
+
+
+def _pool_first_kernel(pool, chain, meta, consts):
+    """The kernel of ``pool`` and the ``chain`` before it (:func:`_pools_first`): the tiled
+    maxima of the chain's input, then the chain's steps in place on them, then the pool's
+    NaN-window pass. ``xs`` = (the chain's input, its whole operands in order).
+
+    Exact where the chain's ``f`` is non-decreasing and never gives -0.0: its adds' operands
+    must be finite (``-inf + inf`` is NaN: not monotonic) and, when the chain ends with an
+    add, free of -0.0 (``-0.0 + -0.0`` is -0.0, which max ties with 0.0 by position); a
+    ReLU gives +0.0 for -0.0 (``_kernels.relu``). A NaN of the input is skipped by the pool
+    either way (``f(NaN)`` is NaN), except in a window of NaN only, which the op-by-op order
+    gives as the lowest float and this one as ``f(lowest)``: the pooled maxima are checked,
+    and when one is NaN or an operand fails its check, the chunk runs in the op-by-op order
+    (the chain over the whole input, then the pool)."""
+    attrs = pool.attrs
+    kh, kw = attrs["ksize"]
+    oh, ow = _shape(meta, consts, pool.outs[0])[0][1:3]
+    pool_fwd = pool.prim.forward
+    steps, n_ops = [], 0    # (kernel, index in xs of its whole operand or 0, x first)
+    for _, st, flags in chain:
+        if st.prim.name == "Relu":
+            steps.append((_kernel(st, meta, consts), 0, True))
+        else:
+            n_ops += 1
+            steps.append((_kernel(st, meta, consts), n_ops, flags[0]))
+    signed = chain[-1][1].prim.name != "Relu"
+
+    def exact(ops):
+        for b in ops:
+            if not np.isfinite(b).all():
+                return False
+            if signed and np.logical_and(b == 0, np.signbit(b)).any():
+                return False
+        return True
+
+    def run(y, xs, target):
+        for kernel, i, first in steps:
+            if not i:
+                y = kernel((y,), target)
+            else:
+                y = kernel((y, xs[i]) if first else (xs[i], y), target)
+        return y
+
+    def forward(xs, t):
+        raw = _pk.tiled_max(xs[0], kh, kw, oh, ow)
+        low = np.minimum.reduce(raw, axis=None)
+        if low == low and exact(xs[1:]):     # (no window of NaN only)
+            return _into(t, _pk.nan_windows(run(raw, xs, raw)))
+        # the op-by-op order (into fresh arrays: the input may be read elsewhere)
+        return _into(t, pool_fwd(run(xs[0], xs, None), **attrs))
+    return forward
 
 
 def _fresh_in_chunk(s, run):

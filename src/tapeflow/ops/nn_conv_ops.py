@@ -21,8 +21,6 @@ the sizes it is given: a ``tf.function`` program traced with relaxed sizes pads 
 eager execution does.
 """
 import builtins
-import math
-import threading
 
 from .._core import errors
 from .._core.backend import np
@@ -36,6 +34,11 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from . import winograd as _wg
 from ._helpers import check_kind, dtype_mismatch, to_tensor
+from ._pool_kernels import nan_windows as _nan_windows
+from ._pool_kernels import scratch as _scratch
+from ._pool_kernels import tiled as _tiled
+from ._pool_kernels import tiled_max as _tiled_max
+from ._pool_kernels import tiles as _tiles
 
 __all__ = [
     "conv1d", "conv2d", "conv2d_transpose", "conv1d_transpose", "depthwise_conv2d",
@@ -136,25 +139,6 @@ def _strided(xp, shape, strides):
     view = np.ndarray(shape, xp.dtype, buffer=xp, strides=strides)
     view.flags.writeable = False
     return view
-
-
-_SCRATCH = threading.local()
-_SCRATCH_LIMIT = 1 << 26  # bytes; larger patch matrices are allocated afresh
-
-
-def _scratch(shape, dtype):
-    """A per-thread reusable buffer for a patch matrix that dies before the next one is made.
-
-    Reusing it spares the page faults of a fresh multi-megabyte allocation each step, which
-    otherwise cost about as much as the matrix product itself.
-    """
-    dtype = np.dtype(dtype)
-    if (nbytes := math.prod(shape) * dtype.itemsize) > _SCRATCH_LIMIT:   # (not np.prod: 5 us)
-        return np.empty(shape, dtype)
-    buf = getattr(_SCRATCH, "buf", None)
-    if buf is None or buf.nbytes < nbytes:
-        buf = _SCRATCH.buf = np.empty(builtins.max(nbytes, 1 << 20), np.uint8)
-    return buf[:nbytes].view(dtype).reshape(shape)
 
 
 def _im2col(x, kh, kw, strides, pads, dilations, oh, ow):
@@ -785,49 +769,6 @@ def _max_pool_forward(x, ksize, strides, pads):
     return _nan_windows(out)
 
 
-def _tiled_max(x, kh, kw, oh, ow):
-    """Max pooling by windows that tile ``x`` (stride == window, no padding): the maxima
-    of the window rows (whole image rows at a time, into the scratch buffer), then of
-    their columns; NaN skipped (``np.fmax``, ties keep the later operand, as always)."""
-    x6 = _tiled(x, kh, kw, oh, ow)
-    if kw == 1:
-        out = x6[:, :, 0, :, 0].copy()
-        for i in builtins.range(1, kh):
-            np.fmax(out, x6[:, :, i, :, 0], out=out)
-        return out
-    if kh == 1:
-        rows = x6[:, :, 0]
-    else:
-        # (a scratch buffer: a fresh one would cost page faults on every call)
-        rows = _scratch(x6[:, :, 0].shape, x.dtype)
-        np.fmax(x6[:, :, 0], x6[:, :, 1], out=rows)
-        for i in builtins.range(2, kh):
-            np.fmax(rows, x6[:, :, i], out=rows)
-    out = np.fmax(rows[:, :, :, 0], rows[:, :, :, 1])
-    for j in builtins.range(2, kw):
-        np.fmax(out, rows[:, :, :, j], out=out)
-    return out
-
-
-def _nan_windows(out):
-    # Eigen's pooling starts each window at the lowest finite value and keeps a value only
-    # if it is larger: NaN is skipped (np.fmax), and a window of NaN and -inf gives that
-    # lowest value. (``min`` first: a vectorised pass, 7x faster than ``fmax`` with a
-    # scalar, which only runs when some window is NaN or -inf.)
-    if out.dtype.kind == "f" and out.size:
-        lowest = np.finfo(out.dtype).min
-        if not np.minimum.reduce(out, axis=None) >= lowest:   # out.min() without its wrapper
-            np.fmax(out, lowest, out=out)
-    return out
-
-
-def _tiled(x, kh, kw, oh, ow):
-    """``[N, oh, kh, ow, kw, C]``: the input as its tiling windows (a view when they cover
-    it)."""
-    n, _, _, c = x.shape
-    return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
-
-
 def _max_pool_route(x, y, ksize, strides, pads):
     """Where each window's gradient goes: ``[kh * kw, N, oh, ow, C]`` of x's float dtype, 1
     at one cell per window, else 0. As TensorFlow's MaxPoolGrad: the window's first cell
@@ -902,12 +843,6 @@ def _first_maximum(x, y, ksize, strides, pads):
         route[k] *= free
         free -= route[k]
     return route
-
-
-def _tiles(shape, ksize, strides, pads, oh, ow):
-    """Whether the windows tile the input without overlap or padding (stride == ksize)."""
-    return (tuple(strides) == tuple(ksize) and not builtins.any(builtins.sum(pads, ()))
-            and oh * ksize[0] <= shape[1] and ow * ksize[1] <= shape[2])
 
 
 def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
