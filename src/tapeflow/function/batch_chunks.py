@@ -42,6 +42,7 @@ from .._core.registry import Primitive
 from ..ops import _kernels
 from ..ops import _parallel as _par
 from ..ops import _pool_kernels as _pk
+from ..ops.nn_conv_ops import conv_by_windows as _conv_by_windows
 from .ir import Op, Read, stateful
 from .passes import pure
 from .program import _value_shaped
@@ -246,7 +247,16 @@ def _fuse(run, n, meta, consts, uses, outputs):
     for _, st, _ in run:
         local[st.outs[0]] = len(local)
     pooled = _pools_first(run, uses, leaving, meta, consts)
-    chained = {k for chain in pooled.values() for k, _, _ in chain}
+    chained = {k for conv, chain in pooled.values()
+               for k, _, _ in chain + ([conv] if conv is not None else [])}
+    # each made value's last reader in the run (a pool run first reads its chain's input
+    # and the convolution's operands at its own place)
+    last = {s: max(u for u in uses[s] if u in ks) for s in made if s not in leaving}
+    for k, (conv, chain) in pooled.items():
+        head = conv[1].ins if conv is not None else chain[0][1].ins
+        for s in head:
+            if s in last:
+                last[s] = max(last[s], k)
     plan = []
     per_row = 0
     for k, st, flags in run:
@@ -269,17 +279,17 @@ def _fuse(run, n, meta, consts, uses, outputs):
         if k in chained:    # computed after the pool that reads it (below)
             continue
         if k in pooled:
-            chain = pooled[k]
-            ins = (chain[0][1].ins[chain[0][2].index(True)],) + tuple(
+            conv, chain = pooled[k]
+            head = (tuple(conv[1].ins) if conv is not None
+                    else (chain[0][1].ins[chain[0][2].index(True)],))
+            ins = head + tuple(
                 s for _, cst, cflags in chain for s, f in zip(cst.ins, cflags) if not f)
-            frees = tuple(local[s] for s in set(ins) if s in made and s not in leaving
-                          and max(u for u in uses[s] if u in ks) <= k)
-            plan.append((_pool_first_kernel(st, chain, meta, consts),
+            frees = tuple(local[s] for s in set(ins) if last.get(s) == k)
+            plan.append((_pool_first_kernel(st, conv, chain, meta, consts),
                          tuple(local[s] for s in ins), local[o],
                          leaving.index(o) if o in leaving else -1, -1, frees))
             continue
-        frees = tuple(local[s] for s in set(st.ins) if s in made and s not in leaving
-                      and max(u for u in uses[s] if u in ks) == k)
+        frees = tuple(local[s] for s in set(st.ins) if last.get(s) == k)
         plan.append((_kernel(st, meta, consts), tuple(local[s] for s in st.ins), local[o],
                      leaving.index(o) if o in leaving else -1, inplace, frees))
     # chunks of CHUNK_BYTES, at least MIN_CHUNKS of them, none under MIN_CHUNK_BYTES (a
@@ -295,6 +305,7 @@ def _fuse(run, n, meta, consts, uses, outputs):
     chunks = list(zip(bounds[:-1], bounds[1:]))
     fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
     fwd.pools_first = len(pooled)
+    fwd.convs_by_windows = sum(conv is not None for conv, _ in pooled.values())
     prim = Primitive("BatchChunks", fwd, differentiable=False)
     site = run[-1][1].site
     return [Op(prim, tuple(ext), {}, tuple(leaving), site)] + [st for _, st, _ in tail]
@@ -304,15 +315,18 @@ _MONOTONE = frozenset(("AddV2", "BiasAdd", "Sub", "Relu"))
 
 
 def _pools_first(run, uses, leaving, meta, consts):
-    """``{k: chain}`` for each ``MaxPool`` step ``k`` of ``run`` whose windows tile its input
-    (stride == window, no padding) and whose input comes from a chain of element-wise steps
-    that are monotonic non-decreasing in their batched operand, per channel: a ReLU, an add
-    of a value constant along every axis but the last (a bias: ``AddV2``, ``BiasAdd``, or
-    ``Sub`` of it), each read only by the next (nothing after the run reads them). The pool
-    then runs first, on the chain's input, and the chain on the pooled values (a quarter of
-    them for 2x2 windows): ``max_i f(x_i) == f(max_i x_i)`` for such an ``f`` (rounding is
-    monotonic too), bit for bit when no window is all NaN and ``f`` never gives -0.0 (see
-    :func:`_pool_first_kernel`, which checks the rest at each call)."""
+    """``{k: (conv, chain)}`` for each ``MaxPool`` step ``k`` of ``run`` whose windows tile
+    its input (stride == window, no padding) and whose input comes from a chain of
+    element-wise steps that are monotonic non-decreasing in their batched operand, per
+    channel: a ReLU, an add of a value constant along every axis but the last (a bias:
+    ``AddV2``, ``BiasAdd``, or ``Sub`` of it), each read only by the next (nothing after the
+    run reads them), and/or from a ``Conv2D`` read by nothing else (``conv``, else None).
+    The pool then runs first, on the chain's input, and the chain on the pooled values (a
+    quarter of them for 2x2 windows): ``max_i f(x_i) == f(max_i x_i)`` for such an ``f``
+    (rounding is monotonic too), bit for bit when no window is all NaN and the added values
+    are finite (see :func:`_pool_first_kernel`, which checks them at each call). The
+    convolution computes only the positions the windows read, window offset by offset
+    (``nn_conv_ops.conv_by_windows``), so the pool's maxima are long contiguous passes."""
     at = {st.outs[0]: (k, st, flags) for k, st, flags in run}
     found = {}
     for k, st, _ in run:
@@ -339,60 +353,95 @@ def _pools_first(run, uses, leaving, meta, consts):
                     break   # not constant along the window's axes, or a promotion
             chain.insert(0, item)
             s, reader = cst.ins[flags.index(True)], j
-        if chain:
-            found[k] = chain
+        conv = at.get(s) if s not in leaving and uses.get(s) == [reader] else None
+        if conv is not None and not (
+                conv[1].prim.name == "Conv2D" and conv[2] == (True, False)
+                and set(conv[1].attrs or {}) == {"strides", "pads", "dilations"}
+                and _shape(meta, consts, s) == (x_shape, dtype)
+                and _shape(meta, consts, conv[1].ins[0])[1] == dtype):
+            conv = None
+        if chain or conv:
+            found[k] = (conv, chain)
     return found
 
 
-def _pool_first_kernel(pool, chain, meta, consts):
-    """The kernel of ``pool`` and the ``chain`` before it (:func:`_pools_first`): the tiled
-    maxima of the chain's input, then the chain's steps in place on them, then the pool's
-    NaN-window pass. ``xs`` = (the chain's input, its whole operands in order).
+def _pool_first_kernel(pool, conv, chain, meta, consts):
+    """The kernel of ``pool`` and the ``chain`` (and ``conv``) before it
+    (:func:`_pools_first`): the tiled maxima of the chain's input (of the convolution's
+    output computed window offset by offset), then the chain's steps in place on them, then
+    the pool's NaN-window pass. ``xs`` = (the chain's input, or the convolution's input and
+    filter; the chain's whole operands in order).
 
-    Exact where the chain's ``f`` is non-decreasing and never gives -0.0: its adds' operands
-    must be finite (``-inf + inf`` is NaN: not monotonic) and, when the chain ends with an
-    add, free of -0.0 (``-0.0 + -0.0`` is -0.0, which max ties with 0.0 by position); a
-    ReLU gives +0.0 for -0.0 (``_kernels.relu``). A NaN of the input is skipped by the pool
-    either way (``f(NaN)`` is NaN), except in a window of NaN only, which the op-by-op order
-    gives as the lowest float and this one as ``f(lowest)``: the pooled maxima are checked,
-    and when one is NaN or an operand fails its check, the chunk runs in the op-by-op order
-    (the chain over the whole input, then the pool)."""
+    Exact where the chain's ``f`` is non-decreasing: its adds' operands must be finite
+    (``-inf + inf`` is NaN). Signed zeros: ``f`` gives -0.0 only where it is the identity
+    bit for bit (a sum is -0.0 only when both terms are; a ReLU gives +0.0 for -0.0,
+    ``_kernels.relu``; so after a ReLU or an add of anything but -0.0 no value is -0.0),
+    and elsewhere equal values have equal bits, so a tie picks the same bits either way.
+    A NaN of the input is skipped by the pool either way (``f(NaN)`` is NaN), except in a
+    window of NaN only, which the op-by-op order gives as the lowest float and this one as
+    ``f(lowest)``: the pooled maxima are checked, and when one is NaN or an operand is not
+    finite, the chunk runs in the op-by-op order (the chain over the whole input, then the
+    pool). A window whose ``f`` values are all -inf (overflow included) gets the pool's
+    lowest float from the NaN-window pass after the chain."""
     attrs = pool.attrs
     kh, kw = attrs["ksize"]
     oh, ow = _shape(meta, consts, pool.outs[0])[0][1:3]
     pool_fwd = pool.prim.forward
-    steps, n_ops = [], 0    # (kernel, index in xs of its whole operand or 0, x first)
+    first = 1 if conv is None else 2    # in xs, the chain's first whole operand
+    steps, n_ops = [], first - 1    # (kernel, index in xs of its whole operand or 0, x first)
     for _, st, flags in chain:
         if st.prim.name == "Relu":
             steps.append((_kernel(st, meta, consts), 0, True))
         else:
             n_ops += 1
             steps.append((_kernel(st, meta, consts), n_ops, flags[0]))
-    signed = chain[-1][1].prim.name != "Relu"
+    # a ReLU's output is never below 0 (nor NaN here): no window pass after it
+    last_relu = bool(chain) and chain[-1][1].prim.name == "Relu"
 
     def exact(ops):
         for b in ops:
             if not np.isfinite(b).all():
                 return False
-            if signed and np.logical_and(b == 0, np.signbit(b)).any():
-                return False
         return True
 
     def run(y, xs, target):
-        for kernel, i, first in steps:
+        for kernel, i, x_first in steps:
             if not i:
                 y = kernel((y,), target)
             else:
-                y = kernel((y, xs[i]) if first else (xs[i], y), target)
+                y = kernel((y, xs[i]) if x_first else (xs[i], y), target)
         return y
 
+    if conv is None:
+        def conv_blocks(xs):
+            return None
+    else:
+        conv_attrs, conv_fwd = conv[1].attrs, conv[1].prim.forward
+
+        def conv_blocks(xs):
+            return _conv_by_windows(xs[0], xs[1], window=(kh, kw), grid=(oh, ow),
+                                    **conv_attrs)
+
     def forward(xs, t):
-        raw = _pk.tiled_max(xs[0], kh, kw, oh, ow)
+        blocks = conv_blocks(xs)
+        if blocks is not None:
+            x, raw = None, _pk.window_max(blocks)
+        else:
+            x = xs[0] if conv is None else conv_fwd(xs[0], xs[1], **conv_attrs)
+            raw = _pk.tiled_max(x, kh, kw, oh, ow)
+        if not steps:
+            return _into(t, _pk.nan_windows(raw))
         low = np.minimum.reduce(raw, axis=None)
-        if low == low and exact(xs[1:]):     # (no window of NaN only)
-            return _into(t, _pk.nan_windows(run(raw, xs, raw)))
+        if low == low and exact(xs[first:]):     # (no window of NaN only)
+            y = run(raw, xs, raw)
+            return _into(t, y if last_relu else _pk.nan_windows(y))
         # the op-by-op order (into fresh arrays: the input may be read elsewhere)
-        return _into(t, pool_fwd(run(xs[0], xs, None), **attrs))
+        if x is not None:
+            return _into(t, pool_fwd(run(x, xs, None), **attrs))
+        blocks = conv_blocks(xs)
+        flat = blocks.reshape((-1,) + blocks.shape[3:])
+        run(flat, xs, flat)
+        return _into(t, _pk.nan_windows(_pk.window_max(blocks)))
     return forward
 
 

@@ -14,7 +14,7 @@ import threading
 
 from .._core.backend import np
 
-__all__ = ["scratch", "tiles", "tiled", "tiled_max", "nan_windows"]
+__all__ = ["scratch", "tiles", "tiled", "tiled_max", "window_max", "nan_windows"]
 
 _SCRATCH = threading.local()
 _SCRATCH_LIMIT = 1 << 26  # bytes; larger patch matrices are allocated afresh
@@ -71,6 +71,22 @@ def tiled_max(x, kh, kw, oh, ow):
     for j in builtins.range(2, kw):
         np.fmax(out, rows[:, :, :, j], out=out)
     return out
+
+
+def window_max(blocks):
+    """:func:`tiled_max` of windows given offset by offset, ``blocks`` ``[kh, kw, N, oh, ow,
+    C]`` (block ``[i, j]`` holds each window's element ``(i, j)``; ``nn_conv_ops.
+    conv_by_windows`` computes a convolution's output so), in the same order of ``fmax``
+    calls and operands, so the same bits (NaN, ties): each long contiguous pass where
+    :func:`tiled_max`'s column step runs C-float inner loops. Written over ``blocks``; the
+    result is ``blocks[0, 0]``."""
+    kh, kw = blocks.shape[:2]
+    for j in builtins.range(kw):
+        for i in builtins.range(1, kh):
+            np.fmax(blocks[0, j], blocks[i, j], out=blocks[0, j])
+    for j in builtins.range(1, kw):
+        np.fmax(blocks[0, 0], blocks[0, j], out=blocks[0, 0])
+    return blocks[0, 0]
 
 
 def nan_windows(out):
