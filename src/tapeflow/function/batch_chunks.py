@@ -20,7 +20,21 @@ whole-batch arrays, chunk by chunk).
 
 Each step computes its chunk by the same kernel as its op-by-op run (its forward, or the
 same ufunc with ``out=``): rows of a product are independent, so results are bit for bit
-those of the op-by-op replay (``tests/function/test_batch_chunks.py``). Only runs of at
+those of the op-by-op replay (``tests/function/test_batch_chunks.py``). (OpenBLAS's sgemm
+gives a row the same bits whatever rows are computed with it for 8, 16 or 32 columns and
+two rows or more, as measured with 0.3.31's SkylakeX kernel; with 7 columns some rows
+differed by an ulp between a whole product and a part of it: that holds for the chunks as
+for the op-by-op program's own cuts.)
+
+A ``MaxPool`` whose windows tile its input runs *before* a chain of per-channel monotonic
+steps that feeds it (bias adds, a ReLU: :func:`_pools_first`), on the chain's input, and
+the chain on the pooled values (a quarter of them for 2x2 windows); where that input is a
+``Conv2D`` read by nothing else, the convolution computes only the positions the windows
+read, window offset by offset (``nn_conv_ops.conv_by_windows``), and the pool is three long
+``fmax`` passes (``_pool_kernels.window_max``) instead of a pass over C-float rows. Exact
+(the conditions and the per-chunk fallback to the op-by-op order: :func:`_pool_first_kernel`).
+The benchmark CNN at batch 64, one thread, CPU per call: 2.25-2.4 ms before, 1.7-1.9 ms
+after (``benchmarks/NOTES.md``, session 12). Only runs of at
 least :data:`MIN_BYTES` of batched values and batches of :data:`MIN_BATCH` rows or more are
 cut (a batch-1 call never is), and only into two chunks or more of :data:`MIN_CHUNK_BYTES`
 of intermediates each; small trailing steps (under :data:`SMALL_BYTES`, a dense head after
