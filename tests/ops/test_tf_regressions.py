@@ -217,3 +217,27 @@ def test_stft_gradient_of_an_empty_signal(shape):
     g = t.gradient(s, x)
     assert y.shape.num_elements() == 0 and float(s) == 0.0
     assert g is not None and g.dtype == tf.float64 and tuple(g.shape) == shape
+
+
+# sweepexpm (session 12): TF's bits, not only its values to rounding. ``expm``'s products
+# (MatMulEigen) and complex ``solve`` up to 8 rows replay Eigen's kernels; these outputs of
+# the two cases (not the forward-mode tangents nor the complex128 residuals, which go
+# through tf.matmul) must equal TF's exactly: nan where TF's is, zeros signed as TF's.
+_BITS = {"expm_overflowing_squarings_as_eigen": (0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 13, 14, 15),
+         "solve_small_complex_as_eigen": tuple(i for i in range(35) if i >= 25 or i % 5 in
+                                               (0, 2, 4))}
+
+
+@pytest.mark.parametrize("name", sorted(_BITS))
+def test_bit_for_bit_as_tensorflow(name):
+    case = next(c for c in CASES if c["name"] == name)
+    got = _run(case["src"])
+    assert len(got) == len(case["out"]) == max(_BITS[name]) + 1
+    for i in _BITS[name]:
+        a = np.asarray(got[i].numpy()).reshape(-1)
+        want = np.array([_decode(v) for v in case["out"][i]["value"]], dtype=a.dtype)
+        for g, w in ((a.real, want.real), (a.imag, want.imag)) if a.dtype.kind == "c" else \
+                ((a, want),):
+            assert np.array_equal(np.isnan(g), np.isnan(w)), f"{name}[{i}]: nan"
+            same = np.isnan(w) | ((g == w) & (np.signbit(g) == np.signbit(w)))
+            assert same.all(), f"{name}[{i}]: {g[~same][:3]} vs TF {w[~same][:3]}"

@@ -33,6 +33,7 @@ from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the for
 )
 from ._helpers import _err, _show, check_kind, kind_of, no_kernel, pair, to_tensor
 from .creation_ops import eye
+from .eigen_matmul import matmul_eigen as _expm_mm
 from .math_ops import matmul
 
 __all__ = [
@@ -1015,24 +1016,24 @@ def _pade(a, ident, order):
         for r in rest:
             out = _m.add(out, r)
         return out
-    m2 = matmul(a, a)
+    m2 = _expm_mm(a, a)
     if order == 3:
-        return matmul(a, total(m2, t(1, ident))), total(t(2, m2), t(0, ident))
-    m4 = matmul(m2, m2)
+        return _expm_mm(a, total(m2, t(1, ident))), total(t(2, m2), t(0, ident))
+    m4 = _expm_mm(m2, m2)
     if order == 5:
-        return (matmul(a, total(m4, t(3, m2), t(1, ident))),
+        return (_expm_mm(a, total(m4, t(3, m2), t(1, ident))),
                 total(t(4, m4), t(2, m2), t(0, ident)))
-    m6 = matmul(m4, m2)
+    m6 = _expm_mm(m4, m2)
     if order == 7:
-        return (matmul(a, total(m6, t(5, m4), t(3, m2), t(1, ident))),
+        return (_expm_mm(a, total(m6, t(5, m4), t(3, m2), t(1, ident))),
                 total(t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
     if order == 9:
-        m8 = matmul(m6, m2)
-        return (matmul(a, total(m8, t(7, m6), t(5, m4), t(3, m2), t(1, ident))),
+        m8 = _expm_mm(m6, m2)
+        return (_expm_mm(a, total(m8, t(7, m6), t(5, m4), t(3, m2), t(1, ident))),
                 total(t(8, m8), t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
-    u = matmul(a, total(matmul(m6, total(m6, t(11, m4), t(9, m2))), t(7, m6), t(5, m4),
+    u = _expm_mm(a, total(_expm_mm(m6, total(m6, t(11, m4), t(9, m2))), t(7, m6), t(5, m4),
                         t(3, m2), t(1, ident)))
-    v = total(matmul(m6, total(t(12, m6), t(10, m4), t(8, m2))), t(6, m6), t(4, m4),
+    v = total(_expm_mm(m6, total(t(12, m6), t(10, m4), t(8, m2))), t(6, m6), t(4, m4),
               t(2, m2), t(0, ident))
     return u, v
 
@@ -1082,7 +1083,7 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
     finite = squarings[np.isfinite(squarings)]
     for i in range(int(finite.max()) if finite.size else 0):  # TF would loop forever at inf
         more = Tensor(np.broadcast_to(i < squarings, val.shape).copy())
-        r = _a.where(more, matmul(r, r), r)
+        r = _a.where(more, _expm_mm(r, r), r)
     return r
 
 
