@@ -30,7 +30,9 @@ descheduled one, and a convolution's product can take 50-100x its one-thread tim
 Since session 10 tapeflow cuts large convolutions into chunks for its own two threads and
 runs their products with OpenBLAS at one thread (``ops/_parallel.py``); since session 11 a
 fixed-shape compile runs a batch's convolution/pooling/activation steps chunk by chunk on
-those threads (``function/batch_chunks.py``; ``TAPEFLOW_BATCH_CHUNKS=0`` turns it off);
+those threads (``function/batch_chunks.py``; ``TAPEFLOW_BATCH_CHUNKS=0`` turns it off), and
+since session 12 a chunk pools a convolution's output before its bias add and ReLU,
+computing only the positions the pooling windows read;
 ``TAPEFLOW_KERNEL_THREADS=1`` in the environment restores OpenBLAS's own threading.
 Goals (issue 20): fresh import + load + first call <= 0.5 s; per call no slower than TF's
 loaded model, at batch 1 at most 0.3x; the MobileNetV2 decode <= 100 ms.

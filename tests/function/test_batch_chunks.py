@@ -61,7 +61,8 @@ def _compiled(net, x, on):
     batch_chunks.ENABLED[0] = on
     try:
         f = tf.function(net)
-        return f(x).numpy(), f.get_concrete_function(x)
+        f(x)    # (the first call runs the trace's program; the sized compile comes after)
+        return tf.nest.map_structure(lambda t: t.numpy(), f(x)), f.get_concrete_function(x)
     finally:
         batch_chunks.ENABLED[0] = saved
 
@@ -131,6 +132,7 @@ def test_values_read_after_the_run_leave_it_whole(chunks_on):
         return tf.reduce_sum(y, 0), tf.reduce_mean(p), r
     x = tf.constant(rng.standard_normal((32, 24, 24, 2)).astype(np.float32))
     f = tf.function(net)
+    f(x)    # (the compiled program runs from the second call)
     got = [t.numpy() for t in f(x)]
     assert _chunk_steps(f.get_concrete_function(x))
     batch_chunks.ENABLED[0] = False
@@ -160,6 +162,7 @@ def test_a_changed_variable_is_read_at_each_call(chunks_on):
     x = tf.constant(np.random.default_rng(6).standard_normal(
         (16, 22, 22, 3)).astype(np.float32))
     f = tf.function(net)
+    f(x)    # (the compiled program runs from the second call)
     first = f(x).numpy()
     assert _chunk_steps(f.get_concrete_function(x))
     var = [v for v in f.get_concrete_function(x).program.variables
@@ -180,6 +183,7 @@ def test_the_input_is_not_written(chunks_on):
     xv = np.random.default_rng(8).standard_normal((64, 32, 32, 4)).astype(np.float32)
     x = tf.constant(xv.copy())
     f = tf.function(net)
+    f(x)    # (the compiled program runs from the second call)
     got = f(x).numpy()
     assert _chunk_steps(f.get_concrete_function(x))
     np.testing.assert_array_equal(x.numpy(), xv)
@@ -235,3 +239,203 @@ def test_a_relaxed_trace_with_a_flatten_gets_sized_compiles(defaults):
     g(tf.ones((6, 4)), tf.constant(3))
     p2 = g.get_concrete_function().program
     assert p2.shapes_for({p2.inputs[0]: (6, 4), p2.inputs[1]: ()}) is None
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
+
+
+def _special_windows(n=24, h=12, w=12, c=8, seed=12):
+    """A batch whose 2x2 windows hold NaN, +-inf, signed zeros and ties. In chunks of six
+    images: the first and last hold a window of NaN only (the op-by-op order is kept for
+    them), the middle two none (the pool runs first), with windows of -inf only, of NaN and
+    -inf, values that overflow to -inf with a large negative bias, ties of signed zeros."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, h, w, c)).astype(np.float32)
+    x[0, 0:2, 0:2, :] = np.nan                      # NaN only
+    x[22, 8:10, 8:10, :] = np.nan
+    x[6, 0:2, 4:6, :] = -np.inf                     # -inf only
+    x[7, 4:6, 0:2, 2] = [[-np.inf, np.nan], [np.nan, -np.inf]]   # NaN and -inf only
+    x[8, 6:8, 6:8, 3] = [[np.inf, -np.inf], [0.5, np.nan]]
+    x[9, 2:4, 2:4, 1] = [[np.nan, 1.5], [np.nan, -2.0]]   # NaN beside values
+    x[10, :, :, 6] = -3e38                          # x + (-3e38): -inf
+    x[11, 2:4, 2:4, 6] = [[-3e38, -np.inf], [-3e38, -3e38]]
+    x[12, 0:2, 0:2, :] = -0.0                       # ties of signed zeros
+    x[12, 0, 1, ::2] = 0.0
+    x[13, 2:4, 2:4, :] = 0.25                       # exact ties
+    x[14, 4:6, 4:6, :] = -1e-30                     # all negative: relu gives +0.0 ties
+    x[15, 6:8, 0:2, 5] = [[-0.0, -3.0], [-np.inf, -0.0]]
+    x[16:18] = -np.abs(x[16:18])                    # images below zero (relu: all 0)
+    x[20, 10:12, 0:2, 7] = np.inf
+    return x
+
+
+def _pool_first_cases():
+    rng = np.random.default_rng(11)
+    b = rng.standard_normal(8).astype(np.float32)
+    b[6] = -3e38
+    b_neg0 = b.copy()
+    b_neg0[[1, 5]] = -0.0
+    b_all_neg0 = np.full(8, -0.0, np.float32)
+    b_zero = np.zeros(8, np.float32)
+    b_inf = b.copy()
+    b_inf[2] = np.inf
+    b_ninf = b.copy()
+    b_ninf[3] = -np.inf
+    b_nan = b.copy()
+    b_nan[4] = np.nan
+    cases = {
+        "add relu": (lambda x, c: tf.nn.relu(x + c), b),
+        "bias_add relu": (lambda x, c: tf.nn.relu(tf.nn.bias_add(x, c)), b),
+        "bias first, -0.0 in it, relu": (lambda x, c: tf.nn.relu(c + x), b_neg0),
+        "add only": (lambda x, c: x + c, b),
+        "add only, -0.0 in the bias": (lambda x, c: x + c, b_neg0),
+        "add only, -0.0 bias": (lambda x, c: x + c, b_all_neg0),
+        "add only, +0.0 bias": (lambda x, c: x + c, b_zero),
+        "relu only": (lambda x, c: tf.nn.relu(x), b),
+        "relu then sub": (lambda x, c: tf.nn.relu(x) - c, b),
+        "relu then add -0.0": (lambda x, c: tf.nn.relu(x) + c, b_all_neg0),
+        "two adds and relu": (lambda x, c: tf.nn.relu(x + c + tf.reshape(c, [1, 1, 1, 8])), b),
+        "inf bias": (lambda x, c: tf.nn.relu(x + c), b_inf),
+        "-inf bias": (lambda x, c: tf.nn.relu(x + c), b_ninf),
+        "nan bias": (lambda x, c: tf.nn.relu(x + c), b_nan),
+    }
+    return cases
+
+
+@pytest.mark.parametrize("case", list(_pool_first_cases()))
+def test_the_pool_runs_before_the_bias_and_relu_with_the_op_by_op_bits(chunks_on, case):
+    chain, bias = _pool_first_cases()[case]
+    c = tf.constant(bias)
+
+    def net(x):
+        return tf.nn.max_pool2d(chain(x, c), 2, 2, "VALID")
+
+    for xv in (_special_windows(), np.random.default_rng(13).standard_normal(
+            (24, 12, 12, 8)).astype(np.float32)):
+        x = tf.constant(xv)
+        got, concrete = _compiled(net, x, True)
+        plain, _ = _compiled(net, x, False)
+        (step,) = _chunk_steps(concrete)
+        assert step.prim.forward.pools_first == 1, case
+        np.testing.assert_array_equal(_bits(got), _bits(plain))
+        np.testing.assert_array_equal(_bits(got), _bits(net(x).numpy()))
+        np.testing.assert_array_equal(xv, x.numpy())    # the input is not written
+
+
+def _and_relu(x, b, then):
+    r = tf.nn.relu(x + b)
+    return then(r), r
+
+
+def test_which_pools_run_first(chunks_on):
+    b = tf.constant(np.linspace(-1, 1, 8).astype(np.float32))
+    pos = tf.constant(np.linspace(0, 1, 12 * 12 * 8).reshape(1, 12, 12, 8)
+                      .astype(np.float32))
+    nets = {
+        # overlapping windows (stride 1), padding: the op-by-op order
+        "overlapping": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), 2, 1, "VALID"), 0),
+        "SAME, padded": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), 3, 2, "SAME"), 0),
+        # an add that varies along the window (not a per-channel bias); b - x falls as x
+        # rises; a multiply (not an add: a negative scale reverses the order); the ReLU
+        # after them runs after the pool on its own
+        "varies in the window": (lambda x: tf.nn.max_pool2d(x + pos, 2, 2, "VALID"), 0),
+        "b - x": (lambda x: tf.nn.max_pool2d(b - x, 2, 2, "VALID"), 0),
+        "scaled": (lambda x: tf.nn.max_pool2d(x * b, 2, 2, "VALID"), 0),
+        "relu of scaled": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x * b), 2, 2, "VALID"), 1),
+        # the ReLU output also returned, or read by two pools: the chain's values must be
+        # whole, the pools run after them
+        "relu read after": (lambda x: _and_relu(x, b, lambda r: tf.nn.max_pool2d(
+            r, 2, 2, "VALID")), 0),
+        "two pools of one relu": (lambda x: _and_relu(x, b, lambda r: (
+            tf.nn.max_pool2d(r, 2, 2, "VALID"), tf.nn.avg_pool2d(r, 2, 2, "VALID")))[0], 0),
+        "3x3 windows, stride 3": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), 3, 3,
+                                                             "VALID"), 1),
+        "2x1 windows": (lambda x: tf.nn.max_pool2d(tf.nn.relu(x + b), [2, 1], [2, 1],
+                                                   "VALID"), 1),
+        "odd size, last row and column dropped": (
+            lambda x: tf.nn.max_pool2d(tf.nn.relu(x[:, :11, :11] * 1.0 + b), 2, 2,
+                                       "VALID"), 1),
+    }
+    xv = _special_windows()
+    x = tf.constant(xv)
+    for name, (net, expected) in nets.items():
+        got, concrete = _compiled(net, x, True)
+        plain, _ = _compiled(net, x, False)
+        steps = _chunk_steps(concrete)
+        assert steps, name
+        assert sum(s.prim.forward.pools_first for s in steps) == expected, name
+        for a, p in zip(tf.nest.flatten(got), tf.nest.flatten(plain)):
+            np.testing.assert_array_equal(_bits(a), _bits(p))
+
+
+def _conv_nets():
+    rng = np.random.default_rng(14)
+    k1 = tf.constant(rng.standard_normal((3, 3, 1, 8)).astype(np.float32))
+    k3 = tf.constant(rng.standard_normal((2, 3, 3, 8)).astype(np.float32))
+    k8 = tf.constant(rng.standard_normal((3, 3, 8, 16)).astype(np.float32) * 0.3)
+    b8 = tf.constant(rng.standard_normal(8).astype(np.float32))
+    b16 = tf.constant(rng.standard_normal(16).astype(np.float32))
+    neg0 = np.asarray(b16).copy()
+    neg0[[0, 7]] = -0.0
+    neg0 = tf.constant(neg0)
+
+    def cnn(x):     # one channel, then 8: both of im2col's layouts; odd sizes (11 -> 5)
+        y = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, k1, 1, "VALID") + b8), 2, 2, "VALID")
+        z = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(y, k8, 1, "VALID"), b16))
+        return tf.nn.max_pool2d(z, 2, 2, "VALID")
+
+    return {
+        # (net, input channels, pools run first, of them convolutions by windows)
+        "cnn": (cnn, 1, 2, 2),
+        "conv then pool": (lambda x: tf.nn.max_pool2d(tf.nn.conv2d(x, k1, 1, "VALID"), 2, 2,
+                                                      "VALID"), 1, 1, 1),
+        "SAME conv, strides, 3x3 windows": (lambda x: tf.nn.max_pool2d(tf.nn.relu(
+            tf.nn.conv2d(x, k3, [1, 2], "SAME") + b8), 3, 3, "VALID"), 3, 1, 1),
+        "dilated conv, 2x1 windows, an add last": (lambda x: tf.nn.max_pool2d(
+            tf.nn.conv2d(x, k1, 1, "VALID", dilations=2) + b8, [2, 1], [2, 1], "VALID"),
+            1, 1, 1),
+        "-0.0 in the last add": (lambda x: tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(
+            tf.nn.relu(tf.nn.conv2d(x, k1, 1, "SAME") + b8), k8, 1, "VALID")) + neg0, 2, 2,
+            "VALID"), 1, 1, 1),
+        # the convolution's output also read by a later step: only the chain runs after the
+        # pool, the convolution whole
+        "conv read twice": (lambda x: _conv_twice(x, k1, b8), 1, 1, 0),
+    }
+
+
+def _conv_twice(x, k, b):
+    y = tf.nn.conv2d(x, k, 1, "VALID")
+    return tf.nn.max_pool2d(tf.nn.relu(y + b), 2, 2, "VALID"), tf.nn.avg_pool2d(y, 2, 2, "VALID")
+
+
+def _conv_inputs(channels, n=24, size=24):
+    rng = np.random.default_rng(15)
+    x = rng.standard_normal((n, size, size, channels)).astype(np.float32)
+    x[1] = np.nan                           # every window NaN
+    x[2, 3:5, 3:5, :] = np.nan              # NaN windows beside finite ones
+    x[5, 0:4, 0:4, :] = np.inf              # inf - inf: NaN, and inf
+    x[6, 8:10, 2:12, :] = -np.inf
+    x[9] = 0.0                              # ties: every output is the bias
+    x[10] = -0.0
+    x[17, 10:14, 10:14, :] = np.nan         # a NaN-only window in a later chunk
+    return x
+
+
+@pytest.mark.parametrize("name", list(_conv_nets()))
+def test_a_convolution_pooled_by_windows_gives_the_op_by_op_bits(chunks_on, name):
+    net, channels, pools, convs = _conv_nets()[name]
+    for xv in (_conv_inputs(channels), np.random.default_rng(16).standard_normal(
+            (24, 24, 24, channels)).astype(np.float32)):
+        x = tf.constant(xv)
+        got, concrete = _compiled(net, x, True)
+        plain, _ = _compiled(net, x, False)
+        steps = _chunk_steps(concrete)
+        assert sum(s.prim.forward.pools_first for s in steps) == pools
+        assert sum(s.prim.forward.convs_by_windows for s in steps) == convs
+        for a, p, e in zip(tf.nest.flatten(got), tf.nest.flatten(plain),
+                           tf.nest.flatten(net(x))):
+            np.testing.assert_array_equal(_bits(a), _bits(p))
+            np.testing.assert_array_equal(_bits(a), _bits(e.numpy()))
+        np.testing.assert_array_equal(xv, x.numpy())

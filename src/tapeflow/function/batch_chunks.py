@@ -20,7 +20,21 @@ whole-batch arrays, chunk by chunk).
 
 Each step computes its chunk by the same kernel as its op-by-op run (its forward, or the
 same ufunc with ``out=``): rows of a product are independent, so results are bit for bit
-those of the op-by-op replay (``tests/function/test_batch_chunks.py``). Only runs of at
+those of the op-by-op replay (``tests/function/test_batch_chunks.py``). (OpenBLAS's sgemm
+gives a row the same bits whatever rows are computed with it for 8, 16 or 32 columns and
+two rows or more, as measured with 0.3.31's SkylakeX kernel; with 7 columns some rows
+differed by an ulp between a whole product and a part of it: that holds for the chunks as
+for the op-by-op program's own cuts.)
+
+A ``MaxPool`` whose windows tile its input runs *before* a chain of per-channel monotonic
+steps that feeds it (bias adds, a ReLU: :func:`_pools_first`), on the chain's input, and
+the chain on the pooled values (a quarter of them for 2x2 windows); where that input is a
+``Conv2D`` read by nothing else, the convolution computes only the positions the windows
+read, window offset by offset (``nn_conv_ops.conv_by_windows``), and the pool is three long
+``fmax`` passes (``_pool_kernels.window_max``) instead of a pass over C-float rows. Exact
+(the conditions and the per-chunk fallback to the op-by-op order: :func:`_pool_first_kernel`).
+The benchmark CNN at batch 64, one thread, CPU per call: 2.25-2.4 ms before, 1.7-1.9 ms
+after (``benchmarks/NOTES.md``, session 12). Only runs of at
 least :data:`MIN_BYTES` of batched values and batches of :data:`MIN_BATCH` rows or more are
 cut (a batch-1 call never is), and only into two chunks or more of :data:`MIN_CHUNK_BYTES`
 of intermediates each; small trailing steps (under :data:`SMALL_BYTES`, a dense head after
@@ -41,6 +55,8 @@ from .._core.backend import np
 from .._core.registry import Primitive
 from ..ops import _kernels
 from ..ops import _parallel as _par
+from ..ops import _pool_kernels as _pk
+from ..ops.nn_conv_ops import conv_by_windows as _conv_by_windows
 from .ir import Op, Read, stateful
 from .passes import pure
 from .program import _value_shaped
@@ -244,6 +260,17 @@ def _fuse(run, n, meta, consts, uses, outputs):
                 return None     # one slot both sliced and whole
     for _, st, _ in run:
         local[st.outs[0]] = len(local)
+    pooled = _pools_first(run, uses, leaving, meta, consts)
+    chained = {k for conv, chain in pooled.values()
+               for k, _, _ in chain + ([conv] if conv is not None else [])}
+    # each made value's last reader in the run (a pool run first reads its chain's input
+    # and the convolution's operands at its own place)
+    last = {s: max(u for u in uses[s] if u in ks) for s in made if s not in leaving}
+    for k, (conv, chain) in pooled.items():
+        head = conv[1].ins if conv is not None else chain[0][1].ins
+        for s in head:
+            if s in last:
+                last[s] = max(last[s], k)
     plan = []
     per_row = 0
     for k, st, flags in run:
@@ -261,10 +288,22 @@ def _fuse(run, n, meta, consts, uses, outputs):
                     and _fresh_in_chunk(s, run)):
                 inplace = local[s]
                 break
-        if inplace < 0:
+        if inplace < 0:     # (sized as op by op, also where the pool runs first)
             per_row += int(np.prod(shape[1:])) * dtype.itemsize
-        frees = tuple(local[s] for s in set(st.ins) if s in made and s not in leaving
-                      and max(u for u in uses[s] if u in ks) == k)
+        if k in chained:    # computed after the pool that reads it (below)
+            continue
+        if k in pooled:
+            conv, chain = pooled[k]
+            head = (tuple(conv[1].ins) if conv is not None
+                    else (chain[0][1].ins[chain[0][2].index(True)],))
+            ins = head + tuple(
+                s for _, cst, cflags in chain for s, f in zip(cst.ins, cflags) if not f)
+            frees = tuple(local[s] for s in set(ins) if last.get(s) == k)
+            plan.append((_pool_first_kernel(st, conv, chain, meta, consts),
+                         tuple(local[s] for s in ins), local[o],
+                         leaving.index(o) if o in leaving else -1, -1, frees))
+            continue
+        frees = tuple(local[s] for s in set(st.ins) if last.get(s) == k)
         plan.append((_kernel(st, meta, consts), tuple(local[s] for s in st.ins), local[o],
                      leaving.index(o) if o in leaving else -1, inplace, frees))
     # chunks of CHUNK_BYTES, at least MIN_CHUNKS of them, none under MIN_CHUNK_BYTES (a
@@ -279,9 +318,145 @@ def _fuse(run, n, meta, consts, uses, outputs):
     bounds = [n * i // count for i in range(count + 1)]
     chunks = list(zip(bounds[:-1], bounds[1:]))
     fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
+    fwd.pools_first = len(pooled)
+    fwd.convs_by_windows = sum(conv is not None for conv, _ in pooled.values())
     prim = Primitive("BatchChunks", fwd, differentiable=False)
     site = run[-1][1].site
     return [Op(prim, tuple(ext), {}, tuple(leaving), site)] + [st for _, st, _ in tail]
+
+
+_MONOTONE = frozenset(("AddV2", "BiasAdd", "Sub", "Relu"))
+
+
+def _pools_first(run, uses, leaving, meta, consts):
+    """``{k: (conv, chain)}`` for each ``MaxPool`` step ``k`` of ``run`` whose windows tile
+    its input (stride == window, no padding) and whose input comes from a chain of
+    element-wise steps that are monotonic non-decreasing in their batched operand, per
+    channel: a ReLU, an add of a value constant along every axis but the last (a bias:
+    ``AddV2``, ``BiasAdd``, or ``Sub`` of it), each read only by the next (nothing after the
+    run reads them), and/or from a ``Conv2D`` read by nothing else (``conv``, else None).
+    The pool then runs first, on the chain's input, and the chain on the pooled values (a
+    quarter of them for 2x2 windows): ``max_i f(x_i) == f(max_i x_i)`` for such an ``f``
+    (rounding is monotonic too), bit for bit when no window is all NaN and the added values
+    are finite (see :func:`_pool_first_kernel`, which checks them at each call). The
+    convolution computes only the positions the windows read, window offset by offset
+    (``nn_conv_ops.conv_by_windows``), so the pool's maxima are long contiguous passes."""
+    at = {st.outs[0]: (k, st, flags) for k, st, flags in run}
+    found = {}
+    for k, st, _ in run:
+        attrs = st.attrs or {}
+        if (st.prim.name != "MaxPool" or len(st.ins) != 1 or st.ins[0] not in at
+                or set(attrs) != {"ksize", "strides", "pads"}):
+            continue
+        x_shape, dtype = _shape(meta, consts, st.ins[0])
+        oh, ow = _shape(meta, consts, st.outs[0])[0][1:3]
+        if (dtype.kind != "f" or not (oh and ow and x_shape[3])
+                or not _pk.tiles(x_shape, attrs["ksize"], attrs["strides"], attrs["pads"],
+                                 oh, ow)):
+            continue
+        chain, s, reader = [], st.ins[0], k
+        while s in at and s not in leaving and uses.get(s) == [reader]:
+            j, cst, flags = item = at[s]
+            if cst.prim.name not in _MONOTONE or _shape(meta, consts, s) != (x_shape, dtype):
+                break
+            if cst.prim.name != "Relu":
+                if sum(flags) != 1 or cst.prim.name == "Sub" and not flags[0]:
+                    break   # (b - x falls as x rises)
+                b = _shape(meta, consts, cst.ins[flags.index(False)])
+                if b[1] != dtype or any(d != 1 for d in b[0][:-1]):
+                    break   # not constant along the window's axes, or a promotion
+            chain.insert(0, item)
+            s, reader = cst.ins[flags.index(True)], j
+        conv = at.get(s) if s not in leaving and uses.get(s) == [reader] else None
+        if conv is not None and not (
+                conv[1].prim.name == "Conv2D" and conv[2] == (True, False)
+                and set(conv[1].attrs or {}) == {"strides", "pads", "dilations"}
+                and _shape(meta, consts, s) == (x_shape, dtype)
+                and _shape(meta, consts, conv[1].ins[0])[1] == dtype):
+            conv = None
+        if chain or conv:
+            found[k] = (conv, chain)
+    return found
+
+
+def _pool_first_kernel(pool, conv, chain, meta, consts):
+    """The kernel of ``pool`` and the ``chain`` (and ``conv``) before it
+    (:func:`_pools_first`): the tiled maxima of the chain's input (of the convolution's
+    output computed window offset by offset), then the chain's steps in place on them, then
+    the pool's NaN-window pass. ``xs`` = (the chain's input, or the convolution's input and
+    filter; the chain's whole operands in order).
+
+    Exact where the chain's ``f`` is non-decreasing: its adds' operands must be finite
+    (``-inf + inf`` is NaN). Signed zeros: ``f`` gives -0.0 only where it is the identity
+    bit for bit (a sum is -0.0 only when both terms are; a ReLU gives +0.0 for -0.0,
+    ``_kernels.relu``; so after a ReLU or an add of anything but -0.0 no value is -0.0),
+    and elsewhere equal values have equal bits, so a tie picks the same bits either way.
+    A NaN of the input is skipped by the pool either way (``f(NaN)`` is NaN), except in a
+    window of NaN only, which the op-by-op order gives as the lowest float and this one as
+    ``f(lowest)``: the pooled maxima are checked, and when one is NaN or an operand is not
+    finite, the chunk runs in the op-by-op order (the chain over the whole input, then the
+    pool). A window whose ``f`` values are all -inf (overflow included) gets the pool's
+    lowest float from the NaN-window pass after the chain."""
+    attrs = pool.attrs
+    kh, kw = attrs["ksize"]
+    oh, ow = _shape(meta, consts, pool.outs[0])[0][1:3]
+    pool_fwd = pool.prim.forward
+    first = 1 if conv is None else 2    # in xs, the chain's first whole operand
+    steps, n_ops = [], first - 1    # (kernel, index in xs of its whole operand or 0, x first)
+    for _, st, flags in chain:
+        if st.prim.name == "Relu":
+            steps.append((_kernel(st, meta, consts), 0, True))
+        else:
+            n_ops += 1
+            steps.append((_kernel(st, meta, consts), n_ops, flags[0]))
+    # a ReLU's output is never below 0 (nor NaN here): no window pass after it
+    last_relu = bool(chain) and chain[-1][1].prim.name == "Relu"
+
+    def exact(ops):
+        for b in ops:
+            if not np.isfinite(b).all():
+                return False
+        return True
+
+    def run(y, xs, target):
+        for kernel, i, x_first in steps:
+            if not i:
+                y = kernel((y,), target)
+            else:
+                y = kernel((y, xs[i]) if x_first else (xs[i], y), target)
+        return y
+
+    if conv is None:
+        def conv_blocks(xs):
+            return None
+    else:
+        conv_attrs, conv_fwd = conv[1].attrs, conv[1].prim.forward
+
+        def conv_blocks(xs):
+            return _conv_by_windows(xs[0], xs[1], window=(kh, kw), grid=(oh, ow),
+                                    **conv_attrs)
+
+    def forward(xs, t):
+        blocks = conv_blocks(xs)
+        if blocks is not None:
+            x, raw = None, _pk.window_max(blocks)
+        else:
+            x = xs[0] if conv is None else conv_fwd(xs[0], xs[1], **conv_attrs)
+            raw = _pk.tiled_max(x, kh, kw, oh, ow)
+        if not steps:
+            return _into(t, _pk.nan_windows(raw))
+        low = np.minimum.reduce(raw, axis=None)
+        if low == low and exact(xs[first:]):     # (no window of NaN only)
+            y = run(raw, xs, raw)
+            return _into(t, y if last_relu else _pk.nan_windows(y))
+        # the op-by-op order (into fresh arrays: the input may be read elsewhere)
+        if x is not None:
+            return _into(t, pool_fwd(run(x, xs, None), **attrs))
+        blocks = conv_blocks(xs)
+        flat = blocks.reshape((-1,) + blocks.shape[3:])
+        run(flat, xs, flat)
+        return _into(t, _pk.nan_windows(_pk.window_max(blocks)))
+    return forward
 
 
 def _fresh_in_chunk(s, run):

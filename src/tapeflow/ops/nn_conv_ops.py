@@ -21,8 +21,6 @@ the sizes it is given: a ``tf.function`` program traced with relaxed sizes pads 
 eager execution does.
 """
 import builtins
-import math
-import threading
 
 from .._core import errors
 from .._core.backend import np
@@ -36,6 +34,11 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from . import winograd as _wg
 from ._helpers import check_kind, dtype_mismatch, to_tensor
+from ._pool_kernels import nan_windows as _nan_windows
+from ._pool_kernels import scratch as _scratch
+from ._pool_kernels import tiled as _tiled
+from ._pool_kernels import tiled_max as _tiled_max
+from ._pool_kernels import tiles as _tiles
 
 __all__ = [
     "conv1d", "conv2d", "conv2d_transpose", "conv1d_transpose", "depthwise_conv2d",
@@ -136,25 +139,6 @@ def _strided(xp, shape, strides):
     view = np.ndarray(shape, xp.dtype, buffer=xp, strides=strides)
     view.flags.writeable = False
     return view
-
-
-_SCRATCH = threading.local()
-_SCRATCH_LIMIT = 1 << 26  # bytes; larger patch matrices are allocated afresh
-
-
-def _scratch(shape, dtype):
-    """A per-thread reusable buffer for a patch matrix that dies before the next one is made.
-
-    Reusing it spares the page faults of a fresh multi-megabyte allocation each step, which
-    otherwise cost about as much as the matrix product itself.
-    """
-    dtype = np.dtype(dtype)
-    if (nbytes := math.prod(shape) * dtype.itemsize) > _SCRATCH_LIMIT:   # (not np.prod: 5 us)
-        return np.empty(shape, dtype)
-    buf = getattr(_SCRATCH, "buf", None)
-    if buf is None or buf.nbytes < nbytes:
-        buf = _SCRATCH.buf = np.empty(builtins.max(nbytes, 1 << 20), np.uint8)
-    return buf[:nbytes].view(dtype).reshape(shape)
 
 
 def _im2col(x, kh, kw, strides, pads, dilations, oh, ow):
@@ -277,21 +261,32 @@ def _conv_forward(x, w, strides, pads, dilations):
     return _conv_product(x, w, strides, pads, dilations, oh, ow, False)
 
 
+def _winograd_here(x, w, strides, dilations, oh, ow):
+    kh, kw, c, o = w.shape
+    return (kh == kw == 3 and strides == (1, 1) and dilations == (1, 1)
+            and x.dtype == np.float32 and w.dtype == np.float32
+            and _wg.worth_it(x.shape[0], oh, ow, c, o)
+            and (_wg.MODE == "all" or _wg.MODE == "constant" and _immutable(w)))
+
+
+def _pointwise_here(x, w, strides, oh, ow):
+    kh, kw, c, _ = w.shape
+    return (kh == kw == 1 and c > 3 and strides == (1, 1) and oh == x.shape[1]
+            and ow == x.shape[2] and x.flags.c_contiguous)
+
+
 def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
     """``_conv_forward``'s output by Winograd, the 1x1 product or im2col + product; with
     ``parallel``, cut into chunks for two threads."""
     kh, kw, c, o = w.shape
     n = x.shape[0]
-    if (kh == kw == 3 and strides == (1, 1) and dilations == (1, 1)
-            and x.dtype == np.float32 and w.dtype == np.float32 and _wg.worth_it(n, oh, ow, c, o)
-            and (_wg.MODE == "all" or _wg.MODE == "constant" and _immutable(w))):
+    if _winograd_here(x, w, strides, dilations, oh, ow):
         # Winograd F(2x2, 3x3): 2.25x fewer multiply-adds in the product (ops/winograd.py)
         ((pt, pb), (pl, pr)) = pads
         eh, ew = _wg.padding(oh, ow, x.shape[1] + pt + pb, x.shape[2] + pl + pr)
         return _wg.conv3x3(_pad(x, ((pt, pb + eh), (pl, pr + ew))), _winograd_filter(w), oh, ow,
                            run=_par.run if parallel else None)
-    if (kh == kw == 1 and c > 3 and strides == (1, 1) and oh == x.shape[1]
-            and ow == x.shape[2] and x.flags.c_contiguous):
+    if _pointwise_here(x, w, strides, oh, ow):
         # a 1x1 convolution without stride or padding: the image is its own patch matrix
         if not parallel:
             return np.matmul(x.reshape(n * oh * ow, c), w.reshape(c, o)).reshape(
@@ -306,6 +301,45 @@ def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
     # (NumPy's bfloat16 products come back as float32: the input's dtype is kept, as TF's)
     return np.matmul(cols.T if transposed else cols,
                      w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+
+
+def conv_by_windows(x, w, strides, pads, dilations, window, grid):
+    """``Conv2D``'s output (its forward's im2col + product, on this thread) at the positions
+    that tiling pooling windows of size ``window`` = (ph, pw) read on a ``grid`` = (gh, gw)
+    of windows only, window offset by offset: ``[ph, pw, N, gh, gw, O]``, where block
+    ``[i, j]`` holds output position ``(r * ph + i, s * pw + j)`` at ``[..., r, s, :]``.
+    Each position's value is the forward's bit for bit (the same rows of the same patch
+    matrix in another order). Positions no window reads (the last rows or columns of an odd
+    size) are not computed. None where the forward uses another kernel (Winograd, the 1x1
+    product, the masked one for a non-finite filter with padding, another dtype) or the
+    windows do not fit. For ``function/batch_chunks.py``'s pooling of a convolution."""
+    kh, kw, c, o = w.shape
+    pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
+    oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
+    ow = _out_size(x.shape[2], kw, strides[1], dilations[1], *pads[1])
+    (ph, pw), (gh, gw) = window, grid
+    if (not (0 < gh * ph <= oh and 0 < gw * pw <= ow) or x.size == 0
+            or x.dtype != w.dtype or x.dtype.char not in "fd"
+            or w.dtype == np.float32 and _padded(pads) and not np.isfinite(w).all()
+            or _winograd_here(x, w, strides, dilations, oh, ow)
+            or _pointwise_here(x, w, strides, oh, ow)):
+        return None
+    (sh, sw), (dh, dw) = strides, dilations
+    n = x.shape[0]
+    xp = _pad(x, pads)
+    s0, s1, s2, s3 = xp.strides
+    at = (s1 * sh, s2 * sw, s0, s1 * sh * ph, s2 * sw * pw)   # i, j, image, r, s
+    if c <= 3:      # as _im2col: the transposed patch matrix
+        view = _strided(xp, (kh, kw, c, ph, pw, n, gh, gw), (s1 * dh, s2 * dw, s3) + at)
+        cols = _scratch(view.shape, x.dtype)
+        np.copyto(cols, view)
+        a = cols.reshape(kh * kw * c, -1).T
+    else:
+        view = _strided(xp, (ph, pw, n, gh, gw, kh, kw, c), at + (s1 * dh, s2 * dw, s3))
+        cols = _scratch(view.shape, x.dtype)
+        np.copyto(cols, view)
+        a = cols.reshape(-1, kh * kw * c)
+    return np.matmul(a, w.reshape(kh * kw * c, o)).reshape(ph, pw, n, gh, gw, o)
 
 
 _CHUNKS = 8   # pieces a two-thread kernel is cut into (taken in turn: see ops/_parallel.py)
@@ -776,49 +810,6 @@ def _max_pool_forward(x, ksize, strides, pads):
     return _nan_windows(out)
 
 
-def _tiled_max(x, kh, kw, oh, ow):
-    """Max pooling by windows that tile ``x`` (stride == window, no padding): the maxima
-    of the window rows (whole image rows at a time, into the scratch buffer), then of
-    their columns; NaN skipped (``np.fmax``, ties keep the later operand, as always)."""
-    x6 = _tiled(x, kh, kw, oh, ow)
-    if kw == 1:
-        out = x6[:, :, 0, :, 0].copy()
-        for i in builtins.range(1, kh):
-            np.fmax(out, x6[:, :, i, :, 0], out=out)
-        return out
-    if kh == 1:
-        rows = x6[:, :, 0]
-    else:
-        # (a scratch buffer: a fresh one would cost page faults on every call)
-        rows = _scratch(x6[:, :, 0].shape, x.dtype)
-        np.fmax(x6[:, :, 0], x6[:, :, 1], out=rows)
-        for i in builtins.range(2, kh):
-            np.fmax(rows, x6[:, :, i], out=rows)
-    out = np.fmax(rows[:, :, :, 0], rows[:, :, :, 1])
-    for j in builtins.range(2, kw):
-        np.fmax(out, rows[:, :, :, j], out=out)
-    return out
-
-
-def _nan_windows(out):
-    # Eigen's pooling starts each window at the lowest finite value and keeps a value only
-    # if it is larger: NaN is skipped (np.fmax), and a window of NaN and -inf gives that
-    # lowest value. (``min`` first: a vectorised pass, 7x faster than ``fmax`` with a
-    # scalar, which only runs when some window is NaN or -inf.)
-    if out.dtype.kind == "f" and out.size:
-        lowest = np.finfo(out.dtype).min
-        if not np.minimum.reduce(out, axis=None) >= lowest:   # out.min() without its wrapper
-            np.fmax(out, lowest, out=out)
-    return out
-
-
-def _tiled(x, kh, kw, oh, ow):
-    """``[N, oh, kh, ow, kw, C]``: the input as its tiling windows (a view when they cover
-    it)."""
-    n, _, _, c = x.shape
-    return x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c)
-
-
 def _max_pool_route(x, y, ksize, strides, pads):
     """Where each window's gradient goes: ``[kh * kw, N, oh, ow, C]`` of x's float dtype, 1
     at one cell per window, else 0. As TensorFlow's MaxPoolGrad: the window's first cell
@@ -893,12 +884,6 @@ def _first_maximum(x, y, ksize, strides, pads):
         route[k] *= free
         free -= route[k]
     return route
-
-
-def _tiles(shape, ksize, strides, pads, oh, ow):
-    """Whether the windows tile the input without overlap or padding (stride == ksize)."""
-    return (tuple(strides) == tuple(ksize) and not builtins.any(builtins.sum(pads, ()))
-            and oh * ksize[0] <= shape[1] and ow * ksize[1] <= shape[2])
 
 
 def _max_pool_grad_forward(g, input_shape, route, ksize, strides, pads):
