@@ -205,7 +205,7 @@ class _TensorLike:
         unknown dimension (tapeflow's own ops read the traced sizes)."""
         if _rec.ACTIVE[0]:
             tracer = _rec._state.tracer
-            if tracer is not None and tracer.relaxed_shapes:
+            if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
                 return tracer.static_shape(self, 2)
         return TensorShape(self._value.shape)
 
@@ -213,7 +213,7 @@ class _TensorLike:
         """The static shape, as :attr:`shape` (``tf.Tensor.get_shape``)."""
         if _rec.ACTIVE[0]:
             tracer = _rec._state.tracer
-            if tracer is not None and tracer.relaxed_shapes:
+            if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
                 return tracer.static_shape(self, 2)
         return TensorShape(self._value.shape)
 

@@ -453,17 +453,46 @@ class Shadow:
                         self._structured(step)
                     else:
                         step.probe(env, run, k)
-                        if type(step) is Op and step.prim.name in _SIZE_FROM_VALUES:
-                            self._unknown_size(step)
+                        if type(step) is Op:
+                            name = step.prim.name
+                            if name in _SIZE_FROM_VALUES:
+                                self._unknown_size(step)
+                            elif name == "Reshape" and len(step.ins) == 2:
+                                self._reshape_unknown(step)
                 except Exception:  # noqa: BLE001, S112 - its outputs keep their traced shapes
                     pass
                 k += 1
         self.pos[key] = n
 
     def _traced(self, s):
-        ref = self.tracer.known.get(s)
+        """The traced shape of slot ``s`` (None: unknown, its tensor gone)."""
+        tr = self.tracer
+        m = tr.meta.get(s)
+        if m is not None:
+            return tuple(m[0])
+        ref = tr.known.get(s)
         t = ref() if ref is not None and not isinstance(ref, np.ndarray) else None
         return None if t is None else np.shape(t._value)
+
+    def _reshape_unknown(self, step):
+        """A reshape to a shape tensor with an unknown entry leaves its ``-1`` dimension
+        unknown too (TF's shape inference does not divide by a partly known product)."""
+        if step.ins[1] in self.tracer.consts:
+            return
+        got = np.asarray(self.env[step.ins[1]]).ravel()
+        s = step.outs[0]
+        v = np.asarray(self.env[s])
+        traced = self._traced(s)
+        if traced is None or v.ndim != len(traced) or got.shape != (v.ndim,):
+            return
+        minus = got == -1
+        if not minus.any() or all(a == b for a, b, m in zip(v.shape, traced, minus) if not m):
+            return
+        j = int(np.flatnonzero(minus)[0])
+        n = v.shape[j] + 1
+        if n == traced[j]:
+            n += 1
+        self.env[s] = grow_value(v, v.shape[:j] + (n,) + v.shape[j + 1:])
 
     def _unknown_size(self, step):
         """A size that follows values: the stand-in's first dimension made unlike the
@@ -513,7 +542,7 @@ class Shadow:
                     pass
 
 
-# ops whose output's first size follows their inputs' values (the one-input tf.where)
+# ops whose output's first size follows values (the one-input tf.where; tracer._SIZED_BY_VALUES)
 _SIZE_FROM_VALUES = frozenset(("Where", "Unique", "Range"))
 
 

@@ -118,6 +118,7 @@ class Tracer:
         self.shadow_src = {}       # loop body input slot -> slot of its initial value
         self.stack = []            # enclosing programs' step lists while a sub is traced
         self.shadow = None         # the static shapes of a relaxed trace (program.Shadow)
+        self.value_sized = False   # an op whose output size follows values was recorded
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
         self.meta = {}             # slot -> (shape, dtype) seen while tracing: inputs,
         #                            variable reads, op outputs (buffers, folding)
@@ -185,7 +186,8 @@ class Tracer:
         if relaxed is not None:
             return relaxed
         traced = t._value.shape
-        if not self.relaxed_shapes or depth is not None and _internal(sys._getframe(depth)):
+        if not (self.relaxed_shapes or self.value_sized) or \
+                depth is not None and _internal(sys._getframe(depth)):
             return TensorShape(traced)
         s = self.slots.get(t._id)
         if s is None or s in self.consts:
@@ -310,6 +312,8 @@ class Tracer:
         if self.suspended:
             return
         ins = tuple([self.slot_of(t) for t in inputs])
+        if prim.name in _SIZED_BY_VALUES:
+            self.value_sized = True   # tf.unique, tf.where(c), tf.range(n): sizes unknown
         if prim.shape_inputs:
             # a fixed-shape program may fold the op: it needs these inputs' shapes only
             for i, s in enumerate(ins):
@@ -532,6 +536,8 @@ class Tracer:
 
 # The node names TensorFlow's Python API gives these op types by default (others: the type):
 # printed symbolic tensors and ConcreteFunction.graph's nodes.
+_SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range"))   # program._SIZE_FROM_VALUES
+
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
              "FloorDiv": "floordiv", "FloorMod": "mod"}
 
@@ -555,8 +561,8 @@ def retire(tracer, keep, fn_name):
                          for o in step.outs}
             shape = tracer.relaxed_shapes.get(t._id)
             if shape is None:
-                shape = TensorShape(t._value.shape) if not tracer.relaxed_shapes else \
-                    _lazy_shape(tracer, s, t._value.shape)
+                shape = _lazy_shape(tracer, s, t._value.shape) if tracer.relaxed_shapes \
+                    or tracer.value_sized else TensorShape(t._value.shape)
             make_symbolic(t, tracer.names.get(s, "Identity"), shape, sites.get(s), fn_name,
                           detach)
 
@@ -573,18 +579,24 @@ def _lazy_shape(tracer, s, traced):
 
 
 _KERAS = os.path.join(_PACKAGE, "keras")
-_INTERNAL = {}
+_AUTOGRAPH = os.path.join(_PACKAGE, "function", "autograph")
+_INTERNAL = {}   # file name -> True (tapeflow's), False (user's, Keras), None (AutoGraph's)
 
 
 def _internal(frame):
     """Whether ``frame`` runs tapeflow's own code below Keras (an op, the tracer): it reads
     the traced sizes, what it decides on, where the user's code and Keras see the static
-    shape."""
-    name = frame.f_code.co_filename
-    got = _INTERNAL.get(name)
-    if got is None:
-        got = _INTERNAL[name] = name.startswith(_PACKAGE) and not name.startswith(_KERAS)
-    return got
+    shape. AutoGraph's frames (a converted call ``y.get_shape()``) ask for their caller."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        got = _INTERNAL.get(name, 0)
+        if got == 0:
+            got = _INTERNAL[name] = None if name.startswith(_AUTOGRAPH) else (
+                name.startswith(_PACKAGE) and not name.startswith(_KERAS))
+        if got is not None:
+            return got
+        frame = frame.f_back
+    return False
 
 
 def _tensor_name(t):
