@@ -578,7 +578,8 @@ class Layer:
                 if isinstance(t, _TensorLike):
                     penalty = self.activity_regularizer(t)
                     if t.ndim:
-                        penalty = _m.divide(penalty, float(t.shape[0] or 1))
+                        # the traced batch size (its static one may be None)
+                        penalty = _m.divide(penalty, float(t._value.shape[0] or 1))
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out.shape)  # the build-time shape, as Keras
