@@ -248,3 +248,33 @@ def keras_model(tf):
         print("model", y.shape, z.shape)
         return z
     f(tf.ones([3, 6]))
+
+
+@case
+def more_ops(tf):
+    @tf.function(input_signature=_sig(tf, [None, 4]) + _sig(tf, [None], dtype=tf.int32))
+    def f(x, i):
+        print("unsorted", tf.math.unsorted_segment_sum(x, i, 3).shape)
+        print("repeat", tf.repeat(x, 2, axis=0).shape, tf.repeat(x, [1, 2, 1, 1], axis=1).shape)
+        print("seqmask", tf.sequence_mask(i).shape, tf.sequence_mask(i, 5).shape)
+        print("bincount", tf.math.bincount(i).shape)
+        print("softmax", tf.nn.softmax(x).shape,
+              "einsum", tf.einsum("ij,jk->ik", x, tf.ones([4, 2])).shape)
+        print("split", [t.shape for t in tf.split(x, 2, axis=1)])
+        print("topk", tf.math.top_k(x, 2).values.shape, "sort", tf.sort(x, axis=0).shape)
+        print("cumsum", tf.cumsum(x, 0).shape, "norm", tf.norm(x, axis=1).shape)
+        print("clip", tf.clip_by_value(x, 0., 1.).shape, "max", tf.maximum(x, tf.zeros([4])).shape)
+        print("resize", tf.image.resize(tf.reshape(x, [-1, 2, 2, 1]), [4, 4]).shape)
+        print("partition", [t.shape for t in tf.dynamic_partition(x, tf.zeros_like(i), 2)])
+        print("gather_nd", tf.gather_nd(x, tf.zeros([3, 2], tf.int32)).shape)
+        print("scatter", tf.scatter_nd(tf.zeros([3, 1], tf.int32), tf.ones([3]), [5]).shape)
+        print("slice", tf.slice(x, [0, 0], [tf.shape(x)[0] - 1, 2]).shape)
+        print("strided", x[::2].shape, x[-1:].shape, x[:2].shape, (x[:2] + 1).shape)
+        print("random", tf.random.uniform(tf.shape(x)).shape, tf.random.normal([3]).shape)
+        y = tf.reshape(x, [tf.shape(x)[0], -1])
+        print("flatten", y.shape, (y @ tf.ones([4, 10])).shape)
+        for _ in tf.range(2):
+            x = x + 1.0
+        print("for", x.shape)
+        return x
+    f(tf.ones([3, 4]), tf.constant([0, 1, 1], tf.int32))

@@ -386,6 +386,7 @@ class Shadow:
         self.pos = {}      # id(step list) -> number of its steps probed
         self.lists = []    # the step lists probed (alive, so their ids stay theirs)
         self.cache = {}    # slot -> TensorShape
+        self.marks = {}    # slot -> axes unknown though their stand-in size is the traced one
         self.inputs = {}
         sizes = set()
         for s in tracer.input_slots:
@@ -421,7 +422,9 @@ class Shadow:
         if sh is None or len(sh) != len(traced):
             got = TensorShape(traced)
         else:
-            got = TensorShape([None if a != b else a for a, b in zip(traced, sh)])
+            marks = self.marks.get(s, ())
+            got = TensorShape([None if a != b or j in marks else a
+                               for j, (a, b) in enumerate(zip(traced, sh))])
         self.cache[s] = got
         return got
 
@@ -454,9 +457,13 @@ class Shadow:
                     else:
                         step.probe(env, run, k)
                         if type(step) is Op:
+                            if self.marks:
+                                self._follow_marks(step)
                             name = step.prim.name
                             if name in _SIZE_FROM_VALUES:
                                 self._unknown_size(step)
+                            elif name == "StridedSlice":
+                                self._strided_unknown(step)
                             elif name == "Reshape" and len(step.ins) == 2:
                                 self._reshape_unknown(step)
                 except Exception:  # noqa: BLE001, S112 - its outputs keep their traced shapes
@@ -488,29 +495,76 @@ class Shadow:
         minus = got == -1
         if not minus.any() or all(a == b for a, b, m in zip(v.shape, traced, minus) if not m):
             return
-        j = int(np.flatnonzero(minus)[0])
-        n = v.shape[j] + 1
-        if n == traced[j]:
-            n += 1
-        self.env[s] = grow_value(v, v.shape[:j] + (n,) + v.shape[j + 1:])
+        self._mark(s, int(np.flatnonzero(minus)[0]))
+
+    def _mark(self, s, axis):
+        """Axis ``axis`` of slot ``s`` is unknown (its stand-in, which later steps compute
+        on, keeps its size: only a shape read shows it, and the same-shaped results of
+        steps reading it)."""
+        self.marks[s] = self.marks.get(s, frozenset()) | {axis}
+
+    def _follow_marks(self, step):
+        marks, env = self.marks, self.env
+        for i in step.ins:
+            axes = marks.get(i)
+            if axes is not None and i in env:
+                shape = np.shape(env[i])
+                for o in step.outs:
+                    if o in env and np.shape(env[o]) == shape:
+                        marks[o] = marks.get(o, frozenset()) | axes
 
     def _unknown_size(self, step):
-        """A size that follows values: the stand-in's first dimension made unlike the
-        traced one (None), unless every input is a constant."""
+        """A size that follows values (the first, or a bincount's last): the stand-in's made
+        unlike the traced one (None), unless every input is a constant."""
         consts = self.tracer.consts
         if all(s in consts for s in step.ins):
             return
-        if step.prim.name == "Where" and len(step.ins) != 1:
+        name = step.prim.name
+        if name == "Where" and len(step.ins) != 1:
             return
-        s = step.outs[0]
+        if name == "DenseBincount":
+            lo, hi = step.attrs.get("minlength"), step.attrs.get("maxlength")
+            if lo is not None and lo == hi:
+                return
+        self._force(step.outs[0], -1 if name == "DenseBincount" else 0)
+
+    def _force(self, s, axis):
+        """Slot ``s``'s stand-in grown along ``axis`` to a size unlike the traced one."""
         v = np.asarray(self.env[s])
         traced = self._traced(s)
-        if v.ndim == 0 or traced is None:
+        if v.ndim == 0 or traced is None or len(traced) != v.ndim:
             return
-        n = v.shape[0] + 1
-        if n == traced[0]:
+        axis %= v.ndim
+        n = v.shape[axis] + 1
+        if n == traced[axis]:
             n += 1
-        self.env[s] = grow_value(v, (n,) + v.shape[1:])
+        self.env[s] = grow_value(v, v.shape[:axis] + (n,) + v.shape[axis + 1:])
+
+    def _strided_unknown(self, step):
+        """``x[a:b]`` along an unknown dimension is unknown unless it takes all of it (TF's
+        shape inference cannot clip ``a:b`` to a size it does not know)."""
+        key = step.attrs.get("key")
+        x = step.ins[0]
+        traced = self._traced(x)
+        if type(key) is not tuple or traced is None:
+            return
+        shown = np.shape(self.env[x])
+        consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+        i = o = 0
+        for k in key:
+            if k is None:
+                o += 1
+            elif k is Ellipsis:
+                n = len(traced) - consumed
+                i, o = i + n, o + n
+            elif type(k) is slice:
+                if i < len(traced) and shown[i] != traced[i] and k != slice(None):
+                    self._mark(step.outs[0], o)
+                i, o = i + 1, o + 1
+            elif isinstance(k, (int, np.integer)):
+                i += 1
+            else:
+                return   # a tensor or mask index: as the probe found
 
     def _structured(self, step):
         env = self.env
@@ -543,7 +597,8 @@ class Shadow:
 
 
 # ops whose output's first size follows values (the one-input tf.where; tracer._SIZED_BY_VALUES)
-_SIZE_FROM_VALUES = frozenset(("Where", "Unique", "Range"))
+_SIZE_FROM_VALUES = frozenset(
+    ("Where", "Unique", "Range", "DynamicPartition", "DenseBincount"))
 
 
 def op_type(step):

@@ -536,7 +536,8 @@ class Tracer:
 
 # The node names TensorFlow's Python API gives these op types by default (others: the type):
 # printed symbolic tensors and ConcreteFunction.graph's nodes.
-_SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range"))   # program._SIZE_FROM_VALUES
+# ops whose output sizes follow values (program._SIZE_FROM_VALUES)
+_SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range", "DynamicPartition", "DenseBincount"))
 
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
              "FloorDiv": "floordiv", "FloorMod": "mod"}
