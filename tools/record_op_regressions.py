@@ -1778,6 +1778,23 @@ case("solve_small_real_as_eigen_expm_gradient", """
     out += [tf.linalg.solve(a, u), tf.linalg.solve(a, u[:, :1], adjoint=True),
             tf.linalg.solve(tf.cast(a, tf.float64), tf.cast(u, tf.float64))]""")
 
+
+# ---------------------------------------------------------------- lead (session 12)
+case("float16_transposed_convolution_sums_reversed_taps", """
+    # TF's float16 Conv2DBackpropInput (the transposed convolution's forward) is Eigen's
+    # SpatialConvolutionBackwardInput: the filter reversed, its taps taken last row first and
+    # last column first, each product rounded to float16, each partial sum too. A partial sum
+    # past 65504 stays inf: -43296 (exact -43300) here only in that order.
+    x = tf.constant([[-2.0, -1.0, 0.0], [1.0, 3.0, -1.0], [3.0, -1.0, 1.0],
+                     [-3.0, -1.0, -3.0], [3.0, 2.0, -1.0]], tf.float16)[None, :, :, None]
+    w = tf.constant([[[7932.0, -5504.0], [10144.0, -8008.0], [27872.0, -14520.0]],
+                     [[-1922.0, -10296.0], [-18576.0, 7476.0], [-5372.0, -7956.0]],
+                     [[14928.0, 2154.0], [4086.0, -1246.0], [-7384.0, 3608.0]]],
+                    tf.float16)[..., None]
+    out = tf.nn.conv2d_transpose(x, w, [1, 7, 5, 2], 1, "VALID")
+""")
+
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

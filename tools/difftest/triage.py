@@ -21,7 +21,8 @@ sys.path.insert(0, ROOT)
 ORDER = ("empty", "string", "bool", "complex", "nonfinite", "mixed", "int_extremes", "int",
          "f16")
 KIND_ORDER = ("silent acceptance", "error class", "rejects valid input", "empty tensors",
-              "wrong gradient", "tf lacks gradient", "numerics", "dtype", "tf wrong")
+              "wrong gradient", "tf lacks gradient", "numerics", "dtype", "tf wrong",
+              "machine-dependent")
 
 
 def case_class(known, case):

@@ -56,19 +56,24 @@ def may_overflow(dy, w):
 
 
 def input_grad(dy, w, padded_shape, window):
-    """Conv2DBackpropInput in float16 as TF's kernel sums it: into the padded input-shaped
-    float32 accumulator, per filter tap (row-major) and output channel, a float16 product
-    (rounded: it overflows alone) added and rounded to float16, so products overflowing to
-    inf of both signs give nan. ``window(a, i, j)`` is the [N, oh, ow, C] view of ``a`` at
-    tap (i, j). Returns the padded float16 gradient."""
+    """Conv2DBackpropInput in float16 as TF's default CPU kernel (its "custom" one) sums it:
+    per image, the product ``dy @ w^T`` over the output channels into a float16 column
+    buffer (each product rounded to float16, each partial sum too), then Col2im adds the
+    columns into the image by output position, so a pixel receives its filter taps last
+    row first and last column first, each addition rounded to float16. A partial sum past
+    65504 stays inf even where the whole sum fits, and products overflowing to inf of both
+    signs give nan where a float32 sum gives inf. ``window(a, i, j)`` is the [N, oh, ow, C]
+    view of ``a`` at tap (i, j). Returns the padded float16 gradient."""
     kh, kw, _, o = w.shape
     acc = np.zeros(padded_shape, np.float32)
     dy32, w32 = dy.astype(np.float32), w.astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
-        for i in builtins.range(kh):
-            for j in builtins.range(kw):
-                win = window(acc, i, j)
+        for i in builtins.range(kh - 1, -1, -1):
+            for j in builtins.range(kw - 1, -1, -1):
+                col = None
                 for q in builtins.range(o):
-                    win += (dy32[..., q, None] * w32[i, j, :, q]).astype(np.float16)
-                    win[...] = win.astype(np.float16)
+                    p = (dy32[..., q, None] * w32[i, j, :, q]).astype(np.float16)
+                    col = p if col is None else (col.astype(np.float32) + p).astype(np.float16)
+                win = window(acc, i, j)
+                win[...] = (win + col).astype(np.float16)
     return acc.astype(np.float16)
