@@ -278,3 +278,19 @@ def more_ops(tf):
         print("for", x.shape)
         return x
     f(tf.ones([3, 4]), tf.constant([0, 1, 1], tf.int32))
+
+
+@case
+def ranges_of_shapes(tf):
+    @tf.function(input_signature=_sig(tf, [3, 4]) + _sig(tf, [], dtype=tf.int32))
+    def f(x, n):
+        print("fixed", tf.range(tf.shape(x)[0]).shape, tf.range(n).shape,
+              tf.sort(x, axis=0).shape, (tf.unique(tf.reshape(x, [-1]))[0] + 1).shape)
+        return x
+    f(tf.ones([3, 4]), tf.constant(2))
+
+    @tf.function(input_signature=_sig(tf, [None, 4]))
+    def g(x):
+        print("relaxed", tf.range(tf.shape(x)[0]).shape, tf.range(tf.shape(x)[1]).shape)
+        return x
+    g(tf.ones([3, 4]))

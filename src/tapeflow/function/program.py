@@ -387,6 +387,7 @@ class Shadow:
         self.lists = []    # the step lists probed (alive, so their ids stay theirs)
         self.cache = {}    # slot -> TensorShape
         self.marks = {}    # slot -> axes unknown though their stand-in size is the traced one
+        self.derived = set()   # slots computed from constants and shapes alone
         self.inputs = {}
         sizes = set()
         for s in tracer.input_slots:
@@ -446,6 +447,7 @@ class Shadow:
             return
         import warnings
         env = self.env
+        consts = self.tracer.consts
         run = Probe()
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -460,6 +462,11 @@ class Shadow:
                             if self.marks:
                                 self._follow_marks(step)
                             name = step.prim.name
+                            if name in _FROM_SHAPES or step.ins and all(
+                                    i in self.derived or i in consts for i in step.ins) \
+                                    and name not in _SIZE_FROM_VALUES \
+                                    and not _stateful(step.prim):
+                                self.derived.update(step.outs)
                             if name in _SIZE_FROM_VALUES:
                                 self._unknown_size(step)
                             elif name == "StridedSlice":
@@ -515,28 +522,31 @@ class Shadow:
 
     def _unknown_size(self, step):
         """A size that follows values (the first, or a bincount's last): the stand-in's made
-        unlike the traced one (None), unless every input is a constant."""
+        unlike the traced one (None), unless the inputs are constants or shapes."""
         consts = self.tracer.consts
-        if all(s in consts for s in step.ins):
-            return
+        if all(s in consts or s in self.derived for s in step.ins):
+            return   # tf.range(tf.shape(x)[0]): follows the shapes, as the stand-ins do
         name = step.prim.name
         if name == "Where" and len(step.ins) != 1:
             return
         if name == "DenseBincount":
-            lo, hi = step.attrs.get("minlength"), step.attrs.get("maxlength")
-            if lo is not None and lo == hi:
+            # tf.math.bincount's (Keras's CategoryEncoding has a primitive of that name too,
+            # of a fixed ``depth``)
+            attrs = step.attrs or {}
+            lo, hi = attrs.get("minlength"), attrs.get("maxlength")
+            if "minlength" not in attrs or lo is not None and lo == hi:
                 return
         self._force(step.outs[0], -1 if name == "DenseBincount" else 0)
 
     def _force(self, s, axis):
         """Slot ``s``'s stand-in grown along ``axis`` to a size unlike the traced one."""
         v = np.asarray(self.env[s])
-        traced = self._traced(s)
-        if v.ndim == 0 or traced is None or len(traced) != v.ndim:
+        traced = self._traced(s)   # None: its tensor is gone (a multi-output op's)
+        if v.ndim == 0 or traced is not None and len(traced) != v.ndim:
             return
         axis %= v.ndim
         n = v.shape[axis] + 1
-        if n == traced[axis]:
+        if traced is not None and n == traced[axis]:
             n += 1
         self.env[s] = grow_value(v, v.shape[:axis] + (n,) + v.shape[axis + 1:])
 
@@ -597,6 +607,7 @@ class Shadow:
 
 
 # ops whose output's first size follows values (the one-input tf.where; tracer._SIZED_BY_VALUES)
+_FROM_SHAPES = frozenset(("Shape", "Size", "Rank", "ShapeN"))
 _SIZE_FROM_VALUES = frozenset(
     ("Where", "Unique", "Range", "DynamicPartition", "DenseBincount"))
 

@@ -179,9 +179,10 @@ class Tracer:
 
     def static_shape(self, t, depth=None):
         """``t.shape`` inside this trace: TensorFlow's static shape, with None where a size
-        follows a relaxed dimension or values (:class:`~.program.Shadow`), for a trace with
-        relaxed shapes. When ``depth`` is given, the frame ``depth`` levels up asks: code of
-        tapeflow (but Keras) reads the traced shape, as the sizes it decides on."""
+        follows a relaxed dimension or values (:class:`~.program.Shadow`), in a trace with
+        relaxed shapes or a value-sized op (else the traced shape, at no cost). When
+        ``depth`` is given, the frame ``depth`` levels up asks: tapeflow's own code (but
+        Keras's) gets the traced shape, the sizes it decides on."""
         relaxed = self.relaxed_shapes.get(t._id)
         if relaxed is not None:
             return relaxed
@@ -431,8 +432,8 @@ class Tracer:
         every tracer of the chain (a branch, a loop body). A dry run (an untaken branch, a
         body that runs zero times) leaves no variable write and no ``tf.print`` output
         behind. ``sources`` (a loop's initial values, one per arg) give the args their
-        static shapes. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]`` is the
-        :class:`~.ir.Sub` for the i-th tracer of the chain."""
+        static shapes. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]``
+        is the :class:`~.ir.Sub` for the i-th tracer of the chain."""
         from .._core import nest
         chain = self.chain()
         saved = [tr.steps for tr in chain]
@@ -453,11 +454,10 @@ class Tracer:
         ins = [[tr.input(a, tr._op_name_text("Placeholder")) for a in args] for tr in chain]
         if sources is not None:
             for tr, slots in zip(chain, ins):
-                if tr.relaxed_shapes:
-                    for s, src in zip(slots, sources):
-                        got = tr.slots.get(src._id)
-                        if got is not None:
-                            tr.shadow_src[s] = got
+                for s, src in zip(slots, sources):
+                    got = tr.slots.get(src._id)
+                    if got is not None:
+                        tr.shadow_src[s] = got
         try:
             result = fn(*args)
             flat = [_as_tensor(x) for x in nest.flatten(result)]
@@ -534,11 +534,12 @@ class Tracer:
         self.effects.clear()
 
 
-# The node names TensorFlow's Python API gives these op types by default (others: the type):
-# printed symbolic tensors and ConcreteFunction.graph's nodes.
-# ops whose output sizes follow values (program._SIZE_FROM_VALUES)
+# Ops whose output sizes follow values (program._SIZE_FROM_VALUES): a trace that records one
+# has static shapes with None even when its arguments' shapes are all known.
 _SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range", "DynamicPartition", "DenseBincount"))
 
+# The node names TensorFlow's Python API gives these op types by default (others: the type):
+# printed symbolic tensors and ConcreteFunction.graph's nodes.
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
              "FloorDiv": "floordiv", "FloorMod": "mod"}
 
@@ -569,7 +570,8 @@ def retire(tracer, keep, fn_name):
 
 
 def _lazy_shape(tracer, s, traced):
-    """A leaked tensor's static shape, worked out when first asked (a relaxed trace)."""
+    """A leaked tensor's static shape, worked out when first asked (a relaxed trace, one
+    with a value-sized op)."""
     if s in tracer.consts:
         return TensorShape(traced)
     if tracer.shadow is None:
