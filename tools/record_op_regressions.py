@@ -1778,6 +1778,77 @@ case("solve_small_real_as_eigen_expm_gradient", """
     out += [tf.linalg.solve(a, u), tf.linalg.solve(a, u[:, :1], adjoint=True),
             tf.linalg.solve(tf.cast(a, tf.float64), tf.cast(u, tf.float64))]""")
 
+# ---------------------------------------------------------------- sweepexpm (session 12)
+# expm's scaling and squaring replayed to TF's bits: its products as Eigen's matrix kernel
+# forms them (``MatMulEigen``), the Pade solve as Eigen's PartialPivLU in complex arithmetic;
+# up to 97 squarings turn a last-bit difference into 0, inf or nan.
+case("expm_overflowing_squarings_as_eigen", """
+    c64, inf = tf.complex64, float("inf")
+    mats = [
+        tf.constant([[-2.1582610540156892 - 3e29j]], c64),
+        tf.constant([[0.7510281668246159 - 0.0006068050216301916j,
+                      -0.1705479345033752 + 0.00017265811568075392j,
+                      0.08406269415501351 + 4.3350301660453585e-05j],
+                     [0.7502579687438626 - 0.0004081956609590951j,
+                      1.2 + 0.0006118457460945625j,
+                      0.6180374607624879 + 3.9515889528339554e-05j],
+                     [-1.2261392941654574 - 0.00036125357988217496j,
+                      21000 + 0.0001815785244121833j,
+                      1.8640678924210827 + 0.0003225211019869322j]], c64),
+        tf.constant([[[2 - 1j, -2 + 3j], [-3 + 3j, 3 - 1e30j]]], c64),
+        tf.constant([[-1.0, 972.9362732835154], [-11865.99173765924, 1554.74387120314]],
+                    tf.float64),
+        tf.constant([[1.468553737893029 + 0.6218690121914292j,
+                      0.16806069842626345 + 0.27567857636811277j,
+                      -0.3923836157225328 + 3.0000000000000003e-31j],
+                     [-0.8905857508053822 - 0.4267261512575427j,
+                      1.3782900680300347 - 0.45416059824479754j,
+                      0.41271124110184665 + 0.6472843468847954j],
+                     [0.09404881474119586 - 0.04859652226973361j,
+                      0.018139293490411518 - 0.6384542372059203j,
+                      1.4962654477590587 + 3e29j]], c64)]
+    out = [tf.linalg.expm(m) for m in mats]
+    for m in mats[:3]:  # forward mode through the squarings
+        with tf.autodiff.ForwardAccumulator(m, tf.ones_like(m) * (0.5 - 0.25j)) as acc:
+            y = tf.linalg.expm(m)
+        out.append(acc.jvp(y))
+    # batches: Eigen's coefficient-based product per matrix below 7 rows, gebp from 7
+    out.append(tf.linalg.expm(tf.stack([mats[1], mats[4], mats[4] * 1e-25])))
+    m = mats[2][0]
+    out.append(tf.linalg.expm(tf.cast(tf.stack([m, tf.transpose(m),
+                                                tf.eye(2, dtype=c64) * (0.5 - 3e17j)]),
+                                      tf.complex128)))
+    out.append(tf.linalg.expm(tf.stack([mats[3], tf.transpose(mats[3]) * 0.5])))
+    z = tf.zeros_like(m)
+    big = tf.concat([tf.concat([m if i == j else z for j in range(4)], 1) for i in range(4)], 0)
+    out.append(tf.linalg.expm(tf.stack([big * 1e-12, tf.transpose(big) * 1e-13])))
+    # a unit-modulus number squared 2^60 times: 1 ulp in the Pade solve decides the answer
+    for dt in (tf.complex64, tf.complex128):
+        out.append(tf.linalg.expm(tf.constant([[0.1 - 4e18j]], dt)))
+        out.append(tf.linalg.expm(tf.constant([[0.5 + 3e17j, 0.25j], [-0.5, 1.0 - 3e17j]],
+                                              dt)))""")
+
+case("solve_small_complex_as_eigen", """
+    def system(n, dt):
+        i = tf.range(n * n, dtype=tf.float64)
+        re = tf.reshape(tf.sin(i * 1.7) * 3.0 ** tf.math.floormod(i, 3.0), [n, n])
+        im = tf.reshape(tf.cos(i * 0.9 + 0.3) * 2.0 ** tf.math.floormod(i, 2.0), [n, n])
+        return (tf.cast(tf.complex(re, im), dt),
+                tf.cast(tf.complex(tf.transpose(im), re), dt))
+
+    def residual(a, x, b):  # a x - b in complex128: the float32 solve's rounding, to 1e-13
+        w = tf.complex128
+        return tf.matmul(tf.cast(a, w), tf.cast(x, w)) - tf.cast(b, w)
+
+    out = []
+    for n in (1, 2, 3, 5, 8):
+        a, b = system(n, tf.complex64)
+        x, xa = tf.linalg.solve(a, b), tf.linalg.solve(a, b[:, :1], adjoint=True)
+        out += [x, residual(a, x, b), xa, residual(tf.linalg.adjoint(a), xa, b[:, :1]),
+                tf.linalg.solve(a[None], b[None])]
+    for n in (1, 3, 4, 6, 8):
+        a, b = system(n, tf.complex128)
+        out += [tf.linalg.solve(a, b), tf.linalg.solve(a, b[:, :1], adjoint=True)]""")
 
 # ---------------------------------------------------------------- lead (session 12)
 case("float16_transposed_convolution_sums_reversed_taps", """

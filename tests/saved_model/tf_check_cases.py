@@ -135,6 +135,24 @@ CALLS = [("run", [2.0, ("int32", 3)]), ("run", [-1.0, ("int32", 0)]),
          ("signatures/serving_default", {"x": 3.0, "n": ("int32", 2)})]
 GRADS = [0, 2]
 ''',
+    # tf.linalg.expm (advanced_autodiff-style matrix function): tapeflow's replays of TF's
+    # kernels inside it (MatMulEigen, MatrixSolve's Eigen LU) are written as TF's MatMul and
+    # MatrixSolve
+    "linalg_expm": '''
+class Expm(tf.Module):
+    def __init__(self):
+        self.scale = tf.Variable(tf.constant(0.7, tf.float64), name="scale")
+
+    @tf.function(input_signature=[tf.TensorSpec([3, 3], tf.float64)])
+    def run(self, x):
+        return tf.linalg.expm(x * self.scale)
+
+root = Expm()
+CALLS = [("run", [("float64", [[0.5, 0.1, 0.0], [0.2, -0.3, 0.4], [0.0, 1.0, 0.1]])]),
+         ("run", [("float64", [[4.0, -2.0, 1.0], [3.0, 0.5, -1.0], [2.0, 2.0, 6.0]])])]
+GRADS = [0, 1]
+INPUT_GRADS = [0]
+''',
     # Keras models with an explicit serving signature (an MLP and a small CNN: Conv2D SAME
     # and strided VALID, MaxPool, Flatten, Dense, Softmax), traced on a None batch
     "keras_mlp": '''

@@ -29,7 +29,7 @@ NODE_NAMES = {"AddV2": "add", "Add": "add", "Sub": "sub", "Mul": "mul", "RealDiv
 _TYPE_ATTRS = {"Cast": {"dtype", "src"}, "Shape": {"dtype"}, "Size": {"dtype"},
                "ZerosLike": {"dtype"}, "OnesLike": {"dtype"}, "Range": {"dtype"},
                "ArgMax": {"dtype"}, "ArgMin": {"dtype"}, "GatherV2": {"sparse"},
-               "Bitcast": {"type"},
+               "Bitcast": {"type"}, "MatrixSolve": {"replay"},
                **{op: {"kind", "dtype"} for op in (
                    "StatelessRandomNormalV2", "StatelessRandomUniformV2",
                    "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
@@ -285,6 +285,12 @@ RULES = {
     "ConcatV2": _concat, "Pack": _pack, "ExpandDims": _expand_dims, "Squeeze": _squeeze,
     "Softmax": _softmax, "LogSoftmax": _softmax, "AddV2": _add, "MatMul": _matmul,
     "BatchMatMulV2": _matmul, "Range": _range, "GatherV2": _gather,
+    # tapeflow's replays of TF's kernels (their bits at inf/nan and in the last place) are
+    # the TF op they replay
+    "MatMulEigen": lambda fn, step, op: _matmul(
+        fn, step, "MatMul" if len(fn.shape(step.ins[0]) or ()) == 2 else "BatchMatMulV2"),
+    "MulComplex": lambda fn, step, op: generic(fn, step, "Mul"),
+    "RealDivComplex": lambda fn, step, op: generic(fn, step, "RealDiv"),
     "StridedSlice": _strided_slice, "PadV2": _pad, "Conv2D": _conv2d, "MaxPool": _pool,
     "DepthwiseConv2dNative": _conv2d,
     "AvgPool": _pool,

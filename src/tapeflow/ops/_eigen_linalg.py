@@ -8,6 +8,7 @@ keeps LAPACK's path in ``linalg_ops``.
 import builtins
 
 from .._core.backend import np
+from ._kernels import _c_mul, _plain_mul
 
 
 class _EighFailed(Exception):
@@ -240,12 +241,44 @@ def _lu_solve_eigen(lu, perm, b):
 # (checked on 150 random float32/float64 systems of 1-8 rows); LAPACK's solution differs
 # in the last bits, which a chain of squarings (``expm``) amplifies past float32 rounding.
 SOLVE_REPLAY_MAX_N = 8
+# Complex systems: the same LU and substitutions in complex arithmetic, each product by the
+# plain formula (a rounding per product), the column divided by the pivot and the diagonal's
+# reciprocal by C's division (libgcc's Smith quotient, ``_div_smith``), the triangular solves
+# by panels (``_TRSM_PANEL``). Bit for bit TF's for complex64/complex128 up to 8 rows.
+SOLVE_REPLAY_MAX_N_COMPLEX = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 8}
+# rows of Eigen's triangular-solve panel (max(mr, nr) of its gebp traits on AVX); past a
+# panel the rows solved before enter as one block product (gebp, alpha = -1)
+_TRSM_PANEL = {np.dtype(np.complex64): 8, np.dtype(np.complex128): 4}
 
 
 def _solve_replayable(a, b):
     n = a.shape[-1]
-    return (a.dtype == b.dtype and a.dtype in (np.float32, np.float64)
-            and 0 < n <= SOLVE_REPLAY_MAX_N and b.size > 0 and not _nonfinite(a, b))
+    if a.dtype != b.dtype or n == 0 or b.size == 0:
+        return False
+    if a.dtype in (np.float32, np.float64):
+        limit = SOLVE_REPLAY_MAX_N
+    else:
+        limit = SOLVE_REPLAY_MAX_N_COMPLEX.get(a.dtype, 0)
+    return n <= limit and not _nonfinite(a, b)
+
+
+def _div_smith(a, d):
+    """``a / d`` for complex arrays as C's division in TF's kernels (libgcc's ``__divsc3`` /
+    ``__divdc3`` for finite operands): Smith's ratio of the smaller part of ``d`` to the larger,
+    each quotient part divided by the denominator (NumPy's multiplies by its reciprocal)."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(d))
+    a, d = np.broadcast_to(a, shape), np.broadcast_to(d, shape)
+    p, q, c, e = a.real, a.imag, d.real, d.imag
+    with np.errstate(all="ignore"):
+        small = np.abs(c) < np.abs(e)
+        r1 = c / e
+        den1 = c * r1 + e
+        r2 = e / c
+        den2 = e * r2 + c
+        out = np.empty(shape, d.dtype)
+        out.real = np.where(small, (p * r1 + q) / den1, (q * r2 + p) / den2)
+        out.imag = np.where(small, (q * r1 - p) / den1, (q - p * r2) / den2)
+    return out
 
 
 def _solve_eigen(a, b):
@@ -253,6 +286,8 @@ def _solve_eigen(a, b):
     kernel; raises ``LinAlgError`` for a zero pivot. The LU as ``_lu_eigen`` (finite input:
     the first largest pivot, the column divided by it, the rank-1 update), the row swaps
     applied to ``b`` as they happen."""
+    if a.dtype.kind == "c":
+        return _solve_eigen_complex(a, b)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     n, m = a.shape[-1], b.shape[-1]
     lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
@@ -281,6 +316,76 @@ def _solve_eigen(a, b):
                 x[:, i] -= x[:, k] * lu[:, i, k, None]
             x[:, i] *= (lu.dtype.type(1) / lu[:, i, i])[:, None]
     return x.reshape(batch + (n, m))
+
+
+def _solve_eigen_complex(a, b):
+    # ``_solve_eigen`` in complex arithmetic on separate real and imaginary parts: each
+    # product by the plain formula (a rounding per real product), the column divided by the
+    # pivot and the diagonal's reciprocal by ``_div_smith``'s formula
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    n, m = a.shape[-1], b.shape[-1]
+    lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
+    x = np.broadcast_to(b, batch + (n, m)).reshape(-1, n, m).copy()
+    rows = np.arange(lu.shape[0])
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            swap = p != k
+            if swap.any():
+                r, q = rows[swap], p[swap]
+                lu[r, k], lu[r, q] = lu[r, q], lu[r, k].copy()
+                x[r, k], x[r, q] = x[r, q], x[r, k].copy()
+            if k + 1 < n:
+                piv = lu[:, k, k, None]
+                col = lu[:, k + 1:, k]
+                lu[:, k + 1:, k] = np.where(piv != 0, _div_smith(col, piv), col)
+                lu[:, k + 1:, k + 1:] -= _plain_mul(lu[:, k + 1:, k, None], lu[:, k, None, k + 1:])
+        if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
+            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+        one = np.ones((), lu.dtype)
+        inv = _div_smith(one, np.diagonal(lu, axis1=-2, axis2=-1))
+        lr, li = np.ascontiguousarray(lu.real), np.ascontiguousarray(lu.imag)
+        xr, xi = np.ascontiguousarray(x.real), np.ascontiguousarray(x.imag)
+        ir, ii = inv.real, inv.imag
+
+        def sub(i, k):  # x_i -= x_k * l_ik
+            cr, ci = lr[:, i, k, None], li[:, i, k, None]
+            ar, ai = xr[:, k], xi[:, k]
+            xr[:, i] -= ar * cr - ai * ci
+            xi[:, i] -= ar * ci + ai * cr
+
+        def update(rows, prev):  # x[rows] -= lu[rows, prev] x[prev] as Eigen's block update
+            a = lu[:, rows, prev]
+            b = np.empty(xr[:, prev].shape, lu.dtype)
+            b.real, b.imag = xr[:, prev], xi[:, prev]
+            new = _gebp(a, b, -1, _ftz if _may_underflow(a, b) else _no_ftz)
+            xr[:, rows] += new.real
+            xi[:, rows] += new.imag
+
+        width = _TRSM_PANEL[lu.dtype]
+        for start in range(0, n, width):
+            end = min(start + width, n)
+            if start:
+                update(slice(start, end), slice(0, start))
+            for i in range(start + 1, end):
+                for k in range(start, i):
+                    sub(i, k)
+        end = n
+        while end > 0:
+            start = end - (end % width or width)
+            if end < n:
+                update(slice(start, end), slice(end, n))
+            for i in range(end - 1, start - 1, -1):
+                for k in range(i + 1, end):
+                    sub(i, k)
+                ar, ai = xr[:, i].copy(), xi[:, i]
+                cr, ci = ir[:, i, None], ii[:, i, None]
+                xr[:, i] = ar * cr - ai * ci
+                xi[:, i] = ar * ci + ai * cr
+            end = start
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = xr, xi
+    return out.reshape(batch + (n, m))
 
 
 def _not_invertible(lu):
@@ -893,3 +998,169 @@ def _eigh_eigen_complex_run(a, compute_v, T, lanes):
     v = np.empty((n, n), a.dtype)
     v.real, v.imag = qa[:, :n].T, qa[:, n:].T
     return e, v
+
+
+# ------------------------------------------------ TF's MatMul of small float64 / complex
+
+
+# Eigen's packet sizes on AVX (full, half, quarter) for the matrix product's kernel (gebp)
+_GEBP_PACKETS = {np.dtype(np.complex64): (4, 2, 2), np.dtype(np.complex128): (2, 1, 1),
+                 np.dtype(np.float64): (4, 2, 2)}
+MATMUL_REPLAY_MAX_N = 8
+
+
+def _matmul_replayable(a, b):
+    """Whether ``_matmul_eigen`` gives TF's bits: float64/complex products of square
+    matrices of 1-8 rows, one or a batch of the same shape (``expm``'s). Not modelled:
+    broadcast batches, a dimension of 1 beside others (TF's matrix-vector kernel), float32
+    (oneDNN, whose order NumPy's matches), and the half-packet and one-column paths of a
+    depth of 8 or more, which split k over two accumulators (only non-square products take
+    them below 9 rows)."""
+    n = a.shape[-1]
+    return (a.dtype == b.dtype and a.dtype in _GEBP_PACKETS and a.shape == b.shape
+            and a.ndim >= 2 and a.shape[-2] == n and 0 < n <= MATMUL_REPLAY_MAX_N)
+
+
+def _ftz(x):
+    # TF runs its kernels with denormals flushed to zero (inputs and results, FTZ/DAZ)
+    if x.dtype.kind == "c":
+        out = np.empty(x.shape, x.dtype)
+        out.real, out.imag = _ftz(x.real), _ftz(x.imag)
+        return out
+    return np.where(np.abs(x) < np.finfo(x.dtype).tiny, np.copysign(x.dtype.type(0), x), x)
+
+
+def _no_ftz(x):
+    return x
+
+
+def _may_underflow(a, b):
+    """Whether a denormal can arise in ``a @ b``: an operand part below the smallest normal,
+    or a product of the smallest nonzero parts within 2^p of it (a sum of terms no smaller
+    stays a multiple of their quantum, so it is 0 or normal)."""
+    info = np.finfo(a.real.dtype)
+    least = []
+    for x in (a, b):
+        mags = np.abs(np.concatenate([x.real.ravel(), x.imag.ravel()] if x.dtype.kind == "c"
+                                     else [x.ravel()]))
+        mags = mags[(mags != 0) & np.isfinite(mags)]
+        if not mags.size:
+            return False
+        least.append(float(mags.min()))
+    tiny = float(info.tiny)
+    return min(least) < tiny or least[0] * least[1] < tiny * 2.0 ** (info.nmant + 1)
+
+
+def _ftz_mul(x, y, f, recover=True):
+    # one product of Eigen's scalar path: a complex one by the plain formula with each real
+    # product flushed (``f``), then C++'s (Annex G) recovery of infinities (``recover``)
+    if x.dtype.kind != "c":
+        return f(x * y)
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), x.dtype)
+    out.real = f(f(x.real * y.real) - f(x.imag * y.imag))
+    out.imag = f(f(x.real * y.imag) + f(x.imag * y.real))
+    if recover and np.isnan(out.real).any():
+        out = np.where(np.isnan(out.real) & np.isnan(out.imag), _c_mul(x, y), out)
+    return out
+
+
+def _gebp_terms(a, b, f):
+    # the products of the sum over k, ``[k, ..., m, n]``; complex: the four real ones of
+    # Eigen's double-packet accumulators (re*re, im*im, re*im, im*re)
+    a, b = np.moveaxis(a, -1, 0)[..., None], np.moveaxis(b, -2, 0)[..., None, :]
+    if a.dtype.kind == "c":
+        ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+        return [f(ar * br), f(ai * bi), f(ar * bi), f(ai * br)]
+    return [f(a * b)]
+
+
+def _gebp_join(parts, dt, sign, f):
+    # the accumulators written back as ``res += alpha * acc``, alpha = sign + 0i (complex:
+    # inf * 0 is nan; sign None: not scaled, TF's matrix-vector kernel for a 1 x 1 product)
+    if dt.kind != "c":
+        return parts[0] if sign in (None, 1) else -parts[0]
+    re, im = f(parts[0] - parts[1]), f(parts[3] + parts[2])
+    if sign is not None:
+        re, im = re * sign - im * 0, re * 0 + im * sign
+    out = np.empty(re.shape, dt)
+    out.real, out.imag = re, im
+    return out
+
+
+def _gebp(a, b, sign, f):
+    """``alpha * (a @ b)`` for ``a [..., m, k]``, ``b [..., k, n]`` (each pair of matrices
+    apart) as Eigen's gebp kernel (AVX) forms it for ``res += alpha * acc``, alpha =
+    ``sign`` + 0i (see ``_matmul_eigen``)."""
+    dt = a.dtype
+    m, kk = a.shape[-2:]
+    n = b.shape[-1]
+    full, half, quarter = _GEBP_PACKETS[dt]
+    done = 0
+    for width in (3 * full, 2 * full, full, half, quarter):
+        done += (n - done) // width * width
+    zero = dt.type(0).real
+    with np.errstate(all="ignore"):
+        terms = _gebp_terms(a, b, f)
+        parts = [f(zero + t[0]) for t in terms]
+        for k in range(1, kk):
+            for j, t in enumerate(terms):
+                parts[j] = f(parts[j] + t[k])
+        out = _gebp_join(parts, dt, sign, f)
+        if done < n:
+            m4 = m // 4 * 4
+            if m4:
+                end4 = kk // 4 * 4
+                sums = []
+                for t in terms:
+                    t = t[..., :m4, done:]
+                    if end4:
+                        c = [f(zero + t[j]) for j in range(4)]
+                        for k in range(4, end4, 4):
+                            for j in range(4):
+                                c[j] = f(c[j] + t[k + j])
+                        acc = f(f(c[0] + c[1]) + f(c[2] + c[3]))
+                    else:
+                        acc = np.zeros_like(t[0])
+                    for k in range(end4, kk):
+                        acc = f(acc + t[k])
+                    sums.append(acc)
+                out[..., :m4, done:] = _gebp_join(sums, dt, sign, f)
+            if m4 < m:
+                acc = np.zeros(out[..., m4:, done:].shape, dt)
+                for k in range(kk):
+                    acc = f(acc + _ftz_mul(a[..., m4:, k, None], b[..., None, k, done:], f))
+                if sign is not None:
+                    acc = _c_mul(np.asarray(sign, dt), acc) if dt.kind == "c" else sign * acc
+                out[..., m4:, done:] = acc
+    return out
+
+
+def _matmul_eigen(a, b):
+    """``a @ b`` as TF's MatMul / BatchMatMulV2 for ``_matmul_replayable`` operands.
+
+    One product (or a batch of one) and each product of a batch of matrices of 7-8 rows:
+    Eigen's contraction, its gebp kernel (AVX). TF's row-major product is Eigen's
+    ``b^T a^T``: the kernel's rows are the result's columns. Columns that fill packets
+    (full, half, quarter) sum over k in order, complex in four real accumulators joined at
+    the end; the columns left over sum row blocks of four with four interleaved
+    accumulators over k (added as ``(c0 + c1) + (c2 + c3)``, the last k after), the rows
+    left over term by term as complex numbers (C++'s product). Each block is added to the
+    zeroed result as ``res + alpha * acc``, alpha = 1 + 0i (inf * 0 is nan), except a 1 x 1
+    product (TF's matrix-vector kernel). A batch of several matrices of up to 6 rows
+    (``m + k + n < 20``): Eigen's coefficient-based product, each coefficient summed over k
+    in order from 0 (packets of the result's rows), complex products by the plain formula.
+    Denormal inputs and results are flushed to zero as in TF's kernels (FTZ/DAZ), wherever
+    one can arise (``_may_underflow``). Bit for bit TF's on 600 random
+    single square products of 1-8 rows and 192 batches of 2-4 (float64, complex64,
+    complex128), and on non-square products of depth below 8 (``_solve_eigen_complex``'s
+    block updates)."""
+    n = a.shape[-1]
+    f = _ftz if _may_underflow(a, b) else _no_ftz
+    a, b = f(a), f(b)
+    with np.errstate(all="ignore"):
+        if a.size == n * n or n > 6:
+            return f(a.dtype.type(0) + _gebp(a, b, None if n == 1 else 1, f))
+        out = np.zeros(a.shape, a.dtype)
+        for k in range(n):
+            out = f(_ftz_mul(a[..., :, k, None], b[..., None, k, :], f, False) + out)
+    return out

@@ -33,6 +33,7 @@ from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the for
 )
 from ._helpers import _err, _show, check_kind, kind_of, no_kernel, pair, to_tensor
 from .creation_ops import eye
+from .eigen_matmul import matmul_eigen as _expm_mm
 from .math_ops import matmul
 
 __all__ = [
@@ -498,7 +499,7 @@ def cholesky(input, name=None):  # noqa: A002 - TensorFlow's name
 # ---------------------------------------------------------------------------- solves
 
 
-def _solve_forward(a, b, adjoint):
+def _solve_forward(a, b, adjoint, replay=False):
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
     if a.size and b.size and _nonfinite(a, b):
@@ -509,7 +510,7 @@ def _solve_forward(a, b, adjoint):
         if _not_invertible(lu):
             raise np.linalg.LinAlgError("Input matrix is not invertible.")
         return _lu_solve_eigen(lu, perm, np.broadcast_to(b, batch + b.shape[-2:]))
-    if _solve_replayable(a, b):  # small real systems: TF's bits
+    if replay and _solve_replayable(a, b):  # expm's small systems: TF's bits (slower)
         return _solve_eigen(a, b)
     return np.linalg.solve(a, b)
 
@@ -518,14 +519,20 @@ _SOLVE = primitive("MatrixSolve", _solve_forward, save_output=True,
                    error=_linalg_error("MatrixSolve"))
 
 
-def _solve_grad_a(g, y, a, b, adjoint):
-    gb = solve(a, g, adjoint=not adjoint)
+def _solve_again(a, b, adjoint, replay):  # expm's solves (replay) keep it when derived
+    return apply(_SOLVE, (a, b), {"adjoint": adjoint, "replay": True} if replay else
+                 {"adjoint": adjoint})
+
+
+def _solve_grad_a(g, y, a, b, adjoint, replay=False):
+    gb = _solve_again(a, g, not adjoint, replay)
     if adjoint:
         return _m.negative(matmul(y, gb, adjoint_b=True))
     return _m.negative(matmul(gb, y, adjoint_b=True))
 
 
-defvjp(_SOLVE, _solve_grad_a, lambda g, y, a, b, adjoint: solve(a, g, adjoint=not adjoint))
+defvjp(_SOLVE, _solve_grad_a, lambda g, y, a, b, adjoint, replay=False: _solve_again(
+    a, g, not adjoint, replay))
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -1015,24 +1022,24 @@ def _pade(a, ident, order):
         for r in rest:
             out = _m.add(out, r)
         return out
-    m2 = matmul(a, a)
+    m2 = _expm_mm(a, a)
     if order == 3:
-        return matmul(a, total(m2, t(1, ident))), total(t(2, m2), t(0, ident))
-    m4 = matmul(m2, m2)
+        return _expm_mm(a, total(m2, t(1, ident))), total(t(2, m2), t(0, ident))
+    m4 = _expm_mm(m2, m2)
     if order == 5:
-        return (matmul(a, total(m4, t(3, m2), t(1, ident))),
+        return (_expm_mm(a, total(m4, t(3, m2), t(1, ident))),
                 total(t(4, m4), t(2, m2), t(0, ident)))
-    m6 = matmul(m4, m2)
+    m6 = _expm_mm(m4, m2)
     if order == 7:
-        return (matmul(a, total(m6, t(5, m4), t(3, m2), t(1, ident))),
+        return (_expm_mm(a, total(m6, t(5, m4), t(3, m2), t(1, ident))),
                 total(t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
     if order == 9:
-        m8 = matmul(m6, m2)
-        return (matmul(a, total(m8, t(7, m6), t(5, m4), t(3, m2), t(1, ident))),
+        m8 = _expm_mm(m6, m2)
+        return (_expm_mm(a, total(m8, t(7, m6), t(5, m4), t(3, m2), t(1, ident))),
                 total(t(8, m8), t(6, m6), t(4, m4), t(2, m2), t(0, ident)))
-    u = matmul(a, total(matmul(m6, total(m6, t(11, m4), t(9, m2))), t(7, m6), t(5, m4),
+    u = _expm_mm(a, total(_expm_mm(m6, total(m6, t(11, m4), t(9, m2))), t(7, m6), t(5, m4),
                         t(3, m2), t(1, ident)))
-    v = total(matmul(m6, total(t(12, m6), t(10, m4), t(8, m2))), t(6, m6), t(4, m4),
+    v = total(_expm_mm(m6, total(t(12, m6), t(10, m4), t(8, m2))), t(6, m6), t(4, m4),
               t(2, m2), t(0, ident))
     return u, v
 
@@ -1078,11 +1085,11 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         low = Tensor(np.broadcast_to(norm < real(bound), val.shape).copy())
         uo, vo = _pade(x, ident, order)
         u, v = _a.where(low, uo, u), _a.where(low, vo, v)
-    r = solve(_m.subtract(v, u), _m.add(v, u))
+    r = _solve_again(_m.subtract(v, u), _m.add(v, u), False, True)  # Eigen's LU: TF's bits
     finite = squarings[np.isfinite(squarings)]
     for i in range(int(finite.max()) if finite.size else 0):  # TF would loop forever at inf
         more = Tensor(np.broadcast_to(i < squarings, val.shape).copy())
-        r = _a.where(more, matmul(r, r), r)
+        r = _a.where(more, _expm_mm(r, r), r)
     return r
 
 

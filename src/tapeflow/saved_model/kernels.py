@@ -20,6 +20,7 @@ from ..ops import (
     clip_ops,
     creation_ops,
     indexing_ops,
+    linalg_ops,
     manip_ops,
     math_ops,
     nn_conv_ops,
@@ -150,6 +151,10 @@ def _matmul(ins, attrs, ctx):
 
 def _batch_matmul(ins, attrs, ctx):
     return math_ops.matmul(ins[0], ins[1], adjoint_a=attrs["adj_x"], adjoint_b=attrs["adj_y"])
+
+
+def _matrix_solve(ins, attrs, ctx):
+    return linalg_ops.solve(ins[0], ins[1], adjoint=attrs.get("adjoint", False))
 
 
 def _einsum(ins, attrs, ctx):
@@ -578,7 +583,7 @@ KERNELS = {
     "Equal": _equal, "NotEqual": _not_equal, "LeakyRelu": _leaky_relu, "Cast": _cast,
     "AddN": _add_n, "ClipByValue": _clip_by_value, "SelectV2": _select_v2, "Select": _select,
     "MatMul": _matmul, "BatchMatMulV2": _batch_matmul, "BatchMatMulV3": _batch_matmul,
-    "Einsum": _einsum, "BiasAdd": _bias_add, "Conv2D": _conv2d,
+    "MatrixSolve": _matrix_solve, "Einsum": _einsum, "BiasAdd": _bias_add, "Conv2D": _conv2d,
     "DepthwiseConv2dNative": _depthwise, "MaxPool": _pool(nn_conv_ops.max_pool2d),
     "AvgPool": _pool(nn_conv_ops.avg_pool2d), "FusedBatchNormV3": _fused_batch_norm,
     "Const": _const, "Reshape": _reshape, "Shape": _shape, "Size": _size, "Rank": _rank,
