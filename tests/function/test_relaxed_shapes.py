@@ -347,13 +347,14 @@ def test_conv_and_pool_gradients_second_order():
 
 
 def test_probe_catches_a_baked_product_of_sizes():
-    # y.shape of a tensor computed in the body is concrete (TensorFlow would show None):
-    # y.shape[0] * 3 is 12 at batch 4, no value of the relaxed size, yet baked. The probe
-    # run at batch 5 refuses it, so the body runs again for each new size (still right).
+    # A size read from the traced value (as tapeflow's own ops read them; y.shape is
+    # (None, 3) as in TensorFlow, test_static_shapes.py): y's traced rows * 3 is 12 at
+    # batch 4, no value of the relaxed size, yet baked. The probe run at batch 5 refuses
+    # it, so the body runs again for each new size (still right).
     @tf.function(input_signature=[tf.TensorSpec([None, 3])])
     def f(x):
         y = x * 2.0
-        return tf.reshape(y, [y.shape[0] * 3])
+        return tf.reshape(y, [y._value.shape[0] * 3])
 
     for n in (4, 5, 2):
         x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)

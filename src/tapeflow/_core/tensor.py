@@ -200,13 +200,21 @@ class _TensorLike:
 
     @property
     def shape(self) -> TensorShape:
+        """The static shape (``tf.Tensor.shape``): the value's, but inside a ``tf.function``
+        traced with relaxed shapes, TensorFlow's static shape, None where a size follows an
+        unknown dimension (tapeflow's own ops read the traced sizes)."""
         if _rec.ACTIVE[0]:
             tracer = _rec._state.tracer
-            if tracer is not None and self._id in tracer.relaxed_shapes:
-                return tracer.relaxed_shapes[self._id]
+            if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
+                return tracer.static_shape(self, 2)
         return TensorShape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
+        """The static shape, as :attr:`shape` (``tf.Tensor.get_shape``)."""
+        if _rec.ACTIVE[0]:
+            tracer = _rec._state.tracer
+            if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
+                return tracer.static_shape(self, 2)
         return TensorShape(self._value.shape)
 
     @property
@@ -434,7 +442,13 @@ class SymbolicTensor(Tensor):
     @property
     def shape(self):
         info = _SYMBOLIC.get(self._id)
-        return info[1] if info is not None else TensorShape(self._value.shape)
+        if info is None:
+            return TensorShape(self._value.shape)
+        shape = info[1]
+        if callable(shape):   # a relaxed trace's: worked out when first asked
+            shape = shape()
+            _SYMBOLIC[self._id] = (info[0], shape, info[2])
+        return shape
 
     @property
     def graph(self):

@@ -574,10 +574,11 @@ class While(Structured):
         fresh Tensors."""
         args = [Tensor(t._value) for t in flat]
         scope = tracer.new_scope("while")
-        pred, _, cond_subs = tracer.sub(cond_flat, args, scope=scope)
+        pred, _, cond_subs = tracer.sub(cond_flat, args, scope=scope, sources=flat)
         go = bool(pred[0]._value) and (limit is None or int(limit._value) > 0)
         body_args = [Tensor(t._value) for t in flat]
-        new, _, body_subs = tracer.sub(body_flat, body_args, dry=not go, scope=scope)
+        new, _, body_subs = tracer.sub(body_flat, body_args, dry=not go, scope=scope,
+                                       sources=flat)
         if len(new) != len(flat):
             raise ValueError(f"body must return as many loop variables as loop_vars has "
                              f"({len(flat)}), got {len(new)}.")

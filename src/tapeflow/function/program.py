@@ -189,13 +189,8 @@ class Program:
 
     def _grown(self, grow):
         """``{input slot: shape}`` with each relaxed size ``d`` made ``grow[d]``."""
-        shapes = {}
-        for s, (shape, _, relaxed) in self.input_specs.items():
-            if relaxed is not None:
-                dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
-                shape = tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
-            shapes[s] = shape
-        return shapes
+        return {s: grown_shape(shape, relaxed, grow)
+                for s, (shape, _, relaxed) in self.input_specs.items()}
 
     def relaxed_output_shapes(self, sizes):
         """Per output slot, its traced shape with ``None`` for each dimension that follows
@@ -313,6 +308,308 @@ class Program:
                 v._value = value
             raise
         return [None if s is None else env[s] for s in self.outputs]
+
+
+def grown_shape(shape, relaxed, grow):
+    """``shape`` (a traced input's) with each size ``d`` of a dimension that ``relaxed`` (its
+    TensorShape with None dims, or None: none relaxed) leaves unknown made ``grow[d]``."""
+    if relaxed is None:
+        return tuple(shape)
+    dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
+    return tuple(grow.get(d, d) if r is None else d for d, r in zip(shape, dims))
+
+
+class _ShadowEnv(dict):
+    """The stand-in values of a :class:`Shadow`: constants, arguments (those of a relaxed
+    shape grown, see :func:`grow_value`) and a loop body's inputs (its loop's initial values)
+    fill in on first use; a slot no step gave a value raises KeyError."""
+
+    def __init__(self, shadow):
+        super().__init__()
+        self.shadow = shadow
+
+    def __missing__(self, s):
+        sh = self.shadow
+        tr = sh.tracer
+        if s in tr.consts:
+            v = tr.consts[s]
+        elif s in tr.shadow_src:
+            v = self[tr.shadow_src[s]]
+        elif s in tr.input_slots:
+            got = sh.inputs.get(s)
+            if got is None:
+                got = sh.input_value(s)
+                if got is None:
+                    raise KeyError(s)
+            value, relaxed = got
+            v = value if relaxed is None else grow_value(
+                value, grown_shape(np.shape(value), relaxed, sh.grow))
+        else:
+            raise KeyError(s)
+        self[s] = v
+        return v
+
+
+def grow_value(value, shape):
+    """``value`` made ``shape`` (each dimension as large or larger) by repeating it along the
+    grown dimensions: an index stays a valid index, a divisor stays non-zero (zeros where a
+    dimension was empty)."""
+    value = np.asarray(value)
+    for axis, (old, new) in enumerate(zip(value.shape, shape)):
+        if new != old:
+            if old == 0:
+                value = np.zeros(value.shape[:axis] + (new,) + value.shape[axis + 1:],
+                                 value.dtype)
+            else:
+                value = np.take(value, np.arange(new) % old, axis=axis)
+    return value
+
+
+class Shadow:
+    """The static shapes of a trace with relaxed shapes (TF's shape inference, where a size
+    that follows an unknown dimension is None): the :meth:`Program._probe` run, lazy and
+    incremental, over the steps the tracer has recorded so far, on stand-ins whose relaxed
+    sizes are one larger. A dimension whose stand-in size differs from the traced one is
+    None. A step that refuses the stand-ins leaves its outputs (and what follows from them)
+    at their traced shapes. The sizes of a ``tf.where(c)``, ``tf.unique`` or ``tf.range(n)``
+    of a tensor follow values: their stand-ins are made larger still, so they are None.
+
+    Made by :meth:`Tracer.static_shape` on the first question; nothing runs before, so a
+    trace nobody asks costs nothing. ``tracer`` supplies ``steps``, ``stack`` (the step
+    lists of the enclosing programs while a branch or loop body is traced), ``consts``,
+    ``input_slots``, ``shadow_src`` (a loop body input -> the slot of its initial value),
+    ``known`` and ``relaxed_shapes``."""
+
+    def __init__(self, tracer):
+        self.tracer = tracer
+        self.env = _ShadowEnv(self)
+        self.pos = {}      # id(step list) -> number of its steps probed
+        self.lists = []    # the step lists probed (alive, so their ids stay theirs)
+        self.cache = {}    # slot -> TensorShape
+        self.marks = {}    # slot -> axes unknown though their stand-in size is the traced one
+        self.derived = set()   # slots computed from constants and shapes alone
+        self.inputs = {}
+        sizes = set()
+        for s in tracer.input_slots:
+            got = self.input_value(s)
+            if got is not None:
+                self.inputs[s] = got   # held: a retired trace's arguments may be gone
+                value, relaxed = got
+                if relaxed is not None:
+                    shape = np.shape(value)
+                    dims = relaxed.dims if relaxed.rank is not None else [None] * len(shape)
+                    sizes.update(d for d, r in zip(shape, dims) if r is None)
+        self.grow = {d: d + 1 for d in sizes}
+
+    def input_value(self, s):
+        ref = self.tracer.known.get(s)
+        t = ref() if ref is not None and not isinstance(ref, np.ndarray) else None
+        if t is None:
+            return None
+        return t._value, self.tracer.relaxed_shapes.get(t._id)
+
+    def shape(self, s, traced):
+        """The static TensorShape of slot ``s`` whose traced shape is ``traced``."""
+        self.advance()
+        got = self.cache.get(s)
+        if got is not None:
+            return got
+        try:
+            v = self.env[s]
+        except KeyError:
+            v = None
+        from .._core.tensor import TensorShape
+        sh = np.shape(v) if v is not None else None
+        if sh is None or len(sh) != len(traced):
+            got = TensorShape(traced)
+        else:
+            marks = self.marks.get(s, ())
+            got = TensorShape([None if a != b or j in marks else a
+                               for j, (a, b) in enumerate(zip(traced, sh))])
+        self.cache[s] = got
+        return got
+
+    def advance(self):
+        """Probe the steps recorded since the last call."""
+        tr = self.tracer
+        for steps in tr.stack:
+            self._run(steps)
+        self._run(tr.steps)
+
+    def _run(self, steps):
+        key = id(steps)
+        k = self.pos.get(key)
+        if k is None:
+            self.lists.append(steps)
+            k = 0
+        n = len(steps)
+        if k == n:
+            return
+        import warnings
+        env = self.env
+        consts = self.tracer.consts
+        run = Probe()
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            while k < n:
+                step = steps[k]
+                try:
+                    if isinstance(step, Structured):
+                        self._structured(step)
+                    else:
+                        step.probe(env, run, k)
+                        if type(step) is Op:
+                            if self.marks:
+                                self._follow_marks(step)
+                            name = step.prim.name
+                            if name in _FROM_SHAPES or step.ins and all(
+                                    i in self.derived or i in consts for i in step.ins) \
+                                    and name not in _SIZE_FROM_VALUES \
+                                    and not _stateful(step.prim):
+                                self.derived.update(step.outs)
+                            if name in _SIZE_FROM_VALUES:
+                                self._unknown_size(step)
+                            elif name == "StridedSlice":
+                                self._strided_unknown(step)
+                            elif name == "Reshape" and len(step.ins) == 2:
+                                self._reshape_unknown(step)
+                except Exception:  # noqa: BLE001, S112 - its outputs keep their traced shapes
+                    pass
+                k += 1
+        self.pos[key] = n
+
+    def _traced(self, s):
+        """The traced shape of slot ``s`` (None: unknown, its tensor gone)."""
+        tr = self.tracer
+        m = tr.meta.get(s)
+        if m is not None:
+            return tuple(m[0])
+        ref = tr.known.get(s)
+        t = ref() if ref is not None and not isinstance(ref, np.ndarray) else None
+        return None if t is None else np.shape(t._value)
+
+    def _reshape_unknown(self, step):
+        """A reshape to a shape tensor with an unknown entry leaves its ``-1`` dimension
+        unknown too (TF's shape inference does not divide by a partly known product)."""
+        if step.ins[1] in self.tracer.consts:
+            return
+        got = np.asarray(self.env[step.ins[1]]).ravel()
+        s = step.outs[0]
+        v = np.asarray(self.env[s])
+        traced = self._traced(s)
+        if traced is None or v.ndim != len(traced) or got.shape != (v.ndim,):
+            return
+        minus = got == -1
+        if not minus.any() or all(a == b for a, b, m in zip(v.shape, traced, minus) if not m):
+            return
+        self._mark(s, int(np.flatnonzero(minus)[0]))
+
+    def _mark(self, s, axis):
+        """Axis ``axis`` of slot ``s`` is unknown (its stand-in, which later steps compute
+        on, keeps its size: only a shape read shows it, and the same-shaped results of
+        steps reading it)."""
+        self.marks[s] = self.marks.get(s, frozenset()) | {axis}
+
+    def _follow_marks(self, step):
+        marks, env = self.marks, self.env
+        for i in step.ins:
+            axes = marks.get(i)
+            if axes is not None and i in env:
+                shape = np.shape(env[i])
+                for o in step.outs:
+                    if o in env and np.shape(env[o]) == shape:
+                        marks[o] = marks.get(o, frozenset()) | axes
+
+    def _unknown_size(self, step):
+        """A size that follows values (the first, or a bincount's last): the stand-in's made
+        unlike the traced one (None), unless the inputs are constants or shapes."""
+        consts = self.tracer.consts
+        if all(s in consts or s in self.derived for s in step.ins):
+            return   # tf.range(tf.shape(x)[0]): follows the shapes, as the stand-ins do
+        name = step.prim.name
+        if name == "Where" and len(step.ins) != 1:
+            return
+        if name == "DenseBincount":
+            # tf.math.bincount's (Keras's CategoryEncoding has a primitive of that name too,
+            # of a fixed ``depth``)
+            attrs = step.attrs or {}
+            lo, hi = attrs.get("minlength"), attrs.get("maxlength")
+            if "minlength" not in attrs or lo is not None and lo == hi:
+                return
+        self._force(step.outs[0], -1 if name == "DenseBincount" else 0)
+
+    def _force(self, s, axis):
+        """Slot ``s``'s stand-in grown along ``axis`` to a size unlike the traced one."""
+        v = np.asarray(self.env[s])
+        traced = self._traced(s)   # None: its tensor is gone (a multi-output op's)
+        if v.ndim == 0 or traced is not None and len(traced) != v.ndim:
+            return
+        axis %= v.ndim
+        n = v.shape[axis] + 1
+        if traced is not None and n == traced[axis]:
+            n += 1
+        self.env[s] = grow_value(v, v.shape[:axis] + (n,) + v.shape[axis + 1:])
+
+    def _strided_unknown(self, step):
+        """``x[a:b]`` along an unknown dimension is unknown unless it takes all of it (TF's
+        shape inference cannot clip ``a:b`` to a size it does not know)."""
+        key = step.attrs.get("key")
+        x = step.ins[0]
+        traced = self._traced(x)
+        if type(key) is not tuple or traced is None:
+            return
+        shown = np.shape(self.env[x])
+        consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+        i = o = 0
+        for k in key:
+            if k is None:
+                o += 1
+            elif k is Ellipsis:
+                n = len(traced) - consumed
+                i, o = i + n, o + n
+            elif type(k) is slice:
+                if i < len(traced) and shown[i] != traced[i] and k != slice(None):
+                    self._mark(step.outs[0], o)
+                i, o = i + 1, o + 1
+            elif isinstance(k, (int, np.integer)):
+                i += 1
+            else:
+                return   # a tensor or mask index: as the probe found
+
+    def _structured(self, step):
+        env = self.env
+        kind = step.kind
+        if kind == "switch":
+            for sub in step.branches:
+                self._run(sub.steps)
+            for j, o in enumerate(step.outs):
+                values = [env[sub.outs[j]] for sub in step.branches]
+                traced = self._traced(o)
+                pick = values[0]
+                for v in values:
+                    if traced is not None and np.shape(v) != traced:
+                        pick = v
+                env[o] = pick
+        elif kind == "while":
+            for a, b, s in zip(step.cond.ins, step.body.ins, step.ins):
+                try:
+                    env[a] = env[b] = env[s]
+                except KeyError:
+                    pass
+            self._run(step.cond.steps)
+            self._run(step.body.steps)
+            for o, i, b in zip(step.outs, step.body.ins, step.body.outs):
+                try:
+                    if np.shape(env[b]) == np.shape(env[i]):
+                        env[o] = env[i]
+                except KeyError:
+                    pass
+
+
+# ops whose output's first size follows values (the one-input tf.where; tracer._SIZED_BY_VALUES)
+_FROM_SHAPES = frozenset(("Shape", "Size", "Rank", "ShapeN"))
+_SIZE_FROM_VALUES = frozenset(
+    ("Where", "Unique", "Range", "DynamicPartition", "DenseBincount"))
 
 
 def op_type(step):

@@ -114,6 +114,11 @@ class Tracer:
         self.known = {}            # slot -> weakref to its Tensor, or its array (reads)
         self.dry = []              # stack of {variable id: (variable, value)} of dry runs
         self.relaxed_shapes = {}   # argument id -> TensorShape with None dims (relaxed)
+        self.input_slots = set()   # argument and sub-program input slots
+        self.shadow_src = {}       # loop body input slot -> slot of its initial value
+        self.stack = []            # enclosing programs' step lists while a sub is traced
+        self.shadow = None         # the static shapes of a relaxed trace (program.Shadow)
+        self.value_sized = False   # an op whose output size follows values was recorded
         self.names = {}            # slot -> TensorFlow's symbolic name ("x", "mul_1")
         self.meta = {}             # slot -> (shape, dtype) seen while tracing: inputs,
         #                            variable reads, op outputs (buffers, folding)
@@ -135,6 +140,7 @@ class Tracer:
         s = self.new_slot()
         self.slots[t._id] = s
         self.known[s] = weakref.ref(t)
+        self.input_slots.add(s)
         if type(t._value) is _ndarray:
             self.meta[s] = (t._value.shape, t._value.dtype)
         if name is not None:
@@ -164,12 +170,33 @@ class Tracer:
         name = self.names.get(s)
         if name is None:
             return None
-        shape = self.relaxed_shapes.get(t._id) or t.shape
+        shape = self.static_shape(t)
         if is_repr:
             return f"<tf.Tensor '{name}:0' shape={shape} dtype={t.dtype.name}>"
         if shape.rank is None:
             return f'Tensor("{name}:0", dtype={t.dtype.name})'
         return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
+
+    def static_shape(self, t, depth=None):
+        """``t.shape`` inside this trace: TensorFlow's static shape, with None where a size
+        follows a relaxed dimension or values (:class:`~.program.Shadow`), in a trace with
+        relaxed shapes or a value-sized op (else the traced shape, at no cost). When
+        ``depth`` is given, the frame ``depth`` levels up asks: tapeflow's own code (but
+        Keras's) gets the traced shape, the sizes it decides on."""
+        relaxed = self.relaxed_shapes.get(t._id)
+        if relaxed is not None:
+            return relaxed
+        traced = t._value.shape
+        if not (self.relaxed_shapes or self.value_sized) or \
+                depth is not None and _internal(sys._getframe(depth)):
+            return TensorShape(traced)
+        s = self.slots.get(t._id)
+        if s is None or s in self.consts:
+            return TensorShape(traced)
+        if self.shadow is None:
+            from .program import Shadow
+            self.shadow = Shadow(self)
+        return self.shadow.shape(s, traced)
 
     def _op_name(self, prim):
         return self._op_name_text(_OP_NAMES.get(prim.name, prim.name))
@@ -286,6 +313,8 @@ class Tracer:
         if self.suspended:
             return
         ins = tuple([self.slot_of(t) for t in inputs])
+        if prim.name in _SIZED_BY_VALUES:
+            self.value_sized = True   # tf.unique, tf.where(c), tf.range(n): sizes unknown
         if prim.shape_inputs:
             # a fixed-shape program may fold the op: it needs these inputs' shapes only
             for i, s in enumerate(ins):
@@ -398,12 +427,13 @@ class Tracer:
             tr = tr.parent
         return out
 
-    def sub(self, fn, args, dry=False, scope=None):
+    def sub(self, fn, args, dry=False, scope=None, sources=None):
         """Run ``fn(*args)`` (``args`` fresh Tensors) recording its steps as a sub-program on
         every tracer of the chain (a branch, a loop body). A dry run (an untaken branch, a
         body that runs zero times) leaves no variable write and no ``tf.print`` output
-        behind. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]`` is the
-        :class:`~.ir.Sub` for the i-th tracer of the chain."""
+        behind. ``sources`` (a loop's initial values, one per arg) give the args their
+        static shapes. Returns ``(flat output Tensors, structure, subs)`` where ``subs[i]``
+        is the :class:`~.ir.Sub` for the i-th tracer of the chain."""
         from .._core import nest
         chain = self.chain()
         saved = [tr.steps for tr in chain]
@@ -413,6 +443,7 @@ class Tracer:
         scopes = [tr.scope for tr in chain]
         counts = [tr._name_counts for tr in chain]
         for tr in chain:
+            tr.stack.append(tr.steps)
             tr.steps = []
             tr._name_counts = {}   # a branch or body is a graph of its own: names restart
             if scope is not None:
@@ -421,6 +452,12 @@ class Tracer:
                 tr.dry.append(undo)
         firsts = [tr.n for tr in chain]
         ins = [[tr.input(a, tr._op_name_text("Placeholder")) for a in args] for tr in chain]
+        if sources is not None:
+            for tr, slots in zip(chain, ins):
+                for s, src in zip(slots, sources):
+                    got = tr.slots.get(src._id)
+                    if got is not None:
+                        tr.shadow_src[s] = got
         try:
             result = fn(*args)
             flat = [_as_tensor(x) for x in nest.flatten(result)]
@@ -429,6 +466,7 @@ class Tracer:
         finally:
             for tr, steps, sc, cn, lo in zip(chain, saved, scopes, counts, firsts):
                 tr.closed.append((lo, tr.n))
+                tr.stack.pop()
                 tr.steps = steps
                 tr.scope = sc
                 tr._name_counts = cn
@@ -496,6 +534,10 @@ class Tracer:
         self.effects.clear()
 
 
+# Ops whose output sizes follow values (program._SIZE_FROM_VALUES): a trace that records one
+# has static shapes with None even when its arguments' shapes are all known.
+_SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range", "DynamicPartition", "DenseBincount"))
+
 # The node names TensorFlow's Python API gives these op types by default (others: the type):
 # printed symbolic tensors and ConcreteFunction.graph's nodes.
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
@@ -519,9 +561,45 @@ def retire(tracer, keep, fn_name):
             if sites is None:
                 sites = {o: step.site for step in tracer.steps if type(step) is Op
                          for o in step.outs}
-            shape = tracer.relaxed_shapes.get(t._id) or TensorShape(t._value.shape)
+            shape = tracer.relaxed_shapes.get(t._id)
+            if shape is None:
+                shape = _lazy_shape(tracer, s, t._value.shape) if tracer.relaxed_shapes \
+                    or tracer.value_sized else TensorShape(t._value.shape)
             make_symbolic(t, tracer.names.get(s, "Identity"), shape, sites.get(s), fn_name,
                           detach)
+
+
+def _lazy_shape(tracer, s, traced):
+    """A leaked tensor's static shape, worked out when first asked (a relaxed trace, one
+    with a value-sized op)."""
+    if s in tracer.consts:
+        return TensorShape(traced)
+    if tracer.shadow is None:
+        from .program import Shadow
+        tracer.shadow = Shadow(tracer)
+    shadow = tracer.shadow
+    return lambda: shadow.shape(s, traced)
+
+
+_KERAS = os.path.join(_PACKAGE, "keras")
+_AUTOGRAPH = os.path.join(_PACKAGE, "function", "autograph")
+_INTERNAL = {}   # file name -> True (tapeflow's), False (user's, Keras), None (AutoGraph's)
+
+
+def _internal(frame):
+    """Whether ``frame`` runs tapeflow's own code below Keras (an op, the tracer): it reads
+    the traced sizes, what it decides on, where the user's code and Keras see the static
+    shape. AutoGraph's frames (a converted call ``y.get_shape()``) ask for their caller."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        got = _INTERNAL.get(name, 0)
+        if got == 0:
+            got = _INTERNAL[name] = None if name.startswith(_AUTOGRAPH) else (
+                name.startswith(_PACKAGE) and not name.startswith(_KERAS))
+        if got is not None:
+            return got
+        frame = frame.f_back
+    return False
 
 
 def _tensor_name(t):

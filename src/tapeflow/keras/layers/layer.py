@@ -578,7 +578,12 @@ class Layer:
                 if isinstance(t, _TensorLike):
                     penalty = self.activity_regularizer(t)
                     if t.ndim:
-                        penalty = _m.divide(penalty, float(t.shape[0] or 1))
+                        # each call's batch size where its static one is None (a relaxed
+                        # trace), as Keras's ops.shape(output)[0]
+                        batch = t.shape[0]
+                        batch = float(batch or 1) if batch is not None else _m.cast(
+                            _a.shape(t)[0], penalty.dtype)
+                        penalty = _m.divide(penalty, batch)
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out.shape)  # the build-time shape, as Keras

@@ -44,8 +44,15 @@ def is_tensor(x):
 
 
 def shape(x):
-    """The static shape of ``x`` as a tuple of ints and None (``keras.ops.shape``)."""
-    return tuple(tensor(x).shape.as_list())
+    """The shape of ``x`` as a tuple (``keras.ops.shape``): its static sizes, and where one is
+    unknown (a ``tf.function`` traced with relaxed shapes) a scalar tensor of each call's
+    size, as Keras's TensorFlow backend."""
+    t = tensor(x)
+    static = t.shape.as_list()
+    if None not in static:
+        return tuple(static)
+    dynamic = tf.shape(t)
+    return tuple(dynamic[i] if d is None else d for i, d in enumerate(static))
 
 
 def dtype(x):
