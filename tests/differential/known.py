@@ -437,15 +437,6 @@ KNOWN = [
     K('keras.losses.SparseCategoricalCrossentropy', 'grad,grad2', 'mixed', 'wrong gradient',
       'grad values differ with mixed dtypes [keras.losses.SparseCategoricalCrossentropy|0|0'
       ': 0: max excess at 39: got -0.00417259+0j want -0.00417259+0j]'),
-    K('keras.losses.categorical_crossentropy', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [keras.losses.categoric'
-      'al_crossentropy|0|5: raised InvalidArgumentError, TF nothing]'),
-    K('keras.losses.categorical_focal_crossentropy', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [keras.losses.categoric'
-      'al_focal_crossentropy|0|29: raised InvalidArgumentError, TF nothing]'),
-    K('keras.losses.categorical_hinge', 'error', 'empty', 'silent acceptance',
-      'computes on size-0 inputs where TF raises InvalidArgumentError [keras.losses.categor'
-      'ical_hinge|0|24: raised nothing, TF InvalidArgumentError]'),
     K('linalg.cholesky', 'value', 'any', 'numerics',
       'nan/inf differ [linalg.cholesky|0|16: out 0: nan at different places, e.g. got (nan+'
       '0j) want 0j]'),
