@@ -93,7 +93,9 @@ def segment_sum(data, segment_ids, name=None):
     Raises:
         tf.errors.InvalidArgumentError: if the ids are not sorted.
     """
-    ids = to_tensor(segment_ids)._value
+    # the ids' values decide the output's row count: under a tf.function trace the read is
+    # a guard, so a call with other ids re-traces (TF's SegmentSum counts rows per call)
+    ids = static_value(to_tensor(segment_ids))
     d = to_tensor(data)
     if d._value.dtype.kind not in "fiuc":
         _h.check_kind(d, "fiuc", "SegmentSum", _NUMBER_TYPES)
@@ -283,7 +285,8 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 
 
 def _sorted_count(segment_ids):
-    return _check_sorted_ids(to_tensor(segment_ids)._value, "SegmentMax")
+    # a guard under a trace, as in segment_sum: the row count is the ids' last value + 1
+    return _check_sorted_ids(static_value(to_tensor(segment_ids)), "SegmentMax")
 
 
 def segment_max(data, segment_ids, name=None):
