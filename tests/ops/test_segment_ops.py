@@ -44,3 +44,18 @@ def test_segment_sum_gradient_per_call_in_tf_function():
     np.testing.assert_array_equal(g(tf.ones([3]), tf.constant([0, 1, 2])).numpy(), [1, 2, 3])
     np.testing.assert_array_equal(g(tf.ones([4]), tf.constant([0, 0, 3, 3])).numpy(),
                                   [1, 1, 4, 4])
+
+
+def test_unsorted_segment_sum_drops_negative_ids_per_call_in_tf_function():
+    # TF 2.21 (run by hand): a relaxed tf.function of unsorted_segment_sum(x, i, 3) gives
+    # [1, 5, 0], then [1, 0, 3] (id -1 dropped), [4, 0, 3], and an InvalidArgumentError for an
+    # id of 5
+    @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None], tf.int32)])
+    def f(x, i):
+        return tf.math.unsorted_segment_sum(x, i, 3)
+
+    for x, ids, want in (([1.0, 2, 3], [0, 1, 1], [1, 5, 0]), ([1.0, 2, 3], [0, -1, 2], [1, 0, 3]),
+                         ([1.0, 2, 3, 4], [-1, -1, 2, 0], [4, 0, 3])):
+        np.testing.assert_array_equal(f(tf.constant(x), tf.constant(ids)).numpy(), want)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.constant([1.0, 2, 3]), tf.constant([0, 5, 2]))

@@ -44,7 +44,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         _h.check_kind(d, "fiuc", "UnsortedSegmentSum", _NUMBER_TYPES)
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
-    iv = ids._value
+    # the ids' values pick the rows kept (negatives dropped): a guard under a trace
+    iv = static_value(ids)
     rest = d._value.shape[iv.ndim:]
     if d._value.shape[:iv.ndim] != iv.shape:
         raise errors.op_error(
@@ -263,7 +264,7 @@ def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=Fa
             f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
             f"= {_h._show(ids._value.shape)}", op_name)
     if d._value.size:  # TF's kernel checks the ids as it reads the data: none when empty
-        _check_below(ids._value, n, op_name)
+        _check_below(static_value(ids), n, op_name)
     return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max, "first": first})
 
 
