@@ -4,6 +4,7 @@ sqrt-n, max and min of the slices that share a segment id.
 The op names stay public in ``math_ops`` too (re-exported at its end).
 """
 from .._core import errors
+from .._core import recording as _rec
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defjvp, defvjp, primitive
@@ -13,7 +14,7 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like, zeros_like
-from .math_ops import divide, divide_no_nan, equal, greater, multiply, sqrt, truncatediv
+from .math_ops import divide, divide_no_nan, equal, greater, less, multiply, sqrt, truncatediv
 
 __all__ = [
     "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
@@ -44,8 +45,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         _h.check_kind(d, "fiuc", "UnsortedSegmentSum", _NUMBER_TYPES)
     ids = to_tensor(segment_ids)
     n = int(static_value(num_segments) if isinstance(num_segments, _TensorLike) else num_segments)
-    # the ids' values pick the rows kept (negatives dropped): a guard under a trace
-    iv = static_value(ids)
+    iv = ids._value
     rest = d._value.shape[iv.ndim:]
     if d._value.shape[:iv.ndim] != iv.shape:
         raise errors.op_error(
@@ -57,6 +57,13 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     # -1 keeps a traced program generic in the batch; it is ambiguous when a slice is
     # empty, and then the count is given
     flat = _a.reshape(d, (-1 if all(rest) else int(iv.size),) + tuple(rest))
+    if not _rec.executing_eagerly():
+        # traced: which ids are negative is known per call only (a guard on the values would
+        # tie the program to them): they go to an extra row n, cut off after the scatter
+        neg = less(flat_ids, 0)
+        flat_ids = _a.where(neg, multiply(ones_like(flat_ids), n), flat_ids)
+        out = _ix.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n + 1,) + tuple(rest))
+        return out[:n]
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
@@ -264,7 +271,7 @@ def _segment_extremum(data, segment_ids, num_segments, is_max, op_name, first=Fa
             f"data.shape = {_h._show(d._value.shape)} does not start with segment_ids.shape "
             f"= {_h._show(ids._value.shape)}", op_name)
     if d._value.size:  # TF's kernel checks the ids as it reads the data: none when empty
-        _check_below(static_value(ids), n, op_name)
+        _check_below(ids._value, n, op_name)
     return apply(_SEG_MAX, (d, ids), {"num_segments": n, "is_max": is_max, "first": first})
 
 
