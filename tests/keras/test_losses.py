@@ -83,3 +83,22 @@ def test_ignore_class_masks_entries_as_keras_does():
                                [0.3566749691963196, 0.0, 0.9162907600402832, 0.0], rtol=1e-6)
     assert float(scce(ignore_class=2)(y, p, sample_weight=[1.0, 2.0, 3.0, 4.0])) == (
         pytest.approx(1.5527735948562622, rel=1e-6))
+
+
+def test_categorical_losses_on_size_0_inputs_as_tf():
+    # TF 2.21 + Keras 3.15.1 (run by hand): categorical_hinge raises InvalidArgumentError
+    # eagerly on a size-0 input (Keras's ops.max asserts a non-empty tensor) and gives [] in
+    # a tf.function; categorical_crossentropy with label smoothing over 0 classes gives zeros
+    import numpy as np
+    import pytest
+
+    import tapeflow as tf
+    from tapeflow import keras
+    x = tf.zeros([0, 1, 3], tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="max of an empty tensor"):
+        keras.losses.categorical_hinge(x, x)
+    traced = tf.function(lambda a: keras.losses.categorical_hinge(a, a))(tf.zeros([0, 1, 3]))
+    assert traced.shape == (0, 1)
+    y = keras.losses.categorical_crossentropy(tf.zeros([2, 2, 0]), tf.zeros([2, 2, 0]),
+                                              label_smoothing=0.1)
+    np.testing.assert_array_equal(y.numpy(), np.zeros([2, 2], np.float32))

@@ -148,3 +148,14 @@ def test_perfect_reconstruction_with_the_inverse_window():
     back = tf.signal.inverse_stft(s, 16, 4,
                                   window_fn=tf.signal.inverse_stft_window_fn(4)).numpy()
     np.testing.assert_allclose(back[12:-12], x.numpy()[12:len(back) - 12], atol=1e-12)
+
+
+def test_irfft_of_no_bins_is_empty_as_tf():
+    # TF 2.21 (run by hand): with no bins and no fft_length, irfft/irfft2d return an empty
+    # signal ([4, 1, 0] -> [4, 1, 0]; [2, 0, 0] -> [2, 0, 0]) instead of failing on the
+    # inferred 2 * (0 - 1) points
+    import tapeflow as tf
+    for fn in (tf.signal.irfft, tf.signal.irfft2d):
+        for shape in ([4, 1, 0], [2, 0, 0]):
+            y = fn(tf.zeros(shape, tf.complex64))
+            assert y.dtype == tf.float32 and y.shape == tuple(shape)

@@ -271,7 +271,8 @@ def sparsemax(x, axis=-1):
     n = x.shape[ax]
     r = _a.reshape(_a.cast(_cr.range(1, n + 1), x.dtype),
                    [n if i == ax else 1 for i in range(rank)])
-    support = _m.greater(_m.subtract(z, _m.divide(_m.subtract(cumsum, 1.0), r)), 0.0)
+    # Keras subtracts the int 1 (so integer inputs fail at the next subtraction, as in TF)
+    support = _m.greater(_m.subtract(z, _m.divide(_m.subtract(cumsum, 1), r)), 0.0)
     k = _r.reduce_sum(_a.cast(support, x.dtype), axis=ax, keepdims=True)
     tau = _m.divide(_m.subtract(_r.reduce_sum(_a.where(support, cumsum, _zeros_like(cumsum)),
                                               axis=ax, keepdims=True), 1.0), k)

@@ -7,6 +7,8 @@ every element divided by their count), as Keras 3 does.
 import sys
 
 from .._core import dtypes as _dt
+from .._core import errors as _errors
+from .._core import recording as _recording
 from .._core.tensor import _TensorLike, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import creation_ops as _cr
@@ -158,6 +160,15 @@ def _xent_as_keras(labels, logits, axis=-1):
     return _m.add(loss, _m.multiply(short, _m.subtract(lse, _a.stop_gradient(lse))))
 
 
+def _smooth(y_true, label_smoothing, n):
+    """Labels mixed with the uniform distribution over ``n`` classes (Keras's
+    ``y_true * (1 - s) + s / n``); with no classes the labels are empty and stay so (Keras
+    divides by a zero tensor there, giving inf, which reaches no element)."""
+    if n == 0:
+        return y_true
+    return _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
+
+
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """Per-example cross-entropy of one-hot (or soft) labels against class scores.
 
@@ -179,8 +190,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     if label_smoothing:
-        n = y_pred.shape[-1]
-        y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
+        y_true = _smooth(y_true, label_smoothing, y_pred.shape[-1])
     _check_same_shape(y_true, y_pred)
     if from_logits:
         return _xent_as_keras(y_true, y_pred, axis)
@@ -351,7 +361,14 @@ def categorical_hinge(y_true, y_pred):
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     pos = _r.reduce_sum(_m.multiply(y_true, y_pred), -1)
-    neg = _r.reduce_max(_m.multiply(_m.subtract(1.0, y_true), y_pred), -1)
+    masked = _m.multiply(_m.subtract(1.0, y_true), y_pred)
+    if masked.shape.num_elements() == 0 and _recording.executing_eagerly():
+        # Keras's ops.max refuses an empty tensor eagerly (an assert on its size); traced,
+        # it reduces to -inf
+        raise _errors.InvalidArgumentError(
+            None, None, "Cannot compute the max of an empty tensor.\nCondition x > y did not "
+            "hold.\nFirst 1 elements of x:\n[0]\nFirst 1 elements of y:\n[0]")
+    neg = _r.reduce_max(masked, -1)
     return _m.maximum(_m.add(_m.subtract(neg, pos), 1.0), 0.0)
 
 
@@ -397,8 +414,7 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     if label_smoothing:
-        n = y_true.shape[-1]
-        y_true = _m.add(_m.multiply(y_true, 1.0 - label_smoothing), label_smoothing / n)
+        y_true = _smooth(y_true, label_smoothing, y_true.shape[-1])
     if from_logits:
         y_pred = _nn.softmax(y_pred, axis=axis)
     output = _clip(_m.divide(y_pred, _r.reduce_sum(y_pred, axis, keepdims=True)))

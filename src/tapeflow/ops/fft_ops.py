@@ -207,7 +207,8 @@ def _resolve(fft_length, shape, axes, inverse):
         return tuple(fft_length)
     n = [shape[a] for a in axes]
     if inverse:
-        n[-1] = 2 * (n[-1] - 1)
+        # no bins at all: TF's inferred -2 points give an empty signal, not an error
+        n[-1] = max(2 * (n[-1] - 1), 0)
     return tuple(n)
 
 

@@ -432,7 +432,7 @@ def _square_rule(g, y, x):
 
 defvjp(_SQUARE, _square_rule)
 defvjp(_EXP, lambda g, y, x: multiply(g, y))
-defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
+defvjp(_LOG, lambda g, y, x: multiply(g, reciprocal(x)))  # TF's, not g / x (one rounding)
 # TF's g * reciprocal(1 + x): its second derivative through ReciprocalGrad (grad_kernels)
 defvjp(_LOG1P, lambda g, y, x: multiply(g, reciprocal(add(1, x))))
 defvjp(_EXPM1, lambda g, y, x: multiply(g, add(y, 1)))

@@ -4,6 +4,7 @@ sqrt-n, max and min of the slices that share a segment id.
 The op names stay public in ``math_ops`` too (re-exported at its end).
 """
 from .._core import errors
+from .._core import recording as _rec
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defjvp, defvjp, primitive
@@ -13,7 +14,7 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from ._helpers import to_tensor
 from .array_ops import cast, ones_like, zeros_like
-from .math_ops import divide, divide_no_nan, equal, greater, multiply, sqrt, truncatediv
+from .math_ops import divide, divide_no_nan, equal, greater, less, multiply, sqrt, truncatediv
 
 __all__ = [
     "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
@@ -56,6 +57,13 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     # -1 keeps a traced program generic in the batch; it is ambiguous when a slice is
     # empty, and then the count is given
     flat = _a.reshape(d, (-1 if all(rest) else int(iv.size),) + tuple(rest))
+    if not _rec.executing_eagerly():
+        # traced: which ids are negative is known per call only (a guard on the values would
+        # tie the program to them): they go to an extra row n, cut off after the scatter
+        neg = less(flat_ids, 0)
+        flat_ids = _a.where(neg, multiply(ones_like(flat_ids), n), flat_ids)
+        out = _ix.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n + 1,) + tuple(rest))
+        return out[:n]
     valid = (iv.reshape(-1) >= 0) & (iv.reshape(-1) < n)
     if not valid.all():
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
@@ -93,7 +101,9 @@ def segment_sum(data, segment_ids, name=None):
     Raises:
         tf.errors.InvalidArgumentError: if the ids are not sorted.
     """
-    ids = to_tensor(segment_ids)._value
+    # the ids' values decide the output's row count: under a tf.function trace the read is
+    # a guard, so a call with other ids re-traces (TF's SegmentSum counts rows per call)
+    ids = static_value(to_tensor(segment_ids))
     d = to_tensor(data)
     if d._value.dtype.kind not in "fiuc":
         _h.check_kind(d, "fiuc", "SegmentSum", _NUMBER_TYPES)
@@ -283,7 +293,8 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 
 
 def _sorted_count(segment_ids):
-    return _check_sorted_ids(to_tensor(segment_ids)._value, "SegmentMax")
+    # a guard under a trace, as in segment_sum: the row count is the ids' last value + 1
+    return _check_sorted_ids(static_value(to_tensor(segment_ids)), "SegmentMax")
 
 
 def segment_max(data, segment_ids, name=None):
