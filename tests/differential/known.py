@@ -501,12 +501,6 @@ KNOWN = [
     K('math.expm1', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.expm1|0|39: out 0: nan at different places, e'
       '.g. got (inf-infj) want (nan-infj)]'),
-    K('math.is_non_decreasing', 'error', 'bool', 'silent acceptance',
-      'computes on bools where TF raises TypeError [math.is_non_decreasing|0|5: raised noth'
-      'ing, TF TypeError]'),
-    K('math.is_strictly_increasing', 'error', 'bool', 'silent acceptance',
-      'computes on bools where TF raises TypeError [math.is_strictly_increasing|0|11: raise'
-      'd nothing, TF TypeError]'),
     K('math.reduce_euclidean_norm', 'grad,grad2,fwd', 'complex', 'tf wrong',
       'the norm is real-valued: TF multiplies z/|z| by the whole complex upstream gradient,'
       ' the gradient of Re(conj(v)|z|) is Re(v) z/|z| (docs/ops.md)'),
@@ -637,18 +631,12 @@ KNOWN = [
     K('scatter_nd', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [scatter_nd|0|6: rais'
       'ed nothing, TF InvalidArgumentError]'),
-    K('signal.fftshift', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [signal.fftshift|0|3: raised nothing, '
-      'TF InvalidArgumentError]'),
     K('signal.idct', 'grad,fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad (and the fwd: sweep seeds 1-4, the '
       'same in a fresh TF process) on size-0 inputs; tapeflow computes it [signal.idct|0|9: '
       '1 arrays, TF raised InvalidArgumentError]'),
     K('signal.idct', 'grad2', 'empty', 'wrong gradient',
       'grad2 values differ on size-0 inputs [signal.idct|0|9: 1 arrays, TF nothing]'),
-    K('signal.ifftshift', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [signal.ifftshift|0|5: raised nothing,'
-      ' TF InvalidArgumentError]'),
     K('signal.irfft', 'error', 'empty', 'empty tensors',
       'size-0 inputs: error raised InvalidArgumentError, TF nothing [signal.irfft|0|11: rai'
       'sed InvalidArgumentError, TF nothing]'),

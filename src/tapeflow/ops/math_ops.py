@@ -1177,15 +1177,32 @@ def multiply_no_nan(x, y, name=None):
     return apply(_MULNONAN, (x, y))
 
 
+def _monotonic_values(x):
+    x = to_tensor(x)
+    v = x._value.reshape(-1)
+    if v.dtype.kind not in "iufc":
+        # TF's check_ops: bool and string tensors are not numeric
+        raise TypeError(f"Expected x to be numeric, instead found: {Tensor(v)}")
+    return v
+
+
 def is_non_decreasing(x, name=None):
-    """Whether the flattened ``x`` never decreases (``tf.math.is_non_decreasing``)."""
-    v = to_tensor(x)._value.reshape(-1)
+    """Whether the flattened ``x`` never decreases (``tf.math.is_non_decreasing``).
+
+    Raises:
+        TypeError: for a bool or string ``x`` (TF's).
+    """
+    v = _monotonic_values(x)
     return Tensor(np.bool_(np.all(v[1:] >= v[:-1])))
 
 
 def is_strictly_increasing(x, name=None):
-    """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``)."""
-    v = to_tensor(x)._value.reshape(-1)
+    """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``).
+
+    Raises:
+        TypeError: for a bool or string ``x`` (TF's).
+    """
+    v = _monotonic_values(x)
     return Tensor(np.bool_(np.all(v[1:] > v[:-1])))
 
 
