@@ -749,22 +749,11 @@ KNOWN = [
     K('nn.softmax_cross_entropy_with_logits', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.softmax_cross_entropy_with_logits|'
       '0|66: raised nothing, TF InvalidArgumentError]'),
-    K('repeat', 'error', 'any', 'silent acceptance',
-      'computes where TF raises ValueError [repeat|0|40: raised nothing, TF ValueError]'),
-    K('reverse', 'error', 'any', 'rejects valid input',
-      'raises InvalidArgumentError where TF computes [reverse|0|47: raised InvalidArgumentE'
-      'rror, TF nothing]'),
     K('signal.irfft2d', 'grad,grad2,fwd', 'complex', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad on complex inputs; tapeflow comput'
       'es it [signal.irfft2d|0|0: 1 arrays, TF raised InvalidArgumentError]'),
     K('signal.irfft2d', 'grad,grad2,fwd', 'complex', 'wrong gradient',
       'grad2 values differ on complex inputs [signal.irfft2d|0|0: 1 arrays, TF nothing]'),
-    K('squeeze', 'error', 'any', 'error class',
-      'raises ZeroDivisionError where TF raises InvalidArgumentError [squeeze|0|0: raised Z'
-      'eroDivisionError, TF InvalidArgumentError]'),
-    K('squeeze', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [squeeze|0|3: raised nothing, TF Inval'
-      'idArgumentError]'),
     K('math.count_nonzero', 'error', 'string', 'error class',
       'raises KeyError where TF raises InvalidArgumentError on strings [math.count_nonzero|'
       '0|7: raised KeyError, TF InvalidArgumentError]'),
