@@ -492,9 +492,6 @@ KNOWN = [
     K('math.digamma', 'grad,grad2,fwd', 'any', 'wrong gradient',
       'grad: nan/inf differ [math.digamma|0|0: 0: nan at different places, e.g. got (nan+0j'
       ') want (6.874182134877165+]'),
-    K('math.divide_no_nan', 'error', 'any', 'error class',
-      'raises InvalidArgumentError where TF raises TypeError [math.divide_no_nan|0|2: raise'
-      'd InvalidArgumentError, TF TypeError]'),
     K('math.erf', 'value', 'nonfinite', 'numerics',
       'nan/inf differ with nan/inf/overflowing inputs [math.erf|0|32: out 0: nan at differe'
       'nt places, e.g. got (-1+0j) want (nan+0j)]'),

@@ -890,7 +890,8 @@ def divide_no_nan(x, y, name=None):
         x, y: tensors of one dtype; shapes broadcast.
 
     Raises:
-        tf.errors.InvalidArgumentError: for mixed dtypes or incompatible shapes.
+        TypeError: for two tensors of different dtypes (TF's).
+        tf.errors.InvalidArgumentError: for incompatible shapes.
 
     Example:
         >>> import tapeflow as tf
@@ -898,6 +899,12 @@ def divide_no_nan(x, y, name=None):
         >>> print(tf.math.divide_no_nan(x, y).numpy())
         [1.5 0. ]
     """
+    if (isinstance(x, _TensorLike) and isinstance(y, _TensorLike)
+            and x._value.dtype is not y._value.dtype):
+        # TF's div_no_nan wrapper compares the dtypes in Python before any kernel
+        raise TypeError(f"`x` and `y` must have the same dtype, got "
+                        f"tf.{_dt.FROM_NUMPY[x._value.dtype].name} != "
+                        f"tf.{_dt.FROM_NUMPY[y._value.dtype].name}.")
     x, y = pair(x, y, "DivNoNan")
     if x._value.dtype.kind == "b":
         raise TypeError("Invalid dtype tf.bool in tf.math.divide_no_nan. Expected one of "
