@@ -751,9 +751,6 @@ KNOWN = [
       'es it [signal.irfft2d|0|0: 1 arrays, TF raised InvalidArgumentError]'),
     K('signal.irfft2d', 'grad,grad2,fwd', 'complex', 'wrong gradient',
       'grad2 values differ on complex inputs [signal.irfft2d|0|0: 1 arrays, TF nothing]'),
-    K('math.count_nonzero', 'error', 'string', 'error class',
-      'raises KeyError where TF raises InvalidArgumentError on strings [math.count_nonzero|'
-      '0|7: raised KeyError, TF InvalidArgumentError]'),
     K('operator.mul', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [operator.mul|0|16: r'
       'aised nothing, TF InvalidArgumentError]'),
