@@ -622,9 +622,6 @@ KNOWN = [
     K('operator.matmul', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [operator.matmul|0|3: raised nothing, '
       'TF InvalidArgumentError]'),
-    K('operator.mul', 'error', 'bool', 'rejects valid input',
-      'raises InvalidArgumentError on bools where TF computes [operator.mul|0|2: raised Inv'
-      'alidArgumentError, TF nothing]'),
     K('scatter_nd', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [scatter_nd|0|6: rais'
       'ed nothing, TF InvalidArgumentError]'),
@@ -754,9 +751,6 @@ KNOWN = [
     K('operator.mul', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [operator.mul|0|16: r'
       'aised nothing, TF InvalidArgumentError]'),
-    K('operator.truediv', 'error', 'string', 'error class',
-      'raises InvalidArgumentError where TF raises TypeError on strings [operator.truediv|0'
-      '|4: raised InvalidArgumentError, TF TypeError]'),
     K('math.xlog1py', 'grad,fwd', 'complex', 'tf wrong',
       "TF's Xlog1py gradient leaves out the conjugate (docs/ops.md)"),
     K('linalg.qr', 'fwd', 'any', 'tf lacks gradient',

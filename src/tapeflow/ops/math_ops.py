@@ -109,11 +109,15 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
                 try:
                     y = like(y, x)
                 except TypeError:  # pair raises TensorFlow's error for this op (AddV2's differs)
+                    if on_bool is not None and x._value.dtype is _BOOL:
+                        return on_bool(x, y)
                     x, y = pair(x, y, op_name)
                 except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
                     return _composite.binary(op, x, y)
                 dt = x._value.dtype
             elif (dt := x._value.dtype) is not y._value.dtype:
+                if on_bool is not None and _BOOL in (dt, y._value.dtype):
+                    return on_bool(x, y)
                 raise dtype_mismatch(op_name, 1, dt, y._value.dtype)
         else:
             try:
@@ -180,8 +184,18 @@ _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zer
 add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
 subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
+
+
+def _bool_mul(x, y):
+    # TF's Tensor.__mul__ with a bool operand: both sides cast to int32, multiplied, and the
+    # product cast back to bool (a logical and for two bools; 0.5 counts as False)
+    if x._value.dtype is _BOOL and isinstance(y, _TensorLike) and y._value.dtype is _BOOL:
+        return logical_and(x, y)
+    return cast(multiply(cast(x, _dt.int32), cast(y, _dt.int32)), _dt.bool)
+
+
 _mul_operator = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES,
-                        on_bool=lambda x, y: logical_and(x, y))
+                        on_bool=_bool_mul)
 floordiv = _binary(_FLOORDIV, "floordiv", "``x // y``, rounding toward minus infinity",
                    raises=_INT_DIVISION, kinds="fiu", allowed=_MUL_TYPES)
 floormod = mod = _binary(
@@ -228,6 +242,11 @@ def divide(x, y, name=None):
             return apply(_CDIV, (x, y))
         if kind == "b":
             raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
+                            "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
+                            "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
+                            "tf.complex64, tf.complex128}.")
+        if kind in "OSU":   # strings: TF's truediv table has no entry for them either
+            raise TypeError("Invalid dtype tf.string in __truediv__. Expected one of {tf.uint8, "
                             "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
                             "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
                             "tf.complex64, tf.complex128}.")
