@@ -681,24 +681,6 @@ KNOWN = [
     K('signal.rfft2d', 'grad,grad2,fwd', 'fft_cut', 'tf lacks gradient',
       "fft_length shorter than the input: TF's RFFT2D gradient adds terms of mismatched "
       "lengths and raises InvalidArgumentError (docs/ops.md)"),
-    K('tensor_scatter_nd_add', 'error', 'empty', 'error class',
-      'raises InvalidArgumentError where TF raises NotFoundError on size-0 inputs [tensor_s'
-      'catter_nd_add|0|13: raised InvalidArgumentError, TF NotFoundError]'),
-    K('tensor_scatter_nd_add', 'error', 'bool', 'silent acceptance',
-      'computes on bools where TF raises NotFoundError [tensor_scatter_nd_add|0|8: raised n'
-      'othing, TF NotFoundError]'),
-    K('tensor_scatter_nd_max', 'error', 'bool', 'silent acceptance',
-      'computes on bools where TF raises NotFoundError [tensor_scatter_nd_max|0|31: raised '
-      'nothing, TF NotFoundError]'),
-    K('tensor_scatter_nd_min', 'error', 'empty', 'error class',
-      'raises InvalidArgumentError where TF raises NotFoundError on size-0 inputs [tensor_s'
-      'catter_nd_min|0|15: raised InvalidArgumentError, TF NotFoundError]'),
-    K('tensor_scatter_nd_min', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises NotFoundError [tensor_scatter_nd_min|0|0: raised no'
-      'thing, TF NotFoundError]'),
-    K('tensor_scatter_nd_sub', 'error', 'bool', 'error class',
-      'raises InvalidArgumentError where TF raises NotFoundError on bools [tensor_scatter_n'
-      'd_sub|0|7: raised InvalidArgumentError, TF NotFoundError]'),
     K('truncatemod', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad; tapeflow computes it [truncatemod|0|0: 2 a'
       'rrays, TF raised LookupError]'),

@@ -406,12 +406,24 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return apply(_TS_UPDATE, (t, i, u))
 
 
+# TF 2.21's CPU kernels of TensorScatterAdd/Sub/Max/Min: numbers only (no complex for
+# Max/Min); bool and string tensors have none (NotFoundError), unlike TensorScatterUpdate.
+_NO_KERNEL_KINDS = {"TensorScatterAdd": "bOSU", "TensorScatterSub": "bOSU",
+                    "TensorScatterMax": "bOSUc", "TensorScatterMin": "bOSUc"}
+
+
 def _scatter_args(tensor, indices, updates, op_name):
     """The three tensors of a tensor_scatter_nd_* call, checked as TensorFlow checks them."""
     t = to_tensor(tensor)
     i = to_tensor(indices)
     u = _a.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
         else updates
+    kind = t._value.dtype.kind
+    if op_name in _NO_KERNEL_KINDS and kind in _NO_KERNEL_KINDS[op_name] \
+            and u._value.dtype is t._value.dtype:
+        # TF's kernel lookup comes before any shape check: no CPU kernel for these dtypes
+        from ._helpers import no_kernel
+        raise no_kernel(t, op_name)
     if i._value.size and not t._value.size:
         # TensorFlow's first check: any index into an empty tensor (even a size-0 slice)
         raise _err("Indices and updates specified for empty output shape", op_name, "")
