@@ -400,9 +400,6 @@ KNOWN = [
       ' it [boolean_mask|0|56: 1 arrays, TF raised InvalidArgumentError]'),
     K('cast', 'value', 'any', 'numerics',
       'values differ [cast|0|35: out 0: 14 differ, e.g. got 254 want 0]'),
-    K('gather_nd', 'error', 'empty', 'silent acceptance',
-      'computes on size-0 inputs where TF raises InvalidArgumentError [gather_nd|0|10: rais'
-      'ed nothing, TF InvalidArgumentError]'),
     K('gather_nd', 'fwd', 'mixed', 'tf lacks gradient',
       'TF raises AttributeError computing the fwd with mixed dtypes; tapeflow computes it ['
       'gather_nd|0|12: 1 arrays, TF raised AttributeError]'),
@@ -477,9 +474,6 @@ KNOWN = [
     K('math.bincount', 'grad,fwd', 'mixed', 'tf lacks gradient',
       'TF raises LookupError computing the grad with mixed dtypes; tapeflow computes it [ma'
       'th.bincount|0|4: 1 arrays, TF raised LookupError]'),
-    K('math.confusion_matrix', 'error', 'empty', 'silent acceptance',
-      'computes on size-0 inputs where TF raises InvalidArgumentError [math.confusion_matri'
-      'x|0|1: raised nothing, TF InvalidArgumentError]'),
     K('math.cumulative_logsumexp', 'value', 'any', 'numerics',
       'nan/inf differ [math.cumulative_logsumexp|0|10: out 0: inf at different places, e.g.'
       ' got (-inf+0j) want (1902+0j)]'),
@@ -622,9 +616,6 @@ KNOWN = [
     K('operator.matmul', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [operator.matmul|0|3: raised nothing, '
       'TF InvalidArgumentError]'),
-    K('scatter_nd', 'error', 'empty', 'silent acceptance',
-      'computes on size-0 inputs where TF raises InvalidArgumentError [scatter_nd|0|6: rais'
-      'ed nothing, TF InvalidArgumentError]'),
     K('signal.idct', 'grad,fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad (and the fwd: sweep seeds 1-4, the '
       'same in a fresh TF process) on size-0 inputs; tapeflow computes it [signal.idct|0|9: '

@@ -295,6 +295,11 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         out = gather_nd(pr, Tensor(np.concatenate([bidx, ir], -1)))
         return reshape(out, tuple(batch) + out._value.shape[1:])
     pshape = p._value.shape
+    if (not p._value.size and iv.ndim and iv.shape[-1] <= len(pshape)
+            and int(np.prod(iv.shape[:-1]))):
+        # TF's GatherNd: index tuples into an empty params fail before any range check
+        raise _err("Requested more than 0 entries, but params is empty.  Params shape: "
+                   f"{_show(pshape)}", "GatherNd", None)
     flat_idx, bad = _nd_flat_index(pshape, iv, "GatherNd")
     if bad is not None:
         where_, tup, k = bad
@@ -327,6 +332,11 @@ _SCATTER_ND = primitive("ScatterNd", _scatter_nd_forward, save_inputs=True)
 defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: gather_nd(g, indices))
 
 
+def _valid_empty(n_out, n_indices, n_updates):
+    # TF's ValidEmptyOutputShape: no indices and no updates, or all three non-empty
+    return (n_indices == 0 and n_updates == 0) or (n_out and n_indices and n_updates)
+
+
 def _check_scatter(iv, u_shape, shape, op_name):
     k = iv.shape[-1]
     name = None if op_name == "ScatterNd" else ""
@@ -344,6 +354,10 @@ def _check_scatter(iv, u_shape, shape, op_name):
                    f"{_show(u_shape)}] = {_show(u_shape[iv.ndim - 1:])} must match "
                    f"dimensions [{k},{len(shape)}) of output[shape={_show(shape)}] = "
                    f"{_show(shape[k:])}", op_name, name)
+    if op_name == "ScatterNd" and not _valid_empty(int(np.prod(shape)), iv.size,
+                                                   int(np.prod(u_shape))):
+        raise _err("Indices and updates specified for empty output.  indices shape: "
+                   f"{_show(iv.shape)}", op_name, name)
     flat = iv.reshape(-1, k)
     bad = np.any((flat < 0) | (flat >= np.array(shape[:k], dtype=np.int64)), axis=1)
     if bad.any():
@@ -370,6 +384,9 @@ def scatter_nd(indices, updates, shape, name=None):
     i = to_tensor(indices)
     u = to_tensor(updates)
     shp = tuple(_int_list(shape))
+    if not _valid_empty(len(shp), i._value.size, u._value.size):
+        # (TF's first test counts the entries of the shape vector, not of the output)
+        raise _err("Indices and updates specified for empty output shape", "ScatterNd", None)
     _check_scatter(i._value, u._value.shape, shp, "ScatterNd")
     return apply(_SCATTER_ND, (i, u), {"shape": shp})
 
