@@ -530,9 +530,6 @@ KNOWN = [
       "TF's Xlog1py gradient leaves out the conjugate (docs/ops.md)"),
     K('math.xlogy', 'grad,grad2,fwd', 'complex', 'tf wrong',
       "TF's Xlogy gradient leaves out the conjugate (docs/ops.md)"),
-    K('matmul', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [matmul|0|6: raised nothing, TF Invali'
-      'dArgumentError]'),
     K('nn.avg_pool1d', 'fwd', 'any', 'tf lacks gradient',
       'TF raises ValueError computing the fwd; tapeflow computes it [nn.avg_pool1d|0|8: 1 a'
       'rrays, TF raised ValueError]'),
@@ -613,9 +610,6 @@ KNOWN = [
       'nothing, TF InvalidArgumentError]'),
     K('one_hot', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises TypeError [one_hot|0|12: raised nothing, TF TypeError]'),
-    K('operator.matmul', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [operator.matmul|0|3: raised nothing, '
-      'TF InvalidArgumentError]'),
     K('signal.idct', 'grad,fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad (and the fwd: sweep seeds 1-4, the '
       'same in a fresh TF process) on size-0 inputs; tapeflow computes it [signal.idct|0|9: '
@@ -683,9 +677,6 @@ KNOWN = [
     K('linalg.expm', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises ValueError [linalg.expm|0|56: raised Inv'
       'alidArgumentError, TF ValueError]'),
-    K('linalg.matmul', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [linalg.matmul|0|68: raised no'
-      'thing, TF InvalidArgumentError]'),
     K('math.floordiv', 'error', 'complex', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on complex inputs [math.fl'
       'oordiv|0|46: raised InvalidArgumentError, TF NotFoundError]'),

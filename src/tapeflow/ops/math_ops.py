@@ -35,6 +35,7 @@ from ._helpers import (
     op_doc,
     pair,
     public_op,
+    tf_type_name,
     to_tensor,
 )
 from .array_ops import _CAST, cast, ones_like, zeros_like
@@ -675,6 +676,23 @@ for _p in (_MATMUL, _BATCH_MATMUL):
     defvjp(_p, _matmul_grad_a, _matmul_grad_b)
 
 
+def _int_matmul_check(a, b):
+    # TF 2.21's MatMul has no int8/int16 kernel, its BatchMatMulV2 (a rank above 2) no int8
+    dt = a._value.dtype
+    if dt.itemsize > 2 or dt.kind != "i":
+        return
+    batch = a._value.ndim > 2 or b._value.ndim > 2
+    if dt.itemsize == 2 and batch:
+        return
+    op_name = "BatchMatMulV2" if batch else "MatMul"
+    allowed = ("bfloat16, half, float, double, " + ("int16, " if batch else "")
+               + "int32, int64, uint8, uint16, uint32, uint64, complex64, complex128")
+    raise errors.op_error(
+        errors.InvalidArgumentError,
+        f"Value for attr 'T' of {tf_type_name(dt)} is not in the list of allowed values: "
+        f"{allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False,
            grad_b=False, name=None):
@@ -693,10 +711,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         tf.errors.InvalidArgumentError: for rank < 2, mismatched inner dimensions or dtypes.
     """
     a, b = pair(a, b, "MatMul")
-    if a._value.dtype.kind not in "fiuc":
-        _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
-        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
-                   "uint16, uint32, uint64, int8, int16, complex64, complex128")
+    if a._value.dtype.kind not in "fc":
+        if a._value.dtype.kind in "iu":
+            _int_matmul_check(a, b)
+        else:
+            _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
+            check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, "
+                       "uint8, uint16, uint32, uint64, complex64, complex128")
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True
