@@ -608,8 +608,6 @@ KNOWN = [
     K('nn.sufficient_statistics', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.sufficient_statistics|0|1: raised '
       'nothing, TF InvalidArgumentError]'),
-    K('one_hot', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises TypeError [one_hot|0|12: raised nothing, TF TypeError]'),
     K('signal.idct', 'grad,fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad (and the fwd: sweep seeds 1-4, the '
       'same in a fresh TF process) on size-0 inputs; tapeflow computes it [signal.idct|0|9: '
