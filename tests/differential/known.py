@@ -695,9 +695,6 @@ KNOWN = [
     K('linalg.expm', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises ValueError [linalg.expm|0|56: raised Inv'
       'alidArgumentError, TF ValueError]'),
-    K('math.floordiv', 'error', 'complex', 'error class',
-      'raises InvalidArgumentError where TF raises NotFoundError on complex inputs [math.fl'
-      'oordiv|0|46: raised InvalidArgumentError, TF NotFoundError]'),
     K('math.segment_max', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_max|0|48: 0: nan at different pl'
       'aces, e.g. got 0j want (nan+0j)]'),

@@ -119,6 +119,8 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
             elif (dt := x._value.dtype) is not y._value.dtype:
                 if on_bool is not None and _BOOL in (dt, y._value.dtype):
                     return on_bool(x, y)
+                if dt.kind == "c" and op_name == "FloorDiv":
+                    raise no_kernel(x, op_name)   # TF looks the kernel up by x's dtype first
                 raise dtype_mismatch(op_name, 1, dt, y._value.dtype)
         else:
             try:
