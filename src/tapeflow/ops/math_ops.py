@@ -92,7 +92,7 @@ def _refuse(x, kinds, allowed, op_name, on_bool, y):
 
 
 def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
-            on_bool=None):
+            on_bool=None, check_kinds=False):
     """The public function ``name`` of a binary element-wise primitive. This is the hot
     path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check.
 
@@ -102,7 +102,9 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
     and)."""
     op_name = prim.name
     forward = prim.forward
-    by_kind = kinds != "fiuc"
+    # (``check_kinds``: test the kind letter even for "fiuc", so strings are refused when
+    # empty too; one more test per call, kept off add and mul)
+    by_kind = kinds != "fiuc" or check_kinds
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -185,7 +187,8 @@ _SQDIFF = primitive("SquaredDifference", _kernels.squared_difference, error=_bro
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
 add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
-subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
+subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES,
+                   check_kinds=True)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
 
 
@@ -212,7 +215,7 @@ squared_difference = _binary(_SQDIFF, "squared_difference",
                              "``(x - y) ** 2``, element-wise", allowed=_SQDIFF_TYPES)
 _realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise",
                    allowed=FLOAT_COMPLEX_TYPES)
-_pow = _binary(_POW, "pow", "``x ** y``, element-wise", allowed=_POW_TYPES)
+_pow = _binary(_POW, "pow", "``x ** y``, element-wise", allowed=_POW_TYPES, check_kinds=True)
 
 
 def divide(x, y, name=None):
