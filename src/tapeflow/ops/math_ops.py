@@ -30,12 +30,13 @@ from ._helpers import (
     dtype_mismatch,
     kind_of,
     like,
+    matmul_dtype_check,
     no_bool,
     no_kernel,
     op_doc,
     pair,
     public_op,
-    tf_type_name,
+    same_dtype_or_type_error,
     to_tensor,
 )
 from .array_ops import _CAST, cast, ones_like, zeros_like
@@ -50,7 +51,7 @@ __all__ = [
     "matvec", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
     "divide_no_nan", "xlogy", "xdivy", "xlog1py", "log_sigmoid", "softsign", "truncatediv",
     "truncatemod", "real", "imag", "polyval", "rint", "reciprocal_no_nan", "scalar_mul",
-    "multiply_no_nan", "is_non_decreasing", "is_strictly_increasing",
+    "multiply_no_nan",
 ]
 
 
@@ -102,8 +103,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
     and)."""
     op_name = prim.name
     forward = prim.forward
-    # (``check_kinds``: test the kind letter even for "fiuc", so strings are refused when
-    # empty too: about 70 ns more per call, so only on pow, not on add/sub/mul)
+    # (``check_kinds``: refuse size-0 strings too; +70 ns a call, so not on add/sub/mul)
     by_kind = kinds != "fiuc" or check_kinds
 
     def op(x, y, name=None):
@@ -189,18 +189,10 @@ _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zer
 add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
 subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
-
-
-def _bool_mul(x, y):
-    # TF's Tensor.__mul__ with a bool operand: both sides cast to int32, multiplied, and the
-    # product cast back to bool (a logical and for two bools; 0.5 counts as False)
-    if x._value.dtype is _BOOL and isinstance(y, _TensorLike) and y._value.dtype is _BOOL:
-        return logical_and(x, y)
-    return cast(multiply(cast(x, _dt.int32), cast(y, _dt.int32)), _dt.bool)
-
-
+# TF's Tensor.__mul__ with a bool operand: both sides cast to int32 and the product to bool
 _mul_operator = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES,
-                        on_bool=_bool_mul)
+                        on_bool=lambda x, y: cast(multiply(cast(x, _dt.int32),
+                                                           cast(y, _dt.int32)), _dt.bool))
 floordiv = _binary(_FLOORDIV, "floordiv", "``x // y``, rounding toward minus infinity",
                    raises=_INT_DIVISION, kinds="fiu", allowed=_MUL_TYPES)
 floormod = mod = _binary(
@@ -245,16 +237,11 @@ def divide(x, y, name=None):
     if kind != "f":
         if kind == "c":
             return apply(_CDIV, (x, y))
-        if kind == "b":
-            raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
-                            "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
-                            "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
-                            "tf.complex64, tf.complex128}.")
-        if kind in "OSU":   # strings: TF's truediv table has no entry for them either
-            raise TypeError("Invalid dtype tf.string in __truediv__. Expected one of {tf.uint8, "
-                            "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
-                            "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
-                            "tf.complex64, tf.complex128}.")
+        if kind in "bOSU":   # bools and strings: no entry in TF's truediv table
+            raise TypeError(f"Invalid dtype tf.{'bool' if kind == 'b' else 'string'} in "
+                            "__truediv__. Expected one of {tf.uint8, tf.int8, tf.uint16, "
+                            "tf.int16, tf.uint32, tf.int32, tf.uint64, tf.int64, tf.bfloat16, "
+                            "tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128}.")
         if kind in "iu":
             target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
             x, y = cast(x, target), cast(y, target)
@@ -680,23 +667,6 @@ for _p in (_MATMUL, _BATCH_MATMUL):
     defvjp(_p, _matmul_grad_a, _matmul_grad_b)
 
 
-def _int_matmul_check(a, b):
-    # TF 2.21's MatMul has no int8/int16 kernel, its BatchMatMulV2 (a rank above 2) no int8
-    dt = a._value.dtype
-    if dt.itemsize > 2 or dt.kind != "i":
-        return
-    batch = a._value.ndim > 2 or b._value.ndim > 2
-    if dt.itemsize == 2 and batch:
-        return
-    op_name = "BatchMatMulV2" if batch else "MatMul"
-    allowed = ("bfloat16, half, float, double, " + ("int16, " if batch else "")
-               + "int32, int64, uint8, uint16, uint32, uint64, complex64, complex128")
-    raise errors.op_error(
-        errors.InvalidArgumentError,
-        f"Value for attr 'T' of {tf_type_name(dt)} is not in the list of allowed values: "
-        f"{allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)
-
-
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False,
            grad_b=False, name=None):
@@ -716,12 +686,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """
     a, b = pair(a, b, "MatMul")
     if a._value.dtype.kind not in "fc":
-        if a._value.dtype.kind in "iu":
-            _int_matmul_check(a, b)
-        else:
+        if a._value.dtype.kind not in "iu":
             _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
-            check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, "
-                       "uint8, uint16, uint32, uint64, complex64, complex128")
+        matmul_dtype_check(a, b)
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True
@@ -934,8 +901,7 @@ def divide_no_nan(x, y, name=None):
         x, y: tensors of one dtype; shapes broadcast.
 
     Raises:
-        TypeError: for two tensors of different dtypes (TF's).
-        tf.errors.InvalidArgumentError: for incompatible shapes.
+        TypeError: for tensors of two dtypes; InvalidArgumentError: for incompatible shapes.
 
     Example:
         >>> import tapeflow as tf
@@ -943,12 +909,7 @@ def divide_no_nan(x, y, name=None):
         >>> print(tf.math.divide_no_nan(x, y).numpy())
         [1.5 0. ]
     """
-    if (isinstance(x, _TensorLike) and isinstance(y, _TensorLike)
-            and x._value.dtype is not y._value.dtype):
-        # TF's div_no_nan wrapper compares the dtypes in Python before any kernel
-        raise TypeError(f"`x` and `y` must have the same dtype, got "
-                        f"tf.{_dt.FROM_NUMPY[x._value.dtype].name} != "
-                        f"tf.{_dt.FROM_NUMPY[y._value.dtype].name}.")
+    same_dtype_or_type_error(x, y)   # TF's div_no_nan wrapper, before any kernel
     x, y = pair(x, y, "DivNoNan")
     if x._value.dtype.kind == "b":
         raise TypeError("Invalid dtype tf.bool in tf.math.divide_no_nan. Expected one of "
@@ -1226,35 +1187,6 @@ def multiply_no_nan(x, y, name=None):
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))
-
-
-def _monotonic_values(x):
-    x = to_tensor(x)
-    v = x._value.reshape(-1)
-    if v.dtype.kind not in "iufc":
-        # TF's check_ops: bool and string tensors are not numeric
-        raise TypeError(f"Expected x to be numeric, instead found: {Tensor(v)}")
-    return v
-
-
-def is_non_decreasing(x, name=None):
-    """Whether the flattened ``x`` never decreases (``tf.math.is_non_decreasing``).
-
-    Raises:
-        TypeError: for a bool or string ``x`` (TF's).
-    """
-    v = _monotonic_values(x)
-    return Tensor(np.bool_(np.all(v[1:] >= v[:-1])))
-
-
-def is_strictly_increasing(x, name=None):
-    """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``).
-
-    Raises:
-        TypeError: for a bool or string ``x`` (TF's).
-    """
-    v = _monotonic_values(x)
-    return Tensor(np.bool_(np.all(v[1:] > v[:-1])))
 
 
 def _declare_batch_safe():
