@@ -38,8 +38,6 @@ from .ops.math_ops import (
     is_finite,
     is_inf,
     is_nan,
-    is_non_decreasing,
-    is_strictly_increasing,
     less,
     less_equal,
     log,
@@ -82,6 +80,7 @@ from .ops.math_ops import (
     xlogy,
 )
 from .ops.nn_ops import log_softmax, softmax
+from .ops.numerics_ops import is_non_decreasing, is_strictly_increasing
 from .ops.reduction_ops import (
     count_nonzero,
     cumprod,

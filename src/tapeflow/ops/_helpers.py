@@ -254,3 +254,30 @@ def bool_operands(paired):
                 raise dtype_mismatch(op_name, k, np.dtype(bool), v._value.dtype)
         return paired(x, y, name)
     return public_op(op, paired.__name__, paired.__doc__)
+
+
+def same_dtype_or_type_error(x, y):
+    """TF's Python-level TypeError for two tensors of different dtypes (``div_no_nan``)."""
+    if isinstance(x, _TensorLike) and isinstance(y, _TensorLike) and x.dtype != y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != "
+                        f"{y.dtype!r}.")
+
+
+def matmul_dtype_check(a, b):
+    """TF's refusal of a matmul dtype: bool and string, and int8 (and int16 in 2-D MatMul):
+    TF 2.21's MatMul has no int8/int16 kernel, its BatchMatMulV2 (a rank above 2) no int8."""
+    dt = a._value.dtype
+    batch = a._value.ndim > 2 or b._value.ndim > 2
+    if dt.kind not in "iu":
+        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, "
+                   "uint8, uint16, uint32, uint64, complex64, complex128")
+        return
+    if dt.itemsize > 2 or dt.kind != "i" or (dt.itemsize == 2 and batch):
+        return
+    op_name = "BatchMatMulV2" if batch else "MatMul"
+    allowed = ("bfloat16, half, float, double, " + ("int16, " if batch else "")
+               + "int32, int64, uint8, uint16, uint32, uint64, complex64, complex128")
+    raise errors.op_error(
+        errors.InvalidArgumentError,
+        f"Value for attr 'T' of {tf_type_name(dt)} is not in the list of allowed values: "
+        f"{allowed}\n\t; NodeDef: {{{{node {op_name}}}}}", op_name)

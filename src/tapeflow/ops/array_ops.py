@@ -419,7 +419,14 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     if axis is None:
         axes = tuple(i for i, d in enumerate(shape) if d == 1)
     else:
-        axes = tuple(sorted({int(a) % n for a in ([axis] if isinstance(axis, int) else axis)}))
+        given = [int(a) for a in ([axis] if isinstance(axis, int) else axis)]
+        for a in given:
+            if not -n <= a < n:
+                raise errors.op_error(
+                    errors.InvalidArgumentError,
+                    f"Tried to squeeze dim index {a} for tensor with {n} dimensions.",
+                    "Squeeze")
+        axes = tuple(sorted({a % n for a in given}))
         for a in axes:
             if shape[a] != 1:
                 raise errors.op_error(

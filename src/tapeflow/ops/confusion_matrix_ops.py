@@ -17,7 +17,8 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         A ``[num_classes, num_classes]`` tensor of ``dtype``; rows are labels.
 
     Raises:
-        tf.errors.InvalidArgumentError: for negative values or values >= ``num_classes``.
+        tf.errors.InvalidArgumentError: for negative values or values >= ``num_classes``,
+            or empty inputs without ``num_classes`` (TF's).
     """
     lab = to_tensor(labels)._value.astype(np.int64).reshape(-1)
     pred = to_tensor(predictions)._value.astype(np.int64).reshape(-1)
@@ -29,6 +30,8 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
             "element-wise:" if lab.size and lab.min() < 0 else
             "`predictions` contains negative values.\nCondition x >= 0 did not hold "
             "element-wise:")
+    if num_classes is None and not lab.size:
+        raise _no_classes()
     n = int(num_classes) if num_classes is not None else int(max(lab.max(initial=-1),
                                                                  pred.max(initial=-1)) + 1)
     if lab.size and lab.max() >= n:
@@ -45,9 +48,18 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
                                    "dtype": npd})
 
 
+def _no_classes():
+    # TF takes max(labels, predictions) + 1 classes: the int64 minimum plus one when both are
+    # empty, a negative dimension its ScatterNd refuses
+    return errors.op_error(errors.InvalidArgumentError,
+                           "Dimension -9223372036854775807 must be >= 0", "ScatterNd")
+
+
 def _confusion_forward(labels, predictions, *weights, num_classes, dtype):
     lab = labels.astype(np.int64).reshape(-1)
     pred = predictions.astype(np.int64).reshape(-1)
+    if num_classes is None and not lab.size:
+        raise _no_classes()
     n = num_classes if num_classes is not None else int(
         max(lab.max(initial=-1), pred.max(initial=-1)) + 1)
     out = np.zeros((n, n), dtype)

@@ -7,12 +7,12 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
 from .._core.registry import Primitive, nondifferentiable
-from .._core.tensor import Tensor, TensorShape, _TensorLike, static_value
+from .._core.tensor import Tensor, TensorShape, _TensorLike, convert_to_tensor, static_value
 from . import array_ops as _a
 from . import composite_dispatch as _composite
 from . import math_ops as _m
 from . import reduction_ops as _r
-from ._helpers import _err, _int_list, shape_tuple, to_tensor
+from ._helpers import _err, _int_list, _show, shape_tuple, to_tensor
 from .array_ops import (
     _strided_slice,
     _traced_shape,
@@ -71,14 +71,27 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
             None, None, f"Value for attr 'TI' of {idx.dtype.name.replace('32', '')} is not in "
             "the list of allowed values: uint8, int8, int32, int64\n\t; NodeDef: "
             "{{node OneHot}}")
-    if dtype is None:
-        dtype = (on_value.dtype if isinstance(on_value, _TensorLike) else
-                 off_value.dtype if isinstance(off_value, _TensorLike) else _dt.float32)
+    # TF's wrapper: the fill values are converted with ``dtype`` as a hint, and every dtype
+    # given or found must agree (TypeError)
+    given = None if dtype is None else _dt.as_dtype(dtype)
+    hint = given
+    fills = [None if v is None else convert_to_tensor(v, dtype_hint=hint)
+             for v in (on_value, off_value)]
+    found = [None if f is None else f.dtype for f in fills]
+    for what, f in zip(("on_value", "off_value"), found):
+        if f is not None and given is not None and f != given:
+            raise TypeError(f"dtype {f} of {what} does not match dtype parameter {dtype}")
+    dtype = given or found[0] or found[1] or _dt.float32
+    if found[0] is not None and found[1] is not None and found[0] != found[1]:
+        raise TypeError(f"dtype {found[0]} of on_value does not match dtype {found[1]} of "
+                        "off_value")
     dtype = _dt.as_dtype(dtype)
-    on = 1 if on_value is None else (on_value._value if isinstance(on_value, _TensorLike)
-                                     else on_value)
-    off = 0 if off_value is None else (off_value._value if isinstance(off_value, _TensorLike)
-                                       else off_value)
+    for what, f in zip(("on_value", "off_value"), fills):
+        if f is not None and f._value.ndim:
+            raise errors.op_error(errors.InvalidArgumentError, f"{what} must be a scalar, but "
+                                  f"got: {_show(f._value.shape)}", "OneHot")
+    on = 1 if on_value is None else fills[0]._value
+    off = 0 if off_value is None else fills[1]._value
     return apply(_ONE_HOT, (idx,), {"depth": int(depth), "on": on, "off": off,
                                     "axis": -1 if axis is None else int(axis),
                                     "dtype": dtype._np})

@@ -601,8 +601,19 @@ def _shift(x, axes, sign):
     x = x if isinstance(x, _TensorLike) else convert_to_tensor(x)
     nd = x._value.ndim
     if axes is None:
+        if nd == 0:
+            # TF rolls over ``tuple(range(0))``, an empty float axis list Roll refuses
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                "Value for attr 'Taxis' of float is not in the list of allowed values: "
+                "int32, int64", "Roll")
         axes = list(range(nd))
     elif isinstance(axes, int) or np.ndim(axes) == 0:
+        if not -nd <= int(axes) < max(nd, 1) or nd == 0:
+            # TF reads ``shape(x)[axes]``
+            raise errors.op_error(
+                errors.InvalidArgumentError,
+                f"slice index {int(axes)} of dimension 0 out of bounds.", "StridedSlice")
         axes = [int(axes)]
     else:
         axes = [int(a) for a in axes]

@@ -278,6 +278,12 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         >>> print(tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]]).numpy())
         [3 2]
     """
+    return _gather_nd(params, indices, batch_dims, True)
+
+
+def _gather_nd(params, indices, batch_dims, empty_check):
+    # (``empty_check`` False: the gradients of the scatters, whose cotangent is empty where
+    # their output is, take no error TF's forward GatherNd would raise)
     try:
         p = to_tensor(params)
         i = to_tensor(indices)
@@ -292,9 +298,14 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         ir = iv.reshape((nb,) + iv.shape[b:])
         bidx = np.broadcast_to(np.arange(nb).reshape((nb,) + (1,) * (ir.ndim - 1)),
                                ir.shape[:-1] + (1,)).astype(iv.dtype)
-        out = gather_nd(pr, Tensor(np.concatenate([bidx, ir], -1)))
+        out = _gather_nd(pr, Tensor(np.concatenate([bidx, ir], -1)), 0, empty_check)
         return reshape(out, tuple(batch) + out._value.shape[1:])
     pshape = p._value.shape
+    if (empty_check and not p._value.size and iv.ndim and iv.shape[-1] <= len(pshape)
+            and int(np.prod(iv.shape[:-1]))):
+        # TF's GatherNd: index tuples into an empty params fail before any range check
+        raise _err("Requested more than 0 entries, but params is empty.  Params shape: "
+                   f"{_show(pshape)}", "GatherNd", None)
     flat_idx, bad = _nd_flat_index(pshape, iv, "GatherNd")
     if bad is not None:
         where_, tup, k = bad
@@ -324,10 +335,15 @@ def _scatter_nd_forward(indices, updates, shape):
 
 
 _SCATTER_ND = primitive("ScatterNd", _scatter_nd_forward, save_inputs=True)
-defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: gather_nd(g, indices))
+defvjp(_SCATTER_ND, None, lambda g, y, indices, updates, shape: _gather_nd(g, indices, 0, False))
 
 
-def _check_scatter(iv, u_shape, shape, op_name):
+def _valid_empty(n_out, n_indices, n_updates):
+    # TF's ValidEmptyOutputShape: no indices and no updates, or all three non-empty
+    return (n_indices == 0 and n_updates == 0) or (n_out and n_indices and n_updates)
+
+
+def _check_scatter(iv, u_shape, shape, op_name, empty_ok=False):
     k = iv.shape[-1]
     name = None if op_name == "ScatterNd" else ""
     outer = iv.ndim - 1
@@ -344,6 +360,10 @@ def _check_scatter(iv, u_shape, shape, op_name):
                    f"{_show(u_shape)}] = {_show(u_shape[iv.ndim - 1:])} must match "
                    f"dimensions [{k},{len(shape)}) of output[shape={_show(shape)}] = "
                    f"{_show(shape[k:])}", op_name, name)
+    if op_name == "ScatterNd" and not empty_ok and not _valid_empty(
+            int(np.prod(shape)), iv.size, int(np.prod(u_shape))):
+        raise _err("Indices and updates specified for empty output.  indices shape: "
+                   f"{_show(iv.shape)}", op_name, name)
     flat = iv.reshape(-1, k)
     bad = np.any((flat < 0) | (flat >= np.array(shape[:k], dtype=np.int64)), axis=1)
     if bad.any():
@@ -370,7 +390,20 @@ def scatter_nd(indices, updates, shape, name=None):
     i = to_tensor(indices)
     u = to_tensor(updates)
     shp = tuple(_int_list(shape))
+    if not _valid_empty(len(shp), i._value.size, u._value.size):
+        # (TF's first test counts the entries of the shape vector, not of the output)
+        raise _err("Indices and updates specified for empty output shape", "ScatterNd", None)
     _check_scatter(i._value, u._value.shape, shp, "ScatterNd")
+    return apply(_SCATTER_ND, (i, u), {"shape": shp})
+
+
+def scatter_nd_sum(indices, updates, shape):
+    """``scatter_nd`` without TF's refusal of indices into an empty output (for the segment
+    sums, whose TF kernels take empty slices)."""
+    i = to_tensor(indices)
+    u = to_tensor(updates)
+    shp = tuple(_int_list(shape))
+    _check_scatter(i._value, u._value.shape, shp, "ScatterNd", empty_ok=True)
     return apply(_SCATTER_ND, (i, u), {"shape": shp})
 
 
@@ -390,7 +423,7 @@ def _ts_update_tensor_rule(g, y, tensor, indices, updates):
 
 
 defvjp(_TS_UPDATE, _ts_update_tensor_rule, None,
-       lambda g, y, tensor, indices, updates: gather_nd(g, indices))
+       lambda g, y, tensor, indices, updates: _gather_nd(g, indices, 0, False))
 
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
@@ -406,12 +439,24 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return apply(_TS_UPDATE, (t, i, u))
 
 
+# TF 2.21's CPU kernels of TensorScatterAdd/Sub/Max/Min: numbers only (no complex for
+# Max/Min); bool and string tensors have none (NotFoundError), unlike TensorScatterUpdate.
+_NO_KERNEL_KINDS = {"TensorScatterAdd": "bOSU", "TensorScatterSub": "bOSU",
+                    "TensorScatterMax": "bOSUc", "TensorScatterMin": "bOSUc"}
+
+
 def _scatter_args(tensor, indices, updates, op_name):
     """The three tensors of a tensor_scatter_nd_* call, checked as TensorFlow checks them."""
     t = to_tensor(tensor)
     i = to_tensor(indices)
     u = _a.cast(to_tensor(updates), t.dtype) if not isinstance(updates, _TensorLike) \
         else updates
+    kind = t._value.dtype.kind
+    if op_name in _NO_KERNEL_KINDS and kind in _NO_KERNEL_KINDS[op_name] \
+            and u._value.dtype is t._value.dtype:
+        # TF's kernel lookup comes before any shape check: no CPU kernel for these dtypes
+        from ._helpers import no_kernel
+        raise no_kernel(t, op_name)
     if i._value.size and not t._value.size:
         # TensorFlow's first check: any index into an empty tensor (even a size-0 slice)
         raise _err("Indices and updates specified for empty output shape", op_name, "")
@@ -460,9 +505,9 @@ def _ts_add_forward(tensor, indices, updates, sign=1):
 _TS_ADD = primitive("TensorScatterAdd", _ts_add_forward)
 _TS_SUB = primitive("TensorScatterSub", lambda t, i, u: _ts_add_forward(t, i, u, -1))
 defvjp(_TS_ADD, lambda g, y, tensor, indices, updates: g, None,
-       lambda g, y, tensor, indices, updates: gather_nd(g, indices))
+       lambda g, y, tensor, indices, updates: _gather_nd(g, indices, 0, False))
 defvjp(_TS_SUB, lambda g, y, tensor, indices, updates: g, None,
-       lambda g, y, tensor, indices, updates: _m.negative(gather_nd(g, indices)))
+       lambda g, y, tensor, indices, updates: _m.negative(_gather_nd(g, indices, 0, False)))
 
 
 def _ts_extremum_forward(tensor, indices, updates, ufunc):
@@ -482,7 +527,7 @@ def _ts_extremum_rules():
     # extremum (the tensor's entry and every update equal to the output).
     def split(g, y, tensor, indices, updates):
         x_hit = _a.cast(_m.equal(tensor, y), g.dtype)
-        u_hit = _a.cast(_m.equal(updates, gather_nd(y, indices)), g.dtype)
+        u_hit = _a.cast(_m.equal(updates, _gather_nd(y, indices, 0, False)), g.dtype)
         count = apply(_TS_ADD, (x_hit, indices, u_hit))
         share = _m.divide(g, count)
         return share, x_hit, u_hit
@@ -493,7 +538,7 @@ def _ts_extremum_rules():
 
     def updates_rule(g, y, tensor, indices, updates, ufunc):
         share, _, u_hit = split(g, y, tensor, indices, updates)
-        return _m.multiply(gather_nd(share, indices), u_hit)
+        return _m.multiply(_gather_nd(share, indices, 0, False), u_hit)
     return tensor_rule, None, updates_rule
 
 

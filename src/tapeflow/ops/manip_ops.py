@@ -176,11 +176,17 @@ def reverse(tensor, axis, name=None):
         return _composite.call("reverse", tensor, axis)
     n = x._value.ndim
     axes = _int_list(axis)
+    if n == 0:
+        return identity(x)   # TF's ReverseV2 passes a scalar through, whatever the axes
+    seen = set()
     for a in axes:
         if not -n <= a < n:
             # (sic: TensorFlow's message lacks the closing bracket)
             raise _err(f"'axis'[0] = {a} is out of valid range [0, {n - 1}", "ReverseV2", None)
-    axes = {a % n for a in axes}
+        if a % n in seen:
+            raise _err(f"axis {a % n} specified more than once.", "ReverseV2", None)
+        seen.add(a % n)
+    axes = seen
     key = tuple(builtins.slice(None, None, -1) if i in axes else builtins.slice(None)
                 for i in builtins.range(n))
     return _strided_slice(x, key)
@@ -229,7 +235,12 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
     if axis is None:
         x = reshape(x, [-1])
         axis = 0
-    ax = int(axis) % max(x._value.ndim, 1)
+    n = max(x._value.ndim, 1)   # TF makes a scalar a vector first
+    if not -n <= int(axis) < n:
+        raise ValueError(f"axis={int(axis)} out of bounds: expected {-n}<=axis<{n}")
+    if x._value.ndim == 0:
+        x = reshape(x, [1])
+    ax = int(axis) % n
     r = _int_list(repeats)
     if len(r) == 1:
         # one count for every element: the op repeats each call's size
@@ -237,6 +248,14 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
     d = static_dim(x, ax)   # a count per element: made for this size
     if len(r) != d:
         raise ValueError(f"Dimensions {d} and {len(r)} are not compatible")
+    shape = x._value.shape
+    if ax > 0 and shape[0] == 0 and sum(r) != 0:
+        # TF's tf.repeat broadcasts the counts over the axes before ``axis`` and then pins
+        # the result's ``axis`` to 0 when that broadcast's first dimension is 0
+        have = shape[:ax] + (sum(r),) + shape[ax + 1:]
+        pinned = shape[:ax] + (0,) + shape[ax + 1:]
+        raise ValueError(f"Tensor's shape {have} is not compatible with supplied shape "
+                         f"{pinned}.")
     return apply(_REPEAT, (x,), {"repeats": tuple(r), "axis": ax})
 
 

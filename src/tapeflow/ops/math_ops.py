@@ -30,11 +30,13 @@ from ._helpers import (
     dtype_mismatch,
     kind_of,
     like,
+    matmul_dtype_check,
     no_bool,
     no_kernel,
     op_doc,
     pair,
     public_op,
+    same_dtype_or_type_error,
     to_tensor,
 )
 from .array_ops import _CAST, cast, ones_like, zeros_like
@@ -49,7 +51,7 @@ __all__ = [
     "matvec", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
     "divide_no_nan", "xlogy", "xdivy", "xlog1py", "log_sigmoid", "softsign", "truncatediv",
     "truncatemod", "real", "imag", "polyval", "rint", "reciprocal_no_nan", "scalar_mul",
-    "multiply_no_nan", "is_non_decreasing", "is_strictly_increasing",
+    "multiply_no_nan",
 ]
 
 
@@ -91,7 +93,7 @@ def _refuse(x, kinds, allowed, op_name, on_bool, y):
 
 
 def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
-            on_bool=None):
+            on_bool=None, check_kinds=False):
     """The public function ``name`` of a binary element-wise primitive. This is the hot
     path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check.
 
@@ -101,7 +103,8 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
     and)."""
     op_name = prim.name
     forward = prim.forward
-    by_kind = kinds != "fiuc"
+    # (``check_kinds``: refuse size-0 strings too; +70 ns a call, so not on add/sub/mul)
+    by_kind = kinds != "fiuc" or check_kinds
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -109,11 +112,17 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
                 try:
                     y = like(y, x)
                 except TypeError:  # pair raises TensorFlow's error for this op (AddV2's differs)
+                    if on_bool is not None and x._value.dtype is _BOOL:
+                        return on_bool(x, y)
                     x, y = pair(x, y, op_name)
                 except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
                     return _composite.binary(op, x, y)
                 dt = x._value.dtype
             elif (dt := x._value.dtype) is not y._value.dtype:
+                if on_bool is not None and _BOOL in (dt, y._value.dtype):
+                    return on_bool(x, y)
+                if dt.kind == "c" and op_name == "FloorDiv":
+                    raise no_kernel(x, op_name)   # TF looks the kernel up by x's dtype first
                 raise dtype_mismatch(op_name, 1, dt, y._value.dtype)
         else:
             try:
@@ -180,8 +189,10 @@ _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zer
 add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
 subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
+# TF's Tensor.__mul__ with a bool operand: both sides cast to int32 and the product to bool
 _mul_operator = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES,
-                        on_bool=lambda x, y: logical_and(x, y))
+                        on_bool=lambda x, y: cast(multiply(cast(x, _dt.int32),
+                                                           cast(y, _dt.int32)), _dt.bool))
 floordiv = _binary(_FLOORDIV, "floordiv", "``x // y``, rounding toward minus infinity",
                    raises=_INT_DIVISION, kinds="fiu", allowed=_MUL_TYPES)
 floormod = mod = _binary(
@@ -195,7 +206,7 @@ squared_difference = _binary(_SQDIFF, "squared_difference",
                              "``(x - y) ** 2``, element-wise", allowed=_SQDIFF_TYPES)
 _realdiv = _binary(_DIV, "realdiv", "``x / y`` for floats, element-wise",
                    allowed=FLOAT_COMPLEX_TYPES)
-_pow = _binary(_POW, "pow", "``x ** y``, element-wise", allowed=_POW_TYPES)
+_pow = _binary(_POW, "pow", "``x ** y``, element-wise", allowed=_POW_TYPES, check_kinds=True)
 
 
 def divide(x, y, name=None):
@@ -226,11 +237,11 @@ def divide(x, y, name=None):
     if kind != "f":
         if kind == "c":
             return apply(_CDIV, (x, y))
-        if kind == "b":
-            raise TypeError("Invalid dtype tf.bool in __truediv__. Expected one of {tf.uint8, "
-                            "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
-                            "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
-                            "tf.complex64, tf.complex128}.")
+        if kind in "bOSU":   # bools and strings: no entry in TF's truediv table
+            raise TypeError(f"Invalid dtype tf.{'bool' if kind == 'b' else 'string'} in "
+                            "__truediv__. Expected one of {tf.uint8, tf.int8, tf.uint16, "
+                            "tf.int16, tf.uint32, tf.int32, tf.uint64, tf.int64, tf.bfloat16, "
+                            "tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128}.")
         if kind in "iu":
             target = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
             x, y = cast(x, target), cast(y, target)
@@ -674,10 +685,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         tf.errors.InvalidArgumentError: for rank < 2, mismatched inner dimensions or dtypes.
     """
     a, b = pair(a, b, "MatMul")
-    if a._value.dtype.kind not in "fiuc":
-        _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
-        check_kind(a, "fiuc", "MatMul", "bfloat16, half, float, double, int32, int64, uint8, "
-                   "uint16, uint32, uint64, int8, int16, complex64, complex128")
+    if a._value.dtype.kind not in "fc":
+        if a._value.dtype.kind not in "iu":
+            _a.matmul_conj_check(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b)
+        matmul_dtype_check(a, b)
     if adjoint_a:
         a = _a.conj(a)
         transpose_a = True
@@ -890,7 +901,7 @@ def divide_no_nan(x, y, name=None):
         x, y: tensors of one dtype; shapes broadcast.
 
     Raises:
-        tf.errors.InvalidArgumentError: for mixed dtypes or incompatible shapes.
+        TypeError: for tensors of two dtypes; InvalidArgumentError: for incompatible shapes.
 
     Example:
         >>> import tapeflow as tf
@@ -898,6 +909,7 @@ def divide_no_nan(x, y, name=None):
         >>> print(tf.math.divide_no_nan(x, y).numpy())
         [1.5 0. ]
     """
+    same_dtype_or_type_error(x, y)   # TF's div_no_nan wrapper, before any kernel
     x, y = pair(x, y, "DivNoNan")
     if x._value.dtype.kind == "b":
         raise TypeError("Invalid dtype tf.bool in tf.math.divide_no_nan. Expected one of "
@@ -1175,18 +1187,6 @@ def multiply_no_nan(x, y, name=None):
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "MulNoNan", FLOAT_COMPLEX_TYPES)
     return apply(_MULNONAN, (x, y))
-
-
-def is_non_decreasing(x, name=None):
-    """Whether the flattened ``x`` never decreases (``tf.math.is_non_decreasing``)."""
-    v = to_tensor(x)._value.reshape(-1)
-    return Tensor(np.bool_(np.all(v[1:] >= v[:-1])))
-
-
-def is_strictly_increasing(x, name=None):
-    """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``)."""
-    v = to_tensor(x)._value.reshape(-1)
-    return Tensor(np.bool_(np.all(v[1:] > v[:-1])))
 
 
 def _declare_batch_safe():

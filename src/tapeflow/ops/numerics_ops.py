@@ -4,11 +4,13 @@ from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import Primitive, defvjp
+from .._core.tensor import Tensor
 from ._helpers import to_tensor
 from .array_ops import cast
 from .math_ops import maximum, minimum, real
 
-__all__ = ["check_numerics", "saturate_cast", "set_log_device_placement"]
+__all__ = ["check_numerics", "saturate_cast", "set_log_device_placement", "is_non_decreasing",
+           "is_strictly_increasing"]
 
 
 def _check(x, *, message):
@@ -126,3 +128,32 @@ def set_log_device_placement(enabled):
         enabled: a bool.
     """
     _LOG_PLACEMENT[0] = bool(enabled)
+
+
+def _monotonic_values(x):
+    x = to_tensor(x)
+    v = x._value.reshape(-1)
+    if v.dtype.kind not in "iufc":
+        # TF's check_ops: bool and string tensors are not numeric
+        raise TypeError(f"Expected x to be numeric, instead found: {Tensor(v)}")
+    return v
+
+
+def is_non_decreasing(x, name=None):
+    """Whether the flattened ``x`` never decreases (``tf.math.is_non_decreasing``).
+
+    Raises:
+        TypeError: for a bool or string ``x`` (TF's).
+    """
+    v = _monotonic_values(x)
+    return Tensor(np.bool_(np.all(v[1:] >= v[:-1])))
+
+
+def is_strictly_increasing(x, name=None):
+    """Whether the flattened ``x`` always increases (``tf.math.is_strictly_increasing``).
+
+    Raises:
+        TypeError: for a bool or string ``x`` (TF's).
+    """
+    v = _monotonic_values(x)
+    return Tensor(np.bool_(np.all(v[1:] > v[:-1])))

@@ -581,7 +581,12 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None): 
         An int64 tensor (or ``dtype``); no gradient.
     """
     x = to_tensor(input)
-    nz = _m.not_equal(x, _a.zeros_like(x)) if x._value.dtype.kind != "b" else x
+    kind = x._value.dtype.kind
+    if kind in "OSU":   # strings: non-empty ones count (TF compares with "")
+        v = x._value
+        nz = Tensor(np.array([len(s) > 0 for s in v.reshape(-1)], dtype=bool).reshape(v.shape))
+    else:
+        nz = _m.not_equal(x, _a.zeros_like(x)) if kind != "b" else x
     return _a.cast(reduce_sum(_a.cast(nz, _dt.int64), axis, bool(keepdims)), dtype)
 
 

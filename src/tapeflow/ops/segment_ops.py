@@ -69,7 +69,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         keep = Tensor(np.flatnonzero(valid).astype(np.int64))
         flat_ids = _ix._gather_dense(flat_ids, keep)
         flat = _ix._gather_dense(flat, keep)
-    return _ix.scatter_nd(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
+    return _ix.scatter_nd_sum(_a.expand_dims(flat_ids, -1), flat, (n,) + tuple(rest))
 
 
 def _check_below(ids, n, op_name):
