@@ -933,7 +933,16 @@ def softsign(features, name=None):
     """``features / (1 + |features|)`` (``tf.nn.softsign``, ``tf.math.softsign``)."""
     x = to_tensor(features)
     check_kind(x, "f", "Softsign", _FLOATS)
-    return _realdiv(x, add(abs(x), 1))
+    out = Tensor(_SOFTSIGN.forward(x._value))
+    if ACTIVE[0]:
+        record(_SOFTSIGN, (x,), out, None)
+    return out
+
+
+# One primitive as TF's Softsign, so that its gradient is SoftsignGrad's g / (1 + |x|)^2
+# (0, not the quotient rule's nan, at x = +-inf); written in ops, so differentiable again.
+_SOFTSIGN = primitive("Softsign", lambda x: x / (np.abs(x) + 1))
+defvjp(_SOFTSIGN, lambda g, y, x: _realdiv(g, square(add(abs(x), 1))))
 
 
 def _truncate_division_error(values, attrs, exc):  # TF's kernel misses x / 0: InternalError
