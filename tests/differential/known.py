@@ -583,8 +583,10 @@ KNOWN = [
       "TF's float64 gelu uses float32-rounded constants (docs/ops.md)"),
     K('nn.gelu', 'grad,grad2,fwd', 'any', 'tf wrong',
       "TF's float64 gelu uses float32-rounded constants (docs/ops.md)"),
-    K('nn.max_pool', 'grad,grad2', 'any', 'wrong gradient',
-      'grad2 is None where TF gives a value (zeros) [nn.max_pool|0|0: 0: None, TF a value]'),
+    K('nn.max_pool', 'grad,grad2', 'max_pool_empty', 'tf wrong',
+      "VALID max pool with an empty output: TF's MaxPoolGrad returns uninitialised memory "
+      "for the input's gradient (two fresh processes differ); tapeflow's zeros (docs/ops.md)",
+      random=True),
     K('nn.max_pool1d', 'error', 'any', 'silent acceptance',
       'computes where TF raises AbortedError [nn.max_pool1d|0|19: raised nothing, TF Aborte'
       'dError]'),
@@ -597,8 +599,10 @@ KNOWN = [
     K('nn.max_pool2d', 'fwd', 'f16', 'tf lacks gradient',
       'TF raises ValueError computing the fwd in float16; tapeflow computes it [nn.max_pool'
       '2d|0|12: 1 arrays, TF raised ValueError]'),
-    K('nn.max_pool2d', 'grad,grad2', 'any', 'wrong gradient',
-      'grad2 is None where TF gives a value (zeros) [nn.max_pool2d|0|0: 0: None, TF a value]'),
+    K('nn.max_pool2d', 'grad,grad2', 'max_pool_empty', 'tf wrong',
+      "VALID max pool with an empty output: TF's MaxPoolGrad returns uninitialised memory "
+      "for the input's gradient (two fresh processes differ); tapeflow's zeros (docs/ops.md)",
+      random=True),
     K('nn.moments', 'grad2,fwd', 'any', 'tf wrong',
       'TF stops the gradient through the mean inside the variance: its second derivative mi'
       'sses a term (docs/ops.md)'),
