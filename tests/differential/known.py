@@ -587,15 +587,15 @@ KNOWN = [
       "VALID max pool with an empty output: TF's MaxPoolGrad returns uninitialised memory "
       "for the input's gradient (two fresh processes differ); tapeflow's zeros (docs/ops.md)",
       random=True),
-    K('nn.max_pool1d', 'error', 'any', 'silent acceptance',
-      'computes where TF raises AbortedError [nn.max_pool1d|0|19: raised nothing, TF Aborte'
-      'dError]'),
+    K('nn.max_pool1d', 'error', 'onednn_max_pool_empty', 'tf wrong',
+      "float32 VALID max pool with an empty output: TF's oneDNN kernel raises AbortedError; "
+      "its float64 kernel and tapeflow return the empty result (docs/ops.md)"),
     K('nn.max_pool1d', 'fwd', 'any', 'tf lacks gradient',
       'TF raises ValueError computing the fwd; tapeflow computes it [nn.max_pool1d|0|32: 1 '
       'arrays, TF raised ValueError]'),
-    K('nn.max_pool2d', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.max_pool2d|0|13: raised nothing, T'
-      'F InvalidArgumentError]'),
+    K('nn.max_pool2d', 'error', 'onednn_max_pool_empty', 'tf wrong',
+      "float32 VALID max pool with an empty output: TF's oneDNN kernel raises AbortedError; "
+      "its float64 kernel and tapeflow return the empty result (docs/ops.md)"),
     K('nn.max_pool2d', 'fwd', 'f16', 'tf lacks gradient',
       'TF raises ValueError computing the fwd in float16; tapeflow computes it [nn.max_pool'
       '2d|0|12: 1 arrays, TF raised ValueError]'),
