@@ -618,9 +618,6 @@ KNOWN = [
     K('nn.sparse_softmax_cross_entropy_with_logits', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [nn.sparse_softmax_cross_entro'
       'py_with_logits|0|7: raised nothing, TF InvalidArgumentError]'),
-    K('nn.sufficient_statistics', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.sufficient_statistics|0|1: raised '
-      'nothing, TF InvalidArgumentError]'),
     K('one_hot', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises TypeError [one_hot|0|12: raised nothing, TF TypeError]'),
     K('operator.matmul', 'error', 'any', 'silent acceptance',

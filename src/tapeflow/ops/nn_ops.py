@@ -855,10 +855,12 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
         count = 1
         for a in ax:
             count *= x._value.shape[a]
+    if shift is not None:  # converted on its own first, as TF (0.5 is float32: a float64
+        shift = to_tensor(shift)  # x then raises InvalidArgumentError in Sub)
     y = _m.subtract(x, shift) if shift is not None else x
     m_ss = _r.reduce_sum(y, ax, keepdims=keepdims)
     v_ss = _r.reduce_sum(_m.square(y), ax, keepdims=keepdims)
-    return _a.cast(count, x.dtype), m_ss, v_ss, (None if shift is None else to_tensor(shift))
+    return _a.cast(count, x.dtype), m_ss, v_ss, shift
 
 
 def scale_regularization_loss(regularization_loss):
