@@ -606,18 +606,12 @@ KNOWN = [
     K('nn.moments', 'grad2,fwd', 'any', 'tf wrong',
       'TF stops the gradient through the mean inside the variance: its second derivative mi'
       'sses a term (docs/ops.md)'),
-    K('nn.softmax_cross_entropy_with_logits', 'error', 'f16', 'silent acceptance',
-      'computes in float16 where TF raises InvalidArgumentError [nn.softmax_cross_entropy_w'
-      'ith_logits|0|32: raised nothing, TF InvalidArgumentError]'),
     K('nn.softmax_cross_entropy_with_logits', 'grad,grad2,fwd', 'any', 'tf wrong',
       "TF's logits gradient softmax - labels is wrong for labels not summing to 1, and so is"
       ' its forward mode, that gradient transposed (docs/ops.md)'),
     K('nn.softsign', 'grad2,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad2; tapeflow computes it [nn.softsign|0|0: 1 '
       'arrays, TF raised LookupError]'),
-    K('nn.sparse_softmax_cross_entropy_with_logits', 'error', 'int', 'silent acceptance',
-      'computes on ints where TF raises InvalidArgumentError [nn.sparse_softmax_cross_entro'
-      'py_with_logits|0|7: raised nothing, TF InvalidArgumentError]'),
     K('one_hot', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises TypeError [one_hot|0|12: raised nothing, TF TypeError]'),
     K('operator.matmul', 'error', 'any', 'silent acceptance',
@@ -750,9 +744,6 @@ KNOWN = [
     K('nn.max_pool2d', 'fwd', 'any', 'tf lacks gradient',
       'TF raises ValueError computing the fwd; tapeflow computes it [nn.max_pool2d|0|64: 1 '
       'arrays, TF raised ValueError]'),
-    K('nn.softmax_cross_entropy_with_logits', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.softmax_cross_entropy_with_logits|'
-      '0|66: raised nothing, TF InvalidArgumentError]'),
     K('repeat', 'error', 'any', 'silent acceptance',
       'computes where TF raises ValueError [repeat|0|40: raised nothing, TF ValueError]'),
     K('reverse', 'error', 'any', 'rejects valid input',
