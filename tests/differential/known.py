@@ -553,26 +553,17 @@ KNOWN = [
       '|27: 2 arrays, TF raised InvalidArgumentError]'),
     K('nn.conv1d', 'grad,grad2', 'any', 'wrong gradient',
       'grad2 values differ [nn.conv1d|0|27: 2 arrays, TF nothing]'),
-    K('nn.conv2d', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.conv2d|0|15: raised nothing, TF In'
-      'validArgumentError]'),
     K('nn.conv2d', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad; tapeflow computes it [nn.conv2d|0'
       '|16: 2 arrays, TF raised InvalidArgumentError]'),
     K('nn.conv2d', 'grad2,fwd', 'any', 'wrong gradient',
       'grad2 values differ [nn.conv2d|0|16: 2 arrays, TF nothing]'),
-    K('nn.convolution', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.convolution|0|10: raised nothing, '
-      'TF InvalidArgumentError]'),
     K('nn.convolution', 'grad2', 'any', 'tf lacks gradient',
       'TF raises AttributeError computing the grad2; tapeflow computes it [nn.convolution|0'
       '|0: 2 arrays, TF raised AttributeError]'),
     K('nn.depthwise_conv2d', 'shape', 'any', 'dtype',
       'shape differs: out 0: [2, 2, 0, 2], TF [2, 4, 1, 2] [nn.depthwise_conv2d|0|10: out 0'
       ': [2, 2, 0, 2], TF [2, 4, 1, 2]]'),
-    K('nn.depthwise_conv2d', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.depthwise_conv2d|0|3: raised nothi'
-      'ng, TF InvalidArgumentError]'),
     K('nn.depthwise_conv2d', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises AbortedError computing the grad; tapeflow computes it [nn.depthwise_conv2d'
       '|0|10: 2 arrays, TF raised AbortedError]'),
@@ -732,9 +723,6 @@ KNOWN = [
     K('math.xlogy', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.xlogy|0|65: out 0: nan at different places, e'
       '.g. got (30.3861026763916+1881.920410]'),
-    K('nn.conv1d', 'error', 'any', 'silent acceptance',
-      'computes where TF raises InvalidArgumentError [nn.conv1d|0|78: raised nothing, TF In'
-      'validArgumentError]'),
     K('nn.conv1d', 'fwd', 'any', 'wrong gradient',
       'fwd: nan/inf differ [nn.conv1d|0|40: 0: inf at different places, e.g. got (-1.309570'
       '3125+0j) want (2.978515]'),

@@ -553,7 +553,22 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     st = _spatial(strides, 2, "strides", "Conv2D")
     dl = _spatial(dilations, 2, "dilations", "Conv2D")
     pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl, "Conv2D")
+    _check_filter_fits(padding, x._value.shape[1:3], w._value.shape[:2], st, dl, "Conv2D")
     return _conv(x, w, strides=st, pads=pads, dilations=dl)
+
+
+def _check_filter_fits(padding, sizes, k_sizes, strides, dilations, op_name):
+    """TF's VALID output size ``(n - (k - 1) * d - 1 + s) / s``, truncated as C does: an
+    empty output is allowed, a negative one raises InvalidArgumentError."""
+    if not isinstance(padding, str) or padding.upper() != "VALID":
+        return
+    for n, k, s, d in zip(sizes, k_sizes, strides, dilations):
+        eff = (k - 1) * d + 1
+        num = n - eff + s
+        out = num // s if num >= 0 else -((-num) // s)
+        if out < 0:
+            raise _err(f"Computed output size would be negative: {out} [input_size: {n}, "
+                       f"effective_filter_size: {eff}, stride: {s}]", op_name)
 
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
@@ -654,6 +669,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     x = to_tensor(input)
     w = to_tensor(filter)
     _check_pair(x, w, "DepthwiseConv2dNative")
+    check_kind(x, "f", "DepthwiseConv2dNative", "half, bfloat16, float, double")
     if x._value.ndim != 4:
         raise _err(f"input must be 4-dimensional{_h._show(x._value.shape)}",
                    "DepthwiseConv2dNative")
@@ -668,6 +684,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     dl = _spatial(dilations, 2, "dilations", "DepthwiseConv2dNative")
     pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl,
                  "DepthwiseConv2dNative")
+    _check_filter_fits(padding, x._value.shape[1:3], w._value.shape[:2], st, dl,
+                       "DepthwiseConv2dNative")
     return apply(_DW, (x, w), {"strides": st, "pads": pads, "dilations": dl})
 
 
