@@ -249,6 +249,51 @@ def max_pool_empty(case):
     return pool_empty_output(case)
 
 
+def conv_dilated_backprop(case):
+    """A float16/float64 ``conv1d``/``conv2d`` with a dilation above 1: TF's CPU
+    Conv2DBackpropInput raises InvalidArgumentError ("Current CPU implementations do not yet
+    support dilation rates larger than 1"), so the recorded case has no gradient, hence no
+    second derivative, and its forward-mode tangents were drawn from the runner's generator
+    without the second-derivative draws tapeflow's run makes (other tangents): docs/ops.md."""
+    if len(case.args) < 2 or case.args[0].dtype not in ("float16", "float64"):
+        return False
+    d = case.kwargs.get("dilations", 1)
+    d = [int(v) for v in d] if isinstance(d, (list, tuple)) else [int(d)]
+    return max(d) > 1
+
+
+def conv_empty_output(case):
+    """A float VALID convolution (``conv1d``/``conv2d``/``depthwise_conv2d``) whose output is
+    empty on a spatial axis (TF's size ``(n - eff + s) / s`` truncated to 0), any stride."""
+    if len(case.args) < 4 or case.args[3] != "VALID" or not case.args[0].dtype.startswith(
+            "float"):
+        return False
+    x, w = np.shape(case.args[0].value), np.shape(case.args[1].value)
+    nd = len(x) - 2
+    if nd < 1 or len(w) != nd + 2:
+        return False
+    st = case.args[2]
+    st = [int(v) for v in st] if isinstance(st, (list, tuple)) else [int(st)] * nd
+    st = st[1:-1] if len(st) == nd + 2 else st * nd if len(st) == 1 else st
+    dil = case.kwargs.get("dilations", 1)
+    dil = [int(v) for v in dil] if isinstance(dil, (list, tuple)) else [int(dil)] * nd
+    dil = dil * nd if len(dil) == 1 else dil
+    outs = [int((n - (k - 1) * d - 1 + s) / s) for n, k, s, d in zip(x[1:-1], w[:nd], st, dil)]
+    return min(outs) == 0 and all(o >= 0 for o in outs)
+
+
+def conv_empty_f64(case):
+    """``conv_empty_output`` in float64: TF's filter gradient (and so the second derivative)
+    is uninitialised memory, two fresh processes differ (docs/ops.md, resB)."""
+    return case.args[0].dtype == "float64" and conv_empty_output(case)
+
+
+def conv_empty_fwd(case):
+    """``conv_empty_output`` on a case whose forward mode is taken: TF's JVP builds a
+    Conv2D of a negative size and raises ValueError."""
+    return _fwd_run(case) and conv_empty_output(case)
+
+
 def sort_axis_empty(case):
     """A float sort along a size-0 axis (TopKV2 with k = 0, whose gradient TF cannot take)."""
     x = case.args[0]
@@ -341,7 +386,9 @@ PREDICATES = {
     "diag_empty_offset": diag_empty_offset,
     "sort_axis_empty": sort_axis_empty,
     "pool_empty_output": pool_empty_output, "onednn_max_pool_empty": onednn_max_pool_empty,
-    "max_pool_empty": max_pool_empty, "stft_no_frames": stft_no_frames,
+    "max_pool_empty": max_pool_empty, "conv_dilated_backprop": conv_dilated_backprop,
+    "conv_empty_output": conv_empty_output, "conv_empty_f64": conv_empty_f64,
+    "conv_empty_fwd": conv_empty_fwd, "stft_no_frames": stft_no_frames,
     "f64_strided_empty": f64_strided_empty,
     "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
@@ -551,13 +598,29 @@ KNOWN = [
     K('nn.conv1d', 'grad', 'any', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad; tapeflow computes it [nn.conv1d|0'
       '|27: 2 arrays, TF raised InvalidArgumentError]'),
-    K('nn.conv1d', 'grad,grad2', 'any', 'wrong gradient',
-      'grad2 values differ [nn.conv1d|0|27: 2 arrays, TF nothing]'),
+    K('nn.conv1d', 'grad,grad2,fwd', 'conv_dilated_backprop', 'tf lacks gradient',
+      "float16/float64 with a dilation above 1: TF's Conv2DBackpropInput raises "
+      "InvalidArgumentError (no dilated CPU kernel); so no grad2, and the runner's fwd "
+      "tangents were drawn without the grad2 draws (other tangents; docs/ops.md)"),
+    K('nn.conv1d', 'grad,grad2', 'conv_empty_f64', 'tf wrong',
+      "float64 VALID with an empty output: TF's filter gradient is uninitialised memory (two "
+      "fresh processes differ); tapeflow's zeros (docs/ops.md)", random=True),
+    K('nn.conv1d', 'fwd', 'conv_empty_fwd', 'tf lacks gradient',
+      "VALID with an empty output: TF's forward mode raises ValueError (a Conv2D of a "
+      "negative size); tapeflow gives the empty tangent"),
     K('nn.conv2d', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad; tapeflow computes it [nn.conv2d|0'
       '|16: 2 arrays, TF raised InvalidArgumentError]'),
-    K('nn.conv2d', 'grad2,fwd', 'any', 'wrong gradient',
-      'grad2 values differ [nn.conv2d|0|16: 2 arrays, TF nothing]'),
+    K('nn.conv2d', 'grad,grad2,fwd', 'conv_dilated_backprop', 'tf lacks gradient',
+      "float16/float64 with a dilation above 1: TF's Conv2DBackpropInput raises "
+      "InvalidArgumentError (no dilated CPU kernel); so no grad2, and the runner's fwd "
+      "tangents were drawn without the grad2 draws (other tangents; docs/ops.md)"),
+    K('nn.conv2d', 'grad,grad2', 'conv_empty_f64', 'tf wrong',
+      "float64 VALID with an empty output: TF's filter gradient is uninitialised memory (two "
+      "fresh processes differ); tapeflow's zeros (docs/ops.md)", random=True),
+    K('nn.conv2d', 'fwd', 'conv_empty_fwd', 'tf lacks gradient',
+      "VALID with an empty output: TF's forward mode raises ValueError (a Conv2D of a "
+      "negative size); tapeflow gives the empty tangent"),
     K('nn.convolution', 'grad2', 'any', 'tf lacks gradient',
       'TF raises AttributeError computing the grad2; tapeflow computes it [nn.convolution|0'
       '|0: 2 arrays, TF raised AttributeError]'),
@@ -720,9 +783,6 @@ KNOWN = [
     K('math.xlogy', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.xlogy|0|65: out 0: nan at different places, e'
       '.g. got (30.3861026763916+1881.920410]'),
-    K('nn.conv1d', 'fwd', 'any', 'wrong gradient',
-      'fwd: nan/inf differ [nn.conv1d|0|40: 0: inf at different places, e.g. got (-1.309570'
-      '3125+0j) want (2.978515]'),
     K('nn.conv2d', 'dtype,shape,value,grad,grad2,fwd', 'onednn_valid_empty', 'tf wrong',
       "float32 VALID with a filter longer than the input: TF's oneDNN kernel returns an "
       "uninitialised input-shaped tensor, its gradient AbortedError (docs/ops.md)"),
