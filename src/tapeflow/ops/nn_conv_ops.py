@@ -751,13 +751,36 @@ def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):
     oh, ow = dy.shape[1:3]
     dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
     if dy.size == 0 or dxp.size == 0:
+        if dxp.size and (dy.dtype != np.float32 or c == 1) and not np.isfinite(w).all():
+            _dw_input_nonfinite(dxp, w, strides, dilations, oh, ow)
         return dxp[:, pt:pt + h, pl:pl + wd, :]
     dy5 = dy.reshape(n, oh, ow, c, m)
     for i in builtins.range(kh):
         for j in builtins.range(kw):
             _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += (
                 dy5[..., 0] * w[i, j, :, 0] if m == 1 else (dy5 * w[i, j]).sum(-1))
+    if (dy.dtype != np.float32 or c == 1) and not np.isfinite(w).all():
+        _dw_input_nonfinite(dxp, w, strides, dilations, oh, ow)
     return dxp[:, pt:pt + h, pl:pl + wd, :]
+
+
+def _dw_input_nonfinite(dxp, w, strides, dilations, oh, ow):
+    """TF's CPU DepthwiseConv2dNativeBackpropInput multiplies every filter tap for every
+    input cell, by a zero where the tap meets no output (past the edge, or between strides):
+    a non-finite tap there makes the cell nan (0 * inf). Not float32 over several channels:
+    oneDNN's depthwise kernel skips those taps there. ``dxp``: the padded input gradient."""
+    (sh, sw), (dh, dw) = strides, dilations
+    kh, kw = w.shape[:2]
+    bad = ~np.isfinite(w).all(-1)  # (kh, kw, c): a tap holding inf/nan for channel c
+    for i in builtins.range(kh):
+        for j in builtins.range(kw):
+            if not bad[i, j].any():
+                continue
+            met = np.zeros(dxp.shape[1:3], bool)
+            if oh and ow:
+                met[i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                    j * dw:j * dw + (ow - 1) * sw + 1:sw] = True
+            dxp[:, ~met[:, :, None] & bad[i, j]] = np.nan
 
 
 def _dw_filter_forward(x, dy, filter_shape, strides, pads, dilations):
