@@ -34,6 +34,7 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from . import winograd as _wg
 from ._helpers import check_kind, dtype_mismatch, to_tensor
+from ._pool_kernels import depthwise_input_nonfinite as _dw_nonfinite
 from ._pool_kernels import nan_windows as _nan_windows
 from ._pool_kernels import scratch as _scratch
 from ._pool_kernels import tiled as _tiled
@@ -558,17 +559,10 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 
 
 def _check_filter_fits(padding, sizes, k_sizes, strides, dilations, op_name):
-    """TF's VALID output size ``(n - (k - 1) * d - 1 + s) / s``, truncated as C does: an
-    empty output is allowed, a negative one raises InvalidArgumentError."""
-    if not isinstance(padding, str) or padding.upper() != "VALID":
-        return
-    for n, k, s, d in zip(sizes, k_sizes, strides, dilations):
-        eff = (k - 1) * d + 1
-        num = n - eff + s
-        out = num // s if num >= 0 else -((-num) // s)
-        if out < 0:
-            raise _err(f"Computed output size would be negative: {out} [input_size: {n}, "
-                       f"effective_filter_size: {eff}, stride: {s}]", op_name)
+    """A VALID convolution's output size, as a pool's with the dilated filter."""
+    if isinstance(padding, str) and padding.upper() == "VALID":
+        _check_window_fits(sizes, [(k - 1) * d + 1 for k, d in zip(k_sizes, dilations)],
+                           strides, op_name)
 
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
@@ -752,7 +746,7 @@ def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):
     dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
     if dy.size == 0 or dxp.size == 0:
         if dxp.size and (dy.dtype != np.float32 or c == 1) and not np.isfinite(w).all():
-            _dw_input_nonfinite(dxp, w, strides, dilations, oh, ow)
+            _dw_nonfinite(dxp, w, strides, dilations, oh, ow)
         return dxp[:, pt:pt + h, pl:pl + wd, :]
     dy5 = dy.reshape(n, oh, ow, c, m)
     for i in builtins.range(kh):
@@ -760,27 +754,8 @@ def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):
             _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += (
                 dy5[..., 0] * w[i, j, :, 0] if m == 1 else (dy5 * w[i, j]).sum(-1))
     if (dy.dtype != np.float32 or c == 1) and not np.isfinite(w).all():
-        _dw_input_nonfinite(dxp, w, strides, dilations, oh, ow)
+        _dw_nonfinite(dxp, w, strides, dilations, oh, ow)
     return dxp[:, pt:pt + h, pl:pl + wd, :]
-
-
-def _dw_input_nonfinite(dxp, w, strides, dilations, oh, ow):
-    """TF's CPU DepthwiseConv2dNativeBackpropInput multiplies every filter tap for every
-    input cell, by a zero where the tap meets no output (past the edge, or between strides):
-    a non-finite tap there makes the cell nan (0 * inf). Not float32 over several channels:
-    oneDNN's depthwise kernel skips those taps there. ``dxp``: the padded input gradient."""
-    (sh, sw), (dh, dw) = strides, dilations
-    kh, kw = w.shape[:2]
-    bad = ~np.isfinite(w).all(-1)  # (kh, kw, c): a tap holding inf/nan for channel c
-    for i in builtins.range(kh):
-        for j in builtins.range(kw):
-            if not bad[i, j].any():
-                continue
-            met = np.zeros(dxp.shape[1:3], bool)
-            if oh and ow:
-                met[i * dh:i * dh + (oh - 1) * sh + 1:sh,
-                    j * dw:j * dw + (ow - 1) * sw + 1:sw] = True
-            dxp[:, ~met[:, :, None] & bad[i, j]] = np.nan
 
 
 def _dw_filter_forward(x, dy, filter_shape, strides, pads, dilations):
