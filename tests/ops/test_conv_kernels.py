@@ -335,3 +335,20 @@ def test_tiling_max_pool_matches_window_maxima_and_skips_nan(k):
     np.testing.assert_array_equal(y, ref)
     assert y[1, 0, 0, 1] == y[1, 0, 0, 2] == np.finfo(np.float32).min
     assert not np.shares_memory(y, x)
+
+
+def test_float64_depthwise_input_gradient_multiplies_every_tap_as_tf():
+    # TF's CPU DepthwiseConv2dNativeBackpropInput multiplies each tap by a zero where it meets
+    # no output (past the edge, between strides): an inf tap makes those cells nan. Values
+    # from TF 2.21 (/work/tfenv, session 12): a [1, 4, 2, 1] input 0..7, filter [inf, 1, 2]
+    # down the rows, SAME, ones upstream.
+    x = tf.constant(np.arange(8.).reshape(1, 4, 2, 1))
+    w = tf.constant(np.array([np.inf, 1., 2.]).reshape(3, 1, 1, 1))
+    inf, nan = np.inf, np.nan
+    want = {1: [inf, inf, inf, inf, inf, inf, nan, nan],
+            2: [inf, nan, nan, nan, inf, nan, nan, nan]}
+    for s, expect in want.items():
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], "SAME")
+        np.testing.assert_array_equal(t.gradient(y, x).numpy().ravel(), expect)

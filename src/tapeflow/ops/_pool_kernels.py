@@ -98,3 +98,23 @@ def nan_windows(out):
         if not np.minimum.reduce(out, axis=None) >= lowest:   # out.min() without its wrapper
             np.fmax(out, lowest, out=out)
     return out
+
+
+def depthwise_input_nonfinite(dxp, w, strides, dilations, oh, ow):
+    """TF's CPU DepthwiseConv2dNativeBackpropInput multiplies every filter tap for every
+    input cell, by a zero where the tap meets no output (past the edge, or between strides):
+    a non-finite tap there makes the cell nan (0 * inf). Not float32 over several channels:
+    oneDNN's depthwise kernel skips those taps there. ``dxp``: the padded input gradient
+    (of ``nn_conv_ops``' DepthwiseConv2dNativeBackpropInput, at its size limit)."""
+    (sh, sw), (dh, dw) = strides, dilations
+    kh, kw = w.shape[:2]
+    bad = ~np.isfinite(w).all(-1)  # (kh, kw, c): a tap holding inf/nan for channel c
+    for i in builtins.range(kh):
+        for j in builtins.range(kw):
+            if not bad[i, j].any():
+                continue
+            met = np.zeros(dxp.shape[1:3], bool)
+            if oh and ow:
+                met[i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                    j * dw:j * dw + (ow - 1) * sw + 1:sw] = True
+            dxp[:, ~met[:, :, None] & bad[i, j]] = np.nan

@@ -389,6 +389,7 @@ _RECIP = primitive("Reciprocal", _kernels.reciprocal, save_inputs=False, save_ou
 _SIN = primitive("Sin", np.sin)
 _COS = primitive("Cos", np.cos)
 _SOFTPLUS = primitive("Softplus", _kernels.softplus)
+_SOFTSIGN = primitive("Softsign", lambda x: x / (np.abs(x) + 1))
 _SIGN = primitive("Sign", np.sign, save_inputs=False, error=no_bool("Sign", _SIGNED_TYPES))
 _ROUND = nondifferentiable("Round", np.round)
 _FLOOR = nondifferentiable("Floor", np.floor)
@@ -463,6 +464,7 @@ defvjp(_RECIP, lambda g, y, x: negative(multiply(g, square(y))))
 defvjp(_SIN, lambda g, y, x: multiply(g, cos(x)))
 defvjp(_COS, lambda g, y, x: negative(multiply(g, sin(x))))
 defvjp(_SOFTPLUS, lambda g, y, x: multiply(g, sigmoid(x)))
+defvjp(_SOFTSIGN, lambda g, y, x: _realdiv(g, square(add(abs(x), 1))))  # TF's SoftsignGrad
 defvjp(_SIGN, lambda g, y, x_shape: zeros_like(g))  # zeros, not None, as TensorFlow
 
 # ------------------------------------------------------------------ comparisons, logic
@@ -937,15 +939,13 @@ def reciprocal_no_nan(x, name=None):
 
 def log_sigmoid(x, name=None):
     """``log(sigmoid(x)) = -softplus(-x)``, computed stably (``tf.math.log_sigmoid``)."""
-    x = to_tensor(x)
-    return negative(softplus(negative(x)))
+    return negative(softplus(negative(to_tensor(x))))
 
 
 def softsign(features, name=None):
     """``features / (1 + |features|)`` (``tf.nn.softsign``, ``tf.math.softsign``)."""
-    x = to_tensor(features)
-    check_kind(x, "f", "Softsign", _FLOATS)
-    return _realdiv(x, add(abs(x), 1))
+    check_kind(x := to_tensor(features), "f", "Softsign", _FLOATS)
+    return apply(_SOFTSIGN, (x,))  # one op as TF's: its gradient 0 at +-inf, not nan
 
 
 def _truncate_division_error(values, attrs, exc):  # TF's kernel misses x / 0: InternalError

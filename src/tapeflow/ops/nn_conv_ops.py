@@ -34,6 +34,7 @@ from . import array_ops as _a
 from . import indexing_ops as _ix
 from . import winograd as _wg
 from ._helpers import check_kind, dtype_mismatch, to_tensor
+from ._pool_kernels import depthwise_input_nonfinite as _dw_nonfinite
 from ._pool_kernels import nan_windows as _nan_windows
 from ._pool_kernels import scratch as _scratch
 from ._pool_kernels import tiled as _tiled
@@ -553,7 +554,15 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     st = _spatial(strides, 2, "strides", "Conv2D")
     dl = _spatial(dilations, 2, "dilations", "Conv2D")
     pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl, "Conv2D")
+    _check_filter_fits(padding, x._value.shape[1:3], w._value.shape[:2], st, dl, "Conv2D")
     return _conv(x, w, strides=st, pads=pads, dilations=dl)
+
+
+def _check_filter_fits(padding, sizes, k_sizes, strides, dilations, op_name):
+    """A VALID convolution's output size, as a pool's with the dilated filter."""
+    if isinstance(padding, str) and padding.upper() == "VALID":
+        _check_window_fits(sizes, [(k - 1) * d + 1 for k, d in zip(k_sizes, dilations)],
+                           strides, op_name)
 
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
@@ -654,6 +663,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     x = to_tensor(input)
     w = to_tensor(filter)
     _check_pair(x, w, "DepthwiseConv2dNative")
+    check_kind(x, "f", "DepthwiseConv2dNative", "half, bfloat16, float, double")
     if x._value.ndim != 4:
         raise _err(f"input must be 4-dimensional{_h._show(x._value.shape)}",
                    "DepthwiseConv2dNative")
@@ -668,6 +678,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     dl = _spatial(dilations, 2, "dilations", "DepthwiseConv2dNative")
     pads = _pads(padding, x._value.shape[1:3], w._value.shape[:2], st, dl,
                  "DepthwiseConv2dNative")
+    _check_filter_fits(padding, x._value.shape[1:3], w._value.shape[:2], st, dl,
+                       "DepthwiseConv2dNative")
     return apply(_DW, (x, w), {"strides": st, "pads": pads, "dilations": dl})
 
 
@@ -733,12 +745,16 @@ def _dw_input_forward(dy, w, input_shape, strides, pads, dilations):
     oh, ow = dy.shape[1:3]
     dxp = np.zeros((n, h + pt + pb, wd + pl + pr, c), np.result_type(dy, w))
     if dy.size == 0 or dxp.size == 0:
+        if dxp.size and (dy.dtype != np.float32 or c == 1) and not np.isfinite(w).all():
+            _dw_nonfinite(dxp, w, strides, dilations, oh, ow)
         return dxp[:, pt:pt + h, pl:pl + wd, :]
     dy5 = dy.reshape(n, oh, ow, c, m)
     for i in builtins.range(kh):
         for j in builtins.range(kw):
             _window(dxp, i, j, dh, dw, sh, sw, oh, ow)[...] += (
                 dy5[..., 0] * w[i, j, :, 0] if m == 1 else (dy5 * w[i, j]).sum(-1))
+    if (dy.dtype != np.float32 or c == 1) and not np.isfinite(w).all():
+        _dw_nonfinite(dxp, w, strides, dilations, oh, ow)
     return dxp[:, pt:pt + h, pl:pl + wd, :]
 
 

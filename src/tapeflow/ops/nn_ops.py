@@ -272,7 +272,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
     Raises:
         ValueError: if the ranks do not fit.
-        tf.errors.InvalidArgumentError: for a label outside ``[0, C)``.
+        tf.errors.InvalidArgumentError: for a label outside ``[0, C)``, or non-float logits.
     """
     labels = to_tensor(labels)
     logits = to_tensor(logits)
@@ -285,6 +285,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError(
             f"`labels.shape` must equal `logits.shape` except for the last dimension. "
             f"Received: labels.shape={labels.shape} and logits.shape={logits.shape}")
+    check_kind(logits, "f", "SparseSoftmaxCrossEntropyWithLogits",
+               "half, bfloat16, float, double")
     if logits._value.dtype == np.float16:
         # TF's wrapper runs float16 logits through the float32 kernel and casts the loss
         # back (its gradients then round once, through the casts)
@@ -308,6 +310,10 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
 
     Returns:
         The loss with ``axis`` removed.
+
+    Raises:
+        tf.errors.InvalidArgumentError: for shapes that do not broadcast, a negative ``axis``
+            other than -1 (as TF's ``range(axis)``), or no classes over an empty batch.
     """
     labels, logits = pair(labels, logits, "SoftmaxCrossEntropyWithLogits")
     try:
@@ -317,6 +323,20 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
             errors.InvalidArgumentError, "logits and labels must be broadcastable: "
             f"logits_size={_dims(logits._value.shape)} labels_size="
             f"{_dims(labels._value.shape)}", "SoftmaxCrossEntropyWithLogits") from None
+    if axis != -1 and isinstance(axis, (int, np.integer)) and axis < 0:
+        # TF moves a negative axis other than -1 to the end through range(axis), which
+        # raises Range's InvalidArgumentError
+        raise errors.op_error(errors.InvalidArgumentError, "Requires start <= limit when "
+                              f"delta > 0: 0/{int(axis)}", "Range")
+    shape = np.broadcast_shapes(labels._value.shape, logits._value.shape)
+    if isinstance(axis, (int, np.integer)) and -len(shape) <= axis < len(shape) and (
+            shape[axis] == 0) and 0 in (rest := shape[:axis % len(shape)] + shape[
+            axis % len(shape) + 1:]):
+        # no classes and no rows: TF flattens to [-1, 0], whose -1 Reshape infers from the
+        # nonzero sizes, so its loss cannot be reshaped back to the empty batch shape
+        rows = int(np.prod([d for d in rest if d]))
+        raise errors.op_error(errors.InvalidArgumentError, f"Input to reshape is a tensor "
+                              f"with {rows} values, but the requested shape has 0", "Reshape")
     return _m.negative(_r.reduce_sum(_m.multiply(labels, log_softmax(logits, axis)), axis))
 
 
@@ -855,10 +875,12 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
         count = 1
         for a in ax:
             count *= x._value.shape[a]
+    if shift is not None:  # converted on its own first, as TF (0.5 is float32: a float64
+        shift = to_tensor(shift)  # x then raises InvalidArgumentError in Sub)
     y = _m.subtract(x, shift) if shift is not None else x
     m_ss = _r.reduce_sum(y, ax, keepdims=keepdims)
     v_ss = _r.reduce_sum(_m.square(y), ax, keepdims=keepdims)
-    return _a.cast(count, x.dtype), m_ss, v_ss, (None if shift is None else to_tensor(shift))
+    return _a.cast(count, x.dtype), m_ss, v_ss, shift
 
 
 def scale_regularization_loss(regularization_loss):
