@@ -495,9 +495,6 @@ KNOWN = [
     K('math.divide_no_nan', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises TypeError [math.divide_no_nan|0|2: raise'
       'd InvalidArgumentError, TF TypeError]'),
-    K('math.erf', 'value', 'nonfinite', 'numerics',
-      'nan/inf differ with nan/inf/overflowing inputs [math.erf|0|32: out 0: nan at differe'
-      'nt places, e.g. got (-1+0j) want (nan+0j)]'),
     K('math.expm1', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [math.expm1|0|39: out 0: nan at different places, e'
       '.g. got (inf-infj) want (nan-infj)]'),
