@@ -495,9 +495,6 @@ KNOWN = [
     K('math.divide_no_nan', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises TypeError [math.divide_no_nan|0|2: raise'
       'd InvalidArgumentError, TF TypeError]'),
-    K('math.expm1', 'value', 'complex', 'numerics',
-      'nan/inf differ on complex inputs [math.expm1|0|39: out 0: nan at different places, e'
-      '.g. got (inf-infj) want (nan-infj)]'),
     K('math.is_non_decreasing', 'error', 'bool', 'silent acceptance',
       'computes on bools where TF raises TypeError [math.is_non_decreasing|0|5: raised noth'
       'ing, TF TypeError]'),
@@ -734,9 +731,6 @@ KNOWN = [
     K('math.segment_max', 'fwd', 'mixed', 'wrong gradient',
       'fwd: nan/inf differ with mixed dtypes [math.segment_max|0|48: 0: nan at different pl'
       'aces, e.g. got 0j want (nan+0j)]'),
-    K('math.square', 'value', 'complex', 'numerics',
-      'nan/inf differ on complex inputs [math.square|0|79: out 0: nan at different places, '
-      'e.g. got (-inf+infj) want (nan+infj)]'),
     K('math.top_k', 'fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd on size-0 inputs; tapeflow computes'
       ' it [math.top_k|0|52: 1 arrays, TF raised InvalidArgumentError]'),

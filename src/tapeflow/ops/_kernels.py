@@ -20,6 +20,7 @@ from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in 
 
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
            "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
+           "complex_expm1",
            "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
            "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
            "softplus", "reciprocal", "rsqrt", "nan_safe", "div_no_nan", "xlogy", "xlog1py",
@@ -318,6 +319,20 @@ def complex_log1p(x):
         out = _c_mul(xf, q)
         keep = (uf == 1) | (uf == lf)
         return np.where(keep, xf, out).astype(x.dtype).reshape(shape)[()]
+
+
+def complex_expm1(z):
+    """``expm1(z)`` for complex arrays as Eigen's kernel: with ``x + iy = z``,
+    ``expm1(x) - 2 e^x sin(y/2)^2 + i e^x sin(y)`` in the real dtype (so ``expm1(inf + iy)``
+    has a nan real part, inf - inf, where C's ``cexpm1`` gives inf)."""
+    with np.errstate(all="ignore"):
+        z = np.asarray(z)
+        x, y = z.real, z.imag
+        em1 = np.expm1(x)
+        e = em1 + x.dtype.type(1)
+        s2 = np.sin(y / x.dtype.type(2))
+        s2 = s2 * s2
+        return _parts(em1 - x.dtype.type(2) * e * s2, e * np.sin(y), z.dtype)[()]
 
 
 def complex_xlog1py(x, y):

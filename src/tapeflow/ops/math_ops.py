@@ -363,7 +363,8 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
 
 _NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
-_SQUARE = primitive("Square", lambda x: x * x)
+_SQUARE = primitive("Square", lambda x: _kernels.complex_mul(x, x) if x.dtype.kind == "c" else
+                   x * x)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
 _RSQRT = primitive("Rsqrt", _kernels.rsqrt, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
@@ -371,7 +372,8 @@ _LOG = primitive("Log", lambda x: _kernels.complex_log(x) if x.dtype.kind == "c"
                  np.log(x))
 _LOG1P = primitive("Log1p", lambda x: _kernels.complex_log1p(x) if x.dtype.kind == "c" else
                    np.log1p(x))
-_EXPM1 = primitive("Expm1", np.expm1, save_output=True)
+_EXPM1 = primitive("Expm1", lambda x: _kernels.complex_expm1(x) if x.dtype.kind == "c" else
+                   np.expm1(x), save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
 _SIGMOID = primitive("Sigmoid", _kernels.sigmoid, save_inputs=False, save_output=True)
 _RECIP = primitive("Reciprocal", _kernels.reciprocal, save_inputs=False, save_output=True)
@@ -435,7 +437,8 @@ defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 # TF's g * reciprocal(1 + x): its second derivative through ReciprocalGrad (grad_kernels)
 defvjp(_LOG1P, lambda g, y, x: multiply(g, reciprocal(add(1, x))))
-defvjp(_EXPM1, lambda g, y, x: multiply(g, add(y, 1)))
+# TF's g * exp(conj(x)) (not y + 1: expm1(inf + iy) is nan + inf i, exp of it inf + inf i)
+defvjp(_EXPM1, lambda g, y, x: multiply(g, exp(x)))
 # As TensorFlow's TanhGrad and SigmoidGrad: the first derivative is one NumPy expression
 # (one op instead of three), and it is itself differentiable for higher orders.
 _TANH_GRAD = primitive("TanhGrad", lambda y, g: g * (1 - y * y))
