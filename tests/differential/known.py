@@ -734,9 +734,6 @@ KNOWN = [
     K('math.top_k', 'fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd on size-0 inputs; tapeflow computes'
       ' it [math.top_k|0|52: 1 arrays, TF raised InvalidArgumentError]'),
-    K('math.xlogy', 'value', 'complex', 'numerics',
-      'nan/inf differ on complex inputs [math.xlogy|0|65: out 0: nan at different places, e'
-      '.g. got (30.3861026763916+1881.920410]'),
     K('nn.conv1d', 'error', 'any', 'silent acceptance',
       'computes where TF raises InvalidArgumentError [nn.conv1d|0|78: raised nothing, TF In'
       'validArgumentError]'),

@@ -619,6 +619,12 @@ def div_no_nan(x, y):
 
 
 def xlogy(x, y):
+    if np.result_type(x, y).kind == "c":
+        # Eigen's packets: its complex log (nan real part where |y|^2 overflows) and product
+        shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+        dt = np.result_type(x, y)
+        logy = complex_log(np.array(np.broadcast_to(y, shape), dt))
+        return np.where(x == 0, np.zeros((), dt), complex_mul(x, logy)).astype(dt)[()]
     return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(
         np.result_type(x, y))[()]
 
