@@ -449,9 +449,6 @@ KNOWN = [
     K('linalg.cholesky', 'value', 'any', 'numerics',
       'nan/inf differ [linalg.cholesky|0|16: out 0: nan at different places, e.g. got (nan+'
       '0j) want 0j]'),
-    K('linalg.expm', 'error', 'empty', 'empty tensors',
-      'size-0 inputs: error raised InvalidArgumentError, TF nothing [linalg.expm|0|22: rais'
-      'ed InvalidArgumentError, TF nothing]'),
     K('linalg.inv', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [linalg.inv|0|2: out 0: nan at different places, e.'
       'g. got (nan+nanj) want 0j]'),
@@ -719,9 +716,6 @@ KNOWN = [
     K('unique', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad; tapeflow computes it [unique|0|0: 1 arrays'
       ', TF raised LookupError]'),
-    K('linalg.expm', 'error', 'any', 'error class',
-      'raises InvalidArgumentError where TF raises ValueError [linalg.expm|0|56: raised Inv'
-      'alidArgumentError, TF ValueError]'),
     K('linalg.matmul', 'error', 'int', 'silent acceptance',
       'computes on ints where TF raises InvalidArgumentError [linalg.matmul|0|68: raised no'
       'thing, TF InvalidArgumentError]'),

@@ -1027,11 +1027,25 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
     1-norm bound holds, else the highest after scaling by ``2^-s``,
     ``s = max(floor(log2(norm / theta)), 0)``, squared back ``s`` times. Written with
     matmul, solve and where, so gradients of any order follow from theirs.
+
+    Args: ``input``, ``[..., M, M]`` float16/32/64 or complex64/128. A ``[..., 0, 0]`` input
+    of any dtype is returned as it is.
+
+    Raises:
+        ValueError: for an integer or bfloat16 dtype (after InvalidArgumentError from the
+            1-norm's Abs for bool and unsigned, as TF).
+        InvalidArgumentError: for non-square matrices.
+        NotFoundError: float16 with a finite 1-norm (TF has no half MatrixSolve kernel).
     """
     x = to_tensor(input)
-    _check_linalg(x, "MatrixExponential")
-    _square(x, "MatrixExponential")
     val = x._value
+    if val.ndim >= 2 and val.shape[-2:] == (0, 0):
+        return x  # TF returns its input as it is, whatever the dtype
+    if val.dtype.kind not in "fc" or val.dtype.itemsize == 2 and val.dtype != np.float16:
+        if val.dtype.kind in "bu":
+            _m.abs(x)  # TF's 1-norm comes first: Abs refuses bool and unsigned
+        raise ValueError(f"tf.linalg.expm does not support matrices of type {x.dtype}")
+    _square(x, "MatrixExponential")
     n = val.shape[-1]
     wide = val.dtype in (np.float64, np.complex128)
     orders = _EXPM_ORDERS[wide]
@@ -1051,6 +1065,8 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         # TF: a nan or inf 1-norm anywhere in the batch fills the result with nan, a constant
         # (no gradient)
         return Tensor(np.full(val.shape, np.nan, val.dtype))
+    if val.dtype == np.float16:
+        raise no_kernel(x, "MatrixSolve")  # TF's Pade solve has no half kernel
     ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
     real = np.float64 if wide else np.float32
     with np.errstate(over="ignore"):  # TF: matrix / cast(2 ** squarings, dtype)
