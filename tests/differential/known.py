@@ -458,9 +458,6 @@ KNOWN = [
     K('linalg.logdet', 'value', 'any', 'numerics',
       'nan/inf differ [linalg.logdet|0|5: out 0: nan at different places, e.g. got (nan+0j)'
       ' want (-inf+0j)]'),
-    K('linalg.pinv', 'error', 'any', 'error class',
-      'raises InvalidArgumentError where TF raises NotFoundError [linalg.pinv|0|1: raised I'
-      'nvalidArgumentError, TF NotFoundError]'),
     # sweeplsq (session 12): float64 lstsq of a matrix with cond(A)^2 past 1/eps (mpmath)
     K('linalg.lstsq', 'grad,grad2', 'gram_beyond_eps_f64', 'tf wrong',
       "TF's float64 gradients are off from mpmath by 9e-6 relative (linalg.lstsq|1|42, "

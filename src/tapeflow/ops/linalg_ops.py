@@ -837,12 +837,26 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 
 
 def pinv(a, rcond=None, validate_args=False, name=None):
-    """The Moore-Penrose pseudo-inverse via the SVD (``tf.linalg.pinv``)."""
+    """The Moore-Penrose pseudo-inverse via the SVD (``tf.linalg.pinv``).
+
+    Args: ``a``, ``[..., M, N]`` float32/64 (float16 passes the dtype check but has no SVD
+    kernel: NotFoundError; bfloat16 without ``rcond`` NumPy's ValueError, as TF).
+
+    Raises:
+        TypeError: for a dtype that is not floating (ints, bool, complex), as TF.
+        ValueError: for rank < 2.
+    """
     x = to_tensor(a)
+    if x._value.dtype.kind != "f" and not (x._value.dtype.kind == "V"
+                                           and x._value.dtype.itemsize == 2):
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {x.dtype.name}).")
+    if x._value.ndim < 2:
+        raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {x._value.ndim}).")
+    # TF takes NumPy's eps before the SVD: bfloat16 stops there with NumPy's ValueError
+    eps = float(np.finfo(x._value.dtype).eps) if rcond is None else None
     s, u, v = svd(x)
     m, n = x._value.shape[-2:]
     if rcond is None:
-        eps = float(np.finfo(x._value.dtype).eps)
         if ACTIVE[0] and current_tracer() is not None:
             # each call's sizes (TensorFlow's ``tf.shape(a)`` for unknown dimensions)
             rcond = _m.multiply(_a.cast(_r.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
