@@ -498,12 +498,6 @@ KNOWN = [
     K('math.reduce_euclidean_norm', 'grad,grad2,fwd', 'complex', 'tf wrong',
       'the norm is real-valued: TF multiplies z/|z| by the whole complex upstream gradient,'
       ' the gradient of Re(conj(v)|z|) is Re(v) z/|z| (docs/ops.md)'),
-    K('math.segment_mean', 'fwd', 'mixed', 'wrong gradient',
-      'fwd: nan/inf differ with mixed dtypes [math.segment_mean|0|34: 0: nan at different p'
-      'laces, e.g. got 0j want (nan+0j)]'),
-    K('math.segment_min', 'fwd', 'mixed', 'wrong gradient',
-      'fwd: nan/inf differ with mixed dtypes [math.segment_min|0|10: 0: nan at different pl'
-      'aces, e.g. got 0j want (nan+0j)]'),
     K('math.softsign', 'grad2,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad2; tapeflow computes it [math.softsign|0|0: '
       '1 arrays, TF raised LookupError]'),
@@ -521,12 +515,6 @@ KNOWN = [
       'TF flushes a float32 subnormal to zero (DAZ): digamma(1e-40) is nan, the true value'
       ' -1e40 overflows to -inf as tapeflow gives [math.lbeta|5|73: 0: nan at different p'
       'laces, e.g. got (-inf+0j) want (nan+0j)]'),
-    K('math.unsorted_segment_max', 'grad,grad2,fwd', 'mixed', 'wrong gradient',
-      'fwd: nan/inf differ with mixed dtypes [math.unsorted_segment_max|0|0: 0: nan at diff'
-      'erent places, e.g. got 0j want (nan+0j)]'),
-    K('math.unsorted_segment_min', 'grad,grad2,fwd', 'mixed', 'wrong gradient',
-      'fwd: nan/inf differ with mixed dtypes [math.unsorted_segment_min|0|2: 0: nan at diff'
-      'erent places, e.g. got 0j want (nan+0j)]'),
     K('math.xdivy', 'grad,grad2,fwd', 'complex', 'tf wrong',
       "complex: TF's Xdivy gradient leaves out the conjugate (docs/ops.md)"),
     K('math.xlog1py', 'grad2', 'complex', 'tf wrong',
@@ -719,9 +707,6 @@ KNOWN = [
     K('math.floordiv', 'error', 'complex', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on complex inputs [math.fl'
       'oordiv|0|46: raised InvalidArgumentError, TF NotFoundError]'),
-    K('math.segment_max', 'fwd', 'mixed', 'wrong gradient',
-      'fwd: nan/inf differ with mixed dtypes [math.segment_max|0|48: 0: nan at different pl'
-      'aces, e.g. got 0j want (nan+0j)]'),
     K('math.top_k', 'fwd', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the fwd on size-0 inputs; tapeflow computes'
       ' it [math.top_k|0|52: 1 arrays, TF raised InvalidArgumentError]'),
