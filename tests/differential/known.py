@@ -693,11 +693,9 @@ KNOWN = [
     K('tensor_scatter_nd_sub', 'error', 'bool', 'error class',
       'raises InvalidArgumentError where TF raises NotFoundError on bools [tensor_scatter_n'
       'd_sub|0|7: raised InvalidArgumentError, TF NotFoundError]'),
-    K('truncatemod', 'grad,fwd', 'any', 'tf lacks gradient',
-      'TF raises LookupError computing the grad; tapeflow computes it [truncatemod|0|0: 2 a'
-      'rrays, TF raised LookupError]'),
-    K('truncatemod', 'grad2', 'any', 'wrong gradient',
-      'grad2 values differ [truncatemod|0|0: 2 arrays, TF nothing]'),
+    K('truncatemod', 'grad,grad2,fwd', 'any', 'tf lacks gradient',
+      'TF raises LookupError computing the grad (so it has no second derivative either); '
+      'tapeflow computes them [truncatemod|0|0: 2 arrays, TF raised LookupError]'),
     K('unique', 'grad,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad; tapeflow computes it [unique|0|0: 1 arrays'
       ', TF raised LookupError]'),
