@@ -483,9 +483,6 @@ KNOWN = [
     K('math.digamma', 'grad,fwd', 'f16', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad in float16; tapeflow computes it ['
       'math.digamma|0|1: 1 arrays, TF raised InvalidArgumentError]'),
-    K('math.digamma', 'grad,grad2,fwd', 'any', 'wrong gradient',
-      'grad: nan/inf differ [math.digamma|0|0: 0: nan at different places, e.g. got (nan+0j'
-      ') want (6.874182134877165+]'),
     K('math.divide_no_nan', 'error', 'any', 'error class',
       'raises InvalidArgumentError where TF raises TypeError [math.divide_no_nan|0|2: raise'
       'd InvalidArgumentError, TF TypeError]'),
