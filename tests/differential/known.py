@@ -501,9 +501,6 @@ KNOWN = [
     K('math.softsign', 'grad', 'nonfinite', 'wrong gradient',
       'grad: nan/inf differ with nan/inf/overflowing inputs [math.softsign|0|16: 0: nan at '
       'different places, e.g. got (nan+0j) want 0j]'),
-    K('math.squared_difference', 'grad,fwd', 'nonfinite', 'wrong gradient',
-      'grad: nan/inf differ with nan/inf/overflowing inputs [math.squared_difference|0|5: 0'
-      ': nan at different places, e.g. got (nan+nanj) want (-inf+infj)]'),
     K('math.top_k', 'grad,grad2', 'empty', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad on size-0 inputs (so it has no second'
       ' derivative); tapeflow computes them [math.top_k|0|31: 1 arrays, TF raised InvalidArg'

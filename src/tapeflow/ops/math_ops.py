@@ -10,7 +10,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, op_failed, record
-from .._core.registry import defvjp, nondifferentiable, primitive
+from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
 from . import array_ops as _a
@@ -314,10 +314,26 @@ defvjp(_MIN, _select_first_min, _select_second_min)
 
 
 def _sqdiff_grad(g, y, x1, x2):
-    return multiply(g, multiply(subtract(x1, x2), 2))
+    # TF's (2 * g) * (x1 - x2): g * ((x1 - x2) * 2) would meet inf * 0 in (x1 - x2) * (2 + 0j)
+    mul = _cmul if g._value.dtype.kind == "c" else multiply  # Eigen's complex products
+    return mul(mul(convert_to_tensor(2, dtype=g.dtype), g), subtract(x1, x2))
+
+
+def _sqdiff_jvp(ts, y, x1, x2):
+    # TF's forward mode: (2 * (t1 - t2)) * conj(x1 - x2), the tangents met first (no
+    # inf - inf from two separate products) and doubled before the product (checked in TF)
+    t1, t2 = ts
+    if t1 is None and t2 is None:
+        return None
+    u = t1 if t2 is None else negative(t2) if t1 is None else add(t1, negative(t2))
+    d = subtract(x1, x2)
+    if d._value.dtype.kind != "c":
+        return multiply(multiply(convert_to_tensor(2, dtype=u.dtype), u), d)
+    return _cmul(_cmul(convert_to_tensor(2, dtype=u.dtype), u), _a.conj(d))
 
 
 defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x1, x2)))
+defjvp(_SQDIFF, _sqdiff_jvp)
 
 # ----------------------------------------------------------------------------- unary
 
