@@ -352,7 +352,8 @@ PREDICATES = {
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
     "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
-    "empty": has_empty, "nonfinite": has_nonfinite, "posinf": has_posinf, "complex": has_complex, "bool": has_bool,
+    "empty": has_empty, "nonfinite": has_nonfinite, "posinf": has_posinf,
+    "complex": has_complex, "bool": has_bool,
     "string": has_string, "mixed": has_mixed_dtypes, "int_extremes": has_int_extremes,
     "int": has_int, "f16": has_f16, "any": None,
 }
