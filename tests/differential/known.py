@@ -64,6 +64,24 @@ def has_empty(case):
     return any(np.size(t.value) == 0 for t in _ts(case))
 
 
+def not_positive_definite(case):
+    """The first input is square matrices of which one is not Hermitian positive definite
+    (NumPy's float64/complex128 Cholesky of its lower triangle fails), or holds inf/nan."""
+    v = np.asarray(case.tensors()[0].value) if case.tensors() else np.zeros(0)
+    if v.ndim < 2 or v.shape[-1] != v.shape[-2] or v.size == 0 or v.dtype.kind not in "fc":
+        return False
+    m = v.astype(np.complex128 if v.dtype.kind == "c" else np.float64)
+    m = m.reshape((-1,) + v.shape[-2:])
+    if not np.isfinite(m).all():
+        return True
+    for a in m:
+        try:
+            np.linalg.cholesky(np.tril(a) + np.tril(a, -1).conj().T)
+        except np.linalg.LinAlgError:
+            return True
+    return False
+
+
 def has_posinf(case):
     return any(np.asarray(t.value).dtype.kind == "f" and np.isposinf(t.value).any()
                for t in _ts(case))
@@ -352,6 +370,7 @@ PREDICATES = {
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
     "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
+    "not_positive_definite": not_positive_definite,
     "empty": has_empty, "nonfinite": has_nonfinite, "posinf": has_posinf,
     "complex": has_complex, "bool": has_bool,
     "string": has_string, "mixed": has_mixed_dtypes, "int_extremes": has_int_extremes,
@@ -452,18 +471,20 @@ KNOWN = [
     K('keras.losses.categorical_hinge', 'error', 'empty', 'silent acceptance',
       'computes on size-0 inputs where TF raises InvalidArgumentError [keras.losses.categor'
       'ical_hinge|0|24: raised nothing, TF InvalidArgumentError]'),
-    K('linalg.cholesky', 'value', 'any', 'numerics',
-      'nan/inf differ [linalg.cholesky|0|16: out 0: nan at different places, e.g. got (nan+'
-      '0j) want 0j]'),
+    K('linalg.cholesky', 'value', 'not_positive_definite', 'tf wrong',
+      "an input that is not positive definite: TF's Cholesky kernel fails and returns "
+      "uninitialised memory (other values in each run); tapeflow gives nan (docs/ops.md) "
+      "[linalg.cholesky|0|16]", random=True),
     K('linalg.inv', 'value', 'complex', 'numerics',
       'nan/inf differ on complex inputs [linalg.inv|0|2: out 0: nan at different places, e.'
       'g. got (nan+nanj) want 0j]'),
     K('linalg.inv', 'grad,grad2,fwd', 'complex', 'wrong gradient',
       'grad: nan/inf differ on complex inputs [linalg.inv|0|2: 0: nan at different places, '
       'e.g. got (nan+nanj) want (-0+0j)]'),
-    K('linalg.logdet', 'value', 'any', 'numerics',
-      'nan/inf differ [linalg.logdet|0|5: out 0: nan at different places, e.g. got (nan+0j)'
-      ' want (-inf+0j)]'),
+    K('linalg.logdet', 'value', 'not_positive_definite', 'tf wrong',
+      "an input that is not positive definite: TF's logdet reads the uninitialised memory "
+      "its failed Cholesky returns (often zeros: -inf); tapeflow gives nan (docs/ops.md) "
+      "[linalg.logdet|0|5]", random=True),
     # sweeplsq (session 12): float64 lstsq of a matrix with cond(A)^2 past 1/eps (mpmath)
     K('linalg.lstsq', 'grad,grad2', 'gram_beyond_eps_f64', 'tf wrong',
       "TF's float64 gradients are off from mpmath by 9e-6 relative (linalg.lstsq|1|42, "
