@@ -508,8 +508,10 @@ KNOWN = [
       "TF's singular values/vectors below eps * |A| are wrong (Eigen's Jacobi SVD after a "
       "pivoted QR); tapeflow's gradients are mpmath's to rounding [linalg.svd|1|52, |3|48]"),
     K('linalg.slogdet', 'grad,grad2,fwd', 'complex', 'wrong gradient',
-      'grad: nan/inf differ on complex inputs [linalg.slogdet|0|1: 0: nan at different plac'
-      'es, e.g. got (nan+nanj) want 0j]'),
+      "complex matrices holding inf (7 sweep cases) or 1e30 entries (|1|4): the gradient is "
+      "TF's inverse of the adjoint, whose Eigen LU past an infinite or overflowing pivot "
+      "tapeflow does not replay (as linalg.inv's) [linalg.slogdet|0|1: 0: nan at different "
+      "places, e.g. got (nan+nanj) want 0j]"),
     K('math.bincount', 'grad,fwd', 'mixed', 'tf lacks gradient',
       'TF raises LookupError computing the grad with mixed dtypes; tapeflow computes it [ma'
       'th.bincount|0|4: 1 arrays, TF raised LookupError]'),
