@@ -20,7 +20,7 @@ from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in 
 
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
            "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
-           "complex_expm1",
+           "complex_expm1", "square", "expm1",
            "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
            "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
            "softplus", "reciprocal", "rsqrt", "nan_safe", "div_no_nan", "xlogy", "xlog1py",
@@ -333,6 +333,15 @@ def complex_expm1(z):
         s2 = np.sin(y / x.dtype.type(2))
         s2 = s2 * s2
         return _parts(em1 - x.dtype.type(2) * e * s2, e * np.sin(y), z.dtype)[()]
+
+
+def square(x):
+    """``x * x``; complex by Eigen's product (TF's ``square(-1e30 - inf j)`` is nan + inf j)."""
+    return complex_mul(x, x) if x.dtype.kind == "c" else x * x
+
+
+def expm1(x):
+    return complex_expm1(x) if x.dtype.kind == "c" else np.expm1(x)
 
 
 def complex_xlog1py(x, y):

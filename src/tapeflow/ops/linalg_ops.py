@@ -837,18 +837,11 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 
 
 def pinv(a, rcond=None, validate_args=False, name=None):
-    """The Moore-Penrose pseudo-inverse via the SVD (``tf.linalg.pinv``).
-
-    Args: ``a``, ``[..., M, N]`` float32/64 (float16 passes the dtype check but has no SVD
-    kernel: NotFoundError; bfloat16 without ``rcond`` NumPy's ValueError, as TF).
-
-    Raises:
-        TypeError: for a dtype that is not floating (ints, bool, complex), as TF.
-        ValueError: for rank < 2.
-    """
+    """The Moore-Penrose pseudo-inverse of ``[..., M, N]`` float32/64 via the SVD
+    (``tf.linalg.pinv``). Raises TypeError for a non-float dtype, ValueError for rank < 2
+    (and, as TF's ``np.finfo``, for bfloat16), NotFoundError for float16 (no SVD kernel)."""
     x = to_tensor(a)
-    if x._value.dtype.kind != "f" and not (x._value.dtype.kind == "V"
-                                           and x._value.dtype.itemsize == 2):
+    if x._value.dtype.kind not in "fV":
         raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {x.dtype.name}).")
     if x._value.ndim < 2:
         raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {x._value.ndim}).")
@@ -1040,16 +1033,10 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
     approximant of the lowest order ``m`` (3, 5, 7; float64/complex128 also 9, 13) whose
     1-norm bound holds, else the highest after scaling by ``2^-s``,
     ``s = max(floor(log2(norm / theta)), 0)``, squared back ``s`` times. Written with
-    matmul, solve and where, so gradients of any order follow from theirs.
-
-    Args: ``input``, ``[..., M, M]`` float16/32/64 or complex64/128. A ``[..., 0, 0]`` input
-    of any dtype is returned as it is.
-
-    Raises:
-        ValueError: for an integer or bfloat16 dtype (after InvalidArgumentError from the
-            1-norm's Abs for bool and unsigned, as TF).
-        InvalidArgumentError: for non-square matrices.
-        NotFoundError: float16 with a finite 1-norm (TF has no half MatrixSolve kernel).
+    matmul, solve and where, so gradients of any order follow from theirs. ``[..., 0, 0]``
+    of any dtype is returned as it is. Raises (TF's order) InvalidArgumentError for bool and
+    unsigned (Abs), ValueError for ints and bfloat16, InvalidArgumentError for non-square
+    matrices, NotFoundError for float16 with a finite 1-norm (no half MatrixSolve).
     """
     x = to_tensor(input)
     val = x._value

@@ -10,7 +10,7 @@ from .._core import dtypes as _dt
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, op_failed, record
-from .._core.registry import defjvp, defvjp, nondifferentiable, primitive
+from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import Tensor, _TensorLike, convert_to_tensor, static_value
 from . import _kernels
 from . import array_ops as _a
@@ -313,27 +313,11 @@ defvjp(_MAX, _select_first, _select_second)
 defvjp(_MIN, _select_first_min, _select_second_min)
 
 
-def _sqdiff_grad(g, y, x1, x2):
-    # TF's (2 * g) * (x1 - x2): g * ((x1 - x2) * 2) would meet inf * 0 in (x1 - x2) * (2 + 0j)
-    mul = _cmul if g._value.dtype.kind == "c" else multiply  # Eigen's complex products
-    return mul(mul(convert_to_tensor(2, dtype=g.dtype), g), subtract(x1, x2))
-
-
-def _sqdiff_jvp(ts, y, x1, x2):
-    # TF's forward mode: (2 * (t1 - t2)) * conj(x1 - x2), the tangents met first (no
-    # inf - inf from two separate products) and doubled before the product (checked in TF)
-    t1, t2 = ts
-    if t1 is None and t2 is None:
-        return None
-    u = t1 if t2 is None else negative(t2) if t1 is None else add(t1, negative(t2))
-    d = subtract(x1, x2)
-    if d._value.dtype.kind != "c":
-        return multiply(multiply(convert_to_tensor(2, dtype=u.dtype), u), d)
-    return _cmul(_cmul(convert_to_tensor(2, dtype=u.dtype), u), _a.conj(d))
+def _sqdiff_grad(g, y, x1, x2):  # TF's (2 g)(x1 - x2), the complex product as Eigen's
+    return (_cmul if g._value.dtype.kind == "c" else multiply)(multiply(g, 2), subtract(x1, x2))
 
 
 defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x1, x2)))
-defjvp(_SQDIFF, _sqdiff_jvp)
 
 # ----------------------------------------------------------------------------- unary
 
@@ -379,8 +363,7 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
 
 _NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
-_SQUARE = primitive("Square", lambda x: _kernels.complex_mul(x, x) if x.dtype.kind == "c" else
-                   x * x)
+_SQUARE = primitive("Square", _kernels.square)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
 _RSQRT = primitive("Rsqrt", _kernels.rsqrt, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
@@ -388,8 +371,7 @@ _LOG = primitive("Log", lambda x: _kernels.complex_log(x) if x.dtype.kind == "c"
                  np.log(x))
 _LOG1P = primitive("Log1p", lambda x: _kernels.complex_log1p(x) if x.dtype.kind == "c" else
                    np.log1p(x))
-_EXPM1 = primitive("Expm1", lambda x: _kernels.complex_expm1(x) if x.dtype.kind == "c" else
-                   np.expm1(x), save_output=True)
+_EXPM1 = primitive("Expm1", _kernels.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
 _SIGMOID = primitive("Sigmoid", _kernels.sigmoid, save_inputs=False, save_output=True)
 _RECIP = primitive("Reciprocal", _kernels.reciprocal, save_inputs=False, save_output=True)
@@ -453,8 +435,7 @@ defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: _realdiv(g, x))
 # TF's g * reciprocal(1 + x): its second derivative through ReciprocalGrad (grad_kernels)
 defvjp(_LOG1P, lambda g, y, x: multiply(g, reciprocal(add(1, x))))
-# TF's g * exp(conj(x)) (not y + 1: expm1(inf + iy) is nan + inf i, exp of it inf + inf i)
-defvjp(_EXPM1, lambda g, y, x: multiply(g, exp(x)))
+defvjp(_EXPM1, lambda g, y, x: multiply(g, exp(x)))  # TF's g exp(conj x), not y + 1
 # As TensorFlow's TanhGrad and SigmoidGrad: the first derivative is one NumPy expression
 # (one op instead of three), and it is itself differentiable for higher orders.
 _TANH_GRAD = primitive("TanhGrad", lambda y, g: g * (1 - y * y))
