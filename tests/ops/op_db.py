@@ -517,7 +517,10 @@ op("math.unsorted_segment_max_empty", lambda g: [
         "finite differences)")
 op("math.unsorted_segment_min", lambda g: [
     Sample((g.distinct(5, 2), np.array([1, 0, 1, 1, 0], np.int32), 2))])
-op("math.segment_max", lambda g: [Sample((g.distinct(5), np.array([0, 0, 2, 2, 3], np.int32)))])
+op("math.segment_max", lambda g: [Sample((g.distinct(5), np.array([0, 0, 2, 2, 3], np.int32)))],
+   xfail={"jvp": "segment 1 is empty: TF's forward mode (its gradient transposed) gives its "
+                 "tangent as 0 / 0 = nan, and tapeflow with it (sweep cases math.segment_max"
+                 "|0|48 and others), where finite differences give 0"})
 op("math.segment_min", lambda g: [Sample((g.distinct(4, 2), np.array([0, 1, 1, 1], np.int32)))])
 op("math.cumulative_logsumexp", lambda g: [Sample((g.normal(3, 4),), {"axis": 1}),
                                            Sample((g.normal(5),), {"reverse": True})],

@@ -9,6 +9,7 @@ import builtins
 
 from .._core.backend import np
 from ._kernels import _c_mul, _plain_mul
+from ._kernels import complex_reciprocal_c as _recip_c
 
 
 class _EighFailed(Exception):
@@ -230,7 +231,14 @@ def _lu_solve_eigen(lu, perm, b):
         for i in range(n - 1, -1, -1):
             if i + 1 < n:
                 x[..., i, :] -= np.sum(lu[..., i, i + 1:, None] * x[..., i + 1:, :], -2)
-            x[..., i, :] /= lu[..., i, i, None]
+            d = lu[..., i, i, None]
+            q = x[..., i, :] / d
+            if q.dtype.kind == "c":
+                # C's complex division (Annex G): a finite value over an infinite pivot is 0
+                # (NumPy's is nan + nanj)
+                q = np.where(np.isinf(d) & np.isnan(q), _plain_mul(x[..., i, :], _recip_c(d)),
+                             q)
+            x[..., i, :] = q
     return x
 
 

@@ -20,6 +20,7 @@ from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in 
 
 __all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
            "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
+           "complex_expm1", "square", "expm1",
            "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
            "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
            "softplus", "reciprocal", "rsqrt", "nan_safe", "div_no_nan", "xlogy", "xlog1py",
@@ -320,6 +321,29 @@ def complex_log1p(x):
         return np.where(keep, xf, out).astype(x.dtype).reshape(shape)[()]
 
 
+def complex_expm1(z):
+    """``expm1(z)`` for complex arrays as Eigen's kernel: with ``x + iy = z``,
+    ``expm1(x) - 2 e^x sin(y/2)^2 + i e^x sin(y)`` in the real dtype (so ``expm1(inf + iy)``
+    has a nan real part, inf - inf, where C's ``cexpm1`` gives inf)."""
+    with np.errstate(all="ignore"):
+        z = np.asarray(z)
+        x, y = z.real, z.imag
+        em1 = np.expm1(x)
+        e = em1 + x.dtype.type(1)
+        s2 = np.sin(y / x.dtype.type(2))
+        s2 = s2 * s2
+        return _parts(em1 - x.dtype.type(2) * e * s2, e * np.sin(y), z.dtype)[()]
+
+
+def square(x):
+    """``x * x``; complex by Eigen's product (TF's ``square(-1e30 - inf j)`` is nan + inf j)."""
+    return complex_mul(x, x) if x.dtype.kind == "c" else x * x
+
+
+def expm1(x):
+    return complex_expm1(x) if x.dtype.kind == "c" else np.expm1(x)
+
+
 def complex_xlog1py(x, y):
     """TF's Xlog1py for complex arrays: 0 where ``x == 0``, else ``x * log1p(y)`` (Eigen's
     scalar log1p and C's product: no complex packet log1p)."""
@@ -604,6 +628,12 @@ def div_no_nan(x, y):
 
 
 def xlogy(x, y):
+    if np.result_type(x, y).kind == "c":
+        # Eigen's packets: its complex log (nan real part where |y|^2 overflows) and product
+        shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+        dt = np.result_type(x, y)
+        logy = complex_log(np.array(np.broadcast_to(y, shape), dt))
+        return np.where(x == 0, np.zeros((), dt), complex_mul(x, logy)).astype(dt)[()]
     return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(
         np.result_type(x, y))[()]
 

@@ -8,6 +8,7 @@ output's shape. Primitives without a rule here are differentiated through their 
 """
 from .._core import dtypes
 from .._core.registry import PRIMITIVES, defjvp
+from .._core.tensor import convert_to_tensor
 from . import array_ops as _a
 from . import indexing_ops as _ix
 from . import math_ops as _m
@@ -52,6 +53,20 @@ def _div(ts, y, x1, x2):
     return _sum_of(None if ts[0] is None else _m.divide(ts[0], x2),
                    None if ts[1] is None else _m.multiply(
                        ts[1], _m.divide(_m.divide(_m.negative(x1), x2), x2)))
+
+
+def _sqdiff(ts, y, x1, x2):
+    # TF's forward mode (its SquaredDifference gradient transposed, checked in TF):
+    # (2 (t1 - t2)) conj(x1 - x2), the tangents met first and doubled before the product
+    # (no inf - inf from two products), complex products as Eigen's
+    t1, t2 = ts
+    if t1 is None and t2 is None:
+        return None
+    u = t1 if t2 is None else _m.negative(t2) if t1 is None else _m.add(t1, _m.negative(t2))
+    two, d = convert_to_tensor(2, dtype=u.dtype), _m.subtract(x1, x2)
+    if d._value.dtype.kind != "c":
+        return _m.multiply(_m.multiply(two, u), d)
+    return _m._cmul(_m._cmul(two, u), _a.conj(d))
 
 
 def _matmul(ts, y, a, b, transpose_a, transpose_b):
@@ -115,7 +130,7 @@ def _unary(fn):
 
 
 _RULES = {
-    "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div,
+    "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div, "SquaredDifference": _sqdiff,
     "MatMul": _matmul, "BatchMatMulV2": _matmul, "MatVec": _matvec, "Cast": _cast,
     "Softmax": _softmax, "LogSoftmax": _log_softmax,
     "Identity": _linear(lambda t: t),

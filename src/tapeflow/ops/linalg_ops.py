@@ -837,12 +837,19 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 
 
 def pinv(a, rcond=None, validate_args=False, name=None):
-    """The Moore-Penrose pseudo-inverse via the SVD (``tf.linalg.pinv``)."""
+    """The Moore-Penrose pseudo-inverse of ``[..., M, N]`` float32/64 via the SVD
+    (``tf.linalg.pinv``). Raises TypeError for a non-float dtype, ValueError for rank < 2
+    (and, as TF's ``np.finfo``, for bfloat16), NotFoundError for float16 (no SVD kernel)."""
     x = to_tensor(a)
+    if x._value.dtype.kind not in "fV":
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {x.dtype.name}).")
+    if x._value.ndim < 2:
+        raise ValueError(f"Input `a` must have at least 2 dimensions (saw: {x._value.ndim}).")
+    # TF takes NumPy's eps before the SVD: bfloat16 stops there with NumPy's ValueError
+    eps = float(np.finfo(x._value.dtype).eps) if rcond is None else None
     s, u, v = svd(x)
     m, n = x._value.shape[-2:]
     if rcond is None:
-        eps = float(np.finfo(x._value.dtype).eps)
         if ACTIVE[0] and current_tracer() is not None:
             # each call's sizes (TensorFlow's ``tf.shape(a)`` for unknown dimensions)
             rcond = _m.multiply(_a.cast(_r.reduce_max(_a.shape(x)[-2:]), s.dtype), 10.0 * eps)
@@ -1026,12 +1033,20 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
     approximant of the lowest order ``m`` (3, 5, 7; float64/complex128 also 9, 13) whose
     1-norm bound holds, else the highest after scaling by ``2^-s``,
     ``s = max(floor(log2(norm / theta)), 0)``, squared back ``s`` times. Written with
-    matmul, solve and where, so gradients of any order follow from theirs.
+    matmul, solve and where, so gradients of any order follow from theirs. ``[..., 0, 0]``
+    of any dtype is returned as it is. Raises (TF's order) InvalidArgumentError for bool and
+    unsigned (Abs), ValueError for ints and bfloat16, InvalidArgumentError for non-square
+    matrices, NotFoundError for float16 with a finite 1-norm (no half MatrixSolve).
     """
     x = to_tensor(input)
-    _check_linalg(x, "MatrixExponential")
-    _square(x, "MatrixExponential")
     val = x._value
+    if val.ndim >= 2 and val.shape[-2:] == (0, 0):
+        return x  # TF returns its input as it is, whatever the dtype
+    if val.dtype.kind not in "fc" or val.dtype.itemsize == 2 and val.dtype != np.float16:
+        if val.dtype.kind in "bu":
+            _m.abs(x)  # TF's 1-norm comes first: Abs refuses bool and unsigned
+        raise ValueError(f"tf.linalg.expm does not support matrices of type {x.dtype}")
+    _square(x, "MatrixExponential")
     n = val.shape[-1]
     wide = val.dtype in (np.float64, np.complex128)
     orders = _EXPM_ORDERS[wide]
@@ -1051,6 +1066,8 @@ def expm(input, name=None):  # noqa: A002 - TensorFlow's name
         # TF: a nan or inf 1-norm anywhere in the batch fills the result with nan, a constant
         # (no gradient)
         return Tensor(np.full(val.shape, np.nan, val.dtype))
+    if val.dtype == np.float16:
+        raise no_kernel(x, "MatrixSolve")  # TF's Pade solve has no half kernel
     ident = Tensor(np.broadcast_to(np.eye(n, dtype=val.dtype), val.shape).copy())
     real = np.float64 if wide else np.float32
     with np.errstate(over="ignore"):  # TF: matrix / cast(2 ** squarings, dtype)

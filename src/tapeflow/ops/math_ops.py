@@ -324,8 +324,8 @@ defvjp(_MAX, _select_first, _select_second)
 defvjp(_MIN, _select_first_min, _select_second_min)
 
 
-def _sqdiff_grad(g, y, x1, x2):
-    return multiply(g, multiply(subtract(x1, x2), 2))
+def _sqdiff_grad(g, y, x1, x2):  # TF's (2 g)(x1 - x2), the complex product as Eigen's
+    return (_cmul if g._value.dtype.kind == "c" else multiply)(multiply(g, 2), subtract(x1, x2))
 
 
 defvjp(_SQDIFF, _sqdiff_grad, lambda g, y, x1, x2: negative(_sqdiff_grad(g, y, x1, x2)))
@@ -374,7 +374,7 @@ def _unary(prim, name, what, kinds=None, allowed=None, returns=None, not_found="
 
 _NEG = primitive("Neg", operator.neg, save_inputs=False, error=no_bool("Neg", _SIGNED_TYPES))
 _ABS = primitive("Abs", operator.abs)
-_SQUARE = primitive("Square", lambda x: x * x)
+_SQUARE = primitive("Square", _kernels.square)
 _SQRT = primitive("Sqrt", np.sqrt, save_inputs=False, save_output=True)
 _RSQRT = primitive("Rsqrt", _kernels.rsqrt, save_inputs=False, save_output=True)
 _EXP = primitive("Exp", np.exp, save_inputs=False, save_output=True)
@@ -382,7 +382,7 @@ _LOG = primitive("Log", lambda x: _kernels.complex_log(x) if x.dtype.kind == "c"
                  np.log(x))
 _LOG1P = primitive("Log1p", lambda x: _kernels.complex_log1p(x) if x.dtype.kind == "c" else
                    np.log1p(x))
-_EXPM1 = primitive("Expm1", np.expm1, save_output=True)
+_EXPM1 = primitive("Expm1", _kernels.expm1, save_output=True)
 _TANH = primitive("Tanh", np.tanh, save_inputs=False, save_output=True)
 _SIGMOID = primitive("Sigmoid", _kernels.sigmoid, save_inputs=False, save_output=True)
 _RECIP = primitive("Reciprocal", _kernels.reciprocal, save_inputs=False, save_output=True)
@@ -447,7 +447,7 @@ defvjp(_EXP, lambda g, y, x: multiply(g, y))
 defvjp(_LOG, lambda g, y, x: multiply(g, reciprocal(x)))  # TF's, not g / x (one rounding)
 # TF's g * reciprocal(1 + x): its second derivative through ReciprocalGrad (grad_kernels)
 defvjp(_LOG1P, lambda g, y, x: multiply(g, reciprocal(add(1, x))))
-defvjp(_EXPM1, lambda g, y, x: multiply(g, add(y, 1)))
+defvjp(_EXPM1, lambda g, y, x: multiply(g, exp(x)))  # TF's g exp(conj x), not y + 1
 # As TensorFlow's TanhGrad and SigmoidGrad: the first derivative is one NumPy expression
 # (one op instead of three), and it is itself differentiable for higher orders.
 _TANH_GRAD = primitive("TanhGrad", lambda y, g: g * (1 - y * y))

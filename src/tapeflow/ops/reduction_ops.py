@@ -349,8 +349,20 @@ def _cumprod_forward(x, axis, exclusive, reverse):
 
 
 def _logaddexp_accumulate(x, axis, dtype):
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.logaddexp.accumulate(x, axis=axis, dtype=dtype)
+    # TF's LogSumExp reducer, one step per element from -inf, in the input's dtype:
+    # acc = max + log1p(exp(min - max)), min/max as std::min/max (a NaN element is taken
+    # as acc itself: acc + log 2; -inf with -inf stays -inf, inf with inf is nan)
+    x = np.moveaxis(np.asarray(x), axis, 0)
+    out = np.empty_like(x)
+    acc = np.full(x.shape[1:], -np.inf, x.dtype)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        for i in range(x.shape[0]):
+            t = x[i]
+            lo = np.where(t < acc, t, acc)
+            hi = np.where(acc < t, t, acc)
+            acc = np.where(hi == -np.inf, hi, hi + np.log1p(np.exp(lo - hi)))
+            out[i] = acc
+    return np.moveaxis(out, 0, axis)
 
 
 # log(cumsum(exp(x))) as a scan of logaddexp, as TensorFlow's kernel: no common shift, so
@@ -395,14 +407,18 @@ def _signed_scan(v, shift, attrs):
 
 
 def _cumlogsumexp_rule(g, y, x, axis, exclusive, reverse):
-    # d y_j / d x_i = exp(x_i - y_j) for the i that y_j sums: x_i plus the reversed scan of
-    # log g_j - y_j (TensorFlow's rule).
+    # TensorFlow's rule as it is written: d y_j / d x_i = exp(x_i - y_j) for the i that y_j
+    # sums, the positive and negative parts of g apart in log space, a missing part the
+    # dtype's lowest value (not -inf): exp(scan(log g - y, reversed) + x)
     attrs = {"axis": axis, "exclusive": exclusive, "reverse": not reverse}
-    # (where y is -inf it sums only -inf terms, whose x is -inf too: the shift is moot there
-    # and kept finite, so -inf + inf makes no NaN)
-    finite = _m.greater(y, _a.zeros_like(y) - np.inf)
-    pos, neg = _signed_scan(g, _a.where(finite, _m.negative(y), _a.zeros_like(y)), attrs)
-    return _m.subtract(_m.exp(_m.add(pos, x)), _m.exp(_m.add(neg, x)))
+    low = _a.zeros_like(g) + np.finfo(g._value.dtype).min
+    zero = _a.zeros_like(g)
+    parts = []
+    for keep, mag in ((_m.greater(g, zero), g), (_m.less(g, zero), _m.negative(g))):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            log_g = _a.where(keep, _m.log(mag), low)
+        parts.append(_m.exp(_m.add(apply(_CUMLOGSUMEXP, (_m.subtract(log_g, y),), attrs), x)))
+    return _m.subtract(parts[0], parts[1])
 
 
 def _cumlogsumexp_jvp(tangents, y, x, axis, exclusive, reverse):
@@ -412,8 +428,11 @@ def _cumlogsumexp_jvp(tangents, y, x, axis, exclusive, reverse):
     attrs = {"axis": axis, "exclusive": exclusive, "reverse": reverse}
     pos, neg = _signed_scan(t, x, attrs)
     finite = _m.greater(y, _a.zeros_like(y) - np.inf)
-    y = _a.where(finite, y, _a.zeros_like(y))
-    return _m.subtract(_m.exp(_m.subtract(pos, y)), _m.exp(_m.subtract(neg, y)))
+    y0 = _a.where(finite, y, _a.zeros_like(y))
+    out = _m.subtract(_m.exp(_m.subtract(pos, y0)), _m.exp(_m.subtract(neg, y0)))
+    # where y is -inf (an exclusive scan's first entry, -inf or nan inputs) TF's tangent,
+    # its gradient transposed, is nan
+    return _a.where(_m.equal(y, _a.zeros_like(y) - np.inf), _a.zeros_like(out) + np.nan, out)
 
 
 defvjp(_CUMLOGSUMEXP, _cumlogsumexp_rule)

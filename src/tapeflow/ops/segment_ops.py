@@ -10,6 +10,7 @@ from .._core.dispatch import apply
 from .._core.registry import defjvp, defvjp, primitive
 from .._core.tensor import Tensor, _TensorLike, static_value
 from . import _helpers as _h
+from . import _kernels
 from . import array_ops as _a
 from . import indexing_ops as _ix
 from ._helpers import to_tensor
@@ -126,11 +127,27 @@ def segment_mean(data, segment_ids, name=None):
         nonempty = greater(count, zeros_like(count))
         q = truncatediv(total, _a.where(nonempty, count, ones_like(count)))
         return _a.where(nonempty, q, zeros_like(q))
-    if d._value.dtype.kind == "c":
-        # TF copies a one-row segment (no division: -0.2 + nan j stays so, where dividing
-        # by 1 + 0j gives nan + nan j)
-        return _a.where(equal(count, ones_like(count)), total, divide_no_nan(total, count))
-    return divide_no_nan(total, count)
+    return apply(_MEAN_DIV, (total, count))
+
+
+def _mean_div_forward(total, count):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if total.dtype.kind == "c":
+            # TF copies a one-row segment (no division: -0.2 + nan j stays so, where dividing
+            # by 1 + 0j gives nan + nan j)
+            q = _kernels.complex_div(total, np.where(count == 0, 1, count).astype(count.dtype))
+            q = np.where(count == 1, total, q)
+        else:
+            q = total / np.where(count == 0, 1, count).astype(count.dtype)
+    return np.where(count == 0, np.zeros((), total.dtype), q).astype(total.dtype)
+
+
+# The sum over each segment divided by its size, 0 for an empty one. Its derivatives are
+# TF's SegmentMean gradient, ``g / count`` (gathered by the sum's gradient), and that
+# transposed: the tangent's sum / count, 0 / 0 = nan in an empty segment.
+_MEAN_DIV = primitive("SegmentMeanDiv", _mean_div_forward)
+defvjp(_MEAN_DIV, lambda g, y, total, count: divide(g, count), None)
+defjvp(_MEAN_DIV, lambda ts, y, total, count: None if ts[0] is None else divide(ts[0], count))
 
 
 _NUMBER_TYPES = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
@@ -225,9 +242,21 @@ def _segment_extremum_forward(data, ids, num_segments, is_max, first=False):
     else:
         fold.at(out, flat_ids, flat)
     # empty segments hold the dtype's lowest (largest) finite value, as TensorFlow's
+    # unsorted kernels; 0 in the sorted ones
     empty = np.bincount(flat_ids, minlength=num_segments)[:num_segments] == 0
-    out[empty] = info.min if is_max else info.max
+    out[empty] = 0 if first else (info.min if is_max else info.max)
     return out
+
+
+def _selected(y, data, ids, dtype):
+    """1 where an entry equals its segment's extremum, else 0; a negative id (a dropped
+    entry) reads segment 0 and is masked, as TF's ``_GatherDropNegatives``."""
+    iv = ids._value
+    if not isinstance(iv, np.ndarray) or not (iv < 0).any():
+        return cast(equal(data, _ix._gather_dense(y, ids)), dtype)
+    kept = Tensor((iv >= 0).reshape(iv.shape + (1,) * (data._value.ndim - iv.ndim)))
+    picked = _ix._gather_dense(y, Tensor(np.maximum(iv, 0)))
+    return cast(_a.where(kept, equal(data, picked), zeros_like(kept)), dtype)
 
 
 def _segment_extremum_rule(g, y, data, ids, num_segments, is_max, first=False):
@@ -235,9 +264,11 @@ def _segment_extremum_rule(g, y, data, ids, num_segments, is_max, first=False):
     # among ties, as TensorFlow's.
     if data._value.size == 0:  # nothing to share (the ids may name absent segments)
         return zeros_like(data)
-    picked = _ix._gather_dense(y, ids)
-    hit = cast(equal(data, picked), g.dtype)
+    hit = _selected(y, data, ids, g.dtype)
     share = divide_no_nan(g, unsorted_segment_sum(hit, ids, num_segments))
+    iv = ids._value
+    if isinstance(iv, np.ndarray) and (iv < 0).any():
+        ids = Tensor(np.maximum(iv, 0))  # a dropped entry is no hit: any segment will do
     return multiply(_ix._gather_dense(share, ids), hit)
 
 
@@ -250,7 +281,7 @@ def _segment_extremum_jvp(ts, y, data, ids, num_segments, is_max, first=False):
     # forward mode TensorFlow derives from its gradient
     if ts[0] is None:
         return None
-    hit = cast(equal(data, _ix._gather_dense(y, ids)), ts[0].dtype)
+    hit = _selected(y, data, ids, ts[0].dtype)
     return divide(unsorted_segment_sum(multiply(ts[0], hit), ids, num_segments),
                   unsorted_segment_sum(hit, ids, num_segments))
 
@@ -300,16 +331,14 @@ def _sorted_count(segment_ids):
 def segment_max(data, segment_ids, name=None):
     """Maximum over sorted segments (``tf.math.segment_max``); empty segments give 0."""
     n = _sorted_count(segment_ids)
-    out = _segment_extremum(data, segment_ids, n, True, "SegmentMax", first=True)
-    present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
-    shape = [-1] + [1] * (out._value.ndim - 1)
-    return _a.where(_a.reshape(present, shape), out, zeros_like(out))
+    # (the kernel gives 0 in an empty segment: its tangent there is 0 / 0, nan, as the
+    # forward mode TF derives from its gradient)
+    return _segment_extremum(data, segment_ids, n, True, "SegmentMax", first=True)
 
 
 def segment_min(data, segment_ids, name=None):
     """Minimum over sorted segments (``tf.math.segment_min``); empty segments give 0."""
     n = _sorted_count(segment_ids)
-    out = _segment_extremum(data, segment_ids, n, False, "SegmentMin", first=True)
-    present = Tensor(np.isin(np.arange(n), to_tensor(segment_ids)._value))
-    shape = [-1] + [1] * (out._value.ndim - 1)
-    return _a.where(_a.reshape(present, shape), out, zeros_like(out))
+    # (the kernel gives 0 in an empty segment: its tangent there is 0 / 0, nan, as the
+    # forward mode TF derives from its gradient)
+    return _segment_extremum(data, segment_ids, n, False, "SegmentMin", first=True)

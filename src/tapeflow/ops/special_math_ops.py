@@ -94,8 +94,20 @@ def _erf_parts(x):
     return erf_, erfc_
 
 
+# TF's float64 Erf (Eigen) squares x exactly as a hi + lo pair, hi being x rounded to its top
+# 26 bits (Veltkamp): from this |x| on hi rounds up to 2**512, hi * hi overflows and the
+# result is nan (at +-inf too); float16/32 give +-1 there
+_ERF64_NAN_FROM = float.fromhex("0x1.ffffffcp+511")
+
+
 def _erf_forward(x):
-    return _erf_parts(x)[0].astype(np.asarray(x).dtype)[()]
+    x = np.asarray(x)
+    out = _erf_parts(x)[0].astype(x.dtype)
+    if x.dtype == np.float64:
+        big = np.abs(x) >= _ERF64_NAN_FROM
+        if big.any():
+            out = np.where(big, np.nan, out)
+    return out[()]
 
 
 def _erfc_forward(x):
