@@ -290,32 +290,16 @@ def _div_smith(a, d):
 
 
 def _solve_eigen(a, b):
-    """``a^-1 b`` for ``[..., n, n]`` and ``[..., n, m]`` (see ``_solve_replayable``), as TF's
-    kernel; raises ``LinAlgError`` for a zero pivot. The LU as ``_lu_eigen`` (finite input:
-    the first largest pivot, the column divided by it, the rank-1 update), the row swaps
-    applied to ``b`` as they happen."""
+    """``a^-1 b`` for ``[..., n, n]`` and ``[..., n, m]`` of one float or complex dtype (see
+    ``_solve_replayable``), as TF's kernel; raises ``LinAlgError`` for a zero pivot. The LU
+    as ``_lu_eigen`` (finite input: the first largest pivot, the column divided by it, the
+    rank-1 update), the row swaps applied to ``b`` as they happen. Returns
+    ``[broadcast batch..., n, m]``."""
     if a.dtype.kind == "c":
         return _solve_eigen_complex(a, b)
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    n, m = a.shape[-1], b.shape[-1]
-    lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
-    x = np.broadcast_to(b, batch + (n, m)).reshape(-1, n, m).copy()
-    rows = np.arange(lu.shape[0])
+    lu, x, batch = _lu_with_rhs(a, b, np.true_divide, np.multiply)
+    n, m = x.shape[-2:]
     with np.errstate(all="ignore"):
-        for k in range(n):
-            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
-            swap = p != k
-            if swap.any():
-                r, q = rows[swap], p[swap]
-                lu[r, k], lu[r, q] = lu[r, q], lu[r, k].copy()
-                x[r, k], x[r, q] = x[r, q], x[r, k].copy()
-            piv = lu[:, k, k]
-            if k + 1 < n:
-                lu[:, k + 1:, k] = np.where((piv != 0)[:, None], lu[:, k + 1:, k] / piv[:, None],
-                                            lu[:, k + 1:, k])
-                lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
-        if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
-            raise np.linalg.LinAlgError("Input matrix is not invertible.")
         for i in range(1, n):
             for k in range(i):
                 x[:, i] -= x[:, k] * lu[:, i, k, None]
@@ -326,10 +310,12 @@ def _solve_eigen(a, b):
     return x.reshape(batch + (n, m))
 
 
-def _solve_eigen_complex(a, b):
-    # ``_solve_eigen`` in complex arithmetic on separate real and imaginary parts: each
-    # product by the plain formula (a rounding per real product), the column divided by the
-    # pivot and the diagonal's reciprocal by ``_div_smith``'s formula
+def _lu_with_rhs(a, b, div, mul):
+    """The LU of ``_solve_eigen`` on ``[..., n, n]`` with the row swaps applied to ``b``
+    ``[..., n, m]`` as they happen, ``div``/``mul`` the arithmetic of the column division
+    and the rank-1 update (real operators, or C's complex division and plain products):
+    ``(lu [B, n, n], x [B, n, m], broadcast batch shape)``. Raises ``LinAlgError`` for a zero
+    pivot."""
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     n, m = a.shape[-1], b.shape[-1]
     lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
@@ -346,10 +332,20 @@ def _solve_eigen_complex(a, b):
             if k + 1 < n:
                 piv = lu[:, k, k, None]
                 col = lu[:, k + 1:, k]
-                lu[:, k + 1:, k] = np.where(piv != 0, _div_smith(col, piv), col)
-                lu[:, k + 1:, k + 1:] -= _plain_mul(lu[:, k + 1:, k, None], lu[:, k, None, k + 1:])
-        if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
-            raise np.linalg.LinAlgError("Input matrix is not invertible.")
+                lu[:, k + 1:, k] = np.where(piv != 0, div(col, piv), col)
+                lu[:, k + 1:, k + 1:] -= mul(lu[:, k + 1:, k, None], lu[:, k, None, k + 1:])
+    if (np.diagonal(lu, axis1=-2, axis2=-1) == 0).any():
+        raise np.linalg.LinAlgError("Input matrix is not invertible.")
+    return lu, x, batch
+
+
+def _solve_eigen_complex(a, b):
+    # ``_solve_eigen`` in complex arithmetic on separate real and imaginary parts: each
+    # product by the plain formula (a rounding per real product), the column divided by the
+    # pivot and the diagonal's reciprocal by ``_div_smith``'s formula
+    lu, x, batch = _lu_with_rhs(a, b, _div_smith, _plain_mul)
+    n, m = x.shape[-2:]
+    with np.errstate(all="ignore"):
         one = np.ones((), lu.dtype)
         inv = _div_smith(one, np.diagonal(lu, axis1=-2, axis2=-1))
         lr, li = np.ascontiguousarray(lu.real), np.ascontiguousarray(lu.imag)
