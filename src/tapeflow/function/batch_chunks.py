@@ -59,7 +59,6 @@ from ..ops import _pool_kernels as _pk
 from ..ops._conv_windows import WindowConv
 from .ir import Op, Read, stateful
 from .passes import pure
-from .program import _value_shaped
 
 __all__ = ["chunk_batches", "ENABLED", "MIN_BATCH", "MIN_BYTES", "CHUNK_BYTES"]
 
@@ -149,23 +148,6 @@ def _row_inputs(step, meta, consts, fixed):
     return (n, flags) if ok else None
 
 
-def _more_fixed(steps, fixed, consts):
-    """``fixed`` and the results of reshapes by a constant shape of fixed-shape values (a
-    bias reshaped for broadcasting), which ``Program._fixed_shape_slots`` leaves out with
-    every reshape to a shape given as a tensor, and of the steps after them."""
-    more = None
-    for st in steps:
-        if (type(st) is Op and st.prim.name in ("Reshape", "BroadcastTo") and len(st.ins) == 2
-                and st.ins[1] in consts and st.outs[0] not in fixed
-                and (st.ins[0] in fixed or st.ins[0] in consts)):
-            more = set(fixed) if more is None else more
-            more.update(st.outs)
-        elif (more is not None and type(st) is Op and not stateful(st.prim)
-              and all(s in more for s in st.ins) and not _value_shaped(st.prim, st.ins)):
-            more.update(st.outs)
-    return fixed if more is None else more
-
-
 def _reshaped(shape, target):
     try:
         return np.empty(shape, np.uint8).reshape(tuple(int(d) for d in target)).shape
@@ -185,7 +167,6 @@ def chunk_batches(program, steps, fixed):
     if not ENABLED[0] or not steps:
         return steps
     meta, consts = program.meta, program.consts
-    fixed = _more_fixed(steps, fixed, consts)
     rows = [_row_inputs(st, meta, consts, fixed) for st in steps]
     if not any(r is not None and r[0] >= MIN_BATCH for r in rows):
         return steps
