@@ -5,6 +5,7 @@ from . import _naming, _symbolic
 from .layers import layer as _layer
 from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
+from .saving import serialization as _serialization
 from .trainers.trainer import Trainer
 
 __all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_json", "save_model"]
@@ -741,6 +742,9 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
                          f"and input_tensors={input_tensors}")
     return model.__class__.from_config(model.get_config())
 
+
+# The config format, the weights layout and the callbacks (floors below) know them by type.
+_serialization.register_model_classes(Model=Model, Functional=Functional, Sequential=Sequential)
 
 from .saving.saving_lib import (  # noqa: E402  (tf.keras.models.load_model, ...)
     load_model,

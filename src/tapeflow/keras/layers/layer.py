@@ -14,7 +14,7 @@ from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
-from ..mixed_precision import _get as _policy
+from ..mixed_precision.policy import _get as _policy
 from ..random import SeedGenerator
 from . import _masking
 from .input_spec import assert_input_compatibility

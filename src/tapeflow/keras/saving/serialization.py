@@ -125,9 +125,21 @@ def _public_location(cls):
     return None
 
 
+# Keras's built-in model classes by name ("Model", "Functional", "Sequential"): keras.models,
+# floors above this registry, files them when it is imported (register_model_classes), and
+# the saving code and callbacks below it look them up here.
+MODEL_CLASSES = {}
+
+
+def register_model_classes(**classes):
+    """File the built-in model classes (``Model=..., Functional=..., Sequential=...``):
+    keras.models does this on import, so that the floors below it know them by type."""
+    MODEL_CLASSES.update(classes)
+
+
 def _is_functional(obj):
-    from ..models import Functional, Model
-    return type(obj) in (Model, Functional) and getattr(obj, "_fn_outputs", None) is not None
+    return (type(obj) in (MODEL_CLASSES["Model"], MODEL_CLASSES["Functional"])
+            and getattr(obj, "_fn_outputs", None) is not None)
 
 
 def serialize_keras_object(obj):
@@ -234,8 +246,7 @@ def _lookup(class_name, registered_name, module, custom_objects, kind="class"):
             return obj
     if module == "builtins" or module is None or module.startswith("keras"):
         if class_name == "Functional":
-            from ..models import Functional
-            return Functional
+            return MODEL_CLASSES["Functional"]
         spaces = [t for k, t in _PUBLIC_MODULES if k == module] or [
             t for _, t in _PUBLIC_MODULES]
         for tapeflow_module in spaces + [t for _, t in _PUBLIC_MODULES]:
