@@ -197,12 +197,12 @@ class Model(Trainer, Layer):
         self._build_shape = tuple(input_shape)
         shape = tuple(1 if d is None else d for d in input_shape)
         if input_shape[0] is None:
-            _layer.unknown_batch.append(True)
+            _symbolic.unknown_batch.append(True)
         try:
             self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
         finally:
             if input_shape[0] is None:
-                _layer.unknown_batch.pop()
+                _symbolic.unknown_batch.pop()
         if input_shape[0] is None:
             for layer in [self, *self._all_layers()]:
                 if layer._output_shape:
