@@ -240,23 +240,24 @@ def test_the_lint_allows_downward_and_public_imports():
 # by registration: KerasVariable's initializer names (initializers registers ``get``),
 # KerasTensor arithmetic (layers/_operation registers ``apply``), the model classes that
 # saving and callbacks test for (models fills ``serialization.MODEL_CLASSES``), the
-# optimizer table (the optimizers face fills ``optimizers/registry.py``).
+# optimizer table (the optimizers face fills ``optimizers/registry.py``), the namespaces a
+# config's names are found in (keras/__init__.py fills ``serialization._NAMESPACES``).
 KERAS_TOP = 6
 # A dotted name under tapeflow.keras -> its floor; the longest matching prefix wins, and a
 # module no prefix names stands on the top floor (models, trainers, metrics, optimizers,
 # callbacks, saving, export, applications, utils, datasets, the package faces).
 KERAS_FLOORS = {
     # 1: settings and registries (floatx, keras.config, dtype policies, unique names, the
-    # custom-object registry) and helpers that import nothing of Keras
+    # custom-object registry, the config format) and helpers that import nothing of Keras
     "backend": 1, "config": 1, "_naming": 1, "mixed_precision.policy": 1,
-    "saving.object_registration": 1, "utils.argument_validation": 1,
+    "saving.object_registration": 1, "saving.serialization": 1,
+    "utils.argument_validation": 1,
     # 2: variables and random seeds (a SeedGenerator holds a KerasVariable)
     "_variable": 2, "random": 2,
-    # 3: functions on tensors (keras.ops, activations, losses), what fills and bounds a
-    # variable (initializers, regularizers, constraints) and the config format, which
-    # writes built-in activations by name
+    # 3: functions on tensors (keras.ops, activations, losses) and what fills and bounds a
+    # variable (initializers, regularizers, constraints)
     "ops": 3, "activations": 3, "losses": 3, "initializers": 3, "regularizers": 3,
-    "constraints": 3, "saving.serialization": 3,
+    "constraints": 3,
     # 4: the symbolic graph (KerasTensor, nodes) and the Layer base with its side tables
     "_symbolic": 4, "layers.layer": 4, "layers._operation": 4, "layers.input_layer": 4,
     "layers.input_spec": 4, "layers._masking": 4, "layers._spec": 4,
@@ -330,6 +331,24 @@ def test_keras_has_no_import_circle():
     assert circle is None, "import circle in keras: " + " -> ".join(circle)
 
 
+def computed_imports(source):
+    """Lines where ``source`` loads a module by a name it computes (``import_module(name)``,
+    ``__import__(name)``): an import no lint can follow."""
+    return [node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call)
+            and ((_dotted(node.func) or "").endswith("import_module")
+                 or _dotted(node.func) == "__import__")
+            and node.args and not _string(node.args[0])]
+
+
+def test_keras_floors_below_the_top_load_no_module_by_a_computed_name():
+    found = [f"keras/{rel.partition('keras/')[2]}:{line}"
+             for rel, source, module, _ in _keras_sources() if keras_floor(module) < KERAS_TOP
+             for line in computed_imports(source)]
+    assert not found, ("a module found by a computed name hides an import from the floors "
+                       "(register it from above instead):\n" + "\n".join(found))
+
+
 def test_every_keras_floor_names_a_module():
     names = {m for _, _, m, _ in _keras_sources()}
     for prefix in KERAS_FLOORS:
@@ -356,5 +375,8 @@ def test_the_keras_lint_finds_imports_up_a_floor_and_circles():
     assert keras_floor("tapeflow.keras.layers.layer") == 4
     assert keras_floor("tapeflow.keras.mixed_precision") == KERAS_TOP
     assert keras_floor("tapeflow.keras.mixed_precision.policy") == 1
+    assert computed_imports(BAD_KERAS) == []
+    assert computed_imports("import importlib\nname = 'x'\nimportlib.import_module(name)\n"
+                            "__import__('os')\n__import__(name)\n") == [3, 5]
     assert keras_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
     assert keras_circle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None

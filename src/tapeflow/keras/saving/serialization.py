@@ -5,7 +5,6 @@ An object becomes ``{"module", "class_name", "config", "registered_name"}`` (plu
 classes written under Keras's public module names (``keras.layers``, ``keras.initializers``,
 ...) so that Keras reads them, and Keras's names read back as tapeflow's classes.
 """
-import importlib
 import types
 
 from ..._core import dtypes as _dt
@@ -87,24 +86,25 @@ def load_lambda(config, safe_mode=None):
     return types.FunctionType(code, globals(), code.co_name,
                               tuple(defaults) if defaults is not None else None, closure)
 
-# Keras's public module for each tapeflow namespace, most specific first.
-_PUBLIC_MODULES = (
-    ("keras.layers", "tapeflow.keras.layers"),
-    ("keras.optimizers.schedules", "tapeflow.keras.optimizers.schedules"),
-    ("keras.optimizers", "tapeflow.keras.optimizers"),
-    ("keras.initializers", "tapeflow.keras.initializers"),
-    ("keras.regularizers", "tapeflow.keras.regularizers"),
-    ("keras.constraints", "tapeflow.keras.constraints"),
-    ("keras.losses", "tapeflow.keras.losses"),
-    ("keras.metrics", "tapeflow.keras.metrics"),
-    ("keras.activations", "tapeflow.keras.activations"),
-    ("keras", "tapeflow.keras"),
-    ("keras.models", "tapeflow.keras.models"),
-)
+# Keras's public modules whose built-ins a config names, most specific first.
+_PUBLIC_MODULES = ("keras.layers", "keras.optimizers.schedules", "keras.optimizers",
+                   "keras.initializers", "keras.regularizers", "keras.constraints",
+                   "keras.losses", "keras.metrics", "keras.activations", "keras",
+                   "keras.models")
+# Keras's public module name -> the tapeflow namespace that holds those built-ins. They all
+# stand floors above this registry: keras/__init__.py, which imports them all, hands them in
+# (register_namespaces).
+_NAMESPACES = {}
 
 
-def _namespace(name):
-    return importlib.import_module(name)
+def register_namespaces(namespaces):
+    """File ``{keras module name: tapeflow module}`` for every name of ``_PUBLIC_MODULES``:
+    the namespaces where a config's class and function names are looked up, and under whose
+    Keras names tapeflow's built-ins are written (keras/__init__.py calls this)."""
+    missing = set(_PUBLIC_MODULES) - set(namespaces)
+    if missing:
+        raise ValueError(f"no namespace for {sorted(missing)}")
+    _NAMESPACES.update(namespaces)
 
 
 def dtype_policy_config(dtype) -> dict:
@@ -119,8 +119,8 @@ def _public_location(cls):
     if not cls.__module__.startswith("tapeflow.keras"):
         return None
     name = cls.__dict__.get("_keras_name", cls.__name__)  # a class Keras exports renamed
-    for keras_module, tapeflow_module in _PUBLIC_MODULES:
-        if getattr(_namespace(tapeflow_module), name, None) is cls:
+    for keras_module in _PUBLIC_MODULES:
+        if getattr(_NAMESPACES[keras_module], name, None) is cls:
             return keras_module, name
     return None
 
@@ -214,8 +214,7 @@ def serialize_keras_object(obj):
 
 
 def _serialize_function(fn):
-    from .. import activations
-    if getattr(activations, fn.__name__, None) is fn:
+    if getattr(_NAMESPACES["keras.activations"], fn.__name__, None) is fn:
         return fn.__name__
     registered = _reg.get_registered_name(fn)
     if fn.__name__ == "<lambda>":
@@ -247,10 +246,9 @@ def _lookup(class_name, registered_name, module, custom_objects, kind="class"):
     if module == "builtins" or module is None or module.startswith("keras"):
         if class_name == "Functional":
             return MODEL_CLASSES["Functional"]
-        spaces = [t for k, t in _PUBLIC_MODULES if k == module] or [
-            t for _, t in _PUBLIC_MODULES]
-        for tapeflow_module in spaces + [t for _, t in _PUBLIC_MODULES]:
-            obj = getattr(_namespace(tapeflow_module), class_name, None)
+        spaces = [module] if module in _PUBLIC_MODULES else list(_PUBLIC_MODULES)
+        for keras_module in spaces + list(_PUBLIC_MODULES):
+            obj = getattr(_NAMESPACES[keras_module], class_name, None)
             if obj is not None and not isinstance(obj, types.ModuleType):
                 return obj
     return None
