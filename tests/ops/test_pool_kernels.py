@@ -30,7 +30,13 @@ GEOMETRIES = [
     ((5, 17, 15, 3), (3, 2, 3, 8), (2, 1), ((1, 1), (0, 2)), (1, 1), (3, 2)),
     ((4, 20, 19, 8), (2, 3, 8, 16), (1, 1), ((1, 0), (2, 1)), (2, 1), (1, 3)),
     ((4, 9, 9, 2), (3, 3, 2, 8), (1, 1), ((1, 1), (1, 1)), (1, 1), (2, 1)),
+    # few channels, windows much larger than the patch spread: the phase planes
+    ((4, 12, 12, 2), (3, 3, 2, 8), (1, 1), ((1, 1), (1, 1)), (1, 1), (3, 3)),
 ]
+
+
+# the geometries whose patch rows are gathered from the input's phase planes
+PHASES = [GEOMETRIES[0], GEOMETRIES[5]]
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES)
@@ -46,6 +52,9 @@ def test_conv_by_windows_gives_the_forward_at_the_windows(geometry):
     gh, gw = y.shape[1] // ph, y.shape[2] // pw
     b = rng.standard_normal(wshape[3]).astype(np.float32)
     b[0] = -0.0
+    conv = WindowConv.plan(shape[1:], wshape, np.float32, strides, pads, dilations, (ph, pw),
+                           (y.shape[1] // ph, y.shape[2] // pw), batch=shape[0])
+    assert (conv.phases is not None) == (geometry in PHASES)
     blocks = _by_windows(x, w, strides, pads, dilations, (ph, pw), (gh, gw))
     biased = _by_windows(x, w, strides, pads, dilations, (ph, pw), (gh, gw), b)
     assert blocks.shape == biased.shape == (ph, pw, shape[0], gh, gw, wshape[3])
