@@ -30,11 +30,16 @@ A ``MaxPool`` whose windows tile its input runs *before* a chain of per-channel 
 steps that feeds it (bias adds, a ReLU: :func:`_pools_first`), on the chain's input, and
 the chain on the pooled values (a quarter of them for 2x2 windows); where that input is a
 ``Conv2D`` read by nothing else, the convolution computes only the positions the windows
-read, window offset by offset (``ops/_conv_windows.py``), and the pool is three long
-``fmax`` passes (``_pool_kernels.window_max``) instead of a pass over C-float rows. Exact
-(the conditions and the per-chunk fallback to the op-by-op order: :func:`_pool_first_kernel`).
-The benchmark CNN at batch 64, one thread, CPU per call: 2.25-2.4 ms before, 1.7-1.9 ms
-after (``benchmarks/NOTES.md``, session 12). Only runs of at
+read, window offset by offset (``ops/_conv_windows.py``'s ``WindowConv``, planned once at
+compile), and the pool is two long ``fmax`` passes for 2x2 windows
+(``_pool_kernels.window_max``) instead of a pass over C-float rows. A finite bias added
+right after the convolution rides in its product (one more filter row: the separate add's
+bits, checked once per shape on this BLAS), and the per-call checks (the filter's kernel,
+the chain's operands finite) run once per call, not per chunk (:meth:`_PoolFirst.prepare`).
+Exact (the conditions and the per-chunk fallback to the op-by-op order:
+:func:`_pool_first_kernel`). The benchmark CNN at batch 64, one thread, CPU per call:
+2.25-2.4 ms before session 12, 1.7-1.9 ms after it, 1.55-1.6 ms after session 13
+(``benchmarks/NOTES.md``). Only runs of at
 least :data:`MIN_BYTES` of batched values and batches of :data:`MIN_BATCH` rows or more are
 cut (a batch-1 call never is), and only into two chunks or more of :data:`MIN_CHUNK_BYTES`
 of intermediates each; small trailing steps (under :data:`SMALL_BYTES`, a dense head after
