@@ -78,6 +78,7 @@ def _binary_doc(prim, name, what, dtypes, raises=(), returns=None):
 
 
 _BOOL = np.dtype(bool)
+_OBJ = np.dtype(object)   # a string tensor's NumPy dtype
 _F32 = np.dtype(np.float32)
 
 
@@ -93,18 +94,21 @@ def _refuse(x, kinds, allowed, op_name, on_bool, y):
 
 
 def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
-            on_bool=None, check_kinds=False):
+            on_bool=None, check_kinds=False, strings=False):
     """The public function ``name`` of a binary element-wise primitive. This is the hot
     path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check.
 
     ``kinds`` are the NumPy dtype kinds the op takes (``allowed`` names them as TensorFlow's
     error does); bool alone is refused by one identity test, other kinds by the kind letter.
     ``on_bool`` gives bools a meaning instead (Python's ``*`` on bool tensors is a logical
-    and)."""
+    and). ``strings=False`` refuses string tensors (an object-dtype value) by one more
+    identity test, so a size-0 one too, which NumPy's object loop would take."""
     op_name = prim.name
     forward = prim.forward
-    # (``check_kinds``: refuse size-0 strings too; +70 ns a call, so not on add/sub/mul)
+    # (``check_kinds``: refuse size-0 strings by the kind letter, ~20 ns a call; add, sub and
+    # mul test the object dtype's identity instead, ~5 ns: bool's test stands for it on add)
     by_kind = kinds != "fiuc" or check_kinds
+    refused = _BOOL if strings else _OBJ
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -130,7 +134,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
             except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
                 return _composite.binary(op, x, y)
             dt = x._value.dtype
-        if dt is _BOOL or (by_kind and dt.kind not in kinds):
+        if dt is _BOOL or dt is refused or (by_kind and dt.kind not in kinds):
             out = _refuse(x, kinds, allowed, op_name, on_bool, y)
             if out is not None:
                 return out
@@ -186,7 +190,7 @@ _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
 _SQDIFF = primitive("SquaredDifference", _kernels.squared_difference, error=_broadcast_error)
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
-add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
+add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES, strings=True)
 subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
 # TF's Tensor.__mul__ with a bool operand: both sides cast to int32 and the product to bool
