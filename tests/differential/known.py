@@ -574,9 +574,6 @@ KNOWN = [
     K('math.bincount', 'grad,fwd', 'mixed', 'tf lacks gradient',
       'TF raises LookupError computing the grad with mixed dtypes; tapeflow computes it [ma'
       'th.bincount|0|4: 1 arrays, TF raised LookupError]'),
-    K('math.cumulative_logsumexp', 'fwd', 'posinf', 'wrong gradient',
-      'fwd differs after an inf input (a scan past inf; one case, 3|40) [math.cumulative_lo'
-      'gsumexp|3|40: 0: max excess at 27: got -0.569824+0j want -0.28418+0j]'),
     K('math.digamma', 'grad,fwd', 'f16', 'tf lacks gradient',
       'TF raises InvalidArgumentError computing the grad in float16; tapeflow computes it ['
       'math.digamma|0|1: 1 arrays, TF raised InvalidArgumentError]'),
@@ -739,16 +736,6 @@ KNOWN = [
       'TF raises InvalidArgumentError computing the grad on complex inputs (so it has no gr'
       'ad2 either); tapeflow computes both [signal.irfft2d|0|0: 1 arrays, TF raised Invalid'
       'ArgumentError]'),
-    # size-0 string tensors reach NumPy's multiply/subtract, which do not refuse an empty
-    # object array (a non-empty one raises TF's class); a dtype test for strings costs
-    # about 70 ns per call (measured on a scalar sub: 490 ns against 420 ns), too much on
-    # the hot path of one op eager (pow takes that test since session 12)
-    K('operator.mul', 'error', 'string_empty', 'silent acceptance',
-      "size-0 string tensors: tapeflow returns an empty result where TF raises "
-      "InvalidArgumentError (no string Mul kernel); refused when non-empty"),
-    K('operator.sub', 'error', 'string_empty', 'silent acceptance',
-      "size-0 string tensors: tapeflow returns an empty result where TF raises "
-      "InvalidArgumentError (no string Sub kernel); refused when non-empty"),
     K('math.xlog1py', 'grad,fwd', 'complex', 'tf wrong',
       "TF's Xlog1py gradient leaves out the conjugate (docs/ops.md)"),
     K('linalg.qr', 'fwd', 'any', 'tf lacks gradient',
