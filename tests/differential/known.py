@@ -218,6 +218,17 @@ def valid_empty_output(case):
     return min(outs) == 0  # (a negative size is TF's InvalidArgumentError, forward)
 
 
+def glu_gate_near_one(case):
+    """float32 glu whose gate half holds a value in (11, 16.6): sigmoid within 2^-16 of 1 but
+    not 1, so one ulp of sigmoid is a few percent of 1 - sigmoid, which its derivatives
+    scale by."""
+    v = np.asarray(case.tensors()[0].value)
+    if case.tensors()[0].dtype != "float32" or v.ndim < 1 or v.shape[-1] % 2:
+        return False
+    b = v[..., v.shape[-1] // 2:]
+    return bool(((b > 11) & (b < 16.6)).any())
+
+
 def string_empty(case):
     """A size-0 string tensor among the inputs."""
     return any(t.dtype == "string" and np.size(t.value) == 0 for t in _ts(case))
@@ -455,6 +466,7 @@ PREDICATES = {
     "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
     "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
+    "glu_gate_near_one": glu_gate_near_one,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
     "not_positive_definite": not_positive_definite,
     "complex_matrix_with_inf": complex_matrix_with_inf,
@@ -521,9 +533,13 @@ KNOWN = [
       "TF's float64 gelu uses float32-rounded constants (docs/ops.md)"),
     K('keras.activations.gelu', 'grad,grad2,fwd', 'any', 'tf wrong',
       "TF's float64 gelu uses float32-rounded constants (docs/ops.md)"),
-    K('keras.activations.glu', 'grad2', 'any', 'wrong gradient',
-      'grad2 values differ [keras.activations.glu|0|59: 0: max excess at 3: got 6.38003e-05'
-      '+0j want 6.22813e-05+0j]'),
+    K('keras.activations.glu', 'grad2', 'glu_gate_near_one', 'numerics',
+      "tapeflow's float32 sigmoid is not TF's (Eigen's) to the last bit: on 200,001 points "
+      "in [-20, 20] they differ by one ulp in 64% (TF's 8-wide packets) and 39% (its scalar "
+      "tail); near 1 one ulp is 2% of 1 - sigmoid, which the second derivative scales by "
+      "(the 9 other cases, SigmoidGrad's gradient order, are fixed) "
+      "[keras.activations.glu|0|59: 0: max excess at 3: got 6.38003e-05"
+      "+0j want 6.22813e-05+0j]"),
     K('keras.activations.softsign', 'grad2,fwd', 'any', 'tf lacks gradient',
       'TF raises LookupError computing the grad2; tapeflow computes it [keras.activations.s'
       'oftsign|0|0: 1 arrays, TF raised LookupError]'),

@@ -461,8 +461,15 @@ defvjp(_SIGMOID, lambda g, y, x: apply(_SIGMOID_GRAD, (y, g)))
 defvjp(_TANH_GRAD,
        lambda gg, out, y, g: multiply(gg, multiply(g, multiply(y, -2))),
        lambda gg, out, y, g: apply(_TANH_GRAD, (y, gg)))
-defvjp(_SIGMOID_GRAD,
-       lambda gg, out, y, g: multiply(gg, multiply(g, subtract(1, multiply(y, 2)))),
+
+
+def _sigmoid_grad_grad(gg, out, y, g):
+    # TF's order, gb - 2 gb y with gb = gg g (so gb inf gives inf - inf = nan, as TF's)
+    gb = multiply(gg, g)
+    return subtract(gb, multiply(multiply(gb, 2), y))
+
+
+defvjp(_SIGMOID_GRAD, _sigmoid_grad_grad,
        lambda gg, out, y, g: apply(_SIGMOID_GRAD, (y, gg)))
 defvjp(_RECIP, lambda g, y, x: negative(multiply(g, square(y))))
 defvjp(_SIN, lambda g, y, x: multiply(g, cos(x)))
