@@ -82,18 +82,6 @@ def not_positive_definite(case):
     return False
 
 
-def complex_matrix_with_inf(case):
-    """The first input is complex matrices of two rows or more holding an infinite part and
-    no nan but beside an infinite part (an entry that is nan alone spreads nan through TF's
-    LU as through tapeflow's)."""
-    v = np.asarray(case.tensors()[0].value) if case.tensors() else np.zeros(0)
-    if v.dtype.kind != "c" or v.ndim < 2 or v.shape[-1] < 2:
-        return False
-    inf = np.isinf(v.real) | np.isinf(v.imag)
-    nan = np.isnan(v.real) | np.isnan(v.imag)
-    return bool(inf.any()) and not (nan & ~inf).any()
-
-
 def has_posinf(case):
     return any(np.asarray(t.value).dtype.kind == "f" and np.isposinf(t.value).any()
                for t in _ts(case))
@@ -227,11 +215,6 @@ def glu_gate_near_one(case):
         return False
     b = v[..., v.shape[-1] // 2:]
     return bool(((b > 11) & (b < 16.6)).any())
-
-
-def string_empty(case):
-    """A size-0 string tensor among the inputs."""
-    return any(t.dtype == "string" and np.size(t.value) == 0 for t in _ts(case))
 
 
 def _fwd_run(case):
@@ -465,11 +448,10 @@ PREDICATES = {
     "f64_strided_empty": f64_strided_empty,
     "onednn_valid_empty": onednn_valid_empty, "valid_empty_output": valid_empty_output,
     "pool_empty_fwd": pool_empty_fwd, "valid_empty_fwd": valid_empty_fwd,
-    "empty_last_fwd": empty_last_fwd, "string_empty": string_empty,
+    "empty_last_fwd": empty_last_fwd,
     "glu_gate_near_one": glu_gate_near_one,
     "fft_cut": fft_cut, "fft_cut_to_one": fft_cut_to_one,
     "not_positive_definite": not_positive_definite,
-    "complex_matrix_with_inf": complex_matrix_with_inf,
     "empty": has_empty, "nonfinite": has_nonfinite, "posinf": has_posinf,
     "complex": has_complex, "bool": has_bool,
     "string": has_string, "mixed": has_mixed_dtypes, "int_extremes": has_int_extremes,
@@ -563,14 +545,6 @@ KNOWN = [
       "an input that is not positive definite: TF's Cholesky kernel fails and returns "
       "uninitialised memory (other values in each run); tapeflow gives nan (docs/ops.md) "
       "[linalg.cholesky|0|16]", random=True),
-    K('linalg.inv', 'value', 'complex_matrix_with_inf', 'numerics',
-      "complex matrices of 2+ rows holding inf: tapeflow's LU gives nan everywhere where "
-      "TF's Eigen LU past an infinite pivot gives zeros and finite values (not replayed) "
-      "[linalg.inv|3|30: out 0: nan at different places, e.g. got (nan+nanj) want (-14.12"
-      "-0.137j)]"),
-    K('linalg.inv', 'grad,grad2,fwd', 'complex_matrix_with_inf', 'wrong gradient',
-      'the same cases: the gradient of that nan inverse [linalg.inv|3|30: 0: nan at differen'
-      't places, e.g. got (nan+nanj) want (-315.4-26.6j)]'),
     K('linalg.logdet', 'value', 'not_positive_definite', 'tf wrong',
       "an input that is not positive definite: TF's logdet reads the uninitialised memory "
       "its failed Cholesky returns (often zeros: -inf); tapeflow gives nan (docs/ops.md) "
@@ -582,11 +556,6 @@ KNOWN = [
     K('linalg.svd', 'grad,grad2,fwd', 'one_entry_beyond_eps', 'tf wrong',
       "TF's singular values/vectors below eps * |A| are wrong (Eigen's Jacobi SVD after a "
       "pivoted QR); tapeflow's gradients are mpmath's to rounding [linalg.svd|1|52, |3|48]"),
-    K('linalg.slogdet', 'grad,grad2,fwd', 'complex', 'wrong gradient',
-      "complex matrices holding inf (7 sweep cases) or 1e30 entries (|1|4): the gradient is "
-      "TF's inverse of the adjoint, whose Eigen LU past an infinite or overflowing pivot "
-      "tapeflow does not replay (as linalg.inv's) [linalg.slogdet|0|1: 0: nan at different "
-      "places, e.g. got (nan+nanj) want 0j]"),
     K('math.bincount', 'grad,fwd', 'mixed', 'tf lacks gradient',
       'TF raises LookupError computing the grad with mixed dtypes; tapeflow computes it [ma'
       'th.bincount|0|4: 1 arrays, TF raised LookupError]'),
