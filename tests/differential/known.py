@@ -529,18 +529,26 @@ KNOWN = [
       'TF raises InvalidArgumentError computing the grad on size-0 inputs (so it has no gr'
       'ad2 either); tapeflow computes both [keras.activations.sparsemax|0|22: 1 arrays, TF '
       'raised InvalidArgumentError]'),
-    K('keras.losses.BinaryCrossentropy', 'grad,grad2', 'packet_reciprocal', 'wrong gradient',
+    K('keras.losses.BinaryCrossentropy', 'grad,grad2', 'packet_reciprocal',
+      'machine-dependent',
       "the loss runs in float32 (Keras's Loss dtype), its log gradient grad * reciprocal(x) "
-      "as TF's, but TF's float32 Reciprocal on 8-wide packets is Eigen's approximate one "
-      '(not correctly rounded), so grads of float64 inputs differ in float32 last bits [ker'
+      "as TF's, but TF's float32 Reciprocal on 8-wide packets is the CPU's VRCPPS and a "
+      "Newton step (bit for bit on this AMD CPU; the vendor's table), so grads of float64 "
+      "inputs differ in float32 last bits (docs/ops.md) [ker"
       'as.losses.BinaryCrossentropy|1|8: 0: max excess at 12: got -3.07641 want -3.07641]',
       random=True),
     K('keras.losses.CategoricalCrossentropy', 'grad,grad2', 'any', 'tf wrong',
       "from_logits: TF's logits gradient softmax - labels is wrong for labels not summing t"
       'o 1 (docs/ops.md)'),
-    K('keras.losses.SparseCategoricalCrossentropy', 'grad,grad2', 'mixed', 'wrong gradient',
-      'grad values differ with mixed dtypes [keras.losses.SparseCategoricalCrossentropy|0|0'
+    K('keras.losses.SparseCategoricalCrossentropy', 'grad', 'mixed', 'wrong gradient',
+      "float64 probabilities (no tolerance: Keras's float32 loss): TF's kernel's float32 exp "
+      "and log (glibc's on the scalar tail, Eigen's polynomials on 8-wide packets) are not "
+      "NumPy's to the last bit (docs/ops.md) [keras.losses.SparseCategoricalCrossentropy|0|0"
       ': 0: max excess at 39: got -0.00417259+0j want -0.00417259+0j]'),
+    K('keras.losses.SparseCategoricalCrossentropy', 'grad2', 'mixed', 'machine-dependent',
+      "the same cases' second derivative runs oneDNN's Softmax, whose bits change with the "
+      "instruction set (ONEDNN_MAX_CPU_ISA=SSE41 changes TF's own answer, docs/ops.md) "
+      "[keras.losses.SparseCategoricalCrossentropy|0|0]"),
     K('linalg.cholesky', 'value', 'not_positive_definite', 'tf wrong',
       "an input that is not positive definite: TF's Cholesky kernel fails and returns "
       "uninitialised memory (other values in each run); tapeflow gives nan (docs/ops.md) "
