@@ -293,22 +293,15 @@ def _div_smith(a, d):
 
 
 def _recover_annex_g(out, lost, p, q, c, e):
-    """libgcc's recovery of a quotient (p + qi) / (c + ei) computed as nan + nan i (C's
-    Annex G): x / 0 is inf, inf / finite inf, finite / inf a signed 0."""
-    one = np.ones((), c.dtype)
-    zero_den = (c == 0) & (e == 0) & ~(np.isnan(p) & np.isnan(q))
-    inf_num = (np.isinf(p) | np.isinf(q)) & np.isfinite(c) & np.isfinite(e)
-    inf_den = (np.isinf(c) | np.isinf(e)) & np.isfinite(p) & np.isfinite(q)
-    big = np.copysign(np.inf, c)
-    a1, b1 = np.copysign(np.where(np.isinf(p), one, 0), p), np.copysign(
-        np.where(np.isinf(q), one, 0), q)
-    c1, e1 = np.copysign(np.where(np.isinf(c), one, 0), c), np.copysign(
-        np.where(np.isinf(e), one, 0), e)
-    for case, re, im in (
-            (lost & zero_den, big * p, big * q),
-            (lost & ~zero_den & inf_num, np.inf * (a1 * c + b1 * e), np.inf * (b1 * c - a1 * e)),
-            (lost & ~zero_den & ~inf_num & inf_den, 0 * (p * c1 + q * e1),
-             0 * (q * c1 - p * e1))):
+    """libgcc's (C's Annex G) x / 0 = inf, inf / finite = inf, finite / inf = signed 0."""
+    a1, b1, c1, e1 = (np.copysign(np.isinf(v).astype(c.dtype), v) for v in (p, q, c, e))
+    zero = lost & (c == 0) & (e == 0) & ~(np.isnan(p) & np.isnan(q))
+    inf_num = lost & ~zero & (np.isinf(p) | np.isinf(q)) & np.isfinite(c) & np.isfinite(e)
+    inf_den = lost & ~zero & ~inf_num & (np.isinf(c) | np.isinf(e)) & np.isfinite(p) & \
+        np.isfinite(q)
+    for case, re, im in ((zero, np.copysign(np.inf, c) * p, np.copysign(np.inf, c) * q),
+                         (inf_num, np.inf * (a1 * c + b1 * e), np.inf * (b1 * c - a1 * e)),
+                         (inf_den, 0 * (p * c1 + q * e1), 0 * (q * c1 - p * e1))):
         out.real = np.where(case, re, out.real)
         out.imag = np.where(case, im, out.imag)
 
@@ -369,9 +362,7 @@ def _lu_with_rhs(a, b, div, mul):
 
 def _inv_eigen_complex(a):
     """TF's MatrixInverse of complex ``[..., n, n]`` holding inf or nan: Eigen's LU solved
-    against the identity as ``_solve_eigen_complex`` (past an infinite pivot C's division
-    gives the zeros and finite values TF's does, where LAPACK's gives nan); raises
-    ``LinAlgError`` where TF's guard (the smallest pivot magnitude above 0) refuses."""
+    against the identity (``_solve_eigen_complex``); ``LinAlgError`` where TF's guard is."""
     eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
     return _solve_eigen_complex(a, eye, refuse=_not_invertible)
 

@@ -78,7 +78,6 @@ def _binary_doc(prim, name, what, dtypes, raises=(), returns=None):
 
 
 _BOOL = np.dtype(bool)
-_OBJ = np.dtype(object)   # a string tensor's NumPy dtype
 _F32 = np.dtype(np.float32)
 
 
@@ -101,14 +100,11 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
     ``kinds`` are the NumPy dtype kinds the op takes (``allowed`` names them as TensorFlow's
     error does); bool alone is refused by one identity test, other kinds by the kind letter.
     ``on_bool`` gives bools a meaning instead (Python's ``*`` on bool tensors is a logical
-    and). ``strings=False`` refuses string tensors (an object-dtype value) by one more
-    identity test, so a size-0 one too, which NumPy's object loop would take."""
+    and). String tensors (even size-0) are refused by an identity test unless ``strings``."""
     op_name = prim.name
     forward = prim.forward
-    # (``check_kinds``: refuse size-0 strings by the kind letter, ~20 ns a call; add, sub and
-    # mul test the object dtype's identity instead, ~5 ns: bool's test stands for it on add)
-    by_kind = kinds != "fiuc" or check_kinds
-    refused = _BOOL if strings else _OBJ
+    by_kind = kinds != "fiuc" or check_kinds  # (a kind test costs ~20 ns, an identity ~5 ns)
+    refused = _BOOL if strings else np.dtype(object)  # (object: a string tensor's dtype)
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -461,16 +457,9 @@ defvjp(_SIGMOID, lambda g, y, x: apply(_SIGMOID_GRAD, (y, g)))
 defvjp(_TANH_GRAD,
        lambda gg, out, y, g: multiply(gg, multiply(g, multiply(y, -2))),
        lambda gg, out, y, g: apply(_TANH_GRAD, (y, gg)))
-
-
-def _sigmoid_grad_grad(gg, out, y, g):
-    # TF's order, gb - 2 gb y with gb = gg g (so gb inf gives inf - inf = nan, as TF's)
-    gb = multiply(gg, g)
-    return subtract(gb, multiply(multiply(gb, 2), y))
-
-
-defvjp(_SIGMOID_GRAD, _sigmoid_grad_grad,
-       lambda gg, out, y, g: apply(_SIGMOID_GRAD, (y, gg)))
+# TF's order gb - 2 gb y, gb = gg g (an infinite gb gives inf - inf = nan, as TF's)
+defvjp(_SIGMOID_GRAD, lambda gg, out, y, g: (lambda gb: subtract(gb, multiply(multiply(
+    gb, 2), y)))(multiply(gg, g)), lambda gg, out, y, g: apply(_SIGMOID_GRAD, (y, gg)))
 defvjp(_RECIP, lambda g, y, x: negative(multiply(g, square(y))))
 defvjp(_SIN, lambda g, y, x: multiply(g, cos(x)))
 defvjp(_COS, lambda g, y, x: negative(multiply(g, sin(x))))
