@@ -403,7 +403,6 @@ class _PoolFirst:
         self.oh, self.ow = _shape(meta, consts, pool.outs[0])[0][1:3]
         self.pool_fwd = pool.prim.forward
         first = 1 if conv is None else 2    # in xs, the chain's first whole operand
-        self.first = first
         steps, n_ops = [], first - 1    # (kernel, index in xs of its whole operand or 0, x first)
         for _, st, flags in chain:
             if st.prim.name == "Relu":
@@ -427,8 +426,7 @@ class _PoolFirst:
                 if (chain[0][1].prim.name in ("AddV2", "BiasAdd") and b[1] == dtype
                         and int(np.prod(b[0])) == self.windows.o):
                     self.bias = first     # (if it folds exactly: sized)
-        self.ops = n_ops
-        self.whole = first + n_ops
+        self.whole = first + n_ops     # (xs[1:whole]: the operands not cut)
 
     def sized(self, rows):
         """The chunks have ``rows`` rows (a set of sizes): keep the bias in the product only
