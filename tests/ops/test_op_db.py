@@ -430,7 +430,10 @@ CHECKED_AGAINST_TF = frozenset({"ResizeBicubic", "ResizeBicubicGrad", "ScaleAndT
                                 "ScaleAndTranslateGrad", "BiasAdd", "BiasAddGrad",
                                 "OrderedSum", "OrderedSumGrad",
                                 # tests/ops/test_space_to_batch.py
-                                "SpaceToBatchND", "BatchToSpaceND"})
+                                "SpaceToBatchND", "BatchToSpaceND",
+                                # tf.ensure_shape (an identity): tests/function/
+                                # static_shapes_cases.py ensure_shape_eager_and_gradient
+                                "EnsureShape"})
 
 
 @functools.lru_cache(maxsize=None)
