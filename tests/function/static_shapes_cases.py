@@ -304,7 +304,13 @@ def tensor_spec_from_tensor(tf):
         print("spec", tf.TensorSpec.from_tensor(y))
         print("named", tf.TensorSpec.from_tensor(x, name="inp"))
         print("reduced", tf.TensorSpec.from_tensor(tf.reduce_sum(y, 0)).shape)
+        try:
+            tf.TensorSpec.from_tensor(v)
+        except ValueError as exc:
+            print("variable ValueError", exc)
         return y
+    v = tf.Variable([1.0, 2.0])
+    print("eager", tf.TensorSpec.from_tensor(tf.ones([2, 3])))
     f(tf.ones([3, 4]))
 
 

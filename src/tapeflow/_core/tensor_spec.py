@@ -4,7 +4,7 @@ tf.function's signatures and ``tf.data``'s element specs are made of these.
 """
 from . import dtypes as _dt
 from . import recording as _rec
-from .tensor import SymbolicTensor, Tensor, TensorShape, _TensorLike
+from .tensor import SymbolicTensor, Tensor, TensorShape
 
 __all__ = ["TensorSpec"]
 
@@ -53,14 +53,14 @@ class TensorSpec:
 
     @classmethod
     def from_tensor(cls, tensor, name=None) -> "TensorSpec":
-        """The spec of ``tensor`` (a Tensor or Variable): its static shape and dtype
+        """The spec of ``tensor`` (a Tensor): its static shape and dtype
         (``tf.TensorSpec.from_tensor``). Inside a ``tf.function`` trace (or for a tensor
         kept from one) the shape has None where the size is unknown and ``name`` defaults
         to the tensor's op name (``"concat"``), as TensorFlow's graph tensors.
 
         Raises:
-            ValueError: ``tensor`` is not a Tensor or Variable."""
-        if not isinstance(tensor, _TensorLike):
+            ValueError: ``tensor`` is not a Tensor (a Variable, a NumPy array), as TF."""
+        if not isinstance(tensor, Tensor):
             raise ValueError(f"`tensor` should be a tf.Tensor, but got type {type(tensor)}.")
         if name is None:
             name = _op_name(tensor)
