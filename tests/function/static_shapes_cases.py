@@ -358,6 +358,7 @@ def tf_shape_rank_and_static_shape(tf):
     def f(x):
         y = tf.concat([x, x], 0)
         print("shape", y.shape, "tf.shape", tf.shape(y).shape, tf.shape(y)[0].shape)
+        print("symbolic", y, tf.shape(y), tf.size(y), tf.shape(y)[0], tf.shape(x)[0] * 2)
         print("rank", tf.rank(y).shape, y.shape.rank, y.ndim, tf.size(y).shape)
         print("as_list", y.shape.as_list(), "len", len(y.shape), "dims", y.shape[0], y.shape[1])
         print("num_elements", y.shape.num_elements(), y.shape.is_fully_defined(),

@@ -548,7 +548,8 @@ _SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range", "DynamicPartition", "D
 # The node names TensorFlow's Python API gives these op types by default (others: the type):
 # printed symbolic tensors and ConcreteFunction.graph's nodes.
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
-             "FloorDiv": "floordiv", "FloorMod": "mod", "ConcatV2": "concat"}
+             "FloorDiv": "floordiv", "FloorMod": "mod", "ConcatV2": "concat",
+             "StridedSlice": "strided_slice"}
 
 
 def retire(tracer, keep, fn_name):
