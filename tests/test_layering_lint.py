@@ -230,3 +230,153 @@ def test_the_lint_allows_downward_and_public_imports():
     assert violations("from .keras import layers\n", "tapeflow.nn", "tapeflow") == []
     assert violations("from ..data import dataset\n", "tapeflow.function.sample",
                       "tapeflow.function") == [(1, "tapeflow.data.dataset")]
+
+
+# ----------------------------------------------------------------- Keras's own floors
+# keras/ is one floor of the house (it may import any package below it), and inside it the
+# modules stand on floors of their own (docs/architecture.md, "Keras's floors"): a module
+# imports modules of its own floor or lower ones, never a higher one, and no two keras modules
+# import each other, directly or round a ring. A lower floor that needs a higher one gets it
+# by registration: KerasVariable's initializer names (initializers registers ``get``),
+# KerasTensor arithmetic (layers/_operation registers ``apply``), the model classes that
+# saving and callbacks test for (models fills ``serialization.MODEL_CLASSES``), the
+# optimizer table (the optimizers face fills ``optimizers/registry.py``), the namespaces a
+# config's names are found in (keras/__init__.py fills ``serialization._NAMESPACES``).
+KERAS_TOP = 6
+# A dotted name under tapeflow.keras -> its floor; the longest matching prefix wins, and a
+# module no prefix names stands on the top floor (models, trainers, metrics, optimizers,
+# callbacks, saving, export, applications, utils, datasets, the package faces).
+KERAS_FLOORS = {
+    # 1: settings and registries (floatx, keras.config, dtype policies, unique names, the
+    # custom-object registry, the config format) and helpers that import nothing of Keras
+    "backend": 1, "config": 1, "_naming": 1, "mixed_precision.policy": 1,
+    "saving.object_registration": 1, "saving.serialization": 1,
+    "utils.argument_validation": 1,
+    # 2: variables and random seeds (a SeedGenerator holds a KerasVariable)
+    "_variable": 2, "random": 2,
+    # 3: functions on tensors (keras.ops, activations, losses) and what fills and bounds a
+    # variable (initializers, regularizers, constraints)
+    "ops": 3, "activations": 3, "losses": 3, "initializers": 3, "regularizers": 3,
+    "constraints": 3,
+    # 4: the symbolic graph (KerasTensor, nodes) and the Layer base with its side tables
+    "_symbolic": 4, "layers.layer": 4, "layers._operation": 4, "layers.input_layer": 4,
+    "layers.input_spec": 4, "layers._masking": 4, "layers._spec": 4,
+    # 5: the layers
+    "layers": 5,
+}
+
+
+def keras_floor(module):
+    """The floor of a dotted tapeflow.keras module (``KERAS_FLOORS``, else the top)."""
+    parts = module.split(".")[2:]
+    for k in range(len(parts), 0, -1):
+        floor = KERAS_FLOORS.get(".".join(parts[:k]))
+        if floor is not None:
+            return floor
+    return KERAS_TOP
+
+
+def keras_imports(source, module, package):
+    """``(line, keras module)`` for every way a keras module names another keras module."""
+    return [(line, t) for line, t in imports_of(source, module, package)
+            if t.startswith("tapeflow.keras.") and t != module]
+
+
+def keras_violations(source, module, package):
+    """``(line, imported module)`` for each import of a keras module above its floor."""
+    floor = keras_floor(module)
+    return [(line, t) for line, t in keras_imports(source, module, package)
+            if keras_floor(t) > floor]
+
+
+def keras_circle(graph):
+    """One import circle of ``graph`` (module -> imported modules) as a list, else None."""
+    state = {}
+    for start in sorted(graph):
+        if start in state:
+            continue
+        state[start] = "open"
+        path, stack = [start], [iter(sorted(graph[start]))]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = "done"
+                stack.pop()
+            elif state.get(nxt) == "open":
+                return path[path.index(nxt):] + [nxt]
+            elif nxt not in state:
+                state[nxt] = "open"
+                path.append(nxt)
+                stack.append(iter(sorted(graph.get(nxt, ()))))
+    return None
+
+
+def _keras_sources():
+    return [s for s in _sources() if s[2] == "tapeflow.keras" or s[2].startswith("tapeflow.keras.")]
+
+
+def test_no_keras_module_imports_a_floor_above_its_own():
+    found = [f"keras/{rel.partition('keras/')[2]}:{line} (floor {keras_floor(module)}) -> "
+             f"{target} (floor {keras_floor(target)})"
+             for rel, source, module, package in _keras_sources()
+             for line, target in keras_violations(source, module, package)]
+    assert not found, ("keras imports that point up a floor (get it by registration instead, "
+                       "as KerasTensor finds its Operation):\n" + "\n".join(found))
+
+
+def test_keras_has_no_import_circle():
+    graph = {module: {t for _, t in keras_imports(source, module, package)}
+             for _, source, module, package in _keras_sources()}
+    circle = keras_circle(graph)
+    assert circle is None, "import circle in keras: " + " -> ".join(circle)
+
+
+def computed_imports(source):
+    """Lines where ``source`` loads a module by a name it computes (``import_module(name)``,
+    ``__import__(name)``): an import no lint can follow."""
+    return [node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call)
+            and ((_dotted(node.func) or "").endswith("import_module")
+                 or _dotted(node.func) == "__import__")
+            and node.args and not _string(node.args[0])]
+
+
+def test_keras_floors_below_the_top_load_no_module_by_a_computed_name():
+    found = [f"keras/{rel.partition('keras/')[2]}:{line}"
+             for rel, source, module, _ in _keras_sources() if keras_floor(module) < KERAS_TOP
+             for line in computed_imports(source)]
+    assert not found, ("a module found by a computed name hides an import from the floors "
+                       "(register it from above instead):\n" + "\n".join(found))
+
+
+def test_every_keras_floor_names_a_module():
+    names = {m for _, _, m, _ in _keras_sources()}
+    for prefix in KERAS_FLOORS:
+        full = "tapeflow.keras." + prefix
+        assert any(m == full or m.startswith(full + ".") for m in names), prefix
+
+
+BAD_KERAS = '''
+from .backend import floatx
+from .layers import layer
+
+def f():
+    from .models import Model
+    import importlib
+    return importlib.import_module("tapeflow.keras.optimizers")
+'''
+
+
+def test_the_keras_lint_finds_imports_up_a_floor_and_circles():
+    bad = keras_violations(BAD_KERAS, "tapeflow.keras._variable", "tapeflow.keras")
+    assert [(line, keras_floor(t)) for line, t in bad] == [(3, 4), (6, 6), (8, 6)]
+    assert keras_violations(BAD_KERAS, "tapeflow.keras.models", "tapeflow.keras") == []
+    assert keras_floor("tapeflow.keras.layers.dense") == 5
+    assert keras_floor("tapeflow.keras.layers.layer") == 4
+    assert keras_floor("tapeflow.keras.mixed_precision") == KERAS_TOP
+    assert keras_floor("tapeflow.keras.mixed_precision.policy") == 1
+    assert computed_imports(BAD_KERAS) == []
+    assert computed_imports("import importlib\nname = 'x'\nimportlib.import_module(name)\n"
+                            "__import__('os')\n__import__(name)\n") == [3, 5]
+    assert keras_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert keras_circle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None

@@ -380,6 +380,9 @@ def _conv_nets():
     neg0 = np.asarray(b16).copy()
     neg0[[0, 7]] = -0.0
     neg0 = tf.constant(neg0)
+    b_inf = np.asarray(b16).copy()
+    b_inf[3] = np.inf
+    b_inf = tf.constant(b_inf)
 
     def cnn(x):     # one channel, then 8: both of im2col's layouts; odd sizes (11 -> 5)
         y = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, k1, 1, "VALID") + b8), 2, 2, "VALID")
@@ -387,21 +390,26 @@ def _conv_nets():
         return tf.nn.max_pool2d(z, 2, 2, "VALID")
 
     return {
-        # (net, input channels, pools run first, of them convolutions by windows)
-        "cnn": (cnn, 1, 2, 2),
+        # (net, input channels, pools run first, of them convolutions by windows, of them
+        # with the bias added in the product)
+        "cnn": (cnn, 1, 2, 2, 2),
         "conv then pool": (lambda x: tf.nn.max_pool2d(tf.nn.conv2d(x, k1, 1, "VALID"), 2, 2,
-                                                      "VALID"), 1, 1, 1),
+                                                      "VALID"), 1, 1, 1, 0),
         "SAME conv, strides, 3x3 windows": (lambda x: tf.nn.max_pool2d(tf.nn.relu(
-            tf.nn.conv2d(x, k3, [1, 2], "SAME") + b8), 3, 3, "VALID"), 3, 1, 1),
+            tf.nn.conv2d(x, k3, [1, 2], "SAME") + b8), 3, 3, "VALID"), 3, 1, 1, 1),
         "dilated conv, 2x1 windows, an add last": (lambda x: tf.nn.max_pool2d(
             tf.nn.conv2d(x, k1, 1, "VALID", dilations=2) + b8, [2, 1], [2, 1], "VALID"),
-            1, 1, 1),
+            1, 1, 1, 1),
         "-0.0 in the last add": (lambda x: tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(
             tf.nn.relu(tf.nn.conv2d(x, k1, 1, "SAME") + b8), k8, 1, "VALID")) + neg0, 2, 2,
-            "VALID"), 1, 1, 1),
+            "VALID"), 1, 1, 1, 0),
+        # a bias that is not finite stays a separate add (after the pool, or the op-by-op
+        # order); the input's NaN and inf reach the product's bias column
+        "inf in the bias": (lambda x: tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(
+            x, k8[:, :, :1, :], 1, "VALID") + b_inf), 2, 2, "VALID"), 1, 1, 1, 1),
         # the convolution's output also read by a later step: only the chain runs after the
         # pool, the convolution whole
-        "conv read twice": (lambda x: _conv_twice(x, k1, b8), 1, 1, 0),
+        "conv read twice": (lambda x: _conv_twice(x, k1, b8), 1, 1, 0, 0),
     }
 
 
@@ -425,7 +433,7 @@ def _conv_inputs(channels, n=24, size=24):
 
 @pytest.mark.parametrize("name", list(_conv_nets()))
 def test_a_convolution_pooled_by_windows_gives_the_op_by_op_bits(chunks_on, name):
-    net, channels, pools, convs = _conv_nets()[name]
+    net, channels, pools, convs, folded = _conv_nets()[name]
     for xv in (_conv_inputs(channels), np.random.default_rng(16).standard_normal(
             (24, 24, 24, channels)).astype(np.float32)):
         x = tf.constant(xv)
@@ -434,6 +442,7 @@ def test_a_convolution_pooled_by_windows_gives_the_op_by_op_bits(chunks_on, name
         steps = _chunk_steps(concrete)
         assert sum(s.prim.forward.pools_first for s in steps) == pools
         assert sum(s.prim.forward.convs_by_windows for s in steps) == convs
+        assert sum(s.prim.forward.biases_in_products for s in steps) == folded
         for a, p, e in zip(tf.nest.flatten(got), tf.nest.flatten(plain),
                            tf.nest.flatten(net(x))):
             np.testing.assert_array_equal(_bits(a), _bits(p))

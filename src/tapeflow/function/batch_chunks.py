@@ -30,7 +30,7 @@ A ``MaxPool`` whose windows tile its input runs *before* a chain of per-channel 
 steps that feeds it (bias adds, a ReLU: :func:`_pools_first`), on the chain's input, and
 the chain on the pooled values (a quarter of them for 2x2 windows); where that input is a
 ``Conv2D`` read by nothing else, the convolution computes only the positions the windows
-read, window offset by offset (``nn_conv_ops.conv_by_windows``), and the pool is three long
+read, window offset by offset (``ops/_conv_windows.py``), and the pool is three long
 ``fmax`` passes (``_pool_kernels.window_max``) instead of a pass over C-float rows. Exact
 (the conditions and the per-chunk fallback to the op-by-op order: :func:`_pool_first_kernel`).
 The benchmark CNN at batch 64, one thread, CPU per call: 2.25-2.4 ms before, 1.7-1.9 ms
@@ -56,10 +56,9 @@ from .._core.registry import Primitive
 from ..ops import _kernels
 from ..ops import _parallel as _par
 from ..ops import _pool_kernels as _pk
-from ..ops.nn_conv_ops import conv_by_windows as _conv_by_windows
+from ..ops._conv_windows import WindowConv
 from .ir import Op, Read, stateful
 from .passes import pure
-from .program import _value_shaped
 
 __all__ = ["chunk_batches", "ENABLED", "MIN_BATCH", "MIN_BYTES", "CHUNK_BYTES"]
 
@@ -149,23 +148,6 @@ def _row_inputs(step, meta, consts, fixed):
     return (n, flags) if ok else None
 
 
-def _more_fixed(steps, fixed, consts):
-    """``fixed`` and the results of reshapes by a constant shape of fixed-shape values (a
-    bias reshaped for broadcasting), which ``Program._fixed_shape_slots`` leaves out with
-    every reshape to a shape given as a tensor, and of the steps after them."""
-    more = None
-    for st in steps:
-        if (type(st) is Op and st.prim.name in ("Reshape", "BroadcastTo") and len(st.ins) == 2
-                and st.ins[1] in consts and st.outs[0] not in fixed
-                and (st.ins[0] in fixed or st.ins[0] in consts)):
-            more = set(fixed) if more is None else more
-            more.update(st.outs)
-        elif (more is not None and type(st) is Op and not stateful(st.prim)
-              and all(s in more for s in st.ins) and not _value_shaped(st.prim, st.ins)):
-            more.update(st.outs)
-    return fixed if more is None else more
-
-
 def _reshaped(shape, target):
     try:
         return np.empty(shape, np.uint8).reshape(tuple(int(d) for d in target)).shape
@@ -185,7 +167,6 @@ def chunk_batches(program, steps, fixed):
     if not ENABLED[0] or not steps:
         return steps
     meta, consts = program.meta, program.consts
-    fixed = _more_fixed(steps, fixed, consts)
     rows = [_row_inputs(st, meta, consts, fixed) for st in steps]
     if not any(r is not None and r[0] >= MIN_BATCH for r in rows):
         return steps
@@ -299,7 +280,7 @@ def _fuse(run, n, meta, consts, uses, outputs):
             ins = head + tuple(
                 s for _, cst, cflags in chain for s, f in zip(cst.ins, cflags) if not f)
             frees = tuple(local[s] for s in set(ins) if last.get(s) == k)
-            plan.append((_pool_first_kernel(st, conv, chain, meta, consts),
+            plan.append((_pool_first_kernel(st, conv, chain, meta, consts, n),
                          tuple(local[s] for s in ins), local[o],
                          leaving.index(o) if o in leaving else -1, -1, frees))
             continue
@@ -317,9 +298,14 @@ def _fuse(run, n, meta, consts, uses, outputs):
     # would go to BLAS's matrix-vector kernel, which sums in another order)
     bounds = [n * i // count for i in range(count + 1)]
     chunks = list(zip(bounds[:-1], bounds[1:]))
+    for kernel, *_ in plan:
+        if type(kernel) is _PoolFirst:
+            kernel.sized({b - a for a, b in chunks})
     fwd = _runner(plan, tuple(ext_rows), len(local), specs, chunks, len(leaving) == 1)
     fwd.pools_first = len(pooled)
-    fwd.convs_by_windows = sum(conv is not None for conv, _ in pooled.values())
+    fwd.convs_by_windows = sum(type(k) is _PoolFirst and k.windows is not None
+                               for k, *_ in plan)
+    fwd.biases_in_products = sum(type(k) is _PoolFirst and k.bias != 0 for k, *_ in plan)
     prim = Primitive("BatchChunks", fwd, differentiable=False)
     site = run[-1][1].site
     return [Op(prim, tuple(ext), {}, tuple(leaving), site)] + [st for _, st, _ in tail]
@@ -340,7 +326,7 @@ def _pools_first(run, uses, leaving, meta, consts):
     (rounding is monotonic too), bit for bit when no window is all NaN and the added values
     are finite (see :func:`_pool_first_kernel`, which checks them at each call). The
     convolution computes only the positions the windows read, window offset by offset
-    (``nn_conv_ops.conv_by_windows``), so the pool's maxima are long contiguous passes."""
+    (``ops/_conv_windows.py``), so the pool's maxima are long contiguous passes."""
     at = {st.outs[0]: (k, st, flags) for k, st, flags in run}
     found = {}
     for k, st, _ in run:
@@ -379,7 +365,7 @@ def _pools_first(run, uses, leaving, meta, consts):
     return found
 
 
-def _pool_first_kernel(pool, conv, chain, meta, consts):
+def _pool_first_kernel(pool, conv, chain, meta, consts, n):
     """The kernel of ``pool`` and the ``chain`` (and ``conv``) before it
     (:func:`_pools_first`): the tiled maxima of the chain's input (of the convolution's
     output computed window offset by offset), then the chain's steps in place on them, then
@@ -397,66 +383,102 @@ def _pool_first_kernel(pool, conv, chain, meta, consts):
     finite, the chunk runs in the op-by-op order (the chain over the whole input, then the
     pool). A window whose ``f`` values are all -inf (overflow included) gets the pool's
     lowest float from the NaN-window pass after the chain."""
-    attrs = pool.attrs
-    kh, kw = attrs["ksize"]
-    oh, ow = _shape(meta, consts, pool.outs[0])[0][1:3]
-    pool_fwd = pool.prim.forward
-    first = 1 if conv is None else 2    # in xs, the chain's first whole operand
-    steps, n_ops = [], first - 1    # (kernel, index in xs of its whole operand or 0, x first)
-    for _, st, flags in chain:
-        if st.prim.name == "Relu":
-            steps.append((_kernel(st, meta, consts), 0, True))
-        else:
-            n_ops += 1
-            steps.append((_kernel(st, meta, consts), n_ops, flags[0]))
-    # a ReLU's output is never below 0 (nor NaN here): no window pass after it
-    last_relu = bool(chain) and chain[-1][1].prim.name == "Relu"
+    return _PoolFirst(pool, conv, chain, meta, consts, n)
 
-    def exact(ops):
-        for b in ops:
-            if not np.isfinite(b).all():
-                return False
-        return True
 
-    def run(y, xs, target):
-        for kernel, i, x_first in steps:
-            if not i:
-                y = kernel((y,), target)
+class _PoolFirst:
+    """:func:`_pool_first_kernel`'s kernel: ``prepare(whole)`` once per call (the checks
+    and the product's filter matrix, from the operands that are not cut: ``whole`` is the
+    kernel's inputs with None for the batched ones), then ``self(xs, target, state)`` per
+    chunk."""
+
+    def __init__(self, pool, conv, chain, meta, consts, n):
+        attrs = self.attrs = pool.attrs
+        self.kh, self.kw = attrs["ksize"]
+        self.oh, self.ow = _shape(meta, consts, pool.outs[0])[0][1:3]
+        self.pool_fwd = pool.prim.forward
+        first = 1 if conv is None else 2    # in xs, the chain's first whole operand
+        self.first = first
+        steps, n_ops = [], first - 1    # (kernel, index in xs of its whole operand or 0, x first)
+        for _, st, flags in chain:
+            if st.prim.name == "Relu":
+                steps.append((_kernel(st, meta, consts), 0, True))
             else:
-                y = kernel((y, xs[i]) if x_first else (xs[i], y), target)
-        return y
+                n_ops += 1
+                steps.append((_kernel(st, meta, consts), n_ops, flags[0]))
+        self.steps = steps
+        # a ReLU's output is never below 0 (nor NaN here): no window pass after it
+        self.last_relu = bool(chain) and chain[-1][1].prim.name == "Relu"
+        self.conv = self.windows = None
+        self.bias = 0     # index in xs of a bias that can ride in the product, or 0
+        if conv is not None:
+            self.conv = conv[1].attrs, conv[1].prim.forward
+            x_shape, dtype = _shape(meta, consts, conv[1].ins[0])
+            self.windows = WindowConv.plan(
+                x_shape[1:], _shape(meta, consts, conv[1].ins[1])[0], dtype,
+                window=(self.kh, self.kw), grid=(self.oh, self.ow), batch=n, **conv[1].attrs)
+            if self.windows is not None and chain and chain[0][1].prim.name != "Relu":
+                b = _shape(meta, consts, chain[0][1].ins[chain[0][2].index(False)])
+                if (chain[0][1].prim.name in ("AddV2", "BiasAdd") and b[1] == dtype
+                        and int(np.prod(b[0])) == self.windows.o):
+                    self.bias = first     # (if it folds exactly: sized)
+        self.ops = n_ops
+        self.whole = first + n_ops
 
-    if conv is None:
-        def conv_blocks(xs):
+    def sized(self, rows):
+        """The chunks have ``rows`` rows (a set of sizes): keep the bias in the product only
+        if it gives the separate add's bits for each."""
+        if self.bias and not all(self.windows.folds_exactly(m) for m in rows):
+            self.bias = 0
+
+    def prepare(self, whole):
+        """``(filter matrix or None, steps to run after the pool, their operands finite)``
+        for this call; None when one of them is made in the run (then each chunk makes its
+        own)."""
+        if any(v is None for v in whole[1:self.whole]):
             return None
-    else:
-        conv_attrs, conv_fwd = conv[1].attrs, conv[1].prim.forward
+        steps, matrix = self.steps, None
+        if self.windows is not None and self.windows.usable(whole[1]):
+            w = whole[1]
+            if self.bias and np.isfinite(b := whole[self.bias]).all():
+                matrix, steps = self.windows.matrix(w, b), steps[1:]
+            else:
+                matrix = self.windows.matrix(w)
+        for _, i, _ in steps:
+            if i and not np.isfinite(whole[i]).all():
+                return matrix, steps, False
+        return matrix, steps, True
 
-        def conv_blocks(xs):
-            return _conv_by_windows(xs[0], xs[1], window=(kh, kw), grid=(oh, ow),
-                                    **conv_attrs)
-
-    def forward(xs, t):
-        blocks = conv_blocks(xs)
-        if blocks is not None:
-            x, raw = None, _pk.window_max(blocks)
+    def __call__(self, xs, t, state=None):
+        matrix, steps, exact = state or self.prepare(xs)
+        kh, kw, oh, ow = self.kh, self.kw, self.oh, self.ow
+        if matrix is not None:
+            x, raw = None, _pk.window_max(self.windows(xs[0], matrix))
         else:
-            x = xs[0] if conv is None else conv_fwd(xs[0], xs[1], **conv_attrs)
+            x = xs[0] if self.conv is None else self.conv[1](xs[0], xs[1], **self.conv[0])
             raw = _pk.tiled_max(x, kh, kw, oh, ow)
         if not steps:
             return _into(t, _pk.nan_windows(raw))
         low = np.minimum.reduce(raw, axis=None)
-        if low == low and exact(xs[first:]):     # (no window of NaN only)
-            y = run(raw, xs, raw)
-            return _into(t, y if last_relu else _pk.nan_windows(y))
+        if low == low and exact:     # (no window of NaN only)
+            y = _run(steps, raw, xs, raw)
+            return _into(t, y if self.last_relu else _pk.nan_windows(y))
         # the op-by-op order (into fresh arrays: the input may be read elsewhere)
         if x is not None:
-            return _into(t, pool_fwd(run(x, xs, None), **attrs))
-        blocks = conv_blocks(xs)
+            return _into(t, self.pool_fwd(_run(steps, x, xs, None), **self.attrs))
+        blocks = self.windows(xs[0], matrix)
         flat = blocks.reshape((-1,) + blocks.shape[3:])
-        run(flat, xs, flat)
+        _run(steps, flat, xs, flat)
         return _into(t, _pk.nan_windows(_pk.window_max(blocks)))
-    return forward
+
+
+def _run(steps, y, xs, target):
+    for kernel, i, x_first in steps:
+        if not i:
+            y = kernel((y,), target)
+        else:
+            y = kernel((y, xs[i]) if x_first else (xs[i], y), target)
+    return y
 
 
 def _fresh_in_chunk(s, run):
@@ -499,29 +521,40 @@ def _into(target, y):
 
 
 def _runner(plan, ext_rows, n_local, specs, chunks, single):
-    """The forward of the chunked step: ``fn(*ext) -> outputs``."""
-    def one(env_ext, outs, a, b):
+    """The forward of the chunked step: ``fn(*ext) -> outputs``. A kernel with a
+    ``prepare`` (:class:`_PoolFirst`) gets its per-call state, made once from the inputs not
+    cut, as a third argument."""
+    n_ext = len(ext_rows)
+    prepared = [(j, step[0].prepare, step[1]) for j, step in enumerate(plan)
+                if hasattr(step[0], "prepare")]
+
+    def one(env_ext, outs, a, b, states):
         env = [None] * n_local
         for i, v in enumerate(env_ext):
             env[i] = v[a:b] if ext_rows[i] else v
-        for kernel, ins, o, leave, inplace, frees in plan:
+        for (kernel, ins, o, leave, inplace, frees), state in zip(plan, states):
             if leave >= 0:
                 target = outs[leave][a:b]
             elif inplace >= 0:
                 target = env[inplace]
             else:
                 target = None
-            env[o] = kernel([env[i] for i in ins], target)
+            args = [env[i] for i in ins]
+            env[o] = kernel(args, target) if state is None else kernel(args, target, state)
             for i in frees:
                 env[i] = None
 
     def forward(*ext):
         outs = [np.empty(shape, dtype) for shape, dtype in specs]
+        states = [None] * len(plan)
+        for j, prepare, ins in prepared:
+            states[j] = prepare([ext[i] if i < n_ext and not ext_rows[i] else None
+                                 for i in ins])
         if _par.enabled():
-            _par.run(lambda a, b: one(ext, outs, a, b), chunks)
+            _par.run(lambda a, b: one(ext, outs, a, b, states), chunks)
         else:
             for a, b in chunks:
-                one(ext, outs, a, b)
+                one(ext, outs, a, b, states)
         return outs[0] if single else tuple(outs)
     forward.chunks = chunks     # (for the tests and the curious)
     return forward

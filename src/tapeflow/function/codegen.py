@@ -25,7 +25,7 @@ from .batch_chunks import chunk_batches
 from .blas import dot_matches_matmul, fuse_gemm_updates, gemm_update
 from .fusion import assign_scratch, fuse_elementwise
 from .ir import GuardFailed, Op, Structured, branch_index, execute, guard_holds, run_guard
-from .passes import optimized
+from .passes import eliminate_dead, optimized
 
 __all__ = ["compile_program"]
 
@@ -230,6 +230,15 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
     fixed = (program._fixed_shape_slots() if buffers or not program.relaxed
              or meta is not None else set())
     if buffers:
+        # the shape arithmetic of a relaxed trace, once for these shapes (a Flatten's
+        # Shape, StridedSlice and Pack: a constant shape for its Reshape)
+        consts = program.consts
+        program.consts = dict(consts)
+        if program._fold_constants(fixed):
+            program.steps = eliminate_dead(program.steps, program.outputs)
+            fixed = program._fixed_shape_slots()
+        else:
+            program.consts = consts
         # row-wise runs of a large batch, chunk by chunk on two threads (batch_chunks.py)
         program.steps = chunk_batches(program, program.steps, fixed)
         program.steps = fuse_elementwise(program, _MIN_BUFFER_BYTES, fixed)

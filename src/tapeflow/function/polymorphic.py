@@ -112,6 +112,24 @@ class _Variants:
 
 
 
+def _sized_at_second_call(entry, name):
+    """``entry``'s one program runs unbuffered once more, then is compiled with buffers for
+    the shapes it was traced with (valid for this exact key: a relaxed trace that is not
+    shape-generic) and that compile serves the calls after."""
+    program, run = entry.programs[0]
+
+    def once(*values):
+        sized = compile_program(program, name, entry.owner._single)[1]
+        entry.programs[0] = (program, sized)
+        if entry.fast is once:
+            entry.fast = sized
+        return run(*values)
+
+    entry.programs[0] = (program, once)
+    if entry.fast is run:
+        entry.fast = once
+
+
 class _Meta(tuple):
     """A composite's metadata (a RaggedTensor's partitions) among the compared outputs."""
 
@@ -452,7 +470,11 @@ class Function:
         # later shapes get (``_sized``), not the unbuffered generic one
         first = (self._sized(concrete, leaves) if execute and concrete.generic is not None
                  else (program, concrete._run))
-        self._cache[key] = _Variants(concrete, [first])
+        entry = self._cache[key] = _Variants(concrete, [first])
+        if execute and relaxed and concrete.generic is None and not concrete.partitioned:
+            # not shape-generic (traced at size 1, say): its own key still gets the buffered
+            # compile for its own shapes, at its second call (a trace pays one compile)
+            _sized_at_second_call(entry, _identifier(self._name))
         for listener in TRACE_LISTENERS:
             listener(concrete)
         if execute:

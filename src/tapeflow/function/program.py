@@ -90,18 +90,21 @@ class Program:
         if len(TRACES) > 64 and len(TRACES) & (len(TRACES) - 1) == 0:
             TRACES[:] = [r for r in TRACES if r() is not None]
 
-    def _fold_constants(self):
+    def _fold_constants(self, fixed=None):
         """Evaluate now the top-level steps of pure primitives whose inputs are all
         constants (a mean's ``1/n`` spread over its input, say): they become constants.
 
         An input a primitive reads only for its shape (``tf.shape(x)``, the ``x`` of a
         reduction's gradient) counts as a constant when the program's shapes are fixed and
         that input's shape is one of them; a program traced with relaxed shapes computes
-        such values at each call instead."""
+        such values at each call instead, but for a compile of it for one call's shapes
+        (``codegen.compile_program``), which passes the slots whose shapes it holds as
+        ``fixed``."""
         kept, n = [], 0
         outputs = set(self.outputs)
         consts = self.consts
-        fixed = None if self.relaxed else self._fixed_shape_slots()
+        if fixed is None:
+            fixed = None if self.relaxed else self._fixed_shape_slots()
         for step in self.steps:
             if type(step) is Op and step.ins and not _stateful(step.prim) \
                     and not (set(step.outs) & outputs):
@@ -149,7 +152,9 @@ class Program:
             if type(step) is Read:
                 fixed.add(step.out)
             elif type(step) is Op:
-                if all(s in fixed for s in step.ins) and not _value_shaped(step.prim, step.ins):
+                if all(s in fixed for s in step.ins) and not (
+                        _value_shaped(step.prim, step.ins)
+                        and not _const_shaped(step.prim, step.ins, self.consts)):
                     fixed.update(step.outs)
         return fixed
 
@@ -669,6 +674,12 @@ def _value_shaped(prim, ins):
     reshape or broadcast to a shape given as a tensor."""
     return prim.name in _VALUE_SHAPED or (
         prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2)
+
+
+def _const_shaped(prim, ins, consts):
+    """A reshape or broadcast to a shape given as a constant tensor (its output's shape
+    follows from its input's)."""
+    return prim.name in ("Reshape", "BroadcastTo") and len(ins) == 2 and ins[1] in consts
 
 
 # Attributes that are never sizes of a tensor (a 2x2 pooling window is not a batch of 2).

@@ -1,4 +1,6 @@
 """Keras 3's training pieces (``tf.keras``): layers, models, losses, optimizers, metrics."""
+import sys as _sys
+
 from . import (
                activations,
                backend,
@@ -23,9 +25,17 @@ from .layers import Input, InputSpec
 from .mixed_precision import DTypePolicy
 from .models import Model, Sequential
 from .saving import checkpoint_layout as _checkpoint_layout
+from .saving import serialization as _serialization
 
 # tf.train.Checkpoint sees layers and optimizers as Keras 3 lays them out
 _checkpoint_layout.register()
+# the namespaces where the names a config gives ("Dense", "Adam", "relu") are found
+_serialization.register_namespaces({
+    "keras.layers": layers, "keras.optimizers.schedules": optimizers.schedules,
+    "keras.optimizers": optimizers, "keras.initializers": initializers,
+    "keras.regularizers": regularizers, "keras.constraints": constraints,
+    "keras.losses": losses, "keras.metrics": metrics, "keras.activations": activations,
+    "keras": _sys.modules[__name__], "keras.models": models})
 
 
 

@@ -9,6 +9,17 @@ __all__ = ["KerasTensor", "Node", "flatten", "is_symbolic", "map_structure", "op
            "symbolic_call"]
 
 
+# ``layers._operation.apply``: the Operation node (a Layer, floors above this module) that
+# arithmetic on KerasTensors records; layers._operation registers it on import.
+_apply_operation = [None]
+
+
+def register_operation(apply):
+    """Name ``apply(fn, name, x, other, reflected, unary)``, which records an op on
+    KerasTensors as a graph node (``layers._operation`` does this on import)."""
+    _apply_operation[0] = apply
+
+
 class KerasTensor:
     """A symbolic tensor: a shape (``None`` for the batch axis) and a dtype, and the node
     (layer call) that makes it, as ``keras.KerasTensor``."""
@@ -49,9 +60,8 @@ class KerasTensor:
     # the model runs it, ``model.layers`` does not list it.
     def _op(self, fn_name, other=None, reflected=False, unary=False):
         from ..ops import math_ops
-        from .layers import _operation
-        return _operation.apply(getattr(math_ops, fn_name), _naming.uniquify(fn_name), self,
-                                other, reflected, unary)
+        return _apply_operation[0](getattr(math_ops, fn_name), _naming.uniquify(fn_name), self,
+                                   other, reflected, unary)
 
     def __add__(self, other):
         return self._op("add", other)
@@ -204,6 +214,10 @@ def unknown_batch_shape(shape):
     return (None,) + tuple(shape[1:])
 
 
+# Non-empty while layers are built from a symbolic input (unknown batch size): the build
+# shape they record for ``get_build_config`` then has ``None`` for the batch.
+unknown_batch = []
+
 # The layers being called on stand-in zeros by ``symbolic_call`` (innermost last): a lookup
 # layer whose vocabulary is not loaded yet (a model rebuilt from its config, before the
 # ``.keras`` file's assets) answers from an empty table there, as Keras's graph does.
@@ -222,10 +236,9 @@ def symbolic_call(layer, inputs, kwargs, args=()):
     """
     kwargs = {k: v for k, v in kwargs.items() if k != "training"}
     from .layers import _masking
-    from .layers import layer as _layer
     leaves = [v for v in flatten(inputs) + flatten(list(args)) + flatten(list(kwargs.values()))
               if type(v) is KerasTensor]
-    unknown_batch = any(v.shape[:1] == (None,) for v in leaves)
+    none_batch = any(v.shape[:1] == (None,) for v in leaves)
     unknown_inner = any(d is None for v in leaves for d in v.shape[1:])
 
     def call(fill):
@@ -234,15 +247,15 @@ def symbolic_call(layer, inputs, kwargs, args=()):
         concrete = map_structure(stand_in, inputs)
         concrete_args = map_structure(stand_in, tuple(args))
         concrete_kwargs = {k: map_structure(stand_in, v) for k, v in kwargs.items()}
-        if unknown_batch:
-            _layer.unknown_batch.append(True)
+        if none_batch:
+            unknown_batch.append(True)
         building.append(layer)
         try:
             out = layer(concrete, *concrete_args, training=False, **concrete_kwargs)
         finally:
             building.pop()
-            if unknown_batch:
-                _layer.unknown_batch.pop()
+            if none_batch:
+                unknown_batch.pop()
         layer._clear_losses()
         flat = [out] if isinstance(out, _TensorLike) else list(out)
         return out, [(tuple(t.shape), _masking.get_mask(t)) for t in flat]
@@ -258,7 +271,7 @@ def symbolic_call(layer, inputs, kwargs, args=()):
     def symbolic(t, index):
         (shape, mask), (shape2, mask2) = first[index or 0], second[index or 0]
         shape = merged(shape, shape2)
-        if unknown_batch and shape:
+        if none_batch and shape:
             shape = (None,) + shape[1:]
         # A layer whose Keras output spec differs from its eager dtype says so (Keras's
         # lookup layers declare float32 outputs but return int64 counts on TensorFlow).
@@ -268,7 +281,7 @@ def symbolic_call(layer, inputs, kwargs, args=()):
         if mask is not None:
             kt._mask_shape = merged(tuple(mask.shape), tuple(
                 (mask2 if mask2 is not None else mask).shape))
-            if unknown_batch and kt._mask_shape:
+            if none_batch and kt._mask_shape:
                 kt._mask_shape = (None,) + kt._mask_shape[1:]
         return kt
 

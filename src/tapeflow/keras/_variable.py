@@ -26,6 +26,16 @@ __all__ = ["KerasVariable", "initializing", "stateless_scope"]
 # variable saves its value there, and the scope's end puts the values back.
 _STATELESS = []
 
+# keras.initializers.get, which keras.initializers (a floor above: its random initializers
+# draw from SeedGenerators, which hold KerasVariables) registers on import.
+_initializer_by_name = [None]
+
+
+def register_initializer_lookup(get):
+    """Name ``get`` (a name -> initializer function) as the lookup of an ``initializer``
+    given as a string; keras.initializers registers its ``get`` when it is imported."""
+    _initializer_by_name[0] = get
+
 
 class stateless_scope:  # noqa: N801 - a context manager named as Keras's scope
     """Undo, on exit, every ``assign``/``assign_add``/``assign_sub`` of a Keras variable
@@ -115,8 +125,7 @@ class KerasVariable(ParentView, _TensorLike, metaclass=_TFNamedType):
         if initializer is None:
             raise ValueError("Argument `initializer` must be provided to create a Variable.")
         if isinstance(initializer, str):   # an initializer's name ("ones"), as Keras takes it
-            from . import initializers
-            initializer = initializers.get(initializer)
+            initializer = _initializer_by_name[0](initializer)
         if callable(initializer) and not isinstance(initializer, _TensorLike):
             if shape is None:
                 try:

@@ -18,7 +18,7 @@ from .backend import (
     set_floatx,
     set_image_data_format,
 )
-from .mixed_precision import dtype_policy, set_dtype_policy
+from .mixed_precision.policy import dtype_policy, set_dtype_policy
 
 __all__ = ["backend", "disable_flash_attention", "disable_interactive_logging",
            "disable_traceback_filtering", "dtype_policy", "enable_flash_attention",
@@ -180,7 +180,7 @@ def set_backend(backend):
 def _reset():
     """Every setting back to its default, the dtype policy unset (for tests)."""
     from . import backend as _backend
-    from . import mixed_precision as _mp
+    from .mixed_precision import policy as _mp
     _backend._FLOATX, _backend._EPSILON = "float32", 1e-7
     _backend._IMAGE_DATA_FORMAT = "channels_last"
     _mp._global[0] = None

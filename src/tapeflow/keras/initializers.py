@@ -16,6 +16,7 @@ from .._core.tensor import Tensor, convert_to_tensor
 from ..ops import array_ops as _a
 from ..ops import linalg_ops as _linalg
 from ..ops import math_ops as _m
+from . import _variable
 from . import random as _r
 from .backend import floatx
 
@@ -382,3 +383,6 @@ def get(identifier):
         if cls is not None:
             return cls()
     raise ValueError(f"Could not interpret initializer identifier: {identifier}")
+
+
+_variable.register_initializer_lookup(get)   # KerasVariable(initializer="ones", ...)

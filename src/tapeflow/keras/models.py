@@ -5,6 +5,10 @@ from . import _naming, _symbolic
 from .layers import layer as _layer
 from .layers.input_layer import InputLayer, KerasTensor
 from .layers.layer import Layer
+from .saving import functional as _functional
+from .saving import saving_lib as _saving_lib
+from .saving import serialization as _serialization
+from .saving.saving_lib import load_model, model_from_json, save_model
 from .trainers.trainer import Trainer
 
 __all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_json", "save_model"]
@@ -196,12 +200,12 @@ class Model(Trainer, Layer):
         self._build_shape = tuple(input_shape)
         shape = tuple(1 if d is None else d for d in input_shape)
         if input_shape[0] is None:
-            _layer.unknown_batch.append(True)
+            _symbolic.unknown_batch.append(True)
         try:
             self(Tensor(np.zeros(shape, self.dtype_policy._np)), training=False)
         finally:
             if input_shape[0] is None:
-                _layer.unknown_batch.pop()
+                _symbolic.unknown_batch.pop()
         if input_shape[0] is None:
             for layer in [self, *self._all_layers()]:
                 if layer._output_shape:
@@ -274,8 +278,7 @@ class Model(Trainer, Layer):
         >>> zipfile.ZipFile(path).namelist()
         ['metadata.json', 'config.json', 'model.weights.h5']
         """
-        from .saving import saving_lib
-        saving_lib.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+        _saving_lib.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Write the weights (and the optimizer's state) to a Keras 3 ``.weights.h5`` file
@@ -299,8 +302,7 @@ class Model(Trainer, Layer):
         ...     print(f["layers/dense/vars/0"].shape, f["layers/dense/vars/1"].shape)
         (3, 2) (2,)
         """
-        from .saving import saving_lib
-        saving_lib.save_weights(self, filepath, overwrite=overwrite,
+        _saving_lib.save_weights(self, filepath, overwrite=overwrite,
                                 max_shard_size=max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
@@ -313,15 +315,13 @@ class Model(Trainer, Layer):
                 ``skip_mismatch``) when the stored variables do not fit.
             ImportError: without h5py.
         """
-        from .saving import saving_lib
-        saving_lib.load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+        _saving_lib.load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
 
     def get_config(self) -> dict:
         """A functional model's graph (layers, their calls, inputs and outputs) as Keras 3
         writes it; for a subclassed model, its plain-data constructor arguments."""
         if getattr(self, "_fn_outputs", None) is not None and type(self) in (Model, Functional):
-            from .saving import functional
-            return functional.functional_config(self)
+            return _functional.functional_config(self)
         return super().get_config()
 
     @classmethod
@@ -334,11 +334,9 @@ class Model(Trainer, Layer):
         """
         if cls in (Model, Functional) and all(
                 k in config for k in ("name", "layers", "input_layers", "output_layers")):
-            from .saving import functional
-            return functional.functional_from_config(config, custom_objects)
-        from .saving.serialization import deserialize_config_values
+            return _functional.functional_from_config(config, custom_objects)
         try:
-            return cls(**deserialize_config_values(config, custom_objects))
+            return cls(**_serialization.deserialize_config_values(config, custom_objects))
         except TypeError as e:
             raise TypeError(
                 "Unable to revive model from config. When overriding the `get_config()` "
@@ -353,24 +351,22 @@ class Model(Trainer, Layer):
         """The ``compile`` arguments (optimizer serialized), or ``{}`` if not compiled."""
         if not self.compiled:
             return {}
-        from .saving.serialization import serialize_keras_object
         # the metrics of this compile (an earlier compile's stay in use when it gave none)
         cm = self._compile_metrics if self._compile_options["metrics_given"] else None
         options = {k: v for k, v in self._compile_options.items() if k != "metrics_given"}
-        return {"optimizer": serialize_keras_object(self.optimizer),
-                "loss": serialize_keras_object(self.loss),
+        serialize = _serialization.serialize_keras_object
+        return {"optimizer": serialize(self.optimizer), "loss": serialize(self.loss),
                 "loss_weights": (None if self._compile_loss is None
                                  else self._compile_loss._user_loss_weights),
-                "metrics": serialize_keras_object(_given_metrics(cm)) if cm else None,
-                "weighted_metrics": (serialize_keras_object(_given_metrics(cm, 1))
+                "metrics": serialize(_given_metrics(cm)) if cm else None,
+                "weighted_metrics": (serialize(_given_metrics(cm, 1))
                                      if cm and cm._user_weighted else None),
                 **options}
 
     def compile_from_config(self, config):
         """``compile`` with the arguments :meth:`get_compile_config` returned; the
         optimizer's slots are made at once so a loaded state has somewhere to go."""
-        from .saving.serialization import deserialize_keras_object
-        config = deserialize_keras_object(config)
+        config = _serialization.deserialize_keras_object(config)
         self.compile(**config)
         if self.built:
             self.optimizer._build_once(self.trainable_variables)
@@ -388,8 +384,7 @@ class Model(Trainer, Layer):
         """The model's config (``serialize_keras_object``) as a JSON string."""
         import json
 
-        from .saving.serialization import serialize_keras_object
-        return json.dumps(serialize_keras_object(self), **kwargs)
+        return json.dumps(_serialization.serialize_keras_object(self), **kwargs)
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
@@ -615,26 +610,25 @@ class Sequential(Model):
     def get_config(self) -> dict:
         """``name``, ``trainable``, ``dtype``, the layers (an ``InputLayer`` first when the
         input shape is known) and ``build_input_shape``, as Keras 3 writes them."""
-        from .saving.serialization import dtype_policy_config, serialize_keras_object
-        layers = [serialize_keras_object(layer) for layer in self._layers]
+        layers = [_serialization.serialize_keras_object(layer) for layer in self._layers]
         shape = self._input_shape or self._build_shape
         if shape is not None:  # Keras adds an InputLayer once the input shape is known
             given = getattr(self, "_input_layer", None)
             if given is None:
                 given = InputLayer(batch_shape=shape, name="input_layer")
-            layers.insert(0, serialize_keras_object(given))
+            layers.insert(0, _serialization.serialize_keras_object(given))
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": dtype_policy_config(self.dtype), "layers": layers}
+                  "dtype": _serialization.dtype_policy_config(self.dtype), "layers": layers}
         if shape is not None:
             config["build_input_shape"] = list(shape)
         return config
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from .saving.serialization import deserialize_keras_object
         model = cls(name=config.get("name"), trainable=config.get("trainable", True))
         for layer_config in config["layers"]:
-            model.add(deserialize_keras_object(layer_config, custom_objects), rebuild=False)
+            layer = _serialization.deserialize_keras_object(layer_config, custom_objects)
+            model.add(layer, rebuild=False)
         shape = config.get("build_input_shape")
         if shape and not model.built:
             model.build(tuple(shape))
@@ -742,8 +736,6 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
     return model.__class__.from_config(model.get_config())
 
 
-from .saving.saving_lib import (  # noqa: E402  (tf.keras.models.load_model, ...)
-    load_model,
-    model_from_json,
-    save_model,
-)
+# The config format, the weights layout and the callbacks (floors below) know them by type.
+_serialization.register_model_classes(Model=Model, Functional=Functional, Sequential=Sequential)
+

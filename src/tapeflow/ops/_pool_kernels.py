@@ -75,15 +75,14 @@ def tiled_max(x, kh, kw, oh, ow):
 
 def window_max(blocks):
     """:func:`tiled_max` of windows given offset by offset, ``blocks`` ``[kh, kw, N, oh, ow,
-    C]`` (block ``[i, j]`` holds each window's element ``(i, j)``; ``nn_conv_ops.
-    conv_by_windows`` computes a convolution's output so), in the same order of ``fmax``
+    C]`` (block ``[i, j]`` holds each window's element ``(i, j)``; ``_conv_windows``
+    computes a convolution's output so), in the same order of ``fmax``
     calls and operands, so the same bits (NaN, ties): each long contiguous pass where
     :func:`tiled_max`'s column step runs C-float inner loops. Written over ``blocks``; the
     result is ``blocks[0, 0]``."""
     kh, kw = blocks.shape[:2]
-    for j in builtins.range(kw):
-        for i in builtins.range(1, kh):
-            np.fmax(blocks[0, j], blocks[i, j], out=blocks[0, j])
+    for i in builtins.range(1, kh):     # (every column offset j in one call)
+        np.fmax(blocks[0], blocks[i], out=blocks[0])
     for j in builtins.range(1, kw):
         np.fmax(blocks[0, 0], blocks[0, j], out=blocks[0, 0])
     return blocks[0, 0]

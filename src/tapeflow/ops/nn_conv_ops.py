@@ -304,45 +304,6 @@ def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
                      w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
 
 
-def conv_by_windows(x, w, strides, pads, dilations, window, grid):
-    """``Conv2D``'s output (its forward's im2col + product, on this thread) at the positions
-    that tiling pooling windows of size ``window`` = (ph, pw) read on a ``grid`` = (gh, gw)
-    of windows only, window offset by offset: ``[ph, pw, N, gh, gw, O]``, where block
-    ``[i, j]`` holds output position ``(r * ph + i, s * pw + j)`` at ``[..., r, s, :]``.
-    Each position's value is the forward's bit for bit (the same rows of the same patch
-    matrix in another order). Positions no window reads (the last rows or columns of an odd
-    size) are not computed. None where the forward uses another kernel (Winograd, the 1x1
-    product, the masked one for a non-finite filter with padding, another dtype) or the
-    windows do not fit. For ``function/batch_chunks.py``'s pooling of a convolution."""
-    kh, kw, c, o = w.shape
-    pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
-    oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
-    ow = _out_size(x.shape[2], kw, strides[1], dilations[1], *pads[1])
-    (ph, pw), (gh, gw) = window, grid
-    if (not (0 < gh * ph <= oh and 0 < gw * pw <= ow) or x.size == 0
-            or x.dtype != w.dtype or x.dtype.char not in "fd"
-            or w.dtype == np.float32 and _padded(pads) and not np.isfinite(w).all()
-            or _winograd_here(x, w, strides, dilations, oh, ow)
-            or _pointwise_here(x, w, strides, oh, ow)):
-        return None
-    (sh, sw), (dh, dw) = strides, dilations
-    n = x.shape[0]
-    xp = _pad(x, pads)
-    s0, s1, s2, s3 = xp.strides
-    at = (s1 * sh, s2 * sw, s0, s1 * sh * ph, s2 * sw * pw)   # i, j, image, r, s
-    if c <= 3:      # as _im2col: the transposed patch matrix
-        view = _strided(xp, (kh, kw, c, ph, pw, n, gh, gw), (s1 * dh, s2 * dw, s3) + at)
-        cols = _scratch(view.shape, x.dtype)
-        np.copyto(cols, view)
-        a = cols.reshape(kh * kw * c, -1).T
-    else:
-        view = _strided(xp, (ph, pw, n, gh, gw, kh, kw, c), at + (s1 * dh, s2 * dw, s3))
-        cols = _scratch(view.shape, x.dtype)
-        np.copyto(cols, view)
-        a = cols.reshape(-1, kh * kw * c)
-    return np.matmul(a, w.reshape(kh * kw * c, o)).reshape(ph, pw, n, gh, gw, o)
-
-
 _CHUNKS = 8   # pieces a two-thread kernel is cut into (taken in turn: see ops/_parallel.py)
 
 

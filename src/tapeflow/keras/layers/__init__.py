@@ -1,4 +1,5 @@
 """Keras 3 layers (``tf.keras.layers``)."""
+from . import _operation  # noqa: F401 - registers the node that KerasTensor arithmetic records
 from .activation import ELU, Activation, LeakyReLU, PReLU, ReLU, Softmax
 from .adaptive_pooling import (
     AdaptiveAveragePooling1D,

@@ -1,6 +1,7 @@
 """An op applied to KerasTensors while building a functional model (``x + 3.0``,
 ``inputs + branch``): a graph node as Keras 3's symbolic ``keras.ops`` calls make, which
 the model runs but does not list among its layers."""
+from .. import _symbolic
 from .layer import Layer
 
 __all__ = ["Operation", "apply"]
@@ -30,10 +31,12 @@ class Operation(Layer):
 
 def apply(fn, name, x, other=None, reflected=False, unary=False):
     """The KerasTensor of ``fn`` on ``x`` and ``other`` (a KerasTensor or a constant)."""
-    from .._symbolic import KerasTensor
     if unary:
         return Operation(fn, name=name)(x)
-    if type(other) is KerasTensor:
+    if type(other) is _symbolic.KerasTensor:
         pair = [other, x] if reflected else [x, other]
         return Operation(fn, binary=True, name=name)(pair)
     return Operation(fn, constant=other, reflected=reflected, name=name)(x)
+
+
+_symbolic.register_operation(apply)   # x + 3.0 on a KerasTensor records an Operation

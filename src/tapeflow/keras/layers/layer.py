@@ -14,7 +14,7 @@ from .. import constraints as _constraints
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .._variable import KerasVariable
-from ..mixed_precision import _get as _policy
+from ..mixed_precision.policy import _get as _policy
 from ..random import SeedGenerator
 from . import _masking
 from .input_spec import assert_input_compatibility
@@ -28,9 +28,6 @@ _ACCEPTED_KWARGS = {"batch_input_shape", "batch_size", "weights", "autocast",
                     "implementation", "input_length", "dynamic"}
 # Layers whose ``build`` runs from their first call (not from user code), innermost last.
 building = []
-# Non-empty while layers are built from a symbolic input (unknown batch size): the build
-# shape they record for ``get_build_config`` then has ``None`` for the batch.
-unknown_batch = []
 
 
 def _restores(layer):
@@ -549,7 +546,7 @@ class Layer:
                     self._build_by_run(inputs, args, kwargs, training)
                 building.append(self)
                 self._build_shape = _shape_of(inputs)
-                if unknown_batch:
+                if _symbolic.unknown_batch:
                     self._build_shape = _symbolic.unknown_batch_shape(self._build_shape)
                 try:
                     self.build(_shape_of(inputs))
@@ -587,7 +584,7 @@ class Layer:
                     self.add_loss(penalty)
         if self._output_shape is None and isinstance(out, _TensorLike):
             self._output_shape = tuple(out.shape)  # the build-time shape, as Keras
-            if unknown_batch and self._output_shape:   # built for a None batch
+            if _symbolic.unknown_batch and self._output_shape:   # built for a None batch
                 self._output_shape = _symbolic.unknown_batch_shape(self._output_shape)
         if previous_mask is not None or type(self).compute_mask is not Layer.compute_mask:
             _masking.propagate(self, inputs, out, previous_mask)
@@ -616,8 +613,7 @@ class Layer:
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (``None`` for unknown dimensions); the base
         runs the layer on zeros, taking each unknown dimension as 1."""
-        from .._symbolic import KerasTensor
-        out = _symbolic.symbolic_call(self, KerasTensor(tuple(input_shape)), {})
+        out = _symbolic.symbolic_call(self, _symbolic.KerasTensor(tuple(input_shape)), {})
         return out.shape
 
     def __repr__(self):
@@ -690,15 +686,14 @@ class Layer:
         shape = config["input_shape"]
         first = shape[0] if shape and isinstance(shape[0], (list, tuple)) else shape
         if first and first[0] is None:
-            unknown_batch.append(True)
-        from .._symbolic import building
-        building.append(self)
+            _symbolic.unknown_batch.append(True)
+        _symbolic.building.append(self)
         try:
             self(_zeros_like_shape(shape, self.dtype_policy._compute), training=False)
         finally:
-            building.pop()
+            _symbolic.building.pop()
             if first and first[0] is None:
-                unknown_batch.pop()
+                _symbolic.unknown_batch.pop()
         self._build_shape = shape
 
 

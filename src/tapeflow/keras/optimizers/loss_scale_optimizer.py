@@ -5,6 +5,7 @@ from ...ops import math_ops as _m
 from ...ops import reduction_ops as _r
 from .. import initializers as _init
 from .optimizer import Optimizer
+from .registry import deserialize, serialize
 
 __all__ = ["LossScaleOptimizer"]
 
@@ -101,14 +102,12 @@ class LossScaleOptimizer(Optimizer):
         self.inner_optimizer.finalize_variable_values(var_list)
 
     def get_config(self) -> dict:
-        from . import serialize
         return {"name": self.name, "inner_optimizer": serialize(self.inner_optimizer),
                 "initial_scale": self.initial_scale,
                 "dynamic_growth_steps": self.dynamic_growth_steps}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from . import deserialize
         config = dict(config)
         config["inner_optimizer"] = deserialize(config["inner_optimizer"], custom_objects)
         return cls(**config)

@@ -6,7 +6,7 @@ import shutil
 import warnings
 
 from ...checkpoint import atomic as _atomic
-from ..callbacks import Callback, MonitorCallback
+from ..callbacks.callback import Callback, MonitorCallback
 from ..config import print_msg
 
 __all__ = ["ModelCheckpoint", "BackupAndRestore"]

@@ -6,7 +6,7 @@ A call's arguments are written with each symbolic tensor as ``{"class_name":
 tensor index]}}``, node indices counting the layer's calls inside this model.
 """
 from .._symbolic import KerasTensor, Node, map_structure, operation_order
-from .serialization import deserialize_keras_object, serialize_keras_object
+from .serialization import MODEL_CLASSES, deserialize_keras_object, serialize_keras_object
 
 __all__ = ["graph", "functional_config", "functional_from_config"]
 
@@ -84,7 +84,6 @@ def functional_from_config(config, custom_objects=None):
         ValueError: if a call refers to a tensor no layer produces.
     """
     from ..layers.input_layer import InputLayer
-    from ..models import Model
     created, pending = {}, []
     for entry in config["layers"]:
         layer_config = {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}
@@ -153,6 +152,7 @@ def functional_from_config(config, custom_objects=None):
             return {k: endpoints(v) for k, v in spec.items()}
         return [endpoints(v) for v in spec]
 
-    return Model(inputs=endpoints(config["input_layers"]),
+    model = MODEL_CLASSES["Model"]   # keras.models files it (a floor above)
+    return model(inputs=endpoints(config["input_layers"]),
                  outputs=endpoints(config["output_layers"]), name=config["name"],
                  trainable=config.get("trainable", True))

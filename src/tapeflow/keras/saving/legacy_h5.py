@@ -14,7 +14,7 @@ import os
 
 from ..._core.backend import np
 from .serialization import SafeModeScope, deserialize_keras_object, serialize_keras_object
-from .weights_h5 import import_h5py
+from .weights_h5 import import_h5py, overwrite_ok
 
 __all__ = ["is_legacy_h5", "load_model_from_hdf5", "load_weights_from_hdf5",
            "save_model_to_hdf5"]
@@ -81,7 +81,6 @@ def save_model_to_hdf5(model, filepath, overwrite=True, include_optimizer=True):
     """
     h5py = import_h5py()
     from ...checkpoint import atomic as _atomic
-    from .saving_lib import _proceed
     logging.getLogger("tapeflow").warning(
         "You are saving your model as an HDF5 file via `model.save()` or "
         "`keras.saving.save_model(model)`. This file format is considered legacy. We "
@@ -89,7 +88,7 @@ def save_model_to_hdf5(model, filepath, overwrite=True, include_optimizer=True):
         "`model.save('my_model.keras')` or `keras.saving.save_model(model, "
         "'my_model.keras')`. ")
     filepath = os.fspath(filepath)
-    if not _proceed(filepath, overwrite):
+    if not overwrite_ok(filepath, overwrite):
         return
     model_config = _legacy_entry(serialize_keras_object(model))
     training = _training_config(model) if include_optimizer else None

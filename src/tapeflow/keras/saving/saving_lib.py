@@ -11,7 +11,7 @@ import zipfile
 
 from ...checkpoint import atomic as _atomic
 from .serialization import deserialize_keras_object, serialize_keras_object
-from .weights_h5 import import_h5py, load_weights_from_h5, save_weights_to_h5
+from .weights_h5 import import_h5py, load_weights_from_h5, overwrite_ok, save_weights_to_h5
 
 __all__ = ["save_weights", "load_weights", "save_model", "load_model", "model_from_json",
            "KERAS_VERSION"]
@@ -24,18 +24,6 @@ _ASSETS = "assets"
 
 def _is_legacy(path):
     return path.endswith((".h5", ".hdf5")) and not path.endswith(".weights.h5")
-
-
-def _proceed(filepath, overwrite):
-    if overwrite or not os.path.exists(filepath):
-        return True
-    answer = input(f"[WARNING] {filepath} already exists - overwrite? [y/n]").strip().lower()
-    while answer not in ("y", "n"):
-        answer = input('Enter "y" (overwrite) or "n" (cancel).').strip().lower()
-    if answer == "n":
-        return False
-    print("[TIP] Next time specify overwrite=True!")
-    return True
 
 
 def save_weights(model, filepath, overwrite=True, max_shard_size=None):
@@ -62,7 +50,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         raise ValueError("The filename must end in `.weights.h5`. Received: "
                          f"filepath={filepath}")
     h5py = import_h5py()
-    if not _proceed(filepath, overwrite):
+    if not overwrite_ok(filepath, overwrite):
         return
     with _atomic.atomic_path(filepath) as tmp:
         with h5py.File(tmp, "w") as f:
@@ -178,7 +166,7 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         with h5py.File(weights, "w") as f:
             save_weights_to_h5(model, f, assets_dir=assets_dir)
         assets = _read_tree(assets_dir)
-    if not _proceed(filepath, overwrite):
+    if not overwrite_ok(filepath, overwrite):
         return
     with _atomic.atomic_path(filepath) as tmp:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as archive:

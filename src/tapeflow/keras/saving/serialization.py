@@ -5,7 +5,6 @@ An object becomes ``{"module", "class_name", "config", "registered_name"}`` (plu
 classes written under Keras's public module names (``keras.layers``, ``keras.initializers``,
 ...) so that Keras reads them, and Keras's names read back as tapeflow's classes.
 """
-import importlib
 import types
 
 from ..._core import dtypes as _dt
@@ -87,24 +86,25 @@ def load_lambda(config, safe_mode=None):
     return types.FunctionType(code, globals(), code.co_name,
                               tuple(defaults) if defaults is not None else None, closure)
 
-# Keras's public module for each tapeflow namespace, most specific first.
-_PUBLIC_MODULES = (
-    ("keras.layers", "tapeflow.keras.layers"),
-    ("keras.optimizers.schedules", "tapeflow.keras.optimizers.schedules"),
-    ("keras.optimizers", "tapeflow.keras.optimizers"),
-    ("keras.initializers", "tapeflow.keras.initializers"),
-    ("keras.regularizers", "tapeflow.keras.regularizers"),
-    ("keras.constraints", "tapeflow.keras.constraints"),
-    ("keras.losses", "tapeflow.keras.losses"),
-    ("keras.metrics", "tapeflow.keras.metrics"),
-    ("keras.activations", "tapeflow.keras.activations"),
-    ("keras", "tapeflow.keras"),
-    ("keras.models", "tapeflow.keras.models"),
-)
+# Keras's public modules whose built-ins a config names, most specific first.
+_PUBLIC_MODULES = ("keras.layers", "keras.optimizers.schedules", "keras.optimizers",
+                   "keras.initializers", "keras.regularizers", "keras.constraints",
+                   "keras.losses", "keras.metrics", "keras.activations", "keras",
+                   "keras.models")
+# Keras's public module name -> the tapeflow namespace that holds those built-ins. They all
+# stand floors above this registry: keras/__init__.py, which imports them all, hands them in
+# (register_namespaces).
+_NAMESPACES = {}
 
 
-def _namespace(name):
-    return importlib.import_module(name)
+def register_namespaces(namespaces):
+    """File ``{keras module name: tapeflow module}`` for every name of ``_PUBLIC_MODULES``:
+    the namespaces where a config's class and function names are looked up, and under whose
+    Keras names tapeflow's built-ins are written (keras/__init__.py calls this)."""
+    missing = set(_PUBLIC_MODULES) - set(namespaces)
+    if missing:
+        raise ValueError(f"no namespace for {sorted(missing)}")
+    _NAMESPACES.update(namespaces)
 
 
 def dtype_policy_config(dtype) -> dict:
@@ -119,15 +119,27 @@ def _public_location(cls):
     if not cls.__module__.startswith("tapeflow.keras"):
         return None
     name = cls.__dict__.get("_keras_name", cls.__name__)  # a class Keras exports renamed
-    for keras_module, tapeflow_module in _PUBLIC_MODULES:
-        if getattr(_namespace(tapeflow_module), name, None) is cls:
+    for keras_module in _PUBLIC_MODULES:
+        if getattr(_NAMESPACES[keras_module], name, None) is cls:
             return keras_module, name
     return None
 
 
+# Keras's built-in model classes by name ("Model", "Functional", "Sequential"): keras.models,
+# floors above this registry, files them when it is imported (register_model_classes), and
+# the saving code and callbacks below it look them up here.
+MODEL_CLASSES = {}
+
+
+def register_model_classes(**classes):
+    """File the built-in model classes (``Model=..., Functional=..., Sequential=...``):
+    keras.models does this on import, so that the floors below it know them by type."""
+    MODEL_CLASSES.update(classes)
+
+
 def _is_functional(obj):
-    from ..models import Functional, Model
-    return type(obj) in (Model, Functional) and getattr(obj, "_fn_outputs", None) is not None
+    return (type(obj) in (MODEL_CLASSES["Model"], MODEL_CLASSES["Functional"])
+            and getattr(obj, "_fn_outputs", None) is not None)
 
 
 def serialize_keras_object(obj):
@@ -202,8 +214,7 @@ def serialize_keras_object(obj):
 
 
 def _serialize_function(fn):
-    from .. import activations
-    if getattr(activations, fn.__name__, None) is fn:
+    if getattr(_NAMESPACES["keras.activations"], fn.__name__, None) is fn:
         return fn.__name__
     registered = _reg.get_registered_name(fn)
     if fn.__name__ == "<lambda>":
@@ -234,12 +245,10 @@ def _lookup(class_name, registered_name, module, custom_objects, kind="class"):
             return obj
     if module == "builtins" or module is None or module.startswith("keras"):
         if class_name == "Functional":
-            from ..models import Functional
-            return Functional
-        spaces = [t for k, t in _PUBLIC_MODULES if k == module] or [
-            t for _, t in _PUBLIC_MODULES]
-        for tapeflow_module in spaces + [t for _, t in _PUBLIC_MODULES]:
-            obj = getattr(_namespace(tapeflow_module), class_name, None)
+            return MODEL_CLASSES["Functional"]
+        spaces = [module] if module in _PUBLIC_MODULES else list(_PUBLIC_MODULES)
+        for keras_module in spaces + list(_PUBLIC_MODULES):
+            obj = getattr(_NAMESPACES[keras_module], class_name, None)
             if obj is not None and not isinstance(obj, types.ModuleType):
                 return obj
     return None

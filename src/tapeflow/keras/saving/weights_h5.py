@@ -13,10 +13,13 @@ learning rate, then its slots in Keras's order. A layer with Keras's
 tf_idf lookup layer's ``idf_weights`` dataset); ``save_assets``/``load_assets`` get the
 folder ``<assets>/<path>`` of a ``.keras`` file's ``assets/`` tree.
 """
+import os
+
 from ..._core.backend import np
 from .. import _naming
+from .serialization import MODEL_CLASSES
 
-__all__ = ["import_h5py", "save_weights_to_h5", "load_weights_from_h5", "walk",
+__all__ = ["import_h5py", "overwrite_ok", "save_weights_to_h5", "load_weights_from_h5", "walk",
            "asset_dir"]
 
 
@@ -30,6 +33,20 @@ def import_h5py():
     return h5py
 
 
+def overwrite_ok(filepath, overwrite):
+    """True if ``filepath`` may be written: ``overwrite``, no file there yet, or "y" answered
+    on the console (Keras 3's prompt and tip); False if the answer is "n"."""
+    if overwrite or not os.path.exists(filepath):
+        return True
+    answer = input(f"[WARNING] {filepath} already exists - overwrite? [y/n]").strip().lower()
+    while answer not in ("y", "n"):
+        answer = input('Enter "y" (overwrite) or "n" (cancel).').strip().lower()
+    if answer == "n":
+        return False
+    print("[TIP] Next time specify overwrite=True!")
+    return True
+
+
 def _is_saveable(obj):
     from ..layers.layer import Layer
     from ..optimizers.optimizer import Optimizer
@@ -41,15 +58,13 @@ def _name_key(name):
 
 
 def _functional_or_sequential(obj):
-    from ..models import Model, Sequential
-    return isinstance(obj, Sequential) or (
-        isinstance(obj, Model) and getattr(obj, "_fn_outputs", None) is not None)
+    return isinstance(obj, MODEL_CLASSES["Sequential"]) or (
+        isinstance(obj, MODEL_CLASSES["Model"]) and getattr(obj, "_fn_outputs", None) is not None)
 
 
 def keras_layer_order(model):
     """A Sequential's or functional model's layers in Keras 3's order."""
-    from ..models import Sequential
-    if isinstance(model, Sequential):
+    if isinstance(model, MODEL_CLASSES["Sequential"]):
         return model.layers
     from .functional import graph
     return graph(model)[0]
@@ -57,14 +72,13 @@ def keras_layer_order(model):
 
 def _attributes(obj):
     """``(name, value)`` pairs in Keras 3's walk order."""
-    from ..models import Model
     from ..optimizers.optimizer import Optimizer
     if _functional_or_sequential(obj):
         yield "layers", keras_layer_order(obj)
     if isinstance(obj, Optimizer):
         return
     names = set(vars(obj))
-    if isinstance(obj, Model):
+    if isinstance(obj, MODEL_CLASSES["Model"]):
         names |= {"layers", "optimizer"}
     for name in sorted(names - _base_attributes(), key=_name_key):
         if name.startswith("__"):
@@ -205,7 +219,6 @@ def asset_dir(root, path, make=False):
     Raises:
         ValueError: a path that leaves ``root`` (Keras's text).
     """
-    import os
     if not path:
         return root
     base = os.path.realpath(root)
@@ -245,8 +258,7 @@ def _load_layer(layer, store):
 
 
 def _load_optimizer(opt, store, model):
-    from ..models import Model
-    if len(store) > len(optimizer_variables(opt)) and isinstance(model, Model):
+    if len(store) > len(optimizer_variables(opt)) and isinstance(model, MODEL_CLASSES["Model"]):
         # Slots are made on the first update; make them now so saved state can land.
         opt._build_once(keras_trainable_order(model))
     variables = optimizer_variables(opt, model)

@@ -17,7 +17,7 @@ from ...ops import reduction_ops as _r
 from .. import losses as _losses
 from .. import metrics as _metrics
 from .. import optimizers as _optimizers
-from ..callbacks import CallbackList
+from ..callbacks.callback import CallbackList
 from .compile_utils import CompileLoss, CompileMetrics, _unscaled
 from .data_adapter import (
     _Batches,

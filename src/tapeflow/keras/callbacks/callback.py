@@ -1,17 +1,18 @@
-"""Callbacks for ``Model.fit`` / ``evaluate`` / ``predict`` (``tf.keras.callbacks``), with
-Keras 3's rules and printed messages."""
+"""The ``Callback`` base, ``CallbackList`` (what ``fit`` calls) and the callbacks that need only
+``fit``'s logs and the model (History, ProgbarLogger, EarlyStopping, ...), with Keras 3's rules
+and printed messages."""
 import collections
 import csv
 import os
 import warnings
 
-from .._core.backend import np
-from .config import print_msg
-from .utils.progbar import Progbar
+from ..._core.backend import np
+from ..config import print_msg
+from ..utils.progbar import Progbar
 
-__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
-           "TerminateOnNaN", "TensorBoard", "ModelCheckpoint", "BackupAndRestore"]
+__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "MonitorCallback",
+           "EarlyStopping", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
+           "CSVLogger", "TerminateOnNaN"]
 
 _HOOKS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end",
           "on_train_batch_begin", "on_train_batch_end", "on_test_begin", "on_test_end",
@@ -483,8 +484,3 @@ class CallbackList:
             for c in self.callbacks:
                 getattr(c, name)(*args)
         return call
-
-
-# Callbacks that write Keras files live with the saving code.
-from .saving.callbacks import BackupAndRestore, ModelCheckpoint  # noqa: E402
-from .tensorboard_callback import TensorBoard  # noqa: E402 - it subclasses Callback

@@ -4,9 +4,10 @@ import os
 import time
 import warnings
 
-from .. import summary as _summary
-from .._core.backend import np
-from .callbacks import Callback
+from ... import summary as _summary
+from ..._core.backend import np
+from ..saving.serialization import MODEL_CLASSES
+from .callback import Callback
 
 __all__ = ["TensorBoard"]
 
@@ -57,8 +58,7 @@ class TensorBoard(Callback):
         self._val_dir = os.path.join(self.log_dir, "validation")
         self._writers = {}
         functional = getattr(model, "_fn_outputs", None) is not None
-        from .models import Sequential  # models imports the callbacks
-        if self.write_graph and (type(model) is Sequential or functional):
+        if self.write_graph and (type(model) is MODEL_CLASSES["Sequential"] or functional):
             try:
                 text = model.to_json()
             except Exception as exc:  # noqa: BLE001 - Keras warns and goes on
