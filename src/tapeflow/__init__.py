@@ -209,6 +209,7 @@ _LAZY_ATTRS = {
     "type_spec_from_value": ("tapeflow._tfapi", "type_spec_from_value"),
     "vectorized_map": ("tapeflow._tfapi", "vectorized_map"),
     "saturate_cast": ("tapeflow.ops.numerics_ops", "saturate_cast"),
+    "ensure_shape": ("tapeflow.ops.array_ops", "ensure_shape"),
     "dynamic_partition": ("tapeflow.ops.data_flow_ops", "dynamic_partition"),
     "dynamic_stitch": ("tapeflow.ops.data_flow_ops", "dynamic_stitch"),
     "edit_distance": ("tapeflow.ops.edit_distance_ops", "edit_distance"),

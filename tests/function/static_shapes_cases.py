@@ -294,3 +294,162 @@ def ranges_of_shapes(tf):
         print("relaxed", tf.range(tf.shape(x)[0]).shape, tf.range(tf.shape(x)[1]).shape)
         return x
     g(tf.ones([3, 4]))
+
+
+@case
+def tensor_spec_from_tensor(tf):
+    @tf.function(input_signature=_sig(tf, [None, 4]))
+    def f(x):
+        y = tf.concat([x * 2, x], 1)
+        print("spec", tf.TensorSpec.from_tensor(y))
+        print("named", tf.TensorSpec.from_tensor(x, name="inp"))
+        print("reduced", tf.TensorSpec.from_tensor(tf.reduce_sum(y, 0)).shape)
+        try:
+            tf.TensorSpec.from_tensor(v)
+        except ValueError as exc:
+            print("variable ValueError", exc)
+        return y
+    v = tf.Variable([1.0, 2.0])
+    print("eager", tf.TensorSpec.from_tensor(tf.ones([2, 3])))
+    f(tf.ones([3, 4]))
+
+
+@case
+def ensure_shape(tf):
+    @tf.function(input_signature=_sig(tf, [None, 4]))
+    def f(x):
+        y = x * 2
+        print("loose", tf.ensure_shape(y, [None, 4]).shape, tf.ensure_shape(y, [None, None]).shape)
+        z = tf.ensure_shape(y, [3, None])
+        print("pinned", z.shape, (z + 1).shape, tf.reduce_sum(z, 1).shape)
+        try:
+            tf.ensure_shape(y, [None, 5])
+        except ValueError:
+            print("static mismatch ValueError")
+        return z
+    print("ok", f(tf.ones([3, 4])).shape)
+    try:
+        f(tf.ones([2, 4]))
+    except tf.errors.InvalidArgumentError:
+        print("runtime mismatch InvalidArgumentError")
+
+
+@case
+def unstack_along_unknown_dim(tf):
+    @tf.function(input_signature=_sig(tf, [None, 2]))
+    def f(x):
+        print("known axis", [t.shape for t in tf.unstack(x, axis=1)])
+        print("num given", [t.shape for t in tf.unstack(x, num=3)])
+        try:
+            tf.unstack(x)
+        except ValueError as exc:
+            print("ValueError", exc)
+        try:
+            tf.unstack(tf.transpose(x), axis=1)
+        except ValueError as exc:
+            print("ValueError", exc)
+        return x
+    f(tf.ones([3, 2]))
+
+
+@case
+def tf_shape_rank_and_static_shape(tf):
+    @tf.function(input_signature=_sig(tf, [None, 4]))
+    def f(x):
+        y = tf.concat([x, x], 0)
+        print("shape", y.shape, "tf.shape", tf.shape(y).shape, tf.shape(y)[0].shape)
+        print("symbolic", y, tf.shape(y), tf.size(y), tf.shape(y)[0], tf.shape(x)[0] * 2)
+        print("rank", tf.rank(y).shape, y.shape.rank, y.ndim, tf.size(y).shape)
+        print("as_list", y.shape.as_list(), "len", len(y.shape), "dims", y.shape[0], y.shape[1])
+        print("num_elements", y.shape.num_elements(), y.shape.is_fully_defined(),
+              x[:1].shape.is_fully_defined(), y.shape[1:], y.shape[-1])
+        print("compatible", y.shape.is_compatible_with([7, 4]), y.shape == (None, 4),
+              y.shape.merge_with([6, None]))
+        return tf.shape(y), tf.rank(y), tf.size(y)
+    s, r, n = f(tf.ones([3, 4]))
+    print("values", s.numpy().tolist(), int(r), int(n))
+
+
+@case
+def shape_dims_in_python_control_flow(tf):
+    @tf.function(input_signature=_sig(tf, [None, 3]))
+    def f(x):
+        if x.shape[0] is None:
+            print("batch unknown")
+        else:
+            print("batch known")
+        cols = []
+        for i in range(x.shape[1]):
+            cols.append(x[:, i] * float(i))
+        y = tf.stack(cols, 1)
+        if y.shape[1] == 3:
+            print("three columns", y.shape)
+        n = x.shape[0] or tf.shape(x)[0]
+        print("n is a tensor", tf.is_tensor(n))
+        try:
+            for _ in range(x.shape[0]):
+                pass
+        except TypeError:
+            print("range(None) TypeError")
+        if x.shape.as_list()[0] is None and len(x.shape) == 2:
+            print("as_list None, len 2")
+        return tf.reduce_sum(y, 0)
+    print([round(float(v), 3) for v in f(tf.ones([4, 3])).numpy()])
+
+
+@case
+def keras_layers_in_relaxed_function(tf):
+    keras = tf.keras
+    conv = keras.layers.Conv2D(2, 3, padding="same")
+    flat = keras.layers.Flatten()
+    norm = keras.layers.LayerNormalization()
+    emb = keras.layers.Embedding(10, 3)
+    resh = keras.layers.Reshape((-1, 2))
+    pool = keras.layers.GlobalAveragePooling2D()
+
+    class Probe(keras.layers.Layer):
+        def build(self, shape):
+            print("build", tuple(shape))
+
+        def call(self, x):
+            print("call", x.shape, len(x.shape), x.shape[-1])
+            return x * tf.ones([x.shape[-1]])
+
+    probe = Probe()
+
+    @tf.function(input_signature=_sig(tf, [None, 4, 4, 1]) + _sig(tf, [None, None],
+                                                                   dtype=tf.int32))
+    def f(img, ids):
+        c = conv(img)
+        fl = flat(c)
+        print("conv", c.shape, "flat", fl.shape, "norm", norm(fl).shape)
+        print("pool", pool(c).shape, "reshape", resh(fl).shape)
+        e = probe(emb(ids))
+        print("embed", e.shape)
+        return tf.reduce_sum(e) + tf.reduce_sum(fl)
+    f(tf.ones([2, 4, 4, 1]), tf.zeros([2, 5], tf.int32))
+
+
+@case
+def ensure_shape_eager_and_gradient(tf):
+    import re
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    for s in ([2, 3], [None, 3], (None, None), None, [2, 4], [3], [2, 3, 1]):
+        try:
+            y = tf.ensure_shape(x, s)
+            print(s, y.shape, y.dtype.name, y.numpy().tolist())
+        except tf.errors.InvalidArgumentError as exc:
+            print(s, "InvalidArgumentError",
+                  re.sub(r"^\{\{function_node [^}]*\}\} ", "", exc.message))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.ensure_shape(x * x, [2, None])
+        z = tf.reduce_sum(y * tf.constant([1.0, 2.0, 3.0]))
+    print("grad", tape.gradient(z, x).numpy().tolist())
+
+    @tf.function(input_signature=_sig(tf, None))
+    def g(v):
+        w = tf.ensure_shape(v, [None, 3])
+        print("unknown rank", v.shape, w.shape, (w * 2).shape, tf.reduce_sum(w, 0).shape)
+        return w
+    print(g(x).numpy().tolist())

@@ -430,7 +430,10 @@ CHECKED_AGAINST_TF = frozenset({"ResizeBicubic", "ResizeBicubicGrad", "ScaleAndT
                                 "ScaleAndTranslateGrad", "BiasAdd", "BiasAddGrad",
                                 "OrderedSum", "OrderedSumGrad",
                                 # tests/ops/test_space_to_batch.py
-                                "SpaceToBatchND", "BatchToSpaceND"})
+                                "SpaceToBatchND", "BatchToSpaceND",
+                                # tf.ensure_shape (an identity): tests/function/
+                                # static_shapes_cases.py ensure_shape_eager_and_gradient
+                                "EnsureShape"})
 
 
 @functools.lru_cache(maxsize=None)
@@ -478,7 +481,10 @@ NOT_OPS = {"device", "executing_eagerly", "name_scope", "init_scope", "get_stati
            "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "special", "ctc_loss",
            "ctc_greedy_decoder", "ctc_beam_search_decoder", "dynamic_partition",
            "dynamic_stitch", "edit_distance",
-           "saturate_cast"}
+           "saturate_cast",
+           # an identity with a shape check: tests/function/static_shapes_cases.py (values,
+           # errors, gradient and static shapes vs TF)
+           "ensure_shape"}
 
 
 def test_every_public_op_function_is_in_the_table():

@@ -103,7 +103,7 @@ def _jacobians(f, x, delta):
         shapes = [None] * len(xs)
     else:
         jacs = tape.jacobian(y, xs, unconnected_gradients="zero")
-        shapes = [tuple(j.shape) for j in jacs]
+        shapes = [tuple(j._value.shape) for j in jacs]
         theoretical = [np.asarray(j.numpy(), r).reshape(ysize, n)
                        for j, n, r in zip(jacs, sizes, reals)]
     del tape

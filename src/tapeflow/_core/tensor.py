@@ -9,7 +9,7 @@ from . import recording as _rec
 from .backend import np
 
 __all__ = ["Tensor", "TensorShape", "TensorType", "convert_to_tensor", "constant", "is_tensor",
-           "static_value", "get_static_value"]
+           "static_value", "get_static_value", "traced_shape"]
 
 _next_id = itertools.count(1).__next__
 
@@ -202,11 +202,12 @@ class _TensorLike:
     def shape(self) -> TensorShape:
         """The static shape (``tf.Tensor.shape``): the value's, but inside a ``tf.function``
         traced with relaxed shapes, TensorFlow's static shape, None where a size follows an
-        unknown dimension (tapeflow's own ops read the traced sizes)."""
+        unknown dimension, whoever asks. tapeflow's own code reads the sizes it computes
+        with through :func:`traced_shape` (``_value.shape``)."""
         if _rec.ACTIVE[0]:
             tracer = _rec._state.tracer
             if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
-                return tracer.static_shape(self, 2)
+                return tracer.static_shape(self)
         return TensorShape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
@@ -214,7 +215,7 @@ class _TensorLike:
         if _rec.ACTIVE[0]:
             tracer = _rec._state.tracer
             if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
-                return tracer.static_shape(self, 2)
+                return tracer.static_shape(self)
         return TensorShape(self._value.shape)
 
     @property
@@ -611,6 +612,16 @@ class _Reference:
 
     def __repr__(self):
         return f"<Reference wrapping {self._obj!r}>"
+
+
+def traced_shape(x) -> TensorShape:
+    """The sizes ``x`` has in this run, for code that computes with them: a Tensor's or
+    Variable's value shape (inside a ``tf.function`` trace, the traced call's sizes, where
+    ``x.shape`` gives TensorFlow's static shape with None for unknown dimensions); any other
+    object's ``shape`` (a RaggedTensor, a SparseTensor, a KerasTensor)."""
+    if isinstance(x, _TensorLike):
+        return TensorShape(x._value.shape)
+    return x.shape
 
 
 def is_tensor(x) -> bool:

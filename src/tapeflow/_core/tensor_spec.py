@@ -3,9 +3,22 @@
 tf.function's signatures and ``tf.data``'s element specs are made of these.
 """
 from . import dtypes as _dt
-from .tensor import Tensor, TensorShape, _TensorLike
+from . import recording as _rec
+from .tensor import SymbolicTensor, Tensor, TensorShape
 
 __all__ = ["TensorSpec"]
+
+
+def _op_name(t):
+    """The op name of a graph tensor (one of the active trace, or one kept from a trace),
+    else None."""
+    if isinstance(t, SymbolicTensor):
+        return t.name.rpartition(":")[0]
+    if _rec.ACTIVE[0]:
+        ask = getattr(_rec._state.tracer, "symbolic_name", None)
+        if ask is not None:
+            return ask(t)
+    return None
 
 
 class TensorSpec:
@@ -40,9 +53,17 @@ class TensorSpec:
 
     @classmethod
     def from_tensor(cls, tensor, name=None) -> "TensorSpec":
-        """The spec of ``tensor`` (a Tensor or Variable): its exact shape and dtype."""
-        if not isinstance(tensor, _TensorLike):
+        """The spec of ``tensor`` (a Tensor): its static shape and dtype
+        (``tf.TensorSpec.from_tensor``). Inside a ``tf.function`` trace (or for a tensor
+        kept from one) the shape has None where the size is unknown and ``name`` defaults
+        to the tensor's op name (``"concat"``), as TensorFlow's graph tensors.
+
+        Raises:
+            ValueError: ``tensor`` is not a Tensor (a Variable, a NumPy array), as TF."""
+        if not isinstance(tensor, Tensor):
             raise ValueError(f"`tensor` should be a tf.Tensor, but got type {type(tensor)}.")
+        if name is None:
+            name = _op_name(tensor)
         return cls(tensor.shape, tensor.dtype, name)
 
     @classmethod

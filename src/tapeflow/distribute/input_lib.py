@@ -8,7 +8,7 @@ one-process global batch k.
 import enum
 
 from .._core import nest
-from .._core.tensor import _TensorLike, convert_to_tensor
+from .._core.tensor import _TensorLike, convert_to_tensor, traced_shape
 from .values import PerReplica
 
 __all__ = ["split_sizes", "InputContext", "InputOptions", "InputReplicationMode",
@@ -36,7 +36,7 @@ def _slice_leaf(x, start, stop):
 def split_batch(element, num_replicas, replicas):
     """The slices of one global batch (a nest of tensors) for the replica indices given."""
     leaves = [x for x in nest.flatten(element) if x is not None]
-    n = leaves[0].shape[0] if leaves else 0
+    n = traced_shape(leaves[0])[0] if leaves else 0
     sizes = split_sizes(n, num_replicas)
     starts = [sum(sizes[:i]) for i in range(num_replicas)]
     return [nest.map_structure(lambda x, i=i: _slice_leaf(x, starts[i], starts[i] + sizes[i]),

@@ -11,7 +11,7 @@ import contextlib
 import enum
 
 from .._core import nest
-from .._core.tensor import Tensor, convert_to_tensor
+from .._core.tensor import Tensor, convert_to_tensor, traced_shape
 from ..ops import array_ops as _a
 from ..ops import math_ops as _m
 from ..ops import reduction_ops as _r
@@ -294,7 +294,7 @@ class Strategy:
             count = len(parts)
         else:
             local = _m.add_n([_r.reduce_sum(p, axis=axis) for p in parts])
-            count = sum(p.shape[axis] for p in parts)
+            count = sum(traced_shape(p)[axis] for p in parts)
         count = _a.cast(count, local.dtype)
         if self._comm.size > 1:
             if axis is None:

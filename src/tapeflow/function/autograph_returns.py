@@ -556,7 +556,7 @@ def _placeholder(fi):
         return type(fi)(0)
     if isinstance(fi, _TensorLike):
         from ..ops import creation_ops
-        return creation_ops.zeros(fi.shape, fi.dtype)
+        return creation_ops.zeros(fi._value.shape, fi.dtype)
     if isinstance(fi, (list, tuple)):
         parts = [_placeholder(x) for x in fi]
         if any(p is None for p in parts):

@@ -8,7 +8,19 @@ import weakref
 from .._core.backend import np
 from .._core.tensor import Tensor, _next_id
 from .._core.variable import update_in_place
-from .ir import UPDATES, GuardFailed, Interpret, Loop, Op, Probe, Read, Structured, execute, walk
+from .ir import (
+    UPDATES,
+    GuardFailed,
+    Interpret,
+    Loop,
+    Op,
+    Probe,
+    Read,
+    Refused,
+    Structured,
+    execute,
+    walk,
+)
 from .ir import run_guard as run_guard
 from .ir import stateful as _stateful
 
@@ -461,6 +473,8 @@ class Shadow:
                 try:
                     if isinstance(step, Structured):
                         self._structured(step)
+                    elif type(step) is Op and step.prim.name == "EnsureShape":
+                        self._ensure_shape(step)
                     else:
                         step.probe(env, run, k)
                         if type(step) is Op:
@@ -482,6 +496,16 @@ class Shadow:
                     pass
                 k += 1
         self.pos[key] = n
+
+    def _ensure_shape(self, step):
+        """``tf.ensure_shape``: its output's stand-in takes the sizes the op pins (cut or
+        grown from its input's), so they are known; the others follow the input."""
+        v = np.asarray(self.env[step.ins[0]])
+        dims = step.attrs["shape"]
+        if len(dims) != v.ndim:
+            raise Refused
+        want = tuple(n if d is None else d for d, n in zip(dims, v.shape))
+        self.env[step.outs[0]] = grow_value(v[tuple(slice(0, n) for n in want)], want)
 
     def _traced(self, s):
         """The traced shape of slot ``s`` (None: unknown, its tensor gone)."""

@@ -177,18 +177,25 @@ class Tracer:
             return f'Tensor("{name}:0", dtype={t.dtype.name})'
         return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
 
-    def static_shape(self, t, depth=None):
+    def symbolic_name(self, t):
+        """TensorFlow's op name of ``t`` in this trace (``"concat"``, an argument's ``"x"``),
+        or None (a constant, a tensor this trace does not know)."""
+        s = self.slots.get(t._id)
+        if s is None or s in self.consts:
+            return None
+        return self.names.get(s)
+
+    def static_shape(self, t):
         """``t.shape`` inside this trace: TensorFlow's static shape, with None where a size
         follows a relaxed dimension or values (:class:`~.program.Shadow`), in a trace with
-        relaxed shapes or a value-sized op (else the traced shape, at no cost). When
-        ``depth`` is given, the frame ``depth`` levels up asks: tapeflow's own code (but
-        Keras's) gets the traced shape, the sizes it decides on."""
+        relaxed shapes or a value-sized op (else the traced shape, at no cost). Whoever
+        asks gets it: tapeflow's own code reads the sizes it computes with from the value
+        (``_core.tensor.traced_shape``)."""
         relaxed = self.relaxed_shapes.get(t._id)
         if relaxed is not None:
             return relaxed
         traced = t._value.shape
-        if not (self.relaxed_shapes or self.value_sized) or \
-                depth is not None and _internal(sys._getframe(depth)):
+        if not (self.relaxed_shapes or self.value_sized):
             return TensorShape(traced)
         s = self.slots.get(t._id)
         if s is None or s in self.consts:
@@ -541,7 +548,8 @@ _SIZED_BY_VALUES = frozenset(("Where", "Unique", "Range", "DynamicPartition", "D
 # The node names TensorFlow's Python API gives these op types by default (others: the type):
 # printed symbolic tensors and ConcreteFunction.graph's nodes.
 _OP_NAMES = {"AddV2": "add", "Sub": "sub", "Mul": "mul", "RealDiv": "truediv", "Pow": "pow",
-             "FloorDiv": "floordiv", "FloorMod": "mod"}
+             "FloorDiv": "floordiv", "FloorMod": "mod", "ConcatV2": "concat",
+             "StridedSlice": "strided_slice"}
 
 
 def retire(tracer, keep, fn_name):
@@ -579,27 +587,6 @@ def _lazy_shape(tracer, s, traced):
         tracer.shadow = Shadow(tracer)
     shadow = tracer.shadow
     return lambda: shadow.shape(s, traced)
-
-
-_KERAS = os.path.join(_PACKAGE, "keras")
-_AUTOGRAPH = os.path.join(_PACKAGE, "function", "autograph")
-_INTERNAL = {}   # file name -> True (tapeflow's), False (user's, Keras), None (AutoGraph's)
-
-
-def _internal(frame):
-    """Whether ``frame`` runs tapeflow's own code below Keras (an op, the tracer): it reads
-    the traced sizes, what it decides on, where the user's code and Keras see the static
-    shape. AutoGraph's frames (a converted call ``y.get_shape()``) ask for their caller."""
-    while frame is not None:
-        name = frame.f_code.co_filename
-        got = _INTERNAL.get(name, 0)
-        if got == 0:
-            got = _INTERNAL[name] = None if name.startswith(_AUTOGRAPH) else (
-                name.startswith(_PACKAGE) and not name.startswith(_KERAS))
-        if got is not None:
-            return got
-        frame = frame.f_back
-    return False
 
 
 def _tensor_name(t):

@@ -12,6 +12,7 @@ from .._core.registry import PerInput, Primitive, defjvp, defvjp, nondifferentia
 from .._core.tensor import (
     _C_NAMES,
     Tensor,
+    TensorShape,
     _TensorLike,
     convert_to_tensor,
     static_value,
@@ -35,7 +36,7 @@ from .composite_dispatch import RAGGED_OPS as _RAGGED_OPS
 __all__ = [
     "reshape", "broadcast_to", "transpose", "where", "identity", "stop_gradient", "conj",
     "expand_dims", "squeeze", "concat", "stack", "unstack", "shape", "size", "rank", "split",
-    "cast", "zeros_like", "ones_like", "invert_permutation", "newaxis",
+    "cast", "zeros_like", "ones_like", "invert_permutation", "newaxis", "ensure_shape",
 ]
 
 newaxis = None
@@ -268,6 +269,59 @@ def identity(input, name=None):  # noqa: A002 - TensorFlow's name
         A tensor of ``input``'s shape, dtype and values (a Variable is read).
     """
     return apply(_IDENTITY, (to_tensor(input),))
+
+
+def _ensure_forward(x, shape):
+    if len(shape) != x.ndim or any(d is not None and d != n for d, n in zip(shape, x.shape)):
+        got = ",".join(str(n) for n in x.shape)
+        want = ",".join("?" if d is None else str(d) for d in shape)
+        raise ValueError(f"Shape of tensor input [{got}] is not compatible with expected shape "
+                         f"[{want}].")
+    return x
+
+
+_ENSURE = primitive("EnsureShape", _ensure_forward, save_inputs=False)
+defvjp(_ENSURE, lambda g, y, x, shape: g)
+
+
+def ensure_shape(x, shape, name=None):
+    """``x`` unchanged, after checking its shape is compatible with ``shape``
+    (``tf.ensure_shape``). Inside a ``tf.function`` the result's static shape takes the
+    sizes ``shape`` gives (a relaxed trace then knows them).
+
+    Args:
+        x: a tensor of any dtype.
+        shape: a TensorShape, list or tuple (None for an unknown dimension), or None (any
+            shape).
+        name: TensorFlow's op name; unused.
+
+    Returns:
+        ``x``'s value as a new tensor; the gradient passes through.
+
+    Raises:
+        ValueError: inside a ``tf.function`` trace, ``shape`` contradicts ``x``'s static
+            shape (as TF's graph construction).
+        tf.errors.InvalidArgumentError: ``x``'s shape does not fit ``shape`` ("Shape of
+            tensor input [2,3] is not compatible with expected shape [2,4].").
+    """
+    x = to_tensor(x)
+    want = TensorShape(shape) if not isinstance(shape, TensorShape) else shape
+    if want.rank is None:
+        return apply(_IDENTITY, (x,))
+    dims = tuple(None if d is None else int(d) for d in want.as_list())
+    if ACTIVE[0] and current_tracer() is not None:
+        static = x.shape   # TensorFlow's static shape: checked while the graph is built
+        if static.rank is not None:
+            def text(dims):
+                return ",".join("?" if d is None else str(d) for d in dims)
+            if static.rank != len(dims):
+                raise ValueError(f"Shape must be rank {len(dims)} but is rank {static.rank}")
+            for i, (a, b) in enumerate(zip(dims, static.as_list())):
+                if a is not None and b is not None and a != b:
+                    raise ValueError(
+                        f"Dimension {i} in both shapes must be equal, but are {a} and {b}. "
+                        f"Shapes are [{text(dims)}] and [{text(static.as_list())}].")
+    return apply(_ENSURE, (x,), {"shape": dims})
 
 
 _STOP = nondifferentiable("StopGradient", lambda x: x)
@@ -598,23 +652,34 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
     Args:
         value: a tensor of rank >= 1.
-        num: accepted for TensorFlow's signature; the count is ``value``'s size on ``axis``.
+        num: the number of pieces, or None for ``value``'s static size on ``axis``.
         axis: the axis to split, in ``[-rank, rank)``.
-        name: TensorFlow's op name; unused.
+        name: TensorFlow's op name (in the error text).
 
     Returns:
-        A list of ``value.shape[axis]`` tensors of rank ``rank - 1``.
+        A list of ``num`` (or ``value.shape[axis]``) tensors of rank ``rank - 1``.
 
     Raises:
-        ValueError: for a scalar, or an axis out of range.
+        ValueError: for a scalar, an axis out of range, or (inside a ``tf.function`` traced
+            with unknown dimensions) ``num`` None and the static size unknown, as TF's
+            "Cannot infer argument `num` from shape (None, 2)".
+        tf.errors.InvalidArgumentError: ``num`` is not the size on ``axis``.
     """
     x = to_tensor(value)
     n = x._value.ndim
     if not -n <= int(axis) < n:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-n}, {n})")
     ax = int(axis) % n
-    return [_strided_slice(x, (slice(None),) * ax + (i,))
-            for i in builtins.range(static_dim(x, ax))]
+    if num is None and ACTIVE[0]:
+        static = x.shape   # TensorFlow's static shape inside a relaxed trace
+        if static.rank is not None and static[ax] is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {static}")
+    size = static_dim(x, ax)
+    if num is not None and int(num) != size:
+        shown = ",".join(str(d) for d in x._value.shape)
+        raise _err(f"Input shape axis {ax} must equal {int(num)}, got shape [{shown}]",
+                   "Unpack", name)
+    return [_strided_slice(x, (slice(None),) * ax + (i,)) for i in builtins.range(size)]
 
 
 def static_dim(x, axis):

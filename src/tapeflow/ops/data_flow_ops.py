@@ -109,7 +109,7 @@ def _stitch_prim(n):
     if prim is None:
         def rule(m):
             return lambda g, y, *ins, n, rest: reshape(
-                gather(g, reshape(ins[m], [-1])), ins[n + m].shape)
+                gather(g, reshape(ins[m], [-1])), ins[n + m]._value.shape)
         prim = Primitive("DynamicStitch", _stitch_forward, error=_stitch_error)
         prim.vjps = (None,) * n + tuple(rule(m) for m in range(n))
         _STITCH[n] = prim

@@ -97,7 +97,7 @@ _BICUBIC = primitive("ResizeBicubic", lambda x, size: _bicubic_forward(x, size))
 _BICUBIC_GRAD = primitive("ResizeBicubicGrad", _bicubic_grad_forward)
 defvjp(_BICUBIC, lambda g, y, x, size: apply(_BICUBIC_GRAD, (g, x), {"size": size}))
 defvjp(_BICUBIC_GRAD,
-       lambda g, y, grads, x, size: apply(_BICUBIC, (g,), {"size": tuple(grads.shape[1:3])}),
+       lambda g, y, grads, x, size: apply(_BICUBIC, (g,), {"size": tuple(grads._value.shape[1:3])}),
        None)
 
 
@@ -333,7 +333,7 @@ defvjp(_ST, lambda g, y, x, **a: apply(_ST_GRAD, (g, x), a))
 
 
 def _st_grad_grad(g, y, grads, x, size, **a):
-    return apply(_ST, (g,), dict(a, size=tuple(grads.shape[1:3])))
+    return apply(_ST, (g,), dict(a, size=tuple(grads._value.shape[1:3])))
 
 
 defvjp(_ST_GRAD, _st_grad_grad, None)

@@ -668,12 +668,12 @@ _QR = primitive("Qr", _via_float32(_qr_forward), n_outputs=2, save_output=True)
 def _qr_rule(g, y, x, full_matrices):
     dq, dr = g
     q, r = y
-    rows, cols = r.shape[-2], r.shape[-1]
-    if rows > cols and q.shape[-2] == q.shape[-1]:
+    rows, cols = r._value.shape[-2], r._value.shape[-1]
+    if rows > cols and q._value.shape[-2] == q._value.shape[-1]:
         raise NotImplementedError(
             "QrGrad not implemented when nrows > ncols and full_matrices is true. Received "
             f"r.shape={r.shape} with nrows={rows}and ncols={cols}.")
-    m = q.shape[-2]
+    m = q._value.shape[-2]
     if m >= cols:
         return _qr_deep_rule(q, r, dq, dr)
     # a wide matrix [X | Y] = Q [U | V]: X = Q U is square, and Y = Q V adds dQ's share

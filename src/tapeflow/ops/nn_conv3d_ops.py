@@ -47,7 +47,7 @@ def _out_sizes(shape, k, st, dl, pads):
 
 def _slabs(xp, kd, sd, dd, od):
     """For each depth offset, ``xp[:, i*dd : ... : sd]`` (od slices) folded into the batch."""
-    b, _, h, w, c = xp.shape
+    b, _, h, w, c = xp._value.shape
     for i in range(kd):
         start = i * dd
         slab = xp[:, start:start + (od - 1) * sd + 1:sd]

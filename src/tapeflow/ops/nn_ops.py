@@ -832,7 +832,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     1.25
     """
     loss = to_tensor(per_example_loss)
-    if loss.shape.rank == 0:
+    if loss._value.ndim == 0:
         raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with "
                          f"at least rank 1. Received per_example_loss={loss.numpy()} with "
                          "rank 0")
@@ -843,10 +843,10 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         dtype = loss.dtype
         scaled = _a.cast(loss, _dt.float32)
         w = _a.cast(w, _dt.float32)
-        if w.shape.rank:
-            if w.shape.rank - scaled.shape.rank == 1:
+        if w._value.ndim:
+            if w._value.ndim - scaled._value.ndim == 1:
                 w = _a.squeeze(w, [-1])
-            elif scaled.shape.rank - w.shape.rank == 1:
+            elif scaled._value.ndim - w._value.ndim == 1:
                 w = _a.expand_dims(w, -1)
         loss = _a.cast(_m.multiply(scaled, w), dtype)
     n = global_batch_size
@@ -860,7 +860,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
             # each call's batch size, as TensorFlow's tf.shape(per_example_loss)[0]
             n = _a.shape(loss)[0] * replicas
         else:
-            n = loss.shape[0] * replicas
+            n = loss._value.shape[0] * replicas
     return _m.divide_no_nan(_r.reduce_sum(loss), _a.cast(n, loss.dtype))
 
 

@@ -138,7 +138,7 @@ class _StateVar(ResourceVariable):
         out = super().assign(value, *args, **kwargs)
         copies = self._copies
         if copies is not None:
-            Variable.assign(copies, np.tile(self._value, (copies.shape[0], 1)))
+            Variable.assign(copies, np.tile(self._value, (copies._value.shape[0], 1)))
         return out
 
 

@@ -18,7 +18,7 @@ from .. import _protobuf as pb
 from .._core import errors
 from .._core.dtypes import as_dtype
 from .._core.recording import current_tracer, suspend
-from .._core.tensor import TensorShape, convert_to_tensor
+from .._core.tensor import TensorShape, convert_to_tensor, traced_shape
 from ..function import graph as _graph
 from ..function import graph_def as _gd
 from ..function import graph_objects as _go
@@ -204,7 +204,8 @@ def _stand_in_shapes(nodes, by_name, mapped, functions, returns):
                                   stand_in=True)
     except Exception:  # noqa: BLE001 - shapes stay unknown, as for any graph TF cannot run
         return {}
-    return {r: list(t.shape.as_list()) for r, t in zip(wanted, outs) if hasattr(t, "shape")}
+    return {r: list(traced_shape(t).as_list()) for r, t in zip(wanted, outs)
+            if hasattr(t, "shape")}
 
 
 # ------------------------------------------------------------------ in a tf.function

@@ -13,7 +13,7 @@ import numpy as np
 from .._core import dtypes as _dt
 from .._core.dispatch import apply
 from .._core.registry import nondifferentiable
-from .._core.tensor import _TensorLike, constant, convert_to_tensor, static_value
+from .._core.tensor import _TensorLike, constant, convert_to_tensor, static_value, traced_shape
 from .._core.variable import Variable
 from ..ops import (
     array_ops,
@@ -137,8 +137,9 @@ def _select_v2(ins, attrs, ctx):
 def _select(ins, attrs, ctx):
     # TF 1's Select: a vector condition picks whole rows of higher-rank operands
     c, t, e = ins
-    if c.shape.rank == 1 and t.shape.rank and t.shape.rank > 1:
-        c = array_ops.reshape(c, [-1] + [1] * (t.shape.rank - 1))
+    rc, rt = traced_shape(c).rank, traced_shape(t).rank
+    if rc == 1 and rt and rt > 1:
+        c = array_ops.reshape(c, [-1] + [1] * (rt - 1))
     return array_ops.where(c, t, e)
 
 
@@ -231,7 +232,7 @@ def _size(ins, attrs, ctx):
 def _rank(ins, attrs, ctx):
     # the rank is known while tracing: a constant the reductions below can read as an axis
     # list without a guard (TF folds it the same way)
-    rank = getattr(ins[0].shape, "rank", None)
+    rank = getattr(traced_shape(ins[0]), "rank", None) if hasattr(ins[0], "shape") else None
     if rank is None:
         return array_ops.rank(ins[0])
     return _static(ctx, np.int32(rank))
@@ -580,7 +581,7 @@ def _relu_grad(ins, attrs, ctx):
 
 def _bias_add_grad(ins, attrs, ctx):
     dy = ins[0]
-    rank = dy.shape.rank
+    rank = traced_shape(dy).rank
     channel = 1 if _s(attrs.get("data_format", "NHWC")) == "NCHW" else rank - 1
     return reduction_ops.reduce_sum(dy, axis=[a for a in range(rank) if a != channel])
 

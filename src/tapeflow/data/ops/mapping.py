@@ -7,7 +7,7 @@ import itertools
 from ..._core import dispatch as _dispatch
 from ..._core import dtypes as _dt
 from ..._core.backend import np
-from ..._core.tensor import _TensorLike
+from ..._core.tensor import _TensorLike, traced_shape
 from ..._core.tensor_spec import TensorSpec
 from ..structure import (
     AUTOTUNE,
@@ -84,7 +84,7 @@ def filter_dataset(input_dataset, predicate, name=None) -> "Dataset":
         args = _tensors(element)
         out = predicate(*args) if type(element) is tuple else predicate(args)
         if isinstance(out, _TensorLike):
-            dtype, shape = out.dtype, tuple(out.shape)
+            dtype, shape = out.dtype, tuple(traced_shape(out))
         else:
             value = np.asarray(out)
             dtype, shape = _dt.FROM_NUMPY.get(value.dtype, _dt.int64), value.shape
@@ -209,7 +209,7 @@ def take_while(input_dataset, predicate, name=None) -> "Dataset":
     def test(element):
         out = _call(predicate, element)
         if isinstance(out, _TensorLike):
-            dtype, shape = out.dtype, tuple(out.shape)
+            dtype, shape = out.dtype, tuple(traced_shape(out))
         else:
             value = np.asarray(out)
             dtype, shape = _dt.FROM_NUMPY.get(value.dtype, _dt.int64), value.shape

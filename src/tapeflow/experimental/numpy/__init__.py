@@ -16,6 +16,7 @@ import numpy as _np
 import tapeflow as _tf
 
 from ..._core.dtypes import as_dtype as _as_dtype
+from ..._core.tensor import traced_shape as _traced
 from . import random  # noqa: F401 - tnp.random
 from ._behavior import (  # noqa: F401 - tnp.experimental_enable_numpy_behavior
     experimental_enable_numpy_behavior,
@@ -112,9 +113,9 @@ def array(val, dtype=None, copy=True, ndmin=0):
     t = _to(val, dtype)
     if copy and t is val:
         t = _tf.identity(t)
-    extra = ndmin - len(t.shape)
+    extra = ndmin - len(_traced(t))
     if extra > 0:
-        t = _tf.reshape(t, [1] * extra + t.shape.as_list())
+        t = _tf.reshape(t, [1] * extra + _traced(t).as_list())
     return t
 
 
@@ -223,7 +224,7 @@ def tri(N, M=None, k=0, dtype=None):  # noqa: N803
 
 def _band(m, k, lower):
     m = _to(m)
-    n, c = m.shape[-2], m.shape[-1]
+    n, c = _traced(m)[-2], _traced(m)[-1]
     mask = _np.tri(n, c, k, dtype=bool)
     mask = mask if lower else ~_np.tri(n, c, k - 1, dtype=bool)
     return _tf.where(_tf.constant(mask), m, _tf.zeros_like(m))
@@ -242,9 +243,9 @@ def triu(m, k=0):
 def diag(v, k=0):
     """The diagonal of a matrix, or a matrix with vector ``v`` on diagonal ``k``; ``np.diag``."""
     v = _to(v)
-    if len(v.shape) == 1:
-        n = v.shape[0] + _b.abs(k)
-        idx = [[i + _b.max(-k, 0), i + _b.max(k, 0)] for i in range(v.shape[0])]
+    if len(_traced(v)) == 1:
+        n = _traced(v)[0] + _b.abs(k)
+        idx = [[i + _b.max(-k, 0), i + _b.max(k, 0)] for i in range(_traced(v)[0])]
         return _tf.scatter_nd(_tf.constant(idx, _tf.int64), v, [n, n])
     return diagonal(v, k)
 
@@ -252,8 +253,8 @@ def diag(v, k=0):
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The ``offset`` diagonal of ``a`` over two axes; ``np.diagonal``."""
     a = _to(a)
-    idx = _np.diagonal(_np.arange(int(_np.prod(a.shape.as_list()))).reshape(
-        a.shape.as_list()), offset, axis1, axis2)
+    idx = _np.diagonal(_np.arange(int(_np.prod(_traced(a).as_list()))).reshape(
+        _traced(a).as_list()), offset, axis1, axis2)
     return _tf.gather(_tf.reshape(a, [-1]), _tf.constant(idx))
 
 
@@ -495,7 +496,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def array_equal(a1, a2):
     """Whether two arrays have one shape and equal elements; ``np.array_equal``."""
     a1, a2 = _to(a1), _to(a2)
-    if a1.shape.as_list() != a2.shape.as_list():
+    if _traced(a1).as_list() != _traced(a2).as_list():
         return _tf.constant(False)
     dtype = _np_result(a1, a2)
     return _tf.reduce_all(_tf.equal(_to(a1, dtype), _to(a2, dtype)))
@@ -564,8 +565,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=None):
         a = _tf.cast(a, result_type(float))
     m = _tf.reduce_mean(a, axis=_axis(axis), keepdims=True)
     sq = _tf.reduce_sum(_tf.square(a - m), axis=_axis(axis), keepdims=bool(keepdims))
-    n = _np.prod(a.shape.as_list()) / _np.prod(_tf.reduce_sum(a, axis=_axis(axis))
-                                               .shape.as_list() or [1])
+    n = _np.prod(_traced(a).as_list()) / _np.prod(
+        _traced(_tf.reduce_sum(a, axis=_axis(axis))).as_list() or [1])
     return sq / _tf.constant(n - ddof, sq.dtype)
 
 
@@ -582,8 +583,8 @@ def average(a, axis=None, weights=None, returned=False):
     else:
         dtype = _np_result(a, weights, float)
         a, w = _to(a, dtype), _to(weights, dtype)
-        if axis is not None and len(w.shape) == 1 and len(a.shape) > 1:
-            shp = [1] * len(a.shape)
+        if axis is not None and len(_traced(w)) == 1 and len(_traced(a)) > 1:
+            shp = [1] * len(_traced(a))
             shp[axis] = -1
             w = _tf.reshape(w, shp)
         w = _tf.broadcast_to(w, _tf.shape(a))
@@ -661,11 +662,11 @@ def matmul(x1, x2):
     """The matrix product (a vector promoted on the right or the left); ``np.matmul``."""
     dtype = _np_result(x1, x2)
     a, b = _to(x1, dtype), _to(x2, dtype)
-    if len(a.shape) == 1 and len(b.shape) == 1:
+    if len(_traced(a)) == 1 and len(_traced(b)) == 1:
         return _tf.reduce_sum(a * b)
-    if len(a.shape) == 1:
+    if len(_traced(a)) == 1:
         return _tf.squeeze(_tf.matmul(a[None], b), -2)
-    if len(b.shape) == 1:
+    if len(_traced(b)) == 1:
         return _tf.squeeze(_tf.matmul(a, b[:, None]), -1)
     try:
         return _tf.matmul(a, b)
@@ -677,9 +678,9 @@ def dot(a, b):
     """``np.dot``: the product over the last axis of ``a`` and the second-to-last of ``b``."""
     dtype = _np_result(a, b)
     a, b = _to(a, dtype), _to(b, dtype)
-    if len(a.shape) == 0 or len(b.shape) == 0:
+    if len(_traced(a)) == 0 or len(_traced(b)) == 0:
         return a * b
-    return _tf.tensordot(a, b, [[len(a.shape) - 1], [_b.max(len(b.shape) - 2, 0)]])
+    return _tf.tensordot(a, b, [[len(_traced(a)) - 1], [_b.max(len(_traced(b)) - 2, 0)]])
 
 
 def vdot(a, b):
@@ -693,9 +694,9 @@ def inner(a, b):
     """The product over the last axes of ``a`` and ``b``; ``np.inner``."""
     dtype = _np_result(a, b)
     a, b = _to(a, dtype), _to(b, dtype)
-    if len(a.shape) == 0 or len(b.shape) == 0:
+    if len(_traced(a)) == 0 or len(_traced(b)) == 0:
         return a * b
-    return _tf.tensordot(a, b, [[len(a.shape) - 1], [len(b.shape) - 1]])
+    return _tf.tensordot(a, b, [[len(_traced(a)) - 1], [len(_traced(b)) - 1]])
 
 
 def outer(a, b):
@@ -726,7 +727,7 @@ def kron(a, b):
     """The Kronecker product of two matrices; ``np.kron``."""
     dtype = _np_result(a, b)
     a, b = _to(a, dtype), _to(b, dtype)
-    (m, n), (p, q) = a.shape.as_list(), b.shape.as_list()
+    (m, n), (p, q) = _traced(a).as_list(), _traced(b).as_list()
     return _tf.reshape(a[:, None, :, None] * b[None, :, None, :], [m * p, n * q])
 
 
@@ -752,7 +753,7 @@ def transpose(a, axes=None):
 def swapaxes(a, axis1, axis2):
     """``a`` with two axes swapped; ``np.swapaxes``."""
     a = _to(a)
-    perm = list(range(len(a.shape)))
+    perm = list(range(len(_traced(a))))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return _tf.transpose(a, perm)
 
@@ -760,7 +761,7 @@ def swapaxes(a, axis1, axis2):
 def moveaxis(a, source, destination):
     """``a`` with axis ``source`` moved to ``destination``; ``np.moveaxis``."""
     a = _to(a)
-    return _tf.transpose(a, _perm_moveaxis(len(a.shape), source, destination))
+    return _tf.transpose(a, _perm_moveaxis(len(_traced(a)), source, destination))
 
 
 def _perm_moveaxis(n, src, dst):
@@ -782,7 +783,7 @@ def squeeze(a, axis=None):
 
 def atleast_1d(*arys):
     """Each input with at least one dimension; ``np.atleast_1d``."""
-    out = [_tf.reshape(t, [1]) if len(t.shape) == 0 else t for t in map(_to, arys)]
+    out = [_tf.reshape(t, [1]) if len(_traced(t)) == 0 else t for t in map(_to, arys)]
     return out[0] if len(out) == 1 else out
 
 
@@ -796,7 +797,7 @@ def atleast_3d(*arys):
     """Each input with at least three dimensions (1-D ``(n,)`` -> ``(1, n, 1)``)."""
     out = []
     for t in map(_to, arys):
-        r = len(t.shape)
+        r = len(_traced(t))
         t = (_tf.reshape(t, [1, 1, 1]) if r == 0 else t[None, :, None] if r == 1
              else t[..., None] if r == 2 else t)
         out.append(t)
@@ -822,7 +823,7 @@ def hstack(tup):
     """Joined along axis 1 (axis 0 for 1-D inputs); ``np.hstack``."""
     arrs = atleast_1d(*tup)
     arrs = arrs if isinstance(arrs, list) else [arrs]
-    return concatenate(arrs, 0 if len(arrs[0].shape) == 1 else 1)
+    return concatenate(arrs, 0 if len(_traced(arrs[0])) == 1 else 1)
 
 
 def vstack(tup):
@@ -847,7 +848,7 @@ def append(arr, values, axis=None):
 def split(ary, indices_or_sections, axis=0):
     """``ary`` split into equal sections or at indices; a list; ``np.split``."""
     a = _to(ary)
-    n = a.shape[axis]
+    n = _traced(a)[axis]
     if isinstance(indices_or_sections, int):
         if n % indices_or_sections:
             raise ValueError("array split does not result in an equal division")
@@ -861,7 +862,7 @@ def split(ary, indices_or_sections, axis=0):
 def hsplit(ary, indices_or_sections):
     """``np.hsplit``: split along axis 1 (axis 0 for 1-D)."""
     a = _to(ary)
-    return split(a, indices_or_sections, 0 if len(a.shape) == 1 else 1)
+    return split(a, indices_or_sections, 0 if len(_traced(a)) == 1 else 1)
 
 
 def vsplit(ary, indices_or_sections):
@@ -878,7 +879,7 @@ def tile(a, reps):
     """``a`` repeated ``reps`` times per axis; ``np.tile``."""
     a = _to(a)
     reps = _shape(reps)
-    r = _b.max(len(reps), len(a.shape))
+    r = _b.max(len(reps), len(_traced(a)))
     a = array(a, copy=False, ndmin=r)
     return _tf.tile(a, [1] * (r - len(reps)) + reps)
 
@@ -894,7 +895,7 @@ def repeat(a, repeats, axis=None):
 def flip(m, axis=None):
     """``m`` reversed along ``axis`` (all axes when None); ``np.flip``."""
     m = _to(m)
-    axes = list(range(len(m.shape))) if axis is None else [axis] if isinstance(axis, int) \
+    axes = list(range(len(_traced(m)))) if axis is None else [axis] if isinstance(axis, int) \
         else list(axis)
     return _tf.reverse(m, axes)
 
@@ -928,7 +929,7 @@ def rot90(m, k=1, axes=(0, 1)):
 def pad(array, pad_width, mode="constant", constant_values=0):
     """``array`` padded with ``constant_values`` (constant mode); ``np.pad``."""
     a = _to(array)
-    pw = _np.broadcast_to(_np.asarray(pad_width), (len(a.shape), 2)).tolist()
+    pw = _np.broadcast_to(_np.asarray(pad_width), (len(_traced(a)), 2)).tolist()
     return _tf.pad(a, pw, mode=mode.upper(), constant_values=constant_values)
 
 
@@ -940,7 +941,7 @@ def broadcast_to(array, shape):
 def broadcast_arrays(*args):
     """The inputs broadcast against each other; a list; ``np.broadcast_arrays``."""
     ts = [_to(a) for a in args]
-    shp = _np.broadcast_shapes(*[tuple(t.shape.as_list()) for t in ts])
+    shp = _np.broadcast_shapes(*[tuple(_traced(t).as_list()) for t in ts])
     return [_tf.broadcast_to(t, list(shp)) for t in ts]
 
 
@@ -951,7 +952,7 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     dtype = _np_result(x, y)
     c, a, b = _to(condition, _tf.bool), _to(x, dtype), _to(y, dtype)
-    shp = list(_np.broadcast_shapes(*[tuple(t.shape.as_list()) for t in (c, a, b)]))
+    shp = list(_np.broadcast_shapes(*[tuple(_traced(t).as_list()) for t in (c, a, b)]))
     return _tf.where(_tf.broadcast_to(c, shp), _tf.broadcast_to(a, shp),
                      _tf.broadcast_to(b, shp))
 
@@ -973,7 +974,7 @@ def take(a, indices, axis=None):
 def take_along_axis(arr, indices, axis):
     """``np.take_along_axis``: pick along ``axis`` with indices shaped like ``arr``."""
     a, idx = _to(arr), _to(indices)
-    grids = list(_np.meshgrid(*[_np.arange(s) for s in idx.shape.as_list()], indexing="ij"))
+    grids = list(_np.meshgrid(*[_np.arange(s) for s in _traced(idx).as_list()], indexing="ij"))
     grids[axis] = idx.numpy()
     full = _np.stack(grids, -1).astype(_np.int64)
     return _tf.gather_nd(a, _tf.constant(full))
@@ -993,7 +994,7 @@ def diff(a, n=1, axis=-1):
     """The ``n``-th discrete difference along ``axis``; ``np.diff``."""
     a = _to(a)
     for _ in range(n):
-        k = a.shape[axis]
+        k = _traced(a)[axis]
         a = (_tf.gather(a, list(range(1, k)), axis=axis)
              - _tf.gather(a, list(range(k - 1)), axis=axis))
     return a
@@ -1024,7 +1025,7 @@ def meshgrid(*xi, indexing="xy"):
 def vander(x, N=None, increasing=False):  # noqa: N803
     """The Vandermonde matrix of 1-D ``x``; ``np.vander``."""
     x = _to(x)
-    n = x.shape[0] if N is None else N
+    n = _traced(x)[0] if N is None else N
     p = list(range(n)) if increasing else list(range(n - 1, -1, -1))
     return _tf.pow(x[:, None], _tf.constant(p, x.dtype)[None, :])
 
@@ -1051,7 +1052,7 @@ def ndim(a):
 
 def size(x, axis=None):
     """The number of elements of ``x`` (along ``axis``); ``np.size``."""
-    s = _to(x).shape.as_list()
+    s = _traced(_to(x)).as_list()
     return int(_np.prod(s)) if axis is None else s[axis]
 
 

@@ -49,7 +49,7 @@ def _methods():
     return {
         "T": property(lambda self: transpose(self)),
         "ndim": property(lambda self: len(self.shape)),
-        "size": property(lambda self: np.prod(self.shape.as_list())),
+        "size": property(lambda self: np.prod(list(self._value.shape))),
         "__pos__": lambda self: self,
         "tolist": lambda self: self.numpy().tolist(),
         "transpose": transpose, "flatten": ravel, "ravel": ravel, "reshape": _reshape,

@@ -2,7 +2,7 @@
 Keras 3's cell (``conv_lstm_cell``), gate order i, f, c, o and weight layout."""
 from ..._core import errors
 from ..._core.backend import np
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, traced_shape
 from ...ops import array_ops as _a
 from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
@@ -325,9 +325,10 @@ class _ConvLSTM(RNN):
         return [result, *states] if self.return_state else result
 
     def _loop(self, inputs, states, mask):
-        steps = _a.unstack(inputs, axis=1)
+        n = traced_shape(inputs)[1]   # the time steps of this call (a relaxed trace's too)
+        steps = _a.unstack(inputs, num=n, axis=1)
         masks = [None] * len(steps) if mask is None else _a.unstack(
-            _a.cast(mask, "bool"), axis=1)
+            _a.cast(mask, "bool"), num=n, axis=1)
         if self.go_backwards:
             steps, masks = steps[::-1], masks[::-1]
         outputs = []

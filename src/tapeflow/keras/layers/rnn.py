@@ -1,6 +1,6 @@
 """Recurrent layers: SimpleRNN, LSTM and GRU (Keras 3's cells and gate layouts)."""
 from ..._core.recording import executing_eagerly
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, traced_shape
 from ...ops import array_ops as _a
 from ...ops import creation_ops as _cr
 from ...ops import math_ops as _m
@@ -293,9 +293,10 @@ class RNN(Layer):
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [
                 initial_state]
-        steps = _a.unstack(inputs, axis=1)
+        n = traced_shape(inputs)[1]   # the time steps of this call (a relaxed trace's too)
+        steps = _a.unstack(inputs, num=n, axis=1)
         masks = [None] * len(steps) if mask is None else _a.unstack(
-            _a.cast(mask, "bool"), axis=1)
+            _a.cast(mask, "bool"), num=n, axis=1)
         if self.go_backwards:
             steps, masks = steps[::-1], masks[::-1]
         outputs = []

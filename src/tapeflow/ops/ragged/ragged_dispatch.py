@@ -10,7 +10,7 @@ partitions are bookkeeping in NumPy.
 from ..._core import dtypes as _dt
 from ..._core import errors
 from ..._core.backend import np
-from ..._core.tensor import Tensor, _TensorLike, convert_to_tensor
+from ..._core.tensor import Tensor, _TensorLike, convert_to_tensor, traced_shape
 from .. import array_ops as _a
 from .. import composite_dispatch as _composite
 from .. import indexing_ops as _ix
@@ -349,7 +349,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     sig = fn_output_signature if fn_output_signature is not None else dtype
     flat = nest.flatten(elems)
     n = int(flat[0].nrows()._value) if isinstance(flat[0], RaggedTensor) else \
-        int(flat[0].shape[0])
+        int(traced_shape(flat[0])[0])
     outs = []
     for i in range(n):
         row = nest.pack_sequence_as(elems, [e[i] for e in flat])

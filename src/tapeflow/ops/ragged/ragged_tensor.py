@@ -14,6 +14,7 @@ from ..._core.tensor import (
     _TFNamedType,
     convert_to_tensor,
     static_value,
+    traced_shape,
 )
 from .. import array_ops as _a
 from .. import composite_dispatch as _composite
@@ -151,7 +152,7 @@ class RaggedTensor(metaclass=_TFNamedType):
         Raises:
             ValueError: for a SparseTensor of another rank.
         """
-        if st_input.indices.shape[1] != 2:
+        if st_input.indices._value.shape[1] != 2:
             raise ValueError("rank(st_input) must be 2.")
         idx = st_input.indices._value
         nrows = int(st_input.dense_shape._value[0])
@@ -172,7 +173,7 @@ class RaggedTensor(metaclass=_TFNamedType):
         starts = _int64(row_starts)._value
         if not isinstance(values, (RaggedTensor, _TensorLike)):
             values = convert_to_tensor(values)
-        n = values.shape[0] if not isinstance(values, RaggedTensor) else int(
+        n = values._value.shape[0] if not isinstance(values, RaggedTensor) else int(
             values.nrows()._value)
         return cls.from_row_splits(values, np.append(starts, n), validate=validate)
 
@@ -248,7 +249,7 @@ class RaggedTensor(metaclass=_TFNamedType):
 
     @property
     def shape(self) -> TensorShape:
-        inner = self._values.shape
+        inner = traced_shape(self._values)
         return TensorShape([self._row_splits._value.shape[0] - 1, self._uniform] +
                            list(inner)[1:])
 
