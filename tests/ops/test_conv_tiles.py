@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow.ops import _depthwise as dwk
 from tapeflow.ops import _parallel as par
 from tapeflow.ops import nn_conv_ops as conv
 
@@ -33,8 +34,8 @@ def _passes(x, w, strides, padding, dilations):
 @pytest.mark.parametrize("tile_bytes,parallel", [(64, 1), (3000, 1), (1 << 14, 1 << 40),
                                                  (3 << 18, 1)])
 def test_depthwise_tiles_give_the_whole_array_bits(monkeypatch, tile_bytes, parallel):
-    monkeypatch.setattr(conv, "_DW_TILE_BYTES", tile_bytes)
-    monkeypatch.setattr(conv, "_DW_PARALLEL", parallel)
+    monkeypatch.setattr(dwk, "TILE_BYTES", tile_bytes)
+    monkeypatch.setattr(dwk, "PARALLEL", parallel)
     monkeypatch.setitem(par._STATE, "on", True)
     rng = np.random.default_rng(tile_bytes)
     for trial in range(40):

@@ -16,10 +16,11 @@ import math
 import threading
 
 from .._core.backend import np
+from . import _parallel as _par
 from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in TF's order)
 
-__all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
-           "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
+__all__ = ["zeros_of", "filled", "relu", "add_rows", "scale_shift", "sum_leading", "mean",
+           "complex_div", "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
            "complex_expm1", "square", "expm1",
            "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
            "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
@@ -98,6 +99,49 @@ def add_rows(x, b, out=None):
     res = np.add(x.reshape(-1, k * c), wide,
                  out=None if out is None else out.reshape(-1, k * c))
     return res.reshape(x.shape)
+
+
+_TILE_BYTES = 1 << 17   # bytes of one tile of scale_shift (its passes stay in L2)
+_PARALLEL_BYTES = 1 << 20
+
+
+def scale_shift(x, s, b, act=None, out=None):
+    """``x * s + b`` for ``x`` ``[..., c]`` (C-contiguous float) and vectors ``s``, ``b``
+    ``[c]`` of its dtype (an inference batch norm), then ``act``: None, ``"relu"``
+    (``max(y, 0)``) or ``"relu6"`` (``min(max(y, 0), 6)``), into ``out`` when given
+    (``x``'s shape; may be ``x``). Tile by tile of rows, each tile's passes in L2 (one
+    pass over ``x`` from memory, not one per operation); a large one on two threads
+    (``_parallel``). Each element gets the operations of ``x * s``, ``add_rows``,
+    ``relu``/``Relu6``'s forward in that order: the same bits."""
+    if out is None:
+        out = np.empty(x.shape, x.dtype)
+    c = s.shape[0]
+    k = _tiling(x, c) or 1
+    if k > 1:
+        s, b = np.tile(s, k), np.tile(b, k)
+    x2, o2 = x.reshape(-1, k * c), out.reshape(-1, k * c)
+    rows, wide = x2.shape
+    step = max(1, _TILE_BYTES // (wide * x.dtype.itemsize))
+    if act is not None:
+        zeros = zeros_of((min(step, rows), wide), x.dtype)
+        sixes = filled((min(step, rows), wide), x.dtype, 6) if act == "relu6" else None
+
+    def tile(a, e):
+        t = o2[a:e]
+        np.multiply(x2[a:e], s, out=t)
+        np.add(t, b, out=t)
+        if act is not None:
+            np.maximum(t, zeros[:e - a], out=t)
+            if sixes is not None:
+                np.minimum(t, sixes[:e - a], out=t)
+
+    tiles = [(a, min(a + step, rows)) for a in range(0, rows, step)]
+    if len(tiles) > 1 and x.nbytes >= _PARALLEL_BYTES and _par.enabled():
+        _par.run(tile, tiles)
+    else:
+        for a, e in tiles:
+            tile(a, e)
+    return out
 
 
 def _ones(n, dtype):

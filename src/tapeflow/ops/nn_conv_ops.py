@@ -27,6 +27,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import _TensorLike, static_value
+from . import _depthwise as _dwk
 from . import _half_conv as _hc
 from . import _helpers as _h
 from . import _parallel as _par
@@ -688,7 +689,7 @@ def _dw_forward(x, w, strides, pads, dilations):
         return _hc.depthwise([_window(xp, k // kw, k % kw, dh, dw, sh, sw, oh, ow)
                               for k in builtins.range(kh * kw)], w)
     if m == 1 and x.dtype == w.dtype and x.dtype.char in "fd":
-        return _dw_tiled(x, w[..., 0], strides, pads, dilations, oh, ow)
+        return _dwk.forward(x, w[..., 0], strides, pads, dilations, oh, ow)
     xp = _pad(x, pads)
     if m == 1:
         # one product per kernel offset into a scratch plane, added into the output (no
@@ -706,86 +707,6 @@ def _dw_forward(x, w, strides, pads, dilations):
         for j in builtins.range(kw):
             out += _window(xp, i, j, dh, dw, sh, sw, oh, ow)[..., None] * w[i, j]
     return out.reshape(n, oh, ow, c * m).astype(x.dtype, copy=False)
-
-
-# bytes a depthwise tile's output, scratch plane and input rows may take: its kh*kw passes
-# then stay in the core's L2 cache (1 MB here)
-_DW_TILE_BYTES = 3 << 18
-_DW_PARALLEL = 1 << 17     # output elements from which the tiles run on two threads
-
-
-def _dw_tiles(n, oh, row_bytes):
-    """``[(i0, i1, r0, r1)]``: output rows ``r0:r1`` of images ``i0:i1``, each tile about
-    :data:`_DW_TILE_BYTES` (``row_bytes`` per output row: output, scratch and input rows),
-    whole images grouped when one is smaller; equal tiles, no small last one."""
-    image = oh * row_bytes
-    if image >= _DW_TILE_BYTES:
-        count = -(-oh // builtins.max(1, _DW_TILE_BYTES // row_bytes))
-        step = -(-oh // count)
-        return [(i, i + 1, r, builtins.min(r + step, oh))
-                for i in builtins.range(n) for r in builtins.range(0, oh, step)]
-    count = -(-n // builtins.max(1, _DW_TILE_BYTES // image))
-    per = -(-n // count)
-    return [(i, builtins.min(i + per, n), 0, oh) for i in builtins.range(0, n, per)]
-
-
-def _dw_tiled(x, wc, strides, pads, dilations, oh, ow):
-    """The depthwise convolution of one filter per channel (``wc`` [kh, kw, C], ``x`` float32
-    or float64 of ``wc``'s dtype) tile by tile of output rows: each tile's input rows are
-    padded into a scratch buffer, then its ``kh * kw`` products and sums run over the tile
-    alone, in the core's L2 cache (not one pass each over a multi-megabyte output); large
-    ones on two threads (``_parallel``). Each element is ``x0*w0``, then ``+= x_k*w_k`` in
-    kernel-offset order, as the whole-array passes compute it: the same bits."""
-    kh, kw, c = wc.shape
-    n, h, wd = x.shape[:3]
-    (sh, sw), (dh, dw) = strides, dilations
-    ((pt, _), (pl, _)) = pads
-    dtype = x.dtype
-    out = np.empty((n, oh, ow, c), dtype)
-    # the padded input columns the windows read
-    cols = (ow - 1) * sw + (kw - 1) * dw + 1
-    padded = _padded(pads)
-
-    def tile(i0, i1, r0, r1):
-        rows = (r1 - r0 - 1) * sh + (kh - 1) * dh + 1
-        p0 = r0 * sh                        # first padded row read
-        o = out[i0:i1, r0:r1]
-        if padded:
-            buf = _scratch(((i1 - i0) * rows * cols * c + o.size,), dtype)
-            src = buf[:(i1 - i0) * rows * cols * c].reshape(i1 - i0, rows, cols, c)
-            tmp = buf[src.size:].reshape(o.shape)
-            # input rows a:b land at tile rows a + pt - p0; columns at + pl
-            a, b = builtins.max(p0 - pt, 0), builtins.min(p0 + rows - pt, h)
-            ca, cb = 0, builtins.max(builtins.min(cols - pl, wd), 0)
-            ta, tb = a + pt - p0, b + pt - p0
-            if ta > 0:
-                src[:, :ta].fill(0)
-            if tb < rows:
-                src[:, tb:].fill(0)
-            if b > a:
-                if pl:
-                    src[:, ta:tb, :pl].fill(0)
-                if pl + cb < cols:
-                    src[:, ta:tb, pl + cb:].fill(0)
-                src[:, ta:tb, pl:pl + cb] = x[i0:i1, a:b, ca:cb]
-            else:
-                src.fill(0)
-        else:
-            src = x[i0:i1, p0:p0 + rows]
-            tmp = _scratch(o.shape, dtype)
-        np.multiply(_window(src, 0, 0, dh, dw, sh, sw, r1 - r0, ow), wc[0, 0], out=o)
-        for k in builtins.range(1, kh * kw):
-            i, j = divmod(k, kw)
-            np.multiply(_window(src, i, j, dh, dw, sh, sw, r1 - r0, ow), wc[i, j], out=tmp)
-            np.add(o, tmp, out=o)
-
-    tiles = _dw_tiles(n, oh, (2 * ow + sh * cols) * c * dtype.itemsize)
-    if len(tiles) > 1 and out.size >= _DW_PARALLEL and _par.enabled():
-        _par.run(tile, tiles)
-    else:
-        for t in tiles:
-            tile(*t)
-    return out
 
 
 def _dw_masked(x, w, strides, pads, dilations, oh, ow):
