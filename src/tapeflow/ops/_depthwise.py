@@ -16,23 +16,51 @@ def _window(xp, i, j, dh, dw, sh, sw, oh, ow):
     return xp[:, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw, :]
 
 
-# bytes a depthwise tile's output, scratch plane and input rows may take: its kh*kw passes
-# then stay in the core's L2 cache (1 MB here)
-TILE_BYTES = 3 << 18
+# bytes a depthwise tile's output, scratch plane and input rows may take. Tiles sized for
+# the 1 MB L2 cache measured no faster than whole-array passes here (the activations fit the
+# 32 MB L3; each tile costs its kh*kw*2 NumPy calls): tiles bound the scratch buffer and give
+# the two threads their shares
+TILE_BYTES = 1 << 22
 PARALLEL = 1 << 17     # output elements from which the tiles run on two threads
+SHARES = 4             # tiles at least, on two threads (taken in turn: a late one waits less)
 
 
-def tiles(n, oh, row_bytes):
-    """``[(i0, i1, r0, r1)]``: output rows ``r0:r1`` of images ``i0:i1``, each tile about
-    :data:`TILE_BYTES` (``row_bytes`` per output row: output, scratch and input rows),
-    whole images grouped when one is smaller; equal tiles, no small last one."""
+def _widening(ow, c):
+    """The pixels ``k`` (dividing ``ow``) a row of ``k * c`` elements takes to reach 256, or
+    1 (``c`` of 256 or more, or no such divisor up to 1024 elements)."""
+    if c >= 256:
+        return 1
+    for k in range(-(-256 // c), 1024 // c + 1):
+        if ow % k == 0:
+            return k
+    return 1
+
+
+def _rows_of(v, k):
+    """``v`` [N, R, ow, C] (each ``[ow, C]`` one contiguous run) as a view
+    [N, R, ow / k, k * C]; ``v`` itself for ``k`` 1. Never a copy: the shape is set on a
+    view, which raises where the strides do not allow it."""
+    if k == 1:
+        return v
+    n, r, ow, c = v.shape
+    out = v.view()
+    out.shape = (n, r, ow // k, k * c)
+    return out
+
+
+def tiles(n, oh, row_bytes, least=1):
+    """``[(i0, i1, r0, r1)]``: output rows ``r0:r1`` of images ``i0:i1``, each tile at most
+    about :data:`TILE_BYTES` (``row_bytes`` per output row: output, scratch and input rows),
+    ``least`` tiles or more where there are rows enough, whole images grouped when one is
+    smaller; equal tiles, no small last one."""
     image = oh * row_bytes
-    if image >= TILE_BYTES:
+    if image >= TILE_BYTES or n < least:
         count = -(-oh // max(1, TILE_BYTES // row_bytes))
+        count = min(max(count, -(-least // n)), oh)
         step = -(-oh // count)
         return [(i, i + 1, r, min(r + step, oh))
                 for i in range(n) for r in range(0, oh, step)]
-    count = -(-n // max(1, TILE_BYTES // image))
+    count = max(-(-n // max(1, TILE_BYTES // image)), least)
     per = -(-n // count)
     return [(i, min(i + per, n), 0, oh) for i in range(0, n, per)]
 
@@ -53,6 +81,15 @@ def forward(x, wc, strides, pads, dilations, oh, ow):
     # the padded input columns the windows read
     cols = (ow - 1) * sw + (kw - 1) * dw + 1
     padded = any(sum(pads, ()))
+    # few channels (MobileNetV2's first layer: 32): with unit column stride a window's row
+    # is one contiguous run, seen as rows of ``wide`` pixels against the filter taps repeated
+    # ``wide`` times, so NumPy's inner loop runs 256+ elements, not C (2x faster for C = 32)
+    wide = _widening(ow, c) if sw == 1 else 1
+    wk = wc
+    if wide > 1:
+        wk = np.empty((kh, kw, wide, c), dtype)
+        wk[...] = wc[:, :, None, :]
+        wk = wk.reshape(kh, kw, wide * c)
 
     def tile(i0, i1, r0, r1):
         rows = (r1 - r0 - 1) * sh + (kh - 1) * dh + 1
@@ -81,14 +118,19 @@ def forward(x, wc, strides, pads, dilations, oh, ow):
         else:
             src = x[i0:i1, p0:p0 + rows]
             tmp = scratch(o.shape, dtype)
-        np.multiply(_window(src, 0, 0, dh, dw, sh, sw, r1 - r0, ow), wc[0, 0], out=o)
+        if wide > 1:
+            o, tmp = _rows_of(o, wide), _rows_of(tmp, wide)
+        np.multiply(_rows_of(_window(src, 0, 0, dh, dw, sh, sw, r1 - r0, ow), wide), wk[0, 0],
+                    out=o)
         for k in range(1, kh * kw):
             i, j = divmod(k, kw)
-            np.multiply(_window(src, i, j, dh, dw, sh, sw, r1 - r0, ow), wc[i, j], out=tmp)
+            np.multiply(_rows_of(_window(src, i, j, dh, dw, sh, sw, r1 - r0, ow), wide),
+                        wk[i, j], out=tmp)
             np.add(o, tmp, out=o)
 
-    parts = tiles(n, oh, (2 * ow + sh * cols) * c * dtype.itemsize)
-    if len(parts) > 1 and out.size >= PARALLEL and _par.enabled():
+    two = out.size >= PARALLEL and _par.enabled()
+    parts = tiles(n, oh, (2 * ow + sh * cols) * c * dtype.itemsize, SHARES if two else 1)
+    if two and len(parts) > 1:
         _par.run(tile, parts)
     else:
         for t in parts:

@@ -118,7 +118,10 @@ def scale_shift(x, s, b, act=None, out=None):
     c = s.shape[0]
     k = _tiling(x, c) or 1
     if k > 1:
-        s, b = np.tile(s, k), np.tile(b, k)
+        wide = np.empty((2, k, c), x.dtype)
+        wide[0] = s
+        wide[1] = b
+        s, b = wide[0].reshape(-1), wide[1].reshape(-1)
     x2, o2 = x.reshape(-1, k * c), out.reshape(-1, k * c)
     rows, wide = x2.shape
     step = max(1, _TILE_BYTES // (wide * x.dtype.itemsize))

@@ -325,14 +325,22 @@ def _product_chunks(rows, k, n, dtype):
     them, or fewer, of at least :data:`_CHUNK_ROWS` rows (at least two chunks), where every
     row then gets the same bits as in the :data:`_CHUNKS` chunks (float32, each of those
     chunks of two or more rows and over :data:`_SMALL_GEMM` multiply-adds)."""
-    chunks = _row_chunks(rows)
-    count = builtins.max(builtins.min(_CHUNKS, rows // _CHUNK_ROWS), 2)
-    if count >= len(chunks) or dtype != np.float32:
-        return chunks
-    least = builtins.min(b - a for a, b in chunks)
-    if least < 2 or least * k * n <= _SMALL_GEMM:
-        return chunks
-    return _row_chunks(rows, count)
+    key = (rows, k, n, dtype)
+    got = _PRODUCT_CHUNKS.get(key)
+    if got is None:
+        got = chunks = _row_chunks(rows)
+        count = builtins.max(builtins.min(_CHUNKS, rows // _CHUNK_ROWS), 2)
+        least = builtins.min(b - a for a, b in chunks)
+        if (count < len(chunks) and dtype == np.float32 and least >= 2
+                and least * k * n > _SMALL_GEMM):
+            got = _row_chunks(rows, count)
+        if len(_PRODUCT_CHUNKS) > 4096:
+            _PRODUCT_CHUNKS.clear()
+        _PRODUCT_CHUNKS[key] = got
+    return got
+
+
+_PRODUCT_CHUNKS = {}
 
 
 def _row_chunks(rows, chunks=_CHUNKS):
