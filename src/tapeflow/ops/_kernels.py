@@ -125,26 +125,33 @@ def scale_shift(x, s, b, act=None, out=None):
     x2, o2 = x.reshape(-1, k * c), out.reshape(-1, k * c)
     rows, wide = x2.shape
     step = max(1, _TILE_BYTES // (wide * x.dtype.itemsize))
+    zeros = sixes = None
     if act is not None:
         zeros = zeros_of((min(step, rows), wide), x.dtype)
         sixes = filled((min(step, rows), wide), x.dtype, 6) if act == "relu6" else None
-
-    def tile(a, e):
-        t = o2[a:e]
-        np.multiply(x2[a:e], s, out=t)
-        np.add(t, b, out=t)
-        if act is not None:
-            np.maximum(t, zeros[:e - a], out=t)
-            if sixes is not None:
-                np.minimum(t, sixes[:e - a], out=t)
-
-    tiles = [(a, min(a + step, rows)) for a in range(0, rows, step)]
-    if len(tiles) > 1 and x.nbytes >= _PARALLEL_BYTES and _par.enabled():
-        _par.run(tile, tiles)
+    if rows <= step:
+        _scale_shift_rows(x2, o2, s, b, zeros, sixes)
+        return out
+    tiles = [(x2[a:a + step], o2[a:a + step], s, b, zeros, sixes)
+             for a in range(0, rows, step)]
+    last = rows - (len(tiles) - 1) * step
+    if last < step and zeros is not None:
+        tiles[-1] = tiles[-1][:4] + (zeros[:last], None if sixes is None else sixes[:last])
+    if x.nbytes >= _PARALLEL_BYTES and _par.enabled():
+        _par.run(_scale_shift_rows, tiles)
     else:
-        for a, e in tiles:
-            tile(a, e)
+        for t in tiles:
+            _scale_shift_rows(*t)
     return out
+
+
+def _scale_shift_rows(x, out, s, b, zeros, sixes):
+    np.multiply(x, s, out=out)
+    np.add(out, b, out=out)
+    if zeros is not None:
+        np.maximum(out, zeros, out=out)
+        if sixes is not None:
+            np.minimum(out, sixes, out=out)
 
 
 def _ones(n, dtype):
