@@ -120,3 +120,28 @@ def test_a_sum_read_elsewhere_keeps_its_activation_apart(_record_steps):
     _two_outputs(fn)
     fused = [st for steps in _record_steps for st in steps if type(st) is Affine]
     assert len(fused) == 1 and fused[0].act is None
+
+
+@pytest.mark.parametrize("threads", [False, True])
+def test_a_convolution_takes_its_norm_block_by_block(monkeypatch, _record_steps, threads):
+    """A 1x1 convolution cut into row chunks and a depthwise one cut into tiles run the norm
+    and ReLU6 on each block (ops/_conv_epilogue.py): the bits of the steps one by one."""
+    monkeypatch.setitem(par._STATE, "on", threads)
+    rng = np.random.default_rng(5)
+    k1 = tf.constant(rng.standard_normal((1, 1, 64, 96)).astype(np.float32))
+    kd = tf.constant(rng.standard_normal((3, 3, 96, 1)).astype(np.float32))
+    s1, b1, s2, b2 = (tf.Variable(rng.standard_normal(96).astype(np.float32) * 3)
+                      for _ in range(4))
+
+    @tf.function
+    def f(x):
+        y = tf.nn.relu6(tf.nn.conv2d(x, k1, 1, "VALID") * s1 + b1)
+        return tf.nn.relu6(tf.nn.depthwise_conv2d(y, kd, [1, 2, 2, 1], "SAME") * s2 + b2)
+    x = _values((1, 48, 50, 64), np.float32, 9)
+    concrete = f.get_concrete_function(tf.constant(x))
+    got = concrete(tf.constant(x)).numpy()
+    fused = [st for steps in _record_steps for st in steps if type(st) is Affine]
+    assert [st.kernel is not None for st in fused] == [True, True]
+    assert [st.ops[0].prim.name for st in fused] == ["Conv2D", "DepthwiseConv2dNative"]
+    _same(_unfused(concrete, x)[0], got)
+    assert np.isnan(got).any() and np.nanmax(got) == 6

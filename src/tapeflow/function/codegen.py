@@ -367,7 +367,7 @@ def _plan_buffers(program):
     for k, step in enumerate(steps):
         for b, spec in releases.pop(k, ()):
             free.setdefault(spec, []).append(b)
-        affine = type(step) is Affine
+        affine = type(step) is Affine and step.kernel is None
         if not affine and (type(step) is not Op or len(step.outs) != 1):
             continue
         out = step.outs[0]

@@ -30,7 +30,7 @@ operation (MobileNetV2 at batch 1: four passes over 1-5 MB activations per layer
 import operator
 
 from .._core.backend import np
-from ..ops import _kernels
+from ..ops import _conv_epilogue, _kernels
 from .ir import Op, Read, Step, execute
 
 __all__ = ["Fused", "fuse_elementwise", "assign_scratch", "Affine", "fuse_affine"]
@@ -236,6 +236,9 @@ def assign_scratch(steps, meta, specs):
 
 # activation primitives an Affine step may end with -> scale_shift's ``act``
 _ACTS = {"Relu": "relu", "Relu6": "relu6"}
+# convolutions an Affine step may start with -> their kernel with the norm as epilogue
+_PRODUCERS = {"Conv2D": _conv_epilogue.conv2d,
+              "DepthwiseConv2dNative": _conv_epilogue.depthwise_conv2d}
 
 
 class Affine(Step):
@@ -246,12 +249,15 @@ class Affine(Step):
     in the same order: the same bits. ``ins`` = (x, scale, shift); ``outs`` its one
     value, in a buffer when the compiler's plan gives it one."""
 
-    __slots__ = ("ops", "ins", "outs", "act")
+    __slots__ = ("ops", "ins", "outs", "act", "kernel")
     kind = "affine"
     _slot_fields = ("ins",)
 
-    def __init__(self, ops, ins, outs, act, site=None):
+    def __init__(self, ops, ins, outs, act, site=None, kernel=None):
         self.ops, self.ins, self.outs, self.act, self.site = ops, ins, outs, act, site
+        # with the convolution that makes x (ops[0]): ``ops/_conv_epilogue``'s kernel, and
+        # ins = (the convolution's inputs, scale, shift)
+        self.kernel = kernel
 
     def renamed(self, m):
         new = Step.renamed(self, m)
@@ -271,7 +277,16 @@ class Affine(Step):
         execute(self.ops, env, run)
 
     def emit(self, lines, em, k):
-        fn = em.const("A", f"{id(self):x}", _kernels.scale_shift)
+        tag = f"{id(self):x}"
+        if self.kernel is not None:
+            fn = em.const("A", tag, self.kernel)
+            conv = self.ops[0]
+            args = [f"r{v}" for v in self.ins] + [repr(self.act)] + [
+                em.const("K", f"{tag}_{key}", conv.attrs[key])
+                for key in ("strides", "pads", "dilations")]
+            lines.append(f"{em.pad}r{self.outs[0]} = {fn}({', '.join(args)})")
+            return
+        fn = em.const("A", tag, _kernels.scale_shift)
         x, sc, sh = (f"r{v}" for v in self.ins)
         buf = em.buffers.get(self.outs[0]) if em.top else None
         out = f", _B{buf}" if buf is not None else ""
@@ -300,6 +315,7 @@ def fuse_affine(program, min_bytes, fixed):
         for s in step.uses():
             uses.setdefault(s, []).append(k)
     returned = {s for s in program.outputs if s is not None}
+    made = {o: k for k, st in enumerate(steps) if type(st) is Op for o in st.outs}
 
     def vector(s, c, dtype):
         sd = _shape_dtype(s, consts, meta)
@@ -350,6 +366,19 @@ def fuse_affine(program, min_bytes, fixed):
             ops.append(nxt)
             act, at, out = _ACTS[nxt.prim.name], j + 1, nxt.outs[0]
         drop.update((k, j))
+        # the convolution that makes x (read by the product only), moved to the sum's place
+        # over pure steps: its norm then runs on each block of its output while in cache
+        p = made.get(x)
+        conv = steps[p] if p is not None else None
+        if (type(conv) is Op and conv.prim.name in _PRODUCERS and only_use(x, k)
+                and set(conv.attrs) == {"strides", "pads", "dilations"}
+                and len(conv.ins) == 2 and p not in drop and p not in replace
+                and all(type(steps[i]) in (Op, Fused, Read) for i in range(p + 1, at)
+                        if i not in drop)):
+            drop.add(p)
+            replace[at] = Affine([conv] + ops, (*conv.ins, sc, sh), (out,), act, step.site,
+                                 _PRODUCERS[conv.prim.name])
+            continue
         replace[at] = Affine(ops, (x, sc, sh), (out,), act, step.site)
     if not replace:
         return steps

@@ -65,13 +65,14 @@ def tiles(n, oh, row_bytes, least=1):
     return [(i, min(i + per, n), 0, oh) for i in range(0, n, per)]
 
 
-def forward(x, wc, strides, pads, dilations, oh, ow):
+def forward(x, wc, strides, pads, dilations, oh, ow, post=None):
     """The depthwise convolution of one filter per channel (``wc`` [kh, kw, C], ``x`` float32
     or float64 of ``wc``'s dtype) tile by tile of output rows: each tile's input rows are
     padded into a scratch buffer, then its ``kh * kw`` products and sums run over the tile
     alone, in the core's L2 cache (not one pass each over a multi-megabyte output); large
     ones on two threads (``_parallel``). Each element is ``x0*w0``, then ``+= x_k*w_k`` in
-    kernel-offset order, as the whole-array passes compute it: the same bits."""
+    kernel-offset order, as the whole-array passes compute it: the same bits. ``post``: None,
+    or an in-place step each tile's output then takes while in cache."""
     kh, kw, c = wc.shape
     n, h, wd = x.shape[:3]
     (sh, sw), (dh, dw) = strides, dilations
@@ -118,6 +119,7 @@ def forward(x, wc, strides, pads, dilations, oh, ow):
         else:
             src = x[i0:i1, p0:p0 + rows]
             tmp = scratch(o.shape, dtype)
+        whole = o
         if wide > 1:
             o, tmp = _rows_of(o, wide), _rows_of(tmp, wide)
         np.multiply(_rows_of(_window(src, 0, 0, dh, dw, sh, sw, r1 - r0, ow), wide), wk[0, 0],
@@ -127,6 +129,8 @@ def forward(x, wc, strides, pads, dilations, oh, ow):
             np.multiply(_rows_of(_window(src, i, j, dh, dw, sh, sw, r1 - r0, ow), wide),
                         wk[i, j], out=tmp)
             np.add(o, tmp, out=o)
+        if post is not None:
+            post(whole)
 
     two = out.size >= PARALLEL and _par.enabled()
     parts = tiles(n, oh, (2 * ow + sh * cols) * c * dtype.itemsize, SHARES if two else 1)

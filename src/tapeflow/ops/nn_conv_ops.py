@@ -241,7 +241,8 @@ def _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype):
     return out
 
 
-def _conv_forward(x, w, strides, pads, dilations):
+def _conv_forward(x, w, strides, pads, dilations, post=None):
+    # post: an in-place step a chunked 1x1 product runs on its blocks (_conv_epilogue)
     kh, kw, c, o = w.shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
     oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
@@ -256,7 +257,7 @@ def _conv_forward(x, w, strides, pads, dilations):
     if (work >= _par.BLAS_THREADED and x.dtype == w.dtype and x.dtype.char in "fd"
             and _par.enabled()):
         if work >= _par.MIN_WORK:
-            return _conv_product(x, w, strides, pads, dilations, oh, ow, True)
+            return _conv_product(x, w, strides, pads, dilations, oh, ow, True, post)
         # a product OpenBLAS would split between its threads: one thread (see _parallel)
         return _par.one_blas_thread(_conv_product, x, w, strides, pads, dilations, oh, ow,
                                     False)
@@ -277,7 +278,7 @@ def _pointwise_here(x, w, strides, oh, ow):
             and ow == x.shape[2] and x.flags.c_contiguous)
 
 
-def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
+def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel, post=None):
     """``_conv_forward``'s output by Winograd, the 1x1 product or im2col + product; with
     ``parallel``, cut into chunks for two threads."""
     kh, kw, c, o = w.shape
@@ -295,8 +296,11 @@ def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
                 n, oh, ow, o).astype(x.dtype, copy=False)
         x2, w2 = x.reshape(n * oh * ow, c), w.reshape(c, o)
         out = np.empty((n * oh * ow, o), x.dtype)
-        _par.run(lambda a, b: np.matmul(x2[a:b], w2, out=out[a:b]),
-                 _product_chunks(n * oh * ow, c, o, x.dtype))
+        def rows(a, b):
+            np.matmul(x2[a:b], w2, out=out[a:b])
+            if post is not None:
+                post(out[a:b])
+        _par.run(rows, _product_chunks(n * oh * ow, c, o, x.dtype))
         return out.reshape(n, oh, ow, o)
     if parallel:
         return _conv_chunked(x, w, strides, pads, dilations, oh, ow)
@@ -680,7 +684,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     return apply(_DW, (x, w), {"strides": st, "pads": pads, "dilations": dl})
 
 
-def _dw_forward(x, w, strides, pads, dilations):
+def _dw_forward(x, w, strides, pads, dilations, post=None):
+    # post: an in-place step the float32/64 tiles run on their outputs (_conv_epilogue)
     kh, kw, c, m = w.shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
     oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
@@ -697,7 +702,7 @@ def _dw_forward(x, w, strides, pads, dilations):
         return _hc.depthwise([_window(xp, k // kw, k % kw, dh, dw, sh, sw, oh, ow)
                               for k in builtins.range(kh * kw)], w)
     if m == 1 and x.dtype == w.dtype and x.dtype.char in "fd":
-        return _dwk.forward(x, w[..., 0], strides, pads, dilations, oh, ow)
+        return _dwk.forward(x, w[..., 0], strides, pads, dilations, oh, ow, post)
     xp = _pad(x, pads)
     if m == 1:
         # one product per kernel offset into a scratch plane, added into the output (no
