@@ -1,9 +1,10 @@
 """The depthwise convolution of one filter per channel (``DepthwiseConv2dNative`` with a
 channel multiplier of 1, float32/float64: MobileNet's) tile by tile of output rows, for
 ``nn_conv_ops``: each tile's input rows padded into the thread's scratch buffer, then its
-``kh * kw`` products and sums over the tile alone, in the core's L2 cache, large ones on two
-threads (``_parallel``). The same operations per element, in the same order, as one pass per
-kernel offset over the whole output: the same bits (``tests/ops/test_conv_tiles.py``)."""
+``kh * kw`` products and sums over the tile alone, large ones on two threads (``_parallel``),
+and a fused epilogue (``_conv_epilogue``) on each tile while it is in cache. The same
+operations per element, in the same order, as one pass per kernel offset over the whole
+output: the same bits (``tests/ops/test_conv_tiles.py``)."""
 from .._core.backend import np
 from . import _parallel as _par
 from ._pool_kernels import scratch
@@ -69,10 +70,9 @@ def forward(x, wc, strides, pads, dilations, oh, ow, post=None):
     """The depthwise convolution of one filter per channel (``wc`` [kh, kw, C], ``x`` float32
     or float64 of ``wc``'s dtype) tile by tile of output rows: each tile's input rows are
     padded into a scratch buffer, then its ``kh * kw`` products and sums run over the tile
-    alone, in the core's L2 cache (not one pass each over a multi-megabyte output); large
-    ones on two threads (``_parallel``). Each element is ``x0*w0``, then ``+= x_k*w_k`` in
-    kernel-offset order, as the whole-array passes compute it: the same bits. ``post``: None,
-    or an in-place step each tile's output then takes while in cache."""
+    alone; large ones on two threads (``_parallel``). Each element is ``x0*w0``, then
+    ``+= x_k*w_k`` in kernel-offset order, as the whole-array passes compute it: the same
+    bits. ``post``: None, or an in-place step each tile's output then takes while in cache."""
     kh, kw, c = wc.shape
     n, h, wd = x.shape[:3]
     (sh, sw), (dh, dw) = strides, dilations
