@@ -2022,6 +2022,75 @@ case("float16_transposed_convolution_sums_reversed_taps", """
 """)
 
 
+# ---------------------------------------------------------------- residue19 (session 13)
+case("glu_second_derivative_through_sigmoid_grad", """
+    # TF's SigmoidGrad gradient gb - 2 gb y (gb = gg g): an infinite half gives inf - inf
+    # = nan where gb (1 - 2 y) gives inf (sweep keras.activations.glu|4|64, |2|7)
+    glu = lambda x: tf.keras.activations.glu(x)
+    out = [grad2(glu, f32(float("inf"), -0.22512173)),
+           grad2(glu, f64(float("-inf"), -0.0001832124613538226)),
+           grad2(glu, f32(0.5, -1.0, 2.0, 3.0))]
+""")
+
+case("swish_float16_second_derivative_is_its_custom_gradient", """
+    # tf.nn.silu's custom gradient dy * s (1 + x (1 - s)): its second derivative runs through
+    # those ops, not SigmoidGrad's gradient (float16, large inputs: 0 where that gives nan)
+    x = tf.constant([4704.0, -5408.0, -9808.0, -3312.0, 7296.0, 16168.0, -14360.0, -6664.0,
+                     20768.0, 0.5, -2.0], tf.float16)
+    out = [grad2(tf.nn.silu, x), grad(tf.nn.silu, x), grad2(tf.nn.swish, f32(0.5, -3.0, 30.0))]
+""")
+
+case("cumulative_logsumexp_forward_mode_past_inf", """
+    # forward mode is TF's gradient transposed at an upstream of ones, op by op: past +inf
+    # (a reverse scan) its tangent is not the closed form's (sweep |3|40)
+    inf, nan = float("inf"), float("nan")
+    x = tf.constant([0.417724609375, -21.15625, -1.0, -21.515625, 11.0546875, 22.96875, 0.0,
+                     -31.015625, -21.09375, -15.75, -60.53125, -22.515625, -16.859375,
+                     42.4375, 17.015625, -11.1171875, 11.921875, inf, 33.6875, -5.9453125,
+                     15.7734375, 0.0, 31.296875, 27.296875, -0.85107421875, -14.3515625,
+                     5.1015625, -4.75, 0.222412109375, 10.9140625, -31.640625, inf, nan,
+                     24.75, -63.96875, inf, -44.34375, 22.03125, 10.7578125, -1.013671875,
+                     -36.25, -103.125, -14.1328125, -60.4375, 13.9375, -inf, 35.09375,
+                     -19.640625], tf.float16)
+    x = tf.reshape(x, [2, 3, 4, 2])
+    t = tf.reshape(tf.cast(tf.range(48) % 7 - 3, tf.float16) * 0.75, [2, 3, 4, 2])
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        y = tf.math.cumulative_logsumexp(x, axis=-2, reverse=True)
+    out = [y, acc.jvp(y)]
+""")
+
+case("complex_inverse_past_an_infinite_pivot", """
+    # Eigen's LU goes on past an infinite pivot: C's complex division of a finite value by
+    # it is 0 (libgcc's Annex G recovery), so TF's inverse holds zeros and finite values
+    # where LAPACK's is nan (sweep linalg.inv|5|35, |3|30; slogdet|0|1's gradient)
+    inf, nan = float("inf"), float("nan")
+    a = tf.constant([[complex(nan, -inf), 0.10193667560815811 + 0.18163137137889862j],
+                     [-0.3743916451931 + 0.27598923444747925j,
+                      1.2654318809509277 - 0.24675147235393524j]], tf.complex64)
+    b = tf.constant([[-0.8595653772354126 + 0.0004508396959863603j,
+                      0.8861474990844727 + 1e-30j, -0.8153518438339233 + 0.00036286559770815074j],
+                     [0.28209808468818665 + 0.0020341540221124887j,
+                      complex(0.5381436347961426, inf),
+                      -1.2246416807174683 + 0.000434191373642534j],
+                     [-0.8466107845306396 - 0.0004676043172366917j,
+                      0.584132969379425 + 0.0005428087897598743j,
+                      -0.8751609921455383 + 0.00016956210311036557j]], tf.complex64)
+    c = tf.constant([[1.5 + 0.30000001192092896j, complex(nan, inf)],
+                     [0.21148759126663208 + 0.8999999761581421j,
+                      1.6512335538864136 - 0.8999999761581421j]], tf.complex64)
+    out = [tf.linalg.inv(a), tf.linalg.inv(b), tf.linalg.inv(b, adjoint=True),
+           grad(lambda m: tf.linalg.slogdet(m)[1], c)]
+""")
+
+case("multiply_of_empty_strings_raises", """
+    # no string Mul kernel: TF refuses size-0 string tensors too
+    out = tf.constant([], tf.string) * tf.constant([], tf.string)
+""")
+
+case("subtract_of_empty_strings_raises", """
+    out = tf.subtract(tf.zeros([3, 0], tf.string), tf.constant([""]))
+""")
+
 _FD = """
 def fd(f, zs, h=1e-6):
     outs = []

@@ -402,79 +402,22 @@ def record_custom_gradient():
     write("custom_gradient", loaded, calls)
 
 
-@tf.custom_gradient
-def log1pexp(x):
-    """The tf.custom_gradient docs' example: its gradient uses the forward's ``e``."""
-    e = tf.exp(x)
-
-    def grad(upstream):
-        return upstream * (1 - 1 / (1 + e))
-    return tf.math.log(1 + e), grad
-
-
-class CapturedGrad(tf.Module):
-    """Custom gradients whose gradient function captures: a tensor of the forward (TF's
-    ``captured_tensor``), the function's argument, a variable it reads; and custom gradients
-    over variables (``grad_fn(*upstream, variables=...)``)."""
-
-    def __init__(self):
-        super().__init__()
-        self.weights = tf.Variable([0.5, -1.5], name="weights")
-        self.scale = tf.Variable([2.0, 3.0, -1.0], name="scale")
-
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
-    def log1pexp(self, x):
-        return log1pexp(x) * 2.0
-
-    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32, name="x")])
-    def any_rank(self, x):
-        return log1pexp(x)
-
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
-    def poly(self, x):
-        weights = self.weights
-
-        @tf.custom_gradient
-        def linear_poly(x):
-            # the docs' example: a variable read in the forward and in the gradient
-            poly = weights[1] * x + weights[0]
-
-            def grad_fn(dpoly, variables):
-                grad_xs = dpoly * weights[1]
-                dy_dw = dpoly * tf.stack([x ** 1, x ** 0])
-                return grad_xs, [tf.reduce_sum(tf.reshape(dy_dw, [2, -1]), axis=1)]
-            return poly, grad_fn
-        return linear_poly(x)
-
-    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
-    def scaled(self, x):
-        @tf.custom_gradient
-        def scale_rows(x):
-            y = x * self.scale
-            t = tf.tanh(y)
-
-            def grad(dy, variables=None):
-                # deliberately not the true gradient: TF's numbers come from this function
-                return dy * (1 - t * t) * 0.5, [tf.reduce_sum(dy * x * t, axis=0) * 10.0]
-            return t, grad
-        return scale_rows(x)
-
-    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
-    def recomputed(self, x):
-        # its gradient function differentiates the recomputed forward (TanhGrad...)
-        return tf.recompute_grad(lambda a: tf.tanh(a * self.scale))(x)
-
-
 def record_custom_gradient_captures():
     """Custom gradients whose gradient function takes tensors of the forward (TF's
-    captured_tensor objects) and variables."""
-    m = CapturedGrad()
+    captured_tensor objects), the function's argument and variables, and custom gradients
+    over variables: the module of ``tests/saved_model/tf_check_cases.py``'s case of the same
+    name (one source, saved by TF here and by tapeflow there)."""
+    sys.path.insert(0, str(OUT.parent.parent.parent))
+    from tests.saved_model.tf_check_cases import CASES
+    ns = {"tf": tf}
+    exec(CASES["custom_gradient_captures"], ns)
+    m = ns["root"]
     d = save_dir("custom_gradient_captures")
-    tf.saved_model.save(m, str(d), signatures={"serving_default": m.log1pexp})
+    tf.saved_model.save(m, str(d), signatures={"serving_default": m.softplus})
     loaded = tf.saved_model.load(str(d))
-    calls = [record_call(loaded, "log1pexp", [enc(np.array([-3.0, 0.0, 2.5, 20.0],
+    calls = [record_call(loaded, "softplus", [enc(np.array([-3.0, 0.0, 2.5, 20.0],
                                                             "float32"))]),
-             record_call(loaded, "log1pexp", [arr(5)]),
+             record_call(loaded, "softplus", [arr(5)]),
              record_call(loaded, "poly", [enc(np.array([1.0, 2.0, -0.5], "float32"))]),
              record_call(loaded, "scaled", [arr(2, 3)]),
              record_call(loaded, "signatures.serving_default", [], {"x": arr(3)}),

@@ -216,7 +216,8 @@ INPUT_GRADS = [0, 1, 2, 3]
     # the tf.custom_gradient docs' examples whose gradient function captures, saved in TF's
     # layout: log1pexp's takes the forward's exp(x) (a captured_tensor), linear_poly's reads
     # a variable and the argument; a custom gradient over variables (grad_fn(...,
-    # variables=...), an IdentityN/ReadVariableOp input per variable); tf.recompute_grad
+    # variables=...), an IdentityN/ReadVariableOp input per variable); tf.recompute_grad.
+    # tools/record_saved_model.py saves this module with TF (the fixture of the same name)
     "custom_gradient_captures": '''
 @tf.custom_gradient
 def log1pexp(x):
@@ -262,6 +263,7 @@ class Captures(tf.Module):
             t = tf.tanh(y)
 
             def grad(dy, variables=None):
+                # deliberately not the true gradient: the numbers come from this function
                 return dy * (1 - t * t) * 0.5, [tf.reduce_sum(dy * x * t, axis=0) * 10.0]
             return t, grad
         return scale_rows(x)

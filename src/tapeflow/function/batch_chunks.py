@@ -30,11 +30,16 @@ A ``MaxPool`` whose windows tile its input runs *before* a chain of per-channel 
 steps that feeds it (bias adds, a ReLU: :func:`_pools_first`), on the chain's input, and
 the chain on the pooled values (a quarter of them for 2x2 windows); where that input is a
 ``Conv2D`` read by nothing else, the convolution computes only the positions the windows
-read, window offset by offset (``ops/_conv_windows.py``), and the pool is three long
-``fmax`` passes (``_pool_kernels.window_max``) instead of a pass over C-float rows. Exact
-(the conditions and the per-chunk fallback to the op-by-op order: :func:`_pool_first_kernel`).
-The benchmark CNN at batch 64, one thread, CPU per call: 2.25-2.4 ms before, 1.7-1.9 ms
-after (``benchmarks/NOTES.md``, session 12). Only runs of at
+read, window offset by offset (``ops/_conv_windows.py``'s ``WindowConv``, planned once at
+compile), and the pool is two long ``fmax`` passes for 2x2 windows
+(``_pool_kernels.window_max``) instead of a pass over C-float rows. A finite bias added
+right after the convolution rides in its product (one more filter row: the separate add's
+bits, checked once per shape on this BLAS), and the per-call checks (the filter's kernel,
+the chain's operands finite) run once per call, not per chunk (:meth:`_PoolFirst.prepare`).
+Exact (the conditions and the per-chunk fallback to the op-by-op order:
+:func:`_pool_first_kernel`). The benchmark CNN at batch 64, one thread, CPU per call:
+2.25-2.4 ms before session 12, 1.7-1.9 ms after it, 1.55-1.6 ms after session 13
+(``benchmarks/NOTES.md``). Only runs of at
 least :data:`MIN_BYTES` of batched values and batches of :data:`MIN_BATCH` rows or more are
 cut (a batch-1 call never is), and only into two chunks or more of :data:`MIN_CHUNK_BYTES`
 of intermediates each; small trailing steps (under :data:`SMALL_BYTES`, a dense head after
@@ -398,7 +403,6 @@ class _PoolFirst:
         self.oh, self.ow = _shape(meta, consts, pool.outs[0])[0][1:3]
         self.pool_fwd = pool.prim.forward
         first = 1 if conv is None else 2    # in xs, the chain's first whole operand
-        self.first = first
         steps, n_ops = [], first - 1    # (kernel, index in xs of its whole operand or 0, x first)
         for _, st, flags in chain:
             if st.prim.name == "Relu":
@@ -422,8 +426,7 @@ class _PoolFirst:
                 if (chain[0][1].prim.name in ("AddV2", "BiasAdd") and b[1] == dtype
                         and int(np.prod(b[0])) == self.windows.o):
                     self.bias = first     # (if it folds exactly: sized)
-        self.ops = n_ops
-        self.whole = first + n_ops
+        self.whole = first + n_ops     # (xs[1:whole]: the operands not cut)
 
     def sized(self, rows):
         """The chunks have ``rows`` rows (a set of sizes): keep the bias in the product only

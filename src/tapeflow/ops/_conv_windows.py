@@ -5,8 +5,8 @@ of a convolution (moved here from ``nn_conv_ops``, which is at its size limit).
 :class:`WindowConv` is made when a fixed-shape program is compiled. Everything that depends
 only on the shapes (the patch view's strides, the padding, which kernel the op-by-op forward
 would use) is worked out then; a call is a patch copy into a per-thread buffer and one matrix
-product into another (about 3 us of Python, where the general path spent 15 us working the
-same things out again for each chunk).
+product into another (about 7 us of Python a call, where the general path of session 12
+spent 15 us working the same things out again for each chunk).
 
 With few channels (the transposed patch matrix, one row per filter tap) a patch row is a
 run of the input's elements spaced by the window grid, copied in short runs (13 floats for
@@ -28,6 +28,7 @@ import builtins
 import threading
 
 from .._core.backend import np
+from . import _parallel as _par
 from . import winograd as _wg
 from .nn_conv_ops import _immutable, _out_size, _padded, _resolve, _strided
 
@@ -86,7 +87,8 @@ class WindowConv:
         self.dtype, self.transposed = dtype, c <= 3     # as nn_conv_ops._im2col
         self.winograd = winograd      # (then only for a filter that can change)
         self.padded = _padded(pads)
-        # few channels: the patch rows gathered from the input's phase planes (see _phases)
+        # few channels: the patch rows gathered from the input's phase planes (see the
+        # module's docstring), where they are fewer than half the patch rows
         u = (ph - 1) * strides[0] + (kh - 1) * dilations[0] + 1
         v = (pw - 1) * strides[1] + (kw - 1) * dilations[1] + 1
         self.phases = (u, v) if self.transposed and 2 * u * v <= kh * kw * ph * pw else None
@@ -179,7 +181,9 @@ class WindowConv:
 
     def folds_exactly(self, n):
         """Whether a bias row in the product gives the bits of the product and a separate
-        add (random operands of these shapes, once per shape and process)."""
+        add (random operands of these shapes, once per shape and process), with OpenBLAS at
+        one thread, as the chunks run it (and its threads not woken: once woken they spin
+        for a while, on the core the chunks' helper thread needs)."""
         key = (self.in_shape, self.kh, self.kw, self.o, self.strides, self.dilations,
                self.pads, self.window, self.grid, self.dtype.char, n)
         got = _FOLDS.get(key)
@@ -188,8 +192,8 @@ class WindowConv:
             x = rng.standard_normal((n,) + self.in_shape).astype(self.dtype)
             w = rng.standard_normal((self.kh, self.kw, self.c, self.o)).astype(self.dtype)
             b = rng.standard_normal(self.o).astype(self.dtype)
-            split = self(x, self.matrix(w)) + b
-            got = _FOLDS[key] = builtins.bool(np.array_equal(self(x, self.matrix(w, b)),
-                                                             split))
+            split = _par.one_blas_thread(self, x, self.matrix(w)) + b
+            got = _FOLDS[key] = builtins.bool(np.array_equal(
+                _par.one_blas_thread(self, x, self.matrix(w, b)), split))
         return got
 

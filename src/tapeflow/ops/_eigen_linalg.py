@@ -286,7 +286,24 @@ def _div_smith(a, d):
         out = np.empty(shape, d.dtype)
         out.real = np.where(small, (p * r1 + q) / den1, (q * r2 + p) / den2)
         out.imag = np.where(small, (q * r1 - p) / den1, (q - p * r2) / den2)
+        lost = np.isnan(out.real) & np.isnan(out.imag)
+        if lost.any():
+            _recover_annex_g(out, lost, p, q, c, e)
     return out
+
+
+def _recover_annex_g(out, lost, p, q, c, e):
+    """libgcc's (C's Annex G) x / 0 = inf, inf / finite = inf, finite / inf = signed 0."""
+    a1, b1, c1, e1 = (np.copysign(np.isinf(v).astype(c.dtype), v) for v in (p, q, c, e))
+    zero = lost & (c == 0) & (e == 0) & ~(np.isnan(p) & np.isnan(q))
+    inf_num = lost & ~zero & (np.isinf(p) | np.isinf(q)) & np.isfinite(c) & np.isfinite(e)
+    inf_den = lost & ~zero & ~inf_num & (np.isinf(c) | np.isinf(e)) & np.isfinite(p) & \
+        np.isfinite(q)
+    for case, re, im in ((zero, np.copysign(np.inf, c) * p, np.copysign(np.inf, c) * q),
+                         (inf_num, np.inf * (a1 * c + b1 * e), np.inf * (b1 * c - a1 * e)),
+                         (inf_den, 0 * (p * c1 + q * e1), 0 * (q * c1 - p * e1))):
+        out.real = np.where(case, re, out.real)
+        out.imag = np.where(case, im, out.imag)
 
 
 def _solve_eigen(a, b):
@@ -321,9 +338,13 @@ def _lu_with_rhs(a, b, div, mul):
     lu = np.broadcast_to(a, batch + (n, n)).reshape(-1, n, n).copy()
     x = np.broadcast_to(b, batch + (n, m)).reshape(-1, n, m).copy()
     rows = np.arange(lu.shape[0])
+    nonfinite = not np.isfinite(lu).all()
     with np.errstate(all="ignore"):
         for k in range(n):
-            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            score = np.abs(lu[:, k:, k])
+            if nonfinite:   # Eigen's maxCoeff: a nan wins only in the first place
+                score = np.where(np.isnan(score) & (np.arange(n - k) > 0), -1, score)
+            p = k + np.argmax(score, axis=1)
             swap = p != k
             if swap.any():
                 r, q = rows[swap], p[swap]
@@ -339,11 +360,20 @@ def _lu_with_rhs(a, b, div, mul):
     return lu, x, batch
 
 
-def _solve_eigen_complex(a, b):
+def _inv_eigen_complex(a):
+    """TF's MatrixInverse of complex ``[..., n, n]`` holding inf or nan: Eigen's LU solved
+    against the identity (``_solve_eigen_complex``); ``LinAlgError`` where TF's guard is."""
+    eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    return _solve_eigen_complex(a, eye, refuse=_not_invertible)
+
+
+def _solve_eigen_complex(a, b, refuse=None):
     # ``_solve_eigen`` in complex arithmetic on separate real and imaginary parts: each
     # product by the plain formula (a rounding per real product), the column divided by the
     # pivot and the diagonal's reciprocal by ``_div_smith``'s formula
     lu, x, batch = _lu_with_rhs(a, b, _div_smith, _plain_mul)
+    if refuse is not None and refuse(lu):
+        raise np.linalg.LinAlgError("Input is not invertible.")
     n, m = x.shape[-2:]
     with np.errstate(all="ignore"):
         one = np.ones((), lu.dtype)

@@ -20,6 +20,7 @@ from ._eigen_linalg import (  # noqa: F401 - Eigen's algorithms, used by the for
     _eigh_nonfinite,
     _eigh_replayable,
     _EighFailed,
+    _inv_eigen_complex,
     _lu_eigen,
     _lu_solve_eigen,
     _nonfinite,
@@ -303,6 +304,8 @@ def _inv_forward(x, adjoint):
     if adjoint:
         x = np.conj(np.swapaxes(x, -1, -2))
     if x.size and _nonfinite(x):
+        if x.dtype.kind == "c":   # C's complex division past an infinite pivot, as TF's
+            return _inv_eigen_complex(x)
         lu, perm, _ = _lu_eigen(x)
         if _not_invertible(lu):
             raise np.linalg.LinAlgError("Input is not invertible.")
@@ -396,7 +399,8 @@ def _slogdet_forward(x):
 # Multi-output primitives save their outputs: the sweep shapes absent cotangents from them.
 _SLOGDET = primitive("LogMatrixDeterminant", _slogdet_forward, n_outputs=2, save_output=True)
 defvjp(_SLOGDET, lambda g, y, x: _m.multiply(
-    _a.expand_dims(_a.expand_dims(_a.cast(g[1], x.dtype), -1), -1), adjoint_(inv(x))))
+    _a.expand_dims(_a.expand_dims(_a.cast(g[1], x.dtype), -1), -1),
+    inv(x, adjoint=True)))  # TF's: the inverse of x^H, not the adjoint of x's inverse
 
 
 def slogdet(input, name=None):  # noqa: A002 - TensorFlow's name

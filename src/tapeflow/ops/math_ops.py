@@ -93,18 +93,18 @@ def _refuse(x, kinds, allowed, op_name, on_bool, y):
 
 
 def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc", allowed=None,
-            on_bool=None, check_kinds=False):
+            on_bool=None, check_kinds=False, strings=False):
     """The public function ``name`` of a binary element-wise primitive. This is the hot
     path: two tensors of one dtype go straight to NumPy, a Tensor and the recording check.
 
     ``kinds`` are the NumPy dtype kinds the op takes (``allowed`` names them as TensorFlow's
     error does); bool alone is refused by one identity test, other kinds by the kind letter.
     ``on_bool`` gives bools a meaning instead (Python's ``*`` on bool tensors is a logical
-    and)."""
+    and). String tensors (even size-0) are refused by an identity test unless ``strings``."""
     op_name = prim.name
     forward = prim.forward
-    # (``check_kinds``: refuse size-0 strings too; +70 ns a call, so not on add/sub/mul)
-    by_kind = kinds != "fiuc" or check_kinds
+    by_kind = kinds != "fiuc" or check_kinds  # (a kind test costs ~20 ns, an identity ~5 ns)
+    refused = _BOOL if strings else np.dtype(object)  # (object: a string tensor's dtype)
 
     def op(x, y, name=None):
         if isinstance(x, _TensorLike):
@@ -130,7 +130,7 @@ def _binary(prim, name, what, dtypes="a numeric dtype", raises=(), kinds="fiuc",
             except ValueError:  # a RaggedTensor or SparseTensor (else re-raised)
                 return _composite.binary(op, x, y)
             dt = x._value.dtype
-        if dt is _BOOL or (by_kind and dt.kind not in kinds):
+        if dt is _BOOL or dt is refused or (by_kind and dt.kind not in kinds):
             out = _refuse(x, kinds, allowed, op_name, on_bool, y)
             if out is not None:
                 return out
@@ -186,7 +186,7 @@ _MIN = primitive("Minimum", np.minimum, error=_broadcast_error)
 _SQDIFF = primitive("SquaredDifference", _kernels.squared_difference, error=_broadcast_error)
 
 _INT_DIVISION = ("tf.errors.InvalidArgumentError: for an integer division by zero.",)
-add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES)
+add = _binary(_ADD, "add", "``x + y``, element-wise", allowed=_ADD_TYPES, strings=True)
 subtract = _binary(_SUB, "subtract", "``x - y``, element-wise", allowed=_SUB_TYPES)
 multiply = _binary(_MUL, "multiply", "``x * y``, element-wise", allowed=_MUL_TYPES)
 # TF's Tensor.__mul__ with a bool operand: both sides cast to int32 and the product to bool
@@ -457,9 +457,9 @@ defvjp(_SIGMOID, lambda g, y, x: apply(_SIGMOID_GRAD, (y, g)))
 defvjp(_TANH_GRAD,
        lambda gg, out, y, g: multiply(gg, multiply(g, multiply(y, -2))),
        lambda gg, out, y, g: apply(_TANH_GRAD, (y, gg)))
-defvjp(_SIGMOID_GRAD,
-       lambda gg, out, y, g: multiply(gg, multiply(g, subtract(1, multiply(y, 2)))),
-       lambda gg, out, y, g: apply(_SIGMOID_GRAD, (y, gg)))
+# TF's order gb - 2 gb y, gb = gg g (an infinite gb gives inf - inf = nan, as TF's)
+defvjp(_SIGMOID_GRAD, lambda gg, out, y, g: (lambda gb: subtract(gb, multiply(multiply(
+    gb, 2), y)))(multiply(gg, g)), lambda gg, out, y, g: apply(_SIGMOID_GRAD, (y, gg)))
 defvjp(_RECIP, lambda g, y, x: negative(multiply(g, square(y))))
 defvjp(_SIN, lambda g, y, x: multiply(g, cos(x)))
 defvjp(_COS, lambda g, y, x: negative(multiply(g, sin(x))))

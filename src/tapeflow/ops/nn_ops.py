@@ -3,6 +3,7 @@
 from .._core import errors
 from .._core.backend import np
 from .._core.dispatch import ACTIVE, apply, current_tracer
+from .._core.jacobians import DIAGONAL_SAFE, batch_safe
 from .._core.registry import Primitive, defjvp, defvjp, primitive
 from . import _helpers as _h
 from . import _kernels
@@ -532,32 +533,47 @@ def silu(features, beta=1.0, name=None):
     x = to_tensor(features)
     if x._value.dtype.kind not in "fc":
         check_kind(x, "fc", "Sigmoid", _h.FLOAT_COMPLEX_TYPES)
-    if x._value.dtype.kind == "c" and not hasattr(beta, "_value"):
-        # TensorFlow's custom gradient, dy * s (1 + bx (1 - s)), is not conjugated
-        return apply(_SWISH, (x,), {"beta": complex(beta)})
+    if not hasattr(beta, "_value"):
+        if x._value.dtype.kind == "c":
+            return apply(_SWISH, (x,), {"beta": complex(beta)})
+        if not (ACTIVE[0] and current_tracer() is not None):
+            return apply(_SWISH, (x,), {"beta": float(beta)})
+    # a tensor beta, or a tf.function trace of real features: the composite (one TF op per
+    # step, so the trace lowers to a GraphDef; its second derivative runs through
+    # SigmoidGrad's gradient, not TF's custom one)
     return _m.multiply(x, _m.sigmoid(_m.multiply(x, beta)))
 
 
 def _swish_slope(x, beta):
-    s = _m.sigmoid(_m.multiply(x, beta))
-    return _m.multiply(s, _m.add(_m.multiply(_m.multiply(x, beta), _m.subtract(1, s)), 1))
+    # TF's s * (1 + (beta x) (1 - s)), s = sigmoid(beta x), op by op in x's dtype
+    bx = _m.multiply(beta, x)
+    s = _m.sigmoid(bx)
+    return _m.multiply(s, _m.add(1, _m.multiply(bx, _m.subtract(1, s))))
 
 
 def _swish_forward(x, beta):
     # TF's x * sigmoid(beta * x), its products and its complex sigmoid 1 / (1 + exp(-z)) as
     # Eigen's (0, not nan, where exp(-z) is infinite)
+    b = x.dtype.type(beta)
+    if x.dtype.kind != "c":
+        return x * _kernels.sigmoid(x * b)
     with np.errstate(all="ignore"):
-        z = _kernels.complex_mul(np.asarray(x.dtype.type(beta)), x)
+        z = _kernels.complex_mul(np.asarray(b), x)
         return _kernels.complex_mul(x, _kernels.complex_reciprocal_c(1 + np.exp(-z)))
 
 
-# Complex features only (real ones take the composite above, whose gradient is the same).
-# Kept out of the op table (PRIMITIVES): the op-table tests differentiate by finite
-# differences, which TensorFlow's unconjugated rule does not follow for complex inputs.
+# TF's swish (``nn_impl.swish``): x sigmoid(beta x) under a custom gradient dy * slope, so
+# its second derivative runs through the slope's ops (not SigmoidGrad's gradient, whose
+# gb - 2 gb y gives inf - inf = nan where the slope's does not). Eager only (a trace takes
+# the composite, whose steps lower to TF ops); kept out of the op table (PRIMITIVES): the
+# op-table tests differentiate by finite differences, which TensorFlow's unconjugated rule
+# does not follow for complex inputs.
 _SWISH = defvjp(Primitive("Swish", _swish_forward),
                 lambda g, y, x, beta: _m.multiply(g, _swish_slope(x, beta)))
 defjvp(_SWISH, lambda ts, y, x, beta: None if ts[0] is None else _m.multiply(
     ts[0], _swish_slope(x, beta)))
+batch_safe(_SWISH)
+DIAGONAL_SAFE.add(_SWISH)
 
 
 swish = silu

@@ -393,19 +393,6 @@ defvjp(_CUMPROD, _cumprod_rule)
 _CUMLOGSUMEXP = primitive("CumulativeLogsumexp", _cumlogsumexp_forward, save_output=True)
 
 
-def _signed_scan(v, shift, attrs):
-    """``scan(v * exp(shift))`` of a scan of exponentials, in log space: the positive and the
-    negative parts of ``v`` each through CumulativeLogsumexp, so nothing overflows."""
-    zero = _a.zeros_like(v)
-    neg_inf = _m.add(zero, -np.inf)
-    parts = []
-    for vs in (v, _m.negative(v)):
-        pos = _m.greater(vs, zero)
-        log_v = _a.where(pos, _m.log(_a.where(pos, vs, _a.ones_like(v))), neg_inf)
-        parts.append(apply(_CUMLOGSUMEXP, (_m.add(log_v, shift),), attrs))
-    return parts
-
-
 def _cumlogsumexp_rule(g, y, x, axis, exclusive, reverse):
     # TensorFlow's rule as it is written: d y_j / d x_i = exp(x_i - y_j) for the i that y_j
     # sums, the positive and negative parts of g apart in log space, a missing part the
@@ -422,17 +409,19 @@ def _cumlogsumexp_rule(g, y, x, axis, exclusive, reverse):
 
 
 def _cumlogsumexp_jvp(tangents, y, x, axis, exclusive, reverse):
+    # TensorFlow's forward mode transposes the gradient above at an upstream u of ones, op by
+    # op: through exp(scan(log u - y) + x) that is the rule again, at the upstream t * p (p the
+    # positive part's exp) over scan(-y) (so inf and nan fall where TF's do; the negative
+    # part, its log selected away, adds zeros)
     t = tangents[0]
     if t is None:
         return None
-    attrs = {"axis": axis, "exclusive": exclusive, "reverse": reverse}
-    pos, neg = _signed_scan(t, x, attrs)
-    finite = _m.greater(y, _a.zeros_like(y) - np.inf)
-    y0 = _a.where(finite, y, _a.zeros_like(y))
-    out = _m.subtract(_m.exp(_m.subtract(pos, y0)), _m.exp(_m.subtract(neg, y0)))
-    # where y is -inf (an exclusive scan's first entry, -inf or nan inputs) TF's tangent,
-    # its gradient transposed, is nan
-    return _a.where(_m.equal(y, _a.zeros_like(y) - np.inf), _a.zeros_like(out) + np.nan, out)
+    z = _m.subtract(_a.zeros_like(y), y)
+    yz = apply(_CUMLOGSUMEXP, (z,), {"axis": axis, "exclusive": exclusive,
+                                      "reverse": not reverse})
+    p = _m.exp(_m.add(yz, x))
+    out = _cumlogsumexp_rule(_m.multiply(t, p), yz, z, axis, exclusive, not reverse)
+    return _m.add(out, _a.zeros_like(out))
 
 
 defvjp(_CUMLOGSUMEXP, _cumlogsumexp_rule)
