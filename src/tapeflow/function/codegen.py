@@ -7,7 +7,9 @@ through ``update_in_place`` (in place when nothing else holds the array, the eag
 slots are deleted after their last use; an SGD update of a dense weight
 (``w.assign_sub(lr * matmul(a, b))``) becomes one BLAS call into it (``blas.py``), a run of
 element-wise steps on small arrays one step writing its intermediates into scratch buffers
-(``fusion.py``), and a matrix-vector product of a contiguous matrix an ``np.dot`` call.
+(``fusion.py``), a batch norm ``x * s + b`` on a large array with its ReLU/ReLU6 one tiled
+step (``fusion.Affine``), and a matrix-vector product of a contiguous matrix an ``np.dot``
+call.
 Branches (``tf.cond``, ``tf.switch_case``) become ``if`` blocks and loops
 (``tf.while_loop``) ``while`` blocks. Guards compare the Python value a trace read with the
 replayed one and raise ``GuardFailed`` before any variable write is visible (programs with
@@ -23,7 +25,7 @@ from .._core.variable import update_in_place
 from ..ops import _kernels
 from .batch_chunks import chunk_batches
 from .blas import dot_matches_matmul, fuse_gemm_updates, gemm_update
-from .fusion import assign_scratch, fuse_elementwise
+from .fusion import Affine, assign_scratch, fuse_affine, fuse_elementwise
 from .ir import GuardFailed, Op, Structured, branch_index, execute, guard_holds, run_guard
 from .passes import eliminate_dead, optimized
 
@@ -47,6 +49,7 @@ _FRESH = frozenset((
     "AvgPool", "AvgPoolGrad", "Cast", "Sqrt", "Rsqrt", "Pow", "Abs", "Sign", "Greater",
     "Less", "Equal", "NotEqual", "GreaterEqual", "LessEqual", "SelectV2"))
 _MIN_BUFFER_BYTES = 16384
+_AFFINE_BYTES = 1 << 16
 
 
 class _Emitter:
@@ -242,6 +245,8 @@ def compile_program(program, name="program", single_output=False, buffers=True, 
         # row-wise runs of a large batch, chunk by chunk on two threads (batch_chunks.py)
         program.steps = chunk_batches(program, program.steps, fixed)
         program.steps = fuse_elementwise(program, _MIN_BUFFER_BYTES, fixed)
+        # a large batch norm (and its ReLU/ReLU6) in one tiled step (fusion.Affine)
+        program.steps = fuse_affine(program, _AFFINE_BYTES, fixed)
     plan, specs = _plan_buffers(program) if buffers else ({}, [])
     if buffers:
         assign_scratch(program.steps, program.meta, specs)
@@ -328,7 +333,8 @@ def _plan_buffers(program):
     add/sub/mul/div, relu), it is at least 16 KiB of floats, and neither it nor anything
     that may alias it (the outputs of non-``_FRESH`` primitives it feeds) leaves the
     program: an output, a value assigned to a variable, an argument of a Python call, a use
-    inside a branch or loop. A buffer is free again after the last use of every alias."""
+    inside a branch or loop (a :class:`~.fusion.Affine` step's output qualifies too). A
+    buffer is free again after the last use of every alias."""
     steps = program.steps
     meta = program.meta
     escapes = set(s for s in program.outputs if s is not None)
@@ -361,11 +367,12 @@ def _plan_buffers(program):
     for k, step in enumerate(steps):
         for b, spec in releases.pop(k, ()):
             free.setdefault(spec, []).append(b)
-        if type(step) is not Op or len(step.outs) != 1:
+        affine = type(step) is Affine and step.kernel is None
+        if not affine and (type(step) is not Op or len(step.outs) != 1):
             continue
-        prim, attrs, out = step.prim, step.attrs, step.outs[0]
-        writable = (prim.name in ("MatMul", "Relu", "ReluGrad")
-                    or (not attrs and prim.forward in _OUT_UFUNCS))
+        out = step.outs[0]
+        writable = affine or (step.prim.name in ("MatMul", "Relu", "ReluGrad")
+                              or (not step.attrs and step.prim.forward in _OUT_UFUNCS))
         if not writable or out in bad or out not in meta or out not in root_last:
             continue
         shape, dtype = meta[out]
@@ -374,7 +381,7 @@ def _plan_buffers(program):
         spec = (tuple(shape), dtype)
         pool = free.get(spec)
         b = None
-        if prim.name != "MatMul":
+        if affine or step.prim.name != "MatMul":
             # element-wise: write over an input that dies here (same cache lines)
             for s in step.ins:
                 if (s in plan and root_last.get(s) == k and s not in alias_of

@@ -16,10 +16,11 @@ import math
 import threading
 
 from .._core.backend import np
+from . import _parallel as _par
 from .half_matmul import matmul as half_matmul  # noqa: F401 (float16 MatMul in TF's order)
 
-__all__ = ["zeros_of", "filled", "relu", "add_rows", "sum_leading", "mean", "complex_div",
-           "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
+__all__ = ["zeros_of", "filled", "relu", "add_rows", "scale_shift", "sum_leading", "mean",
+           "complex_div", "complex_reciprocal_c", "complex_mul", "complex_log", "complex_log1p",
            "complex_expm1", "square", "expm1",
            "complex_xlog1py", "complex_prod", "complex_cumprod", "complex_pow", "floordiv",
            "truncatediv", "arg_extremum", "squared_difference", "floormod", "sigmoid",
@@ -98,6 +99,59 @@ def add_rows(x, b, out=None):
     res = np.add(x.reshape(-1, k * c), wide,
                  out=None if out is None else out.reshape(-1, k * c))
     return res.reshape(x.shape)
+
+
+_TILE_BYTES = 1 << 17   # bytes of one tile of scale_shift (its passes stay in L2)
+_PARALLEL_BYTES = 1 << 20
+
+
+def scale_shift(x, s, b, act=None, out=None):
+    """``x * s + b`` for ``x`` ``[..., c]`` (C-contiguous float) and vectors ``s``, ``b``
+    ``[c]`` of its dtype (an inference batch norm), then ``act``: None, ``"relu"``
+    (``max(y, 0)``) or ``"relu6"`` (``min(max(y, 0), 6)``), into ``out`` when given
+    (``x``'s shape; may be ``x``). Tile by tile of rows, each tile's passes in L2 (one
+    pass over ``x`` from memory, not one per operation); a large one on two threads
+    (``_parallel``). Each element gets the operations of ``x * s``, ``add_rows``,
+    ``relu``/``Relu6``'s forward in that order: the same bits."""
+    if out is None:
+        out = np.empty(x.shape, x.dtype)
+    c = s.shape[0]
+    k = _tiling(x, c) or 1
+    if k > 1:
+        wide = np.empty((2, k, c), x.dtype)
+        wide[0] = s
+        wide[1] = b
+        s, b = wide[0].reshape(-1), wide[1].reshape(-1)
+    x2, o2 = x.reshape(-1, k * c), out.reshape(-1, k * c)
+    rows, wide = x2.shape
+    step = max(1, _TILE_BYTES // (wide * x.dtype.itemsize))
+    zeros = sixes = None
+    if act is not None:
+        zeros = zeros_of((min(step, rows), wide), x.dtype)
+        sixes = filled((min(step, rows), wide), x.dtype, 6) if act == "relu6" else None
+    if rows <= step:
+        _scale_shift_rows(x2, o2, s, b, zeros, sixes)
+        return out
+    tiles = [(x2[a:a + step], o2[a:a + step], s, b, zeros, sixes)
+             for a in range(0, rows, step)]
+    last = rows - (len(tiles) - 1) * step
+    if last < step and zeros is not None:
+        tiles[-1] = tiles[-1][:4] + (zeros[:last], None if sixes is None else sixes[:last])
+    if x.nbytes >= _PARALLEL_BYTES and _par.enabled():
+        _par.run(_scale_shift_rows, tiles)
+    else:
+        for t in tiles:
+            _scale_shift_rows(*t)
+    return out
+
+
+def _scale_shift_rows(x, out, s, b, zeros, sixes):
+    np.multiply(x, s, out=out)
+    np.add(out, b, out=out)
+    if zeros is not None:
+        np.maximum(out, zeros, out=out)
+        if sixes is not None:
+            np.minimum(out, sixes, out=out)
 
 
 def _ones(n, dtype):

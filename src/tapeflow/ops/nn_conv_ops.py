@@ -27,6 +27,7 @@ from .._core.backend import np
 from .._core.dispatch import apply
 from .._core.registry import defvjp, nondifferentiable, primitive
 from .._core.tensor import _TensorLike, static_value
+from . import _depthwise as _dwk
 from . import _half_conv as _hc
 from . import _helpers as _h
 from . import _parallel as _par
@@ -240,7 +241,8 @@ def _masked_filter_grad(x, dy, filter_shape, strides, pads, dilations, dtype):
     return out
 
 
-def _conv_forward(x, w, strides, pads, dilations):
+def _conv_forward(x, w, strides, pads, dilations, post=None):
+    # post: an in-place step a chunked 1x1 product runs on its blocks (_conv_epilogue)
     kh, kw, c, o = w.shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
     oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
@@ -255,7 +257,7 @@ def _conv_forward(x, w, strides, pads, dilations):
     if (work >= _par.BLAS_THREADED and x.dtype == w.dtype and x.dtype.char in "fd"
             and _par.enabled()):
         if work >= _par.MIN_WORK:
-            return _conv_product(x, w, strides, pads, dilations, oh, ow, True)
+            return _conv_product(x, w, strides, pads, dilations, oh, ow, True, post)
         # a product OpenBLAS would split between its threads: one thread (see _parallel)
         return _par.one_blas_thread(_conv_product, x, w, strides, pads, dilations, oh, ow,
                                     False)
@@ -276,7 +278,7 @@ def _pointwise_here(x, w, strides, oh, ow):
             and ow == x.shape[2] and x.flags.c_contiguous)
 
 
-def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
+def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel, post=None):
     """``_conv_forward``'s output by Winograd, the 1x1 product or im2col + product; with
     ``parallel``, cut into chunks for two threads."""
     kh, kw, c, o = w.shape
@@ -294,7 +296,11 @@ def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
                 n, oh, ow, o).astype(x.dtype, copy=False)
         x2, w2 = x.reshape(n * oh * ow, c), w.reshape(c, o)
         out = np.empty((n * oh * ow, o), x.dtype)
-        _par.run(lambda a, b: np.matmul(x2[a:b], w2, out=out[a:b]), _row_chunks(n * oh * ow))
+        def rows(a, b):
+            np.matmul(x2[a:b], w2, out=out[a:b])
+            if post is not None:
+                post(out[a:b])
+        _par.run(rows, _product_chunks(n * oh * ow, c, o, x.dtype))
         return out.reshape(n, oh, ow, o)
     if parallel:
         return _conv_chunked(x, w, strides, pads, dilations, oh, ow)
@@ -305,6 +311,40 @@ def _conv_product(x, w, strides, pads, dilations, oh, ow, parallel):
 
 
 _CHUNKS = 8   # pieces a two-thread kernel is cut into (taken in turn: see ops/_parallel.py)
+
+
+# rows of a product's chunk below which OpenBLAS's packing of the whole right operand, once
+# per chunk, costs more than the chunk's own work: MobileNetV2's 7x7 layers (49 rows, 160 x
+# 960 weights) took 2x their one-call time cut into 8 chunks of 7 rows
+_CHUNK_ROWS = 96
+# OpenBLAS (SkylakeX kernels, 0.3.31) runs a float32 product of at most 100**3 multiply-adds,
+# or of one row, by other kernels (small-matrix, gemv) whose bits for a row differ from its
+# blocked kernel's; above that, a row's bits do not depend on the rows computed with it.
+# (float64 rows do depend on them: its chunks are never changed.)
+_SMALL_GEMM = 100 ** 3
+
+
+def _product_chunks(rows, k, n, dtype):
+    """Row chunks of a product ``[rows, k] @ [k, n]`` for two threads: :data:`_CHUNKS` of
+    them, or fewer, of at least :data:`_CHUNK_ROWS` rows (at least two chunks), where every
+    row then gets the same bits as in the :data:`_CHUNKS` chunks (float32, each of those
+    chunks of two or more rows and over :data:`_SMALL_GEMM` multiply-adds)."""
+    key = (rows, k, n, dtype)
+    got = _PRODUCT_CHUNKS.get(key)
+    if got is None:
+        got = chunks = _row_chunks(rows)
+        count = builtins.max(builtins.min(_CHUNKS, rows // _CHUNK_ROWS), 2)
+        least = builtins.min(b - a for a, b in chunks)
+        if (count < len(chunks) and dtype == np.float32 and least >= 2
+                and least * k * n > _SMALL_GEMM):
+            got = _row_chunks(rows, count)
+        if len(_PRODUCT_CHUNKS) > 4096:
+            _PRODUCT_CHUNKS.clear()
+        _PRODUCT_CHUNKS[key] = got
+    return got
+
+
+_PRODUCT_CHUNKS = {}
 
 
 def _row_chunks(rows, chunks=_CHUNKS):
@@ -644,7 +684,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     return apply(_DW, (x, w), {"strides": st, "pads": pads, "dilations": dl})
 
 
-def _dw_forward(x, w, strides, pads, dilations):
+def _dw_forward(x, w, strides, pads, dilations, post=None):
+    # post: an in-place step the float32/64 tiles run on their outputs (_conv_epilogue)
     kh, kw, c, m = w.shape
     pads = _resolve(pads, x.shape[1:3], (kh, kw), strides, dilations)
     oh = _out_size(x.shape[1], kh, strides[0], dilations[0], *pads[0])
@@ -660,6 +701,8 @@ def _dw_forward(x, w, strides, pads, dilations):
         xp = _pad(x, pads).astype(np.float32)
         return _hc.depthwise([_window(xp, k // kw, k % kw, dh, dw, sh, sw, oh, ow)
                               for k in builtins.range(kh * kw)], w)
+    if m == 1 and x.dtype == w.dtype and x.dtype.char in "fd":
+        return _dwk.forward(x, w[..., 0], strides, pads, dilations, oh, ow, post)
     xp = _pad(x, pads)
     if m == 1:
         # one product per kernel offset into a scratch plane, added into the output (no
