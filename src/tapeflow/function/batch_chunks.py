@@ -12,9 +12,8 @@ such steps of one batch size (the variable reads and pure steps on whole values 
 between them are hoisted before it) becomes one step that cuts the batch into chunks, taken
 in turn by the calling thread and ``ops/_parallel``'s helper (NumPy and BLAS release the
 GIL; or all by the calling thread, when that has been faster for this step lately:
-``_parallel.Choice``), and runs every step of the run on one chunk before the next: a
-chunk's intermediates stay in the core's cache, where op by op each step made a full pass
-over megabyte arrays.
+``_parallel.Choice``), and runs every step of the run on one chunk before the next: a chunk's intermediates
+stay in the core's cache, where op by op each step made a full pass over megabyte arrays.
 In a chunk, a bias add and a ReLU write over the array they read when nothing else reads it
 (the convolution's fresh output), and the kernels run on one thread each (OpenBLAS at one
 thread, no nested cutting). Only the values later steps read leave the run (written into
