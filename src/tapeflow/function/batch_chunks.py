@@ -11,8 +11,7 @@ the last axis, and ``Reshape`` by a constant shape that keeps the batch. A maxim
 such steps of one batch size (the variable reads and pure steps on whole values found
 between them are hoisted before it) becomes one step that cuts the batch into chunks, taken
 in turn by the calling thread and ``ops/_parallel``'s helper (NumPy and BLAS release the
-GIL; or all by the calling thread, when that has been faster for this step lately:
-``_parallel.Choice``), and runs every step of the run on one chunk before the next: a chunk's intermediates
+GIL), and runs every step of the run on one chunk before the next: a chunk's intermediates
 stay in the core's cache, where op by op each step made a full pass over megabyte arrays.
 In a chunk, a bias add and a ReLU write over the array they read when nothing else reads it
 (the convolution's fresh output), and the kernels run on one thread each (OpenBLAS at one

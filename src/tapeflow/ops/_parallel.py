@@ -17,10 +17,6 @@ OpenBLAS's pool; so are convolutions too small to cut but large enough for OpenB
 batch 1, load 16: 270-310 ms per call with only the large products cut, 150-205 ms with
 OpenBLAS at one thread throughout, 1.0-2.2 s as it was).
 
-A kernel called again and again (``function/batch_chunks.py``'s chunked step) may also run
-its chunks on this thread alone (:func:`serial`) when that has been faster for it lately
-(:class:`Choice`): on this VM the second core is at times no core at all.
-
 ``TAPEFLOW_KERNEL_THREADS=1`` in the environment turns the helper off (every kernel then
 runs on the calling thread, with OpenBLAS's own threading, as before).
 """
