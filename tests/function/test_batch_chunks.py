@@ -448,17 +448,3 @@ def test_a_convolution_pooled_by_windows_gives_the_op_by_op_bits(chunks_on, name
             np.testing.assert_array_equal(_bits(a), _bits(p))
             np.testing.assert_array_equal(_bits(a), _bits(e.numpy()))
         np.testing.assert_array_equal(xv, x.numpy())
-
-
-def test_one_and_two_threads_give_the_same_bits(chunks_on):
-    """The chunked step runs on two threads or, where that is slower, on one
-    (``_parallel.Choice``; its first calls alternate): the same chunks, the same bits."""
-    net = _cnn()
-    x = tf.constant(np.random.default_rng(3).standard_normal((16, 24, 24, 1))
-                    .astype(np.float32))
-    f = tf.function(net)
-    outs = [_bits(f(x).numpy()) for _ in range(6)]
-    assert _chunk_steps(f.get_concrete_function(x))
-    for o in outs[1:]:
-        np.testing.assert_array_equal(o, outs[0])
-    np.testing.assert_array_equal(outs[0], _bits(net(x).numpy()))

@@ -89,21 +89,3 @@ def test_a_mid_size_convolution_runs_with_one_blas_thread_and_restores_the_count
     with pytest.raises(ZeroDivisionError):
         P.one_blas_thread(lambda: 1 / 0)
     assert blas[0]() == before
-
-
-def test_choice_alternates_then_takes_the_faster_way_and_probes_the_other():
-    from tapeflow.ops._parallel import Choice
-    c = Choice()
-    ways = [c.two() for _ in range(Choice.WARM)]
-    assert ways == [True, False] * (Choice.WARM // 2)
-    for two in (False, True):
-        for _ in range(Choice.KEEP):
-            c.record(two, 2.0 if two else 1.0)      # one thread is faster
-    picks = [c.two() for _ in range(2 * Choice.PROBE)]
-    # one thread, but two at every PROBE-th call
-    assert [k for k, p in enumerate(picks, Choice.WARM + 1) if p] == [
-        k for k in range(Choice.WARM + 1, Choice.WARM + 1 + 2 * Choice.PROBE)
-        if k % Choice.PROBE == 0]
-    for _ in range(Choice.KEEP):
-        c.record(True, 0.5)                          # the machine's state changed
-    assert c.two() or c.calls % Choice.PROBE == 0

@@ -55,7 +55,6 @@ CNN, one thread, CPU per call: 7.4 ms in 256 KB chunks, 4.2 ms in 512 KB, 3.0 ms
 """
 import operator
 import os
-from time import perf_counter as _clock
 
 from .._core.backend import np
 from .._core.registry import Primitive
@@ -548,8 +547,6 @@ def _runner(plan, ext_rows, n_local, specs, chunks, single):
             for i in frees:
                 env[i] = None
 
-    choice = _par.Choice()
-
     def forward(*ext):
         outs = [np.empty(shape, dtype) for shape, dtype in specs]
         states = [None] * len(plan)
@@ -557,16 +554,10 @@ def _runner(plan, ext_rows, n_local, specs, chunks, single):
             states[j] = prepare([ext[i] if i < n_ext and not ext_rows[i] else None
                                  for i in ins])
         if _par.enabled():
-            # two threads, or one when they are slower here (ops/_parallel.Choice)
-            two = choice.two()
-            t0 = _clock()
-            (_par.run if two else _par.serial)(lambda a, b: one(ext, outs, a, b, states),
-                                               chunks)
-            choice.record(two, _clock() - t0)
+            _par.run(lambda a, b: one(ext, outs, a, b, states), chunks)
         else:
             for a, b in chunks:
                 one(ext, outs, a, b, states)
         return outs[0] if single else tuple(outs)
     forward.chunks = chunks     # (for the tests and the curious)
-    forward.choice = choice
     return forward

@@ -24,8 +24,7 @@ import itertools
 import os
 import threading
 
-__all__ = ["run", "serial", "Choice", "one_blas_thread", "enabled", "MIN_WORK",
-           "BLAS_THREADED"]
+__all__ = ["run", "one_blas_thread", "enabled", "MIN_WORK", "BLAS_THREADED"]
 
 MIN_WORK = 1 << 22      # multiply-adds below which one thread does the whole kernel
 # OpenBLAS threads a product of m * n * k >= 65536 * GEMM_MULTITHREAD_THRESHOLD (4)
@@ -163,50 +162,3 @@ def run(fn, chunks):
             blas[1](before)
     if job.error is not None:
         raise job.error
-
-
-def serial(fn, chunks):
-    """``fn(*chunk)`` for every chunk in turn on this thread, each run as :func:`run` runs
-    a chunk (OpenBLAS at one thread, no nested cutting): the same results, one thread."""
-    busy = getattr(_LOCAL, "busy", False)
-    _LOCAL.busy = True
-    try:
-        for chunk in chunks:
-            one_blas_thread(fn, *chunk)
-    finally:
-        _LOCAL.busy = busy
-
-
-class Choice:
-    """Whether a kernel called again and again runs faster by :func:`run` (two threads) or
-    by :func:`serial` (one), from its own recent wall times: ``two()`` before a call,
-    ``record(two, seconds)`` after it.
-
-    This machine's two cores are not always two: at times (the host's other load) the two
-    threads each run at half speed or less, and a call on two threads takes longer than on
-    one (the benchmark CNN at batch 64: 1.7 ms on two threads against 1.55 ms on one, where
-    two take 1.05 ms when the cores are free). The first :data:`WARM` calls alternate; then
-    the way with the lower median of its last :data:`KEEP` times is taken, and the other
-    every :data:`PROBE`-th call, so a change of the machine's state is seen. Both ways give
-    the same bits (the same chunks, each on one thread)."""
-
-    __slots__ = ("calls", "times")
-    WARM, KEEP, PROBE = 8, 9, 16
-
-    def __init__(self):
-        self.calls = 0
-        self.times = ([], [])     # seconds of recent calls: on one thread, on two
-
-    def two(self):
-        self.calls = calls = self.calls + 1
-        if calls <= self.WARM:
-            return bool(calls & 1)
-        one, two = self.times
-        prefer = sorted(two)[len(two) // 2] <= sorted(one)[len(one) // 2]
-        return prefer != (calls % self.PROBE == 0)
-
-    def record(self, two, seconds):
-        times = self.times[two]
-        times.append(seconds)
-        if len(times) > self.KEEP:
-            del times[0]
