@@ -16,7 +16,9 @@ For each model, tapeflow and TF side by side:
   import, load and first call; and the whole process's wall time);
 - the per-call latency of the loaded serving function at batch 1 and batch 64 (median of
   ``--calls`` calls after a warm-up; MobileNetV2: ``--mobilenet-calls`` calls at batch 1).
-With ``--rounds N`` the two sides run N times, alternated (tapeflow first in odd rounds, TF
+Every core is first kept busy for ``--warm`` seconds (3): on this VM the first timed process
+after an idle spell (tapeflow's, which runs first) often ran up to 1.4x slower than later. With ``--rounds N`` the two sides
+run N times, alternated (tapeflow first in odd rounds, TF
 in even ones); per round, the median and best wall time per call and the median process CPU
 time per call (all threads: TF's pool and tapeflow's helper thread count) are listed.
 Last, the time ``tapeflow._protobuf`` takes to decode MobileNetV2's ``saved_model.pb``.
@@ -207,6 +209,16 @@ def _decode(pb_path, repeats=20):
           f"re-encoded byte-equal: {same}")
 
 
+def _warm(seconds):
+    """Every core busy for ``seconds`` (one child process each), then back to idle."""
+    if seconds <= 0:
+        return
+    loop = f"import time\nt = time.perf_counter()\nwhile time.perf_counter() - t < {seconds}: pass"
+    procs = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(os.cpu_count() or 1)]
+    for proc in procs:
+        proc.wait()
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tf", default="/work/tfenv/bin/python")
@@ -222,8 +234,13 @@ def main():
                         "own choice; 1 is the robust setting on an oversubscribed machine, "
                         "where OpenBLAS's statically split threads wait on a descheduled "
                         "one)")
+    p.add_argument("--warm", type=float, default=3.0,
+                   help="seconds of busy loops on every core before the first timed process "
+                        "(on this VM the first process after an idle spell often ran up to "
+                        "1.4x slower)")
     a = p.parse_args()
     BLAS_THREADS[0] = a.blas_threads
+    _warm(a.warm)
     tf_python = a.tf if a.tf and os.path.exists(a.tf) else None
     models = _models(tf_python, a.cache, a.models.split(","))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
