@@ -17,8 +17,8 @@ For each model, tapeflow and TF side by side:
 - the per-call latency of the loaded serving function at batch 1 and batch 64 (median of
   ``--calls`` calls after a warm-up; MobileNetV2: ``--mobilenet-calls`` calls at batch 1).
 Every core is first kept busy for ``--warm`` seconds (3): on this VM the first timed process
-after an idle spell (tapeflow's, which runs first) often ran up to 1.4x slower than later. With ``--rounds N`` the two sides
-run N times, alternated (tapeflow first in odd rounds, TF
+after an idle spell (tapeflow's, which runs first) often ran up to 1.4x slower than later.
+With ``--rounds N`` the two sides run N times, alternated (tapeflow first in odd rounds, TF
 in even ones); per round, the median and best wall time per call and the median process CPU
 time per call (all threads: TF's pool and tapeflow's helper thread count) are listed.
 Last, the time ``tapeflow._protobuf`` takes to decode MobileNetV2's ``saved_model.pb``.
