@@ -7,27 +7,10 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.function import ir
 from tapeflow.function.fusion import Affine, fuse_affine
 from tapeflow.ops import _kernels
 from tapeflow.ops import _parallel as par
-
-
-def _unfused(concrete, *arrays):
-    program = concrete.program
-    env = dict(program.consts)
-    for s, a in zip(program.inputs, arrays):
-        env[s] = a
-    ir.execute(program.steps, env, ir.Evaluate())
-    return [env[s] for s in program.outputs]
-
-
-def _same(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.dtype == b.dtype and a.shape == b.shape
-    np.testing.assert_array_equal(a, b)
-    num = ~np.isnan(a)
-    np.testing.assert_array_equal(np.signbit(a[num]), np.signbit(b[num]))
+from tests.function.test_fusion import _same, _unfused
 
 
 def _values(shape, dtype, seed):

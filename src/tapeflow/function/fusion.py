@@ -55,7 +55,32 @@ def _ufunc_of(prim):
     return None
 
 
-class Fused(Step):
+class _OpsStep(Step):
+    """A compiled program's step standing for traced :class:`~.ir.Op` steps (``ops``):
+    renamed with them, and run op by op where the compiled form is not used (the
+    interpreter, evaluation, the shape probe)."""
+
+    __slots__ = ()
+
+    def renamed(self, m):
+        new = Step.renamed(self, m)
+        new.ops = [op.renamed(m) for op in self.ops]
+        return new
+
+    def defs(self):
+        return self.outs
+
+    def interpret(self, env, run, k):
+        execute(self.ops, env, run)
+
+    def evaluate(self, env, run, k):
+        execute(self.ops, env, run)
+
+    def probe(self, env, run, k):
+        execute(self.ops, env, run)
+
+
+class Fused(_OpsStep):
     """Consecutive element-wise steps of a compiled program (``ops``, :class:`~.ir.Op`
     steps) run as one: ``ins`` the slots they read from outside, ``outs`` the values read
     after them, ``scratch`` each internal value's buffer index (set by
@@ -70,22 +95,9 @@ class Fused(Step):
         self.scratch = {}
 
     def renamed(self, m):
-        new = Step.renamed(self, m)
-        new.ops = [op.renamed(m) for op in self.ops]
+        new = _OpsStep.renamed(self, m)
         new.scratch = dict(self.scratch)
         return new
-
-    def defs(self):
-        return self.outs
-
-    def interpret(self, env, run, k):
-        execute(self.ops, env, run)
-
-    def evaluate(self, env, run, k):
-        execute(self.ops, env, run)
-
-    def probe(self, env, run, k):
-        execute(self.ops, env, run)
 
     def emit(self, lines, em, k):
         consts, meta = em.program.consts, em.program.meta
@@ -241,7 +253,7 @@ _PRODUCERS = {"Conv2D": _conv_epilogue.conv2d,
               "DepthwiseConv2dNative": _conv_epilogue.depthwise_conv2d}
 
 
-class Affine(Step):
+class Affine(_OpsStep):
     """``x * scale + shift`` over a large array, then a ReLU or ReLU6 (``ops``: the traced
     :class:`~.ir.Op` steps it stands for): an inference batch norm after a convolution. Run
     as ``ops/_kernels.scale_shift``, tile by tile in the core's cache (one pass over the
@@ -258,23 +270,6 @@ class Affine(Step):
         # with the convolution that makes x (ops[0]): ``ops/_conv_epilogue``'s kernel, and
         # ins = (the convolution's inputs, scale, shift)
         self.kernel = kernel
-
-    def renamed(self, m):
-        new = Step.renamed(self, m)
-        new.ops = [op.renamed(m) for op in self.ops]
-        return new
-
-    def defs(self):
-        return self.outs
-
-    def interpret(self, env, run, k):
-        execute(self.ops, env, run)
-
-    def evaluate(self, env, run, k):
-        execute(self.ops, env, run)
-
-    def probe(self, env, run, k):
-        execute(self.ops, env, run)
 
     def emit(self, lines, em, k):
         tag = f"{id(self):x}"
