@@ -212,11 +212,7 @@ class _TensorLike:
 
     def get_shape(self) -> TensorShape:
         """The static shape, as :attr:`shape` (``tf.Tensor.get_shape``)."""
-        if _rec.ACTIVE[0]:
-            tracer = _rec._state.tracer
-            if tracer is not None and (tracer.relaxed_shapes or tracer.value_sized):
-                return tracer.static_shape(self)
-        return TensorShape(self._value.shape)
+        return self.shape
 
     @property
     def dtype(self) -> _dt.DType:
